@@ -1,0 +1,130 @@
+import { z } from 'zod';
+import { followPages, type Page, toPage } from './paging.ts';
+import type { CallContext, Request } from './request.ts';
+import {
+  type Attack,
+  type AttackForServiceResponse,
+  attackForServiceListSchema,
+  attackListSchema,
+  attackSchema,
+  type CreateAttackInput,
+  type CreateAttackRequest,
+  createdIdSchema,
+  type Execution,
+  executionSchema,
+  type HaltRequest,
+  pagedSchema,
+} from './schemas.ts';
+
+export interface AttackListQuery {
+  source?: 'Adhoc' | 'Scenario' | undefined;
+  pageSize?: number | undefined;
+}
+
+export interface PageQuery {
+  pageSize?: number | undefined;
+  pageToken?: string | undefined;
+}
+
+export interface RangeQuery extends PageQuery {
+  startTime?: Date | string | undefined;
+  endTime?: Date | string | undefined;
+}
+
+export interface HaltOptions {
+  /** The contract makes the DELETE and POST forms equivalent; POST carries a reason. */
+  method?: 'DELETE' | 'POST';
+}
+
+export interface AttacksApi {
+  listActive(query?: AttackListQuery): Promise<Attack[]>;
+  listCompleted(query?: AttackListQuery): Promise<Attack[]>;
+  list(query?: AttackListQuery): Promise<Attack[]>;
+  activePage(query?: PageQuery): Promise<Page<Attack>>;
+  completedPage(query?: PageQuery): Promise<Page<Attack>>;
+  /** Attacks between two times; without times, all attacks up to now. */
+  rangePage(query?: RangeQuery): Promise<Page<Attack>>;
+  /** Active attacks, fetched a page at a time as they are consumed. */
+  iterateActive(query?: Omit<PageQuery, 'pageToken'>): AsyncIterable<Attack>;
+  iterateCompleted(query?: Omit<PageQuery, 'pageToken'>): AsyncIterable<Attack>;
+  iterateRange(query?: Omit<RangeQuery, 'pageToken'>): AsyncIterable<Attack>;
+  get(guid: string): Promise<Attack>;
+  /** Starts an attack (legacy `POST /attacks/new`) and returns its guid. Never retried. */
+  create(input: CreateAttackInput): Promise<string>;
+  /** Starts attacks on a service (`POST /attacks`). Never retried. */
+  createForService(request: CreateAttackRequest): Promise<AttackForServiceResponse[]>;
+  annotate(guid: string, annotations: Record<string, string>): Promise<Attack>;
+  /** Halts one attack; halting a finished attack succeeds and changes nothing. */
+  halt(guid: string, request?: HaltRequest, options?: HaltOptions): Promise<Attack[]>;
+  /** Halts every active attack the session can reach (company level, no teamId). */
+  haltAll(request?: HaltRequest, options?: HaltOptions): Promise<Attack[]>;
+  /** `POST /halts`: every active impact across the platform. */
+  haltEverything(request?: HaltRequest): Promise<void>;
+  /** One execution per target of the attack. */
+  executions(guid: string): Promise<Execution[]>;
+}
+
+const attackPageSchema = pagedSchema(attackSchema);
+
+function timestamp(value: Date | string | undefined): string | undefined {
+  return value instanceof Date ? value.toISOString() : value;
+}
+
+export function attacksApi(request: Request, session: CallContext): AttacksApi {
+  const team = { session, teamScoped: true } as const;
+  const company = { session, teamScoped: false } as const;
+  const attackPath = (guid: string) => `/attacks/${encodeURIComponent(guid)}`;
+
+  const listAt = (path: string) => (query: AttackListQuery = {}) =>
+    request({ ...team, method: 'GET', path, query: { source: query.source, pageSize: query.pageSize }, schema: z.array(attackSchema) });
+
+  const pageAt = (path: string, extra: (query: RangeQuery) => Record<string, string | undefined> = () => ({})) =>
+    async (query: RangeQuery = {}): Promise<Page<Attack>> => {
+      const body = await request({
+        ...team,
+        method: 'GET',
+        path,
+        query: { ...extra(query), pageSize: query.pageSize, pageToken: query.pageToken },
+        schema: attackPageSchema,
+      });
+      return toPage(body, query.pageSize);
+    };
+
+  const activePage = pageAt('/attacks/active/paged');
+  const completedPage = pageAt('/attacks/completed/paged');
+  const rangePage = pageAt('/attacks/range', (query) => ({
+    startTime: timestamp(query.startTime),
+    endTime: timestamp(query.endTime),
+  }));
+
+  return {
+    listActive: listAt('/attacks/active'),
+    listCompleted: listAt('/attacks/completed'),
+    list: listAt('/attacks'),
+    activePage,
+    completedPage,
+    rangePage,
+    iterateActive: (query = {}) => followPages((pageToken) => activePage({ ...query, pageToken })),
+    iterateCompleted: (query = {}) => followPages((pageToken) => completedPage({ ...query, pageToken })),
+    iterateRange: (query = {}) => followPages((pageToken) => rangePage({ ...query, pageToken })),
+    get: (guid) => request({ ...team, method: 'GET', path: attackPath(guid), schema: attackSchema }),
+    create: (input) => request({ ...team, method: 'POST', path: '/attacks/new', json: input, schema: createdIdSchema }),
+    createForService: (body) =>
+      request({ ...team, method: 'POST', path: '/attacks', json: body, schema: attackForServiceListSchema }),
+    annotate: (guid, annotations) =>
+      request({ ...team, method: 'PUT', path: `${attackPath(guid)}/annotations`, json: { annotations }, schema: attackSchema }),
+    halt: (guid, body, options = {}) =>
+      options.method === 'DELETE'
+        ? request({ ...team, method: 'DELETE', path: attackPath(guid), schema: attackListSchema })
+        : request({ ...team, method: 'POST', path: `${attackPath(guid)}/halt`, json: body ?? {}, idempotent: true, schema: attackListSchema }),
+    haltAll: (body, options = {}) =>
+      options.method === 'DELETE'
+        ? request({ ...company, method: 'DELETE', path: '/attacks', schema: attackListSchema })
+        : request({ ...company, method: 'POST', path: '/attacks/halt', json: body ?? {}, idempotent: true, schema: attackListSchema }),
+    async haltEverything(body) {
+      await request({ ...company, method: 'POST', path: '/halts', json: body ?? {}, idempotent: true, schema: z.unknown() });
+    },
+    executions: (guid) =>
+      request({ ...team, method: 'GET', path: '/executions', query: { taskId: guid }, schema: z.array(executionSchema) }),
+  };
+}

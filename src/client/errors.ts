@@ -1,0 +1,219 @@
+/**
+ * What went wrong talking to the platform. Messages are fixed sentences plus method, path and
+ * status: they never carry a response body, a token or a password, so they are safe to log.
+ */
+
+/** The call an error belongs to. `path` is relative to the base URL and has no query string. */
+export interface CallInfo {
+  method: string;
+  path: string;
+  requestId?: string | undefined;
+}
+
+interface ErrorInit extends CallInfo {
+  status?: number | undefined;
+  cause?: unknown;
+}
+
+export class PlatformError extends Error {
+  override name = 'PlatformError';
+  readonly status: number | undefined;
+  readonly method: string;
+  readonly path: string;
+  readonly requestId: string | undefined;
+
+  constructor(text: string, init: ErrorInit) {
+    const where = [init.method, init.path].filter(Boolean).join(' ');
+    const detail = [where, init.status].filter(Boolean).join(', ');
+    super(detail ? `${text} (${detail})` : text, init.cause === undefined ? undefined : { cause: init.cause });
+    this.status = init.status;
+    this.method = init.method;
+    this.path = init.path;
+    this.requestId = init.requestId;
+  }
+}
+
+export type UnauthorizedReason = 'mfa_required' | 'invalid_credentials' | 'session';
+
+const unauthorizedText: Record<UnauthorizedReason, string> = {
+  mfa_required: 'An MFA code is required',
+  invalid_credentials: 'Wrong e-mail or password',
+  session: 'The platform session is missing, expired or revoked',
+};
+
+export class UnauthorizedError extends PlatformError {
+  override name = 'UnauthorizedError';
+  readonly reason: UnauthorizedReason;
+
+  constructor(reason: UnauthorizedReason, init: ErrorInit) {
+    super(unauthorizedText[reason], init);
+    this.reason = reason;
+  }
+}
+
+export class ForbiddenError extends PlatformError {
+  override name = 'ForbiddenError';
+  /** The privilege the platform named as missing, e.g. `HALT_WRITE`. */
+  readonly privilege: string | undefined;
+  /** The platform refused an unauthenticated call made over plain HTTP. */
+  readonly httpsRequired: boolean;
+
+  constructor(init: ErrorInit & { privilege?: string | undefined; httpsRequired?: boolean }) {
+    super(
+      init.httpsRequired
+        ? 'The platform only accepts this call over HTTPS'
+        : init.privilege
+          ? `Missing privilege ${init.privilege}`
+          : 'The platform refused the call',
+      init,
+    );
+    this.privilege = init.privilege;
+    this.httpsRequired = init.httpsRequired ?? false;
+  }
+}
+
+export class NotFoundError extends PlatformError {
+  override name = 'NotFoundError';
+  constructor(init: ErrorInit, text = 'Not found on the platform') {
+    super(text, init);
+  }
+}
+
+/** The company has no issue-tracker integration (a 404 of the tracker endpoints). */
+export class NoIntegrationError extends NotFoundError {
+  override name = 'NoIntegrationError';
+  constructor(init: ErrorInit) {
+    super(init, 'The company has no issue-tracker integration');
+  }
+}
+
+export class RateLimitedError extends PlatformError {
+  override name = 'RateLimitedError';
+  /** From the `Retry-After` header, when the platform sent one. */
+  readonly retryAfterMs: number | undefined;
+
+  constructor(init: ErrorInit & { retryAfterMs?: number | undefined }) {
+    super('The platform is rate limiting requests', init);
+    this.retryAfterMs = init.retryAfterMs;
+  }
+}
+
+export class BadRequestError extends PlatformError {
+  override name = 'BadRequestError';
+  constructor(init: ErrorInit) {
+    super('The platform rejected the request as invalid', init);
+  }
+}
+
+export class ServerError extends PlatformError {
+  override name = 'ServerError';
+  constructor(init: ErrorInit) {
+    super('The platform failed to handle the request', init);
+  }
+}
+
+export class TimeoutError extends PlatformError {
+  override name = 'TimeoutError';
+  /** True when the call changes something (a create): it may or may not have taken effect. */
+  readonly outcomeUnknown: boolean;
+
+  constructor(init: ErrorInit & { outcomeUnknown: boolean }) {
+    super('The platform did not answer in time', init);
+    this.outcomeUnknown = init.outcomeUnknown;
+  }
+}
+
+export class UnreachableError extends PlatformError {
+  override name = 'UnreachableError';
+  /** The system or undici error code, e.g. `ECONNREFUSED`. */
+  readonly code: string | undefined;
+  /**
+   * True when a call that changes something lost its connection after it may have been sent
+   * (a reset rather than a refused connection): it may or may not have taken effect.
+   */
+  readonly outcomeUnknown: boolean;
+
+  constructor(init: ErrorInit & { code?: string | undefined; outcomeUnknown: boolean }) {
+    super('Could not reach the platform', init);
+    this.code = init.code;
+    this.outcomeUnknown = init.outcomeUnknown;
+  }
+}
+
+/** The body did not match the contract (or was not valid JSON). */
+export class InvalidResponseError extends PlatformError {
+  override name = 'InvalidResponseError';
+  /** Where validation failed, e.g. `items.3.guid: expected string`; never the values. */
+  readonly issues: string[];
+
+  constructor(init: ErrorInit & { issues?: string[] }) {
+    super('The platform sent an unexpected response', init);
+    this.issues = init.issues ?? [];
+  }
+}
+
+/** Thrown at construction for a base URL that would send credentials in clear text. */
+export class InsecureUrlError extends PlatformError {
+  override name = 'InsecureUrlError';
+  constructor() {
+    super('The platform URL must use https: unless its host is a loopback address', { method: '', path: '' });
+  }
+}
+
+/** What the factory needs to know about an unsuccessful response. */
+export interface ErrorResponse {
+  status: number;
+  /** The body as text. Only inspected for the platform's known phrases, never copied. */
+  body: string;
+  retryAfterMs?: number | undefined;
+}
+
+const privilegeName = /^[A-Z][A-Z0-9_]*$/;
+
+/** The privilege named after the last `: ` of a 403 body, e.g. `User requires privilege: HALT_ALL`. */
+export function parsePrivilege(body: string): string | undefined {
+  const text = unquote(body.trim());
+  const at = text.lastIndexOf(': ');
+  if (at < 0) return undefined;
+  const name = text.slice(at + 2).trim().replace(/[."]+$/, '');
+  return privilegeName.test(name) ? name : undefined;
+}
+
+/** Error bodies are plain text, but some arrive as a JSON string (`"Bad arguments"`). */
+function unquote(text: string): string {
+  if (text.length >= 2 && text.startsWith('"') && text.endsWith('"')) {
+    try {
+      const parsed: unknown = JSON.parse(text);
+      if (typeof parsed === 'string') return parsed;
+    } catch {
+      // not JSON after all: keep the text as it came
+    }
+  }
+  return text;
+}
+
+function unauthorizedReason(body: string, call: CallInfo): UnauthorizedReason {
+  const text = body.toLowerCase();
+  if (text.includes('mfa')) return 'mfa_required';
+  if (text.includes('invalid credentials') || text.includes('bad credentials')) return 'invalid_credentials';
+  // A login answers 401 only for its credentials; anything else means the session is unusable.
+  const isLogin = call.method === 'POST' && /^\/users\/auth(\/mfa\/auth)?$/.test(call.path);
+  return isLogin ? 'invalid_credentials' : 'session';
+}
+
+/** The one place that turns an unsuccessful status and body into an error class. */
+export function errorFromResponse(response: ErrorResponse, call: CallInfo): PlatformError {
+  const { status, body } = response;
+  const init: ErrorInit = { ...call, status };
+  if (status === 401) return new UnauthorizedError(unauthorizedReason(body, call), init);
+  if (status === 403) {
+    return new ForbiddenError({ ...init, privilege: parsePrivilege(body), httpsRequired: /\bhttps\b/i.test(body) });
+  }
+  if (status === 404) {
+    return /no integration/i.test(body) ? new NoIntegrationError(init) : new NotFoundError(init);
+  }
+  if (status === 429) return new RateLimitedError({ ...init, retryAfterMs: response.retryAfterMs });
+  if (status === 400 || status === 422) return new BadRequestError(init);
+  if (status >= 500) return new ServerError(init);
+  return new PlatformError('The platform gave an unexpected status', init);
+}

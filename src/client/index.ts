@@ -1,0 +1,107 @@
+/**
+ * Typed client of the failure-injection platform (platform-api.md with platform-contract.md).
+ *
+ *   const platform = createPlatformClient({ baseUrl: config.platformApiUrl, logger });
+ *   const session = await platform.auth.login({ email, password });
+ *   const active = await platform.as({ header: session.header, teamId }).attacks.listActive();
+ */
+import { setTimeout as delay } from 'node:timers/promises';
+import { Agent, type Dispatcher } from 'undici';
+import { attacksApi, type AttacksApi } from './attacks.ts';
+import { authApi, type AuthApi } from './auth.ts';
+import { kubernetesApi, type KubernetesApi } from './kubernetes.ts';
+import { metadataApi, type MetadataApi } from './metadata.ts';
+import { type CallContext, createRequest, type Logger, parseBaseUrl, silentLogger } from './request.ts';
+import { defaultRetryPolicy, type RetryPolicy } from './retry.ts';
+import { rolesApi, type RolesApi } from './roles.ts';
+import { trackerApi, type TrackerApi } from './tracker.ts';
+
+export interface PlatformClientOptions {
+  /** Ends in `/v1`; `http:` only for loopback hosts, else `InsecureUrlError`. */
+  baseUrl: string;
+  /** Default: one keep-alive Agent owned (and closed) by the client. */
+  dispatcher?: Dispatcher;
+  /** Per request attempt, headers and body together; default 10 s. */
+  timeoutMs?: number;
+  retry?: Partial<RetryPolicy>;
+  /** Gets method, path, status and duration; never headers, bodies, passwords or tokens. */
+  logger?: Logger;
+  /** Waits between retries; injectable so tests need not wait. */
+  sleep?: (ms: number) => Promise<void>;
+  userAgent?: string;
+}
+
+/** Everything that needs a session, made as one caller (and team, for company sessions). */
+export interface ScopedPlatform {
+  attacks: AttacksApi;
+  kubernetes: KubernetesApi;
+  metadata: MetadataApi;
+  tracker: TrackerApi;
+  roles: RolesApi;
+}
+
+export interface PlatformClient {
+  auth: AuthApi;
+  as(ctx: CallContext): ScopedPlatform;
+  /** Closes the connections of the client's own Agent; an injected dispatcher is left open. */
+  close(): Promise<void>;
+}
+
+export function createPlatformClient(options: PlatformClientOptions): PlatformClient {
+  const baseUrl = parseBaseUrl(options.baseUrl);
+  const ownedAgent = options.dispatcher ? undefined : new Agent();
+  const request = createRequest({
+    baseUrl,
+    dispatcher: options.dispatcher ?? ownedAgent!,
+    timeoutMs: options.timeoutMs ?? 10_000,
+    retry: { ...defaultRetryPolicy, ...options.retry },
+    logger: options.logger ?? silentLogger,
+    sleep: options.sleep ?? ((ms) => delay(ms)),
+    userAgent: options.userAgent ?? 'faultline',
+  });
+  return {
+    auth: authApi(request),
+    as: (ctx) => ({
+      attacks: attacksApi(request, ctx),
+      kubernetes: kubernetesApi(request, ctx),
+      metadata: metadataApi(request, ctx),
+      tracker: trackerApi(request, ctx),
+      roles: rolesApi(request, ctx),
+    }),
+    close: async () => {
+      await ownedAgent?.close();
+    },
+  };
+}
+
+export type { AttackListQuery, AttacksApi, HaltOptions, PageQuery, RangeQuery } from './attacks.ts';
+export type { LoginInput, AuthApi } from './auth.ts';
+export { builtInCatalogue, infraAttackArgSchema, infraAttackMetadataSchema } from './catalogue.ts';
+export type { InfraAttackArg, InfraAttackMetadata } from './catalogue.ts';
+export {
+  BadRequestError,
+  errorFromResponse,
+  ForbiddenError,
+  InsecureUrlError,
+  InvalidResponseError,
+  NoIntegrationError,
+  NotFoundError,
+  parsePrivilege,
+  PlatformError,
+  RateLimitedError,
+  ServerError,
+  TimeoutError,
+  UnauthorizedError,
+  UnreachableError,
+} from './errors.ts';
+export type { CallInfo, ErrorResponse, UnauthorizedReason } from './errors.ts';
+export type { KubernetesApi } from './kubernetes.ts';
+export type { AttackCatalogue, MetadataApi } from './metadata.ts';
+export { take } from './paging.ts';
+export type { Page } from './paging.ts';
+export type { CallContext, Logger } from './request.ts';
+export { defaultRetryPolicy } from './retry.ts';
+export type { RetryPolicy } from './retry.ts';
+export type { RolesApi } from './roles.ts';
+export * from './schemas.ts';
+export type { TrackerApi } from './tracker.ts';

@@ -1,0 +1,36 @@
+import { z } from 'zod';
+import type { CallContext, Request } from './request.ts';
+import {
+  type CreateKubernetesAttackInput,
+  createdIdSchema,
+  type HaltRequest,
+  type KubernetesAttack,
+  kubernetesAttackSchema,
+} from './schemas.ts';
+
+export interface KubernetesApi {
+  list(query?: { source?: 'Adhoc' | 'Scenario' | undefined }): Promise<KubernetesAttack[]>;
+  get(guid: string): Promise<KubernetesAttack>;
+  /** Starts a Kubernetes attack and returns its guid. Never retried. */
+  create(input: CreateKubernetesAttackInput): Promise<string>;
+  halt(uid: string, request?: HaltRequest): Promise<void>;
+  /** Halts every active Kubernetes attack the session can reach (company level, no teamId). */
+  haltAll(request?: HaltRequest): Promise<void>;
+}
+
+export function kubernetesApi(request: Request, session: CallContext): KubernetesApi {
+  const team = { session, teamScoped: true } as const;
+  const attackPath = (guid: string) => `/kubernetes/attacks/${encodeURIComponent(guid)}`;
+  return {
+    list: (query = {}) =>
+      request({ ...team, method: 'GET', path: '/kubernetes/attacks', query: { source: query.source }, schema: z.array(kubernetesAttackSchema) }),
+    get: (guid) => request({ ...team, method: 'GET', path: attackPath(guid), schema: kubernetesAttackSchema }),
+    create: (input) => request({ ...team, method: 'POST', path: '/kubernetes/attacks/new', json: input, schema: createdIdSchema }),
+    async halt(uid, body) {
+      await request({ ...team, method: 'POST', path: `${attackPath(uid)}/halt`, json: body ?? {}, idempotent: true, schema: z.unknown() });
+    },
+    async haltAll(body) {
+      await request({ session, method: 'POST', path: '/kubernetes/attacks/halt', json: body ?? {}, idempotent: true, schema: z.unknown() });
+    },
+  };
+}

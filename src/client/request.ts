@@ -1,0 +1,238 @@
+/**
+ * The one place that talks HTTP to the platform: base URL, Authorization header, teamId,
+ * timeouts, retries, logging and error mapping. Resource modules only describe calls.
+ */
+import { isIP } from 'node:net';
+import type { Dispatcher } from 'undici';
+import type { z } from 'zod';
+import {
+  type CallInfo,
+  errorFromResponse,
+  InsecureUrlError,
+  InvalidResponseError,
+  PlatformError,
+  TimeoutError,
+  UnreachableError,
+} from './errors.ts';
+import { isIdempotentMethod, parseRetryAfter, type RetryPolicy, retryDelay } from './retry.ts';
+
+/** The subset of pino the client uses; a pino logger fits as is. */
+export interface Logger {
+  debug(obj: object, msg?: string): void;
+  info(obj: object, msg?: string): void;
+  warn(obj: object, msg?: string): void;
+  error(obj: object, msg?: string): void;
+}
+
+export const silentLogger: Logger = { debug() {}, info() {}, warn() {}, error() {} };
+
+/** Who a call is made as: `header` is the session's `header` ("Bearer …"). */
+export interface CallContext {
+  header: string;
+  /** Added as `?teamId=` to team-scoped calls (needed with a company session). */
+  teamId?: string | undefined;
+}
+
+export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'DELETE';
+type QueryValue = string | number | boolean | readonly string[] | null | undefined;
+
+export interface RequestSpec<S extends z.ZodType> {
+  method: HttpMethod;
+  /** Relative to the base URL, e.g. `/attacks/active`; path segments already encoded. */
+  path: string;
+  query?: Record<string, QueryValue>;
+  /** Sends the session's Authorization header. */
+  session?: CallContext | undefined;
+  /** Adds the session's teamId; false for company-level endpoints (halt all, roles, logout). */
+  teamScoped?: boolean;
+  json?: unknown;
+  form?: Record<string, string | undefined>;
+  /** Whether repeating the call is harmless; defaults to what the method says (POST: no). */
+  idempotent?: boolean;
+  /** Validates the body: parsed JSON when the content type is JSON, otherwise the text. */
+  schema: S;
+}
+
+export type Request = <S extends z.ZodType>(spec: RequestSpec<S>) => Promise<z.output<S>>;
+
+export interface TransportOptions {
+  baseUrl: URL;
+  dispatcher: Dispatcher;
+  timeoutMs: number;
+  retry: RetryPolicy;
+  logger: Logger;
+  sleep: (ms: number) => Promise<void>;
+  userAgent: string;
+  random?: () => number;
+  now?: () => number;
+}
+
+function isLoopbackHost(hostname: string): boolean {
+  const host = hostname.replace(/^\[|\]$/g, '');
+  if (host === 'localhost') return true;
+  if (isIP(host) === 4) return host.startsWith('127.');
+  return host === '::1';
+}
+
+/** Parses the base URL, refusing one that would carry credentials in clear text. */
+export function parseBaseUrl(baseUrl: string): URL {
+  let url: URL;
+  try {
+    url = new URL(baseUrl);
+  } catch {
+    throw new TypeError('The platform URL is not a valid URL');
+  }
+  if (url.username || url.password) throw new TypeError('The platform URL must not contain credentials');
+  const secure = url.protocol === 'https:' || (url.protocol === 'http:' && isLoopbackHost(url.hostname));
+  if (!secure) throw new InsecureUrlError();
+  return url;
+}
+
+function queryString(spec: RequestSpec<z.ZodType>): string {
+  const params = new URLSearchParams();
+  for (const [name, value] of Object.entries(spec.query ?? {})) {
+    if (value === undefined || value === null) continue;
+    if (Array.isArray(value)) for (const item of value) params.append(name, item);
+    else params.append(name, String(value));
+  }
+  if (spec.teamScoped && spec.session?.teamId) params.append('teamId', spec.session.teamId);
+  const text = params.toString();
+  return text ? `?${text}` : '';
+}
+
+function encodeBody(spec: RequestSpec<z.ZodType>): { body?: string; contentType?: string } {
+  if (spec.form) {
+    const fields = Object.entries(spec.form).filter((entry): entry is [string, string] => entry[1] !== undefined);
+    return { body: new URLSearchParams(fields).toString(), contentType: 'application/x-www-form-urlencoded' };
+  }
+  if (spec.json !== undefined) return { body: JSON.stringify(spec.json), contentType: 'application/json' };
+  return {};
+}
+
+function headerValue(headers: Record<string, string | string[] | undefined>, name: string): string | undefined {
+  const value = headers[name];
+  return Array.isArray(value) ? value[0] : value;
+}
+
+function errorCode(error: unknown): string | undefined {
+  for (let current = error, depth = 0; current && depth < 3; depth++) {
+    if (typeof current !== 'object') return undefined;
+    const { code } = current as { code?: unknown };
+    if (typeof code === 'string') return code;
+    const { cause, errors } = current as { cause?: unknown; errors?: unknown };
+    current = cause ?? (Array.isArray(errors) ? errors[0] : undefined);
+  }
+  return undefined;
+}
+
+// Failures where the request cannot have reached the platform, so nothing happened.
+const notSentCodes = new Set(['ECONNREFUSED', 'ENOTFOUND', 'EAI_AGAIN', 'EHOSTUNREACH', 'ENETUNREACH', 'UND_ERR_CONNECT_TIMEOUT']);
+
+function isConnectionFailure(code: string): boolean {
+  return (
+    (code.startsWith('E') && !code.startsWith('ERR_')) ||
+    code === 'UND_ERR_SOCKET' ||
+    code === 'UND_ERR_CONNECT_TIMEOUT' ||
+    /CERT|TLS|SSL/.test(code)
+  );
+}
+
+/** Maps what undici threw; anything unrecognised is a bug of ours and is rethrown as is. */
+function transportError(error: unknown, call: CallInfo, timedOut: boolean, idempotent: boolean): unknown {
+  if (error instanceof PlatformError) return error;
+  const code = errorCode(error);
+  if (timedOut || code === 'UND_ERR_HEADERS_TIMEOUT' || code === 'UND_ERR_BODY_TIMEOUT') {
+    return new TimeoutError({ ...call, outcomeUnknown: !idempotent, cause: error });
+  }
+  if (code && isConnectionFailure(code)) {
+    const sent = !notSentCodes.has(code) && !/CERT|TLS|SSL/.test(code);
+    return new UnreachableError({ ...call, code, outcomeUnknown: !idempotent && sent, cause: error });
+  }
+  return error;
+}
+
+function isJson(contentType: string | undefined): boolean {
+  return contentType !== undefined && /[/+]json\b/i.test(contentType);
+}
+
+export function createRequest(options: TransportOptions): Request {
+  const { dispatcher, timeoutMs, logger } = options;
+  const origin = options.baseUrl.origin;
+  const basePath = options.baseUrl.pathname.replace(/\/+$/, '');
+  const now = options.now ?? Date.now;
+
+  async function attemptOnce<S extends z.ZodType>(spec: RequestSpec<S>, idempotent: boolean, attempt: number): Promise<z.output<S>> {
+    const call: CallInfo = { method: spec.method, path: spec.path };
+    const { body, contentType } = encodeBody(spec);
+    const headers: Record<string, string> = {
+      accept: 'application/json, text/plain;q=0.9',
+      'user-agent': options.userAgent,
+    };
+    if (spec.session) headers['authorization'] = spec.session.header;
+    if (contentType) headers['content-type'] = contentType;
+
+    // One deadline for headers and body together, whatever the dispatcher's own timeouts are.
+    const signal = AbortSignal.timeout(timeoutMs);
+    const started = performance.now();
+    let status: number;
+    let text: string;
+    let responseHeaders: Record<string, string | string[] | undefined>;
+    try {
+      const response = await dispatcher.request({
+        origin,
+        path: basePath + spec.path + queryString(spec),
+        method: spec.method,
+        headers,
+        body: body ?? null,
+        signal,
+      });
+      status = response.statusCode;
+      responseHeaders = response.headers;
+      text = await response.body.text();
+    } catch (error) {
+      const mapped = transportError(error, call, signal.aborted, idempotent);
+      const durationMs = Math.round(performance.now() - started);
+      const outcome = mapped instanceof PlatformError ? mapped.name : 'Error';
+      logger.warn({ method: spec.method, path: spec.path, error: outcome, code: errorCode(error), durationMs, attempt }, 'platform request failed');
+      throw mapped;
+    }
+
+    const durationMs = Math.round(performance.now() - started);
+    const requestId = headerValue(responseHeaders, 'x-request-id');
+    const level = status >= 500 || status === 429 ? 'warn' : 'debug';
+    logger[level]({ method: spec.method, path: spec.path, status, durationMs, attempt, requestId }, 'platform request');
+
+    if (status >= 400) {
+      const retryAfterMs = parseRetryAfter(headerValue(responseHeaders, 'retry-after'), now());
+      throw errorFromResponse({ status, body: text, retryAfterMs }, { ...call, requestId });
+    }
+    let payload: unknown = text;
+    if (isJson(headerValue(responseHeaders, 'content-type')) && text.trim() !== '') {
+      try {
+        payload = JSON.parse(text);
+      } catch {
+        throw new InvalidResponseError({ ...call, status, requestId, issues: ['body: not valid JSON'] });
+      }
+    }
+    const parsed = spec.schema.safeParse(payload);
+    if (!parsed.success) {
+      const issues = parsed.error.issues.map((issue) => `${issue.path.join('.') || 'body'}: ${issue.message}`);
+      throw new InvalidResponseError({ ...call, status, requestId, issues });
+    }
+    return parsed.data;
+  }
+
+  return async function request<S extends z.ZodType>(spec: RequestSpec<S>): Promise<z.output<S>> {
+    const idempotent = spec.idempotent ?? isIdempotentMethod(spec.method);
+    for (let attempt = 1; ; attempt++) {
+      try {
+        return await attemptOnce(spec, idempotent, attempt);
+      } catch (error) {
+        const delayMs = retryDelay({ attempt, error, idempotent }, options.retry, options.random);
+        if (delayMs === null) throw error;
+        logger.info({ method: spec.method, path: spec.path, attempt, delayMs }, 'retrying platform request');
+        await options.sleep(delayMs);
+      }
+    }
+  };
+}

@@ -1,0 +1,305 @@
+/**
+ * Response records of platform-contract.md, parsed leniently: unknown fields are kept, and an
+ * optional field that is null, missing or of an unexpected type becomes undefined (a list becomes
+ * empty) so that it degrades a display instead of failing a command. Only ids the client cannot
+ * work without are required. Null is folded into undefined so that callers deal with one "absent".
+ */
+import { z } from 'zod';
+
+const optionalText = z.string().optional().catch(undefined);
+const optionalNumber = z.number().optional().catch(undefined);
+const optionalBoolean = z.boolean().optional().catch(undefined);
+const textList = z.array(z.string()).catch([]);
+const textRecord = z.record(z.string(), z.string()).optional().catch(undefined);
+
+/** Some endpoints answer JSON with a `text/plain` content type. */
+function parseIfJsonText(value: unknown): unknown {
+  if (typeof value !== 'string') return value;
+  try {
+    return JSON.parse(value);
+  } catch {
+    return value;
+  }
+}
+
+// Sessions
+
+export const teamEntrySchema = z.looseObject({
+  identifier: z.string(),
+  name: optionalText,
+  company_id: optionalText,
+  roles: textList,
+  privileges: textList,
+});
+
+export const companySessionSchema = z.looseObject({
+  header: z.string(),
+  token: optionalText,
+  renew_token: optionalText,
+  expires_at: optionalText,
+  identifier: optionalText,
+  company_id: optionalText,
+  company_name: optionalText,
+  roles: textList,
+  privileges: textList,
+  teams: z.array(teamEntrySchema).catch([]),
+  last_login: optionalText,
+});
+
+export const teamSessionSchema = z.looseObject({
+  header: z.string(),
+  org_id: z.string(),
+  org_name: optionalText,
+  role: optionalText,
+  token: optionalText,
+  renew_token: optionalText,
+  expires_at: optionalText,
+  identifier: optionalText,
+});
+
+export const teamSessionsSchema = z.array(teamSessionSchema);
+
+// Attacks
+
+/** Values of `stage_lifecycle`; decide active versus finished by these, never by stage names. */
+export const stageLifecycles = ['Active', 'Halting', 'Complete', 'Error'] as const;
+
+export const attackSchema = z.looseObject({
+  guid: z.string(),
+  org_id: optionalText,
+  stage: optionalText,
+  stage_lifecycle: optionalText,
+  args: textList,
+  infra_command: z.looseObject({ type: optionalText, args: textList }).optional().catch(undefined),
+  infra_target: z.record(z.string(), z.unknown()).optional().catch(undefined),
+  target_type: optionalText,
+  targets: textList,
+  total_clients: optionalNumber,
+  create_source: optionalText,
+  create_user: optionalText,
+  source: optionalText,
+  annotations: textRecord,
+  created_at: optionalText,
+  updated_at: optionalText,
+  start_time: optionalText,
+  end_time: optionalText,
+});
+
+/** Halts answer 202 with a possibly empty array, or with no body at all. */
+export const attackListSchema = z.preprocess((value) => (value === '' ? [] : value), z.array(attackSchema));
+
+/** The paged wrapper `{ items, pageSize, pageToken }`; `page_token` is accepted too. */
+export function pagedSchema<Item extends z.ZodType>(item: Item) {
+  return z.looseObject({
+    items: z.array(item),
+    pageSize: optionalNumber,
+    pageToken: optionalText,
+    page_token: optionalText,
+  });
+}
+
+export const executionSchema = z.looseObject({
+  guid: optionalText,
+  task_id: optionalText,
+  client_id: optionalText,
+  target_type: optionalText,
+  stage: optionalText,
+  stage_lifecycle: optionalText,
+  start_time: optionalText,
+  end_time: optionalText,
+  output: optionalText,
+  error: optionalText,
+});
+
+export const attackForServiceSchema = z.looseObject({
+  attackId: z.string(),
+  serviceId: optionalText,
+  type: optionalText,
+});
+
+/** POST /attacks answers "JSON or plain text". */
+export const attackForServiceListSchema = z.preprocess(parseIfJsonText, z.array(attackForServiceSchema));
+
+/**
+ * The id a create answers with: the bare guid as text (sometimes quoted), or, leniently, an
+ * object carrying it.
+ */
+export const createdIdSchema = z.preprocess(
+  (value) => {
+    const parsed = parseIfJsonText(typeof value === 'string' ? value.trim() : value);
+    if (parsed !== null && typeof parsed === 'object') {
+      const record = parsed as Record<string, unknown>;
+      return record['guid'] ?? record['id'] ?? record['attackId'];
+    }
+    return parsed;
+  },
+  z.string().trim().min(1),
+);
+
+// Kubernetes
+
+export const k8sObjectSchema = z.looseObject({
+  cluster_id: optionalText,
+  namespace: optionalText,
+  kind: optionalText,
+  name: optionalText,
+});
+
+export const kubernetesAttackSchema = z.looseObject({
+  guid: z.string(),
+  stage: optionalText,
+  stage_lifecycle: optionalText,
+  created_at: optionalText,
+  end_time: optionalText,
+  impact_definition: z.looseObject({ cli_args: textList }).optional().catch(undefined),
+  target_definition: z
+    .looseObject({
+      strategy: z.looseObject({ k8s_objects: z.array(k8sObjectSchema).catch([]) }).optional().catch(undefined),
+    })
+    .optional()
+    .catch(undefined),
+});
+
+// Tracker
+
+export const trackerEntityTypes = ['SCENARIO_RUN', 'GAME_DAY', 'SERVICE', 'ATTACK', 'SCENARIO'] as const;
+
+export const trackerIssueSchema = z.looseObject({
+  key: z.string(),
+  url: optionalText,
+  summary: optionalText,
+  status: optionalText,
+  entity: z.looseObject({ id: optionalText, type: optionalText }).optional().catch(undefined),
+  created_at: optionalText,
+});
+
+export const createdIssueSchema = z.looseObject({ key: z.string(), url: optionalText });
+
+/** A JSON number, leniently also `{ count }` or the number as text. */
+export const issueCountSchema = z.preprocess(
+  (value) => {
+    const parsed = parseIfJsonText(value);
+    return parsed !== null && typeof parsed === 'object' ? (parsed as Record<string, unknown>)['count'] : parsed;
+  },
+  z.number().int().nonnegative(),
+);
+
+export const issueFieldSchema = z.looseObject({
+  key: z.string(),
+  name: optionalText,
+  required: z.boolean().catch(false),
+  type: optionalText,
+  allowedValues: z
+    .array(z.looseObject({ id: z.union([z.string(), z.number()]).transform(String), name: optionalText, value: optionalText }))
+    .catch([]),
+});
+
+export const issueMetaSchema = z.looseObject({
+  project: z.looseObject({ id: optionalText, key: optionalText, name: optionalText }).optional().catch(undefined),
+  issuetype: z.looseObject({ id: optionalText, name: optionalText }).optional().catch(undefined),
+  fields: z.array(issueFieldSchema).catch([]),
+});
+
+// Roles
+
+export const roleSchema = z.looseObject({
+  id: z.union([z.string(), z.number()]).transform(String),
+  name: optionalText,
+  privileges: textList,
+});
+
+export const rolesSchema = z.looseObject({
+  team_roles: z.array(roleSchema).catch([]),
+  company_roles: z.array(roleSchema).catch([]),
+});
+
+export type TeamEntry = z.infer<typeof teamEntrySchema>;
+export type CompanySession = z.infer<typeof companySessionSchema>;
+export type TeamSession = z.infer<typeof teamSessionSchema>;
+export type StageLifecycle = (typeof stageLifecycles)[number];
+export type Attack = z.infer<typeof attackSchema>;
+export type Execution = z.infer<typeof executionSchema>;
+export type AttackForServiceResponse = z.infer<typeof attackForServiceSchema>;
+export type K8sObject = z.infer<typeof k8sObjectSchema>;
+export type KubernetesAttack = z.infer<typeof kubernetesAttackSchema>;
+export type TrackerEntityType = (typeof trackerEntityTypes)[number];
+export type TrackerIssue = z.infer<typeof trackerIssueSchema>;
+export type CreatedIssue = z.infer<typeof createdIssueSchema>;
+export type IssueField = z.infer<typeof issueFieldSchema>;
+export type IssueMeta = z.infer<typeof issueMetaSchema>;
+export type Role = z.infer<typeof roleSchema>;
+export type Roles = z.infer<typeof rolesSchema>;
+
+/** Whether an attack has ended, by its lifecycle, or by its end time when the lifecycle is unknown. */
+export function isFinished(attack: Pick<Attack, 'stage_lifecycle' | 'end_time'>): boolean {
+  switch (attack.stage_lifecycle) {
+    case 'Complete':
+    case 'Error':
+      return true;
+    case 'Active':
+    case 'Halting':
+      return false;
+    default:
+      return Boolean(attack.end_time);
+  }
+}
+
+// Request bodies (ours, so plain types: the platform validates them)
+
+/** Legacy `POST /attacks/new` payload (platform-api.md, Resources). */
+export interface CreateAttackInput {
+  command: { type: string; args?: string[] };
+  target: {
+    type: 'Random' | 'Exact';
+    tags?: Record<string, string>;
+    /** Host names with `Exact`, or how many containers to pick with `Random`. */
+    exact?: string[] | number;
+    hosts?: { ids: string[] };
+    containers?: { ids?: string[]; labels?: Record<string, string> };
+  };
+  labels?: Record<string, string>;
+}
+
+export type InfraCommandType =
+  | 'CPU' | 'Memory' | 'IO' | 'Disk' | 'Blackhole' | 'DNS' | 'Latency' | 'Packet_Loss'
+  | 'Shutdown' | 'Time_Travel' | 'Process_Killer' | 'Process_Exhaustion' | 'Collect_Certs';
+
+/** `POST /attacks` payload for attacks on a service. */
+export interface CreateAttackRequest {
+  attackConfiguration: {
+    command: { infraCommandType: InfraCommandType; infraCommandArgs: { cliArgs: string[] } };
+    targets: { serviceId: string; targetingStrategy: { type: string } }[];
+    sampling?: { type: string; percent?: number; count?: number };
+  };
+  includeNewTargets?: boolean;
+}
+
+export interface HaltRequest {
+  reason?: string;
+  reference?: string;
+}
+
+export interface CreateKubernetesAttackInput {
+  impactDefinition: { cliArgs: string[] };
+  targetDefinition: {
+    strategy: {
+      k8sObjects: { clusterId: string; namespace: string; kind: string; name: string }[];
+      count?: number;
+      percentage?: number;
+    };
+  };
+}
+
+export interface CreateTrackerIssueRequest {
+  entity: { id: string; type: TrackerEntityType };
+  fields: {
+    summary: string;
+    description?: string;
+    project: { id: string };
+    issuetype: { id: string };
+    priority?: { id: string };
+    labels?: string[];
+    /** Further fields required by `GET /tracker/issue-meta`. */
+    [field: string]: unknown;
+  };
+}
