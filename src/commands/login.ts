@@ -1,0 +1,108 @@
+import { UnauthorizedError, ForbiddenError, PlatformError } from '../client/errors.ts';
+import type { CompanySession } from '../client/index.ts';
+import { audit, type Deps } from '../deps.ts';
+import { describeError } from '../views/errorReply.ts';
+import { loggedInView, loginFields, loginModal, resetPasswordModal, resetRequestedView } from '../views/login.ts';
+import { teamPickerModal } from '../views/team.ts';
+import type { Action, Submission, Subcommand } from './command.ts';
+import type { Actor, Reply, SubmissionReply } from './reply.ts';
+import { teamName } from './session.ts';
+
+const emailPattern = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
+
+export const loginCommand: Subcommand = {
+  name: 'login',
+  usage: 'login',
+  summary: 'Log in to the platform with your e-mail and password (opens a form).',
+  examples: ['login'],
+  run: async () => ({ kind: 'openModal', view: loginModal() }),
+};
+
+/** The Log in button of "please log in" messages and App Home. */
+export async function openLogin(): Promise<Reply> {
+  return { kind: 'openModal', view: loginModal() };
+}
+
+export async function submitLogin(submission: Submission, deps: Deps): Promise<SubmissionReply> {
+  const email = submission.inputs[loginFields.email]?.trim() ?? '';
+  const password = submission.inputs[loginFields.password] ?? '';
+  const companyName = submission.inputs[loginFields.company]?.trim() || undefined;
+  const mfaCode = submission.inputs[loginFields.mfa]?.replace(/\s/g, '') || undefined;
+
+  const errors: Record<string, string> = {};
+  if (!emailPattern.test(email)) errors[loginFields.email] = 'Enter the e-mail address you log in to the platform with.';
+  if (!password) errors[loginFields.password] = 'Enter your password.';
+  if (mfaCode !== undefined && !/^\d{6}$/.test(mfaCode)) errors[loginFields.mfa] = 'The MFA code is 6 digits.';
+  if (Object.keys(errors).length) return { kind: 'errors', errors };
+
+  let session: CompanySession;
+  try {
+    session = await deps.platform.auth.login({ email, password, ...(companyName ? { companyName } : {}), ...(mfaCode ? { mfaCode } : {}) });
+  } catch (error) {
+    return { kind: 'errors', errors: loginErrors(error, mfaCode !== undefined, deps) };
+  }
+  await deps.sessions.save(submission.actor, session);
+  const teams = session.teams;
+  audit(deps.logger, 'login', submission.actor, { platformUser: session.identifier ?? email, company: session.company_id, teams: teams.length });
+
+  if (teams.length === 1) {
+    await deps.sessions.selectTeam(submission.actor, teams[0]!.identifier);
+  } else if (teams.length > 1) {
+    const login = await deps.sessions.get(submission.actor);
+    return {
+      kind: 'update',
+      view: teamPickerModal(
+        teams.map((t) => ({ id: t.identifier, name: teamName(t) })),
+        login?.team?.identifier,
+        `:white_check_mark: Logged in as *${session.identifier ?? email}*. You belong to several teams: choose the one to work in.`,
+      ),
+    };
+  }
+  return { kind: 'update', view: await loggedInSummary(submission.actor, deps) };
+}
+
+/** The modal shown once a login (and team choice) is complete. */
+export async function loggedInSummary(actor: Actor, deps: Deps) {
+  const login = await deps.sessions.get(actor);
+  return loggedInView({
+    identifier: login?.session.identifier ?? 'you',
+    company: login?.session.company_name ?? 'your company',
+    team: login?.team ? teamName(login.team) : undefined,
+    expiresAt: login?.expiresAt ?? new Date(deps.clock.now()),
+    command: deps.config.slack.command,
+  });
+}
+
+function loginErrors(error: unknown, codeGiven: boolean, deps: Deps): Record<string, string> {
+  if (error instanceof UnauthorizedError && error.reason === 'mfa_required') {
+    return { [loginFields.mfa]: codeGiven ? 'That MFA code was not accepted. Enter the current code from your authenticator app.' : 'Your account uses MFA: enter the current 6-digit code from your authenticator app.' };
+  }
+  if (error instanceof UnauthorizedError) {
+    return codeGiven
+      ? { [loginFields.password]: 'E-mail, password or MFA code not accepted. Check them and try again.' }
+      : { [loginFields.password]: 'E-mail or password not accepted. Check them and try again.' };
+  }
+  if (!(error instanceof PlatformError) || error instanceof ForbiddenError) {
+    deps.logger.error({ err: error }, 'login failed');
+  } else {
+    deps.logger.warn({ err: error }, 'login failed');
+  }
+  return { [loginFields.password]: describeError(error, { command: deps.config.slack.command, doing: 'log you in' }).text };
+}
+
+/** "Forgot password" inside the login modal: a small form on top, prefilled with the typed e-mail. */
+export async function forgotPassword(action: Action): Promise<Reply> {
+  return { kind: 'pushModal', view: resetPasswordModal(action.inputs[loginFields.email]?.trim() || undefined) };
+}
+
+export async function submitPasswordReset(submission: Submission, deps: Deps): Promise<SubmissionReply> {
+  const email = submission.inputs[loginFields.resetEmail]?.trim() ?? '';
+  if (!emailPattern.test(email)) return { kind: 'errors', errors: { [loginFields.resetEmail]: 'Enter the e-mail address you log in with.' } };
+  try {
+    await deps.platform.auth.resetPassword(email);
+  } catch (error) {
+    deps.logger.warn({ err: error }, 'password reset failed');
+    return { kind: 'errors', errors: { [loginFields.resetEmail]: describeError(error, { command: deps.config.slack.command, doing: 'request a reset e-mail' }).text } };
+  }
+  return { kind: 'update', view: resetRequestedView() };
+}

@@ -1,0 +1,29 @@
+import { UnauthorizedError } from '../client/errors.ts';
+import { audit } from '../deps.ts';
+import type { Subcommand } from './command.ts';
+import { message } from './reply.ts';
+
+export const logoutCommand: Subcommand = {
+  name: 'logout',
+  usage: 'logout',
+  summary: 'Ends your platform session and forgets it.',
+  examples: ['logout'],
+  async run(request, deps) {
+    const login = await deps.sessions.get(request.actor);
+    if (!login) return message('You were not logged in. Nothing to do.');
+    try {
+      await deps.platform.auth.logout({ header: login.session.header });
+    } catch (error) {
+      // A session the platform already dropped is as good as logged out; anything else is said.
+      if (!(error instanceof UnauthorizedError)) {
+        await deps.sessions.drop(request.actor);
+        deps.logger.warn({ err: error }, 'platform logout failed');
+        audit(deps.logger, 'logout', request.actor, { platformUser: login.session.identifier, platformConfirmed: false });
+        return message('Faultline forgot your session, but the platform could not be told to end it. It ends by itself when it expires.');
+      }
+    }
+    await deps.sessions.drop(request.actor);
+    audit(deps.logger, 'logout', request.actor, { platformUser: login.session.identifier, platformConfirmed: true });
+    return message(':wave: Logged out. Faultline no longer holds a session for you.');
+  },
+};

@@ -1,0 +1,26 @@
+import type { ScopedPlatform, TeamEntry } from '../client/index.ts';
+import type { Deps } from '../deps.ts';
+import type { Login } from '../store/sessions.ts';
+import type { Actor } from './reply.ts';
+import { NoTeamSelectedError, NotLoggedInError } from './errors.ts';
+
+/** The actor's stored login, or NotLoggedInError (the adapter turns it into a Log in button). */
+export async function requireLogin(deps: Deps, actor: Actor): Promise<Login> {
+  const login = await deps.sessions.get(actor);
+  if (!login) throw new NotLoggedInError();
+  return login;
+}
+
+export function requireTeam(login: Login): TeamEntry {
+  if (!login.team) throw new NoTeamSelectedError();
+  return login.team;
+}
+
+/** The platform, called with the actor's session and, for team-scoped calls, the selected team. */
+export function platformFor(deps: Deps, login: Login, team: TeamEntry | undefined = login.team): ScopedPlatform {
+  return deps.platform.as({ header: login.session.header, ...(team ? { teamId: team.identifier } : {}) });
+}
+
+export function teamName(team: TeamEntry): string {
+  return team.name ?? team.identifier;
+}

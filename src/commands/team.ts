@@ -1,0 +1,74 @@
+import type { TeamEntry } from '../client/index.ts';
+import { audit, type Deps } from '../deps.ts';
+import { escapeMrkdwn } from '../views/blocks.ts';
+import { filterTeams, TEAM_CHOICE, teamPickerModal, teamSelectedText, type TeamChoice } from '../views/team.ts';
+import { loggedInView } from '../views/login.ts';
+import type { OptionsHandler, Submission, Subcommand } from './command.ts';
+import { UserInputError } from './errors.ts';
+import { message, type Actor, type SubmissionReply } from './reply.ts';
+import { requireLogin, teamName } from './session.ts';
+
+const usage = 'team [name or id]';
+
+function choices(teams: TeamEntry[]): TeamChoice[] {
+  return teams.map((t) => ({ id: t.identifier, name: teamName(t) }));
+}
+
+/** Finds one team by id, exact name, or an unambiguous part of the name (case-insensitive). */
+export function matchTeam(teams: TeamEntry[], query: string): TeamEntry {
+  const q = query.trim().toLowerCase();
+  const exact = teams.filter((t) => t.identifier.toLowerCase() === q || teamName(t).toLowerCase() === q);
+  if (exact.length === 1) return exact[0]!;
+  const partial = exact.length ? exact : teams.filter((t) => teamName(t).toLowerCase().includes(q));
+  if (partial.length === 1) return partial[0]!;
+  const names = (list: TeamEntry[]) => list.slice(0, 10).map((t) => `*${escapeMrkdwn(teamName(t))}*`).join(', ') + (list.length > 10 ? `, and ${list.length - 10} more` : '');
+  if (partial.length > 1) throw new UserInputError(`More than one of your teams matches “${escapeMrkdwn(query)}”: ${names(partial)}. Type more of the name, or its id.`, usage);
+  throw new UserInputError(`None of your teams matches “${escapeMrkdwn(query)}”. Your teams: ${names(teams)}.`, usage);
+}
+
+async function select(actor: Actor, team: TeamEntry, deps: Deps, platformUser: string | undefined): Promise<void> {
+  await deps.sessions.selectTeam(actor, team.identifier);
+  audit(deps.logger, 'team_selected', actor, { platformUser, team: team.identifier, teamName: teamName(team) });
+}
+
+export const teamCommand: Subcommand = {
+  name: 'team',
+  usage,
+  summary: 'Choose the team every attack, list and halt uses. Without a name, opens a picker.',
+  examples: ['team', 'team Payments', 'team 5c1b1f0e-…'],
+  async run(request, deps) {
+    const login = await requireLogin(deps, request.actor);
+    const teams = login.session.teams;
+    if (teams.length === 0) return message('Your platform login belongs to no team, so there is nothing to choose. Ask a company admin to add you to a team.');
+    const query = request.words.join(' ').trim();
+    if (!query) return { kind: 'openModal', view: teamPickerModal(choices(teams), login.team?.identifier) };
+    const team = matchTeam(teams, query);
+    await select(request.actor, team, deps, login.session.identifier);
+    return message(teamSelectedText(teamName(team)));
+  },
+};
+
+export async function submitTeamPicker(submission: Submission, deps: Deps): Promise<SubmissionReply> {
+  const login = await requireLogin(deps, submission.actor);
+  const team = login.session.teams.find((t) => t.identifier === submission.inputs[TEAM_CHOICE]);
+  // A team id that is not among the person's own teams is never used, whatever the payload says.
+  if (!team) return { kind: 'errors', errors: { [TEAM_CHOICE]: 'Choose one of your teams.' } };
+  await select(submission.actor, team, deps, login.session.identifier);
+  return {
+    kind: 'update',
+    view: loggedInView({
+      identifier: login.session.identifier ?? 'you',
+      company: login.session.company_name ?? 'your company',
+      team: teamName(team),
+      expiresAt: login.expiresAt,
+      command: deps.config.slack.command,
+    }),
+  };
+}
+
+/** Options for the external team select (more than 100 teams), filtered as the person types. */
+export const suggestTeams: OptionsHandler = async (request, deps) => {
+  const login = await deps.sessions.get(request.actor);
+  if (!login) return [];
+  return filterTeams(choices(login.session.teams), request.query).map((t) => ({ text: t.name, value: t.id }));
+};

@@ -1,0 +1,165 @@
+import { z } from 'zod';
+
+/** Hosts that may be reached over plain HTTP: the simulator and local development only. */
+export function isLoopbackHost(hostname: string): boolean {
+  const host = hostname.replace(/^\[|\]$/g, '').toLowerCase();
+  return host === 'localhost' || host === '::1' || /^127(\.\d{1,3}){3}$/.test(host);
+}
+
+const optionalText = z
+  .string()
+  .trim()
+  .transform((value) => (value === '' ? undefined : value))
+  .optional();
+
+const positiveInteger = (fallback: number, message: string) =>
+  z
+    .string()
+    .trim()
+    .optional()
+    .transform((value, ctx) => {
+      if (value === undefined || value === '') return fallback;
+      const parsed = Number(value);
+      if (!Number.isInteger(parsed) || parsed < 1) {
+        ctx.addIssue({ code: 'custom', message });
+        return z.NEVER;
+      }
+      return parsed;
+    });
+
+const sessionKey = (name: string) =>
+  z
+    .string()
+    .trim()
+    .optional()
+    .transform((value, ctx) => {
+      if (value === undefined || value === '') return undefined;
+      const key = Buffer.from(value, 'base64');
+      if (key.length !== 32 || key.toString('base64') !== value.replace(/\s/g, '')) {
+        ctx.addIssue({ code: 'custom', message: `${name} must be 32 random bytes in base64 (openssl rand -base64 32)` });
+        return z.NEVER;
+      }
+      return key;
+    });
+
+const url = (message: string) =>
+  z.string().trim().refine((value) => URL.canParse(value) && /^https?:$/.test(new URL(value).protocol), message);
+
+const logLevels = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
+
+const environmentSchema = z
+  .object({
+    SLACK_BOT_TOKEN: optionalText.refine((v) => v === undefined || v.startsWith('xoxb-'), 'SLACK_BOT_TOKEN must be a bot token starting with xoxb-'),
+    SLACK_APP_TOKEN: optionalText.refine((v) => v === undefined || v.startsWith('xapp-'), 'SLACK_APP_TOKEN must be an app-level token starting with xapp-'),
+    SLACK_SIGNING_SECRET: optionalText,
+    SLACK_API_URL: url('SLACK_API_URL must be an http(s) URL').default('https://slack.com/api/'),
+    PORT: positiveInteger(3000, 'PORT must be a port number').refine((p) => p <= 65535, 'PORT must be a port number'),
+    PLATFORM_API_URL: z
+      .string({ error: 'PLATFORM_API_URL is required: the platform base URL ending in /v1' })
+      .trim()
+      .superRefine((value, ctx) => {
+        if (!URL.canParse(value)) {
+          ctx.addIssue({ code: 'custom', message: 'PLATFORM_API_URL must be a URL ending in /v1' });
+          return;
+        }
+        const parsed = new URL(value);
+        if (!/\/v1\/?$/.test(parsed.pathname)) ctx.addIssue({ code: 'custom', message: 'PLATFORM_API_URL must end in /v1' });
+        if (parsed.protocol === 'http:' && !isLoopbackHost(parsed.hostname)) {
+          ctx.addIssue({ code: 'custom', message: 'PLATFORM_API_URL must use https: (plain http is only for a loopback simulator)' });
+        } else if (parsed.protocol !== 'http:' && parsed.protocol !== 'https:') {
+          ctx.addIssue({ code: 'custom', message: 'PLATFORM_API_URL must use https:' });
+        }
+        if (parsed.username || parsed.password) ctx.addIssue({ code: 'custom', message: 'PLATFORM_API_URL must not carry credentials' });
+      })
+      .transform((value) => value.replace(/\/+$/, '')),
+    PLATFORM_APP_URL: optionalText.refine((v) => v === undefined || URL.canParse(v), 'PLATFORM_APP_URL must be a URL'),
+    SESSION_KEY: sessionKey('SESSION_KEY'),
+    SESSION_KEY_PREVIOUS: sessionKey('SESSION_KEY_PREVIOUS'),
+    STORE_URL: z
+      .string()
+      .trim()
+      .default('sqlite://./data/faultline.db')
+      .refine((v) => /^(sqlite:\/\/.+|redis:\/\/.+|rediss:\/\/.+|memory:\/\/)$/.test(v), 'STORE_URL must be sqlite://<file>, redis://… or memory://'),
+    SLASH_COMMAND: z.string().trim().default('/chaos').refine((v) => /^\/[a-z0-9_-]{1,31}$/.test(v), 'SLASH_COMMAND must look like /chaos'),
+    ATTACK_CHANNELS: optionalText
+      .transform((v) => (v === undefined ? undefined : v.split(',').map((id) => id.trim()).filter(Boolean)))
+      .refine((ids) => ids === undefined || ids.every((id) => /^[CGD][A-Z0-9]{2,}$/.test(id)), 'ATTACK_CHANNELS must be channel ids such as C0123ABCD, separated by commas'),
+    MAX_ATTACK_SECONDS: positiveInteger(3600, 'MAX_ATTACK_SECONDS must be a whole number of seconds'),
+    TRACKER_PROJECT_ID: optionalText,
+    TRACKER_ISSUE_TYPE_ID: optionalText,
+    POLL_SECONDS: positiveInteger(10, 'POLL_SECONDS must be a whole number of seconds'),
+    LOG_LEVEL: z.enum(logLevels, { error: `LOG_LEVEL must be one of ${logLevels.join(', ')}` }).default('info'),
+  })
+  .superRefine((env, ctx) => {
+    if (!env.SLACK_BOT_TOKEN) ctx.addIssue({ code: 'custom', path: ['SLACK_BOT_TOKEN'], message: 'SLACK_BOT_TOKEN is required (xoxb-…)' });
+    if (!env.SLACK_APP_TOKEN && !env.SLACK_SIGNING_SECRET) {
+      ctx.addIssue({ code: 'custom', path: ['SLACK_SIGNING_SECRET'], message: 'SLACK_SIGNING_SECRET is required in HTTP mode (or set SLACK_APP_TOKEN for Socket Mode)' });
+    }
+    if (!env.SESSION_KEY) ctx.addIssue({ code: 'custom', path: ['SESSION_KEY'], message: 'SESSION_KEY is required: 32 random bytes in base64 (openssl rand -base64 32)' });
+  });
+
+type Environment = z.output<typeof environmentSchema>;
+
+export interface Config {
+  slack: {
+    botToken: string;
+    appToken: string | undefined;
+    signingSecret: string | undefined;
+    apiUrl: string;
+    socketMode: boolean;
+    command: string;
+  };
+  port: number;
+  platform: { apiUrl: string; appUrl: string | undefined };
+  sessionKeys: { current: Buffer; previous: Buffer | undefined };
+  storeUrl: string;
+  attackChannels: string[] | undefined;
+  maxAttackSeconds: number;
+  tracker: { projectId: string | undefined; issueTypeId: string | undefined };
+  pollSeconds: number;
+  logLevel: Environment['LOG_LEVEL'];
+}
+
+/** A configuration that cannot run; `problems` has one line per wrong variable and no values. */
+export class ConfigError extends Error {
+  readonly problems: string[];
+  constructor(problems: string[]) {
+    super(`Faultline cannot start:\n${problems.map((p) => `  - ${p}`).join('\n')}`);
+    this.name = 'ConfigError';
+    this.problems = problems;
+  }
+}
+
+/** Reads and validates the environment once, at start-up. Messages never echo a value. */
+export function loadConfig(env: NodeJS.ProcessEnv): Config {
+  const result = environmentSchema.safeParse(env);
+  if (!result.success) {
+    const byVariable = new Map<string, string>();
+    for (const issue of result.error.issues) {
+      const variable = String(issue.path[0] ?? 'environment');
+      const message = issue.message.includes(variable) ? issue.message : `${variable}: ${issue.message}`;
+      if (!byVariable.has(variable)) byVariable.set(variable, message);
+    }
+    throw new ConfigError([...byVariable.values()]);
+  }
+  const e = result.data;
+  return {
+    slack: {
+      botToken: e.SLACK_BOT_TOKEN ?? '',
+      appToken: e.SLACK_APP_TOKEN,
+      signingSecret: e.SLACK_SIGNING_SECRET,
+      apiUrl: e.SLACK_API_URL.endsWith('/') ? e.SLACK_API_URL : `${e.SLACK_API_URL}/`,
+      socketMode: e.SLACK_APP_TOKEN !== undefined,
+      command: e.SLASH_COMMAND,
+    },
+    port: e.PORT,
+    platform: { apiUrl: e.PLATFORM_API_URL, appUrl: e.PLATFORM_APP_URL?.replace(/\/+$/, '') },
+    sessionKeys: { current: e.SESSION_KEY as Buffer, previous: e.SESSION_KEY_PREVIOUS },
+    storeUrl: e.STORE_URL,
+    attackChannels: e.ATTACK_CHANNELS,
+    maxAttackSeconds: e.MAX_ATTACK_SECONDS,
+    tracker: { projectId: e.TRACKER_PROJECT_ID, issueTypeId: e.TRACKER_ISSUE_TYPE_ID },
+    pollSeconds: e.POLL_SECONDS,
+    logLevel: e.LOG_LEVEL,
+  };
+}

@@ -1,0 +1,272 @@
+import type { App, RespondFn } from '@slack/bolt';
+import type { WebClient } from '@slack/web-api';
+import type { KnownBlock, ModalView } from '@slack/types';
+import { PlatformError, UnauthorizedError } from '../client/errors.ts';
+import type { ActionHandler, OptionsHandler, SubmissionHandler } from '../commands/command.ts';
+import { NotLoggedInError, UserInputError } from '../commands/errors.ts';
+import type { Actor, Message, Reply, SubmissionReply } from '../commands/reply.ts';
+import type { Deps } from '../deps.ts';
+import type { Metrics } from '../metrics.ts';
+import { describeError } from '../views/errorReply.ts';
+import { modal, section } from '../views/blocks.ts';
+
+/** Every id the app answers to, mapped to its handler: the one registration table. */
+export interface Listeners {
+  command: (text: string, actor: Actor, deps: Deps) => Promise<Reply>;
+  actions: Record<string, ActionHandler>;
+  views: Record<string, SubmissionHandler>;
+  options: Record<string, OptionsHandler>;
+}
+
+/** Slack gives a view submission 3 s; past this the modal is told to wait and updated later. */
+const submissionDeadlineMs = 2_500;
+
+type Kind = 'command' | 'action' | 'view' | 'options';
+
+interface BodyIdentity {
+  user?: { id: string; name?: string; username?: string; team_id?: string } | undefined;
+  user_id?: string;
+  user_name?: string;
+  team?: { id: string } | null;
+  team_id?: string;
+  enterprise?: { id: string } | null;
+  enterprise_id?: string;
+  is_enterprise_install?: boolean | string;
+  channel?: { id: string };
+  channel_id?: string;
+}
+
+/** The person behind a request. Enterprise Grid installs key sessions by org, others by workspace. */
+export function actorFrom(body: BodyIdentity): Actor {
+  const userId = body.user?.id ?? body.user_id ?? '';
+  const workspaceId = body.enterprise?.id ?? body.enterprise_id ?? body.user?.team_id ?? body.team?.id ?? body.team_id ?? '';
+  if (!userId || !workspaceId) throw new Error('Slack request without a user or workspace');
+  return {
+    workspaceId,
+    userId,
+    userName: body.user?.username ?? body.user?.name ?? body.user_name ?? userId,
+    channelId: body.channel?.id ?? body.channel_id,
+  };
+}
+
+/** Text inputs and selections of a submitted view, by action id. */
+export function readInputs(values: Record<string, Record<string, { value?: string | null; selected_option?: { value: string } | null; selected_date?: string | null; selected_user?: string | null; selected_options?: { value: string }[] }>> | undefined): Record<string, string | undefined> {
+  const inputs: Record<string, string | undefined> = {};
+  for (const block of Object.values(values ?? {})) {
+    for (const [actionId, state] of Object.entries(block)) {
+      inputs[actionId] =
+        state.value ?? state.selected_option?.value ?? state.selected_date ?? state.selected_user ?? (state.selected_options ? state.selected_options.map((o) => o.value).join(',') : undefined) ?? undefined;
+    }
+  }
+  return inputs;
+}
+
+/**
+ * The only code that knows Bolt: it acks within Slack's deadline, turns handler results into
+ * Slack calls, and turns every failure into words through describeError.
+ */
+export class SlackAdapter {
+  readonly #deps: Deps;
+  readonly #metrics: Metrics;
+  readonly #inFlight = new Set<Promise<unknown>>();
+  #accepting = true;
+
+  constructor(deps: Deps, metrics: Metrics) {
+    this.#deps = deps;
+    this.#metrics = metrics;
+  }
+
+  /** Resolves when the work already started has finished; new requests are refused from now on. */
+  async drain(): Promise<void> {
+    this.#accepting = false;
+    while (this.#inFlight.size) await Promise.allSettled([...this.#inFlight]);
+  }
+
+  register(app: App, listeners: Listeners): void {
+    const { command } = this.#deps.config.slack;
+
+    app.command(command, async ({ ack, body, respond, client }) => {
+      await ack();
+      await this.#track('command', async () => {
+        const actor = actorFrom(body);
+        const reply = await this.#safely(actor, () => listeners.command(body.text ?? '', actor, this.#deps));
+        await this.#deliver(reply, { client, respond, triggerId: body.trigger_id, actor });
+      });
+    });
+
+    for (const [actionId, handler] of Object.entries(listeners.actions)) {
+      app.action(actionId, async ({ ack, body, respond, client }) => {
+        await ack();
+        await this.#track('action', async () => {
+          if (body.type !== 'block_actions') return;
+          const actor = actorFrom(body as BodyIdentity);
+          const action = body.actions.find((a) => a.action_id === actionId);
+          const value = action && 'value' in action ? action.value : action && 'selected_option' in action ? action.selected_option?.value : undefined;
+          const container = body.view ? (body.view.type === 'home' ? 'home' : 'modal') : 'message';
+          const reply = await this.#safely(actor, () =>
+            handler(
+              {
+                actor,
+                actionId,
+                value: value ?? undefined,
+                inputs: readInputs(body.view?.state?.values),
+                privateMetadata: body.view?.private_metadata ?? '',
+                container,
+              },
+              this.#deps,
+            ),
+          );
+          await this.#deliver(reply, { client, respond: container === 'message' ? respond : undefined, triggerId: body.trigger_id, viewId: body.view?.id, actor });
+        });
+      });
+    }
+
+    for (const [callbackId, handler] of Object.entries(listeners.views)) {
+      app.view(callbackId, async ({ ack, body, view, client }) => {
+        await this.#track('view', async () => {
+          const actor = actorFrom(body as BodyIdentity);
+          const work = this.#safelySubmit(actor, () => handler({ actor, inputs: readInputs(view.state.values), privateMetadata: view.private_metadata ?? '' }, this.#deps));
+          let timer: NodeJS.Timeout | undefined;
+          const late = new Promise<'late'>((resolve) => {
+            timer = setTimeout(() => resolve('late'), submissionDeadlineMs);
+          });
+          const first = await Promise.race([work, late]);
+          clearTimeout(timer);
+          if (first !== 'late') {
+            await ack(responseAction(first) as never);
+            return;
+          }
+          // Too slow for Slack's deadline: say so in the modal, then put the outcome in its place.
+          await ack({ response_action: 'update', view: modal(callbackId, view.title.text, [section(':hourglass_flowing_sand: Working on it…')]) });
+          const outcome = await work;
+          const next = outcome.kind === 'update' || outcome.kind === 'push' ? outcome.view
+            : outcome.kind === 'errors' ? withNotice(view, Object.values(outcome.errors).join(' '))
+            : modal(callbackId, view.title.text, [section(':white_check_mark: Done.')]);
+          await client.views.update({ view_id: view.id, view: next });
+        });
+      });
+    }
+
+    for (const [actionId, handler] of Object.entries(listeners.options)) {
+      app.options(actionId, async ({ ack, body, options }) => {
+        await this.#track('options', async () => {
+          const actor = actorFrom(body as BodyIdentity);
+          try {
+            const found = await handler({ actor, query: options.value ?? '' }, this.#deps);
+            await ack({ options: found.map((o) => ({ text: { type: 'plain_text', text: o.text.slice(0, 75) }, value: o.value })) });
+          } catch (error) {
+            this.#deps.logger.warn({ err: error }, 'options lookup failed');
+            await ack({ options: [] });
+          }
+        });
+      });
+    }
+  }
+
+  async #track(kind: Kind, work: () => Promise<void>): Promise<void> {
+    if (!this.#accepting) return;
+    const end = this.#metrics.handlerSeconds.startTimer({ kind });
+    const running = work().then(
+      () => this.#metrics.interactions.inc({ kind, outcome: 'ok' }),
+      (error: unknown) => {
+        this.#metrics.interactions.inc({ kind, outcome: 'failed' });
+        this.#deps.logger.error({ err: error, kind }, 'could not answer a Slack request');
+      },
+    );
+    this.#inFlight.add(running);
+    try {
+      await running;
+    } finally {
+      this.#inFlight.delete(running);
+      end();
+    }
+  }
+
+  /** Runs a handler; any failure becomes an ephemeral explanation (and a dropped session on 401). */
+  async #safely(actor: Actor, run: () => Promise<Reply>): Promise<Reply> {
+    try {
+      return await run();
+    } catch (error) {
+      return { kind: 'message', message: await this.#explain(actor, error) };
+    }
+  }
+
+  async #safelySubmit(actor: Actor, run: () => Promise<SubmissionReply>): Promise<SubmissionReply> {
+    try {
+      return await run();
+    } catch (error) {
+      const words = await this.#explain(actor, error);
+      return { kind: 'update', view: modal('notice', 'Faultline', words.blocks ?? [section(words.text)]) };
+    }
+  }
+
+  async #explain(actor: Actor, error: unknown): Promise<Message> {
+    const { logger } = this.#deps;
+    if (error instanceof UnauthorizedError || (error instanceof NotLoggedInError && error.expired)) {
+      await this.#deps.sessions.drop(actor).catch((dropError: unknown) => logger.error({ err: dropError }, 'could not drop a rejected session'));
+    }
+    if (error instanceof PlatformError) {
+      this.#metrics.platformErrors.inc({ type: error.name });
+      logger.warn({ err: error }, 'platform call failed');
+    } else if (!(error instanceof UserInputError) && !(error instanceof NotLoggedInError) && !(error instanceof Error && error.name === 'NoTeamSelectedError')) {
+      logger.error({ err: error }, 'handler failed');
+    }
+    return describeError(error, { command: this.#deps.config.slack.command });
+  }
+
+  async #deliver(reply: Reply, target: { client: WebClient; respond: RespondFn | undefined; triggerId: string | undefined; viewId?: string | undefined; actor: Actor }): Promise<void> {
+    const { client, respond, triggerId, viewId, actor } = target;
+    switch (reply.kind) {
+      case 'none':
+        return;
+      case 'message': {
+        const { text, blocks } = reply.message;
+        if (respond) {
+          await respond({ response_type: 'ephemeral', replace_original: reply.replaceOriginal ?? false, text, ...(blocks ? { blocks } : {}) });
+        } else if (viewId && triggerId) {
+          // An answer to something done inside a modal shows on top of it.
+          await client.views.push({ trigger_id: triggerId, view: modal('notice', 'Faultline', blocks ?? [section(text)]) });
+        } else {
+          // From App Home: the app's Messages tab is the person's own channel with the bot.
+          await client.chat.postMessage({ channel: actor.userId, text, ...(blocks ? { blocks } : {}) });
+        }
+        return;
+      }
+      case 'openModal':
+        if (!triggerId) throw new Error('A modal was asked for without a trigger');
+        await client.views.open({ trigger_id: triggerId, view: reply.view });
+        return;
+      case 'pushModal':
+        if (!triggerId) throw new Error('A modal was asked for without a trigger');
+        await client.views.push({ trigger_id: triggerId, view: reply.view });
+        return;
+      case 'updateModal':
+        if (!viewId) throw new Error('A modal update without a view');
+        await client.views.update({ view_id: viewId, view: reply.view });
+        return;
+    }
+  }
+}
+
+function responseAction(reply: SubmissionReply): object | undefined {
+  switch (reply.kind) {
+    case 'errors':
+      return { response_action: 'errors', errors: reply.errors };
+    case 'update':
+      return { response_action: 'update', view: reply.view };
+    case 'push':
+      return { response_action: 'push', view: reply.view };
+    case 'clear':
+      return { response_action: 'clear' };
+    case 'close':
+      return undefined;
+  }
+}
+
+/** The submitted view again, with a notice on top: how late field errors are shown. */
+function withNotice(view: { callback_id: string; title: { text: string }; blocks: unknown[]; private_metadata?: string; submit?: { text: string } | null }, notice: string): ModalView {
+  return modal(view.callback_id, view.title.text, [section(`:warning: ${notice}`), ...(view.blocks as KnownBlock[])], {
+    ...(view.submit ? { submit: view.submit.text } : {}),
+    ...(view.private_metadata ? { privateMetadata: view.private_metadata } : {}),
+  });
+}

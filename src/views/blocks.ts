@@ -1,0 +1,84 @@
+import type { ActionsBlock, Button, ContextBlock, HeaderBlock, InputBlock, KnownBlock, ModalView, PlainTextElement, SectionBlock } from '@slack/types';
+
+/** Block Kit building blocks shared by every view. Limits here are Slack's. */
+export const limits = {
+  messageBlocks: 50,
+  viewBlocks: 100,
+  sectionText: 3_000,
+  modalTitle: 24,
+  buttonText: 75,
+  optionText: 75,
+  selectOptions: 100,
+  plainInput: 3_000,
+} as const;
+
+export function truncate(text: string, max: number): string {
+  return text.length <= max ? text : `${text.slice(0, max - 1)}…`;
+}
+
+/** Escapes the three characters Slack's mrkdwn treats as control characters. */
+export function escapeMrkdwn(text: string): string {
+  return text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
+}
+
+export function plain(text: string, max: number = limits.sectionText): PlainTextElement {
+  return { type: 'plain_text', text: truncate(text, max), emoji: true };
+}
+
+export function header(text: string): HeaderBlock {
+  return { type: 'header', text: plain(text, 150) };
+}
+
+export function section(markdown: string, extra: Partial<SectionBlock> = {}): SectionBlock {
+  return { type: 'section', text: { type: 'mrkdwn', text: truncate(markdown, limits.sectionText) }, ...extra };
+}
+
+export function fields(pairs: [string, string][]): SectionBlock {
+  return { type: 'section', fields: pairs.slice(0, 10).map(([name, value]) => ({ type: 'mrkdwn', text: truncate(`*${name}*\n${value}`, 2_000) })) };
+}
+
+export function context(markdown: string): ContextBlock {
+  return { type: 'context', elements: [{ type: 'mrkdwn', text: truncate(markdown, limits.sectionText) }] };
+}
+
+export function button(text: string, actionId: string, options: { value?: string; style?: 'primary' | 'danger'; url?: string; confirm?: Button['confirm'] } = {}): Button {
+  const element: Button = { type: 'button', text: plain(text, limits.buttonText), action_id: actionId };
+  if (options.value !== undefined) element.value = options.value;
+  if (options.style) element.style = options.style;
+  if (options.url) element.url = options.url;
+  if (options.confirm) element.confirm = options.confirm;
+  return element;
+}
+
+export function actions(blockId: string, elements: ActionsBlock['elements']): ActionsBlock {
+  return { type: 'actions', block_id: blockId, elements };
+}
+
+export function input(blockId: string, label: string, element: InputBlock['element'], options: { optional?: boolean; hint?: string; dispatch?: boolean } = {}): InputBlock {
+  const block: InputBlock = { type: 'input', block_id: blockId, label: plain(label, 2_000), element };
+  if (options.optional) block.optional = true;
+  if (options.hint) block.hint = plain(options.hint, 2_000);
+  if (options.dispatch) block.dispatch_action = true;
+  return block;
+}
+
+export function modal(callbackId: string, title: string, blocks: KnownBlock[], options: { submit?: string; close?: string; privateMetadata?: string; notifyOnClose?: boolean; externalId?: string } = {}): ModalView {
+  const view: ModalView = {
+    type: 'modal',
+    callback_id: callbackId,
+    title: plain(title, limits.modalTitle),
+    close: plain(options.close ?? 'Close', 24),
+    blocks: blocks.slice(0, limits.viewBlocks),
+  };
+  if (options.submit) view.submit = plain(options.submit, 24);
+  if (options.privateMetadata !== undefined) view.private_metadata = options.privateMetadata;
+  if (options.notifyOnClose) view.notify_on_close = true;
+  if (options.externalId) view.external_id = options.externalId;
+  return view;
+}
+
+/** A Slack date token: rendered in the reader's time zone, with a UTC fallback. */
+export function slackDate(date: Date, format = '{date_short_pretty} at {time}'): string {
+  const seconds = Math.floor(date.getTime() / 1000);
+  return `<!date^${seconds}^${format}|${date.toISOString().replace('T', ' ').slice(0, 16)} UTC>`;
+}

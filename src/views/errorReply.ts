@@ -1,0 +1,93 @@
+import {
+  BadRequestError,
+  ForbiddenError,
+  InvalidResponseError,
+  NoIntegrationError,
+  NotFoundError,
+  RateLimitedError,
+  ServerError,
+  TimeoutError,
+  UnauthorizedError,
+  UnreachableError,
+} from '../client/errors.ts';
+import { detailsOf, NoTeamSelectedError, NotLoggedInError, UserInputError } from '../commands/errors.ts';
+import type { Message } from '../commands/reply.ts';
+import { loginPromptBlocks } from './login.ts';
+import { escapeMrkdwn, section } from './blocks.ts';
+
+export interface ErrorContext {
+  /** The slash command, e.g. `/chaos`, for "try …" hints. */
+  command: string;
+  /** Name of the team the call ran against, when there was one. */
+  team?: string | undefined;
+  /** What was being done, in words: "halt the attack", "start the attack". */
+  doing?: string | undefined;
+  /** What a 404 was about: "attack 6f1c…". */
+  subject?: string | undefined;
+}
+
+function text(words: string): Message {
+  return { text: words, blocks: [section(words)] };
+}
+
+/**
+ * The one place that turns any failure into the words a person sees. Nothing here repeats a
+ * response body, a token or a stack trace; each message says what happened and what to do next.
+ */
+export function describeError(error: unknown, context: ErrorContext): Message {
+  const ctx = { ...context, ...detailsOf(error) };
+  const cmd = ctx.command;
+  const doing = ctx.doing ?? 'do that';
+  if (error instanceof UserInputError) {
+    return text(error.usage ? `${error.message}\nUsage: \`${error.usage}\`` : error.message);
+  }
+  if (error instanceof NotLoggedInError) {
+    const words = error.expired
+      ? 'Your platform session has expired. Log in again to continue.'
+      : `You are not logged in to the platform. Log in to ${doing}.`;
+    return { text: words, blocks: loginPromptBlocks(words) };
+  }
+  if (error instanceof NoTeamSelectedError) {
+    return text(`Choose a team first with \`${cmd} team\`.`);
+  }
+  if (error instanceof UnauthorizedError) {
+    const words = 'The platform no longer accepts your session (it expired or was ended). Log in again to continue.';
+    return { text: words, blocks: loginPromptBlocks(words) };
+  }
+  if (error instanceof ForbiddenError) {
+    if (error.httpsRequired) return text('The platform refused to log in over plain HTTP. Whoever runs Faultline must set PLATFORM_API_URL to an https: address.');
+    const where = ctx.team ? ` on team *${escapeMrkdwn(ctx.team)}*` : ' in your company';
+    const missing = error.privilege ? `the \`${error.privilege}\` privilege${where}` : `the privilege needed${where}`;
+    return text(`You cannot ${doing}: your platform role lacks ${missing}. Ask a team or company owner for a role that has it.`);
+  }
+  if (error instanceof NoIntegrationError) {
+    return text('Your company has no issue-tracker integration on the platform, so tickets cannot be filed or listed from here. A company admin can add one in the platform\'s integration settings.');
+  }
+  if (error instanceof NotFoundError) {
+    const what = ctx.subject ? ` ${ctx.subject}` : ' what you asked for';
+    return text(`The platform has no${what}${ctx.team ? ` in team *${escapeMrkdwn(ctx.team)}*` : ''}. Check the id, or the team with \`${cmd} whoami\`.`);
+  }
+  if (error instanceof RateLimitedError) {
+    const seconds = error.retryAfterMs ? Math.max(1, Math.ceil(error.retryAfterMs / 1000)) : undefined;
+    return text(`The platform is busy and asked Faultline to slow down. Try again${seconds ? ` in ${seconds} seconds` : ' in a moment'}.`);
+  }
+  if (error instanceof TimeoutError || (error instanceof UnreachableError && error.outcomeUnknown)) {
+    if (error.outcomeUnknown) {
+      return text(`The platform did not confirm in time, so it is not known whether it did ${doing}. Check with \`${cmd} list\` before trying again.`);
+    }
+    return text(`The platform did not answer in time, so Faultline could not ${doing}. Try again in a moment.`);
+  }
+  if (error instanceof UnreachableError) {
+    return text(`Faultline could not reach the platform, so it could not ${doing}. Try again shortly; if it keeps failing, tell whoever runs Faultline.`);
+  }
+  if (error instanceof ServerError) {
+    return text(`The platform failed while trying to ${doing}. Try again in a minute; if it keeps failing, check the platform's status.`);
+  }
+  if (error instanceof BadRequestError) {
+    return text(`The platform rejected the request to ${doing} as invalid. Check the values and try again (\`${cmd} help\` shows the usage).`);
+  }
+  if (error instanceof InvalidResponseError) {
+    return text(`The platform answered in a way Faultline could not read, so it could not ${doing}. Tell whoever runs Faultline.`);
+  }
+  return text(`Something went wrong in Faultline while trying to ${doing}. It has been logged; try again, and tell whoever runs Faultline if it keeps happening.`);
+}
