@@ -1,0 +1,115 @@
+import { describe, expect, it } from 'vitest';
+import {
+  attackForServiceListSchema,
+  attackListSchema,
+  attackSchema,
+  companySessionSchema,
+  createdIdSchema,
+  isFinished,
+  issueCountSchema,
+  issueMetaSchema,
+  kubernetesAttackSchema,
+  rolesSchema,
+  trackerIssueSchema,
+} from '../../src/client/schemas.ts';
+
+describe('lenient schemas', () => {
+  it('keeps unknown fields of an attack', () => {
+    const attack = attackSchema.parse({ guid: 'g-1', stage: 'Running', blast_radius: { hosts: 3 } });
+    expect(attack['blast_radius']).toEqual({ hosts: 3 });
+    expect(attack.stage).toBe('Running');
+  });
+
+  it('accepts an attack with nothing but its guid', () => {
+    const attack = attackSchema.parse({ guid: 'g-1' });
+    expect(attack.args).toEqual([]);
+    expect(attack.targets).toEqual([]);
+    expect(attack.stage_lifecycle).toBeUndefined();
+    expect(attack.annotations).toBeUndefined();
+  });
+
+  it('turns nulls and unexpected types of optional fields into absent values', () => {
+    const attack = attackSchema.parse({
+      guid: 'g-1',
+      end_time: null,
+      total_clients: 'three',
+      args: 'not-a-list',
+      infra_command: 'cpu',
+      annotations: { note: 'ok' },
+    });
+    expect(attack.end_time).toBeUndefined();
+    expect(attack.total_clients).toBeUndefined();
+    expect(attack.args).toEqual([]);
+    expect(attack.infra_command).toBeUndefined();
+    expect(attack.annotations).toEqual({ note: 'ok' });
+  });
+
+  it('requires the guid', () => {
+    expect(attackSchema.safeParse({ stage: 'Running' }).success).toBe(false);
+  });
+
+  it('reads a company session with missing optional fields', () => {
+    const session = companySessionSchema.parse({
+      header: 'Bearer t',
+      teams: [{ identifier: 'team-1', name: 'Platform', future_flag: true }],
+    });
+    expect(session.roles).toEqual([]);
+    expect(session.expires_at).toBeUndefined();
+    expect(session.teams[0]?.privileges).toEqual([]);
+    expect(session.teams[0]?.['future_flag']).toBe(true);
+  });
+
+  it('reads an empty halt answer as no attacks', () => {
+    expect(attackListSchema.parse('')).toEqual([]);
+    expect(attackListSchema.parse([{ guid: 'g' }])).toHaveLength(1);
+  });
+
+  it('reads a created id as text, quoted text or an object', () => {
+    expect(createdIdSchema.parse('0b7f3c1e-aaaa')).toBe('0b7f3c1e-aaaa');
+    expect(createdIdSchema.parse('"0b7f3c1e-aaaa"\n')).toBe('0b7f3c1e-aaaa');
+    expect(createdIdSchema.parse({ guid: 'g-2' })).toBe('g-2');
+    expect(createdIdSchema.safeParse('').success).toBe(false);
+  });
+
+  it('reads attacks-for-service sent as JSON text', () => {
+    const list = attackForServiceListSchema.parse('[{"serviceId":"s","type":"Host","attackId":"a"}]');
+    expect(list).toEqual([{ serviceId: 's', type: 'Host', attackId: 'a' }]);
+  });
+
+  it('reads an issue count as a number, text or { count }', () => {
+    expect(issueCountSchema.parse(3)).toBe(3);
+    expect(issueCountSchema.parse('4')).toBe(4);
+    expect(issueCountSchema.parse({ count: 5 })).toBe(5);
+    expect(issueCountSchema.safeParse('many').success).toBe(false);
+  });
+
+  it('reads tracker, Kubernetes and role records with only their ids', () => {
+    expect(trackerIssueSchema.parse({ key: 'OPS-1' }).summary).toBeUndefined();
+    expect(kubernetesAttackSchema.parse({ guid: 'k' }).impact_definition).toBeUndefined();
+    const roles = rolesSchema.parse({ team_roles: [{ id: 7, name: 'TEAM_USER' }] });
+    expect(roles.team_roles[0]).toEqual({ id: '7', name: 'TEAM_USER', privileges: [] });
+    expect(roles.company_roles).toEqual([]);
+  });
+
+  it('reads issue meta with optional parts missing', () => {
+    const meta = issueMetaSchema.parse({
+      fields: [{ key: 'priority', required: 'yes', allowedValues: [{ id: 3, name: 'Medium' }] }, { key: 'summary', required: true }],
+    });
+    expect(meta.project).toBeUndefined();
+    expect(meta.fields[0]).toMatchObject({ key: 'priority', required: false, allowedValues: [{ id: '3', name: 'Medium' }] });
+    expect(meta.fields[1]?.required).toBe(true);
+  });
+});
+
+describe('isFinished', () => {
+  it.each([
+    [{ stage_lifecycle: 'Complete' }, true],
+    [{ stage_lifecycle: 'Error' }, true],
+    [{ stage_lifecycle: 'Active' }, false],
+    [{ stage_lifecycle: 'Halting', end_time: '2026-11-20T18:13:49.593Z' }, false],
+    [{ end_time: '2026-11-20T18:13:49.593Z' }, true],
+    [{}, false],
+  ])('%j -> %s', (attack, finished) => {
+    expect(isFinished(attack)).toBe(finished);
+  });
+});
