@@ -89,14 +89,19 @@ const environmentSchema = z
     TRACKER_ISSUE_TYPE_ID: optionalText,
     POLL_SECONDS: positiveInteger(10, 'POLL_SECONDS must be a whole number of seconds'),
     LOG_LEVEL: z.enum(logLevels, { error: `LOG_LEVEL must be one of ${logLevels.join(', ')}` }).default('info'),
-  })
-  .superRefine((env, ctx) => {
-    if (!env.SLACK_BOT_TOKEN) ctx.addIssue({ code: 'custom', path: ['SLACK_BOT_TOKEN'], message: 'SLACK_BOT_TOKEN is required (xoxb-…)' });
-    if (!env.SLACK_APP_TOKEN && !env.SLACK_SIGNING_SECRET) {
-      ctx.addIssue({ code: 'custom', path: ['SLACK_SIGNING_SECRET'], message: 'SLACK_SIGNING_SECRET is required in HTTP mode (or set SLACK_APP_TOKEN for Socket Mode)' });
-    }
-    if (!env.SESSION_KEY) ctx.addIssue({ code: 'custom', path: ['SESSION_KEY'], message: 'SESSION_KEY is required: 32 random bytes in base64 (openssl rand -base64 32)' });
   });
+
+/** Variables needed only in some combinations; checked on the raw values so every gap is listed at once. */
+function missingVariables(env: NodeJS.ProcessEnv): [string, string][] {
+  const has = (name: string) => (env[name] ?? '').trim() !== '';
+  const missing: [string, string][] = [];
+  if (!has('SLACK_BOT_TOKEN')) missing.push(['SLACK_BOT_TOKEN', 'SLACK_BOT_TOKEN is required (xoxb-…)']);
+  if (!has('SLACK_APP_TOKEN') && !has('SLACK_SIGNING_SECRET')) {
+    missing.push(['SLACK_SIGNING_SECRET', 'SLACK_SIGNING_SECRET is required in HTTP mode (or set SLACK_APP_TOKEN for Socket Mode)']);
+  }
+  if (!has('SESSION_KEY')) missing.push(['SESSION_KEY', 'SESSION_KEY is required: 32 random bytes in base64 (openssl rand -base64 32)']);
+  return missing;
+}
 
 type Environment = z.output<typeof environmentSchema>;
 
@@ -133,15 +138,14 @@ export class ConfigError extends Error {
 /** Reads and validates the environment once, at start-up. Messages never echo a value. */
 export function loadConfig(env: NodeJS.ProcessEnv): Config {
   const result = environmentSchema.safeParse(env);
-  if (!result.success) {
-    const byVariable = new Map<string, string>();
-    for (const issue of result.error.issues) {
-      const variable = String(issue.path[0] ?? 'environment');
-      const message = issue.message.includes(variable) ? issue.message : `${variable}: ${issue.message}`;
-      if (!byVariable.has(variable)) byVariable.set(variable, message);
-    }
-    throw new ConfigError([...byVariable.values()]);
+  const byVariable = new Map<string, string>();
+  for (const issue of result.error?.issues ?? []) {
+    const variable = String(issue.path[0] ?? 'environment');
+    const message = issue.message.includes(variable) ? issue.message : `${variable}: ${issue.message}`;
+    if (!byVariable.has(variable)) byVariable.set(variable, message);
   }
+  for (const [variable, message] of missingVariables(env)) if (!byVariable.has(variable)) byVariable.set(variable, message);
+  if (!result.success || byVariable.size) throw new ConfigError([...byVariable.values()]);
   const e = result.data;
   return {
     slack: {

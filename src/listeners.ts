@@ -20,4 +20,6 @@ export const listeners: Listeners = {
   options: {
     [TEAM_CHOICE]: suggestTeams,
   },
+  shortcuts: {},
+  events: {},
 };

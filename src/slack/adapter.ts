@@ -16,6 +16,10 @@ export interface Listeners {
   actions: Record<string, ActionHandler>;
   views: Record<string, SubmissionHandler>;
   options: Record<string, OptionsHandler>;
+  /** Message and global shortcuts by callback id (each must be in manifest.yml). */
+  shortcuts: Record<string, ActionHandler>;
+  /** Events API event types (each must be a bot event in manifest.yml). */
+  events: Record<string, (actor: Actor, deps: Deps) => Promise<void>>;
 }
 
 /** Slack gives a view submission 3 s; past this the modal is told to wait and updated later. */

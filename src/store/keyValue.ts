@@ -24,7 +24,7 @@ export function createKeyValueStore(url: string, namespace = 'faultline'): KeyVa
     mkdirSync(dirname(file), { recursive: true });
     keyv = new Keyv({ store: new KeyvSqlite({ uri: `sqlite://${file}`, busyTimeout: 5_000 }), namespace });
   } else if (kind === 'redis') {
-    keyv = new Keyv({ store: new KeyvRedis(url, { namespace }), useKeyPrefix: false });
+    keyv = new Keyv({ store: new KeyvRedis(url), namespace, useKeyPrefix: false });
   } else {
     keyv = new Keyv({ namespace });
   }

@@ -1,0 +1,76 @@
+import { describe, expect, it } from 'vitest';
+import { ConfigError, loadConfig } from '../../src/config.ts';
+
+const key = Buffer.alloc(32, 7).toString('base64');
+const valid = {
+  SLACK_BOT_TOKEN: 'xoxb-123-456-abcdef',
+  SLACK_SIGNING_SECRET: 'signing-secret-value',
+  PLATFORM_API_URL: 'https://platform.example.com/v1',
+  SESSION_KEY: key,
+};
+
+function problems(env: Record<string, string>): string[] {
+  try {
+    loadConfig(env);
+  } catch (error) {
+    if (error instanceof ConfigError) return error.problems;
+    throw error;
+  }
+  return [];
+}
+
+describe('loadConfig', () => {
+  it('applies the documented defaults', () => {
+    const config = loadConfig(valid);
+    expect(config.slack.socketMode).toBe(false);
+    expect(config.slack.apiUrl).toBe('https://slack.com/api/');
+    expect(config.slack.command).toBe('/chaos');
+    expect(config.storeUrl).toBe('sqlite://./data/faultline.db');
+    expect(config.maxAttackSeconds).toBe(3600);
+    expect(config.pollSeconds).toBe(10);
+    expect(config.port).toBe(3000);
+    expect(config.logLevel).toBe('info');
+    expect(config.sessionKeys.current).toEqual(Buffer.alloc(32, 7));
+    expect(config.attackChannels).toBeUndefined();
+  });
+
+  it('uses Socket Mode when an app token is set, and then needs no signing secret', () => {
+    const config = loadConfig({ ...valid, SLACK_SIGNING_SECRET: '', SLACK_APP_TOKEN: 'xapp-1-A1-1' });
+    expect(config.slack.socketMode).toBe(true);
+  });
+
+  it('reads lists and numbers', () => {
+    const config = loadConfig({ ...valid, ATTACK_CHANNELS: 'C0123ABCD, C0999XYZ', MAX_ATTACK_SECONDS: '600', POLL_SECONDS: '5', SLACK_API_URL: 'http://127.0.0.1:9999/api' });
+    expect(config.attackChannels).toEqual(['C0123ABCD', 'C0999XYZ']);
+    expect(config.maxAttackSeconds).toBe(600);
+    expect(config.pollSeconds).toBe(5);
+    expect(config.slack.apiUrl).toBe('http://127.0.0.1:9999/api/');
+  });
+
+  it('allows plain HTTP to the platform only on loopback', () => {
+    expect(loadConfig({ ...valid, PLATFORM_API_URL: 'http://127.0.0.1:8080/v1' }).platform.apiUrl).toBe('http://127.0.0.1:8080/v1');
+    expect(problems({ ...valid, PLATFORM_API_URL: 'http://platform.example.com/v1' })).toEqual([
+      'PLATFORM_API_URL must use https: (plain http is only for a loopback simulator)',
+    ]);
+    expect(problems({ ...valid, PLATFORM_API_URL: 'https://platform.example.com/api' })).toEqual(['PLATFORM_API_URL must end in /v1']);
+  });
+
+  it('names every wrong variable on its own line and never prints a value', () => {
+    const secret = 'not-a-real-bot-token-but-secret';
+    const env = { SLACK_BOT_TOKEN: secret, SESSION_KEY: 'c2hvcnQ=', PLATFORM_API_URL: 'ftp://x/v1', MAX_ATTACK_SECONDS: '-5', LOG_LEVEL: 'loud', ATTACK_CHANNELS: 'general' };
+    const lines = problems(env);
+    expect(lines.map((l) => l.split(' ')[0])).toEqual(
+      expect.arrayContaining(['SLACK_BOT_TOKEN', 'PLATFORM_API_URL', 'SESSION_KEY', 'MAX_ATTACK_SECONDS', 'LOG_LEVEL', 'ATTACK_CHANNELS', 'SLACK_SIGNING_SECRET']),
+    );
+    expect(lines).toHaveLength(7);
+    const all = lines.join('\n');
+    for (const value of [secret, 'c2hvcnQ=', 'ftp://x', '-5', 'loud', 'general']) expect(all).not.toContain(value);
+  });
+
+  it('requires the platform URL and a session key', () => {
+    expect(problems({ SLACK_BOT_TOKEN: 'xoxb-1', SLACK_SIGNING_SECRET: 's' })).toEqual([
+      'PLATFORM_API_URL is required: the platform base URL ending in /v1',
+      'SESSION_KEY is required: 32 random bytes in base64 (openssl rand -base64 32)',
+    ]);
+  });
+});

@@ -1,0 +1,51 @@
+import { readFileSync } from 'node:fs';
+import { Ajv } from 'ajv';
+import { parse } from 'yaml';
+import { describe, expect, it } from 'vitest';
+import { listeners } from '../../src/listeners.ts';
+import { loadConfig } from '../../src/config.ts';
+
+const manifest = parse(readFileSync(new URL('../../manifest.yml', import.meta.url), 'utf8'));
+const schema = JSON.parse(readFileSync(new URL('../../../shared/slack/manifest.schema.1.0.0.json', import.meta.url), 'utf8'));
+
+describe('manifest.yml', () => {
+  it("is valid against Slack's published manifest schema", () => {
+    const ajv = new Ajv({ strict: false, allErrors: true, logger: false });
+    const validate = ajv.compile(schema);
+    const valid = validate(manifest);
+    expect(validate.errors ?? []).toEqual([]);
+    expect(valid).toBe(true);
+  });
+
+  it('fails the schema when a key is misspelt, so the test above can catch drift', () => {
+    const ajv = new Ajv({ strict: false, logger: false });
+    const validate = ajv.compile(schema);
+    expect(validate({ ...manifest, features: { ...manifest.features, slash_command: [] } })).toBe(false);
+  });
+
+  it('declares the slash command the bot answers by default', () => {
+    const config = loadConfig({ PLATFORM_API_URL: 'https://platform.example/v1', SLACK_BOT_TOKEN: 'xoxb-1', SLACK_SIGNING_SECRET: 's', SESSION_KEY: Buffer.alloc(32, 1).toString('base64') });
+    expect(manifest.features.slash_commands.map((c: { command: string }) => c.command)).toEqual([config.slack.command]);
+  });
+
+  it('declares exactly the shortcuts that have handlers', () => {
+    const declared = (manifest.features.shortcuts ?? []).map((s: { callback_id: string }) => s.callback_id).sort();
+    expect(declared).toEqual(Object.keys(listeners.shortcuts).sort());
+  });
+
+  it('subscribes to exactly the events that have handlers', () => {
+    const declared = [...(manifest.settings.event_subscriptions?.bot_events ?? [])].sort();
+    expect(declared).toEqual(Object.keys(listeners.events).sort());
+    expect(manifest.features.app_home?.home_tab_enabled ?? false).toBe('app_home_opened' in listeners.events);
+  });
+
+  it('enables interactivity because buttons, modals and option lists have handlers', () => {
+    const interactive = Object.keys(listeners.actions).length + Object.keys(listeners.views).length + Object.keys(listeners.options).length;
+    expect(interactive).toBeGreaterThan(0);
+    expect(manifest.settings.interactivity.is_enabled).toBe(true);
+  });
+
+  it('asks for the scopes the bot uses and no more', () => {
+    expect([...manifest.oauth_config.scopes.bot].sort()).toEqual(['chat:write', 'chat:write.public', 'commands']);
+  });
+});

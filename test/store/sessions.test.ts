@@ -1,0 +1,167 @@
+import { mkdtempSync, readFileSync, readdirSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { randomBytes, randomUUID } from 'node:crypto';
+import { createClient } from '@redis/client';
+import { afterAll, afterEach, describe, expect, it } from 'vitest';
+import type { CompanySession } from '../../src/client/index.ts';
+import { SessionCipher } from '../../src/store/cipher.ts';
+import { createKeyValueStore, type KeyValueStore } from '../../src/store/keyValue.ts';
+import { SessionStore } from '../../src/store/sessions.ts';
+
+const key = randomBytes(32);
+const alice = { workspaceId: 'T0001', userId: 'U0ALICE' };
+
+function companySession(expiresInMs: number, now = Date.now()): CompanySession {
+  return {
+    header: 'Bearer header-secret-0001',
+    token: 'token-secret-0001',
+    renew_token: 'renew-secret-0001',
+    expires_at: new Date(now + expiresInMs).toISOString(),
+    identifier: 'owner@acme.test',
+    company_id: 'c1',
+    company_name: 'Acme Demo',
+    roles: ['COMPANY_OWNER'],
+    privileges: ['HALT_ALL'],
+    teams: [
+      { identifier: 'team-a', name: 'Platform', company_id: 'c1', roles: ['TEAM_OWNER'], privileges: ['HALT_WRITE'] },
+      { identifier: 'team-b', name: 'Payments', company_id: 'c1', roles: ['TEAM_USER'], privileges: [] },
+    ],
+  };
+}
+
+const secrets = ['header-secret-0001', 'token-secret-0001', 'renew-secret-0001'];
+
+const opened: KeyValueStore[] = [];
+afterEach(async () => {
+  await Promise.all(opened.splice(0).map((s) => s.close()));
+});
+
+function open(url: string, namespace?: string): KeyValueStore {
+  const store = createKeyValueStore(url, namespace);
+  opened.push(store);
+  return store;
+}
+
+function behavesAsASessionStore(makeStore: () => KeyValueStore) {
+  it('returns what was saved, with the selected team among the session teams', async () => {
+    const sessions = new SessionStore(makeStore(), new SessionCipher(key));
+    await sessions.save(alice, companySession(60_000));
+    await sessions.selectTeam(alice, 'team-b');
+    const login = await sessions.get(alice);
+    expect(login?.session.identifier).toBe('owner@acme.test');
+    expect(login?.team?.name).toBe('Payments');
+  });
+
+  it('ignores a remembered team that is not one of the session teams', async () => {
+    const sessions = new SessionStore(makeStore(), new SessionCipher(key));
+    await sessions.save(alice, companySession(60_000));
+    await sessions.selectTeam(alice, 'someone-elses-team');
+    expect((await sessions.get(alice))?.team).toBeUndefined();
+  });
+
+  it('does not find a session under another workspace or user', async () => {
+    const sessions = new SessionStore(makeStore(), new SessionCipher(key));
+    await sessions.save(alice, companySession(60_000));
+    expect(await sessions.get({ workspaceId: 'T0002', userId: alice.userId })).toBeUndefined();
+    expect(await sessions.get({ workspaceId: alice.workspaceId, userId: 'U0BOB' })).toBeUndefined();
+  });
+
+  it('forgets a session once it is past expires_at', async () => {
+    let now = Date.now();
+    const sessions = new SessionStore(makeStore(), new SessionCipher(key), () => now);
+    await sessions.save(alice, companySession(60_000, now));
+    now += 61_000;
+    expect(await sessions.get(alice)).toBeUndefined();
+  });
+
+  it('drops a session on logout', async () => {
+    const sessions = new SessionStore(makeStore(), new SessionCipher(key));
+    await sessions.save(alice, companySession(60_000));
+    await sessions.drop(alice);
+    expect(await sessions.get(alice)).toBeUndefined();
+  });
+
+  it('re-seals a session written under the previous key after a rotation', async () => {
+    const store = makeStore();
+    const newKey = randomBytes(32);
+    await new SessionStore(store, new SessionCipher(key)).save(alice, companySession(60_000));
+    const rotated = new SessionStore(store, new SessionCipher(newKey, key));
+    expect((await rotated.get(alice))?.session.company_name).toBe('Acme Demo');
+    // Once re-sealed, the old key is no longer needed.
+    expect((await new SessionStore(store, new SessionCipher(newKey)).get(alice))?.session.company_name).toBe('Acme Demo');
+  });
+
+  it('treats a session sealed under an unknown key as logged out', async () => {
+    const store = makeStore();
+    await new SessionStore(store, new SessionCipher(randomBytes(32))).save(alice, companySession(60_000));
+    expect(await new SessionStore(store, new SessionCipher(key)).get(alice)).toBeUndefined();
+  });
+}
+
+describe('SessionStore on memory://', () => {
+  behavesAsASessionStore(() => open('memory://'));
+});
+
+describe('SessionStore on sqlite://', () => {
+  const dir = mkdtempSync(join(tmpdir(), 'faultline-sessions-'));
+  behavesAsASessionStore(() => open(`sqlite://${join(dir, `${randomUUID()}.db`)}`));
+
+  it('keeps sessions across a restart, and the file holds no token in plain text', async () => {
+    const file = join(dir, 'restart.db');
+    const first = createKeyValueStore(`sqlite://${file}`);
+    await new SessionStore(first, new SessionCipher(key)).save(alice, companySession(60_000));
+    await first.close();
+    const raw = readdirSync(dir).filter((f) => f.startsWith('restart.db')).map((f) => readFileSync(join(dir, f)).toString('latin1')).join('');
+    expect(raw).toContain('session:T0001:U0ALICE');
+    for (const secret of secrets) expect(raw).not.toContain(secret);
+    const second = open(`sqlite://${file}`);
+    expect((await new SessionStore(second, new SessionCipher(key)).get(alice))?.session.identifier).toBe('owner@acme.test');
+  });
+});
+
+const redisUrl = process.env.REDIS_URL;
+describe.skipIf(!redisUrl)('SessionStore on redis://', () => {
+  const namespace = `faultline-test-${randomUUID()}`;
+  behavesAsASessionStore(() => open(redisUrl!, `${namespace}-${randomUUID()}`));
+
+  afterAll(async () => {
+    const client = createClient({ url: redisUrl! });
+    await client.connect();
+    const keys = await client.keys(`${namespace}*`);
+    if (keys.length) await client.del(keys);
+    await client.quit();
+  });
+
+  it('shares sessions between two bot processes and stores no token in plain text', async () => {
+    const ns = `${namespace}-shared`;
+    await new SessionStore(open(redisUrl!, ns), new SessionCipher(key)).save(alice, companySession(60_000));
+    expect((await new SessionStore(open(redisUrl!, ns), new SessionCipher(key)).get(alice))?.session.identifier).toBe('owner@acme.test');
+
+    const client = createClient({ url: redisUrl! });
+    await client.connect();
+    try {
+      const keys = await client.keys(`${ns}*`);
+      expect(keys.length).toBeGreaterThan(0);
+      const values = await Promise.all(keys.map((k) => client.get(k)));
+      const raw = keys.join('\n') + values.join('\n');
+      expect(raw).toContain('U0ALICE');
+      for (const secret of secrets) expect(raw).not.toContain(secret);
+      const ttl = await client.pTTL(keys.find((k) => k.includes('session:'))!);
+      expect(ttl).toBeGreaterThan(0);
+      expect(ttl).toBeLessThanOrEqual(60_000);
+    } finally {
+      await client.quit();
+    }
+  });
+
+  it('reports ready while Redis answers', async () => {
+    expect(await open(redisUrl!, namespace).ping()).toBe(true);
+  });
+});
+
+describe('readiness', () => {
+  it('is false when Redis cannot be reached', async () => {
+    expect(await open('redis://127.0.0.1:1', 'unreachable').ping()).toBe(false);
+  });
+});
