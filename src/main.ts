@@ -1,12 +1,8 @@
-import { createPlatformClient } from './client/index.ts';
-import { ConfigError, loadConfig } from './config.ts';
-import { createLogger } from './logger.ts';
-import { SessionCipher } from './store/cipher.ts';
-import { createKeyValueStore } from './store/keyValue.ts';
-import { SessionStore } from './store/sessions.ts';
 import { startBot } from './app.ts';
+import { createDeps } from './bootstrap.ts';
+import { ConfigError, loadConfig, type Config } from './config.ts';
 
-let config;
+let config: Config;
 try {
   config = loadConfig(process.env);
 } catch (error) {
@@ -15,24 +11,14 @@ try {
   process.exit(2);
 }
 
-const logger = createLogger(config.logLevel);
-const store = createKeyValueStore(config.storeUrl);
-const deps = {
-  config,
-  logger,
-  store,
-  platform: createPlatformClient({ baseUrl: config.platform.apiUrl, logger: logger.child({ component: 'platform' }) }),
-  sessions: new SessionStore(store, new SessionCipher(config.sessionKeys.current, config.sessionKeys.previous)),
-  clock: { now: () => Date.now() },
-};
-
+const deps = createDeps(config);
 const bot = await startBot(deps);
 for (const signal of ['SIGTERM', 'SIGINT'] as const) {
   process.once(signal, () => {
     bot.stop().then(
       () => process.exit(0),
       (error: unknown) => {
-        logger.error({ err: error }, 'shutdown failed');
+        deps.logger.error({ err: error }, 'shutdown failed');
         process.exit(1);
       },
     );
