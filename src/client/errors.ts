@@ -213,7 +213,7 @@ export function errorFromResponse(response: ErrorResponse, call: CallInfo): Plat
     return /no integration/i.test(body) ? new NoIntegrationError(init) : new NotFoundError(init);
   }
   if (status === 429) return new RateLimitedError({ ...init, retryAfterMs: response.retryAfterMs });
-  if (status === 400 || status === 422) return new BadRequestError(init);
+  if (status === 400 || status === 415 || status === 422) return new BadRequestError(init);
   if (status >= 500) return new ServerError(init);
   return new PlatformError('The platform gave an unexpected status', init);
 }

@@ -168,7 +168,7 @@ export function createRequest(options: TransportOptions): Request {
       accept: 'application/json, text/plain;q=0.9',
       'user-agent': options.userAgent,
     };
-    if (spec.session) headers['authorization'] = spec.session.header;
+    if (spec.session?.header) headers['authorization'] = spec.session.header;
     if (contentType) headers['content-type'] = contentType;
 
     // One deadline for headers and body together, whatever the dispatcher's own timeouts are.

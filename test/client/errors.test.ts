@@ -23,6 +23,7 @@ describe('errorFromResponse: status and body to class', () => {
     { status: 429, body: 'Too many requests', type: RateLimitedError },
     { status: 400, body: '"Bad arguments"', type: BadRequestError },
     { status: 422, body: 'Bad request', type: BadRequestError },
+    { status: 415, body: 'Unsupported media type', type: BadRequestError },
     { status: 500, body: 'java.lang.NullPointerException at ...', type: ServerError },
     { status: 503, body: '', type: ServerError },
     { status: 409, body: 'Conflict', type: PlatformError },

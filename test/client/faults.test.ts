@@ -176,6 +176,13 @@ describe('what goes on the wire', () => {
     expect(issues?.fullUrl).toBe(`${origin}/v1/tracker/issues?platformEntityIds=a-1&platformEntityIds=a-2&teamId=team-1`);
   });
 
+  it('sends no Authorization header for an empty session header', async () => {
+    pool().intercept({ path: '/v1/roles' }).reply(401, 'Please provide proper credentials');
+
+    await expect(client().as({ header: '' }).roles.list()).rejects.toBeInstanceOf(UnauthorizedError);
+    expect(calls()[0]?.headers).not.toHaveProperty('authorization');
+  });
+
   it('reads a 201 text guid, quoted or not', async () => {
     pool().intercept({ path: '/v1/attacks/new?teamId=team-1', method: 'POST' }).reply(201, '"a-42"', { headers: { 'content-type': 'text/plain' } });
     pool().intercept({ path: '/v1/attacks/new?teamId=team-1', method: 'POST' }).reply(201, 'a-43');
