@@ -69,7 +69,7 @@ export function createPlatformClient(options: PlatformClientOptions): PlatformCl
       roles: rolesApi(request, ctx),
     }),
     close: async () => {
-      await ownedAgent?.close();
+      if (ownedAgent && !ownedAgent.closed) await ownedAgent.close();
     },
   };
 }
