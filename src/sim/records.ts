@@ -1,0 +1,88 @@
+/** The simulator's records in the platform's wire format (platform-contract.md). */
+import { isoTime } from './clock.ts';
+import { stageAt } from './stages.ts';
+import type { Attack, KubernetesAttack, TrackerIssue } from './state.ts';
+
+export function taskResponse(attack: Attack, now: number, stageMs: number) {
+  const stage = stageAt(attack.timeline, now, stageMs);
+  return {
+    guid: attack.guid,
+    org_id: attack.teamId,
+    stage: stage.stage,
+    stage_lifecycle: stage.lifecycle,
+    args: attack.args,
+    infra_command: { type: attack.type, args: attack.args },
+    infra_target: attack.infraTarget,
+    target_type: attack.targetType,
+    targets: attack.targets,
+    total_clients: attack.targets.length,
+    create_source: attack.createSource,
+    create_user: attack.createUser,
+    source: attack.source,
+    annotations: attack.annotations,
+    created_at: isoTime(attack.timeline.createdAt),
+    updated_at: isoTime(Math.max(stage.since, attack.annotatedAt ?? 0)),
+    start_time: isoTime(attack.timeline.createdAt),
+    end_time: stage.endTime === null ? null : isoTime(stage.endTime),
+    ...(attack.halt ? { halt_reason: attack.halt.reason ?? null, halt_reference: attack.halt.reference ?? null, halted_by: attack.halt.by } : {}),
+  };
+}
+
+/** One execution per target; each follows its attack's stages. */
+export function executionResponses(attack: Attack, now: number, stageMs: number) {
+  const stage = stageAt(attack.timeline, now, stageMs);
+  return attack.targets.map((clientId, index) => ({
+    guid: attack.executionIds[index],
+    task_id: attack.guid,
+    client_id: clientId,
+    target_type: attack.targetType,
+    stage: stage.stage,
+    stage_lifecycle: stage.lifecycle,
+    start_time: isoTime(attack.timeline.createdAt),
+    end_time: stage.endTime === null ? null : isoTime(stage.endTime),
+    output: executionOutput(stage.stage),
+    error: null,
+  }));
+}
+
+function executionOutput(stage: string): string {
+  if (stage === 'Successful') return 'Attack finished';
+  if (stage === 'UserHalted') return 'Attack halted by user';
+  return '';
+}
+
+export function kubernetesAttackResponse(attack: KubernetesAttack, now: number, stageMs: number) {
+  const stage = stageAt(attack.timeline, now, stageMs);
+  return {
+    guid: attack.guid,
+    org_id: attack.teamId,
+    stage: stage.stage,
+    stage_lifecycle: stage.lifecycle,
+    target_type: 'Kubernetes',
+    targets: attack.targets,
+    create_user: attack.createUser,
+    source: attack.source,
+    created_at: isoTime(attack.timeline.createdAt),
+    updated_at: isoTime(stage.since),
+    end_time: stage.endTime === null ? null : isoTime(stage.endTime),
+    impact_definition: { cli_args: attack.cliArgs },
+    target_definition: {
+      strategy: {
+        k8s_objects: attack.objects.map(({ clusterId, namespace, kind, name }) => ({ cluster_id: clusterId, namespace, kind, name })),
+        ...(attack.count !== undefined ? { count: attack.count } : {}),
+        ...(attack.percentage !== undefined ? { percentage: attack.percentage } : {}),
+      },
+    },
+  };
+}
+
+export function trackerIssueResponse(issue: TrackerIssue) {
+  return {
+    key: issue.key,
+    url: issue.url,
+    summary: issue.summary,
+    status: issue.status,
+    entity: issue.entity,
+    created_at: isoTime(issue.createdAt),
+  };
+}

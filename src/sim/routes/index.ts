@@ -1,0 +1,17 @@
+import type { Route } from '../route.ts';
+import { attackRoutes } from './attacks.ts';
+import { authRoutes } from './auth.ts';
+import { kubernetesRoutes } from './kubernetes.ts';
+import { metadataRoutes } from './metadata.ts';
+import { roleRoutes } from './roles.ts';
+import { trackerRoutes } from './tracker.ts';
+
+/** Every endpoint the simulator serves under `/v1`. */
+export const routes: readonly Route[] = [
+  ...authRoutes,
+  ...attackRoutes,
+  ...kubernetesRoutes,
+  ...metadataRoutes,
+  ...trackerRoutes,
+  ...roleRoutes,
+];

@@ -1,0 +1,6 @@
+import { attackCatalogue } from '../attackTypes.ts';
+import { json, teamRoute, type Route } from '../route.ts';
+
+export const metadataRoutes: Route[] = [
+  teamRoute('GET', '/metadata', 'MINIMUM_TEAM_PRIVILEGES', () => json(200, attackCatalogue)),
+];

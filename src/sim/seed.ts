@@ -1,0 +1,146 @@
+import { createHash } from 'node:crypto';
+import type { CompanyRoleName, TeamRoleName } from './roles.ts';
+import type { SimState } from './state.ts';
+
+/** The demo data's names and ids, for tests and the README. */
+export interface DemoSeed {
+  company: NamedEntity;
+  /** A second company, for isolation tests. */
+  otherCompany: NamedEntity;
+  teams: Record<DemoTeamKey, NamedEntity>;
+  users: Record<DemoUserKey, DemoUser>;
+  /** The code that `sre@acme.test`'s authenticator shows. */
+  mfaCode: string;
+  hosts: Array<{ id: string; teamId: string; tags: Record<string, string> }>;
+  containers: Array<{ id: string; teamId: string; hostId: string; labels: Record<string, string> }>;
+  kubernetesObjects: Array<{ teamId: string; clusterId: string; namespace: string; kind: string; name: string }>;
+  service: { id: string; teamId: string; name: string; hostIds: string[] };
+  /** The team with the tracker integration, and defaults that work for its ticket form. */
+  tracker: { teamId: string; projectId: string; issueTypeId: string };
+}
+
+export interface NamedEntity {
+  id: string;
+  name: string;
+}
+
+export interface DemoUser {
+  email: string;
+  password: string;
+  id: string;
+}
+
+type DemoCompanyKey = 'acme' | 'globex';
+type DemoTeamKey = 'platform' | 'payments' | 'search' | 'globex';
+type DemoUserKey = 'owner' | 'sre' | 'observer' | 'solo' | 'globex';
+
+const demoPassword = 'chaos-demo-1';
+const demoMfaCode = '246810';
+
+const companies: Record<DemoCompanyKey, string> = { acme: 'Acme Demo', globex: 'Globex' };
+
+const teams: Record<DemoTeamKey, { company: DemoCompanyKey; name: string; tracker?: boolean }> = {
+  platform: { company: 'acme', name: 'Platform', tracker: true },
+  payments: { company: 'acme', name: 'Payments' },
+  search: { company: 'acme', name: 'Search' },
+  globex: { company: 'globex', name: 'Globex Operations' },
+};
+
+const users: Record<DemoUserKey, { email: string; company: DemoCompanyKey; companyRole: CompanyRoleName; teams: Partial<Record<DemoTeamKey, TeamRoleName>>; mfa?: boolean }> = {
+  owner: { email: 'owner@acme.test', company: 'acme', companyRole: 'COMPANY_OWNER', teams: { platform: 'TEAM_OWNER', payments: 'TEAM_OWNER', search: 'TEAM_OWNER' } },
+  sre: { email: 'sre@acme.test', company: 'acme', companyRole: 'COMPANY_USER', teams: { platform: 'TEAM_USER', payments: 'TEAM_USER' }, mfa: true },
+  observer: { email: 'observer@acme.test', company: 'acme', companyRole: 'COMPANY_USER', teams: { platform: 'TEAM_OBSERVER' } },
+  solo: { email: 'solo@acme.test', company: 'acme', companyRole: 'COMPANY_USER', teams: { platform: 'TEAM_USER' } },
+  globex: { email: 'globex@globex.test', company: 'globex', companyRole: 'COMPANY_OWNER', teams: { globex: 'TEAM_OWNER' } },
+};
+
+const hosts: Array<{ id: string; team: DemoTeamKey; tags: Record<string, string> }> = [
+  { id: 'platform-web-1', team: 'platform', tags: { role: 'web', zone: 'us-east-1a', os: 'linux' } },
+  { id: 'platform-web-2', team: 'platform', tags: { role: 'web', zone: 'us-east-1b', os: 'linux' } },
+  { id: 'platform-db-1', team: 'platform', tags: { role: 'db', zone: 'us-east-1a', os: 'linux' } },
+  { id: 'platform-cache-1', team: 'platform', tags: { role: 'cache', zone: 'us-east-1c', os: 'linux' } },
+  { id: 'payments-web-1', team: 'payments', tags: { role: 'web', zone: 'us-east-1a', os: 'linux' } },
+  { id: 'payments-db-1', team: 'payments', tags: { role: 'db', zone: 'us-east-1b', os: 'linux' } },
+  { id: 'search-web-1', team: 'search', tags: { role: 'web', zone: 'us-east-1b', os: 'linux' } },
+  { id: 'search-cache-1', team: 'search', tags: { role: 'cache', zone: 'us-east-1c', os: 'linux' } },
+  { id: 'globex-web-1', team: 'globex', tags: { role: 'web', zone: 'eu-west-1a', os: 'linux' } },
+];
+
+const containers: Array<{ id: string; host: string; labels: Record<string, string> }> = [
+  { id: 'checkout-1', host: 'platform-web-1', labels: { app: 'checkout', tier: 'frontend' } },
+  { id: 'checkout-2', host: 'platform-web-2', labels: { app: 'checkout', tier: 'frontend' } },
+  { id: 'cart-1', host: 'platform-web-1', labels: { app: 'cart', tier: 'backend' } },
+  { id: 'postgres-1', host: 'platform-db-1', labels: { app: 'postgres', tier: 'data' } },
+  { id: 'redis-1', host: 'platform-cache-1', labels: { app: 'redis', tier: 'data' } },
+  { id: 'payments-api-1', host: 'payments-web-1', labels: { app: 'payments-api', tier: 'backend' } },
+  { id: 'ledger-1', host: 'payments-db-1', labels: { app: 'ledger', tier: 'data' } },
+  { id: 'search-api-1', host: 'search-web-1', labels: { app: 'search-api', tier: 'backend' } },
+  { id: 'globex-shop-1', host: 'globex-web-1', labels: { app: 'shop', tier: 'frontend' } },
+];
+
+const kubernetesObjects: Array<{ team: DemoTeamKey; clusterId: string; namespace: string; kind: string; name: string }> = [
+  { team: 'platform', clusterId: 'acme-prod', namespace: 'checkout', kind: 'Deployment', name: 'checkout' },
+  { team: 'platform', clusterId: 'acme-prod', namespace: 'checkout', kind: 'StatefulSet', name: 'cart-db' },
+  { team: 'payments', clusterId: 'acme-prod', namespace: 'payments', kind: 'Deployment', name: 'payments-api' },
+  { team: 'globex', clusterId: 'globex-eu', namespace: 'shop', kind: 'Deployment', name: 'shop' },
+];
+
+const service = { name: 'checkout', team: 'platform' as const, hostIds: ['platform-web-1', 'platform-web-2'] };
+
+/**
+ * Ids derived from names, so they are the same on every start and after `reset()`: a developer
+ * running `npm run sim` again keeps the team ids the bot stored.
+ */
+function stableId(name: string): string {
+  const hex = createHash('sha256').update(`faultline-sim/${name}`).digest('hex');
+  const variant = (8 + (Number.parseInt(hex[16] ?? '0', 16) % 4)).toString(16);
+  return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-5${hex.slice(13, 16)}-${variant}${hex.slice(17, 20)}-${hex.slice(20, 32)}`;
+}
+
+const companyId = (key: DemoCompanyKey) => stableId(`company/${key}`);
+const teamId = (key: DemoTeamKey) => stableId(`team/${key}`);
+const userId = (key: DemoUserKey) => stableId(`user/${key}`);
+const hostTeam = new Map(hosts.map((host) => [host.id, host.team]));
+
+function mapValues<K extends string, V, R>(record: Record<K, V>, map: (value: V, key: K) => R): Record<K, R> {
+  return Object.fromEntries(Object.entries(record).map(([key, value]) => [key, map(value as V, key as K)])) as Record<K, R>;
+}
+
+export function demoSeed(): DemoSeed {
+  return {
+    company: { id: companyId('acme'), name: companies.acme },
+    otherCompany: { id: companyId('globex'), name: companies.globex },
+    teams: mapValues(teams, (team, key) => ({ id: teamId(key), name: team.name })),
+    users: mapValues(users, (user, key) => ({ email: user.email, password: demoPassword, id: userId(key) })),
+    mfaCode: demoMfaCode,
+    hosts: hosts.map((host) => ({ id: host.id, teamId: teamId(host.team), tags: { ...host.tags } })),
+    containers: containers.map((container) => ({ id: container.id, teamId: teamId(hostTeam.get(container.host) ?? 'platform'), hostId: container.host, labels: { ...container.labels } })),
+    kubernetesObjects: kubernetesObjects.map(({ team, ...object }) => ({ ...object, teamId: teamId(team) })),
+    service: { id: stableId(`service/${service.name}`), teamId: teamId(service.team), name: service.name, hostIds: [...service.hostIds] },
+    tracker: { teamId: teamId('platform'), projectId: '10001', issueTypeId: '10004' },
+  };
+}
+
+/** Fills an empty state with the demo company, teams, users, clients and integration. */
+export function loadDemoData(state: SimState): void {
+  for (const [key, name] of Object.entries(companies)) state.addCompany({ id: companyId(key as DemoCompanyKey), name });
+  for (const [key, team] of Object.entries(teams)) {
+    state.addTeam({ id: teamId(key as DemoTeamKey), companyId: companyId(team.company), name: team.name, ...(team.tracker ? { tracker: { baseUrl: 'https://tracker.example' } } : {}) });
+  }
+  for (const [key, user] of Object.entries(users)) {
+    state.addUser({
+      id: userId(key as DemoUserKey),
+      email: user.email,
+      password: demoPassword,
+      companyId: companyId(user.company),
+      companyRoles: [user.companyRole],
+      teamRoles: new Map(Object.entries(user.teams).map(([team, role]) => [teamId(team as DemoTeamKey), role])),
+      ...(user.mfa ? { mfaCode: demoMfaCode } : {}),
+    });
+  }
+  const seed = demoSeed();
+  state.hosts.push(...seed.hosts);
+  state.containers.push(...seed.containers);
+  state.kubernetesObjects.push(...seed.kubernetesObjects);
+  state.services.set(seed.service.id, seed.service);
+}

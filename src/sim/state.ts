@@ -1,0 +1,286 @@
+import { randomUUID } from 'node:crypto';
+import type { CompanyRoleName, TeamRoleName } from './roles.ts';
+import type { Timeline } from './stages.ts';
+
+export interface Company {
+  id: string;
+  name: string;
+}
+
+export interface Team {
+  id: string;
+  companyId: string;
+  name: string;
+  /** Present when the team has an issue-tracker integration. */
+  tracker?: { baseUrl: string };
+}
+
+export interface User {
+  id: string;
+  email: string;
+  password: string;
+  companyId: string;
+  companyRoles: CompanyRoleName[];
+  /** Role per team id. */
+  teamRoles: Map<string, TeamRoleName>;
+  /** The one-time code the user's authenticator shows, when MFA is enabled. */
+  mfaCode?: string;
+  lastLoginAt?: number;
+}
+
+export interface Session {
+  token: string;
+  renewToken: string;
+  userId: string;
+  /** A company session spans the company's teams; a team session is bound to one team (org). */
+  kind: 'company' | 'team';
+  teamId?: string;
+  createdAt: number;
+  expiresAt: number;
+  loggedOut: boolean;
+}
+
+export interface Host {
+  id: string;
+  teamId: string;
+  tags: Record<string, string>;
+}
+
+export interface Container {
+  id: string;
+  teamId: string;
+  hostId: string;
+  labels: Record<string, string>;
+}
+
+export interface KubernetesObject {
+  teamId: string;
+  clusterId: string;
+  namespace: string;
+  kind: string;
+  name: string;
+}
+
+export interface Service {
+  id: string;
+  teamId: string;
+  name: string;
+  hostIds: string[];
+}
+
+export interface HaltNote {
+  reason?: string;
+  reference?: string;
+  by: string;
+}
+
+export interface Attack {
+  guid: string;
+  /** Creation order; the paging cursor. */
+  seq: number;
+  teamId: string;
+  type: string;
+  args: string[];
+  /** The target exactly as the creation request gave it. */
+  infraTarget: unknown;
+  targetType: 'Host' | 'Container';
+  targets: string[];
+  /** One execution per target, in the order of `targets`. */
+  executionIds: string[];
+  createSource: string;
+  createUser: string;
+  source: 'Adhoc' | 'Scenario';
+  annotations: Record<string, string>;
+  annotatedAt?: number;
+  timeline: Timeline;
+  halt?: HaltNote;
+}
+
+export interface KubernetesAttack {
+  guid: string;
+  seq: number;
+  teamId: string;
+  cliArgs: string[];
+  objects: KubernetesObject[];
+  count?: number;
+  percentage?: number;
+  targets: string[];
+  createUser: string;
+  source: 'Adhoc' | 'Scenario';
+  timeline: Timeline;
+  halt?: HaltNote;
+}
+
+export interface TrackerIssue {
+  key: string;
+  url: string;
+  teamId: string;
+  summary: string;
+  description: string;
+  status: string;
+  entity: { id: string; type: string };
+  fields: Record<string, unknown>;
+  createdAt: number;
+}
+
+export interface PasswordResetRequest {
+  email: string;
+  at: number;
+}
+
+export type NewAttack = Omit<Attack, 'guid' | 'seq' | 'executionIds' | 'annotations'> & { annotations?: Record<string, string> };
+export type NewKubernetesAttack = Omit<KubernetesAttack, 'guid' | 'seq'>;
+
+const sessionLifetimeMs = 12 * 60 * 60 * 1000;
+
+/**
+ * The simulator's live data. Everything that belongs to a team carries its team id, and every
+ * lookup made on behalf of a caller goes through the team, so nothing crosses teams or companies.
+ */
+export class SimState {
+  readonly companies = new Map<string, Company>();
+  readonly teams = new Map<string, Team>();
+  readonly users = new Map<string, User>();
+  readonly sessions = new Map<string, Session>();
+  readonly hosts: Host[] = [];
+  readonly containers: Container[] = [];
+  readonly kubernetesObjects: KubernetesObject[] = [];
+  readonly services = new Map<string, Service>();
+  readonly attacks = new Map<string, Attack>();
+  readonly kubernetesAttacks = new Map<string, KubernetesAttack>();
+  readonly trackerIssues: TrackerIssue[] = [];
+  readonly passwordResets: PasswordResetRequest[] = [];
+
+  #seq = 0;
+  #issueNumber = 0;
+  // Per-team lists in creation order, so that a page is found without scanning other teams.
+  #attacksByTeam = new Map<string, Attack[]>();
+  #kubernetesAttacksByTeam = new Map<string, KubernetesAttack[]>();
+
+  /** Empties everything (the seed is loaded again by the caller). */
+  clear(): void {
+    for (const map of [this.companies, this.teams, this.users, this.sessions, this.services, this.attacks, this.kubernetesAttacks]) map.clear();
+    for (const list of [this.hosts, this.containers, this.kubernetesObjects, this.trackerIssues, this.passwordResets]) list.length = 0;
+    this.#attacksByTeam.clear();
+    this.#kubernetesAttacksByTeam.clear();
+    this.#seq = 0;
+    this.#issueNumber = 0;
+  }
+
+  addCompany(company: Company): Company {
+    this.companies.set(company.id, company);
+    return company;
+  }
+
+  addTeam(team: Team): Team {
+    this.teams.set(team.id, team);
+    return team;
+  }
+
+  addUser(user: User): User {
+    this.users.set(user.id, user);
+    return user;
+  }
+
+  userByEmail(email: string): User | undefined {
+    const wanted = email.trim().toLowerCase();
+    for (const user of this.users.values()) if (user.email.toLowerCase() === wanted) return user;
+    return undefined;
+  }
+
+  teamsOf(user: User): Team[] {
+    return [...user.teamRoles.keys()].flatMap((id) => this.teams.get(id) ?? []);
+  }
+
+  createSession(user: User, kind: Session['kind'], now: number, teamId?: string): Session {
+    const session: Session = {
+      token: randomUUID(),
+      renewToken: randomUUID(),
+      userId: user.id,
+      kind,
+      ...(teamId ? { teamId } : {}),
+      createdAt: now,
+      expiresAt: now + sessionLifetimeMs,
+      loggedOut: false,
+    };
+    this.sessions.set(session.token, session);
+    return session;
+  }
+
+  /** The session behind a token, if it is still valid at `now`. */
+  liveSession(token: string, now: number): Session | undefined {
+    const session = this.sessions.get(token);
+    if (!session || session.loggedOut || now >= session.expiresAt) return undefined;
+    return session;
+  }
+
+  hostsOf(teamId: string): Host[] {
+    return this.hosts.filter((host) => host.teamId === teamId);
+  }
+
+  containersOf(teamId: string): Container[] {
+    return this.containers.filter((container) => container.teamId === teamId);
+  }
+
+  kubernetesObjectsOf(teamId: string): KubernetesObject[] {
+    return this.kubernetesObjects.filter((object) => object.teamId === teamId);
+  }
+
+  serviceOf(teamId: string, serviceId: string): Service | undefined {
+    const service = this.services.get(serviceId);
+    return service?.teamId === teamId ? service : undefined;
+  }
+
+  addAttack(input: NewAttack): Attack {
+    const attack: Attack = {
+      ...input,
+      guid: randomUUID(),
+      seq: ++this.#seq,
+      annotations: input.annotations ?? {},
+      executionIds: input.targets.map(() => randomUUID()),
+    };
+    this.attacks.set(attack.guid, attack);
+    listFor(this.#attacksByTeam, attack.teamId).push(attack);
+    return attack;
+  }
+
+  /** The team's attacks, oldest first. */
+  attacksOf(teamId: string): readonly Attack[] {
+    return this.#attacksByTeam.get(teamId) ?? [];
+  }
+
+  attackOf(teamId: string, guid: string): Attack | undefined {
+    const attack = this.attacks.get(guid);
+    return attack?.teamId === teamId ? attack : undefined;
+  }
+
+  addKubernetesAttack(input: NewKubernetesAttack): KubernetesAttack {
+    const attack: KubernetesAttack = { ...input, guid: randomUUID(), seq: ++this.#seq };
+    this.kubernetesAttacks.set(attack.guid, attack);
+    listFor(this.#kubernetesAttacksByTeam, attack.teamId).push(attack);
+    return attack;
+  }
+
+  kubernetesAttacksOf(teamId: string): readonly KubernetesAttack[] {
+    return this.#kubernetesAttacksByTeam.get(teamId) ?? [];
+  }
+
+  kubernetesAttackOf(teamId: string, guid: string): KubernetesAttack | undefined {
+    const attack = this.kubernetesAttacks.get(guid);
+    return attack?.teamId === teamId ? attack : undefined;
+  }
+
+  teamsOfCompany(companyId: string): Team[] {
+    return [...this.teams.values()].filter((team) => team.companyId === companyId);
+  }
+
+  nextIssueNumber(): number {
+    return ++this.#issueNumber;
+  }
+}
+
+function listFor<T>(map: Map<string, T[]>, key: string): T[] {
+  let list = map.get(key);
+  if (!list) map.set(key, (list = []));
+  return list;
+}
