@@ -1,0 +1,504 @@
+/**
+ * The client against the platform simulator over real HTTPS: every endpoint the client wraps,
+ * the error texts the platform uses, and the faults the simulator can play.
+ */
+import { Agent } from 'undici';
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import {
+  type CallContext,
+  createPlatformClient,
+  ForbiddenError,
+  isFinished,
+  NoIntegrationError,
+  NotFoundError,
+  type PlatformClient,
+  type PlatformClientOptions,
+  take,
+  TimeoutError,
+  UnauthorizedError,
+  UnreachableError,
+} from '../../src/client/index.ts';
+import { type Simulator, startSimulator } from '../../src/sim/index.ts';
+
+let sim: Simulator;
+let dispatcher: Agent;
+let platform: PlatformClient;
+let sleeps: number[];
+
+function clientFor(baseUrl: string, options: Partial<PlatformClientOptions> = {}): PlatformClient {
+  return createPlatformClient({
+    baseUrl,
+    dispatcher,
+    sleep: async (ms) => {
+      sleeps.push(ms);
+    },
+    ...options,
+  });
+}
+
+beforeAll(async () => {
+  sim = await startSimulator();
+  dispatcher = new Agent({ connect: { ca: sim.ca } });
+  platform = clientFor(sim.url);
+});
+
+afterAll(async () => {
+  await platform?.close();
+  await dispatcher?.close();
+  await sim?.stop();
+});
+
+beforeEach(() => {
+  sim.reset();
+  sleeps = [];
+});
+
+type UserKey = 'owner' | 'sre' | 'observer' | 'solo' | 'globex';
+type TeamKey = 'platform' | 'payments' | 'search';
+
+const teamId = (team: TeamKey) => sim.seed.teams[team].id;
+
+/** A company session of the user, scoped to one of the seed's teams. */
+async function as(user: UserKey, team: TeamKey = 'platform'): Promise<CallContext> {
+  const { email, password } = sim.seed.users[user];
+  const mfaCode = user === 'sre' ? sim.seed.mfaCode : undefined;
+  const session = await platform.auth.login({ email, password, mfaCode });
+  return { header: session.header, teamId: teamId(team) };
+}
+
+const cpu = (seconds = 60) => ({ command: { type: 'cpu', args: ['-l', String(seconds), '-c', '1'] }, target: { type: 'Random' as const } });
+
+/** Requests the simulator received for a path (after /v1) and method. */
+const received = (method: string, path: string) => sim.requests.filter((r) => r.method === method && r.path === path);
+
+describe('auth', () => {
+  it('logs in with a company session listing the teams', async () => {
+    const { email, password } = sim.seed.users.owner;
+    const session = await platform.auth.login({ email, password });
+
+    expect(session.header).toMatch(/^Bearer \S+/);
+    expect(session.company_name).toBe('Acme Demo');
+    expect(session.identifier).toBe(email);
+    expect(session.teams.map((t) => t.identifier).sort()).toEqual([teamId('platform'), teamId('payments'), teamId('search')].sort());
+    expect(session.privileges).toContain('HALT_ALL');
+  });
+
+  it('logs in with one team session per org', async () => {
+    const { email, password } = sim.seed.users.sre;
+    const sessions = await platform.auth.loginTeamSessions({ email, password, mfaCode: sim.seed.mfaCode });
+
+    expect(sessions.map((s) => s.org_id).sort()).toEqual([teamId('platform'), teamId('payments')].sort());
+    const payments = sessions.find((s) => s.org_id === teamId('payments'));
+    // A team session is bound to its org: no teamId needed.
+    const attackGuid = await platform.as({ header: payments!.header }).attacks.create(cpu());
+    expect(sim.state.attacks.get(attackGuid)?.teamId).toBe(teamId('payments'));
+  });
+
+  it('asks an MFA user for the code, and refuses a wrong password or code', async () => {
+    const { email, password } = sim.seed.users.sre;
+    await expect(platform.auth.login({ email, password })).rejects.toMatchObject({ name: 'UnauthorizedError', reason: 'mfa_required' });
+    await expect(platform.auth.login({ email, password, mfaCode: '000000' })).rejects.toMatchObject({ reason: 'invalid_credentials' });
+    await expect(platform.auth.login({ email, password: 'wrong' })).rejects.toMatchObject({ reason: 'invalid_credentials' });
+    const session = await platform.auth.login({ email, password, mfaCode: sim.seed.mfaCode });
+    expect(session.teams).toHaveLength(2);
+  });
+
+  it('refuses a session past its expiry', async () => {
+    const ctx = await as('solo');
+    expect(sim.expireSession(sim.seed.users.solo.email)).toBe(1);
+    await expect(platform.as(ctx).attacks.listActive()).rejects.toMatchObject({ name: 'UnauthorizedError', reason: 'session' });
+  });
+
+  it('refuses the session after logout', async () => {
+    const ctx = await as('solo');
+    await platform.auth.logout(ctx);
+    await expect(platform.as(ctx).attacks.listActive()).rejects.toMatchObject({ name: 'UnauthorizedError', reason: 'session' });
+    expect(received('DELETE', '/users/auth')[0]?.teamId).toBeUndefined();
+  });
+
+  it('requests a password reset', async () => {
+    await platform.auth.resetPassword(sim.seed.users.solo.email);
+    expect(received('POST', '/users/auth/password/reset').map((r) => r.status)).toEqual([200]);
+  });
+
+  it('refuses auth over plain HTTP with httpsRequired', async () => {
+    const plain = clientFor(sim.httpUrl);
+    const { email, password } = sim.seed.users.owner;
+    const failure = await plain.auth.login({ email, password }).catch((error: unknown) => error);
+    expect(failure).toBeInstanceOf(ForbiddenError);
+    expect((failure as ForbiddenError).httpsRequired).toBe(true);
+  });
+});
+
+describe('attacks', () => {
+  it('creates an attack answering 201 with its guid as text', async () => {
+    const ctx = await as('owner');
+    const guid = await platform.as(ctx).attacks.create(cpu());
+
+    expect(guid).toMatch(/^[0-9a-f-]{36}$/);
+    expect(received('POST', '/attacks/new').map((r) => [r.status, r.teamId])).toEqual([[201, teamId('platform')]]);
+    const attack = await platform.as(ctx).attacks.get(guid);
+    expect(attack).toMatchObject({ guid, org_id: teamId('platform'), source: 'Adhoc', infra_command: { type: 'cpu' } });
+    expect(attack.args).toEqual(['-l', '60', '-c', '1']);
+    expect(attack.targets.length).toBeGreaterThan(0);
+  });
+
+  it('lists active and completed attacks, by source and page size', async () => {
+    const attacks = platform.as(await as('owner')).attacks;
+    const short = await attacks.create(cpu(30));
+    sim.clock.advance(120_000);
+    const running = await attacks.create(cpu(600));
+    const another = await attacks.create(cpu(600));
+
+    const guids = (list: { guid: string }[]) => list.map((a) => a.guid).sort();
+    expect(guids(await attacks.listActive())).toEqual([another, running].sort());
+    expect(guids(await attacks.listCompleted())).toEqual([short]);
+    expect(guids(await attacks.list())).toEqual([another, running, short].sort());
+    expect(await attacks.listActive({ source: 'Scenario' })).toEqual([]);
+    const limited = await attacks.listActive({ source: 'Adhoc', pageSize: 1 });
+    expect(limited).toHaveLength(1);
+    expect([another, running]).toContain(limited[0]?.guid);
+    expect((await attacks.listCompleted({ source: 'Adhoc' }))[0]?.stage_lifecycle).toBe('Complete');
+  });
+
+  it('pages through 2,500 active attacks with the iterator and page by page', async () => {
+    const guids = sim.addAttacks(teamId('platform'), 2_500);
+    const attacks = platform.as(await as('owner')).attacks;
+
+    const first = await take(attacks.iterateActive({ pageSize: 1000 }), 10);
+    expect(first).toHaveLength(10);
+    expect(received('GET', '/attacks/active/paged')).toHaveLength(1);
+
+    const all = await take(attacks.iterateActive({ pageSize: 1000 }), 10_000);
+    expect(new Set(all.map((a) => a.guid))).toEqual(new Set(guids));
+    expect(received('GET', '/attacks/active/paged')).toHaveLength(1 + 3);
+
+    const one = await attacks.activePage({ pageSize: 1000 });
+    const two = await attacks.activePage({ pageSize: 1000, pageToken: one.nextPageToken });
+    const three = await attacks.activePage({ pageSize: 1000, pageToken: two.nextPageToken });
+    expect([one.items.length, two.items.length, three.items.length]).toEqual([1000, 1000, 500]);
+    expect(one.nextPageToken).toBeDefined();
+    expect(two.nextPageToken).toBeDefined();
+    expect(three.nextPageToken).toBeUndefined();
+  });
+
+  it('pages completed attacks', async () => {
+    sim.addAttacks(teamId('platform'), 5, { lengthSeconds: 10 });
+    sim.clock.advance(120_000);
+    const attacks = platform.as(await as('owner')).attacks;
+
+    const page = await attacks.completedPage({ pageSize: 2 });
+    expect(page.items).toHaveLength(2);
+    expect(page.nextPageToken).toBeDefined();
+    expect(await take(attacks.iterateCompleted({ pageSize: 2 }), 100)).toHaveLength(5);
+    expect((await take(attacks.iterateActive(), 100))).toEqual([]);
+  });
+
+  it('lists attacks in a time range', async () => {
+    const attacks = platform.as(await as('owner')).attacks;
+    const early = await attacks.create(cpu());
+    sim.clock.advance(3_600_000);
+    const middle = new Date(sim.clock.now() - 60_000);
+    const late = await attacks.create(cpu());
+
+    const range = await attacks.rangePage({ startTime: middle, endTime: new Date(sim.clock.now() + 1000) });
+    expect(range.items.map((a) => a.guid)).toEqual([late]);
+    const before = await attacks.rangePage({ endTime: middle.toISOString() });
+    expect(before.items.map((a) => a.guid)).toEqual([early]);
+    expect((await take(attacks.iterateRange({ pageSize: 1 }), 10)).map((a) => a.guid).sort()).toEqual([late, early].sort());
+    expect(received('GET', '/attacks/range')).toHaveLength(2 + 2);
+  });
+
+  it('creates attacks on a service', async () => {
+    const ctx = await as('owner');
+    const service = sim.seed.service;
+    expect(service.teamId).toBe(teamId('platform'));
+
+    const created = await platform.as(ctx).attacks.createForService({
+      attackConfiguration: {
+        command: { infraCommandType: 'CPU', infraCommandArgs: { cliArgs: ['cpu', '-l', '60'] } },
+        targets: [{ serviceId: service.id, targetingStrategy: { type: 'All' } }],
+        sampling: { type: 'Percent', percent: 100 },
+      },
+      includeNewTargets: false,
+    });
+
+    expect(created).toEqual([{ serviceId: service.id, type: 'Host', attackId: expect.any(String) }]);
+    expect((await platform.as(ctx).attacks.get(created[0]!.attackId)).infra_command?.type).toBe('cpu');
+  });
+
+  it('annotates an attack', async () => {
+    const attacks = platform.as(await as('owner')).attacks;
+    const guid = await attacks.create(cpu());
+
+    const annotated = await attacks.annotate(guid, { note: 'latency spike at 18:05' });
+    expect(annotated.annotations).toEqual({ note: 'latency spike at 18:05' });
+    expect((await attacks.get(guid)).annotations).toEqual({ note: 'latency spike at 18:05' });
+  });
+
+  it('advances an attack through its stages to Successful', async () => {
+    const attacks = platform.as(await as('owner')).attacks;
+    const guid = await attacks.create(cpu(60));
+
+    const fresh = await attacks.get(guid);
+    expect(fresh.stage_lifecycle).toBe('Active');
+    expect(isFinished(fresh)).toBe(false);
+    sim.clock.advance(120_000);
+    const done = await attacks.get(guid);
+    expect(done).toMatchObject({ stage: 'Successful', stage_lifecycle: 'Complete' });
+    expect(done.end_time).toEqual(expect.any(String));
+    expect(isFinished(done)).toBe(true);
+  });
+
+  it('halts by POST and by DELETE, ending UserHalted; halting twice succeeds', async () => {
+    const attacks = platform.as(await as('owner')).attacks;
+    const byPost = await attacks.create(cpu(600));
+    const byDelete = await attacks.create(cpu(600));
+
+    const halted = await attacks.halt(byPost, { reason: 'enough', reference: 'INC-1' });
+    expect(halted.map((a) => a.guid)).toEqual([byPost]);
+    expect(halted[0]?.stage_lifecycle).toMatch(/^(Halting|Complete)$/);
+    await attacks.halt(byDelete, undefined, { method: 'DELETE' });
+    expect(received('DELETE', `/attacks/${byDelete}`).map((r) => r.status)).toEqual([202]);
+
+    sim.clock.advance(60_000);
+    for (const guid of [byPost, byDelete]) {
+      expect(await attacks.get(guid)).toMatchObject({ stage: 'UserHalted', stage_lifecycle: 'Complete' });
+    }
+    await attacks.halt(byPost);
+    expect((await attacks.get(byPost)).stage).toBe('UserHalted');
+  });
+
+  it('lists one execution per target', async () => {
+    const attacks = platform.as(await as('owner')).attacks;
+    const guid = await attacks.create(cpu());
+    const attack = await attacks.get(guid);
+
+    const executions = await attacks.executions(guid);
+    expect(executions).toHaveLength(attack.targets.length);
+    expect(executions.every((e) => e.task_id === guid)).toBe(true);
+    expect(executions.map((e) => e.client_id).sort()).toEqual([...attack.targets].sort());
+  });
+
+  it('halts all attacks of the company, by POST and by DELETE, without teamId', async () => {
+    const owner = await as('owner');
+    const onPlatform = await platform.as(owner).attacks.create(cpu(600));
+    const onPayments = await platform.as({ ...owner, teamId: teamId('payments') }).attacks.create(cpu(600));
+
+    const halted = await platform.as(owner).attacks.haltAll({ reason: 'game day over' });
+    expect(halted.map((a) => a.guid).sort()).toEqual([onPlatform, onPayments].sort());
+    expect(received('POST', '/attacks/halt')[0]?.teamId).toBeUndefined();
+    await platform.as(owner).attacks.haltAll(undefined, { method: 'DELETE' });
+    expect(received('DELETE', '/attacks').map((r) => [r.status, r.teamId])).toEqual([[202, undefined]]);
+
+    sim.clock.advance(60_000);
+    expect((await platform.as(owner).attacks.get(onPlatform)).stage).toBe('UserHalted');
+  });
+
+  it('halts everything', async () => {
+    const owner = await as('owner');
+    const guid = await platform.as(owner).attacks.create(cpu(600));
+
+    await platform.as(owner).attacks.haltEverything({ reason: 'stop the world' });
+
+    expect(received('POST', '/halts').map((r) => [r.status, r.teamId])).toEqual([[202, undefined]]);
+    sim.clock.advance(60_000);
+    expect((await platform.as(owner).attacks.get(guid)).stage).toBe('UserHalted');
+  });
+
+  it('answers NotFoundError for an unknown attack', async () => {
+    await expect(platform.as(await as('owner')).attacks.get('00000000-0000-0000-0000-000000000000')).rejects.toBeInstanceOf(NotFoundError);
+  });
+});
+
+describe('kubernetes attacks', () => {
+  it('creates, lists, gets and halts one, and halts all', async () => {
+    const ctx = await as('owner');
+    const object = sim.seed.kubernetesObjects.find((o) => o.teamId === teamId('platform'));
+    expect(object).toBeDefined();
+    const kubernetes = platform.as(ctx).kubernetes;
+
+    const guid = await kubernetes.create({
+      impactDefinition: { cliArgs: ['cpu', '-l', '600'] },
+      targetDefinition: { strategy: { k8sObjects: [{ clusterId: object!.clusterId, namespace: object!.namespace, kind: object!.kind, name: object!.name }] } },
+    });
+    expect(received('POST', '/kubernetes/attacks/new').map((r) => r.status)).toEqual([201]);
+
+    expect((await kubernetes.list()).map((a) => a.guid)).toEqual([guid]);
+    expect(await kubernetes.list({ source: 'Scenario' })).toEqual([]);
+    const attack = await kubernetes.get(guid);
+    expect(attack.impact_definition?.cli_args).toEqual(['cpu', '-l', '600']);
+    expect(attack.target_definition?.strategy?.k8s_objects).toEqual([
+      { cluster_id: object!.clusterId, namespace: object!.namespace, kind: object!.kind, name: object!.name },
+    ]);
+
+    await kubernetes.halt(guid, { reason: 'done' });
+    await kubernetes.halt(guid);
+    sim.clock.advance(60_000);
+    expect(await kubernetes.get(guid)).toMatchObject({ stage: 'UserHalted', stage_lifecycle: 'Complete' });
+
+    const second = await kubernetes.create({
+      impactDefinition: { cliArgs: ['memory', '-l', '600', '-p', '50'] },
+      targetDefinition: { strategy: { k8sObjects: [{ clusterId: object!.clusterId, namespace: object!.namespace, kind: object!.kind, name: object!.name }] } },
+    });
+    await kubernetes.haltAll();
+    expect(received('POST', '/kubernetes/attacks/halt').map((r) => [r.status, r.teamId])).toEqual([[202, undefined]]);
+    sim.clock.advance(60_000);
+    expect((await kubernetes.get(second)).stage).toBe('UserHalted');
+  });
+});
+
+describe('metadata', () => {
+  it('lists the attack types with their arguments', async () => {
+    const metadata = platform.as(await as('observer')).metadata;
+    const types = await metadata.list();
+
+    const cpuType = types.find((t) => t.name === 'cpu');
+    expect(cpuType?.args.some((a) => a.short === 'l' && a.long === 'length')).toBe(true);
+    expect((await metadata.catalogue()).source).toBe('platform');
+  });
+
+  it('falls back to the built-in catalogue when the platform fails, but not when the session is gone', async () => {
+    const ctx = await as('observer');
+    sim.faults.inject({ kind: 'status', status: 500, path: '/metadata', times: Infinity });
+    expect((await platform.as(ctx).metadata.catalogue()).source).toBe('built-in');
+    sim.faults.clear();
+    await expect(platform.as({ ...ctx, header: 'Bearer expired' }).metadata.catalogue()).rejects.toBeInstanceOf(UnauthorizedError);
+  });
+});
+
+describe('tracker', () => {
+  it('reads issue meta and labels, files an issue with the required fields, and finds and counts it', async () => {
+    const { projectId, issueTypeId, teamId: trackerTeam } = sim.seed.tracker;
+    expect(trackerTeam).toBe(teamId('platform'));
+    const { tracker, attacks } = platform.as(await as('owner'));
+    const guid = await attacks.create(cpu());
+
+    const meta = await tracker.issueMeta(projectId, issueTypeId);
+    expect(meta.project?.id).toBe(projectId);
+    expect(meta.issuetype?.id).toBe(issueTypeId);
+    const required = meta.fields.filter((f) => f.required);
+    expect(required.map((f) => f.key)).toEqual(expect.arrayContaining(['summary', 'project', 'issuetype']));
+    const labels = await tracker.labels();
+    expect(labels.length).toBeGreaterThan(0);
+    expect(labels.every((label) => typeof label === 'string')).toBe(true);
+
+    // What the ticket modal does: every further required option gets one of its allowed values.
+    const extra = Object.fromEntries(
+      required
+        .filter((f) => !['summary', 'project', 'issuetype'].includes(f.key))
+        .map((f) => [f.key, { id: f.allowedValues[0]?.id }]),
+    );
+    const created = await tracker.createIssue({
+      entity: { id: guid, type: 'ATTACK' },
+      fields: {
+        summary: 'CPU attack on web',
+        description: 'what we saw',
+        project: { id: projectId },
+        issuetype: { id: issueTypeId },
+        labels: [labels[0]!],
+        ...extra,
+      },
+    });
+    expect(created.key).toMatch(/^[A-Z]+-\d+$/);
+    expect(created.url).toContain(created.key);
+
+    expect((await tracker.issues([guid])).map((i) => i.key)).toEqual([created.key]);
+    expect(await tracker.count([guid])).toBe(1);
+    expect(await tracker.count(['no-such-entity'])).toBe(0);
+    const byEntity = await tracker.issuesForEntity(guid, 'ATTACK');
+    expect(byEntity).toEqual([expect.objectContaining({ key: created.key, summary: 'CPU attack on web', entity: { id: guid, type: 'ATTACK' } })]);
+    expect(await tracker.issuesForEntity(guid, 'GAME_DAY')).toEqual([]);
+  });
+
+  it('rejects an issue missing a required field as a bad request', async () => {
+    const { projectId, issueTypeId } = sim.seed.tracker;
+    const { tracker, attacks } = platform.as(await as('owner'));
+    const guid = await attacks.create(cpu());
+    const required = (await tracker.issueMeta(projectId, issueTypeId)).fields.filter((f) => f.required).map((f) => f.key);
+    expect(required.length).toBeGreaterThan(3);
+
+    const create = tracker.createIssue({ entity: { id: guid, type: 'ATTACK' }, fields: { summary: 's', project: { id: projectId }, issuetype: { id: issueTypeId } } });
+    await expect(create).rejects.toMatchObject({ name: 'BadRequestError', status: 400 });
+    expect(received('POST', '/tracker/issues')).toHaveLength(1);
+  });
+
+  it('answers NoIntegrationError on a team without tracker', async () => {
+    const tracker = platform.as(await as('owner', 'payments')).tracker;
+    const create = tracker.createIssue({
+      entity: { id: 'x', type: 'ATTACK' },
+      fields: { summary: 's', project: { id: sim.seed.tracker.projectId }, issuetype: { id: sim.seed.tracker.issueTypeId } },
+    });
+    await expect(create).rejects.toBeInstanceOf(NoIntegrationError);
+    await expect(tracker.issues(['x'])).rejects.toBeInstanceOf(NoIntegrationError);
+    await expect(tracker.issuesForEntity('x', 'ATTACK')).rejects.toBeInstanceOf(NoIntegrationError);
+  });
+});
+
+describe('roles', () => {
+  it('lists team and company roles, and reads one', async () => {
+    const roles = platform.as(await as('observer')).roles;
+    const all = await roles.list();
+
+    const observer = all.team_roles.find((r) => r.name === 'TEAM_OBSERVER');
+    expect(observer?.privileges).toContain('EXPERIMENTS_READ');
+    expect(observer?.privileges).not.toContain('HALT_WRITE');
+    expect(all.company_roles.find((r) => r.name === 'COMPANY_OWNER')?.privileges).toContain('HALT_ALL');
+    expect(await roles.get(observer!.id)).toMatchObject({ id: observer!.id, name: 'TEAM_OBSERVER' });
+    expect(received('GET', '/roles')[0]?.teamId).toBeUndefined();
+  });
+});
+
+describe('errors', () => {
+  it('maps a missing or bad Authorization header to UnauthorizedError', async () => {
+    const team = teamId('platform');
+    await expect(platform.as({ header: '', teamId: team }).attacks.listActive()).rejects.toMatchObject({ name: 'UnauthorizedError', status: 401 });
+    await expect(platform.as({ header: 'Bearer 00000000-bogus', teamId: team }).attacks.listActive()).rejects.toMatchObject({
+      name: 'UnauthorizedError',
+      reason: 'session',
+    });
+    await expect(platform.as({ header: 'Basic abc', teamId: team }).attacks.listActive()).rejects.toBeInstanceOf(UnauthorizedError);
+  });
+
+  it('names the missing privilege when an observer halts', async () => {
+    const owner = await as('owner');
+    const guid = await platform.as(owner).attacks.create(cpu(600));
+    const observer = platform.as(await as('observer')).attacks;
+
+    const failure = await observer.halt(guid).catch((error: unknown) => error);
+    expect(failure).toBeInstanceOf(ForbiddenError);
+    expect(failure).toMatchObject({ privilege: 'HALT_WRITE', httpsRequired: false, status: 403 });
+    await expect(observer.haltAll()).rejects.toMatchObject({ name: 'ForbiddenError', privilege: 'HALT_ALL' });
+    expect((await platform.as(owner).attacks.get(guid)).stage_lifecycle).toBe('Active');
+  });
+
+  it('retries a 429 with Retry-After and succeeds once', async () => {
+    const ctx = await as('owner');
+    sim.faults.inject({ kind: 'status', status: 429, retryAfter: 1, method: 'GET', path: '/attacks/active' });
+
+    expect(await platform.as(ctx).attacks.listActive()).toEqual([]);
+    expect(sleeps).toEqual([1000]);
+    expect(received('GET', '/attacks/active').map((r) => r.status)).toEqual([429, 200]);
+  });
+
+  it('times out a read that hangs', async () => {
+    const ctx = await as('owner');
+    const impatient = clientFor(sim.url, { timeoutMs: 300 });
+    sim.faults.inject({ kind: 'hang', method: 'GET', path: '/attacks/active', times: Infinity });
+
+    const failure = await impatient.as(ctx).attacks.listActive().catch((error: unknown) => error);
+    sim.faults.clear();
+
+    expect(failure).toBeInstanceOf(TimeoutError);
+    expect((failure as TimeoutError).outcomeUnknown).toBe(false);
+    expect(sleeps).toHaveLength(2);
+  });
+
+  it('reports a connection the platform resets as UnreachableError', async () => {
+    const ctx = await as('owner');
+    sim.faults.inject({ kind: 'reset', method: 'GET', path: '/attacks/active', times: Infinity });
+
+    await expect(platform.as(ctx).attacks.listActive()).rejects.toBeInstanceOf(UnreachableError);
+    expect(sleeps).toHaveLength(2);
+  });
+});
