@@ -1,0 +1,246 @@
+import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { BotLink, type BotResponse, type DeliveryOptions } from './bot-link.ts';
+import { channelView, deliverEvent, Person, type ChannelView, type SlackPerson } from './drivers.ts';
+import { callWebApi, postToResponseUrl } from './web-api.ts';
+import { Workspace, type WebApiCall } from './workspace.ts';
+
+export type { BotResponse, DeliveryOptions } from './bot-link.ts';
+export type { ButtonInfo, ChannelView, Message, ModalDriver, OptionInfo, SlackPerson, Surface } from './drivers.ts';
+export { DEFAULT_CHANNEL } from './drivers.ts';
+export type { WebApiCall } from './workspace.ts';
+export { slackSignature } from './signature.ts';
+
+export interface FakeSlackOptions {
+  signingSecret: string;
+  botToken: string;
+  teamId?: string;
+  teamDomain?: string;
+  enterpriseId?: string;
+  appId?: string;
+  botUserId?: string;
+  botId?: string;
+  /** Default `/chaos`. */
+  commandName?: string;
+}
+
+export interface FakeSlack {
+  /** Web API base URL for the bot (`SLACK_API_URL`), ending in `/api/`. */
+  readonly apiUrl: string;
+  /** Every Web API call, response_url post and checked interaction reply, oldest first. */
+  readonly calls: readonly WebApiCall[];
+  readonly teamId: string;
+  readonly botUserId: string;
+  /** Where signed requests go, e.g. `http://127.0.0.1:3000/slack/events`. */
+  setBotUrl(url: string): void;
+  /** A person in the workspace (the same object for the same id). */
+  user(id: string, profile?: { name?: string; teamId?: string; enterpriseId?: string }): SlackPerson;
+  callsTo(method: string): WebApiCall[];
+  /** Calls Slack would have refused; a test expects none unless it provoked them. */
+  failures(): WebApiCall[];
+  /** A channel's messages, to read (act on them through a person's `channel(id)`). */
+  channel(id: string): ChannelView;
+  /** Every trigger_id issued so far expires, as Slack's do after 3 seconds. */
+  expireTriggers(): void;
+  /** Delivers an Events API `event_callback` envelope around `event`. */
+  event(event: Record<string, unknown>, options?: { teamId?: string }): Promise<BotResponse>;
+  /** Posts a raw body to the bot, for signature and retry tests. Objects are encoded per content type. */
+  post(body: string | Record<string, unknown>, options: DeliveryOptions): Promise<BotResponse>;
+  /** The last delivery again: a Slack retry (`x-slack-retry-num`, default) or a duplicate without retry headers. */
+  redeliverLast(options?: { as?: 'retry' | 'duplicate' }): Promise<BotResponse>;
+  /** Resolves with the predicate's first truthy value; rejects naming `what` after `timeoutMs` (default 5000). */
+  waitFor<T>(predicate: () => T | undefined | null | false, what: string, timeoutMs?: number): Promise<T>;
+  stop(): Promise<void>;
+}
+
+/** Fields the Web API accepts as JSON inside a form-encoded body, as the @slack/web-api client sends them. */
+const JSON_FIELDS = ['blocks', 'view', 'attachments', 'metadata'];
+
+export async function startFakeSlack(options: FakeSlackOptions): Promise<FakeSlack> {
+  const teamId = options.teamId ?? 'T0FAULTLN';
+  const workspace = new Workspace({
+    teamId,
+    teamDomain: options.teamDomain ?? 'faultline-test',
+    ...(options.enterpriseId !== undefined ? { enterpriseId: options.enterpriseId } : {}),
+    appId: options.appId ?? 'A0FAULTLN',
+    botUserId: options.botUserId ?? 'U0FAULTBOT',
+    botId: options.botId ?? 'B0FAULTBOT',
+    botToken: options.botToken,
+    commandName: options.commandName ?? '/chaos',
+  });
+  const bot = new BotLink(options.signingSecret);
+  const people = new Map<string, Person>();
+
+  const server = createServer((request, response) => {
+    handle(workspace, request, response).catch(() => {
+      if (!response.headersSent) response.writeHead(500);
+      response.end();
+    });
+  });
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(0, '127.0.0.1', () => resolve());
+  });
+  const { port } = server.address() as AddressInfo;
+  const base = `http://127.0.0.1:${port}`;
+  workspace.hooksBaseUrl = `${base}/hooks/`;
+
+  return {
+    apiUrl: `${base}/api/`,
+    calls: workspace.calls,
+    teamId,
+    botUserId: workspace.identity.botUserId,
+    setBotUrl(url) {
+      bot.url = url;
+    },
+    user(id, profile = {}) {
+      let person = people.get(id);
+      if (person === undefined) {
+        const personTeam = profile.teamId ?? teamId;
+        const enterpriseId = profile.enterpriseId ?? options.enterpriseId;
+        person = new Person({
+          workspace,
+          bot,
+          profile: {
+            id,
+            name: profile.name ?? id.toLowerCase(),
+            teamId: personTeam,
+            teamDomain: personTeam === teamId ? workspace.identity.teamDomain : personTeam.toLowerCase(),
+            ...(enterpriseId !== undefined ? { enterpriseId } : {}),
+          },
+          suggestions: new Map(),
+        });
+        people.set(id, person);
+      }
+      return person;
+    },
+    callsTo: (method) => workspace.calls.filter((call) => call.method === method),
+    failures: () => workspace.calls.filter((call) => !call.ok),
+    channel: (id) => channelView(workspace, undefined, id),
+    expireTriggers: () => workspace.expireTriggers(),
+    event: (event, eventOptions = {}) => deliverEvent(workspace, bot, event, eventOptions.teamId),
+    post(body, deliveryOptions) {
+      const raw = typeof body === 'string'
+        ? body
+        : deliveryOptions.contentType === 'application/json'
+          ? JSON.stringify(body)
+          : new URLSearchParams(Object.entries(body).map(([key, value]): [string, string] => [key, String(value)])).toString();
+      return bot.deliver(raw, deliveryOptions);
+    },
+    redeliverLast: (redelivery = {}) => bot.redeliverLast(redelivery.as ?? 'retry'),
+    waitFor: (predicate, what, timeoutMs = 5000) => waitFor(workspace, predicate, what, timeoutMs),
+    async stop() {
+      server.closeAllConnections();
+      await new Promise<void>((resolve) => server.close(() => resolve()));
+    },
+  };
+}
+
+/** Re-checks on every change in the workspace and on a short poll for state held elsewhere. */
+function waitFor<T>(workspace: Workspace, predicate: () => T | undefined | null | false, what: string, timeoutMs: number): Promise<T> {
+  return new Promise<T>((resolve, reject) => {
+    let lastError: unknown;
+    let settled = false;
+    const poll = setInterval(() => check(), 10);
+    const timer = setTimeout(() => {
+      finish();
+      const cause = lastError instanceof Error ? ` (last check threw: ${lastError.message})` : '';
+      reject(new Error(`Timed out after ${timeoutMs} ms waiting for ${what}${cause}`));
+    }, timeoutMs);
+    const unsubscribe = workspace.onChange(() => queueMicrotask(check));
+    function finish(): void {
+      settled = true;
+      clearInterval(poll);
+      clearTimeout(timer);
+      unsubscribe();
+    }
+    function check(): void {
+      if (settled) return;
+      try {
+        const value = predicate();
+        if (value !== undefined && value !== null && value !== false) {
+          finish();
+          resolve(value);
+        }
+      } catch (error) {
+        lastError = error;
+      }
+    }
+    check();
+  });
+}
+
+async function handle(workspace: Workspace, request: IncomingMessage, response: ServerResponse): Promise<void> {
+  const chunks: Buffer[] = [];
+  for await (const chunk of request) chunks.push(chunk as Buffer);
+  const raw = Buffer.concat(chunks).toString('utf8');
+  const url = new URL(request.url ?? '/', 'http://127.0.0.1');
+  const reply = (status: number, body: unknown) => {
+    response.writeHead(status, { 'content-type': 'application/json; charset=utf-8' });
+    response.end(JSON.stringify(body));
+  };
+
+  if (request.method === 'POST' && url.pathname.startsWith('/api/')) {
+    const method = url.pathname.slice('/api/'.length);
+    const args = { ...Object.fromEntries(url.searchParams), ...parseArgs(request.headers['content-type'], raw) };
+    const token = bearerToken(request.headers.authorization) ?? args['token'];
+    delete args['token'];
+    if (token !== workspace.identity.botToken) {
+      const error = token === undefined || token === '' ? 'not_authed' : 'invalid_auth';
+      const body = { ok: false, error };
+      workspace.record(method, args, body);
+      reply(200, body);
+      return;
+    }
+    reply(200, callWebApi(workspace, method, args));
+    return;
+  }
+
+  if (request.method === 'POST' && url.pathname.startsWith('/hooks/')) {
+    let body: unknown;
+    try {
+      body = JSON.parse(raw);
+    } catch {
+      body = undefined;
+    }
+    if (body === null || typeof body !== 'object' || Array.isArray(body)) {
+      const failure = { ok: false, error: 'invalid_payload' };
+      workspace.record('response_url', { raw }, failure);
+      reply(400, failure);
+      return;
+    }
+    const { status, response: result } = postToResponseUrl(workspace, url.pathname.slice('/hooks/'.length), body as Record<string, unknown>);
+    reply(status, result);
+    return;
+  }
+
+  reply(404, { ok: false, error: 'not_found' });
+}
+
+function bearerToken(header: string | undefined): string | undefined {
+  const match = /^Bearer\s+(.+)$/i.exec(header ?? '');
+  return match?.[1];
+}
+
+function parseArgs(contentType: string | undefined, raw: string): Record<string, unknown> {
+  if (raw === '') return {};
+  if (contentType?.startsWith('application/json') === true) {
+    try {
+      const parsed: unknown = JSON.parse(raw);
+      return parsed !== null && typeof parsed === 'object' && !Array.isArray(parsed) ? (parsed as Record<string, unknown>) : {};
+    } catch {
+      return {};
+    }
+  }
+  const args: Record<string, unknown> = Object.fromEntries(new URLSearchParams(raw));
+  for (const field of JSON_FIELDS) {
+    const value = args[field];
+    if (typeof value !== 'string') continue;
+    try {
+      args[field] = JSON.parse(value);
+    } catch {
+      // Left as a string: the method answers with Slack's error for a malformed argument.
+    }
+  }
+  return args;
+}

@@ -1,0 +1,253 @@
+import type { Block } from './block-kit.ts';
+import { MAX_MODAL_STACK, messageViolations, slackMessages, viewViolations, type Violation } from './limits.ts';
+import { messageJson, viewJson } from './payloads.ts';
+import { RESPONSE_URL_USES, type ResponseUrlRecord, type ViewRecord, type Workspace } from './workspace.ts';
+
+type Args = Record<string, unknown>;
+type Result = Record<string, unknown>;
+
+function failure(error: string, violations: Violation[] = []): Result {
+  return violations.length > 0 ? { ok: false, error, response_metadata: { messages: slackMessages(violations) } } : { ok: false, error };
+}
+
+function text(value: unknown): string | undefined {
+  return typeof value === 'string' ? value : undefined;
+}
+
+function isObject(value: unknown): value is Record<string, unknown> {
+  return value !== null && typeof value === 'object' && !Array.isArray(value);
+}
+
+type Checked<T> = { value: T } | { refused: Result };
+
+/** The message content of chat.* arguments or a response_url body, or why Slack refuses it. */
+function messageContent(args: Args): Checked<{ text: string; blocks: Block[] }> {
+  const blocks = args['blocks'];
+  if (typeof blocks === 'string') return { refused: failure('invalid_blocks_format') };
+  const violations = messageViolations(blocks);
+  if (violations.length > 0) return { refused: failure('invalid_blocks', violations) };
+  const words = text(args['text']) ?? '';
+  const list = Array.isArray(blocks) ? (blocks as Block[]) : [];
+  if (words === '' && list.length === 0) return { refused: failure('no_text') };
+  return { value: { text: words, blocks: list } };
+}
+
+function permalink(workspace: Workspace, channel: string, ts: string, threadTs?: string): string {
+  const base = `https://${workspace.identity.teamDomain}.slack.com/archives/${channel}/p${ts.replace('.', '')}`;
+  return threadTs === undefined ? base : `${base}?thread_ts=${threadTs}&cid=${channel}`;
+}
+
+function viewArgument(args: Args): Checked<Record<string, unknown>> {
+  const view = args['view'];
+  if (!isObject(view)) return { refused: failure('invalid_arguments', [{ pointer: '/view', message: 'must provide a view object' }]) };
+  const violations = viewViolations(view);
+  return violations.length > 0 ? { refused: failure('invalid_arguments', violations) } : { value: view };
+}
+
+function viewResult(workspace: Workspace, view: ViewRecord): Result {
+  return { ok: true, view: viewJson(workspace.identity, view) };
+}
+
+const methods: Record<string, (workspace: Workspace, args: Args) => Result> = {
+  'auth.test': (workspace) => {
+    const { identity } = workspace;
+    return {
+      ok: true,
+      url: `https://${identity.teamDomain}.slack.com/`,
+      team: identity.teamDomain,
+      user: 'faultline',
+      team_id: identity.teamId,
+      user_id: identity.botUserId,
+      bot_id: identity.botId,
+      is_enterprise_install: false,
+      ...(identity.enterpriseId !== undefined ? { enterprise_id: identity.enterpriseId } : {}),
+    };
+  },
+
+  'chat.postMessage': (workspace, args) => {
+    const channel = text(args['channel']);
+    if (channel === undefined || channel === '') return failure('channel_not_found');
+    const checked = messageContent(args);
+    if ('refused' in checked) return checked.refused;
+    const content = checked.value;
+    const threadTs = text(args['thread_ts']);
+    const message = workspace.addMessage({
+      channel,
+      text: content.text,
+      blocks: content.blocks,
+      postedBy: workspace.identity.botUserId,
+      ...(threadTs !== undefined ? { threadTs } : {}),
+    });
+    return { ok: true, channel, ts: message.ts, message: messageJson(workspace.identity, message) };
+  },
+
+  'chat.postEphemeral': (workspace, args) => {
+    const channel = text(args['channel']);
+    const user = text(args['user']);
+    if (channel === undefined || channel === '') return failure('channel_not_found');
+    if (user === undefined || user === '') return failure('user_not_in_channel');
+    const checked = messageContent(args);
+    if ('refused' in checked) return checked.refused;
+    const content = checked.value;
+    const threadTs = text(args['thread_ts']);
+    const message = workspace.addMessage({
+      channel,
+      text: content.text,
+      blocks: content.blocks,
+      postedBy: workspace.identity.botUserId,
+      ephemeral: true,
+      audience: user,
+      ...(threadTs !== undefined ? { threadTs } : {}),
+    });
+    return { ok: true, message_ts: message.ts };
+  },
+
+  'chat.update': (workspace, args) => {
+    const channel = text(args['channel']) ?? '';
+    const message = workspace.findMessage(channel, text(args['ts']) ?? '');
+    if (message === undefined) return failure('message_not_found');
+    if (message.postedBy !== workspace.identity.botUserId) return failure('cant_update_message');
+    const blocks = args['blocks'];
+    if (typeof blocks === 'string') return failure('invalid_blocks_format');
+    const violations = messageViolations(blocks);
+    if (violations.length > 0) return failure('invalid_blocks', violations);
+    if (args['text'] === undefined && blocks === undefined) return failure('no_text');
+    // Slack keeps the previous blocks when the update leaves them out; an empty array removes them.
+    workspace.replaceMessage(message, {
+      text: text(args['text']) ?? message.text,
+      blocks: Array.isArray(blocks) ? (blocks as Block[]) : message.blocks,
+    });
+    return { ok: true, channel, ts: message.ts, text: message.text, message: messageJson(workspace.identity, message) };
+  },
+
+  'chat.delete': (workspace, args) => {
+    const channel = text(args['channel']) ?? '';
+    const message = workspace.findMessage(channel, text(args['ts']) ?? '');
+    if (message === undefined) return failure('message_not_found');
+    if (message.postedBy !== workspace.identity.botUserId) return failure('cant_delete_message');
+    workspace.deleteMessage(message);
+    return { ok: true, channel, ts: message.ts };
+  },
+
+  'chat.getPermalink': (workspace, args) => {
+    const channel = text(args['channel']) ?? '';
+    const message = workspace.findMessage(channel, text(args['message_ts']) ?? '');
+    if (message === undefined) return failure('message_not_found');
+    return { ok: true, channel, permalink: permalink(workspace, channel, message.ts, message.threadTs) };
+  },
+
+  'views.open': (workspace, args) => {
+    const checked = viewArgument(args);
+    if ('refused' in checked) return checked.refused;
+    const view = checked.value;
+    const trigger = workspace.exchangeTrigger(args['trigger_id'] ?? args['interactivity_pointer']);
+    if ('error' in trigger) return failure(trigger.error);
+    if (view['type'] !== 'modal') return failure('invalid_arguments', [{ pointer: '/view/type', message: 'must be "modal"' }]);
+    if (workspace.externalIdTaken(view)) return failure('duplicate_external_id');
+    return viewResult(workspace, workspace.openModal(trigger.userId, view));
+  },
+
+  'views.push': (workspace, args) => {
+    const checked = viewArgument(args);
+    if ('refused' in checked) return checked.refused;
+    const view = checked.value;
+    const trigger = workspace.exchangeTrigger(args['trigger_id'] ?? args['interactivity_pointer']);
+    if ('error' in trigger) return failure(trigger.error);
+    const stack = workspace.modalStack(trigger.userId);
+    if (stack.length === 0) return failure('not_found');
+    if (stack.length >= MAX_MODAL_STACK) return failure('push_limit_reached');
+    if (workspace.externalIdTaken(view)) return failure('duplicate_external_id');
+    return viewResult(workspace, workspace.pushModal(trigger.userId, view));
+  },
+
+  'views.update': (workspace, args) => {
+    const viewId = text(args['view_id']);
+    const externalId = text(args['external_id']);
+    if ((viewId === undefined) === (externalId === undefined)) {
+      return failure('invalid_arguments', [{ pointer: '/', message: 'exactly one of view_id or external_id is required' }]);
+    }
+    const target = viewId !== undefined ? workspace.view(viewId) : workspace.viewByExternalId(externalId ?? '');
+    if (target === undefined || !target.open) return failure('not_found');
+    const hash = text(args['hash']);
+    if (hash !== undefined && hash !== target.hash) return failure('hash_conflict');
+    const checked = viewArgument(args);
+    if ('refused' in checked) return checked.refused;
+    const view = checked.value;
+    if (workspace.externalIdTaken(view, target.id)) return failure('duplicate_external_id');
+    workspace.updateView(target, view);
+    return viewResult(workspace, target);
+  },
+
+  'views.publish': (workspace, args) => {
+    const userId = text(args['user_id']);
+    if (userId === undefined || userId === '') return failure('invalid_arguments', [{ pointer: '/user_id', message: 'is required' }]);
+    const checked = viewArgument(args);
+    if ('refused' in checked) return checked.refused;
+    const view = checked.value;
+    if (view['type'] !== 'home') return failure('invalid_arguments', [{ pointer: '/view/type', message: 'must be "home"' }]);
+    const hash = text(args['hash']);
+    const current = workspace.home(userId);
+    if (hash !== undefined && current !== undefined && hash !== current.hash) return failure('hash_conflict');
+    return viewResult(workspace, workspace.publishHome(userId, view));
+  },
+};
+
+/** Runs one Web API method against the workspace and records the call. */
+export function callWebApi(workspace: Workspace, method: string, args: Args): Result {
+  const handler = methods[method];
+  const response = handler === undefined ? failure('unknown_method') : handler(workspace, args);
+  workspace.record(method, args, response);
+  return response;
+}
+
+/**
+ * What Slack does with a message reply to an interaction: through a response_url, or in the body
+ * of the ack to a slash command. Without replace_original or delete_original it posts a new
+ * message: to the channel when `response_type` is `in_channel`, otherwise ephemeral to the person.
+ */
+export function applyMessageReply(workspace: Workspace, target: Omit<ResponseUrlRecord, 'uses'>, body: Args): Result {
+  const original = target.original !== undefined && !target.original.deleted ? target.original : undefined;
+  if (body['delete_original'] === true) {
+    if (original === undefined) return failure('message_not_found');
+    workspace.deleteMessage(original);
+    return { ok: true };
+  }
+  const checked = messageContent(body);
+  if ('refused' in checked) return checked.refused;
+  const content = checked.value;
+  if (body['replace_original'] === true && original !== undefined) {
+    workspace.replaceMessage(original, content);
+    return { ok: true };
+  }
+  const threadTs = text(body['thread_ts']);
+  const inChannel = body['response_type'] === 'in_channel';
+  const message = workspace.addMessage({
+    channel: target.channel,
+    text: content.text,
+    blocks: content.blocks,
+    postedBy: workspace.identity.botUserId,
+    ...(inChannel ? {} : { ephemeral: true, audience: target.userId }),
+    ...(threadTs !== undefined ? { threadTs } : {}),
+  });
+  // A slash command's reply has no message behind it; later replace_original acts on the first reply.
+  target.original ??= message;
+  return { ok: true };
+}
+
+/** A POST to a response_url: at most five uses, then Slack answers 404 `used_url`. */
+export function postToResponseUrl(workspace: Workspace, path: string, body: Args): { status: number; response: Result } {
+  const target = workspace.responseUrl(path);
+  let response: Result;
+  let status = 200;
+  if (target === undefined) {
+    [status, response] = [404, failure('expired_url')];
+  } else if (target.uses >= RESPONSE_URL_USES) {
+    [status, response] = [404, failure('used_url')];
+  } else {
+    target.uses += 1;
+    response = applyMessageReply(workspace, target, body);
+    if (response['ok'] !== true) status = 400;
+  }
+  workspace.record('response_url', body, response);
+  return { status, response };
+}

@@ -1,0 +1,363 @@
+import { randomBytes, randomInt } from 'node:crypto';
+import { stateFor, withSlackIds, type Block, type StateValues } from './block-kit.ts';
+
+/** Who the fake workspace and the app installed in it are. */
+export interface Identity {
+  teamId: string;
+  teamDomain: string;
+  enterpriseId?: string;
+  appId: string;
+  botUserId: string;
+  botId: string;
+  botToken: string;
+  commandName: string;
+}
+
+/** One Web API or response_url call the bot made, or a reply Slack would have refused. */
+export interface WebApiCall {
+  /** The Web API method, `response_url`, or the interaction whose reply Slack checked (`response_action`, `options_response`, `command_response`). */
+  method: string;
+  args: Record<string, unknown>;
+  ok: boolean;
+  error?: string;
+  response: unknown;
+  at: Date;
+}
+
+export interface MessageRecord {
+  ts: string;
+  channel: string;
+  threadTs?: string;
+  ephemeral: boolean;
+  /** The only person who sees an ephemeral message. */
+  audience?: string;
+  text: string;
+  blocks: Block[];
+  postedBy: string;
+  values: StateValues;
+  deleted: boolean;
+  edited: boolean;
+}
+
+export interface ViewRecord {
+  id: string;
+  userId: string;
+  kind: 'modal' | 'home';
+  definition: Record<string, unknown>;
+  blocks: Block[];
+  hash: string;
+  rootViewId: string | null;
+  previousViewId: string | null;
+  values: StateValues;
+  /** Field errors shown under inputs, by block_id. */
+  errors: Record<string, string>;
+  open: boolean;
+}
+
+interface TriggerRecord {
+  userId: string;
+  exchanged: boolean;
+  expired: boolean;
+}
+
+export interface ResponseUrlRecord {
+  userId: string;
+  channel: string;
+  /** The message the interaction came from; replace_original and delete_original act on it. */
+  original?: MessageRecord;
+  uses: number;
+}
+
+interface ChannelRecord {
+  messages: MessageRecord[];
+  replies: Map<string, MessageRecord[]>;
+}
+
+/** Slack lets an app use a response_url five times. */
+export const RESPONSE_URL_USES = 5;
+
+const ID_ALPHABET = 'ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789';
+
+export function slackId(prefix: string, length = 10): string {
+  let id = prefix;
+  for (let i = 0; i < length; i += 1) id += ID_ALPHABET[randomInt(ID_ALPHABET.length)];
+  return id;
+}
+
+/** The in-memory state of the workspace: conversations, views, triggers, response URLs and the call log. */
+export class Workspace {
+  readonly identity: Identity;
+  readonly calls: WebApiCall[] = [];
+  hooksBaseUrl = '';
+  private readonly channels = new Map<string, ChannelRecord>();
+  private readonly ephemerals = new Map<string, MessageRecord[]>();
+  private readonly views = new Map<string, ViewRecord>();
+  private readonly modalStacks = new Map<string, string[]>();
+  private readonly homes = new Map<string, string>();
+  private readonly externalIds = new Map<string, string>();
+  private readonly triggers = new Map<string, TriggerRecord>();
+  private readonly responseUrls = new Map<string, ResponseUrlRecord>();
+  private readonly listeners = new Set<() => void>();
+  private lastTsMicros = 0;
+
+  constructor(identity: Identity) {
+    this.identity = identity;
+  }
+
+  /** Runs `listener` after every change, so waiters re-check at once instead of on their next poll. */
+  onChange(listener: () => void): () => void {
+    this.listeners.add(listener);
+    return () => this.listeners.delete(listener);
+  }
+
+  changed(): void {
+    for (const listener of this.listeners) listener();
+  }
+
+  record(method: string, args: Record<string, unknown>, response: Record<string, unknown>): WebApiCall {
+    const ok = response['ok'] === true;
+    const call: WebApiCall = { method, args, ok, response, at: new Date() };
+    if (!ok && typeof response['error'] === 'string') call.error = response['error'];
+    this.calls.push(call);
+    this.changed();
+    return call;
+  }
+
+  /** A message timestamp: unique and increasing, as Slack's are within a channel. */
+  newTs(): string {
+    this.lastTsMicros = Math.max(Date.now() * 1000, this.lastTsMicros + 1);
+    const seconds = Math.floor(this.lastTsMicros / 1_000_000);
+    return `${seconds}.${String(this.lastTsMicros % 1_000_000).padStart(6, '0')}`;
+  }
+
+  newHash(): string {
+    return `${Math.floor(Date.now() / 1000)}.${randomBytes(4).toString('hex')}`;
+  }
+
+  // Triggers
+
+  issueTrigger(userId: string): string {
+    const id = `${randomInt(1e9, 1e10 - 1)}.${randomInt(1e9, 1e10 - 1)}.${randomBytes(16).toString('hex')}`;
+    this.triggers.set(id, { userId, exchanged: false, expired: false });
+    return id;
+  }
+
+  /** Uses up a trigger_id, as views.open and views.push do, or says why Slack would refuse it. */
+  exchangeTrigger(id: unknown): { userId: string } | { error: string } {
+    const trigger = typeof id === 'string' ? this.triggers.get(id) : undefined;
+    if (trigger === undefined) return { error: 'invalid_trigger_id' };
+    if (trigger.expired) return { error: 'expired_trigger_id' };
+    if (trigger.exchanged) return { error: 'exchanged_trigger_id' };
+    trigger.exchanged = true;
+    return { userId: trigger.userId };
+  }
+
+  expireTriggers(): void {
+    for (const trigger of this.triggers.values()) trigger.expired = true;
+  }
+
+  // Response URLs
+
+  issueResponseUrl(kind: 'commands' | 'actions', fields: Omit<ResponseUrlRecord, 'uses'>): { url: string; target: ResponseUrlRecord } {
+    const path = `${kind}/${this.identity.teamId}/${randomInt(1e9, 1e10 - 1)}/${randomBytes(12).toString('base64url')}`;
+    const target = { ...fields, uses: 0 };
+    this.responseUrls.set(path, target);
+    return { url: `${this.hooksBaseUrl}${path}`, target };
+  }
+
+  responseUrl(path: string): ResponseUrlRecord | undefined {
+    return this.responseUrls.get(path);
+  }
+
+  // Messages
+
+  private channelRecord(id: string): ChannelRecord {
+    let channel = this.channels.get(id);
+    if (channel === undefined) {
+      channel = { messages: [], replies: new Map() };
+      this.channels.set(id, channel);
+    }
+    return channel;
+  }
+
+  addMessage(fields: { channel: string; text: string; blocks: Block[]; postedBy: string; threadTs?: string; ephemeral?: boolean; audience?: string }): MessageRecord {
+    const blocks = withSlackIds(fields.blocks);
+    const message: MessageRecord = {
+      ts: this.newTs(),
+      channel: fields.channel,
+      ephemeral: fields.ephemeral ?? false,
+      text: fields.text,
+      blocks,
+      postedBy: fields.postedBy,
+      values: stateFor(blocks),
+      deleted: false,
+      edited: false,
+      ...(fields.threadTs !== undefined ? { threadTs: fields.threadTs } : {}),
+      ...(fields.audience !== undefined ? { audience: fields.audience } : {}),
+    };
+    if (message.ephemeral && message.audience !== undefined) {
+      const seen = this.ephemerals.get(message.audience) ?? [];
+      seen.push(message);
+      this.ephemerals.set(message.audience, seen);
+    } else {
+      const channel = this.channelRecord(message.channel);
+      if (message.threadTs !== undefined && message.threadTs !== message.ts) {
+        const replies = channel.replies.get(message.threadTs) ?? [];
+        replies.push(message);
+        channel.replies.set(message.threadTs, replies);
+      } else {
+        channel.messages.push(message);
+      }
+    }
+    this.changed();
+    return message;
+  }
+
+  replaceMessage(message: MessageRecord, content: { text: string; blocks: Block[] }): void {
+    message.text = content.text;
+    message.blocks = withSlackIds(content.blocks);
+    message.values = stateFor(message.blocks, message.values);
+    message.edited = true;
+    this.changed();
+  }
+
+  deleteMessage(message: MessageRecord): void {
+    message.deleted = true;
+    this.changed();
+  }
+
+  /** A channel message or thread reply, as chat.update and chat.getPermalink look it up. */
+  findMessage(channel: string, ts: string): MessageRecord | undefined {
+    const record = this.channels.get(channel);
+    if (record === undefined) return undefined;
+    const all = [...record.messages, ...[...record.replies.values()].flat()];
+    return all.find((message) => message.ts === ts && !message.deleted);
+  }
+
+  topLevel(channel: string): MessageRecord[] {
+    return (this.channels.get(channel)?.messages ?? []).filter((message) => !message.deleted);
+  }
+
+  replies(channel: string, threadTs: string): MessageRecord[] {
+    return (this.channels.get(channel)?.replies.get(threadTs) ?? []).filter((message) => !message.deleted);
+  }
+
+  ephemeralsFor(userId: string): MessageRecord[] {
+    return (this.ephemerals.get(userId) ?? []).filter((message) => !message.deleted);
+  }
+
+  // Views
+
+  view(id: string): ViewRecord | undefined {
+    return this.views.get(id);
+  }
+
+  viewByExternalId(externalId: string): ViewRecord | undefined {
+    const id = this.externalIds.get(externalId);
+    return id === undefined ? undefined : this.views.get(id);
+  }
+
+  /** True when another live view already uses this external_id, which Slack refuses. */
+  externalIdTaken(definition: Record<string, unknown>, exceptViewId?: string): boolean {
+    const externalId = definition['external_id'];
+    if (typeof externalId !== 'string' || externalId === '') return false;
+    const holder = this.viewByExternalId(externalId);
+    return holder !== undefined && holder.open && holder.id !== exceptViewId;
+  }
+
+  /** The person's open modals, root first. */
+  modalStack(userId: string): ViewRecord[] {
+    return (this.modalStacks.get(userId) ?? []).map((id) => this.views.get(id)).filter((view) => view !== undefined);
+  }
+
+  home(userId: string): ViewRecord | undefined {
+    const id = this.homes.get(userId);
+    return id === undefined ? undefined : this.views.get(id);
+  }
+
+  private createView(userId: string, kind: ViewRecord['kind'], definition: Record<string, unknown>, stack: ViewRecord[]): ViewRecord {
+    const blocks = withSlackIds(definition['blocks'] as Block[]);
+    const view: ViewRecord = {
+      id: slackId('V'),
+      userId,
+      kind,
+      definition,
+      blocks,
+      hash: this.newHash(),
+      rootViewId: kind === 'modal' ? (stack[0]?.id ?? null) : null,
+      previousViewId: kind === 'modal' ? (stack.at(-1)?.id ?? null) : null,
+      values: stateFor(blocks),
+      errors: {},
+      open: true,
+    };
+    if (view.kind === 'modal' && view.rootViewId === null) view.rootViewId = view.id;
+    this.views.set(view.id, view);
+    this.indexExternalId(view);
+    return view;
+  }
+
+  private indexExternalId(view: ViewRecord): void {
+    const externalId = view.definition['external_id'];
+    if (typeof externalId === 'string' && externalId !== '') this.externalIds.set(externalId, view.id);
+  }
+
+  /** views.open: a new modal replaces whatever the person had open. */
+  openModal(userId: string, definition: Record<string, unknown>): ViewRecord {
+    this.closeModals(userId);
+    const view = this.createView(userId, 'modal', definition, []);
+    this.modalStacks.set(userId, [view.id]);
+    this.changed();
+    return view;
+  }
+
+  pushModal(userId: string, definition: Record<string, unknown>): ViewRecord {
+    const stack = this.modalStack(userId);
+    const view = this.createView(userId, 'modal', definition, stack);
+    this.modalStacks.set(userId, [...stack.map((open) => open.id), view.id]);
+    this.changed();
+    return view;
+  }
+
+  /** views.update and response_action update: same view id, new content and hash, input kept. */
+  updateView(view: ViewRecord, definition: Record<string, unknown>): void {
+    view.definition = definition;
+    view.blocks = withSlackIds(definition['blocks'] as Block[]);
+    view.values = stateFor(view.blocks, view.values);
+    view.hash = this.newHash();
+    view.errors = {};
+    this.indexExternalId(view);
+    this.changed();
+  }
+
+  /** Closes the top modal (an empty 200 to a view_submission, or the person pressing Close). */
+  popModal(userId: string): void {
+    const stack = this.modalStacks.get(userId) ?? [];
+    const top = stack.pop();
+    if (top !== undefined) this.markClosed(top);
+    this.changed();
+  }
+
+  closeModals(userId: string): void {
+    for (const id of this.modalStacks.get(userId) ?? []) this.markClosed(id);
+    this.modalStacks.set(userId, []);
+    this.changed();
+  }
+
+  private markClosed(id: string): void {
+    const view = this.views.get(id);
+    if (view !== undefined) view.open = false;
+  }
+
+  /** views.publish: the person's Home tab keeps one view id across publishes. */
+  publishHome(userId: string, definition: Record<string, unknown>): ViewRecord {
+    const current = this.home(userId);
+    if (current !== undefined) {
+      this.updateView(current, definition);
+      return current;
+    }
+    const view = this.createView(userId, 'home', definition, []);
+    this.homes.set(userId, view.id);
+    this.changed();
+    return view;
+  }
+}

@@ -1,0 +1,213 @@
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { startFakeSlack, DEFAULT_CHANNEL, type FakeSlack } from '../../src/fake-slack/index.ts';
+import { BOT_TOKEN, SIGNING_SECRET, startMinimalApp, type MinimalApp } from './minimal-app.ts';
+
+let fake: FakeSlack;
+let bot: MinimalApp;
+
+beforeEach(async () => {
+  fake = await startFakeSlack({ signingSecret: SIGNING_SECRET, botToken: BOT_TOKEN });
+  bot = await startMinimalApp(fake);
+});
+
+afterEach(async () => {
+  await bot.stop();
+  await fake.stop();
+});
+
+describe('slash command and modal', () => {
+  it('sends the command as Slack does and lets Bolt verify it (auth.test at start)', async () => {
+    const alice = fake.user('U0ALICE', { name: 'alice' });
+    const response = await alice.command('noop');
+
+    expect(response.status).toBe(200);
+    expect(fake.callsTo('auth.test')).toHaveLength(1);
+    expect(bot.seen.commands[0]).toMatchObject({
+      command: '/chaos', text: 'noop', user_id: 'U0ALICE', user_name: 'alice', team_id: fake.teamId,
+      channel_id: DEFAULT_CHANNEL, api_app_id: expect.any(String),
+      trigger_id: expect.stringMatching(/^\d+\.\d+\.[0-9a-f]{32}$/),
+      response_url: expect.stringMatching(/^http:\/\/127\.0\.0\.1:\d+\/hooks\/commands\//),
+    });
+  });
+
+  it('opens the modal, shows field errors by label, then accepts and closes it', async () => {
+    const alice = fake.user('U0ALICE');
+    await alice.command('login');
+    const modal = await fake.waitFor(() => alice.modal(), 'the login modal');
+
+    expect(modal.title).toBe('Log in');
+    expect(modal.callbackId).toBe('login');
+    expect(modal.privateMetadata).toBe(DEFAULT_CHANNEL);
+    expect(modal.text()).toContain('Password');
+
+    const options = await modal.search('Team', 'p');
+    expect(options.map((option) => option.text)).toEqual(['Platform', 'Payments']);
+
+    modal.fill('Email', 'not-an-email').fill('Password', 'hunter2').choose('Team', 'Payments').choose('Region', 'EU');
+    const rejected = await modal.submit();
+    expect(rejected.body).toEqual({ response_action: 'errors', errors: { email: 'Enter an email address' } });
+    expect(modal.isOpen).toBe(true);
+    expect(modal.errors()).toEqual({ Email: 'Enter an email address' });
+
+    modal.fill('Email', 'alice@example.com');
+    const accepted = await modal.submit();
+    expect(accepted.status).toBe(200);
+    expect(modal.isOpen).toBe(false);
+    expect(alice.modal()).toBeUndefined();
+
+    const note = await fake.waitFor(() => alice.lastEphemeral(), 'the login confirmation');
+    expect(note.text()).toBe('Logged in as alice@example.com in team Payments');
+    expect(note.channel).toBe(DEFAULT_CHANNEL);
+    expect(fake.failures()).toEqual([]);
+    expect(bot.errors).toEqual([]);
+  });
+
+  it('refuses to submit while a required field is empty, as the Slack client does', async () => {
+    const alice = fake.user('U0ALICE');
+    await alice.command('login');
+    const modal = await fake.waitFor(() => alice.modal(), 'the login modal');
+    modal.fill('Email', 'alice@example.com');
+
+    await expect(modal.submit()).rejects.toThrow(/required fields are empty: "Password", "Team"/);
+  });
+
+  it('names what exists when a driver looks for something that is not there', async () => {
+    const alice = fake.user('U0ALICE');
+    await alice.command('login');
+    const modal = await fake.waitFor(() => alice.modal(), 'the login modal');
+
+    expect(() => modal.fill('Username', 'x')).toThrow(/inputs: "Email", "Password", "Team", "Region"/);
+    expect(() => modal.choose('Region', 'Mars')).toThrow(/options: "EU", "US"/);
+    expect(() => modal.choose('Team', 'Search')).toThrow(/search the external select first/);
+  });
+
+  it('sends view_closed when the modal asks for it', async () => {
+    const alice = fake.user('U0ALICE');
+    await alice.command('login');
+    const modal = await fake.waitFor(() => alice.modal(), 'the login modal');
+
+    const closed = await modal.close();
+    expect(closed?.status).toBe(200);
+    expect(bot.seen.closed).toEqual(['U0ALICE']);
+    expect(alice.modal()).toBeUndefined();
+  });
+});
+
+describe('messages', () => {
+  it('shows an ack body as the command reply and deletes it through response_url', async () => {
+    const alice = fake.user('U0ALICE');
+    await alice.command('help');
+    const usage = alice.lastEphemeral();
+    expect(usage?.text()).toContain('Usage: `/chaos login | card | announce`');
+    expect(usage?.buttons().map((button) => button.text)).toEqual(['Dismiss']);
+
+    await usage?.click('Dismiss');
+    await fake.waitFor(() => usage?.deleted, 'the usage message to be deleted');
+    expect(alice.ephemerals()).toEqual([]);
+    expect(fake.callsTo('response_url')[0]?.args).toEqual({ delete_original: true });
+  });
+
+  it('posts in_channel replies through response_url for everyone', async () => {
+    const alice = fake.user('U0ALICE');
+    await alice.command('announce');
+    const [announcement] = await fake.waitFor(() => fake.channel(DEFAULT_CHANNEL).messages().length === 1 && fake.channel(DEFAULT_CHANNEL).messages(), 'the announcement');
+
+    expect(announcement?.text()).toBe('<@U0ALICE> started a game day');
+    expect(announcement?.ephemeral).toBe(false);
+    expect(alice.ephemerals()).toEqual([]);
+  });
+
+  it('asks for confirmation, then updates the card in place and replies in its thread', async () => {
+    const alice = fake.user('U0ALICE');
+    const bob = fake.user('U0BOB');
+    await alice.command('card');
+    expect(alice.lastEphemeral()?.text()).toBe('Starting the attack…');
+    const card = await fake.waitFor(() => bob.channel(DEFAULT_CHANNEL).messages()[0], 'the attack card');
+    expect(card.buttons().map((button) => button.text)).toEqual(['Halt', 'Details']);
+
+    await expect(card.click('Halt')).rejects.toThrow(/confirmation dialog first \("Halt attack\?"/);
+    await expect(card.click('Stop')).rejects.toThrow(/No button "Stop".*buttons: "Halt", "Details"/);
+    await card.click('Halt', { confirm: true });
+
+    await fake.waitFor(() => bob.lastEphemeral(), 'the halt confirmation');
+    expect(bob.lastEphemeral()?.text()).toBe('You halted the attack.');
+    expect(alice.ephemerals().map((message) => message.text())).toEqual(['Starting the attack…']);
+    const [updated] = fake.channel(DEFAULT_CHANNEL).messages();
+    expect(updated?.ts).toBe(card.ts);
+    expect(updated?.text()).toContain('Stage: Halted');
+    expect(updated?.buttons().map((button) => button.text)).toEqual(['Details']);
+    const replies = fake.channel(DEFAULT_CHANNEL).thread(card.ts);
+    expect(replies.map((reply) => reply.text())).toEqual(['Halted by <@U0BOB>']);
+    expect(replies[0]?.threadTs).toBe(card.ts);
+    expect(fake.channel(DEFAULT_CHANNEL).messages()).toHaveLength(1);
+
+    const action = fake.callsTo('chat.update')[0];
+    expect(action?.args).toMatchObject({ channel: DEFAULT_CHANNEL, ts: card.ts });
+    expect(fake.failures()).toEqual([]);
+  });
+
+  it('replaces the original message through response_url', async () => {
+    const alice = fake.user('U0ALICE');
+    await alice.command('card');
+    const card = await fake.waitFor(() => alice.channel(DEFAULT_CHANNEL).messages()[0], 'the attack card');
+
+    await card.click('Details');
+    await fake.waitFor(() => card.text() === 'Details: CPU 80% for 60 s', 'the card replaced by its details');
+    expect(card.blocks).toEqual([]);
+    expect(fake.channel(DEFAULT_CHANNEL).messages()).toHaveLength(1);
+  });
+
+  it('reads but does not act on messages read without a person', async () => {
+    await fake.user('U0ALICE').command('card');
+    const card = await fake.waitFor(() => fake.channel(DEFAULT_CHANNEL).messages()[0], 'the attack card');
+    await expect(card.click('Details')).rejects.toThrow(/read it through a person/);
+  });
+});
+
+describe('shortcuts and App Home', () => {
+  it('runs a message shortcut that opens a prefilled modal with a permalink, then push and clear', async () => {
+    const alice = fake.user('U0ALICE');
+    await alice.command('card');
+    const card = await fake.waitFor(() => alice.channel(DEFAULT_CHANNEL).messages()[0], 'the attack card');
+
+    await alice.shortcut('file_ticket', card);
+    const ticket = await fake.waitFor(() => alice.modal(), 'the ticket modal');
+    expect(ticket.title).toBe('File ticket');
+    expect(ticket.values()['summary']?.['value']).toEqual({ type: 'plain_text_input', value: 'CPU attack on web-1' });
+    expect(ticket.text()).toContain(`/archives/${DEFAULT_CHANNEL}/p${card.ts.replace('.', '')}`);
+
+    await ticket.submit();
+    const filed = alice.modal();
+    expect(filed?.title).toBe('Ticket filed');
+    expect(() => ticket.fill('Summary', 'x')).toThrow(/covered by another modal/);
+
+    await filed?.submit();
+    expect(alice.modal()).toBeUndefined();
+    expect(ticket.isOpen).toBe(false);
+    expect(fake.failures()).toEqual([]);
+  });
+
+  it('publishes the home tab on app_home_opened and opens a modal from its button', async () => {
+    const alice = fake.user('U0ALICE');
+    const response = await alice.openHome();
+    expect(response.status).toBe(200);
+
+    const home = await fake.waitFor(() => alice.home(), 'the home tab');
+    expect(home.text()).toBe('Faultline\nWelcome, <@U0ALICE>\nLog in');
+    await home.click('Log in');
+    const modal = await fake.waitFor(() => alice.modal(), 'the login modal from home');
+    expect(modal.title).toBe('Log in');
+    expect(fake.user('U0BOB').home()).toBeUndefined();
+  });
+
+  it('redelivers an event as a Slack retry that Bolt reports', async () => {
+    const alice = fake.user('U0ALICE');
+    await alice.openHome();
+    await fake.waitFor(() => fake.callsTo('views.publish').length === 1, 'the first publish');
+
+    const retried = await fake.redeliverLast();
+    expect(retried.status).toBe(200);
+    await fake.waitFor(() => fake.callsTo('views.publish').length === 2, 'the second publish');
+    expect(bot.seen.homeOpened).toEqual([{}, { retryNum: 1, retryReason: 'http_timeout' }]);
+  });
+});
