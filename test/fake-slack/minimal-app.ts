@@ -135,12 +135,20 @@ export async function startMinimalApp(fake: FakeSlack): Promise<MinimalApp> {
 
   app.options('team_search', async ({ options, ack }) => {
     const query = options.value.toLowerCase();
+    if (query === 'everything') {
+      await ack({ options: Array.from({ length: 101 }, (_, index) => ({ text: plain(`Team ${index}`), value: `team-${index}` })) });
+      return;
+    }
     await ack({ options: TEAMS.filter((team) => team.toLowerCase().includes(query)).map((team) => ({ text: plain(team), value: team.toLowerCase() })) });
   });
 
   app.view('login', async ({ view, body, ack, client }) => {
     const values = view.state.values;
     const email = values['email']?.['value']?.value ?? '';
+    if (email === 'misplaced-error') {
+      await ack({ response_action: 'errors', errors: { username: 'No such field in this modal' } });
+      return;
+    }
     if (!email.includes('@')) {
       await ack({ response_action: 'errors', errors: { email: 'Enter an email address' } });
       return;
