@@ -74,6 +74,10 @@ export interface PlacedElement {
   label?: string;
 }
 
+export function isObject(value: unknown): value is Record<string, unknown> {
+  return value !== null && typeof value === 'object' && !Array.isArray(value);
+}
+
 const SELECT_TYPES = new Set([
   'static_select', 'external_select', 'users_select', 'conversations_select', 'channels_select',
   'multi_static_select', 'multi_external_select', 'multi_users_select', 'multi_conversations_select',

@@ -1,13 +1,15 @@
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { BotLink, type BotResponse, type DeliveryOptions } from './bot-link.ts';
-import { channelView, deliverEvent, Person, type ChannelView, type SlackPerson } from './drivers.ts';
+import { deliverEvent, Person, type SlackPerson } from './person.ts';
+import { channelView, type ChannelView } from './surface.ts';
 import { callWebApi, postToResponseUrl } from './web-api.ts';
 import { Workspace, type WebApiCall } from './workspace.ts';
 
 export type { BotResponse, DeliveryOptions } from './bot-link.ts';
-export type { ButtonInfo, ChannelView, Message, ModalDriver, OptionInfo, SlackPerson, Surface } from './drivers.ts';
-export { DEFAULT_CHANNEL } from './drivers.ts';
+export type { ButtonInfo, ChannelView, Message, OptionInfo, Surface } from './surface.ts';
+export type { ModalDriver } from './modal.ts';
+export { DEFAULT_CHANNEL, type SlackPerson } from './person.ts';
 export type { WebApiCall } from './workspace.ts';
 export { slackSignature } from './signature.ts';
 

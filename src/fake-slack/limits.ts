@@ -1,4 +1,4 @@
-import type { Block, BlockElement, TextObject } from './block-kit.ts';
+import { isObject, type Block, type BlockElement, type TextObject } from './block-kit.ts';
 
 /** One thing Slack would reject, located by a JSON pointer into the request as Slack reports it. */
 export interface Violation {
@@ -162,6 +162,32 @@ function elementViolations(element: BlockElement, at: string): Violation[] {
   return violations;
 }
 
+/**
+ * What Slack rejects in the ack body to a view_submission: errors for blocks that are not inputs,
+ * invalid views to update or push, a push beyond the stack limit, unknown actions.
+ */
+export function responseActionViolations(reply: Record<string, unknown>, inputBlockIds: Set<string>, stackDepth: number): Violation[] {
+  const action = reply['response_action'];
+  switch (action) {
+    case 'errors': {
+      const errors = reply['errors'];
+      if (!isObject(errors)) return [{ pointer: '/errors', message: 'must be an object keyed by block_id' }];
+      return Object.keys(errors)
+        .filter((blockId) => !inputBlockIds.has(blockId))
+        .map((blockId) => ({ pointer: `/errors/${blockId}`, message: `no input block with block_id "${blockId}"` }));
+    }
+    case 'push':
+      if (stackDepth >= MAX_MODAL_STACK) return [{ pointer: '/response_action', message: `no more than ${MAX_MODAL_STACK} views in a stack` }];
+      return viewViolations(reply['view']);
+    case 'update':
+      return viewViolations(reply['view']);
+    case 'clear':
+      return [];
+    default:
+      return [{ pointer: '/response_action', message: `unknown response_action ${JSON.stringify(action)}` }];
+  }
+}
+
 /** What Slack rejects in the options an app returns for a `block_suggestion`. */
 export function optionsResponseViolations(body: unknown): Violation[] {
   if (!isObject(body)) return [{ pointer: '/', message: 'must be an object with options or option_groups' }];
@@ -174,10 +200,6 @@ export function optionsResponseViolations(body: unknown): Violation[] {
     return elementViolations({ option_groups: groups }, '');
   }
   return [{ pointer: '/', message: 'must provide options or option_groups' }];
-}
-
-function isObject(value: unknown): value is Record<string, unknown> {
-  return value !== null && typeof value === 'object' && !Array.isArray(value);
 }
 
 function isPlainText(value: unknown): value is { type: 'plain_text'; text: string } {

@@ -43,7 +43,7 @@ export function messageJson(identity: Identity, message: MessageRecord): Record<
   const fromBot = message.postedBy === identity.botUserId;
   return {
     type: 'message',
-    ...(fromBot ? { subtype: 'bot_message', bot_id: identity.botId, app_id: identity.appId } : {}),
+    ...(fromBot ? { bot_id: identity.botId, app_id: identity.appId } : {}),
     user: message.postedBy,
     text: message.text,
     blocks: message.blocks,

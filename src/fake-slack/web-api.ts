@@ -1,4 +1,4 @@
-import type { Block } from './block-kit.ts';
+import { isObject, type Block } from './block-kit.ts';
 import { MAX_MODAL_STACK, messageViolations, slackMessages, viewViolations, type Violation } from './limits.ts';
 import { messageJson, viewJson } from './payloads.ts';
 import { RESPONSE_URL_USES, type ResponseUrlRecord, type ViewRecord, type Workspace } from './workspace.ts';
@@ -12,10 +12,6 @@ function failure(error: string, violations: Violation[] = []): Result {
 
 function text(value: unknown): string | undefined {
   return typeof value === 'string' ? value : undefined;
-}
-
-function isObject(value: unknown): value is Record<string, unknown> {
-  return value !== null && typeof value === 'object' && !Array.isArray(value);
 }
 
 type Checked<T> = { value: T } | { refused: Result };

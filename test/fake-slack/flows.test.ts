@@ -62,6 +62,22 @@ describe('slash command and modal', () => {
     expect(bot.errors).toEqual([]);
   });
 
+  it('replaces the modal in place on response_action update', async () => {
+    const alice = fake.user('U0ALICE');
+    await alice.command('login');
+    const modal = await fake.waitFor(() => alice.modal(), 'the login modal');
+    const { viewId } = modal;
+    await modal.search('Team', 'search');
+    await modal.fill('Email', 'mfa@example.com').fill('Password', 'hunter2').choose('Team', 'Search').submit();
+
+    expect(modal.isOpen).toBe(true);
+    expect(modal.title).toBe('Two-factor code');
+    expect(modal.viewId).toBe(viewId);
+    expect(modal.values()).toEqual({ code: { value: { type: 'plain_text_input', value: null } } });
+    expect(alice.modal()?.callbackId).toBe('mfa');
+    expect(fake.callsTo('response_action')).toMatchObject([{ ok: true, args: { response_action: 'update' } }]);
+  });
+
   it('refuses to submit while a required field is empty, as the Slack client does', async () => {
     const alice = fake.user('U0ALICE');
     await alice.command('login');

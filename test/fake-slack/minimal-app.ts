@@ -149,6 +149,17 @@ export async function startMinimalApp(fake: FakeSlack): Promise<MinimalApp> {
       await ack({ response_action: 'errors', errors: { username: 'No such field in this modal' } });
       return;
     }
+    if (email === 'mfa@example.com' || email === 'broken@example.com') {
+      const title = email === 'mfa@example.com' ? 'Two-factor code' : 'A title far too long for Slack';
+      await ack({
+        response_action: 'update',
+        view: {
+          type: 'modal', callback_id: 'mfa', title: plain(title), submit: plain('Verify'),
+          blocks: [{ type: 'input', block_id: 'code', label: plain('Code'), element: { type: 'plain_text_input', action_id: 'value' } }],
+        },
+      });
+      return;
+    }
     if (!email.includes('@')) {
       await ack({ response_action: 'errors', errors: { email: 'Enter an email address' } });
       return;

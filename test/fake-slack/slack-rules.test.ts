@@ -128,6 +128,17 @@ describe('Block Kit limits', () => {
     await expect(login.search('Team', 'search')).resolves.toEqual([{ text: 'Search', value: 'search' }]);
   });
 
+  it('records a response_action update over the limits as a failure and keeps the modal', async () => {
+    await alice.command('login');
+    const login = await fake.waitFor(() => alice.modal(), 'the login modal');
+    await login.search('Team', 'plat');
+    await login.fill('Email', 'broken@example.com').fill('Password', 'x').choose('Team', 'Platform').submit();
+
+    expect(lastFailure()).toMatchObject({ method: 'response_action', error: 'invalid_arguments' });
+    expect(JSON.stringify(lastFailure()?.response)).toContain('[json-pointer:/view/title]');
+    expect(login.title).toBe('Log in');
+  });
+
   it('records errors for a block that is not an input as a failure and shows nothing', async () => {
     await alice.command('login');
     const login = await fake.waitFor(() => alice.modal(), 'the login modal');
