@@ -1,3 +1,18 @@
+/**
+ * A fake Slack for the end-to-end tests (and later the local playground). It delivers signed
+ * requests to the bot's Bolt HTTP endpoint as Slack does, serves the Web API and the response_urls
+ * the bot calls, records every call and refuses what Slack refuses. Tests act as people:
+ *
+ *   const fake = await startFakeSlack({ signingSecret, botToken });  // the bot's SLACK_API_URL = fake.apiUrl
+ *   fake.setBotUrl(`http://127.0.0.1:${port}/slack/events`);
+ *   const alice = fake.user('U0ALICE');
+ *   await alice.command('login');
+ *   const modal = await fake.waitFor(() => alice.modal(), 'the login modal');
+ *   await modal.fill('Email', 'alice@example.com').fill('Password', 'secret').submit();
+ *   expect(fake.failures()).toEqual([]);
+ *
+ * Triggers expire only when a test calls expireTriggers(), never by the wall clock.
+ */
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { BotLink, type BotResponse, type DeliveryOptions } from './bot-link.ts';

@@ -157,9 +157,42 @@ describe('messages', () => {
     expect(replies[0]?.threadTs).toBe(card.ts);
     expect(fake.channel(DEFAULT_CHANNEL).messages()).toHaveLength(1);
 
-    const action = fake.callsTo('chat.update')[0];
-    expect(action?.args).toMatchObject({ channel: DEFAULT_CHANNEL, ts: card.ts });
+    const update = fake.callsTo('chat.update')[0];
+    expect(update?.args).toMatchObject({ channel: DEFAULT_CHANNEL, ts: card.ts });
     expect(fake.failures()).toEqual([]);
+  });
+
+  it('sends block_actions shaped like Slack\'s', async () => {
+    const alice = fake.user('U0ALICE', { name: 'alice' });
+    await alice.command('card');
+    const card = await fake.waitFor(() => alice.channel(DEFAULT_CHANNEL).messages()[0], 'the attack card');
+    await card.click('Halt', { confirm: true });
+
+    const payload = await fake.waitFor(() => bot.seen.actions[0], 'the halt action');
+    expect(payload).toMatchObject({
+      type: 'block_actions',
+      user: { id: 'U0ALICE', username: 'alice', team_id: fake.teamId },
+      team: { id: fake.teamId, domain: 'faultline-test' },
+      api_app_id: expect.any(String),
+      trigger_id: expect.stringMatching(/^\d+\.\d+\.[0-9a-f]{32}$/),
+      container: { type: 'message', message_ts: card.ts, channel_id: DEFAULT_CHANNEL, is_ephemeral: false },
+      channel: { id: DEFAULT_CHANNEL },
+      message: { ts: card.ts, text: 'CPU attack on web-1', bot_id: expect.any(String) },
+      response_url: expect.stringMatching(/\/hooks\/actions\//),
+      state: { values: { length: { set_length: { type: 'static_select', selected_option: null } } } },
+      actions: [{ type: 'button', action_id: 'halt', block_id: 'card_actions', value: 'attack-1', text: { text: 'Halt' }, action_ts: expect.any(String) }],
+    });
+  });
+
+  it('picks an option in a message select by its placeholder and dispatches it', async () => {
+    const alice = fake.user('U0ALICE');
+    await alice.command('card');
+    const card = await fake.waitFor(() => alice.channel(DEFAULT_CHANNEL).messages()[0], 'the attack card');
+
+    await expect(card.select('Length', '1 hour')).rejects.toThrow(/options: "5 minutes", "10 minutes"/);
+    await card.select('Length', '10 minutes');
+    const [reply] = await fake.waitFor(() => fake.channel(DEFAULT_CHANNEL).thread(card.ts).length > 0 && fake.channel(DEFAULT_CHANNEL).thread(card.ts), 'the thread reply');
+    expect(reply?.text()).toBe('Length set to 10 minutes by <@U0ALICE>');
   });
 
   it('replaces the original message through response_url', async () => {

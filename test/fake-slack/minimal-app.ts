@@ -17,7 +17,12 @@ export interface MinimalApp {
   /** Errors Bolt or a listener logged. */
   errors: string[];
   /** What listeners saw, for assertions on payload shape and delivery headers. */
-  seen: { commands: Record<string, unknown>[]; homeOpened: { retryNum?: number; retryReason?: string }[]; closed: string[] };
+  seen: {
+    commands: Record<string, unknown>[];
+    actions: Record<string, unknown>[];
+    homeOpened: { retryNum?: number; retryReason?: string }[];
+    closed: string[];
+  };
   /** Holds `/chaos slow` before it opens its modal, until released. */
   holdSlow(): () => void;
   stop(): Promise<void>;
@@ -68,6 +73,13 @@ function attackCard(stage: string, withHalt: boolean) {
   return [
     { type: 'section', block_id: 'summary', text: { type: 'mrkdwn', text: `*CPU attack* on web-1\nStage: ${stage}` } },
     {
+      type: 'section', block_id: 'length', text: { type: 'mrkdwn', text: 'Change length' },
+      accessory: {
+        type: 'static_select', action_id: 'set_length', placeholder: plain('Length'),
+        options: ['5 minutes', '10 minutes'].map((length) => ({ text: plain(length), value: length.split(' ')[0] })),
+      },
+    },
+    {
       type: 'actions',
       block_id: 'card_actions',
       elements: [
@@ -86,7 +98,7 @@ function attackCard(stage: string, withHalt: boolean) {
 export async function startMinimalApp(fake: FakeSlack): Promise<MinimalApp> {
   const errors: string[] = [];
   const logger = capturingLogger(errors);
-  const seen: MinimalApp['seen'] = { commands: [], homeOpened: [], closed: [] };
+  const seen: MinimalApp['seen'] = { commands: [], actions: [], homeOpened: [], closed: [] };
   let slowGate: Promise<void> = Promise.resolve();
 
   const receiver = new HTTPReceiver({ signingSecret: SIGNING_SECRET, logger });
@@ -176,12 +188,23 @@ export async function startMinimalApp(fake: FakeSlack): Promise<MinimalApp> {
 
   app.action('halt', async ({ ack, body, client, respond }) => {
     await ack();
+    seen.actions.push({ ...body });
     if (body.type !== 'block_actions' || body.message === undefined || body.channel === undefined) return;
     const channel = body.channel.id;
     const ts = body.message.ts;
     await client.chat.update({ channel, ts, text: 'CPU attack on web-1 (halted)', blocks: attackCard('Halted', false) });
     await client.chat.postMessage({ channel, thread_ts: ts, text: `Halted by <@${body.user.id}>` });
     await respond({ text: 'You halted the attack.' });
+  });
+
+  app.action('set_length', async ({ ack, body, action, client }) => {
+    await ack();
+    if (body.type !== 'block_actions' || action.type !== 'static_select' || body.channel === undefined || body.message === undefined) return;
+    await client.chat.postMessage({
+      channel: body.channel.id,
+      thread_ts: body.message.ts,
+      text: `Length set to ${action.selected_option.text.text} by <@${body.user.id}>`,
+    });
   });
 
   app.action('dismiss', async ({ ack, respond }) => {
