@@ -158,7 +158,9 @@ export function visibleText(blocks: Block[]): string {
         push(plainText(block.text));
         break;
       case 'context':
-        (block.elements ?? []).forEach((item) => (item.type === 'image' ? undefined : push(plainText(item as TextObject))));
+        for (const item of block.elements ?? []) {
+          if (item.type !== 'image') push(plainText(item as TextObject));
+        }
         break;
       case 'actions':
         (block.elements ?? []).forEach(element);
