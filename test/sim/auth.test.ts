@@ -49,11 +49,12 @@ describe('login', () => {
 
   it('answers 401 Invalid credentials to a wrong password, an unknown e-mail or another company name', async () => {
     const { owner } = sim.seed.users;
-    for (const form of [
+    const forms: Array<Record<string, string>> = [
       { email: owner.email, password: 'wrong' },
       { email: 'nobody@acme.test', password: owner.password },
       { email: owner.email, password: owner.password, companyName: 'Globex' },
-    ]) {
+    ];
+    for (const form of forms) {
       const answer = await api.call('POST', '/users/auth', { query: { getCompanySession: 'true' }, form });
       expect(answer.status).toBe(401);
       expect(answer.text).toBe('Invalid credentials');

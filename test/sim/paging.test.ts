@@ -62,7 +62,7 @@ describe('paged attack lists', () => {
     const viaSynonym = await page('/attacks/active/paged', { pageSize: '2', page_token: token });
     expect(viaSynonym.items.map((attack) => attack.guid)).toEqual([guids[2], guids[1]]);
 
-    for (const query of [{ pageToken: 'not-a-token' }, { pageSize: '0' }, { pageSize: 'ten' }]) {
+    for (const query of [{ pageToken: 'not-a-token' }, { pageSize: '0' }, { pageSize: 'ten' }] as Array<Record<string, string>>) {
       const answer = await api.call('GET', '/attacks/active/paged', { auth: owner, teamId: platform, query });
       expect(answer.status).toBe(400);
       expect(answer.text).toMatch(/^Bad request/);
