@@ -33,7 +33,7 @@ const maxBodyBytes = 1024 * 1024;
 export function createRequestListener(deps: ServerDeps, secure: boolean): (request: IncomingMessage, response: ServerResponse) => void {
   return (request, response) => {
     handle(deps, secure, request, response).catch((error: unknown) => {
-      console.error('Simulator failed to answer a request', error);
+      console.error('The simulator failed to answer a request', error);
       if (!response.headersSent) response.destroy();
     });
   };
@@ -56,11 +56,19 @@ async function handle(deps: ServerDeps, secure: boolean, request: IncomingMessag
     const body = new RequestBody(await readBody(request), request.headers['content-type']);
     reply = apiPath === undefined ? text(404, 'Not found') : await dispatch(deps, secure, { method, apiPath, query, request, body, record });
   } catch (error) {
-    if (!(error instanceof SimHttpError)) throw error;
-    reply = text(error.status, error.message);
-    Object.assign(reply.headers, error.headers);
+    reply = errorReply(error);
   }
   send(response, record, reply);
+}
+
+function errorReply(error: unknown): Reply {
+  if (error instanceof SimHttpError) {
+    const reply = text(error.status, error.message);
+    Object.assign(reply.headers, error.headers);
+    return reply;
+  }
+  console.error('The simulator failed to handle a request', error);
+  return text(500, 'Internal error');
 }
 
 interface Incoming {
@@ -139,7 +147,8 @@ async function readBody(request: IncomingMessage): Promise<string> {
   for await (const chunk of request) {
     const buffer = chunk as Buffer;
     size += buffer.length;
-    if (size > maxBodyBytes) throw new SimHttpError(413, 'Request body too large');
+    // The rest of the body stays unread, so the connection cannot be reused.
+    if (size > maxBodyBytes) throw new SimHttpError(413, 'Request body too large', { connection: 'close' });
     chunks.push(buffer);
   }
   return Buffer.concat(chunks).toString('utf8');

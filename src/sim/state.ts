@@ -76,7 +76,7 @@ export interface HaltNote {
 
 export interface Attack {
   guid: string;
-  /** Creation order; the paging cursor. */
+  /** Creation order within the team; the paging cursor. */
   seq: number;
   teamId: string;
   type: string;
@@ -151,8 +151,6 @@ export class SimState {
   readonly trackerIssues: TrackerIssue[] = [];
   readonly passwordResets: PasswordResetRequest[] = [];
 
-  #seq = 0;
-  #issueNumber = 0;
   // Per-team lists in creation order, so that a page is found without scanning other teams.
   #attacksByTeam = new Map<string, Attack[]>();
   #kubernetesAttacksByTeam = new Map<string, KubernetesAttack[]>();
@@ -163,8 +161,6 @@ export class SimState {
     for (const list of [this.hosts, this.containers, this.kubernetesObjects, this.trackerIssues, this.passwordResets]) list.length = 0;
     this.#attacksByTeam.clear();
     this.#kubernetesAttacksByTeam.clear();
-    this.#seq = 0;
-    this.#issueNumber = 0;
   }
 
   addCompany(company: Company): Company {
@@ -232,15 +228,16 @@ export class SimState {
   }
 
   addAttack(input: NewAttack): Attack {
+    const list = listFor(this.#attacksByTeam, input.teamId);
     const attack: Attack = {
       ...input,
       guid: randomUUID(),
-      seq: ++this.#seq,
+      seq: nextSeq(list),
       annotations: input.annotations ?? {},
       executionIds: input.targets.map(() => randomUUID()),
     };
     this.attacks.set(attack.guid, attack);
-    listFor(this.#attacksByTeam, attack.teamId).push(attack);
+    list.push(attack);
     return attack;
   }
 
@@ -255,9 +252,10 @@ export class SimState {
   }
 
   addKubernetesAttack(input: NewKubernetesAttack): KubernetesAttack {
-    const attack: KubernetesAttack = { ...input, guid: randomUUID(), seq: ++this.#seq };
+    const list = listFor(this.#kubernetesAttacksByTeam, input.teamId);
+    const attack: KubernetesAttack = { ...input, guid: randomUUID(), seq: nextSeq(list) };
     this.kubernetesAttacks.set(attack.guid, attack);
-    listFor(this.#kubernetesAttacksByTeam, attack.teamId).push(attack);
+    list.push(attack);
     return attack;
   }
 
@@ -273,10 +271,14 @@ export class SimState {
   teamsOfCompany(companyId: string): Team[] {
     return [...this.teams.values()].filter((team) => team.companyId === companyId);
   }
+}
 
-  nextIssueNumber(): number {
-    return ++this.#issueNumber;
-  }
+/**
+ * Sequence numbers count per team, so that a page token reveals nothing about other teams or
+ * companies. Nothing is ever deleted, so the last one is the highest.
+ */
+function nextSeq(list: readonly { seq: number }[]): number {
+  return (list.at(-1)?.seq ?? 0) + 1;
 }
 
 function listFor<T>(map: Map<string, T[]>, key: string): T[] {

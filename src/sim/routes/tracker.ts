@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { trackerIssueResponse } from '../records.ts';
 import { badRequest, json, notFound, parseBody, queryList, queryValue, SimHttpError, teamRoute, type Route, type TeamContext } from '../route.ts';
 import type { Team, TrackerIssue } from '../state.ts';
-import { trackerFields, trackerIssueTypes, trackerLabels, trackerProjects } from '../trackerCatalogue.ts';
+import { trackerFields, trackerIssueTypes, trackerLabels, trackerProjects, type TrackerField } from '../trackerCatalogue.ts';
 
 export const noIntegrationText = 'No integration exists';
 
@@ -80,6 +80,21 @@ const createIssueSchema = z.looseObject({
 
 const optionValueSchema = z.looseObject({ id: z.string() });
 
+/** Required fields must be present, and option fields must hold one of their allowed values. */
+function checkFields(definitions: readonly TrackerField[], fields: Record<string, unknown>): void {
+  for (const field of definitions) {
+    const value = fields[field.key];
+    if (value === undefined || value === null) {
+      if (field.required) throw badRequest(`field "${field.key}" is required`);
+      continue;
+    }
+    const chosen = field.type === 'option' ? optionValueSchema.safeParse(value) : undefined;
+    if (chosen && (!chosen.success || !field.allowedValues?.some((option) => option.id === chosen.data.id))) {
+      throw badRequest(`field "${field.key}" must be one of its allowed values`);
+    }
+  }
+}
+
 function createIssue({ body, state, team, now }: TeamContext) {
   const tracker = integrationOf(team);
   const { entity, fields } = parseBody(createIssueSchema, body.json());
@@ -90,21 +105,9 @@ function createIssue({ body, state, team, now }: TeamContext) {
   if (entity.type === 'ATTACK' && !state.attackOf(team.id, entity.id) && !state.kubernetesAttackOf(team.id, entity.id)) {
     throw badRequest(`no attack "${entity.id}" in this team`);
   }
-  for (const field of trackerFields(project, issueType)) {
-    const value = fields[field.key];
-    if (value === undefined || value === null) {
-      if (field.required) throw badRequest(`field "${field.key}" is required`);
-      continue;
-    }
-    if (field.type === 'option') {
-      const chosen = optionValueSchema.safeParse(value);
-      if (!chosen.success || !field.allowedValues?.some((option) => option.id === chosen.data.id)) {
-        throw badRequest(`field "${field.key}" must be one of its allowed values`);
-      }
-    }
-  }
+  checkFields(trackerFields(project, issueType), fields);
 
-  const key = `${project.key}-${state.nextIssueNumber()}`;
+  const key = nextIssueKey(state.trackerIssues, team, project.key);
   const issue: TrackerIssue = {
     key,
     url: `${tracker.baseUrl}/browse/${key}`,
@@ -118,4 +121,9 @@ function createIssue({ body, state, team, now }: TeamContext) {
   };
   state.trackerIssues.push(issue);
   return json(200, { key: issue.key, url: issue.url });
+}
+
+function nextIssueKey(issues: readonly TrackerIssue[], team: Team, projectKey: string): string {
+  const taken = issues.filter((issue) => issue.teamId === team.id && issue.key.startsWith(`${projectKey}-`)).length;
+  return `${projectKey}-${taken + 1}`;
 }
