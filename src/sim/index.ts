@@ -96,8 +96,7 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Si
     state,
 
     addAttacks(teamId, count, { type = 'cpu', lengthSeconds = bulkLengthSeconds, createUser } = {}) {
-      const team = state.teams.get(teamId);
-      if (!team) throw new Error(`No team ${teamId}`);
+      if (!state.teams.has(teamId)) throw new Error(`No team ${teamId}`);
       const command = validateCommand(type, ['-l', String(lengthSeconds)]);
       const target = { type: 'Random' as const };
       const { targetType, targets } = resolveTargets(state, teamId, target);
@@ -106,10 +105,10 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Si
       return Array.from({ length: count }, () => state.addAttack({
         teamId,
         type: command.type,
-        args: command.args,
-        infraTarget: target,
+        args: [...command.args],
+        infraTarget: { ...target },
         targetType,
-        targets,
+        targets: [...targets],
         createSource: 'Api',
         createUser: creator,
         source: 'Adhoc',

@@ -56,6 +56,7 @@ async function handle(deps: ServerDeps, secure: boolean, request: IncomingMessag
     const body = new RequestBody(await readBody(request), request.headers['content-type']);
     reply = apiPath === undefined ? text(404, 'Not found') : await dispatch(deps, secure, { method, apiPath, query, request, body, record });
   } catch (error) {
+    if (response.destroyed) return; // the client went away mid-request
     reply = errorReply(error);
   }
   send(response, record, reply);
