@@ -61,7 +61,3 @@ export function privilegesOfTeamRole(role: TeamRoleName | undefined): readonly T
 export function privilegesOfCompanyRoles(roles: readonly CompanyRoleName[]): CompanyPrivilege[] {
   return [...new Set(roles.flatMap((role) => companyRoles[role].privileges))];
 }
-
-export function isCompanyPrivilege(privilege: Privilege): privilege is CompanyPrivilege {
-  return (companyPrivileges as readonly string[]).includes(privilege);
-}
