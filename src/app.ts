@@ -1,13 +1,11 @@
 import type { IncomingMessage, Server, ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import bolt from '@slack/bolt';
+import { App, HTTPReceiver } from '@slack/bolt';
 import type { Deps } from './deps.ts';
 import { boltLogger } from './logger.ts';
 import { listeners } from './listeners.ts';
 import { createMetrics } from './metrics.ts';
 import { SlackAdapter } from './slack/adapter.ts';
-
-const { App, HTTPReceiver } = bolt;
 
 export interface RunningBot {
   /** The HTTP port actually bound (useful with PORT=0 in tests). */

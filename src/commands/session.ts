@@ -6,8 +6,8 @@ import { NoTeamSelectedError, NotLoggedInError } from './errors.ts';
 
 /** The actor's stored login, or NotLoggedInError (the adapter turns it into a Log in button). */
 export async function requireLogin(deps: Deps, actor: Actor): Promise<Login> {
-  const login = await deps.sessions.get(actor);
-  if (!login) throw new NotLoggedInError();
+  const { login, expired } = await deps.sessions.lookup(actor);
+  if (!login) throw new NotLoggedInError(expired);
   return login;
 }
 

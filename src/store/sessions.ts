@@ -36,25 +36,30 @@ export class SessionStore {
   }
 
   async get(person: Person): Promise<Login | undefined> {
+    return (await this.lookup(person)).login;
+  }
+
+  /** The login, or why there is none: `expired` when a stored session ran out just now. */
+  async lookup(person: Person): Promise<{ login?: Login; expired: boolean }> {
     const key = sessionKey(person);
     const sealed = await this.#store.get<string>(key);
-    if (typeof sealed !== 'string') return undefined;
+    if (typeof sealed !== 'string') return { expired: false };
     const opened = this.#cipher.open(sealed, key);
     const parsed = opened ? companySessionSchema.safeParse(JSON.parse(opened.plaintext)) : undefined;
     if (!opened || !parsed?.success) {
       // Unreadable under every configured key: treat as logged out rather than fail every command.
       await this.#store.delete(key);
-      return undefined;
+      return { expired: false };
     }
     const session = parsed.data;
     const expiresAt = new Date(session.expires_at ?? 0);
     if (!(expiresAt.getTime() > this.#now())) {
       await this.#store.delete(key);
-      return undefined;
+      return { expired: true };
     }
     if (opened.stale) await this.save(person, session);
     const teamId = await this.#store.get<string>(teamKey(person));
-    return { session, team: session.teams.find((t) => t.identifier === teamId), expiresAt };
+    return { login: { session, team: session.teams.find((t) => t.identifier === teamId), expiresAt }, expired: false };
   }
 
   async save(person: Person, session: CompanySession): Promise<void> {

@@ -39,7 +39,7 @@ export function describeError(error: unknown, context: ErrorContext): Message {
   const cmd = ctx.command;
   const doing = ctx.doing ?? 'do that';
   if (error instanceof UserInputError) {
-    return text(error.usage ? `${error.message}\nUsage: \`${error.usage}\`` : error.message);
+    return text(error.usage ? `${error.message}\nUsage: \`${cmd} ${error.usage}\`` : error.message);
   }
   if (error instanceof NotLoggedInError) {
     const words = error.expired

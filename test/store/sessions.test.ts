@@ -72,7 +72,8 @@ function behavesAsASessionStore(makeStore: () => KeyValueStore) {
     const sessions = new SessionStore(makeStore(), new SessionCipher(key), () => now);
     await sessions.save(alice, companySession(60_000, now));
     now += 61_000;
-    expect(await sessions.get(alice)).toBeUndefined();
+    expect(await sessions.lookup(alice)).toEqual({ expired: true });
+    expect(await sessions.lookup(alice)).toEqual({ expired: false });
   });
 
   it('drops a session on logout', async () => {

@@ -1,0 +1,183 @@
+import { randomBytes, randomUUID } from 'node:crypto';
+import { Writable } from 'node:stream';
+import { Agent } from 'undici';
+import { startBot, type RunningBot } from '../../src/app.ts';
+import { createDeps } from '../../src/bootstrap.ts';
+import { loadConfig, type Config } from '../../src/config.ts';
+import type { Deps } from '../../src/deps.ts';
+import { createLogger } from '../../src/logger.ts';
+import { startFakeSlack, type FakeSlack } from '../../src/fake-slack/index.ts';
+import { startSimulator, type Simulator } from '../../src/sim/index.ts';
+
+export interface LogLine {
+  level: string;
+  msg: string;
+  [key: string]: unknown;
+}
+
+export interface StackOptions {
+  /** Default memory://. */
+  storeUrl?: string;
+  /** Extra environment for the bot (ATTACK_CHANNELS, MAX_ATTACK_SECONDS, ...). */
+  env?: Record<string, string>;
+  /** A simulator shared between stacks (e.g. two bot processes). */
+  sim?: Simulator;
+  /** A fake Slack shared between stacks. */
+  fake?: FakeSlack;
+  /** Same value for stacks that share sessions; default a fresh one. */
+  sessionKey?: string;
+  storeNamespace?: string;
+}
+
+/**
+ * The whole product on loopback: the platform simulator over HTTPS, the fake Slack, and the bot
+ * in HTTP mode built by the same createDeps and startBot as production, logging at debug level
+ * into memory so tests can read every line.
+ */
+export class Stack {
+  readonly sim: Simulator;
+  readonly fake: FakeSlack;
+  readonly config: Config;
+  readonly logs: LogLine[] = [];
+  deps!: Deps;
+  bot!: RunningBot;
+  /** Bot clock offset, moved together with the simulator's by advanceClock. */
+  #offset = 0;
+  readonly #ownsSim: boolean;
+  readonly #ownsFake: boolean;
+  readonly #agent: Agent;
+  readonly #storeNamespace: string;
+
+  private constructor(sim: Simulator, fake: FakeSlack, config: Config, options: StackOptions) {
+    this.sim = sim;
+    this.fake = fake;
+    this.config = config;
+    this.#ownsSim = !options.sim;
+    this.#ownsFake = !options.fake;
+    this.#agent = new Agent({ connect: { ca: sim.ca } });
+    this.#storeNamespace = options.storeNamespace ?? `faultline-e2e-${randomUUID()}`;
+  }
+
+  static readonly signingSecret = 'e2e-signing-secret';
+  static readonly botToken = 'xoxb-e2e-bot-token';
+
+  static async start(options: StackOptions = {}): Promise<Stack> {
+    const sim = options.sim ?? (await startSimulator());
+    const fake = options.fake ?? (await startFakeSlack({ signingSecret: Stack.signingSecret, botToken: Stack.botToken }));
+    const config = loadConfig({
+      SLACK_BOT_TOKEN: Stack.botToken,
+      SLACK_SIGNING_SECRET: Stack.signingSecret,
+      SLACK_API_URL: fake.apiUrl,
+      PLATFORM_API_URL: sim.url,
+      SESSION_KEY: options.sessionKey ?? randomBytes(32).toString('base64'),
+      STORE_URL: options.storeUrl ?? 'memory://',
+      LOG_LEVEL: 'debug',
+      ...options.env,
+    });
+    const stack = new Stack(sim, fake, config, options);
+    await stack.startBot();
+    return stack;
+  }
+
+  /** Starts (or starts again, after stopBot) the bot process on a free port, pointing the fake Slack at it. */
+  async startBot(): Promise<void> {
+    const logs = this.logs;
+    const destination = new Writable({
+      write(chunk, _encoding, done) {
+        for (const line of String(chunk).split('\n').filter(Boolean)) logs.push(JSON.parse(line) as LogLine);
+        done();
+      },
+    });
+    this.deps = createDeps(this.config, {
+      logger: createLogger('debug', destination),
+      dispatcher: this.#agent,
+      storeNamespace: this.#storeNamespace,
+      now: () => Date.now() + this.#offset,
+    });
+    this.bot = await startBot(this.deps, { port: 0 });
+    this.fake.setBotUrl(`http://127.0.0.1:${this.bot.port}/slack/events`);
+  }
+
+  async stopBot(): Promise<void> {
+    await this.bot.stop();
+  }
+
+  /** Back to the simulator's seed and both clocks to now, between tests. */
+  reset(): void {
+    this.sim.reset();
+    this.#offset = 0;
+  }
+
+  /** Moves the platform's and the bot's clocks on together. */
+  advanceClock(ms: number): void {
+    this.#offset += ms;
+    this.sim.clock.advance(ms);
+  }
+
+  person(id: string, profile?: { name?: string; teamId?: string }) {
+    return this.fake.user(id, { name: id.toLowerCase(), ...profile });
+  }
+
+  /** Logs a person in through the login modal, choosing `team` when the picker follows. */
+  async login(personId: string, user: { email: string; password: string }, options: { team?: string; mfaCode?: string } = {}) {
+    const person = this.person(personId);
+    await person.command('login');
+    const modal = await this.fake.waitFor(() => person.modal()?.callbackId === 'login' && person.modal(), 'the login modal');
+    modal.fill('Email', user.email).fill('Password', user.password);
+    if (options.mfaCode) modal.fill('MFA code', options.mfaCode);
+    await modal.submit();
+    if (options.team) {
+      const picker = await this.fake.waitFor(() => person.modal()?.callbackId === 'team_picker' && person.modal(), 'the team picker');
+      await picker.choose('Team', options.team).submit();
+    }
+    await this.fake.waitFor(() => person.modal()?.title === 'Logged in', 'the logged-in confirmation');
+    return person;
+  }
+
+  /** Opens the login modal for a person and submits e-mail and password. */
+  async submitLogin(personId: string, user: { email: string; password: string }) {
+    const person = this.person(personId);
+    await person.command('login');
+    const modal = await this.fake.waitFor(() => person.modal()?.callbackId === 'login' && person.modal(), 'the login modal');
+    await modal.fill('Email', user.email).fill('Password', user.password).submit();
+    return person;
+  }
+
+  /** Runs a command and waits for the ephemeral reply it causes. */
+  async ask(personId: string, text: string, options: { channel?: string } = {}) {
+    const person = this.person(personId);
+    const before = person.ephemerals().length;
+    await person.command(text, options);
+    return this.fake.waitFor(() => person.ephemerals().length > before && person.ephemerals().at(-1), `a reply to “${text}”`);
+  }
+
+  /** What a person reads: mrkdwn emphasis and code marks removed. */
+  static read(surface: { text(): string } | undefined): string {
+    return (surface?.text() ?? '').replace(/[*`]/g, '');
+  }
+
+  errorLogs(): LogLine[] {
+    return this.logs.filter((line) => line.level === 'error' || line.level === 'fatal');
+  }
+
+  logText(): string {
+    return this.logs.map((line) => JSON.stringify(line)).join('\n');
+  }
+
+  /** Every secret the platform handed out or was handed so far: none may appear in a log. */
+  secrets(): string[] {
+    const found = new Set<string>();
+    for (const user of Object.values(this.sim.seed.users)) found.add(user.password);
+    for (const session of this.sim.state.sessions.values()) {
+      for (const value of [session.token, session.renewToken]) if (value) found.add(value);
+    }
+    return [...found];
+  }
+
+  async stop(): Promise<void> {
+    await this.bot.stop();
+    await this.#agent.close();
+    if (this.#ownsFake) await this.fake.stop();
+    if (this.#ownsSim) await this.sim.stop();
+  }
+}
