@@ -6,7 +6,7 @@ import { listeners } from '../../src/listeners.ts';
 import { loadConfig } from '../../src/config.ts';
 
 const manifest = parse(readFileSync(new URL('../../manifest.yml', import.meta.url), 'utf8'));
-const schema = JSON.parse(readFileSync(new URL('../../../shared/slack/manifest.schema.1.0.0.json', import.meta.url), 'utf8'));
+const schema = JSON.parse(readFileSync(new URL('../fixtures/slack/manifest.schema.1.0.0.json', import.meta.url), 'utf8'));
 
 describe('manifest.yml', () => {
   it("is valid against Slack's published manifest schema", () => {
