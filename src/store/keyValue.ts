@@ -10,6 +10,13 @@ export interface KeyValueStore {
   /** `ttlMs` undefined keeps the value until it is deleted. */
   set<T>(key: string, value: T, ttlMs?: number): Promise<void>;
   delete(key: string): Promise<boolean>;
+  /**
+   * Takes `key` for `ttlMs` if nobody holds it: true for the one caller that got it. Atomic across
+   * replicas on Redis; within the process on SQLite and memory, which serve one process.
+   */
+  claim(key: string, ttlMs: number): Promise<boolean>;
+  /** Every entry whose key starts with `prefix`. */
+  entries<T>(prefix: string): AsyncIterable<[string, T]>;
   /** True when the backing store answers; used by /readyz. */
   ping(): Promise<boolean>;
   close(): Promise<void>;
@@ -19,17 +26,21 @@ export interface KeyValueStore {
 export function createKeyValueStore(url: string, namespace = 'faultline'): KeyValueStore {
   const kind = url.startsWith('sqlite://') ? 'sqlite' : url.startsWith('memory://') ? 'memory' : 'redis';
   let keyv: Keyv;
+  let redis: KeyvRedis<unknown> | undefined;
   if (kind === 'sqlite') {
     const file = resolve(url.slice('sqlite://'.length));
     mkdirSync(dirname(file), { recursive: true });
     keyv = new Keyv({ store: new KeyvSqlite({ uri: `sqlite://${file}`, busyTimeout: 5_000 }), namespace });
   } else if (kind === 'redis') {
-    keyv = new Keyv({ store: new KeyvRedis(url), namespace, useKeyPrefix: false });
+    redis = new KeyvRedis(url);
+    keyv = new Keyv({ store: redis, namespace, useKeyPrefix: false });
   } else {
     keyv = new Keyv({ namespace });
   }
   // Keyv reports connection problems as events; the calls themselves reject, which callers handle.
   keyv.on('error', () => {});
+  const localClaims = new Map<string, number>();
+
   return {
     kind,
     async get<T>(key: string) {
@@ -41,6 +52,24 @@ export function createKeyValueStore(url: string, namespace = 'faultline'): KeyVa
     },
     async delete(key: string) {
       return keyv.delete(key);
+    },
+    async claim(key: string, ttlMs: number) {
+      if (redis) {
+        const client = await redis.getClient();
+        const answer = await client.set(`${namespace}::claim:${key}`, '1', { NX: true, PX: Math.max(1, Math.round(ttlMs)) });
+        return answer === 'OK';
+      }
+      const now = Date.now();
+      for (const [held, until] of localClaims) if (until <= now) localClaims.delete(held);
+      if (localClaims.has(key)) return false;
+      localClaims.set(key, now + ttlMs);
+      return true;
+    },
+    async *entries<T>(prefix: string): AsyncIterable<[string, T]> {
+      if (!keyv.iterator) throw new Error(`The ${kind} store cannot list entries`);
+      for await (const [key, value] of keyv.iterator(namespace) as AsyncIterable<[string, T]>) {
+        if (typeof key === 'string' && key.startsWith(prefix) && value !== undefined) yield [key, value];
+      }
     },
     async ping() {
       // A Redis client that lost its server queues commands while it reconnects; bound the wait.

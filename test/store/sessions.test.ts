@@ -166,3 +166,32 @@ describe('readiness', () => {
     expect(await open('redis://127.0.0.1:1', 'unreachable').ping()).toBe(false);
   });
 });
+
+function supportsClaimsAndListing(makeStore: () => KeyValueStore) {
+  it('gives a claim to one caller only, until it lapses', async () => {
+    const store = makeStore();
+    const key = `pending-${randomUUID()}`;
+    const results = await Promise.all([store.claim(key, 60_000), store.claim(key, 60_000), store.claim(key, 60_000)]);
+    expect(results.filter(Boolean)).toHaveLength(1);
+    const brief = `brief-${randomUUID()}`;
+    expect(await store.claim(brief, 1)).toBe(true);
+    await new Promise((resolve) => setImmediate(resolve));
+    await expect.poll(() => store.claim(brief, 60_000), { interval: 5, timeout: 1_000 }).toBe(true);
+  });
+
+  it('lists the entries under a prefix', async () => {
+    const store = makeStore();
+    await store.set('live:t1:a', { guid: 'a' });
+    await store.set('live:t2:b', { guid: 'b' });
+    await store.set('other:c', { guid: 'c' });
+    const found: string[] = [];
+    for await (const [key] of store.entries('live:')) found.push(key);
+    expect(found.sort()).toEqual(['live:t1:a', 'live:t2:b']);
+  });
+}
+
+describe('claims and listing', () => {
+  describe('memory://', () => supportsClaimsAndListing(() => open('memory://', `ns-${randomUUID()}`)));
+  describe('sqlite://', () => supportsClaimsAndListing(() => open(`sqlite://${join(mkdtempSync(join(tmpdir(), 'faultline-claims-')), 'c.db')}`, `ns-${randomUUID()}`)));
+  describe.skipIf(!redisUrl)('redis://', () => supportsClaimsAndListing(() => open(redisUrl!, `faultline-test-claims-${randomUUID()}`)));
+});

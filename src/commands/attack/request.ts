@@ -1,0 +1,85 @@
+import type { CreateAttackInput, CreateAttackRequest, InfraCommandType } from '../../client/index.ts';
+
+/** Which clients an attack hits, as the person chose it (target flags or the builder modal). */
+export type AttackTarget =
+  | { kind: 'all' }
+  | { kind: 'hosts'; ids: string[] }
+  | { kind: 'containers'; ids: string[] }
+  | { kind: 'tags'; tags: Record<string, string>; count?: number | undefined }
+  | { kind: 'labels'; labels: Record<string, string>; count?: number | undefined }
+  | { kind: 'service'; serviceId: string };
+
+/** A fully checked attack, ready for the preview and then for the platform. */
+export interface AttackRequest {
+  /** The attack type, as `command.type` (e.g. `cpu`). */
+  type: string;
+  /** The attack's own flags and values exactly as given, in order. */
+  args: string[];
+  target: AttackTarget;
+  /** `--team` as typed; resolved against the person's own teams before use. */
+  team: string | undefined;
+  /** `--yes`: start without the preview. */
+  yes: boolean;
+  /** How long it runs: the given length or the type's default; undefined for types without one. */
+  lengthSeconds: number | undefined;
+}
+
+/** The `target` of `POST /attacks/new` (platform-api.md, attack creation payload). */
+export function targetPayload(target: Exclude<AttackTarget, { kind: 'service' }>): CreateAttackInput['target'] {
+  switch (target.kind) {
+    case 'all':
+      return { type: 'Random' };
+    case 'hosts':
+      return { type: 'Exact', hosts: { ids: target.ids } };
+    case 'containers':
+      return { type: 'Exact', containers: { ids: target.ids } };
+    case 'tags':
+      return { type: 'Random', tags: target.tags, ...(target.count !== undefined ? { exact: target.count } : {}) };
+    case 'labels':
+      return { type: 'Random', containers: { labels: target.labels }, ...(target.count !== undefined ? { exact: target.count } : {}) };
+  }
+}
+
+const infraCommandTypes: Record<string, InfraCommandType> = {
+  cpu: 'CPU', memory: 'Memory', io: 'IO', disk: 'Disk', blackhole: 'Blackhole', dns: 'DNS', latency: 'Latency',
+  packet_loss: 'Packet_Loss', shutdown: 'Shutdown', time_travel: 'Time_Travel', process_killer: 'Process_Killer',
+  process_exhaustion: 'Process_Exhaustion', collect_certs: 'Collect_Certs',
+};
+
+/** The `POST /attacks` body for an attack on a service (platform-contract.md). */
+export function serviceAttackPayload(request: AttackRequest & { target: { kind: 'service' } }): CreateAttackRequest {
+  const infraCommandType = infraCommandTypes[request.type];
+  if (!infraCommandType) throw new Error(`No service attack type for ${request.type}`);
+  return {
+    attackConfiguration: {
+      command: { infraCommandType, infraCommandArgs: { cliArgs: [request.type, ...request.args] } },
+      targets: [{ serviceId: request.target.serviceId, targetingStrategy: { type: 'All' } }],
+    },
+    includeNewTargets: false,
+  };
+}
+
+/** Whether an attack type can be run against a service through `POST /attacks`. */
+export function runsOnServices(type: string): boolean {
+  return type in infraCommandTypes;
+}
+
+const pairs = (map: Record<string, string>) => Object.entries(map).map(([k, v]) => `${k}=${v}`).join(', ');
+
+/** The target in words, for the preview and the card; "every active client" is said outright. */
+export function describeTarget(target: AttackTarget, teamName: string): string {
+  switch (target.kind) {
+    case 'all':
+      return `every active client of team ${teamName}`;
+    case 'hosts':
+      return `host${target.ids.length === 1 ? '' : 's'} ${target.ids.join(', ')}`;
+    case 'containers':
+      return `container${target.ids.length === 1 ? '' : 's'} ${target.ids.join(', ')}`;
+    case 'tags':
+      return `${target.count !== undefined ? `${target.count} random` : 'all'} host${target.count === 1 ? '' : 's'} tagged ${pairs(target.tags)}`;
+    case 'labels':
+      return `${target.count !== undefined ? `${target.count} random` : 'all'} container${target.count === 1 ? '' : 's'} labelled ${pairs(target.labels)}`;
+    case 'service':
+      return `service ${target.serviceId}`;
+  }
+}
