@@ -1,0 +1,291 @@
+import { describe, expect, it } from 'vitest';
+import { builtInCatalogue, type InfraAttackMetadata } from '../../src/client/catalogue.ts';
+import { attackUsage, parseAttackCommand, tokenize } from '../../src/commands/attack/parse.ts';
+import type { AttackTarget } from '../../src/commands/attack/request.ts';
+import { UserInputError } from '../../src/commands/errors.ts';
+
+/** A type the built-in catalogue lacks: a required URL, a Float, a long-only flag, and no service support. */
+const probe: InfraAttackMetadata = {
+  name: 'http_probe',
+  type: 'Network',
+  info: 'Probes an endpoint',
+  usage: null,
+  args: [
+    { name: 'url', short: 'u', long: 'url', info: 'Endpoint to probe', type: 'URL', default: null, required: true, multiple: false, options: null },
+    { name: 'ratio', short: 'r', long: 'ratio', info: null, type: 'Float', default: 0.5, required: false, multiple: false, options: null },
+    { name: 'label', short: null, long: 'label', info: null, type: 'String', default: null, required: false, multiple: false, options: null },
+  ],
+};
+const catalogue = [...builtInCatalogue, probe];
+const limits = { maxAttackSeconds: 3600 };
+
+const parse = (text: string, max = limits.maxAttackSeconds) => parseAttackCommand(text, catalogue, { maxAttackSeconds: max });
+
+function failure(text: string, max = limits.maxAttackSeconds): UserInputError {
+  try {
+    parse(text, max);
+  } catch (error) {
+    if (error instanceof UserInputError) return error;
+    throw error;
+  }
+  throw new Error(`expected "${text}" to be rejected`);
+}
+
+const cpuUsage = 'attack cpu [-l length] [-c cores | -a] [-p percent] [target flags] [--team T] [--yes]';
+
+describe('tokenize', () => {
+  it.each([
+    { text: 'cpu -l 30', tokens: ['cpu', '-l', '30'] },
+    { text: '  cpu\t -l\n30  ', tokens: ['cpu', '-l', '30'] },
+    { text: 'process_killer -p "java app"', tokens: ['process_killer', '-p', 'java app'] },
+    { text: "process_killer -p 'java app'", tokens: ['process_killer', '-p', 'java app'] },
+    { text: '--dir="/var/my dir"', tokens: ['--dir=/var/my dir'] },
+    { text: `-p "it's"`, tokens: ['-p', "it's"] },
+    { text: `-p 'say "hi"'`, tokens: ['-p', 'say "hi"'] },
+    { text: '-d ""', tokens: ['-d', ''] },
+    { text: '', tokens: [] },
+  ])('$text', ({ text, tokens }) => {
+    expect(tokenize(text)).toEqual(tokens);
+  });
+
+  it('rejects a quote that is not closed, with the general usage', () => {
+    expect(() => tokenize('cpu --team "Payments')).toThrow(UserInputError);
+    expect(() => tokenize("cpu --team 'Payments")).toThrow(/single quote is not closed/);
+  });
+});
+
+describe('the attack type', () => {
+  it('is matched ignoring case and reported by its metadata name', () => {
+    expect(parse('CPU').type).toBe('cpu');
+    expect(parse('Time_Travel').type).toBe('time_travel');
+  });
+
+  it('when unknown, lists the available types by group with the general usage', () => {
+    const error = failure('cpux -l 30');
+    expect(error.message).toContain('“cpux” is not an attack type');
+    expect(error.message).toContain('Resource: cpu, memory, disk, io');
+    expect(error.message).toContain('State: shutdown, time_travel, process_killer');
+    expect(error.message).toContain('Network: blackhole, latency, packet_loss, dns, http_probe');
+    expect(error.usage).toBe(attackUsage.general);
+  });
+
+  it.each(['', '   ', '-l 30 cpu', '--target-tags role=web'])('must come first (%j)', (text) => {
+    const error = failure(text);
+    expect(error.message).toContain('Available: Resource: cpu');
+    expect(error.usage).toBe(attackUsage.general);
+  });
+});
+
+describe('attack flags', () => {
+  it.each([
+    { text: 'cpu -l 30 -c 1', args: ['-l', '30', '-c', '1'] },
+    { text: 'cpu -c 1 -l 30', args: ['-c', '1', '-l', '30'] },
+    { text: 'cpu --length 30 --cores 2', args: ['--length', '30', '--cores', '2'] },
+    { text: 'cpu --length=30 -c=2', args: ['--length', '30', '-c', '2'] },
+    { text: 'cpu -a -p 50', args: ['-a', '-p', '50'] },
+    { text: 'cpu --all_cores=true', args: ['--all_cores'] },
+    { text: 'cpu --all_cores=false -l 30', args: ['-l', '30'] },
+    { text: 'time_travel -o -3600', args: ['-o', '-3600'] },
+    { text: 'memory -g 1.5', args: ['-g', '1.5'] },
+    { text: 'io -m rw', args: ['-m', 'rw'] },
+    { text: 'dns -i 10.0.0.53 -i 10.1.0.0/16', args: ['-i', '10.0.0.53', '-i', '10.1.0.0/16'] },
+    { text: 'dns -i 10.0.0.53,2001:db8::1', args: ['-i', '10.0.0.53,2001:db8::1'] },
+    { text: 'blackhole -h "api.example.com, db.example.com"', args: ['-h', 'api.example.com, db.example.com'] },
+    { text: 'process_killer -p "java -jar app"', args: ['-p', 'java -jar app'] },
+    { text: 'process_killer --process=--weird', args: ['--process', '--weird'] },
+    { text: 'http_probe -u https://example.com/health --label "canary one"', args: ['-u', 'https://example.com/health', '--label', 'canary one'] },
+    { text: 'shutdown', args: [] },
+  ])('$text → $args', ({ text, args }) => {
+    expect(parse(text).args).toEqual(args);
+  });
+
+  it('never passes bot flags through, wherever they stand', () => {
+    const request = parse('cpu --team Payments -l 30 --target-tags role=web -y -c 1 --target-count 2');
+    expect(request.args).toEqual(['-l', '30', '-c', '1']);
+    expect(request.team).toBe('Payments');
+    expect(request.yes).toBe(true);
+  });
+
+  it('takes --team and --yes in both forms', () => {
+    expect(parse('cpu --team="Payments Core" --yes')).toMatchObject({ team: 'Payments Core', yes: true });
+    expect(parse('cpu')).toMatchObject({ team: undefined, yes: false });
+  });
+
+  it.each([
+    { text: 'cpu -l 30 -x 1', message: '“-x” is not a flag of cpu. Flags of cpu: -l/--length, -c/--cores, -a/--all_cores, -p/--percent.' },
+    { text: 'cpu --cors 2', message: '“--cors” is not a flag of cpu' },
+    { text: 'cpu --target-tag role=web', message: 'Target flags: --target-hosts' },
+    { text: 'http_probe -u http://a -l 30', message: 'Flags of http_probe: -u/--url, -r/--ratio, --label' },
+  ])('unknown flag: $text', ({ text, message }) => {
+    const error = failure(text);
+    expect(error.message).toContain(message);
+  });
+
+  it.each([
+    { text: 'cpu -c many', message: '“many” is not a valid value for `-c`: expected a whole number.' },
+    { text: 'cpu -c 1.5', message: 'expected a whole number' },
+    { text: 'cpu -l 0', message: 'expected a whole number of seconds, at least 1' },
+    { text: 'cpu -l -30', message: 'expected a whole number of seconds, at least 1' },
+    { text: 'memory -g lots', message: 'expected a number, such as 1.5' },
+    { text: 'memory -g 1.', message: 'expected a number' },
+    { text: 'io -m RW', message: '“RW” is not a valid value for `-m`: expected one of r, w, rw.' },
+    { text: 'dns -i 10.0.0.300', message: 'expected an IP address or CIDR block' },
+    { text: 'dns -i 10.0.0.0/33', message: 'expected an IP address or CIDR block' },
+    { text: 'dns -i 10.0.0.1,,10.0.0.2', message: 'expected one or more values separated by single commas' },
+    { text: 'dns -i 10.0.0.1,nope', message: 'or several separated by commas' },
+    { text: 'http_probe -u ftp://example.com', message: 'expected an http or https URL' },
+    { text: 'http_probe -u example.com', message: 'expected an http or https URL' },
+    { text: 'process_killer -p ""', message: 'expected a value that is not empty' },
+    { text: 'process_killer -p "  "', message: 'expected a value that is not empty' },
+    { text: 'cpu --all_cores=yes', message: '`--all_cores` is a switch' },
+  ])('bad value: $text', ({ text, message }) => {
+    const error = failure(text);
+    expect(error.message).toContain(message);
+  });
+
+  it.each([
+    { text: 'cpu -l', flag: '`-l`' },
+    { text: 'cpu -l -c 1', flag: '`-l`' },
+    { text: 'cpu --length --team Payments', flag: '`--length`' },
+    { text: 'cpu --team', flag: '`--team`' },
+    { text: 'cpu --target-hosts', flag: '`--target-hosts`' },
+  ])('missing value: $text', ({ text, flag }) => {
+    expect(failure(text).message).toBe(`${flag} needs a value.`);
+  });
+
+  it.each([
+    { text: 'cpu -l 30 -l 40', message: '`-l/--length` is given more than once (“-l” and “-l”)' },
+    { text: 'cpu -l 30 --length=40', message: '(“-l” and “--length=40”)' },
+    { text: 'cpu -a --all_cores', message: '`-a/--all_cores` is given more than once' },
+    { text: 'cpu --team A --team B', message: '`--team` is given more than once' },
+    { text: 'cpu --target-hosts a --target-hosts b', message: '`--target-hosts` is given more than once' },
+    { text: 'cpu --target-tags a=b --target-count 1 --target-count 2', message: '`--target-count` is given more than once' },
+  ])('repeat: $text', ({ text, message }) => {
+    expect(failure(text).message).toContain(message);
+  });
+
+  it.each([
+    { text: 'cpu 30', message: 'Unexpected word “30”: values follow the flag they belong to.' },
+    { text: 'cpu -l 30 40', message: 'Unexpected word “40”' },
+    { text: 'cpu -a true', message: 'Unexpected word “true”: `-a` takes no value.' },
+    { text: 'cpu -l 30 -', message: 'Unexpected word “-”' },
+  ])('stray word: $text', ({ text, message }) => {
+    expect(failure(text).message).toContain(message);
+  });
+
+  it('names every required flag that is missing', () => {
+    expect(failure('http_probe -r 0.2').message).toBe('http_probe needs `-u/--url` (Endpoint to probe).');
+    // Without a usage in the metadata, the line is built from the arguments.
+    expect(failure('http_probe').usage).toBe('attack http_probe -u url [-r ratio] [--label label] [target flags] [--team T] [--yes]');
+  });
+
+  it('escapes what a person typed before it goes into a message', () => {
+    expect(failure('cpu -c <!channel>').message).toContain('“&lt;!channel&gt;”');
+    expect(failure('<!here>').message).toContain('“&lt;!here&gt;” is not an attack type');
+  });
+
+  it('puts the type\'s usage on every error after the type is known', () => {
+    for (const text of ['cpu -x', 'cpu -c many', 'cpu 30', 'cpu -l 9999', 'cpu --target-count 2', 'cpu --team']) {
+      expect(failure(text).usage).toBe(cpuUsage);
+    }
+  });
+});
+
+describe('length guardrail', () => {
+  it.each([
+    { text: 'cpu -l 30', seconds: 30 },
+    { text: 'cpu --length=3600', seconds: 3600 },
+    { text: 'cpu', seconds: 60 },
+    { text: 'latency -m 200', seconds: 60 },
+    { text: 'shutdown -d 5', seconds: undefined },
+  ])('$text runs $seconds seconds', ({ text, seconds }) => {
+    expect(parse(text).lengthSeconds).toBe(seconds);
+  });
+
+  it('rejects a length over the limit, saying the limit', () => {
+    const error = failure('cpu -l 3601');
+    expect(error.message).toBe('3601 seconds is too long. Attacks may run at most 3600 seconds here. Give `-l` of 3600 or less.');
+    expect(error.usage).toBe(cpuUsage);
+  });
+
+  it('rejects a default length over a lower limit, naming the flag that fixes it', () => {
+    expect(failure('cpu -c 1', 30).message).toBe('Attacks may run at most 30 seconds here. cpu runs 60 seconds by default, so give `-l` of 30 or less.');
+    expect(parse('cpu -l 30', 30).lengthSeconds).toBe(30);
+  });
+
+  it('does not apply to a type without a length', () => {
+    expect(parse('shutdown -d 5', 1).lengthSeconds).toBeUndefined();
+  });
+});
+
+describe('target flags', () => {
+  const rows: { flags: string; target: AttackTarget }[] = [
+    { flags: '', target: { kind: 'all' } },
+    { flags: '--target-hosts web-1', target: { kind: 'hosts', ids: ['web-1'] } },
+    { flags: '--target-hosts "web-1, web-2"', target: { kind: 'hosts', ids: ['web-1', 'web-2'] } },
+    { flags: '--target-containers=c1,c2', target: { kind: 'containers', ids: ['c1', 'c2'] } },
+    { flags: '--target-tags role=web,zone=us-east-1a', target: { kind: 'tags', tags: { role: 'web', zone: 'us-east-1a' } } },
+    { flags: '--target-tags "role = web, zone=us-east-1a"', target: { kind: 'tags', tags: { role: 'web', zone: 'us-east-1a' } } },
+    { flags: '--target-tags role=web --target-count 2', target: { kind: 'tags', tags: { role: 'web' }, count: 2 } },
+    { flags: '--target-tags query=a=b', target: { kind: 'tags', tags: { query: 'a=b' } } },
+    { flags: '--target-labels app=checkout', target: { kind: 'labels', labels: { app: 'checkout' } } },
+    { flags: '--target-count 1 --target-labels app=checkout', target: { kind: 'labels', labels: { app: 'checkout' }, count: 1 } },
+    { flags: '--target-service svc-42', target: { kind: 'service', serviceId: 'svc-42' } },
+  ];
+  it.each(rows)('cpu $flags', ({ flags, target }) => {
+    const request = parse(`cpu -l 30 ${flags}`);
+    expect(request.target).toStrictEqual(target);
+    expect(request.args).toEqual(['-l', '30']);
+  });
+
+  it('keeps a key such as __proto__ as an ordinary tag', () => {
+    const request = parse('cpu --target-tags __proto__=x');
+    expect(request.target).toMatchObject({ kind: 'tags' });
+    expect(Object.keys(request.target.kind === 'tags' ? request.target.tags : {})).toEqual(['__proto__']);
+  });
+
+  it.each([
+    { flags: '--target-hosts a,,b', message: '`--target-hosts` “a,,b”: Give one or more ids separated by single commas, with no empty item.' },
+    { flags: '--target-containers ,', message: 'no empty item' },
+    { flags: '--target-tags role', message: '“role” is not a key=value pair' },
+    { flags: '--target-tags =web', message: '“=web” is not a key=value pair' },
+    { flags: '--target-tags role=', message: '“role=” is not a key=value pair' },
+    { flags: '--target-tags role=web,', message: '“” is not a key=value pair' },
+    { flags: '--target-labels app=a,app=b', message: '“app” is given twice' },
+    { flags: '--target-service " "', message: '`--target-service` needs a service id.' },
+    { flags: '--target-tags role=web --target-count 0', message: 'at least 1' },
+    { flags: '--target-tags role=web --target-count two', message: '“two” is not a valid value for `--target-count`' },
+    { flags: '--target-tags role=web --target-count 1.5', message: 'whole number' },
+  ])('bad target: $flags', ({ flags, message }) => {
+    expect(failure(`cpu ${flags}`).message).toContain(message);
+  });
+
+  it.each([
+    ['--target-hosts a', '--target-containers b'],
+    ['--target-tags a=b', '--target-labels c=d'],
+    ['--target-hosts a', '--target-service s'],
+    ['--target-containers a', '--target-tags a=b'],
+  ])('only one target kind: %s %s', (first, second) => {
+    const message = failure(`cpu ${first} ${second}`).message;
+    expect(message).toContain('Use one target flag, not');
+    expect(message).toContain(`\`${first.split(' ')[0]}\``);
+    expect(message).toContain(`\`${second.split(' ')[0]}\``);
+  });
+
+  it.each([
+    { flags: '--target-count 2', message: 'add one of them' },
+    { flags: '--target-hosts a --target-count 2', message: 'it does not go with `--target-hosts`' },
+    { flags: '--target-containers a --target-count 2', message: 'it does not go with `--target-containers`' },
+    { flags: '--target-service s --target-count 2', message: 'it does not go with `--target-service`' },
+  ])('count only with tags or labels: $flags', ({ flags, message }) => {
+    const error = failure(`cpu ${flags}`).message;
+    expect(error).toContain('`--target-count` picks that many random clients');
+    expect(error).toContain(message);
+  });
+
+  it('refuses a service target for a type the service endpoint cannot run', () => {
+    expect(failure('http_probe -u https://a.example --target-service s').message).toBe(
+      'http_probe attacks cannot target a service; use hosts, containers, tags or labels.',
+    );
+  });
+});
