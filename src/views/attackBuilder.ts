@@ -1,0 +1,224 @@
+import type { InputBlock, KnownBlock, ModalView, PlainTextOption } from '@slack/types';
+import type { InfraAttackArg, InfraAttackMetadata } from '../client/catalogue.ts';
+import { defaultLength, findAttackType, flagOf, groupedTypes } from '../commands/attack/parse.ts';
+import { context, input, limits, modal, plain } from './blocks.ts';
+import { teamOption, type TeamChoice } from './team.ts';
+
+export const ATTACK_BUILDER_VIEW = 'attack_builder';
+
+/**
+ * Block and action ids of the builder; each input uses the same id for both, so a submission's
+ * value (by action id) and a field error (by block id) name the same field.
+ */
+export const ATTACK_TYPE_SELECT = 'attack_type';
+export const ATTACK_LENGTH = 'attack_length';
+export const ATTACK_TARGET_KIND = 'attack_target_kind';
+export const ATTACK_TARGET_VALUES = 'attack_target_values';
+export const ATTACK_TARGET_COUNT = 'attack_target_count';
+export const ATTACK_TEAM = 'attack_team';
+export const ATTACK_ARG_PREFIX = 'attack_arg:';
+
+/**
+ * The block and action id of one argument input. The type is part of it so that switching types
+ * never carries a value into a field of the same name but another kind (protocol of blackhole
+ * has ICMP, that of dns does not).
+ */
+export function attackArgId(type: string, argName: string): string {
+  return `${ATTACK_ARG_PREFIX}${type}:${argName}`;
+}
+
+/** The value a Boolean argument's checkbox submits when ticked. */
+export const CHECKED = 'true';
+
+export const builderTargetKinds = ['all', 'tags', 'hosts', 'containers', 'labels'] as const;
+export type BuilderTargetKind = (typeof builderTargetKinds)[number];
+
+const targetKindText: Record<BuilderTargetKind, string> = {
+  all: 'Every active client of the team',
+  tags: 'Random hosts, by tags',
+  hosts: 'Exact hosts',
+  containers: 'Exact containers',
+  labels: 'Containers, by label',
+};
+
+const targetValuesField: Record<Exclude<BuilderTargetKind, 'all'>, { label: string; hint: string; placeholder: string }> = {
+  tags: { label: 'Tags', hint: 'key=value pairs separated by commas, such as role=web, zone=us-east-1a. Hosts must have every tag.', placeholder: 'role=web, zone=us-east-1a' },
+  hosts: { label: 'Host ids', hint: 'Host identifiers separated by commas.', placeholder: 'web-1, web-2' },
+  containers: { label: 'Container ids', hint: 'Container identifiers separated by commas.', placeholder: 'a1b2c3d4e5f6' },
+  labels: { label: 'Labels', hint: 'key=value pairs separated by commas, such as app=checkout. Containers must have every label.', placeholder: 'app=checkout' },
+};
+
+export function isBuilderTargetKind(value: string | undefined): value is BuilderTargetKind {
+  return (builderTargetKinds as readonly (string | undefined)[]).includes(value);
+}
+
+export interface AttackBuilderOptions {
+  catalogue: readonly InfraAttackMetadata[];
+  selectedType?: string | undefined;
+  teams: TeamChoice[];
+  currentTeam?: string | undefined;
+  /** Values to show again, by action id (as a submission or block action carries them). */
+  values?: Record<string, string | undefined> | undefined;
+  maxAttackSeconds: number;
+  privateMetadata?: string | undefined;
+}
+
+function typeOption(metadata: InfraAttackMetadata): PlainTextOption {
+  const option: PlainTextOption = { text: plain(metadata.name, limits.optionText), value: metadata.name };
+  if (metadata.info) option.description = plain(metadata.info, limits.optionText);
+  return option;
+}
+
+const humanName = (name: string) => name.charAt(0).toUpperCase() + name.slice(1).replace(/_/g, ' ');
+const isNumber = (text: string | undefined, decimals: boolean): text is string =>
+  text !== undefined && (decimals ? /^-?\d+(\.\d+)?$/ : /^-?\d+$/).test(text);
+
+function argInput(type: string, arg: InfraAttackArg, value: string | undefined): InputBlock {
+  const id = attackArgId(type, arg.name);
+  const hasDefault = arg.default !== null && arg.default !== undefined && arg.type !== 'Boolean';
+  const hint = [arg.info ? `${arg.info}.` : '', hasDefault ? `Default: ${arg.default}.` : '', arg.multiple ? 'Separate several with commas.' : '']
+    .filter(Boolean)
+    .join(' ');
+  const label = `${humanName(arg.name)} (${flagOf(arg)})`;
+  const options = { optional: !arg.required, ...(hint ? { hint } : {}) };
+  const placeholder = hasDefault ? plain(String(arg.default), 150) : undefined;
+  const withPlaceholder = placeholder ? { placeholder } : {};
+  if (arg.type === 'Boolean') {
+    const checkbox: PlainTextOption = { text: plain(arg.info ?? `Set ${flagOf(arg)}`, limits.optionText), value: CHECKED };
+    return input(id, label, { type: 'checkboxes', action_id: id, options: [checkbox], ...(value === CHECKED ? { initial_options: [checkbox] } : {}) }, { optional: true });
+  }
+  if (!arg.multiple && arg.type === 'Enum' && (arg.options ?? []).length > 0 && (arg.options ?? []).length <= limits.selectOptions) {
+    const choices = (arg.options ?? []).map((option): PlainTextOption => ({ text: plain(option, limits.optionText), value: option }));
+    const initial = choices.find((choice) => choice.value === value);
+    return input(id, label, {
+      type: 'static_select',
+      action_id: id,
+      options: choices,
+      ...withPlaceholder,
+      ...(initial ? { initial_option: initial } : {}),
+    }, options);
+  }
+  if (!arg.multiple && (arg.type === 'Integer' || arg.type === 'Float')) {
+    const decimals = arg.type === 'Float';
+    return input(id, label, {
+      type: 'number_input',
+      action_id: id,
+      is_decimal_allowed: decimals,
+      ...withPlaceholder,
+      ...(isNumber(value, decimals) ? { initial_value: value } : {}),
+    }, options);
+  }
+  return input(id, label, {
+    type: 'plain_text_input',
+    action_id: id,
+    ...withPlaceholder,
+    ...(value ? { initial_value: value } : {}),
+  }, options);
+}
+
+function lengthInput(metadata: InfraAttackMetadata, maxAttackSeconds: number, value: string | undefined): InputBlock {
+  const fallback = defaultLength(metadata);
+  const hint = `${fallback !== undefined ? `Default: ${fallback} seconds. ` : ''}At most ${maxAttackSeconds} seconds.`;
+  return input(ATTACK_LENGTH, 'Length in seconds', {
+    type: 'number_input',
+    action_id: ATTACK_LENGTH,
+    is_decimal_allowed: false,
+    min_value: '1',
+    max_value: String(maxAttackSeconds),
+    ...(fallback !== undefined ? { placeholder: plain(String(fallback), 150) } : {}),
+    ...(isNumber(value, false) ? { initial_value: value } : {}),
+  }, { optional: true, hint });
+}
+
+function targetBlocks(kind: BuilderTargetKind | undefined, values: Record<string, string | undefined>): KnownBlock[] {
+  const kindOptions = builderTargetKinds.map((k): PlainTextOption => ({ text: plain(targetKindText[k], limits.optionText), value: k }));
+  const initialKind = kindOptions.find((option) => option.value === kind);
+  const blocks: KnownBlock[] = [
+    input(ATTACK_TARGET_KIND, 'Target', {
+      type: 'radio_buttons',
+      action_id: ATTACK_TARGET_KIND,
+      options: kindOptions,
+      ...(initialKind ? { initial_option: initialKind } : {}),
+    }, { dispatch: true }),
+  ];
+  if (kind === 'all') return blocks;
+  const field = kind
+    ? targetValuesField[kind]
+    : { label: 'Target values', hint: 'For tags and labels: key=value pairs such as role=web, zone=us-east-1a. For hosts and containers: ids separated by commas.', placeholder: 'role=web' };
+  const typed = values[ATTACK_TARGET_VALUES];
+  blocks.push(input(ATTACK_TARGET_VALUES, field.label, {
+    type: 'plain_text_input',
+    action_id: ATTACK_TARGET_VALUES,
+    placeholder: plain(field.placeholder, 150),
+    ...(typed ? { initial_value: typed } : {}),
+  }, { optional: true, hint: field.hint }));
+  if (kind === undefined || kind === 'tags' || kind === 'labels') {
+    const count = values[ATTACK_TARGET_COUNT];
+    blocks.push(input(ATTACK_TARGET_COUNT, 'How many, picked at random', {
+      type: 'number_input',
+      action_id: ATTACK_TARGET_COUNT,
+      is_decimal_allowed: false,
+      min_value: '1',
+      ...(isNumber(count, false) ? { initial_value: count } : {}),
+    }, { optional: true, hint: 'Only with tags or labels. Leave empty to hit every matching client.' }));
+  }
+  return blocks;
+}
+
+function teamBlock(teams: TeamChoice[], current: string | undefined): InputBlock {
+  const sorted = [...teams].sort((a, b) => a.name.localeCompare(b.name));
+  const initial = teams.find((team) => team.id === current);
+  const initialOption = initial ? { initial_option: teamOption(initial) } : {};
+  // Beyond 100 teams Slack needs an external select, answered by the team options handler.
+  const element = sorted.length <= limits.selectOptions
+    ? { type: 'static_select' as const, action_id: ATTACK_TEAM, placeholder: plain('Choose a team'), options: sorted.map(teamOption), ...initialOption }
+    : { type: 'external_select' as const, action_id: ATTACK_TEAM, placeholder: plain('Type to search your teams'), min_query_length: 0, ...initialOption };
+  return input(ATTACK_TEAM, 'Team', element);
+}
+
+/**
+ * The attack builder. Choosing a type (ATTACK_TYPE_SELECT) or a target kind (ATTACK_TARGET_KIND)
+ * dispatches an action, so the handler can rebuild the modal with that type's own arguments and
+ * the matching target fields, passing the current values back in `values`.
+ */
+export function attackBuilderModal(options: AttackBuilderOptions): ModalView {
+  const values = options.values ?? {};
+  const metadata = options.selectedType ? findAttackType(options.catalogue, options.selectedType) : undefined;
+  const typeOptions = groupedTypes(options.catalogue).map(({ group, types }) => ({
+    label: plain(group, limits.optionText),
+    options: types.slice(0, limits.selectOptions).map(typeOption),
+  }));
+  const blocks: KnownBlock[] = [
+    input(ATTACK_TYPE_SELECT, 'Attack type', {
+      type: 'static_select',
+      action_id: ATTACK_TYPE_SELECT,
+      placeholder: plain('Choose an attack type'),
+      option_groups: typeOptions,
+      ...(metadata ? { initial_option: typeOption(metadata) } : {}),
+    }, { dispatch: true }),
+  ];
+
+  const tail: KnownBlock[] = [
+    ...targetBlocks(isBuilderTargetKind(values[ATTACK_TARGET_KIND]) ? values[ATTACK_TARGET_KIND] : undefined, values),
+    ...(options.teams.length > 0 ? [teamBlock(options.teams, options.currentTeam)] : []),
+  ];
+  const closing = context('Submitting shows a preview first: nothing starts until you press Start.');
+
+  if (!metadata) {
+    blocks.push(context('Choose a type to see its own flags.'));
+  } else {
+    if (metadata.args.some((arg) => arg.name === 'length')) blocks.push(lengthInput(metadata, options.maxAttackSeconds, values[ATTACK_LENGTH]));
+    const own = metadata.args.filter((arg) => arg.name !== 'length');
+    // Keep room for the target, team and closing blocks; types with more flags than fit are rare.
+    const room = limits.viewBlocks - blocks.length - tail.length - 2;
+    for (const arg of own.slice(0, room)) blocks.push(argInput(metadata.name, arg, values[attackArgId(metadata.name, arg.name)]));
+    if (own.length > room) blocks.push(context(`${own.length - room} more flags of ${metadata.name} do not fit here; use the slash command for them.`));
+  }
+  blocks.push(...tail, closing);
+
+  return modal(ATTACK_BUILDER_VIEW, 'Start an attack', blocks, {
+    submit: 'Preview',
+    close: 'Cancel',
+    ...(options.privateMetadata !== undefined ? { privateMetadata: options.privateMetadata } : {}),
+  });
+}

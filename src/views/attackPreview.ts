@@ -1,0 +1,104 @@
+import type { KnownBlock } from '@slack/types';
+import { describeTarget, type AttackRequest, type AttackTarget } from '../commands/attack/request.ts';
+import { actions, button, context, escapeMrkdwn, fields, section } from './blocks.ts';
+
+export const ATTACK_START = 'attack_start';
+export const ATTACK_CANCEL = 'attack_cancel';
+export const ATTACK_PREVIEW_ACTIONS = 'attack_preview_actions';
+
+/** Quotes a word so that the attack parser's tokenizer gives it back unchanged. */
+function shellWord(word: string): string {
+  if (/^[^\s"']+$/.test(word)) return word;
+  // Adjacent quoted parts join into one word, so a double quote is written as '"' between them.
+  return `"${word.replace(/"/g, `"'"'"`)}"`;
+}
+
+const pairs = (map: Record<string, string>) => Object.entries(map).map(([key, value]) => `${key}=${value}`).join(',');
+
+function targetWords(target: AttackTarget): string[] {
+  const count = (n: number | undefined) => (n === undefined ? [] : ['--target-count', String(n)]);
+  switch (target.kind) {
+    case 'all':
+      return [];
+    case 'hosts':
+      return ['--target-hosts', target.ids.join(',')];
+    case 'containers':
+      return ['--target-containers', target.ids.join(',')];
+    case 'tags':
+      return ['--target-tags', pairs(target.tags), ...count(target.count)];
+    case 'labels':
+      return ['--target-labels', pairs(target.labels), ...count(target.count)];
+    case 'service':
+      return ['--target-service', target.serviceId];
+  }
+}
+
+/**
+ * The subcommand text that gives the same request, without the slash command:
+ * `attack cpu -l 30 -c 1 --target-tags role=web --team Payments`.
+ */
+export function equivalentCommand(request: AttackRequest): string {
+  const words = [
+    request.type,
+    ...request.args,
+    ...targetWords(request.target),
+    ...(request.team !== undefined ? ['--team', request.team] : []),
+    ...(request.yes ? ['--yes'] : []),
+  ];
+  return ['attack', ...words.map(shellWord)].join(' ');
+}
+
+/** A code span of text a person may copy; a backtick would end the span early, so it is swapped for a look-alike. */
+const codeSpan = (text: string) => `\`${escapeMrkdwn(text).replace(/`/g, 'ˋ')}\``;
+
+function lengthInWords(seconds: number): string {
+  const unit = `${seconds} second${seconds === 1 ? '' : 's'}`;
+  if (seconds < 60) return unit;
+  const h = Math.floor(seconds / 3600);
+  const m = Math.floor((seconds % 3600) / 60);
+  const s = seconds % 60;
+  const parts = [h ? `${h} h` : '', m ? `${m} min` : '', s ? `${s} s` : ''].filter(Boolean).join(' ');
+  return `${unit} (${parts})`;
+}
+
+export interface AttackPreviewInput {
+  request: AttackRequest;
+  /** Name of the team the attack will run in. */
+  teamName: string;
+  /** Id under which the handler keeps the request until Start or Cancel. */
+  pendingId: string;
+  /** The slash command, e.g. `/chaos`. */
+  command: string;
+}
+
+/** The ephemeral preview shown before an attack starts, with Start and Cancel. */
+export function attackPreviewMessage(p: AttackPreviewInput): { text: string; blocks: KnownBlock[] } {
+  const { request, teamName } = p;
+  const target = describeTarget(request.target, teamName);
+  const everyClient = request.target.kind === 'all';
+  const argsText = request.args.length > 0 ? codeSpan(request.args.join(' ')) : 'none';
+  const details: [string, string][] = [
+    ['Type', codeSpan(request.type)],
+    ['Arguments', argsText],
+    ['Target', `${everyClient ? ':warning: ' : ''}${escapeMrkdwn(target)}`],
+    ['Team', escapeMrkdwn(teamName)],
+  ];
+  if (request.lengthSeconds !== undefined) details.push(['Length', lengthInWords(request.lengthSeconds)]);
+
+  // Shown with the team's name rather than an id picked in the builder: --team takes either.
+  const shown = equivalentCommand({ ...request, team: request.team === undefined ? undefined : teamName });
+  const blocks: KnownBlock[] = [
+    section(`*Start this ${escapeMrkdwn(request.type)} attack?*`),
+    ...(everyClient
+      ? [section(`:warning: *This attack hits every active client of team ${escapeMrkdwn(teamName)}.* To narrow it, add a target flag such as \`--target-tags role=web\`.`)]
+      : []),
+    fields(details),
+    actions(ATTACK_PREVIEW_ACTIONS, [
+      button('Start', ATTACK_START, { style: 'primary', value: p.pendingId }),
+      button('Cancel', ATTACK_CANCEL, { value: p.pendingId }),
+    ]),
+    context(`Same as typing ${codeSpan(`${p.command} ${shown}`)}`),
+  ];
+  const text = `Start a ${request.type} attack on ${target}${request.lengthSeconds !== undefined ? ` for ${request.lengthSeconds} seconds` : ''}?${everyClient ? ' Warning: every active client of the team is hit.' : ''}`;
+  return { text, blocks };
+}
