@@ -6,6 +6,7 @@ import { boltLogger } from './logger.ts';
 import { listeners } from './listeners.ts';
 import { createMetrics } from './metrics.ts';
 import { SlackAdapter } from './slack/adapter.ts';
+import { slackClientOptions } from './bootstrap.ts';
 
 export interface RunningBot {
   /** The HTTP port actually bound (useful with PORT=0 in tests). */
@@ -39,11 +40,7 @@ export async function startBot(deps: Deps, options: { port?: number } = {}): Pro
     },
   ];
   const slackLogger = boltLogger(logger);
-  const clientOptions = {
-    slackApiUrl: config.slack.apiUrl,
-    // The default retries a failing call for up to half an hour; a chat reply that late is useless.
-    retryConfig: { retries: 3, factor: 2, minTimeout: 250, maxTimeout: 2_000 },
-  };
+  const clientOptions = slackClientOptions(config);
 
   let app: InstanceType<typeof App>;
   let server: Server | undefined;
@@ -74,6 +71,7 @@ export async function startBot(deps: Deps, options: { port?: number } = {}): Pro
   const started = (await app.start(port)) as unknown;
   server = started instanceof Object && 'address' in started ? (started as Server) : undefined;
   const bound = (server?.address() as AddressInfo | null)?.port ?? port;
+  deps.poller.start();
   logger.info({ mode: config.slack.socketMode ? 'socket' : 'http', port: bound }, 'Faultline is running');
 
   let stopping: Promise<void> | undefined;
@@ -85,6 +83,8 @@ export async function startBot(deps: Deps, options: { port?: number } = {}): Pro
         const stopped = app.stop().catch((error: unknown) => logger.warn({ err: error }, 'receiver did not stop cleanly'));
         server?.closeIdleConnections();
         await adapter.drain();
+        await deps.poller.stop();
+        await deps.slack.flush();
         await stopped;
         await deps.platform.close();
         await deps.store.close();

@@ -1,21 +1,44 @@
+import { WebClient } from '@slack/web-api';
 import type { Dispatcher } from 'undici';
+import { CardStore } from './attacks/cards.ts';
+import { CatalogueCache } from './attacks/catalogue.ts';
+import { Poller } from './attacks/poller.ts';
 import { createPlatformClient } from './client/index.ts';
 import type { Config } from './config.ts';
 import type { Deps } from './deps.ts';
-import { createLogger, type Logger } from './logger.ts';
+import { boltLogger, createLogger, type Logger } from './logger.ts';
+import { Messenger, type MessengerOptions } from './slack/messenger.ts';
 import { SessionCipher } from './store/cipher.ts';
 import { createKeyValueStore } from './store/keyValue.ts';
 import { SessionStore } from './store/sessions.ts';
+
+/** Options of the Slack Web API clients: the configured base URL and a short retry budget. */
+export function slackClientOptions(config: Config) {
+  return {
+    slackApiUrl: config.slack.apiUrl,
+    // The default retries a failing call for up to half an hour; a chat reply that late is useless.
+    retryConfig: { retries: 3, factor: 2, minTimeout: 250, maxTimeout: 2_000 },
+  };
+}
+
+export interface DepsOverrides {
+  logger?: Logger;
+  dispatcher?: Dispatcher;
+  storeNamespace?: string;
+  now?: () => number;
+  messenger?: MessengerOptions;
+}
 
 /**
  * Builds every dependency from the configuration, once. The process entry points and the
  * end-to-end tests share this, so tests exercise the same wiring that production runs.
  */
-export function createDeps(config: Config, overrides: { logger?: Logger; dispatcher?: Dispatcher; storeNamespace?: string; now?: () => number } = {}): Deps {
+export function createDeps(config: Config, overrides: DepsOverrides = {}): Deps {
   const logger = overrides.logger ?? createLogger(config.logLevel);
   const store = createKeyValueStore(config.storeUrl, overrides.storeNamespace);
   const now = overrides.now ?? Date.now;
-  return {
+  const web = new WebClient(config.slack.botToken, { ...slackClientOptions(config), logger: boltLogger(logger) });
+  const deps = {
     config,
     logger,
     store,
@@ -26,5 +49,10 @@ export function createDeps(config: Config, overrides: { logger?: Logger; dispatc
     }),
     sessions: new SessionStore(store, new SessionCipher(config.sessionKeys.current, config.sessionKeys.previous), now),
     clock: { now },
-  };
+    slack: new Messenger(web, logger, overrides.messenger),
+    cards: new CardStore(store),
+    catalogues: new CatalogueCache(logger, now),
+  } as Omit<Deps, 'poller'> as Deps;
+  deps.poller = new Poller(deps, deps.cards, deps.slack);
+  return deps;
 }

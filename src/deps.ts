@@ -4,6 +4,10 @@ import type { Logger } from './logger.ts';
 import type { KeyValueStore } from './store/keyValue.ts';
 import type { SessionStore } from './store/sessions.ts';
 import type { Actor } from './commands/reply.ts';
+import type { CardStore } from './attacks/cards.ts';
+import type { Poller } from './attacks/poller.ts';
+import type { Messenger } from './slack/messenger.ts';
+import type { CatalogueCache } from './attacks/catalogue.ts';
 
 export type AuditEvent = 'login' | 'logout' | 'team_selected' | 'attack_started' | 'attack_halted' | 'halt_all' | 'halt_everything' | 'ticket_filed' | 'note_added';
 
@@ -15,6 +19,11 @@ export interface Deps {
   store: KeyValueStore;
   logger: Logger;
   clock: { now(): number };
+  /** The bot's own Slack calls: channel messages, thread replies, paced card updates. */
+  slack: Messenger;
+  cards: CardStore;
+  poller: Poller;
+  catalogues: CatalogueCache;
 }
 
 /**

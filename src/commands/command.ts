@@ -10,6 +10,8 @@ export interface CommandRequest {
   flags: Record<string, unknown>;
   /** The raw text after the subcommand name, for commands that take free text. */
   rest: string;
+  /** Where to answer later (e.g. after a modal the command opened); absent outside slash commands. */
+  responseUrl?: string | undefined;
 }
 
 export interface Subcommand {
@@ -24,6 +26,8 @@ export interface Subcommand {
 /** A modal submission, with input values by action id (text, or the selected option's value). */
 export interface Submission {
   actor: Actor;
+  /** The id of the submitted view, to update it later. */
+  viewId?: string | undefined;
   inputs: Record<string, string | undefined>;
   privateMetadata: string;
 }

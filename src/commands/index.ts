@@ -7,11 +7,27 @@ import { loginCommand } from './login.ts';
 import { logoutCommand } from './logout.ts';
 import { teamCommand } from './team.ts';
 import { whoamiCommand } from './whoami.ts';
+import { attackCommand } from './attack/index.ts';
+import { listCommand } from './list.ts';
+import { showCommand } from './show.ts';
+import { haltCommand } from './halt.ts';
+import { noteCommand } from './note.ts';
 import type { Actor, Reply } from './reply.ts';
 import { escapeMrkdwn } from '../views/blocks.ts';
 
 export const subcommands: Subcommand[] = [];
-subcommands.push(helpCommand(() => subcommands), loginCommand, logoutCommand, whoamiCommand, teamCommand);
+subcommands.push(
+  helpCommand(() => subcommands),
+  loginCommand,
+  logoutCommand,
+  whoamiCommand,
+  teamCommand,
+  attackCommand,
+  listCommand,
+  showCommand,
+  haltCommand,
+  noteCommand,
+);
 
 /** Slack turns straight quotes into curly ones as people type; the parser needs straight ones. */
 export function straightenQuotes(text: string): string {
@@ -46,8 +62,9 @@ export function parseCommandText(text: string, actor: Actor): { name: string; re
 }
 
 /** Runs the subcommand the text names; an unknown one gets the closest name and the list. */
-export async function runCommand(text: string, actor: Actor, deps: Deps): Promise<Reply> {
+export async function runCommand(text: string, actor: Actor, deps: Deps, responseUrl?: string): Promise<Reply> {
   const { name, request } = parseCommandText(text, actor);
+  request.responseUrl = responseUrl;
   const sub = subcommands.find((s) => s.name === name);
   if (!sub) {
     const cmd = deps.config.slack.command;

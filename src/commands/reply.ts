@@ -33,3 +33,6 @@ export interface Actor extends Person {
 }
 
 export const message = (text: string, blocks?: KnownBlock[]): Reply => ({ kind: 'message', message: blocks ? { text, blocks } : { text } });
+
+/** A reply that takes the place of the message whose button was clicked. */
+export const replacement = (text: string, blocks?: KnownBlock[]): Reply => ({ kind: 'message', message: blocks ? { text, blocks } : { text }, replaceOriginal: true });

@@ -12,7 +12,7 @@ import { modal, section } from '../views/blocks.ts';
 
 /** Every id the app answers to, mapped to its handler: the one registration table. */
 export interface Listeners {
-  command: (text: string, actor: Actor, deps: Deps) => Promise<Reply>;
+  command: (text: string, actor: Actor, deps: Deps, responseUrl?: string) => Promise<Reply>;
   actions: Record<string, ActionHandler>;
   views: Record<string, SubmissionHandler>;
   options: Record<string, OptionsHandler>;
@@ -93,7 +93,7 @@ export class SlackAdapter {
       await ack();
       await this.#track('command', async () => {
         const actor = actorFrom(body);
-        const reply = await this.#safely(actor, () => listeners.command(body.text ?? '', actor, this.#deps));
+        const reply = await this.#safely(actor, () => listeners.command(body.text ?? '', actor, this.#deps, body.response_url));
         await this.#deliver(reply, { client, respond, triggerId: body.trigger_id, actor });
       });
     });
@@ -129,7 +129,7 @@ export class SlackAdapter {
       app.view(callbackId, async ({ ack, body, view, client }) => {
         await this.#track('view', async () => {
           const actor = actorFrom(body as BodyIdentity);
-          const work = this.#safelySubmit(actor, () => handler({ actor, inputs: readInputs(view.state.values), privateMetadata: view.private_metadata ?? '' }, this.#deps));
+          const work = this.#safelySubmit(actor, () => handler({ actor, viewId: view.id, inputs: readInputs(view.state.values), privateMetadata: view.private_metadata ?? '' }, this.#deps));
           let timer: NodeJS.Timeout | undefined;
           const late = new Promise<'late'>((resolve) => {
             timer = setTimeout(() => resolve('late'), submissionDeadlineMs);

@@ -72,6 +72,8 @@ export class Stack {
       SESSION_KEY: options.sessionKey ?? randomBytes(32).toString('base64'),
       STORE_URL: options.storeUrl ?? 'memory://',
       LOG_LEVEL: 'debug',
+      // Tests poll explicitly (stack.poll()), so the timer never races them.
+      POLL_SECONDS: '3600',
       ...options.env,
     });
     const stack = new Stack(sim, fake, config, options);
@@ -93,6 +95,8 @@ export class Stack {
       dispatcher: this.#agent,
       storeNamespace: this.#storeNamespace,
       now: () => Date.now() + this.#offset,
+      // The fake Slack has no rate limit; pacing is measured by the benchmarks instead.
+      messenger: { updatesPerMinute: 600_000, updateBurst: 10_000 },
     });
     this.bot = await startBot(this.deps, { port: 0 });
     this.fake.setBotUrl(`http://127.0.0.1:${this.bot.port}/slack/events`);
@@ -100,6 +104,13 @@ export class Stack {
 
   async stopBot(): Promise<void> {
     await this.bot.stop();
+  }
+
+  /** One poller pass, then every card update it queued has reached Slack. */
+  async poll() {
+    const report = await this.deps.poller.pollOnce();
+    await this.deps.slack.flush();
+    return report;
   }
 
   /** Back to the simulator's seed and both clocks to now, between tests. */

@@ -1,0 +1,91 @@
+import type { KeyValueStore } from '../store/keyValue.ts';
+import type { Person } from '../store/sessions.ts';
+
+/** An attack card posted in a channel, and what it last showed. */
+export interface CardRecord {
+  guid: string;
+  kind: 'attack' | 'kubernetes';
+  teamId: string;
+  teamName: string;
+  channel: string;
+  ts: string;
+  type: string;
+  args: string[];
+  targetWords: string;
+  startedBy: Person & { userName: string };
+  startedByPlatform: string | undefined;
+  stage: string;
+  lifecycle: string;
+  totalClients: number | undefined;
+  createdAt: string;
+  startTime: string | undefined;
+  endTime: string | undefined;
+  lengthSeconds: number | undefined;
+  annotations: Record<string, string>;
+  /** Slack users who asked for a halt, first one first. */
+  haltedBy: { userId: string; at: string }[];
+  ticketCount?: number;
+}
+
+/** Cards are kept for a month after they are posted: long enough for tickets and game-day summaries. */
+const cardTtlMs = 30 * 24 * 3600_000;
+
+export const isLive = (card: Pick<CardRecord, 'lifecycle'>) => card.lifecycle !== 'Complete' && card.lifecycle !== 'Error';
+
+/**
+ * Cards by attack guid, plus the set of live ones (one key each, so replicas never overwrite
+ * each other's list) that the poller walks after a restart.
+ */
+export class CardStore {
+  readonly #store: KeyValueStore;
+
+  constructor(store: KeyValueStore) {
+    this.#store = store;
+  }
+
+  get(guid: string): Promise<CardRecord | undefined> {
+    return this.#store.get<CardRecord>(`card:${guid}`);
+  }
+
+  async save(card: CardRecord): Promise<void> {
+    await this.#store.set(`card:${card.guid}`, card, cardTtlMs);
+    if (isLive(card)) await this.#store.set(`live:${card.teamId}:${card.guid}`, { guid: card.guid, teamId: card.teamId }, cardTtlMs);
+    else await this.#store.delete(`live:${card.teamId}:${card.guid}`);
+  }
+
+  /** Live cards grouped by team. */
+  async liveByTeam(): Promise<Map<string, string[]>> {
+    const teams = new Map<string, string[]>();
+    for await (const [, entry] of this.#store.entries<{ guid: string; teamId: string }>('live:')) {
+      const guids = teams.get(entry.teamId) ?? [];
+      guids.push(entry.guid);
+      teams.set(entry.teamId, guids);
+    }
+    return teams;
+  }
+}
+
+/** The platform's view of an attack, whichever kind it is, as far as a card shows it. */
+export interface AttackState {
+  stage?: string | undefined;
+  stage_lifecycle?: string | undefined;
+  start_time?: string | undefined;
+  end_time?: string | undefined;
+  total_clients?: number | undefined;
+  annotations?: Record<string, string> | undefined;
+}
+
+/** The card with the platform's latest state, and whether anything a person sees changed. */
+export function withState(card: CardRecord, attack: AttackState): { card: CardRecord; changed: boolean } {
+  const next: CardRecord = {
+    ...card,
+    stage: attack.stage ?? card.stage,
+    lifecycle: attack.stage_lifecycle ?? (attack.end_time ? 'Complete' : card.lifecycle),
+    startTime: attack.start_time ?? card.startTime,
+    endTime: attack.end_time ?? card.endTime,
+    totalClients: attack.total_clients ?? card.totalClients,
+    annotations: attack.annotations && Object.keys(attack.annotations).length ? attack.annotations : card.annotations,
+  };
+  const seen = (c: CardRecord) => JSON.stringify([c.stage, c.lifecycle, c.startTime, c.endTime, c.totalClients, c.annotations]);
+  return { card: next, changed: seen(next) !== seen(card) };
+}

@@ -1,0 +1,68 @@
+import { NotFoundError } from '../client/errors.ts';
+import type { ScopedPlatform, TeamEntry } from '../client/index.ts';
+import { audit, type Deps } from '../deps.ts';
+import { explained } from '../commands/errors.ts';
+import type { Actor } from '../commands/reply.ts';
+import { platformFor, requireLogin, requireTeam, teamName } from '../commands/session.ts';
+import type { Login } from '../store/sessions.ts';
+import { withState, type CardRecord } from './cards.ts';
+
+/**
+ * The team a button or command names, but only when it is one of the clicker's own teams;
+ * otherwise the clicker's selected team. A payload never widens what a person can reach.
+ */
+export function teamForAction(login: Login, teamId: string | undefined): TeamEntry {
+  return login.session.teams.find((t) => t.identifier === teamId) ?? requireTeam(login);
+}
+
+export interface HaltOutcome {
+  guid: string;
+  kind: 'attack' | 'kubernetes';
+  team: TeamEntry;
+  card: CardRecord | undefined;
+}
+
+/** Marks a card as halted by this person (once), says so in its thread and shows the new stage. */
+export async function recordHalt(deps: Deps, card: CardRecord, actor: Actor, api: ScopedPlatform | undefined): Promise<CardRecord> {
+  const first = !card.haltedBy.some((h) => h.userId === actor.userId);
+  const marked: CardRecord = first ? { ...card, haltedBy: [...card.haltedBy, { userId: actor.userId, at: new Date(deps.clock.now()).toISOString() }] } : card;
+  if (first) {
+    await deps.slack.post(card.channel, { text: `:octagonal_sign: <@${actor.userId}> halted this attack.` }, { threadTs: card.ts }).catch((error: unknown) => {
+      deps.logger.warn({ err: error, attack: card.guid }, 'could not post the halt in the thread');
+    });
+  }
+  // Show the halting stage now rather than at the next poll.
+  const state = await (card.kind === 'kubernetes' ? api?.kubernetes.get(card.guid) : api?.attacks.get(card.guid))?.catch(() => undefined);
+  const { card: next, changed } = state ? withState(marked, state) : { card: marked, changed: false };
+  if (first || changed) await deps.poller.publish(next);
+  return next;
+}
+
+/**
+ * Halts one attack with the clicker's session. Halting is idempotent on the platform, so a
+ * second click, a redelivery or a halt of a finished attack all succeed and change nothing.
+ */
+export async function haltAttack(deps: Deps, actor: Actor, ref: { guid: string; teamId?: string | undefined; kind?: 'attack' | 'kubernetes' | undefined }, reason?: string): Promise<HaltOutcome> {
+  const login = await requireLogin(deps, actor);
+  const card = await deps.cards.get(ref.guid);
+  const team = teamForAction(login, ref.teamId ?? card?.teamId);
+  const api = platformFor(deps, login, team);
+  const request = { ...(reason ? { reason } : {}), reference: `slack:${actor.workspaceId}:${actor.userId}` };
+  const context = { team: teamName(team), doing: 'halt the attack', subject: `attack ${ref.guid}` };
+  let kind = ref.kind ?? card?.kind;
+  await explained(context, async () => {
+    if (kind === 'kubernetes') return api.kubernetes.halt(ref.guid, request);
+    try {
+      await api.attacks.halt(ref.guid, request);
+      kind = 'attack';
+    } catch (error) {
+      // An id typed by hand may be a Kubernetes attack's.
+      if (kind !== undefined || !(error instanceof NotFoundError)) throw error;
+      await api.kubernetes.halt(ref.guid, request);
+      kind = 'kubernetes';
+    }
+  });
+  audit(deps.logger, 'attack_halted', actor, { platformUser: login.session.identifier, team: team.identifier, attack: ref.guid, kind, reason });
+  const updated = card ? await recordHalt(deps, card, actor, api) : undefined;
+  return { guid: ref.guid, kind: kind ?? 'attack', team, card: updated };
+}

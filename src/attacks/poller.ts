@@ -1,0 +1,146 @@
+import { NotFoundError, UnauthorizedError } from '../client/errors.ts';
+import type { ScopedPlatform } from '../client/index.ts';
+import type { Deps } from '../deps.ts';
+import type { Messenger } from '../slack/messenger.ts';
+import { attackCardMessage } from '../views/attackCard.ts';
+import { isLive, withState, type AttackState, type CardRecord, type CardStore } from './cards.ts';
+
+export interface PollReport {
+  teams: number;
+  cards: number;
+  updated: number;
+}
+
+/**
+ * Keeps live attack cards current. Per team and interval it reads the active list once (all its
+ * pages), then fetches one by one only the attacks that left it; a card is updated only when
+ * what it shows changed. The live set is in the store, so a restart resumes where it stopped,
+ * and a per-team claim for each interval lets exactly one replica poll a team.
+ */
+export class Poller {
+  readonly #deps: Deps;
+  readonly #cards: CardStore;
+  readonly #messenger: Messenger;
+  readonly #intervalMs: number;
+  #timer: NodeJS.Timeout | undefined;
+  #running: Promise<PollReport> | undefined;
+
+  constructor(deps: Deps, cards: CardStore, messenger: Messenger) {
+    this.#deps = deps;
+    this.#cards = cards;
+    this.#messenger = messenger;
+    this.#intervalMs = deps.config.pollSeconds * 1000;
+  }
+
+  start(): void {
+    this.#timer ??= setInterval(() => {
+      this.pollOnce().catch((error: unknown) => this.#deps.logger.error({ err: error }, 'poll failed'));
+    }, this.#intervalMs);
+    this.#timer.unref();
+  }
+
+  async stop(): Promise<void> {
+    clearInterval(this.#timer);
+    this.#timer = undefined;
+    await this.#running?.catch(() => undefined);
+  }
+
+  /** One pass over every team with live cards; a pass already running is joined, not repeated. */
+  pollOnce(): Promise<PollReport> {
+    this.#running ??= this.#pass().finally(() => {
+      this.#running = undefined;
+    });
+    return this.#running;
+  }
+
+  /** Shows the platform's latest state of one attack on its card (after a halt, a note…). */
+  async show(card: CardRecord, attack: AttackState): Promise<CardRecord> {
+    const { card: next, changed } = withState(card, attack);
+    if (changed) await this.publish(next);
+    return next;
+  }
+
+  /** Saves a card and queues its message update. */
+  async publish(card: CardRecord): Promise<void> {
+    await this.#cards.save(card);
+    this.#messenger.update(card.channel, card.ts, attackCardMessage(card, { appUrl: this.#deps.config.platform.appUrl }));
+  }
+
+  async #pass(): Promise<PollReport> {
+    const live = await this.#cards.liveByTeam();
+    const cycle = Math.floor(this.#deps.clock.now() / this.#intervalMs);
+    const report: PollReport = { teams: 0, cards: 0, updated: 0 };
+    await Promise.all(
+      [...live].map(async ([teamId, guids]) => {
+        if (!(await this.#deps.store.claim(`poll:${teamId}:${cycle}`, this.#intervalMs))) return;
+        try {
+          const updated = await this.#pollTeam(teamId, guids);
+          report.teams++;
+          report.cards += guids.length;
+          report.updated += updated;
+        } catch (error) {
+          this.#deps.logger.warn({ err: error, teamId }, 'could not refresh the cards of a team');
+        }
+      }),
+    );
+    return report;
+  }
+
+  async #pollTeam(teamId: string, guids: string[]): Promise<number> {
+    const cards = (await Promise.all(guids.map((guid) => this.#cards.get(guid)))).filter((c): c is CardRecord => c !== undefined && isLive(c));
+    if (!cards.length) return 0;
+    for (const { person, api } of await this.#readers(teamId, cards)) {
+      try {
+        return await this.#refreshCards(api, cards);
+      } catch (error) {
+        if (!(error instanceof UnauthorizedError)) throw error;
+        // That person's session is dead: forget it, and let the next starter read the team.
+        await this.#deps.sessions.drop(person);
+      }
+    }
+    this.#deps.logger.warn({ teamId, cards: cards.length }, 'no logged-in starter of these cards can read the team; they stay as they are');
+    return 0;
+  }
+
+  async #refreshCards(api: ScopedPlatform, cards: CardRecord[]): Promise<number> {
+    const active = new Map<string, AttackState>();
+    if (cards.some((c) => c.kind === 'attack')) {
+      for await (const attack of api.attacks.iterateActive({ pageSize: 1000 })) active.set(attack.guid, attack);
+    }
+    if (cards.some((c) => c.kind === 'kubernetes')) {
+      for (const attack of await api.kubernetes.list()) active.set(attack.guid, attack);
+    }
+    let updated = 0;
+    for (const card of cards) {
+      let state = active.get(card.guid);
+      if (!state) {
+        try {
+          state = card.kind === 'kubernetes' ? await api.kubernetes.get(card.guid) : await api.attacks.get(card.guid);
+        } catch (error) {
+          if (!(error instanceof NotFoundError)) throw error;
+          // Gone from the platform altogether: show it as finished rather than ask forever.
+          state = { stage: card.stage, stage_lifecycle: 'Complete' };
+        }
+      }
+      const { card: next, changed } = withState(card, state);
+      if (changed) {
+        await this.publish(next);
+        updated++;
+      }
+    }
+    return updated;
+  }
+
+  /** The platform as each of the cards' starters who is logged in and still in the team. */
+  async #readers(teamId: string, cards: CardRecord[]): Promise<{ person: CardRecord['startedBy']; api: ScopedPlatform }[]> {
+    const people = new Map(cards.map((c) => [`${c.startedBy.workspaceId}/${c.startedBy.userId}`, c.startedBy]));
+    const readers: { person: CardRecord['startedBy']; api: ScopedPlatform }[] = [];
+    for (const person of people.values()) {
+      const login = await this.#deps.sessions.get(person);
+      if (login?.session.teams.some((t) => t.identifier === teamId)) {
+        readers.push({ person, api: this.#deps.platform.as({ header: login.session.header, teamId }) });
+      }
+    }
+    return readers;
+  }
+}

@@ -1,0 +1,103 @@
+import { randomUUID } from 'node:crypto';
+import type { TeamEntry } from '../client/index.ts';
+import { audit, type Deps } from '../deps.ts';
+import { explained } from '../commands/errors.ts';
+import { describeTarget, serviceAttackPayload, targetPayload, type AttackRequest } from '../commands/attack/request.ts';
+import type { Actor } from '../commands/reply.ts';
+import { platformFor, teamName } from '../commands/session.ts';
+import type { Login } from '../store/sessions.ts';
+import { attackCardMessage } from '../views/attackCard.ts';
+import type { CardRecord } from './cards.ts';
+
+/** A previewed attack waiting for its Start button; the button carries only the id. */
+export interface PendingAttack {
+  id: string;
+  actor: Actor;
+  teamId: string;
+  request: AttackRequest;
+  channel: string;
+}
+
+const pendingTtlMs = 15 * 60_000;
+
+export async function savePending(deps: Deps, pending: Omit<PendingAttack, 'id'>): Promise<PendingAttack> {
+  const saved = { ...pending, id: randomUUID() };
+  await deps.store.set(`pending:${saved.id}`, saved, pendingTtlMs);
+  return saved;
+}
+
+export function loadPending(deps: Deps, id: string): Promise<PendingAttack | undefined> {
+  return deps.store.get<PendingAttack>(`pending:${id}`);
+}
+
+/**
+ * Exactly one caller gets true for a pending attack: a double click or a redelivered click must
+ * never start a second attack.
+ */
+export function claimPending(deps: Deps, id: string): Promise<boolean> {
+  return deps.store.claim(`start:${id}`, pendingTtlMs);
+}
+
+export async function dropPending(deps: Deps, id: string): Promise<void> {
+  await deps.store.delete(`pending:${id}`);
+}
+
+export interface StartedAttack {
+  guid: string;
+  card: CardRecord | undefined;
+  /** Set when the attack started but its card could not be posted (e.g. the bot is not in the channel). */
+  cardError?: string;
+}
+
+/**
+ * Creates the attack with the person's own session (never retried: a create that times out has
+ * an unknown outcome, which the caller reports), then posts its card in the channel.
+ */
+export async function startAttack(deps: Deps, actor: Actor, login: Login, team: TeamEntry, request: AttackRequest, channel: string): Promise<StartedAttack> {
+  const api = platformFor(deps, login, team);
+  const name = teamName(team);
+  const guid = await explained({ team: name, doing: 'start the attack' }, async () => {
+    if (request.target.kind === 'service') {
+      const created = await api.attacks.createForService(serviceAttackPayload({ ...request, target: request.target }));
+      const first = created[0]?.attackId;
+      if (!first) throw new Error('The platform created no attack for the service');
+      return first;
+    }
+    return api.attacks.create({ command: { type: request.type, ...(request.args.length ? { args: request.args } : {}) }, target: targetPayload(request.target) });
+  });
+  audit(deps.logger, 'attack_started', actor, { platformUser: login.session.identifier, team: team.identifier, attack: guid, type: request.type, args: request.args, target: request.target });
+
+  const now = new Date(deps.clock.now()).toISOString();
+  const card: CardRecord = {
+    guid,
+    kind: 'attack',
+    teamId: team.identifier,
+    teamName: name,
+    channel,
+    ts: '',
+    type: request.type,
+    args: request.args,
+    targetWords: describeTarget(request.target, name),
+    startedBy: { workspaceId: actor.workspaceId, userId: actor.userId, userName: actor.userName },
+    startedByPlatform: login.session.identifier,
+    stage: 'Pending',
+    lifecycle: 'Active',
+    totalClients: undefined,
+    createdAt: now,
+    startTime: undefined,
+    endTime: undefined,
+    lengthSeconds: request.lengthSeconds,
+    annotations: {},
+    haltedBy: [],
+  };
+  try {
+    const posted = await deps.slack.post(channel, attackCardMessage(card, { appUrl: deps.config.platform.appUrl }));
+    const saved = { ...card, channel: posted.channel, ts: posted.ts };
+    await deps.cards.save(saved);
+    return { guid, card: saved };
+  } catch (error) {
+    deps.logger.warn({ err: error, attack: guid, channel }, 'attack started but its card could not be posted');
+    const code = (error as { data?: { error?: string } }).data?.error;
+    return { guid, card: undefined, cardError: code ?? 'unknown' };
+  }
+}

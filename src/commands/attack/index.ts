@@ -1,0 +1,157 @@
+import type { TeamEntry } from '../../client/index.ts';
+import type { Deps } from '../../deps.ts';
+import { claimPending, dropPending, loadPending, savePending, startAttack, type StartedAttack } from '../../attacks/start.ts';
+import { respondTo } from '../../slack/messenger.ts';
+import { escapeMrkdwn } from '../../views/blocks.ts';
+import { describeTarget, type AttackRequest } from './request.ts';
+import { attackBuilderModal, ATTACK_TYPE_SELECT } from '../../views/attackBuilder.ts';
+import { attackPreviewMessage } from '../../views/attackPreview.ts';
+import { builderToRequest } from './builder.ts';
+import { attackUsage, parseAttackCommand } from './parse.ts';
+import type { Action, Submission, Subcommand } from '../command.ts';
+import { UserInputError } from '../errors.ts';
+import { message, replacement, type Actor, type Reply, type SubmissionReply } from '../reply.ts';
+import { platformFor, requireLogin, requireTeam, teamName } from '../session.ts';
+import { matchTeam } from '../team.ts';
+import type { Login } from '../../store/sessions.ts';
+
+/** ATTACK_CHANNELS: attacks start only where the team agreed to watch them. */
+function checkChannel(deps: Deps, channel: string | undefined): string {
+  const allowed = deps.config.attackChannels;
+  if (!channel) throw new UserInputError('Start attacks from a channel, where their card can be posted.');
+  if (allowed && !allowed.includes(channel)) {
+    throw new UserInputError(`Attacks cannot be started in this channel. Use ${allowed.map((c) => `<#${c}>`).join(', ')}.`);
+  }
+  return channel;
+}
+
+/** The team named by --team (one of the person's own), else the selected one. */
+function resolveTeam(login: Login, requested: string | undefined): TeamEntry {
+  if (!requested) return requireTeam(login);
+  return login.session.teams.find((t) => t.identifier === requested) ?? matchTeam(login.session.teams, requested);
+}
+
+function startedMessage(request: AttackRequest, team: TeamEntry, started: StartedAttack, deps: Deps, permalink: string | undefined): Reply {
+  const cmd = deps.config.slack.command;
+  const what = `*${escapeMrkdwn(request.type)}* attack \`${started.guid}\` on ${escapeMrkdwn(describeTarget(request.target, teamName(team)))}`;
+  if (!started.card) {
+    return message(`:rocket: Started ${what}, but its card could not be posted here (${started.cardError}). Invite the app to this channel to get live cards; until then, halt it with \`${cmd} halt ${started.guid}\`.`);
+  }
+  return message(`:rocket: Started ${what}.${permalink ? ` <${permalink}|Its card> shows it live, with a Halt button.` : ' Its card in the channel shows it live, with a Halt button.'}`);
+}
+
+async function start(deps: Deps, actor: Actor, login: Login, team: TeamEntry, request: AttackRequest, channel: string): Promise<Reply> {
+  const started = await startAttack(deps, actor, login, team, request, channel);
+  const permalink = started.card ? await deps.slack.permalink(started.card.channel, started.card.ts) : undefined;
+  return startedMessage(request, team, started, deps, permalink);
+}
+
+async function preview(deps: Deps, actor: Actor, login: Login, team: TeamEntry, request: AttackRequest, channel: string) {
+  const pending = await savePending(deps, { actor, teamId: team.identifier, request, channel });
+  return attackPreviewMessage({ request, teamName: teamName(team), pendingId: pending.id, command: deps.config.slack.command });
+}
+
+/** The builder's private metadata: where to answer once it is submitted. */
+interface BuilderOrigin {
+  channel: string | undefined;
+  responseUrl: string | undefined;
+}
+
+async function builderModal(deps: Deps, login: Login, team: TeamEntry, origin: BuilderOrigin, selectedType?: string, values?: Record<string, string | undefined>) {
+  const catalogue = await deps.catalogues.get(team.identifier, platformFor(deps, login, team));
+  return attackBuilderModal({
+    catalogue: catalogue.types,
+    selectedType,
+    teams: login.session.teams.map((t) => ({ id: t.identifier, name: teamName(t) })),
+    currentTeam: values?.attack_team ?? team.identifier,
+    values,
+    maxAttackSeconds: deps.config.maxAttackSeconds,
+    privateMetadata: JSON.stringify(origin),
+  });
+}
+
+export const attackCommand: Subcommand = {
+  name: 'attack',
+  usage: attackUsage.general,
+  summary: 'Previews, then starts an attack. Alone, opens the attack builder. Attack flags are the platform CLI\'s; target flags choose the clients (none: every active client of the team).',
+  examples: [
+    'attack',
+    'attack cpu -l 60 -c 1 --target-tags role=web',
+    'attack latency -l 120 -m 300 --target-hosts web-1,web-2 --team Payments',
+    'attack memory -l 30 -p 50 --target-labels app=checkout --target-count 2 --yes',
+  ],
+  async run(request, deps) {
+    const channel = checkChannel(deps, request.actor.channelId);
+    const login = await requireLogin(deps, request.actor);
+    if (!request.rest.trim()) {
+      const view = await builderModal(deps, login, requireTeam(login), { channel, responseUrl: request.responseUrl });
+      return { kind: 'openModal', view };
+    }
+    // Parse against the team the attack would run in: its metadata decides which flags exist.
+    const teamHint = typeof request.flags.team === 'string' ? request.flags.team : undefined;
+    const team = resolveTeam(login, teamHint);
+    const catalogue = await deps.catalogues.get(team.identifier, platformFor(deps, login, team));
+    const attack = parseAttackCommand(request.rest, catalogue.types, { maxAttackSeconds: deps.config.maxAttackSeconds });
+    if (attack.yes) return start(deps, request.actor, login, team, attack, channel);
+    return { kind: 'message', message: await preview(deps, request.actor, login, team, attack, channel) };
+  },
+};
+
+/** Start on a preview: exactly one attack, whatever the number of clicks or deliveries. */
+export async function startFromPreview(action: Action, deps: Deps): Promise<Reply> {
+  const id = action.value ?? '';
+  const pending = await loadPending(deps, id);
+  if (!pending) return replacement('This preview has expired or was already used. Run the command again for a new one.');
+  if (!(await claimPending(deps, id))) return { kind: 'none' };
+  try {
+    if (pending.actor.userId !== action.actor.userId || pending.actor.workspaceId !== action.actor.workspaceId) {
+      throw new UserInputError('Only the person who asked for this preview can start it.');
+    }
+    const channel = checkChannel(deps, pending.channel);
+    const login = await requireLogin(deps, action.actor);
+    const team = login.session.teams.find((t) => t.identifier === pending.teamId);
+    if (!team) throw new UserInputError('You are no longer in the team this attack was for. Run the command again.');
+    const reply = await start(deps, action.actor, login, team, pending.request, channel);
+    return reply.kind === 'message' ? { ...reply, replaceOriginal: true } : reply;
+  } finally {
+    await dropPending(deps, id);
+  }
+}
+
+export async function cancelPreview(action: Action, deps: Deps): Promise<Reply> {
+  await dropPending(deps, action.value ?? '');
+  return replacement('Cancelled. Nothing was sent to the platform.');
+}
+
+function builderOrigin(privateMetadata: string): BuilderOrigin {
+  try {
+    const parsed = JSON.parse(privateMetadata) as Partial<BuilderOrigin>;
+    return { channel: parsed.channel, responseUrl: parsed.responseUrl };
+  } catch {
+    return { channel: undefined, responseUrl: undefined };
+  }
+}
+
+/** Choosing a type in the builder rebuilds it with that type's own arguments. */
+export async function builderTypeChosen(action: Action, deps: Deps): Promise<Reply> {
+  const login = await requireLogin(deps, action.actor);
+  const team = resolveTeam(login, action.inputs.attack_team);
+  return { kind: 'updateModal', view: await builderModal(deps, login, team, builderOrigin(action.privateMetadata), action.value, action.inputs) };
+}
+
+/** The builder's submission leads to the same preview as the slash command, in the same place. */
+export async function submitBuilder(submission: Submission, deps: Deps): Promise<SubmissionReply> {
+  const origin = builderOrigin(submission.privateMetadata);
+  const login = await requireLogin(deps, submission.actor);
+  const team = resolveTeam(login, submission.inputs.attack_team);
+  const catalogue = await deps.catalogues.get(team.identifier, platformFor(deps, login, team));
+  const result = builderToRequest(submission.inputs, catalogue.types, { maxAttackSeconds: deps.config.maxAttackSeconds });
+  if ('errors' in result) return { kind: 'errors', errors: result.errors };
+  const channel = checkChannel(deps, origin.channel);
+  const shown = await preview(deps, submission.actor, login, team, result, channel);
+  if (origin.responseUrl) await respondTo(origin.responseUrl, shown);
+  else await deps.slack.postEphemeral(channel, submission.actor.userId, shown);
+  return { kind: 'clear' };
+}
+
+export { ATTACK_TYPE_SELECT };

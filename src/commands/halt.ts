@@ -1,0 +1,73 @@
+import { haltAttack, recordHalt } from '../attacks/halt.ts';
+import { audit, type Deps } from '../deps.ts';
+import { escapeMrkdwn } from '../views/blocks.ts';
+import { parseAttackRef } from '../views/attackCard.ts';
+import { haltAllPrompt, type HaltScope } from '../views/halt.ts';
+import type { Action, Subcommand } from './command.ts';
+import { explained, UserInputError } from './errors.ts';
+import { message, type Actor, type Reply } from './reply.ts';
+import { platformFor, requireLogin } from './session.ts';
+
+const usage = 'halt <attack id> [--reason text] | halt all | halt everything';
+const guidPattern = /^[0-9a-zA-Z][0-9a-zA-Z-]{7,63}$/;
+
+export function requireGuid(value: string | undefined, usageLine: string): string {
+  if (!value) throw new UserInputError('Which attack? Give its id (it is on the attack card and in `list`).', usageLine);
+  if (!guidPattern.test(value)) throw new UserInputError(`“${escapeMrkdwn(value)}” is not an attack id.`, usageLine);
+  return value;
+}
+
+function haltedText(actor: Actor, outcome: Awaited<ReturnType<typeof haltAttack>>): string {
+  const where = outcome.card ? ` Its card shows the progress.` : '';
+  return `:octagonal_sign: Halt requested for ${outcome.kind === 'kubernetes' ? 'Kubernetes ' : ''}attack \`${outcome.guid}\` by <@${actor.userId}>.${where}`;
+}
+
+export const haltCommand: Subcommand = {
+  name: 'halt',
+  usage,
+  summary: 'Halts one attack (Kubernetes attacks too), or, after a confirmation, every attack you can reach (`all`) or every impact on the platform (`everything`).',
+  examples: ['halt 6f1c2d3e-aaaa-bbbb-cccc-1234567890ab', 'halt 6f1c2d3e-aaaa-bbbb-cccc-1234567890ab --reason "error rate too high"', 'halt all', 'halt everything'],
+  async run(request, deps) {
+    const first = request.words[0]?.toLowerCase();
+    if (first === 'all' || first === 'everything') {
+      await requireLogin(deps, request.actor);
+      return { kind: 'message', message: haltAllPrompt(first === 'all' ? 'attacks' : 'everything') };
+    }
+    const guid = requireGuid(request.words[0], usage);
+    if (request.words.length > 1) throw new UserInputError('Put the reason after --reason, in quotes if it has spaces.', usage);
+    const reason = request.flags.reason;
+    if (reason !== undefined && (typeof reason !== 'string' || !reason.trim())) throw new UserInputError('--reason needs some text.', usage);
+    const outcome = await haltAttack(deps, request.actor, { guid }, typeof reason === 'string' ? reason.trim() : undefined);
+    return message(haltedText(request.actor, outcome));
+  },
+};
+
+/** The Halt button on a card, a list, details or App Home: one click, the clicker's session. */
+export async function haltFromButton(action: Action, deps: Deps): Promise<Reply> {
+  const ref = parseAttackRef(action.value);
+  if (!ref) throw new UserInputError('That button no longer points at an attack.');
+  const outcome = await haltAttack(deps, action.actor, ref);
+  return message(haltedText(action.actor, outcome));
+}
+
+/** The confirmed Halt all / Halt everything button. */
+export async function haltAllConfirmed(action: Action, deps: Deps): Promise<Reply> {
+  const scope: HaltScope = action.value === 'everything' ? 'everything' : 'attacks';
+  const login = await requireLogin(deps, action.actor);
+  // Mass halts are company-level calls: no team is sent, the session decides what is reached.
+  const api = platformFor(deps, login, undefined);
+  const request = { reason: `Halted from Slack by ${action.actor.userName}`, reference: `slack:${action.actor.workspaceId}:${action.actor.userId}` };
+  if (scope === 'everything') {
+    await explained({ doing: 'halt everything on the platform' }, () => api.attacks.haltEverything(request));
+    audit(deps.logger, 'halt_everything', action.actor, { platformUser: login.session.identifier });
+    return message(`:octagonal_sign: <@${action.actor.userId}> halted every active impact on the platform.`);
+  }
+  const halted = await explained({ doing: 'halt all attacks' }, () => api.attacks.haltAll(request));
+  await explained({ doing: 'halt all Kubernetes attacks' }, () => api.kubernetes.haltAll(request));
+  audit(deps.logger, 'halt_all', action.actor, { platformUser: login.session.identifier, attacks: halted.map((a) => a.guid) });
+  for (const attack of halted) {
+    const card = await deps.cards.get(attack.guid);
+    if (card) await recordHalt(deps, card, action.actor, undefined);
+  }
+  return message(`:octagonal_sign: <@${action.actor.userId}> halted all attacks${halted.length ? ` (${halted.length} were active)` : ''}, and all Kubernetes attacks.`);
+}

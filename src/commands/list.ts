@@ -1,0 +1,130 @@
+import type { Attack, KubernetesAttack, ScopedPlatform } from '../client/index.ts';
+import { isFinished } from '../client/index.ts';
+import type { Deps } from '../deps.ts';
+import { teamForAction } from '../attacks/halt.ts';
+import { attackListMessage, listPageSize, type ListedAttack } from '../views/attackList.ts';
+import type { Action, Subcommand } from './command.ts';
+import { explained, UserInputError } from './errors.ts';
+import type { Actor, Reply } from './reply.ts';
+import { platformFor, requireLogin, teamName } from './session.ts';
+
+const usage = 'list [active|completed] [--source Adhoc|Scenario] [--k8s]';
+
+/** What a list shows and where it is; the Next button carries this (plus the position). */
+interface ListQuery {
+  which: 'active' | 'completed';
+  source: 'Adhoc' | 'Scenario' | undefined;
+  k8s: boolean;
+  teamId: string | undefined;
+  /** The platform's page token (paged endpoints) or an offset (lists the platform does not page). */
+  pageToken?: string | undefined;
+  offset?: number | undefined;
+  pageNumber: number;
+}
+
+function listed(attack: Attack): ListedAttack {
+  return {
+    guid: attack.guid,
+    kind: 'attack',
+    type: attack.infra_command?.type ?? 'attack',
+    args: attack.args,
+    stage: attack.stage ?? 'Unknown',
+    lifecycle: attack.stage_lifecycle ?? '',
+    clients: attack.total_clients,
+    createdBy: attack.create_user,
+    startedAt: attack.start_time ?? attack.created_at,
+    active: !isFinished(attack),
+  };
+}
+
+function listedKubernetes(attack: KubernetesAttack): ListedAttack {
+  const cli = attack.impact_definition?.cli_args ?? [];
+  return {
+    guid: attack.guid,
+    kind: 'kubernetes',
+    type: cli[0] ?? 'kubernetes',
+    args: cli.slice(1),
+    stage: attack.stage ?? 'Unknown',
+    lifecycle: attack.stage_lifecycle ?? '',
+    clients: attack.target_definition?.strategy?.k8s_objects.length,
+    createdBy: undefined,
+    startedAt: attack.created_at,
+    active: !isFinished(attack),
+  };
+}
+
+/**
+ * One page. Plain ad-hoc lists come from the paged endpoints, so the first page is answered
+ * without reading the rest; `--source` and `--k8s` lists are not paged by the platform and are
+ * cut into pages here.
+ */
+async function fetchPage(api: ScopedPlatform, query: ListQuery): Promise<{ attacks: ListedAttack[]; next: Partial<ListQuery> | undefined }> {
+  if (!query.source && !query.k8s) {
+    const page = query.which === 'active'
+      ? await api.attacks.activePage({ pageSize: listPageSize, ...(query.pageToken ? { pageToken: query.pageToken } : {}) })
+      : await api.attacks.completedPage({ pageSize: listPageSize, ...(query.pageToken ? { pageToken: query.pageToken } : {}) });
+    return { attacks: page.items.map(listed), next: page.nextPageToken ? { pageToken: page.nextPageToken } : undefined };
+  }
+  let all: ListedAttack[];
+  if (query.k8s) {
+    all = (await api.kubernetes.list(query.source ? { source: query.source } : {})).map(listedKubernetes).filter((a) => a.active === (query.which === 'active'));
+  } else {
+    const q = query.source ? { source: query.source } : {};
+    all = (query.which === 'active' ? await api.attacks.listActive(q) : await api.attacks.listCompleted(q)).map(listed);
+  }
+  const offset = query.offset ?? 0;
+  const attacks = all.slice(offset, offset + listPageSize);
+  return { attacks, next: offset + listPageSize < all.length ? { offset: offset + listPageSize } : undefined };
+}
+
+async function listReply(deps: Deps, actor: Actor, query: ListQuery, replaceOriginal: boolean): Promise<Reply> {
+  const login = await requireLogin(deps, actor);
+  const team = teamForAction(login, query.teamId);
+  const api = platformFor(deps, login, team);
+  const { attacks, next } = await explained({ team: teamName(team), doing: 'list attacks' }, () => fetchPage(api, query));
+  const filter = [query.source && `source ${query.source}`, query.k8s && 'Kubernetes'].filter(Boolean).join(', ') || undefined;
+  const nextValue = next ? JSON.stringify({ ...query, pageToken: undefined, offset: undefined, ...next, teamId: team.identifier, pageNumber: query.pageNumber + 1 }) : undefined;
+  return {
+    kind: 'message',
+    replaceOriginal,
+    message: attackListMessage({ which: query.which, teamId: team.identifier, teamName: teamName(team), attacks, nextValue, pageNumber: query.pageNumber, filter }),
+  };
+}
+
+export const listCommand: Subcommand = {
+  name: 'list',
+  usage,
+  summary: 'Lists the attacks of your team, a page at a time, with a Halt button on each active one.',
+  examples: ['list', 'list completed', 'list active --source Scenario', 'list --k8s'],
+  async run(request, deps) {
+    const which = (request.words[0] ?? 'active').toLowerCase();
+    if ((which !== 'active' && which !== 'completed') || request.words.length > 1) {
+      throw new UserInputError(`List “active” or “completed” attacks, not “${request.words.join(' ')}”.`, usage);
+    }
+    const known = new Set(['source', 'k8s']);
+    const unknown = Object.keys(request.flags).filter((f) => !known.has(f));
+    if (unknown.length) throw new UserInputError(`Unknown option ${unknown.map((f) => `--${f}`).join(', ')}.`, usage);
+    const source = request.flags.source;
+    const normalized = typeof source === 'string' ? source.toLowerCase() : undefined;
+    if (source !== undefined && normalized !== 'adhoc' && normalized !== 'scenario') throw new UserInputError('--source is Adhoc or Scenario.', usage);
+    if (request.flags.k8s !== undefined && typeof request.flags.k8s !== 'boolean') throw new UserInputError('--k8s takes no value.', usage);
+    return listReply(deps, request.actor, {
+      which,
+      source: normalized === 'adhoc' ? 'Adhoc' : normalized === 'scenario' ? 'Scenario' : undefined,
+      k8s: request.flags.k8s === true,
+      teamId: undefined,
+      pageNumber: 1,
+    }, false);
+  },
+};
+
+/** The Next page button: the same list from where the previous page stopped, in place. */
+export async function nextListPage(action: Action, deps: Deps): Promise<Reply> {
+  let query: ListQuery;
+  try {
+    query = JSON.parse(action.value ?? '') as ListQuery;
+  } catch {
+    throw new UserInputError('That list has expired; run `list` again.');
+  }
+  return listReply(deps, action.actor, query, true);
+}

@@ -1,0 +1,65 @@
+import { teamForAction } from '../attacks/halt.ts';
+import { audit, type Deps } from '../deps.ts';
+import { escapeMrkdwn } from '../views/blocks.ts';
+import { parseAttackRef, attackRefValue } from '../views/attackCard.ts';
+import { NOTE_TEXT, noteModal } from '../views/note.ts';
+import type { Action, Submission, Subcommand } from './command.ts';
+import { explained, UserInputError } from './errors.ts';
+import { message, type Actor, type Reply, type SubmissionReply } from './reply.ts';
+import { platformFor, requireLogin, teamName } from './session.ts';
+import { requireGuid } from './halt.ts';
+
+const usage = 'note <attack id> <text>';
+
+/**
+ * Adds a note as an annotation (PUT replaces the map, so existing notes are sent back too),
+ * then shows it on the card and in its thread.
+ */
+export async function addNote(deps: Deps, actor: Actor, guid: string, text: string, teamId?: string): Promise<void> {
+  const login = await requireLogin(deps, actor);
+  const card = await deps.cards.get(guid);
+  const team = teamForAction(login, teamId ?? card?.teamId);
+  const api = platformFor(deps, login, team);
+  const context = { team: teamName(team), doing: 'add the note', subject: `attack ${guid}` };
+  const current = await explained(context, () => api.attacks.get(guid));
+  const key = `note-${new Date(deps.clock.now()).toISOString()}-${actor.userId}`;
+  const annotated = await explained(context, () => api.attacks.annotate(guid, { ...current.annotations, [key]: `${text} (${actor.userName})` }));
+  audit(deps.logger, 'note_added', actor, { platformUser: login.session.identifier, team: team.identifier, attack: guid });
+  if (card) {
+    await deps.poller.show(card, annotated);
+    await deps.slack.post(card.channel, { text: `:memo: <@${actor.userId}> noted: ${escapeMrkdwn(text)}` }, { threadTs: card.ts }).catch((error: unknown) => {
+      deps.logger.warn({ err: error, attack: guid }, 'could not post the note in the thread');
+    });
+  }
+}
+
+export const noteCommand: Subcommand = {
+  name: 'note',
+  usage,
+  summary: 'Adds a note to an attack; it shows on the attack card.',
+  examples: ['note 6f1c2d3e-aaaa-bbbb-cccc-1234567890ab p99 latency doubled on checkout'],
+  async run(request, deps) {
+    const guid = requireGuid(request.words[0], usage);
+    const text = request.rest.trim().slice(request.rest.trim().indexOf(guid) + guid.length).trim();
+    if (!text) throw new UserInputError('What should the note say? Put it after the attack id.', usage);
+    if (text.length > 1000) throw new UserInputError('Keep the note under 1,000 characters.', usage);
+    await addNote(deps, request.actor, guid, text);
+    return message(`:memo: Note added to attack \`${guid}\`.`);
+  },
+};
+
+/** The card's Add note button: a small form. */
+export async function openNote(action: Action): Promise<Reply> {
+  const ref = parseAttackRef(action.value);
+  if (!ref) throw new UserInputError('That button no longer points at an attack.');
+  return { kind: 'openModal', view: noteModal(attackRefValue(ref), `attack \`${ref.guid}\``) };
+}
+
+export async function submitNote(submission: Submission, deps: Deps): Promise<SubmissionReply> {
+  const ref = parseAttackRef(submission.privateMetadata);
+  const text = submission.inputs[NOTE_TEXT]?.trim() ?? '';
+  if (!ref) return { kind: 'errors', errors: { [NOTE_TEXT]: 'This form lost its attack; close it and click Add note again.' } };
+  if (!text) return { kind: 'errors', errors: { [NOTE_TEXT]: 'Write the note first.' } };
+  await addNote(deps, submission.actor, ref.guid, text, ref.teamId);
+  return { kind: 'close' };
+}

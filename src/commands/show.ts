@@ -1,0 +1,53 @@
+import { NotFoundError } from '../client/errors.ts';
+import type { Attack } from '../client/index.ts';
+import type { Deps } from '../deps.ts';
+import { parseAttackRef } from '../views/attackCard.ts';
+import { attackDetailsMessage } from '../views/attackDetails.ts';
+import { teamForAction } from '../attacks/halt.ts';
+import type { Action, Subcommand } from './command.ts';
+import { explained, UserInputError } from './errors.ts';
+import type { Actor, Reply } from './reply.ts';
+import { platformFor, requireLogin, teamName } from './session.ts';
+import { requireGuid } from './halt.ts';
+
+const usage = 'show <attack id>';
+
+export async function showAttack(deps: Deps, actor: Actor, guid: string, teamId?: string): Promise<Reply> {
+  const login = await requireLogin(deps, actor);
+  const team = teamForAction(login, teamId ?? (await deps.cards.get(guid))?.teamId);
+  const api = platformFor(deps, login, team);
+  const context = { team: teamName(team), doing: 'show the attack', subject: `attack ${guid}` };
+  const attack: Attack = await explained(context, async () => {
+    try {
+      return await api.attacks.get(guid);
+    } catch (error) {
+      if (!(error instanceof NotFoundError)) throw error;
+      // A Kubernetes attack has no TaskResponse; show what its own record says.
+      const k8s = await api.kubernetes.get(guid);
+      return {
+        guid: k8s.guid, stage: k8s.stage, stage_lifecycle: k8s.stage_lifecycle, args: k8s.impact_definition?.cli_args.slice(1) ?? [],
+        infra_command: { type: k8s.impact_definition?.cli_args[0] ?? 'kubernetes', args: [] }, targets: (k8s.target_definition?.strategy?.k8s_objects ?? []).map((o) => `${o.namespace}/${o.kind}/${o.name}`),
+        annotations: {}, created_at: k8s.created_at, end_time: k8s.end_time, target_type: 'Kubernetes',
+      } as Attack;
+    }
+  });
+  const executions = attack.target_type === 'Kubernetes' ? [] : await explained(context, () => api.attacks.executions(guid));
+  return { kind: 'message', message: attackDetailsMessage(attack, executions, { id: team.identifier, name: teamName(team) }, deps.config.platform.appUrl) };
+}
+
+export const showCommand: Subcommand = {
+  name: 'show',
+  usage,
+  summary: 'Shows one attack with its executions, one per target.',
+  examples: ['show 6f1c2d3e-aaaa-bbbb-cccc-1234567890ab'],
+  async run(request, deps) {
+    if (request.words.length > 1) throw new UserInputError('Give one attack id.', usage);
+    return showAttack(deps, request.actor, requireGuid(request.words[0], usage));
+  },
+};
+
+export async function showFromButton(action: Action, deps: Deps): Promise<Reply> {
+  const ref = parseAttackRef(action.value);
+  if (!ref) throw new UserInputError('That button no longer points at an attack.');
+  return showAttack(deps, action.actor, ref.guid, ref.teamId);
+}

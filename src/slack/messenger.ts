@@ -1,0 +1,131 @@
+import type { WebClient } from '@slack/web-api';
+import type { HomeView } from '@slack/types';
+import type { Message } from '../commands/reply.ts';
+import type { Logger } from '../logger.ts';
+
+export interface MessengerOptions {
+  /** chat.update is a Tier 3 method (about 50 a minute); queued card updates stay under this. */
+  updatesPerMinute?: number;
+  /** How many updates may go out at once after a quiet spell. */
+  updateBurst?: number;
+}
+
+/**
+ * The bot's own Slack calls outside an interaction's reply: channel messages, thread replies,
+ * card updates and App Home. Card updates are queued and coalesced (the newest content of a
+ * message wins) and paced under Slack's rate limit; the Web API client honours Retry-After.
+ */
+export class Messenger {
+  readonly #client: WebClient;
+  readonly #logger: Logger;
+  readonly #pending = new Map<string, { channel: string; ts: string; message: Message }>();
+  readonly #intervalMs: number;
+  readonly #burst: number;
+  #tokens: number;
+  #refilledAt = Date.now();
+  #draining: Promise<void> | undefined;
+
+  constructor(client: WebClient, logger: Logger, options: MessengerOptions = {}) {
+    this.#client = client;
+    this.#logger = logger;
+    this.#intervalMs = 60_000 / (options.updatesPerMinute ?? 50);
+    this.#burst = options.updateBurst ?? 10;
+    this.#tokens = this.#burst;
+  }
+
+  async post(channel: string, message: Message, options: { threadTs?: string | undefined } = {}): Promise<{ channel: string; ts: string }> {
+    const result = await this.#client.chat.postMessage({
+      channel,
+      text: message.text,
+      ...(message.blocks ? { blocks: message.blocks } : {}),
+      ...(options.threadTs ? { thread_ts: options.threadTs } : {}),
+      unfurl_links: false,
+    });
+    return { channel: result.channel ?? channel, ts: result.ts! };
+  }
+
+  async postEphemeral(channel: string, user: string, message: Message): Promise<void> {
+    await this.#client.chat.postEphemeral({ channel, user, text: message.text, ...(message.blocks ? { blocks: message.blocks } : {}) });
+  }
+
+  async permalink(channel: string, ts: string): Promise<string | undefined> {
+    try {
+      return (await this.#client.chat.getPermalink({ channel, message_ts: ts })).permalink;
+    } catch (error) {
+      this.#logger.warn({ err: error }, 'could not get a permalink');
+      return undefined;
+    }
+  }
+
+  async publishHome(user: string, view: HomeView): Promise<void> {
+    await this.#client.views.publish({ user_id: user, view });
+  }
+
+  /** Queues an in-place update; a newer update of the same message replaces one still queued. */
+  update(channel: string, ts: string, message: Message): void {
+    this.#pending.set(`${channel}/${ts}`, { channel, ts, message });
+    this.#kick();
+  }
+
+  #kick(): void {
+    if (this.#draining || !this.#pending.size) return;
+    this.#draining = this.#drain().finally(() => {
+      this.#draining = undefined;
+      this.#kick();
+    });
+  }
+
+  /** Resolves once every queued update has been sent (or has failed and been logged). */
+  async flush(): Promise<void> {
+    while (this.#draining) await this.#draining;
+  }
+
+  /** Queued updates not yet sent, for metrics and tests. */
+  get queued(): number {
+    return this.#pending.size;
+  }
+
+  #first(): [string, string, Message] {
+    const next = this.#pending.values().next().value!;
+    this.#pending.delete(`${next.channel}/${next.ts}`);
+    return [next.channel, next.ts, next.message];
+  }
+
+  async #drain(): Promise<void> {
+    while (this.#pending.size) {
+      await this.#takeToken();
+      const [channel, ts, message] = this.#first();
+      try {
+        await this.#client.chat.update({ channel, ts, text: message.text, blocks: message.blocks ?? [] });
+      } catch (error) {
+        this.#logger.warn({ err: error, channel, ts }, 'could not update a message');
+      }
+    }
+  }
+
+  async #takeToken(): Promise<void> {
+    for (;;) {
+      const now = Date.now();
+      this.#tokens = Math.min(this.#burst, this.#tokens + (now - this.#refilledAt) / this.#intervalMs);
+      this.#refilledAt = now;
+      if (this.#tokens >= 1) {
+        this.#tokens -= 1;
+        return;
+      }
+      await new Promise((resolve) => setTimeout(resolve, Math.ceil((1 - this.#tokens) * this.#intervalMs)));
+    }
+  }
+}
+
+/**
+ * Posts to an interaction's response_url (valid for 30 minutes, five times): the way to answer
+ * a person in the channel a command came from once the interaction itself has been answered.
+ */
+export async function respondTo(responseUrl: string, message: Message & { replaceOriginal?: boolean }): Promise<void> {
+  const response = await fetch(responseUrl, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ response_type: 'ephemeral', replace_original: message.replaceOriginal ?? false, text: message.text, ...(message.blocks ? { blocks: message.blocks } : {}) }),
+  });
+  if (!response.ok) throw new Error(`Slack refused the reply (${response.status})`);
+}

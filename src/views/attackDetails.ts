@@ -1,0 +1,45 @@
+import type { KnownBlock } from '@slack/types';
+import type { Attack, Execution } from '../client/index.ts';
+import { isFinished } from '../client/index.ts';
+import type { Message } from '../commands/reply.ts';
+import { actions, button, context, escapeMrkdwn, fields, header, section, slackDate, truncate } from './blocks.ts';
+import { argsText, attackRefValue, HALT_ATTACK, stageLabel } from './attackCard.ts';
+
+const when = (iso: string | undefined) => (iso ? slackDate(new Date(iso)) : '—');
+
+/** `show <guid>` and the card's Details button: the attack and its executions, one per target. */
+export function attackDetailsMessage(attack: Attack, executions: Execution[], team: { id: string; name: string }, appUrl?: string): Message {
+  const type = attack.infra_command?.type ?? 'attack';
+  const stage = stageLabel(attack.stage ?? 'Unknown', attack.stage_lifecycle ?? '');
+  const blocks: KnownBlock[] = [
+    header(`${type} attack · ${attack.stage ?? 'unknown stage'}`),
+    fields([
+      ['Stage', stage],
+      ['Arguments', argsText(attack.args)],
+      ['Team', escapeMrkdwn(team.name)],
+      ['Created by', escapeMrkdwn(attack.create_user ?? 'unknown')],
+      ['Targets', `${attack.total_clients ?? attack.targets.length} ${attack.target_type ?? 'client'}${(attack.total_clients ?? attack.targets.length) === 1 ? '' : 's'}`],
+      ['Source', escapeMrkdwn(`${attack.source ?? '—'} via ${attack.create_source ?? '—'}`)],
+      ['Started', when(attack.start_time ?? attack.created_at)],
+      ['Ended', attack.end_time ? when(attack.end_time) : '_still running_'],
+    ]),
+  ];
+  const shown = executions.slice(0, 20);
+  if (shown.length) {
+    const lines = shown.map((e) => {
+      const detail = e.error ?? e.output;
+      return `• \`${escapeMrkdwn(e.client_id ?? e.guid ?? 'client')}\` ${stageLabel(e.stage ?? 'Unknown', e.stage_lifecycle ?? '')}${detail ? ` — ${escapeMrkdwn(truncate(detail, 140))}` : ''}`;
+    });
+    blocks.push(section(`*Executions* (${executions.length})\n${lines.join('\n')}`));
+    if (executions.length > shown.length) blocks.push(context(`${executions.length - shown.length} more executions are in the platform.`));
+  } else {
+    blocks.push(context('No executions yet: the attack has not reached its targets.'));
+  }
+  const notes = Object.values(attack.annotations ?? {});
+  if (notes.length) blocks.push(section(`*Notes*\n${notes.slice(-10).map((n) => `• ${escapeMrkdwn(truncate(n, 280))}`).join('\n')}`));
+  blocks.push(context(`Attack \`${attack.guid}\`${appUrl ? ` · <${appUrl}/attacks/${attack.guid}|Open in the platform>` : ''}`));
+  if (!isFinished(attack)) {
+    blocks.push(actions('attack_details_actions', [button('Halt', HALT_ATTACK, { style: 'danger', value: attackRefValue({ guid: attack.guid, teamId: team.id, kind: 'attack' }) })]));
+  }
+  return { text: `${type} attack ${attack.guid}: ${attack.stage ?? 'unknown stage'}`, blocks };
+}

@@ -1,0 +1,48 @@
+import type { Button, KnownBlock } from '@slack/types';
+import type { Message } from '../commands/reply.ts';
+import { actions, button, context, escapeMrkdwn, header, section, slackDate } from './blocks.ts';
+import { argsText, attackRefValue, HALT_ATTACK, stageLabel } from './attackCard.ts';
+import { HALT_ALL_CONFIRMED, haltAllConfirm } from './halt.ts';
+
+export const LIST_NEXT_PAGE = 'attack_list_next';
+/** Attacks per page: one block each, leaving room under Slack's 50 blocks per message. */
+export const listPageSize = 20;
+
+export interface ListedAttack {
+  guid: string;
+  kind: 'attack' | 'kubernetes';
+  type: string;
+  args: string[];
+  stage: string;
+  lifecycle: string;
+  clients: number | undefined;
+  createdBy: string | undefined;
+  startedAt: string | undefined;
+  active: boolean;
+}
+
+export function attackListMessage(page: { which: 'active' | 'completed'; teamId: string; teamName: string; attacks: ListedAttack[]; nextValue?: string | undefined; pageNumber: number; filter?: string | undefined }): Message {
+  const title = `${page.which === 'active' ? 'Active' : 'Completed'} attacks · ${page.teamName}`;
+  const blocks: KnownBlock[] = [header(title)];
+  if (!page.attacks.length) {
+    blocks.push(section(page.pageNumber === 1 ? `No ${page.which} attacks${page.filter ? ` (${page.filter})` : ''} in team *${escapeMrkdwn(page.teamName)}*.` : 'No more attacks.'));
+  }
+  for (const a of page.attacks.slice(0, listPageSize)) {
+    const parts = [`*${escapeMrkdwn(a.type)}* ${argsText(a.args)}`, stageLabel(a.stage, a.lifecycle)];
+    if (a.clients !== undefined) parts.push(`${a.clients} client${a.clients === 1 ? '' : 's'}`);
+    if (a.createdBy) parts.push(`by ${escapeMrkdwn(a.createdBy)}`);
+    if (a.startedAt) parts.push(slackDate(new Date(a.startedAt)));
+    const text = `${parts.join(' · ')}\n\`${a.guid}\`${a.kind === 'kubernetes' ? ' · Kubernetes' : ''}`;
+    blocks.push(
+      section(text, a.active ? { accessory: button('Halt', HALT_ATTACK, { style: 'danger', value: attackRefValue({ guid: a.guid, teamId: page.teamId, kind: a.kind }) }) } : {}),
+    );
+  }
+  const footer: Button[] = [];
+  if (page.nextValue) footer.push(button('Next page', LIST_NEXT_PAGE, { value: page.nextValue }));
+  if (page.which === 'active' && page.attacks.length) {
+    footer.push(button('Halt all', HALT_ALL_CONFIRMED, { style: 'danger', value: 'attacks', confirm: haltAllConfirm('attacks') }));
+  }
+  blocks.push(context(`Page ${page.pageNumber}${page.filter ? ` · ${escapeMrkdwn(page.filter)}` : ''}`));
+  if (footer.length) blocks.push(actions('attack_list_actions', footer));
+  return { text: `${title}: ${page.attacks.length} on page ${page.pageNumber}`, blocks };
+}
