@@ -29,9 +29,10 @@ function inputById(view: ModalView, blockId: string): InputBlock {
   return block;
 }
 /** Every field of the element as loose data, to read properties a given element type may lack. */
-const element = (view: ModalView, blockId: string) => inputById(view, blockId).element as unknown as Record<string, unknown> & { type: string };
+type LooseElement = Record<string, unknown> & { type: string };
+const element = <T = LooseElement>(view: ModalView, blockId: string): T => inputById(view, blockId).element as unknown as T;
 
-function allOptions(block: KnownBlock): PlainTextOption[] {
+function allOptions(block: { type: string; element?: unknown }): PlainTextOption[] {
   if (block.type !== 'input') return [];
   const el = block.element as { options?: PlainTextOption[]; option_groups?: { options: PlainTextOption[] }[] };
   return [...(el.options ?? []), ...(el.option_groups ?? []).flatMap((group) => group.options)];
@@ -68,7 +69,7 @@ describe('attack builder modal', () => {
     const view = build();
     const typeBlock = inputById(view, ATTACK_TYPE_SELECT);
     expect(typeBlock.dispatch_action).toBe(true);
-    const select = element(view, ATTACK_TYPE_SELECT) as { type: string; action_id: string; option_groups: { label: { text: string }; options: PlainTextOption[] }[] };
+    const select = element<{ type: string; action_id: string; option_groups: { label: { text: string }; options: PlainTextOption[] }[] }>(view, ATTACK_TYPE_SELECT);
     expect(select.type).toBe('static_select');
     expect(select.action_id).toBe(ATTACK_TYPE_SELECT);
     expect(select.option_groups.map((group) => group.label.text)).toEqual(['Resource', 'State', 'Network']);
@@ -83,14 +84,14 @@ describe('attack builder modal', () => {
   it('puts types of an unknown group under Other, and truncates long descriptions', () => {
     const odd: InfraAttackMetadata = { name: 'gremlin', type: 'Chaos', info: 'x'.repeat(200), usage: null, args: [] };
     const view = attackBuilderModal({ catalogue: [...builtInCatalogue, odd], teams, maxAttackSeconds: 3600, selectedType: 'gremlin' });
-    const select = element(view, ATTACK_TYPE_SELECT) as { option_groups: { label: { text: string } }[]; initial_option: PlainTextOption };
+    const select = element<{ option_groups: { label: { text: string } }[]; initial_option: PlainTextOption }>(view, ATTACK_TYPE_SELECT);
     expect(select.option_groups.map((group) => group.label.text)).toEqual(['Resource', 'State', 'Network', 'Other']);
     expect(select.initial_option.value).toBe('gremlin');
     expectWithinSlackLimits(view);
   });
 
   it('preselects the chosen type, matched ignoring case', () => {
-    const select = element(build({ selectedType: 'Latency' }), ATTACK_TYPE_SELECT) as { initial_option: PlainTextOption };
+    const select = element<{ initial_option: PlainTextOption }>(build({ selectedType: 'Latency' }), ATTACK_TYPE_SELECT);
     expect(select.initial_option.value).toBe('latency');
   });
 
@@ -119,7 +120,7 @@ describe('attack builder modal', () => {
 
   it('offers exactly the options of an enum flag', () => {
     const view = build({ selectedType: 'dns' });
-    const select = element(view, attackArgId('dns', 'protocol')) as { options: PlainTextOption[] };
+    const select = element<{ options: PlainTextOption[] }>(view, attackArgId('dns', 'protocol'));
     expect(select.options.map((option) => option.value)).toEqual(['TCP', 'UDP']);
   });
 
@@ -161,7 +162,7 @@ describe('attack builder modal', () => {
   it('offers the five target kinds as radio buttons that dispatch', () => {
     const view = build({ selectedType: 'cpu' });
     expect(inputById(view, ATTACK_TARGET_KIND).dispatch_action).toBe(true);
-    const radio = element(view, ATTACK_TARGET_KIND) as { type: string; options: PlainTextOption[] };
+    const radio = element<{ type: string; options: PlainTextOption[] }>(view, ATTACK_TARGET_KIND);
     expect(radio.type).toBe('radio_buttons');
     expect(radio.options.map((option) => option.value)).toEqual(['all', 'tags', 'hosts', 'containers', 'labels']);
     expect(radio.options[0]?.text.text).toBe('Every active client of the team');
@@ -185,7 +186,7 @@ describe('attack builder modal', () => {
 
   it('picks the team from the person\'s teams, the current one preselected', () => {
     const view = build();
-    const select = element(view, ATTACK_TEAM) as { type: string; options: PlainTextOption[]; initial_option: PlainTextOption };
+    const select = element<{ type: string; options: PlainTextOption[]; initial_option: PlainTextOption }>(view, ATTACK_TEAM);
     expect(select.type).toBe('static_select');
     expect(select.options.map((option) => option.text.text)).toEqual(['Payments', 'Search']);
     expect(select.initial_option.value).toBe('team-1');
