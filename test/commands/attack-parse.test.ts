@@ -154,8 +154,8 @@ describe('attack flags', () => {
   });
 
   it.each([
-    { text: 'cpu -l 30 -l 40', message: '`-l/--length` is given more than once (“-l” and “-l”)' },
-    { text: 'cpu -l 30 --length=40', message: '(“-l” and “--length=40”)' },
+    { text: 'cpu -l 30 -l 40', message: '`-l/--length` is given more than once; give it once.' },
+    { text: 'cpu -l 30 --length=40', message: '`-l/--length` is given more than once' },
     { text: 'cpu -a --all_cores', message: '`-a/--all_cores` is given more than once' },
     { text: 'cpu --team A --team B', message: '`--team` is given more than once' },
     { text: 'cpu --target-hosts a --target-hosts b', message: '`--target-hosts` is given more than once' },

@@ -223,7 +223,7 @@ export function parseAttackCommand(rest: string, catalogue: readonly InfraAttack
   const fail = (message: string) => new UserInputError(message, usage);
 
   const args: string[] = [];
-  const given = new Map<string, string>();
+  const given = new Set<string>();
   const targets = new Map<string, string>();
   let team: string | undefined;
   let yes = false;
@@ -270,11 +270,8 @@ export function parseAttackCommand(rest: string, catalogue: readonly InfraAttack
         : `Flags of ${metadata.name}: ${metadata.args.map(spellings).join(', ') || 'none'}.`;
       throw fail(`${quoted(flag.name)} is not a flag of ${metadata.name}. ${valid}`);
     }
-    const earlier = given.get(arg.name);
-    if (earlier !== undefined && !arg.multiple) {
-      throw fail(`${code(spellings(arg))} is given more than once (${quoted(earlier)} and ${quoted(word)}); give it once.`);
-    }
-    given.set(arg.name, word);
+    if (given.has(arg.name) && !arg.multiple) throw fail(`${code(spellings(arg))} is given more than once; give it once.`);
+    given.add(arg.name);
 
     if (arg.type === 'Boolean') {
       const setting = flag.inline?.toLowerCase();
