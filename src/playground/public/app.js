@@ -1,0 +1,390 @@
+// The playground page: polls what the chosen person sees and acts as that person through the
+// playground's JSON API. No framework: the state is small and each part is redrawn when it changes.
+
+import { h, renderBlocks, richText } from './blocks.js';
+
+const POLL_MS = 700;
+const $ = (id) => document.getElementById(id);
+
+const page = {
+  directory: null,
+  person: '',
+  /** A channel id, or 'home' for the app's Home tab. */
+  place: '',
+  etag: null,
+  data: null,
+  /** Signatures of what is drawn, so a poll that changed nothing redraws nothing. */
+  drawn: { timeline: '', modal: '', home: '' },
+  /** Text typed into the open modal, not yet sent: `${blockId}/${actionId}` → { label, value }. */
+  edits: new Map(),
+  editsViewId: null,
+  expandedThreads: new Set(),
+  history: [],
+  historyIndex: 0,
+};
+
+const names = () => Object.fromEntries(page.directory.people.map((person) => [person.id, person.name]));
+const isHome = () => page.place === 'home';
+
+async function api(path, body) {
+  const response = await fetch(path, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ person: page.person, ...body }),
+  });
+  const result = await response.json().catch(() => ({}));
+  if (!response.ok) throw new Error(result.error ?? `The playground answered HTTP ${response.status}`);
+  return result;
+}
+
+let toastTimer;
+function toast(message) {
+  const element = $('toast');
+  element.textContent = message;
+  element.hidden = false;
+  clearTimeout(toastTimer);
+  toastTimer = setTimeout(() => { element.hidden = true; }, 6000);
+}
+
+/** Runs an action, shows its failure, and polls at once so its effect shows without waiting. */
+async function act(action) {
+  try {
+    return await action();
+  } catch (error) {
+    toast(error.message);
+    return undefined;
+  } finally {
+    void refresh();
+  }
+}
+
+// Confirm dialogs, as Slack shows them before a button with `confirm` acts.
+
+function confirmDialog(confirm) {
+  const dialog = $('confirm');
+  $('confirm-title').textContent = confirm.title?.text ?? 'Are you sure?';
+  $('confirm-text').replaceChildren(richText(confirm.text, names()));
+  const ok = $('confirm-ok');
+  ok.textContent = confirm.confirm?.text ?? 'Yes';
+  ok.className = `bk-button ${confirm.style === 'danger' ? 'danger' : 'primary'}`;
+  $('confirm-deny').textContent = confirm.deny?.text ?? 'Cancel';
+  return new Promise((resolve) => {
+    const finish = (answer) => {
+      ok.onclick = null;
+      $('confirm-deny').onclick = null;
+      dialog.oncancel = null;
+      if (dialog.open) dialog.close();
+      resolve(answer);
+    };
+    ok.onclick = () => finish(true);
+    $('confirm-deny').onclick = () => finish(false);
+    dialog.oncancel = () => finish(false);
+    dialog.showModal();
+  });
+}
+
+function surfaceContext(surface, state) {
+  return {
+    names: names(),
+    state,
+    edits: surface.kind === 'modal' ? page.edits : undefined,
+    async onClick(element, index, node) {
+      if (element.confirm && !(await confirmDialog(element.confirm))) return;
+      if (typeof element.url === 'string' && /^https?:\/\//i.test(element.url)) window.open(element.url, '_blank', 'noopener,noreferrer');
+      node.disabled = true;
+      await act(() => api('/api/click', { surface, index, actionId: element.action_id, confirmed: Boolean(element.confirm) }));
+      node.disabled = false;
+    },
+    onChoose(label, option) {
+      void act(() => api('/api/choose', { surface, label, option }));
+    },
+    async onSearch(label, query) {
+      try {
+        return (await api('/api/modal/search', { viewId: surface.viewId, label, query })).options;
+      } catch (error) {
+        toast(error.message);
+        return [];
+      }
+    },
+  };
+}
+
+// Messages
+
+function formatTime(ts) {
+  return new Date(Number(ts.split('.')[0]) * 1000).toLocaleTimeString([], { hour: '2-digit', minute: '2-digit' });
+}
+
+function messageElement(message, parentTs) {
+  const surface = { kind: 'message', channel: page.place, ts: message.ts, ...(parentTs ? { threadTs: parentTs } : {}) };
+  const content = message.blocks.length > 0
+    ? renderBlocks(message.blocks, surfaceContext(surface))
+    : richText({ type: 'mrkdwn', text: message.text }, names());
+  const replies = message.replies ?? [];
+  const expanded = page.expandedThreads.has(message.ts);
+  return h('article', { className: `message${message.ephemeral ? ' ephemeral' : ''}`, dataset: { ts: message.ts } }, [
+    h('div', { className: 'avatar', 'aria-hidden': 'true', textContent: 'F' }),
+    h('div', { className: 'message-body' }, [
+      h('div', { className: 'message-meta' }, [
+        h('span', { className: 'author', textContent: 'Faultline' }),
+        h('span', { className: 'badge', textContent: 'APP' }),
+        h('time', { className: 'time', textContent: formatTime(message.ts) }),
+      ]),
+      content,
+      message.ephemeral ? h('div', { className: 'ephemeral-note', textContent: 'Only visible to you' }) : null,
+      replies.length > 0
+        ? h('button', {
+          type: 'button',
+          className: 'thread-toggle',
+          textContent: expanded ? 'Hide replies' : `${replies.length} ${replies.length === 1 ? 'reply' : 'replies'} · last at ${formatTime(replies.at(-1).ts)}`,
+          onclick: () => {
+            if (expanded) page.expandedThreads.delete(message.ts);
+            else page.expandedThreads.add(message.ts);
+            page.drawn.timeline = '';
+            draw();
+          },
+        })
+        : null,
+      expanded ? h('div', { className: 'thread' }, replies.map((reply) => messageElement(reply, message.ts))) : null,
+    ]),
+  ]);
+}
+
+function emptyChannel() {
+  const command = page.directory.command;
+  return h('div', { className: 'empty-state' }, [
+    h('h2', { textContent: 'Nothing here yet' }),
+    h('p', {}, ['Type ', h('code', { textContent: `${command} help` }), ' below to see what Faultline can do, or ',
+      h('code', { textContent: `${command} login` }), ' to log in to the platform simulator.']),
+  ]);
+}
+
+function drawTimeline() {
+  const timeline = $('timeline');
+  const signature = JSON.stringify([page.place, page.data.timeline]);
+  if (signature === page.drawn.timeline) return;
+  const atBottom = timeline.scrollHeight - timeline.scrollTop - timeline.clientHeight < 60 || page.drawn.timeline === '';
+  page.drawn.timeline = signature;
+  const messages = page.data.timeline;
+  timeline.replaceChildren(...(messages.length === 0 ? [emptyChannel()] : messages.map((message) => messageElement(message))));
+  if (atBottom) timeline.scrollTop = timeline.scrollHeight;
+}
+
+function drawHome() {
+  const home = $('home');
+  const signature = JSON.stringify(page.data.home);
+  if (signature === page.drawn.home) return;
+  page.drawn.home = signature;
+  home.replaceChildren(page.data.home === null
+    ? h('div', { className: 'empty-state' }, [h('h2', { textContent: 'No Home tab yet' }), h('p', { textContent: 'Faultline has not published a Home tab for you.' })])
+    : renderBlocks(page.data.home.blocks, surfaceContext({ kind: 'home' })));
+}
+
+// The modal
+
+/** Required inputs left empty, marked as Slack marks them; true when the form may be sent. */
+function checkRequired(form, modal) {
+  let complete = true;
+  for (const block of form.querySelectorAll('.bk-input-block')) {
+    const control = block.querySelector('textarea, input.bk-input, select');
+    const key = block.dataset.key;
+    const [blockId, actionId] = key.split('/');
+    const state = modal.values[blockId]?.[actionId];
+    let empty;
+    if (control?.matches('textarea, input.bk-input') && !control.closest('.combobox')) empty = control.value.trim() === '';
+    else if (control?.matches('select')) empty = control.value === '';
+    else empty = !state?.selected_option && !(state?.selected_options?.length > 0);
+    let problem = '';
+    if (empty && block.dataset.required === 'yes') problem = 'Please complete this required field.';
+    else if (!empty && control?.minLength > 0 && control.value.length < control.minLength) problem = `Please enter at least ${control.minLength} characters.`;
+    block.querySelector('.field-error').textContent = problem;
+    block.classList.toggle('has-error', problem !== '');
+    if (problem) complete = false;
+  }
+  return complete;
+}
+
+function drawModal() {
+  const layer = $('modal-layer');
+  const modal = page.data.modal;
+  if (modal?.viewId !== page.editsViewId) {
+    page.edits.clear();
+    page.editsViewId = modal?.viewId ?? null;
+  }
+  const signature = JSON.stringify(modal);
+  if (signature === page.drawn.modal) return;
+  page.drawn.modal = signature;
+  if (modal === null) {
+    layer.hidden = true;
+    layer.replaceChildren();
+    return;
+  }
+  const focused = document.activeElement?.dataset?.key;
+  const selection = focused ? [document.activeElement.selectionStart, document.activeElement.selectionEnd] : null;
+  const scroll = layer.querySelector('.modal-body')?.scrollTop ?? 0;
+
+  const surface = { kind: 'modal', viewId: modal.viewId };
+  const body = h('div', { className: 'modal-body' }, renderBlocks(modal.blocks, surfaceContext(surface, modal)));
+  const close = () => act(() => api('/api/modal/close', { viewId: modal.viewId }));
+  const submit = async (event) => {
+    event.preventDefault();
+    if (!checkRequired(body, modal)) return;
+    const button = event.submitter;
+    if (button) button.disabled = true;
+    await act(() => api('/api/modal/submit', { viewId: modal.viewId, fields: [...page.edits.values()] }));
+    if (button) button.disabled = false;
+  };
+  const form = h('form', { className: 'modal', role: 'dialog', 'aria-modal': 'true', 'aria-label': modal.title, noValidate: true, onsubmit: submit }, [
+    h('header', { className: 'modal-header' }, [
+      h('h2', { textContent: modal.title }),
+      h('button', { type: 'button', className: 'modal-x', 'aria-label': 'Close', textContent: '×', onclick: close }),
+    ]),
+    body,
+    h('footer', { className: 'modal-footer' }, [
+      h('button', { type: 'button', className: 'bk-button default', textContent: modal.close, onclick: close }),
+      modal.submit !== null ? h('button', { type: 'submit', className: 'bk-button primary', textContent: modal.submit }) : null,
+    ]),
+  ]);
+  layer.replaceChildren(form);
+  layer.hidden = false;
+  body.scrollTop = scroll;
+  const refocus = focused ? form.querySelector(`[data-key="${CSS.escape(focused)}"]`) : null;
+  if (refocus) {
+    refocus.focus();
+    if (selection && typeof refocus.setSelectionRange === 'function') refocus.setSelectionRange(...selection);
+  } else if (!layer.contains(document.activeElement)) {
+    form.querySelector('input, textarea, select')?.focus();
+  }
+}
+
+// Navigation
+
+function drawNavigation() {
+  $('person').replaceChildren(...page.directory.people.map((person) =>
+    h('option', { value: person.id, textContent: person.name, selected: person.id === page.person })));
+  $('channels').replaceChildren(...page.directory.channels.map((channel) => h('li', {}, h('button', {
+    type: 'button',
+    className: `nav-item${channel.id === page.place ? ' active' : ''}`,
+    textContent: `# ${channel.name}`,
+    onclick: () => go(page.person, channel.id),
+  }))));
+  $('home-link').classList.toggle('active', isHome());
+  const channel = page.directory.channels.find((candidate) => candidate.id === page.place);
+  $('title').textContent = isHome() ? 'Faultline' : `# ${channel?.name ?? page.place}`;
+  $('subtitle').textContent = isHome() ? 'Home' : '';
+  $('timeline').hidden = isHome();
+  $('composer').hidden = isHome();
+  $('home').hidden = !isHome();
+  $('composer-input').placeholder = `${page.directory.command} help`;
+}
+
+function drawHints() {
+  const hints = page.directory.hints;
+  if (!hints) return;
+  const section = $('hints');
+  section.replaceChildren(
+    h('div', { className: 'nav-heading', textContent: 'Demo logins' }),
+    h('p', {}, ['Password ', h('code', { textContent: hints.password }), ', MFA code ', h('code', { textContent: hints.mfaCode })]),
+    h('ul', {}, hints.logins.map((login) => h('li', {}, [h('code', { textContent: login.email }), h('span', { textContent: login.summary })]))),
+  );
+  section.hidden = false;
+}
+
+function go(person, place) {
+  page.person = person;
+  page.place = place;
+  page.etag = null;
+  page.drawn = { timeline: '', modal: '', home: '' };
+  history.replaceState(null, '', `#${person}/${place}`);
+  drawNavigation();
+  if (isHome()) void act(() => api('/api/home/open', {}));
+  else void refresh();
+}
+
+function draw() {
+  if (page.data === null) return;
+  if (isHome()) drawHome();
+  else drawTimeline();
+  drawModal();
+}
+
+// Polling
+
+let inFlight = null;
+async function refresh() {
+  // One request at a time; a refresh asked for meanwhile waits for it and then runs.
+  while (inFlight) await inFlight;
+  inFlight = (async () => {
+    const channel = isHome() ? page.directory.channels[0].id : page.place;
+    const asked = { person: page.person, place: page.place };
+    try {
+      const response = await fetch(`/api/state?person=${encodeURIComponent(page.person)}&channel=${encodeURIComponent(channel)}`, {
+        cache: 'no-store',
+        headers: page.etag ? { 'if-none-match': page.etag } : {},
+      });
+      $('connection').hidden = true;
+      if (response.status === 304 || asked.person !== page.person || asked.place !== page.place) return;
+      if (!response.ok) throw new Error(`HTTP ${response.status}`);
+      const data = await response.json();
+      if (asked.person !== page.person || asked.place !== page.place) return;
+      page.etag = response.headers.get('etag');
+      page.data = data;
+      draw();
+    } catch {
+      $('connection').hidden = false;
+    }
+  })();
+  try {
+    await inFlight;
+  } finally {
+    inFlight = null;
+  }
+}
+
+async function pollForever() {
+  await refresh();
+  setTimeout(pollForever, POLL_MS);
+}
+
+// The composer
+
+function setupComposer() {
+  const input = $('composer-input');
+  $('composer').addEventListener('submit', async (event) => {
+    event.preventDefault();
+    const text = input.value.trim();
+    if (text === '') return;
+    const sent = await act(() => api('/api/command', { channel: page.place, text }));
+    if (sent !== undefined) {
+      page.history.push(text);
+      page.historyIndex = page.history.length;
+      input.value = '';
+    }
+  });
+  input.addEventListener('keydown', (event) => {
+    if (event.key !== 'ArrowUp' && event.key !== 'ArrowDown') return;
+    if (page.history.length === 0) return;
+    event.preventDefault();
+    page.historyIndex = Math.max(0, Math.min(page.history.length, page.historyIndex + (event.key === 'ArrowUp' ? -1 : 1)));
+    input.value = page.history[page.historyIndex] ?? '';
+  });
+}
+
+async function start() {
+  page.directory = await (await fetch('/api/directory', { cache: 'no-store' })).json();
+  const [person, place] = location.hash.slice(1).split('/');
+  const people = page.directory.people.map((candidate) => candidate.id);
+  const places = [...page.directory.channels.map((channel) => channel.id), 'home'];
+  $('person').addEventListener('change', (event) => go(event.currentTarget.value, page.place));
+  $('home-link').addEventListener('click', () => go(page.person, 'home'));
+  document.addEventListener('keydown', (event) => {
+    if (event.key === 'Escape' && page.data?.modal && !$('confirm').open) void act(() => api('/api/modal/close', { viewId: page.data.modal.viewId }));
+  });
+  setupComposer();
+  drawHints();
+  go(people.includes(person) ? person : people[0], places.includes(place) ? place : places[0]);
+  $('composer-input').focus();
+  void pollForever();
+}
+
+void start();
