@@ -1,0 +1,161 @@
+/**
+ * The demo: the platform simulator, the fake Slack, the bot and the playground page, wired as the
+ * end-to-end tests wire them (test/e2e/harness.ts), for a person to use without a Slack workspace.
+ */
+import { randomBytes } from 'node:crypto';
+import { mkdir, readFile, writeFile } from 'node:fs/promises';
+import { join, resolve } from 'node:path';
+import type { DestinationStream } from 'pino';
+import { Agent } from 'undici';
+import { startBot } from '../app.ts';
+import { createDeps } from '../bootstrap.ts';
+import { loadConfig } from '../config.ts';
+import { startFakeSlack, type FakeSlack } from '../fake-slack/index.ts';
+import { createLogger } from '../logger.ts';
+import { startSimulator, type Simulator } from '../sim/index.ts';
+import type { DemoLogin, LoginHints } from './directory.ts';
+import { startPlayground } from './server.ts';
+
+export interface DemoOptions {
+  /** Holds the store (`demo.db`) and the session key (`demo-session.key`); created when missing. */
+  dataDir: string;
+  /** The playground's port; 0 picks a free one. */
+  port: number;
+  /** Default 127.0.0.1. */
+  host?: string;
+  /** A LOG_LEVEL value, checked as the bot's configuration checks it; default info. */
+  logLevel?: string;
+  /** Where the bot's JSON log lines go; default stdout. */
+  logDestination?: DestinationStream;
+}
+
+export interface Demo {
+  /** The page to open. */
+  playgroundUrl: string;
+  /** The simulator's HTTPS API base (self-signed certificate). */
+  simulatorUrl: string;
+  sim: Simulator;
+  fake: FakeSlack;
+  hints: LoginHints;
+  /** Stops the page, the bot (finishing work in flight), the fake Slack and the simulator. */
+  stop(): Promise<void>;
+}
+
+const SESSION_KEY_FILE = 'demo-session.key';
+
+/** The demo's session key, made once and kept so stored sessions stay readable across restarts. */
+export async function demoSessionKey(dataDir: string): Promise<string> {
+  const file = join(dataDir, SESSION_KEY_FILE);
+  let key: string;
+  try {
+    key = (await readFile(file, 'utf8')).trim();
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error;
+    await mkdir(dataDir, { recursive: true });
+    key = randomBytes(32).toString('base64');
+    // 'wx': two demos starting at once must not each write a different key.
+    await writeFile(file, `${key}\n`, { mode: 0o600, flag: 'wx' }).catch(async (writeError: NodeJS.ErrnoException) => {
+      if (writeError.code !== 'EEXIST') throw writeError;
+      key = (await readFile(file, 'utf8')).trim();
+    });
+  }
+  if (Buffer.from(key, 'base64').length !== 32) {
+    throw new Error(`${file} does not hold a session key (32 random bytes in base64); delete it and start again to make a new one.`);
+  }
+  return key;
+}
+
+/** The seeded platform logins, each with what it shows off. */
+export function demoLogins(sim: Simulator): LoginHints {
+  const { state, seed } = sim;
+  const logins: DemoLogin[] = Object.values(seed.users).map(({ email, id }) => {
+    const user = state.users.get(id);
+    const company = user === undefined ? '' : (state.companies.get(user.companyId)?.name ?? '');
+    const teams = user === undefined ? [] : [...user.teamRoles].map(([teamId, role]) =>
+      `${state.teams.get(teamId)?.name ?? teamId} (${role.replace(/^TEAM_/, '').toLowerCase()})`);
+    const mfa = user?.mfaCode !== undefined ? ', asks for the MFA code' : '';
+    return { email, summary: `${company}: ${teams.join(', ')}${mfa}` };
+  });
+  return { password: seed.users.owner.password, mfaCode: seed.mfaCode, logins };
+}
+
+export function demoBanner(demo: Demo): string {
+  const width = Math.max(...demo.hints.logins.map((login) => login.email.length));
+  return [
+    'Faultline demo: the bot, a stand-in for Slack and the platform simulator, all on this machine.',
+    '',
+    `  Playground  ${demo.playgroundUrl}   <- open this in a browser`,
+    `  Simulator   ${demo.simulatorUrl} (self-signed certificate)`,
+    '',
+    `In the playground, type /chaos login. Every demo login has the password ${demo.hints.password}:`,
+    ...demo.hints.logins.map((login) => `  ${login.email.padEnd(width)}  ${login.summary}`),
+    `MFA code: ${demo.hints.mfaCode}`,
+    '',
+    'Ctrl-C stops everything.',
+  ].join('\n');
+}
+
+export async function startDemo(options: DemoOptions): Promise<Demo> {
+  const dataDir = resolve(options.dataDir);
+  const sessionKey = await demoSessionKey(dataDir);
+  // Everything started so far, stopped in reverse if a later part fails to start.
+  const stops: Array<() => Promise<void>> = [];
+  const stopAll = async () => {
+    for (const stop of stops.splice(0).reverse()) await stop();
+  };
+  try {
+    const sim = await startSimulator();
+    stops.push(() => sim.stop());
+
+    const signingSecret = randomBytes(24).toString('hex');
+    const botToken = `xoxb-demo-${randomBytes(12).toString('hex')}`;
+    const fake = await startFakeSlack({ signingSecret, botToken, teamDomain: 'faultline-demo' });
+    stops.push(() => fake.stop());
+
+    const config = loadConfig({
+      SLACK_BOT_TOKEN: botToken,
+      SLACK_SIGNING_SECRET: signingSecret,
+      SLACK_API_URL: fake.apiUrl,
+      PLATFORM_API_URL: sim.url,
+      SESSION_KEY: sessionKey,
+      STORE_URL: `sqlite://${join(dataDir, 'demo.db')}`,
+      LOG_LEVEL: options.logLevel ?? 'info',
+      // Simulated stages last seconds; cards that lag them by the production default look stuck.
+      POLL_SECONDS: '3',
+      // The simulator's tracker integration works with these, so filing a ticket works out of the box.
+      TRACKER_PROJECT_ID: sim.seed.tracker.projectId,
+      TRACKER_ISSUE_TYPE_ID: sim.seed.tracker.issueTypeId,
+    });
+    // The simulator's certificate is its own; only the bot's platform client trusts it.
+    const agent = new Agent({ connect: { ca: sim.ca } });
+    stops.push(() => agent.close());
+    const deps = createDeps(config, { logger: createLogger(config.logLevel, options.logDestination), dispatcher: agent });
+    const bot = await startBot(deps, { port: 0 });
+    stops.push(() => bot.stop());
+    fake.setBotUrl(`http://127.0.0.1:${bot.port}/slack/events`);
+
+    const hints = demoLogins(sim);
+    const playground = await startPlayground({
+      fake,
+      host: options.host ?? '127.0.0.1',
+      port: options.port,
+      command: config.slack.command,
+      hints,
+      logger: deps.logger.child({ component: 'playground' }),
+    });
+    stops.push(() => playground.stop());
+
+    let stopping: Promise<void> | undefined;
+    return {
+      playgroundUrl: playground.url,
+      simulatorUrl: sim.url,
+      sim,
+      fake,
+      hints,
+      stop: () => (stopping ??= stopAll()),
+    };
+  } catch (error) {
+    await stopAll();
+    throw error;
+  }
+}

@@ -1,0 +1,161 @@
+import { mkdtempSync, statSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { Writable } from 'node:stream';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { demoBanner, demoSessionKey, startDemo, type Demo } from '../../src/playground/demo.ts';
+import type { MessageState, PersonState } from '../../src/playground/view-state.ts';
+
+/** The demo as `npm run demo` starts it, driven through the playground's API as the page drives it. */
+
+interface LogLine {
+  level: string;
+  msg: string;
+}
+
+const logs: LogLine[] = [];
+let demo: Demo;
+
+beforeAll(async () => {
+  const destination = new Writable({
+    write(chunk, _encoding, done) {
+      for (const line of String(chunk).split('\n').filter(Boolean)) logs.push(JSON.parse(line) as LogLine);
+      done();
+    },
+  });
+  demo = await startDemo({ dataDir: mkdtempSync(join(tmpdir(), 'faultline-demo-')), port: 0, logLevel: 'debug', logDestination: destination });
+});
+
+afterAll(async () => {
+  await demo?.stop();
+});
+
+afterEach(() => {
+  expect(logs.filter((line) => line.level === 'error' || line.level === 'fatal')).toEqual([]);
+  expect(demo.fake.failures()).toEqual([]);
+  const logText = logs.map((line) => JSON.stringify(line)).join('\n');
+  expect(logText).not.toContain(demo.hints.password);
+});
+
+async function post(path: string, body: Record<string, unknown>): Promise<{ status: number; body: Record<string, unknown> }> {
+  const response = await fetch(new URL(path, demo.playgroundUrl), {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify(body),
+  });
+  return { status: response.status, body: (await response.json()) as Record<string, unknown> };
+}
+
+async function state(person: string, channel = 'C0GENERAL'): Promise<PersonState> {
+  const response = await fetch(new URL(`/api/state?person=${person}&channel=${channel}`, demo.playgroundUrl));
+  return (await response.json()) as PersonState;
+}
+
+/** Polls the person's state until `check` finds what it looks for; fails naming `what` after a bound. */
+async function eventually<T>(person: string, check: (seen: PersonState) => T | undefined, what: string): Promise<T> {
+  const deadline = Date.now() + 10_000;
+  let seen: PersonState | undefined;
+  while (Date.now() < deadline) {
+    seen = await state(person);
+    const found = check(seen);
+    if (found !== undefined) return found;
+    await new Promise((resolve) => setTimeout(resolve, 25));
+  }
+  throw new Error(`Gave up waiting for ${what}; last seen: ${JSON.stringify(seen).slice(0, 2_000)}`);
+}
+
+const modalTitled = (title: string) => (seen: PersonState) => (seen.modal?.title === title ? seen.modal : undefined);
+const read = (message: MessageState) => JSON.stringify(message.blocks).replace(/[*`]/g, '');
+
+async function command(person: string, text: string): Promise<void> {
+  expect(await post('/api/command', { person, channel: 'C0GENERAL', text })).toEqual({ status: 200, body: {} });
+}
+
+async function replyTo(person: string, text: string, expected: string): Promise<MessageState> {
+  const before = (await state(person)).timeline.length;
+  await command(person, text);
+  return eventually(person, (seen) => seen.timeline.slice(before).find((message) => read(message).includes(expected)), `a reply to ${text}`);
+}
+
+describe('npm run demo', () => {
+  it('prints where the page is and how to log in', () => {
+    const banner = demoBanner(demo);
+    expect(banner).toContain(`Playground  ${demo.playgroundUrl}`);
+    expect(banner).toContain(`Simulator   ${demo.simulatorUrl}`);
+    expect(banner).toMatch(/owner@acme\.test +Acme Demo: Platform \(owner\), Payments \(owner\), Search \(owner\)/);
+    expect(banner).toContain(`password ${demo.sim.seed.users.owner.password}`);
+    expect(banner).toContain(`MFA code: ${demo.sim.seed.mfaCode}`);
+  });
+
+  it('logs in with several teams through the modal and the team picker, then answers whoami', async () => {
+    const { owner } = demo.sim.seed.users;
+    await command('U0ALICE', '/chaos login');
+    const login = await eventually('U0ALICE', modalTitled('Log in to the platform'), 'the login modal');
+    expect(login).toMatchObject({ submit: 'Log in', close: 'Cancel' });
+
+    await post('/api/modal/submit', { person: 'U0ALICE', viewId: login.viewId, fields: [{ label: 'Email', value: owner.email }, { label: 'Password', value: owner.password }] });
+    const picker = await eventually('U0ALICE', modalTitled('Choose a team'), 'the team picker');
+    expect(picker).toMatchObject({ submit: 'Use this team', close: 'Cancel' });
+    expect(JSON.stringify(picker.blocks)).toContain('You belong to 3 teams');
+
+    expect((await post('/api/choose', { person: 'U0ALICE', surface: { kind: 'modal', viewId: picker.viewId }, label: 'Team', option: 'Payments' })).status).toBe(200);
+    await post('/api/modal/submit', { person: 'U0ALICE', viewId: picker.viewId });
+    const done = await eventually('U0ALICE', modalTitled('Logged in'), 'the logged-in confirmation');
+    expect(done).toMatchObject({ submit: null, close: 'Done' });
+    expect(JSON.stringify(done.blocks)).toContain('Logged in as *owner@acme.test* at *Acme Demo*');
+
+    await post('/api/modal/close', { person: 'U0ALICE', viewId: done.viewId });
+    expect((await state('U0ALICE')).modal).toBeNull();
+
+    const whoami = await replyTo('U0ALICE', '/chaos whoami', 'Current team');
+    expect(whoami.ephemeral).toBe(true);
+    expect(read(whoami)).toContain('Current team\\nPayments');
+    // Somebody else in the channel sees none of it.
+    expect((await state('U0BOB')).timeline.filter((message) => message.ephemeral)).toEqual([]);
+  });
+
+  it('logs in with one team at once', async () => {
+    const { solo } = demo.sim.seed.users;
+    await command('U0CAROL', '/chaos login');
+    const login = await eventually('U0CAROL', modalTitled('Log in to the platform'), 'the login modal');
+    await post('/api/modal/submit', { person: 'U0CAROL', viewId: login.viewId, fields: [{ label: 'Email', value: solo.email }, { label: 'Password', value: solo.password }] });
+    const done = await eventually('U0CAROL', modalTitled('Logged in'), 'the logged-in confirmation');
+    expect(JSON.stringify(done.blocks)).toContain('Team: *Platform*');
+  });
+
+  it('shows a wrong password as an error on the field and keeps the modal open', async () => {
+    await command('U0BOB', '/chaos login');
+    const login = await eventually('U0BOB', modalTitled('Log in to the platform'), 'the login modal');
+    await post('/api/modal/submit', { person: 'U0BOB', viewId: login.viewId, fields: [{ label: 'Email', value: 'solo@acme.test' }, { label: 'Password', value: 'not-the-password' }] });
+    const refused = await eventually('U0BOB', (seen) => (Object.keys(seen.modal?.errors ?? {}).length > 0 ? seen.modal : undefined), 'a field error');
+    expect(refused).toMatchObject({ viewId: login.viewId, errors: { Password: 'E-mail or password not accepted. Check them and try again.' } });
+    await post('/api/modal/close', { person: 'U0BOB', viewId: login.viewId });
+  });
+});
+
+describe('the demo session key', () => {
+  it('is made once, readable by its owner only, and kept', async () => {
+    const dataDir = join(mkdtempSync(join(tmpdir(), 'faultline-key-')), 'nested');
+    const key = await demoSessionKey(dataDir);
+    expect(Buffer.from(key, 'base64')).toHaveLength(32);
+    expect(statSync(join(dataDir, 'demo-session.key')).mode & 0o777).toBe(0o600);
+    expect(await demoSessionKey(dataDir)).toBe(key);
+  });
+
+  it('refuses a file that does not hold a key, without printing it', async () => {
+    const dataDir = mkdtempSync(join(tmpdir(), 'faultline-key-'));
+    writeFileSync(join(dataDir, 'demo-session.key'), 'not-a-key\n');
+    const failure = demoSessionKey(dataDir);
+    await expect(failure).rejects.toThrow(/demo-session\.key does not hold a session key/);
+    await expect(failure).rejects.not.toThrow(/not-a-key/);
+  });
+});
+
+describe('stopping', () => {
+  it('closes the page, the bot, the fake Slack and the simulator', async () => {
+    await demo.stop();
+    for (const url of [demo.playgroundUrl, demo.sim.httpUrl, demo.fake.apiUrl]) {
+      await expect(fetch(url)).rejects.toThrow();
+    }
+  });
+});
