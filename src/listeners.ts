@@ -1,5 +1,5 @@
 import { runCommand } from './commands/index.ts';
-import { builderTypeChosen, cancelPreview, startFromPreview, submitBuilder } from './commands/attack/index.ts';
+import { builderChanged, cancelPreview, startFromPreview, submitBuilder } from './commands/attack/index.ts';
 import { haltAllConfirmed, haltFromButton } from './commands/halt.ts';
 import { nextListPage } from './commands/list.ts';
 import { forgotPassword, openLogin, submitLogin, submitPasswordReset } from './commands/login.ts';
@@ -7,7 +7,7 @@ import { openNote, submitNote } from './commands/note.ts';
 import { showFromButton } from './commands/show.ts';
 import { submitTeamPicker, suggestTeams } from './commands/team.ts';
 import type { Listeners } from './slack/adapter.ts';
-import { ATTACK_BUILDER_VIEW, ATTACK_TYPE_SELECT } from './views/attackBuilder.ts';
+import { ATTACK_BUILDER_VIEW, ATTACK_TARGET_KIND, ATTACK_TEAM, ATTACK_TYPE_SELECT } from './views/attackBuilder.ts';
 import { ADD_NOTE, ATTACK_DETAILS, HALT_ATTACK } from './views/attackCard.ts';
 import { LIST_NEXT_PAGE } from './views/attackList.ts';
 import { ATTACK_CANCEL, ATTACK_START } from './views/attackPreview.ts';
@@ -24,7 +24,8 @@ export const listeners: Listeners = {
     [FORGOT_PASSWORD_BUTTON]: forgotPassword,
     [ATTACK_START]: startFromPreview,
     [ATTACK_CANCEL]: cancelPreview,
-    [ATTACK_TYPE_SELECT]: builderTypeChosen,
+    [ATTACK_TYPE_SELECT]: builderChanged,
+    [ATTACK_TARGET_KIND]: builderChanged,
     [HALT_ATTACK]: haltFromButton,
     [HALT_ALL_CONFIRMED]: haltAllConfirmed,
     [ADD_NOTE]: openNote,
@@ -40,6 +41,7 @@ export const listeners: Listeners = {
   },
   options: {
     [TEAM_CHOICE]: suggestTeams,
+    [ATTACK_TEAM]: suggestTeams,
   },
   shortcuts: {},
   events: {},

@@ -24,7 +24,8 @@ export interface HaltOutcome {
 
 /** Marks a card as halted by this person (once), says so in its thread and shows the new stage. */
 export async function recordHalt(deps: Deps, card: CardRecord, actor: Actor, api: ScopedPlatform | undefined): Promise<CardRecord> {
-  const first = !card.haltedBy.some((h) => h.userId === actor.userId);
+  // Two quick clicks both find the card unmarked; the claim lets only one of them say so.
+  const first = !card.haltedBy.some((h) => h.userId === actor.userId) && (await deps.store.claim(`halt-noted:${card.guid}:${actor.userId}`, 24 * 3600_000));
   const marked: CardRecord = first ? { ...card, haltedBy: [...card.haltedBy, { userId: actor.userId, at: new Date(deps.clock.now()).toISOString() }] } : card;
   if (first) {
     await deps.slack.post(card.channel, { text: `:octagonal_sign: <@${actor.userId}> halted this attack.` }, { threadTs: card.ts }).catch((error: unknown) => {

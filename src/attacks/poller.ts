@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import { NotFoundError, UnauthorizedError } from '../client/errors.ts';
 import type { ScopedPlatform } from '../client/index.ts';
 import type { Deps } from '../deps.ts';
@@ -15,7 +16,7 @@ export interface PollReport {
  * Keeps live attack cards current. Per team and interval it reads the active list once (all its
  * pages), then fetches one by one only the attacks that left it; a card is updated only when
  * what it shows changed. The live set is in the store, so a restart resumes where it stopped,
- * and a per-team claim for each interval lets exactly one replica poll a team.
+ * and a per-team lease lets exactly one replica poll a team; another takes over when it lapses.
  */
 export class Poller {
   readonly #deps: Deps;
@@ -24,6 +25,8 @@ export class Poller {
   readonly #intervalMs: number;
   #timer: NodeJS.Timeout | undefined;
   #running: Promise<PollReport> | undefined;
+  /** This process, as the holder of per-team polling leases. */
+  readonly #replica = randomUUID();
 
   constructor(deps: Deps, cards: CardStore, messenger: Messenger) {
     this.#deps = deps;
@@ -68,11 +71,11 @@ export class Poller {
 
   async #pass(): Promise<PollReport> {
     const live = await this.#cards.liveByTeam();
-    const cycle = Math.floor(this.#deps.clock.now() / this.#intervalMs);
     const report: PollReport = { teams: 0, cards: 0, updated: 0 };
     await Promise.all(
       [...live].map(async ([teamId, guids]) => {
-        if (!(await this.#deps.store.claim(`poll:${teamId}:${cycle}`, this.#intervalMs))) return;
+        // A lease a little longer than the interval: the replica that polls a team keeps it.
+        if (!(await this.#deps.store.claim(`poll:${teamId}`, this.#intervalMs * 2, this.#replica))) return;
         try {
           const updated = await this.#pollTeam(teamId, guids);
           report.teams++;

@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import { mkdirSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import Keyv from 'keyv';
@@ -11,10 +12,11 @@ export interface KeyValueStore {
   set<T>(key: string, value: T, ttlMs?: number): Promise<void>;
   delete(key: string): Promise<boolean>;
   /**
-   * Takes `key` for `ttlMs` if nobody holds it: true for the one caller that got it. Atomic across
-   * replicas on Redis; within the process on SQLite and memory, which serve one process.
+   * Takes `key` for `ttlMs` if nobody holds it: true for the one caller that got it. With an
+   * `owner`, also true (and the hold renewed) when that owner already holds it: a lease. Atomic
+   * across replicas on Redis; within the process on SQLite and memory, which serve one process.
    */
-  claim(key: string, ttlMs: number): Promise<boolean>;
+  claim(key: string, ttlMs: number, owner?: string): Promise<boolean>;
   /** Every entry whose key starts with `prefix`. */
   entries<T>(prefix: string): AsyncIterable<[string, T]>;
   /** True when the backing store answers; used by /readyz. */
@@ -39,7 +41,7 @@ export function createKeyValueStore(url: string, namespace = 'faultline'): KeyVa
   }
   // Keyv reports connection problems as events; the calls themselves reject, which callers handle.
   keyv.on('error', () => {});
-  const localClaims = new Map<string, number>();
+  const localClaims = new Map<string, { owner: string; until: number }>();
 
   return {
     kind,
@@ -53,16 +55,22 @@ export function createKeyValueStore(url: string, namespace = 'faultline'): KeyVa
     async delete(key: string) {
       return keyv.delete(key);
     },
-    async claim(key: string, ttlMs: number) {
+    async claim(key: string, ttlMs: number, owner = randomUUID()) {
+      const ms = Math.max(1, Math.round(ttlMs));
       if (redis) {
         const client = await redis.getClient();
-        const answer = await client.set(`${namespace}::claim:${key}`, '1', { NX: true, PX: Math.max(1, Math.round(ttlMs)) });
-        return answer === 'OK';
+        const redisKey = `${namespace}::claim:${key}`;
+        if ((await client.set(redisKey, owner, { NX: true, PX: ms })) === 'OK') return true;
+        // Only the holder ever renews, so reading then extending cannot steal another's hold.
+        if ((await client.get(redisKey)) !== owner) return false;
+        await client.pExpire(redisKey, ms);
+        return true;
       }
       const now = Date.now();
-      for (const [held, until] of localClaims) if (until <= now) localClaims.delete(held);
-      if (localClaims.has(key)) return false;
-      localClaims.set(key, now + ttlMs);
+      for (const [held, claim] of localClaims) if (claim.until <= now) localClaims.delete(held);
+      const current = localClaims.get(key);
+      if (current && current.owner !== owner) return false;
+      localClaims.set(key, { owner, until: now + ms });
       return true;
     },
     async *entries<T>(prefix: string): AsyncIterable<[string, T]> {

@@ -113,10 +113,17 @@ export class Stack {
     return report;
   }
 
-  /** Back to the simulator's seed and both clocks to now, between tests. */
-  reset(): void {
+  /**
+   * Between tests: the simulator back to its seed, both clocks to now, and a bot process with
+   * an empty store (memory://), so no card or session of one test reaches the next.
+   */
+  async reset(): Promise<void> {
     this.sim.reset();
     this.#offset = 0;
+    if (this.config.storeUrl === 'memory://') {
+      await this.stopBot();
+      await this.startBot();
+    }
   }
 
   /** Moves the platform's and the bot's clocks on together. */

@@ -18,14 +18,14 @@ beforeAll(async () => {
 afterAll(async () => {
   await stack?.stop();
 });
-afterEach(() => {
+afterEach(async () => {
   // Nothing a person did may leave a secret in the log, at debug level included.
   const log = stack.logText();
   for (const secret of stack.secrets()) expect(log).not.toContain(secret);
   expect(log).not.toMatch(/Bearer [0-9a-f-]{8,}/i);
   expect(stack.errorLogs()).toEqual([]);
   expect(stack.fake.failures()).toEqual([]);
-  stack.reset();
+  await stack.reset();
 });
 
 const users = () => stack.sim.seed.users;
@@ -188,11 +188,13 @@ describe('sessions', () => {
 describe('requests that are not from Slack', () => {
   it('refuses a bad signature and a timestamp older than five minutes', async () => {
     const body = { command: '/chaos', text: 'help', user_id: 'U0MALLORY', team_id: stack.fake.teamId, channel_id: 'C0GENERAL', trigger_id: 'x', response_url: `${stack.fake.apiUrl}nowhere` };
-    const before = stack.fake.calls.length;
+    // Only what a handler would do counts; Bolt's own auth.test at start-up may land meanwhile.
+    const answered = () => stack.fake.calls.filter((c) => c.method !== 'auth.test').length;
+    const before = answered();
     expect((await stack.fake.post(body, { contentType: 'application/x-www-form-urlencoded', signature: 'bad' })).status).toBe(401);
     const stale = Math.floor(Date.now() / 1000) - 6 * 60;
     expect((await stack.fake.post(body, { contentType: 'application/x-www-form-urlencoded', timestamp: stale })).status).toBe(401);
-    expect(stack.fake.calls.length).toBe(before);
+    expect(answered()).toBe(before);
   });
 });
 

@@ -195,3 +195,15 @@ describe('claims and listing', () => {
   describe('sqlite://', () => supportsClaimsAndListing(() => open(`sqlite://${join(mkdtempSync(join(tmpdir(), 'faultline-claims-')), 'c.db')}`, `ns-${randomUUID()}`)));
   describe.skipIf(!redisUrl)('redis://', () => supportsClaimsAndListing(() => open(redisUrl!, `faultline-test-claims-${randomUUID()}`)));
 });
+
+describe('leases', () => {
+  const stores: [string, () => KeyValueStore][] = [['memory', () => open('memory://', `lease-${randomUUID()}`)]];
+  if (redisUrl) stores.push(['redis', () => open(redisUrl, `faultline-test-lease-${randomUUID()}`)]);
+  it.each(stores)('on %s: the holder keeps a lease, others do not get it', async (_kind, make) => {
+    const store = make();
+    expect(await store.claim('poll:t1', 60_000, 'replica-a')).toBe(true);
+    expect(await store.claim('poll:t1', 60_000, 'replica-a')).toBe(true);
+    expect(await store.claim('poll:t1', 60_000, 'replica-b')).toBe(false);
+    expect(await store.claim('poll:t1', 60_000)).toBe(false);
+  });
+});

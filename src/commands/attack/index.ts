@@ -4,7 +4,7 @@ import { claimPending, dropPending, loadPending, savePending, startAttack, type 
 import { respondTo } from '../../slack/messenger.ts';
 import { escapeMrkdwn } from '../../views/blocks.ts';
 import { describeTarget, type AttackRequest } from './request.ts';
-import { attackBuilderModal, ATTACK_TYPE_SELECT } from '../../views/attackBuilder.ts';
+import { attackBuilderModal, ATTACK_TEAM, ATTACK_TYPE_SELECT } from '../../views/attackBuilder.ts';
 import { attackPreviewMessage } from '../../views/attackPreview.ts';
 import { builderToRequest } from './builder.ts';
 import { attackUsage, parseAttackCommand } from './parse.ts';
@@ -63,7 +63,7 @@ async function builderModal(deps: Deps, login: Login, team: TeamEntry, origin: B
     catalogue: catalogue.types,
     selectedType,
     teams: login.session.teams.map((t) => ({ id: t.identifier, name: teamName(t) })),
-    currentTeam: values?.attack_team ?? team.identifier,
+    currentTeam: values?.[ATTACK_TEAM] ?? team.identifier,
     values,
     maxAttackSeconds: deps.config.maxAttackSeconds,
     privateMetadata: JSON.stringify(origin),
@@ -132,18 +132,22 @@ function builderOrigin(privateMetadata: string): BuilderOrigin {
   }
 }
 
-/** Choosing a type in the builder rebuilds it with that type's own arguments. */
-export async function builderTypeChosen(action: Action, deps: Deps): Promise<Reply> {
+/**
+ * Choosing a type (or a target kind) rebuilds the builder: the type's own arguments, the fields
+ * the kind needs, and everything typed so far kept.
+ */
+export async function builderChanged(action: Action, deps: Deps): Promise<Reply> {
   const login = await requireLogin(deps, action.actor);
-  const team = resolveTeam(login, action.inputs.attack_team);
-  return { kind: 'updateModal', view: await builderModal(deps, login, team, builderOrigin(action.privateMetadata), action.value, action.inputs) };
+  const team = resolveTeam(login, action.inputs[ATTACK_TEAM]);
+  const type = action.actionId === ATTACK_TYPE_SELECT ? action.value : action.inputs[ATTACK_TYPE_SELECT];
+  return { kind: 'updateModal', view: await builderModal(deps, login, team, builderOrigin(action.privateMetadata), type, action.inputs) };
 }
 
 /** The builder's submission leads to the same preview as the slash command, in the same place. */
 export async function submitBuilder(submission: Submission, deps: Deps): Promise<SubmissionReply> {
   const origin = builderOrigin(submission.privateMetadata);
   const login = await requireLogin(deps, submission.actor);
-  const team = resolveTeam(login, submission.inputs.attack_team);
+  const team = resolveTeam(login, submission.inputs[ATTACK_TEAM]);
   const catalogue = await deps.catalogues.get(team.identifier, platformFor(deps, login, team));
   const result = builderToRequest(submission.inputs, catalogue.types, { maxAttackSeconds: deps.config.maxAttackSeconds });
   if ('errors' in result) return { kind: 'errors', errors: result.errors };
@@ -153,5 +157,3 @@ export async function submitBuilder(submission: Submission, deps: Deps): Promise
   else await deps.slack.postEphemeral(channel, submission.actor.userId, shown);
   return { kind: 'clear' };
 }
-
-export { ATTACK_TYPE_SELECT };

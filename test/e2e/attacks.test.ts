@@ -1,0 +1,391 @@
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import type { Message } from '../../src/fake-slack/index.ts';
+import { Stack } from './harness.ts';
+
+const read = Stack.read;
+const channel = 'C0GENERAL';
+let stack: Stack;
+
+beforeAll(async () => {
+  stack = await Stack.start({ env: { MAX_ATTACK_SECONDS: '600', ATTACK_CHANNELS: `${channel},C0GAMEDAY` } });
+});
+afterAll(async () => {
+  await stack?.stop();
+});
+afterEach(async () => {
+  const log = stack.logText();
+  for (const secret of stack.secrets()) expect(log).not.toContain(secret);
+  expect(stack.errorLogs()).toEqual([]);
+  expect(stack.fake.failures()).toEqual([]);
+  await stack.reset();
+});
+
+let n = 0;
+const nextPerson = () => `U0ATTACK${++n}`;
+const users = () => stack.sim.seed.users;
+const creates = () => stack.sim.requests.filter((r) => r.method === 'POST' && (r.path === '/attacks/new' || r.path === '/attacks'));
+const attacksInSim = () => [...stack.sim.state.attacks.values()];
+
+/** The card of an attack in the channel, by the guid in its text. */
+function cardOf(guid: string): Message | undefined {
+  return stack.fake.channel(channel).messages().find((m) => m.text().includes(guid));
+}
+
+async function previewAndStart(personId: string, text: string) {
+  const preview = await stack.ask(personId, text, { channel });
+  expect(read(preview)).toContain('Start');
+  await preview.click('Start');
+  const attack = await stack.fake.waitFor(() => attacksInSim().at(-1), 'an attack in the simulator');
+  const card = await stack.fake.waitFor(() => cardOf(attack.guid), 'the attack card');
+  return { preview, attack, card };
+}
+
+describe('starting an attack from the slash command', () => {
+  it('previews, starts on Start, posts a live card that ends Successful without Halt', async () => {
+    const id = nextPerson();
+    await stack.login(id, users().owner, { team: 'Platform' });
+    const preview = await stack.ask(id, 'attack cpu -l 30 -c 1 --target-tags role=web', { channel });
+    expect(read(preview)).toContain('-l 30 -c 1');
+    expect(read(preview)).toContain('role=web');
+    expect(creates()).toHaveLength(0);
+
+    await preview.click('Start');
+    const attack = await stack.fake.waitFor(() => attacksInSim()[0], 'the attack in the simulator');
+    expect(attacksInSim()).toHaveLength(1);
+    expect(attack.type).toBe('cpu');
+    expect(attack.args).toEqual(['-l', '30', '-c', '1']);
+    expect(attack.infraTarget).toEqual({ type: 'Random', tags: { role: 'web' } });
+    expect(attack.teamId).toBe(stack.sim.seed.teams.platform.id);
+
+    const card = await stack.fake.waitFor(() => cardOf(attack.guid), 'the card');
+    expect(read(card)).toContain(`Started by <@${id}>`);
+    expect(card.buttons().map((b) => b.text)).toEqual(['Halt', 'Add note', 'Details']);
+    await stack.fake.waitFor(() => read(stack.person(id).ephemerals(channel).at(-1)).includes('Started cpu attack'), 'the start confirmation');
+
+    stack.advanceClock(10_000);
+    await stack.poll();
+    expect(read(cardOf(attack.guid))).toContain('Running');
+
+    stack.advanceClock(60_000);
+    await stack.poll();
+    const finished = cardOf(attack.guid)!;
+    expect(read(finished)).toContain('Successful');
+    expect(finished.buttons().map((b) => b.text)).toEqual(['Add note', 'Details']);
+    expect(await stack.deps.cards.liveByTeam()).toEqual(new Map());
+  });
+
+  it('with --yes starts at once, with the exact target payloads of the flag table', async () => {
+    const id = nextPerson();
+    await stack.login(id, users().owner, { team: 'Platform' });
+    const cases: [string, unknown][] = [
+      ['--target-hosts platform-web-1,platform-web-2', { type: 'Exact', hosts: { ids: ['platform-web-1', 'platform-web-2'] } }],
+      ['--target-containers checkout-1', { type: 'Exact', containers: { ids: ['checkout-1'] } }],
+      ['--target-tags role=web,zone=us-east-1a', { type: 'Random', tags: { role: 'web', zone: 'us-east-1a' } }],
+      ['--target-labels app=checkout --target-count 1', { type: 'Random', containers: { labels: { app: 'checkout' } }, exact: 1 }],
+      ['', { type: 'Random' }],
+    ];
+    for (const [flags, target] of cases) {
+      const before = attacksInSim().length;
+      const reply = await stack.ask(id, `attack memory -l 20 -p 10 ${flags} --yes`, { channel });
+      expect(read(reply)).toContain('Started memory attack');
+      expect(attacksInSim()).toHaveLength(before + 1);
+      expect(attacksInSim().at(-1)!.infraTarget).toEqual(target);
+      expect(attacksInSim().at(-1)!.args).toEqual(['-l', '20', '-p', '10']);
+    }
+  });
+
+  it('says in words when every active client of the team would be hit', async () => {
+    const id = nextPerson();
+    await stack.login(id, users().owner, { team: 'Payments' });
+    const preview = await stack.ask(id, 'attack cpu -l 30', { channel });
+    expect(read(preview)).toContain('every active client of team Payments');
+  });
+
+  it('runs --target-service through POST /attacks', async () => {
+    const id = nextPerson();
+    await stack.login(id, users().owner, { team: 'Platform' });
+    const reply = await stack.ask(id, `attack cpu -l 30 --target-service ${stack.sim.seed.service.id} --yes`, { channel });
+    expect(read(reply)).toContain('Started cpu attack');
+    expect(creates().map((r) => r.path)).toEqual(['/attacks']);
+  });
+
+  it('--team runs in that team only when it is one of yours', async () => {
+    const id = nextPerson();
+    await stack.login(id, users().owner, { team: 'Platform' });
+    await stack.ask(id, 'attack cpu -l 30 --team Search --yes', { channel });
+    expect(attacksInSim().at(-1)!.teamId).toBe(stack.sim.seed.teams.search.id);
+    const refused = await stack.ask(id, 'attack cpu -l 30 --team Globex --yes', { channel });
+    expect(read(refused)).toContain('None of your teams matches');
+    expect(attacksInSim()).toHaveLength(1);
+  });
+
+  it.each([
+    ['attack cpuu -l 30', '“cpuu” is not an attack type'],
+    ['attack cpu -l 30 --cores-per-host 2', '--cores-per-host'],
+    ['attack cpu -l 30 -c many', '-c'],
+    ['attack cpu -l 6000', '600'],
+    ['attack cpu -l 30 --target-hosts web-1 --target-tags role=web', 'target'],
+  ])('refuses “%s” with a clear message and the usage, and sends nothing', async (text, words) => {
+    const id = nextPerson();
+    await stack.login(id, users().owner, { team: 'Platform' });
+    const reply = await stack.ask(id, text, { channel });
+    expect(read(reply)).toContain(words);
+    expect(read(reply)).toContain('Usage: /chaos attack');
+    expect(creates()).toHaveLength(0);
+  });
+
+  it('refuses a channel outside ATTACK_CHANNELS', async () => {
+    const id = nextPerson();
+    await stack.login(id, users().owner, { team: 'Platform' });
+    const reply = await stack.ask(id, 'attack cpu -l 30 --yes', { channel: 'C0RANDOM' });
+    expect(read(reply)).toContain('Attacks cannot be started in this channel');
+    expect(creates()).toHaveLength(0);
+  });
+
+  it('starts one attack when Start is clicked twice quickly or the click is delivered twice', async () => {
+    const id = nextPerson();
+    await stack.login(id, users().owner, { team: 'Platform' });
+    const preview = await stack.ask(id, 'attack cpu -l 30', { channel });
+    await Promise.all([preview.click('Start'), preview.click('Start')]);
+    await stack.fake.redeliverLast({ as: 'duplicate' });
+    await stack.fake.waitFor(() => attacksInSim().length === 1 && cardOf(attacksInSim()[0]!.guid), 'the card');
+    expect(creates()).toHaveLength(1);
+    expect(attacksInSim()).toHaveLength(1);
+    expect(stack.fake.channel(channel).messages().filter((m) => m.text().includes(attacksInSim()[0]!.guid))).toHaveLength(1);
+  });
+
+  it('says the outcome is unknown when the create times out, and never sends it twice', async () => {
+    const id = nextPerson();
+    await stack.login(id, users().owner, { team: 'Platform' });
+    stack.sim.faults.inject({ method: 'POST', path: '/attacks/new', kind: 'hang' });
+    const preview = await stack.ask(id, 'attack cpu -l 30', { channel });
+    await preview.click('Start');
+    const reply = await stack.fake.waitFor(() => stack.person(id).ephemerals(channel).find((m) => read(m).includes('not known whether')), 'the unknown-outcome message', 20_000);
+    expect(read(reply)).toContain('/chaos list');
+    expect(creates()).toHaveLength(1);
+    await reply.click('Start').catch(() => undefined);
+    expect(creates()).toHaveLength(1);
+  }, 30_000);
+});
+
+describe('the attack builder', () => {
+  it('produces the same attack as the equivalent slash command', async () => {
+    const id = nextPerson();
+    await stack.login(id, users().owner, { team: 'Platform' });
+    const person = stack.person(id);
+
+    await stack.ask(id, 'attack cpu -l 45 -c 2 --target-tags role=web --yes', { channel });
+    const fromCommand = attacksInSim().at(-1)!;
+
+    await person.command('attack', { channel });
+    let modal = await stack.fake.waitFor(() => person.modal()?.callbackId === 'attack_builder' && person.modal(), 'the builder');
+    await modal.select('Attack type', 'cpu');
+    modal = await stack.fake.waitFor(() => person.modal()?.text().includes('Cores') && person.modal(), 'the cpu arguments');
+    await modal.select('Target', 'Random hosts, by tags');
+    modal = await stack.fake.waitFor(() => person.modal(), 'the builder for tags');
+    modal.fill('Length in seconds', '45').fill('Cores (-c)', '2').fill('Target values', 'role=web');
+    await modal.submit();
+    const preview = await stack.fake.waitFor(() => person.ephemerals(channel).find((m) => read(m).includes('-l 45 -c 2') && m.buttons().some((b) => b.text === 'Start')), 'the preview');
+    await preview.click('Start');
+    const fromBuilder = await stack.fake.waitFor(() => attacksInSim().length === 2 && attacksInSim().at(-1), 'the second attack');
+    expect({ type: fromBuilder.type, args: fromBuilder.args, target: fromBuilder.infraTarget, team: fromBuilder.teamId }).toEqual({
+      type: fromCommand.type, args: fromCommand.args, target: fromCommand.infraTarget, team: fromCommand.teamId,
+    });
+  });
+});
+
+describe('halting', () => {
+  it('runs with the clicker\'s session: refused without HALT_WRITE, done with it, said in the thread', async () => {
+    const owner = nextPerson();
+    const observer = nextPerson();
+    const sre = nextPerson();
+    await stack.login(owner, users().owner, { team: 'Platform' });
+    await stack.login(observer, users().observer);
+    await stack.login(sre, users().sre, { team: 'Platform', mfaCode: stack.sim.seed.mfaCode });
+    const { attack } = await previewAndStart(owner, 'attack cpu -l 300 --target-tags role=web');
+
+    await stack.person(observer).channel(channel).messages().find((m) => m.text().includes(attack.guid))!.click('Halt');
+    const refused = await stack.fake.waitFor(() => stack.person(observer).lastEphemeral(), 'the refusal');
+    expect(read(refused)).toContain('HALT_WRITE');
+    expect(read(refused)).toContain('Platform');
+    expect(stack.sim.state.attacks.get(attack.guid)!.halt).toBeUndefined();
+
+    await stack.person(sre).channel(channel).messages().find((m) => m.text().includes(attack.guid))!.click('Halt');
+    await stack.fake.waitFor(() => stack.sim.state.attacks.get(attack.guid)!.halt, 'the halt in the simulator');
+    const card = cardOf(attack.guid)!;
+    const thread = await stack.fake.waitFor(() => stack.fake.channel(channel).thread(card.ts).find((m) => read(m).includes('halted this attack')), 'the thread reply');
+    expect(read(thread)).toContain(`<@${sre}>`);
+
+    // A second click is harmless: no error, no second thread reply.
+    await stack.person(sre).channel(channel).messages().find((m) => m.text().includes(attack.guid))!.click('Halt').catch(() => undefined);
+    stack.advanceClock(30_000);
+    await stack.poll();
+    expect(read(cardOf(attack.guid))).toContain('User Halted');
+    expect(cardOf(attack.guid)!.buttons().map((b) => b.text)).not.toContain('Halt');
+    expect(stack.fake.channel(channel).thread(card.ts).filter((m) => read(m).includes('halted this attack'))).toHaveLength(1);
+  });
+
+  it('halts by id with a reason, and refuses a malformed id', async () => {
+    const id = nextPerson();
+    await stack.login(id, users().owner, { team: 'Platform' });
+    const [guid] = stack.sim.addAttacks(stack.sim.seed.teams.platform.id, 1);
+    const reply = await stack.ask(id, `halt ${guid} --reason "error budget spent"`, { channel });
+    expect(read(reply)).toContain('Halt requested');
+    expect(stack.sim.state.attacks.get(guid!)!.halt?.reason).toBe('error budget spent');
+    expect(read(await stack.ask(id, 'halt not-an-id!', { channel }))).toContain('is not an attack id');
+  });
+
+  it('halts a Kubernetes attack by id', async () => {
+    const id = nextPerson();
+    await stack.login(id, users().owner, { team: 'Platform' });
+    const api = stack.deps.platform.as({ header: (await stack.deps.sessions.get({ workspaceId: stack.fake.teamId, userId: id }))!.session.header, teamId: stack.sim.seed.teams.platform.id });
+    const object = stack.sim.seed.kubernetesObjects[0]!;
+    const guid = await api.kubernetes.create({ impactDefinition: { cliArgs: ['cpu', '-l', '60'] }, targetDefinition: { strategy: { k8sObjects: [{ clusterId: object.clusterId, namespace: object.namespace, kind: object.kind, name: object.name }] } } });
+    expect(read(await stack.ask(id, 'list --k8s', { channel }))).toContain(guid);
+    expect(read(await stack.ask(id, `halt ${guid}`, { channel }))).toContain('Kubernetes attack');
+    stack.advanceClock(30_000);
+    expect(read(await stack.ask(id, 'list --k8s', { channel }))).not.toContain(guid);
+    expect(read(await stack.ask(id, 'list completed --k8s', { channel }))).toContain(guid);
+  });
+
+  it('halt all and halt everything ask for confirmation first', async () => {
+    const id = nextPerson();
+    await stack.login(id, users().owner, { team: 'Platform' });
+    stack.sim.addAttacks(stack.sim.seed.teams.platform.id, 2);
+    stack.sim.addAttacks(stack.sim.seed.teams.search.id, 1);
+    const prompt = await stack.ask(id, 'halt all', { channel });
+    await expect(prompt.click('Halt all attacks')).rejects.toThrow();
+    expect([...stack.sim.state.attacks.values()].every((a) => !a.halt)).toBe(true);
+    await prompt.click('Halt all attacks', { confirm: true });
+    await stack.fake.waitFor(() => [...stack.sim.state.attacks.values()].every((a) => a.halt), 'every attack halted');
+
+    stack.sim.addAttacks(stack.sim.seed.teams.payments.id, 1);
+    const everything = await stack.ask(id, 'halt everything', { channel });
+    await everything.click('Halt everything', { confirm: true });
+    await stack.fake.waitFor(() => stack.sim.requests.some((r) => r.path === '/halts'), 'POST /halts');
+  });
+});
+
+describe('listing and showing', () => {
+  it('pages 2,500 active attacks within Slack\'s block limits, with Next', async () => {
+    const id = nextPerson();
+    await stack.login(id, users().owner, { team: 'Platform' });
+    const guids = stack.sim.addAttacks(stack.sim.seed.teams.platform.id, 2500);
+    const first = await stack.ask(id, 'list', { channel });
+    const shown = (m: Message) => guids.filter((g) => m.text().includes(g));
+    const firstPage = shown(first);
+    expect(firstPage).toHaveLength(20);
+    expect(first.blocks.length).toBeLessThanOrEqual(50);
+    expect(first.buttons().filter((b) => b.text === 'Halt')).toHaveLength(20);
+    const pagedReads = stack.sim.requests.filter((r) => r.path === '/attacks/active/paged');
+    expect(pagedReads).toHaveLength(1);
+    expect(stack.sim.requests.filter((r) => r.path === '/attacks/active').map((r) => r.query)).toEqual([]);
+
+    await first.click('Next page');
+    const second = await stack.fake.waitFor(() => stack.person(id).ephemerals(channel).find((m) => read(m).includes('Page 2')), 'page 2');
+    expect(shown(second)).toHaveLength(20);
+    expect(shown(second).some((g) => firstPage.includes(g))).toBe(false);
+    expect(stack.fake.failures()).toEqual([]);
+  });
+
+  it('lists completed attacks, filters by source, and refuses unknown words', async () => {
+    const id = nextPerson();
+    await stack.login(id, users().owner, { team: 'Platform' });
+    await stack.ask(id, 'attack cpu -l 30 --yes', { channel });
+    stack.advanceClock(120_000);
+    expect(read(await stack.ask(id, 'list completed', { channel }))).toContain('Successful');
+    expect(read(await stack.ask(id, 'list active --source Scenario', { channel }))).toContain('source Scenario');
+    expect(read(await stack.ask(id, 'list finished', { channel }))).toContain('Usage: /chaos list');
+  });
+
+  it('shows one attack with its executions', async () => {
+    const id = nextPerson();
+    await stack.login(id, users().owner, { team: 'Platform' });
+    await stack.ask(id, 'attack cpu -l 30 --target-tags role=web --yes', { channel });
+    const guid = attacksInSim().at(-1)!.guid;
+    stack.advanceClock(8_000);
+    const details = await stack.ask(id, `show ${guid}`, { channel });
+    expect(read(details)).toContain('Executions (2)');
+    expect(read(details)).toContain('platform-web-1');
+    expect(read(await stack.ask(id, 'show 00000000-0000-0000-0000-000000000000', { channel }))).toContain('The platform has no attack');
+  });
+});
+
+describe('notes', () => {
+  it('adds a note by command and by the card button, shown on the card and in its thread', async () => {
+    const id = nextPerson();
+    await stack.login(id, users().owner, { team: 'Platform' });
+    const { attack, card } = await previewAndStart(id, 'attack cpu -l 300');
+    expect(read(await stack.ask(id, `note ${attack.guid} p99 doubled on checkout`, { channel }))).toContain('Note added');
+    await stack.deps.slack.flush();
+    expect(read(cardOf(attack.guid))).toContain('p99 doubled on checkout');
+
+    await stack.person(id).channel(channel).messages().find((m) => m.text().includes(attack.guid))!.click('Add note');
+    const modal = await stack.fake.waitFor(() => stack.person(id).modal()?.callbackId === 'attack_note' && stack.person(id).modal(), 'the note form');
+    await modal.fill('Note', 'errors recovered after 40 s').submit();
+    await stack.fake.waitFor(() => Object.values(stack.sim.state.attacks.get(attack.guid)!.annotations).some((v) => v.includes('errors recovered')), 'the second note');
+    await stack.deps.slack.flush();
+    expect(read(cardOf(attack.guid))).toContain('errors recovered after 40 s');
+    expect(read(cardOf(attack.guid))).toContain('p99 doubled on checkout');
+    expect(stack.fake.channel(channel).thread(card.ts).filter((m) => read(m).includes('noted'))).toHaveLength(2);
+  });
+});
+
+describe('the poller', () => {
+  it('with 300 live cards in 3 teams reads one list per team per pass and updates only changed cards', async () => {
+    const id = nextPerson();
+    await stack.login(id, users().owner, { team: 'Platform' });
+    const teams = [stack.sim.seed.teams.platform, stack.sim.seed.teams.payments, stack.sim.seed.teams.search];
+    for (const team of teams) {
+      for (const guid of stack.sim.addAttacks(team.id, 100)) {
+        const posted = await stack.deps.slack.post(channel, { text: `card ${guid}` });
+        await stack.deps.cards.save({
+          guid, kind: 'attack', teamId: team.id, teamName: team.name, channel, ts: posted.ts, type: 'cpu', args: ['-l', '3600'], targetWords: 'every active client',
+          startedBy: { workspaceId: stack.fake.teamId, userId: id, userName: id }, startedByPlatform: users().owner.email, stage: 'Pending', lifecycle: 'Active',
+          totalClients: undefined, createdAt: new Date().toISOString(), startTime: undefined, endTime: undefined, lengthSeconds: 3600, annotations: {}, haltedBy: [],
+        });
+      }
+    }
+    stack.advanceClock(10_000);
+    const before = stack.sim.requests.length;
+    const first = await stack.poll();
+    expect(first).toMatchObject({ teams: 3, cards: 300, updated: 300 });
+    const reads = stack.sim.requests.slice(before);
+    expect(reads.filter((r) => r.path === '/attacks/active/paged')).toHaveLength(3);
+    expect(reads.filter((r) => r.path.startsWith('/attacks/') && r.path !== '/attacks/active/paged')).toHaveLength(0);
+
+    const updatesBefore = stack.fake.callsTo('chat.update').length;
+    const again = await stack.poll();
+    expect(again.updated).toBe(0);
+    expect(stack.fake.callsTo('chat.update').length).toBe(updatesBefore);
+
+    // Finish one attack: it leaves the active list, is read once on its own, and its card changes.
+    const [one] = [...stack.sim.state.attacks.values()].filter((a) => a.teamId === teams[0]!.id);
+    await stack.ask(id, `halt ${one!.guid}`, { channel });
+    stack.advanceClock(30_000);
+    const mark = stack.sim.requests.length;
+    const third = await stack.poll();
+    expect(third.updated).toBeGreaterThanOrEqual(1);
+    expect(stack.sim.requests.slice(mark).filter((r) => r.path === `/attacks/${one!.guid}`)).toHaveLength(1);
+  }, 60_000);
+
+  it('survives a restart: live cards are polled by the new process', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'faultline-poller-'));
+    const local = await Stack.start({ storeUrl: `sqlite://${join(dir, 'bot.db')}` });
+    try {
+      await local.login('U0RESTART', local.sim.seed.users.owner, { team: 'Platform' });
+      await local.ask('U0RESTART', 'attack cpu -l 30 --yes', { channel });
+      const guid = [...local.sim.state.attacks.values()][0]!.guid;
+      await local.stopBot();
+      await local.startBot();
+      local.advanceClock(120_000);
+      expect(await local.poll()).toMatchObject({ teams: 1, cards: 1, updated: 1 });
+      expect(read(local.fake.channel(channel).messages().find((m) => m.text().includes(guid)))).toContain('Successful');
+    } finally {
+      await local.stop();
+    }
+  });
+});
