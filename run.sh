@@ -1,6 +1,8 @@
 #!/usr/bin/env bash
-# Quick start. `./run.sh` sets up (Node.js 24 when needed, dependencies) and runs the bot;
-# `./run.sh test` sets up and runs the tests; `./run.sh sim` runs the platform simulator.
+# Quick start. `./run.sh` sets up (Node.js 24 when needed, dependencies) and runs the bot: with
+# Slack credentials in .env (or the environment) against Slack, otherwise the local demo (the
+# platform simulator and a page standing in for Slack). `./run.sh test` sets up and runs the
+# tests; `./run.sh <script>` runs any npm script (sim, demo, bench).
 set -euo pipefail
 cd "$(dirname "$0")"
 source scripts/ensure-node.sh
@@ -10,7 +12,12 @@ fi
 command="${1:-start}"
 [ $# -gt 0 ] && shift
 case "$command" in
-  start) exec npm start -- "$@" ;;
+  start)
+    if [ ! -f .env ] && [ -z "${SLACK_BOT_TOKEN:-}" ]; then
+      echo "No .env and no SLACK_BOT_TOKEN: starting the local demo. See README, \"Running against Slack\"." >&2
+      exec npm run demo -- "$@"
+    fi
+    exec npm start -- "$@" ;;
   test) exec npm test -- "$@" ;;
   *) exec npm run "$command" -- "$@" ;;
 esac

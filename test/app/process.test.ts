@@ -1,0 +1,119 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { randomBytes } from 'node:crypto';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startFakeSlack, type FakeSlack } from '../../src/fake-slack/index.ts';
+import { startSimulator, type Simulator } from '../../src/sim/index.ts';
+
+const main = new URL('../../src/main.ts', import.meta.url).pathname;
+let sim: Simulator;
+let fake: FakeSlack;
+let dir: string;
+
+beforeAll(async () => {
+  sim = await startSimulator();
+  fake = await startFakeSlack({ signingSecret: 'process-secret', botToken: 'xoxb-process-token' });
+  dir = mkdtempSync(join(tmpdir(), 'faultline-process-'));
+  writeFileSync(join(dir, 'sim-ca.pem'), sim.ca);
+});
+afterAll(async () => {
+  await fake?.stop();
+  await sim?.stop();
+});
+
+async function freePort(): Promise<number> {
+  const server = createServer();
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const port = (server.address() as { port: number }).port;
+  await new Promise((resolve) => server.close(resolve));
+  return port;
+}
+
+interface Running {
+  child: ChildProcess;
+  output: () => string;
+  exited: Promise<number | null>;
+}
+
+function run(env: Record<string, string>): Running {
+  let output = '';
+  const child = spawn(process.execPath, [main], { env: { PATH: process.env.PATH ?? '', ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+  child.stdout!.on('data', (chunk) => (output += String(chunk)));
+  child.stderr!.on('data', (chunk) => (output += String(chunk)));
+  const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
+  return { child, output: () => output, exited };
+}
+
+function botEnv(port: number): Record<string, string> {
+  return {
+    SLACK_BOT_TOKEN: 'xoxb-process-token',
+    SLACK_SIGNING_SECRET: 'process-secret',
+    SLACK_API_URL: fake.apiUrl,
+    PLATFORM_API_URL: sim.url,
+    NODE_EXTRA_CA_CERTS: join(dir, 'sim-ca.pem'),
+    SESSION_KEY: randomBytes(32).toString('base64'),
+    STORE_URL: `sqlite://${join(dir, `${port}.db`)}`,
+    PORT: String(port),
+    LOG_LEVEL: 'info',
+  };
+}
+
+async function until<T>(probe: () => Promise<T | undefined>, what: string): Promise<T> {
+  for (let attempt = 0; attempt < 200; attempt++) {
+    const value = await probe().catch(() => undefined);
+    if (value !== undefined) return value;
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+  throw new Error(`gave up waiting for ${what}`);
+}
+
+describe('the bot process', () => {
+  it('serves health, readiness and metrics, and exits 0 on SIGTERM after finishing its work', async () => {
+    const port = await freePort();
+    const bot = run(botEnv(port));
+    try {
+      const base = `http://127.0.0.1:${port}`;
+      const health = await until(async () => (await fetch(`${base}/healthz`)).status, 'the bot to listen');
+      expect(health).toBe(200);
+      expect((await fetch(`${base}/readyz`)).status).toBe(200);
+      fake.setBotUrl(`${base}/slack/events`);
+
+      // A command whose work is still running when SIGTERM arrives must still be answered.
+      sim.faults.inject({ kind: 'latency', ms: 500, path: '/users/auth/password/reset' });
+      const person = fake.user('U0PROCESS');
+      await person.command('help');
+      await fake.waitFor(() => person.lastEphemeral(), 'the help reply');
+      const metrics = await (await fetch(`${base}/metrics`)).text();
+      expect(metrics).toMatch(/faultline_slack_interactions_total\{kind="command",outcome="ok"\} 1/);
+      expect(metrics).toContain('faultline_process_resident_memory_bytes');
+
+      await person.command('login');
+      const modal = await fake.waitFor(() => person.modal(), 'the login modal');
+      await modal.click('Forgot password');
+      const reset = await fake.waitFor(() => person.modal()?.title === 'Reset password' && person.modal(), 'the reset form');
+      const submitted = reset.fill('Email', 'solo@acme.test').submit();
+      await until(async () => (sim.requests.some((r) => r.path === '/users/auth/password/reset') ? true : undefined), 'the reset call to start');
+      bot.child.kill('SIGTERM');
+      await submitted;
+      expect(await bot.exited).toBe(0);
+      expect(person.modal()?.text()).toContain('a reset e-mail is on its way');
+      expect(bot.output()).toContain('stopped');
+    } finally {
+      bot.child.kill('SIGKILL');
+    }
+  });
+
+  it('refuses to start with bad configuration, one line per variable, no secret shown', async () => {
+    const secret = 'xoxp-this-is-not-a-bot-token';
+    const bot = run({ SLACK_BOT_TOKEN: secret, PLATFORM_API_URL: 'http://platform.example.com/v1', SESSION_KEY: 'short' });
+    expect(await bot.exited).toBe(2);
+    const lines = bot.output().trim().split('\n');
+    expect(lines[0]).toBe('Faultline cannot start:');
+    expect(lines.slice(1).map((l) => l.trim().split(' ')[1])).toEqual(['SLACK_BOT_TOKEN', 'PLATFORM_API_URL', 'SESSION_KEY', 'SLACK_SIGNING_SECRET']);
+    expect(bot.output()).not.toContain(secret);
+    expect(bot.output()).not.toContain('short');
+  });
+});
