@@ -100,9 +100,21 @@ export class RateLimitedError extends PlatformError {
 
 export class BadRequestError extends PlatformError {
   override name = 'BadRequestError';
-  constructor(init: ErrorInit) {
-    super('The platform rejected the request as invalid', init);
+  /** The request field the platform named as wrong (e.g. a tracker field key), when it named one. */
+  readonly field: string | undefined;
+
+  constructor(init: ErrorInit & { field?: string | undefined }) {
+    super(init.field ? `The platform rejected the field ${init.field}` : 'The platform rejected the request as invalid', init);
+    this.field = init.field;
   }
+}
+
+const fieldKey = /^[A-Za-z][A-Za-z0-9_.-]{0,99}$/;
+
+/** The field a 400 body names, as in `Bad request: field "priority" is required`; only a key, never the text. */
+export function parseField(body: string): string | undefined {
+  const match = /\bfield\s+"?([^"\s]+)"?/i.exec(unquote(body.trim()));
+  return match?.[1] && fieldKey.test(match[1]) ? match[1] : undefined;
 }
 
 export class ServerError extends PlatformError {
@@ -213,7 +225,7 @@ export function errorFromResponse(response: ErrorResponse, call: CallInfo): Plat
     return /no integration/i.test(body) ? new NoIntegrationError(init) : new NotFoundError(init);
   }
   if (status === 429) return new RateLimitedError({ ...init, retryAfterMs: response.retryAfterMs });
-  if (status === 400 || status === 415 || status === 422) return new BadRequestError(init);
+  if (status === 400 || status === 415 || status === 422) return new BadRequestError({ ...init, field: parseField(body) });
   if (status >= 500) return new ServerError(init);
   return new PlatformError('The platform gave an unexpected status', init);
 }

@@ -103,3 +103,19 @@ describe('error messages', () => {
     expect(error.message).toContain('HALT_WRITE');
   });
 });
+
+describe('errorFromResponse: 400 naming a field', () => {
+  const call = { method: 'POST', path: '/tracker/issues' };
+  it.each([
+    ['Bad request: field "priority" is required', 'priority'],
+    ['Bad request: field "customfield_10050" must be one of its allowed values', 'customfield_10050'],
+    ['"Bad request: field labels is invalid"', 'labels'],
+    ['Bad request', undefined],
+    ['Bad request: field "<script>" is required', undefined],
+  ])('%s → %s', (body, field) => {
+    const error = errorFromResponse({ status: 400, body }, call);
+    expect(error).toBeInstanceOf(BadRequestError);
+    expect((error as BadRequestError).field).toBe(field);
+    expect(error.message).not.toContain('Bad request:');
+  });
+});
