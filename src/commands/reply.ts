@@ -13,7 +13,11 @@ export interface Message {
  */
 export type Reply =
   | { kind: 'message'; message: Message; replaceOriginal?: boolean }
-  | { kind: 'openModal'; view: ModalView }
+  /**
+   * Opens `view` at once (a trigger lasts 3 s); with `followUp`, the modal is replaced by what it
+   * gives once the slower work behind it is done (a failure shows in its place).
+   */
+  | { kind: 'openModal'; view: ModalView; followUp?: () => Promise<ModalView> }
   | { kind: 'updateModal'; view: ModalView }
   | { kind: 'pushModal'; view: ModalView }
   | { kind: 'none' };

@@ -53,13 +53,30 @@ export function actorFrom(body: BodyIdentity): Actor {
   };
 }
 
-/** Text inputs and selections of a submitted view, by action id. */
-export function readInputs(values: Record<string, Record<string, { value?: string | null; selected_option?: { value: string } | null; selected_date?: string | null; selected_user?: string | null; selected_options?: { value: string }[] }>> | undefined): Record<string, string | undefined> {
+interface InputState {
+  value?: string | null;
+  selected_option?: { value: string } | null;
+  selected_options?: { value: string }[];
+  selected_date?: string | null;
+  selected_user?: string | null;
+  selected_conversation?: string | null;
+  selected_channel?: string | null;
+}
+
+/** Text inputs and selections of a submitted view, by action id; several selections comma-joined. */
+export function readInputs(values: Record<string, Record<string, InputState>> | undefined): Record<string, string | undefined> {
   const inputs: Record<string, string | undefined> = {};
   for (const block of Object.values(values ?? {})) {
     for (const [actionId, state] of Object.entries(block)) {
       inputs[actionId] =
-        state.value ?? state.selected_option?.value ?? state.selected_date ?? state.selected_user ?? (state.selected_options ? state.selected_options.map((o) => o.value).join(',') : undefined) ?? undefined;
+        state.value ??
+        state.selected_option?.value ??
+        state.selected_date ??
+        state.selected_user ??
+        state.selected_conversation ??
+        state.selected_channel ??
+        state.selected_options?.map((o) => o.value).join(',') ??
+        undefined;
     }
   }
   return inputs;
@@ -236,10 +253,20 @@ export class SlackAdapter {
         }
         return;
       }
-      case 'openModal':
+      case 'openModal': {
         if (!triggerId) throw new Error('A modal was asked for without a trigger');
-        await client.views.open({ trigger_id: triggerId, view: reply.view });
+        const opened = await client.views.open({ trigger_id: triggerId, view: reply.view });
+        if (!reply.followUp) return;
+        let next: ModalView;
+        try {
+          next = await reply.followUp();
+        } catch (error) {
+          const words = await this.#explain(actor, error);
+          next = modal('notice', plainTitle(reply.view), words.blocks ?? [section(words.text)]);
+        }
+        await client.views.update({ view_id: opened.view!.id!, ...(opened.view?.hash ? { hash: opened.view.hash } : {}), view: next });
         return;
+      }
       case 'pushModal':
         if (!triggerId) throw new Error('A modal was asked for without a trigger');
         await client.views.push({ trigger_id: triggerId, view: reply.view });
@@ -250,6 +277,10 @@ export class SlackAdapter {
         return;
     }
   }
+}
+
+function plainTitle(view: ModalView): string {
+  return view.title.text;
 }
 
 function responseAction(reply: SubmissionReply): object | undefined {
