@@ -1,5 +1,5 @@
 import { NotFoundError } from '../client/errors.ts';
-import type { Attack } from '../client/index.ts';
+import { attackSchema, type Attack } from '../client/index.ts';
 import type { Deps } from '../deps.ts';
 import { parseAttackRef } from '../views/attackCard.ts';
 import { attackDetailsMessage } from '../views/attackDetails.ts';
@@ -22,13 +22,20 @@ export async function showAttack(deps: Deps, actor: Actor, guid: string, teamId?
       return await api.attacks.get(guid);
     } catch (error) {
       if (!(error instanceof NotFoundError)) throw error;
-      // A Kubernetes attack has no TaskResponse; show what its own record says.
+      // A Kubernetes attack has no TaskResponse; show what its own record says in that shape.
       const k8s = await api.kubernetes.get(guid);
-      return {
-        guid: k8s.guid, stage: k8s.stage, stage_lifecycle: k8s.stage_lifecycle, args: k8s.impact_definition?.cli_args.slice(1) ?? [],
-        infra_command: { type: k8s.impact_definition?.cli_args[0] ?? 'kubernetes', args: [] }, targets: (k8s.target_definition?.strategy?.k8s_objects ?? []).map((o) => `${o.namespace}/${o.kind}/${o.name}`),
-        annotations: {}, created_at: k8s.created_at, end_time: k8s.end_time, target_type: 'Kubernetes',
-      } as Attack;
+      const cli = k8s.impact_definition?.cli_args ?? [];
+      return attackSchema.parse({
+        guid: k8s.guid,
+        stage: k8s.stage,
+        stage_lifecycle: k8s.stage_lifecycle,
+        args: cli.slice(1),
+        infra_command: { type: cli[0] ?? 'kubernetes', args: cli.slice(1) },
+        target_type: 'Kubernetes',
+        targets: (k8s.target_definition?.strategy?.k8s_objects ?? []).map((o) => [o.cluster_id, o.namespace, o.kind, o.name].filter(Boolean).join('/')),
+        created_at: k8s.created_at,
+        end_time: k8s.end_time,
+      });
     }
   });
   const executions = attack.target_type === 'Kubernetes' ? [] : await explained(context, () => api.attacks.executions(guid));

@@ -245,6 +245,9 @@ describe('halting', () => {
     const object = stack.sim.seed.kubernetesObjects[0]!;
     const guid = await api.kubernetes.create({ impactDefinition: { cliArgs: ['cpu', '-l', '60'] }, targetDefinition: { strategy: { k8sObjects: [{ clusterId: object.clusterId, namespace: object.namespace, kind: object.kind, name: object.name }] } } });
     expect(read(await stack.ask(id, 'list --k8s', { channel }))).toContain(guid);
+    const details = read(await stack.ask(id, `show ${guid}`, { channel }));
+    expect(details).toContain('cpu attack');
+    expect(details).toContain('1 Kubernetes');
     expect(read(await stack.ask(id, `halt ${guid}`, { channel }))).toContain('Kubernetes attack');
     stack.advanceClock(30_000);
     expect(read(await stack.ask(id, 'list --k8s', { channel }))).not.toContain(guid);
