@@ -1,0 +1,263 @@
+import type { ConfirmationDialog, KnownBlock, SectionBlock } from '@slack/types';
+import type { Message } from '../commands/reply.ts';
+import { actions, button, context, escapeMrkdwn, fields, header, limits, section, slackDate, truncate } from './blocks.ts';
+import { argsText, stageLabel } from './attackCard.ts';
+import { HALT_ALL_CONFIRMED, haltAllConfirm } from './halt.ts';
+
+export const GAMEDAY_END = 'gameday_end';
+export const GAMEDAY_FILE_TICKET = 'gameday_file_ticket';
+export const GAMEDAY_CARD_ACTIONS = 'gameday_card_actions';
+export const GAMEDAY_SUMMARY_ACTIONS = 'gameday_summary_actions';
+
+export interface GameDayAttack {
+  guid: string;
+  type: string;
+  args: string[];
+  targetWords: string;
+  /** Slack user id. */
+  startedBy: string;
+  teamId: string;
+  teamName: string;
+}
+
+export interface GameDayHalt {
+  /** The attack halted; absent for a mass halt. */
+  guid?: string | undefined;
+  /** Slack user id. */
+  by: string;
+  at: string;
+  scope: 'attack' | 'all' | 'everything';
+}
+
+export interface GameDayNote {
+  guid: string;
+  by: string;
+  text: string;
+  at: string;
+}
+
+export interface GameDayTicket {
+  /** The attack it is about; absent for a ticket about the whole game day. */
+  guid?: string | undefined;
+  key: string;
+  url?: string | undefined;
+  by: string;
+  at: string;
+}
+
+/** A game day in a channel: its card, and what happened while it ran. Times are ISO 8601. */
+export interface GameDayRecord {
+  channel: string;
+  /** The ts of the game-day card, whose thread holds the timeline. */
+  ts: string;
+  title: string;
+  /** Slack user id. */
+  facilitator: string;
+  startedAt: string;
+  endedAt?: string | undefined;
+  attacks: GameDayAttack[];
+  halts: GameDayHalt[];
+  notes: GameDayNote[];
+  tickets: GameDayTicket[];
+}
+
+/** The game day a button belongs to: its channel and the ts of its card. */
+export interface GameDayRef {
+  channel: string;
+  ts: string;
+}
+
+export function gameDayRefValue(ref: GameDayRef): string {
+  return JSON.stringify({ c: ref.channel, s: ref.ts });
+}
+
+export function parseGameDayRef(value: string | undefined): GameDayRef | undefined {
+  try {
+    const parsed = JSON.parse(value ?? '') as { c?: unknown; s?: unknown };
+    return typeof parsed.c === 'string' && typeof parsed.s === 'string' ? { channel: parsed.c, ts: parsed.s } : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+export const gameDayEndConfirm: ConfirmationDialog = {
+  title: { type: 'plain_text', text: 'End the game day?' },
+  text: { type: 'mrkdwn', text: 'The summary is posted in the channel. Attacks still running are not halted: use Halt all for that.' },
+  confirm: { type: 'plain_text', text: 'End game day' },
+  deny: { type: 'plain_text', text: 'Cancel' },
+};
+
+const plural = (count: number, word: string) => `${count} ${word}${count === 1 ? '' : 's'}`;
+const when = (iso: string | undefined) => (iso && !Number.isNaN(Date.parse(iso)) ? slackDate(new Date(iso)) : 'unknown');
+const attackName = (attack: Pick<GameDayAttack, 'type' | 'guid'>) => `*${escapeMrkdwn(attack.type)}* \`${attack.guid}\``;
+const issueLink = (ticket: Pick<GameDayTicket, 'key' | 'url'>) =>
+  ticket.url ? `<${ticket.url}|${escapeMrkdwn(ticket.key)}>` : `*${escapeMrkdwn(ticket.key)}*`;
+
+/** How long it ran, in words: `1 h 5 min`, `12 min`, `40 s`. */
+export function durationText(startedAt: string, endedAt: string): string {
+  const seconds = Math.max(0, Math.round((Date.parse(endedAt) - Date.parse(startedAt)) / 1000));
+  if (Number.isNaN(seconds)) return 'unknown';
+  if (seconds < 60) return `${seconds} s`;
+  const minutes = Math.floor(seconds / 60);
+  if (minutes < 60) return `${minutes} min`;
+  const hours = Math.floor(minutes / 60);
+  return minutes % 60 ? `${hours} h ${minutes % 60} min` : `${hours} h`;
+}
+
+function counters(record: GameDayRecord): [string, string][] {
+  return [
+    ['Attacks', String(record.attacks.length)],
+    ['Halts', String(record.halts.length)],
+    ['Notes', String(record.notes.length)],
+    ['Tickets', String(record.tickets.length)],
+  ];
+}
+
+/** The card posted when a game day starts, updated when it ends. */
+export function gameDayCard(record: GameDayRecord): Message {
+  const ended = record.endedAt;
+  const running = ended === undefined;
+  const status = running ? ':large_green_circle: Running' : `:checkered_flag: Ended ${when(ended)}, after ${durationText(record.startedAt, ended)}`;
+  const blocks: KnownBlock[] = [
+    header(`Game day: ${record.title}`),
+    section(`Facilitated by <@${record.facilitator}> · started ${when(record.startedAt)}\n${status}`),
+    fields(counters(record)),
+  ];
+  if (running) {
+    blocks.push(context('Attacks started in this channel, halts, notes and tickets are added to this thread until the game day ends.'));
+    blocks.push(
+      actions(GAMEDAY_CARD_ACTIONS, [
+        button('Halt all', HALT_ALL_CONFIRMED, { style: 'danger', value: 'attacks', confirm: haltAllConfirm('attacks') }),
+        button('End game day', GAMEDAY_END, { value: gameDayRefValue(record), confirm: gameDayEndConfirm }),
+      ]),
+    );
+  }
+  return { text: `Game day ${record.title}: ${running ? 'running' : 'ended'}`, blocks };
+}
+
+/** Something that happened during a game day, as a thread reply tells it. */
+export type GameDayEvent =
+  | { kind: 'attack'; attack: GameDayAttack }
+  | { kind: 'halt'; halt: GameDayHalt }
+  | { kind: 'note'; note: GameDayNote }
+  | { kind: 'ticket'; ticket: GameDayTicket };
+
+/** One line for the game day's thread; `attacks` names the attack an event is about by its type. */
+export function gameDayTimelineLine(event: GameDayEvent, attacks: readonly GameDayAttack[] = []): string {
+  const about = (guid: string) => {
+    const attack = attacks.find((candidate) => candidate.guid === guid);
+    return attack ? `the ${attackName(attack)} attack` : `attack \`${guid}\``;
+  };
+  switch (event.kind) {
+    case 'attack': {
+      const a = event.attack;
+      return `:rocket: <@${a.startedBy}> started ${attackName(a)} ${argsText(a.args.map(escapeMrkdwn))} on ${escapeMrkdwn(a.targetWords)} in team *${escapeMrkdwn(a.teamName)}*`;
+    }
+    case 'halt': {
+      const h = event.halt;
+      if (h.scope === 'everything') return `:octagonal_sign: <@${h.by}> halted everything across the platform`;
+      if (h.scope === 'all' || !h.guid) return `:octagonal_sign: <@${h.by}> halted all attacks`;
+      return `:octagonal_sign: <@${h.by}> halted ${about(h.guid)}`;
+    }
+    case 'note':
+      return `:memo: <@${event.note.by}> on ${about(event.note.guid)}: ${escapeMrkdwn(truncate(event.note.text, 1000))}`;
+    case 'ticket': {
+      const t = event.ticket;
+      return `:ticket: <@${t.by}> filed ${issueLink(t)}${t.guid ? ` for ${about(t.guid)}` : ' for the game day'}`;
+    }
+  }
+}
+
+/**
+ * Sections holding the lines under a title, packed under Slack's 3,000 characters each, at most
+ * `maxSections` of them; what does not fit is counted in an "and N more" line.
+ */
+function lineSections(title: string, lines: string[], maxSections: number, noun: string): SectionBlock[] {
+  const room = limits.sectionText - 40;
+  const sections: string[][] = [[`*${title}*`]];
+  let placed = 0;
+  for (const line of lines) {
+    const current = sections[sections.length - 1]!;
+    const line1 = truncate(line, room - 40);
+    if (current.join('\n').length + line1.length + 1 <= room) current.push(line1);
+    else if (sections.length < maxSections) sections.push([line1]);
+    else break;
+    placed += 1;
+  }
+  if (placed < lines.length) sections[sections.length - 1]!.push(`_and ${plural(lines.length - placed, `more ${noun}`)}_`);
+  return sections.map((text) => section(text.join('\n')));
+}
+
+/** What became of an attack, by guid, as the handler learns it from the card or the platform. */
+export type GameDayOutcomes = Record<string, { stage: string; lifecycle: string; haltedBy: string[] }>;
+
+/** Sections for each part of the summary, within 50 blocks together with header, overview and buttons. */
+const summarySections = { attacks: 30, massHalts: 2, notes: 8, tickets: 4 } as const;
+
+/** The summary posted when a game day ends. */
+export function gameDaySummary(record: GameDayRecord, outcomes: GameDayOutcomes): Message {
+  const ended = record.endedAt;
+  const duration = ended ? durationText(record.startedAt, ended) : undefined;
+  const attackLines = record.attacks.map((a) => {
+    const outcome = outcomes[a.guid];
+    const haltedBy = new Set([...(outcome?.haltedBy ?? []), ...record.halts.filter((h) => h.scope === 'attack' && h.guid === a.guid).map((h) => h.by)]);
+    const parts = [
+      `• ${attackName(a)} ${argsText(a.args.map(escapeMrkdwn))} on ${escapeMrkdwn(truncate(a.targetWords, 200))} · team ${escapeMrkdwn(a.teamName)}`,
+      `started by <@${a.startedBy}>`,
+      outcome ? stageLabel(outcome.stage, outcome.lifecycle) : ':grey_question: outcome unknown',
+    ];
+    if (haltedBy.size) parts.push(`halted by ${[...haltedBy].map((id) => `<@${id}>`).join(', ')}`);
+    return parts.join(' · ');
+  });
+  const massHalts = record.halts
+    .filter((h) => h.scope !== 'attack')
+    .map((h) => `• <@${h.by}> halted ${h.scope === 'everything' ? 'everything across the platform' : 'all attacks'} ${when(h.at)}`);
+  const byGuid = (guid: string) => record.attacks.find((a) => a.guid === guid);
+  const noteLines = record.notes.map((n) => {
+    const attack = byGuid(n.guid);
+    return `• <@${n.by}> on ${attack ? attackName(attack) : `\`${n.guid}\``}: ${escapeMrkdwn(truncate(n.text, 500))}`;
+  });
+  const ticketLines = record.tickets.map((t) => {
+    const attack = t.guid ? byGuid(t.guid) : undefined;
+    const about = t.guid ? ` for ${attack ? attackName(attack) : `\`${t.guid}\``}` : ' for the game day';
+    return `• ${issueLink(t)}${about}, filed by <@${t.by}>`;
+  });
+
+  const blocks: KnownBlock[] = [
+    header(`Game day summary: ${record.title}`),
+    section(`Facilitated by <@${record.facilitator}> · started ${when(record.startedAt)} · ${ended ? `ended ${when(ended)} after *${duration}*` : 'still running'}`),
+    fields(counters(record)),
+  ];
+  blocks.push(...(attackLines.length ? lineSections('Attacks', attackLines, summarySections.attacks, 'attacks') : [section('*Attacks*\nNo attacks were started in the channel.')]));
+  if (massHalts.length) blocks.push(...lineSections('Halts of every attack', massHalts, summarySections.massHalts, 'halts'));
+  if (noteLines.length) blocks.push(...lineSections('Notes', noteLines, summarySections.notes, 'notes'));
+  if (ticketLines.length) blocks.push(...lineSections('Tickets', ticketLines, summarySections.tickets, 'tickets'));
+  blocks.push(actions(GAMEDAY_SUMMARY_ACTIONS, [button('File ticket for the game day', GAMEDAY_FILE_TICKET, { value: gameDayRefValue(record) })]));
+  const text = `Game day ${record.title} summary: ${plural(record.attacks.length, 'attack')}${duration ? ` in ${duration}` : ''}`;
+  return { text, blocks };
+}
+
+/** Attacks listed in `gameday status`, newest last. */
+const statusAttacksShown = 10;
+
+/** `gameday status`: the channel's game day so far. */
+export function gameDayStatusMessage(record: GameDayRecord): Message {
+  const ended = record.endedAt;
+  const status = ended ? `ended ${when(ended)} after ${durationText(record.startedAt, ended)}` : 'running';
+  const blocks: KnownBlock[] = [
+    section(`:dart: Game day *${escapeMrkdwn(record.title)}* · ${status}\nFacilitated by <@${record.facilitator}> · started ${when(record.startedAt)}`),
+    fields(counters(record)),
+  ];
+  const recent = record.attacks.slice(-statusAttacksShown);
+  if (recent.length) {
+    const earlier = record.attacks.length - recent.length;
+    const lines = recent.map((a) => `• ${attackName(a)} ${argsText(a.args.map(escapeMrkdwn))} on ${escapeMrkdwn(truncate(a.targetWords, 200))} · started by <@${a.startedBy}>`);
+    blocks.push(...lineSections(earlier ? `Latest attacks (${earlier} earlier)` : 'Attacks', lines, 3, 'attacks'));
+  }
+  return { text: `Game day ${record.title}: ${status}`, blocks };
+}
+
+/** `gameday status` or `end` in a channel without a game day. */
+export function noGameDayText(command: string): string {
+  return `No game day is running in this channel. Start one with \`${command} gameday start <title>\`.`;
+}

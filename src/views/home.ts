@@ -1,0 +1,110 @@
+import type { Button, HomeView, KnownBlock } from '@slack/types';
+import { actions, button, context, escapeMrkdwn, header, section, slackDate } from './blocks.ts';
+import { argsText, attackRefValue, HALT_ATTACK, stageLabel } from './attackCard.ts';
+import type { ListedAttack } from './attackList.ts';
+import { HALT_ALL_CONFIRMED, haltAllConfirm } from './halt.ts';
+import { LOGIN_BUTTON } from './login.ts';
+import type { TeamChoice } from './team.ts';
+
+export const HOME_VIEW = 'home';
+/** Opens the team picker modal (the same as `team` without an argument). */
+export const HOME_SWITCH_TEAM = 'home_switch_team';
+/** Opens the attack builder modal. */
+export const HOME_NEW_ATTACK = 'home_new_attack';
+
+/** Active attacks shown with a Halt button each, recent ones, and game days, at most. */
+export const homeActiveShown = 15;
+export const homeRecentShown = 10;
+export const homeGameDaysShown = 10;
+
+/** What App Home shows, gathered by the handler. */
+export interface HomeState {
+  login:
+    | {
+        identifier: string;
+        company: string;
+        teamId: string | undefined;
+        teamName: string | undefined;
+        teams: TeamChoice[];
+      }
+    | undefined;
+  /** The current team's active attacks. */
+  active: ListedAttack[];
+  /** The current team's recently completed attacks, newest first. */
+  recent: ListedAttack[];
+  /** Game days running in channels the person is in. */
+  gameDays: { channel: string; title: string; facilitator: string; startedAt: string; permalink?: string | undefined }[];
+  /** The slash command, for hints; default `/chaos`. */
+  command?: string | undefined;
+}
+
+function attackLine(attack: ListedAttack): string {
+  const parts = [`*${escapeMrkdwn(attack.type)}* ${argsText(attack.args.map(escapeMrkdwn))}`, stageLabel(attack.stage, attack.lifecycle)];
+  if (attack.clients !== undefined) parts.push(`${attack.clients} client${attack.clients === 1 ? '' : 's'}`);
+  if (attack.createdBy) parts.push(`by ${escapeMrkdwn(attack.createdBy)}`);
+  if (attack.startedAt && !Number.isNaN(Date.parse(attack.startedAt))) parts.push(slackDate(new Date(attack.startedAt)));
+  return `${parts.join(' · ')}\n\`${attack.guid}\`${attack.kind === 'kubernetes' ? ' · Kubernetes' : ''}`;
+}
+
+function gameDayBlocks(gameDays: HomeState['gameDays']): KnownBlock[] {
+  if (!gameDays.length) return [];
+  const shown = gameDays.slice(0, homeGameDaysShown);
+  const blocks: KnownBlock[] = [header('Game days')];
+  for (const day of shown) {
+    const started = Number.isNaN(Date.parse(day.startedAt)) ? '' : ` · started ${slackDate(new Date(day.startedAt))}`;
+    const where = day.permalink ? `<#${day.channel}> · <${day.permalink}|Open>` : `<#${day.channel}>`;
+    blocks.push(section(`:dart: *${escapeMrkdwn(day.title)}* in ${where}\nFacilitated by <@${day.facilitator}>${started}`));
+  }
+  if (gameDays.length > shown.length) blocks.push(context(`and ${gameDays.length - shown.length} more game days.`));
+  return blocks;
+}
+
+function attackBlocks(state: HomeState, teamId: string, teamName: string, command: string): KnownBlock[] {
+  const blocks: KnownBlock[] = [header(`Active attacks · ${teamName}`)];
+  const active = state.active.slice(0, homeActiveShown);
+  if (!active.length) blocks.push(section(`No active attacks in team *${escapeMrkdwn(teamName)}*.`));
+  for (const attack of active) {
+    const halt = button('Halt', HALT_ATTACK, { style: 'danger', value: attackRefValue({ guid: attack.guid, teamId, kind: attack.kind }) });
+    blocks.push(section(attackLine(attack), attack.active ? { accessory: halt } : {}));
+  }
+  if (state.active.length > active.length) {
+    blocks.push(context(`and ${state.active.length - active.length} more: \`${command} list active\` lists them all.`));
+  }
+  if (state.active.length) {
+    blocks.push(actions('home_halt_all', [button('Halt all', HALT_ALL_CONFIRMED, { style: 'danger', value: 'attacks', confirm: haltAllConfirm('attacks') })]));
+  }
+  const recent = state.recent.slice(0, homeRecentShown);
+  if (recent.length) {
+    blocks.push(header('Recent attacks'));
+    blocks.push(...recent.map((attack) => section(attackLine(attack))));
+    blocks.push(context(`\`${command} list completed\` lists more.`));
+  }
+  return blocks;
+}
+
+/** The App Home tab: login state, team, attacks with Halt buttons, and running game days. */
+export function homeView(state: HomeState): HomeView {
+  const command = state.command ?? '/chaos';
+  const blocks: KnownBlock[] = [header('Faultline')];
+  const login = state.login;
+  if (!login) {
+    blocks.push(
+      section('Run failure-injection attacks from Slack, halt them in one click, and file tracker tickets from what you saw.'),
+      section('Log in with your platform account to see your team\'s attacks here.'),
+      actions('home_login', [button('Log in', LOGIN_BUTTON, { style: 'primary' })]),
+    );
+    blocks.push(...gameDayBlocks(state.gameDays));
+    return { type: 'home', callback_id: HOME_VIEW, blocks };
+  }
+  const team = login.teamId && login.teamName ? login.teamName : undefined;
+  blocks.push(
+    section(`Logged in as *${escapeMrkdwn(login.identifier)}* at *${escapeMrkdwn(login.company)}*.\n${team ? `Team: *${escapeMrkdwn(team)}*` : 'No team selected yet.'}`),
+  );
+  const buttons: Button[] = [];
+  if (team) buttons.push(button('New attack', HOME_NEW_ATTACK, { style: 'primary' }));
+  if (!team || login.teams.length > 1) buttons.push(button(team ? 'Switch team' : 'Choose a team', HOME_SWITCH_TEAM, team ? {} : { style: 'primary' }));
+  if (buttons.length) blocks.push(actions('home_actions', buttons));
+  if (login.teamId && team) blocks.push(...attackBlocks(state, login.teamId, team, command));
+  blocks.push(...gameDayBlocks(state.gameDays));
+  return { type: 'home', callback_id: HOME_VIEW, blocks };
+}
