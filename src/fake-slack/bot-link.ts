@@ -1,6 +1,7 @@
 import { slackSignature } from './signature.ts';
+import type { EnvelopeType, SocketModeLink } from './socket-mode.ts';
 
-/** The bot's HTTP answer to one delivery; `body` is parsed JSON, plain text, or undefined when empty. */
+/** The bot's answer to one delivery; `body` is parsed JSON, plain text, or undefined when empty. Over a socket, the ack's payload with status 200. */
 export interface BotResponse {
   status: number;
   body: unknown;
@@ -18,23 +19,80 @@ export interface DeliveryOptions {
   retryReason?: string;
 }
 
-/** Posts signed requests to the bot's request URL, the way Slack delivers them. */
+/** One thing Slack tells the app, before it is encoded for HTTP or wrapped in an envelope. */
+interface Delivery {
+  type: EnvelopeType;
+  payload: Record<string, unknown>;
+}
+
+type LastDelivery = { retries: number } & ({ delivery: Delivery } | { rawBody: string; contentType: RequestContentType });
+
+const RETRY_REASON = 'http_timeout';
+
+/**
+ * Delivers to the bot the way Slack does: over an open Socket Mode connection when there is one,
+ * otherwise as signed requests to the bot's request URL.
+ */
 export class BotLink {
   url: string | undefined;
+  socket: SocketModeLink | undefined;
   private readonly signingSecret: string;
-  private last: { rawBody: string; contentType: RequestContentType; retries: number } | undefined;
+  private last: LastDelivery | undefined;
 
   constructor(signingSecret: string) {
     this.signingSecret = signingSecret;
   }
 
-  deliver(rawBody: string, options: DeliveryOptions): Promise<BotResponse> {
-    this.last = { rawBody, contentType: options.contentType, retries: options.retryNum ?? 0 };
-    return this.send(rawBody, options);
+  /** A slash command: form fields over HTTP, the same fields as the `slash_commands` payload. */
+  command(fields: Record<string, string>): Promise<BotResponse> {
+    return this.deliver({ type: 'slash_commands', payload: fields });
   }
 
-  private async send(rawBody: string, options: DeliveryOptions): Promise<BotResponse> {
-    if (this.url === undefined) throw new Error('The bot URL is not set: call setBotUrl() first');
+  /** An interaction: one form field, `payload`, holding JSON over HTTP; an `interactive` envelope over a socket. */
+  interaction(payload: Record<string, unknown>): Promise<BotResponse> {
+    return this.deliver({ type: 'interactive', payload });
+  }
+
+  /** An Events API `event_callback`: a JSON body over HTTP, an `events_api` envelope over a socket. */
+  event(callback: Record<string, unknown>): Promise<BotResponse> {
+    return this.deliver({ type: 'events_api', payload: callback });
+  }
+
+  /** A raw body, always over HTTP, for signature and encoding tests. */
+  post(rawBody: string, options: DeliveryOptions): Promise<BotResponse> {
+    this.last = { rawBody, contentType: options.contentType, retries: options.retryNum ?? 0 };
+    return this.postSigned(rawBody, options);
+  }
+
+  /**
+   * Sends the last delivery again: as Slack's retry (`x-slack-retry-num` or `retry_attempt`
+   * counting up, reason `http_timeout`) or as a plain duplicate without retry fields. Over a
+   * socket the envelope gets a new envelope_id, as each delivery needs its own ack.
+   */
+  redeliverLast(as: 'retry' | 'duplicate'): Promise<BotResponse> {
+    const last = this.last;
+    if (last === undefined) throw new Error('Nothing has been delivered to the bot yet');
+    if (as === 'retry') last.retries += 1;
+    const retry = as === 'retry' ? { attempt: last.retries, reason: RETRY_REASON } : undefined;
+    if ('delivery' in last) return this.send(last.delivery, retry);
+    return this.postSigned(last.rawBody, { contentType: last.contentType, ...(retry ? { retryNum: retry.attempt, retryReason: retry.reason } : {}) });
+  }
+
+  private deliver(delivery: Delivery): Promise<BotResponse> {
+    this.last = { delivery, retries: 0 };
+    return this.send(delivery);
+  }
+
+  private send(delivery: Delivery, retry?: { attempt: number; reason: string }): Promise<BotResponse> {
+    if (this.socket !== undefined && this.socket.openConnections > 0) return this.socket.deliver(delivery.type, delivery.payload, retry);
+    const { rawBody, contentType } = httpEncoding(delivery);
+    return this.postSigned(rawBody, { contentType, ...(retry ? { retryNum: retry.attempt, retryReason: retry.reason } : {}) });
+  }
+
+  private async postSigned(rawBody: string, options: DeliveryOptions): Promise<BotResponse> {
+    if (this.url === undefined) {
+      throw new Error(this.socket === undefined ? 'The bot URL is not set: call setBotUrl() first' : 'No Socket Mode connection is open and the bot URL is not set');
+    }
     const timestamp = options.timestamp ?? Math.floor(Date.now() / 1000);
     const headers: Record<string, string> = { 'content-type': options.contentType };
     const signature = options.signature ?? 'valid';
@@ -45,35 +103,21 @@ export class BotLink {
     }
     if (options.retryNum !== undefined) {
       headers['x-slack-retry-num'] = String(options.retryNum);
-      headers['x-slack-retry-reason'] = options.retryReason ?? 'http_timeout';
+      headers['x-slack-retry-reason'] = options.retryReason ?? RETRY_REASON;
     }
     const response = await fetch(this.url, { method: 'POST', headers, body: rawBody });
     return { status: response.status, body: parseBody(await response.text(), response.headers.get('content-type')) };
   }
+}
 
-  deliverJson(body: unknown): Promise<BotResponse> {
-    return this.deliver(JSON.stringify(body), { contentType: 'application/json' });
-  }
-
-  deliverForm(fields: Record<string, string>): Promise<BotResponse> {
-    return this.deliver(new URLSearchParams(fields).toString(), { contentType: 'application/x-www-form-urlencoded' });
-  }
-
-  /** Interactive payloads travel as one form field, `payload`, holding JSON. */
-  deliverPayload(payload: Record<string, unknown>): Promise<BotResponse> {
-    return this.deliverForm({ payload: JSON.stringify(payload) });
-  }
-
-  /**
-   * Sends the last delivery again with the same body and a fresh signature: as Slack's retry
-   * (`x-slack-retry-num` counting up, reason `http_timeout`) or as a plain duplicate delivery.
-   */
-  redeliverLast(as: 'retry' | 'duplicate'): Promise<BotResponse> {
-    const last = this.last;
-    if (last === undefined) throw new Error('Nothing has been delivered to the bot yet');
-    if (as === 'duplicate') return this.send(last.rawBody, { contentType: last.contentType });
-    last.retries += 1;
-    return this.send(last.rawBody, { contentType: last.contentType, retryNum: last.retries });
+function httpEncoding({ type, payload }: Delivery): { rawBody: string; contentType: RequestContentType } {
+  switch (type) {
+    case 'slash_commands':
+      return { rawBody: new URLSearchParams(payload as Record<string, string>).toString(), contentType: 'application/x-www-form-urlencoded' };
+    case 'interactive':
+      return { rawBody: new URLSearchParams({ payload: JSON.stringify(payload) }).toString(), contentType: 'application/x-www-form-urlencoded' };
+    case 'events_api':
+      return { rawBody: JSON.stringify(payload), contentType: 'application/json' };
   }
 }
 

@@ -11,12 +11,18 @@
  *   await modal.fill('Email', 'alice@example.com').fill('Password', 'secret').submit();
  *   expect(fake.failures()).toEqual([]);
  *
+ * With an `appToken` it also plays Slack's side of Socket Mode: the bot opens a connection with
+ * apps.connections.open, and while one is open every delivery goes over it as an envelope, the
+ * ack's payload standing in for the HTTP response body, so the same drivers work in both modes.
+ *
  * Triggers expire only when a test calls expireTriggers(), never by the wall clock.
  */
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import type { Duplex } from 'node:stream';
 import { BotLink, type BotResponse, type DeliveryOptions } from './bot-link.ts';
 import { deliverEvent, Person, type SlackPerson } from './person.ts';
+import { ACK_DEADLINE_MS, SocketModeLink } from './socket-mode.ts';
 import { channelView, type ChannelView } from './surface.ts';
 import { callWebApi, postToResponseUrl } from './web-api.ts';
 import { Workspace, type WebApiCall } from './workspace.ts';
@@ -39,6 +45,10 @@ export interface FakeSlackOptions {
   botId?: string;
   /** Default `/chaos`. */
   commandName?: string;
+  /** The app-level token (`xapp-…`) that apps.connections.open accepts; without it there is no Socket Mode. */
+  appToken?: string;
+  /** How long a Socket Mode delivery waits for its ack before it fails; default Slack's 3 seconds. */
+  ackTimeoutMs?: number;
 }
 
 export interface FakeSlack {
@@ -61,10 +71,12 @@ export interface FakeSlack {
   expireTriggers(): void;
   /** Delivers an Events API `event_callback` envelope around `event`. */
   event(event: Record<string, unknown>, options?: { teamId?: string }): Promise<BotResponse>;
-  /** Posts a raw body to the bot, for signature and retry tests. Objects are encoded per content type. */
+  /** Posts a raw body to the bot over HTTP, for signature and retry tests. Objects are encoded per content type. */
   post(body: string | Record<string, unknown>, options: DeliveryOptions): Promise<BotResponse>;
-  /** The last delivery again: a Slack retry (`x-slack-retry-num`, default) or a duplicate without retry headers. */
+  /** The last delivery again: a Slack retry (`x-slack-retry-num` or `retry_attempt`, default) or a duplicate without retry fields. */
   redeliverLast(options?: { as?: 'retry' | 'duplicate' }): Promise<BotResponse>;
+  /** Socket Mode connections open now; deliveries use the newest. */
+  socketConnections(): number;
   /** Resolves with the predicate's first truthy value; rejects naming `what` after `timeoutMs` (default 5000). */
   waitFor<T>(predicate: () => T | undefined | null | false, what: string, timeoutMs?: number): Promise<T>;
   stop(): Promise<void>;
@@ -86,13 +98,21 @@ export async function startFakeSlack(options: FakeSlackOptions): Promise<FakeSla
     commandName: options.commandName ?? '/chaos',
   });
   const bot = new BotLink(options.signingSecret);
+  const socket = options.appToken === undefined
+    ? undefined
+    : new SocketModeLink({ appId: workspace.identity.appId, appToken: options.appToken, ackDeadlineMs: options.ackTimeoutMs ?? ACK_DEADLINE_MS });
+  bot.socket = socket;
   const people = new Map<string, Person>();
 
   const server = createServer((request, response) => {
-    handle(workspace, request, response).catch(() => {
+    handle(workspace, socket, request, response).catch(() => {
       if (!response.headersSent) response.writeHead(500);
       response.end();
     });
+  });
+  server.on('upgrade', (request, stream: Duplex, head: Buffer) => {
+    if (socket === undefined) stream.destroy();
+    else socket.upgrade(request, stream, head);
   });
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
@@ -101,6 +121,7 @@ export async function startFakeSlack(options: FakeSlackOptions): Promise<FakeSla
   const { port } = server.address() as AddressInfo;
   const base = `http://127.0.0.1:${port}`;
   workspace.hooksBaseUrl = `${base}/hooks/`;
+  if (socket !== undefined) socket.baseUrl = `ws://127.0.0.1:${port}`;
 
   return {
     apiUrl: `${base}/api/`,
@@ -142,11 +163,13 @@ export async function startFakeSlack(options: FakeSlackOptions): Promise<FakeSla
         : deliveryOptions.contentType === 'application/json'
           ? JSON.stringify(body)
           : new URLSearchParams(Object.entries(body).map(([key, value]): [string, string] => [key, String(value)])).toString();
-      return bot.deliver(raw, deliveryOptions);
+      return bot.post(raw, deliveryOptions);
     },
     redeliverLast: (redelivery = {}) => bot.redeliverLast(redelivery.as ?? 'retry'),
+    socketConnections: () => socket?.openConnections ?? 0,
     waitFor: (predicate, what, timeoutMs = 5000) => waitFor(workspace, predicate, what, timeoutMs),
     async stop() {
+      socket?.close();
       server.closeAllConnections();
       await new Promise<void>((resolve) => server.close(() => resolve()));
     },
@@ -187,7 +210,12 @@ function waitFor<T>(workspace: Workspace, predicate: () => T | undefined | null 
   });
 }
 
-async function handle(workspace: Workspace, request: IncomingMessage, response: ServerResponse): Promise<void> {
+async function handle(
+  workspace: Workspace,
+  socket: SocketModeLink | undefined,
+  request: IncomingMessage,
+  response: ServerResponse,
+): Promise<void> {
   const chunks: Buffer[] = [];
   for await (const chunk of request) chunks.push(chunk as Buffer);
   const raw = Buffer.concat(chunks).toString('utf8');
@@ -202,6 +230,10 @@ async function handle(workspace: Workspace, request: IncomingMessage, response: 
     const args = { ...Object.fromEntries(url.searchParams), ...parseArgs(request.headers['content-type'], raw) };
     const token = bearerToken(request.headers.authorization) ?? args['token'];
     delete args['token'];
+    if (method === 'apps.connections.open') {
+      reply(200, openConnection(workspace, socket, token));
+      return;
+    }
     if (token !== workspace.identity.botToken) {
       const error = token === undefined || token === '' ? 'not_authed' : 'invalid_auth';
       const body = { ok: false, error };
@@ -232,6 +264,19 @@ async function handle(workspace: Workspace, request: IncomingMessage, response: 
   }
 
   reply(404, { ok: false, error: 'not_found' });
+}
+
+/** apps.connections.open takes only the app-level token, and answers with a single-use WebSocket URL. */
+function openConnection(workspace: Workspace, socket: SocketModeLink | undefined, token: unknown): Record<string, unknown> {
+  const response = token === undefined || token === ''
+    ? { ok: false, error: 'not_authed' }
+    : token === workspace.identity.botToken
+      ? { ok: false, error: 'not_allowed_token_type' }
+      : socket === undefined || !socket.accepts(token)
+        ? { ok: false, error: 'invalid_auth' }
+        : { ok: true, url: socket.issueUrl() };
+  workspace.record('apps.connections.open', {}, response);
+  return response;
 }
 
 function bearerToken(header: string | undefined): string | undefined {

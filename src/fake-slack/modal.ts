@@ -117,7 +117,7 @@ export class ModalView extends ViewDriver implements ModalDriver {
     }
     this.record.errors = {};
     const { person } = this;
-    const response = await person.bot.deliverPayload({
+    const response = await person.bot.interaction({
       type: 'view_submission',
       ...interactionFields(person),
       trigger_id: this.workspace.issueTrigger(person.profile.id),
@@ -135,7 +135,7 @@ export class ModalView extends ViewDriver implements ModalDriver {
     const view = viewJson(this.workspace.identity, this.record);
     this.workspace.popModal(person.profile.id);
     if (!notify) return undefined;
-    return person.bot.deliverPayload({ type: 'view_closed', ...interactionFields(person), view, is_cleared: false });
+    return person.bot.interaction({ type: 'view_closed', ...interactionFields(person), view, is_cleared: false });
   }
 
   private input(label: string): PlacedElement {

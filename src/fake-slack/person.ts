@@ -34,7 +34,7 @@ function dmChannel(userId: string): string {
 /** Delivers an Events API envelope around `event`. */
 export function deliverEvent(workspace: Workspace, bot: BotLink, event: Record<string, unknown>, teamId?: string): Promise<BotResponse> {
   const envelope = eventEnvelope(workspace.identity, event, teamId ?? workspace.identity.teamId, slackId('Ev'));
-  return bot.deliverJson(envelope);
+  return bot.event(envelope);
 }
 
 /** A person in the workspace, acting through the Slack client. */
@@ -63,7 +63,7 @@ export class Person implements SlackPerson {
       responseUrl: url,
       triggerId: workspace.issueTrigger(profile.id),
     });
-    const response = await bot.deliverForm(form);
+    const response = await bot.command(form);
     // Slack shows a message in the ack body as the command's first reply.
     if (response.status === 200 && response.body !== undefined) {
       const reply = typeof response.body === 'string' ? { text: response.body } : (response.body as Record<string, unknown>);
@@ -100,7 +100,7 @@ export class Person implements SlackPerson {
     const { workspace, profile, bot } = this.actor;
     const record = workspace.findMessage(message.channel, message.ts);
     if (record === undefined) throw new Error(`No message ${message.ts} in ${message.channel} to run a shortcut on (ephemeral messages have no shortcuts)`);
-    return bot.deliverPayload({
+    return bot.interaction({
       type: 'message_action',
       callback_id: callbackId,
       trigger_id: workspace.issueTrigger(profile.id),

@@ -232,7 +232,7 @@ export abstract class SurfaceDriver implements Surface {
       ...this.containerFields(actor, true),
       actions: [{ ...fields, action_id: placed.actionId, block_id: placed.blockId, action_ts: this.workspace.newTs() }],
     };
-    return actor.bot.deliverPayload(payload);
+    return actor.bot.interaction(payload);
   }
 
   private suggestionKey(placed: PlacedElement): string {
@@ -252,7 +252,7 @@ export abstract class SurfaceDriver implements Surface {
       block_id: placed.blockId,
       value: query,
     };
-    const response = await actor.bot.deliverPayload(payload);
+    const response = await actor.bot.interaction(payload);
     const args = { action_id: placed.actionId, block_id: placed.blockId, value: query, status: response.status };
     const violations = response.status === 200
       ? optionsResponseViolations(response.body)

@@ -5,15 +5,18 @@ import type { FakeSlack } from '../../src/fake-slack/index.ts';
 
 export const SIGNING_SECRET = 'test-signing-secret';
 export const BOT_TOKEN = 'xoxb-test-token';
+export const APP_TOKEN = 'xapp-1-A0FAULTLN-1-test';
 export const TEAMS = ['Platform', 'Payments', 'Search', 'Storage'];
 
 /**
- * A small Bolt app in HTTP mode with one listener of each kind the bot uses, so the fake is
- * exercised by the real Bolt request handling and the real @slack/web-api client.
+ * A small Bolt app, in HTTP mode or (given an app token) Socket Mode, with one listener of each
+ * kind the bot uses, so the fake is exercised by the real Bolt request handling, the real
+ * @slack/socket-mode client and the real @slack/web-api client.
  */
 export interface MinimalApp {
   app: App;
-  url: string;
+  /** The request URL in HTTP mode; undefined in Socket Mode. */
+  url: string | undefined;
   /** Errors Bolt or a listener logged. */
   errors: string[];
   /** What listeners saw, for assertions on payload shape and delivery headers. */
@@ -95,14 +98,16 @@ function attackCard(stage: string, withHalt: boolean) {
   ];
 }
 
-export async function startMinimalApp(fake: FakeSlack): Promise<MinimalApp> {
+export async function startMinimalApp(fake: FakeSlack, options: { appToken?: string } = {}): Promise<MinimalApp> {
   const errors: string[] = [];
   const logger = capturingLogger(errors);
   const seen: MinimalApp['seen'] = { commands: [], actions: [], homeOpened: [], closed: [] };
   let slowGate: Promise<void> = Promise.resolve();
 
-  const receiver = new HTTPReceiver({ signingSecret: SIGNING_SECRET, logger });
-  const app = new App({ token: BOT_TOKEN, receiver, logger, clientOptions: { slackApiUrl: fake.apiUrl } });
+  const clientOptions = { slackApiUrl: fake.apiUrl };
+  const app = options.appToken === undefined
+    ? new App({ token: BOT_TOKEN, receiver: new HTTPReceiver({ signingSecret: SIGNING_SECRET, logger }), logger, clientOptions })
+    : new App({ token: BOT_TOKEN, appToken: options.appToken, socketMode: true, logger, clientOptions });
 
   app.command('/chaos', async ({ command, ack, respond, client }) => {
     seen.commands.push({ ...command });
@@ -272,10 +277,15 @@ export async function startMinimalApp(fake: FakeSlack): Promise<MinimalApp> {
     await client.views.open({ trigger_id: body.trigger_id, view: loginModal('C0GENERAL') });
   });
 
-  const server = (await app.start({ port: 0, host: '127.0.0.1' })) as Server;
-  const { port } = server.address() as AddressInfo;
-  const url = `http://127.0.0.1:${port}/slack/events`;
-  fake.setBotUrl(url);
+  let url: string | undefined;
+  if (options.appToken === undefined) {
+    const server = (await app.start({ port: 0, host: '127.0.0.1' })) as Server;
+    url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/slack/events`;
+    fake.setBotUrl(url);
+  } else {
+    // Resolves once the fake Slack has said hello on the socket.
+    await app.start();
+  }
   return {
     app,
     url,
