@@ -27,6 +27,13 @@ export interface TicketBase {
 }
 
 const commaList = (text: string) => text.split(',').map((item) => item.trim()).filter(Boolean);
+const requiredText = (field: IssueField) => `${field.name ?? field.key} is required.`;
+/** A real calendar day as YYYY-MM-DD; `Date.parse` alone lets 2026-02-30 through. */
+function isDay(text: string): boolean {
+  if (!/^\d{4}-\d{2}-\d{2}$/.test(text)) return false;
+  const day = new Date(`${text}T00:00:00Z`);
+  return !Number.isNaN(day.getTime()) && day.toISOString().startsWith(text);
+}
 
 /** One field's value as the tracker takes it, by the field's type, or why the text will not do. */
 function fieldValue(field: IssueField, text: string): { value: unknown } | { error: string } {
@@ -37,7 +44,7 @@ function fieldValue(field: IssueField, text: string): { value: unknown } | { err
       return { value: { id: text } };
     case 'array': {
       const items = commaList(text);
-      if (!items.length) return { error: 'This field is required.' };
+      if (!items.length) return { error: requiredText(field) };
       if (!hasChoices(field)) return { value: items };
       if (!items.every(choice)) return { error: 'Choose from the listed values.' };
       return { value: items.map((id) => ({ id })) };
@@ -47,9 +54,7 @@ function fieldValue(field: IssueField, text: string): { value: unknown } | { err
       return /^-?\d+(\.\d+)?$/.test(text) && Number.isFinite(number) ? { value: number } : { error: 'Enter a number, such as 3 or 2.5.' };
     }
     case 'date':
-      return /^\d{4}-\d{2}-\d{2}$/.test(text) && !Number.isNaN(Date.parse(`${text}T00:00:00Z`))
-        ? { value: text }
-        : { error: 'Enter a date as YYYY-MM-DD.' };
+      return isDay(text) ? { value: text } : { error: 'Enter a date as YYYY-MM-DD.' };
     case 'user':
       return { value: { accountId: text } };
     default:
@@ -82,7 +87,7 @@ export function ticketFieldsFromInputs(
     const id = ticketFieldId(field.key);
     const text = inputs[id]?.trim();
     if (!text) {
-      errors[id] = `${field.name ?? field.key} is required.`;
+      errors[id] = requiredText(field);
       continue;
     }
     const result = fieldValue(field, text);
