@@ -19,6 +19,8 @@ const page = {
   edits: new Map(),
   editsViewId: null,
   expandedThreads: new Set(),
+  /** A message to scroll to once its channel is drawn (after following a permalink). */
+  focusTs: null,
   history: [],
   historyIndex: 0,
 };
@@ -46,16 +48,24 @@ function toast(message) {
   toastTimer = setTimeout(() => { element.hidden = true; }, 6000);
 }
 
-/** Runs an action, shows its failure, and polls at once so its effect shows without waiting. */
-async function act(action) {
-  try {
-    return await action();
-  } catch (error) {
-    toast(error.message);
-    return undefined;
-  } finally {
-    void refresh();
-  }
+/**
+ * Runs an action after those before it (a pick in a select reaches the app before the submit
+ * that follows it), shows its failure, and polls at once so its effect shows without waiting.
+ */
+let actions = Promise.resolve();
+function act(action) {
+  const run = actions.then(async () => {
+    try {
+      return await action();
+    } catch (error) {
+      toast(error.message);
+      return undefined;
+    } finally {
+      void refresh();
+    }
+  });
+  actions = run;
+  return run;
 }
 
 // Confirm dialogs, as Slack shows them before a button with `confirm` acts.
@@ -167,7 +177,29 @@ function drawTimeline() {
   page.drawn.timeline = signature;
   const messages = page.data.timeline;
   timeline.replaceChildren(...(messages.length === 0 ? [emptyChannel()] : messages.map((message) => messageElement(message))));
-  if (atBottom) timeline.scrollTop = timeline.scrollHeight;
+  const focused = page.focusTs ? timeline.querySelector(`[data-ts="${CSS.escape(page.focusTs)}"]`) : null;
+  if (focused) {
+    page.focusTs = null;
+    focused.scrollIntoView({ block: 'center' });
+    focused.classList.add('highlight');
+  } else if (atBottom) {
+    timeline.scrollTop = timeline.scrollHeight;
+  }
+}
+
+/** Slack permalinks into this workspace's channels, e.g. …/archives/C0GENERAL/p1700000000123456?thread_ts=… */
+const PERMALINK = /^https:\/\/[^/]+\.slack\.com\/archives\/([A-Z0-9]+)\/p(\d+)(\d{6})(?:\?thread_ts=(\d+\.\d+))?/;
+
+/** Follows a permalink to a message of the playground's own channels in the page instead of to slack.com. */
+function followPermalink(event) {
+  const link = event.target.closest?.('a[href]');
+  const match = link ? PERMALINK.exec(link.href) : null;
+  if (!match || !page.directory.channels.some((channel) => channel.id === match[1])) return;
+  event.preventDefault();
+  const [, channel, seconds, micros, threadTs] = match;
+  if (threadTs) page.expandedThreads.add(threadTs);
+  page.focusTs = `${seconds}.${micros}`;
+  go(page.person, channel);
 }
 
 function drawHome() {
@@ -183,17 +215,13 @@ function drawHome() {
 // The modal
 
 /** Required inputs left empty, marked as Slack marks them; true when the form may be sent. */
-function checkRequired(form, modal) {
+function checkRequired(form) {
   let complete = true;
   for (const block of form.querySelectorAll('.bk-input-block')) {
     const control = block.querySelector('textarea, input.bk-input, select');
-    const key = block.dataset.key;
-    const [blockId, actionId] = key.split('/');
-    const state = modal.values[blockId]?.[actionId];
     let empty;
-    if (control?.matches('textarea, input.bk-input') && !control.closest('.combobox')) empty = control.value.trim() === '';
-    else if (control?.matches('select')) empty = control.value === '';
-    else empty = !state?.selected_option && !(state?.selected_options?.length > 0);
+    if (control?.matches('textarea, input.bk-input, select')) empty = control.value.trim() === '';
+    else empty = block.querySelector('input:checked') === null;
     let problem = '';
     if (empty && block.dataset.required === 'yes') problem = 'Please complete this required field.';
     else if (!empty && control?.minLength > 0 && control.value.length < control.minLength) problem = `Please enter at least ${control.minLength} characters.`;
@@ -228,7 +256,7 @@ function drawModal() {
   const close = () => act(() => api('/api/modal/close', { viewId: modal.viewId }));
   const submit = async (event) => {
     event.preventDefault();
-    if (!checkRequired(body, modal)) return;
+    if (!checkRequired(body)) return;
     const button = event.submitter;
     if (button) button.disabled = true;
     await act(() => api('/api/modal/submit', { viewId: modal.viewId, fields: [...page.edits.values()] }));
@@ -247,6 +275,9 @@ function drawModal() {
   ]);
   layer.replaceChildren(form);
   layer.hidden = false;
+  // An update to the same view may bring other inputs: typing into ones now gone must not be sent.
+  const keys = new Set([...form.querySelectorAll('.bk-input-block')].map((block) => block.dataset.key));
+  for (const key of page.edits.keys()) if (!keys.has(key)) page.edits.delete(key);
   body.scrollTop = scroll;
   const refocus = focused ? form.querySelector(`[data-key="${CSS.escape(focused)}"]`) : null;
   if (refocus) {
@@ -377,6 +408,7 @@ async function start() {
   const places = [...page.directory.channels.map((channel) => channel.id), 'home'];
   $('person').addEventListener('change', (event) => go(event.currentTarget.value, page.place));
   $('home-link').addEventListener('click', () => go(page.person, 'home'));
+  document.addEventListener('click', followPermalink);
   document.addEventListener('keydown', (event) => {
     if (event.key === 'Escape' && page.data?.modal && !$('confirm').open) void act(() => api('/api/modal/close', { viewId: page.data.modal.viewId }));
   });

@@ -89,6 +89,7 @@ export function renderBlocks(blocks, context) {
   function staticSelect(element, label, selected) {
     const select = h('select', {
       className: 'bk-select',
+      'aria-label': label,
       onchange: (event) => {
         const option = event.currentTarget.selectedOptions[0];
         if (option?.value) context.onChoose(label, option.textContent);
