@@ -1,0 +1,138 @@
+import { existsSync, mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { Writable } from 'node:stream';
+import { chromium, type Browser, type Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startDemo, type Demo } from '../../src/playground/demo.ts';
+
+/**
+ * The playground page in Debian's Chromium, against the whole demo: what a person does in a
+ * browser, from the composer to the modal to the reply. CI installs /usr/bin/chromium.
+ */
+
+const chromiumPath = '/usr/bin/chromium';
+const hasChromium = existsSync(chromiumPath);
+const title = hasChromium
+  ? 'the playground in a browser'
+  : `the playground in a browser (skipped: ${chromiumPath} is missing; apt-get install chromium)`;
+/** Bounds every wait on the page; the flows below take well under a second when healthy. */
+const waitMs = 15_000;
+
+describe.skipIf(!hasChromium)(title, () => {
+  let demo: Demo;
+  let browser: Browser;
+  let page: Page;
+  const pageErrors: string[] = [];
+  const errorLogs: string[] = [];
+
+  beforeAll(async () => {
+    const destination = new Writable({
+      write(chunk, _encoding, done) {
+        for (const line of String(chunk).split('\n').filter(Boolean)) {
+          const level = (JSON.parse(line) as { level?: string }).level;
+          if (level === 'error' || level === 'fatal') errorLogs.push(line);
+        }
+        done();
+      },
+    });
+    demo = await startDemo({ dataDir: mkdtempSync(join(tmpdir(), 'faultline-browser-')), port: 0, logDestination: destination });
+    // launch() gives the browser a fresh, throwaway profile directory.
+    browser = await chromium.launch({
+      executablePath: chromiumPath,
+      args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
+    });
+    page = await browser.newPage({ viewport: { width: 1280, height: 860 } });
+    page.setDefaultTimeout(waitMs);
+    page.on('pageerror', (error) => pageErrors.push(error.message));
+    page.on('console', (message) => {
+      if (message.type() === 'error') pageErrors.push(message.text());
+    });
+  }, 60_000);
+
+  afterAll(async () => {
+    await browser?.close();
+    await demo?.stop();
+  });
+
+  async function run(command: string): Promise<void> {
+    const composer = page.getByRole('textbox', { name: 'Message' });
+    await composer.fill(command);
+    await composer.press('Enter');
+    // The composer empties once the app took the command.
+    await expect.poll(() => composer.inputValue(), { timeout: waitMs }).toBe('');
+  }
+
+  it('logs in through the modal and the team picker, then shows whoami', async () => {
+    const { owner } = demo.sim.seed.users;
+    await page.goto(`${demo.playgroundUrl}#U0ALICE/C0GENERAL`);
+    await page.getByText('Nothing here yet').waitFor();
+
+    await run('/chaos login');
+    const login = page.getByRole('dialog', { name: 'Log in to the platform' });
+    await login.waitFor();
+    await login.getByRole('textbox', { name: 'Email' }).fill(owner.email);
+    await login.getByRole('textbox', { name: 'Password' }).fill(owner.password);
+    await login.getByRole('button', { name: 'Log in' }).click();
+
+    const picker = page.getByRole('dialog', { name: 'Choose a team' });
+    await picker.waitFor();
+    await picker.getByRole('combobox', { name: 'Team' }).selectOption({ label: 'Payments' });
+    await picker.getByRole('button', { name: 'Use this team' }).click();
+
+    const done = page.getByRole('dialog', { name: 'Logged in' });
+    await done.getByText('Logged in as owner@acme.test at Acme Demo.').waitFor();
+    await done.getByRole('button', { name: 'Done' }).click();
+    await done.waitFor({ state: 'detached' });
+
+    await run('/chaos whoami');
+    const reply = page.locator('article.message.ephemeral', { hasText: 'Current team' });
+    await reply.waitFor();
+    const text = await reply.innerText();
+    expect(text).toMatch(/Current team\s+Payments/);
+    expect(text).toContain('Only visible to you');
+    // Mrkdwn is drawn, not shown as markup characters.
+    await expect.poll(() => reply.locator('strong', { hasText: 'owner@acme.test' }).count(), { timeout: waitMs }).toBe(1);
+
+    await page.screenshot({ path: join(tmpdir(), 'faultline-playground.png') });
+    expect(pageErrors).toEqual([]);
+    expect(errorLogs).toEqual([]);
+  });
+
+  it('shows a wrong password under its field and keeps what was typed', async () => {
+    await page.getByRole('combobox', { name: 'Acting as' }).selectOption({ label: 'bob' });
+    await page.getByText('Nothing here yet').waitFor();
+    await run('/chaos login');
+    const login = page.getByRole('dialog', { name: 'Log in to the platform' });
+    await login.getByRole('textbox', { name: 'Email' }).fill('solo@acme.test');
+    await login.getByRole('textbox', { name: 'Password' }).fill('not-the-password');
+    await login.getByRole('button', { name: 'Log in' }).click();
+    await login.getByRole('alert').filter({ hasText: 'E-mail or password not accepted' }).waitFor();
+    expect(await login.getByRole('textbox', { name: 'Email' }).inputValue()).toBe('solo@acme.test');
+
+    await login.getByRole('button', { name: 'Cancel' }).click();
+    await login.waitFor({ state: 'detached' });
+    expect(pageErrors).toEqual([]);
+  });
+
+  it('asks for confirmation before a button with a confirm dialog acts', async () => {
+    await page.getByRole('combobox', { name: 'Acting as' }).selectOption({ label: 'alice' });
+    await run('/chaos halt all');
+    const prompt = page.locator('article.message.ephemeral', { hasText: 'Halt all attacks?' });
+    await prompt.getByRole('button', { name: 'Halt all attacks' }).click();
+    const dialog = page.getByRole('dialog', { name: 'Halt all attacks?' });
+    await dialog.waitFor();
+    const timeline = page.locator('#timeline');
+    const before = await timeline.innerText();
+    await dialog.getByRole('button', { name: 'Cancel' }).click();
+    await dialog.waitFor({ state: 'hidden' });
+
+    await prompt.getByRole('button', { name: 'Halt all attacks' }).click();
+    await dialog.getByRole('button', { name: 'Halt all' }).click();
+    await dialog.waitFor({ state: 'hidden' });
+    // The bot answers in the channel once it has halted (or replaced the prompt with the outcome).
+    await expect.poll(() => timeline.innerText(), { timeout: waitMs }).not.toBe(before);
+    expect(pageErrors).toEqual([]);
+    expect(errorLogs).toEqual([]);
+  });
+});
