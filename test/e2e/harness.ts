@@ -27,12 +27,14 @@ export interface StackOptions {
   /** Same value for stacks that share sessions; default a fresh one. */
   sessionKey?: string;
   storeNamespace?: string;
+  /** `socket` runs the bot in Socket Mode (SLACK_APP_TOKEN, no signing secret); default `http`. */
+  mode?: 'http' | 'socket';
 }
 
 /**
  * The whole product on loopback: the platform simulator over HTTPS, the fake Slack, and the bot
- * in HTTP mode built by the same createDeps and startBot as production, logging at debug level
- * into memory so tests can read every line.
+ * in HTTP mode (or Socket Mode) built by the same createDeps and startBot as production, logging
+ * at debug level into memory so tests can read every line.
  */
 export class Stack {
   readonly sim: Simulator;
@@ -60,13 +62,19 @@ export class Stack {
 
   static readonly signingSecret = 'e2e-signing-secret';
   static readonly botToken = 'xoxb-e2e-bot-token';
+  static readonly appToken = 'xapp-1-A0FAULTLN-1-e2e-app-token';
 
   static async start(options: StackOptions = {}): Promise<Stack> {
     const sim = options.sim ?? (await startSimulator());
-    const fake = options.fake ?? (await startFakeSlack({ signingSecret: Stack.signingSecret, botToken: Stack.botToken }));
+    const socketMode = options.mode === 'socket';
+    const fake = options.fake ?? (await startFakeSlack({
+      signingSecret: Stack.signingSecret,
+      botToken: Stack.botToken,
+      ...(socketMode ? { appToken: Stack.appToken } : {}),
+    }));
     const config = loadConfig({
       SLACK_BOT_TOKEN: Stack.botToken,
-      SLACK_SIGNING_SECRET: Stack.signingSecret,
+      ...(socketMode ? { SLACK_APP_TOKEN: Stack.appToken } : { SLACK_SIGNING_SECRET: Stack.signingSecret }),
       SLACK_API_URL: fake.apiUrl,
       PLATFORM_API_URL: sim.url,
       SESSION_KEY: options.sessionKey ?? randomBytes(32).toString('base64'),
@@ -81,7 +89,7 @@ export class Stack {
     return stack;
   }
 
-  /** Starts (or starts again, after stopBot) the bot process on a free port, pointing the fake Slack at it. */
+  /** Starts (or starts again, after stopBot) the bot process on a free port; over HTTP, points the fake Slack at it. */
   async startBot(): Promise<void> {
     const logs = this.logs;
     const destination = new Writable({
@@ -99,7 +107,7 @@ export class Stack {
       messenger: { updatesPerMinute: 600_000, updateBurst: 10_000 },
     });
     this.bot = await startBot(this.deps, { port: 0 });
-    this.fake.setBotUrl(`http://127.0.0.1:${this.bot.port}/slack/events`);
+    if (!this.config.slack.socketMode) this.fake.setBotUrl(`http://127.0.0.1:${this.bot.port}/slack/events`);
   }
 
   async stopBot(): Promise<void> {
