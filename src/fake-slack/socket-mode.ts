@@ -7,7 +7,7 @@ import type { BotResponse } from './bot-link.ts';
 /** The three kinds of Socket Mode envelope, one per way Slack would otherwise POST to the app. */
 export type EnvelopeType = 'slash_commands' | 'interactive' | 'events_api';
 
-/** Slack's deadline for an acknowledgement, over HTTP and over a socket alike. */
+/** Slack's deadline for acknowledging an envelope. */
 export const ACK_DEADLINE_MS = 3000;
 
 interface PendingAck {
@@ -62,7 +62,7 @@ export class SocketModeLink {
   }
 
   get openConnections(): number {
-    return this.connections.length;
+    return this.open().length;
   }
 
   /**
@@ -70,7 +70,7 @@ export class SocketModeLink {
    * answer would be: status 200 and the ack's payload as the body (none when it is empty).
    */
   deliver(type: EnvelopeType, payload: Record<string, unknown>, retry?: { attempt: number; reason: string }): Promise<BotResponse> {
-    const connection = this.connections.at(-1);
+    const connection = this.open().at(-1);
     if (connection === undefined) return Promise.reject(new Error('No Socket Mode connection is open'));
     const envelopeId = randomUUID();
     const interactionType = payload['type'];
@@ -99,6 +99,11 @@ export class SocketModeLink {
     this.server.close();
   }
 
+  /** Connections that can take an envelope: not those closing, whose close handshake is under way. */
+  private open(): WebSocket[] {
+    return this.connections.filter((connection) => connection.readyState === connection.OPEN);
+  }
+
   private accept(connection: WebSocket): void {
     this.connections.push(connection);
     connection.on('message', (data, isBinary) => {
@@ -114,7 +119,7 @@ export class SocketModeLink {
     });
     connection.send(JSON.stringify({
       type: 'hello',
-      num_connections: this.connections.length,
+      num_connections: this.open().length,
       debug_info: { host: 'fake-slack-link', build_number: 1, approximate_connection_time: 18060 },
       connection_info: { app_id: this.appId },
     }));
@@ -129,8 +134,10 @@ export class SocketModeLink {
     }
     if (message === null || typeof message !== 'object') return;
     const { envelope_id: envelopeId, payload } = message as { envelope_id?: unknown; payload?: unknown };
-    const waiting = typeof envelopeId === 'string' ? this.pending.get(envelopeId) : undefined;
-    if (waiting === undefined || typeof envelopeId !== 'string') return;
+    if (typeof envelopeId !== 'string') return;
+    const waiting = this.pending.get(envelopeId);
+    // An ack for an envelope that already timed out comes too late, and Slack ignores it too.
+    if (waiting === undefined) return;
     this.settle(envelopeId, waiting);
     // The SDKs always send a payload object; an empty one is an ack with an empty HTTP body.
     const empty = payload === undefined || (typeof payload === 'object' && payload !== null && Object.keys(payload).length === 0);
