@@ -132,7 +132,7 @@ export function gameDayCard(record: GameDayRecord): Message {
       ]),
     );
   }
-  return { text: `Game day ${record.title}: ${running ? 'running' : 'ended'}`, blocks };
+  return { text: `Game day ${escapeMrkdwn(record.title)}: ${running ? 'running' : 'ended'}`, blocks };
 }
 
 /** Something that happened during a game day, as a thread reply tells it. */
@@ -173,19 +173,21 @@ export function gameDayTimelineLine(event: GameDayEvent, attacks: readonly GameD
  * `maxSections` of them; what does not fit is counted in an "and N more" line.
  */
 function lineSections(title: string, lines: string[], maxSections: number, noun: string): SectionBlock[] {
-  const room = limits.sectionText - 40;
+  // Leaves room in every section for the closing "and N more" line.
+  const room = limits.sectionText - 50;
   const sections: string[][] = [[`*${title}*`]];
+  const size = (part: string[]) => part.reduce((total, text) => total + text.length + 1, 0);
   let placed = 0;
   for (const line of lines) {
+    const text = truncate(line, room - title.length - 10);
     const current = sections[sections.length - 1]!;
-    const line1 = truncate(line, room - 40);
-    if (current.join('\n').length + line1.length + 1 <= room) current.push(line1);
-    else if (sections.length < maxSections) sections.push([line1]);
+    if (size(current) + text.length <= room) current.push(text);
+    else if (sections.length < maxSections) sections.push([text]);
     else break;
     placed += 1;
   }
   if (placed < lines.length) sections[sections.length - 1]!.push(`_and ${plural(lines.length - placed, `more ${noun}`)}_`);
-  return sections.map((text) => section(text.join('\n')));
+  return sections.map((part) => section(part.join('\n')));
 }
 
 /** What became of an attack, by guid, as the handler learns it from the card or the platform. */
@@ -228,12 +230,12 @@ export function gameDaySummary(record: GameDayRecord, outcomes: GameDayOutcomes)
     section(`Facilitated by <@${record.facilitator}> · started ${when(record.startedAt)} · ${ended ? `ended ${when(ended)} after *${duration}*` : 'still running'}`),
     fields(counters(record)),
   ];
-  blocks.push(...(attackLines.length ? lineSections('Attacks', attackLines, summarySections.attacks, 'attacks') : [section('*Attacks*\nNo attacks were started in the channel.')]));
-  if (massHalts.length) blocks.push(...lineSections('Halts of every attack', massHalts, summarySections.massHalts, 'halts'));
-  if (noteLines.length) blocks.push(...lineSections('Notes', noteLines, summarySections.notes, 'notes'));
-  if (ticketLines.length) blocks.push(...lineSections('Tickets', ticketLines, summarySections.tickets, 'tickets'));
+  blocks.push(...(attackLines.length ? lineSections('Attacks', attackLines, summarySections.attacks, 'attack') : [section('*Attacks*\nNo attacks were started in the channel.')]));
+  if (massHalts.length) blocks.push(...lineSections('Halts of every attack', massHalts, summarySections.massHalts, 'halt'));
+  if (noteLines.length) blocks.push(...lineSections('Notes', noteLines, summarySections.notes, 'note'));
+  if (ticketLines.length) blocks.push(...lineSections('Tickets', ticketLines, summarySections.tickets, 'ticket'));
   blocks.push(actions(GAMEDAY_SUMMARY_ACTIONS, [button('File ticket for the game day', GAMEDAY_FILE_TICKET, { value: gameDayRefValue(record) })]));
-  const text = `Game day ${record.title} summary: ${plural(record.attacks.length, 'attack')}${duration ? ` in ${duration}` : ''}`;
+  const text = `Game day ${escapeMrkdwn(record.title)} summary: ${plural(record.attacks.length, 'attack')}${duration ? ` in ${duration}` : ''}`;
   return { text, blocks };
 }
 
@@ -243,18 +245,18 @@ const statusAttacksShown = 10;
 /** `gameday status`: the channel's game day so far. */
 export function gameDayStatusMessage(record: GameDayRecord): Message {
   const ended = record.endedAt;
-  const status = ended ? `ended ${when(ended)} after ${durationText(record.startedAt, ended)}` : 'running';
+  const status = ended ? `ended after ${durationText(record.startedAt, ended)}` : 'running';
   const blocks: KnownBlock[] = [
-    section(`:dart: Game day *${escapeMrkdwn(record.title)}* · ${status}\nFacilitated by <@${record.facilitator}> · started ${when(record.startedAt)}`),
+    section(`:dart: Game day *${escapeMrkdwn(record.title)}* · ${ended ? `ended ${when(ended)} after ${durationText(record.startedAt, ended)}` : 'running'}\nFacilitated by <@${record.facilitator}> · started ${when(record.startedAt)}`),
     fields(counters(record)),
   ];
   const recent = record.attacks.slice(-statusAttacksShown);
   if (recent.length) {
     const earlier = record.attacks.length - recent.length;
     const lines = recent.map((a) => `• ${attackName(a)} ${argsText(a.args.map(escapeMrkdwn))} on ${escapeMrkdwn(truncate(a.targetWords, 200))} · started by <@${a.startedBy}>`);
-    blocks.push(...lineSections(earlier ? `Latest attacks (${earlier} earlier)` : 'Attacks', lines, 3, 'attacks'));
+    blocks.push(...lineSections(earlier ? `Latest attacks (${earlier} earlier)` : 'Attacks', lines, 3, 'attack'));
   }
-  return { text: `Game day ${record.title}: ${status}`, blocks };
+  return { text: `Game day ${escapeMrkdwn(record.title)}: ${status}`, blocks };
 }
 
 /** `gameday status` or `end` in a channel without a game day. */
