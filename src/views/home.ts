@@ -96,7 +96,7 @@ export function homeView(state: HomeState): HomeView {
     blocks.push(...gameDayBlocks(state.gameDays));
     return { type: 'home', callback_id: HOME_VIEW, blocks };
   }
-  const team = login.teamId && login.teamName ? login.teamName : undefined;
+  const team = login.teamId ? (login.teamName ?? login.teamId) : undefined;
   blocks.push(
     section(`Logged in as *${escapeMrkdwn(login.identifier)}* at *${escapeMrkdwn(login.company)}*.\n${team ? `Team: *${escapeMrkdwn(team)}*` : 'No team selected yet.'}`),
   );

@@ -152,19 +152,23 @@ export function ticketModal(options: {
 }): ModalView {
   const values = options.values ?? {};
   const labels = labelsInput(options.labels, labelsRequired(options.meta), values[TICKET_LABELS]);
+  const initial = (id: string, prefill: string, max: number) => {
+    const text = truncate(values[id] ?? prefill, max);
+    return text ? { initial_value: text } : {};
+  };
   const fixed: KnownBlock[] = [
     input(TICKET_SUMMARY, 'Summary', {
       type: 'plain_text_input',
       action_id: TICKET_SUMMARY,
       max_length: summaryMaxLength,
-      initial_value: truncate(values[TICKET_SUMMARY] ?? options.summary, summaryMaxLength),
+      ...initial(TICKET_SUMMARY, options.summary, summaryMaxLength),
     }),
     input(TICKET_DESCRIPTION, 'Description', {
       type: 'plain_text_input',
       action_id: TICKET_DESCRIPTION,
       multiline: true,
       max_length: descriptionMaxLength,
-      initial_value: truncate(values[TICKET_DESCRIPTION] ?? options.description, descriptionMaxLength),
+      ...initial(TICKET_DESCRIPTION, options.description, descriptionMaxLength),
     }, { optional: true }),
   ];
   const all = ticketInputFields(options.meta);

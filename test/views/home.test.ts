@@ -70,6 +70,12 @@ describe('App Home', () => {
     expect(texts(view.blocks)).toContain('No active attacks in team *Payments*.');
   });
 
+  it('names the team by its id when its name is unknown', () => {
+    const view = home({ login: { ...login, teamName: undefined }, active: [attack(2)] });
+    expect(sections(view)[0]?.text?.text).toContain('Team: *team-1*');
+    expect(buttons(view).some((button) => button.action_id === HALT_ATTACK)).toBe(true);
+  });
+
   it('offers no switch with one team, and asks to choose a team when none is selected', () => {
     expect(actionIds(home({ login: { ...login, teams: [login.teams[0]!] } }))).toEqual([HOME_NEW_ATTACK]);
     const unselected = home({ login: { ...login, teamId: undefined, teamName: undefined }, active: [attack(1)] });

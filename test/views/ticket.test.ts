@@ -97,6 +97,12 @@ describe('ticket modal', () => {
     expect(byId.get(TICKET_DESCRIPTION)?.optional).toBe(true);
   });
 
+  it('leaves an empty prefill out rather than setting an empty value', () => {
+    const view = open({ summary: '', description: '' });
+    expect(element(view, TICKET_SUMMARY).initial_value).toBeUndefined();
+    expect(element(view, TICKET_DESCRIPTION).initial_value).toBeUndefined();
+  });
+
   it('adds one input per required field that has no input of its own, in the meta\'s order', () => {
     const ids = inputs(open()).map((block) => block.block_id);
     expect(ids).toEqual([
