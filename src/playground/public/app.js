@@ -49,14 +49,16 @@ function toast(message) {
 }
 
 /**
- * Runs an action after those before it (a pick in a select reaches the app before the submit
- * that follows it), shows its failure, and polls at once so its effect shows without waiting.
+ * Posts an action after those before it (a pick in a select reaches the app before the submit
+ * that follows it), as the person acting when it was asked for, shows its failure, and polls at
+ * once so its effect shows without waiting. Resolves with the answer, or undefined on failure.
  */
 let actions = Promise.resolve();
-function act(action) {
+function act(path, body) {
+  const asked = { person: page.person, ...body };
   const run = actions.then(async () => {
     try {
-      return await action();
+      return await api(path, asked);
     } catch (error) {
       toast(error.message);
       return undefined;
@@ -102,11 +104,11 @@ function surfaceContext(surface, state) {
       if (element.confirm && !(await confirmDialog(element.confirm))) return;
       if (typeof element.url === 'string' && /^https?:\/\//i.test(element.url)) window.open(element.url, '_blank', 'noopener,noreferrer');
       node.disabled = true;
-      await act(() => api('/api/click', { surface, index, actionId: element.action_id, confirmed: Boolean(element.confirm) }));
+      await act('/api/click', { surface, index, actionId: element.action_id, confirmed: Boolean(element.confirm) });
       node.disabled = false;
     },
     onChoose(label, option) {
-      void act(() => api('/api/choose', { surface, label, option }));
+      void act('/api/choose', { surface, label, option });
     },
     async onSearch(label, query) {
       try {
@@ -229,6 +231,7 @@ function checkRequired(form) {
     block.classList.toggle('has-error', problem !== '');
     if (problem) complete = false;
   }
+  if (!complete) form.querySelector('.has-error')?.scrollIntoView({ block: 'center' });
   return complete;
 }
 
@@ -241,6 +244,7 @@ function drawModal() {
   }
   const signature = JSON.stringify(modal);
   if (signature === page.drawn.modal) return;
+  const previous = page.drawn.modal === '' ? null : JSON.parse(page.drawn.modal);
   page.drawn.modal = signature;
   if (modal === null) {
     layer.hidden = true;
@@ -248,18 +252,18 @@ function drawModal() {
     return;
   }
   const focused = document.activeElement?.dataset?.key;
-  const selection = focused ? [document.activeElement.selectionStart, document.activeElement.selectionEnd] : null;
+  const selection = focused && 'selectionStart' in document.activeElement ? [document.activeElement.selectionStart, document.activeElement.selectionEnd] : null;
   const scroll = layer.querySelector('.modal-body')?.scrollTop ?? 0;
 
   const surface = { kind: 'modal', viewId: modal.viewId };
   const body = h('div', { className: 'modal-body' }, renderBlocks(modal.blocks, surfaceContext(surface, modal)));
-  const close = () => act(() => api('/api/modal/close', { viewId: modal.viewId }));
+  const close = () => act('/api/modal/close', { viewId: modal.viewId });
   const submit = async (event) => {
     event.preventDefault();
     if (!checkRequired(body)) return;
     const button = event.submitter;
     if (button) button.disabled = true;
-    await act(() => api('/api/modal/submit', { viewId: modal.viewId, fields: [...page.edits.values()] }));
+    await act('/api/modal/submit', { viewId: modal.viewId, fields: [...page.edits.values()] });
     if (button) button.disabled = false;
   };
   const form = h('form', { className: 'modal', role: 'dialog', 'aria-modal': 'true', 'aria-label': modal.title, noValidate: true, onsubmit: submit }, [
@@ -276,15 +280,20 @@ function drawModal() {
   layer.replaceChildren(form);
   layer.hidden = false;
   // An update to the same view may bring other inputs: typing into ones now gone must not be sent.
-  const keys = new Set([...form.querySelectorAll('.bk-input-block')].map((block) => block.dataset.key));
+  const keys = new Set([...form.querySelectorAll('.bk-input-block')].map((block) => block.dataset.field));
   for (const key of page.edits.keys()) if (!keys.has(key)) page.edits.delete(key);
+  // Redrawing the same view keeps the person's place: scroll position, focus and caret.
   body.scrollTop = scroll;
   const refocus = focused ? form.querySelector(`[data-key="${CSS.escape(focused)}"]`) : null;
   if (refocus) {
-    refocus.focus();
+    refocus.focus({ preventScroll: true });
     if (selection && typeof refocus.setSelectionRange === 'function') refocus.setSelectionRange(...selection);
-  } else if (!layer.contains(document.activeElement)) {
+  } else if (previous?.viewId !== modal.viewId) {
     form.querySelector('input, textarea, select')?.focus();
+  }
+  // New field errors may sit below the fold of a long form; show the first one.
+  if (Object.keys(modal.errors).length > 0 && JSON.stringify(modal.errors) !== JSON.stringify(previous?.errors ?? {})) {
+    form.querySelector('.has-error')?.scrollIntoView({ block: 'center' });
   }
 }
 
@@ -328,7 +337,7 @@ function go(person, place) {
   page.drawn = { timeline: '', modal: '', home: '' };
   history.replaceState(null, '', `#${person}/${place}`);
   drawNavigation();
-  if (isHome()) void act(() => api('/api/home/open', {}));
+  if (isHome()) void act('/api/home/open', {});
   else void refresh();
 }
 
@@ -385,7 +394,7 @@ function setupComposer() {
     event.preventDefault();
     const text = input.value.trim();
     if (text === '') return;
-    const sent = await act(() => api('/api/command', { channel: page.place, text }));
+    const sent = await act('/api/command', { channel: page.place, text });
     if (sent !== undefined) {
       page.history.push(text);
       page.historyIndex = page.history.length;
@@ -410,7 +419,7 @@ async function start() {
   $('home-link').addEventListener('click', () => go(page.person, 'home'));
   document.addEventListener('click', followPermalink);
   document.addEventListener('keydown', (event) => {
-    if (event.key === 'Escape' && page.data?.modal && !$('confirm').open) void act(() => api('/api/modal/close', { viewId: page.data.modal.viewId }));
+    if (event.key === 'Escape' && page.data?.modal && !$('confirm').open) void act('/api/modal/close', { viewId: page.data.modal.viewId });
   });
   setupComposer();
   drawHints();

@@ -86,10 +86,11 @@ export function renderBlocks(blocks, context) {
     return unsupported(`A ${element.type ?? 'element'}`);
   }
 
-  function staticSelect(element, label, selected) {
+  function staticSelect(element, label, selected, key) {
     const select = h('select', {
       className: 'bk-select',
       'aria-label': label,
+      dataset: key ? { key } : undefined,
       onchange: (event) => {
         const option = event.currentTarget.selectedOptions[0];
         if (option?.value) context.onChoose(label, option.textContent);
@@ -108,7 +109,7 @@ export function renderBlocks(blocks, context) {
     return select;
   }
 
-  function externalSelect(element, label, selected) {
+  function externalSelect(element, label, selected, key) {
     const list = h('ul', { className: 'suggestions', role: 'listbox', hidden: true });
     const field = h('input', {
       type: 'text',
@@ -118,6 +119,7 @@ export function renderBlocks(blocks, context) {
       autocomplete: 'off',
       role: 'combobox',
       'aria-label': label,
+      dataset: { key },
     });
     let latest = 0;
     async function search() {
@@ -149,16 +151,17 @@ export function renderBlocks(blocks, context) {
     return h('div', { className: 'combobox' }, [field, list]);
   }
 
-  function choiceGroup(element, label, state) {
+  function choiceGroup(element, label, state, key) {
     const multiple = element.type === 'checkboxes';
     const chosen = new Set(multiple
       ? (state?.selected_options ?? []).map((option) => option.value)
       : [state?.selected_option?.value].filter(Boolean));
     const name = `${label}-${Math.random().toString(36).slice(2)}`;
-    return h('div', { className: 'choices' }, optionsOf(element).map(({ option }) => h('label', { className: 'choice' }, [
+    return h('div', { className: 'choices' }, optionsOf(element).map(({ option }, index) => h('label', { className: 'choice' }, [
       h('input', {
         type: multiple ? 'checkbox' : 'radio',
         name,
+        dataset: { key: `${key}#${index}` },
         checked: chosen.has(option.value),
         onchange: () => context.onChoose(label, textOf(option.text)),
       }),
@@ -183,7 +186,7 @@ export function renderBlocks(blocks, context) {
       step: element.type === 'number_input' ? (element.is_decimal_allowed ? 'any' : '1') : undefined,
       rows: multiline ? 4 : undefined,
       'aria-label': label,
-      dataset: { key, label },
+      dataset: { key },
       oninput: (event) => context.edits?.set(key, { label, value: event.currentTarget.value }),
     });
     return input;
@@ -196,12 +199,12 @@ export function renderBlocks(blocks, context) {
     const state = context.state?.values?.[block.block_id]?.[element.action_id];
     let control;
     if (element.type in TEXT_INPUTS) control = textInput(element, label, key, state);
-    else if (element.type === 'static_select') control = staticSelect(element, label, state?.selected_option ?? element.initial_option);
-    else if (element.type === 'external_select') control = externalSelect(element, label, state?.selected_option ?? element.initial_option);
-    else if (element.type === 'radio_buttons' || element.type === 'checkboxes') control = choiceGroup(element, label, state);
+    else if (element.type === 'static_select') control = staticSelect(element, label, state?.selected_option ?? element.initial_option, key);
+    else if (element.type === 'external_select') control = externalSelect(element, label, state?.selected_option ?? element.initial_option, key);
+    else if (element.type === 'radio_buttons' || element.type === 'checkboxes') control = choiceGroup(element, label, state, key);
     else control = unsupported(`A ${element.type ?? 'input'}`);
     const error = context.state?.errors?.[label];
-    return h('div', { className: `bk-input-block${error ? ' has-error' : ''}`, dataset: { key, label, required: block.optional === true ? 'no' : 'yes' } }, [
+    return h('div', { className: `bk-input-block${error ? ' has-error' : ''}`, dataset: { field: key, required: block.optional === true ? 'no' : 'yes' } }, [
       h('label', { className: 'input-label' }, [label, block.optional ? h('span', { className: 'optional', textContent: ' (optional)' }) : null]),
       control,
       block.hint ? richText(block.hint, context.names, 'div', 'hint') : null,
