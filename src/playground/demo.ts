@@ -3,7 +3,7 @@
  * end-to-end tests wire them (test/e2e/harness.ts), for a person to use without a Slack workspace.
  */
 import { randomBytes } from 'node:crypto';
-import { mkdir, readFile, writeFile } from 'node:fs/promises';
+import { mkdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import type { DestinationStream } from 'pino';
 import { Agent } from 'undici';
@@ -17,7 +17,7 @@ import type { DemoLogin, LoginHints } from './directory.ts';
 import { startPlayground } from './server.ts';
 
 export interface DemoOptions {
-  /** Holds the store (`demo.db`) and the session key (`demo-session.key`); created when missing. */
+  /** Holds the store (`demo.db`, emptied at each start) and the session key (`demo-session.key`, kept); created when missing. */
   dataDir: string;
   /** The playground's port; 0 picks a free one. */
   port: number;
@@ -42,6 +42,7 @@ export interface Demo {
 }
 
 const SESSION_KEY_FILE = 'demo-session.key';
+const STORE_FILE = 'demo.db';
 
 /** The demo's session key, made once and kept so stored sessions stay readable across restarts. */
 export async function demoSessionKey(dataDir: string): Promise<string> {
@@ -98,6 +99,9 @@ export function demoBanner(demo: Demo): string {
 export async function startDemo(options: DemoOptions): Promise<Demo> {
   const dataDir = resolve(options.dataDir);
   const sessionKey = await demoSessionKey(dataDir);
+  // The simulator and the fake Slack start from their seed every time, so what the last run
+  // stored (sessions, live cards the poller would keep looking for) refers to nothing any more.
+  for (const file of [STORE_FILE, `${STORE_FILE}-journal`, `${STORE_FILE}-wal`, `${STORE_FILE}-shm`]) await rm(join(dataDir, file), { force: true });
   // Everything started so far, stopped in reverse if a later part fails to start.
   const stops: Array<() => Promise<void>> = [];
   const stopAll = async () => {
@@ -118,7 +122,7 @@ export async function startDemo(options: DemoOptions): Promise<Demo> {
       SLACK_API_URL: fake.apiUrl,
       PLATFORM_API_URL: sim.url,
       SESSION_KEY: sessionKey,
-      STORE_URL: `sqlite://${join(dataDir, 'demo.db')}`,
+      STORE_URL: `sqlite://${join(dataDir, STORE_FILE)}`,
       LOG_LEVEL: options.logLevel ?? 'info',
       // Simulated stages last seconds; cards that lag them by the production default look stuck.
       POLL_SECONDS: '3',

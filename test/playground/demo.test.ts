@@ -1,4 +1,4 @@
-import { mkdtempSync, statSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Writable } from 'node:stream';
@@ -37,45 +37,60 @@ afterEach(() => {
   expect(logText).not.toContain(demo.hints.password);
 });
 
-async function post(path: string, body: Record<string, unknown>): Promise<{ status: number; body: Record<string, unknown> }> {
-  const response = await fetch(new URL(path, demo.playgroundUrl), {
-    method: 'POST',
-    headers: { 'content-type': 'application/json' },
-    body: JSON.stringify(body),
-  });
-  return { status: response.status, body: (await response.json()) as Record<string, unknown> };
-}
-
-async function state(person: string, channel = 'C0GENERAL'): Promise<PersonState> {
-  const response = await fetch(new URL(`/api/state?person=${person}&channel=${channel}`, demo.playgroundUrl));
-  return (await response.json()) as PersonState;
-}
-
-/** Polls the person's state until `check` finds what it looks for; fails naming `what` after a bound. */
-async function eventually<T>(person: string, check: (seen: PersonState) => T | undefined, what: string): Promise<T> {
-  const deadline = Date.now() + 10_000;
-  let seen: PersonState | undefined;
-  while (Date.now() < deadline) {
-    seen = await state(person);
-    const found = check(seen);
-    if (found !== undefined) return found;
-    await new Promise((resolve) => setTimeout(resolve, 25));
+/** The playground's API as the page uses it, for one demo. */
+function client(target: () => Demo) {
+  async function post(path: string, body: Record<string, unknown>): Promise<{ status: number; body: Record<string, unknown> }> {
+    const response = await fetch(new URL(path, target().playgroundUrl), {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify(body),
+    });
+    return { status: response.status, body: (await response.json()) as Record<string, unknown> };
   }
-  throw new Error(`Gave up waiting for ${what}; last seen: ${JSON.stringify(seen).slice(0, 2_000)}`);
+
+  async function state(person: string, channel = 'C0GENERAL'): Promise<PersonState> {
+    const response = await fetch(new URL(`/api/state?person=${person}&channel=${channel}`, target().playgroundUrl));
+    return (await response.json()) as PersonState;
+  }
+
+  /** Polls the person's state until `check` finds what it looks for; fails naming `what` after a bound. */
+  async function eventually<T>(person: string, check: (seen: PersonState) => T | undefined, what: string): Promise<T> {
+    const deadline = Date.now() + 10_000;
+    let seen: PersonState | undefined;
+    while (Date.now() < deadline) {
+      seen = await state(person);
+      const found = check(seen);
+      if (found !== undefined) return found;
+      await new Promise((resolve) => setTimeout(resolve, 25));
+    }
+    throw new Error(`Gave up waiting for ${what}; last seen: ${JSON.stringify(seen).slice(0, 2_000)}`);
+  }
+
+  async function command(person: string, text: string): Promise<void> {
+    expect(await post('/api/command', { person, channel: 'C0GENERAL', text })).toEqual({ status: 200, body: {} });
+  }
+
+  async function replyTo(person: string, text: string, expected: string): Promise<MessageState> {
+    const before = (await state(person)).timeline.length;
+    await command(person, text);
+    return eventually(person, (seen) => seen.timeline.slice(before).find((message) => read(message).includes(expected)), `a reply to ${text}`);
+  }
+
+  /** Logs in with a one-team login through the modal. */
+  async function logIn(person: string, user: { email: string; password: string }): Promise<void> {
+    await command(person, '/chaos login');
+    const login = await eventually(person, modalTitled('Log in to the platform'), 'the login modal');
+    await post('/api/modal/submit', { person, viewId: login.viewId, fields: [{ label: 'Email', value: user.email }, { label: 'Password', value: user.password }] });
+    const done = await eventually(person, modalTitled('Logged in'), 'the logged-in confirmation');
+    await post('/api/modal/close', { person, viewId: done.viewId });
+  }
+
+  return { post, state, eventually, command, replyTo, logIn };
 }
 
 const modalTitled = (title: string) => (seen: PersonState) => (seen.modal?.title === title ? seen.modal : undefined);
 const read = (message: MessageState) => JSON.stringify(message.blocks).replace(/[*`]/g, '');
-
-async function command(person: string, text: string): Promise<void> {
-  expect(await post('/api/command', { person, channel: 'C0GENERAL', text })).toEqual({ status: 200, body: {} });
-}
-
-async function replyTo(person: string, text: string, expected: string): Promise<MessageState> {
-  const before = (await state(person)).timeline.length;
-  await command(person, text);
-  return eventually(person, (seen) => seen.timeline.slice(before).find((message) => read(message).includes(expected)), `a reply to ${text}`);
-}
+const { post, state, eventually, command, replyTo } = client(() => demo);
 
 describe('npm run demo', () => {
   it('prints where the page is and how to log in', () => {
@@ -148,6 +163,28 @@ describe('the demo session key', () => {
     const failure = demoSessionKey(dataDir);
     await expect(failure).rejects.toThrow(/demo-session\.key does not hold a session key/);
     await expect(failure).rejects.not.toThrow(/not-a-key/);
+  });
+});
+
+describe('a second start', () => {
+  it('begins afresh, as the simulator and the fake Slack do, keeping the session key', async () => {
+    const dataDir = mkdtempSync(join(tmpdir(), 'faultline-restart-'));
+    const quiet = new Writable({ write: (_chunk, _encoding, done) => done() });
+    let current = await startDemo({ dataDir, port: 0, logDestination: quiet });
+    const api = client(() => current);
+    try {
+      await api.logIn('U0ALICE', current.sim.seed.users.solo);
+      expect(read(await api.replyTo('U0ALICE', '/chaos whoami', 'Current team'))).toContain('solo@acme.test');
+      const key = readFileSync(join(dataDir, 'demo-session.key'), 'utf8');
+      await current.stop();
+
+      current = await startDemo({ dataDir, port: 0, logDestination: quiet });
+      expect(readFileSync(join(dataDir, 'demo-session.key'), 'utf8')).toBe(key);
+      const reply = await api.replyTo('U0ALICE', '/chaos whoami', 'login_open');
+      expect(read(reply)).not.toContain('solo@acme.test');
+    } finally {
+      await current.stop();
+    }
   });
 });
 
