@@ -1,0 +1,49 @@
+/**
+ * Faultline's benchmarks (product.md §9). They print figures and never fail on a timing; the run
+ * fails only when a benchmark cannot be carried out.
+ *
+ *   node bench/run.ts             every benchmark, then a summary
+ *   node bench/run.ts ack list    only those
+ */
+import { cpus, platform, arch } from 'node:os';
+import { ackBenchmark } from './ack.ts';
+import { listBenchmark } from './list.ts';
+import { memoryBenchmark } from './memory.ts';
+import { pollBenchmark } from './poll.ts';
+import { printTable, type SummaryRow } from './table.ts';
+
+const benchmarks: Record<string, { about: string; run: () => Promise<SummaryRow[]> }> = {
+  ack: { about: 'ack time of commands and buttons, against a bare Bolt app, with a slow and a hanging platform', run: ackBenchmark },
+  poll: { about: 'platform calls and chat.update per poll pass with 1,000 live cards in 10 teams', run: pollBenchmark },
+  list: { about: '`list` over 10,000 active attacks, against reading them all', run: listBenchmark },
+  memory: { about: 'memory with 1,000 live cards through a few poll passes', run: memoryBenchmark },
+};
+
+const asked = process.argv.slice(2);
+const unknown = asked.filter((name) => !(name in benchmarks));
+if (unknown.length) {
+  console.error(`No benchmark ${unknown.join(', ')}. Benchmarks:`);
+  for (const [name, { about }] of Object.entries(benchmarks)) console.error(`  ${name.padEnd(7)} ${about}`);
+  process.exit(2);
+}
+
+const cpu = cpus();
+console.log(`Faultline benchmarks · node ${process.version} · ${platform()}/${arch()} · ${cpu.length} × ${cpu[0]?.model.trim() ?? 'unknown CPU'}`);
+
+const summary: SummaryRow[] = [];
+const durations: string[][] = [];
+for (const name of asked.length ? asked : Object.keys(benchmarks)) {
+  const started = performance.now();
+  console.log(`\n=== ${name}: ${benchmarks[name]!.about}`);
+  try {
+    summary.push(...(await benchmarks[name]!.run()));
+    durations.push([name, `${((performance.now() - started) / 1000).toFixed(1)} s`, 'done']);
+  } catch (error) {
+    process.exitCode = 1;
+    console.error(`${name} could not be carried out:`, error);
+    durations.push([name, `${((performance.now() - started) / 1000).toFixed(1)} s`, 'FAILED']);
+  }
+}
+
+printTable('Summary', ['benchmark', 'figure', 'value', 'target'], summary.map((row) => [row.benchmark, row.figure, row.value, row.target ?? '']));
+printTable('Benchmarks run', ['benchmark', 'took', 'outcome'], durations);
