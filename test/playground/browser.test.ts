@@ -19,7 +19,7 @@ const title = hasChromium
 /** Bounds every wait on the page; the flows below take well under a second when healthy. */
 const waitMs = 15_000;
 
-describe.skipIf(!hasChromium)(title, () => {
+describe.skipIf(!hasChromium)(title, { timeout: 60_000 }, () => {
   let demo: Demo;
   let browser: Browser;
   let page: Page;
@@ -113,6 +113,31 @@ describe.skipIf(!hasChromium)(title, () => {
     await login.getByRole('button', { name: 'Cancel' }).click();
     await login.waitFor({ state: 'detached' });
     expect(pageErrors).toEqual([]);
+  });
+
+  it('searches an external select as the person types', async () => {
+    const { globex } = demo.sim.seed.users;
+    // Past 100 teams the picker asks the app for options as the person types.
+    demo.sim.addTeams(globex.email, 120);
+    await page.getByRole('combobox', { name: 'Acting as' }).selectOption({ label: 'carol' });
+    await run('/chaos login');
+    const login = page.getByRole('dialog', { name: 'Log in to the platform' });
+    await login.getByRole('textbox', { name: 'Email' }).fill(globex.email);
+    await login.getByRole('textbox', { name: 'Password' }).fill(globex.password);
+    await login.getByRole('button', { name: 'Log in' }).click();
+
+    const picker = page.getByRole('dialog', { name: 'Choose a team' });
+    const search = picker.getByRole('combobox', { name: 'Team' });
+    await search.fill('Team 12');
+    await picker.getByRole('option', { name: 'Team 120' }).click();
+    await expect.poll(() => search.inputValue(), { timeout: waitMs }).toBe('Team 120');
+    await picker.getByRole('button', { name: 'Use this team' }).click();
+
+    const done = page.getByRole('dialog', { name: 'Logged in' });
+    await done.getByText('Team: Team 120.').waitFor();
+    await done.getByRole('button', { name: 'Done' }).click();
+    expect(pageErrors).toEqual([]);
+    expect(errorLogs).toEqual([]);
   });
 
   it('asks for confirmation before a button with a confirm dialog acts', async () => {
