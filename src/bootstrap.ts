@@ -3,6 +3,7 @@ import type { Dispatcher } from 'undici';
 import { CardStore } from './attacks/cards.ts';
 import { CatalogueCache } from './attacks/catalogue.ts';
 import { Poller } from './attacks/poller.ts';
+import { GameDays } from './gamedays/gameDays.ts';
 import { createPlatformClient } from './client/index.ts';
 import type { Config } from './config.ts';
 import type { Deps } from './deps.ts';
@@ -38,6 +39,7 @@ export function createDeps(config: Config, overrides: DepsOverrides = {}): Deps 
   const store = createKeyValueStore(config.storeUrl, overrides.storeNamespace);
   const now = overrides.now ?? Date.now;
   const web = new WebClient(config.slack.botToken, { ...slackClientOptions(config), logger: boltLogger(logger) });
+  const slack = new Messenger(web, logger, overrides.messenger);
   const deps = {
     config,
     logger,
@@ -49,9 +51,10 @@ export function createDeps(config: Config, overrides: DepsOverrides = {}): Deps 
     }),
     sessions: new SessionStore(store, new SessionCipher(config.sessionKeys.current, config.sessionKeys.previous), now),
     clock: { now },
-    slack: new Messenger(web, logger, overrides.messenger),
+    slack,
     cards: new CardStore(store),
     catalogues: new CatalogueCache(logger, now),
+    gameDays: new GameDays(store, slack, logger, now),
   } as Omit<Deps, 'poller'> as Deps;
   deps.poller = new Poller(deps, deps.cards, deps.slack);
   return deps;

@@ -8,6 +8,7 @@ import type { CardStore } from './attacks/cards.ts';
 import type { Poller } from './attacks/poller.ts';
 import type { Messenger } from './slack/messenger.ts';
 import type { CatalogueCache } from './attacks/catalogue.ts';
+import type { GameDays } from './gamedays/gameDays.ts';
 
 export type AuditEvent = 'login' | 'logout' | 'team_selected' | 'attack_started' | 'attack_halted' | 'halt_all' | 'halt_everything' | 'ticket_filed' | 'note_added';
 
@@ -24,6 +25,7 @@ export interface Deps {
   cards: CardStore;
   poller: Poller;
   catalogues: CatalogueCache;
+  gameDays: GameDays;
 }
 
 /**

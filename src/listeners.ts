@@ -6,15 +6,24 @@ import { forgotPassword, openLogin, submitLogin, submitPasswordReset } from './c
 import { openNote, submitNote } from './commands/note.ts';
 import { showFromButton } from './commands/show.ts';
 import { submitTeamPicker, suggestTeams } from './commands/team.ts';
+import { endGameDayFromCard } from './commands/gameday.ts';
+import { newAttackFromHome, publishHome, switchTeamFromHome } from './commands/home.ts';
+import { fileTicketForGameDay, fileTicketFromCard, fileTicketFromMessage, submitTicket, submitTicketProject } from './commands/ticket.ts';
+import { GAMEDAY_END, GAMEDAY_FILE_TICKET } from './views/gameday.ts';
+import { HOME_NEW_ATTACK, HOME_SWITCH_TEAM } from './views/home.ts';
+import { TICKET_PROJECT_VIEW, TICKET_VIEW } from './views/ticket.ts';
 import type { Listeners } from './slack/adapter.ts';
 import { ATTACK_BUILDER_VIEW, ATTACK_TARGET_KIND, ATTACK_TEAM, ATTACK_TYPE_SELECT } from './views/attackBuilder.ts';
-import { ADD_NOTE, ATTACK_DETAILS, HALT_ATTACK } from './views/attackCard.ts';
+import { ADD_NOTE, ATTACK_DETAILS, FILE_TICKET, HALT_ATTACK } from './views/attackCard.ts';
 import { LIST_NEXT_PAGE } from './views/attackList.ts';
 import { ATTACK_CANCEL, ATTACK_START } from './views/attackPreview.ts';
 import { HALT_ALL_CONFIRMED } from './views/halt.ts';
 import { FORGOT_PASSWORD_BUTTON, LOGIN_BUTTON, LOGIN_VIEW, RESET_PASSWORD_VIEW } from './views/login.ts';
 import { NOTE_VIEW } from './views/note.ts';
 import { TEAM_CHOICE, TEAM_PICKER_VIEW } from './views/team.ts';
+
+/** The message shortcut "File tracker ticket" (manifest.yml). */
+export const FILE_TICKET_SHORTCUT = 'file_ticket';
 
 /** Every slash command, action id, view callback and options request Faultline answers. */
 export const listeners: Listeners = {
@@ -31,6 +40,11 @@ export const listeners: Listeners = {
     [ADD_NOTE]: openNote,
     [ATTACK_DETAILS]: showFromButton,
     [LIST_NEXT_PAGE]: nextListPage,
+    [FILE_TICKET]: fileTicketFromCard,
+    [GAMEDAY_END]: endGameDayFromCard,
+    [GAMEDAY_FILE_TICKET]: fileTicketForGameDay,
+    [HOME_SWITCH_TEAM]: switchTeamFromHome,
+    [HOME_NEW_ATTACK]: newAttackFromHome,
   },
   views: {
     [LOGIN_VIEW]: submitLogin,
@@ -38,11 +52,19 @@ export const listeners: Listeners = {
     [TEAM_PICKER_VIEW]: submitTeamPicker,
     [ATTACK_BUILDER_VIEW]: submitBuilder,
     [NOTE_VIEW]: submitNote,
+    [TICKET_PROJECT_VIEW]: submitTicketProject,
+    [TICKET_VIEW]: submitTicket,
   },
   options: {
     [TEAM_CHOICE]: suggestTeams,
     [ATTACK_TEAM]: suggestTeams,
   },
-  shortcuts: {},
-  events: {},
+  shortcuts: {
+    [FILE_TICKET_SHORTCUT]: fileTicketFromMessage,
+  },
+  events: {
+    app_home_opened: publishHome,
+  },
+  refreshHome: publishHome,
+  refreshHomeAfterViews: [LOGIN_VIEW, TEAM_PICKER_VIEW],
 };

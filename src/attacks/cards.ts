@@ -47,6 +47,18 @@ export class CardStore {
     return this.#store.get<CardRecord>(`card:${guid}`);
   }
 
+  /** The card posted as this message, for the message shortcut. */
+  async byMessage(channel: string, ts: string): Promise<CardRecord | undefined> {
+    const guid = await this.#store.get<string>(`card-message:${channel}:${ts}`);
+    return guid ? this.get(guid) : undefined;
+  }
+
+  /** Saves a card just posted, and remembers which message it is. */
+  async savePosted(card: CardRecord): Promise<void> {
+    await this.#store.set(`card-message:${card.channel}:${card.ts}`, card.guid, cardTtlMs);
+    await this.save(card);
+  }
+
   async save(card: CardRecord): Promise<void> {
     await this.#store.set(`card:${card.guid}`, card, cardTtlMs);
     if (isLive(card)) await this.#store.set(`live:${card.teamId}:${card.guid}`, { guid: card.guid, teamId: card.teamId }, cardTtlMs);

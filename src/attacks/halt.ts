@@ -31,6 +31,7 @@ export async function recordHalt(deps: Deps, card: CardRecord, actor: Actor, api
     await deps.slack.post(card.channel, { text: `:octagonal_sign: <@${actor.userId}> halted this attack.` }, { threadTs: card.ts }).catch((error: unknown) => {
       deps.logger.warn({ err: error, attack: card.guid }, 'could not post the halt in the thread');
     });
+    await deps.gameDays.record(card.channel, { kind: 'halt', halt: { guid: card.guid, by: actor.userId, at: new Date(deps.clock.now()).toISOString(), scope: 'attack' } });
   }
   // Show the halting stage now rather than at the next poll.
   const state = await (card.kind === 'kubernetes' ? api?.kubernetes.get(card.guid) : api?.attacks.get(card.guid))?.catch(() => undefined);

@@ -93,7 +93,11 @@ export async function startAttack(deps: Deps, actor: Actor, login: Login, team: 
   try {
     const posted = await deps.slack.post(channel, attackCardMessage(card, { appUrl: deps.config.platform.appUrl }));
     const saved = { ...card, channel: posted.channel, ts: posted.ts };
-    await deps.cards.save(saved);
+    await deps.cards.savePosted(saved);
+    await deps.gameDays.record(saved.channel, {
+      kind: 'attack',
+      attack: { guid, type: request.type, args: request.args, targetWords: card.targetWords, startedBy: actor.userId, teamId: team.identifier, teamName: name },
+    });
     return { guid, card: saved };
   } catch (error) {
     deps.logger.warn({ err: error, attack: guid, channel }, 'attack started but its card could not be posted');

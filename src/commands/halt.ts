@@ -50,6 +50,11 @@ export async function haltFromButton(action: Action, deps: Deps): Promise<Reply>
   return message(haltedText(action.actor, outcome));
 }
 
+/** A mass halt clicked in a channel with a game day (its card, or a prompt there) joins its timeline. */
+async function recordMassHalt(deps: Deps, actor: Actor, scope: 'all' | 'everything'): Promise<void> {
+  if (actor.channelId) await deps.gameDays.record(actor.channelId, { kind: 'halt', halt: { by: actor.userId, at: new Date(deps.clock.now()).toISOString(), scope } });
+}
+
 /** The confirmed Halt all / Halt everything button. */
 export async function haltAllConfirmed(action: Action, deps: Deps): Promise<Reply> {
   const scope: HaltScope = action.value === 'everything' ? 'everything' : 'attacks';
@@ -60,11 +65,13 @@ export async function haltAllConfirmed(action: Action, deps: Deps): Promise<Repl
   if (scope === 'everything') {
     await explained({ doing: 'halt everything on the platform' }, () => api.attacks.haltEverything(request));
     audit(deps.logger, 'halt_everything', action.actor, { platformUser: login.session.identifier });
+    await recordMassHalt(deps, action.actor, 'everything');
     return message(`:octagonal_sign: <@${action.actor.userId}> halted every active impact on the platform.`);
   }
   const halted = await explained({ doing: 'halt all attacks' }, () => api.attacks.haltAll(request));
   await explained({ doing: 'halt all Kubernetes attacks' }, () => api.kubernetes.haltAll(request));
   audit(deps.logger, 'halt_all', action.actor, { platformUser: login.session.identifier, attacks: halted.map((a) => a.guid) });
+  await recordMassHalt(deps, action.actor, 'all');
   for (const attack of halted) {
     const card = await deps.cards.get(attack.guid);
     if (card) await recordHalt(deps, card, action.actor, undefined);

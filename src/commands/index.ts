@@ -12,6 +12,8 @@ import { listCommand } from './list.ts';
 import { showCommand } from './show.ts';
 import { haltCommand } from './halt.ts';
 import { noteCommand } from './note.ts';
+import { ticketCommand, ticketsCommand } from './ticket.ts';
+import { gamedayCommand } from './gameday.ts';
 import type { Actor, Reply } from './reply.ts';
 import { escapeMrkdwn } from '../views/blocks.ts';
 
@@ -27,6 +29,9 @@ subcommands.push(
   showCommand,
   haltCommand,
   noteCommand,
+  ticketCommand,
+  ticketsCommand,
+  gamedayCommand,
 );
 
 /** Slack turns straight quotes into curly ones as people type; the parser needs straight ones. */

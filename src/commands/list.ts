@@ -22,7 +22,7 @@ interface ListQuery {
   pageNumber: number;
 }
 
-function listed(attack: Attack): ListedAttack {
+export function listed(attack: Attack): ListedAttack {
   return {
     guid: attack.guid,
     kind: 'attack',

@@ -30,6 +30,7 @@ export async function addNote(deps: Deps, actor: Actor, guid: string, text: stri
     await deps.slack.post(card.channel, { text: `:memo: <@${actor.userId}> noted: ${escapeMrkdwn(text)}` }, { threadTs: card.ts }).catch((error: unknown) => {
       deps.logger.warn({ err: error, attack: guid }, 'could not post the note in the thread');
     });
+    await deps.gameDays.record(card.channel, { kind: 'note', note: { guid, by: actor.userId, text, at: new Date(deps.clock.now()).toISOString() } });
   }
 }
 

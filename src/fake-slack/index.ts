@@ -69,6 +69,8 @@ export interface FakeSlack {
   channel(id: string): ChannelView;
   /** Every trigger_id issued so far expires, as Slack's do after 3 seconds. */
   expireTriggers(): void;
+  /** Makes a person a member of a channel (running a command there does too). */
+  join(userId: string, channel: string): void;
   /** Delivers an Events API `event_callback` envelope around `event`. */
   event(event: Record<string, unknown>, options?: { teamId?: string }): Promise<BotResponse>;
   /** Posts a raw body to the bot over HTTP, for signature and retry tests. Objects are encoded per content type. */
@@ -156,6 +158,7 @@ export async function startFakeSlack(options: FakeSlackOptions): Promise<FakeSla
     failures: () => workspace.calls.filter((call) => !call.ok),
     channel: (id) => channelView(workspace, undefined, id),
     expireTriggers: () => workspace.expireTriggers(),
+    join: (userId, channel) => workspace.join(userId, channel),
     event: (event, eventOptions = {}) => deliverEvent(workspace, bot, event, eventOptions.teamId),
     post(body, deliveryOptions) {
       const raw = typeof body === 'string'

@@ -56,6 +56,8 @@ export class Person implements SlackPerson {
   async command(text: string, options: { channel?: string } = {}): Promise<BotResponse> {
     const { workspace, profile, bot } = this.actor;
     const channel = options.channel ?? DEFAULT_CHANNEL;
+    // Slack runs a command only where the person is, so running one makes them a member.
+    workspace.join(profile.id, channel);
     const { url, target } = workspace.issueResponseUrl('commands', { userId: profile.id, channel });
     const form = slashCommandForm(workspace.identity, profile, {
       channel,

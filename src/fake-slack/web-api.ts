@@ -45,6 +45,17 @@ function viewResult(workspace: Workspace, view: ViewRecord): Result {
 }
 
 const methods: Record<string, (workspace: Workspace, args: Args) => Result> = {
+  'users.conversations': (workspace, args) => {
+    const user = text(args['user']);
+    if (!user) return failure('invalid_arguments');
+    const limit = Math.min(Number(text(args['limit']) ?? 100) || 100, 1000);
+    const all = workspace.channelsOf(user);
+    const start = Number(text(args['cursor']) ?? 0) || 0;
+    const page = all.slice(start, start + limit);
+    const next = start + limit < all.length ? String(start + limit) : '';
+    return { ok: true, channels: page.map((id) => ({ id, is_channel: true, is_member: true })), response_metadata: { next_cursor: next } };
+  },
+
   'auth.test': (workspace) => {
     const { identity } = workspace;
     return {

@@ -98,10 +98,23 @@ export class Workspace {
   private readonly triggers = new Map<string, TriggerRecord>();
   private readonly responseUrls = new Map<string, ResponseUrlRecord>();
   private readonly listeners = new Set<() => void>();
+  /** Channel members by channel id: people join by acting in a channel, or by `join`. */
+  private readonly members = new Map<string, Set<string>>();
   private lastTsMicros = 0;
 
   constructor(identity: Identity) {
     this.identity = identity;
+  }
+
+  join(userId: string, channel: string): void {
+    const members = this.members.get(channel) ?? new Set<string>();
+    members.add(userId);
+    this.members.set(channel, members);
+  }
+
+  /** The channels (not DMs) a person is a member of, in id order. */
+  channelsOf(userId: string): string[] {
+    return [...this.members].filter(([channel, people]) => !channel.startsWith('D') && people.has(userId)).map(([channel]) => channel).sort();
   }
 
   /** Runs `listener` after every change, so waiters re-check at once instead of on their next poll. */

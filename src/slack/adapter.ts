@@ -16,16 +16,21 @@ export interface Listeners {
   actions: Record<string, ActionHandler>;
   views: Record<string, SubmissionHandler>;
   options: Record<string, OptionsHandler>;
-  /** Message and global shortcuts by callback id (each must be in manifest.yml). */
-  shortcuts: Record<string, ActionHandler>;
+  /** Message shortcuts by callback id (each must be in manifest.yml). */
+  shortcuts: Record<string, ShortcutHandler>;
   /** Events API event types (each must be a bot event in manifest.yml). */
   events: Record<string, (actor: Actor, deps: Deps) => Promise<void>>;
+  /** Redraws a person's App Home after they act from it, or submit a view listed here. */
+  refreshHome?: (actor: Actor, deps: Deps) => Promise<void>;
+  refreshHomeAfterViews?: string[];
 }
+
+export type ShortcutHandler = (shortcut: { actor: Actor; channel: string; messageTs: string }, deps: Deps) => Promise<Reply>;
 
 /** Slack gives a view submission 3 s; past this the modal is told to wait and updated later. */
 const submissionDeadlineMs = 2_500;
 
-type Kind = 'command' | 'action' | 'view' | 'options';
+type Kind = 'command' | 'action' | 'view' | 'options' | 'shortcut' | 'event';
 
 interface BodyIdentity {
   user?: { id: string; name?: string; username?: string; team_id?: string } | undefined;
@@ -138,6 +143,31 @@ export class SlackAdapter {
             ),
           );
           await this.#deliver(reply, { client, respond: container === 'message' ? respond : undefined, triggerId: body.trigger_id, viewId: body.view?.id, actor });
+          if (container === 'home' && listeners.refreshHome) await listeners.refreshHome(actor, this.#deps);
+        });
+      });
+    }
+
+    for (const [callbackId, handler] of Object.entries(listeners.shortcuts)) {
+      app.shortcut(callbackId, async ({ ack, body, client }) => {
+        await ack();
+        await this.#track('shortcut', async () => {
+          if (body.type !== 'message_action') return;
+          const actor = { ...actorFrom(body as BodyIdentity), channelId: body.channel.id };
+          const reply = await this.#safely(actor, () => handler({ actor, channel: body.channel.id, messageTs: body.message.ts }, this.#deps));
+          await this.#deliver(reply, { client, respond: undefined, triggerId: body.trigger_id, actor });
+        });
+      });
+    }
+
+    for (const [type, handler] of Object.entries(listeners.events)) {
+      app.event(type, async ({ event, body }) => {
+        await this.#track('event', async () => {
+          const user = (event as { user?: string }).user;
+          if (!user) return;
+          if (type === 'app_home_opened' && (event as { tab?: string }).tab !== 'home') return;
+          const actor = actorFrom({ user_id: user, team_id: (body as { team_id?: string }).team_id ?? '', ...((body as { enterprise_id?: string }).enterprise_id ? { enterprise_id: (body as { enterprise_id: string }).enterprise_id } : {}) });
+          await handler(actor, this.#deps);
         });
       });
     }
@@ -153,8 +183,12 @@ export class SlackAdapter {
           });
           const first = await Promise.race([work, late]);
           clearTimeout(timer);
+          const refresh = async () => {
+            if (listeners.refreshHome && listeners.refreshHomeAfterViews?.includes(callbackId)) await listeners.refreshHome(actor, this.#deps);
+          };
           if (first !== 'late') {
             await ack(responseAction(first) as never);
+            await refresh();
             return;
           }
           // Too slow for Slack's deadline: say so in the modal, then put the outcome in its place.
@@ -164,6 +198,7 @@ export class SlackAdapter {
             : outcome.kind === 'errors' ? withNotice(view, Object.values(outcome.errors).join(' '))
             : modal(callbackId, view.title.text, [section(':white_check_mark: Done.')]);
           await client.views.update({ view_id: view.id, view: next });
+          await refresh();
         });
       });
     }

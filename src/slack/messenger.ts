@@ -57,6 +57,18 @@ export class Messenger {
     }
   }
 
+  /** The public and private channels a person is in (needs channels:read and groups:read). */
+  async channelsOf(user: string): Promise<Set<string>> {
+    const channels = new Set<string>();
+    let cursor: string | undefined;
+    do {
+      const page = await this.#client.users.conversations({ user, types: 'public_channel,private_channel', exclude_archived: true, limit: 200, ...(cursor ? { cursor } : {}) });
+      for (const channel of page.channels ?? []) if (channel.id) channels.add(channel.id);
+      cursor = page.response_metadata?.next_cursor || undefined;
+    } while (cursor && channels.size < 10_000);
+    return channels;
+  }
+
   async publishHome(user: string, view: HomeView): Promise<void> {
     await this.#client.views.publish({ user_id: user, view });
   }

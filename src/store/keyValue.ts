@@ -17,6 +17,8 @@ export interface KeyValueStore {
    * across replicas on Redis; within the process on SQLite and memory, which serve one process.
    */
   claim(key: string, ttlMs: number, owner?: string): Promise<boolean>;
+  /** Gives a claim back early, e.g. when the work it guarded failed before it did anything. */
+  release(key: string): Promise<void>;
   /** Every entry whose key starts with `prefix`. */
   entries<T>(prefix: string): AsyncIterable<[string, T]>;
   /** True when the backing store answers; used by /readyz. */
@@ -72,6 +74,10 @@ export function createKeyValueStore(url: string, namespace = 'faultline'): KeyVa
       if (current && current.owner !== owner) return false;
       localClaims.set(key, { owner, until: now + ms });
       return true;
+    },
+    async release(key: string) {
+      if (redis) await (await redis.getClient()).del(`${namespace}::claim:${key}`);
+      else localClaims.delete(key);
     },
     async *entries<T>(prefix: string): AsyncIterable<[string, T]> {
       if (!keyv.iterator) throw new Error(`The ${kind} store cannot list entries`);

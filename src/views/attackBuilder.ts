@@ -16,6 +16,8 @@ export const ATTACK_TARGET_KIND = 'attack_target_kind';
 export const ATTACK_TARGET_VALUES = 'attack_target_values';
 export const ATTACK_TARGET_COUNT = 'attack_target_count';
 export const ATTACK_TEAM = 'attack_team';
+/** Where the card goes, asked only when the builder was not opened from a channel (App Home). */
+export const ATTACK_CHANNEL = 'attack_channel';
 export const ATTACK_ARG_PREFIX = 'attack_arg:';
 
 /**
@@ -61,6 +63,8 @@ export interface AttackBuilderOptions {
   values?: Record<string, string | undefined> | undefined;
   maxAttackSeconds: number;
   privateMetadata?: string | undefined;
+  /** Ask for the channel the attack's card goes to. */
+  askChannel?: boolean | undefined;
 }
 
 function typeOption(metadata: InfraAttackMetadata): PlainTextOption {
@@ -201,6 +205,14 @@ export function attackBuilderModal(options: AttackBuilderOptions): ModalView {
   const tail: KnownBlock[] = [
     ...targetBlocks(isBuilderTargetKind(values[ATTACK_TARGET_KIND]) ? values[ATTACK_TARGET_KIND] : undefined, values),
     ...(options.teams.length > 0 ? [teamBlock(options.teams, options.currentTeam)] : []),
+    ...(options.askChannel
+      ? [input(ATTACK_CHANNEL, 'Channel for its card', {
+          type: 'conversations_select',
+          action_id: ATTACK_CHANNEL,
+          filter: { include: ['public', 'private'], exclude_bot_users: true },
+          ...(values[ATTACK_CHANNEL] ? { initial_conversation: values[ATTACK_CHANNEL] } : {}),
+        }, { hint: 'The attack card, with its Halt button, is posted there. Faultline must be in the channel.' })]
+      : []),
   ];
   const closing = context('Submitting shows a preview first: nothing starts until you press Start.');
 

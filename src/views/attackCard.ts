@@ -7,6 +7,7 @@ import { actions, button, context, escapeMrkdwn, fields, header, section, slackD
 export const HALT_ATTACK = 'attack_halt';
 export const ADD_NOTE = 'attack_add_note';
 export const ATTACK_DETAILS = 'attack_details';
+export const FILE_TICKET = 'attack_file_ticket';
 
 /** What a Halt, note or details button carries: the attack, its team and its kind. */
 export interface AttackRef {
@@ -86,6 +87,7 @@ export function attackCardMessage(card: CardRecord, links: { appUrl?: string | u
   blocks.push(
     actions('attack_card_actions', [
       ...(live ? [button('Halt', HALT_ATTACK, { style: 'danger', value: ref })] : []),
+      button('File ticket', FILE_TICKET, { value: ref }),
       button('Add note', ADD_NOTE, { value: ref }),
       button('Details', ATTACK_DETAILS, { value: ref }),
     ]),

@@ -2,6 +2,7 @@ import type { InputBlock, KnownBlock, ModalView, PlainTextOption } from '@slack/
 import type { CardRecord } from '../attacks/cards.ts';
 import type { Attack, IssueField, IssueMeta, TrackerIssue } from '../client/schemas.ts';
 import type { Message } from '../commands/reply.ts';
+import { durationText, type GameDayOutcomes, type GameDayRecord } from './gameday.ts';
 import { context, escapeMrkdwn, header, input, limits, modal, plain, section, slackDate, truncate } from './blocks.ts';
 
 export const TICKET_VIEW = 'ticket';
@@ -274,4 +275,25 @@ export function ticketListMessage(guid: string, issues: TrackerIssue[]): Message
     text: `${title}: ${plural(issues.length, 'ticket')}`,
     blocks: [header(title), ...shown.map((issue) => section(line(issue))), context(`${plural(issues.length, 'ticket')}${more}.`)],
   };
+}
+
+/** Summary and description for one ticket about a whole game day, in plain text. */
+export function gameDayTicketPrefill(record: GameDayRecord, outcomes: GameDayOutcomes, permalink?: string): { summary: string; description: string } {
+  const day = record.startedAt.slice(0, 10);
+  const lines = [
+    `Game day: ${record.title}`,
+    `Facilitator: Slack user ${record.facilitator}`,
+    `Started: ${record.startedAt}${record.endedAt ? `, ended ${record.endedAt} (${durationText(record.startedAt, record.endedAt)})` : ' (still running)'}`,
+    ...(permalink ? [`Game-day card: ${permalink}`] : []),
+    '',
+    `Attacks (${record.attacks.length}):`,
+    ...record.attacks.map((a) => {
+      const outcome = outcomes[a.guid];
+      const halted = outcome?.haltedBy.length ? `, halted by Slack user ${outcome.haltedBy.join(', ')}` : '';
+      return `- ${a.type} ${a.args.join(' ')} on ${a.targetWords} (team ${a.teamName}), started by Slack user ${a.startedBy}: ${spaced(outcome?.stage ?? 'unknown')}${halted} [${a.guid}]`;
+    }),
+    ...(record.notes.length ? ['', 'Notes:', ...record.notes.map((n) => `- ${n.text} (Slack user ${n.by}, ${n.at}) [${n.guid}]`)] : []),
+    ...(record.tickets.length ? ['', 'Tickets:', ...record.tickets.map((t) => `- ${t.key}${t.url ? ` ${t.url}` : ''}`)] : []),
+  ];
+  return { summary: truncate(`Game day: ${record.title} (${day})`, summaryMaxLength), description: truncate(lines.join('\n'), descriptionMaxLength) };
 }

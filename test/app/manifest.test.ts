@@ -46,6 +46,7 @@ describe('manifest.yml', () => {
   });
 
   it('asks for the scopes the bot uses and no more', () => {
-    expect([...manifest.oauth_config.scopes.bot].sort()).toEqual(['chat:write', 'chat:write.public', 'commands']);
+    // channels:read and groups:read let App Home show only the game days of the person's channels.
+    expect([...manifest.oauth_config.scopes.bot].sort()).toEqual(['channels:read', 'chat:write', 'chat:write.public', 'commands', 'groups:read']);
   });
 });

@@ -149,6 +149,7 @@ export class Stack {
     const person = this.person(personId);
     await person.command('login');
     const modal = await this.fake.waitFor(() => person.modal()?.callbackId === 'login' && person.modal(), 'the login modal');
+    const published = this.homePublishes(personId) + (options.team ? 1 : 0);
     modal.fill('Email', user.email).fill('Password', user.password);
     if (options.mfaCode) modal.fill('MFA code', options.mfaCode);
     await modal.submit();
@@ -157,7 +158,13 @@ export class Stack {
       await picker.choose('Team', options.team).submit();
     }
     await this.fake.waitFor(() => person.modal()?.title === 'Logged in', 'the logged-in confirmation');
+    // App Home is redrawn after a login; let that finish so it does not mingle with what follows.
+    await this.fake.waitFor(() => this.homePublishes(personId) >= published + 1, 'App Home redrawn after the login');
     return person;
+  }
+
+  homePublishes(personId: string): number {
+    return this.fake.callsTo('views.publish').filter((c) => c.args['user_id'] === personId).length;
   }
 
   /** Opens the login modal for a person and submits e-mail and password. */

@@ -205,5 +205,7 @@ describe('leases', () => {
     expect(await store.claim('poll:t1', 60_000, 'replica-a')).toBe(true);
     expect(await store.claim('poll:t1', 60_000, 'replica-b')).toBe(false);
     expect(await store.claim('poll:t1', 60_000)).toBe(false);
+    await store.release('poll:t1');
+    expect(await store.claim('poll:t1', 60_000, 'replica-b')).toBe(true);
   });
 });

@@ -4,7 +4,7 @@ import { claimPending, dropPending, loadPending, savePending, startAttack, type 
 import { respondTo } from '../../slack/messenger.ts';
 import { escapeMrkdwn } from '../../views/blocks.ts';
 import { describeTarget, type AttackRequest } from './request.ts';
-import { attackBuilderModal, ATTACK_TEAM, ATTACK_TYPE_SELECT } from '../../views/attackBuilder.ts';
+import { attackBuilderModal, ATTACK_CHANNEL, ATTACK_TEAM, ATTACK_TYPE_SELECT } from '../../views/attackBuilder.ts';
 import { attackPreviewMessage } from '../../views/attackPreview.ts';
 import { builderToRequest } from './builder.ts';
 import { attackUsage, parseAttackCommand } from './parse.ts';
@@ -67,7 +67,15 @@ async function builderModal(deps: Deps, login: Login, team: TeamEntry, origin: B
     values,
     maxAttackSeconds: deps.config.maxAttackSeconds,
     privateMetadata: JSON.stringify(origin),
+    askChannel: origin.channel === undefined,
   });
+}
+
+/** The attack builder, from `/chaos attack` in a channel or from App Home (which asks for one). */
+export async function openBuilder(deps: Deps, actor: Actor, origin: BuilderOrigin): Promise<Reply> {
+  if (origin.channel) checkChannel(deps, origin.channel);
+  const login = await requireLogin(deps, actor);
+  return { kind: 'openModal', view: await builderModal(deps, login, requireTeam(login), origin) };
 }
 
 export const attackCommand: Subcommand = {
@@ -82,11 +90,8 @@ export const attackCommand: Subcommand = {
   ],
   async run(request, deps) {
     const channel = checkChannel(deps, request.actor.channelId);
+    if (!request.rest.trim()) return openBuilder(deps, request.actor, { channel, responseUrl: request.responseUrl });
     const login = await requireLogin(deps, request.actor);
-    if (!request.rest.trim()) {
-      const view = await builderModal(deps, login, requireTeam(login), { channel, responseUrl: request.responseUrl });
-      return { kind: 'openModal', view };
-    }
     // Parse against the team the attack would run in: its metadata decides which flags exist.
     const teamHint = typeof request.flags.team === 'string' ? request.flags.team : undefined;
     const team = resolveTeam(login, teamHint);
@@ -151,7 +156,12 @@ export async function submitBuilder(submission: Submission, deps: Deps): Promise
   const catalogue = await deps.catalogues.get(team.identifier, platformFor(deps, login, team));
   const result = builderToRequest(submission.inputs, catalogue.types, { maxAttackSeconds: deps.config.maxAttackSeconds });
   if ('errors' in result) return { kind: 'errors', errors: result.errors };
-  const channel = checkChannel(deps, origin.channel);
+  const chosen = origin.channel ?? submission.inputs[ATTACK_CHANNEL];
+  const allowed = deps.config.attackChannels;
+  if (!origin.channel && (!chosen || (allowed && !allowed.includes(chosen)))) {
+    return { kind: 'errors', errors: { [ATTACK_CHANNEL]: allowed ? `Choose one of the attack channels: ${allowed.map((c) => `<#${c}>`).join(', ')}.` : 'Choose the channel for the attack card.' } };
+  }
+  const channel = checkChannel(deps, chosen);
   const shown = await preview(deps, submission.actor, login, team, result, channel);
   if (origin.responseUrl) await respondTo(origin.responseUrl, shown);
   else await deps.slack.postEphemeral(channel, submission.actor.userId, shown);

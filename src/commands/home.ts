@@ -1,0 +1,58 @@
+import type { Deps } from '../deps.ts';
+import { homeView, type HomeState } from '../views/home.ts';
+import { teamPickerModal } from '../views/team.ts';
+import type { Action } from './command.ts';
+import type { Actor, Reply } from './reply.ts';
+import { listed } from './list.ts';
+import { platformFor, requireLogin, teamName } from './session.ts';
+import { openBuilder } from './attack/index.ts';
+
+/**
+ * Game days running in channels the person is in. Slack answers membership for the bot's scopes;
+ * when it cannot (a missing scope, a hiccup), none are shown rather than someone else's.
+ */
+async function gameDaysFor(deps: Deps, actor: Actor): Promise<HomeState['gameDays']> {
+  const running = await deps.gameDays.allRunning();
+  if (!running.length) return [];
+  const channels = await deps.slack.channelsOf(actor.userId).catch((error: unknown) => {
+    deps.logger.warn({ err: error }, 'could not read the channels of a person for App Home');
+    return new Set<string>();
+  });
+  return running.filter((g) => channels.has(g.channel)).map((g) => ({ channel: g.channel, title: g.title, facilitator: g.facilitator, startedAt: g.startedAt }));
+}
+
+/** App Home: published when opened and after the person acts from it. */
+export async function publishHome(actor: Actor, deps: Deps): Promise<void> {
+  const state: HomeState = { login: undefined, active: [], recent: [], gameDays: await gameDaysFor(deps, actor), command: deps.config.slack.command };
+  const login = await deps.sessions.get(actor);
+  if (login) {
+    state.login = {
+      identifier: login.session.identifier ?? 'you',
+      company: login.session.company_name ?? 'your company',
+      teamId: login.team?.identifier,
+      teamName: login.team ? teamName(login.team) : undefined,
+      teams: login.session.teams.map((t) => ({ id: t.identifier, name: teamName(t) })),
+    };
+    if (login.team) {
+      const api = platformFor(deps, login, login.team);
+      try {
+        const [active, recent] = await Promise.all([api.attacks.activePage({ pageSize: 15 }), api.attacks.completedPage({ pageSize: 10 })]);
+        state.active = active.items.map(listed);
+        state.recent = recent.items.map(listed);
+      } catch (error) {
+        // Home still shows who and where the person is; the lists come back on the next refresh.
+        deps.logger.warn({ err: error }, 'could not read attacks for App Home');
+      }
+    }
+  }
+  await deps.slack.publishHome(actor.userId, homeView(state));
+}
+
+export async function switchTeamFromHome(action: Action, deps: Deps): Promise<Reply> {
+  const login = await requireLogin(deps, action.actor);
+  return { kind: 'openModal', view: teamPickerModal(login.session.teams.map((t) => ({ id: t.identifier, name: teamName(t) })), login.team?.identifier) };
+}
+
+export async function newAttackFromHome(action: Action, deps: Deps): Promise<Reply> {
+  return openBuilder(deps, action.actor, { channel: undefined, responseUrl: undefined });
+}

@@ -1,0 +1,206 @@
+import { randomUUID } from 'node:crypto';
+import { BadRequestError, NoIntegrationError } from '../client/errors.ts';
+import type { IssueMeta, ScopedPlatform, TrackerEntityType } from '../client/index.ts';
+import { teamForAction } from '../attacks/halt.ts';
+import type { CardRecord } from '../attacks/cards.ts';
+import { audit, type Deps } from '../deps.ts';
+import { ticketFieldsFromInputs, ticketProjectFromInputs } from '../tickets/fields.ts';
+import { parseAttackRef } from '../views/attackCard.ts';
+import { describeError } from '../views/errorReply.ts';
+import { parseGameDayRef } from '../views/gameday.ts';
+import { loadingModal, noticeModal } from '../views/notice.ts';
+import {
+  ticketFieldId, ticketFiledText, ticketInputFields, ticketListMessage, ticketModal, ticketPrefill, ticketProjectModal,
+  gameDayTicketPrefill, TICKET_DESCRIPTION, TICKET_LABELS, TICKET_SUMMARY,
+} from '../views/ticket.ts';
+import type { Action, Submission, Subcommand } from './command.ts';
+import { explained, UserInputError } from './errors.ts';
+import { requireGuid } from './halt.ts';
+import type { Actor, Reply, SubmissionReply } from './reply.ts';
+import { platformFor, requireLogin, teamName } from './session.ts';
+import type { ModalView } from '@slack/types';
+
+/** A ticket being written: what it is about and where its key goes once filed. */
+interface TicketDraft {
+  id: string;
+  person: { workspaceId: string; userId: string };
+  teamId: string;
+  entity: { id: string; type: TrackerEntityType };
+  summary: string;
+  description: string;
+  /** The attack card whose thread gets the key, when there is one. */
+  card?: { guid: string; channel: string } | undefined;
+  /** The game day whose timeline gets the ticket. */
+  gameDayChannel?: string | undefined;
+  projectId?: string | undefined;
+  issueTypeId?: string | undefined;
+  meta?: IssueMeta | undefined;
+}
+
+const draftTtlMs = 2 * 3600_000;
+const draftKey = (id: string) => `ticket-draft:${id}`;
+
+async function saveDraft(deps: Deps, draft: TicketDraft): Promise<void> {
+  await deps.store.set(draftKey(draft.id), draft, draftTtlMs);
+}
+
+/** The form once project and issue type are known: the tracker's required fields, and its labels. */
+async function ticketForm(deps: Deps, api: ScopedPlatform, draft: TicketDraft, projectId: string, issueTypeId: string): Promise<ModalView> {
+  const [meta, labels] = await Promise.all([api.tracker.issueMeta(projectId, issueTypeId), api.tracker.labels()]);
+  await saveDraft(deps, { ...draft, projectId, issueTypeId, meta });
+  return ticketModal({ summary: draft.summary, description: draft.description, meta, labels, privateMetadata: draft.id });
+}
+
+/** The ticket modal for an attack or a game day: it opens at once and fills in from the platform. */
+async function openTicket(deps: Deps, actor: Actor, about: { guid: string; teamId?: string | undefined } | { gameDay: { channel: string; ts: string } }): Promise<Reply> {
+  const login = await requireLogin(deps, actor);
+  const card = 'guid' in about ? await deps.cards.get(about.guid) : undefined;
+  const gameDay = 'gameDay' in about ? await deps.gameDays.byCard(about.gameDay.channel, about.gameDay.ts) : undefined;
+  if ('gameDay' in about && !gameDay) throw new UserInputError('That game day is no longer kept, so a ticket cannot be filed from it.');
+  const team = teamForAction(login, 'guid' in about ? (about.teamId ?? card?.teamId) : gameDay?.attacks[0]?.teamId);
+  const api = platformFor(deps, login, team);
+  const context = { team: teamName(team), doing: 'prepare the ticket' };
+  return {
+    kind: 'openModal',
+    view: loadingModal('File a ticket'),
+    followUp: () =>
+      explained(context, async () => {
+        let draft: TicketDraft;
+        if ('guid' in about) {
+          const attack = await explained({ ...context, subject: `attack ${about.guid}` }, () => api.attacks.get(about.guid));
+          const permalink = card ? await deps.slack.permalink(card.channel, card.ts) : undefined;
+          const prefill = ticketPrefill({ ...(card ? { card } : {}), attack, permalink, appUrl: deps.config.platform.appUrl });
+          draft = { id: randomUUID(), person: actor, teamId: team.identifier, entity: { id: about.guid, type: 'ATTACK' }, ...prefill, card: card ? { guid: card.guid, channel: card.channel } : undefined, gameDayChannel: card?.channel };
+        } else {
+          const record = gameDay!;
+          const outcomes = Object.fromEntries(
+            await Promise.all(record.attacks.map(async (a) => {
+              const c = await deps.cards.get(a.guid);
+              return [a.guid, { stage: c?.stage ?? 'Unknown', lifecycle: c?.lifecycle ?? '', haltedBy: c?.haltedBy.map((h) => h.userId) ?? [] }] as const;
+            })),
+          );
+          const permalink = await deps.slack.permalink(record.channel, record.ts);
+          draft = { id: randomUUID(), person: actor, teamId: team.identifier, entity: { id: record.id, type: 'GAME_DAY' }, ...gameDayTicketPrefill(record, outcomes, permalink), gameDayChannel: record.endedAt ? undefined : record.channel };
+        }
+        await saveDraft(deps, draft);
+        const { projectId, issueTypeId } = deps.config.tracker;
+        if (!projectId || !issueTypeId) return ticketProjectModal({ privateMetadata: draft.id, projectId, issueTypeId });
+        return ticketForm(deps, api, draft, projectId, issueTypeId);
+      }),
+  };
+}
+
+export const ticketCommand: Subcommand = {
+  name: 'ticket',
+  usage: 'ticket <attack id>',
+  summary: 'Opens a tracker ticket form prefilled from the attack; the ticket\'s key is posted in the attack card\'s thread.',
+  examples: ['ticket 6f1c2d3e-aaaa-bbbb-cccc-1234567890ab'],
+  async run(request, deps) {
+    return openTicket(deps, request.actor, { guid: requireGuid(request.words[0], this.usage) });
+  },
+};
+
+export const ticketsCommand: Subcommand = {
+  name: 'tickets',
+  usage: 'tickets <attack id>',
+  summary: 'Lists the tracker tickets already filed for an attack.',
+  examples: ['tickets 6f1c2d3e-aaaa-bbbb-cccc-1234567890ab'],
+  async run(request, deps) {
+    const guid = requireGuid(request.words[0], this.usage);
+    const login = await requireLogin(deps, request.actor);
+    const team = teamForAction(login, (await deps.cards.get(guid))?.teamId);
+    const issues = await explained({ team: teamName(team), doing: 'list the tickets' }, () => platformFor(deps, login, team).tracker.issues([guid]));
+    return { kind: 'message', message: ticketListMessage(guid, issues) };
+  },
+};
+
+/** File ticket on an attack card. */
+export async function fileTicketFromCard(action: Action, deps: Deps): Promise<Reply> {
+  const ref = parseAttackRef(action.value);
+  if (!ref) throw new UserInputError('That button no longer points at an attack.');
+  return openTicket(deps, action.actor, { guid: ref.guid, teamId: ref.teamId });
+}
+
+/** The "File tracker ticket" message shortcut: any attack card, by the message it was run on. */
+export async function fileTicketFromMessage(shortcut: { actor: Actor; channel: string; messageTs: string }, deps: Deps): Promise<Reply> {
+  const card: CardRecord | undefined = await deps.cards.byMessage(shortcut.channel, shortcut.messageTs);
+  if (!card) return { kind: 'openModal', view: noticeModal('File a ticket', 'This message is not an attack card. Run the shortcut on a card Faultline posted, or use `/chaos ticket <attack id>`.') };
+  return openTicket(deps, shortcut.actor, { guid: card.guid, teamId: card.teamId });
+}
+
+/** File ticket on a game-day summary: one ticket for the whole game day. */
+export async function fileTicketForGameDay(action: Action, deps: Deps): Promise<Reply> {
+  const ref = parseGameDayRef(action.value);
+  if (!ref) throw new UserInputError('That button no longer points at a game day.');
+  return openTicket(deps, action.actor, { gameDay: ref });
+}
+
+async function loadDraft(deps: Deps, id: string, actor: Actor): Promise<TicketDraft | undefined> {
+  const draft = await deps.store.get<TicketDraft>(draftKey(id));
+  return draft && draft.person.userId === actor.userId && draft.person.workspaceId === actor.workspaceId ? draft : undefined;
+}
+
+const expired: SubmissionReply = { kind: 'update', view: noticeModal('File a ticket', 'This form expired. Open it again from the attack card or with `/chaos ticket <attack id>`.') };
+
+/** First step when no project and issue type are configured. */
+export async function submitTicketProject(submission: Submission, deps: Deps): Promise<SubmissionReply> {
+  const draft = await loadDraft(deps, submission.privateMetadata, submission.actor);
+  if (!draft) return expired;
+  const chosen = ticketProjectFromInputs(submission.inputs);
+  if ('errors' in chosen) return { kind: 'errors', errors: chosen.errors };
+  const login = await requireLogin(deps, submission.actor);
+  const team = teamForAction(login, draft.teamId);
+  const view = await explained({ team: teamName(team), doing: 'read the tracker\'s fields' }, () => ticketForm(deps, platformFor(deps, login, team), draft, chosen.projectId, chosen.issueTypeId));
+  return { kind: 'update', view };
+}
+
+/** Where the platform's refusal of a field shows: on its input when the form has one. */
+function fieldErrorBlock(field: string, meta: IssueMeta): string {
+  if (field === 'summary') return TICKET_SUMMARY;
+  if (field === 'description') return TICKET_DESCRIPTION;
+  if (field === 'labels') return TICKET_LABELS;
+  return ticketInputFields(meta).some((f) => f.key === field) ? ticketFieldId(field) : TICKET_SUMMARY;
+}
+
+/** Files the ticket once, however often Slack delivers the submission. */
+export async function submitTicket(submission: Submission, deps: Deps): Promise<SubmissionReply> {
+  const draft = await loadDraft(deps, submission.privateMetadata, submission.actor);
+  if (!draft?.meta || !draft.projectId || !draft.issueTypeId) return expired;
+  const mapped = ticketFieldsFromInputs(submission.inputs, draft.meta, { projectId: draft.projectId, issueTypeId: draft.issueTypeId, summary: draft.summary, description: draft.description });
+  if ('errors' in mapped) return { kind: 'errors', errors: mapped.errors };
+  const claim = `ticket-filed:${draft.id}`;
+  if (!(await deps.store.claim(claim, draftTtlMs))) return { kind: 'clear' };
+
+  const login = await requireLogin(deps, submission.actor);
+  const team = teamForAction(login, draft.teamId);
+  let issue: { key: string; url?: string | undefined };
+  try {
+    issue = await platformFor(deps, login, team).tracker.createIssue({ entity: draft.entity, fields: mapped.fields });
+  } catch (error) {
+    // Nothing was filed: the person may correct the form and submit again.
+    await deps.store.release(claim);
+    if (error instanceof BadRequestError && error.field) {
+      const name = draft.meta.fields.find((f) => f.key === error.field)?.name ?? error.field;
+      return { kind: 'errors', errors: { [fieldErrorBlock(error.field, draft.meta)]: `The tracker did not accept ${name}. Check it and submit again.` } };
+    }
+    if (error instanceof NoIntegrationError) throw error;
+    return { kind: 'errors', errors: { [TICKET_SUMMARY]: describeError(error, { command: deps.config.slack.command, team: teamName(team), doing: 'file the ticket' }).text } };
+  }
+  audit(deps.logger, 'ticket_filed', submission.actor, { platformUser: login.session.identifier, team: team.identifier, attack: draft.entity.type === 'ATTACK' ? draft.entity.id : undefined, gameDay: draft.entity.type === 'GAME_DAY' ? draft.entity.id : undefined, ticket: issue.key });
+  await announceTicket(deps, submission.actor, draft, issue);
+  return { kind: 'update', view: noticeModal('Ticket filed', `:ticket: Filed ${issue.url ? `<${issue.url}|${issue.key}>` : issue.key}.`) };
+}
+
+async function announceTicket(deps: Deps, actor: Actor, draft: TicketDraft, issue: { key: string; url?: string | undefined }): Promise<void> {
+  const at = new Date(deps.clock.now()).toISOString();
+  const card = draft.card ? await deps.cards.get(draft.card.guid) : undefined;
+  if (card) {
+    await deps.slack.post(card.channel, { text: ticketFiledText(issue, actor.userId) }, { threadTs: card.ts }).catch((error: unknown) => {
+      deps.logger.warn({ err: error, attack: card.guid }, 'could not post the ticket in the thread');
+    });
+    await deps.poller.publish({ ...card, ticketCount: (card.ticketCount ?? 0) + 1 });
+  }
+  if (draft.gameDayChannel) {
+    await deps.gameDays.record(draft.gameDayChannel, { kind: 'ticket', ticket: { guid: draft.entity.type === 'ATTACK' ? draft.entity.id : undefined, key: issue.key, url: issue.url, by: actor.userId, at } });
+  }
+}
