@@ -1,0 +1,226 @@
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import type { Message } from '../../src/fake-slack/index.ts';
+import { Stack } from './harness.ts';
+
+const read = Stack.read;
+const channel = 'C0GENERAL';
+let stack: Stack;
+
+beforeAll(async () => {
+  stack = await Stack.start({ env: { TRACKER_PROJECT_ID: '10001', TRACKER_ISSUE_TYPE_ID: '10004' } });
+});
+afterAll(async () => {
+  await stack?.stop();
+});
+afterEach(async () => {
+  const log = stack.logText();
+  for (const secret of stack.secrets()) expect(log).not.toContain(secret);
+  expect(stack.errorLogs()).toEqual([]);
+  expect(stack.fake.failures()).toEqual([]);
+  await stack.reset();
+});
+
+let n = 0;
+const nextPerson = () => `U0SURFACE${++n}`;
+const users = () => stack.sim.seed.users;
+const tickets = () => stack.sim.state.trackerIssues;
+
+async function startedAttack(s: Stack, personId: string, text: string, where = channel) {
+  await s.ask(personId, `${text} --yes`, { channel: where });
+  const attack = [...s.sim.state.attacks.values()].at(-1)!;
+  const card = await s.fake.waitFor(() => s.person(personId).channel(where).messages().find((m) => m.text().includes(attack.guid)), 'the attack card');
+  return { attack, card };
+}
+
+async function fillTicket(personId: string) {
+  const person = stack.person(personId);
+  const modal = await stack.fake.waitFor(() => person.modal()?.callbackId === 'ticket' && person.modal(), 'the ticket form');
+  modal.choose('Priority', 'High').choose('Environment', 'Production');
+  return modal;
+}
+
+describe('tracker tickets', () => {
+  it('from the card button: prefilled, required fields asked, filed once, key in the thread', async () => {
+    const id = nextPerson();
+    await stack.login(id, users().owner, { team: 'Platform' });
+    const { attack, card } = await startedAttack(stack, id, 'attack cpu -l 30 -c 1 --target-tags role=web');
+    await card.click('File ticket');
+    const modal = await fillTicket(id);
+    const values = JSON.stringify(modal.values());
+    expect(values).toContain(attack.guid);
+    expect(values).toContain('-l 30 -c 1');
+    expect(values).toContain('Chaos attack cpu');
+
+    await modal.submit();
+    await stack.fake.waitFor(() => stack.person(id).modal()?.title === 'Ticket filed', 'the filed confirmation');
+    await stack.fake.redeliverLast({ as: 'duplicate' });
+    expect(tickets()).toHaveLength(1);
+    expect(tickets()[0]).toMatchObject({ entity: { id: attack.guid, type: 'ATTACK' }, fields: { priority: { id: '2' }, customfield_10050: { id: '20001' } } });
+    const key = tickets()[0]!.key;
+    const reply = await stack.fake.waitFor(() => stack.fake.channel(channel).thread(card.ts).find((m) => m.text().includes(key)), 'the key in the thread');
+    expect(read(reply)).toContain(`<@${id}> filed`);
+    await stack.deps.slack.flush();
+    expect(read(stack.person(id).channel(channel).messages().find((m) => m.text().includes(attack.guid)))).toContain('1 ticket filed');
+
+    const listed = await stack.ask(id, `tickets ${attack.guid}`, { channel });
+    expect(read(listed)).toContain(key);
+  });
+
+  it('the message shortcut and /chaos ticket reach the same form', async () => {
+    const id = nextPerson();
+    await stack.login(id, users().owner, { team: 'Platform' });
+    const { attack, card } = await startedAttack(stack, id, 'attack memory -l 30 -p 10');
+    const person = stack.person(id);
+    await person.shortcut('file_ticket', card);
+    const fromShortcut = await fillTicket(id);
+    expect(JSON.stringify(fromShortcut.values())).toContain(attack.guid);
+    await fromShortcut.close();
+
+    await person.command(`ticket ${attack.guid}`, { channel });
+    const fromCommand = await fillTicket(id);
+    expect(JSON.stringify(fromCommand.values())).toContain(attack.guid);
+    await fromCommand.submit();
+    await stack.fake.waitFor(() => tickets().length === 1, 'the ticket');
+
+    const plainMessage = await stack.deps.slack.post(channel, { text: 'deploy finished' });
+    await person.shortcut('file_ticket', { channel, ts: plainMessage.ts });
+    await stack.fake.waitFor(() => person.modal()?.text().includes('not an attack card'), 'the explanation');
+  });
+
+  it('explains a team without a tracker integration, and files nothing', async () => {
+    const id = nextPerson();
+    await stack.login(id, users().owner, { team: 'Payments' });
+    const { card } = await startedAttack(stack, id, 'attack cpu -l 30');
+    await card.click('File ticket');
+    const person = stack.person(id);
+    await stack.fake.waitFor(() => person.modal()?.text().includes('no issue-tracker integration'), 'the explanation');
+    expect(tickets()).toHaveLength(0);
+  });
+
+  it('shows the tracker refusing a field on that field, and keeps the form', async () => {
+    const id = nextPerson();
+    await stack.login(id, users().owner, { team: 'Platform' });
+    const { card } = await startedAttack(stack, id, 'attack cpu -l 30');
+    await card.click('File ticket');
+    const modal = await fillTicket(id);
+    stack.sim.faults.inject({ method: 'POST', path: '/tracker/issues', kind: 'status', status: 400, body: 'Bad request: field "customfield_10050" must be one of its allowed values' });
+    await modal.submit();
+    expect(stack.person(id).modal()?.errors()).toEqual({ Environment: 'The tracker did not accept Environment. Check it and submit again.' });
+    expect(tickets()).toHaveLength(0);
+    await stack.person(id).modal()!.submit();
+    await stack.fake.waitFor(() => tickets().length === 1, 'the ticket on the second try');
+  });
+});
+
+describe('App Home', () => {
+  it('offers Log in to someone logged out', async () => {
+    const person = stack.person(nextPerson());
+    await person.openHome();
+    const home = await stack.fake.waitFor(() => person.home(), 'the Home tab');
+    expect(home.buttons().map((b) => b.text)).toContain('Log in');
+  });
+
+  it('lists the team\'s active attacks with Halt buttons that work, and redraws after', async () => {
+    const id = nextPerson();
+    await stack.login(id, users().owner, { team: 'Platform' });
+    const [guid] = stack.sim.addAttacks(stack.sim.seed.teams.platform.id, 1);
+    const person = stack.person(id);
+    const before = stack.homePublishes(id);
+    await person.openHome();
+    await stack.fake.waitFor(() => stack.homePublishes(id) > before, 'the Home tab');
+    const home = person.home()!;
+    expect(read(home)).toContain('owner@acme.test');
+    expect(read(home)).toContain(guid);
+    const redrawn = stack.homePublishes(id);
+    await home.click('Halt');
+    await stack.fake.waitFor(() => stack.sim.state.attacks.get(guid!)!.halt, 'the halt');
+    await stack.fake.waitFor(() => stack.homePublishes(id) > redrawn, 'Home redrawn after the halt');
+  });
+
+  it('shows a game day running in a channel the person is in, and not one elsewhere', async () => {
+    const id = nextPerson();
+    const outsider = nextPerson();
+    await stack.ask(id, 'gameday start Checkout drill', { channel: 'C0GAMEDAY' });
+    const person = stack.person(id);
+    await person.openHome();
+    await stack.fake.waitFor(() => read(person.home()).includes('Checkout drill'), 'the game day on Home');
+    const other = stack.person(outsider);
+    await other.openHome();
+    const home = await stack.fake.waitFor(() => other.home(), 'the outsider\'s Home');
+    expect(read(home)).not.toContain('Checkout drill');
+  });
+});
+
+describe('game days', () => {
+  it('collects attacks, halts, notes and tickets, survives a restart, and ends with a summary', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'faultline-gameday-'));
+    const local = await Stack.start({ storeUrl: `sqlite://${join(dir, 'bot.db')}`, env: { TRACKER_PROJECT_ID: '10001', TRACKER_ISSUE_TYPE_ID: '10004' } });
+    const where = 'C0GAMEDAY';
+    try {
+      const lead = 'U0LEAD';
+      const sre = 'U0SRE';
+      await local.login(lead, local.sim.seed.users.owner, { team: 'Platform' });
+      await local.login(sre, local.sim.seed.users.sre, { team: 'Platform', mfaCode: local.sim.seed.mfaCode });
+      expect(read(await local.ask(lead, 'gameday start Checkout resilience', { channel: where }))).toContain('started');
+      expect(read(await local.ask(sre, 'gameday start Another one', { channel: where }))).toContain('already running');
+      const gameCard = await local.fake.waitFor(() => local.fake.channel(where).messages().find((m) => read(m).includes('Game day: Checkout resilience')), 'the game-day card');
+
+      const first = await startedAttack(local, lead, 'attack cpu -l 30 --target-tags role=web', where);
+      const second = await startedAttack(local, sre, 'attack latency -l 300 -m 200', where);
+      await local.person(lead).channel(where).messages().find((m) => m.text().includes(second.attack.guid))!.click('Halt');
+      await local.fake.waitFor(() => local.sim.state.attacks.get(second.attack.guid)!.halt, 'the halt');
+      await local.ask(sre, `note ${first.attack.guid} error rate stayed flat`, { channel: where });
+      await first.card.click('File ticket');
+      const person = local.person(lead);
+      const modal = await local.fake.waitFor(() => person.modal()?.callbackId === 'ticket' && person.modal(), 'the ticket form');
+      await modal.choose('Priority', 'Low').choose('Environment', 'Staging').submit();
+      await local.fake.waitFor(() => local.sim.state.trackerIssues.length === 1, 'the ticket');
+      const key = local.sim.state.trackerIssues[0]!.key;
+      const timeline = () => local.fake.channel(where).thread(gameCard.ts).map(read).join('\n');
+      await local.fake.waitFor(() => timeline().includes(key), 'the ticket in the timeline');
+      expect(timeline()).toContain('cpu');
+      expect(timeline()).toContain('latency');
+      expect(timeline()).toContain('error rate stayed flat');
+
+      await local.stopBot();
+      await local.startBot();
+      expect(read(await local.ask(lead, 'gameday status', { channel: where }))).toContain('Checkout resilience');
+
+      local.advanceClock(120_000);
+      await local.ask(lead, 'gameday end', { channel: where });
+      const summary = await local.fake.waitFor(() => local.person(lead).channel(where).messages().find((m: Message) => /summary/i.test(read(m))), 'the summary');
+      const text = read(summary);
+      expect(text).toContain(first.attack.guid.slice(0, 8));
+      expect(text).toMatch(/cpu[\s\S]*Successful/);
+      expect(text).toMatch(/latency[\s\S]*User Halted/);
+      expect(text).toContain(`<@${lead}>`);
+      expect(text).toContain(`<@${sre}>`);
+      expect(text).toContain('error rate stayed flat');
+      expect(text).toContain(key);
+      expect(summary.buttons().map((b) => b.text)).toContain('File ticket for the game day');
+      await local.deps.slack.flush();
+      expect(local.person(lead).channel(where).messages().find((m) => m.ts === gameCard.ts)!.buttons()).toEqual([]);
+
+      await summary.click('File ticket for the game day');
+      const dayTicket = await local.fake.waitFor(() => person.modal()?.callbackId === 'ticket' && person.modal(), 'the game-day ticket form');
+      expect(JSON.stringify(dayTicket.values())).toContain('Checkout resilience');
+      await dayTicket.choose('Priority', 'Medium').choose('Environment', 'Production').submit();
+      await local.fake.waitFor(() => local.sim.state.trackerIssues.length === 2, 'the game-day ticket');
+      expect(local.sim.state.trackerIssues[1]!.entity.type).toBe('GAME_DAY');
+      expect(local.errorLogs()).toEqual([]);
+      expect(local.fake.failures()).toEqual([]);
+    } finally {
+      await local.stop();
+    }
+  });
+
+  it('status and end say so when no game day runs', async () => {
+    const id = nextPerson();
+    expect(read(await stack.ask(id, 'gameday status', { channel }))).toContain('No game day');
+    expect(read(await stack.ask(id, 'gameday end', { channel }))).toContain('No game day');
+    expect(read(await stack.ask(id, 'gameday start', { channel }))).toContain('Give the game day a title');
+  });
+});
