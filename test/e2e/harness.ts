@@ -1,6 +1,7 @@
 import { randomBytes, randomUUID } from 'node:crypto';
 import { Writable } from 'node:stream';
 import { Agent } from 'undici';
+import { expect } from 'vitest';
 import { startBot, type RunningBot } from '../../src/app.ts';
 import { createDeps } from '../../src/bootstrap.ts';
 import { loadConfig, type Config } from '../../src/config.ts';
@@ -187,6 +188,18 @@ export class Stack {
   /** What a person reads: mrkdwn emphasis and code marks removed. */
   static read(surface: { text(): string } | undefined): string {
     return (surface?.text() ?? '').replace(/[*`]/g, '');
+  }
+
+  /**
+   * What every end-to-end test must leave behind: no secret in the log (debug level included),
+   * nothing logged as an error, and no call Slack would have refused.
+   */
+  expectClean(): void {
+    const log = this.logText();
+    for (const secret of this.secrets()) expect(log).not.toContain(secret);
+    expect(log).not.toMatch(/Bearer [0-9a-f-]{8,}/i);
+    expect(this.errorLogs()).toEqual([]);
+    expect(this.fake.failures()).toEqual([]);
   }
 
   errorLogs(): LogLine[] {

@@ -19,12 +19,7 @@ afterAll(async () => {
   await stack?.stop();
 });
 afterEach(async () => {
-  // Nothing a person did may leave a secret in the log, at debug level included.
-  const log = stack.logText();
-  for (const secret of stack.secrets()) expect(log).not.toContain(secret);
-  expect(log).not.toMatch(/Bearer [0-9a-f-]{8,}/i);
-  expect(stack.errorLogs()).toEqual([]);
-  expect(stack.fake.failures()).toEqual([]);
+  stack.expectClean();
   await stack.reset();
 });
 

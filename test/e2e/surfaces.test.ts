@@ -16,10 +16,7 @@ afterAll(async () => {
   await stack?.stop();
 });
 afterEach(async () => {
-  const log = stack.logText();
-  for (const secret of stack.secrets()) expect(log).not.toContain(secret);
-  expect(stack.errorLogs()).toEqual([]);
-  expect(stack.fake.failures()).toEqual([]);
+  stack.expectClean();
   await stack.reset();
 });
 
