@@ -1,10 +1,5 @@
 import { z } from 'zod';
-
-/** Hosts that may be reached over plain HTTP: the simulator and local development only. */
-export function isLoopbackHost(hostname: string): boolean {
-  const host = hostname.replace(/^\[|\]$/g, '').toLowerCase();
-  return host === 'localhost' || host === '::1' || /^127(\.\d{1,3}){3}$/.test(host);
-}
+import { isLoopbackHost } from './client/request.ts';
 
 const optionalText = z
   .string()

@@ -67,7 +67,8 @@ export interface TransportOptions {
   now?: () => number;
 }
 
-function isLoopbackHost(hostname: string): boolean {
+/** Hosts that may be reached over plain HTTP: the simulator and local development only. */
+export function isLoopbackHost(hostname: string): boolean {
   const host = hostname.replace(/^\[|\]$/g, '');
   if (host === 'localhost') return true;
   if (isIP(host) === 4) return host.startsWith('127.');

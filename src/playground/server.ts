@@ -8,7 +8,7 @@ import { readFile } from 'node:fs/promises';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { z } from 'zod';
-import { isLoopbackHost } from '../config.ts';
+import { isLoopbackHost } from '../client/request.ts';
 import type { FakeSlack, SlackPerson } from '../fake-slack/index.ts';
 import type { Logger } from '../logger.ts';
 import {

@@ -44,6 +44,9 @@ export function createKeyValueStore(url: string, namespace = 'faultline'): KeyVa
   // Keyv reports connection problems as events; the calls themselves reject, which callers handle.
   keyv.on('error', () => {});
   const localClaims = new Map<string, { owner: string; until: number }>();
+  // Claims are plain Redis strings, kept outside Keyv's `<namespace>::` keys: Keyv reads every
+  // value there as JSON, and listing entries would stop at the first claim.
+  const claimKey = (key: string) => `${namespace}:claims:${key}`;
 
   return {
     kind,
@@ -61,7 +64,7 @@ export function createKeyValueStore(url: string, namespace = 'faultline'): KeyVa
       const ms = Math.max(1, Math.round(ttlMs));
       if (redis) {
         const client = await redis.getClient();
-        const redisKey = `${namespace}::claim:${key}`;
+        const redisKey = claimKey(key);
         if ((await client.set(redisKey, owner, { NX: true, PX: ms })) === 'OK') return true;
         // Only the holder ever renews, so reading then extending cannot steal another's hold.
         if ((await client.get(redisKey)) !== owner) return false;
@@ -76,7 +79,7 @@ export function createKeyValueStore(url: string, namespace = 'faultline'): KeyVa
       return true;
     },
     async release(key: string) {
-      if (redis) await (await redis.getClient()).del(`${namespace}::claim:${key}`);
+      if (redis) await (await redis.getClient()).del(claimKey(key));
       else localClaims.delete(key);
     },
     async *entries<T>(prefix: string): AsyncIterable<[string, T]> {

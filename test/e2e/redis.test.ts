@@ -1,0 +1,63 @@
+import { randomBytes, randomUUID } from 'node:crypto';
+import { createClient } from '@redis/client';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { Stack } from './harness.ts';
+
+const redisUrl = process.env.REDIS_URL;
+const read = Stack.read;
+const channel = 'C0GENERAL';
+
+/** Several replicas on one Redis: the documented deployment for HTTP mode. */
+describe.skipIf(!redisUrl)('on a shared Redis store', () => {
+  const storeNamespace = `faultline-e2e-redis-${randomUUID()}`;
+  const sessionKey = randomBytes(32).toString('base64');
+  let first: Stack;
+  let second: Stack;
+
+  beforeAll(async () => {
+    first = await Stack.start({ storeUrl: redisUrl!, storeNamespace, sessionKey });
+    second = await Stack.start({ storeUrl: redisUrl!, storeNamespace, sessionKey, sim: first.sim, fake: first.fake });
+    // Slack delivers to the load balancer; here, to the first replica unless a test says otherwise.
+    first.fake.setBotUrl(`http://127.0.0.1:${first.bot.port}/slack/events`);
+  });
+  afterAll(async () => {
+    const client = createClient({ url: redisUrl! });
+    await client.connect();
+    const keys = await client.keys(`${storeNamespace}*`);
+    if (keys.length) await client.del(keys);
+    await client.quit();
+    await second?.stop();
+    await first?.stop();
+  });
+
+  it('starts once, polls cards to the end with one replica per team, and serves Home and game days', async () => {
+    const id = 'U0REDIS1';
+    await first.login(id, first.sim.seed.users.owner, { team: 'Platform' });
+    expect(read(await first.ask(id, 'gameday start Redis drill', { channel }))).toContain('started');
+
+    const preview = await first.ask(id, 'attack cpu -l 30', { channel });
+    await preview.click('Start');
+    const attack = await first.fake.waitFor(() => [...first.sim.state.attacks.values()][0], 'the attack');
+    await first.fake.waitFor(() => first.fake.channel(channel).messages().find((m) => m.text().includes(attack.guid)), 'the card');
+
+    first.advanceClock(120_000);
+    const a = await first.poll();
+    const b = await second.poll();
+    // Exactly one replica holds the team's lease and polls it.
+    expect(a.teams + b.teams).toBe(1);
+    await second.deps.slack.flush();
+    expect(read(first.fake.channel(channel).messages().find((m) => m.text().includes(attack.guid)))).toContain('Successful');
+
+    const person = first.person(id);
+    const before = first.homePublishes(id);
+    await person.openHome();
+    await first.fake.waitFor(() => first.homePublishes(id) > before, 'App Home');
+    expect(read(person.home())).toContain('Redis drill');
+
+    expect(read(await first.ask(id, 'gameday status', { channel }))).toContain('Redis drill');
+    const thread = first.fake.channel(channel).messages().find((m) => read(m).includes('Game day: Redis drill'))!;
+    expect(first.fake.channel(channel).thread(thread.ts).map(read).join('\n')).toContain('cpu');
+    first.expectClean();
+    second.expectClean();
+  });
+});
