@@ -12,6 +12,8 @@ export interface CommandRequest {
   rest: string;
   /** Where to answer later (e.g. after a modal the command opened); absent outside slash commands. */
   responseUrl?: string | undefined;
+  /** Slack's id of this very invocation: the same on a redelivery, new for every typed command. */
+  triggerId?: string | undefined;
 }
 
 export interface Subcommand {

@@ -67,9 +67,10 @@ export function parseCommandText(text: string, actor: Actor): { name: string; re
 }
 
 /** Runs the subcommand the text names; an unknown one gets the closest name and the list. */
-export async function runCommand(text: string, actor: Actor, deps: Deps, responseUrl?: string): Promise<Reply> {
+export async function runCommand(text: string, actor: Actor, deps: Deps, delivery: { responseUrl?: string | undefined; triggerId?: string | undefined } = {}): Promise<Reply> {
   const { name, request } = parseCommandText(text, actor);
-  request.responseUrl = responseUrl;
+  request.responseUrl = delivery.responseUrl;
+  request.triggerId = delivery.triggerId;
   const sub = subcommands.find((s) => s.name === name);
   if (!sub) {
     const cmd = deps.config.slack.command;

@@ -12,7 +12,7 @@ import { modal, section } from '../views/blocks.ts';
 
 /** Every id the app answers to, mapped to its handler: the one registration table. */
 export interface Listeners {
-  command: (text: string, actor: Actor, deps: Deps, responseUrl?: string) => Promise<Reply>;
+  command: (text: string, actor: Actor, deps: Deps, delivery: { responseUrl?: string | undefined; triggerId?: string | undefined }) => Promise<Reply>;
   actions: Record<string, ActionHandler>;
   views: Record<string, SubmissionHandler>;
   options: Record<string, OptionsHandler>;
@@ -115,7 +115,7 @@ export class SlackAdapter {
       await ack();
       await this.#track('command', async () => {
         const actor = actorFrom(body);
-        const reply = await this.#safely(actor, () => listeners.command(body.text ?? '', actor, this.#deps, body.response_url));
+        const reply = await this.#safely(actor, () => listeners.command(body.text ?? '', actor, this.#deps, { responseUrl: body.response_url, triggerId: body.trigger_id }));
         await this.#deliver(reply, { client, respond, triggerId: body.trigger_id, actor });
       });
     });

@@ -100,15 +100,16 @@ describe('attack flags', () => {
   });
 
   it('never passes bot flags through, wherever they stand', () => {
-    const request = parse('cpu --team Payments -l 30 --target-tags role=web -y -c 1 --target-count 2');
+    const request = parse('cpu --team Payments -l 30 --target-tags role=web --yes -c 1 --target-count 2');
     expect(request.args).toEqual(['-l', '30', '-c', '1']);
     expect(request.team).toBe('Payments');
     expect(request.yes).toBe(true);
   });
 
-  it('takes --team and --yes in both forms', () => {
+  it('takes --team in both forms, and --yes only spelt out', () => {
     expect(parse('cpu --team="Payments Core" --yes')).toMatchObject({ team: 'Payments Core', yes: true });
     expect(parse('cpu')).toMatchObject({ team: undefined, yes: false });
+    expect(() => parse('cpu -y')).toThrow('“-y” is not a flag of cpu');
   });
 
   it.each([

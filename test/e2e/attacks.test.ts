@@ -154,6 +154,37 @@ describe('starting an attack from the slash command', () => {
     expect(stack.fake.channel(channel).messages().filter((m) => m.text().includes(attacksInSim()[0]!.guid))).toHaveLength(1);
   });
 
+  it('starts nothing more when a --yes command is delivered again', async () => {
+    const id = nextPerson();
+    await stack.login(id, users().owner, { team: 'Platform' });
+    await stack.ask(id, 'attack cpu -l 30 --yes', { channel });
+    await stack.fake.redeliverLast({ as: 'duplicate' });
+    await stack.fake.redeliverLast({ as: 'retry' });
+    expect(creates()).toHaveLength(1);
+  });
+
+  it('keeps "Started" when a Start click is delivered again after the attack started', async () => {
+    const id = nextPerson();
+    await stack.login(id, users().owner, { team: 'Platform' });
+    const preview = await stack.ask(id, 'attack cpu -l 30', { channel });
+    await preview.click('Start');
+    await stack.fake.waitFor(() => read(stack.person(id).ephemerals(channel).at(-1)).includes('Started cpu attack'), 'the start confirmation');
+    await stack.fake.redeliverLast({ as: 'duplicate' });
+    expect(read(stack.person(id).ephemerals(channel).at(-1))).toContain('Started cpu attack');
+    expect(creates()).toHaveLength(1);
+  });
+
+  it('Cancel sends nothing, and a Start after it starts nothing', async () => {
+    const id = nextPerson();
+    await stack.login(id, users().owner, { team: 'Platform' });
+    const preview = await stack.ask(id, 'attack cpu -l 30', { channel });
+    const startButton = preview.buttons().find((b) => b.text === 'Start')!;
+    await preview.click('Cancel');
+    await stack.fake.waitFor(() => read(stack.person(id).ephemerals(channel).at(-1)).includes('Cancelled'), 'the cancellation');
+    expect(await stack.deps.store.claim(`start:${startButton.value}`, 1000)).toBe(false);
+    expect(creates()).toHaveLength(0);
+  });
+
   it('says the outcome is unknown when the create times out, and never sends it twice', async () => {
     const id = nextPerson();
     await stack.login(id, users().owner, { team: 'Platform' });
@@ -245,6 +276,9 @@ describe('halting', () => {
     const details = read(await stack.ask(id, `show ${guid}`, { channel }));
     expect(details).toContain('cpu attack');
     expect(details).toContain('1 Kubernetes');
+    const withButton = await stack.ask(id, `show ${guid}`, { channel });
+    await withButton.click('Halt');
+    await stack.fake.waitFor(() => read(stack.person(id).ephemerals(channel).at(-1)).includes('Halt requested for Kubernetes attack'), 'the halt from details');
     expect(read(await stack.ask(id, `halt ${guid}`, { channel }))).toContain('Kubernetes attack');
     stack.advanceClock(30_000);
     expect(read(await stack.ask(id, 'list --k8s', { channel }))).not.toContain(guid);

@@ -97,7 +97,13 @@ export const attackCommand: Subcommand = {
     const team = resolveTeam(login, teamHint);
     const catalogue = await deps.catalogues.get(team.identifier, platformFor(deps, login, team));
     const attack = parseAttackCommand(request.rest, catalogue.types, { maxAttackSeconds: deps.config.maxAttackSeconds });
-    if (attack.yes) return start(deps, request.actor, login, team, attack, channel);
+    if (attack.yes) {
+      // No Start button to claim: the command itself is claimed, so a redelivered or replayed
+      // `--yes` (Socket Mode may deliver twice; a signed request replays for minutes) starts nothing.
+      const once = request.triggerId ?? request.responseUrl;
+      if (!once || !(await deps.store.claim(`yes:${once}`, 15 * 60_000))) return { kind: 'none' };
+      return start(deps, request.actor, login, team, attack, channel);
+    }
     return { kind: 'message', message: await preview(deps, request.actor, login, team, attack, channel) };
   },
 };
@@ -105,9 +111,11 @@ export const attackCommand: Subcommand = {
 /** Start on a preview: exactly one attack, whatever the number of clicks or deliveries. */
 export async function startFromPreview(action: Action, deps: Deps): Promise<Reply> {
   const id = action.value ?? '';
-  const pending = await loadPending(deps, id);
-  if (!pending) return replacement('This preview has expired or was already used. Run the command again for a new one.');
+  // A second click, a redelivery, or a Cancel already under way: the first one answers.
   if (!(await claimPending(deps, id))) return { kind: 'none' };
+  const pending = await loadPending(deps, id);
+  if (!pending) return replacement('This preview has expired. Run the command again for a new one.');
+  let reply: Reply;
   try {
     if (pending.actor.userId !== action.actor.userId || pending.actor.workspaceId !== action.actor.workspaceId) {
       throw new UserInputError('Only the person who asked for this preview can start it.');
@@ -116,15 +124,18 @@ export async function startFromPreview(action: Action, deps: Deps): Promise<Repl
     const login = await requireLogin(deps, action.actor);
     const team = login.session.teams.find((t) => t.identifier === pending.teamId);
     if (!team) throw new UserInputError('You are no longer in the team this attack was for. Run the command again.');
-    const reply = await start(deps, action.actor, login, team, pending.request, channel);
-    return reply.kind === 'message' ? { ...reply, replaceOriginal: true } : reply;
+    reply = await start(deps, action.actor, login, team, pending.request, channel);
   } finally {
-    await dropPending(deps, id);
+    await dropPending(deps, id).catch((error: unknown) => deps.logger.warn({ err: error }, 'could not drop a used preview'));
   }
+  return reply.kind === 'message' ? { ...reply, replaceOriginal: true } : reply;
 }
 
+/** Cancel takes the same claim as Start, so it never says "nothing was sent" while a Start runs. */
 export async function cancelPreview(action: Action, deps: Deps): Promise<Reply> {
-  await dropPending(deps, action.value ?? '');
+  const id = action.value ?? '';
+  if (!(await claimPending(deps, id))) return { kind: 'none' };
+  await dropPending(deps, id);
   return replacement('Cancelled. Nothing was sent to the platform.');
 }
 

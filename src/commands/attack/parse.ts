@@ -246,7 +246,8 @@ export function parseAttackCommand(rest: string, catalogue: readonly InfraAttack
       return next;
     };
 
-    if (flag.name === '--yes' || flag.name === '-y') {
+    // Only the long form: a short `-y` could be an attack type's own flag, and then mean "no preview".
+    if (flag.name === '--yes') {
       if (flag.inline !== undefined) throw fail(`${code(flag.name)} takes no value.`);
       yes = true;
       continue;
