@@ -3,17 +3,9 @@ import type { ScopedPlatform, TeamEntry } from '../client/index.ts';
 import { audit, type Deps } from '../deps.ts';
 import { explained } from '../commands/errors.ts';
 import type { Actor } from '../commands/reply.ts';
-import { platformFor, requireLogin, requireTeam, teamName } from '../commands/session.ts';
-import type { Login } from '../store/sessions.ts';
+import { platformFor, requireLogin, teamName } from '../commands/session.ts';
 import { withState, type CardRecord } from './cards.ts';
-
-/**
- * The team a button or command names, but only when it is one of the clicker's own teams;
- * otherwise the clicker's selected team. A payload never widens what a person can reach.
- */
-export function teamForAction(login: Login, teamId: string | undefined): TeamEntry {
-  return login.session.teams.find((t) => t.identifier === teamId) ?? requireTeam(login);
-}
+import { locateAttack } from './locate.ts';
 
 export interface HaltOutcome {
   guid: string;
@@ -46,12 +38,11 @@ export async function recordHalt(deps: Deps, card: CardRecord, actor: Actor, api
  */
 export async function haltAttack(deps: Deps, actor: Actor, ref: { guid: string; teamId?: string | undefined; kind?: 'attack' | 'kubernetes' | undefined }, reason?: string): Promise<HaltOutcome> {
   const login = await requireLogin(deps, actor);
-  const card = await deps.cards.get(ref.guid);
-  const team = teamForAction(login, ref.teamId ?? card?.teamId);
+  const { team, kind: knownKind, card } = await locateAttack(deps, login, ref.guid, ref);
   const api = platformFor(deps, login, team);
   const request = { ...(reason ? { reason } : {}), reference: `slack:${actor.workspaceId}:${actor.userId}` };
   const context = { team: teamName(team), doing: 'halt the attack', subject: `attack ${ref.guid}` };
-  let kind = ref.kind ?? card?.kind;
+  let kind = knownKind;
   await explained(context, async () => {
     if (kind === 'kubernetes') return api.kubernetes.halt(ref.guid, request);
     try {
@@ -65,6 +56,12 @@ export async function haltAttack(deps: Deps, actor: Actor, ref: { guid: string; 
     }
   });
   audit(deps.logger, 'attack_halted', actor, { platformUser: login.session.identifier, team: team.identifier, attack: ref.guid, kind, reason });
-  const updated = card ? await recordHalt(deps, card, actor, api) : undefined;
+  // The platform has the halt; what follows only tells Slack, and must not turn it into a failure.
+  const updated = card
+    ? await recordHalt(deps, card, actor, api).catch((error: unknown) => {
+        deps.logger.warn({ err: error, attack: ref.guid }, 'halted, but could not show it on the card');
+        return card;
+      })
+    : undefined;
   return { guid: ref.guid, kind: kind ?? 'attack', team, card: updated };
 }

@@ -31,6 +31,8 @@ export interface ErrorDetails {
   team?: string | undefined;
   doing?: string | undefined;
   subject?: string | undefined;
+  /** The subcommand that shows whether something with an unknown outcome happened (default `list`). */
+  check?: string | undefined;
 }
 
 const details = new WeakMap<object, ErrorDetails>();

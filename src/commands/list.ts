@@ -1,7 +1,7 @@
 import type { Attack, KubernetesAttack, ScopedPlatform } from '../client/index.ts';
 import { isFinished } from '../client/index.ts';
 import type { Deps } from '../deps.ts';
-import { teamForAction } from '../attacks/halt.ts';
+import { teamForAction } from '../attacks/locate.ts';
 import { attackListMessage, listPageSize, type ListedAttack } from '../views/attackList.ts';
 import type { Action, Subcommand } from './command.ts';
 import { explained, UserInputError } from './errors.ts';

@@ -1,4 +1,4 @@
-import { teamForAction } from '../attacks/halt.ts';
+import { locateAttack } from '../attacks/locate.ts';
 import { audit, type Deps } from '../deps.ts';
 import { escapeMrkdwn } from '../views/blocks.ts';
 import { parseAttackRef, attackRefValue } from '../views/attackCard.ts';
@@ -17,8 +17,7 @@ const usage = 'note <attack id> <text>';
  */
 export async function addNote(deps: Deps, actor: Actor, guid: string, text: string, teamId?: string): Promise<void> {
   const login = await requireLogin(deps, actor);
-  const card = await deps.cards.get(guid);
-  const team = teamForAction(login, teamId ?? card?.teamId);
+  const { team, card } = await locateAttack(deps, login, guid, { teamId });
   const api = platformFor(deps, login, team);
   const context = { team: teamName(team), doing: 'add the note', subject: `attack ${guid}` };
   const current = await explained(context, () => api.attacks.get(guid));

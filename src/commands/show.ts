@@ -3,7 +3,7 @@ import { attackSchema, type Attack } from '../client/index.ts';
 import type { Deps } from '../deps.ts';
 import { parseAttackRef } from '../views/attackCard.ts';
 import { attackDetailsMessage } from '../views/attackDetails.ts';
-import { teamForAction } from '../attacks/halt.ts';
+import { locateAttack } from '../attacks/locate.ts';
 import type { Action, Subcommand } from './command.ts';
 import { explained, UserInputError } from './errors.ts';
 import type { Actor, Reply } from './reply.ts';
@@ -14,7 +14,7 @@ const usage = 'show <attack id>';
 
 export async function showAttack(deps: Deps, actor: Actor, guid: string, teamId?: string): Promise<Reply> {
   const login = await requireLogin(deps, actor);
-  const team = teamForAction(login, teamId ?? (await deps.cards.get(guid))?.teamId);
+  const { team } = await locateAttack(deps, login, guid, { teamId });
   const api = platformFor(deps, login, team);
   const context = { team: teamName(team), doing: 'show the attack', subject: `attack ${guid}` };
   const attack: Attack = await explained(context, async () => {

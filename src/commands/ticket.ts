@@ -1,7 +1,9 @@
 import { randomUUID } from 'node:crypto';
-import { BadRequestError, NoIntegrationError } from '../client/errors.ts';
-import type { IssueMeta, ScopedPlatform, TrackerEntityType } from '../client/index.ts';
-import { teamForAction } from '../attacks/halt.ts';
+import { BadRequestError, NoIntegrationError, ServerError, TimeoutError, UnreachableError } from '../client/errors.ts';
+import type { IssueMeta, ScopedPlatform, TeamEntry, TrackerEntityType } from '../client/index.ts';
+import type { Login } from '../store/sessions.ts';
+import type { GameDayRecord } from '../views/gameday.ts';
+import { locateAttack, teamForAction } from '../attacks/locate.ts';
 import type { CardRecord } from '../attacks/cards.ts';
 import { audit, type Deps } from '../deps.ts';
 import { ticketFieldsFromInputs, ticketProjectFromInputs } from '../tickets/fields.ts';
@@ -54,39 +56,45 @@ async function ticketForm(deps: Deps, api: ScopedPlatform, draft: TicketDraft, p
 /** The ticket modal for an attack or a game day: it opens at once and fills in from the platform. */
 async function openTicket(deps: Deps, actor: Actor, about: { guid: string; teamId?: string | undefined } | { gameDay: { channel: string; ts: string } }): Promise<Reply> {
   const login = await requireLogin(deps, actor);
-  const card = 'guid' in about ? await deps.cards.get(about.guid) : undefined;
   const gameDay = 'gameDay' in about ? await deps.gameDays.byCard(about.gameDay.channel, about.gameDay.ts) : undefined;
   if ('gameDay' in about && !gameDay) throw new UserInputError('That game day is no longer kept, so a ticket cannot be filed from it.');
-  const team = teamForAction(login, 'guid' in about ? (about.teamId ?? card?.teamId) : gameDay?.attacks[0]?.teamId);
-  const api = platformFor(deps, login, team);
-  const context = { team: teamName(team), doing: 'prepare the ticket' };
   return {
     kind: 'openModal',
     view: loadingModal('File a ticket'),
-    followUp: () =>
-      explained(context, async () => {
-        let draft: TicketDraft;
-        if ('guid' in about) {
-          const attack = await explained({ ...context, subject: `attack ${about.guid}` }, () => api.attacks.get(about.guid));
-          const permalink = card ? await deps.slack.permalink(card.channel, card.ts) : undefined;
-          const prefill = ticketPrefill({ ...(card ? { card } : {}), attack, permalink, appUrl: deps.config.platform.appUrl });
-          draft = { id: randomUUID(), person: actor, teamId: team.identifier, entity: { id: about.guid, type: 'ATTACK' }, ...prefill, card: card ? { guid: card.guid, channel: card.channel } : undefined, gameDayChannel: card?.channel };
-        } else {
-          const record = gameDay!;
-          const outcomes = Object.fromEntries(
-            await Promise.all(record.attacks.map(async (a) => {
-              const c = await deps.cards.get(a.guid);
-              return [a.guid, { stage: c?.stage ?? 'Unknown', lifecycle: c?.lifecycle ?? '', haltedBy: c?.haltedBy.map((h) => h.userId) ?? [] }] as const;
-            })),
-          );
-          const permalink = await deps.slack.permalink(record.channel, record.ts);
-          draft = { id: randomUUID(), person: actor, teamId: team.identifier, entity: { id: record.id, type: 'GAME_DAY' }, ...gameDayTicketPrefill(record, outcomes, permalink), gameDayChannel: record.endedAt ? undefined : record.channel };
-        }
-        await saveDraft(deps, draft);
-        const { projectId, issueTypeId } = deps.config.tracker;
-        if (!projectId || !issueTypeId) return ticketProjectModal({ privateMetadata: draft.id, projectId, issueTypeId });
-        return ticketForm(deps, api, draft, projectId, issueTypeId);
-      }),
+    followUp: async () => {
+      const { team, draft } = 'guid' in about ? await attackDraft(deps, actor, login, about) : await gameDayDraft(deps, actor, login, gameDay!);
+      await saveDraft(deps, draft);
+      const { projectId, issueTypeId } = deps.config.tracker;
+      if (!projectId || !issueTypeId) return ticketProjectModal({ privateMetadata: draft.id, projectId, issueTypeId });
+      return explained({ team: teamName(team), doing: 'read the tracker\'s fields' }, () => ticketForm(deps, platformFor(deps, login, team), draft, projectId, issueTypeId));
+    },
+  };
+}
+
+async function attackDraft(deps: Deps, actor: Actor, login: Login, about: { guid: string; teamId?: string | undefined }): Promise<{ team: TeamEntry; draft: TicketDraft }> {
+  const { team, card } = await locateAttack(deps, login, about.guid, { teamId: about.teamId });
+  const api = platformFor(deps, login, team);
+  const attack = await explained({ team: teamName(team), doing: 'prepare the ticket', subject: `attack ${about.guid}` }, () => api.attacks.get(about.guid));
+  const permalink = card ? await deps.slack.permalink(card.channel, card.ts) : undefined;
+  const prefill = ticketPrefill({ ...(card ? { card } : {}), attack, permalink, appUrl: deps.config.platform.appUrl });
+  return {
+    team,
+    draft: { id: randomUUID(), person: actor, teamId: team.identifier, entity: { id: about.guid, type: 'ATTACK' }, ...prefill, card: card ? { guid: card.guid, channel: card.channel } : undefined, gameDayChannel: card?.channel },
+  };
+}
+
+async function gameDayDraft(deps: Deps, actor: Actor, login: Login, record: GameDayRecord & { id: string }): Promise<{ team: TeamEntry; draft: TicketDraft }> {
+  const team = teamForAction(login, record.attacks[0]?.teamId);
+  const outcomes = Object.fromEntries(
+    await Promise.all(record.attacks.map(async (a) => {
+      const card = await deps.cards.get(a.guid);
+      return [a.guid, { stage: card?.stage ?? 'Unknown', lifecycle: card?.lifecycle ?? '', haltedBy: card?.haltedBy.map((h) => h.userId) ?? [] }] as const;
+    })),
+  );
+  const permalink = await deps.slack.permalink(record.channel, record.ts);
+  return {
+    team,
+    draft: { id: randomUUID(), person: actor, teamId: team.identifier, entity: { id: record.id, type: 'GAME_DAY' }, ...gameDayTicketPrefill(record, outcomes, permalink), gameDayChannel: record.endedAt ? undefined : record.channel },
   };
 }
 
@@ -108,7 +116,7 @@ export const ticketsCommand: Subcommand = {
   async run(request, deps) {
     const guid = requireGuid(request.words[0], this.usage);
     const login = await requireLogin(deps, request.actor);
-    const team = teamForAction(login, (await deps.cards.get(guid))?.teamId);
+    const { team } = await locateAttack(deps, login, guid);
     const issues = await explained({ team: teamName(team), doing: 'list the tickets' }, () => platformFor(deps, login, team).tracker.issues([guid]));
     return { kind: 'message', message: ticketListMessage(guid, issues) };
   },
@@ -162,6 +170,13 @@ function fieldErrorBlock(field: string, meta: IssueMeta): string {
   return ticketInputFields(meta).some((f) => f.key === field) ? ticketFieldId(field) : TICKET_SUMMARY;
 }
 
+/** Whether a failed create certainly changed nothing: a refusal, as opposed to silence or a crash. */
+function outcomeKnown(error: unknown): boolean {
+  if (error instanceof TimeoutError || error instanceof ServerError) return false;
+  if (error instanceof UnreachableError) return !error.outcomeUnknown;
+  return true;
+}
+
 /** Files the ticket once, however often Slack delivers the submission. */
 export async function submitTicket(submission: Submission, deps: Deps): Promise<SubmissionReply> {
   const draft = await loadDraft(deps, submission.privateMetadata, submission.actor);
@@ -177,17 +192,29 @@ export async function submitTicket(submission: Submission, deps: Deps): Promise<
   try {
     issue = await platformFor(deps, login, team).tracker.createIssue({ entity: draft.entity, fields: mapped.fields });
   } catch (error) {
-    // Nothing was filed: the person may correct the form and submit again.
+    const check = draft.entity.type === 'ATTACK' ? `tickets ${draft.entity.id}` : 'tickets <attack id>';
+    const words = describeError(error, { command: deps.config.slack.command, team: teamName(team), doing: 'file the ticket', check });
+    if (!outcomeKnown(error)) {
+      // It may have been filed: keep the claim, so a second submission cannot file it twice.
+      deps.logger.warn({ err: error }, 'ticket creation has an unknown outcome');
+      return {
+        kind: 'update',
+        view: noticeModal('File a ticket', `The platform did not confirm the ticket, so it is not known whether it was filed. Check with \`${deps.config.slack.command} ${check}\` before filing it again.`),
+      };
+    }
+    // Refused: nothing was filed, so the person may correct the form and submit again.
     await deps.store.release(claim);
     if (error instanceof BadRequestError && error.field) {
       const name = draft.meta.fields.find((f) => f.key === error.field)?.name ?? error.field;
       return { kind: 'errors', errors: { [fieldErrorBlock(error.field, draft.meta)]: `The tracker did not accept ${name}. Check it and submit again.` } };
     }
     if (error instanceof NoIntegrationError) throw error;
-    return { kind: 'errors', errors: { [TICKET_SUMMARY]: describeError(error, { command: deps.config.slack.command, team: teamName(team), doing: 'file the ticket' }).text } };
+    return { kind: 'errors', errors: { [TICKET_SUMMARY]: words.text } };
   }
   audit(deps.logger, 'ticket_filed', submission.actor, { platformUser: login.session.identifier, team: team.identifier, attack: draft.entity.type === 'ATTACK' ? draft.entity.id : undefined, gameDay: draft.entity.type === 'GAME_DAY' ? draft.entity.id : undefined, ticket: issue.key });
-  await announceTicket(deps, submission.actor, draft, issue);
+  await announceTicket(deps, submission.actor, draft, issue).catch((error: unknown) => {
+    deps.logger.warn({ err: error, ticket: issue.key }, 'ticket filed, but could not announce it');
+  });
   return { kind: 'update', view: noticeModal('Ticket filed', `:ticket: Filed ${issue.url ? `<${issue.url}|${issue.key}>` : issue.key}.`) };
 }
 

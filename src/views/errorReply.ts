@@ -24,6 +24,8 @@ export interface ErrorContext {
   doing?: string | undefined;
   /** What a 404 was about: "attack 6f1c…". */
   subject?: string | undefined;
+  /** The subcommand that shows whether something with an unknown outcome happened (default `list`). */
+  check?: string | undefined;
 }
 
 function text(words: string): Message {
@@ -73,7 +75,7 @@ export function describeError(error: unknown, context: ErrorContext): Message {
   }
   if (error instanceof TimeoutError || (error instanceof UnreachableError && error.outcomeUnknown)) {
     if (error.outcomeUnknown) {
-      return text(`The platform did not confirm in time, so it is not known whether it did ${doing}. Check with \`${cmd} list\` before trying again.`);
+      return text(`The platform did not confirm in time, so it is not known whether it did ${doing}. Check with \`${cmd} ${ctx.check ?? 'list'}\` before trying again.`);
     }
     return text(`The platform did not answer in time, so Faultline could not ${doing}. Try again in a moment.`);
   }

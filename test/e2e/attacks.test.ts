@@ -266,6 +266,17 @@ describe('halting', () => {
     expect(read(await stack.ask(id, 'halt not-an-id!', { channel }))).toContain('is not an attack id');
   });
 
+  it('halts by id an attack of another of your teams than the selected one', async () => {
+    const id = nextPerson();
+    await stack.login(id, users().owner, { team: 'Platform' });
+    const [guid] = stack.sim.addAttacks(stack.sim.seed.teams.search.id, 1);
+    expect(read(await stack.ask(id, `halt ${guid}`, { channel }))).toContain('Halt requested');
+    expect(stack.sim.state.attacks.get(guid!)!.halt).toBeDefined();
+    const [foreign] = stack.sim.addAttacks(stack.sim.seed.teams.globex.id, 1);
+    expect(read(await stack.ask(id, `halt ${foreign}`, { channel }))).toContain('that you can read in any of your 3 teams');
+    expect(stack.sim.state.attacks.get(foreign!)!.halt).toBeUndefined();
+  });
+
   it('halts a Kubernetes attack by id', async () => {
     const id = nextPerson();
     await stack.login(id, users().owner, { team: 'Platform' });

@@ -112,6 +112,22 @@ describe('tracker tickets', () => {
   });
 });
 
+describe('tracker tickets whose outcome is unknown', () => {
+  it('says so, points at /chaos tickets, and cannot file a second one', async () => {
+    const id = nextPerson();
+    await stack.login(id, users().owner, { team: 'Platform' });
+    const { attack, card } = await startedAttack(stack, id, 'attack cpu -l 30');
+    await card.click('File ticket');
+    const modal = await fillTicket(id);
+    stack.sim.faults.inject({ method: 'POST', path: '/tracker/issues', kind: 'status', status: 503 });
+    await modal.submit();
+    const notice = await stack.fake.waitFor(() => stack.person(id).modal()?.text().includes('not known whether') && stack.person(id).modal(), 'the unknown-outcome notice');
+    expect(notice.text()).toContain(`/chaos tickets ${attack.guid}`);
+    await stack.fake.redeliverLast({ as: 'duplicate' });
+    expect(stack.sim.requests.filter((r) => r.method === 'POST' && r.path === '/tracker/issues')).toHaveLength(1);
+  });
+});
+
 describe('App Home', () => {
   it('offers Log in to someone logged out', async () => {
     const person = stack.person(nextPerson());
