@@ -3,6 +3,7 @@ import { NotFoundError, UnauthorizedError } from '../client/errors.ts';
 import type { ScopedPlatform } from '../client/index.ts';
 import type { Deps } from '../deps.ts';
 import type { Messenger } from '../slack/messenger.ts';
+import type { Person } from '../store/sessions.ts';
 import { attackCardMessage } from '../views/attackCard.ts';
 import { isLive, withState, type AttackState, type CardRecord, type CardStore } from './cards.ts';
 
@@ -92,16 +93,16 @@ export class Poller {
   async #pollTeam(teamId: string, guids: string[]): Promise<number> {
     const cards = (await Promise.all(guids.map((guid) => this.#cards.get(guid)))).filter((c): c is CardRecord => c !== undefined && isLive(c));
     if (!cards.length) return 0;
-    for (const { person, api } of await this.#readers(teamId, cards)) {
+    for await (const { person, api } of this.#readers(teamId, cards)) {
       try {
         return await this.#refreshCards(api, cards);
       } catch (error) {
         if (!(error instanceof UnauthorizedError)) throw error;
-        // That person's session is dead: forget it, and let the next starter read the team.
+        // That person's session is dead: forget it, and let the next reader try.
         await this.#deps.sessions.drop(person);
       }
     }
-    this.#deps.logger.warn({ teamId, cards: cards.length }, 'no logged-in starter of these cards can read the team; they stay as they are');
+    this.#deps.logger.warn({ teamId, cards: cards.length }, 'nobody logged in can read the team; its cards stay as they are');
     return 0;
   }
 
@@ -125,25 +126,31 @@ export class Poller {
           state = { stage: card.stage, stage_lifecycle: 'Complete' };
         }
       }
-      const { card: next, changed } = withState(card, state);
-      if (changed) {
-        await this.publish(next);
+      if (withState(card, state).changed) {
+        // Read the card again: a halt or a ticket may have marked it since this pass began.
+        await this.publish(withState((await this.#cards.get(card.guid)) ?? card, state).card);
         updated++;
       }
     }
     return updated;
   }
 
-  /** The platform as each of the cards' starters who is logged in and still in the team. */
-  async #readers(teamId: string, cards: CardRecord[]): Promise<{ person: CardRecord['startedBy']; api: ScopedPlatform }[]> {
-    const people = new Map(cards.map((c) => [`${c.startedBy.workspaceId}/${c.startedBy.userId}`, c.startedBy]));
-    const readers: { person: CardRecord['startedBy']; api: ScopedPlatform }[] = [];
-    for (const person of people.values()) {
-      const login = await this.#deps.sessions.get(person);
-      if (login?.session.teams.some((t) => t.identifier === teamId)) {
-        readers.push({ person, api: this.#deps.platform.as({ header: login.session.header, teamId }) });
+  /**
+   * The platform as each person who can read the team, in turn: the cards' starters first, then
+   * (only if none of them can) anyone else logged in with that team, so cards keep moving after
+   * their starter logs out.
+   */
+  async *#readers(teamId: string, cards: CardRecord[]): AsyncIterable<{ person: Person; api: ScopedPlatform }> {
+    const seen = new Set<string>();
+    const starters = cards.map((c) => c.startedBy);
+    for (const people of [starters, () => this.#deps.sessions.readersOf(teamId)] as const) {
+      for (const person of typeof people === 'function' ? await people() : people) {
+        const key = `${person.workspaceId}/${person.userId}`;
+        if (seen.has(key)) continue;
+        seen.add(key);
+        const login = await this.#deps.sessions.get(person);
+        if (login?.session.teams.some((t) => t.identifier === teamId)) yield { person, api: this.#deps.platform.as({ header: login.session.header, teamId }) };
       }
     }
-    return readers;
   }
 }

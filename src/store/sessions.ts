@@ -18,6 +18,7 @@ export interface Login {
 
 const sessionKey = (p: Person) => `session:${p.workspaceId}:${p.userId}`;
 const teamKey = (p: Person) => `team:${p.workspaceId}:${p.userId}`;
+const readerKey = (teamId: string, p: Person) => `reader:${teamId}:${p.workspaceId}:${p.userId}`;
 
 /**
  * Company sessions per Slack user, encrypted at rest and expiring with the platform session.
@@ -47,8 +48,8 @@ export class SessionStore {
     const opened = this.#cipher.open(sealed, key);
     const parsed = opened ? companySessionSchema.safeParse(JSON.parse(opened.plaintext)) : undefined;
     if (!opened || !parsed?.success) {
-      // Unreadable under every configured key: treat as logged out rather than fail every command.
-      await this.#store.delete(key);
+      // Unreadable under every key this replica has: logged out here, but left in place, since
+      // during a rolling key rotation another replica may hold the key that opens it.
       return { expired: false };
     }
     const session = parsed.data;
@@ -67,10 +68,24 @@ export class SessionStore {
     const ttl = new Date(session.expires_at ?? 0).getTime() - this.#now();
     if (!(ttl > 0)) throw new Error('The platform returned a session that has already expired');
     await this.#store.set(key, this.#cipher.seal(JSON.stringify(session), key), ttl);
+    // Who can read each team while their session lasts: the poller falls back on them.
+    for (const team of session.teams) await this.#store.set(readerKey(team.identifier, person), person, ttl);
   }
 
   async drop(person: Person): Promise<void> {
+    const { login } = await this.lookup(person).catch(() => ({ login: undefined }));
+    for (const team of login?.session.teams ?? []) await this.#store.delete(readerKey(team.identifier, person));
     await this.#store.delete(sessionKey(person));
+  }
+
+  /** People logged in with a session that includes the team (at most `limit`). */
+  async readersOf(teamId: string, limit = 20): Promise<Person[]> {
+    const people: Person[] = [];
+    for await (const [, person] of this.#store.entries<Person>(`reader:${teamId}:`)) {
+      people.push(person);
+      if (people.length >= limit) break;
+    }
+    return people;
   }
 
   async selectTeam(person: Person, teamId: string): Promise<void> {

@@ -419,6 +419,18 @@ describe('the poller', () => {
     expect(stack.sim.requests.slice(mark).filter((r) => r.path === `/attacks/${one!.guid}`)).toHaveLength(1);
   }, 60_000);
 
+  it('keeps cards moving after their starter logs out, with another team member\'s session', async () => {
+    const starter = nextPerson();
+    const colleague = nextPerson();
+    await stack.login(starter, users().owner, { team: 'Platform' });
+    await stack.login(colleague, users().solo);
+    const { attack } = await previewAndStart(starter, 'attack cpu -l 30');
+    expect(read(await stack.ask(starter, 'logout', { channel }))).toContain('Logged out');
+    stack.advanceClock(120_000);
+    expect(await stack.poll()).toMatchObject({ teams: 1, updated: 1 });
+    expect(read(cardOf(attack.guid))).toContain('Successful');
+  });
+
   it('survives a restart: live cards are polled by the new process', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'faultline-poller-'));
     const local = await Stack.start({ storeUrl: `sqlite://${join(dir, 'bot.db')}` });
