@@ -64,14 +64,14 @@ describe('builderToRequest gives what the equivalent slash command gives', () =>
     {
       name: 'memory on exact hosts, inputs given out of metadata order',
       inputs: { [ATTACK_TARGET_VALUES]: 'web-1,web-2', [arg('memory', 'percent')]: '50', [arg('memory', 'gigabytes')]: '1.5', [ATTACK_TYPE_SELECT]: 'memory', [ATTACK_TARGET_KIND]: 'hosts' },
-      args: ['-g', '1.5', '-p', '50'],
-      command: 'attack memory -g 1.5 -p 50 --target-hosts web-1,web-2',
+      args: ['-g', '1.5', '-p', '50', '-l', '60'],
+      command: 'attack memory -g 1.5 -p 50 -l 60 --target-hosts web-1,web-2',
     },
     {
       name: 'io with an enum on exact containers',
       inputs: { [ATTACK_TYPE_SELECT]: 'io', [arg('io', 'mode')]: 'w', [arg('io', 'dir')]: '/var/data', [ATTACK_TARGET_KIND]: 'containers', [ATTACK_TARGET_VALUES]: ' c1 , c2 ' },
-      args: ['-d', '/var/data', '-m', 'w'],
-      command: 'attack io -d /var/data -m w --target-containers c1,c2',
+      args: ['-d', '/var/data', '-m', 'w', '-l', '60'],
+      command: 'attack io -d /var/data -m w -l 60 --target-containers c1,c2',
     },
     {
       name: 'shutdown with a switch, on every client',
@@ -85,8 +85,8 @@ describe('builderToRequest gives what the equivalent slash command gives', () =>
         [ATTACK_TYPE_SELECT]: 'blackhole', [arg('blackhole', 'hostnames')]: 'api.example.com, db.example.com', [arg('blackhole', 'ipaddresses')]: '10.0.0.0/8',
         [arg('blackhole', 'protocol')]: 'TCP', [ATTACK_TARGET_KIND]: 'labels', [ATTACK_TARGET_VALUES]: 'app=checkout',
       },
-      args: ['-h', 'api.example.com,db.example.com', '-i', '10.0.0.0/8', '-P', 'TCP'],
-      command: 'attack blackhole -h api.example.com,db.example.com -i 10.0.0.0/8 -P TCP --target-labels app=checkout',
+      args: ['-h', 'api.example.com,db.example.com', '-i', '10.0.0.0/8', '-P', 'TCP', '-l', '60'],
+      command: 'attack blackhole -h api.example.com,db.example.com -i 10.0.0.0/8 -P TCP -l 60 --target-labels app=checkout',
     },
     {
       name: 'process_killer with values that need quoting',
@@ -94,8 +94,8 @@ describe('builderToRequest gives what the equivalent slash command gives', () =>
         [ATTACK_TYPE_SELECT]: 'process_killer', [arg('process_killer', 'process')]: 'java -jar "app.jar"', [arg('process_killer', 'full')]: 'true',
         [ATTACK_TARGET_KIND]: 'tags', [ATTACK_TARGET_VALUES]: "team=it's ours", [ATTACK_TEAM]: 'team-2',
       },
-      args: ['-p', 'java -jar "app.jar"', '-f'],
-      command: `attack process_killer -p "java -jar "'"'"app.jar"'"'"" -f --target-tags "team=it's ours" --team team-2`,
+      args: ['-p', 'java -jar "app.jar"', '-f', '-l', '60'],
+      command: `attack process_killer -p "java -jar "'"'"app.jar"'"'"" -f -l 60 --target-tags "team=it's ours" --team team-2`,
     },
     {
       name: 'a type with a long-only flag',
@@ -115,7 +115,8 @@ describe('builderToRequest gives what the equivalent slash command gives', () =>
 
   it('takes the length from the length field, or the default', () => {
     expect(request({ [ATTACK_TYPE_SELECT]: 'latency', [ATTACK_LENGTH]: '120', [ATTACK_TARGET_KIND]: 'all' }).lengthSeconds).toBe(120);
-    expect(request({ [ATTACK_TYPE_SELECT]: 'latency', [ATTACK_LENGTH]: '', [ATTACK_TARGET_KIND]: 'all' })).toMatchObject({ args: [], lengthSeconds: 60 });
+    // No length typed: the default is sent explicitly, so what runs is what the preview showed.
+    expect(request({ [ATTACK_TYPE_SELECT]: 'latency', [ATTACK_LENGTH]: '', [ATTACK_TARGET_KIND]: 'all' })).toMatchObject({ args: ['-l', '60'], lengthSeconds: 60 });
     expect(request({ [ATTACK_TYPE_SELECT]: 'shutdown', [ATTACK_TARGET_KIND]: 'all' }).lengthSeconds).toBeUndefined();
   });
 
@@ -125,7 +126,7 @@ describe('builderToRequest gives what the equivalent slash command gives', () =>
 
   it('ignores values of another type left in the submission', () => {
     const built = request({ [ATTACK_TYPE_SELECT]: 'cpu', [arg('memory', 'percent')]: '50', [ATTACK_TARGET_KIND]: 'all' });
-    expect(built.args).toEqual([]);
+    expect(built.args).toEqual(['-l', '60']);
   });
 });
 

@@ -82,17 +82,17 @@ describe('attack flags', () => {
     { text: 'cpu -c 1 -l 30', args: ['-c', '1', '-l', '30'] },
     { text: 'cpu --length 30 --cores 2', args: ['--length', '30', '--cores', '2'] },
     { text: 'cpu --length=30 -c=2', args: ['--length', '30', '-c', '2'] },
-    { text: 'cpu -a -p 50', args: ['-a', '-p', '50'] },
-    { text: 'cpu --all_cores=true', args: ['--all_cores'] },
+    { text: 'cpu -a -p 50', args: ['-a', '-p', '50', '-l', '60'] },
+    { text: 'cpu --all_cores=true', args: ['--all_cores', '-l', '60'] },
     { text: 'cpu --all_cores=false -l 30', args: ['-l', '30'] },
-    { text: 'time_travel -o -3600', args: ['-o', '-3600'] },
-    { text: 'memory -g 1.5', args: ['-g', '1.5'] },
-    { text: 'io -m rw', args: ['-m', 'rw'] },
-    { text: 'dns -i 10.0.0.53 -i 10.1.0.0/16', args: ['-i', '10.0.0.53', '-i', '10.1.0.0/16'] },
-    { text: 'dns -i 10.0.0.53,2001:db8::1', args: ['-i', '10.0.0.53,2001:db8::1'] },
-    { text: 'blackhole -h "api.example.com, db.example.com"', args: ['-h', 'api.example.com, db.example.com'] },
-    { text: 'process_killer -p "java -jar app"', args: ['-p', 'java -jar app'] },
-    { text: 'process_killer --process=--weird', args: ['--process', '--weird'] },
+    { text: 'time_travel -o -3600', args: ['-o', '-3600', '-l', '60'] },
+    { text: 'memory -g 1.5', args: ['-g', '1.5', '-l', '60'] },
+    { text: 'io -m rw', args: ['-m', 'rw', '-l', '60'] },
+    { text: 'dns -i 10.0.0.53 -i 10.1.0.0/16', args: ['-i', '10.0.0.53', '-i', '10.1.0.0/16', '-l', '60'] },
+    { text: 'dns -i 10.0.0.53,2001:db8::1', args: ['-i', '10.0.0.53,2001:db8::1', '-l', '60'] },
+    { text: 'blackhole -h "api.example.com, db.example.com"', args: ['-h', 'api.example.com, db.example.com', '-l', '60'] },
+    { text: 'process_killer -p "java -jar app"', args: ['-p', 'java -jar app', '-l', '60'] },
+    { text: 'process_killer --process=--weird', args: ['--process', '--weird', '-l', '60'] },
     { text: 'http_probe -u https://example.com/health --label "canary one"', args: ['-u', 'https://example.com/health', '--label', 'canary one'] },
     { text: 'shutdown', args: [] },
   ])('$text → $args', ({ text, args }) => {
@@ -288,5 +288,16 @@ describe('target flags', () => {
     expect(failure('http_probe -u https://a.example --target-service s').message).toBe(
       'http_probe attacks cannot target a service; use hosts, containers, tags or labels.',
     );
+  });
+});
+
+describe('the length that runs is the length previewed', () => {
+  const noDefault = [{ name: 'stress', type: 'Resource', info: null, usage: null, args: [{ name: 'length', short: 'l', long: 'length', info: null, type: 'Integer', default: null, required: false, multiple: false, options: null }] }];
+  it('adds the default length explicitly when none is typed', () => {
+    expect(parseAttackCommand('cpu -c 2', builtInCatalogue, { maxAttackSeconds: 600 })).toMatchObject({ args: ['-c', '2', '-l', '60'], lengthSeconds: 60 });
+  });
+  it('asks for a length when the type has no default', () => {
+    expect(() => parseAttackCommand('stress', noDefault, { maxAttackSeconds: 600 })).toThrow('stress has no default length: give -l/--length.');
+    expect(parseAttackCommand('stress -l 30', noDefault, { maxAttackSeconds: 600 })).toMatchObject({ args: ['-l', '30'], lengthSeconds: 30 });
   });
 });

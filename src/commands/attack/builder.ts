@@ -10,7 +10,7 @@ import {
   attackArgId,
   isBuilderTargetKind,
 } from '../../views/attackBuilder.ts';
-import { defaultLength, findAttackType, flagOf, lengthProblem, parseCount, parseIdList, parsePairs, valueProblem, type AttackLimits } from './parse.ts';
+import { defaultLength, findAttackType, flagOf, implicitLength, lengthProblem, parseCount, parseIdList, parsePairs, valueProblem, type AttackLimits } from './parse.ts';
 import type { AttackRequest, AttackTarget } from './request.ts';
 
 /** Field errors by block id, for a view submission's `response_action: errors`. */
@@ -57,6 +57,12 @@ export function builderToRequest(inputs: Record<string, string | undefined>, cat
     }
     args.push(flagOf(arg), value);
     if (arg.name === 'length') lengthSeconds = Number(value);
+  }
+
+  if (!filled(inputs[ATTACK_LENGTH])) {
+    const implicit = implicitLength(metadata);
+    if (implicit && 'problem' in implicit) errors[ATTACK_LENGTH] = implicit.problem;
+    else if (implicit) args.push(...implicit.args);
   }
 
   const tooLong = lengthProblem(lengthSeconds, limits);

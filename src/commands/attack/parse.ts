@@ -144,6 +144,20 @@ export function defaultLength(metadata: InfraAttackMetadata): number | undefined
   return Number.isFinite(seconds) ? seconds : undefined;
 }
 
+/**
+ * The length flag to add when none was typed: the metadata's default, sent explicitly, so that
+ * what runs is what was previewed and checked against the guardrail (the platform's own default
+ * may differ from a built-in catalogue's). Undefined when the type has no length; an error text
+ * when it has one but no default, so the person must give it.
+ */
+export function implicitLength(metadata: InfraAttackMetadata): { args: string[]; seconds: number } | { problem: string } | undefined {
+  const length = metadata.args.find((arg) => arg.name === 'length');
+  if (!length) return undefined;
+  const seconds = defaultLength(metadata);
+  if (seconds === undefined) return { problem: `${metadata.name} has no default length: give ${spellings(length)}.` };
+  return { args: [flagOf(length), String(seconds)], seconds };
+}
+
 /** Why a length breaks the guardrail, or undefined when it is within it. */
 export function lengthProblem(seconds: number | undefined, limits: AttackLimits): string | undefined {
   if (seconds === undefined || seconds <= limits.maxAttackSeconds) return undefined;
@@ -293,6 +307,15 @@ export function parseAttackCommand(rest: string, catalogue: readonly InfraAttack
   const missing = metadata.args.filter((arg) => arg.required && !given.has(arg.name));
   if (missing.length > 0) {
     throw fail(`${metadata.name} needs ${missing.map((arg) => `${code(spellings(arg))}${arg.info ? ` (${arg.info})` : ''}`).join(' and ')}.`);
+  }
+
+  if (!given.has('length')) {
+    const implicit = implicitLength(metadata);
+    if (implicit && 'problem' in implicit) throw fail(implicit.problem);
+    if (implicit) {
+      args.push(...implicit.args);
+      lengthSeconds = implicit.seconds;
+    }
   }
 
   const tooLong = lengthProblem(lengthSeconds, limits);
