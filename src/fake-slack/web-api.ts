@@ -45,6 +45,13 @@ function viewResult(workspace: Workspace, view: ViewRecord): Result {
 }
 
 const methods: Record<string, (workspace: Workspace, args: Args) => Result> = {
+  // Channel ids tell the kind as in Slack: C channels, G private or group conversations, D direct messages.
+  'conversations.info': (_workspace, args) => {
+    const id = text(args['channel']);
+    if (!id || !/^[CGD][A-Z0-9]+$/.test(id)) return failure('channel_not_found');
+    return { ok: true, channel: { id, is_channel: id.startsWith('C'), is_group: id.startsWith('G'), is_private: !id.startsWith('C'), is_im: id.startsWith('D'), is_mpim: false, is_archived: false, is_member: true } };
+  },
+
   'users.conversations': (workspace, args) => {
     const user = text(args['user']);
     if (!user) return failure('invalid_arguments');

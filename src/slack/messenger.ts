@@ -57,6 +57,27 @@ export class Messenger {
     }
   }
 
+  /**
+   * Why an attack card could not be posted and kept up to date in a channel, or undefined when
+   * it can: direct messages and archived channels are refused, and so are private channels the
+   * app is not in.
+   */
+  async cardProblem(channel: string): Promise<string | undefined> {
+    try {
+      const { channel: info } = await this.#client.conversations.info({ channel });
+      if (!info) return 'Slack did not describe this conversation; start attacks from a channel.';
+      if (info.is_im || info.is_mpim) return 'Start attacks from a channel, where everyone can see the card and its Halt button, not from a direct message.';
+      if (info.is_archived) return 'This channel is archived; start attacks from a live one.';
+      if (info.is_private && !info.is_member) return 'Faultline is not in this private channel, so it could not post the attack card. Invite it (/invite @Faultline), then try again.';
+      return undefined;
+    } catch (error) {
+      const code = (error as { data?: { error?: string } }).data?.error;
+      if (code === 'channel_not_found') return 'Faultline cannot see this conversation, so it could not post the attack card. Invite it to a channel (/invite @Faultline) and start the attack there.';
+      this.#logger.warn({ err: error, channel }, 'could not check the channel for an attack card');
+      return 'Slack did not answer a check of this channel, so no attack was started. Try again in a moment.';
+    }
+  }
+
   /** The public and private channels a person is in (needs channels:read and groups:read). */
   async channelsOf(user: string): Promise<Set<string>> {
     const channels = new Set<string>();

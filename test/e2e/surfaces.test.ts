@@ -128,6 +128,16 @@ describe('tracker tickets whose outcome is unknown', () => {
   });
 });
 
+describe('where attacks may start', () => {
+  it('refuses a direct message, where no card could be posted, and sends nothing', async () => {
+    const id = nextPerson();
+    await stack.login(id, users().owner, { team: 'Platform' });
+    const reply = await stack.ask(id, 'attack cpu -l 30 --yes', { channel: 'D0DIRECT' });
+    expect(read(reply)).toContain('not from a direct message');
+    expect(stack.sim.state.attacks.size).toBe(0);
+  });
+});
+
 describe('App Home', () => {
   it('offers Log in to someone logged out', async () => {
     const person = stack.person(nextPerson());

@@ -15,13 +15,18 @@ import { platformFor, requireLogin, requireTeam, teamName } from '../session.ts'
 import { matchTeam } from '../team.ts';
 import type { Login } from '../../store/sessions.ts';
 
-/** ATTACK_CHANNELS: attacks start only where the team agreed to watch them. */
-function checkChannel(deps: Deps, channel: string | undefined): string {
+/**
+ * Where attacks may start: a channel allowed by ATTACK_CHANNELS, where the card (and its Halt
+ * button) can be posted. Checked before anything is sent to the platform.
+ */
+async function checkChannel(deps: Deps, channel: string | undefined): Promise<string> {
   const allowed = deps.config.attackChannels;
   if (!channel) throw new UserInputError('Start attacks from a channel, where their card can be posted.');
   if (allowed && !allowed.includes(channel)) {
     throw new UserInputError(`Attacks cannot be started in this channel. Use ${allowed.map((c) => `<#${c}>`).join(', ')}.`);
   }
+  const problem = await deps.slack.cardProblem(channel);
+  if (problem) throw new UserInputError(problem);
   return channel;
 }
 
@@ -73,7 +78,7 @@ async function builderModal(deps: Deps, login: Login, team: TeamEntry, origin: B
 
 /** The attack builder, from `/chaos attack` in a channel or from App Home (which asks for one). */
 export async function openBuilder(deps: Deps, actor: Actor, origin: BuilderOrigin): Promise<Reply> {
-  if (origin.channel) checkChannel(deps, origin.channel);
+  if (origin.channel) await checkChannel(deps, origin.channel);
   const login = await requireLogin(deps, actor);
   return { kind: 'openModal', view: await builderModal(deps, login, requireTeam(login), origin) };
 }
@@ -89,7 +94,7 @@ export const attackCommand: Subcommand = {
     'attack memory -l 30 -p 50 --target-labels app=checkout --target-count 2 --yes',
   ],
   async run(request, deps) {
-    const channel = checkChannel(deps, request.actor.channelId);
+    const channel = await checkChannel(deps, request.actor.channelId);
     if (!request.rest.trim()) return openBuilder(deps, request.actor, { channel, responseUrl: request.responseUrl });
     const login = await requireLogin(deps, request.actor);
     // Parse against the team the attack would run in: its metadata decides which flags exist.
@@ -120,7 +125,7 @@ export async function startFromPreview(action: Action, deps: Deps): Promise<Repl
     if (pending.actor.userId !== action.actor.userId || pending.actor.workspaceId !== action.actor.workspaceId) {
       throw new UserInputError('Only the person who asked for this preview can start it.');
     }
-    const channel = checkChannel(deps, pending.channel);
+    const channel = await checkChannel(deps, pending.channel);
     const login = await requireLogin(deps, action.actor);
     const team = login.session.teams.find((t) => t.identifier === pending.teamId);
     if (!team) throw new UserInputError('You are no longer in the team this attack was for. Run the command again.');
@@ -172,7 +177,7 @@ export async function submitBuilder(submission: Submission, deps: Deps): Promise
   if (!origin.channel && (!chosen || (allowed && !allowed.includes(chosen)))) {
     return { kind: 'errors', errors: { [ATTACK_CHANNEL]: allowed ? `Choose one of the attack channels: ${allowed.map((c) => `<#${c}>`).join(', ')}.` : 'Choose the channel for the attack card.' } };
   }
-  const channel = checkChannel(deps, chosen);
+  const channel = await checkChannel(deps, chosen);
   const shown = await preview(deps, submission.actor, login, team, result, channel);
   if (origin.responseUrl) await respondTo(origin.responseUrl, shown);
   else await deps.slack.postEphemeral(channel, submission.actor.userId, shown);
