@@ -12,10 +12,11 @@ export interface Catalogue {
 /**
  * The attack types and arguments of each team, read from `GET /metadata` at most every ten
  * minutes. A modal must open within Slack's 3 s, so a slow platform gets the built-in catalogue
- * this time while the answer is still cached for the next.
+ * this time while its answer is still kept for the next. Only answers are shared between people:
+ * each read is made with, and fails for, the session of the person who asked.
  */
 export class CatalogueCache {
-  readonly #entries = new Map<string, { at: number; catalogue: Promise<Catalogue> }>();
+  readonly #entries = new Map<string, { at: number; catalogue: Catalogue }>();
   readonly #logger: Logger;
   readonly #now: () => number;
   readonly #ttlMs: number;
@@ -28,23 +29,23 @@ export class CatalogueCache {
 
   async get(teamId: string, api: ScopedPlatform, waitMs = 1_500): Promise<Catalogue> {
     const cached = this.#entries.get(teamId);
-    let catalogue = cached && this.#now() - cached.at < this.#ttlMs ? cached.catalogue : undefined;
-    if (!catalogue) {
-      catalogue = api.metadata.catalogue();
-      const entry = { at: this.#now(), catalogue };
-      this.#entries.set(teamId, entry);
-      // A failed read must not be cached; an expired session must reach the person.
-      catalogue.catch((error: unknown) => {
-        if (this.#entries.get(teamId) === entry) this.#entries.delete(teamId);
-        if (!(error instanceof UnauthorizedError)) this.#logger.warn({ err: error, teamId }, 'could not read attack metadata');
-      });
-    }
+    if (cached && this.#now() - cached.at < this.#ttlMs) return cached.catalogue;
+    const reading = api.metadata.catalogue().then((catalogue) => {
+      if (catalogue.source === 'platform') this.#entries.set(teamId, { at: this.#now(), catalogue });
+      return catalogue;
+    });
     let timer: NodeJS.Timeout | undefined;
-    const fallback = new Promise<Catalogue>((resolve) => {
-      timer = setTimeout(() => resolve({ types: builtInCatalogue, source: 'built-in' }), waitMs);
+    const fallback = new Promise<Catalogue | 'late'>((resolve) => {
+      timer = setTimeout(() => resolve('late'), waitMs);
     });
     try {
-      return await Promise.race([catalogue, fallback]);
+      const first = await Promise.race([reading, fallback]);
+      if (first !== 'late') return first;
+      // Too slow this time: the read goes on and fills the cache; its failure is only logged.
+      reading.catch((error: unknown) => {
+        if (!(error instanceof UnauthorizedError)) this.#logger.warn({ err: error, teamId }, 'could not read attack metadata');
+      });
+      return { types: builtInCatalogue, source: 'built-in' };
     } finally {
       clearTimeout(timer);
     }

@@ -56,6 +56,12 @@ async function preview(deps: Deps, actor: Actor, login: Login, team: TeamEntry, 
   return attackPreviewMessage({ request, teamName: teamName(team), pendingId: pending.id, command: deps.config.slack.command });
 }
 
+/**
+ * A typed command was acknowledged already, so it can wait for the platform's own metadata
+ * (checking flags against the built-in catalogue could refuse a type the platform has).
+ */
+const commandMetadataWaitMs = 8_000;
+
 /** The builder's private metadata: where to answer once it is submitted. */
 interface BuilderOrigin {
   channel: string | undefined;
@@ -100,7 +106,7 @@ export const attackCommand: Subcommand = {
     // Parse against the team the attack would run in: its metadata decides which flags exist.
     const teamHint = typeof request.flags.team === 'string' ? request.flags.team : undefined;
     const team = resolveTeam(login, teamHint);
-    const catalogue = await deps.catalogues.get(team.identifier, platformFor(deps, login, team));
+    const catalogue = await deps.catalogues.get(team.identifier, platformFor(deps, login, team), commandMetadataWaitMs);
     const attack = parseAttackCommand(request.rest, catalogue.types, { maxAttackSeconds: deps.config.maxAttackSeconds });
     if (attack.yes) {
       // No Start button to claim: the command itself is claimed, so a redelivered or replayed
