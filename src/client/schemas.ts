@@ -133,7 +133,8 @@ export const createdIdSchema = z.preprocess(
     }
     return parsed;
   },
-  z.string().trim().min(1),
+  // An id, not any text: a proxy's error page answered with 201 must not become an attack id.
+  z.string().trim().regex(/^[A-Za-z0-9][A-Za-z0-9_-]{0,127}$/, 'expected an attack id'),
 );
 
 // Kubernetes

@@ -51,8 +51,9 @@ export const gamedayCommand: Subcommand = {
       if (title.length > 150) throw new UserInputError('Keep the title under 150 characters.', usage);
       const allowed = deps.config.attackChannels;
       if (allowed && !allowed.includes(channel)) throw new UserInputError(`Attacks cannot be started in this channel, so a game day here would stay empty. Use ${allowed.map((c) => `<#${c}>`).join(', ')}.`);
-      const { record, started } = await deps.gameDays.start(channel, title, request.actor.userId);
-      if (!started) return message(`A game day is already running here: *${escapeMrkdwn(record.title)}*, facilitated by <@${record.facilitator}>. End it with \`${deps.config.slack.command} gameday end\` first.`);
+      const { outcome, record } = await deps.gameDays.start(channel, title, request.actor.userId);
+      if (outcome === 'starting') return message('Someone is starting a game day in this channel right now; see its card in a moment.');
+      if (outcome === 'running') return message(`A game day is already running here: *${escapeMrkdwn(record!.title)}*, facilitated by <@${record!.facilitator}>. End it with \`${deps.config.slack.command} gameday end\` first.`);
       return message(`:rocket: Game day *${escapeMrkdwn(title)}* started. Its card is in the channel; attacks started here go into its thread.`);
     }
     if (verb === 'status') {

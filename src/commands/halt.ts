@@ -73,8 +73,9 @@ export async function haltAllConfirmed(action: Action, deps: Deps): Promise<Repl
   audit(deps.logger, 'halt_all', action.actor, { platformUser: login.session.identifier, attacks: halted.map((a) => a.guid) });
   await recordMassHalt(deps, action.actor, 'all');
   for (const attack of halted) {
-    const card = await deps.cards.get(attack.guid);
-    if (card) await recordHalt(deps, card, action.actor, undefined);
+    // Everything is halted already; a card that cannot be marked must not say otherwise.
+    const card = await deps.cards.get(attack.guid).catch(() => undefined);
+    if (card) await recordHalt(deps, card, action.actor, undefined).catch((error: unknown) => deps.logger.warn({ err: error, attack: attack.guid }, 'halted, but could not show it on the card'));
   }
   return message(`:octagonal_sign: <@${action.actor.userId}> halted all attacks${halted.length ? ` (${halted.length} were active)` : ''}, and all Kubernetes attacks.`);
 }

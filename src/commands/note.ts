@@ -11,6 +11,19 @@ import { requireGuid } from './halt.ts';
 
 const usage = 'note <attack id> <text>';
 
+/** Runs `work` while holding `lock` (across replicas on Redis), waiting a little for it if taken. */
+async function oneAtATime<T>(deps: Deps, lock: string, work: () => Promise<T>): Promise<T> {
+  for (let attempt = 0; !(await deps.store.claim(lock, 15_000)); attempt++) {
+    if (attempt >= 50) throw new Error('A note on this attack is still being saved; try again.');
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+  try {
+    return await work();
+  } finally {
+    await deps.store.release(lock);
+  }
+}
+
 /**
  * Adds a note as an annotation (PUT replaces the map, so existing notes are sent back too),
  * then shows it on the card and in its thread.
@@ -20,9 +33,14 @@ export async function addNote(deps: Deps, actor: Actor, guid: string, text: stri
   const { team, card } = await locateAttack(deps, login, guid, { teamId });
   const api = platformFor(deps, login, team);
   const context = { team: teamName(team), doing: 'add the note', subject: `attack ${guid}` };
-  const current = await explained(context, () => api.attacks.get(guid));
   const key = `note-${new Date(deps.clock.now()).toISOString()}-${actor.userId}`;
-  const annotated = await explained(context, () => api.attacks.annotate(guid, { ...current.annotations, [key]: `${text} (${actor.userName})` }));
+  // The platform's PUT replaces every annotation: two notes at once must not each drop the other.
+  const annotated = await oneAtATime(deps, `note-lock:${guid}`, () =>
+    explained(context, async () => {
+      const current = await api.attacks.get(guid);
+      return api.attacks.annotate(guid, { ...current.annotations, [key]: `${text} (${actor.userName})` });
+    }),
+  );
   audit(deps.logger, 'note_added', actor, { platformUser: login.session.identifier, team: team.identifier, attack: guid });
   if (card) {
     await deps.poller.show(card, annotated);

@@ -48,21 +48,26 @@ export class GameDays {
     return found;
   }
 
-  /** Starts one, unless one runs in the channel already (then returns that one, not started). */
-  async start(channel: string, title: string, facilitator: string): Promise<{ record: GameDayRecord & { id: string }; started: boolean }> {
+  /**
+   * Starts one. `running` when one runs in the channel already, `starting` when another start
+   * for the channel is under way at this very moment.
+   */
+  async start(channel: string, title: string, facilitator: string): Promise<{ outcome: 'started' | 'running' | 'starting'; record?: GameDayRecord & { id: string } }> {
     const current = await this.running(channel);
-    if (current) return { record: current, started: false };
-    // Two starts at once in one channel: the claim lets one through; the other finds it running.
-    if (!(await this.#store.claim(`gameday-start:${channel}`, 60_000))) {
-      const other = await this.running(channel);
-      if (other) return { record: other, started: false };
+    if (current) return { outcome: 'running', record: current };
+    const claim = `gameday-start:${channel}`;
+    if (!(await this.#store.claim(claim, 60_000))) return { outcome: 'starting' };
+    try {
+      const again = await this.running(channel);
+      if (again) return { outcome: 'running', record: again };
+      const base: GameDayBase = { id: randomUUID(), channel, ts: '', title, facilitator, startedAt: new Date(this.#now()).toISOString() };
+      const posted = await this.#slack.post(channel, gameDayCard({ ...base, attacks: [], halts: [], notes: [], tickets: [] }));
+      const saved = { ...base, channel: posted.channel, ts: posted.ts };
+      await this.#store.set(`gameday:${channel}`, saved);
+      return { outcome: 'started', record: { ...saved, attacks: [], halts: [], notes: [], tickets: [] } };
+    } finally {
+      await this.#store.release(claim);
     }
-    const base: GameDayBase = { id: randomUUID(), channel, ts: '', title, facilitator, startedAt: new Date(this.#now()).toISOString() };
-    const posted = await this.#slack.post(channel, gameDayCard({ ...base, attacks: [], halts: [], notes: [], tickets: [] }));
-    const saved = { ...base, channel: posted.channel, ts: posted.ts };
-    await this.#store.set(`gameday:${channel}`, saved);
-    await this.#store.delete(`gameday-start:${channel}`);
-    return { record: { ...saved, attacks: [], halts: [], notes: [], tickets: [] }, started: true };
   }
 
   /**

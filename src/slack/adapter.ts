@@ -9,6 +9,7 @@ import type { Deps } from '../deps.ts';
 import type { Metrics } from '../metrics.ts';
 import { describeError } from '../views/errorReply.ts';
 import { modal, section } from '../views/blocks.ts';
+import { noticeModal } from '../views/notice.ts';
 
 /** Every id the app answers to, mapped to its handler: the one registration table. */
 export interface Listeners {
@@ -199,7 +200,7 @@ export class SlackAdapter {
             : modal(callbackId, view.title.text, [section(':white_check_mark: Done.')]);
           await client.views.update({ view_id: view.id, view: next });
           await refresh();
-        });
+        }, () => ack({ response_action: 'update', view: noticeModal(view.title.text, 'Faultline is restarting. Try again in a moment.') }));
       });
     }
 
@@ -214,13 +215,17 @@ export class SlackAdapter {
             this.#deps.logger.warn({ err: error }, 'options lookup failed');
             await ack({ options: [] });
           }
-        });
+        }, () => ack({ options: [] }));
       });
     }
   }
 
-  async #track(kind: Kind, work: () => Promise<void>): Promise<void> {
-    if (!this.#accepting) return;
+  async #track(kind: Kind, work: () => Promise<void>, refuse?: () => Promise<void>): Promise<void> {
+    if (!this.#accepting) {
+      // Shutting down: still answer Slack, so the person sees a refusal rather than a timeout.
+      await refuse?.().catch(() => undefined);
+      return;
+    }
     const end = this.#metrics.handlerSeconds.startTimer({ kind });
     const running = work().then(
       () => this.#metrics.interactions.inc({ kind, outcome: 'ok' }),
@@ -252,7 +257,7 @@ export class SlackAdapter {
       return await run();
     } catch (error) {
       const words = await this.#explain(actor, error);
-      return { kind: 'update', view: modal('notice', 'Faultline', words.blocks ?? [section(words.text)]) };
+      return { kind: 'update', view: modal('notice', 'Faultline', words.blocks ?? [section(words.text)], { close: 'Close' }) };
     }
   }
 

@@ -159,6 +159,8 @@ export async function respondTo(responseUrl: string, message: Message & { replac
     method: 'POST',
     headers: { 'content-type': 'application/json' },
     body: JSON.stringify({ response_type: 'ephemeral', replace_original: message.replaceOriginal ?? false, text: message.text, ...(message.blocks ? { blocks: message.blocks } : {}) }),
+    signal: AbortSignal.timeout(10_000),
   });
+  await response.arrayBuffer();
   if (!response.ok) throw new Error(`Slack refused the reply (${response.status})`);
 }

@@ -52,7 +52,7 @@ export function stageLabel(stage: string, lifecycle: string): string {
 }
 
 export function argsText(args: readonly string[]): string {
-  return args.length ? `\`${truncate(args.join(' '), 500)}\`` : '_no arguments_';
+  return args.length ? `\`${escapeMrkdwn(truncate(args.join(' '), 500)).replace(/`/g, "'")}\`` : '_no arguments_';
 }
 
 /** The card posted in the channel when an attack starts, updated in place as its stage changes. */
@@ -92,6 +92,7 @@ export function attackCardMessage(card: CardRecord, links: { appUrl?: string | u
       button('Details', ATTACK_DETAILS, { value: ref }),
     ]),
   );
-  const text = `${card.type} attack on ${card.targetWords} in team ${card.teamName}: ${card.stage}`;
+  // Notification text is mrkdwn too: what a person typed must not ping the channel.
+  const text = escapeMrkdwn(`${card.type} attack on ${card.targetWords} in team ${card.teamName}: ${card.stage}`);
   return { text, blocks };
 }

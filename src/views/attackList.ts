@@ -22,7 +22,7 @@ export interface ListedAttack {
 }
 
 export function attackListMessage(page: { which: 'active' | 'completed'; teamId: string; teamName: string; attacks: ListedAttack[]; nextValue?: string | undefined; pageNumber: number; filter?: string | undefined }): Message {
-  const title = `${page.which === 'active' ? 'Active' : 'Completed'} attacks · ${page.teamName}`;
+  const title = `${page.which === 'active' ? 'Active' : 'Completed'} ${page.filter ? '' : 'ad-hoc '}attacks · ${page.teamName}`;
   const blocks: KnownBlock[] = [header(title)];
   if (!page.attacks.length) {
     blocks.push(section(page.pageNumber === 1 ? `No ${page.which} attacks${page.filter ? ` (${page.filter})` : ''} in team *${escapeMrkdwn(page.teamName)}*.` : 'No more attacks.'));
@@ -42,7 +42,7 @@ export function attackListMessage(page: { which: 'active' | 'completed'; teamId:
   if (page.which === 'active' && page.attacks.length) {
     footer.push(button('Halt all', HALT_ALL_CONFIRMED, { style: 'danger', value: 'attacks', confirm: haltAllConfirm('attacks') }));
   }
-  blocks.push(context(`Page ${page.pageNumber}${page.filter ? ` · ${escapeMrkdwn(page.filter)}` : ''}`));
+  blocks.push(context(`Page ${page.pageNumber}${page.filter ? ` · ${escapeMrkdwn(page.filter)}` : ' · Scenario attacks: add `--source Scenario`; Kubernetes attacks: `--k8s`'}`));
   if (footer.length) blocks.push(actions('attack_list_actions', footer));
   return { text: `${title}: ${page.attacks.length} on page ${page.pageNumber}`, blocks };
 }

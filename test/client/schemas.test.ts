@@ -69,6 +69,9 @@ describe('lenient schemas', () => {
     expect(createdIdSchema.parse('"0b7f3c1e-aaaa"\n')).toBe('0b7f3c1e-aaaa');
     expect(createdIdSchema.parse({ guid: 'g-2' })).toBe('g-2');
     expect(createdIdSchema.safeParse('').success).toBe(false);
+    // Not an id: text a proxy might answer with must never become an attack id on a card.
+    expect(createdIdSchema.safeParse('<html><body>Bad gateway</body></html>').success).toBe(false);
+    expect(createdIdSchema.safeParse('Internal error').success).toBe(false);
   });
 
   it('reads attacks-for-service sent as JSON text', () => {

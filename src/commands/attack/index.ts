@@ -185,7 +185,8 @@ export async function submitBuilder(submission: Submission, deps: Deps): Promise
   }
   const channel = await checkChannel(deps, chosen);
   const shown = await preview(deps, submission.actor, login, team, result, channel);
-  if (origin.responseUrl) await respondTo(origin.responseUrl, shown);
-  else await deps.slack.postEphemeral(channel, submission.actor.userId, shown);
+  // The command's response_url lasts 30 minutes; a builder left open longer answers another way.
+  const answered = origin.responseUrl ? await respondTo(origin.responseUrl, shown).then(() => true, () => false) : false;
+  if (!answered) await deps.slack.postEphemeral(channel, submission.actor.userId, shown);
   return { kind: 'clear' };
 }
