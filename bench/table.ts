@@ -7,7 +7,11 @@ export interface SummaryRow {
 }
 
 export const formatMs = (ms: number) => (Number.isNaN(ms) ? '–' : `${ms < 10 ? ms.toFixed(2) : ms < 100 ? ms.toFixed(1) : Math.round(ms)} ms`);
-export const formatBytes = (bytes: number) => (bytes < 1024 ? `${bytes} B` : bytes < 1024 ** 2 ? `${(bytes / 1024).toFixed(1)} KiB` : `${(bytes / 1024 ** 2).toFixed(1)} MiB`);
+export const formatBytes = (bytes: number | undefined) =>
+  bytes === undefined || !Number.isFinite(bytes) ? '–'
+  : bytes < 1024 ? `${bytes} B`
+  : bytes < 1024 ** 2 ? `${(bytes / 1024).toFixed(1)} KiB`
+  : `${(bytes / 1024 ** 2).toFixed(1)} MiB`;
 export const formatRatio = (ratio: number) => (Number.isFinite(ratio) ? `${ratio < 10 ? ratio.toFixed(2) : Math.round(ratio)}×` : '–');
 
 // A figure (a number with at most a unit, or a dash for none) lines up on the right, words on the left.
