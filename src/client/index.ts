@@ -47,9 +47,14 @@ export interface PlatformClient {
   close(): Promise<void>;
 }
 
+/** Connections to the platform at most; more calls than this wait their turn. */
+const maxConnections = 64;
+
 export function createPlatformClient(options: PlatformClientOptions): PlatformClient {
   const baseUrl = parseBaseUrl(options.baseUrl);
-  const ownedAgent = options.dispatcher ? undefined : new Agent();
+  // A bounded pool: when the platform hangs, calls queue for a connection (and time out) rather
+  // than open one socket each until the process runs out of file descriptors.
+  const ownedAgent = options.dispatcher ? undefined : new Agent({ connections: maxConnections, keepAliveTimeout: 30_000 });
   const request = createRequest({
     baseUrl,
     dispatcher: options.dispatcher ?? ownedAgent!,

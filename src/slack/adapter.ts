@@ -28,8 +28,11 @@ export interface Listeners {
 
 export type ShortcutHandler = (shortcut: { actor: Actor; channel: string; messageTs: string }, deps: Deps) => Promise<Reply>;
 
-/** Slack gives a view submission 3 s; past this the modal is told to wait and updated later. */
-const submissionDeadlineMs = 2_500;
+/**
+ * Slack gives a view submission 3 s, counted at Slack: past this the modal is told to wait and
+ * is updated later. The rest of the 3 s is for the network both ways and a busy event loop.
+ */
+const submissionDeadlineMs = 2_000;
 
 type Kind = 'command' | 'action' | 'view' | 'options' | 'shortcut' | 'event';
 

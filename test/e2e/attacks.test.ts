@@ -72,6 +72,10 @@ describe('starting an attack from the slash command', () => {
     expect(read(finished)).toContain('Successful');
     expect(finished.buttons().map((b) => b.text)).toEqual(['File ticket', 'Add note', 'Details']);
     expect(await stack.deps.cards.liveByTeam()).toEqual(new Map());
+
+    // Every state change is one audit line naming the Slack user, the platform identity, the team and the attack.
+    const audits = stack.logs.filter((line) => line['audit'] === 'attack_started');
+    expect(audits).toEqual([expect.objectContaining({ slackUser: id, platformUser: users().owner.email, team: stack.sim.seed.teams.platform.id, attack: attack.guid })]);
   });
 
   it('with --yes starts at once, with the exact target payloads of the flag table', async () => {
@@ -254,6 +258,7 @@ describe('halting', () => {
     expect(read(cardOf(attack.guid))).toContain('User Halted');
     expect(cardOf(attack.guid)!.buttons().map((b) => b.text)).not.toContain('Halt');
     expect(stack.fake.channel(channel).thread(card.ts).filter((m) => read(m).includes('halted this attack'))).toHaveLength(1);
+    expect(stack.logs.filter((line) => line['audit'] === 'attack_halted').map((line) => [line['slackUser'], line['attack']])).toEqual([[sre, attack.guid], [sre, attack.guid]]);
   });
 
   it('halts by id with a reason, and refuses a malformed id', async () => {

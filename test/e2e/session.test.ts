@@ -61,6 +61,19 @@ describe('logging in', () => {
     expect(stack.logText()).not.toContain('not-the-password');
   });
 
+  it('answers Slack in time when the platform is slow, then shows the outcome in the modal', async () => {
+    const id = nextPerson();
+    stack.sim.faults.inject({ method: 'POST', path: '/users/auth', kind: 'latency', ms: 2_600, times: 2 });
+    const person = await stack.submitLogin(id, { email: users().solo.email, password: 'wrong-password' });
+    expect(person.modal()?.text()).toContain('Working on it');
+    await stack.fake.waitFor(() => person.modal()?.text().includes('not accepted'), 'the late refusal', 10_000);
+    expect(person.modal()?.callbackId).toBe('login');
+
+    await person.modal()!.fill('Email', users().solo.email).fill('Password', users().solo.password).submit();
+    expect(person.modal()?.text()).toContain('Working on it');
+    await stack.fake.waitFor(() => person.modal()?.title === 'Logged in', 'the late login', 10_000);
+  }, 20_000);
+
   it('rejects a malformed e-mail and MFA code before asking the platform', async () => {
     const person = stack.person(nextPerson());
     await person.command('login');

@@ -163,6 +163,39 @@ describe('App Home', () => {
     await stack.fake.waitFor(() => stack.homePublishes(id) > redrawn, 'Home redrawn after the halt');
   });
 
+  it('New attack opens the builder, which asks where the card goes, and leads to the preview there', async () => {
+    const id = nextPerson();
+    await stack.login(id, users().owner, { team: 'Platform' });
+    const person = stack.person(id);
+    const before = stack.homePublishes(id);
+    await person.openHome();
+    await stack.fake.waitFor(() => stack.homePublishes(id) > before, 'the Home tab');
+    await person.home()!.click('New attack');
+    let modal = await stack.fake.waitFor(() => person.modal()?.callbackId === 'attack_builder' && person.modal(), 'the builder');
+    await modal.select('Attack type', 'cpu');
+    modal = await stack.fake.waitFor(() => person.modal()?.text().includes('Cores') && person.modal(), 'the cpu arguments');
+    await modal.select('Target', 'Every active client of the team');
+    modal = await stack.fake.waitFor(() => person.modal(), 'the builder for every client');
+    await modal.fill('Length in seconds', '45').choose('Channel for its card', channel).submit();
+    const preview = await stack.fake.waitFor(() => person.ephemerals(channel).find((m) => read(m).includes('-l 45')), 'the preview in the channel');
+    expect(read(preview)).toContain('every active client of team Platform');
+    await preview.click('Start');
+    await stack.fake.waitFor(() => stack.sim.state.attacks.size === 1, 'the attack');
+  });
+
+  it('switches team from Home', async () => {
+    const id = nextPerson();
+    await stack.login(id, users().owner, { team: 'Platform' });
+    const person = stack.person(id);
+    const before = stack.homePublishes(id);
+    await person.openHome();
+    await stack.fake.waitFor(() => stack.homePublishes(id) > before, 'the Home tab');
+    await person.home()!.click('Switch team');
+    const picker = await stack.fake.waitFor(() => person.modal()?.callbackId === 'team_picker' && person.modal(), 'the team picker');
+    await picker.choose('Team', 'Search').submit();
+    await stack.fake.waitFor(() => read(person.home()).includes('Team: Search'), 'Home redrawn with the new team');
+  });
+
   it('shows a game day running in a channel the person is in, and not one elsewhere', async () => {
     const id = nextPerson();
     const outsider = nextPerson();
