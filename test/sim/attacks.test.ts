@@ -1,27 +1,14 @@
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { closeSimulator, openSimulator, type SimApi } from './support.ts';
-import type { Simulator } from '../../src/sim/index.ts';
+import { beforeEach, describe, expect, it } from 'vitest';
+import { simulatorForFile } from './support.ts';
 
-let sim: Simulator;
-let api: SimApi;
+const { sim, api } = await simulatorForFile();
+const platform = sim.seed.teams.platform.id;
 let owner: string;
-let platform: string;
-
-beforeAll(async () => {
-  ({ sim, api } = await openSimulator());
-  platform = sim.seed.teams.platform.id;
-});
 beforeEach(async () => {
   owner = await api.companyAuth(sim.seed.users.owner);
 });
-afterEach(() => sim.reset());
-afterAll(() => closeSimulator({ sim, api }));
 
-async function getAttack(guid: string) {
-  const answer = await api.call('GET', `/attacks/${guid}`, { auth: owner, teamId: platform });
-  expect(answer.status).toBe(200);
-  return answer.json();
-}
+const getAttack = (guid: string) => api.getAttack(owner, platform, guid);
 
 describe('POST /attacks/new', () => {
   it('answers 201 with the guid as plain text and records the attack as given', async () => {

@@ -1,17 +1,11 @@
 import { Agent, request } from 'undici';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { closeSimulator, openSimulator, type CompanySession, type SimApi, type TeamSession } from './support.ts';
-import type { Simulator } from '../../src/sim/index.ts';
+import { describe, expect, it } from 'vitest';
+import { simulatorForFile, type CompanySession, type TeamSession } from './support.ts';
 
 const isoMillis = /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/;
 const credentialsText = /proper credentials.*Authorization header/;
 
-let sim: Simulator;
-let api: SimApi;
-
-beforeAll(async () => ({ sim, api } = await openSimulator()));
-afterEach(() => sim.reset());
-afterAll(() => closeSimulator({ sim, api }));
+const { sim, api } = await simulatorForFile();
 
 describe('login', () => {
   it('gives a company session with the company, its privileges and the teams', async () => {

@@ -1,21 +1,12 @@
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
-import { closeSimulator, openSimulator, type SimApi } from './support.ts';
-import type { Simulator } from '../../src/sim/index.ts';
+import { beforeEach, describe, expect, it, vi } from 'vitest';
+import { simulatorForFile } from './support.ts';
 
-let sim: Simulator;
-let api: SimApi;
+const { sim, api } = await simulatorForFile();
+const platform = sim.seed.teams.platform.id;
 let owner: string;
-let platform: string;
-
-beforeAll(async () => {
-  ({ sim, api } = await openSimulator());
-  platform = sim.seed.teams.platform.id;
-});
 beforeEach(async () => {
   owner = await api.companyAuth(sim.seed.users.owner);
 });
-afterEach(() => sim.reset());
-afterAll(() => closeSimulator({ sim, api }));
 
 const listActive = () => api.call('GET', '/attacks/active', { auth: owner, teamId: platform });
 

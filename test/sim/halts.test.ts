@@ -1,27 +1,15 @@
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { closeSimulator, openSimulator, type SimApi } from './support.ts';
-import type { Simulator } from '../../src/sim/index.ts';
+import { beforeEach, describe, expect, it } from 'vitest';
+import { simulatorForFile } from './support.ts';
 
-let sim: Simulator;
-let api: SimApi;
+const { sim, api } = await simulatorForFile();
+const platform = sim.seed.teams.platform.id;
+const payments = sim.seed.teams.payments.id;
 let owner: string;
-let platform: string;
-let payments: string;
-
-beforeAll(async () => {
-  ({ sim, api } = await openSimulator());
-  platform = sim.seed.teams.platform.id;
-  payments = sim.seed.teams.payments.id;
-});
 beforeEach(async () => {
   owner = await api.companyAuth(sim.seed.users.owner);
 });
-afterEach(() => sim.reset());
-afterAll(() => closeSimulator({ sim, api }));
 
-async function attack(guid: string, teamId = platform) {
-  return (await api.call('GET', `/attacks/${guid}`, { auth: owner, teamId })).json();
-}
+const attack = (guid: string, teamId = platform) => api.getAttack(owner, teamId, guid);
 
 const kubernetesAttack = (objects: unknown[]) => ({
   impactDefinition: { cliArgs: ['memory', '-l', '120', '-p', '50'] },

@@ -1,25 +1,15 @@
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { closeSimulator, openSimulator, type SimApi } from './support.ts';
-import type { Simulator } from '../../src/sim/index.ts';
+import { beforeEach, describe, expect, it } from 'vitest';
+import { simulatorForFile } from './support.ts';
 
-let sim: Simulator;
-let api: SimApi;
+const { sim, api } = await simulatorForFile();
+const platform = sim.seed.teams.platform.id;
+const globexTeam = sim.seed.teams.globex.id;
 let acme: string;
 let globex: string;
-let platform: string;
-let globexTeam: string;
-
-beforeAll(async () => {
-  ({ sim, api } = await openSimulator());
-  platform = sim.seed.teams.platform.id;
-  globexTeam = sim.seed.teams.globex.id;
-});
 beforeEach(async () => {
   acme = await api.companyAuth(sim.seed.users.owner);
   globex = await api.companyAuth(sim.seed.users.globex);
 });
-afterEach(() => sim.reset());
-afterAll(() => closeSimulator({ sim, api }));
 
 const guidsOf = (answer: { json(): Array<{ guid: string }> }) => answer.json().map((attack) => attack.guid);
 

@@ -1,6 +1,5 @@
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { closeSimulator, openSimulator, type SimApi } from './support.ts';
-import type { Simulator } from '../../src/sim/index.ts';
+import { beforeEach, describe, expect, it } from 'vitest';
+import { simulatorForFile } from './support.ts';
 
 interface PagedAnswer {
   items: Array<{ guid: string; stage_lifecycle: string }>;
@@ -8,20 +7,12 @@ interface PagedAnswer {
   pageToken?: string | null;
 }
 
-let sim: Simulator;
-let api: SimApi;
+const { sim, api } = await simulatorForFile();
+const platform = sim.seed.teams.platform.id;
 let owner: string;
-let platform: string;
-
-beforeAll(async () => {
-  ({ sim, api } = await openSimulator());
-  platform = sim.seed.teams.platform.id;
-});
 beforeEach(async () => {
   owner = await api.companyAuth(sim.seed.users.owner);
 });
-afterEach(() => sim.reset());
-afterAll(() => closeSimulator({ sim, api }));
 
 async function page(path: string, query: Record<string, string> = {}, teamId = platform): Promise<PagedAnswer> {
   const answer = await api.call('GET', path, { auth: owner, teamId, query });

@@ -1,8 +1,7 @@
 import { randomUUID } from 'node:crypto';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { routes } from '../../src/sim/routes/index.ts';
-import { closeSimulator, openSimulator, type SimApi } from './support.ts';
-import type { Simulator } from '../../src/sim/index.ts';
+import { simulatorForFile } from './support.ts';
 
 type Level = 'team' | 'company' | 'session' | 'public';
 
@@ -58,22 +57,15 @@ const lackedByObserver = new Set(['EXPERIMENTS_RUN', 'EXPERIMENTS_WRITE', 'HALT_
 
 const served = routes.map((route) => ({ route, key: `${route.method} ${route.path.replace(/:(\w+)/g, '{$1}')}` }));
 
-let sim: Simulator;
-let api: SimApi;
-let platform: string;
-let payments: string;
-
-beforeAll(async () => {
-  ({ sim, api } = await openSimulator());
-  platform = sim.seed.teams.platform.id;
-  payments = sim.seed.teams.payments.id;
-  // A member of the company whose company role carries no privilege at all.
-  sim.state.addUser({
-    id: randomUUID(), email: 'suspended@acme.test', password: 'chaos-demo-1', companyId: sim.seed.company.id,
-    companyRoles: [], teamRoles: new Map([[platform, 'TEAM_OBSERVER']]),
-  });
+// Kept for the whole file: the user added below must outlive each test.
+const { sim, api } = await simulatorForFile({}, { keepState: true });
+const platform = sim.seed.teams.platform.id;
+const payments = sim.seed.teams.payments.id;
+// A member of the company whose company role carries no privilege at all.
+sim.state.addUser({
+  id: randomUUID(), email: 'suspended@acme.test', password: 'chaos-demo-1', companyId: sim.seed.company.id,
+  companyRoles: [], teamRoles: new Map([[platform, 'TEAM_OBSERVER']]),
 });
-afterAll(() => closeSimulator({ sim, api }));
 
 function concretePath(path: string): string {
   return path.replace(/:\w+/g, () => randomUUID());

@@ -1,30 +1,17 @@
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { closeSimulator, openSimulator, type SimApi } from './support.ts';
-import type { Simulator } from '../../src/sim/index.ts';
+import { beforeEach, describe, expect, it } from 'vitest';
+import { simulatorForFile } from './support.ts';
 
 // Ten-second stages, so that each check lands well inside a stage whatever the real time spent.
 const stageMs = 10_000;
 
-let sim: Simulator;
-let api: SimApi;
+const { sim, api } = await simulatorForFile({ stageSeconds: stageMs / 1000 });
+const platform = sim.seed.teams.platform.id;
 let owner: string;
-let platform: string;
-
-beforeAll(async () => {
-  ({ sim, api } = await openSimulator({ stageSeconds: stageMs / 1000 }));
-  platform = sim.seed.teams.platform.id;
-});
 beforeEach(async () => {
   owner = await api.companyAuth(sim.seed.users.owner);
 });
-afterEach(() => sim.reset());
-afterAll(() => closeSimulator({ sim, api }));
 
-async function attack(guid: string) {
-  const answer = await api.call('GET', `/attacks/${guid}`, { auth: owner, teamId: platform });
-  expect(answer.status).toBe(200);
-  return answer.json();
-}
+const attack = (guid: string) => api.getAttack(owner, platform, guid);
 
 async function activeGuids(): Promise<string[]> {
   return (await api.call('GET', '/attacks/active', { auth: owner, teamId: platform })).json().map((each: { guid: string }) => each.guid);

@@ -1,4 +1,5 @@
 import { Agent, request } from 'undici';
+import { afterAll, afterEach } from 'vitest';
 import { startSimulator, type DemoUser, type Simulator, type SimulatorOptions } from '../../src/sim/index.ts';
 
 export interface Answer {
@@ -89,6 +90,13 @@ export class SimApi {
     return answer.text;
   }
 
+  /** The attack as GET /attacks/{guid} shows it. */
+  async getAttack(auth: string, teamId: string, guid: string) {
+    const answer = await this.call('GET', `/attacks/${guid}`, { auth, teamId });
+    if (answer.status !== 200) throw new Error(`Attack ${guid} not read: ${answer.status} ${answer.text}`);
+    return answer.json();
+  }
+
   async close(): Promise<void> {
     await this.agent.close();
   }
@@ -119,12 +127,18 @@ export interface CompanySession {
   token: string;
 }
 
-export async function openSimulator(options?: SimulatorOptions): Promise<{ sim: Simulator; api: SimApi }> {
+/**
+ * A simulator for the test file that awaits this at its top level. Its state goes back to the seed
+ * after each test, unless `keepState` (for a file that adds to the seed once for all its tests),
+ * and it stops after the file's last test.
+ */
+export async function simulatorForFile(options: SimulatorOptions = {}, { keepState = false } = {}): Promise<{ sim: Simulator; api: SimApi }> {
   const sim = await startSimulator(options);
-  return { sim, api: new SimApi(sim) };
-}
-
-export async function closeSimulator({ sim, api }: { sim: Simulator; api: SimApi }): Promise<void> {
-  await api.close();
-  await sim.stop();
+  const api = new SimApi(sim);
+  if (!keepState) afterEach(() => sim.reset());
+  afterAll(async () => {
+    await api.close();
+    await sim.stop();
+  });
+  return { sim, api };
 }
