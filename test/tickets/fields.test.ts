@@ -1,26 +1,16 @@
 import { describe, expect, it } from 'vitest';
-import { issueMetaSchema, type IssueMeta } from '../../src/client/schemas.ts';
+import { issueMetaSchema } from '../../src/client/schemas.ts';
 import { ticketFieldsFromInputs, ticketProjectFromInputs } from '../../src/tickets/fields.ts';
 import { TICKET_DESCRIPTION, TICKET_ISSUE_TYPE_ID, TICKET_LABELS, TICKET_PROJECT_ID, TICKET_SUMMARY, ticketFieldId, ticketModal } from '../../src/views/ticket.ts';
+import { issueMeta } from '../support/issue-meta.ts';
 
-const meta: IssueMeta = issueMetaSchema.parse({
-  project: { id: '10001', key: 'OPS', name: 'Operations' },
-  issuetype: { id: '10004', name: 'Incident' },
+/** Besides the shared fields: a required option that lists no choices, and an optional free-text field. */
+const meta = issueMetaSchema.parse({
+  ...issueMeta,
   fields: [
-    { key: 'summary', name: 'Summary', required: true, type: 'string' },
-    { key: 'project', name: 'Project', required: true, type: 'option', allowedValues: [{ id: '10001' }] },
-    { key: 'issuetype', name: 'Issue Type', required: true, type: 'option', allowedValues: [{ id: '10004' }] },
-    { key: 'priority', name: 'Priority', required: true, type: 'option', allowedValues: [{ id: '2', name: 'High' }, { id: '3', name: 'Medium' }] },
+    ...issueMeta.fields,
     { key: 'customfield_account', name: 'Account', required: true, type: 'option' },
-    { key: 'components', name: 'Components', required: true, type: 'array', allowedValues: [{ id: '7', name: 'API' }, { id: '8', name: 'Web' }] },
-    { key: 'customfield_tags', name: 'Tags', required: true, type: 'array' },
-    { key: 'customfield_env', name: 'Environment', required: true, type: 'string' },
-    { key: 'customfield_impact', name: 'Impact', required: true, type: 'text' },
-    { key: 'customfield_points', name: 'Points', required: true, type: 'number' },
-    { key: 'duedate', name: 'Due date', required: true, type: 'date' },
-    { key: 'assignee', name: 'Assignee', required: true, type: 'user' },
     { key: 'customfield_optional', name: 'Optional', required: false, type: 'string' },
-    { key: 'labels', name: 'Labels', required: false, type: 'array' },
   ],
 });
 

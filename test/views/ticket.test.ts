@@ -1,7 +1,7 @@
 import type { AnyBlock, ContextBlock, InputBlock, ModalView, PlainTextOption, SectionBlock } from '@slack/types';
 import { describe, expect, it } from 'vitest';
 import type { CardRecord } from '../../src/attacks/cards.ts';
-import { attackSchema, issueMetaSchema, type IssueMeta, type TrackerIssue } from '../../src/client/schemas.ts';
+import { attackSchema, issueMetaSchema, type TrackerIssue } from '../../src/client/schemas.ts';
 import { messageViolations, viewViolations } from '../../src/fake-slack/limits.ts';
 import {
   TICKET_DESCRIPTION,
@@ -18,33 +18,12 @@ import {
   ticketPrefill,
   ticketProjectModal,
 } from '../../src/views/ticket.ts';
+import { issueMeta } from '../support/issue-meta.ts';
 
 const choices = (count: number) => Array.from({ length: count }, (_, index) => ({ id: String(index + 1), name: `Choice ${index + 1}` }));
 
-/** Issue meta as the tracker answers it, one required field of every type beside the fixed ones. */
-const meta: IssueMeta = issueMetaSchema.parse({
-  project: { id: '10001', key: 'OPS', name: 'Operations' },
-  issuetype: { id: '10004', name: 'Incident' },
-  fields: [
-    { key: 'summary', name: 'Summary', required: true, type: 'string' },
-    { key: 'description', name: 'Description', required: true, type: 'text' },
-    { key: 'project', name: 'Project', required: true, type: 'option', allowedValues: [{ id: '10001', name: 'Operations' }] },
-    { key: 'issuetype', name: 'Issue Type', required: true, type: 'option', allowedValues: [{ id: '10004', name: 'Incident' }] },
-    { key: 'priority', name: 'Priority', required: true, type: 'option', allowedValues: [{ id: '2', name: 'High' }, { id: '3', name: 'Medium' }] },
-    { key: 'components', name: 'Components', required: true, type: 'array', allowedValues: [{ id: '7', name: 'API' }, { id: '8', name: 'Web' }] },
-    { key: 'customfield_tags', name: 'Tags', required: true, type: 'array' },
-    { key: 'customfield_env', name: 'Environment', required: true, type: 'string' },
-    { key: 'customfield_impact', name: 'Impact', required: true, type: 'text' },
-    { key: 'customfield_points', name: 'Points', required: true, type: 'number' },
-    { key: 'duedate', name: 'Due date', required: true, type: 'date' },
-    { key: 'assignee', name: 'Assignee', required: true, type: 'user' },
-    { key: 'fixVersions', name: 'Fix versions', required: false, type: 'array', allowedValues: [{ id: '1', name: '1.0' }] },
-    { key: 'labels', name: 'Labels', required: false, type: 'array' },
-  ],
-});
-
 const open = (options: Partial<Parameters<typeof ticketModal>[0]> = {}) =>
-  ticketModal({ summary: 'Chaos attack cpu', description: 'What happened', meta, labels: ['chaos', 'gameday'], privateMetadata: '{"g":"a1"}', ...options });
+  ticketModal({ summary: 'Chaos attack cpu', description: 'What happened', meta: issueMeta, labels: ['chaos', 'gameday'], privateMetadata: '{"g":"a1"}', ...options });
 
 const inputs = (view: ModalView) => view.blocks.filter((block): block is InputBlock => block.type === 'input');
 type LooseElement = Record<string, unknown> & { type: string; action_id: string };
@@ -139,7 +118,7 @@ describe('ticket modal', () => {
   });
 
   it('asks labels as words when they are required and the tracker lists none', () => {
-    const strict = issueMetaSchema.parse({ ...meta, fields: [{ key: 'labels', name: 'Labels', required: true, type: 'array' }] });
+    const strict = issueMetaSchema.parse({ ...issueMeta, fields: [{ key: 'labels', name: 'Labels', required: true, type: 'array' }] });
     const withList = open({ meta: strict });
     expect(inputs(withList).find((block) => block.block_id === TICKET_LABELS)?.optional).toBeUndefined();
     const view = open({ meta: strict, labels: [] });
@@ -152,7 +131,7 @@ describe('ticket modal', () => {
   });
 
   it('lists the first 100 of a longer list of choices, and says so', () => {
-    const long = issueMetaSchema.parse({ ...meta, fields: [{ key: 'customer', name: 'Customer', required: true, type: 'option', allowedValues: choices(250) }] });
+    const long = issueMetaSchema.parse({ ...issueMeta, fields: [{ key: 'customer', name: 'Customer', required: true, type: 'option', allowedValues: choices(250) }] });
     const view = open({ meta: long, labels: Array.from({ length: 150 }, (_, index) => `label-${index}`) });
     expectValidModal(view);
     const select = element(view, ticketFieldId('customer'));
@@ -163,7 +142,7 @@ describe('ticket modal', () => {
 
   it('stays within 100 blocks when the meta requires more fields than fit', () => {
     const many = issueMetaSchema.parse({
-      ...meta,
+      ...issueMeta,
       fields: Array.from({ length: 120 }, (_, index) => ({ key: `customfield_${index}`, name: `Field ${index}`, required: true, type: 'string' })),
     });
     const view = open({ meta: many });
