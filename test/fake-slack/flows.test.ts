@@ -1,18 +1,12 @@
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { startFakeSlack, DEFAULT_CHANNEL, type FakeSlack } from '../../src/fake-slack/index.ts';
-import { BOT_TOKEN, SIGNING_SECRET, startMinimalApp, type MinimalApp } from './minimal-app.ts';
+import { beforeEach, describe, expect, it } from 'vitest';
+import { DEFAULT_CHANNEL, type FakeSlack } from '../../src/fake-slack/index.ts';
+import { startFakeSlackWithApp, type MinimalApp } from './minimal-app.ts';
 
 let fake: FakeSlack;
 let bot: MinimalApp;
 
 beforeEach(async () => {
-  fake = await startFakeSlack({ signingSecret: SIGNING_SECRET, botToken: BOT_TOKEN });
-  bot = await startMinimalApp(fake);
-});
-
-afterEach(async () => {
-  await bot.stop();
-  await fake.stop();
+  ({ fake, bot } = await startFakeSlackWithApp());
 });
 
 describe('slash command and modal', () => {

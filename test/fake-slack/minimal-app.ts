@@ -1,7 +1,8 @@
 import type { AddressInfo } from 'node:net';
 import type { Server } from 'node:http';
 import { App, HTTPReceiver, LogLevel, type Logger } from '@slack/bolt';
-import type { FakeSlack } from '../../src/fake-slack/index.ts';
+import { onTestFinished } from 'vitest';
+import { startFakeSlack, type FakeSlack } from '../../src/fake-slack/index.ts';
 
 export const SIGNING_SECRET = 'test-signing-secret';
 export const BOT_TOKEN = 'xoxb-test-token';
@@ -300,4 +301,16 @@ export async function startMinimalApp(fake: FakeSlack, options: { appToken?: str
     },
     stop: () => app.stop() as Promise<void>,
   };
+}
+
+/**
+ * A fake Slack and the minimal app in HTTP mode, for the test that is running (call it from the
+ * test or its beforeEach): both stop when that test finishes, the app first.
+ */
+export async function startFakeSlackWithApp(): Promise<{ fake: FakeSlack; bot: MinimalApp }> {
+  const fake = await startFakeSlack({ signingSecret: SIGNING_SECRET, botToken: BOT_TOKEN });
+  onTestFinished(() => fake.stop());
+  const bot = await startMinimalApp(fake);
+  onTestFinished(() => bot.stop());
+  return { fake, bot };
 }

@@ -1,6 +1,6 @@
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { slackSignature, startFakeSlack, type FakeSlack } from '../../src/fake-slack/index.ts';
-import { BOT_TOKEN, SIGNING_SECRET, startMinimalApp, type MinimalApp } from './minimal-app.ts';
+import { beforeEach, describe, expect, it } from 'vitest';
+import { slackSignature, type FakeSlack } from '../../src/fake-slack/index.ts';
+import { startFakeSlackWithApp, type MinimalApp } from './minimal-app.ts';
 
 describe('slackSignature', () => {
   it('matches the example in Slack\'s request-signing documentation', () => {
@@ -20,13 +20,7 @@ describe('signed deliveries to a Bolt app', () => {
   const nowSeconds = () => Math.floor(Date.now() / 1000);
 
   beforeEach(async () => {
-    fake = await startFakeSlack({ signingSecret: SIGNING_SECRET, botToken: BOT_TOKEN });
-    bot = await startMinimalApp(fake);
-  });
-
-  afterEach(async () => {
-    await bot.stop();
-    await fake.stop();
+    ({ fake, bot } = await startFakeSlackWithApp());
   });
 
   it('is accepted when signed with the signing secret', async () => {

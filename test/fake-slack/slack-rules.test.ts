@@ -1,21 +1,15 @@
 import type { KnownBlock, ModalView } from '@slack/types';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { startFakeSlack, DEFAULT_CHANNEL, type FakeSlack, type SlackPerson } from '../../src/fake-slack/index.ts';
-import { BOT_TOKEN, SIGNING_SECRET, startMinimalApp, type MinimalApp } from './minimal-app.ts';
+import { beforeEach, describe, expect, it } from 'vitest';
+import { DEFAULT_CHANNEL, type FakeSlack, type SlackPerson } from '../../src/fake-slack/index.ts';
+import { BOT_TOKEN, startFakeSlackWithApp, type MinimalApp } from './minimal-app.ts';
 
 let fake: FakeSlack;
 let bot: MinimalApp;
 let alice: SlackPerson;
 
 beforeEach(async () => {
-  fake = await startFakeSlack({ signingSecret: SIGNING_SECRET, botToken: BOT_TOKEN });
-  bot = await startMinimalApp(fake);
+  ({ fake, bot } = await startFakeSlackWithApp());
   alice = fake.user('U0ALICE');
-});
-
-afterEach(async () => {
-  await bot.stop();
-  await fake.stop();
 });
 
 // Blocks are built loosely on purpose: several break Slack's rules and would not type-check as KnownBlock.
