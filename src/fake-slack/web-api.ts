@@ -1,7 +1,7 @@
 import { isObject, type Block } from './block-kit.ts';
 import { MAX_MODAL_STACK, messageViolations, slackMessages, viewViolations, type Violation } from './limits.ts';
 import { messageJson, viewJson } from './payloads.ts';
-import { RESPONSE_URL_USES, type ResponseUrlRecord, type ViewRecord, type Workspace } from './workspace.ts';
+import { RESPONSE_URL_USES, type MessageRecord, type ResponseUrlRecord, type ViewRecord, type Workspace } from './workspace.ts';
 
 type Args = Record<string, unknown>;
 type Result = Record<string, unknown>;
@@ -26,6 +26,29 @@ function messageContent(args: Args): Checked<{ text: string; blocks: Block[] }> 
   const list = Array.isArray(blocks) ? (blocks as Block[]) : [];
   if (words === '' && list.length === 0) return { refused: failure('no_text') };
   return { value: { text: words, blocks: list } };
+}
+
+/**
+ * The bot's message from chat.postMessage or chat.postEphemeral arguments, added to the
+ * workspace, or why Slack refuses it (a missing channel first, then a missing user, then content).
+ */
+function postAsBot(workspace: Workspace, args: Args, { ephemeral }: { ephemeral: boolean }): Checked<MessageRecord> {
+  const channel = text(args['channel']);
+  if (channel === undefined || channel === '') return { refused: failure('channel_not_found') };
+  const audience = ephemeral ? text(args['user']) : undefined;
+  if (ephemeral && (audience === undefined || audience === '')) return { refused: failure('user_not_in_channel') };
+  const checked = messageContent(args);
+  if ('refused' in checked) return checked;
+  const threadTs = text(args['thread_ts']);
+  return {
+    value: workspace.addMessage({
+      channel,
+      ...checked.value,
+      postedBy: workspace.identity.botUserId,
+      ...(audience !== undefined ? { ephemeral: true, audience } : {}),
+      ...(threadTs !== undefined ? { threadTs } : {}),
+    }),
+  };
 }
 
 function permalink(workspace: Workspace, channel: string, ts: string, threadTs?: string): string {
@@ -79,41 +102,15 @@ const methods: Record<string, (workspace: Workspace, args: Args) => Result> = {
   },
 
   'chat.postMessage': (workspace, args) => {
-    const channel = text(args['channel']);
-    if (channel === undefined || channel === '') return failure('channel_not_found');
-    const checked = messageContent(args);
-    if ('refused' in checked) return checked.refused;
-    const content = checked.value;
-    const threadTs = text(args['thread_ts']);
-    const message = workspace.addMessage({
-      channel,
-      text: content.text,
-      blocks: content.blocks,
-      postedBy: workspace.identity.botUserId,
-      ...(threadTs !== undefined ? { threadTs } : {}),
-    });
-    return { ok: true, channel, ts: message.ts, message: messageJson(workspace.identity, message) };
+    const posted = postAsBot(workspace, args, { ephemeral: false });
+    if ('refused' in posted) return posted.refused;
+    const message = posted.value;
+    return { ok: true, channel: message.channel, ts: message.ts, message: messageJson(workspace.identity, message) };
   },
 
   'chat.postEphemeral': (workspace, args) => {
-    const channel = text(args['channel']);
-    const user = text(args['user']);
-    if (channel === undefined || channel === '') return failure('channel_not_found');
-    if (user === undefined || user === '') return failure('user_not_in_channel');
-    const checked = messageContent(args);
-    if ('refused' in checked) return checked.refused;
-    const content = checked.value;
-    const threadTs = text(args['thread_ts']);
-    const message = workspace.addMessage({
-      channel,
-      text: content.text,
-      blocks: content.blocks,
-      postedBy: workspace.identity.botUserId,
-      ephemeral: true,
-      audience: user,
-      ...(threadTs !== undefined ? { threadTs } : {}),
-    });
-    return { ok: true, message_ts: message.ts };
+    const posted = postAsBot(workspace, args, { ephemeral: true });
+    return 'refused' in posted ? posted.refused : { ok: true, message_ts: posted.value.ts };
   },
 
   'chat.update': (workspace, args) => {

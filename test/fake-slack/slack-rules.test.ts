@@ -232,6 +232,18 @@ describe('Web API and response_url', () => {
     expect(fake.channel(DEFAULT_CHANNEL).messages().map((message) => message.text())).toEqual(['parent']);
   });
 
+  it('refuses a post without a channel first, then an ephemeral one without its person, then one without content', async () => {
+    const { client } = bot.app;
+    const refusal = (error: string) => ({ data: { ok: false, error } });
+    await expect(client.chat.postMessage({ channel: '', text: '' })).rejects.toMatchObject(refusal('channel_not_found'));
+    await expect(client.chat.postMessage({ channel: DEFAULT_CHANNEL, text: '' })).rejects.toMatchObject(refusal('no_text'));
+    await expect(client.chat.postEphemeral({ channel: '', user: '', text: '' })).rejects.toMatchObject(refusal('channel_not_found'));
+    await expect(client.chat.postEphemeral({ channel: DEFAULT_CHANNEL, user: '', text: '' })).rejects.toMatchObject(refusal('user_not_in_channel'));
+    await expect(client.chat.postEphemeral({ channel: DEFAULT_CHANNEL, user: alice.id, text: '' })).rejects.toMatchObject(refusal('no_text'));
+    expect(fake.channel(DEFAULT_CHANNEL).messages()).toEqual([]);
+    expect(alice.ephemerals()).toEqual([]);
+  });
+
   it('keeps ephemeral messages to the person they were sent to', async () => {
     await bot.app.client.chat.postEphemeral({ channel: DEFAULT_CHANNEL, user: alice.id, text: 'only for alice' });
     expect(alice.ephemerals(DEFAULT_CHANNEL).map((message) => message.text())).toEqual(['only for alice']);
