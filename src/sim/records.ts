@@ -1,15 +1,19 @@
 /** The simulator's records in the platform's wire format (platform-contract.md). */
 import { isoTime } from './clock.ts';
-import { stageAt } from './stages.ts';
+import { stageAt, type StageAt } from './stages.ts';
 import type { Attack, KubernetesAttack, TrackerIssue } from './state.ts';
+
+/** The fields every kind of attack record opens with: which attack, whose, and its stage. */
+function attackHead(attack: Attack | KubernetesAttack, stage: StageAt) {
+  return { guid: attack.guid, org_id: attack.teamId, stage: stage.stage, stage_lifecycle: stage.lifecycle };
+}
+
+const endTime = (stage: StageAt) => (stage.endTime === null ? null : isoTime(stage.endTime));
 
 export function taskResponse(attack: Attack, now: number, stageMs: number) {
   const stage = stageAt(attack.timeline, now, stageMs);
   return {
-    guid: attack.guid,
-    org_id: attack.teamId,
-    stage: stage.stage,
-    stage_lifecycle: stage.lifecycle,
+    ...attackHead(attack, stage),
     args: attack.args,
     infra_command: { type: attack.type, args: attack.args },
     infra_target: attack.infraTarget,
@@ -23,7 +27,7 @@ export function taskResponse(attack: Attack, now: number, stageMs: number) {
     created_at: isoTime(attack.timeline.createdAt),
     updated_at: isoTime(Math.max(stage.since, attack.annotatedAt ?? 0)),
     start_time: isoTime(attack.timeline.createdAt),
-    end_time: stage.endTime === null ? null : isoTime(stage.endTime),
+    end_time: endTime(stage),
     ...(attack.halt ? { halt_reason: attack.halt.reason ?? null, halt_reference: attack.halt.reference ?? null, halted_by: attack.halt.by } : {}),
   };
 }
@@ -39,7 +43,7 @@ export function executionResponses(attack: Attack, now: number, stageMs: number)
     stage: stage.stage,
     stage_lifecycle: stage.lifecycle,
     start_time: isoTime(attack.timeline.createdAt),
-    end_time: stage.endTime === null ? null : isoTime(stage.endTime),
+    end_time: endTime(stage),
     output: executionOutput(stage.stage),
     error: null,
   }));
@@ -54,17 +58,14 @@ function executionOutput(stage: string): string {
 export function kubernetesAttackResponse(attack: KubernetesAttack, now: number, stageMs: number) {
   const stage = stageAt(attack.timeline, now, stageMs);
   return {
-    guid: attack.guid,
-    org_id: attack.teamId,
-    stage: stage.stage,
-    stage_lifecycle: stage.lifecycle,
+    ...attackHead(attack, stage),
     target_type: 'Kubernetes',
     targets: attack.targets,
     create_user: attack.createUser,
     source: attack.source,
     created_at: isoTime(attack.timeline.createdAt),
     updated_at: isoTime(stage.since),
-    end_time: stage.endTime === null ? null : isoTime(stage.endTime),
+    end_time: endTime(stage),
     impact_definition: { cli_args: attack.cliArgs },
     target_definition: {
       strategy: {

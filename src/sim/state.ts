@@ -223,22 +223,17 @@ export class SimState {
   }
 
   serviceOf(teamId: string, serviceId: string): Service | undefined {
-    const service = this.services.get(serviceId);
-    return service?.teamId === teamId ? service : undefined;
+    return ofTeam(teamId, this.services.get(serviceId));
   }
 
   addAttack(input: NewAttack): Attack {
-    const list = listFor(this.#attacksByTeam, input.teamId);
-    const attack: Attack = {
+    return addForTeam(this.attacks, this.#attacksByTeam, input.teamId, (seq) => ({
       ...input,
       guid: randomUUID(),
-      seq: nextSeq(list),
+      seq,
       annotations: input.annotations ?? {},
       executionIds: input.targets.map(() => randomUUID()),
-    };
-    this.attacks.set(attack.guid, attack);
-    list.push(attack);
-    return attack;
+    }));
   }
 
   /** The team's attacks, oldest first. */
@@ -247,16 +242,11 @@ export class SimState {
   }
 
   attackOf(teamId: string, guid: string): Attack | undefined {
-    const attack = this.attacks.get(guid);
-    return attack?.teamId === teamId ? attack : undefined;
+    return ofTeam(teamId, this.attacks.get(guid));
   }
 
   addKubernetesAttack(input: NewKubernetesAttack): KubernetesAttack {
-    const list = listFor(this.#kubernetesAttacksByTeam, input.teamId);
-    const attack: KubernetesAttack = { ...input, guid: randomUUID(), seq: nextSeq(list) };
-    this.kubernetesAttacks.set(attack.guid, attack);
-    list.push(attack);
-    return attack;
+    return addForTeam(this.kubernetesAttacks, this.#kubernetesAttacksByTeam, input.teamId, (seq) => ({ ...input, guid: randomUUID(), seq }));
   }
 
   kubernetesAttacksOf(teamId: string): readonly KubernetesAttack[] {
@@ -264,8 +254,7 @@ export class SimState {
   }
 
   kubernetesAttackOf(teamId: string, guid: string): KubernetesAttack | undefined {
-    const attack = this.kubernetesAttacks.get(guid);
-    return attack?.teamId === teamId ? attack : undefined;
+    return ofTeam(teamId, this.kubernetesAttacks.get(guid));
   }
 
   teamsOfCompany(companyId: string): Team[] {
@@ -281,8 +270,17 @@ function nextSeq(list: readonly { seq: number }[]): number {
   return (list.at(-1)?.seq ?? 0) + 1;
 }
 
-function listFor<T>(map: Map<string, T[]>, key: string): T[] {
-  let list = map.get(key);
-  if (!list) map.set(key, (list = []));
-  return list;
+/** Keeps a new record by guid and at the end of its team's list, numbered after the team's last one. */
+function addForTeam<T extends { guid: string; seq: number }>(byGuid: Map<string, T>, byTeam: Map<string, T[]>, teamId: string, create: (seq: number) => T): T {
+  let list = byTeam.get(teamId);
+  if (!list) byTeam.set(teamId, (list = []));
+  const record = create(nextSeq(list));
+  byGuid.set(record.guid, record);
+  list.push(record);
+  return record;
+}
+
+/** The record if it belongs to the team: another team's record is as good as missing to a caller. */
+function ofTeam<T extends { teamId: string }>(teamId: string, record: T | undefined): T | undefined {
+  return record?.teamId === teamId ? record : undefined;
 }
