@@ -28,7 +28,7 @@ import { callWebApi, postToResponseUrl } from './web-api.ts';
 import { Workspace, type WebApiCall } from './workspace.ts';
 
 export type { BotResponse, DeliveryOptions } from './bot-link.ts';
-export type { ButtonInfo, ChannelView, Message, OptionInfo, Surface } from './surface.ts';
+export type { ButtonInfo, ChannelView, ClickOptions, Message, OptionInfo, Surface } from './surface.ts';
 export type { ModalDriver } from './modal.ts';
 export { DEFAULT_CHANNEL, type SlackPerson } from './person.ts';
 export type { WebApiCall } from './workspace.ts';

@@ -16,6 +16,16 @@ export interface ButtonInfo {
   style?: string;
 }
 
+/** Which button `click` presses when several share its text, and whether the person confirms it. */
+export interface ClickOptions {
+  /** Needed for a button with a `confirm` dialog: the person confirms it. */
+  confirm?: boolean;
+  /** Only the button that carries this value, such as the Halt button of one attack among many. */
+  value?: string;
+  /** Which of the matching buttons, counting from 0 in reading order; default 0, the first. */
+  index?: number;
+}
+
 export interface OptionInfo {
   text: string;
   value: string;
@@ -27,8 +37,11 @@ export interface Surface {
   /** All visible text, one line per piece, in reading order. */
   text(): string;
   buttons(): ButtonInfo[];
-  /** Clicks a button by its text. A button with a `confirm` dialog needs `{ confirm: true }`. */
-  click(buttonText: string, options?: { confirm?: boolean }): Promise<BotResponse>;
+  /**
+   * Clicks a button by its text: the first with that text, or the one `value` and `index` pick
+   * among several. A button with a `confirm` dialog needs `{ confirm: true }`.
+   */
+  click(buttonText: string, options?: ClickOptions): Promise<BotResponse>;
   /**
    * Picks an option in a select, radio group, checkbox group or overflow menu found by its label
    * (input label or section text) or placeholder. Sends `block_actions` unless the element sits in
@@ -146,14 +159,9 @@ export abstract class SurfaceDriver implements Surface {
       }));
   }
 
-  async click(buttonText: string, options: { confirm?: boolean } = {}): Promise<BotResponse> {
+  async click(buttonText: string, options: ClickOptions = {}): Promise<BotResponse> {
     const actor = this.actingPerson();
-    const wanted = normalizeText(buttonText);
-    const placed = placedElements(this.blocks)
-      .find(({ element }) => element.type === 'button' && normalizeText(plainText(element.text)) === wanted);
-    if (placed === undefined) {
-      throw new Error(`No button "${buttonText}" on ${this.describe()}; buttons: ${quoted(this.buttons().map((button) => button.text))}`);
-    }
+    const placed = this.findButton(buttonText, options);
     const { confirm } = placed.element;
     if (confirm !== undefined && options.confirm !== true) {
       throw new Error(
@@ -168,6 +176,24 @@ export abstract class SurfaceDriver implements Surface {
       ...(element.style !== undefined ? { style: element.style } : {}),
       ...(element.url !== undefined ? { url: element.url } : {}),
     });
+  }
+
+  private findButton(buttonText: string, { value, index = 0 }: ClickOptions): PlacedElement {
+    const wanted = normalizeText(buttonText);
+    const named = placedElements(this.blocks)
+      .filter(({ element }) => element.type === 'button' && normalizeText(plainText(element.text)) === wanted);
+    if (named.length === 0) {
+      throw new Error(`No button "${buttonText}" on ${this.describe()}; buttons: ${quoted(this.buttons().map((button) => button.text))}`);
+    }
+    const matching = value === undefined ? named : named.filter(({ element }) => element.value === value);
+    const placed = matching[index];
+    if (placed !== undefined) return placed;
+    const withValue = value === undefined ? '' : ` with value "${value}"`;
+    if (matching.length === 0) {
+      const values = named.flatMap(({ element }) => element.value ?? []);
+      throw new Error(`No button "${buttonText}"${withValue} on ${this.describe()}; the "${buttonText}" buttons carry values: ${quoted(values)}`);
+    }
+    throw new Error(`No button "${buttonText}"${withValue} at index ${index} on ${this.describe()}; only ${matching.length} match, counted from index 0`);
   }
 
   async select(labelOrPlaceholder: string, optionText: string): Promise<BotResponse | undefined> {

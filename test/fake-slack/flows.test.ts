@@ -178,6 +178,33 @@ describe('messages', () => {
     });
   });
 
+  it('clicks one of several buttons of the same text by its value or its place among them', async () => {
+    const alice = fake.user('U0ALICE');
+    await alice.command('list');
+    const list = await fake.waitFor(() => alice.channel(DEFAULT_CHANNEL).messages()[0], 'the attack list');
+    const rows = list.buttons();
+    expect(rows.map((button) => [button.text, button.value])).toEqual([['Halt', 'attack-1'], ['Halt', 'attack-2'], ['Halt', 'attack-3']]);
+
+    /** The action the click sent, as the app received it. */
+    const sent = async (click: Promise<unknown>) => {
+      await click;
+      const payload = bot.seen.actions.at(-1) as { actions: { value: string; block_id: string }[] } | undefined;
+      return payload?.actions[0];
+    };
+    expect(await sent(list.click('Halt', { value: 'attack-2' }))).toMatchObject({ value: 'attack-2', block_id: rows[1]?.blockId });
+    expect(await sent(list.click('Halt', { index: 2 }))).toMatchObject({ value: 'attack-3', block_id: rows[2]?.blockId });
+    expect(await sent(list.click('Halt'))).toMatchObject({ value: 'attack-1', block_id: rows[0]?.blockId });
+    expect(await sent(list.click('Halt', { value: 'attack-3', index: 0 }))).toMatchObject({ value: 'attack-3' });
+    expect(bot.seen.actions).toHaveLength(4);
+
+    await expect(list.click('Halt', { value: 'attack-9' })).rejects.toThrow(/No button "Halt" with value "attack-9" .*values: "attack-1", "attack-2", "attack-3"/);
+    await expect(list.click('Halt', { index: 3 })).rejects.toThrow(/No button "Halt" at index 3 .*only 3 match/);
+    await expect(list.click('Halt', { value: 'attack-2', index: 1 })).rejects.toThrow(/No button "Halt" with value "attack-2" at index 1 .*only 1 match/);
+    expect(bot.seen.actions).toHaveLength(4);
+    expect(fake.failures()).toEqual([]);
+    expect(bot.errors).toEqual([]);
+  });
+
   it('picks an option in a message select by its placeholder and dispatches it', async () => {
     const alice = fake.user('U0ALICE');
     await alice.command('card');

@@ -99,6 +99,15 @@ function attackCard(stage: string, withHalt: boolean) {
   ];
 }
 
+/** One row per attack, each with a Halt button of the same text and action id, as lists have. */
+function attackList(guids: string[]) {
+  return guids.map((guid) => ({
+    type: 'section',
+    text: { type: 'mrkdwn', text: `*CPU attack* \`${guid}\`` },
+    accessory: { type: 'button', action_id: 'halt_listed', text: plain('Halt'), style: 'danger', value: guid },
+  }));
+}
+
 export async function startMinimalApp(fake: FakeSlack, options: { appToken?: string } = {}): Promise<MinimalApp> {
   const errors: string[] = [];
   const logger = capturingLogger(errors);
@@ -133,6 +142,10 @@ export async function startMinimalApp(fake: FakeSlack, options: { appToken?: str
         await client.chat.postMessage({ channel: command.channel_id, text: 'CPU attack on web-1', blocks: attackCard('Running', true) });
         return;
       }
+      case 'list':
+        await ack();
+        await client.chat.postMessage({ channel: command.channel_id, text: 'Active attacks', blocks: attackList(['attack-1', 'attack-2', 'attack-3']) });
+        return;
       case 'announce':
         await ack();
         await respond({ response_type: 'in_channel', text: `<@${command.user_id}> started a game day` });
@@ -201,6 +214,12 @@ export async function startMinimalApp(fake: FakeSlack, options: { appToken?: str
     await client.chat.update({ channel, ts, text: 'CPU attack on web-1 (halted)', blocks: attackCard('Halted', false) });
     await client.chat.postMessage({ channel, thread_ts: ts, text: `Halted by <@${body.user.id}>` });
     await respond({ text: 'You halted the attack.' });
+  });
+
+  app.action('halt_listed', async ({ ack, body }) => {
+    // Seen before the ack, so the click that sent it has already been recorded when it returns.
+    seen.actions.push({ ...body });
+    await ack();
   });
 
   app.action('set_length', async ({ ack, body, action, client }) => {
