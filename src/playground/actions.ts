@@ -59,20 +59,15 @@ function expectAck(response: BotResponse | undefined): void {
   }
 }
 
-/**
- * Clicks the button at `index` among the surface's buttons. The fake clicks by button text, so a
- * button whose text an earlier button on the same surface also has cannot be reached; that is
- * refused rather than clicking the wrong one.
- */
+/** Clicks the button at `index` among the surface's buttons, if it is still the one the page showed. */
 export async function clickButton(person: SlackPerson, ref: SurfaceRef, index: number, actionId: string, confirmed: boolean): Promise<void> {
   const surface = findSurface(person, ref);
   const buttons = surface.buttons();
   const button = buttons[index];
   if (button === undefined || button.actionId !== actionId) throw new PlaygroundError(409, 'That button is no longer there.');
-  if (buttons.findIndex((candidate) => candidate.text === button.text) !== index) {
-    throw new PlaygroundError(422, `Another "${button.text}" button comes first on this message; the playground can only press the first one.`);
-  }
-  expectAck(await surface.click(button.text, { confirm: confirmed }));
+  // Several buttons may share a text (a Halt on each row of a list): press this one of them.
+  const sameText = buttons.slice(0, index).filter((candidate) => candidate.text === button.text).length;
+  expectAck(await surface.click(button.text, { confirm: confirmed, index: sameText }));
 }
 
 function inputBlock(blocks: readonly unknown[], label: string): { dispatch_action?: boolean } | undefined {

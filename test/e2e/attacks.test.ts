@@ -336,6 +336,13 @@ describe('listing and showing', () => {
     expect(reads.map((r) => r.path)).toEqual(['/attacks/active/paged']);
     expect(reads[0]!.query).toMatchObject({ pageSize: '20' });
 
+    // The Halt on the third row halts that row's attack, and no other.
+    const third = (JSON.parse(first.buttons().filter((b) => b.text === 'Halt')[2]!.value!) as { g: string }).g;
+    expect(first.blocks.map((b) => JSON.stringify(b)).findIndex((b) => b.includes(third))).toBe(3);
+    await first.click('Halt', { index: 2 });
+    await stack.fake.waitFor(() => stack.sim.state.attacks.get(third)!.halt, 'the third row halted');
+    expect([...stack.sim.state.attacks.values()].filter((a) => a.halt).map((a) => a.guid)).toEqual([third]);
+
     await first.click('Next page');
     const second = await stack.fake.waitFor(() => stack.person(id).ephemerals(channel).find((m) => read(m).includes('Page 2')), 'page 2');
     expect(shown(second)).toHaveLength(20);

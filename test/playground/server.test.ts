@@ -156,17 +156,14 @@ describe('buttons and selects on messages', () => {
     expect(deliveredAction()).toMatchObject({ action_id: 'halt' });
   });
 
-  it('refuses a button that is gone, and one that another button with the same text hides', async () => {
+  it('refuses a button that is gone, and presses the very one of several with the same text', async () => {
     const ts = await postCard([button('Halt', 'halt_1'), button('Halt', 'halt_2')]);
     const surface = { kind: 'message', channel: 'C0GAMEDAY', ts };
     expect((await post('/api/click', { person: 'U0BOB', surface, index: 1, actionId: 'halt_1' })).status).toBe(409);
     expect((await post('/api/click', { person: 'U0BOB', surface: { ...surface, ts: '1.000001' }, index: 0, actionId: 'halt_1' })).status).toBe(409);
-    const hidden = await post('/api/click', { person: 'U0BOB', surface, index: 1, actionId: 'halt_2' });
-    expect(hidden.status).toBe(422);
-    expect(hidden.body['error']).toContain('Another "Halt" button');
     expect(deliveries).toEqual([]);
-    expect((await post('/api/click', { person: 'U0BOB', surface, index: 0, actionId: 'halt_1' })).status).toBe(200);
-    expect(deliveredAction()).toMatchObject({ action_id: 'halt_1' });
+    expect((await post('/api/click', { person: 'U0BOB', surface, index: 1, actionId: 'halt_2' })).status).toBe(200);
+    expect(deliveredAction()).toMatchObject({ action_id: 'halt_2' });
   });
 
   it('clicks a button in a thread reply and in an ephemeral message', async () => {
