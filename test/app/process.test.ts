@@ -86,8 +86,11 @@ describe('the bot process', () => {
       const person = fake.user('U0PROCESS');
       await person.command('help');
       await fake.waitFor(() => person.lastEphemeral(), 'the help reply');
-      const metrics = await (await fetch(`${base}/metrics`)).text();
-      expect(metrics).toMatch(/faultline_slack_interactions_total\{kind="command",outcome="ok"\} 1/);
+      // The interaction is counted once its work is done, just after the reply went out.
+      const metrics = await until(async () => {
+        const text = await (await fetch(`${base}/metrics`)).text();
+        return /faultline_slack_interactions_total\{kind="command",outcome="ok"\} 1/.test(text) ? text : undefined;
+      }, 'the command to be counted');
       expect(metrics).toContain('faultline_process_resident_memory_bytes');
 
       await person.command('login');
