@@ -1,24 +1,14 @@
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { Message } from '../../src/fake-slack/index.ts';
-import { Stack } from './harness.ts';
+import { Stack, stackForFile } from './harness.ts';
 
 const read = Stack.read;
 const channel = 'C0GENERAL';
 let stack: Stack;
-
-beforeAll(async () => {
-  stack = await Stack.start({ env: { MAX_ATTACK_SECONDS: '600', ATTACK_CHANNELS: `${channel},C0GAMEDAY` } });
-});
-afterAll(async () => {
-  await stack?.stop();
-});
-afterEach(async () => {
-  stack.expectClean();
-  await stack.reset();
-});
+stackForFile({ env: { MAX_ATTACK_SECONDS: '600', ATTACK_CHANNELS: `${channel},C0GAMEDAY` } }, (started) => (stack = started));
 
 let n = 0;
 const nextPerson = () => `U0ATTACK${++n}`;

@@ -1,7 +1,7 @@
 import { randomBytes, randomUUID } from 'node:crypto';
 import { Writable } from 'node:stream';
 import { Agent } from 'undici';
-import { expect } from 'vitest';
+import { afterAll, afterEach, beforeAll, expect } from 'vitest';
 import { startBot, type RunningBot } from '../../src/app.ts';
 import { createDeps } from '../../src/bootstrap.ts';
 import { loadConfig, type Config } from '../../src/config.ts';
@@ -164,6 +164,15 @@ export class Stack {
     return person;
   }
 
+  /** Opens a person's App Home tab and waits for the bot to publish it. */
+  async openHome(personId: string) {
+    const person = this.person(personId);
+    const before = this.homePublishes(personId);
+    await person.openHome();
+    await this.fake.waitFor(() => this.homePublishes(personId) > before, 'the Home tab');
+    return person.home()!;
+  }
+
   homePublishes(personId: string): number {
     return this.fake.callsTo('views.publish').filter((c) => c.args['user_id'] === personId).length;
   }
@@ -226,4 +235,23 @@ export class Stack {
     if (this.#ownsFake) await this.fake.stop();
     if (this.#ownsSim) await this.sim.stop();
   }
+}
+
+/**
+ * One stack for a test file: started before its first test, checked (expectClean) and reset
+ * after each, stopped after its last. `assign` hands the started stack to the file.
+ */
+export function stackForFile(options: StackOptions, assign: (stack: Stack) => void): void {
+  let stack: Stack | undefined;
+  beforeAll(async () => {
+    stack = await Stack.start(options);
+    assign(stack);
+  });
+  afterEach(async () => {
+    stack!.expectClean();
+    await stack!.reset();
+  });
+  afterAll(async () => {
+    await stack?.stop();
+  });
 }

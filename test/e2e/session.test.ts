@@ -3,25 +3,15 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { randomBytes, randomUUID } from 'node:crypto';
 import { createClient } from '@redis/client';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { createPlatformClient, UnauthorizedError } from '../../src/client/index.ts';
 import { Agent } from 'undici';
-import { Stack } from './harness.ts';
+import { Stack, stackForFile } from './harness.ts';
 
 const read = Stack.read;
 
 let stack: Stack;
-
-beforeAll(async () => {
-  stack = await Stack.start();
-});
-afterAll(async () => {
-  await stack?.stop();
-});
-afterEach(async () => {
-  stack.expectClean();
-  await stack.reset();
-});
+stackForFile({}, (started) => (stack = started));
 
 const users = () => stack.sim.seed.users;
 let n = 0;

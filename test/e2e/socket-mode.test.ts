@@ -1,21 +1,11 @@
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { Stack } from './harness.ts';
+import { describe, expect, it } from 'vitest';
+import { Stack, stackForFile } from './harness.ts';
 
 const read = Stack.read;
 const channel = 'C0GENERAL';
 let stack: Stack;
-
-beforeAll(async () => {
-  stack = await Stack.start({ mode: 'socket', env: { ATTACK_CHANNELS: channel } });
-});
-afterAll(async () => {
-  await stack?.stop();
-});
-afterEach(async () => {
-  stack.expectClean();
-  // Restarts the bot, which opens a new connection: the next test runs over that one.
-  await stack.reset();
-});
+// Each reset restarts the bot, which opens a new connection: the next test runs over that one.
+stackForFile({ mode: 'socket', env: { ATTACK_CHANNELS: channel } }, (started) => (stack = started));
 
 let n = 0;
 const nextPerson = () => `U0SOCKET${++n}`;

@@ -1,24 +1,14 @@
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { Message } from '../../src/fake-slack/index.ts';
-import { Stack } from './harness.ts';
+import { Stack, stackForFile } from './harness.ts';
 
 const read = Stack.read;
 const channel = 'C0GENERAL';
 let stack: Stack;
-
-beforeAll(async () => {
-  stack = await Stack.start({ env: { TRACKER_PROJECT_ID: '10001', TRACKER_ISSUE_TYPE_ID: '10004' } });
-});
-afterAll(async () => {
-  await stack?.stop();
-});
-afterEach(async () => {
-  stack.expectClean();
-  await stack.reset();
-});
+stackForFile({ env: { TRACKER_PROJECT_ID: '10001', TRACKER_ISSUE_TYPE_ID: '10004' } }, (started) => (stack = started));
 
 let n = 0;
 const nextPerson = () => `U0SURFACE${++n}`;
@@ -140,9 +130,7 @@ describe('where attacks may start', () => {
 
 describe('App Home', () => {
   it('offers Log in to someone logged out', async () => {
-    const person = stack.person(nextPerson());
-    await person.openHome();
-    const home = await stack.fake.waitFor(() => person.home(), 'the Home tab');
+    const home = await stack.openHome(nextPerson());
     expect(home.buttons().map((b) => b.text)).toContain('Log in');
   });
 
@@ -150,11 +138,7 @@ describe('App Home', () => {
     const id = nextPerson();
     await stack.login(id, users().owner, { team: 'Platform' });
     const [guid] = stack.sim.addAttacks(stack.sim.seed.teams.platform.id, 1);
-    const person = stack.person(id);
-    const before = stack.homePublishes(id);
-    await person.openHome();
-    await stack.fake.waitFor(() => stack.homePublishes(id) > before, 'the Home tab');
-    const home = person.home()!;
+    const home = await stack.openHome(id);
     expect(read(home)).toContain('owner@acme.test');
     expect(read(home)).toContain(guid);
     const redrawn = stack.homePublishes(id);
@@ -167,10 +151,7 @@ describe('App Home', () => {
     const id = nextPerson();
     await stack.login(id, users().owner, { team: 'Platform' });
     const person = stack.person(id);
-    const before = stack.homePublishes(id);
-    await person.openHome();
-    await stack.fake.waitFor(() => stack.homePublishes(id) > before, 'the Home tab');
-    await person.home()!.click('New attack');
+    await (await stack.openHome(id)).click('New attack');
     let modal = await stack.fake.waitFor(() => person.modal()?.callbackId === 'attack_builder' && person.modal(), 'the builder');
     await modal.select('Attack type', 'cpu');
     modal = await stack.fake.waitFor(() => person.modal()?.text().includes('Cores') && person.modal(), 'the cpu arguments');
@@ -187,10 +168,7 @@ describe('App Home', () => {
     const id = nextPerson();
     await stack.login(id, users().owner, { team: 'Platform' });
     const person = stack.person(id);
-    const before = stack.homePublishes(id);
-    await person.openHome();
-    await stack.fake.waitFor(() => stack.homePublishes(id) > before, 'the Home tab');
-    await person.home()!.click('Switch team');
+    await (await stack.openHome(id)).click('Switch team');
     const picker = await stack.fake.waitFor(() => person.modal()?.callbackId === 'team_picker' && person.modal(), 'the team picker');
     await picker.choose('Team', 'Search').submit();
     await stack.fake.waitFor(() => read(person.home()).includes('Team: Search'), 'Home redrawn with the new team');
@@ -200,13 +178,8 @@ describe('App Home', () => {
     const id = nextPerson();
     const outsider = nextPerson();
     await stack.ask(id, 'gameday start Checkout drill', { channel: 'C0GAMEDAY' });
-    const person = stack.person(id);
-    await person.openHome();
-    await stack.fake.waitFor(() => read(person.home()).includes('Checkout drill'), 'the game day on Home');
-    const other = stack.person(outsider);
-    await other.openHome();
-    const home = await stack.fake.waitFor(() => other.home(), 'the outsider\'s Home');
-    expect(read(home)).not.toContain('Checkout drill');
+    expect(read(await stack.openHome(id))).toContain('Checkout drill');
+    expect(read(await stack.openHome(outsider))).not.toContain('Checkout drill');
   });
 });
 
