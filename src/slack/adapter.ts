@@ -9,7 +9,7 @@ import type { Deps } from '../deps.ts';
 import type { Metrics } from '../metrics.ts';
 import { describeError } from '../views/errorReply.ts';
 import { modal, section } from '../views/blocks.ts';
-import { noticeModal } from '../views/notice.ts';
+import { messageModal, noticeModal } from '../views/notice.ts';
 
 /** Every id the app answers to, mapped to its handler: the one registration table. */
 export interface Listeners {
@@ -260,7 +260,7 @@ export class SlackAdapter {
       return await run();
     } catch (error) {
       const words = await this.#explain(actor, error);
-      return { kind: 'update', view: modal('notice', 'Faultline', words.blocks ?? [section(words.text)], { close: 'Close' }) };
+      return { kind: 'update', view: messageModal('Faultline', words) };
     }
   }
 
@@ -289,7 +289,7 @@ export class SlackAdapter {
           await respond({ response_type: 'ephemeral', replace_original: reply.replaceOriginal ?? false, text, ...(blocks ? { blocks } : {}) });
         } else if (viewId && triggerId) {
           // An answer to something done inside a modal shows on top of it.
-          await client.views.push({ trigger_id: triggerId, view: modal('notice', 'Faultline', blocks ?? [section(text)]) });
+          await client.views.push({ trigger_id: triggerId, view: messageModal('Faultline', reply.message) });
         } else {
           // From App Home: the app's Messages tab is the person's own channel with the bot.
           await client.chat.postMessage({ channel: actor.userId, text, ...(blocks ? { blocks } : {}) });
@@ -304,8 +304,7 @@ export class SlackAdapter {
         try {
           next = await reply.followUp();
         } catch (error) {
-          const words = await this.#explain(actor, error);
-          next = modal('notice', plainTitle(reply.view), words.blocks ?? [section(words.text)]);
+          next = messageModal(reply.view.title.text, await this.#explain(actor, error));
         }
         await client.views.update({ view_id: opened.view!.id!, ...(opened.view?.hash ? { hash: opened.view.hash } : {}), view: next });
         return;
@@ -320,10 +319,6 @@ export class SlackAdapter {
         return;
     }
   }
-}
-
-function plainTitle(view: ModalView): string {
-  return view.title.text;
 }
 
 function responseAction(reply: SubmissionReply): object | undefined {

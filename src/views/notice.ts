@@ -1,4 +1,5 @@
 import type { ModalView } from '@slack/types';
+import type { Message } from '../commands/reply.ts';
 import { context, modal, section } from './blocks.ts';
 
 /** A modal that says work is under way; the handler replaces it when the work is done. */
@@ -9,4 +10,9 @@ export function loadingModal(title: string): ModalView {
 /** A modal with one message and a Close button. */
 export function noticeModal(title: string, text: string): ModalView {
   return modal('notice', title, [section(text)], { close: 'Close' });
+}
+
+/** A message (its blocks, or its text) shown as a modal, e.g. an error inside a modal flow. */
+export function messageModal(title: string, message: Message): ModalView {
+  return modal('notice', title, message.blocks ?? [section(message.text)], { close: 'Close' });
 }
