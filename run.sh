@@ -2,7 +2,8 @@
 # Quick start. `./run.sh` sets up (Node.js 24 when needed, dependencies) and runs the bot: with
 # Slack credentials in .env (or the environment) against Slack, otherwise the local demo (the
 # platform simulator and a page standing in for Slack). `./run.sh test` sets up and runs the
-# tests; `./run.sh <script>` runs any npm script (sim, demo, bench).
+# tests, the bot's and every package's under packages/; `./run.sh <script>` runs any npm script
+# (sim, demo, bench).
 set -euo pipefail
 cd "$(dirname "$0")"
 source scripts/ensure-node.sh

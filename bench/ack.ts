@@ -16,8 +16,8 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { startFakeSlack, type FakeSlack, type SlackPerson } from '../src/fake-slack/index.ts';
-import { startSimulator, type Simulator } from '../src/sim/index.ts';
+import { startFakeSlack, type FakeSlack, type SlackPerson } from '@faultline/fake-slack';
+import { startSimulator, type Simulator } from '@faultline/platform-sim';
 import type { Sample, TargetReport, TargetSpec } from './ack-target.ts';
 import { ChildLink } from './child.ts';
 import type { Delivery, LoadResult } from './load.ts';

@@ -3,8 +3,8 @@
  * endpoint without reading the rest. The baseline is what a naive list would have to do first:
  * read all 10,000 from the unpaged GET /attacks/active.
  */
+import type { RecordedRequest } from '@faultline/platform-sim';
 import { Agent } from 'undici';
-import type { RecordedRequest } from '../src/sim/index.ts';
 import { listPageSize } from '../src/views/attackList.ts';
 import { Stack } from '../test/e2e/harness.ts';
 import { median } from './stats.ts';

@@ -1,7 +1,7 @@
 import { monitorEventLoopDelay } from 'node:perf_hooks';
 import { setTimeout as sleep } from 'node:timers/promises';
+import { slackSignature } from '@faultline/fake-slack';
 import { Pool } from 'undici';
-import { slackSignature } from '../src/fake-slack/index.ts';
 
 /** A request body as Slack would deliver it to the bot; it is signed when it is sent. */
 export interface Delivery {

@@ -3,7 +3,7 @@
  * active list (all its pages) per team, fetch one by one only the attacks that left it, and
  * update only the cards that changed.
  */
-import type { RecordedRequest } from '../src/sim/index.ts';
+import type { RecordedRequest } from '@faultline/platform-sim';
 import { Stack } from '../test/e2e/harness.ts';
 import { formatMs, printTable, type SummaryRow } from './table.ts';
 

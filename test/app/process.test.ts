@@ -4,9 +4,9 @@ import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { randomBytes } from 'node:crypto';
+import { startFakeSlack, type FakeSlack } from '@faultline/fake-slack';
+import { startSimulator, type Simulator } from '@faultline/platform-sim';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startFakeSlack, type FakeSlack } from '../../src/fake-slack/index.ts';
-import { startSimulator, type Simulator } from '../../src/sim/index.ts';
 
 const main = new URL('../../src/main.ts', import.meta.url).pathname;
 let sim: Simulator;

@@ -2,6 +2,7 @@
  * The client against the platform simulator over real HTTPS: every endpoint the client wraps,
  * the error texts the platform uses, and the faults the simulator can play.
  */
+import { type Simulator, startSimulator } from '@faultline/platform-sim';
 import { Agent } from 'undici';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import {
@@ -18,7 +19,6 @@ import {
   UnauthorizedError,
   UnreachableError,
 } from '../../src/client/index.ts';
-import { type Simulator, startSimulator } from '../../src/sim/index.ts';
 
 let sim: Simulator;
 let dispatcher: Agent;

@@ -1,8 +1,8 @@
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import type { Message } from '@faultline/fake-slack';
 import { describe, expect, it } from 'vitest';
-import type { Message } from '../../src/fake-slack/index.ts';
 import { Stack, stackForFile } from './harness.ts';
 
 const read = Stack.read;

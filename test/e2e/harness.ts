@@ -1,5 +1,7 @@
 import { randomBytes, randomUUID } from 'node:crypto';
 import { Writable } from 'node:stream';
+import { startFakeSlack, type FakeSlack } from '@faultline/fake-slack';
+import { startSimulator, type Simulator } from '@faultline/platform-sim';
 import { Agent } from 'undici';
 import { afterAll, afterEach, beforeAll, expect } from 'vitest';
 import { startBot, type RunningBot } from '../../src/app.ts';
@@ -7,8 +9,6 @@ import { createDeps } from '../../src/bootstrap.ts';
 import { loadConfig, type Config } from '../../src/config.ts';
 import type { Deps } from '../../src/deps.ts';
 import { createLogger } from '../../src/logger.ts';
-import { startFakeSlack, type FakeSlack } from '../../src/fake-slack/index.ts';
-import { startSimulator, type Simulator } from '../../src/sim/index.ts';
 
 export interface LogLine {
   level: string;

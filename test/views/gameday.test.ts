@@ -1,6 +1,6 @@
+import { messageViolations } from '@faultline/fake-slack/limits';
 import type { ActionsBlock, Button, KnownBlock, SectionBlock } from '@slack/types';
 import { describe, expect, it } from 'vitest';
-import { messageViolations } from '../../src/fake-slack/limits.ts';
 import {
   durationText,
   GAMEDAY_END,

@@ -1,6 +1,6 @@
+import { viewViolations } from '@faultline/fake-slack/limits';
 import type { ActionsBlock, AnyBlock, Button, HomeView, SectionBlock } from '@slack/types';
 import { describe, expect, it } from 'vitest';
-import { viewViolations } from '../../src/fake-slack/limits.ts';
 import { HALT_ATTACK, parseAttackRef } from '../../src/views/attackCard.ts';
 import type { ListedAttack } from '../../src/views/attackList.ts';
 import { HALT_ALL_CONFIRMED } from '../../src/views/halt.ts';

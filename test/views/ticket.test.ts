@@ -1,8 +1,8 @@
+import { messageViolations, viewViolations } from '@faultline/fake-slack/limits';
 import type { AnyBlock, ContextBlock, InputBlock, ModalView, PlainTextOption, SectionBlock } from '@slack/types';
 import { describe, expect, it } from 'vitest';
 import type { CardRecord } from '../../src/attacks/cards.ts';
 import { attackSchema, issueMetaSchema, type TrackerIssue } from '../../src/client/schemas.ts';
-import { messageViolations, viewViolations } from '../../src/fake-slack/limits.ts';
 import {
   TICKET_DESCRIPTION,
   TICKET_ISSUE_TYPE_ID,

@@ -1,5 +1,5 @@
+import type { BotResponse, ModalDriver, OptionInfo, SlackPerson, Surface } from '@faultline/fake-slack';
 import { z } from 'zod';
-import type { BotResponse, ModalDriver, OptionInfo, SlackPerson, Surface } from '../fake-slack/index.ts';
 import type { ModalLabelBook } from './view-state.ts';
 
 /** A request the playground refuses, with the words the page shows and the HTTP status. */

@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import { Agent, request } from 'undici';
 import { afterEach, describe, expect, it } from 'vitest';
 
-const entry = new URL('../../src/sim/main.ts', import.meta.url).pathname;
+const entry = new URL('../src/main.ts', import.meta.url).pathname;
 let directory: string | undefined;
 
 afterEach(async () => {

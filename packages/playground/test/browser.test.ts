@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { Writable } from 'node:stream';
 import { chromium, type Browser, type Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startDemo, type Demo } from '../../src/playground/demo.ts';
+import { startDemo, type Demo } from '../src/demo.ts';
 
 /**
  * The playground page in Debian's Chromium, against the whole demo: what a person does in a

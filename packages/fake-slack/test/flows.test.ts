@@ -1,5 +1,5 @@
 import { beforeEach, describe, expect, it } from 'vitest';
-import { DEFAULT_CHANNEL, type FakeSlack } from '../../src/fake-slack/index.ts';
+import { DEFAULT_CHANNEL, type FakeSlack } from '../src/index.ts';
 import { startFakeSlackWithApp, type MinimalApp } from './minimal-app.ts';
 
 let fake: FakeSlack;

@@ -1,6 +1,6 @@
 import { Agent, request } from 'undici';
 import { afterAll, afterEach } from 'vitest';
-import { startSimulator, type DemoUser, type Simulator, type SimulatorOptions } from '../../src/sim/index.ts';
+import { startSimulator, type DemoUser, type Simulator, type SimulatorOptions } from '../src/index.ts';
 
 export interface Answer {
   status: number;

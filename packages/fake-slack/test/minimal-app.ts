@@ -2,7 +2,7 @@ import type { AddressInfo } from 'node:net';
 import type { Server } from 'node:http';
 import { App, HTTPReceiver, LogLevel, type Logger } from '@slack/bolt';
 import { onTestFinished } from 'vitest';
-import { startFakeSlack, type FakeSlack } from '../../src/fake-slack/index.ts';
+import { startFakeSlack, type FakeSlack } from '../src/index.ts';
 
 export const SIGNING_SECRET = 'test-signing-secret';
 export const BOT_TOKEN = 'xoxb-test-token';

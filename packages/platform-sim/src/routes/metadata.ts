@@ -1,4 +1,4 @@
-import { attackCatalogue } from '../attackTypes.ts';
+import { attackCatalogue } from '../catalogue.ts';
 import { json, teamRoute, type Route } from '../route.ts';
 
 export const metadataRoutes: Route[] = [

@@ -1,18 +1,15 @@
 /**
  * The demo: the platform simulator, the fake Slack, the bot and the playground page, wired as the
- * end-to-end tests wire them (test/e2e/harness.ts), for a person to use without a Slack workspace.
+ * end-to-end tests wire them (the bot's test/e2e/harness.ts), for a person to use without a Slack workspace.
  */
 import { randomBytes } from 'node:crypto';
 import { mkdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
+import { startFakeSlack, type FakeSlack } from '@faultline/fake-slack';
+import { startSimulator, type Simulator } from '@faultline/platform-sim';
 import type { DestinationStream } from 'pino';
 import { Agent } from 'undici';
-import { startBot } from '../app.ts';
-import { createDeps } from '../bootstrap.ts';
-import { loadConfig } from '../config.ts';
-import { startFakeSlack, type FakeSlack } from '../fake-slack/index.ts';
-import { createLogger } from '../logger.ts';
-import { startSimulator, type Simulator } from '../sim/index.ts';
+import { createDeps, createLogger, loadConfig, startBot } from './bot.ts';
 import type { DemoLogin, LoginHints } from './directory.ts';
 import { startPlayground } from './server.ts';
 

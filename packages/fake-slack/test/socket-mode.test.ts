@@ -1,6 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { WebSocket } from 'ws';
-import { startFakeSlack, DEFAULT_CHANNEL, type FakeSlack } from '../../src/fake-slack/index.ts';
+import { startFakeSlack, DEFAULT_CHANNEL, type FakeSlack } from '../src/index.ts';
 import { APP_TOKEN, BOT_TOKEN, SIGNING_SECRET, startMinimalApp, type MinimalApp } from './minimal-app.ts';
 
 let fake: FakeSlack;

@@ -6,11 +6,9 @@
 import { createHash } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import { isIP, type AddressInfo } from 'node:net';
+import type { FakeSlack, SlackPerson } from '@faultline/fake-slack';
 import { z } from 'zod';
-import { isLoopbackHost } from '../client/request.ts';
-import type { FakeSlack, SlackPerson } from '../fake-slack/index.ts';
-import type { Logger } from '../logger.ts';
 import {
   chooseOption, clickButton, closeModal, currentModal, fieldValue, fillFields, openHome, PlaygroundError, runCommand,
   searchOptions, submitModal, surfaceRef,
@@ -30,7 +28,13 @@ export interface PlaygroundOptions {
   command?: string;
   /** Platform logins to suggest on the page. */
   hints?: LoginHints;
-  logger?: Logger;
+  logger?: PlaygroundLogger;
+}
+
+/** What the page logs: refused and failed requests (the bot's pino logger fits). */
+export interface PlaygroundLogger {
+  warn(fields: object, message: string): void;
+  debug(fields: object, message: string): void;
 }
 
 export interface Playground {
@@ -249,4 +253,10 @@ function sendJson(request: IncomingMessage, response: ServerResponse, status: nu
     return;
   }
   send(response, status, body, 'application/json; charset=utf-8', { etag });
+}
+
+/** Whether the page listens on this machine only, so its other loopback names reach it too. */
+function isLoopbackHost(host: string): boolean {
+  if (host === 'localhost' || host === '::1') return true;
+  return isIP(host) === 4 && host.startsWith('127.');
 }

@@ -1,23 +1,6 @@
 import { isIP } from 'node:net';
-import { builtInCatalogue, type InfraAttackArg, type InfraAttackMetadata } from '../client/catalogue.ts';
+import { attackCatalogue, type AttackArg, type AttackType } from './catalogue.ts';
 import { badRequest } from './route.ts';
-
-const processExhaustion: InfraAttackMetadata = {
-  name: 'process_exhaustion',
-  type: 'Resource',
-  info: 'Spawns processes until the host runs out of process slots',
-  usage: 'process_exhaustion [-l length] [-n processes]',
-  args: [
-    { name: 'length', short: 'l', long: 'length', info: 'How long the attack runs, in seconds', type: 'Integer', default: 60, required: false, multiple: false, options: null },
-    { name: 'processes', short: 'n', long: 'processes', info: 'Number of processes to spawn', type: 'Integer', default: 1000, required: false, multiple: false, options: null },
-  ],
-};
-
-/**
- * What `GET /metadata` reports. It extends the client's built-in catalogue on purpose, so that a
- * client reading live metadata can be told apart from one using its fallback.
- */
-export const attackCatalogue: readonly InfraAttackMetadata[] = [...builtInCatalogue, processExhaustion];
 
 export const defaultLengthSeconds = 60;
 
@@ -60,7 +43,7 @@ export function validateCommand(type: string, args: readonly string[]): ValidCom
   return { type, args: [...args], lengthSeconds };
 }
 
-function findArg(metadata: InfraAttackMetadata, token: string): { arg: InfraAttackArg; inlineValue?: string } {
+function findArg(metadata: AttackType, token: string): { arg: AttackArg; inlineValue?: string } {
   const long = /^--([^=]+)(?:=(.*))?$/s.exec(token);
   const short = /^-([A-Za-z])$/.exec(token);
   const arg = long
@@ -72,7 +55,7 @@ function findArg(metadata: InfraAttackMetadata, token: string): { arg: InfraAtta
   return long?.[2] !== undefined ? { arg, inlineValue: long[2] } : { arg };
 }
 
-function checkValue(arg: InfraAttackArg, token: string, value: string): void {
+function checkValue(arg: AttackArg, token: string, value: string): void {
   const valid = (() => {
     switch (arg.type) {
       case 'Integer': return /^-?\d+$/.test(value);
@@ -94,7 +77,7 @@ function isIpOrCidr(value: string): boolean {
   return /^\d+$/.test(prefix) && Number(prefix) <= (version === 4 ? 32 : 128);
 }
 
-function describe(arg: InfraAttackArg): string {
+function describe(arg: AttackArg): string {
   switch (arg.type) {
     case 'Enum': return `one of ${(arg.options ?? []).join(', ')}`;
     case 'IP': return 'an IP address or CIDR block';

@@ -3,8 +3,8 @@
  * Slack, the bot and the playground page (PLAYGROUND_PORT, default 3100; LOG_LEVEL, default
  * info). Stored sessions and the key that encrypts them live in ./data.
  */
-import { ConfigError } from './config.ts';
-import { demoBanner, startDemo, type Demo } from './playground/demo.ts';
+import { ConfigError } from './bot.ts';
+import { demoBanner, startDemo, type Demo } from './demo.ts';
 
 function playgroundPort(raw: string | undefined): number {
   if (raw === undefined || raw.trim() === '') return 3100;

@@ -1,9 +1,9 @@
 import { createServer, request as httpRequest, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { startFakeSlack, type FakeSlack } from '@faultline/fake-slack';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { startFakeSlack, type FakeSlack } from '../../src/fake-slack/index.ts';
-import { startPlayground, type Playground } from '../../src/playground/server.ts';
-import type { MessageState, PersonState } from '../../src/playground/view-state.ts';
+import { startPlayground, type Playground } from '../src/server.ts';
+import type { MessageState, PersonState } from '../src/view-state.ts';
 
 /**
  * The playground over the fake Slack with a scripted stand-in for the bot, so every surface the

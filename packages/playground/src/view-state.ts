@@ -1,4 +1,3 @@
-import type { FakeSlack, Message, ModalDriver, SlackPerson } from '../fake-slack/index.ts';
 
 /** A message as the page draws it; replies only on top-level messages. */
 export interface MessageState {
@@ -146,3 +145,5 @@ export function personState(person: SlackPerson, channel: string, labels: ModalL
     home: home === undefined ? null : { blocks: home.blocks },
   };
 }
+
+import type { FakeSlack, Message, ModalDriver, SlackPerson } from '@faultline/fake-slack';

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { escapeHtml, renderMrkdwn, renderPlainText } from '../../src/playground/public/mrkdwn.js';
+import { escapeHtml, renderMrkdwn, renderPlainText } from '../src/public/mrkdwn.js';
 
 describe('renderMrkdwn', () => {
   it('escapes HTML in message text, so text cannot inject markup', () => {

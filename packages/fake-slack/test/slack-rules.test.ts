@@ -1,6 +1,6 @@
 import type { KnownBlock, ModalView } from '@slack/types';
 import { beforeEach, describe, expect, it } from 'vitest';
-import { DEFAULT_CHANNEL, type FakeSlack, type SlackPerson } from '../../src/fake-slack/index.ts';
+import { DEFAULT_CHANNEL, type FakeSlack, type SlackPerson } from '../src/index.ts';
 import { BOT_TOKEN, startFakeSlackWithApp, type MinimalApp } from './minimal-app.ts';
 
 let fake: FakeSlack;

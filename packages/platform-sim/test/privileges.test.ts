@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
-import { routes } from '../../src/sim/routes/index.ts';
+import { routes } from '../src/routes/index.ts';
 import { simulatorForFile } from './support.ts';
 
 type Level = 'team' | 'company' | 'session' | 'public';
