@@ -6,6 +6,7 @@ import { type Simulator, startSimulator } from '@faultline/platform-sim';
 import { Agent } from 'undici';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import {
+  builtInCatalogue,
   type CallContext,
   createPlatformClient,
   ForbiddenError,
@@ -356,6 +357,18 @@ describe('metadata', () => {
     const cpuType = types.find((t) => t.name === 'cpu');
     expect(cpuType?.args.some((a) => a.short === 'l' && a.long === 'length')).toBe(true);
     expect((await metadata.catalogue()).source).toBe('platform');
+  });
+
+  it('has a built-in catalogue that agrees with the platform on every type and flag it lists', async () => {
+    // The simulator keeps its own catalogue, so this compares two accounts of the platform.
+    const live = await platform.as(await as('observer')).metadata.list();
+    const flags = (type: { args: ReadonlyArray<{ name: string; short?: string | null; long?: string | null; type: string; multiple?: boolean | null; options?: string[] | null }> }) =>
+      type.args.map(({ name, short, long, type: kind, multiple, options }) => ({ name, short, long, type: kind, multiple, options }));
+    for (const builtIn of builtInCatalogue) {
+      const reported = live.find((type) => type.name === builtIn.name);
+      expect(reported, builtIn.name).toBeDefined();
+      expect(flags(builtIn), builtIn.name).toEqual(flags(reported!));
+    }
   });
 
   it('falls back to the built-in catalogue when the platform fails, but not when the session is gone', async () => {
