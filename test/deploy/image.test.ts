@@ -107,7 +107,9 @@ describe('the production install', () => {
     try {
       const base = `http://127.0.0.1:${port}`;
       let health: number | undefined;
-      for (let attempt = 0; attempt < 600 && health === undefined; attempt++) {
+      let running = true;
+      void exited.then(() => (running = false));
+      for (let attempt = 0; attempt < 600 && running && health === undefined; attempt++) {
         health = await fetch(`${base}/healthz`).then((r) => r.status, () => undefined);
         if (health === undefined) await Promise.race([exited, new Promise((resolve) => setTimeout(resolve, 50))]);
       }
@@ -123,5 +125,5 @@ describe('the production install', () => {
     } finally {
       bot.kill('SIGKILL');
     }
-  });
+  }, 60_000);
 });
