@@ -1,0 +1,34 @@
+# The bot's image: Node.js runs src/main.ts directly (type stripping, no build step). The install
+# stage has the compilers that sqlite3 falls back to when no prebuilt binary can be fetched; only
+# its node_modules reach the runtime stage. `deploy/` and the README's "Deploying" describe running it.
+ARG NODE_IMAGE=node:24-trixie-slim
+
+FROM ${NODE_IMAGE} AS install
+RUN apt-get update \
+ && apt-get install -y --no-install-recommends python3 make g++ \
+ && rm -rf /var/lib/apt/lists/*
+WORKDIR /app
+COPY package.json package-lock.json ./
+# --workspaces=false: the development tools under packages/ are npm workspaces; the image installs
+# the root's runtime dependencies only, whether or not a workspace folder is present.
+RUN npm ci --omit=dev --workspaces=false --no-audit --no-fund
+
+FROM ${NODE_IMAGE}
+ENV NODE_ENV=production \
+    PORT=3000
+WORKDIR /app
+COPY --from=install /app/node_modules ./node_modules
+COPY package.json ./
+COPY src ./src
+# The default store, sqlite://./data/faultline.db, is written here; replicas share Redis instead.
+RUN mkdir data && chown 1000:1000 data
+# The node user of the base image, numeric so that Kubernetes' runAsNonRoot can check it.
+USER 1000:1000
+EXPOSE 3000
+# The slim image has no curl; Node's fetch asks the bot itself.
+HEALTHCHECK --interval=30s --timeout=5s --start-period=20s --retries=3 \
+  CMD ["node", "-e", "fetch(`http://127.0.0.1:${process.env.PORT}/healthz`, { signal: AbortSignal.timeout(4000) }).then((r) => process.exit(r.ok ? 0 : 1), () => process.exit(1))"]
+# Exec form: node is PID 1 and gets SIGTERM itself; src/main.ts finishes the work in flight and
+# exits 0. Nothing in the bot starts child processes, so no init is needed to reap them.
+STOPSIGNAL SIGTERM
+CMD ["node", "src/main.ts"]
