@@ -2,10 +2,11 @@ import type { Deps } from '../deps.ts';
 import { escapeMrkdwn } from '../views/blocks.ts';
 import { gameDayStatusMessage, gameDaySummary, noGameDayText, parseGameDayRef, type GameDayOutcomes, type GameDayRecord } from '../views/gameday.ts';
 import { isLive } from '../attacks/cards.ts';
-import type { Action, Subcommand } from './command.ts';
-import { UserInputError } from './errors.ts';
-import { message, type Actor, type Reply } from './reply.ts';
-import { platformFor } from './session.ts';
+import { type Action, message, type Reply } from '../slack/interaction.ts';
+import type { Subcommand } from './command.ts';
+import { UserInputError } from '../errors.ts';
+import type { Actor } from '../store/sessions.ts';
+import { platformFor } from '../attacks/access.ts';
 
 const usage = 'gameday start <title> | gameday status | gameday end';
 

@@ -1,10 +1,10 @@
 import type { Deps } from '../deps.ts';
 import { homeView, type HomeState } from '../views/home.ts';
 import { teamPickerModal } from '../views/team.ts';
-import type { Action } from './command.ts';
-import type { Actor, Reply } from './reply.ts';
+import type { Action, Reply } from '../slack/interaction.ts';
+import type { Actor } from '../store/sessions.ts';
 import { listed } from './list.ts';
-import { platformFor, requireLogin, teamName } from './session.ts';
+import { platformFor, requireLogin, teamName } from '../attacks/access.ts';
 import { openBuilder } from './attack/index.ts';
 
 /**

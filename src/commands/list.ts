@@ -3,10 +3,11 @@ import { isFinished } from '../client/index.ts';
 import type { Deps } from '../deps.ts';
 import { teamForAction } from '../attacks/locate.ts';
 import { attackListMessage, listPageSize, type ListedAttack } from '../views/attackList.ts';
-import type { Action, Subcommand } from './command.ts';
-import { explained, UserInputError } from './errors.ts';
-import type { Actor, Reply } from './reply.ts';
-import { platformFor, requireLogin, teamName } from './session.ts';
+import type { Action, Reply } from '../slack/interaction.ts';
+import type { Subcommand } from './command.ts';
+import { explained, UserInputError } from '../errors.ts';
+import type { Actor } from '../store/sessions.ts';
+import { platformFor, requireLogin, teamName } from '../attacks/access.ts';
 
 const usage = 'list [active|completed] [--source Adhoc|Scenario] [--k8s]';
 

@@ -1,12 +1,14 @@
 import type { TeamEntry } from '../client/index.ts';
-import { audit, type Deps } from '../deps.ts';
+import { audit } from '../audit.ts';
+import type { Deps } from '../deps.ts';
 import { escapeMrkdwn } from '../views/blocks.ts';
 import { filterTeams, TEAM_CHOICE, teamPickerModal, teamSelectedText, type TeamChoice } from '../views/team.ts';
 import { loggedInView } from '../views/login.ts';
-import type { OptionsHandler, Submission, Subcommand } from './command.ts';
-import { UserInputError } from './errors.ts';
-import { message, type Actor, type SubmissionReply } from './reply.ts';
-import { requireLogin, teamName } from './session.ts';
+import { message, type OptionsHandler, type Submission, type SubmissionReply } from '../slack/interaction.ts';
+import type { Subcommand } from './command.ts';
+import { UserInputError } from '../errors.ts';
+import type { Actor } from '../store/sessions.ts';
+import { requireLogin, teamName } from '../attacks/access.ts';
 
 const usage = 'team [name or id]';
 

@@ -1,11 +1,12 @@
 import { randomUUID } from 'node:crypto';
 import { BadRequestError, NoIntegrationError, ServerError, TimeoutError, UnreachableError } from '../client/errors.ts';
 import type { IssueMeta, ScopedPlatform, TeamEntry, TrackerEntityType } from '../client/index.ts';
-import type { Login } from '../store/sessions.ts';
+import type { Actor, Login } from '../store/sessions.ts';
 import type { GameDayRecord } from '../views/gameday.ts';
 import { locateAttack, teamForAction } from '../attacks/locate.ts';
 import type { CardRecord } from '../attacks/cards.ts';
-import { audit, type Deps } from '../deps.ts';
+import { audit } from '../audit.ts';
+import type { Deps } from '../deps.ts';
 import { ticketFieldsFromInputs, ticketProjectFromInputs } from '../tickets/fields.ts';
 import { parseAttackRef } from '../views/attackCard.ts';
 import { describeError } from '../views/errorReply.ts';
@@ -15,11 +16,11 @@ import {
   ticketFieldId, ticketFiledText, ticketInputFields, ticketListMessage, ticketModal, ticketPrefill, ticketProjectModal,
   gameDayTicketPrefill, TICKET_DESCRIPTION, TICKET_LABELS, TICKET_SUMMARY,
 } from '../views/ticket.ts';
-import type { Action, Submission, Subcommand } from './command.ts';
-import { explained, UserInputError } from './errors.ts';
+import type { Action, Reply, Submission, SubmissionReply } from '../slack/interaction.ts';
+import type { Subcommand } from './command.ts';
+import { explained, UserInputError } from '../errors.ts';
 import { requireGuid } from './halt.ts';
-import type { Actor, Reply, SubmissionReply } from './reply.ts';
-import { platformFor, requireLogin, teamName } from './session.ts';
+import { platformFor, requireLogin, teamName } from '../attacks/access.ts';
 import type { ModalView } from '@slack/types';
 
 /** A ticket being written: what it is about and where its key goes once filed. */

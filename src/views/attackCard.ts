@@ -1,7 +1,7 @@
 import type { KnownBlock } from '@slack/types';
 import type { CardRecord } from '../attacks/cards.ts';
 import { isLive } from '../attacks/cards.ts';
-import type { Message } from '../commands/reply.ts';
+import type { Message } from './message.ts';
 import { actions, button, context, escapeMrkdwn, fields, header, section, slackDate, truncate } from './blocks.ts';
 
 export const HALT_ATTACK = 'attack_halt';

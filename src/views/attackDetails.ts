@@ -1,7 +1,7 @@
 import type { KnownBlock } from '@slack/types';
 import type { Attack, Execution } from '../client/index.ts';
 import { isFinished } from '../client/index.ts';
-import type { Message } from '../commands/reply.ts';
+import type { Message } from './message.ts';
 import { actions, button, context, escapeMrkdwn, fields, header, section, slackDate, truncate } from './blocks.ts';
 import { argsText, attackRefValue, HALT_ATTACK, stageLabel } from './attackCard.ts';
 

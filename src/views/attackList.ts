@@ -1,5 +1,5 @@
 import type { Button, KnownBlock } from '@slack/types';
-import type { Message } from '../commands/reply.ts';
+import type { Message } from './message.ts';
 import { actions, button, context, escapeMrkdwn, header, section, slackDate } from './blocks.ts';
 import { argsText, attackRefValue, HALT_ATTACK, stageLabel } from './attackCard.ts';
 import { HALT_ALL_CONFIRMED, haltAllConfirm } from './halt.ts';

@@ -1,5 +1,5 @@
 import type { KnownBlock } from '@slack/types';
-import { describeTarget, type AttackRequest, type AttackTarget } from '../commands/attack/request.ts';
+import { describeTarget, type AttackRequest, type AttackTarget } from '../attacks/request.ts';
 import { actions, button, context, escapeMrkdwn, fields, section } from './blocks.ts';
 
 export const ATTACK_START = 'attack_start';

@@ -1,5 +1,5 @@
 import type { ConfirmationDialog, KnownBlock, SectionBlock } from '@slack/types';
-import type { Message } from '../commands/reply.ts';
+import type { Message } from './message.ts';
 import { actions, button, context, escapeMrkdwn, fields, header, limits, section, slackDate, truncate } from './blocks.ts';
 import { argsText, stageLabel } from './attackCard.ts';
 import { HALT_ALL_CONFIRMED, haltAllConfirm } from './halt.ts';

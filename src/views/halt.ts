@@ -1,5 +1,5 @@
 import type { ConfirmationDialog } from '@slack/types';
-import type { Message } from '../commands/reply.ts';
+import type { Message } from './message.ts';
 import { actions, button, section } from './blocks.ts';
 
 export const HALT_ALL_CONFIRMED = 'halt_all_confirmed';

@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { builtInCatalogue, type InfraAttackMetadata } from '../../src/client/catalogue.ts';
 import { attackUsage, parseAttackCommand, tokenize } from '../../src/commands/attack/parse.ts';
-import type { AttackTarget } from '../../src/commands/attack/request.ts';
-import { UserInputError } from '../../src/commands/errors.ts';
+import type { AttackTarget } from '../../src/attacks/request.ts';
+import { UserInputError } from '../../src/errors.ts';
 
 /** A type the built-in catalogue lacks: a required URL, a Float, a long-only flag, and no service support. */
 const probe: InfraAttackMetadata = {

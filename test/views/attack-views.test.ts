@@ -1,7 +1,7 @@
 import type { ContextBlock, InputBlock, KnownBlock, ModalView, PlainTextOption, SectionBlock } from '@slack/types';
 import { describe, expect, it } from 'vitest';
 import { builtInCatalogue, type InfraAttackArg, type InfraAttackMetadata } from '../../src/client/catalogue.ts';
-import type { AttackRequest } from '../../src/commands/attack/request.ts';
+import type { AttackRequest } from '../../src/attacks/request.ts';
 import { messageViolations, viewViolations } from '../../src/fake-slack/limits.ts';
 import {
   ATTACK_BUILDER_VIEW,

@@ -3,17 +3,17 @@ import type { Deps } from '../../deps.ts';
 import { claimPending, dropPending, loadPending, savePending, startAttack, type StartedAttack } from '../../attacks/start.ts';
 import { respondTo } from '../../slack/messenger.ts';
 import { escapeMrkdwn } from '../../views/blocks.ts';
-import { describeTarget, type AttackRequest } from './request.ts';
+import { describeTarget, type AttackRequest } from '../../attacks/request.ts';
 import { attackBuilderModal, ATTACK_CHANNEL, ATTACK_TEAM, ATTACK_TYPE_SELECT } from '../../views/attackBuilder.ts';
 import { attackPreviewMessage } from '../../views/attackPreview.ts';
 import { builderToRequest } from './builder.ts';
 import { attackUsage, parseAttackCommand } from './parse.ts';
-import type { Action, Submission, Subcommand } from '../command.ts';
-import { UserInputError } from '../errors.ts';
-import { message, replacement, type Actor, type Reply, type SubmissionReply } from '../reply.ts';
-import { platformFor, requireLogin, requireTeam, teamName } from '../session.ts';
+import { type Action, message, replacement, type Reply, type Submission, type SubmissionReply } from '../../slack/interaction.ts';
+import type { Subcommand } from '../command.ts';
+import { UserInputError } from '../../errors.ts';
+import type { Actor, Login } from '../../store/sessions.ts';
+import { platformFor, requireLogin, requireTeam, teamName } from '../../attacks/access.ts';
 import { matchTeam } from '../team.ts';
-import type { Login } from '../../store/sessions.ts';
 
 /**
  * Where attacks may start: a channel allowed by ATTACK_CHANNELS, where the card (and its Halt

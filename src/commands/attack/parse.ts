@@ -1,8 +1,9 @@
 import { isIP } from 'node:net';
 import type { InfraAttackArg, InfraAttackMetadata } from '../../client/catalogue.ts';
 import { escapeMrkdwn } from '../../views/blocks.ts';
-import { UserInputError } from '../errors.ts';
-import { runsOnServices, type AttackRequest, type AttackTarget } from './request.ts';
+import { availableTypes, defaultLength, findAttackType, flagOf, spellings } from '../../attacks/attackTypes.ts';
+import { runsOnServices, type AttackRequest, type AttackTarget } from '../../attacks/request.ts';
+import { UserInputError } from '../../errors.ts';
 
 export interface AttackLimits {
   /** MAX_ATTACK_SECONDS: the longest an attack may run. */
@@ -24,16 +25,6 @@ export const attackUsage = {
 function argUsage(arg: InfraAttackArg): string {
   const text = arg.type === 'Boolean' ? flagOf(arg) : `${flagOf(arg)} ${arg.name}`;
   return arg.required ? text : `[${text}]`;
-}
-
-/** The flag the bot writes for an argument: the short one when there is one, as people type it. */
-export function flagOf(arg: InfraAttackArg): string {
-  return arg.short ? `-${arg.short}` : `--${arg.long ?? arg.name}`;
-}
-
-/** Every spelling of an argument's flag, for messages: `-l/--length`. */
-function spellings(arg: InfraAttackArg): string {
-  return [arg.short ? `-${arg.short}` : undefined, `--${arg.long ?? arg.name}`].filter(Boolean).join('/');
 }
 
 /**
@@ -70,28 +61,6 @@ export function tokenize(text: string): string[] {
 /** A value a person typed, quoted for a message. */
 const quoted = (text: string) => `“${escapeMrkdwn(text)}”`;
 const code = (text: string) => `\`${escapeMrkdwn(text)}\``;
-
-/** The attack type named `word`, ignoring case as people type it. */
-export function findAttackType(catalogue: readonly InfraAttackMetadata[], word: string): InfraAttackMetadata | undefined {
-  const wanted = word.toLowerCase();
-  return catalogue.find((metadata) => metadata.name.toLowerCase() === wanted);
-}
-
-const typeGroups = ['Resource', 'State', 'Network'] as const;
-
-/** Attack types by group, the three known groups first, for lists and the builder's select. */
-export function groupedTypes(catalogue: readonly InfraAttackMetadata[]): { group: string; types: InfraAttackMetadata[] }[] {
-  const groups = new Map<string, InfraAttackMetadata[]>(typeGroups.map((group) => [group, []]));
-  for (const metadata of catalogue) {
-    const group = typeGroups.find((known) => known === metadata.type) ?? 'Other';
-    groups.set(group, [...(groups.get(group) ?? []), metadata]);
-  }
-  return [...groups].filter(([, types]) => types.length > 0).map(([group, types]) => ({ group, types }));
-}
-
-function availableTypes(catalogue: readonly InfraAttackMetadata[]): string {
-  return groupedTypes(catalogue).map(({ group, types }) => `${group}: ${types.map((t) => t.name).join(', ')}`).join('; ');
-}
 
 /** What a valid value of an argument looks like, in words, or undefined when `value` is one. */
 export function valueProblem(arg: InfraAttackArg, value: string): string | undefined {
@@ -134,14 +103,6 @@ function isIpOrCidr(value: string): boolean {
 function isWebUrl(value: string): boolean {
   const url = URL.parse(value);
   return url !== null && (url.protocol === 'http:' || url.protocol === 'https:');
-}
-
-/** The default length of a type in seconds, or undefined when it has none. */
-export function defaultLength(metadata: InfraAttackMetadata): number | undefined {
-  const length = metadata.args.find((arg) => arg.name === 'length');
-  if (length?.default === null || length?.default === undefined) return undefined;
-  const seconds = Number(length.default);
-  return Number.isFinite(seconds) ? seconds : undefined;
 }
 
 /**
