@@ -11,7 +11,7 @@ import {
   isBuilderTargetKind,
 } from '../../views/attackBuilder.ts';
 import { defaultLength, findAttackType, flagOf } from '../../attacks/attackTypes.ts';
-import { implicitLength, lengthProblem, parseCount, parseIdList, parsePairs, valueProblem, type AttackLimits } from './parse.ts';
+import { implicitLength, lengthProblem, parseCount, parseIdList, parsePairs, valueProblem, type AttackLimits } from './validate.ts';
 import type { AttackRequest, AttackTarget } from '../../attacks/request.ts';
 
 /** Field errors by block id, for a view submission's `response_action: errors`. */
