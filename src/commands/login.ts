@@ -106,5 +106,5 @@ export async function submitPasswordReset(submission: Submission, deps: Deps): P
     deps.logger.warn({ err: error }, 'password reset failed');
     return { kind: 'errors', errors: { [loginFields.resetEmail]: describeError(error, { command: deps.config.slack.command, doing: 'request a reset e-mail' }).text } };
   }
-  return { kind: 'update', view: resetRequestedView() };
+  return { kind: 'update', view: resetRequestedView(deps.config.slack.command) };
 }

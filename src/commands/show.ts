@@ -9,7 +9,7 @@ import type { Subcommand } from './command.ts';
 import { explained, UserInputError } from '../errors.ts';
 import type { Actor } from '../store/sessions.ts';
 import { platformFor, requireLogin, teamName } from '../attacks/access.ts';
-import { requireGuid } from './halt.ts';
+import { requireGuid } from './arguments.ts';
 
 const usage = 'show <attack id>';
 
