@@ -11,7 +11,8 @@ import { isLive, withState, type AttackState, type CardRecord, type CardStore } 
 /** What the poller works with: the cards, the stored sessions that read for them, and Slack. */
 export interface PollerOptions {
   cards: CardStore;
-  messenger: Messenger;
+  /** Queues the cards' message updates (paced by the Messenger). */
+  messenger: Pick<Messenger, 'update'>;
   /** Holds the per-team polling leases. */
   store: KeyValueStore;
   sessions: SessionStore;
@@ -36,7 +37,7 @@ export interface PollReport {
  */
 export class Poller {
   readonly #cards: CardStore;
-  readonly #messenger: Messenger;
+  readonly #messenger: Pick<Messenger, 'update'>;
   readonly #store: KeyValueStore;
   readonly #sessions: SessionStore;
   readonly #platform: PlatformClient;
