@@ -64,6 +64,10 @@ function register(overrides: Partial<Listeners>) {
   return { adapter, app };
 }
 
+/** A handler that fails with `error`. */
+const failing = (error: Error) => async (): Promise<never> => {
+  throw error;
+};
 const say = (text: string): Reply => ({ kind: 'message', message: { text } });
 const form = (title: string): ModalView => modal('form', title, [section(title)]);
 
@@ -93,11 +97,7 @@ describe('slash commands', () => {
   });
 
   it('answers a UserInputError with its words and the usage under the slash command, logging no error', async () => {
-    const { app } = register({
-      command: async () => {
-        throw new UserInputError('Give a team name.', 'team [name or id]');
-      },
-    });
+    const { app } = register({ command: failing(new UserInputError('Give a team name.', 'team [name or id]')) });
     const delivery = commandDelivery('team');
     await app.deliver('command', '/chaos', delivery);
     expect(delivery.log).toEqual(['ack', 'respond']);
@@ -109,11 +109,7 @@ describe('slash commands', () => {
     const actor = { workspaceId: workspace, userId: 'U0REVOKED' };
     await deps.sessions.save(actor, { header: 'Bearer unit', expires_at: new Date(Date.now() + 3_600_000).toISOString(), teams: [], roles: [], privileges: [] });
     expect(await deps.sessions.get(actor)).toBeDefined();
-    const { app } = register({
-      command: async () => {
-        throw new UnauthorizedError('session', { method: 'GET', path: '/attacks/active', status: 401 });
-      },
-    });
+    const { app } = register({ command: failing(new UnauthorizedError('session', { method: 'GET', path: '/attacks/active', status: 401 })) });
     const delivery = commandDelivery('list', { userId: 'U0REVOKED' });
     await app.deliver('command', '/chaos', delivery);
 
@@ -125,11 +121,7 @@ describe('slash commands', () => {
   });
 
   it('logs an unexpected failure as an error and answers without its details', async () => {
-    const { app } = register({
-      command: async () => {
-        throw new Error('connection string postgres://admin:hunter2@db');
-      },
-    });
+    const { app } = register({ command: failing(new Error('connection string postgres://admin:hunter2@db')) });
     const delivery = commandDelivery('whoami');
     await app.deliver('command', '/chaos', delivery);
     expect(delivery.replyText()).toMatch(/^Something went wrong in Faultline/);
@@ -152,9 +144,7 @@ describe('slash commands', () => {
       command: async () => ({
         kind: 'openModal',
         view: form('File a ticket'),
-        followUp: async () => {
-          throw new UserInputError('That attack is gone.');
-        },
+        followUp: failing(new UserInputError('That attack is gone.')),
       }),
     });
     const delivery = commandDelivery('ticket 6f1c2d3e-aaaa');
@@ -270,13 +260,7 @@ describe('modal submissions', () => {
   });
 
   it('shows a failure as words in the modal', async () => {
-    const { app } = register({
-      views: {
-        team_picker: async () => {
-          throw new UserInputError('Choose one of your teams.');
-        },
-      },
-    });
+    const { app } = register({ views: { team_picker: failing(new UserInputError('Choose one of your teams.')) } });
     const delivery = viewDelivery('team_picker');
     await app.deliver('view', 'team_picker', delivery);
     expect(delivery.acks).toEqual([{ response_action: 'update', view: expect.objectContaining({ type: 'modal' }) }]);
@@ -310,13 +294,7 @@ describe('option lists', () => {
   });
 
   it('acks with no options when the lookup fails', async () => {
-    const { app } = register({
-      options: {
-        team_choice: async () => {
-          throw new Error('store down');
-        },
-      },
-    });
+    const { app } = register({ options: { team_choice: failing(new Error('store down')) } });
     const delivery = optionsDelivery('Pay');
     await app.deliver('options', 'team_choice', delivery);
     expect(delivery.acks).toEqual([{ options: [] }]);

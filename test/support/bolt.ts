@@ -17,23 +17,17 @@ export const responseUrl = 'https://hooks.slack.test/commands/1';
 export class RecordingApp {
   readonly #listeners = new Map<string, Listener>();
 
-  command(id: string, listener: Listener) {
-    this.#listeners.set(`command:${id}`, listener);
-  }
-  action(id: string, listener: Listener) {
-    this.#listeners.set(`action:${id}`, listener);
-  }
-  view(id: string, listener: Listener) {
-    this.#listeners.set(`view:${id}`, listener);
-  }
-  options(id: string, listener: Listener) {
-    this.#listeners.set(`options:${id}`, listener);
-  }
-  shortcut(id: string, listener: Listener) {
-    this.#listeners.set(`shortcut:${id}`, listener);
-  }
-  event(id: string, listener: Listener) {
-    this.#listeners.set(`event:${id}`, listener);
+  readonly command = this.#on('command');
+  readonly action = this.#on('action');
+  readonly view = this.#on('view');
+  readonly options = this.#on('options');
+  readonly shortcut = this.#on('shortcut');
+  readonly event = this.#on('event');
+
+  #on(kind: Kind) {
+    return (id: string, listener: Listener) => {
+      this.#listeners.set(`${kind}:${id}`, listener);
+    };
   }
 
   get app(): App {
