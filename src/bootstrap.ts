@@ -40,22 +40,24 @@ export function createDeps(config: Config, overrides: DepsOverrides = {}): Deps 
   const now = overrides.now ?? Date.now;
   const web = new WebClient(config.slack.botToken, { ...slackClientOptions(config), logger: boltLogger(logger) });
   const slack = new Messenger(web, logger, overrides.messenger);
-  const deps = {
+  const platform = createPlatformClient({
+    baseUrl: config.platform.apiUrl,
+    logger: logger.child({ component: 'platform' }),
+    ...(overrides.dispatcher ? { dispatcher: overrides.dispatcher } : {}),
+  });
+  const sessions = new SessionStore(store, new SessionCipher(config.sessionKeys.current, config.sessionKeys.previous), now);
+  const cards = new CardStore(store);
+  return {
     config,
     logger,
     store,
-    platform: createPlatformClient({
-      baseUrl: config.platform.apiUrl,
-      logger: logger.child({ component: 'platform' }),
-      ...(overrides.dispatcher ? { dispatcher: overrides.dispatcher } : {}),
-    }),
-    sessions: new SessionStore(store, new SessionCipher(config.sessionKeys.current, config.sessionKeys.previous), now),
+    platform,
+    sessions,
     clock: { now },
     slack,
-    cards: new CardStore(store),
+    cards,
+    poller: new Poller({ cards, messenger: slack, store, sessions, platform, logger, intervalMs: config.pollSeconds * 1000, appUrl: config.platform.appUrl }),
     catalogues: new CatalogueCache(logger, now),
-    gameDays: new GameDays(store, slack, logger, now),
-  } as Omit<Deps, 'poller'> as Deps;
-  deps.poller = new Poller(deps, deps.cards, deps.slack);
-  return deps;
+    gameDays: new GameDays({ store, messenger: slack, logger, now }),
+  };
 }

@@ -1,9 +1,10 @@
 import { NotFoundError } from '../client/errors.ts';
 import type { ScopedPlatform, TeamEntry } from '../client/index.ts';
-import { audit, type Deps } from '../deps.ts';
-import { explained } from '../commands/errors.ts';
-import type { Actor } from '../commands/reply.ts';
-import { platformFor, requireLogin, teamName } from '../commands/session.ts';
+import { audit } from '../audit.ts';
+import type { Deps } from '../deps.ts';
+import { explained } from '../errors.ts';
+import type { Actor } from '../store/sessions.ts';
+import { platformFor, requireLogin, teamName } from './access.ts';
 import { withState, type CardRecord } from './cards.ts';
 import { locateAttack } from './locate.ts';
 

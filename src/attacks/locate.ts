@@ -1,8 +1,8 @@
 import { ForbiddenError, NotFoundError } from '../client/errors.ts';
 import type { TeamEntry } from '../client/index.ts';
 import type { Deps } from '../deps.ts';
-import { UserInputError } from '../commands/errors.ts';
-import { platformFor, requireTeam, teamName } from '../commands/session.ts';
+import { UserInputError } from '../errors.ts';
+import { platformFor, requireTeam, teamName } from './access.ts';
 import type { Login } from '../store/sessions.ts';
 import type { CardRecord } from './cards.ts';
 

@@ -1,11 +1,27 @@
 import { randomUUID } from 'node:crypto';
 import { NotFoundError, UnauthorizedError } from '../client/errors.ts';
-import type { ScopedPlatform } from '../client/index.ts';
-import type { Deps } from '../deps.ts';
+import type { PlatformClient, ScopedPlatform } from '../client/index.ts';
+import type { Logger } from '../logger.ts';
 import type { Messenger } from '../slack/messenger.ts';
-import type { Person } from '../store/sessions.ts';
+import type { KeyValueStore } from '../store/keyValue.ts';
+import type { Person, SessionStore } from '../store/sessions.ts';
 import { attackCardMessage } from '../views/attackCard.ts';
 import { isLive, withState, type AttackState, type CardRecord, type CardStore } from './cards.ts';
+
+/** What the poller works with: the cards, the stored sessions that read for them, and Slack. */
+export interface PollerOptions {
+  cards: CardStore;
+  /** Queues the cards' message updates (paced by the Messenger). */
+  messenger: Pick<Messenger, 'update'>;
+  /** Holds the per-team polling leases. */
+  store: KeyValueStore;
+  sessions: SessionStore;
+  platform: PlatformClient;
+  logger: Logger;
+  intervalMs: number;
+  /** The platform's web UI, for the cards' links. */
+  appUrl: string | undefined;
+}
 
 export interface PollReport {
   teams: number;
@@ -20,25 +36,33 @@ export interface PollReport {
  * and a per-team lease lets exactly one replica poll a team; another takes over when it lapses.
  */
 export class Poller {
-  readonly #deps: Deps;
   readonly #cards: CardStore;
-  readonly #messenger: Messenger;
+  readonly #messenger: Pick<Messenger, 'update'>;
+  readonly #store: KeyValueStore;
+  readonly #sessions: SessionStore;
+  readonly #platform: PlatformClient;
+  readonly #logger: Logger;
   readonly #intervalMs: number;
+  readonly #appUrl: string | undefined;
   #timer: NodeJS.Timeout | undefined;
   #running: Promise<PollReport> | undefined;
   /** This process, as the holder of per-team polling leases. */
   readonly #replica = randomUUID();
 
-  constructor(deps: Deps, cards: CardStore, messenger: Messenger) {
-    this.#deps = deps;
-    this.#cards = cards;
-    this.#messenger = messenger;
-    this.#intervalMs = deps.config.pollSeconds * 1000;
+  constructor(options: PollerOptions) {
+    this.#cards = options.cards;
+    this.#messenger = options.messenger;
+    this.#store = options.store;
+    this.#sessions = options.sessions;
+    this.#platform = options.platform;
+    this.#logger = options.logger;
+    this.#intervalMs = options.intervalMs;
+    this.#appUrl = options.appUrl;
   }
 
   start(): void {
     this.#timer ??= setInterval(() => {
-      this.pollOnce().catch((error: unknown) => this.#deps.logger.error({ err: error }, 'poll failed'));
+      this.pollOnce().catch((error: unknown) => this.#logger.error({ err: error }, 'poll failed'));
     }, this.#intervalMs);
     this.#timer.unref();
   }
@@ -67,7 +91,7 @@ export class Poller {
   /** Saves a card and queues its message update. */
   async publish(card: CardRecord): Promise<void> {
     await this.#cards.save(card);
-    this.#messenger.update(card.channel, card.ts, attackCardMessage(card, { appUrl: this.#deps.config.platform.appUrl }));
+    this.#messenger.update(card.channel, card.ts, attackCardMessage(card, { appUrl: this.#appUrl }));
   }
 
   async #pass(): Promise<PollReport> {
@@ -76,14 +100,14 @@ export class Poller {
     await Promise.all(
       [...live].map(async ([teamId, guids]) => {
         // A lease a little longer than the interval: the replica that polls a team keeps it.
-        if (!(await this.#deps.store.claim(`poll:${teamId}`, this.#intervalMs * 2, this.#replica))) return;
+        if (!(await this.#store.claim(`poll:${teamId}`, this.#intervalMs * 2, this.#replica))) return;
         try {
           const updated = await this.#pollTeam(teamId, guids);
           report.teams++;
           report.cards += guids.length;
           report.updated += updated;
         } catch (error) {
-          this.#deps.logger.warn({ err: error, teamId }, 'could not refresh the cards of a team');
+          this.#logger.warn({ err: error, teamId }, 'could not refresh the cards of a team');
         }
       }),
     );
@@ -99,10 +123,10 @@ export class Poller {
       } catch (error) {
         if (!(error instanceof UnauthorizedError)) throw error;
         // That person's session is dead: forget it, and let the next reader try.
-        await this.#deps.sessions.drop(person);
+        await this.#sessions.drop(person);
       }
     }
-    this.#deps.logger.warn({ teamId, cards: cards.length }, 'nobody logged in can read the team; its cards stay as they are');
+    this.#logger.warn({ teamId, cards: cards.length }, 'nobody logged in can read the team; its cards stay as they are');
     return 0;
   }
 
@@ -143,13 +167,13 @@ export class Poller {
   async *#readers(teamId: string, cards: CardRecord[]): AsyncIterable<{ person: Person; api: ScopedPlatform }> {
     const seen = new Set<string>();
     const starters = cards.map((c) => c.startedBy);
-    for (const people of [starters, () => this.#deps.sessions.readersOf(teamId)] as const) {
+    for (const people of [starters, () => this.#sessions.readersOf(teamId)] as const) {
       for (const person of typeof people === 'function' ? await people() : people) {
         const key = `${person.workspaceId}/${person.userId}`;
         if (seen.has(key)) continue;
         seen.add(key);
-        const login = await this.#deps.sessions.get(person);
-        if (login?.session.teams.some((t) => t.identifier === teamId)) yield { person, api: this.#deps.platform.as({ header: login.session.header, teamId }) };
+        const login = await this.#sessions.get(person);
+        if (login?.session.teams.some((t) => t.identifier === teamId)) yield { person, api: this.#platform.as({ header: login.session.header, teamId }) };
       }
     }
   }

@@ -1,11 +1,11 @@
 import { randomUUID } from 'node:crypto';
 import type { TeamEntry } from '../client/index.ts';
-import { audit, type Deps } from '../deps.ts';
-import { explained } from '../commands/errors.ts';
-import { describeTarget, serviceAttackPayload, targetPayload, type AttackRequest } from '../commands/attack/request.ts';
-import type { Actor } from '../commands/reply.ts';
-import { platformFor, teamName } from '../commands/session.ts';
-import type { Login } from '../store/sessions.ts';
+import { audit } from '../audit.ts';
+import type { Deps } from '../deps.ts';
+import { explained } from '../errors.ts';
+import { describeTarget, serviceAttackPayload, targetPayload, type AttackRequest } from './request.ts';
+import type { Actor, Login } from '../store/sessions.ts';
+import { platformFor, teamName } from './access.ts';
 import { attackCardMessage } from '../views/attackCard.ts';
 import type { CardRecord } from './cards.ts';
 

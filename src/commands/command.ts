@@ -1,5 +1,6 @@
 import type { Deps } from '../deps.ts';
-import type { Actor, Reply, SubmissionReply } from './reply.ts';
+import type { Reply } from '../slack/interaction.ts';
+import type { Actor } from '../store/sessions.ts';
 
 /** A slash subcommand after parsing: positional words and flags, as yargs-parser gives them. */
 export interface CommandRequest {
@@ -24,27 +25,3 @@ export interface Subcommand {
   examples: string[];
   run(request: CommandRequest, deps: Deps): Promise<Reply>;
 }
-
-/** A modal submission, with input values by action id (text, or the selected option's value). */
-export interface Submission {
-  actor: Actor;
-  /** The id of the submitted view, to update it later. */
-  viewId?: string | undefined;
-  inputs: Record<string, string | undefined>;
-  privateMetadata: string;
-}
-
-/** A button click or select change; `inputs` holds the modal's values when it came from one. */
-export interface Action {
-  actor: Actor;
-  actionId: string;
-  value: string | undefined;
-  inputs: Record<string, string | undefined>;
-  privateMetadata: string;
-  /** Where the action came from. */
-  container: 'message' | 'modal' | 'home';
-}
-
-export type SubmissionHandler = (submission: Submission, deps: Deps) => Promise<SubmissionReply>;
-export type ActionHandler = (action: Action, deps: Deps) => Promise<Reply>;
-export type OptionsHandler = (request: { actor: Actor; query: string }, deps: Deps) => Promise<{ text: string; value: string }[]>;

@@ -1,11 +1,13 @@
 import type { Deps } from '../deps.ts';
 import { escapeMrkdwn } from '../views/blocks.ts';
-import { gameDayStatusMessage, gameDaySummary, noGameDayText, parseGameDayRef, type GameDayOutcomes, type GameDayRecord } from '../views/gameday.ts';
+import { cardOutcome, gameDayStatusMessage, gameDaySummary, noGameDayText, parseGameDayRef, type GameDayOutcomes, type GameDayRecord } from '../views/gameday.ts';
 import { isLive } from '../attacks/cards.ts';
-import type { Action, Subcommand } from './command.ts';
-import { UserInputError } from './errors.ts';
-import { message, type Actor, type Reply } from './reply.ts';
-import { platformFor } from './session.ts';
+import { otherAttackChannels } from '../attacks/channels.ts';
+import { type Action, message, type Reply } from '../slack/interaction.ts';
+import type { Subcommand } from './command.ts';
+import { UserInputError } from '../errors.ts';
+import type { Actor } from '../store/sessions.ts';
+import { platformFor } from '../attacks/access.ts';
 
 const usage = 'gameday start <title> | gameday status | gameday end';
 
@@ -23,7 +25,7 @@ async function outcomesOf(deps: Deps, actor: Actor, record: GameDayRecord): Prom
       const state = await platformFor(deps, login, team).attacks.get(attack.guid).catch(() => undefined);
       if (state) card = await deps.poller.show(card, state);
     }
-    outcomes[attack.guid] = { stage: card?.stage ?? 'Unknown', lifecycle: card?.lifecycle ?? '', haltedBy: card?.haltedBy.map((h) => h.userId) ?? [] };
+    outcomes[attack.guid] = cardOutcome(card);
   }
   return outcomes;
 }
@@ -49,8 +51,8 @@ export const gamedayCommand: Subcommand = {
       const title = request.rest.trim().replace(/^start\s*/i, '').trim();
       if (!title) throw new UserInputError('Give the game day a title.', usage);
       if (title.length > 150) throw new UserInputError('Keep the title under 150 characters.', usage);
-      const allowed = deps.config.attackChannels;
-      if (allowed && !allowed.includes(channel)) throw new UserInputError(`Attacks cannot be started in this channel, so a game day here would stay empty. Use ${allowed.map((c) => `<#${c}>`).join(', ')}.`);
+      const others = otherAttackChannels(deps.config.attackChannels, channel);
+      if (others) throw new UserInputError(`Attacks cannot be started in this channel, so a game day here would stay empty. Use ${others}.`);
       const { outcome, record } = await deps.gameDays.start(channel, title, request.actor.userId);
       if (outcome === 'starting') return message('Someone is starting a game day in this channel right now; see its card in a moment.');
       if (outcome === 'running') return message(`A game day is already running here: *${escapeMrkdwn(record!.title)}*, facilitated by <@${record!.facilitator}>. End it with \`${deps.config.slack.command} gameday end\` first.`);

@@ -1,22 +1,16 @@
 import { haltAttack, recordHalt } from '../attacks/halt.ts';
-import { audit, type Deps } from '../deps.ts';
-import { escapeMrkdwn } from '../views/blocks.ts';
+import { audit } from '../audit.ts';
+import type { Deps } from '../deps.ts';
 import { parseAttackRef } from '../views/attackCard.ts';
 import { haltAllPrompt, type HaltScope } from '../views/halt.ts';
-import type { Action, Subcommand } from './command.ts';
-import { explained, UserInputError } from './errors.ts';
-import { message, type Actor, type Reply } from './reply.ts';
-import { platformFor, requireLogin } from './session.ts';
+import { type Action, message, type Reply } from '../slack/interaction.ts';
+import type { Subcommand } from './command.ts';
+import { explained, UserInputError } from '../errors.ts';
+import { requireGuid } from './arguments.ts';
+import type { Actor } from '../store/sessions.ts';
+import { platformFor, requireLogin } from '../attacks/access.ts';
 
 const usage = 'halt <attack id> [--reason text] | halt all | halt everything';
-const guidPattern = /^[0-9a-zA-Z][0-9a-zA-Z-]{7,63}$/;
-
-export function requireGuid(value: string | undefined, usageLine: string): string {
-  if (!value) throw new UserInputError('Which attack? Give its id (it is on the attack card and in `list`).', usageLine);
-  if (!guidPattern.test(value)) throw new UserInputError(`“${escapeMrkdwn(value)}” is not an attack id.`, usageLine);
-  return value;
-}
-
 function haltedText(actor: Actor, outcome: Awaited<ReturnType<typeof haltAttack>>): string {
   const where = outcome.card ? ` Its card shows the progress.` : '';
   return `:octagonal_sign: Halt requested for ${outcome.kind === 'kubernetes' ? 'Kubernetes ' : ''}attack \`${outcome.guid}\` by <@${actor.userId}>.${where}`;

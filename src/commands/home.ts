@@ -1,10 +1,10 @@
 import type { Deps } from '../deps.ts';
+import { listed } from '../views/attackList.ts';
 import { homeView, type HomeState } from '../views/home.ts';
 import { teamPickerModal } from '../views/team.ts';
-import type { Action } from './command.ts';
-import type { Actor, Reply } from './reply.ts';
-import { listed } from './list.ts';
-import { platformFor, requireLogin, teamName } from './session.ts';
+import type { Action, Reply } from '../slack/interaction.ts';
+import type { Actor } from '../store/sessions.ts';
+import { platformFor, requireLogin, teamName } from '../attacks/access.ts';
 import { openBuilder } from './attack/index.ts';
 
 /**

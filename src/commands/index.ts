@@ -1,7 +1,7 @@
 import parse from 'yargs-parser';
 import type { Deps } from '../deps.ts';
 import type { CommandRequest, Subcommand } from './command.ts';
-import { UserInputError } from './errors.ts';
+import { UserInputError } from '../errors.ts';
 import { helpCommand } from './help.ts';
 import { loginCommand } from './login.ts';
 import { logoutCommand } from './logout.ts';
@@ -14,7 +14,8 @@ import { haltCommand } from './halt.ts';
 import { noteCommand } from './note.ts';
 import { ticketCommand, ticketsCommand } from './ticket.ts';
 import { gamedayCommand } from './gameday.ts';
-import type { Actor, Reply } from './reply.ts';
+import type { Actor } from '../store/sessions.ts';
+import type { Reply } from '../slack/interaction.ts';
 import { escapeMrkdwn } from '../views/blocks.ts';
 
 export const subcommands: Subcommand[] = [];

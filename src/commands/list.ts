@@ -1,12 +1,12 @@
-import type { Attack, KubernetesAttack, ScopedPlatform } from '../client/index.ts';
-import { isFinished } from '../client/index.ts';
+import type { ScopedPlatform } from '../client/index.ts';
 import type { Deps } from '../deps.ts';
 import { teamForAction } from '../attacks/locate.ts';
-import { attackListMessage, listPageSize, type ListedAttack } from '../views/attackList.ts';
-import type { Action, Subcommand } from './command.ts';
-import { explained, UserInputError } from './errors.ts';
-import type { Actor, Reply } from './reply.ts';
-import { platformFor, requireLogin, teamName } from './session.ts';
+import { attackListMessage, listed, listedKubernetes, listPageSize, type ListedAttack } from '../views/attackList.ts';
+import type { Action, Reply } from '../slack/interaction.ts';
+import type { Subcommand } from './command.ts';
+import { explained, UserInputError } from '../errors.ts';
+import type { Actor } from '../store/sessions.ts';
+import { platformFor, requireLogin, teamName } from '../attacks/access.ts';
 
 const usage = 'list [active|completed] [--source Adhoc|Scenario] [--k8s]';
 
@@ -20,37 +20,6 @@ interface ListQuery {
   pageToken?: string | undefined;
   offset?: number | undefined;
   pageNumber: number;
-}
-
-export function listed(attack: Attack): ListedAttack {
-  return {
-    guid: attack.guid,
-    kind: 'attack',
-    type: attack.infra_command?.type ?? 'attack',
-    args: attack.args,
-    stage: attack.stage ?? 'Unknown',
-    lifecycle: attack.stage_lifecycle ?? '',
-    clients: attack.total_clients,
-    createdBy: attack.create_user,
-    startedAt: attack.start_time ?? attack.created_at,
-    active: !isFinished(attack),
-  };
-}
-
-function listedKubernetes(attack: KubernetesAttack): ListedAttack {
-  const cli = attack.impact_definition?.cli_args ?? [];
-  return {
-    guid: attack.guid,
-    kind: 'kubernetes',
-    type: cli[0] ?? 'kubernetes',
-    args: cli.slice(1),
-    stage: attack.stage ?? 'Unknown',
-    lifecycle: attack.stage_lifecycle ?? '',
-    clients: attack.target_definition?.strategy?.k8s_objects.length,
-    createdBy: undefined,
-    startedAt: attack.created_at,
-    active: !isFinished(attack),
-  };
 }
 
 /**

@@ -1,12 +1,14 @@
 import { UnauthorizedError, ForbiddenError, PlatformError } from '../client/errors.ts';
 import type { CompanySession } from '../client/index.ts';
-import { audit, type Deps } from '../deps.ts';
+import { audit } from '../audit.ts';
+import type { Deps } from '../deps.ts';
 import { describeError } from '../views/errorReply.ts';
 import { loggedInView, loginFields, loginModal, resetPasswordModal, resetRequestedView } from '../views/login.ts';
 import { teamPickerModal } from '../views/team.ts';
-import type { Action, Submission, Subcommand } from './command.ts';
-import type { Actor, Reply, SubmissionReply } from './reply.ts';
-import { teamName } from './session.ts';
+import type { Action, Reply, Submission, SubmissionReply } from '../slack/interaction.ts';
+import type { Subcommand } from './command.ts';
+import type { Actor } from '../store/sessions.ts';
+import { teamName } from '../attacks/access.ts';
 
 const emailPattern = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
 
@@ -104,5 +106,5 @@ export async function submitPasswordReset(submission: Submission, deps: Deps): P
     deps.logger.warn({ err: error }, 'password reset failed');
     return { kind: 'errors', errors: { [loginFields.resetEmail]: describeError(error, { command: deps.config.slack.command, doing: 'request a reset e-mail' }).text } };
   }
-  return { kind: 'update', view: resetRequestedView() };
+  return { kind: 'update', view: resetRequestedView(deps.config.slack.command) };
 }

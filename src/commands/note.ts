@@ -1,13 +1,15 @@
 import { locateAttack } from '../attacks/locate.ts';
-import { audit, type Deps } from '../deps.ts';
+import { audit } from '../audit.ts';
+import type { Deps } from '../deps.ts';
 import { escapeMrkdwn } from '../views/blocks.ts';
 import { parseAttackRef, attackRefValue } from '../views/attackCard.ts';
 import { NOTE_TEXT, noteModal } from '../views/note.ts';
-import type { Action, Submission, Subcommand } from './command.ts';
-import { explained, UserInputError } from './errors.ts';
-import { message, type Actor, type Reply, type SubmissionReply } from './reply.ts';
-import { platformFor, requireLogin, teamName } from './session.ts';
-import { requireGuid } from './halt.ts';
+import { type Action, message, type Reply, type Submission, type SubmissionReply } from '../slack/interaction.ts';
+import type { Subcommand } from './command.ts';
+import { explained, UserInputError } from '../errors.ts';
+import type { Actor } from '../store/sessions.ts';
+import { platformFor, requireLogin, teamName } from '../attacks/access.ts';
+import { requireGuid } from './arguments.ts';
 
 const usage = 'note <attack id> <text>';
 

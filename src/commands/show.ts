@@ -4,11 +4,12 @@ import type { Deps } from '../deps.ts';
 import { parseAttackRef } from '../views/attackCard.ts';
 import { attackDetailsMessage } from '../views/attackDetails.ts';
 import { locateAttack } from '../attacks/locate.ts';
-import type { Action, Subcommand } from './command.ts';
-import { explained, UserInputError } from './errors.ts';
-import type { Actor, Reply } from './reply.ts';
-import { platformFor, requireLogin, teamName } from './session.ts';
-import { requireGuid } from './halt.ts';
+import type { Action, Reply } from '../slack/interaction.ts';
+import type { Subcommand } from './command.ts';
+import { explained, UserInputError } from '../errors.ts';
+import type { Actor } from '../store/sessions.ts';
+import { platformFor, requireLogin, teamName } from '../attacks/access.ts';
+import { requireGuid } from './arguments.ts';
 
 const usage = 'show <attack id>';
 

@@ -1,29 +1,18 @@
 import type { TeamEntry } from '../client/index.ts';
-import { audit, type Deps } from '../deps.ts';
-import { escapeMrkdwn } from '../views/blocks.ts';
+import { audit } from '../audit.ts';
+import type { Deps } from '../deps.ts';
 import { filterTeams, TEAM_CHOICE, teamPickerModal, teamSelectedText, type TeamChoice } from '../views/team.ts';
 import { loggedInView } from '../views/login.ts';
-import type { OptionsHandler, Submission, Subcommand } from './command.ts';
-import { UserInputError } from './errors.ts';
-import { message, type Actor, type SubmissionReply } from './reply.ts';
-import { requireLogin, teamName } from './session.ts';
+import { message, type OptionsHandler, type Submission, type SubmissionReply } from '../slack/interaction.ts';
+import type { Subcommand } from './command.ts';
+import { matchTeam, teamUsage } from './arguments.ts';
+import type { Actor } from '../store/sessions.ts';
+import { requireLogin, teamName } from '../attacks/access.ts';
 
-const usage = 'team [name or id]';
+const usage = teamUsage;
 
 function choices(teams: TeamEntry[]): TeamChoice[] {
   return teams.map((t) => ({ id: t.identifier, name: teamName(t) }));
-}
-
-/** Finds one team by id, exact name, or an unambiguous part of the name (case-insensitive). */
-export function matchTeam(teams: TeamEntry[], query: string): TeamEntry {
-  const q = query.trim().toLowerCase();
-  const exact = teams.filter((t) => t.identifier.toLowerCase() === q || teamName(t).toLowerCase() === q);
-  if (exact.length === 1) return exact[0]!;
-  const partial = exact.length ? exact : teams.filter((t) => teamName(t).toLowerCase().includes(q));
-  if (partial.length === 1) return partial[0]!;
-  const names = (list: TeamEntry[]) => list.slice(0, 10).map((t) => `*${escapeMrkdwn(teamName(t))}*`).join(', ') + (list.length > 10 ? `, and ${list.length - 10} more` : '');
-  if (partial.length > 1) throw new UserInputError(`More than one of your teams matches “${escapeMrkdwn(query)}”: ${names(partial)}. Type more of the name, or its id.`, usage);
-  throw new UserInputError(`None of your teams matches “${escapeMrkdwn(query)}”. Your teams: ${names(teams)}.`, usage);
 }
 
 async function select(actor: Actor, team: TeamEntry, deps: Deps, platformUser: string | undefined): Promise<void> {

@@ -1,25 +1,26 @@
 import { randomUUID } from 'node:crypto';
 import { BadRequestError, NoIntegrationError, ServerError, TimeoutError, UnreachableError } from '../client/errors.ts';
 import type { IssueMeta, ScopedPlatform, TeamEntry, TrackerEntityType } from '../client/index.ts';
-import type { Login } from '../store/sessions.ts';
+import type { Actor, Login } from '../store/sessions.ts';
 import type { GameDayRecord } from '../views/gameday.ts';
 import { locateAttack, teamForAction } from '../attacks/locate.ts';
 import type { CardRecord } from '../attacks/cards.ts';
-import { audit, type Deps } from '../deps.ts';
+import { audit } from '../audit.ts';
+import type { Deps } from '../deps.ts';
 import { ticketFieldsFromInputs, ticketProjectFromInputs } from '../tickets/fields.ts';
 import { parseAttackRef } from '../views/attackCard.ts';
 import { describeError } from '../views/errorReply.ts';
-import { parseGameDayRef } from '../views/gameday.ts';
+import { cardOutcome, parseGameDayRef } from '../views/gameday.ts';
 import { loadingModal, noticeModal } from '../views/notice.ts';
 import {
   ticketFieldId, ticketFiledText, ticketInputFields, ticketListMessage, ticketModal, ticketPrefill, ticketProjectModal,
   gameDayTicketPrefill, TICKET_DESCRIPTION, TICKET_LABELS, TICKET_SUMMARY,
 } from '../views/ticket.ts';
-import type { Action, Submission, Subcommand } from './command.ts';
-import { explained, UserInputError } from './errors.ts';
-import { requireGuid } from './halt.ts';
-import type { Actor, Reply, SubmissionReply } from './reply.ts';
-import { platformFor, requireLogin, teamName } from './session.ts';
+import type { Action, Reply, Submission, SubmissionReply } from '../slack/interaction.ts';
+import type { Subcommand } from './command.ts';
+import { explained, UserInputError } from '../errors.ts';
+import { requireGuid } from './arguments.ts';
+import { platformFor, requireLogin, teamName } from '../attacks/access.ts';
 import type { ModalView } from '@slack/types';
 
 /** A ticket being written: what it is about and where its key goes once filed. */
@@ -86,10 +87,7 @@ async function attackDraft(deps: Deps, actor: Actor, login: Login, about: { guid
 async function gameDayDraft(deps: Deps, actor: Actor, login: Login, record: GameDayRecord & { id: string }): Promise<{ team: TeamEntry; draft: TicketDraft }> {
   const team = teamForAction(login, record.attacks[0]?.teamId);
   const outcomes = Object.fromEntries(
-    await Promise.all(record.attacks.map(async (a) => {
-      const card = await deps.cards.get(a.guid);
-      return [a.guid, { stage: card?.stage ?? 'Unknown', lifecycle: card?.lifecycle ?? '', haltedBy: card?.haltedBy.map((h) => h.userId) ?? [] }] as const;
-    })),
+    await Promise.all(record.attacks.map(async (a) => [a.guid, cardOutcome(await deps.cards.get(a.guid))] as const)),
   );
   const permalink = await deps.slack.permalink(record.channel, record.ts);
   return {
@@ -132,7 +130,7 @@ export async function fileTicketFromCard(action: Action, deps: Deps): Promise<Re
 /** The "File tracker ticket" message shortcut: any attack card, by the message it was run on. */
 export async function fileTicketFromMessage(shortcut: { actor: Actor; channel: string; messageTs: string }, deps: Deps): Promise<Reply> {
   const card: CardRecord | undefined = await deps.cards.byMessage(shortcut.channel, shortcut.messageTs);
-  if (!card) return { kind: 'openModal', view: noticeModal('File a ticket', 'This message is not an attack card. Run the shortcut on a card Faultline posted, or use `/chaos ticket <attack id>`.') };
+  if (!card) return { kind: 'openModal', view: noticeModal('File a ticket', `This message is not an attack card. Run the shortcut on a card Faultline posted, or use \`${deps.config.slack.command} ticket <attack id>\`.`) };
   return openTicket(deps, shortcut.actor, { guid: card.guid, teamId: card.teamId });
 }
 
@@ -148,12 +146,12 @@ async function loadDraft(deps: Deps, id: string, actor: Actor): Promise<TicketDr
   return draft && draft.person.userId === actor.userId && draft.person.workspaceId === actor.workspaceId ? draft : undefined;
 }
 
-const expired: SubmissionReply = { kind: 'update', view: noticeModal('File a ticket', 'This form expired. Open it again from the attack card or with `/chaos ticket <attack id>`.') };
+const expired = (deps: Deps): SubmissionReply => ({ kind: 'update', view: noticeModal('File a ticket', `This form expired. Open it again from the attack card or with \`${deps.config.slack.command} ticket <attack id>\`.`) });
 
 /** First step when no project and issue type are configured. */
 export async function submitTicketProject(submission: Submission, deps: Deps): Promise<SubmissionReply> {
   const draft = await loadDraft(deps, submission.privateMetadata, submission.actor);
-  if (!draft) return expired;
+  if (!draft) return expired(deps);
   const chosen = ticketProjectFromInputs(submission.inputs);
   if ('errors' in chosen) return { kind: 'errors', errors: chosen.errors };
   const login = await requireLogin(deps, submission.actor);
@@ -180,7 +178,7 @@ function outcomeKnown(error: unknown): boolean {
 /** Files the ticket once, however often Slack delivers the submission. */
 export async function submitTicket(submission: Submission, deps: Deps): Promise<SubmissionReply> {
   const draft = await loadDraft(deps, submission.privateMetadata, submission.actor);
-  if (!draft?.meta || !draft.projectId || !draft.issueTypeId) return expired;
+  if (!draft?.meta || !draft.projectId || !draft.issueTypeId) return expired(deps);
   const mapped = ticketFieldsFromInputs(submission.inputs, draft.meta, { projectId: draft.projectId, issueTypeId: draft.issueTypeId, summary: draft.summary, description: draft.description });
   if ('errors' in mapped) return { kind: 'errors', errors: mapped.errors };
   const claim = `ticket-filed:${draft.id}`;

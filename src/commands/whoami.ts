@@ -1,6 +1,6 @@
 import type { Subcommand } from './command.ts';
 import { escapeMrkdwn, fields, section, context, slackDate } from '../views/blocks.ts';
-import { requireLogin, teamName } from './session.ts';
+import { requireLogin, teamName } from '../attacks/access.ts';
 
 function list(values: readonly string[] | undefined): string {
   return values && values.length ? values.map((v) => `\`${v}\``).join(' ') : '_none_';

@@ -7,6 +7,13 @@ import { gameDayCard, gameDayTimelineLine, type GameDayEvent, type GameDayRecord
 /** What is kept of a game day besides its events: the card and who runs it. */
 type GameDayBase = Omit<GameDayRecord, 'attacks' | 'halts' | 'notes' | 'tickets'> & { id: string };
 
+export interface GameDaysOptions {
+  store: KeyValueStore;
+  messenger: Messenger;
+  logger: Logger;
+  now: () => number;
+}
+
 /** An ended game day is kept this long, for its summary's File ticket button. */
 const endedTtlMs = 30 * 24 * 3600_000;
 
@@ -20,11 +27,11 @@ export class GameDays {
   readonly #logger: Logger;
   readonly #now: () => number;
 
-  constructor(store: KeyValueStore, slack: Messenger, logger: Logger, now: () => number) {
-    this.#store = store;
-    this.#slack = slack;
-    this.#logger = logger;
-    this.#now = now;
+  constructor(options: GameDaysOptions) {
+    this.#store = options.store;
+    this.#slack = options.messenger;
+    this.#logger = options.logger;
+    this.#now = options.now;
   }
 
   /** The game day running in a channel. */

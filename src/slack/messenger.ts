@@ -1,6 +1,6 @@
 import type { WebClient } from '@slack/web-api';
 import type { HomeView } from '@slack/types';
-import type { Message } from '../commands/reply.ts';
+import type { Message } from '../views/message.ts';
 import type { Logger } from '../logger.ts';
 
 export interface MessengerOptions {

@@ -9,6 +9,12 @@ export interface Person {
   userId: string;
 }
 
+/** The Slack user behind an interaction, with the place it came from. */
+export interface Actor extends Person {
+  userName: string;
+  channelId: string | undefined;
+}
+
 /** A person's platform login as the bot holds it: the company session and the selected team. */
 export interface Login {
   session: CompanySession;

@@ -1,6 +1,6 @@
 import type { InputBlock, KnownBlock, ModalView, PlainTextOption } from '@slack/types';
 import type { InfraAttackArg, InfraAttackMetadata } from '../client/catalogue.ts';
-import { defaultLength, findAttackType, flagOf, groupedTypes } from '../commands/attack/parse.ts';
+import { defaultLength, findAttackType, flagOf, groupedTypes } from '../attacks/attackTypes.ts';
 import { context, input, limits, modal, plain } from './blocks.ts';
 import { teamOption, type TeamChoice } from './team.ts';
 

@@ -1,7 +1,7 @@
-import type { KnownBlock } from '@slack/types';
+import type { Button, KnownBlock } from '@slack/types';
 import type { CardRecord } from '../attacks/cards.ts';
 import { isLive } from '../attacks/cards.ts';
-import type { Message } from '../commands/reply.ts';
+import type { Message } from './message.ts';
 import { actions, button, context, escapeMrkdwn, fields, header, section, slackDate, truncate } from './blocks.ts';
 
 export const HALT_ATTACK = 'attack_halt';
@@ -18,6 +18,11 @@ export interface AttackRef {
 
 export function attackRefValue(ref: AttackRef): string {
   return JSON.stringify({ g: ref.guid, t: ref.teamId, k: ref.kind === 'kubernetes' ? 'k' : 'a' });
+}
+
+/** The Halt button of one attack: the same on its card, in lists, in its details and on App Home. */
+export function haltButton(ref: AttackRef): Button {
+  return button('Halt', HALT_ATTACK, { style: 'danger', value: attackRefValue(ref) });
 }
 
 export function parseAttackRef(value: string | undefined): AttackRef | undefined {
@@ -86,7 +91,7 @@ export function attackCardMessage(card: CardRecord, links: { appUrl?: string | u
   blocks.push(context(`Attack \`${card.guid}\`${link}`));
   blocks.push(
     actions('attack_card_actions', [
-      ...(live ? [button('Halt', HALT_ATTACK, { style: 'danger', value: ref })] : []),
+      ...(live ? [haltButton(card)] : []),
       button('File ticket', FILE_TICKET, { value: ref }),
       button('Add note', ADD_NOTE, { value: ref }),
       button('Details', ATTACK_DETAILS, { value: ref }),

@@ -1,9 +1,9 @@
 import type { KnownBlock } from '@slack/types';
 import type { Attack, Execution } from '../client/index.ts';
 import { isFinished } from '../client/index.ts';
-import type { Message } from '../commands/reply.ts';
-import { actions, button, context, escapeMrkdwn, fields, header, section, slackDate, truncate } from './blocks.ts';
-import { argsText, attackRefValue, HALT_ATTACK, stageLabel } from './attackCard.ts';
+import type { Message } from './message.ts';
+import { actions, context, escapeMrkdwn, fields, header, section, slackDate, truncate } from './blocks.ts';
+import { argsText, haltButton, stageLabel } from './attackCard.ts';
 
 const when = (iso: string | undefined) => (iso ? slackDate(new Date(iso)) : '—');
 
@@ -39,7 +39,7 @@ export function attackDetailsMessage(attack: Attack, executions: Execution[], te
   if (notes.length) blocks.push(section(`*Notes*\n${notes.slice(-10).map((n) => `• ${escapeMrkdwn(truncate(n, 280))}`).join('\n')}`));
   blocks.push(context(`Attack \`${attack.guid}\`${appUrl ? ` · <${appUrl}/attacks/${attack.guid}|Open in the platform>` : ''}`));
   if (!isFinished(attack)) {
-    blocks.push(actions('attack_details_actions', [button('Halt', HALT_ATTACK, { style: 'danger', value: attackRefValue({ guid: attack.guid, teamId: team.id, kind: attack.target_type === 'Kubernetes' ? 'kubernetes' : 'attack' }) })]));
+    blocks.push(actions('attack_details_actions', [haltButton({ guid: attack.guid, teamId: team.id, kind: attack.target_type === 'Kubernetes' ? 'kubernetes' : 'attack' })]));
   }
   return { text: `${type} attack ${attack.guid}: ${attack.stage ?? 'unknown stage'}`, blocks };
 }

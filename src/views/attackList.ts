@@ -1,8 +1,9 @@
 import type { Button, KnownBlock } from '@slack/types';
-import type { Message } from '../commands/reply.ts';
+import { isFinished, type Attack, type KubernetesAttack } from '../client/index.ts';
+import type { Message } from './message.ts';
 import { actions, button, context, escapeMrkdwn, header, section, slackDate } from './blocks.ts';
-import { argsText, attackRefValue, HALT_ATTACK, stageLabel } from './attackCard.ts';
-import { HALT_ALL_CONFIRMED, haltAllConfirm } from './halt.ts';
+import { argsText, haltButton, stageLabel } from './attackCard.ts';
+import { haltAllButton } from './halt.ts';
 
 export const LIST_NEXT_PAGE = 'attack_list_next';
 /** Attacks per page: one block each, leaving room under Slack's 50 blocks per message. */
@@ -21,6 +22,39 @@ export interface ListedAttack {
   active: boolean;
 }
 
+/** An attack as a list shows it. */
+export function listed(attack: Attack): ListedAttack {
+  return {
+    guid: attack.guid,
+    kind: 'attack',
+    type: attack.infra_command?.type ?? 'attack',
+    args: attack.args,
+    stage: attack.stage ?? 'Unknown',
+    lifecycle: attack.stage_lifecycle ?? '',
+    clients: attack.total_clients,
+    createdBy: attack.create_user,
+    startedAt: attack.start_time ?? attack.created_at,
+    active: !isFinished(attack),
+  };
+}
+
+/** A Kubernetes attack as a list shows it. */
+export function listedKubernetes(attack: KubernetesAttack): ListedAttack {
+  const cli = attack.impact_definition?.cli_args ?? [];
+  return {
+    guid: attack.guid,
+    kind: 'kubernetes',
+    type: cli[0] ?? 'kubernetes',
+    args: cli.slice(1),
+    stage: attack.stage ?? 'Unknown',
+    lifecycle: attack.stage_lifecycle ?? '',
+    clients: attack.target_definition?.strategy?.k8s_objects.length,
+    createdBy: undefined,
+    startedAt: attack.created_at,
+    active: !isFinished(attack),
+  };
+}
+
 export function attackListMessage(page: { which: 'active' | 'completed'; teamId: string; teamName: string; attacks: ListedAttack[]; nextValue?: string | undefined; pageNumber: number; filter?: string | undefined }): Message {
   const title = `${page.which === 'active' ? 'Active' : 'Completed'} ${page.filter ? '' : 'ad-hoc '}attacks · ${page.teamName}`;
   const blocks: KnownBlock[] = [header(title)];
@@ -34,13 +68,13 @@ export function attackListMessage(page: { which: 'active' | 'completed'; teamId:
     if (a.startedAt) parts.push(slackDate(new Date(a.startedAt)));
     const text = `${parts.join(' · ')}\n\`${a.guid}\`${a.kind === 'kubernetes' ? ' · Kubernetes' : ''}`;
     blocks.push(
-      section(text, a.active ? { accessory: button('Halt', HALT_ATTACK, { style: 'danger', value: attackRefValue({ guid: a.guid, teamId: page.teamId, kind: a.kind }) }) } : {}),
+      section(text, a.active ? { accessory: haltButton({ guid: a.guid, teamId: page.teamId, kind: a.kind }) } : {}),
     );
   }
   const footer: Button[] = [];
   if (page.nextValue) footer.push(button('Next page', LIST_NEXT_PAGE, { value: page.nextValue }));
   if (page.which === 'active' && page.attacks.length) {
-    footer.push(button('Halt all', HALT_ALL_CONFIRMED, { style: 'danger', value: 'attacks', confirm: haltAllConfirm('attacks') }));
+    footer.push(haltAllButton());
   }
   blocks.push(context(`Page ${page.pageNumber}${page.filter ? ` · ${escapeMrkdwn(page.filter)}` : ' · Scenario attacks: add `--source Scenario`; Kubernetes attacks: `--k8s`'}`));
   if (footer.length) blocks.push(actions('attack_list_actions', footer));

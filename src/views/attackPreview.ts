@@ -1,5 +1,6 @@
 import type { KnownBlock } from '@slack/types';
-import { describeTarget, type AttackRequest, type AttackTarget } from '../commands/attack/request.ts';
+import { describeTarget, type AttackRequest } from '../attacks/request.ts';
+import { targetFlagWords } from '../attacks/targetFlags.ts';
 import { actions, button, context, escapeMrkdwn, fields, section } from './blocks.ts';
 
 export const ATTACK_START = 'attack_start';
@@ -13,26 +14,6 @@ function shellWord(word: string): string {
   return `"${word.replace(/"/g, `"'"'"`)}"`;
 }
 
-const pairs = (map: Record<string, string>) => Object.entries(map).map(([key, value]) => `${key}=${value}`).join(',');
-
-function targetWords(target: AttackTarget): string[] {
-  const count = (n: number | undefined) => (n === undefined ? [] : ['--target-count', String(n)]);
-  switch (target.kind) {
-    case 'all':
-      return [];
-    case 'hosts':
-      return ['--target-hosts', target.ids.join(',')];
-    case 'containers':
-      return ['--target-containers', target.ids.join(',')];
-    case 'tags':
-      return ['--target-tags', pairs(target.tags), ...count(target.count)];
-    case 'labels':
-      return ['--target-labels', pairs(target.labels), ...count(target.count)];
-    case 'service':
-      return ['--target-service', target.serviceId];
-  }
-}
-
 /**
  * The subcommand text that gives the same request, without the slash command:
  * `attack cpu -l 30 -c 1 --target-tags role=web --team Payments`.
@@ -41,7 +22,7 @@ export function equivalentCommand(request: AttackRequest): string {
   const words = [
     request.type,
     ...request.args,
-    ...targetWords(request.target),
+    ...targetFlagWords(request.target),
     ...(request.team !== undefined ? ['--team', request.team] : []),
     ...(request.yes ? ['--yes'] : []),
   ];

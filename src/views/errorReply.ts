@@ -10,8 +10,8 @@ import {
   UnauthorizedError,
   UnreachableError,
 } from '../client/errors.ts';
-import { detailsOf, NoTeamSelectedError, NotLoggedInError, UserInputError } from '../commands/errors.ts';
-import type { Message } from '../commands/reply.ts';
+import { detailsOf, NoTeamSelectedError, NotLoggedInError, UserInputError } from '../errors.ts';
+import type { Message } from './message.ts';
 import { loginPromptBlocks } from './login.ts';
 import { escapeMrkdwn, section } from './blocks.ts';
 

@@ -1,8 +1,9 @@
 import type { ConfirmationDialog, KnownBlock, SectionBlock } from '@slack/types';
-import type { Message } from '../commands/reply.ts';
+import type { CardRecord } from '../attacks/cards.ts';
+import type { Message } from './message.ts';
 import { actions, button, context, escapeMrkdwn, fields, header, limits, section, slackDate, truncate } from './blocks.ts';
 import { argsText, stageLabel } from './attackCard.ts';
-import { HALT_ALL_CONFIRMED, haltAllConfirm } from './halt.ts';
+import { haltAllButton } from './halt.ts';
 
 export const GAMEDAY_END = 'gameday_end';
 export const GAMEDAY_FILE_TICKET = 'gameday_file_ticket';
@@ -127,7 +128,7 @@ export function gameDayCard(record: GameDayRecord): Message {
     blocks.push(context('Attacks started in this channel, halts, notes and tickets are added to this thread until the game day ends.'));
     blocks.push(
       actions(GAMEDAY_CARD_ACTIONS, [
-        button('Halt all', HALT_ALL_CONFIRMED, { style: 'danger', value: 'attacks', confirm: haltAllConfirm('attacks') }),
+        haltAllButton(),
         button('End game day', GAMEDAY_END, { value: gameDayRefValue(record), confirm: gameDayEndConfirm }),
       ]),
     );
@@ -192,6 +193,11 @@ function lineSections(title: string, lines: string[], maxSections: number, noun:
 
 /** What became of an attack, by guid, as the handler learns it from the card or the platform. */
 export type GameDayOutcomes = Record<string, { stage: string; lifecycle: string; haltedBy: string[] }>;
+
+/** How an attack of a game day ended, as its card last showed it. */
+export function cardOutcome(card: CardRecord | undefined): GameDayOutcomes[string] {
+  return { stage: card?.stage ?? 'Unknown', lifecycle: card?.lifecycle ?? '', haltedBy: card?.haltedBy.map((h) => h.userId) ?? [] };
+}
 
 /** Sections for each part of the summary, within 50 blocks together with header, overview and buttons. */
 const summarySections = { attacks: 30, massHalts: 2, notes: 8, tickets: 4 } as const;

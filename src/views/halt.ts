@@ -1,5 +1,5 @@
-import type { ConfirmationDialog } from '@slack/types';
-import type { Message } from '../commands/reply.ts';
+import type { Button, ConfirmationDialog } from '@slack/types';
+import type { Message } from './message.ts';
 import { actions, button, section } from './blocks.ts';
 
 export const HALT_ALL_CONFIRMED = 'halt_all_confirmed';
@@ -25,6 +25,11 @@ export function haltAllConfirm(scope: HaltScope): ConfirmationDialog {
       };
 }
 
+/** The Halt all button (or Halt everything), behind Slack's confirm dialog. */
+export function haltAllButton(scope: HaltScope = 'attacks', text = 'Halt all'): Button {
+  return button(text, HALT_ALL_CONFIRMED, { style: 'danger', value: scope, confirm: haltAllConfirm(scope) });
+}
+
 /** The message `halt all` and `halt everything` answer with: one button, behind Slack's confirm dialog. */
 export function haltAllPrompt(scope: HaltScope): Message {
   const text = scope === 'attacks'
@@ -32,6 +37,6 @@ export function haltAllPrompt(scope: HaltScope): Message {
     : ':octagonal_sign: *Halt everything?* This halts every active impact across the platform, whoever started it.';
   return {
     text,
-    blocks: [section(text), actions('halt_all_prompt', [button(scope === 'attacks' ? 'Halt all attacks' : 'Halt everything', HALT_ALL_CONFIRMED, { style: 'danger', value: scope, confirm: haltAllConfirm(scope) })])],
+    blocks: [section(text), actions('halt_all_prompt', [haltAllButton(scope, scope === 'attacks' ? 'Halt all attacks' : 'Halt everything')])],
   };
 }

@@ -1,8 +1,8 @@
 import type { Button, HomeView, KnownBlock } from '@slack/types';
 import { actions, button, context, escapeMrkdwn, header, section, slackDate } from './blocks.ts';
-import { argsText, attackRefValue, HALT_ATTACK, stageLabel } from './attackCard.ts';
+import { argsText, haltButton, stageLabel } from './attackCard.ts';
 import type { ListedAttack } from './attackList.ts';
-import { HALT_ALL_CONFIRMED, haltAllConfirm } from './halt.ts';
+import { haltAllButton } from './halt.ts';
 import { LOGIN_BUTTON } from './login.ts';
 import type { TeamChoice } from './team.ts';
 
@@ -34,8 +34,8 @@ export interface HomeState {
   recent: ListedAttack[];
   /** Game days running in channels the person is in. */
   gameDays: { channel: string; title: string; facilitator: string; startedAt: string; permalink?: string | undefined }[];
-  /** The slash command, for hints; default `/chaos`. */
-  command?: string | undefined;
+  /** The slash command, for hints. */
+  command: string;
 }
 
 function attackLine(attack: ListedAttack): string {
@@ -64,14 +64,13 @@ function attackBlocks(state: HomeState, teamId: string, teamName: string, comman
   const active = state.active.slice(0, homeActiveShown);
   if (!active.length) blocks.push(section(`No active attacks in team *${escapeMrkdwn(teamName)}*.`));
   for (const attack of active) {
-    const halt = button('Halt', HALT_ATTACK, { style: 'danger', value: attackRefValue({ guid: attack.guid, teamId, kind: attack.kind }) });
-    blocks.push(section(attackLine(attack), attack.active ? { accessory: halt } : {}));
+    blocks.push(section(attackLine(attack), attack.active ? { accessory: haltButton({ guid: attack.guid, teamId, kind: attack.kind }) } : {}));
   }
   if (state.active.length > active.length) {
     blocks.push(context(`and ${state.active.length - active.length} more: \`${command} list active\` lists them all.`));
   }
   if (state.active.length) {
-    blocks.push(actions('home_halt_all', [button('Halt all', HALT_ALL_CONFIRMED, { style: 'danger', value: 'attacks', confirm: haltAllConfirm('attacks') })]));
+    blocks.push(actions('home_halt_all', [haltAllButton()]));
   }
   const recent = state.recent.slice(0, homeRecentShown);
   if (recent.length) {
@@ -84,7 +83,7 @@ function attackBlocks(state: HomeState, teamId: string, teamName: string, comman
 
 /** The App Home tab: login state, team, attacks with Halt buttons, and running game days. */
 export function homeView(state: HomeState): HomeView {
-  const command = state.command ?? '/chaos';
+  const { command } = state;
   const blocks: KnownBlock[] = [header('Faultline')];
   const login = state.login;
   if (!login) {

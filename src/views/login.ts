@@ -55,9 +55,9 @@ export function resetPasswordModal(email?: string): ModalView {
   ], { submit: 'Send reset link', close: 'Back' });
 }
 
-export function resetRequestedView(): ModalView {
+export function resetRequestedView(command: string): ModalView {
   return modal(RESET_PASSWORD_VIEW, 'Reset password', [
-    section('If that address has an account, a reset e-mail is on its way. Follow its link, then log in again with `/chaos login`.'),
+    section(`If that address has an account, a reset e-mail is on its way. Follow its link, then log in again with \`${command} login\`.`),
   ], { close: 'Done' });
 }
 

@@ -1,5 +1,5 @@
 import type { ModalView } from '@slack/types';
-import type { Message } from '../commands/reply.ts';
+import type { Message } from './message.ts';
 import { context, modal, section } from './blocks.ts';
 
 /** A modal that says work is under way; the handler replaces it when the work is done. */

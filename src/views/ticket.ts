@@ -1,7 +1,7 @@
 import type { InputBlock, KnownBlock, ModalView, PlainTextOption } from '@slack/types';
 import type { CardRecord } from '../attacks/cards.ts';
 import type { Attack, IssueField, IssueMeta, TrackerIssue } from '../client/schemas.ts';
-import type { Message } from '../commands/reply.ts';
+import type { Message } from './message.ts';
 import { durationText, type GameDayOutcomes, type GameDayRecord } from './gameday.ts';
 import { context, escapeMrkdwn, header, input, limits, modal, plain, section, slackDate, truncate } from './blocks.ts';
 

@@ -49,4 +49,11 @@ describe('manifest.yml', () => {
     // channels:read and groups:read let App Home show only the game days of the person's channels.
     expect([...manifest.oauth_config.scopes.bot].sort()).toEqual(['channels:read', 'chat:write', 'chat:write.public', 'commands', 'groups:read']);
   });
+
+  it('has its bot scopes listed in the README, all of them', () => {
+    const readme = readFileSync(new URL('../../README.md', import.meta.url), 'utf8');
+    const sentence = /bot scopes \(([^)]*)\)/.exec(readme.replace(/\s+/g, ' '))?.[1] ?? '';
+    const named = [...sentence.matchAll(/`([^`]+)`/g)].map((match) => match[1]).sort();
+    expect(named).toEqual([...manifest.oauth_config.scopes.bot].sort());
+  });
 });

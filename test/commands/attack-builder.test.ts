@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { builtInCatalogue, type InfraAttackMetadata } from '../../src/client/catalogue.ts';
 import { builderToRequest } from '../../src/commands/attack/builder.ts';
 import { parseAttackCommand } from '../../src/commands/attack/parse.ts';
-import type { AttackRequest } from '../../src/commands/attack/request.ts';
+import type { AttackRequest } from '../../src/attacks/request.ts';
 import {
   ATTACK_LENGTH,
   ATTACK_TARGET_COUNT,

@@ -1,8 +1,11 @@
 import { describe, expect, it } from 'vitest';
 import { builtInCatalogue, type InfraAttackMetadata } from '../../src/client/catalogue.ts';
-import { attackUsage, parseAttackCommand, tokenize } from '../../src/commands/attack/parse.ts';
-import type { AttackTarget } from '../../src/commands/attack/request.ts';
-import { UserInputError } from '../../src/commands/errors.ts';
+import { parseAttackCommand } from '../../src/commands/attack/parse.ts';
+import { tokenize } from '../../src/commands/attack/tokenize.ts';
+import { attackUsage } from '../../src/commands/attack/usage.ts';
+import type { AttackTarget } from '../../src/attacks/request.ts';
+import { targetFlags, targetFlagWords, type TargetKind } from '../../src/attacks/targetFlags.ts';
+import { UserInputError } from '../../src/errors.ts';
 
 /** A type the built-in catalogue lacks: a required URL, a Float, a long-only flag, and no service support. */
 const probe: InfraAttackMetadata = {
@@ -299,5 +302,22 @@ describe('the length that runs is the length previewed', () => {
   it('asks for a length when the type has no default', () => {
     expect(() => parseAttackCommand('stress', noDefault, { maxAttackSeconds: 600 })).toThrow('stress has no default length: give -l/--length.');
     expect(parseAttackCommand('stress -l 30', noDefault, { maxAttackSeconds: 600 })).toMatchObject({ args: ['-l', '30'], lengthSeconds: 30 });
+  });
+});
+
+describe('the target flag table', () => {
+  const targets: Record<TargetKind, AttackTarget> = {
+    hosts: { kind: 'hosts', ids: ['web-1', 'web-2'] },
+    containers: { kind: 'containers', ids: ['c-1'] },
+    tags: { kind: 'tags', tags: { role: 'web', zone: 'a' }, count: 2 },
+    labels: { kind: 'labels', labels: { app: 'checkout' } },
+    service: { kind: 'service', serviceId: 'svc-1' },
+  };
+
+  it.each(Object.keys(targetFlags) as TargetKind[])('%s: the usage names its flag, and the parser reads back what the preview writes', (kind) => {
+    expect(attackUsage.targetFlags).toContain(`${targetFlags[kind].flag} ${targetFlags[kind].value}`);
+    const words = targetFlagWords(targets[kind]);
+    expect(words[0]).toBe(targetFlags[kind].flag);
+    expect(parse(`cpu -l 60 ${words.join(' ')}`).target).toEqual(targets[kind]);
   });
 });

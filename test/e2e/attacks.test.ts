@@ -301,6 +301,8 @@ describe('halting', () => {
     expect([...stack.sim.state.attacks.values()].every((a) => !a.halt)).toBe(true);
     await prompt.click('Halt all attacks', { confirm: true });
     await stack.fake.waitFor(() => [...stack.sim.state.attacks.values()].every((a) => a.halt), 'every attack halted');
+    // The reply comes after the halts; asking again before it would take it for the next answer.
+    await stack.fake.waitFor(() => stack.person(id).ephemerals().some((m) => m.text().includes('halted all attacks')), 'the Halt all reply');
 
     stack.sim.addAttacks(stack.sim.seed.teams.payments.id, 1);
     const everything = await stack.ask(id, 'halt everything', { channel });

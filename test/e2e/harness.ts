@@ -30,6 +30,8 @@ export interface StackOptions {
   storeNamespace?: string;
   /** `socket` runs the bot in Socket Mode (SLACK_APP_TOKEN, no signing secret); default `http`. */
   mode?: 'http' | 'socket';
+  /** The slash command (SLASH_COMMAND), which people type in the fake Slack too; default `/chaos`. */
+  command?: string;
 }
 
 /**
@@ -72,6 +74,7 @@ export class Stack {
       signingSecret: Stack.signingSecret,
       botToken: Stack.botToken,
       ...(socketMode ? { appToken: Stack.appToken } : {}),
+      ...(options.command ? { commandName: options.command } : {}),
     }));
     const config = loadConfig({
       SLACK_BOT_TOKEN: Stack.botToken,
@@ -83,6 +86,7 @@ export class Stack {
       LOG_LEVEL: 'debug',
       // Tests poll explicitly (stack.poll()), so the timer never races them.
       POLL_SECONDS: '3600',
+      ...(options.command ? { SLASH_COMMAND: options.command } : {}),
       ...options.env,
     });
     const stack = new Stack(sim, fake, config, options);

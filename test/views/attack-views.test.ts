@@ -2,7 +2,7 @@ import { messageViolations, viewViolations } from '@faultline/fake-slack/limits'
 import type { ContextBlock, InputBlock, KnownBlock, ModalView, PlainTextOption, SectionBlock } from '@slack/types';
 import { describe, expect, it } from 'vitest';
 import { builtInCatalogue, type InfraAttackArg, type InfraAttackMetadata } from '../../src/client/catalogue.ts';
-import type { AttackRequest } from '../../src/commands/attack/request.ts';
+import type { AttackRequest } from '../../src/attacks/request.ts';
 import {
   ATTACK_BUILDER_VIEW,
   ATTACK_LENGTH,

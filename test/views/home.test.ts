@@ -30,7 +30,7 @@ const login: NonNullable<HomeState['login']> = {
 
 const gameDay = { channel: 'C9', title: 'Q4 <resilience>', facilitator: 'U7', startedAt: '2026-11-20T17:00:00.000Z' };
 
-const home = (state: Partial<HomeState> = {}): HomeView => homeView({ login, active: [], recent: [], gameDays: [], ...state });
+const home = (state: Partial<HomeState> = {}): HomeView => homeView({ login, active: [], recent: [], gameDays: [], command: '/chaos', ...state });
 
 const sections = (view: HomeView) => view.blocks.filter((block): block is SectionBlock => block.type === 'section');
 const buttons = (view: HomeView): Button[] => [

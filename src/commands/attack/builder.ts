@@ -10,8 +10,9 @@ import {
   attackArgId,
   isBuilderTargetKind,
 } from '../../views/attackBuilder.ts';
-import { defaultLength, findAttackType, flagOf, implicitLength, lengthProblem, parseCount, parseIdList, parsePairs, valueProblem, type AttackLimits } from './parse.ts';
-import type { AttackRequest, AttackTarget } from './request.ts';
+import { defaultLength, findAttackType, flagOf } from '../../attacks/attackTypes.ts';
+import { implicitLength, lengthProblem, parseCount, parseIdList, parsePairs, valueProblem, type AttackLimits } from './validate.ts';
+import type { AttackRequest, AttackTarget } from '../../attacks/request.ts';
 
 /** Field errors by block id, for a view submission's `response_action: errors`. */
 export type BuilderErrors = { errors: Record<string, string> };

@@ -1,30 +1,30 @@
 import type { TeamEntry } from '../../client/index.ts';
 import type { Deps } from '../../deps.ts';
+import { otherAttackChannels } from '../../attacks/channels.ts';
 import { claimPending, dropPending, loadPending, savePending, startAttack, type StartedAttack } from '../../attacks/start.ts';
 import { respondTo } from '../../slack/messenger.ts';
 import { escapeMrkdwn } from '../../views/blocks.ts';
-import { describeTarget, type AttackRequest } from './request.ts';
+import { describeTarget, type AttackRequest } from '../../attacks/request.ts';
 import { attackBuilderModal, ATTACK_CHANNEL, ATTACK_TEAM, ATTACK_TYPE_SELECT } from '../../views/attackBuilder.ts';
 import { attackPreviewMessage } from '../../views/attackPreview.ts';
 import { builderToRequest } from './builder.ts';
-import { attackUsage, parseAttackCommand } from './parse.ts';
-import type { Action, Submission, Subcommand } from '../command.ts';
-import { UserInputError } from '../errors.ts';
-import { message, replacement, type Actor, type Reply, type SubmissionReply } from '../reply.ts';
-import { platformFor, requireLogin, requireTeam, teamName } from '../session.ts';
-import { matchTeam } from '../team.ts';
-import type { Login } from '../../store/sessions.ts';
+import { parseAttackCommand } from './parse.ts';
+import { attackUsage } from './usage.ts';
+import { type Action, message, replacement, type Reply, type Submission, type SubmissionReply } from '../../slack/interaction.ts';
+import type { Subcommand } from '../command.ts';
+import { UserInputError } from '../../errors.ts';
+import type { Actor, Login } from '../../store/sessions.ts';
+import { platformFor, requireLogin, requireTeam, teamName } from '../../attacks/access.ts';
+import { matchTeam } from '../arguments.ts';
 
 /**
  * Where attacks may start: a channel allowed by ATTACK_CHANNELS, where the card (and its Halt
  * button) can be posted. Checked before anything is sent to the platform.
  */
 async function checkChannel(deps: Deps, channel: string | undefined): Promise<string> {
-  const allowed = deps.config.attackChannels;
   if (!channel) throw new UserInputError('Start attacks from a channel, where their card can be posted.');
-  if (allowed && !allowed.includes(channel)) {
-    throw new UserInputError(`Attacks cannot be started in this channel. Use ${allowed.map((c) => `<#${c}>`).join(', ')}.`);
-  }
+  const others = otherAttackChannels(deps.config.attackChannels, channel);
+  if (others) throw new UserInputError(`Attacks cannot be started in this channel. Use ${others}.`);
   const problem = await deps.slack.cardProblem(channel);
   if (problem) throw new UserInputError(problem);
   return channel;
@@ -179,9 +179,10 @@ export async function submitBuilder(submission: Submission, deps: Deps): Promise
   const result = builderToRequest(submission.inputs, catalogue.types, { maxAttackSeconds: deps.config.maxAttackSeconds });
   if ('errors' in result) return { kind: 'errors', errors: result.errors };
   const chosen = origin.channel ?? submission.inputs[ATTACK_CHANNEL];
-  const allowed = deps.config.attackChannels;
-  if (!origin.channel && (!chosen || (allowed && !allowed.includes(chosen)))) {
-    return { kind: 'errors', errors: { [ATTACK_CHANNEL]: allowed ? `Choose one of the attack channels: ${allowed.map((c) => `<#${c}>`).join(', ')}.` : 'Choose the channel for the attack card.' } };
+  if (!origin.channel) {
+    const others = otherAttackChannels(deps.config.attackChannels, chosen);
+    if (others) return { kind: 'errors', errors: { [ATTACK_CHANNEL]: `Choose one of the attack channels: ${others}.` } };
+    if (!chosen) return { kind: 'errors', errors: { [ATTACK_CHANNEL]: 'Choose the channel for the attack card.' } };
   }
   const channel = await checkChannel(deps, chosen);
   const shown = await preview(deps, submission.actor, login, team, result, channel);

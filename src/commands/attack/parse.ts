@@ -1,206 +1,11 @@
-import { isIP } from 'node:net';
 import type { InfraAttackArg, InfraAttackMetadata } from '../../client/catalogue.ts';
-import { escapeMrkdwn } from '../../views/blocks.ts';
-import { UserInputError } from '../errors.ts';
-import { runsOnServices, type AttackRequest, type AttackTarget } from './request.ts';
-
-export interface AttackLimits {
-  /** MAX_ATTACK_SECONDS: the longest an attack may run. */
-  maxAttackSeconds: number;
-}
-
-/** Usage lines, without the slash command (describeError puts it in front). */
-export const attackUsage = {
-  general: 'attack <type> [attack flags] [target flags] [--team T] [--yes]',
-  targetFlags:
-    '--target-hosts a,b | --target-containers a,b | --target-tags k=v,… | --target-labels k=v,… | --target-service ID, and --target-count N with tags or labels',
-  /** `attack cpu [-l length] …` from the type's metadata, then the bot's own flags. */
-  forType(metadata: InfraAttackMetadata): string {
-    const own = metadata.usage?.trim() || [metadata.name, ...metadata.args.map(argUsage)].join(' ');
-    return `attack ${own} [target flags] [--team T] [--yes]`;
-  },
-} as const;
-
-function argUsage(arg: InfraAttackArg): string {
-  const text = arg.type === 'Boolean' ? flagOf(arg) : `${flagOf(arg)} ${arg.name}`;
-  return arg.required ? text : `[${text}]`;
-}
-
-/** The flag the bot writes for an argument: the short one when there is one, as people type it. */
-export function flagOf(arg: InfraAttackArg): string {
-  return arg.short ? `-${arg.short}` : `--${arg.long ?? arg.name}`;
-}
-
-/** Every spelling of an argument's flag, for messages: `-l/--length`. */
-function spellings(arg: InfraAttackArg): string {
-  return [arg.short ? `-${arg.short}` : undefined, `--${arg.long ?? arg.name}`].filter(Boolean).join('/');
-}
-
-/**
- * Splits command text into words the way a shell would for plain quoting: "a b" and 'a b' keep
- * their spaces, quotes next to other characters join them (`--dir="/my dir"`). Only straight
- * quotes count; the caller straightens the curly ones Slack substitutes.
- */
-export function tokenize(text: string): string[] {
-  const tokens: string[] = [];
-  let current = '';
-  let inToken = false;
-  let quote: '"' | "'" | undefined;
-  for (const char of text) {
-    if (quote) {
-      if (char === quote) quote = undefined;
-      else current += char;
-    } else if (char === '"' || char === "'") {
-      quote = char;
-      inToken = true;
-    } else if (/\s/.test(char)) {
-      if (inToken) tokens.push(current);
-      current = '';
-      inToken = false;
-    } else {
-      current += char;
-      inToken = true;
-    }
-  }
-  if (quote) throw new UserInputError(`A ${quote === '"' ? 'double' : 'single'} quote is not closed.`, attackUsage.general);
-  if (inToken) tokens.push(current);
-  return tokens;
-}
-
-/** A value a person typed, quoted for a message. */
-const quoted = (text: string) => `“${escapeMrkdwn(text)}”`;
-const code = (text: string) => `\`${escapeMrkdwn(text)}\``;
-
-/** The attack type named `word`, ignoring case as people type it. */
-export function findAttackType(catalogue: readonly InfraAttackMetadata[], word: string): InfraAttackMetadata | undefined {
-  const wanted = word.toLowerCase();
-  return catalogue.find((metadata) => metadata.name.toLowerCase() === wanted);
-}
-
-const typeGroups = ['Resource', 'State', 'Network'] as const;
-
-/** Attack types by group, the three known groups first, for lists and the builder's select. */
-export function groupedTypes(catalogue: readonly InfraAttackMetadata[]): { group: string; types: InfraAttackMetadata[] }[] {
-  const groups = new Map<string, InfraAttackMetadata[]>(typeGroups.map((group) => [group, []]));
-  for (const metadata of catalogue) {
-    const group = typeGroups.find((known) => known === metadata.type) ?? 'Other';
-    groups.set(group, [...(groups.get(group) ?? []), metadata]);
-  }
-  return [...groups].filter(([, types]) => types.length > 0).map(([group, types]) => ({ group, types }));
-}
-
-function availableTypes(catalogue: readonly InfraAttackMetadata[]): string {
-  return groupedTypes(catalogue).map(({ group, types }) => `${group}: ${types.map((t) => t.name).join(', ')}`).join('; ');
-}
-
-/** What a valid value of an argument looks like, in words, or undefined when `value` is one. */
-export function valueProblem(arg: InfraAttackArg, value: string): string | undefined {
-  if (arg.multiple) {
-    const items = value.split(',').map((item) => item.trim());
-    if (items.some((item) => item === '')) return 'one or more values separated by single commas';
-    const bad = items.find((item) => singleValueProblem(arg, item) !== undefined);
-    return bad === undefined ? undefined : `${singleValueProblem(arg, bad)}, or several separated by commas`;
-  }
-  return singleValueProblem(arg, value);
-}
-
-function singleValueProblem(arg: InfraAttackArg, value: string): string | undefined {
-  switch (arg.type) {
-    case 'Integer':
-      if (arg.name === 'length') return /^\d+$/.test(value) && Number(value) >= 1 ? undefined : 'a whole number of seconds, at least 1';
-      return /^-?\d+$/.test(value) ? undefined : 'a whole number';
-    case 'Float':
-      return /^-?\d+(\.\d+)?$/.test(value) ? undefined : 'a number, such as 1.5';
-    case 'IP':
-      return isIpOrCidr(value) ? undefined : 'an IP address or CIDR block, such as 10.0.0.1 or 10.0.0.0/8';
-    case 'Enum': {
-      const options = arg.options ?? [];
-      return options.includes(value) ? undefined : `one of ${options.join(', ')}`;
-    }
-    case 'URL':
-      return isWebUrl(value) ? undefined : 'an http or https URL';
-    default:
-      return value.trim() !== '' ? undefined : 'a value that is not empty';
-  }
-}
-
-function isIpOrCidr(value: string): boolean {
-  const [address = '', prefix, ...rest] = value.split('/');
-  const version = isIP(address);
-  if (version === 0 || rest.length > 0) return false;
-  return prefix === undefined || (/^\d{1,3}$/.test(prefix) && Number(prefix) <= (version === 4 ? 32 : 128));
-}
-
-function isWebUrl(value: string): boolean {
-  const url = URL.parse(value);
-  return url !== null && (url.protocol === 'http:' || url.protocol === 'https:');
-}
-
-/** The default length of a type in seconds, or undefined when it has none. */
-export function defaultLength(metadata: InfraAttackMetadata): number | undefined {
-  const length = metadata.args.find((arg) => arg.name === 'length');
-  if (length?.default === null || length?.default === undefined) return undefined;
-  const seconds = Number(length.default);
-  return Number.isFinite(seconds) ? seconds : undefined;
-}
-
-/**
- * The length flag to add when none was typed: the metadata's default, sent explicitly, so that
- * what runs is what was previewed and checked against the guardrail (the platform's own default
- * may differ from a built-in catalogue's). Undefined when the type has no length; an error text
- * when it has one but no default, so the person must give it.
- */
-export function implicitLength(metadata: InfraAttackMetadata): { args: string[]; seconds: number } | { problem: string } | undefined {
-  const length = metadata.args.find((arg) => arg.name === 'length');
-  if (!length) return undefined;
-  const seconds = defaultLength(metadata);
-  if (seconds === undefined) return { problem: `${metadata.name} has no default length: give ${spellings(length)}.` };
-  return { args: [flagOf(length), String(seconds)], seconds };
-}
-
-/** Why a length breaks the guardrail, or undefined when it is within it. */
-export function lengthProblem(seconds: number | undefined, limits: AttackLimits): string | undefined {
-  if (seconds === undefined || seconds <= limits.maxAttackSeconds) return undefined;
-  return `Attacks may run at most ${limits.maxAttackSeconds} seconds here.`;
-}
-
-/** Comma-separated ids as typed: trimmed, none empty. */
-export function parseIdList(text: string): { ids: string[] } | { problem: string } {
-  const ids = text.split(',').map((id) => id.trim());
-  if (ids.some((id) => id === '')) return { problem: 'Give one or more ids separated by single commas, with no empty item.' };
-  return { ids };
-}
-
-/** `k=v,k2=v2` as a map: keys and values trimmed and non-empty, no key twice. */
-export function parsePairs(text: string): { pairs: Record<string, string> } | { problem: string } {
-  const entries = new Map<string, string>();
-  for (const item of text.split(',')) {
-    const at = item.indexOf('=');
-    const key = item.slice(0, at).trim();
-    const value = item.slice(at + 1).trim();
-    if (at < 0 || key === '' || value === '') {
-      return { problem: `${quoted(item.trim())} is not a key=value pair. Write them like role=web,zone=us-east-1a.` };
-    }
-    if (entries.has(key)) return { problem: `${quoted(key)} is given twice; each key can have one value.` };
-    entries.set(key, value);
-  }
-  // fromEntries defines own properties, so a key such as __proto__ stays an ordinary key.
-  return { pairs: Object.fromEntries(entries) };
-}
-
-/** `--target-count`: a positive whole number. */
-export function parseCount(text: string): { count: number } | { problem: string } {
-  const trimmed = text.trim();
-  return /^\d+$/.test(trimmed) && Number(trimmed) >= 1 ? { count: Number(trimmed) } : { problem: 'Give a whole number of clients, at least 1.' };
-}
-
-const targetKindFlags = ['--target-hosts', '--target-containers', '--target-tags', '--target-labels', '--target-service'] as const;
-type TargetKindFlag = (typeof targetKindFlags)[number];
-const countFlag = '--target-count';
-
-function isTargetKindFlag(name: string): name is TargetKindFlag {
-  return (targetKindFlags as readonly string[]).includes(name);
-}
+import { availableTypes, defaultLength, findAttackType, flagOf, spellings } from '../../attacks/attackTypes.ts';
+import { runsOnServices, type AttackRequest, type AttackTarget } from '../../attacks/request.ts';
+import { givenTargetKinds, targetCountFlag, targetFlags, targetKindOf } from '../../attacks/targetFlags.ts';
+import { UserInputError } from '../../errors.ts';
+import { tokenize } from './tokenize.ts';
+import { attackUsage } from './usage.ts';
+import { code, implicitLength, lengthProblem, parseCount, parseIdList, parsePairs, quoted, valueProblem, type AttackLimits } from './validate.ts';
 
 /** A flag as typed: its name (`-l`, `--length`) and a value given with `=`, if any. */
 function splitFlag(token: string): { name: string; inline: string | undefined } | undefined {
@@ -272,7 +77,7 @@ export function parseAttackCommand(rest: string, catalogue: readonly InfraAttack
       if (team === '') throw fail('`--team` needs a team name or id.');
       continue;
     }
-    if (isTargetKindFlag(flag.name) || flag.name === countFlag) {
+    if (targetKindOf(flag.name) || flag.name === targetCountFlag) {
       if (targets.has(flag.name)) throw fail(`${code(flag.name)} is given more than once.`);
       targets.set(flag.name, takeValue());
       continue;
@@ -331,42 +136,43 @@ export function parseAttackCommand(rest: string, catalogue: readonly InfraAttack
 }
 
 function targetFromFlags(flags: Map<string, string>, metadata: InfraAttackMetadata, fail: (message: string) => UserInputError): AttackTarget {
-  const kinds = targetKindFlags.filter((name) => flags.has(name));
+  const kinds = givenTargetKinds((flag) => flags.has(flag));
   if (kinds.length > 1) {
-    throw fail(`Use one target flag, not ${kinds.map(code).join(' and ')}: ${attackUsage.targetFlags}.`);
+    throw fail(`Use one target flag, not ${kinds.map((k) => code(targetFlags[k].flag)).join(' and ')}: ${attackUsage.targetFlags}.`);
   }
   const kind = kinds[0];
-  const countText = flags.get(countFlag);
+  const countText = flags.get(targetCountFlag);
   let count: number | undefined;
   if (countText !== undefined) {
-    if (kind !== '--target-tags' && kind !== '--target-labels') {
-      throw fail(`\`--target-count\` picks that many random clients among those matching \`--target-tags\` or \`--target-labels\`; ${kind ? `it does not go with ${code(kind)}` : 'add one of them'}.`);
+    if (kind !== 'tags' && kind !== 'labels') {
+      throw fail(`${code(targetCountFlag)} picks that many random clients among those matching ${code(targetFlags.tags.flag)} or ${code(targetFlags.labels.flag)}; ${kind ? `it does not go with ${code(targetFlags[kind].flag)}` : 'add one of them'}.`);
     }
     const parsed = parseCount(countText);
-    if ('problem' in parsed) throw fail(`${quoted(countText)} is not a valid value for \`--target-count\`. ${parsed.problem}`);
+    if ('problem' in parsed) throw fail(`${quoted(countText)} is not a valid value for ${code(targetCountFlag)}. ${parsed.problem}`);
     count = parsed.count;
   }
   if (kind === undefined) return { kind: 'all' };
-  const text = flags.get(kind)!;
-  const bad = (problem: string) => fail(`${code(kind)} ${quoted(text)}: ${problem}`);
+  const { flag } = targetFlags[kind];
+  const text = flags.get(flag)!;
+  const bad = (problem: string) => fail(`${code(flag)} ${quoted(text)}: ${problem}`);
   switch (kind) {
-    case '--target-hosts':
-    case '--target-containers': {
+    case 'hosts':
+    case 'containers': {
       const parsed = parseIdList(text);
       if ('problem' in parsed) throw bad(parsed.problem);
-      return kind === '--target-hosts' ? { kind: 'hosts', ids: parsed.ids } : { kind: 'containers', ids: parsed.ids };
+      return kind === 'hosts' ? { kind: 'hosts', ids: parsed.ids } : { kind: 'containers', ids: parsed.ids };
     }
-    case '--target-tags':
-    case '--target-labels': {
+    case 'tags':
+    case 'labels': {
       const parsed = parsePairs(text);
       if ('problem' in parsed) throw bad(parsed.problem);
       const exact = count !== undefined ? { count } : {};
-      return kind === '--target-tags' ? { kind: 'tags', tags: parsed.pairs, ...exact } : { kind: 'labels', labels: parsed.pairs, ...exact };
+      return kind === 'tags' ? { kind: 'tags', tags: parsed.pairs, ...exact } : { kind: 'labels', labels: parsed.pairs, ...exact };
     }
-    case '--target-service': {
+    case 'service': {
       if (!runsOnServices(metadata.name)) throw fail(`${metadata.name} attacks cannot target a service; use hosts, containers, tags or labels.`);
       const serviceId = text.trim();
-      if (serviceId === '') throw fail('`--target-service` needs a service id.');
+      if (serviceId === '') throw fail(`${code(flag)} needs a service id.`);
       return { kind: 'service', serviceId };
     }
   }

@@ -1,8 +1,7 @@
 import type { ScopedPlatform, TeamEntry } from '../client/index.ts';
 import type { Deps } from '../deps.ts';
-import type { Login } from '../store/sessions.ts';
-import type { Actor } from './reply.ts';
-import { NoTeamSelectedError, NotLoggedInError } from './errors.ts';
+import type { Actor, Login } from '../store/sessions.ts';
+import { NoTeamSelectedError, NotLoggedInError } from '../errors.ts';
 
 /** The actor's stored login, or NotLoggedInError (the adapter turns it into a Log in button). */
 export async function requireLogin(deps: Deps, actor: Actor): Promise<Login> {

@@ -1,4 +1,4 @@
-import type { CreateAttackInput, CreateAttackRequest, InfraCommandType } from '../../client/index.ts';
+import type { CreateAttackInput, CreateAttackRequest, InfraCommandType } from '../client/index.ts';
 
 /** Which clients an attack hits, as the person chose it (target flags or the builder modal). */
 export type AttackTarget =

@@ -1,11 +1,7 @@
 import type { KnownBlock, ModalView } from '@slack/types';
-import type { Person } from '../store/sessions.ts';
-
-/** A message body: fallback text for notifications and screen readers, plus the blocks. */
-export interface Message {
-  text: string;
-  blocks?: KnownBlock[];
-}
+import type { Deps } from '../deps.ts';
+import type { Actor } from '../store/sessions.ts';
+import type { Message } from '../views/message.ts';
 
 /**
  * What a handler wants shown to the person who acted. Handlers return this as plain data; the
@@ -30,13 +26,31 @@ export type SubmissionReply =
   | { kind: 'close' }
   | { kind: 'clear' };
 
-/** The Slack user behind an interaction, with the place it came from. */
-export interface Actor extends Person {
-  userName: string;
-  channelId: string | undefined;
-}
-
 export const message = (text: string, blocks?: KnownBlock[]): Reply => ({ kind: 'message', message: blocks ? { text, blocks } : { text } });
 
 /** A reply that takes the place of the message whose button was clicked. */
 export const replacement = (text: string, blocks?: KnownBlock[]): Reply => ({ kind: 'message', message: blocks ? { text, blocks } : { text }, replaceOriginal: true });
+
+/** A modal submission, with input values by action id (text, or the selected option's value). */
+export interface Submission {
+  actor: Actor;
+  /** The id of the submitted view, to update it later. */
+  viewId?: string | undefined;
+  inputs: Record<string, string | undefined>;
+  privateMetadata: string;
+}
+
+/** A button click or select change; `inputs` holds the modal's values when it came from one. */
+export interface Action {
+  actor: Actor;
+  actionId: string;
+  value: string | undefined;
+  inputs: Record<string, string | undefined>;
+  privateMetadata: string;
+  /** Where the action came from. */
+  container: 'message' | 'modal' | 'home';
+}
+
+export type SubmissionHandler = (submission: Submission, deps: Deps) => Promise<SubmissionReply>;
+export type ActionHandler = (action: Action, deps: Deps) => Promise<Reply>;
+export type OptionsHandler = (request: { actor: Actor; query: string }, deps: Deps) => Promise<{ text: string; value: string }[]>;

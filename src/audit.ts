@@ -1,0 +1,17 @@
+import type { Logger } from './logger.ts';
+import type { Actor } from './store/sessions.ts';
+
+export type AuditEvent = 'login' | 'logout' | 'team_selected' | 'attack_started' | 'attack_halted' | 'halt_all' | 'halt_everything' | 'ticket_filed' | 'note_added';
+
+/**
+ * One structured line per state change, naming the Slack user, the platform identity, the team
+ * and the attack, so that who did what can be reconstructed from the logs alone.
+ */
+export function audit(
+  logger: Logger,
+  event: AuditEvent,
+  actor: Pick<Actor, 'workspaceId' | 'userId' | 'userName'>,
+  details: { platformUser?: string | undefined; team?: string | undefined; attack?: string | undefined; [key: string]: unknown },
+): void {
+  logger.info({ audit: event, slackWorkspace: actor.workspaceId, slackUser: actor.userId, slackUserName: actor.userName, ...details }, `audit: ${event}`);
+}

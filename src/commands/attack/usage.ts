@@ -1,0 +1,20 @@
+import type { InfraAttackArg, InfraAttackMetadata } from '../../client/catalogue.ts';
+import { flagOf } from '../../attacks/attackTypes.ts';
+import { targetFlagsUsage } from '../../attacks/targetFlags.ts';
+
+/** Usage lines, without the slash command (describeError puts it in front). */
+export const attackUsage = {
+  general: 'attack <type> [attack flags] [target flags] [--team T] [--yes]',
+  targetFlags: targetFlagsUsage,
+  /** `attack cpu [-l length] …` from the type's metadata, then the bot's own flags. */
+  forType(metadata: InfraAttackMetadata): string {
+    const own = metadata.usage?.trim() || [metadata.name, ...metadata.args.map(argUsage)].join(' ');
+    return `attack ${own} [target flags] [--team T] [--yes]`;
+  },
+} as const;
+
+function argUsage(arg: InfraAttackArg): string {
+  const text = arg.type === 'Boolean' ? flagOf(arg) : `${flagOf(arg)} ${arg.name}`;
+  return arg.required ? text : `[${text}]`;
+}
+

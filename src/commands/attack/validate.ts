@@ -1,0 +1,106 @@
+import { isIP } from 'node:net';
+import type { InfraAttackArg, InfraAttackMetadata } from '../../client/catalogue.ts';
+import { defaultLength, flagOf, spellings } from '../../attacks/attackTypes.ts';
+import { escapeMrkdwn } from '../../views/blocks.ts';
+
+export interface AttackLimits {
+  /** MAX_ATTACK_SECONDS: the longest an attack may run. */
+  maxAttackSeconds: number;
+}
+
+/** A value a person typed, quoted for a message; `code` shows it as code. */
+export const quoted = (text: string) => `“${escapeMrkdwn(text)}”`;
+export const code = (text: string) => `\`${escapeMrkdwn(text)}\``;
+
+/** What a valid value of an argument looks like, in words, or undefined when `value` is one. */
+export function valueProblem(arg: InfraAttackArg, value: string): string | undefined {
+  if (arg.multiple) {
+    const items = value.split(',').map((item) => item.trim());
+    if (items.some((item) => item === '')) return 'one or more values separated by single commas';
+    const bad = items.find((item) => singleValueProblem(arg, item) !== undefined);
+    return bad === undefined ? undefined : `${singleValueProblem(arg, bad)}, or several separated by commas`;
+  }
+  return singleValueProblem(arg, value);
+}
+
+function singleValueProblem(arg: InfraAttackArg, value: string): string | undefined {
+  switch (arg.type) {
+    case 'Integer':
+      if (arg.name === 'length') return /^\d+$/.test(value) && Number(value) >= 1 ? undefined : 'a whole number of seconds, at least 1';
+      return /^-?\d+$/.test(value) ? undefined : 'a whole number';
+    case 'Float':
+      return /^-?\d+(\.\d+)?$/.test(value) ? undefined : 'a number, such as 1.5';
+    case 'IP':
+      return isIpOrCidr(value) ? undefined : 'an IP address or CIDR block, such as 10.0.0.1 or 10.0.0.0/8';
+    case 'Enum': {
+      const options = arg.options ?? [];
+      return options.includes(value) ? undefined : `one of ${options.join(', ')}`;
+    }
+    case 'URL':
+      return isWebUrl(value) ? undefined : 'an http or https URL';
+    default:
+      return value.trim() !== '' ? undefined : 'a value that is not empty';
+  }
+}
+
+function isIpOrCidr(value: string): boolean {
+  const [address = '', prefix, ...rest] = value.split('/');
+  const version = isIP(address);
+  if (version === 0 || rest.length > 0) return false;
+  return prefix === undefined || (/^\d{1,3}$/.test(prefix) && Number(prefix) <= (version === 4 ? 32 : 128));
+}
+
+function isWebUrl(value: string): boolean {
+  const url = URL.parse(value);
+  return url !== null && (url.protocol === 'http:' || url.protocol === 'https:');
+}
+
+/**
+ * The length flag to add when none was typed: the metadata's default, sent explicitly, so that
+ * what runs is what was previewed and checked against the guardrail (the platform's own default
+ * may differ from a built-in catalogue's). Undefined when the type has no length; an error text
+ * when it has one but no default, so the person must give it.
+ */
+export function implicitLength(metadata: InfraAttackMetadata): { args: string[]; seconds: number } | { problem: string } | undefined {
+  const length = metadata.args.find((arg) => arg.name === 'length');
+  if (!length) return undefined;
+  const seconds = defaultLength(metadata);
+  if (seconds === undefined) return { problem: `${metadata.name} has no default length: give ${spellings(length)}.` };
+  return { args: [flagOf(length), String(seconds)], seconds };
+}
+
+/** Why a length breaks the guardrail, or undefined when it is within it. */
+export function lengthProblem(seconds: number | undefined, limits: AttackLimits): string | undefined {
+  if (seconds === undefined || seconds <= limits.maxAttackSeconds) return undefined;
+  return `Attacks may run at most ${limits.maxAttackSeconds} seconds here.`;
+}
+
+/** Comma-separated ids as typed: trimmed, none empty. */
+export function parseIdList(text: string): { ids: string[] } | { problem: string } {
+  const ids = text.split(',').map((id) => id.trim());
+  if (ids.some((id) => id === '')) return { problem: 'Give one or more ids separated by single commas, with no empty item.' };
+  return { ids };
+}
+
+/** `k=v,k2=v2` as a map: keys and values trimmed and non-empty, no key twice. */
+export function parsePairs(text: string): { pairs: Record<string, string> } | { problem: string } {
+  const entries = new Map<string, string>();
+  for (const item of text.split(',')) {
+    const at = item.indexOf('=');
+    const key = item.slice(0, at).trim();
+    const value = item.slice(at + 1).trim();
+    if (at < 0 || key === '' || value === '') {
+      return { problem: `${quoted(item.trim())} is not a key=value pair. Write them like role=web,zone=us-east-1a.` };
+    }
+    if (entries.has(key)) return { problem: `${quoted(key)} is given twice; each key can have one value.` };
+    entries.set(key, value);
+  }
+  // fromEntries defines own properties, so a key such as __proto__ stays an ordinary key.
+  return { pairs: Object.fromEntries(entries) };
+}
+
+/** `--target-count`: a positive whole number. */
+export function parseCount(text: string): { count: number } | { problem: string } {
+  const trimmed = text.trim();
+  return /^\d+$/.test(trimmed) && Number(trimmed) >= 1 ? { count: Number(trimmed) } : { problem: 'Give a whole number of clients, at least 1.' };
+}

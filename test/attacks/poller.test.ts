@@ -1,0 +1,184 @@
+/**
+ * The poller alone: the in-memory store, stored sessions, the platform client against the
+ * simulator over HTTPS, and a recorder in place of the Slack messenger.
+ */
+import { randomBytes } from 'node:crypto';
+import { Agent } from 'undici';
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { CardStore, type CardRecord } from '../../src/attacks/cards.ts';
+import { Poller } from '../../src/attacks/poller.ts';
+import { createPlatformClient, type PlatformClient } from '../../src/client/index.ts';
+import { createLogger } from '../../src/logger.ts';
+import { startSimulator, type DemoUser, type Simulator } from '@faultline/platform-sim';
+import { SessionCipher } from '../../src/store/cipher.ts';
+import { createKeyValueStore, type KeyValueStore } from '../../src/store/keyValue.ts';
+import { SessionStore, type Person } from '../../src/store/sessions.ts';
+import type { Message } from '../../src/views/message.ts';
+
+let sim: Simulator;
+let dispatcher: Agent;
+let platform: PlatformClient;
+let store: KeyValueStore;
+let sessions: SessionStore;
+let cards: CardStore;
+let updates: { channel: string; ts: string; message: Message }[];
+
+beforeAll(async () => {
+  sim = await startSimulator();
+  dispatcher = new Agent({ connect: { ca: sim.ca } });
+  platform = createPlatformClient({ baseUrl: sim.url, dispatcher, logger: createLogger('silent') });
+});
+
+afterAll(async () => {
+  await platform?.close();
+  await dispatcher?.close();
+  await sim?.stop();
+});
+
+beforeEach(async () => {
+  sim.reset();
+  await store?.close();
+  store = createKeyValueStore('memory://');
+  sessions = new SessionStore(store, new SessionCipher(randomBytes(32)));
+  cards = new CardStore(store);
+  updates = [];
+});
+
+function poller(options: { logger?: ReturnType<typeof createLogger> } = {}): Poller {
+  return new Poller({
+    cards,
+    messenger: { update: (channel, ts, message) => updates.push({ channel, ts, message }) },
+    store,
+    sessions,
+    platform,
+    logger: options.logger ?? createLogger('silent'),
+    intervalMs: 60_000,
+    appUrl: undefined,
+  });
+}
+
+const team = () => sim.seed.teams.platform.id;
+const requestsTo = (path: string) => sim.requests.filter((r) => r.path === path);
+
+/** Logs a demo user in at the platform and keeps the session as the bot does. */
+async function logIn(slackUser: string, user: DemoUser): Promise<Person> {
+  const person = { workspaceId: 'T0POLL', userId: slackUser };
+  await sessions.save(person, await platform.auth.login({ email: user.email, password: user.password }));
+  return person;
+}
+
+/** A card for an attack, as posted when it started. */
+async function cardFor(guid: string, startedBy: Person, overrides: Partial<CardRecord> = {}): Promise<CardRecord> {
+  const card: CardRecord = {
+    guid, kind: 'attack', teamId: team(), teamName: 'Platform', channel: 'C0POLL', ts: `1700000000.${guid.slice(0, 6)}`,
+    type: 'cpu', args: ['-l', '3600'], targetWords: 'every active client', startedBy: { ...startedBy, userName: startedBy.userId.toLowerCase() },
+    startedByPlatform: undefined, stage: 'Pending', lifecycle: 'Active', totalClients: undefined, createdAt: new Date().toISOString(),
+    startTime: undefined, endTime: undefined, lengthSeconds: 3600, annotations: {}, haltedBy: [], ...overrides,
+  };
+  await cards.savePosted(card);
+  return card;
+}
+
+describe('Poller', () => {
+  it('updates a card only when what it shows changed', async () => {
+    const alice = await logIn('U0ALICE', sim.seed.users.owner);
+    const [guid] = sim.addAttacks(team(), 1);
+    await cardFor(guid!, alice);
+    const polls = poller();
+
+    expect(await polls.pollOnce()).toEqual({ teams: 1, cards: 1, updated: 1 });
+    expect(updates.map((u) => u.ts)).toEqual([`1700000000.${guid!.slice(0, 6)}`]);
+    expect(updates[0]!.message.text).toContain('cpu attack');
+    const shown = (await cards.get(guid!))!;
+    expect(shown.totalClients).toBeGreaterThan(0);
+
+    // Nothing moved on the platform: the next pass reads the list again and updates nothing.
+    expect(await polls.pollOnce()).toEqual({ teams: 1, cards: 1, updated: 0 });
+    expect(updates).toHaveLength(1);
+    expect(requestsTo('/attacks/active/paged')).toHaveLength(2);
+
+    sim.clock.advance(60_000);
+    expect((await polls.pollOnce()).updated).toBe(1);
+    expect((await cards.get(guid!))!.stage).not.toBe(shown.stage);
+  });
+
+  it('reads every live card of a team from one active list, not one request each', async () => {
+    const alice = await logIn('U0ALICE', sim.seed.users.owner);
+    for (const guid of sim.addAttacks(team(), 5)) await cardFor(guid, alice);
+    expect(await poller().pollOnce()).toEqual({ teams: 1, cards: 5, updated: 5 });
+    expect(sim.requests.map((r) => r.path)).toEqual(['/users/auth', '/attacks/active/paged']);
+  });
+
+  it('fetches an attack that left the active list once, shows it finished, and stops polling it', async () => {
+    const alice = await logIn('U0ALICE', sim.seed.users.owner);
+    const [guid] = sim.addAttacks(team(), 1, { lengthSeconds: 10 });
+    await cardFor(guid!, alice, { lengthSeconds: 10 });
+    sim.clock.advance(10 * 60_000);
+
+    expect((await poller().pollOnce()).updated).toBe(1);
+    expect(requestsTo(`/attacks/${guid}`)).toHaveLength(1);
+    expect((await cards.get(guid!))!.lifecycle).toBe('Complete');
+    expect(await cards.liveByTeam()).toEqual(new Map());
+    expect(JSON.stringify(updates.at(-1)!.message.blocks)).not.toContain('attack_halt');
+
+    expect(await poller().pollOnce()).toEqual({ teams: 0, cards: 0, updated: 0 });
+  });
+
+  it('shows an attack the platform no longer knows as finished', async () => {
+    const alice = await logIn('U0ALICE', sim.seed.users.owner);
+    await cardFor('00000000-0000-4000-8000-00000000dead', alice, { stage: 'Running' });
+    expect((await poller().pollOnce()).updated).toBe(1);
+    const card = (await cards.get('00000000-0000-4000-8000-00000000dead'))!;
+    expect(card).toMatchObject({ stage: 'Running', lifecycle: 'Complete' });
+  });
+
+  it('lets one replica poll a team while its lease lasts; the holder keeps it', async () => {
+    const alice = await logIn('U0ALICE', sim.seed.users.owner);
+    const [guid] = sim.addAttacks(team(), 1);
+    await cardFor(guid!, alice);
+    const first = poller();
+    const second = poller();
+
+    expect((await first.pollOnce()).teams).toBe(1);
+    expect(await second.pollOnce()).toEqual({ teams: 0, cards: 0, updated: 0 });
+    expect((await first.pollOnce()).teams).toBe(1);
+    expect(requestsTo('/attacks/active/paged')).toHaveLength(2);
+  });
+
+  it('joins a pass already running rather than starting a second', async () => {
+    const alice = await logIn('U0ALICE', sim.seed.users.owner);
+    const [guid] = sim.addAttacks(team(), 1);
+    await cardFor(guid!, alice);
+    const polls = poller();
+    const [a, b] = await Promise.all([polls.pollOnce(), polls.pollOnce()]);
+    expect(a).toBe(b);
+    expect(requestsTo('/attacks/active/paged')).toHaveLength(1);
+  });
+
+  it('reads as someone else in the team when the starter\'s session was revoked, and forgets the dead session', async () => {
+    const alice = await logIn('U0ALICE', sim.seed.users.owner);
+    const bob = await logIn('U0BOB', sim.seed.users.observer);
+    const [guid] = sim.addAttacks(team(), 1);
+    await cardFor(guid!, alice);
+    sim.expireSession(sim.seed.users.owner.email);
+
+    expect((await poller().pollOnce()).updated).toBe(1);
+    expect(await sessions.get(alice)).toBeUndefined();
+    expect(await sessions.get(bob)).toBeDefined();
+    const reads = requestsTo('/attacks/active/paged');
+    expect(reads.map((r) => r.status)).toEqual([401, 200]);
+  });
+
+  it('leaves the cards as they are, and says so, when nobody logged in can read the team', async () => {
+    const lines: { msg: string }[] = [];
+    const logger = createLogger('warn', { write: (line: string) => void lines.push(JSON.parse(line) as { msg: string }) });
+    const alice = await logIn('U0ALICE', sim.seed.users.owner);
+    const [guid] = sim.addAttacks(team(), 1);
+    await cardFor(guid!, alice);
+    await sessions.drop(alice);
+
+    expect(await poller({ logger }).pollOnce()).toEqual({ teams: 1, cards: 1, updated: 0 });
+    expect(updates).toEqual([]);
+    expect(lines.map((l) => l.msg)).toEqual(['nobody logged in can read the team; its cards stay as they are']);
+  });
+});

@@ -1,0 +1,352 @@
+/**
+ * The Slack adapter alone, with Bolt's arguments built by hand and handlers written for each
+ * test: ack first, replies turned into the right Slack calls, every failure into words. The
+ * end-to-end tests cover the same paths through the real Bolt app and the fake Slack.
+ */
+import { randomBytes } from 'node:crypto';
+import { Writable } from 'node:stream';
+import type { ModalView } from '@slack/types';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { createDeps } from '../../src/bootstrap.ts';
+import { UnauthorizedError } from '../../src/client/errors.ts';
+import { loadConfig } from '../../src/config.ts';
+import type { Deps } from '../../src/deps.ts';
+import { UserInputError } from '../../src/errors.ts';
+import { createLogger } from '../../src/logger.ts';
+import { createMetrics, type Metrics } from '../../src/metrics.ts';
+import { SlackAdapter, type Listeners } from '../../src/slack/adapter.ts';
+import type { Reply } from '../../src/slack/interaction.ts';
+import type { Actor } from '../../src/store/sessions.ts';
+import { modal, section } from '../../src/views/blocks.ts';
+import { LOGIN_BUTTON } from '../../src/views/login.ts';
+import { actionDelivery, commandDelivery, eventDelivery, optionsDelivery, RecordingApp, responseUrl, shortcutDelivery, viewDelivery, workspace, type Delivery } from '../support/bolt.ts';
+
+let deps: Deps;
+let metrics: Metrics;
+let logs: { level: string; msg: string }[];
+
+beforeEach(() => {
+  logs = [];
+  const destination = new Writable({
+    write(chunk, _encoding, done) {
+      for (const line of String(chunk).split('\n').filter(Boolean)) logs.push(JSON.parse(line) as { level: string; msg: string });
+      done();
+    },
+  });
+  const config = loadConfig({
+    PLATFORM_API_URL: 'https://platform.example/v1',
+    SLACK_BOT_TOKEN: 'xoxb-unit',
+    SLACK_SIGNING_SECRET: 'unit-secret',
+    SESSION_KEY: randomBytes(32).toString('base64'),
+    STORE_URL: 'memory://',
+  });
+  deps = createDeps(config, { logger: createLogger('debug', destination) });
+  metrics = createMetrics();
+});
+
+afterEach(async () => {
+  vi.useRealTimers();
+  await deps.platform.close();
+  await deps.store.close();
+});
+
+const errorLogs = () => logs.filter((line) => line.level === 'error' || line.level === 'fatal').map((line) => line.msg);
+
+function listeners(overrides: Partial<Listeners> = {}): Listeners {
+  return { command: async () => ({ kind: 'none' }), actions: {}, views: {}, options: {}, shortcuts: {}, events: {}, ...overrides };
+}
+
+/** An adapter registered on a RecordingApp with these listeners. */
+function register(overrides: Partial<Listeners>) {
+  const adapter = new SlackAdapter(deps, metrics);
+  const app = new RecordingApp();
+  adapter.register(app.app, listeners(overrides));
+  return { adapter, app };
+}
+
+/** A handler that fails with `error`. */
+const failing = (error: Error) => async (): Promise<never> => {
+  throw error;
+};
+const say = (text: string): Reply => ({ kind: 'message', message: { text } });
+const form = (title: string): ModalView => modal('form', title, [section(title)]);
+
+describe('slash commands', () => {
+  it('acks before the handler runs, then answers ephemerally through response_url', async () => {
+    let delivery!: Delivery;
+    const seen: { text: string; actor: Actor; responseUrl?: string | undefined; triggerId?: string | undefined }[] = [];
+    const { app } = register({
+      command: async (text, actor, _deps, info) => {
+        delivery.log.push('handler');
+        seen.push({ text, actor, ...info });
+        return say('done');
+      },
+    });
+    delivery = commandDelivery('list active', { userId: 'U0ALICE', channelId: 'C0OPS' });
+    await app.deliver('command', '/chaos', delivery);
+
+    expect(delivery.log).toEqual(['ack', 'handler', 'respond']);
+    expect(delivery.acks).toEqual([undefined]);
+    expect(seen).toEqual([{ text: 'list active', actor: { workspaceId: workspace, userId: 'U0ALICE', userName: 'u0alice', channelId: 'C0OPS' }, responseUrl, triggerId: 'trigger-command' }]);
+    expect(delivery.responds).toEqual([{ response_type: 'ephemeral', replace_original: false, text: 'done' }]);
+  });
+
+  it('listens on the configured slash command only', () => {
+    const { app } = register({});
+    expect(app.registered('command')).toEqual([deps.config.slack.command]);
+  });
+
+  it('answers a UserInputError with its words and the usage under the slash command, logging no error', async () => {
+    const { app } = register({ command: failing(new UserInputError('Give a team name.', 'team [name or id]')) });
+    const delivery = commandDelivery('team');
+    await app.deliver('command', '/chaos', delivery);
+    expect(delivery.log).toEqual(['ack', 'respond']);
+    expect(delivery.replyText()).toBe('Give a team name.\nUsage: `/chaos team [name or id]`');
+    expect(errorLogs()).toEqual([]);
+  });
+
+  it('on a 401 drops the stored session, counts the platform error and offers Log in', async () => {
+    const actor = { workspaceId: workspace, userId: 'U0REVOKED' };
+    await deps.sessions.save(actor, { header: 'Bearer unit', expires_at: new Date(Date.now() + 3_600_000).toISOString(), teams: [], roles: [], privileges: [] });
+    expect(await deps.sessions.get(actor)).toBeDefined();
+    const { app } = register({ command: failing(new UnauthorizedError('session', { method: 'GET', path: '/attacks/active', status: 401 })) });
+    const delivery = commandDelivery('list', { userId: 'U0REVOKED' });
+    await app.deliver('command', '/chaos', delivery);
+
+    expect(await deps.sessions.get(actor)).toBeUndefined();
+    expect(JSON.stringify(delivery.responds[0]!['blocks'])).toContain(LOGIN_BUTTON);
+    expect(delivery.replyText()).toContain('Log in again');
+    expect((await metrics.platformErrors.get()).values).toEqual([expect.objectContaining({ labels: { type: 'UnauthorizedError' }, value: 1 })]);
+    expect(errorLogs()).toEqual([]);
+  });
+
+  it('logs an unexpected failure as an error and answers without its details', async () => {
+    const { app } = register({ command: failing(new Error('connection string postgres://admin:hunter2@db')) });
+    const delivery = commandDelivery('whoami');
+    await app.deliver('command', '/chaos', delivery);
+    expect(delivery.replyText()).toMatch(/^Something went wrong in Faultline/);
+    expect(delivery.replyText()).not.toContain('hunter2');
+    expect(errorLogs()).toEqual(['handler failed']);
+    expect((await metrics.interactions.get()).values).toEqual([expect.objectContaining({ labels: { kind: 'command', outcome: 'ok' }, value: 1 })]);
+  });
+
+  it('opens a modal with the trigger, then replaces it with what the slower follow-up gives', async () => {
+    const { app } = register({ command: async () => ({ kind: 'openModal', view: form('Loading'), followUp: async () => form('Ready') }) });
+    const delivery = commandDelivery('ticket 6f1c2d3e-aaaa');
+    await app.deliver('command', '/chaos', delivery);
+    expect(delivery.log).toEqual(['ack', 'views.open', 'views.update']);
+    expect(delivery.calls[0]!.args).toMatchObject({ trigger_id: 'trigger-command', view: { title: { text: 'Loading' } } });
+    expect(delivery.calls[1]!.args).toMatchObject({ view_id: 'V0OPENED', hash: 'hash-1', view: { title: { text: 'Ready' } } });
+  });
+
+  it('shows a failing follow-up as words in the modal it opened', async () => {
+    const { app } = register({
+      command: async () => ({
+        kind: 'openModal',
+        view: form('File a ticket'),
+        followUp: failing(new UserInputError('That attack is gone.')),
+      }),
+    });
+    const delivery = commandDelivery('ticket 6f1c2d3e-aaaa');
+    await app.deliver('command', '/chaos', delivery);
+    expect(delivery.calls.map((c) => c.method)).toEqual(['views.open', 'views.update']);
+    expect(delivery.calls[1]!.args).toMatchObject({ view_id: 'V0OPENED', view: { title: { text: 'File a ticket' } } });
+    expect(JSON.stringify(delivery.calls[1]!.args['view'])).toContain('That attack is gone.');
+  });
+});
+
+describe('buttons', () => {
+  it('acks first, passes the value, and replaces the clicked message when the reply asks to', async () => {
+    let delivery!: Delivery;
+    const { app } = register({
+      actions: {
+        attack_halt: async (action) => {
+          delivery.log.push(`handler:${action.value}:${action.container}`);
+          return { kind: 'message', message: { text: 'halted' }, replaceOriginal: true };
+        },
+      },
+    });
+    delivery = actionDelivery('attack_halt', { value: 'ref-1' });
+    await app.deliver('action', 'attack_halt', delivery);
+    expect(delivery.log).toEqual(['ack', 'handler:ref-1:message', 'respond']);
+    expect(delivery.responds).toEqual([{ response_type: 'ephemeral', replace_original: true, text: 'halted' }]);
+  });
+
+  it('shows a reply to a click inside a modal on top of it', async () => {
+    const { app } = register({ actions: { attack_details: async () => say('details') } });
+    const delivery = actionDelivery('attack_details', { container: 'modal' });
+    await app.deliver('action', 'attack_details', delivery);
+    expect(delivery.log).toEqual(['ack', 'views.push']);
+    expect(delivery.calls[0]!.args).toMatchObject({ trigger_id: 'trigger-action' });
+    expect(JSON.stringify(delivery.calls[0]!.args['view'])).toContain('details');
+  });
+
+  it('redraws App Home after a click there', async () => {
+    const refreshed: string[] = [];
+    const { app } = register({
+      actions: { home_switch_team: async () => ({ kind: 'openModal', view: form('Team') }) },
+      refreshHome: async (actor) => {
+        refreshed.push(actor.userId);
+      },
+    });
+    const delivery = actionDelivery('home_switch_team', { container: 'home', userId: 'U0HOME' });
+    await app.deliver('action', 'home_switch_team', delivery);
+    expect(delivery.log).toEqual(['ack', 'views.open']);
+    expect(refreshed).toEqual(['U0HOME']);
+  });
+
+  it('answers a message shortcut in the app\'s messages, where nothing else can show it', async () => {
+    const { app } = register({ shortcuts: { file_ticket: async ({ channel, messageTs }) => say(`not a card: ${channel} ${messageTs}`) } });
+    const delivery = shortcutDelivery('file_ticket', { userId: 'U0SHORT', channelId: 'C0OPS', messageTs: '1700000000.000100' });
+    await app.deliver('shortcut', 'file_ticket', delivery);
+    expect(delivery.log).toEqual(['ack', 'chat.postMessage']);
+    expect(delivery.calls[0]!.args).toEqual({ channel: 'U0SHORT', text: 'not a card: C0OPS 1700000000.000100' });
+  });
+
+  it('updates the modal a select changed', async () => {
+    const { app } = register({ actions: { attack_type_select: async () => ({ kind: 'updateModal', view: form('Builder') }) } });
+    const delivery = actionDelivery('attack_type_select', { container: 'modal', viewId: 'V0BUILDER' });
+    await app.deliver('action', 'attack_type_select', delivery);
+    expect(delivery.calls).toEqual([{ method: 'views.update', args: { view_id: 'V0BUILDER', view: form('Builder') } }]);
+  });
+});
+
+describe('modal submissions', () => {
+  it('acks with the handler\'s response action when it answers in time', async () => {
+    const seen: Record<string, string | undefined>[] = [];
+    const { app } = register({
+      views: {
+        login: async (submission) => {
+          seen.push(submission.inputs);
+          return { kind: 'errors', errors: { login_email: 'Enter an e-mail.' } };
+        },
+      },
+    });
+    const delivery = viewDelivery('login', { login_email: 'nobody' });
+    await app.deliver('view', 'login', delivery);
+    expect(seen).toEqual([{ login_email: 'nobody' }]);
+    expect(delivery.acks).toEqual([{ response_action: 'errors', errors: { login_email: 'Enter an e-mail.' } }]);
+    expect(delivery.calls).toEqual([]);
+  });
+
+  it('closes the modal with a bare ack', async () => {
+    const { app } = register({ views: { note: async () => ({ kind: 'close' }) } });
+    const delivery = viewDelivery('note');
+    await app.deliver('view', 'note', delivery);
+    expect(delivery.acks).toEqual([undefined]);
+  });
+
+  it('tells Slack to wait when the handler is slow, then puts the outcome in the modal', async () => {
+    vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout'] });
+    let finish!: () => void;
+    const { app } = register({
+      views: {
+        ticket: () =>
+          new Promise((resolve) => {
+            finish = () => resolve({ kind: 'update', view: form('Ticket filed') });
+          }),
+      },
+    });
+    const delivery = viewDelivery('ticket');
+    const delivered = app.deliver('view', 'ticket', delivery);
+    await vi.advanceTimersByTimeAsync(1_999);
+    expect(delivery.acks).toEqual([]);
+    await vi.advanceTimersByTimeAsync(1);
+    expect(delivery.acks).toEqual([{ response_action: 'update', view: expect.objectContaining({ callback_id: 'ticket' }) }]);
+    expect(JSON.stringify(delivery.acks[0])).toContain('Working on it');
+    finish();
+    await delivered;
+    expect(delivery.calls).toEqual([{ method: 'views.update', args: { view_id: 'V0SUBMITTED', view: form('Ticket filed') } }]);
+  });
+
+  it('shows a failure as words in the modal', async () => {
+    const { app } = register({ views: { team_picker: failing(new UserInputError('Choose one of your teams.')) } });
+    const delivery = viewDelivery('team_picker');
+    await app.deliver('view', 'team_picker', delivery);
+    expect(delivery.acks).toEqual([{ response_action: 'update', view: expect.objectContaining({ type: 'modal' }) }]);
+    expect(JSON.stringify(delivery.acks[0])).toContain('Choose one of your teams.');
+  });
+
+  it('redraws App Home after the views that change it', async () => {
+    const refreshed: string[] = [];
+    const { app } = register({
+      views: { login: async () => ({ kind: 'close' }), note: async () => ({ kind: 'close' }) },
+      refreshHome: async (actor) => {
+        refreshed.push(actor.userId);
+      },
+      refreshHomeAfterViews: ['login'],
+    });
+    await app.deliver('view', 'note', viewDelivery('note', {}, { userId: 'U0NOTE' }));
+    await app.deliver('view', 'login', viewDelivery('login', {}, { userId: 'U0LOGIN' }));
+    expect(refreshed).toEqual(['U0LOGIN']);
+  });
+});
+
+describe('option lists', () => {
+  it('acks with the options found, text cut to Slack\'s 75 characters', async () => {
+    const { app } = register({ options: { team_choice: async ({ query }) => [{ text: `${query} ${'x'.repeat(100)}`, value: 't-1' }] } });
+    const delivery = optionsDelivery('Pay');
+    await app.deliver('options', 'team_choice', delivery);
+    const [ack] = delivery.acks as { options: { text: { text: string }; value: string }[] }[];
+    expect(ack!.options).toHaveLength(1);
+    expect(ack!.options[0]!.text.text).toHaveLength(75);
+    expect(ack!.options[0]!.value).toBe('t-1');
+  });
+
+  it('acks with no options when the lookup fails', async () => {
+    const { app } = register({ options: { team_choice: failing(new Error('store down')) } });
+    const delivery = optionsDelivery('Pay');
+    await app.deliver('options', 'team_choice', delivery);
+    expect(delivery.acks).toEqual([{ options: [] }]);
+    expect(logs.some((line) => line.msg === 'options lookup failed')).toBe(true);
+  });
+});
+
+describe('events', () => {
+  it('runs app_home_opened for the Home tab only', async () => {
+    const opened: string[] = [];
+    const { app } = register({
+      events: {
+        app_home_opened: async (actor) => {
+          opened.push(actor.userId);
+        },
+      },
+    });
+    await app.deliver('event', 'app_home_opened', eventDelivery({ type: 'app_home_opened', user: 'U0MSG', tab: 'messages' }));
+    await app.deliver('event', 'app_home_opened', eventDelivery({ type: 'app_home_opened', user: 'U0HOME', tab: 'home' }));
+    expect(opened).toEqual(['U0HOME']);
+  });
+});
+
+describe('stopping', () => {
+  it('lets work in flight finish and refuses what comes after, still answering Slack', async () => {
+    let release!: () => void;
+    const started: string[] = [];
+    const { adapter, app } = register({
+      command: async (text) => {
+        started.push(text);
+        if (text === 'slow') await new Promise<void>((resolve) => (release = resolve));
+        return say(`done ${text}`);
+      },
+      views: { login: async () => ({ kind: 'close' }) },
+    });
+    const slow = commandDelivery('slow');
+    const inFlight = app.deliver('command', '/chaos', slow);
+    await vi.waitUntil(() => started.length === 1);
+    let drained = false;
+    const draining = adapter.drain().then(() => (drained = true));
+
+    const late = commandDelivery('late');
+    await app.deliver('command', '/chaos', late);
+    expect(late.log).toEqual(['ack']);
+    const submission = viewDelivery('login');
+    await app.deliver('view', 'login', submission);
+    expect(JSON.stringify(submission.acks)).toContain('Faultline is restarting');
+    expect(drained).toBe(false);
+
+    release();
+    await Promise.all([inFlight, draining]);
+    expect(started).toEqual(['slow']);
+    expect(slow.responds).toEqual([expect.objectContaining({ text: 'done slow' })]);
+  });
+});
