@@ -7,6 +7,7 @@ import { NotLoggedInError, UserInputError } from '../commands/errors.ts';
 import type { Actor, Message, Reply, SubmissionReply } from '../commands/reply.ts';
 import type { Deps } from '../deps.ts';
 import type { Metrics } from '../metrics.ts';
+import { StoreUnavailableError } from '../store/errors.ts';
 import { describeError } from '../views/errorReply.ts';
 import { modal, section } from '../views/blocks.ts';
 import { messageModal, noticeModal } from '../views/notice.ts';
@@ -272,6 +273,8 @@ export class SlackAdapter {
     if (error instanceof PlatformError) {
       this.#metrics.platformErrors.inc({ type: error.name });
       logger.warn({ err: error }, 'platform call failed');
+    } else if (error instanceof StoreUnavailableError) {
+      logger.warn({ err: error }, 'store unreachable');
     } else if (!(error instanceof UserInputError) && !(error instanceof NotLoggedInError) && !(error instanceof Error && error.name === 'NoTeamSelectedError')) {
       logger.error({ err: error }, 'handler failed');
     }
