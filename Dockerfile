@@ -1,12 +1,9 @@
 # The bot's image: Node.js runs src/main.ts directly (type stripping, no build step). The install
-# stage has the compilers that sqlite3 falls back to when no prebuilt binary can be fetched; only
-# its node_modules reach the runtime stage. `deploy/` and the README's "Deploying" describe running it.
+# stage resolves the runtime dependencies from the lockfile (none is native: SQLite is Node's
+# own); only its node_modules reach the runtime stage. `deploy/` and the README's "Deploying" describe running it.
 ARG NODE_IMAGE=node:24-trixie-slim
 
 FROM ${NODE_IMAGE} AS install
-RUN apt-get update \
- && apt-get install -y --no-install-recommends python3 make g++ \
- && rm -rf /var/lib/apt/lists/*
 WORKDIR /app
 COPY package.json package-lock.json ./
 # --workspaces=false: the development tools under packages/ are npm workspaces; the image installs

@@ -10,6 +10,7 @@ import { ackBenchmark } from './ack.ts';
 import { listBenchmark } from './list.ts';
 import { memoryBenchmark } from './memory.ts';
 import { pollBenchmark } from './poll.ts';
+import { storeBenchmark } from './store.ts';
 import { printTable, type SummaryRow } from './table.ts';
 
 // Memory first: it reads the process's resident size, which earlier benchmarks would leave raised.
@@ -17,6 +18,7 @@ const benchmarks: Record<string, { about: string; run: () => Promise<SummaryRow[
   memory: { about: 'memory with 1,000 live cards through a few poll passes', run: memoryBenchmark },
   poll: { about: 'platform calls and chat.update per poll pass with 1,000 live cards in 10 teams', run: pollBenchmark },
   list: { about: '`list` over 10,000 active attacks, against reading them all', run: listBenchmark },
+  store: { about: 'a poll pass and an App Home open with 10,000 live and 100,000 finished cards, on SQLite and Redis', run: storeBenchmark },
   ack: { about: 'ack time of commands, buttons and modal submissions against a bare Bolt app, with a slow and a hanging platform', run: ackBenchmark },
 };
 

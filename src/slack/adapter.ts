@@ -8,6 +8,7 @@ import type { Actor } from '../store/sessions.ts';
 import type { Message } from '../views/message.ts';
 import type { Deps } from '../deps.ts';
 import type { Metrics } from '../metrics.ts';
+import { StoreUnavailableError } from '../store/errors.ts';
 import { describeError } from '../views/errorReply.ts';
 import { modal, section } from '../views/blocks.ts';
 import { messageModal, noticeModal } from '../views/notice.ts';
@@ -273,6 +274,8 @@ export class SlackAdapter {
     if (error instanceof PlatformError) {
       this.#metrics.platformErrors.inc({ type: error.name });
       logger.warn({ err: error }, 'platform call failed');
+    } else if (error instanceof StoreUnavailableError) {
+      logger.warn({ err: error }, 'store unreachable');
     } else if (!(error instanceof UserInputError) && !(error instanceof NotLoggedInError) && !(error instanceof Error && error.name === 'NoTeamSelectedError')) {
       logger.error({ err: error }, 'handler failed');
     }

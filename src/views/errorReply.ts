@@ -12,6 +12,7 @@ import {
 } from '../client/errors.ts';
 import { detailsOf, NoTeamSelectedError, NotLoggedInError, UserInputError } from '../errors.ts';
 import type { Message } from './message.ts';
+import { StoreUnavailableError } from '../store/errors.ts';
 import { loginPromptBlocks } from './login.ts';
 import { escapeMrkdwn, section } from './blocks.ts';
 
@@ -40,6 +41,10 @@ export function describeError(error: unknown, context: ErrorContext): Message {
   const ctx = { ...context, ...detailsOf(error) };
   const cmd = ctx.command;
   const doing = ctx.doing ?? 'do that';
+  if (error instanceof StoreUnavailableError) {
+    // Before anything else: a store that cannot be asked must never read as "log in".
+    return text('Faultline cannot reach its store; nothing was done. Try again in a minute; if it keeps failing, tell whoever runs Faultline.');
+  }
   if (error instanceof UserInputError) {
     return text(error.usage ? `${error.message}\nUsage: \`${cmd} ${error.usage}\`` : error.message);
   }

@@ -39,6 +39,8 @@ describe.skipIf(!redisUrl)('on a shared Redis store', () => {
     await preview.click('Start');
     const attack = await first.fake.waitFor(() => [...first.sim.state.attacks.values()][0], 'the attack');
     await first.fake.waitFor(() => first.fake.channel(channel).messages().find((m) => m.text().includes(attack.guid)), 'the card');
+    // The confirmation comes once the card is saved: a poll before it would not know the card yet.
+    await first.fake.waitFor(() => read(first.person(id).ephemerals(channel).at(-1)).includes('Started cpu attack'), 'the start confirmation');
 
     first.advanceClock(120_000);
     const a = await first.poll();

@@ -234,8 +234,10 @@ describe('persistent stores', () => {
     try {
       await first.login('U0REDIS', first.sim.seed.users.solo);
       expect((await second.ask('U0REDIS', 'whoami')).text()).toContain('solo@acme.test');
-      const keys = await client.keys(`${storeNamespace}*`);
-      const raw = keys.join('\n') + (await Promise.all(keys.map((k) => client.get(k)))).join('\n');
+      // Values under `<namespace>::`, and the sorted set that indexes their keys.
+      const keys = await client.keys(`${storeNamespace}::*`);
+      const indexed = await client.zRange(`${storeNamespace}:keys`, 0, -1);
+      const raw = keys.join('\n') + (await Promise.all(keys.map((k) => client.get(k)))).join('\n') + indexed.join('\n');
       expect(raw).toContain('U0REDIS');
       const session = [...first.sim.state.sessions.values()].at(-1)!;
       for (const secret of [session.token, session.renewToken]) expect(raw).not.toContain(secret);

@@ -142,10 +142,12 @@ describe.skipIf(!redisUrl)('SessionStore on redis://', () => {
     const client = createClient({ url: redisUrl! });
     await client.connect();
     try {
-      const keys = await client.keys(`${ns}*`);
+      // Values under `<namespace>::`, and beside them the sorted sets that index their keys.
+      const keys = await client.keys(`${ns}::*`);
       expect(keys.length).toBeGreaterThan(0);
       const values = await Promise.all(keys.map((k) => client.get(k)));
-      const raw = keys.join('\n') + values.join('\n');
+      const indexed = await client.zRange(`${ns}:keys`, 0, -1);
+      const raw = keys.join('\n') + values.join('\n') + indexed.join('\n');
       expect(raw).toContain('U0ALICE');
       for (const secret of secrets) expect(raw).not.toContain(secret);
       const ttl = await client.pTTL(keys.find((k) => k.includes('session:'))!);

@@ -1,0 +1,157 @@
+import { randomUUID } from 'node:crypto';
+import { mkdirSync } from 'node:fs';
+import { dirname } from 'node:path';
+import { DatabaseSync } from 'node:sqlite';
+import { StoreUnavailableError } from './errors.ts';
+import { decodeKeyv } from './keyvLayout.ts';
+import type { KeyValueStore } from './keyValue.ts';
+
+/** Rows read per query while listing, so a long listing never holds a statement open across awaits. */
+const pageSize = 500;
+/** How often rows past their expiry are deleted; reads already skip them. */
+const purgeEveryMs = 60_000;
+
+/** The smallest string above every string that starts with `prefix` (prefixes here are ASCII). */
+function prefixEnd(prefix: string): string {
+  if (!prefix) return '\u{10FFFF}';
+  return prefix.slice(0, -1) + String.fromCharCode(prefix.charCodeAt(prefix.length - 1) + 1);
+}
+
+/**
+ * The store over Node's built-in SQLite: one table keyed by (namespace, key), so listing a prefix
+ * is a range over the primary key and costs what it returns, whatever else is stored. `file`
+ * `:memory:` gives the memory store of the tests. Claims are held in this process, which is the
+ * only one a SQLite file serves.
+ */
+export function createSqliteStore(file: string, namespace: string, kind: 'sqlite' | 'memory'): KeyValueStore {
+  const db = open(file, namespace);
+  const now = () => Date.now();
+  const statements = {
+    get: db.prepare('SELECT value FROM entries WHERE namespace = ? AND key = ? AND (expires_at IS NULL OR expires_at > ?)'),
+    set: db.prepare(`INSERT INTO entries (namespace, key, value, expires_at) VALUES (?, ?, ?, ?)
+      ON CONFLICT (namespace, key) DO UPDATE SET value = excluded.value, expires_at = excluded.expires_at`),
+    delete: db.prepare('DELETE FROM entries WHERE namespace = ? AND key = ? RETURNING expires_at'),
+    firstPage: db.prepare(`SELECT key, value FROM entries WHERE namespace = ? AND key >= ? AND key < ?
+      AND (expires_at IS NULL OR expires_at > ?) ORDER BY key LIMIT ${pageSize}`),
+    nextPage: db.prepare(`SELECT key, value FROM entries WHERE namespace = ? AND key > ? AND key < ?
+      AND (expires_at IS NULL OR expires_at > ?) ORDER BY key LIMIT ${pageSize}`),
+    purge: db.prepare('DELETE FROM entries WHERE expires_at <= ?'),
+    ping: db.prepare('SELECT 1'),
+  };
+  const guarded = <T>(work: () => T): T => {
+    try {
+      return work();
+    } catch (error) {
+      throw new StoreUnavailableError(kind === 'memory' ? 'memory' : 'SQLite', { cause: error });
+    }
+  };
+  const purge = setInterval(() => {
+    try {
+      statements.purge.run(now());
+    } catch {
+      // A busy or failing database: the next purge tries again, and reads skip expired rows anyway.
+    }
+  }, purgeEveryMs);
+  purge.unref();
+  const claims = new Map<string, { owner: string; until: number }>();
+
+  return {
+    kind,
+    async get<T>(key: string) {
+      const row = guarded(() => statements.get.get(namespace, key, now())) as { value: string } | undefined;
+      return row ? (JSON.parse(row.value) as T) : undefined;
+    },
+    async set<T>(key: string, value: T, ttlMs?: number) {
+      const text = JSON.stringify(value);
+      if (text === undefined) throw new TypeError(`Cannot store ${typeof value} under ${key.split(':')[0]}`);
+      guarded(() => statements.set.run(namespace, key, text, ttlMs === undefined ? null : now() + Math.max(1, Math.round(ttlMs))));
+    },
+    async delete(key: string) {
+      const row = guarded(() => statements.delete.get(namespace, key)) as { expires_at: number | null } | undefined;
+      return row !== undefined && (row.expires_at === null || row.expires_at > now());
+    },
+    async claim(key: string, ttlMs: number, owner = randomUUID()) {
+      const at = now();
+      for (const [held, claim] of claims) if (claim.until <= at) claims.delete(held);
+      const current = claims.get(key);
+      if (current && current.owner !== owner) return false;
+      claims.set(key, { owner, until: at + Math.max(1, Math.round(ttlMs)) });
+      return true;
+    },
+    async release(key: string) {
+      claims.delete(key);
+    },
+    async *entries<T>(prefix: string): AsyncIterable<[string, T]> {
+      const end = prefixEnd(prefix);
+      let rows = guarded(() => statements.firstPage.all(namespace, prefix, end, now())) as { key: string; value: string }[];
+      while (rows.length) {
+        for (const row of rows) yield [row.key, JSON.parse(row.value) as T];
+        if (rows.length < pageSize) return;
+        const last = rows.at(-1)!.key;
+        rows = guarded(() => statements.nextPage.all(namespace, last, end, now())) as { key: string; value: string }[];
+      }
+    },
+    async ping() {
+      try {
+        statements.ping.get();
+        return true;
+      } catch {
+        return false;
+      }
+    },
+    async close() {
+      clearInterval(purge);
+      if (db.isOpen) db.close();
+    },
+  };
+}
+
+function open(file: string, namespace: string): DatabaseSync {
+  if (file !== ':memory:') mkdirSync(dirname(file), { recursive: true });
+  const db = new DatabaseSync(file);
+  // WAL lets readers go on while a write commits; NORMAL syncs at checkpoints, which loses no
+  // committed write when the process dies (only, at worst, the last ones on a power cut).
+  db.exec(`
+    PRAGMA journal_mode = WAL;
+    PRAGMA synchronous = NORMAL;
+    PRAGMA busy_timeout = 5000;
+    CREATE TABLE IF NOT EXISTS entries (
+      namespace TEXT NOT NULL,
+      key TEXT NOT NULL,
+      value TEXT NOT NULL,
+      expires_at INTEGER,
+      PRIMARY KEY (namespace, key)
+    ) WITHOUT ROWID;
+    CREATE INDEX IF NOT EXISTS entries_expiry ON entries (expires_at) WHERE expires_at IS NOT NULL;
+  `);
+  importKeyvRows(db, namespace);
+  return db;
+}
+
+/**
+ * Moves this namespace's rows out of the `keyv` table that @keyv/sqlite kept (key
+ * `<namespace>:<key>`, value in Keyv's layout) into `entries`, once: an upgrade keeps every
+ * session, card and game day. Rows already past their expiry are dropped on the way.
+ */
+function importKeyvRows(db: DatabaseSync, namespace: string): void {
+  if (!db.prepare("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'keyv'").get()) return;
+  const start = `${namespace}:`;
+  const rows = db.prepare('SELECT key, value FROM keyv WHERE key >= ? AND key < ?').all(start, prefixEnd(start)) as { key: string; value: string | null }[];
+  if (!rows.length) return;
+  const insert = db.prepare('INSERT OR IGNORE INTO entries (namespace, key, value, expires_at) VALUES (?, ?, ?, ?)');
+  const remove = db.prepare('DELETE FROM keyv WHERE key = ?');
+  const now = Date.now();
+  db.exec('BEGIN IMMEDIATE');
+  try {
+    for (const row of rows) {
+      const record = row.value ? decodeKeyv(row.value) : undefined;
+      const live = record && record.value !== undefined && (record.expires === undefined || record.expires > now);
+      if (live) insert.run(namespace, row.key.slice(start.length), JSON.stringify(record.value), record.expires ?? null);
+      remove.run(row.key);
+    }
+    db.exec('COMMIT');
+  } catch (error) {
+    db.exec('ROLLBACK');
+    throw error;
+  }
+}

@@ -1,0 +1,94 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { StoreUnavailableError } from '../../src/store/errors.ts';
+import { hasRedisServer, RedisServer } from '../support/redisServer.ts';
+import { Stack } from './harness.ts';
+
+const read = Stack.read;
+const channel = 'C0GENERAL';
+const refusal = 'Faultline cannot reach its store; nothing was done';
+
+/**
+ * Redis stopped while the bot is in use, then started again on the same port: every store call
+ * fails loudly meanwhile, people are told so (never "log in", never a silent success), /readyz
+ * says so, and afterwards everything stored before is there and the poller carries on alone.
+ */
+describe.skipIf(!process.env.REDIS_URL || !hasRedisServer)('when Redis goes away and comes back', () => {
+  let redis: RedisServer;
+  let stack: Stack;
+
+  beforeAll(async () => {
+    redis = await RedisServer.start();
+    // The poller's own timer runs here (every second): nothing but Redis coming back restarts it.
+    stack = await Stack.start({ storeUrl: redis.url, env: { POLL_SECONDS: '1' } });
+  });
+  afterAll(async () => {
+    await stack?.stop();
+    await redis?.remove();
+  });
+
+  const readyz = async () => (await fetch(`http://127.0.0.1:${stack.bot.port}/readyz`)).status;
+
+  it('refuses every command, click and submission with the store error, and resumes by itself', { timeout: 60_000 }, async () => {
+    const id = 'U0OUTAGE1';
+    const person = { workspaceId: stack.fake.teamId, userId: id };
+    const { store, sessions, cards } = stack.deps;
+    await stack.login(id, stack.sim.seed.users.owner, { team: 'Platform' });
+    const preview = await stack.ask(id, 'attack cpu -l 30', { channel });
+    await preview.click('Start');
+    await stack.fake.waitFor(() => read(stack.person(id).ephemerals(channel).at(-1)).includes('Started cpu attack'), 'the start confirmation');
+    const attack = [...stack.sim.state.attacks.values()][0]!;
+    const card = () => stack.fake.channel(channel).messages().find((m) => m.text().includes(attack.guid));
+    // A form opened before the outage and submitted during it.
+    await stack.person(id).channel(channel).messages().find((m) => m.text().includes(attack.guid))!.click('Add note');
+    const noteForm = await stack.fake.waitFor(() => stack.person(id).modal()?.callbackId === 'attack_note' && stack.person(id).modal(), 'the note form');
+    expect(await readyz()).toBe(200);
+
+    await redis.stop();
+
+    // The store itself: a write is refused rather than lost, a read fails rather than answering nothing.
+    await expect(store.set('outage-probe', 'lost?')).rejects.toBeInstanceOf(StoreUnavailableError);
+    await expect(store.get(`session:${person.workspaceId}:${person.userId}`)).rejects.toBeInstanceOf(StoreUnavailableError);
+    await expect(sessions.get(person)).rejects.toBeInstanceOf(StoreUnavailableError);
+    await expect(cards.liveByTeam()).rejects.toBeInstanceOf(StoreUnavailableError);
+    expect(await store.ping()).toBe(false);
+    expect(await readyz()).toBe(503);
+
+    // A command.
+    const whoami = read(await stack.ask(id, 'whoami', { channel }));
+    expect(whoami).toContain(refusal);
+    expect(whoami).not.toMatch(/log ?in/i);
+
+    // A click on the card: nothing reaches the platform.
+    const ephemerals = stack.person(id).ephemerals(channel).length;
+    await stack.person(id).channel(channel).messages().find((m) => m.text().includes(attack.guid))!.click('Halt');
+    const halt = await stack.fake.waitFor(() => stack.person(id).ephemerals(channel).length > ephemerals && stack.person(id).ephemerals(channel).at(-1), 'the reply to Halt');
+    expect(read(halt)).toContain(refusal);
+    expect(stack.sim.state.attacks.get(attack.guid)!.halt).toBeUndefined();
+
+    // A submission: the form says so, and no note is added.
+    await noteForm.fill('Note', 'written during the outage').submit();
+    const answered = await stack.fake.waitFor(() => read(stack.person(id).modal()).includes(refusal) && stack.person(id).modal(), 'the refusal in the form');
+    expect(read(answered)).not.toMatch(/log ?in/i);
+    expect(Object.values(stack.sim.state.attacks.get(attack.guid)!.annotations).join(' ')).not.toContain('during the outage');
+
+    await redis.restart();
+    // ping() waits for the client's reconnection (or gives up after its timeout and is asked again).
+    while (!(await store.ping()));
+    expect(await readyz()).toBe(200);
+
+    // Everything stored before the outage is there; nothing from during it is.
+    expect((await sessions.get(person))?.team?.name).toBe('Platform');
+    expect((await cards.get(attack.guid))?.channel).toBe(channel);
+    expect(await store.get('outage-probe')).toBeUndefined();
+    expect(read(await stack.ask(id, 'whoami', { channel }))).toContain(stack.sim.seed.users.owner.email);
+
+    // The poller's timer, untouched by the test, brings the card to its end.
+    stack.advanceClock(120_000);
+    await stack.fake.waitFor(() => read(card()).includes('Successful'), 'the card updated by the poller after the outage', 15_000);
+
+    // The only errors logged are the poller's passes that failed while Redis was away.
+    expect(stack.errorLogs().map((line) => line.msg).filter((msg) => msg !== 'poll failed')).toEqual([]);
+    const log = stack.logText();
+    for (const secret of stack.secrets()) expect(log).not.toContain(secret);
+  });
+});
