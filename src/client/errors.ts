@@ -79,11 +79,36 @@ export class NotFoundError extends PlatformError {
   }
 }
 
-/** The company has no issue-tracker integration (a 404 of the tracker endpoints). */
+/** The company integrations a call can find missing. */
+export type Integration = 'tracker' | 'monitoringA' | 'monitoringB';
+
+const integrationWords: Record<Integration, string> = {
+  tracker: 'issue-tracker',
+  monitoringA: 'monitoringA',
+  monitoringB: 'monitoringB',
+};
+
+/** The integration an endpoint goes through, from its path. */
+export function integrationOf(path: string): Integration | undefined {
+  if (path.startsWith('/tracker/')) return 'tracker';
+  if (path.startsWith('/monitoringA/')) return 'monitoringA';
+  if (path.startsWith('/monitoringB/')) return 'monitoringB';
+  return undefined;
+}
+
+/**
+ * The company has no integration (or none of the name or URI given) for the tracker or a
+ * monitoring product: a 404 `No integration exists`.
+ */
 export class NoIntegrationError extends NotFoundError {
   override name = 'NoIntegrationError';
+  /** Which integration is missing, when the path tells. */
+  readonly integration: Integration | undefined;
+
   constructor(init: ErrorInit) {
-    super(init, 'The company has no issue-tracker integration');
+    const integration = integrationOf(init.path);
+    super(init, `The company has no ${integration ? `${integrationWords[integration]} ` : ''}integration`);
+    this.integration = integration;
   }
 }
 

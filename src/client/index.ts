@@ -11,6 +11,7 @@ import { attacksApi, type AttacksApi } from './attacks.ts';
 import { authApi, type AuthApi } from './auth.ts';
 import { kubernetesApi, type KubernetesApi } from './kubernetes.ts';
 import { metadataApi, type MetadataApi } from './metadata.ts';
+import { monitoringApi, type MonitoringApi } from './monitoring.ts';
 import { type CallContext, createRequest, type Logger, parseBaseUrl, silentLogger } from './request.ts';
 import { defaultRetryPolicy, type RetryPolicy } from './retry.ts';
 import { rolesApi, type RolesApi } from './roles.ts';
@@ -37,6 +38,7 @@ export interface ScopedPlatform {
   kubernetes: KubernetesApi;
   metadata: MetadataApi;
   tracker: TrackerApi;
+  monitoring: MonitoringApi;
   roles: RolesApi;
 }
 
@@ -71,6 +73,7 @@ export function createPlatformClient(options: PlatformClientOptions): PlatformCl
       kubernetes: kubernetesApi(request, ctx),
       metadata: metadataApi(request, ctx),
       tracker: trackerApi(request, ctx),
+      monitoring: monitoringApi(request, ctx),
       roles: rolesApi(request, ctx),
     }),
     close: async () => {
@@ -99,9 +102,10 @@ export {
   UnauthorizedError,
   UnreachableError,
 } from './errors.ts';
-export type { CallInfo, ErrorResponse, UnauthorizedReason } from './errors.ts';
+export type { CallInfo, ErrorResponse, Integration, UnauthorizedReason } from './errors.ts';
 export type { KubernetesApi } from './kubernetes.ts';
 export type { AttackCatalogue, MetadataApi } from './metadata.ts';
+export type { MonitoringAIntegration, MonitoringApi, MonitoringBQuery, MonitorSearchQuery } from './monitoring.ts';
 export { take } from './paging.ts';
 export type { Page } from './paging.ts';
 export type { CallContext, Logger } from './request.ts';

@@ -201,6 +201,49 @@ export const issueMetaSchema = z.looseObject({
   fields: z.array(issueFieldSchema).catch([]),
 });
 
+// Monitoring
+
+/** An id the platform may send as a number or as text; kept as text. */
+const idText = z.union([z.string(), z.number()]).transform(String);
+
+/** Values of a monitoringA monitor's `overall_state`. */
+export const monitorStates = ['OK', 'Warn', 'Alert', 'No Data', 'Skipped', 'Ignored', 'Unknown'] as const;
+
+export const monitorASchema = z.looseObject({
+  id: idText,
+  name: optionalText,
+  type: optionalText,
+  overall_state: optionalText,
+  overall_state_modified: optionalText,
+  query: optionalText,
+  tags: textList,
+  message: optionalText,
+});
+
+export const monitorSearchASchema = z.looseObject({
+  monitors: z.array(monitorASchema).catch([]),
+  metadata: z
+    .looseObject({ page: optionalNumber, per_page: optionalNumber, total_count: optionalNumber })
+    .optional()
+    .catch(undefined),
+});
+
+/** Values of a monitoringB alert's `state`. */
+export const alertStates = ['firing', 'pending', 'inactive'] as const;
+
+export const alertBSchema = z.looseObject({
+  name: z.string(),
+  state: optionalText,
+  labels: textRecord,
+  annotations: textRecord,
+  active_at: optionalText,
+});
+
+/** A monitoringB rule or dashboard. */
+export const monitoringLinkSchema = z.looseObject({ name: z.string(), uid: optionalText, url: optionalText });
+
+export const alertMonitorBSchema = z.looseObject({ name: z.string(), id: idText.optional().catch(undefined), state: optionalText });
+
 // Roles
 
 export const roleSchema = z.looseObject({
@@ -228,6 +271,11 @@ export type TrackerIssue = z.infer<typeof trackerIssueSchema>;
 export type CreatedIssue = z.infer<typeof createdIssueSchema>;
 export type IssueField = z.infer<typeof issueFieldSchema>;
 export type IssueMeta = z.infer<typeof issueMetaSchema>;
+export type MonitorA = z.infer<typeof monitorASchema>;
+export type MonitorSearchA = z.infer<typeof monitorSearchASchema>;
+export type AlertB = z.infer<typeof alertBSchema>;
+export type MonitoringLink = z.infer<typeof monitoringLinkSchema>;
+export type AlertMonitorB = z.infer<typeof alertMonitorBSchema>;
 export type Role = z.infer<typeof roleSchema>;
 export type Roles = z.infer<typeof rolesSchema>;
 
@@ -242,6 +290,37 @@ export function isFinished(attack: Pick<Attack, 'stage_lifecycle' | 'end_time'>)
       return false;
     default:
       return Boolean(attack.end_time);
+  }
+}
+
+/** What a health signal says: only `unhealthy` stops an attack; `unknown` cannot be told either way. */
+export type Health = 'healthy' | 'unhealthy' | 'unknown';
+
+/** A monitoringA monitor's health: only `Alert` is unhealthy; `No Data`, `Unknown` or no state cannot be told. */
+export function monitorHealth(monitor: Pick<MonitorA, 'overall_state'>): Health {
+  switch (monitor.overall_state) {
+    case 'Alert':
+      return 'unhealthy';
+    case 'OK':
+    case 'Warn':
+    case 'Skipped':
+    case 'Ignored':
+      return 'healthy';
+    default:
+      return 'unknown';
+  }
+}
+
+/** A monitoringB alert's health: only `firing` is unhealthy; a state outside the contract cannot be told. */
+export function alertHealth(alert: Pick<AlertB, 'state'>): Health {
+  switch (alert.state) {
+    case 'firing':
+      return 'unhealthy';
+    case 'pending':
+    case 'inactive':
+      return 'healthy';
+    default:
+      return 'unknown';
   }
 }
 

@@ -40,6 +40,17 @@ describe('errorFromResponse: status and body to class', () => {
     expect(errorFromResponse({ status: 404, body: 'No integration exists' }, read)).toBeInstanceOf(NotFoundError);
   });
 
+  it.each([
+    ['/tracker/issues', 'tracker', 'The company has no issue-tracker integration'],
+    ['/monitoringA/monitors/12', 'monitoringA', 'The company has no monitoringA integration'],
+    ['/monitoringB/alerts', 'monitoringB', 'The company has no monitoringB integration'],
+    ['/attacks/abc', undefined, 'The company has no integration'],
+  ])('names the missing integration of %s', (path, integration, words) => {
+    const error = errorFromResponse({ status: 404, body: 'No integration exists' }, { method: 'GET', path }) as NoIntegrationError;
+    expect(error.integration).toBe(integration);
+    expect(error.message).toMatch(new RegExp(`^${words} \\(`));
+  });
+
   it('carries the request id and the Retry-After wait', () => {
     const error = errorFromResponse({ status: 429, body: '', retryAfterMs: 3000 }, { ...read, requestId: 'req-1' });
     expect(error).toBeInstanceOf(RateLimitedError);

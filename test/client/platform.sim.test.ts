@@ -13,6 +13,9 @@ import {
   isFinished,
   NoIntegrationError,
   NotFoundError,
+  alertHealth,
+  monitorHealth,
+  RateLimitedError,
   type PlatformClient,
   type PlatformClientOptions,
   take,
@@ -445,6 +448,91 @@ describe('tracker', () => {
     await expect(create).rejects.toBeInstanceOf(NoIntegrationError);
     await expect(tracker.issues(['x'])).rejects.toBeInstanceOf(NoIntegrationError);
     await expect(tracker.issuesForEntity('x', 'ATTACK')).rejects.toBeInstanceOf(NoIntegrationError);
+  });
+});
+
+describe('monitoring', () => {
+  const integrationA = () => ({ integrationName: sim.seed.monitoring.a.integrationName, domain: sim.seed.monitoring.a.domain });
+  const uri = () => sim.seed.monitoring.b.uri;
+  const monitorNamed = (name: string) => sim.seed.monitoring.a.monitors.find((monitor) => monitor.name === name)!;
+
+  it('reads a monitor and follows its state', async () => {
+    const { monitoring } = platform.as(await as('observer'));
+    const latency = monitorNamed('checkout p99 latency');
+    const monitor = await monitoring.getMonitorA(latency.id, integrationA());
+    expect(monitor).toMatchObject({ id: String(latency.id), name: 'checkout p99 latency', overall_state: 'OK' });
+    expect(monitorHealth(monitor)).toBe('healthy');
+
+    sim.setMonitorState(latency.id, 'Alert');
+    expect(monitorHealth(await monitoring.getMonitorA(String(latency.id), integrationA()))).toBe('unhealthy');
+    expect(monitorHealth(await monitoring.getMonitorA(monitorNamed('cart queue depth').id, integrationA()))).toBe('unknown');
+    expect(received('GET', `/monitoringA/monitors/${latency.id}`).at(-1)?.query).toEqual({
+      monitoringAIntegrationName: integrationA().integrationName,
+      domain: integrationA().domain,
+      teamId: teamId('platform'),
+    });
+  });
+
+  it('searches monitors a page at a time', async () => {
+    const { monitoring } = platform.as(await as('owner'));
+    const found = await monitoring.searchMonitorsA('checkout', integrationA());
+    expect(found.monitors.map((monitor) => monitor.name)).toEqual(['checkout p99 latency', 'checkout error budget burn']);
+    expect(found.metadata).toMatchObject({ page: 0, total_count: 2 });
+    const second = await monitoring.searchMonitorsA('', { ...integrationA(), page: 1, perPage: 2 });
+    expect(second.monitors).toHaveLength(2);
+    expect(second.metadata).toEqual({ page: 1, per_page: 2, total_count: 4 });
+  });
+
+  it('answers NotFoundError for an unknown monitor and BadRequestError without an integration name', async () => {
+    const { monitoring } = platform.as(await as('owner'));
+    const missing = monitoring.getMonitorA(1, integrationA());
+    await expect(missing).rejects.toBeInstanceOf(NotFoundError);
+    await expect(missing).rejects.not.toBeInstanceOf(NoIntegrationError);
+    await expect(monitoring.getMonitorA(1, { integrationName: ' ' })).rejects.toMatchObject({ name: 'BadRequestError', status: 400 });
+  });
+
+  it('reads alerts by name and follows their state, and lists rules, dashboards and alert monitors', async () => {
+    const { monitoring } = platform.as(await as('owner'));
+    const [alert, ...others] = await monitoring.alertsB({ uri: uri(), name: 'CheckoutErrorRate' });
+    expect(others).toEqual([]);
+    expect(alert).toMatchObject({ name: 'CheckoutErrorRate', state: 'inactive', active_at: undefined });
+    expect(alertHealth(alert!)).toBe('healthy');
+
+    sim.setAlertState('CheckoutErrorRate', 'firing');
+    const [firing] = await monitoring.alertsB({ uri: uri(), name: 'CheckoutErrorRate' });
+    expect(alertHealth(firing!)).toBe('unhealthy');
+    expect(firing?.active_at).toMatch(/^\d{4}-\d\d-\d\dT/);
+
+    expect((await monitoring.alertsB({ uri: uri() })).length).toBe(sim.seed.monitoring.b.alerts.length);
+    expect((await monitoring.rulesB({ uri: uri() })).length).toBeGreaterThan(0);
+    expect(await monitoring.dashboardsB({ uri: uri(), name: 'Checkout overview' })).toEqual([expect.objectContaining({ name: 'Checkout overview', url: expect.any(String) })]);
+    expect(await monitoring.monitorsB(sim.seed.monitoring.b.integrationName, 'Checkout')).toEqual([expect.objectContaining({ name: 'CheckoutErrorRate', state: 'firing' })]);
+  });
+
+  it('answers NoIntegrationError naming the product for a company without the integrations', async () => {
+    const { email, password } = sim.seed.users.globex;
+    const session = await platform.auth.login({ email, password });
+    const { monitoring } = platform.as({ header: session.header, teamId: sim.seed.teams.globex.id });
+    await expect(monitoring.getMonitorA(monitorNamed('checkout p99 latency').id, integrationA())).rejects.toMatchObject({ name: 'NoIntegrationError', integration: 'monitoringA' });
+    await expect(monitoring.searchMonitorsA('x', integrationA())).rejects.toBeInstanceOf(NoIntegrationError);
+    await expect(monitoring.alertsB({ uri: uri() })).rejects.toMatchObject({ name: 'NoIntegrationError', integration: 'monitoringB' });
+    await expect(monitoring.monitorsB(sim.seed.monitoring.b.integrationName)).rejects.toBeInstanceOf(NoIntegrationError);
+  });
+
+  it('retries the provider rate limit with its Retry-After, then gives up with RateLimitedError', async () => {
+    const { monitoring } = platform.as(await as('owner'));
+    const latency = monitorNamed('checkout p99 latency');
+    const path = `/monitoringA/monitors/${latency.id}`;
+    sim.rateLimitMonitoringA(1, 2);
+    expect((await monitoring.getMonitorA(latency.id, integrationA())).overall_state).toBe('OK');
+    expect(sleeps).toEqual([2000]);
+    expect(received('GET', path).map((r) => r.status)).toEqual([429, 200]);
+
+    sim.rateLimitMonitoringA(10, 3);
+    const limited = monitoring.getMonitorA(latency.id, integrationA());
+    await expect(limited).rejects.toBeInstanceOf(RateLimitedError);
+    await expect(limited).rejects.toMatchObject({ retryAfterMs: 3000 });
+    expect(received('GET', path).map((r) => r.status)).toEqual([429, 200, 429, 429, 429]);
   });
 });
 

@@ -1,5 +1,11 @@
 import { describe, expect, it } from 'vitest';
 import {
+  alertBSchema,
+  alertHealth,
+  alertMonitorBSchema,
+  monitorASchema,
+  monitorHealth,
+  monitorSearchASchema,
   attackForServiceListSchema,
   attackListSchema,
   attackSchema,
@@ -114,5 +120,40 @@ describe('isFinished', () => {
     [{}, false],
   ])('%j -> %s', (attack, finished) => {
     expect(isFinished(attack)).toBe(finished);
+  });
+});
+
+describe('monitoring records', () => {
+  it('read a monitor whose id is a number or text, with fields missing or null', () => {
+    expect(monitorASchema.parse({ id: 1234567 }).id).toBe('1234567');
+    const monitor = monitorASchema.parse({ id: '42', name: 'p99', overall_state: null, tags: 'team:x', priority: 2 });
+    expect(monitor).toMatchObject({ id: '42', name: 'p99', overall_state: undefined, tags: [], priority: 2 });
+    expect(() => monitorASchema.parse({ name: 'no id' })).toThrow();
+  });
+
+  it('read a search answer without metadata, and skip nothing of the monitors', () => {
+    expect(monitorSearchASchema.parse({ monitors: [{ id: 1 }] })).toEqual({ monitors: [{ id: '1', tags: [] }], metadata: undefined });
+    expect(monitorSearchASchema.parse({}).monitors).toEqual([]);
+  });
+
+  it('read an alert with a null active_at, and an alert monitor with a numeric id', () => {
+    const alert = alertBSchema.parse({ name: 'CheckoutErrorRate', state: 'inactive', active_at: null, labels: ['wrong'] });
+    expect([alert.name, alert.state, alert.active_at, alert.labels]).toEqual(['CheckoutErrorRate', 'inactive', undefined, undefined]);
+    expect(alertMonitorBSchema.parse({ name: 'X', id: 7, state: 'firing' }).id).toBe('7');
+  });
+});
+
+describe('health of monitors and alerts', () => {
+  it.each([
+    ['Alert', 'unhealthy'], ['OK', 'healthy'], ['Warn', 'healthy'], ['Skipped', 'healthy'], ['Ignored', 'healthy'],
+    ['No Data', 'unknown'], ['Unknown', 'unknown'], [undefined, 'unknown'], ['Exploded', 'unknown'],
+  ] as const)('monitor %s is %s', (state, health) => {
+    expect(monitorHealth({ overall_state: state })).toBe(health);
+  });
+
+  it.each([
+    ['firing', 'unhealthy'], ['pending', 'healthy'], ['inactive', 'healthy'], [undefined, 'unknown'], ['resolved', 'unknown'],
+  ] as const)('alert %s is %s', (state, health) => {
+    expect(alertHealth({ state })).toBe(health);
   });
 });

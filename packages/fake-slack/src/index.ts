@@ -24,8 +24,8 @@ import { BotLink, type BotResponse, type DeliveryOptions } from './bot-link.ts';
 import { deliverEvent, Person, type SlackPerson } from './person.ts';
 import { ACK_DEADLINE_MS, SocketModeLink } from './socket-mode.ts';
 import { channelView, type ChannelView } from './surface.ts';
-import { callWebApi, postToResponseUrl } from './web-api.ts';
-import { Workspace, type WebApiCall } from './workspace.ts';
+import { callWebApi, postToResponseUrl, receiveUpload } from './web-api.ts';
+import { Workspace, type FileRecord, type WebApiCall } from './workspace.ts';
 
 export type { BotResponse, DeliveryOptions } from './bot-link.ts';
 export type { ButtonInfo, ChannelView, ClickOptions, Message, OptionInfo, Surface } from './surface.ts';
@@ -49,6 +49,27 @@ export interface FakeSlackOptions {
   appToken?: string;
   /** How long a Socket Mode delivery waits for its ack before it fails; default Slack's 3 seconds. */
   ackTimeoutMs?: number;
+  /**
+   * The bot token's scopes. When given, the methods whose scope the fake knows (files.*External
+   * need `files:write`, users.info `users:read`) answer `missing_scope` without it.
+   */
+  scopes?: readonly string[];
+}
+
+/** A file the bot uploaded and completed, as a test reads it. */
+export interface UploadedFile {
+  id: string;
+  filename: string;
+  title: string;
+  content: Buffer;
+  /** The content as UTF-8 text. */
+  text: string;
+  /** Where it was shared; undefined when completed without a channel (private to the bot). */
+  channel: string | undefined;
+  threadTs: string | undefined;
+  initialComment: string | undefined;
+  /** The message that shared it. */
+  messageTs: string | undefined;
 }
 
 export interface FakeSlack {
@@ -60,8 +81,12 @@ export interface FakeSlack {
   readonly botUserId: string;
   /** Where signed requests go, e.g. `http://127.0.0.1:3000/slack/events`. */
   setBotUrl(url: string): void;
-  /** A person in the workspace (the same object for the same id). */
-  user(id: string, profile?: { name?: string; teamId?: string; enterpriseId?: string }): SlackPerson;
+  /** A person in the workspace (the same object for the same id); users.info reports the names given. */
+  user(id: string, profile?: { name?: string; realName?: string; displayName?: string; teamId?: string; enterpriseId?: string }): SlackPerson;
+  /** Files uploaded and completed (files.completeUploadExternal), oldest first. */
+  files(): UploadedFile[];
+  /** Removes the bot from a channel (it is in every channel until then), or adds it back. */
+  setBotMembership(channel: string, member: boolean): void;
   callsTo(method: string): WebApiCall[];
   /** Calls Slack would have refused; a test expects none unless it provoked them. */
   failures(): WebApiCall[];
@@ -85,7 +110,7 @@ export interface FakeSlack {
 }
 
 /** Fields the Web API accepts as JSON inside a form-encoded body, as the @slack/web-api client sends them. */
-const JSON_FIELDS = ['blocks', 'view', 'attachments', 'metadata'];
+const JSON_FIELDS = ['blocks', 'view', 'attachments', 'metadata', 'files'];
 
 export async function startFakeSlack(options: FakeSlackOptions): Promise<FakeSlack> {
   const teamId = options.teamId ?? 'T0FAULTLN';
@@ -99,6 +124,7 @@ export async function startFakeSlack(options: FakeSlackOptions): Promise<FakeSla
     botToken: options.botToken,
     commandName: options.commandName ?? '/chaos',
   });
+  workspace.scopes = options.scopes === undefined ? undefined : new Set(options.scopes);
   const bot = new BotLink(options.signingSecret);
   const socket = options.appToken === undefined
     ? undefined
@@ -123,6 +149,7 @@ export async function startFakeSlack(options: FakeSlackOptions): Promise<FakeSla
   const { port } = server.address() as AddressInfo;
   const base = `http://127.0.0.1:${port}`;
   workspace.hooksBaseUrl = `${base}/hooks/`;
+  workspace.uploadBaseUrl = `${base}/upload/`;
   if (socket !== undefined) socket.baseUrl = `ws://127.0.0.1:${port}`;
 
   return {
@@ -138,22 +165,24 @@ export async function startFakeSlack(options: FakeSlackOptions): Promise<FakeSla
       if (person === undefined) {
         const personTeam = profile.teamId ?? teamId;
         const enterpriseId = profile.enterpriseId ?? options.enterpriseId;
-        person = new Person({
-          workspace,
-          bot,
-          profile: {
-            id,
-            name: profile.name ?? id.toLowerCase(),
-            teamId: personTeam,
-            teamDomain: personTeam === teamId ? workspace.identity.teamDomain : personTeam.toLowerCase(),
-            ...(enterpriseId !== undefined ? { enterpriseId } : {}),
-          },
-          suggestions: new Map(),
-        });
+        const name = profile.name ?? id.toLowerCase();
+        const slackProfile = {
+          id,
+          name,
+          realName: profile.realName ?? realNameFrom(id),
+          displayName: profile.displayName ?? '',
+          teamId: personTeam,
+          teamDomain: personTeam === teamId ? workspace.identity.teamDomain : personTeam.toLowerCase(),
+          ...(enterpriseId !== undefined ? { enterpriseId } : {}),
+        };
+        person = new Person({ workspace, bot, profile: slackProfile, suggestions: new Map() });
         people.set(id, person);
+        workspace.people.set(id, slackProfile);
       }
       return person;
     },
+    files: () => [...workspace.files.values()].flatMap((file) => (file.completed === undefined || file.content === undefined ? [] : [uploadedFile(file, file.content, file.completed)])),
+    setBotMembership: (channel, member) => workspace.setBotMembership(channel, member),
     callsTo: (method) => workspace.calls.filter((call) => call.method === method),
     failures: () => workspace.calls.filter((call) => !call.ok),
     channel: (id) => channelView(workspace, undefined, id),
@@ -176,6 +205,26 @@ export async function startFakeSlack(options: FakeSlackOptions): Promise<FakeSla
       server.closeAllConnections();
       await new Promise<void>((resolve) => server.close(() => resolve()));
     },
+  };
+}
+
+/** `U0ALICE` reads as `Alice`: a plausible full name for a person the test did not name. */
+function realNameFrom(id: string): string {
+  const word = id.replace(/^[UW]0?/, '').toLowerCase();
+  return word === '' ? id : word[0]!.toUpperCase() + word.slice(1);
+}
+
+function uploadedFile(file: FileRecord, content: Buffer, completed: NonNullable<FileRecord['completed']>): UploadedFile {
+  return {
+    id: file.id,
+    filename: file.filename,
+    title: completed.title,
+    content,
+    text: content.toString('utf8'),
+    channel: completed.channel,
+    threadTs: completed.threadTs,
+    initialComment: completed.initialComment,
+    messageTs: completed.messageTs,
   };
 }
 
@@ -221,7 +270,8 @@ async function handle(
 ): Promise<void> {
   const chunks: Buffer[] = [];
   for await (const chunk of request) chunks.push(chunk as Buffer);
-  const raw = Buffer.concat(chunks).toString('utf8');
+  const bytes = Buffer.concat(chunks);
+  const raw = bytes.toString('utf8');
   const url = new URL(request.url ?? '/', 'http://127.0.0.1');
   const reply = (status: number, body: unknown) => {
     response.writeHead(status, { 'content-type': 'application/json; charset=utf-8' });
@@ -245,6 +295,14 @@ async function handle(
       return;
     }
     reply(200, callWebApi(workspace, method, args));
+    return;
+  }
+
+  // Upload URLs need no token, as Slack's do not: the URL itself is the secret.
+  if (request.method === 'POST' && url.pathname.startsWith('/upload/')) {
+    const { status, text } = await receiveUpload(workspace, url.pathname.slice('/upload/'.length), request.headers['content-type'], bytes);
+    response.writeHead(status, { 'content-type': 'text/plain; charset=utf-8' });
+    response.end(text);
     return;
   }
 

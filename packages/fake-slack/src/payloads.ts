@@ -7,6 +7,10 @@ export interface Profile {
   teamId: string;
   teamDomain: string;
   enterpriseId?: string;
+  /** The full name users.info reports. */
+  realName?: string;
+  /** The display name users.info reports; may be empty, as in Slack. */
+  displayName?: string;
 }
 
 /** The deprecated verification token Slack still sends in every payload. */
@@ -50,6 +54,7 @@ export function messageJson(identity: Identity, message: MessageRecord): Record<
     team: identity.teamId,
     ts: message.ts,
     ...(message.threadTs !== undefined ? { thread_ts: message.threadTs } : {}),
+    ...(message.files !== undefined ? { files: message.files.map((id) => ({ id })) } : {}),
     ...(message.edited ? { edited: { user: message.postedBy, ts: message.ts } } : {}),
   };
 }
@@ -121,4 +126,27 @@ export function eventEnvelope(identity: Identity, event: Record<string, unknown>
 
 export function channelName(channel: string): string {
   return channel.startsWith('D') ? 'directmessage' : channel.toLowerCase();
+}
+
+/** A person as users.info returns them. */
+export function userInfoJson(person: Profile): Record<string, unknown> {
+  const realName = person.realName ?? person.name;
+  const displayName = person.displayName ?? '';
+  return {
+    id: person.id,
+    team_id: person.teamId,
+    name: person.name,
+    deleted: false,
+    real_name: realName,
+    tz: 'Etc/UTC',
+    is_bot: false,
+    is_app_user: false,
+    profile: {
+      real_name: realName,
+      real_name_normalized: realName,
+      display_name: displayName,
+      display_name_normalized: displayName,
+      team: person.teamId,
+    },
+  };
 }

@@ -1,7 +1,7 @@
 import { isObject, type Block } from './block-kit.ts';
 import { MAX_MODAL_STACK, messageViolations, slackMessages, viewViolations, type Violation } from './limits.ts';
-import { messageJson, viewJson } from './payloads.ts';
-import { RESPONSE_URL_USES, type MessageRecord, type ResponseUrlRecord, type ViewRecord, type Workspace } from './workspace.ts';
+import { messageJson, userInfoJson, viewJson } from './payloads.ts';
+import { RESPONSE_URL_USES, type FileRecord, type MessageRecord, type ResponseUrlRecord, type ViewRecord, type Workspace } from './workspace.ts';
 
 type Args = Record<string, unknown>;
 type Result = Record<string, unknown>;
@@ -67,7 +67,112 @@ function viewResult(workspace: Workspace, view: ViewRecord): Result {
   return { ok: true, view: viewJson(workspace.identity, view) };
 }
 
+/** The scope a method needs, for the methods whose scope the fake checks when given the token's scopes. */
+const REQUIRED_SCOPES: Record<string, string> = {
+  'files.getUploadURLExternal': 'files:write',
+  'files.completeUploadExternal': 'files:write',
+  'users.info': 'users:read',
+};
+
+/** A whole number from a form field (text) or a JSON body (number). */
+function wholeNumber(value: unknown): number | undefined {
+  const raw = typeof value === 'number' ? String(value) : text(value);
+  return raw !== undefined && /^\d+$/.test(raw.trim()) ? Number(raw) : undefined;
+}
+
+function channelIdOk(id: string): boolean {
+  return /^[CGD][A-Z0-9]+$/.test(id);
+}
+
+/** The `files` argument of files.completeUploadExternal: `[{ id, title? }]`. */
+function filesArgument(value: unknown): Array<{ id: string; title?: string }> | undefined {
+  if (!Array.isArray(value) || value.length === 0) return undefined;
+  const entries: Array<{ id: string; title?: string }> = [];
+  for (const entry of value) {
+    if (!isObject(entry) || typeof entry['id'] !== 'string' || entry['id'] === '') return undefined;
+    const title = entry['title'];
+    if (title !== undefined && typeof title !== 'string') return undefined;
+    entries.push({ id: entry['id'], ...(title !== undefined ? { title } : {}) });
+  }
+  return entries;
+}
+
+function fileJson(file: FileRecord): Result {
+  return {
+    id: file.id,
+    name: file.filename,
+    title: file.completed?.title ?? file.filename,
+    size: file.length,
+    ...(file.completed?.channel !== undefined ? { channels: [file.completed.channel] } : {}),
+  };
+}
+
 const methods: Record<string, (workspace: Workspace, args: Args) => Result> = {
+  'users.info': (workspace, args) => {
+    const id = text(args['user']);
+    if (id === undefined || id === '') return failure('user_not_found');
+    if (id === workspace.identity.botUserId) {
+      return { ok: true, user: { id, team_id: workspace.identity.teamId, name: 'faultline', real_name: 'Faultline', deleted: false, is_bot: true, profile: { real_name: 'Faultline', display_name: '', bot_id: workspace.identity.botId } } };
+    }
+    const person = workspace.people.get(id);
+    return person === undefined ? failure('user_not_found') : { ok: true, user: userInfoJson(person) };
+  },
+
+  // The first step of Slack's external upload: a URL to post the bytes to, and the file's id.
+  'files.getUploadURLExternal': (workspace, args) => {
+    const filename = text(args['filename']);
+    const length = wholeNumber(args['length']);
+    const violations: Violation[] = [];
+    if (filename === undefined || filename.trim() === '') violations.push({ pointer: '/filename', message: 'is required' });
+    if (length === undefined || length < 1) violations.push({ pointer: '/length', message: 'must be a whole number of bytes, at least 1' });
+    if (violations.length > 0 || filename === undefined || length === undefined) return failure('invalid_arguments', violations);
+    const { file, token } = workspace.startUpload(filename, length);
+    return { ok: true, upload_url: `${workspace.uploadBaseUrl}${token}`, file_id: file.id };
+  },
+
+  // The last step: shares uploaded files in a channel (or keeps them private without one).
+  'files.completeUploadExternal': (workspace, args) => {
+    const entries = filesArgument(args['files']);
+    if (entries === undefined) return failure('invalid_arguments', [{ pointer: '/files', message: 'must be a non-empty array of { id, title }' }]);
+    const channel = text(args['channel_id']);
+    const threadTs = text(args['thread_ts']);
+    if (threadTs !== undefined && channel === undefined) return failure('invalid_arguments', [{ pointer: '/thread_ts', message: 'needs channel_id' }]);
+    if (channel !== undefined) {
+      if (!channelIdOk(channel)) return failure('channel_not_found');
+      if (!workspace.botIsIn(channel)) return failure('not_in_channel');
+    }
+    const files: FileRecord[] = [];
+    for (const entry of entries) {
+      const file = workspace.files.get(entry.id);
+      if (file === undefined) return failure('file_not_found', [{ pointer: '/files', message: `no upload ${entry.id}` }]);
+      if (file.content === undefined) return failure('file_not_found', [{ pointer: '/files', message: `${entry.id} has not been uploaded to its upload_url` }]);
+      if (file.completed !== undefined) return failure('file_not_found', [{ pointer: '/files', message: `${entry.id} is already complete` }]);
+      files.push(file);
+    }
+    const initialComment = text(args['initial_comment']);
+    const shared = channel === undefined
+      ? undefined
+      : workspace.addMessage({
+        channel,
+        text: initialComment ?? '',
+        blocks: [],
+        postedBy: workspace.identity.botUserId,
+        files: files.map((file) => file.id),
+        ...(threadTs !== undefined ? { threadTs } : {}),
+      });
+    for (const [index, file] of files.entries()) {
+      file.completed = {
+        title: entries[index]?.title ?? file.filename,
+        ...(channel !== undefined ? { channel } : {}),
+        ...(threadTs !== undefined ? { threadTs } : {}),
+        ...(initialComment !== undefined ? { initialComment } : {}),
+        ...(shared !== undefined ? { messageTs: shared.ts } : {}),
+      };
+    }
+    workspace.changed();
+    return { ok: true, files: files.map(fileJson) };
+  },
+
   // Channel ids tell the kind as in Slack: C channels, G private or group conversations, D direct messages.
   'conversations.info': (_workspace, args) => {
     const id = text(args['channel']);
@@ -206,7 +311,12 @@ const methods: Record<string, (workspace: Workspace, args: Args) => Result> = {
 /** Runs one Web API method against the workspace and records the call. */
 export function callWebApi(workspace: Workspace, method: string, args: Args): Result {
   const handler = methods[method];
-  const response = handler === undefined ? failure('unknown_method') : handler(workspace, args);
+  const needed = REQUIRED_SCOPES[method];
+  const response = handler === undefined
+    ? failure('unknown_method')
+    : needed !== undefined && workspace.scopes !== undefined && !workspace.scopes.has(needed)
+      ? { ok: false, error: 'missing_scope', needed, provided: [...workspace.scopes].join(',') }
+      : handler(workspace, args);
   workspace.record(method, args, response);
   return response;
 }
@@ -261,4 +371,41 @@ export function postToResponseUrl(workspace: Workspace, path: string, body: Args
   }
   workspace.record('response_url', body, response);
   return { status, response };
+}
+
+/**
+ * A POST of a file's bytes to its upload URL: raw, or as the one file of a multipart form (as
+ * @slack/web-api sends it). The byte count must be the length announced; a URL takes one upload.
+ */
+export async function receiveUpload(workspace: Workspace, token: string, contentType: string | undefined, body: Buffer): Promise<{ status: number; text: string }> {
+  const file = workspace.fileForUpload(token);
+  let outcome: { status: number; text: string; error?: string };
+  if (file === undefined) {
+    outcome = { status: 404, text: 'Not found', error: 'invalid_upload_url' };
+  } else if (file.content !== undefined) {
+    outcome = { status: 400, text: 'This upload URL has already been used', error: 'already_uploaded' };
+  } else {
+    const bytes = contentType?.startsWith('multipart/form-data') === true ? await multipartFile(contentType, body) : body;
+    if (bytes === undefined) outcome = { status: 400, text: 'No file in the form', error: 'no_file_data' };
+    else if (bytes.length !== file.length) outcome = { status: 400, text: `Expected ${file.length} bytes, got ${bytes.length}`, error: 'length_mismatch' };
+    else {
+      file.content = bytes;
+      outcome = { status: 200, text: `OK - ${bytes.length}` };
+    }
+  }
+  const response = outcome.error === undefined ? { ok: true } : { ok: false, error: outcome.error };
+  workspace.record('file_upload', { file_id: file?.id, bytes: body.length }, response);
+  return outcome;
+}
+
+async function multipartFile(contentType: string, body: Buffer): Promise<Buffer | undefined> {
+  try {
+    const form = await new Response(new Uint8Array(body), { headers: { 'content-type': contentType } }).formData();
+    for (const value of form.values()) {
+      if (typeof value !== 'string') return Buffer.from(await value.arrayBuffer());
+    }
+  } catch {
+    // A malformed form has no file in it.
+  }
+  return undefined;
 }

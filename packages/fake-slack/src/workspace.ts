@@ -1,5 +1,6 @@
 import { randomBytes, randomInt } from 'node:crypto';
 import { stateFor, withSlackIds, type Block, type StateValues } from './block-kit.ts';
+import type { Profile } from './payloads.ts';
 
 /** Who the fake workspace and the app installed in it are. */
 export interface Identity {
@@ -37,6 +38,27 @@ export interface MessageRecord {
   values: StateValues;
   deleted: boolean;
   edited: boolean;
+  /** Ids of files shared with the message (files.completeUploadExternal). */
+  files?: string[];
+}
+
+/** A file uploaded with files.getUploadURLExternal, the upload URL, and files.completeUploadExternal. */
+export interface FileRecord {
+  id: string;
+  filename: string;
+  /** The byte count announced to files.getUploadURLExternal. */
+  length: number;
+  /** The bytes posted to the upload URL; undefined until then. */
+  content?: Buffer;
+  /** Set by files.completeUploadExternal. */
+  completed?: {
+    title: string;
+    channel?: string;
+    threadTs?: string;
+    initialComment?: string;
+    /** The message that shared the file in the channel. */
+    messageTs?: string;
+  };
 }
 
 export interface ViewRecord {
@@ -89,6 +111,10 @@ export class Workspace {
   readonly identity: Identity;
   readonly calls: WebApiCall[] = [];
   hooksBaseUrl = '';
+  /** Where upload URLs point: the fake itself, e.g. `http://127.0.0.1:1234/upload/`. */
+  uploadBaseUrl = '';
+  /** The bot token's scopes, when the test gave them; undefined grants every scope. */
+  scopes: ReadonlySet<string> | undefined;
   private readonly channels = new Map<string, ChannelRecord>();
   private readonly ephemerals = new Map<string, MessageRecord[]>();
   private readonly views = new Map<string, ViewRecord>();
@@ -101,6 +127,13 @@ export class Workspace {
   /** Channel members by channel id: people join by acting in a channel, or by `join`. */
   private readonly members = new Map<string, Set<string>>();
   private lastTsMicros = 0;
+  /** People the workspace knows, by id (users.info). */
+  readonly people = new Map<string, Profile>();
+  /** Files by id, and the upload URLs' tokens that lead to them. */
+  readonly files = new Map<string, FileRecord>();
+  private readonly uploadTokens = new Map<string, string>();
+  /** Channels the bot has been removed from; it is a member of every other one. */
+  private readonly botAbsent = new Set<string>();
 
   constructor(identity: Identity) {
     this.identity = identity;
@@ -110,6 +143,29 @@ export class Workspace {
     const members = this.members.get(channel) ?? new Set<string>();
     members.add(userId);
     this.members.set(channel, members);
+  }
+
+  setBotMembership(channel: string, member: boolean): void {
+    if (member) this.botAbsent.delete(channel);
+    else this.botAbsent.add(channel);
+  }
+
+  botIsIn(channel: string): boolean {
+    return !this.botAbsent.has(channel);
+  }
+
+  /** A new file waiting for its bytes; returns it and the token of its upload URL. */
+  startUpload(filename: string, length: number): { file: FileRecord; token: string } {
+    const file: FileRecord = { id: slackId('F'), filename, length };
+    const token = randomBytes(16).toString('base64url');
+    this.files.set(file.id, file);
+    this.uploadTokens.set(token, file.id);
+    return { file, token };
+  }
+
+  fileForUpload(token: string): FileRecord | undefined {
+    const id = this.uploadTokens.get(token);
+    return id === undefined ? undefined : this.files.get(id);
   }
 
   /** The channels (not DMs) a person is a member of, in id order. */
@@ -193,7 +249,7 @@ export class Workspace {
     return channel;
   }
 
-  addMessage(fields: { channel: string; text: string; blocks: Block[]; postedBy: string; threadTs?: string; ephemeral?: boolean; audience?: string }): MessageRecord {
+  addMessage(fields: { channel: string; text: string; blocks: Block[]; postedBy: string; threadTs?: string; ephemeral?: boolean; audience?: string; files?: string[] }): MessageRecord {
     const blocks = withSlackIds(fields.blocks);
     const message: MessageRecord = {
       ts: this.newTs(),
@@ -207,6 +263,7 @@ export class Workspace {
       edited: false,
       ...(fields.threadTs !== undefined ? { threadTs: fields.threadTs } : {}),
       ...(fields.audience !== undefined ? { audience: fields.audience } : {}),
+      ...(fields.files !== undefined ? { files: fields.files } : {}),
     };
     if (message.ephemeral && message.audience !== undefined) {
       const seen = this.ephemerals.get(message.audience) ?? [];

@@ -14,13 +14,14 @@ import { routes } from './routes/index.ts';
 import { Router } from './routing.ts';
 import { demoSeed, loadDemoData, type DemoSeed } from './seed.ts';
 import { createRequestListener, type RecordedRequest } from './server.ts';
-import { SimState } from './state.ts';
-import { resolveTargets } from './targets.ts';
+import { alertStates, monitorStates, SimState, type AlertState, type Company, type MonitorState } from './state.ts';
+import { infraTargetSchema, resolveTargets } from './targets.ts';
 
 export type { Fault } from './faults.ts';
 export type { RecordedRequest } from './server.ts';
 export type { DemoSeed, DemoUser, NamedEntity } from './seed.ts';
-export { SimState } from './state.ts';
+export { alertStates, monitorStates, SimState } from './state.ts';
+export type { AlertState, MonitorState } from './state.ts';
 
 export interface SimulatorOptions {
   /** Default '127.0.0.1'. */
@@ -50,6 +51,22 @@ export interface Simulator {
   state: SimState;
   /** Bulk-creates active attacks on every client of the team; returns their guids, oldest first. */
   addAttacks(teamId: string, count: number, options?: { type?: string; lengthSeconds?: number; createUser?: string }): string[];
+  /**
+   * Creates one attack as someone working on the platform directly would (the web UI, a script
+   * with an API key, a scenario), not through the API the bot uses; returns its guid.
+   * Defaults: a 60-second cpu attack on every client of the team, created from `WebApp` by a member of the team.
+   */
+  createAttackDirectly(teamId: string, options?: DirectAttack): string;
+  /** Sets a monitoringA monitor's `overall_state` (found by id in any company). */
+  setMonitorState(monitorId: number, state: MonitorState): void;
+  /** Sets the state of a monitoringB alert (found by name; in the demo company unless a company id is given). */
+  setAlertState(name: string, state: AlertState, companyId?: string): void;
+  /** Adds a monitor to a company's monitoringA integration (default: the demo company's); returns its id. */
+  addMonitor(monitor: { name: string; state?: MonitorState; type?: string; tags?: string[] }, companyId?: string): number;
+  /** Adds an alert to a company's monitoringB integration (default: the demo company's). */
+  addAlert(alert: { name: string; state?: AlertState; labels?: Record<string, string> }, companyId?: string): void;
+  /** The monitoringA provider refuses the next `times` monitor reads with 429 and `Retry-After`. */
+  rateLimitMonitoringA(times: number, retryAfterSeconds?: number, companyId?: string): void;
   /** Gives the user `count` more teams (TEAM_USER on each); returns their ids. */
   addTeams(userEmail: string, count: number): string[];
   /** Makes sessions expire now: the one with this token, or every session of this e-mail. Returns how many. */
@@ -57,6 +74,19 @@ export interface Simulator {
   /** Back to the seed: clears attacks, tickets, sessions, faults, recorded requests and the clock offset. */
   reset(): void;
   stop(): Promise<void>;
+}
+
+export interface DirectAttack {
+  type?: string;
+  /** Default `['-l', '60']`. */
+  args?: string[];
+  /** The legacy target (platform-api.md, Resources); default every client of the team. */
+  target?: unknown;
+  /** `WebApp` unless told, e.g. `Api` or `Scenario`. */
+  createSource?: string;
+  /** The creator's e-mail; default the first member of the team. */
+  createUser?: string;
+  source?: 'Adhoc' | 'Scenario';
 }
 
 /** Attacks made by `addAttacks` run an hour unless told otherwise, so they stay active through a test. */
@@ -68,7 +98,7 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Si
   const certificate = await createCertificate();
   const clock = new SimClock();
   const state = new SimState();
-  loadDemoData(state);
+  loadDemoData(state, clock.now());
   const faults = new FaultInjector();
   const requests: RecordedRequest[] = [];
   const deps = { router: new Router(routes), state, clock, faults, requests, stageMs };
@@ -83,6 +113,47 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Si
     await Promise.all(servers.map(close));
     throw error;
   }
+  const demoCompanyId = demoSeed().company.id;
+
+  function companyOf(companyId: string): Company {
+    const company = state.companies.get(companyId);
+    if (!company) throw new Error(`No company ${companyId}`);
+    return company;
+  }
+
+  function integrationA(companyId: string) {
+    const integration = companyOf(companyId).monitoringA;
+    if (!integration) throw new Error(`Company ${companyId} has no monitoringA integration`);
+    return integration;
+  }
+
+  function integrationB(companyId: string) {
+    const integration = companyOf(companyId).monitoringB;
+    if (!integration) throw new Error(`Company ${companyId} has no monitoringB integration`);
+    return integration;
+  }
+
+  function createAttackDirectly(teamId: string, { type = 'cpu', args = ['-l', '60'], target = { type: 'Random' }, createSource = 'WebApp', createUser, source = 'Adhoc' }: DirectAttack = {}): string {
+    if (!state.teams.has(teamId)) throw new Error(`No team ${teamId}`);
+    const command = validateCommand(type, args);
+    const infraTarget = infraTargetSchema.parse(target);
+    const { targetType, targets } = resolveTargets(state, teamId, infraTarget);
+    const creator = createUser ?? [...state.users.values()].find((user) => user.teamRoles.has(teamId))?.email ?? 'unknown';
+    const now = clock.now();
+    return state.addAttack({
+      teamId,
+      type: command.type,
+      args: [...command.args],
+      infraTarget: structuredClone(infraTarget),
+      targetType,
+      targets,
+      createSource,
+      createUser: creator,
+      source,
+      timeline: { createdAt: now, runMs: command.lengthSeconds * 1000, ...(targets.length === 0 ? { failure: 'TargetNotFound' as const } : {}) },
+    }).guid;
+  }
+
   const urlHost = host.includes(':') ? `[${host}]` : host;
 
   return {
@@ -96,24 +167,44 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Si
     state,
 
     addAttacks(teamId, count, { type = 'cpu', lengthSeconds = bulkLengthSeconds, createUser } = {}) {
-      if (!state.teams.has(teamId)) throw new Error(`No team ${teamId}`);
-      const command = validateCommand(type, ['-l', String(lengthSeconds)]);
-      const target = { type: 'Random' as const };
-      const { targetType, targets } = resolveTargets(state, teamId, target);
-      const creator = createUser ?? [...state.users.values()].find((user) => user.teamRoles.has(teamId))?.email ?? 'unknown';
-      const now = clock.now();
-      return Array.from({ length: count }, () => state.addAttack({
-        teamId,
-        type: command.type,
-        args: [...command.args],
-        infraTarget: { ...target },
-        targetType,
-        targets: [...targets],
-        createSource: 'Api',
-        createUser: creator,
-        source: 'Adhoc',
-        timeline: { createdAt: now, runMs: command.lengthSeconds * 1000, ...(targets.length === 0 ? { failure: 'TargetNotFound' as const } : {}) },
-      }).guid);
+      const attack = { type, args: ['-l', String(lengthSeconds)], createSource: 'Api', ...(createUser ? { createUser } : {}) };
+      return Array.from({ length: count }, () => createAttackDirectly(teamId, attack));
+    },
+
+    createAttackDirectly: (teamId, options) => createAttackDirectly(teamId, options),
+
+    setMonitorState(monitorId, monitorState) {
+      if (!(monitorStates as readonly string[]).includes(monitorState)) throw new RangeError(`A monitor's state is one of ${monitorStates.join(', ')}`);
+      const monitor = [...state.companies.values()].flatMap((company) => company.monitoringA?.monitors ?? []).find((candidate) => candidate.id === monitorId);
+      if (!monitor) throw new Error(`No monitor ${monitorId}`);
+      if (monitor.state !== monitorState) monitor.stateChangedAt = clock.now();
+      monitor.state = monitorState;
+    },
+
+    setAlertState(name, alertState, companyId = demoCompanyId) {
+      if (!(alertStates as readonly string[]).includes(alertState)) throw new RangeError(`An alert's state is one of ${alertStates.join(', ')}`);
+      const alert = integrationB(companyId).alerts.find((candidate) => candidate.name === name);
+      if (!alert) throw new Error(`No alert ${name}`);
+      // active_at is when the alert became active (pending or firing); an inactive alert has none.
+      if (alertState === 'inactive') delete alert.activeAt;
+      else if (alert.state === 'inactive') alert.activeAt = clock.now();
+      alert.state = alertState;
+    },
+
+    addMonitor({ name, state: monitorState = 'OK', type = 'metric alert', tags = [] }, companyId = demoCompanyId) {
+      const integration = integrationA(companyId);
+      const id = Math.max(0, ...[...state.companies.values()].flatMap((company) => company.monitoringA?.monitors.map((monitor) => monitor.id) ?? [])) + 1;
+      integration.monitors.push({ id, name, type, state: monitorState, stateChangedAt: clock.now(), query: `avg(last_5m):avg:${name.replaceAll(' ', '.')} > 1`, tags: [...tags], message: `${name} is unhealthy.` });
+      return id;
+    },
+
+    addAlert({ name, state: alertState = 'inactive', labels = {} }, companyId = demoCompanyId) {
+      integrationB(companyId).alerts.push({ name, state: alertState, labels: { alertname: name, ...labels }, annotations: { summary: name }, ...(alertState === 'inactive' ? {} : { activeAt: clock.now() }) });
+    },
+
+    rateLimitMonitoringA(times, retryAfterSeconds = 1, companyId = demoCompanyId) {
+      if (!Number.isInteger(times) || times < 0) throw new RangeError('times must be a whole number');
+      integrationA(companyId).rateLimit = { remaining: times, retryAfterSeconds };
     },
 
     addTeams(userEmail, count) {
@@ -143,7 +234,7 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Si
       faults.clear();
       clock.reset();
       state.clear();
-      loadDemoData(state);
+      loadDemoData(state, clock.now());
       requests.length = 0;
     },
 

@@ -50,6 +50,10 @@ console.log([
   `Demo logins (password ${sim.seed.users.owner.password}):`,
   ...describeLogins(sim),
   '',
+  `Monitoring (${sim.seed.company.name} only):`,
+  `  monitoringA integration ${sim.seed.monitoring.a.integrationName}, domain ${sim.seed.monitoring.a.domain}; monitors ${sim.seed.monitoring.a.monitors.map((monitor) => `${monitor.id} ${monitor.name} (${monitor.state})`).join(', ')}`,
+  `  monitoringB ${sim.seed.monitoring.b.uri}; alerts ${sim.seed.monitoring.b.alerts.map((alert) => `${alert.name} (${alert.state})`).join(', ')}`,
+  '',
   'Ctrl-C stops it.',
 ].join('\n'));
 

@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import type { CompanyRoleName, TeamRoleName } from './roles.ts';
-import type { SimState } from './state.ts';
+import type { AlertState, MonitorState, MonitoringA, MonitoringB, SimState } from './state.ts';
 
 /** The demo data's names and ids, for tests and the README. */
 export interface DemoSeed {
@@ -17,6 +17,11 @@ export interface DemoSeed {
   service: { id: string; teamId: string; name: string; hostIds: string[] };
   /** The team with the tracker integration, and defaults that work for its ticket form. */
   tracker: { teamId: string; projectId: string; issueTypeId: string };
+  /** The demo company's monitoring integrations (the other company has none). */
+  monitoring: {
+    a: { integrationName: string; domain: string; monitors: Array<{ id: number; name: string; state: MonitorState }> };
+    b: { uri: string; integrationName: string; alerts: Array<{ name: string; state: AlertState }> };
+  };
 }
 
 export interface NamedEntity {
@@ -85,6 +90,40 @@ const kubernetesObjects: Array<{ team: DemoTeamKey; clusterId: string; namespace
   { team: 'globex', clusterId: 'globex-eu', namespace: 'shop', kind: 'Deployment', name: 'shop' },
 ];
 
+const monitoringAIntegration = { integrationName: 'acme-metrics', domain: 'app.monitoring-a.example' };
+
+/** The demo company's monitors: a healthy latency monitor to guard with, and one that cannot be told. */
+const monitors: Array<{ id: number; name: string; type: string; state: MonitorState; query: string; tags: string[]; message: string }> = [
+  {
+    id: 1234567, name: 'checkout p99 latency', type: 'metric alert', state: 'OK',
+    query: 'avg(last_5m):p99:trace.http.request.duration{service:checkout,env:prod} > 0.8',
+    tags: ['team:payments', 'service:checkout'], message: 'Checkout p99 latency is above 800 ms. @pagerduty-checkout',
+  },
+  {
+    id: 1234568, name: 'checkout error budget burn', type: 'slo alert', state: 'OK',
+    query: 'burn_rate("checkout-availability").over("1h") > 14.4',
+    tags: ['team:payments', 'service:checkout'], message: 'Checkout is burning its monthly error budget too fast.',
+  },
+  {
+    id: 1234569, name: 'cart queue depth', type: 'metric alert', state: 'No Data',
+    query: 'max(last_10m):max:cart.queue.depth{env:prod} > 5000',
+    tags: ['team:platform', 'service:cart'], message: 'The cart queue is backing up.',
+  },
+  {
+    id: 1234570, name: 'search index lag', type: 'metric alert', state: 'Warn',
+    query: 'avg(last_15m):avg:search.index.lag_seconds{env:prod} > 300',
+    tags: ['team:search', 'service:search'], message: 'Search results are getting stale.',
+  },
+];
+
+const monitoringBIntegration = { uri: 'https://alerts.monitoring-b.example', integrationName: 'acme-alerting' };
+
+const alerts: Array<{ name: string; state: AlertState; labels: Record<string, string>; summary: string }> = [
+  { name: 'CheckoutErrorRate', state: 'inactive', labels: { service: 'checkout', severity: 'page' }, summary: 'Checkout 5xx rate above 2% for 5 minutes' },
+  { name: 'CartLatencyHigh', state: 'inactive', labels: { service: 'cart', severity: 'ticket' }, summary: 'Cart p95 latency above 500 ms' },
+  { name: 'PaymentsQueueBacklog', state: 'inactive', labels: { service: 'payments-api', severity: 'page' }, summary: 'Payments queue backlog above 1000 messages' },
+];
+
 const service = { name: 'checkout', team: 'platform' as const, hostIds: ['platform-web-1', 'platform-web-2'] };
 
 /**
@@ -118,12 +157,44 @@ export function demoSeed(): DemoSeed {
     kubernetesObjects: kubernetesObjects.map(({ team, ...object }) => ({ ...object, teamId: teamId(team) })),
     service: { id: stableId(`service/${service.name}`), teamId: teamId(service.team), name: service.name, hostIds: [...service.hostIds] },
     tracker: { teamId: teamId('platform'), projectId: '10001', issueTypeId: '10004' },
+    monitoring: {
+      a: { ...monitoringAIntegration, monitors: monitors.map(({ id, name, state }) => ({ id, name, state })) },
+      b: { ...monitoringBIntegration, alerts: alerts.map(({ name, state }) => ({ name, state })) },
+    },
   };
 }
 
-/** Fills an empty state with the demo company, teams, users, clients and integration. */
-export function loadDemoData(state: SimState): void {
-  for (const [key, name] of Object.entries(companies)) state.addCompany({ id: companyId(key as DemoCompanyKey), name });
+function demoMonitoringA(now: number): MonitoringA {
+  return {
+    ...monitoringAIntegration,
+    monitors: monitors.map((monitor) => ({ ...monitor, tags: [...monitor.tags], stateChangedAt: now })),
+  };
+}
+
+function demoMonitoringB(now: number): MonitoringB {
+  return {
+    ...monitoringBIntegration,
+    alerts: alerts.map(({ summary, labels, ...alert }) => ({
+      ...alert,
+      labels: { alertname: alert.name, ...labels },
+      annotations: { summary },
+      ...(alert.state === 'inactive' ? {} : { activeAt: now }),
+    })),
+    rules: [
+      { name: 'checkout.rules', uid: 'checkout-rules' },
+      { name: 'payments.rules', uid: 'payments-rules' },
+    ],
+    dashboards: [
+      { name: 'Checkout overview', uid: 'checkout-overview', url: `${monitoringBIntegration.uri}/d/checkout-overview` },
+      { name: 'Payments latency', uid: 'payments-latency', url: `${monitoringBIntegration.uri}/d/payments-latency` },
+    ],
+  };
+}
+
+/** Fills an empty state with the demo companies, teams, users, clients and integrations. */
+export function loadDemoData(state: SimState, now: number): void {
+  state.addCompany({ id: companyId('acme'), name: companies.acme, monitoringA: demoMonitoringA(now), monitoringB: demoMonitoringB(now) });
+  state.addCompany({ id: companyId('globex'), name: companies.globex });
   for (const [key, team] of Object.entries(teams)) {
     state.addTeam({ id: teamId(key as DemoTeamKey), companyId: companyId(team.company), name: team.name, ...(team.tracker ? { tracker: { baseUrl: 'https://tracker.example' } } : {}) });
   }

@@ -5,6 +5,64 @@ import type { Timeline } from './stages.ts';
 export interface Company {
   id: string;
   name: string;
+  /** The company's monitoringA integration (a metrics product with monitors), when it has one. */
+  monitoringA?: MonitoringA;
+  /** The company's monitoringB integration (an alerting product at a URI), when it has one. */
+  monitoringB?: MonitoringB;
+}
+
+/** Values of a monitoringA monitor's `overall_state`; only `Alert` means unhealthy. */
+export const monitorStates = ['OK', 'Warn', 'Alert', 'No Data', 'Skipped', 'Ignored', 'Unknown'] as const;
+export type MonitorState = (typeof monitorStates)[number];
+
+/** Values of a monitoringB alert's `state`; only `firing` means unhealthy. */
+export const alertStates = ['firing', 'pending', 'inactive'] as const;
+export type AlertState = (typeof alertStates)[number];
+
+export interface Monitor {
+  id: number;
+  name: string;
+  type: string;
+  state: MonitorState;
+  /** When `state` last changed. */
+  stateChangedAt: number;
+  query: string;
+  tags: string[];
+  message: string;
+}
+
+export interface MonitoringA {
+  integrationName: string;
+  /** The product's site, e.g. `app.monitoring-a.example`. */
+  domain: string;
+  monitors: Monitor[];
+  /** How many more monitor reads the provider refuses with 429 (its rate limit), and the wait it asks for. */
+  rateLimit?: { remaining: number; retryAfterSeconds: number };
+}
+
+export interface Alert {
+  name: string;
+  state: AlertState;
+  labels: Record<string, string>;
+  annotations: Record<string, string>;
+  /** When the alert last became pending or firing; absent while inactive. */
+  activeAt?: number;
+}
+
+export interface NamedLink {
+  name: string;
+  uid?: string;
+  url?: string;
+}
+
+export interface MonitoringB {
+  /** The product's URI, e.g. `https://alerts.monitoring-b.example`. */
+  uri: string;
+  /** The integration name GET /monitoringB/monitors takes. */
+  integrationName: string;
+  alerts: Alert[];
+  rules: NamedLink[];
+  dashboards: NamedLink[];
 }
 
 export interface Team {
@@ -105,6 +163,9 @@ export interface KubernetesAttack {
   count?: number;
   percentage?: number;
   targets: string[];
+  /** One execution per target, in the order of `targets`. */
+  executionIds: string[];
+  createSource: string;
   createUser: string;
   source: 'Adhoc' | 'Scenario';
   timeline: Timeline;
@@ -129,7 +190,7 @@ export interface PasswordResetRequest {
 }
 
 export type NewAttack = Omit<Attack, 'guid' | 'seq' | 'executionIds' | 'annotations'> & { annotations?: Record<string, string> };
-export type NewKubernetesAttack = Omit<KubernetesAttack, 'guid' | 'seq'>;
+export type NewKubernetesAttack = Omit<KubernetesAttack, 'guid' | 'seq' | 'executionIds'>;
 
 const sessionLifetimeMs = 12 * 60 * 60 * 1000;
 
@@ -246,7 +307,12 @@ export class SimState {
   }
 
   addKubernetesAttack(input: NewKubernetesAttack): KubernetesAttack {
-    return addForTeam(this.kubernetesAttacks, this.#kubernetesAttacksByTeam, input.teamId, (seq) => ({ ...input, guid: randomUUID(), seq }));
+    return addForTeam(this.kubernetesAttacks, this.#kubernetesAttacksByTeam, input.teamId, (seq) => ({
+      ...input,
+      guid: randomUUID(),
+      seq,
+      executionIds: input.targets.map(() => randomUUID()),
+    }));
   }
 
   kubernetesAttacksOf(teamId: string): readonly KubernetesAttack[] {

@@ -210,6 +210,33 @@ describe('reading attacks', () => {
   });
 });
 
+describe('attacks created directly on the platform', () => {
+  it('show where they came from and who made them, and are in the range and the lists', async () => {
+    const fromChat = await api.createAttack(owner, platform);
+    sim.clock.advance(60_000);
+    const fromWebApp = sim.createAttackDirectly(platform, { createUser: 'web-user@acme.test', args: ['-l', '300'], target: { type: 'Random', tags: { role: 'web' } } });
+    const fromScenario = sim.createAttackDirectly(platform, { createSource: 'Scenario', source: 'Scenario' });
+
+    expect(await getAttack(fromWebApp)).toMatchObject({
+      create_source: 'WebApp', create_user: 'web-user@acme.test', source: 'Adhoc',
+      args: ['-l', '300'], targets: ['platform-web-1', 'platform-web-2'], stage_lifecycle: 'Active',
+    });
+    expect(await getAttack(fromScenario)).toMatchObject({ create_source: 'Scenario', source: 'Scenario', create_user: sim.seed.users.owner.email });
+
+    const range = await api.call('GET', '/attacks/range', { auth: owner, teamId: platform });
+    expect(range.json().items.map((attack: { guid: string }) => attack.guid)).toEqual([fromScenario, fromWebApp, fromChat]);
+    const active = await api.call('GET', '/attacks/active', { auth: owner, teamId: platform });
+    expect(active.json().map((attack: { guid: string }) => attack.guid)).toEqual([fromScenario, fromWebApp, fromChat]);
+    const executions = await api.call('GET', '/executions', { auth: owner, teamId: platform, query: { taskId: fromWebApp } });
+    expect(executions.json()).toHaveLength(2);
+  });
+
+  it('refuse what the platform would refuse', () => {
+    expect(() => sim.createAttackDirectly(platform, { type: 'meteor' })).toThrow(/unknown attack type/);
+    expect(() => sim.createAttackDirectly('no-such-team')).toThrow(/No team/);
+  });
+});
+
 describe('annotations', () => {
   it('merges notes into the attack, in either body form', async () => {
     const guid = await api.createAttack(owner, platform);

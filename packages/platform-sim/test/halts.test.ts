@@ -161,4 +161,35 @@ describe('Kubernetes attacks', () => {
     sim.clock.advance(4_000);
     expect(await stageOf(first, platform)).toBe('UserHalted');
   });
+
+  it('narrow the objects to a count or a percentage, refusing both at once', async () => {
+    const cartDb = { clusterId: 'acme-prod', namespace: 'checkout', kind: 'StatefulSet', name: 'cart-db' };
+    const create = (strategy: Record<string, unknown>) => api.call('POST', '/kubernetes/attacks/new', {
+      auth: owner, teamId: platform, json: { impactDefinition: { cliArgs: ['cpu', '-l', '60'] }, targetDefinition: { strategy: { k8sObjects: [checkout, cartDb], ...strategy } } },
+    });
+    const read = async (guid: string) => (await api.call('GET', `/kubernetes/attacks/${guid}`, { auth: owner, teamId: platform })).json();
+
+    const counted = await read((await create({ count: 1 })).text);
+    expect(counted.targets).toEqual(['acme-prod/checkout/Deployment/checkout']);
+    expect(counted.target_definition.strategy.count).toBe(1);
+    const halfOf = await read((await create({ percentage: 50 })).text);
+    expect(halfOf.targets).toHaveLength(1);
+    expect(halfOf.target_definition.strategy.percentage).toBe(50);
+    expect((await read((await create({})).text)).targets).toHaveLength(2);
+
+    const both = await create({ count: 1, percentage: 50 });
+    expect(both.status).toBe(400);
+    expect(both.text).toMatch(/^Bad request: .*count or percentage/);
+  });
+
+  it('have one execution per object, and show who created and halted them', async () => {
+    const guid = (await api.call('POST', '/kubernetes/attacks/new', { auth: owner, teamId: platform, json: kubernetesAttack([checkout]) })).text;
+    const executions = (await api.call('GET', '/executions', { auth: owner, teamId: platform, query: { taskId: guid } })).json();
+    expect(executions).toEqual([expect.objectContaining({ task_id: guid, client_id: 'acme-prod/checkout/Deployment/checkout', target_type: 'Kubernetes', stage: 'Pending' })]);
+
+    await api.call('POST', `/kubernetes/attacks/${guid}/halt`, { auth: owner, teamId: platform, json: { reason: 'guard fired' } });
+    const read = (await api.call('GET', `/kubernetes/attacks/${guid}`, { auth: owner, teamId: platform })).json();
+    expect(read).toMatchObject({ create_source: 'Api', create_user: sim.seed.users.owner.email, halt_reason: 'guard fired', halted_by: sim.seed.users.owner.email });
+    expect(read.start_time).toBe(read.created_at);
+  });
 });

@@ -48,6 +48,12 @@ const documented: Record<string, { level: Level; privilege: string | undefined }
   'GET /tracker/issue-meta': team('MINIMUM_TEAM_PRIVILEGES'),
   'GET /tracker/issues/services': team('INTEGRATIONS_READ'),
   'GET /tracker/labels': team('MINIMUM_TEAM_PRIVILEGES'),
+  'GET /monitoringA/monitors/{monitorId}': team('MINIMUM_TEAM_PRIVILEGES'),
+  'GET /monitoringA/monitors': team('MINIMUM_TEAM_PRIVILEGES'),
+  'GET /monitoringB/alerts': team('MINIMUM_TEAM_PRIVILEGES'),
+  'GET /monitoringB/dashboards': team('MINIMUM_TEAM_PRIVILEGES'),
+  'GET /monitoringB/rules': team('MINIMUM_TEAM_PRIVILEGES'),
+  'GET /monitoringB/monitors': team('MINIMUM_TEAM_PRIVILEGES'),
   'GET /roles': sessionOnly,
   'GET /roles/{roleId}': sessionOnly,
 };

@@ -195,7 +195,8 @@ function haltEverything({ body, state, caller, now, stageMs }: SessionContext) {
 function listExecutions(context: TeamContext) {
   const taskId = queryValue(context.query, 'taskId');
   if (!taskId) throw badRequest('taskId is required');
-  const attack = context.state.attackOf(context.team.id, taskId);
+  // Kubernetes attacks have executions too, one per object they act on.
+  const attack = context.state.attackOf(context.team.id, taskId) ?? context.state.kubernetesAttackOf(context.team.id, taskId);
   if (!attack) throw notFound();
   return json(200, executionResponses(attack, context.now, context.stageMs));
 }

@@ -3,6 +3,7 @@ import { attackRoutes } from './attacks.ts';
 import { authRoutes } from './auth.ts';
 import { kubernetesRoutes } from './kubernetes.ts';
 import { metadataRoutes } from './metadata.ts';
+import { monitoringRoutes } from './monitoring.ts';
 import { roleRoutes } from './roles.ts';
 import { trackerRoutes } from './tracker.ts';
 
@@ -13,5 +14,6 @@ export const routes: readonly Route[] = [
   ...kubernetesRoutes,
   ...metadataRoutes,
   ...trackerRoutes,
+  ...monitoringRoutes,
   ...roleRoutes,
 ];

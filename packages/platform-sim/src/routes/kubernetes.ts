@@ -39,7 +39,7 @@ const kubernetesAttackSchema = z.looseObject({
       k8sObjects: z.array(z.looseObject({ clusterId: z.string(), namespace: z.string(), kind: z.string(), name: z.string() })).min(1),
       count: z.number().int().positive().optional(),
       percentage: z.number().gt(0).max(100).optional(),
-    }),
+    }).refine((strategy) => strategy.count === undefined || strategy.percentage === undefined, 'give count or percentage, not both'),
   }),
 });
 
@@ -57,6 +57,7 @@ function createKubernetesAttack({ body, state, team, caller, now }: TeamContext)
     ...(count !== undefined ? { count } : {}),
     ...(percentage !== undefined ? { percentage } : {}),
     targets: matched.map(kubernetesTargetId),
+    createSource: 'Api',
     createUser: caller.user.email,
     source: 'Adhoc',
     timeline: { createdAt: now, runMs: command.lengthSeconds * 1000, ...(matched.length === 0 ? { failure: 'TargetNotFound' as const } : {}) },

@@ -1,0 +1,77 @@
+import { z } from 'zod';
+import type { CallContext, Request } from './request.ts';
+import {
+  type AlertB,
+  alertBSchema,
+  type AlertMonitorB,
+  alertMonitorBSchema,
+  type MonitorA,
+  monitorASchema,
+  type MonitoringLink,
+  monitoringLinkSchema,
+  type MonitorSearchA,
+  monitorSearchASchema,
+} from './schemas.ts';
+
+/** The company's monitoringA integration, as configured on the platform. */
+export interface MonitoringAIntegration {
+  integrationName: string;
+  /** The product's site, e.g. `app.monitoring-a.example`. */
+  domain?: string | undefined;
+}
+
+export interface MonitorSearchQuery extends MonitoringAIntegration {
+  /** Starts at 0. */
+  page?: number | undefined;
+  perPage?: number | undefined;
+  sort?: string | undefined;
+}
+
+/** The company's monitoringB integration: its URI, and a name filter. */
+export interface MonitoringBQuery {
+  uri: string;
+  name?: string | undefined;
+}
+
+/**
+ * Monitors and alerts read through the company's integrations. Without such an integration every
+ * call fails with `NoIntegrationError`; an unknown monitor with `NotFoundError`.
+ */
+export interface MonitoringApi {
+  getMonitorA(monitorId: string | number, integration: MonitoringAIntegration): Promise<MonitorA>;
+  /** Monitors whose name contains `searchString`, one page (`metadata.total_count` counts them all). */
+  searchMonitorsA(searchString: string, query: MonitorSearchQuery): Promise<MonitorSearchA>;
+  alertsB(query: MonitoringBQuery): Promise<AlertB[]>;
+  rulesB(query: MonitoringBQuery): Promise<MonitoringLink[]>;
+  dashboardsB(query: MonitoringBQuery): Promise<MonitoringLink[]>;
+  /** Alert monitors found by integration name (not URI) and `searchString`. */
+  monitorsB(integrationName: string, searchString?: string): Promise<AlertMonitorB[]>;
+}
+
+export function monitoringApi(request: Request, session: CallContext): MonitoringApi {
+  const team = { session, teamScoped: true, method: 'GET' } as const;
+  const integrationA = ({ integrationName, domain }: MonitoringAIntegration) => ({ monitoringAIntegrationName: integrationName, domain });
+  const listB = <S extends z.ZodType>(path: string, item: S) => ({ uri, name }: MonitoringBQuery) =>
+    request({ ...team, path, query: { monitoringBUri: uri, name }, schema: z.array(item) });
+  return {
+    getMonitorA: (monitorId, integration) =>
+      request({ ...team, path: `/monitoringA/monitors/${encodeURIComponent(String(monitorId))}`, query: integrationA(integration), schema: monitorASchema }),
+    searchMonitorsA: (searchString, { page, perPage, sort, ...integration }) =>
+      request({
+        ...team,
+        path: '/monitoringA/monitors',
+        query: { ...integrationA(integration), searchString, page, perPage, sort },
+        schema: monitorSearchASchema,
+      }),
+    alertsB: listB('/monitoringB/alerts', alertBSchema),
+    rulesB: listB('/monitoringB/rules', monitoringLinkSchema),
+    dashboardsB: listB('/monitoringB/dashboards', monitoringLinkSchema),
+    monitorsB: (integrationName, searchString) =>
+      request({
+        ...team,
+        path: '/monitoringB/monitors',
+        query: { monitoringBIntegrationName: integrationName, searchString },
+        schema: z.array(alertMonitorBSchema),
+      }),
+  };
+}
