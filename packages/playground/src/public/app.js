@@ -98,6 +98,8 @@ function confirmDialog(confirm) {
 function surfaceContext(surface, state) {
   return {
     names: names(),
+    channels: page.directory.channels,
+    people: page.directory.people,
     state,
     edits: surface.kind === 'modal' ? page.edits : undefined,
     async onClick(element, index, node) {
@@ -109,6 +111,9 @@ function surfaceContext(surface, state) {
     },
     onChoose(label, option) {
       void act('/api/choose', { surface, label, option });
+    },
+    onUnchoose(label, option) {
+      void act('/api/choose', { surface, label, option, remove: true });
     },
     async onSearch(label, query) {
       try {
