@@ -186,6 +186,9 @@ describe.skipIf(!hasChromium)(title, { timeout: 60_000 }, () => {
     await preview.getByRole('button', { name: 'Start' }).click();
     const card = page.locator('article.message:not(.ephemeral)', { hasText: 'cpu' }).filter({ has: page.getByRole('button', { name: 'File ticket' }) });
     await card.waitFor();
+    // Times in the reader's zone, as the message times are, and emoji drawn: no UTC fallback, no :short_name:.
+    await expect.poll(() => card.locator('time').count(), { timeout: waitMs }).toBeGreaterThan(0);
+    expect(await card.innerText()).not.toMatch(/UTC|:[a-z_]+:/);
     const attacks = [...demo.sim.state.attacks.values()];
     expect(attacks.at(-1)).toMatchObject({ teamId: demo.sim.seed.teams.platform.id });
 
@@ -208,5 +211,18 @@ describe.skipIf(!hasChromium)(title, { timeout: 60_000 }, () => {
 
     expect(pageErrors).toEqual([]);
     expect(errorLogs).toEqual([]);
+  });
+
+  it('explains Acting as, and names ./run.sh when the demo stops answering', async () => {
+    const picker = page.getByRole('combobox', { name: 'Acting as' });
+    expect(await picker.getAttribute('aria-describedby')).toBe('person-note');
+    expect(await page.locator('#person-note').innerText()).toContain('Who you are in this workspace');
+
+    const connection = page.getByRole('status').filter({ hasText: 'Lost the connection' });
+    await page.route('**/api/state*', (route) => route.abort());
+    await connection.waitFor();
+    expect(await connection.innerText()).toContain('./run.sh');
+    await page.unroute('**/api/state*');
+    await connection.waitFor({ state: 'hidden' });
   });
 });
