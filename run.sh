@@ -8,15 +8,16 @@ set -euo pipefail
 cd "$(dirname "$0")"
 source scripts/ensure-node.sh
 if [ ! -f node_modules/.package-lock.json ] || [ package-lock.json -nt node_modules/.package-lock.json ]; then
-  npm ci --no-audit --no-fund
+  echo "Installing dependencies (about a minute)…" >&2
+  npm ci --no-audit --no-fund --loglevel=error >&2
 fi
 command="${1:-start}"
 [ $# -gt 0 ] && shift
 case "$command" in
   start)
     if [ ! -f .env ] && [ -z "${SLACK_BOT_TOKEN:-}" ]; then
-      echo "No .env and no SLACK_BOT_TOKEN: starting the local demo. See README, \"Running against Slack\"." >&2
-      exec npm run demo -- "$@"
+      # No Slack credentials: the local demo, whose banner says so and how to connect to Slack.
+      exec npm run --silent demo -- "$@"
     fi
     exec npm start -- "$@" ;;
   test) exec npm test -- "$@" ;;

@@ -226,8 +226,17 @@ function isInteractive(element: BlockElement): boolean {
     || element.type === 'datetimepicker' || element.type === 'rich_text_input' || element.type === 'file_input';
 }
 
-/** The state Slack starts a stateful element with: its initial value, or an empty one. */
-export function initialState(element: BlockElement): StateValue | undefined {
+/** Where a surface was opened: the conversation a person was viewing, when there was one. */
+export interface SurfaceContext {
+  conversation?: string;
+}
+
+/**
+ * The state Slack starts a stateful element with: its initial value, or an empty one. A
+ * conversation select with `default_to_current_conversation` and no initial value starts on the
+ * conversation the modal was opened from.
+ */
+export function initialState(element: BlockElement, context: SurfaceContext = {}): StateValue | undefined {
   const type = element.type ?? '';
   if (isTextInput(element)) {
     if (type === 'datepicker') return { type, selected_date: element.initial_date ?? null };
@@ -248,7 +257,11 @@ export function initialState(element: BlockElement): StateValue | undefined {
     case 'multi_users_select':
       return { type, selected_users: element.initial_users ?? [] };
     case 'conversations_select':
-      return { type, selected_conversation: element.initial_conversation ?? null };
+      return { type, selected_conversation: element.initial_conversation ?? currentConversation(element, context) ?? null };
+    case 'multi_conversations_select': {
+      const current = currentConversation(element, context);
+      return { type, selected_conversations: (element['initial_conversations'] as string[] | undefined) ?? (current !== undefined ? [current] : []) };
+    }
     case 'channels_select':
       return { type, selected_channel: element.initial_channel ?? null };
     default:
@@ -256,15 +269,19 @@ export function initialState(element: BlockElement): StateValue | undefined {
   }
 }
 
+function currentConversation(element: BlockElement, context: SurfaceContext): string | undefined {
+  return element['default_to_current_conversation'] === true ? context.conversation : undefined;
+}
+
 /**
  * State for a (new version of a) surface. Values a person already entered survive when the block
  * and action ids are unchanged, as Slack preserves input across `views.update`.
  */
-export function stateFor(blocks: Block[], previous: StateValues = {}): StateValues {
+export function stateFor(blocks: Block[], previous: StateValues = {}, context: SurfaceContext = {}): StateValues {
   const values: StateValues = {};
   for (const { blockId, actionId, element } of placedElements(blocks)) {
     const kept = previous[blockId]?.[actionId];
-    const state = kept !== undefined && kept.type === element.type ? kept : initialState(element);
+    const state = kept !== undefined && kept.type === element.type ? kept : initialState(element, context);
     if (state === undefined) continue;
     (values[blockId] ??= {})[actionId] = state;
   }

@@ -18,6 +18,8 @@ export interface ModalDriver extends Surface {
   fill(label: string, value: string): this;
   /** Picks an option of the select, radio group or checkboxes in the input block with this label, without dispatching. */
   choose(label: string, optionText: string): this;
+  /** Takes an option off a multi-select or checkbox group in the input block with this label (the × on its chip); ids for user and conversation selects. */
+  unchoose(label: string, optionText: string): this;
   /** Types a query into an external select: posts `block_suggestion` and returns the options the bot offers. */
   search(labelOrPlaceholder: string, query: string): Promise<OptionInfo[]>;
   /** Posts `view_submission` with the current state and applies the bot's `response_action`. */
@@ -90,6 +92,25 @@ export class ModalView extends ViewDriver implements ModalDriver {
       throw new Error(`"${label}" dispatches an action when changed; use await modal.select(...)`);
     }
     this.keepChoice(placed, this.option(placed, optionText));
+    return this;
+  }
+
+  unchoose(label: string, optionText: string): this {
+    this.actingPerson();
+    const placed = this.input(label);
+    const state = this.record.values[placed.blockId]?.[placed.actionId];
+    const key = Object.keys(state ?? {}).find((name) => name.startsWith('selected_') && Array.isArray(state?.[name]));
+    if (state === undefined || key === undefined) {
+      throw new Error(`"${label}" is a ${placed.element.type ?? 'block'}, which holds one choice; choose another instead`);
+    }
+    const wanted = normalizeText(optionText);
+    const chosen = state[key] as unknown[];
+    const kept = chosen.filter((item) => typeof item === 'string'
+      ? item !== optionText
+      : normalizeText(plainText((item as { text?: { text?: string } }).text)) !== wanted);
+    if (kept.length === chosen.length) throw new Error(`"${optionText}" is not chosen in "${label}"`);
+    state[key] = kept;
+    this.workspace.changed();
     return this;
   }
 
@@ -189,7 +210,7 @@ export class ModalView extends ViewDriver implements ModalDriver {
         this.workspace.updateView(this.record, reply['view'] as Record<string, unknown>);
         break;
       case 'push':
-        this.workspace.pushModal(userId, reply['view'] as Record<string, unknown>);
+        this.workspace.pushModal(userId, reply['view'] as Record<string, unknown>, this.record.conversation);
         break;
       case 'clear':
         this.workspace.closeModals(userId);

@@ -63,7 +63,7 @@ export class Person implements SlackPerson {
       channel,
       text,
       responseUrl: url,
-      triggerId: workspace.issueTrigger(profile.id),
+      triggerId: workspace.issueTrigger(profile.id, channel),
     });
     const response = await bot.command(form);
     // Slack shows a message in the ack body as the command's first reply.
@@ -105,7 +105,7 @@ export class Person implements SlackPerson {
     return bot.interaction({
       type: 'message_action',
       callback_id: callbackId,
-      trigger_id: workspace.issueTrigger(profile.id),
+      trigger_id: workspace.issueTrigger(profile.id, record.channel),
       message_ts: record.ts,
       response_url: workspace.issueResponseUrl('actions', { userId: profile.id, channel: record.channel, original: record }).url,
       message: messageJson(workspace.identity, record),

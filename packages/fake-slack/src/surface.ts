@@ -139,6 +139,8 @@ export abstract class SurfaceDriver implements Surface {
   protected abstract describe(): string;
   /** Key under which options offered by external selects on this surface are remembered. */
   protected abstract surfaceKey(): string;
+  /** The conversation a modal opened from this surface's actions defaults to, if any. */
+  protected abstract conversation(): string | undefined;
   /** Container fields of `block_actions` (with a response_url where Slack gives one) and `block_suggestion`. */
   protected abstract containerFields(actor: Actor, forAction: boolean): Record<string, unknown>;
 
@@ -254,7 +256,7 @@ export abstract class SurfaceDriver implements Surface {
     const payload = {
       type: 'block_actions',
       ...interactionFields(actor),
-      trigger_id: this.workspace.issueTrigger(actor.profile.id),
+      trigger_id: this.workspace.issueTrigger(actor.profile.id, this.conversation()),
       ...this.containerFields(actor, true),
       actions: [{ ...fields, action_id: placed.actionId, block_id: placed.blockId, action_ts: this.workspace.newTs() }],
     };
@@ -351,6 +353,10 @@ class MessageDriver extends SurfaceDriver implements Message {
     return `${this.record.channel}/${this.record.ts}`;
   }
 
+  protected conversation(): string | undefined {
+    return this.record.channel;
+  }
+
   protected containerFields(actor: Actor, forAction: boolean): Record<string, unknown> {
     const { record } = this;
     return {
@@ -399,6 +405,10 @@ export class ViewDriver extends SurfaceDriver {
 
   protected surfaceKey(): string {
     return this.record.id;
+  }
+
+  protected conversation(): string | undefined {
+    return this.record.conversation;
   }
 
   protected containerFields(): Record<string, unknown> {

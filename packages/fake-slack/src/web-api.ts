@@ -260,7 +260,7 @@ const methods: Record<string, (workspace: Workspace, args: Args) => Result> = {
     if ('error' in trigger) return failure(trigger.error);
     if (view['type'] !== 'modal') return failure('invalid_arguments', [{ pointer: '/view/type', message: 'must be "modal"' }]);
     if (workspace.externalIdTaken(view)) return failure('duplicate_external_id');
-    return viewResult(workspace, workspace.openModal(trigger.userId, view));
+    return viewResult(workspace, workspace.openModal(trigger.userId, view, trigger.channel));
   },
 
   'views.push': (workspace, args) => {
@@ -273,7 +273,7 @@ const methods: Record<string, (workspace: Workspace, args: Args) => Result> = {
     if (stack.length === 0) return failure('not_found');
     if (stack.length >= MAX_MODAL_STACK) return failure('push_limit_reached');
     if (workspace.externalIdTaken(view)) return failure('duplicate_external_id');
-    return viewResult(workspace, workspace.pushModal(trigger.userId, view));
+    return viewResult(workspace, workspace.pushModal(trigger.userId, view, trigger.channel));
   },
 
   'views.update': (workspace, args) => {

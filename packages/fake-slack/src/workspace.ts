@@ -1,5 +1,5 @@
 import { randomBytes, randomInt } from 'node:crypto';
-import { stateFor, withSlackIds, type Block, type StateValues } from './block-kit.ts';
+import { stateFor, withSlackIds, type Block, type StateValues, type SurfaceContext } from './block-kit.ts';
 import type { Profile } from './payloads.ts';
 
 /** Who the fake workspace and the app installed in it are. */
@@ -74,10 +74,14 @@ export interface ViewRecord {
   /** Field errors shown under inputs, by block_id. */
   errors: Record<string, string>;
   open: boolean;
+  /** The conversation the person was viewing when the modal opened, if any. */
+  conversation?: string;
 }
 
 interface TriggerRecord {
   userId: string;
+  /** The conversation the interaction happened in; modals opened with it default to it. */
+  channel?: string;
   exchanged: boolean;
   expired: boolean;
 }
@@ -205,20 +209,20 @@ export class Workspace {
 
   // Triggers
 
-  issueTrigger(userId: string): string {
+  issueTrigger(userId: string, channel?: string): string {
     const id = `${randomInt(1e9, 1e10 - 1)}.${randomInt(1e9, 1e10 - 1)}.${randomBytes(16).toString('hex')}`;
-    this.triggers.set(id, { userId, exchanged: false, expired: false });
+    this.triggers.set(id, { userId, exchanged: false, expired: false, ...(channel !== undefined ? { channel } : {}) });
     return id;
   }
 
   /** Uses up a trigger_id, as views.open and views.push do, or says why Slack would refuse it. */
-  exchangeTrigger(id: unknown): { userId: string } | { error: string } {
+  exchangeTrigger(id: unknown): { userId: string; channel?: string } | { error: string } {
     const trigger = typeof id === 'string' ? this.triggers.get(id) : undefined;
     if (trigger === undefined) return { error: 'invalid_trigger_id' };
     if (trigger.expired) return { error: 'expired_trigger_id' };
     if (trigger.exchanged) return { error: 'exchanged_trigger_id' };
     trigger.exchanged = true;
-    return { userId: trigger.userId };
+    return { userId: trigger.userId, ...(trigger.channel !== undefined ? { channel: trigger.channel } : {}) };
   }
 
   expireTriggers(): void {
@@ -345,8 +349,9 @@ export class Workspace {
     return id === undefined ? undefined : this.views.get(id);
   }
 
-  private createView(userId: string, kind: ViewRecord['kind'], definition: Record<string, unknown>, stack: ViewRecord[]): ViewRecord {
+  private createView(userId: string, kind: ViewRecord['kind'], definition: Record<string, unknown>, stack: ViewRecord[], conversation?: string): ViewRecord {
     const blocks = withSlackIds(definition['blocks'] as Block[]);
+    const context: SurfaceContext = conversation !== undefined ? { conversation } : {};
     const view: ViewRecord = {
       id: slackId('V'),
       userId,
@@ -356,9 +361,10 @@ export class Workspace {
       hash: this.newHash(),
       rootViewId: kind === 'modal' ? (stack[0]?.id ?? null) : null,
       previousViewId: kind === 'modal' ? (stack.at(-1)?.id ?? null) : null,
-      values: stateFor(blocks),
+      values: stateFor(blocks, {}, context),
       errors: {},
       open: true,
+      ...context,
     };
     if (view.kind === 'modal' && view.rootViewId === null) view.rootViewId = view.id;
     this.views.set(view.id, view);
@@ -372,17 +378,17 @@ export class Workspace {
   }
 
   /** views.open: a new modal replaces whatever the person had open. */
-  openModal(userId: string, definition: Record<string, unknown>): ViewRecord {
+  openModal(userId: string, definition: Record<string, unknown>, conversation?: string): ViewRecord {
     this.closeModals(userId);
-    const view = this.createView(userId, 'modal', definition, []);
+    const view = this.createView(userId, 'modal', definition, [], conversation);
     this.modalStacks.set(userId, [view.id]);
     this.changed();
     return view;
   }
 
-  pushModal(userId: string, definition: Record<string, unknown>): ViewRecord {
+  pushModal(userId: string, definition: Record<string, unknown>, conversation?: string): ViewRecord {
     const stack = this.modalStack(userId);
-    const view = this.createView(userId, 'modal', definition, stack);
+    const view = this.createView(userId, 'modal', definition, stack, conversation);
     this.modalStacks.set(userId, [...stack.map((open) => open.id), view.id]);
     this.changed();
     return view;
@@ -392,7 +398,7 @@ export class Workspace {
   updateView(view: ViewRecord, definition: Record<string, unknown>): void {
     view.definition = definition;
     view.blocks = withSlackIds(definition['blocks'] as Block[]);
-    view.values = stateFor(view.blocks, view.values);
+    view.values = stateFor(view.blocks, view.values, view.conversation !== undefined ? { conversation: view.conversation } : {});
     view.hash = this.newHash();
     view.errors = {};
     this.indexExternalId(view);

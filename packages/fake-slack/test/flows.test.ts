@@ -91,6 +91,35 @@ describe('slash command and modal', () => {
     expect(() => modal.choose('Team', 'Search')).toThrow(/search the external select first/);
   });
 
+  it('starts a conversation select on the conversation the modal was opened from, and sends ids and lists as Slack does', async () => {
+    const alice = fake.user('U0ALICE');
+    await alice.command('place', { channel: 'C0GAMEDAY' });
+    const modal = await fake.waitFor(() => alice.modal(), 'the place modal');
+    expect(modal.values()['card_channel']?.['value']).toEqual({ type: 'conversations_select', selected_conversation: 'C0GAMEDAY' });
+    expect(modal.values()['labels']?.['value']).toEqual({ type: 'multi_static_select', selected_options: [] });
+
+    modal.choose('Channel for its card', 'C0GENERAL').choose('Labels', 'cpu').choose('Labels', 'drill').choose('Labels', 'latency');
+    modal.unchoose('Labels', 'cpu');
+    expect(() => modal.unchoose('Labels', 'cpu')).toThrow(/not chosen/);
+    expect(() => modal.unchoose('Channel for its card', 'C0GENERAL')).toThrow(/holds one choice/);
+    await modal.submit();
+
+    const note = await fake.waitFor(() => alice.lastEphemeral(), 'the saved place');
+    expect(note.text()).toBe('Card in C0GENERAL; labels drill,latency');
+    expect(fake.failures()).toEqual([]);
+    expect(bot.errors).toEqual([]);
+  });
+
+  it('leaves a conversation select empty when the modal was not opened from a conversation', async () => {
+    const alice = fake.user('U0ALICE');
+    await alice.openHome();
+    const home = await fake.waitFor(() => alice.home(), 'the home tab');
+    await home.click('Choose a place');
+    const modal = await fake.waitFor(() => alice.modal(), 'the place modal from home');
+    expect(modal.values()['card_channel']?.['value']).toEqual({ type: 'conversations_select', selected_conversation: null });
+    await expect(modal.submit()).rejects.toThrow(/required fields are empty: "Channel for its card"/);
+  });
+
   it('sends view_closed when the modal asks for it', async () => {
     const alice = fake.user('U0ALICE');
     await alice.command('login');
@@ -263,7 +292,7 @@ describe('shortcuts and App Home', () => {
     expect(response.status).toBe(200);
 
     const home = await fake.waitFor(() => alice.home(), 'the home tab');
-    expect(home.text()).toBe('Faultline\nWelcome, <@U0ALICE>\nLog in');
+    expect(home.text()).toBe('Faultline\nWelcome, <@U0ALICE>\nLog in\nChoose a place');
     await home.click('Log in');
     const modal = await fake.waitFor(() => alice.modal(), 'the login modal from home');
     expect(modal.title).toBe('Log in');

@@ -73,6 +73,27 @@ function loginModal(channel: string) {
   };
 }
 
+/** A modal with the selects whose values Slack sends as ids or lists rather than one option. */
+function placeModal(channel: string) {
+  return {
+    type: 'modal' as const,
+    callback_id: 'place',
+    private_metadata: channel,
+    title: plain('Where'),
+    submit: plain('Save'),
+    blocks: [
+      {
+        type: 'input', block_id: 'card_channel', label: plain('Channel for its card'),
+        element: { type: 'conversations_select', action_id: 'value', default_to_current_conversation: true, filter: { include: ['public', 'private'] } },
+      },
+      {
+        type: 'input', block_id: 'labels', label: plain('Labels'), optional: true,
+        element: { type: 'multi_static_select', action_id: 'value', options: ['cpu', 'latency', 'drill'].map((label) => ({ text: plain(label), value: label })) },
+      },
+    ],
+  };
+}
+
 function attackCard(stage: string, withHalt: boolean) {
   return [
     { type: 'section', block_id: 'summary', text: { type: 'mrkdwn', text: `*CPU attack* on web-1\nStage: ${stage}` } },
@@ -126,6 +147,10 @@ export async function startMinimalApp(fake: FakeSlack, options: { appToken?: str
       case 'login':
         await ack();
         await client.views.open({ trigger_id: command.trigger_id, view: loginModal(command.channel_id) });
+        return;
+      case 'place':
+        await ack();
+        await client.views.open({ trigger_id: command.trigger_id, view: placeModal(command.channel_id) });
         return;
       case 'slow':
         await ack();
@@ -198,6 +223,14 @@ export async function startMinimalApp(fake: FakeSlack, options: { appToken?: str
     await ack();
     const team = values['team']?.['team_search']?.selected_option?.text.text ?? 'none';
     await client.chat.postEphemeral({ channel: view.private_metadata, user: body.user.id, text: `Logged in as ${email} in team ${team}` });
+  });
+
+  app.view('place', async ({ view, body, ack, client }) => {
+    await ack();
+    const values = view.state.values;
+    const channel = values['card_channel']?.['value']?.selected_conversation ?? 'none';
+    const labels = (values['labels']?.['value']?.selected_options ?? []).map((option) => option.value).join(',') || 'none';
+    await client.chat.postEphemeral({ channel: view.private_metadata, user: body.user.id, text: `Card in ${channel}; labels ${labels}` });
   });
 
   app.view({ callback_id: 'login', type: 'view_closed' }, async ({ ack, body }) => {
@@ -285,7 +318,13 @@ export async function startMinimalApp(fake: FakeSlack, options: { appToken?: str
         blocks: [
           { type: 'header', text: plain('Faultline') },
           { type: 'section', text: { type: 'mrkdwn', text: `Welcome, <@${event.user}>` } },
-          { type: 'actions', elements: [{ type: 'button', action_id: 'home_login', text: plain('Log in') }] },
+          {
+            type: 'actions',
+            elements: [
+              { type: 'button', action_id: 'home_login', text: plain('Log in') },
+              { type: 'button', action_id: 'home_place', text: plain('Choose a place') },
+            ],
+          },
         ],
       },
     });
@@ -295,6 +334,12 @@ export async function startMinimalApp(fake: FakeSlack, options: { appToken?: str
     await ack();
     if (body.type !== 'block_actions') return;
     await client.views.open({ trigger_id: body.trigger_id, view: loginModal('C0GENERAL') });
+  });
+
+  app.action('home_place', async ({ ack, body, client }) => {
+    await ack();
+    if (body.type !== 'block_actions') return;
+    await client.views.open({ trigger_id: body.trigger_id, view: placeModal('C0GENERAL') });
   });
 
   let url: string | undefined;

@@ -79,17 +79,23 @@ function inputBlock(blocks: readonly unknown[], label: string): { dispatch_actio
 }
 
 /**
- * Picks an option. In a modal's input block without dispatch_action Slack only keeps the choice
+ * Picks an option (for channel and people selects, an id), or with `remove` takes one off a
+ * multi-select. In a modal's input block without dispatch_action Slack only keeps the choice
  * (after a search, for an external select); anywhere else it also tells the app.
  */
-export async function chooseOption(person: SlackPerson, ref: SurfaceRef, label: string, option: string): Promise<void> {
+export async function chooseOption(person: SlackPerson, ref: SurfaceRef, label: string, option: string, remove = false): Promise<void> {
   if (ref.kind === 'modal') {
     const modal = currentModal(person, ref.viewId);
+    if (remove) {
+      modal.unchoose(label, option);
+      return;
+    }
     if (inputBlock(modal.blocks, label)?.dispatch_action !== true) {
       modal.choose(label, option);
       return;
     }
   }
+  if (remove) throw new PlaygroundError(400, 'Only a dialog\'s multi-selects let you take a choice off.');
   expectAck(await findSurface(person, ref).select(label, option));
 }
 

@@ -10,7 +10,7 @@ import { startSimulator, type Simulator } from '@faultline/platform-sim';
 import type { DestinationStream } from 'pino';
 import { Agent } from 'undici';
 import { createDeps, createLogger, loadConfig, startBot } from './bot.ts';
-import type { DemoLogin, LoginHints } from './directory.ts';
+import { PLAYGROUND_PEOPLE, type DemoLogin, type LoginHints } from './directory.ts';
 import { startPlayground } from './server.ts';
 
 export interface DemoOptions {
@@ -77,18 +77,27 @@ export function demoLogins(sim: Simulator): LoginHints {
   return { password: seed.users.owner.password, mfaCode: seed.mfaCode, logins };
 }
 
-export function demoBanner(demo: Demo): string {
+/**
+ * What the console shows once the demo runs. The page's address is the only one in it: the
+ * simulator and the bot listen on ports of their own that nobody needs to open.
+ */
+export function demoBanner(demo: Demo, options: { logFile?: string } = {}): string {
   const width = Math.max(...demo.hints.logins.map((login) => login.email.length));
+  const people = PLAYGROUND_PEOPLE.map((person) => person.name);
   return [
     'Faultline demo: the bot, a stand-in for Slack and the platform simulator, all on this machine.',
     '',
-    `  Playground  ${demo.playgroundUrl}   <- open this in a browser`,
-    `  Simulator   ${demo.simulatorUrl} (self-signed certificate)`,
+    `  Open ${demo.playgroundUrl} in a browser.`,
     '',
-    `In the playground, type /chaos login. Every demo login has the password ${demo.hints.password}:`,
+    `The page is a small Slack workspace. "Acting as" (top left) picks who you are: ${people.slice(0, -1).join(', ')} or ${people.at(-1)}.`,
+    'Switch to see what someone else sees, or to act as them: start an attack as one person, halt it as another.',
+    '',
+    `Type /chaos login in the page. Every demo login has the password ${demo.hints.password}:`,
     ...demo.hints.logins.map((login) => `  ${login.email.padEnd(width)}  ${login.summary}`),
     `MFA code: ${demo.hints.mfaCode}`,
     '',
+    ...(options.logFile !== undefined ? [`The bot's log goes to ${options.logFile}; set LOG_LEVEL (such as LOG_LEVEL=debug) to print it here instead.`] : []),
+    'To run against a real Slack workspace instead, see "Running against Slack" in the README.',
     'Ctrl-C stops everything.',
   ].join('\n');
 }

@@ -1,10 +1,18 @@
 /**
  * `npm run demo`: Faultline without a Slack workspace. Starts the platform simulator, the fake
- * Slack, the bot and the playground page (PLAYGROUND_PORT, default 3100; LOG_LEVEL, default
- * info). Stored sessions and the key that encrypts them live in ./data.
+ * Slack, the bot and the playground page (PLAYGROUND_PORT, default 3100). Stored sessions and the
+ * key that encrypts them live in ./data. The console shows the banner and nothing else: the bot's
+ * JSON log lines go to ./data/demo.log at info level, or, when LOG_LEVEL is set, to the console
+ * at that level.
  */
+import { createWriteStream, type WriteStream } from 'node:fs';
+import { mkdir } from 'node:fs/promises';
+import { join } from 'node:path';
 import { ConfigError } from './bot.ts';
 import { demoBanner, startDemo, type Demo } from './demo.ts';
+
+const DATA_DIR = 'data';
+const LOG_FILE = join(DATA_DIR, 'demo.log');
 
 function playgroundPort(raw: string | undefined): number {
   if (raw === undefined || raw.trim() === '') return 3100;
@@ -16,12 +24,20 @@ function playgroundPort(raw: string | undefined): number {
   return port;
 }
 
+const askedLevel = process.env.LOG_LEVEL?.trim() || undefined;
+let logFile: WriteStream | undefined;
+if (askedLevel === undefined) {
+  await mkdir(DATA_DIR, { recursive: true });
+  logFile = createWriteStream(LOG_FILE, { flags: 'a', mode: 0o600 });
+}
+
 let demo: Demo;
 try {
   demo = await startDemo({
-    dataDir: 'data',
+    dataDir: DATA_DIR,
     port: playgroundPort(process.env.PLAYGROUND_PORT),
-    logLevel: process.env.LOG_LEVEL?.trim() || 'info',
+    logLevel: askedLevel ?? 'info',
+    ...(logFile !== undefined ? { logDestination: logFile } : {}),
   });
 } catch (error) {
   if (error instanceof ConfigError) {
@@ -34,12 +50,11 @@ try {
   }
   throw error;
 }
-console.log(demoBanner(demo));
 
 for (const signal of ['SIGINT', 'SIGTERM'] as const) {
   process.once(signal, () => {
     demo.stop().then(
-      () => process.exit(0),
+      () => (logFile === undefined ? process.exit(0) : logFile.end(() => process.exit(0))),
       (error: unknown) => {
         console.error('The demo did not stop cleanly:', error instanceof Error ? error.message : error);
         process.exit(1);
@@ -47,3 +62,5 @@ for (const signal of ['SIGINT', 'SIGTERM'] as const) {
     );
   });
 }
+// Only now, with Ctrl-C handled: someone may press it as soon as the banner shows.
+console.log(demoBanner(demo, logFile !== undefined ? { logFile: LOG_FILE } : {}));

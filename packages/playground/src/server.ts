@@ -65,7 +65,7 @@ const personField = { person: z.string() };
 const bodies = {
   command: z.object({ ...personField, channel: z.string(), text: z.string().max(4_000) }),
   click: z.object({ ...personField, surface: surfaceRef, index: z.number().int().nonnegative(), actionId: z.string(), confirmed: z.boolean().default(false) }),
-  choose: z.object({ ...personField, surface: surfaceRef, label: z.string(), option: z.string() }),
+  choose: z.object({ ...personField, surface: surfaceRef, label: z.string(), option: z.string(), remove: z.boolean().default(false) }),
   search: z.object({ ...personField, viewId: z.string(), label: z.string(), query: z.string().max(200) }),
   fill: z.object({ ...personField, viewId: z.string(), fields: z.array(fieldValue).max(100) }),
   submit: z.object({ ...personField, viewId: z.string(), fields: z.array(fieldValue).max(100).default([]) }),
@@ -124,7 +124,7 @@ export async function startPlayground(options: PlaygroundOptions): Promise<Playg
     },
     async '/api/choose'(body) {
       const input = bodies.choose.parse(body);
-      await chooseOption(person(input.person), input.surface, input.label, input.option);
+      await chooseOption(person(input.person), input.surface, input.label, input.option, input.remove);
       return {};
     },
     async '/api/modal/search'(body) {

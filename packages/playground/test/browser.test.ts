@@ -160,4 +160,69 @@ describe.skipIf(!hasChromium)(title, { timeout: 60_000 }, () => {
     expect(pageErrors).toEqual([]);
     expect(errorLogs).toEqual([]);
   });
+
+  it('walks App Home → New attack → Preview → Start, choosing the card\'s channel, then files a ticket with labels', async () => {
+    await page.getByRole('combobox', { name: 'Acting as' }).selectOption({ label: 'alice' });
+    await page.locator('#home-link').click();
+    await page.getByRole('button', { name: 'New attack' }).click();
+
+    const builder = page.getByRole('dialog', { name: 'Start an attack' });
+    await builder.getByRole('combobox', { name: 'Attack type' }).selectOption({ label: 'cpu' });
+    await builder.getByText('Cores', { exact: false }).first().waitFor();
+    await builder.getByRole('radio', { name: 'Every active client of the team' }).check();
+    await builder.getByRole('textbox', { name: 'Length in seconds' }).or(builder.getByRole('spinbutton', { name: 'Length in seconds' })).fill('45');
+    await builder.getByRole('combobox', { name: 'Team' }).selectOption({ label: 'Platform' });
+    // Opened from App Home, the builder asks where the card goes: the playground's channels.
+    const channel = builder.getByRole('combobox', { name: 'Channel for its card' });
+    expect(await builder.locator('.unsupported').count()).toBe(0);
+    await channel.selectOption({ label: '# gameday' });
+    await expect.poll(() => demo.fake.user('U0ALICE').modal()?.values()['attack_channel']?.['attack_channel'], { timeout: waitMs })
+      .toEqual({ type: 'conversations_select', selected_conversation: 'C0GAMEDAY' });
+    await builder.getByRole('button', { name: 'Preview' }).click();
+    await builder.waitFor({ state: 'detached' });
+
+    await page.getByRole('button', { name: '# gameday' }).click();
+    const preview = page.locator('article.message.ephemeral', { hasText: '-l 45' });
+    await preview.getByRole('button', { name: 'Start' }).click();
+    const card = page.locator('article.message:not(.ephemeral)', { hasText: 'cpu' }).filter({ has: page.getByRole('button', { name: 'File ticket' }) });
+    await card.waitFor();
+    // Times in the reader's zone, as the message times are, and emoji drawn: no UTC fallback, no :short_name:.
+    await expect.poll(() => card.locator('time').count(), { timeout: waitMs }).toBeGreaterThan(0);
+    expect(await card.innerText()).not.toMatch(/UTC|:[a-z_]+:/);
+    const attacks = [...demo.sim.state.attacks.values()];
+    expect(attacks.at(-1)).toMatchObject({ teamId: demo.sim.seed.teams.platform.id });
+
+    await card.getByRole('button', { name: 'File ticket' }).click();
+    const form = page.getByRole('dialog', { name: /ticket/i });
+    await form.getByRole('combobox', { name: 'Priority' }).selectOption({ label: 'High' });
+    await form.getByRole('combobox', { name: 'Environment' }).selectOption({ label: 'Production' });
+    const labels = form.getByRole('listbox', { name: 'Labels' });
+    expect(await form.locator('.unsupported').count()).toBe(0);
+    await labels.selectOption([{ label: 'gameday' }, { label: 'postmortem' }]);
+    await expect.poll(() => labels.locator('option:checked').allTextContents(), { timeout: waitMs })
+      .toEqual(['gameday', 'postmortem']);
+    // Taking one off again, as the × on Slack's chip does.
+    await labels.selectOption([{ label: 'postmortem' }]);
+    await expect.poll(() => JSON.stringify(demo.fake.user('U0ALICE').modal()?.values()), { timeout: waitMs }).not.toContain('"gameday"');
+    await form.getByRole('button', { name: /file/i }).click();
+    await page.getByRole('dialog', { name: 'Ticket filed' }).waitFor();
+    expect(demo.sim.state.trackerIssues.at(-1)?.fields).toMatchObject({ labels: ['postmortem'] });
+    await page.getByRole('dialog', { name: 'Ticket filed' }).getByRole('button').first().click();
+
+    expect(pageErrors).toEqual([]);
+    expect(errorLogs).toEqual([]);
+  });
+
+  it('explains Acting as, and names ./run.sh when the demo stops answering', async () => {
+    const picker = page.getByRole('combobox', { name: 'Acting as' });
+    expect(await picker.getAttribute('aria-describedby')).toBe('person-note');
+    expect(await page.locator('#person-note').innerText()).toContain('Who you are in this workspace');
+
+    const connection = page.getByRole('status').filter({ hasText: 'Lost the connection' });
+    await page.route('**/api/state*', (route) => route.abort());
+    await connection.waitFor();
+    expect(await connection.innerText()).toContain('./run.sh');
+    await page.unroute('**/api/state*');
+    await connection.waitFor({ state: 'hidden' });
+  });
 });

@@ -95,8 +95,10 @@ const { post, state, eventually, command, replyTo } = client(() => demo);
 describe('npm run demo', () => {
   it('prints where the page is and how to log in', () => {
     const banner = demoBanner(demo);
-    expect(banner).toContain(`Playground  ${demo.playgroundUrl}`);
-    expect(banner).toContain(`Simulator   ${demo.simulatorUrl}`);
+    expect(banner).toContain(`Open ${demo.playgroundUrl} in a browser`);
+    // The page's is the only address a person needs, so the only one shown.
+    expect(banner.match(/\w+:\/\/\S+/g)).toEqual([demo.playgroundUrl]);
+    expect(banner).toContain('"Acting as" (top left) picks who you are: alice, bob or carol.');
     expect(banner).toMatch(/owner@acme\.test +Acme Demo: Platform \(owner\), Payments \(owner\), Search \(owner\)/);
     expect(banner).toContain(`password ${demo.sim.seed.users.owner.password}`);
     expect(banner).toContain(`MFA code: ${demo.sim.seed.mfaCode}`);

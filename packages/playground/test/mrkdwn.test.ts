@@ -1,5 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { escapeHtml, renderMrkdwn, renderPlainText } from '../src/public/mrkdwn.js';
+import { readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { escapeHtml, formatTime, renderMrkdwn, renderPlainText } from '../src/public/mrkdwn.js';
 
 describe('renderMrkdwn', () => {
   it('escapes HTML in message text, so text cannot inject markup', () => {
@@ -50,10 +52,27 @@ describe('renderMrkdwn', () => {
     expect(renderMrkdwn('```\nline *1*\n<b>2</b>\n```')).toBe('<pre class="code-block">line *1*\n&lt;b&gt;2&lt;/b&gt;\n</pre>');
   });
 
-  it('shows the fallback of a date token', () => {
-    expect(renderMrkdwn('until <!date^1700000000^{date_short_pretty} at {time}|2023-11-14 22:13 UTC>.')).toBe(
-      'until <time datetime="2023-11-14T22:13:20.000Z">2023-11-14 22:13 UTC</time>.',
+  it('shows a date token in the reader\'s zone, as message times are, keeping the UTC fallback as its title', () => {
+    // 2023-11-14 22:13:20 UTC is 07:13 the next morning in Tokyo.
+    const tokyo = { locale: 'en-US', timeZone: 'Asia/Tokyo', now: new Date('2023-11-15T01:00:00Z') };
+    const token = 'until <!date^1700000000^{date_short_pretty} at {time}|2023-11-14 22:13 UTC>.';
+    expect(renderMrkdwn(token, {}, tokyo)).toBe(
+      'until <time datetime="2023-11-14T22:13:20.000Z" title="2023-11-14 22:13 UTC">today at 7:13 AM</time>.',
     );
+    // A card's time and a message's time for the same moment read the same.
+    expect(renderMrkdwn(token, {}, tokyo)).toContain(formatTime(new Date(1_700_000_000_000), tokyo));
+    const nextDay = { ...tokyo, now: new Date('2023-11-16T01:00:00Z') };
+    expect(renderMrkdwn('<!date^1700000000^{date_short_pretty} at {time}|x>', {}, nextDay)).toContain('>yesterday at 7:13 AM<');
+    const later = { ...tokyo, now: new Date('2023-12-01T00:00:00Z') };
+    expect(renderMrkdwn('<!date^1700000000^{date_short_pretty}|x>', {}, later)).toContain('>Nov 15, 2023<');
+    expect(renderMrkdwn('<!date^1700000000^{date_num} {time_secs}|x>', {}, tokyo)).toContain('>2023-11-15 7:13:20 AM<');
+    expect(renderMrkdwn('<!date^1700000000^{ago}|x>', {}, { ...tokyo, now: new Date(1_700_000_000_000 + 3 * 3_600_000) })).toContain('>3 hours ago<');
+  });
+
+  it('shows the fallback of a date token it cannot read, and links one that carries a link', () => {
+    expect(renderMrkdwn('<!date^1700000000^{no_such_token}|2023-11-14 22:13 UTC>')).toContain('>2023-11-14 22:13 UTC</time>');
+    expect(renderMrkdwn('<!date^nonsense^{time}|fallback>')).toBe('fallback');
+    expect(renderMrkdwn('<!date^1700000000^{date_num}^https://example.com/a|x>', {}, { timeZone: 'UTC' })).toMatch(/^<a href="https:\/\/example.com\/a"[^>]*><time[^>]*>2023-11-14<\/time><\/a>$/);
   });
 
   it('names mentioned people and channels', () => {
@@ -80,5 +99,25 @@ describe('renderPlainText and escapeHtml', () => {
   it('escape everything and keep line breaks and emoji', () => {
     expect(renderPlainText('*a* <b>\n:warning:')).toBe('*a* &lt;b&gt;<br>⚠️');
     expect(escapeHtml(`&<>"'`)).toBe('&amp;&lt;&gt;&quot;&#39;');
+  });
+});
+
+describe('emoji', () => {
+  /** Every :short_name: in the bot's source, where it stands in text (not inside words, keys or times). */
+  function shortNamesInBotSource(): Set<string> {
+    const files = (dir: string): string[] => readdirSync(dir, { withFileTypes: true }).flatMap((entry) =>
+      entry.isDirectory() ? files(join(dir, entry.name)) : entry.name.endsWith('.ts') ? [join(dir, entry.name)] : []);
+    const names = new Set<string>();
+    for (const file of files(new URL('../../../src/', import.meta.url).pathname)) {
+      for (const match of readFileSync(file, 'utf8').matchAll(/(?<![\w}:])(:[a-z][a-z0-9_+-]*:)(?![\w:])/g)) names.add(match[1]!);
+    }
+    return names;
+  }
+
+  it('draws every emoji the bot writes as Slack does, not as its short name', () => {
+    const used = shortNamesInBotSource();
+    expect(used).toContain(':dart:');
+    expect(used).toContain(':checkered_flag:');
+    expect([...used].filter((name) => renderPlainText(name) === name)).toEqual([]);
   });
 });

@@ -2,6 +2,7 @@
 // playground's JSON API. No framework: the state is small and each part is redrawn when it changes.
 
 import { h, renderBlocks, richText } from './blocks.js';
+import { formatTime as timeOfDay } from './mrkdwn.js';
 
 const POLL_MS = 700;
 const $ = (id) => document.getElementById(id);
@@ -98,6 +99,8 @@ function confirmDialog(confirm) {
 function surfaceContext(surface, state) {
   return {
     names: names(),
+    channels: page.directory.channels,
+    people: page.directory.people,
     state,
     edits: surface.kind === 'modal' ? page.edits : undefined,
     async onClick(element, index, node) {
@@ -109,6 +112,9 @@ function surfaceContext(surface, state) {
     },
     onChoose(label, option) {
       void act('/api/choose', { surface, label, option });
+    },
+    onUnchoose(label, option) {
+      void act('/api/choose', { surface, label, option, remove: true });
     },
     async onSearch(label, query) {
       try {
@@ -123,8 +129,9 @@ function surfaceContext(surface, state) {
 
 // Messages
 
+/** A message's time, in the reader's zone like the date tokens in cards. */
 function formatTime(ts) {
-  return new Date(Number(ts.split('.')[0]) * 1000).toLocaleTimeString([], { hour: '2-digit', minute: '2-digit' });
+  return timeOfDay(new Date(Number(ts.split('.')[0]) * 1000));
 }
 
 function messageElement(message, parentTs) {

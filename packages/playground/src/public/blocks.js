@@ -13,6 +13,46 @@ const TEXT_INPUTS = {
   timepicker: 'time',
 };
 
+/** Selects whose options are the workspace's channels or people; the pick is an id, as Slack sends it. */
+const DIRECTORY_SELECTS = {
+  conversations_select: 'channels',
+  channels_select: 'channels',
+  users_select: 'people',
+  multi_conversations_select: 'channels',
+  multi_channels_select: 'channels',
+  multi_users_select: 'people',
+};
+
+/** How the page draws each element of an input block, by type; the dispatch in inputBlock reads it. */
+const INPUT_CONTROLS = {
+  ...Object.fromEntries(Object.keys(TEXT_INPUTS).map((type) => [type, 'text'])),
+  ...Object.fromEntries(Object.keys(DIRECTORY_SELECTS).map((type) => [type, 'directory'])),
+  static_select: 'static',
+  multi_static_select: 'multiStatic',
+  external_select: 'external',
+  radio_buttons: 'choices',
+  checkboxes: 'choices',
+};
+
+/** In a section's accessory or an actions block, where a pick goes to the app at once. */
+const ACTION_CONTROLS = {
+  button: 'button',
+  image: 'image',
+  static_select: 'static',
+  conversations_select: 'directory',
+  channels_select: 'directory',
+  users_select: 'directory',
+};
+
+/** Elements the page draws, by where they sit; anything else shows a note saying it is not shown. */
+export const DRAWN_ELEMENTS = {
+  input: new Set(Object.keys(INPUT_CONTROLS)),
+  action: new Set(Object.keys(ACTION_CONTROLS)),
+};
+
+/** Blocks the page draws. */
+export const DRAWN_BLOCKS = new Set(['section', 'header', 'divider', 'context', 'actions', 'image', 'input', 'markdown']);
+
 /** Creates an element; `props` are DOM properties (className, textContent, …) or `on…` listeners. */
 export function h(tag, props = {}, children = []) {
   const element = document.createElement(tag);
@@ -45,6 +85,20 @@ function imagePlaceholder(element) {
   return h('span', { className: 'image-alt', title: alt, textContent: `Image: ${alt}` });
 }
 
+/** The ids a channel or people select starts with, from its initial_* field. */
+function initialIds(element) {
+  const initial = element.initial_conversation ?? element.initial_channel ?? element.initial_user
+    ?? element.initial_conversations ?? element.initial_channels ?? element.initial_users;
+  return [initial].flat().filter((id) => typeof id === 'string');
+}
+
+/** The ids held in a channel or people select's state, as Slack keeps them. */
+function stateIds(state) {
+  const held = state.selected_conversation ?? state.selected_channel ?? state.selected_user
+    ?? state.selected_conversations ?? state.selected_channels ?? state.selected_users;
+  return [held].flat().filter((id) => typeof id === 'string');
+}
+
 function unsupported(what) {
   return h('div', { className: 'unsupported', textContent: `(${what} is not shown in the playground)` });
 }
@@ -57,9 +111,11 @@ function optionsOf(element) {
 
 /**
  * Draws blocks into a container. `context` carries:
- *   names: user id → name; state: { values, errors } for inputs (modal only);
+ *   names: user id → name; channels, people: the workspace's, for channel and people selects;
+ *   state: { values, errors } for inputs (modal only);
  *   edits: Map of `${blockId}/${actionId}` → { label, value } typed but not yet sent;
- *   onClick(button, index), onChoose(label, optionText), onSearch(label, query) → Promise<options>.
+ *   onClick(button, index), onChoose(label, optionTextOrId), onUnchoose(label, optionTextOrId),
+ *   onSearch(label, query) → Promise<options>.
  */
 export function renderBlocks(blocks, context) {
   let buttonIndex = 0;
@@ -78,10 +134,12 @@ export function renderBlocks(blocks, context) {
 
   /** A select, radio group or checkbox group outside a modal input: the pick goes to the app at once. */
   function interactive(element, label) {
-    if (element.type === 'button') return button(element);
-    if (element.type === 'image') return imagePlaceholder(element);
-    if (element.type === 'static_select' && label) {
-      return staticSelect(element, label, element.initial_option);
+    switch (ACTION_CONTROLS[element.type]) {
+      case 'button': return button(element);
+      case 'image': return imagePlaceholder(element);
+      // A select is found by its label or placeholder; without either nobody could pick in it.
+      case 'static': if (label) return staticSelect(element, label, element.initial_option); break;
+      case 'directory': if (label) return directorySelect(element, label, initialIds(element)); break;
     }
     return unsupported(`A ${element.type ?? 'element'}`);
   }
@@ -106,6 +164,66 @@ export function renderBlocks(blocks, context) {
         groups.get(group).append(item);
       }
     }
+    return select;
+  }
+
+  /** A multi_static_select: every chosen option stays chosen until the person takes it off. */
+  function multiStaticSelect(element, label, chosen, key) {
+    const chosenValues = new Set((chosen ?? []).map((option) => option.value));
+    const select = h('select', {
+      className: 'bk-select multi',
+      multiple: true,
+      size: Math.min(6, Math.max(2, optionsOf(element).length)),
+      'aria-label': label,
+      dataset: { key },
+      onchange: (event) => {
+        for (const item of event.currentTarget.options) {
+          if (item.selected && !chosenValues.has(item.value)) context.onChoose(label, item.textContent);
+          if (!item.selected && chosenValues.has(item.value)) context.onUnchoose(label, item.textContent);
+        }
+      },
+    });
+    const groups = new Map();
+    for (const { option, group } of optionsOf(element)) {
+      const item = h('option', { value: option.value ?? '', textContent: textOf(option.text), selected: chosenValues.has(option.value) });
+      if (group === undefined) select.append(item);
+      else {
+        if (!groups.has(group)) select.append(groups.set(group, h('optgroup', { label: group })).get(group));
+        groups.get(group).append(item);
+      }
+    }
+    return h('div', { className: 'multi-select' }, [
+      select,
+      h('div', { className: 'hint', textContent: textOf(element.placeholder) || 'Ctrl-click or Cmd-click to choose more than one' }),
+    ]);
+  }
+
+  /** A channel or people select: the playground's channels or people, picked by id. */
+  function directorySelect(element, label, chosenIds, key) {
+    const kind = DIRECTORY_SELECTS[element.type];
+    const multiple = element.type.startsWith('multi_');
+    const entries = kind === 'channels'
+      ? (context.channels ?? []).map((channel) => ({ id: channel.id, text: `# ${channel.name}` }))
+      : (context.people ?? []).map((person) => ({ id: person.id, text: person.name }));
+    const chosen = new Set(chosenIds.filter(Boolean));
+    const select = h('select', {
+      className: `bk-select${multiple ? ' multi' : ''}`,
+      multiple,
+      'aria-label': label,
+      dataset: key ? { key } : undefined,
+      onchange: (event) => {
+        for (const item of event.currentTarget.options) {
+          if (!item.value) continue;
+          if (item.selected && !chosen.has(item.value)) context.onChoose(label, item.value);
+          if (multiple && !item.selected && chosen.has(item.value)) context.onUnchoose(label, item.value);
+        }
+      },
+    });
+    if (!multiple) {
+      const placeholder = textOf(element.placeholder) || (kind === 'channels' ? 'Select a channel' : 'Select a person');
+      select.append(h('option', { value: '', textContent: placeholder, disabled: true, selected: chosen.size === 0 }));
+    }
+    for (const entry of entries) select.append(h('option', { value: entry.id, textContent: entry.text, selected: chosen.has(entry.id) }));
     return select;
   }
 
@@ -197,12 +315,15 @@ export function renderBlocks(blocks, context) {
     const label = textOf(block.label).replace(/\s+/g, ' ').trim();
     const key = `${block.block_id}/${element.action_id}`;
     const state = context.state?.values?.[block.block_id]?.[element.action_id];
-    let control;
-    if (element.type in TEXT_INPUTS) control = textInput(element, label, key, state);
-    else if (element.type === 'static_select') control = staticSelect(element, label, state?.selected_option ?? element.initial_option, key);
-    else if (element.type === 'external_select') control = externalSelect(element, label, state?.selected_option ?? element.initial_option, key);
-    else if (element.type === 'radio_buttons' || element.type === 'checkboxes') control = choiceGroup(element, label, state, key);
-    else control = unsupported(`A ${element.type ?? 'input'}`);
+    const controls = {
+      text: () => textInput(element, label, key, state),
+      static: () => staticSelect(element, label, state?.selected_option ?? element.initial_option, key),
+      multiStatic: () => multiStaticSelect(element, label, state?.selected_options ?? element.initial_options, key),
+      external: () => externalSelect(element, label, state?.selected_option ?? element.initial_option, key),
+      choices: () => choiceGroup(element, label, state, key),
+      directory: () => directorySelect(element, label, state ? stateIds(state) : initialIds(element), key),
+    };
+    const control = controls[INPUT_CONTROLS[element.type]]?.() ?? unsupported(`A ${element.type ?? 'input'}`);
     const error = context.state?.errors?.[label];
     return h('div', { className: `bk-input-block${error ? ' has-error' : ''}`, dataset: { field: key, required: block.optional === true ? 'no' : 'yes' } }, [
       h('label', { className: 'input-label' }, [label, block.optional ? h('span', { className: 'optional', textContent: ' (optional)' }) : null]),
@@ -213,7 +334,11 @@ export function renderBlocks(blocks, context) {
   }
 
   for (const block of Array.isArray(blocks) ? blocks : []) {
-    switch (block?.type) {
+    if (!DRAWN_BLOCKS.has(block?.type)) {
+      container.append(unsupported(`A ${block?.type ?? 'block'} block`));
+      continue;
+    }
+    switch (block.type) {
       case 'section': {
         const body = h('div', { className: 'section-body' }, [
           block.text ? richText(block.text, context.names) : null,
@@ -248,8 +373,6 @@ export function renderBlocks(blocks, context) {
       case 'markdown':
         container.append(richText({ type: 'mrkdwn', text: block.text }, context.names));
         break;
-      default:
-        container.append(unsupported(`A ${block?.type ?? 'block'} block`));
     }
   }
   return container;

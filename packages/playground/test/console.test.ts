@@ -1,0 +1,93 @@
+import { spawn } from 'node:child_process';
+import { once } from 'node:events';
+import { chmodSync, copyFileSync, existsSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+
+/** What a person sees in the terminal: `./run.sh` and `npm run demo` as processes, their output read whole. */
+
+const main = new URL('../src/main.ts', import.meta.url).pathname;
+const root = new URL('../../../', import.meta.url).pathname;
+
+interface Finished {
+  stdout: string;
+  stderr: string;
+  code: number | null;
+  signal: string | null;
+}
+
+/** Runs the demo in `cwd` until its banner is out, then stops it as Ctrl-C does. */
+async function runDemo(cwd: string, env: Record<string, string>): Promise<Finished> {
+  const { LOG_LEVEL: _ignored, ...inherited } = process.env;
+  const child = spawn(process.execPath, [main], { cwd, env: { ...inherited, PLAYGROUND_PORT: '0', ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+  let stdout = '';
+  let stderr = '';
+  child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+  const exited = once(child, 'exit');
+  await new Promise<void>((resolve, reject) => {
+    child.stdout.on('data', (chunk: Buffer) => {
+      stdout += chunk.toString();
+      if (stdout.includes('Ctrl-C stops everything.')) resolve();
+    });
+    child.once('exit', () => reject(new Error(`the demo exited before its banner:\n${stdout}\n${stderr}`)));
+  });
+  child.kill('SIGINT');
+  const [code, signal] = (await exited) as [number | null, string | null];
+  return { stdout, stderr, code, signal };
+}
+
+describe('the demo\'s console', { timeout: 60_000 }, () => {
+  it('shows the banner first and alone, with the page\'s address only; the bot\'s log goes to a file', async () => {
+    const cwd = mkdtempSync(join(tmpdir(), 'faultline-console-'));
+    const { stdout, stderr, code, signal } = await runDemo(cwd, {});
+    expect({ code, signal }).toEqual({ code: 0, signal: null });
+    expect(stderr).toBe('');
+    expect(stdout.startsWith('Faultline demo:')).toBe(true);
+    expect(stdout.split('\n').filter((line) => line.trimStart().startsWith('{'))).toEqual([]);
+    const urls = stdout.match(/\w+:\/\/\S+/g) ?? [];
+    expect(urls).toHaveLength(1);
+    expect(urls[0]).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/$/);
+    expect(stdout).toContain('data/demo.log');
+    const log = readFileSync(join(cwd, 'data', 'demo.log'), 'utf8');
+    expect(log).toContain('"msg":"Faultline is running"');
+    expect(log).toContain('"msg":"stopped"');
+  });
+
+  it('prints the bot\'s JSON log lines when LOG_LEVEL asks for them', async () => {
+    const cwd = mkdtempSync(join(tmpdir(), 'faultline-console-'));
+    const { stdout, code, signal } = await runDemo(cwd, { LOG_LEVEL: 'info' });
+    expect({ code, signal }).toEqual({ code: 0, signal: null });
+    expect(stdout).toContain('"msg":"Faultline is running"');
+    expect(stdout).not.toContain('data/demo.log');
+    expect(existsSync(join(cwd, 'data', 'demo.log'))).toBe(false);
+  });
+});
+
+describe('./run.sh', () => {
+  it('says it is installing dependencies before it does, then starts the demo with nothing in front of its banner', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'faultline-run-'));
+    mkdirSync(join(dir, 'scripts'));
+    mkdirSync(join(dir, 'bin'));
+    copyFileSync(join(root, 'run.sh'), join(dir, 'run.sh'));
+    copyFileSync(join(root, 'scripts', 'ensure-node.sh'), join(dir, 'scripts', 'ensure-node.sh'));
+    writeFileSync(join(dir, 'package-lock.json'), '{}\n');
+    // An npm that only says how it was called.
+    writeFileSync(join(dir, 'bin', 'npm'), '#!/usr/bin/env bash\necho "npm $*"\n');
+    chmodSync(join(dir, 'bin', 'npm'), 0o755);
+    const { SLACK_BOT_TOKEN: _token, ...inherited } = process.env;
+    const child = spawn('bash', [join(dir, 'run.sh')], {
+      cwd: dir,
+      env: { ...inherited, PATH: `${join(dir, 'bin')}:${process.env['PATH'] ?? ''}` },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
+    child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+    const [code] = (await once(child, 'exit')) as [number | null];
+    expect(code).toBe(0);
+    expect(stderr).toBe('Installing dependencies (about a minute)…\nnpm ci --no-audit --no-fund --loglevel=error\n');
+    expect(stdout).toBe('npm run --silent demo --\n');
+  });
+});
