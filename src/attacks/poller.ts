@@ -5,6 +5,7 @@ import type { Deps } from '../deps.ts';
 import type { Messenger } from '../slack/messenger.ts';
 import type { Person } from '../store/sessions.ts';
 import { attackCardMessage } from '../views/attackCard.ts';
+import { warnExpiringSessions } from '../login/expiryWarnings.ts';
 import { isLive, withState, type AttackState, type CardRecord, type CardStore } from './cards.ts';
 
 export interface PollReport {
@@ -71,6 +72,7 @@ export class Poller {
   }
 
   async #pass(): Promise<PollReport> {
+    await warnExpiringSessions(this.#deps);
     const live = await this.#cards.liveByTeam();
     const report: PollReport = { teams: 0, cards: 0, updated: 0 };
     await Promise.all(

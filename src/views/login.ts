@@ -111,3 +111,14 @@ export function pageLoginConfirmation(summary: { identifier: string; company: st
   const team = summary.team ? `Team: *${escapeMrkdwn(summary.team)}*.` : `No team selected yet: run \`${summary.command} team\`.`;
   return { text, blocks: [section(`${who}\n${team}`), context(`If this was not you, run \`${summary.command} logout\` and tell whoever runs Faultline.`)] };
 }
+
+/** The one direct message sent when a session ends soon while the person's attacks still run. */
+export function expiryWarningMessage(warning: { expiresAt: Date; liveAttacks: number; secureUrl: string | undefined }): { text: string; blocks: KnownBlock[] } {
+  const attacks = warning.liveAttacks === 1 ? 'an attack you started is' : `${warning.liveAttacks} attacks you started are`;
+  const text = `Your platform session ends soon while ${attacks} still running. Log in again to keep control of them.`;
+  const words = `:hourglass_flowing_sand: Your platform session ends at ${slackDate(warning.expiresAt, '{time}')} while ${attacks} still running. Log in again now, so that you can still halt them from Slack.`;
+  const buttons = warning.secureUrl
+    ? [pageButton(warning.secureUrl), button('Log in', LOGIN_BUTTON)]
+    : [button('Log in', LOGIN_BUTTON, { style: 'primary' })];
+  return { text, blocks: [section(words), actions('login_expiry', buttons)] };
+}
