@@ -112,7 +112,8 @@ describe.skipIf(!hasChromium)(title, { timeout: 60_000 }, () => {
   it('refuses a forged CSRF token without asking the platform', async () => {
     const { url } = await secureLink(stack, nextPerson());
     await page.goto(url);
-    await page.locator('input[name="csrf"]').evaluate((input: HTMLInputElement) => {
+    // What a forging site would post: this page's form with a token of its own.
+    await page.locator('input[name="csrf"]').evaluate((input: { value: string }) => {
       input.value = 'forged-csrf-token';
     });
     const before = stack.sim.requests.length;

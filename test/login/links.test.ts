@@ -1,14 +1,24 @@
-import { describe, expect, it } from 'vitest';
-import { createKeyValueStore } from '../../src/store/keyValue.ts';
+import { afterAll, describe, expect, it, vi } from 'vitest';
+import { createKeyValueStore, type KeyValueStore } from '../../src/store/keyValue.ts';
 import { LoginLinks, loginLinkTtlMs, newSecret, tokenHash } from '../../src/login/links.ts';
 import { LoginLimits, failureWindowMs, personFailureLimit } from '../../src/login/limits.ts';
+import { randomUUID } from 'node:crypto';
 import { csrfToken, validCsrf } from '../../src/login/csrf.ts';
 
 const person = { workspaceId: 'T0FAULTLN', userId: 'U0ALICE', userName: 'alice' };
 
+// Replicas share links and counters through Redis: the same behaviour is checked there when it runs.
+const storeUrls = ['memory://', ...(process.env['REDIS_URL'] ? [process.env['REDIS_URL']] : [])];
+const opened: KeyValueStore[] = [];
+afterAll(async () => {
+  await Promise.all(opened.map((store) => store.close()));
+});
+
+describe.each(storeUrls)('on %s', (storeUrl) => {
 function setup() {
   let now = Date.parse('2030-01-01T14:00:00Z');
-  const store = createKeyValueStore('memory://', `login-test-${Math.random()}`);
+  const store = createKeyValueStore(storeUrl, `login-test-${randomUUID()}`);
+  opened.push(store);
   return { store, links: new LoginLinks(store, () => now), limits: new LoginLimits(store, () => now), advance: (ms: number) => (now += ms), now: () => now };
 }
 
@@ -79,10 +89,22 @@ describe('failed-login limits', () => {
   it('run one attempt of a person at a time', async () => {
     const { limits } = setup();
     let release!: () => void;
-    const held = limits.oneAtATime(person, () => new Promise<string>((resolve) => (release = () => resolve('first'))));
-    expect(await limits.oneAtATime(person, async () => 'second')).toBeUndefined();
+    const gate = new Promise<void>((resolve) => (release = resolve));
+    const ran: string[] = [];
+    const attempt = (name: string) => limits.oneAtATime(person, async () => {
+      ran.push(name);
+      await gate;
+      return name;
+    });
+    // Two at once: exactly one runs (which one is the store's business), the other is turned away.
+    const settled: (string | undefined)[] = [];
+    const both = Promise.all([attempt('first'), attempt('second')].map((p) => p.then((r) => settled.push(r))));
+    await vi.waitFor(() => expect(settled).toEqual([undefined]));
+    expect(ran).toHaveLength(1);
     release();
-    expect(await held).toBe('first');
-    expect(await limits.oneAtATime(person, async () => 'third')).toBe('third');
+    await both;
+    expect(settled).toEqual([undefined, ran[0]]);
+    expect(await attempt('third')).toBe('third');
   });
+});
 });
