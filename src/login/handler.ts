@@ -111,7 +111,8 @@ class LoginPageRequest {
       this.#deps.logger.warn('login page refused: too many failures from one address');
       return send(this.#res, 429, { kind: 'problem', title: 'Too many attempts', message: `Too many failed logins from your network. Try again at ${clockTime(blocked, this.#deps.clock.now())}.` });
     }
-    const token = decodeURIComponent(new URL(this.#req.url ?? '/', 'http://localhost').pathname.split('/').at(-1) ?? '');
+    // Tokens are base64url: anything percent-encoded is not one, and is not decoded.
+    const token = new URL(this.#req.url ?? '/', 'http://localhost').pathname.split('/').at(-1) ?? '';
     const found = await this.#links.find(token);
     if (!found) {
       await this.#limits.recordAddressFailure(this.#address);
