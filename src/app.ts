@@ -8,6 +8,7 @@ import { listeners } from './listeners.ts';
 import { createMetrics, type Metrics } from './metrics.ts';
 import { SlackAdapter } from './slack/adapter.ts';
 import { slackClientOptions } from './bootstrap.ts';
+import { loginRoutes } from './login/handler.ts';
 
 export interface RunningBot {
   /** The HTTP port actually bound (useful with PORT=0 in tests). */
@@ -39,11 +40,18 @@ function operationsRoutes(deps: Deps, metrics: Metrics): Route[] {
   ];
 }
 
+/** `/login/:token` style: a `:name` segment matches any one non-empty segment, as in Bolt's custom routes. */
+function routeMatches(pattern: string, path: string): boolean {
+  const want = pattern.split('/');
+  const got = path.split('/');
+  return want.length === got.length && want.every((segment, i) => (segment.startsWith(':') ? got[i] !== '' : segment === got[i]));
+}
+
 /** Socket Mode has no HTTP endpoint of its own; the operations routes get a small server on PORT. */
 async function serveRoutes(routes: Route[], port: number): Promise<Server> {
   const server = createServer((req, res) => {
     const path = new URL(req.url ?? '/', 'http://localhost').pathname;
-    const route = routes.find((r) => r.path === path && r.method === req.method);
+    const route = routes.find((r) => routeMatches(r.path, path) && r.method === req.method);
     if (route) route.handler(req, res);
     else reply(res, 404, 'not found\n');
   });
@@ -58,7 +66,7 @@ export async function startBot(deps: Deps, options: { port?: number } = {}): Pro
   const metrics = createMetrics();
   const adapter = new SlackAdapter(deps, metrics);
   const port = options.port ?? config.port;
-  const routes = operationsRoutes(deps, metrics);
+  const routes = [...operationsRoutes(deps, metrics), ...(config.login.mode !== 'modal' ? loginRoutes(deps) : [])];
   const slackLogger = boltLogger(logger);
   const clientOptions = slackClientOptions(config);
 

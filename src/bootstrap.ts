@@ -3,6 +3,7 @@ import type { Dispatcher } from 'undici';
 import { CardStore } from './attacks/cards.ts';
 import { CatalogueCache } from './attacks/catalogue.ts';
 import { Poller } from './attacks/poller.ts';
+import { warnExpiringSessions } from './login/expiryWarnings.ts';
 import { GameDays } from './gamedays/gameDays.ts';
 import { createPlatformClient } from './client/index.ts';
 import type { Config } from './config.ts';
@@ -47,7 +48,7 @@ export function createDeps(config: Config, overrides: DepsOverrides = {}): Deps 
   });
   const sessions = new SessionStore(store, new SessionCipher(config.sessionKeys.current, config.sessionKeys.previous), now);
   const cards = new CardStore(store);
-  return {
+  const deps: Deps = {
     config,
     logger,
     store,
@@ -56,8 +57,9 @@ export function createDeps(config: Config, overrides: DepsOverrides = {}): Deps 
     clock: { now },
     slack,
     cards,
-    poller: new Poller({ cards, messenger: slack, store, sessions, platform, logger, intervalMs: config.pollSeconds * 1000, appUrl: config.platform.appUrl }),
+    poller: new Poller({ cards, messenger: slack, store, sessions, platform, logger, intervalMs: config.pollSeconds * 1000, appUrl: config.platform.appUrl, beforePass: () => warnExpiringSessions(deps) }),
     catalogues: new CatalogueCache(logger, now),
     gameDays: new GameDays({ store, messenger: slack, logger, now }),
   };
+  return deps;
 }

@@ -42,6 +42,10 @@ const url = (message: string) =>
 
 const logLevels = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
 
+/** `modal`: the Slack form only; `page`: the secure page only; `both`: the page offered first. */
+export const loginModes = ['modal', 'page', 'both'] as const;
+export type LoginMode = (typeof loginModes)[number];
+
 const environmentSchema = z
   .object({
     SLACK_BOT_TOKEN: optionalText.refine((v) => v === undefined || v.startsWith('xoxb-'), 'SLACK_BOT_TOKEN must be a bot token starting with xoxb-'),
@@ -84,6 +88,21 @@ const environmentSchema = z
     TRACKER_ISSUE_TYPE_ID: optionalText,
     POLL_SECONDS: positiveInteger(10, 'POLL_SECONDS must be a whole number of seconds'),
     LOG_LEVEL: z.enum(logLevels, { error: `LOG_LEVEL must be one of ${logLevels.join(', ')}` }).default('info'),
+    PUBLIC_URL: optionalText.superRefine((value, ctx) => {
+      if (value === undefined) return;
+      if (!URL.canParse(value)) {
+        ctx.addIssue({ code: 'custom', message: 'PUBLIC_URL must be the https: address where people reach Faultline' });
+        return;
+      }
+      const parsed = new URL(value);
+      if (parsed.protocol === 'http:' && !isLoopbackHost(parsed.hostname)) {
+        ctx.addIssue({ code: 'custom', message: 'PUBLIC_URL must use https: (plain http is only for loopback)' });
+      } else if (parsed.protocol !== 'http:' && parsed.protocol !== 'https:') {
+        ctx.addIssue({ code: 'custom', message: 'PUBLIC_URL must use https:' });
+      }
+      if (parsed.username || parsed.password || parsed.search || parsed.hash) ctx.addIssue({ code: 'custom', message: 'PUBLIC_URL must be a plain base address, without credentials, query or fragment' });
+    }),
+    LOGIN_MODE: optionalText.pipe(z.enum(loginModes, { error: `LOGIN_MODE must be one of ${loginModes.join(', ')}` }).optional()),
   });
 
 /** Variables needed only in some combinations; checked on the raw values so every gap is listed at once. */
@@ -93,6 +112,10 @@ function missingVariables(env: NodeJS.ProcessEnv): [string, string][] {
   if (!has('SLACK_BOT_TOKEN')) missing.push(['SLACK_BOT_TOKEN', 'SLACK_BOT_TOKEN is required (xoxb-…)']);
   if (!has('SLACK_APP_TOKEN') && !has('SLACK_SIGNING_SECRET')) {
     missing.push(['SLACK_SIGNING_SECRET', 'SLACK_SIGNING_SECRET is required in HTTP mode (or set SLACK_APP_TOKEN for Socket Mode)']);
+  }
+  const loginMode = (env['LOGIN_MODE'] ?? '').trim();
+  if ((loginMode === 'page' || loginMode === 'both') && !has('PUBLIC_URL')) {
+    missing.push(['LOGIN_MODE', `LOGIN_MODE=${loginMode} needs PUBLIC_URL, the https: address where people reach Faultline's login page`]);
   }
   if (!has('SESSION_KEY')) missing.push(['SESSION_KEY', 'SESSION_KEY is required: 32 random bytes in base64 (openssl rand -base64 32)']);
   return missing;
@@ -118,6 +141,9 @@ export interface Config {
   tracker: { projectId: string | undefined; issueTypeId: string | undefined };
   pollSeconds: number;
   logLevel: Environment['LOG_LEVEL'];
+  /** Where people reach the bot's own pages (the secure login page), without a trailing slash. */
+  publicUrl: string | undefined;
+  login: { mode: LoginMode };
 }
 
 /** A configuration that cannot run; `problems` has one line per wrong variable and no values. */
@@ -160,5 +186,7 @@ export function loadConfig(env: NodeJS.ProcessEnv): Config {
     tracker: { projectId: e.TRACKER_PROJECT_ID, issueTypeId: e.TRACKER_ISSUE_TYPE_ID },
     pollSeconds: e.POLL_SECONDS,
     logLevel: e.LOG_LEVEL,
+    publicUrl: e.PUBLIC_URL?.replace(/\/+$/, ''),
+    login: { mode: e.LOGIN_MODE ?? (e.PUBLIC_URL ? 'both' : 'modal') },
   };
 }

@@ -2,7 +2,7 @@ import { runCommand } from './commands/index.ts';
 import { builderChanged, cancelPreview, startFromPreview, submitBuilder } from './commands/attack/index.ts';
 import { haltAllConfirmed, haltFromButton } from './commands/halt.ts';
 import { nextListPage } from './commands/list.ts';
-import { forgotPassword, openLogin, submitLogin, submitPasswordReset } from './commands/login.ts';
+import { forgotPassword, openLogin, securePageOpened, submitLogin, submitPasswordReset } from './commands/login.ts';
 import { openNote, submitNote } from './commands/note.ts';
 import { showFromButton } from './commands/show.ts';
 import { submitTeamPicker, suggestTeams } from './commands/team.ts';
@@ -18,7 +18,7 @@ import { ADD_NOTE, ATTACK_DETAILS, FILE_TICKET, HALT_ATTACK } from './views/atta
 import { LIST_NEXT_PAGE } from './views/attackList.ts';
 import { ATTACK_CANCEL, ATTACK_START } from './views/attackPreview.ts';
 import { HALT_ALL_CONFIRMED } from './views/halt.ts';
-import { FORGOT_PASSWORD_BUTTON, LOGIN_BUTTON, LOGIN_VIEW, RESET_PASSWORD_VIEW } from './views/login.ts';
+import { FORGOT_PASSWORD_BUTTON, LOGIN_BUTTON, LOGIN_PAGE_BUTTON, LOGIN_VIEW, RESET_PASSWORD_VIEW } from './views/login.ts';
 import { NOTE_VIEW } from './views/note.ts';
 import { TEAM_CHOICE, TEAM_PICKER_VIEW } from './views/team.ts';
 
@@ -31,6 +31,7 @@ export const listeners: Listeners = {
   actions: {
     [LOGIN_BUTTON]: openLogin,
     [FORGOT_PASSWORD_BUTTON]: forgotPassword,
+    [LOGIN_PAGE_BUTTON]: securePageOpened,
     [ATTACK_START]: startFromPreview,
     [ATTACK_CANCEL]: cancelPreview,
     [ATTACK_TYPE_SELECT]: builderChanged,

@@ -13,6 +13,8 @@ const secretPatterns: [RegExp, string][] = [
   [/xox[abposr]-[A-Za-z0-9-]+/g, 'xox?-[redacted]'],
   [/xapp-[A-Za-z0-9-]+/g, 'xapp-[redacted]'],
   [/Bearer\s+[A-Za-z0-9._~+/=-]+/gi, 'Bearer [redacted]'],
+  // One-time login links: Bolt logs the URL of a request it has no route for (a HEAD, say).
+  [/\/login\/[^\s/?#"']{8,}/g, '/login/[redacted]'],
 ];
 
 export function scrubSecrets(text: string): string {

@@ -21,6 +21,8 @@ export interface PollerOptions {
   intervalMs: number;
   /** The platform's web UI, for the cards' links. */
   appUrl: string | undefined;
+  /** Runs at the start of every pass (the warnings before sessions end); it must not throw. */
+  beforePass?: () => Promise<unknown>;
 }
 
 export interface PollReport {
@@ -44,6 +46,7 @@ export class Poller {
   readonly #logger: Logger;
   readonly #intervalMs: number;
   readonly #appUrl: string | undefined;
+  readonly #beforePass: (() => Promise<unknown>) | undefined;
   #timer: NodeJS.Timeout | undefined;
   #running: Promise<PollReport> | undefined;
   /** This process, as the holder of per-team polling leases. */
@@ -58,6 +61,7 @@ export class Poller {
     this.#logger = options.logger;
     this.#intervalMs = options.intervalMs;
     this.#appUrl = options.appUrl;
+    this.#beforePass = options.beforePass;
   }
 
   start(): void {
@@ -95,6 +99,7 @@ export class Poller {
   }
 
   async #pass(): Promise<PollReport> {
+    await this.#beforePass?.();
     const live = await this.#cards.liveByTeam();
     const report: PollReport = { teams: 0, cards: 0, updated: 0 };
     await Promise.all(

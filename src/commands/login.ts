@@ -1,9 +1,9 @@
-import { UnauthorizedError, ForbiddenError, PlatformError } from '../client/errors.ts';
-import type { CompanySession } from '../client/index.ts';
-import { audit } from '../audit.ts';
+import { ForbiddenError, PlatformError } from '../client/errors.ts';
 import type { Deps } from '../deps.ts';
+import { lockedNotice, loginModalFor } from '../login/entry.ts';
+import { logIn, type LoginOutcome } from '../login/logIn.ts';
 import { describeError } from '../views/errorReply.ts';
-import { loggedInView, loginFields, loginModal, resetPasswordModal, resetRequestedView } from '../views/login.ts';
+import { loggedInView, loginFields, resetPasswordModal, resetRequestedView } from '../views/login.ts';
 import { teamPickerModal } from '../views/team.ts';
 import type { Action, Reply, Submission, SubmissionReply } from '../slack/interaction.ts';
 import type { Subcommand } from './command.ts';
@@ -17,15 +17,22 @@ export const loginCommand: Subcommand = {
   usage: 'login',
   summary: 'Log in to the platform with your e-mail and password (opens a form).',
   examples: ['login'],
-  run: async () => ({ kind: 'openModal', view: loginModal() }),
+  run: async (request, deps) => ({ kind: 'openModal', view: await loginModalFor(request.actor, deps) }),
 };
 
 /** The Log in button of "please log in" messages and App Home. */
-export async function openLogin(): Promise<Reply> {
-  return { kind: 'openModal', view: loginModal() };
+export async function openLogin(action: Action, deps: Deps): Promise<Reply> {
+  return { kind: 'openModal', view: await loginModalFor(action.actor, deps) };
+}
+
+/** The secure page's link button: Slack reports the click, which needs nothing more than the ack. */
+export async function securePageOpened(): Promise<Reply> {
+  return { kind: 'none' };
 }
 
 export async function submitLogin(submission: Submission, deps: Deps): Promise<SubmissionReply> {
+  // LOGIN_MODE=page: a password typed into Slack is never used, even from a form opened earlier.
+  if (deps.config.login.mode === 'page') return { kind: 'update', view: await loginModalFor(submission.actor, deps) };
   const email = submission.inputs[loginFields.email]?.trim() ?? '';
   const password = submission.inputs[loginFields.password] ?? '';
   const companyName = submission.inputs[loginFields.company]?.trim() || undefined;
@@ -37,19 +44,28 @@ export async function submitLogin(submission: Submission, deps: Deps): Promise<S
   if (mfaCode !== undefined && !/^\d{6}$/.test(mfaCode)) errors[loginFields.mfa] = 'The MFA code is 6 digits.';
   if (Object.keys(errors).length) return { kind: 'errors', errors };
 
-  let session: CompanySession;
+  const input = { email, password, ...(companyName ? { companyName } : {}), ...(mfaCode ? { mfaCode } : {}) };
+  let outcome: LoginOutcome;
   try {
-    session = await deps.platform.auth.login({ email, password, ...(companyName ? { companyName } : {}), ...(mfaCode ? { mfaCode } : {}) });
+    outcome = await logIn(submission.actor, input, deps);
   } catch (error) {
-    return { kind: 'errors', errors: loginErrors(error, mfaCode !== undefined, deps) };
+    return { kind: 'errors', errors: loginErrors(error, deps) };
   }
-  await deps.sessions.save(submission.actor, session);
+  switch (outcome.kind) {
+    case 'mfaRequired':
+      return { kind: 'errors', errors: { [loginFields.mfa]: 'Your account uses MFA: enter the current 6-digit code from your authenticator app.' } };
+    case 'rejected':
+      return { kind: 'errors', errors: { [loginFields.password]: outcome.mfaCodeGiven ? 'E-mail, password or MFA code not accepted. Check them and try again.' : 'E-mail or password not accepted. Check them and try again.' } };
+    case 'busy':
+      return { kind: 'errors', errors: { [loginFields.password]: 'Another login of yours is under way. Wait a moment, then try again.' } };
+    case 'locked':
+      return { kind: 'update', view: await loginModalFor(submission.actor, deps, { email, notice: lockedNotice(outcome.until) }) };
+    case 'loggedIn':
+      break;
+  }
+  const { session } = outcome;
   const teams = session.teams;
-  audit(deps.logger, 'login', submission.actor, { platformUser: session.identifier ?? email, company: session.company_id, teams: teams.length });
-
-  if (teams.length === 1) {
-    await deps.sessions.selectTeam(submission.actor, teams[0]!.identifier);
-  } else if (teams.length > 1) {
+  if (teams.length > 1) {
     const login = await deps.sessions.get(submission.actor);
     return {
       kind: 'update',
@@ -75,15 +91,8 @@ export async function loggedInSummary(actor: Actor, deps: Deps) {
   });
 }
 
-function loginErrors(error: unknown, codeGiven: boolean, deps: Deps): Record<string, string> {
-  if (error instanceof UnauthorizedError && error.reason === 'mfa_required') {
-    return { [loginFields.mfa]: codeGiven ? 'That MFA code was not accepted. Enter the current code from your authenticator app.' : 'Your account uses MFA: enter the current 6-digit code from your authenticator app.' };
-  }
-  if (error instanceof UnauthorizedError) {
-    return codeGiven
-      ? { [loginFields.password]: 'E-mail, password or MFA code not accepted. Check them and try again.' }
-      : { [loginFields.password]: 'E-mail or password not accepted. Check them and try again.' };
-  }
+/** Platform failures other than a refusal: not the person's doing, so not counted against them. */
+function loginErrors(error: unknown, deps: Deps): Record<string, string> {
   if (!(error instanceof PlatformError) || error instanceof ForbiddenError) {
     deps.logger.error({ err: error }, 'login failed');
   } else {

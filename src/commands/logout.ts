@@ -24,6 +24,6 @@ export const logoutCommand: Subcommand = {
     }
     await deps.sessions.drop(request.actor);
     audit(deps.logger, 'logout', request.actor, { platformUser: login.session.identifier, platformConfirmed: true });
-    return message(':wave: Logged out. Faultline no longer holds a session for you.');
+    return message(':wave: Logged out: the platform ended your session, and Faultline no longer holds one for you.');
   },
 };

@@ -5,6 +5,10 @@ export const LOGIN_VIEW = 'login';
 export const RESET_PASSWORD_VIEW = 'login_reset_password';
 export const LOGIN_BUTTON = 'login_open';
 export const FORGOT_PASSWORD_BUTTON = 'login_forgot_password';
+/** The link button to the secure login page; Slack still reports the click, which is only acked. */
+export const LOGIN_PAGE_BUTTON = 'login_secure_page';
+/** The modal that only offers the secure page (LOGIN_MODE=page). */
+export const LOGIN_PAGE_VIEW = 'login_secure_page';
 
 /** Block and action ids of the login form; the block id is where a field's error is shown. */
 export const loginFields = {
@@ -15,7 +19,17 @@ export const loginFields = {
   resetEmail: 'reset_email',
 } as const;
 
-export function loginModal(options: { email?: string; notice?: string; privateMetadata?: string } = {}): ModalView {
+export interface LoginModalOptions {
+  email?: string;
+  notice?: string;
+  privateMetadata?: string;
+  /** A one-time link to the secure page, offered above the form (LOGIN_MODE=both). */
+  secureUrl?: string | undefined;
+}
+
+const pageButton = (url: string) => button('Log in on a secure page', LOGIN_PAGE_BUTTON, { url, style: 'primary' });
+
+export function loginModal(options: LoginModalOptions = {}): ModalView {
   const email: KnownBlock = input(loginFields.email, 'Email', {
     type: 'email_text_input',
     action_id: loginFields.email,
@@ -24,6 +38,9 @@ export function loginModal(options: { email?: string; notice?: string; privateMe
   });
   const blocks: KnownBlock[] = [
     ...(options.notice ? [section(`:warning: ${options.notice}`)] : []),
+    ...(options.secureUrl
+      ? [section(':lock: Prefer a masked password that never passes through Slack? Log in on a secure page instead (the link works once, for 10 minutes).', { accessory: pageButton(options.secureUrl) })]
+      : []),
     email,
     input(loginFields.password, 'Password', { type: 'plain_text_input', action_id: loginFields.password }, {
       hint: 'Slack cannot hide what you type here, so the password shows while you type. Faultline sends it to the platform once and never stores or logs it.',
@@ -40,8 +57,17 @@ export function loginModal(options: { email?: string; notice?: string; privateMe
       placeholder: { type: 'plain_text', text: '6 digits' },
     }, { optional: true, hint: 'The current code from your authenticator app, if your account uses MFA.' }),
     actions('login_help', [button('Forgot password', FORGOT_PASSWORD_BUTTON)]),
+    ...(options.secureUrl ? [] : [context('Whoever runs Faultline can offer a secure login page with a masked password instead, by setting PUBLIC_URL (see the README).')]),
   ];
   return modal(LOGIN_VIEW, 'Log in to the platform', blocks, { submit: 'Log in', close: 'Cancel', ...(options.privateMetadata !== undefined ? { privateMetadata: options.privateMetadata } : {}) });
+}
+
+/** LOGIN_MODE=page: the person logs in only on the secure page, through this one-time link. */
+export function securePageModal(url: string, options: { notice?: string } = {}): ModalView {
+  return modal(LOGIN_PAGE_VIEW, 'Log in to the platform', [
+    ...(options.notice ? [section(`:warning: ${options.notice}`)] : []),
+    section(':lock: Log in on a secure page: your password is masked there and never passes through Slack. The link works once, for 10 minutes.', { accessory: pageButton(url) }),
+  ], { close: 'Close' });
 }
 
 export function resetPasswordModal(email?: string): ModalView {
@@ -73,4 +99,26 @@ export function loggedInView(summary: { identifier: string; company: string; tea
 /** The message sent to someone who must log in first, with the button that opens the modal. */
 export function loginPromptBlocks(reason: string): KnownBlock[] {
   return [section(reason), actions('login_prompt', [button('Log in', LOGIN_BUTTON, { style: 'primary' })])];
+}
+
+/** The direct message confirming a login made on the secure page. */
+export function pageLoginConfirmation(summary: { identifier: string; company: string; team: string | undefined; severalTeams: boolean; command: string; chooseTeamAction: string }): { text: string; blocks: KnownBlock[] } {
+  const text = `Logged in as ${summary.identifier} at ${summary.company} on the secure login page.`;
+  const who = `:white_check_mark: Logged in as *${escapeMrkdwn(summary.identifier)}* at *${escapeMrkdwn(summary.company)}* on the secure login page.`;
+  if (summary.severalTeams) {
+    return { text, blocks: [section(`${who}\nYou belong to several teams: choose the one to work in.`), actions('login_confirmation', [button('Choose a team', summary.chooseTeamAction, { style: 'primary' })])] };
+  }
+  const team = summary.team ? `Team: *${escapeMrkdwn(summary.team)}*.` : `No team selected yet: run \`${summary.command} team\`.`;
+  return { text, blocks: [section(`${who}\n${team}`), context(`If this was not you, run \`${summary.command} logout\` and tell whoever runs Faultline.`)] };
+}
+
+/** The one direct message sent when a session ends soon while the person's attacks still run. */
+export function expiryWarningMessage(warning: { expiresAt: Date; liveAttacks: number; secureUrl: string | undefined }): { text: string; blocks: KnownBlock[] } {
+  const attacks = warning.liveAttacks === 1 ? 'an attack you started is' : `${warning.liveAttacks} attacks you started are`;
+  const text = `Your platform session ends soon while ${attacks} still running. Log in again to keep control of them.`;
+  const words = `:hourglass_flowing_sand: Your platform session ends at ${slackDate(warning.expiresAt, '{time}')} while ${attacks} still running. Log in again now, so that you can still halt them from Slack.`;
+  const buttons = warning.secureUrl
+    ? [pageButton(warning.secureUrl), button('Log in', LOGIN_BUTTON)]
+    : [button('Log in', LOGIN_BUTTON, { style: 'primary' })];
+  return { text, blocks: [section(words), actions('login_expiry', buttons)] };
 }

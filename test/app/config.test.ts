@@ -73,4 +73,17 @@ describe('loadConfig', () => {
       'SESSION_KEY is required: 32 random bytes in base64 (openssl rand -base64 32)',
     ]);
   });
+
+  it('offers the secure login page only with a public address', () => {
+    expect(loadConfig(valid).login.mode).toBe('modal');
+    expect(loadConfig(valid).publicUrl).toBeUndefined();
+    const withUrl = loadConfig({ ...valid, PUBLIC_URL: 'https://faultline.example.com/' });
+    expect(withUrl.publicUrl).toBe('https://faultline.example.com');
+    expect(withUrl.login.mode).toBe('both');
+    expect(loadConfig({ ...valid, PUBLIC_URL: 'https://faultline.example.com', LOGIN_MODE: 'page' }).login.mode).toBe('page');
+    expect(loadConfig({ ...valid, PUBLIC_URL: 'http://127.0.0.1:3000' }).publicUrl).toBe('http://127.0.0.1:3000');
+    expect(problems({ ...valid, LOGIN_MODE: 'page' })).toEqual(["LOGIN_MODE=page needs PUBLIC_URL, the https: address where people reach Faultline's login page"]);
+    expect(problems({ ...valid, PUBLIC_URL: 'http://faultline.example.com' })).toEqual(['PUBLIC_URL must use https: (plain http is only for loopback)']);
+    expect(problems({ ...valid, PUBLIC_URL: 'https://faultline.example.com', LOGIN_MODE: 'sometimes' })).toEqual(['LOGIN_MODE must be one of modal, page, both']);
+  });
 });

@@ -44,4 +44,14 @@ describe('logger', () => {
     expect(out).toContain('A Slack info line');
     expect(out).not.toContain('xapp-1-A0-123-abc');
   });
+
+  it('scrubs one-time login link tokens out of request lines', () => {
+    const { lines, stream } = capture();
+    const slack = boltLogger(createLogger('info', stream));
+    const token = 'Q2hhb3MtZGVtby1sb2dpbi1saW5rLXRva2VuLTEyMzQ1Njc4OTA';
+    slack.info(`Unhandled HTTP request (HEAD) made to /login/${token}`);
+    const out = lines.join('');
+    expect(out).not.toContain(token);
+    expect(out).toContain('/login/[redacted]');
+  });
 });

@@ -147,7 +147,7 @@ describe('sessions', () => {
     const id = nextPerson();
     await stack.login(id, users().solo);
     const header = (await stack.deps.sessions.get({ workspaceId: stack.fake.teamId, userId: id }))!.session.header;
-    expect(read(await stack.ask(id, 'logout'))).toContain('Logged out');
+    expect(read(await stack.ask(id, 'logout'))).toContain('Logged out: the platform ended your session');
     const platform = createPlatformClient({ baseUrl: stack.sim.url, dispatcher: new Agent({ connect: { ca: stack.sim.ca } }) });
     await expect(platform.as({ header }).roles.list()).rejects.toBeInstanceOf(UnauthorizedError);
     expect(read(await stack.ask(id, 'whoami'))).toContain('You are not logged in');

@@ -1,0 +1,47 @@
+import { isLive } from '../attacks/cards.ts';
+import type { Deps } from '../deps.ts';
+import type { Person } from '../store/sessions.ts';
+import { expiryWarningMessage } from '../views/login.ts';
+import { secureLoginUrl } from './entry.ts';
+
+/** A session that ends within this, while its owner's attacks run, earns its owner one warning. */
+export const expiryWarningMs = 10 * 60_000;
+
+/**
+ * Warns, by direct message, each person whose platform session ends within ten minutes while
+ * attacks they started are still live: once per session (the session's end is in the marker),
+ * whichever replica gets there first. Never throws: a failed warning must not stop a poll.
+ */
+export async function warnExpiringSessions(deps: Deps): Promise<number> {
+  try {
+    const owners = new Map<string, { person: Person & { userName: string }; live: number }>();
+    for (const guids of (await deps.cards.liveByTeam()).values()) {
+      for (const guid of guids) {
+        const card = await deps.cards.get(guid);
+        if (!card || !isLive(card)) continue;
+        const key = `${card.startedBy.workspaceId}:${card.startedBy.userId}`;
+        const owner = owners.get(key) ?? { person: card.startedBy, live: 0 };
+        owner.live++;
+        owners.set(key, owner);
+      }
+    }
+    let sent = 0;
+    for (const [key, { person, live }] of owners) {
+      const login = await deps.sessions.get(person);
+      if (!login) continue;
+      const left = login.expiresAt.getTime() - deps.clock.now();
+      if (left > expiryWarningMs) continue;
+      const marker = `expiry-warned:${key}:${login.expiresAt.getTime()}`;
+      if ((await deps.store.get(marker)) || !(await deps.store.claim(marker, left + 60_000))) continue;
+      await deps.store.set(marker, true, left + 60_000);
+      const actor = { ...person, channelId: undefined };
+      await deps.slack.post(person.userId, expiryWarningMessage({ expiresAt: login.expiresAt, liveAttacks: live, secureUrl: await secureLoginUrl(actor, deps) }));
+      deps.logger.info({ slackWorkspace: person.workspaceId, slackUser: person.userId, liveAttacks: live }, 'warned a person that their session ends soon');
+      sent++;
+    }
+    return sent;
+  } catch (error) {
+    deps.logger.warn({ err: error }, 'could not warn about sessions that end soon');
+    return 0;
+  }
+}

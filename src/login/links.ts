@@ -1,0 +1,86 @@
+import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
+import type { KeyValueStore } from '../store/keyValue.ts';
+import type { Person } from '../store/sessions.ts';
+
+/** How long a login link works after it is handed out. */
+export const loginLinkTtlMs = 10 * 60_000;
+
+/** Whom a link logs in, and until when; stored under the token's hash, never the token. */
+export interface LoginLink extends Person {
+  userName: string;
+  expiresAt: number;
+  /** Hash of the secret in the cookie of the browser that opened the link first. */
+  browser?: string | undefined;
+}
+
+/** A link's lookup key: tokens are 256 random bits, so one plain SHA-256 is enough to hide them. */
+export function tokenHash(token: string): string {
+  return createHash('sha256').update(token).digest('hex');
+}
+
+/** 256 random bits, URL-safe: for link tokens and browser secrets alike. */
+export function newSecret(): string {
+  return randomBytes(32).toString('base64url');
+}
+
+export function sameSecret(secret: string | undefined, hash: string | undefined): boolean {
+  if (!secret || !hash) return false;
+  const a = Buffer.from(tokenHash(secret), 'hex');
+  const b = Buffer.from(hash, 'hex');
+  return a.length === b.length && timingSafeEqual(a, b);
+}
+
+const linkKey = (hash: string) => `login-link:${hash}`;
+
+/**
+ * One-time login links: random, valid for ten minutes, bound to one Slack person, kept in the
+ * store only as a hash (so a copy of the store cannot log anyone in), and bound to the first
+ * browser that opens them. The store is shared, so any replica can answer a link.
+ */
+export class LoginLinks {
+  readonly #store: KeyValueStore;
+  readonly #now: () => number;
+
+  constructor(store: KeyValueStore, now: () => number) {
+    this.#store = store;
+    this.#now = now;
+  }
+
+  /** A fresh token for the person; only its hash is kept. */
+  async mint(person: Person & { userName: string }): Promise<{ token: string; expiresAt: Date }> {
+    const token = newSecret();
+    const expiresAt = this.#now() + loginLinkTtlMs;
+    const link: LoginLink = { workspaceId: person.workspaceId, userId: person.userId, userName: person.userName, expiresAt };
+    await this.#store.set(linkKey(tokenHash(token)), link, loginLinkTtlMs);
+    return { token, expiresAt: new Date(expiresAt) };
+  }
+
+  /** The link a token stands for while it is unused and unexpired. */
+  async find(token: string): Promise<{ hash: string; link: LoginLink } | undefined> {
+    if (!/^[A-Za-z0-9_-]{40,64}$/.test(token)) return undefined;
+    const hash = tokenHash(token);
+    const link = await this.#store.get<LoginLink>(linkKey(hash));
+    if (!link || !(link.expiresAt > this.#now())) return undefined;
+    return { hash, link };
+  }
+
+  /**
+   * Binds the link to the browser holding `secret`, if no browser holds it yet: true for that
+   * browser (again on a reload), false for any other. The claim makes the first opener win
+   * even when two open it at once on different replicas.
+   */
+  async bindBrowser(found: { hash: string; link: LoginLink }, secret: string): Promise<boolean> {
+    if (found.link.browser) return sameSecret(secret, found.link.browser);
+    const remaining = found.link.expiresAt - this.#now();
+    if (!(await this.#store.claim(`login-link-opened:${found.hash}`, Math.max(remaining, 1)))) return false;
+    const bound: LoginLink = { ...found.link, browser: tokenHash(secret) };
+    await this.#store.set(linkKey(found.hash), bound, Math.max(remaining, 1));
+    found.link = bound;
+    return true;
+  }
+
+  /** Ends a link once it has logged someone in. */
+  async consume(hash: string): Promise<void> {
+    await this.#store.delete(linkKey(hash));
+  }
+}

@@ -1,0 +1,117 @@
+import { describe, expect, it } from 'vitest';
+import { Stack, stackForFile } from './harness.ts';
+import { PageClient, publicUrl, secureLink } from '../login/support.ts';
+
+const read = Stack.read;
+const channel = 'C0GENERAL';
+let stack: Stack;
+stackForFile({ env: { PUBLIC_URL: publicUrl } }, (started) => (stack = started));
+
+let n = 0;
+const nextPerson = () => `U0LOGIN${++n}`;
+const users = () => stack.sim.seed.users;
+const platformLogins = () => stack.sim.requests.filter((r) => r.method === 'POST' && r.path.startsWith('/users/auth') && !r.path.includes('reset')).length;
+/** The person's direct messages from the bot (posted to their user id). */
+const dms = (id: string) => stack.person(id).channel(id).messages();
+
+describe('the secure login page end to end', () => {
+  it('logs in, stores the session as the modal does, confirms in Slack and redraws App Home', async () => {
+    const id = nextPerson();
+    const { url } = await secureLink(stack, id);
+    const page = await new PageClient(url).open();
+    expect(page.status).toBe(200);
+    expect(page.headers.get('cache-control')).toBe('no-store');
+    const homes = stack.homePublishes(id);
+    await page.submit({ email: users().solo.email, password: users().solo.password });
+    expect(page.said()).toContain('Logged in as solo@acme.test at Acme Demo');
+    expect(page.html).toContain(`slack://open?team=${stack.fake.teamId}`);
+    const confirmation = await stack.fake.waitFor(() => dms(id).at(-1), 'the confirmation DM');
+    expect(read(confirmation)).toContain('Logged in as solo@acme.test at Acme Demo on the secure login page');
+    expect(read(confirmation)).toContain('Team: Platform');
+    expect(stack.homePublishes(id)).toBe(homes + 1);
+    expect(read(await stack.ask(id, 'whoami'))).toMatch(/Current team\s+Platform/);
+
+    // Used: the same link and the same form refuse to do it again.
+    expect((await new PageClient(url).open()).status).toBe(410);
+    expect((await page.submit({ email: users().solo.email, password: users().solo.password })).status).toBe(410);
+  });
+
+  it('with several teams, sends the team choice to Slack', async () => {
+    const id = nextPerson();
+    const page = await new PageClient((await secureLink(stack, id)).url).open();
+    await page.submit({ email: users().owner.email, password: users().owner.password });
+    expect(page.said()).toContain('You belong to several teams');
+    const confirmation = await stack.fake.waitFor(() => dms(id).at(-1), 'the confirmation DM');
+    await confirmation.click('Choose a team');
+    const picker = await stack.fake.waitFor(() => stack.person(id).modal()?.callbackId === 'team_picker' && stack.person(id).modal(), 'the team picker');
+    await picker.choose('Team', 'Search').submit();
+    expect(read(await stack.ask(id, 'whoami'))).toMatch(/Current team\s+Search/);
+  });
+
+  it('refuses the 6th failed login in 15 minutes, modal and page together, without asking the platform', async () => {
+    const id = nextPerson();
+    for (let i = 0; i < 3; i++) {
+      const person = await stack.submitLogin(id, { email: users().solo.email, password: `wrong-${i}` });
+      expect(person.modal()?.errors()).toEqual({ Password: 'E-mail or password not accepted. Check them and try again.' });
+      await person.modal()!.close();
+    }
+    const page = await new PageClient((await secureLink(stack, id)).url).open();
+    for (let i = 3; i < 5; i++) {
+      await page.submit({ email: users().solo.email, password: `wrong-${i}` });
+      expect(page.status).toBe(401);
+      expect(page.said()).toContain('E-mail or password not accepted');
+    }
+    const before = platformLogins();
+    await page.submit({ email: users().solo.email, password: users().solo.password });
+    expect(page.status).toBe(429);
+    expect(page.said()).toMatch(/Too many failed logins\. .* try again at \d\d:\d\d UTC \(in 1[0-5] minutes\)/);
+    await stack.person(id).modal()!.close();
+    const person = await stack.submitLogin(id, users().solo);
+    await stack.fake.waitFor(() => person.modal()?.text().includes('Too many failed logins'), 'the refusal in the modal');
+    expect(read(person.modal())).toMatch(/try again at /);
+    expect(platformLogins()).toBe(before);
+
+    // Someone else is not held back, and the person may try again once the window has passed.
+    await stack.login(nextPerson(), users().solo);
+    stack.advanceClock(15 * 60_000);
+    await person.modal()!.close();
+    await stack.login(id, users().solo);
+  });
+
+  it('warns once, by DM, when a session ends within 10 minutes while the person has live attacks', async () => {
+    const id = nextPerson();
+    await stack.login(id, users().solo);
+    stack.advanceClock(12 * 3600_000 - 15 * 60_000);
+    const preview = await stack.ask(id, 'attack cpu -l 900 -c 1', { channel });
+    await preview.click('Start');
+    // The confirmation comes once the card is posted and saved.
+    await stack.fake.waitFor(() => read(stack.person(id).ephemerals(channel).at(-1)).includes('Started cpu attack'), 'the start confirmation');
+    await stack.poll();
+    expect(dms(id)).toHaveLength(0);
+
+    stack.advanceClock(6 * 60_000);
+    await stack.poll();
+    stack.advanceClock(10_000);
+    await stack.poll();
+    expect(dms(id)).toHaveLength(1);
+    const warning = dms(id)[0]!;
+    expect(read(warning)).toContain('Your platform session ends at');
+    expect(read(warning)).toContain('an attack you started is still running');
+    expect(warning.buttons().map((b) => b.text)).toEqual(['Log in on a secure page', 'Log in']);
+    expect(warning.buttons()[0]!.url).toMatch(new RegExp(`^${publicUrl}/login/[A-Za-z0-9_-]{43}$`));
+  });
+
+  it('keeps link tokens, passwords and sessions out of the debug log, even in request lines Bolt writes', async () => {
+    const id = nextPerson();
+    const { url, token } = await secureLink(stack, id);
+    await fetch(url, { method: 'HEAD' });
+    const page = await new PageClient(url).open();
+    const csrf = page.csrf();
+    await page.submit({ email: users().solo.email, password: 'wrong-password-on-the-page' });
+    await page.submit({ email: users().solo.email, password: users().solo.password });
+    await stack.fake.waitFor(() => dms(id).at(-1), 'the confirmation DM');
+    const log = stack.logText();
+    expect(log).toContain('/login/[redacted]');
+    for (const secret of [token, page.cookie!.split('=')[1]!, csrf, 'wrong-password-on-the-page', users().solo.password]) expect(log).not.toContain(secret);
+  });
+});

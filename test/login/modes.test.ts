@@ -1,0 +1,79 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { Stack } from '../e2e/harness.ts';
+import { PageClient, publicUrl, secureLink } from './support.ts';
+
+const read = Stack.read;
+
+describe('the secure page in Socket Mode', () => {
+  let stack: Stack;
+  beforeAll(async () => {
+    stack = await Stack.start({ mode: 'socket', env: { PUBLIC_URL: publicUrl } });
+  });
+  afterAll(async () => {
+    await stack?.stop();
+  });
+
+  it('is served on PORT, beside the health routes', async () => {
+    const id = 'U0SOCKETPAGE';
+    const page = await new PageClient((await secureLink(stack, id)).url).open();
+    expect(page.status).toBe(200);
+    await page.submit({ email: stack.sim.seed.users.solo.email, password: stack.sim.seed.users.solo.password });
+    expect(page.said()).toContain('Logged in as solo@acme.test');
+    expect((await fetch(`http://localhost:${stack.bot.port}/login/`)).status).toBe(404);
+    stack.expectClean();
+  });
+});
+
+describe('LOGIN_MODE=page', () => {
+  let stack: Stack;
+  beforeAll(async () => {
+    stack = await Stack.start({ env: { PUBLIC_URL: publicUrl, LOGIN_MODE: 'page' } });
+  });
+  afterAll(async () => {
+    await stack?.stop();
+  });
+
+  it('gives the link instead of the form, from the command and from every Log in button', async () => {
+    const id = 'U0PAGEONLY';
+    const person = stack.person(id);
+    await person.command('login');
+    const modal = await stack.fake.waitFor(() => person.modal(), 'the login modal');
+    expect(modal.callbackId).toBe('login_secure_page');
+    expect(read(modal)).toContain('never passes through Slack');
+    expect(read(modal)).not.toContain('Password');
+    expect(modal.buttons().map((b) => b.text)).toEqual(['Log in on a secure page']);
+    await modal.click('Log in on a secure page');
+    await modal.close();
+
+    const reply = await stack.ask(id, 'whoami');
+    await reply.click('Log in');
+    await stack.fake.waitFor(() => person.modal()?.callbackId === 'login_secure_page', 'the link from the Log in button');
+    await person.modal()!.close();
+
+    const home = await stack.openHome(id);
+    await home.click('Log in');
+    await stack.fake.waitFor(() => person.modal()?.callbackId === 'login_secure_page', 'the link from App Home');
+    stack.expectClean();
+  });
+});
+
+describe('without PUBLIC_URL', () => {
+  let stack: Stack;
+  beforeAll(async () => {
+    stack = await Stack.start();
+  });
+  afterAll(async () => {
+    await stack?.stop();
+  });
+
+  it('keeps the modal, says the password shows while typed and how to get the secure page, and serves no page', async () => {
+    const person = stack.person('U0MODALONLY');
+    await person.command('login');
+    const modal = await stack.fake.waitFor(() => person.modal(), 'the login modal');
+    expect(read(modal)).toContain('the password shows while you type');
+    expect(read(modal)).toContain('setting PUBLIC_URL');
+    expect(modal.buttons().some((b) => b.url)).toBe(false);
+    expect((await fetch(`http://127.0.0.1:${stack.bot.port}/login/${'a'.repeat(43)}`)).status).toBe(404);
+    stack.expectClean();
+  });
+});

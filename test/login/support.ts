@@ -1,0 +1,62 @@
+import type { Stack } from '../e2e/harness.ts';
+
+/** What the bot is configured to put in links; tests reach the same bot on loopback. */
+export const publicUrl = 'https://faultline.example.test';
+
+/** Runs `/chaos login` and takes the one-time link from the modal's "Log in on a secure page" button. */
+export async function secureLink(stack: Stack, personId: string): Promise<{ url: string; token: string }> {
+  const person = stack.person(personId);
+  const opened = stack.fake.callsTo('views.open').length;
+  await person.command('login');
+  const modal = await stack.fake.waitFor(() => stack.fake.callsTo('views.open').length > opened && person.modal()?.buttons().some((b) => b.url) && person.modal(), 'the login modal with its link');
+  const link = modal.buttons().find((b) => b.text === 'Log in on a secure page')!.url!;
+  const token = link.split('/').at(-1)!;
+  return { url: link.replace(publicUrl, `http://localhost:${stack.bot.port}`), token };
+}
+
+/** The login page as a browser without JavaScript uses it: one cookie jar, forms posted as typed. */
+export class PageClient {
+  cookie: string | undefined;
+  html = '';
+  status = 0;
+  headers = new Headers();
+  readonly url: string;
+
+  constructor(url: string) {
+    this.url = url;
+  }
+
+  async open(): Promise<this> {
+    const response = await fetch(this.url, { headers: this.cookie ? { cookie: this.cookie } : {}, redirect: 'manual' });
+    return this.#take(response);
+  }
+
+  csrf(): string {
+    return /name="csrf" value="([^"]+)"/.exec(this.html)?.[1] ?? '';
+  }
+
+  async submit(fields: Record<string, string>, options: { csrf?: string } = {}): Promise<this> {
+    const body = new URLSearchParams({ csrf: options.csrf ?? this.csrf(), intent: 'login', ...fields });
+    const response = await fetch(this.url, {
+      method: 'POST',
+      headers: { 'content-type': 'application/x-www-form-urlencoded', ...(this.cookie ? { cookie: this.cookie } : {}) },
+      body,
+      redirect: 'manual',
+    });
+    return this.#take(response);
+  }
+
+  /** The page's message to the reader (error, notice or status), without markup. */
+  said(): string {
+    return [...this.html.matchAll(/<(?:p|h1)[^>]*>([\s\S]*?)<\/(?:p|h1)>/g)].map((m) => m[1]!.replace(/<[^>]+>/g, '')).join('\n');
+  }
+
+  async #take(response: Response): Promise<this> {
+    this.status = response.status;
+    this.headers = response.headers;
+    const set = response.headers.getSetCookie().find((c) => c.startsWith('faultline_login='));
+    if (set) this.cookie = set.split(';')[0];
+    this.html = await response.text();
+    return this;
+  }
+}
