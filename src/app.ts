@@ -8,6 +8,7 @@ import { listeners } from './listeners.ts';
 import { createMetrics, type Metrics } from './metrics.ts';
 import { SlackAdapter } from './slack/adapter.ts';
 import { slackClientOptions } from './bootstrap.ts';
+import { publishHome } from './commands/home.ts';
 import { loginRoutes } from './login/handler.ts';
 
 export interface RunningBot {
@@ -66,7 +67,7 @@ export async function startBot(deps: Deps, options: { port?: number } = {}): Pro
   const metrics = createMetrics();
   const adapter = new SlackAdapter(deps, metrics);
   const port = options.port ?? config.port;
-  const routes = [...operationsRoutes(deps, metrics), ...(config.login.mode !== 'modal' ? loginRoutes(deps) : [])];
+  const routes = [...operationsRoutes(deps, metrics), ...(config.login.mode !== 'modal' ? loginRoutes(deps, (actor) => publishHome(actor, deps)) : [])];
   const slackLogger = boltLogger(logger);
   const clientOptions = slackClientOptions(config);
 

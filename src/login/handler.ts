@@ -2,7 +2,6 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import { isIP } from 'node:net';
 import type { Deps } from '../deps.ts';
 import type { Actor } from '../store/sessions.ts';
-import { publishHome } from '../commands/home.ts';
 import { teamName } from '../attacks/access.ts';
 import { describeError } from '../views/errorReply.ts';
 import { HOME_SWITCH_TEAM } from '../views/home.ts';
@@ -30,9 +29,10 @@ const expiredLink: LoginPageState = {
  * The secure login page, answered by the bot itself on `/login/<token>`: GET shows the form,
  * POST logs in. Nothing here logs a URL, a token, a cookie or a form field.
  */
-export function loginRoutes(deps: Deps): Route[] {
+/** `refreshHome` redraws the person's App Home once they are logged in. */
+export function loginRoutes(deps: Deps, refreshHome: (actor: Actor) => Promise<void>): Route[] {
   const handler = (req: IncomingMessage, res: ServerResponse) => {
-    new LoginPageRequest(deps, req, res).answer().catch((error: unknown) => {
+    new LoginPageRequest(deps, refreshHome, req, res).answer().catch((error: unknown) => {
       deps.logger.error({ err: error }, 'the login page failed');
       if (!res.headersSent) send(res, 500, { kind: 'problem', title: 'Something went wrong', message: 'Faultline could not show the login page. Try again; if it keeps failing, tell whoever runs Faultline.' });
       else res.end();
@@ -90,14 +90,16 @@ async function readForm(req: IncomingMessage): Promise<URLSearchParams | undefin
 
 class LoginPageRequest {
   readonly #deps: Deps;
+  readonly #refreshHome: (actor: Actor) => Promise<void>;
   readonly #req: IncomingMessage;
   readonly #res: ServerResponse;
   readonly #limits: LoginLimits;
   readonly #links: LoginLinks;
   readonly #address: string;
 
-  constructor(deps: Deps, req: IncomingMessage, res: ServerResponse) {
+  constructor(deps: Deps, refreshHome: (actor: Actor) => Promise<void>, req: IncomingMessage, res: ServerResponse) {
     this.#deps = deps;
+    this.#refreshHome = refreshHome;
     this.#req = req;
     this.#res = res;
     this.#limits = new LoginLimits(deps.store, deps.clock.now);
@@ -194,7 +196,7 @@ class LoginPageRequest {
   async #tellSlack(actor: Actor, summary: { identifier: string; company: string; team: string | undefined; severalTeams: boolean }): Promise<void> {
     const message = pageLoginConfirmation({ ...summary, command: this.#deps.config.slack.command, chooseTeamAction: HOME_SWITCH_TEAM });
     await this.#deps.slack.post(actor.userId, message).catch((error: unknown) => this.#deps.logger.warn({ err: error }, 'could not confirm a page login in Slack'));
-    await publishHome(actor, this.#deps).catch((error: unknown) => this.#deps.logger.warn({ err: error }, 'could not redraw App Home after a page login'));
+    await this.#refreshHome(actor).catch((error: unknown) => this.#deps.logger.warn({ err: error }, 'could not redraw App Home after a page login'));
   }
 
   #cookie(secret: string, link: LoginLink): string {
