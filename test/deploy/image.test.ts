@@ -5,11 +5,11 @@
 import { spawn, spawnSync } from 'node:child_process';
 import { cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, statSync } from 'node:fs';
 import { randomBytes } from 'node:crypto';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { contextFilter, copiedFromContext, execForm, readDockerfile, root, type Instruction } from './dockerfile.ts';
+import { freePort } from '../support/ports.ts';
 
 const installMinutes = 15;
 const dockerfile = readDockerfile();
@@ -47,13 +47,6 @@ function imageEnvironment(): Record<string, string> {
   return env;
 }
 
-async function freePort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const port = (server.address() as { port: number }).port;
-  await new Promise((resolve) => server.close(resolve));
-  return port;
-}
 
 /** Runs `node …` from the image with this machine's node, in the installed copy. */
 function command(argv: string[]): [string, string[]] {
