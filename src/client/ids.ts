@@ -1,6 +1,6 @@
 /**
  * What ids look like where they name something in a URL path. Checked where values arrive (button
- * values, private_metadata, command words) and again by the client before any request.
+ * values, private_metadata) and again by the client before any request.
  */
 
 /**
@@ -10,13 +10,6 @@
  */
 const pathIdPattern = /^[0-9A-Za-z][0-9A-Za-z_-]{0,127}$/;
 
-/** An attack id (a uuid on the platform), as people type it and buttons carry it. */
-const attackIdPattern = /^[0-9A-Za-z][0-9A-Za-z-]{7,63}$/;
-
 export function isPathId(value: unknown): value is string {
   return typeof value === 'string' && pathIdPattern.test(value);
-}
-
-export function isAttackId(value: unknown): value is string {
-  return typeof value === 'string' && attackIdPattern.test(value);
 }

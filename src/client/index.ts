@@ -107,7 +107,7 @@ export type { CallInfo, ErrorResponse, Integration, UnauthorizedReason } from '.
 export type { KubernetesApi } from './kubernetes.ts';
 export type { AttackCatalogue, MetadataApi } from './metadata.ts';
 export type { MonitoringAIntegration, MonitoringApi, MonitoringBQuery, MonitorSearchQuery } from './monitoring.ts';
-export { isAttackId, isPathId } from './ids.ts';
+export { isPathId } from './ids.ts';
 export { take } from './paging.ts';
 export type { Page } from './paging.ts';
 export type { CallContext, Logger } from './request.ts';

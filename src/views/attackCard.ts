@@ -1,5 +1,6 @@
 import type { Button, KnownBlock } from '@slack/types';
 import type { CardRecord } from '../attacks/cards.ts';
+import { isPathId } from '../client/ids.ts';
 import { isLive } from '../attacks/cards.ts';
 import type { Message } from './message.ts';
 import { actions, button, context, escapeMrkdwn, fields, header, section, slackDate, truncate } from './blocks.ts';
@@ -25,14 +26,22 @@ export function haltButton(ref: AttackRef): Button {
   return button('Halt', HALT_ATTACK, { style: 'danger', value: attackRefValue(ref) });
 }
 
+/**
+ * The attack a button value (or a modal's private_metadata) names, or undefined when it is not
+ * one Faultline could have made: the value comes from the person's Slack client, and its ids end
+ * up in platform URL paths.
+ */
 export function parseAttackRef(value: string | undefined): AttackRef | undefined {
+  let parsed: unknown;
   try {
-    const parsed = JSON.parse(value ?? '') as { g?: unknown; t?: unknown; k?: unknown };
-    if (typeof parsed.g !== 'string' || typeof parsed.t !== 'string') return undefined;
-    return { guid: parsed.g, teamId: parsed.t, kind: parsed.k === 'k' ? 'kubernetes' : 'attack' };
+    parsed = JSON.parse(value ?? '');
   } catch {
     return undefined;
   }
+  if (typeof parsed !== 'object' || parsed === null) return undefined;
+  const { g, t, k } = parsed as { g?: unknown; t?: unknown; k?: unknown };
+  if (!isPathId(g) || !isPathId(t) || (k !== undefined && k !== 'a' && k !== 'k')) return undefined;
+  return { guid: g, teamId: t, kind: k === 'k' ? 'kubernetes' : 'attack' };
 }
 
 const stageEmoji: Record<string, string> = {

@@ -72,13 +72,20 @@ export function gameDayRefValue(ref: GameDayRef): string {
   return JSON.stringify({ c: ref.channel, s: ref.ts });
 }
 
+const channelIdPattern = /^[CGD][A-Z0-9]{1,30}$/;
+const messageTsPattern = /^\d{1,12}\.\d{1,9}$/;
+
+/** The game day a button value names, or undefined unless it holds a channel id and a message ts. */
 export function parseGameDayRef(value: string | undefined): GameDayRef | undefined {
+  let parsed: unknown;
   try {
-    const parsed = JSON.parse(value ?? '') as { c?: unknown; s?: unknown };
-    return typeof parsed.c === 'string' && typeof parsed.s === 'string' ? { channel: parsed.c, ts: parsed.s } : undefined;
+    parsed = JSON.parse(value ?? '');
   } catch {
     return undefined;
   }
+  if (typeof parsed !== 'object' || parsed === null) return undefined;
+  const { c, s } = parsed as { c?: unknown; s?: unknown };
+  return typeof c === 'string' && channelIdPattern.test(c) && typeof s === 'string' && messageTsPattern.test(s) ? { channel: c, ts: s } : undefined;
 }
 
 export const gameDayEndConfirm: ConfirmationDialog = {
