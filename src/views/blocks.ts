@@ -21,6 +21,22 @@ export function escapeMrkdwn(text: string): string {
   return text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
 }
 
+/**
+ * Whether an address from outside Faultline (a tracker ticket's `url`) may go into a mrkdwn link:
+ * http(s) only, with nothing that could close the link, add a label or open another (`<`, `>`,
+ * `|`, spaces, control characters).
+ */
+export function isLinkableUrl(url: string | undefined): url is string {
+  if (url === undefined || /[<>|\s\u0000-\u001f\u007f]/.test(url)) return false;
+  const parsed = URL.parse(url);
+  return parsed !== null && (parsed.protocol === 'https:' || parsed.protocol === 'http:');
+}
+
+/** `label` linked to `url` when the address is safe to link, else the label alone in bold; the label is escaped. */
+export function externalLink(url: string | undefined, label: string): string {
+  return isLinkableUrl(url) ? `<${url}|${escapeMrkdwn(label)}>` : `*${escapeMrkdwn(label)}*`;
+}
+
 export function plain(text: string, max: number = limits.sectionText): PlainTextElement {
   return { type: 'plain_text', text: truncate(text, max), emoji: true };
 }

@@ -1,7 +1,7 @@
 import type { ConfirmationDialog, KnownBlock, SectionBlock } from '@slack/types';
 import type { CardRecord } from '../attacks/cards.ts';
 import type { Message } from './message.ts';
-import { actions, button, context, escapeMrkdwn, fields, header, limits, section, slackDate, truncate } from './blocks.ts';
+import { actions, button, context, escapeMrkdwn, externalLink, fields, header, limits, section, slackDate, truncate } from './blocks.ts';
 import { argsText, stageLabel } from './attackCard.ts';
 import { haltAllButton } from './halt.ts';
 
@@ -98,8 +98,7 @@ export const gameDayEndConfirm: ConfirmationDialog = {
 const plural = (count: number, word: string) => `${count} ${word}${count === 1 ? '' : 's'}`;
 const when = (iso: string | undefined) => (iso && !Number.isNaN(Date.parse(iso)) ? slackDate(new Date(iso)) : 'unknown');
 const attackName = (attack: Pick<GameDayAttack, 'type' | 'guid'>) => `*${escapeMrkdwn(attack.type)}* \`${attack.guid}\``;
-const issueLink = (ticket: Pick<GameDayTicket, 'key' | 'url'>) =>
-  ticket.url ? `<${ticket.url}|${escapeMrkdwn(ticket.key)}>` : `*${escapeMrkdwn(ticket.key)}*`;
+const issueLink = (ticket: Pick<GameDayTicket, 'key' | 'url'>) => externalLink(ticket.url, ticket.key);
 
 /** How long it ran, in words: `1 h 5 min`, `12 min`, `40 s`. */
 export function durationText(startedAt: string, endedAt: string): string {

@@ -1,6 +1,8 @@
 /**
- * Button values arrive from the person's Slack client: a tampered one must never reach the
- * platform. Each forged click gets a short reply and the simulator sees no request at all.
+ * Values Faultline does not make itself. Button values arrive from the person's Slack client: a
+ * tampered one must never reach the platform, so each forged click gets a short reply and the
+ * simulator sees no request at all. Addresses the platform hands back (a tracker ticket's url) go
+ * into channel text only when they are plain http(s) links.
  */
 import { describe, expect, it } from 'vitest';
 import { Stack, stackForFile } from './harness.ts';
@@ -72,5 +74,50 @@ describe('forged button values', () => {
       expect(sent, value).toEqual([]);
     }
     expect(read(await stack.ask(id, 'gameday status', { channel }))).toContain('Forgery drill');
+  });
+});
+
+describe('tracker ticket links', () => {
+  async function fileTicket(personId: string) {
+    await stack.ask(personId, 'attack cpu -l 30 --target-tags role=web --yes', { channel });
+    const attack = [...stack.sim.state.attacks.values()].at(-1)!;
+    const card = await stack.fake.waitFor(() => stack.person(personId).channel(channel).messages().find((m) => m.text().includes(attack.guid)), 'the attack card');
+    await card.click('File ticket');
+    const person = stack.person(personId);
+    const modal = await stack.fake.waitFor(() => person.modal()?.callbackId === 'ticket' && person.modal(), 'the ticket form');
+    await modal.choose('Priority', 'High').choose('Environment', 'Production').submit();
+    const filed = await stack.fake.waitFor(() => person.modal()?.title === 'Ticket filed' && person.modal(), 'the filed confirmation');
+    const key = stack.sim.state.trackerIssues.at(-1)!.key;
+    const thread = await stack.fake.waitFor(() => stack.fake.channel(channel).thread(card.ts).find((m) => m.text().includes(key)), 'the key in the thread');
+    const listed = await stack.ask(personId, `tickets ${attack.guid}`, { channel });
+    return { key, url: stack.sim.state.trackerIssues.at(-1)!.url, shown: [filed.text(), thread.text(), thread.fallbackText, listed.text()] };
+  }
+
+  it.each([
+    ['a pipe and a mention', 'https://tracker.example/x|<!channel>'],
+    ['angle brackets', 'https://tracker.example/<@U0BOSS>'],
+    ['a script address', 'javascript:alert(1)//'],
+    ['a space', 'https://tracker.example/a b'],
+  ])('shows the key without a link when the url carries %s', async (_what, baseUrl) => {
+    const id = 'U0TRACKER1';
+    await stack.login(id, stack.sim.seed.users.owner, { team: 'Platform' });
+    stack.sim.setTrackerBaseUrl(stack.sim.seed.teams.platform.id, baseUrl);
+    const { key, url, shown } = await fileTicket(id);
+    for (const text of shown) {
+      if (!text.includes(key)) continue;
+      expect(text).toContain(`*${key}*`);
+      expect(text).not.toContain(url);
+      expect(text).not.toMatch(/<!channel>|<@U0BOSS>|javascript:/);
+    }
+    expect(shown.filter((text) => text.includes(key)).length).toBeGreaterThanOrEqual(3);
+  });
+
+  it('links the key to a plain https url', async () => {
+    const id = 'U0TRACKER2';
+    await stack.login(id, stack.sim.seed.users.owner, { team: 'Platform' });
+    stack.sim.setTrackerBaseUrl(stack.sim.seed.teams.platform.id, 'https://tracker.example/jira?a=1&b=2');
+    const { key, url, shown } = await fileTicket(id);
+    expect(url).toBe(`https://tracker.example/jira?a=1&b=2/browse/${key}`);
+    for (const text of shown) if (text.includes(key)) expect(text).toContain(`<${url}|${key}>`);
   });
 });
