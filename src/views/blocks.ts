@@ -1,3 +1,4 @@
+import { isPathId } from '../client/ids.ts';
 import type { ActionsBlock, Button, ContextBlock, HeaderBlock, InputBlock, KnownBlock, ModalView, PlainTextElement, SectionBlock } from '@slack/types';
 
 /** Block Kit building blocks shared by every view. Limits here are Slack's. */
@@ -35,6 +36,16 @@ export function isLinkableUrl(url: string | undefined): url is string {
 /** `label` linked to `url` when the address is safe to link, else the label alone in bold; the label is escaped. */
 export function externalLink(url: string | undefined, label: string): string {
   return isLinkableUrl(url) ? `<${url}|${escapeMrkdwn(label)}>` : `*${escapeMrkdwn(label)}*`;
+}
+
+/** Text from elsewhere (an attack id) as code: escaped, and unable to close the code span. */
+export function code(text: string): string {
+  return `\`${escapeMrkdwn(text).replace(/`/g, "'")}\``;
+}
+
+/** The platform web UI's page of an attack, when the id can stand in its path. */
+export function platformAttackUrl(appUrl: string | undefined, guid: string): string | undefined {
+  return appUrl && isPathId(guid) ? `${appUrl}/attacks/${encodeURIComponent(guid)}` : undefined;
 }
 
 export function plain(text: string, max: number = limits.sectionText): PlainTextElement {
