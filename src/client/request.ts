@@ -79,6 +79,11 @@ export function isLoopbackHost(hostname: string): boolean {
   return host === '::1';
 }
 
+/** Where a secret may be sent: https:, or plain http: to a loopback host only. */
+export function isSecureUrl(url: URL): boolean {
+  return url.protocol === 'https:' || (url.protocol === 'http:' && isLoopbackHost(url.hostname));
+}
+
 /** Parses the base URL, refusing one that would carry credentials in clear text. */
 export function parseBaseUrl(baseUrl: string): URL {
   let url: URL;
@@ -88,8 +93,7 @@ export function parseBaseUrl(baseUrl: string): URL {
     throw new TypeError('The platform URL is not a valid URL');
   }
   if (url.username || url.password) throw new TypeError('The platform URL must not contain credentials');
-  const secure = url.protocol === 'https:' || (url.protocol === 'http:' && isLoopbackHost(url.hostname));
-  if (!secure) throw new InsecureUrlError();
+  if (!isSecureUrl(url)) throw new InsecureUrlError();
   return url;
 }
 
