@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { isLoopbackHost } from './client/request.ts';
+import { isSecureUrl } from './client/request.ts';
 
 const optionalText = z
   .string()
@@ -37,8 +37,21 @@ const sessionKey = (name: string) =>
       return key;
     });
 
-const url = (message: string) =>
-  z.string().trim().refine((value) => URL.canParse(value) && /^https?:$/.test(new URL(value).protocol), message);
+/**
+ * A URL a secret travels to (the bot token, platform sessions, the login page): https:, or plain
+ * http: only to a loopback host, and no credentials in the URL itself. Adds its issues to `ctx`
+ * and returns the parsed URL, or undefined when the value is not a URL at all.
+ */
+function checkSecureUrl(name: string, loopbackUse: string, value: string, ctx: z.RefinementCtx): URL | undefined {
+  const parsed = URL.parse(value);
+  if (!parsed) return undefined;
+  if (!isSecureUrl(parsed)) {
+    const message = parsed.protocol === 'http:' ? `${name} must use https: (plain http is only for ${loopbackUse})` : `${name} must use https:`;
+    ctx.addIssue({ code: 'custom', message });
+  }
+  if (parsed.username || parsed.password) ctx.addIssue({ code: 'custom', message: `${name} must not carry credentials` });
+  return parsed;
+}
 
 const logLevels = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
 
@@ -51,24 +64,25 @@ const environmentSchema = z
     SLACK_BOT_TOKEN: optionalText.refine((v) => v === undefined || v.startsWith('xoxb-'), 'SLACK_BOT_TOKEN must be a bot token starting with xoxb-'),
     SLACK_APP_TOKEN: optionalText.refine((v) => v === undefined || v.startsWith('xapp-'), 'SLACK_APP_TOKEN must be an app-level token starting with xapp-'),
     SLACK_SIGNING_SECRET: optionalText,
-    SLACK_API_URL: url('SLACK_API_URL must be an http(s) URL').default('https://slack.com/api/'),
+    SLACK_API_URL: z
+      .string()
+      .trim()
+      .default('https://slack.com/api/')
+      .superRefine((value, ctx) => {
+        if (!checkSecureUrl('SLACK_API_URL', 'a loopback address', value, ctx)) ctx.addIssue({ code: 'custom', message: 'SLACK_API_URL must be a URL' });
+      }),
     PORT: positiveInteger(3000, 'PORT must be a port number').refine((p) => p <= 65535, 'PORT must be a port number'),
     PLATFORM_API_URL: z
       .string({ error: 'PLATFORM_API_URL is required: the platform base URL ending in /v1' })
       .trim()
       .superRefine((value, ctx) => {
-        if (!URL.canParse(value)) {
+        const parsed = URL.parse(value);
+        if (!parsed) {
           ctx.addIssue({ code: 'custom', message: 'PLATFORM_API_URL must be a URL ending in /v1' });
           return;
         }
-        const parsed = new URL(value);
         if (!/\/v1\/?$/.test(parsed.pathname)) ctx.addIssue({ code: 'custom', message: 'PLATFORM_API_URL must end in /v1' });
-        if (parsed.protocol === 'http:' && !isLoopbackHost(parsed.hostname)) {
-          ctx.addIssue({ code: 'custom', message: 'PLATFORM_API_URL must use https: (plain http is only for a loopback simulator)' });
-        } else if (parsed.protocol !== 'http:' && parsed.protocol !== 'https:') {
-          ctx.addIssue({ code: 'custom', message: 'PLATFORM_API_URL must use https:' });
-        }
-        if (parsed.username || parsed.password) ctx.addIssue({ code: 'custom', message: 'PLATFORM_API_URL must not carry credentials' });
+        checkSecureUrl('PLATFORM_API_URL', 'a loopback simulator', value, ctx);
       })
       .transform((value) => value.replace(/\/+$/, '')),
     PLATFORM_APP_URL: optionalText.refine((v) => v === undefined || URL.canParse(v), 'PLATFORM_APP_URL must be a URL'),
@@ -90,17 +104,12 @@ const environmentSchema = z
     LOG_LEVEL: z.enum(logLevels, { error: `LOG_LEVEL must be one of ${logLevels.join(', ')}` }).default('info'),
     PUBLIC_URL: optionalText.superRefine((value, ctx) => {
       if (value === undefined) return;
-      if (!URL.canParse(value)) {
+      const parsed = checkSecureUrl('PUBLIC_URL', 'loopback', value, ctx);
+      if (!parsed) {
         ctx.addIssue({ code: 'custom', message: 'PUBLIC_URL must be the https: address where people reach Faultline' });
         return;
       }
-      const parsed = new URL(value);
-      if (parsed.protocol === 'http:' && !isLoopbackHost(parsed.hostname)) {
-        ctx.addIssue({ code: 'custom', message: 'PUBLIC_URL must use https: (plain http is only for loopback)' });
-      } else if (parsed.protocol !== 'http:' && parsed.protocol !== 'https:') {
-        ctx.addIssue({ code: 'custom', message: 'PUBLIC_URL must use https:' });
-      }
-      if (parsed.username || parsed.password || parsed.search || parsed.hash) ctx.addIssue({ code: 'custom', message: 'PUBLIC_URL must be a plain base address, without credentials, query or fragment' });
+      if (parsed.search || parsed.hash) ctx.addIssue({ code: 'custom', message: 'PUBLIC_URL must be a plain base address, without credentials, query or fragment' });
     }),
     LOGIN_MODE: optionalText.pipe(z.enum(loginModes, { error: `LOGIN_MODE must be one of ${loginModes.join(', ')}` }).optional()),
   });

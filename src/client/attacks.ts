@@ -73,7 +73,6 @@ function timestamp(value: Date | string | undefined): string | undefined {
 export function attacksApi(request: Request, session: CallContext): AttacksApi {
   const team = { session, teamScoped: true } as const;
   const company = { session, teamScoped: false } as const;
-  const attackPath = (guid: string) => `/attacks/${encodeURIComponent(guid)}`;
 
   const listAt = (path: string) => (query: AttackListQuery = {}) =>
     request({ ...team, method: 'GET', path, query: { source: query.source, pageSize: query.pageSize }, schema: z.array(attackSchema) });
@@ -107,16 +106,16 @@ export function attacksApi(request: Request, session: CallContext): AttacksApi {
     iterateActive: (query = {}) => followPages((pageToken) => activePage({ ...query, pageToken })),
     iterateCompleted: (query = {}) => followPages((pageToken) => completedPage({ ...query, pageToken })),
     iterateRange: (query = {}) => followPages((pageToken) => rangePage({ ...query, pageToken })),
-    get: (guid) => request({ ...team, method: 'GET', path: attackPath(guid), schema: attackSchema }),
+    get: (guid) => request({ ...team, method: 'GET', path: '/attacks/{guid}', params: { guid }, schema: attackSchema }),
     create: (input) => request({ ...team, method: 'POST', path: '/attacks/new', json: input, schema: createdIdSchema }),
     createForService: (body) =>
       request({ ...team, method: 'POST', path: '/attacks', json: body, schema: attackForServiceListSchema }),
     annotate: (guid, annotations) =>
-      request({ ...team, method: 'PUT', path: `${attackPath(guid)}/annotations`, json: { annotations }, schema: attackSchema }),
+      request({ ...team, method: 'PUT', path: '/attacks/{guid}/annotations', params: { guid }, json: { annotations }, schema: attackSchema }),
     halt: (guid, body, options = {}) =>
       options.method === 'DELETE'
-        ? request({ ...team, method: 'DELETE', path: attackPath(guid), schema: attackListSchema })
-        : request({ ...team, method: 'POST', path: `${attackPath(guid)}/halt`, json: body ?? {}, idempotent: true, schema: attackListSchema }),
+        ? request({ ...team, method: 'DELETE', path: '/attacks/{guid}', params: { guid }, schema: attackListSchema })
+        : request({ ...team, method: 'POST', path: '/attacks/{guid}/halt', params: { guid }, json: body ?? {}, idempotent: true, schema: attackListSchema }),
     haltAll: (body, options = {}) =>
       options.method === 'DELETE'
         ? request({ ...company, method: 'DELETE', path: '/attacks', schema: attackListSchema })

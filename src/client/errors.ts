@@ -197,6 +197,21 @@ export class InsecureUrlError extends PlatformError {
   }
 }
 
+/**
+ * An id that cannot stand as one path segment (`.`, `../x`, a slash, an empty or non-string
+ * value): refused before any request, since `/attacks/./halt` would reach `/attacks/halt`.
+ */
+export class InvalidIdError extends PlatformError {
+  override name = 'InvalidIdError';
+  /** Which id of the path, e.g. `guid`; never its value. */
+  readonly param: string;
+
+  constructor(param: string, call: CallInfo) {
+    super(`Not a valid ${param}; nothing was sent`, call);
+    this.param = param;
+  }
+}
+
 /** What the factory needs to know about an unsuccessful response. */
 export interface ErrorResponse {
   status: number;

@@ -91,6 +91,7 @@ export {
   errorFromResponse,
   ForbiddenError,
   InsecureUrlError,
+  InvalidIdError,
   InvalidResponseError,
   NoIntegrationError,
   NotFoundError,
@@ -106,6 +107,7 @@ export type { CallInfo, ErrorResponse, Integration, UnauthorizedReason } from '.
 export type { KubernetesApi } from './kubernetes.ts';
 export type { AttackCatalogue, MetadataApi } from './metadata.ts';
 export type { MonitoringAIntegration, MonitoringApi, MonitoringBQuery, MonitorSearchQuery } from './monitoring.ts';
+export { isPathId } from './ids.ts';
 export { take } from './paging.ts';
 export type { Page } from './paging.ts';
 export type { CallContext, Logger } from './request.ts';

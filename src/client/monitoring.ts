@@ -55,7 +55,7 @@ export function monitoringApi(request: Request, session: CallContext): Monitorin
     request({ ...team, path, query: { monitoringBUri: uri, name }, schema: z.array(item) });
   return {
     getMonitorA: (monitorId, integration) =>
-      request({ ...team, path: `/monitoringA/monitors/${encodeURIComponent(String(monitorId))}`, query: integrationA(integration), schema: monitorASchema }),
+      request({ ...team, path: '/monitoringA/monitors/{monitorId}', params: { monitorId }, query: integrationA(integration), schema: monitorASchema }),
     searchMonitorsA: (searchString, { page, perPage, sort, ...integration }) =>
       request({
         ...team,

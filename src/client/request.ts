@@ -9,11 +9,13 @@ import {
   type CallInfo,
   errorFromResponse,
   InsecureUrlError,
+  InvalidIdError,
   InvalidResponseError,
   PlatformError,
   TimeoutError,
   UnreachableError,
 } from './errors.ts';
+import { isPathId } from './ids.ts';
 import { isIdempotentMethod, parseRetryAfter, type RetryPolicy, retryDelay } from './retry.ts';
 
 /** The subset of pino the client uses; a pino logger fits as is. */
@@ -38,8 +40,10 @@ type QueryValue = string | number | boolean | readonly string[] | null | undefin
 
 export interface RequestSpec<S extends z.ZodType> {
   method: HttpMethod;
-  /** Relative to the base URL, e.g. `/attacks/active`; path segments already encoded. */
+  /** Relative to the base URL, e.g. `/attacks/{guid}/halt`: each `{name}` is taken from `params`. */
   path: string;
+  /** Ids placed in the path; each must be a valid id (else InvalidIdError, before any request), and is encoded. */
+  params?: Record<string, string | number>;
   query?: Record<string, QueryValue>;
   /** Sends the session's Authorization header. */
   session?: CallContext | undefined;
@@ -75,6 +79,11 @@ export function isLoopbackHost(hostname: string): boolean {
   return host === '::1';
 }
 
+/** Where a secret may be sent: https:, or plain http: to a loopback host only. */
+export function isSecureUrl(url: URL): boolean {
+  return url.protocol === 'https:' || (url.protocol === 'http:' && isLoopbackHost(url.hostname));
+}
+
 /** Parses the base URL, refusing one that would carry credentials in clear text. */
 export function parseBaseUrl(baseUrl: string): URL {
   let url: URL;
@@ -84,9 +93,18 @@ export function parseBaseUrl(baseUrl: string): URL {
     throw new TypeError('The platform URL is not a valid URL');
   }
   if (url.username || url.password) throw new TypeError('The platform URL must not contain credentials');
-  const secure = url.protocol === 'https:' || (url.protocol === 'http:' && isLoopbackHost(url.hostname));
-  if (!secure) throw new InsecureUrlError();
+  if (!isSecureUrl(url)) throw new InsecureUrlError();
   return url;
+}
+
+/** The path with its `{name}` parameters filled in, or InvalidIdError naming the first bad one. */
+function expandPath(spec: RequestSpec<z.ZodType>): string {
+  return spec.path.replace(/\{(\w+)\}/g, (_whole, name: string) => {
+    const value: unknown = spec.params?.[name];
+    const text = typeof value === 'number' && Number.isSafeInteger(value) && value >= 0 ? String(value) : value;
+    if (!isPathId(text)) throw new InvalidIdError(name, { method: spec.method, path: spec.path });
+    return encodeURIComponent(text);
+  });
 }
 
 function queryString(spec: RequestSpec<z.ZodType>): string {
@@ -223,7 +241,8 @@ export function createRequest(options: TransportOptions): Request {
     return parsed.data;
   }
 
-  return async function request<S extends z.ZodType>(spec: RequestSpec<S>): Promise<z.output<S>> {
+  return async function request<S extends z.ZodType>(template: RequestSpec<S>): Promise<z.output<S>> {
+    const spec = { ...template, path: expandPath(template) };
     const idempotent = spec.idempotent ?? isIdempotentMethod(spec.method);
     for (let attempt = 1; ; attempt++) {
       try {

@@ -4,6 +4,7 @@ import { lockedNotice, loginModalFor } from '../login/entry.ts';
 import { logIn, type LoginOutcome } from '../login/logIn.ts';
 import { describeError } from '../views/errorReply.ts';
 import { loggedInView, loginFields, resetPasswordModal, resetRequestedView } from '../views/login.ts';
+import { escapeMrkdwn } from '../views/blocks.ts';
 import { teamPickerModal } from '../views/team.ts';
 import type { Action, Reply, Submission, SubmissionReply } from '../slack/interaction.ts';
 import type { Subcommand } from './command.ts';
@@ -72,7 +73,7 @@ export async function submitLogin(submission: Submission, deps: Deps): Promise<S
       view: teamPickerModal(
         teams.map((t) => ({ id: t.identifier, name: teamName(t) })),
         login?.team?.identifier,
-        `:white_check_mark: Logged in as *${session.identifier ?? email}*. You belong to several teams: choose the one to work in.`,
+        `:white_check_mark: Logged in as *${escapeMrkdwn(session.identifier ?? email)}*. You belong to several teams: choose the one to work in.`,
       ),
     };
   }

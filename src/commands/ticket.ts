@@ -11,6 +11,7 @@ import { ticketFieldsFromInputs, ticketProjectFromInputs } from '../tickets/fiel
 import { parseAttackRef } from '../views/attackCard.ts';
 import { describeError } from '../views/errorReply.ts';
 import { cardOutcome, parseGameDayRef } from '../views/gameday.ts';
+import { externalLink } from '../views/blocks.ts';
 import { loadingModal, noticeModal } from '../views/notice.ts';
 import {
   ticketFieldId, ticketFiledText, ticketInputFields, ticketListMessage, ticketModal, ticketPrefill, ticketProjectModal,
@@ -213,7 +214,7 @@ export async function submitTicket(submission: Submission, deps: Deps): Promise<
   await announceTicket(deps, submission.actor, draft, issue).catch((error: unknown) => {
     deps.logger.warn({ err: error, ticket: issue.key }, 'ticket filed, but could not announce it');
   });
-  return { kind: 'update', view: noticeModal('Ticket filed', `:ticket: Filed ${issue.url ? `<${issue.url}|${issue.key}>` : issue.key}.`) };
+  return { kind: 'update', view: noticeModal('Ticket filed', `:ticket: Filed ${externalLink(issue.url, issue.key)}.`) };
 }
 
 async function announceTicket(deps: Deps, actor: Actor, draft: TicketDraft, issue: { key: string; url?: string | undefined }): Promise<void> {

@@ -14,7 +14,7 @@ export const whoamiCommand: Subcommand = {
   async run(request, deps) {
     const { session, team, expiresAt } = await requireLogin(deps, request.actor);
     const cmd = deps.config.slack.command;
-    const text = `Logged in as ${session.identifier ?? 'unknown'} at ${session.company_name ?? 'unknown company'}, team ${team ? teamName(team) : 'none'}.`;
+    const text = escapeMrkdwn(`Logged in as ${session.identifier ?? 'unknown'} at ${session.company_name ?? 'unknown company'}, team ${team ? teamName(team) : 'none'}.`);
     return {
       kind: 'message',
       message: {

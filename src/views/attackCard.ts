@@ -1,8 +1,9 @@
 import type { Button, KnownBlock } from '@slack/types';
 import type { CardRecord } from '../attacks/cards.ts';
+import { isPathId } from '../client/ids.ts';
 import { isLive } from '../attacks/cards.ts';
 import type { Message } from './message.ts';
-import { actions, button, context, escapeMrkdwn, fields, header, section, slackDate, truncate } from './blocks.ts';
+import { actions, button, code, context, escapeMrkdwn, externalLink, fields, header, platformAttackUrl, section, slackDate, truncate } from './blocks.ts';
 
 export const HALT_ATTACK = 'attack_halt';
 export const ADD_NOTE = 'attack_add_note';
@@ -25,14 +26,22 @@ export function haltButton(ref: AttackRef): Button {
   return button('Halt', HALT_ATTACK, { style: 'danger', value: attackRefValue(ref) });
 }
 
+/**
+ * The attack a button value (or a modal's private_metadata) names, or undefined when it is not
+ * one Faultline could have made: the value comes from the person's Slack client, and its ids end
+ * up in platform URL paths.
+ */
 export function parseAttackRef(value: string | undefined): AttackRef | undefined {
+  let parsed: unknown;
   try {
-    const parsed = JSON.parse(value ?? '') as { g?: unknown; t?: unknown; k?: unknown };
-    if (typeof parsed.g !== 'string' || typeof parsed.t !== 'string') return undefined;
-    return { guid: parsed.g, teamId: parsed.t, kind: parsed.k === 'k' ? 'kubernetes' : 'attack' };
+    parsed = JSON.parse(value ?? '');
   } catch {
     return undefined;
   }
+  if (typeof parsed !== 'object' || parsed === null) return undefined;
+  const { g, t, k } = parsed as { g?: unknown; t?: unknown; k?: unknown };
+  if (!isPathId(g) || !isPathId(t) || (k !== undefined && k !== 'a' && k !== 'k')) return undefined;
+  return { guid: g, teamId: t, kind: k === 'k' ? 'kubernetes' : 'attack' };
 }
 
 const stageEmoji: Record<string, string> = {
@@ -53,7 +62,7 @@ const stageEmoji: Record<string, string> = {
 /** The stage as a person reads it: an emoji and the platform's stage name, spaced out. */
 export function stageLabel(stage: string, lifecycle: string): string {
   const emoji = stageEmoji[stage] ?? (lifecycle === 'Error' ? ':x:' : lifecycle === 'Complete' ? ':white_check_mark:' : ':grey_question:');
-  return `${emoji} ${stage.replace(/([a-z])([A-Z])/g, '$1 $2')}`;
+  return `${emoji} ${escapeMrkdwn(stage.replace(/([a-z])([A-Z])/g, '$1 $2'))}`;
 }
 
 export function argsText(args: readonly string[]): string {
@@ -71,7 +80,8 @@ export function attackCardMessage(card: CardRecord, links: { appUrl?: string | u
     : card.lengthSeconds !== undefined
       ? `Ends about ${slackDate(new Date(new Date(started).getTime() + card.lengthSeconds * 1000))}`
       : 'Runs until it completes';
-  const link = links.appUrl ? ` · <${links.appUrl}/attacks/${card.guid}|Open in the platform>` : '';
+  const page = platformAttackUrl(links.appUrl, card.guid);
+  const link = page ? ` · ${externalLink(page, 'Open in the platform')}` : '';
   const notes = Object.entries(card.annotations);
   const halted = card.haltedBy.length ? `\nHalt requested by ${[...new Set(card.haltedBy.map((h) => `<@${h.userId}>`))].join(', ')}` : '';
   const blocks: KnownBlock[] = [
@@ -88,7 +98,7 @@ export function attackCardMessage(card: CardRecord, links: { appUrl?: string | u
     blocks.push(section(`*Notes*\n${notes.slice(-10).map(([, text]) => `• ${escapeMrkdwn(truncate(text, 280))}`).join('\n')}`));
   }
   if (card.ticketCount) blocks.push(context(`:ticket: ${card.ticketCount} ticket${card.ticketCount === 1 ? '' : 's'} filed`));
-  blocks.push(context(`Attack \`${card.guid}\`${link}`));
+  blocks.push(context(`Attack ${code(card.guid)}${link}`));
   blocks.push(
     actions('attack_card_actions', [
       ...(live ? [haltButton(card)] : []),

@@ -2,7 +2,7 @@ import type { KnownBlock } from '@slack/types';
 import type { Attack, Execution } from '../client/index.ts';
 import { isFinished } from '../client/index.ts';
 import type { Message } from './message.ts';
-import { actions, context, escapeMrkdwn, fields, header, section, slackDate, truncate } from './blocks.ts';
+import { actions, code, context, escapeMrkdwn, externalLink, fields, header, platformAttackUrl, section, slackDate, truncate } from './blocks.ts';
 import { argsText, haltButton, stageLabel } from './attackCard.ts';
 
 const when = (iso: string | undefined) => (iso ? slackDate(new Date(iso)) : '—');
@@ -18,7 +18,7 @@ export function attackDetailsMessage(attack: Attack, executions: Execution[], te
       ['Arguments', argsText(attack.args)],
       ['Team', escapeMrkdwn(team.name)],
       ['Created by', escapeMrkdwn(attack.create_user ?? 'unknown')],
-      ['Targets', `${attack.total_clients ?? attack.targets.length} ${attack.target_type ?? 'client'}${(attack.total_clients ?? attack.targets.length) === 1 ? '' : 's'}`],
+      ['Targets', `${attack.total_clients ?? attack.targets.length} ${escapeMrkdwn(attack.target_type ?? 'client')}${(attack.total_clients ?? attack.targets.length) === 1 ? '' : 's'}`],
       ['Source', escapeMrkdwn(`${attack.source ?? '—'} via ${attack.create_source ?? '—'}`)],
       ['Started', when(attack.start_time ?? attack.created_at)],
       ['Ended', attack.end_time ? when(attack.end_time) : '_still running_'],
@@ -37,9 +37,10 @@ export function attackDetailsMessage(attack: Attack, executions: Execution[], te
   }
   const notes = Object.values(attack.annotations ?? {});
   if (notes.length) blocks.push(section(`*Notes*\n${notes.slice(-10).map((n) => `• ${escapeMrkdwn(truncate(n, 280))}`).join('\n')}`));
-  blocks.push(context(`Attack \`${attack.guid}\`${appUrl ? ` · <${appUrl}/attacks/${attack.guid}|Open in the platform>` : ''}`));
+  const page = platformAttackUrl(appUrl, attack.guid);
+  blocks.push(context(`Attack ${code(attack.guid)}${page ? ` · ${externalLink(page, 'Open in the platform')}` : ''}`));
   if (!isFinished(attack)) {
     blocks.push(actions('attack_details_actions', [haltButton({ guid: attack.guid, teamId: team.id, kind: attack.target_type === 'Kubernetes' ? 'kubernetes' : 'attack' })]));
   }
-  return { text: `${type} attack ${attack.guid}: ${attack.stage ?? 'unknown stage'}`, blocks };
+  return { text: escapeMrkdwn(`${type} attack ${attack.guid}: ${attack.stage ?? 'unknown stage'}`), blocks };
 }

@@ -1,7 +1,7 @@
 import type { Button, KnownBlock } from '@slack/types';
 import { isFinished, type Attack, type KubernetesAttack } from '../client/index.ts';
 import type { Message } from './message.ts';
-import { actions, button, context, escapeMrkdwn, header, section, slackDate } from './blocks.ts';
+import { actions, button, code, context, escapeMrkdwn, header, section, slackDate } from './blocks.ts';
 import { argsText, haltButton, stageLabel } from './attackCard.ts';
 import { haltAllButton } from './halt.ts';
 
@@ -66,7 +66,7 @@ export function attackListMessage(page: { which: 'active' | 'completed'; teamId:
     if (a.clients !== undefined) parts.push(`${a.clients} client${a.clients === 1 ? '' : 's'}`);
     if (a.createdBy) parts.push(`by ${escapeMrkdwn(a.createdBy)}`);
     if (a.startedAt) parts.push(slackDate(new Date(a.startedAt)));
-    const text = `${parts.join(' · ')}\n\`${a.guid}\`${a.kind === 'kubernetes' ? ' · Kubernetes' : ''}`;
+    const text = `${parts.join(' · ')}\n${code(a.guid)}${a.kind === 'kubernetes' ? ' · Kubernetes' : ''}`;
     blocks.push(
       section(text, a.active ? { accessory: haltButton({ guid: a.guid, teamId: page.teamId, kind: a.kind }) } : {}),
     );

@@ -1,3 +1,4 @@
+import { isPathId } from '../client/ids.ts';
 import type { ActionsBlock, Button, ContextBlock, HeaderBlock, InputBlock, KnownBlock, ModalView, PlainTextElement, SectionBlock } from '@slack/types';
 
 /** Block Kit building blocks shared by every view. Limits here are Slack's. */
@@ -19,6 +20,32 @@ export function truncate(text: string, max: number): string {
 /** Escapes the three characters Slack's mrkdwn treats as control characters. */
 export function escapeMrkdwn(text: string): string {
   return text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
+}
+
+/**
+ * Whether an address from outside Faultline (a tracker ticket's `url`) may go into a mrkdwn link:
+ * http(s) only, with nothing that could close the link, add a label or open another (`<`, `>`,
+ * `|`, spaces, control characters).
+ */
+export function isLinkableUrl(url: string | undefined): url is string {
+  if (url === undefined || /[<>|\s\u0000-\u001f\u007f]/.test(url)) return false;
+  const parsed = URL.parse(url);
+  return parsed !== null && (parsed.protocol === 'https:' || parsed.protocol === 'http:');
+}
+
+/** `label` linked to `url` when the address is safe to link, else the label alone in bold; the label is escaped. */
+export function externalLink(url: string | undefined, label: string): string {
+  return isLinkableUrl(url) ? `<${url}|${escapeMrkdwn(label)}>` : `*${escapeMrkdwn(label)}*`;
+}
+
+/** Text from elsewhere (an attack id) as code: escaped, and unable to close the code span. */
+export function code(text: string): string {
+  return `\`${escapeMrkdwn(text).replace(/`/g, "'")}\``;
+}
+
+/** The platform web UI's page of an attack, when the id can stand in its path. */
+export function platformAttackUrl(appUrl: string | undefined, guid: string): string | undefined {
+  return appUrl && isPathId(guid) ? `${appUrl}/attacks/${encodeURIComponent(guid)}` : undefined;
 }
 
 export function plain(text: string, max: number = limits.sectionText): PlainTextElement {

@@ -1,6 +1,7 @@
 import {
   BadRequestError,
   ForbiddenError,
+  InvalidIdError,
   InvalidResponseError,
   NoIntegrationError,
   NotFoundError,
@@ -66,6 +67,9 @@ export function describeError(error: unknown, context: ErrorContext): Message {
     const where = ctx.team ? ` on team *${escapeMrkdwn(ctx.team)}*` : ' in your company';
     const missing = error.privilege ? `the \`${error.privilege}\` privilege${where}` : `the privilege needed${where}`;
     return text(`You cannot ${doing}: your platform role lacks ${missing}. Ask a team or company owner for a role that has it.`);
+  }
+  if (error instanceof InvalidIdError) {
+    return text('That id is not valid, so nothing was sent to the platform. Check the id and try again.');
   }
   if (error instanceof NoIntegrationError) {
     return text('Your company has no issue-tracker integration on the platform, so tickets cannot be filed or listed from here. A company admin can add one in the platform\'s integration settings.');

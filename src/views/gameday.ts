@@ -1,7 +1,7 @@
 import type { ConfirmationDialog, KnownBlock, SectionBlock } from '@slack/types';
 import type { CardRecord } from '../attacks/cards.ts';
 import type { Message } from './message.ts';
-import { actions, button, context, escapeMrkdwn, fields, header, limits, section, slackDate, truncate } from './blocks.ts';
+import { actions, button, code, context, escapeMrkdwn, externalLink, fields, header, limits, section, slackDate, truncate } from './blocks.ts';
 import { argsText, stageLabel } from './attackCard.ts';
 import { haltAllButton } from './halt.ts';
 
@@ -72,13 +72,20 @@ export function gameDayRefValue(ref: GameDayRef): string {
   return JSON.stringify({ c: ref.channel, s: ref.ts });
 }
 
+const channelIdPattern = /^[CGD][A-Z0-9]{1,30}$/;
+const messageTsPattern = /^\d{1,12}\.\d{1,9}$/;
+
+/** The game day a button value names, or undefined unless it holds a channel id and a message ts. */
 export function parseGameDayRef(value: string | undefined): GameDayRef | undefined {
+  let parsed: unknown;
   try {
-    const parsed = JSON.parse(value ?? '') as { c?: unknown; s?: unknown };
-    return typeof parsed.c === 'string' && typeof parsed.s === 'string' ? { channel: parsed.c, ts: parsed.s } : undefined;
+    parsed = JSON.parse(value ?? '');
   } catch {
     return undefined;
   }
+  if (typeof parsed !== 'object' || parsed === null) return undefined;
+  const { c, s } = parsed as { c?: unknown; s?: unknown };
+  return typeof c === 'string' && channelIdPattern.test(c) && typeof s === 'string' && messageTsPattern.test(s) ? { channel: c, ts: s } : undefined;
 }
 
 export const gameDayEndConfirm: ConfirmationDialog = {
@@ -90,9 +97,8 @@ export const gameDayEndConfirm: ConfirmationDialog = {
 
 const plural = (count: number, word: string) => `${count} ${word}${count === 1 ? '' : 's'}`;
 const when = (iso: string | undefined) => (iso && !Number.isNaN(Date.parse(iso)) ? slackDate(new Date(iso)) : 'unknown');
-const attackName = (attack: Pick<GameDayAttack, 'type' | 'guid'>) => `*${escapeMrkdwn(attack.type)}* \`${attack.guid}\``;
-const issueLink = (ticket: Pick<GameDayTicket, 'key' | 'url'>) =>
-  ticket.url ? `<${ticket.url}|${escapeMrkdwn(ticket.key)}>` : `*${escapeMrkdwn(ticket.key)}*`;
+const attackName = (attack: Pick<GameDayAttack, 'type' | 'guid'>) => `*${escapeMrkdwn(attack.type)}* ${code(attack.guid)}`;
+const issueLink = (ticket: Pick<GameDayTicket, 'key' | 'url'>) => externalLink(ticket.url, ticket.key);
 
 /** How long it ran, in words: `1 h 5 min`, `12 min`, `40 s`. */
 export function durationText(startedAt: string, endedAt: string): string {
@@ -147,7 +153,7 @@ export type GameDayEvent =
 export function gameDayTimelineLine(event: GameDayEvent, attacks: readonly GameDayAttack[] = []): string {
   const about = (guid: string) => {
     const attack = attacks.find((candidate) => candidate.guid === guid);
-    return attack ? `the ${attackName(attack)} attack` : `attack \`${guid}\``;
+    return attack ? `the ${attackName(attack)} attack` : `attack ${code(guid)}`;
   };
   switch (event.kind) {
     case 'attack': {
@@ -227,7 +233,7 @@ export function gameDaySummary(record: GameDayRecord, outcomes: GameDayOutcomes)
   });
   const ticketLines = record.tickets.map((t) => {
     const attack = t.guid ? byGuid(t.guid) : undefined;
-    const about = t.guid ? ` for ${attack ? attackName(attack) : `\`${t.guid}\``}` : ' for the game day';
+    const about = t.guid ? ` for ${attack ? attackName(attack) : code(t.guid)}` : ' for the game day';
     return `• ${issueLink(t)}${about}, filed by <@${t.by}>`;
   });
 

@@ -1,5 +1,5 @@
 import type { Button, HomeView, KnownBlock } from '@slack/types';
-import { actions, button, context, escapeMrkdwn, header, section, slackDate } from './blocks.ts';
+import { actions, button, code, context, escapeMrkdwn, header, section, slackDate } from './blocks.ts';
 import { argsText, haltButton, stageLabel } from './attackCard.ts';
 import type { ListedAttack } from './attackList.ts';
 import { haltAllButton } from './halt.ts';
@@ -43,7 +43,7 @@ function attackLine(attack: ListedAttack): string {
   if (attack.clients !== undefined) parts.push(`${attack.clients} client${attack.clients === 1 ? '' : 's'}`);
   if (attack.createdBy) parts.push(`by ${escapeMrkdwn(attack.createdBy)}`);
   if (attack.startedAt && !Number.isNaN(Date.parse(attack.startedAt))) parts.push(slackDate(new Date(attack.startedAt)));
-  return `${parts.join(' · ')}\n\`${attack.guid}\`${attack.kind === 'kubernetes' ? ' · Kubernetes' : ''}`;
+  return `${parts.join(' · ')}\n${code(attack.guid)}${attack.kind === 'kubernetes' ? ' · Kubernetes' : ''}`;
 }
 
 function gameDayBlocks(gameDays: HomeState['gameDays']): KnownBlock[] {

@@ -103,7 +103,7 @@ export function loginPromptBlocks(reason: string): KnownBlock[] {
 
 /** The direct message confirming a login made on the secure page. */
 export function pageLoginConfirmation(summary: { identifier: string; company: string; team: string | undefined; severalTeams: boolean; command: string; chooseTeamAction: string }): { text: string; blocks: KnownBlock[] } {
-  const text = `Logged in as ${summary.identifier} at ${summary.company} on the secure login page.`;
+  const text = escapeMrkdwn(`Logged in as ${summary.identifier} at ${summary.company} on the secure login page.`);
   const who = `:white_check_mark: Logged in as *${escapeMrkdwn(summary.identifier)}* at *${escapeMrkdwn(summary.company)}* on the secure login page.`;
   if (summary.severalTeams) {
     return { text, blocks: [section(`${who}\nYou belong to several teams: choose the one to work in.`), actions('login_confirmation', [button('Choose a team', summary.chooseTeamAction, { style: 'primary' })])] };

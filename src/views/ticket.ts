@@ -3,7 +3,7 @@ import type { CardRecord } from '../attacks/cards.ts';
 import type { Attack, IssueField, IssueMeta, TrackerIssue } from '../client/schemas.ts';
 import type { Message } from './message.ts';
 import { durationText, type GameDayOutcomes, type GameDayRecord } from './gameday.ts';
-import { context, escapeMrkdwn, header, input, limits, modal, plain, section, slackDate, truncate } from './blocks.ts';
+import { context, escapeMrkdwn, externalLink, header, input, limits, modal, plain, section, slackDate, truncate } from './blocks.ts';
 
 export const TICKET_VIEW = 'ticket';
 /** The first step, asked when the configuration names no project or issue type. */
@@ -246,8 +246,7 @@ export function ticketPrefill(source: TicketSource): { summary: string; descript
 
 // Replies
 
-const issueLink = (issue: { key: string; url?: string | undefined }) =>
-  issue.url ? `<${issue.url}|${escapeMrkdwn(issue.key)}>` : `*${escapeMrkdwn(issue.key)}*`;
+const issueLink = (issue: { key: string; url?: string | undefined }) => externalLink(issue.url, issue.key);
 
 /** The thread reply once a ticket is filed. */
 export function ticketFiledText(issue: { key: string; url?: string | undefined }, actorUserId: string): string {

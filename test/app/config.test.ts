@@ -86,4 +86,17 @@ describe('loadConfig', () => {
     expect(problems({ ...valid, PUBLIC_URL: 'http://faultline.example.com' })).toEqual(['PUBLIC_URL must use https: (plain http is only for loopback)']);
     expect(problems({ ...valid, PUBLIC_URL: 'https://faultline.example.com', LOGIN_MODE: 'sometimes' })).toEqual(['LOGIN_MODE must be one of modal, page, both']);
   });
+
+  it('sends the bot token to Slack over https:, or plain http only to a loopback fake', () => {
+    expect(loadConfig({ ...valid, SLACK_API_URL: 'https://slack.example.com/api' }).slack.apiUrl).toBe('https://slack.example.com/api/');
+    for (const loopback of ['http://127.0.0.1:9999/api/', 'http://localhost:9999/api/', 'http://[::1]:9999/api/']) {
+      expect(loadConfig({ ...valid, SLACK_API_URL: loopback }).slack.apiUrl).toBe(loopback);
+    }
+    for (const clear of ['http://slack.example.com/api/', 'http://10.0.0.5/api/', 'http://127.0.0.1.example.com/api/']) {
+      expect(problems({ ...valid, SLACK_API_URL: clear })).toEqual(['SLACK_API_URL must use https: (plain http is only for a loopback address)']);
+    }
+    expect(problems({ ...valid, SLACK_API_URL: 'ftp://slack.example.com/api/' })).toEqual(['SLACK_API_URL must use https:']);
+    expect(problems({ ...valid, SLACK_API_URL: 'https://me:hunter2@slack.example.com/api/' })).toEqual(['SLACK_API_URL must not carry credentials']);
+    expect(problems({ ...valid, SLACK_API_URL: 'not a url' })).toEqual(['SLACK_API_URL must be a URL']);
+  });
 });

@@ -24,6 +24,8 @@ export interface ClickOptions {
   value?: string;
   /** Which of the matching buttons, counting from 0 in reading order; default 0, the first. */
   index?: number;
+  /** Sends this value instead of the button's own, as a tampered client could: for tests of forged clicks. */
+  sendValue?: string;
 }
 
 export interface OptionInfo {
@@ -171,10 +173,11 @@ export abstract class SurfaceDriver implements Surface {
       );
     }
     const { element } = placed;
+    const value = options.sendValue ?? element.value;
     return this.dispatch(actor, placed, {
       type: 'button',
       text: element.text,
-      ...(element.value !== undefined ? { value: element.value } : {}),
+      ...(value !== undefined ? { value } : {}),
       ...(element.style !== undefined ? { style: element.style } : {}),
       ...(element.url !== undefined ? { url: element.url } : {}),
     });

@@ -67,6 +67,11 @@ export interface Simulator {
   addAlert(alert: { name: string; state?: AlertState; labels?: Record<string, string> }, companyId?: string): void;
   /** The monitoringA provider refuses the next `times` monitor reads with 429 and `Retry-After`. */
   rateLimitMonitoringA(times: number, retryAfterSeconds?: number, companyId?: string): void;
+  /**
+   * Points a team's tracker integration at another base URL: issues filed from now on link to
+   * `<baseUrl>/browse/<key>`, whatever the text, as a misconfigured or hostile tracker could.
+   */
+  setTrackerBaseUrl(teamId: string, baseUrl: string): void;
   /** Gives the user `count` more teams (TEAM_USER on each); returns their ids. */
   addTeams(userEmail: string, count: number): string[];
   /** Makes sessions expire now: the one with this token, or every session of this e-mail. Returns how many. */
@@ -205,6 +210,12 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Si
     rateLimitMonitoringA(times, retryAfterSeconds = 1, companyId = demoCompanyId) {
       if (!Number.isInteger(times) || times < 0) throw new RangeError('times must be a whole number');
       integrationA(companyId).rateLimit = { remaining: times, retryAfterSeconds };
+    },
+
+    setTrackerBaseUrl(teamId, baseUrl) {
+      const team = state.teams.get(teamId);
+      if (!team?.tracker) throw new Error(`Team ${teamId} has no tracker integration`);
+      team.tracker.baseUrl = baseUrl;
     },
 
     addTeams(userEmail, count) {

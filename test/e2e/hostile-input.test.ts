@@ -1,0 +1,123 @@
+/**
+ * Values Faultline does not make itself. Button values arrive from the person's Slack client: a
+ * tampered one must never reach the platform, so each forged click gets a short reply and the
+ * simulator sees no request at all. Addresses the platform hands back (a tracker ticket's url) go
+ * into channel text only when they are plain http(s) links.
+ */
+import { describe, expect, it } from 'vitest';
+import { Stack, stackForFile } from './harness.ts';
+
+const read = Stack.read;
+const channel = 'C0GENERAL';
+let stack: Stack;
+stackForFile({ env: { TRACKER_PROJECT_ID: '10001', TRACKER_ISSUE_TYPE_ID: '10004' } }, (started) => (stack = started));
+
+/** Clicks `button` on `surface` with `value` in place of its own; returns the ephemeral reply and what the platform received. */
+async function forgedClick(personId: string, find: () => { click: (text: string, options: { sendValue: string; confirm?: boolean }) => Promise<unknown> }, button: string, value: string, confirm = false) {
+  const person = stack.person(personId);
+  const replies = person.ephemerals(channel).length;
+  const requests = stack.sim.requests.length;
+  await find().click(button, { sendValue: value, ...(confirm ? { confirm } : {}) });
+  const reply = await stack.fake.waitFor(() => person.ephemerals(channel).length > replies && person.ephemerals(channel).at(-1), `the reply to ${button} with ${value}`);
+  return { reply: read(reply), sent: stack.sim.requests.slice(requests).map((r) => `${r.method} ${r.path}`) };
+}
+
+describe('forged button values', () => {
+  it('Halt, Details, File ticket and Add note with a forged attack id answer briefly and send nothing', async () => {
+    const id = 'U0FORGED1';
+    await stack.login(id, stack.sim.seed.users.owner, { team: 'Platform' });
+    const team = stack.sim.seed.teams.platform.id;
+    await stack.ask(id, 'attack cpu -l 300 --target-tags role=web --yes', { channel });
+    const attack = [...stack.sim.state.attacks.values()].at(-1)!;
+    const card = () => stack.person(id).channel(channel).messages().find((m) => m.text().includes(attack.guid))!;
+    await stack.fake.waitFor(() => card(), 'the attack card');
+    const others = stack.sim.addAttacks(team, 2);
+    const modalsOpened = stack.fake.callsTo('views.open').length;
+
+    const forged = [
+      JSON.stringify({ g: '.' }),
+      JSON.stringify({ g: '.', t: team }),
+      JSON.stringify({ g: '.', t: team, k: 'a' }),
+      JSON.stringify({ g: '../x', t: team }),
+      JSON.stringify({ g: '..', t: team, k: 'k' }),
+      JSON.stringify({ g: `${attack.guid}/../../halt`, t: team }),
+      JSON.stringify({ g: 5, t: team }),
+      JSON.stringify({ g: [attack.guid], t: team }),
+      JSON.stringify({ g: attack.guid, t: '../x' }),
+      JSON.stringify({ g: attack.guid, t: team, k: 'x' }),
+      'not json',
+    ];
+    for (const button of ['Halt', 'Details', 'File ticket', 'Add note']) {
+      for (const value of forged) {
+        const { reply, sent } = await forgedClick(id, card, button, value);
+        expect(reply, `${button} with ${value}`).toContain('That button no longer points at');
+        expect(sent, `${button} with ${value}`).toEqual([]);
+      }
+    }
+    for (const guid of [attack.guid, ...others]) expect(stack.sim.state.attacks.get(guid)!.halt).toBeUndefined();
+    expect(stack.fake.callsTo('views.open').length, 'no note or ticket form opened').toBe(modalsOpened);
+
+    // The same button with its own value still works.
+    await card().click('Halt');
+    await stack.fake.waitFor(() => stack.sim.state.attacks.get(attack.guid)!.halt, 'the real halt');
+  });
+
+  it('End game day with a forged game-day reference answers briefly', async () => {
+    const id = 'U0FORGED2';
+    await stack.login(id, stack.sim.seed.users.owner, { team: 'Platform' });
+    await stack.ask(id, 'gameday start Forgery drill', { channel });
+    const gameCard = () => stack.person(id).channel(channel).messages().find((m) => read(m).includes('Game day: Forgery drill'))!;
+    await stack.fake.waitFor(() => gameCard(), 'the game-day card');
+    for (const value of [JSON.stringify({ c: '../x', s: '1.2' }), JSON.stringify({ c: channel, s: '../1' }), JSON.stringify({ c: 5, s: '1.2' }), '{']) {
+      const { reply, sent } = await forgedClick(id, gameCard, 'End game day', value, true);
+      expect(reply, value).toContain('That button no longer points at');
+      expect(sent, value).toEqual([]);
+    }
+    expect(read(await stack.ask(id, 'gameday status', { channel }))).toContain('Forgery drill');
+  });
+});
+
+describe('tracker ticket links', () => {
+  async function fileTicket(personId: string) {
+    await stack.ask(personId, 'attack cpu -l 30 --target-tags role=web --yes', { channel });
+    const attack = [...stack.sim.state.attacks.values()].at(-1)!;
+    const card = await stack.fake.waitFor(() => stack.person(personId).channel(channel).messages().find((m) => m.text().includes(attack.guid)), 'the attack card');
+    await card.click('File ticket');
+    const person = stack.person(personId);
+    const modal = await stack.fake.waitFor(() => person.modal()?.callbackId === 'ticket' && person.modal(), 'the ticket form');
+    await modal.choose('Priority', 'High').choose('Environment', 'Production').submit();
+    const filed = await stack.fake.waitFor(() => person.modal()?.title === 'Ticket filed' && person.modal(), 'the filed confirmation');
+    const key = stack.sim.state.trackerIssues.at(-1)!.key;
+    const thread = await stack.fake.waitFor(() => stack.fake.channel(channel).thread(card.ts).find((m) => m.text().includes(key)), 'the key in the thread');
+    const listed = await stack.ask(personId, `tickets ${attack.guid}`, { channel });
+    return { key, url: stack.sim.state.trackerIssues.at(-1)!.url, shown: [filed.text(), thread.text(), thread.fallbackText, listed.text()] };
+  }
+
+  it.each([
+    ['a pipe and a mention', 'https://tracker.example/x|<!channel>'],
+    ['angle brackets', 'https://tracker.example/<@U0BOSS>'],
+    ['a script address', 'javascript:alert(1)//'],
+    ['a space', 'https://tracker.example/a b'],
+  ])('shows the key without a link when the url carries %s', async (_what, baseUrl) => {
+    const id = 'U0TRACKER1';
+    await stack.login(id, stack.sim.seed.users.owner, { team: 'Platform' });
+    stack.sim.setTrackerBaseUrl(stack.sim.seed.teams.platform.id, baseUrl);
+    const { key, url, shown } = await fileTicket(id);
+    for (const text of shown) {
+      if (!text.includes(key)) continue;
+      expect(text).toContain(`*${key}*`);
+      expect(text).not.toContain(url);
+      expect(text).not.toMatch(/<!channel>|<@U0BOSS>|javascript:/);
+    }
+    expect(shown.filter((text) => text.includes(key)).length).toBeGreaterThanOrEqual(3);
+  });
+
+  it('links the key to a plain https url', async () => {
+    const id = 'U0TRACKER2';
+    await stack.login(id, stack.sim.seed.users.owner, { team: 'Platform' });
+    stack.sim.setTrackerBaseUrl(stack.sim.seed.teams.platform.id, 'https://tracker.example/jira?a=1&b=2');
+    const { key, url, shown } = await fileTicket(id);
+    expect(url).toBe(`https://tracker.example/jira?a=1&b=2/browse/${key}`);
+    for (const text of shown) if (text.includes(key)) expect(text).toContain(`<${url}|${key}>`);
+  });
+});
