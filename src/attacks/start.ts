@@ -8,6 +8,8 @@ import type { Actor, Login } from '../store/sessions.ts';
 import { platformFor, teamName } from './access.ts';
 import { attackCardMessage } from '../views/attackCard.ts';
 import type { CardRecord } from './cards.ts';
+import { UserInputError } from '../errors.ts';
+import { frozenRefusal } from '../guardrails/freezes.ts';
 
 /** A previewed attack waiting for its Start button; the button carries only the id. */
 export interface PendingAttack {
@@ -42,6 +44,12 @@ export async function dropPending(deps: Deps, id: string): Promise<void> {
   await deps.store.delete(`pending:${id}`);
 }
 
+/** A start in a frozen team is refused, with who froze it, since when and why. */
+export async function refuseIfFrozen(deps: Deps, team: TeamEntry): Promise<void> {
+  const freeze = await deps.freezes.covering(team.identifier);
+  if (freeze) throw new UserInputError(frozenRefusal(freeze, deps.config.slack.command));
+}
+
 export interface StartedAttack {
   guid: string;
   card: CardRecord | undefined;
@@ -54,6 +62,7 @@ export interface StartedAttack {
  * an unknown outcome, which the caller reports), then posts its card in the channel.
  */
 export async function startAttack(deps: Deps, actor: Actor, login: Login, team: TeamEntry, request: AttackRequest, channel: string): Promise<StartedAttack> {
+  await refuseIfFrozen(deps, team);
   const api = platformFor(deps, login, team);
   const name = teamName(team);
   const guid = await explained({ team: name, doing: 'start the attack' }, async () => {

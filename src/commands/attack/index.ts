@@ -1,7 +1,7 @@
 import type { TeamEntry } from '../../client/index.ts';
 import type { Deps } from '../../deps.ts';
 import { otherAttackChannels } from '../../attacks/channels.ts';
-import { claimPending, dropPending, loadPending, savePending, startAttack, type StartedAttack } from '../../attacks/start.ts';
+import { claimPending, dropPending, loadPending, refuseIfFrozen, savePending, startAttack, type StartedAttack } from '../../attacks/start.ts';
 import { respondTo } from '../../slack/messenger.ts';
 import { escapeMrkdwn } from '../../views/blocks.ts';
 import { describeTarget, type AttackRequest } from '../../attacks/request.ts';
@@ -52,6 +52,7 @@ async function start(deps: Deps, actor: Actor, login: Login, team: TeamEntry, re
 }
 
 async function preview(deps: Deps, actor: Actor, login: Login, team: TeamEntry, request: AttackRequest, channel: string) {
+  await refuseIfFrozen(deps, team);
   const pending = await savePending(deps, { actor, teamId: team.identifier, request, channel });
   return attackPreviewMessage({ request, teamName: teamName(team), pendingId: pending.id, command: deps.config.slack.command });
 }
