@@ -102,6 +102,9 @@ const environmentSchema = z
       }
       if (parsed.username || parsed.password || parsed.search || parsed.hash) ctx.addIssue({ code: 'custom', message: 'PUBLIC_URL must be a plain base address, without credentials, query or fragment' });
     }),
+    MONITORING_A_INTEGRATION: optionalText,
+    MONITORING_A_DOMAIN: optionalText.refine((v) => v === undefined || /^[a-z0-9.-]+(:\d+)?$/i.test(v), 'MONITORING_A_DOMAIN must be a host name such as app.monitoring-a.example'),
+    MONITORING_B_URI: optionalText.refine((v) => v === undefined || (URL.canParse(v) && /^https?:$/.test(new URL(v).protocol)), 'MONITORING_B_URI must be an http(s) URL'),
     LOGIN_MODE: optionalText.pipe(z.enum(loginModes, { error: `LOGIN_MODE must be one of ${loginModes.join(', ')}` }).optional()),
   });
 
@@ -144,6 +147,8 @@ export interface Config {
   /** Where people reach the bot's own pages (the secure login page), without a trailing slash. */
   publicUrl: string | undefined;
   login: { mode: LoginMode };
+  /** The company's monitoring integrations that guards read through (each may be overridden per guard). */
+  monitoring: { integrationA: string | undefined; domainA: string | undefined; uriB: string | undefined };
 }
 
 /** A configuration that cannot run; `problems` has one line per wrong variable and no values. */
@@ -188,5 +193,6 @@ export function loadConfig(env: NodeJS.ProcessEnv): Config {
     logLevel: e.LOG_LEVEL,
     publicUrl: e.PUBLIC_URL?.replace(/\/+$/, ''),
     login: { mode: e.LOGIN_MODE ?? (e.PUBLIC_URL ? 'both' : 'modal') },
+    monitoring: { integrationA: e.MONITORING_A_INTEGRATION, domainA: e.MONITORING_A_DOMAIN, uriB: e.MONITORING_B_URI },
   };
 }

@@ -16,6 +16,8 @@ import { UserInputError } from '../../errors.ts';
 import type { Actor, Login } from '../../store/sessions.ts';
 import { platformFor, requireLogin, requireTeam, teamName } from '../../attacks/access.ts';
 import { matchTeam } from '../arguments.ts';
+import { checkGuards, coveringGuards, GuardsUnknownError, refuseIfUnhealthy, unknownGuards, unknownGuardsText } from '../../guardrails/guardCheck.ts';
+import { guardKey, guardLine } from '../../guardrails/guards.ts';
 
 /**
  * Where attacks may start: a channel allowed by ATTACK_CHANNELS, where the card (and its Halt
@@ -45,16 +47,30 @@ function startedMessage(request: AttackRequest, team: TeamEntry, started: Starte
   return message(`:rocket: Started ${what}.${permalink ? ` <${permalink}|Its card> shows it live, with a Halt button.` : ' Its card in the channel shows it live, with a Halt button.'}`);
 }
 
-async function start(deps: Deps, actor: Actor, login: Login, team: TeamEntry, request: AttackRequest, channel: string): Promise<Reply> {
-  const started = await startAttack(deps, actor, login, team, request, channel);
+async function start(deps: Deps, actor: Actor, login: Login, team: TeamEntry, request: AttackRequest, channel: string, acknowledgedGuards?: string[]): Promise<Reply> {
+  const started = await startAttack(deps, actor, login, team, request, channel, { acknowledgedGuards });
   const permalink = started.card ? await deps.slack.permalink(started.card.channel, started.card.ts) : undefined;
   return startedMessage(request, team, started, deps, permalink);
 }
 
+/**
+ * The preview, after the checks a start would make: a freeze or an unhealthy guard refuses it
+ * here; a guard whose state cannot be told is shown, and Start becomes Start anyway.
+ */
 async function preview(deps: Deps, actor: Actor, login: Login, team: TeamEntry, request: AttackRequest, channel: string) {
   await refuseIfFrozen(deps, team);
-  const pending = await savePending(deps, { actor, teamId: team.identifier, request, channel });
-  return attackPreviewMessage({ request, teamName: teamName(team), pendingId: pending.id, command: deps.config.slack.command });
+  const checks = await checkGuards(deps, platformFor(deps, login, team), await coveringGuards(deps, actor, channel, request.guards));
+  refuseIfUnhealthy(checks);
+  const unknown = unknownGuards(checks);
+  const pending = await savePending(deps, { actor, teamId: team.identifier, request, channel, unknownGuards: unknown.map((c) => guardKey(c.guard.spec)) });
+  return attackPreviewMessage({
+    request,
+    teamName: teamName(team),
+    pendingId: pending.id,
+    command: deps.config.slack.command,
+    guards: checks.map((c) => guardLine(c.guard.spec, c.reading)),
+    ...(unknown.length ? { warning: `${unknownGuardsText(unknown)} Start anyway only if you will watch it yourself.` } : {}),
+  });
 }
 
 /**
@@ -114,7 +130,13 @@ export const attackCommand: Subcommand = {
       // `--yes` (Socket Mode may deliver twice; a signed request replays for minutes) starts nothing.
       const once = request.triggerId ?? request.responseUrl;
       if (!once || !(await deps.store.claim(`yes:${once}`, 15 * 60_000))) return { kind: 'none' };
-      return start(deps, request.actor, login, team, attack, channel);
+      try {
+        return await start(deps, request.actor, login, team, attack, channel);
+      } catch (error) {
+        // --yes never skips a guard: one that cannot be read gets the preview, with Start anyway.
+        if (!(error instanceof GuardsUnknownError)) throw error;
+        return { kind: 'message', message: await preview(deps, request.actor, login, team, attack, channel) };
+      }
     }
     return { kind: 'message', message: await preview(deps, request.actor, login, team, attack, channel) };
   },
@@ -136,7 +158,7 @@ export async function startFromPreview(action: Action, deps: Deps): Promise<Repl
     const login = await requireLogin(deps, action.actor);
     const team = login.session.teams.find((t) => t.identifier === pending.teamId);
     if (!team) throw new UserInputError('You are no longer in the team this attack was for. Run the command again.');
-    reply = await start(deps, action.actor, login, team, pending.request, channel);
+    reply = await start(deps, action.actor, login, team, pending.request, channel, pending.unknownGuards);
   } finally {
     await dropPending(deps, id).catch((error: unknown) => deps.logger.warn({ err: error }, 'could not drop a used preview'));
   }
