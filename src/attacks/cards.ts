@@ -27,6 +27,8 @@ export interface CardRecord {
   ticketCount?: number;
   /** The guards that cover the attack, with what each last read; `firedAt` once one halted it. */
   guards?: CardGuard[];
+  /** The second person who approved the start, when a rule asked for one. */
+  approvedBy?: { userId: string; userName: string } | undefined;
 }
 
 /** A guard as its card shows it. */

@@ -64,7 +64,7 @@ export interface StartedAttack {
  * Creates the attack with the person's own session (never retried: a create that times out has
  * an unknown outcome, which the caller reports), then posts its card in the channel.
  */
-export async function startAttack(deps: Deps, actor: Actor, login: Login, team: TeamEntry, request: AttackRequest, channel: string, options: { acknowledgedGuards?: readonly string[] | undefined } = {}): Promise<StartedAttack> {
+export async function startAttack(deps: Deps, actor: Actor, login: Login, team: TeamEntry, request: AttackRequest, channel: string, options: { acknowledgedGuards?: readonly string[] | undefined; approvedBy?: { userId: string; userName: string } | undefined } = {}): Promise<StartedAttack> {
   await refuseIfFrozen(deps, team);
   const api = platformFor(deps, login, team);
   const guards = await coveringGuards(deps, actor, channel, request.guards);
@@ -106,7 +106,15 @@ export async function startAttack(deps: Deps, actor: Actor, login: Login, team: 
     annotations: {},
     haltedBy: [],
     ...(checks.length ? { guards: cardGuards(checks) } : {}),
+    ...(options.approvedBy ? { approvedBy: options.approvedBy } : {}),
   };
+  if (options.approvedBy) {
+    // Both people on the platform's record too, for whoever reads the attack there.
+    await api.attacks.annotate(guid, { 'faultline-approval': `Requested by ${actor.userName}, approved by ${options.approvedBy.userName}` }).then(
+      (annotated) => (card.annotations = annotated.annotations ?? {}),
+      (error: unknown) => deps.logger.warn({ err: error, attack: guid }, 'could not record the approval on the attack'),
+    );
+  }
   try {
     const posted = await deps.slack.post(channel, attackCardMessage(card, { appUrl: deps.config.platform.appUrl }));
     const saved = { ...card, channel: posted.channel, ts: posted.ts };

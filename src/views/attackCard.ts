@@ -87,7 +87,7 @@ export function attackCardMessage(card: CardRecord, links: { appUrl?: string | u
   const halted = card.haltedBy.length ? `\nHalt requested by ${[...new Set(card.haltedBy.map((h) => `<@${h.userId}>`))].join(', ')}` : '';
   const blocks: KnownBlock[] = [
     header(`${card.type} attack · ${card.stage.replace(/([a-z])([A-Z])/g, '$1 $2')}`),
-    section(`*${escapeMrkdwn(card.type)}* ${argsText(card.args)} on ${escapeMrkdwn(card.targetWords)} in team *${escapeMrkdwn(card.teamName)}*\nStarted by <@${card.startedBy.userId}>${card.startedByPlatform ? ` (${escapeMrkdwn(card.startedByPlatform)})` : ''}${halted}`),
+    section(`*${escapeMrkdwn(card.type)}* ${argsText(card.args)} on ${escapeMrkdwn(card.targetWords)} in team *${escapeMrkdwn(card.teamName)}*\nStarted by <@${card.startedBy.userId}>${card.startedByPlatform ? ` (${escapeMrkdwn(card.startedByPlatform)})` : ''}${card.approvedBy ? `, approved by <@${card.approvedBy.userId}>` : ''}${halted}`),
     fields([
       ['Stage', stage],
       ['Targets', card.totalClients !== undefined ? `${card.totalClients} client${card.totalClients === 1 ? '' : 's'}` : 'resolving…'],

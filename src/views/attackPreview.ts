@@ -56,6 +56,8 @@ export interface AttackPreviewInput {
   guards?: string[] | undefined;
   /** Set when a guard's state cannot be told: shown above the buttons, and Start becomes Start anyway. */
   warning?: string | undefined;
+  /** Why the start needs a second person: Start becomes Request approval. */
+  approval?: string | undefined;
 }
 
 /** The ephemeral preview shown before an attack starts, with Start and Cancel. */
@@ -82,8 +84,9 @@ export function attackPreviewMessage(p: AttackPreviewInput): { text: string; blo
     fields(details),
     ...(p.guards?.length ? [section(`*Guards*\n${p.guards.join('\n')}`)] : []),
     ...(p.warning ? [section(p.warning)] : []),
+    ...(p.approval ? [section(`:raised_hand: This start needs a second person because ${p.approval}: the request goes to the channel, and the attack starts when someone else approves it.`)] : []),
     actions(ATTACK_PREVIEW_ACTIONS, [
-      button(p.warning ? 'Start anyway' : 'Start', ATTACK_START, { style: p.warning ? 'danger' : 'primary', value: p.pendingId }),
+      button(p.approval ? 'Request approval' : p.warning ? 'Start anyway' : 'Start', ATTACK_START, { style: p.warning ? 'danger' : 'primary', value: p.pendingId }),
       button('Cancel', ATTACK_CANCEL, { value: p.pendingId }),
     ]),
     context(`Same as typing ${codeSpan(`${p.command} ${shown}`)}`),

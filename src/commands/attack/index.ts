@@ -16,6 +16,8 @@ import { UserInputError } from '../../errors.ts';
 import type { Actor, Login } from '../../store/sessions.ts';
 import { platformFor, requireLogin, requireTeam, teamName } from '../../attacks/access.ts';
 import { matchTeam } from '../arguments.ts';
+import { approvalNeeded, requestApproval } from '../../guardrails/approvals.ts';
+import { ruleText } from '../../guardrails/approvalRules.ts';
 import { checkGuards, coveringGuards, GuardsUnknownError, refuseIfUnhealthy, unknownGuards, unknownGuardsText } from '../../guardrails/guardCheck.ts';
 import { guardKey, guardLine } from '../../guardrails/guards.ts';
 
@@ -63,6 +65,7 @@ async function preview(deps: Deps, actor: Actor, login: Login, team: TeamEntry, 
   refuseIfUnhealthy(checks);
   const unknown = unknownGuards(checks);
   const pending = await savePending(deps, { actor, teamId: team.identifier, request, channel, unknownGuards: unknown.map((c) => guardKey(c.guard.spec)) });
+  const rule = approvalNeeded(deps, pending, team);
   return attackPreviewMessage({
     request,
     teamName: teamName(team),
@@ -70,6 +73,7 @@ async function preview(deps: Deps, actor: Actor, login: Login, team: TeamEntry, 
     command: deps.config.slack.command,
     guards: checks.map((c) => guardLine(c.guard.spec, c.reading)),
     ...(unknown.length ? { warning: `${unknownGuardsText(unknown)} Start anyway only if you will watch it yourself.` } : {}),
+    ...(rule ? { approval: ruleText(rule) } : {}),
   });
 }
 
@@ -130,6 +134,13 @@ export const attackCommand: Subcommand = {
       // `--yes` (Socket Mode may deliver twice; a signed request replays for minutes) starts nothing.
       const once = request.triggerId ?? request.responseUrl;
       if (!once || !(await deps.store.claim(`yes:${once}`, 15 * 60_000))) return { kind: 'none' };
+      // --yes skips the preview, never the second person.
+      const pending = { actor: request.actor, teamId: team.identifier, request: attack, channel };
+      const rule = approvalNeeded(deps, pending, team);
+      if (rule) {
+        await refuseIfFrozen(deps, team);
+        return requestApproval(deps, pending, team, rule);
+      }
       try {
         return await start(deps, request.actor, login, team, attack, channel);
       } catch (error) {
@@ -158,7 +169,9 @@ export async function startFromPreview(action: Action, deps: Deps): Promise<Repl
     const login = await requireLogin(deps, action.actor);
     const team = login.session.teams.find((t) => t.identifier === pending.teamId);
     if (!team) throw new UserInputError('You are no longer in the team this attack was for. Run the command again.');
-    reply = await start(deps, action.actor, login, team, pending.request, channel, pending.unknownGuards);
+    // A rule checked again at the click: a Start forged past the preview still needs a second person.
+    const rule = approvalNeeded(deps, pending, team);
+    reply = rule ? await requestApproval(deps, pending, team, rule) : await start(deps, action.actor, login, team, pending.request, channel, pending.unknownGuards);
   } finally {
     await dropPending(deps, id).catch((error: unknown) => deps.logger.warn({ err: error }, 'could not drop a used preview'));
   }
