@@ -5,6 +5,11 @@ import { CatalogueCache } from './attacks/catalogue.ts';
 import { Poller } from './attacks/poller.ts';
 import { warnExpiringSessions } from './login/expiryWarnings.ts';
 import { GameDays } from './gamedays/gameDays.ts';
+import { Freezes } from './guardrails/freezes.ts';
+import { GuardStore } from './guardrails/guards.ts';
+import { enforceGuards } from './guardrails/guardWatch.ts';
+import { expireApprovals } from './guardrails/approvals.ts';
+import { enforceFreezes } from './guardrails/sweep.ts';
 import { createPlatformClient } from './client/index.ts';
 import type { Config } from './config.ts';
 import type { Deps } from './deps.ts';
@@ -57,9 +62,11 @@ export function createDeps(config: Config, overrides: DepsOverrides = {}): Deps 
     clock: { now },
     slack,
     cards,
-    poller: new Poller({ cards, messenger: slack, store, sessions, platform, logger, intervalMs: config.pollSeconds * 1000, appUrl: config.platform.appUrl, beforePass: () => warnExpiringSessions(deps) }),
+    poller: new Poller({ cards, messenger: slack, store, sessions, platform, logger, intervalMs: config.pollSeconds * 1000, appUrl: config.platform.appUrl, beforePass: () => warnExpiringSessions(deps).then(() => enforceFreezes(deps)).then(() => enforceGuards(deps)).then(() => expireApprovals(deps)) }),
     catalogues: new CatalogueCache(logger, now),
     gameDays: new GameDays({ store, messenger: slack, logger, now }),
+    freezes: new Freezes(store),
+    guards: new GuardStore(store),
   };
   return deps;
 }

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { isSecureUrl } from './client/request.ts';
+import { type ApprovalRule, parseApprovalRules } from './guardrails/approvalRules.ts';
 
 const optionalText = z
   .string()
@@ -111,6 +112,16 @@ const environmentSchema = z
       }
       if (parsed.search || parsed.hash) ctx.addIssue({ code: 'custom', message: 'PUBLIC_URL must be a plain base address, without credentials, query or fragment' });
     }),
+    MONITORING_A_INTEGRATION: optionalText,
+    MONITORING_A_DOMAIN: optionalText.refine((v) => v === undefined || /^[a-z0-9.-]+(:\d+)?$/i.test(v), 'MONITORING_A_DOMAIN must be a host name such as app.monitoring-a.example'),
+    MONITORING_B_URI: optionalText.refine((v) => v === undefined || (URL.canParse(v) && /^https?:$/.test(new URL(v).protocol)), 'MONITORING_B_URI must be an http(s) URL'),
+    APPROVAL_RULES: optionalText.transform((value, ctx) => {
+      if (value === undefined) return [];
+      const parsed = parseApprovalRules(value);
+      if ('rules' in parsed) return parsed.rules;
+      ctx.addIssue({ code: 'custom', message: 'APPROVAL_RULES must be a comma-separated list of always, all-targets, length>SECONDS, type=<attack type>, team=<name>, channel=<id>' });
+      return z.NEVER;
+    }),
     LOGIN_MODE: optionalText.pipe(z.enum(loginModes, { error: `LOGIN_MODE must be one of ${loginModes.join(', ')}` }).optional()),
   });
 
@@ -153,6 +164,10 @@ export interface Config {
   /** Where people reach the bot's own pages (the secure login page), without a trailing slash. */
   publicUrl: string | undefined;
   login: { mode: LoginMode };
+  /** The company's monitoring integrations that guards read through (each may be overridden per guard). */
+  monitoring: { integrationA: string | undefined; domainA: string | undefined; uriB: string | undefined };
+  /** When a start needs a second person; empty: never. */
+  approvalRules: ApprovalRule[];
 }
 
 /** A configuration that cannot run; `problems` has one line per wrong variable and no values. */
@@ -197,5 +212,7 @@ export function loadConfig(env: NodeJS.ProcessEnv): Config {
     logLevel: e.LOG_LEVEL,
     publicUrl: e.PUBLIC_URL?.replace(/\/+$/, ''),
     login: { mode: e.LOGIN_MODE ?? (e.PUBLIC_URL ? 'both' : 'modal') },
+    monitoring: { integrationA: e.MONITORING_A_INTEGRATION, domainA: e.MONITORING_A_DOMAIN, uriB: e.MONITORING_B_URI },
+    approvalRules: e.APPROVAL_RULES,
   };
 }

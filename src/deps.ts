@@ -8,6 +8,8 @@ import type { Poller } from './attacks/poller.ts';
 import type { Messenger } from './slack/messenger.ts';
 import type { CatalogueCache } from './attacks/catalogue.ts';
 import type { GameDays } from './gamedays/gameDays.ts';
+import type { Freezes } from './guardrails/freezes.ts';
+import type { GuardStore } from './guardrails/guards.ts';
 
 /** Everything a handler may use, built once in main.ts; tests pass real local parts through it. */
 export interface Deps {
@@ -23,4 +25,6 @@ export interface Deps {
   poller: Poller;
   catalogues: CatalogueCache;
   gameDays: GameDays;
+  freezes: Freezes;
+  guards: GuardStore;
 }

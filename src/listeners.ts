@@ -7,6 +7,8 @@ import { openNote, submitNote } from './commands/note.ts';
 import { showFromButton } from './commands/show.ts';
 import { submitTeamPicker, suggestTeams } from './commands/team.ts';
 import { endGameDayFromCard } from './commands/gameday.ts';
+import { approveRequest, rejectRequest } from './guardrails/approvals.ts';
+import { APPROVAL_APPROVE, APPROVAL_REJECT } from './views/approval.ts';
 import { newAttackFromHome, publishHome, switchTeamFromHome } from './commands/home.ts';
 import { fileTicketForGameDay, fileTicketFromCard, fileTicketFromMessage, submitTicket, submitTicketProject } from './commands/ticket.ts';
 import { GAMEDAY_END, GAMEDAY_FILE_TICKET } from './views/gameday.ts';
@@ -46,6 +48,8 @@ export const listeners: Listeners = {
     [GAMEDAY_FILE_TICKET]: fileTicketForGameDay,
     [HOME_SWITCH_TEAM]: switchTeamFromHome,
     [HOME_NEW_ATTACK]: newAttackFromHome,
+    [APPROVAL_APPROVE]: approveRequest,
+    [APPROVAL_REJECT]: rejectRequest,
   },
   views: {
     [LOGIN_VIEW]: submitLogin,

@@ -25,6 +25,19 @@ export interface CardRecord {
   /** Slack users who asked for a halt, first one first. */
   haltedBy: { userId: string; at: string }[];
   ticketCount?: number;
+  /** The guards that cover the attack, with what each last read; `firedAt` once one halted it. */
+  guards?: CardGuard[];
+  /** The second person who approved the start, when a rule asked for one. */
+  approvedBy?: { userId: string; userName: string } | undefined;
+}
+
+/** A guard as its card shows it. */
+export interface CardGuard {
+  key: string;
+  name: string;
+  state?: string | undefined;
+  health?: 'healthy' | 'unhealthy' | 'unknown' | undefined;
+  firedAt?: string | undefined;
 }
 
 /** Cards are kept for a month after they are posted: long enough for tickets and game-day summaries. */

@@ -1,3 +1,4 @@
+import type { GuardSpec } from '../guardrails/guards.ts';
 import type { CreateAttackInput, CreateAttackRequest, InfraCommandType } from '../client/index.ts';
 
 /** Which clients an attack hits, as the person chose it (target flags or the builder modal). */
@@ -22,6 +23,8 @@ export interface AttackRequest {
   yes: boolean;
   /** How long it runs: the given length or the type's default; undefined for types without one. */
   lengthSeconds: number | undefined;
+  /** `--guard`: health signals that refuse the start when unhealthy and halt the attack when they fire. */
+  guards?: GuardSpec[] | undefined;
 }
 
 /** The `target` of `POST /attacks/new` (platform-api.md, attack creation payload). */

@@ -8,6 +8,9 @@ import type { Actor, Login } from '../store/sessions.ts';
 import { platformFor, teamName } from './access.ts';
 import { attackCardMessage } from '../views/attackCard.ts';
 import type { CardRecord } from './cards.ts';
+import { UserInputError } from '../errors.ts';
+import { frozenRefusal } from '../guardrails/freezes.ts';
+import { cardGuards, coveringGuards, guardStart } from '../guardrails/guardCheck.ts';
 
 /** A previewed attack waiting for its Start button; the button carries only the id. */
 export interface PendingAttack {
@@ -16,6 +19,8 @@ export interface PendingAttack {
   teamId: string;
   request: AttackRequest;
   channel: string;
+  /** Guards whose state could not be told on the preview, which Start anyway accepts. */
+  unknownGuards?: string[] | undefined;
 }
 
 const pendingTtlMs = 15 * 60_000;
@@ -42,6 +47,12 @@ export async function dropPending(deps: Deps, id: string): Promise<void> {
   await deps.store.delete(`pending:${id}`);
 }
 
+/** A start in a frozen team is refused, with who froze it, since when and why. */
+export async function refuseIfFrozen(deps: Deps, team: TeamEntry): Promise<void> {
+  const freeze = await deps.freezes.covering(team.identifier);
+  if (freeze) throw new UserInputError(frozenRefusal(freeze, deps.config.slack.command));
+}
+
 export interface StartedAttack {
   guid: string;
   card: CardRecord | undefined;
@@ -53,8 +64,11 @@ export interface StartedAttack {
  * Creates the attack with the person's own session (never retried: a create that times out has
  * an unknown outcome, which the caller reports), then posts its card in the channel.
  */
-export async function startAttack(deps: Deps, actor: Actor, login: Login, team: TeamEntry, request: AttackRequest, channel: string): Promise<StartedAttack> {
+export async function startAttack(deps: Deps, actor: Actor, login: Login, team: TeamEntry, request: AttackRequest, channel: string, options: { acknowledgedGuards?: readonly string[] | undefined; approvedBy?: { userId: string; userName: string } | undefined } = {}): Promise<StartedAttack> {
+  await refuseIfFrozen(deps, team);
   const api = platformFor(deps, login, team);
+  const guards = await coveringGuards(deps, actor, channel, request.guards);
+  const checks = await guardStart(deps, api, guards, options.acknowledgedGuards);
   const name = teamName(team);
   const guid = await explained({ team: name, doing: 'start the attack' }, async () => {
     if (request.target.kind === 'service') {
@@ -65,6 +79,8 @@ export async function startAttack(deps: Deps, actor: Actor, login: Login, team: 
     }
     return api.attacks.create({ command: { type: request.type, ...(request.args.length ? { args: request.args } : {}) }, target: targetPayload(request.target) });
   });
+  const owner = { workspaceId: actor.workspaceId, userId: actor.userId, userName: actor.userName };
+  await deps.guards.setForAttack(guid, (request.guards ?? []).map((spec) => ({ spec, owner })));
   audit(deps.logger, 'attack_started', actor, { platformUser: login.session.identifier, team: team.identifier, attack: guid, type: request.type, args: request.args, target: request.target });
 
   const now = new Date(deps.clock.now()).toISOString();
@@ -89,7 +105,16 @@ export async function startAttack(deps: Deps, actor: Actor, login: Login, team: 
     lengthSeconds: request.lengthSeconds,
     annotations: {},
     haltedBy: [],
+    ...(checks.length ? { guards: cardGuards(checks) } : {}),
+    ...(options.approvedBy ? { approvedBy: options.approvedBy } : {}),
   };
+  if (options.approvedBy) {
+    // Both people on the platform's record too, for whoever reads the attack there.
+    await api.attacks.annotate(guid, { 'faultline-approval': `Requested by ${actor.userName}, approved by ${options.approvedBy.userName}` }).then(
+      (annotated) => (card.annotations = annotated.annotations ?? {}),
+      (error: unknown) => deps.logger.warn({ err: error, attack: guid }, 'could not record the approval on the attack'),
+    );
+  }
   try {
     const posted = await deps.slack.post(channel, attackCardMessage(card, { appUrl: deps.config.platform.appUrl }));
     const saved = { ...card, channel: posted.channel, ts: posted.ts };

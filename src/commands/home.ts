@@ -11,7 +11,7 @@ import { openBuilder } from './attack/index.ts';
  * Game days running in channels the person is in. Slack answers membership for the bot's scopes;
  * when it cannot (a missing scope, a hiccup), none are shown rather than someone else's.
  */
-async function gameDaysFor(deps: Deps, actor: Actor): Promise<HomeState['gameDays']> {
+export async function gameDaysFor(deps: Deps, actor: Actor): Promise<HomeState['gameDays']> {
   const running = await deps.gameDays.allRunning();
   if (!running.length) return [];
   const channels = await deps.slack.channelsOf(actor.userId).catch((error: unknown) => {
@@ -33,6 +33,7 @@ export async function publishHome(actor: Actor, deps: Deps): Promise<void> {
       teamName: login.team ? teamName(login.team) : undefined,
       teams: login.session.teams.map((t) => ({ id: t.identifier, name: teamName(t) })),
     };
+    state.freezes = await deps.freezes.touching(login.session.teams.map((t) => t.identifier));
     if (login.team) {
       const api = platformFor(deps, login, login.team);
       try {

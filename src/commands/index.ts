@@ -14,6 +14,8 @@ import { haltCommand } from './halt.ts';
 import { noteCommand } from './note.ts';
 import { ticketCommand, ticketsCommand } from './ticket.ts';
 import { gamedayCommand } from './gameday.ts';
+import { freezeCommand, unfreezeCommand } from './freeze.ts';
+import { statusCommand } from './status.ts';
 import type { Actor } from '../store/sessions.ts';
 import type { Reply } from '../slack/interaction.ts';
 import { escapeMrkdwn } from '../views/blocks.ts';
@@ -33,6 +35,9 @@ subcommands.push(
   ticketCommand,
   ticketsCommand,
   gamedayCommand,
+  statusCommand,
+  freezeCommand,
+  unfreezeCommand,
 );
 
 /** Slack turns straight quotes into curly ones as people type; the parser needs straight ones. */

@@ -69,6 +69,17 @@ export function argsText(args: readonly string[]): string {
   return args.length ? `\`${escapeMrkdwn(truncate(args.join(' '), 500)).replace(/`/g, "'")}\`` : '_no arguments_';
 }
 
+const healthEmoji = { healthy: ':large_green_circle:', unhealthy: ':rotating_light:', unknown: ':grey_question:' } as const;
+
+/** The guards line of a card: each guard, its last state, and when one fired. */
+export function guardsText(guards: NonNullable<CardRecord['guards']>): string {
+  const parts = guards.slice(0, 10).map((g) => {
+    const fired = g.firedAt ? ` · *fired* ${slackDate(new Date(g.firedAt), '{time}')}, halted this attack` : '';
+    return `${g.health ? healthEmoji[g.health] : ':grey_question:'} ${escapeMrkdwn(g.name)}: ${escapeMrkdwn(g.state ?? 'not read yet')}${fired}`;
+  });
+  return `*Guards* ${parts.join(' · ')}`;
+}
+
 /** The card posted in the channel when an attack starts, updated in place as its stage changes. */
 export function attackCardMessage(card: CardRecord, links: { appUrl?: string | undefined } = {}): Message {
   const live = isLive(card);
@@ -86,7 +97,7 @@ export function attackCardMessage(card: CardRecord, links: { appUrl?: string | u
   const halted = card.haltedBy.length ? `\nHalt requested by ${[...new Set(card.haltedBy.map((h) => `<@${h.userId}>`))].join(', ')}` : '';
   const blocks: KnownBlock[] = [
     header(`${card.type} attack · ${card.stage.replace(/([a-z])([A-Z])/g, '$1 $2')}`),
-    section(`*${escapeMrkdwn(card.type)}* ${argsText(card.args)} on ${escapeMrkdwn(card.targetWords)} in team *${escapeMrkdwn(card.teamName)}*\nStarted by <@${card.startedBy.userId}>${card.startedByPlatform ? ` (${escapeMrkdwn(card.startedByPlatform)})` : ''}${halted}`),
+    section(`*${escapeMrkdwn(card.type)}* ${argsText(card.args)} on ${escapeMrkdwn(card.targetWords)} in team *${escapeMrkdwn(card.teamName)}*\nStarted by <@${card.startedBy.userId}>${card.startedByPlatform ? ` (${escapeMrkdwn(card.startedByPlatform)})` : ''}${card.approvedBy ? `, approved by <@${card.approvedBy.userId}>` : ''}${halted}`),
     fields([
       ['Stage', stage],
       ['Targets', card.totalClients !== undefined ? `${card.totalClients} client${card.totalClients === 1 ? '' : 's'}` : 'resolving…'],
@@ -97,6 +108,7 @@ export function attackCardMessage(card: CardRecord, links: { appUrl?: string | u
   if (notes.length) {
     blocks.push(section(`*Notes*\n${notes.slice(-10).map(([, text]) => `• ${escapeMrkdwn(truncate(text, 280))}`).join('\n')}`));
   }
+  if (card.guards?.length) blocks.push(context(guardsText(card.guards)));
   if (card.ticketCount) blocks.push(context(`:ticket: ${card.ticketCount} ticket${card.ticketCount === 1 ? '' : 's'} filed`));
   blocks.push(context(`Attack ${code(card.guid)}${link}`));
   blocks.push(

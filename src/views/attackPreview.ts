@@ -1,6 +1,7 @@
 import type { KnownBlock } from '@slack/types';
 import { describeTarget, type AttackRequest } from '../attacks/request.ts';
 import { targetFlagWords } from '../attacks/targetFlags.ts';
+import { guardFlag } from '../guardrails/guards.ts';
 import { actions, button, context, escapeMrkdwn, fields, section } from './blocks.ts';
 
 export const ATTACK_START = 'attack_start';
@@ -24,6 +25,7 @@ export function equivalentCommand(request: AttackRequest): string {
     ...request.args,
     ...targetFlagWords(request.target),
     ...(request.team !== undefined ? ['--team', request.team] : []),
+    ...(request.guards ?? []).flatMap((g) => ['--guard', guardFlag(g)]),
     ...(request.yes ? ['--yes'] : []),
   ];
   return ['attack', ...words.map(shellWord)].join(' ');
@@ -50,6 +52,12 @@ export interface AttackPreviewInput {
   pendingId: string;
   /** The slash command, e.g. `/chaos`. */
   command: string;
+  /** The guards that cover the start, one line each with what they read. */
+  guards?: string[] | undefined;
+  /** Set when a guard's state cannot be told: shown above the buttons, and Start becomes Start anyway. */
+  warning?: string | undefined;
+  /** Why the start needs a second person: Start becomes Request approval. */
+  approval?: string | undefined;
 }
 
 /** The ephemeral preview shown before an attack starts, with Start and Cancel. */
@@ -74,8 +82,11 @@ export function attackPreviewMessage(p: AttackPreviewInput): { text: string; blo
       ? [section(`:warning: *This attack hits every active client of team ${escapeMrkdwn(teamName)}.* To narrow it, add a target flag such as \`--target-tags role=web\`.`)]
       : []),
     fields(details),
+    ...(p.guards?.length ? [section(`*Guards*\n${p.guards.join('\n')}`)] : []),
+    ...(p.warning ? [section(p.warning)] : []),
+    ...(p.approval ? [section(`:raised_hand: This start needs a second person because ${p.approval}: the request goes to the channel, and the attack starts when someone else approves it.`)] : []),
     actions(ATTACK_PREVIEW_ACTIONS, [
-      button('Start', ATTACK_START, { style: 'primary', value: p.pendingId }),
+      button(p.approval ? 'Request approval' : p.warning ? 'Start anyway' : 'Start', ATTACK_START, { style: p.warning ? 'danger' : 'primary', value: p.pendingId }),
       button('Cancel', ATTACK_CANCEL, { value: p.pendingId }),
     ]),
     context(`Same as typing ${codeSpan(`${p.command} ${shown}`)}`),

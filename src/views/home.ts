@@ -5,6 +5,8 @@ import type { ListedAttack } from './attackList.ts';
 import { haltAllButton } from './halt.ts';
 import { LOGIN_BUTTON } from './login.ts';
 import type { TeamChoice } from './team.ts';
+import type { Freeze } from '../guardrails/freezes.ts';
+import { freezeLines } from './status.ts';
 
 export const HOME_VIEW = 'home';
 /** Opens the team picker modal (the same as `team` without an argument). */
@@ -34,6 +36,8 @@ export interface HomeState {
   recent: ListedAttack[];
   /** Game days running in channels the person is in. */
   gameDays: { channel: string; title: string; facilitator: string; startedAt: string; permalink?: string | undefined }[];
+  /** Freezes of the person's teams (and of every team). */
+  freezes?: Freeze[];
   /** The slash command, for hints. */
   command: string;
 }
@@ -103,6 +107,7 @@ export function homeView(state: HomeState): HomeView {
   if (team) buttons.push(button('New attack', HOME_NEW_ATTACK, { style: 'primary' }));
   if (!team || login.teams.length > 1) buttons.push(button(team ? 'Switch team' : 'Choose a team', HOME_SWITCH_TEAM, team ? {} : { style: 'primary' }));
   if (buttons.length) blocks.push(actions('home_actions', buttons));
+  if (state.freezes?.length) blocks.push(section([...freezeLines(state.freezes), `No attack starts there until \`${command} unfreeze\`.`].join('\n')));
   if (login.teamId && team) blocks.push(...attackBlocks(state, login.teamId, team, command));
   blocks.push(...gameDayBlocks(state.gameDays));
   return { type: 'home', callback_id: HOME_VIEW, blocks };

@@ -34,6 +34,25 @@ describe('loadConfig', () => {
     expect(config.attackChannels).toBeUndefined();
   });
 
+  it('reads approval rules and the monitoring integrations, and names a wrong rule without echoing it', () => {
+    const config = loadConfig({ ...valid, APPROVAL_RULES: 'all-targets, length>600,type=memory, team=Payments,channel=C0PROD', MONITORING_A_INTEGRATION: 'acme-metrics', MONITORING_B_URI: 'https://alerts.example' });
+    expect(config.approvalRules).toEqual([
+      { kind: 'all-targets' },
+      { kind: 'length', seconds: 600 },
+      { kind: 'type', type: 'memory' },
+      { kind: 'team', team: 'Payments' },
+      { kind: 'channel', channel: 'C0PROD' },
+    ]);
+    expect(config.monitoring).toEqual({ integrationA: 'acme-metrics', domainA: undefined, uriB: 'https://alerts.example' });
+    expect(loadConfig(valid).approvalRules).toEqual([]);
+    for (const wrong of ['sometimes', 'length>', 'length>abc', 'channel=general', 'type=']) {
+      const found = problems({ ...valid, APPROVAL_RULES: wrong });
+      expect(found).toHaveLength(1);
+      expect(found[0]).toMatch(/^APPROVAL_RULES must be a comma-separated list/);
+    }
+    expect(problems({ ...valid, MONITORING_B_URI: 'alerts' })).toEqual(['MONITORING_B_URI must be an http(s) URL']);
+  });
+
   it('uses Socket Mode when an app token is set, and then needs no signing secret', () => {
     const config = loadConfig({ ...valid, SLACK_SIGNING_SECRET: '', SLACK_APP_TOKEN: 'xapp-1-A1-1' });
     expect(config.slack.socketMode).toBe(true);

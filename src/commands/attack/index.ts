@@ -1,7 +1,7 @@
 import type { TeamEntry } from '../../client/index.ts';
 import type { Deps } from '../../deps.ts';
 import { otherAttackChannels } from '../../attacks/channels.ts';
-import { claimPending, dropPending, loadPending, savePending, startAttack, type StartedAttack } from '../../attacks/start.ts';
+import { claimPending, dropPending, loadPending, refuseIfFrozen, savePending, startAttack, type StartedAttack } from '../../attacks/start.ts';
 import { respondTo } from '../../slack/messenger.ts';
 import { escapeMrkdwn } from '../../views/blocks.ts';
 import { describeTarget, type AttackRequest } from '../../attacks/request.ts';
@@ -16,6 +16,10 @@ import { UserInputError } from '../../errors.ts';
 import type { Actor, Login } from '../../store/sessions.ts';
 import { platformFor, requireLogin, requireTeam, teamName } from '../../attacks/access.ts';
 import { matchTeam } from '../arguments.ts';
+import { approvalNeeded, requestApproval } from '../../guardrails/approvals.ts';
+import { ruleText } from '../../guardrails/approvalRules.ts';
+import { checkGuards, coveringGuards, GuardsUnknownError, refuseIfUnhealthy, unknownGuards, unknownGuardsText } from '../../guardrails/guardCheck.ts';
+import { guardKey, guardLine } from '../../guardrails/guards.ts';
 
 /**
  * Where attacks may start: a channel allowed by ATTACK_CHANNELS, where the card (and its Halt
@@ -45,15 +49,32 @@ function startedMessage(request: AttackRequest, team: TeamEntry, started: Starte
   return message(`:rocket: Started ${what}.${permalink ? ` <${permalink}|Its card> shows it live, with a Halt button.` : ' Its card in the channel shows it live, with a Halt button.'}`);
 }
 
-async function start(deps: Deps, actor: Actor, login: Login, team: TeamEntry, request: AttackRequest, channel: string): Promise<Reply> {
-  const started = await startAttack(deps, actor, login, team, request, channel);
+async function start(deps: Deps, actor: Actor, login: Login, team: TeamEntry, request: AttackRequest, channel: string, acknowledgedGuards?: string[]): Promise<Reply> {
+  const started = await startAttack(deps, actor, login, team, request, channel, { acknowledgedGuards });
   const permalink = started.card ? await deps.slack.permalink(started.card.channel, started.card.ts) : undefined;
   return startedMessage(request, team, started, deps, permalink);
 }
 
+/**
+ * The preview, after the checks a start would make: a freeze or an unhealthy guard refuses it
+ * here; a guard whose state cannot be told is shown, and Start becomes Start anyway.
+ */
 async function preview(deps: Deps, actor: Actor, login: Login, team: TeamEntry, request: AttackRequest, channel: string) {
-  const pending = await savePending(deps, { actor, teamId: team.identifier, request, channel });
-  return attackPreviewMessage({ request, teamName: teamName(team), pendingId: pending.id, command: deps.config.slack.command });
+  await refuseIfFrozen(deps, team);
+  const checks = await checkGuards(deps, platformFor(deps, login, team), await coveringGuards(deps, actor, channel, request.guards));
+  refuseIfUnhealthy(checks);
+  const unknown = unknownGuards(checks);
+  const pending = await savePending(deps, { actor, teamId: team.identifier, request, channel, unknownGuards: unknown.map((c) => guardKey(c.guard.spec)) });
+  const rule = approvalNeeded(deps, pending, team);
+  return attackPreviewMessage({
+    request,
+    teamName: teamName(team),
+    pendingId: pending.id,
+    command: deps.config.slack.command,
+    guards: checks.map((c) => guardLine(c.guard.spec, c.reading)),
+    ...(unknown.length ? { warning: `${unknownGuardsText(unknown)} Start anyway only if you will watch it yourself.` } : {}),
+    ...(rule ? { approval: ruleText(rule) } : {}),
+  });
 }
 
 /**
@@ -113,7 +134,20 @@ export const attackCommand: Subcommand = {
       // `--yes` (Socket Mode may deliver twice; a signed request replays for minutes) starts nothing.
       const once = request.triggerId ?? request.responseUrl;
       if (!once || !(await deps.store.claim(`yes:${once}`, 15 * 60_000))) return { kind: 'none' };
-      return start(deps, request.actor, login, team, attack, channel);
+      // --yes skips the preview, never the second person.
+      const pending = { actor: request.actor, teamId: team.identifier, request: attack, channel };
+      const rule = approvalNeeded(deps, pending, team);
+      if (rule) {
+        await refuseIfFrozen(deps, team);
+        return requestApproval(deps, pending, team, rule);
+      }
+      try {
+        return await start(deps, request.actor, login, team, attack, channel);
+      } catch (error) {
+        // --yes never skips a guard: one that cannot be read gets the preview, with Start anyway.
+        if (!(error instanceof GuardsUnknownError)) throw error;
+        return { kind: 'message', message: await preview(deps, request.actor, login, team, attack, channel) };
+      }
     }
     return { kind: 'message', message: await preview(deps, request.actor, login, team, attack, channel) };
   },
@@ -135,7 +169,9 @@ export async function startFromPreview(action: Action, deps: Deps): Promise<Repl
     const login = await requireLogin(deps, action.actor);
     const team = login.session.teams.find((t) => t.identifier === pending.teamId);
     if (!team) throw new UserInputError('You are no longer in the team this attack was for. Run the command again.');
-    reply = await start(deps, action.actor, login, team, pending.request, channel);
+    // A rule checked again at the click: a Start forged past the preview still needs a second person.
+    const rule = approvalNeeded(deps, pending, team);
+    reply = rule ? await requestApproval(deps, pending, team, rule) : await start(deps, action.actor, login, team, pending.request, channel, pending.unknownGuards);
   } finally {
     await dropPending(deps, id).catch((error: unknown) => deps.logger.warn({ err: error }, 'could not drop a used preview'));
   }

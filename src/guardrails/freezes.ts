@@ -1,0 +1,79 @@
+import type { KeyValueStore } from '../store/keyValue.ts';
+import type { Person } from '../store/sessions.ts';
+import { escapeMrkdwn, slackDate } from '../views/blocks.ts';
+
+/**
+ * A freeze: while it stands, no attack starts through Faultline in its scope (one team, or every
+ * team), and the poller halts any attack that appears there from elsewhere.
+ */
+export interface Freeze {
+  scope: 'team' | 'all';
+  /** The frozen team (scope `team`). */
+  teamId?: string | undefined;
+  teamName?: string | undefined;
+  /** Who declared it; their session halts what appears while it stands. */
+  by: Person & { userName: string };
+  reason: string;
+  /** ISO time it was declared. */
+  since: string;
+  /** Where it was declared: halts made while it stands are reported there. */
+  channel: string | undefined;
+}
+
+const key = (scope: Freeze['scope'], teamId?: string) => (scope === 'all' ? 'freeze:all' : `freeze:team:${teamId}`);
+
+/** The freezes, one store key each, so every replica honours them and they survive restarts. */
+export class Freezes {
+  readonly #store: KeyValueStore;
+
+  constructor(store: KeyValueStore) {
+    this.#store = store;
+  }
+
+  async declare(freeze: Freeze): Promise<void> {
+    await this.#store.set(key(freeze.scope, freeze.teamId), freeze);
+  }
+
+  /** Lifts a freeze; false when there was none. */
+  lift(scope: Freeze['scope'], teamId?: string): Promise<boolean> {
+    return this.#store.delete(key(scope, teamId));
+  }
+
+  get(scope: Freeze['scope'], teamId?: string): Promise<Freeze | undefined> {
+    return this.#store.get<Freeze>(key(scope, teamId));
+  }
+
+  async all(): Promise<Freeze[]> {
+    const found: Freeze[] = [];
+    for await (const [, freeze] of this.#store.entries<Freeze>('freeze:')) found.push(freeze);
+    return found;
+  }
+
+  /** The freezes that touch these teams: a freeze of everything, and the teams' own. */
+  async touching(teamIds: Iterable<string>): Promise<Freeze[]> {
+    const teams = new Set(teamIds);
+    return (await this.all()).filter((f) => f.scope === 'all' || (f.teamId !== undefined && teams.has(f.teamId)));
+  }
+
+  /** The freeze that stops starts in a team: a freeze of everything first, else the team's own. */
+  async covering(teamId: string): Promise<Freeze | undefined> {
+    return (await this.get('all')) ?? (await this.get('team', teamId));
+  }
+}
+
+/** "Payments" or "every team". */
+export function freezeScopeText(freeze: Pick<Freeze, 'scope' | 'teamName' | 'teamId'>): string {
+  return freeze.scope === 'all' ? 'every team' : `*${escapeMrkdwn(freeze.teamName ?? freeze.teamId ?? 'a team')}*`;
+}
+
+/** "frozen by @x since 14:02: reason", as previews, refusals, Home and status show it. */
+export function frozenLine(freeze: Freeze): string {
+  const since = Number.isNaN(Date.parse(freeze.since)) ? '' : ` since ${slackDate(new Date(freeze.since), '{time}')}`;
+  return `frozen by <@${freeze.by.userId}>${since}: ${escapeMrkdwn(freeze.reason)}`;
+}
+
+/** The refusal of a start in a frozen scope, with the way out. */
+export function frozenRefusal(freeze: Freeze, command: string): string {
+  const unfreeze = freeze.scope === 'all' ? `${command} unfreeze --all` : `${command} unfreeze --team ${freeze.teamName ?? freeze.teamId}`;
+  return `:snowflake: Attacks in ${freezeScopeText(freeze)} are ${frozenLine(freeze)}. Nothing was started. When it is safe again, \`${escapeMrkdwn(unfreeze)}\` lifts the freeze.`;
+}

@@ -1,0 +1,164 @@
+import { randomUUID } from 'node:crypto';
+import { ForbiddenError, UnauthorizedError } from '../client/errors.ts';
+import { type CardRecord, isLive } from '../attacks/cards.ts';
+import type { Deps } from '../deps.ts';
+import type { Person } from '../store/sessions.ts';
+import { actions, escapeMrkdwn, section, slackDate } from '../views/blocks.ts';
+import { haltAllButton } from '../views/halt.ts';
+import { type Guard, guardKey, guardName, type GuardReading, readGuard } from './guards.ts';
+
+/** This process, as the holder of per-guard reading leases. */
+const reader = randomUUID();
+
+interface Watched {
+  guard: Guard;
+  cards: CardRecord[];
+}
+
+/** Every distinct guard over the live cards, with the cards it covers. */
+async function watchedGuards(deps: Deps): Promise<Watched[]> {
+  const byKey = new Map<string, Watched>();
+  const gameDayGuards = new Map<string, Guard[]>();
+  for (const [, guids] of await deps.cards.liveByTeam()) {
+    for (const guid of guids) {
+      const card = await deps.cards.get(guid);
+      if (!card || !isLive(card)) continue;
+      if (!gameDayGuards.has(card.channel)) {
+        const day = await deps.gameDays.running(card.channel);
+        gameDayGuards.set(card.channel, day && day.startedAt <= card.createdAt ? await deps.guards.forGameDay(day.id) : []);
+      }
+      for (const guard of [...(await deps.guards.forAttack(guid)), ...gameDayGuards.get(card.channel)!]) {
+        const key = guardKey(guard.spec);
+        const entry = byKey.get(key) ?? { guard, cards: [] };
+        if (!entry.cards.some((c) => c.guid === card.guid)) entry.cards.push(card);
+        byKey.set(key, entry);
+      }
+    }
+  }
+  return [...byKey.values()];
+}
+
+/** Reads a guard with its owner's session, or, failing that, with a covered attack's starter's. */
+async function read(deps: Deps, watched: Watched): Promise<GuardReading | undefined> {
+  const people: Person[] = [watched.guard.owner, ...watched.cards.map((c) => c.startedBy)];
+  const seen = new Set<string>();
+  for (const person of people) {
+    const id = `${person.workspaceId}/${person.userId}`;
+    if (seen.has(id)) continue;
+    seen.add(id);
+    const login = await deps.sessions.get(person);
+    const team = login?.session.teams.find((t) => watched.cards.some((c) => c.teamId === t.identifier));
+    if (!login || !team) continue;
+    try {
+      return await readGuard(deps.platform.as({ header: login.session.header, teamId: team.identifier }), watched.guard.spec, deps.clock.now);
+    } catch (error) {
+      if (!(error instanceof UnauthorizedError)) throw error;
+    }
+  }
+  return undefined;
+}
+
+/** Shows a guard's new reading on every card it covers; a fired guard marks the card. */
+async function showOnCards(deps: Deps, watched: Watched, reading: GuardReading, fired: Set<string>): Promise<void> {
+  const key = guardKey(watched.guard.spec);
+  const name = guardName(watched.guard.spec, reading);
+  for (const stale of watched.cards) {
+    const card = (await deps.cards.get(stale.guid)) ?? stale;
+    const guards = [...(card.guards ?? [])];
+    const index = guards.findIndex((g) => g.key === key);
+    const before = index >= 0 ? guards[index]! : undefined;
+    const next = { key, name, state: reading.state, health: reading.health, firedAt: fired.has(card.guid) ? reading.at : before?.firedAt };
+    if (before && before.state === next.state && before.health === next.health && before.firedAt === next.firedAt && before.name === next.name) continue;
+    if (index >= 0) guards[index] = next;
+    else guards.push(next);
+    await deps.poller.publish({ ...card, guards });
+  }
+}
+
+/**
+ * Halts every attack a fired guard covers, with the guard owner's session and the reason
+ * `guard <name> fired`. What that session cannot halt is put in front of people: a message in
+ * the attack's channel with Halt all, and a direct message to the guard's owner.
+ */
+async function trip(deps: Deps, watched: Watched, reading: GuardReading): Promise<Set<string>> {
+  const name = guardName(watched.guard.spec, reading);
+  const reason = `guard ${name} fired`;
+  const owner = watched.guard.owner;
+  const login = await deps.sessions.get(owner);
+  const halted = new Set<string>();
+  const stuck: CardRecord[] = [];
+  for (const card of watched.cards) {
+    if (!(await deps.guards.claimTrip(watched.guard.spec, card.guid))) continue;
+    const team = login?.session.teams.find((t) => t.identifier === card.teamId);
+    if (!login || !team) {
+      stuck.push(card);
+      continue;
+    }
+    try {
+      const api = deps.platform.as({ header: login.session.header, teamId: team.identifier });
+      const request = { reason, reference: `slack:${owner.workspaceId}:${owner.userId}` };
+      if (card.kind === 'kubernetes') await api.kubernetes.halt(card.guid, request);
+      else await api.attacks.halt(card.guid, request);
+      halted.add(card.guid);
+      deps.logger.info({ audit: 'attack_halted', slackWorkspace: owner.workspaceId, slackUser: owner.userId, team: card.teamId, attack: card.guid, reason, guard: guardKey(watched.guard.spec) }, 'audit: attack_halted');
+      const line = `:rotating_light: Guard *${escapeMrkdwn(name)}* fired (${escapeMrkdwn(reading.state)}) at ${slackDate(new Date(reading.at), '{time}')}: halted this attack with <@${owner.userId}>'s session.`;
+      await deps.slack.post(card.channel, { text: line }, { threadTs: card.ts }).catch((error: unknown) => deps.logger.warn({ err: error, attack: card.guid }, 'could not post a guard halt in the thread'));
+      await postToGameDay(deps, card, `:rotating_light: Guard *${escapeMrkdwn(name)}* fired (${escapeMrkdwn(reading.state)}): halted *${escapeMrkdwn(card.type)}* \`${card.guid}\`.`);
+    } catch (error) {
+      if (!(error instanceof UnauthorizedError || error instanceof ForbiddenError)) {
+        // A platform hiccup: let the next pass try again.
+        await deps.store.release(`guard-trip:${guardKey(watched.guard.spec)}:${card.guid}`).catch(() => undefined);
+        throw error;
+      }
+      stuck.push(card);
+    }
+  }
+  if (stuck.length) await askPeopleToHalt(deps, watched.guard, name, reading, stuck);
+  return halted;
+}
+
+async function postToGameDay(deps: Deps, card: CardRecord, text: string): Promise<void> {
+  const day = await deps.gameDays.running(card.channel).catch(() => undefined);
+  if (day?.ts) await deps.slack.post(day.channel, { text }, { threadTs: day.ts }).catch(() => undefined);
+}
+
+async function askPeopleToHalt(deps: Deps, guard: Guard, name: string, reading: GuardReading, cards: CardRecord[]): Promise<void> {
+  const owner = guard.owner;
+  const list = (cs: CardRecord[]) => cs.map((c) => `*${escapeMrkdwn(c.type)}* \`${c.guid}\` in *${escapeMrkdwn(c.teamName)}*`).join(', ');
+  for (const channel of new Set(cards.map((c) => c.channel))) {
+    const here = cards.filter((c) => c.channel === channel);
+    const text = `:rotating_light: Guard *${escapeMrkdwn(name)}* fired (${escapeMrkdwn(reading.state)}), but <@${owner.userId}>'s session could not halt ${list(here)}. Halt ${here.length === 1 ? 'it' : 'them'} now.`;
+    await deps.slack.post(channel, { text, blocks: [section(text), actions('guard_halt_all', [haltAllButton()])] }).catch((error: unknown) => deps.logger.warn({ err: error, channel }, 'could not ask a channel to halt after a guard fired'));
+  }
+  const dm = `:rotating_light: Your guard *${escapeMrkdwn(name)}* fired (${escapeMrkdwn(reading.state)}), but your session could not halt ${list(cards)}: log in again with \`${deps.config.slack.command} login\` and halt ${cards.length === 1 ? 'it' : 'them'}, or ask someone who can.`;
+  await deps.slack.post(owner.userId, { text: dm }).catch((error: unknown) => deps.logger.warn({ err: error }, 'could not tell a guard owner that their guard could not halt'));
+}
+
+/**
+ * Once per poll pass: each distinct guard over live attacks is read once (one replica reads it,
+ * as with the poller's lease), its state shown on the cards it covers, and when it turns
+ * unhealthy every attack it covers is halted. Never throws.
+ */
+export async function enforceGuards(deps: Deps): Promise<void> {
+  let watched: Watched[];
+  try {
+    watched = await watchedGuards(deps);
+  } catch (error) {
+    deps.logger.warn({ err: error }, 'could not gather the guards of live attacks');
+    return;
+  }
+  const intervalMs = deps.config.pollSeconds * 1000;
+  await Promise.all(
+    watched.map(async (w) => {
+      try {
+        if (!(await deps.store.claim(`guard-read:${guardKey(w.guard.spec)}`, intervalMs * 2, reader))) return;
+        const reading = (await read(deps, w)) ?? { health: 'unknown' as const, state: 'nobody logged in can read it', at: new Date(deps.clock.now()).toISOString() };
+        await deps.guards.saveReading(w.guard.spec, reading);
+        const fired = reading.health === 'unhealthy' ? await trip(deps, w, reading) : new Set<string>();
+        await showOnCards(deps, w, reading, fired);
+      } catch (error) {
+        deps.logger.warn({ err: error, guard: guardKey(w.guard.spec) }, 'could not read or act on a guard');
+      }
+    }),
+  );
+}

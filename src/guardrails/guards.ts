@@ -1,0 +1,153 @@
+import { NoIntegrationError, NotFoundError, UnauthorizedError } from '../client/errors.ts';
+import type { ScopedPlatform } from '../client/index.ts';
+import { alertHealth, type Health, monitorHealth } from '../client/schemas.ts';
+import type { Config } from '../config.ts';
+import { UserInputError } from '../errors.ts';
+import type { KeyValueStore } from '../store/keyValue.ts';
+import type { Person } from '../store/sessions.ts';
+import { escapeMrkdwn } from '../views/blocks.ts';
+
+/**
+ * A health signal the platform reads for a team: a monitoringA monitor (integration, domain, id)
+ * or a monitoringB alert (URI, name). Unhealthy refuses starts and halts what it covers.
+ */
+export type GuardSpec =
+  | { kind: 'a'; monitorId: string; integration: string; domain?: string | undefined }
+  | { kind: 'b'; alert: string; uri: string };
+
+/** A guard as something covers it: who set it (their session reads it and halts). */
+export interface Guard {
+  spec: GuardSpec;
+  owner: Person & { userName: string };
+}
+
+/** What a guard last read said. */
+export interface GuardReading {
+  health: Health;
+  /** The state in the product's words (`Alert`, `firing`, `No Data`), or why none could be read. */
+  state: string;
+  /** The monitor's name, when it was read; an alert is named by its name already. */
+  name?: string | undefined;
+  at: string;
+}
+
+export const guardUsage = '--guard a:<monitor id> | --guard b:<alert name>';
+
+/** The one identity of a guard: two attacks guarded by the same monitor share its reading. */
+export function guardKey(spec: GuardSpec): string {
+  return spec.kind === 'a' ? `a|${spec.integration}|${spec.domain ?? ''}|${spec.monitorId}` : `b|${spec.uri}|${spec.alert}`;
+}
+
+/** How a guard is written in a command: `a:1234567`, `b:CheckoutErrorRate`. */
+export function guardFlag(spec: GuardSpec): string {
+  return spec.kind === 'a' ? `a:${spec.monitorId}` : `b:${spec.alert}`;
+}
+
+/** A guard in words: its monitor's name when known, else what identifies it. */
+export function guardName(spec: GuardSpec, reading?: Pick<GuardReading, 'name'>): string {
+  if (spec.kind === 'b') return spec.alert;
+  return reading?.name ? `${reading.name} (${spec.monitorId})` : `monitor ${spec.monitorId}`;
+}
+
+/** `--guard a:<id>` or `--guard b:<alert name>`, with the integration from config. */
+export function parseGuard(text: string, config: Pick<Config, 'monitoring'>, cmd: string): GuardSpec {
+  const match = /^\s*([ab])\s*:\s*(.+?)\s*$/i.exec(text);
+  if (!match) throw new UserInputError(`“${escapeMrkdwn(text)}” is not a guard. Write \`a:<monitor id>\` for a monitoringA monitor or \`b:<alert name>\` for a monitoringB alert.`, guardUsage);
+  const [, kind, value] = match as unknown as [string, string, string];
+  if (kind.toLowerCase() === 'a') {
+    if (!/^\d{1,20}$/.test(value)) throw new UserInputError(`“${escapeMrkdwn(value)}” is not a monitor id: monitoringA monitors have numeric ids, such as \`a:1234567\`.`, guardUsage);
+    const integration = config.monitoring.integrationA;
+    if (!integration) throw new UserInputError(`Monitor guards need MONITORING_A_INTEGRATION, which this Faultline does not set. Ask whoever runs it, or use \`${cmd} gameday guard\` to name the integration.`);
+    return { kind: 'a', monitorId: value, integration, domain: config.monitoring.domainA };
+  }
+  if (!/^[\w.:/-]{1,200}$/.test(value)) throw new UserInputError(`“${escapeMrkdwn(value)}” is not an alert name: letters, digits and \`_ . : / -\` only.`, guardUsage);
+  const uri = config.monitoring.uriB;
+  if (!uri) throw new UserInputError(`Alert guards need MONITORING_B_URI, which this Faultline does not set. Ask whoever runs it, or use \`${cmd} gameday guard\` to give the URI.`);
+  return { kind: 'b', alert: value, uri };
+}
+
+/** Every `--guard` value of a command (the flag may repeat), de-duplicated. */
+export function guardsFromFlag(value: unknown, config: Pick<Config, 'monitoring'>, cmd: string): GuardSpec[] {
+  if (value === undefined) return [];
+  const values = (Array.isArray(value) ? value : [value]).map((v) => (typeof v === 'string' ? v : ''));
+  if (values.some((v) => !v.trim())) throw new UserInputError('`--guard` needs a guard after it.', guardUsage);
+  const specs = values.map((v) => parseGuard(v, config, cmd));
+  const seen = new Set<string>();
+  return specs.filter((s) => !seen.has(guardKey(s)) && seen.add(guardKey(s)));
+}
+
+/**
+ * Reads one guard with a session and a team. Never throws for the guard's own sake: a monitor
+ * that is gone, an integration that is missing or a platform that does not answer is `unknown`,
+ * with why. An expired session throws, so the caller can say whose it was.
+ */
+export async function readGuard(api: ScopedPlatform, spec: GuardSpec, now: () => number): Promise<GuardReading> {
+  const at = new Date(now()).toISOString();
+  try {
+    if (spec.kind === 'a') {
+      const monitor = await api.monitoring.getMonitorA(spec.monitorId, { integrationName: spec.integration, domain: spec.domain });
+      return { health: monitorHealth(monitor), state: monitor.overall_state ?? 'no state', name: monitor.name, at };
+    }
+    const alerts = await api.monitoring.alertsB({ uri: spec.uri, name: spec.alert });
+    const alert = alerts.find((a) => a.name === spec.alert);
+    if (!alert) return { health: 'unknown', state: 'not found', at };
+    return { health: alertHealth(alert), state: alert.state ?? 'no state', at };
+  } catch (error) {
+    if (error instanceof UnauthorizedError) throw error;
+    if (error instanceof NoIntegrationError) return { health: 'unknown', state: 'no integration', at };
+    if (error instanceof NotFoundError) return { health: 'unknown', state: 'not found', at };
+    return { health: 'unknown', state: 'unreachable', at };
+  }
+}
+
+/** A guard's reading in a line: `checkout p99 latency (1234567): Alert`. */
+export function guardLine(spec: GuardSpec, reading: GuardReading | undefined): string {
+  const emoji = !reading ? ':grey_question:' : reading.health === 'unhealthy' ? ':rotating_light:' : reading.health === 'healthy' ? ':large_green_circle:' : ':grey_question:';
+  return `${emoji} ${escapeMrkdwn(guardName(spec, reading))}: ${escapeMrkdwn(reading?.state ?? 'not read yet')}`;
+}
+
+/**
+ * Where guards are kept: per attack and per game day (by its id, so they end with it), and the
+ * last reading of each distinct guard, shared by everything it covers.
+ */
+export class GuardStore {
+  readonly #store: KeyValueStore;
+
+  constructor(store: KeyValueStore) {
+    this.#store = store;
+  }
+
+  async forAttack(guid: string): Promise<Guard[]> {
+    return (await this.#store.get<Guard[]>(`guards:attack:${guid}`)) ?? [];
+  }
+
+  async setForAttack(guid: string, guards: Guard[]): Promise<void> {
+    if (guards.length) await this.#store.set(`guards:attack:${guid}`, guards, 30 * 24 * 3600_000);
+  }
+
+  async forGameDay(id: string): Promise<Guard[]> {
+    return (await this.#store.get<Guard[]>(`guards:gameday:${id}`)) ?? [];
+  }
+
+  /** Adds guards to a game day (one already there keeps its owner). */
+  async addToGameDay(id: string, guards: Guard[]): Promise<Guard[]> {
+    const current = await this.forGameDay(id);
+    const keys = new Set(current.map((g) => guardKey(g.spec)));
+    const next = [...current, ...guards.filter((g) => !keys.has(guardKey(g.spec)))];
+    await this.#store.set(`guards:gameday:${id}`, next, 30 * 24 * 3600_000);
+    return next;
+  }
+
+  reading(spec: GuardSpec): Promise<GuardReading | undefined> {
+    return this.#store.get<GuardReading>(`guard-reading:${guardKey(spec)}`);
+  }
+
+  async saveReading(spec: GuardSpec, reading: GuardReading): Promise<void> {
+    await this.#store.set(`guard-reading:${guardKey(spec)}`, reading, 24 * 3600_000);
+  }
+
+  /** Every trip of a guard over an attack is recorded once: true for the one caller that records it. */
+  claimTrip(spec: GuardSpec, guid: string): Promise<boolean> {
+    return this.#store.claim(`guard-trip:${guardKey(spec)}:${guid}`, 24 * 3600_000);
+  }
+}

@@ -1,0 +1,43 @@
+import type { KnownBlock } from '@slack/types';
+import type { CardRecord } from '../attacks/cards.ts';
+import { type Freeze, freezeScopeText, frozenLine } from '../guardrails/freezes.ts';
+import { context, escapeMrkdwn, header, section, slackDate } from './blocks.ts';
+import type { Message } from './message.ts';
+import { stageLabel } from './attackCard.ts';
+
+export const statusAttacksShown = 20;
+
+export interface StatusState {
+  freezes: Freeze[];
+  gameDays: { channel: string; title: string; facilitator: string; startedAt: string }[];
+  /** Live attack cards of the person's teams, newest first. */
+  live: CardRecord[];
+  command: string;
+}
+
+/** One line per freeze, as App Home and `status` show them. */
+export function freezeLines(freezes: Freeze[]): string[] {
+  return freezes.map((f) => `:snowflake: ${freezeScopeText(f)}: ${frozenLine(f)}`);
+}
+
+/** `/chaos status`: what stands now, in the order it matters: freezes, game days, live attacks. */
+export function statusMessage(state: StatusState): Message {
+  const { command } = state;
+  const blocks: KnownBlock[] = [header('Faultline now')];
+  blocks.push(section(state.freezes.length ? ['*Freezes*', ...freezeLines(state.freezes)].join('\n') : '*Freezes*\nNone: attacks can start.'));
+  const days = state.gameDays.map((d) => {
+    const started = Number.isNaN(Date.parse(d.startedAt)) ? '' : `, since ${slackDate(new Date(d.startedAt), '{time}')}`;
+    return `:dart: *${escapeMrkdwn(d.title)}* in <#${d.channel}>, facilitated by <@${d.facilitator}>${started}`;
+  });
+  blocks.push(section(days.length ? ['*Game days*', ...days].join('\n') : '*Game days*\nNone running in your channels.'));
+  const shown = state.live.slice(0, statusAttacksShown);
+  const attacks = shown.map((c) => `${stageLabel(c.stage, c.lifecycle)} *${escapeMrkdwn(c.type)}* in *${escapeMrkdwn(c.teamName)}* · <#${c.channel}> · by <@${c.startedBy.userId}>\n\`${c.guid}\``);
+  blocks.push(section(attacks.length ? ['*Live attacks started from Slack*', ...attacks].join('\n') : '*Live attacks started from Slack*\nNone.'));
+  if (state.live.length > shown.length) blocks.push(context(`and ${state.live.length - shown.length} more: \`${command} list active\` lists a team's attacks.`));
+  const summary = [
+    state.freezes.length ? `${state.freezes.length} freeze${state.freezes.length === 1 ? '' : 's'}` : 'no freeze',
+    `${state.gameDays.length} game day${state.gameDays.length === 1 ? '' : 's'}`,
+    `${state.live.length} live attack${state.live.length === 1 ? '' : 's'}`,
+  ].join(', ');
+  return { text: `Faultline now: ${summary}.`, blocks };
+}
