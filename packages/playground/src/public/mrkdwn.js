@@ -19,6 +19,7 @@ const EMOJI = {
   thumbsup: '👍', '+1': '👍', thumbsdown: '👎', bell: '🔔', construction: '🚧', skull: '💀', test_tube: '🧪',
   gear: '⚙️', clipboard: '📋', calendar: '📅', chart_with_upwards_trend: '📈', busts_in_silhouette: '👥',
   bust_in_silhouette: '👤', arrows_counterclockwise: '🔄', repeat: '🔁', question: '❓', exclamation: '❗',
+  snowflake: '❄️', sunny: '☀️', shield: '🛡️', raised_hand: '✋',
 };
 
 const SAFE_URL = /^(https?:\/\/|mailto:)/i;
