@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import { locateAttack } from '../attacks/locate.ts';
 import { audit } from '../audit.ts';
 import type { Deps } from '../deps.ts';
@@ -15,14 +16,15 @@ const usage = 'note <attack id> <text>';
 
 /** Runs `work` while holding `lock` (across replicas on Redis), waiting a little for it if taken. */
 async function oneAtATime<T>(deps: Deps, lock: string, work: () => Promise<T>): Promise<T> {
-  for (let attempt = 0; !(await deps.store.claim(lock, 15_000)); attempt++) {
+  const holder = randomUUID();
+  for (let attempt = 0; !(await deps.store.claim(lock, 15_000, holder)); attempt++) {
     if (attempt >= 50) throw new Error('A note on this attack is still being saved; try again.');
     await new Promise((resolve) => setTimeout(resolve, 100));
   }
   try {
     return await work();
   } finally {
-    await deps.store.release(lock);
+    await deps.store.release(lock, holder);
   }
 }
 
