@@ -12,30 +12,32 @@ const kept = ['content-type', 'x-slack-request-timestamp', 'x-slack-signature', 
 /**
  * Stands between the fake Slack and the bot: passes every request through unchanged and keeps a
  * copy, so a test can send one of them again exactly as it was signed, as someone who captured
- * it could for the five minutes its signature stays valid.
+ * it could for the five minutes its signature stays valid. Given several bots (replicas), it
+ * hands each request to all of them at once, as a load balancer retrying on every replica might,
+ * and answers with the first one's response.
  */
 export class SlackRecorder {
   readonly requests: RecordedRequest[] = [];
   readonly #server: Server;
-  readonly #target: string;
+  readonly #targets: string[];
 
-  private constructor(server: Server, target: string) {
+  private constructor(server: Server, targets: string[]) {
     this.#server = server;
-    this.#target = target;
+    this.#targets = targets;
   }
 
-  /** Starts on a free loopback port, forwarding to `target` (the bot's /slack/events URL). */
-  static async start(target: string): Promise<SlackRecorder> {
+  /** Starts on a free loopback port, forwarding to each of `targets` (bots' /slack/events URLs). */
+  static async start(...targets: string[]): Promise<SlackRecorder> {
     let recorder: SlackRecorder | undefined;
     const server = createServer((req, res) => {
       void (async () => {
         const request = await read(req);
         recorder!.requests.push(request);
-        const answer = await recorder!.send(request);
-        res.writeHead(answer.status, { 'content-type': answer.contentType ?? 'text/plain' }).end(answer.body);
+        const [answer] = await Promise.all(targets.map((target) => recorder!.send(request, target)));
+        res.writeHead(answer!.status, { 'content-type': answer!.contentType ?? 'text/plain' }).end(answer!.body);
       })().catch(() => res.writeHead(502).end());
     });
-    recorder = new SlackRecorder(server, target);
+    recorder = new SlackRecorder(server, targets);
     await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
     return recorder;
   }
@@ -49,9 +51,9 @@ export class SlackRecorder {
     return this.requests.filter((r) => r.headers['content-type']?.startsWith('application/x-www-form-urlencoded') && test(new URLSearchParams(r.body)));
   }
 
-  /** Sends a recorded request to the bot again, byte for byte, with its original signature. */
-  async send(request: RecordedRequest): Promise<{ status: number; body: string; contentType: string | null }> {
-    const response = await fetch(this.#target, { method: 'POST', headers: request.headers, body: request.body });
+  /** Sends a recorded request to a bot (default the first) again, byte for byte, with its original signature. */
+  async send(request: RecordedRequest, target = this.#targets[0]!): Promise<{ status: number; body: string; contentType: string | null }> {
+    const response = await fetch(target, { method: 'POST', headers: request.headers, body: request.body });
     return { status: response.status, body: await response.text(), contentType: response.headers.get('content-type') };
   }
 
