@@ -3,6 +3,7 @@ import { NotFoundError, UnauthorizedError } from '../client/errors.ts';
 import type { PlatformClient, ScopedPlatform } from '../client/index.ts';
 import type { Logger } from '../logger.ts';
 import type { Messenger } from '../slack/messenger.ts';
+import { StoreUnavailableError } from '../store/errors.ts';
 import type { KeyValueStore } from '../store/keyValue.ts';
 import type { Person, SessionStore } from '../store/sessions.ts';
 import { attackCardMessage } from '../views/attackCard.ts';
@@ -51,6 +52,10 @@ export class Poller {
   #running: Promise<PollReport> | undefined;
   /** This process, as the holder of per-team polling leases. */
   readonly #replica = randomUUID();
+  /** Teams whose lease this process took: given back on stop, so another replica takes over at once. */
+  readonly #leased = new Set<string>();
+  /** Whether the last timed pass failed because the store was away (said once, not every pass). */
+  #storeAway = false;
 
   constructor(options: PollerOptions) {
     this.#cards = options.cards;
@@ -66,15 +71,46 @@ export class Poller {
 
   start(): void {
     this.#timer ??= setInterval(() => {
-      this.pollOnce().catch((error: unknown) => this.#logger.error({ err: error }, 'poll failed'));
+      this.pollOnce().then(() => this.#passed(), (error: unknown) => this.#failed(error));
     }, this.#intervalMs);
     this.#timer.unref();
   }
 
+  /** Stops polling and gives back this process's leases (only those it still holds). */
   async stop(): Promise<void> {
     clearInterval(this.#timer);
     this.#timer = undefined;
     await this.#running?.catch(() => undefined);
+    const teams = [...this.#leased];
+    this.#leased.clear();
+    await Promise.all(
+      teams.map((teamId) =>
+        this.#store.release(`poll:${teamId}`, this.#replica).catch((error: unknown) => {
+          // The lease lapses by itself; another replica only waits a little longer.
+          this.#logger.warn({ err: error, teamId }, 'could not give back a polling lease');
+        }),
+      ),
+    );
+  }
+
+  #passed(): void {
+    if (!this.#storeAway) return;
+    this.#storeAway = false;
+    this.#logger.info('polling resumed: the store answers again');
+  }
+
+  #failed(error: unknown): void {
+    if (!(error instanceof StoreUnavailableError)) {
+      this.#logger.error({ err: error }, 'poll failed');
+      return;
+    }
+    // An outage is expected now and then, and /readyz already reports it: say it once, not every pass.
+    if (this.#storeAway) {
+      this.#logger.debug({ err: error }, 'poll failed: the store is still unreachable');
+      return;
+    }
+    this.#storeAway = true;
+    this.#logger.warn({ err: error }, 'poll failed: the store is unreachable; polling resumes when it answers');
   }
 
   /** One pass over every team with live cards; a pass already running is joined, not repeated. */
@@ -106,6 +142,7 @@ export class Poller {
       [...live].map(async ([teamId, guids]) => {
         // A lease a little longer than the interval: the replica that polls a team keeps it.
         if (!(await this.#store.claim(`poll:${teamId}`, this.#intervalMs * 2, this.#replica))) return;
+        this.#leased.add(teamId);
         try {
           const updated = await this.#pollTeam(teamId, guids);
           report.teams++;

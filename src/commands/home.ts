@@ -1,6 +1,9 @@
+import type { HomeView } from '@slack/types';
 import type { Deps } from '../deps.ts';
 import { listed } from '../views/attackList.ts';
-import { homeView, type HomeState } from '../views/home.ts';
+import { StoreUnavailableError } from '../store/errors.ts';
+import { describeError } from '../views/errorReply.ts';
+import { homeNoticeView, homeView, type HomeState } from '../views/home.ts';
 import { teamPickerModal } from '../views/team.ts';
 import type { Action, Reply } from '../slack/interaction.ts';
 import type { Actor } from '../store/sessions.ts';
@@ -21,8 +24,23 @@ export async function gameDaysFor(deps: Deps, actor: Actor): Promise<HomeState['
   return running.filter((g) => channels.has(g.channel)).map((g) => ({ channel: g.channel, title: g.title, facilitator: g.facilitator, startedAt: g.startedAt }));
 }
 
-/** App Home: published when opened and after the person acts from it. */
+/**
+ * App Home: published when opened and after the person acts from it. While the store is away it
+ * says so, as a command would, rather than leave the tab blank or showing what it showed before.
+ */
 export async function publishHome(actor: Actor, deps: Deps): Promise<void> {
+  let view: HomeView;
+  try {
+    view = homeView(await homeState(actor, deps));
+  } catch (error) {
+    if (!(error instanceof StoreUnavailableError)) throw error;
+    deps.logger.warn({ err: error }, 'store unreachable; App Home says so');
+    view = homeNoticeView(describeError(error, { command: deps.config.slack.command }));
+  }
+  await deps.slack.publishHome(actor.userId, view);
+}
+
+async function homeState(actor: Actor, deps: Deps): Promise<HomeState> {
   const state: HomeState = { login: undefined, active: [], recent: [], gameDays: await gameDaysFor(deps, actor), command: deps.config.slack.command };
   const login = await deps.sessions.get(actor);
   if (login) {
@@ -46,7 +64,7 @@ export async function publishHome(actor: Actor, deps: Deps): Promise<void> {
       }
     }
   }
-  await deps.slack.publishHome(actor.userId, homeView(state));
+  return state;
 }
 
 export async function switchTeamFromHome(action: Action, deps: Deps): Promise<Reply> {

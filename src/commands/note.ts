@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import { locateAttack } from '../attacks/locate.ts';
 import { audit } from '../audit.ts';
 import type { Deps } from '../deps.ts';
@@ -12,17 +13,30 @@ import { platformFor, requireLogin, teamName } from '../attacks/access.ts';
 import { requireGuid } from './arguments.ts';
 
 const usage = 'note <attack id> <text>';
+/** How long a note request is remembered: longer than Slack's signature on it stays valid (5 minutes). */
+const requestRememberedMs = 10 * 60_000;
+
+/**
+ * True the first time a note request is seen. A signed request can be sent again, byte for byte,
+ * for five minutes (and Socket Mode may deliver one twice): the second must not add the note again.
+ */
+async function firstTime(deps: Deps, request: string | undefined): Promise<boolean> {
+  if (!request || (await deps.store.claim(`note-request:${request}`, requestRememberedMs))) return true;
+  deps.logger.info('a note request came again; the note was added once');
+  return false;
+}
 
 /** Runs `work` while holding `lock` (across replicas on Redis), waiting a little for it if taken. */
 async function oneAtATime<T>(deps: Deps, lock: string, work: () => Promise<T>): Promise<T> {
-  for (let attempt = 0; !(await deps.store.claim(lock, 15_000)); attempt++) {
+  const holder = randomUUID();
+  for (let attempt = 0; !(await deps.store.claim(lock, 15_000, holder)); attempt++) {
     if (attempt >= 50) throw new Error('A note on this attack is still being saved; try again.');
     await new Promise((resolve) => setTimeout(resolve, 100));
   }
   try {
     return await work();
   } finally {
-    await deps.store.release(lock);
+    await deps.store.release(lock, holder);
   }
 }
 
@@ -63,6 +77,8 @@ export const noteCommand: Subcommand = {
     const text = request.rest.trim().slice(request.rest.trim().indexOf(guid) + guid.length).trim();
     if (!text) throw new UserInputError('What should the note say? Put it after the attack id.', usage);
     if (text.length > 1000) throw new UserInputError('Keep the note under 1,000 characters.', usage);
+    // The trigger id is Slack's id of this very invocation; a new command gets a new one.
+    if (!(await firstTime(deps, request.triggerId ?? request.responseUrl))) return { kind: 'none' };
     await addNote(deps, request.actor, guid, text);
     return message(`:memo: Note added to attack \`${guid}\`.`);
   },
@@ -80,6 +96,9 @@ export async function submitNote(submission: Submission, deps: Deps): Promise<Su
   const text = submission.inputs[NOTE_TEXT]?.trim() ?? '';
   if (!ref) return { kind: 'errors', errors: { [NOTE_TEXT]: 'This form lost its attack; close it and click Add note again.' } };
   if (!text) return { kind: 'errors', errors: { [NOTE_TEXT]: 'Write the note first.' } };
+  // A form adds one note: a submission that adds it closes the form, so the same view at the same
+  // hash never comes again but as a repeat.
+  if (submission.viewId && !(await firstTime(deps, `${submission.viewId}:${submission.viewHash ?? ''}`))) return { kind: 'close' };
   await addNote(deps, submission.actor, ref.guid, text, ref.teamId);
   return { kind: 'close' };
 }

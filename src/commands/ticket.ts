@@ -183,7 +183,8 @@ export async function submitTicket(submission: Submission, deps: Deps): Promise<
   const mapped = ticketFieldsFromInputs(submission.inputs, draft.meta, { projectId: draft.projectId, issueTypeId: draft.issueTypeId, summary: draft.summary, description: draft.description });
   if ('errors' in mapped) return { kind: 'errors', errors: mapped.errors };
   const claim = `ticket-filed:${draft.id}`;
-  if (!(await deps.store.claim(claim, draftTtlMs))) return { kind: 'clear' };
+  const holder = randomUUID();
+  if (!(await deps.store.claim(claim, draftTtlMs, holder))) return { kind: 'clear' };
 
   const login = await requireLogin(deps, submission.actor);
   const team = teamForAction(login, draft.teamId);
@@ -202,7 +203,7 @@ export async function submitTicket(submission: Submission, deps: Deps): Promise<
       };
     }
     // Refused: nothing was filed, so the person may correct the form and submit again.
-    await deps.store.release(claim);
+    await deps.store.release(claim, holder);
     if (error instanceof BadRequestError && error.field) {
       const name = draft.meta.fields.find((f) => f.key === error.field)?.name ?? error.field;
       return { kind: 'errors', errors: { [fieldErrorBlock(error.field, draft.meta)]: `The tracker did not accept ${name}. Check it and submit again.` } };

@@ -63,7 +63,8 @@ export class GameDays {
     const current = await this.running(channel);
     if (current) return { outcome: 'running', record: current };
     const claim = `gameday-start:${channel}`;
-    if (!(await this.#store.claim(claim, 60_000))) return { outcome: 'starting' };
+    const holder = randomUUID();
+    if (!(await this.#store.claim(claim, 60_000, holder))) return { outcome: 'starting' };
     try {
       const again = await this.running(channel);
       if (again) return { outcome: 'running', record: again };
@@ -73,7 +74,7 @@ export class GameDays {
       await this.#store.set(`gameday:${channel}`, saved);
       return { outcome: 'started', record: { ...saved, attacks: [], halts: [], notes: [], tickets: [] } };
     } finally {
-      await this.#store.release(claim);
+      await this.#store.release(claim, holder);
     }
   }
 

@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import type { KeyValueStore } from '../store/keyValue.ts';
 import type { Person } from '../store/sessions.ts';
 
@@ -48,11 +49,12 @@ export class LoginLimits {
   /** Runs `attempt` unless another attempt of the same person is under way (then undefined). */
   async oneAtATime<T>(person: Person, attempt: () => Promise<T>): Promise<T | undefined> {
     const key = `login-attempt:${person.workspaceId}:${person.userId}`;
-    if (!(await this.#store.claim(key, attemptHoldMs))) return undefined;
+    const holder = randomUUID();
+    if (!(await this.#store.claim(key, attemptHoldMs, holder))) return undefined;
     try {
       return await attempt();
     } finally {
-      await this.#store.release(key);
+      await this.#store.release(key, holder);
     }
   }
 

@@ -182,7 +182,7 @@ export class SlackAdapter {
       app.view(callbackId, async ({ ack, body, view, client }) => {
         await this.#track('view', async () => {
           const actor = actorFrom(body as BodyIdentity);
-          const work = this.#safelySubmit(actor, () => handler({ actor, viewId: view.id, inputs: readInputs(view.state.values), privateMetadata: view.private_metadata ?? '' }, this.#deps));
+          const work = this.#safelySubmit(actor, () => handler({ actor, viewId: view.id, viewHash: view.hash, inputs: readInputs(view.state.values), privateMetadata: view.private_metadata ?? '' }, this.#deps));
           let timer: NodeJS.Timeout | undefined;
           const late = new Promise<'late'>((resolve) => {
             timer = setTimeout(() => resolve('late'), submissionDeadlineMs);

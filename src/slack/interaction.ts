@@ -36,6 +36,8 @@ export interface Submission {
   actor: Actor;
   /** The id of the submitted view, to update it later. */
   viewId?: string | undefined;
+  /** Slack's hash of the view as submitted: with `viewId`, names this very submission of this form. */
+  viewHash?: string | undefined;
   inputs: Record<string, string | undefined>;
   privateMetadata: string;
 }

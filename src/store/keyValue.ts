@@ -20,8 +20,12 @@ export interface KeyValueStore {
    * across replicas on Redis; within the process on SQLite and memory, which serve one process.
    */
   claim(key: string, ttlMs: number, owner?: string): Promise<boolean>;
-  /** Gives a claim back early, e.g. when the work it guarded failed before it did anything. */
-  release(key: string): Promise<void>;
+  /**
+   * Gives a claim back early (the work it guarded is done, or failed before it did anything),
+   * but only while `owner` still holds it: a holder whose hold lapsed, and was taken by another,
+   * never frees the other's. True when this owner's hold was given back. Atomic like `claim`.
+   */
+  release(key: string, owner: string): Promise<boolean>;
   /**
    * Every entry whose key starts with `prefix`, in key order. Costs what it returns: both stores
    * keep keys ordered, so listing the live cards never reads the finished ones.

@@ -36,6 +36,30 @@ for i = 2, #ARGV do
 end
 return gone`;
 
+/**
+ * Takes a claim for ARGV[1] for ARGV[2] ms if nobody holds it, or renews it if ARGV[1] already
+ * does; 1 when the caller holds it afterwards. One script, so no other client acts between the
+ * read and the write (a renewal never extends a hold that lapsed and passed to someone else).
+ */
+const claimScript = `
+local holder = redis.call('GET', KEYS[1])
+if holder == false then
+  redis.call('SET', KEYS[1], ARGV[1], 'PX', ARGV[2])
+  return 1
+end
+if holder == ARGV[1] then
+  redis.call('PEXPIRE', KEYS[1], ARGV[2])
+  return 1
+end
+return 0`;
+
+/** Deletes the claim only while ARGV[1] holds it: compare-and-delete in one step. */
+const releaseScript = `
+if redis.call('GET', KEYS[1]) == ARGV[1] then
+  return redis.call('DEL', KEYS[1])
+end
+return 0`;
+
 const escapeGlob = (text: string) => text.replace(/[*?[\]\\]/g, '\\$&');
 
 /**
@@ -140,17 +164,12 @@ export function createRedisStore(url: string, namespace: string, options: RedisS
     },
     async claim(key: string, ttlMs: number, owner = randomUUID()) {
       const ms = Math.max(1, Math.round(ttlMs));
-      return run(async () => {
-        const redisKey = claimKey(key);
-        if ((await client.set(redisKey, owner, { NX: true, PX: ms })) === 'OK') return true;
-        // Only the holder ever renews, so reading then extending cannot steal another's hold.
-        if ((await client.get(redisKey)) !== owner) return false;
-        await client.pExpire(redisKey, ms);
-        return true;
-      });
+      const taken = await run(() => client.eval(claimScript, { keys: [claimKey(key)], arguments: [owner, String(ms)] }));
+      return Number(taken) === 1;
     },
-    async release(key: string) {
-      await run(() => client.del(claimKey(key)));
+    async release(key: string, owner: string) {
+      const released = await run(() => client.eval(releaseScript, { keys: [claimKey(key)], arguments: [owner] }));
+      return Number(released) === 1;
     },
     async *entries<T>(prefix: string): AsyncIterable<[string, T]> {
       // 0xff never occurs in UTF-8, so `[prefix` to `(prefix\xff` is exactly the keys that start with it.

@@ -70,6 +70,8 @@ export function createSqliteStore(file: string, namespace: string, kind: 'sqlite
       const row = guarded(() => statements.delete.get(namespace, key)) as { expires_at: number | null } | undefined;
       return row !== undefined && (row.expires_at === null || row.expires_at > now());
     },
+    // Each of these runs to its end without an await: nothing else in the process can act between
+    // the check and the change, which makes them atomic for the one process a SQLite file serves.
     async claim(key: string, ttlMs: number, owner = randomUUID()) {
       const at = now();
       for (const [held, claim] of claims) if (claim.until <= at) claims.delete(held);
@@ -78,8 +80,11 @@ export function createSqliteStore(file: string, namespace: string, kind: 'sqlite
       claims.set(key, { owner, until: at + Math.max(1, Math.round(ttlMs)) });
       return true;
     },
-    async release(key: string) {
+    async release(key: string, owner: string) {
+      const current = claims.get(key);
+      if (!current || current.owner !== owner || current.until <= now()) return false;
       claims.delete(key);
+      return true;
     },
     async *entries<T>(prefix: string): AsyncIterable<[string, T]> {
       const end = prefixEnd(prefix);

@@ -4,6 +4,7 @@ import { argsText, haltButton, stageLabel } from './attackCard.ts';
 import type { ListedAttack } from './attackList.ts';
 import { haltAllButton } from './halt.ts';
 import { LOGIN_BUTTON } from './login.ts';
+import type { Message } from './message.ts';
 import type { TeamChoice } from './team.ts';
 import type { Freeze } from '../guardrails/freezes.ts';
 import { freezeLines } from './status.ts';
@@ -111,4 +112,9 @@ export function homeView(state: HomeState): HomeView {
   if (login.teamId && team) blocks.push(...attackBlocks(state, login.teamId, team, command));
   blocks.push(...gameDayBlocks(state.gameDays));
   return { type: 'home', callback_id: HOME_VIEW, blocks };
+}
+
+/** App Home when it cannot be drawn (the store is away): what happened, in place of a blank tab. */
+export function homeNoticeView(message: Message): HomeView {
+  return { type: 'home', callback_id: HOME_VIEW, blocks: [header('Faultline'), ...(message.blocks ?? [section(message.text)])] };
 }

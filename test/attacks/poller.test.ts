@@ -145,6 +145,22 @@ describe('Poller', () => {
     expect(requestsTo('/attacks/active/paged')).toHaveLength(2);
   });
 
+  it('hands its teams to another replica as soon as it stops, not when its leases lapse', async () => {
+    const alice = await logIn('U0ALICE', sim.seed.users.owner);
+    const [guid] = sim.addAttacks(team(), 1);
+    await cardFor(guid!, alice);
+    const first = poller();
+    const second = poller();
+
+    expect((await first.pollOnce()).teams).toBe(1);
+    expect((await second.pollOnce()).teams).toBe(0);
+    await first.stop();
+    expect((await second.pollOnce()).teams).toBe(1);
+    // The one that took over keeps the team; a replica that stopped gives back only its own leases.
+    await first.stop();
+    expect((await poller().pollOnce()).teams).toBe(0);
+  });
+
   it('joins a pass already running rather than starting a second', async () => {
     const alice = await logIn('U0ALICE', sim.seed.users.owner);
     const [guid] = sim.addAttacks(team(), 1);

@@ -3,6 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Message } from '@faultline/fake-slack';
 import { describe, expect, it } from 'vitest';
+import { SlackRecorder } from '../support/slackRecorder.ts';
 import { Stack, stackForFile } from './harness.ts';
 
 const read = Stack.read;
@@ -382,6 +383,39 @@ describe('notes', () => {
     expect(read(cardOf(attack.guid))).toContain('errors recovered after 40 s');
     expect(read(cardOf(attack.guid))).toContain('p99 doubled on checkout');
     expect(stack.fake.channel(channel).thread(card.ts).filter((m) => read(m).includes('noted'))).toHaveLength(2);
+  });
+
+  it('adds a note once when its signed request is sent again, by command or by the form', async () => {
+    const id = nextPerson();
+    await stack.login(id, users().owner, { team: 'Platform' });
+    const { attack, card } = await previewAndStart(id, 'attack cpu -l 300');
+    const notes = (text: string) => Object.values(stack.sim.state.attacks.get(attack.guid)!.annotations).filter((v) => v.includes(text)).length;
+    const noted = (text: string) => stack.fake.channel(channel).thread(card.ts).filter((m) => read(m).includes(text)).length;
+    const refusals = () => stack.logs.filter((line) => line.msg === 'a note request came again; the note was added once').length;
+    const recorder = await SlackRecorder.start(`http://127.0.0.1:${stack.bot.port}/slack/events`);
+    stack.fake.setBotUrl(recorder.url);
+    try {
+      expect(read(await stack.ask(id, `note ${attack.guid} once by command`, { channel }))).toContain('Note added');
+      const [command] = recorder.find((fields) => fields.get('text')?.includes('once by command') === true);
+      // Within the five minutes Slack's signature lasts, the same bytes are a valid request.
+      expect((await recorder.send(command!)).status).toBe(200);
+      await stack.fake.waitFor(() => refusals() === 1 || notes('once by command') > 1, 'the repeated command handled');
+
+      await stack.person(id).channel(channel).messages().find((m) => m.text().includes(attack.guid))!.click('Add note');
+      const modal = await stack.fake.waitFor(() => stack.person(id).modal()?.callbackId === 'attack_note' && stack.person(id).modal(), 'the note form');
+      await modal.fill('Note', 'once by form').submit();
+      const [submission] = recorder.find((fields) => fields.get('payload')?.includes('once by form') === true);
+      expect((await recorder.send(submission!)).status).toBe(200);
+      await stack.fake.waitFor(() => refusals() === 2 || notes('once by form') > 1, 'the repeated submission handled');
+    } finally {
+      stack.fake.setBotUrl(`http://127.0.0.1:${stack.bot.port}/slack/events`);
+      await recorder.stop();
+    }
+    await stack.deps.slack.flush();
+    expect(notes('once by command')).toBe(1);
+    expect(notes('once by form')).toBe(1);
+    expect(noted('once by command')).toBe(1);
+    expect(noted('once by form')).toBe(1);
   });
 });
 

@@ -199,7 +199,10 @@ describe('claims and listing', () => {
 });
 
 describe('leases', () => {
-  const stores: [string, () => KeyValueStore][] = [['memory', () => open('memory://', `lease-${randomUUID()}`)]];
+  const stores: [string, () => KeyValueStore][] = [
+    ['memory', () => open('memory://', `lease-${randomUUID()}`)],
+    ['sqlite', () => open(`sqlite://${join(mkdtempSync(join(tmpdir(), 'faultline-lease-')), 'l.db')}`, `lease-${randomUUID()}`)],
+  ];
   if (redisUrl) stores.push(['redis', () => open(redisUrl, `faultline-test-lease-${randomUUID()}`)]);
   it.each(stores)('on %s: the holder keeps a lease, others do not get it', async (_kind, make) => {
     const store = make();
@@ -207,7 +210,35 @@ describe('leases', () => {
     expect(await store.claim('poll:t1', 60_000, 'replica-a')).toBe(true);
     expect(await store.claim('poll:t1', 60_000, 'replica-b')).toBe(false);
     expect(await store.claim('poll:t1', 60_000)).toBe(false);
-    await store.release('poll:t1');
+    await store.release('poll:t1', 'replica-a');
     expect(await store.claim('poll:t1', 60_000, 'replica-b')).toBe(true);
+  });
+
+  it.each(stores)('on %s: a holder whose lease lapsed cannot give back the next holder\'s', async (_kind, make) => {
+    const store = make();
+    expect(await store.claim('poll:t1', 20, 'replica-a')).toBe(true);
+    // A stalls past its lease; B takes the team over.
+    await expect.poll(() => store.claim('poll:t1', 60_000, 'replica-b'), { interval: 5, timeout: 2_000 }).toBe(true);
+    await store.release('poll:t1', 'replica-a');
+    expect(await store.claim('poll:t1', 60_000, 'replica-c')).toBe(false);
+    expect(await store.claim('poll:t1', 60_000, 'replica-b')).toBe(true);
+    // Only the holder's own release frees it.
+    expect(await store.release('poll:t1', 'replica-a')).toBe(false);
+    expect(await store.release('poll:t1', 'replica-b')).toBe(true);
+    expect(await store.claim('poll:t1', 60_000, 'replica-c')).toBe(true);
+  });
+
+  it.each(stores)('on %s: a claim lets only its own holder give it back', async (_kind, make) => {
+    const store = make();
+    expect(await store.claim('note-lock:g1', 60_000, 'first')).toBe(true);
+    expect(await store.release('note-lock:g1', 'second')).toBe(false);
+    expect(await store.claim('note-lock:g1', 60_000, 'second')).toBe(false);
+    expect(await store.release('note-lock:g1', 'first')).toBe(true);
+    expect(await store.claim('note-lock:g1', 60_000, 'second')).toBe(true);
+  });
+
+  it.each(stores)('on %s: of two claims made together on a fresh store, the first made gets it', async (_kind, make) => {
+    const store = make();
+    expect(await Promise.all([store.claim('start:p1', 60_000, 'first'), store.claim('start:p1', 60_000, 'second')])).toEqual([true, false]);
   });
 });
