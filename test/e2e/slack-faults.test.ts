@@ -77,3 +77,49 @@ describe('a storm of 429s on card updates', () => {
     expect(s.errorLogs()).toEqual([]);
   });
 });
+
+describe('stopping while card updates wait', () => {
+  it('stops within its time limit and leaves the unsent card to the next replica, which redraws it from the store', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'faultline-unsent-'));
+    const s = await start({ storeUrl: `sqlite://${join(dir, 'store.db')}` });
+    const owner = 'U0UNSENT';
+    await s.login(owner, s.sim.seed.users.owner, { team: 'Platform' });
+    const guid = await startAttack(s, owner);
+    expect(read(cardOf(s, guid))).not.toContain('Running');
+
+    s.fake.faults.inject({ kind: 'ratelimit', method: 'chat.update', retryAfterSeconds: 30 });
+    s.advanceClock(10_000);
+    await s.deps.poller.pollOnce();
+    await s.fake.waitFor(() => s.fake.callsTo('chat.update').length > 0, 'the rate-limited card update');
+    // The store has the new stage; Slack has not shown it.
+    expect((await s.deps.cards.get(guid))?.stage).toBe('Running');
+
+    // Slack asked for 30 s, more than the shutdown allows: the bot stops without waiting.
+    await s.stopBot();
+    expect(s.logs.some((line) => line.msg === 'card updates left for the next replica')).toBe(true);
+    expect(read(cardOf(s, guid))).not.toContain('Running');
+
+    s.fake.faults.clear();
+    await s.startBot();
+    await s.poll();
+    expect(read(cardOf(s, guid))).toContain('Running');
+    expect(s.fake.callsTo('chat.update').map((call) => call.error ?? 'ok')).toEqual(['ratelimited', 'ok']);
+    expect(s.errorLogs()).toEqual([]);
+  });
+
+  it('gives a Slack call that never answers up after its time limit, so the stop is not held by it', async () => {
+    const s = await start({ slackTimeoutMs: 200 });
+    const owner = 'U0HUNG';
+    await s.login(owner, s.sim.seed.users.owner, { team: 'Platform' });
+    const guid = await startAttack(s, owner);
+
+    // The halt's thread reply hangs at Slack; the halt itself and its confirmation must not.
+    s.fake.faults.inject({ kind: 'hang', method: 'chat.postMessage' });
+    await s.person(owner).channel(channel).messages().find((m) => m.text().includes(guid))!.click('Halt');
+    await s.fake.waitFor(() => s.sim.state.attacks.get(guid)!.halt, 'the halt in the simulator');
+    await s.stopBot();
+    expect(s.logs.some((line) => line.msg === 'could not post the halt in the thread')).toBe(true);
+    expect(read(s.person(owner).lastEphemeral())).toContain('Halt requested');
+    expect(s.errorLogs()).toEqual([]);
+  });
+});
