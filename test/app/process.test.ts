@@ -162,6 +162,28 @@ describe('the bot process', () => {
     }
   });
 
+  it('with OPS_PORT serves metrics and probes there, and no metrics on the port Slack reaches', async () => {
+    const [port, opsPort] = [await freePort(), await freePort()];
+    const bot = run({ ...botEnv(port), OPS_PORT: String(opsPort) });
+    try {
+      const ops = `http://127.0.0.1:${opsPort}`;
+      expect(await until(async () => (await fetch(`${ops}/healthz`)).status, 'the operations port')).toBe(200);
+      expect((await fetch(`${ops}/readyz`)).status).toBe(200);
+      const metrics = await fetch(`${ops}/metrics`);
+      expect(metrics.status).toBe(200);
+      expect(await metrics.text()).toContain('faultline_process_resident_memory_bytes');
+      expect((await fetch(`${ops}/slack/events`, { method: 'POST' })).status).toBe(404);
+
+      const base = `http://127.0.0.1:${port}`;
+      expect((await fetch(`${base}/metrics`)).status).toBe(404);
+      expect((await fetch(`${base}/healthz`)).status).toBe(200);
+      bot.child.kill('SIGTERM');
+      expect(await bot.exited).toBe(0);
+    } finally {
+      bot.child.kill('SIGKILL');
+    }
+  });
+
   it('refuses to start with bad configuration, one line per variable, no secret shown', async () => {
     const secret = 'xoxp-this-is-not-a-bot-token';
     const bot = run({ SLACK_BOT_TOKEN: secret, PLATFORM_API_URL: 'http://platform.example.com/v1', SESSION_KEY: 'short' });
