@@ -10,35 +10,46 @@ import { SlackAdapter } from './slack/adapter.ts';
 import { slackClientOptions } from './bootstrap.ts';
 import { publishHome } from './commands/home.ts';
 import { loginRoutes } from './login/handler.ts';
+import { rememberUnsent } from './attacks/redraw.ts';
 
 export interface RunningBot {
   /** The HTTP port actually bound (useful with PORT=0 in tests). */
   port: number;
+  /** The operations port actually bound, when OPS_PORT is set. */
+  opsPort: number | undefined;
   /** Stops taking work, finishes what is in flight, closes the store and the platform client. */
   stop(): Promise<void>;
 }
 
 type Route = { path: string; method: string; handler: (req: IncomingMessage, res: ServerResponse) => void };
 
-/** /healthz (process up), /readyz (store reachable), /metrics (Prometheus text). */
-function operationsRoutes(deps: Deps, metrics: Metrics): Route[] {
-  return [
+/**
+ * /healthz (process up), /readyz (store reachable, and not stopping), /metrics (Prometheus text).
+ * `metrics: false` leaves /metrics out, for the public port when an operations port serves it.
+ */
+function operationsRoutes(deps: Deps, metrics: Metrics, state: { stopping: boolean }, options: { metrics: boolean } = { metrics: true }): Route[] {
+  const routes: Route[] = [
     { path: '/healthz', method: 'GET', handler: (_req, res) => reply(res, 200, 'ok\n') },
     {
       path: '/readyz',
       method: 'GET',
       handler: (_req, res) => {
+        // A stopping replica says so, so the load balancer sends the next request elsewhere.
+        if (state.stopping) return reply(res, 503, 'stopping\n');
         void deps.store.ping().then((ok) => reply(res, ok ? 200 : 503, ok ? 'ready\n' : 'store unreachable\n'));
       },
     },
-    {
+  ];
+  if (options.metrics) {
+    routes.push({
       path: '/metrics',
       method: 'GET',
       handler: (_req, res) => {
         void metrics.registry.metrics().then((text) => reply(res, 200, text, metrics.registry.contentType));
       },
-    },
-  ];
+    });
+  }
+  return routes;
 }
 
 /** `/login/:token` style: a `:name` segment matches any one non-empty segment, as in Bolt's custom routes. */
@@ -48,7 +59,7 @@ function routeMatches(pattern: string, path: string): boolean {
   return want.length === got.length && want.every((segment, i) => (segment.startsWith(':') ? got[i] !== '' : segment === got[i]));
 }
 
-/** Socket Mode has no HTTP endpoint of its own; the operations routes get a small server on PORT. */
+/** A small server for routes outside Bolt: the operations port, and PORT in Socket Mode, which has no HTTP endpoint of its own. */
 async function serveRoutes(routes: Route[], port: number): Promise<Server> {
   const server = createServer((req, res) => {
     const path = new URL(req.url ?? '/', 'http://localhost').pathname;
@@ -61,15 +72,35 @@ async function serveRoutes(routes: Route[], port: number): Promise<Server> {
   return server;
 }
 
+export interface StartOptions {
+  /** Overrides PORT (0 picks a free one, in tests). */
+  port?: number;
+  /** Overrides OPS_PORT. */
+  opsPort?: number;
+  /** Time limit of one Slack Web API request; by default slackRequestTimeoutMs. */
+  slackTimeoutMs?: number;
+  /** How long the card updates still queued at shutdown may take; the rest go to the next replica. */
+  flushWithinMs?: number;
+}
+
+/** Card updates queued at shutdown get this long; what is left is redrawn by the next replica. */
+const flushWithinMs = 10_000;
+
 /** Builds the Bolt app in Socket Mode or HTTP mode, registers every listener, and starts it. */
-export async function startBot(deps: Deps, options: { port?: number } = {}): Promise<RunningBot> {
+export async function startBot(deps: Deps, options: StartOptions = {}): Promise<RunningBot> {
   const { config, logger } = deps;
   const metrics = createMetrics();
   const adapter = new SlackAdapter(deps, metrics);
   const port = options.port ?? config.port;
-  const routes = [...operationsRoutes(deps, metrics), ...(config.login.mode !== 'modal' ? loginRoutes(deps, (actor) => publishHome(actor, deps)) : [])];
+  const opsPort = options.opsPort ?? config.opsPort;
+  const state = { stopping: false };
+  // With an operations port, /metrics is served there only: it has no authentication.
+  const routes = [
+    ...operationsRoutes(deps, metrics, state, { metrics: opsPort === undefined }),
+    ...(config.login.mode !== 'modal' ? loginRoutes(deps, (actor) => publishHome(actor, deps)) : []),
+  ];
   const slackLogger = boltLogger(logger);
-  const clientOptions = slackClientOptions(config);
+  const clientOptions = slackClientOptions(config, options.slackTimeoutMs);
 
   let app: App;
   let server: Server;
@@ -90,23 +121,39 @@ export async function startBot(deps: Deps, options: { port?: number } = {}): Pro
 
   const started = (await app.start(port)) as unknown;
   if (!config.slack.socketMode) server = started as Server;
+  const opsServer = opsPort === undefined ? undefined : await serveRoutes(operationsRoutes(deps, metrics, state), opsPort);
   const bound = (server!.address() as AddressInfo).port;
+  const opsBound = opsServer ? (opsServer.address() as AddressInfo).port : undefined;
   deps.poller.start();
-  logger.info({ mode: config.slack.socketMode ? 'socket' : 'http', port: bound }, 'Faultline is running');
+  logger.info({ mode: config.slack.socketMode ? 'socket' : 'http', port: bound, ...(opsBound !== undefined ? { opsPort: opsBound } : {}) }, 'Faultline is running');
 
   let stopping: Promise<void> | undefined;
   return {
     port: bound,
+    opsPort: opsBound,
     stop: () =>
       (stopping ??= (async () => {
         logger.info('stopping: finishing work in flight');
-        const stopped = app.stop().catch((error: unknown) => logger.warn({ err: error }, 'receiver did not stop cleanly'));
-        const closed = config.slack.socketMode ? new Promise((resolve) => server.close(resolve)) : Promise.resolve();
-        server.closeIdleConnections();
+        state.stopping = true;
+        // Slack's requests are still taken while the work in flight finishes: each new one is
+        // answered "Faultline is restarting" rather than refused a connection or dropped.
         await adapter.drain();
         await deps.poller.stop();
-        await deps.slack.flush();
-        await Promise.all([stopped, closed]);
+        const unsent = await deps.slack.flush({ withinMs: options.flushWithinMs ?? flushWithinMs });
+        if (unsent.length) {
+          logger.warn({ messages: unsent.length }, 'card updates left for the next replica');
+          await rememberUnsent(deps, unsent);
+        }
+        const stopped = app.stop().catch((error: unknown) => logger.warn({ err: error }, 'receiver did not stop cleanly'));
+        const closed = [
+          ...(config.slack.socketMode ? [server] : []),
+          ...(opsServer ? [opsServer] : []),
+        ].map((s) => new Promise((resolve) => s.close(resolve)));
+        server.closeIdleConnections();
+        opsServer?.closeIdleConnections();
+        // Requests that came in on open connections while the listeners closed.
+        await adapter.drain();
+        await Promise.all([stopped, ...closed]);
         await deps.platform.close();
         await deps.store.close();
         logger.info('stopped');

@@ -3,6 +3,7 @@ import type { Dispatcher } from 'undici';
 import { CardStore } from './attacks/cards.ts';
 import { CatalogueCache } from './attacks/catalogue.ts';
 import { Poller } from './attacks/poller.ts';
+import { redrawUnsent } from './attacks/redraw.ts';
 import { warnExpiringSessions } from './login/expiryWarnings.ts';
 import { GameDays } from './gamedays/gameDays.ts';
 import { Freezes } from './guardrails/freezes.ts';
@@ -19,10 +20,18 @@ import { SessionCipher } from './store/cipher.ts';
 import { createKeyValueStore } from './store/keyValue.ts';
 import { SessionStore } from './store/sessions.ts';
 
-/** Options of the Slack Web API clients: the configured base URL and a short retry budget. */
-export function slackClientOptions(config: Config) {
+/** How long one Slack Web API request may take before it is abandoned (and retried). */
+export const slackRequestTimeoutMs = 5_000;
+
+/**
+ * Options of the Slack Web API clients: the configured base URL, a time limit per request and a
+ * short retry budget, so a call Slack never answers ends (a few attempts, about 25 s at most)
+ * rather than holding a person's reply, or a shutdown, forever.
+ */
+export function slackClientOptions(config: Config, timeoutMs = slackRequestTimeoutMs) {
   return {
     slackApiUrl: config.slack.apiUrl,
+    timeout: timeoutMs,
     // The default retries a failing call for up to half an hour; a chat reply that late is useless.
     retryConfig: { retries: 3, factor: 2, minTimeout: 250, maxTimeout: 2_000 },
   };
@@ -34,6 +43,18 @@ export interface DepsOverrides {
   storeNamespace?: string;
   now?: () => number;
   messenger?: MessengerOptions;
+  /** Time limit of one Slack Web API request (tests make a hung call end quickly). */
+  slackTimeoutMs?: number;
+}
+
+/** Each poll starts with the cards a stopped replica could not update, then the warnings before sessions end. */
+/** What each poll pass does first; each step logs its own failures and never throws. */
+async function beforePoll(deps: Deps): Promise<void> {
+  await redrawUnsent(deps);
+  await warnExpiringSessions(deps);
+  await enforceFreezes(deps);
+  await enforceGuards(deps);
+  await expireApprovals(deps);
 }
 
 /**
@@ -44,8 +65,12 @@ export function createDeps(config: Config, overrides: DepsOverrides = {}): Deps 
   const logger = overrides.logger ?? createLogger(config.logLevel);
   const store = createKeyValueStore(config.storeUrl, overrides.storeNamespace);
   const now = overrides.now ?? Date.now;
-  const web = new WebClient(config.slack.botToken, { ...slackClientOptions(config), logger: boltLogger(logger) });
-  const slack = new Messenger(web, logger, overrides.messenger);
+  const webOptions = { ...slackClientOptions(config, overrides.slackTimeoutMs), logger: boltLogger(logger) };
+  const slack = new Messenger(
+    { calls: new WebClient(config.slack.botToken, webOptions), cardUpdates: new WebClient(config.slack.botToken, { ...webOptions, rejectRateLimitedCalls: true }) },
+    logger,
+    overrides.messenger,
+  );
   const platform = createPlatformClient({
     baseUrl: config.platform.apiUrl,
     logger: logger.child({ component: 'platform' }),
@@ -62,7 +87,7 @@ export function createDeps(config: Config, overrides: DepsOverrides = {}): Deps 
     clock: { now },
     slack,
     cards,
-    poller: new Poller({ cards, messenger: slack, store, sessions, platform, logger, intervalMs: config.pollSeconds * 1000, appUrl: config.platform.appUrl, beforePass: () => warnExpiringSessions(deps).then(() => enforceFreezes(deps)).then(() => enforceGuards(deps)).then(() => expireApprovals(deps)) }),
+    poller: new Poller({ cards, messenger: slack, store, sessions, platform, logger, intervalMs: config.pollSeconds * 1000, appUrl: config.platform.appUrl, beforePass: () => beforePoll(deps) }),
     catalogues: new CatalogueCache(logger, now),
     gameDays: new GameDays({ store, messenger: slack, logger, now }),
     freezes: new Freezes(store),

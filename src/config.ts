@@ -73,6 +73,9 @@ const environmentSchema = z
         if (!checkSecureUrl('SLACK_API_URL', 'a loopback address', value, ctx)) ctx.addIssue({ code: 'custom', message: 'SLACK_API_URL must be a URL' });
       }),
     PORT: positiveInteger(3000, 'PORT must be a port number').refine((p) => p <= 65535, 'PORT must be a port number'),
+    OPS_PORT: optionalText
+      .refine((v) => v === undefined || (/^\d+$/.test(v) && Number(v) >= 1 && Number(v) <= 65535), 'OPS_PORT must be a port number')
+      .transform((v) => (v === undefined ? undefined : Number(v))),
     PLATFORM_API_URL: z
       .string({ error: 'PLATFORM_API_URL is required: the platform base URL ending in /v1' })
       .trim()
@@ -153,6 +156,8 @@ export interface Config {
     command: string;
   };
   port: number;
+  /** Where /metrics, /readyz and /healthz are served apart from Slack's traffic; /metrics then only there. */
+  opsPort: number | undefined;
   platform: { apiUrl: string; appUrl: string | undefined };
   sessionKeys: { current: Buffer; previous: Buffer | undefined };
   storeUrl: string;
@@ -190,6 +195,7 @@ export function loadConfig(env: NodeJS.ProcessEnv): Config {
     if (!byVariable.has(variable)) byVariable.set(variable, message);
   }
   for (const [variable, message] of missingVariables(env)) if (!byVariable.has(variable)) byVariable.set(variable, message);
+  if (result.success && result.data.OPS_PORT === result.data.PORT) byVariable.set('OPS_PORT', 'OPS_PORT must be another port than PORT');
   if (!result.success || byVariable.size) throw new ConfigError([...byVariable.values()]);
   const e = result.data;
   return {
@@ -202,6 +208,7 @@ export function loadConfig(env: NodeJS.ProcessEnv): Config {
       command: e.SLASH_COMMAND,
     },
     port: e.PORT,
+    opsPort: e.OPS_PORT,
     platform: { apiUrl: e.PLATFORM_API_URL, appUrl: e.PLATFORM_APP_URL?.replace(/\/+$/, '') },
     sessionKeys: { current: e.SESSION_KEY as Buffer, previous: e.SESSION_KEY_PREVIOUS },
     storeUrl: e.STORE_URL,

@@ -87,8 +87,9 @@ async function trip(deps: Deps, watched: Watched, reading: GuardReading): Promis
   const login = await deps.sessions.get(owner);
   const halted = new Set<string>();
   const stuck: CardRecord[] = [];
+  const holder = randomUUID();
   for (const card of watched.cards) {
-    if (!(await deps.guards.claimTrip(watched.guard.spec, card.guid))) continue;
+    if (!(await deps.guards.claimTrip(watched.guard.spec, card.guid, holder))) continue;
     const team = login?.session.teams.find((t) => t.identifier === card.teamId);
     if (!login || !team) {
       stuck.push(card);
@@ -107,7 +108,7 @@ async function trip(deps: Deps, watched: Watched, reading: GuardReading): Promis
     } catch (error) {
       if (!(error instanceof UnauthorizedError || error instanceof ForbiddenError)) {
         // A platform hiccup: let the next pass try again.
-        await deps.store.release(`guard-trip:${guardKey(watched.guard.spec)}:${card.guid}`).catch(() => undefined);
+        await deps.guards.releaseTrip(watched.guard.spec, card.guid, holder).catch(() => undefined);
         throw error;
       }
       stuck.push(card);

@@ -146,8 +146,13 @@ export class GuardStore {
     await this.#store.set(`guard-reading:${guardKey(spec)}`, reading, 24 * 3600_000);
   }
 
-  /** Every trip of a guard over an attack is recorded once: true for the one caller that records it. */
-  claimTrip(spec: GuardSpec, guid: string): Promise<boolean> {
-    return this.#store.claim(`guard-trip:${guardKey(spec)}:${guid}`, 24 * 3600_000);
+  /** Every trip of a guard over an attack is acted on once: true for the one holder that acts. */
+  claimTrip(spec: GuardSpec, guid: string, holder: string): Promise<boolean> {
+    return this.#store.claim(`guard-trip:${guardKey(spec)}:${guid}`, 24 * 3600_000, holder);
+  }
+
+  /** Gives a trip back when acting on it failed for a reason the next pass may not meet. */
+  async releaseTrip(spec: GuardSpec, guid: string, holder: string): Promise<void> {
+    await this.#store.release(`guard-trip:${guardKey(spec)}:${guid}`, holder);
   }
 }

@@ -11,7 +11,7 @@ import type { Metrics } from '../metrics.ts';
 import { StoreUnavailableError } from '../store/errors.ts';
 import { describeError } from '../views/errorReply.ts';
 import { modal, section } from '../views/blocks.ts';
-import { messageModal, noticeModal } from '../views/notice.ts';
+import { messageModal, noticeModal, restartingText } from '../views/notice.ts';
 
 /** Every id the app answers to, mapped to its handler: the one registration table. */
 export interface Listeners {
@@ -35,6 +35,8 @@ export type ShortcutHandler = (shortcut: { actor: Actor; channel: string; messag
  * is updated later. The rest of the 3 s is for the network both ways and a busy event loop.
  */
 const submissionDeadlineMs = 2_000;
+
+const restarting: Reply = { kind: 'message', message: { text: restartingText } };
 
 type Kind = 'command' | 'action' | 'view' | 'options' | 'shortcut' | 'event';
 
@@ -108,7 +110,10 @@ export class SlackAdapter {
     this.#metrics = metrics;
   }
 
-  /** Resolves when the work already started has finished; new requests are refused from now on. */
+  /**
+   * Resolves when the work already started has finished. From now on every request is still
+   * answered, with "Faultline is restarting", so nobody's click or command vanishes unanswered.
+   */
   async drain(): Promise<void> {
     this.#accepting = false;
     while (this.#inFlight.size) await Promise.allSettled([...this.#inFlight]);
@@ -118,18 +123,18 @@ export class SlackAdapter {
     const { command } = this.#deps.config.slack;
 
     app.command(command, async ({ ack, body, respond, client }) => {
-      await ack();
       await this.#track('command', async () => {
+        await ack();
         const actor = actorFrom(body);
         const reply = await this.#safely(actor, () => listeners.command(body.text ?? '', actor, this.#deps, { responseUrl: body.response_url, triggerId: body.trigger_id }));
         await this.#deliver(reply, { client, respond, triggerId: body.trigger_id, actor });
-      });
+      }, () => ack({ response_type: 'ephemeral', text: restartingText }));
     });
 
     for (const [actionId, handler] of Object.entries(listeners.actions)) {
       app.action(actionId, async ({ ack, body, respond, client }) => {
-        await ack();
         await this.#track('action', async () => {
+          await ack();
           if (body.type !== 'block_actions') return;
           const actor = actorFrom(body as BodyIdentity);
           const action = body.actions.find((a) => a.action_id === actionId);
@@ -150,18 +155,26 @@ export class SlackAdapter {
           );
           await this.#deliver(reply, { client, respond: container === 'message' ? respond : undefined, triggerId: body.trigger_id, viewId: body.view?.id, actor });
           if (container === 'home' && listeners.refreshHome) await listeners.refreshHome(actor, this.#deps);
+        }, async () => {
+          await ack();
+          if (body.type !== 'block_actions') return;
+          const container = body.view ? (body.view.type === 'home' ? 'home' : 'modal') : 'message';
+          await this.#deliver(restarting, { client, respond: container === 'message' ? respond : undefined, triggerId: body.trigger_id, viewId: body.view?.id, actor: actorFrom(body as BodyIdentity) });
         });
       });
     }
 
     for (const [callbackId, handler] of Object.entries(listeners.shortcuts)) {
       app.shortcut(callbackId, async ({ ack, body, client }) => {
-        await ack();
         await this.#track('shortcut', async () => {
+          await ack();
           if (body.type !== 'message_action') return;
           const actor = { ...actorFrom(body as BodyIdentity), channelId: body.channel.id };
           const reply = await this.#safely(actor, () => handler({ actor, channel: body.channel.id, messageTs: body.message.ts }, this.#deps));
           await this.#deliver(reply, { client, respond: undefined, triggerId: body.trigger_id, actor });
+        }, async () => {
+          await ack();
+          await client.views.open({ trigger_id: body.trigger_id, view: messageModal('Faultline', { text: restartingText }) });
         });
       });
     }
@@ -205,7 +218,7 @@ export class SlackAdapter {
             : modal(callbackId, view.title.text, [section(':white_check_mark: Done.')]);
           await client.views.update({ view_id: view.id, view: next });
           await refresh();
-        }, () => ack({ response_action: 'update', view: noticeModal(view.title.text, 'Faultline is restarting. Try again in a moment.') }));
+        }, () => ack({ response_action: 'update', view: noticeModal(view.title.text, restartingText) }));
       });
     }
 
@@ -225,10 +238,19 @@ export class SlackAdapter {
     }
   }
 
+  /**
+   * Runs the work for one request, counted and awaited by drain(). While stopping, `refuse`
+   * runs instead: it still acks, and tells the person Faultline is restarting.
+   */
   async #track(kind: Kind, work: () => Promise<void>, refuse?: () => Promise<void>): Promise<void> {
     if (!this.#accepting) {
-      // Shutting down: still answer Slack, so the person sees a refusal rather than a timeout.
-      await refuse?.().catch(() => undefined);
+      if (!refuse) return;
+      const refusing = refuse().then(
+        () => this.#metrics.interactions.inc({ kind, outcome: 'refused' }),
+        (error: unknown) => this.#deps.logger.warn({ err: error, kind }, 'could not tell a person that Faultline is restarting'),
+      );
+      this.#inFlight.add(refusing);
+      await refusing.finally(() => this.#inFlight.delete(refusing));
       return;
     }
     const end = this.#metrics.handlerSeconds.startTimer({ kind });

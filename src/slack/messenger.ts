@@ -1,4 +1,4 @@
-import type { WebClient } from '@slack/web-api';
+import { ErrorCode, type WebClient } from '@slack/web-api';
 import type { HomeView } from '@slack/types';
 import type { Message } from '../views/message.ts';
 import type { Logger } from '../logger.ts';
@@ -11,28 +11,54 @@ export interface MessengerOptions {
 }
 
 /**
+ * Two Web API clients, because a client waits out a 429 by pausing every call queued on it: card
+ * updates go through their own, so a rate limit on chat.update never holds up a thread reply, a
+ * halt's confirmation or the channel check before a start.
+ */
+export interface MessengerClients {
+  /** Messages, thread replies, checks and App Home. */
+  calls: WebClient;
+  /** chat.update of queued card updates only; built with rejectRateLimitedCalls, the queue waits. */
+  cardUpdates: WebClient;
+}
+
+/** A message in a channel, by its timestamp. */
+export interface MessageRef {
+  channel: string;
+  ts: string;
+}
+
+/**
  * The bot's own Slack calls outside an interaction's reply: channel messages, thread replies,
  * card updates and App Home. Card updates are queued and coalesced (the newest content of a
- * message wins) and paced under Slack's rate limit; the Web API client honours Retry-After.
+ * message wins) and paced under Slack's rate limit; on a 429 only that queue waits Retry-After.
  */
 export class Messenger {
   readonly #client: WebClient;
+  readonly #updates: WebClient;
   readonly #logger: Logger;
   readonly #pending = new Map<string, { channel: string; ts: string; message: Message }>();
   readonly #intervalMs: number;
   readonly #burst: number;
   #tokens: number;
   #refilledAt = Date.now();
+  /** Slack's Retry-After of the last 429 on chat.update, as a time. */
+  #pausedUntil = 0;
   #draining: Promise<void> | undefined;
+  #sending: MessageRef | undefined;
+  #wake: (() => void) | undefined;
+  /** Set by the last flush, at shutdown: no wait may end after it. */
+  #deadline = Number.POSITIVE_INFINITY;
+  #stopped = false;
 
-  constructor(client: WebClient, logger: Logger, options: MessengerOptions = {}) {
-    this.#client = client;
+  constructor(clients: MessengerClients, logger: Logger, options: MessengerOptions = {}) {
+    this.#client = clients.calls;
+    this.#updates = clients.cardUpdates;
     this.#logger = logger;
     this.#intervalMs = 60_000 / (options.updatesPerMinute ?? 50);
     this.#burst = options.updateBurst ?? 10;
     this.#tokens = this.#burst;
   }
-
   async post(channel: string, message: Message, options: { threadTs?: string | undefined } = {}): Promise<{ channel: string; ts: string }> {
     const result = await this.#client.chat.postMessage({
       channel,
@@ -101,16 +127,39 @@ export class Messenger {
   }
 
   #kick(): void {
-    if (this.#draining || !this.#pending.size) return;
+    if (this.#stopped || this.#draining || !this.#pending.size) return;
     this.#draining = this.#drain().finally(() => {
       this.#draining = undefined;
       this.#kick();
     });
   }
 
-  /** Resolves once every queued update has been sent (or has failed and been logged). */
-  async flush(): Promise<void> {
-    while (this.#draining) await this.#draining;
+  /**
+   * Resolves once every queued update has been sent (or has failed and been logged). With
+   * `withinMs`, for shutdown, it stops sending past that time, or at once when Slack has asked to
+   * wait longer, and returns the messages whose last update may not have reached Slack.
+   */
+  async flush(options: { withinMs?: number } = {}): Promise<MessageRef[]> {
+    if (options.withinMs === undefined) {
+      while (this.#draining) await this.#draining;
+      return [];
+    }
+    this.#deadline = Date.now() + options.withinMs;
+    this.#wake?.();
+    let timer: NodeJS.Timeout | undefined;
+    const late = new Promise<void>((resolve) => {
+      timer = setTimeout(resolve, options.withinMs);
+    });
+    await Promise.race([(async () => {
+      while (this.#draining) await this.#draining;
+    })(), late]);
+    clearTimeout(timer);
+    this.#stopped = true;
+    this.#wake?.();
+    const unsent: MessageRef[] = [...this.#pending.values()].map(({ channel, ts }) => ({ channel, ts }));
+    if (this.#sending && !this.#pending.has(`${this.#sending.channel}/${this.#sending.ts}`)) unsent.push(this.#sending);
+    this.#pending.clear();
+    return unsent;
   }
 
   /** Queued updates not yet sent, for metrics and tests. */
@@ -118,36 +167,73 @@ export class Messenger {
     return this.#pending.size;
   }
 
-  #first(): [string, string, Message] {
-    const next = this.#pending.values().next().value!;
-    this.#pending.delete(`${next.channel}/${next.ts}`);
-    return [next.channel, next.ts, next.message];
-  }
-
   async #drain(): Promise<void> {
-    while (this.#pending.size) {
-      await this.#takeToken();
-      const [channel, ts, message] = this.#first();
+    while (this.#pending.size && !this.#stopped) {
+      const wait = this.#waitMs();
+      if (wait > 0) {
+        if (Date.now() + wait > this.#deadline) {
+          // Stopping, and Slack would not take this update in time: leave it to the next replica.
+          this.#stopped = true;
+          return;
+        }
+        await this.#sleep(wait);
+        continue;
+      }
+      this.#tokens -= 1;
+      const next = this.#pending.values().next().value!;
+      const key = `${next.channel}/${next.ts}`;
+      this.#pending.delete(key);
+      this.#sending = { channel: next.channel, ts: next.ts };
       try {
-        await this.#client.chat.update({ channel, ts, text: message.text, blocks: message.blocks ?? [] });
+        await this.#updates.chat.update({ channel: next.channel, ts: next.ts, text: next.message.text, blocks: next.message.blocks ?? [] });
       } catch (error) {
-        this.#logger.warn({ err: error, channel, ts }, 'could not update a message');
+        const retryAfter = rateLimitedFor(error);
+        if (retryAfter === undefined) {
+          this.#logger.warn({ err: error, channel: next.channel, ts: next.ts }, 'could not update a message');
+        } else {
+          this.#pausedUntil = Date.now() + retryAfter * 1000;
+          // Back at the head of the queue, unless a newer content of the message is queued already.
+          if (!this.#pending.has(key)) {
+            const rest = [...this.#pending];
+            this.#pending.clear();
+            this.#pending.set(key, next);
+            for (const [k, v] of rest) this.#pending.set(k, v);
+          }
+          this.#logger.warn({ channel: next.channel, ts: next.ts, retryAfterSeconds: retryAfter, queued: this.#pending.size }, 'Slack rate-limited card updates; they wait, other messages do not');
+        }
+      } finally {
+        this.#sending = undefined;
       }
     }
   }
 
-  async #takeToken(): Promise<void> {
-    for (;;) {
-      const now = Date.now();
-      this.#tokens = Math.min(this.#burst, this.#tokens + (now - this.#refilledAt) / this.#intervalMs);
-      this.#refilledAt = now;
-      if (this.#tokens >= 1) {
-        this.#tokens -= 1;
-        return;
-      }
-      await new Promise((resolve) => setTimeout(resolve, Math.ceil((1 - this.#tokens) * this.#intervalMs)));
-    }
+  /** How long until the next update may go: Slack's Retry-After, then the pacing. */
+  #waitMs(): number {
+    const now = Date.now();
+    this.#tokens = Math.min(this.#burst, this.#tokens + (now - this.#refilledAt) / this.#intervalMs);
+    this.#refilledAt = now;
+    const paced = this.#tokens >= 1 ? 0 : Math.ceil((1 - this.#tokens) * this.#intervalMs);
+    return Math.max(paced, this.#pausedUntil - now);
   }
+
+  /** Sleeps, or less when a flush for shutdown wakes it to look at its deadline. */
+  #sleep(ms: number): Promise<void> {
+    return new Promise((resolve) => {
+      const done = () => {
+        clearTimeout(timer);
+        this.#wake = undefined;
+        resolve();
+      };
+      const timer = setTimeout(done, ms);
+      this.#wake = done;
+    });
+  }
+}
+
+/** Seconds Slack asked to wait, when the error is a 429 the client rejected. */
+function rateLimitedFor(error: unknown): number | undefined {
+  const { code, retryAfter } = (error ?? {}) as { code?: unknown; retryAfter?: unknown };
+  return code === ErrorCode.RateLimitedError && typeof retryAfter === 'number' ? retryAfter : undefined;
 }
 
 /**

@@ -2,6 +2,9 @@ import type { ModalView } from '@slack/types';
 import type { Message } from './message.ts';
 import { context, modal, section } from './blocks.ts';
 
+/** What a person is told when they act while Faultline is stopping: nothing was done, ask again. */
+export const restartingText = 'Faultline is restarting, try again in a moment.';
+
 /** A modal that says work is under way; the handler replaces it when the work is done. */
 export function loadingModal(title: string): ModalView {
   return modal('loading', title, [section(':hourglass_flowing_sand: Reading the platform…'), context('This takes a moment.')]);

@@ -119,3 +119,15 @@ describe('loadConfig', () => {
     expect(problems({ ...valid, SLACK_API_URL: 'not a url' })).toEqual(['SLACK_API_URL must be a URL']);
   });
 });
+
+describe('OPS_PORT', () => {
+  it('is off unless set, and then a port of its own', () => {
+    expect(loadConfig(valid).opsPort).toBeUndefined();
+    expect(loadConfig({ ...valid, OPS_PORT: '' }).opsPort).toBeUndefined();
+    expect(loadConfig({ ...valid, OPS_PORT: ' 9090 ' }).opsPort).toBe(9090);
+    expect(problems({ ...valid, OPS_PORT: 'metrics' })).toEqual(['OPS_PORT must be a port number']);
+    expect(problems({ ...valid, OPS_PORT: '70000' })).toEqual(['OPS_PORT must be a port number']);
+    expect(problems({ ...valid, OPS_PORT: '3000' })).toEqual(['OPS_PORT must be another port than PORT']);
+    expect(problems({ ...valid, PORT: '8080', OPS_PORT: '8080' })).toEqual(['OPS_PORT must be another port than PORT']);
+  });
+});

@@ -102,6 +102,88 @@ describe('the bot process', () => {
     }
   });
 
+  it('answers every command, click and submission that arrives while it stops, then exits 0', async () => {
+    const port = await freePort();
+    const bot = run(botEnv(port));
+    try {
+      const base = `http://127.0.0.1:${port}`;
+      await until(async () => ((await fetch(`${base}/healthz`)).status === 200 ? true : undefined), 'the bot to listen');
+      fake.setBotUrl(`${base}/slack/events`);
+
+      // Work that holds the stop open until the test lets the platform answer.
+      sim.faults.inject({ kind: 'latency', ms: 120_000, path: '/users/auth/password/reset' });
+      const busy = fake.user('U0BUSY');
+      await busy.command('login');
+      const loginForm = await fake.waitFor(() => busy.modal(), 'the login modal');
+      await loginForm.click('Forgot password');
+      const resetForm = await fake.waitFor(() => busy.modal()?.title === 'Reset password' && busy.modal(), 'the reset form');
+      const resetting = resetForm.fill('Email', 'solo@acme.test').submit();
+      resetting.catch(() => undefined);
+      await until(async () => (sim.requests.some((r) => r.path === '/users/auth/password/reset') ? true : undefined), 'the reset call to start');
+
+      // Things people opened before the stop, to act on after it.
+      const clicker = fake.user('U0CLICKER');
+      await clicker.command('whoami');
+      const prompt = await fake.waitFor(() => clicker.lastEphemeral(), 'the log-in prompt');
+      const modalClicker = fake.user('U0MODALCLICK');
+      await modalClicker.command('login');
+      const modalToClick = await fake.waitFor(() => modalClicker.modal(), 'a login modal to click in');
+      const submitter = fake.user('U0SUBMITTER');
+      await submitter.command('login');
+      const modalToSubmit = await fake.waitFor(() => submitter.modal(), 'a login modal to submit');
+
+      const platformCalls = sim.requests.length;
+      bot.child.kill('SIGTERM');
+      await until(async () => (bot.output().includes('stopping: finishing work in flight') ? true : undefined), 'the bot to start stopping');
+      expect((await fetch(`${base}/readyz`)).status).toBe(503);
+
+      const typist = fake.user('U0TYPIST');
+      await typist.command('help');
+      await prompt.click('Log in');
+      await modalToClick.click('Forgot password');
+      await modalToSubmit.fill('Email', 'owner@acme.test').fill('Password', 'not-checked').submit();
+
+      const restarting = 'Faultline is restarting, try again in a moment.';
+      await fake.waitFor(() => typist.lastEphemeral()?.text() === restarting, 'the command answered');
+      await fake.waitFor(() => clicker.lastEphemeral()?.text() === restarting, 'the click on a message answered');
+      await fake.waitFor(() => modalClicker.modal()?.text().includes(restarting), 'the click in a modal answered');
+      await fake.waitFor(() => submitter.modal()?.text().includes(restarting), 'the submission answered');
+      // None of them reached the platform.
+      expect(sim.requests.slice(platformCalls)).toEqual([]);
+
+      sim.faults.clear();
+      await resetting;
+      expect(await bot.exited).toBe(0);
+      expect(busy.modal()?.text()).toContain('a reset e-mail is on its way');
+      expect(bot.output()).toContain('stopped');
+      expect(bot.output()).not.toContain('"level":50');
+    } finally {
+      bot.child.kill('SIGKILL');
+    }
+  });
+
+  it('with OPS_PORT serves metrics and probes there, and no metrics on the port Slack reaches', async () => {
+    const [port, opsPort] = [await freePort(), await freePort()];
+    const bot = run({ ...botEnv(port), OPS_PORT: String(opsPort) });
+    try {
+      const ops = `http://127.0.0.1:${opsPort}`;
+      expect(await until(async () => (await fetch(`${ops}/healthz`)).status, 'the operations port')).toBe(200);
+      expect((await fetch(`${ops}/readyz`)).status).toBe(200);
+      const metrics = await fetch(`${ops}/metrics`);
+      expect(metrics.status).toBe(200);
+      expect(await metrics.text()).toContain('faultline_process_resident_memory_bytes');
+      expect((await fetch(`${ops}/slack/events`, { method: 'POST' })).status).toBe(404);
+
+      const base = `http://127.0.0.1:${port}`;
+      expect((await fetch(`${base}/metrics`)).status).toBe(404);
+      expect((await fetch(`${base}/healthz`)).status).toBe(200);
+      bot.child.kill('SIGTERM');
+      expect(await bot.exited).toBe(0);
+    } finally {
+      bot.child.kill('SIGKILL');
+    }
+  });
+
   it('refuses to start with bad configuration, one line per variable, no secret shown', async () => {
     const secret = 'xoxp-this-is-not-a-bot-token';
     const bot = run({ SLACK_BOT_TOKEN: secret, PLATFORM_API_URL: 'http://platform.example.com/v1', SESSION_KEY: 'short' });

@@ -67,12 +67,14 @@ describe('deploy/kubernetes', () => {
     expect(`${pod.securityContext?.runAsUser}:${pod.securityContext?.runAsGroup}`).toBe(imageUser);
   });
 
-  it('probes readiness on /readyz and liveness on /healthz, on the port the bot listens on', () => {
+  it('probes readiness on /readyz and liveness on /healthz, on the operations port the bot serves them on', () => {
     const port = container.ports!.find((p) => p.name === 'http')!;
     expect(env.get('PORT')?.value).toBe(String(port.containerPort));
-    expect(container.readinessProbe?.httpGet).toEqual({ path: '/readyz', port: 'http' });
-    expect(container.livenessProbe?.httpGet).toEqual({ path: '/healthz', port: 'http' });
-    expect(container.startupProbe?.httpGet).toEqual({ path: '/healthz', port: 'http' });
+    const ops = container.ports!.find((p) => p.name === 'ops')!;
+    expect(env.get('OPS_PORT')?.value).toBe(String(ops.containerPort));
+    expect(container.readinessProbe?.httpGet).toEqual({ path: '/readyz', port: 'ops' });
+    expect(container.livenessProbe?.httpGet).toEqual({ path: '/healthz', port: 'ops' });
+    expect(container.startupProbe?.httpGet).toEqual({ path: '/healthz', port: 'ops' });
   });
 
   it('gives the bot time to finish its work after SIGTERM, beyond the pre-stop pause', () => {
@@ -109,7 +111,7 @@ describe('deploy/kubernetes', () => {
     expect(documented.STORE_URL).toMatch(/^rediss?:\/\//);
   });
 
-  it("configures the bot in HTTP mode on the README's Redis, on the probed port", () => {
+  it("configures the bot in HTTP mode on the README's Redis, on the Service's port and the probed one", () => {
     const configMap = one<IConfigMap>('ConfigMap');
     const secret: Record<string, string> = {
       SLACK_BOT_TOKEN: 'xoxb-1',
@@ -127,6 +129,7 @@ describe('deploy/kubernetes', () => {
     const config = loadConfig(variables);
     expect(config.slack.socketMode).toBe(false);
     expect(config.storeUrl).toMatch(/^rediss?:\/\//);
-    expect(config.port).toBe(container.ports![0]!.containerPort);
+    expect(config.port).toBe(container.ports!.find((p) => p.name === 'http')!.containerPort);
+    expect(config.opsPort).toBe(container.ports!.find((p) => p.name === 'ops')!.containerPort);
   });
 });

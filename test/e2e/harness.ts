@@ -32,6 +32,8 @@ export interface StackOptions {
   mode?: 'http' | 'socket';
   /** The slash command (SLASH_COMMAND), which people type in the fake Slack too; default `/chaos`. */
   command?: string;
+  /** Time limit of one Slack Web API request; default the production one. */
+  slackTimeoutMs?: number;
 }
 
 /**
@@ -52,6 +54,7 @@ export class Stack {
   readonly #ownsFake: boolean;
   readonly #agent: Agent;
   readonly #storeNamespace: string;
+  readonly #slackTimeoutMs: number | undefined;
 
   private constructor(sim: Simulator, fake: FakeSlack, config: Config, options: StackOptions) {
     this.sim = sim;
@@ -61,6 +64,7 @@ export class Stack {
     this.#ownsFake = !options.fake;
     this.#agent = new Agent({ connect: { ca: sim.ca } });
     this.#storeNamespace = options.storeNamespace ?? `faultline-e2e-${randomUUID()}`;
+    this.#slackTimeoutMs = options.slackTimeoutMs;
   }
 
   static readonly signingSecret = 'e2e-signing-secret';
@@ -110,8 +114,9 @@ export class Stack {
       now: () => Date.now() + this.#offset,
       // The fake Slack has no rate limit; pacing is measured by the benchmarks instead.
       messenger: { updatesPerMinute: 600_000, updateBurst: 10_000 },
+      ...(this.#slackTimeoutMs !== undefined ? { slackTimeoutMs: this.#slackTimeoutMs } : {}),
     });
-    this.bot = await startBot(this.deps, { port: 0 });
+    this.bot = await startBot(this.deps, { port: 0, ...(this.#slackTimeoutMs !== undefined ? { slackTimeoutMs: this.#slackTimeoutMs } : {}) });
     if (!this.config.slack.socketMode) this.fake.setBotUrl(`http://127.0.0.1:${this.bot.port}/slack/events`);
   }
 

@@ -19,6 +19,7 @@ import type { Reply } from '../../src/slack/interaction.ts';
 import type { Actor } from '../../src/store/sessions.ts';
 import { modal, section } from '../../src/views/blocks.ts';
 import { LOGIN_BUTTON } from '../../src/views/login.ts';
+import { restartingText } from '../../src/views/notice.ts';
 import { actionDelivery, commandDelivery, eventDelivery, optionsDelivery, RecordingApp, responseUrl, shortcutDelivery, viewDelivery, workspace, type Delivery } from '../support/bolt.ts';
 
 let deps: Deps;
@@ -329,6 +330,8 @@ describe('stopping', () => {
         return say(`done ${text}`);
       },
       views: { login: async () => ({ kind: 'close' }) },
+      actions: { halt_attack: async () => say('halted') },
+      shortcuts: { file_ticket: async () => say('ticket') },
     });
     const slow = commandDelivery('slow');
     const inFlight = app.deliver('command', '/chaos', slow);
@@ -336,17 +339,31 @@ describe('stopping', () => {
     let drained = false;
     const draining = adapter.drain().then(() => (drained = true));
 
+    // Everything that arrives now is acked and answered with the restarting message, never dropped.
     const late = commandDelivery('late');
     await app.deliver('command', '/chaos', late);
-    expect(late.log).toEqual(['ack']);
+    expect(late.acks).toEqual([{ response_type: 'ephemeral', text: restartingText }]);
     const submission = viewDelivery('login');
     await app.deliver('view', 'login', submission);
-    expect(JSON.stringify(submission.acks)).toContain('Faultline is restarting');
+    expect(JSON.stringify(submission.acks)).toContain(restartingText);
+    const click = actionDelivery('halt_attack');
+    await app.deliver('action', 'halt_attack', click);
+    expect(click.log).toEqual(['ack', 'respond']);
+    expect(click.responds).toEqual([expect.objectContaining({ response_type: 'ephemeral', text: restartingText })]);
+    const inModal = actionDelivery('halt_attack', { container: 'modal' });
+    await app.deliver('action', 'halt_attack', inModal);
+    expect(inModal.log).toEqual(['ack', 'views.push']);
+    expect(JSON.stringify(inModal.calls[0]!.args)).toContain(restartingText);
+    const shortcut = shortcutDelivery('file_ticket');
+    await app.deliver('shortcut', 'file_ticket', shortcut);
+    expect(shortcut.log).toEqual(['ack', 'views.open']);
+    expect(JSON.stringify(shortcut.calls[0]!.args)).toContain(restartingText);
     expect(drained).toBe(false);
 
     release();
     await Promise.all([inFlight, draining]);
     expect(started).toEqual(['slow']);
+    expect(errorLogs()).toEqual([]);
     expect(slow.responds).toEqual([expect.objectContaining({ text: 'done slow' })]);
   });
 });

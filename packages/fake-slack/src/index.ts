@@ -24,6 +24,7 @@ import { BotLink, type BotResponse, type DeliveryOptions } from './bot-link.ts';
 import { deliverEvent, Person, type SlackPerson } from './person.ts';
 import { ACK_DEADLINE_MS, SocketModeLink } from './socket-mode.ts';
 import { channelView, type ChannelView } from './surface.ts';
+import { WebApiFaults, type WebApiFault } from './faults.ts';
 import { callWebApi, postToResponseUrl, receiveUpload } from './web-api.ts';
 import { Workspace, type FileRecord, type WebApiCall } from './workspace.ts';
 
@@ -32,6 +33,7 @@ export type { ButtonInfo, ChannelView, ClickOptions, Message, OptionInfo, Surfac
 export type { ModalDriver } from './modal.ts';
 export { DEFAULT_CHANNEL, type SlackPerson } from './person.ts';
 export type { WebApiCall } from './workspace.ts';
+export type { WebApiFault } from './faults.ts';
 export { slackSignature } from './signature.ts';
 
 export interface FakeSlackOptions {
@@ -104,6 +106,12 @@ export interface FakeSlack {
   redeliverLast(options?: { as?: 'retry' | 'duplicate' }): Promise<BotResponse>;
   /** Socket Mode connections open now; deliveries use the newest. */
   socketConnections(): number;
+  /**
+   * Web API faults: `inject({ kind: 'ratelimit', method: 'chat.update', retryAfterSeconds: 30 })`
+   * answers that method with Slack's 429 (recorded as a failed call, error `ratelimited`);
+   * `{ kind: 'hang', method }` never answers it. `clear()` ends them all.
+   */
+  readonly faults: { inject(fault: WebApiFault): void; clear(): void };
   /** Resolves with the predicate's first truthy value; rejects naming `what` after `timeoutMs` (default 5000). */
   waitFor<T>(predicate: () => T | undefined | null | false, what: string, timeoutMs?: number): Promise<T>;
   stop(): Promise<void>;
@@ -131,9 +139,10 @@ export async function startFakeSlack(options: FakeSlackOptions): Promise<FakeSla
     : new SocketModeLink({ appId: workspace.identity.appId, appToken: options.appToken, ackDeadlineMs: options.ackTimeoutMs ?? ACK_DEADLINE_MS });
   bot.socket = socket;
   const people = new Map<string, Person>();
+  const faults = new WebApiFaults();
 
   const server = createServer((request, response) => {
-    handle(workspace, socket, request, response).catch(() => {
+    handle(workspace, socket, faults, request, response).catch(() => {
       if (!response.headersSent) response.writeHead(500);
       response.end();
     });
@@ -199,8 +208,10 @@ export async function startFakeSlack(options: FakeSlackOptions): Promise<FakeSla
     },
     redeliverLast: (redelivery = {}) => bot.redeliverLast(redelivery.as ?? 'retry'),
     socketConnections: () => socket?.openConnections ?? 0,
+    faults: { inject: (fault) => faults.inject(fault), clear: () => faults.clear() },
     waitFor: (predicate, what, timeoutMs = 5000) => waitFor(workspace, predicate, what, timeoutMs),
     async stop() {
+      faults.clear();
       socket?.close();
       server.closeAllConnections();
       await new Promise<void>((resolve) => server.close(() => resolve()));
@@ -265,6 +276,7 @@ function waitFor<T>(workspace: Workspace, predicate: () => T | undefined | null 
 async function handle(
   workspace: Workspace,
   socket: SocketModeLink | undefined,
+  faults: WebApiFaults,
   request: IncomingMessage,
   response: ServerResponse,
 ): Promise<void> {
@@ -292,6 +304,18 @@ async function handle(
       const body = { ok: false, error };
       workspace.record(method, args, body);
       reply(200, body);
+      return;
+    }
+    const fault = faults.take(method);
+    if (fault?.kind === 'hang') {
+      faults.hold(response);
+      return;
+    }
+    if (fault?.kind === 'ratelimit') {
+      const body = { ok: false, error: 'ratelimited' };
+      workspace.record(method, args, body);
+      response.writeHead(429, { 'content-type': 'application/json; charset=utf-8', 'retry-after': String(fault.retryAfterSeconds ?? 30) });
+      response.end(JSON.stringify(body));
       return;
     }
     reply(200, callWebApi(workspace, method, args));

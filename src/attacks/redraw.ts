@@ -1,0 +1,49 @@
+import type { Deps } from '../deps.ts';
+import type { MessageRef } from '../slack/messenger.ts';
+import { gameDayCard } from '../views/gameday.ts';
+
+/** Kept a day: after that the poller has long since redrawn a live card anyway. */
+const unsentTtlMs = 24 * 3600_000;
+const prefix = 'unsent-update:';
+
+/**
+ * Notes the cards whose last update did not reach Slack before this replica stopped (Slack was
+ * rate-limiting, or slow past the shutdown's time limit). The store already holds what they
+ * should show; redrawUnsent, on whichever replica polls next, puts that on them.
+ */
+export async function rememberUnsent(deps: Pick<Deps, 'store' | 'logger'>, messages: MessageRef[]): Promise<void> {
+  for (const { channel, ts } of messages) {
+    await deps.store.set(`${prefix}${channel}:${ts}`, { channel, ts }, unsentTtlMs).catch((error: unknown) => {
+      deps.logger.warn({ err: error, channel, ts }, 'could not keep a card update for the next replica');
+    });
+  }
+}
+
+/**
+ * Draws again, from the store, every attack or game-day card noted by rememberUnsent, and
+ * forgets the note once the update is queued. Never throws: it runs before each poll.
+ */
+export async function redrawUnsent(deps: Pick<Deps, 'store' | 'cards' | 'poller' | 'gameDays' | 'slack' | 'logger'>): Promise<number> {
+  let redrawn = 0;
+  try {
+    const noted: [string, MessageRef][] = [];
+    for await (const entry of deps.store.entries<MessageRef>(prefix)) noted.push(entry);
+    for (const [key, { channel, ts }] of noted) {
+      const card = await deps.cards.byMessage(channel, ts);
+      if (card) {
+        await deps.poller.publish(card);
+        redrawn++;
+      } else {
+        const gameDay = await deps.gameDays.byCard(channel, ts);
+        if (gameDay) {
+          deps.slack.update(channel, ts, gameDayCard(gameDay));
+          redrawn++;
+        }
+      }
+      await deps.store.delete(key);
+    }
+  } catch (error) {
+    deps.logger.warn({ err: error }, 'could not redraw the cards a stopped replica left');
+  }
+  return redrawn;
+}
