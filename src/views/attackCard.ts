@@ -1,6 +1,5 @@
 import type { Button, KnownBlock } from '@slack/types';
 import type { CardRecord } from '../attacks/cards.ts';
-import { isLive } from '../attacks/cards.ts';
 import type { Message } from './message.ts';
 import { actions, button, context, escapeMrkdwn, fields, header, section, slackDate, truncate } from './blocks.ts';
 
@@ -14,10 +13,12 @@ export interface AttackRef {
   guid: string;
   teamId: string;
   kind: 'attack' | 'kubernetes';
+  /** The list page the button sits in, so a halt can redraw it. */
+  listId?: string | undefined;
 }
 
 export function attackRefValue(ref: AttackRef): string {
-  return JSON.stringify({ g: ref.guid, t: ref.teamId, k: ref.kind === 'kubernetes' ? 'k' : 'a' });
+  return JSON.stringify({ g: ref.guid, t: ref.teamId, k: ref.kind === 'kubernetes' ? 'k' : 'a', ...(ref.listId ? { l: ref.listId } : {}) });
 }
 
 /** The Halt button of one attack: the same on its card, in lists, in its details and on App Home. */
@@ -27,9 +28,9 @@ export function haltButton(ref: AttackRef): Button {
 
 export function parseAttackRef(value: string | undefined): AttackRef | undefined {
   try {
-    const parsed = JSON.parse(value ?? '') as { g?: unknown; t?: unknown; k?: unknown };
+    const parsed = JSON.parse(value ?? '') as { g?: unknown; t?: unknown; k?: unknown; l?: unknown };
     if (typeof parsed.g !== 'string' || typeof parsed.t !== 'string') return undefined;
-    return { guid: parsed.g, teamId: parsed.t, kind: parsed.k === 'k' ? 'kubernetes' : 'attack' };
+    return { guid: parsed.g, teamId: parsed.t, kind: parsed.k === 'k' ? 'kubernetes' : 'attack', ...(typeof parsed.l === 'string' ? { listId: parsed.l } : {}) };
   } catch {
     return undefined;
   }
@@ -50,10 +51,47 @@ const stageEmoji: Record<string, string> = {
   UserHalted: ':octagonal_sign:',
 };
 
-/** The stage as a person reads it: an emoji and the platform's stage name, spaced out. */
+/**
+ * The platform's stage names as a person says them. Names not listed (a stage the platform adds
+ * later) are spaced out, which reads well enough.
+ */
+const stageWordsByName: Record<string, string> = {
+  Pending: 'Pending',
+  Distributed: 'Distributed',
+  Initializing: 'Initializing',
+  Running: 'Running',
+  TearingDown: 'Tearing down',
+  InterruptTriggered: 'Interrupting',
+  RollbackTriggered: 'Rolling back',
+  RollbackStarted: 'Rolling back',
+  Halt: 'Halting',
+  HaltDistributed: 'Halting',
+  Successful: 'Successful',
+  UserHalted: 'User Halted',
+  InvalidArgument: 'Failed: invalid argument',
+  TargetNotFound: 'Failed: target not found',
+  ClientAborted: 'Failed: client aborted',
+  LostCommunication: 'Failed: lost communication',
+  InitializationFailed: 'Failed to initialize',
+  TeardownFailed: 'Failed to tear down',
+  HaltFailed: 'Halt failed',
+  Failed: 'Failed',
+};
+
+/** A stage in words, e.g. "Halting" for `HaltDistributed`. */
+export function stageWords(stage: string): string {
+  return Object.hasOwn(stageWordsByName, stage) ? stageWordsByName[stage]! : stage.replace(/([a-z])([A-Z])/g, '$1 $2');
+}
+
+/** The stage as a person reads it: an emoji and the stage in words. */
 export function stageLabel(stage: string, lifecycle: string): string {
   const emoji = stageEmoji[stage] ?? (lifecycle === 'Error' ? ':x:' : lifecycle === 'Complete' ? ':white_check_mark:' : ':grey_question:');
-  return `${emoji} ${stage.replace(/([a-z])([A-Z])/g, '$1 $2')}`;
+  return `${emoji} ${stageWords(stage)}`;
+}
+
+/** Whether a Halt button would do anything: the attack runs and no halt is under way yet. */
+export function canHalt(state: { lifecycle: string }): boolean {
+  return state.lifecycle !== 'Halting' && state.lifecycle !== 'Complete' && state.lifecycle !== 'Error';
 }
 
 export function argsText(args: readonly string[]): string {
@@ -62,7 +100,6 @@ export function argsText(args: readonly string[]): string {
 
 /** The card posted in the channel when an attack starts, updated in place as its stage changes. */
 export function attackCardMessage(card: CardRecord, links: { appUrl?: string | undefined } = {}): Message {
-  const live = isLive(card);
   const ref = attackRefValue(card);
   const stage = stageLabel(card.stage, card.lifecycle);
   const started = card.startTime ?? card.createdAt;
@@ -75,7 +112,7 @@ export function attackCardMessage(card: CardRecord, links: { appUrl?: string | u
   const notes = Object.entries(card.annotations);
   const halted = card.haltedBy.length ? `\nHalt requested by ${[...new Set(card.haltedBy.map((h) => `<@${h.userId}>`))].join(', ')}` : '';
   const blocks: KnownBlock[] = [
-    header(`${card.type} attack · ${card.stage.replace(/([a-z])([A-Z])/g, '$1 $2')}`),
+    header(`${card.type} attack · ${stageWords(card.stage)}`),
     section(`*${escapeMrkdwn(card.type)}* ${argsText(card.args)} on ${escapeMrkdwn(card.targetWords)} in team *${escapeMrkdwn(card.teamName)}*\nStarted by <@${card.startedBy.userId}>${card.startedByPlatform ? ` (${escapeMrkdwn(card.startedByPlatform)})` : ''}${halted}`),
     fields([
       ['Stage', stage],
@@ -91,13 +128,13 @@ export function attackCardMessage(card: CardRecord, links: { appUrl?: string | u
   blocks.push(context(`Attack \`${card.guid}\`${link}`));
   blocks.push(
     actions('attack_card_actions', [
-      ...(live ? [haltButton(card)] : []),
+      ...(canHalt(card) ? [haltButton(card)] : []),
       button('File ticket', FILE_TICKET, { value: ref }),
       button('Add note', ADD_NOTE, { value: ref }),
       button('Details', ATTACK_DETAILS, { value: ref }),
     ]),
   );
   // Notification text is mrkdwn too: what a person typed must not ping the channel.
-  const text = escapeMrkdwn(`${card.type} attack on ${card.targetWords} in team ${card.teamName}: ${card.stage}`);
+  const text = escapeMrkdwn(`${card.type} attack on ${card.targetWords} in team ${card.teamName}: ${stageWords(card.stage)}`);
   return { text, blocks };
 }
