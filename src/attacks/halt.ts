@@ -1,22 +1,53 @@
 import { NotFoundError } from '../client/errors.ts';
-import type { ScopedPlatform, TeamEntry } from '../client/index.ts';
+import { isFinished, type Attack, type HaltRequest, type ScopedPlatform, type TeamEntry } from '../client/index.ts';
 import { audit } from '../audit.ts';
 import type { Deps } from '../deps.ts';
 import { explained } from '../errors.ts';
-import type { Actor } from '../store/sessions.ts';
+import type { Actor, Login } from '../store/sessions.ts';
 import { platformFor, requireLogin, teamName } from './access.ts';
-import { withState, type CardRecord } from './cards.ts';
+import { withState, type AttackState, type CardRecord } from './cards.ts';
 import { locateAttack } from './locate.ts';
+
+type AttackKind = 'attack' | 'kubernetes';
+
+/**
+ * What a halt did: it stopped the attack, or the attack had already ended (its real outcome is
+ * in the state), or another halt of it was already under way.
+ */
+export type HaltResult = 'halted' | 'ended' | 'halting';
 
 export interface HaltOutcome {
   guid: string;
-  kind: 'attack' | 'kubernetes';
+  kind: AttackKind;
   team: TeamEntry;
   card: CardRecord | undefined;
+  result: HaltResult;
+  /** The platform's latest word on the attack, when it could be read. */
+  state: AttackState | undefined;
+}
+
+const finished = (state: AttackState) => isFinished({ stage_lifecycle: state.stage_lifecycle, end_time: state.end_time });
+
+/** The attack as the platform has it now; undefined when it cannot be read, and the halt itself decides. */
+async function readState(deps: Deps, api: ScopedPlatform, kind: AttackKind, guid: string): Promise<AttackState | undefined> {
+  try {
+    return kind === 'kubernetes' ? await api.kubernetes.get(guid) : await api.attacks.get(guid);
+  } catch (error) {
+    deps.logger.debug({ err: error, attack: guid }, 'could not read the attack around its halt');
+    return undefined;
+  }
+}
+
+/** Shows the platform's latest state on a card, without saying anybody halted it. */
+export async function showState(deps: Deps, card: CardRecord, state: AttackState | undefined): Promise<CardRecord> {
+  if (!state) return card;
+  const { card: next, changed } = withState(card, state);
+  if (changed) await deps.poller.publish(next);
+  return next;
 }
 
 /** Marks a card as halted by this person (once), says so in its thread and shows the new stage. */
-export async function recordHalt(deps: Deps, card: CardRecord, actor: Actor, api: ScopedPlatform | undefined): Promise<CardRecord> {
+export async function recordHalt(deps: Deps, card: CardRecord, actor: Actor, state: AttackState | undefined): Promise<CardRecord> {
   // Two quick clicks both find the card unmarked; the claim lets only one of them say so.
   const first = !card.haltedBy.some((h) => h.userId === actor.userId) && (await deps.store.claim(`halt-noted:${card.guid}:${actor.userId}`, 24 * 3600_000));
   const marked: CardRecord = first ? { ...card, haltedBy: [...card.haltedBy, { userId: actor.userId, at: new Date(deps.clock.now()).toISOString() }] } : card;
@@ -27,27 +58,46 @@ export async function recordHalt(deps: Deps, card: CardRecord, actor: Actor, api
     await deps.gameDays.record(card.channel, { kind: 'halt', halt: { guid: card.guid, by: actor.userId, at: new Date(deps.clock.now()).toISOString(), scope: 'attack' } });
   }
   // Show the halting stage now rather than at the next poll.
-  const state = await (card.kind === 'kubernetes' ? api?.kubernetes.get(card.guid) : api?.attacks.get(card.guid))?.catch(() => undefined);
   const { card: next, changed } = state ? withState(marked, state) : { card: marked, changed: false };
   if (first || changed) await deps.poller.publish(next);
   return next;
 }
 
+/** Tells Slack what a halt did; the platform already has it, so a failure here is only logged. */
+async function showOutcome(deps: Deps, actor: Actor, card: CardRecord | undefined, result: HaltResult, state: AttackState | undefined): Promise<CardRecord | undefined> {
+  if (!card) return undefined;
+  const shown = result === 'halted' ? recordHalt(deps, card, actor, state) : showState(deps, card, state);
+  return shown.catch((error: unknown) => {
+    deps.logger.warn({ err: error, attack: card.guid }, 'could not show the halt on the card');
+    return card;
+  });
+}
+
 /**
- * Halts one attack with the clicker's session. Halting is idempotent on the platform, so a
- * second click, a redelivery or a halt of a finished attack all succeed and change nothing.
+ * Halts one attack with the clicker's session, and says what really happened. The attack is read
+ * first: one that has ended (or is being halted) is reported as it is, and nothing is sent. The
+ * platform's answer, or a read after the halt, tells an attack this halt stopped from one that
+ * ended on its own in the meantime (halting a finished attack succeeds and changes nothing).
  */
-export async function haltAttack(deps: Deps, actor: Actor, ref: { guid: string; teamId?: string | undefined; kind?: 'attack' | 'kubernetes' | undefined }, reason?: string): Promise<HaltOutcome> {
+export async function haltAttack(deps: Deps, actor: Actor, ref: { guid: string; teamId?: string | undefined; kind?: AttackKind | undefined }, reason?: string): Promise<HaltOutcome> {
   const login = await requireLogin(deps, actor);
   const { team, kind: knownKind, card } = await locateAttack(deps, login, ref.guid, ref);
   const api = platformFor(deps, login, team);
+  const before = knownKind ? await readState(deps, api, knownKind, ref.guid) : undefined;
+  if (before && (finished(before) || before.stage_lifecycle === 'Halting')) {
+    const result: HaltResult = finished(before) ? 'ended' : 'halting';
+    deps.logger.info({ attack: ref.guid, stage: before.stage, result }, 'halt asked for an attack that is not running');
+    return { guid: ref.guid, kind: knownKind!, team, card: await showOutcome(deps, actor, card, result, before), result, state: before };
+  }
+
   const request = { ...(reason ? { reason } : {}), reference: `slack:${actor.workspaceId}:${actor.userId}` };
   const context = { team: teamName(team), doing: 'halt the attack', subject: `attack ${ref.guid}` };
   let kind = knownKind;
+  let answer: Attack[] | undefined;
   await explained(context, async () => {
     if (kind === 'kubernetes') return api.kubernetes.halt(ref.guid, request);
     try {
-      await api.attacks.halt(ref.guid, request);
+      answer = await api.attacks.halt(ref.guid, request);
       kind = 'attack';
     } catch (error) {
       // An id typed by hand may be a Kubernetes attack's.
@@ -56,13 +106,100 @@ export async function haltAttack(deps: Deps, actor: Actor, ref: { guid: string; 
       kind = 'kubernetes';
     }
   });
-  audit(deps.logger, 'attack_halted', actor, { platformUser: login.session.identifier, team: team.identifier, attack: ref.guid, kind, reason });
-  // The platform has the halt; what follows only tells Slack, and must not turn it into a failure.
-  const updated = card
-    ? await recordHalt(deps, card, actor, api).catch((error: unknown) => {
-        deps.logger.warn({ err: error, attack: ref.guid }, 'halted, but could not show it on the card');
-        return card;
-      })
-    : undefined;
-  return { guid: ref.guid, kind: kind ?? 'attack', team, card: updated };
+  const haltedKind = kind ?? 'attack';
+  // The platform lists the attacks a halt stopped; the Kubernetes halt says nothing, so read it.
+  const listed = answer?.find((a) => a.guid === ref.guid);
+  let state: AttackState | undefined = listed;
+  let result: HaltResult = 'halted';
+  if (!listed || finished(listed)) {
+    state = (await readState(deps, api, haltedKind, ref.guid)) ?? listed;
+    // Ended, but not by a halt that found it running: it finished on its own before the halt landed.
+    if (state && finished(state) && !(state.stage === 'UserHalted' && before !== undefined)) result = 'ended';
+  }
+  if (result === 'halted') {
+    audit(deps.logger, 'attack_halted', actor, { platformUser: login.session.identifier, team: team.identifier, attack: ref.guid, kind: haltedKind, reason });
+  } else {
+    deps.logger.info({ attack: ref.guid, stage: state?.stage }, 'the attack ended before its halt reached it');
+  }
+  return { guid: ref.guid, kind: haltedKind, team, card: await showOutcome(deps, actor, card, result, state), result, state };
+}
+
+/** What a mass halt did to each attack it reached or that a card showed as running. */
+export interface MassHaltOutcome {
+  halted: { guid: string; kind: AttackKind }[];
+  ended: { guid: string; kind: AttackKind; stage: string }[];
+}
+
+/** Teams whose Kubernetes attacks and cards a mass halt looks at: the person's own, a bounded number. */
+const teamsLookedAt = 25;
+
+/**
+ * `halt all`: every active attack and Kubernetes attack the session reaches, with the platform's
+ * company-level halts. The attacks halt returns are the ones it stopped. The Kubernetes halt
+ * returns nothing, so the running ones are listed before and read after. Cards still showing an
+ * attack as running that the platform had already finished are counted as ended and redrawn.
+ */
+export async function haltAllAttacks(deps: Deps, actor: Actor, login: Login, request: HaltRequest): Promise<MassHaltOutcome> {
+  const teams = login.session.teams.slice(0, teamsLookedAt);
+  const apiOf = (teamId: string) => {
+    const team = teams.find((t) => t.identifier === teamId);
+    return team ? platformFor(deps, login, team) : undefined;
+  };
+  const kubernetesRunning = (
+    await Promise.all(teams.map(async (team) => {
+      const api = platformFor(deps, login, team);
+      const listed = await api.kubernetes.list().catch((error: unknown) => {
+        deps.logger.warn({ err: error, team: team.identifier }, 'could not list Kubernetes attacks before halting them');
+        return [];
+      });
+      return listed.filter((a) => a.stage_lifecycle === 'Active').map((a) => ({ guid: a.guid, teamId: team.identifier }));
+    }))
+  ).flat();
+
+  // Company-level calls: no team is sent, the session decides what is reached.
+  const company = platformFor(deps, login, undefined);
+  const answered = await explained({ doing: 'halt all attacks' }, () => company.attacks.haltAll(request));
+  await explained({ doing: 'halt all Kubernetes attacks' }, () => company.kubernetes.haltAll(request));
+
+  const outcome: MassHaltOutcome = { halted: [], ended: [] };
+  const states = new Map<string, AttackState>();
+  for (const attack of answered) {
+    states.set(attack.guid, attack);
+    if (finished(attack)) outcome.ended.push({ guid: attack.guid, kind: 'attack', stage: attack.stage ?? 'Unknown' });
+    else outcome.halted.push({ guid: attack.guid, kind: 'attack' });
+  }
+  await Promise.all(kubernetesRunning.map(async ({ guid, teamId }) => {
+    const state = await readState(deps, apiOf(teamId)!, 'kubernetes', guid);
+    if (state) states.set(guid, state);
+    if (state && finished(state) && state.stage !== 'UserHalted') outcome.ended.push({ guid, kind: 'kubernetes', stage: state.stage ?? 'Unknown' });
+    else outcome.halted.push({ guid, kind: 'kubernetes' });
+  }));
+
+  const reached = new Set([...outcome.halted, ...outcome.ended].map((a) => a.guid));
+  const live = await deps.cards.liveByTeam().catch((error: unknown) => {
+    deps.logger.warn({ err: error }, 'could not read the live cards after a mass halt');
+    return new Map<string, string[]>();
+  });
+  for (const [teamId, guids] of live) {
+    const api = apiOf(teamId);
+    if (!api) continue;
+    for (const guid of guids.filter((g) => !reached.has(g))) {
+      const card = await deps.cards.get(guid).catch(() => undefined);
+      if (!card) continue;
+      const state = await readState(deps, api, card.kind, guid);
+      if (!state || !finished(state)) continue;
+      outcome.ended.push({ guid, kind: card.kind, stage: state.stage ?? 'Unknown' });
+      await showOutcome(deps, actor, card, 'ended', state);
+    }
+  }
+
+  for (const { guid } of outcome.halted) {
+    const card = await deps.cards.get(guid).catch(() => undefined);
+    if (card) await showOutcome(deps, actor, card, 'halted', states.get(guid));
+  }
+  for (const { guid } of outcome.ended.filter((a) => states.has(a.guid))) {
+    const card = await deps.cards.get(guid).catch(() => undefined);
+    if (card) await showOutcome(deps, actor, card, 'ended', states.get(guid));
+  }
+  return outcome;
 }

@@ -1,7 +1,7 @@
-import { haltAttack, recordHalt } from '../attacks/halt.ts';
+import { haltAllAttacks, haltAttack, type HaltOutcome, type MassHaltOutcome } from '../attacks/halt.ts';
 import { audit } from '../audit.ts';
 import type { Deps } from '../deps.ts';
-import { parseAttackRef } from '../views/attackCard.ts';
+import { parseAttackRef, stageWords } from '../views/attackCard.ts';
 import { haltAllPrompt, type HaltScope } from '../views/halt.ts';
 import { type Action, message, type Reply } from '../slack/interaction.ts';
 import type { Subcommand } from './command.ts';
@@ -9,11 +9,32 @@ import { explained, UserInputError } from '../errors.ts';
 import { requireGuid } from './arguments.ts';
 import type { Actor } from '../store/sessions.ts';
 import { platformFor, requireLogin } from '../attacks/access.ts';
+import { redrawListAfterHalt } from './list.ts';
 
 const usage = 'halt <attack id> [--reason text] | halt all | halt everything';
-function haltedText(actor: Actor, outcome: Awaited<ReturnType<typeof haltAttack>>): string {
+/** What a halt did, in words: stopped, already ended (with its outcome), or already halting. */
+function haltedText(actor: Actor, outcome: HaltOutcome): string {
+  const what = `${outcome.kind === 'kubernetes' ? 'Kubernetes attack' : 'Attack'} \`${outcome.guid}\``;
+  const stage = outcome.state?.stage ? stageWords(outcome.state.stage) : undefined;
+  if (outcome.result === 'ended') return `:information_source: ${what} had already ended${stage ? ` (${stage})` : ''}, so there was nothing to halt.`;
+  if (outcome.result === 'halting') return `:octagonal_sign: ${what} is already being halted${outcome.card ? '; its card shows the progress' : ''}.`;
   const where = outcome.card ? ` Its card shows the progress.` : '';
   return `:octagonal_sign: Halt requested for ${outcome.kind === 'kubernetes' ? 'Kubernetes ' : ''}attack \`${outcome.guid}\` by <@${actor.userId}>.${where}`;
+}
+
+/** How many attacks `halt all` stopped and how many had already ended, naming the first of those. */
+function massHaltText(actor: Actor, outcome: MassHaltOutcome): string {
+  const halted = outcome.halted.length;
+  const kubernetes = outcome.halted.filter((a) => a.kind === 'kubernetes').length;
+  const parts = [halted
+    ? `:octagonal_sign: <@${actor.userId}> halted ${halted} attack${halted === 1 ? '' : 's'}${kubernetes ? ` (${kubernetes} Kubernetes)` : ''}.`
+    : ':information_source: There was no active attack to halt.'];
+  const ended = outcome.ended.length;
+  if (ended) {
+    const named = outcome.ended.slice(0, 5).map((a) => `\`${a.guid.slice(0, 8)}\` (${stageWords(a.stage)})`).join(', ');
+    parts.push(`${ended} had already ended: ${named}${ended > 5 ? ` and ${ended - 5} more` : ''}.`);
+  }
+  return parts.join(' ');
 }
 
 export const haltCommand: Subcommand = {
@@ -41,7 +62,16 @@ export async function haltFromButton(action: Action, deps: Deps): Promise<Reply>
   const ref = parseAttackRef(action.value);
   if (!ref) throw new UserInputError('That button no longer points at an attack.');
   const outcome = await haltAttack(deps, action.actor, ref);
-  return message(haltedText(action.actor, outcome));
+  const text = haltedText(action.actor, outcome);
+  // A Halt in a list redraws that list, with the row in its new state, and says there what happened.
+  if (ref.listId && action.container === 'message') {
+    const redrawn = await redrawListAfterHalt(deps, ref.listId, outcome, text).catch((error: unknown) => {
+      deps.logger.warn({ err: error, attack: outcome.guid }, 'could not redraw the list after a halt');
+      return undefined;
+    });
+    if (redrawn) return redrawn;
+  }
+  return message(text);
 }
 
 /** A mass halt clicked in a channel with a game day (its card, or a prompt there) joins its timeline. */
@@ -62,14 +92,8 @@ export async function haltAllConfirmed(action: Action, deps: Deps): Promise<Repl
     await recordMassHalt(deps, action.actor, 'everything');
     return message(`:octagonal_sign: <@${action.actor.userId}> halted every active impact on the platform.`);
   }
-  const halted = await explained({ doing: 'halt all attacks' }, () => api.attacks.haltAll(request));
-  await explained({ doing: 'halt all Kubernetes attacks' }, () => api.kubernetes.haltAll(request));
-  audit(deps.logger, 'halt_all', action.actor, { platformUser: login.session.identifier, attacks: halted.map((a) => a.guid) });
+  const outcome = await haltAllAttacks(deps, action.actor, login, request);
+  audit(deps.logger, 'halt_all', action.actor, { platformUser: login.session.identifier, attacks: outcome.halted.map((a) => a.guid) });
   await recordMassHalt(deps, action.actor, 'all');
-  for (const attack of halted) {
-    // Everything is halted already; a card that cannot be marked must not say otherwise.
-    const card = await deps.cards.get(attack.guid).catch(() => undefined);
-    if (card) await recordHalt(deps, card, action.actor, undefined).catch((error: unknown) => deps.logger.warn({ err: error, attack: attack.guid }, 'halted, but could not show it on the card'));
-  }
-  return message(`:octagonal_sign: <@${action.actor.userId}> halted all attacks${halted.length ? ` (${halted.length} were active)` : ''}, and all Kubernetes attacks.`);
+  return message(massHaltText(action.actor, outcome));
 }

@@ -1,8 +1,11 @@
+import { randomUUID } from 'node:crypto';
+import type { HaltOutcome } from '../attacks/halt.ts';
 import type { ScopedPlatform } from '../client/index.ts';
 import type { Deps } from '../deps.ts';
 import { teamForAction } from '../attacks/locate.ts';
-import { attackListMessage, listed, listedKubernetes, listPageSize, type ListedAttack } from '../views/attackList.ts';
-import type { Action, Reply } from '../slack/interaction.ts';
+import { canHalt } from '../views/attackCard.ts';
+import { attackListMessage, listed, listedKubernetes, listPageSize, withListedState, type AttackListPage, type ListedAttack } from '../views/attackList.ts';
+import { replacement, type Action, type Reply } from '../slack/interaction.ts';
 import type { Subcommand } from './command.ts';
 import { explained, UserInputError } from '../errors.ts';
 import type { Actor } from '../store/sessions.ts';
@@ -46,6 +49,26 @@ async function fetchPage(api: ScopedPlatform, query: ListQuery): Promise<{ attac
   return { attacks, next: offset + listPageSize < all.length ? { offset: offset + listPageSize } : undefined };
 }
 
+/** A list is kept as long as a person may still click in it; Slack forgets ephemeral messages sooner. */
+const listPageTtlMs = 24 * 3600_000;
+const listPageKey = (listId: string) => `list-page:${listId}`;
+
+/**
+ * Keeps a page that has Halt buttons, so a halt from it can redraw it: Slack does not send back
+ * the content of an ephemeral message. A page that cannot be kept is shown all the same.
+ */
+async function keepPage(deps: Deps, page: AttackListPage): Promise<AttackListPage> {
+  if (!page.attacks.some((a) => a.active && canHalt(a))) return page;
+  const kept = { ...page, listId: randomUUID() };
+  try {
+    await deps.store.set(listPageKey(kept.listId), kept, listPageTtlMs);
+    return kept;
+  } catch (error) {
+    deps.logger.warn({ err: error }, 'could not keep a list page; a halt from it will not redraw it');
+    return page;
+  }
+}
+
 async function listReply(deps: Deps, actor: Actor, query: ListQuery, replaceOriginal: boolean): Promise<Reply> {
   const login = await requireLogin(deps, actor);
   const team = teamForAction(login, query.teamId);
@@ -53,11 +76,24 @@ async function listReply(deps: Deps, actor: Actor, query: ListQuery, replaceOrig
   const { attacks, next } = await explained({ team: teamName(team), doing: 'list attacks' }, () => fetchPage(api, query));
   const filter = [query.source && `source ${query.source}`, query.k8s && 'Kubernetes'].filter(Boolean).join(', ') || undefined;
   const nextValue = next ? JSON.stringify({ ...query, pageToken: undefined, offset: undefined, ...next, teamId: team.identifier, pageNumber: query.pageNumber + 1 }) : undefined;
-  return {
-    kind: 'message',
-    replaceOriginal,
-    message: attackListMessage({ which: query.which, teamId: team.identifier, teamName: teamName(team), attacks, nextValue, pageNumber: query.pageNumber, filter }),
-  };
+  const page = await keepPage(deps, { which: query.which, teamId: team.identifier, teamName: teamName(team), attacks, nextValue, pageNumber: query.pageNumber, filter });
+  return { kind: 'message', replaceOriginal, message: attackListMessage(page) };
+}
+
+/**
+ * The list a Halt was clicked in, drawn again: the halted row in its new state (without its Halt
+ * button once halting or ended) and what the halt did above the rows. Undefined when the page
+ * is no longer kept; the halt is then answered on its own.
+ */
+export async function redrawListAfterHalt(deps: Deps, listId: string, outcome: HaltOutcome, notice: string): Promise<Reply | undefined> {
+  const page = await deps.store.get<AttackListPage>(listPageKey(listId));
+  if (!page) return undefined;
+  // A halt the platform took but could not be read back is halting all the same.
+  const state = outcome.state ?? (outcome.result === 'ended' ? {} : { stage: 'Halt', stage_lifecycle: 'Halting' });
+  const next: AttackListPage = { ...page, notice, attacks: page.attacks.map((row) => (row.guid === outcome.guid ? withListedState(row, state) : row)) };
+  await deps.store.set(listPageKey(listId), next, listPageTtlMs);
+  const { text, blocks } = attackListMessage(next);
+  return replacement(text, blocks);
 }
 
 export const listCommand: Subcommand = {

@@ -15,10 +15,12 @@ export interface AttackRef {
   guid: string;
   teamId: string;
   kind: 'attack' | 'kubernetes';
+  /** The list page the button sits in, so a halt can redraw it. */
+  listId?: string | undefined;
 }
 
 export function attackRefValue(ref: AttackRef): string {
-  return JSON.stringify({ g: ref.guid, t: ref.teamId, k: ref.kind === 'kubernetes' ? 'k' : 'a' });
+  return JSON.stringify({ g: ref.guid, t: ref.teamId, k: ref.kind === 'kubernetes' ? 'k' : 'a', ...(ref.listId ? { l: ref.listId } : {}) });
 }
 
 /** The Halt button of one attack: the same on its card, in lists, in its details and on App Home. */
@@ -39,9 +41,9 @@ export function parseAttackRef(value: string | undefined): AttackRef | undefined
     return undefined;
   }
   if (typeof parsed !== 'object' || parsed === null) return undefined;
-  const { g, t, k } = parsed as { g?: unknown; t?: unknown; k?: unknown };
-  if (!isPathId(g) || !isPathId(t) || (k !== undefined && k !== 'a' && k !== 'k')) return undefined;
-  return { guid: g, teamId: t, kind: k === 'k' ? 'kubernetes' : 'attack' };
+  const { g, t, k, l } = parsed as { g?: unknown; t?: unknown; k?: unknown; l?: unknown };
+  if (!isPathId(g) || !isPathId(t) || (k !== undefined && k !== 'a' && k !== 'k') || (l !== undefined && !isPathId(l))) return undefined;
+  return { guid: g, teamId: t, kind: k === 'k' ? 'kubernetes' : 'attack', ...(typeof l === 'string' ? { listId: l } : {}) };
 }
 
 const stageEmoji: Record<string, string> = {
@@ -59,10 +61,47 @@ const stageEmoji: Record<string, string> = {
   UserHalted: ':octagonal_sign:',
 };
 
-/** The stage as a person reads it: an emoji and the platform's stage name, spaced out. */
+/**
+ * The platform's stage names as a person says them. Names not listed (a stage the platform adds
+ * later) are spaced out, which reads well enough.
+ */
+const stageWordsByName: Record<string, string> = {
+  Pending: 'Pending',
+  Distributed: 'Distributed',
+  Initializing: 'Initializing',
+  Running: 'Running',
+  TearingDown: 'Tearing down',
+  InterruptTriggered: 'Interrupting',
+  RollbackTriggered: 'Rolling back',
+  RollbackStarted: 'Rolling back',
+  Halt: 'Halting',
+  HaltDistributed: 'Halting',
+  Successful: 'Successful',
+  UserHalted: 'User Halted',
+  InvalidArgument: 'Failed: invalid argument',
+  TargetNotFound: 'Failed: target not found',
+  ClientAborted: 'Failed: client aborted',
+  LostCommunication: 'Failed: lost communication',
+  InitializationFailed: 'Failed to initialize',
+  TeardownFailed: 'Failed to tear down',
+  HaltFailed: 'Halt failed',
+  Failed: 'Failed',
+};
+
+/** A stage in words, e.g. "Halting" for `HaltDistributed`. */
+export function stageWords(stage: string): string {
+  return Object.hasOwn(stageWordsByName, stage) ? stageWordsByName[stage]! : stage.replace(/([a-z])([A-Z])/g, '$1 $2');
+}
+
+/** The stage as a person reads it: an emoji and the stage in words. */
 export function stageLabel(stage: string, lifecycle: string): string {
   const emoji = stageEmoji[stage] ?? (lifecycle === 'Error' ? ':x:' : lifecycle === 'Complete' ? ':white_check_mark:' : ':grey_question:');
-  return `${emoji} ${escapeMrkdwn(stage.replace(/([a-z])([A-Z])/g, '$1 $2'))}`;
+  return `${emoji} ${escapeMrkdwn(stageWords(stage))}`;
+}
+
+/** Whether a Halt button would do anything: the attack runs and no halt is under way yet. */
+export function canHalt(state: { lifecycle: string }): boolean {
+  return state.lifecycle !== 'Halting' && state.lifecycle !== 'Complete' && state.lifecycle !== 'Error';
 }
 
 export function argsText(args: readonly string[]): string {
@@ -82,7 +121,6 @@ export function guardsText(guards: NonNullable<CardRecord['guards']>): string {
 
 /** The card posted in the channel when an attack starts, updated in place as its stage changes. */
 export function attackCardMessage(card: CardRecord, links: { appUrl?: string | undefined } = {}): Message {
-  const live = isLive(card);
   const ref = attackRefValue(card);
   const stage = stageLabel(card.stage, card.lifecycle);
   const started = card.startTime ?? card.createdAt;
@@ -96,7 +134,7 @@ export function attackCardMessage(card: CardRecord, links: { appUrl?: string | u
   const notes = Object.entries(card.annotations);
   const halted = card.haltedBy.length ? `\nHalt requested by ${[...new Set(card.haltedBy.map((h) => `<@${h.userId}>`))].join(', ')}` : '';
   const blocks: KnownBlock[] = [
-    header(`${card.type} attack · ${card.stage.replace(/([a-z])([A-Z])/g, '$1 $2')}`),
+    header(`${card.type} attack · ${stageWords(card.stage)}`),
     section(`*${escapeMrkdwn(card.type)}* ${argsText(card.args)} on ${escapeMrkdwn(card.targetWords)} in team *${escapeMrkdwn(card.teamName)}*\nStarted by <@${card.startedBy.userId}>${card.startedByPlatform ? ` (${escapeMrkdwn(card.startedByPlatform)})` : ''}${card.approvedBy ? `, approved by <@${card.approvedBy.userId}>` : ''}${halted}`),
     fields([
       ['Stage', stage],
@@ -113,13 +151,13 @@ export function attackCardMessage(card: CardRecord, links: { appUrl?: string | u
   blocks.push(context(`Attack ${code(card.guid)}${link}`));
   blocks.push(
     actions('attack_card_actions', [
-      ...(live ? [haltButton(card)] : []),
+      ...(canHalt(card) ? [haltButton(card)] : []),
       button('File ticket', FILE_TICKET, { value: ref }),
       button('Add note', ADD_NOTE, { value: ref }),
       button('Details', ATTACK_DETAILS, { value: ref }),
     ]),
   );
   // Notification text is mrkdwn too: what a person typed must not ping the channel.
-  const text = escapeMrkdwn(`${card.type} attack on ${card.targetWords} in team ${card.teamName}: ${card.stage}`);
+  const text = escapeMrkdwn(`${card.type} attack on ${card.targetWords} in team ${card.teamName}: ${stageWords(card.stage)}`);
   return { text, blocks };
 }

@@ -3,7 +3,7 @@ import type { Attack, Execution } from '../client/index.ts';
 import { isFinished } from '../client/index.ts';
 import type { Message } from './message.ts';
 import { actions, code, context, escapeMrkdwn, externalLink, fields, header, platformAttackUrl, section, slackDate, truncate } from './blocks.ts';
-import { argsText, haltButton, stageLabel } from './attackCard.ts';
+import { argsText, canHalt, haltButton, stageLabel, stageWords } from './attackCard.ts';
 
 const when = (iso: string | undefined) => (iso ? slackDate(new Date(iso)) : '—');
 
@@ -12,7 +12,7 @@ export function attackDetailsMessage(attack: Attack, executions: Execution[], te
   const type = attack.infra_command?.type ?? 'attack';
   const stage = stageLabel(attack.stage ?? 'Unknown', attack.stage_lifecycle ?? '');
   const blocks: KnownBlock[] = [
-    header(`${type} attack · ${attack.stage ?? 'unknown stage'}`),
+    header(`${type} attack · ${attack.stage ? stageWords(attack.stage) : 'unknown stage'}`),
     fields([
       ['Stage', stage],
       ['Arguments', argsText(attack.args)],
@@ -39,8 +39,8 @@ export function attackDetailsMessage(attack: Attack, executions: Execution[], te
   if (notes.length) blocks.push(section(`*Notes*\n${notes.slice(-10).map((n) => `• ${escapeMrkdwn(truncate(n, 280))}`).join('\n')}`));
   const page = platformAttackUrl(appUrl, attack.guid);
   blocks.push(context(`Attack ${code(attack.guid)}${page ? ` · ${externalLink(page, 'Open in the platform')}` : ''}`));
-  if (!isFinished(attack)) {
+  if (!isFinished(attack) && canHalt({ lifecycle: attack.stage_lifecycle ?? '' })) {
     blocks.push(actions('attack_details_actions', [haltButton({ guid: attack.guid, teamId: team.id, kind: attack.target_type === 'Kubernetes' ? 'kubernetes' : 'attack' })]));
   }
-  return { text: escapeMrkdwn(`${type} attack ${attack.guid}: ${attack.stage ?? 'unknown stage'}`), blocks };
+  return { text: escapeMrkdwn(`${type} attack ${attack.guid}: ${attack.stage ? stageWords(attack.stage) : 'unknown stage'}`), blocks };
 }

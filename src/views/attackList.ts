@@ -2,7 +2,7 @@ import type { Button, KnownBlock } from '@slack/types';
 import { isFinished, type Attack, type KubernetesAttack } from '../client/index.ts';
 import type { Message } from './message.ts';
 import { actions, button, code, context, escapeMrkdwn, header, section, slackDate } from './blocks.ts';
-import { argsText, haltButton, stageLabel } from './attackCard.ts';
+import { argsText, canHalt, haltButton, stageLabel } from './attackCard.ts';
 import { haltAllButton } from './halt.ts';
 
 export const LIST_NEXT_PAGE = 'attack_list_next';
@@ -55,9 +55,31 @@ export function listedKubernetes(attack: KubernetesAttack): ListedAttack {
   };
 }
 
-export function attackListMessage(page: { which: 'active' | 'completed'; teamId: string; teamName: string; attacks: ListedAttack[]; nextValue?: string | undefined; pageNumber: number; filter?: string | undefined }): Message {
+/** The platform's latest state of a listed attack, as its row shows it. */
+export function withListedState(row: ListedAttack, state: { stage?: string | undefined; stage_lifecycle?: string | undefined; end_time?: string | null | undefined }): ListedAttack {
+  const lifecycle = state.stage_lifecycle ?? (state.end_time ? 'Complete' : row.lifecycle);
+  return { ...row, stage: state.stage ?? row.stage, lifecycle, active: !isFinished({ stage_lifecycle: lifecycle, end_time: state.end_time ?? undefined }) };
+}
+
+/** One page of a list, as shown; kept for a while so a halt from one of its rows can redraw it. */
+export interface AttackListPage {
+  which: 'active' | 'completed';
+  teamId: string;
+  teamName: string;
+  attacks: ListedAttack[];
+  nextValue?: string | undefined;
+  pageNumber: number;
+  filter?: string | undefined;
+  /** Set when the page is kept: its Halt buttons carry it. */
+  listId?: string | undefined;
+  /** What the last action on the page did, shown above its rows. */
+  notice?: string | undefined;
+}
+
+export function attackListMessage(page: AttackListPage): Message {
   const title = `${page.which === 'active' ? 'Active' : 'Completed'} ${page.filter ? '' : 'ad-hoc '}attacks · ${page.teamName}`;
   const blocks: KnownBlock[] = [header(title)];
+  if (page.notice) blocks.push(section(page.notice));
   if (!page.attacks.length) {
     blocks.push(section(page.pageNumber === 1 ? `No ${page.which} attacks${page.filter ? ` (${page.filter})` : ''} in team *${escapeMrkdwn(page.teamName)}*.` : 'No more attacks.'));
   }
@@ -68,7 +90,7 @@ export function attackListMessage(page: { which: 'active' | 'completed'; teamId:
     if (a.startedAt) parts.push(slackDate(new Date(a.startedAt)));
     const text = `${parts.join(' · ')}\n${code(a.guid)}${a.kind === 'kubernetes' ? ' · Kubernetes' : ''}`;
     blocks.push(
-      section(text, a.active ? { accessory: haltButton({ guid: a.guid, teamId: page.teamId, kind: a.kind }) } : {}),
+      section(text, a.active && canHalt(a) ? { accessory: haltButton({ guid: a.guid, teamId: page.teamId, kind: a.kind, listId: page.listId }) } : {}),
     );
   }
   const footer: Button[] = [];

@@ -1,6 +1,6 @@
 import type { Button, HomeView, KnownBlock } from '@slack/types';
 import { actions, button, code, context, escapeMrkdwn, header, section, slackDate } from './blocks.ts';
-import { argsText, haltButton, stageLabel } from './attackCard.ts';
+import { argsText, canHalt, haltButton, stageLabel } from './attackCard.ts';
 import type { ListedAttack } from './attackList.ts';
 import { haltAllButton } from './halt.ts';
 import { LOGIN_BUTTON } from './login.ts';
@@ -69,7 +69,7 @@ function attackBlocks(state: HomeState, teamId: string, teamName: string, comman
   const active = state.active.slice(0, homeActiveShown);
   if (!active.length) blocks.push(section(`No active attacks in team *${escapeMrkdwn(teamName)}*.`));
   for (const attack of active) {
-    blocks.push(section(attackLine(attack), attack.active ? { accessory: haltButton({ guid: attack.guid, teamId, kind: attack.kind }) } : {}));
+    blocks.push(section(attackLine(attack), attack.active && canHalt(attack) ? { accessory: haltButton({ guid: attack.guid, teamId, kind: attack.kind }) } : {}));
   }
   if (state.active.length > active.length) {
     blocks.push(context(`and ${state.active.length - active.length} more: \`${command} list active\` lists them all.`));

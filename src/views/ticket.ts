@@ -4,6 +4,7 @@ import type { Attack, IssueField, IssueMeta, TrackerIssue } from '../client/sche
 import type { Message } from './message.ts';
 import { durationText, type GameDayOutcomes, type GameDayRecord } from './gameday.ts';
 import { context, escapeMrkdwn, externalLink, header, input, limits, modal, plain, section, slackDate, truncate } from './blocks.ts';
+import { stageWords } from './attackCard.ts';
 
 export const TICKET_VIEW = 'ticket';
 /** The first step, asked when the configuration names no project or issue type. */
@@ -193,7 +194,6 @@ export type TicketSource = ({ card: CardRecord; attack?: Attack | undefined } | 
   userNames?: Record<string, string> | undefined;
 };
 
-const spaced = (stage: string) => stage.replace(/([a-z])([A-Z])/g, '$1 $2');
 const plural = (count: number, word: string) => `${count} ${word}${count === 1 ? '' : 's'}`;
 /** Resolved target ids listed in a description; the rest are counted. */
 const listedTargets = 50;
@@ -212,7 +212,7 @@ export function ticketPrefill(source: TicketSource): { summary: string; descript
   const targetWords = card?.targetWords ?? (attack ? targetWordsOf(attack) : 'unknown targets');
   const stage = attack?.stage ?? card?.stage ?? 'Unknown';
   const lifecycle = attack?.stage_lifecycle ?? card?.lifecycle;
-  const summary = truncate(`Chaos attack ${type} on ${targetWords}: ${spaced(stage)}`, summaryMaxLength);
+  const summary = truncate(`Chaos attack ${type} on ${targetWords}: ${stageWords(stage)}`, summaryMaxLength);
 
   const lines = [`Chaos attack ${type} on ${targetWords}${card ? `, team ${card.teamName}` : ''}.`, ''];
   const add = (name: string, value: string | undefined) => {
@@ -228,7 +228,7 @@ export function ticketPrefill(source: TicketSource): { summary: string; descript
     add(`Resolved targets (${resolved.length})`, `${resolved.slice(0, listedTargets).join(', ')}${more}`);
   }
   add('Team', card?.teamName);
-  add('Stage', `${spaced(stage)}${lifecycle ? ` (${lifecycle})` : ''}`);
+  add('Stage', `${stageWords(stage)}${lifecycle ? ` (${lifecycle})` : ''}`);
   const platformUser = card?.startedByPlatform ?? attack?.create_user;
   const starter = [card ? `${card.startedBy.userName} in Slack` : undefined, platformUser ? `${platformUser} on the platform` : undefined].filter(Boolean).join(', ');
   add('Started by', starter);
@@ -289,7 +289,7 @@ export function gameDayTicketPrefill(record: GameDayRecord, outcomes: GameDayOut
     ...record.attacks.map((a) => {
       const outcome = outcomes[a.guid];
       const halted = outcome?.haltedBy.length ? `, halted by Slack user ${outcome.haltedBy.join(', ')}` : '';
-      return `- ${a.type} ${a.args.join(' ')} on ${a.targetWords} (team ${a.teamName}), started by Slack user ${a.startedBy}: ${spaced(outcome?.stage ?? 'unknown')}${halted} [${a.guid}]`;
+      return `- ${a.type} ${a.args.join(' ')} on ${a.targetWords} (team ${a.teamName}), started by Slack user ${a.startedBy}: ${stageWords(outcome?.stage ?? 'unknown')}${halted} [${a.guid}]`;
     }),
     ...(record.notes.length ? ['', 'Notes:', ...record.notes.map((n) => `- ${n.text} (Slack user ${n.by}, ${n.at}) [${n.guid}]`)] : []),
     ...(record.tickets.length ? ['', 'Tickets:', ...record.tickets.map((t) => `- ${t.key}${t.url ? ` ${t.url}` : ''}`)] : []),

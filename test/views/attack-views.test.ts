@@ -16,6 +16,7 @@ import {
   builderTargetKinds,
   type AttackBuilderOptions,
 } from '../../src/views/attackBuilder.ts';
+import { canHalt, stageLabel, stageWords } from '../../src/views/attackCard.ts';
 import { ATTACK_CANCEL, ATTACK_PREVIEW_ACTIONS, ATTACK_START, attackPreviewMessage, equivalentCommand } from '../../src/views/attackPreview.ts';
 
 const teams = [{ id: 'team-2', name: 'Search' }, { id: 'team-1', name: 'Payments' }];
@@ -312,5 +313,31 @@ describe('attack preview', () => {
     expect(texts).toContain('R&amp;D &lt;ops&gt;');
     expect(texts).toContain('`-p &lt;!here&gt;ˋx`');
     expect(texts).not.toContain('<!here>');
+  });
+});
+
+describe('stages in words', () => {
+  // Every stage of the platform contract, by lifecycle.
+  const stages = {
+    Active: ['Pending', 'Distributed', 'Initializing', 'Running', 'TearingDown', 'InterruptTriggered', 'RollbackTriggered', 'RollbackStarted'],
+    Halting: ['Halt', 'HaltDistributed'],
+    Complete: ['Successful', 'UserHalted'],
+    Error: ['InvalidArgument', 'TargetNotFound', 'ClientAborted', 'LostCommunication', 'InitializationFailed', 'TeardownFailed', 'HaltFailed', 'Failed'],
+  };
+
+  it.each(Object.entries(stages).flatMap(([lifecycle, names]) => names.map((name) => [name, lifecycle] as const)))('%s (%s) reads as words, not the platform\'s name', (stage, lifecycle) => {
+    const words = stageWords(stage);
+    expect(words).not.toMatch(/[a-z][A-Z]/);
+    expect(stageLabel(stage, lifecycle)).toContain(words);
+    if (lifecycle === 'Halting') expect(words).toBe('Halting');
+    if (lifecycle === 'Error') expect(words.toLowerCase()).toContain('fail');
+  });
+
+  it('spaces out a stage it does not know', () => {
+    expect(stageWords('QuantumTunnelling')).toBe('Quantum Tunnelling');
+  });
+
+  it('offers Halt only while the attack runs and no halt is under way', () => {
+    expect(['Active', '', 'Halting', 'Complete', 'Error'].map((lifecycle) => canHalt({ lifecycle }))).toEqual([true, true, false, false, false]);
   });
 });
