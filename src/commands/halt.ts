@@ -55,7 +55,7 @@ export async function haltAllConfirmed(action: Action, deps: Deps): Promise<Repl
   const login = await requireLogin(deps, action.actor);
   // Mass halts are company-level calls: no team is sent, the session decides what is reached.
   const api = platformFor(deps, login, undefined);
-  const request = { reason: `Halted from Slack by ${action.actor.userName}`, reference: `slack:${action.actor.workspaceId}:${action.actor.userId}` };
+  const request = { reason: `Halted from Slack by ${await deps.people.name(action.actor.userId)}`, reference: `slack:${action.actor.workspaceId}:${action.actor.userId}` };
   if (scope === 'everything') {
     await explained({ doing: 'halt everything on the platform' }, () => api.attacks.haltEverything(request));
     audit(deps.logger, 'halt_everything', action.actor, { platformUser: login.session.identifier });
