@@ -9,6 +9,7 @@ import { explained, UserInputError } from '../errors.ts';
 import { requireGuid } from './arguments.ts';
 import type { Actor } from '../store/sessions.ts';
 import { platformFor, requireLogin } from '../attacks/access.ts';
+import { plural } from '../views/plural.ts';
 
 const usage = 'halt <attack id> [--reason text] | halt all | halt everything';
 function haltedText(actor: Actor, outcome: Awaited<ReturnType<typeof haltAttack>>): string {
@@ -71,5 +72,5 @@ export async function haltAllConfirmed(action: Action, deps: Deps): Promise<Repl
     const card = await deps.cards.get(attack.guid).catch(() => undefined);
     if (card) await recordHalt(deps, card, action.actor, undefined).catch((error: unknown) => deps.logger.warn({ err: error, attack: attack.guid }, 'halted, but could not show it on the card'));
   }
-  return message(`:octagonal_sign: <@${action.actor.userId}> halted all attacks${halted.length ? ` (${halted.length} were active)` : ''}, and all Kubernetes attacks.`);
+  return message(`:octagonal_sign: <@${action.actor.userId}> halted all attacks${halted.length ? ` (${plural(halted.length, 'was', 'were')} active)` : ''}, and all Kubernetes attacks.`);
 }

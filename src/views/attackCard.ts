@@ -3,6 +3,7 @@ import type { CardRecord } from '../attacks/cards.ts';
 import { isLive } from '../attacks/cards.ts';
 import type { Message } from './message.ts';
 import { actions, button, context, escapeMrkdwn, fields, header, section, slackDate, truncate } from './blocks.ts';
+import { plural } from './plural.ts';
 
 export const HALT_ATTACK = 'attack_halt';
 export const ADD_NOTE = 'attack_add_note';
@@ -79,7 +80,7 @@ export function attackCardMessage(card: CardRecord, links: { appUrl?: string | u
     section(`*${escapeMrkdwn(card.type)}* ${argsText(card.args)} on ${escapeMrkdwn(card.targetWords)} in team *${escapeMrkdwn(card.teamName)}*\nStarted by <@${card.startedBy.userId}>${card.startedByPlatform ? ` (${escapeMrkdwn(card.startedByPlatform)})` : ''}${halted}`),
     fields([
       ['Stage', stage],
-      ['Targets', card.totalClients !== undefined ? `${card.totalClients} client${card.totalClients === 1 ? '' : 's'}` : 'resolving…'],
+      ['Targets', card.totalClients !== undefined ? plural(card.totalClients, 'client') : 'resolving…'],
       ['Started', slackDate(new Date(started))],
       ['End', ends],
     ]),
@@ -87,7 +88,7 @@ export function attackCardMessage(card: CardRecord, links: { appUrl?: string | u
   if (notes.length) {
     blocks.push(section(`*Notes*\n${notes.slice(-10).map(([, text]) => `• ${escapeMrkdwn(truncate(text, 280))}`).join('\n')}`));
   }
-  if (card.ticketCount) blocks.push(context(`:ticket: ${card.ticketCount} ticket${card.ticketCount === 1 ? '' : 's'} filed`));
+  if (card.ticketCount) blocks.push(context(`:ticket: ${plural(card.ticketCount, 'ticket')} filed`));
   blocks.push(context(`Attack \`${card.guid}\`${link}`));
   blocks.push(
     actions('attack_card_actions', [

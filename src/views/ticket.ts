@@ -4,6 +4,7 @@ import type { Attack, IssueField, IssueMeta, TrackerIssue } from '../client/sche
 import type { Message } from './message.ts';
 import { durationText, type GameDayOutcomes, type GameDayRecord } from './gameday.ts';
 import { context, escapeMrkdwn, header, input, limits, modal, plain, section, slackDate, truncate } from './blocks.ts';
+import { agree, plural } from './plural.ts';
 
 export const TICKET_VIEW = 'ticket';
 /** The first step, asked when the configuration names no project or issue type. */
@@ -177,7 +178,7 @@ export function ticketModal(options: {
   const room = limits.viewBlocks - fixed.length - 3;
   const shown = all.slice(0, room).map((field) => fieldInput(field, values[ticketFieldId(field.key)]));
   const blocks: KnownBlock[] = [context(destination(options.meta)), ...fixed, ...shown];
-  if (all.length > shown.length) blocks.push(context(`${all.length - shown.length} more required fields do not fit here: the tracker may refuse the ticket without them.`));
+  if (all.length > shown.length) blocks.push(context(`${plural(all.length - shown.length, 'more required field')} ${agree(all.length - shown.length, 'does', 'do')} not fit here: the tracker may refuse the ticket without ${agree(all.length - shown.length, 'it', 'them')}.`));
   if (labels) blocks.push(labels);
   return modal(TICKET_VIEW, 'File a ticket', blocks, { submit: 'File ticket', close: 'Cancel', privateMetadata: options.privateMetadata });
 }
@@ -197,7 +198,6 @@ export type TicketSource = ({ card: CardRecord; attack?: Attack | undefined } | 
 const nameOf = (names: Record<string, string> | undefined, userId: string) => names?.[userId] ?? userId;
 
 const spaced = (stage: string) => stage.replace(/([a-z])([A-Z])/g, '$1 $2');
-const plural = (count: number, word: string) => `${count} ${word}${count === 1 ? '' : 's'}`;
 /** Resolved target ids listed in a description; the rest are counted. */
 const listedTargets = 50;
 

@@ -35,6 +35,12 @@ async function fileOpenTicket(s: Stack, personId: string) {
   return s.sim.state.trackerIssues.at(-1)!;
 }
 
+/** Clicks Halt on a card as a person, and waits until the card records the halt. */
+async function haltFromCard(s: Stack, personId: string, card: { ts: string }) {
+  await s.person(personId).channel(channel).messages().find((m) => m.ts === card.ts)!.click('Halt');
+  await s.fake.waitFor(() => s.person(personId).ephemerals(channel).some((m) => read(m).includes('Halt requested')), 'the halt confirmation');
+}
+
 const usersInfoAsked = (s: Stack, id: string) => s.fake.callsTo('users.info').filter((call) => call.args['user'] === id).length;
 
 describe('people are named by name outside Slack', () => {
@@ -44,8 +50,8 @@ describe('people are named by name outside Slack', () => {
     await stack.login(alice, stack.sim.seed.users.owner, { team: 'Platform' });
     await stack.login(bob, stack.sim.seed.users.owner, { team: 'Platform' });
     const { attack, card } = await startedAttack(stack, alice, 'attack cpu -l 300 -c 1 --target-tags role=web');
-    await stack.person(bob).channel(channel).messages().find((m) => m.ts === card.ts)!.click('Halt');
-    await stack.fake.waitFor(() => stack.sim.state.attacks.get(attack.guid)!.halt, 'the halt');
+    await haltFromCard(stack, bob, card);
+    expect(stack.sim.state.attacks.get(attack.guid)!.halt).toBeDefined();
 
     await stack.person(alice).channel(channel).messages().find((m) => m.ts === card.ts)!.click('File ticket');
     const ticket = await fileOpenTicket(stack, alice);
@@ -64,14 +70,14 @@ describe('people are named by name outside Slack', () => {
     await stack.login(lena, stack.sim.seed.users.owner, { team: 'Platform' });
     await stack.login(sam, stack.sim.seed.users.owner, { team: 'Platform' });
     await stack.ask(lena, 'gameday start Checkout drill', { channel });
+    const gameCard = await stack.fake.waitFor(() => stack.fake.channel(channel).messages().find((m) => read(m).includes('Game day: Checkout drill')), 'the game-day card');
     const first = await startedAttack(stack, sam, 'attack cpu -l 30 --target-tags role=web');
     const second = await startedAttack(stack, lena, 'attack latency -l 300 -m 200');
-    await stack.person(sam).channel(channel).messages().find((m) => m.ts === second.card.ts)!.click('Halt');
-    await stack.fake.waitFor(() => stack.sim.state.attacks.get(second.attack.guid)!.halt, 'the halt');
+    await haltFromCard(stack, sam, second.card);
     await stack.person(sam).command(`note ${first.attack.guid} error rate stayed flat`, { channel });
     // The note on the platform names its writer too: a display name stands in for a missing full name.
     const notes = () => Object.values(stack.sim.state.attacks.get(first.attack.guid)!.annotations);
-    await stack.fake.waitFor(() => notes().length > 0, 'the note on the platform');
+    await stack.fake.waitFor(() => stack.fake.channel(channel).thread(gameCard.ts).some((m) => read(m).includes('error rate stayed flat')), 'the note in the timeline');
     expect(notes()).toEqual(['error rate stayed flat (sam.r)']);
 
     await stack.ask(lena, 'gameday end', { channel });
@@ -99,6 +105,9 @@ describe('people are named by name outside Slack', () => {
     await prompt.click('Halt all attacks', { confirm: true });
     await stack.fake.waitFor(() => stack.sim.state.attacks.get(guid!)!.halt, 'the halt');
     expect(stack.sim.state.attacks.get(guid!)!.halt!.reason).toBe('Halted from Slack by Alice Moreau');
+    // One attack was active: said in the singular.
+    const said = await stack.fake.waitFor(() => stack.person(alice).ephemerals(channel).map(read).find((text) => text.includes('halted all attacks')), 'the halt-all reply');
+    expect(said).toContain('(1 was active)');
   });
 });
 
