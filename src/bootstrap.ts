@@ -16,6 +16,7 @@ import type { Config } from './config.ts';
 import type { Deps } from './deps.ts';
 import { boltLogger, createLogger, type Logger } from './logger.ts';
 import { Messenger, type MessengerOptions } from './slack/messenger.ts';
+import { People } from './slack/people.ts';
 import { SessionCipher } from './store/cipher.ts';
 import { createKeyValueStore } from './store/keyValue.ts';
 import { SessionStore } from './store/sessions.ts';
@@ -35,6 +36,20 @@ export function slackClientOptions(config: Config, timeoutMs = slackRequestTimeo
     // The default retries a failing call for up to half an hour; a chat reply that late is useless.
     retryConfig: { retries: 3, factor: 2, minTimeout: 250, maxTimeout: 2_000 },
   };
+}
+
+/**
+ * The client that asks Slack for people's names: a name is never worth holding up a ticket or a
+ * halt, so it does not retry or wait out a rate limit; the user id stands in instead.
+ */
+function namesClient(config: Config, logger: Logger): WebClient {
+  return new WebClient(config.slack.botToken, {
+    slackApiUrl: config.slack.apiUrl,
+    retryConfig: { retries: 0 },
+    rejectRateLimitedCalls: true,
+    timeout: 2_000,
+    logger: boltLogger(logger),
+  });
 }
 
 export interface DepsOverrides {
@@ -86,6 +101,7 @@ export function createDeps(config: Config, overrides: DepsOverrides = {}): Deps 
     sessions,
     clock: { now },
     slack,
+    people: new People(namesClient(config, logger), logger, { now }),
     cards,
     poller: new Poller({ cards, messenger: slack, store, sessions, platform, logger, intervalMs: config.pollSeconds * 1000, appUrl: config.platform.appUrl, beforePass: () => beforePoll(deps) }),
     catalogues: new CatalogueCache(logger, now),

@@ -6,6 +6,7 @@ import type { SessionStore } from './store/sessions.ts';
 import type { CardStore } from './attacks/cards.ts';
 import type { Poller } from './attacks/poller.ts';
 import type { Messenger } from './slack/messenger.ts';
+import type { People } from './slack/people.ts';
 import type { CatalogueCache } from './attacks/catalogue.ts';
 import type { GameDays } from './gamedays/gameDays.ts';
 import type { Freezes } from './guardrails/freezes.ts';
@@ -21,6 +22,8 @@ export interface Deps {
   clock: { now(): number };
   /** The bot's own Slack calls: channel messages, thread replies, paced card updates. */
   slack: Messenger;
+  /** People's names for text that leaves Slack (tickets, halt reasons, notes on the platform). */
+  people: People;
   cards: CardStore;
   poller: Poller;
   catalogues: CatalogueCache;

@@ -1,5 +1,6 @@
 import type { GuardSpec } from '../guardrails/guards.ts';
 import type { CreateAttackInput, CreateAttackRequest, InfraCommandType } from '../client/index.ts';
+import { agree, plural } from '../views/plural.ts';
 
 /** Which clients an attack hits, as the person chose it (target flags or the builder modal). */
 export type AttackTarget =
@@ -75,13 +76,13 @@ export function describeTarget(target: AttackTarget, teamName: string): string {
     case 'all':
       return `every active client of team ${teamName}`;
     case 'hosts':
-      return `host${target.ids.length === 1 ? '' : 's'} ${target.ids.join(', ')}`;
+      return `${agree(target.ids.length, 'host')} ${target.ids.join(', ')}`;
     case 'containers':
-      return `container${target.ids.length === 1 ? '' : 's'} ${target.ids.join(', ')}`;
+      return `${agree(target.ids.length, 'container')} ${target.ids.join(', ')}`;
     case 'tags':
-      return `${target.count !== undefined ? `${target.count} random` : 'all'} host${target.count === 1 ? '' : 's'} tagged ${pairs(target.tags)}`;
+      return `${target.count !== undefined ? plural(target.count, 'random host') : 'all hosts'} tagged ${pairs(target.tags)}`;
     case 'labels':
-      return `${target.count !== undefined ? `${target.count} random` : 'all'} container${target.count === 1 ? '' : 's'} labelled ${pairs(target.labels)}`;
+      return `${target.count !== undefined ? plural(target.count, 'random container') : 'all containers'} labelled ${pairs(target.labels)}`;
     case 'service':
       return `service ${target.serviceId}`;
   }

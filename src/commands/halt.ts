@@ -10,6 +10,7 @@ import { requireGuid } from './arguments.ts';
 import type { Actor } from '../store/sessions.ts';
 import { platformFor, requireLogin } from '../attacks/access.ts';
 import { redrawListAfterHalt } from './list.ts';
+import { plural } from '../views/plural.ts';
 
 const usage = 'halt <attack id> [--reason text] | halt all | halt everything';
 /** What a halt did, in words: stopped, already ended (with its outcome), or already halting. */
@@ -27,7 +28,7 @@ function massHaltText(actor: Actor, outcome: MassHaltOutcome): string {
   const halted = outcome.halted.length;
   const kubernetes = outcome.halted.filter((a) => a.kind === 'kubernetes').length;
   const parts = [halted
-    ? `:octagonal_sign: <@${actor.userId}> halted ${halted} attack${halted === 1 ? '' : 's'}${kubernetes ? ` (${kubernetes} Kubernetes)` : ''}.`
+    ? `:octagonal_sign: <@${actor.userId}> halted ${plural(halted, 'attack')}${kubernetes ? ` (${kubernetes} Kubernetes)` : ''}.`
     : ':information_source: There was no active attack to halt.'];
   const ended = outcome.ended.length;
   if (ended) {
@@ -85,7 +86,7 @@ export async function haltAllConfirmed(action: Action, deps: Deps): Promise<Repl
   const login = await requireLogin(deps, action.actor);
   // Mass halts are company-level calls: no team is sent, the session decides what is reached.
   const api = platformFor(deps, login, undefined);
-  const request = { reason: `Halted from Slack by ${action.actor.userName}`, reference: `slack:${action.actor.workspaceId}:${action.actor.userId}` };
+  const request = { reason: `Halted from Slack by ${await deps.people.name(action.actor.userId)}`, reference: `slack:${action.actor.workspaceId}:${action.actor.userId}` };
   if (scope === 'everything') {
     await explained({ doing: 'halt everything on the platform' }, () => api.attacks.haltEverything(request));
     audit(deps.logger, 'halt_everything', action.actor, { platformUser: login.session.identifier });

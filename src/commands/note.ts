@@ -54,7 +54,7 @@ export async function addNote(deps: Deps, actor: Actor, guid: string, text: stri
   const annotated = await oneAtATime(deps, `note-lock:${guid}`, () =>
     explained(context, async () => {
       const current = await api.attacks.get(guid);
-      return api.attacks.annotate(guid, { ...current.annotations, [key]: `${text} (${actor.userName})` });
+      return api.attacks.annotate(guid, { ...current.annotations, [key]: `${text} (${await deps.people.name(actor.userId)})` });
     }),
   );
   audit(deps.logger, 'note_added', actor, { platformUser: login.session.identifier, team: team.identifier, attack: guid });

@@ -15,7 +15,7 @@ import { externalLink } from '../views/blocks.ts';
 import { loadingModal, noticeModal } from '../views/notice.ts';
 import {
   ticketFieldId, ticketFiledText, ticketInputFields, ticketListMessage, ticketModal, ticketPrefill, ticketProjectModal,
-  gameDayTicketPrefill, TICKET_DESCRIPTION, TICKET_LABELS, TICKET_SUMMARY,
+  gameDayPeople, gameDayTicketPrefill, TICKET_DESCRIPTION, TICKET_LABELS, TICKET_SUMMARY,
 } from '../views/ticket.ts';
 import type { Action, Reply, Submission, SubmissionReply } from '../slack/interaction.ts';
 import type { Subcommand } from './command.ts';
@@ -77,8 +77,11 @@ async function attackDraft(deps: Deps, actor: Actor, login: Login, about: { guid
   const { team, card } = await locateAttack(deps, login, about.guid, { teamId: about.teamId });
   const api = platformFor(deps, login, team);
   const attack = await explained({ team: teamName(team), doing: 'prepare the ticket', subject: `attack ${about.guid}` }, () => api.attacks.get(about.guid));
-  const permalink = card ? await deps.slack.permalink(card.channel, card.ts) : undefined;
-  const prefill = ticketPrefill({ ...(card ? { card } : {}), attack, permalink, appUrl: deps.config.platform.appUrl });
+  const [permalink, names] = await Promise.all([
+    card ? deps.slack.permalink(card.channel, card.ts) : undefined,
+    deps.people.names(card ? [card.startedBy.userId, ...card.haltedBy.map((halt) => halt.userId)] : []),
+  ]);
+  const prefill = ticketPrefill({ ...(card ? { card } : {}), attack, permalink, appUrl: deps.config.platform.appUrl, names });
   return {
     team,
     draft: { id: randomUUID(), person: actor, teamId: team.identifier, entity: { id: about.guid, type: 'ATTACK' }, ...prefill, card: card ? { guid: card.guid, channel: card.channel } : undefined, gameDayChannel: card?.channel },
@@ -90,10 +93,10 @@ async function gameDayDraft(deps: Deps, actor: Actor, login: Login, record: Game
   const outcomes = Object.fromEntries(
     await Promise.all(record.attacks.map(async (a) => [a.guid, cardOutcome(await deps.cards.get(a.guid))] as const)),
   );
-  const permalink = await deps.slack.permalink(record.channel, record.ts);
+  const [permalink, names] = await Promise.all([deps.slack.permalink(record.channel, record.ts), deps.people.names(gameDayPeople(record, outcomes))]);
   return {
     team,
-    draft: { id: randomUUID(), person: actor, teamId: team.identifier, entity: { id: record.id, type: 'GAME_DAY' }, ...gameDayTicketPrefill(record, outcomes, permalink), gameDayChannel: record.endedAt ? undefined : record.channel },
+    draft: { id: randomUUID(), person: actor, teamId: team.identifier, entity: { id: record.id, type: 'GAME_DAY' }, ...gameDayTicketPrefill(record, outcomes, permalink, names), gameDayChannel: record.endedAt ? undefined : record.channel },
   };
 }
 

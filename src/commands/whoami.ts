@@ -1,5 +1,6 @@
 import type { Subcommand } from './command.ts';
 import { escapeMrkdwn, fields, section, context, slackDate } from '../views/blocks.ts';
+import { plural } from '../views/plural.ts';
 import { requireLogin, teamName } from '../attacks/access.ts';
 
 function list(values: readonly string[] | undefined): string {
@@ -29,7 +30,7 @@ export const whoamiCommand: Subcommand = {
             ['Team roles', team ? list(team.roles) : '_no team_'],
             ['Team privileges', team ? list(team.privileges) : '_no team_'],
           ]),
-          context(`${session.teams.length} team${session.teams.length === 1 ? '' : 's'} in all. \`${cmd} team\` switches, \`${cmd} logout\` ends the session.`),
+          context(`${plural(session.teams.length, 'team')} in all. \`${cmd} team\` switches, \`${cmd} logout\` ends the session.`),
         ],
       },
     };

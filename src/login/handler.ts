@@ -12,6 +12,7 @@ import { LoginLimits } from './limits.ts';
 import { LoginLinks, newSecret, sameSecret, type LoginLink } from './links.ts';
 import { logIn } from './logIn.ts';
 import { loginPage, loginPageHeaders, type LoginPageState } from './page.ts';
+import { plural } from '../views/plural.ts';
 
 type Route = { path: string; method: string; handler: (req: IncomingMessage, res: ServerResponse) => void };
 
@@ -211,5 +212,5 @@ class LoginPageRequest {
 /** "14:32 UTC (in 12 minutes)": the page cannot know the reader's time zone without a script. */
 function clockTime(at: Date, now: number): string {
   const minutes = Math.max(1, Math.ceil((at.getTime() - now) / 60_000));
-  return `${at.toISOString().slice(11, 16)} UTC (in ${minutes} minute${minutes === 1 ? '' : 's'})`;
+  return `${at.toISOString().slice(11, 16)} UTC (in ${plural(minutes, 'minute')})`;
 }

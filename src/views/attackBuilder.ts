@@ -2,6 +2,7 @@ import type { InputBlock, KnownBlock, ModalView, PlainTextOption } from '@slack/
 import type { InfraAttackArg, InfraAttackMetadata } from '../client/catalogue.ts';
 import { defaultLength, findAttackType, flagOf, groupedTypes } from '../attacks/attackTypes.ts';
 import { context, input, limits, modal, plain } from './blocks.ts';
+import { agree, plural } from './plural.ts';
 import { teamOption, type TeamChoice } from './team.ts';
 
 export const ATTACK_BUILDER_VIEW = 'attack_builder';
@@ -122,7 +123,7 @@ function argInput(type: string, arg: InfraAttackArg, value: string | undefined):
 
 function lengthInput(metadata: InfraAttackMetadata, maxAttackSeconds: number, value: string | undefined): InputBlock {
   const fallback = defaultLength(metadata);
-  const hint = `${fallback !== undefined ? `Default: ${fallback} seconds. ` : ''}At most ${maxAttackSeconds} seconds.`;
+  const hint = `${fallback !== undefined ? `Default: ${plural(fallback, 'second')}. ` : ''}At most ${plural(maxAttackSeconds, 'second')}.`;
   return input(ATTACK_LENGTH, 'Length in seconds', {
     type: 'number_input',
     action_id: ATTACK_LENGTH,
@@ -224,7 +225,7 @@ export function attackBuilderModal(options: AttackBuilderOptions): ModalView {
     // Keep room for the target, team and closing blocks; types with more flags than fit are rare.
     const room = limits.viewBlocks - blocks.length - tail.length - 2;
     for (const arg of own.slice(0, room)) blocks.push(argInput(metadata.name, arg, values[attackArgId(metadata.name, arg.name)]));
-    if (own.length > room) blocks.push(context(`${own.length - room} more flags of ${metadata.name} do not fit here; use the slash command for them.`));
+    if (own.length > room) blocks.push(context(`${plural(own.length - room, 'more flag')} of ${metadata.name} ${agree(own.length - room, 'does', 'do')} not fit here; use the slash command.`));
   }
   blocks.push(...tail, closing);
 

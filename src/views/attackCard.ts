@@ -4,6 +4,7 @@ import { isPathId } from '../client/ids.ts';
 import { isLive } from '../attacks/cards.ts';
 import type { Message } from './message.ts';
 import { actions, button, code, context, escapeMrkdwn, externalLink, fields, header, platformAttackUrl, section, slackDate, truncate } from './blocks.ts';
+import { plural } from './plural.ts';
 
 export const HALT_ATTACK = 'attack_halt';
 export const ADD_NOTE = 'attack_add_note';
@@ -138,7 +139,7 @@ export function attackCardMessage(card: CardRecord, links: { appUrl?: string | u
     section(`*${escapeMrkdwn(card.type)}* ${argsText(card.args)} on ${escapeMrkdwn(card.targetWords)} in team *${escapeMrkdwn(card.teamName)}*\nStarted by <@${card.startedBy.userId}>${card.startedByPlatform ? ` (${escapeMrkdwn(card.startedByPlatform)})` : ''}${card.approvedBy ? `, approved by <@${card.approvedBy.userId}>` : ''}${halted}`),
     fields([
       ['Stage', stage],
-      ['Targets', card.totalClients !== undefined ? `${card.totalClients} client${card.totalClients === 1 ? '' : 's'}` : 'resolving…'],
+      ['Targets', card.totalClients !== undefined ? plural(card.totalClients, 'client') : 'resolving…'],
       ['Started', slackDate(new Date(started))],
       ['End', ends],
     ]),
@@ -147,7 +148,7 @@ export function attackCardMessage(card: CardRecord, links: { appUrl?: string | u
     blocks.push(section(`*Notes*\n${notes.slice(-10).map(([, text]) => `• ${escapeMrkdwn(truncate(text, 280))}`).join('\n')}`));
   }
   if (card.guards?.length) blocks.push(context(guardsText(card.guards)));
-  if (card.ticketCount) blocks.push(context(`:ticket: ${card.ticketCount} ticket${card.ticketCount === 1 ? '' : 's'} filed`));
+  if (card.ticketCount) blocks.push(context(`:ticket: ${plural(card.ticketCount, 'ticket')} filed`));
   blocks.push(context(`Attack ${code(card.guid)}${link}`));
   blocks.push(
     actions('attack_card_actions', [

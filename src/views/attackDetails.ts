@@ -4,6 +4,7 @@ import { isFinished } from '../client/index.ts';
 import type { Message } from './message.ts';
 import { actions, code, context, escapeMrkdwn, externalLink, fields, header, platformAttackUrl, section, slackDate, truncate } from './blocks.ts';
 import { argsText, canHalt, haltButton, stageLabel, stageWords } from './attackCard.ts';
+import { agree, plural } from './plural.ts';
 
 const when = (iso: string | undefined) => (iso ? slackDate(new Date(iso)) : '—');
 
@@ -18,7 +19,7 @@ export function attackDetailsMessage(attack: Attack, executions: Execution[], te
       ['Arguments', argsText(attack.args)],
       ['Team', escapeMrkdwn(team.name)],
       ['Created by', escapeMrkdwn(attack.create_user ?? 'unknown')],
-      ['Targets', `${attack.total_clients ?? attack.targets.length} ${escapeMrkdwn(attack.target_type ?? 'client')}${(attack.total_clients ?? attack.targets.length) === 1 ? '' : 's'}`],
+      ['Targets', escapeMrkdwn(plural(attack.total_clients ?? attack.targets.length, attack.target_type ?? 'client'))],
       ['Source', escapeMrkdwn(`${attack.source ?? '—'} via ${attack.create_source ?? '—'}`)],
       ['Started', when(attack.start_time ?? attack.created_at)],
       ['Ended', attack.end_time ? when(attack.end_time) : '_still running_'],
@@ -31,7 +32,7 @@ export function attackDetailsMessage(attack: Attack, executions: Execution[], te
       return `• \`${escapeMrkdwn(e.client_id ?? e.guid ?? 'client')}\` ${stageLabel(e.stage ?? 'Unknown', e.stage_lifecycle ?? '')}${detail ? ` — ${escapeMrkdwn(truncate(detail, 140))}` : ''}`;
     });
     blocks.push(section(`*Executions* (${executions.length})\n${lines.join('\n')}`));
-    if (executions.length > shown.length) blocks.push(context(`${executions.length - shown.length} more executions are in the platform.`));
+    if (executions.length > shown.length) blocks.push(context(`${plural(executions.length - shown.length, 'more execution')} ${agree(executions.length - shown.length, 'is', 'are')} in the platform.`));
   } else {
     blocks.push(context('No executions yet: the attack has not reached its targets.'));
   }

@@ -4,6 +4,7 @@ import type { Message } from './message.ts';
 import { actions, button, code, context, escapeMrkdwn, header, section, slackDate } from './blocks.ts';
 import { argsText, canHalt, haltButton, stageLabel } from './attackCard.ts';
 import { haltAllButton } from './halt.ts';
+import { plural } from './plural.ts';
 
 export const LIST_NEXT_PAGE = 'attack_list_next';
 /** Attacks per page: one block each, leaving room under Slack's 50 blocks per message. */
@@ -85,7 +86,7 @@ export function attackListMessage(page: AttackListPage): Message {
   }
   for (const a of page.attacks.slice(0, listPageSize)) {
     const parts = [`*${escapeMrkdwn(a.type)}* ${argsText(a.args)}`, stageLabel(a.stage, a.lifecycle)];
-    if (a.clients !== undefined) parts.push(`${a.clients} client${a.clients === 1 ? '' : 's'}`);
+    if (a.clients !== undefined) parts.push(plural(a.clients, 'client'));
     if (a.createdBy) parts.push(`by ${escapeMrkdwn(a.createdBy)}`);
     if (a.startedAt) parts.push(slackDate(new Date(a.startedAt)));
     const text = `${parts.join(' · ')}\n${code(a.guid)}${a.kind === 'kubernetes' ? ' · Kubernetes' : ''}`;

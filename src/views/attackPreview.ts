@@ -3,6 +3,7 @@ import { describeTarget, type AttackRequest } from '../attacks/request.ts';
 import { targetFlagWords } from '../attacks/targetFlags.ts';
 import { guardFlag } from '../guardrails/guards.ts';
 import { actions, button, context, escapeMrkdwn, fields, section } from './blocks.ts';
+import { plural } from './plural.ts';
 
 export const ATTACK_START = 'attack_start';
 export const ATTACK_CANCEL = 'attack_cancel';
@@ -35,7 +36,7 @@ export function equivalentCommand(request: AttackRequest): string {
 const codeSpan = (text: string) => `\`${escapeMrkdwn(text).replace(/`/g, 'ˋ')}\``;
 
 function lengthInWords(seconds: number): string {
-  const unit = `${seconds} second${seconds === 1 ? '' : 's'}`;
+  const unit = plural(seconds, 'second');
   if (seconds < 60) return unit;
   const h = Math.floor(seconds / 3600);
   const m = Math.floor((seconds % 3600) / 60);
@@ -91,6 +92,6 @@ export function attackPreviewMessage(p: AttackPreviewInput): { text: string; blo
     ]),
     context(`Same as typing ${codeSpan(`${p.command} ${shown}`)}`),
   ];
-  const text = `Start a ${request.type} attack on ${target}${request.lengthSeconds !== undefined ? ` for ${request.lengthSeconds} seconds` : ''}?${everyClient ? ' Warning: every active client of the team is hit.' : ''}`;
+  const text = `Start a ${request.type} attack on ${target}${request.lengthSeconds !== undefined ? ` for ${plural(request.lengthSeconds, 'second')}` : ''}?${everyClient ? ' Warning: every active client of the team is hit.' : ''}`;
   return { text, blocks };
 }

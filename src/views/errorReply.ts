@@ -16,6 +16,7 @@ import type { Message } from './message.ts';
 import { StoreUnavailableError } from '../store/errors.ts';
 import { loginPromptBlocks } from './login.ts';
 import { escapeMrkdwn, section } from './blocks.ts';
+import { plural } from './plural.ts';
 
 export interface ErrorContext {
   /** The slash command, e.g. `/chaos`, for "try …" hints. */
@@ -80,7 +81,7 @@ export function describeError(error: unknown, context: ErrorContext): Message {
   }
   if (error instanceof RateLimitedError) {
     const seconds = error.retryAfterMs ? Math.max(1, Math.ceil(error.retryAfterMs / 1000)) : undefined;
-    return text(`The platform is busy and asked Faultline to slow down. Try again${seconds ? ` in ${seconds} seconds` : ' in a moment'}.`);
+    return text(`The platform is busy and asked Faultline to slow down. Try again${seconds ? ` in ${plural(seconds, 'second')}` : ' in a moment'}.`);
   }
   if (error instanceof TimeoutError || (error instanceof UnreachableError && error.outcomeUnknown)) {
     if (error.outcomeUnknown) {

@@ -4,6 +4,7 @@ import type { Message } from './message.ts';
 import { actions, button, code, context, escapeMrkdwn, externalLink, fields, header, limits, section, slackDate, truncate } from './blocks.ts';
 import { argsText, stageLabel } from './attackCard.ts';
 import { haltAllButton } from './halt.ts';
+import { plural } from './plural.ts';
 
 export const GAMEDAY_END = 'gameday_end';
 export const GAMEDAY_FILE_TICKET = 'gameday_file_ticket';
@@ -95,7 +96,6 @@ export const gameDayEndConfirm: ConfirmationDialog = {
   deny: { type: 'plain_text', text: 'Cancel' },
 };
 
-const plural = (count: number, word: string) => `${count} ${word}${count === 1 ? '' : 's'}`;
 const when = (iso: string | undefined) => (iso && !Number.isNaN(Date.parse(iso)) ? slackDate(new Date(iso)) : 'unknown');
 const attackName = (attack: Pick<GameDayAttack, 'type' | 'guid'>) => `*${escapeMrkdwn(attack.type)}* ${code(attack.guid)}`;
 const issueLink = (ticket: Pick<GameDayTicket, 'key' | 'url'>) => externalLink(ticket.url, ticket.key);

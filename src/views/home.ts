@@ -8,6 +8,7 @@ import type { Message } from './message.ts';
 import type { TeamChoice } from './team.ts';
 import type { Freeze } from '../guardrails/freezes.ts';
 import { freezeLines } from './status.ts';
+import { plural } from './plural.ts';
 
 export const HOME_VIEW = 'home';
 /** Opens the team picker modal (the same as `team` without an argument). */
@@ -45,7 +46,7 @@ export interface HomeState {
 
 function attackLine(attack: ListedAttack): string {
   const parts = [`*${escapeMrkdwn(attack.type)}* ${argsText(attack.args.map(escapeMrkdwn))}`, stageLabel(attack.stage, attack.lifecycle)];
-  if (attack.clients !== undefined) parts.push(`${attack.clients} client${attack.clients === 1 ? '' : 's'}`);
+  if (attack.clients !== undefined) parts.push(plural(attack.clients, 'client'));
   if (attack.createdBy) parts.push(`by ${escapeMrkdwn(attack.createdBy)}`);
   if (attack.startedAt && !Number.isNaN(Date.parse(attack.startedAt))) parts.push(slackDate(new Date(attack.startedAt)));
   return `${parts.join(' · ')}\n${code(attack.guid)}${attack.kind === 'kubernetes' ? ' · Kubernetes' : ''}`;
@@ -60,7 +61,7 @@ function gameDayBlocks(gameDays: HomeState['gameDays']): KnownBlock[] {
     const where = day.permalink ? `<#${day.channel}> · <${day.permalink}|Open>` : `<#${day.channel}>`;
     blocks.push(section(`:dart: *${escapeMrkdwn(day.title)}* in ${where}\nFacilitated by <@${day.facilitator}>${started}`));
   }
-  if (gameDays.length > shown.length) blocks.push(context(`and ${gameDays.length - shown.length} more game days.`));
+  if (gameDays.length > shown.length) blocks.push(context(`and ${plural(gameDays.length - shown.length, 'more game day')}.`));
   return blocks;
 }
 

@@ -1,5 +1,6 @@
 import type { ModalView, PlainTextOption } from '@slack/types';
 import { context, input, limits, modal, plain, section, escapeMrkdwn } from './blocks.ts';
+import { plural } from './plural.ts';
 
 export const TEAM_PICKER_VIEW = 'team_picker';
 export const TEAM_CHOICE = 'team_choice';
@@ -47,7 +48,7 @@ export function teamPickerModal(teams: TeamChoice[], current: string | undefined
   return modal(TEAM_PICKER_VIEW, 'Choose a team', [
     ...(intro ? [section(intro)] : []),
     input(TEAM_CHOICE, 'Team', element),
-    context(`Every attack, list and halt uses this team. You belong to ${teams.length} team${teams.length === 1 ? '' : 's'}.`),
+    context(`Every attack, list and halt uses this team. You belong to ${plural(teams.length, 'team')}.`),
   ], { submit: 'Use this team', close: 'Cancel' });
 }
 

@@ -5,6 +5,7 @@ import type { Message } from './message.ts';
 import { durationText, type GameDayOutcomes, type GameDayRecord } from './gameday.ts';
 import { context, escapeMrkdwn, externalLink, header, input, limits, modal, plain, section, slackDate, truncate } from './blocks.ts';
 import { stageWords } from './attackCard.ts';
+import { agree, plural } from './plural.ts';
 
 export const TICKET_VIEW = 'ticket';
 /** The first step, asked when the configuration names no project or issue type. */
@@ -178,7 +179,7 @@ export function ticketModal(options: {
   const room = limits.viewBlocks - fixed.length - 3;
   const shown = all.slice(0, room).map((field) => fieldInput(field, values[ticketFieldId(field.key)]));
   const blocks: KnownBlock[] = [context(destination(options.meta)), ...fixed, ...shown];
-  if (all.length > shown.length) blocks.push(context(`${all.length - shown.length} more required fields do not fit here: the tracker may refuse the ticket without them.`));
+  if (all.length > shown.length) blocks.push(context(`${plural(all.length - shown.length, 'more required field')} ${agree(all.length - shown.length, 'does', 'do')} not fit here: the tracker may refuse the ticket without ${agree(all.length - shown.length, 'it', 'them')}.`));
   if (labels) blocks.push(labels);
   return modal(TICKET_VIEW, 'File a ticket', blocks, { submit: 'File ticket', close: 'Cancel', privateMetadata: options.privateMetadata });
 }
@@ -190,11 +191,12 @@ export type TicketSource = ({ card: CardRecord; attack?: Attack | undefined } | 
   permalink?: string | undefined;
   /** The platform's web UI base, as in PLATFORM_APP_URL. */
   appUrl?: string | undefined;
-  /** Slack names by user id, for the people who asked for a halt. */
-  userNames?: Record<string, string> | undefined;
+  /** People's names by Slack user id (from users.info); an id without one stands for itself. */
+  names?: Record<string, string> | undefined;
 };
 
-const plural = (count: number, word: string) => `${count} ${word}${count === 1 ? '' : 's'}`;
+/** A person named for text read outside Slack, where a mention cannot be resolved. */
+const nameOf = (names: Record<string, string> | undefined, userId: string) => names?.[userId] ?? userId;
 /** Resolved target ids listed in a description; the rest are counted. */
 const listedTargets = 50;
 
@@ -230,10 +232,10 @@ export function ticketPrefill(source: TicketSource): { summary: string; descript
   add('Team', card?.teamName);
   add('Stage', `${stageWords(stage)}${lifecycle ? ` (${lifecycle})` : ''}`);
   const platformUser = card?.startedByPlatform ?? attack?.create_user;
-  const starter = [card ? `${card.startedBy.userName} in Slack` : undefined, platformUser ? `${platformUser} on the platform` : undefined].filter(Boolean).join(', ');
+  const starter = [card ? `${nameOf(source.names, card.startedBy.userId)} in Slack` : undefined, platformUser ? `${platformUser} on the platform` : undefined].filter(Boolean).join(', ');
   add('Started by', starter);
   const halts = card?.haltedBy ?? [];
-  add('Halted by', halts.map((halt) => `${source.userNames?.[halt.userId] ?? `Slack user ${halt.userId}`} at ${halt.at}`).join('; '));
+  add('Halted by', halts.map((halt) => `${nameOf(source.names, halt.userId)} at ${halt.at}`).join('; '));
   add('Created', attack?.created_at ?? card?.createdAt);
   add('Started', attack?.start_time ?? card?.startTime);
   add('Ended', attack?.end_time ?? card?.endTime ?? 'still running');
@@ -276,22 +278,33 @@ export function ticketListMessage(guid: string, issues: TrackerIssue[]): Message
   };
 }
 
-/** Summary and description for one ticket about a whole game day, in plain text. */
-export function gameDayTicketPrefill(record: GameDayRecord, outcomes: GameDayOutcomes, permalink?: string): { summary: string; description: string } {
+/** Everyone a game day's ticket names, by Slack user id: the people to look up before writing it. */
+export function gameDayPeople(record: GameDayRecord, outcomes: GameDayOutcomes): Set<string> {
+  return new Set([
+    record.facilitator,
+    ...record.attacks.map((a) => a.startedBy),
+    ...Object.values(outcomes).flatMap((outcome) => outcome.haltedBy),
+    ...record.notes.map((n) => n.by),
+  ]);
+}
+
+/** Summary and description for one ticket about a whole game day, in plain text, people by name. */
+export function gameDayTicketPrefill(record: GameDayRecord, outcomes: GameDayOutcomes, permalink?: string, names?: Record<string, string>): { summary: string; description: string } {
   const day = record.startedAt.slice(0, 10);
+  const name = (userId: string) => nameOf(names, userId);
   const lines = [
     `Game day: ${record.title}`,
-    `Facilitator: Slack user ${record.facilitator}`,
+    `Facilitator: ${name(record.facilitator)}`,
     `Started: ${record.startedAt}${record.endedAt ? `, ended ${record.endedAt} (${durationText(record.startedAt, record.endedAt)})` : ' (still running)'}`,
     ...(permalink ? [`Game-day card: ${permalink}`] : []),
     '',
     `Attacks (${record.attacks.length}):`,
     ...record.attacks.map((a) => {
       const outcome = outcomes[a.guid];
-      const halted = outcome?.haltedBy.length ? `, halted by Slack user ${outcome.haltedBy.join(', ')}` : '';
-      return `- ${a.type} ${a.args.join(' ')} on ${a.targetWords} (team ${a.teamName}), started by Slack user ${a.startedBy}: ${stageWords(outcome?.stage ?? 'unknown')}${halted} [${a.guid}]`;
+      const halted = outcome?.haltedBy.length ? `, halted by ${outcome.haltedBy.map(name).join(', ')}` : '';
+      return `- ${a.type} ${a.args.join(' ')} on ${a.targetWords} (team ${a.teamName}), started by ${name(a.startedBy)}: ${stageWords(outcome?.stage ?? 'unknown')}${halted} [${a.guid}]`;
     }),
-    ...(record.notes.length ? ['', 'Notes:', ...record.notes.map((n) => `- ${n.text} (Slack user ${n.by}, ${n.at}) [${n.guid}]`)] : []),
+    ...(record.notes.length ? ['', 'Notes:', ...record.notes.map((n) => `- ${n.text} (${name(n.by)}, ${n.at}) [${n.guid}]`)] : []),
     ...(record.tickets.length ? ['', 'Tickets:', ...record.tickets.map((t) => `- ${t.key}${t.url ? ` ${t.url}` : ''}`)] : []),
   ];
   return { summary: truncate(`Game day: ${record.title} (${day})`, summaryMaxLength), description: truncate(lines.join('\n'), descriptionMaxLength) };

@@ -1,9 +1,33 @@
-import { readFileSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
 import { Ajv } from 'ajv';
 import { parse } from 'yaml';
 import { describe, expect, it } from 'vitest';
 import { listeners } from '../../src/listeners.ts';
 import { loadConfig } from '../../src/config.ts';
+
+/** The bot scopes each Web API method the bot calls needs (api.slack.com/methods). */
+const scopesOfMethod: Record<string, string[]> = {
+  'chat.postMessage': ['chat:write'],
+  'chat.postEphemeral': ['chat:write'],
+  'chat.update': ['chat:write'],
+  'chat.getPermalink': [],
+  // Public channels need channels:read, private ones groups:read.
+  'conversations.info': ['channels:read', 'groups:read'],
+  'users.conversations': ['channels:read', 'groups:read'],
+  'users.info': ['users:read'],
+  'views.open': [],
+  'views.push': [],
+  'views.update': [],
+  'views.publish': [],
+};
+
+/** Every `client.<family>.<method>(` call in src/, as `family.method`. */
+function webApiMethodsCalled(): string[] {
+  const root = new URL('../../src/', import.meta.url);
+  const files = readdirSync(root, { recursive: true, encoding: 'utf8' }).filter((file) => file.endsWith('.ts'));
+  const methods = files.flatMap((file) => [...readFileSync(new URL(file, root), 'utf8').matchAll(/\bclient\.([a-z]+)\.([a-zA-Z]+)\(/g)].map((match) => `${match[1]}.${match[2]}`));
+  return [...new Set(methods)].sort();
+}
 
 const manifest = parse(readFileSync(new URL('../../manifest.yml', import.meta.url), 'utf8'));
 const schema = JSON.parse(readFileSync(new URL('../fixtures/slack/manifest.schema.1.0.0.json', import.meta.url), 'utf8'));
@@ -45,9 +69,18 @@ describe('manifest.yml', () => {
     expect(manifest.settings.interactivity.is_enabled).toBe(true);
   });
 
-  it('asks for the scopes the bot uses and no more', () => {
-    // channels:read and groups:read let App Home show only the game days of the person's channels.
-    expect([...manifest.oauth_config.scopes.bot].sort()).toEqual(['channels:read', 'chat:write', 'chat:write.public', 'commands', 'groups:read']);
+  it('asks for the scopes of the Web API methods the bot calls, and no more', () => {
+    const called = webApiMethodsCalled();
+    // Finds the calls it checks: the messenger's, the adapter's and the names lookup.
+    expect(called).toEqual(expect.arrayContaining(['chat.postMessage', 'views.open', 'users.conversations', 'users.info']));
+    expect(called.filter((method) => !(method in scopesOfMethod))).toEqual([]);
+    const needed = new Set([
+      ...called.flatMap((method) => scopesOfMethod[method] ?? []),
+      // The slash command, and cards posted in public channels the app was not invited to.
+      'commands',
+      'chat:write.public',
+    ]);
+    expect([...manifest.oauth_config.scopes.bot].sort()).toEqual([...needed].sort());
   });
 
   it('has its bot scopes listed in the README, all of them', () => {

@@ -1,14 +1,19 @@
 import { randomBytes, randomUUID } from 'node:crypto';
+import { readFileSync } from 'node:fs';
 import { Writable } from 'node:stream';
 import { startFakeSlack, type FakeSlack } from '@faultline/fake-slack';
 import { startSimulator, type Simulator } from '@faultline/platform-sim';
 import { Agent } from 'undici';
 import { afterAll, afterEach, beforeAll, expect } from 'vitest';
+import { parse } from 'yaml';
 import { startBot, type RunningBot } from '../../src/app.ts';
 import { createDeps } from '../../src/bootstrap.ts';
 import { loadConfig, type Config } from '../../src/config.ts';
 import type { Deps } from '../../src/deps.ts';
 import { createLogger } from '../../src/logger.ts';
+
+/** The bot token's scopes, as manifest.yml asks for them: a Web API call outside them fails as in Slack. */
+const manifestScopes: string[] = parse(readFileSync(new URL('../../manifest.yml', import.meta.url), 'utf8')).oauth_config.scopes.bot;
 
 export interface LogLine {
   level: string;
@@ -77,6 +82,7 @@ export class Stack {
     const fake = options.fake ?? (await startFakeSlack({
       signingSecret: Stack.signingSecret,
       botToken: Stack.botToken,
+      scopes: manifestScopes,
       ...(socketMode ? { appToken: Stack.appToken } : {}),
       ...(options.command ? { commandName: options.command } : {}),
     }));

@@ -89,16 +89,28 @@ describe('logging in', () => {
     expect(read(await stack.ask(id, 'whoami'))).toContain('sre@acme.test');
   });
 
-  it('sends a reset e-mail from "Forgot password"', async () => {
+  it('sends a reset e-mail from "Forgot password", to the address typed in the login form, which keeps it', async () => {
     const person = stack.person(nextPerson());
     await person.command('login');
     const modal = await stack.fake.waitFor(() => person.modal(), 'the login modal');
+    const typedEmail = () => JSON.stringify(person.modal()?.values()).includes(users().solo.email);
     modal.fill('Email', users().solo.email);
     await modal.click('Forgot password');
-    const reset = await stack.fake.waitFor(() => person.modal()?.title === 'Reset password' && person.modal(), 'the reset form');
+    let reset = await stack.fake.waitFor(() => person.modal()?.title === 'Reset password' && person.modal(), 'the reset form');
+    expect(typedEmail()).toBe(true);
+    // Back: the login form is there again, with the address still in it.
+    await reset.close();
+    expect(person.modal()?.callbackId).toBe('login');
+    expect(typedEmail()).toBe(true);
+
+    await person.modal()!.click('Forgot password');
+    reset = await stack.fake.waitFor(() => person.modal()?.title === 'Reset password' && person.modal(), 'the reset form again');
     await reset.submit();
-    await stack.fake.waitFor(() => person.modal()?.text().includes('a reset e-mail is on its way'), 'the reset confirmation');
-    expect(stack.sim.state.passwordResets.map((r) => (typeof r === 'string' ? r : (r as { email: string }).email))).toContain(users().solo.email);
+    const sent = await stack.fake.waitFor(() => person.modal()?.text().includes('a reset e-mail is on its way') && person.modal(), 'the reset confirmation');
+    expect(stack.sim.state.passwordResets.map((r) => r.email)).toEqual([users().solo.email]);
+    await sent.close();
+    expect(person.modal()?.callbackId).toBe('login');
+    expect(typedEmail()).toBe(true);
   });
 });
 

@@ -207,7 +207,7 @@ describe('ticket prefill', () => {
 
   it('describes guid, type, args, targets, stage, people, times and links in plain text', () => {
     const attack = attackSchema.parse({ guid: card.guid, stage: 'UserHalted', stage_lifecycle: 'Complete', targets: ['web-1', 'web-2'], create_user: 'alice@example.com' });
-    const { description } = ticketPrefill({ card, attack, permalink: 'https://slack.example/archives/C1/p1', appUrl: 'https://app.example', userNames: { U2: 'bob' } });
+    const { description } = ticketPrefill({ card, attack, permalink: 'https://slack.example/archives/C1/p1', appUrl: 'https://app.example', names: { U1: 'Alice Moreau', U2: 'Bob Okafor' } });
     const lines = description.split('\n');
     expect(lines).toContain(`Attack: ${card.guid}`);
     expect(lines).toContain('Type: cpu');
@@ -216,8 +216,8 @@ describe('ticket prefill', () => {
     expect(lines).toContain('Resolved targets (2): web-1, web-2');
     expect(lines).toContain('Team: Payments');
     expect(lines).toContain('Stage: User Halted (Complete)');
-    expect(lines).toContain('Started by: alice in Slack, alice@example.com on the platform');
-    expect(lines).toContain('Halted by: bob at 2026-11-20T18:14:20.000Z');
+    expect(lines).toContain('Started by: Alice Moreau in Slack, alice@example.com on the platform');
+    expect(lines).toContain('Halted by: Bob Okafor at 2026-11-20T18:14:20.000Z');
     expect(lines).toContain('Started: 2026-11-20T18:13:50.000Z');
     expect(lines).toContain('Ended: 2026-11-20T18:14:30.000Z');
     expect(lines).toContain('- latency rose on web-1');
@@ -226,9 +226,10 @@ describe('ticket prefill', () => {
     expect(description).not.toMatch(/<@|<http|\*/);
   });
 
-  it('names a halter it has no name for by Slack user id, and leaves out links it lacks', () => {
+  it('names people it has no name for by Slack user id, and leaves out links it lacks', () => {
     const { description } = ticketPrefill({ card });
-    expect(description).toContain('Halted by: Slack user U2 at 2026-11-20T18:14:20.000Z');
+    expect(description).toContain('Started by: U1 in Slack');
+    expect(description).toContain('Halted by: U2 at 2026-11-20T18:14:20.000Z');
     expect(description).not.toContain('Slack card:');
     expect(description).not.toContain('Platform:');
   });

@@ -64,7 +64,7 @@ const MAX_BODY_BYTES = 64 * 1024;
 const personField = { person: z.string() };
 const bodies = {
   command: z.object({ ...personField, channel: z.string(), text: z.string().max(4_000) }),
-  click: z.object({ ...personField, surface: surfaceRef, index: z.number().int().nonnegative(), actionId: z.string(), confirmed: z.boolean().default(false) }),
+  click: z.object({ ...personField, surface: surfaceRef, index: z.number().int().nonnegative(), actionId: z.string(), confirmed: z.boolean().default(false), fields: z.array(fieldValue).max(100).default([]) }),
   choose: z.object({ ...personField, surface: surfaceRef, label: z.string(), option: z.string(), remove: z.boolean().default(false) }),
   search: z.object({ ...personField, viewId: z.string(), label: z.string(), query: z.string().max(200) }),
   fill: z.object({ ...personField, viewId: z.string(), fields: z.array(fieldValue).max(100) }),
@@ -119,7 +119,10 @@ export async function startPlayground(options: PlaygroundOptions): Promise<Playg
     },
     async '/api/click'(body) {
       const input = bodies.click.parse(body);
-      await clickButton(person(input.person), input.surface, input.index, input.actionId, input.confirmed);
+      const who = person(input.person);
+      // What the person typed into a modal goes with a click in it, as in Slack's block_actions.
+      if (input.surface.kind === 'modal' && input.fields.length) fillFields(currentModal(who, input.surface.viewId), input.fields);
+      await clickButton(who, input.surface, input.index, input.actionId, input.confirmed);
       return {};
     },
     async '/api/choose'(body) {

@@ -115,6 +115,31 @@ describe.skipIf(!hasChromium)(title, { timeout: 60_000 }, () => {
     expect(pageErrors).toEqual([]);
   });
 
+  it('carries the e-mail typed in the login form to Forgot password, and keeps it there after', async () => {
+    await page.goto(`${demo.playgroundUrl}#U0CAROL/C0GAMEDAY`);
+    await page.getByText('Nothing here yet').waitFor();
+    await run('/chaos login');
+    const login = page.getByRole('dialog', { name: 'Log in to the platform' });
+    await login.getByRole('textbox', { name: 'Email' }).fill('solo@acme.test');
+    await login.getByRole('button', { name: 'Forgot password' }).click();
+    const reset = page.getByRole('dialog', { name: 'Reset password' });
+    await expect.poll(() => reset.getByRole('textbox', { name: 'Email' }).inputValue(), { timeout: waitMs }).toBe('solo@acme.test');
+
+    await reset.getByRole('button', { name: 'Back' }).click();
+    await reset.waitFor({ state: 'detached' });
+    await expect.poll(() => login.getByRole('textbox', { name: 'Email' }).inputValue(), { timeout: waitMs }).toBe('solo@acme.test');
+
+    await login.getByRole('button', { name: 'Forgot password' }).click();
+    await reset.getByRole('button', { name: 'Send reset link' }).click();
+    await page.getByText('a reset e-mail is on its way').waitFor();
+    expect(demo.sim.state.passwordResets.map((request) => request.email)).toContain('solo@acme.test');
+    await page.getByRole('dialog', { name: 'Reset password' }).getByRole('button', { name: 'Done' }).click();
+    await expect.poll(() => login.getByRole('textbox', { name: 'Email' }).inputValue(), { timeout: waitMs }).toBe('solo@acme.test');
+    await login.getByRole('button', { name: 'Cancel' }).click();
+    await login.waitFor({ state: 'detached' });
+    expect(pageErrors).toEqual([]);
+  });
+
   it('searches an external select as the person types', async () => {
     const { globex } = demo.sim.seed.users;
     // Past 100 teams the picker asks the app for options as the person types.

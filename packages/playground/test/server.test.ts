@@ -300,6 +300,18 @@ describe('modals', () => {
     await post('/api/modal/close', { person: 'U0BOB', viewId });
   });
 
+  it('sends what was typed in a modal with a click in it, as Slack does, and keeps it there', async () => {
+    scriptBot();
+    await post('/api/command', { person: 'U0CAROL', channel: 'C0GENERAL', text: '/chaos attack' });
+    const viewId = (await state('U0CAROL', 'C0GENERAL')).modal?.viewId;
+    const clicked = await post('/api/click', { person: 'U0CAROL', surface: { kind: 'modal', viewId }, index: 0, actionId: 'help', fields: [{ label: 'Name', value: 'typed, not submitted' }] });
+    expect(clicked.status).toBe(200);
+    const delivery = deliveries.find((candidate) => candidate['type'] === 'block_actions') as { view?: { state?: { values?: Record<string, Record<string, { value?: string }>> } } } | undefined;
+    expect(delivery?.view?.state?.values?.['name']?.['name']?.value).toBe('typed, not submitted');
+    expect((await state('U0CAROL', 'C0GENERAL')).modal?.values['name']?.['name']).toMatchObject({ value: 'typed, not submitted' });
+    await post('/api/modal/close', { person: 'U0CAROL', viewId });
+  });
+
   it('says so when the app does not answer as Slack expects', async () => {
     answer = () => ({ status: 500 });
     const result = await post('/api/command', { person: 'U0CAROL', channel: 'C0GENERAL', text: '/chaos help' });

@@ -2,6 +2,7 @@ import { isIP } from 'node:net';
 import type { InfraAttackArg, InfraAttackMetadata } from '../../client/catalogue.ts';
 import { defaultLength, flagOf, spellings } from '../../attacks/attackTypes.ts';
 import { escapeMrkdwn } from '../../views/blocks.ts';
+import { plural } from '../../views/plural.ts';
 
 export interface AttackLimits {
   /** MAX_ATTACK_SECONDS: the longest an attack may run. */
@@ -72,7 +73,7 @@ export function implicitLength(metadata: InfraAttackMetadata): { args: string[];
 /** Why a length breaks the guardrail, or undefined when it is within it. */
 export function lengthProblem(seconds: number | undefined, limits: AttackLimits): string | undefined {
   if (seconds === undefined || seconds <= limits.maxAttackSeconds) return undefined;
-  return `Attacks may run at most ${limits.maxAttackSeconds} seconds here.`;
+  return `Attacks may run at most ${plural(limits.maxAttackSeconds, 'second')} here.`;
 }
 
 /** Comma-separated ids as typed: trimmed, none empty. */

@@ -107,7 +107,9 @@ function surfaceContext(surface, state) {
       if (element.confirm && !(await confirmDialog(element.confirm))) return;
       if (typeof element.url === 'string' && /^https?:\/\//i.test(element.url)) window.open(element.url, '_blank', 'noopener,noreferrer');
       node.disabled = true;
-      await act('/api/click', { surface, index, actionId: element.action_id, confirmed: Boolean(element.confirm) });
+      // Slack sends what is typed in a modal with every click in it, as it does with a submission.
+      const fields = surface.kind === 'modal' ? [...page.edits.values()] : [];
+      await act('/api/click', { surface, index, actionId: element.action_id, confirmed: Boolean(element.confirm), fields });
       node.disabled = false;
     },
     onChoose(label, option) {
