@@ -57,9 +57,9 @@ export function createDeps(config: Config, overrides: DepsOverrides = {}): Deps 
     clock: { now },
     slack,
     cards,
-    poller: new Poller({ cards, messenger: slack, store, sessions, platform, logger, intervalMs: config.pollSeconds * 1000, appUrl: config.platform.appUrl, beforePass: () => warnExpiringSessions(deps) }),
+    poller: new Poller({ cards, messenger: slack, store, sessions, platform, logger, intervalMs: config.pollSeconds * 1000, appUrl: config.platform.appUrl, beforePass: () => warnExpiringSessions(deps), onFinished: (card) => deps.gameDays.attackFinished(card) }),
     catalogues: new CatalogueCache(logger, now),
-    gameDays: new GameDays({ store, messenger: slack, logger, now }),
+    gameDays: new GameDays({ store, messenger: slack, logger, now, cards }),
   };
   return deps;
 }
