@@ -103,9 +103,9 @@ export function createDeps(config: Config, overrides: DepsOverrides = {}): Deps 
     slack,
     people: new People(namesClient(config, logger), logger, { now }),
     cards,
-    poller: new Poller({ cards, messenger: slack, store, sessions, platform, logger, intervalMs: config.pollSeconds * 1000, appUrl: config.platform.appUrl, beforePass: () => beforePoll(deps) }),
+    poller: new Poller({ cards, messenger: slack, store, sessions, platform, logger, intervalMs: config.pollSeconds * 1000, appUrl: config.platform.appUrl, beforePass: () => beforePoll(deps), onFinished: (card) => deps.gameDays.attackFinished(card) }),
     catalogues: new CatalogueCache(logger, now),
-    gameDays: new GameDays({ store, messenger: slack, logger, now }),
+    gameDays: new GameDays({ store, messenger: slack, logger, now, cards }),
     freezes: new Freezes(store),
     guards: new GuardStore(store),
   };

@@ -6,12 +6,12 @@ import { forgotPassword, openLogin, securePageOpened, submitLogin, submitPasswor
 import { openNote, submitNote } from './commands/note.ts';
 import { showFromButton } from './commands/show.ts';
 import { submitTeamPicker, suggestTeams } from './commands/team.ts';
-import { endGameDayFromCard } from './commands/gameday.ts';
+import { endGameDayAnyway, endGameDayFromCard, haltAndEndGameDay, keepGameDay } from './commands/gameday.ts';
 import { approveRequest, rejectRequest } from './guardrails/approvals.ts';
 import { APPROVAL_APPROVE, APPROVAL_REJECT } from './views/approval.ts';
 import { newAttackFromHome, publishHome, switchTeamFromHome } from './commands/home.ts';
 import { fileTicketForGameDay, fileTicketFromCard, fileTicketFromMessage, submitTicket, submitTicketProject } from './commands/ticket.ts';
-import { GAMEDAY_END, GAMEDAY_FILE_TICKET } from './views/gameday.ts';
+import { GAMEDAY_END, GAMEDAY_END_ANYWAY, GAMEDAY_END_CANCEL, GAMEDAY_FILE_TICKET, GAMEDAY_HALT_AND_END } from './views/gameday.ts';
 import { HOME_NEW_ATTACK, HOME_SWITCH_TEAM } from './views/home.ts';
 import { TICKET_PROJECT_VIEW, TICKET_VIEW } from './views/ticket.ts';
 import type { Listeners } from './slack/adapter.ts';
@@ -45,6 +45,9 @@ export const listeners: Listeners = {
     [LIST_NEXT_PAGE]: nextListPage,
     [FILE_TICKET]: fileTicketFromCard,
     [GAMEDAY_END]: endGameDayFromCard,
+    [GAMEDAY_HALT_AND_END]: haltAndEndGameDay,
+    [GAMEDAY_END_ANYWAY]: endGameDayAnyway,
+    [GAMEDAY_END_CANCEL]: keepGameDay,
     [GAMEDAY_FILE_TICKET]: fileTicketForGameDay,
     [HOME_SWITCH_TEAM]: switchTeamFromHome,
     [HOME_NEW_ATTACK]: newAttackFromHome,

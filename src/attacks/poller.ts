@@ -24,6 +24,8 @@ export interface PollerOptions {
   appUrl: string | undefined;
   /** Runs at the start of every pass (the warnings before sessions end); it must not throw. */
   beforePass?: () => Promise<unknown>;
+  /** Told once a card shows its attack finished, after the card is saved (the game day follows its attacks); it must not throw. */
+  onFinished?: (card: CardRecord) => Promise<unknown>;
 }
 
 export interface PollReport {
@@ -48,6 +50,7 @@ export class Poller {
   readonly #intervalMs: number;
   readonly #appUrl: string | undefined;
   readonly #beforePass: (() => Promise<unknown>) | undefined;
+  readonly #onFinished: ((card: CardRecord) => Promise<unknown>) | undefined;
   #timer: NodeJS.Timeout | undefined;
   #running: Promise<PollReport> | undefined;
   /** This process, as the holder of per-team polling leases. */
@@ -67,6 +70,7 @@ export class Poller {
     this.#intervalMs = options.intervalMs;
     this.#appUrl = options.appUrl;
     this.#beforePass = options.beforePass;
+    this.#onFinished = options.onFinished;
   }
 
   start(): void {
@@ -130,8 +134,10 @@ export class Poller {
 
   /** Saves a card and queues its message update. */
   async publish(card: CardRecord): Promise<void> {
+    const before = this.#onFinished && !isLive(card) ? await this.#cards.get(card.guid) : undefined;
     await this.#cards.save(card);
     this.#messenger.update(card.channel, card.ts, attackCardMessage(card, { appUrl: this.#appUrl }));
+    if (before && isLive(before)) await this.#onFinished?.(card);
   }
 
   async #pass(): Promise<PollReport> {

@@ -7,6 +7,7 @@ import { describeTarget, serviceAttackPayload, targetPayload, type AttackRequest
 import type { Actor, Login } from '../store/sessions.ts';
 import { platformFor, teamName } from './access.ts';
 import { attackCardMessage } from '../views/attackCard.ts';
+import { errorInBrief, outcomeUnknown } from '../views/errorReply.ts';
 import type { CardRecord } from './cards.ts';
 import { UserInputError } from '../errors.ts';
 import { frozenRefusal } from '../guardrails/freezes.ts';
@@ -78,6 +79,22 @@ export async function startAttack(deps: Deps, actor: Actor, login: Login, team: 
       return first;
     }
     return api.attacks.create({ command: { type: request.type, ...(request.args.length ? { args: request.args } : {}) }, target: targetPayload(request.target) });
+  }).catch(async (error: unknown) => {
+    // A start that fails is part of the channel's game day too: its timeline and summary say why.
+    await deps.gameDays.record(channel, {
+      kind: 'refused',
+      refused: {
+        type: request.type,
+        args: request.args,
+        targetWords: describeTarget(request.target, name),
+        startedBy: actor.userId,
+        teamName: name,
+        reason: errorInBrief(error, { team: name }),
+        unconfirmed: outcomeUnknown(error) || undefined,
+        at: new Date(deps.clock.now()).toISOString(),
+      },
+    });
+    throw error;
   });
   const owner = { workspaceId: actor.workspaceId, userId: actor.userId, userName: actor.userName };
   await deps.guards.setForAttack(guid, (request.guards ?? []).map((spec) => ({ spec, owner })));

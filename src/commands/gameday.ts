@@ -1,9 +1,20 @@
 import type { Deps } from '../deps.ts';
 import { escapeMrkdwn } from '../views/blocks.ts';
-import { cardOutcome, gameDayStatusMessage, gameDaySummary, noGameDayText, parseGameDayRef, type GameDayOutcomes, type GameDayRecord } from '../views/gameday.ts';
-import { isLive } from '../attacks/cards.ts';
+import {
+  cardOutcome,
+  gameDayEndWarning,
+  gameDayStatusMessage,
+  noGameDayText,
+  parseGameDayRef,
+  type GameDayOutcomes,
+  type GameDayRecord,
+  type UnfinishedAttack,
+} from '../views/gameday.ts';
+import { errorInBrief } from '../views/errorReply.ts';
+import { isLive, type CardRecord } from '../attacks/cards.ts';
 import { otherAttackChannels } from '../attacks/channels.ts';
-import { type Action, message, type Reply } from '../slack/interaction.ts';
+import { haltAttack } from '../attacks/halt.ts';
+import { type Action, message, replacement, type Reply } from '../slack/interaction.ts';
 import type { Subcommand } from './command.ts';
 import { UserInputError } from '../errors.ts';
 import type { Actor } from '../store/sessions.ts';
@@ -30,13 +41,15 @@ async function addGameDayGuards(deps: Deps, actor: Actor, record: { id: string; 
   return lines.join('\n');
 }
 
+const plural = (count: number, word: string) => `${count} ${word}${count === 1 ? '' : 's'}`;
+
 /**
- * How each attack of the game day ended, from its card; attacks still live are read once more
- * with the ender's session, so the summary does not wait for the next poll.
+ * The card of each attack of the game day; those still live are read once more with the
+ * person's session, so neither the warning nor the summary waits for the next poll.
  */
-async function outcomesOf(deps: Deps, actor: Actor, record: GameDayRecord): Promise<GameDayOutcomes> {
+async function latestCards(deps: Deps, actor: Actor, record: GameDayRecord): Promise<Map<string, CardRecord | undefined>> {
   const login = await deps.sessions.get(actor);
-  const outcomes: GameDayOutcomes = {};
+  const cards = new Map<string, CardRecord | undefined>();
   for (const attack of record.attacks) {
     let card = await deps.cards.get(attack.guid);
     const team = login?.session.teams.find((t) => t.identifier === attack.teamId);
@@ -44,17 +57,48 @@ async function outcomesOf(deps: Deps, actor: Actor, record: GameDayRecord): Prom
       const state = await platformFor(deps, login, team).attacks.get(attack.guid).catch(() => undefined);
       if (state) card = await deps.poller.show(card, state);
     }
-    outcomes[attack.guid] = cardOutcome(card);
+    cards.set(attack.guid, card);
   }
-  return outcomes;
+  return cards;
 }
 
-async function endGameDay(deps: Deps, actor: Actor, channel: string): Promise<Reply> {
+const outcomesOf = (cards: Map<string, CardRecord | undefined>): GameDayOutcomes => Object.fromEntries([...cards].map(([guid, card]) => [guid, cardOutcome(card)]));
+
+/** The game day's attacks that have not ended, as their cards show them. */
+function unfinishedOf(record: GameDayRecord, cards: Map<string, CardRecord | undefined>): (UnfinishedAttack & { card: CardRecord })[] {
+  return record.attacks.flatMap((attack) => {
+    const card = cards.get(attack.guid);
+    return card && isLive(card) ? [{ attack, card, stage: card.stage, lifecycle: card.lifecycle }] : [];
+  });
+}
+
+/** Ends the game day and posts its summary, whatever still runs (the summary follows it). */
+async function endNow(deps: Deps, actor: Actor, channel: string, halted = 0): Promise<string | undefined> {
   const record = await deps.gameDays.end(channel);
-  if (!record) return message(noGameDayText(deps.config.slack.command));
-  const summary = gameDaySummary(record, await outcomesOf(deps, actor, record));
-  await deps.slack.post(channel, summary);
-  return message(`:checkered_flag: Game day *${escapeMrkdwn(record.title)}* ended; its summary is in the channel.`);
+  if (!record) return undefined;
+  const cards = await latestCards(deps, actor, record);
+  await deps.gameDays.postSummary(record, outcomesOf(cards));
+  const running = unfinishedOf(record, cards).length;
+  const title = `*${escapeMrkdwn(record.title)}*`;
+  if (halted) return `:octagonal_sign: Halted ${plural(halted, 'attack')} and ended game day ${title}. Its summary is in the channel, and shows each attack's outcome once the halt is done.`;
+  const still = running ? ` ${plural(running, 'attack')} of it ${running === 1 ? 'is' : 'are'} still running: the summary shows how ${running === 1 ? 'it ends' : 'they end'} once ${running === 1 ? 'it does' : 'they do'}.` : '';
+  return `:checkered_flag: Game day ${title} ended; its summary is in the channel.${still}`;
+}
+
+/** `gameday end` and End game day: ends at once, unless attacks still run; then asks what to do. */
+async function endOrWarn(deps: Deps, actor: Actor, record: GameDayRecord): Promise<Reply> {
+  const unfinished = unfinishedOf(record, await latestCards(deps, actor, record));
+  if (unfinished.length) return { kind: 'message', message: gameDayEndWarning(record, unfinished) };
+  const ended = await endNow(deps, actor, record.channel);
+  return message(ended ?? 'That game day has already ended.');
+}
+
+/** The running game day a button points at, or undefined once it has ended (or was replaced). */
+async function gameDayOf(deps: Deps, value: string | undefined): Promise<(GameDayRecord & { id: string }) | undefined> {
+  const ref = parseGameDayRef(value);
+  if (!ref) throw new UserInputError('That button no longer points at a game day.');
+  const running = await deps.gameDays.running(ref.channel);
+  return running?.ts === ref.ts ? running : undefined;
 }
 
 export const gamedayCommand: Subcommand = {
@@ -95,16 +139,55 @@ export const gamedayCommand: Subcommand = {
       const record = await deps.gameDays.running(channel);
       return record ? { kind: 'message', message: gameDayStatusMessage(record) } : message(noGameDayText(deps.config.slack.command));
     }
-    if (verb === 'end') return endGameDay(deps, request.actor, channel);
+    if (verb === 'end') {
+      const record = await deps.gameDays.running(channel);
+      return record ? endOrWarn(deps, request.actor, record) : message(noGameDayText(deps.config.slack.command));
+    }
     throw new UserInputError(verb ? `“${escapeMrkdwn(verb)}” is not a game-day action.` : 'Start, show or end a game day.', usage);
   },
 };
 
 /** End game day on the card (behind a confirm dialog). */
 export async function endGameDayFromCard(action: Action, deps: Deps): Promise<Reply> {
-  const ref = parseGameDayRef(action.value);
-  if (!ref) throw new UserInputError('That button no longer points at a game day.');
-  const running = await deps.gameDays.running(ref.channel);
-  if (!running || running.ts !== ref.ts) return message('That game day has already ended.');
-  return endGameDay(deps, action.actor, ref.channel);
+  const record = await gameDayOf(deps, action.value);
+  return record ? endOrWarn(deps, action.actor, record) : message('That game day has already ended.');
+}
+
+/** End anyway, on the warning: ends with attacks running; the summary follows them. */
+export async function endGameDayAnyway(action: Action, deps: Deps): Promise<Reply> {
+  const record = await gameDayOf(deps, action.value);
+  const ended = record && (await endNow(deps, action.actor, record.channel));
+  return replacement(ended ?? 'That game day has already ended.');
+}
+
+/**
+ * Halt all and end, on the warning: halts the game day's attacks that still run, with the
+ * clicker's session, then ends it. An attack that cannot be halted keeps the game day running
+ * and says why, so nothing ends with an attack nobody could stop.
+ */
+export async function haltAndEndGameDay(action: Action, deps: Deps): Promise<Reply> {
+  const record = await gameDayOf(deps, action.value);
+  if (!record) return replacement('That game day has already ended.');
+  await requireLogin(deps, action.actor);
+  const unfinished = unfinishedOf(record, await latestCards(deps, action.actor, record));
+  const failed: (UnfinishedAttack & { reason: string })[] = [];
+  for (const item of unfinished) {
+    try {
+      await haltAttack(deps, action.actor, { guid: item.attack.guid, teamId: item.attack.teamId, kind: item.card.kind });
+    } catch (error) {
+      deps.logger.warn({ err: error, attack: item.attack.guid }, 'could not halt an attack of the game day');
+      failed.push({ ...item, reason: errorInBrief(error, { team: item.attack.teamName, subject: `attack ${item.attack.guid}` }) });
+    }
+  }
+  if (failed.length) {
+    const problems = failed.map((f) => `*${escapeMrkdwn(f.attack.type)}* \`${f.attack.guid}\`: ${f.reason}`);
+    return { kind: 'message', message: gameDayEndWarning(record, failed, problems), replaceOriginal: true };
+  }
+  const ended = await endNow(deps, action.actor, record.channel, unfinished.length);
+  return replacement(ended ?? 'That game day has already ended.');
+}
+
+/** Cancel, on the warning. */
+export async function keepGameDay(): Promise<Reply> {
+  return replacement('Cancelled: nothing was halted, and the game day goes on.');
 }

@@ -2,16 +2,21 @@ import { randomUUID } from 'node:crypto';
 import type { Logger } from '../logger.ts';
 import type { Messenger } from '../slack/messenger.ts';
 import type { KeyValueStore } from '../store/keyValue.ts';
-import { gameDayCard, gameDayTimelineLine, type GameDayEvent, type GameDayRecord } from '../views/gameday.ts';
+import { isLive, type CardRecord, type CardStore } from '../attacks/cards.ts';
+import { cardOutcome, gameDayCard, gameDayFailureLine, gameDaySummary, gameDayTimelineLine, type GameDayEvent, type GameDayOutcomes, type GameDayRecord, type GameDayRef } from '../views/gameday.ts';
 
 /** What is kept of a game day besides its events: the card and who runs it. */
-type GameDayBase = Omit<GameDayRecord, 'attacks' | 'halts' | 'notes' | 'tickets'> & { id: string };
+type GameDayBase = Omit<GameDayRecord, 'attacks' | 'halts' | 'notes' | 'tickets' | 'refused'> & { id: string };
+
+const emptyEvents = () => ({ attacks: [], halts: [], notes: [], tickets: [], refused: [] });
 
 export interface GameDaysOptions {
   store: KeyValueStore;
   messenger: Messenger;
   logger: Logger;
   now: () => number;
+  /** The attack cards, whose last state is each attack's outcome in the summary. */
+  cards: Pick<CardStore, 'get'>;
 }
 
 /** An ended game day is kept this long, for its summary's File ticket button. */
@@ -26,12 +31,14 @@ export class GameDays {
   readonly #slack: Messenger;
   readonly #logger: Logger;
   readonly #now: () => number;
+  readonly #cards: Pick<CardStore, 'get'>;
 
   constructor(options: GameDaysOptions) {
     this.#store = options.store;
     this.#slack = options.messenger;
     this.#logger = options.logger;
     this.#now = options.now;
+    this.#cards = options.cards;
   }
 
   /** The game day running in a channel. */
@@ -69,10 +76,10 @@ export class GameDays {
       const again = await this.running(channel);
       if (again) return { outcome: 'running', record: again };
       const base: GameDayBase = { id: randomUUID(), channel, ts: '', title, facilitator, startedAt: new Date(this.#now()).toISOString() };
-      const posted = await this.#slack.post(channel, gameDayCard({ ...base, attacks: [], halts: [], notes: [], tickets: [] }));
+      const posted = await this.#slack.post(channel, gameDayCard({ ...base, ...emptyEvents() }));
       const saved = { ...base, channel: posted.channel, ts: posted.ts };
       await this.#store.set(`gameday:${channel}`, saved);
-      return { outcome: 'started', record: { ...saved, attacks: [], halts: [], notes: [], tickets: [] } };
+      return { outcome: 'started', record: { ...saved, ...emptyEvents() } };
     } finally {
       await this.#store.release(claim, holder);
     }
@@ -87,6 +94,8 @@ export class GameDays {
       const base = await this.#store.get<GameDayBase>(`gameday:${channel}`);
       if (!base) return;
       await this.#store.set(`gameday-event:${base.id}:${new Date(this.#now()).toISOString()}:${randomUUID()}`, event, endedTtlMs);
+      // Which game day an attack belongs to, for when it ends (maybe after the game day did).
+      if (event.kind === 'attack') await this.#store.set(`gameday-attack:${event.attack.guid}`, { channel: base.channel, ts: base.ts } satisfies GameDayRef, endedTtlMs);
       const record = await this.#assemble(base);
       await this.#slack.post(base.channel, { text: gameDayTimelineLine(event, record.attacks) }, { threadTs: base.ts });
       this.#slack.update(base.channel, base.ts, gameDayCard(record));
@@ -107,15 +116,59 @@ export class GameDays {
     return record;
   }
 
+  /**
+   * Posts the summary of an ended game day and remembers it, so that attacks still running then
+   * show their outcome in it once they end (attackFinished).
+   */
+  async postSummary(record: GameDayRecord & { id: string }, outcomes: GameDayOutcomes): Promise<void> {
+    const posted = await this.#slack.post(record.channel, gameDaySummary(record, outcomes));
+    const key = `gameday-ended:${record.channel}:${record.ts}`;
+    const base = await this.#store.get<GameDayBase>(key);
+    if (!base) return;
+    await this.#store.set(key, { ...base, summaryTs: posted.ts }, endedTtlMs);
+    // An attack that ended while the summary was being posted found no summary to update.
+    const now = await this.#outcomes(record);
+    if (JSON.stringify(now) !== JSON.stringify(outcomes)) this.#slack.update(posted.channel, posted.ts, gameDaySummary(record, now));
+  }
+
+  /**
+   * An attack's card has just shown it finished. For an attack of a game day: a failure goes
+   * into the timeline with its reason, and an ended game day's summary shows the outcome.
+   * Never fails the poll or the action that learnt it.
+   */
+  async attackFinished(card: CardRecord): Promise<void> {
+    try {
+      if (isLive(card)) return;
+      const ref = await this.#store.get<GameDayRef>(`gameday-attack:${card.guid}`);
+      const record = ref && (await this.byCard(ref.channel, ref.ts));
+      if (!record) return;
+      const attack = record.attacks.find((a) => a.guid === card.guid);
+      if (attack && card.lifecycle === 'Error' && (await this.#store.claim(`gameday-failed:${card.guid}`, endedTtlMs))) {
+        await this.#slack.post(record.channel, { text: gameDayFailureLine(attack, card.stage) }, { threadTs: record.ts });
+      }
+      if (record.endedAt && record.summaryTs) this.#slack.update(record.channel, record.summaryTs, gameDaySummary(record, await this.#outcomes(record)));
+    } catch (error) {
+      this.#logger.warn({ err: error, attack: card.guid }, 'could not show the end of an attack in its game day');
+    }
+  }
+
+  /** Each attack's outcome as its card last showed it. */
+  async #outcomes(record: GameDayRecord): Promise<GameDayOutcomes> {
+    const outcomes: GameDayOutcomes = {};
+    for (const attack of record.attacks) outcomes[attack.guid] = cardOutcome(await this.#cards.get(attack.guid));
+    return outcomes;
+  }
+
   async #assemble(base: GameDayBase): Promise<GameDayRecord & { id: string }> {
     const events: [string, GameDayEvent][] = [];
     for await (const entry of this.#store.entries<GameDayEvent>(`gameday-event:${base.id}:`)) events.push(entry);
     events.sort(([a], [b]) => a.localeCompare(b));
-    const record: GameDayRecord & { id: string } = { ...base, attacks: [], halts: [], notes: [], tickets: [] };
+    const record: GameDayRecord & { id: string; refused: NonNullable<GameDayRecord['refused']> } = { ...base, ...emptyEvents() };
     for (const [, event] of events) {
       if (event.kind === 'attack') record.attacks.push(event.attack);
       else if (event.kind === 'halt') record.halts.push(event.halt);
       else if (event.kind === 'note') record.notes.push(event.note);
+      else if (event.kind === 'refused') record.refused.push(event.refused);
       else record.tickets.push(event.ticket);
     }
     return record;

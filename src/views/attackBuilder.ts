@@ -46,8 +46,8 @@ const targetKindText: Record<BuilderTargetKind, string> = {
 
 const targetValuesField: Record<Exclude<BuilderTargetKind, 'all'>, { label: string; hint: string; placeholder: string }> = {
   tags: { label: 'Tags', hint: 'key=value pairs separated by commas, such as role=web, zone=us-east-1a. Hosts must have every tag.', placeholder: 'role=web, zone=us-east-1a' },
-  hosts: { label: 'Host ids', hint: 'Host identifiers separated by commas.', placeholder: 'web-1, web-2' },
-  containers: { label: 'Container ids', hint: 'Container identifiers separated by commas.', placeholder: 'a1b2c3d4e5f6' },
+  hosts: { label: 'Host ids', hint: 'Host identifiers separated by commas.', placeholder: 'platform-web-1, platform-web-2' },
+  containers: { label: 'Container ids', hint: 'Container identifiers separated by commas.', placeholder: 'checkout-1, checkout-2' },
   labels: { label: 'Labels', hint: 'key=value pairs separated by commas, such as app=checkout. Containers must have every label.', placeholder: 'app=checkout' },
 };
 

@@ -103,3 +103,31 @@ export function describeError(error: unknown, context: ErrorContext): Message {
   }
   return text(`Something went wrong in Faultline while trying to ${doing}. It has been logged; try again, and tell whoever runs Faultline if it keeps happening.`);
 }
+
+/** Whether a failed create may have happened all the same (the platform did not confirm in time). */
+export function outcomeUnknown(error: unknown): boolean {
+  return (error instanceof TimeoutError || error instanceof UnreachableError) && error.outcomeUnknown;
+}
+
+/**
+ * The same failures as describeError, as a short clause about what happened rather than a reply
+ * to the person: for a record others read later, such as a game day's timeline and summary.
+ */
+export function errorInBrief(error: unknown, context: Pick<ErrorContext, 'team' | 'subject'> = {}): string {
+  const ctx = { ...context, ...detailsOf(error) };
+  const onTeam = ctx.team ? ` on team *${escapeMrkdwn(ctx.team)}*` : '';
+  if (error instanceof StoreUnavailableError) return 'Faultline could not reach its store';
+  if (error instanceof UserInputError) return error.message;
+  if (error instanceof NotLoggedInError || error instanceof UnauthorizedError) return 'the platform session had ended';
+  if (error instanceof ForbiddenError) return `the platform role lacks ${error.privilege ? `the \`${error.privilege}\` privilege` : 'the privilege needed'}${onTeam}`;
+  if (error instanceof NoIntegrationError) return 'the company has no issue-tracker integration';
+  if (error instanceof NotFoundError) return `the platform has no ${ctx.subject ?? 'such thing'}${onTeam}`;
+  if (error instanceof RateLimitedError) return 'the platform was busy and asked Faultline to slow down';
+  if (outcomeUnknown(error)) return 'the platform did not confirm in time, so it may have started';
+  if (error instanceof TimeoutError) return 'the platform did not answer in time';
+  if (error instanceof UnreachableError) return 'Faultline could not reach the platform';
+  if (error instanceof ServerError) return 'the platform failed while handling it';
+  if (error instanceof BadRequestError) return 'the platform rejected the request as invalid';
+  if (error instanceof InvalidResponseError) return 'the platform answered in a way Faultline could not read';
+  return 'something went wrong in Faultline (it is in the log)';
+}

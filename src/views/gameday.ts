@@ -10,6 +10,10 @@ export const GAMEDAY_END = 'gameday_end';
 export const GAMEDAY_FILE_TICKET = 'gameday_file_ticket';
 export const GAMEDAY_CARD_ACTIONS = 'gameday_card_actions';
 export const GAMEDAY_SUMMARY_ACTIONS = 'gameday_summary_actions';
+export const GAMEDAY_HALT_AND_END = 'gameday_halt_and_end';
+export const GAMEDAY_END_ANYWAY = 'gameday_end_anyway';
+export const GAMEDAY_END_CANCEL = 'gameday_end_cancel';
+export const GAMEDAY_END_WARNING_ACTIONS = 'gameday_end_warning_actions';
 
 export interface GameDayAttack {
   guid: string;
@@ -47,6 +51,21 @@ export interface GameDayTicket {
   at: string;
 }
 
+/** An attack someone tried to start during the game day that the platform did not take. */
+export interface GameDayRefusal {
+  type: string;
+  args: string[];
+  targetWords: string;
+  /** Slack user id. */
+  startedBy: string;
+  teamName: string;
+  /** Why, as a clause: "the platform role lacks the `EXPERIMENTS_RUN` privilege on team *Platform*". */
+  reason: string;
+  /** The platform did not confirm in time: the attack may be running after all. */
+  unconfirmed?: boolean | undefined;
+  at: string;
+}
+
 /** A game day in a channel: its card, and what happened while it ran. Times are ISO 8601. */
 export interface GameDayRecord {
   channel: string;
@@ -61,6 +80,10 @@ export interface GameDayRecord {
   halts: GameDayHalt[];
   notes: GameDayNote[];
   tickets: GameDayTicket[];
+  /** Starts the platform refused (or did not confirm); absent in game days kept before they were recorded. */
+  refused?: GameDayRefusal[] | undefined;
+  /** The ts of the summary message, once posted, so it can show outcomes learnt later. */
+  summaryTs?: string | undefined;
 }
 
 /** The game day a button belongs to: its channel and the ts of its card. */
@@ -91,7 +114,7 @@ export function parseGameDayRef(value: string | undefined): GameDayRef | undefin
 
 export const gameDayEndConfirm: ConfirmationDialog = {
   title: { type: 'plain_text', text: 'End the game day?' },
-  text: { type: 'mrkdwn', text: 'The summary is posted in the channel. Attacks still running are not halted: use Halt all for that.' },
+  text: { type: 'mrkdwn', text: 'The summary is posted in the channel. If attacks of the game day are still running, you choose next whether to halt them first.' },
   confirm: { type: 'plain_text', text: 'End game day' },
   deny: { type: 'plain_text', text: 'Cancel' },
 };
@@ -147,7 +170,8 @@ export type GameDayEvent =
   | { kind: 'attack'; attack: GameDayAttack }
   | { kind: 'halt'; halt: GameDayHalt }
   | { kind: 'note'; note: GameDayNote }
-  | { kind: 'ticket'; ticket: GameDayTicket };
+  | { kind: 'ticket'; ticket: GameDayTicket }
+  | { kind: 'refused'; refused: GameDayRefusal };
 
 /** One line for the game day's thread; `attacks` names the attack an event is about by its type. */
 export function gameDayTimelineLine(event: GameDayEvent, attacks: readonly GameDayAttack[] = []): string {
@@ -172,7 +196,36 @@ export function gameDayTimelineLine(event: GameDayEvent, attacks: readonly GameD
       const t = event.ticket;
       return `:ticket: <@${t.by}> filed ${issueLink(t)}${t.guid ? ` for ${about(t.guid)}` : ' for the game day'}`;
     }
+    case 'refused': {
+      const r = event.refused;
+      const what = `*${escapeMrkdwn(r.type)}* ${argsText(r.args.map(escapeMrkdwn))} on ${escapeMrkdwn(r.targetWords)} in team *${escapeMrkdwn(r.teamName)}*`;
+      return r.unconfirmed
+        ? `:grey_question: <@${r.startedBy}> tried to start ${what}, but ${r.reason}: check the team's attacks before trying again`
+        : `:x: <@${r.startedBy}> could not start ${what}: ${r.reason}`;
+    }
   }
+}
+
+/** What a failed stage means, in words; the platform names more failures than it explains. */
+const failureReasons: Record<string, string> = {
+  InvalidArgument: 'the platform did not accept its arguments',
+  TargetNotFound: 'no host or container matched its target',
+  ClientAborted: 'the agent on a target aborted it',
+  LostCommunication: 'the platform lost contact with a target',
+  InitializationFailed: 'it could not be set up on its targets',
+  TeardownFailed: 'it ran, but could not be cleaned up on its targets: check them',
+  HaltFailed: 'a halt could not be carried out on its targets: check them',
+};
+
+/** `Target Not Found: no host or container matched its target`, for an attack that ended in error. */
+export function failureText(stage: string): string {
+  const reason = failureReasons[stage] ?? 'the platform reports that it failed';
+  return `${stageLabel(stage, 'Error')}: ${reason}`;
+}
+
+/** The timeline's line when an attack of the game day ends in error (often before it ran at all). */
+export function gameDayFailureLine(attack: GameDayAttack, stage: string): string {
+  return `:x: The ${attackName(attack)} attack on ${escapeMrkdwn(attack.targetWords)} in team *${escapeMrkdwn(attack.teamName)}* failed · ${failureText(stage)}`;
 }
 
 /**
@@ -205,8 +258,19 @@ export function cardOutcome(card: CardRecord | undefined): GameDayOutcomes[strin
   return { stage: card?.stage ?? 'Unknown', lifecycle: card?.lifecycle ?? '', haltedBy: card?.haltedBy.map((h) => h.userId) ?? [] };
 }
 
+/** An attack's outcome in the summary: how it ended, or that the summary follows it until it does. */
+function outcomeText(outcome: GameDayOutcomes[string] | undefined): string {
+  if (!outcome) return ':grey_question: outcome unknown';
+  if (outcome.lifecycle === 'Error') return failureText(outcome.stage);
+  if (outcome.lifecycle === 'Complete') return stageLabel(outcome.stage, outcome.lifecycle);
+  return `${stageLabel(outcome.stage, outcome.lifecycle)} _(not over yet: shown here once it ends)_`;
+}
+
+const refusalLine = (r: GameDayRefusal) =>
+  `• *${escapeMrkdwn(r.type)}* ${argsText(r.args.map(escapeMrkdwn))} on ${escapeMrkdwn(truncate(r.targetWords, 200))} · team ${escapeMrkdwn(r.teamName)} · tried by <@${r.startedBy}> ${when(r.at)}: ${r.reason}`;
+
 /** Sections for each part of the summary, within 50 blocks together with header, overview and buttons. */
-const summarySections = { attacks: 30, massHalts: 2, notes: 8, tickets: 4 } as const;
+const summarySections = { attacks: 28, refused: 2, unconfirmed: 1, massHalts: 2, notes: 7, tickets: 4 } as const;
 
 /** The summary posted when a game day ends. */
 export function gameDaySummary(record: GameDayRecord, outcomes: GameDayOutcomes): Message {
@@ -218,7 +282,7 @@ export function gameDaySummary(record: GameDayRecord, outcomes: GameDayOutcomes)
     const parts = [
       `• ${attackName(a)} ${argsText(a.args.map(escapeMrkdwn))} on ${escapeMrkdwn(truncate(a.targetWords, 200))} · team ${escapeMrkdwn(a.teamName)}`,
       `started by <@${a.startedBy}>`,
-      outcome ? stageLabel(outcome.stage, outcome.lifecycle) : ':grey_question: outcome unknown',
+      outcomeText(outcome),
     ];
     if (haltedBy.size) parts.push(`halted by ${[...haltedBy].map((id) => `<@${id}>`).join(', ')}`);
     return parts.join(' · ');
@@ -243,6 +307,11 @@ export function gameDaySummary(record: GameDayRecord, outcomes: GameDayOutcomes)
     fields(counters(record)),
   ];
   blocks.push(...(attackLines.length ? lineSections('Attacks', attackLines, summarySections.attacks, 'attack') : [section('*Attacks*\nNo attacks were started in the channel.')]));
+  const refused = record.refused ?? [];
+  const notStarted = refused.filter((r) => !r.unconfirmed).map(refusalLine);
+  const unconfirmed = refused.filter((r) => r.unconfirmed).map(refusalLine);
+  if (notStarted.length) blocks.push(...lineSections('Did not start', notStarted, summarySections.refused, 'attack'));
+  if (unconfirmed.length) blocks.push(...lineSections('Not confirmed by the platform (check whether they ran)', unconfirmed, summarySections.unconfirmed, 'attack'));
   if (massHalts.length) blocks.push(...lineSections('Halts of every attack', massHalts, summarySections.massHalts, 'halt'));
   if (noteLines.length) blocks.push(...lineSections('Notes', noteLines, summarySections.notes, 'note'));
   if (ticketLines.length) blocks.push(...lineSections('Tickets', ticketLines, summarySections.tickets, 'ticket'));
@@ -268,10 +337,43 @@ export function gameDayStatusMessage(record: GameDayRecord): Message {
     const lines = recent.map((a) => `• ${attackName(a)} ${argsText(a.args.map(escapeMrkdwn))} on ${escapeMrkdwn(truncate(a.targetWords, 200))} · started by <@${a.startedBy}>`);
     blocks.push(...lineSections(earlier ? `Latest attacks (${earlier} earlier)` : 'Attacks', lines, 3, 'attack'));
   }
+  const refused = record.refused ?? [];
+  if (refused.length) blocks.push(context(`:x: ${plural(refused.length, 'start')} the platform did not take; the thread says why.`));
   return { text: `Game day ${escapeMrkdwn(record.title)}: ${status}`, blocks };
 }
 
 /** `gameday status` or `end` in a channel without a game day. */
 export function noGameDayText(command: string): string {
   return `No game day is running in this channel. Start one with \`${command} gameday start <title>\`.`;
+}
+
+/** An attack of the game day that had not ended when someone asked to end the game day. */
+export interface UnfinishedAttack {
+  attack: GameDayAttack;
+  stage: string;
+  lifecycle: string;
+}
+
+/**
+ * What `gameday end` (or End game day) answers while attacks of the game day still run: names
+ * them and lets the person halt them first, end anyway, or keep going. `problems` says which
+ * halts failed, when Halt all and end could not halt everything.
+ */
+export function gameDayEndWarning(record: GameDayRecord, unfinished: UnfinishedAttack[], problems: string[] = []): Message {
+  const count = unfinished.length;
+  const heading = `:warning: ${plural(count, 'attack')} of game day *${escapeMrkdwn(record.title)}* ${count === 1 ? 'is' : 'are'} still running. Ending the game day does not stop ${count === 1 ? 'it' : 'them'}.`;
+  const lines = unfinished.map(({ attack: a, stage, lifecycle }) =>
+    `• ${attackName(a)} ${argsText(a.args.map(escapeMrkdwn))} on ${escapeMrkdwn(truncate(a.targetWords, 200))} · team ${escapeMrkdwn(a.teamName)} · started by <@${a.startedBy}> · ${stageLabel(stage, lifecycle)}`);
+  const blocks: KnownBlock[] = [section(heading), ...lineSections('Still running', lines, 3, 'attack')];
+  if (problems.length) blocks.push(...lineSections('Not halted, so the game day goes on', problems.map((p) => `• ${p}`), 2, 'attack'));
+  blocks.push(context('*Halt all and end* halts these attacks with your platform session, then ends the game day. *End anyway* ends it now; its summary shows how each attack ends once it does.'));
+  const ref = gameDayRefValue(record);
+  blocks.push(
+    actions(GAMEDAY_END_WARNING_ACTIONS, [
+      button('Halt all and end', GAMEDAY_HALT_AND_END, { style: 'danger', value: ref }),
+      button('End anyway', GAMEDAY_END_ANYWAY, { value: ref }),
+      button('Cancel', GAMEDAY_END_CANCEL, { value: ref }),
+    ]),
+  );
+  return { text: `${plural(count, 'attack')} of game day ${escapeMrkdwn(record.title)} ${count === 1 ? 'is' : 'are'} still running`, blocks };
 }

@@ -44,7 +44,7 @@ beforeEach(async () => {
   updates = [];
 });
 
-function poller(options: { logger?: ReturnType<typeof createLogger> } = {}): Poller {
+function poller(options: { logger?: ReturnType<typeof createLogger>; onFinished?: (card: CardRecord) => Promise<unknown> } = {}): Poller {
   return new Poller({
     cards,
     messenger: { update: (channel, ts, message) => updates.push({ channel, ts, message }) },
@@ -54,6 +54,7 @@ function poller(options: { logger?: ReturnType<typeof createLogger> } = {}): Pol
     logger: options.logger ?? createLogger('silent'),
     intervalMs: 60_000,
     appUrl: undefined,
+    ...(options.onFinished ? { onFinished: options.onFinished } : {}),
   });
 }
 
@@ -122,6 +123,25 @@ describe('Poller', () => {
     expect(JSON.stringify(updates.at(-1)!.message.blocks)).not.toContain('attack_halt');
 
     expect(await poller().pollOnce()).toEqual({ teams: 0, cards: 0, updated: 0 });
+  });
+
+  it('tells onFinished once, with the saved card, when a card first shows its attack finished', async () => {
+    const alice = await logIn('U0ALICE', sim.seed.users.owner);
+    const [guid] = sim.addAttacks(team(), 1, { lengthSeconds: 10 });
+    await cardFor(guid!, alice, { lengthSeconds: 10 });
+    const finished: CardRecord[] = [];
+    const polls = poller({ onFinished: async (card) => finished.push(card) });
+
+    await polls.pollOnce();
+    expect(finished).toEqual([]);
+    sim.clock.advance(10 * 60_000);
+    await polls.pollOnce();
+    expect(finished.map((card) => [card.guid, card.lifecycle])).toEqual([[guid, 'Complete']]);
+    expect(await cards.get(guid!)).toEqual(finished[0]);
+    // Publishing the finished card again (a ticket, a late halt) is no new end.
+    await polls.publish({ ...finished[0]!, ticketCount: 1 });
+    await polls.pollOnce();
+    expect(finished).toHaveLength(1);
   });
 
   it('shows an attack the platform no longer knows as finished', async () => {

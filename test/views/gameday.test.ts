@@ -4,8 +4,13 @@ import { describe, expect, it } from 'vitest';
 import {
   durationText,
   GAMEDAY_END,
+  GAMEDAY_END_ANYWAY,
+  GAMEDAY_END_CANCEL,
   GAMEDAY_FILE_TICKET,
+  GAMEDAY_HALT_AND_END,
   gameDayCard,
+  gameDayEndWarning,
+  gameDayFailureLine,
   gameDayStatusMessage,
   gameDaySummary,
   gameDayTimelineLine,
@@ -13,6 +18,7 @@ import {
   type GameDayAttack,
   type GameDayOutcomes,
   type GameDayRecord,
+  type GameDayRefusal,
 } from '../../src/views/gameday.ts';
 import { HALT_ALL_CONFIRMED } from '../../src/views/halt.ts';
 
@@ -105,8 +111,70 @@ describe('game-day timeline', () => {
     [{ kind: 'note', note: { guid: 'g-cpu', by: 'U4', text: 'queue <backed> up', at: '' } }, ':memo: <@U4> on the *cpu* `g-cpu` attack: queue &lt;backed&gt; up'],
     [{ kind: 'ticket', ticket: { guid: 'g-lat', key: 'OPS-42', url: 'https://t.example/OPS-42', by: 'U5', at: '' } }, ':ticket: <@U5> filed <https://t.example/OPS-42|OPS-42> for the *latency* `g-lat` attack'],
     [{ kind: 'ticket', ticket: { key: 'OPS-43', by: 'U5', at: '' } }, ':ticket: <@U5> filed *OPS-43* for the game day'],
+    [
+      { kind: 'refused', refused: { type: 'cpu', args: ['-l', '60'], targetWords: 'all hosts tagged role=web', startedBy: 'U7', teamName: 'Payments', reason: 'the platform role lacks the `EXPERIMENTS_RUN` privilege on team *Payments*', at: '' } },
+      ':x: <@U7> could not start *cpu* `-l 60` on all hosts tagged role=web in team *Payments*: the platform role lacks the `EXPERIMENTS_RUN` privilege on team *Payments*',
+    ],
+    [
+      { kind: 'refused', refused: { type: 'cpu', args: [], targetWords: 'host web-1', startedBy: 'U7', teamName: 'Payments', reason: 'the platform did not confirm in time, so it may have started', unconfirmed: true, at: '' } },
+      ":grey_question: <@U7> tried to start *cpu* _no arguments_ on host web-1 in team *Payments*, but the platform did not confirm in time, so it may have started: check the team's attacks before trying again",
+    ],
   ] as [Parameters<typeof gameDayTimelineLine>[0], string][])('%j', (event, line) => {
     expect(gameDayTimelineLine(event, running.attacks)).toBe(line);
+  });
+});
+
+describe('attacks of a game day that fail', () => {
+  it('the timeline names the failed stage and what it means', () => {
+    expect(gameDayFailureLine(cpu, 'TargetNotFound')).toBe(':x: The *cpu* `g-cpu` attack on 2 hosts tagged role=web in team *Payments* failed · :x: Target Not Found: no host or container matched its target');
+    expect(gameDayFailureLine(cpu, 'SomethingNew')).toContain(':x: Something New: the platform reports that it failed');
+  });
+
+  it('the summary gives the reason of a failed stage, and lists starts the platform refused or did not confirm', () => {
+    const refusal: GameDayRefusal = { type: 'memory', args: ['-p', '50'], targetWords: 'host db-1', startedBy: 'U7', teamName: 'Payments', reason: 'the platform rejected the request as invalid', at: ended.startedAt };
+    const record: GameDayRecord = { ...ended, refused: [refusal, { ...refusal, type: 'io', reason: 'the platform did not confirm in time, so it may have started', unconfirmed: true }] };
+    const { blocks } = gameDaySummary(record, { ...outcomes, 'g-cpu': { stage: 'TargetNotFound', lifecycle: 'Error', haltedBy: [] } });
+    expect(messageViolations(blocks)).toEqual([]);
+    const sections = sectionTexts(blocks);
+    expect(sections.find((text) => text.startsWith('*Attacks*'))).toContain('started by <@U1> · :x: Target Not Found: no host or container matched its target');
+    expect(sections.find((text) => text.startsWith('*Did not start*'))).toMatch(/^\*Did not start\*\n• \*memory\* `-p 50` on host db-1 · team Payments · tried by <@U7> <!date[^>]*>: the platform rejected the request as invalid$/);
+    expect(sections.find((text) => text.startsWith('*Not confirmed'))).toContain('*io*');
+  });
+
+  it('the summary says an attack still running will be shown once it ends', () => {
+    const text = sectionTexts(gameDaySummary(ended, { ...outcomes, 'g-cpu': { stage: 'Running', lifecycle: 'Active', haltedBy: [] } }).blocks).join('\n');
+    expect(text).toContain('started by <@U1> · :fire: Running _(not over yet: shown here once it ends)_');
+  });
+
+  it('stays within Slack\'s limits with 200 refusals beside 200 attacks', () => {
+    const record = manyAttacks(200, 490);
+    record.refused = Array.from({ length: 200 }, (_, index): GameDayRefusal => ({ type: 'cpu', args: ['-p', 'x'.repeat(490)], targetWords: 'host web-1', startedBy: `U${index}`, teamName: 'Payments', reason: 'the platform rejected the request as invalid', at: ended.startedAt }));
+    const { blocks } = gameDaySummary(record, {});
+    expect(messageViolations(blocks)).toEqual([]);
+    expect(sectionTexts(blocks).join('\n')).toMatch(/_and \d+ more attacks_/);
+  });
+});
+
+describe('ending a game day with attacks running', () => {
+  it('names each running attack and offers Halt all and end, End anyway and Cancel for this game day', () => {
+    const { text, blocks } = gameDayEndWarning(running, [{ attack: cpu, stage: 'Running', lifecycle: 'Active' }, { attack: latency, stage: 'Halt', lifecycle: 'Halting' }]);
+    expect(messageViolations(blocks)).toEqual([]);
+    expect(text).toBe('2 attacks of game day Q4 &lt;resilience&gt; are still running');
+    const body = sectionTexts(blocks).join('\n');
+    expect(body).toContain('Ending the game day does not stop them.');
+    expect(body).toContain('• *cpu* `g-cpu` `-l 60` on 2 hosts tagged role=web · team Payments · started by <@U1> · :fire: Running');
+    expect(body).toContain('*latency* `g-lat`');
+    expect(buttons(blocks).map((b) => [b.text.text, b.action_id])).toEqual([
+      ['Halt all and end', GAMEDAY_HALT_AND_END],
+      ['End anyway', GAMEDAY_END_ANYWAY],
+      ['Cancel', GAMEDAY_END_CANCEL],
+    ]);
+    for (const button of buttons(blocks)) expect(parseGameDayRef(button.value)).toEqual({ channel: 'C1', ts: '1700000000.000100' });
+  });
+
+  it('says which halts failed', () => {
+    const body = sectionTexts(gameDayEndWarning(running, [{ attack: cpu, stage: 'Running', lifecycle: 'Active' }], ['*cpu* `g-cpu`: the platform role lacks the `HALT_WRITE` privilege']).blocks).join('\n');
+    expect(body).toContain('*Not halted, so the game day goes on*\n• *cpu* `g-cpu`: the platform role lacks the `HALT_WRITE` privilege');
   });
 });
 

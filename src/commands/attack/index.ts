@@ -117,7 +117,7 @@ export const attackCommand: Subcommand = {
   examples: [
     'attack',
     'attack cpu -l 60 -c 1 --target-tags role=web',
-    'attack latency -l 120 -m 300 --target-hosts web-1,web-2 --team Payments',
+    'attack latency -l 120 -m 300 --target-hosts platform-web-1,platform-web-2 --team Platform',
     'attack memory -l 30 -p 50 --target-labels app=checkout --target-count 2 --yes',
   ],
   async run(request, deps) {
