@@ -295,7 +295,7 @@ describe('the team is read from the same words as the rest', () => {
   });
 
   it.each(['\t', '\n', '\u00a0', '\u2009'])('a command with %j before the team name gives every reader that team', (space) => {
-    const { request } = parseCommandText(`attack cpu -l 30 --team${space}Payments --yes`, { workspaceId: 'T0', userId: 'U0' });
+    const { request } = parseCommandText(`attack cpu -l 30 --team${space}Payments --yes`, { workspaceId: 'T0', userId: 'U0', userName: 'u0', channelId: 'C0' });
     expect(requestedTeam(request.tokens)).toBe('Payments');
     expect(parseAttackCommand(request.tokens, catalogue, limits)).toMatchObject({ team: 'Payments', yes: true, args: ['-l', '30'] });
     expect(request.flags['team']).toBe('Payments');
