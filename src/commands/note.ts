@@ -80,6 +80,8 @@ export async function submitNote(submission: Submission, deps: Deps): Promise<Su
   const text = submission.inputs[NOTE_TEXT]?.trim() ?? '';
   if (!ref) return { kind: 'errors', errors: { [NOTE_TEXT]: 'This form lost its attack; close it and click Add note again.' } };
   if (!text) return { kind: 'errors', errors: { [NOTE_TEXT]: 'Write the note first.' } };
+  // Slack's form stops at 1,000 characters, but only in the client: the command's limit holds here too.
+  if (text.length > 1000) return { kind: 'errors', errors: { [NOTE_TEXT]: 'Keep the note under 1,000 characters.' } };
   await addNote(deps, submission.actor, ref.guid, text, ref.teamId);
   return { kind: 'close' };
 }

@@ -1,3 +1,4 @@
+import { builtInCatalogue } from '../../client/catalogue.ts';
 import type { TeamEntry } from '../../client/index.ts';
 import type { Deps } from '../../deps.ts';
 import { otherAttackChannels } from '../../attacks/channels.ts';
@@ -176,10 +177,18 @@ export async function builderChanged(action: Action, deps: Deps): Promise<Reply>
 export async function submitBuilder(submission: Submission, deps: Deps): Promise<SubmissionReply> {
   const origin = builderOrigin(submission.privateMetadata);
   const login = await requireLogin(deps, submission.actor);
-  const team = resolveTeam(login, submission.inputs[ATTACK_TEAM]);
-  const catalogue = await deps.catalogues.get(team.identifier, platformFor(deps, login, team));
-  const result = builderToRequest(submission.inputs, catalogue.types, { maxAttackSeconds: deps.config.maxAttackSeconds });
-  if ('errors' in result) return { kind: 'errors', errors: result.errors };
+  // The select gives a team id; one that is not among the person's own teams is never used.
+  const chosenTeam = submission.inputs[ATTACK_TEAM];
+  const team = chosenTeam ? login.session.teams.find((t) => t.identifier === chosenTeam) : requireTeam(login);
+  // Without a usable team the other fields are still checked, against the selected team's types.
+  const checkedIn = team ?? login.team ?? login.session.teams[0];
+  const catalogue = checkedIn ? (await deps.catalogues.get(checkedIn.identifier, platformFor(deps, login, checkedIn))).types : builtInCatalogue;
+  const result = builderToRequest(submission.inputs, catalogue, { maxAttackSeconds: deps.config.maxAttackSeconds });
+  if ('errors' in result || !team) {
+    const errors: Record<string, string> = 'errors' in result ? { ...result.errors } : {};
+    if (!team) errors[ATTACK_TEAM] = 'Choose one of your teams.';
+    return { kind: 'errors', errors };
+  }
   const chosen = origin.channel ?? submission.inputs[ATTACK_CHANNEL];
   if (!origin.channel) {
     const others = otherAttackChannels(deps.config.attackChannels, chosen);
