@@ -1,5 +1,11 @@
 import { z } from 'zod';
 
+/**
+ * A bound on a numeric argument. The contract does not list `min` and `max`, but a platform may
+ * send them; a number (or a numeric string) is kept, anything else is ignored.
+ */
+const bound = z.union([z.number(), z.string().trim().regex(/^-?\d+(\.\d+)?$/).transform(Number)]).nullish().catch(null);
+
 /** One argument of an attack type, as `GET /metadata` describes it (platform-contract.md). */
 export const infraAttackArgSchema = z.looseObject({
   name: z.string(),
@@ -11,6 +17,8 @@ export const infraAttackArgSchema = z.looseObject({
   required: z.boolean().nullish(),
   multiple: z.boolean().nullish(),
   options: z.array(z.string()).nullish(),
+  min: bound,
+  max: bound,
 });
 
 /** An attack type with its arguments (InfraAttackMetadata). */

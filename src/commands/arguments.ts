@@ -16,13 +16,13 @@ export function requireGuid(value: string | undefined, usageLine: string): strin
 }
 
 /** Finds one team by id, exact name, or an unambiguous part of the name (case-insensitive). */
-export function matchTeam(teams: TeamEntry[], query: string): TeamEntry {
+export function matchTeam(teams: TeamEntry[], query: string, usage: string = teamUsage): TeamEntry {
   const q = query.trim().toLowerCase();
   const exact = teams.filter((t) => t.identifier.toLowerCase() === q || teamName(t).toLowerCase() === q);
   if (exact.length === 1) return exact[0]!;
   const partial = exact.length ? exact : teams.filter((t) => teamName(t).toLowerCase().includes(q));
   if (partial.length === 1) return partial[0]!;
   const names = (list: TeamEntry[]) => list.slice(0, 10).map((t) => `*${escapeMrkdwn(teamName(t))}*`).join(', ') + (list.length > 10 ? `, and ${list.length - 10} more` : '');
-  if (partial.length > 1) throw new UserInputError(`More than one of your teams matches “${escapeMrkdwn(query)}”: ${names(partial)}. Type more of the name, or its id.`, teamUsage);
-  throw new UserInputError(`None of your teams matches “${escapeMrkdwn(query)}”. Your teams: ${names(teams)}.`, teamUsage);
+  if (partial.length > 1) throw new UserInputError(`More than one of your teams matches “${escapeMrkdwn(query)}”: ${names(partial)}. Type more of the name, or its id.`, usage);
+  throw new UserInputError(`None of your teams matches “${escapeMrkdwn(query)}”. Your teams: ${names(teams)}.`, usage);
 }

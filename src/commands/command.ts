@@ -9,6 +9,13 @@ export interface CommandRequest {
   words: string[];
   /** Flags by long name (and short letter), as typed. */
   flags: Record<string, unknown>;
+  /**
+   * Every word after the subcommand name, split once by the one tokenizer (quotes removed); `words`
+   * and `flags` are read from these same words.
+   */
+  tokens: string[];
+  /** A quote the person left open; it was kept as a character in `tokens`. */
+  unclosedQuote?: '"' | "'" | undefined;
   /** The raw text after the subcommand name, for commands that take free text. */
   rest: string;
   /** Where to answer later (e.g. after a modal the command opened); absent outside slash commands. */

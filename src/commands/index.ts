@@ -19,6 +19,8 @@ import { statusCommand } from './status.ts';
 import type { Actor } from '../store/sessions.ts';
 import type { Reply } from '../slack/interaction.ts';
 import { escapeMrkdwn } from '../views/blocks.ts';
+import { splitWords } from './attack/tokenize.ts';
+import { closestWord } from './suggest.ts';
 
 export const subcommands: Subcommand[] = [];
 subcommands.push(
@@ -45,31 +47,23 @@ export function straightenQuotes(text: string): string {
   return text.replace(/[\u201C\u201D\u201E\u201F\u2033]/g, '"').replace(/[\u2018\u2019\u201A\u201B\u2032]/g, "'");
 }
 
-function editDistance(a: string, b: string): number {
-  const row = Array.from({ length: b.length + 1 }, (_, j) => j);
-  for (let i = 1; i <= a.length; i++) {
-    let diagonal = row[0]!;
-    row[0] = i;
-    for (let j = 1; j <= b.length; j++) {
-      const above = row[j]!;
-      row[j] = Math.min(above + 1, row[j - 1]! + 1, diagonal + (a[i - 1] === b[j - 1] ? 0 : 1));
-      diagonal = above;
-    }
-  }
-  return row[b.length]!;
-}
-
-/** Splits `/chaos <text>` into the subcommand and its parsed arguments. */
+/**
+ * Splits `/chaos <text>` into the subcommand and its arguments. The text is split into words once,
+ * by the same tokenizer the attack parser uses (every kind of space parts words, quotes group
+ * them); yargs-parser reads its flags from those words rather than splitting the text again, so no
+ * two readers of one command can disagree on where a word ends.
+ */
 export function parseCommandText(text: string, actor: Actor): { name: string; request: CommandRequest } {
-  const cleaned = straightenQuotes(text).trim();
-  const match = /^(\S+)\s*([\s\S]*)$/.exec(cleaned);
-  const name = (match?.[1] ?? 'help').toLowerCase();
-  const rest = match?.[2] ?? '';
-  const argv = parse(rest, {
+  const cleaned = straightenQuotes(text);
+  const { words: all, firstWordEnd, unclosedQuote } = splitWords(cleaned);
+  const name = (all[0] ?? 'help').toLowerCase();
+  const tokens = all.slice(1);
+  const rest = all.length ? cleaned.slice(firstWordEnd).trim() : '';
+  const argv = parse(tokens, {
     configuration: { 'camel-case-expansion': false, 'parse-numbers': false, 'parse-positional-numbers': false, 'dot-notation': false, 'boolean-negation': false },
   });
   const { _: words, ...flags } = argv;
-  return { name, request: { actor, words: words.map(String), flags, rest } };
+  return { name, request: { actor, words: words.map(String), flags, tokens, ...(unclosedQuote ? { unclosedQuote } : {}), rest } };
 }
 
 /** Runs the subcommand the text names; an unknown one gets the closest name and the list. */
@@ -80,8 +74,8 @@ export async function runCommand(text: string, actor: Actor, deps: Deps, deliver
   const sub = subcommands.find((s) => s.name === name);
   if (!sub) {
     const cmd = deps.config.slack.command;
-    const closest = subcommands.map((s) => ({ s, d: editDistance(name, s.name) })).sort((x, y) => x.d - y.d)[0];
-    const hint = closest && closest.d <= 2 ? ` Did you mean \`${cmd} ${closest.s.name}\`?` : '';
+    const closest = closestWord(name, subcommands.map((s) => s.name));
+    const hint = closest ? ` Did you mean \`${cmd} ${closest}\`?` : '';
     throw new UserInputError(`“${escapeMrkdwn(name)}” is not a Faultline subcommand.${hint} \`${cmd} help\` lists them all.`);
   }
   return sub.run(request, deps);

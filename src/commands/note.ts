@@ -96,6 +96,8 @@ export async function submitNote(submission: Submission, deps: Deps): Promise<Su
   const text = submission.inputs[NOTE_TEXT]?.trim() ?? '';
   if (!ref) return { kind: 'errors', errors: { [NOTE_TEXT]: 'This form lost its attack; close it and click Add note again.' } };
   if (!text) return { kind: 'errors', errors: { [NOTE_TEXT]: 'Write the note first.' } };
+  // Slack's form stops at 1,000 characters, but only in the client: the command's limit holds here too.
+  if (text.length > 1000) return { kind: 'errors', errors: { [NOTE_TEXT]: 'Keep the note under 1,000 characters.' } };
   // A form adds one note: a submission that adds it closes the form, so the same view at the same
   // hash never comes again but as a repeat.
   if (submission.viewId && !(await firstTime(deps, `${submission.viewId}:${submission.viewHash ?? ''}`))) return { kind: 'close' };

@@ -207,7 +207,8 @@ export class SlackAdapter {
           };
           if (first !== 'late') {
             await ack(responseAction(first) as never);
-            await refresh();
+            // Field errors changed nothing, so App Home has nothing new to show.
+            if (first.kind !== 'errors') await refresh();
             return;
           }
           // Too slow for Slack's deadline: say so in the modal, then put the outcome in its place.

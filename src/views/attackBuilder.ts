@@ -1,5 +1,6 @@
 import type { InputBlock, KnownBlock, ModalView, PlainTextOption } from '@slack/types';
 import type { InfraAttackArg, InfraAttackMetadata } from '../client/catalogue.ts';
+import { argRange, maxTargetCount } from '../attacks/argRange.ts';
 import { defaultLength, findAttackType, flagOf, groupedTypes } from '../attacks/attackTypes.ts';
 import { context, input, limits, modal, plain } from './blocks.ts';
 import { agree, plural } from './plural.ts';
@@ -105,10 +106,17 @@ function argInput(type: string, arg: InfraAttackArg, value: string | undefined):
   }
   if (!arg.multiple && (arg.type === 'Integer' || arg.type === 'Float')) {
     const decimals = arg.type === 'Float';
+    // Slack's client keeps the number within the range; the submission is checked against it too.
+    const range = argRange(arg) ?? {};
+    const bounds = {
+      ...(range.min !== undefined && !range.minExclusive && (decimals || Number.isInteger(range.min)) ? { min_value: String(range.min) } : {}),
+      ...(range.max !== undefined && (decimals || Number.isInteger(range.max)) ? { max_value: String(range.max) } : {}),
+    };
     return input(id, label, {
       type: 'number_input',
       action_id: id,
       is_decimal_allowed: decimals,
+      ...bounds,
       ...withPlaceholder,
       ...(isNumber(value, decimals) ? { initial_value: value } : {}),
     }, options);
@@ -164,6 +172,7 @@ function targetBlocks(kind: BuilderTargetKind | undefined, values: Record<string
       action_id: ATTACK_TARGET_COUNT,
       is_decimal_allowed: false,
       min_value: '1',
+      max_value: String(maxTargetCount),
       ...(isNumber(count, false) ? { initial_value: count } : {}),
     }, { optional: true, hint: 'Only with tags or labels. Leave empty to hit every matching client.' }));
   }

@@ -11,7 +11,7 @@ export const ATTACK_PREVIEW_ACTIONS = 'attack_preview_actions';
 
 /** Quotes a word so that the attack parser's tokenizer gives it back unchanged. */
 function shellWord(word: string): string {
-  if (/^[^\s"']+$/.test(word)) return word;
+  if (/^[^\s\u0085"']+$/.test(word)) return word;
   // Adjacent quoted parts join into one word, so a double quote is written as '"' between them.
   return `"${word.replace(/"/g, `"'"'"`)}"`;
 }

@@ -135,7 +135,7 @@ describe('builderToRequest field errors', () => {
   const cases: { name: string; inputs: Record<string, string | undefined>; max?: number; errors: Record<string, string | RegExp> }[] = [
     { name: 'no type', inputs: { ...all }, errors: { [ATTACK_TYPE_SELECT]: 'Choose an attack type.' } },
     { name: 'a type that is gone', inputs: { [ATTACK_TYPE_SELECT]: 'warp', ...all }, errors: { [ATTACK_TYPE_SELECT]: /warp is no longer an attack type/ } },
-    { name: 'an integer with decimals', inputs: { [ATTACK_TYPE_SELECT]: 'cpu', [arg('cpu', 'cores')]: '1.5', ...all }, errors: { [arg('cpu', 'cores')]: 'Expected a whole number.' } },
+    { name: 'an integer with decimals', inputs: { [ATTACK_TYPE_SELECT]: 'cpu', [arg('cpu', 'cores')]: '1.5', ...all }, errors: { [arg('cpu', 'cores')]: 'Expected a whole number, at least 1.' } },
     { name: 'a zero length', inputs: { [ATTACK_TYPE_SELECT]: 'cpu', [ATTACK_LENGTH]: '0', ...all }, errors: { [ATTACK_LENGTH]: 'Expected a whole number of seconds, at least 1.' } },
     { name: 'a length over the limit', inputs: { [ATTACK_TYPE_SELECT]: 'cpu', [ATTACK_LENGTH]: '4000', ...all }, errors: { [ATTACK_LENGTH]: 'Attacks may run at most 3600 seconds here.' } },
     { name: 'a default length over the limit', inputs: { [ATTACK_TYPE_SELECT]: 'cpu', ...all }, max: 30, errors: { [ATTACK_LENGTH]: /cpu runs 60 seconds by default/ } },
@@ -155,7 +155,7 @@ describe('builderToRequest field errors', () => {
     {
       name: 'several fields at once',
       inputs: { [ATTACK_TYPE_SELECT]: 'cpu', [arg('cpu', 'cores')]: 'x', [arg('cpu', 'percent')]: 'y', [ATTACK_TARGET_KIND]: 'tags' },
-      errors: { [arg('cpu', 'cores')]: 'Expected a whole number.', [arg('cpu', 'percent')]: 'Expected a whole number.', [ATTACK_TARGET_VALUES]: 'Enter one or more key=value pairs.' },
+      errors: { [arg('cpu', 'cores')]: 'Expected a whole number, at least 1.', [arg('cpu', 'percent')]: 'Expected a whole number from 1 to 100.', [ATTACK_TARGET_VALUES]: 'Enter one or more key=value pairs.' },
     },
   ];
 

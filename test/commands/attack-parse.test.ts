@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { builtInCatalogue, type InfraAttackMetadata } from '../../src/client/catalogue.ts';
-import { parseAttackCommand } from '../../src/commands/attack/parse.ts';
-import { tokenize } from '../../src/commands/attack/tokenize.ts';
+import { parseAttackCommand, requestedTeam } from '../../src/commands/attack/parse.ts';
+import { splitWords, tokenize } from '../../src/commands/attack/tokenize.ts';
+import { parseCommandText } from '../../src/commands/index.ts';
 import { attackUsage } from '../../src/commands/attack/usage.ts';
 import type { AttackTarget } from '../../src/attacks/request.ts';
 import { targetFlags, targetFlagWords, type TargetKind } from '../../src/attacks/targetFlags.ts';
@@ -49,6 +50,18 @@ describe('tokenize', () => {
     { text: '', tokens: [] },
   ])('$text', ({ text, tokens }) => {
     expect(tokenize(text)).toEqual(tokens);
+  });
+
+  it.each([
+    ['a tab', '\t'], ['a newline', '\n'], ['a carriage return and newline', '\r\n'], ['a no-break space', '\u00a0'],
+    ['a narrow no-break space', '\u202f'], ['an em space', '\u2003'], ['an ideographic space', '\u3000'], ['a next-line character', '\u0085'],
+  ])('parts words at %s as at a space', (_name, space) => {
+    expect(tokenize(`cpu${space}-l${space}30${space}--team${space}Payments`)).toEqual(['cpu', '-l', '30', '--team', 'Payments']);
+  });
+
+  it('keeps a quote that is never closed as a character, and says so', () => {
+    expect(splitWords(`note abc it's fine`)).toEqual({ words: ['note', 'abc', "it's", 'fine'], firstWordEnd: 4, unclosedQuote: "'" });
+    expect(splitWords('a "b c" d')).toEqual({ words: ['a', 'b c', 'd'], firstWordEnd: 1 });
   });
 
   it('rejects a quote that is not closed, with the general usage', () => {
@@ -126,11 +139,11 @@ describe('attack flags', () => {
   });
 
   it.each([
-    { text: 'cpu -c many', message: '“many” is not a valid value for `-c`: expected a whole number.' },
+    { text: 'cpu -c many', message: '“many” is not a valid value for `-c`: expected a whole number, at least 1.' },
     { text: 'cpu -c 1.5', message: 'expected a whole number' },
     { text: 'cpu -l 0', message: 'expected a whole number of seconds, at least 1' },
     { text: 'cpu -l -30', message: 'expected a whole number of seconds, at least 1' },
-    { text: 'memory -g lots', message: 'expected a number, such as 1.5' },
+    { text: 'memory -g lots', message: 'expected a number greater than 0, such as 1.5' },
     { text: 'memory -g 1.', message: 'expected a number' },
     { text: 'io -m RW', message: '“RW” is not a valid value for `-m`: expected one of r, w, rw.' },
     { text: 'dns -i 10.0.0.300', message: 'expected an IP address or CIDR block' },
@@ -192,6 +205,100 @@ describe('attack flags', () => {
     for (const text of ['cpu -x', 'cpu -c many', 'cpu 30', 'cpu -l 9999', 'cpu --target-count 2', 'cpu --team']) {
       expect(failure(text).usage).toBe(cpuUsage);
     }
+  });
+});
+
+describe('numbers are checked against their range', () => {
+  /** A type whose metadata gives bounds, as a platform may. */
+  const bounded: InfraAttackMetadata = {
+    name: 'fill', type: 'Resource', info: null, usage: null,
+    args: [
+      { name: 'workers', short: 'w', long: 'workers', info: null, type: 'Integer', default: 2, required: false, multiple: false, options: null, min: 2, max: 8 },
+      { name: 'ratio', short: 'r', long: 'ratio', info: null, type: 'Float', default: null, required: false, multiple: false, options: null, min: 0.1, max: 0.9 },
+      { name: 'percent', short: 'p', long: 'percent', info: null, type: 'Integer', default: null, required: false, multiple: false, options: null, max: 50 },
+    ],
+  };
+  const withBounds = (text: string) => parseAttackCommand(text, [bounded], limits);
+  const boundsFailure = (text: string) => {
+    try {
+      withBounds(text);
+    } catch (error) {
+      if (error instanceof UserInputError) return error.message;
+      throw error;
+    }
+    throw new Error(`expected "${text}" to be rejected`);
+  };
+
+  it.each([
+    { text: 'cpu -p 500', message: '“500” is not a valid value for `-p`: expected a whole number from 1 to 100.' },
+    { text: 'cpu -p 0', message: 'expected a whole number from 1 to 100' },
+    { text: 'cpu --percent=101', message: '`--percent`: expected a whole number from 1 to 100' },
+    { text: 'cpu -c -4', message: '“-4” is not a valid value for `-c`: expected a whole number, at least 1.' },
+    { text: 'cpu -c 0', message: 'expected a whole number, at least 1' },
+    { text: 'cpu -c 99999999999', message: 'at most 2147483647' },
+    { text: 'memory -m 0', message: '`-m`: expected a whole number, at least 1' },
+    { text: 'memory -g 0', message: '`-g`: expected a number greater than 0' },
+    { text: 'memory -g -1.5', message: 'expected a number greater than 0' },
+    { text: 'packet_loss -r 150', message: '`-r`: expected a whole number from 1 to 100' },
+    { text: 'shutdown -d -1', message: '`-d`: expected a whole number, at least 0' },
+    { text: 'cpu -l 1.5', message: '`-l`: expected a whole number of seconds, at least 1' },
+    { text: 'cpu --target-tags role=web --target-count 1000000', message: '`--target-count`. Give a whole number of clients, at least 1 and at most 1000.' },
+  ])('refuses $text, naming the flag and the range', ({ text, message }) => {
+    const error = failure(text);
+    expect(error.message).toContain(message);
+    expect(error.usage).toContain('attack ');
+  });
+
+  it.each(['cpu -p 1 -c 1', 'cpu -p 100', 'shutdown -d 0', 'time_travel -o -86400', 'memory -g 0.5', 'cpu --target-tags role=web --target-count 1000'])('accepts %s', (text) => {
+    expect(() => parse(text)).not.toThrow();
+  });
+
+  it('uses the bounds the metadata gives, and general rules for the bounds it leaves out', () => {
+    expect(withBounds('fill -w 2 -r 0.5 -p 50').args).toEqual(['-w', '2', '-r', '0.5', '-p', '50']);
+    expect(boundsFailure('fill -w 1')).toContain('`-w`: expected a whole number from 2 to 8.');
+    expect(boundsFailure('fill -w 9')).toContain('from 2 to 8');
+    expect(boundsFailure('fill -r 0.95')).toContain('`-r`: expected a number from 0.1 to 0.9');
+    expect(boundsFailure('fill -p 60')).toContain('`-p`: expected a whole number from 1 to 50');
+    expect(boundsFailure('fill -p 0')).toContain('from 1 to 50');
+  });
+});
+
+describe('did you mean', () => {
+  it.each([
+    { text: 'cpuu -l 30', hint: 'Did you mean `cpu`?' },
+    { text: 'Memroy', hint: 'Did you mean `memory`?' },
+    { text: 'packet-loss', hint: 'Did you mean `packet_loss`?' },
+    { text: 'cpu --target-tag role=web', hint: 'Did you mean `--target-tags`?' },
+    { text: 'cpu --cors 2', hint: 'Did you mean `--cores`?' },
+    { text: 'cpu --lenght 30', hint: 'Did you mean `--length`?' },
+    { text: 'cpu --yse', hint: 'Did you mean `--yes`?' },
+    { text: 'cpu --taem Payments', hint: 'Did you mean `--team`?' },
+    { text: 'cpu -length 30', hint: 'Did you mean `--length`?' },
+  ])('$text → $hint', ({ text, hint }) => {
+    expect(failure(text).message).toContain(hint);
+  });
+
+  it.each(['warp -l 30', 'cpu -x 1', 'cpu --frobnicate 2'])('suggests nothing for %s, which is close to nothing', (text) => {
+    expect(failure(text).message).not.toContain('Did you mean');
+  });
+});
+
+describe('the team is read from the same words as the rest', () => {
+  it.each([
+    { words: ['cpu', '--team', 'Payments'], team: 'Payments' },
+    { words: ['cpu', '--team=Payments Core'], team: 'Payments Core' },
+    { words: ['cpu', '-l', '30'], team: undefined },
+    { words: ['cpu', '--team', '--yes'], team: undefined },
+    { words: ['process_killer', '--process=--team', 'x'], team: undefined },
+  ])('$words → $team', ({ words, team }) => {
+    expect(requestedTeam(words)).toBe(team);
+  });
+
+  it.each(['\t', '\n', '\u00a0', '\u2009'])('a command with %j before the team name gives every reader that team', (space) => {
+    const { request } = parseCommandText(`attack cpu -l 30 --team${space}Payments --yes`, { workspaceId: 'T0', userId: 'U0', userName: 'u0', channelId: 'C0' });
+    expect(requestedTeam(request.tokens)).toBe('Payments');
+    expect(parseAttackCommand(request.tokens, catalogue, limits)).toMatchObject({ team: 'Payments', yes: true, args: ['-l', '30'] });
+    expect(request.flags['team']).toBe('Payments');
   });
 });
 

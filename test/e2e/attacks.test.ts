@@ -115,6 +115,34 @@ describe('starting an attack from the slash command', () => {
   });
 
   it.each([
+    ['a no-break space', '\u00a0'],
+    ['a tab', '\t'],
+    ['a newline', '\n'],
+  ])('--team after %s starts in the named team, not the selected one', async (_name, space) => {
+    const id = nextPerson();
+    await stack.login(id, users().owner, { team: 'Platform' });
+    const reply = await stack.ask(id, `attack cpu -l 30 --team${space}Payments --yes`, { channel });
+    expect(read(reply)).toContain('Started cpu attack');
+    expect(read(reply)).toContain('team Payments');
+    expect(attacksInSim()).toHaveLength(1);
+    expect(attacksInSim()[0]!.teamId).toBe(stack.sim.seed.teams.payments.id);
+  });
+
+  it('refuses a --team after a no-break space that is none of yours, and sends nothing', async () => {
+    const id = nextPerson();
+    await stack.login(id, users().owner, { team: 'Platform' });
+    const refused = await stack.ask(id, 'attack cpu -l 30 --team\u00a0Globex --yes', { channel });
+    expect(read(refused)).toContain('None of your teams matches “Globex”');
+    expect(read(refused)).toContain('Usage: /chaos attack');
+    expect(creates()).toHaveLength(0);
+  });
+
+  it.each([
+    ['attack cpu -l 30 -p 500', '-p: expected a whole number from 1 to 100'],
+    ['attack cpu -l 30 -c -4', '-c: expected a whole number, at least 1'],
+    ['attack cpu -l 30 --target-tags role=web --target-count 1000000', 'at least 1 and at most 1000'],
+    ['attack cpuu -l 30', 'Did you mean cpu?'],
+    ['attack cpu -l 30 --target-tag role=web', 'Did you mean --target-tags?'],
     ['attack cpuu -l 30', '“cpuu” is not an attack type'],
     ['attack cpu -l 30 --cores-per-host 2', '--cores-per-host'],
     ['attack cpu -l 30 -c many', '-c'],
@@ -217,6 +245,29 @@ describe('the attack builder', () => {
     expect({ type: fromBuilder.type, args: fromBuilder.args, target: fromBuilder.infraTarget, team: fromBuilder.teamId }).toEqual({
       type: fromCommand.type, args: fromCommand.args, target: fromCommand.infraTarget, team: fromCommand.teamId,
     });
+  });
+});
+
+describe('the attack builder checks ranges', () => {
+  it('shows an out-of-range number on its field, keeps the modal open, and sends nothing', async () => {
+    const id = nextPerson();
+    await stack.login(id, users().owner, { team: 'Platform' });
+    const person = stack.person(id);
+    await person.command('attack', { channel });
+    let modal = await stack.fake.waitFor(() => person.modal()?.callbackId === 'attack_builder' && person.modal(), 'the builder');
+    await modal.select('Attack type', 'cpu');
+    modal = await stack.fake.waitFor(() => person.modal()?.text().includes('Cores') && person.modal(), 'the cpu arguments');
+    await modal.select('Target', 'Random hosts, by tags');
+    modal = await stack.fake.waitFor(() => person.modal(), 'the builder for tags');
+    modal.fill('Percent (-p)', '500').fill('Cores (-c)', '-4').fill('Target values', 'role=web').fill('How many, picked at random', '1000000');
+    await modal.submit();
+    expect(modal.errors()).toEqual({
+      'Percent (-p)': 'Expected a whole number from 1 to 100.',
+      'Cores (-c)': 'Expected a whole number, at least 1.',
+      'How many, picked at random': 'Give a whole number of clients, at least 1 and at most 1000.',
+    });
+    expect(person.modal()?.callbackId).toBe('attack_builder');
+    expect(creates()).toHaveLength(0);
   });
 });
 

@@ -90,7 +90,7 @@ export class Delivery {
   }
 }
 
-const user = (userId: string) => ({ id: userId, username: userId.toLowerCase(), name: userId.toLowerCase(), team_id: workspace });
+const user = (userId: string, workspaceId = workspace) => ({ id: userId, username: userId.toLowerCase(), name: userId.toLowerCase(), team_id: workspaceId });
 
 /** A slash command, as Bolt passes it to `app.command`. */
 export function commandDelivery(text: string, options: { userId?: string; channelId?: string; command?: string } = {}): Delivery {
@@ -126,7 +126,7 @@ export function actionDelivery(actionId: string, options: { value?: string; user
 }
 
 /** A modal submitted with text inputs (block id = action id = the key of `inputs`). */
-export function viewDelivery(callbackId: string, inputs: Record<string, string> = {}, options: { userId?: string; privateMetadata?: string } = {}): Delivery {
+export function viewDelivery(callbackId: string, inputs: Record<string, string> = {}, options: { userId?: string; privateMetadata?: string; workspaceId?: string } = {}): Delivery {
   const view = {
     id: 'V0SUBMITTED',
     type: 'modal',
@@ -136,7 +136,8 @@ export function viewDelivery(callbackId: string, inputs: Record<string, string> 
     private_metadata: options.privateMetadata ?? '',
     state: { values: Object.fromEntries(Object.entries(inputs).map(([id, value]) => [id, { [id]: { type: 'plain_text_input', value } }])) },
   };
-  return new Delivery({ body: { type: 'view_submission', user: user(options.userId ?? 'U0UNIT'), team: { id: workspace }, view }, view });
+  const workspaceId = options.workspaceId ?? workspace;
+  return new Delivery({ body: { type: 'view_submission', user: user(options.userId ?? 'U0UNIT', workspaceId), team: { id: workspaceId }, view }, view });
 }
 
 /** An external select asking for options as the person types. */

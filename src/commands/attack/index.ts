@@ -1,3 +1,4 @@
+import { builtInCatalogue } from '../../client/catalogue.ts';
 import type { TeamEntry } from '../../client/index.ts';
 import type { Deps } from '../../deps.ts';
 import { otherAttackChannels } from '../../attacks/channels.ts';
@@ -8,7 +9,8 @@ import { describeTarget, type AttackRequest } from '../../attacks/request.ts';
 import { attackBuilderModal, ATTACK_CHANNEL, ATTACK_TEAM, ATTACK_TYPE_SELECT } from '../../views/attackBuilder.ts';
 import { attackPreviewMessage } from '../../views/attackPreview.ts';
 import { builderToRequest } from './builder.ts';
-import { parseAttackCommand } from './parse.ts';
+import { parseAttackCommand, requestedTeam } from './parse.ts';
+import { unclosedQuoteError } from './tokenize.ts';
 import { attackUsage } from './usage.ts';
 import { type Action, message, replacement, type Reply, type Submission, type SubmissionReply } from '../../slack/interaction.ts';
 import type { Subcommand } from '../command.ts';
@@ -35,9 +37,9 @@ async function checkChannel(deps: Deps, channel: string | undefined): Promise<st
 }
 
 /** The team named by --team (one of the person's own), else the selected one. */
-function resolveTeam(login: Login, requested: string | undefined): TeamEntry {
+function resolveTeam(login: Login, requested: string | undefined, usage?: string): TeamEntry {
   if (!requested) return requireTeam(login);
-  return login.session.teams.find((t) => t.identifier === requested) ?? matchTeam(login.session.teams, requested);
+  return login.session.teams.find((t) => t.identifier === requested) ?? matchTeam(login.session.teams, requested, usage);
 }
 
 function startedMessage(request: AttackRequest, team: TeamEntry, started: StartedAttack, deps: Deps, permalink: string | undefined): Reply {
@@ -122,13 +124,14 @@ export const attackCommand: Subcommand = {
   ],
   async run(request, deps) {
     const channel = await checkChannel(deps, request.actor.channelId);
-    if (!request.rest.trim()) return openBuilder(deps, request.actor, { channel, responseUrl: request.responseUrl });
+    if (request.unclosedQuote) throw unclosedQuoteError(request.unclosedQuote);
+    if (request.tokens.length === 0) return openBuilder(deps, request.actor, { channel, responseUrl: request.responseUrl });
     const login = await requireLogin(deps, request.actor);
-    // Parse against the team the attack would run in: its metadata decides which flags exist.
-    const teamHint = typeof request.flags.team === 'string' ? request.flags.team : undefined;
-    const team = resolveTeam(login, teamHint);
+    // Parse against the team the attack would run in: its metadata decides which flags exist. The
+    // team is read from the very words the parser reads next, so both see the same --team.
+    const team = resolveTeam(login, requestedTeam(request.tokens), attackUsage.general);
     const catalogue = await deps.catalogues.get(team.identifier, platformFor(deps, login, team), commandMetadataWaitMs);
-    const attack = parseAttackCommand(request.rest, catalogue.types, { maxAttackSeconds: deps.config.maxAttackSeconds });
+    const attack = parseAttackCommand(request.tokens, catalogue.types, { maxAttackSeconds: deps.config.maxAttackSeconds });
     if (attack.yes) {
       // No Start button to claim: the command itself is claimed, so a redelivered or replayed
       // `--yes` (Socket Mode may deliver twice; a signed request replays for minutes) starts nothing.
@@ -210,10 +213,18 @@ export async function builderChanged(action: Action, deps: Deps): Promise<Reply>
 export async function submitBuilder(submission: Submission, deps: Deps): Promise<SubmissionReply> {
   const origin = builderOrigin(submission.privateMetadata);
   const login = await requireLogin(deps, submission.actor);
-  const team = resolveTeam(login, submission.inputs[ATTACK_TEAM]);
-  const catalogue = await deps.catalogues.get(team.identifier, platformFor(deps, login, team));
-  const result = builderToRequest(submission.inputs, catalogue.types, { maxAttackSeconds: deps.config.maxAttackSeconds });
-  if ('errors' in result) return { kind: 'errors', errors: result.errors };
+  // The select gives a team id; one that is not among the person's own teams is never used.
+  const chosenTeam = submission.inputs[ATTACK_TEAM];
+  const team = chosenTeam ? login.session.teams.find((t) => t.identifier === chosenTeam) : requireTeam(login);
+  // Without a usable team the other fields are still checked, against the selected team's types.
+  const checkedIn = team ?? login.team ?? login.session.teams[0];
+  const catalogue = checkedIn ? (await deps.catalogues.get(checkedIn.identifier, platformFor(deps, login, checkedIn))).types : builtInCatalogue;
+  const result = builderToRequest(submission.inputs, catalogue, { maxAttackSeconds: deps.config.maxAttackSeconds });
+  if ('errors' in result || !team) {
+    const errors: Record<string, string> = 'errors' in result ? { ...result.errors } : {};
+    if (!team) errors[ATTACK_TEAM] = 'Choose one of your teams.';
+    return { kind: 'errors', errors };
+  }
   const chosen = origin.channel ?? submission.inputs[ATTACK_CHANNEL];
   if (!origin.channel) {
     const others = otherAttackChannels(deps.config.attackChannels, chosen);

@@ -3,6 +3,7 @@ import { availableTypes, defaultLength, findAttackType, flagOf, spellings } from
 import { runsOnServices, type AttackRequest, type AttackTarget } from '../../attacks/request.ts';
 import { givenTargetKinds, targetCountFlag, targetFlags, targetKindOf } from '../../attacks/targetFlags.ts';
 import { UserInputError } from '../../errors.ts';
+import { closestWord } from '../suggest.ts';
 import { tokenize } from './tokenize.ts';
 import { attackUsage } from './usage.ts';
 import { code, implicitLength, lengthProblem, parseCount, parseIdList, parsePairs, quoted, valueProblem, type AttackLimits } from './validate.ts';
@@ -16,6 +17,34 @@ function splitFlag(token: string): { name: string; inline: string | undefined } 
 /** Whether the word after a flag is another flag rather than its value (`-5` is a value). */
 const looksLikeFlag = (word: string) => /^--?[A-Za-z]/.test(word);
 
+/** The bot's own flags, which every attack type has besides its own. */
+const botFlags = ['--yes', '--team', ...Object.values(targetFlags).map((target) => target.flag), targetCountFlag];
+
+/** " Did you mean `--cores`?" for a long flag one or two letters off a real one, else nothing. */
+function flagHint(word: string, metadata: InfraAttackMetadata): string {
+  const long = word.startsWith('--') ? word : `-${word}`;
+  const known = [...metadata.args.map((arg) => `--${arg.long ?? arg.name}`), ...botFlags];
+  const closest = long.length > 3 ? closestWord(long, known) : undefined;
+  return closest ? ` Did you mean ${code(closest)}?` : '';
+}
+
+/**
+ * The value of `--team` as parseAttackCommand reads it from the same words: a flag's value is the
+ * word after it unless that word is itself a flag, and no flag is ever a value, so a word spelt
+ * `--team` is the team flag wherever it stands. The team must be known before the command is
+ * parsed, because its metadata decides which flags exist.
+ */
+export function requestedTeam(words: readonly string[]): string | undefined {
+  for (let index = 0; index < words.length; index++) {
+    const flag = splitFlag(words[index]!);
+    if (flag?.name !== '--team') continue;
+    const next = words[index + 1];
+    const value = flag.inline ?? (next !== undefined && !looksLikeFlag(next) ? next : undefined);
+    return value?.trim() || undefined;
+  }
+  return undefined;
+}
+
 function findArg(metadata: InfraAttackMetadata, name: string): InfraAttackArg | undefined {
   if (name.startsWith('--')) return metadata.args.find((arg) => `--${arg.long ?? arg.name}` === name);
   return metadata.args.find((arg) => arg.short !== null && arg.short !== undefined && `-${arg.short}` === name);
@@ -26,8 +55,8 @@ function findArg(metadata: InfraAttackMetadata, name: string): InfraAttackArg | 
  * says what is wrong and carries the usage line. Attack flags keep their order and the form they
  * were typed in, because the platform runs them as the command line the person wrote.
  */
-export function parseAttackCommand(rest: string, catalogue: readonly InfraAttackMetadata[], limits: AttackLimits): AttackRequest {
-  const [typeWord, ...words] = tokenize(rest);
+export function parseAttackCommand(input: string | readonly string[], catalogue: readonly InfraAttackMetadata[], limits: AttackLimits): AttackRequest {
+  const [typeWord, ...words] = typeof input === 'string' ? tokenize(input) : input;
   if (typeWord === undefined) {
     throw new UserInputError(`Name the attack type to run. Available: ${availableTypes(catalogue)}.`, attackUsage.general);
   }
@@ -36,7 +65,9 @@ export function parseAttackCommand(rest: string, catalogue: readonly InfraAttack
   }
   const metadata = findAttackType(catalogue, typeWord);
   if (!metadata) {
-    throw new UserInputError(`${quoted(typeWord)} is not an attack type. Available: ${availableTypes(catalogue)}.`, attackUsage.general);
+    const closest = closestWord(typeWord, catalogue.map((type) => type.name));
+    const hint = closest ? ` Did you mean ${code(closest)}?` : '';
+    throw new UserInputError(`${quoted(typeWord)} is not an attack type.${hint} Available: ${availableTypes(catalogue)}.`, attackUsage.general);
   }
   const usage = attackUsage.forType(metadata);
   const fail = (message: string) => new UserInputError(message, usage);
@@ -55,7 +86,7 @@ export function parseAttackCommand(rest: string, catalogue: readonly InfraAttack
       const previous = index > 0 ? splitFlag(words[index - 1]!) : undefined;
       const previousArg = previous && findArg(metadata, previous.name);
       const why = previous && previousArg?.type === 'Boolean' ? `${code(previous.name)} takes no value` : 'values follow the flag they belong to';
-      throw fail(`Unexpected word ${quoted(word)}: ${why}.`);
+      throw fail(`Unexpected word ${quoted(word)}: ${why}.${word.startsWith('-') ? flagHint(word, metadata) : ''}`);
     }
     const takeValue = (): string => {
       if (flag.inline !== undefined) return flag.inline;
@@ -88,7 +119,7 @@ export function parseAttackCommand(rest: string, catalogue: readonly InfraAttack
       const valid = flag.name.startsWith('--target')
         ? `Target flags: ${attackUsage.targetFlags}.`
         : `Flags of ${metadata.name}: ${metadata.args.map(spellings).join(', ') || 'none'}.`;
-      throw fail(`${quoted(flag.name)} is not a flag of ${metadata.name}. ${valid}`);
+      throw fail(`${quoted(flag.name)} is not a flag of ${metadata.name}.${flagHint(flag.name, metadata)} ${valid}`);
     }
     if (given.has(arg.name) && !arg.multiple) throw fail(`${code(spellings(arg))} is given more than once; give it once.`);
     given.add(arg.name);

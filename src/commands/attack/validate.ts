@@ -1,6 +1,7 @@
 import { isIP } from 'node:net';
 import type { InfraAttackArg, InfraAttackMetadata } from '../../client/catalogue.ts';
 import { defaultLength, flagOf, spellings } from '../../attacks/attackTypes.ts';
+import { argRange, inRange, largestWholeNumber, maxTargetCount, rangeWords } from '../../attacks/argRange.ts';
 import { escapeMrkdwn } from '../../views/blocks.ts';
 import { plural } from '../../views/plural.ts';
 
@@ -27,10 +28,8 @@ export function valueProblem(arg: InfraAttackArg, value: string): string | undef
 function singleValueProblem(arg: InfraAttackArg, value: string): string | undefined {
   switch (arg.type) {
     case 'Integer':
-      if (arg.name === 'length') return /^\d+$/.test(value) && Number(value) >= 1 ? undefined : 'a whole number of seconds, at least 1';
-      return /^-?\d+$/.test(value) ? undefined : 'a whole number';
     case 'Float':
-      return /^-?\d+(\.\d+)?$/.test(value) ? undefined : 'a number, such as 1.5';
+      return numberProblem(arg, value);
     case 'IP':
       return isIpOrCidr(value) ? undefined : 'an IP address or CIDR block, such as 10.0.0.1 or 10.0.0.0/8';
     case 'Enum': {
@@ -42,6 +41,23 @@ function singleValueProblem(arg: InfraAttackArg, value: string): string | undefi
     default:
       return value.trim() !== '' ? undefined : 'a value that is not empty';
   }
+}
+
+/**
+ * A number within the argument's range (argRange: the metadata's bounds, else general rules).
+ * The words name the range, so the person knows what to type instead.
+ */
+function numberProblem(arg: InfraAttackArg, value: string): string | undefined {
+  const whole = arg.type === 'Integer';
+  const range = argRange(arg) ?? {};
+  const what = whole ? (arg.name === 'length' ? 'a whole number of seconds' : 'a whole number') : 'a number';
+  const expected = `${what}${rangeWords(range)}${!whole && inRange(1.5, range) ? ', such as 1.5' : ''}`;
+  if (!(whole ? /^-?\d+$/ : /^-?\d+(\.\d+)?$/).test(value)) return expected;
+  const number = Number(value);
+  if (!inRange(number, range)) return expected;
+  // The length has its own, clearer limit (MAX_ATTACK_SECONDS); other whole numbers must fit the agent's.
+  if (whole && arg.name !== 'length' && Math.abs(number) > largestWholeNumber) return `${expected}, and at most ${largestWholeNumber}`;
+  return undefined;
 }
 
 function isIpOrCidr(value: string): boolean {
@@ -100,8 +116,11 @@ export function parsePairs(text: string): { pairs: Record<string, string> } | { 
   return { pairs: Object.fromEntries(entries) };
 }
 
-/** `--target-count`: a positive whole number. */
+/** `--target-count`: a whole number of clients, from 1 to maxTargetCount. */
 export function parseCount(text: string): { count: number } | { problem: string } {
   const trimmed = text.trim();
-  return /^\d+$/.test(trimmed) && Number(trimmed) >= 1 ? { count: Number(trimmed) } : { problem: 'Give a whole number of clients, at least 1.' };
+  const count = Number(trimmed);
+  return /^\d+$/.test(trimmed) && count >= 1 && count <= maxTargetCount
+    ? { count }
+    : { problem: `Give a whole number of clients, at least 1 and at most ${maxTargetCount}.` };
 }
