@@ -42,9 +42,9 @@ type Kind = 'list' | 'preview' | 'halt' | 'submit';
 /** Each delivery gets exactly one response_url reply from Faultline, which says it worked when it matches. */
 const kinds: { kind: Kind; name: string; reply: RegExp }[] = [
   { kind: 'list', name: '/chaos list', reply: /attacks · .*: \d+ on page \d+$/ },
-  { kind: 'preview', name: '/chaos attack … (preview)', reply: /^Start a cpu attack on / },
-  { kind: 'halt', name: 'Halt button', reply: /^:octagonal_sign: Halt requested for attack / },
-  { kind: 'submit', name: 'attack builder submit', reply: /^Start a cpu attack on / },
+  { kind: 'preview', name: '/chaos attack (preview)', reply: /^Start a cpu attack on / },
+  { kind: 'halt', name: 'Halt click', reply: /^:octagonal_sign: Halt requested for attack / },
+  { kind: 'submit', name: 'builder submit', reply: /^Start a cpu attack on / },
 ];
 
 /** The same click on another attack's Halt button. */
@@ -205,8 +205,8 @@ export async function profileBenchmark(): Promise<SummaryRow[]> {
     ];
     const rowLabels = [...phases.map((phase) => phase.label), 'main thread, all phases', 'other threads (GC helpers, compiler, libuv)', 'total (process.cpuUsage)', 'samples (busy) in the profile'];
     printTable(
-      `CPU per request by phase, ms: a phase's share of the app's CPU profile (a sample every ${samplingIntervalUs} µs) times its main thread's CPU per request without the profiler · ${requestsPerKind} requests of each kind, ${load.ratePerSecond}/s, at most ${load.concurrency} in flight`,
-      ['phase', ...results.map((result) => `Faultline · ${result.name}`), 'bare Bolt · all four'],
+      `Faultline's CPU per request by phase, ms, and a bare Bolt app's that only acks: a phase's share of the app's CPU profile (a sample every ${samplingIntervalUs} µs) times its main thread's CPU per request without the profiler · ${requestsPerKind} requests of each kind, ${load.ratePerSecond}/s, at most ${load.concurrency} in flight`,
+      ['phase', ...results.map((result) => result.name), 'bare Bolt (all four)'],
       rowLabels.map((label, row) => [label, ...columns.map((column) => column[row]!)]),
     );
 
