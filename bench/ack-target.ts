@@ -4,12 +4,14 @@
  * whose listeners only ack; `faultline` is the bot as production builds it (createDeps, startBot).
  *
  * The parent sends a TargetSpec and gets `{ port }`; then each `'sample'` is answered with a
- * Sample of the time since the previous one, and `'stop'` with a TargetReport before exiting.
+ * Sample of the time since the previous one, a ProfileOrder with `{ started: true }` or the CPU
+ * profile taken since the start, and `'stop'` with a TargetReport before exiting.
  */
 import { randomBytes } from 'node:crypto';
 import { subscribe } from 'node:diagnostics_channel';
 import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { Session, type Profiler } from 'node:inspector/promises';
 import { monitorEventLoopDelay, PerformanceObserver } from 'node:perf_hooks';
 import { Writable } from 'node:stream';
 import { App, HTTPReceiver, LogLevel } from '@slack/bolt';
@@ -17,6 +19,8 @@ import { startBot } from '../src/app.ts';
 import { createDeps } from '../src/bootstrap.ts';
 import { loadConfig } from '../src/config.ts';
 import { createLogger } from '../src/logger.ts';
+import { ATTACK_BUILDER_VIEW } from '../src/views/attackBuilder.ts';
+import { HALT_ATTACK } from '../src/views/attackCard.ts';
 import { LIST_NEXT_PAGE } from '../src/views/attackList.ts';
 
 export interface TargetSpec {
@@ -30,7 +34,10 @@ export interface TargetSpec {
 
 /** The app's process between two samples. */
 export interface Sample {
+  /** The whole process: every thread (GC helpers, the compiler, libuv's pool) with the main one. */
   cpuMs: number;
+  /** The main thread alone, where the app's JavaScript runs. */
+  mainThreadCpuMs: number;
   /** How late the event loop ran timers at worst, in ms: what a request arriving then waited at least. */
   loopDelayMaxMs: number;
   /** Garbage collection: the longest pause and all pauses together, in ms. */
@@ -41,6 +48,9 @@ export interface Sample {
   /** Connections the platform client opened (TLS, one per call it could not put on an idle one). */
   platformConnections: number;
 }
+
+/** Starts the V8 sampling profiler (a sample every `intervalUs`), or stops it and returns its profile. */
+export type ProfileOrder = { profile: 'start'; intervalUs: number } | { profile: 'stop' };
 
 export interface TargetReport {
   errorLogs: number;
@@ -79,7 +89,12 @@ async function startBare(spec: TargetSpec): Promise<Running> {
   app.command('/chaos', async ({ ack }) => {
     await ack();
   });
-  app.action(LIST_NEXT_PAGE, async ({ ack }) => {
+  for (const actionId of [LIST_NEXT_PAGE, HALT_ATTACK]) {
+    app.action(actionId, async ({ ack }) => {
+      await ack();
+    });
+  }
+  app.view(ATTACK_BUILDER_VIEW, async ({ ack }) => {
     await ack();
   });
   const server = (await app.start(0)) as Server;
@@ -103,6 +118,7 @@ async function startFaultline(spec: TargetSpec): Promise<Running> {
 
 const loopDelay = monitorEventLoopDelay({ resolution: 5 });
 let cpuMark = process.cpuUsage();
+let threadCpuMark = process.threadCpuUsage();
 // The platform client is the only user of the undici package here (Bolt and its Web API client use node:http).
 let platformConnections = 0;
 subscribe('undici:client:connected', () => {
@@ -126,9 +142,12 @@ function residentSetBytes(): number | undefined {
 
 function sample(): Sample {
   const cpu = process.cpuUsage(cpuMark);
+  const threadCpu = process.threadCpuUsage(threadCpuMark);
   cpuMark = process.cpuUsage();
+  threadCpuMark = process.threadCpuUsage();
   const result = {
     cpuMs: (cpu.user + cpu.system) / 1000,
+    mainThreadCpuMs: (threadCpu.user + threadCpu.system) / 1000,
     loopDelayMaxMs: loopDelay.max / 1e6,
     gcMaxMs: gc.maxMs,
     gcTotalMs: gc.totalMs,
@@ -141,12 +160,37 @@ function sample(): Sample {
   return result;
 }
 
+// The inspector's profiler, in this process: only what the app does is sampled, not the load
+// client, the fake Slack or the simulator.
+let inspector: Session | undefined;
+
+async function profile(order: ProfileOrder): Promise<{ started: true } | Profiler.Profile> {
+  if (order.profile === 'start') {
+    if (!inspector) {
+      inspector = new Session();
+      inspector.connect();
+    }
+    await inspector.post('Profiler.enable');
+    await inspector.post('Profiler.setSamplingInterval', { interval: order.intervalUs });
+    await inspector.post('Profiler.start');
+    return { started: true };
+  }
+  if (!inspector) throw new Error('The profiler was not started');
+  const { profile: taken } = await inspector.post('Profiler.stop');
+  await inspector.post('Profiler.disable');
+  return taken;
+}
+
 process.once('message', (spec: TargetSpec) => {
   void (spec.kind === 'bare' ? startBare(spec) : startFaultline(spec)).then((running) => {
     loopDelay.enable();
     process.on('message', (message) => {
       if (message === 'sample') {
         process.send?.(sample());
+        return;
+      }
+      if (typeof message === 'object' && message !== null && 'profile' in message) {
+        void profile(message as ProfileOrder).then((answer) => process.send?.(answer));
         return;
       }
       void running.stop().finally(() => {

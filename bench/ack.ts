@@ -13,12 +13,13 @@
 import { once } from 'node:events';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import type { Profiler } from 'node:inspector';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { startFakeSlack, type FakeSlack, type SlackPerson } from '@faultline/fake-slack';
 import { startSimulator, type Simulator } from '@faultline/platform-sim';
-import type { Sample, TargetReport, TargetSpec } from './ack-target.ts';
+import type { ProfileOrder, Sample, TargetReport, TargetSpec } from './ack-target.ts';
 import { ChildLink } from './child.ts';
 import type { Delivery, LoadResult } from './load.ts';
 import type { LoadOrder } from './load-client.ts';
@@ -46,7 +47,7 @@ const kinds: Kind[] = ['command', 'action'];
 const kindNames: Record<Kind, string> = { command: 'slash command', action: 'button' };
 
 /** One Slack app in its child process. */
-class TargetProcess {
+export class TargetProcess {
   readonly url: string;
   readonly #link: ChildLink;
 
@@ -67,6 +68,16 @@ class TargetProcess {
     return this.#link.request<Sample>('sample');
   }
 
+  /** Starts sampling the app's call stacks, one sample every `intervalUs` microseconds. */
+  async startProfile(intervalUs: number): Promise<void> {
+    await this.#link.request({ profile: 'start', intervalUs } satisfies ProfileOrder);
+  }
+
+  /** The CPU profile since startProfile (Chrome DevTools opens it saved as a .cpuprofile file). */
+  stopProfile(): Promise<Profiler.Profile> {
+    return this.#link.request<Profiler.Profile>({ profile: 'stop' } satisfies ProfileOrder);
+  }
+
   /** Stops the app, letting it finish its work in flight, and returns what it logged. */
   stop(): Promise<TargetReport | undefined> {
     return this.#link.stop<TargetReport>('stop');
@@ -74,7 +85,7 @@ class TargetProcess {
 }
 
 /** Logs a person in through the login modal and the team picker, as a person would. */
-async function logIn(fake: FakeSlack, sim: Simulator, personId: string): Promise<SlackPerson> {
+export async function logIn(fake: FakeSlack, sim: Simulator, personId: string): Promise<SlackPerson> {
   const person = fake.user(personId, { name: 'bench' });
   await person.command('login');
   const login = await fake.waitFor(() => person.modal()?.callbackId === 'login' && person.modal(), 'the login modal');
@@ -91,7 +102,7 @@ async function logIn(fake: FakeSlack, sim: Simulator, personId: string): Promise
  * honour when the body is replayed to the real bot under load. It answers 503, which the fake Slack
  * takes as no answer and so changes nothing (a submitted modal stays open for the bot to update).
  */
-class DeliveryCapture {
+export class DeliveryCapture {
   readonly deliveries: Delivery[] = [];
   readonly #server: Server;
   readonly #fake: FakeSlack;

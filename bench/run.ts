@@ -10,6 +10,7 @@ import { ackBenchmark } from './ack.ts';
 import { listBenchmark } from './list.ts';
 import { memoryBenchmark } from './memory.ts';
 import { pollBenchmark } from './poll.ts';
+import { profileBenchmark } from './profile.ts';
 import { storeBenchmark } from './store.ts';
 import { printTable, type SummaryRow } from './table.ts';
 
@@ -20,6 +21,7 @@ const benchmarks: Record<string, { about: string; run: () => Promise<SummaryRow[
   list: { about: '`list` over 10,000 active attacks, against reading them all', run: listBenchmark },
   store: { about: 'a poll pass and an App Home open with 10,000 live and 100,000 finished cards, on SQLite and Redis', run: storeBenchmark },
   ack: { about: 'ack time of commands, buttons and modal submissions against a bare Bolt app, with a slow and a hanging platform', run: ackBenchmark },
+  profile: { about: 'CPU per request by phase (signature, session, parsing, platform, Block Kit, Slack reply, logging, metrics) from a CPU profile, against a bare Bolt app', run: profileBenchmark },
 };
 
 const asked = process.argv.slice(2);
