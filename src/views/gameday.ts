@@ -217,10 +217,10 @@ const failureReasons: Record<string, string> = {
   HaltFailed: 'a halt could not be carried out on its targets: check them',
 };
 
-/** `Target Not Found: no host or container matched its target`, for an attack that ended in error. */
+/** `Failed: target not found (no host or container matched its target)`, for an attack that ended in error. */
 export function failureText(stage: string): string {
   const reason = failureReasons[stage] ?? 'the platform reports that it failed';
-  return `${stageLabel(stage, 'Error')}: ${reason}`;
+  return `${stageLabel(stage, 'Error')} (${reason})`;
 }
 
 /** The timeline's line when an attack of the game day ends in error (often before it ran at all). */

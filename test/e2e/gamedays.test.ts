@@ -43,7 +43,7 @@ describe('attacks that fail to start during a game day', () => {
     // Past Pending: the platform found nothing to attack.
     stack.advanceClock(5_000);
     await stack.poll();
-    const line = await stack.fake.waitFor(() => stack.fake.channel(where).thread(gameCard.ts).map(read).find((text) => text.includes('Target Not Found')), 'the failure in the timeline');
+    const line = await stack.fake.waitFor(() => stack.fake.channel(where).thread(gameCard.ts).map(read).find((text) => text.includes('Failed: target not found')), 'the failure in the timeline');
     expect(line).toContain(attack.guid);
     expect(line).toContain('cpu');
     expect(line).toMatch(/no host or container matched/i);

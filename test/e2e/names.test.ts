@@ -80,7 +80,9 @@ describe('people are named by name outside Slack', () => {
     await stack.fake.waitFor(() => stack.fake.channel(channel).thread(gameCard.ts).some((m) => read(m).includes('error rate stayed flat')), 'the note in the timeline');
     expect(notes()).toEqual(['error rate stayed flat (sam.r)']);
 
-    await stack.ask(lena, 'gameday end', { channel });
+    // The cpu attack still runs: ending warns first, and End anyway ends it.
+    const warning = await stack.ask(lena, 'gameday end', { channel });
+    await warning.click('End anyway');
     const summary = await stack.fake.waitFor(() => stack.person(lena).channel(channel).messages().find((m) => /summary/i.test(read(m))), 'the summary');
     expect(read(summary)).toContain(`<@${sam}>`);
     await summary.click('File ticket for the game day');

@@ -48,9 +48,11 @@ afterAll(async () => {
 });
 
 /** Submits a modal through the adapter; gives its one ack and the platform calls it caused. */
+let forms = 0;
+
 async function submit(callbackId: string, userId: string, inputs: Record<string, string | undefined>, privateMetadata = '') {
   const values = Object.fromEntries(Object.entries(inputs).filter((entry): entry is [string, string] => entry[1] !== undefined));
-  const delivery = viewDelivery(callbackId, values, { userId, privateMetadata, workspaceId: stack.fake.teamId });
+  const delivery = viewDelivery(callbackId, values, { userId, privateMetadata, workspaceId: stack.fake.teamId, viewId: `V0FORM${++forms}` });
   const before = stack.sim.requests.length;
   await app.deliver('view', callbackId, delivery);
   expect(delivery.acks).toHaveLength(1);

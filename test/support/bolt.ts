@@ -126,9 +126,10 @@ export function actionDelivery(actionId: string, options: { value?: string; user
 }
 
 /** A modal submitted with text inputs (block id = action id = the key of `inputs`). */
-export function viewDelivery(callbackId: string, inputs: Record<string, string> = {}, options: { userId?: string; privateMetadata?: string; workspaceId?: string } = {}): Delivery {
+export function viewDelivery(callbackId: string, inputs: Record<string, string> = {}, options: { userId?: string; privateMetadata?: string; workspaceId?: string; viewId?: string } = {}): Delivery {
   const view = {
-    id: 'V0SUBMITTED',
+    // Every form a person opens is a view of its own; the same id again would be a replay.
+    id: options.viewId ?? 'V0SUBMITTED',
     type: 'modal',
     callback_id: callbackId,
     title: { type: 'plain_text', text: 'Form' },

@@ -126,8 +126,8 @@ describe('game-day timeline', () => {
 
 describe('attacks of a game day that fail', () => {
   it('the timeline names the failed stage and what it means', () => {
-    expect(gameDayFailureLine(cpu, 'TargetNotFound')).toBe(':x: The *cpu* `g-cpu` attack on 2 hosts tagged role=web in team *Payments* failed · :x: Target Not Found: no host or container matched its target');
-    expect(gameDayFailureLine(cpu, 'SomethingNew')).toContain(':x: Something New: the platform reports that it failed');
+    expect(gameDayFailureLine(cpu, 'TargetNotFound')).toBe(':x: The *cpu* `g-cpu` attack on 2 hosts tagged role=web in team *Payments* failed · :x: Failed: target not found (no host or container matched its target)');
+    expect(gameDayFailureLine(cpu, 'SomethingNew')).toContain(':x: Something New (the platform reports that it failed)');
   });
 
   it('the summary gives the reason of a failed stage, and lists starts the platform refused or did not confirm', () => {
@@ -136,7 +136,7 @@ describe('attacks of a game day that fail', () => {
     const { blocks } = gameDaySummary(record, { ...outcomes, 'g-cpu': { stage: 'TargetNotFound', lifecycle: 'Error', haltedBy: [] } });
     expect(messageViolations(blocks)).toEqual([]);
     const sections = sectionTexts(blocks);
-    expect(sections.find((text) => text.startsWith('*Attacks*'))).toContain('started by <@U1> · :x: Target Not Found: no host or container matched its target');
+    expect(sections.find((text) => text.startsWith('*Attacks*'))).toContain('started by <@U1> · :x: Failed: target not found (no host or container matched its target)');
     expect(sections.find((text) => text.startsWith('*Did not start*'))).toMatch(/^\*Did not start\*\n• \*memory\* `-p 50` on host db-1 · team Payments · tried by <@U7> <!date[^>]*>: the platform rejected the request as invalid$/);
     expect(sections.find((text) => text.startsWith('*Not confirmed'))).toContain('*io*');
   });
