@@ -1,7 +1,7 @@
 import { randomBytes, randomUUID } from 'node:crypto';
-import { createClient } from '@redis/client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Stack, stackForFile } from './harness.ts';
+import { dropRedisKeys } from '../support/redisKeys.ts';
 
 const read = Stack.read;
 const channel = 'C0GENERAL';
@@ -139,11 +139,7 @@ describe.skipIf(!redisUrl)('freeze on a shared Redis store', () => {
     second = await Stack.start({ storeUrl: redisUrl!, storeNamespace, sessionKey, sim: first.sim, fake: first.fake });
   });
   afterAll(async () => {
-    const client = createClient({ url: redisUrl! });
-    await client.connect();
-    const keys = await client.keys(`${storeNamespace}*`);
-    if (keys.length) await client.del(keys);
-    await client.quit();
+    await dropRedisKeys(redisUrl!, storeNamespace);
     await second?.stop();
     await first?.stop();
   });

@@ -1,7 +1,7 @@
 import { randomBytes, randomUUID } from 'node:crypto';
-import { createClient } from '@redis/client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Stack } from './harness.ts';
+import { dropRedisKeys } from '../support/redisKeys.ts';
 
 const redisUrl = process.env.REDIS_URL;
 const read = Stack.read;
@@ -21,11 +21,7 @@ describe.skipIf(!redisUrl)('on a shared Redis store', () => {
     first.fake.setBotUrl(`http://127.0.0.1:${first.bot.port}/slack/events`);
   });
   afterAll(async () => {
-    const client = createClient({ url: redisUrl! });
-    await client.connect();
-    const keys = await client.keys(`${storeNamespace}*`);
-    if (keys.length) await client.del(keys);
-    await client.quit();
+    await dropRedisKeys(redisUrl!, storeNamespace);
     await second?.stop();
     await first?.stop();
   });

@@ -6,6 +6,7 @@ import { DatabaseSync } from 'node:sqlite';
 import { createClient } from '@redis/client';
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import { createKeyValueStore, type KeyValueStore } from '../../src/store/keyValue.ts';
+import { dropRedisKeys } from '../support/redisKeys.ts';
 
 const opened: KeyValueStore[] = [];
 afterEach(async () => {
@@ -127,11 +128,7 @@ describe.skipIf(!redisUrl)('the Redis store', () => {
   behavesAsAKeyValueStore(() => open(redisUrl!, `${namespace}-${randomUUID()}`));
 
   afterAll(async () => {
-    const client = createClient({ url: redisUrl! });
-    await client.connect();
-    const keys = await client.keys(`${namespace}*`);
-    if (keys.length) await client.del(keys);
-    await client.close();
+    await dropRedisKeys(redisUrl!, namespace);
   });
 
   it('reads and lists what a Keyv-based version stored, and removes index entries of expired values', async () => {

@@ -8,6 +8,7 @@ import type { CompanySession } from '../../src/client/index.ts';
 import { SessionCipher } from '../../src/store/cipher.ts';
 import { createKeyValueStore, type KeyValueStore } from '../../src/store/keyValue.ts';
 import { SessionStore } from '../../src/store/sessions.ts';
+import { dropRedisKeys } from '../support/redisKeys.ts';
 
 const key = randomBytes(32);
 const alice = { workspaceId: 'T0001', userId: 'U0ALICE' };
@@ -127,11 +128,7 @@ describe.skipIf(!redisUrl)('SessionStore on redis://', () => {
   behavesAsASessionStore(() => open(redisUrl!, `${namespace}-${randomUUID()}`));
 
   afterAll(async () => {
-    const client = createClient({ url: redisUrl! });
-    await client.connect();
-    const keys = await client.keys(`${namespace}*`);
-    if (keys.length) await client.del(keys);
-    await client.quit();
+    await dropRedisKeys(redisUrl!, namespace);
   });
 
   it('shares sessions between two bot processes and stores no token in plain text', async () => {
