@@ -15,23 +15,36 @@ interface Watched {
   cards: CardRecord[];
 }
 
-/** Every distinct guard over the live cards, with the cards it covers. */
+/**
+ * Every distinct guard over the live cards, with the cards it covers. Only guarded attacks and
+ * the live cards of channels whose running game day has guards are read, so a pass over many
+ * unguarded cards costs next to nothing.
+ */
 async function watchedGuards(deps: Deps): Promise<Watched[]> {
   const byKey = new Map<string, Watched>();
-  const gameDayGuards = new Map<string, Guard[]>();
-  for (const [, guids] of await deps.cards.liveByTeam()) {
-    for (const guid of guids) {
-      const card = await deps.cards.get(guid);
-      if (!card || !isLive(card)) continue;
-      if (!gameDayGuards.has(card.channel)) {
-        const day = await deps.gameDays.running(card.channel);
-        gameDayGuards.set(card.channel, day && day.startedAt <= card.createdAt ? await deps.guards.forGameDay(day.id) : []);
-      }
-      for (const guard of [...(await deps.guards.forAttack(guid)), ...gameDayGuards.get(card.channel)!]) {
-        const key = guardKey(guard.spec);
-        const entry = byKey.get(key) ?? { guard, cards: [] };
-        if (!entry.cards.some((c) => c.guid === card.guid)) entry.cards.push(card);
-        byKey.set(key, entry);
+  const cover = (guard: Guard, card: CardRecord) => {
+    const key = guardKey(guard.spec);
+    const entry = byKey.get(key) ?? { guard, cards: [] };
+    if (!entry.cards.some((c) => c.guid === card.guid)) entry.cards.push(card);
+    byKey.set(key, entry);
+  };
+  for (const [guid, guards] of await deps.guards.attackGuards()) {
+    const card = await deps.cards.get(guid);
+    if (card && isLive(card)) guards.forEach((guard) => cover(guard, card));
+    // A finished attack needs its guards no more.
+    else await deps.guards.dropForAttack(guid);
+  }
+  const days = new Map<string, { startedAt: string; guards: Guard[] }>();
+  for (const day of await deps.gameDays.allRunning()) {
+    const guards = await deps.guards.forGameDay(day.id);
+    if (guards.length) days.set(day.channel, { startedAt: day.startedAt, guards });
+  }
+  if (days.size) {
+    for (const [, guids] of await deps.cards.liveByTeam()) {
+      for (const guid of guids) {
+        const card = await deps.cards.get(guid);
+        const day = card && days.get(card.channel);
+        if (card && day && isLive(card) && day.startedAt <= card.createdAt) day.guards.forEach((guard) => cover(guard, card));
       }
     }
   }

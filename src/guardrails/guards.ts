@@ -125,6 +125,17 @@ export class GuardStore {
     if (guards.length) await this.#store.set(`guards:attack:${guid}`, guards, 30 * 24 * 3600_000);
   }
 
+  /** Every attack that has guards of its own, with them. */
+  async attackGuards(): Promise<[string, Guard[]][]> {
+    const found: [string, Guard[]][] = [];
+    for await (const [key, guards] of this.#store.entries<Guard[]>('guards:attack:')) found.push([key.slice('guards:attack:'.length), guards]);
+    return found;
+  }
+
+  async dropForAttack(guid: string): Promise<void> {
+    await this.#store.delete(`guards:attack:${guid}`);
+  }
+
   async forGameDay(id: string): Promise<Guard[]> {
     return (await this.#store.get<Guard[]>(`guards:gameday:${id}`)) ?? [];
   }
