@@ -110,7 +110,7 @@ async function reportAgain(deps: Deps, actor: Actor, channel: string, id: string
   try {
     const report = await shareGameDayReport(deps, actor, record, { watchedTeams: await watchedTeamsOf(deps, channel) });
     const attacks = report.teams.reduce((total, team) => total + team.attacks.length, 0);
-    return message(`:page_facing_up: The report of game day *${escapeMrkdwn(record.title)}* is in the channel: ${plural(attacks, 'attack')}.`);
+    return message(`:clipboard: The report of game day *${escapeMrkdwn(record.title)}* is in the channel: ${plural(attacks, 'attack')}.`);
   } catch (error) {
     deps.logger.warn({ err: error, gameDay: record.id, channel }, 'could not make the report of a game day');
     return message(`The report of game day *${escapeMrkdwn(record.title)}* could not be made: ${reportProblem(error)}. Try again in a moment with \`${cmd} gameday report ${record.id.slice(0, 8)}\`.`);

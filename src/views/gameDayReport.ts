@@ -215,7 +215,7 @@ export function reportPeople(report: GameDayReport): Set<string> {
 
 /** The message that shares the report file in the channel. */
 export function reportComment(record: Pick<GameDayRecord, 'title'> & { id: string }, attacks: number): string {
-  return `:page_facing_up: Full report of game day *${escapeMrkdwn(record.title)}* (id \`${record.id.slice(0, 8)}\`): ${plural(attacks, 'attack')}, with each target's execution and the tickets filed.`;
+  return `:clipboard: Full report of game day *${escapeMrkdwn(record.title)}* (id \`${record.id.slice(0, 8)}\`): ${plural(attacks, 'attack')}, with each target's execution and the tickets filed.`;
 }
 
 /** Told in the channel when the report could not be made; the summary stands without it. */
