@@ -17,6 +17,7 @@ import type { Deps } from './deps.ts';
 import { boltLogger, createLogger, type Logger } from './logger.ts';
 import { Messenger, type MessengerOptions } from './slack/messenger.ts';
 import { People } from './slack/people.ts';
+import { SlackFiles } from './slack/files.ts';
 import { SessionCipher } from './store/cipher.ts';
 import { createKeyValueStore } from './store/keyValue.ts';
 import { SessionStore } from './store/sessions.ts';
@@ -81,8 +82,9 @@ export function createDeps(config: Config, overrides: DepsOverrides = {}): Deps 
   const store = createKeyValueStore(config.storeUrl, overrides.storeNamespace);
   const now = overrides.now ?? Date.now;
   const webOptions = { ...slackClientOptions(config, overrides.slackTimeoutMs), logger: boltLogger(logger) };
+  const calls = new WebClient(config.slack.botToken, webOptions);
   const slack = new Messenger(
-    { calls: new WebClient(config.slack.botToken, webOptions), cardUpdates: new WebClient(config.slack.botToken, { ...webOptions, rejectRateLimitedCalls: true }) },
+    { calls, cardUpdates: new WebClient(config.slack.botToken, { ...webOptions, rejectRateLimitedCalls: true }) },
     logger,
     overrides.messenger,
   );
@@ -102,6 +104,7 @@ export function createDeps(config: Config, overrides: DepsOverrides = {}): Deps 
     clock: { now },
     slack,
     people: new People(namesClient(config, logger), logger, { now }),
+    files: new SlackFiles(calls),
     cards,
     poller: new Poller({ cards, messenger: slack, store, sessions, platform, logger, intervalMs: config.pollSeconds * 1000, appUrl: config.platform.appUrl, beforePass: () => beforePoll(deps), onFinished: (card) => deps.gameDays.attackFinished(card) }),
     catalogues: new CatalogueCache(logger, now),

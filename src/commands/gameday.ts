@@ -20,9 +20,10 @@ import { UserInputError } from '../errors.ts';
 import type { Actor } from '../store/sessions.ts';
 import { platformFor, requireLogin } from '../attacks/access.ts';
 import { checkGuards } from '../guardrails/guardCheck.ts';
+import { reportAtEnd, reportProblem, shareGameDayReport } from '../gamedays/report.ts';
 import { guardKey, guardLine, guardsFromFlag, type GuardSpec } from '../guardrails/guards.ts';
 
-const usage = 'gameday start <title> [--guard a:<monitor id>] [--guard b:<alert name>] | gameday guard <guard>… | gameday status | gameday end';
+const usage = 'gameday start <title> [--guard a:<monitor id>] [--guard b:<alert name>] | gameday guard <guard>… | gameday status | gameday end | gameday report [id]';
 
 /** The `--guard` flags removed from free text such as the title. */
 function withoutGuardFlags(text: string): string {
@@ -78,11 +79,42 @@ async function endNow(deps: Deps, actor: Actor, channel: string, halted = 0): Pr
   if (!record) return undefined;
   const cards = await latestCards(deps, actor, record);
   await deps.gameDays.postSummary(record, outcomesOf(cards));
+  // After the summary, and never failing the end: a report that cannot be made says so in the channel.
+  await reportAtEnd(deps, actor, record, { watchedTeams: await watchedTeamsOf(deps, record.channel) });
   const running = unfinishedOf(record, cards).length;
   const title = `*${escapeMrkdwn(record.title)}*`;
   if (halted) return `:octagonal_sign: Halted ${plural(halted, 'attack')} and ended game day ${title}. Its summary is in the channel, and shows each attack's outcome once the halt is done.`;
   const still = running ? ` ${plural(running, 'attack')} of it ${running === 1 ? 'is' : 'are'} still running: the summary shows how ${running === 1 ? 'it ends' : 'they end'} once ${running === 1 ? 'it does' : 'they do'}.` : '';
   return `:checkered_flag: Game day ${title} ended; its summary is in the channel.${still}`;
+}
+
+/**
+ * Teams the channel watches, whose attacks belong in the report wherever they started. None
+ * yet: channels bound to a team will hand theirs in here.
+ */
+async function watchedTeamsOf(_deps: Deps, _channel: string): Promise<string[]> {
+  return [];
+}
+
+/** `gameday report [id]`: the full report of an ended game day of the channel, shared there again. */
+async function reportAgain(deps: Deps, actor: Actor, channel: string, id: string | undefined): Promise<Reply> {
+  const { record, ambiguous } = await deps.gameDays.ended(channel, id);
+  const cmd = deps.config.slack.command;
+  if (ambiguous) return message(`Several game days of this channel have an id starting with \`${escapeMrkdwn(id!)}\`; give more of it.`);
+  if (!record) {
+    const running = await deps.gameDays.running(channel);
+    if (id) return message(`No ended game day of this channel has the id \`${escapeMrkdwn(id)}\`. Without an id, \`${cmd} gameday report\` shares the report of the last one that ended here.`);
+    return message(running ? `Game day *${escapeMrkdwn(running.title)}* is still running; its report is shared here when it ends.` : 'No game day has ended in this channel in the last 30 days, so there is no report to share.');
+  }
+  await requireLogin(deps, actor);
+  try {
+    const report = await shareGameDayReport(deps, actor, record, { watchedTeams: await watchedTeamsOf(deps, channel) });
+    const attacks = report.teams.reduce((total, team) => total + team.attacks.length, 0);
+    return message(`:clipboard: The report of game day *${escapeMrkdwn(record.title)}* is in the channel: ${plural(attacks, 'attack')}.`);
+  } catch (error) {
+    deps.logger.warn({ err: error, gameDay: record.id, channel }, 'could not make the report of a game day');
+    return message(`The report of game day *${escapeMrkdwn(record.title)}* could not be made: ${reportProblem(error)}. Try again in a moment with \`${cmd} gameday report ${record.id.slice(0, 8)}\`.`);
+  }
 }
 
 /** `gameday end` and End game day: ends at once, unless attacks still run; then asks what to do. */
@@ -104,8 +136,8 @@ async function gameDayOf(deps: Deps, value: string | undefined): Promise<(GameDa
 export const gamedayCommand: Subcommand = {
   name: 'gameday',
   usage,
-  summary: 'Game-day mode for this channel: attacks, halts, notes and tickets go into one timeline, and ending it posts a summary.',
-  examples: ['gameday start Checkout resilience drill', 'gameday status', 'gameday end'],
+  summary: 'Game-day mode for this channel: attacks, halts, notes and tickets go into one timeline, and ending it posts a summary and the full report as a file.',
+  examples: ['gameday start Checkout resilience drill', 'gameday status', 'gameday end', 'gameday report'],
   async run(request, deps) {
     const channel = request.actor.channelId;
     if (!channel) throw new UserInputError('Run game days from a channel.', usage);
@@ -138,6 +170,10 @@ export const gamedayCommand: Subcommand = {
     if (verb === 'status') {
       const record = await deps.gameDays.running(channel);
       return record ? { kind: 'message', message: gameDayStatusMessage(record) } : message(noGameDayText(deps.config.slack.command));
+    }
+    if (verb === 'report') {
+      if (request.words.length > 2) throw new UserInputError('Give at most one game-day id.', usage);
+      return reportAgain(deps, request.actor, channel, request.words[1]);
     }
     if (verb === 'end') {
       const record = await deps.gameDays.running(channel);

@@ -1,8 +1,9 @@
-import { NotFoundError } from '../client/errors.ts';
-import { attackSchema, type Attack } from '../client/index.ts';
+import { NoIntegrationError, NotFoundError } from '../client/errors.ts';
+import { attackSchema, type Attack, type ScopedPlatform } from '../client/index.ts';
 import type { Deps } from '../deps.ts';
 import { parseAttackRef } from '../views/attackCard.ts';
-import { attackDetailsMessage } from '../views/attackDetails.ts';
+import { attackDetailsMessage, type TicketCount } from '../views/attackDetails.ts';
+import { errorInBrief } from '../views/errorReply.ts';
 import { locateAttack } from '../attacks/locate.ts';
 import type { Action, Reply } from '../slack/interaction.ts';
 import type { Subcommand } from './command.ts';
@@ -39,8 +40,22 @@ export async function showAttack(deps: Deps, actor: Actor, guid: string, teamId?
       });
     }
   });
-  const executions = attack.target_type === 'Kubernetes' ? [] : await explained(context, () => api.attacks.executions(guid));
-  return { kind: 'message', message: attackDetailsMessage(attack, executions, { id: team.identifier, name: teamName(team) }, deps.config.platform.appUrl) };
+  const [executions, tickets] = await Promise.all([
+    attack.target_type === 'Kubernetes' ? [] : explained(context, () => api.attacks.executions(guid)),
+    ticketCount(deps, api, guid, teamName(team)),
+  ]);
+  return { kind: 'message', message: attackDetailsMessage(attack, executions, { id: team.identifier, name: teamName(team) }, deps.config.platform.appUrl, tickets) };
+}
+
+/** How many tickets the attack has; a team without a tracker, or a failed count, is said in a line, never an error. */
+async function ticketCount(deps: Deps, api: ScopedPlatform, guid: string, team: string): Promise<TicketCount> {
+  try {
+    return { count: await api.tracker.count([guid]) };
+  } catch (error) {
+    if (error instanceof NoIntegrationError) return { noIntegration: true };
+    deps.logger.warn({ err: error, attack: guid }, 'could not count the tickets of an attack');
+    return { problem: errorInBrief(error, { team }) };
+  }
 }
 
 export const showCommand: Subcommand = {

@@ -55,6 +55,23 @@ export class GameDays {
     return ended ? this.#assemble(ended) : undefined;
   }
 
+  /**
+   * An ended game day of the channel (kept 30 days): the one whose id starts with `id` (at least
+   * 6 characters, and only one may match), or without an id the one that ended last.
+   */
+  async ended(channel: string, id?: string): Promise<{ record?: GameDayRecord & { id: string }; ambiguous?: boolean }> {
+    const wanted = id?.trim().toLowerCase();
+    const found: GameDayBase[] = [];
+    for await (const [, base] of this.#store.entries<GameDayBase>(`gameday-ended:${channel}:`)) {
+      if (!base.endedAt) continue;
+      if (wanted === undefined || (wanted.length >= 6 && base.id.toLowerCase().startsWith(wanted))) found.push(base);
+    }
+    if (wanted !== undefined && found.length > 1 && !found.some((base) => base.id.toLowerCase() === wanted)) return { ambiguous: true };
+    const exact = wanted === undefined ? undefined : found.find((base) => base.id.toLowerCase() === wanted);
+    const chosen = exact ?? found.sort((a, b) => Date.parse(b.endedAt!) - Date.parse(a.endedAt!))[0];
+    return chosen ? { record: await this.#assemble(chosen) } : {};
+  }
+
   /** Every running game day, for App Home. */
   async allRunning(): Promise<GameDayBase[]> {
     const found: GameDayBase[] = [];

@@ -8,8 +8,20 @@ import { agree, plural } from './plural.ts';
 
 const when = (iso: string | undefined) => (iso ? slackDate(new Date(iso)) : '—');
 
+/** Executions listed, one per target; the rest are counted. */
+export const executionsShown = 10;
+
+/** The attack's tickets as Details shows them: how many, or why that is not known. */
+export type TicketCount = { count: number } | { noIntegration: true } | { problem: string };
+
+function ticketLine(tickets: TicketCount): string {
+  if ('count' in tickets) return `:ticket: ${plural(tickets.count, 'ticket')} filed for this attack.`;
+  if ('noIntegration' in tickets) return ':ticket: No tickets: the team has no tracker integration.';
+  return `:ticket: Tickets could not be counted: ${tickets.problem}.`;
+}
+
 /** `show <guid>` and the card's Details button: the attack and its executions, one per target. */
-export function attackDetailsMessage(attack: Attack, executions: Execution[], team: { id: string; name: string }, appUrl?: string): Message {
+export function attackDetailsMessage(attack: Attack, executions: Execution[], team: { id: string; name: string }, appUrl?: string, tickets?: TicketCount): Message {
   const type = attack.infra_command?.type ?? 'attack';
   const stage = stageLabel(attack.stage ?? 'Unknown', attack.stage_lifecycle ?? '');
   const blocks: KnownBlock[] = [
@@ -25,7 +37,7 @@ export function attackDetailsMessage(attack: Attack, executions: Execution[], te
       ['Ended', attack.end_time ? when(attack.end_time) : '_still running_'],
     ]),
   ];
-  const shown = executions.slice(0, 20);
+  const shown = executions.slice(0, executionsShown);
   if (shown.length) {
     const lines = shown.map((e) => {
       const detail = e.error ?? e.output;
@@ -36,6 +48,7 @@ export function attackDetailsMessage(attack: Attack, executions: Execution[], te
   } else {
     blocks.push(context('No executions yet: the attack has not reached its targets.'));
   }
+  if (tickets) blocks.push(context(ticketLine(tickets)));
   const notes = Object.values(attack.annotations ?? {});
   if (notes.length) blocks.push(section(`*Notes*\n${notes.slice(-10).map((n) => `• ${escapeMrkdwn(truncate(n, 280))}`).join('\n')}`));
   const page = platformAttackUrl(appUrl, attack.guid);

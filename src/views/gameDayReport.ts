@@ -1,0 +1,224 @@
+import type { Execution, TrackerIssue } from '../client/index.ts';
+import { escapeMrkdwn } from './blocks.ts';
+import { stageWords } from './attackCard.ts';
+import { durationText, type GameDayAttack, type GameDayRecord } from './gameday.ts';
+import { plural } from './plural.ts';
+
+/** One attack of a game day as the report tells it: what the platform says, and what happened in the channel. */
+export interface ReportAttack {
+  guid: string;
+  type: string;
+  args: string[];
+  /** The target as created, in words; the resolved targets are the executions'. */
+  target: string;
+  stage: string;
+  lifecycle: string;
+  createdAt?: string | undefined;
+  startTime?: string | undefined;
+  endTime?: string | undefined;
+  /** Who created it on the platform (an e-mail), and from where (`WebApp`, `Api`, `Scenario`...). */
+  createdBy?: string | undefined;
+  createSource?: string | undefined;
+  /** Set when it was started from the game day's channel. */
+  chat?: GameDayAttack | undefined;
+  /** Slack user ids of who halted it from Slack. */
+  haltedBy: string[];
+  /** Its notes on the platform (annotations). */
+  platformNotes: string[];
+  executions: Execution[];
+  /** Why its executions could not be read. */
+  executionsProblem?: string | undefined;
+  tickets: TrackerIssue[];
+  /** Why its tickets could not be read; unset with no tracker integration (the team says so). */
+  ticketsProblem?: string | undefined;
+}
+
+/** One team whose attacks the report read. */
+export interface ReportTeam {
+  id: string;
+  name: string;
+  attacks: ReportAttack[];
+  /** Why its attacks (those started outside the channel) could not be read. */
+  problem?: string | undefined;
+  /** The window held more attacks than the report reads. */
+  more?: boolean | undefined;
+  /** The team has no tracker integration, so it has no tickets. */
+  noTracker?: boolean | undefined;
+  /** Read because the channel watches it, not because one of its attacks was started there. */
+  watched?: boolean | undefined;
+}
+
+/** Everything the report file says about one ended game day. */
+export interface GameDayReport {
+  record: GameDayRecord & { id: string };
+  teams: ReportTeam[];
+  /** When it was made, ISO 8601, and by whom (Slack user id), with whose platform session. */
+  madeAt: string;
+  madeBy: string;
+  /** The window of `GET /attacks/range`. */
+  window: { start: string; end: string };
+}
+
+/** Executions listed per attack in the file; the rest are counted. */
+const executionsListed = 500;
+
+/** Text safe in Markdown prose: no markup, links, HTML or headings start from it. */
+export function markdownText(text: string): string {
+  // Inline only: `#`, `+` or `-` never start a line here. `[` escaped, `(` cannot make a link.
+  return text.replace(/\s+/g, ' ').trim().replace(/([\\`*_[\]<>|~#])/g, '\\$1');
+}
+
+/** Text as inline code: backticks cannot end it early. */
+function markdownCode(text: string): string {
+  const clean = text.replace(/\s+/g, ' ').trim().replace(/`/g, "'");
+  return `\`${clean || ' '}\``;
+}
+
+/** A link only to http(s); anything else is shown as text. */
+function markdownLink(label: string, url: string | undefined): string {
+  if (!url || !/^https?:\/\//i.test(url)) return markdownText(label);
+  return `[${markdownText(label)}](<${url.replace(/[<>\s]/g, encodeURIComponent)}>)`;
+}
+
+const time = (iso: string | undefined) => (iso && !Number.isNaN(Date.parse(iso)) ? new Date(iso).toISOString().replace('T', ' ').replace(/\.\d+Z$/, ' UTC') : '—');
+
+/** The file's name: the title in safe characters, and the day it started. */
+export function reportFilename(record: Pick<GameDayRecord, 'title' | 'startedAt'>): string {
+  const slug = record.title.normalize('NFKD').replace(/[^\w-]+/g, '-').replace(/^-+|-+$/g, '').slice(0, 60).toLowerCase() || 'game-day';
+  return `game-day-report-${slug}-${record.startedAt.slice(0, 10)}.md`;
+}
+
+function outcome(attack: Pick<ReportAttack, 'stage' | 'lifecycle'>): string {
+  const words = stageWords(attack.stage);
+  if (attack.lifecycle === 'Error') return `${words} (failed)`;
+  if (attack.lifecycle === 'Complete') return words;
+  return `${words} (not over when the report was made)`;
+}
+
+function attackSection(attack: ReportAttack, index: number, name: (userId: string) => string): string[] {
+  const lines = [`### ${index}. ${markdownText(attack.type)} ${markdownCode(attack.guid)}`, ''];
+  const started = attack.chat
+    ? `in the channel by ${markdownText(name(attack.chat.startedBy))}`
+    : `outside the channel${attack.createSource ? ` (${markdownText(attack.createSource)})` : ''}`;
+  lines.push(`- **Started:** ${started}${attack.createdBy ? `; created on the platform by ${markdownText(attack.createdBy)}` : ''}`);
+  lines.push(`- **Arguments:** ${attack.args.length ? markdownCode(attack.args.join(' ')) : 'none'}`);
+  lines.push(`- **Target:** ${markdownText(attack.target)}`);
+  lines.push(`- **Outcome:** ${markdownText(outcome(attack))}`);
+  lines.push(`- **Times:** created ${time(attack.createdAt)}, started ${time(attack.startTime)}, ended ${attack.endTime ? time(attack.endTime) : '—'}`);
+  if (attack.haltedBy.length) lines.push(`- **Halted by:** ${attack.haltedBy.map((id) => markdownText(name(id))).join(', ')}`);
+  if (attack.executionsProblem) {
+    lines.push(`- **Executions:** could not be read: ${markdownText(attack.executionsProblem)}`);
+  } else if (!attack.executions.length) {
+    lines.push('- **Executions:** none: the attack reached no target');
+  } else {
+    lines.push(`- **Executions** (${plural(attack.executions.length, 'target')}):`);
+    for (const execution of attack.executions.slice(0, executionsListed)) {
+      const detail = execution.error ? ` · error: ${markdownText(execution.error)}` : execution.output ? ` · ${markdownText(execution.output)}` : '';
+      const stage = execution.stage ? stageWords(execution.stage) : 'unknown stage';
+      lines.push(`  - ${markdownCode(execution.client_id ?? execution.guid ?? 'unknown target')}: ${markdownText(stage)}${execution.stage_lifecycle === 'Error' ? ' (failed)' : ''} · ${time(execution.start_time)} to ${execution.end_time ? time(execution.end_time) : '—'}${detail}`);
+    }
+    const rest = attack.executions.length - executionsListed;
+    if (rest > 0) lines.push(`  - and ${plural(rest, 'more target')}`);
+  }
+  if (attack.ticketsProblem) lines.push(`- **Tickets:** could not be read: ${markdownText(attack.ticketsProblem)}`);
+  else if (attack.tickets.length) {
+    lines.push(`- **Tickets** (${attack.tickets.length}):`);
+    for (const ticket of attack.tickets) {
+      const about = [ticket.summary, ticket.status].filter(Boolean).map((part) => markdownText(part!)).join(' · ');
+      lines.push(`  - ${markdownLink(ticket.key, ticket.url)}${about ? `: ${about}` : ''}`);
+    }
+  } else lines.push('- **Tickets:** none');
+  if (attack.platformNotes.length) {
+    lines.push('- **Notes on the platform:**');
+    for (const note of attack.platformNotes) lines.push(`  - ${markdownText(note)}`);
+  }
+  lines.push('');
+  return lines;
+}
+
+function teamSection(team: ReportTeam, name: (userId: string) => string): string[] {
+  const lines = [`## Team ${markdownText(team.name)}`, ''];
+  if (team.watched) lines.push('_Watched from the channel._', '');
+  if (team.problem) lines.push(`Attacks started outside the channel could not be read: ${markdownText(team.problem)}. Only those started in the channel are listed.`, '');
+  if (team.noTracker) lines.push('The team has no tracker integration, so its attacks have no tickets.', '');
+  if (team.more) lines.push(`The game day's window held more attacks than a report reads; the newest ${team.attacks.length} are listed.`, '');
+  if (!team.attacks.length) lines.push('No attacks in the game day\'s window.', '');
+  team.attacks.forEach((attack, index) => lines.push(...attackSection(attack, index + 1, name)));
+  return lines;
+}
+
+/** The full report of an ended game day, as Markdown; people by name, since a file has no mentions. */
+export function gameDayReportMarkdown(report: GameDayReport, names: Record<string, string> = {}): string {
+  const { record } = report;
+  const name = (userId: string) => names[userId] ?? userId;
+  const attacks = report.teams.flatMap((team) => team.attacks);
+  const inChat = attacks.filter((a) => a.chat).length;
+  const byOutcome = new Map<string, number>();
+  for (const attack of attacks) byOutcome.set(outcome(attack), (byOutcome.get(outcome(attack)) ?? 0) + 1);
+  const executions = attacks.reduce((total, a) => total + a.executions.length, 0);
+  const tickets = attacks.reduce((total, a) => total + a.tickets.length, 0);
+  const lines = [
+    `# Game day report: ${markdownText(record.title)}`,
+    '',
+    `- **Facilitator:** ${markdownText(name(record.facilitator))}`,
+    `- **Started:** ${time(record.startedAt)}`,
+    `- **Ended:** ${record.endedAt ? `${time(record.endedAt)}, after ${durationText(record.startedAt, record.endedAt)}` : 'still running'}`,
+    `- **Game day id:** ${markdownCode(record.id)}`,
+    `- **Report:** made ${time(report.madeAt)} with the platform session of ${markdownText(name(report.madeBy))}. It lists every attack created in the game day's window in each team below, wherever it was started.`,
+    '',
+    '## Overview',
+    '',
+    `- **Attacks:** ${attacks.length} (${inChat} started in the channel, ${attacks.length - inChat} elsewhere) in ${plural(report.teams.length, 'team')}`,
+    ...(byOutcome.size ? [`- **Outcomes:** ${[...byOutcome].map(([words, count]) => `${markdownText(words)}: ${count}`).join(', ')}`] : []),
+    `- **Executions:** ${executions}`,
+    `- **Tickets:** ${tickets}`,
+    `- **Halts from Slack:** ${record.halts.length} · **Notes:** ${record.notes.length}`,
+    '',
+  ];
+  for (const team of report.teams) lines.push(...teamSection(team, name));
+
+  const about = (guid: string | undefined) => {
+    const attack = guid ? attacks.find((a) => a.guid === guid) : undefined;
+    return guid ? `${attack ? `${markdownText(attack.type)} ` : ''}${markdownCode(guid)}` : 'the game day';
+  };
+  const channel: string[] = [];
+  for (const halt of record.halts) {
+    const what = halt.scope === 'everything' ? 'everything across the platform' : halt.scope === 'all' || !halt.guid ? 'all attacks' : about(halt.guid);
+    channel.push(`- ${time(halt.at)}: ${markdownText(name(halt.by))} halted ${what}`);
+  }
+  for (const note of record.notes) channel.push(`- ${time(note.at)}: ${markdownText(name(note.by))} noted on ${about(note.guid)}: ${markdownText(note.text)}`);
+  for (const ticket of record.tickets) channel.push(`- ${time(ticket.at)}: ${markdownText(name(ticket.by))} filed ${markdownLink(ticket.key, ticket.url)} for ${about(ticket.guid)}`);
+  for (const refused of record.refused ?? []) {
+    const verb = refused.unconfirmed ? 'tried to start (not confirmed by the platform)' : 'could not start';
+    channel.push(`- ${time(refused.at)}: ${markdownText(name(refused.startedBy))} ${verb} ${markdownText(refused.type)} ${markdownCode(refused.args.join(' '))} in team ${markdownText(refused.teamName)}: ${markdownText(refused.reason.replace(/[*`]/g, ''))}`);
+  }
+  if (channel.length) {
+    channel.sort((a, b) => a.localeCompare(b));
+    lines.push('## In the channel', '', ...channel, '');
+  }
+  return `${lines.join('\n').trimEnd()}\n`;
+}
+
+/** Everyone the report names, by Slack user id. */
+export function reportPeople(report: GameDayReport): Set<string> {
+  const { record } = report;
+  return new Set([
+    record.facilitator,
+    report.madeBy,
+    ...report.teams.flatMap((team) => team.attacks.flatMap((a) => [...(a.chat ? [a.chat.startedBy] : []), ...a.haltedBy])),
+    ...record.halts.map((h) => h.by),
+    ...record.notes.map((n) => n.by),
+    ...record.tickets.map((t) => t.by),
+    ...(record.refused ?? []).map((r) => r.startedBy),
+  ]);
+}
+
+/** The message that shares the report file in the channel. */
+export function reportComment(record: Pick<GameDayRecord, 'title'> & { id: string }, attacks: number): string {
+  return `:clipboard: Full report of game day *${escapeMrkdwn(record.title)}* (id \`${record.id.slice(0, 8)}\`): ${plural(attacks, 'attack')}, with each target's execution and the tickets filed.`;
+}
+
+/** Told in the channel when the report could not be made; the summary stands without it. */
+export function reportFailedText(record: Pick<GameDayRecord, 'title'> & { id: string }, reason: string, command: string): string {
+  return `:warning: The full report of game day *${escapeMrkdwn(record.title)}* could not be made: ${reason}. The summary above stands. Try again with \`${command} gameday report ${record.id.slice(0, 8)}\`.`;
+}
