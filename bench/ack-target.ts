@@ -119,10 +119,11 @@ async function startFaultline(spec: TargetSpec): Promise<Running> {
 const loopDelay = monitorEventLoopDelay({ resolution: 5 });
 let cpuMark = process.cpuUsage();
 let threadCpuMark = process.threadCpuUsage();
-// The platform client is the only user of the undici package here (Bolt and its Web API client use node:http).
+// The undici package carries the platform client (HTTPS) and the response_url replies (plain HTTP
+// to the fake Slack); only the first count here.
 let platformConnections = 0;
-subscribe('undici:client:connected', () => {
-  platformConnections++;
+subscribe('undici:client:connected', (message) => {
+  if ((message as { connectParams?: { protocol?: string } }).connectParams?.protocol === 'https:') platformConnections++;
 });
 const gc = { maxMs: 0, totalMs: 0 };
 new PerformanceObserver((entries) => {

@@ -236,17 +236,5 @@ function rateLimitedFor(error: unknown): number | undefined {
   return code === ErrorCode.RateLimitedError && typeof retryAfter === 'number' ? retryAfter : undefined;
 }
 
-/**
- * Posts to an interaction's response_url (valid for 30 minutes, five times): the way to answer
- * a person in the channel a command came from once the interaction itself has been answered.
- */
-export async function respondTo(responseUrl: string, message: Message & { replaceOriginal?: boolean }): Promise<void> {
-  const response = await fetch(responseUrl, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json' },
-    body: JSON.stringify({ response_type: 'ephemeral', replace_original: message.replaceOriginal ?? false, text: message.text, ...(message.blocks ? { blocks: message.blocks } : {}) }),
-    signal: AbortSignal.timeout(10_000),
-  });
-  await response.arrayBuffer();
-  if (!response.ok) throw new Error(`Slack refused the reply (${response.status})`);
-}
+/** Replies to response_urls go through the kept-alive pool in replies.ts. */
+export { respondTo } from './replies.ts';
