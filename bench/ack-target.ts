@@ -24,7 +24,11 @@ import { HALT_ATTACK } from '../src/views/attackCard.ts';
 import { LIST_NEXT_PAGE } from '../src/views/attackList.ts';
 
 export interface TargetSpec {
-  kind: 'bare' | 'faultline';
+  /** `bare-reply`: a bare Bolt app that acks, then posts a fixed message to the response_url. */
+  kind: 'bare' | 'bare-reply' | 'faultline';
+  /** Faultline's store (default memory://) and session key (default a random one): replicas share both. */
+  storeUrl?: string;
+  sessionKey?: string;
   signingSecret: string;
   botToken: string;
   slackApiUrl: string;
@@ -86,8 +90,9 @@ const logSink = new Writable({
 async function startBare(spec: TargetSpec): Promise<Running> {
   const receiver = new HTTPReceiver({ signingSecret: spec.signingSecret, endpoints: '/slack/events' });
   const app = new App({ token: spec.botToken, receiver, logLevel: LogLevel.ERROR, clientOptions: { slackApiUrl: spec.slackApiUrl } });
-  app.command('/chaos', async ({ ack }) => {
+  app.command('/chaos', async ({ ack, respond }) => {
     await ack();
+    if (spec.kind === 'bare-reply') await respond({ response_type: 'ephemeral', text: 'Faultline is here.' });
   });
   for (const actionId of [LIST_NEXT_PAGE, HALT_ATTACK]) {
     app.action(actionId, async ({ ack }) => {
@@ -107,8 +112,8 @@ async function startFaultline(spec: TargetSpec): Promise<Running> {
     SLACK_SIGNING_SECRET: spec.signingSecret,
     SLACK_API_URL: spec.slackApiUrl,
     PLATFORM_API_URL: spec.platformUrl,
-    SESSION_KEY: randomBytes(32).toString('base64'),
-    STORE_URL: 'memory://',
+    SESSION_KEY: spec.sessionKey ?? randomBytes(32).toString('base64'),
+    STORE_URL: spec.storeUrl ?? 'memory://',
     LOG_LEVEL: 'info',
   });
   // The production wiring, the platform client's own connection pool included; only the log
@@ -183,7 +188,7 @@ async function profile(order: ProfileOrder): Promise<{ started: true } | Profile
 }
 
 process.once('message', (spec: TargetSpec) => {
-  void (spec.kind === 'bare' ? startBare(spec) : startFaultline(spec)).then((running) => {
+  void (spec.kind === 'faultline' ? startFaultline(spec) : startBare(spec)).then((running) => {
     loopDelay.enable();
     process.on('message', (message) => {
       if (message === 'sample') {
