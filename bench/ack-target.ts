@@ -24,7 +24,11 @@ import { HALT_ATTACK } from '../src/views/attackCard.ts';
 import { LIST_NEXT_PAGE } from '../src/views/attackList.ts';
 
 export interface TargetSpec {
-  kind: 'bare' | 'faultline';
+  /** `bare-reply`: a bare Bolt app that acks, then posts a fixed message to the response_url. */
+  kind: 'bare' | 'bare-reply' | 'faultline';
+  /** Faultline's store (default memory://) and session key (default a random one): replicas share both. */
+  storeUrl?: string;
+  sessionKey?: string;
   signingSecret: string;
   botToken: string;
   slackApiUrl: string;
@@ -86,8 +90,9 @@ const logSink = new Writable({
 async function startBare(spec: TargetSpec): Promise<Running> {
   const receiver = new HTTPReceiver({ signingSecret: spec.signingSecret, endpoints: '/slack/events' });
   const app = new App({ token: spec.botToken, receiver, logLevel: LogLevel.ERROR, clientOptions: { slackApiUrl: spec.slackApiUrl } });
-  app.command('/chaos', async ({ ack }) => {
+  app.command('/chaos', async ({ ack, respond }) => {
     await ack();
+    if (spec.kind === 'bare-reply') await respond({ response_type: 'ephemeral', text: 'Faultline is here.' });
   });
   for (const actionId of [LIST_NEXT_PAGE, HALT_ATTACK]) {
     app.action(actionId, async ({ ack }) => {
@@ -107,8 +112,8 @@ async function startFaultline(spec: TargetSpec): Promise<Running> {
     SLACK_SIGNING_SECRET: spec.signingSecret,
     SLACK_API_URL: spec.slackApiUrl,
     PLATFORM_API_URL: spec.platformUrl,
-    SESSION_KEY: randomBytes(32).toString('base64'),
-    STORE_URL: 'memory://',
+    SESSION_KEY: spec.sessionKey ?? randomBytes(32).toString('base64'),
+    STORE_URL: spec.storeUrl ?? 'memory://',
     LOG_LEVEL: 'info',
   });
   // The production wiring, the platform client's own connection pool included; only the log
@@ -119,10 +124,11 @@ async function startFaultline(spec: TargetSpec): Promise<Running> {
 const loopDelay = monitorEventLoopDelay({ resolution: 5 });
 let cpuMark = process.cpuUsage();
 let threadCpuMark = process.threadCpuUsage();
-// The platform client is the only user of the undici package here (Bolt and its Web API client use node:http).
+// The undici package carries the platform client (HTTPS) and the response_url replies (plain HTTP
+// to the fake Slack); only the first count here.
 let platformConnections = 0;
-subscribe('undici:client:connected', () => {
-  platformConnections++;
+subscribe('undici:client:connected', (message) => {
+  if ((message as { connectParams?: { protocol?: string } }).connectParams?.protocol === 'https:') platformConnections++;
 });
 const gc = { maxMs: 0, totalMs: 0 };
 new PerformanceObserver((entries) => {
@@ -182,7 +188,7 @@ async function profile(order: ProfileOrder): Promise<{ started: true } | Profile
 }
 
 process.once('message', (spec: TargetSpec) => {
-  void (spec.kind === 'bare' ? startBare(spec) : startFaultline(spec)).then((running) => {
+  void (spec.kind === 'faultline' ? startFaultline(spec) : startBare(spec)).then((running) => {
     loopDelay.enable();
     process.on('message', (message) => {
       if (message === 'sample') {

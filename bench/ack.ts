@@ -35,6 +35,9 @@ const warmupRequests = 40;
 /** Bare and Faultline take turns, each round a share of the requests, so drift on a shared machine hits both. */
 const rounds = 8;
 const load = { concurrency: 8, ratePerSecond: 100 };
+/** The second condition: a crowd of commands at once, 200 in flight (the client's cap), platform still 2 s. */
+const crowd = { concurrency: 200, ratePerSecond: 2_000 };
+const crowdRequests = 400;
 const platformLatencyMs = 2_000;
 const slackDeadlineMs = 3_000;
 const targetRatio = 1.1;
@@ -179,6 +182,7 @@ async function captureAll(fake: FakeSlack, sim: Simulator, faultlineUrl: string)
       captured.command.push(...(await capture.take(() => person.command('list', { channel }))));
       captured.action.push(...(await capture.take(() => firstPage.click('Next page'))));
     }
+    for (let i = 0; i < crowdRequests; i++) captured.command.push(...(await capture.take(() => person.command('list', { channel }))));
     // Each login modal is opened by the real bot, then submitted to the stand-in.
     const { email, password } = sim.seed.users.owner;
     for (let i = 0; i < submissionRequests; i++) {
@@ -277,7 +281,7 @@ export async function ackBenchmark(): Promise<SummaryRow[]> {
   await writeFile(caFile, sim.ca);
   const processes: TargetProcess[] = [];
   const client = new ChildLink(new URL('./load-client.ts', import.meta.url));
-  const send = (url: string, deliveries: Delivery[]) => client.request<LoadResult>({ url, signingSecret, deliveries, shape: load } satisfies LoadOrder);
+  const send = (url: string, deliveries: Delivery[], shape = load) => client.request<LoadResult>({ url, signingSecret, deliveries, shape } satisfies LoadOrder);
   try {
     const bare = await TargetProcess.start({ ...spec, kind: 'bare' }, caFile);
     processes.push(bare);
@@ -292,9 +296,9 @@ export async function ackBenchmark(): Promise<SummaryRow[]> {
       await fake.waitFor(() => fake.callsTo('response_url').length >= expectedReplies, what, 30_000).catch(() => undefined);
     };
     /** One run on one app; Faultline's replies are awaited so they never overlap the next run. */
-    const turn = async (app: TargetProcess, chunk: Delivery[]): Promise<Turn> => {
+    const turn = async (app: TargetProcess, chunk: Delivery[], shape = load): Promise<Turn> => {
       await app.sample();
-      const result = await send(app.url, chunk);
+      const result = await send(app.url, chunk, shape);
       const during = await app.sample();
       if (app !== faultline) return { load: result, during };
       await awaitReplies(chunk.length);
@@ -321,6 +325,17 @@ export async function ackBenchmark(): Promise<SummaryRow[]> {
         pair.faultline.turns.push(await turn(faultline, chunk));
       }
       pairs.push(pair);
+    }
+    // The crowd: the commands left over from the hang runs' share, all at once.
+    const crowdChunk = deliveries.command.splice(deliveries.command.length - crowdRequests, crowdRequests);
+    const crowdPair = {
+      bare: { name: `bare Bolt · slash command · ${crowd.concurrency} in flight`, turns: [] as Turn[] },
+      faultline: { name: `Faultline · slash command · ${crowd.concurrency} in flight · platform ${platformLatencyMs / 1000} s`, turns: [] as Turn[] },
+    };
+    for (let round = 0; round < 2; round++) {
+      const half = crowdChunk.slice(round * (crowdRequests / 2), (round + 1) * (crowdRequests / 2));
+      crowdPair.bare.turns.push(await turn(bare, half, crowd));
+      crowdPair.faultline.turns.push(await turn(faultline, half, crowd));
     }
     sim.faults.clear();
     const afterLatency = replyCounts(fake);
@@ -356,15 +371,15 @@ export async function ackBenchmark(): Promise<SummaryRow[]> {
 
     const [bareReport, faultlineReport] = await Promise.all(processes.splice(0).map((each) => each.stop()));
 
-    printCases([...pairs.flatMap((pair) => [pair.bare, pair.faultline]), ...hung, submissionCase]);
-    const comparisons = pairs.map((pair) => compare(pair.kind, pair.bare, pair.faultline));
+    printCases([...pairs.flatMap((pair) => [pair.bare, pair.faultline]), crowdPair.bare, crowdPair.faultline, ...hung, submissionCase]);
+    const comparisons = [...pairs.map((pair) => compare(pair.kind, pair.bare, pair.faultline)), { ...compare('command', crowdPair.bare, crowdPair.faultline), crowd: true }];
     printTable(
       `p99 ack, Faultline against bare Bolt, platform answering in ${platformLatencyMs / 1000} s`,
       ['request', 'bare p99', 'Faultline p99', 'ratio', '90% interval (bootstrap)', `target ≤ ${targetRatio.toFixed(2)}×`],
-      comparisons.map((c) => [kindNames[c.kind], formatMs(c.bareP99), formatMs(c.faultlineP99), formatRatio(c.ratio), c.interval, c.verdict]),
+      comparisons.map((c) => [`${kindNames[c.kind]}${'crowd' in c ? `, ${crowd.concurrency} in flight` : `, ${load.concurrency} in flight, ${load.ratePerSecond}/s`}`, formatMs(c.bareP99), formatMs(c.faultlineP99), formatRatio(c.ratio), c.interval, c.verdict]),
     );
     printTable('Faultline\'s work after the ack: replies at the fake Slack (response_urls; views.update for modals)', ['phase', 'list pages', 'other replies', 'refused by Slack', 'expected'], [
-      replyRow(`platform ${platformLatencyMs / 1000} s, warm-up included`, beforeLoad, afterLatency, 2 * (warmupRequests + requestsPerCase)),
+      replyRow(`platform ${platformLatencyMs / 1000} s, warm-up and crowd included`, beforeLoad, afterLatency, 2 * (warmupRequests + requestsPerCase) + crowdRequests),
       replyRow(`platform hangs, ${heldCalls} calls held at the end, then released`, afterLatency, afterHang, 2 * hangRequests),
       ['modal submissions, platform hangs, then released', '–', String(modalOutcomes.filter((call) => call.ok).length), String(modalOutcomes.filter((call) => !call.ok).length), String(submissionRequests)],
     ]);
@@ -382,7 +397,7 @@ export async function ackBenchmark(): Promise<SummaryRow[]> {
     return [
       ...comparisons.map((c) => ({
         benchmark: 'ack',
-        figure: `p99 ${kindNames[c.kind]}, Faultline / bare (${formatMs(c.faultlineP99)} / ${formatMs(c.bareP99)})`,
+        figure: `p99 ${kindNames[c.kind]}${'crowd' in c ? `, ${crowd.concurrency} in flight` : ''}, Faultline / bare (${formatMs(c.faultlineP99)} / ${formatMs(c.bareP99)})`,
         value: `${formatRatio(c.ratio)} (90%: ${c.interval})`,
         target: `≤ ${targetRatio.toFixed(2)}×`,
       })),

@@ -7,6 +7,8 @@ import { runLoad, SignedSender, type Delivery, type LoadShape } from './load.ts'
 
 export interface LoadOrder {
   url: string;
+  /** Several replicas: deliveries go round robin over these instead of `url`. */
+  urls?: string[];
   signingSecret: string;
   deliveries: Delivery[];
   shape: LoadShape;
@@ -19,8 +21,12 @@ process.on('message', (message: LoadOrder | 'stop') => {
     void Promise.all([...senders.values()].map((sender) => sender.close())).finally(() => process.send?.('stopped', () => process.disconnect()));
     return;
   }
-  const { url, signingSecret, deliveries, shape } = message;
-  const sender = senders.get(url) ?? new SignedSender(url, signingSecret, shape.concurrency);
-  senders.set(url, sender);
-  void runLoad(deliveries, (delivery) => sender.send(delivery), shape).then((result) => process.send?.(result));
+  const { url, urls = [url], signingSecret, deliveries, shape } = message;
+  const targets = urls.map((each) => {
+    const sender = senders.get(each) ?? new SignedSender(each, signingSecret, shape.concurrency);
+    senders.set(each, sender);
+    return sender;
+  });
+  let next = 0;
+  void runLoad(deliveries, (delivery) => targets[next++ % targets.length]!.send(delivery), shape).then((result) => process.send?.(result));
 });

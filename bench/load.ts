@@ -13,6 +13,8 @@ export interface Delivery {
 export interface Timing {
   ms: number;
   status: number;
+  /** When it was sent, ms since the epoch (performance.timeOrigin based, comparable across processes). */
+  at?: number;
 }
 
 /** Long past Slack's 3 s, so a missing ack shows as a figure instead of stalling the run. */
@@ -42,6 +44,7 @@ export class SignedSender {
       'x-slack-signature': slackSignature(this.#signingSecret, timestamp, delivery.body),
     };
     const started = performance.now();
+    const at = performance.timeOrigin + started;
     try {
       const response = await this.#pool.request({
         path: this.#path,
@@ -52,9 +55,9 @@ export class SignedSender {
         bodyTimeout: answerTimeoutMs,
       });
       await response.body.text();
-      return { ms: performance.now() - started, status: response.statusCode };
+      return { ms: performance.now() - started, status: response.statusCode, at };
     } catch {
-      return { ms: performance.now() - started, status: 0 };
+      return { ms: performance.now() - started, status: 0, at };
     }
   }
 

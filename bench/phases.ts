@@ -23,9 +23,11 @@ const modules = (...names: string[]) => new RegExp(`/node_modules/(?:${names.map
  * The attribution rules, in the order the phases are printed. Where one frame matches two phases,
  * the earlier one wins: the signature check before the rest of Bolt, the store before the rest of
  * Faultline's own code (which comes last). Only the platform client speaks TLS in the benchmark
- * (the fake Slack is plain HTTP), and it uses the undici package, while Slack calls (Bolt's respond,
- * the Web API client, response_url posts) go through Node's built-in fetch. Slack is HTTPS in
- * production, so there the Slack reply costs its TLS on top of what it costs here.
+ * (the fake Slack is plain HTTP). The undici package carries both the platform client and the
+ * response_url replies (src/slack/replies.ts), and a frame of its own cannot say which, so its
+ * connection and parsing work counts as the platform's; the Web API client goes through Node's
+ * built-in fetch. Slack is HTTPS in production, so there the Slack reply costs its TLS on top of
+ * what it costs here.
  */
 export const phases: readonly Phase[] = [
   {
@@ -53,7 +55,7 @@ export const phases: readonly Phase[] = [
     id: 'slack',
     label: 'Slack reply (response_url, Web API)',
     frames: [
-      { url: /\/src\/slack\/messenger\.ts$/ },
+      { url: /\/src\/slack\/(?:messenger|replies)\.ts$/ },
       { url: /\/@slack\/bolt\/dist\/context\/create-respond\.js$/ },
       { url: modules('@slack/web-api', 'p-queue', 'p-retry', 'retry', 'eventemitter3') },
       { url: /^node:internal\/deps\/undici\// },

@@ -7,11 +7,13 @@
  */
 import { cpus, platform, arch } from 'node:os';
 import { ackBenchmark } from './ack.ts';
+import { cardsBenchmark } from './cards.ts';
 import { listBenchmark } from './list.ts';
 import { memoryBenchmark } from './memory.ts';
 import { pollBenchmark } from './poll.ts';
 import { profileBenchmark } from './profile.ts';
 import { storeBenchmark } from './store.ts';
+import { throughputBenchmark } from './throughput.ts';
 import { printTable, type SummaryRow } from './table.ts';
 
 // Memory first: it reads the process's resident size, which earlier benchmarks would leave raised.
@@ -21,6 +23,8 @@ const benchmarks: Record<string, { about: string; run: () => Promise<SummaryRow[
   list: { about: '`list` over 10,000 active attacks, against reading them all', run: listBenchmark },
   store: { about: 'a poll pass and an App Home open with 10,000 live and 100,000 finished cards, on SQLite and Redis', run: storeBenchmark },
   ack: { about: 'ack time of commands, buttons and modal submissions against a bare Bolt app, with a slow and a hanging platform', run: ackBenchmark },
+  throughput: { about: 'slash commands per second with p99 command-to-reply under 1 s, platform at 50 ms: Faultline, bare Bolt, two replicas on one Redis', run: throughputBenchmark },
+  cards: { about: 'time until 1,000 changing cards, 50 of them finished, show it under chat.update\'s 50 a minute: priority against arrival order', run: cardsBenchmark },
   profile: { about: 'CPU per request by phase (signature, session, parsing, platform, Block Kit, Slack reply, logging, metrics) from a CPU profile, against a bare Bolt app', run: profileBenchmark },
 };
 

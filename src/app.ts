@@ -7,6 +7,7 @@ import { boltLogger } from './logger.ts';
 import { listeners } from './listeners.ts';
 import { createMetrics, type Metrics } from './metrics.ts';
 import { SlackAdapter } from './slack/adapter.ts';
+import { respondTo } from './slack/replies.ts';
 import { slackClientOptions } from './bootstrap.ts';
 import { publishHome } from './commands/home.ts';
 import { loginRoutes } from './login/handler.ts';
@@ -90,7 +91,7 @@ const flushWithinMs = 10_000;
 export async function startBot(deps: Deps, options: StartOptions = {}): Promise<RunningBot> {
   const { config, logger } = deps;
   const metrics = createMetrics();
-  const adapter = new SlackAdapter(deps, metrics);
+  const adapter = new SlackAdapter(deps, metrics, { replies: respondTo });
   const port = options.port ?? config.port;
   const opsPort = options.opsPort ?? config.opsPort;
   const state = { stopping: false };

@@ -136,7 +136,8 @@ export class Poller {
   async publish(card: CardRecord): Promise<void> {
     const before = this.#onFinished && !isLive(card) ? await this.#cards.get(card.guid) : undefined;
     await this.#cards.save(card);
-    this.#messenger.update(card.channel, card.ts, attackCardMessage(card, { appUrl: this.#appUrl }));
+    // A halt or an ending goes out before cards that only moved on a stage.
+    this.#messenger.update(card.channel, card.ts, attackCardMessage(card, { appUrl: this.#appUrl }), isLive(card) && !card.haltedBy.length ? 'routine' : 'urgent');
     if (before && isLive(before)) await this.#onFinished?.(card);
   }
 

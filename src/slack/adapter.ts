@@ -2,6 +2,7 @@ import type { App, RespondFn } from '@slack/bolt';
 import type { WebClient } from '@slack/web-api';
 import type { KnownBlock, ModalView } from '@slack/types';
 import { PlatformError, UnauthorizedError } from '../client/errors.ts';
+import type { ReplySender, ResponseUrlReply } from './replies.ts';
 import type { ActionHandler, OptionsHandler, Reply, SubmissionHandler, SubmissionReply } from './interaction.ts';
 import { NotLoggedInError, UserInputError } from '../errors.ts';
 import type { Actor } from '../store/sessions.ts';
@@ -37,6 +38,9 @@ export type ShortcutHandler = (shortcut: { actor: Actor; channel: string; messag
 const submissionDeadlineMs = 2_000;
 
 const restarting: Reply = { kind: 'message', message: { text: restartingText } };
+
+/** Sends a message to the response_url of the delivery being answered. */
+type Respond = (message: ResponseUrlReply) => Promise<void>;
 
 type Kind = 'command' | 'action' | 'view' | 'options' | 'shortcut' | 'event';
 
@@ -105,9 +109,23 @@ export class SlackAdapter {
   readonly #inFlight = new Set<Promise<unknown>>();
   #accepting = true;
 
-  constructor(deps: Deps, metrics: Metrics) {
+  /** Replies to response_urls; without it, Bolt's `respond` (one new connection per reply). */
+  readonly #replies: ReplySender | undefined;
+
+  constructor(deps: Deps, metrics: Metrics, options: { replies?: ReplySender } = {}) {
     this.#deps = deps;
     this.#metrics = metrics;
+    this.#replies = options.replies;
+  }
+
+  /** How a message goes back to the response_url of the delivery: through the reply pool when there is one. */
+  #respond(respond: RespondFn | undefined, responseUrl: string | undefined): Respond | undefined {
+    const replies = this.#replies;
+    if (replies && responseUrl) return (message) => replies(responseUrl, message);
+    if (!respond) return undefined;
+    return async (message) => {
+      await respond({ response_type: 'ephemeral', replace_original: message.replaceOriginal ?? false, text: message.text, ...(message.blocks ? { blocks: message.blocks } : {}) });
+    };
   }
 
   /**
@@ -127,7 +145,7 @@ export class SlackAdapter {
         await ack();
         const actor = actorFrom(body);
         const reply = await this.#safely(actor, () => listeners.command(body.text ?? '', actor, this.#deps, { responseUrl: body.response_url, triggerId: body.trigger_id }));
-        await this.#deliver(reply, { client, respond, triggerId: body.trigger_id, actor });
+        await this.#deliver(reply, { client, respond: this.#respond(respond, body.response_url), triggerId: body.trigger_id, actor });
       }, () => ack({ response_type: 'ephemeral', text: restartingText }));
     });
 
@@ -153,13 +171,13 @@ export class SlackAdapter {
               this.#deps,
             ),
           );
-          await this.#deliver(reply, { client, respond: container === 'message' ? respond : undefined, triggerId: body.trigger_id, viewId: body.view?.id, actor });
+          await this.#deliver(reply, { client, respond: container === 'message' ? this.#respond(respond, responseUrlOf(body)) : undefined, triggerId: body.trigger_id, viewId: body.view?.id, actor });
           if (container === 'home' && listeners.refreshHome) await listeners.refreshHome(actor, this.#deps);
         }, async () => {
           await ack();
           if (body.type !== 'block_actions') return;
           const container = body.view ? (body.view.type === 'home' ? 'home' : 'modal') : 'message';
-          await this.#deliver(restarting, { client, respond: container === 'message' ? respond : undefined, triggerId: body.trigger_id, viewId: body.view?.id, actor: actorFrom(body as BodyIdentity) });
+          await this.#deliver(restarting, { client, respond: container === 'message' ? this.#respond(respond, responseUrlOf(body)) : undefined, triggerId: body.trigger_id, viewId: body.view?.id, actor: actorFrom(body as BodyIdentity) });
         });
       });
     }
@@ -305,7 +323,7 @@ export class SlackAdapter {
     return describeError(error, { command: this.#deps.config.slack.command });
   }
 
-  async #deliver(reply: Reply, target: { client: WebClient; respond: RespondFn | undefined; triggerId: string | undefined; viewId?: string | undefined; actor: Actor }): Promise<void> {
+  async #deliver(reply: Reply, target: { client: WebClient; respond: Respond | undefined; triggerId: string | undefined; viewId?: string | undefined; actor: Actor }): Promise<void> {
     const { client, respond, triggerId, viewId, actor } = target;
     switch (reply.kind) {
       case 'none':
@@ -313,7 +331,7 @@ export class SlackAdapter {
       case 'message': {
         const { text, blocks } = reply.message;
         if (respond) {
-          await respond({ response_type: 'ephemeral', replace_original: reply.replaceOriginal ?? false, text, ...(blocks ? { blocks } : {}) });
+          await respond({ text, ...(blocks ? { blocks } : {}), ...(reply.replaceOriginal !== undefined ? { replaceOriginal: reply.replaceOriginal } : {}) });
         } else if (viewId && triggerId) {
           // An answer to something done inside a modal shows on top of it.
           await client.views.push({ trigger_id: triggerId, view: messageModal('Faultline', reply.message) });
@@ -346,6 +364,12 @@ export class SlackAdapter {
         return;
     }
   }
+}
+
+/** The response_url of a click in a message (Bolt's `respond` posts to the same one). */
+function responseUrlOf(body: unknown): string | undefined {
+  const url = (body as { response_url?: unknown }).response_url;
+  return typeof url === 'string' && url ? url : undefined;
 }
 
 function responseAction(reply: SubmissionReply): object | undefined {

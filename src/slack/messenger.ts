@@ -22,6 +22,20 @@ export interface MessengerClients {
   cardUpdates: WebClient;
 }
 
+/**
+ * Which queued card updates go first when Slack's limit holds them back: `urgent` (a halt, an
+ * attack that finished) before `routine` (a stage moving on, everything else). Within each,
+ * first queued first; a newer content of a queued message takes its place and keeps the higher
+ * of the two priorities.
+ */
+export type UpdatePriority = 'urgent' | 'routine';
+
+interface QueuedUpdate {
+  channel: string;
+  ts: string;
+  message: Message;
+}
+
 /** A message in a channel, by its timestamp. */
 export interface MessageRef {
   channel: string;
@@ -37,7 +51,9 @@ export class Messenger {
   readonly #client: WebClient;
   readonly #updates: WebClient;
   readonly #logger: Logger;
-  readonly #pending = new Map<string, { channel: string; ts: string; message: Message }>();
+  /** Queued updates by `channel/ts`, a map per priority, each in the order first queued. */
+  readonly #urgent = new Map<string, QueuedUpdate>();
+  readonly #routine = new Map<string, QueuedUpdate>();
   readonly #intervalMs: number;
   readonly #burst: number;
   #tokens: number;
@@ -120,14 +136,32 @@ export class Messenger {
     await this.#client.views.publish({ user_id: user, view });
   }
 
-  /** Queues an in-place update; a newer update of the same message replaces one still queued. */
-  update(channel: string, ts: string, message: Message): void {
-    this.#pending.set(`${channel}/${ts}`, { channel, ts, message });
+  /**
+   * Queues an in-place update; a newer update of the same message replaces one still queued.
+   * Urgent ones (halts, finished attacks) go out before routine ones still waiting.
+   */
+  update(channel: string, ts: string, message: Message, priority: UpdatePriority = 'routine'): void {
+    const key = `${channel}/${ts}`;
+    const queued = { channel, ts, message };
+    if (this.#urgent.has(key) || priority === 'urgent') {
+      this.#routine.delete(key);
+      this.#urgent.set(key, queued);
+    } else {
+      this.#routine.set(key, queued);
+    }
     this.#kick();
   }
 
+  get #size(): number {
+    return this.#urgent.size + this.#routine.size;
+  }
+
+  #has(key: string): boolean {
+    return this.#urgent.has(key) || this.#routine.has(key);
+  }
+
   #kick(): void {
-    if (this.#stopped || this.#draining || !this.#pending.size) return;
+    if (this.#stopped || this.#draining || !this.#size) return;
     this.#draining = this.#drain().finally(() => {
       this.#draining = undefined;
       this.#kick();
@@ -156,19 +190,20 @@ export class Messenger {
     clearTimeout(timer);
     this.#stopped = true;
     this.#wake?.();
-    const unsent: MessageRef[] = [...this.#pending.values()].map(({ channel, ts }) => ({ channel, ts }));
-    if (this.#sending && !this.#pending.has(`${this.#sending.channel}/${this.#sending.ts}`)) unsent.push(this.#sending);
-    this.#pending.clear();
+    const unsent: MessageRef[] = [...this.#urgent.values(), ...this.#routine.values()].map(({ channel, ts }) => ({ channel, ts }));
+    if (this.#sending && !this.#has(`${this.#sending.channel}/${this.#sending.ts}`)) unsent.push(this.#sending);
+    this.#urgent.clear();
+    this.#routine.clear();
     return unsent;
   }
 
   /** Queued updates not yet sent, for metrics and tests. */
   get queued(): number {
-    return this.#pending.size;
+    return this.#size;
   }
 
   async #drain(): Promise<void> {
-    while (this.#pending.size && !this.#stopped) {
+    while (this.#size && !this.#stopped) {
       const wait = this.#waitMs();
       if (wait > 0) {
         if (Date.now() + wait > this.#deadline) {
@@ -180,9 +215,10 @@ export class Messenger {
         continue;
       }
       this.#tokens -= 1;
-      const next = this.#pending.values().next().value!;
+      const lane = this.#urgent.size ? this.#urgent : this.#routine;
+      const next = lane.values().next().value!;
       const key = `${next.channel}/${next.ts}`;
-      this.#pending.delete(key);
+      lane.delete(key);
       this.#sending = { channel: next.channel, ts: next.ts };
       try {
         await this.#updates.chat.update({ channel: next.channel, ts: next.ts, text: next.message.text, blocks: next.message.blocks ?? [] });
@@ -192,14 +228,14 @@ export class Messenger {
           this.#logger.warn({ err: error, channel: next.channel, ts: next.ts }, 'could not update a message');
         } else {
           this.#pausedUntil = Date.now() + retryAfter * 1000;
-          // Back at the head of the queue, unless a newer content of the message is queued already.
-          if (!this.#pending.has(key)) {
-            const rest = [...this.#pending];
-            this.#pending.clear();
-            this.#pending.set(key, next);
-            for (const [k, v] of rest) this.#pending.set(k, v);
+          // Back at the head of its queue, unless a newer content of the message is queued already.
+          if (!this.#has(key)) {
+            const rest = [...lane];
+            lane.clear();
+            lane.set(key, next);
+            for (const [k, v] of rest) lane.set(k, v);
           }
-          this.#logger.warn({ channel: next.channel, ts: next.ts, retryAfterSeconds: retryAfter, queued: this.#pending.size }, 'Slack rate-limited card updates; they wait, other messages do not');
+          this.#logger.warn({ channel: next.channel, ts: next.ts, retryAfterSeconds: retryAfter, queued: this.#size }, 'Slack rate-limited card updates; they wait, other messages do not');
         }
       } finally {
         this.#sending = undefined;
@@ -236,17 +272,5 @@ function rateLimitedFor(error: unknown): number | undefined {
   return code === ErrorCode.RateLimitedError && typeof retryAfter === 'number' ? retryAfter : undefined;
 }
 
-/**
- * Posts to an interaction's response_url (valid for 30 minutes, five times): the way to answer
- * a person in the channel a command came from once the interaction itself has been answered.
- */
-export async function respondTo(responseUrl: string, message: Message & { replaceOriginal?: boolean }): Promise<void> {
-  const response = await fetch(responseUrl, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json' },
-    body: JSON.stringify({ response_type: 'ephemeral', replace_original: message.replaceOriginal ?? false, text: message.text, ...(message.blocks ? { blocks: message.blocks } : {}) }),
-    signal: AbortSignal.timeout(10_000),
-  });
-  await response.arrayBuffer();
-  if (!response.ok) throw new Error(`Slack refused the reply (${response.status})`);
-}
+/** Replies to response_urls go through the kept-alive pool in replies.ts. */
+export { respondTo } from './replies.ts';

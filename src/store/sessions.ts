@@ -22,6 +22,18 @@ export interface Login {
   expiresAt: Date;
 }
 
+/** A decrypted session, for as long as the stored ciphertext is the one it was opened from. */
+interface Opened {
+  sealed: string;
+  session: CompanySession;
+  stale: boolean;
+  openedAt: number;
+}
+
+/** Every request reads the session; opening it (AES-GCM, JSON, schema) is skipped for this long. */
+const openedTtlMs = 60_000;
+const openedLimit = 1_000;
+
 const sessionKey = (p: Person) => `session:${p.workspaceId}:${p.userId}`;
 const teamKey = (p: Person) => `team:${p.workspaceId}:${p.userId}`;
 const readerKey = (teamId: string, p: Person) => `reader:${teamId}:${p.workspaceId}:${p.userId}`;
@@ -35,6 +47,12 @@ export class SessionStore {
   readonly #store: KeyValueStore;
   readonly #cipher: SessionCipher;
   readonly #now: () => number;
+  /**
+   * Sessions opened lately, by storage key. The store is still read on every lookup, and an entry
+   * is used only while the stored ciphertext is the very one it was opened from: a logout, a new
+   * login or another replica's re-save changes or removes it, and the entry is passed over.
+   */
+  readonly #opened = new Map<string, Opened>();
 
   constructor(store: KeyValueStore, cipher: SessionCipher, now: () => number = Date.now) {
     this.#store = store;
@@ -51,26 +69,41 @@ export class SessionStore {
     const key = sessionKey(person);
     const sealed = await this.#store.get<string>(key);
     if (typeof sealed !== 'string') return { expired: false };
-    const opened = this.#cipher.open(sealed, key);
-    const parsed = opened ? companySessionSchema.safeParse(JSON.parse(opened.plaintext)) : undefined;
-    if (!opened || !parsed?.success) {
+    const { session, stale } = this.#open(key, sealed) ?? {};
+    if (!session) {
       // Unreadable under every key this replica has: logged out here, but left in place, since
       // during a rolling key rotation another replica may hold the key that opens it.
       return { expired: false };
     }
-    const session = parsed.data;
     const expiresAt = new Date(session.expires_at ?? 0);
     if (!(expiresAt.getTime() > this.#now())) {
+      this.#opened.delete(key);
       await this.#store.delete(key);
       return { expired: true };
     }
-    if (opened.stale) await this.save(person, session);
+    if (stale) await this.save(person, session);
     const teamId = await this.#store.get<string>(teamKey(person));
     return { login: { session, team: session.teams.find((t) => t.identifier === teamId), expiresAt }, expired: false };
   }
 
+  /** The session sealed in `sealed`, from the recently opened ones when it is the same ciphertext. */
+  #open(key: string, sealed: string): { session: CompanySession; stale: boolean } | undefined {
+    const now = this.#now();
+    const known = this.#opened.get(key);
+    if (known && known.sealed === sealed && now - known.openedAt < openedTtlMs && now >= known.openedAt) return known;
+    this.#opened.delete(key);
+    const opened = this.#cipher.open(sealed, key);
+    const parsed = opened ? companySessionSchema.safeParse(JSON.parse(opened.plaintext)) : undefined;
+    if (!opened || !parsed?.success) return undefined;
+    if (this.#opened.size >= openedLimit) this.#opened.delete(this.#opened.keys().next().value!);
+    const entry = { sealed, session: parsed.data, stale: opened.stale, openedAt: now };
+    this.#opened.set(key, entry);
+    return entry;
+  }
+
   async save(person: Person, session: CompanySession): Promise<void> {
     const key = sessionKey(person);
+    this.#opened.delete(key);
     const ttl = new Date(session.expires_at ?? 0).getTime() - this.#now();
     if (!(ttl > 0)) throw new Error('The platform returned a session that has already expired');
     await this.#store.set(key, this.#cipher.seal(JSON.stringify(session), key), ttl);
@@ -81,6 +114,7 @@ export class SessionStore {
   async drop(person: Person): Promise<void> {
     const { login } = await this.lookup(person).catch(() => ({ login: undefined }));
     for (const team of login?.session.teams ?? []) await this.#store.delete(readerKey(team.identifier, person));
+    this.#opened.delete(sessionKey(person));
     await this.#store.delete(sessionKey(person));
   }
 

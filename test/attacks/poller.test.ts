@@ -21,7 +21,7 @@ let platform: PlatformClient;
 let store: KeyValueStore;
 let sessions: SessionStore;
 let cards: CardStore;
-let updates: { channel: string; ts: string; message: Message }[];
+let updates: { channel: string; ts: string; message: Message; priority?: string | undefined }[];
 
 beforeAll(async () => {
   sim = await startSimulator();
@@ -47,7 +47,7 @@ beforeEach(async () => {
 function poller(options: { logger?: ReturnType<typeof createLogger>; onFinished?: (card: CardRecord) => Promise<unknown> } = {}): Poller {
   return new Poller({
     cards,
-    messenger: { update: (channel, ts, message) => updates.push({ channel, ts, message }) },
+    messenger: { update: (channel, ts, message, priority) => updates.push({ channel, ts, message, priority }) },
     store,
     sessions,
     platform,
@@ -123,6 +123,19 @@ describe('Poller', () => {
     expect(JSON.stringify(updates.at(-1)!.message.blocks)).not.toContain('attack_halt');
 
     expect(await poller().pollOnce()).toEqual({ teams: 0, cards: 0, updated: 0 });
+  });
+
+  it('queues a finished attack\'s card ahead of cards that only moved on a stage', async () => {
+    const alice = await logIn('U0ALICE', sim.seed.users.owner);
+    const [ending] = sim.addAttacks(team(), 1, { lengthSeconds: 10 });
+    await cardFor(ending!, alice, { lengthSeconds: 10 });
+    const [running] = sim.addAttacks(team(), 1);
+    await cardFor(running!, alice);
+    sim.clock.advance(10 * 60_000);
+    expect((await poller().pollOnce()).updated).toBe(2);
+    const [endingCard, runningCard] = [(await cards.get(ending!))!, (await cards.get(running!))!];
+    expect(updates.find((u) => u.ts === endingCard.ts)?.priority).toBe('urgent');
+    expect(updates.find((u) => u.ts === runningCard.ts)?.priority).toBe('routine');
   });
 
   it('tells onFinished once, with the saved card, when a card first shows its attack finished', async () => {

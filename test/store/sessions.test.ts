@@ -239,3 +239,85 @@ describe('leases', () => {
     expect(await Promise.all([store.claim('start:p1', 60_000, 'first'), store.claim('start:p1', 60_000, 'second')])).toEqual([true, false]);
   });
 });
+
+/** A cipher that counts how often a stored session is decrypted. */
+class CountingCipher extends SessionCipher {
+  opens = 0;
+  override open(sealed: string, associatedData: string) {
+    this.opens++;
+    return super.open(sealed, associatedData);
+  }
+}
+
+function reusesOpenedSessions(makeStore: () => KeyValueStore) {
+  it('decrypts a session once for many lookups while its ciphertext stays the same', async () => {
+    const cipher = new CountingCipher(key);
+    const sessions = new SessionStore(makeStore(), cipher);
+    await sessions.save(alice, companySession(3_600_000));
+    for (let i = 0; i < 5; i++) expect((await sessions.get(alice))?.session.company_name).toBe('Acme Demo');
+    expect(cipher.opens).toBe(1);
+  });
+
+  it('never serves a session logged out, here or by another replica on the same store', async () => {
+    const store = makeStore();
+    const here = new SessionStore(store, new SessionCipher(key));
+    const other = new SessionStore(store, new SessionCipher(key));
+    await here.save(alice, companySession(3_600_000));
+    expect(await here.get(alice)).toBeDefined();
+    await other.drop(alice);
+    expect(await here.get(alice)).toBeUndefined();
+    await here.save(alice, companySession(3_600_000));
+    expect(await here.get(alice)).toBeDefined();
+    await here.drop(alice);
+    expect(await here.get(alice)).toBeUndefined();
+  });
+
+  it('serves the new session once another replica has saved one in its place', async () => {
+    const store = makeStore();
+    const here = new SessionStore(store, new SessionCipher(key));
+    const other = new SessionStore(store, new SessionCipher(key));
+    await here.save(alice, companySession(3_600_000));
+    expect((await here.get(alice))?.session.teams).toHaveLength(2);
+    await other.save(alice, { ...companySession(3_600_000), teams: [companySession(0).teams[0]!] });
+    expect((await here.get(alice))?.session.teams.map((team) => team.name)).toEqual(['Platform']);
+  });
+
+  it('opens the session again once the short reuse has run out, and still ends it when it expires', async () => {
+    let now = Date.now();
+    const cipher = new CountingCipher(key);
+    const sessions = new SessionStore(makeStore(), cipher, () => now);
+    await sessions.save(alice, companySession(90_000, now));
+    await sessions.get(alice);
+    now += 61_000;
+    expect(await sessions.get(alice)).toBeDefined();
+    expect(cipher.opens).toBe(2);
+    now += 30_000;
+    expect(await sessions.lookup(alice)).toEqual({ expired: true });
+  });
+
+  it('keeps at most a thousand opened sessions, and still answers for the ones it let go', async () => {
+    const cipher = new CountingCipher(key);
+    const sessions = new SessionStore(makeStore(), cipher);
+    const people = Array.from({ length: 1_001 }, (_, i) => ({ workspaceId: 'T0001', userId: `U${i}` }));
+    for (const person of people) await sessions.save(person, companySession(3_600_000));
+    for (const person of people) await sessions.get(person);
+    expect(cipher.opens).toBe(1_001);
+    // The first was let go to make room for the last, so it is opened again; the last is not.
+    expect(await sessions.get(people[0]!)).toBeDefined();
+    expect(await sessions.get(people[1_000]!)).toBeDefined();
+    expect(cipher.opens).toBe(1_002);
+  });
+}
+
+describe('opened sessions on memory://', () => reusesOpenedSessions(() => open('memory://', `ns-${randomUUID()}`)));
+describe.skipIf(!redisUrl)('opened sessions on Redis', () => {
+  const namespace = `faultline-test-opened-${randomUUID()}`;
+  reusesOpenedSessions(() => open(redisUrl!, `${namespace}-${randomUUID()}`));
+  afterAll(async () => {
+    const client = createClient({ url: redisUrl! });
+    await client.connect();
+    const keys = await client.keys(`${namespace}*`);
+    if (keys.length) await client.del(keys);
+    await client.quit();
+  });
+});
