@@ -47,7 +47,10 @@ beforeEach(async () => {
 function poller(options: { logger?: ReturnType<typeof createLogger>; onFinished?: (card: CardRecord) => Promise<unknown> } = {}): Poller {
   return new Poller({
     cards,
-    messenger: { update: (channel, ts, message) => updates.push({ channel, ts, message }) },
+    messenger: {
+      update: (channel, ts, message) => updates.push({ channel, ts, message }),
+      post: () => Promise.reject(new Error('no channel is watched here')),
+    },
     store,
     sessions,
     platform,
