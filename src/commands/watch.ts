@@ -105,7 +105,7 @@ export const unwatchCommand: Subcommand = {
     if (!watch) return message(typed ? `This channel does not watch *${escapeMrkdwn(typed)}*.` : 'This channel watches no team.');
     await deps.watches.remove(watch.teamId, channel);
     audit(deps.logger, 'watch_removed', actor, { platformUser: login.session.identifier, team: watch.teamId, channel });
-    await deps.slack.post(channel, { text: `:no_bell: <@${actor.userId}> stopped this channel's watch of team *${escapeMrkdwn(watch.teamName)}*. Cards already here keep updating.` }).catch((error: unknown) => {
+    await deps.slack.post(channel, { text: `:wave: <@${actor.userId}> stopped this channel's watch of team *${escapeMrkdwn(watch.teamName)}*. Cards already here keep updating.` }).catch((error: unknown) => {
       deps.logger.warn({ err: error, channel }, 'could not announce the end of a watch');
     });
     return message(`Done: this channel no longer watches team *${escapeMrkdwn(watch.teamName)}*.`);

@@ -6,7 +6,7 @@ import type { Message } from './message.ts';
 export function watchLine(watch: Watch, options: { channel?: boolean } = {}): string {
   const since = Number.isNaN(Date.parse(watch.since)) ? '' : ` since ${slackDate(new Date(watch.since), '{date_short_pretty} at {time}')}`;
   const where = options.channel ? ` in <#${watch.channel}>` : '';
-  const state = watch.pausedAt ? ` · :double_vertical_bar: *paused*: <@${watch.by.userId}>'s session ended` : '';
+  const state = watch.pausedAt ? ` · :pause_button: *paused*: <@${watch.by.userId}>'s session ended` : '';
   return `:eyes: *${escapeMrkdwn(watch.teamName)}*${where}, set by <@${watch.by.userId}>${since}${state}`;
 }
 
@@ -21,7 +21,7 @@ export function watchSetText(watch: Watch, renewed: boolean): string {
 /** Said once in the channel when the session that reads for its watch ends. */
 export function watchPausedMessage(watch: Watch, command: string): Message {
   const text =
-    `:double_vertical_bar: This channel's watch of team *${escapeMrkdwn(watch.teamName)}* is paused: <@${watch.by.userId}>'s platform session ended, ` +
+    `:pause_button: This channel's watch of team *${escapeMrkdwn(watch.teamName)}* is paused: <@${watch.by.userId}>'s platform session ended, ` +
     `so Faultline cannot read the team's attacks for it. Cards already here keep updating while someone can read them. ` +
     `Anyone with access to the team can renew the watch with \`${escapeMrkdwn(`${command} watch ${watch.teamName}`)}\`.`;
   return { text };

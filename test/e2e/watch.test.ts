@@ -124,7 +124,7 @@ describe('watched channels', () => {
 
     const renewer = nextPerson();
     await stack.login(renewer, users().owner, { team: 'Payments' });
-    expect(read(await stack.ask(renewer, 'status', { channel }))).toMatch(/Watches in this channel\n:eyes: Payments, set by <@U0WATCH\d+> since .* · :double_vertical_bar: paused/);
+    expect(read(await stack.ask(renewer, 'status', { channel }))).toMatch(/Watches in this channel\n:eyes: Payments, set by <@U0WATCH\d+> since .* · :pause_button: paused/);
     expect(read(await stack.ask(renewer, 'watch Payments', { channel }))).toContain('this channel watches team Payments');
     expect(messages().map(read).join('\n')).toContain(`<@${renewer}> renewed this channel's watch of team Payments`);
     await stack.poll();
