@@ -1,7 +1,7 @@
 import type { Logger } from './logger.ts';
 import type { Actor } from './store/sessions.ts';
 
-export type AuditEvent = 'login' | 'logout' | 'team_selected' | 'attack_started' | 'attack_halted' | 'halt_all' | 'halt_everything' | 'ticket_filed' | 'note_added' | 'freeze' | 'unfreeze' | 'approval_requested' | 'attack_approved' | 'approval_rejected';
+export type AuditEvent = 'login' | 'logout' | 'team_selected' | 'attack_started' | 'attack_halted' | 'halt_all' | 'halt_everything' | 'ticket_filed' | 'note_added' | 'freeze' | 'unfreeze' | 'approval_requested' | 'attack_approved' | 'approval_rejected' | 'watch_set' | 'watch_renewed' | 'watch_removed';
 
 /**
  * One structured line per state change, naming the Slack user, the platform identity, the team

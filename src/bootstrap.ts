@@ -4,6 +4,7 @@ import { CardStore } from './attacks/cards.ts';
 import { CatalogueCache } from './attacks/catalogue.ts';
 import { Poller } from './attacks/poller.ts';
 import { redrawUnsent } from './attacks/redraw.ts';
+import { Watches } from './attacks/watches.ts';
 import { warnExpiringSessions } from './login/expiryWarnings.ts';
 import { GameDays } from './gamedays/gameDays.ts';
 import { Freezes } from './guardrails/freezes.ts';
@@ -98,6 +99,7 @@ export function createDeps(config: Config, overrides: DepsOverrides = {}): Deps 
   });
   const sessions = new SessionStore(store, new SessionCipher(config.sessionKeys.current, config.sessionKeys.previous), now);
   const cards = new CardStore(store);
+  const watches = new Watches(store);
   const deps: Deps = {
     config,
     logger,
@@ -109,11 +111,12 @@ export function createDeps(config: Config, overrides: DepsOverrides = {}): Deps 
     people: new People(namesClient(config, logger), logger, { now }),
     files: new SlackFiles(calls),
     cards,
-    poller: new Poller({ cards, messenger: slack, store, sessions, platform, logger, intervalMs: config.pollSeconds * 1000, appUrl: config.platform.appUrl, beforePass: () => beforePoll(deps), onFinished: (card) => deps.gameDays.attackFinished(card) }),
+    poller: new Poller({ cards, messenger: slack, store, sessions, platform, logger, intervalMs: config.pollSeconds * 1000, appUrl: config.platform.appUrl, watches, now, command: config.slack.command, beforePass: () => beforePoll(deps), onFinished: (card) => deps.gameDays.attackFinished(card) }),
     catalogues: new CatalogueCache(logger, now),
     gameDays: new GameDays({ store, messenger: slack, logger, now, cards }),
     freezes: new Freezes(store),
     guards: new GuardStore(store),
+    watches,
   };
   return deps;
 }

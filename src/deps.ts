@@ -12,6 +12,7 @@ import type { CatalogueCache } from './attacks/catalogue.ts';
 import type { GameDays } from './gamedays/gameDays.ts';
 import type { Freezes } from './guardrails/freezes.ts';
 import type { GuardStore } from './guardrails/guards.ts';
+import type { Watches } from './attacks/watches.ts';
 
 /** Everything a handler may use, built once in main.ts; tests pass real local parts through it. */
 export interface Deps {
@@ -33,4 +34,6 @@ export interface Deps {
   gameDays: GameDays;
   freezes: Freezes;
   guards: GuardStore;
+  /** Channels bound to teams (`watch`): `all()` lists them, e.g. for a game day's report. */
+  watches: Watches;
 }

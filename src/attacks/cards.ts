@@ -29,6 +29,13 @@ export interface CardRecord {
   guards?: CardGuard[];
   /** The second person who approved the start, when a rule asked for one. */
   approvedBy?: { userId: string; userName: string } | undefined;
+  /**
+   * Set when a watched channel posted the card for an attack started outside Slack: where it came
+   * from (the platform's `create_source`, `create_user`). `startedBy` is then the watch's reader.
+   */
+  origin?: { source: string | undefined; user: string | undefined } | undefined;
+  /** The same card in other watched channels, updated with it. */
+  mirrors?: { channel: string; ts: string }[] | undefined;
 }
 
 /** A guard as its card shows it. */
@@ -72,6 +79,16 @@ export class CardStore {
     await this.save(card);
   }
 
+  /** Remembers a copy of the card posted in another (watched) channel, so it is updated with the card. */
+  async addMirror(guid: string, message: { channel: string; ts: string }): Promise<CardRecord | undefined> {
+    const card = await this.get(guid);
+    if (!card) return undefined;
+    await this.#store.set(`card-message:${message.channel}:${message.ts}`, guid, cardTtlMs);
+    const next = { ...card, mirrors: [...(card.mirrors ?? []).filter((m) => m.channel !== message.channel), message] };
+    await this.save(next);
+    return next;
+  }
+
   async save(card: CardRecord): Promise<void> {
     await this.#store.set(`card:${card.guid}`, card, cardTtlMs);
     if (isLive(card)) await this.#store.set(`live:${card.teamId}:${card.guid}`, { guid: card.guid, teamId: card.teamId }, cardTtlMs);
@@ -88,6 +105,16 @@ export class CardStore {
     }
     return teams;
   }
+}
+
+/** Every message that shows the card: where it was posted, then its copies in watched channels. */
+export function cardMessages(card: Pick<CardRecord, 'channel' | 'ts' | 'mirrors'>): { channel: string; ts: string }[] {
+  return [{ channel: card.channel, ts: card.ts }, ...(card.mirrors ?? [])];
+}
+
+/** Whether the card already shows in this channel. */
+export function shownIn(card: Pick<CardRecord, 'channel' | 'ts' | 'mirrors'>, channel: string): boolean {
+  return cardMessages(card).some((m) => m.channel === channel);
 }
 
 /** The platform's view of an attack, whichever kind it is, as far as a card shows it. */

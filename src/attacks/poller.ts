@@ -1,19 +1,27 @@
 import { randomUUID } from 'node:crypto';
 import { NotFoundError, UnauthorizedError } from '../client/errors.ts';
-import type { PlatformClient, ScopedPlatform } from '../client/index.ts';
+import type { Attack, PlatformClient, ScopedPlatform } from '../client/index.ts';
 import type { Logger } from '../logger.ts';
 import type { Messenger } from '../slack/messenger.ts';
 import { StoreUnavailableError } from '../store/errors.ts';
 import type { KeyValueStore } from '../store/keyValue.ts';
 import type { Person, SessionStore } from '../store/sessions.ts';
 import { attackCardMessage } from '../views/attackCard.ts';
-import { isLive, withState, type AttackState, type CardRecord, type CardStore } from './cards.ts';
+import { cardMessages, isLive, shownIn, withState, type AttackState, type CardRecord, type CardStore } from './cards.ts';
+import { watchCovers, watchedAttackCard, type Watch, type Watches } from './watches.ts';
+import { watchPausedMessage } from '../views/watch.ts';
 
 /** What the poller works with: the cards, the stored sessions that read for them, and Slack. */
 export interface PollerOptions {
   cards: CardStore;
-  /** Queues the cards' message updates (paced by the Messenger). */
-  messenger: Pick<Messenger, 'update'>;
+  /** Queues the cards' message updates (paced by the Messenger); posts the cards of watched channels. */
+  messenger: Pick<Messenger, 'update' | 'post'>;
+  /** Channels bound to teams: their teams are polled too, and new attacks found there get cards. */
+  watches?: Watches | undefined;
+  /** The slash command, for the way to renew a paused watch; default `/chaos`. */
+  command?: string | undefined;
+  /** The clock, for when a watch pauses; default Date.now. */
+  now?: (() => number) | undefined;
   /** Holds the per-team polling leases. */
   store: KeyValueStore;
   sessions: SessionStore;
@@ -32,17 +40,41 @@ export interface PollReport {
   teams: number;
   cards: number;
   updated: number;
+  /** Cards posted in watched channels for attacks found in the teams' lists. */
+  posted: number;
 }
 
+/** At most this many new cards per watched channel and pass; the rest follow at the next passes. */
+export const watchCardsPerPass = 20;
+
+/** Claimed once a watched channel has (or is posting) a card of an attack, so it gets one only. */
+const watchCardClaim = (channel: string, guid: string) => `watch-card:${channel}:${guid}`;
+const watchCardClaimMs = 30 * 24 * 3600_000;
+
 /**
- * Keeps live attack cards current. Per team and interval it reads the active list once (all its
- * pages), then fetches one by one only the attacks that left it; a card is updated only when
- * what it shows changed. The live set is in the store, so a restart resumes where it stopped,
- * and a per-team lease lets exactly one replica poll a team; another takes over when it lapses.
+ * Marks an attack started from Slack as carded in its channel, before its card is posted, so a
+ * watch of the channel polling in between does not post a second card for it.
+ */
+export function claimWatchCard(store: KeyValueStore, channel: string, guid: string): Promise<boolean> {
+  return store.claim(watchCardClaim(channel, guid), watchCardClaimMs);
+}
+
+const samePerson = (a: Person, b: Person) => a.workspaceId === b.workspaceId && a.userId === b.userId;
+
+/**
+ * Keeps live attack cards current, and posts cards in watched channels. Per team and interval it
+ * reads the active list once (all its pages), whatever cards and watches the team has, then
+ * fetches one by one only the attacks that left it; a card is updated only when what it shows
+ * changed, and an attack of a watched team that a watching channel does not show yet gets a card.
+ * The live set and the watches are in the store, so a restart resumes where it stopped, and a
+ * per-team lease lets exactly one replica poll a team; another takes over when it lapses.
  */
 export class Poller {
   readonly #cards: CardStore;
-  readonly #messenger: Pick<Messenger, 'update'>;
+  readonly #messenger: Pick<Messenger, 'update' | 'post'>;
+  readonly #watches: Watches | undefined;
+  readonly #now: () => number;
+  readonly #command: string;
   readonly #store: KeyValueStore;
   readonly #sessions: SessionStore;
   readonly #platform: PlatformClient;
@@ -63,6 +95,9 @@ export class Poller {
   constructor(options: PollerOptions) {
     this.#cards = options.cards;
     this.#messenger = options.messenger;
+    this.#watches = options.watches;
+    this.#now = options.now ?? Date.now;
+    this.#command = options.command ?? '/chaos';
     this.#store = options.store;
     this.#sessions = options.sessions;
     this.#platform = options.platform;
@@ -117,7 +152,7 @@ export class Poller {
     this.#logger.warn({ err: error }, 'poll failed: the store is unreachable; polling resumes when it answers');
   }
 
-  /** One pass over every team with live cards; a pass already running is joined, not repeated. */
+  /** One pass over every team with live cards or a watch; a pass already running is joined, not repeated. */
   pollOnce(): Promise<PollReport> {
     this.#running ??= this.#pass().finally(() => {
       this.#running = undefined;
@@ -137,24 +172,29 @@ export class Poller {
     const before = this.#onFinished && !isLive(card) ? await this.#cards.get(card.guid) : undefined;
     await this.#cards.save(card);
     // A halt or an ending goes out before cards that only moved on a stage.
-    this.#messenger.update(card.channel, card.ts, attackCardMessage(card, { appUrl: this.#appUrl }), isLive(card) && !card.haltedBy.length ? 'routine' : 'urgent');
+    const priority = isLive(card) && !card.haltedBy.length ? 'routine' : 'urgent';
+    for (const { channel, ts } of cardMessages(card)) this.#messenger.update(channel, ts, attackCardMessage(card, { appUrl: this.#appUrl, channel }), priority);
     if (before && isLive(before)) await this.#onFinished?.(card);
   }
 
   async #pass(): Promise<PollReport> {
     await this.#beforePass?.();
     const live = await this.#cards.liveByTeam();
-    const report: PollReport = { teams: 0, cards: 0, updated: 0 };
+    const watched = (await this.#watches?.byTeam()) ?? new Map<string, Watch[]>();
+    const teams = new Set([...live.keys(), ...watched.keys()]);
+    const report: PollReport = { teams: 0, cards: 0, updated: 0, posted: 0 };
     await Promise.all(
-      [...live].map(async ([teamId, guids]) => {
+      [...teams].map(async (teamId) => {
         // A lease a little longer than the interval: the replica that polls a team keeps it.
         if (!(await this.#store.claim(`poll:${teamId}`, this.#intervalMs * 2, this.#replica))) return;
         this.#leased.add(teamId);
+        const guids = live.get(teamId) ?? [];
         try {
-          const updated = await this.#pollTeam(teamId, guids);
+          const { updated, posted } = await this.#pollTeam(teamId, guids, watched.get(teamId) ?? []);
           report.teams++;
           report.cards += guids.length;
           report.updated += updated;
+          report.posted += posted;
         } catch (error) {
           this.#logger.warn({ err: error, teamId }, 'could not refresh the cards of a team');
         }
@@ -163,30 +203,114 @@ export class Poller {
     return report;
   }
 
-  async #pollTeam(teamId: string, guids: string[]): Promise<number> {
+  /**
+   * One team: one read of its active list (all pages) serves both its live cards and its
+   * watched channels. The list is read with the session of a watch's owner when the team is
+   * watched, else with the cards' starters' (or anyone's who can read the team).
+   */
+  async #pollTeam(teamId: string, guids: string[], watches: Watch[]): Promise<{ updated: number; posted: number }> {
     const cards = (await Promise.all(guids.map((guid) => this.#cards.get(guid)))).filter((c): c is CardRecord => c !== undefined && isLive(c));
-    if (!cards.length) return 0;
-    for await (const { person, api } of this.#readers(teamId, cards)) {
+    let watching = await this.#readableWatches(watches);
+    if (!cards.length && !watching.length) return { updated: 0, posted: 0 };
+    for await (const { person, api } of this.#readers(teamId, cards, watching)) {
       try {
-        return await this.#refreshCards(api, cards);
+        const { states, attacks } = await this.#readActive(api, cards, watching.length > 0);
+        const updated = await this.#refreshCards(api, cards, states);
+        const posted = watching.length ? await this.#cardNewAttacks(watching, attacks) : 0;
+        return { updated, posted };
       } catch (error) {
         if (!(error instanceof UnauthorizedError)) throw error;
-        // That person's session is dead: forget it, and let the next reader try.
+        // That person's session is dead: forget it, pause the watches it read for, and let the next reader try.
         await this.#sessions.drop(person);
+        for (const watch of watching.filter((w) => samePerson(w.by, person))) await this.#pause(watch);
+        watching = watching.filter((w) => !samePerson(w.by, person));
       }
     }
-    this.#logger.warn({ teamId, cards: cards.length }, 'nobody logged in can read the team; its cards stay as they are');
-    return 0;
+    if (cards.length) this.#logger.warn({ teamId, cards: cards.length }, 'nobody logged in can read the team; its cards stay as they are');
+    return { updated: 0, posted: 0 };
   }
 
-  async #refreshCards(api: ScopedPlatform, cards: CardRecord[]): Promise<number> {
-    const active = new Map<string, AttackState>();
-    if (cards.some((c) => c.kind === 'attack')) {
-      for await (const attack of api.attacks.iterateActive({ pageSize: 1000 })) active.set(attack.guid, attack);
+  /** The watches that can read now; one whose owner's session has ended (or lost the team) is paused. */
+  async #readableWatches(watches: Watch[]): Promise<Watch[]> {
+    const readable: Watch[] = [];
+    for (const watch of watches) {
+      if (watch.pausedAt) continue;
+      const login = await this.#sessions.get(watch.by);
+      if (login?.session.teams.some((t) => t.identifier === watch.teamId)) readable.push(watch);
+      else await this.#pause(watch);
+    }
+    return readable;
+  }
+
+  /** Pauses a watch and tells its channel, once, how to renew it. */
+  async #pause(watch: Watch): Promise<void> {
+    if (!this.#watches) return;
+    const current = await this.#watches.get(watch.teamId, watch.channel);
+    // Removed, renewed by someone else or already paused since this pass began: nothing to do.
+    if (!current || current.pausedAt || current.renewedAt !== watch.renewedAt || !samePerson(current.by, watch.by)) return;
+    const paused: Watch = { ...current, pausedAt: new Date(this.#now()).toISOString() };
+    await this.#watches.set(paused);
+    this.#logger.info({ teamId: watch.teamId, channel: watch.channel, slackUser: watch.by.userId }, 'watch paused: the session that read for it ended');
+    if (!(await this.#store.claim(`watch-paused:${watch.teamId}:${watch.channel}:${watch.renewedAt}`, 30 * 24 * 3600_000))) return;
+    await this.#messenger.post(watch.channel, watchPausedMessage(paused, this.#command)).catch((error: unknown) => {
+      this.#logger.warn({ err: error, teamId: watch.teamId, channel: watch.channel }, 'could not tell a channel that its watch is paused');
+    });
+  }
+
+  /** The team's active attacks (and Kubernetes attacks, when a card needs them), by guid. */
+  async #readActive(api: ScopedPlatform, cards: CardRecord[], watched: boolean): Promise<{ states: Map<string, AttackState>; attacks: Attack[] }> {
+    const states = new Map<string, AttackState>();
+    const attacks: Attack[] = [];
+    if (watched || cards.some((c) => c.kind === 'attack')) {
+      for await (const attack of api.attacks.iterateActive({ pageSize: 1000 })) {
+        states.set(attack.guid, attack);
+        attacks.push(attack);
+      }
     }
     if (cards.some((c) => c.kind === 'kubernetes')) {
-      for (const attack of await api.kubernetes.list()) active.set(attack.guid, attack);
+      for (const attack of await api.kubernetes.list()) states.set(attack.guid, attack);
     }
+    return { states, attacks };
+  }
+
+  /**
+   * Posts a card in each watching channel for every attack of the list that it does not show
+   * yet: a new card when the attack has none anywhere, else a copy of its card, updated with it.
+   * A claim per channel and attack makes it one card per channel, whatever replica polls next.
+   */
+  async #cardNewAttacks(watches: Watch[], attacks: Attack[]): Promise<number> {
+    const oldestFirst = [...attacks].sort((a, b) => (a.created_at ?? '').localeCompare(b.created_at ?? ''));
+    let posted = 0;
+    for (const watch of watches) {
+      let postedHere = 0;
+      for (const attack of oldestFirst) {
+        if (postedHere >= watchCardsPerPass) break;
+        if (!watchCovers(watch, attack)) continue;
+        const existing = await this.#cards.get(attack.guid);
+        if (existing && shownIn(existing, watch.channel)) continue;
+        if (!(await claimWatchCard(this.#store, watch.channel, attack.guid))) continue;
+        try {
+          if (existing) {
+            const shown = withState(existing, attack).card;
+            const message = await this.#messenger.post(watch.channel, attackCardMessage(shown, { appUrl: this.#appUrl, channel: watch.channel }));
+            await this.#cards.addMirror(attack.guid, message);
+          } else {
+            const card = watchedAttackCard(attack, watch);
+            const message = await this.#messenger.post(watch.channel, attackCardMessage(card, { appUrl: this.#appUrl, channel: watch.channel }));
+            await this.#cards.savePosted({ ...card, channel: message.channel, ts: message.ts });
+          }
+          postedHere++;
+        } catch (error) {
+          // Kept claimed: a channel the bot cannot post in must not be tried every pass.
+          this.#logger.warn({ err: error, attack: attack.guid, channel: watch.channel }, 'could not post the card of a watched attack');
+        }
+      }
+      posted += postedHere;
+    }
+    return posted;
+  }
+
+  async #refreshCards(api: ScopedPlatform, cards: CardRecord[], active: Map<string, AttackState>): Promise<number> {
     let updated = 0;
     for (const card of cards) {
       let state = active.get(card.guid);
@@ -209,14 +333,17 @@ export class Poller {
   }
 
   /**
-   * The platform as each person who can read the team, in turn: the cards' starters first, then
-   * (only if none of them can) anyone else logged in with that team, so cards keep moving after
+   * The platform as each person who can read the team, in turn: the watches' owners first (a
+   * watch reads with its owner's session), then the cards' starters, then (only for cards, and
+   * only if none of them can) anyone else logged in with that team, so cards keep moving after
    * their starter logs out.
    */
-  async *#readers(teamId: string, cards: CardRecord[]): AsyncIterable<{ person: Person; api: ScopedPlatform }> {
+  async *#readers(teamId: string, cards: CardRecord[], watches: Watch[]): AsyncIterable<{ person: Person; api: ScopedPlatform }> {
     const seen = new Set<string>();
+    const owners = watches.map((w) => w.by);
     const starters = cards.map((c) => c.startedBy);
-    for (const people of [starters, () => this.#sessions.readersOf(teamId)] as const) {
+    const others = () => (cards.length ? this.#sessions.readersOf(teamId) : Promise.resolve([]));
+    for (const people of [owners, starters, others] as const) {
       for (const person of typeof people === 'function' ? await people() : people) {
         const key = `${person.workspaceId}/${person.userId}`;
         if (seen.has(key)) continue;

@@ -9,6 +9,7 @@ import { platformFor, teamName } from './access.ts';
 import { attackCardMessage } from '../views/attackCard.ts';
 import { errorInBrief, outcomeUnknown } from '../views/errorReply.ts';
 import type { CardRecord } from './cards.ts';
+import { claimWatchCard } from './poller.ts';
 import { UserInputError } from '../errors.ts';
 import { frozenRefusal } from '../guardrails/freezes.ts';
 import { cardGuards, coveringGuards, guardStart } from '../guardrails/guardCheck.ts';
@@ -95,6 +96,9 @@ export async function startAttack(deps: Deps, actor: Actor, login: Login, team: 
       },
     });
     throw error;
+  });
+  await claimWatchCard(deps.store, channel, guid).catch((error: unknown) => {
+    deps.logger.warn({ err: error, attack: guid }, 'could not mark the attack as carded for a watch of its channel');
   });
   const owner = { workspaceId: actor.workspaceId, userId: actor.userId, userName: actor.userName };
   await deps.guards.setForAttack(guid, (request.guards ?? []).map((spec) => ({ spec, owner })));

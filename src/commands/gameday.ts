@@ -88,12 +88,9 @@ async function endNow(deps: Deps, actor: Actor, channel: string, halted = 0): Pr
   return `:checkered_flag: Game day ${title} ended; its summary is in the channel.${still}`;
 }
 
-/**
- * Teams the channel watches, whose attacks belong in the report wherever they started. None
- * yet: channels bound to a team will hand theirs in here.
- */
-async function watchedTeamsOf(_deps: Deps, _channel: string): Promise<string[]> {
-  return [];
+/** Teams the channel watches, whose attacks belong in the report wherever they started. */
+async function watchedTeamsOf(deps: Deps, channel: string): Promise<string[]> {
+  return (await deps.watches.all()).filter((w) => w.channel === channel).map((w) => w.teamId);
 }
 
 /** `gameday report [id]`: the full report of an ended game day of the channel, shared there again. */

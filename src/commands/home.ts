@@ -6,21 +6,38 @@ import { describeError } from '../views/errorReply.ts';
 import { homeNoticeView, homeView, type HomeState } from '../views/home.ts';
 import { teamPickerModal } from '../views/team.ts';
 import type { Action, Reply } from '../slack/interaction.ts';
-import type { Actor } from '../store/sessions.ts';
+import type { Actor, Login } from '../store/sessions.ts';
+import type { Watch } from '../attacks/watches.ts';
 import { platformFor, requireLogin, teamName } from '../attacks/access.ts';
 import { openBuilder } from './attack/index.ts';
+
+/** The channels a person is in, asked of Slack once however often it is called; none when Slack cannot say. */
+function memberChannels(deps: Deps, actor: Actor): () => Promise<Set<string>> {
+  let asked: Promise<Set<string>> | undefined;
+  return () =>
+    (asked ??= deps.slack.channelsOf(actor.userId).catch((error: unknown) => {
+      deps.logger.warn({ err: error }, 'could not read the channels of a person for App Home');
+      return new Set<string>();
+    }));
+}
+
+/** Watches of the person's teams in channels they are in (a private channel's watch stays its members'). */
+async function watchesFor(deps: Deps, login: Login, channelsOf: () => Promise<Set<string>>): Promise<Watch[]> {
+  const teams = new Set(login.session.teams.map((t) => t.identifier));
+  const watches = (await deps.watches.all()).filter((w) => teams.has(w.teamId));
+  if (!watches.length) return [];
+  const channels = await channelsOf();
+  return watches.filter((w) => channels.has(w.channel));
+}
 
 /**
  * Game days running in channels the person is in. Slack answers membership for the bot's scopes;
  * when it cannot (a missing scope, a hiccup), none are shown rather than someone else's.
  */
-export async function gameDaysFor(deps: Deps, actor: Actor): Promise<HomeState['gameDays']> {
+export async function gameDaysFor(deps: Deps, actor: Actor, channelsOf: () => Promise<Set<string>> = memberChannels(deps, actor)): Promise<HomeState['gameDays']> {
   const running = await deps.gameDays.allRunning();
   if (!running.length) return [];
-  const channels = await deps.slack.channelsOf(actor.userId).catch((error: unknown) => {
-    deps.logger.warn({ err: error }, 'could not read the channels of a person for App Home');
-    return new Set<string>();
-  });
+  const channels = await channelsOf();
   return running.filter((g) => channels.has(g.channel)).map((g) => ({ channel: g.channel, title: g.title, facilitator: g.facilitator, startedAt: g.startedAt }));
 }
 
@@ -41,9 +58,11 @@ export async function publishHome(actor: Actor, deps: Deps): Promise<void> {
 }
 
 async function homeState(actor: Actor, deps: Deps): Promise<HomeState> {
-  const state: HomeState = { login: undefined, active: [], recent: [], gameDays: await gameDaysFor(deps, actor), command: deps.config.slack.command };
+  const channelsOf = memberChannels(deps, actor);
+  const state: HomeState = { login: undefined, active: [], recent: [], gameDays: await gameDaysFor(deps, actor, channelsOf), command: deps.config.slack.command };
   const login = await deps.sessions.get(actor);
   if (login) {
+    state.watches = await watchesFor(deps, login, channelsOf);
     state.login = {
       identifier: login.session.identifier ?? 'you',
       company: login.session.company_name ?? 'your company',

@@ -16,6 +16,7 @@ import { ticketCommand, ticketsCommand } from './ticket.ts';
 import { gamedayCommand } from './gameday.ts';
 import { freezeCommand, unfreezeCommand } from './freeze.ts';
 import { statusCommand } from './status.ts';
+import { unwatchCommand, watchCommand } from './watch.ts';
 import type { Actor } from '../store/sessions.ts';
 import type { Reply } from '../slack/interaction.ts';
 import { escapeMrkdwn } from '../views/blocks.ts';
@@ -40,6 +41,8 @@ subcommands.push(
   statusCommand,
   freezeCommand,
   unfreezeCommand,
+  watchCommand,
+  unwatchCommand,
 );
 
 /** Slack turns straight quotes into curly ones as people type; the parser needs straight ones. */

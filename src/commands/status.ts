@@ -17,11 +17,17 @@ async function liveCardsFor(deps: Deps, login: Login): Promise<CardRecord[]> {
 export const statusCommand: Subcommand = {
   name: 'status',
   usage: 'status',
-  summary: 'What stands now in your teams and channels: freezes, running game days and live attacks.',
+  summary: 'What stands now in your teams and channels: freezes, running game days, this channel\'s watches and live attacks.',
   examples: ['status'],
   async run(request, deps) {
     const login = await requireLogin(deps, request.actor);
-    const [freezes, gameDays, live] = await Promise.all([deps.freezes.touching(login.session.teams.map((t) => t.identifier)), gameDaysFor(deps, request.actor), liveCardsFor(deps, login)]);
-    return { kind: 'message', message: statusMessage({ freezes, gameDays, live, command: deps.config.slack.command }) };
+    const channel = request.actor.channelId;
+    const [freezes, gameDays, live, watches] = await Promise.all([
+      deps.freezes.touching(login.session.teams.map((t) => t.identifier)),
+      gameDaysFor(deps, request.actor),
+      liveCardsFor(deps, login),
+      channel ? deps.watches.inChannel(channel) : undefined,
+    ]);
+    return { kind: 'message', message: statusMessage({ freezes, gameDays, live, watches, command: deps.config.slack.command }) };
   },
 };

@@ -18,7 +18,8 @@ export async function warnExpiringSessions(deps: Deps): Promise<number> {
     for (const guids of (await deps.cards.liveByTeam()).values()) {
       for (const guid of guids) {
         const card = await deps.cards.get(guid);
-        if (!card || !isLive(card)) continue;
+        // A card a watch posted was started elsewhere: its reader did not start it.
+        if (!card || !isLive(card) || card.origin) continue;
         const key = `${card.startedBy.workspaceId}:${card.startedBy.userId}`;
         const owner = owners.get(key) ?? { person: card.startedBy, live: 0 };
         owner.live++;

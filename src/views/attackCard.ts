@@ -120,8 +120,32 @@ export function guardsText(guards: NonNullable<CardRecord['guards']>): string {
   return `*Guards* ${parts.join(' · ')}`;
 }
 
+const sourceWords: Record<string, string> = {
+  WebApp: 'the web UI',
+  Api: 'the API',
+  Scenario: 'a scenario',
+  Schedule: 'a schedule',
+  Cli: 'the command line',
+  CLI: 'the command line',
+};
+
+/** Where an attack came from, as a person says it: "the web UI" for `WebApp`. */
+export function createSourceWords(source: string | undefined): string {
+  if (!source) return 'the platform';
+  return Object.hasOwn(sourceWords, source) ? sourceWords[source]! : source;
+}
+
+/** Who started the attack and where, as the card's second line says it. */
+function starterText(card: CardRecord, channel: string | undefined): string {
+  if (card.origin) {
+    return `Started from ${escapeMrkdwn(createSourceWords(card.origin.source))}${card.origin.user ? ` by ${escapeMrkdwn(card.origin.user)}` : ''} · seen by this channel's watch of the team`;
+  }
+  const where = channel && channel !== card.channel ? ` in <#${card.channel}>` : '';
+  return `Started by <@${card.startedBy.userId}>${card.startedByPlatform ? ` (${escapeMrkdwn(card.startedByPlatform)})` : ''}${where}${card.approvedBy ? `, approved by <@${card.approvedBy.userId}>` : ''}`;
+}
+
 /** The card posted in the channel when an attack starts, updated in place as its stage changes. */
-export function attackCardMessage(card: CardRecord, links: { appUrl?: string | undefined } = {}): Message {
+export function attackCardMessage(card: CardRecord, links: { appUrl?: string | undefined; channel?: string | undefined } = {}): Message {
   const ref = attackRefValue(card);
   const stage = stageLabel(card.stage, card.lifecycle);
   const started = card.startTime ?? card.createdAt;
@@ -136,7 +160,7 @@ export function attackCardMessage(card: CardRecord, links: { appUrl?: string | u
   const halted = card.haltedBy.length ? `\nHalt requested by ${[...new Set(card.haltedBy.map((h) => `<@${h.userId}>`))].join(', ')}` : '';
   const blocks: KnownBlock[] = [
     header(`${card.type} attack · ${stageWords(card.stage)}`),
-    section(`*${escapeMrkdwn(card.type)}* ${argsText(card.args)} on ${escapeMrkdwn(card.targetWords)} in team *${escapeMrkdwn(card.teamName)}*\nStarted by <@${card.startedBy.userId}>${card.startedByPlatform ? ` (${escapeMrkdwn(card.startedByPlatform)})` : ''}${card.approvedBy ? `, approved by <@${card.approvedBy.userId}>` : ''}${halted}`),
+    section(`*${escapeMrkdwn(card.type)}* ${argsText(card.args)} on ${escapeMrkdwn(card.targetWords)} in team *${escapeMrkdwn(card.teamName)}*\n${starterText(card, links.channel)}${halted}`),
     fields([
       ['Stage', stage],
       ['Targets', card.totalClients !== undefined ? plural(card.totalClients, 'client') : 'resolving…'],

@@ -9,6 +9,8 @@ import type { TeamChoice } from './team.ts';
 import type { Freeze } from '../guardrails/freezes.ts';
 import { freezeLines } from './status.ts';
 import { plural } from './plural.ts';
+import type { Watch } from '../attacks/watches.ts';
+import { watchLine } from './watch.ts';
 
 export const HOME_VIEW = 'home';
 /** Opens the team picker modal (the same as `team` without an argument). */
@@ -20,6 +22,7 @@ export const HOME_NEW_ATTACK = 'home_new_attack';
 export const homeActiveShown = 15;
 export const homeRecentShown = 10;
 export const homeGameDaysShown = 10;
+export const homeWatchesShown = 10;
 
 /** What App Home shows, gathered by the handler. */
 export interface HomeState {
@@ -40,6 +43,8 @@ export interface HomeState {
   gameDays: { channel: string; title: string; facilitator: string; startedAt: string; permalink?: string | undefined }[];
   /** Freezes of the person's teams (and of every team). */
   freezes?: Freeze[];
+  /** Watches of the person's teams, in channels they are in. */
+  watches?: Watch[];
   /** The slash command, for hints. */
   command: string;
 }
@@ -62,6 +67,17 @@ function gameDayBlocks(gameDays: HomeState['gameDays']): KnownBlock[] {
     blocks.push(section(`:dart: *${escapeMrkdwn(day.title)}* in ${where}\nFacilitated by <@${day.facilitator}>${started}`));
   }
   if (gameDays.length > shown.length) blocks.push(context(`and ${plural(gameDays.length - shown.length, 'more game day')}.`));
+  return blocks;
+}
+
+function watchBlocks(watches: Watch[], command: string): KnownBlock[] {
+  if (!watches.length) return [];
+  const shown = watches.slice(0, homeWatchesShown);
+  const blocks: KnownBlock[] = [header('Watched channels'), section(shown.map((w) => watchLine(w, { channel: true })).join('\n'))];
+  const notes = [];
+  if (watches.length > shown.length) notes.push(`and ${plural(watches.length - shown.length, 'more watch', 'more watches')}.`);
+  if (shown.some((w) => w.pausedAt)) notes.push(`A paused watch resumes when someone with access runs \`${command} watch <team>\` in its channel.`);
+  if (notes.length) blocks.push(context(notes.join(' ')));
   return blocks;
 }
 
@@ -111,6 +127,7 @@ export function homeView(state: HomeState): HomeView {
   if (buttons.length) blocks.push(actions('home_actions', buttons));
   if (state.freezes?.length) blocks.push(section([...freezeLines(state.freezes), `No attack starts there until \`${command} unfreeze\`.`].join('\n')));
   if (login.teamId && team) blocks.push(...attackBlocks(state, login.teamId, team, command));
+  blocks.push(...watchBlocks(state.watches ?? [], command));
   blocks.push(...gameDayBlocks(state.gameDays));
   return { type: 'home', callback_id: HOME_VIEW, blocks };
 }

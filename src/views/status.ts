@@ -4,6 +4,8 @@ import { type Freeze, freezeScopeText, frozenLine } from '../guardrails/freezes.
 import { context, escapeMrkdwn, header, section, slackDate } from './blocks.ts';
 import type { Message } from './message.ts';
 import { stageLabel } from './attackCard.ts';
+import type { Watch } from '../attacks/watches.ts';
+import { watchLine } from './watch.ts';
 
 export const statusAttacksShown = 20;
 
@@ -12,7 +14,17 @@ export interface StatusState {
   gameDays: { channel: string; title: string; facilitator: string; startedAt: string }[];
   /** Live attack cards of the person's teams, newest first. */
   live: CardRecord[];
+  /** The watches of the channel status was asked in; undefined outside a channel. */
+  watches?: Watch[] | undefined;
   command: string;
+}
+
+/** The channel's watches, as `status` shows them. */
+function watchesSection(watches: Watch[], command: string): KnownBlock {
+  if (!watches.length) return section(`*Watches in this channel*
+None: \`${command} watch\` gets a card here for every attack of your team, wherever it starts.`);
+  const paused = watches.some((w) => w.pausedAt) ? [`A paused watch resumes when someone with access runs \`${command} watch <team>\` here.`] : [];
+  return section(['*Watches in this channel*', ...watches.map((w) => watchLine(w)), ...paused].join('\n'));
 }
 
 /** One line per freeze, as App Home and `status` show them. */
@@ -30,6 +42,7 @@ export function statusMessage(state: StatusState): Message {
     return `:dart: *${escapeMrkdwn(d.title)}* in <#${d.channel}>, facilitated by <@${d.facilitator}>${started}`;
   });
   blocks.push(section(days.length ? ['*Game days*', ...days].join('\n') : '*Game days*\nNone running in your channels.'));
+  if (state.watches) blocks.push(watchesSection(state.watches, command));
   const shown = state.live.slice(0, statusAttacksShown);
   const attacks = shown.map((c) => `${stageLabel(c.stage, c.lifecycle)} *${escapeMrkdwn(c.type)}* in *${escapeMrkdwn(c.teamName)}* · <#${c.channel}> · by <@${c.startedBy.userId}>\n\`${c.guid}\``);
   blocks.push(section(attacks.length ? ['*Live attacks started from Slack*', ...attacks].join('\n') : '*Live attacks started from Slack*\nNone.'));

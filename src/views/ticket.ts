@@ -232,7 +232,8 @@ export function ticketPrefill(source: TicketSource): { summary: string; descript
   add('Team', card?.teamName);
   add('Stage', `${stageWords(stage)}${lifecycle ? ` (${lifecycle})` : ''}`);
   const platformUser = card?.startedByPlatform ?? attack?.create_user;
-  const starter = [card ? `${nameOf(source.names, card.startedBy.userId)} in Slack` : undefined, platformUser ? `${platformUser} on the platform` : undefined].filter(Boolean).join(', ');
+  // A card a watched channel posted names no Slack starter: the attack started on the platform.
+  const starter = [card && !card.origin ? `${nameOf(source.names, card.startedBy.userId)} in Slack` : undefined, platformUser ? `${platformUser} on the platform` : undefined].filter(Boolean).join(', ');
   add('Started by', starter);
   const halts = card?.haltedBy ?? [];
   add('Halted by', halts.map((halt) => `${nameOf(source.names, halt.userId)} at ${halt.at}`).join('; '));

@@ -47,7 +47,10 @@ beforeEach(async () => {
 function poller(options: { logger?: ReturnType<typeof createLogger>; onFinished?: (card: CardRecord) => Promise<unknown> } = {}): Poller {
   return new Poller({
     cards,
-    messenger: { update: (channel, ts, message, priority) => updates.push({ channel, ts, message, priority }) },
+    messenger: {
+      update: (channel, ts, message, priority) => updates.push({ channel, ts, message, priority }),
+      post: () => Promise.reject(new Error('no channel is watched here')),
+    },
     store,
     sessions,
     platform,
@@ -87,14 +90,14 @@ describe('Poller', () => {
     await cardFor(guid!, alice);
     const polls = poller();
 
-    expect(await polls.pollOnce()).toEqual({ teams: 1, cards: 1, updated: 1 });
+    expect(await polls.pollOnce()).toEqual({ teams: 1, cards: 1, updated: 1, posted: 0 });
     expect(updates.map((u) => u.ts)).toEqual([`1700000000.${guid!.slice(0, 6)}`]);
     expect(updates[0]!.message.text).toContain('cpu attack');
     const shown = (await cards.get(guid!))!;
     expect(shown.totalClients).toBeGreaterThan(0);
 
     // Nothing moved on the platform: the next pass reads the list again and updates nothing.
-    expect(await polls.pollOnce()).toEqual({ teams: 1, cards: 1, updated: 0 });
+    expect(await polls.pollOnce()).toEqual({ teams: 1, cards: 1, updated: 0, posted: 0 });
     expect(updates).toHaveLength(1);
     expect(requestsTo('/attacks/active/paged')).toHaveLength(2);
 
@@ -106,7 +109,7 @@ describe('Poller', () => {
   it('reads every live card of a team from one active list, not one request each', async () => {
     const alice = await logIn('U0ALICE', sim.seed.users.owner);
     for (const guid of sim.addAttacks(team(), 5)) await cardFor(guid, alice);
-    expect(await poller().pollOnce()).toEqual({ teams: 1, cards: 5, updated: 5 });
+    expect(await poller().pollOnce()).toEqual({ teams: 1, cards: 5, updated: 5, posted: 0 });
     expect(sim.requests.map((r) => r.path)).toEqual(['/users/auth', '/attacks/active/paged']);
   });
 
@@ -122,7 +125,7 @@ describe('Poller', () => {
     expect(await cards.liveByTeam()).toEqual(new Map());
     expect(JSON.stringify(updates.at(-1)!.message.blocks)).not.toContain('attack_halt');
 
-    expect(await poller().pollOnce()).toEqual({ teams: 0, cards: 0, updated: 0 });
+    expect(await poller().pollOnce()).toEqual({ teams: 0, cards: 0, updated: 0, posted: 0 });
   });
 
   it('queues a finished attack\'s card ahead of cards that only moved on a stage', async () => {
@@ -173,7 +176,7 @@ describe('Poller', () => {
     const second = poller();
 
     expect((await first.pollOnce()).teams).toBe(1);
-    expect(await second.pollOnce()).toEqual({ teams: 0, cards: 0, updated: 0 });
+    expect(await second.pollOnce()).toEqual({ teams: 0, cards: 0, updated: 0, posted: 0 });
     expect((await first.pollOnce()).teams).toBe(1);
     expect(requestsTo('/attacks/active/paged')).toHaveLength(2);
   });
@@ -226,7 +229,7 @@ describe('Poller', () => {
     await cardFor(guid!, alice);
     await sessions.drop(alice);
 
-    expect(await poller({ logger }).pollOnce()).toEqual({ teams: 1, cards: 1, updated: 0 });
+    expect(await poller({ logger }).pollOnce()).toEqual({ teams: 1, cards: 1, updated: 0, posted: 0 });
     expect(updates).toEqual([]);
     expect(lines.map((l) => l.msg)).toEqual(['nobody logged in can read the team; its cards stay as they are']);
   });

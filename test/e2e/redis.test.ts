@@ -54,4 +54,19 @@ describe.skipIf(!redisUrl)('on a shared Redis store', () => {
     first.expectClean();
     second.expectClean();
   });
+
+  it('serves a watch set on one replica from whichever polls its team, with one card', async () => {
+    const id = 'U0REDIS2';
+    const watched = 'C0REDISWATCH';
+    await first.login(id, first.sim.seed.users.owner, { team: 'Payments' });
+    expect(read(await first.ask(id, 'watch', { channel: watched }))).toContain('this channel watches team Payments');
+    expect((await second.deps.watches.all()).map((w) => [w.teamName, w.channel])).toEqual([['Payments', watched]]);
+    const guid = first.sim.createAttackDirectly(first.sim.seed.teams.payments.id, { args: ['-l', '300'] });
+    const b = await second.poll();
+    const a = await first.poll();
+    expect(a.posted + b.posted).toBe(1);
+    expect(first.fake.channel(watched).messages().filter((m) => m.text().includes(guid))).toHaveLength(1);
+    first.expectClean();
+    second.expectClean();
+  });
 });

@@ -1,0 +1,136 @@
+import type { Attack } from '../client/index.ts';
+import type { KeyValueStore } from '../store/keyValue.ts';
+import type { Person } from '../store/sessions.ts';
+import { agree, plural } from '../views/plural.ts';
+import type { CardRecord } from './cards.ts';
+
+/**
+ * A channel bound to a team: every attack of the team, wherever it starts, gets a card there.
+ * The platform is read for it with the session of the person who set it (or last renewed it).
+ */
+export interface Watch {
+  teamId: string;
+  teamName: string;
+  channel: string;
+  by: Person & { userName: string };
+  /** ISO time the watch was first set: attacks created since then get cards. */
+  since: string;
+  /** ISO time `by` set or renewed it. */
+  renewedAt: string;
+  /** Set while the watch waits for someone to renew it (its reader's session ended). */
+  pausedAt?: string | undefined;
+}
+
+/**
+ * Attacks created up to this long before a watch was set still get cards: the platform's clock
+ * and ours may differ by a little, and an attack started just before is one people want to see.
+ */
+export const watchGraceMs = 60_000;
+
+const key = (teamId: string, channel: string) => `watch:${teamId}:${channel}`;
+
+/** The watches, one store key each, so every replica serves them and they survive restarts. */
+export class Watches {
+  readonly #store: KeyValueStore;
+
+  constructor(store: KeyValueStore) {
+    this.#store = store;
+  }
+
+  get(teamId: string, channel: string): Promise<Watch | undefined> {
+    return this.#store.get<Watch>(key(teamId, channel));
+  }
+
+  async set(watch: Watch): Promise<void> {
+    await this.#store.set(key(watch.teamId, watch.channel), watch);
+  }
+
+  /** Removes a watch; false when there was none. */
+  remove(teamId: string, channel: string): Promise<boolean> {
+    return this.#store.delete(key(teamId, channel));
+  }
+
+  /** Every watch, grouped by nothing: for the game-day report, status and App Home. */
+  async all(): Promise<Watch[]> {
+    const found: Watch[] = [];
+    for await (const [, watch] of this.#store.entries<Watch>('watch:')) found.push(watch);
+    return found;
+  }
+
+  /** Every watch by team, for the poller. */
+  async byTeam(): Promise<Map<string, Watch[]>> {
+    const teams = new Map<string, Watch[]>();
+    for (const watch of await this.all()) teams.set(watch.teamId, [...(teams.get(watch.teamId) ?? []), watch]);
+    return teams;
+  }
+
+  /** The watches of one channel. */
+  async inChannel(channel: string): Promise<Watch[]> {
+    return (await this.all()).filter((w) => w.channel === channel);
+  }
+}
+
+/** Whether a watch should card this attack: it is still running and was created since the watch was set. */
+export function watchCovers(watch: Watch, attack: Pick<Attack, 'created_at' | 'stage_lifecycle' | 'end_time'>): boolean {
+  if (attack.stage_lifecycle === 'Complete' || attack.stage_lifecycle === 'Error' || attack.end_time) return false;
+  const created = Date.parse(attack.created_at ?? '');
+  // An attack whose creation time cannot be read is shown rather than missed.
+  return Number.isNaN(created) || created >= Date.parse(watch.since) - watchGraceMs;
+}
+
+const pairs = (map: unknown) =>
+  map && typeof map === 'object' ? Object.entries(map as Record<string, unknown>).map(([k, v]) => `${k}=${String(v)}`).join(', ') : '';
+
+/** The target of an attack created elsewhere, in words, from the platform's record of it. */
+export function platformTargetWords(attack: Pick<Attack, 'infra_target' | 'targets' | 'target_type'>, teamName: string): string {
+  const target = attack.infra_target ?? {};
+  const ids = (group: unknown) => ((group as { ids?: unknown } | undefined)?.ids);
+  const hosts = ids(target['hosts']);
+  const containers = target['containers'] as { ids?: unknown; labels?: unknown } | undefined;
+  const exact = typeof target['exact'] === 'number' ? target['exact'] : undefined;
+  if (Array.isArray(hosts) && hosts.length) return `${agree(hosts.length, 'host')} ${hosts.join(', ')}`;
+  if (Array.isArray(containers?.ids) && containers.ids.length) return `${agree(containers.ids.length, 'container')} ${containers.ids.join(', ')}`;
+  if (containers?.labels && pairs(containers.labels)) return `${exact !== undefined ? plural(exact, 'random container') : 'all containers'} labelled ${pairs(containers.labels)}`;
+  if (pairs(target['tags'])) return `${exact !== undefined ? plural(exact, 'random host') : 'all hosts'} tagged ${pairs(target['tags'])}`;
+  if (attack.targets.length) return `${agree(attack.targets.length, attack.target_type === 'Container' ? 'container' : 'host')} ${attack.targets.slice(0, 10).join(', ')}${attack.targets.length > 10 ? ', …' : ''}`;
+  return `every active client of team ${teamName}`;
+}
+
+/** The length in seconds an attack's `-l`/`--length` flag gives, if any. */
+function lengthOf(args: readonly string[]): number | undefined {
+  for (let i = 0; i < args.length; i++) {
+    const arg = args[i]!;
+    const inline = /^--length=(\d+)$/.exec(arg);
+    if (inline) return Number(inline[1]);
+    if ((arg === '-l' || arg === '--length') && /^\d+$/.test(args[i + 1] ?? '')) return Number(args[i + 1]);
+  }
+  return undefined;
+}
+
+/** The card a watch posts for an attack started outside Slack (or in Slack, where no card was posted). */
+export function watchedAttackCard(attack: Attack, watch: Watch): CardRecord {
+  return {
+    guid: attack.guid,
+    kind: 'attack',
+    teamId: watch.teamId,
+    teamName: watch.teamName,
+    channel: watch.channel,
+    ts: '',
+    type: attack.infra_command?.type ?? 'attack',
+    args: attack.args,
+    targetWords: platformTargetWords(attack, watch.teamName),
+    // The watch's reader reads the card too; the card itself names who started it on the platform.
+    startedBy: watch.by,
+    startedByPlatform: attack.create_user,
+    origin: { source: attack.create_source, user: attack.create_user },
+    stage: attack.stage ?? 'Pending',
+    lifecycle: attack.stage_lifecycle ?? 'Active',
+    totalClients: attack.total_clients,
+    createdAt: attack.created_at ?? new Date().toISOString(),
+    startTime: attack.start_time,
+    endTime: attack.end_time,
+    lengthSeconds: lengthOf(attack.args),
+    annotations: attack.annotations ?? {},
+    haltedBy: [],
+  };
+}
