@@ -1,5 +1,5 @@
 import type { GuardSpec } from '../guardrails/guards.ts';
-import type { CreateAttackInput, CreateAttackRequest, InfraCommandType } from '../client/index.ts';
+import type { CreateAttackInput, CreateAttackRequest, CreateKubernetesAttackInput, InfraCommandType } from '../client/index.ts';
 import { agree, plural } from '../views/plural.ts';
 
 /** Which clients an attack hits, as the person chose it (target flags or the builder modal). */
@@ -9,7 +9,26 @@ export type AttackTarget =
   | { kind: 'containers'; ids: string[] }
   | { kind: 'tags'; tags: Record<string, string>; count?: number | undefined }
   | { kind: 'labels'; labels: Record<string, string>; count?: number | undefined }
-  | { kind: 'service'; serviceId: string };
+  | {
+      kind: 'service';
+      serviceId: string;
+      /** Attack a random share of the service's targets (sampling); all of them when absent. */
+      percent?: number | undefined;
+      /** Targets that join the service while the attack runs are attacked too. */
+      includeNewTargets?: boolean | undefined;
+    }
+  | { kind: 'kubernetes'; objects: KubernetesObjectRef[]; count?: number | undefined; percent?: number | undefined };
+
+/** One Kubernetes object an attack acts on, as `cluster/namespace/kind/name` names it. */
+export interface KubernetesObjectRef {
+  clusterId: string;
+  namespace: string;
+  kind: string;
+  name: string;
+}
+
+/** `cluster/namespace/kind/name`: how a Kubernetes object is typed and shown. */
+export const kubernetesObjectPath = (object: KubernetesObjectRef) => `${object.clusterId}/${object.namespace}/${object.kind}/${object.name}`;
 
 /** A fully checked attack, ready for the preview and then for the platform. */
 export interface AttackRequest {
@@ -29,7 +48,7 @@ export interface AttackRequest {
 }
 
 /** The `target` of `POST /attacks/new` (platform-api.md, attack creation payload). */
-export function targetPayload(target: Exclude<AttackTarget, { kind: 'service' }>): CreateAttackInput['target'] {
+export function targetPayload(target: Exclude<AttackTarget, { kind: 'service' | 'kubernetes' }>): CreateAttackInput['target'] {
   switch (target.kind) {
     case 'all':
       return { type: 'Random' };
@@ -58,8 +77,24 @@ export function serviceAttackPayload(request: AttackRequest & { target: { kind: 
     attackConfiguration: {
       command: { infraCommandType, infraCommandArgs: { cliArgs: [request.type, ...request.args] } },
       targets: [{ serviceId: request.target.serviceId, targetingStrategy: { type: 'All' } }],
+      ...(request.target.percent !== undefined ? { sampling: { type: 'Percent', percent: request.target.percent } } : {}),
     },
-    includeNewTargets: false,
+    includeNewTargets: request.target.includeNewTargets ?? false,
+  };
+}
+
+/** The `POST /kubernetes/attacks/new` body (platform-contract.md, Kubernetes attacks). */
+export function kubernetesAttackPayload(request: AttackRequest & { target: { kind: 'kubernetes' } }): CreateKubernetesAttackInput {
+  const { objects, count, percent } = request.target;
+  return {
+    impactDefinition: { cliArgs: [request.type, ...request.args] },
+    targetDefinition: {
+      strategy: {
+        k8sObjects: objects.map(({ clusterId, namespace, kind, name }) => ({ clusterId, namespace, kind, name })),
+        ...(count !== undefined ? { count } : {}),
+        ...(percent !== undefined ? { percentage: percent } : {}),
+      },
+    },
   };
 }
 
@@ -83,7 +118,17 @@ export function describeTarget(target: AttackTarget, teamName: string): string {
       return `${target.count !== undefined ? plural(target.count, 'random host') : 'all hosts'} tagged ${pairs(target.tags)}`;
     case 'labels':
       return `${target.count !== undefined ? plural(target.count, 'random container') : 'all containers'} labelled ${pairs(target.labels)}`;
-    case 'service':
-      return `service ${target.serviceId}`;
+    case 'service': {
+      const share = target.percent !== undefined && target.percent < 100 ? `a random ${target.percent}% of the targets of service` : 'every target of service';
+      return `${share} ${target.serviceId}${target.includeNewTargets ? ', and targets that join it while the attack runs' : ''}`;
+    }
+    case 'kubernetes': {
+      const objects = target.objects.map((o) => `${o.kind} ${o.name} in ${o.clusterId}/${o.namespace}`).join(', ');
+      const many = target.objects.length > 1;
+      const objectsWords = `${many ? `${target.objects.length} Kubernetes objects` : 'Kubernetes object'} ${objects}`;
+      if (target.count !== undefined) return `${plural(target.count, 'random object')} of ${objectsWords}`;
+      if (target.percent !== undefined) return `a random ${target.percent}% of ${objectsWords}`;
+      return many ? `all ${objectsWords}` : objectsWords;
+    }
   }
 }

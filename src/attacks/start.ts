@@ -3,7 +3,7 @@ import type { TeamEntry } from '../client/index.ts';
 import { audit } from '../audit.ts';
 import type { Deps } from '../deps.ts';
 import { explained } from '../errors.ts';
-import { describeTarget, serviceAttackPayload, targetPayload, type AttackRequest } from './request.ts';
+import { describeTarget, kubernetesAttackPayload, serviceAttackPayload, targetPayload, type AttackRequest } from './request.ts';
 import type { Actor, Login } from '../store/sessions.ts';
 import { platformFor, teamName } from './access.ts';
 import { attackCardMessage } from '../views/attackCard.ts';
@@ -79,6 +79,7 @@ export async function startAttack(deps: Deps, actor: Actor, login: Login, team: 
       if (!first) throw new Error('The platform created no attack for the service');
       return first;
     }
+    if (request.target.kind === 'kubernetes') return api.kubernetes.create(kubernetesAttackPayload({ ...request, target: request.target }));
     return api.attacks.create({ command: { type: request.type, ...(request.args.length ? { args: request.args } : {}) }, target: targetPayload(request.target) });
   }).catch(async (error: unknown) => {
     // A start that fails is part of the channel's game day too: its timeline and summary say why.
@@ -107,7 +108,7 @@ export async function startAttack(deps: Deps, actor: Actor, login: Login, team: 
   const now = new Date(deps.clock.now()).toISOString();
   const card: CardRecord = {
     guid,
-    kind: 'attack',
+    kind: request.target.kind === 'kubernetes' ? 'kubernetes' : 'attack',
     teamId: team.identifier,
     teamName: name,
     channel,

@@ -152,6 +152,8 @@ export const kubernetesAttackSchema = z.looseObject({
   stage_lifecycle: optionalText,
   created_at: optionalText,
   end_time: optionalText,
+  targets: z.array(z.string()).optional().catch(undefined),
+  total_clients: optionalNumber,
   impact_definition: z.looseObject({ cli_args: textList }).optional().catch(undefined),
   target_definition: z
     .looseObject({
@@ -159,7 +161,9 @@ export const kubernetesAttackSchema = z.looseObject({
     })
     .optional()
     .catch(undefined),
-});
+})
+  // The record names its resolved targets but, unlike a TaskResponse, may not count them: cards show the count.
+  .transform((attack) => ({ ...attack, total_clients: attack.total_clients ?? attack.targets?.length }));
 
 // Tracker
 

@@ -1,6 +1,6 @@
 import type { HomeView } from '@slack/types';
 import type { Deps } from '../deps.ts';
-import { listed } from '../views/attackList.ts';
+import { listed, listedKubernetes, type ListedAttack } from '../views/attackList.ts';
 import { StoreUnavailableError } from '../store/errors.ts';
 import { describeError } from '../views/errorReply.ts';
 import { homeNoticeView, homeView, type HomeState } from '../views/home.ts';
@@ -74,9 +74,18 @@ async function homeState(actor: Actor, deps: Deps): Promise<HomeState> {
     if (login.team) {
       const api = platformFor(deps, login, login.team);
       try {
-        const [active, recent] = await Promise.all([api.attacks.activePage({ pageSize: 15 }), api.attacks.completedPage({ pageSize: 10 })]);
-        state.active = active.items.map(listed);
-        state.recent = recent.items.map(listed);
+        const [active, recent, kubernetes] = await Promise.all([
+          api.attacks.activePage({ pageSize: 15 }),
+          api.attacks.completedPage({ pageSize: 10 }),
+          // Kubernetes attacks are listed apart; without them the rest is still worth showing.
+          api.kubernetes.list().then((all) => all.map(listedKubernetes), (error: unknown) => {
+            deps.logger.warn({ err: error }, 'could not read Kubernetes attacks for App Home');
+            return [];
+          }),
+        ]);
+        const newestFirst = (a: ListedAttack, b: ListedAttack) => (b.startedAt ?? '').localeCompare(a.startedAt ?? '');
+        state.active = [...active.items.map(listed), ...kubernetes.filter((a) => a.active)].sort(newestFirst);
+        state.recent = [...recent.items.map(listed), ...kubernetes.filter((a) => !a.active)].sort(newestFirst).slice(0, 10);
       } catch (error) {
         // Home still shows who and where the person is; the lists come back on the next refresh.
         deps.logger.warn({ err: error }, 'could not read attacks for App Home');

@@ -17,6 +17,12 @@ export const ATTACK_LENGTH = 'attack_length';
 export const ATTACK_TARGET_KIND = 'attack_target_kind';
 export const ATTACK_TARGET_VALUES = 'attack_target_values';
 export const ATTACK_TARGET_COUNT = 'attack_target_count';
+/** A share of the targets: the sampling of a service, or of the Kubernetes objects named. */
+export const ATTACK_TARGET_PERCENT = 'attack_target_percent';
+/** A service's "include new targets" checkbox. */
+export const ATTACK_INCLUDE_NEW = 'attack_include_new';
+/** Guards, typed as the command takes them: `a:1234567, b:CheckoutErrorRate`. */
+export const ATTACK_GUARDS = 'attack_guards';
 export const ATTACK_TEAM = 'attack_team';
 /** Where the card goes, asked only when the builder was not opened from a channel (App Home). */
 export const ATTACK_CHANNEL = 'attack_channel';
@@ -34,7 +40,7 @@ export function attackArgId(type: string, argName: string): string {
 /** The value a Boolean argument's checkbox submits when ticked. */
 export const CHECKED = 'true';
 
-export const builderTargetKinds = ['all', 'tags', 'hosts', 'containers', 'labels'] as const;
+export const builderTargetKinds = ['all', 'tags', 'hosts', 'containers', 'labels', 'service', 'kubernetes'] as const;
 export type BuilderTargetKind = (typeof builderTargetKinds)[number];
 
 const targetKindText: Record<BuilderTargetKind, string> = {
@@ -43,6 +49,8 @@ const targetKindText: Record<BuilderTargetKind, string> = {
   hosts: 'Exact hosts',
   containers: 'Exact containers',
   labels: 'Containers, by label',
+  service: 'A service',
+  kubernetes: 'Kubernetes objects',
 };
 
 const targetValuesField: Record<Exclude<BuilderTargetKind, 'all'>, { label: string; hint: string; placeholder: string }> = {
@@ -50,6 +58,12 @@ const targetValuesField: Record<Exclude<BuilderTargetKind, 'all'>, { label: stri
   hosts: { label: 'Host ids', hint: 'Host identifiers separated by commas.', placeholder: 'platform-web-1, platform-web-2' },
   containers: { label: 'Container ids', hint: 'Container identifiers separated by commas.', placeholder: 'checkout-1, checkout-2' },
   labels: { label: 'Labels', hint: 'key=value pairs separated by commas, such as app=checkout. Containers must have every label.', placeholder: 'app=checkout' },
+  service: { label: 'Service id', hint: 'The id of the service, as the platform shows it. Only some attack types run on services.', placeholder: 'the service id' },
+  kubernetes: {
+    label: 'Kubernetes objects',
+    hint: 'cluster/namespace/kind/name, several separated by commas.',
+    placeholder: 'acme-prod/checkout/Deployment/checkout',
+  },
 };
 
 export function isBuilderTargetKind(value: string | undefined): value is BuilderTargetKind {
@@ -67,6 +81,8 @@ export interface AttackBuilderOptions {
   privateMetadata?: string | undefined;
   /** Ask for the channel the attack's card goes to. */
   askChannel?: boolean | undefined;
+  /** Offer the Guards field: only when a monitoring integration is configured to read them through. */
+  askGuards?: boolean | undefined;
 }
 
 function typeOption(metadata: InfraAttackMetadata): PlainTextOption {
@@ -165,7 +181,7 @@ function targetBlocks(kind: BuilderTargetKind | undefined, values: Record<string
     placeholder: plain(field.placeholder, 150),
     ...(typed ? { initial_value: typed } : {}),
   }, { optional: true, hint: field.hint }));
-  if (kind === undefined || kind === 'tags' || kind === 'labels') {
+  if (kind === undefined || kind === 'tags' || kind === 'labels' || kind === 'kubernetes') {
     const count = values[ATTACK_TARGET_COUNT];
     blocks.push(input(ATTACK_TARGET_COUNT, 'How many, picked at random', {
       type: 'number_input',
@@ -174,9 +190,38 @@ function targetBlocks(kind: BuilderTargetKind | undefined, values: Record<string
       min_value: '1',
       max_value: String(maxTargetCount),
       ...(isNumber(count, false) ? { initial_value: count } : {}),
-    }, { optional: true, hint: 'Only with tags or labels. Leave empty to hit every matching client.' }));
+    }, { optional: true, hint: kind === 'kubernetes' ? 'Leave empty to act on every object named, or give a percent below instead.' : 'Only with tags or labels. Leave empty to hit every matching client.' }));
+  }
+  if (kind === 'service' || kind === 'kubernetes') {
+    const percent = values[ATTACK_TARGET_PERCENT];
+    blocks.push(input(ATTACK_TARGET_PERCENT, kind === 'service' ? 'Sample percent' : 'Percent, picked at random', {
+      type: 'number_input',
+      action_id: ATTACK_TARGET_PERCENT,
+      is_decimal_allowed: false,
+      min_value: '1',
+      max_value: '100',
+      ...(isNumber(percent, false) ? { initial_value: percent } : {}),
+    }, { optional: true, hint: kind === 'service' ? 'Attack a random share of the service\'s targets. Leave empty to attack all of them.' : 'A random share of the objects named, instead of a count.' }));
+  }
+  if (kind === 'service') {
+    const option: PlainTextOption = { text: plain('Also attack targets that join the service while it runs', limits.optionText), value: CHECKED };
+    blocks.push(input(ATTACK_INCLUDE_NEW, 'New targets', {
+      type: 'checkboxes',
+      action_id: ATTACK_INCLUDE_NEW,
+      options: [option],
+      ...(values[ATTACK_INCLUDE_NEW] === CHECKED ? { initial_options: [option] } : {}),
+    }, { optional: true }));
   }
   return blocks;
+}
+
+function guardsBlock(value: string | undefined): InputBlock {
+  return input(ATTACK_GUARDS, 'Guards', {
+    type: 'plain_text_input',
+    action_id: ATTACK_GUARDS,
+    placeholder: plain('a:1234567, b:CheckoutErrorRate', 150),
+    ...(value ? { initial_value: value } : {}),
+  }, { optional: true, hint: 'Health signals that halt the attack when they fire: a:<monitor id> for a monitoringA monitor, b:<alert name> for a monitoringB alert, separated by commas.' });
 }
 
 function teamBlock(teams: TeamChoice[], current: string | undefined): InputBlock {
@@ -214,6 +259,7 @@ export function attackBuilderModal(options: AttackBuilderOptions): ModalView {
 
   const tail: KnownBlock[] = [
     ...targetBlocks(isBuilderTargetKind(values[ATTACK_TARGET_KIND]) ? values[ATTACK_TARGET_KIND] : undefined, values),
+    ...(options.askGuards ? [guardsBlock(values[ATTACK_GUARDS])] : []),
     ...(options.teams.length > 0 ? [teamBlock(options.teams, options.currentTeam)] : []),
     ...(options.askChannel
       ? [input(ATTACK_CHANNEL, 'Channel for its card', {

@@ -4,7 +4,10 @@ import { builderToRequest } from '../../src/commands/attack/builder.ts';
 import { parseAttackCommand } from '../../src/commands/attack/parse.ts';
 import type { AttackRequest } from '../../src/attacks/request.ts';
 import {
+  ATTACK_GUARDS,
+  ATTACK_INCLUDE_NEW,
   ATTACK_LENGTH,
+  ATTACK_TARGET_PERCENT,
   ATTACK_TARGET_COUNT,
   ATTACK_TARGET_KIND,
   ATTACK_TARGET_VALUES,
@@ -174,5 +177,41 @@ describe('builderToRequest field errors', () => {
       const inputBlocks = new Set(view.blocks.filter((block) => block.type === 'input').map((block) => block.block_id));
       for (const field of Object.keys(errors(inputs, max))) expect(inputBlocks).toContain(field);
     }
+  });
+});
+
+describe('the builder\'s guards, service and Kubernetes targets', () => {
+  const monitoring = { integrationA: 'acme-metrics', domainA: undefined, uriB: undefined };
+  const build = (inputs: Record<string, string | undefined>) => builderToRequest(inputs, catalogue, { ...limits, monitoring, command: '/chaos' });
+  const base = { [ATTACK_TYPE_SELECT]: 'cpu', [ATTACK_LENGTH]: '30', [ATTACK_TEAM]: 'team-1' };
+
+  it('reads guards separated by commas, and says on the field what is wrong', () => {
+    expect(build({ ...base, [ATTACK_TARGET_KIND]: 'all', [ATTACK_GUARDS]: 'a:1234567, a:7654321' })).toMatchObject({
+      guards: [{ kind: 'a', monitorId: '1234567' }, { kind: 'a', monitorId: '7654321' }],
+    });
+    expect(build({ ...base, [ATTACK_TARGET_KIND]: 'all', [ATTACK_GUARDS]: 'b:CheckoutErrorRate' })).toEqual({
+      errors: { [ATTACK_GUARDS]: expect.stringContaining('Alert guards need MONITORING_B_URI') },
+    });
+  });
+
+  it('gives the service and Kubernetes targets the command gives', () => {
+    const service = build({ ...base, [ATTACK_TARGET_KIND]: 'service', [ATTACK_TARGET_VALUES]: 'svc-1', [ATTACK_TARGET_PERCENT]: '40', [ATTACK_INCLUDE_NEW]: 'true' });
+    expect(service).toMatchObject({ target: { kind: 'service', serviceId: 'svc-1', percent: 40, includeNewTargets: true } });
+    expect(parsedEquivalent(service as AttackRequest).target).toEqual((service as AttackRequest).target);
+    const k8s = build({ ...base, [ATTACK_TARGET_KIND]: 'kubernetes', [ATTACK_TARGET_VALUES]: 'c/ns/Deployment/web, c/ns/StatefulSet/db', [ATTACK_TARGET_COUNT]: '1' });
+    expect(k8s).toMatchObject({ target: { kind: 'kubernetes', count: 1, objects: [{ name: 'web' }, { name: 'db' }] } });
+    expect(parsedEquivalent(k8s as AttackRequest).target).toEqual((k8s as AttackRequest).target);
+  });
+
+  it('refuses a count with a percent, a percent with hosts, and a service for a type that cannot run on one', () => {
+    expect(build({ ...base, [ATTACK_TARGET_KIND]: 'kubernetes', [ATTACK_TARGET_VALUES]: 'c/ns/D/w', [ATTACK_TARGET_COUNT]: '1', [ATTACK_TARGET_PERCENT]: '5' })).toEqual({
+      errors: { [ATTACK_TARGET_PERCENT]: 'Give a count or a percent, not both.' },
+    });
+    expect(build({ ...base, [ATTACK_TARGET_KIND]: 'hosts', [ATTACK_TARGET_VALUES]: 'a', [ATTACK_TARGET_PERCENT]: '5' })).toEqual({
+      errors: { [ATTACK_TARGET_PERCENT]: expect.stringContaining('only goes with a service or Kubernetes objects') },
+    });
+    expect(build({ [ATTACK_TYPE_SELECT]: 'http_probe', [arg('http_probe', 'url')]: 'https://x.example', [ATTACK_TARGET_KIND]: 'service', [ATTACK_TARGET_VALUES]: 'svc-1' })).toEqual({
+      errors: { [ATTACK_TARGET_KIND]: 'http_probe attacks cannot target a service; choose another target.' },
+    });
   });
 });

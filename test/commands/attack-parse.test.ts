@@ -35,7 +35,7 @@ function failure(text: string, max = limits.maxAttackSeconds): UserInputError {
   throw new Error(`expected "${text}" to be rejected`);
 }
 
-const cpuUsage = 'attack cpu [-l length] [-c cores | -a] [-p percent] [target flags] [--team T] [--yes]';
+const cpuUsage = 'attack cpu [-l length] [-c cores | -a] [-p percent] [target flags] [--guard G] [--team T] [--yes]';
 
 describe('tokenize', () => {
   it.each([
@@ -193,7 +193,7 @@ describe('attack flags', () => {
   it('names every required flag that is missing', () => {
     expect(failure('http_probe -r 0.2').message).toBe('http_probe needs `-u/--url` (Endpoint to probe).');
     // Without a usage in the metadata, the line is built from the arguments.
-    expect(failure('http_probe').usage).toBe('attack http_probe -u url [-r ratio] [--label label] [target flags] [--team T] [--yes]');
+    expect(failure('http_probe').usage).toBe('attack http_probe -u url [-r ratio] [--label label] [target flags] [--guard G] [--team T] [--yes]');
   });
 
   it('escapes what a person typed before it goes into a message', () => {
@@ -418,7 +418,12 @@ describe('the target flag table', () => {
     containers: { kind: 'containers', ids: ['c-1'] },
     tags: { kind: 'tags', tags: { role: 'web', zone: 'a' }, count: 2 },
     labels: { kind: 'labels', labels: { app: 'checkout' } },
-    service: { kind: 'service', serviceId: 'svc-1' },
+    service: { kind: 'service', serviceId: 'svc-1', percent: 50, includeNewTargets: true },
+    kubernetes: {
+      kind: 'kubernetes',
+      objects: [{ clusterId: 'prod', namespace: 'shop', kind: 'Deployment', name: 'web' }, { clusterId: 'prod', namespace: 'shop', kind: 'StatefulSet', name: 'db' }],
+      percent: 50,
+    },
   };
 
   it.each(Object.keys(targetFlags) as TargetKind[])('%s: the usage names its flag, and the parser reads back what the preview writes', (kind) => {
@@ -426,5 +431,50 @@ describe('the target flag table', () => {
     const words = targetFlagWords(targets[kind]);
     expect(words[0]).toBe(targetFlags[kind].flag);
     expect(parse(`cpu -l 60 ${words.join(' ')}`).target).toEqual(targets[kind]);
+  });
+});
+
+describe('--guard and the Kubernetes and service target flags', () => {
+  const monitoring = { integrationA: 'acme-metrics', domainA: 'app.monitoring-a.example', uriB: 'https://alerts.monitoring-b.example' };
+  const withGuards = (text: string) => parseAttackCommand(text, catalogue, { ...limits, monitoring, command: '/chaos' });
+
+  it('reads --guard as often as it is given, once per guard, with the configured integrations', () => {
+    expect(withGuards('cpu -l 30 --guard a:1234567 --guard b:CheckoutErrorRate --guard a:1234567').guards).toEqual([
+      { kind: 'a', monitorId: '1234567', integration: 'acme-metrics', domain: 'app.monitoring-a.example' },
+      { kind: 'b', alert: 'CheckoutErrorRate', uri: 'https://alerts.monitoring-b.example' },
+    ]);
+    expect(withGuards('cpu -l 30').guards).toBeUndefined();
+  });
+
+  it('says what is wrong with a guard, with the attack usage line', () => {
+    const error = (() => {
+      try {
+        withGuards('cpu -l 30 --guard a:latency');
+      } catch (thrown) {
+        return thrown as UserInputError;
+      }
+      throw new Error('expected a refusal');
+    })();
+    expect(error.message).toContain('`--guard`: “latency” is not a monitor id');
+    expect(error.usage).toBe(cpuUsage);
+    expect(() => parse('cpu -l 30 --guard a:1234567')).toThrow('Monitor guards need MONITORING_A_INTEGRATION');
+    expect(() => parse('cpu -l 30 --gard a:1')).toThrow('Did you mean `--guard`?');
+    expect(attackUsage.general).toContain('[--guard G]');
+  });
+
+  it('reads Kubernetes objects from repeated flags and commas, with a count or a percent', () => {
+    expect(parse('cpu -l 30 --k8s-target c/ns/Deployment/web,c/ns/StatefulSet/db --k8s-target c/ns/Deployment/web --k8s-percent 50').target).toEqual({
+      kind: 'kubernetes',
+      objects: [{ clusterId: 'c', namespace: 'ns', kind: 'Deployment', name: 'web' }, { clusterId: 'c', namespace: 'ns', kind: 'StatefulSet', name: 'db' }],
+      percent: 50,
+    });
+    expect(failure('cpu --k8s-target c/ns/Deployment').message).toContain('is not a Kubernetes object');
+    expect(failure('cpu --k8s-target c/ns/D/w --k8s-count 1 --k8s-percent 5').message).toContain('not both');
+    expect(failure('cpu --k8s-targt c/ns/D/w').message).toContain('Did you mean `--k8s-target`?');
+  });
+
+  it('reads sampling and new targets for a service', () => {
+    expect(parse('cpu -l 30 --target-service svc --sample-percent 25 --include-new-targets').target).toEqual({ kind: 'service', serviceId: 'svc', percent: 25, includeNewTargets: true });
+    expect(failure('cpu --target-hosts a --include-new-targets').message).toContain('it does not go with `--target-hosts`');
   });
 });

@@ -1,7 +1,9 @@
 import { startSimulator, type Simulator } from '@faultline/platform-sim';
 import type { InputBlock, PlainTextInput } from '@slack/types';
+import { readFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { builtInCatalogue } from '../../src/client/catalogue.ts';
+import { parseAttackCommand } from '../../src/commands/attack/parse.ts';
 import { subcommands } from '../../src/commands/index.ts';
 import { ATTACK_TARGET_KIND, ATTACK_TARGET_VALUES, attackBuilderModal } from '../../src/views/attackBuilder.ts';
 
@@ -52,7 +54,49 @@ describe('help examples', () => {
   });
 });
 
+/** The Kubernetes objects an example names, each `cluster/namespace/kind/name`, found in the team. */
+function hasKubernetesObjects(teamId: string, example: string): boolean {
+  const known = sim.state.kubernetesObjectsOf(teamId).map((o) => `${o.clusterId}/${o.namespace}/${o.kind}/${o.name}`);
+  return [...example.matchAll(/--k8s-target\s+(\S+)/g)].flatMap((m) => ids(m[1]!)).every((path) => known.includes(path));
+}
+
+/** The attack commands the README shows, without the ones that stand for a value (`<service id>`). */
+const readmeAttacks = [...readFileSync(new URL('../../README.md', import.meta.url), 'utf8').matchAll(/\/chaos (attack [^`\n→]+)/g)]
+  .map((m) => m[1]!.trim())
+  .filter((example) => example !== 'attack' && !example.includes('<'));
+const helpAttacks = subcommands.find((sub) => sub.name === 'attack')!.examples.filter((example) => example !== 'attack');
+const monitoring = { integrationA: 'acme-metrics', domainA: 'app.monitoring-a.example', uriB: 'https://alerts.monitoring-b.example' };
+
+describe('attack examples in the help and the README', () => {
+  it('include one on Kubernetes objects in each', () => {
+    expect(helpAttacks.some((example) => example.includes('--k8s-target'))).toBe(true);
+    expect(readmeAttacks.some((example) => example.includes('--k8s-target'))).toBe(true);
+  });
+
+  it('parse, and name hosts, containers and Kubernetes objects that exist in one team', () => {
+    const wrong = [...helpAttacks, ...readmeAttacks].filter((example) => {
+      try {
+        parseAttackCommand(example.slice('attack '.length), builtInCatalogue, { maxAttackSeconds: 3600, monitoring });
+      } catch {
+        return true;
+      }
+      const flags = flagsOf(example);
+      return !teamsFor(flags).some((teamId) => hasClients(teamId, 'hosts', ids(flags.get('--target-hosts') ?? ''))
+        && hasClients(teamId, 'containers', ids(flags.get('--target-containers') ?? '')) && hasKubernetesObjects(teamId, example));
+    });
+    expect(readmeAttacks.length).toBeGreaterThan(5);
+    expect(wrong).toEqual([]);
+  });
+});
+
 describe('attack builder placeholders', () => {
+  it('for Kubernetes objects name objects of one team of the demo', () => {
+    const view = attackBuilderModal({ catalogue: builtInCatalogue, teams: [{ id: 't', name: 'Platform' }], currentTeam: 't', maxAttackSeconds: 3600, values: { [ATTACK_TARGET_KIND]: 'kubernetes' } });
+    const field = view.blocks.find((block): block is InputBlock => block.type === 'input' && block.block_id === ATTACK_TARGET_VALUES)!;
+    const placeholder = (field.element as PlainTextInput).placeholder!.text;
+    expect(teamsFor(new Map()).some((teamId) => hasKubernetesObjects(teamId, `--k8s-target ${placeholder}`))).toBe(true);
+  });
+
   it.each(['hosts', 'containers'] as const)('for %s name clients of one team of the demo', (kind) => {
     const view = attackBuilderModal({ catalogue: builtInCatalogue, teams: [{ id: 't', name: 'Platform' }], currentTeam: 't', maxAttackSeconds: 3600, values: { [ATTACK_TARGET_KIND]: kind } });
     const field = view.blocks.find((block): block is InputBlock => block.type === 'input' && block.block_id === ATTACK_TARGET_VALUES)!;

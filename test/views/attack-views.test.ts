@@ -160,12 +160,12 @@ describe('attack builder modal', () => {
     expect(element(fresh, ATTACK_TARGET_KIND).initial_option).toBeUndefined();
   });
 
-  it('offers the five target kinds as radio buttons that dispatch', () => {
+  it('offers the seven target kinds as radio buttons that dispatch', () => {
     const view = build({ selectedType: 'cpu' });
     expect(inputById(view, ATTACK_TARGET_KIND).dispatch_action).toBe(true);
     const radio = element<{ type: string; options: PlainTextOption[] }>(view, ATTACK_TARGET_KIND);
     expect(radio.type).toBe('radio_buttons');
-    expect(radio.options.map((option) => option.value)).toEqual(['all', 'tags', 'hosts', 'containers', 'labels']);
+    expect(radio.options.map((option) => option.value)).toEqual(['all', 'tags', 'hosts', 'containers', 'labels', 'service', 'kubernetes']);
     expect(radio.options[0]?.text.text).toBe('Every active client of the team');
   });
 

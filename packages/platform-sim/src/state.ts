@@ -141,6 +141,8 @@ export interface Attack {
   args: string[];
   /** The target exactly as the creation request gave it. */
   infraTarget: unknown;
+  /** The whole body of the request that created it, as sent, for attacks made by POST /attacks. */
+  createRequest?: unknown;
   targetType: 'Host' | 'Container';
   targets: string[];
   /** One execution per target, in the order of `targets`. */
@@ -162,6 +164,8 @@ export interface KubernetesAttack {
   objects: KubernetesObject[];
   count?: number;
   percentage?: number;
+  /** The whole body of the request that created it, as sent. */
+  createRequest?: unknown;
   targets: string[];
   /** One execution per target, in the order of `targets`. */
   executionIds: string[];

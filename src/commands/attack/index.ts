@@ -9,7 +9,7 @@ import { describeTarget, type AttackRequest } from '../../attacks/request.ts';
 import { attackBuilderModal, ATTACK_CHANNEL, ATTACK_TEAM, ATTACK_TYPE_SELECT } from '../../views/attackBuilder.ts';
 import { attackPreviewMessage } from '../../views/attackPreview.ts';
 import { builderToRequest } from './builder.ts';
-import { parseAttackCommand, requestedTeam } from './parse.ts';
+import { parseAttackCommand, requestedTeam, type AttackParseOptions } from './parse.ts';
 import { unclosedQuoteError } from './tokenize.ts';
 import { attackUsage } from './usage.ts';
 import { type Action, message, replacement, type Reply, type Submission, type SubmissionReply } from '../../slack/interaction.ts';
@@ -79,6 +79,13 @@ async function preview(deps: Deps, actor: Actor, login: Login, team: TeamEntry, 
   });
 }
 
+/** What the command and the builder check an attack against, from the configuration. */
+const parseOptions = (deps: Deps): AttackParseOptions => ({
+  maxAttackSeconds: deps.config.maxAttackSeconds,
+  monitoring: deps.config.monitoring,
+  command: deps.config.slack.command,
+});
+
 /**
  * A typed command was acknowledged already, so it can wait for the platform's own metadata
  * (checking flags against the built-in catalogue could refuse a type the platform has).
@@ -102,6 +109,7 @@ async function builderModal(deps: Deps, login: Login, team: TeamEntry, origin: B
     maxAttackSeconds: deps.config.maxAttackSeconds,
     privateMetadata: JSON.stringify(origin),
     askChannel: origin.channel === undefined,
+    askGuards: Boolean(deps.config.monitoring.integrationA || deps.config.monitoring.uriB),
   });
 }
 
@@ -115,12 +123,14 @@ export async function openBuilder(deps: Deps, actor: Actor, origin: BuilderOrigi
 export const attackCommand: Subcommand = {
   name: 'attack',
   usage: attackUsage.general,
-  summary: 'Previews, then starts an attack. Alone, opens the attack builder. Attack flags are the platform CLI\'s; target flags choose the clients (none: every active client of the team).',
+  summary: `Previews, then starts an attack. Alone, opens the attack builder. Attack flags are the platform CLI's. Target flags choose the clients (none: every active client of the team): ${attackUsage.targetFlags}. Guards halt the attack when they fire: ${attackUsage.guards}.`,
   examples: [
     'attack',
     'attack cpu -l 60 -c 1 --target-tags role=web',
     'attack latency -l 120 -m 300 --target-hosts platform-web-1,platform-web-2 --team Platform',
     'attack memory -l 30 -p 50 --target-labels app=checkout --target-count 2 --yes',
+    'attack cpu -l 300 -c 1 --target-tags role=web --guard a:1234567',
+    'attack cpu -l 60 --k8s-target acme-prod/checkout/Deployment/checkout --k8s-target acme-prod/checkout/StatefulSet/cart-db --k8s-count 1',
   ],
   async run(request, deps) {
     const channel = await checkChannel(deps, request.actor.channelId);
@@ -131,7 +141,7 @@ export const attackCommand: Subcommand = {
     // team is read from the very words the parser reads next, so both see the same --team.
     const team = resolveTeam(login, requestedTeam(request.tokens), attackUsage.general);
     const catalogue = await deps.catalogues.get(team.identifier, platformFor(deps, login, team), commandMetadataWaitMs);
-    const attack = parseAttackCommand(request.tokens, catalogue.types, { maxAttackSeconds: deps.config.maxAttackSeconds });
+    const attack = parseAttackCommand(request.tokens, catalogue.types, parseOptions(deps));
     if (attack.yes) {
       // No Start button to claim: the command itself is claimed, so a redelivered or replayed
       // `--yes` (Socket Mode may deliver twice; a signed request replays for minutes) starts nothing.
@@ -219,7 +229,7 @@ export async function submitBuilder(submission: Submission, deps: Deps): Promise
   // Without a usable team the other fields are still checked, against the selected team's types.
   const checkedIn = team ?? login.team ?? login.session.teams[0];
   const catalogue = checkedIn ? (await deps.catalogues.get(checkedIn.identifier, platformFor(deps, login, checkedIn))).types : builtInCatalogue;
-  const result = builderToRequest(submission.inputs, catalogue, { maxAttackSeconds: deps.config.maxAttackSeconds });
+  const result = builderToRequest(submission.inputs, catalogue, parseOptions(deps));
   if ('errors' in result || !team) {
     const errors: Record<string, string> = 'errors' in result ? { ...result.errors } : {};
     if (!team) errors[ATTACK_TEAM] = 'Choose one of your teams.';

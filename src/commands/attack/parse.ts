@@ -1,12 +1,24 @@
 import type { InfraAttackArg, InfraAttackMetadata } from '../../client/catalogue.ts';
 import { availableTypes, defaultLength, findAttackType, flagOf, spellings } from '../../attacks/attackTypes.ts';
 import { runsOnServices, type AttackRequest, type AttackTarget } from '../../attacks/request.ts';
-import { givenTargetKinds, targetCountFlag, targetFlags, targetKindOf } from '../../attacks/targetFlags.ts';
+import { allTargetFlags, givenTargetKinds, repeatableTargetFlags, targetFlags, targetKindOf, targetOptionFlags, targetOptionOf, type TargetOption } from '../../attacks/targetFlags.ts';
+import type { Config } from '../../config.ts';
 import { UserInputError } from '../../errors.ts';
+import { guardKey, parseGuard, type GuardSpec } from '../../guardrails/guards.ts';
 import { closestWord } from '../suggest.ts';
 import { tokenize } from './tokenize.ts';
 import { attackUsage } from './usage.ts';
-import { code, implicitLength, lengthProblem, parseCount, parseIdList, parsePairs, quoted, valueProblem, type AttackLimits } from './validate.ts';
+import { code, implicitLength, lengthProblem, parseCount, parseIdList, parseKubernetesObjects, parsePairs, parsePercent, quoted, valueProblem, type AttackLimits } from './validate.ts';
+
+/** What a command is checked against besides its type's metadata. */
+export interface AttackParseOptions extends AttackLimits {
+  /** The company's monitoring integrations, which `--guard` reads through; none configured when absent. */
+  monitoring?: Config['monitoring'] | undefined;
+  /** The slash command, for messages that name another subcommand. */
+  command?: string | undefined;
+}
+
+export const guardFlag = '--guard';
 
 /** A flag as typed: its name (`-l`, `--length`) and a value given with `=`, if any. */
 function splitFlag(token: string): { name: string; inline: string | undefined } | undefined {
@@ -18,7 +30,7 @@ function splitFlag(token: string): { name: string; inline: string | undefined } 
 const looksLikeFlag = (word: string) => /^--?[A-Za-z]/.test(word);
 
 /** The bot's own flags, which every attack type has besides its own. */
-const botFlags = ['--yes', '--team', ...Object.values(targetFlags).map((target) => target.flag), targetCountFlag];
+const botFlags = ['--yes', '--team', guardFlag, ...allTargetFlags];
 
 /** " Did you mean `--cores`?" for a long flag one or two letters off a real one, else nothing. */
 function flagHint(word: string, metadata: InfraAttackMetadata): string {
@@ -55,7 +67,7 @@ function findArg(metadata: InfraAttackMetadata, name: string): InfraAttackArg | 
  * says what is wrong and carries the usage line. Attack flags keep their order and the form they
  * were typed in, because the platform runs them as the command line the person wrote.
  */
-export function parseAttackCommand(input: string | readonly string[], catalogue: readonly InfraAttackMetadata[], limits: AttackLimits): AttackRequest {
+export function parseAttackCommand(input: string | readonly string[], catalogue: readonly InfraAttackMetadata[], limits: AttackParseOptions): AttackRequest {
   const [typeWord, ...words] = typeof input === 'string' ? tokenize(input) : input;
   if (typeWord === undefined) {
     throw new UserInputError(`Name the attack type to run. Available: ${availableTypes(catalogue)}.`, attackUsage.general);
@@ -74,7 +86,8 @@ export function parseAttackCommand(input: string | readonly string[], catalogue:
 
   const args: string[] = [];
   const given = new Set<string>();
-  const targets = new Map<string, string>();
+  const targets = new Map<string, string[]>();
+  const guards: GuardSpec[] = [];
   let team: string | undefined;
   let yes = false;
   let lengthSeconds = defaultLength(metadata);
@@ -108,16 +121,31 @@ export function parseAttackCommand(input: string | readonly string[], catalogue:
       if (team === '') throw fail('`--team` needs a team name or id.');
       continue;
     }
-    if (targetKindOf(flag.name) || flag.name === targetCountFlag) {
-      if (targets.has(flag.name)) throw fail(`${code(flag.name)} is given more than once.`);
-      targets.set(flag.name, takeValue());
+    if (flag.name === guardFlag) {
+      const spec = readGuard(takeValue(), limits, fail);
+      if (!guards.some((g) => guardKey(g) === guardKey(spec))) guards.push(spec);
+      continue;
+    }
+    const option = targetOptionOf(flag.name);
+    if (targetKindOf(flag.name) || option) {
+      const given = targets.get(flag.name);
+      if (given && !repeatableTargetFlags.includes(flag.name)) throw fail(`${code(flag.name)} is given more than once.`);
+      let value = '';
+      if (option && !('value' in targetOptionFlags[option])) {
+        if (flag.inline !== undefined) throw fail(`${code(flag.name)} takes no value.`);
+      } else {
+        value = takeValue();
+      }
+      targets.set(flag.name, [...(given ?? []), value]);
       continue;
     }
 
     const arg = findArg(metadata, flag.name);
     if (!arg) {
-      const valid = flag.name.startsWith('--target')
+      const valid = /^--(target|k8s|sample|include)/.test(flag.name)
         ? `Target flags: ${attackUsage.targetFlags}.`
+        : flag.name.startsWith('--gua')
+          ? `Guards: ${attackUsage.guards}.`
         : `Flags of ${metadata.name}: ${metadata.args.map(spellings).join(', ') || 'none'}.`;
       throw fail(`${quoted(flag.name)} is not a flag of ${metadata.name}.${flagHint(flag.name, metadata)} ${valid}`);
     }
@@ -163,28 +191,60 @@ export function parseAttackCommand(input: string | readonly string[], catalogue:
       : `${tooLong} ${metadata.name} runs ${lengthSeconds} seconds by default, so give ${lengthFlag} of ${limits.maxAttackSeconds} or less.`);
   }
 
-  return { type: metadata.name, args, target: targetFromFlags(targets, metadata, fail), team, yes, lengthSeconds };
+  const target = targetFromFlags(targets, metadata, fail);
+  return { type: metadata.name, args, target, team, yes, lengthSeconds, ...(guards.length ? { guards } : {}) };
 }
 
-function targetFromFlags(flags: Map<string, string>, metadata: InfraAttackMetadata, fail: (message: string) => UserInputError): AttackTarget {
+/** One `--guard` value, with the company's integrations; what is wrong with it names the flag. */
+function readGuard(text: string, options: AttackParseOptions, fail: (message: string) => UserInputError): GuardSpec {
+  try {
+    return parseGuard(text, { monitoring: options.monitoring ?? { integrationA: undefined, domainA: undefined, uriB: undefined } }, options.command ?? '/chaos');
+  } catch (error) {
+    if (error instanceof UserInputError) throw fail(`${code(guardFlag)}: ${error.message}`);
+    throw error;
+  }
+}
+
+function targetFromFlags(flags: Map<string, string[]>, metadata: InfraAttackMetadata, fail: (message: string) => UserInputError): AttackTarget {
   const kinds = givenTargetKinds((flag) => flags.has(flag));
   if (kinds.length > 1) {
     throw fail(`Use one target flag, not ${kinds.map((k) => code(targetFlags[k].flag)).join(' and ')}: ${attackUsage.targetFlags}.`);
   }
   const kind = kinds[0];
-  const countText = flags.get(targetCountFlag);
-  let count: number | undefined;
-  if (countText !== undefined) {
-    if (kind !== 'tags' && kind !== 'labels') {
-      throw fail(`${code(targetCountFlag)} picks that many random clients among those matching ${code(targetFlags.tags.flag)} or ${code(targetFlags.labels.flag)}; ${kind ? `it does not go with ${code(targetFlags[kind].flag)}` : 'add one of them'}.`);
+  const optionText = (option: TargetOption): string | undefined => {
+    const { flag, with: kindsOf, does } = targetOptionFlags[option];
+    const text = flags.get(flag)?.[0];
+    if (text === undefined) return undefined;
+    if (!kind || !(kindsOf as readonly string[]).includes(kind)) {
+      const needs = kindsOf.map((k) => code(targetFlags[k].flag)).join(' or ');
+      throw fail(`${code(flag)} ${does} ${needs}; ${kind ? `it does not go with ${code(targetFlags[kind].flag)}` : kindsOf.length > 1 ? 'add one of them' : 'add it'}.`);
     }
-    const parsed = parseCount(countText);
-    if ('problem' in parsed) throw fail(`${quoted(countText)} is not a valid value for ${code(targetCountFlag)}. ${parsed.problem}`);
-    count = parsed.count;
-  }
+    return text;
+  };
+  const number = (option: TargetOption, read: (text: string) => { value: number } | { problem: string }): number | undefined => {
+    const text = optionText(option);
+    if (text === undefined) return undefined;
+    const parsed = read(text);
+    if ('problem' in parsed) throw fail(`${quoted(text)} is not a valid value for ${code(targetOptionFlags[option].flag)}. ${parsed.problem}`);
+    return parsed.value;
+  };
+  const asCount = (text: string) => {
+    const parsed = parseCount(text);
+    return 'problem' in parsed ? parsed : { value: parsed.count };
+  };
+  const asPercent = (text: string) => {
+    const parsed = parsePercent(text);
+    return 'problem' in parsed ? parsed : { value: parsed.percent };
+  };
+  const count = number('count', asCount);
+  const k8sCount = number('k8sCount', asCount);
+  const k8sPercent = number('k8sPercent', asPercent);
+  const samplePercent = number('samplePercent', asPercent);
+  const includeNewTargets = optionText('includeNewTargets') !== undefined;
   if (kind === undefined) return { kind: 'all' };
   const { flag } = targetFlags[kind];
-  const text = flags.get(flag)!;
+  const texts = flags.get(flag)!;
+  const text = texts[0]!;
   const bad = (problem: string) => fail(`${code(flag)} ${quoted(text)}: ${problem}`);
   switch (kind) {
     case 'hosts':
@@ -204,7 +264,25 @@ function targetFromFlags(flags: Map<string, string>, metadata: InfraAttackMetada
       if (!runsOnServices(metadata.name)) throw fail(`${metadata.name} attacks cannot target a service; use hosts, containers, tags or labels.`);
       const serviceId = text.trim();
       if (serviceId === '') throw fail(`${code(flag)} needs a service id.`);
-      return { kind: 'service', serviceId };
+      return {
+        kind: 'service',
+        serviceId,
+        ...(samplePercent !== undefined ? { percent: samplePercent } : {}),
+        ...(includeNewTargets ? { includeNewTargets } : {}),
+      };
+    }
+    case 'kubernetes': {
+      if (k8sCount !== undefined && k8sPercent !== undefined) {
+        throw fail(`Give ${code(targetOptionFlags.k8sCount.flag)} or ${code(targetOptionFlags.k8sPercent.flag)}, not both.`);
+      }
+      const parsed = parseKubernetesObjects(texts);
+      if ('problem' in parsed) throw fail(`${code(flag)}: ${parsed.problem}`);
+      return {
+        kind: 'kubernetes',
+        objects: parsed.objects,
+        ...(k8sCount !== undefined ? { count: k8sCount } : {}),
+        ...(k8sPercent !== undefined ? { percent: k8sPercent } : {}),
+      };
     }
   }
 }

@@ -1,15 +1,18 @@
 import type { InfraAttackArg, InfraAttackMetadata } from '../../client/catalogue.ts';
 import { flagOf } from '../../attacks/attackTypes.ts';
 import { targetFlagsUsage } from '../../attacks/targetFlags.ts';
+import { guardUsage } from '../../guardrails/guards.ts';
 
 /** Usage lines, without the slash command (describeError puts it in front). */
 export const attackUsage = {
-  general: 'attack <type> [attack flags] [target flags] [--team T] [--yes]',
+  general: 'attack <type> [attack flags] [target flags] [--guard G] [--team T] [--yes]',
   targetFlags: targetFlagsUsage,
+  /** `--guard`, which may be given more than once. */
+  guards: `${guardUsage} (repeatable)`,
   /** `attack cpu [-l length] …` from the type's metadata, then the bot's own flags. */
   forType(metadata: InfraAttackMetadata): string {
     const own = metadata.usage?.trim() || [metadata.name, ...metadata.args.map(argUsage)].join(' ');
-    return `attack ${own} [target flags] [--team T] [--yes]`;
+    return `attack ${own} [target flags] [--guard G] [--team T] [--yes]`;
   },
 } as const;
 

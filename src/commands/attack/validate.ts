@@ -4,6 +4,7 @@ import { defaultLength, flagOf, spellings } from '../../attacks/attackTypes.ts';
 import { argRange, inRange, largestWholeNumber, maxTargetCount, rangeWords } from '../../attacks/argRange.ts';
 import { escapeMrkdwn } from '../../views/blocks.ts';
 import { plural } from '../../views/plural.ts';
+import type { KubernetesObjectRef } from '../../attacks/request.ts';
 
 export interface AttackLimits {
   /** MAX_ATTACK_SECONDS: the longest an attack may run. */
@@ -123,4 +124,31 @@ export function parseCount(text: string): { count: number } | { problem: string 
   return /^\d+$/.test(trimmed) && count >= 1 && count <= maxTargetCount
     ? { count }
     : { problem: `Give a whole number of clients, at least 1 and at most ${maxTargetCount}.` };
+}
+
+/** A share of targets: a whole percent from 1 to 100. */
+export function parsePercent(text: string): { percent: number } | { problem: string } {
+  const trimmed = text.trim().replace(/%$/, '');
+  const percent = Number(trimmed);
+  return /^\d+$/.test(trimmed) && percent >= 1 && percent <= 100
+    ? { percent }
+    : { problem: 'Give a whole percent, from 1 to 100.' };
+}
+
+/**
+ * Kubernetes objects as `cluster/namespace/kind/name`, several separated by commas (or given by
+ * repeating the flag); the same object twice counts once.
+ */
+export function parseKubernetesObjects(texts: readonly string[]): { objects: KubernetesObjectRef[] } | { problem: string } {
+  const objects = new Map<string, KubernetesObjectRef>();
+  for (const item of texts.flatMap((text) => text.split(','))) {
+    const path = item.trim();
+    const parts = path.split('/');
+    if (parts.length !== 4 || parts.some((part) => !/^[^\s/]+$/u.test(part))) {
+      return { problem: `${quoted(path)} is not a Kubernetes object. Write it as cluster/namespace/kind/name, such as acme-prod/checkout/Deployment/checkout.` };
+    }
+    const [clusterId, namespace, kind, name] = parts as [string, string, string, string];
+    objects.set(path, { clusterId, namespace, kind, name });
+  }
+  return { objects: [...objects.values()] };
 }

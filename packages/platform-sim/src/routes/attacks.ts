@@ -134,7 +134,8 @@ const createAttackRequestSchema = z.looseObject({
 
 /** POST /attacks: one attack per service target, on the service's hosts. */
 function createServiceAttacks({ body, state, team, caller, now }: TeamContext) {
-  const { attackConfiguration: configuration } = parseBody(createAttackRequestSchema, body.json());
+  const createRequest = body.json();
+  const { attackConfiguration: configuration } = parseBody(createAttackRequestSchema, createRequest);
   const [type = '', ...args] = configuration.command.infraCommandArgs.cliArgs;
   if (type !== configuration.command.infraCommandType.toLowerCase()) {
     throw badRequest('infraCommandArgs.cliArgs[0] must be the attack type named by infraCommandType');
@@ -152,6 +153,7 @@ function createServiceAttacks({ body, state, team, caller, now }: TeamContext) {
     const attack = state.addAttack({
       ...newAttackFields(team.id, command, caller.user.email, now, targets.length === 0),
       infraTarget: target,
+      createRequest,
       targetType: 'Host',
       targets,
     });

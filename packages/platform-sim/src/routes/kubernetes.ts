@@ -44,7 +44,8 @@ const kubernetesAttackSchema = z.looseObject({
 });
 
 function createKubernetesAttack({ body, state, team, caller, now }: TeamContext) {
-  const input = parseBody(kubernetesAttackSchema, body.json());
+  const createRequest = body.json();
+  const input = parseBody(kubernetesAttackSchema, createRequest);
   const [type = '', ...args] = input.impactDefinition.cliArgs;
   const command = validateCommand(type, args);
   const { k8sObjects, count, percentage } = input.targetDefinition.strategy;
@@ -56,6 +57,7 @@ function createKubernetesAttack({ body, state, team, caller, now }: TeamContext)
     objects: wanted,
     ...(count !== undefined ? { count } : {}),
     ...(percentage !== undefined ? { percentage } : {}),
+    createRequest,
     targets: matched.map(kubernetesTargetId),
     createSource: 'Api',
     createUser: caller.user.email,
