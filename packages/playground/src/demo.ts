@@ -135,6 +135,10 @@ export async function startDemo(options: DemoOptions): Promise<Demo> {
       // The simulator's tracker integration works with these, so filing a ticket works out of the box.
       TRACKER_PROJECT_ID: sim.seed.tracker.projectId,
       TRACKER_ISSUE_TYPE_ID: sim.seed.tracker.issueTypeId,
+      // The demo company's monitoring integrations, so guards (`--guard a:1234567`) read its monitors and alerts.
+      MONITORING_A_INTEGRATION: sim.seed.monitoring.a.integrationName,
+      MONITORING_A_DOMAIN: sim.seed.monitoring.a.domain,
+      MONITORING_B_URI: sim.seed.monitoring.b.uri,
     });
     // The simulator's certificate is its own; only the bot's platform client trusts it.
     const agent = new Agent({ connect: { ca: sim.ca } });
@@ -152,6 +156,7 @@ export async function startDemo(options: DemoOptions): Promise<Demo> {
       command: config.slack.command,
       hints,
       logger: deps.logger.child({ component: 'playground' }),
+      simulator: { controlUrl: sim.controlUrl, dispatcher: agent },
     });
     stops.push(() => playground.stop());
 
