@@ -7,6 +7,7 @@
  */
 import { cpus, platform, arch } from 'node:os';
 import { ackBenchmark } from './ack.ts';
+import { guardsBenchmark } from './guards.ts';
 import { listBenchmark } from './list.ts';
 import { memoryBenchmark } from './memory.ts';
 import { pollBenchmark } from './poll.ts';
@@ -21,6 +22,7 @@ const benchmarks: Record<string, { about: string; run: () => Promise<SummaryRow[
   list: { about: '`list` over 10,000 active attacks, against reading them all', run: listBenchmark },
   store: { about: 'a poll pass and an App Home open with 10,000 live and 100,000 finished cards, on SQLite and Redis', run: storeBenchmark },
   ack: { about: 'ack time of commands, buttons and modal submissions against a bare Bolt app, with a slow and a hanging platform', run: ackBenchmark },
+  guards: { about: 'from a monitor turning Alert to the halt with 100 guarded attacks, and platform calls per pass as guards and attacks grow', run: guardsBenchmark },
   profile: { about: 'CPU per request by phase (signature, session, parsing, platform, Block Kit, Slack reply, logging, metrics) from a CPU profile, against a bare Bolt app', run: profileBenchmark },
 };
 
