@@ -17,7 +17,7 @@ const personId = 'U0BENCHGUARD';
 const attackCount = 100;
 const guardCount = 5;
 const trials = guardCount;
-const pollSeconds = Number(process.env.BENCH_GUARD_POLL_SECONDS ?? 2);
+const pollSeconds = Number(process.env.BENCH_GUARD_POLL_SECONDS || 2);
 
 /** A stack whose owner is logged in on Platform, with `guards` monitors reading OK and `attacks` live cards, each guarded by one of them in turn. */
 async function guardedStack(attacks: number, guards: number, env: Record<string, string> = {}) {
@@ -108,6 +108,7 @@ async function haltTimings(): Promise<HaltTiming[]> {
 }
 
 export async function guardsBenchmark(): Promise<SummaryRow[]> {
+  if (!Number.isInteger(pollSeconds) || pollSeconds < 1) throw new Error('BENCH_GUARD_POLL_SECONDS must be a whole number of seconds, at least 1');
   const timings = await haltTimings();
   const targetMs = pollSeconds * 1000 + 1000;
   printTable(

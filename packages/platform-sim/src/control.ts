@@ -2,8 +2,8 @@
  * The simulator's control surface: what happens in the world the platform watches, made to
  * happen on demand. A monitor turns `Alert`, an alert fires, someone starts an attack in the
  * platform's web UI. It is served under `/_control`, beside and never inside the platform API
- * under `/v1` that the bot calls, so no platform path reaches it; it takes no credentials, as
- * the simulator only ever listens on this machine for tests and demos.
+ * under `/v1` that the bot calls, so no platform path reaches it. It takes no credentials: the
+ * simulator is for tests and demos on this machine, and listens on loopback unless told otherwise.
  */
 import { z } from 'zod';
 import { badRequest, json, publicRoute, SimHttpError, type RequestContext, type Reply, type Route } from './route.ts';

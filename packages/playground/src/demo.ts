@@ -91,6 +91,7 @@ export function demoBanner(demo: Demo, options: { logFile?: string } = {}): stri
     '',
     `The page is a small Slack workspace. "Acting as" (top left) picks who you are: ${people.slice(0, -1).join(', ')} or ${people.at(-1)}.`,
     'Switch to see what someone else sees, or to act as them: start an attack as one person, halt it as another.',
+    'Its Simulator panel turns a monitor to Alert, as an incident would: see "A guard firing, in the demo" in the README.',
     '',
     `Type /chaos login in the page. Every demo login has the password ${demo.hints.password}:`,
     ...demo.hints.logins.map((login) => `  ${login.email.padEnd(width)}  ${login.summary}`),
