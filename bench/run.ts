@@ -8,6 +8,7 @@
 import { cpus, platform, arch } from 'node:os';
 import { ackBenchmark } from './ack.ts';
 import { cardsBenchmark } from './cards.ts';
+import { guardsBenchmark } from './guards.ts';
 import { listBenchmark } from './list.ts';
 import { memoryBenchmark } from './memory.ts';
 import { pollBenchmark } from './poll.ts';
@@ -25,6 +26,7 @@ const benchmarks: Record<string, { about: string; run: () => Promise<SummaryRow[
   ack: { about: 'ack time of commands, buttons and modal submissions against a bare Bolt app, with a slow and a hanging platform', run: ackBenchmark },
   throughput: { about: 'slash commands per second with p99 command-to-reply under 1 s, platform at 50 ms: Faultline, bare Bolt, two replicas on one Redis', run: throughputBenchmark },
   cards: { about: 'time until 1,000 changing cards, 50 of them finished, show it under chat.update\'s 50 a minute: priority against arrival order', run: cardsBenchmark },
+  guards: { about: 'from a monitor turning Alert to the halt with 100 guarded attacks, and platform calls per pass as guards and attacks grow', run: guardsBenchmark },
   profile: { about: 'CPU per request by phase (signature, session, parsing, platform, Block Kit, Slack reply, logging, metrics) from a CPU profile, against a bare Bolt app', run: profileBenchmark },
 };
 

@@ -13,7 +13,8 @@ import { FaultInjector, type Fault } from './faults.ts';
 import { routes } from './routes/index.ts';
 import { Router } from './routing.ts';
 import { demoSeed, loadDemoData, type DemoSeed } from './seed.ts';
-import { createRequestListener, type RecordedRequest } from './server.ts';
+import { createRequestListener, type RecordedRequest, type ServerDeps } from './server.ts';
+import { controlPrefix, createControlHandler } from './control.ts';
 import { alertStates, monitorStates, SimState, type AlertState, type Company, type MonitorState } from './state.ts';
 import { infraTargetSchema, resolveTargets } from './targets.ts';
 
@@ -39,6 +40,12 @@ export interface Simulator {
   url: string;
   /** 'http://127.0.0.1:<port>/v1'. */
   httpUrl: string;
+  /**
+   * 'https://127.0.0.1:<port>/_control': the control surface (control.ts), outside the platform
+   * API, where monitors and alerts change state and attacks start as if from the web UI.
+   * The plain-HTTP port serves it too.
+   */
+  controlUrl: string;
   /** PEM of the self-signed certificate; trust it with `new Agent({ connect: { ca } })`. */
   ca: string;
   /** Simulated time (real time plus an offset); stages move on as it passes. */
@@ -106,7 +113,10 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Si
   loadDemoData(state, clock.now());
   const faults = new FaultInjector();
   const requests: RecordedRequest[] = [];
-  const deps = { router: new Router(routes), state, clock, faults, requests, stageMs };
+  const demoCompanyId = demoSeed().company.id;
+  const deps: ServerDeps = { router: new Router(routes), state, clock, faults, requests, stageMs };
+  // Function declarations below, hoisted: the control surface changes the world as the in-process API does.
+  deps.control = createControlHandler({ state, setMonitorState, setAlertState, createAttackDirectly });
 
   const httpsServer = createHttpsServer({ key: certificate.key, cert: certificate.cert }, createRequestListener(deps, true));
   const httpServer = createHttpServer(createRequestListener(deps, false));
@@ -118,8 +128,6 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Si
     await Promise.all(servers.map(close));
     throw error;
   }
-  const demoCompanyId = demoSeed().company.id;
-
   function companyOf(companyId: string): Company {
     const company = state.companies.get(companyId);
     if (!company) throw new Error(`No company ${companyId}`);
@@ -136,6 +144,24 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Si
     const integration = companyOf(companyId).monitoringB;
     if (!integration) throw new Error(`Company ${companyId} has no monitoringB integration`);
     return integration;
+  }
+
+  function setMonitorState(monitorId: number, monitorState: MonitorState): void {
+    if (!(monitorStates as readonly string[]).includes(monitorState)) throw new RangeError(`A monitor's state is one of ${monitorStates.join(', ')}`);
+    const monitor = [...state.companies.values()].flatMap((company) => company.monitoringA?.monitors ?? []).find((candidate) => candidate.id === monitorId);
+    if (!monitor) throw new Error(`No monitor ${monitorId}`);
+    if (monitor.state !== monitorState) monitor.stateChangedAt = clock.now();
+    monitor.state = monitorState;
+  }
+
+  function setAlertState(name: string, alertState: AlertState, companyId = demoCompanyId): void {
+    if (!(alertStates as readonly string[]).includes(alertState)) throw new RangeError(`An alert's state is one of ${alertStates.join(', ')}`);
+    const alert = integrationB(companyId).alerts.find((candidate) => candidate.name === name);
+    if (!alert) throw new Error(`No alert ${name}`);
+    // active_at is when the alert became active (pending or firing); an inactive alert has none.
+    if (alertState === 'inactive') delete alert.activeAt;
+    else if (alert.state === 'inactive') alert.activeAt = clock.now();
+    alert.state = alertState;
   }
 
   function createAttackDirectly(teamId: string, { type = 'cpu', args = ['-l', '60'], target = { type: 'Random' }, createSource = 'WebApp', createUser, source = 'Adhoc' }: DirectAttack = {}): string {
@@ -164,6 +190,7 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Si
   return {
     url: `https://${urlHost}:${ports[0]}/v1`,
     httpUrl: `http://${urlHost}:${ports[1]}/v1`,
+    controlUrl: `https://${urlHost}:${ports[0]}${controlPrefix}`,
     ca: certificate.cert,
     clock,
     faults,
@@ -178,23 +205,8 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Si
 
     createAttackDirectly: (teamId, options) => createAttackDirectly(teamId, options),
 
-    setMonitorState(monitorId, monitorState) {
-      if (!(monitorStates as readonly string[]).includes(monitorState)) throw new RangeError(`A monitor's state is one of ${monitorStates.join(', ')}`);
-      const monitor = [...state.companies.values()].flatMap((company) => company.monitoringA?.monitors ?? []).find((candidate) => candidate.id === monitorId);
-      if (!monitor) throw new Error(`No monitor ${monitorId}`);
-      if (monitor.state !== monitorState) monitor.stateChangedAt = clock.now();
-      monitor.state = monitorState;
-    },
-
-    setAlertState(name, alertState, companyId = demoCompanyId) {
-      if (!(alertStates as readonly string[]).includes(alertState)) throw new RangeError(`An alert's state is one of ${alertStates.join(', ')}`);
-      const alert = integrationB(companyId).alerts.find((candidate) => candidate.name === name);
-      if (!alert) throw new Error(`No alert ${name}`);
-      // active_at is when the alert became active (pending or firing); an inactive alert has none.
-      if (alertState === 'inactive') delete alert.activeAt;
-      else if (alert.state === 'inactive') alert.activeAt = clock.now();
-      alert.state = alertState;
-    },
+    setMonitorState,
+    setAlertState,
 
     addMonitor({ name, state: monitorState = 'OK', type = 'metric alert', tags = [] }, companyId = demoCompanyId) {
       const integration = integrationA(companyId);

@@ -54,6 +54,11 @@ console.log([
   `  monitoringA integration ${sim.seed.monitoring.a.integrationName}, domain ${sim.seed.monitoring.a.domain}; monitors ${sim.seed.monitoring.a.monitors.map((monitor) => `${monitor.id} ${monitor.name} (${monitor.state})`).join(', ')}`,
   `  monitoringB ${sim.seed.monitoring.b.uri}; alerts ${sim.seed.monitoring.b.alerts.map((alert) => `${alert.name} (${alert.state})`).join(', ')}`,
   '',
+  `Control (outside the platform API; GET ${sim.controlUrl} lists it all):`,
+  `  curl --cacert ${caFile} -H 'content-type: application/json' -d '{"state":"Alert"}' ${sim.controlUrl}/monitors/${sim.seed.monitoring.a.monitors[0]?.id}/state`,
+  `  curl --cacert ${caFile} -H 'content-type: application/json' -d '{"state":"firing"}' ${sim.controlUrl}/alerts/${sim.seed.monitoring.b.alerts[0]?.name}/state`,
+  `  curl --cacert ${caFile} -H 'content-type: application/json' -d '{"team":"Platform","type":"cpu","args":["-l","60"]}' ${sim.controlUrl}/attacks`,
+  '',
   'Ctrl-C stops it.',
 ].join('\n'));
 

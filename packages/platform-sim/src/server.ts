@@ -1,8 +1,9 @@
 import { STATUS_CODES, type IncomingMessage, type ServerResponse } from 'node:http';
 import { authorize, httpsRequiredText, requiresHttps } from './access.ts';
 import type { SimClock } from './clock.ts';
+import { controlPrefix } from './control.ts';
 import type { Fault, FaultInjector } from './faults.ts';
-import { RequestBody, SimHttpError, text, type Query, type Reply } from './route.ts';
+import { RequestBody, SimHttpError, text, type Query, type Reply, type RequestContext } from './route.ts';
 import type { Router } from './routing.ts';
 import type { SimState } from './state.ts';
 
@@ -24,6 +25,8 @@ export interface ServerDeps {
   faults: FaultInjector;
   requests: RecordedRequest[];
   stageMs: number;
+  /** Answers the control surface under `/_control` (control.ts); its requests are neither recorded nor faulted. */
+  control?: (context: RequestContext) => Reply | Promise<Reply>;
 }
 
 const apiPrefix = '/v1';
@@ -44,6 +47,8 @@ async function handle(deps: ServerDeps, secure: boolean, request: IncomingMessag
   const method = (request.method ?? 'GET').toUpperCase();
   const apiPath = apiPathOf(url.pathname);
   const query = queryOf(url.searchParams);
+  const controlPath = controlPathOf(url.pathname);
+  if (controlPath !== undefined && deps.control) return answerControl(deps, deps.control, request, response, { method, path: controlPath, query });
   const teamId = typeof query.teamId === 'string' ? query.teamId : undefined;
   const record: RecordedRequest = { method, path: apiPath ?? url.pathname, query, ...(teamId ? { teamId } : {}), status: 0, at: deps.clock.now() };
   deps.requests.push(record);
@@ -60,6 +65,27 @@ async function handle(deps: ServerDeps, secure: boolean, request: IncomingMessag
     reply = errorReply(error);
   }
   send(response, record, reply);
+}
+
+/** A control request: outside the platform API, so it leaves no trace in `requests` and no fault touches it. */
+async function answerControl(
+  deps: ServerDeps,
+  control: NonNullable<ServerDeps['control']>,
+  request: IncomingMessage,
+  response: ServerResponse,
+  { method, path, query }: { method: string; path: string; query: Query },
+): Promise<void> {
+  let reply: Reply;
+  try {
+    const body = new RequestBody(await readBody(request), request.headers['content-type']);
+    reply = await control({ method, path, params: {}, query, headers: request.headers, body, now: deps.clock.now(), stageMs: deps.stageMs, state: deps.state });
+  } catch (error) {
+    if (response.destroyed) return;
+    reply = errorReply(error);
+  }
+  if (response.destroyed) return;
+  response.writeHead(reply.status, { ...reply.headers, 'content-length': Buffer.byteLength(reply.body) });
+  response.end(reply.body);
 }
 
 function errorReply(error: unknown): Reply {
@@ -126,6 +152,11 @@ function send(response: ServerResponse, record: RecordedRequest, reply: Reply): 
   record.status = reply.status;
   response.writeHead(reply.status, { ...reply.headers, 'content-length': Buffer.byteLength(reply.body) });
   response.end(reply.body);
+}
+
+function controlPathOf(pathname: string): string | undefined {
+  if (pathname === controlPrefix) return '/';
+  return pathname.startsWith(`${controlPrefix}/`) ? pathname.slice(controlPrefix.length) : undefined;
 }
 
 function apiPathOf(pathname: string): string | undefined {

@@ -91,6 +91,7 @@ export function demoBanner(demo: Demo, options: { logFile?: string } = {}): stri
     '',
     `The page is a small Slack workspace. "Acting as" (top left) picks who you are: ${people.slice(0, -1).join(', ')} or ${people.at(-1)}.`,
     'Switch to see what someone else sees, or to act as them: start an attack as one person, halt it as another.',
+    'Its Simulator panel turns a monitor to Alert, as an incident would: see "A guard firing, in the demo" in the README.',
     '',
     `Type /chaos login in the page. Every demo login has the password ${demo.hints.password}:`,
     ...demo.hints.logins.map((login) => `  ${login.email.padEnd(width)}  ${login.summary}`),
@@ -135,6 +136,10 @@ export async function startDemo(options: DemoOptions): Promise<Demo> {
       // The simulator's tracker integration works with these, so filing a ticket works out of the box.
       TRACKER_PROJECT_ID: sim.seed.tracker.projectId,
       TRACKER_ISSUE_TYPE_ID: sim.seed.tracker.issueTypeId,
+      // The demo company's monitoring integrations, so guards (`--guard a:1234567`) read its monitors and alerts.
+      MONITORING_A_INTEGRATION: sim.seed.monitoring.a.integrationName,
+      MONITORING_A_DOMAIN: sim.seed.monitoring.a.domain,
+      MONITORING_B_URI: sim.seed.monitoring.b.uri,
     });
     // The simulator's certificate is its own; only the bot's platform client trusts it.
     const agent = new Agent({ connect: { ca: sim.ca } });
@@ -152,6 +157,7 @@ export async function startDemo(options: DemoOptions): Promise<Demo> {
       command: config.slack.command,
       hints,
       logger: deps.logger.child({ component: 'playground' }),
+      simulator: { controlUrl: sim.controlUrl, dispatcher: agent },
     });
     stops.push(() => playground.stop());
 

@@ -14,6 +14,7 @@ import {
   searchOptions, submitModal, surfaceRef,
 } from './actions.ts';
 import { PLAYGROUND_CHANNELS, PLAYGROUND_PEOPLE, type LoginHints, type PlaygroundChannel, type PlaygroundPerson } from './directory.ts';
+import { SimulatorPanel, type SimulatorControl } from './simulator-panel.ts';
 import { ModalLabelBook, personState } from './view-state.ts';
 
 export interface PlaygroundOptions {
@@ -29,6 +30,8 @@ export interface PlaygroundOptions {
   /** Platform logins to suggest on the page. */
   hints?: LoginHints;
   logger?: PlaygroundLogger;
+  /** The simulator's control surface, for the page's Simulator panel; without it the panel is not shown. */
+  simulator?: SimulatorControl;
 }
 
 /** What the page logs: refused and failed requests (the bot's pino logger fits). */
@@ -84,12 +87,18 @@ export async function startPlayground(options: PlaygroundOptions): Promise<Playg
   const publicDir = new URL('./public/', import.meta.url);
   const files = new Map(await Promise.all(Object.entries(STATIC_FILES).map(async ([path, { file, type }]) =>
     [path, { type, body: await readFile(new URL(file, publicDir)) }] as const)));
+  const simulator = options.simulator === undefined ? undefined : new SimulatorPanel(options.simulator);
   const directory = {
     command,
     people: [...people.values()].map(({ id, name }) => ({ id, name })),
     channels,
     hints: options.hints ?? null,
+    simulator: simulator !== undefined,
   };
+  function simulatorPanel(): SimulatorPanel {
+    if (simulator === undefined) throw new PlaygroundError(404, 'This playground has no simulator to control.');
+    return simulator;
+  }
 
   function person(id: string): SlackPerson {
     const found = people.get(id);
@@ -149,6 +158,14 @@ export async function startPlayground(options: PlaygroundOptions): Promise<Playg
       await closeModal(person(input.person), input.viewId);
       return {};
     },
+    async '/api/simulator/monitor'(body) {
+      await simulatorPanel().setMonitor(body);
+      return simulatorPanel().view();
+    },
+    async '/api/simulator/alert'(body) {
+      await simulatorPanel().setAlert(body);
+      return simulatorPanel().view();
+    },
     async '/api/home/open'(body) {
       const input = bodies.home.parse(body);
       await openHome(person(input.person));
@@ -169,6 +186,7 @@ export async function startPlayground(options: PlaygroundOptions): Promise<Playg
       const file = files.get(url.pathname);
       if (file !== undefined) return send(response, 200, file.body, file.type);
       if (url.pathname === '/api/directory') return sendJson(request, response, 200, directory);
+      if (url.pathname === '/api/simulator') return sendJson(request, response, 200, await simulatorPanel().view());
       if (url.pathname === '/api/state') {
         const state = personState(person(url.searchParams.get('person') ?? ''), channel(url.searchParams.get('channel') ?? ''), labels);
         return sendJson(request, response, 200, state);

@@ -339,6 +339,46 @@ function drawHints() {
   section.hidden = false;
 }
 
+// The Simulator panel: the platform's monitors and alerts, changed through the simulator's control surface.
+
+const SIMULATOR_POLL_MS = 2000;
+const unhealthy = new Set(['Alert', 'firing']);
+let simulatorDrawn = '';
+
+function signalRow(label, state, choices, onPick) {
+  const select = h('select', { 'aria-label': label, onchange: (event) => onPick(event.currentTarget.value) },
+    choices.map((choice) => h('option', { value: choice, textContent: choice, selected: choice === state })));
+  if (!choices.includes(state)) select.prepend(h('option', { value: state, textContent: state, selected: true, disabled: true }));
+  return h('label', { className: `signal${unhealthy.has(state) ? ' unhealthy' : ''}`, title: label }, [h('span', { textContent: label }), select]);
+}
+
+function drawSimulator(view) {
+  const signature = JSON.stringify(view);
+  // Never redraw under a select the person is using.
+  if (signature === simulatorDrawn || $('simulator').contains(document.activeElement) && document.activeElement.tagName === 'SELECT') return;
+  simulatorDrawn = signature;
+  const change = (path, body) => act(path, body).then((answer) => answer && drawSimulator(answer));
+  $('simulator-signals').replaceChildren(
+    h('div', { className: 'simulator-group', textContent: 'monitoringA monitors (--guard a:<id>)' }),
+    ...view.monitors.map((monitor) => signalRow(`${monitor.name} (${monitor.id})`, monitor.state, view.monitorChoices,
+      (state) => change('/api/simulator/monitor', { id: monitor.id, state }))),
+    h('div', { className: 'simulator-group', textContent: 'monitoringB alerts (--guard b:<name>)' }),
+    ...view.alerts.map((alert) => signalRow(alert.name, alert.state, view.alertChoices,
+      (state) => change('/api/simulator/alert', { name: alert.name, state }))),
+  );
+  $('simulator').hidden = false;
+}
+
+async function pollSimulator() {
+  try {
+    const response = await fetch('/api/simulator', { cache: 'no-store' });
+    if (response.ok) drawSimulator(await response.json());
+  } catch {
+    // The connection banner says it already.
+  }
+  setTimeout(pollSimulator, SIMULATOR_POLL_MS);
+}
+
 function go(person, place) {
   page.person = person;
   page.place = place;
@@ -432,6 +472,7 @@ async function start() {
   });
   setupComposer();
   drawHints();
+  if (page.directory.simulator) void pollSimulator();
   go(people.includes(person) ? person : people[0], places.includes(place) ? place : places[0]);
   $('composer-input').focus();
   void pollForever();
