@@ -84,7 +84,14 @@ export const suggestMonitors: OptionsHandler = async ({ actor, query, inputs }, 
   const typed = query.trim();
   const id = typedMonitorId(typed);
   try {
-    if (id) return [monitorOption(await api.monitoring.getMonitorA(id, { integrationName, domain }))];
+    if (id) {
+      const monitor = await api.monitoring.getMonitorA(id, { integrationName, domain }).catch((error: unknown) => {
+        // No monitor has that id: the digits may be part of a name.
+        if (error instanceof NotFoundError && !(error instanceof NoIntegrationError)) return undefined;
+        throw error;
+      });
+      if (monitor) return [monitorOption(monitor)];
+    }
     const found = await api.monitoring.searchMonitorsA(typed, { integrationName, domain, page: 0, perPage: limits.selectOptions });
     return found.monitors.slice(0, limits.selectOptions).map(monitorOption);
   } catch (error) {

@@ -149,6 +149,8 @@ describe('the guard form (gameday guard without a guard)', () => {
     const monitors = await modal.search('Monitor (monitoringA)', 'checkout');
     expect(monitors.map((o) => o.text)).toEqual(expect.arrayContaining(['checkout p99 latency (1234567)', 'checkout error budget burn (1234568)']));
     expect(monitorSearches().at(-1)!.query).toEqual(expect.objectContaining({ searchString: 'checkout', monitoringAIntegrationName: 'acme-metrics', domain: 'app.monitoring-a.example' }));
+    // An id finds its monitor.
+    expect((await modal.search('Monitor (monitoringA)', '1234569')).map((o) => o.text)).toEqual(['cart queue depth (1234569)']);
     expect((await modal.search('Alert (monitoringB)', 'Checkout')).map((o) => o.text)).toEqual(['CheckoutErrorRate']);
     expect(alertReads().at(-1)!.query).toEqual(expect.objectContaining({ monitoringBUri: 'https://alerts.monitoring-b.example' }));
 
