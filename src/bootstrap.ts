@@ -100,6 +100,7 @@ export function createDeps(config: Config, overrides: DepsOverrides = {}): Deps 
   const sessions = new SessionStore(store, new SessionCipher(config.sessionKeys.current, config.sessionKeys.previous), now);
   const cards = new CardStore(store);
   const watches = new Watches(store);
+  const guards = new GuardStore(store);
   const deps: Deps = {
     config,
     logger,
@@ -113,9 +114,9 @@ export function createDeps(config: Config, overrides: DepsOverrides = {}): Deps 
     cards,
     poller: new Poller({ cards, messenger: slack, store, sessions, platform, logger, intervalMs: config.pollSeconds * 1000, appUrl: config.platform.appUrl, watches, now, command: config.slack.command, beforePass: () => beforePoll(deps), onFinished: (card) => deps.gameDays.attackFinished(card) }),
     catalogues: new CatalogueCache(logger, now),
-    gameDays: new GameDays({ store, messenger: slack, logger, now, cards }),
+    gameDays: new GameDays({ store, messenger: slack, logger, now, cards, guards }),
     freezes: new Freezes(store),
-    guards: new GuardStore(store),
+    guards,
     watches,
   };
   return deps;

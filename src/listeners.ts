@@ -6,6 +6,7 @@ import { forgotPassword, openLogin, securePageOpened, submitLogin, submitPasswor
 import { openNote, submitNote } from './commands/note.ts';
 import { showFromButton } from './commands/show.ts';
 import { submitTeamPicker, suggestTeams } from './commands/team.ts';
+import { submitGuardPicker, suggestAlerts, suggestMonitors } from './commands/gamedayGuards.ts';
 import { endGameDayAnyway, endGameDayFromCard, haltAndEndGameDay, keepGameDay } from './commands/gameday.ts';
 import { approveRequest, rejectRequest } from './guardrails/approvals.ts';
 import { APPROVAL_APPROVE, APPROVAL_REJECT } from './views/approval.ts';
@@ -22,6 +23,7 @@ import { ATTACK_CANCEL, ATTACK_START } from './views/attackPreview.ts';
 import { HALT_ALL_CONFIRMED } from './views/halt.ts';
 import { FORGOT_PASSWORD_BUTTON, LOGIN_BUTTON, LOGIN_PAGE_BUTTON, LOGIN_VIEW, RESET_PASSWORD_VIEW } from './views/login.ts';
 import { NOTE_VIEW } from './views/note.ts';
+import { GUARD_ALERTS, GUARD_MONITORS, GUARD_PICKER_VIEW } from './views/guardPicker.ts';
 import { TEAM_CHOICE, TEAM_PICKER_VIEW } from './views/team.ts';
 
 /** The message shortcut "File tracker ticket" (manifest.yml). */
@@ -62,10 +64,13 @@ export const listeners: Listeners = {
     [NOTE_VIEW]: submitNote,
     [TICKET_PROJECT_VIEW]: submitTicketProject,
     [TICKET_VIEW]: submitTicket,
+    [GUARD_PICKER_VIEW]: submitGuardPicker,
   },
   options: {
     [TEAM_CHOICE]: suggestTeams,
     [ATTACK_TEAM]: suggestTeams,
+    [GUARD_MONITORS]: suggestMonitors,
+    [GUARD_ALERTS]: suggestAlerts,
   },
   shortcuts: {
     [FILE_TICKET_SHORTCUT]: fileTicketFromMessage,

@@ -19,27 +19,15 @@ import type { Subcommand } from './command.ts';
 import { UserInputError } from '../errors.ts';
 import type { Actor } from '../store/sessions.ts';
 import { platformFor, requireLogin } from '../attacks/access.ts';
-import { checkGuards } from '../guardrails/guardCheck.ts';
 import { reportAtEnd, reportProblem, shareGameDayReport } from '../gamedays/report.ts';
-import { guardKey, guardLine, guardsFromFlag, type GuardSpec } from '../guardrails/guards.ts';
+import { guardsFromFlag } from '../guardrails/guards.ts';
+import { addGameDayGuards, openGuardPicker } from './gamedayGuards.ts';
 
-const usage = 'gameday start <title> [--guard a:<monitor id>] [--guard b:<alert name>] | gameday guard <guard>… | gameday status | gameday end | gameday report [id]';
+const usage = 'gameday start <title> [--guard a:<monitor id>] [--guard b:<alert name>] | gameday guard [<guard>…] | gameday status | gameday end | gameday report [id]';
 
 /** The `--guard` flags removed from free text such as the title. */
 function withoutGuardFlags(text: string): string {
   return text.replace(/(^|\s)--guard(?:=|\s+)\S+/g, ' ').replace(/\s+/g, ' ').trim();
-}
-
-/** Adds guards to the channel's running game day and says so in its thread. */
-async function addGameDayGuards(deps: Deps, actor: Actor, record: { id: string; channel: string; ts: string }, specs: GuardSpec[]): Promise<string> {
-  const owner = { workspaceId: actor.workspaceId, userId: actor.userId, userName: actor.userName };
-  const login = await deps.sessions.get(actor);
-  const all = await deps.guards.addToGameDay(record.id, specs.map((spec) => ({ spec, owner })));
-  const readings = login?.team ? await checkGuards(deps, platformFor(deps, login, login.team), all.filter((g) => specs.some((s) => guardKey(s) === guardKey(g.spec)))) : [];
-  const lines = specs.map((spec) => guardLine(spec, readings.find((r) => guardKey(r.guard.spec) === guardKey(spec))?.reading));
-  const text = `:shield: <@${actor.userId}> set ${specs.length === 1 ? 'a guard' : `${specs.length} guards`} on this game day: every attack started here is refused while ${specs.length === 1 ? 'it is' : 'one is'} unhealthy, and halted if ${specs.length === 1 ? 'it fires' : 'one fires'}.\n${lines.join('\n')}`;
-  if (record.ts) await deps.slack.post(record.channel, { text }, { threadTs: record.ts }).catch((error: unknown) => deps.logger.warn({ err: error }, 'could not post the guards in the game-day thread'));
-  return lines.join('\n');
 }
 
 const plural = (count: number, word: string) => `${count} ${word}${count === 1 ? '' : 's'}`;
@@ -158,7 +146,7 @@ export const gamedayCommand: Subcommand = {
       const record = await deps.gameDays.running(channel);
       if (!record) return message(noGameDayText(deps.config.slack.command));
       const values = [...request.words.slice(1), ...(request.flags.guard === undefined ? [] : [request.flags.guard].flat())];
-      if (!values.length) throw new UserInputError('Name the guard: `a:<monitor id>` for a monitoringA monitor, `b:<alert name>` for a monitoringB alert.', usage);
+      if (!values.length) return openGuardPicker(deps, request.actor, record);
       const specs = guardsFromFlag(values, deps.config, deps.config.slack.command);
       await requireLogin(deps, request.actor);
       const lines = await addGameDayGuards(deps, request.actor, record, specs);

@@ -3,7 +3,9 @@ import { isLive } from '../attacks/cards.ts';
 import { requireLogin } from '../attacks/access.ts';
 import type { Deps } from '../deps.ts';
 import type { Login } from '../store/sessions.ts';
-import { statusMessage } from '../views/status.ts';
+import { statusMessage, type StatusGuard } from '../views/status.ts';
+import { code, escapeMrkdwn } from '../views/blocks.ts';
+import { guardKey, guardName, type GuardSpec } from '../guardrails/guards.ts';
 import type { Subcommand } from './command.ts';
 import { gameDaysFor } from './home.ts';
 
@@ -14,10 +16,37 @@ async function liveCardsFor(deps: Deps, login: Login): Promise<CardRecord[]> {
   return cards.sort((a, b) => b.createdAt.localeCompare(a.createdAt));
 }
 
+/**
+ * The guards of the game days shown and of the live attacks (their own, set with `--guard`),
+ * each once with its last reading and everything it guards.
+ */
+async function guardsFor(deps: Deps, gameDays: { channel: string }[], live: CardRecord[]): Promise<StatusGuard[]> {
+  const byKey = new Map<string, { spec: GuardSpec; covers: string[] }>();
+  const add = (spec: GuardSpec, covers: string) => {
+    const entry = byKey.get(guardKey(spec)) ?? { spec, covers: [] };
+    entry.covers.push(covers);
+    byKey.set(guardKey(spec), entry);
+  };
+  for (const { channel } of gameDays) {
+    const day = await deps.gameDays.running(channel);
+    if (!day) continue;
+    for (const guard of await deps.guards.forGameDay(day.id)) add(guard.spec, `game day *${escapeMrkdwn(day.title)}* in <#${day.channel}>`);
+  }
+  for (const card of live) {
+    for (const guard of await deps.guards.forAttack(card.guid)) add(guard.spec, `*${escapeMrkdwn(card.type)}* ${code(card.guid)}`);
+  }
+  return Promise.all(
+    [...byKey].map(async ([key, { spec, covers }]) => {
+      const reading = await deps.guards.reading(spec);
+      return { key, name: guardName(spec, reading), state: reading?.state, health: reading?.health, covers };
+    }),
+  );
+}
+
 export const statusCommand: Subcommand = {
   name: 'status',
   usage: 'status',
-  summary: 'What stands now in your teams and channels: freezes, running game days, this channel\'s watches and live attacks.',
+  summary: 'What stands now in your teams and channels: freezes, guards, running game days, this channel\'s watches and live attacks.',
   examples: ['status'],
   async run(request, deps) {
     const login = await requireLogin(deps, request.actor);
@@ -28,6 +57,7 @@ export const statusCommand: Subcommand = {
       liveCardsFor(deps, login),
       channel ? deps.watches.inChannel(channel) : undefined,
     ]);
-    return { kind: 'message', message: statusMessage({ freezes, gameDays, live, watches, command: deps.config.slack.command }) };
+    const guards = await guardsFor(deps, gameDays, live);
+    return { kind: 'message', message: statusMessage({ freezes, guards, gameDays, live, watches, command: deps.config.slack.command }) };
   },
 };

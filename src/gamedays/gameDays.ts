@@ -3,12 +3,13 @@ import type { Logger } from '../logger.ts';
 import type { Messenger } from '../slack/messenger.ts';
 import type { KeyValueStore } from '../store/keyValue.ts';
 import { isLive, type CardRecord, type CardStore } from '../attacks/cards.ts';
+import { guardKey, guardName, type GuardStore } from '../guardrails/guards.ts';
 import { cardOutcome, gameDayCard, gameDayFailureLine, gameDaySummary, gameDayTimelineLine, type GameDayEvent, type GameDayOutcomes, type GameDayRecord, type GameDayRef } from '../views/gameday.ts';
 
 /** What is kept of a game day besides its events: the card and who runs it. */
-type GameDayBase = Omit<GameDayRecord, 'attacks' | 'halts' | 'notes' | 'tickets' | 'refused'> & { id: string };
+type GameDayBase = Omit<GameDayRecord, 'attacks' | 'halts' | 'notes' | 'tickets' | 'refused' | 'guards' | 'trips'> & { id: string };
 
-const emptyEvents = () => ({ attacks: [], halts: [], notes: [], tickets: [], refused: [] });
+const emptyEvents = () => ({ attacks: [], halts: [], notes: [], tickets: [], refused: [], trips: [] });
 
 export interface GameDaysOptions {
   store: KeyValueStore;
@@ -17,6 +18,13 @@ export interface GameDaysOptions {
   now: () => number;
   /** The attack cards, whose last state is each attack's outcome in the summary. */
   cards: Pick<CardStore, 'get'>;
+  /** The game days' guards and their last readings, which the card shows. */
+  guards?: Pick<GuardStore, 'forGameDay' | 'reading'> | undefined;
+}
+
+/** What the card shows of the guards: a redraw is due when this changes. */
+function guardsShown(record: GameDayRecord): string {
+  return JSON.stringify([record.guards ?? [], (record.trips ?? []).map((t) => [t.key, t.at])]);
 }
 
 /** An ended game day is kept this long, for its summary's File ticket button. */
@@ -32,6 +40,7 @@ export class GameDays {
   readonly #logger: Logger;
   readonly #now: () => number;
   readonly #cards: Pick<CardStore, 'get'>;
+  readonly #guards: Pick<GuardStore, 'forGameDay' | 'reading'> | undefined;
 
   constructor(options: GameDaysOptions) {
     this.#store = options.store;
@@ -39,6 +48,7 @@ export class GameDays {
     this.#logger = options.logger;
     this.#now = options.now;
     this.#cards = options.cards;
+    this.#guards = options.guards;
   }
 
   /** The game day running in a channel. */
@@ -115,10 +125,32 @@ export class GameDays {
       if (event.kind === 'attack') await this.#store.set(`gameday-attack:${event.attack.guid}`, { channel: base.channel, ts: base.ts } satisfies GameDayRef, endedTtlMs);
       const record = await this.#assemble(base);
       await this.#slack.post(base.channel, { text: gameDayTimelineLine(event, record.attacks) }, { threadTs: base.ts });
-      this.#slack.update(base.channel, base.ts, gameDayCard(record));
+      await this.#showCard(record);
     } catch (error) {
       this.#logger.warn({ err: error, channel }, 'could not add to the game day');
     }
+  }
+
+  /**
+   * Redraws the card of the channel's running game day when its guards or their readings differ
+   * from what it shows. Cheap when nothing changed: no Slack call. Never fails its caller.
+   */
+  async showGuards(channel: string): Promise<void> {
+    try {
+      const base = await this.#store.get<GameDayBase>(`gameday:${channel}`);
+      if (!base?.ts) return;
+      const record = await this.#assemble(base);
+      const shown = await this.#store.get<string>(`gameday-guards-shown:${base.id}`);
+      if (shown !== guardsShown(record)) await this.#showCard(record);
+    } catch (error) {
+      this.#logger.warn({ err: error, channel }, 'could not show the guards on the game-day card');
+    }
+  }
+
+  /** Queues the card's update, remembering which guard readings it shows. */
+  async #showCard(record: GameDayRecord & { id: string }): Promise<void> {
+    await this.#store.set(`gameday-guards-shown:${record.id}`, guardsShown(record), endedTtlMs);
+    this.#slack.update(record.channel, record.ts, gameDayCard(record));
   }
 
   /** Ends the channel's game day: the card shows it ended; the record is kept for its summary. */
@@ -180,13 +212,23 @@ export class GameDays {
     const events: [string, GameDayEvent][] = [];
     for await (const entry of this.#store.entries<GameDayEvent>(`gameday-event:${base.id}:`)) events.push(entry);
     events.sort(([a], [b]) => a.localeCompare(b));
-    const record: GameDayRecord & { id: string; refused: NonNullable<GameDayRecord['refused']> } = { ...base, ...emptyEvents() };
+    const record: GameDayRecord & { id: string; refused: NonNullable<GameDayRecord['refused']>; trips: NonNullable<GameDayRecord['trips']> } = { ...base, ...emptyEvents() };
     for (const [, event] of events) {
       if (event.kind === 'attack') record.attacks.push(event.attack);
       else if (event.kind === 'halt') record.halts.push(event.halt);
       else if (event.kind === 'note') record.notes.push(event.note);
       else if (event.kind === 'refused') record.refused.push(event.refused);
+      else if (event.kind === 'guard') record.trips.push(event.trip);
       else record.tickets.push(event.ticket);
+    }
+    const guards = (await this.#guards?.forGameDay(base.id)) ?? [];
+    if (guards.length) {
+      record.guards = await Promise.all(
+        guards.map(async ({ spec }) => {
+          const reading = await this.#guards!.reading(spec);
+          return { key: guardKey(spec), name: guardName(spec, reading), state: reading?.state, health: reading?.health };
+        }),
+      );
     }
     return record;
   }

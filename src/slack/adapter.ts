@@ -246,7 +246,8 @@ export class SlackAdapter {
         await this.#track('options', async () => {
           const actor = actorFrom(body as BodyIdentity);
           try {
-            const found = await handler({ actor, query: options.value ?? '' }, this.#deps);
+            const view = (body as { view?: { state?: { values?: Record<string, Record<string, InputState>> }; private_metadata?: string } }).view;
+            const found = await handler({ actor, query: options.value ?? '', inputs: readInputs(view?.state?.values), privateMetadata: view?.private_metadata ?? '' }, this.#deps);
             await ack({ options: found.map((o) => ({ text: { type: 'plain_text', text: o.text.slice(0, 75) }, value: o.value })) });
           } catch (error) {
             this.#deps.logger.warn({ err: error }, 'options lookup failed');

@@ -55,4 +55,12 @@ export interface Action {
 
 export type SubmissionHandler = (submission: Submission, deps: Deps) => Promise<SubmissionReply>;
 export type ActionHandler = (action: Action, deps: Deps) => Promise<Reply>;
-export type OptionsHandler = (request: { actor: Actor; query: string }, deps: Deps) => Promise<{ text: string; value: string }[]>;
+/** An external select asking for options as the person types; a modal's other inputs come with it. */
+export interface OptionsRequest {
+  actor: Actor;
+  query: string;
+  inputs: Record<string, string | undefined>;
+  privateMetadata: string;
+}
+
+export type OptionsHandler = (request: OptionsRequest, deps: Deps) => Promise<{ text: string; value: string }[]>;

@@ -1,4 +1,5 @@
 import {
+  type Integration,
   BadRequestError,
   ForbiddenError,
   InvalidIdError,
@@ -73,7 +74,7 @@ export function describeError(error: unknown, context: ErrorContext): Message {
     return text('That id is not valid, so nothing was sent to the platform. Check the id and try again.');
   }
   if (error instanceof NoIntegrationError) {
-    return text('Your company has no issue-tracker integration on the platform, so tickets cannot be filed or listed from here. A company admin can add one in the platform\'s integration settings.');
+    return text(missingIntegrationText(error.integration));
   }
   if (error instanceof NotFoundError) {
     const what = ctx.subject ? ` ${ctx.subject}` : ' what you asked for';
@@ -104,6 +105,27 @@ export function describeError(error: unknown, context: ErrorContext): Message {
   return text(`Something went wrong in Faultline while trying to ${doing}. It has been logged; try again, and tell whoever runs Faultline if it keeps happening.`);
 }
 
+const missingIntegrationBrief: Record<Integration | 'unknown', string> = {
+  tracker: 'the company has no issue-tracker integration',
+  monitoringA: 'the company has no monitoringA integration by that name and domain',
+  monitoringB: 'the company has no monitoringB integration at that URI',
+  unknown: 'the company lacks the platform integration this needs',
+};
+
+/** A 404 `No integration exists`, naming the integration that is missing and what it stops. */
+export function missingIntegrationText(integration: Integration | undefined): string {
+  switch (integration) {
+    case 'tracker':
+      return 'Your company has no issue-tracker integration on the platform, so tickets cannot be filed or listed from here. A company admin can add one in the platform\'s integration settings.';
+    case 'monitoringA':
+      return 'Your company has no monitoringA integration on the platform by that name and domain, so its monitors cannot be read. Check the integration name and domain, or ask a company admin to add the integration in the platform\'s integration settings.';
+    case 'monitoringB':
+      return 'Your company has no monitoringB integration on the platform at that URI, so its alerts cannot be read. Check the URI, or ask a company admin to add the integration in the platform\'s integration settings.';
+    default:
+      return 'Your company lacks the platform integration this needs. A company admin can add it in the platform\'s integration settings.';
+  }
+}
+
 /** Whether a failed create may have happened all the same (the platform did not confirm in time). */
 export function outcomeUnknown(error: unknown): boolean {
   return (error instanceof TimeoutError || error instanceof UnreachableError) && error.outcomeUnknown;
@@ -120,7 +142,7 @@ export function errorInBrief(error: unknown, context: Pick<ErrorContext, 'team' 
   if (error instanceof UserInputError) return error.message;
   if (error instanceof NotLoggedInError || error instanceof UnauthorizedError) return 'the platform session had ended';
   if (error instanceof ForbiddenError) return `the platform role lacks ${error.privilege ? `the \`${error.privilege}\` privilege` : 'the privilege needed'}${onTeam}`;
-  if (error instanceof NoIntegrationError) return 'the company has no issue-tracker integration';
+  if (error instanceof NoIntegrationError) return missingIntegrationBrief[error.integration ?? 'unknown'];
   if (error instanceof NotFoundError) return `the platform has no ${ctx.subject ?? 'such thing'}${onTeam}`;
   if (error instanceof RateLimitedError) return 'the platform was busy and asked Faultline to slow down';
   if (outcomeUnknown(error)) return 'the platform did not confirm in time, so it may have started';

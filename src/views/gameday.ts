@@ -66,6 +66,35 @@ export interface GameDayRefusal {
   at: string;
 }
 
+/** A guard of the game day as its card shows it: its last reading, if it was read. */
+export interface GameDayGuard {
+  key: string;
+  name: string;
+  state?: string | undefined;
+  health?: 'healthy' | 'unhealthy' | 'unknown' | undefined;
+}
+
+/** An attack a guard trip was about. */
+export interface GameDayTripAttack {
+  guid: string;
+  type: string;
+}
+
+/** A guard that fired while the game day ran, and what became of the attacks it covered. */
+export interface GameDayGuardTrip {
+  key: string;
+  /** The guard in words, as `guardName` gives it. */
+  guard: string;
+  /** Its state when it fired, in the product's words (`Alert`, `firing`). */
+  state: string;
+  at: string;
+  /** Slack user id of the guard's owner, whose session halts. */
+  owner: string;
+  halted: GameDayTripAttack[];
+  /** Attacks the owner's session could not halt: people were asked to. */
+  notHalted: GameDayTripAttack[];
+}
+
 /** A game day in a channel: its card, and what happened while it ran. Times are ISO 8601. */
 export interface GameDayRecord {
   channel: string;
@@ -82,6 +111,10 @@ export interface GameDayRecord {
   tickets: GameDayTicket[];
   /** Starts the platform refused (or did not confirm); absent in game days kept before they were recorded. */
   refused?: GameDayRefusal[] | undefined;
+  /** Its guards with their last readings; absent when it has none. */
+  guards?: GameDayGuard[] | undefined;
+  /** Every time one of the guards fired; absent in game days kept before trips were recorded. */
+  trips?: GameDayGuardTrip[] | undefined;
   /** The ts of the summary message, once posted, so it can show outcomes learnt later. */
   summaryTs?: string | undefined;
 }
@@ -143,6 +176,27 @@ function counters(record: GameDayRecord): [string, string][] {
   ];
 }
 
+const healthEmoji = (health: GameDayGuard['health']) =>
+  health === 'unhealthy' ? ':rotating_light:' : health === 'healthy' ? ':large_green_circle:' : ':grey_question:';
+
+/** A guard and its last reading: `:large_green_circle: checkout p99 latency (1234567): OK`. */
+export function guardReadingText(g: Pick<GameDayGuard, 'name' | 'state' | 'health'>): string {
+  return `${healthEmoji(g.health)} ${escapeMrkdwn(truncate(g.name, 200))}: ${g.state === undefined ? 'not read yet' : escapeMrkdwn(g.state)}`;
+}
+
+/** Guards a card lists; the rest are counted. */
+const cardGuardsShown = 15;
+
+/** The card's guards section: each guard with its last reading, and when it last fired. */
+export function gameDayGuardsText(guards: readonly GameDayGuard[], trips: readonly GameDayGuardTrip[] = []): string {
+  const lines = guards.slice(0, cardGuardsShown).map((g) => {
+    const fired = trips.filter((t) => t.key === g.key).at(-1);
+    return `${guardReadingText(g)}${fired ? ` · fired ${when(fired.at)}` : ''}`;
+  });
+  if (guards.length > lines.length) lines.push(`_and ${plural(guards.length - lines.length, 'more guard')}_`);
+  return `*Guards*\n${lines.join('\n')}`;
+}
+
 /** The card posted when a game day starts, updated when it ends. */
 export function gameDayCard(record: GameDayRecord): Message {
   const ended = record.endedAt;
@@ -153,6 +207,7 @@ export function gameDayCard(record: GameDayRecord): Message {
     section(`Facilitated by <@${record.facilitator}> · started ${when(record.startedAt)}\n${status}`),
     fields(counters(record)),
   ];
+  if (record.guards?.length) blocks.push(section(gameDayGuardsText(record.guards, record.trips)));
   if (running) {
     blocks.push(context('Attacks started in this channel, halts, notes and tickets are added to this thread until the game day ends.'));
     blocks.push(
@@ -171,7 +226,18 @@ export type GameDayEvent =
   | { kind: 'halt'; halt: GameDayHalt }
   | { kind: 'note'; note: GameDayNote }
   | { kind: 'ticket'; ticket: GameDayTicket }
-  | { kind: 'refused'; refused: GameDayRefusal };
+  | { kind: 'refused'; refused: GameDayRefusal }
+  | { kind: 'guard'; trip: GameDayGuardTrip };
+
+const tripAttacks = (attacks: readonly GameDayTripAttack[]) => attacks.map(attackName).join(', ');
+
+/** What a guard trip did, after its name and state: `halted *cpu* `g1`; could not halt …`. */
+function tripOutcome(t: GameDayGuardTrip): string {
+  const parts: string[] = [];
+  if (t.halted.length) parts.push(`halted ${tripAttacks(t.halted)}`);
+  if (t.notHalted.length) parts.push(`<@${t.owner}>'s session could not halt ${tripAttacks(t.notHalted)}`);
+  return parts.length ? parts.join('; ') : 'no attack it covers was running';
+}
 
 /** One line for the game day's thread; `attacks` names the attack an event is about by its type. */
 export function gameDayTimelineLine(event: GameDayEvent, attacks: readonly GameDayAttack[] = []): string {
@@ -202,6 +268,11 @@ export function gameDayTimelineLine(event: GameDayEvent, attacks: readonly GameD
       return r.unconfirmed
         ? `:grey_question: <@${r.startedBy}> tried to start ${what}, but ${r.reason}: check the team's attacks before trying again`
         : `:x: <@${r.startedBy}> could not start ${what}: ${r.reason}`;
+    }
+    case 'guard': {
+      const t = event.trip;
+      const ask = t.notHalted.length ? `: halt ${t.notHalted.length === 1 ? 'it' : 'them'} now` : '';
+      return `:rotating_light: Guard *${escapeMrkdwn(t.guard)}* fired (${escapeMrkdwn(t.state)}) at ${slackDate(new Date(t.at), '{time}')}: ${tripOutcome(t)}${ask}`;
     }
   }
 }
@@ -270,7 +341,7 @@ const refusalLine = (r: GameDayRefusal) =>
   `• *${escapeMrkdwn(r.type)}* ${argsText(r.args.map(escapeMrkdwn))} on ${escapeMrkdwn(truncate(r.targetWords, 200))} · team ${escapeMrkdwn(r.teamName)} · tried by <@${r.startedBy}> ${when(r.at)}: ${r.reason}`;
 
 /** Sections for each part of the summary, within 50 blocks together with header, overview and buttons. */
-const summarySections = { attacks: 28, refused: 2, unconfirmed: 1, massHalts: 2, notes: 7, tickets: 4 } as const;
+const summarySections = { attacks: 26, refused: 2, unconfirmed: 1, massHalts: 2, trips: 2, notes: 7, tickets: 4 } as const;
 
 /** The summary posted when a game day ends. */
 export function gameDaySummary(record: GameDayRecord, outcomes: GameDayOutcomes): Message {
@@ -313,6 +384,8 @@ export function gameDaySummary(record: GameDayRecord, outcomes: GameDayOutcomes)
   if (notStarted.length) blocks.push(...lineSections('Did not start', notStarted, summarySections.refused, 'attack'));
   if (unconfirmed.length) blocks.push(...lineSections('Not confirmed by the platform (check whether they ran)', unconfirmed, summarySections.unconfirmed, 'attack'));
   if (massHalts.length) blocks.push(...lineSections('Halts of every attack', massHalts, summarySections.massHalts, 'halt'));
+  const tripLines = (record.trips ?? []).map((t) => `• *${escapeMrkdwn(t.guard)}* fired (${escapeMrkdwn(t.state)}) ${when(t.at)}, guard of <@${t.owner}>: ${tripOutcome(t)}`);
+  if (tripLines.length) blocks.push(...lineSections('Guard trips', tripLines, summarySections.trips, 'trip'));
   if (noteLines.length) blocks.push(...lineSections('Notes', noteLines, summarySections.notes, 'note'));
   if (ticketLines.length) blocks.push(...lineSections('Tickets', ticketLines, summarySections.tickets, 'ticket'));
   blocks.push(actions(GAMEDAY_SUMMARY_ACTIONS, [button('File ticket for the game day', GAMEDAY_FILE_TICKET, { value: gameDayRefValue(record) })]));
@@ -337,6 +410,7 @@ export function gameDayStatusMessage(record: GameDayRecord): Message {
     const lines = recent.map((a) => `• ${attackName(a)} ${argsText(a.args.map(escapeMrkdwn))} on ${escapeMrkdwn(truncate(a.targetWords, 200))} · started by <@${a.startedBy}>`);
     blocks.push(...lineSections(earlier ? `Latest attacks (${earlier} earlier)` : 'Attacks', lines, 3, 'attack'));
   }
+  if (record.guards?.length) blocks.push(section(gameDayGuardsText(record.guards, record.trips)));
   const refused = record.refused ?? [];
   if (refused.length) blocks.push(context(`:x: ${plural(refused.length, 'start')} the platform did not take; the thread says why.`));
   return { text: `Game day ${escapeMrkdwn(record.title)}: ${status}`, blocks };

@@ -6,11 +6,22 @@ import type { Message } from './message.ts';
 import { stageLabel } from './attackCard.ts';
 import type { Watch } from '../attacks/watches.ts';
 import { watchLine } from './watch.ts';
+import { type GameDayGuard, guardReadingText } from './gameday.ts';
 
 export const statusAttacksShown = 20;
 
+/** A guard over the person's game days or live attacks, with what it guards. */
+export interface StatusGuard extends GameDayGuard {
+  /** In words, escaped: `game day *Drill* in <#C1>`, `*cpu* \`guid\``. */
+  covers: string[];
+}
+
+/** Guards `status` lists; the rest are counted. */
+export const statusGuardsShown = 20;
+
 export interface StatusState {
   freezes: Freeze[];
+  guards?: StatusGuard[] | undefined;
   gameDays: { channel: string; title: string; facilitator: string; startedAt: string }[];
   /** Live attack cards of the person's teams, newest first. */
   live: CardRecord[];
@@ -42,6 +53,10 @@ export function statusMessage(state: StatusState): Message {
     return `:dart: *${escapeMrkdwn(d.title)}* in <#${d.channel}>, facilitated by <@${d.facilitator}>${started}`;
   });
   blocks.push(section(days.length ? ['*Game days*', ...days].join('\n') : '*Game days*\nNone running in your channels.'));
+  const guards = state.guards ?? [];
+  const guardLines = guards.slice(0, statusGuardsShown).map((g) => `${guardReadingText(g)} · guards ${g.covers.slice(0, 5).join(', ')}${g.covers.length > 5 ? ` and ${g.covers.length - 5} more` : ''}`);
+  if (guards.length > guardLines.length) guardLines.push(`_and ${guards.length - guardLines.length} more_`);
+  blocks.push(section(guardLines.length ? ['*Guards*', ...guardLines].join('\n') : '*Guards*\nNone on your game days or live attacks.'));
   if (state.watches) blocks.push(watchesSection(state.watches, command));
   const shown = state.live.slice(0, statusAttacksShown);
   const attacks = shown.map((c) => `${stageLabel(c.stage, c.lifecycle)} *${escapeMrkdwn(c.type)}* in *${escapeMrkdwn(c.teamName)}* · <#${c.channel}> · by <@${c.startedBy.userId}>\n\`${c.guid}\``);

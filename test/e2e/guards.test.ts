@@ -63,7 +63,7 @@ describe('guards on a game day', () => {
     const card = read(cardOf(first.attack.guid));
     expect(card).toMatch(/checkout p99 latency \(1234567\): Alert · fired .*, halted this attack/);
     expect(threadOf(first.card.ts)).toMatch(/Guard checkout p99 latency \(1234567\) fired \(Alert\) at .*: halted this attack/);
-    expect(threadOf(gameDayCard('Latency drill').ts)).toContain(`fired (Alert): halted memory ${second.attack.guid}`);
+    expect(threadOf(gameDayCard('Latency drill').ts)).toMatch(new RegExp(`fired \\(Alert\\) at .*: halted cpu ${first.attack.guid}, memory ${second.attack.guid}`));
     // Halted once: the next passes do not halt again.
     const halts = stack.sim.requests.filter((r) => r.path.endsWith('/halt')).length;
     await stack.poll();
@@ -123,6 +123,191 @@ describe('guards on a game day', () => {
     await stack.ask(id, 'gameday start Typo drill', { channel });
     expect(read(await stack.ask(id, 'gameday guard c:1', { channel }))).toContain('is not a guard');
     expect(read(await stack.ask(id, 'gameday guard a:latency', { channel }))).toContain('is not a monitor id');
-    expect(read(await stack.ask(id, 'gameday guard', { channel }))).toContain('Name the guard');
+  });
+});
+
+const guardForm = (id: string) => stack.fake.waitFor(() => stack.person(id).modal()?.callbackId === 'gameday_guard_picker' && stack.person(id).modal(), 'the guard form');
+
+async function openGuardForm(id: string) {
+  await stack.person(id).command('gameday guard', { channel });
+  return guardForm(id);
+}
+
+const monitorSearches = () => stack.sim.requests.filter((r) => r.method === 'GET' && r.path === '/monitoringA/monitors');
+const alertReads = () => stack.sim.requests.filter((r) => r.method === 'GET' && r.path === '/monitoringB/alerts');
+
+describe('the guard form (gameday guard without a guard)', () => {
+  it('searches monitors and alerts as the person types, through the configured integration, and adds what is chosen to the game day', async () => {
+    const id = nextPerson();
+    await stack.login(id, users().owner, { team: 'Platform' });
+    await stack.ask(id, 'gameday start Form drill', { channel });
+    const modal = await openGuardForm(id);
+    expect(read(modal)).toContain('Form drill');
+    const values = JSON.stringify(modal.values());
+    for (const configured of ['acme-metrics', 'app.monitoring-a.example', 'https://alerts.monitoring-b.example']) expect(values).toContain(configured);
+
+    const monitors = await modal.search('Monitor (monitoringA)', 'checkout');
+    expect(monitors.map((o) => o.text)).toEqual(expect.arrayContaining(['checkout p99 latency (1234567)', 'checkout error budget burn (1234568)']));
+    expect(monitorSearches().at(-1)!.query).toEqual(expect.objectContaining({ searchString: 'checkout', monitoringAIntegrationName: 'acme-metrics', domain: 'app.monitoring-a.example' }));
+    // An id finds its monitor.
+    expect((await modal.search('Monitor (monitoringA)', '1234569')).map((o) => o.text)).toEqual(['cart queue depth (1234569)']);
+    expect((await modal.search('Alert (monitoringB)', 'Checkout')).map((o) => o.text)).toEqual(['CheckoutErrorRate']);
+    expect(alertReads().at(-1)!.query).toEqual(expect.objectContaining({ monitoringBUri: 'https://alerts.monitoring-b.example' }));
+
+    await modal.select('Monitor (monitoringA)', 'checkout p99 latency (1234567)');
+    await modal.select('Alert (monitoringB)', 'CheckoutErrorRate');
+    await modal.submit();
+    const done = await stack.fake.waitFor(() => stack.person(id).modal()?.title === 'Guards set' && stack.person(id).modal(), 'the confirmation');
+    expect(read(done)).toMatch(/checkout p99 latency \(1234567\): OK/);
+    expect(read(done)).toContain('CheckoutErrorRate: inactive');
+    expect(threadOf(gameDayCard('Form drill').ts)).toContain('set 2 guards on this game day');
+
+    // The chosen guards now guard the game day: a firing alert refuses starts here.
+    stack.sim.setAlertState('CheckoutErrorRate', 'firing');
+    expect(read(await stack.ask(id, 'attack cpu -l 30 --yes', { channel }))).toContain('Not started: its guard CheckoutErrorRate (firing)');
+    expect(creates()).toHaveLength(0);
+  });
+
+  it('takes a changed integration, domain and URI from the form for searching and for the guards', async () => {
+    const id = nextPerson();
+    await stack.login(id, users().owner, { team: 'Platform' });
+    await stack.ask(id, 'gameday start Override drill', { channel });
+    const modal = await openGuardForm(id);
+    modal.fill('monitoringA integration', 'other-metrics').fill('monitoringA domain', 'metrics.other.example').fill('monitoringB URI', 'https://alerts.other.example');
+    const offered = await modal.search('Monitor (monitoringA)', 'checkout');
+    expect(monitorSearches().at(-1)!.query).toEqual(expect.objectContaining({ monitoringAIntegrationName: 'other-metrics', domain: 'metrics.other.example' }));
+    // The demo company has no such integration: the search says so, naming the product.
+    expect(offered.map((o) => o.text)).toEqual(['No monitoringA integration “other-metrics” at metrics.other.example']);
+    expect((await modal.search('Alert (monitoringB)', 'Checkout')).map((o) => o.text)).toEqual(['No monitoringB integration at https://alerts.other.example']);
+    expect(alertReads().at(-1)!.query).toEqual(expect.objectContaining({ monitoringBUri: 'https://alerts.other.example' }));
+  });
+
+  it('keeps the form open with field errors for bad or unreadable choices, and adds nothing', async () => {
+    const id = nextPerson();
+    await stack.login(id, users().owner, { team: 'Platform' });
+    await stack.ask(id, 'gameday start Careful drill', { channel });
+    const thread = () => threadOf(gameDayCard('Careful drill').ts);
+    const modal = await openGuardForm(id);
+
+    await modal.submit();
+    expect(modal.errors()).toEqual({ 'Monitor (monitoringA)': 'Choose a monitor or an alert to guard the game day with.' });
+
+    await modal.select('Monitor (monitoringA)', 'checkout p99 latency (1234567)');
+    modal.fill('monitoringA integration', '');
+    await modal.submit();
+    expect(modal.errors()).toEqual({ 'monitoringA integration': 'Name the monitoringA integration the monitors are read through.' });
+
+    // Chosen through the right integration, then pointed at one the company lacks.
+    modal.fill('monitoringA integration', 'gone-metrics');
+    await modal.submit();
+    expect(modal.errors()['monitoringA integration']).toContain('no monitoringA integration by this name and domain');
+
+    modal.fill('monitoringA integration', 'acme-metrics');
+    await modal.select('Alert (monitoringB)', 'CheckoutErrorRate');
+    modal.fill('monitoringB URI', 'not a uri');
+    await modal.submit();
+    expect(modal.errors()).toEqual({ 'monitoringB URI': 'Give the URI as an https:// address.' });
+
+    modal.fill('monitoringB URI', 'https://alerts.gone.example');
+    await modal.submit();
+    expect(modal.errors()['monitoringB URI']).toContain('no monitoringB integration at this URI');
+
+    expect(stack.person(id).modal()?.callbackId).toBe('gameday_guard_picker');
+    expect(thread()).not.toContain('guard');
+    expect(read(gameDayCard('Careful drill'))).not.toContain('Guards');
+  });
+
+  it('refuses the option that says the integration is missing', async () => {
+    const id = nextPerson();
+    await stack.login(id, users().owner, { team: 'Platform' });
+    await stack.ask(id, 'gameday start Missing drill', { channel });
+    const modal = await openGuardForm(id);
+    modal.fill('monitoringA integration', 'gone-metrics');
+    await modal.select('Monitor (monitoringA)', 'No monitoringA integration “gone-metrics” at app.monitoring-a.example');
+    await modal.submit();
+    expect(modal.errors()).toEqual({ 'Monitor (monitoringA)': 'That choice is not a monitor: correct the integration name and domain, then search again.' });
+  });
+});
+
+describe('guards on the game-day surfaces', () => {
+  it('lists the guards on the game-day card with their last reading, redrawn when a reading changes', async () => {
+    const id = nextPerson();
+    await stack.login(id, users().owner, { team: 'Platform' });
+    await stack.ask(id, 'gameday start Card drill --guard a:1234567 --guard b:CheckoutErrorRate', { channel });
+    await stack.deps.slack.flush();
+    const card = () => read(gameDayCard('Card drill'));
+    expect(card()).toMatch(/Guards\n.*checkout p99 latency \(1234567\): OK\n.*CheckoutErrorRate: inactive/);
+
+    const updates = () => stack.fake.callsTo('chat.update').filter((c) => c.args['ts'] === gameDayCard('Card drill').ts).length;
+    await stack.poll();
+    const settled = updates();
+    // Nothing changed: the card is not redrawn.
+    await stack.poll();
+    expect(updates()).toBe(settled);
+
+    stack.sim.setMonitorState(1234567, 'Warn');
+    await stack.poll();
+    expect(card()).toMatch(/checkout p99 latency \(1234567\): Warn/);
+    expect(updates()).toBe(settled + 1);
+  });
+
+  it('records each trip in the timeline and lists it in the summary, with what it halted and what it could not', async () => {
+    const owner = nextPerson();
+    const starter = nextPerson();
+    await stack.login(owner, users().owner, { team: 'Platform' });
+    await stack.login(starter, users().solo);
+    await stack.ask(owner, 'gameday start Trip drill --guard a:1234567 --guard b:CheckoutErrorRate', { channel });
+    const mine = await startNow(owner, 'attack cpu -l 300 -c 1');
+    stack.sim.setMonitorState(1234567, 'Alert');
+    await stack.poll();
+    expect(stack.sim.state.attacks.get(mine.attack.guid)!.halt).toEqual(expect.objectContaining({ reason: 'guard checkout p99 latency (1234567) fired' }));
+    const timeline = () => threadOf(gameDayCard('Trip drill').ts);
+    expect(timeline()).toMatch(new RegExp(`Guard checkout p99 latency \\(1234567\\) fired \\(Alert\\) at .*: halted cpu ${mine.attack.guid}`));
+    expect(read(gameDayCard('Trip drill'))).toMatch(/checkout p99 latency \(1234567\): Alert · fired/);
+
+    // The alert's owner can no longer halt: the trip says which attack it could not halt.
+    stack.sim.setMonitorState(1234567, 'OK');
+    const theirs = await startNow(starter, 'attack memory -l 300 -p 20');
+    stack.sim.expireSession(users().owner.email);
+    stack.sim.setAlertState('CheckoutErrorRate', 'firing');
+    await stack.poll();
+    expect(stack.sim.state.attacks.get(theirs.attack.guid)!.halt).toBeUndefined();
+    expect(timeline()).toMatch(new RegExp(`Guard CheckoutErrorRate fired \\(firing\\) at .*: <@${owner}>'s session could not halt memory ${theirs.attack.guid}: halt it now`));
+
+    await stack.ask(starter, `halt ${theirs.attack.guid}`, { channel });
+    const ended = await stack.ask(starter, 'gameday end', { channel });
+    if (read(ended).includes('still running')) await ended.click('End anyway');
+    const summary = await stack.fake.waitFor(() => stack.fake.channel(channel).messages().find((m) => read(m).includes('Game day summary: Trip drill')), 'the summary');
+    const trips = read(summary);
+    expect(trips).toMatch(new RegExp(`Guard trips\n• checkout p99 latency \\(1234567\\) fired \\(Alert\\) .*, guard of <@${owner}>: halted cpu ${mine.attack.guid}`));
+    expect(trips).toMatch(new RegExp(`• CheckoutErrorRate fired \\(firing\\) .*, guard of <@${owner}>: <@${owner}>'s session could not halt memory ${theirs.attack.guid}`));
+  });
+
+  it('records a trip while nothing runs, once, as the guard turns unhealthy', async () => {
+    const id = nextPerson();
+    await stack.login(id, users().owner, { team: 'Platform' });
+    await stack.ask(id, 'gameday start Quiet drill --guard b:CheckoutErrorRate', { channel });
+    await stack.poll();
+    stack.sim.setAlertState('CheckoutErrorRate', 'firing');
+    await stack.poll();
+    await stack.poll();
+    const timeline = threadOf(gameDayCard('Quiet drill').ts);
+    expect(timeline.match(/Guard CheckoutErrorRate fired \(firing\)/g)).toHaveLength(1);
+    expect(timeline).toContain('no attack it covers was running');
+  });
+
+  it('shows in status the guards of the person\'s game days and of live attacks, with their last state', async () => {
+    const id = nextPerson();
+    await stack.login(id, users().owner, { team: 'Platform' });
+    expect(read(await stack.ask(id, 'status', { channel }))).toContain('Guards\nNone on your game days or live attacks.');
+    await stack.ask(id, 'gameday start Status drill --guard a:1234567', { channel });
+    const { attack } = await startNow(id, 'attack cpu -l 300 -c 1');
+    // An attack's own guard, as a start with `--guard` keeps it.
+    await stack.deps.guards.setForAttack(attack.guid, [{ spec: { kind: 'b', alert: 'CheckoutErrorRate', uri: 'https://alerts.monitoring-b.example' }, owner: { workspaceId: stack.fake.teamId, userId: id, userName: id } }]);
+    stack.sim.setMonitorState(1234567, 'Warn');
+    await stack.poll();
+    const status = read(await stack.ask(id, 'status', { channel }));
+    expect(status).toContain(`checkout p99 latency (1234567): Warn · guards game day Status drill in <#${channel}>`);
+    expect(status).toContain(`CheckoutErrorRate: inactive · guards cpu ${attack.guid}`);
   });
 });

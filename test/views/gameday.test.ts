@@ -257,3 +257,40 @@ describe('game-day status', () => {
     expect(text).not.toContain('`g-14`');
   });
 });
+
+describe('guards on game-day surfaces', () => {
+  const trip = (index: number, halted: number): NonNullable<GameDayRecord['trips']>[number] => ({
+    key: `b|https://alerts.example|Alert${index}`,
+    guard: `Alert<!channel>${index}${'x'.repeat(150)}`,
+    state: 'firing',
+    at: ended.startedAt,
+    owner: 'U7',
+    halted: Array.from({ length: halted }, (_, n) => ({ guid: `g-${index}-${n}`, type: 'cpu' })),
+    notHalted: [{ guid: `g-${index}-stuck`, type: 'memory' }],
+  });
+
+  it('lists many guards on the card within Slack\'s limits, escaped, with when each last fired', () => {
+    const guards = Array.from({ length: 30 }, (_, index) => ({ key: `b|https://alerts.example|Alert${index}`, name: `Alert<!channel>${index}`, state: index ? 'inactive' : 'firing', health: index ? ('healthy' as const) : ('unhealthy' as const) }));
+    const { blocks } = gameDayCard({ ...running, guards, trips: [trip(0, 1)] });
+    expect(messageViolations(blocks)).toEqual([]);
+    const text = sectionTexts(blocks).find((t) => t.startsWith('*Guards*'))!;
+    expect(text).toMatch(/^\*Guards\*\n:rotating_light: Alert&lt;!channel&gt;0: firing · fired <!date/);
+    expect(text).not.toContain('<!channel>');
+    expect(text).toContain('_and 15 more guards_');
+  });
+
+  it('keeps the summary within 50 blocks with 200 attacks and 100 trips, counting the trips left out', () => {
+    const record: GameDayRecord = { ...manyAttacks(200, 490), trips: Array.from({ length: 100 }, (_, index) => trip(index, 20)) };
+    const { blocks } = gameDaySummary(record, {});
+    expect(messageViolations(blocks)).toEqual([]);
+    const text = sectionTexts(blocks).join('\n');
+    expect(text).toMatch(/\*Guard trips\*\n• \*Alert&lt;!channel&gt;0x+\* fired \(firing\) <!date[^>]*>, guard of <@U7>: halted \*cpu\* `g-0-0`/);
+    expect(text).toContain("<@U7>'s session could not halt *memory* `g-0-stuck`");
+    expect(text).toMatch(/_and \d+ more trips_/);
+  });
+
+  it('tells a trip in the timeline: what it halted, what it could not, or that nothing ran', () => {
+    expect(gameDayTimelineLine({ kind: 'guard', trip: trip(1, 1) })).toMatch(/^:rotating_light: Guard \*Alert&lt;!channel&gt;1x+\* fired \(firing\) at <!date[^>]*>: halted \*cpu\* `g-1-0`; <@U7>'s session could not halt \*memory\* `g-1-stuck`: halt it now$/);
+    expect(gameDayTimelineLine({ kind: 'guard', trip: { ...trip(2, 0), notHalted: [] } })).toMatch(/fired \(firing\) at <!date[^>]*>: no attack it covers was running$/);
+  });
+});
