@@ -152,7 +152,7 @@ describe.skipIf(!hasChromium)(title, { timeout: 120_000 }, () => {
         await card.locator(':scope > .message-body > .thread-toggle').click();
         await card.getByText(/Guard checkout p99 latency \(\d+\) fired \(Alert\) at .*: halted this attack/).waitFor();
         await gameCard.locator(':scope > .message-body > .thread-toggle').click();
-        await gameCard.getByText(new RegExp(`fired \\(Alert\\): halted cpu ${running}`)).waitFor();
+        await gameCard.getByText(new RegExp(`fired \\(Alert\\) at .*: halted cpu ${running}`)).waitFor();
         // Past the platform's halting stages: the card says how it ended and loses its Halt button.
         demo.sim.clock.advance(30_000);
         await card.getByText('User Halted').first().waitFor();
