@@ -127,6 +127,24 @@ describe('the game-day report', () => {
     expect(report).toMatch(new RegExp(`Nora Quinn filed \\[${day.chatTicket.key}\\]`));
   });
 
+  it('covers the teams the channel watches, though no attack of theirs was started in it', async () => {
+    const nora = namedPerson('Nora Quinn');
+    await stack.login(nora, users().owner, { team: 'Platform' });
+    expect(read(await stack.ask(nora, 'watch Search', { channel: where }))).toMatch(/Search/);
+    await startGameDay(nora, 'Watched drill');
+    await startedAttack(nora, 'attack cpu -l 30 -c 1 --target-tags role=web');
+    const watched = stack.sim.createAttackDirectly(teams().search.id, { type: 'cpu', args: ['-l', '30'], createUser: 'search-oncall@acme.test' });
+    const unwatched = stack.sim.createAttackDirectly(teams().payments.id, { type: 'cpu', args: ['-l', '30'] });
+    stack.advanceClock(120_000);
+    await stack.poll();
+
+    const ended = await stack.ask(nora, 'gameday end', { channel: where });
+    if (read(ended).includes('End anyway')) await ended.click('End anyway');
+    const file = await stack.fake.waitFor(() => reportFiles()[0], 'the report file');
+    expect(sectionOf(file, watched)).toContain('created on the platform by search-oncall@acme.test');
+    expect(file.text).not.toContain(unwatched);
+  });
+
   it('gameday report shares the last ended game day\'s report again, or one named by its id', async () => {
     const day = await gameDayWithTwoAttacks('Repost drill');
     await stack.ask(day.nora, 'gameday end', { channel: where });
