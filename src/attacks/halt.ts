@@ -74,16 +74,18 @@ async function showOutcome(deps: Deps, actor: Actor, card: CardRecord | undefine
 }
 
 /**
- * Halts one attack with the clicker's session, and says what really happened. The attack is read
- * first: one that has ended (or is being halted) is reported as it is, and nothing is sent. The
- * platform's answer, or a read after the halt, tells an attack this halt stopped from one that
- * ended on its own in the meantime (halting a finished attack succeeds and changes nothing).
+ * Halts one attack with the clicker's session, and says what really happened: an attack this halt
+ * stopped, one that had already ended (with its real outcome), or one another halt was already
+ * stopping. For an attack the platform's answer says which: it lists the attacks the halt stopped,
+ * and halting an attack that is no longer running changes nothing, so a halt is sent at once and
+ * the attack is read only when the answer does not list it as running. A Kubernetes halt answers
+ * nothing, so a Kubernetes attack is read first (one not running is left alone) and after.
  */
 export async function haltAttack(deps: Deps, actor: Actor, ref: { guid: string; teamId?: string | undefined; kind?: AttackKind | undefined }, reason?: string): Promise<HaltOutcome> {
   const login = await requireLogin(deps, actor);
   const { team, kind: knownKind, card } = await locateAttack(deps, login, ref.guid, ref);
   const api = platformFor(deps, login, team);
-  const before = knownKind ? await readState(deps, api, knownKind, ref.guid) : undefined;
+  const before = knownKind === 'kubernetes' ? await readState(deps, api, knownKind, ref.guid) : undefined;
   if (before && (finished(before) || before.stage_lifecycle === 'Halting')) {
     const result: HaltResult = finished(before) ? 'ended' : 'halting';
     deps.logger.info({ attack: ref.guid, stage: before.stage, result }, 'halt asked for an attack that is not running');
@@ -93,6 +95,7 @@ export async function haltAttack(deps: Deps, actor: Actor, ref: { guid: string; 
   const request = { ...(reason ? { reason } : {}), reference: `slack:${actor.workspaceId}:${actor.userId}` };
   const context = { team: teamName(team), doing: 'halt the attack', subject: `attack ${ref.guid}` };
   let kind = knownKind;
+  /** The attacks the halt stopped; undefined when the platform did not say (or for Kubernetes). */
   let answer: Attack[] | undefined;
   await explained(context, async () => {
     if (kind === 'kubernetes') return api.kubernetes.halt(ref.guid, request);
@@ -107,19 +110,21 @@ export async function haltAttack(deps: Deps, actor: Actor, ref: { guid: string; 
     }
   });
   const haltedKind = kind ?? 'attack';
-  // The platform lists the attacks a halt stopped; the Kubernetes halt says nothing, so read it.
   const listed = answer?.find((a) => a.guid === ref.guid);
   let state: AttackState | undefined = listed;
   let result: HaltResult = 'halted';
   if (!listed || finished(listed)) {
     state = (await readState(deps, api, haltedKind, ref.guid)) ?? listed;
-    // Ended, but not by a halt that found it running: it finished on its own before the halt landed.
-    if (state && finished(state) && !(state.stage === 'UserHalted' && before !== undefined)) result = 'ended';
+    // Halted by this halt: listed in its answer, or, where the platform says nothing, found running before it.
+    const stoppedByThis = listed !== undefined || before !== undefined;
+    if (state && finished(state) && !(state.stage === 'UserHalted' && stoppedByThis)) result = 'ended';
+    // The platform listed what the halt stopped, and not this attack: another halt was already stopping it.
+    else if (state?.stage_lifecycle === 'Halting' && answer && !listed) result = 'halting';
   }
   if (result === 'halted') {
     audit(deps.logger, 'attack_halted', actor, { platformUser: login.session.identifier, team: team.identifier, attack: ref.guid, kind: haltedKind, reason });
   } else {
-    deps.logger.info({ attack: ref.guid, stage: state?.stage }, 'the attack ended before its halt reached it');
+    deps.logger.info({ attack: ref.guid, stage: state?.stage, result }, 'halt asked for an attack that is not running');
   }
   return { guid: ref.guid, kind: haltedKind, team, card: await showOutcome(deps, actor, card, result, state), result, state };
 }

@@ -12,6 +12,7 @@ import {
   createdIdSchema,
   type Execution,
   executionSchema,
+  haltAnswerSchema,
   type HaltRequest,
   pagedSchema,
 } from './schemas.ts';
@@ -54,8 +55,12 @@ export interface AttacksApi {
   /** Starts attacks on a service (`POST /attacks`). Never retried. */
   createForService(request: CreateAttackRequest): Promise<AttackForServiceResponse[]>;
   annotate(guid: string, annotations: Record<string, string>): Promise<Attack>;
-  /** Halts one attack; halting a finished attack succeeds and changes nothing. */
-  halt(guid: string, request?: HaltRequest, options?: HaltOptions): Promise<Attack[]>;
+  /**
+   * Halts one attack; halting a finished attack succeeds and changes nothing. Answers the attacks
+   * this halt stopped (none when the attack was already halting or had ended), or undefined when
+   * the platform answered without a body.
+   */
+  halt(guid: string, request?: HaltRequest, options?: HaltOptions): Promise<Attack[] | undefined>;
   /** Halts every active attack the session can reach (company level, no teamId). */
   haltAll(request?: HaltRequest, options?: HaltOptions): Promise<Attack[]>;
   /** `POST /halts`: every active impact across the platform. */
@@ -114,8 +119,8 @@ export function attacksApi(request: Request, session: CallContext): AttacksApi {
       request({ ...team, method: 'PUT', path: '/attacks/{guid}/annotations', params: { guid }, json: { annotations }, schema: attackSchema }),
     halt: (guid, body, options = {}) =>
       options.method === 'DELETE'
-        ? request({ ...team, method: 'DELETE', path: '/attacks/{guid}', params: { guid }, schema: attackListSchema })
-        : request({ ...team, method: 'POST', path: '/attacks/{guid}/halt', params: { guid }, json: body ?? {}, idempotent: true, schema: attackListSchema }),
+        ? request({ ...team, method: 'DELETE', path: '/attacks/{guid}', params: { guid }, schema: haltAnswerSchema })
+        : request({ ...team, method: 'POST', path: '/attacks/{guid}/halt', params: { guid }, json: body ?? {}, idempotent: true, schema: haltAnswerSchema }),
     haltAll: (body, options = {}) =>
       options.method === 'DELETE'
         ? request({ ...company, method: 'DELETE', path: '/attacks', schema: attackListSchema })

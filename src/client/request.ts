@@ -190,8 +190,12 @@ export function createRequest(options: TransportOptions): Request {
     if (spec.session?.header) headers['authorization'] = spec.session.header;
     if (contentType) headers['content-type'] = contentType;
 
-    // One deadline for headers and body together, whatever the dispatcher's own timeouts are.
-    const signal = AbortSignal.timeout(timeoutMs);
+    // One deadline for headers and body together, whatever the dispatcher's own timeouts are. A
+    // plain timer, cleared when the body is in: AbortSignal.timeout costs more and lingers until it fires.
+    const deadline = new AbortController();
+    const signal = deadline.signal;
+    const timer = setTimeout(() => deadline.abort(new DOMException('The platform did not answer in time', 'TimeoutError')), timeoutMs);
+    timer.unref();
     const started = performance.now();
     let status: number;
     let text: string;
@@ -214,6 +218,8 @@ export function createRequest(options: TransportOptions): Request {
       const outcome = mapped instanceof PlatformError ? mapped.name : 'Error';
       logger.warn({ method: spec.method, path: spec.path, error: outcome, code: errorCode(error), durationMs, attempt }, 'platform request failed');
       throw mapped;
+    } finally {
+      clearTimeout(timer);
     }
 
     const durationMs = Math.round(performance.now() - started);

@@ -88,6 +88,12 @@ export const attackSchema = z.looseObject({
 /** Halts answer 202 with a possibly empty array, or with no body at all. */
 export const attackListSchema = z.preprocess((value) => (value === '' ? [] : value), z.array(attackSchema));
 
+/**
+ * One attack's halt: the attacks it stopped (an empty array when the attack was no longer
+ * running), or undefined when the platform answered without a body and so did not say.
+ */
+export const haltAnswerSchema = z.preprocess((value) => (value === '' ? undefined : value), z.array(attackSchema).optional());
+
 /** The paged wrapper `{ items, pageSize, pageToken }`; `page_token` is accepted too. */
 export function pagedSchema<Item extends z.ZodType>(item: Item) {
   return z.looseObject({

@@ -2,7 +2,9 @@
  * Faults the simulator cannot produce on demand, or whose exact handling matters, played with
  * undici's MockAgent: nothing leaves the process.
  */
-import { MockAgent } from 'undici';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { Agent, MockAgent } from 'undici';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import {
   createPlatformClient,
@@ -130,6 +132,30 @@ describe('timeouts', () => {
     await expect(list).rejects.toBeInstanceOf(TimeoutError);
     await expect(list).rejects.toMatchObject({ outcomeUnknown: false });
     expect(calls()).toHaveLength(3);
+  });
+});
+
+describe('the deadline of a call', () => {
+  it('covers the body: one that stalls after the headers times out', async () => {
+    // A real server on loopback: headers and half a JSON array, then nothing.
+    const sockets = new Set<import('node:net').Socket>();
+    const server = createServer((_request, response) => {
+      response.writeHead(200, { 'content-type': 'application/json' });
+      response.write('[{"guid":"a-1"');
+    });
+    server.on('connection', (socket) => sockets.add(socket));
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    const { port } = server.address() as AddressInfo;
+    // No timeout of the dispatcher's own: only the call's deadline can end the wait.
+    const dispatcher = new Agent({ headersTimeout: 0, bodyTimeout: 0 });
+    try {
+      const list = createPlatformClient({ baseUrl: `http://127.0.0.1:${port}/v1`, dispatcher, timeoutMs: 100, retry: { maxAttempts: 1 }, sleep: async () => {} }).as(session).attacks.listActive();
+      await expect(list).rejects.toBeInstanceOf(TimeoutError);
+    } finally {
+      for (const socket of sockets) socket.destroy();
+      await dispatcher.destroy();
+      await new Promise((resolve) => server.close(resolve));
+    }
   });
 });
 

@@ -8,6 +8,7 @@ import {
   monitorSearchASchema,
   attackForServiceListSchema,
   attackListSchema,
+  haltAnswerSchema,
   attackSchema,
   companySessionSchema,
   createdIdSchema,
@@ -68,6 +69,12 @@ describe('lenient schemas', () => {
   it('reads an empty halt answer as no attacks', () => {
     expect(attackListSchema.parse('')).toEqual([]);
     expect(attackListSchema.parse([{ guid: 'g' }])).toHaveLength(1);
+  });
+
+  it('tells a halt that stopped nothing from one answered without a body', () => {
+    expect(haltAnswerSchema.parse([])).toEqual([]);
+    expect(haltAnswerSchema.parse('')).toBeUndefined();
+    expect(haltAnswerSchema.parse([{ guid: 'g', stage_lifecycle: 'Halting' }])?.map((a) => a.guid)).toEqual(['g']);
   });
 
   it('reads a created id as text, quoted text or an object', () => {

@@ -120,6 +120,38 @@ describe('a Halt on an attack that had already ended', () => {
     expect(audits('attack_halted', id)).toHaveLength(1);
   });
 
+  it('a Halt on a running attack makes one platform call, the halt itself, whose answer says it stopped it', async () => {
+    const id = nextPerson();
+    await stack.login(id, users().owner, { team: 'Platform' });
+    const { attack, card } = await startWithCard(id, 'attack cpu -l 300');
+    const callsBefore = stack.sim.requests.length;
+    await card.click('Halt');
+    await replySaying(id, 'Halt requested');
+    const calls = stack.sim.requests.slice(callsBefore).filter((r) => r.path.includes(attack.guid));
+    expect(calls.map((r) => `${r.method} ${r.path}`)).toEqual([`POST /attacks/${attack.guid}/halt`]);
+    expect(stack.sim.state.attacks.get(attack.guid)!.halt).toBeDefined();
+    expect(audits('attack_halted', id)).toHaveLength(1);
+  });
+
+  it('a second halt of an attack already being halted says so, and claims nothing', async () => {
+    const id = nextPerson();
+    const other = nextPerson();
+    await stack.login(id, users().owner, { team: 'Platform' });
+    await stack.login(other, users().owner, { team: 'Platform' });
+    const { attack, card } = await startWithCard(id, 'attack cpu -l 300');
+    await card.click('Halt');
+    await replySaying(id, 'Halt requested');
+    const note = stack.sim.state.attacks.get(attack.guid)!.halt;
+
+    const reply = read(await stack.ask(other, `halt ${attack.guid} --reason "me too"`, { channel }));
+    expect(reply).toContain('is already being halted');
+    expect(reply).not.toContain('Halt requested');
+    await stack.deps.slack.flush();
+    expect(threadOf(attack.guid).filter((m) => m.includes('halted this attack'))).toEqual([`:octagonal_sign: <@${id}> halted this attack.`]);
+    expect(stack.sim.state.attacks.get(attack.guid)!.halt).toEqual(note);
+    expect(audits('attack_halted', other)).toEqual([]);
+  });
+
   it('a Kubernetes attack that had ended is reported as ended, by id and from its details', async () => {
     const id = nextPerson();
     await stack.login(id, users().owner, { team: 'Platform' });
