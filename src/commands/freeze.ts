@@ -1,15 +1,15 @@
 import type { TeamEntry } from '../client/index.ts';
 import { audit } from '../audit.ts';
 import type { Deps } from '../deps.ts';
-import { explained, UserInputError } from '../errors.ts';
+import { UserInputError } from '../errors.ts';
 import { type Freeze, freezeScopeText, frozenLine } from '../guardrails/freezes.ts';
-import { haltTeamAttacks, type SweptAttack } from '../guardrails/sweep.ts';
+import { haltTeamAttacks, type SweptAttack, unreadText } from '../guardrails/sweep.ts';
 import { message } from '../slack/interaction.ts';
 import type { Login } from '../store/sessions.ts';
 import { escapeMrkdwn } from '../views/blocks.ts';
-import { describeError } from '../views/errorReply.ts';
+import { errorInBrief } from '../views/errorReply.ts';
 import { platformFor, requireLogin, requireTeam, teamName } from '../attacks/access.ts';
-import { matchTeam } from './arguments.ts';
+import { matchTeam, refuseUnknownFlags } from './arguments.ts';
 import type { CommandRequest, Subcommand } from './command.ts';
 
 const freezeUsage = 'freeze [--team name | --all] --reason text';
@@ -27,10 +27,30 @@ function scopeOf(request: CommandRequest, login: Login, usage: string): { scope:
   return { scope: 'team', team: matchTeam(login.session.teams, team) };
 }
 
+type Scope = ReturnType<typeof scopeOf>;
+
+/**
+ * Refuses a person whose platform role could not halt in the scope: HALT_WRITE on the team, or
+ * HALT_ALL for every team. Freezing and lifting need the same, so nobody lifts a freeze they could
+ * not have declared. The privileges are those of the stored session.
+ */
+function requireHaltPrivilege(login: Login, scope: Scope, doing: string, usage: string): void {
+  if (scope.scope === 'all') {
+    if (login.session.privileges.includes('HALT_ALL')) return;
+    throw new UserInputError(`You cannot ${doing} every team: your platform role lacks the \`HALT_ALL\` privilege in your company. Ask a company owner or admin, or name one team with --team.`, usage);
+  }
+  if (scope.team.privileges.includes('HALT_WRITE')) return;
+  const name = `*${escapeMrkdwn(teamName(scope.team))}*`;
+  throw new UserInputError(`You cannot ${doing} ${name}: your platform role lacks the \`HALT_WRITE\` privilege on team ${name}. Ask an owner of the team for a role that has it.`, usage);
+}
+
 /** The reason, from --reason or, when that is missing, the words typed after the flags. */
 function reasonOf(request: CommandRequest): string {
   const flag = request.flags.reason;
   if (flag !== undefined && typeof flag !== 'string') throw new UserInputError('--reason needs some text, in quotes if it has spaces.', freezeUsage);
+  if (flag !== undefined && request.words.length) {
+    throw new UserInputError(`Put the whole reason in quotes, e.g. \`--reason "${escapeMrkdwn([flag, ...request.words].join(' ').slice(0, 60))}"\`: words outside them would be lost.`, freezeUsage);
+  }
   const reason = (flag ?? request.words.join(' ')).replace(/\s+/g, ' ').trim();
   if (!reason) throw new UserInputError('Say why with --reason, e.g. `--reason "incident in checkout"`: everyone refused a start will read it.', freezeUsage);
   if (reason.length > maxReason) throw new UserInputError(`Keep the reason under ${maxReason} characters.`, freezeUsage);
@@ -48,9 +68,12 @@ export const freezeCommand: Subcommand = {
   examples: ['freeze --reason "incident in checkout"', 'freeze --team Payments --reason "payment provider outage"', 'freeze --all --reason "major incident"'],
   async run(request, deps) {
     const actor = request.actor;
+    refuseUnknownFlags(request.flags, ['team', 'all', 'reason'], 'freeze', freezeUsage);
     const login = await requireLogin(deps, actor);
     const scope = scopeOf(request, login, freezeUsage);
     const reason = reasonOf(request);
+    // Refused up front: a freeze that cannot halt would promise what it cannot keep.
+    requireHaltPrivilege(login, scope, 'freeze', freezeUsage);
     const cmd = deps.config.slack.command;
     const existing = await deps.freezes.get(scope.scope, scope.scope === 'team' ? scope.team.identifier : undefined);
     const freeze: Freeze = {
@@ -63,21 +86,26 @@ export const freezeCommand: Subcommand = {
     };
     const halt = { reason: `frozen: ${reason}`, reference: `slack:${actor.workspaceId}:${actor.userId}` };
     let outcome: string;
+    // Declared first, so no start slips in between; a halt that fails then leaves the freeze standing.
+    await deps.freezes.declare(freeze);
     if (scope.scope === 'all') {
-      // Everything is halted first: a freeze of every team that could not halt would promise too much.
-      await explained({ doing: 'halt everything on the platform' }, () => platformFor(deps, login, undefined).attacks.haltEverything(halt));
-      await deps.freezes.declare(freeze);
-      outcome = 'Every active impact on the platform was halted.';
-    } else {
-      // Declared first, so no start slips in between the list and the halts.
-      await deps.freezes.declare(freeze);
       try {
-        const { halted, failed } = await haltTeamAttacks(platformFor(deps, login, scope.team), halt);
-        outcome = halted.length ? `Halted ${halted.length === 1 ? '1 attack' : `${halted.length} attacks`}: ${attackNames(halted)}.` : 'No attack was running there.';
-        if (failed.length) outcome += ` :warning: Could not halt ${attackNames(failed)}; halt ${failed.length === 1 ? 'it' : 'them'} from the web UI or with \`${cmd} halt <id>\`.`;
+        await platformFor(deps, login, undefined).attacks.haltEverything(halt);
+        outcome = 'Every active impact on the platform was halted.';
       } catch (error) {
-        const why = describeError(error, { command: cmd }).text ?? 'the platform did not answer';
-        outcome = `:warning: Could not read its attacks to halt them (${why}). Halt them from the web UI, or with \`${cmd} halt all\`.`;
+        deps.logger.warn({ err: error }, 'a freeze of every team could not halt everything');
+        outcome = `:warning: Could not halt what already runs: ${errorInBrief(error)}. The freeze stands; halt what runs with \`${cmd} halt everything\`, and the poller halts what it finds team by team.`;
+      }
+    } else {
+      try {
+        const { halted, failed, unread } = await haltTeamAttacks(platformFor(deps, login, scope.team), halt);
+        outcome = halted.length ? `Halted ${halted.length === 1 ? '1 attack' : `${halted.length} attacks`}: ${attackNames(halted)}.` : unread.length ? '' : 'No attack was running there.';
+        if (failed.length) outcome += ` :warning: Could not halt ${attackNames(failed)} (${errorInBrief(failed[0]!.error, { team: teamName(scope.team) })}); halt ${failed.length === 1 ? 'it' : 'them'} from the web UI or with \`${cmd} halt <id>\`.`;
+        if (unread.length) outcome += ` :warning: Could not read its ${unreadText(unread)} (${errorInBrief(unread[0]!.error, { team: teamName(scope.team) })}), so any running there still run. Halt them from the web UI, or with \`${cmd} halt all\`.`;
+        outcome = outcome.trim();
+      } catch (error) {
+        deps.logger.warn({ err: error }, 'a freeze could not halt the attacks of its team');
+        outcome = `:warning: Could not halt its attacks (${errorInBrief(error, { team: teamName(scope.team) })}). Halt them from the web UI, or with \`${cmd} halt all\`.`;
       }
     }
     audit(deps.logger, 'freeze', actor, { platformUser: login.session.identifier, team: freeze.teamId, scope: freeze.scope, reason });
@@ -102,6 +130,7 @@ export const unfreezeCommand: Subcommand = {
   examples: ['unfreeze', 'unfreeze --team Payments', 'unfreeze --all'],
   async run(request, deps) {
     const actor = request.actor;
+    refuseUnknownFlags(request.flags, ['team', 'all'], 'unfreeze', unfreezeUsage);
     const login = await requireLogin(deps, actor);
     const scope = scopeOf(request, login, unfreezeUsage);
     if (request.words.length) throw new UserInputError('`unfreeze` takes only --team or --all.', unfreezeUsage);
@@ -113,6 +142,7 @@ export const unfreezeCommand: Subcommand = {
       if (all) return message(`*${escapeMrkdwn(teamName((scope as { team: TeamEntry }).team))}* has no freeze of its own, but every team is ${frozenLine(all)}. \`${cmd} unfreeze --all\` lifts that.`);
       return message(scope.scope === 'all' ? 'There is no freeze of every team.' : `*${escapeMrkdwn(teamName(scope.team))}* is not frozen.`);
     }
+    requireHaltPrivilege(login, scope, 'lift the freeze on', unfreezeUsage);
     await deps.freezes.lift(scope.scope, teamId);
     audit(deps.logger, 'unfreeze', actor, { platformUser: login.session.identifier, team: teamId, scope: scope.scope });
     const text = `:sunny: <@${actor.userId}> lifted the freeze on ${freezeScopeText(freeze)} (${frozenLine(freeze)}). Attacks can start there again.`;

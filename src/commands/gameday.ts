@@ -22,6 +22,7 @@ import { platformFor, requireLogin } from '../attacks/access.ts';
 import { reportAtEnd, reportProblem, shareGameDayReport } from '../gamedays/report.ts';
 import { guardsFromFlag } from '../guardrails/guards.ts';
 import { addGameDayGuards, openGuardPicker } from './gamedayGuards.ts';
+import { refuseUnknownFlags } from './arguments.ts';
 
 const usage = 'gameday start <title> [--guard a:<monitor id>] [--guard b:<alert name>] | gameday guard [<guard>…] | gameday status | gameday end | gameday report [id]';
 
@@ -128,6 +129,8 @@ export const gamedayCommand: Subcommand = {
     if (!channel) throw new UserInputError('Run game days from a channel.', usage);
     const verb = request.words[0]?.toLowerCase();
     if (verb === 'start') {
+      // Any other flag would end up in the title; a title with dashes goes in quotes.
+      refuseUnknownFlags(request.flags, ['guard'], 'gameday start', usage, 'a title and `--guard`; put a title that has dashes in quotes');
       const guards = guardsFromFlag(request.flags.guard, deps.config, deps.config.slack.command);
       // Guards are read and act with the session of the person who sets them.
       if (guards.length) await requireLogin(deps, request.actor);

@@ -1,9 +1,11 @@
 import { randomUUID } from 'node:crypto';
+import { UnauthorizedError } from '../client/errors.ts';
 import type { ScopedPlatform, TeamEntry } from '../client/index.ts';
 import { platformFor, teamName } from '../attacks/access.ts';
 import type { Deps } from '../deps.ts';
 import type { Login } from '../store/sessions.ts';
 import { escapeMrkdwn } from '../views/blocks.ts';
+import { errorInBrief } from '../views/errorReply.ts';
 import { type Freeze, freezeScopeText } from './freezes.ts';
 
 export interface SweptAttack {
@@ -12,11 +14,27 @@ export interface SweptAttack {
   type: string | undefined;
 }
 
+/** Where a sweep looks for attacks: the attacks of the team, and its Kubernetes attacks. */
+export type SweepSource = 'attacks' | 'kubernetes';
+
 export interface SweepResult {
   halted: SweptAttack[];
   /** Attacks found but not halted (no privilege, the platform refused): they still run. */
-  failed: SweptAttack[];
+  failed: (SweptAttack & { error: unknown })[];
+  /** Sources that could not be read: attacks there may run unseen. What the others held was halted. */
+  unread: { source: SweepSource; error: unknown }[];
 }
+
+/**
+ * Which attacks a sweep has halted already. `claim` is true for the one caller that may halt the
+ * attack now; `release` gives the claim back when the halt failed, so the next pass tries again.
+ */
+export interface HaltLedger {
+  claim(guid: string): Promise<boolean>;
+  release(guid: string): Promise<void>;
+}
+
+const everyTime: HaltLedger = { claim: async () => true, release: async () => {} };
 
 /** This process, as the holder of per-team sweep leases. */
 const sweeper = randomUUID();
@@ -24,29 +42,47 @@ const sweeper = randomUUID();
 const ended = (lifecycle: string | undefined) => lifecycle === 'Complete' || lifecycle === 'Error';
 
 /**
- * Halts every active attack of one team (Kubernetes ones too) with this session. A halt is
- * idempotent on the platform; `once` lets a caller skip attacks it halted already.
+ * Halts every active attack of one team (Kubernetes ones too) with this session. Each source is
+ * read on its own, so one that fails (no Kubernetes access, a 5xx) never keeps the other's attacks
+ * running. A halt is idempotent on the platform; `ledger` lets a caller skip attacks it halted already.
  */
-export async function haltTeamAttacks(api: ScopedPlatform, request: { reason: string; reference: string }, once: (guid: string) => Promise<boolean> = async () => true): Promise<SweepResult> {
+export async function haltTeamAttacks(api: ScopedPlatform, request: { reason: string; reference: string }, ledger: HaltLedger = everyTime): Promise<SweepResult> {
   const found: SweptAttack[] = [];
-  for await (const attack of api.attacks.iterateActive({ pageSize: 1000 })) {
-    if (!ended(attack.stage_lifecycle)) found.push({ guid: attack.guid, kind: 'attack', type: attack.infra_command?.type });
+  const result: SweepResult = { halted: [], failed: [], unread: [] };
+  try {
+    for await (const attack of api.attacks.iterateActive({ pageSize: 1000 })) {
+      if (!ended(attack.stage_lifecycle)) found.push({ guid: attack.guid, kind: 'attack', type: attack.infra_command?.type });
+    }
+  } catch (error) {
+    result.unread.push({ source: 'attacks', error });
   }
-  for (const attack of await api.kubernetes.list()) {
-    if (!ended(attack.stage_lifecycle) && !attack.end_time) found.push({ guid: attack.guid, kind: 'kubernetes', type: attack.impact_definition?.cli_args?.[0] });
+  try {
+    for (const attack of await api.kubernetes.list()) {
+      if (!ended(attack.stage_lifecycle) && !attack.end_time) found.push({ guid: attack.guid, kind: 'kubernetes', type: attack.impact_definition?.cli_args?.[0] });
+    }
+  } catch (error) {
+    result.unread.push({ source: 'kubernetes', error });
   }
-  const result: SweepResult = { halted: [], failed: [] };
   for (const attack of found) {
-    if (!(await once(attack.guid))) continue;
+    if (!(await ledger.claim(attack.guid))) continue;
     try {
       if (attack.kind === 'kubernetes') await api.kubernetes.halt(attack.guid, request);
       else await api.attacks.halt(attack.guid, request);
       result.halted.push(attack);
-    } catch {
-      result.failed.push(attack);
+    } catch (error) {
+      result.failed.push({ ...attack, error });
+      // It still runs: the next pass must try again rather than take it for halted.
+      await ledger.release(attack.guid).catch(() => {});
     }
   }
   return result;
+}
+
+/** "its attacks", "its Kubernetes attacks", or both, for what a sweep could not read. */
+export function unreadText(unread: SweepResult['unread']): string {
+  const sources = new Set(unread.map((u) => u.source));
+  if (sources.size === 2) return 'attacks or its Kubernetes attacks';
+  return sources.has('kubernetes') ? 'Kubernetes attacks' : 'attacks';
 }
 
 /** The teams a freeze covers, as the declarer's session sees them. */
@@ -54,10 +90,33 @@ function frozenTeams(freeze: Freeze, login: Login): TeamEntry[] {
   return freeze.scope === 'all' ? login.session.teams : login.session.teams.filter((t) => t.identifier === freeze.teamId);
 }
 
+/** How long one notice about one cause keeps from being repeated. */
+const noticeTtlMs = 24 * 3600_000;
+
+/**
+ * Posts a notice in the freeze's channel once per cause for as long as the freeze stands (a freeze
+ * declared again keeps its `since`, so its notices are not repeated either).
+ */
+async function noticeOnce(deps: Deps, freeze: Freeze, cause: string, text: string): Promise<void> {
+  if (!freeze.channel) return;
+  const key = `freeze-notice:${freeze.scope}:${freeze.teamId ?? ''}:${freeze.since}:${cause}`;
+  const owner = randomUUID();
+  if (!(await deps.store.claim(key, noticeTtlMs, owner))) return;
+  try {
+    await deps.slack.post(freeze.channel, { text });
+  } catch (error) {
+    // Said nowhere: the next pass tries again.
+    await deps.store.release(key, owner).catch(() => {});
+    throw error;
+  }
+}
+
 /**
  * Once per poll interval: halts attacks that appeared in a frozen team from elsewhere (the web
  * UI, the API, a schedule), with the session of the person who declared the freeze, and says so
- * where the freeze was declared. A per-team lease lets one replica do it; it never throws.
+ * where the freeze was declared. A per-team lease lets one replica do it. One team or one freeze
+ * that fails never stops the others; what keeps a sweep from halting is said once in the freeze's
+ * channel. It never throws.
  */
 export async function enforceFreezes(deps: Deps): Promise<void> {
   let freezes: Freeze[];
@@ -67,32 +126,76 @@ export async function enforceFreezes(deps: Deps): Promise<void> {
     deps.logger.warn({ err: error }, 'could not read the freezes');
     return;
   }
-  const intervalMs = deps.config.pollSeconds * 1000;
   for (const freeze of freezes) {
     try {
-      const login = await deps.sessions.get(freeze.by);
-      if (!login) {
-        if (freeze.channel && (await deps.store.claim(`freeze-orphaned:${freeze.scope}:${freeze.teamId ?? ''}:${freeze.since}`, 24 * 3600_000))) {
-          await deps.slack.post(freeze.channel, {
-            text: `:warning: The freeze on ${freezeScopeText(freeze)} still refuses starts through Faultline, but it can no longer halt attacks started elsewhere: <@${freeze.by.userId}> is logged out. Someone logged in can declare it again with \`${deps.config.slack.command} freeze\`.`,
-          });
-        }
-        continue;
-      }
-      for (const team of frozenTeams(freeze, login)) {
-        if (!(await deps.store.claim(`freeze-sweep:${team.identifier}`, intervalMs * 2, sweeper))) continue;
-        const api = platformFor(deps, login, team);
-        const request = { reason: `frozen: ${freeze.reason}`, reference: `slack:${freeze.by.workspaceId}:${freeze.by.userId}` };
-        const { halted, failed } = await haltTeamAttacks(api, request, (guid) => deps.store.claim(`freeze-halted:${guid}`, 10 * 60_000));
-        if (!freeze.channel || (!halted.length && !failed.length)) continue;
-        const names = (list: SweptAttack[]) => list.map((a) => `${a.kind === 'kubernetes' ? 'Kubernetes ' : ''}${a.type ? `*${escapeMrkdwn(a.type)}* ` : ''}\`${a.guid}\``).join(', ');
-        const lines = [];
-        if (halted.length) lines.push(`:snowflake: Halted ${names(halted)} in *${escapeMrkdwn(teamName(team))}*: it started while the team is frozen.`);
-        if (failed.length) lines.push(`:warning: Could not halt ${names(failed)} in *${escapeMrkdwn(teamName(team))}*, which started while the team is frozen. Halt it from the card, the web UI or \`${deps.config.slack.command} halt <id>\`.`);
-        await deps.slack.post(freeze.channel, { text: lines.join('\n') });
-      }
+      await enforceFreeze(deps, freeze);
     } catch (error) {
       deps.logger.warn({ err: error, scope: freeze.scope, teamId: freeze.teamId }, 'could not enforce a freeze');
+    }
+  }
+}
+
+async function enforceFreeze(deps: Deps, freeze: Freeze): Promise<void> {
+  const cmd = deps.config.slack.command;
+  const where = freezeScopeText(freeze);
+  const cannotHalt = `:warning: The freeze on ${where} cannot halt attacks started elsewhere`;
+  const declareAgain = `\`${cmd} freeze ${freeze.scope === 'all' ? '--all' : `--team ${freeze.teamName ?? freeze.teamId}`}\``;
+  const login = await deps.sessions.get(freeze.by);
+  if (!login) {
+    if (freeze.channel && (await deps.store.claim(`freeze-orphaned:${freeze.scope}:${freeze.teamId ?? ''}:${freeze.since}`, noticeTtlMs))) {
+      await deps.slack.post(freeze.channel, {
+        text: `:warning: The freeze on ${where} still refuses starts through Faultline, but it can no longer halt attacks started elsewhere: <@${freeze.by.userId}> is logged out. Someone logged in can declare it again with \`${cmd} freeze\`.`,
+      });
+    }
+    return;
+  }
+  const teams = frozenTeams(freeze, login);
+  if (freeze.scope === 'team' && !teams.length) {
+    const team = escapeMrkdwn(freeze.teamName ?? freeze.teamId ?? 'the team');
+    await noticeOnce(deps, freeze, 'not-member', `${cannotHalt}: <@${freeze.by.userId}> is no longer in ${team}. It still refuses starts through Faultline; someone in ${team} can declare it again with ${escapeMrkdwn(declareAgain)}.`);
+    return;
+  }
+  const sessionRefused = () =>
+    noticeOnce(deps, freeze, 'session', `${cannotHalt}: the platform no longer accepts the session of <@${freeze.by.userId}>. It still refuses starts through Faultline; <@${freeze.by.userId}> can log in again, or someone logged in can declare it again with ${escapeMrkdwn(declareAgain)}.`);
+  const intervalMs = deps.config.pollSeconds * 1000;
+  const request = { reason: `frozen: ${freeze.reason}`, reference: `slack:${freeze.by.workspaceId}:${freeze.by.userId}` };
+  for (const team of teams) {
+    const name = `*${escapeMrkdwn(teamName(team))}*`;
+    try {
+      if (!(await deps.store.claim(`freeze-sweep:${team.identifier}`, intervalMs * 2, sweeper))) continue;
+      const owners = new Map<string, string>();
+      const ledger: HaltLedger = {
+        claim: (guid) => {
+          const owner = randomUUID();
+          owners.set(guid, owner);
+          return deps.store.claim(`freeze-halted:${guid}`, 10 * 60_000, owner);
+        },
+        release: async (guid) => {
+          await deps.store.release(`freeze-halted:${guid}`, owners.get(guid)!);
+        },
+      };
+      const { halted, failed, unread } = await haltTeamAttacks(platformFor(deps, login, team), request, ledger);
+      if ([...unread, ...failed].some((u) => u.error instanceof UnauthorizedError)) {
+        await sessionRefused();
+        // Every other team would be refused the same way.
+        return;
+      }
+      const names = (list: SweptAttack[]) => list.map((a) => `${a.kind === 'kubernetes' ? 'Kubernetes ' : ''}${a.type ? `*${escapeMrkdwn(a.type)}* ` : ''}\`${a.guid}\``).join(', ');
+      if (halted.length && freeze.channel) {
+        await deps.slack.post(freeze.channel, { text: `:snowflake: Halted ${names(halted)} in ${name}: it started while the team is frozen.` });
+      }
+      for (const attack of failed) {
+        await noticeOnce(deps, freeze, `halt:${attack.guid}`, `:warning: Could not halt ${names([attack])} in ${name}, which started while the team is frozen (${errorInBrief(attack.error, { team: teamName(team) })}). Faultline tries again every poll; halt it from the card, the web UI or \`${cmd} halt ${attack.guid}\`.`);
+      }
+      for (const { source, error } of unread) {
+        await noticeOnce(deps, freeze, `read:${team.identifier}:${source}`, `:warning: The freeze on ${where} could not read the ${source === 'kubernetes' ? 'Kubernetes attacks' : 'attacks'} of ${name} (${errorInBrief(error, { team: teamName(team) })}), so it cannot halt those that start there. It tries again every poll; \`${cmd} halt all\` halts them meanwhile.`);
+      }
+    } catch (error) {
+      deps.logger.warn({ err: error, scope: freeze.scope, teamId: team.identifier }, 'could not enforce a freeze in a team');
+      if (error instanceof UnauthorizedError) {
+        await sessionRefused();
+        return;
+      }
     }
   }
 }

@@ -124,6 +124,125 @@ describe('freeze', () => {
     expect(read(await stack.ask(id, 'freeze game day paused', { channel }))).toContain('Platform is frozen');
     expect((await stack.deps.freezes.get('team', teams().platform.id))?.reason).toBe('game day paused');
   });
+
+  it('refuses a mistyped flag or stray words rather than freezing or unfreezing the selected team', async () => {
+    const id = nextPerson();
+    await stack.login(id, users().owner, { team: 'Platform' });
+    const typo = read(await stack.ask(id, 'freeze --tema Payments --reason x', { channel }));
+    expect(typo).toMatch(/--tema is not an option of freeze\. Did you mean --team\?/);
+    expect(read(await stack.ask(id, 'freeze --reason x --teams Payments', { channel }))).toMatch(/--teams .*Did you mean --team\?/);
+    expect(read(await stack.ask(id, 'freeze --all --reason x y', { channel }))).toMatch(/Put the whole reason in quotes/);
+    expect(await stack.deps.freezes.all()).toEqual([]);
+    // Nothing of the selected team was halted either.
+    expect(stack.sim.requests.some((r) => r.path.endsWith('/halt') || r.path === '/halts')).toBe(false);
+
+    await stack.ask(id, 'freeze --reason "platform upgrade"', { channel });
+    expect(read(await stack.ask(id, 'unfreeze --tema Payments', { channel }))).toMatch(/--tema is not an option of unfreeze\. Did you mean --team\?/);
+    expect(read(await stack.ask(id, 'unfreeze --reason done', { channel }))).toMatch(/--reason is not an option of unfreeze/);
+    expect((await stack.deps.freezes.get('team', teams().platform.id))?.reason).toBe('platform upgrade');
+  });
+
+  it('lets only someone who could have frozen it lift a freeze, and says what is missing', async () => {
+    const owner = nextPerson();
+    await stack.login(owner, users().owner, { team: 'Platform' });
+    const observer = nextPerson();
+    await stack.login(observer, users().observer);
+    const solo = nextPerson();
+    await stack.login(solo, users().solo);
+
+    // Freezing needs the same: it could not halt anything there.
+    expect(read(await stack.ask(observer, 'freeze --reason "not mine to call"', { channel }))).toMatch(/cannot freeze Platform: .*HALT_WRITE privilege on team Platform/);
+    expect(await stack.deps.freezes.all()).toEqual([]);
+    await stack.ask(owner, 'freeze --reason "platform upgrade"', { channel });
+    const lifted = () => channelText().match(/lifted the freeze/g)?.length ?? 0;
+    const liftedBefore = lifted();
+    const refused = read(await stack.ask(observer, 'unfreeze --team Platform', { channel }));
+    expect(refused).toMatch(/HALT_WRITE privilege on team Platform/);
+    expect(await stack.deps.freezes.get('team', teams().platform.id)).toBeDefined();
+    expect(lifted()).toBe(liftedBefore);
+
+    await stack.ask(owner, 'freeze --all --reason "major incident"', { channel });
+    expect(read(await stack.ask(solo, 'unfreeze --all', { channel }))).toMatch(/HALT_ALL privilege/);
+    expect(await stack.deps.freezes.get('all')).toBeDefined();
+    expect(read(await stack.ask(owner, 'unfreeze --all', { channel }))).toContain('no longer frozen');
+  });
+
+  it('refuses --all up front without HALT_ALL, and with it declares first and keeps the freeze when the halt of everything fails', async () => {
+    const solo = nextPerson();
+    await stack.login(solo, users().solo);
+    expect(read(await stack.ask(solo, 'freeze --all --reason "not mine to call"', { channel }))).toMatch(/HALT_ALL privilege/);
+    expect(stack.sim.requests.some((r) => r.path === '/halts')).toBe(false);
+
+    const owner = nextPerson();
+    await stack.login(owner, users().owner, { team: 'Platform' });
+    stack.sim.faults.inject({ method: 'POST', path: '/halts', kind: 'status', status: 500, times: Infinity });
+    const reply = read(await stack.ask(owner, 'freeze --all --reason "major incident"', { channel }));
+    expect(`${reply}\n${channelText()}`).toMatch(/froze attacks in every team: major incident\. :warning: Could not halt what already runs/);
+    expect(await stack.deps.freezes.get('all')).toBeDefined();
+    expect(read(await stack.ask(solo, 'attack cpu -l 30', { channel }))).toMatch(/Attacks in every team are frozen/);
+    stack.sim.faults.clear();
+  });
+
+  it('halts what it can find when Kubernetes attacks cannot be read, in every team of --all, and says so once', async () => {
+    const id = nextPerson();
+    await stack.login(id, users().owner, { team: 'Payments' });
+    const running = stack.sim.createAttackDirectly(teams().payments.id);
+    stack.sim.faults.inject({ method: 'GET', path: '/kubernetes/attacks', kind: 'status', status: 503, times: Infinity });
+    await stack.ask(id, 'freeze --reason "checkout incident"', { channel });
+    expect(stack.sim.state.attacks.get(running)!.halt).toBeDefined();
+    expect(channelText()).toMatch(/Halted 1 attack: .*Could not read its Kubernetes attacks/);
+    await stack.ask(id, 'unfreeze', { channel });
+
+    await stack.ask(id, 'freeze --all --reason "major incident"', { channel });
+    const sneaked = [teams().platform.id, teams().payments.id, teams().search.id].map((team) => stack.sim.createAttackDirectly(team));
+    await stack.poll();
+    for (const guid of sneaked) expect(stack.sim.state.attacks.get(guid)!.halt).toEqual(expect.objectContaining({ reason: 'frozen: major incident' }));
+    await stack.poll();
+    await stack.deps.slack.flush();
+    const notices = channelText().match(/The freeze on every team could not read the Kubernetes attacks of Platform/g);
+    expect(notices).toHaveLength(1);
+    stack.sim.faults.clear();
+  });
+
+  it('retries a halt that failed on the next pass, and says once that it could not halt', async () => {
+    const id = nextPerson();
+    await stack.login(id, users().owner, { team: 'Payments' });
+    await stack.ask(id, 'freeze --reason "provider outage"', { channel });
+    const sneaked = stack.sim.createAttackDirectly(teams().payments.id);
+    stack.sim.faults.inject({ method: 'POST', path: `/attacks/${sneaked}/halt`, kind: 'status', status: 500, times: Infinity });
+    await stack.poll();
+    await stack.poll();
+    expect(stack.sim.state.attacks.get(sneaked)!.halt).toBeUndefined();
+    stack.sim.faults.clear();
+    await stack.poll();
+    expect(stack.sim.state.attacks.get(sneaked)!.halt).toEqual(expect.objectContaining({ reason: 'frozen: provider outage' }));
+    await stack.fake.waitFor(() => channelText().includes(`Halted cpu ${sneaked} in Payments`), 'the halt report');
+    expect(channelText().match(/Could not halt cpu/g)).toHaveLength(1);
+  });
+
+  it('says once in its channel when the declarer\'s session is refused or the declarer left the team', async () => {
+    const id = nextPerson();
+    await stack.login(id, users().owner, { team: 'Search' });
+    await stack.ask(id, 'freeze --reason "reindex"', { channel });
+    stack.sim.expireSession(users().owner.email);
+    stack.sim.createAttackDirectly(teams().search.id);
+    await stack.poll();
+    await stack.poll();
+    await stack.fake.waitFor(() => /The freeze on Search cannot halt attacks started elsewhere: the platform no longer accepts the session of <@U0FREEZE\d+>/.test(channelText()), 'the session notice');
+    expect(channelText().match(/no longer accepts the session/g)).toHaveLength(1);
+
+    // Logged in again, as someone who is not in the frozen team.
+    const left = nextPerson();
+    await stack.login(left, users().owner, { team: 'Payments' });
+    await stack.ask(left, 'freeze --reason "provider outage"', { channel: other });
+    await stack.ask(left, 'logout', { channel: other });
+    await stack.person(left).modal()?.close();
+    await stack.login(left, users().solo);
+    await stack.poll();
+    await stack.poll();
+    await stack.fake.waitFor(() => /The freeze on Payments cannot halt attacks started elsewhere: <@U0FREEZE\d+> is no longer in Payments/.test(channelText(other)), 'the membership notice');
+    expect(channelText(other).match(/is no longer in Payments/g)).toHaveLength(1);
+  });
 });
 
 const redisUrl = process.env.REDIS_URL;

@@ -153,3 +153,18 @@ describe('ending a game day while attacks run', () => {
     expect(read(await stack.fake.waitFor(() => summaryOf('Quiet drill'), 'the summary'))).toMatch(/cpu[^\n]*Successful/);
   });
 });
+
+describe('starting a game day', () => {
+  it('refuses a flag other than --guard instead of keeping it in the title, and keeps a quoted title as typed', async () => {
+    const lead = nextPerson();
+    await stack.login(lead, users().owner, { team: 'Platform' });
+    const refused = read(await stack.ask(lead, 'gameday start Drill --team Payments', { channel: where }));
+    expect(refused).toMatch(/--team is not an option of gameday start: it takes a title and --guard/);
+    expect(await stack.deps.gameDays.running(where)).toBeUndefined();
+    expect(read(await stack.ask(lead, 'gameday start Drill -t 5', { channel: where }))).toMatch(/-t is not an option of gameday start/);
+    expect(await stack.deps.gameDays.running(where)).toBeUndefined();
+
+    expect(read(await stack.ask(lead, 'gameday start "Drill --team Payments"', { channel: where }))).toContain('started');
+    expect((await stack.deps.gameDays.running(where))?.title).toContain('Drill --team Payments');
+  });
+});
