@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import type { KeyValueStore } from '../store/keyValue.ts';
 import type { Person } from '../store/sessions.ts';
 
@@ -50,6 +51,9 @@ export interface CardGuard {
 /** Cards are kept for a month after they are posted: long enough for tickets and game-day summaries. */
 const cardTtlMs = 30 * 24 * 3600_000;
 
+/** A start from Slack is marked this long at most: its create and its card's post are done well within. */
+const startingTtlMs = 5 * 60_000;
+
 export const isLive = (card: Pick<CardRecord, 'lifecycle'>) => card.lifecycle !== 'Complete' && card.lifecycle !== 'Error';
 
 /**
@@ -77,6 +81,37 @@ export class CardStore {
   async savePosted(card: CardRecord): Promise<void> {
     await this.#store.set(`card-message:${card.channel}:${card.ts}`, card.guid, cardTtlMs);
     await this.save(card);
+  }
+
+  /**
+   * Marks a start from Slack under way in a team, from before its create until its card is
+   * saved: meanwhile a watch of the team posts no card of its own for an attack it has no card
+   * of (it may be this one), and waits for its next pass. Gives back the function that unmarks it.
+   */
+  async beginStart(teamId: string): Promise<() => Promise<void>> {
+    const marker = `card-starting:${teamId}:${randomUUID()}`;
+    await this.#store.set(marker, true, startingTtlMs);
+    return async () => {
+      await this.#store.delete(marker);
+    };
+  }
+
+  /** Whether a start from Slack is under way in the team (see beginStart). */
+  async startsUnderway(teamId: string): Promise<boolean> {
+    for await (const _ of this.#store.entries(`card-starting:${teamId}:`)) return true;
+    return false;
+  }
+
+  /**
+   * Saves the card a start from Slack just posted. A card a watch posted for the attack first
+   * stays a copy of it, updated with it, rather than being lost.
+   */
+  async saveStarted(card: CardRecord): Promise<CardRecord> {
+    const before = await this.get(card.guid);
+    const others = before ? cardMessages(before).filter((m) => m.ts && !(m.channel === card.channel && m.ts === card.ts)) : [];
+    const saved = others.length ? { ...card, mirrors: [...(card.mirrors ?? []), ...others] } : card;
+    await this.savePosted(saved);
+    return saved;
   }
 
   /** Remembers a copy of the card posted in another (watched) channel, so it is updated with the card. */

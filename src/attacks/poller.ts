@@ -55,9 +55,16 @@ const watchCardClaimMs = 30 * 24 * 3600_000;
  * Marks an attack started from Slack as carded in its channel, before its card is posted, so a
  * watch of the channel polling in between does not post a second card for it.
  */
-export function claimWatchCard(store: KeyValueStore, channel: string, guid: string): Promise<boolean> {
-  return store.claim(watchCardClaim(channel, guid), watchCardClaimMs);
+export function claimWatchCard(store: KeyValueStore, channel: string, guid: string, owner?: string): Promise<boolean> {
+  return store.claim(watchCardClaim(channel, guid), watchCardClaimMs, owner);
 }
+
+/** Slack's answers that will not change by trying again: the channel is kept claimed, not tried every pass. */
+const lastingPostErrors = new Set(['not_in_channel', 'channel_not_found', 'is_archived']);
+const lastingPostError = (error: unknown) => lastingPostErrors.has((error as { data?: { error?: unknown } }).data?.error as string);
+
+/** A card posted in a watched channel whose record could not be saved yet. */
+type UnsavedCard = { kind: 'new'; card: CardRecord } | { kind: 'mirror'; guid: string; message: { channel: string; ts: string } };
 
 const samePerson = (a: Person, b: Person) => a.workspaceId === b.workspaceId && a.userId === b.userId;
 
@@ -91,6 +98,8 @@ export class Poller {
   readonly #leased = new Set<string>();
   /** Whether the last timed pass failed because the store was away (said once, not every pass). */
   #storeAway = false;
+  /** Cards posted in watched channels whose save failed: saved again at the next passes, so they are kept current. */
+  #unsaved: UnsavedCard[] = [];
 
   constructor(options: PollerOptions) {
     this.#cards = options.cards;
@@ -179,6 +188,7 @@ export class Poller {
 
   async #pass(): Promise<PollReport> {
     await this.#beforePass?.();
+    await this.#saveUnsaved();
     const live = await this.#cards.liveByTeam();
     const watched = (await this.#watches?.byTeam()) ?? new Map<string, Watch[]>();
     const teams = new Set([...live.keys(), ...watched.keys()]);
@@ -280,34 +290,80 @@ export class Poller {
    */
   async #cardNewAttacks(watches: Watch[], attacks: Attack[]): Promise<number> {
     const oldestFirst = [...attacks].sort((a, b) => (a.created_at ?? '').localeCompare(b.created_at ?? ''));
+    // Read once, after the list: a start from Slack under way in the team posts its own card.
+    let startsUnderway: boolean | undefined;
     let posted = 0;
     for (const watch of watches) {
       let postedHere = 0;
       for (const attack of oldestFirst) {
         if (postedHere >= watchCardsPerPass) break;
         if (!watchCovers(watch, attack)) continue;
+        startsUnderway ??= await this.#cards.startsUnderway(watch.teamId);
         const existing = await this.#cards.get(attack.guid);
         if (existing && shownIn(existing, watch.channel)) continue;
-        if (!(await claimWatchCard(this.#store, watch.channel, attack.guid))) continue;
+        // Maybe the attack being started: its card comes from the start; copies follow next pass.
+        if (!existing && startsUnderway) continue;
+        const claimant = randomUUID();
+        if (!(await claimWatchCard(this.#store, watch.channel, attack.guid, claimant))) continue;
+        let message: { channel: string; ts: string };
+        const card = existing ? withState(existing, attack).card : watchedAttackCard(attack, watch);
         try {
-          if (existing) {
-            const shown = withState(existing, attack).card;
-            const message = await this.#messenger.post(watch.channel, attackCardMessage(shown, { appUrl: this.#appUrl, channel: watch.channel }));
-            await this.#cards.addMirror(attack.guid, message);
-          } else {
-            const card = watchedAttackCard(attack, watch);
-            const message = await this.#messenger.post(watch.channel, attackCardMessage(card, { appUrl: this.#appUrl, channel: watch.channel }));
-            await this.#cards.savePosted({ ...card, channel: message.channel, ts: message.ts });
-          }
-          postedHere++;
+          message = await this.#messenger.post(watch.channel, attackCardMessage(card, { appUrl: this.#appUrl, channel: watch.channel }));
         } catch (error) {
-          // Kept claimed: a channel the bot cannot post in must not be tried every pass.
-          this.#logger.warn({ err: error, attack: attack.guid, channel: watch.channel }, 'could not post the card of a watched attack');
+          if (lastingPostError(error)) {
+            // Kept claimed: a channel the bot cannot post in must not be tried every pass.
+            this.#logger.warn({ err: error, attack: attack.guid, channel: watch.channel }, 'could not post the card of a watched attack; not trying again in this channel');
+          } else {
+            this.#logger.warn({ err: error, attack: attack.guid, channel: watch.channel }, 'could not post the card of a watched attack; trying again next pass');
+            await this.#store.release(watchCardClaim(watch.channel, attack.guid), claimant).catch((failed: unknown) => {
+              this.#logger.warn({ err: failed, attack: attack.guid, channel: watch.channel }, 'could not give back the claim of a watched card; it is tried again when the claim lapses');
+            });
+          }
+          continue;
+        }
+        postedHere++;
+        const unsaved: UnsavedCard = existing ? { kind: 'mirror', guid: attack.guid, message } : { kind: 'new', card: { ...card, channel: message.channel, ts: message.ts } };
+        try {
+          await this.#keepPosted(unsaved);
+        } catch (error) {
+          this.#logger.warn({ err: error, attack: attack.guid, channel: watch.channel }, 'posted the card of a watched attack but could not save it; saving it again next pass');
+          this.#unsaved.push(unsaved);
         }
       }
       posted += postedHere;
     }
     return posted;
+  }
+
+  /**
+   * Saves a card a watch posted. A card record that is already there (a start's, or another
+   * watch's) is never overwritten: the new message becomes a copy of that card.
+   */
+  async #keepPosted(posted: UnsavedCard): Promise<void> {
+    const guid = posted.kind === 'mirror' ? posted.guid : posted.card.guid;
+    const message = posted.kind === 'mirror' ? posted.message : { channel: posted.card.channel, ts: posted.card.ts };
+    const current = await this.#cards.get(guid);
+    if (current) {
+      const mirrored = await this.#cards.addMirror(guid, message);
+      // Posted as the watch saw the attack: it shows the card's own record from now on.
+      if (mirrored && posted.kind === 'new') this.#messenger.update(message.channel, message.ts, attackCardMessage(mirrored, { appUrl: this.#appUrl, channel: message.channel }));
+      return;
+    }
+    if (posted.kind === 'new') await this.#cards.savePosted(posted.card);
+  }
+
+  /** The cards posted by earlier passes whose save failed, saved now (those that fail again wait for the next pass). */
+  async #saveUnsaved(): Promise<void> {
+    const waiting = this.#unsaved;
+    this.#unsaved = [];
+    for (const posted of waiting) {
+      try {
+        await this.#keepPosted(posted);
+      } catch (error) {
+        this.#unsaved.push(posted);
+        this.#logger.debug({ err: error }, 'could not save a posted card yet');
+      }
+    }
   }
 
   async #refreshCards(api: ScopedPlatform, cards: CardRecord[], active: Map<string, AttackState>): Promise<number> {

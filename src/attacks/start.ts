@@ -62,11 +62,24 @@ export interface StartedAttack {
   cardError?: string;
 }
 
+type StartOptions = { acknowledgedGuards?: readonly string[] | undefined; approvedBy?: { userId: string; userName: string } | undefined };
+
 /**
  * Creates the attack with the person's own session (never retried: a create that times out has
- * an unknown outcome, which the caller reports), then posts its card in the channel.
+ * an unknown outcome, which the caller reports), then posts its card in the channel. From before
+ * the create until the card is saved the start is marked under way in the team, so a watch
+ * polling meanwhile leaves the card to it instead of posting one of its own.
  */
-export async function startAttack(deps: Deps, actor: Actor, login: Login, team: TeamEntry, request: AttackRequest, channel: string, options: { acknowledgedGuards?: readonly string[] | undefined; approvedBy?: { userId: string; userName: string } | undefined } = {}): Promise<StartedAttack> {
+export async function startAttack(deps: Deps, actor: Actor, login: Login, team: TeamEntry, request: AttackRequest, channel: string, options: StartOptions = {}): Promise<StartedAttack> {
+  const unmark = await deps.cards.beginStart(team.identifier);
+  try {
+    return await createAndCard(deps, actor, login, team, request, channel, options);
+  } finally {
+    await unmark().catch((error: unknown) => deps.logger.warn({ err: error, teamId: team.identifier }, 'could not clear the mark of a start under way; it lapses by itself'));
+  }
+}
+
+async function createAndCard(deps: Deps, actor: Actor, login: Login, team: TeamEntry, request: AttackRequest, channel: string, options: StartOptions): Promise<StartedAttack> {
   await refuseIfFrozen(deps, team);
   const api = platformFor(deps, login, team);
   const guards = await coveringGuards(deps, actor, channel, request.guards);
@@ -139,8 +152,7 @@ export async function startAttack(deps: Deps, actor: Actor, login: Login, team: 
   }
   try {
     const posted = await deps.slack.post(channel, attackCardMessage(card, { appUrl: deps.config.platform.appUrl }));
-    const saved = { ...card, channel: posted.channel, ts: posted.ts };
-    await deps.cards.savePosted(saved);
+    const saved = await deps.cards.saveStarted({ ...card, channel: posted.channel, ts: posted.ts });
     await deps.gameDays.record(saved.channel, {
       kind: 'attack',
       attack: { guid, type: request.type, args: request.args, targetWords: card.targetWords, startedBy: actor.userId, teamId: team.identifier, teamName: name },

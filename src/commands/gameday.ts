@@ -64,12 +64,13 @@ function unfinishedOf(record: GameDayRecord, cards: Map<string, CardRecord | und
 
 /** Ends the game day and posts its summary, whatever still runs (the summary follows it). */
 async function endNow(deps: Deps, actor: Actor, channel: string, halted = 0): Promise<string | undefined> {
-  const record = await deps.gameDays.end(channel);
+  // Kept with the game day, so a report made later reads the teams watched while it ran.
+  const record = await deps.gameDays.end(channel, { watchedTeams: await watchedTeamsOf(deps, channel) });
   if (!record) return undefined;
   const cards = await latestCards(deps, actor, record);
   await deps.gameDays.postSummary(record, outcomesOf(cards));
   // After the summary, and never failing the end: a report that cannot be made says so in the channel.
-  await reportAtEnd(deps, actor, record, { watchedTeams: await watchedTeamsOf(deps, record.channel) });
+  await reportAtEnd(deps, actor, record, { watchedTeams: record.watchedTeams });
   const running = unfinishedOf(record, cards).length;
   const title = `*${escapeMrkdwn(record.title)}*`;
   if (halted) return `:octagonal_sign: Halted ${plural(halted, 'attack')} and ended game day ${title}. Its summary is in the channel, and shows each attack's outcome once the halt is done.`;
@@ -94,7 +95,8 @@ async function reportAgain(deps: Deps, actor: Actor, channel: string, id: string
   }
   await requireLogin(deps, actor);
   try {
-    const report = await shareGameDayReport(deps, actor, record, { watchedTeams: await watchedTeamsOf(deps, channel) });
+    // Game days ended before the watched teams were kept with them use the channel's watches now.
+    const report = await shareGameDayReport(deps, actor, record, { watchedTeams: record.watchedTeams ?? (await watchedTeamsOf(deps, channel)) });
     const attacks = report.teams.reduce((total, team) => total + team.attacks.length, 0);
     return message(`:clipboard: The report of game day *${escapeMrkdwn(record.title)}* is in the channel: ${plural(attacks, 'attack')}.`);
   } catch (error) {

@@ -154,10 +154,10 @@ export class GameDays {
   }
 
   /** Ends the channel's game day: the card shows it ended; the record is kept for its summary. */
-  async end(channel: string): Promise<(GameDayRecord & { id: string }) | undefined> {
+  async end(channel: string, options: { watchedTeams?: string[] | undefined } = {}): Promise<(GameDayRecord & { id: string }) | undefined> {
     const base = await this.#store.get<GameDayBase>(`gameday:${channel}`);
     if (!base || !(await this.#store.claim(`gameday-end:${base.id}`, endedTtlMs))) return undefined;
-    const ended = { ...base, endedAt: new Date(this.#now()).toISOString() };
+    const ended = { ...base, endedAt: new Date(this.#now()).toISOString(), ...(options.watchedTeams ? { watchedTeams: options.watchedTeams } : {}) };
     await this.#store.set(`gameday-ended:${channel}:${base.ts}`, ended, endedTtlMs);
     await this.#store.delete(`gameday:${channel}`);
     const record = await this.#assemble(ended);

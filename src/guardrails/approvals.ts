@@ -24,9 +24,18 @@ interface ApprovalRecord {
   requestedAt: string;
   channel: string;
   ts: string;
+  /** The requester's platform login: the same login from another Slack account may not approve either. */
+  requestedByPlatform?: string | undefined;
 }
 
 const key = (id: string) => `approval:${id}`;
+/**
+ * Where the request was posted, and the closing text once it is answered: kept apart from the
+ * request, so saving the message after posting never brings back a request an instant click closed.
+ */
+const messageKey = (id: string) => `approval-message:${id}`;
+const closedKey = (id: string) => `approval-closed:${id}`;
+const keptMs = 24 * 3600_000;
 
 /** The rule that makes this start need a second person, if any. */
 export function approvalNeeded(deps: Deps, pending: Omit<PendingAttack, 'id'>, team: TeamEntry): ApprovalRule | undefined {
@@ -54,8 +63,9 @@ export async function requestApproval(deps: Deps, pending: Omit<PendingAttack, '
   const name = teamName(team);
   const view = { id, requester: pending.actor.userId, what: describe(pending, name), why: ruleText(rule), teamName: name, expiresAt: new Date(now + approvalTtlMs).toISOString() };
   // Kept before it is posted: an Approve clicked the moment it appears must find it.
-  const record: ApprovalRecord = { id, pending, teamName: name, why: view.why, requestedAt: new Date(now).toISOString(), channel: pending.channel, ts: '' };
-  await deps.store.set(key(id), record, 24 * 3600_000);
+  const requestedByPlatform = (await deps.sessions.get(pending.actor))?.session.identifier;
+  const record: ApprovalRecord = { id, pending, teamName: name, why: view.why, requestedAt: new Date(now).toISOString(), channel: pending.channel, ts: '', requestedByPlatform };
+  await deps.store.set(key(id), record, keptMs);
   let posted: { channel: string; ts: string };
   try {
     posted = await deps.slack.post(pending.channel, approvalRequestMessage(view));
@@ -63,7 +73,10 @@ export async function requestApproval(deps: Deps, pending: Omit<PendingAttack, '
     await deps.store.delete(key(id)).catch(() => undefined);
     throw error;
   }
-  await deps.store.set(key(id), { ...record, channel: posted.channel, ts: posted.ts }, 24 * 3600_000);
+  await deps.store.set(messageKey(id), { channel: posted.channel, ts: posted.ts }, keptMs);
+  // Answered before the message was saved: the answer could not close it, so close it here.
+  const closed = await deps.store.get<string>(closedKey(id));
+  if (closed !== undefined) deps.slack.update(posted.channel, posted.ts, approvalClosedMessage(closed), 'urgent');
   audit(deps.logger, 'approval_requested', pending.actor, { team: team.identifier, type: pending.request.type, rule: view.why });
   return message(`:raised_hand: This start needs a second person because ${view.why}. The request is in <#${posted.channel}>; the attack starts when someone approves it.`);
 }
@@ -71,9 +84,14 @@ export async function requestApproval(deps: Deps, pending: Omit<PendingAttack, '
 /** Exactly one answer per request: Approve, Reject or expiry. */
 const decide = (deps: Deps, id: string) => deps.store.claim(`approval-decided:${id}`, 24 * 3600_000);
 
+/**
+ * Ends a request: its buttons go at once (ahead of routine card updates), and the closing text is
+ * kept, so a request answered before its message was saved is closed by the request itself.
+ */
 async function close(deps: Deps, record: ApprovalRecord, text: string): Promise<void> {
-  const posted = (await deps.store.get<ApprovalRecord>(key(record.id))) ?? record;
-  if (posted.ts) deps.slack.update(posted.channel, posted.ts, approvalClosedMessage(text));
+  await deps.store.set(closedKey(record.id), text, keptMs);
+  const posted = await deps.store.get<{ channel: string; ts: string }>(messageKey(record.id));
+  if (posted) deps.slack.update(posted.channel, posted.ts, approvalClosedMessage(text), 'urgent');
   await deps.store.delete(key(record.id));
 }
 
@@ -90,6 +108,8 @@ async function openRecord(deps: Deps, action: Action): Promise<ApprovalRecord | 
 
 const expiredText = (r: ApprovalRecord) => `:hourglass: <@${r.pending.actor.userId}>'s request to start a ${describe(r.pending, r.teamName)} ended after 15 minutes without an answer. Nothing was started.`;
 const isRequester = (r: ApprovalRecord, a: Actor) => r.pending.actor.userId === a.userId && r.pending.actor.workspaceId === a.workspaceId;
+/** The same platform login as the requester's, from any Slack account. */
+const samePlatformUser = (a: string | undefined, b: string | undefined) => a !== undefined && b !== undefined && a.toLowerCase() === b.toLowerCase();
 
 /** Whether this person's own session may run attacks in the team (EXPERIMENTS_RUN). */
 async function canRun(deps: Deps, actor: Actor, teamId: string): Promise<boolean> {
@@ -106,6 +126,10 @@ export async function approveRequest(action: Action, deps: Deps): Promise<Reply>
   const record = await openRecord(deps, action);
   if (!record) return message('This request is no longer open; nothing was started.');
   if (isRequester(record, action.actor)) return message('You asked for this attack, so someone else has to approve it.');
+  const requesterPlatform = record.requestedByPlatform ?? (await deps.sessions.get(record.pending.actor))?.session.identifier;
+  if (samePlatformUser(requesterPlatform, (await requireLogin(deps, action.actor)).session.identifier)) {
+    return message('This attack was asked for with your platform login, so someone else has to approve it. Nothing was started.');
+  }
   if (!(await canRun(deps, action.actor, record.pending.teamId))) {
     return message(`Approving needs EXPERIMENTS_RUN on team *${escapeMrkdwn(record.teamName)}*, which your platform login does not have. Nothing was started.`);
   }

@@ -52,6 +52,21 @@ export class ResponseUrlReplies {
   }
 }
 
+const loopbackHosts = new Set(['127.0.0.1', 'localhost', '[::1]']);
+
+/**
+ * Whether a response_url may be answered: Slack's own (https://hooks.slack.com/, Enterprise Grid
+ * too), or the origin of SLACK_API_URL when that is a loopback fake Slack (tests, the demo). Any
+ * other URL (one read back from a view's private_metadata, say) gets nothing.
+ */
+export function isSlackResponseUrl(responseUrl: string, slackApiUrl: string): boolean {
+  const url = URL.parse(responseUrl);
+  if (!url || url.username || url.password) return false;
+  if (url.protocol === 'https:' && url.host === 'hooks.slack.com') return true;
+  const api = URL.parse(slackApiUrl);
+  return api !== null && loopbackHosts.has(api.hostname) && url.origin === api.origin;
+}
+
 /** The process's reply pool: every interaction's response_url goes through it. */
 export const responseUrlReplies = new ResponseUrlReplies();
 

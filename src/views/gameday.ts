@@ -117,6 +117,8 @@ export interface GameDayRecord {
   trips?: GameDayGuardTrip[] | undefined;
   /** The ts of the summary message, once posted, so it can show outcomes learnt later. */
   summaryTs?: string | undefined;
+  /** The teams the channel watched when the game day ended: their attacks belong in its report, whenever it is made. */
+  watchedTeams?: string[] | undefined;
 }
 
 /** The game day a button belongs to: its channel and the ts of its card. */

@@ -203,6 +203,14 @@ describe('the builder\'s guards, service and Kubernetes targets', () => {
     expect(parsedEquivalent(k8s as AttackRequest).target).toEqual((k8s as AttackRequest).target);
   });
 
+  it('refuses a service id that could not name one service', () => {
+    for (const text of ['../teams', 'svc?x=1', 'svc/1']) {
+      expect(build({ ...base, [ATTACK_TARGET_KIND]: 'service', [ATTACK_TARGET_VALUES]: text })).toEqual({
+        errors: { [ATTACK_TARGET_VALUES]: expect.stringContaining('A service id has letters, digits, - and _ only') },
+      });
+    }
+  });
+
   it('refuses a count with a percent, a percent with hosts, and a service for a type that cannot run on one', () => {
     expect(build({ ...base, [ATTACK_TARGET_KIND]: 'kubernetes', [ATTACK_TARGET_VALUES]: 'c/ns/D/w', [ATTACK_TARGET_COUNT]: '1', [ATTACK_TARGET_PERCENT]: '5' })).toEqual({
       errors: { [ATTACK_TARGET_PERCENT]: 'Give a count or a percent, not both.' },

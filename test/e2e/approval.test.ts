@@ -104,4 +104,44 @@ describe('two-person approval', () => {
     expect(read(await stack.ask(requester, 'attack cpu -l 60 --yes', { channel }))).toContain('Started cpu attack');
     expect(attacksInSim()).toHaveLength(1);
   });
+
+  it('refuses an approval from the requester\'s own platform login in another Slack account', async () => {
+    const requester = next();
+    const secondAccount = next();
+    await stack.login(requester, users().owner, { team: 'Platform' });
+    await stack.login(secondAccount, users().owner, { team: 'Platform' });
+    const request = await requestFor(requester, 'attack cpu -l 600');
+    await seenBy(secondAccount, request.ts).click('Approve');
+    await stack.fake.waitFor(() => read(stack.person(secondAccount).ephemerals(channel).at(-1)).includes('asked for with your platform login'), 'the refusal to the same login');
+    await stack.deps.slack.flush();
+    expect(attacksInSim()).toHaveLength(0);
+    expect(requestMessage()!.buttons().map((b) => b.text)).toEqual(['Approve', 'Reject']);
+  });
+
+  it('closes a request answered the moment it was posted, and never brings it back', async () => {
+    const { requester, approver } = await people();
+    // The approver rejects the request as soon as Slack shows it, before the bot has saved where it is.
+    const slack = stack.deps.slack;
+    const post = slack.post.bind(slack);
+    let clicked = false;
+    slack.post = async (where, message, options) => {
+      const posted = await post(where, message, options);
+      if (!clicked && /asks to start/.test(message.text)) {
+        clicked = true;
+        await seenBy(approver, posted.ts).click('Reject');
+        await stack.fake.waitFor(() => read(stack.person(approver).ephemerals(channel).at(-1)).includes('Rejected'), 'the rejection');
+      }
+      return posted;
+    };
+    const preview = await stack.ask(requester, 'attack cpu -l 900', { channel });
+    await preview.click('Request approval');
+    await stack.fake.waitFor(() => read(stack.person(requester).ephemerals(channel).at(-1)).includes('The request is in'), 'the requester\'s answer');
+    await stack.deps.slack.flush();
+    expect(clicked).toBe(true);
+    expect(read(requestMessage())).toContain('rejected');
+    expect(requestMessage()!.buttons()).toEqual([]);
+    const open: string[] = [];
+    for await (const [k] of stack.deps.store.entries('approval:')) open.push(k);
+    expect(open).toEqual([]);
+  });
 });

@@ -239,6 +239,9 @@ describe('service attacks with sampling', () => {
     ['attack cpu -l 30 --target-tags role=web --sample-percent 50 --yes', '--sample-percent attacks that share of the targets of --target-service; it does not go with --target-tags'],
     ['attack cpu -l 30 --target-service svc --sample-percent 150 --yes', 'Give a whole percent, from 1 to 100'],
     ['attack cpu -l 30 --target-service svc --include-new-targets=yes --yes', '--include-new-targets takes no value'],
+    ['attack cpu -l 30 --target-service "svc-1 svc-2" --yes', '--target-service “svc-1 svc-2”: give one service id, not a list'],
+    ['attack cpu -l 30 --target-service svc-1,svc-2 --yes', 'give one service id, not a list'],
+    ['attack cpu -l 30 --target-service ../teams --yes', 'a service id has letters, digits, - and _ only'],
   ])('refuses %s and sends nothing', async (text, message) => {
     const id = await loggedIn();
     expect(read(await stack.ask(id, text, { channel }))).toContain(message);

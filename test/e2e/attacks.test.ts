@@ -1,4 +1,6 @@
 import { mkdtempSync } from 'node:fs';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Message } from '@faultline/fake-slack';
@@ -245,6 +247,39 @@ describe('the attack builder', () => {
     expect({ type: fromBuilder.type, args: fromBuilder.args, target: fromBuilder.infraTarget, team: fromBuilder.teamId }).toEqual({
       type: fromCommand.type, args: fromCommand.args, target: fromCommand.infraTarget, team: fromCommand.teamId,
     });
+  });
+});
+
+describe('the attack builder\'s reply', () => {
+  it('goes to Slack only: a reply address in the view that is not Slack\'s gets nothing, and the preview comes in the channel', async () => {
+    const elsewhere: string[] = [];
+    const server = createServer((request, response) => {
+      elsewhere.push(request.url ?? '');
+      request.resume();
+      response.end('ok');
+    });
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    try {
+      const id = nextPerson();
+      await stack.login(id, users().owner, { team: 'Platform' });
+      const person = stack.person(id);
+      await person.command('attack', { channel });
+      let modal = await stack.fake.waitFor(() => person.modal()?.callbackId === 'attack_builder' && person.modal(), 'the builder');
+      await modal.select('Attack type', 'cpu');
+      modal = await stack.fake.waitFor(() => person.modal()?.text().includes('Cores') && person.modal(), 'the cpu arguments');
+      await modal.select('Target', 'Random hosts, by tags');
+      modal = await stack.fake.waitFor(() => person.modal(), 'the builder for tags');
+      modal.fill('Length in seconds', '45').fill('Target values', 'role=web');
+      // The view comes back with another reply address than the one Slack gave the command.
+      const view = (modal as unknown as { record: { definition: Record<string, unknown> } }).record.definition;
+      const { port } = server.address() as AddressInfo;
+      view['private_metadata'] = JSON.stringify({ ...JSON.parse(String(view['private_metadata'])), responseUrl: `http://127.0.0.1:${port}/hooks/stolen` });
+      await modal.submit();
+      await stack.fake.waitFor(() => person.ephemerals(channel).find((m) => read(m).includes('-l 45') && m.buttons().some((b) => b.text === 'Start')), 'the preview in the channel');
+      expect(elsewhere).toEqual([]);
+    } finally {
+      await new Promise((resolve) => server.close(resolve));
+    }
   });
 });
 

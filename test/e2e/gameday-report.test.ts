@@ -145,6 +145,29 @@ describe('the game-day report', () => {
     expect(file.text).not.toContain(unwatched);
   });
 
+  it('gameday report later covers the teams watched while the game day ran, not those watched now', async () => {
+    const nora = namedPerson('Nora Quinn');
+    await stack.login(nora, users().owner, { team: 'Platform' });
+    await stack.ask(nora, 'watch Search', { channel: where });
+    await startGameDay(nora, 'Watch change drill');
+    await startedAttack(nora, 'attack cpu -l 30 -c 1 --target-tags role=web');
+    const watched = stack.sim.createAttackDirectly(teams().search.id, { type: 'cpu', args: ['-l', '30'], createUser: 'search-oncall@acme.test' });
+    const watchedLater = stack.sim.createAttackDirectly(teams().payments.id, { type: 'cpu', args: ['-l', '30'] });
+    stack.advanceClock(120_000);
+    await stack.poll();
+    const ended = await stack.ask(nora, 'gameday end', { channel: where });
+    if (read(ended).includes('End anyway')) await ended.click('End anyway');
+    await stack.fake.waitFor(() => reportFiles()[0], 'the report file');
+
+    // The channel watches other teams after the game day.
+    expect(read(await stack.ask(nora, 'unwatch Search', { channel: where }))).toContain('no longer watches team Search');
+    await stack.ask(nora, 'watch Payments', { channel: where });
+    expect(read(await stack.ask(nora, 'gameday report', { channel: where }))).toContain('is in the channel');
+    const again = reportFiles()[1]!;
+    expect(sectionOf(again, watched)).toContain('created on the platform by search-oncall@acme.test');
+    expect(again.text).not.toContain(watchedLater);
+  });
+
   it('gameday report shares the last ended game day\'s report again, or one named by its id', async () => {
     const day = await gameDayWithTwoAttacks('Repost drill');
     await stack.ask(day.nora, 'gameday end', { channel: where });

@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { StoreUnavailableError } from '../../src/store/errors.ts';
 import { Stack, stackForFile } from './harness.ts';
 
 const read = Stack.read;
@@ -178,5 +179,101 @@ describe('watched channels', () => {
     expect(read(await stack.ask(owner, 'unwatch search', { channel }))).toContain('no longer watches team Search');
     expect(read(await stack.ask(owner, 'unwatch', { channel }))).toContain('no longer watches team Payments');
     expect(await stack.deps.watches.all()).toEqual([]);
+  });
+
+  it('leaves the card to a start from Slack when a poll runs while the start posts it, and copies it into the other watching channel after', async () => {
+    const id = nextPerson();
+    await stack.login(id, users().owner, { team: 'Payments' });
+    await stack.ask(id, 'watch Payments', { channel });
+    await stack.ask(id, 'watch Payments', { channel: other });
+    // A poll runs just as the start posts its card.
+    const slack = stack.deps.slack;
+    const post = slack.post.bind(slack);
+    let polled = false;
+    slack.post = async (where, message, options) => {
+      if (!polled && where === channel && stack.sim.state.attacks.size > 0) {
+        polled = true;
+        await stack.deps.poller.pollOnce();
+      }
+      return post(where, message, options);
+    };
+    expect(read(await stack.ask(id, 'attack cpu -l 30 --yes', { channel }))).toContain('Started cpu attack');
+    expect(polled).toBe(true);
+    const guid = [...stack.sim.state.attacks.values()][0]!.guid;
+    await stack.poll();
+    expect(cardsOf(guid, channel)).toHaveLength(1);
+    expect(cardsOf(guid, other)).toHaveLength(1);
+    expect(read(cardsOf(guid, other)[0])).toContain(`Started by <@${id}> (owner@acme.test) in <#${channel}>`);
+
+    runOut();
+    await stack.poll();
+    for (const where of [channel, other]) expect(read(cardsOf(guid, where)[0])).toContain('Successful');
+    expect((await stack.deps.cards.get(guid))!.startedBy.userId).toBe(id);
+  });
+
+  it('gives an attack started from Slack one card in its channel when a poll runs right after the create', async () => {
+    const id = nextPerson();
+    await stack.login(id, users().owner, { team: 'Payments' });
+    await stack.ask(id, 'watch Payments', { channel });
+    // A poll runs between the platform's create and the start taking the attack's card in its channel.
+    const store = stack.deps.store;
+    const claim = store.claim.bind(store);
+    let polled = false;
+    store.claim = async (key, ttlMs, owner) => {
+      if (!polled && key.startsWith(`watch-card:${channel}:`)) {
+        polled = true;
+        await stack.deps.poller.pollOnce();
+      }
+      return claim(key, ttlMs, owner);
+    };
+    expect(read(await stack.ask(id, 'attack cpu -l 30 --yes', { channel }))).toContain('Started cpu attack');
+    expect(polled).toBe(true);
+    const guid = [...stack.sim.state.attacks.values()][0]!.guid;
+    await stack.poll();
+    expect(cardsOf(guid, channel)).toHaveLength(1);
+    expect(read(cardsOf(guid, channel)[0])).toContain(`Started by <@${id}>`);
+  });
+
+  it('keeps a card it posted but could not save current: the save is made again at the next pass', async () => {
+    const id = nextPerson();
+    await stack.login(id, users().owner, { team: 'Payments' });
+    await stack.ask(id, 'watch', { channel });
+    const cards = stack.deps.cards;
+    const savePosted = cards.savePosted.bind(cards);
+    let failed = false;
+    cards.savePosted = async (card) => {
+      if (failed) return savePosted(card);
+      failed = true;
+      throw new StoreUnavailableError('memory', { cause: new Error('gone for a moment') });
+    };
+    const guid = stack.sim.createAttackDirectly(teams().payments.id, { args: ['-l', '30'], createUser: 'ops@acme.test' });
+    expect((await stack.poll()).posted).toBe(1);
+    expect(failed).toBe(true);
+    runOut();
+    await stack.poll();
+    await stack.poll();
+    expect(cardsOf(guid)).toHaveLength(1);
+    expect(read(cardsOf(guid)[0])).toContain('Successful');
+  });
+});
+
+describe('watched channels when Slack fails a card', () => {
+  it('tries a card again at the next pass after Slack did not answer', async () => {
+    const own = await Stack.start({ slackTimeoutMs: 200 });
+    try {
+      const id = 'U0WATCHFAIL';
+      await own.login(id, own.sim.seed.users.owner, { team: 'Payments' });
+      await own.ask(id, 'watch', { channel });
+      own.fake.faults.inject({ kind: 'hang', method: 'chat.postMessage' });
+      const guid = own.sim.createAttackDirectly(own.sim.seed.teams.payments.id, { args: ['-l', '300'] });
+      expect((await own.poll()).posted).toBe(0);
+      own.fake.faults.clear();
+      expect((await own.poll()).posted).toBe(1);
+      expect((await own.poll()).posted).toBe(0);
+      expect(own.fake.channel(channel).messages().filter((m) => m.text().includes(guid) && m.buttons().some((b) => b.text === 'Details'))).toHaveLength(1);
+      expect(own.errorLogs()).toEqual([]);
+    } finally {
+      await own.stop();
+    }
   });
 });

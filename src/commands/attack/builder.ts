@@ -18,6 +18,7 @@ import { implicitLength, lengthProblem, parseCount, parseIdList, parseKubernetes
 import { runsOnServices, type AttackRequest, type AttackTarget } from '../../attacks/request.ts';
 import { guardKey, parseGuard, type GuardSpec } from '../../guardrails/guards.ts';
 import { UserInputError } from '../../errors.ts';
+import { isPathId } from '../../client/ids.ts';
 import type { AttackParseOptions } from './parse.ts';
 
 /** Field errors by block id, for a view submission's `response_action: errors`. */
@@ -153,6 +154,10 @@ function targetFromInputs(inputs: Record<string, string | undefined>, errors: Re
   if (kind === 'service') {
     if (/[\s,]/.test(text)) {
       errors[ATTACK_TARGET_VALUES] = 'Enter one service id, without spaces or commas.';
+      return undefined;
+    }
+    if (!isPathId(text)) {
+      errors[ATTACK_TARGET_VALUES] = 'A service id has letters, digits, - and _ only; copy it from the service\'s page on the platform.';
       return undefined;
     }
     return {

@@ -4,6 +4,7 @@ import type { Deps } from '../../deps.ts';
 import { otherAttackChannels } from '../../attacks/channels.ts';
 import { claimPending, dropPending, loadPending, refuseIfFrozen, savePending, startAttack, type StartedAttack } from '../../attacks/start.ts';
 import { respondTo } from '../../slack/messenger.ts';
+import { isSlackResponseUrl } from '../../slack/replies.ts';
 import { escapeMrkdwn } from '../../views/blocks.ts';
 import { describeTarget, type AttackRequest } from '../../attacks/request.ts';
 import { attackBuilderModal, ATTACK_CHANNEL, ATTACK_TEAM, ATTACK_TYPE_SELECT } from '../../views/attackBuilder.ts';
@@ -244,7 +245,9 @@ export async function submitBuilder(submission: Submission, deps: Deps): Promise
   const channel = await checkChannel(deps, chosen);
   const shown = await preview(deps, submission.actor, login, team, result, channel);
   // The command's response_url lasts 30 minutes; a builder left open longer answers another way.
-  const answered = origin.responseUrl ? await respondTo(origin.responseUrl, shown).then(() => true, () => false) : false;
+  const replyUrl = origin.responseUrl && isSlackResponseUrl(origin.responseUrl, deps.config.slack.apiUrl) ? origin.responseUrl : undefined;
+  if (origin.responseUrl && !replyUrl) deps.logger.warn({ channel }, 'the builder carried a reply address that is not Slack\'s; answering in the channel instead');
+  const answered = replyUrl ? await respondTo(replyUrl, shown).then(() => true, () => false) : false;
   if (!answered) await deps.slack.postEphemeral(channel, submission.actor.userId, shown);
   return { kind: 'clear' };
 }

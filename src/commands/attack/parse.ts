@@ -3,6 +3,7 @@ import { availableTypes, defaultLength, findAttackType, flagOf, spellings } from
 import { runsOnServices, type AttackRequest, type AttackTarget } from '../../attacks/request.ts';
 import { allTargetFlags, givenTargetKinds, repeatableTargetFlags, targetFlags, targetKindOf, targetOptionFlags, targetOptionOf, type TargetOption } from '../../attacks/targetFlags.ts';
 import type { Config } from '../../config.ts';
+import { isPathId } from '../../client/ids.ts';
 import { UserInputError } from '../../errors.ts';
 import { guardKey, parseGuard, type GuardSpec } from '../../guardrails/guards.ts';
 import { closestWord } from '../suggest.ts';
@@ -264,6 +265,8 @@ function targetFromFlags(flags: Map<string, string[]>, metadata: InfraAttackMeta
       if (!runsOnServices(metadata.name)) throw fail(`${metadata.name} attacks cannot target a service; use hosts, containers, tags or labels.`);
       const serviceId = text.trim();
       if (serviceId === '') throw fail(`${code(flag)} needs a service id.`);
+      if (/[\s,]/.test(serviceId)) throw bad('give one service id, not a list; start one attack per service.');
+      if (!isPathId(serviceId)) throw bad('a service id has letters, digits, `-` and `_` only; copy it from the service\'s page on the platform.');
       return {
         kind: 'service',
         serviceId,
