@@ -114,30 +114,24 @@ async function createAndCard(deps: Deps, actor: Actor, login: Login, team: TeamE
   await claimWatchCard(deps.store, channel, guid).catch((error: unknown) => {
     deps.logger.warn({ err: error, attack: guid }, 'could not mark the attack as carded for a watch of its channel');
   });
+  const now = new Date(deps.clock.now()).toISOString();
   const owner = { workspaceId: actor.workspaceId, userId: actor.userId, userName: actor.userName };
-  await deps.guards.setForAttack(guid, (request.guards ?? []).map((spec) => ({ spec, owner })));
+  const kind = request.target.kind === 'kubernetes' ? 'kubernetes' : 'attack';
+  const attack = { guid, kind, teamId: team.identifier, teamName: name, channel, type: request.type, createdAt: now, startedBy: owner, lengthSeconds: request.lengthSeconds } as const;
+  await deps.guards.setForAttack(attack, (request.guards ?? []).map((spec) => ({ spec, owner })));
   audit(deps.logger, 'attack_started', actor, { platformUser: login.session.identifier, team: team.identifier, attack: guid, type: request.type, args: request.args, target: request.target });
 
-  const now = new Date(deps.clock.now()).toISOString();
   const card: CardRecord = {
-    guid,
-    kind: request.target.kind === 'kubernetes' ? 'kubernetes' : 'attack',
-    teamId: team.identifier,
-    teamName: name,
-    channel,
+    ...attack,
     ts: '',
-    type: request.type,
     args: request.args,
     targetWords: describeTarget(request.target, name),
-    startedBy: { workspaceId: actor.workspaceId, userId: actor.userId, userName: actor.userName },
     startedByPlatform: login.session.identifier,
     stage: 'Pending',
     lifecycle: 'Active',
     totalClients: undefined,
-    createdAt: now,
     startTime: undefined,
     endTime: undefined,
-    lengthSeconds: request.lengthSeconds,
     annotations: {},
     haltedBy: [],
     ...(checks.length ? { guards: cardGuards(checks) } : {}),

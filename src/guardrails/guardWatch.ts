@@ -1,58 +1,70 @@
 import { randomUUID } from 'node:crypto';
-import { ForbiddenError, UnauthorizedError } from '../client/errors.ts';
+import { ForbiddenError, NotFoundError, UnauthorizedError } from '../client/errors.ts';
 import { type CardRecord, isLive } from '../attacks/cards.ts';
 import type { Deps } from '../deps.ts';
 import type { Person } from '../store/sessions.ts';
-import { actions, escapeMrkdwn, section, slackDate } from '../views/blocks.ts';
-import { haltAllButton } from '../views/halt.ts';
-import { type Guard, guardKey, guardName, type GuardReading, readGuard } from './guards.ts';
+import { attackRefValue, HALT_ATTACK } from '../views/attackCard.ts';
+import { actions, button, escapeMrkdwn, section, slackDate } from '../views/blocks.ts';
+import { type Guard, type GuardedAttack, guardKey, guardName, type GuardReading, readGuard } from './guards.ts';
 
 /** This process, as the holder of per-guard reading leases. */
 const reader = randomUUID();
 
+/** An attack a guard covers: its card once saved, else what was kept with its guards. */
+type Covered = GuardedAttack & { ts?: string; guards?: CardRecord['guards'] };
+
 interface Watched {
   guard: Guard;
-  cards: CardRecord[];
+  /** Everyone who set this guard, the first first: their sessions halt what it covers. */
+  owners: Guard['owner'][];
+  attacks: Covered[];
   /** Channels whose running game day has this guard: their cards show its readings. */
   gameDays: Set<string>;
 }
 
+/** How long an attack whose card was never saved is covered: its length and a margin, else a day. */
+const uncardedFor = (attack: GuardedAttack) => ((attack.lengthSeconds ?? 24 * 3600) + 600) * 1000;
+
 /**
- * Every distinct guard over the live cards, with the cards it covers, and every guard of a
+ * Every distinct guard over the live attacks, with the attacks it covers, and every guard of a
  * running game day, whose card shows it even while no attack runs. Only guarded attacks and the
  * live cards of channels whose running game day has guards are read, so a pass over many
- * unguarded cards costs next to nothing.
+ * unguarded cards costs next to nothing. An attack whose card is not saved yet (or could not be
+ * posted) is covered from what was kept with its guards.
  */
 async function watchedGuards(deps: Deps): Promise<Watched[]> {
   const byKey = new Map<string, Watched>();
   const entryOf = (guard: Guard) => {
     const key = guardKey(guard.spec);
-    const entry = byKey.get(key) ?? { guard, cards: [], gameDays: new Set<string>() };
+    const entry = byKey.get(key) ?? { guard, owners: [], attacks: [], gameDays: new Set<string>() };
+    if (!entry.owners.some((o) => o.workspaceId === guard.owner.workspaceId && o.userId === guard.owner.userId)) entry.owners.push(guard.owner);
     byKey.set(key, entry);
     return entry;
   };
-  const cover = (guard: Guard, card: CardRecord) => {
+  const cover = (guard: Guard, attack: Covered) => {
     const entry = entryOf(guard);
-    if (!entry.cards.some((c) => c.guid === card.guid)) entry.cards.push(card);
+    if (!entry.attacks.some((a) => a.guid === attack.guid)) entry.attacks.push(attack);
   };
-  for (const [guid, guards] of await deps.guards.attackGuards()) {
+  const now = deps.clock.now();
+  for (const { guid, attack, guards } of await deps.guards.attackGuards()) {
     const card = await deps.cards.get(guid);
-    if (card && isLive(card)) guards.forEach((guard) => cover(guard, card));
+    const covered = card ? (isLive(card) ? card : undefined) : attack && now - Date.parse(attack.createdAt) < uncardedFor(attack) ? attack : undefined;
+    if (covered) guards.forEach((guard) => cover(guard, covered));
     // A finished attack needs its guards no more.
     else await deps.guards.dropForAttack(guid);
   }
-  const days = new Map<string, { startedAt: string; guards: Guard[] }>();
+  const days = new Map<string, { startedAt: number; guards: Guard[] }>();
   for (const day of await deps.gameDays.allRunning()) {
     const guards = await deps.guards.forGameDay(day.id);
     for (const guard of guards) entryOf(guard).gameDays.add(day.channel);
-    if (guards.length) days.set(day.channel, { startedAt: day.startedAt, guards });
+    if (guards.length) days.set(day.channel, { startedAt: Date.parse(day.startedAt), guards });
   }
   if (days.size) {
     for (const [, guids] of await deps.cards.liveByTeam()) {
       for (const guid of guids) {
         const card = await deps.cards.get(guid);
         const day = card && days.get(card.channel);
-        if (card && day && isLive(card) && day.startedAt <= card.createdAt) day.guards.forEach((guard) => cover(guard, card));
+        if (card && day && isLive(card) && day.startedAt <= Date.parse(card.createdAt)) day.guards.forEach((guard) => cover(guard, card));
       }
     }
   }
@@ -64,15 +76,15 @@ async function watchedGuards(deps: Deps): Promise<Watched[]> {
  * in a team of the attacks it covers; a guard covering none is read in the owner's team.
  */
 async function read(deps: Deps, watched: Watched): Promise<GuardReading | undefined> {
-  const people: Person[] = [watched.guard.owner, ...watched.cards.map((c) => c.startedBy)];
+  const people: Person[] = [...watched.owners, ...watched.attacks.map((a) => a.startedBy)];
   const seen = new Set<string>();
   for (const person of people) {
     const id = `${person.workspaceId}/${person.userId}`;
     if (seen.has(id)) continue;
     seen.add(id);
     const login = await deps.sessions.get(person);
-    const team = watched.cards.length
-      ? login?.session.teams.find((t) => watched.cards.some((c) => c.teamId === t.identifier))
+    const team = watched.attacks.length
+      ? login?.session.teams.find((t) => watched.attacks.some((a) => a.teamId === t.identifier))
       : (login?.team ?? login?.session.teams[0]);
     if (!login || !team) continue;
     try {
@@ -84,67 +96,104 @@ async function read(deps: Deps, watched: Watched): Promise<GuardReading | undefi
   return undefined;
 }
 
-/** Shows a guard's new reading on every card it covers; a fired guard marks the card. */
-async function showOnCards(deps: Deps, watched: Watched, reading: GuardReading, fired: Set<string>): Promise<void> {
-  const key = guardKey(watched.guard.spec);
-  const name = guardName(watched.guard.spec, reading);
-  for (const stale of watched.cards) {
-    const card = (await deps.cards.get(stale.guid)) ?? stale;
-    const guards = [...(card.guards ?? [])];
-    const index = guards.findIndex((g) => g.key === key);
-    const before = index >= 0 ? guards[index]! : undefined;
-    const next = { key, name, state: reading.state, health: reading.health, firedAt: fired.has(card.guid) ? reading.at : before?.firedAt };
-    if (before && before.state === next.state && before.health === next.health && before.firedAt === next.firedAt && before.name === next.name) continue;
-    if (index >= 0) guards[index] = next;
-    else guards.push(next);
-    await deps.poller.publish({ ...card, guards });
+/** One guard's reading in a pass, and the attacks its trip halted. */
+interface Outcome {
+  watched: Watched;
+  reading: GuardReading;
+  before: GuardReading | undefined;
+  fired: Set<string>;
+}
+
+/**
+ * Shows every guard's new reading on the cards it covers, one update per card per pass, so two
+ * guards of one card never overwrite each other; a guard that halted an attack marks its card.
+ */
+async function showOnCards(deps: Deps, outcomes: Outcome[]): Promise<void> {
+  const byCard = new Map<string, Outcome[]>();
+  for (const outcome of outcomes) for (const attack of outcome.watched.attacks) byCard.set(attack.guid, [...(byCard.get(attack.guid) ?? []), outcome]);
+  for (const [guid, mine] of byCard) {
+    try {
+      const card = await deps.cards.get(guid);
+      if (!card) continue;
+      const guards = [...(card.guards ?? [])];
+      let changed = false;
+      for (const { watched, reading, fired } of mine) {
+        const key = guardKey(watched.guard.spec);
+        const index = guards.findIndex((g) => g.key === key);
+        const before = index >= 0 ? guards[index]! : undefined;
+        const next = { key, name: guardName(watched.guard.spec, reading), state: reading.state, health: reading.health, firedAt: fired.has(guid) ? reading.at : before?.firedAt };
+        if (before && before.state === next.state && before.health === next.health && before.firedAt === next.firedAt && before.name === next.name) continue;
+        if (index >= 0) guards[index] = next;
+        else guards.push(next);
+        changed = true;
+      }
+      if (changed) await deps.poller.publish({ ...card, guards });
+    } catch (error) {
+      deps.logger.warn({ err: error, attack: guid }, 'could not show guard readings on a card');
+    }
   }
 }
 
 /**
- * Halts every attack a fired guard covers, with the guard owner's session and the reason
- * `guard <name> fired`. What that session cannot halt is put in front of people: a message in
- * the attack's channel with Halt all, and a direct message to the guard's owner.
+ * Halts every attack a fired guard covers with the session of someone who set it (its owners in
+ * turn: two game days may share a monitor) and the reason `guard <name> fired`, skipping those
+ * another guard halted (`actedOn`, shared by a pass's trips). What no owner's session can halt is
+ * put in front of people: a message in the attack's channel with a Halt button for each, and a
+ * direct message to the guard's owner. A halt that fails for another reason is given back for
+ * the next pass, without keeping what the others did from being recorded.
  */
-async function trip(deps: Deps, watched: Watched, reading: GuardReading, before: GuardReading | undefined): Promise<Set<string>> {
+async function trip(deps: Deps, watched: Watched, reading: GuardReading, before: GuardReading | undefined, actedOn: Set<string>): Promise<Set<string>> {
   const name = guardName(watched.guard.spec, reading);
   const reason = `guard ${name} fired`;
-  const owner = watched.guard.owner;
-  const login = await deps.sessions.get(owner);
+  const logins = await Promise.all(watched.owners.map(async (owner) => ({ owner, login: await deps.sessions.get(owner) })));
   const halted = new Set<string>();
-  const stuck: CardRecord[] = [];
+  const stuck: Covered[] = [];
+  const failed: string[] = [];
   const holder = randomUUID();
   const key = guardKey(watched.guard.spec);
-  for (const card of watched.cards) {
+  for (const attack of watched.attacks) {
+    if (actedOn.has(attack.guid)) continue;
     // Another guard has halted it already: nobody needs to halt it again.
-    const latest = (await deps.cards.get(card.guid)) ?? card;
+    const latest = (await deps.cards.get(attack.guid)) ?? attack;
     if (latest.guards?.some((g) => g.firedAt && g.key !== key)) continue;
-    if (!(await deps.guards.claimTrip(watched.guard.spec, card.guid, holder))) continue;
-    const team = login?.session.teams.find((t) => t.identifier === card.teamId);
-    if (!login || !team) {
-      stuck.push(card);
-      continue;
-    }
-    try {
-      const api = deps.platform.as({ header: login.session.header, teamId: team.identifier });
-      const request = { reason, reference: `slack:${owner.workspaceId}:${owner.userId}` };
-      if (card.kind === 'kubernetes') await api.kubernetes.halt(card.guid, request);
-      else await api.attacks.halt(card.guid, request);
-      halted.add(card.guid);
-      deps.logger.info({ audit: 'attack_halted', slackWorkspace: owner.workspaceId, slackUser: owner.userId, team: card.teamId, attack: card.guid, reason, guard: guardKey(watched.guard.spec) }, 'audit: attack_halted');
-      const line = `:rotating_light: Guard *${escapeMrkdwn(name)}* fired (${escapeMrkdwn(reading.state)}) at ${slackDate(new Date(reading.at), '{time}')}: halted this attack with <@${owner.userId}>'s session.`;
-      await deps.slack.post(card.channel, { text: line }, { threadTs: card.ts }).catch((error: unknown) => deps.logger.warn({ err: error, attack: card.guid }, 'could not post a guard halt in the thread'));
-    } catch (error) {
-      if (!(error instanceof UnauthorizedError || error instanceof ForbiddenError)) {
-        // A platform hiccup: let the next pass try again.
-        await deps.guards.releaseTrip(watched.guard.spec, card.guid, holder).catch(() => undefined);
-        throw error;
+    if (!(await deps.guards.claimTrip(watched.guard.spec, attack.guid, holder))) continue;
+    actedOn.add(attack.guid);
+    let outcome: 'halted' | 'gone' | 'stuck' | 'failed' = 'stuck';
+    for (const { owner, login } of logins) {
+      const team = login?.session.teams.find((t) => t.identifier === attack.teamId);
+      if (!login || !team) continue;
+      try {
+        const api = deps.platform.as({ header: login.session.header, teamId: team.identifier });
+        const request = { reason, reference: `slack:${owner.workspaceId}:${owner.userId}` };
+        if (attack.kind === 'kubernetes') await api.kubernetes.halt(attack.guid, request);
+        else await api.attacks.halt(attack.guid, request);
+        outcome = 'halted';
+        deps.logger.info({ audit: 'attack_halted', slackWorkspace: owner.workspaceId, slackUser: owner.userId, team: attack.teamId, attack: attack.guid, reason, guard: key }, 'audit: attack_halted');
+        if (latest.ts) {
+          const line = `:rotating_light: Guard *${escapeMrkdwn(name)}* fired (${escapeMrkdwn(reading.state)}) at ${slackDate(new Date(reading.at), '{time}')}: halted this attack with <@${owner.userId}>'s session.`;
+          await deps.slack.post(attack.channel, { text: line }, { threadTs: latest.ts }).catch((error: unknown) => deps.logger.warn({ err: error, attack: attack.guid }, 'could not post a guard halt in the thread'));
+        }
+      } catch (error) {
+        // Gone from the platform: there is nothing left to halt.
+        if (error instanceof NotFoundError) outcome = 'gone';
+        // Another owner's session may reach it.
+        else if (error instanceof UnauthorizedError || error instanceof ForbiddenError) continue;
+        else outcome = 'failed';
       }
-      stuck.push(card);
+      break;
+    }
+    if (outcome === 'halted') halted.add(attack.guid);
+    else if (outcome === 'stuck') stuck.push(attack);
+    else if (outcome === 'failed') {
+      // A platform hiccup: the next pass tries this one again.
+      failed.push(attack.guid);
+      actedOn.delete(attack.guid);
+      await deps.guards.releaseTrip(watched.guard.spec, attack.guid, holder).catch(() => undefined);
     }
   }
   if (stuck.length) await askPeopleToHalt(deps, watched.guard, name, reading, stuck);
-  await recordTrips(deps, watched, reading, before, watched.cards.filter((c) => halted.has(c.guid)), stuck);
+  await recordTrips(deps, watched, reading, before, watched.attacks.filter((a) => halted.has(a.guid)), stuck);
+  if (failed.length) deps.logger.warn({ guard: key, attacks: failed }, 'could not halt attacks a fired guard covers; the next pass tries again');
   return halted;
 }
 
@@ -152,11 +201,11 @@ async function trip(deps: Deps, watched: Watched, reading: GuardReading, before:
  * Puts a trip in the timeline of each game day it touched: the channels of the attacks acted on
  * now, and, when the guard has just turned unhealthy, the game days it guards with nothing running.
  */
-async function recordTrips(deps: Deps, watched: Watched, reading: GuardReading, before: GuardReading | undefined, halted: CardRecord[], stuck: CardRecord[]): Promise<void> {
+async function recordTrips(deps: Deps, watched: Watched, reading: GuardReading, before: GuardReading | undefined, halted: Covered[], stuck: Covered[]): Promise<void> {
   const channels = new Set([...halted, ...stuck].map((c) => c.channel));
   if (before?.health !== 'unhealthy') for (const channel of watched.gameDays) channels.add(channel);
-  const attack = (c: CardRecord) => ({ guid: c.guid, type: c.type });
-  const inOrder = (cards: CardRecord[]) => [...cards].sort((a, b) => a.createdAt.localeCompare(b.createdAt));
+  const attack = (c: Covered) => ({ guid: c.guid, type: c.type });
+  const inOrder = (cards: Covered[]) => [...cards].sort((a, b) => a.createdAt.localeCompare(b.createdAt));
   [halted, stuck] = [inOrder(halted), inOrder(stuck)];
   for (const channel of channels) {
     await deps.gameDays.record(channel, {
@@ -174,13 +223,15 @@ async function recordTrips(deps: Deps, watched: Watched, reading: GuardReading, 
   }
 }
 
-async function askPeopleToHalt(deps: Deps, guard: Guard, name: string, reading: GuardReading, cards: CardRecord[]): Promise<void> {
+async function askPeopleToHalt(deps: Deps, guard: Guard, name: string, reading: GuardReading, cards: Covered[]): Promise<void> {
   const owner = guard.owner;
-  const list = (cs: CardRecord[]) => cs.map((c) => `*${escapeMrkdwn(c.type)}* \`${c.guid}\` in *${escapeMrkdwn(c.teamName)}*`).join(', ');
+  const list = (cs: Covered[]) => cs.map((c) => `*${escapeMrkdwn(c.type)}* \`${c.guid}\` in *${escapeMrkdwn(c.teamName)}*`).join(', ');
   for (const channel of new Set(cards.map((c) => c.channel))) {
     const here = cards.filter((c) => c.channel === channel);
     const text = `:rotating_light: Guard *${escapeMrkdwn(name)}* fired (${escapeMrkdwn(reading.state)}), but <@${owner.userId}>'s session could not halt ${list(here)}. Halt ${here.length === 1 ? 'it' : 'them'} now.`;
-    await deps.slack.post(channel, { text, blocks: [section(text), actions('guard_halt_all', [haltAllButton()])] }).catch((error: unknown) => deps.logger.warn({ err: error, channel }, 'could not ask a channel to halt after a guard fired'));
+    // One Halt per attack, as its card has: a Halt all would reach whatever else the clicker's session can.
+    const halts = here.slice(0, 25).map((c) => button(`Halt ${c.type} · ${c.guid.slice(0, 8)}`, HALT_ATTACK, { style: 'danger', value: attackRefValue({ guid: c.guid, teamId: c.teamId, kind: c.kind }) }));
+    await deps.slack.post(channel, { text, blocks: [section(text), actions('guard_halt', halts)] }).catch((error: unknown) => deps.logger.warn({ err: error, channel }, 'could not ask a channel to halt after a guard fired'));
   }
   const dm = `:rotating_light: Your guard *${escapeMrkdwn(name)}* fired (${escapeMrkdwn(reading.state)}), but your session could not halt ${list(cards)}: log in again with \`${deps.config.slack.command} login\` and halt ${cards.length === 1 ? 'it' : 'them'}, or ask someone who can.`;
   await deps.slack.post(owner.userId, { text: dm }).catch((error: unknown) => deps.logger.warn({ err: error }, 'could not tell a guard owner that their guard could not halt'));
@@ -200,19 +251,27 @@ export async function enforceGuards(deps: Deps): Promise<void> {
     return;
   }
   const intervalMs = deps.config.pollSeconds * 1000;
-  await Promise.all(
+  const warn = (w: Watched) => (error: unknown) => deps.logger.warn({ err: error, guard: guardKey(w.guard.spec) }, 'could not read or act on a guard');
+  // Guards are read side by side…
+  const readings = await Promise.all(
     watched.map(async (w) => {
-      try {
-        if (!(await deps.store.claim(`guard-read:${guardKey(w.guard.spec)}`, intervalMs * 2, reader))) return;
-        const reading = (await read(deps, w)) ?? { health: 'unknown' as const, state: 'nobody logged in can read it', at: new Date(deps.clock.now()).toISOString() };
-        const before = await deps.guards.reading(w.guard.spec);
-        await deps.guards.saveReading(w.guard.spec, reading);
-        const fired = reading.health === 'unhealthy' ? await trip(deps, w, reading, before) : new Set<string>();
-        await showOnCards(deps, w, reading, fired);
-        for (const channel of w.gameDays) await deps.gameDays.showGuards(channel);
-      } catch (error) {
-        deps.logger.warn({ err: error, guard: guardKey(w.guard.spec) }, 'could not read or act on a guard');
-      }
-    }),
+      if (!(await deps.store.claim(`guard-read:${guardKey(w.guard.spec)}`, intervalMs * 2, reader))) return undefined;
+      const reading = (await read(deps, w)) ?? { health: 'unknown' as const, state: 'nobody logged in can read it', at: new Date(deps.clock.now()).toISOString() };
+      const before = await deps.guards.reading(w.guard.spec);
+      await deps.guards.saveReading(w.guard.spec, reading);
+      return { watched: w, reading, before };
+    }).map((p, i) => p.catch(warn(watched[i]!))),
   );
+  // …and acted on one after another, so two guards firing together halt an attack once.
+  const outcomes: Outcome[] = [];
+  const actedOn = new Set<string>();
+  for (const r of readings) {
+    if (!r) continue;
+    const fired = r.reading.health === 'unhealthy' ? await trip(deps, r.watched, r.reading, r.before, actedOn).catch(warn(r.watched)) : undefined;
+    outcomes.push({ ...r, fired: fired ?? new Set<string>() });
+  }
+  await showOnCards(deps, outcomes);
+  for (const channel of new Set(outcomes.flatMap((o) => [...o.watched.gameDays]))) {
+    await deps.gameDays.showGuards(channel).catch((error: unknown) => deps.logger.warn({ err: error, channel }, 'could not redraw the guards of a game day'));
+  }
 }

@@ -1,6 +1,7 @@
 import { NoIntegrationError, NotFoundError, UnauthorizedError } from '../client/errors.ts';
 import type { ScopedPlatform } from '../client/index.ts';
 import { alertHealth, type Health, monitorHealth } from '../client/schemas.ts';
+import type { CardRecord } from '../attacks/cards.ts';
 import type { Config } from '../config.ts';
 import { UserInputError } from '../errors.ts';
 import type { KeyValueStore } from '../store/keyValue.ts';
@@ -106,6 +107,14 @@ export function guardLine(spec: GuardSpec, reading: GuardReading | undefined): s
   return `${emoji} ${escapeMrkdwn(guardName(spec, reading))}: ${escapeMrkdwn(reading?.state ?? 'not read yet')}`;
 }
 
+/** What halting a guarded attack needs, and where to say so. */
+export type GuardedAttack = Pick<CardRecord, 'guid' | 'kind' | 'teamId' | 'teamName' | 'channel' | 'type' | 'createdAt' | 'startedBy' | 'lengthSeconds'>;
+
+/** An attack's guards as stored; a bare list is how they were kept before the attack was kept with them. */
+type StoredAttackGuards = { attack: GuardedAttack; guards: Guard[] } | Guard[];
+
+const guardsOf = (stored: StoredAttackGuards | undefined): Guard[] => (stored === undefined ? [] : Array.isArray(stored) ? stored : stored.guards);
+
 /**
  * Where guards are kept: per attack and per game day (by its id, so they end with it), and the
  * last reading of each distinct guard, shared by everything it covers.
@@ -118,17 +127,23 @@ export class GuardStore {
   }
 
   async forAttack(guid: string): Promise<Guard[]> {
-    return (await this.#store.get<Guard[]>(`guards:attack:${guid}`)) ?? [];
+    return guardsOf(await this.#store.get<StoredAttackGuards>(`guards:attack:${guid}`));
   }
 
-  async setForAttack(guid: string, guards: Guard[]): Promise<void> {
-    if (guards.length) await this.#store.set(`guards:attack:${guid}`, guards, 30 * 24 * 3600_000);
+  /**
+   * Keeps an attack's guards with what halting it needs, written as soon as it is created: they
+   * hold before its card is saved, and when its card could not be posted at all.
+   */
+  async setForAttack(attack: GuardedAttack, guards: Guard[]): Promise<void> {
+    if (guards.length) await this.#store.set<StoredAttackGuards>(`guards:attack:${attack.guid}`, { attack, guards }, 30 * 24 * 3600_000);
   }
 
-  /** Every attack that has guards of its own, with them. */
-  async attackGuards(): Promise<[string, Guard[]][]> {
-    const found: [string, Guard[]][] = [];
-    for await (const [key, guards] of this.#store.entries<Guard[]>('guards:attack:')) found.push([key.slice('guards:attack:'.length), guards]);
+  /** Every attack that has guards of its own, with them (the attack itself unless kept before it was). */
+  async attackGuards(): Promise<{ guid: string; attack: GuardedAttack | undefined; guards: Guard[] }[]> {
+    const found: { guid: string; attack: GuardedAttack | undefined; guards: Guard[] }[] = [];
+    for await (const [key, stored] of this.#store.entries<StoredAttackGuards>('guards:attack:')) {
+      found.push({ guid: key.slice('guards:attack:'.length), attack: Array.isArray(stored) ? undefined : stored.attack, guards: guardsOf(stored) });
+    }
     return found;
   }
 

@@ -98,7 +98,7 @@ describe('guards on a game day', () => {
     await stack.fake.waitFor(() => creates().length === 1, 'the start');
   });
 
-  it('when the guard owner\'s session has expired, asks the channel to halt with Halt all and tells the owner', async () => {
+  it('when the guard owner\'s session has expired, asks the channel to halt each attack it could not, and tells the owner', async () => {
     const owner = nextPerson();
     const starter = nextPerson();
     await stack.login(owner, users().owner, { team: 'Platform' });
@@ -111,12 +111,65 @@ describe('guards on a game day', () => {
     expect(stack.sim.state.attacks.get(attack.guid)!.halt).toBeUndefined();
     const ask = await stack.fake.waitFor(() => stack.fake.channel(channel).messages().find((m) => read(m).includes('could not halt')), 'the request to halt');
     expect(read(ask)).toContain(attack.guid);
-    expect(ask.buttons().map((b) => b.text)).toEqual(['Halt all']);
+    // A Halt for the attack itself: a Halt all would reach whatever else the clicker can.
+    expect(ask.buttons().map((b) => b.text)).toEqual([`Halt cpu · ${attack.guid.slice(0, 8)}`]);
     const dm = await stack.fake.waitFor(() => stack.fake.channel(owner).messages().at(-1), 'the direct message');
     expect(read(dm)).toContain('Your guard');
     expect(read(dm)).toContain('log in again');
+    const seen = stack.person(starter).channel(channel).messages().find((m) => read(m).includes('could not halt'))!;
+    await seen.click(`Halt cpu · ${attack.guid.slice(0, 8)}`);
+    await stack.fake.waitFor(() => stack.sim.state.attacks.get(attack.guid)!.halt, 'the halt from the button');
   });
 
+  it('halts with the session of another person who set the same guard when the first one\'s has expired', async () => {
+    const lead = nextPerson();
+    const starter = nextPerson();
+    await stack.login(lead, users().owner, { team: 'Platform' });
+    await stack.login(starter, users().solo);
+    await stack.ask(lead, 'gameday start Shared drill --guard a:1234567', { channel });
+    const { attack } = await startNow(starter, 'attack cpu -l 300 -c 1 --guard a:1234567');
+    stack.sim.expireSession(users().solo.email);
+    stack.sim.setMonitorState(1234567, 'Alert');
+    await stack.poll();
+    expect(stack.sim.state.attacks.get(attack.guid)!.halt).toEqual(expect.objectContaining({ reason: 'guard checkout p99 latency (1234567) fired' }));
+    expect(threadOf(cardOf(attack.guid)!.ts)).toContain(`halted this attack with <@${lead}>'s session`);
+  });
+
+  it('halts the other attacks a guard covers when one halt fails, records them, and tries the failed one again', async () => {
+    const id = nextPerson();
+    await stack.login(id, users().owner, { team: 'Platform' });
+    await stack.ask(id, 'gameday start Partial drill --guard a:1234567', { channel });
+    const first = await startNow(id, 'attack cpu -l 300 -c 1');
+    const second = await startNow(id, 'attack memory -l 300 -p 20');
+    stack.sim.faults.inject({ method: 'POST', path: `/attacks/${first.attack.guid}/halt`, kind: 'status', status: 500, times: Infinity });
+    stack.sim.setMonitorState(1234567, 'Alert');
+    await stack.poll();
+    expect(stack.sim.state.attacks.get(first.attack.guid)!.halt).toBeUndefined();
+    expect(stack.sim.state.attacks.get(second.attack.guid)!.halt).toEqual(expect.objectContaining({ reason: 'guard checkout p99 latency (1234567) fired' }));
+    const timeline = () => threadOf(gameDayCard('Partial drill').ts);
+    expect(timeline()).toMatch(new RegExp(`fired \\(Alert\\) at .*: halted memory ${second.attack.guid}`));
+
+    stack.sim.faults.clear();
+    await stack.poll();
+    expect(stack.sim.state.attacks.get(first.attack.guid)!.halt).toEqual(expect.objectContaining({ reason: 'guard checkout p99 latency (1234567) fired' }));
+    expect(timeline()).toMatch(new RegExp(`fired \\(Alert\\) at .*: halted cpu ${first.attack.guid}`));
+  });
+
+  it('halts an attack once when two of its guards fire in the same pass, and shows both on its card', async () => {
+    const id = nextPerson();
+    await stack.login(id, users().owner, { team: 'Platform' });
+    await stack.ask(id, 'gameday start Double drill --guard a:1234567', { channel });
+    const { attack } = await startNow(id, 'attack cpu -l 300 -c 1 --guard b:CheckoutErrorRate');
+    await stack.poll();
+    stack.sim.setMonitorState(1234567, 'Alert');
+    stack.sim.setAlertState('CheckoutErrorRate', 'firing');
+    await stack.poll();
+    await stack.poll();
+    expect(stack.sim.requests.filter((r) => r.path === `/attacks/${attack.guid}/halt`)).toHaveLength(1);
+    const card = read(cardOf(attack.guid));
+    expect(card).toContain('checkout p99 latency (1234567): Alert');
+    expect(card).toContain('CheckoutErrorRate: firing');
+  });
   it('refuses guards it cannot read: a bad form, an unconfigured product', async () => {
     const id = nextPerson();
     await stack.login(id, users().owner, { team: 'Platform' });
@@ -301,13 +354,34 @@ describe('guards on the game-day surfaces', () => {
     await stack.login(id, users().owner, { team: 'Platform' });
     expect(read(await stack.ask(id, 'status', { channel }))).toContain('Guards\nNone on your game days or live attacks.');
     await stack.ask(id, 'gameday start Status drill --guard a:1234567', { channel });
-    const { attack } = await startNow(id, 'attack cpu -l 300 -c 1');
-    // An attack's own guard, as a start with `--guard` keeps it.
-    await stack.deps.guards.setForAttack(attack.guid, [{ spec: { kind: 'b', alert: 'CheckoutErrorRate', uri: 'https://alerts.monitoring-b.example' }, owner: { workspaceId: stack.fake.teamId, userId: id, userName: id } }]);
+    // An attack's own guard, besides the game day's.
+    const { attack } = await startNow(id, 'attack cpu -l 300 -c 1 --guard b:CheckoutErrorRate');
     stack.sim.setMonitorState(1234567, 'Warn');
     await stack.poll();
     const status = read(await stack.ask(id, 'status', { channel }));
     expect(status).toContain(`checkout p99 latency (1234567): Warn · guards game day Status drill in <#${channel}>`);
     expect(status).toContain(`CheckoutErrorRate: inactive · guards cpu ${attack.guid}`);
+  });
+});
+
+describe('a guarded attack whose card Slack did not take', () => {
+  it('is still halted by its guard', async () => {
+    const own = await Stack.start({ slackTimeoutMs: 200, env: { ATTACK_CHANNELS: channel, MONITORING_A_INTEGRATION: 'acme-metrics', MONITORING_A_DOMAIN: 'app.monitoring-a.example' } });
+    try {
+      const id = 'U0GUARDNOCARD';
+      await own.login(id, own.sim.seed.users.owner, { team: 'Platform' });
+      own.fake.faults.inject({ kind: 'hang', method: 'chat.postMessage' });
+      const reply = await own.ask(id, 'attack cpu -l 300 -c 1 --guard a:1234567 --yes', { channel });
+      expect(read(reply)).toContain('Started');
+      own.fake.faults.clear();
+      const guid = [...own.sim.state.attacks.keys()].at(-1)!;
+      expect(own.fake.channel(channel).messages().some((m) => m.text().includes(guid))).toBe(false);
+      await own.poll();
+      own.sim.setMonitorState(1234567, 'Alert');
+      await own.poll();
+      expect(own.sim.state.attacks.get(guid)!.halt).toEqual(expect.objectContaining({ reason: 'guard checkout p99 latency (1234567) fired' }));
+    } finally {
+      await own.stop();
+    }
   });
 });
