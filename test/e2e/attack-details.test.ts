@@ -12,25 +12,11 @@ const trackerEnv = { TRACKER_PROJECT_ID: '10001', TRACKER_ISSUE_TYPE_ID: '10004'
 let stack: Stack;
 stackForFile({ env: trackerEnv }, (started) => (stack = started));
 
+const startedAttack = (personId: string, text: string) => stack.startAttack(personId, text, where);
+const fileOpenTicket = (personId: string) => stack.fileOpenTicket(personId);
 let n = 0;
 const nextPerson = () => `U0DETAILS${++n}`;
 const users = () => stack.sim.seed.users;
-
-async function startedAttack(personId: string, text: string) {
-  expect(read(await stack.ask(personId, `${text} --yes`, { channel: where }))).toContain('Started');
-  const attack = [...stack.sim.state.attacks.values()].at(-1)!;
-  const card = await stack.fake.waitFor(() => stack.person(personId).channel(where).messages().find((m) => m.text().includes(attack.guid)), 'the attack card');
-  return { attack, card };
-}
-
-/** Files a ticket through the form that is open for the person. */
-async function fileOpenTicket(personId: string) {
-  const person = stack.person(personId);
-  const before = stack.sim.state.trackerIssues.length;
-  const modal = await stack.fake.waitFor(() => person.modal()?.callbackId === 'ticket' && person.modal(), 'the ticket form');
-  await modal.choose('Priority', 'High').choose('Environment', 'Production').submit();
-  await stack.fake.waitFor(() => stack.sim.state.trackerIssues.length > before, 'the ticket in the tracker');
-}
 
 describe('Details on an attack card', () => {
   it('shows the execution on each target and how many tickets the attack has', async () => {

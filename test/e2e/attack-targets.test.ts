@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { Stack, stackForFile } from './harness.ts';
+import { monitoringEnv, Stack, stackForFile } from './harness.ts';
 
 /**
  * What a person can type or pick to start an attack beyond hosts and containers: guards on one
@@ -10,12 +10,7 @@ const channel = 'C0TARGETS';
 let stack: Stack;
 stackForFile(
   {
-    env: {
-      ATTACK_CHANNELS: channel,
-      MONITORING_A_INTEGRATION: 'acme-metrics',
-      MONITORING_A_DOMAIN: 'app.monitoring-a.example',
-      MONITORING_B_URI: 'https://alerts.monitoring-b.example',
-    },
+    env: { ATTACK_CHANNELS: channel, ...monitoringEnv },
   },
   (started) => (stack = started),
 );

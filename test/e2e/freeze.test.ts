@@ -1,4 +1,3 @@
-import { randomBytes, randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Stack, stackForFile } from './harness.ts';
 import { dropRedisKeys } from '../support/redisKeys.ts';
@@ -248,17 +247,14 @@ describe('freeze', () => {
 const redisUrl = process.env.REDIS_URL;
 
 describe.skipIf(!redisUrl)('freeze on a shared Redis store', () => {
-  const storeNamespace = `faultline-e2e-freeze-${randomUUID()}`;
-  const sessionKey = randomBytes(32).toString('base64');
   let first: Stack;
   let second: Stack;
 
   beforeAll(async () => {
-    first = await Stack.start({ storeUrl: redisUrl!, storeNamespace, sessionKey });
-    second = await Stack.start({ storeUrl: redisUrl!, storeNamespace, sessionKey, sim: first.sim, fake: first.fake });
+    [first, second] = await Stack.startReplicas(redisUrl!);
   });
   afterAll(async () => {
-    await dropRedisKeys(redisUrl!, storeNamespace);
+    if (first) await dropRedisKeys(redisUrl!, first.storeNamespace);
     await second?.stop();
     await first?.stop();
   });

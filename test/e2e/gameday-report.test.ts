@@ -14,6 +14,8 @@ const trackerEnv = { TRACKER_PROJECT_ID: '10001', TRACKER_ISSUE_TYPE_ID: '10004'
 let stack: Stack;
 stackForFile({ env: trackerEnv }, (started) => (stack = started));
 
+const startedAttack = (personId: string, text: string) => stack.startAttack(personId, text, where);
+const fileOpenTicket = (personId: string) => stack.fileOpenTicket(personId);
 let n = 0;
 /** A person with a full name in Slack, as users.info reports it. */
 function namedPerson(realName: string): string {
@@ -27,23 +29,6 @@ const teams = () => stack.sim.seed.teams;
 
 async function startGameDay(personId: string, title: string) {
   expect(read(await stack.ask(personId, `gameday start ${title}`, { channel: where }))).toContain('started');
-}
-
-async function startedAttack(personId: string, text: string) {
-  expect(read(await stack.ask(personId, `${text} --yes`, { channel: where }))).toContain('Started');
-  const attack = [...stack.sim.state.attacks.values()].at(-1)!;
-  const card = await stack.fake.waitFor(() => stack.person(personId).channel(where).messages().find((m) => m.text().includes(attack.guid)), 'the attack card');
-  return { attack, card };
-}
-
-/** Files a ticket through the form that is open for the person; the ticket as the tracker got it. */
-async function fileOpenTicket(personId: string) {
-  const person = stack.person(personId);
-  const before = stack.sim.state.trackerIssues.length;
-  const modal = await stack.fake.waitFor(() => person.modal()?.callbackId === 'ticket' && person.modal(), 'the ticket form');
-  await modal.choose('Priority', 'High').choose('Environment', 'Production').submit();
-  await stack.fake.waitFor(() => stack.sim.state.trackerIssues.length > before, 'the ticket in the tracker');
-  return stack.sim.state.trackerIssues.at(-1)!;
 }
 
 const summaryOf = (title: string) => stack.fake.channel(where).messages().find((m) => read(m).includes(`Game day summary: ${title}`));

@@ -22,13 +22,7 @@ async function startGameDay(personId: string, title: string) {
   return stack.fake.waitFor(() => stack.person(personId).channel(where).messages().find((m) => read(m).includes(`Game day: ${title}`)), 'the game-day card');
 }
 
-async function startedAttack(personId: string, text: string) {
-  const reply = await stack.ask(personId, `${text} --yes`, { channel: where });
-  expect(read(reply)).toContain('Started');
-  const attack = [...stack.sim.state.attacks.values()].at(-1)!;
-  const card = await stack.fake.waitFor(() => stack.fake.channel(where).messages().find((m) => m.text().includes(attack.guid)), 'the attack card');
-  return { attack, card };
-}
+const startedAttack = (personId: string, text: string) => stack.startAttack(personId, text, where);
 
 const timeline = (card: Message) => stack.fake.channel(where).thread(card.ts).map(read).join('\n');
 const summaryOf = (title: string) => stack.fake.channel(where).messages().find((m) => read(m).includes(`Game day summary: ${title}`));

@@ -1,17 +1,12 @@
 import { describe, expect, it } from 'vitest';
-import { Stack, stackForFile } from './harness.ts';
+import { monitoringEnv, Stack, stackForFile } from './harness.ts';
 
 const read = Stack.read;
 const channel = 'C0GENERAL';
 let stack: Stack;
 stackForFile(
   {
-    env: {
-      ATTACK_CHANNELS: channel,
-      MONITORING_A_INTEGRATION: 'acme-metrics',
-      MONITORING_A_DOMAIN: 'app.monitoring-a.example',
-      MONITORING_B_URI: 'https://alerts.monitoring-b.example',
-    },
+    env: { ATTACK_CHANNELS: channel, ...monitoringEnv },
   },
   (started) => (stack = started),
 );
@@ -26,14 +21,7 @@ const cardOf = (guid: string) => stack.fake.channel(channel).messages().find((m)
 const threadOf = (ts: string) => stack.fake.channel(channel).thread(ts).map(read).join('\n');
 const gameDayCard = (title: string) => stack.fake.channel(channel).messages().find((m) => read(m).includes(`Game day: ${title}`))!;
 
-async function startNow(personId: string, text: string) {
-  const before = attacksInSim().length;
-  const reply = await stack.ask(personId, `${text} --yes`, { channel });
-  expect(read(reply)).toContain('Started');
-  const attack = await stack.fake.waitFor(() => attacksInSim().length > before && attacksInSim().at(-1), 'the attack');
-  const card = await stack.fake.waitFor(() => cardOf(attack.guid), 'its card');
-  return { attack, card };
-}
+const startNow = (personId: string, text: string) => stack.startAttack(personId, text, channel);
 
 describe('guards on a game day', () => {
   it('shows the guard on the cards, and halts every attack it covers within one poll of firing, saying which guard and when', async () => {
@@ -366,7 +354,7 @@ describe('guards on the game-day surfaces', () => {
 
 describe('a guarded attack whose card Slack did not take', () => {
   it('is still halted by its guard', async () => {
-    const own = await Stack.start({ slackTimeoutMs: 200, env: { ATTACK_CHANNELS: channel, MONITORING_A_INTEGRATION: 'acme-metrics', MONITORING_A_DOMAIN: 'app.monitoring-a.example' } });
+    const own = await Stack.start({ slackTimeoutMs: 200, env: { ATTACK_CHANNELS: channel, ...monitoringEnv } });
     try {
       const id = 'U0GUARDNOCARD';
       await own.login(id, own.sim.seed.users.owner, { team: 'Platform' });

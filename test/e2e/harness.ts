@@ -15,6 +15,13 @@ import { createLogger } from '../../src/logger.ts';
 /** The bot token's scopes, as manifest.yml asks for them: a Web API call outside them fails as in Slack. */
 const manifestScopes: string[] = parse(readFileSync(new URL('../../manifest.yml', import.meta.url), 'utf8')).oauth_config.scopes.bot;
 
+/** The simulator's seeded monitoring products, as a Faultline with guards is configured for them. */
+export const monitoringEnv = {
+  MONITORING_A_INTEGRATION: 'acme-metrics',
+  MONITORING_A_DOMAIN: 'app.monitoring-a.example',
+  MONITORING_B_URI: 'https://alerts.monitoring-b.example',
+};
+
 export interface LogLine {
   level: string;
   msg: string;
@@ -103,6 +110,24 @@ export class Stack {
     await stack.startBot();
     return stack;
   }
+
+  /**
+   * Two replicas on one store, as HTTP mode is deployed: one namespace and session key, one
+   * simulator and one fake Slack, which delivers to the first unless a test says otherwise.
+   */
+  static async startReplicas(storeUrl: string, options: Omit<StackOptions, 'storeUrl' | 'storeNamespace' | 'sessionKey' | 'sim' | 'fake'> = {}): Promise<[Stack, Stack]> {
+    const shared = { ...options, storeUrl, storeNamespace: `faultline-replicas-${randomUUID()}`, sessionKey: randomBytes(32).toString('base64') };
+    const first = await Stack.start(shared);
+    const second = await Stack.start({ ...shared, sim: first.sim, fake: first.fake });
+    first.fake.setBotUrl(`http://127.0.0.1:${first.bot.port}/slack/events`);
+    return [first, second];
+  }
+
+  /** The store namespace this stack's keys live under. */
+  get storeNamespace(): string {
+    return this.#storeNamespace;
+  }
+
 
   /** Starts (or starts again, after stopBot) the bot process on a free port; over HTTP, points the fake Slack at it. */
   async startBot(): Promise<void> {
@@ -207,6 +232,29 @@ export class Stack {
     const before = person.ephemerals().length;
     await person.command(text, options);
     return this.fake.waitFor(() => person.ephemerals().length > before && person.ephemerals().at(-1), `a reply to “${text}”`);
+  }
+
+  /**
+   * Starts an attack without a preview (`--yes`) as the person, in the channel, and waits for its
+   * card: the attack as the simulator has it, and the card as the person sees it.
+   */
+  async startAttack(personId: string, text: string, channel: string) {
+    const before = this.sim.state.attacks.size;
+    const reply = await this.ask(personId, `${text} --yes`, { channel });
+    if (!Stack.read(reply).includes('Started')) throw new Error(`“${text}” did not start: ${Stack.read(reply)}`);
+    const attack = await this.fake.waitFor(() => this.sim.state.attacks.size > before && [...this.sim.state.attacks.values()].at(-1), 'the attack');
+    const card = await this.fake.waitFor(() => this.person(personId).channel(channel).messages().find((m) => m.text().includes(attack.guid)), 'the attack card');
+    return { attack, card };
+  }
+
+  /** Fills the tracker's required fields of the ticket form open for the person and files it; the ticket as the tracker got it. */
+  async fileOpenTicket(personId: string) {
+    const person = this.person(personId);
+    const before = this.sim.state.trackerIssues.length;
+    const modal = await this.fake.waitFor(() => person.modal()?.callbackId === 'ticket' && person.modal(), 'the ticket form');
+    await modal.choose('Priority', 'High').choose('Environment', 'Production').submit();
+    await this.fake.waitFor(() => this.sim.state.trackerIssues.length > before, 'the ticket in the tracker');
+    return this.sim.state.trackerIssues.at(-1)!;
   }
 
   /** What a person reads: mrkdwn emphasis and code marks removed. */

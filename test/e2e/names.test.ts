@@ -18,23 +18,6 @@ function namedPerson(s: Stack, realName: string, displayName: string): string {
 
 const slackIds = /\bU0[A-Z0-9]+\b/;
 
-async function startedAttack(s: Stack, personId: string, text: string) {
-  await s.ask(personId, `${text} --yes`, { channel });
-  const attack = [...s.sim.state.attacks.values()].at(-1)!;
-  const card = await s.fake.waitFor(() => s.person(personId).channel(channel).messages().find((m) => m.text().includes(attack.guid)), 'the attack card');
-  return { attack, card };
-}
-
-/** Fills the tracker's required fields of the open ticket form and files it; the ticket as the simulator received it. */
-async function fileOpenTicket(s: Stack, personId: string) {
-  const person = s.person(personId);
-  const before = s.sim.state.trackerIssues.length;
-  const modal = await s.fake.waitFor(() => person.modal()?.callbackId === 'ticket' && person.modal(), 'the ticket form');
-  await modal.choose('Priority', 'High').choose('Environment', 'Production').submit();
-  await s.fake.waitFor(() => s.sim.state.trackerIssues.length > before, 'the ticket in the tracker');
-  return s.sim.state.trackerIssues.at(-1)!;
-}
-
 /** Clicks Halt on a card as a person, and waits until the card records the halt. */
 async function haltFromCard(s: Stack, personId: string, card: { ts: string }) {
   await s.person(personId).channel(channel).messages().find((m) => m.ts === card.ts)!.click('Halt');
@@ -49,12 +32,12 @@ describe('people are named by name outside Slack', () => {
     const bob = namedPerson(stack, 'Bob Okafor', 'bob');
     await stack.login(alice, stack.sim.seed.users.owner, { team: 'Platform' });
     await stack.login(bob, stack.sim.seed.users.owner, { team: 'Platform' });
-    const { attack, card } = await startedAttack(stack, alice, 'attack cpu -l 300 -c 1 --target-tags role=web');
+    const { attack, card } = await stack.startAttack(alice, 'attack cpu -l 300 -c 1 --target-tags role=web', channel);
     await haltFromCard(stack, bob, card);
     expect(stack.sim.state.attacks.get(attack.guid)!.halt).toBeDefined();
 
     await stack.person(alice).channel(channel).messages().find((m) => m.ts === card.ts)!.click('File ticket');
-    const ticket = await fileOpenTicket(stack, alice);
+    const ticket = await stack.fileOpenTicket(alice);
     expect(ticket.description).toContain('Started by: Alice Moreau in Slack');
     expect(ticket.description).toMatch(/Halted by: Bob Okafor at \d{4}-/);
     expect(ticket.description).not.toMatch(slackIds);
@@ -71,8 +54,8 @@ describe('people are named by name outside Slack', () => {
     await stack.login(sam, stack.sim.seed.users.owner, { team: 'Platform' });
     await stack.ask(lena, 'gameday start Checkout drill', { channel });
     const gameCard = await stack.fake.waitFor(() => stack.fake.channel(channel).messages().find((m) => read(m).includes('Game day: Checkout drill')), 'the game-day card');
-    const first = await startedAttack(stack, sam, 'attack cpu -l 30 --target-tags role=web');
-    const second = await startedAttack(stack, lena, 'attack latency -l 300 -m 200');
+    const first = await stack.startAttack(sam, 'attack cpu -l 30 --target-tags role=web', channel);
+    const second = await stack.startAttack(lena, 'attack latency -l 300 -m 200', channel);
     await haltFromCard(stack, sam, second.card);
     await stack.person(sam).command(`note ${first.attack.guid} error rate stayed flat`, { channel });
     // The note on the platform names its writer too: a display name stands in for a missing full name.
@@ -86,7 +69,7 @@ describe('people are named by name outside Slack', () => {
     const summary = await stack.fake.waitFor(() => stack.person(lena).channel(channel).messages().find((m) => /summary/i.test(read(m))), 'the summary');
     expect(read(summary)).toContain(`<@${sam}>`);
     await summary.click('File ticket for the game day');
-    const ticket = await fileOpenTicket(stack, lena);
+    const ticket = await stack.fileOpenTicket(lena);
 
     expect(ticket.entity.type).toBe('GAME_DAY');
     expect(ticket.description).toContain('Facilitator: Lena Park');
@@ -121,9 +104,9 @@ describe('when Slack does not tell a name', () => {
     try {
       const alice = namedPerson(local, 'Alice Moreau', 'alice');
       await local.login(alice, local.sim.seed.users.owner, { team: 'Platform' });
-      const { card } = await startedAttack(local, alice, 'attack cpu -l 30');
+      const { card } = await local.startAttack(alice, 'attack cpu -l 30', channel);
       await card.click('File ticket');
-      const ticket = await fileOpenTicket(local, alice);
+      const ticket = await local.fileOpenTicket(alice);
       expect(ticket.description).toContain(`Started by: ${alice} in Slack`);
       expect(local.fake.failures().map((call) => [call.method, call.error])).toEqual([['users.info', 'missing_scope']]);
       expect(local.errorLogs()).toEqual([]);

@@ -1,4 +1,3 @@
-import { randomBytes, randomUUID } from 'node:crypto';
 import { createClient } from '@redis/client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { StoreUnavailableError } from '../../src/store/errors.ts';
@@ -10,6 +9,16 @@ import { Stack } from './harness.ts';
 const read = Stack.read;
 const channel = 'C0GENERAL';
 const refusal = 'Faultline cannot reach its store; nothing was done';
+
+/** Logs the person in and starts an attack from its preview, before the store goes: the attack and its card as it is now. */
+async function loggedInWithAttack(stack: Stack, id: string) {
+  await stack.login(id, stack.sim.seed.users.owner, { team: 'Platform' });
+  const preview = await stack.ask(id, 'attack cpu -l 30', { channel });
+  await preview.click('Start');
+  await stack.fake.waitFor(() => read(stack.person(id).ephemerals(channel).at(-1)).includes('Started cpu attack'), 'the start confirmation');
+  const attack = [...stack.sim.state.attacks.values()][0]!;
+  return { attack, card: () => stack.fake.channel(channel).messages().find((m) => m.text().includes(attack.guid)) };
+}
 
 /**
  * Redis stopped while the bot is in use, then started again on the same port: every store call
@@ -36,12 +45,7 @@ describe.skipIf(!process.env.REDIS_URL || !hasRedisServer)('when Redis goes away
     const id = 'U0OUTAGE1';
     const person = { workspaceId: stack.fake.teamId, userId: id };
     const { store, sessions, cards } = stack.deps;
-    await stack.login(id, stack.sim.seed.users.owner, { team: 'Platform' });
-    const preview = await stack.ask(id, 'attack cpu -l 30', { channel });
-    await preview.click('Start');
-    await stack.fake.waitFor(() => read(stack.person(id).ephemerals(channel).at(-1)).includes('Started cpu attack'), 'the start confirmation');
-    const attack = [...stack.sim.state.attacks.values()][0]!;
-    const card = () => stack.fake.channel(channel).messages().find((m) => m.text().includes(attack.guid));
+    const { attack, card } = await loggedInWithAttack(stack, id);
     // A form opened before the outage and submitted during it.
     await stack.person(id).channel(channel).messages().find((m) => m.text().includes(attack.guid))!.click('Add note');
     const noteForm = await stack.fake.waitFor(() => stack.person(id).modal()?.callbackId === 'attack_note' && stack.person(id).modal(), 'the note form');
@@ -135,12 +139,7 @@ describe.skipIf(!process.env.REDIS_URL || !hasRedisServer)('when the network to 
     const id = 'U0NETCUT1';
     const person = { workspaceId: stack.fake.teamId, userId: id };
     const { store, sessions, cards } = stack.deps;
-    await stack.login(id, stack.sim.seed.users.owner, { team: 'Platform' });
-    const preview = await stack.ask(id, 'attack cpu -l 30', { channel });
-    await preview.click('Start');
-    await stack.fake.waitFor(() => read(stack.person(id).ephemerals(channel).at(-1)).includes('Started cpu attack'), 'the start confirmation');
-    const attack = [...stack.sim.state.attacks.values()][0]!;
-    const card = () => stack.fake.channel(channel).messages().find((m) => m.text().includes(attack.guid));
+    const { attack, card } = await loggedInWithAttack(stack, id);
 
     proxy.cut();
 
@@ -184,10 +183,7 @@ describe.skipIf(!process.env.REDIS_URL || !hasRedisServer)('two replicas on one 
 
   beforeAll(async () => {
     redis = await RedisServer.start();
-    const shared = { storeUrl: redis.url, storeNamespace: `faultline-replicas-${randomUUID()}`, sessionKey: randomBytes(32).toString('base64') };
-    first = await Stack.start(shared);
-    second = await Stack.start({ ...shared, sim: first.sim, fake: first.fake });
-    first.fake.setBotUrl(`http://127.0.0.1:${first.bot.port}/slack/events`);
+    [first, second] = await Stack.startReplicas(redis.url);
   });
   afterAll(async () => {
     await relay?.stop();

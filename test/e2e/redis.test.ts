@@ -1,4 +1,3 @@
-import { randomBytes, randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Stack } from './harness.ts';
 import { dropRedisKeys } from '../support/redisKeys.ts';
@@ -9,19 +8,15 @@ const channel = 'C0GENERAL';
 
 /** Several replicas on one Redis: the documented deployment for HTTP mode. */
 describe.skipIf(!redisUrl)('on a shared Redis store', () => {
-  const storeNamespace = `faultline-e2e-redis-${randomUUID()}`;
-  const sessionKey = randomBytes(32).toString('base64');
   let first: Stack;
   let second: Stack;
 
   beforeAll(async () => {
-    first = await Stack.start({ storeUrl: redisUrl!, storeNamespace, sessionKey });
-    second = await Stack.start({ storeUrl: redisUrl!, storeNamespace, sessionKey, sim: first.sim, fake: first.fake });
     // Slack delivers to the load balancer; here, to the first replica unless a test says otherwise.
-    first.fake.setBotUrl(`http://127.0.0.1:${first.bot.port}/slack/events`);
+    [first, second] = await Stack.startReplicas(redisUrl!);
   });
   afterAll(async () => {
-    await dropRedisKeys(redisUrl!, storeNamespace);
+    if (first) await dropRedisKeys(redisUrl!, first.storeNamespace);
     await second?.stop();
     await first?.stop();
   });

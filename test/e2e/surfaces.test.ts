@@ -15,12 +15,7 @@ const nextPerson = () => `U0SURFACE${++n}`;
 const users = () => stack.sim.seed.users;
 const tickets = () => stack.sim.state.trackerIssues;
 
-async function startedAttack(s: Stack, personId: string, text: string, where = channel) {
-  await s.ask(personId, `${text} --yes`, { channel: where });
-  const attack = [...s.sim.state.attacks.values()].at(-1)!;
-  const card = await s.fake.waitFor(() => s.person(personId).channel(where).messages().find((m) => m.text().includes(attack.guid)), 'the attack card');
-  return { attack, card };
-}
+const startedAttack = (s: Stack, personId: string, text: string, where = channel) => s.startAttack(personId, text, where);
 
 async function fillTicket(personId: string) {
   const person = stack.person(personId);
