@@ -42,12 +42,36 @@ const platformLatencyMs = 2_000;
 const slackDeadlineMs = 3_000;
 const targetRatio = 1.1;
 const channel = 'C0GENERAL';
-const signingSecret = 'bench-signing-secret';
+export const signingSecret = 'bench-signing-secret';
 const botToken = 'xoxb-bench-bot-token';
 
 type Kind = 'command' | 'action';
 const kinds: Kind[] = ['command', 'action'];
 const kindNames: Record<Kind, string> = { command: 'slash command', action: 'button' };
+
+/**
+ * The simulator and the fake Slack that the app processes talk to, what an app needs to reach
+ * them (`spec`), and the simulator's certificate in a file the apps trust (`caFile`).
+ */
+export async function startBackends() {
+  const sim = await startSimulator();
+  const fake = await startFakeSlack({ signingSecret, botToken });
+  const caDirectory = await mkdtemp(join(tmpdir(), 'faultline-bench-'));
+  const caFile = join(caDirectory, 'platform-ca.pem');
+  await writeFile(caFile, sim.ca);
+  return {
+    sim,
+    fake,
+    caFile,
+    spec: { signingSecret, botToken, slackApiUrl: fake.apiUrl, platformUrl: sim.url },
+    async stop() {
+      sim.faults.clear();
+      await fake.stop();
+      await sim.stop();
+      await rm(caDirectory, { recursive: true, force: true });
+    },
+  };
+}
 
 /** One Slack app in its child process. */
 export class TargetProcess {
@@ -273,12 +297,8 @@ function compare(kind: Kind, bare: Case, faultline: Case) {
 }
 
 export async function ackBenchmark(): Promise<SummaryRow[]> {
-  const sim = await startSimulator();
-  const fake = await startFakeSlack({ signingSecret, botToken });
-  const spec = { signingSecret, botToken, slackApiUrl: fake.apiUrl, platformUrl: sim.url };
-  const caDirectory = await mkdtemp(join(tmpdir(), 'faultline-bench-'));
-  const caFile = join(caDirectory, 'platform-ca.pem');
-  await writeFile(caFile, sim.ca);
+  const backends = await startBackends();
+  const { sim, fake, spec, caFile } = backends;
   const processes: TargetProcess[] = [];
   const client = new ChildLink(new URL('./load-client.ts', import.meta.url));
   const send = (url: string, deliveries: Delivery[], shape = load) => client.request<LoadResult>({ url, signingSecret, deliveries, shape } satisfies LoadOrder);
@@ -415,8 +435,6 @@ export async function ackBenchmark(): Promise<SummaryRow[]> {
     sim.faults.clear();
     await client.stop('stop');
     await Promise.all(processes.map((each) => each.stop()));
-    await fake.stop();
-    await sim.stop();
-    await rm(caDirectory, { recursive: true, force: true });
+    await backends.stop();
   }
 }

@@ -10,15 +10,15 @@
  * the replies Faultline sends after its ack reach the fake Slack; a run ends when they all have.
  * The profiles are kept, for Chrome DevTools (Performance, Load profile) or any .cpuprofile viewer.
  */
-import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { mkdtemp, writeFile } from 'node:fs/promises';
 import type { Profiler } from 'node:inspector';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { startFakeSlack, type FakeSlack, type SlackPerson } from '@faultline/fake-slack';
-import { startSimulator, type Simulator } from '@faultline/platform-sim';
+import type { FakeSlack, SlackPerson } from '@faultline/fake-slack';
+import type { Simulator } from '@faultline/platform-sim';
 import { attackRefValue } from '../src/views/attackCard.ts';
-import { DeliveryCapture, logIn, TargetProcess } from './ack.ts';
+import { DeliveryCapture, logIn, signingSecret, startBackends, TargetProcess } from './ack.ts';
 import { ChildLink } from './child.ts';
 import type { Delivery, LoadResult } from './load.ts';
 import type { LoadOrder } from './load-client.ts';
@@ -34,8 +34,6 @@ const samplingIntervalUs = 500;
 /** After the last reply: a moment for what follows it (logs, metrics) before CPU is read. */
 const settleMs = 200;
 const channel = 'C0GENERAL';
-const signingSecret = 'bench-signing-secret';
-const botToken = 'xoxb-bench-bot-token';
 const previewCommand = 'attack cpu -l 60 -c 1 --target-tags role=web';
 
 type Kind = 'list' | 'preview' | 'halt' | 'submit';
@@ -142,12 +140,8 @@ function budget(attribution: Attribution, plain: { cpuMs: number; mainThreadCpuM
 }
 
 export async function profileBenchmark(): Promise<SummaryRow[]> {
-  const sim = await startSimulator();
-  const fake = await startFakeSlack({ signingSecret, botToken });
-  const spec = { signingSecret, botToken, slackApiUrl: fake.apiUrl, platformUrl: sim.url };
-  const caDirectory = await mkdtemp(join(tmpdir(), 'faultline-bench-'));
-  const caFile = join(caDirectory, 'platform-ca.pem');
-  await writeFile(caFile, sim.ca);
+  const backends = await startBackends();
+  const { sim, fake, spec, caFile } = backends;
   const profileDirectory = await mkdtemp(join(tmpdir(), 'faultline-profiles-'));
   const processes: TargetProcess[] = [];
   const client = new ChildLink(new URL('./load-client.ts', import.meta.url));
@@ -239,8 +233,6 @@ export async function profileBenchmark(): Promise<SummaryRow[]> {
   } finally {
     await client.stop('stop');
     await Promise.all(processes.map((each) => each.stop()));
-    await fake.stop();
-    await sim.stop();
-    await rm(caDirectory, { recursive: true, force: true });
+    await backends.stop();
   }
 }

@@ -9,15 +9,10 @@
  * (its own process) notes when each command left, on the same clock (performance.timeOrigin).
  */
 import { once } from 'node:events';
-import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { randomBytes } from 'node:crypto';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { startFakeSlack } from '@faultline/fake-slack';
-import { startSimulator } from '@faultline/platform-sim';
-import { DeliveryCapture, logIn, TargetProcess } from './ack.ts';
+import { DeliveryCapture, logIn, signingSecret, startBackends, TargetProcess } from './ack.ts';
 import type { TargetSpec } from './ack-target.ts';
 import { ChildLink } from './child.ts';
 import type { Delivery, LoadResult } from './load.ts';
@@ -30,16 +25,11 @@ const secondsPerRate = 4;
 const limitMs = 1_000;
 const platformLatencyMs = 50;
 const channel = 'C0GENERAL';
-const signingSecret = 'bench-signing-secret';
-const botToken = 'xoxb-bench-bot-token';
 const redisUrl = process.env.REDIS_URL ?? 'redis://127.0.0.1:6379';
 
 export async function throughputBenchmark(): Promise<SummaryRow[]> {
-  const sim = await startSimulator();
-  const fake = await startFakeSlack({ signingSecret, botToken });
-  const caDirectory = await mkdtemp(join(tmpdir(), 'faultline-bench-'));
-  const caFile = join(caDirectory, 'platform-ca.pem');
-  await writeFile(caFile, sim.ca);
+  const backends = await startBackends();
+  const { sim, fake, caFile } = backends;
   const arrived = new Map<number, number>();
   const sink = createServer((request, response) => {
     const id = Number(request.url?.split('/').pop());
@@ -53,7 +43,7 @@ export async function throughputBenchmark(): Promise<SummaryRow[]> {
   const sinkUrl = `http://127.0.0.1:${(sink.address() as AddressInfo).port}/r/`;
   const client = new ChildLink(new URL('./load-client.ts', import.meta.url));
   const processes: TargetProcess[] = [];
-  const base = { signingSecret, botToken, slackApiUrl: fake.apiUrl, platformUrl: sim.url };
+  const base = backends.spec;
   const start = async (spec: Omit<TargetSpec, keyof typeof base>) => {
     const app = await TargetProcess.start({ ...base, ...spec }, caFile);
     processes.push(app);
@@ -132,8 +122,6 @@ export async function throughputBenchmark(): Promise<SummaryRow[]> {
     await Promise.all(processes.map((each) => each.stop()));
     sink.closeAllConnections();
     sink.close();
-    await fake.stop();
-    await sim.stop();
-    await rm(caDirectory, { recursive: true, force: true });
+    await backends.stop();
   }
 }

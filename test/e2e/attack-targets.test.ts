@@ -33,16 +33,7 @@ async function loggedIn() {
   return id;
 }
 
-/** Opens the builder, picks a type and a target kind, and gives back the modal once it shows `field`. */
-async function builder(id: string, type: string, targetKind: string, field: string) {
-  const person = stack.person(id);
-  await person.command('attack', { channel });
-  let modal = await stack.fake.waitFor(() => person.modal()?.callbackId === 'attack_builder' && person.modal(), 'the builder');
-  await modal.select('Attack type', type);
-  modal = await stack.fake.waitFor(() => person.modal()?.text().includes('Length in seconds') && person.modal(), `the ${type} arguments`);
-  await modal.select('Target', targetKind);
-  return stack.fake.waitFor(() => person.modal()?.text().includes(field) && person.modal(), `the builder for ${targetKind}`);
-}
+const builder = (id: string, type: string, targetKind: string, field: string) => stack.openBuilder(id, channel, type, targetKind, field);
 
 /** Presses Start on a preview, and waits until the attack has started and its card is kept. */
 async function start(id: string, preview: { click(text: string): Promise<unknown> }) {

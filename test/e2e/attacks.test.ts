@@ -233,12 +233,7 @@ describe('the attack builder', () => {
     await stack.ask(id, 'attack cpu -l 45 -c 2 --target-tags role=web --yes', { channel });
     const fromCommand = attacksInSim().at(-1)!;
 
-    await person.command('attack', { channel });
-    let modal = await stack.fake.waitFor(() => person.modal()?.callbackId === 'attack_builder' && person.modal(), 'the builder');
-    await modal.select('Attack type', 'cpu');
-    modal = await stack.fake.waitFor(() => person.modal()?.text().includes('Cores') && person.modal(), 'the cpu arguments');
-    await modal.select('Target', 'Random hosts, by tags');
-    modal = await stack.fake.waitFor(() => person.modal(), 'the builder for tags');
+    const modal = await stack.openBuilder(id, channel, 'cpu', 'Random hosts, by tags', 'Target values');
     modal.fill('Length in seconds', '45').fill('Cores (-c)', '2').fill('Target values', 'role=web');
     await modal.submit();
     const preview = await stack.fake.waitFor(() => person.ephemerals(channel).find((m) => read(m).includes('-l 45 -c 2') && m.buttons().some((b) => b.text === 'Start')), 'the preview');
@@ -263,12 +258,7 @@ describe('the attack builder\'s reply', () => {
       const id = nextPerson();
       await stack.login(id, users().owner, { team: 'Platform' });
       const person = stack.person(id);
-      await person.command('attack', { channel });
-      let modal = await stack.fake.waitFor(() => person.modal()?.callbackId === 'attack_builder' && person.modal(), 'the builder');
-      await modal.select('Attack type', 'cpu');
-      modal = await stack.fake.waitFor(() => person.modal()?.text().includes('Cores') && person.modal(), 'the cpu arguments');
-      await modal.select('Target', 'Random hosts, by tags');
-      modal = await stack.fake.waitFor(() => person.modal(), 'the builder for tags');
+      const modal = await stack.openBuilder(id, channel, 'cpu', 'Random hosts, by tags', 'Target values');
       modal.fill('Length in seconds', '45').fill('Target values', 'role=web');
       // The view comes back with another reply address than the one Slack gave the command.
       const view = (modal as unknown as { record: { definition: Record<string, unknown> } }).record.definition;
@@ -288,12 +278,7 @@ describe('the attack builder checks ranges', () => {
     const id = nextPerson();
     await stack.login(id, users().owner, { team: 'Platform' });
     const person = stack.person(id);
-    await person.command('attack', { channel });
-    let modal = await stack.fake.waitFor(() => person.modal()?.callbackId === 'attack_builder' && person.modal(), 'the builder');
-    await modal.select('Attack type', 'cpu');
-    modal = await stack.fake.waitFor(() => person.modal()?.text().includes('Cores') && person.modal(), 'the cpu arguments');
-    await modal.select('Target', 'Random hosts, by tags');
-    modal = await stack.fake.waitFor(() => person.modal(), 'the builder for tags');
+    const modal = await stack.openBuilder(id, channel, 'cpu', 'Random hosts, by tags', 'Target values');
     modal.fill('Percent (-p)', '500').fill('Cores (-c)', '-4').fill('Target values', 'role=web').fill('How many, picked at random', '1000000');
     await modal.submit();
     expect(modal.errors()).toEqual({

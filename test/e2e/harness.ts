@@ -247,6 +247,17 @@ export class Stack {
     return { attack, card };
   }
 
+  /** Opens the attack builder in the channel, picks a type and a target kind, and gives back the modal once it shows `field`. */
+  async openBuilder(personId: string, channel: string, type: string, targetKind: string, field: string) {
+    const person = this.person(personId);
+    await person.command('attack', { channel });
+    let modal = await this.fake.waitFor(() => person.modal()?.callbackId === 'attack_builder' && person.modal(), 'the builder');
+    await modal.select('Attack type', type);
+    modal = await this.fake.waitFor(() => person.modal()?.text().includes('Length in seconds') && person.modal(), `the ${type} arguments`);
+    await modal.select('Target', targetKind);
+    return this.fake.waitFor(() => person.modal()?.text().includes(field) && person.modal(), `the builder for ${targetKind}`);
+  }
+
   /** Fills the tracker's required fields of the ticket form open for the person and files it; the ticket as the tracker got it. */
   async fileOpenTicket(personId: string) {
     const person = this.person(personId);
