@@ -1,69 +1,22 @@
-import { existsSync, mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { Writable } from 'node:stream';
-import { chromium, type Browser, type Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startDemo, type Demo } from '../src/demo.ts';
+import { describe, expect, it } from 'vitest';
+import { hasChromium, skipNote, useDemoInBrowser } from './support/browser.ts';
 
 /**
  * The playground page in Debian's Chromium, against the whole demo: what a person does in a
  * browser, from the composer to the modal to the reply. CI installs /usr/bin/chromium.
  */
 
-const chromiumPath = '/usr/bin/chromium';
-const hasChromium = existsSync(chromiumPath);
-const title = hasChromium
-  ? 'the playground in a browser'
-  : `the playground in a browser (skipped: ${chromiumPath} is missing; apt-get install chromium)`;
 /** Bounds every wait on the page; the flows below take well under a second when healthy. */
 const waitMs = 15_000;
 
-describe.skipIf(!hasChromium)(title, { timeout: 60_000 }, () => {
-  let demo: Demo;
-  let browser: Browser;
-  let page: Page;
-  const pageErrors: string[] = [];
-  const errorLogs: string[] = [];
-
-  beforeAll(async () => {
-    const destination = new Writable({
-      write(chunk, _encoding, done) {
-        for (const line of String(chunk).split('\n').filter(Boolean)) {
-          const level = (JSON.parse(line) as { level?: string }).level;
-          if (level === 'error' || level === 'fatal') errorLogs.push(line);
-        }
-        done();
-      },
-    });
-    demo = await startDemo({ dataDir: mkdtempSync(join(tmpdir(), 'faultline-browser-')), port: 0, logDestination: destination });
-    // launch() gives the browser a fresh, throwaway profile directory.
-    browser = await chromium.launch({
-      executablePath: chromiumPath,
-      args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
-    });
-    page = await browser.newPage({ viewport: { width: 1280, height: 860 } });
-    page.setDefaultTimeout(waitMs);
-    page.on('pageerror', (error) => pageErrors.push(error.message));
-    page.on('console', (message) => {
-      if (message.type() === 'error') pageErrors.push(message.text());
-    });
-  }, 60_000);
-
-  afterAll(async () => {
-    await browser?.close();
-    await demo?.stop();
-  });
-
-  async function run(command: string): Promise<void> {
-    const composer = page.getByRole('textbox', { name: 'Message' });
-    await composer.fill(command);
-    await composer.press('Enter');
-    // The composer empties once the app took the command.
-    await expect.poll(() => composer.inputValue(), { timeout: waitMs }).toBe('');
-  }
+describe.skipIf(!hasChromium)(skipNote('the playground in a browser'), { timeout: 60_000 }, () => {
+  const playground = useDemoInBrowser({ dataDirPrefix: 'faultline-browser-', waitMs, viewport: { width: 1280, height: 860 } });
+  const { run, pageErrors, errorLogs } = playground;
 
   it('logs in through the modal and the team picker, then shows whoami', async () => {
+    const { demo, page } = playground;
     const { owner } = demo.sim.seed.users;
     await page.goto(`${demo.playgroundUrl}#U0ALICE/C0GENERAL`);
     await page.getByText('Nothing here yet').waitFor();
@@ -100,6 +53,7 @@ describe.skipIf(!hasChromium)(title, { timeout: 60_000 }, () => {
   });
 
   it('shows a wrong password under its field and keeps what was typed', async () => {
+    const { page } = playground;
     await page.getByRole('combobox', { name: 'Acting as' }).selectOption({ label: 'bob' });
     await page.getByText('Nothing here yet').waitFor();
     await run('/chaos login');
@@ -116,6 +70,7 @@ describe.skipIf(!hasChromium)(title, { timeout: 60_000 }, () => {
   });
 
   it('carries the e-mail typed in the login form to Forgot password, and keeps it there after', async () => {
+    const { demo, page } = playground;
     await page.goto(`${demo.playgroundUrl}#U0CAROL/C0GAMEDAY`);
     await page.getByText('Nothing here yet').waitFor();
     await run('/chaos login');
@@ -141,6 +96,7 @@ describe.skipIf(!hasChromium)(title, { timeout: 60_000 }, () => {
   });
 
   it('searches an external select as the person types', async () => {
+    const { demo, page } = playground;
     const { globex } = demo.sim.seed.users;
     // Past 100 teams the picker asks the app for options as the person types.
     demo.sim.addTeams(globex.email, 120);
@@ -166,6 +122,7 @@ describe.skipIf(!hasChromium)(title, { timeout: 60_000 }, () => {
   });
 
   it('asks for confirmation before a button with a confirm dialog acts', async () => {
+    const { page } = playground;
     await page.getByRole('combobox', { name: 'Acting as' }).selectOption({ label: 'alice' });
     await run('/chaos halt all');
     const prompt = page.locator('article.message.ephemeral', { hasText: 'Halt all attacks?' });
@@ -187,6 +144,7 @@ describe.skipIf(!hasChromium)(title, { timeout: 60_000 }, () => {
   });
 
   it('walks App Home → New attack → Preview → Start, choosing the card\'s channel, then files a ticket with labels', async () => {
+    const { demo, page } = playground;
     await page.getByRole('combobox', { name: 'Acting as' }).selectOption({ label: 'alice' });
     await page.locator('#home-link').click();
     await page.getByRole('button', { name: 'New attack' }).click();
@@ -239,6 +197,7 @@ describe.skipIf(!hasChromium)(title, { timeout: 60_000 }, () => {
   });
 
   it('explains Acting as, and names ./run.sh when the demo stops answering', async () => {
+    const { page } = playground;
     const picker = page.getByRole('combobox', { name: 'Acting as' });
     expect(await picker.getAttribute('aria-describedby')).toBe('person-note');
     expect(await page.locator('#person-note').innerText()).toContain('Who you are in this workspace');

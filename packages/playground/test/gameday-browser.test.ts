@@ -1,10 +1,9 @@
-import { existsSync, mkdtempSync, readFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { Writable } from 'node:stream';
-import { chromium, type Browser, type Locator, type Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startDemo, type Demo } from '../src/demo.ts';
+import type { Locator } from 'playwright-core';
+import { describe, expect, it } from 'vitest';
+import { hasChromium, skipNote, useDemoInBrowser } from './support/browser.ts';
 
 /**
  * The README's game day, walked in the playground page in Chromium: the steps are read from the
@@ -12,11 +11,6 @@ import { startDemo, type Demo } from '../src/demo.ts';
  * know, fails here rather than for the first person who follows it.
  */
 
-const chromiumPath = '/usr/bin/chromium';
-const hasChromium = existsSync(chromiumPath);
-const title = hasChromium
-  ? 'the README\'s game day in a browser'
-  : `the README's game day in a browser (skipped: ${chromiumPath} is missing; apt-get install chromium)`;
 const waitMs = 15_000;
 
 const readme = readFileSync(new URL('../../../README.md', import.meta.url), 'utf8');
@@ -52,52 +46,12 @@ describe('the README\'s game-day steps', () => {
   });
 });
 
-describe.skipIf(!hasChromium)(title, { timeout: 120_000 }, () => {
-  let demo: Demo;
-  let browser: Browser;
-  let page: Page;
-  const pageErrors: string[] = [];
-  const errorLogs: string[] = [];
-
-  beforeAll(async () => {
-    const destination = new Writable({
-      write(chunk, _encoding, done) {
-        for (const line of String(chunk).split('\n').filter(Boolean)) {
-          const level = (JSON.parse(line) as { level?: string }).level;
-          if (level === 'error' || level === 'fatal') errorLogs.push(line);
-        }
-        done();
-      },
-    });
-    demo = await startDemo({ dataDir: mkdtempSync(join(tmpdir(), 'faultline-gameday-browser-')), port: 0, logDestination: destination });
-    browser = await chromium.launch({
-      executablePath: chromiumPath,
-      args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
-    });
-    page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
-    page.setDefaultTimeout(waitMs);
-    page.on('pageerror', (error) => pageErrors.push(error.message));
-    page.on('console', (message) => {
-      if (message.type() === 'error') pageErrors.push(message.text());
-    });
-  }, 60_000);
-
-  afterAll(async () => {
-    await browser?.close();
-    await demo?.stop();
-  });
-
-  async function run(command: string): Promise<void> {
-    const composer = page.getByRole('textbox', { name: 'Message' });
-    await composer.fill(command);
-    await composer.press('Enter');
-    await expect.poll(() => composer.inputValue(), { timeout: waitMs }).toBe('');
-  }
-
-  const channelMessages = () => page.locator('#timeline > article.message:not(.ephemeral)');
-  const ephemeral = (text: string | RegExp) => page.locator('#timeline > article.message.ephemeral', { hasText: text }).last();
+describe.skipIf(!hasChromium)(skipNote('the README\'s game day in a browser'), { timeout: 120_000 }, () => {
+  const playground = useDemoInBrowser({ dataDirPrefix: 'faultline-gameday-browser-', waitMs });
+  const { run, channelMessages, pageErrors, errorLogs } = playground;
+  const ephemeral = (text: string | RegExp) => playground.ephemerals().filter({ hasText: text }).last();
   /** The attack card of a type (its header reads "cpu attack · …"). */
-  const attackCard = (type: string) => channelMessages().filter({ hasText: `${type} attack ·` }).filter({ has: page.getByRole('button', { name: 'Details' }) });
+  const attackCard = (type: string) => playground.attackCard(`${type} attack ·`);
 
   /** Opens a message's thread (once) and gives its replies. */
   async function threadOf(message: Locator): Promise<Locator> {
@@ -107,21 +61,9 @@ describe.skipIf(!hasChromium)(title, { timeout: 120_000 }, () => {
   }
 
   it('walks every step, and the card, the timeline and the summary show what happened', async () => {
-    const { owner } = demo.sim.seed.users;
-    await page.goto(`${demo.playgroundUrl}#U0ALICE/C0GAMEDAY`);
-    await page.getByText('Nothing here yet').waitFor();
+    const { demo, page } = playground;
     // The README's quick start: log in as the owner and choose the team Platform.
-    await run('/chaos login');
-    const login = page.getByRole('dialog', { name: 'Log in to the platform' });
-    await login.getByRole('textbox', { name: 'Email' }).fill(owner.email);
-    await login.getByRole('textbox', { name: 'Password' }).fill(owner.password);
-    await login.getByRole('button', { name: 'Log in' }).click();
-    const picker = page.getByRole('dialog', { name: 'Choose a team' });
-    await picker.getByRole('combobox', { name: 'Team' }).selectOption({ label: 'Platform' });
-    await picker.getByRole('button', { name: 'Use this team' }).click();
-    const done = page.getByRole('dialog', { name: 'Logged in' });
-    await done.getByRole('button', { name: 'Done' }).click();
-    await done.waitFor({ state: 'detached' });
+    await playground.logInAsOwner('U0ALICE/C0GAMEDAY', 'Platform');
 
     const steps = gameDaySteps(readme);
     const guids = new Map<string, string>();

@@ -1,10 +1,8 @@
-import { existsSync, mkdtempSync, readFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { Writable } from 'node:stream';
-import { chromium, type Browser, type Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startDemo, type Demo } from '../src/demo.ts';
+import { describe, expect, it } from 'vitest';
+import { hasChromium, skipNote, useDemoInBrowser } from './support/browser.ts';
 
 /**
  * The README's guard walkthrough in the playground page in Chromium: a game day with a guard, an
@@ -12,11 +10,6 @@ import { startDemo, type Demo } from '../src/demo.ts';
  * the guard at the demo's own poll. The steps are read from the README, as the game day's are.
  */
 
-const chromiumPath = '/usr/bin/chromium';
-const hasChromium = existsSync(chromiumPath);
-const title = hasChromium
-  ? 'the README\'s guard walkthrough in a browser'
-  : `the README's guard walkthrough in a browser (skipped: ${chromiumPath} is missing; apt-get install chromium)`;
 /** Bounds every wait; the demo polls every 3 s, so a guard fires well within it. */
 const waitMs = 20_000;
 
@@ -49,68 +42,14 @@ describe('the README\'s guard walkthrough', () => {
   });
 });
 
-describe.skipIf(!hasChromium)(title, { timeout: 120_000 }, () => {
-  let demo: Demo;
-  let browser: Browser;
-  let page: Page;
-  const pageErrors: string[] = [];
-  const errorLogs: string[] = [];
-
-  beforeAll(async () => {
-    const destination = new Writable({
-      write(chunk, _encoding, done) {
-        for (const line of String(chunk).split('\n').filter(Boolean)) {
-          const level = (JSON.parse(line) as { level?: string }).level;
-          if (level === 'error' || level === 'fatal') errorLogs.push(line);
-        }
-        done();
-      },
-    });
-    demo = await startDemo({ dataDir: mkdtempSync(join(tmpdir(), 'faultline-guard-browser-')), port: 0, logDestination: destination });
-    browser = await chromium.launch({
-      executablePath: chromiumPath,
-      args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
-    });
-    page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
-    page.setDefaultTimeout(waitMs);
-    page.on('pageerror', (error) => pageErrors.push(error.message));
-    page.on('console', (message) => {
-      if (message.type() === 'error') pageErrors.push(message.text());
-    });
-  }, 60_000);
-
-  afterAll(async () => {
-    await browser?.close();
-    await demo?.stop();
-  });
-
-  async function run(command: string): Promise<void> {
-    const composer = page.getByRole('textbox', { name: 'Message' });
-    await composer.fill(command);
-    await composer.press('Enter');
-    await expect.poll(() => composer.inputValue(), { timeout: waitMs }).toBe('');
-  }
-
-  const channelMessages = () => page.locator('#timeline > article.message:not(.ephemeral)');
-  const ephemerals = () => page.locator('#timeline > article.message.ephemeral');
-  const attackCard = (guid: string) => channelMessages().filter({ hasText: guid }).filter({ has: page.getByRole('button', { name: 'Details' }) });
-  const monitorOf = (id: number) => demo.sim.state.companies.get(demo.sim.seed.company.id)!.monitoringA!.monitors.find((monitor) => monitor.id === id)!;
+describe.skipIf(!hasChromium)(skipNote('the README\'s guard walkthrough in a browser'), { timeout: 120_000 }, () => {
+  const playground = useDemoInBrowser({ dataDirPrefix: 'faultline-guard-browser-', waitMs });
+  const { run, channelMessages, ephemerals, attackCard, pageErrors, errorLogs } = playground;
+  const monitorOf = (id: number) => playground.demo.sim.state.companies.get(playground.demo.sim.seed.company.id)!.monitoringA!.monitors.find((monitor) => monitor.id === id)!;
 
   it('walks every step: the guard fires at the next poll and halts the attack, and the card, its thread and the timeline say so', async () => {
-    const { owner } = demo.sim.seed.users;
-    await page.goto(`${demo.playgroundUrl}#U0ALICE/C0GAMEDAY`);
-    await page.getByText('Nothing here yet').waitFor();
-    await run('/chaos login');
-    const login = page.getByRole('dialog', { name: 'Log in to the platform' });
-    await login.getByRole('textbox', { name: 'Email' }).fill(owner.email);
-    await login.getByRole('textbox', { name: 'Password' }).fill(owner.password);
-    await login.getByRole('button', { name: 'Log in' }).click();
-    const picker = page.getByRole('dialog', { name: 'Choose a team' });
-    await picker.getByRole('combobox', { name: 'Team' }).selectOption({ label: 'Platform' });
-    await picker.getByRole('button', { name: 'Use this team' }).click();
-    const done = page.getByRole('dialog', { name: 'Logged in' });
-    await done.getByRole('button', { name: 'Done' }).click();
-    await done.waitFor({ state: 'detached' });
+    const { demo, page } = playground;
+    await playground.logInAsOwner('U0ALICE/C0GAMEDAY', 'Platform');
 
     const panel = page.getByRole('region', { name: 'Simulator' });
     let guardId = 0;

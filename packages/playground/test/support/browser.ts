@@ -1,0 +1,137 @@
+import { existsSync, mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { Writable } from 'node:stream';
+import { chromium, type Browser, type Locator, type Page } from 'playwright-core';
+import { afterAll, beforeAll, expect } from 'vitest';
+import { startDemo, type Demo } from '../../src/demo.ts';
+
+/** Debian's Chromium, which CI installs; the browser tests skip where it is missing. */
+export const chromiumPath = '/usr/bin/chromium';
+export const hasChromium = existsSync(chromiumPath);
+
+/** A browser suite's title, saying how to get Chromium where the suite is skipped for want of it. */
+export function skipNote(title: string): string {
+  return hasChromium ? title : `${title} (skipped: ${chromiumPath} is missing; apt-get install chromium)`;
+}
+
+export interface DemoInBrowserOptions {
+  /** Begins the name of the demo's temporary data directory, so a leftover one says whose it is. */
+  dataDirPrefix: string;
+  /** Bounds every wait on the page, and run()'s wait for the composer. */
+  waitMs: number;
+  viewport?: { width: number; height: number };
+}
+
+/** The demo and its playground page in Chromium, for the tests of one suite. */
+export interface DemoInBrowser {
+  /** There once the suite's beforeAll has run. */
+  readonly demo: Demo;
+  readonly page: Page;
+  /** What the page threw or logged as a console error; a test that expects none checks it is empty. */
+  readonly pageErrors: string[];
+  /** The demo's log lines at error or fatal. */
+  readonly errorLogs: string[];
+  /** Types a command into the composer and sends it. */
+  run(command: string): Promise<void>;
+  /** Opens the page as a person in a channel ("U0ALICE/C0GAMEDAY") and logs in as the seed's owner with the team chosen. */
+  logInAsOwner(at: string, team: string): Promise<void>;
+  /** The channel's messages in the timeline, ephemeral ones left out. */
+  channelMessages(): Locator;
+  /** The messages in the timeline that only the person acting sees. */
+  ephemerals(): Locator;
+  /** An attack's card: a channel message with a Details button, holding the text (its guid, or "cpu attack ·"). */
+  attackCard(text: string): Locator;
+}
+
+/**
+ * Starts the demo in a temporary data directory and opens a page in Chromium for the suite that
+ * calls it (in its beforeAll, closing both in its afterAll), collecting the page's errors and the
+ * demo's error logs so each test can say there were none.
+ */
+export function useDemoInBrowser(options: DemoInBrowserOptions): DemoInBrowser {
+  const { dataDirPrefix, waitMs, viewport = { width: 1280, height: 900 } } = options;
+  let demo: Demo | undefined;
+  let browser: Browser | undefined;
+  let page: Page | undefined;
+  const pageErrors: string[] = [];
+  const errorLogs: string[] = [];
+
+  beforeAll(async () => {
+    const destination = new Writable({
+      write(chunk, _encoding, done) {
+        for (const line of String(chunk).split('\n').filter(Boolean)) {
+          const level = (JSON.parse(line) as { level?: string }).level;
+          if (level === 'error' || level === 'fatal') errorLogs.push(line);
+        }
+        done();
+      },
+    });
+    demo = await startDemo({ dataDir: mkdtempSync(join(tmpdir(), dataDirPrefix)), port: 0, logDestination: destination });
+    // launch() gives the browser a fresh, throwaway profile directory.
+    browser = await chromium.launch({
+      executablePath: chromiumPath,
+      args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
+    });
+    page = await browser.newPage({ viewport });
+    page.setDefaultTimeout(waitMs);
+    page.on('pageerror', (error) => pageErrors.push(error.message));
+    page.on('console', (message) => {
+      if (message.type() === 'error') pageErrors.push(message.text());
+    });
+  }, 60_000);
+
+  afterAll(async () => {
+    await browser?.close();
+    await demo?.stop();
+  });
+
+  const started = <T>(value: T | undefined): T => {
+    if (value === undefined) throw new Error('the demo and its page start in the suite\'s beforeAll');
+    return value;
+  };
+  const channelMessages = () => started(page).locator('#timeline > article.message:not(.ephemeral)');
+
+  async function run(command: string): Promise<void> {
+    const composer = started(page).getByRole('textbox', { name: 'Message' });
+    await composer.fill(command);
+    await composer.press('Enter');
+    // The composer empties once the app took the command.
+    await expect.poll(() => composer.inputValue(), { timeout: waitMs }).toBe('');
+  }
+
+  async function logInAsOwner(at: string, team: string): Promise<void> {
+    const { sim, playgroundUrl } = started(demo);
+    const { owner } = sim.seed.users;
+    const tab = started(page);
+    await tab.goto(`${playgroundUrl}#${at}`);
+    await tab.getByText('Nothing here yet').waitFor();
+    await run('/chaos login');
+    const login = tab.getByRole('dialog', { name: 'Log in to the platform' });
+    await login.getByRole('textbox', { name: 'Email' }).fill(owner.email);
+    await login.getByRole('textbox', { name: 'Password' }).fill(owner.password);
+    await login.getByRole('button', { name: 'Log in' }).click();
+    const picker = tab.getByRole('dialog', { name: 'Choose a team' });
+    await picker.getByRole('combobox', { name: 'Team' }).selectOption({ label: team });
+    await picker.getByRole('button', { name: 'Use this team' }).click();
+    const done = tab.getByRole('dialog', { name: 'Logged in' });
+    await done.getByRole('button', { name: 'Done' }).click();
+    await done.waitFor({ state: 'detached' });
+  }
+
+  return {
+    get demo() {
+      return started(demo);
+    },
+    get page() {
+      return started(page);
+    },
+    pageErrors,
+    errorLogs,
+    run,
+    logInAsOwner,
+    channelMessages,
+    ephemerals: () => started(page).locator('#timeline > article.message.ephemeral'),
+    attackCard: (text) => channelMessages().filter({ hasText: text }).filter({ has: started(page).getByRole('button', { name: 'Details' }) }),
+  };
+}
