@@ -5,6 +5,7 @@ import type { Deps } from '../deps.ts';
 import type { Person } from '../store/sessions.ts';
 import { attackRefValue, HALT_ATTACK } from '../views/attackCard.ts';
 import { actions, button, escapeMrkdwn, section, slackDate } from '../views/blocks.ts';
+import { haltAllButton } from '../views/halt.ts';
 import { type Guard, type GuardedAttack, guardKey, guardName, type GuardReading, readGuard } from './guards.ts';
 
 /** This process, as the holder of per-guard reading leases. */
@@ -229,9 +230,9 @@ async function askPeopleToHalt(deps: Deps, guard: Guard, name: string, reading: 
   for (const channel of new Set(cards.map((c) => c.channel))) {
     const here = cards.filter((c) => c.channel === channel);
     const text = `:rotating_light: Guard *${escapeMrkdwn(name)}* fired (${escapeMrkdwn(reading.state)}), but <@${owner.userId}>'s session could not halt ${list(here)}. Halt ${here.length === 1 ? 'it' : 'them'} now.`;
-    // One Halt per attack, as its card has: a Halt all would reach whatever else the clicker's session can.
-    const halts = here.slice(0, 25).map((c) => button(`Halt ${c.type} · ${c.guid.slice(0, 8)}`, HALT_ATTACK, { style: 'danger', value: attackRefValue({ guid: c.guid, teamId: c.teamId, kind: c.kind }) }));
-    await deps.slack.post(channel, { text, blocks: [section(text), actions('guard_halt', halts)] }).catch((error: unknown) => deps.logger.warn({ err: error, channel }, 'could not ask a channel to halt after a guard fired'));
+    // A Halt for each attack, as its card has, and Halt all (behind its confirmation) for the hurry.
+    const halts = here.slice(0, 24).map((c) => button(`Halt ${c.type} · ${c.guid.slice(0, 8)}`, HALT_ATTACK, { style: 'danger', value: attackRefValue({ guid: c.guid, teamId: c.teamId, kind: c.kind }) }));
+    await deps.slack.post(channel, { text, blocks: [section(text), actions('guard_halt', [...halts, haltAllButton()])] }).catch((error: unknown) => deps.logger.warn({ err: error, channel }, 'could not ask a channel to halt after a guard fired'));
   }
   const dm = `:rotating_light: Your guard *${escapeMrkdwn(name)}* fired (${escapeMrkdwn(reading.state)}), but your session could not halt ${list(cards)}: log in again with \`${deps.config.slack.command} login\` and halt ${cards.length === 1 ? 'it' : 'them'}, or ask someone who can.`;
   await deps.slack.post(owner.userId, { text: dm }).catch((error: unknown) => deps.logger.warn({ err: error }, 'could not tell a guard owner that their guard could not halt'));

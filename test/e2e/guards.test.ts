@@ -86,7 +86,7 @@ describe('guards on a game day', () => {
     await stack.fake.waitFor(() => creates().length === 1, 'the start');
   });
 
-  it('when the guard owner\'s session has expired, asks the channel to halt each attack it could not, and tells the owner', async () => {
+  it('when the guard owner\'s session has expired, asks the channel to halt what it could not, each attack by name or all, and tells the owner', async () => {
     const owner = nextPerson();
     const starter = nextPerson();
     await stack.login(owner, users().owner, { team: 'Platform' });
@@ -99,8 +99,8 @@ describe('guards on a game day', () => {
     expect(stack.sim.state.attacks.get(attack.guid)!.halt).toBeUndefined();
     const ask = await stack.fake.waitFor(() => stack.fake.channel(channel).messages().find((m) => read(m).includes('could not halt')), 'the request to halt');
     expect(read(ask)).toContain(attack.guid);
-    // A Halt for the attack itself: a Halt all would reach whatever else the clicker can.
-    expect(ask.buttons().map((b) => b.text)).toEqual([`Halt cpu · ${attack.guid.slice(0, 8)}`]);
+    // A Halt for the attack itself, and Halt all.
+    expect(ask.buttons().map((b) => b.text)).toEqual([`Halt cpu · ${attack.guid.slice(0, 8)}`, 'Halt all']);
     const dm = await stack.fake.waitFor(() => stack.fake.channel(owner).messages().at(-1), 'the direct message');
     expect(read(dm)).toContain('Your guard');
     expect(read(dm)).toContain('log in again');
