@@ -20,7 +20,8 @@ import type { LoadOrder } from './load-client.ts';
 import { distribution } from './stats.ts';
 import { formatMs, printTable, type SummaryRow } from './table.ts';
 
-const rates = [50, 100, 150, 200, 300, 400];
+/** Rates tried in turn, up to the first whose p99 is over the limit; past the last, the figure is "at least". */
+const rates = [50, 100, 200, 400, 600, 800, 1_000, 1_300, 1_600, 2_000];
 const secondsPerRate = 4;
 const limitMs = 1_000;
 const platformLatencyMs = 50;
@@ -114,8 +115,10 @@ export async function throughputBenchmark(): Promise<SummaryRow[]> {
       ['app', 'rate', 'achieved', 'p50', 'p99', 'missing', 'p99 < 1 s'],
       rows,
     );
-    printTable('Highest rate with p99 under 1 s (of the rates tried)', ['app', 'commands/s'], apps.map((app) => [app.name, `${best[app.name]}/s`]));
-    return apps.map((app) => ({ benchmark: 'throughput', figure: `${app.name}: commands/s with p99 to reply < 1 s`, value: `${best[app.name]}/s` }));
+    // Under the limit at every rate tried: the replica takes at least that much.
+    const highest = (name: string) => `${best[name] === rates.at(-1) ? '≥ ' : ''}${best[name]}/s`;
+    printTable('Highest rate with p99 under 1 s (of the rates tried)', ['app', 'commands/s'], apps.map((app) => [app.name, highest(app.name)]));
+    return apps.map((app) => ({ benchmark: 'throughput', figure: `${app.name}: commands/s with p99 to reply < 1 s`, value: highest(app.name) }));
   } finally {
     sim.faults.clear();
     await client.stop('stop');
