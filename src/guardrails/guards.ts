@@ -151,17 +151,31 @@ export class GuardStore {
     await this.#store.delete(`guards:attack:${guid}`);
   }
 
+  /** A game day's guards in the order they were added. */
   async forGameDay(id: string): Promise<Guard[]> {
-    return (await this.#store.get<Guard[]>(`guards:gameday:${id}`)) ?? [];
+    // Kept as one list per game day before each guard had its own key.
+    const listed = (await this.#store.get<Guard[]>(`guards:gameday:${id}`)) ?? [];
+    const added: { guard: Guard; addedAt: number }[] = [];
+    for await (const [, entry] of this.#store.entries<{ guard: Guard; addedAt: number }>(`guards:gameday:${id}:`)) added.push(entry);
+    const all = [...listed, ...added.sort((x, y) => x.addedAt - y.addedAt).map((entry) => entry.guard)];
+    const seen = new Set<string>();
+    return all.filter((g) => !seen.has(guardKey(g.spec)) && seen.add(guardKey(g.spec)));
   }
 
-  /** Adds guards to a game day (one already there keeps its owner). */
+  /**
+   * Adds guards to a game day (one already there keeps its owner), each under a key of its own,
+   * so two people adding guards at once both keep theirs.
+   */
   async addToGameDay(id: string, guards: Guard[]): Promise<Guard[]> {
-    const current = await this.forGameDay(id);
-    const keys = new Set(current.map((g) => guardKey(g.spec)));
-    const next = [...current, ...guards.filter((g) => !keys.has(guardKey(g.spec)))];
-    await this.#store.set(`guards:gameday:${id}`, next, 30 * 24 * 3600_000);
-    return next;
+    const keys = new Set((await this.forGameDay(id)).map((g) => guardKey(g.spec)));
+    const now = Date.now();
+    for (const [index, guard] of guards.entries()) {
+      const key = guardKey(guard.spec);
+      if (keys.has(key)) continue;
+      keys.add(key);
+      await this.#store.set(`guards:gameday:${id}:${key}`, { guard, addedAt: now + index }, 30 * 24 * 3600_000);
+    }
+    return this.forGameDay(id);
   }
 
   reading(spec: GuardSpec): Promise<GuardReading | undefined> {
