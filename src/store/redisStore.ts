@@ -112,9 +112,16 @@ export function createRedisStore(url: string, namespace: string, options: RedisS
   }
   let indexed: Promise<void> | undefined;
 
+  // One wait for the connection, shared by every call made meanwhile (not a listener each).
+  let ready: Promise<unknown> | undefined;
+  const whenReady = () =>
+    (ready ??= once(client, 'ready', { signal: AbortSignal.timeout(readyWaitMs) }).finally(() => {
+      ready = undefined;
+    }));
+
   async function run<T>(work: () => Promise<T>): Promise<T> {
     try {
-      if (!client.isReady) await once(client, 'ready', { signal: AbortSignal.timeout(readyWaitMs) });
+      if (!client.isReady) await whenReady();
       await within(commandTimeoutMs, (indexed ??= indexExistingKeys().catch((error: unknown) => {
         indexed = undefined;
         throw error;
