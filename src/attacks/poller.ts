@@ -219,7 +219,7 @@ export class Poller {
    * watched, else with the cards' starters' (or anyone's who can read the team).
    */
   async #pollTeam(teamId: string, guids: string[], watches: Watch[]): Promise<{ updated: number; posted: number }> {
-    const cards = (await Promise.all(guids.map((guid) => this.#cards.get(guid)))).filter((c): c is CardRecord => c !== undefined && isLive(c));
+    const cards = (await this.#cards.getMany(guids)).filter((c): c is CardRecord => c !== undefined && isLive(c));
     let watching = await this.#readableWatches(watches);
     if (!cards.length && !watching.length) return { updated: 0, posted: 0 };
     for await (const { person, api } of this.#readers(teamId, cards, watching)) {

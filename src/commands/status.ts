@@ -12,7 +12,7 @@ import { gameDaysFor } from './home.ts';
 async function liveCardsFor(deps: Deps, login: Login): Promise<CardRecord[]> {
   const teams = new Set(login.session.teams.map((t) => t.identifier));
   const guids = [...(await deps.cards.liveByTeam())].filter(([teamId]) => teams.has(teamId)).flatMap(([, g]) => g);
-  const cards = (await Promise.all(guids.map((guid) => deps.cards.get(guid)))).filter((c): c is CardRecord => c !== undefined && isLive(c));
+  const cards = (await deps.cards.getMany(guids)).filter((c): c is CardRecord => c !== undefined && isLive(c));
   return cards.sort((a, b) => b.createdAt.localeCompare(a.createdAt));
 }
 

@@ -47,8 +47,10 @@ async function watchedGuards(deps: Deps): Promise<Watched[]> {
     if (!entry.attacks.some((a) => a.guid === attack.guid)) entry.attacks.push(attack);
   };
   const now = deps.clock.now();
-  for (const { guid, attack, guards } of await deps.guards.attackGuards()) {
-    const card = await deps.cards.get(guid);
+  const guarded = await deps.guards.attackGuards();
+  const guardedCards = await deps.cards.getMany(guarded.map((g) => g.guid));
+  for (const [index, { guid, attack, guards }] of guarded.entries()) {
+    const card = guardedCards[index];
     const covered = card ? (isLive(card) ? card : undefined) : attack && now - Date.parse(attack.createdAt) < uncardedFor(attack) ? attack : undefined;
     if (covered) guards.forEach((guard) => cover(guard, covered));
     // A finished attack needs its guards no more.
@@ -61,12 +63,9 @@ async function watchedGuards(deps: Deps): Promise<Watched[]> {
     if (guards.length) days.set(day.channel, { startedAt: Date.parse(day.startedAt), guards });
   }
   if (days.size) {
-    for (const [, guids] of await deps.cards.liveByTeam()) {
-      for (const guid of guids) {
-        const card = await deps.cards.get(guid);
-        const day = card && days.get(card.channel);
-        if (card && day && isLive(card) && day.startedAt <= Date.parse(card.createdAt)) day.guards.forEach((guard) => cover(guard, card));
-      }
+    for (const card of await deps.cards.getMany([...(await deps.cards.liveByTeam()).values()].flat())) {
+      const day = card && days.get(card.channel);
+      if (card && day && isLive(card) && day.startedAt <= Date.parse(card.createdAt)) day.guards.forEach((guard) => cover(guard, card));
     }
   }
   return [...byKey.values()];

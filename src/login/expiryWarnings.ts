@@ -15,16 +15,13 @@ export const expiryWarningMs = 10 * 60_000;
 export async function warnExpiringSessions(deps: Deps): Promise<number> {
   try {
     const owners = new Map<string, { person: Person & { userName: string }; live: number }>();
-    for (const guids of (await deps.cards.liveByTeam()).values()) {
-      for (const guid of guids) {
-        const card = await deps.cards.get(guid);
-        // A card a watch posted was started elsewhere: its reader did not start it.
-        if (!card || !isLive(card) || card.origin) continue;
-        const key = `${card.startedBy.workspaceId}:${card.startedBy.userId}`;
-        const owner = owners.get(key) ?? { person: card.startedBy, live: 0 };
-        owner.live++;
-        owners.set(key, owner);
-      }
+    for (const card of await deps.cards.getMany([...(await deps.cards.liveByTeam()).values()].flat())) {
+      // A card a watch posted was started elsewhere: its reader did not start it.
+      if (!card || !isLive(card) || card.origin) continue;
+      const key = `${card.startedBy.workspaceId}:${card.startedBy.userId}`;
+      const owner = owners.get(key) ?? { person: card.startedBy, live: 0 };
+      owner.live++;
+      owners.set(key, owner);
     }
     let sent = 0;
     for (const [key, { person, live }] of owners) {
