@@ -58,7 +58,7 @@ export async function guardStart(deps: Deps, api: ScopedPlatform, guards: Guard[
   const checks = await checkGuards(deps, api, guards);
   refuseIfUnhealthy(checks);
   const unknown = unknownGuards(checks).filter((c) => !acknowledged?.includes(guardKey(c.guard.spec)));
-  if (unknown.length) throw new GuardsUnknownError(`${unknownGuardsText(unknown)} Nothing was started: run the command again without --yes, and the preview offers Start anyway.`);
+  if (unknown.length) throw new GuardsUnknownError(`${unknownGuardsText(unknown)} Nothing was started: run the command again, and its preview shows the guards and offers Start anyway.`);
   return checks;
 }
 

@@ -86,6 +86,20 @@ describe('guards on a game day', () => {
     await stack.fake.waitFor(() => creates().length === 1, 'the start');
   });
 
+  it('refuses a Start clicked after a guard turned unreadable since the preview, and says how to go on', async () => {
+    const id = nextPerson();
+    await stack.login(id, users().owner, { team: 'Platform' });
+    await stack.ask(id, 'gameday start Drift drill --guard a:1234567', { channel });
+    const preview = await stack.ask(id, 'attack cpu -l 30', { channel });
+    expect(read(preview)).toContain('checkout p99 latency (1234567): OK');
+    stack.sim.setMonitorState(1234567, 'No Data');
+    await preview.click('Start');
+    const reply = await stack.fake.waitFor(() => stack.person(id).ephemerals(channel).map(read).find((t) => t.includes('cannot be told')), 'the refusal');
+    expect(reply).toContain('Nothing was started: run the command again, and its preview shows the guards and offers Start anyway.');
+    expect(reply).not.toContain('--yes');
+    expect(creates()).toHaveLength(0);
+  });
+
   it('when the guard owner\'s session has expired, asks the channel to halt what it could not, each attack by name or all, and tells the owner', async () => {
     const owner = nextPerson();
     const starter = nextPerson();
