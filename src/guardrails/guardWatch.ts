@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { ForbiddenError, NotFoundError, UnauthorizedError } from '../client/errors.ts';
+import { isFinished } from '../client/index.ts';
 import { type CardRecord, isLive } from '../attacks/cards.ts';
 import type { Deps } from '../deps.ts';
 import type { Person } from '../store/sessions.ts';
@@ -166,7 +167,16 @@ async function trip(deps: Deps, watched: Watched, reading: GuardReading, before:
         const api = deps.platform.as({ header: login.session.header, teamId: team.identifier });
         const request = { reason, reference: `slack:${owner.workspaceId}:${owner.userId}` };
         if (attack.kind === 'kubernetes') await api.kubernetes.halt(attack.guid, request);
-        else await api.attacks.halt(attack.guid, request);
+        else {
+          // The platform lists what a halt stopped: an attack not among them had ended already (or
+          // another halt was stopping it), and no message may say this guard halted it.
+          const stopped = await api.attacks.halt(attack.guid, request);
+          const listed = stopped?.find((a) => a.guid === attack.guid);
+          if (stopped && (!listed || isFinished(listed))) {
+            outcome = 'gone';
+            break;
+          }
+        }
         outcome = 'halted';
         deps.logger.info({ audit: 'attack_halted', slackWorkspace: owner.workspaceId, slackUser: owner.userId, team: attack.teamId, attack: attack.guid, reason, guard: key }, 'audit: attack_halted');
         if (latest.ts) {

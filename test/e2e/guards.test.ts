@@ -137,6 +137,23 @@ describe('guards on a game day', () => {
     expect(threadOf(cardOf(attack.guid)!.ts)).toContain(`halted this attack with <@${lead}>'s session`);
   });
 
+  it('does not say it halted an attack that had ended on the platform before its guard fired', async () => {
+    const id = nextPerson();
+    await stack.login(id, users().owner, { team: 'Platform' });
+    await stack.ask(id, 'gameday start Late drill --guard a:1234567', { channel });
+    const { attack, card } = await startNow(id, 'attack cpu -l 30 -c 1');
+    // The attack ends on the platform; its card has not heard of it when the guard fires.
+    stack.advanceClock(30 * 60_000);
+    stack.sim.setMonitorState(1234567, 'Alert');
+    await stack.poll();
+    await stack.deps.slack.flush();
+    expect(stack.sim.state.attacks.get(attack.guid)!.halt).toBeUndefined();
+    expect(threadOf(card.ts)).not.toContain('halted this attack');
+    const timeline = threadOf(gameDayCard('Late drill').ts);
+    expect(timeline).not.toContain(`halted cpu ${attack.guid}`);
+    expect(timeline).toContain('no attack it covers was running');
+  });
+
   it('halts the other attacks a guard covers when one halt fails, records them, and tries the failed one again', async () => {
     const id = nextPerson();
     await stack.login(id, users().owner, { team: 'Platform' });
