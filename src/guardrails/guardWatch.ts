@@ -112,9 +112,12 @@ interface Outcome {
 async function showOnCards(deps: Deps, outcomes: Outcome[]): Promise<void> {
   const byCard = new Map<string, Outcome[]>();
   for (const outcome of outcomes) for (const attack of outcome.watched.attacks) byCard.set(attack.guid, [...(byCard.get(attack.guid) ?? []), outcome]);
-  for (const [guid, mine] of byCard) {
+  const guids = [...byCard.keys()];
+  const cards = await deps.cards.getMany(guids);
+  for (const [index, guid] of guids.entries()) {
+    const mine = byCard.get(guid)!;
     try {
-      const card = await deps.cards.get(guid);
+      const card = cards[index];
       if (!card) continue;
       const guards = [...(card.guards ?? [])];
       let changed = false;
