@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { Stack, stackForFile } from './harness.ts';
+import { Stack, stackForFile, trackerEnv } from './harness.ts';
 
 /**
  * Details on an attack card, end to end: the execution on each target, and how many tickets the
@@ -8,7 +8,6 @@ import { Stack, stackForFile } from './harness.ts';
 
 const read = Stack.read;
 const where = 'C0DETAILS';
-const trackerEnv = { TRACKER_PROJECT_ID: '10001', TRACKER_ISSUE_TYPE_ID: '10004' };
 let stack: Stack;
 stackForFile({ env: trackerEnv }, (started) => (stack = started));
 

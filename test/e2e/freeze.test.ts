@@ -1,6 +1,5 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { Stack, stackForFile } from './harness.ts';
-import { dropRedisKeys } from '../support/redisKeys.ts';
+import { describe, expect, it } from 'vitest';
+import { replicasForSuite, Stack, stackForFile } from './harness.ts';
 
 const read = Stack.read;
 const channel = 'C0GENERAL';
@@ -249,15 +248,7 @@ const redisUrl = process.env.REDIS_URL;
 describe.skipIf(!redisUrl)('freeze on a shared Redis store', () => {
   let first: Stack;
   let second: Stack;
-
-  beforeAll(async () => {
-    [first, second] = await Stack.startReplicas(redisUrl!);
-  });
-  afterAll(async () => {
-    if (first) await dropRedisKeys(redisUrl!, first.storeNamespace);
-    await second?.stop();
-    await first?.stop();
-  });
+  replicasForSuite(redisUrl!, (a, b) => ([first, second] = [a, b]));
 
   it('is honoured by the other replica, which refuses starts and halts what appears, once', async () => {
     const id = 'U0FREEZER';

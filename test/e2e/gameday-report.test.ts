@@ -1,6 +1,6 @@
 import type { UploadedFile } from '@faultline/fake-slack';
 import { beforeEach, describe, expect, it } from 'vitest';
-import { Stack, stackForFile } from './harness.ts';
+import { Stack, stackForFile, trackerEnv } from './harness.ts';
 
 /**
  * The full report of a game day, end to end: the bot, the fake Slack and the simulator. The
@@ -10,7 +10,6 @@ import { Stack, stackForFile } from './harness.ts';
 
 const read = Stack.read;
 const where = 'C0REPORT';
-const trackerEnv = { TRACKER_PROJECT_ID: '10001', TRACKER_ISSUE_TYPE_ID: '10004' };
 let stack: Stack;
 stackForFile({ env: trackerEnv }, (started) => (stack = started));
 

@@ -11,9 +11,13 @@ import { createDeps } from '../../src/bootstrap.ts';
 import { loadConfig, type Config } from '../../src/config.ts';
 import type { Deps } from '../../src/deps.ts';
 import { createLogger } from '../../src/logger.ts';
+import { dropRedisKeys } from '../support/redisKeys.ts';
 
 /** The bot token's scopes, as manifest.yml asks for them: a Web API call outside them fails as in Slack. */
 const manifestScopes: string[] = parse(readFileSync(new URL('../../manifest.yml', import.meta.url), 'utf8')).oauth_config.scopes.bot;
+
+/** The simulator's seeded tracker project and issue type, as a Faultline that files tickets is configured for them. */
+export const trackerEnv = { TRACKER_PROJECT_ID: '10001', TRACKER_ISSUE_TYPE_ID: '10004' };
 
 /** The simulator's seeded monitoring products, as a Faultline with guards is configured for them. */
 export const monitoringEnv = {
@@ -327,5 +331,23 @@ export function stackForFile(options: StackOptions, assign: (stack: Stack) => vo
   });
   afterAll(async () => {
     await stack?.stop();
+  });
+}
+
+/**
+ * Two replicas on a shared Redis for every test of a describe block (see Stack.startReplicas);
+ * their keys are dropped when the block ends.
+ */
+export function replicasForSuite(redisUrl: string, assign: (first: Stack, second: Stack) => void): void {
+  let replicas: [Stack, Stack] | undefined;
+  beforeAll(async () => {
+    replicas = await Stack.startReplicas(redisUrl);
+    assign(...replicas);
+  });
+  afterAll(async () => {
+    if (!replicas) return;
+    await dropRedisKeys(redisUrl, replicas[0].storeNamespace);
+    await replicas[1].stop();
+    await replicas[0].stop();
   });
 }

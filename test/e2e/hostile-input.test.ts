@@ -5,12 +5,12 @@
  * into channel text only when they are plain http(s) links.
  */
 import { describe, expect, it } from 'vitest';
-import { Stack, stackForFile } from './harness.ts';
+import { Stack, stackForFile, trackerEnv } from './harness.ts';
 
 const read = Stack.read;
 const channel = 'C0GENERAL';
 let stack: Stack;
-stackForFile({ env: { TRACKER_PROJECT_ID: '10001', TRACKER_ISSUE_TYPE_ID: '10004' } }, (started) => (stack = started));
+stackForFile({ env: trackerEnv }, (started) => (stack = started));
 
 /** Clicks `button` on `surface` with `value` in place of its own; returns the ephemeral reply and what the platform received. */
 async function forgedClick(personId: string, find: () => { click: (text: string, options: { sendValue: string; confirm?: boolean }) => Promise<unknown> }, button: string, value: string, confirm = false) {

@@ -1,10 +1,9 @@
 import { startFakeSlack } from '@faultline/fake-slack';
 import { describe, expect, it } from 'vitest';
-import { Stack, stackForFile } from './harness.ts';
+import { Stack, stackForFile, trackerEnv } from './harness.ts';
 
 const read = Stack.read;
 const channel = 'C0GAMEDAY';
-const trackerEnv = { TRACKER_PROJECT_ID: '10001', TRACKER_ISSUE_TYPE_ID: '10004' };
 let stack: Stack;
 stackForFile({ env: trackerEnv }, (started) => (stack = started));
 

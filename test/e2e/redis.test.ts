@@ -1,6 +1,5 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { Stack } from './harness.ts';
-import { dropRedisKeys } from '../support/redisKeys.ts';
+import { describe, expect, it } from 'vitest';
+import { replicasForSuite, Stack } from './harness.ts';
 
 const redisUrl = process.env.REDIS_URL;
 const read = Stack.read;
@@ -10,16 +9,8 @@ const channel = 'C0GENERAL';
 describe.skipIf(!redisUrl)('on a shared Redis store', () => {
   let first: Stack;
   let second: Stack;
-
-  beforeAll(async () => {
-    // Slack delivers to the load balancer; here, to the first replica unless a test says otherwise.
-    [first, second] = await Stack.startReplicas(redisUrl!);
-  });
-  afterAll(async () => {
-    if (first) await dropRedisKeys(redisUrl!, first.storeNamespace);
-    await second?.stop();
-    await first?.stop();
-  });
+  // Slack delivers to the load balancer; here, to the first replica unless a test says otherwise.
+  replicasForSuite(redisUrl!, (a, b) => ([first, second] = [a, b]));
 
   it('starts once, polls cards to the end with one replica per team, and serves Home and game days', async () => {
     const id = 'U0REDIS1';

@@ -1,9 +1,9 @@
 import { describe, expect, it } from 'vitest';
-import { Stack, stackForFile } from './harness.ts';
+import { Stack, stackForFile, trackerEnv } from './harness.ts';
 
 const channel = 'C0GENERAL';
 let stack: Stack;
-stackForFile({ command: '/other', env: { TRACKER_PROJECT_ID: '10001', TRACKER_ISSUE_TYPE_ID: '10004' } }, (started) => (stack = started));
+stackForFile({ command: '/other', env: trackerEnv }, (started) => (stack = started));
 
 /** Every text the bot sent to Slack so far: messages, replies, modals and App Home. */
 const everythingSent = () => JSON.stringify(stack.fake.calls);

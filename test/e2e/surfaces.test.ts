@@ -3,12 +3,12 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Message } from '@faultline/fake-slack';
 import { describe, expect, it } from 'vitest';
-import { Stack, stackForFile } from './harness.ts';
+import { Stack, stackForFile, trackerEnv } from './harness.ts';
 
 const read = Stack.read;
 const channel = 'C0GENERAL';
 let stack: Stack;
-stackForFile({ env: { TRACKER_PROJECT_ID: '10001', TRACKER_ISSUE_TYPE_ID: '10004' } }, (started) => (stack = started));
+stackForFile({ env: trackerEnv }, (started) => (stack = started));
 
 let n = 0;
 const nextPerson = () => `U0SURFACE${++n}`;
@@ -181,7 +181,7 @@ describe('App Home', () => {
 describe('game days', () => {
   it('collects attacks, halts, notes and tickets, survives a restart, and ends with a summary', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'faultline-gameday-'));
-    const local = await Stack.start({ storeUrl: `sqlite://${join(dir, 'bot.db')}`, env: { TRACKER_PROJECT_ID: '10001', TRACKER_ISSUE_TYPE_ID: '10004' } });
+    const local = await Stack.start({ storeUrl: `sqlite://${join(dir, 'bot.db')}`, env: trackerEnv });
     const where = 'C0GAMEDAY';
     try {
       const lead = 'U0LEAD';

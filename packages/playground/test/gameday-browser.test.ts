@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Locator } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
-import { hasChromium, skipNote, useDemoInBrowser } from './support/browser.ts';
+import { hasChromium, readmeSteps, skipNote, useDemoInBrowser } from './support/browser.ts';
 
 /**
  * The README's game day, walked in the playground page in Chromium: the steps are read from the
@@ -20,14 +20,7 @@ type Step = { kind: 'command'; text: string } | { kind: 'click'; text: string };
 
 /** The steps in the code blocks of the README's game-day section, in order. */
 function gameDaySteps(markdown: string): Step[] {
-  const start = markdown.indexOf('### A game day, from start to summary');
-  if (start < 0) throw new Error('the README has no game-day section');
-  const next = markdown.indexOf('\n#', start + 4);
-  const section = markdown.slice(start, next < 0 ? undefined : next);
-  const blocks = [...section.matchAll(/```\n([\s\S]*?)```/g)].map((match) => match[1]!);
-  return blocks.flatMap((block) => block.split('\n').map((line) => line.trim()).filter(Boolean)).map((line): Step => {
-    // What a step does is on the left; the right of the arrow says what follows.
-    const left = line.split(/\s{2,}→|\s{2,}/)[0]!.trim();
+  return readmeSteps(markdown, '### A game day, from start to summary').map(({ left, line }): Step => {
     if (left.startsWith('/chaos ')) return { kind: 'command', text: left };
     const clicked = /^\((.*)\)$/.exec(left);
     if (clicked) return { kind: 'click', text: clicked[1]! };

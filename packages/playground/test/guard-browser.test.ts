@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { hasChromium, skipNote, useDemoInBrowser } from './support/browser.ts';
+import { hasChromium, readmeSteps, skipNote, useDemoInBrowser } from './support/browser.ts';
 
 /**
  * The README's guard walkthrough in the playground page in Chromium: a game day with a guard, an
@@ -19,13 +19,7 @@ type Step = { kind: 'command'; text: string } | { kind: 'panel'; signal: string;
 
 /** The steps of the README's "A guard firing, in the demo": commands typed, and changes in the Simulator panel. */
 function guardSteps(markdown: string): Step[] {
-  const start = markdown.indexOf('### A guard firing, in the demo');
-  if (start < 0) throw new Error('the README has no section on a guard firing in the demo');
-  const next = markdown.indexOf('\n#', start + 4);
-  const section = markdown.slice(start, next < 0 ? undefined : next);
-  const blocks = [...section.matchAll(/```\n([\s\S]*?)```/g)].map((match) => match[1]!);
-  return blocks.flatMap((block) => block.split('\n').map((line) => line.trim()).filter(Boolean)).map((line): Step => {
-    const left = line.split(/\s{2,}→|\s{2,}/)[0]!.trim();
+  return readmeSteps(markdown, '### A guard firing, in the demo').map(({ left, line }): Step => {
     if (left.startsWith('/chaos ')) return { kind: 'command', text: left };
     const panel = /^\(Simulator panel: (.+) → (\S+)\)$/.exec(left);
     if (panel) return { kind: 'panel', signal: panel[1]!, state: panel[2]! };

@@ -10,6 +10,21 @@ import { startDemo, type Demo } from '../../src/demo.ts';
 export const chromiumPath = '/usr/bin/chromium';
 export const hasChromium = existsSync(chromiumPath);
 
+/**
+ * The steps of a README walkthrough: each line of the code blocks under `heading`, as what it
+ * does (left of the arrow or the wide gap, where the right says what follows) and the whole line.
+ */
+export function readmeSteps(markdown: string, heading: string): { left: string; line: string }[] {
+  const start = markdown.indexOf(heading);
+  if (start < 0) throw new Error(`the README has no section “${heading}”`);
+  const next = markdown.indexOf('\n#', start + 4);
+  const section = markdown.slice(start, next < 0 ? undefined : next);
+  const blocks = [...section.matchAll(/```\n([\s\S]*?)```/g)].map((match) => match[1]!);
+  return blocks
+    .flatMap((block) => block.split('\n').map((line) => line.trim()).filter(Boolean))
+    .map((line) => ({ left: line.split(/\s{2,}→|\s{2,}/)[0]!.trim(), line }));
+}
+
 /** A browser suite's title, saying how to get Chromium where the suite is skipped for want of it. */
 export function skipNote(title: string): string {
   return hasChromium ? title : `${title} (skipped: ${chromiumPath} is missing; apt-get install chromium)`;
