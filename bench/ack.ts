@@ -73,6 +73,15 @@ export async function startBackends() {
   };
 }
 
+/** A bare Bolt app and Faultline against the backends, each added to `processes` to be stopped. */
+export async function startBareAndFaultline(backends: Awaited<ReturnType<typeof startBackends>>, processes: TargetProcess[]) {
+  const bare = await TargetProcess.start({ ...backends.spec, kind: 'bare' }, backends.caFile);
+  processes.push(bare);
+  const faultline = await TargetProcess.start({ ...backends.spec, kind: 'faultline' }, backends.caFile);
+  processes.push(faultline);
+  return { bare, faultline };
+}
+
 /** One Slack app in its child process. */
 export class TargetProcess {
   readonly url: string;
@@ -298,15 +307,12 @@ function compare(kind: Kind, bare: Case, faultline: Case) {
 
 export async function ackBenchmark(): Promise<SummaryRow[]> {
   const backends = await startBackends();
-  const { sim, fake, spec, caFile } = backends;
+  const { sim, fake } = backends;
   const processes: TargetProcess[] = [];
   const client = new ChildLink(new URL('./load-client.ts', import.meta.url));
   const send = (url: string, deliveries: Delivery[], shape = load) => client.request<LoadResult>({ url, signingSecret, deliveries, shape } satisfies LoadOrder);
   try {
-    const bare = await TargetProcess.start({ ...spec, kind: 'bare' }, caFile);
-    processes.push(bare);
-    const faultline = await TargetProcess.start({ ...spec, kind: 'faultline' }, caFile);
-    processes.push(faultline);
+    const { bare, faultline } = await startBareAndFaultline(backends, processes);
     const deliveries = await captureAll(fake, sim, faultline.url);
 
     let expectedReplies = fake.callsTo('response_url').length;

@@ -18,7 +18,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import type { FakeSlack, SlackPerson } from '@faultline/fake-slack';
 import type { Simulator } from '@faultline/platform-sim';
 import { attackRefValue } from '../src/views/attackCard.ts';
-import { DeliveryCapture, logIn, signingSecret, startBackends, TargetProcess } from './ack.ts';
+import { DeliveryCapture, logIn, signingSecret, startBackends, startBareAndFaultline, type TargetProcess } from './ack.ts';
 import { ChildLink } from './child.ts';
 import type { Delivery, LoadResult } from './load.ts';
 import type { LoadOrder } from './load-client.ts';
@@ -141,16 +141,13 @@ function budget(attribution: Attribution, plain: { cpuMs: number; mainThreadCpuM
 
 export async function profileBenchmark(): Promise<SummaryRow[]> {
   const backends = await startBackends();
-  const { sim, fake, spec, caFile } = backends;
+  const { sim, fake } = backends;
   const profileDirectory = await mkdtemp(join(tmpdir(), 'faultline-profiles-'));
   const processes: TargetProcess[] = [];
   const client = new ChildLink(new URL('./load-client.ts', import.meta.url));
   const send = (url: string, deliveries: Delivery[]) => client.request<LoadResult>({ url, signingSecret, deliveries, shape: load } satisfies LoadOrder);
   try {
-    const bare = await TargetProcess.start({ ...spec, kind: 'bare' }, caFile);
-    processes.push(bare);
-    const faultline = await TargetProcess.start({ ...spec, kind: 'faultline' }, caFile);
-    processes.push(faultline);
+    const { bare, faultline } = await startBareAndFaultline(backends, processes);
     const deliveries = await captureAll(fake, sim, faultline.url);
 
     const run = async (app: TargetProcess, chunk: Delivery[], reply: RegExp | undefined, profiled: boolean): Promise<Run> => {
