@@ -78,6 +78,8 @@ describe('two-person approval', () => {
     await seenBy(requester, withdrawn.ts).click('Reject');
     await stack.deps.slack.flush();
     await stack.fake.waitFor(() => read(requestMessage()).includes('withdrew'), 'the withdrawal');
+    // The requester's own answer may come after the channel's: the next request must not take it for its preview.
+    await stack.fake.waitFor(() => read(stack.person(requester).ephemerals(channel).at(-1)).includes('Withdrawn'), 'the requester\'s answer to the withdrawal');
 
     // Clicked after 15 minutes: nothing starts, and the request says it ended.
     const late = await requestFor(requester, 'attack cpu -l 900');
