@@ -1,12 +1,17 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { once } from 'node:events';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { App, HTTPReceiver, SocketModeReceiver } from '@slack/bolt';
 import type { Deps } from './deps.ts';
-import { boltLogger } from './logger.ts';
+import { boltLogger, type Logger } from './logger.ts';
 import { listeners } from './listeners.ts';
 import { createMetrics, type Metrics } from './metrics.ts';
 import { SlackAdapter } from './slack/adapter.ts';
+import { AckThreadReceiver } from './slack/ackThreadReceiver.ts';
+import { forwardedPeerHeader } from './slack/ackThreadProtocol.ts';
 import { respondTo } from './slack/replies.ts';
 import { slackClientOptions } from './bootstrap.ts';
 import { publishHome } from './commands/home.ts';
@@ -60,15 +65,30 @@ function routeMatches(pattern: string, path: string): boolean {
   return want.length === got.length && want.every((segment, i) => (segment.startsWith(':') ? got[i] !== '' : segment === got[i]));
 }
 
-/** A small server for routes outside Bolt: the operations port, and PORT in Socket Mode, which has no HTTP endpoint of its own. */
-async function serveRoutes(routes: Route[], port: number): Promise<Server> {
+/**
+ * A small server for routes outside Bolt: the operations port, PORT in Socket Mode, which has no
+ * HTTP endpoint of its own, and the private socket the ack thread passes every other path to.
+ * On that socket only, the address a request came from is the one the ack thread forwards.
+ */
+async function serveRoutes(routes: Route[], at: number | string, logger: Logger): Promise<Server> {
+  const forwarded = typeof at === 'string';
   const server = createServer((req, res) => {
+    if (forwarded) {
+      const peer = req.headers[forwardedPeerHeader];
+      delete req.headers[forwardedPeerHeader];
+      // The thread opens one connection per request, so the connection's address is this request's.
+      Object.defineProperty(req.socket, 'remoteAddress', { value: typeof peer === 'string' && peer ? peer : undefined, configurable: true });
+    }
     const path = new URL(req.url ?? '/', 'http://localhost').pathname;
     const route = routes.find((r) => routeMatches(r.path, path) && r.method === req.method);
     if (route) route.handler(req, res);
-    else reply(res, 404, 'not found\n');
+    else {
+      // As Bolt logs a request it has no route for; the logger scrubs login links from the line.
+      logger.debug(`no route for ${req.method ?? ''} ${path}`);
+      reply(res, 404, 'not found\n');
+    }
   });
-  server.listen(port);
+  server.listen(at);
   await once(server, 'listening');
   return server;
 }
@@ -87,6 +107,9 @@ export interface StartOptions {
 /** Card updates queued at shutdown get this long; what is left is redrawn by the next replica. */
 const flushWithinMs = 10_000;
 
+/** Bolt's limit for a delivery no listener answered, past Slack's own 3 s. */
+const unansweredMs = 3_001;
+
 /** Builds the Bolt app in Socket Mode or HTTP mode, registers every listener, and starts it. */
 export async function startBot(deps: Deps, options: StartOptions = {}): Promise<RunningBot> {
   const { config, logger } = deps;
@@ -104,13 +127,22 @@ export async function startBot(deps: Deps, options: StartOptions = {}): Promise<
   const clientOptions = slackClientOptions(config, options.slackTimeoutMs);
 
   let app: App;
-  let server: Server;
+  let server: Server | undefined;
+  /** With the ack thread: its receiver, and the private socket's directory. */
+  let ackThread: { receiver: AckThreadReceiver; directory: string } | undefined;
   if (config.slack.socketMode) {
     // The socket client keeps its own, patient retry budget for apps.connections.open: with
     // the short one of our Web API calls it would give up reconnecting after a brief outage.
     const receiver = new SocketModeReceiver({ appToken: config.slack.appToken!, logger: slackLogger, installerOptions: { clientOptions: { slackApiUrl: config.slack.apiUrl } } });
     app = new App({ token: config.slack.botToken, receiver, logger: slackLogger, clientOptions });
-    server = await serveRoutes(routes, port);
+    server = await serveRoutes(routes, port, logger);
+  } else if (config.slack.ackThread) {
+    // mkdtemp makes the directory readable by this user only: nobody else can reach the socket.
+    const directory = await mkdtemp(join(tmpdir(), 'faultline-'));
+    server = await serveRoutes(routes, join(directory, 'routes.sock'), logger);
+    const receiver = new AckThreadReceiver({ endpoint: '/slack/events', signingSecret: config.slack.signingSecret!, routesPath: join(directory, 'routes.sock'), unansweredMs }, logger);
+    ackThread = { receiver, directory };
+    app = new App({ token: config.slack.botToken, receiver, logger: slackLogger, clientOptions });
   } else {
     const receiver = new HTTPReceiver({ signingSecret: config.slack.signingSecret!, endpoints: '/slack/events', customRoutes: routes, logger: slackLogger });
     app = new App({ token: config.slack.botToken, receiver, logger: slackLogger, clientOptions });
@@ -121,9 +153,9 @@ export async function startBot(deps: Deps, options: StartOptions = {}): Promise<
   adapter.register(app, listeners);
 
   const started = (await app.start(port)) as unknown;
-  if (!config.slack.socketMode) server = started as Server;
-  const opsServer = opsPort === undefined ? undefined : await serveRoutes(operationsRoutes(deps, metrics, state), opsPort);
-  const bound = (server!.address() as AddressInfo).port;
+  if (!config.slack.socketMode && !ackThread) server = started as Server;
+  const opsServer = opsPort === undefined ? undefined : await serveRoutes(operationsRoutes(deps, metrics, state), opsPort, logger);
+  const bound = ackThread ? ackThread.receiver.port : (server!.address() as AddressInfo).port;
   const opsBound = opsServer ? (opsServer.address() as AddressInfo).port : undefined;
   deps.poller.start();
   logger.info({ mode: config.slack.socketMode ? 'socket' : 'http', port: bound, ...(opsBound !== undefined ? { opsPort: opsBound } : {}) }, 'Faultline is running');
@@ -138,7 +170,9 @@ export async function startBot(deps: Deps, options: StartOptions = {}): Promise<
         state.stopping = true;
         // Slack's requests are still taken while the work in flight finishes: each new one is
         // answered "Faultline is restarting" rather than refused a connection or dropped.
+        await ackThread?.receiver.hold();
         await adapter.drain();
+        await ackThread?.receiver.drain();
         await deps.poller.stop();
         const unsent = await deps.slack.flush({ withinMs: options.flushWithinMs ?? flushWithinMs });
         if (unsent.length) {
@@ -146,15 +180,18 @@ export async function startBot(deps: Deps, options: StartOptions = {}): Promise<
           await rememberUnsent(deps, unsent);
         }
         const stopped = app.stop().catch((error: unknown) => logger.warn({ err: error }, 'receiver did not stop cleanly'));
+        // The ack thread passes requests to the routes' socket until its own server has closed.
+        if (ackThread) await stopped;
         const closed = [
-          ...(config.slack.socketMode ? [server] : []),
+          ...(config.slack.socketMode || ackThread ? [server!] : []),
           ...(opsServer ? [opsServer] : []),
         ].map((s) => new Promise((resolve) => s.close(resolve)));
-        server.closeIdleConnections();
+        server?.closeIdleConnections();
         opsServer?.closeIdleConnections();
         // Requests that came in on open connections while the listeners closed.
         await adapter.drain();
         await Promise.all([stopped, ...closed]);
+        if (ackThread) await rm(ackThread.directory, { recursive: true, force: true });
         await deps.platform.close();
         await deps.store.close();
         logger.info('stopped');

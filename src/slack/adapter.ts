@@ -140,8 +140,8 @@ export class SlackAdapter {
   register(app: App, listeners: Listeners): void {
     const { command } = this.#deps.config.slack;
 
-    app.command(command, async ({ ack, body, respond, client }) => {
-      await this.#track('command', async () => {
+    app.command(command, async ({ ack, body, respond, client, context }) => {
+      await this.#track(context, 'command', async () => {
         await ack();
         const actor = actorFrom(body);
         const reply = await this.#safely(actor, () => listeners.command(body.text ?? '', actor, this.#deps, { responseUrl: body.response_url, triggerId: body.trigger_id }));
@@ -150,8 +150,8 @@ export class SlackAdapter {
     });
 
     for (const [actionId, handler] of Object.entries(listeners.actions)) {
-      app.action(actionId, async ({ ack, body, respond, client }) => {
-        await this.#track('action', async () => {
+      app.action(actionId, async ({ ack, body, respond, client, context }) => {
+        await this.#track(context, 'action', async () => {
           await ack();
           if (body.type !== 'block_actions') return;
           const actor = actorFrom(body as BodyIdentity);
@@ -183,8 +183,8 @@ export class SlackAdapter {
     }
 
     for (const [callbackId, handler] of Object.entries(listeners.shortcuts)) {
-      app.shortcut(callbackId, async ({ ack, body, client }) => {
-        await this.#track('shortcut', async () => {
+      app.shortcut(callbackId, async ({ ack, body, client, context }) => {
+        await this.#track(context, 'shortcut', async () => {
           await ack();
           if (body.type !== 'message_action') return;
           const actor = { ...actorFrom(body as BodyIdentity), channelId: body.channel.id };
@@ -198,8 +198,8 @@ export class SlackAdapter {
     }
 
     for (const [type, handler] of Object.entries(listeners.events)) {
-      app.event(type, async ({ event, body }) => {
-        await this.#track('event', async () => {
+      app.event(type, async ({ event, body, context }) => {
+        await this.#track(context, 'event', async () => {
           const user = (event as { user?: string }).user;
           if (!user) return;
           if (type === 'app_home_opened' && (event as { tab?: string }).tab !== 'home') return;
@@ -210,8 +210,8 @@ export class SlackAdapter {
     }
 
     for (const [callbackId, handler] of Object.entries(listeners.views)) {
-      app.view(callbackId, async ({ ack, body, view, client }) => {
-        await this.#track('view', async () => {
+      app.view(callbackId, async ({ ack, body, view, client, context }) => {
+        await this.#track(context, 'view', async () => {
           const actor = actorFrom(body as BodyIdentity);
           const work = this.#safelySubmit(actor, () => handler({ actor, viewId: view.id, viewHash: view.hash, inputs: readInputs(view.state.values), privateMetadata: view.private_metadata ?? '' }, this.#deps));
           let timer: NodeJS.Timeout | undefined;
@@ -242,8 +242,8 @@ export class SlackAdapter {
     }
 
     for (const [actionId, handler] of Object.entries(listeners.options)) {
-      app.options(actionId, async ({ ack, body, options }) => {
-        await this.#track('options', async () => {
+      app.options(actionId, async ({ ack, body, options, context }) => {
+        await this.#track(context, 'options', async () => {
           const actor = actorFrom(body as BodyIdentity);
           try {
             const view = (body as { view?: { state?: { values?: Record<string, Record<string, InputState>> }; private_metadata?: string } }).view;
@@ -260,10 +260,11 @@ export class SlackAdapter {
 
   /**
    * Runs the work for one request, counted and awaited by drain(). While stopping, `refuse`
-   * runs instead: it still acks, and tells the person Faultline is restarting.
+   * runs instead: it still acks, and tells the person Faultline is restarting. A request the ack
+   * thread answered before the stop began was taken then, and is done in full.
    */
-  async #track(kind: Kind, work: () => Promise<void>, refuse?: () => Promise<void>): Promise<void> {
-    if (!this.#accepting) {
+  async #track(context: Record<string, unknown>, kind: Kind, work: () => Promise<void>, refuse?: () => Promise<void>): Promise<void> {
+    if (!this.#accepting && context['preAcked'] !== true) {
       if (!refuse) return;
       const refusing = refuse().then(
         () => this.#metrics.interactions.inc({ kind, outcome: 'refused' }),

@@ -1,0 +1,126 @@
+/**
+ * The ack thread: Slack's HTTP endpoint on a thread of its own, so that an ack never waits behind
+ * the work of another request on the main thread (session reads, platform calls, Block Kit).
+ *
+ * It verifies each delivery's signature with Bolt's own functions and answers at once what is
+ * always answered empty (slash commands, button clicks, shortcuts, events), then hands the
+ * delivery to the main thread, where Bolt runs the listeners. What needs the listener's answer
+ * (modal submissions, options) waits for it here. Every other path (login pages, /healthz,
+ * /readyz, /metrics) is passed through to the main thread's own server on a private socket.
+ *
+ * Messages: see ThreadMessage and MainMessage in ackThreadProtocol.ts.
+ */
+import { createServer, request, type IncomingMessage, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { parentPort, workerData } from 'node:worker_threads';
+// The module alone, not all of Bolt: this thread starts in a fraction of the time.
+import * as slackHttp from '@slack/bolt/dist/receivers/HTTPModuleFunctions.js';
+import { answersAtOnce, forwardedPeerHeader, type AckThreadOptions, type MainMessage, type ThreadMessage } from './ackThreadProtocol.ts';
+
+const options = workerData as AckThreadOptions;
+const port = parentPort!;
+const send = (message: ThreadMessage) => port.postMessage(message);
+
+/** Deliveries waiting for the main thread's answer, by id. */
+const waiting = new Map<number, { res: ServerResponse; timer: NodeJS.Timeout }>();
+let nextId = 1;
+/** Off once the bot is stopping: every delivery then waits for the main thread, which says it is restarting. */
+let answeringAtOnce = true;
+
+async function takeDelivery(req: IncomingMessage, res: ServerResponse): Promise<void> {
+  let buffered;
+  try {
+    buffered = await slackHttp.parseAndVerifyHTTPRequest({ enabled: true, signingSecret: options.signingSecret }, req);
+  } catch (error) {
+    if (slackHttp.isRawBodyError(error) && (error.type === 'entity.too.large' || error.statusCode === 413)) {
+      send({ type: 'log', level: 'warn', message: 'A Slack request body was larger than allowed' });
+      slackHttp.buildNoBodyResponse(res, 413);
+      return;
+    }
+    send({ type: 'log', level: 'warn', message: `Failed to parse and verify a Slack request: ${(error as Error).message}` });
+    slackHttp.buildNoBodyResponse(res, 401);
+    return;
+  }
+  let body: Record<string, unknown>;
+  try {
+    body = slackHttp.parseHTTPRequestBody(buffered) as Record<string, unknown>;
+  } catch (error) {
+    send({ type: 'log', level: 'warn', message: `Malformed Slack request body: ${(error as Error).message}` });
+    slackHttp.buildNoBodyResponse(res, 400);
+    return;
+  }
+  if (body['ssl_check'] === '1') return slackHttp.buildSSLCheckResponse(res);
+  if (body['type'] === 'url_verification') return slackHttp.buildUrlVerificationResponse(res, body);
+
+  const id = nextId++;
+  const retryNum = slackHttp.extractRetryNumFromHTTPRequest(req);
+  const retryReason = slackHttp.extractRetryReasonFromHTTPRequest(req);
+  if (answeringAtOnce && answersAtOnce(body)) {
+    slackHttp.buildContentResponse(res, undefined);
+    send({ type: 'delivery', id, body, preAcked: true, retryNum, retryReason });
+    return;
+  }
+  // Bolt's own limit for a request no listener answered: Slack has given up on it by then.
+  const timer = setTimeout(() => {
+    waiting.delete(id);
+    send({ type: 'log', level: 'warn', message: `A Slack request was not answered within ${options.unansweredMs} ms` });
+    slackHttp.buildNoBodyResponse(res, 404);
+  }, options.unansweredMs);
+  waiting.set(id, { res, timer });
+  send({ type: 'delivery', id, body, preAcked: false, retryNum, retryReason });
+}
+
+/** Any other path, to the main thread's server, with the address the request came from. */
+function passThrough(req: IncomingMessage, res: ServerResponse): void {
+  const headers = { ...req.headers, [forwardedPeerHeader]: req.socket.remoteAddress ?? '' };
+  // One connection per request: the main thread reads the forwarded address once per connection.
+  const upstream = request({ socketPath: options.routesPath, method: req.method, path: req.url, headers, agent: false }, (answer) => {
+    // That connection's own headers stay on it: the client's connection is kept alive as it asked.
+    const { connection: _connection, 'keep-alive': _keepAlive, ...answerHeaders } = answer.headers;
+    res.writeHead(answer.statusCode ?? 502, answerHeaders);
+    answer.pipe(res);
+  });
+  upstream.on('error', (error) => {
+    send({ type: 'log', level: 'error', message: `The main thread did not answer ${req.method} ${new URL(req.url ?? '/', 'http://localhost').pathname}: ${error.message}` });
+    if (!res.headersSent) slackHttp.buildNoBodyResponse(res, 502);
+    else res.destroy();
+  });
+  req.pipe(upstream);
+}
+
+const server = createServer((req, res) => {
+  const path = new URL(req.url ?? '/', 'http://localhost').pathname;
+  if (req.method === 'POST' && path === options.endpoint) {
+    takeDelivery(req, res).catch((error: unknown) => {
+      send({ type: 'log', level: 'error', message: `Could not take a Slack request: ${(error as Error).message}` });
+      if (!res.headersSent) slackHttp.buildNoBodyResponse(res, 500);
+    });
+    return;
+  }
+  passThrough(req, res);
+});
+
+port.on('message', (message: MainMessage) => {
+  switch (message.type) {
+    case 'ack': {
+      const entry = waiting.get(message.id);
+      if (!entry) return;
+      waiting.delete(message.id);
+      clearTimeout(entry.timer);
+      if (message.failed) slackHttp.buildNoBodyResponse(entry.res, 500);
+      else slackHttp.buildContentResponse(entry.res, message.response);
+      return;
+    }
+    case 'hold':
+      answeringAtOnce = false;
+      send({ type: 'holding' });
+      return;
+    case 'close':
+      server.close(() => send({ type: 'closed' }));
+      server.closeIdleConnections();
+      return;
+  }
+});
+
+server.on('error', (error) => send({ type: 'failed', message: error.message }));
+server.listen(options.port, () => send({ type: 'listening', port: (server.address() as AddressInfo).port }));
