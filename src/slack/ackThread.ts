@@ -30,7 +30,7 @@ let answeringAtOnce = true;
 async function takeDelivery(req: IncomingMessage, res: ServerResponse): Promise<void> {
   let buffered;
   try {
-    buffered = await slackHttp.parseAndVerifyHTTPRequest({ enabled: true, signingSecret: options.signingSecret }, req);
+    buffered = await slackHttp.parseAndVerifyHTTPRequest({ enabled: true, signingSecret: options.signingSecret, bodyLimit: slackHttp.defaultBodyLimit }, req);
   } catch (error) {
     if (slackHttp.isRawBodyError(error) && (error.type === 'entity.too.large' || error.statusCode === 413)) {
       send({ type: 'log', level: 'warn', message: 'A Slack request body was larger than allowed' });

@@ -84,6 +84,16 @@ describe('Slack\'s endpoint on the ack thread', () => {
     await stack.fake.waitFor(() => stack.homePublishes(other) > homesBefore, 'the Home tab of the other person');
   });
 
+  it('refuses a body larger than Slack ever sends, before reading the rest of it', async () => {
+    const answer = await fetch(`${botUrl()}/slack/events`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      body: `text=${'x'.repeat(5 * 1024 * 1024)}`,
+    });
+    expect(answer.status).toBe(413);
+    expect(stack.logs.filter((line) => line.msg === 'A Slack request body was larger than allowed')).toHaveLength(1);
+  });
+
   it('passes other paths to the main thread with the address the request came from, which a client cannot set', async () => {
     expect(await (await fetch(`${botUrl()}/healthz`)).text()).toBe('ok\n');
     expect((await fetch(`${botUrl()}/readyz`)).status).toBe(200);
