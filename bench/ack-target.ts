@@ -26,6 +26,8 @@ import { LIST_NEXT_PAGE } from '../src/views/attackList.ts';
 export interface TargetSpec {
   /** `bare-reply`: a bare Bolt app that acks, then posts a fixed message to the response_url. */
   kind: 'bare' | 'bare-reply' | 'faultline';
+  /** Faultline: Slack's endpoint on a thread of its own (the default), or `false` for ACK_THREAD=off. */
+  ackThread?: boolean;
   /** Faultline's store (default memory://) and session key (default a random one): replicas share both. */
   storeUrl?: string;
   sessionKey?: string;
@@ -115,6 +117,7 @@ async function startFaultline(spec: TargetSpec): Promise<Running> {
     SESSION_KEY: spec.sessionKey ?? randomBytes(32).toString('base64'),
     STORE_URL: spec.storeUrl ?? 'memory://',
     LOG_LEVEL: 'info',
+    ACK_THREAD: spec.ackThread === false ? 'off' : 'on',
   });
   // The production wiring, the platform client's own connection pool included; only the log
   // destination differs.

@@ -2,8 +2,10 @@
  * Time from delivering a signed slash command or button click to the app's HTTP answer (its ack),
  * for a bare Bolt app and for Faultline, under the same paced load, while the platform answers
  * every call in 2 s; then the same for Faultline while the platform never answers. Modal
- * submissions are measured too with the platform hanging: Faultline waits up to 2.5 s for their
- * outcome before it acks, the nearest any ack comes to Slack's 3 s.
+ * submissions are measured too with the platform hanging: Faultline waits up to 2 s for their
+ * outcome before it acks, the nearest any ack comes to Slack's 3 s. A third app, Faultline with
+ * ACK_THREAD=off, takes the same turns under the platform answering in 2 s, to show what the ack
+ * thread buys and costs.
  *
  * Each app runs in a child process (ack-target.ts), and so does the load client (load-client.ts);
  * this process plays Slack and the platform (the fake Slack and the simulator) and directs the
@@ -42,6 +44,8 @@ const platformLatencyMs = 2_000;
 const slackDeadlineMs = 3_000;
 const targetRatio = 1.1;
 const channel = 'C0GENERAL';
+/** The Slack user whose deliveries are replayed. */
+const benchPerson = 'U0BENCHACK';
 export const signingSecret = 'bench-signing-secret';
 const botToken = 'xoxb-bench-bot-token';
 
@@ -123,6 +127,8 @@ export class TargetProcess {
 /** Logs a person in through the login modal and the team picker, as a person would. */
 export async function logIn(fake: FakeSlack, sim: Simulator, personId: string): Promise<SlackPerson> {
   const person = fake.user(personId, { name: 'bench' });
+  // The confirmation of an earlier login would be taken for the new login modal.
+  await person.modal()?.close();
   await person.command('login');
   const login = await fake.waitFor(() => person.modal()?.callbackId === 'login' && person.modal(), 'the login modal');
   await login.fill('Email', sim.seed.users.owner.email).fill('Password', sim.seed.users.owner.password).submit();
@@ -201,7 +207,7 @@ async function captureAll(fake: FakeSlack, sim: Simulator, faultlineUrl: string)
   // A logged-in person and a team with more than a page of active attacks: `list` and its Next
   // page button both make Faultline call the platform once it has acked.
   fake.setBotUrl(faultlineUrl);
-  const person = await logIn(fake, sim, 'U0BENCHACK');
+  const person = await logIn(fake, sim, benchPerson);
   sim.addAttacks(sim.seed.teams.platform.id, 100);
   await person.command('list', { channel });
   const firstPage = await fake.waitFor(
@@ -313,7 +319,14 @@ export async function ackBenchmark(): Promise<SummaryRow[]> {
   const send = (url: string, deliveries: Delivery[], shape = load) => client.request<LoadResult>({ url, signingSecret, deliveries, shape } satisfies LoadOrder);
   try {
     const { bare, faultline } = await startBareAndFaultline(backends, processes);
+    // What the ack thread buys, and costs: the same bot with Slack's endpoint on its main thread.
+    const inline = await TargetProcess.start({ ...backends.spec, kind: 'faultline', ackThread: false }, backends.caFile);
+    processes.push(inline);
     const deliveries = await captureAll(fake, sim, faultline.url);
+    // The same person logged in there too, so that it does the same work with the same deliveries.
+    fake.setBotUrl(inline.url);
+    await logIn(fake, sim, benchPerson);
+    fake.setBotUrl(faultline.url);
 
     let expectedReplies = fake.callsTo('response_url').length;
     const awaitReplies = async (count: number) => {
@@ -326,29 +339,31 @@ export async function ackBenchmark(): Promise<SummaryRow[]> {
       await app.sample();
       const result = await send(app.url, chunk, shape);
       const during = await app.sample();
-      if (app !== faultline) return { load: result, during };
+      if (app === bare) return { load: result, during };
       await awaitReplies(chunk.length);
       return { load: result, during, after: await app.sample() };
     };
 
     // Platform answering in 2 s.
     const beforeLoad = replyCounts(fake);
-    const pairs: { kind: Kind; bare: Case; faultline: Case }[] = [];
+    const pairs: { kind: Kind; bare: Case; faultline: Case; inline: Case }[] = [];
     sim.faults.inject({ kind: 'latency', ms: platformLatencyMs, times: Infinity });
     for (const kind of kinds) {
       const queue = deliveries[kind];
       const warmup = queue.splice(0, warmupRequests);
-      for (const app of [bare, faultline]) await turn(app, warmup);
+      for (const app of [bare, faultline, inline]) await turn(app, warmup);
       const pair = {
         kind,
         bare: { name: `bare Bolt · ${kindNames[kind]}`, turns: [] as Turn[] },
         faultline: { name: `Faultline · ${kindNames[kind]} · platform ${platformLatencyMs / 1000} s`, turns: [] as Turn[] },
+        inline: { name: `Faultline, ack thread off · ${kindNames[kind]} · platform ${platformLatencyMs / 1000} s`, turns: [] as Turn[] },
       };
       for (let round = 0; round < rounds; round++) {
         // Bare Bolt ignores response_urls, so both apps get the very same bodies.
         const chunk = queue.splice(0, requestsPerCase / rounds);
         pair.bare.turns.push(await turn(bare, chunk));
         pair.faultline.turns.push(await turn(faultline, chunk));
+        pair.inline.turns.push(await turn(inline, chunk));
       }
       pairs.push(pair);
     }
@@ -357,11 +372,13 @@ export async function ackBenchmark(): Promise<SummaryRow[]> {
     const crowdPair = {
       bare: { name: `bare Bolt · slash command · ${crowd.concurrency} in flight`, turns: [] as Turn[] },
       faultline: { name: `Faultline · slash command · ${crowd.concurrency} in flight · platform ${platformLatencyMs / 1000} s`, turns: [] as Turn[] },
+      inline: { name: `Faultline, ack thread off · slash command · ${crowd.concurrency} in flight · platform ${platformLatencyMs / 1000} s`, turns: [] as Turn[] },
     };
     for (let round = 0; round < 2; round++) {
       const half = crowdChunk.slice(round * (crowdRequests / 2), (round + 1) * (crowdRequests / 2));
       crowdPair.bare.turns.push(await turn(bare, half, crowd));
       crowdPair.faultline.turns.push(await turn(faultline, half, crowd));
+      crowdPair.inline.turns.push(await turn(inline, half, crowd));
     }
     sim.faults.clear();
     const afterLatency = replyCounts(fake);
@@ -395,17 +412,23 @@ export async function ackBenchmark(): Promise<SummaryRow[]> {
     await fake.waitFor(() => modalUpdates().length - modalUpdatesBefore >= submissionRequests, what, 30_000).catch(() => undefined);
     const modalOutcomes = modalUpdates().slice(modalUpdatesBefore);
 
-    const [bareReport, faultlineReport] = await Promise.all(processes.splice(0).map((each) => each.stop()));
+    const [bareReport, faultlineReport, inlineReport] = await Promise.all(processes.splice(0).map((each) => each.stop()));
 
-    printCases([...pairs.flatMap((pair) => [pair.bare, pair.faultline]), crowdPair.bare, crowdPair.faultline, ...hung, submissionCase]);
-    const comparisons = [...pairs.map((pair) => compare(pair.kind, pair.bare, pair.faultline)), { ...compare('command', crowdPair.bare, crowdPair.faultline), crowd: true }];
+    printCases([...pairs.flatMap((pair) => [pair.bare, pair.faultline, pair.inline]), crowdPair.bare, crowdPair.faultline, crowdPair.inline, ...hung, submissionCase]);
+    const comparisonsOf = (app: 'faultline' | 'inline') => [
+      ...pairs.map((pair) => compare(pair.kind, pair.bare, pair[app])),
+      { ...compare('command', crowdPair.bare, crowdPair[app]), crowd: true },
+    ];
+    const comparisons = comparisonsOf('faultline');
+    const inlineComparisons = comparisonsOf('inline');
+    const requestName = (c: (typeof comparisons)[number]) => `${kindNames[c.kind]}${'crowd' in c ? `, ${crowd.concurrency} in flight` : `, ${load.concurrency} in flight, ${load.ratePerSecond}/s`}`;
     printTable(
-      `p99 ack, Faultline against bare Bolt, platform answering in ${platformLatencyMs / 1000} s`,
-      ['request', 'bare p99', 'Faultline p99', 'ratio', '90% interval (bootstrap)', `target ≤ ${targetRatio.toFixed(2)}×`],
-      comparisons.map((c) => [`${kindNames[c.kind]}${'crowd' in c ? `, ${crowd.concurrency} in flight` : `, ${load.concurrency} in flight, ${load.ratePerSecond}/s`}`, formatMs(c.bareP99), formatMs(c.faultlineP99), formatRatio(c.ratio), c.interval, c.verdict]),
+      `p99 ack, Faultline against bare Bolt, platform answering in ${platformLatencyMs / 1000} s; and Faultline with its ack thread off (ACK_THREAD=off)`,
+      ['request', 'bare p99', 'Faultline p99', 'ratio', '90% interval (bootstrap)', `target ≤ ${targetRatio.toFixed(2)}×`, 'ack thread off: p99', 'ratio'],
+      comparisons.map((c, i) => [requestName(c), formatMs(c.bareP99), formatMs(c.faultlineP99), formatRatio(c.ratio), c.interval, c.verdict, formatMs(inlineComparisons[i]!.faultlineP99), formatRatio(inlineComparisons[i]!.ratio)]),
     );
     printTable('Faultline\'s work after the ack: replies at the fake Slack (response_urls; views.update for modals)', ['phase', 'list pages', 'other replies', 'refused by Slack', 'expected'], [
-      replyRow(`platform ${platformLatencyMs / 1000} s, warm-up and crowd included`, beforeLoad, afterLatency, 2 * (warmupRequests + requestsPerCase) + crowdRequests),
+      replyRow(`platform ${platformLatencyMs / 1000} s, warm-up and crowd included, both Faultlines`, beforeLoad, afterLatency, 2 * (2 * (warmupRequests + requestsPerCase) + crowdRequests)),
       replyRow(`platform hangs, ${heldCalls} calls held at the end, then released`, afterLatency, afterHang, 2 * hangRequests),
       ['modal submissions, platform hangs, then released', '–', String(modalOutcomes.filter((call) => call.ok).length), String(modalOutcomes.filter((call) => !call.ok).length), String(submissionRequests)],
     ]);
@@ -416,16 +439,22 @@ export async function ackBenchmark(): Promise<SummaryRow[]> {
     printTable('The apps\' processes after the load, stopped', ['app', 'RSS', 'heap after GC', 'error logs', 'warn logs', 'first errors'], [
       reportRow('bare Bolt', bareReport),
       reportRow('Faultline', faultlineReport),
+      reportRow('Faultline, ack thread off', inlineReport),
     ]);
 
     const hungFigures = hung.map(caseFigures);
-    const [bareCommand, faultlineCommand] = [caseFigures(pairs[0]!.bare), caseFigures(pairs[0]!.faultline)];
+    const [bareCommand, faultlineCommand, inlineCommand] = [caseFigures(pairs[0]!.bare), caseFigures(pairs[0]!.faultline), caseFigures(pairs[0]!.inline)];
     return [
       ...comparisons.map((c) => ({
         benchmark: 'ack',
         figure: `p99 ${kindNames[c.kind]}${'crowd' in c ? `, ${crowd.concurrency} in flight` : ''}, Faultline / bare (${formatMs(c.faultlineP99)} / ${formatMs(c.bareP99)})`,
         value: `${formatRatio(c.ratio)} (90%: ${c.interval})`,
         target: `≤ ${targetRatio.toFixed(2)}×`,
+      })),
+      ...inlineComparisons.map((c) => ({
+        benchmark: 'ack',
+        figure: `p99 ${kindNames[c.kind]}${'crowd' in c ? `, ${crowd.concurrency} in flight` : ''}, ack thread off / bare (${formatMs(c.faultlineP99)} / ${formatMs(c.bareP99)})`,
+        value: formatRatio(c.ratio),
       })),
       { benchmark: 'ack', figure: 'max ack of a command or button, platform hanging', value: formatMs(Math.max(...hungFigures.map((f) => f.ms.max))), target: '≤ 3 s' },
       {
@@ -436,6 +465,11 @@ export async function ackBenchmark(): Promise<SummaryRow[]> {
       },
       { benchmark: 'ack', figure: 'max ack of a modal submission, platform hanging', value: formatMs(caseFigures(submissionCase).ms.max), target: '≤ 3 s' },
       { benchmark: 'ack', figure: 'app CPU per request, Faultline / bare (command, platform 2 s)', value: `${formatMs(faultlineCommand.appCpuMsPerRequest)} / ${formatMs(bareCommand.appCpuMsPerRequest)}` },
+      {
+        benchmark: 'ack',
+        figure: 'what the ack thread costs: CPU per command and RSS after the load, on / off',
+        value: `${formatMs(faultlineCommand.appCpuMsPerRequest)} / ${formatMs(inlineCommand.appCpuMsPerRequest)}; ${formatBytes(faultlineReport?.rssBytes)} / ${formatBytes(inlineReport?.rssBytes)}`,
+      },
     ];
   } finally {
     sim.faults.clear();

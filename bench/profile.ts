@@ -4,7 +4,9 @@
  * a Halt click and an attack builder submission. Nothing in the app is instrumented: the app runs
  * in its own process (ack-target.ts) with the inspector's sampling profiler on, and each sample's
  * self time goes to a phase by its call stack (phases.ts). Per-request totals come from
- * process.cpuUsage() in runs without the profiler, which costs CPU of its own.
+ * process.cpuUsage() in runs without the profiler, which costs CPU of its own. The profiler
+ * samples the main thread only: Faultline's signature check and HTTP receive happen on its ack
+ * thread (src/slack/ackThread.ts), which is counted with the other threads.
  *
  * Every delivery is a real one, captured from the fake Slack (see DeliveryCapture in ack.ts), so
  * the replies Faultline sends after its ack reach the fake Slack; a run ends when they all have.
@@ -194,7 +196,7 @@ export async function profileBenchmark(): Promise<SummaryRow[]> {
       ...results.map((result, index) => budget(faultlineAttributions[index]!, result.faultline)),
       budget(bareAttribution, together(results.map((result) => result.bare))),
     ];
-    const rowLabels = [...phases.map((phase) => phase.label), 'main thread, all phases', 'other threads (GC helpers, compiler, libuv)', 'total (process.cpuUsage)', 'samples (busy) in the profile'];
+    const rowLabels = [...phases.map((phase) => phase.label), 'main thread, all phases', 'other threads (Faultline: the ack thread; GC helpers, compiler, libuv)', 'total (process.cpuUsage)', 'samples (busy) in the profile'];
     printTable(
       `Faultline's CPU per request by phase, ms, and a bare Bolt app's that only acks: a phase's share of the app's CPU profile (a sample every ${samplingIntervalUs} µs) times its main thread's CPU per request without the profiler · ${requestsPerKind} requests of each kind, ${load.ratePerSecond}/s, at most ${load.concurrency} in flight`,
       ['phase', ...results.map((result) => result.name), 'bare Bolt (all four)'],
