@@ -112,9 +112,11 @@ describe.skipIf(!hasChromium)(skipNote('the README\'s game day in a browser'), {
         await filed.getByRole('button').first().click();
         await filed.waitFor({ state: 'detached' });
       } else if (step.kind === 'command' && text === '/chaos gameday status') {
+        // The answer comes after the ack: until then the last "Game day …" message is the start's.
+        const before = await playground.ephemerals().count();
         await run(text);
+        await expect.poll(() => playground.ephemerals().count(), { timeout: waitMs }).toBeGreaterThan(before);
         const status = ephemeral(`Game day ${dayTitle}`);
-        await status.waitFor();
         expect(await status.innerText()).toContain('running');
       } else if (step.kind === 'command' && text === '/chaos gameday end') {
         await run(text);
