@@ -1,9 +1,7 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { once } from 'node:events';
-import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { randomBytes } from 'node:crypto';
 import { App, HTTPReceiver, SocketModeReceiver } from '@slack/bolt';
 import type { Deps } from './deps.ts';
 import { boltLogger, type Logger } from './logger.ts';
@@ -29,13 +27,25 @@ export interface RunningBot {
 
 type Route = { path: string; method: string; handler: (req: IncomingMessage, res: ServerResponse) => void };
 
+interface BotState {
+  stopping: boolean;
+  /** Slack's endpoint is gone for good (the ack thread could not be started again). */
+  endpointDown: boolean;
+}
+
 /**
- * /healthz (process up), /readyz (store reachable, and not stopping), /metrics (Prometheus text).
- * `metrics: false` leaves /metrics out, for the public port when an operations port serves it.
+ * /healthz (process up, and Slack's endpoint with it), /readyz (store reachable, and not
+ * stopping), /metrics (Prometheus text). `metrics: false` leaves /metrics out, for the public
+ * port when an operations port serves it.
  */
-function operationsRoutes(deps: Deps, metrics: Metrics, state: { stopping: boolean }, options: { metrics: boolean } = { metrics: true }): Route[] {
+function operationsRoutes(deps: Deps, metrics: Metrics, state: BotState, options: { metrics: boolean } = { metrics: true }): Route[] {
   const routes: Route[] = [
-    { path: '/healthz', method: 'GET', handler: (_req, res) => reply(res, 200, 'ok\n') },
+    {
+      path: '/healthz',
+      method: 'GET',
+      // A process that can no longer take Slack's requests asks to be restarted.
+      handler: (_req, res) => (state.endpointDown ? reply(res, 503, 'Slack endpoint down\n') : reply(res, 200, 'ok\n')),
+    },
     {
       path: '/readyz',
       method: 'GET',
@@ -67,19 +77,20 @@ function routeMatches(pattern: string, path: string): boolean {
 
 /**
  * A small server for routes outside Bolt: the operations port, PORT in Socket Mode, which has no
- * HTTP endpoint of its own, and the private socket the ack thread passes every other path to.
- * On that socket only, the address a request came from is the one the ack thread forwards.
+ * HTTP endpoint of its own, and the loopback port the ack thread passes every other path to (`at`
+ * with the process's `peerToken`). There only, the address a request came from is the one the
+ * ack thread forwards after the token; without the token it is unknown.
  */
-async function serveRoutes(routes: Route[], at: number | string, logger: Logger): Promise<Server> {
-  const forwarded = typeof at === 'string';
+async function serveRoutes(routes: Route[], at: number | { peerToken: string }, logger: Logger): Promise<Server> {
   const server = createServer((req, res) => {
-    if (forwarded) {
-      const peer = req.headers[forwardedPeerHeader];
+    if (typeof at === 'object') {
+      const [token, peer] = String(req.headers[forwardedPeerHeader] ?? '').split(' ');
       delete req.headers[forwardedPeerHeader];
       // The thread opens one connection per request, so the connection's address is this request's.
-      Object.defineProperty(req.socket, 'remoteAddress', { value: typeof peer === 'string' && peer ? peer : undefined, configurable: true });
+      Object.defineProperty(req.socket, 'remoteAddress', { value: token === at.peerToken && peer ? peer : undefined, configurable: true });
     }
-    const path = new URL(req.url ?? '/', 'http://localhost').pathname;
+    const path = URL.parse(req.url ?? '/', 'http://localhost')?.pathname;
+    if (path === undefined) return reply(res, 400, 'bad request\n');
     const route = routes.find((r) => routeMatches(r.path, path) && r.method === req.method);
     if (route) route.handler(req, res);
     else {
@@ -88,7 +99,8 @@ async function serveRoutes(routes: Route[], at: number | string, logger: Logger)
       reply(res, 404, 'not found\n');
     }
   });
-  server.listen(at);
+  if (typeof at === 'object') server.listen(0, '127.0.0.1');
+  else server.listen(at);
   await once(server, 'listening');
   return server;
 }
@@ -117,7 +129,7 @@ export async function startBot(deps: Deps, options: StartOptions = {}): Promise<
   const adapter = new SlackAdapter(deps, metrics, { replies: respondTo });
   const port = options.port ?? config.port;
   const opsPort = options.opsPort ?? config.opsPort;
-  const state = { stopping: false };
+  const state: BotState = { stopping: false, endpointDown: false };
   // With an operations port, /metrics is served there only: it has no authentication.
   const routes = [
     ...operationsRoutes(deps, metrics, state, { metrics: opsPort === undefined }),
@@ -128,8 +140,8 @@ export async function startBot(deps: Deps, options: StartOptions = {}): Promise<
 
   let app: App;
   let server: Server | undefined;
-  /** With the ack thread: its receiver, and the private socket's directory. */
-  let ackThread: { receiver: AckThreadReceiver; directory: string } | undefined;
+  /** With the ack thread: its receiver. */
+  let ackThread: { receiver: AckThreadReceiver } | undefined;
   if (config.slack.socketMode) {
     // The socket client keeps its own, patient retry budget for apps.connections.open: with
     // the short one of our Web API calls it would give up reconnecting after a brief outage.
@@ -137,11 +149,20 @@ export async function startBot(deps: Deps, options: StartOptions = {}): Promise<
     app = new App({ token: config.slack.botToken, receiver, logger: slackLogger, clientOptions });
     server = await serveRoutes(routes, port, logger);
   } else if (config.slack.ackThread) {
-    // mkdtemp makes the directory readable by this user only: nobody else can reach the socket.
-    const directory = await mkdtemp(join(tmpdir(), 'faultline-'));
-    server = await serveRoutes(routes, join(directory, 'routes.sock'), logger);
-    const receiver = new AckThreadReceiver({ endpoint: '/slack/events', signingSecret: config.slack.signingSecret!, routesPath: join(directory, 'routes.sock'), unansweredMs }, logger);
-    ackThread = { receiver, directory };
+    // No file: the bot runs on a read-only filesystem. The routes there are public ones anyway,
+    // and the token keeps a local client from choosing the address a login limit counts against.
+    const peerToken = randomBytes(24).toString('base64url');
+    server = await serveRoutes(routes, { peerToken }, logger);
+    const receiver = new AckThreadReceiver({
+      endpoint: '/slack/events',
+      command: config.slack.command,
+      signingSecret: config.slack.signingSecret!,
+      routesPort: (server.address() as AddressInfo).port,
+      peerToken,
+      unansweredMs,
+      onGiveUp: () => (state.endpointDown = true),
+    }, logger);
+    ackThread = { receiver };
     app = new App({ token: config.slack.botToken, receiver, logger: slackLogger, clientOptions });
   } else {
     const receiver = new HTTPReceiver({ signingSecret: config.slack.signingSecret!, endpoints: '/slack/events', customRoutes: routes, logger: slackLogger });
@@ -191,7 +212,6 @@ export async function startBot(deps: Deps, options: StartOptions = {}): Promise<
         // Requests that came in on open connections while the listeners closed.
         await adapter.drain();
         await Promise.all([stopped, ...closed]);
-        if (ackThread) await rm(ackThread.directory, { recursive: true, force: true });
         await deps.platform.close();
         await deps.store.close();
         logger.info('stopped');

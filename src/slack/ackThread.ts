@@ -6,7 +6,7 @@
  * always answered empty (slash commands, button clicks, shortcuts, events), then hands the
  * delivery to the main thread, where Bolt runs the listeners. What needs the listener's answer
  * (modal submissions, options) waits for it here. Every other path (login pages, /healthz,
- * /readyz, /metrics) is passed through to the main thread's own server on a private socket.
+ * /readyz, /metrics) is passed through to the main thread's own server on a loopback port.
  *
  * Messages: see ThreadMessage and MainMessage in ackThreadProtocol.ts.
  */
@@ -15,7 +15,7 @@ import type { AddressInfo } from 'node:net';
 import { parentPort, workerData } from 'node:worker_threads';
 // The module alone, not all of Bolt: this thread starts in a fraction of the time.
 import * as slackHttp from '@slack/bolt/dist/receivers/HTTPModuleFunctions.js';
-import { answersAtOnce, forwardedPeerHeader, type AckThreadOptions, type MainMessage, type ThreadMessage } from './ackThreadProtocol.ts';
+import { answersAtOnce, forwardedPeerHeader, hopByHopHeaders, type AckThreadOptions, type MainMessage, type ThreadMessage } from './ackThreadProtocol.ts';
 
 const options = workerData as AckThreadOptions;
 const port = parentPort!;
@@ -25,7 +25,7 @@ const send = (message: ThreadMessage) => port.postMessage(message);
 const waiting = new Map<number, { res: ServerResponse; timer: NodeJS.Timeout }>();
 let nextId = 1;
 /** Off once the bot is stopping: every delivery then waits for the main thread, which says it is restarting. */
-let answeringAtOnce = true;
+let answeringAtOnce = !options.held;
 
 async function takeDelivery(req: IncomingMessage, res: ServerResponse): Promise<void> {
   let buffered;
@@ -55,7 +55,7 @@ async function takeDelivery(req: IncomingMessage, res: ServerResponse): Promise<
   const id = nextId++;
   const retryNum = slackHttp.extractRetryNumFromHTTPRequest(req);
   const retryReason = slackHttp.extractRetryReasonFromHTTPRequest(req);
-  if (answeringAtOnce && answersAtOnce(body)) {
+  if (answeringAtOnce && answersAtOnce(body, options.command)) {
     slackHttp.buildContentResponse(res, undefined);
     send({ type: 'delivery', id, body, preAcked: true, retryNum, retryReason });
     return;
@@ -70,26 +70,42 @@ async function takeDelivery(req: IncomingMessage, res: ServerResponse): Promise<
   send({ type: 'delivery', id, body, preAcked: false, retryNum, retryReason });
 }
 
+/** The headers that belong to one connection, not to the request or answer it carries. */
+function endToEnd(headers: IncomingMessage['headers']): IncomingMessage['headers'] {
+  const named = String(headers.connection ?? '').split(',').map((name) => name.trim().toLowerCase());
+  return Object.fromEntries(Object.entries(headers).filter(([name]) => !hopByHopHeaders.includes(name) && !named.includes(name)));
+}
+
 /** Any other path, to the main thread's server, with the address the request came from. */
 function passThrough(req: IncomingMessage, res: ServerResponse): void {
-  const headers = { ...req.headers, [forwardedPeerHeader]: req.socket.remoteAddress ?? '' };
+  const headers = { ...endToEnd(req.headers), [forwardedPeerHeader]: `${options.peerToken} ${req.socket.remoteAddress ?? ''}` };
   // One connection per request: the main thread reads the forwarded address once per connection.
-  const upstream = request({ socketPath: options.routesPath, method: req.method, path: req.url, headers, agent: false }, (answer) => {
+  const upstream = request({ host: '127.0.0.1', port: options.routesPort, method: req.method, path: req.url, headers, agent: false }, (answer) => {
     // That connection's own headers stay on it: the client's connection is kept alive as it asked.
-    const { connection: _connection, 'keep-alive': _keepAlive, ...answerHeaders } = answer.headers;
-    res.writeHead(answer.statusCode ?? 502, answerHeaders);
+    res.writeHead(answer.statusCode ?? 502, endToEnd(answer.headers));
     answer.pipe(res);
   });
   upstream.on('error', (error) => {
-    send({ type: 'log', level: 'error', message: `The main thread did not answer ${req.method} ${new URL(req.url ?? '/', 'http://localhost').pathname}: ${error.message}` });
+    // The client went away first: its request was dropped on purpose.
+    if (res.destroyed || res.writableEnded) return;
+    send({ type: 'log', level: 'error', message: `The main thread did not answer ${req.method} ${URL.parse(req.url ?? '/', 'http://localhost')?.pathname}: ${error.message}` });
     if (!res.headersSent) slackHttp.buildNoBodyResponse(res, 502);
     else res.destroy();
+  });
+  // A client that goes away mid-request takes the request to the main thread with it.
+  res.on('close', () => {
+    if (!res.writableFinished) upstream.destroy();
   });
   req.pipe(upstream);
 }
 
 const server = createServer((req, res) => {
-  const path = new URL(req.url ?? '/', 'http://localhost').pathname;
+  // A request line no URL parser accepts ("//[", say) is answered, never thrown at the thread.
+  const path = URL.parse(req.url ?? '/', 'http://localhost')?.pathname;
+  if (path === undefined) {
+    slackHttp.buildNoBodyResponse(res, 400);
+    return;
+  }
   if (req.method === 'POST' && path === options.endpoint) {
     takeDelivery(req, res).catch((error: unknown) => {
       send({ type: 'log', level: 'error', message: `Could not take a Slack request: ${(error as Error).message}` });

@@ -6,7 +6,7 @@ import { randomBytes } from 'node:crypto';
 import { startFakeSlack, type FakeSlack } from '@faultline/fake-slack';
 import { startSimulator, type Simulator } from '@faultline/platform-sim';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { freePort } from '../support/ports.ts';
+import { freePort, statusLine } from '../support/ports.ts';
 
 const main = new URL('../../src/main.ts', import.meta.url).pathname;
 let sim: Simulator;
@@ -176,6 +176,11 @@ describe('the bot process', () => {
 
       const base = `http://127.0.0.1:${port}`;
       expect((await fetch(`${base}/metrics`)).status).toBe(404);
+      expect((await fetch(`${base}/healthz`)).status).toBe(200);
+
+      // A request line no URL parser reads is answered, on either port, and the bot runs on.
+      for (const each of [opsPort, port]) expect(await statusLine(each, 'GET //[ HTTP/1.1')).toMatch(/^HTTP\/1\.1 400 /);
+      expect((await fetch(`${ops}/healthz`)).status).toBe(200);
       expect((await fetch(`${base}/healthz`)).status).toBe(200);
       bot.child.kill('SIGTERM');
       expect(await bot.exited).toBe(0);

@@ -1,7 +1,8 @@
 import { Worker } from 'node:worker_threads';
-import { describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { slackSignature } from '@faultline/fake-slack';
 import { addressFailureLimit } from '../../src/login/limits.ts';
+import { statusLine } from '../support/ports.ts';
 import { Stack, stackForFile } from './harness.ts';
 import { publicUrl } from '../login/support.ts';
 
@@ -84,7 +85,7 @@ describe('Slack\'s endpoint on the ack thread', () => {
     await stack.fake.waitFor(() => stack.homePublishes(other) > homesBefore, 'the Home tab of the other person');
   });
 
-  it('refuses a body larger than Slack ever sends, before reading the rest of it', async () => {
+  it('refuses a body larger than Slack ever sends', async () => {
     const answer = await fetch(`${botUrl()}/slack/events`, {
       method: 'POST',
       headers: { 'content-type': 'application/x-www-form-urlencoded' },
@@ -106,6 +107,46 @@ describe('Slack\'s endpoint on the ack thread', () => {
     const refused = await fetch(`${botUrl()}/login/not-a-link`, { headers: { 'x-faultline-peer': '198.51.100.7' } });
     expect(refused.status).toBe(429);
     expect(await refused.text()).toContain('Too many failed logins from your network');
+    // The address is the real one: from loopback, a proxy on the private network, the client it
+    // names is another address, with limits of its own.
+    const proxied = await fetch(`${botUrl()}/login/not-a-link`, { headers: { 'x-forwarded-for': '198.51.100.9' } });
+    expect(proxied.status).toBe(410);
   });
 
+  it('answers a request line no URL parser reads with 400, and keeps serving', async () => {
+    expect(await statusLine(stack.bot.port, 'GET //[ HTTP/1.1')).toMatch(/^HTTP\/1\.1 400 /);
+    expect((await fetch(`${botUrl()}/healthz`)).status).toBe(200);
+    expect(stack.logs.filter((line) => String(line.msg).includes('ack thread'))).toEqual([]);
+  });
+
+  it('leaves a slash command that is not the app\'s own unanswered, as Bolt does', async () => {
+    const other = await stack.fake.post(
+      new URLSearchParams({ command: '/other', text: 'list', user_id: 'U0OTHERAPP', user_name: 'other', team_id: stack.fake.teamId, channel_id: 'C0GENERAL', response_url: `${stack.fake.apiUrl}nowhere`, trigger_id: '1.2.3' }).toString(),
+      { contentType: 'application/x-www-form-urlencoded' },
+    );
+    expect(other.status).toBe(404);
+    expect(stack.logs.filter((line) => String(line.msg).includes('was not answered within'))).toHaveLength(1);
+  });
+
+});
+
+describe('with ACK_THREAD=off', () => {
+  let inline: Stack;
+  beforeAll(async () => {
+    inline = await Stack.start({ env: { PUBLIC_URL: publicUrl, ACK_THREAD: 'off' } });
+  });
+  afterAll(async () => {
+    await inline?.stop();
+  });
+
+  it('answers Slack and serves the other paths from the main thread, as Bolt\'s own receiver', async () => {
+    await inline.login('U0INLINE', inline.sim.seed.users.solo);
+    expect(Stack.read(await inline.ask('U0INLINE', 'whoami'))).toContain('Logged in as solo@acme.test');
+    const base = `http://127.0.0.1:${inline.bot.port}`;
+    expect(await (await fetch(`${base}/healthz`)).text()).toBe('ok\n');
+    expect((await fetch(`${base}/login/not-a-link`)).status).toBe(410);
+    // Bolt's receiver answers a request line it cannot read with its own error, and runs on.
+    expect(await statusLine(inline.bot.port, 'GET //[ HTTP/1.1')).toMatch(/^HTTP\/1\.1 500 /);
+    expect((await fetch(`${base}/healthz`)).status).toBe(200);
+  });
 });
