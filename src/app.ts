@@ -140,8 +140,8 @@ export async function startBot(deps: Deps, options: StartOptions = {}): Promise<
 
   let app: App;
   let server: Server | undefined;
-  /** With the ack thread: its receiver. */
-  let ackThread: { receiver: AckThreadReceiver } | undefined;
+  /** Bolt's receiver when Slack's endpoint is on the ack thread. */
+  let ackThread: AckThreadReceiver | undefined;
   if (config.slack.socketMode) {
     // The socket client keeps its own, patient retry budget for apps.connections.open: with
     // the short one of our Web API calls it would give up reconnecting after a brief outage.
@@ -153,7 +153,7 @@ export async function startBot(deps: Deps, options: StartOptions = {}): Promise<
     // and the token keeps a local client from choosing the address a login limit counts against.
     const peerToken = randomBytes(24).toString('base64url');
     server = await serveRoutes(routes, { peerToken }, logger);
-    const receiver = new AckThreadReceiver({
+    ackThread = new AckThreadReceiver({
       endpoint: '/slack/events',
       command: config.slack.command,
       signingSecret: config.slack.signingSecret!,
@@ -162,8 +162,7 @@ export async function startBot(deps: Deps, options: StartOptions = {}): Promise<
       unansweredMs,
       onGiveUp: () => (state.endpointDown = true),
     }, logger);
-    ackThread = { receiver };
-    app = new App({ token: config.slack.botToken, receiver, logger: slackLogger, clientOptions });
+    app = new App({ token: config.slack.botToken, receiver: ackThread, logger: slackLogger, clientOptions });
   } else {
     const receiver = new HTTPReceiver({ signingSecret: config.slack.signingSecret!, endpoints: '/slack/events', customRoutes: routes, logger: slackLogger });
     app = new App({ token: config.slack.botToken, receiver, logger: slackLogger, clientOptions });
@@ -176,7 +175,7 @@ export async function startBot(deps: Deps, options: StartOptions = {}): Promise<
   const started = (await app.start(port)) as unknown;
   if (!config.slack.socketMode && !ackThread) server = started as Server;
   const opsServer = opsPort === undefined ? undefined : await serveRoutes(operationsRoutes(deps, metrics, state), opsPort, logger);
-  const bound = ackThread ? ackThread.receiver.port : (server!.address() as AddressInfo).port;
+  const bound = ackThread ? ackThread.port : (server!.address() as AddressInfo).port;
   const opsBound = opsServer ? (opsServer.address() as AddressInfo).port : undefined;
   deps.poller.start();
   logger.info({ mode: config.slack.socketMode ? 'socket' : 'http', port: bound, ...(opsBound !== undefined ? { opsPort: opsBound } : {}) }, 'Faultline is running');
@@ -191,9 +190,9 @@ export async function startBot(deps: Deps, options: StartOptions = {}): Promise<
         state.stopping = true;
         // Slack's requests are still taken while the work in flight finishes: each new one is
         // answered "Faultline is restarting" rather than refused a connection or dropped.
-        await ackThread?.receiver.hold();
+        await ackThread?.hold();
         await adapter.drain();
-        await ackThread?.receiver.drain();
+        await ackThread?.drain();
         await deps.poller.stop();
         const unsent = await deps.slack.flush({ withinMs: options.flushWithinMs ?? flushWithinMs });
         if (unsent.length) {
@@ -201,7 +200,7 @@ export async function startBot(deps: Deps, options: StartOptions = {}): Promise<
           await rememberUnsent(deps, unsent);
         }
         const stopped = app.stop().catch((error: unknown) => logger.warn({ err: error }, 'receiver did not stop cleanly'));
-        // The ack thread passes requests to the routes' socket until its own server has closed.
+        // The ack thread passes requests to the routes' port until its own server has closed.
         if (ackThread) await stopped;
         const closed = [
           ...(config.slack.socketMode || ackThread ? [server!] : []),
