@@ -3,13 +3,10 @@
  * test: ack first, replies turned into the right Slack calls, every failure into words. The
  * end-to-end tests cover the same paths through the real Bolt app and the fake Slack.
  */
-import { randomBytes } from 'node:crypto';
 import { Writable } from 'node:stream';
 import type { ModalView } from '@slack/types';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { createDeps } from '../../src/bootstrap.ts';
 import { UnauthorizedError } from '../../src/client/errors.ts';
-import { loadConfig } from '../../src/config.ts';
 import type { Deps } from '../../src/deps.ts';
 import { UserInputError } from '../../src/errors.ts';
 import { createLogger } from '../../src/logger.ts';
@@ -20,7 +17,7 @@ import type { Actor } from '../../src/store/sessions.ts';
 import { modal, section } from '../../src/views/blocks.ts';
 import { LOGIN_BUTTON } from '../../src/views/login.ts';
 import { restartingText } from '../../src/views/notice.ts';
-import { actionDelivery, commandDelivery, eventDelivery, optionsDelivery, RecordingApp, responseUrl, shortcutDelivery, viewDelivery, workspace, type Delivery } from '../support/bolt.ts';
+import { actionDelivery, commandDelivery, eventDelivery, optionsDelivery, RecordingApp, responseUrl, shortcutDelivery, viewDelivery, workspace, unitDeps, type Delivery } from '../support/bolt.ts';
 
 let deps: Deps;
 let metrics: Metrics;
@@ -34,14 +31,7 @@ beforeEach(() => {
       done();
     },
   });
-  const config = loadConfig({
-    PLATFORM_API_URL: 'https://platform.example/v1',
-    SLACK_BOT_TOKEN: 'xoxb-unit',
-    SLACK_SIGNING_SECRET: 'unit-secret',
-    SESSION_KEY: randomBytes(32).toString('base64'),
-    STORE_URL: 'memory://',
-  });
-  deps = createDeps(config, { logger: createLogger('debug', destination) });
+  deps = unitDeps(createLogger('debug', destination));
   metrics = createMetrics();
 });
 

@@ -3,20 +3,17 @@
  * replies land at an HTTP server standing in for Slack's response_url endpoint, which counts the
  * connections they came on.
  */
-import { randomBytes } from 'node:crypto';
 import { once } from 'node:events';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { Writable } from 'node:stream';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { createDeps } from '../../src/bootstrap.ts';
-import { loadConfig } from '../../src/config.ts';
 import type { Deps } from '../../src/deps.ts';
 import { createLogger } from '../../src/logger.ts';
 import { createMetrics } from '../../src/metrics.ts';
 import { SlackAdapter, type Listeners } from '../../src/slack/adapter.ts';
 import { ResponseUrlReplies } from '../../src/slack/replies.ts';
-import { actionDelivery, commandDelivery, RecordingApp } from '../support/bolt.ts';
+import { actionDelivery, commandDelivery, RecordingApp, unitDeps } from '../support/bolt.ts';
 
 let deps: Deps;
 let server: Server;
@@ -42,14 +39,7 @@ beforeEach(async () => {
   await once(server, 'listening');
   origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
   replies = new ResponseUrlReplies();
-  const config = loadConfig({
-    PLATFORM_API_URL: 'https://platform.example/v1',
-    SLACK_BOT_TOKEN: 'xoxb-unit',
-    SLACK_SIGNING_SECRET: 'unit-secret',
-    SESSION_KEY: randomBytes(32).toString('base64'),
-    STORE_URL: 'memory://',
-  });
-  deps = createDeps(config, { logger: createLogger('info', new Writable({ write: (_chunk, _encoding, done) => done() })) });
+  deps = unitDeps(createLogger('info', new Writable({ write: (_chunk, _encoding, done) => done() })));
 });
 
 afterEach(async () => {

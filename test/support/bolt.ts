@@ -1,4 +1,9 @@
+import { randomBytes } from 'node:crypto';
 import type { App } from '@slack/bolt';
+import { createDeps } from '../../src/bootstrap.ts';
+import { loadConfig } from '../../src/config.ts';
+import type { Deps } from '../../src/deps.ts';
+import type { Logger } from '../../src/logger.ts';
 
 /**
  * Bolt's side of the adapter, small enough for unit tests: an App that keeps the listeners
@@ -12,6 +17,18 @@ type Kind = 'command' | 'action' | 'view' | 'options' | 'shortcut' | 'event';
 
 export const workspace = 'T0UNIT';
 export const responseUrl = 'https://hooks.slack.test/commands/1';
+
+/** The bot's dependencies for an adapter under unit test: a memory store, a platform nobody calls. */
+export function unitDeps(logger: Logger): Deps {
+  const config = loadConfig({
+    PLATFORM_API_URL: 'https://platform.example/v1',
+    SLACK_BOT_TOKEN: 'xoxb-unit',
+    SLACK_SIGNING_SECRET: 'unit-secret',
+    SESSION_KEY: randomBytes(32).toString('base64'),
+    STORE_URL: 'memory://',
+  });
+  return createDeps(config, { logger });
+}
 
 /** Registers like Bolt's App; `deliver` runs the listener for an id as Bolt would. */
 export class RecordingApp {
