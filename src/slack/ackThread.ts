@@ -77,7 +77,7 @@ function endToEnd(headers: IncomingMessage['headers']): IncomingMessage['headers
 }
 
 /** Any other path, to the main thread's server, with the address the request came from. */
-function passThrough(req: IncomingMessage, res: ServerResponse): void {
+function passThrough(req: IncomingMessage, res: ServerResponse, path: string): void {
   const headers = { ...endToEnd(req.headers), [forwardedPeerHeader]: `${options.peerToken} ${req.socket.remoteAddress ?? ''}` };
   // One connection per request: the main thread reads the forwarded address once per connection.
   const upstream = request({ host: '127.0.0.1', port: options.routesPort, method: req.method, path: req.url, headers, agent: false }, (answer) => {
@@ -88,7 +88,7 @@ function passThrough(req: IncomingMessage, res: ServerResponse): void {
   upstream.on('error', (error) => {
     // The client went away first: its request was dropped on purpose.
     if (res.destroyed || res.writableEnded) return;
-    send({ type: 'log', level: 'error', message: `The main thread did not answer ${req.method} ${URL.parse(req.url ?? '/', 'http://localhost')?.pathname}: ${error.message}` });
+    send({ type: 'log', level: 'error', message: `The main thread did not answer ${req.method} ${path}: ${error.message}` });
     if (!res.headersSent) slackHttp.buildNoBodyResponse(res, 502);
     else res.destroy();
   });
@@ -113,7 +113,7 @@ const server = createServer((req, res) => {
     });
     return;
   }
-  passThrough(req, res);
+  passThrough(req, res, path);
 });
 
 port.on('message', (message: MainMessage) => {
