@@ -6,7 +6,16 @@ export default defineConfig({
     maxWorkers: 2,
     // One run covers the bot (test/) and every package under packages/, each with its own config.
     projects: [
-      { extends: true, test: { name: 'bot', include: ['test/**/*.test.ts'], environment: 'node', testTimeout: 20_000, hookTimeout: 30_000 } },
+      {
+        extends: true,
+        test: {
+          name: 'bot',
+          include: ['test/**/*.test.ts'],
+          environment: 'node',
+          testTimeout: 20_000,
+          hookTimeout: 30_000,
+        },
+      },
       'packages/*',
     ],
   },

@@ -91,7 +91,12 @@ const logSink = new Writable({
 
 async function startBare(spec: TargetSpec): Promise<Running> {
   const receiver = new HTTPReceiver({ signingSecret: spec.signingSecret, endpoints: '/slack/events' });
-  const app = new App({ token: spec.botToken, receiver, logLevel: LogLevel.ERROR, clientOptions: { slackApiUrl: spec.slackApiUrl } });
+  const app = new App({
+    token: spec.botToken,
+    receiver,
+    logLevel: LogLevel.ERROR,
+    clientOptions: { slackApiUrl: spec.slackApiUrl },
+  });
   app.command('/chaos', async ({ ack, respond }) => {
     await ack();
     if (spec.kind === 'bare-reply') await respond({ response_type: 'ephemeral', text: 'Faultline is here.' });
@@ -131,7 +136,8 @@ let threadCpuMark = process.threadCpuUsage();
 // to the fake Slack); only the first count here.
 let platformConnections = 0;
 subscribe('undici:client:connected', (message) => {
-  if ((message as { connectParams?: { protocol?: string } }).connectParams?.protocol === 'https:') platformConnections++;
+  if ((message as { connectParams?: { protocol?: string } }).connectParams?.protocol === 'https:')
+    platformConnections++;
 });
 const gc = { maxMs: 0, totalMs: 0 };
 new PerformanceObserver((entries) => {
@@ -205,7 +211,11 @@ process.once('message', (spec: TargetSpec) => {
       void running.stop().finally(() => {
         loopDelay.disable();
         globalThis.gc?.();
-        const report: TargetReport = { ...logCounts, rssBytes: residentSetBytes(), heapAfterGcBytes: process.memoryUsage().heapUsed };
+        const report: TargetReport = {
+          ...logCounts,
+          rssBytes: residentSetBytes(),
+          heapAfterGcBytes: process.memoryUsage().heapUsed,
+        };
         process.send?.(report, () => process.disconnect());
       });
     });

@@ -29,11 +29,17 @@ const finishedAt = new Set(Array.from({ length: finished }, (_, i) => Math.floor
 async function run(prioritised: boolean): Promise<{ lastFinishedMs: number; meanFinishedMs: number; allMs: number }> {
   const sentAt = new Map<string, number>();
   let started = 0;
-  const stand = { chat: { update: async (args: { ts: string }) => void sentAt.set(args.ts, performance.now() - started) } } as unknown as WebClient;
-  const messenger = new Messenger({ calls: stand, cardUpdates: stand }, createLogger('silent', new Writable({ write: (_c, _e, done) => done() })), {
-    updatesPerMinute: updatesPerMinute * scale,
-    updateBurst: burst,
-  });
+  const stand = {
+    chat: { update: async (args: { ts: string }) => void sentAt.set(args.ts, performance.now() - started) },
+  } as unknown as WebClient;
+  const messenger = new Messenger(
+    { calls: stand, cardUpdates: stand },
+    createLogger('silent', new Writable({ write: (_c, _e, done) => done() })),
+    {
+      updatesPerMinute: updatesPerMinute * scale,
+      updateBurst: burst,
+    },
+  );
   started = performance.now();
   for (let i = 0; i < cards; i++) {
     const done = finishedAt.has(i);
@@ -56,11 +62,25 @@ export async function cardsBenchmark(): Promise<SummaryRow[]> {
     `${cards} cards changing in one pass, ${finished} of them finished or halted, chat.update at ${updatesPerMinute}/min (burst ${burst}); run ${scale}× faster, times scaled back`,
     ['order', 'last finished card shows it', 'finished cards, mean', 'every card updated'],
     [
-      ['arrival (first queued first)', seconds(arrival.lastFinishedMs), seconds(arrival.meanFinishedMs), seconds(arrival.allMs)],
-      ['priority (halts and finished first)', seconds(priority.lastFinishedMs), seconds(priority.meanFinishedMs), seconds(priority.allMs)],
+      [
+        'arrival (first queued first)',
+        seconds(arrival.lastFinishedMs),
+        seconds(arrival.meanFinishedMs),
+        seconds(arrival.allMs),
+      ],
+      [
+        'priority (halts and finished first)',
+        seconds(priority.lastFinishedMs),
+        seconds(priority.meanFinishedMs),
+        seconds(priority.allMs),
+      ],
     ],
   );
   return [
-    { benchmark: 'cards', figure: `last of ${finished} finished cards updated, of ${cards} changing, priority vs arrival`, value: `${seconds(priority.lastFinishedMs)} vs ${seconds(arrival.lastFinishedMs)}` },
+    {
+      benchmark: 'cards',
+      figure: `last of ${finished} finished cards updated, of ${cards} changing, priority vs arrival`,
+      value: `${seconds(priority.lastFinishedMs)} vs ${seconds(arrival.lastFinishedMs)}`,
+    },
   ];
 }

@@ -32,7 +32,10 @@ export class ChildLink {
   /** Sends `message` (the child's cue to finish up and exit) and returns its last answer, if any. */
   async stop<T>(message: unknown, graceMs = 30_000): Promise<T | undefined> {
     if (this.#child.exitCode !== null || this.#child.signalCode !== null) return undefined;
-    const answer = await Promise.race([this.request<T>(message).catch(() => undefined), sleep(graceMs, undefined, { ref: false })]);
+    const answer = await Promise.race([
+      this.request<T>(message).catch(() => undefined),
+      sleep(graceMs, undefined, { ref: false }),
+    ]);
     if (answer === undefined) this.#child.kill();
     await this.#exited;
     return answer;

@@ -29,10 +29,14 @@ async function guardedStack(attacks: number, guards: number, env: Record<string,
   const { integrationName, domain, monitors: seeded } = sim.seed.monitoring.a;
   const monitorIds = seeded.map((monitor) => monitor.id).slice(0, guards);
   for (const id of monitorIds) sim.setMonitorState(id, 'OK');
-  while (monitorIds.length < guards) monitorIds.push(sim.addMonitor({ name: `bench monitor ${monitorIds.length + 1}` }));
+  while (monitorIds.length < guards)
+    monitorIds.push(sim.addMonitor({ name: `bench monitor ${monitorIds.length + 1}` }));
 
   const guids = sim.addAttacks(team.id, attacks, { createUser: owner.email });
-  await postCards(stack, guids.map((guid) => ({ guid, team })));
+  await postCards(
+    stack,
+    guids.map((guid) => ({ guid, team })),
+  );
   const guardOwner = { workspaceId: stack.fake.teamId, userId: personId, userName: personId };
   const covered = new Map<number, string[]>(monitorIds.map((id) => [id, []]));
   for (const [index, guid] of guids.entries()) {
@@ -80,7 +84,9 @@ interface HaltTiming {
  * waits for the halts of the attacks it covers to reach the simulator; the bot polls on its own timer.
  */
 async function haltTimings(): Promise<HaltTiming[]> {
-  const { stack, monitorIds, covered } = await guardedStack(attackCount, guardCount, { POLL_SECONDS: String(pollSeconds) });
+  const { stack, monitorIds, covered } = await guardedStack(attackCount, guardCount, {
+    POLL_SECONDS: String(pollSeconds),
+  });
   const { sim } = stack;
   const intervalMs = pollSeconds * 1000;
   try {
@@ -94,12 +100,28 @@ async function haltTimings(): Promise<HaltTiming[]> {
       const deadline = performance.now() + 5 * intervalMs + 10_000;
       let halts: number[] = [];
       while (performance.now() < deadline) {
-        halts = sim.requests.slice(mark).filter((request) => request.method === 'POST' && guids.has(request.path.split('/')[2] ?? '') && request.path.endsWith('/halt')).map((request) => request.at);
+        halts = sim.requests
+          .slice(mark)
+          .filter(
+            (request) =>
+              request.method === 'POST' &&
+              guids.has(request.path.split('/')[2] ?? '') &&
+              request.path.endsWith('/halt'),
+          )
+          .map((request) => request.at);
         if (halts.length >= guids.size) break;
         await sleep(10);
       }
-      if (halts.length < guids.size) throw new Error(`only ${halts.length} of the ${guids.size} attacks guarded by monitor ${monitorId} were halted`);
-      timings.push({ monitorId, covered: guids.size, firstMs: Math.min(...halts) - turnedAt, lastMs: Math.max(...halts) - turnedAt });
+      if (halts.length < guids.size)
+        throw new Error(
+          `only ${halts.length} of the ${guids.size} attacks guarded by monitor ${monitorId} were halted`,
+        );
+      timings.push({
+        monitorId,
+        covered: guids.size,
+        firstMs: Math.min(...halts) - turnedAt,
+        lastMs: Math.max(...halts) - turnedAt,
+      });
     }
     return timings;
   } finally {
@@ -108,13 +130,20 @@ async function haltTimings(): Promise<HaltTiming[]> {
 }
 
 export async function guardsBenchmark(): Promise<SummaryRow[]> {
-  if (!Number.isInteger(pollSeconds) || pollSeconds < 1) throw new Error('BENCH_GUARD_POLL_SECONDS must be a whole number of seconds, at least 1');
+  if (!Number.isInteger(pollSeconds) || pollSeconds < 1)
+    throw new Error('BENCH_GUARD_POLL_SECONDS must be a whole number of seconds, at least 1');
   const timings = await haltTimings();
   const targetMs = pollSeconds * 1000 + 1000;
   printTable(
     `Halt after a monitor turns Alert · ${attackCount} attacks under ${guardCount} guards · POLL_SECONDS=${pollSeconds} (target ≤ ${formatMs(targetMs)})`,
     ['monitor', 'attacks it guards', 'to first halt', 'to last halt', 'within target'],
-    timings.map((t) => [String(t.monitorId), String(t.covered), formatMs(t.firstMs), formatMs(t.lastMs), t.lastMs <= targetMs ? 'yes' : 'NO']),
+    timings.map((t) => [
+      String(t.monitorId),
+      String(t.covered),
+      formatMs(t.firstMs),
+      formatMs(t.lastMs),
+      t.lastMs <= targetMs ? 'yes' : 'NO',
+    ]),
   );
 
   const rows: CallsRow[] = [];
@@ -123,22 +152,59 @@ export async function guardsBenchmark(): Promise<SummaryRow[]> {
   printTable(
     'Platform calls per poll pass (nothing changed) · one team',
     ['growing', 'guards', 'attacks', 'guard reads', 'list pages', 'single GETs', 'halts', 'other', 'total'],
-    rows.map((row) => [row.axis, String(row.guards), String(row.attacks), String(row.calls.guardReads), String(row.calls.listPages), String(row.calls.singleGets), String(row.calls.halts), String(row.calls.other), String(row.calls.total)]),
+    rows.map((row) => [
+      row.axis,
+      String(row.guards),
+      String(row.attacks),
+      String(row.calls.guardReads),
+      String(row.calls.listPages),
+      String(row.calls.singleGets),
+      String(row.calls.halts),
+      String(row.calls.other),
+      String(row.calls.total),
+    ]),
   );
   const byGuards = rows.filter((row) => row.axis === 'guards');
   const byAttacks = rows.filter((row) => row.axis === 'attacks');
   const withGuards = growth(byGuards.map((row) => ({ size: row.guards, calls: row.calls.guardReads })));
   const withAttacks = growth(byAttacks.map((row) => ({ size: row.attacks, calls: row.calls.guardReads })));
-  console.log(`Guard reads grow as guards^${withGuards.toFixed(2)} and as attacks^${withAttacks.toFixed(2)} (1 = in step, 0 = flat).`);
+  console.log(
+    `Guard reads grow as guards^${withGuards.toFixed(2)} and as attacks^${withAttacks.toFixed(2)} (1 = in step, 0 = flat).`,
+  );
 
   const worstFirst = Math.max(...timings.map((t) => t.firstMs));
   const worstLast = Math.max(...timings.map((t) => t.lastMs));
   const span = (pick: (row: CallsRow) => number, list: CallsRow[]) => list.map(pick).join(' → ');
   return [
-    { benchmark: 'guards', figure: `Alert → first halt at the platform, worst of ${timings.length} (POLL_SECONDS=${pollSeconds})`, value: formatMs(worstFirst), target: `≤ ${formatMs(targetMs)}` },
-    { benchmark: 'guards', figure: `Alert → last of ${timings[0]?.covered ?? 0} halts, worst of ${timings.length}`, value: formatMs(worstLast), target: `≤ ${formatMs(targetMs)}` },
-    { benchmark: 'guards', figure: `guard reads per pass, guards ${byGuards.map((row) => row.guards).join(' → ')}`, value: span((row) => row.calls.guardReads, byGuards), target: 'one per guard' },
-    { benchmark: 'guards', figure: `guard reads per pass, attacks ${byAttacks.map((row) => row.attacks).join(' → ')}`, value: span((row) => row.calls.guardReads, byAttacks), target: `${guardCount} each (flat)` },
-    { benchmark: 'guards', figure: `calls per pass, attacks ${byAttacks.map((row) => row.attacks).join(' → ')}`, value: span((row) => row.calls.total, byAttacks), target: 'flat' },
+    {
+      benchmark: 'guards',
+      figure: `Alert → first halt at the platform, worst of ${timings.length} (POLL_SECONDS=${pollSeconds})`,
+      value: formatMs(worstFirst),
+      target: `≤ ${formatMs(targetMs)}`,
+    },
+    {
+      benchmark: 'guards',
+      figure: `Alert → last of ${timings[0]?.covered ?? 0} halts, worst of ${timings.length}`,
+      value: formatMs(worstLast),
+      target: `≤ ${formatMs(targetMs)}`,
+    },
+    {
+      benchmark: 'guards',
+      figure: `guard reads per pass, guards ${byGuards.map((row) => row.guards).join(' → ')}`,
+      value: span((row) => row.calls.guardReads, byGuards),
+      target: 'one per guard',
+    },
+    {
+      benchmark: 'guards',
+      figure: `guard reads per pass, attacks ${byAttacks.map((row) => row.attacks).join(' → ')}`,
+      value: span((row) => row.calls.guardReads, byAttacks),
+      target: `${guardCount} each (flat)`,
+    },
+    {
+      benchmark: 'guards',
+      figure: `calls per pass, attacks ${byAttacks.map((row) => row.attacks).join(' → ')}`,
+      value: span((row) => row.calls.total, byAttacks),
+      target: 'flat',
+    },
   ];
 }

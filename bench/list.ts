@@ -22,11 +22,26 @@ interface Read {
 }
 
 /** Reads an endpoint as the bot would, without the client, to count what crosses the wire. */
-async function rawRead(agent: Agent, baseUrl: string, header: string, path: string, query: RecordedRequest['query']): Promise<Read> {
+async function rawRead(
+  agent: Agent,
+  baseUrl: string,
+  header: string,
+  path: string,
+  query: RecordedRequest['query'],
+): Promise<Read> {
   const base = new URL(baseUrl);
-  const search = new URLSearchParams(Object.entries(query).flatMap(([key, value]) => (Array.isArray(value) ? value : [value]).map((each): [string, string] => [key, each])));
+  const search = new URLSearchParams(
+    Object.entries(query).flatMap(([key, value]) =>
+      (Array.isArray(value) ? value : [value]).map((each): [string, string] => [key, each]),
+    ),
+  );
   const started = performance.now();
-  const response = await agent.request({ origin: base.origin, path: `${base.pathname}${path}?${search}`, method: 'GET', headers: { authorization: header } });
+  const response = await agent.request({
+    origin: base.origin,
+    path: `${base.pathname}${path}?${search}`,
+    method: 'GET',
+    headers: { authorization: header },
+  });
   const text = await response.body.text();
   const ms = performance.now() - started;
   if (response.statusCode !== 200) throw new Error(`GET ${path} answered ${response.statusCode}`);
@@ -56,46 +71,116 @@ export async function listBenchmark(): Promise<SummaryRow[]> {
     const team = sim.seed.teams.platform;
     await stack.login(personId, sim.seed.users.owner, { team: team.name });
     const guids = new Set(sim.addAttacks(team.id, attackCount));
-    const header = (await stack.deps.sessions.get({ workspaceId: stack.fake.teamId, userId: personId }))!.session.header;
+    const header = (await stack.deps.sessions.get({ workspaceId: stack.fake.teamId, userId: personId }))!.session
+      .header;
     const api = stack.deps.platform.as({ header, teamId: team.id });
 
     // The bot, end to end: the command delivered until its reply is at the fake Slack.
     const bot = await repeated(async () => {
       const mark = sim.requests.length;
       const reply = await stack.ask(personId, 'list', { channel });
-      return { calls: sim.requests.slice(mark), shown: reply.buttons().filter((button) => button.text === 'Halt').length };
+      return {
+        calls: sim.requests.slice(mark),
+        shown: reply.buttons().filter((button) => button.text === 'Halt').length,
+      };
     });
     const { calls, shown } = bot.value;
     const pageCall = calls.find((call) => call.path === '/attacks/active/paged');
     const listed = [...guids].filter((guid) => stack.person(personId).lastEphemeral()?.text().includes(guid)).length;
-    const botPage = pageCall ? await rawRead(agent, sim.url, header, pageCall.path, pageCall.query) : { ms: Number.NaN, bytes: 0, items: 0 };
+    const botPage = pageCall
+      ? await rawRead(agent, sim.url, header, pageCall.path, pageCall.query)
+      : { ms: Number.NaN, bytes: 0, items: 0 };
 
-    const pageRaw = await repeated(() => rawRead(agent, sim.url, header, '/attacks/active/paged', { pageSize: String(listPageSize), teamId: team.id }));
+    const pageRaw = await repeated(() =>
+      rawRead(agent, sim.url, header, '/attacks/active/paged', { pageSize: String(listPageSize), teamId: team.id }),
+    );
     const pageClient = await repeated(() => api.attacks.activePage({ pageSize: listPageSize }));
     const allRaw = await repeated(() => rawRead(agent, sim.url, header, '/attacks/active', { teamId: team.id }));
     const allClient = await repeated(() => api.attacks.listActive());
 
-    const callWords = calls.map((call) => `${call.method} ${call.path}${call.query['pageSize'] ? ` pageSize=${String(call.query['pageSize'])}` : ''}`).join(', ') || 'none';
-    printTable(`Listing ${attackCount.toLocaleString('en')} active attacks of one team · median of ${runs} after a warm-up`, ['read', 'platform calls', 'items read', 'bytes read', 'time'], [
-      [`Faultline /chaos list, page 1 (command to reply at Slack; ${shown} Halt buttons)`, callWords, String(botPage.items), formatBytes(botPage.bytes), formatMs(bot.ms)],
-      ['  that page alone, over HTTPS', '1', String(pageRaw.value.items), formatBytes(pageRaw.value.bytes), formatMs(pageRaw.ms)],
-      ['  that page through the platform client (parse, validate)', '1', String(pageClient.value.items.length), '', formatMs(pageClient.ms)],
-      ['naive: GET /attacks/active, everything, over HTTPS', '1', String(allRaw.value.items), formatBytes(allRaw.value.bytes), formatMs(allRaw.ms)],
-      ['naive: the same through the platform client (parse, validate)', '1', String(allClient.value.length), '', formatMs(allClient.ms)],
-    ]);
-    printTable('Naive read against the paged first page', ['figure', 'ratio'], [
-      ['bytes: all / page 1', formatRatio(allRaw.value.bytes / botPage.bytes)],
-      ['time over HTTPS: all / page 1', formatRatio(allRaw.ms / pageRaw.ms)],
-      ['time through the client: all / page 1', formatRatio(allClient.ms / pageClient.ms)],
-      ['naive read alone / Faultline\'s whole answer', formatRatio(allClient.ms / bot.ms)],
-    ]);
-    if (listed !== listPageSize) console.log(`Note: the reply showed ${listed} of the team's attacks, not ${listPageSize}.`);
+    const callWords =
+      calls
+        .map(
+          (call) =>
+            `${call.method} ${call.path}${call.query['pageSize'] ? ` pageSize=${String(call.query['pageSize'])}` : ''}`,
+        )
+        .join(', ') || 'none';
+    printTable(
+      `Listing ${attackCount.toLocaleString('en')} active attacks of one team · median of ${runs} after a warm-up`,
+      ['read', 'platform calls', 'items read', 'bytes read', 'time'],
+      [
+        [
+          `Faultline /chaos list, page 1 (command to reply at Slack; ${shown} Halt buttons)`,
+          callWords,
+          String(botPage.items),
+          formatBytes(botPage.bytes),
+          formatMs(bot.ms),
+        ],
+        [
+          '  that page alone, over HTTPS',
+          '1',
+          String(pageRaw.value.items),
+          formatBytes(pageRaw.value.bytes),
+          formatMs(pageRaw.ms),
+        ],
+        [
+          '  that page through the platform client (parse, validate)',
+          '1',
+          String(pageClient.value.items.length),
+          '',
+          formatMs(pageClient.ms),
+        ],
+        [
+          'naive: GET /attacks/active, everything, over HTTPS',
+          '1',
+          String(allRaw.value.items),
+          formatBytes(allRaw.value.bytes),
+          formatMs(allRaw.ms),
+        ],
+        [
+          'naive: the same through the platform client (parse, validate)',
+          '1',
+          String(allClient.value.length),
+          '',
+          formatMs(allClient.ms),
+        ],
+      ],
+    );
+    printTable(
+      'Naive read against the paged first page',
+      ['figure', 'ratio'],
+      [
+        ['bytes: all / page 1', formatRatio(allRaw.value.bytes / botPage.bytes)],
+        ['time over HTTPS: all / page 1', formatRatio(allRaw.ms / pageRaw.ms)],
+        ['time through the client: all / page 1', formatRatio(allClient.ms / pageClient.ms)],
+        ["naive read alone / Faultline's whole answer", formatRatio(allClient.ms / bot.ms)],
+      ],
+    );
+    if (listed !== listPageSize)
+      console.log(`Note: the reply showed ${listed} of the team's attacks, not ${listPageSize}.`);
 
     return [
-      { benchmark: 'list', figure: `/chaos list page 1 over ${attackCount.toLocaleString('en')} active, command to reply`, value: formatMs(bot.ms) },
-      { benchmark: 'list', figure: 'platform calls / items read for page 1', value: `${calls.length} / ${botPage.items}`, target: `1 paged / ${listPageSize}` },
-      { benchmark: 'list', figure: `naive read of all ${attackCount.toLocaleString('en')} (client), time and bytes`, value: `${formatMs(allClient.ms)}, ${formatBytes(allRaw.value.bytes)}` },
-      { benchmark: 'list', figure: 'naive read / paged page 1: time (client), bytes', value: `${formatRatio(allClient.ms / pageClient.ms)}, ${formatRatio(allRaw.value.bytes / botPage.bytes)}` },
+      {
+        benchmark: 'list',
+        figure: `/chaos list page 1 over ${attackCount.toLocaleString('en')} active, command to reply`,
+        value: formatMs(bot.ms),
+      },
+      {
+        benchmark: 'list',
+        figure: 'platform calls / items read for page 1',
+        value: `${calls.length} / ${botPage.items}`,
+        target: `1 paged / ${listPageSize}`,
+      },
+      {
+        benchmark: 'list',
+        figure: `naive read of all ${attackCount.toLocaleString('en')} (client), time and bytes`,
+        value: `${formatMs(allClient.ms)}, ${formatBytes(allRaw.value.bytes)}`,
+      },
+      {
+        benchmark: 'list',
+        figure: 'naive read / paged page 1: time (client), bytes',
+        value: `${formatRatio(allClient.ms / pageClient.ms)}, ${formatRatio(allRaw.value.bytes / botPage.bytes)}`,
+      },
     ];
   } finally {
     await agent.close();

@@ -18,7 +18,9 @@ const senders = new Map<string, SignedSender>();
 
 process.on('message', (message: LoadOrder | 'stop') => {
   if (message === 'stop') {
-    void Promise.all([...senders.values()].map((sender) => sender.close())).finally(() => process.send?.('stopped', () => process.disconnect()));
+    void Promise.all([...senders.values()].map((sender) => sender.close())).finally(() =>
+      process.send?.('stopped', () => process.disconnect()),
+    );
     return;
   }
   const { url, urls = [url], signingSecret, deliveries, shape } = message;
@@ -28,5 +30,7 @@ process.on('message', (message: LoadOrder | 'stop') => {
     return sender;
   });
   let next = 0;
-  void runLoad(deliveries, (delivery) => targets[next++ % targets.length]!.send(delivery), shape).then((result) => process.send?.(result));
+  void runLoad(deliveries, (delivery) => targets[next++ % targets.length]!.send(delivery), shape).then((result) =>
+    process.send?.(result),
+  );
 });

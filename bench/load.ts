@@ -85,7 +85,11 @@ export interface LoadResult {
  * Sends each delivery once, the i-th at i/rate seconds, with at most `concurrency` in flight: an
  * arrival rate the same for every app under test, so a slower app is not rewarded with less load.
  */
-export async function runLoad(deliveries: readonly Delivery[], send: (delivery: Delivery) => Promise<Timing>, shape: LoadShape): Promise<LoadResult> {
+export async function runLoad(
+  deliveries: readonly Delivery[],
+  send: (delivery: Delivery) => Promise<Timing>,
+  shape: LoadShape,
+): Promise<LoadResult> {
   const timings: Timing[] = [];
   const loopDelay = monitorEventLoopDelay({ resolution: 5 });
   loopDelay.enable();
@@ -105,5 +109,10 @@ export async function runLoad(deliveries: readonly Delivery[], send: (delivery: 
   };
   await Promise.all(Array.from({ length: shape.concurrency }, worker));
   loopDelay.disable();
-  return { timings, seconds: (performance.now() - started) / 1000, maxInFlight, clientLoopDelayMaxMs: loopDelay.max / 1e6 };
+  return {
+    timings,
+    seconds: (performance.now() - started) / 1000,
+    maxInFlight,
+    clientLoopDelayMaxMs: loopDelay.max / 1e6,
+  };
 }

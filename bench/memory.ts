@@ -52,18 +52,42 @@ export async function memoryBenchmark(): Promise<SummaryRow[]> {
     printTable(
       `Memory of the whole stack (bot, simulator, fake Slack in one process) after a full GC · ${teams.length} teams`,
       ['step', 'heap used', 'growth', 'RSS'],
-      steps.map((entry, index) => [entry.step, formatBytes(entry.heap), index ? signed(entry.heap - steps[index - 1]!.heap) : '', formatBytes(entry.rss)]),
+      steps.map((entry, index) => [
+        entry.step,
+        formatBytes(entry.heap),
+        index ? signed(entry.heap - steps[index - 1]!.heap) : '',
+        formatBytes(entry.rss),
+      ]),
     );
-    console.log(`The bot's ${attacks.length} card records are ${formatBytes(cardBytes)} as JSON (${formatBytes(cardBytes / attacks.length)} each).`);
+    console.log(
+      `The bot's ${attacks.length} card records are ${formatBytes(cardBytes)} as JSON (${formatBytes(cardBytes / attacks.length)} each).`,
+    );
 
     const afterCards = steps[2]!;
     const afterFirstPass = steps[3]!;
     const last = steps.at(-1)!;
     return [
-      { benchmark: 'memory', figure: `heap growth: ${attacks.length} cards posted and saved`, value: signed(afterCards.heap - steps[1]!.heap) },
-      { benchmark: 'memory', figure: 'heap growth: first poll pass', value: signed(afterFirstPass.heap - afterCards.heap) },
-      { benchmark: 'memory', figure: `heap growth over ${unchangedPasses} unchanged passes`, value: signed(last.heap - afterFirstPass.heap), target: '≈ 0' },
-      { benchmark: 'memory', figure: 'whole-stack heap / RSS at the end', value: `${formatBytes(last.heap)} / ${formatBytes(last.rss)}` },
+      {
+        benchmark: 'memory',
+        figure: `heap growth: ${attacks.length} cards posted and saved`,
+        value: signed(afterCards.heap - steps[1]!.heap),
+      },
+      {
+        benchmark: 'memory',
+        figure: 'heap growth: first poll pass',
+        value: signed(afterFirstPass.heap - afterCards.heap),
+      },
+      {
+        benchmark: 'memory',
+        figure: `heap growth over ${unchangedPasses} unchanged passes`,
+        value: signed(last.heap - afterFirstPass.heap),
+        target: '≈ 0',
+      },
+      {
+        benchmark: 'memory',
+        figure: 'whole-stack heap / RSS at the end',
+        value: `${formatBytes(last.heap)} / ${formatBytes(last.rss)}`,
+      },
     ];
   } finally {
     await stack.stop();

@@ -8,7 +8,18 @@
 import type { Profiler } from 'node:inspector';
 
 export type PhaseId =
-  | 'signature' | 'session' | 'parsing' | 'platform' | 'blockKit' | 'slack' | 'logging' | 'metrics' | 'bolt' | 'handlers' | 'gc' | 'other';
+  | 'signature'
+  | 'session'
+  | 'parsing'
+  | 'platform'
+  | 'blockKit'
+  | 'slack'
+  | 'logging'
+  | 'metrics'
+  | 'bolt'
+  | 'handlers'
+  | 'gc'
+  | 'other';
 
 interface Phase {
   id: PhaseId;
@@ -17,7 +28,8 @@ interface Phase {
   frames: { url: RegExp; functionName?: RegExp }[];
 }
 
-const modules = (...names: string[]) => new RegExp(`/node_modules/(?:${names.map((name) => name.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&')).join('|')})/`);
+const modules = (...names: string[]) =>
+  new RegExp(`/node_modules/(?:${names.map((name) => name.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&')).join('|')})/`);
 
 /**
  * The attribution rules, in the order the phases are printed. Where one frame matches two phases,
@@ -48,7 +60,11 @@ export const phases: readonly Phase[] = [
   {
     id: 'platform',
     label: 'platform call, TLS, response validation',
-    frames: [{ url: /\/src\/client\// }, { url: modules('undici', 'zod') }, { url: /^node:(?:_tls_wrap|_tls_common|tls|internal\/tls\/)/ }],
+    frames: [
+      { url: /\/src\/client\// },
+      { url: modules('undici', 'zod') },
+      { url: /^node:(?:_tls_wrap|_tls_common|tls|internal\/tls\/)/ },
+    ],
   },
   { id: 'blockKit', label: 'Block Kit building', frames: [{ url: /\/src\/views\// }] },
   {
@@ -68,16 +84,49 @@ export const phases: readonly Phase[] = [
     label: 'logging',
     frames: [
       { url: /\/src\/(?:logger|audit)\.ts$/ },
-      { url: modules('pino', 'pino-std-serializers', 'pino-abstract-transport', '@pinojs/redact', 'sonic-boom', 'thread-stream', 'quick-format-unescaped', 'safe-stable-stringify', 'atomic-sleep', 'on-exit-leak-free', '@slack/logger') },
+      {
+        url: modules(
+          'pino',
+          'pino-std-serializers',
+          'pino-abstract-transport',
+          '@pinojs/redact',
+          'sonic-boom',
+          'thread-stream',
+          'quick-format-unescaped',
+          'safe-stable-stringify',
+          'atomic-sleep',
+          'on-exit-leak-free',
+          '@slack/logger',
+        ),
+      },
       // The benchmark's stand-in for stdout: it counts the lines pino writes.
       { url: /\/bench\/ack-target\.ts$/, functionName: /^write$/ },
     ],
   },
-  { id: 'metrics', label: 'metrics', frames: [{ url: /\/src\/metrics\.ts$/ }, { url: modules('prom-client', 'tdigest', 'bintrees') }] },
+  {
+    id: 'metrics',
+    label: 'metrics',
+    frames: [{ url: /\/src\/metrics\.ts$/ }, { url: modules('prom-client', 'tdigest', 'bintrees') }],
+  },
   {
     id: 'bolt',
     label: 'Bolt: HTTP receive, body parsing, routing, ack',
-    frames: [{ url: modules('@slack/bolt', 'raw-body', 'bytes', 'http-errors', 'iconv-lite', 'unpipe', 'statuses', 'depd', 'path-to-regexp') }, { url: /^node:(?:_http_server|querystring)$/ }],
+    frames: [
+      {
+        url: modules(
+          '@slack/bolt',
+          'raw-body',
+          'bytes',
+          'http-errors',
+          'iconv-lite',
+          'unpipe',
+          'statuses',
+          'depd',
+          'path-to-regexp',
+        ),
+      },
+      { url: /^node:(?:_http_server|querystring)$/ },
+    ],
   },
   { id: 'handlers', label: 'other Faultline code (handlers, adapter)', frames: [{ url: /\/src\// }] },
   { id: 'gc', label: 'garbage collection', frames: [{ url: /^$/, functionName: /^\(garbage collector\)$/ }] },
@@ -100,7 +149,11 @@ type CallFrame = Profiler.ProfileNode['callFrame'];
 
 /** The phase a single frame belongs to, if any claims it; the first in `phases` wins. */
 export function phaseOfFrame(frame: Pick<CallFrame, 'url' | 'functionName'>): PhaseId | undefined {
-  return phases.find((phase) => phase.frames.some((rule) => rule.url.test(frame.url) && (!rule.functionName || rule.functionName.test(frame.functionName))))?.id;
+  return phases.find((phase) =>
+    phase.frames.some(
+      (rule) => rule.url.test(frame.url) && (!rule.functionName || rule.functionName.test(frame.functionName)),
+    ),
+  )?.id;
 }
 
 /**
@@ -153,11 +206,14 @@ export function attribute(profile: Profiler.Profile): Attribution {
     samples[phase]++;
     if (phase === 'other') {
       const { functionName, url, lineNumber } = byId.get(id)!.callFrame;
-      const frame = `${functionName || '(anonymous)'} ${url ? `${url.replace(/^.*\/node_modules\//, '')}:${lineNumber + 1}` : ''}`.trim();
+      const frame =
+        `${functionName || '(anonymous)'} ${url ? `${url.replace(/^.*\/node_modules\//, '')}:${lineNumber + 1}` : ''}`.trim();
       other.set(frame, (other.get(frame) ?? 0) + 1);
     }
   }
-  const otherTop = [...other].map(([frame, count]) => ({ frame, samples: count })).sort((a, b) => b.samples - a.samples);
+  const otherTop = [...other]
+    .map(([frame, count]) => ({ frame, samples: count }))
+    .sort((a, b) => b.samples - a.samples);
   return { samples, busy: Object.values(samples).reduce((sum, each) => sum + each, 0), idle, otherTop };
 }
 

@@ -28,14 +28,25 @@ export async function ownerWithTeams(stack: Stack, count: number): Promise<Team[
   const { sim } = stack;
   const owner = sim.seed.users.owner;
   const added = sim.addTeams(owner.email, count - 3);
-  added.forEach((teamId, index) => sim.state.hosts.push({ id: `bench-host-${index + 1}`, teamId, tags: { role: 'web' } }));
+  added.forEach((teamId, index) =>
+    sim.state.hosts.push({ id: `bench-host-${index + 1}`, teamId, tags: { role: 'web' } }),
+  );
   await stack.login(personId, owner, { team: sim.seed.teams.platform.name });
-  return [sim.seed.teams.platform, sim.seed.teams.payments, sim.seed.teams.search, ...added.map((id) => ({ id, name: sim.state.teams.get(id)!.name }))];
+  return [
+    sim.seed.teams.platform,
+    sim.seed.teams.payments,
+    sim.seed.teams.search,
+    ...added.map((id) => ({ id, name: sim.state.teams.get(id)!.name })),
+  ];
 }
 
 /** Starts `perTeam` attacks in each team; their guids with their teams. */
 export function startAttacks(stack: Stack, teams: Team[], perTeam: number): { guid: string; team: Team }[] {
-  return teams.flatMap((team) => stack.sim.addAttacks(team.id, perTeam, { createUser: stack.sim.seed.users.owner.email }).map((guid) => ({ guid, team })));
+  return teams.flatMap((team) =>
+    stack.sim
+      .addAttacks(team.id, perTeam, { createUser: stack.sim.seed.users.owner.email })
+      .map((guid) => ({ guid, team })),
+  );
 }
 
 /** Posts a live card for each attack and saves it, as the end-to-end tests do. */
@@ -43,16 +54,33 @@ export async function postCards(stack: Stack, attacks: { guid: string; team: Tea
   for (const { guid, team } of attacks) {
     const posted = await stack.deps.slack.post(channel, { text: `card ${guid}` });
     await stack.deps.cards.save({
-      guid, kind: 'attack', teamId: team.id, teamName: team.name, channel, ts: posted.ts, type: 'cpu', args: ['-l', '3600'], targetWords: 'every active client',
-      startedBy: { workspaceId: stack.fake.teamId, userId: personId, userName: personId }, startedByPlatform: stack.sim.seed.users.owner.email,
-      stage: 'Pending', lifecycle: 'Active', totalClients: undefined, createdAt: new Date().toISOString(), startTime: undefined, endTime: undefined,
-      lengthSeconds: 3600, annotations: {}, haltedBy: [],
+      guid,
+      kind: 'attack',
+      teamId: team.id,
+      teamName: team.name,
+      channel,
+      ts: posted.ts,
+      type: 'cpu',
+      args: ['-l', '3600'],
+      targetWords: 'every active client',
+      startedBy: { workspaceId: stack.fake.teamId, userId: personId, userName: personId },
+      startedByPlatform: stack.sim.seed.users.owner.email,
+      stage: 'Pending',
+      lifecycle: 'Active',
+      totalClients: undefined,
+      createdAt: new Date().toISOString(),
+      startTime: undefined,
+      endTime: undefined,
+      lengthSeconds: 3600,
+      annotations: {},
+      haltedBy: [],
     });
   }
 }
 
 const listPath = '/attacks/active/paged';
-const isSingleGet = (request: RecordedRequest) => request.method === 'GET' && /^\/attacks\/[^/]+$/.test(request.path) && request.path !== '/attacks/active';
+const isSingleGet = (request: RecordedRequest) =>
+  request.method === 'GET' && /^\/attacks\/[^/]+$/.test(request.path) && request.path !== '/attacks/active';
 
 interface Pass {
   name: string;
@@ -118,7 +146,17 @@ export async function pollBenchmark(): Promise<SummaryRow[]> {
 
     printTable(
       `Poll passes · ${teams.length} teams, ${guids.length} live cards posted in ${formatMs(postingMs)} · platform calls per pass`,
-      ['pass', 'teams', 'live cards', 'list pages', 'per team', 'single GETs', 'other calls', 'chat.update', 'pass time'],
+      [
+        'pass',
+        'teams',
+        'live cards',
+        'list pages',
+        'per team',
+        'single GETs',
+        'other calls',
+        'chat.update',
+        'pass time',
+      ],
       passes.map((pass) => [
         pass.name,
         String(pass.teams),
@@ -133,14 +171,35 @@ export async function pollBenchmark(): Promise<SummaryRow[]> {
     );
     const [first, unchanged, afterFinish, , bigTeam] = passes as [Pass, Pass, Pass, Pass, Pass];
     const bigTeamPages = bigTeam.listCallsPerTeam[0]!;
-    console.log(`Per team: one list of at most 1,000 attacks a page; ${teams[0]!.name} with ${cardsPerTeam + extraActive} active attacks took ${bigTeamPages} pages for its ${cardsPerTeam} cards.`);
+    console.log(
+      `Per team: one list of at most 1,000 attacks a page; ${teams[0]!.name} with ${cardsPerTeam + extraActive} active attacks took ${bigTeamPages} pages for its ${cardsPerTeam} cards.`,
+    );
 
     return [
-      { benchmark: 'poll', figure: `platform calls per pass, ${teams.length} teams / ${first.cards} cards`, value: `${first.listCalls + first.singleGets + first.otherCalls}`, target: `${teams.length} (one list per team)` },
-      { benchmark: 'poll', figure: 'list pages per team per pass (min–max)', value: spread(first.listCallsPerTeam), target: '1' },
-      { benchmark: 'poll', figure: `single GETs after ${finished.length} attacks finished`, value: String(afterFinish.singleGets), target: String(finished.length) },
+      {
+        benchmark: 'poll',
+        figure: `platform calls per pass, ${teams.length} teams / ${first.cards} cards`,
+        value: `${first.listCalls + first.singleGets + first.otherCalls}`,
+        target: `${teams.length} (one list per team)`,
+      },
+      {
+        benchmark: 'poll',
+        figure: 'list pages per team per pass (min–max)',
+        value: spread(first.listCallsPerTeam),
+        target: '1',
+      },
+      {
+        benchmark: 'poll',
+        figure: `single GETs after ${finished.length} attacks finished`,
+        value: String(afterFinish.singleGets),
+        target: String(finished.length),
+      },
       { benchmark: 'poll', figure: 'chat.update on an unchanged pass', value: String(unchanged.updates), target: '0' },
-      { benchmark: 'poll', figure: `pass time, ${first.cards} cards all changed / unchanged`, value: `${formatMs(first.ms)} / ${formatMs(unchanged.ms)}` },
+      {
+        benchmark: 'poll',
+        figure: `pass time, ${first.cards} cards all changed / unchanged`,
+        value: `${formatMs(first.ms)} / ${formatMs(unchanged.ms)}`,
+      },
     ];
   } finally {
     await stack.stop();

@@ -20,7 +20,14 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import type { FakeSlack, SlackPerson } from '@faultline/fake-slack';
 import type { Simulator } from '@faultline/platform-sim';
 import { attackRefValue } from '../src/views/attackCard.ts';
-import { DeliveryCapture, logIn, signingSecret, startBackends, startBareAndFaultline, type TargetProcess } from './ack.ts';
+import {
+  DeliveryCapture,
+  logIn,
+  signingSecret,
+  startBackends,
+  startBareAndFaultline,
+  type TargetProcess,
+} from './ack.ts';
 import { ChildLink } from './child.ts';
 import type { Delivery, LoadResult } from './load.ts';
 import type { LoadOrder } from './load-client.ts';
@@ -60,9 +67,15 @@ function withActionValue(delivery: Delivery, value: string): Delivery {
 /** Opens the attack builder through Faultline, fills it for a cpu attack and submits it to `capture`. */
 async function captureSubmission(fake: FakeSlack, person: SlackPerson, capture: DeliveryCapture): Promise<Delivery[]> {
   await person.command('attack', { channel });
-  const builder = await fake.waitFor(() => person.modal()?.callbackId === 'attack_builder' && person.modal(), 'the attack builder');
+  const builder = await fake.waitFor(
+    () => person.modal()?.callbackId === 'attack_builder' && person.modal(),
+    'the attack builder',
+  );
   await builder.select('Attack type', 'cpu');
-  const typed = await fake.waitFor(() => person.modal()?.text().includes('Cores') && person.modal(), 'the cpu arguments');
+  const typed = await fake.waitFor(
+    () => person.modal()?.text().includes('Cores') && person.modal(),
+    'the cpu arguments',
+  );
   await typed.select('Target', 'Random hosts, by tags');
   // The builder is redrawn with a Tags field in place of the generic one.
   const filled = await fake.waitFor(() => {
@@ -90,7 +103,10 @@ async function captureAll(fake: FakeSlack, sim: Simulator, faultlineUrl: string)
   sim.addAttacks(teamId, 30);
   const toHalt = sim.addAttacks(teamId, count);
   await person.command('list', { channel });
-  const page = await fake.waitFor(() => person.ephemerals(channel).find((message) => message.buttons().some((button) => button.text === 'Halt')), 'a list page with Halt buttons');
+  const page = await fake.waitFor(
+    () => person.ephemerals(channel).find((message) => message.buttons().some((button) => button.text === 'Halt')),
+    'a list page with Halt buttons',
+  );
   const captured: Record<Kind, Delivery[]> = { list: [], preview: [], halt: [], submit: [] };
   const capture = await DeliveryCapture.start(fake, faultlineUrl);
   try {
@@ -98,13 +114,17 @@ async function captureAll(fake: FakeSlack, sim: Simulator, faultlineUrl: string)
       captured.list.push(...(await capture.take(() => person.command('list', { channel }))));
       captured.preview.push(...(await capture.take(() => person.command(previewCommand, { channel }))));
       const clicks = await capture.take(() => page.click('Halt'));
-      captured.halt.push(...clicks.map((click) => withActionValue(click, attackRefValue({ guid: toHalt[i]!, teamId, kind: 'attack' }))));
+      captured.halt.push(
+        ...clicks.map((click) => withActionValue(click, attackRefValue({ guid: toHalt[i]!, teamId, kind: 'attack' }))),
+      );
       captured.submit.push(...(await captureSubmission(fake, person, capture)));
     }
   } finally {
     capture.close();
   }
-  for (const { kind } of kinds) if (captured[kind].length !== count) throw new Error(`Captured ${captured[kind].length} ${kind} deliveries, not ${count}`);
+  for (const { kind } of kinds)
+    if (captured[kind].length !== count)
+      throw new Error(`Captured ${captured[kind].length} ${kind} deliveries, not ${count}`);
   return captured;
 }
 
@@ -130,7 +150,10 @@ const together = (runs: readonly Run[]) => ({
  * One column of the budget: each phase's share of the profile's busy samples times the main
  * thread's CPU per request in the run without the profiler; then the other threads and the total.
  */
-function budget(attribution: Attribution, plain: { cpuMs: number; mainThreadCpuMs: number; requests: number }): string[] {
+function budget(
+  attribution: Attribution,
+  plain: { cpuMs: number; mainThreadCpuMs: number; requests: number },
+): string[] {
   const mainMs = plain.mainThreadCpuMs / plain.requests;
   return [
     ...phases.map((phase) => formatMs((attribution.samples[phase.id] / attribution.busy) * mainMs)),
@@ -147,12 +170,18 @@ export async function profileBenchmark(): Promise<SummaryRow[]> {
   const profileDirectory = await mkdtemp(join(tmpdir(), 'faultline-profiles-'));
   const processes: TargetProcess[] = [];
   const client = new ChildLink(new URL('./load-client.ts', import.meta.url));
-  const send = (url: string, deliveries: Delivery[]) => client.request<LoadResult>({ url, signingSecret, deliveries, shape: load } satisfies LoadOrder);
+  const send = (url: string, deliveries: Delivery[]) =>
+    client.request<LoadResult>({ url, signingSecret, deliveries, shape: load } satisfies LoadOrder);
   try {
     const { bare, faultline } = await startBareAndFaultline(backends, processes);
     const deliveries = await captureAll(fake, sim, faultline.url);
 
-    const run = async (app: TargetProcess, chunk: Delivery[], reply: RegExp | undefined, profiled: boolean): Promise<Run> => {
+    const run = async (
+      app: TargetProcess,
+      chunk: Delivery[],
+      reply: RegExp | undefined,
+      profiled: boolean,
+    ): Promise<Run> => {
       const repliesBefore = fake.callsTo('response_url').length;
       await app.sample();
       if (profiled) await app.startProfile(samplingIntervalUs);
@@ -160,17 +189,36 @@ export async function profileBenchmark(): Promise<SummaryRow[]> {
       let replies: Run['replies'];
       if (reply) {
         const what = `${chunk.length} replies at the fake Slack`;
-        await fake.waitFor(() => fake.callsTo('response_url').length - repliesBefore >= chunk.length, what, 30_000).catch(() => undefined);
+        await fake
+          .waitFor(() => fake.callsTo('response_url').length - repliesBefore >= chunk.length, what, 30_000)
+          .catch(() => undefined);
         const came = fake.callsTo('response_url').slice(repliesBefore);
-        replies = { came: came.length, right: came.filter((call) => call.ok && reply.test(String(call.args['text']))).length };
+        replies = {
+          came: came.length,
+          right: came.filter((call) => call.ok && reply.test(String(call.args['text']))).length,
+        };
       }
       await sleep(settleMs);
       const { cpuMs, mainThreadCpuMs } = await app.sample();
       const profile = profiled ? await app.stopProfile() : undefined;
-      return { cpuMs, mainThreadCpuMs, requests: chunk.length, failed: result.timings.filter((timing) => timing.status !== 200).length, ...(profile ? { profile } : {}), ...(replies ? { replies } : {}) };
+      return {
+        cpuMs,
+        mainThreadCpuMs,
+        requests: chunk.length,
+        failed: result.timings.filter((timing) => timing.status !== 200).length,
+        ...(profile ? { profile } : {}),
+        ...(replies ? { replies } : {}),
+      };
     };
 
-    const results: { kind: Kind; name: string; bare: Run; faultline: Run; bareProfiled: Run; faultlineProfiled: Run }[] = [];
+    const results: {
+      kind: Kind;
+      name: string;
+      bare: Run;
+      faultline: Run;
+      bareProfiled: Run;
+      faultlineProfiled: Run;
+    }[] = [];
     for (const { kind, name, reply } of kinds) {
       const queue = deliveries[kind];
       const warmup = queue.splice(0, warmupRequests);
@@ -184,7 +232,10 @@ export async function profileBenchmark(): Promise<SummaryRow[]> {
       const bareProfiled = await run(bare, sampled, undefined, true);
       const faultlineProfiled = await run(faultline, sampled, reply, true);
       results.push({ kind, name, bare: bareRun, faultline: faultlineRun, bareProfiled, faultlineProfiled });
-      for (const [app, profiledRun] of [['bare', bareProfiled], ['faultline', faultlineProfiled]] as const) {
+      for (const [app, profiledRun] of [
+        ['bare', bareProfiled],
+        ['faultline', faultlineProfiled],
+      ] as const) {
         await writeFile(join(profileDirectory, `${app}-${kind}.cpuprofile`), JSON.stringify(profiledRun.profile));
       }
     }
@@ -196,7 +247,13 @@ export async function profileBenchmark(): Promise<SummaryRow[]> {
       ...results.map((result, index) => budget(faultlineAttributions[index]!, result.faultline)),
       budget(bareAttribution, together(results.map((result) => result.bare))),
     ];
-    const rowLabels = [...phases.map((phase) => phase.label), 'main thread, all phases', 'other threads (Faultline: the ack thread; GC helpers, compiler, libuv)', 'total (process.cpuUsage)', 'samples (busy) in the profile'];
+    const rowLabels = [
+      ...phases.map((phase) => phase.label),
+      'main thread, all phases',
+      'other threads (Faultline: the ack thread; GC helpers, compiler, libuv)',
+      'total (process.cpuUsage)',
+      'samples (busy) in the profile',
+    ];
     printTable(
       `Faultline's CPU per request by phase, ms, and a bare Bolt app's that only acks: a phase's share of the app's CPU profile (a sample every ${samplingIntervalUs} µs) times its main thread's CPU per request without the profiler · ${requestsPerKind} requests of each kind, ${load.ratePerSecond}/s, at most ${load.concurrency} in flight`,
       ['phase', ...results.map((result) => result.name), 'bare Bolt (all four)'],
@@ -205,14 +262,24 @@ export async function profileBenchmark(): Promise<SummaryRow[]> {
 
     printTable(
       'CPU per request, whole process (process.cpuUsage: user + system, every thread) without the profiler, and with it; failed = deliveries not answered 200',
-      ['request', 'Faultline', 'bare Bolt', 'Faultline / bare', 'Faultline, profiled', 'failed', 'replies right / expected'],
+      [
+        'request',
+        'Faultline',
+        'bare Bolt',
+        'Faultline / bare',
+        'Faultline, profiled',
+        'failed',
+        'replies right / expected',
+      ],
       results.map((result) => [
         result.name,
         perRequest(result.faultline.cpuMs, result.faultline.requests),
         perRequest(result.bare.cpuMs, result.bare.requests),
         formatRatio(result.faultline.cpuMs / result.faultline.requests / (result.bare.cpuMs / result.bare.requests)),
         perRequest(result.faultlineProfiled.cpuMs, result.faultlineProfiled.requests),
-        String(result.faultline.failed + result.bare.failed + result.faultlineProfiled.failed + result.bareProfiled.failed),
+        String(
+          result.faultline.failed + result.bare.failed + result.faultlineProfiled.failed + result.bareProfiled.failed,
+        ),
         `${(result.faultline.replies?.right ?? 0) + (result.faultlineProfiled.replies?.right ?? 0)} / ${result.faultline.requests + result.faultlineProfiled.requests}`,
       ]),
     );
@@ -221,13 +288,17 @@ export async function profileBenchmark(): Promise<SummaryRow[]> {
     printTable(
       `What "other" holds in Faultline's profiles, by share of their busy samples (all four kinds); the profiles are kept in ${profileDirectory}`,
       ['function', 'share'],
-      faultlineAll.otherTop.slice(0, 8).map((entry) => [entry.frame, `${((100 * entry.samples) / faultlineAll.busy).toFixed(1)} %`]),
+      faultlineAll.otherTop
+        .slice(0, 8)
+        .map((entry) => [entry.frame, `${((100 * entry.samples) / faultlineAll.busy).toFixed(1)} %`]),
     );
 
     return results.map((result) => ({
       benchmark: 'profile',
       figure: `CPU per request, ${result.name}, Faultline / bare (${perRequest(result.faultline.cpuMs, result.faultline.requests)} / ${perRequest(result.bare.cpuMs, result.bare.requests)})`,
-      value: formatRatio(result.faultline.cpuMs / result.faultline.requests / (result.bare.cpuMs / result.bare.requests)),
+      value: formatRatio(
+        result.faultline.cpuMs / result.faultline.requests / (result.bare.cpuMs / result.bare.requests),
+      ),
     }));
   } finally {
     await client.stop('stop');

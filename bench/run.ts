@@ -22,12 +22,35 @@ const benchmarks: Record<string, { about: string; run: () => Promise<SummaryRow[
   memory: { about: 'memory with 1,000 live cards through a few poll passes', run: memoryBenchmark },
   poll: { about: 'platform calls and chat.update per poll pass with 1,000 live cards in 10 teams', run: pollBenchmark },
   list: { about: '`list` over 10,000 active attacks, against reading them all', run: listBenchmark },
-  store: { about: 'a poll pass and an App Home open with 10,000 live and 100,000 finished cards, on SQLite and Redis', run: storeBenchmark },
-  ack: { about: 'ack time of commands, buttons and modal submissions against a bare Bolt app, with a slow and a hanging platform', run: ackBenchmark },
-  throughput: { about: 'slash commands per second with p99 command-to-reply under 1 s, platform at 50 ms: Faultline, bare Bolt, two replicas on one Redis', run: throughputBenchmark },
-  cards: { about: 'time until 1,000 changing cards, 50 of them finished, show it under chat.update\'s 50 a minute: priority against arrival order', run: cardsBenchmark },
-  guards: { about: 'from a monitor turning Alert to the halt with 100 guarded attacks, and platform calls per pass as guards and attacks grow', run: guardsBenchmark },
-  profile: { about: 'CPU per request by phase (signature, session, parsing, platform, Block Kit, Slack reply, logging, metrics) from a CPU profile, against a bare Bolt app', run: profileBenchmark },
+  store: {
+    about: 'a poll pass and an App Home open with 10,000 live and 100,000 finished cards, on SQLite and Redis',
+    run: storeBenchmark,
+  },
+  ack: {
+    about:
+      'ack time of commands, buttons and modal submissions against a bare Bolt app, with a slow and a hanging platform',
+    run: ackBenchmark,
+  },
+  throughput: {
+    about:
+      'slash commands per second with p99 command-to-reply under 1 s, platform at 50 ms: Faultline, bare Bolt, two replicas on one Redis',
+    run: throughputBenchmark,
+  },
+  cards: {
+    about:
+      "time until 1,000 changing cards, 50 of them finished, show it under chat.update's 50 a minute: priority against arrival order",
+    run: cardsBenchmark,
+  },
+  guards: {
+    about:
+      'from a monitor turning Alert to the halt with 100 guarded attacks, and platform calls per pass as guards and attacks grow',
+    run: guardsBenchmark,
+  },
+  profile: {
+    about:
+      'CPU per request by phase (signature, session, parsing, platform, Block Kit, Slack reply, logging, metrics) from a CPU profile, against a bare Bolt app',
+    run: profileBenchmark,
+  },
 };
 
 const asked = process.argv.slice(2);
@@ -39,7 +62,9 @@ if (unknown.length) {
 }
 
 const cpu = cpus();
-console.log(`Faultline benchmarks · node ${process.version} · ${platform()}/${arch()} · ${cpu.length} × ${cpu[0]?.model.trim() ?? 'unknown CPU'}`);
+console.log(
+  `Faultline benchmarks · node ${process.version} · ${platform()}/${arch()} · ${cpu.length} × ${cpu[0]?.model.trim() ?? 'unknown CPU'}`,
+);
 
 const summary: SummaryRow[] = [];
 const durations: string[][] = [];
@@ -56,5 +81,9 @@ for (const name of asked.length ? asked : Object.keys(benchmarks)) {
   }
 }
 
-printTable('Summary', ['benchmark', 'figure', 'value', 'target'], summary.map((row) => [row.benchmark, row.figure, row.value, row.target ?? '']));
+printTable(
+  'Summary',
+  ['benchmark', 'figure', 'value', 'target'],
+  summary.map((row) => [row.benchmark, row.figure, row.value, row.target ?? '']),
+);
 printTable('Benchmarks run', ['benchmark', 'took', 'outcome'], durations);

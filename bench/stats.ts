@@ -9,7 +9,8 @@ export interface Distribution {
 }
 
 export function distribution(values: readonly number[]): Distribution {
-  if (!values.length) return { count: 0, mean: Number.NaN, p50: Number.NaN, p95: Number.NaN, p99: Number.NaN, max: Number.NaN };
+  if (!values.length)
+    return { count: 0, mean: Number.NaN, p50: Number.NaN, p95: Number.NaN, p99: Number.NaN, max: Number.NaN };
   const sorted = values.toSorted((a, b) => a - b);
   const rank = (p: number) => sorted[Math.min(sorted.length, Math.max(1, Math.ceil((p / 100) * sorted.length))) - 1]!;
   return {
@@ -46,7 +47,13 @@ function percentileOf(sorted: Float64Array, p: number): number {
  * How far the ratio of two percentiles (of `numerator` over `denominator`) could move by chance:
  * the central `confidence` share of the ratios over bootstrap resamples of both sample sets.
  */
-export function percentileRatioInterval(numerator: readonly number[], denominator: readonly number[], p: number, confidence = 0.9, resamples = 2000): [number, number] {
+export function percentileRatioInterval(
+  numerator: readonly number[],
+  denominator: readonly number[],
+  p: number,
+  confidence = 0.9,
+  resamples = 2000,
+): [number, number] {
   const random = seededRandom(0x5eed);
   const resampled = (values: readonly number[]) => {
     const drawn = Float64Array.from({ length: values.length }, () => values[Math.floor(random() * values.length)]!);

@@ -35,15 +35,32 @@ interface Stage {
 
 function cardRecord(stack: Stack, guid: string, team: Team, ts: string, lifecycle: string): CardRecord {
   return {
-    guid, kind: 'attack', teamId: team.id, teamName: team.name, channel, ts, type: 'cpu', args: ['-l', '3600'], targetWords: 'every active client',
-    startedBy: { workspaceId: stack.fake.teamId, userId: personId, userName: personId }, startedByPlatform: stack.sim.seed.users.owner.email,
-    stage: lifecycle === 'Complete' ? 'Successful' : 'Pending', lifecycle, totalClients: undefined, createdAt: new Date().toISOString(),
-    startTime: undefined, endTime: undefined, lengthSeconds: 3600, annotations: {}, haltedBy: [],
+    guid,
+    kind: 'attack',
+    teamId: team.id,
+    teamName: team.name,
+    channel,
+    ts,
+    type: 'cpu',
+    args: ['-l', '3600'],
+    targetWords: 'every active client',
+    startedBy: { workspaceId: stack.fake.teamId, userId: personId, userName: personId },
+    startedByPlatform: stack.sim.seed.users.owner.email,
+    stage: lifecycle === 'Complete' ? 'Successful' : 'Pending',
+    lifecycle,
+    totalClients: undefined,
+    createdAt: new Date().toISOString(),
+    startTime: undefined,
+    endTime: undefined,
+    lengthSeconds: 3600,
+    annotations: {},
+    haltedBy: [],
   };
 }
 
 async function inBatches<T>(items: T[], work: (item: T) => Promise<unknown>): Promise<void> {
-  for (let start = 0; start < items.length; start += batch) await Promise.all(items.slice(start, start + batch).map(work));
+  for (let start = 0; start < items.length; start += batch)
+    await Promise.all(items.slice(start, start + batch).map(work));
 }
 
 /** Live cards for attacks the simulator runs: posted in the channel and saved, as a start does. */
@@ -60,7 +77,9 @@ async function addLive(stack: Stack, teams: Team[], perTeam: number): Promise<vo
 /** Finished cards, as they stay in the store for a month after their attack ended. */
 async function addFinished(stack: Stack, teams: Team[], count: number): Promise<void> {
   const guids = Array.from({ length: count }, () => randomUUID());
-  await inBatches(guids, (guid) => stack.deps.cards.savePosted(cardRecord(stack, guid, teams[0]!, `1700000000.${guid.slice(0, 6)}`, 'Complete')));
+  await inBatches(guids, (guid) =>
+    stack.deps.cards.savePosted(cardRecord(stack, guid, teams[0]!, `1700000000.${guid.slice(0, 6)}`, 'Complete')),
+  );
 }
 
 async function medianMs(work: () => Promise<unknown>): Promise<number> {
@@ -125,7 +144,8 @@ async function dropNamespace(url: string, namespace: string): Promise<void> {
   const client = createClient({ url });
   await client.connect();
   try {
-    for await (const keys of client.scanIterator({ MATCH: `${namespace}*`, COUNT: 1_000 })) if (keys.length) await client.unlink(keys);
+    for await (const keys of client.scanIterator({ MATCH: `${namespace}*`, COUNT: 1_000 }))
+      if (keys.length) await client.unlink(keys);
   } finally {
     await client.close();
   }
@@ -157,7 +177,13 @@ export async function storeBenchmark(): Promise<SummaryRow[]> {
     printTable(
       `${kind} store · ${teamCount} teams · median of ${runs} · filled in ${formatMs(fillMs)}`,
       ['live cards', 'finished cards', 'live-card listing', 'poll pass', 'App Home open'],
-      stages.map((s) => [s.live.toLocaleString('en'), s.finished.toLocaleString('en'), formatMs(s.liveScanMs), formatMs(s.pollMs), formatMs(s.homeMs)]),
+      stages.map((s) => [
+        s.live.toLocaleString('en'),
+        s.finished.toLocaleString('en'),
+        formatMs(s.liveScanMs),
+        formatMs(s.pollMs),
+        formatMs(s.homeMs),
+      ]),
     );
     const [few, manyFinished, manyLive] = stages as [Stage, Stage, Stage];
     console.log(
@@ -165,10 +191,29 @@ export async function storeBenchmark(): Promise<SummaryRow[]> {
         `10× live cards: poll ${formatRatio(manyLive.pollMs / manyFinished.pollMs)}, listing ${formatRatio(manyLive.liveScanMs / manyFinished.liveScanMs)}.`,
     );
     rows.push(
-      { benchmark: 'store', figure: `${kind}: poll pass / App Home, 10k live + 100k finished`, value: `${formatMs(manyLive.pollMs)} / ${formatMs(manyLive.homeMs)}` },
-      { benchmark: 'store', figure: `${kind}: poll pass growth, 10k → 100k finished`, value: formatRatio(manyFinished.pollMs / few.pollMs), target: '≈1× (flat)' },
-      { benchmark: 'store', figure: `${kind}: App Home growth, 10k → 100k finished`, value: formatRatio(manyFinished.homeMs / few.homeMs), target: '≈1× (flat)' },
-      { benchmark: 'store', figure: `${kind}: poll pass growth, 1k → 10k live`, value: formatRatio(manyLive.pollMs / manyFinished.pollMs), target: '≤10× (linear)' },
+      {
+        benchmark: 'store',
+        figure: `${kind}: poll pass / App Home, 10k live + 100k finished`,
+        value: `${formatMs(manyLive.pollMs)} / ${formatMs(manyLive.homeMs)}`,
+      },
+      {
+        benchmark: 'store',
+        figure: `${kind}: poll pass growth, 10k → 100k finished`,
+        value: formatRatio(manyFinished.pollMs / few.pollMs),
+        target: '≈1× (flat)',
+      },
+      {
+        benchmark: 'store',
+        figure: `${kind}: App Home growth, 10k → 100k finished`,
+        value: formatRatio(manyFinished.homeMs / few.homeMs),
+        target: '≈1× (flat)',
+      },
+      {
+        benchmark: 'store',
+        figure: `${kind}: poll pass growth, 1k → 10k live`,
+        value: formatRatio(manyLive.pollMs / manyFinished.pollMs),
+        target: '≤10× (linear)',
+      },
     );
   }
   return rows;

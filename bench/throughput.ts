@@ -79,17 +79,32 @@ export async function throughputBenchmark(): Promise<SummaryRow[]> {
 
     const step = async (urls: string[], rate: number) => {
       const { ids, deliveries: batch } = deliveries(rate * secondsPerRate);
-      const result = await client.request<LoadResult>({ url: urls[0]!, urls, signingSecret, deliveries: batch, shape: { concurrency: 1_000, ratePerSecond: rate } } satisfies LoadOrder);
+      const result = await client.request<LoadResult>({
+        url: urls[0]!,
+        urls,
+        signingSecret,
+        deliveries: batch,
+        shape: { concurrency: 1_000, ratePerSecond: rate },
+      } satisfies LoadOrder);
       // Replies still on their way after the last command: up to the limit and a little more.
       const until = performance.now() + limitMs + 2_000;
-      while (ids.some((id) => !arrived.has(id)) && performance.now() < until) await new Promise((resolve) => setTimeout(resolve, 50));
+      while (ids.some((id) => !arrived.has(id)) && performance.now() < until)
+        await new Promise((resolve) => setTimeout(resolve, 50));
       const latencies = ids.map((id, i) => {
         const sent = result.timings[i]?.at;
         const came = arrived.get(id);
-        return sent !== undefined && came !== undefined && result.timings[i]!.status === 200 ? came - sent : Number.POSITIVE_INFINITY;
+        return sent !== undefined && came !== undefined && result.timings[i]!.status === 200
+          ? came - sent
+          : Number.POSITIVE_INFINITY;
       });
       await new Promise((resolve) => setTimeout(resolve, 1_000));
-      return { rate, achieved: batch.length / result.seconds, p50: distribution(latencies).p50, p99: distribution(latencies).p99, missing: latencies.filter((ms) => !Number.isFinite(ms)).length };
+      return {
+        rate,
+        achieved: batch.length / result.seconds,
+        p50: distribution(latencies).p50,
+        p99: distribution(latencies).p99,
+        missing: latencies.filter((ms) => !Number.isFinite(ms)).length,
+      };
     };
 
     const apps: { name: string; urls: string[] }[] = [
@@ -104,7 +119,15 @@ export async function throughputBenchmark(): Promise<SummaryRow[]> {
       for (const rate of rates) {
         const figures = await step(app.urls, rate);
         const under = figures.p99 < limitMs;
-        rows.push([app.name, `${rate}/s`, `${Math.round(figures.achieved)}/s`, formatMs(figures.p50), Number.isFinite(figures.p99) ? formatMs(figures.p99) : 'no reply', String(figures.missing), under ? 'under 1 s' : 'over']);
+        rows.push([
+          app.name,
+          `${rate}/s`,
+          `${Math.round(figures.achieved)}/s`,
+          formatMs(figures.p50),
+          Number.isFinite(figures.p99) ? formatMs(figures.p99) : 'no reply',
+          String(figures.missing),
+          under ? 'under 1 s' : 'over',
+        ]);
         if (!under) break;
         best[app.name] = rate;
       }
@@ -117,8 +140,16 @@ export async function throughputBenchmark(): Promise<SummaryRow[]> {
     );
     // Under the limit at every rate tried: the replica takes at least that much.
     const highest = (name: string) => `${best[name] === rates.at(-1) ? '≥ ' : ''}${best[name]}/s`;
-    printTable('Highest rate with p99 under 1 s (of the rates tried)', ['app', 'commands/s'], apps.map((app) => [app.name, highest(app.name)]));
-    return apps.map((app) => ({ benchmark: 'throughput', figure: `${app.name}: commands/s with p99 to reply < 1 s`, value: highest(app.name) }));
+    printTable(
+      'Highest rate with p99 under 1 s (of the rates tried)',
+      ['app', 'commands/s'],
+      apps.map((app) => [app.name, highest(app.name)]),
+    );
+    return apps.map((app) => ({
+      benchmark: 'throughput',
+      figure: `${app.name}: commands/s with p99 to reply < 1 s`,
+      value: highest(app.name),
+    }));
   } finally {
     sim.faults.clear();
     await client.stop('stop');

@@ -38,7 +38,12 @@ interface BotState {
  * stopping), /metrics (Prometheus text). `metrics: false` leaves /metrics out, for the public
  * port when an operations port serves it.
  */
-function operationsRoutes(deps: Deps, metrics: Metrics, state: BotState, options: { metrics: boolean } = { metrics: true }): Route[] {
+function operationsRoutes(
+  deps: Deps,
+  metrics: Metrics,
+  state: BotState,
+  options: { metrics: boolean } = { metrics: true },
+): Route[] {
   const routes: Route[] = [
     {
       path: '/healthz',
@@ -72,7 +77,10 @@ function operationsRoutes(deps: Deps, metrics: Metrics, state: BotState, options
 function routeMatches(pattern: string, path: string): boolean {
   const want = pattern.split('/');
   const got = path.split('/');
-  return want.length === got.length && want.every((segment, i) => (segment.startsWith(':') ? got[i] !== '' : segment === got[i]));
+  return (
+    want.length === got.length &&
+    want.every((segment, i) => (segment.startsWith(':') ? got[i] !== '' : segment === got[i]))
+  );
 }
 
 /**
@@ -87,7 +95,10 @@ async function serveRoutes(routes: Route[], at: number | { peerToken: string }, 
       const [token, peer] = String(req.headers[forwardedPeerHeader] ?? '').split(' ');
       delete req.headers[forwardedPeerHeader];
       // The thread opens one connection per request, so the connection's address is this request's.
-      Object.defineProperty(req.socket, 'remoteAddress', { value: token === at.peerToken && peer ? peer : undefined, configurable: true });
+      Object.defineProperty(req.socket, 'remoteAddress', {
+        value: token === at.peerToken && peer ? peer : undefined,
+        configurable: true,
+      });
     }
     const path = URL.parse(req.url ?? '/', 'http://localhost')?.pathname;
     if (path === undefined) return reply(res, 400, 'bad request\n');
@@ -145,7 +156,11 @@ export async function startBot(deps: Deps, options: StartOptions = {}): Promise<
   if (config.slack.socketMode) {
     // The socket client keeps its own, patient retry budget for apps.connections.open: with
     // the short one of our Web API calls it would give up reconnecting after a brief outage.
-    const receiver = new SocketModeReceiver({ appToken: config.slack.appToken!, logger: slackLogger, installerOptions: { clientOptions: { slackApiUrl: config.slack.apiUrl } } });
+    const receiver = new SocketModeReceiver({
+      appToken: config.slack.appToken!,
+      logger: slackLogger,
+      installerOptions: { clientOptions: { slackApiUrl: config.slack.apiUrl } },
+    });
     app = new App({ token: config.slack.botToken, receiver, logger: slackLogger, clientOptions });
     server = await serveRoutes(routes, port, logger);
   } else if (config.slack.ackThread) {
@@ -153,18 +168,26 @@ export async function startBot(deps: Deps, options: StartOptions = {}): Promise<
     // and the token keeps a local client from choosing the address a login limit counts against.
     const peerToken = randomBytes(24).toString('base64url');
     server = await serveRoutes(routes, { peerToken }, logger);
-    ackThread = new AckThreadReceiver({
-      endpoint: '/slack/events',
-      command: config.slack.command,
-      signingSecret: config.slack.signingSecret!,
-      routesPort: (server.address() as AddressInfo).port,
-      peerToken,
-      unansweredMs,
-      onGiveUp: () => (state.endpointDown = true),
-    }, logger);
+    ackThread = new AckThreadReceiver(
+      {
+        endpoint: '/slack/events',
+        command: config.slack.command,
+        signingSecret: config.slack.signingSecret!,
+        routesPort: (server.address() as AddressInfo).port,
+        peerToken,
+        unansweredMs,
+        onGiveUp: () => (state.endpointDown = true),
+      },
+      logger,
+    );
     app = new App({ token: config.slack.botToken, receiver: ackThread, logger: slackLogger, clientOptions });
   } else {
-    const receiver = new HTTPReceiver({ signingSecret: config.slack.signingSecret!, endpoints: '/slack/events', customRoutes: routes, logger: slackLogger });
+    const receiver = new HTTPReceiver({
+      signingSecret: config.slack.signingSecret!,
+      endpoints: '/slack/events',
+      customRoutes: routes,
+      logger: slackLogger,
+    });
     app = new App({ token: config.slack.botToken, receiver, logger: slackLogger, clientOptions });
   }
   app.error(async (error) => {
@@ -174,11 +197,19 @@ export async function startBot(deps: Deps, options: StartOptions = {}): Promise<
 
   const started = (await app.start(port)) as unknown;
   if (!config.slack.socketMode && !ackThread) server = started as Server;
-  const opsServer = opsPort === undefined ? undefined : await serveRoutes(operationsRoutes(deps, metrics, state), opsPort, logger);
+  const opsServer =
+    opsPort === undefined ? undefined : await serveRoutes(operationsRoutes(deps, metrics, state), opsPort, logger);
   const bound = ackThread ? ackThread.port : (server!.address() as AddressInfo).port;
   const opsBound = opsServer ? (opsServer.address() as AddressInfo).port : undefined;
   deps.poller.start();
-  logger.info({ mode: config.slack.socketMode ? 'socket' : 'http', port: bound, ...(opsBound !== undefined ? { opsPort: opsBound } : {}) }, 'Faultline is running');
+  logger.info(
+    {
+      mode: config.slack.socketMode ? 'socket' : 'http',
+      port: bound,
+      ...(opsBound !== undefined ? { opsPort: opsBound } : {}),
+    },
+    'Faultline is running',
+  );
 
   let stopping: Promise<void> | undefined;
   return {
@@ -199,7 +230,9 @@ export async function startBot(deps: Deps, options: StartOptions = {}): Promise<
           logger.warn({ messages: unsent.length }, 'card updates left for the next replica');
           await rememberUnsent(deps, unsent);
         }
-        const stopped = app.stop().catch((error: unknown) => logger.warn({ err: error }, 'receiver did not stop cleanly'));
+        const stopped = app
+          .stop()
+          .catch((error: unknown) => logger.warn({ err: error }, 'receiver did not stop cleanly'));
         // The ack thread passes requests to the routes' port until its own server has closed.
         if (ackThread) await stopped;
         const closed = [

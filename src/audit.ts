@@ -1,7 +1,24 @@
 import type { Logger } from './logger.ts';
 import type { Actor } from './store/sessions.ts';
 
-export type AuditEvent = 'login' | 'logout' | 'team_selected' | 'attack_started' | 'attack_halted' | 'halt_all' | 'halt_everything' | 'ticket_filed' | 'note_added' | 'freeze' | 'unfreeze' | 'approval_requested' | 'attack_approved' | 'approval_rejected' | 'watch_set' | 'watch_renewed' | 'watch_removed';
+export type AuditEvent =
+  | 'login'
+  | 'logout'
+  | 'team_selected'
+  | 'attack_started'
+  | 'attack_halted'
+  | 'halt_all'
+  | 'halt_everything'
+  | 'ticket_filed'
+  | 'note_added'
+  | 'freeze'
+  | 'unfreeze'
+  | 'approval_requested'
+  | 'attack_approved'
+  | 'approval_rejected'
+  | 'watch_set'
+  | 'watch_renewed'
+  | 'watch_removed';
 
 /**
  * One structured line per state change, naming the Slack user, the platform identity, the team
@@ -11,7 +28,21 @@ export function audit(
   logger: Logger,
   event: AuditEvent,
   actor: Pick<Actor, 'workspaceId' | 'userId' | 'userName'>,
-  details: { platformUser?: string | undefined; team?: string | undefined; attack?: string | undefined; [key: string]: unknown },
+  details: {
+    platformUser?: string | undefined;
+    team?: string | undefined;
+    attack?: string | undefined;
+    [key: string]: unknown;
+  },
 ): void {
-  logger.info({ audit: event, slackWorkspace: actor.workspaceId, slackUser: actor.userId, slackUserName: actor.userName, ...details }, `audit: ${event}`);
+  logger.info(
+    {
+      audit: event,
+      slackWorkspace: actor.workspaceId,
+      slackUser: actor.userId,
+      slackUserName: actor.userName,
+      ...details,
+    },
+    `audit: ${event}`,
+  );
 }

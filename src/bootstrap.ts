@@ -97,7 +97,11 @@ export function createDeps(config: Config, overrides: DepsOverrides = {}): Deps 
     logger: logger.child({ component: 'platform' }),
     ...(overrides.dispatcher ? { dispatcher: overrides.dispatcher } : {}),
   });
-  const sessions = new SessionStore(store, new SessionCipher(config.sessionKeys.current, config.sessionKeys.previous), now);
+  const sessions = new SessionStore(
+    store,
+    new SessionCipher(config.sessionKeys.current, config.sessionKeys.previous),
+    now,
+  );
   const cards = new CardStore(store);
   const watches = new Watches(store);
   const guards = new GuardStore(store);
@@ -112,7 +116,21 @@ export function createDeps(config: Config, overrides: DepsOverrides = {}): Deps 
     people: new People(namesClient(config, logger), logger, { now }),
     files: new SlackFiles(calls),
     cards,
-    poller: new Poller({ cards, messenger: slack, store, sessions, platform, logger, intervalMs: config.pollSeconds * 1000, appUrl: config.platform.appUrl, watches, now, command: config.slack.command, beforePass: () => beforePoll(deps), onFinished: (card) => deps.gameDays.attackFinished(card) }),
+    poller: new Poller({
+      cards,
+      messenger: slack,
+      store,
+      sessions,
+      platform,
+      logger,
+      intervalMs: config.pollSeconds * 1000,
+      appUrl: config.platform.appUrl,
+      watches,
+      now,
+      command: config.slack.command,
+      beforePass: () => beforePoll(deps),
+      onFinished: (card) => deps.gameDays.attackFinished(card),
+    }),
     catalogues: new CatalogueCache(logger, now),
     gameDays: new GameDays({ store, messenger: slack, logger, now, cards, guards }),
     freezes: new Freezes(store),

@@ -32,7 +32,10 @@ const sessionKey = (name: string) =>
       if (value === undefined || value === '') return undefined;
       const key = Buffer.from(value, 'base64');
       if (key.length !== 32 || key.toString('base64') !== value.replace(/\s/g, '')) {
-        ctx.addIssue({ code: 'custom', message: `${name} must be 32 random bytes in base64 (openssl rand -base64 32)` });
+        ctx.addIssue({
+          code: 'custom',
+          message: `${name} must be 32 random bytes in base64 (openssl rand -base64 32)`,
+        });
         return z.NEVER;
       }
       return key;
@@ -47,10 +50,14 @@ function checkSecureUrl(name: string, loopbackUse: string, value: string, ctx: z
   const parsed = URL.parse(value);
   if (!parsed) return undefined;
   if (!isSecureUrl(parsed)) {
-    const message = parsed.protocol === 'http:' ? `${name} must use https: (plain http is only for ${loopbackUse})` : `${name} must use https:`;
+    const message =
+      parsed.protocol === 'http:'
+        ? `${name} must use https: (plain http is only for ${loopbackUse})`
+        : `${name} must use https:`;
     ctx.addIssue({ code: 'custom', message });
   }
-  if (parsed.username || parsed.password) ctx.addIssue({ code: 'custom', message: `${name} must not carry credentials` });
+  if (parsed.username || parsed.password)
+    ctx.addIssue({ code: 'custom', message: `${name} must not carry credentials` });
   return parsed;
 }
 
@@ -60,74 +67,117 @@ const logLevels = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']
 export const loginModes = ['modal', 'page', 'both'] as const;
 export type LoginMode = (typeof loginModes)[number];
 
-const environmentSchema = z
-  .object({
-    SLACK_BOT_TOKEN: optionalText.refine((v) => v === undefined || v.startsWith('xoxb-'), 'SLACK_BOT_TOKEN must be a bot token starting with xoxb-'),
-    SLACK_APP_TOKEN: optionalText.refine((v) => v === undefined || v.startsWith('xapp-'), 'SLACK_APP_TOKEN must be an app-level token starting with xapp-'),
-    SLACK_SIGNING_SECRET: optionalText,
-    SLACK_API_URL: z
-      .string()
-      .trim()
-      .default('https://slack.com/api/')
-      .superRefine((value, ctx) => {
-        if (!checkSecureUrl('SLACK_API_URL', 'a loopback address', value, ctx)) ctx.addIssue({ code: 'custom', message: 'SLACK_API_URL must be a URL' });
-      }),
-    PORT: positiveInteger(3000, 'PORT must be a port number').refine((p) => p <= 65535, 'PORT must be a port number'),
-    OPS_PORT: optionalText
-      .refine((v) => v === undefined || (/^\d+$/.test(v) && Number(v) >= 1 && Number(v) <= 65535), 'OPS_PORT must be a port number')
-      .transform((v) => (v === undefined ? undefined : Number(v))),
-    PLATFORM_API_URL: z
-      .string({ error: 'PLATFORM_API_URL is required: the platform base URL ending in /v1' })
-      .trim()
-      .superRefine((value, ctx) => {
-        const parsed = URL.parse(value);
-        if (!parsed) {
-          ctx.addIssue({ code: 'custom', message: 'PLATFORM_API_URL must be a URL ending in /v1' });
-          return;
-        }
-        if (!/\/v1\/?$/.test(parsed.pathname)) ctx.addIssue({ code: 'custom', message: 'PLATFORM_API_URL must end in /v1' });
-        checkSecureUrl('PLATFORM_API_URL', 'a loopback simulator', value, ctx);
-      })
-      .transform((value) => value.replace(/\/+$/, '')),
-    PLATFORM_APP_URL: optionalText.refine((v) => v === undefined || URL.canParse(v), 'PLATFORM_APP_URL must be a URL'),
-    SESSION_KEY: sessionKey('SESSION_KEY'),
-    SESSION_KEY_PREVIOUS: sessionKey('SESSION_KEY_PREVIOUS'),
-    STORE_URL: z
-      .string()
-      .trim()
-      .default('sqlite://./data/faultline.db')
-      .refine((v) => /^(sqlite:\/\/.+|redis:\/\/.+|rediss:\/\/.+|memory:\/\/)$/.test(v), 'STORE_URL must be sqlite://<file>, redis://… or memory://'),
-    SLASH_COMMAND: z.string().trim().default('/chaos').refine((v) => /^\/[a-z0-9_-]{1,31}$/.test(v), 'SLASH_COMMAND must look like /chaos'),
-    ATTACK_CHANNELS: optionalText
-      .transform((v) => (v === undefined ? undefined : v.split(',').map((id) => id.trim()).filter(Boolean)))
-      .refine((ids) => ids === undefined || ids.every((id) => /^[CGD][A-Z0-9]{2,}$/.test(id)), 'ATTACK_CHANNELS must be channel ids such as C0123ABCD, separated by commas'),
-    MAX_ATTACK_SECONDS: positiveInteger(3600, 'MAX_ATTACK_SECONDS must be a whole number of seconds'),
-    TRACKER_PROJECT_ID: optionalText,
-    TRACKER_ISSUE_TYPE_ID: optionalText,
-    POLL_SECONDS: positiveInteger(10, 'POLL_SECONDS must be a whole number of seconds'),
-    LOG_LEVEL: z.enum(logLevels, { error: `LOG_LEVEL must be one of ${logLevels.join(', ')}` }).default('info'),
-    PUBLIC_URL: optionalText.superRefine((value, ctx) => {
-      if (value === undefined) return;
-      const parsed = checkSecureUrl('PUBLIC_URL', 'loopback', value, ctx);
+const environmentSchema = z.object({
+  SLACK_BOT_TOKEN: optionalText.refine(
+    (v) => v === undefined || v.startsWith('xoxb-'),
+    'SLACK_BOT_TOKEN must be a bot token starting with xoxb-',
+  ),
+  SLACK_APP_TOKEN: optionalText.refine(
+    (v) => v === undefined || v.startsWith('xapp-'),
+    'SLACK_APP_TOKEN must be an app-level token starting with xapp-',
+  ),
+  SLACK_SIGNING_SECRET: optionalText,
+  SLACK_API_URL: z
+    .string()
+    .trim()
+    .default('https://slack.com/api/')
+    .superRefine((value, ctx) => {
+      if (!checkSecureUrl('SLACK_API_URL', 'a loopback address', value, ctx))
+        ctx.addIssue({ code: 'custom', message: 'SLACK_API_URL must be a URL' });
+    }),
+  PORT: positiveInteger(3000, 'PORT must be a port number').refine((p) => p <= 65535, 'PORT must be a port number'),
+  OPS_PORT: optionalText
+    .refine(
+      (v) => v === undefined || (/^\d+$/.test(v) && Number(v) >= 1 && Number(v) <= 65535),
+      'OPS_PORT must be a port number',
+    )
+    .transform((v) => (v === undefined ? undefined : Number(v))),
+  PLATFORM_API_URL: z
+    .string({ error: 'PLATFORM_API_URL is required: the platform base URL ending in /v1' })
+    .trim()
+    .superRefine((value, ctx) => {
+      const parsed = URL.parse(value);
       if (!parsed) {
-        ctx.addIssue({ code: 'custom', message: 'PUBLIC_URL must be the https: address where people reach Faultline' });
+        ctx.addIssue({ code: 'custom', message: 'PLATFORM_API_URL must be a URL ending in /v1' });
         return;
       }
-      if (parsed.search || parsed.hash) ctx.addIssue({ code: 'custom', message: 'PUBLIC_URL must be a plain base address, without credentials, query or fragment' });
-    }),
-    MONITORING_A_INTEGRATION: optionalText,
-    MONITORING_A_DOMAIN: optionalText.refine((v) => v === undefined || /^[a-z0-9.-]+(:\d+)?$/i.test(v), 'MONITORING_A_DOMAIN must be a host name such as app.monitoring-a.example'),
-    MONITORING_B_URI: optionalText.refine((v) => v === undefined || (URL.canParse(v) && /^https?:$/.test(new URL(v).protocol)), 'MONITORING_B_URI must be an http(s) URL'),
-    APPROVAL_RULES: optionalText.transform((value, ctx) => {
-      if (value === undefined) return [];
-      const parsed = parseApprovalRules(value);
-      if ('rules' in parsed) return parsed.rules;
-      ctx.addIssue({ code: 'custom', message: 'APPROVAL_RULES must be a comma-separated list of always, all-targets, length>SECONDS, type=<attack type>, team=<name>, channel=<id>' });
-      return z.NEVER;
-    }),
-    LOGIN_MODE: optionalText.pipe(z.enum(loginModes, { error: `LOGIN_MODE must be one of ${loginModes.join(', ')}` }).optional()),
-    ACK_THREAD: optionalText.pipe(z.enum(['on', 'off'], { error: 'ACK_THREAD must be on or off' }).optional()),
-  });
+      if (!/\/v1\/?$/.test(parsed.pathname))
+        ctx.addIssue({ code: 'custom', message: 'PLATFORM_API_URL must end in /v1' });
+      checkSecureUrl('PLATFORM_API_URL', 'a loopback simulator', value, ctx);
+    })
+    .transform((value) => value.replace(/\/+$/, '')),
+  PLATFORM_APP_URL: optionalText.refine((v) => v === undefined || URL.canParse(v), 'PLATFORM_APP_URL must be a URL'),
+  SESSION_KEY: sessionKey('SESSION_KEY'),
+  SESSION_KEY_PREVIOUS: sessionKey('SESSION_KEY_PREVIOUS'),
+  STORE_URL: z
+    .string()
+    .trim()
+    .default('sqlite://./data/faultline.db')
+    .refine(
+      (v) => /^(sqlite:\/\/.+|redis:\/\/.+|rediss:\/\/.+|memory:\/\/)$/.test(v),
+      'STORE_URL must be sqlite://<file>, redis://… or memory://',
+    ),
+  SLASH_COMMAND: z
+    .string()
+    .trim()
+    .default('/chaos')
+    .refine((v) => /^\/[a-z0-9_-]{1,31}$/.test(v), 'SLASH_COMMAND must look like /chaos'),
+  ATTACK_CHANNELS: optionalText
+    .transform((v) =>
+      v === undefined
+        ? undefined
+        : v
+            .split(',')
+            .map((id) => id.trim())
+            .filter(Boolean),
+    )
+    .refine(
+      (ids) => ids === undefined || ids.every((id) => /^[CGD][A-Z0-9]{2,}$/.test(id)),
+      'ATTACK_CHANNELS must be channel ids such as C0123ABCD, separated by commas',
+    ),
+  MAX_ATTACK_SECONDS: positiveInteger(3600, 'MAX_ATTACK_SECONDS must be a whole number of seconds'),
+  TRACKER_PROJECT_ID: optionalText,
+  TRACKER_ISSUE_TYPE_ID: optionalText,
+  POLL_SECONDS: positiveInteger(10, 'POLL_SECONDS must be a whole number of seconds'),
+  LOG_LEVEL: z.enum(logLevels, { error: `LOG_LEVEL must be one of ${logLevels.join(', ')}` }).default('info'),
+  PUBLIC_URL: optionalText.superRefine((value, ctx) => {
+    if (value === undefined) return;
+    const parsed = checkSecureUrl('PUBLIC_URL', 'loopback', value, ctx);
+    if (!parsed) {
+      ctx.addIssue({ code: 'custom', message: 'PUBLIC_URL must be the https: address where people reach Faultline' });
+      return;
+    }
+    if (parsed.search || parsed.hash)
+      ctx.addIssue({
+        code: 'custom',
+        message: 'PUBLIC_URL must be a plain base address, without credentials, query or fragment',
+      });
+  }),
+  MONITORING_A_INTEGRATION: optionalText,
+  MONITORING_A_DOMAIN: optionalText.refine(
+    (v) => v === undefined || /^[a-z0-9.-]+(:\d+)?$/i.test(v),
+    'MONITORING_A_DOMAIN must be a host name such as app.monitoring-a.example',
+  ),
+  MONITORING_B_URI: optionalText.refine(
+    (v) => v === undefined || (URL.canParse(v) && /^https?:$/.test(new URL(v).protocol)),
+    'MONITORING_B_URI must be an http(s) URL',
+  ),
+  APPROVAL_RULES: optionalText.transform((value, ctx) => {
+    if (value === undefined) return [];
+    const parsed = parseApprovalRules(value);
+    if ('rules' in parsed) return parsed.rules;
+    ctx.addIssue({
+      code: 'custom',
+      message:
+        'APPROVAL_RULES must be a comma-separated list of always, all-targets, length>SECONDS, type=<attack type>, team=<name>, channel=<id>',
+    });
+    return z.NEVER;
+  }),
+  LOGIN_MODE: optionalText.pipe(
+    z.enum(loginModes, { error: `LOGIN_MODE must be one of ${loginModes.join(', ')}` }).optional(),
+  ),
+  ACK_THREAD: optionalText.pipe(z.enum(['on', 'off'], { error: 'ACK_THREAD must be on or off' }).optional()),
+});
 
 /** Variables needed only in some combinations; checked on the raw values so every gap is listed at once. */
 function missingVariables(env: NodeJS.ProcessEnv): [string, string][] {
@@ -135,13 +185,20 @@ function missingVariables(env: NodeJS.ProcessEnv): [string, string][] {
   const missing: [string, string][] = [];
   if (!has('SLACK_BOT_TOKEN')) missing.push(['SLACK_BOT_TOKEN', 'SLACK_BOT_TOKEN is required (xoxb-…)']);
   if (!has('SLACK_APP_TOKEN') && !has('SLACK_SIGNING_SECRET')) {
-    missing.push(['SLACK_SIGNING_SECRET', 'SLACK_SIGNING_SECRET is required in HTTP mode (or set SLACK_APP_TOKEN for Socket Mode)']);
+    missing.push([
+      'SLACK_SIGNING_SECRET',
+      'SLACK_SIGNING_SECRET is required in HTTP mode (or set SLACK_APP_TOKEN for Socket Mode)',
+    ]);
   }
   const loginMode = (env['LOGIN_MODE'] ?? '').trim();
   if ((loginMode === 'page' || loginMode === 'both') && !has('PUBLIC_URL')) {
-    missing.push(['LOGIN_MODE', `LOGIN_MODE=${loginMode} needs PUBLIC_URL, the https: address where people reach Faultline's login page`]);
+    missing.push([
+      'LOGIN_MODE',
+      `LOGIN_MODE=${loginMode} needs PUBLIC_URL, the https: address where people reach Faultline's login page`,
+    ]);
   }
-  if (!has('SESSION_KEY')) missing.push(['SESSION_KEY', 'SESSION_KEY is required: 32 random bytes in base64 (openssl rand -base64 32)']);
+  if (!has('SESSION_KEY'))
+    missing.push(['SESSION_KEY', 'SESSION_KEY is required: 32 random bytes in base64 (openssl rand -base64 32)']);
   return missing;
 }
 
@@ -200,8 +257,10 @@ export function loadConfig(env: NodeJS.ProcessEnv): Config {
     const message = issue.message.includes(variable) ? issue.message : `${variable}: ${issue.message}`;
     if (!byVariable.has(variable)) byVariable.set(variable, message);
   }
-  for (const [variable, message] of missingVariables(env)) if (!byVariable.has(variable)) byVariable.set(variable, message);
-  if (result.success && result.data.OPS_PORT === result.data.PORT) byVariable.set('OPS_PORT', 'OPS_PORT must be another port than PORT');
+  for (const [variable, message] of missingVariables(env))
+    if (!byVariable.has(variable)) byVariable.set(variable, message);
+  if (result.success && result.data.OPS_PORT === result.data.PORT)
+    byVariable.set('OPS_PORT', 'OPS_PORT must be another port than PORT');
   if (!result.success || byVariable.size) throw new ConfigError([...byVariable.values()]);
   const e = result.data;
   return {

@@ -11,8 +11,20 @@ import { endGameDayAnyway, endGameDayFromCard, haltAndEndGameDay, keepGameDay } 
 import { approveRequest, rejectRequest } from './guardrails/approvals.ts';
 import { APPROVAL_APPROVE, APPROVAL_REJECT } from './views/approval.ts';
 import { newAttackFromHome, publishHome, switchTeamFromHome } from './commands/home.ts';
-import { fileTicketForGameDay, fileTicketFromCard, fileTicketFromMessage, submitTicket, submitTicketProject } from './commands/ticket.ts';
-import { GAMEDAY_END, GAMEDAY_END_ANYWAY, GAMEDAY_END_CANCEL, GAMEDAY_FILE_TICKET, GAMEDAY_HALT_AND_END } from './views/gameday.ts';
+import {
+  fileTicketForGameDay,
+  fileTicketFromCard,
+  fileTicketFromMessage,
+  submitTicket,
+  submitTicketProject,
+} from './commands/ticket.ts';
+import {
+  GAMEDAY_END,
+  GAMEDAY_END_ANYWAY,
+  GAMEDAY_END_CANCEL,
+  GAMEDAY_FILE_TICKET,
+  GAMEDAY_HALT_AND_END,
+} from './views/gameday.ts';
 import { HOME_NEW_ATTACK, HOME_SWITCH_TEAM } from './views/home.ts';
 import { TICKET_PROJECT_VIEW, TICKET_VIEW } from './views/ticket.ts';
 import type { Listeners } from './slack/adapter.ts';
@@ -21,7 +33,13 @@ import { ADD_NOTE, ATTACK_DETAILS, FILE_TICKET, HALT_ATTACK } from './views/atta
 import { LIST_NEXT_PAGE } from './views/attackList.ts';
 import { ATTACK_CANCEL, ATTACK_START } from './views/attackPreview.ts';
 import { HALT_ALL_CONFIRMED } from './views/halt.ts';
-import { FORGOT_PASSWORD_BUTTON, LOGIN_BUTTON, LOGIN_PAGE_BUTTON, LOGIN_VIEW, RESET_PASSWORD_VIEW } from './views/login.ts';
+import {
+  FORGOT_PASSWORD_BUTTON,
+  LOGIN_BUTTON,
+  LOGIN_PAGE_BUTTON,
+  LOGIN_VIEW,
+  RESET_PASSWORD_VIEW,
+} from './views/login.ts';
 import { NOTE_VIEW } from './views/note.ts';
 import { GUARD_ALERTS, GUARD_MONITORS, GUARD_PICKER_VIEW } from './views/guardPicker.ts';
 import { TEAM_CHOICE, TEAM_PICKER_VIEW } from './views/team.ts';

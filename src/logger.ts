@@ -3,7 +3,17 @@ import { LogLevel, type Logger as SlackLogger } from '@slack/bolt';
 
 export type { Logger };
 
-const secretKeys = ['authorization', 'Authorization', 'password', 'token', 'renew_token', 'header', 'SESSION_KEY', 'SESSION_KEY_PREVIOUS', 'cookie'];
+const secretKeys = [
+  'authorization',
+  'Authorization',
+  'password',
+  'token',
+  'renew_token',
+  'header',
+  'SESSION_KEY',
+  'SESSION_KEY_PREVIOUS',
+  'cookie',
+];
 
 /** pino redaction paths: each secret key at the top level and up to three levels down. */
 const redactPaths = secretKeys.flatMap((key) => [key, `*.${key}`, `*.*.${key}`, `*.*.*.${key}`]);
@@ -31,7 +41,10 @@ export function createLogger(level: LevelWithSilent, destination?: DestinationSt
       hooks: {
         // Free-text messages can carry what redaction paths cannot see.
         logMethod(args, method) {
-          method.apply(this, args.map((arg) => (typeof arg === 'string' ? scrubSecrets(arg) : arg)) as Parameters<typeof method>);
+          method.apply(
+            this,
+            args.map((arg) => (typeof arg === 'string' ? scrubSecrets(arg) : arg)) as Parameters<typeof method>,
+          );
         },
       },
     },

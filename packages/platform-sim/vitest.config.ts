@@ -1,5 +1,11 @@
 import { defineProject } from 'vitest/config';
 
 export default defineProject({
-  test: { name: 'platform-sim', include: ['test/**/*.test.ts'], environment: 'node', testTimeout: 20_000, hookTimeout: 30_000 },
+  test: {
+    name: 'platform-sim',
+    include: ['test/**/*.test.ts'],
+    environment: 'node',
+    testTimeout: 20_000,
+    hookTimeout: 30_000,
+  },
 });

@@ -1,5 +1,11 @@
 import { defineProject } from 'vitest/config';
 
 export default defineProject({
-  test: { name: 'playground', include: ['test/**/*.test.ts'], environment: 'node', testTimeout: 20_000, hookTimeout: 30_000 },
+  test: {
+    name: 'playground',
+    include: ['test/**/*.test.ts'],
+    environment: 'node',
+    testTimeout: 20_000,
+    hookTimeout: 30_000,
+  },
 });

@@ -15,7 +15,8 @@ export const largestWholeNumber = 2_147_483_647;
 export const maxTargetCount = 1000;
 
 /** Arguments that are shares of something: "Percent of each core to consume". */
-const isPercent = (arg: InfraAttackArg) => arg.name.toLowerCase() === 'percent' || /^percent(age)?\b/i.test(arg.info ?? '');
+const isPercent = (arg: InfraAttackArg) =>
+  arg.name.toLowerCase() === 'percent' || /^percent(age)?\b/i.test(arg.info ?? '');
 
 /**
  * Whole-number arguments whose value may be zero or negative. Every other whole number is a
@@ -37,12 +38,19 @@ export function argRange(arg: InfraAttackArg): ArgRange | undefined {
       ? {}
       : mayBeZero.has(arg.name)
         ? { min: 0 }
-        : arg.type === 'Integer' ? { min: 1 } : { min: 0, minExclusive: true };
-  const given = (value: number | null | undefined) => (typeof value === 'number' && Number.isFinite(value) ? value : undefined);
+        : arg.type === 'Integer'
+          ? { min: 1 }
+          : { min: 0, minExclusive: true };
+  const given = (value: number | null | undefined) =>
+    typeof value === 'number' && Number.isFinite(value) ? value : undefined;
   const min = given(arg.min);
   const max = given(arg.max);
   return {
-    ...(min !== undefined ? { min } : general.min !== undefined ? { min: general.min, minExclusive: general.minExclusive } : {}),
+    ...(min !== undefined
+      ? { min }
+      : general.min !== undefined
+        ? { min: general.min, minExclusive: general.minExclusive }
+        : {}),
     ...(max !== undefined ? { max } : general.max !== undefined ? { max: general.max } : {}),
   };
 }
@@ -56,7 +64,8 @@ export function inRange(value: number, range: ArgRange): boolean {
 /** A range in words, to follow "a whole number": " from 1 to 100", ", at least 1", " greater than 0". */
 export function rangeWords(range: ArgRange): string {
   const { min, max } = range;
-  if (min !== undefined && max !== undefined) return range.minExclusive ? ` greater than ${min} and at most ${max}` : ` from ${min} to ${max}`;
+  if (min !== undefined && max !== undefined)
+    return range.minExclusive ? ` greater than ${min} and at most ${max}` : ` from ${min} to ${max}`;
   if (min !== undefined) return range.minExclusive ? ` greater than ${min}` : `, at least ${min}`;
   if (max !== undefined) return `, at most ${max}`;
   return '';

@@ -1,7 +1,10 @@
 import type { InfraAttackArg, InfraAttackMetadata } from '../client/catalogue.ts';
 
 /** The attack type named `word`, ignoring case as people type it. */
-export function findAttackType(catalogue: readonly InfraAttackMetadata[], word: string): InfraAttackMetadata | undefined {
+export function findAttackType(
+  catalogue: readonly InfraAttackMetadata[],
+  word: string,
+): InfraAttackMetadata | undefined {
   const wanted = word.toLowerCase();
   return catalogue.find((metadata) => metadata.name.toLowerCase() === wanted);
 }
@@ -9,7 +12,9 @@ export function findAttackType(catalogue: readonly InfraAttackMetadata[], word: 
 const typeGroups = ['Resource', 'State', 'Network'] as const;
 
 /** Attack types by group, the three known groups first, for lists and the builder's select. */
-export function groupedTypes(catalogue: readonly InfraAttackMetadata[]): { group: string; types: InfraAttackMetadata[] }[] {
+export function groupedTypes(
+  catalogue: readonly InfraAttackMetadata[],
+): { group: string; types: InfraAttackMetadata[] }[] {
   const groups = new Map<string, InfraAttackMetadata[]>(typeGroups.map((group) => [group, []]));
   for (const metadata of catalogue) {
     const group = typeGroups.find((known) => known === metadata.type) ?? 'Other';
@@ -20,7 +25,9 @@ export function groupedTypes(catalogue: readonly InfraAttackMetadata[]): { group
 
 /** Every type's name by group, in one line: `Resource: cpu, memory; Network: …`. */
 export function availableTypes(catalogue: readonly InfraAttackMetadata[]): string {
-  return groupedTypes(catalogue).map(({ group, types }) => `${group}: ${types.map((t) => t.name).join(', ')}`).join('; ');
+  return groupedTypes(catalogue)
+    .map(({ group, types }) => `${group}: ${types.map((t) => t.name).join(', ')}`)
+    .join('; ');
 }
 
 /** The flag the bot writes for an argument: the short one when there is one, as people type it. */

@@ -54,7 +54,8 @@ const cardTtlMs = 30 * 24 * 3600_000;
 /** A start from Slack is marked this long at most: its create and its card's post are done well within. */
 const startingTtlMs = 5 * 60_000;
 
-export const isLive = (card: Pick<CardRecord, 'lifecycle'>) => card.lifecycle !== 'Complete' && card.lifecycle !== 'Error';
+export const isLive = (card: Pick<CardRecord, 'lifecycle'>) =>
+  card.lifecycle !== 'Complete' && card.lifecycle !== 'Error';
 
 /**
  * Cards by attack guid, plus the set of live ones (one key each, so replicas never overwrite
@@ -77,7 +78,8 @@ export class CardStore {
    */
   async getMany(guids: readonly string[]): Promise<(CardRecord | undefined)[]> {
     const found: (CardRecord | undefined)[] = [];
-    for (let start = 0; start < guids.length; start += 500) found.push(...(await Promise.all(guids.slice(start, start + 500).map((guid) => this.get(guid)))));
+    for (let start = 0; start < guids.length; start += 500)
+      found.push(...(await Promise.all(guids.slice(start, start + 500).map((guid) => this.get(guid)))));
     return found;
   }
 
@@ -118,7 +120,9 @@ export class CardStore {
    */
   async saveStarted(card: CardRecord): Promise<CardRecord> {
     const before = await this.get(card.guid);
-    const others = before ? cardMessages(before).filter((m) => m.ts && !(m.channel === card.channel && m.ts === card.ts)) : [];
+    const others = before
+      ? cardMessages(before).filter((m) => m.ts && !(m.channel === card.channel && m.ts === card.ts))
+      : [];
     const saved = others.length ? { ...card, mirrors: [...(card.mirrors ?? []), ...others] } : card;
     await this.savePosted(saved);
     return saved;
@@ -136,7 +140,8 @@ export class CardStore {
 
   async save(card: CardRecord): Promise<void> {
     await this.#store.set(`card:${card.guid}`, card, cardTtlMs);
-    if (isLive(card)) await this.#store.set(`live:${card.teamId}:${card.guid}`, { guid: card.guid, teamId: card.teamId }, cardTtlMs);
+    if (isLive(card))
+      await this.#store.set(`live:${card.teamId}:${card.guid}`, { guid: card.guid, teamId: card.teamId }, cardTtlMs);
     else await this.#store.delete(`live:${card.teamId}:${card.guid}`);
   }
 
@@ -183,6 +188,7 @@ export function withState(card: CardRecord, attack: AttackState): { card: CardRe
     totalClients: attack.total_clients ?? card.totalClients,
     annotations: attack.annotations && Object.keys(attack.annotations).length ? attack.annotations : card.annotations,
   };
-  const seen = (c: CardRecord) => JSON.stringify([c.stage, c.lifecycle, c.startTime, c.endTime, c.totalClients, c.annotations]);
+  const seen = (c: CardRecord) =>
+    JSON.stringify([c.stage, c.lifecycle, c.startTime, c.endTime, c.totalClients, c.annotations]);
   return { card: next, changed: seen(next) !== seen(card) };
 }

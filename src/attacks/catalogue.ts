@@ -43,7 +43,8 @@ export class CatalogueCache {
       if (first !== 'late') return first;
       // Too slow this time: the read goes on and fills the cache; its failure is only logged.
       reading.catch((error: unknown) => {
-        if (!(error instanceof UnauthorizedError)) this.#logger.warn({ err: error, teamId }, 'could not read attack metadata');
+        if (!(error instanceof UnauthorizedError))
+          this.#logger.warn({ err: error, teamId }, 'could not read attack metadata');
       });
       return { types: builtInCatalogue, source: 'built-in' };
     } finally {

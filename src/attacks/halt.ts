@@ -26,10 +26,16 @@ export interface HaltOutcome {
   state: AttackState | undefined;
 }
 
-const finished = (state: AttackState) => isFinished({ stage_lifecycle: state.stage_lifecycle, end_time: state.end_time });
+const finished = (state: AttackState) =>
+  isFinished({ stage_lifecycle: state.stage_lifecycle, end_time: state.end_time });
 
 /** The attack as the platform has it now; undefined when it cannot be read, and the halt itself decides. */
-async function readState(deps: Deps, api: ScopedPlatform, kind: AttackKind, guid: string): Promise<AttackState | undefined> {
+async function readState(
+  deps: Deps,
+  api: ScopedPlatform,
+  kind: AttackKind,
+  guid: string,
+): Promise<AttackState | undefined> {
   try {
     return kind === 'kubernetes' ? await api.kubernetes.get(guid) : await api.attacks.get(guid);
   } catch (error) {
@@ -47,15 +53,29 @@ export async function showState(deps: Deps, card: CardRecord, state: AttackState
 }
 
 /** Marks a card as halted by this person (once), says so in its thread and shows the new stage. */
-export async function recordHalt(deps: Deps, card: CardRecord, actor: Actor, state: AttackState | undefined): Promise<CardRecord> {
+export async function recordHalt(
+  deps: Deps,
+  card: CardRecord,
+  actor: Actor,
+  state: AttackState | undefined,
+): Promise<CardRecord> {
   // Two quick clicks both find the card unmarked; the claim lets only one of them say so.
-  const first = !card.haltedBy.some((h) => h.userId === actor.userId) && (await deps.store.claim(`halt-noted:${card.guid}:${actor.userId}`, 24 * 3600_000));
-  const marked: CardRecord = first ? { ...card, haltedBy: [...card.haltedBy, { userId: actor.userId, at: new Date(deps.clock.now()).toISOString() }] } : card;
+  const first =
+    !card.haltedBy.some((h) => h.userId === actor.userId) &&
+    (await deps.store.claim(`halt-noted:${card.guid}:${actor.userId}`, 24 * 3600_000));
+  const marked: CardRecord = first
+    ? { ...card, haltedBy: [...card.haltedBy, { userId: actor.userId, at: new Date(deps.clock.now()).toISOString() }] }
+    : card;
   if (first) {
-    await deps.slack.post(card.channel, { text: `:octagonal_sign: <@${actor.userId}> halted this attack.` }, { threadTs: card.ts }).catch((error: unknown) => {
-      deps.logger.warn({ err: error, attack: card.guid }, 'could not post the halt in the thread');
+    await deps.slack
+      .post(card.channel, { text: `:octagonal_sign: <@${actor.userId}> halted this attack.` }, { threadTs: card.ts })
+      .catch((error: unknown) => {
+        deps.logger.warn({ err: error, attack: card.guid }, 'could not post the halt in the thread');
+      });
+    await deps.gameDays.record(card.channel, {
+      kind: 'halt',
+      halt: { guid: card.guid, by: actor.userId, at: new Date(deps.clock.now()).toISOString(), scope: 'attack' },
     });
-    await deps.gameDays.record(card.channel, { kind: 'halt', halt: { guid: card.guid, by: actor.userId, at: new Date(deps.clock.now()).toISOString(), scope: 'attack' } });
   }
   // Show the halting stage now rather than at the next poll.
   const { card: next, changed } = state ? withState(marked, state) : { card: marked, changed: false };
@@ -64,7 +84,13 @@ export async function recordHalt(deps: Deps, card: CardRecord, actor: Actor, sta
 }
 
 /** Tells Slack what a halt did; the platform already has it, so a failure here is only logged. */
-async function showOutcome(deps: Deps, actor: Actor, card: CardRecord | undefined, result: HaltResult, state: AttackState | undefined): Promise<CardRecord | undefined> {
+async function showOutcome(
+  deps: Deps,
+  actor: Actor,
+  card: CardRecord | undefined,
+  result: HaltResult,
+  state: AttackState | undefined,
+): Promise<CardRecord | undefined> {
   if (!card) return undefined;
   const shown = result === 'halted' ? recordHalt(deps, card, actor, state) : showState(deps, card, state);
   return shown.catch((error: unknown) => {
@@ -81,7 +107,12 @@ async function showOutcome(deps: Deps, actor: Actor, card: CardRecord | undefine
  * the attack is read only when the answer does not list it as running. A Kubernetes halt answers
  * nothing, so a Kubernetes attack is read first (one not running is left alone) and after.
  */
-export async function haltAttack(deps: Deps, actor: Actor, ref: { guid: string; teamId?: string | undefined; kind?: AttackKind | undefined }, reason?: string): Promise<HaltOutcome> {
+export async function haltAttack(
+  deps: Deps,
+  actor: Actor,
+  ref: { guid: string; teamId?: string | undefined; kind?: AttackKind | undefined },
+  reason?: string,
+): Promise<HaltOutcome> {
   const login = await requireLogin(deps, actor);
   const { team, kind: knownKind, card } = await locateAttack(deps, login, ref.guid, ref);
   const api = platformFor(deps, login, team);
@@ -89,7 +120,14 @@ export async function haltAttack(deps: Deps, actor: Actor, ref: { guid: string; 
   if (before && (finished(before) || before.stage_lifecycle === 'Halting')) {
     const result: HaltResult = finished(before) ? 'ended' : 'halting';
     deps.logger.info({ attack: ref.guid, stage: before.stage, result }, 'halt asked for an attack that is not running');
-    return { guid: ref.guid, kind: knownKind!, team, card: await showOutcome(deps, actor, card, result, before), result, state: before };
+    return {
+      guid: ref.guid,
+      kind: knownKind!,
+      team,
+      card: await showOutcome(deps, actor, card, result, before),
+      result,
+      state: before,
+    };
   }
 
   const request = { ...(reason ? { reason } : {}), reference: `slack:${actor.workspaceId}:${actor.userId}` };
@@ -122,11 +160,24 @@ export async function haltAttack(deps: Deps, actor: Actor, ref: { guid: string; 
     else if (state?.stage_lifecycle === 'Halting' && answer && !listed) result = 'halting';
   }
   if (result === 'halted') {
-    audit(deps.logger, 'attack_halted', actor, { platformUser: login.session.identifier, team: team.identifier, attack: ref.guid, kind: haltedKind, reason });
+    audit(deps.logger, 'attack_halted', actor, {
+      platformUser: login.session.identifier,
+      team: team.identifier,
+      attack: ref.guid,
+      kind: haltedKind,
+      reason,
+    });
   } else {
     deps.logger.info({ attack: ref.guid, stage: state?.stage, result }, 'halt asked for an attack that is not running');
   }
-  return { guid: ref.guid, kind: haltedKind, team, card: await showOutcome(deps, actor, card, result, state), result, state };
+  return {
+    guid: ref.guid,
+    kind: haltedKind,
+    team,
+    card: await showOutcome(deps, actor, card, result, state),
+    result,
+    state,
+  };
 }
 
 /** What a mass halt did to each attack it reached or that a card showed as running. */
@@ -144,21 +195,33 @@ const teamsLookedAt = 25;
  * returns nothing, so the running ones are listed before and read after. Cards still showing an
  * attack as running that the platform had already finished are counted as ended and redrawn.
  */
-export async function haltAllAttacks(deps: Deps, actor: Actor, login: Login, request: HaltRequest): Promise<MassHaltOutcome> {
+export async function haltAllAttacks(
+  deps: Deps,
+  actor: Actor,
+  login: Login,
+  request: HaltRequest,
+): Promise<MassHaltOutcome> {
   const teams = login.session.teams.slice(0, teamsLookedAt);
   const apiOf = (teamId: string) => {
     const team = teams.find((t) => t.identifier === teamId);
     return team ? platformFor(deps, login, team) : undefined;
   };
   const kubernetesRunning = (
-    await Promise.all(teams.map(async (team) => {
-      const api = platformFor(deps, login, team);
-      const listed = await api.kubernetes.list().catch((error: unknown) => {
-        deps.logger.warn({ err: error, team: team.identifier }, 'could not list Kubernetes attacks before halting them');
-        return [];
-      });
-      return listed.filter((a) => a.stage_lifecycle === 'Active').map((a) => ({ guid: a.guid, teamId: team.identifier }));
-    }))
+    await Promise.all(
+      teams.map(async (team) => {
+        const api = platformFor(deps, login, team);
+        const listed = await api.kubernetes.list().catch((error: unknown) => {
+          deps.logger.warn(
+            { err: error, team: team.identifier },
+            'could not list Kubernetes attacks before halting them',
+          );
+          return [];
+        });
+        return listed
+          .filter((a) => a.stage_lifecycle === 'Active')
+          .map((a) => ({ guid: a.guid, teamId: team.identifier }));
+      }),
+    )
   ).flat();
 
   // Company-level calls: no team is sent, the session decides what is reached.
@@ -173,12 +236,15 @@ export async function haltAllAttacks(deps: Deps, actor: Actor, login: Login, req
     if (finished(attack)) outcome.ended.push({ guid: attack.guid, kind: 'attack', stage: attack.stage ?? 'Unknown' });
     else outcome.halted.push({ guid: attack.guid, kind: 'attack' });
   }
-  await Promise.all(kubernetesRunning.map(async ({ guid, teamId }) => {
-    const state = await readState(deps, apiOf(teamId)!, 'kubernetes', guid);
-    if (state) states.set(guid, state);
-    if (state && finished(state) && state.stage !== 'UserHalted') outcome.ended.push({ guid, kind: 'kubernetes', stage: state.stage ?? 'Unknown' });
-    else outcome.halted.push({ guid, kind: 'kubernetes' });
-  }));
+  await Promise.all(
+    kubernetesRunning.map(async ({ guid, teamId }) => {
+      const state = await readState(deps, apiOf(teamId)!, 'kubernetes', guid);
+      if (state) states.set(guid, state);
+      if (state && finished(state) && state.stage !== 'UserHalted')
+        outcome.ended.push({ guid, kind: 'kubernetes', stage: state.stage ?? 'Unknown' });
+      else outcome.halted.push({ guid, kind: 'kubernetes' });
+    }),
+  );
 
   const reached = new Set([...outcome.halted, ...outcome.ended].map((a) => a.guid));
   const live = await deps.cards.liveByTeam().catch((error: unknown) => {

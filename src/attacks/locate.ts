@@ -40,12 +40,20 @@ async function exists(read: () => Promise<unknown>): Promise<boolean> {
  * only when it is one of theirs); an id typed by hand is looked up in each of their teams, the
  * selected one first, so a halt never fails just because another team is selected.
  */
-export async function locateAttack(deps: Deps, login: Login, guid: string, hint: { teamId?: string | undefined; kind?: 'attack' | 'kubernetes' | undefined } = {}): Promise<LocatedAttack> {
+export async function locateAttack(
+  deps: Deps,
+  login: Login,
+  guid: string,
+  hint: { teamId?: string | undefined; kind?: 'attack' | 'kubernetes' | undefined } = {},
+): Promise<LocatedAttack> {
   const card = await deps.cards.get(guid);
   const named = login.session.teams.find((t) => t.identifier === (hint.teamId ?? card?.teamId));
   if (named) return { team: named, kind: hint.kind ?? card?.kind, card };
 
-  const teams = [...(login.team ? [login.team] : []), ...login.session.teams.filter((t) => t.identifier !== login.team?.identifier)];
+  const teams = [
+    ...(login.team ? [login.team] : []),
+    ...login.session.teams.filter((t) => t.identifier !== login.team?.identifier),
+  ];
   if (!teams.length) throw new UserInputError('Your platform login belongs to no team, so it can reach no attack.');
   const searched = teams.slice(0, teamsSearched);
   for (const team of searched) {
@@ -53,6 +61,9 @@ export async function locateAttack(deps: Deps, login: Login, guid: string, hint:
     if (await exists(() => api.attacks.get(guid))) return { team, kind: 'attack', card };
     if (await exists(() => api.kubernetes.get(guid))) return { team, kind: 'kubernetes', card };
   }
-  const where = searched.length === 1 ? `team ${teamName(searched[0]!)}` : `any of your ${searched.length} ${searched.length < teams.length ? 'first teams' : 'teams'}`;
+  const where =
+    searched.length === 1
+      ? `team ${teamName(searched[0]!)}`
+      : `any of your ${searched.length} ${searched.length < teams.length ? 'first teams' : 'teams'}`;
   throw new UserInputError(`The platform has no attack \`${guid}\` that you can read in ${where}. Check the id.`);
 }

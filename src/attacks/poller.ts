@@ -7,7 +7,15 @@ import { StoreUnavailableError } from '../store/errors.ts';
 import type { KeyValueStore } from '../store/keyValue.ts';
 import type { Person, SessionStore } from '../store/sessions.ts';
 import { attackCardMessage } from '../views/attackCard.ts';
-import { cardMessages, isLive, shownIn, withState, type AttackState, type CardRecord, type CardStore } from './cards.ts';
+import {
+  cardMessages,
+  isLive,
+  shownIn,
+  withState,
+  type AttackState,
+  type CardRecord,
+  type CardStore,
+} from './cards.ts';
 import { watchCovers, watchedAttackCard, type Watch, type Watches } from './watches.ts';
 import { watchPausedMessage } from '../views/watch.ts';
 
@@ -61,10 +69,13 @@ export function claimWatchCard(store: KeyValueStore, channel: string, guid: stri
 
 /** Slack's answers that will not change by trying again: the channel is kept claimed, not tried every pass. */
 const lastingPostErrors = new Set(['not_in_channel', 'channel_not_found', 'is_archived']);
-const lastingPostError = (error: unknown) => lastingPostErrors.has((error as { data?: { error?: unknown } }).data?.error as string);
+const lastingPostError = (error: unknown) =>
+  lastingPostErrors.has((error as { data?: { error?: unknown } }).data?.error as string);
 
 /** A card posted in a watched channel whose record could not be saved yet. */
-type UnsavedCard = { kind: 'new'; card: CardRecord } | { kind: 'mirror'; guid: string; message: { channel: string; ts: string } };
+type UnsavedCard =
+  | { kind: 'new'; card: CardRecord }
+  | { kind: 'mirror'; guid: string; message: { channel: string; ts: string } };
 
 const samePerson = (a: Person, b: Person) => a.workspaceId === b.workspaceId && a.userId === b.userId;
 
@@ -119,7 +130,10 @@ export class Poller {
 
   start(): void {
     this.#timer ??= setInterval(() => {
-      this.pollOnce().then(() => this.#passed(), (error: unknown) => this.#failed(error));
+      this.pollOnce().then(
+        () => this.#passed(),
+        (error: unknown) => this.#failed(error),
+      );
     }, this.#intervalMs);
     this.#timer.unref();
   }
@@ -182,7 +196,8 @@ export class Poller {
     await this.#cards.save(card);
     // A halt or an ending goes out before cards that only moved on a stage.
     const priority = isLive(card) && !card.haltedBy.length ? 'routine' : 'urgent';
-    for (const { channel, ts } of cardMessages(card)) this.#messenger.update(channel, ts, attackCardMessage(card, { appUrl: this.#appUrl, channel }), priority);
+    for (const { channel, ts } of cardMessages(card))
+      this.#messenger.update(channel, ts, attackCardMessage(card, { appUrl: this.#appUrl, channel }), priority);
     if (before && isLive(before)) await this.#onFinished?.(card);
   }
 
@@ -236,7 +251,11 @@ export class Poller {
         watching = watching.filter((w) => !samePerson(w.by, person));
       }
     }
-    if (cards.length) this.#logger.warn({ teamId, cards: cards.length }, 'nobody logged in can read the team; its cards stay as they are');
+    if (cards.length)
+      this.#logger.warn(
+        { teamId, cards: cards.length },
+        'nobody logged in can read the team; its cards stay as they are',
+      );
     return { updated: 0, posted: 0 };
   }
 
@@ -257,18 +276,32 @@ export class Poller {
     if (!this.#watches) return;
     const current = await this.#watches.get(watch.teamId, watch.channel);
     // Removed, renewed by someone else or already paused since this pass began: nothing to do.
-    if (!current || current.pausedAt || current.renewedAt !== watch.renewedAt || !samePerson(current.by, watch.by)) return;
+    if (!current || current.pausedAt || current.renewedAt !== watch.renewedAt || !samePerson(current.by, watch.by))
+      return;
     const paused: Watch = { ...current, pausedAt: new Date(this.#now()).toISOString() };
     await this.#watches.set(paused);
-    this.#logger.info({ teamId: watch.teamId, channel: watch.channel, slackUser: watch.by.userId }, 'watch paused: the session that read for it ended');
-    if (!(await this.#store.claim(`watch-paused:${watch.teamId}:${watch.channel}:${watch.renewedAt}`, 30 * 24 * 3600_000))) return;
+    this.#logger.info(
+      { teamId: watch.teamId, channel: watch.channel, slackUser: watch.by.userId },
+      'watch paused: the session that read for it ended',
+    );
+    if (
+      !(await this.#store.claim(`watch-paused:${watch.teamId}:${watch.channel}:${watch.renewedAt}`, 30 * 24 * 3600_000))
+    )
+      return;
     await this.#messenger.post(watch.channel, watchPausedMessage(paused, this.#command)).catch((error: unknown) => {
-      this.#logger.warn({ err: error, teamId: watch.teamId, channel: watch.channel }, 'could not tell a channel that its watch is paused');
+      this.#logger.warn(
+        { err: error, teamId: watch.teamId, channel: watch.channel },
+        'could not tell a channel that its watch is paused',
+      );
     });
   }
 
   /** The team's active attacks (and Kubernetes attacks, when a card needs them), by guid. */
-  async #readActive(api: ScopedPlatform, cards: CardRecord[], watched: boolean): Promise<{ states: Map<string, AttackState>; attacks: Attack[] }> {
+  async #readActive(
+    api: ScopedPlatform,
+    cards: CardRecord[],
+    watched: boolean,
+  ): Promise<{ states: Map<string, AttackState>; attacks: Attack[] }> {
     const states = new Map<string, AttackState>();
     const attacks: Attack[] = [];
     if (watched || cards.some((c) => c.kind === 'attack')) {
@@ -308,25 +341,42 @@ export class Poller {
         let message: { channel: string; ts: string };
         const card = existing ? withState(existing, attack).card : watchedAttackCard(attack, watch);
         try {
-          message = await this.#messenger.post(watch.channel, attackCardMessage(card, { appUrl: this.#appUrl, channel: watch.channel }));
+          message = await this.#messenger.post(
+            watch.channel,
+            attackCardMessage(card, { appUrl: this.#appUrl, channel: watch.channel }),
+          );
         } catch (error) {
           if (lastingPostError(error)) {
             // Kept claimed: a channel the bot cannot post in must not be tried every pass.
-            this.#logger.warn({ err: error, attack: attack.guid, channel: watch.channel }, 'could not post the card of a watched attack; not trying again in this channel');
+            this.#logger.warn(
+              { err: error, attack: attack.guid, channel: watch.channel },
+              'could not post the card of a watched attack; not trying again in this channel',
+            );
           } else {
-            this.#logger.warn({ err: error, attack: attack.guid, channel: watch.channel }, 'could not post the card of a watched attack; trying again next pass');
+            this.#logger.warn(
+              { err: error, attack: attack.guid, channel: watch.channel },
+              'could not post the card of a watched attack; trying again next pass',
+            );
             await this.#store.release(watchCardClaim(watch.channel, attack.guid), claimant).catch((failed: unknown) => {
-              this.#logger.warn({ err: failed, attack: attack.guid, channel: watch.channel }, 'could not give back the claim of a watched card; it is tried again when the claim lapses');
+              this.#logger.warn(
+                { err: failed, attack: attack.guid, channel: watch.channel },
+                'could not give back the claim of a watched card; it is tried again when the claim lapses',
+              );
             });
           }
           continue;
         }
         postedHere++;
-        const unsaved: UnsavedCard = existing ? { kind: 'mirror', guid: attack.guid, message } : { kind: 'new', card: { ...card, channel: message.channel, ts: message.ts } };
+        const unsaved: UnsavedCard = existing
+          ? { kind: 'mirror', guid: attack.guid, message }
+          : { kind: 'new', card: { ...card, channel: message.channel, ts: message.ts } };
         try {
           await this.#keepPosted(unsaved);
         } catch (error) {
-          this.#logger.warn({ err: error, attack: attack.guid, channel: watch.channel }, 'posted the card of a watched attack but could not save it; saving it again next pass');
+          this.#logger.warn(
+            { err: error, attack: attack.guid, channel: watch.channel },
+            'posted the card of a watched attack but could not save it; saving it again next pass',
+          );
           this.#unsaved.push(unsaved);
         }
       }
@@ -346,7 +396,12 @@ export class Poller {
     if (current) {
       const mirrored = await this.#cards.addMirror(guid, message);
       // Posted as the watch saw the attack: it shows the card's own record from now on.
-      if (mirrored && posted.kind === 'new') this.#messenger.update(message.channel, message.ts, attackCardMessage(mirrored, { appUrl: this.#appUrl, channel: message.channel }));
+      if (mirrored && posted.kind === 'new')
+        this.#messenger.update(
+          message.channel,
+          message.ts,
+          attackCardMessage(mirrored, { appUrl: this.#appUrl, channel: message.channel }),
+        );
       return;
     }
     if (posted.kind === 'new') await this.#cards.savePosted(posted.card);
@@ -394,7 +449,11 @@ export class Poller {
    * only if none of them can) anyone else logged in with that team, so cards keep moving after
    * their starter logs out.
    */
-  async *#readers(teamId: string, cards: CardRecord[], watches: Watch[]): AsyncIterable<{ person: Person; api: ScopedPlatform }> {
+  async *#readers(
+    teamId: string,
+    cards: CardRecord[],
+    watches: Watch[],
+  ): AsyncIterable<{ person: Person; api: ScopedPlatform }> {
     const seen = new Set<string>();
     const owners = watches.map((w) => w.by);
     const starters = cards.map((c) => c.startedBy);
@@ -405,7 +464,8 @@ export class Poller {
         if (seen.has(key)) continue;
         seen.add(key);
         const login = await this.#sessions.get(person);
-        if (login?.session.teams.some((t) => t.identifier === teamId)) yield { person, api: this.#platform.as({ header: login.session.header, teamId }) };
+        if (login?.session.teams.some((t) => t.identifier === teamId))
+          yield { person, api: this.#platform.as({ header: login.session.header, teamId }) };
       }
     }
   }

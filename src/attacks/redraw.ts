@@ -23,7 +23,9 @@ export async function rememberUnsent(deps: Pick<Deps, 'store' | 'logger'>, messa
  * Draws again, from the store, every attack or game-day card noted by rememberUnsent, and
  * forgets the note once the update is queued. Never throws: it runs before each poll.
  */
-export async function redrawUnsent(deps: Pick<Deps, 'store' | 'cards' | 'poller' | 'gameDays' | 'slack' | 'logger'>): Promise<number> {
+export async function redrawUnsent(
+  deps: Pick<Deps, 'store' | 'cards' | 'poller' | 'gameDays' | 'slack' | 'logger'>,
+): Promise<number> {
   let redrawn = 0;
   try {
     const noted: [string, MessageRef][] = [];

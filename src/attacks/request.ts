@@ -1,5 +1,10 @@
 import type { GuardSpec } from '../guardrails/guards.ts';
-import type { CreateAttackInput, CreateAttackRequest, CreateKubernetesAttackInput, InfraCommandType } from '../client/index.ts';
+import type {
+  CreateAttackInput,
+  CreateAttackRequest,
+  CreateKubernetesAttackInput,
+  InfraCommandType,
+} from '../client/index.ts';
 import { agree, plural } from '../views/plural.ts';
 
 /** Which clients an attack hits, as the person chose it (target flags or the builder modal). */
@@ -28,7 +33,8 @@ export interface KubernetesObjectRef {
 }
 
 /** `cluster/namespace/kind/name`: how a Kubernetes object is typed and shown. */
-export const kubernetesObjectPath = (object: KubernetesObjectRef) => `${object.clusterId}/${object.namespace}/${object.kind}/${object.name}`;
+export const kubernetesObjectPath = (object: KubernetesObjectRef) =>
+  `${object.clusterId}/${object.namespace}/${object.kind}/${object.name}`;
 
 /** A fully checked attack, ready for the preview and then for the platform. */
 export interface AttackRequest {
@@ -48,7 +54,9 @@ export interface AttackRequest {
 }
 
 /** The `target` of `POST /attacks/new` (platform-api.md, attack creation payload). */
-export function targetPayload(target: Exclude<AttackTarget, { kind: 'service' | 'kubernetes' }>): CreateAttackInput['target'] {
+export function targetPayload(
+  target: Exclude<AttackTarget, { kind: 'service' | 'kubernetes' }>,
+): CreateAttackInput['target'] {
   switch (target.kind) {
     case 'all':
       return { type: 'Random' };
@@ -59,14 +67,28 @@ export function targetPayload(target: Exclude<AttackTarget, { kind: 'service' | 
     case 'tags':
       return { type: 'Random', tags: target.tags, ...(target.count !== undefined ? { exact: target.count } : {}) };
     case 'labels':
-      return { type: 'Random', containers: { labels: target.labels }, ...(target.count !== undefined ? { exact: target.count } : {}) };
+      return {
+        type: 'Random',
+        containers: { labels: target.labels },
+        ...(target.count !== undefined ? { exact: target.count } : {}),
+      };
   }
 }
 
 const infraCommandTypes: Record<string, InfraCommandType> = {
-  cpu: 'CPU', memory: 'Memory', io: 'IO', disk: 'Disk', blackhole: 'Blackhole', dns: 'DNS', latency: 'Latency',
-  packet_loss: 'Packet_Loss', shutdown: 'Shutdown', time_travel: 'Time_Travel', process_killer: 'Process_Killer',
-  process_exhaustion: 'Process_Exhaustion', collect_certs: 'Collect_Certs',
+  cpu: 'CPU',
+  memory: 'Memory',
+  io: 'IO',
+  disk: 'Disk',
+  blackhole: 'Blackhole',
+  dns: 'DNS',
+  latency: 'Latency',
+  packet_loss: 'Packet_Loss',
+  shutdown: 'Shutdown',
+  time_travel: 'Time_Travel',
+  process_killer: 'Process_Killer',
+  process_exhaustion: 'Process_Exhaustion',
+  collect_certs: 'Collect_Certs',
 };
 
 /** The `POST /attacks` body for an attack on a service (platform-contract.md). */
@@ -77,14 +99,18 @@ export function serviceAttackPayload(request: AttackRequest & { target: { kind: 
     attackConfiguration: {
       command: { infraCommandType, infraCommandArgs: { cliArgs: [request.type, ...request.args] } },
       targets: [{ serviceId: request.target.serviceId, targetingStrategy: { type: 'All' } }],
-      ...(request.target.percent !== undefined ? { sampling: { type: 'Percent', percent: request.target.percent } } : {}),
+      ...(request.target.percent !== undefined
+        ? { sampling: { type: 'Percent', percent: request.target.percent } }
+        : {}),
     },
     includeNewTargets: request.target.includeNewTargets ?? false,
   };
 }
 
 /** The `POST /kubernetes/attacks/new` body (platform-contract.md, Kubernetes attacks). */
-export function kubernetesAttackPayload(request: AttackRequest & { target: { kind: 'kubernetes' } }): CreateKubernetesAttackInput {
+export function kubernetesAttackPayload(
+  request: AttackRequest & { target: { kind: 'kubernetes' } },
+): CreateKubernetesAttackInput {
   const { objects, count, percent } = request.target;
   return {
     impactDefinition: { cliArgs: [request.type, ...request.args] },
@@ -103,7 +129,10 @@ export function runsOnServices(type: string): boolean {
   return type in infraCommandTypes;
 }
 
-const pairs = (map: Record<string, string>) => Object.entries(map).map(([k, v]) => `${k}=${v}`).join(', ');
+const pairs = (map: Record<string, string>) =>
+  Object.entries(map)
+    .map(([k, v]) => `${k}=${v}`)
+    .join(', ');
 
 /** The target in words, for the preview and the card; "every active client" is said outright. */
 export function describeTarget(target: AttackTarget, teamName: string): string {
@@ -119,7 +148,10 @@ export function describeTarget(target: AttackTarget, teamName: string): string {
     case 'labels':
       return `${target.count !== undefined ? plural(target.count, 'random container') : 'all containers'} labelled ${pairs(target.labels)}`;
     case 'service': {
-      const share = target.percent !== undefined && target.percent < 100 ? `a random ${target.percent}% of the targets of service` : 'every target of service';
+      const share =
+        target.percent !== undefined && target.percent < 100
+          ? `a random ${target.percent}% of the targets of service`
+          : 'every target of service';
       return `${share} ${target.serviceId}${target.includeNewTargets ? ', and targets that join it while the attack runs' : ''}`;
     }
     case 'kubernetes': {

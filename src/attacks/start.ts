@@ -3,7 +3,13 @@ import type { TeamEntry } from '../client/index.ts';
 import { audit } from '../audit.ts';
 import type { Deps } from '../deps.ts';
 import { explained } from '../errors.ts';
-import { describeTarget, kubernetesAttackPayload, serviceAttackPayload, targetPayload, type AttackRequest } from './request.ts';
+import {
+  describeTarget,
+  kubernetesAttackPayload,
+  serviceAttackPayload,
+  targetPayload,
+  type AttackRequest,
+} from './request.ts';
 import type { Actor, Login } from '../store/sessions.ts';
 import { platformFor, teamName } from './access.ts';
 import { attackCardMessage } from '../views/attackCard.ts';
@@ -62,7 +68,10 @@ export interface StartedAttack {
   cardError?: string;
 }
 
-type StartOptions = { acknowledgedGuards?: readonly string[] | undefined; approvedBy?: { userId: string; userName: string } | undefined };
+type StartOptions = {
+  acknowledgedGuards?: readonly string[] | undefined;
+  approvedBy?: { userId: string; userName: string } | undefined;
+};
 
 /**
  * Creates the attack with the person's own session (never retried: a create that times out has
@@ -70,16 +79,37 @@ type StartOptions = { acknowledgedGuards?: readonly string[] | undefined; approv
  * the create until the card is saved the start is marked under way in the team, so a watch
  * polling meanwhile leaves the card to it instead of posting one of its own.
  */
-export async function startAttack(deps: Deps, actor: Actor, login: Login, team: TeamEntry, request: AttackRequest, channel: string, options: StartOptions = {}): Promise<StartedAttack> {
+export async function startAttack(
+  deps: Deps,
+  actor: Actor,
+  login: Login,
+  team: TeamEntry,
+  request: AttackRequest,
+  channel: string,
+  options: StartOptions = {},
+): Promise<StartedAttack> {
   const unmark = await deps.cards.beginStart(team.identifier);
   try {
     return await createAndCard(deps, actor, login, team, request, channel, options);
   } finally {
-    await unmark().catch((error: unknown) => deps.logger.warn({ err: error, teamId: team.identifier }, 'could not clear the mark of a start under way; it lapses by itself'));
+    await unmark().catch((error: unknown) =>
+      deps.logger.warn(
+        { err: error, teamId: team.identifier },
+        'could not clear the mark of a start under way; it lapses by itself',
+      ),
+    );
   }
 }
 
-async function createAndCard(deps: Deps, actor: Actor, login: Login, team: TeamEntry, request: AttackRequest, channel: string, options: StartOptions): Promise<StartedAttack> {
+async function createAndCard(
+  deps: Deps,
+  actor: Actor,
+  login: Login,
+  team: TeamEntry,
+  request: AttackRequest,
+  channel: string,
+  options: StartOptions,
+): Promise<StartedAttack> {
   await refuseIfFrozen(deps, team);
   const api = platformFor(deps, login, team);
   const guards = await coveringGuards(deps, actor, channel, request.guards);
@@ -92,8 +122,12 @@ async function createAndCard(deps: Deps, actor: Actor, login: Login, team: TeamE
       if (!first) throw new Error('The platform created no attack for the service');
       return first;
     }
-    if (request.target.kind === 'kubernetes') return api.kubernetes.create(kubernetesAttackPayload({ ...request, target: request.target }));
-    return api.attacks.create({ command: { type: request.type, ...(request.args.length ? { args: request.args } : {}) }, target: targetPayload(request.target) });
+    if (request.target.kind === 'kubernetes')
+      return api.kubernetes.create(kubernetesAttackPayload({ ...request, target: request.target }));
+    return api.attacks.create({
+      command: { type: request.type, ...(request.args.length ? { args: request.args } : {}) },
+      target: targetPayload(request.target),
+    });
   }).catch(async (error: unknown) => {
     // A start that fails is part of the channel's game day too: its timeline and summary say why.
     await deps.gameDays.record(channel, {
@@ -117,9 +151,29 @@ async function createAndCard(deps: Deps, actor: Actor, login: Login, team: TeamE
   const now = new Date(deps.clock.now()).toISOString();
   const owner = { workspaceId: actor.workspaceId, userId: actor.userId, userName: actor.userName };
   const kind = request.target.kind === 'kubernetes' ? 'kubernetes' : 'attack';
-  const attack = { guid, kind, teamId: team.identifier, teamName: name, channel, type: request.type, createdAt: now, startedBy: owner, lengthSeconds: request.lengthSeconds } as const;
-  await deps.guards.setForAttack(attack, (request.guards ?? []).map((spec) => ({ spec, owner })));
-  audit(deps.logger, 'attack_started', actor, { platformUser: login.session.identifier, team: team.identifier, attack: guid, type: request.type, args: request.args, target: request.target });
+  const attack = {
+    guid,
+    kind,
+    teamId: team.identifier,
+    teamName: name,
+    channel,
+    type: request.type,
+    createdAt: now,
+    startedBy: owner,
+    lengthSeconds: request.lengthSeconds,
+  } as const;
+  await deps.guards.setForAttack(
+    attack,
+    (request.guards ?? []).map((spec) => ({ spec, owner })),
+  );
+  audit(deps.logger, 'attack_started', actor, {
+    platformUser: login.session.identifier,
+    team: team.identifier,
+    attack: guid,
+    type: request.type,
+    args: request.args,
+    target: request.target,
+  });
 
   const card: CardRecord = {
     ...attack,
@@ -139,17 +193,30 @@ async function createAndCard(deps: Deps, actor: Actor, login: Login, team: TeamE
   };
   if (options.approvedBy) {
     // Both people on the platform's record too, for whoever reads the attack there.
-    await api.attacks.annotate(guid, { 'faultline-approval': `Requested by ${actor.userName}, approved by ${options.approvedBy.userName}` }).then(
-      (annotated) => (card.annotations = annotated.annotations ?? {}),
-      (error: unknown) => deps.logger.warn({ err: error, attack: guid }, 'could not record the approval on the attack'),
-    );
+    await api.attacks
+      .annotate(guid, {
+        'faultline-approval': `Requested by ${actor.userName}, approved by ${options.approvedBy.userName}`,
+      })
+      .then(
+        (annotated) => (card.annotations = annotated.annotations ?? {}),
+        (error: unknown) =>
+          deps.logger.warn({ err: error, attack: guid }, 'could not record the approval on the attack'),
+      );
   }
   try {
     const posted = await deps.slack.post(channel, attackCardMessage(card, { appUrl: deps.config.platform.appUrl }));
     const saved = await deps.cards.saveStarted({ ...card, channel: posted.channel, ts: posted.ts });
     await deps.gameDays.record(saved.channel, {
       kind: 'attack',
-      attack: { guid, type: request.type, args: request.args, targetWords: card.targetWords, startedBy: actor.userId, teamId: team.identifier, teamName: name },
+      attack: {
+        guid,
+        type: request.type,
+        args: request.args,
+        targetWords: card.targetWords,
+        startedBy: actor.userId,
+        teamId: team.identifier,
+        teamName: name,
+      },
     });
     return { guid, card: saved };
   } catch (error) {

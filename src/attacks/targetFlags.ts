@@ -23,11 +23,35 @@ export const targetCountFlag = '--target-count';
  * `value` is absent for a switch, which takes none.
  */
 export const targetOptionFlags = {
-  count: { flag: targetCountFlag, value: 'N', with: ['tags', 'labels'], does: 'picks that many random clients among those matching' },
-  k8sCount: { flag: '--k8s-count', value: 'N', with: ['kubernetes'], does: 'picks that many random objects among those named by' },
-  k8sPercent: { flag: '--k8s-percent', value: 'P', with: ['kubernetes'], does: 'picks that share of the objects named by' },
-  samplePercent: { flag: '--sample-percent', value: 'P', with: ['service'], does: 'attacks that share of the targets of' },
-  includeNewTargets: { flag: '--include-new-targets', with: ['service'], does: 'also attacks targets that join the service of' },
+  count: {
+    flag: targetCountFlag,
+    value: 'N',
+    with: ['tags', 'labels'],
+    does: 'picks that many random clients among those matching',
+  },
+  k8sCount: {
+    flag: '--k8s-count',
+    value: 'N',
+    with: ['kubernetes'],
+    does: 'picks that many random objects among those named by',
+  },
+  k8sPercent: {
+    flag: '--k8s-percent',
+    value: 'P',
+    with: ['kubernetes'],
+    does: 'picks that share of the objects named by',
+  },
+  samplePercent: {
+    flag: '--sample-percent',
+    value: 'P',
+    with: ['service'],
+    does: 'attacks that share of the targets of',
+  },
+  includeNewTargets: {
+    flag: '--include-new-targets',
+    with: ['service'],
+    does: 'also attacks targets that join the service of',
+  },
 } as const satisfies Record<string, { flag: string; value?: string; with: readonly TargetKind[]; does: string }>;
 
 export type TargetOption = keyof typeof targetOptionFlags;
@@ -39,13 +63,17 @@ const kinds = Object.keys(targetFlags) as TargetKind[];
 const options = Object.keys(targetOptionFlags) as TargetOption[];
 
 /** Every flag of this table, for "did you mean" hints. */
-export const allTargetFlags: readonly string[] = [...kinds.map((kind) => targetFlags[kind].flag), ...options.map((option) => targetOptionFlags[option].flag)];
+export const allTargetFlags: readonly string[] = [
+  ...kinds.map((kind) => targetFlags[kind].flag),
+  ...options.map((option) => targetOptionFlags[option].flag),
+];
 
 /** The target flags in usage form, one line. */
-export const targetFlagsUsage = `${kinds.map((kind) => `${targetFlags[kind].flag} ${targetFlags[kind].value}`).join(' | ')} (repeatable)`
-  + `; with tags or labels ${targetCountFlag} N`
-  + `; with ${targetFlags.kubernetes.flag} ${targetOptionFlags.k8sCount.flag} N or ${targetOptionFlags.k8sPercent.flag} P`
-  + `; with ${targetFlags.service.flag} ${targetOptionFlags.samplePercent.flag} P and ${targetOptionFlags.includeNewTargets.flag}`;
+export const targetFlagsUsage =
+  `${kinds.map((kind) => `${targetFlags[kind].flag} ${targetFlags[kind].value}`).join(' | ')} (repeatable)` +
+  `; with tags or labels ${targetCountFlag} N` +
+  `; with ${targetFlags.kubernetes.flag} ${targetOptionFlags.k8sCount.flag} N or ${targetOptionFlags.k8sPercent.flag} P` +
+  `; with ${targetFlags.service.flag} ${targetOptionFlags.samplePercent.flag} P and ${targetOptionFlags.includeNewTargets.flag}`;
 
 /** The kind of target a flag chooses, or undefined when the word is no target-kind flag. */
 export function targetKindOf(flag: string): TargetKind | undefined {
@@ -62,11 +90,15 @@ export function givenTargetKinds(given: (flag: string) => boolean): TargetKind[]
   return kinds.filter((kind) => given(targetFlags[kind].flag));
 }
 
-const pairs = (map: Record<string, string>) => Object.entries(map).map(([key, value]) => `${key}=${value}`).join(',');
+const pairs = (map: Record<string, string>) =>
+  Object.entries(map)
+    .map(([key, value]) => `${key}=${value}`)
+    .join(',');
 
 /** The target flags and values that choose this target, as a person would type them. */
 export function targetFlagWords(target: AttackTarget): string[] {
-  const valued = (option: TargetOption, n: number | undefined) => (n === undefined ? [] : [targetOptionFlags[option].flag, String(n)]);
+  const valued = (option: TargetOption, n: number | undefined) =>
+    n === undefined ? [] : [targetOptionFlags[option].flag, String(n)];
   switch (target.kind) {
     case 'all':
       return [];
@@ -79,7 +111,8 @@ export function targetFlagWords(target: AttackTarget): string[] {
       return [targetFlags.labels.flag, pairs(target.labels), ...valued('count', target.count)];
     case 'service':
       return [
-        targetFlags.service.flag, target.serviceId,
+        targetFlags.service.flag,
+        target.serviceId,
         ...valued('samplePercent', target.percent),
         ...(target.includeNewTargets ? [targetOptionFlags.includeNewTargets.flag] : []),
       ];

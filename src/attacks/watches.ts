@@ -71,7 +71,10 @@ export class Watches {
 }
 
 /** Whether a watch should card this attack: it is still running and was created since the watch was set. */
-export function watchCovers(watch: Watch, attack: Pick<Attack, 'created_at' | 'stage_lifecycle' | 'end_time'>): boolean {
+export function watchCovers(
+  watch: Watch,
+  attack: Pick<Attack, 'created_at' | 'stage_lifecycle' | 'end_time'>,
+): boolean {
   if (attack.stage_lifecycle === 'Complete' || attack.stage_lifecycle === 'Error' || attack.end_time) return false;
   const created = Date.parse(attack.created_at ?? '');
   // An attack whose creation time cannot be read is shown rather than missed.
@@ -79,20 +82,31 @@ export function watchCovers(watch: Watch, attack: Pick<Attack, 'created_at' | 's
 }
 
 const pairs = (map: unknown) =>
-  map && typeof map === 'object' ? Object.entries(map as Record<string, unknown>).map(([k, v]) => `${k}=${String(v)}`).join(', ') : '';
+  map && typeof map === 'object'
+    ? Object.entries(map as Record<string, unknown>)
+        .map(([k, v]) => `${k}=${String(v)}`)
+        .join(', ')
+    : '';
 
 /** The target of an attack created elsewhere, in words, from the platform's record of it. */
-export function platformTargetWords(attack: Pick<Attack, 'infra_target' | 'targets' | 'target_type'>, teamName: string): string {
+export function platformTargetWords(
+  attack: Pick<Attack, 'infra_target' | 'targets' | 'target_type'>,
+  teamName: string,
+): string {
   const target = attack.infra_target ?? {};
-  const ids = (group: unknown) => ((group as { ids?: unknown } | undefined)?.ids);
+  const ids = (group: unknown) => (group as { ids?: unknown } | undefined)?.ids;
   const hosts = ids(target['hosts']);
   const containers = target['containers'] as { ids?: unknown; labels?: unknown } | undefined;
   const exact = typeof target['exact'] === 'number' ? target['exact'] : undefined;
   if (Array.isArray(hosts) && hosts.length) return `${agree(hosts.length, 'host')} ${hosts.join(', ')}`;
-  if (Array.isArray(containers?.ids) && containers.ids.length) return `${agree(containers.ids.length, 'container')} ${containers.ids.join(', ')}`;
-  if (containers?.labels && pairs(containers.labels)) return `${exact !== undefined ? plural(exact, 'random container') : 'all containers'} labelled ${pairs(containers.labels)}`;
-  if (pairs(target['tags'])) return `${exact !== undefined ? plural(exact, 'random host') : 'all hosts'} tagged ${pairs(target['tags'])}`;
-  if (attack.targets.length) return `${agree(attack.targets.length, attack.target_type === 'Container' ? 'container' : 'host')} ${attack.targets.slice(0, 10).join(', ')}${attack.targets.length > 10 ? ', …' : ''}`;
+  if (Array.isArray(containers?.ids) && containers.ids.length)
+    return `${agree(containers.ids.length, 'container')} ${containers.ids.join(', ')}`;
+  if (containers?.labels && pairs(containers.labels))
+    return `${exact !== undefined ? plural(exact, 'random container') : 'all containers'} labelled ${pairs(containers.labels)}`;
+  if (pairs(target['tags']))
+    return `${exact !== undefined ? plural(exact, 'random host') : 'all hosts'} tagged ${pairs(target['tags'])}`;
+  if (attack.targets.length)
+    return `${agree(attack.targets.length, attack.target_type === 'Container' ? 'container' : 'host')} ${attack.targets.slice(0, 10).join(', ')}${attack.targets.length > 10 ? ', …' : ''}`;
   return `every active client of team ${teamName}`;
 }
 

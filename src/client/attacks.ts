@@ -79,10 +79,19 @@ export function attacksApi(request: Request, session: CallContext): AttacksApi {
   const team = { session, teamScoped: true } as const;
   const company = { session, teamScoped: false } as const;
 
-  const listAt = (path: string) => (query: AttackListQuery = {}) =>
-    request({ ...team, method: 'GET', path, query: { source: query.source, pageSize: query.pageSize }, schema: z.array(attackSchema) });
+  const listAt =
+    (path: string) =>
+    (query: AttackListQuery = {}) =>
+      request({
+        ...team,
+        method: 'GET',
+        path,
+        query: { source: query.source, pageSize: query.pageSize },
+        schema: z.array(attackSchema),
+      });
 
-  const pageAt = (path: string, extra: (query: RangeQuery) => Record<string, string | undefined> = () => ({})) =>
+  const pageAt =
+    (path: string, extra: (query: RangeQuery) => Record<string, string | undefined> = () => ({})) =>
     async (query: RangeQuery = {}): Promise<Page<Attack>> => {
       const body = await request({
         ...team,
@@ -116,19 +125,54 @@ export function attacksApi(request: Request, session: CallContext): AttacksApi {
     createForService: (body) =>
       request({ ...team, method: 'POST', path: '/attacks', json: body, schema: attackForServiceListSchema }),
     annotate: (guid, annotations) =>
-      request({ ...team, method: 'PUT', path: '/attacks/{guid}/annotations', params: { guid }, json: { annotations }, schema: attackSchema }),
+      request({
+        ...team,
+        method: 'PUT',
+        path: '/attacks/{guid}/annotations',
+        params: { guid },
+        json: { annotations },
+        schema: attackSchema,
+      }),
     halt: (guid, body, options = {}) =>
       options.method === 'DELETE'
         ? request({ ...team, method: 'DELETE', path: '/attacks/{guid}', params: { guid }, schema: haltAnswerSchema })
-        : request({ ...team, method: 'POST', path: '/attacks/{guid}/halt', params: { guid }, json: body ?? {}, idempotent: true, schema: haltAnswerSchema }),
+        : request({
+            ...team,
+            method: 'POST',
+            path: '/attacks/{guid}/halt',
+            params: { guid },
+            json: body ?? {},
+            idempotent: true,
+            schema: haltAnswerSchema,
+          }),
     haltAll: (body, options = {}) =>
       options.method === 'DELETE'
         ? request({ ...company, method: 'DELETE', path: '/attacks', schema: attackListSchema })
-        : request({ ...company, method: 'POST', path: '/attacks/halt', json: body ?? {}, idempotent: true, schema: attackListSchema }),
+        : request({
+            ...company,
+            method: 'POST',
+            path: '/attacks/halt',
+            json: body ?? {},
+            idempotent: true,
+            schema: attackListSchema,
+          }),
     async haltEverything(body) {
-      await request({ ...company, method: 'POST', path: '/halts', json: body ?? {}, idempotent: true, schema: z.unknown() });
+      await request({
+        ...company,
+        method: 'POST',
+        path: '/halts',
+        json: body ?? {},
+        idempotent: true,
+        schema: z.unknown(),
+      });
     },
     executions: (guid) =>
-      request({ ...team, method: 'GET', path: '/executions', query: { taskId: guid }, schema: z.array(executionSchema) }),
+      request({
+        ...team,
+        method: 'GET',
+        path: '/executions',
+        query: { taskId: guid },
+        schema: z.array(executionSchema),
+      }),
   };
 }

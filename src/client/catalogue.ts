@@ -4,7 +4,17 @@ import { z } from 'zod';
  * A bound on a numeric argument. The contract does not list `min` and `max`, but a platform may
  * send them; a number (or a numeric string) is kept, anything else is ignored.
  */
-const bound = z.union([z.number(), z.string().trim().regex(/^-?\d+(\.\d+)?$/).transform(Number)]).nullish().catch(null);
+const bound = z
+  .union([
+    z.number(),
+    z
+      .string()
+      .trim()
+      .regex(/^-?\d+(\.\d+)?$/)
+      .transform(Number),
+  ])
+  .nullish()
+  .catch(null);
 
 /** One argument of an attack type, as `GET /metadata` describes it (platform-contract.md). */
 export const infraAttackArgSchema = z.looseObject({
@@ -71,76 +81,128 @@ const networkScope = [
  */
 export const builtInCatalogue: readonly InfraAttackMetadata[] = [
   {
-    name: 'cpu', type: 'Resource', info: 'Consumes CPU', usage: 'cpu [-l length] [-c cores | -a] [-p percent]',
-    args: [length,
+    name: 'cpu',
+    type: 'Resource',
+    info: 'Consumes CPU',
+    usage: 'cpu [-l length] [-c cores | -a] [-p percent]',
+    args: [
+      length,
       arg('cores', 'c', 'Integer', 'Number of cores to impact', { default: 1 }),
       arg('all_cores', 'a', 'Boolean', 'Impact every core'),
-      arg('percent', 'p', 'Integer', 'Percent of each core to consume', { default: 100 })],
+      arg('percent', 'p', 'Integer', 'Percent of each core to consume', { default: 100 }),
+    ],
   },
   {
-    name: 'memory', type: 'Resource', info: 'Consumes memory', usage: 'memory [-l length] (-g gigabytes | -m megabytes | -p percent)',
-    args: [length,
+    name: 'memory',
+    type: 'Resource',
+    info: 'Consumes memory',
+    usage: 'memory [-l length] (-g gigabytes | -m megabytes | -p percent)',
+    args: [
+      length,
       arg('gigabytes', 'g', 'Float', 'Gigabytes to consume'),
       arg('megabytes', 'm', 'Integer', 'Megabytes to consume'),
-      arg('percent', 'p', 'Integer', 'Percent of total memory to consume')],
+      arg('percent', 'p', 'Integer', 'Percent of total memory to consume'),
+    ],
   },
   {
-    name: 'disk', type: 'Resource', info: 'Fills a volume', usage: 'disk [-l length] [-d dir] [-p percent] [-w workers] [-b block_size]',
-    args: [length,
+    name: 'disk',
+    type: 'Resource',
+    info: 'Fills a volume',
+    usage: 'disk [-l length] [-d dir] [-p percent] [-w workers] [-b block_size]',
+    args: [
+      length,
       arg('dir', 'd', 'String', 'Directory on the volume to fill', { default: '/tmp' }),
       arg('percent', 'p', 'Integer', 'Percent of the volume to fill', { default: 100 }),
       arg('workers', 'w', 'Integer', 'Number of disk-write workers', { default: 1 }),
-      arg('block_size', 'b', 'Integer', 'Block size in kilobytes', { default: 4 })],
+      arg('block_size', 'b', 'Integer', 'Block size in kilobytes', { default: 4 }),
+    ],
   },
   {
-    name: 'io', type: 'Resource', info: 'Puts read and write pressure on I/O devices', usage: 'io [-l length] [-d dir] [-m mode] [-w workers] [-s block_size] [-c block_count]',
-    args: [length,
+    name: 'io',
+    type: 'Resource',
+    info: 'Puts read and write pressure on I/O devices',
+    usage: 'io [-l length] [-d dir] [-m mode] [-w workers] [-s block_size] [-c block_count]',
+    args: [
+      length,
       arg('dir', 'd', 'String', 'Directory to read and write', { default: '/tmp' }),
       arg('mode', 'm', 'Enum', 'Read, write, or both', { default: 'rw', options: ['r', 'w', 'rw'] }),
       arg('workers', 'w', 'Integer', 'Number of I/O workers', { default: 1 }),
       arg('block_size', 's', 'Integer', 'Block size in kilobytes', { default: 4 }),
-      arg('block_count', 'c', 'Integer', 'Blocks per operation', { default: 1 })],
+      arg('block_count', 'c', 'Integer', 'Blocks per operation', { default: 1 }),
+    ],
   },
   {
-    name: 'shutdown', type: 'State', info: 'Shuts down or reboots the host', usage: 'shutdown [-d delay] [-r]',
-    args: [arg('delay', 'd', 'Integer', 'Minutes to wait before shutting down', { default: 1 }),
-      arg('reboot', 'r', 'Boolean', 'Reboot instead of halting')],
+    name: 'shutdown',
+    type: 'State',
+    info: 'Shuts down or reboots the host',
+    usage: 'shutdown [-d delay] [-r]',
+    args: [
+      arg('delay', 'd', 'Integer', 'Minutes to wait before shutting down', { default: 1 }),
+      arg('reboot', 'r', 'Boolean', 'Reboot instead of halting'),
+    ],
   },
   {
-    name: 'time_travel', type: 'State', info: 'Changes the host clock', usage: 'time_travel [-l length] [-o offset] [-n]',
-    args: [length,
+    name: 'time_travel',
+    type: 'State',
+    info: 'Changes the host clock',
+    usage: 'time_travel [-l length] [-o offset] [-n]',
+    args: [
+      length,
       arg('offset', 'o', 'Integer', 'Seconds to move the clock by', { default: 86400 }),
-      arg('block_ntp', 'n', 'Boolean', 'Block NTP traffic while it runs')],
+      arg('block_ntp', 'n', 'Boolean', 'Block NTP traffic while it runs'),
+    ],
   },
   {
-    name: 'process_killer', type: 'State', info: 'Kills matching processes', usage: 'process_killer [-l length] [-i interval] (-p process | -g group | -u user) [-f]',
-    args: [length,
+    name: 'process_killer',
+    type: 'State',
+    info: 'Kills matching processes',
+    usage: 'process_killer [-l length] [-i interval] (-p process | -g group | -u user) [-f]',
+    args: [
+      length,
       arg('interval', 'i', 'Integer', 'Seconds between kills', { default: 5 }),
       arg('process', 'p', 'String', 'Process name or pattern to kill'),
       arg('group', 'g', 'String', 'Kill processes of this group'),
       arg('user', 'u', 'String', 'Kill processes of this user'),
-      arg('full', 'f', 'Boolean', 'Match against the full command line')],
+      arg('full', 'f', 'Boolean', 'Match against the full command line'),
+    ],
   },
   {
-    name: 'blackhole', type: 'Network', info: 'Drops matching network traffic', usage: 'blackhole [-l length] [-h hosts] [-i ips] [-p ports] [-n ports] [-d device] [-P protocol]',
+    name: 'blackhole',
+    type: 'Network',
+    info: 'Drops matching network traffic',
+    usage: 'blackhole [-l length] [-h hosts] [-i ips] [-p ports] [-n ports] [-d device] [-P protocol]',
     args: [length, ...networkScope],
   },
   {
-    name: 'latency', type: 'Network', info: 'Delays matching network traffic', usage: 'latency [-l length] [-m ms] [-h hosts] [-i ips] [-p ports] [-n ports] [-d device] [-P protocol]',
+    name: 'latency',
+    type: 'Network',
+    info: 'Delays matching network traffic',
+    usage: 'latency [-l length] [-m ms] [-h hosts] [-i ips] [-p ports] [-n ports] [-d device] [-P protocol]',
     args: [length, arg('ms', 'm', 'Integer', 'Milliseconds of delay to add', { default: 100 }), ...networkScope],
   },
   {
-    name: 'packet_loss', type: 'Network', info: 'Drops or corrupts a share of matching traffic', usage: 'packet_loss [-l length] [-r percent] [-c] [-h hosts] [-i ips] [-p ports] [-n ports] [-d device] [-P protocol]',
-    args: [length,
+    name: 'packet_loss',
+    type: 'Network',
+    info: 'Drops or corrupts a share of matching traffic',
+    usage:
+      'packet_loss [-l length] [-r percent] [-c] [-h hosts] [-i ips] [-p ports] [-n ports] [-d device] [-P protocol]',
+    args: [
+      length,
       arg('rate', 'r', 'Integer', 'Percent of packets to drop', { default: 1 }),
       arg('corrupt', 'c', 'Boolean', 'Corrupt packets instead of dropping them'),
-      ...networkScope],
+      ...networkScope,
+    ],
   },
   {
-    name: 'dns', type: 'Network', info: 'Blocks access to DNS servers', usage: 'dns [-l length] [-i ips] [-d device] [-P protocol]',
-    args: [length,
+    name: 'dns',
+    type: 'Network',
+    info: 'Blocks access to DNS servers',
+    usage: 'dns [-l length] [-i ips] [-d device] [-P protocol]',
+    args: [
+      length,
       arg('ipaddresses', 'i', 'IP', 'DNS servers to block', { multiple: true }),
       arg('device', 'd', 'String', 'Network interface to impact', { multiple: true }),
-      arg('protocol', 'P', 'Enum', 'Only impact this protocol', { options: ['TCP', 'UDP'] })],
+      arg('protocol', 'P', 'Enum', 'Only impact this protocol', { options: ['TCP', 'UDP'] }),
+    ],
   },
 ];

@@ -129,7 +129,10 @@ export class BadRequestError extends PlatformError {
   readonly field: string | undefined;
 
   constructor(init: ErrorInit & { field?: string | undefined }) {
-    super(init.field ? `The platform rejected the field ${init.field}` : 'The platform rejected the request as invalid', init);
+    super(
+      init.field ? `The platform rejected the field ${init.field}` : 'The platform rejected the request as invalid',
+      init,
+    );
     this.field = init.field;
   }
 }
@@ -227,7 +230,10 @@ export function parsePrivilege(body: string): string | undefined {
   const text = unquote(body.trim());
   const at = text.lastIndexOf(': ');
   if (at < 0) return undefined;
-  const name = text.slice(at + 2).trim().replace(/[."]+$/, '');
+  const name = text
+    .slice(at + 2)
+    .trim()
+    .replace(/[."]+$/, '');
   return privilegeName.test(name) ? name : undefined;
 }
 
@@ -265,7 +271,8 @@ export function errorFromResponse(response: ErrorResponse, call: CallInfo): Plat
     return /no integration/i.test(body) ? new NoIntegrationError(init) : new NotFoundError(init);
   }
   if (status === 429) return new RateLimitedError({ ...init, retryAfterMs: response.retryAfterMs });
-  if (status === 400 || status === 415 || status === 422) return new BadRequestError({ ...init, field: parseField(body) });
+  if (status === 400 || status === 415 || status === 422)
+    return new BadRequestError({ ...init, field: parseField(body) });
   if (status >= 500) return new ServerError(init);
   return new PlatformError('The platform gave an unexpected status', init);
 }

@@ -56,7 +56,9 @@ export function createPlatformClient(options: PlatformClientOptions): PlatformCl
   const baseUrl = parseBaseUrl(options.baseUrl);
   // A bounded pool: when the platform hangs, calls queue for a connection (and time out) rather
   // than open one socket each until the process runs out of file descriptors.
-  const ownedAgent = options.dispatcher ? undefined : new Agent({ connections: maxConnections, keepAliveTimeout: 30_000 });
+  const ownedAgent = options.dispatcher
+    ? undefined
+    : new Agent({ connections: maxConnections, keepAliveTimeout: 30_000 });
   const request = createRequest({
     baseUrl,
     dispatcher: options.dispatcher ?? ownedAgent!,

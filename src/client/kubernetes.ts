@@ -22,14 +22,43 @@ export function kubernetesApi(request: Request, session: CallContext): Kubernete
   const team = { session, teamScoped: true } as const;
   return {
     list: (query = {}) =>
-      request({ ...team, method: 'GET', path: '/kubernetes/attacks', query: { source: query.source }, schema: z.array(kubernetesAttackSchema) }),
-    get: (guid) => request({ ...team, method: 'GET', path: '/kubernetes/attacks/{guid}', params: { guid }, schema: kubernetesAttackSchema }),
-    create: (input) => request({ ...team, method: 'POST', path: '/kubernetes/attacks/new', json: input, schema: createdIdSchema }),
+      request({
+        ...team,
+        method: 'GET',
+        path: '/kubernetes/attacks',
+        query: { source: query.source },
+        schema: z.array(kubernetesAttackSchema),
+      }),
+    get: (guid) =>
+      request({
+        ...team,
+        method: 'GET',
+        path: '/kubernetes/attacks/{guid}',
+        params: { guid },
+        schema: kubernetesAttackSchema,
+      }),
+    create: (input) =>
+      request({ ...team, method: 'POST', path: '/kubernetes/attacks/new', json: input, schema: createdIdSchema }),
     async halt(uid, body) {
-      await request({ ...team, method: 'POST', path: '/kubernetes/attacks/{uid}/halt', params: { uid }, json: body ?? {}, idempotent: true, schema: z.unknown() });
+      await request({
+        ...team,
+        method: 'POST',
+        path: '/kubernetes/attacks/{uid}/halt',
+        params: { uid },
+        json: body ?? {},
+        idempotent: true,
+        schema: z.unknown(),
+      });
     },
     async haltAll(body) {
-      await request({ session, method: 'POST', path: '/kubernetes/attacks/halt', json: body ?? {}, idempotent: true, schema: z.unknown() });
+      await request({
+        session,
+        method: 'POST',
+        path: '/kubernetes/attacks/halt',
+        json: body ?? {},
+        idempotent: true,
+        schema: z.unknown(),
+      });
     },
   };
 }

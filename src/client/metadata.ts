@@ -21,7 +21,13 @@ export interface MetadataApi {
 
 export function metadataApi(request: Request, session: CallContext): MetadataApi {
   const list = () =>
-    request({ session, teamScoped: true, method: 'GET', path: '/metadata', schema: z.array(infraAttackMetadataSchema) });
+    request({
+      session,
+      teamScoped: true,
+      method: 'GET',
+      path: '/metadata',
+      schema: z.array(infraAttackMetadataSchema),
+    });
   return {
     list,
     async catalogue() {

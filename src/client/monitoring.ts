@@ -50,12 +50,23 @@ export interface MonitoringApi {
 
 export function monitoringApi(request: Request, session: CallContext): MonitoringApi {
   const team = { session, teamScoped: true, method: 'GET' } as const;
-  const integrationA = ({ integrationName, domain }: MonitoringAIntegration) => ({ monitoringAIntegrationName: integrationName, domain });
-  const listB = <S extends z.ZodType>(path: string, item: S) => ({ uri, name }: MonitoringBQuery) =>
-    request({ ...team, path, query: { monitoringBUri: uri, name }, schema: z.array(item) });
+  const integrationA = ({ integrationName, domain }: MonitoringAIntegration) => ({
+    monitoringAIntegrationName: integrationName,
+    domain,
+  });
+  const listB =
+    <S extends z.ZodType>(path: string, item: S) =>
+    ({ uri, name }: MonitoringBQuery) =>
+      request({ ...team, path, query: { monitoringBUri: uri, name }, schema: z.array(item) });
   return {
     getMonitorA: (monitorId, integration) =>
-      request({ ...team, path: '/monitoringA/monitors/{monitorId}', params: { monitorId }, query: integrationA(integration), schema: monitorASchema }),
+      request({
+        ...team,
+        path: '/monitoringA/monitors/{monitorId}',
+        params: { monitorId },
+        query: integrationA(integration),
+        schema: monitorASchema,
+      }),
     searchMonitorsA: (searchString, { page, perPage, sort, ...integration }) =>
       request({
         ...team,

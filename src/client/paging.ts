@@ -24,7 +24,9 @@ export function toPage<T>(body: PagedBody<T>, requestedPageSize?: number): Page<
 }
 
 /** Yields items page after page, fetching a page only when the previous one has been consumed. */
-export async function* followPages<T>(fetchPage: (pageToken: string | undefined) => Promise<Page<T>>): AsyncGenerator<T, void, undefined> {
+export async function* followPages<T>(
+  fetchPage: (pageToken: string | undefined) => Promise<Page<T>>,
+): AsyncGenerator<T, void, undefined> {
   let token: string | undefined;
   do {
     const page = await fetchPage(token);

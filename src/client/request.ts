@@ -145,7 +145,14 @@ function errorCode(error: unknown): string | undefined {
 }
 
 // Failures where the request cannot have reached the platform, so nothing happened.
-const notSentCodes = new Set(['ECONNREFUSED', 'ENOTFOUND', 'EAI_AGAIN', 'EHOSTUNREACH', 'ENETUNREACH', 'UND_ERR_CONNECT_TIMEOUT']);
+const notSentCodes = new Set([
+  'ECONNREFUSED',
+  'ENOTFOUND',
+  'EAI_AGAIN',
+  'EHOSTUNREACH',
+  'ENETUNREACH',
+  'UND_ERR_CONNECT_TIMEOUT',
+]);
 
 function isConnectionFailure(code: string): boolean {
   return (
@@ -180,7 +187,11 @@ export function createRequest(options: TransportOptions): Request {
   const basePath = options.baseUrl.pathname.replace(/\/+$/, '');
   const now = options.now ?? Date.now;
 
-  async function attemptOnce<S extends z.ZodType>(spec: RequestSpec<S>, idempotent: boolean, attempt: number): Promise<z.output<S>> {
+  async function attemptOnce<S extends z.ZodType>(
+    spec: RequestSpec<S>,
+    idempotent: boolean,
+    attempt: number,
+  ): Promise<z.output<S>> {
     const call: CallInfo = { method: spec.method, path: spec.path };
     const { body, contentType } = encodeBody(spec);
     const headers: Record<string, string> = {
@@ -194,7 +205,10 @@ export function createRequest(options: TransportOptions): Request {
     // plain timer, cleared when the body is in: AbortSignal.timeout costs more and lingers until it fires.
     const deadline = new AbortController();
     const signal = deadline.signal;
-    const timer = setTimeout(() => deadline.abort(new DOMException('The platform did not answer in time', 'TimeoutError')), timeoutMs);
+    const timer = setTimeout(
+      () => deadline.abort(new DOMException('The platform did not answer in time', 'TimeoutError')),
+      timeoutMs,
+    );
     timer.unref();
     const started = performance.now();
     let status: number;
@@ -216,7 +230,10 @@ export function createRequest(options: TransportOptions): Request {
       const mapped = transportError(error, call, signal.aborted, idempotent);
       const durationMs = Math.round(performance.now() - started);
       const outcome = mapped instanceof PlatformError ? mapped.name : 'Error';
-      logger.warn({ method: spec.method, path: spec.path, error: outcome, code: errorCode(error), durationMs, attempt }, 'platform request failed');
+      logger.warn(
+        { method: spec.method, path: spec.path, error: outcome, code: errorCode(error), durationMs, attempt },
+        'platform request failed',
+      );
       throw mapped;
     } finally {
       clearTimeout(timer);

@@ -44,7 +44,11 @@ function isTransient(error: unknown): boolean {
  * jitter (a uniform wait up to the capped exponential), so that many clients failing together do
  * not come back together; a `Retry-After` is honoured up to `maxRetryAfterMs`.
  */
-export function retryDelay(question: RetryQuestion, policy: RetryPolicy, random: () => number = Math.random): number | null {
+export function retryDelay(
+  question: RetryQuestion,
+  policy: RetryPolicy,
+  random: () => number = Math.random,
+): number | null {
   const { attempt, error, idempotent } = question;
   if (!idempotent || attempt >= policy.maxAttempts || !isTransient(error)) return null;
   if (error instanceof RateLimitedError && error.retryAfterMs !== undefined) {

@@ -11,6 +11,7 @@ export interface RolesApi {
 export function rolesApi(request: Request, session: CallContext): RolesApi {
   return {
     list: () => request({ session, method: 'GET', path: '/roles', schema: rolesSchema }),
-    get: (roleId) => request({ session, method: 'GET', path: '/roles/{roleId}', params: { roleId }, schema: roleSchema }),
+    get: (roleId) =>
+      request({ session, method: 'GET', path: '/roles/{roleId}', params: { roleId }, schema: roleSchema }),
   };
 }

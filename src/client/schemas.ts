@@ -8,7 +8,6 @@ import { z } from 'zod';
 
 const optionalText = z.string().optional().catch(undefined);
 const optionalNumber = z.number().optional().catch(undefined);
-const optionalBoolean = z.boolean().optional().catch(undefined);
 const textList = z.array(z.string()).catch([]);
 const textRecord = z.record(z.string(), z.string()).optional().catch(undefined);
 
@@ -92,7 +91,10 @@ export const attackListSchema = z.preprocess((value) => (value === '' ? [] : val
  * One attack's halt: the attacks it stopped (an empty array when the attack was no longer
  * running), or undefined when the platform answered without a body and so did not say.
  */
-export const haltAnswerSchema = z.preprocess((value) => (value === '' ? undefined : value), z.array(attackSchema).optional());
+export const haltAnswerSchema = z.preprocess(
+  (value) => (value === '' ? undefined : value),
+  z.array(attackSchema).optional(),
+);
 
 /** The paged wrapper `{ items, pageSize, pageToken }`; `page_token` is accepted too. */
 export function pagedSchema<Item extends z.ZodType>(item: Item) {
@@ -140,7 +142,10 @@ export const createdIdSchema = z.preprocess(
     return parsed;
   },
   // An id, not any text: a proxy's error page answered with 201 must not become an attack id.
-  z.string().trim().regex(/^[A-Za-z0-9][A-Za-z0-9_-]{0,127}$/, 'expected an attack id'),
+  z
+    .string()
+    .trim()
+    .regex(/^[A-Za-z0-9][A-Za-z0-9_-]{0,127}$/, 'expected an attack id'),
 );
 
 // Kubernetes
@@ -152,22 +157,26 @@ export const k8sObjectSchema = z.looseObject({
   name: optionalText,
 });
 
-export const kubernetesAttackSchema = z.looseObject({
-  guid: z.string(),
-  stage: optionalText,
-  stage_lifecycle: optionalText,
-  created_at: optionalText,
-  end_time: optionalText,
-  targets: z.array(z.string()).optional().catch(undefined),
-  total_clients: optionalNumber,
-  impact_definition: z.looseObject({ cli_args: textList }).optional().catch(undefined),
-  target_definition: z
-    .looseObject({
-      strategy: z.looseObject({ k8s_objects: z.array(k8sObjectSchema).catch([]) }).optional().catch(undefined),
-    })
-    .optional()
-    .catch(undefined),
-})
+export const kubernetesAttackSchema = z
+  .looseObject({
+    guid: z.string(),
+    stage: optionalText,
+    stage_lifecycle: optionalText,
+    created_at: optionalText,
+    end_time: optionalText,
+    targets: z.array(z.string()).optional().catch(undefined),
+    total_clients: optionalNumber,
+    impact_definition: z.looseObject({ cli_args: textList }).optional().catch(undefined),
+    target_definition: z
+      .looseObject({
+        strategy: z
+          .looseObject({ k8s_objects: z.array(k8sObjectSchema).catch([]) })
+          .optional()
+          .catch(undefined),
+      })
+      .optional()
+      .catch(undefined),
+  })
   // The record names its resolved targets but, unlike a TaskResponse, may not count them: cards show the count.
   .transform((attack) => ({ ...attack, total_clients: attack.total_clients ?? attack.targets?.length }));
 
@@ -187,13 +196,10 @@ export const trackerIssueSchema = z.looseObject({
 export const createdIssueSchema = z.looseObject({ key: z.string(), url: optionalText });
 
 /** A JSON number, leniently also `{ count }` or the number as text. */
-export const issueCountSchema = z.preprocess(
-  (value) => {
-    const parsed = parseIfJsonText(value);
-    return parsed !== null && typeof parsed === 'object' ? (parsed as Record<string, unknown>)['count'] : parsed;
-  },
-  z.number().int().nonnegative(),
-);
+export const issueCountSchema = z.preprocess((value) => {
+  const parsed = parseIfJsonText(value);
+  return parsed !== null && typeof parsed === 'object' ? (parsed as Record<string, unknown>)['count'] : parsed;
+}, z.number().int().nonnegative());
 
 export const issueFieldSchema = z.looseObject({
   key: z.string(),
@@ -201,7 +207,13 @@ export const issueFieldSchema = z.looseObject({
   required: z.boolean().catch(false),
   type: optionalText,
   allowedValues: z
-    .array(z.looseObject({ id: z.union([z.string(), z.number()]).transform(String), name: optionalText, value: optionalText }))
+    .array(
+      z.looseObject({
+        id: z.union([z.string(), z.number()]).transform(String),
+        name: optionalText,
+        value: optionalText,
+      }),
+    )
     .catch([]),
 });
 
@@ -252,7 +264,11 @@ export const alertBSchema = z.looseObject({
 /** A monitoringB rule or dashboard. */
 export const monitoringLinkSchema = z.looseObject({ name: z.string(), uid: optionalText, url: optionalText });
 
-export const alertMonitorBSchema = z.looseObject({ name: z.string(), id: idText.optional().catch(undefined), state: optionalText });
+export const alertMonitorBSchema = z.looseObject({
+  name: z.string(),
+  id: idText.optional().catch(undefined),
+  state: optionalText,
+});
 
 // Roles
 
@@ -351,8 +367,19 @@ export interface CreateAttackInput {
 }
 
 export type InfraCommandType =
-  | 'CPU' | 'Memory' | 'IO' | 'Disk' | 'Blackhole' | 'DNS' | 'Latency' | 'Packet_Loss'
-  | 'Shutdown' | 'Time_Travel' | 'Process_Killer' | 'Process_Exhaustion' | 'Collect_Certs';
+  | 'CPU'
+  | 'Memory'
+  | 'IO'
+  | 'Disk'
+  | 'Blackhole'
+  | 'DNS'
+  | 'Latency'
+  | 'Packet_Loss'
+  | 'Shutdown'
+  | 'Time_Travel'
+  | 'Process_Killer'
+  | 'Process_Exhaustion'
+  | 'Collect_Certs';
 
 /** `POST /attacks` payload for attacks on a service. */
 export interface CreateAttackRequest {

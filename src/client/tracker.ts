@@ -28,12 +28,31 @@ export function trackerApi(request: Request, session: CallContext): TrackerApi {
   const team = { session, teamScoped: true } as const;
   return {
     issues: (entityIds) =>
-      request({ ...team, method: 'GET', path: '/tracker/issues', query: { platformEntityIds: entityIds }, schema: z.array(trackerIssueSchema) }),
-    createIssue: (body) => request({ ...team, method: 'POST', path: '/tracker/issues', json: body, schema: createdIssueSchema }),
+      request({
+        ...team,
+        method: 'GET',
+        path: '/tracker/issues',
+        query: { platformEntityIds: entityIds },
+        schema: z.array(trackerIssueSchema),
+      }),
+    createIssue: (body) =>
+      request({ ...team, method: 'POST', path: '/tracker/issues', json: body, schema: createdIssueSchema }),
     count: (entityIds) =>
-      request({ ...team, method: 'GET', path: '/tracker/issues/count', query: { platformEntityIds: entityIds }, schema: issueCountSchema }),
+      request({
+        ...team,
+        method: 'GET',
+        path: '/tracker/issues/count',
+        query: { platformEntityIds: entityIds },
+        schema: issueCountSchema,
+      }),
     issueMeta: (projectId, issueTypeId) =>
-      request({ ...team, method: 'GET', path: '/tracker/issue-meta', query: { projectId, issueTypeId }, schema: issueMetaSchema }),
+      request({
+        ...team,
+        method: 'GET',
+        path: '/tracker/issue-meta',
+        query: { projectId, issueTypeId },
+        schema: issueMetaSchema,
+      }),
     issuesForEntity: (entityId, type) =>
       request({
         ...team,

@@ -11,7 +11,8 @@ const guidPattern = /^[0-9a-zA-Z][0-9a-zA-Z-]{7,63}$/;
 
 /** The attack id a command was given, or a UserInputError that says what an id looks like. */
 export function requireGuid(value: string | undefined, usageLine: string): string {
-  if (!value) throw new UserInputError('Which attack? Give its id (it is on the attack card and in `list`).', usageLine);
+  if (!value)
+    throw new UserInputError('Which attack? Give its id (it is on the attack card and in `list`).', usageLine);
   if (!guidPattern.test(value)) throw new UserInputError(`“${escapeMrkdwn(value)}” is not an attack id.`, usageLine);
   return value;
 }
@@ -23,8 +24,16 @@ export function matchTeam(teams: TeamEntry[], query: string, usage: string = tea
   if (exact.length === 1) return exact[0]!;
   const partial = exact.length ? exact : teams.filter((t) => teamName(t).toLowerCase().includes(q));
   if (partial.length === 1) return partial[0]!;
-  const names = (list: TeamEntry[]) => list.slice(0, 10).map((t) => `*${escapeMrkdwn(teamName(t))}*`).join(', ') + (list.length > 10 ? `, and ${list.length - 10} more` : '');
-  if (partial.length > 1) throw new UserInputError(`More than one of your teams matches “${escapeMrkdwn(query)}”: ${names(partial)}. Type more of the name, or its id.`, usage);
+  const names = (list: TeamEntry[]) =>
+    list
+      .slice(0, 10)
+      .map((t) => `*${escapeMrkdwn(teamName(t))}*`)
+      .join(', ') + (list.length > 10 ? `, and ${list.length - 10} more` : '');
+  if (partial.length > 1)
+    throw new UserInputError(
+      `More than one of your teams matches “${escapeMrkdwn(query)}”: ${names(partial)}. Type more of the name, or its id.`,
+      usage,
+    );
   throw new UserInputError(`None of your teams matches “${escapeMrkdwn(query)}”. Your teams: ${names(teams)}.`, usage);
 }
 
@@ -36,7 +45,13 @@ const flagText = (name: string) => (name.length === 1 ? `-${name}` : `--${name}`
  * never be dropped and the command run as if it were not there. `what` is the command as typed
  * (`freeze`), `takes` says what it takes instead.
  */
-export function refuseUnknownFlags(flags: Record<string, unknown>, allowed: readonly string[], what: string, usage: string, takes?: string): void {
+export function refuseUnknownFlags(
+  flags: Record<string, unknown>,
+  allowed: readonly string[],
+  what: string,
+  usage: string,
+  takes?: string,
+): void {
   const unknown = Object.keys(flags).filter((name) => !allowed.includes(name));
   if (!unknown.length) return;
   const typed = flagText(unknown[0]!);

@@ -1,6 +1,5 @@
 import type { TeamEntry } from '../client/index.ts';
 import { audit } from '../audit.ts';
-import type { Deps } from '../deps.ts';
 import { UserInputError } from '../errors.ts';
 import { type Freeze, freezeScopeText, frozenLine } from '../guardrails/freezes.ts';
 import { haltTeamAttacks, type SweptAttack, unreadText } from '../guardrails/sweep.ts';
@@ -17,13 +16,19 @@ const unfreezeUsage = 'unfreeze [--team name | --all]';
 const maxReason = 300;
 
 /** `--team X`, `--all`, or neither (the selected team); never both. */
-function scopeOf(request: CommandRequest, login: Login, usage: string): { scope: 'all' } | { scope: 'team'; team: TeamEntry } {
+function scopeOf(
+  request: CommandRequest,
+  login: Login,
+  usage: string,
+): { scope: 'all' } | { scope: 'team'; team: TeamEntry } {
   const { all, team } = request.flags;
   if (all !== undefined && all !== true) throw new UserInputError('`--all` takes no value.', usage);
-  if (all && team !== undefined) throw new UserInputError('Name one team with --team, or every team with --all, not both.', usage);
+  if (all && team !== undefined)
+    throw new UserInputError('Name one team with --team, or every team with --all, not both.', usage);
   if (all) return { scope: 'all' };
   if (team === undefined) return { scope: 'team', team: requireTeam(login) };
-  if (typeof team !== 'string' || !team.trim()) throw new UserInputError('--team needs the name of one of your teams.', usage);
+  if (typeof team !== 'string' || !team.trim())
+    throw new UserInputError('--team needs the name of one of your teams.', usage);
   return { scope: 'team', team: matchTeam(login.session.teams, team) };
 }
 
@@ -37,23 +42,38 @@ type Scope = ReturnType<typeof scopeOf>;
 function requireHaltPrivilege(login: Login, scope: Scope, doing: string, usage: string): void {
   if (scope.scope === 'all') {
     if (login.session.privileges.includes('HALT_ALL')) return;
-    throw new UserInputError(`You cannot ${doing} every team: your platform role lacks the \`HALT_ALL\` privilege in your company. Ask a company owner or admin, or name one team with --team.`, usage);
+    throw new UserInputError(
+      `You cannot ${doing} every team: your platform role lacks the \`HALT_ALL\` privilege in your company. Ask a company owner or admin, or name one team with --team.`,
+      usage,
+    );
   }
   if (scope.team.privileges.includes('HALT_WRITE')) return;
   const name = `*${escapeMrkdwn(teamName(scope.team))}*`;
-  throw new UserInputError(`You cannot ${doing} ${name}: your platform role lacks the \`HALT_WRITE\` privilege on team ${name}. Ask an owner of the team for a role that has it.`, usage);
+  throw new UserInputError(
+    `You cannot ${doing} ${name}: your platform role lacks the \`HALT_WRITE\` privilege on team ${name}. Ask an owner of the team for a role that has it.`,
+    usage,
+  );
 }
 
 /** The reason, from --reason or, when that is missing, the words typed after the flags. */
 function reasonOf(request: CommandRequest): string {
   const flag = request.flags.reason;
-  if (flag !== undefined && typeof flag !== 'string') throw new UserInputError('--reason needs some text, in quotes if it has spaces.', freezeUsage);
+  if (flag !== undefined && typeof flag !== 'string')
+    throw new UserInputError('--reason needs some text, in quotes if it has spaces.', freezeUsage);
   if (flag !== undefined && request.words.length) {
-    throw new UserInputError(`Put the whole reason in quotes, e.g. \`--reason "${escapeMrkdwn([flag, ...request.words].join(' ').slice(0, 60))}"\`: words outside them would be lost.`, freezeUsage);
+    throw new UserInputError(
+      `Put the whole reason in quotes, e.g. \`--reason "${escapeMrkdwn([flag, ...request.words].join(' ').slice(0, 60))}"\`: words outside them would be lost.`,
+      freezeUsage,
+    );
   }
   const reason = (flag ?? request.words.join(' ')).replace(/\s+/g, ' ').trim();
-  if (!reason) throw new UserInputError('Say why with --reason, e.g. `--reason "incident in checkout"`: everyone refused a start will read it.', freezeUsage);
-  if (reason.length > maxReason) throw new UserInputError(`Keep the reason under ${maxReason} characters.`, freezeUsage);
+  if (!reason)
+    throw new UserInputError(
+      'Say why with --reason, e.g. `--reason "incident in checkout"`: everyone refused a start will read it.',
+      freezeUsage,
+    );
+  if (reason.length > maxReason)
+    throw new UserInputError(`Keep the reason under ${maxReason} characters.`, freezeUsage);
   return reason;
 }
 
@@ -64,8 +84,13 @@ function attackNames(list: SweptAttack[]): string {
 export const freezeCommand: Subcommand = {
   name: 'freeze',
   usage: freezeUsage,
-  summary: 'Halts every attack of a team (or, with `--all`, everything on the platform) and refuses every start there through Faultline until `unfreeze`. For real incidents.',
-  examples: ['freeze --reason "incident in checkout"', 'freeze --team Payments --reason "payment provider outage"', 'freeze --all --reason "major incident"'],
+  summary:
+    'Halts every attack of a team (or, with `--all`, everything on the platform) and refuses every start there through Faultline until `unfreeze`. For real incidents.',
+  examples: [
+    'freeze --reason "incident in checkout"',
+    'freeze --team Payments --reason "payment provider outage"',
+    'freeze --all --reason "major incident"',
+  ],
   async run(request, deps) {
     const actor = request.actor;
     refuseUnknownFlags(request.flags, ['team', 'all', 'reason'], 'freeze', freezeUsage);
@@ -99,25 +124,42 @@ export const freezeCommand: Subcommand = {
     } else {
       try {
         const { halted, failed, unread } = await haltTeamAttacks(platformFor(deps, login, scope.team), halt);
-        outcome = halted.length ? `Halted ${halted.length === 1 ? '1 attack' : `${halted.length} attacks`}: ${attackNames(halted)}.` : unread.length ? '' : 'No attack was running there.';
-        if (failed.length) outcome += ` :warning: Could not halt ${attackNames(failed)} (${errorInBrief(failed[0]!.error, { team: teamName(scope.team) })}); halt ${failed.length === 1 ? 'it' : 'them'} from the web UI or with \`${cmd} halt <id>\`.`;
-        if (unread.length) outcome += ` :warning: Could not read its ${unreadText(unread)} (${errorInBrief(unread[0]!.error, { team: teamName(scope.team) })}), so any running there still run. Halt them from the web UI, or with \`${cmd} halt all\`.`;
+        outcome = halted.length
+          ? `Halted ${halted.length === 1 ? '1 attack' : `${halted.length} attacks`}: ${attackNames(halted)}.`
+          : unread.length
+            ? ''
+            : 'No attack was running there.';
+        if (failed.length)
+          outcome += ` :warning: Could not halt ${attackNames(failed)} (${errorInBrief(failed[0]!.error, { team: teamName(scope.team) })}); halt ${failed.length === 1 ? 'it' : 'them'} from the web UI or with \`${cmd} halt <id>\`.`;
+        if (unread.length)
+          outcome += ` :warning: Could not read its ${unreadText(unread)} (${errorInBrief(unread[0]!.error, { team: teamName(scope.team) })}), so any running there still run. Halt them from the web UI, or with \`${cmd} halt all\`.`;
         outcome = outcome.trim();
       } catch (error) {
         deps.logger.warn({ err: error }, 'a freeze could not halt the attacks of its team');
         outcome = `:warning: Could not halt its attacks (${errorInBrief(error, { team: teamName(scope.team) })}). Halt them from the web UI, or with \`${cmd} halt all\`.`;
       }
     }
-    audit(deps.logger, 'freeze', actor, { platformUser: login.session.identifier, team: freeze.teamId, scope: freeze.scope, reason });
+    audit(deps.logger, 'freeze', actor, {
+      platformUser: login.session.identifier,
+      team: freeze.teamId,
+      scope: freeze.scope,
+      reason,
+    });
     const where = freezeScopeText(freeze);
     const lift = freeze.scope === 'all' ? `${cmd} unfreeze --all` : `${cmd} unfreeze --team ${freeze.teamName}`;
     const announcement = `:snowflake: <@${actor.userId}> froze attacks in ${where}: ${escapeMrkdwn(reason)}. ${outcome} No attack starts there through Faultline until \`${escapeMrkdwn(lift)}\`.`;
     if (actor.channelId) {
-      const posted = await deps.slack.post(actor.channelId, { text: announcement }).then(() => true, (error: unknown) => {
-        deps.logger.warn({ err: error }, 'could not announce a freeze in its channel');
-        return false;
-      });
-      if (posted) return message(existing ? `${where} was already frozen; the freeze now has your reason.` : `Done: ${where} is frozen.`);
+      const posted = await deps.slack.post(actor.channelId, { text: announcement }).then(
+        () => true,
+        (error: unknown) => {
+          deps.logger.warn({ err: error }, 'could not announce a freeze in its channel');
+          return false;
+        },
+      );
+      if (posted)
+        return message(
+          existing ? `${where} was already frozen; the freeze now has your reason.` : `Done: ${where} is frozen.`,
+        );
     }
     return message(announcement);
   },
@@ -139,15 +181,24 @@ export const unfreezeCommand: Subcommand = {
     const cmd = deps.config.slack.command;
     if (!freeze) {
       const all = scope.scope === 'team' ? await deps.freezes.get('all') : undefined;
-      if (all) return message(`*${escapeMrkdwn(teamName((scope as { team: TeamEntry }).team))}* has no freeze of its own, but every team is ${frozenLine(all)}. \`${cmd} unfreeze --all\` lifts that.`);
-      return message(scope.scope === 'all' ? 'There is no freeze of every team.' : `*${escapeMrkdwn(teamName(scope.team))}* is not frozen.`);
+      if (all)
+        return message(
+          `*${escapeMrkdwn(teamName((scope as { team: TeamEntry }).team))}* has no freeze of its own, but every team is ${frozenLine(all)}. \`${cmd} unfreeze --all\` lifts that.`,
+        );
+      return message(
+        scope.scope === 'all'
+          ? 'There is no freeze of every team.'
+          : `*${escapeMrkdwn(teamName(scope.team))}* is not frozen.`,
+      );
     }
     requireHaltPrivilege(login, scope, 'lift the freeze on', unfreezeUsage);
     await deps.freezes.lift(scope.scope, teamId);
     audit(deps.logger, 'unfreeze', actor, { platformUser: login.session.identifier, team: teamId, scope: scope.scope });
     const text = `:sunny: <@${actor.userId}> lifted the freeze on ${freezeScopeText(freeze)} (${frozenLine(freeze)}). Attacks can start there again.`;
     for (const channel of new Set([freeze.channel, actor.channelId].filter((c): c is string => !!c))) {
-      await deps.slack.post(channel, { text }).catch((error: unknown) => deps.logger.warn({ err: error }, 'could not announce the end of a freeze'));
+      await deps.slack
+        .post(channel, { text })
+        .catch((error: unknown) => deps.logger.warn({ err: error }, 'could not announce the end of a freeze'));
     }
     return message(`Done: ${freezeScopeText(freeze)} is no longer frozen.`);
   },

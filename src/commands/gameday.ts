@@ -24,11 +24,15 @@ import { guardsFromFlag } from '../guardrails/guards.ts';
 import { addGameDayGuards, openGuardPicker } from './gamedayGuards.ts';
 import { refuseUnknownFlags } from './arguments.ts';
 
-const usage = 'gameday start <title> [--guard a:<monitor id>] [--guard b:<alert name>] | gameday guard [<guard>…] | gameday status | gameday end | gameday report [id]';
+const usage =
+  'gameday start <title> [--guard a:<monitor id>] [--guard b:<alert name>] | gameday guard [<guard>…] | gameday status | gameday end | gameday report [id]';
 
 /** The `--guard` flags removed from free text such as the title. */
 function withoutGuardFlags(text: string): string {
-  return text.replace(/(^|\s)--guard(?:=|\s+)\S+/g, ' ').replace(/\s+/g, ' ').trim();
+  return text
+    .replace(/(^|\s)--guard(?:=|\s+)\S+/g, ' ')
+    .replace(/\s+/g, ' ')
+    .trim();
 }
 
 const plural = (count: number, word: string) => `${count} ${word}${count === 1 ? '' : 's'}`;
@@ -37,14 +41,20 @@ const plural = (count: number, word: string) => `${count} ${word}${count === 1 ?
  * The card of each attack of the game day; those still live are read once more with the
  * person's session, so neither the warning nor the summary waits for the next poll.
  */
-async function latestCards(deps: Deps, actor: Actor, record: GameDayRecord): Promise<Map<string, CardRecord | undefined>> {
+async function latestCards(
+  deps: Deps,
+  actor: Actor,
+  record: GameDayRecord,
+): Promise<Map<string, CardRecord | undefined>> {
   const login = await deps.sessions.get(actor);
   const cards = new Map<string, CardRecord | undefined>();
   for (const attack of record.attacks) {
     let card = await deps.cards.get(attack.guid);
     const team = login?.session.teams.find((t) => t.identifier === attack.teamId);
     if (card && isLive(card) && login && team) {
-      const state = await platformFor(deps, login, team).attacks.get(attack.guid).catch(() => undefined);
+      const state = await platformFor(deps, login, team)
+        .attacks.get(attack.guid)
+        .catch(() => undefined);
       if (state) card = await deps.poller.show(card, state);
     }
     cards.set(attack.guid, card);
@@ -52,10 +62,14 @@ async function latestCards(deps: Deps, actor: Actor, record: GameDayRecord): Pro
   return cards;
 }
 
-const outcomesOf = (cards: Map<string, CardRecord | undefined>): GameDayOutcomes => Object.fromEntries([...cards].map(([guid, card]) => [guid, cardOutcome(card)]));
+const outcomesOf = (cards: Map<string, CardRecord | undefined>): GameDayOutcomes =>
+  Object.fromEntries([...cards].map(([guid, card]) => [guid, cardOutcome(card)]));
 
 /** The game day's attacks that have not ended, as their cards show them. */
-function unfinishedOf(record: GameDayRecord, cards: Map<string, CardRecord | undefined>): (UnfinishedAttack & { card: CardRecord })[] {
+function unfinishedOf(
+  record: GameDayRecord,
+  cards: Map<string, CardRecord | undefined>,
+): (UnfinishedAttack & { card: CardRecord })[] {
   return record.attacks.flatMap((attack) => {
     const card = cards.get(attack.guid);
     return card && isLive(card) ? [{ attack, card, stage: card.stage, lifecycle: card.lifecycle }] : [];
@@ -73,8 +87,11 @@ async function endNow(deps: Deps, actor: Actor, channel: string, halted = 0): Pr
   await reportAtEnd(deps, actor, record, { watchedTeams: record.watchedTeams });
   const running = unfinishedOf(record, cards).length;
   const title = `*${escapeMrkdwn(record.title)}*`;
-  if (halted) return `:octagonal_sign: Halted ${plural(halted, 'attack')} and ended game day ${title}. Its summary is in the channel, and shows each attack's outcome once the halt is done.`;
-  const still = running ? ` ${plural(running, 'attack')} of it ${running === 1 ? 'is' : 'are'} still running: the summary shows how ${running === 1 ? 'it ends' : 'they end'} once ${running === 1 ? 'it does' : 'they do'}.` : '';
+  if (halted)
+    return `:octagonal_sign: Halted ${plural(halted, 'attack')} and ended game day ${title}. Its summary is in the channel, and shows each attack's outcome once the halt is done.`;
+  const still = running
+    ? ` ${plural(running, 'attack')} of it ${running === 1 ? 'is' : 'are'} still running: the summary shows how ${running === 1 ? 'it ends' : 'they end'} once ${running === 1 ? 'it does' : 'they do'}.`
+    : '';
   return `:checkered_flag: Game day ${title} ended; its summary is in the channel.${still}`;
 }
 
@@ -87,21 +104,37 @@ async function watchedTeamsOf(deps: Deps, channel: string): Promise<string[]> {
 async function reportAgain(deps: Deps, actor: Actor, channel: string, id: string | undefined): Promise<Reply> {
   const { record, ambiguous } = await deps.gameDays.ended(channel, id);
   const cmd = deps.config.slack.command;
-  if (ambiguous) return message(`Several game days of this channel have an id starting with \`${escapeMrkdwn(id!)}\`; give more of it.`);
+  if (ambiguous)
+    return message(
+      `Several game days of this channel have an id starting with \`${escapeMrkdwn(id!)}\`; give more of it.`,
+    );
   if (!record) {
     const running = await deps.gameDays.running(channel);
-    if (id) return message(`No ended game day of this channel has the id \`${escapeMrkdwn(id)}\`. Without an id, \`${cmd} gameday report\` shares the report of the last one that ended here.`);
-    return message(running ? `Game day *${escapeMrkdwn(running.title)}* is still running; its report is shared here when it ends.` : 'No game day has ended in this channel in the last 30 days, so there is no report to share.');
+    if (id)
+      return message(
+        `No ended game day of this channel has the id \`${escapeMrkdwn(id)}\`. Without an id, \`${cmd} gameday report\` shares the report of the last one that ended here.`,
+      );
+    return message(
+      running
+        ? `Game day *${escapeMrkdwn(running.title)}* is still running; its report is shared here when it ends.`
+        : 'No game day has ended in this channel in the last 30 days, so there is no report to share.',
+    );
   }
   await requireLogin(deps, actor);
   try {
     // Game days ended before the watched teams were kept with them use the channel's watches now.
-    const report = await shareGameDayReport(deps, actor, record, { watchedTeams: record.watchedTeams ?? (await watchedTeamsOf(deps, channel)) });
+    const report = await shareGameDayReport(deps, actor, record, {
+      watchedTeams: record.watchedTeams ?? (await watchedTeamsOf(deps, channel)),
+    });
     const attacks = report.teams.reduce((total, team) => total + team.attacks.length, 0);
-    return message(`:clipboard: The report of game day *${escapeMrkdwn(record.title)}* is in the channel: ${plural(attacks, 'attack')}.`);
+    return message(
+      `:clipboard: The report of game day *${escapeMrkdwn(record.title)}* is in the channel: ${plural(attacks, 'attack')}.`,
+    );
   } catch (error) {
     deps.logger.warn({ err: error, gameDay: record.id, channel }, 'could not make the report of a game day');
-    return message(`The report of game day *${escapeMrkdwn(record.title)}* could not be made: ${reportProblem(error)}. Try again in a moment with \`${cmd} gameday report ${record.id.slice(0, 8)}\`.`);
+    return message(
+      `The report of game day *${escapeMrkdwn(record.title)}* could not be made: ${reportProblem(error)}. Try again in a moment with \`${cmd} gameday report ${record.id.slice(0, 8)}\`.`,
+    );
   }
 }
 
@@ -124,7 +157,8 @@ async function gameDayOf(deps: Deps, value: string | undefined): Promise<(GameDa
 export const gamedayCommand: Subcommand = {
   name: 'gameday',
   usage,
-  summary: 'Game-day mode for this channel: attacks, halts, notes and tickets go into one timeline, and ending it posts a summary and the full report as a file.',
+  summary:
+    'Game-day mode for this channel: attacks, halts, notes and tickets go into one timeline, and ending it posts a summary and the full report as a file.',
   examples: ['gameday start Checkout resilience drill', 'gameday status', 'gameday end', 'gameday report'],
   async run(request, deps) {
     const channel = request.actor.channelId;
@@ -132,7 +166,13 @@ export const gamedayCommand: Subcommand = {
     const verb = request.words[0]?.toLowerCase();
     if (verb === 'start') {
       // Any other flag would end up in the title; a title with dashes goes in quotes.
-      refuseUnknownFlags(request.flags, ['guard'], 'gameday start', usage, 'a title and `--guard`; put a title that has dashes in quotes');
+      refuseUnknownFlags(
+        request.flags,
+        ['guard'],
+        'gameday start',
+        usage,
+        'a title and `--guard`; put a title that has dashes in quotes',
+      );
       const guards = guardsFromFlag(request.flags.guard, deps.config, deps.config.slack.command);
       // Guards are read and act with the session of the person who sets them.
       if (guards.length) await requireLogin(deps, request.actor);
@@ -140,17 +180,29 @@ export const gamedayCommand: Subcommand = {
       if (!title) throw new UserInputError('Give the game day a title.', usage);
       if (title.length > 150) throw new UserInputError('Keep the title under 150 characters.', usage);
       const others = otherAttackChannels(deps.config.attackChannels, channel);
-      if (others) throw new UserInputError(`Attacks cannot be started in this channel, so a game day here would stay empty. Use ${others}.`);
+      if (others)
+        throw new UserInputError(
+          `Attacks cannot be started in this channel, so a game day here would stay empty. Use ${others}.`,
+        );
       const { outcome, record } = await deps.gameDays.start(channel, title, request.actor.userId);
-      if (outcome === 'starting') return message('Someone is starting a game day in this channel right now; see its card in a moment.');
-      if (outcome === 'running') return message(`A game day is already running here: *${escapeMrkdwn(record!.title)}*, facilitated by <@${record!.facilitator}>. End it with \`${deps.config.slack.command} gameday end\` first.`);
+      if (outcome === 'starting')
+        return message('Someone is starting a game day in this channel right now; see its card in a moment.');
+      if (outcome === 'running')
+        return message(
+          `A game day is already running here: *${escapeMrkdwn(record!.title)}*, facilitated by <@${record!.facilitator}>. End it with \`${deps.config.slack.command} gameday end\` first.`,
+        );
       const guarded = guards.length ? `\nGuards:\n${await addGameDayGuards(deps, request.actor, record!, guards)}` : '';
-      return message(`:rocket: Game day *${escapeMrkdwn(title)}* started. Its card is in the channel; attacks started here go into its thread.${guarded}`);
+      return message(
+        `:rocket: Game day *${escapeMrkdwn(title)}* started. Its card is in the channel; attacks started here go into its thread.${guarded}`,
+      );
     }
     if (verb === 'guard') {
       const record = await deps.gameDays.running(channel);
       if (!record) return message(noGameDayText(deps.config.slack.command));
-      const values = [...request.words.slice(1), ...(request.flags.guard === undefined ? [] : [request.flags.guard].flat())];
+      const values = [
+        ...request.words.slice(1),
+        ...(request.flags.guard === undefined ? [] : [request.flags.guard].flat()),
+      ];
       if (!values.length) return openGuardPicker(deps, request.actor, record);
       const specs = guardsFromFlag(values, deps.config, deps.config.slack.command);
       await requireLogin(deps, request.actor);
@@ -159,7 +211,9 @@ export const gamedayCommand: Subcommand = {
     }
     if (verb === 'status') {
       const record = await deps.gameDays.running(channel);
-      return record ? { kind: 'message', message: gameDayStatusMessage(record) } : message(noGameDayText(deps.config.slack.command));
+      return record
+        ? { kind: 'message', message: gameDayStatusMessage(record) }
+        : message(noGameDayText(deps.config.slack.command));
     }
     if (verb === 'report') {
       if (request.words.length > 2) throw new UserInputError('Give at most one game-day id.', usage);
@@ -169,7 +223,10 @@ export const gamedayCommand: Subcommand = {
       const record = await deps.gameDays.running(channel);
       return record ? endOrWarn(deps, request.actor, record) : message(noGameDayText(deps.config.slack.command));
     }
-    throw new UserInputError(verb ? `“${escapeMrkdwn(verb)}” is not a game-day action.` : 'Start, show or end a game day.', usage);
+    throw new UserInputError(
+      verb ? `“${escapeMrkdwn(verb)}” is not a game-day action.` : 'Start, show or end a game day.',
+      usage,
+    );
   },
 };
 
@@ -199,10 +256,17 @@ export async function haltAndEndGameDay(action: Action, deps: Deps): Promise<Rep
   const failed: (UnfinishedAttack & { reason: string })[] = [];
   for (const item of unfinished) {
     try {
-      await haltAttack(deps, action.actor, { guid: item.attack.guid, teamId: item.attack.teamId, kind: item.card.kind });
+      await haltAttack(deps, action.actor, {
+        guid: item.attack.guid,
+        teamId: item.attack.teamId,
+        kind: item.card.kind,
+      });
     } catch (error) {
       deps.logger.warn({ err: error, attack: item.attack.guid }, 'could not halt an attack of the game day');
-      failed.push({ ...item, reason: errorInBrief(error, { team: item.attack.teamName, subject: `attack ${item.attack.guid}` }) });
+      failed.push({
+        ...item,
+        reason: errorInBrief(error, { team: item.attack.teamName, subject: `attack ${item.attack.guid}` }),
+      });
     }
   }
   if (failed.length) {

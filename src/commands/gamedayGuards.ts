@@ -26,17 +26,37 @@ type RunningGameDay = GameDayRecord & { id: string };
  * Adds guards to the channel's running game day, says so in its thread and redraws its card.
  * `checks` are readings already taken of these guards (the form reads them to refuse bad ones).
  */
-export async function addGameDayGuards(deps: Deps, actor: Actor, record: RunningGameDay, specs: GuardSpec[], checks?: GuardCheck[]): Promise<string> {
+export async function addGameDayGuards(
+  deps: Deps,
+  actor: Actor,
+  record: RunningGameDay,
+  specs: GuardSpec[],
+  checks?: GuardCheck[],
+): Promise<string> {
   const owner = { workspaceId: actor.workspaceId, userId: actor.userId, userName: actor.userName };
-  const all = await deps.guards.addToGameDay(record.id, specs.map((spec) => ({ spec, owner })));
+  const all = await deps.guards.addToGameDay(
+    record.id,
+    specs.map((spec) => ({ spec, owner })),
+  );
   let readings = checks;
   if (!readings) {
     const login = await deps.sessions.get(actor);
-    readings = login?.team ? await checkGuards(deps, platformFor(deps, login, login.team), all.filter((g) => specs.some((s) => guardKey(s) === guardKey(g.spec)))) : [];
+    readings = login?.team
+      ? await checkGuards(
+          deps,
+          platformFor(deps, login, login.team),
+          all.filter((g) => specs.some((s) => guardKey(s) === guardKey(g.spec))),
+        )
+      : [];
   }
-  const lines = specs.map((spec) => guardLine(spec, readings.find((r) => guardKey(r.guard.spec) === guardKey(spec))?.reading));
+  const lines = specs.map((spec) =>
+    guardLine(spec, readings.find((r) => guardKey(r.guard.spec) === guardKey(spec))?.reading),
+  );
   const text = `:shield: <@${actor.userId}> set ${specs.length === 1 ? 'a guard' : `${specs.length} guards`} on this game day: every attack started here is refused while ${specs.length === 1 ? 'it is' : 'one is'} unhealthy, and halted if ${specs.length === 1 ? 'it fires' : 'one fires'}.\n${lines.join('\n')}`;
-  if (record.ts) await deps.slack.post(record.channel, { text }, { threadTs: record.ts }).catch((error: unknown) => deps.logger.warn({ err: error }, 'could not post the guards in the game-day thread'));
+  if (record.ts)
+    await deps.slack
+      .post(record.channel, { text }, { threadTs: record.ts })
+      .catch((error: unknown) => deps.logger.warn({ err: error }, 'could not post the guards in the game-day thread'));
   await deps.gameDays.showGuards(record.channel);
   return lines.join('\n');
 }
@@ -48,7 +68,15 @@ export async function openGuardPicker(deps: Deps, actor: Actor, record: RunningG
   const { monitoring } = deps.config;
   return {
     kind: 'openModal',
-    view: guardPickerModal({ title: record.title, integrationA: monitoring.integrationA, domainA: monitoring.domainA, uriB: monitoring.uriB }, gameDayRefValue(record)),
+    view: guardPickerModal(
+      {
+        title: record.title,
+        integrationA: monitoring.integrationA,
+        domainA: monitoring.domainA,
+        uriB: monitoring.uriB,
+      },
+      gameDayRefValue(record),
+    ),
   };
 }
 
@@ -66,7 +94,10 @@ async function searchAccess(deps: Deps, actor: Actor): Promise<ScopedPlatform | 
 function monitorOption(monitor: MonitorA): { text: string; value: string } {
   const id = String(monitor.id);
   const suffix = ` (${id})`;
-  return { text: `${truncate(monitor.name ?? 'unnamed monitor', limits.optionText - suffix.length)}${suffix}`, value: id };
+  return {
+    text: `${truncate(monitor.name ?? 'unnamed monitor', limits.optionText - suffix.length)}${suffix}`,
+    value: id,
+  };
 }
 
 /** A monitor id typed alone, or the id at the end of an option's text (`name (1234567)`). */
@@ -92,10 +123,16 @@ export const suggestMonitors: OptionsHandler = async ({ actor, query, inputs }, 
       });
       if (monitor) return [monitorOption(monitor)];
     }
-    const found = await api.monitoring.searchMonitorsA(typed, { integrationName, domain, page: 0, perPage: limits.selectOptions });
+    const found = await api.monitoring.searchMonitorsA(typed, {
+      integrationName,
+      domain,
+      page: 0,
+      perPage: limits.selectOptions,
+    });
     return found.monitors.slice(0, limits.selectOptions).map(monitorOption);
   } catch (error) {
-    if (error instanceof NoIntegrationError) return unusable(`No monitoringA integration “${integrationName}”${domain ? ` at ${domain}` : ''}`);
+    if (error instanceof NoIntegrationError)
+      return unusable(`No monitoringA integration “${integrationName}”${domain ? ` at ${domain}` : ''}`);
     if (error instanceof NotFoundError) return [];
     if (error instanceof UnauthorizedError) return unusable('Your platform session has ended: log in again');
     throw error;
@@ -116,9 +153,14 @@ export const suggestAlerts: OptionsHandler = async ({ actor, query, inputs }, de
     const exact = await api.monitoring.alertsB({ uri, name: typed });
     const alerts = exact.some((a) => a.name === typed) ? exact : await api.monitoring.alertsB({ uri });
     const wanted = typed.toLowerCase();
-    const names = [...new Set(alerts.map((a) => a.name))].filter((name) => name.toLowerCase().includes(wanted) && alertNamePattern.test(name));
+    const names = [...new Set(alerts.map((a) => a.name))].filter(
+      (name) => name.toLowerCase().includes(wanted) && alertNamePattern.test(name),
+    );
     const rank = (name: string) => (name === typed ? 0 : name.toLowerCase().startsWith(wanted) ? 1 : 2);
-    return names.sort((a, b) => rank(a) - rank(b) || a.localeCompare(b)).slice(0, limits.selectOptions).map((name) => ({ text: name, value: name }));
+    return names
+      .sort((a, b) => rank(a) - rank(b) || a.localeCompare(b))
+      .slice(0, limits.selectOptions)
+      .map((name) => ({ text: name, value: name }));
   } catch (error) {
     if (error instanceof NoIntegrationError) return unusable(`No monitoringB integration at ${uri}`);
     if (error instanceof UnauthorizedError) return unusable('Your platform session has ended: log in again');
@@ -130,14 +172,22 @@ const monitorIdPattern = /^\d{1,20}$/;
 /** As `--guard b:<name>` accepts it: the name also goes into guard flags and lines. */
 const alertNamePattern = /^[\w.:/-]{1,200}$/;
 const integrationNamePattern = /^[\w .:@-]{1,100}$/;
-const domainPattern = /^(?=.{1,253}$)[a-z0-9](?:[a-z0-9-]*[a-z0-9])?(?:\.[a-z0-9](?:[a-z0-9-]*[a-z0-9])?)*(?::\d{1,5})?$/i;
+const domainPattern =
+  /^(?=.{1,253}$)[a-z0-9](?:[a-z0-9-]*[a-z0-9])?(?:\.[a-z0-9](?:[a-z0-9-]*[a-z0-9])?)*(?::\d{1,5})?$/i;
 
 function isWebAddress(text: string): boolean {
   const url = URL.parse(text);
   return url !== null && (url.protocol === 'https:' || url.protocol === 'http:') && !/[\s<>|]/.test(text);
 }
 
-const picked = (value: string | undefined) => [...new Set((value ?? '').split(',').map((v) => v.trim()).filter(Boolean))];
+const picked = (value: string | undefined) => [
+  ...new Set(
+    (value ?? '')
+      .split(',')
+      .map((v) => v.trim())
+      .filter(Boolean),
+  ),
+];
 
 /** The guards a submitted form names, or the field errors that keep it open. */
 function guardsOfForm(inputs: Submission['inputs']): { specs: GuardSpec[] } | { errors: Record<string, string> } {
@@ -147,14 +197,24 @@ function guardsOfForm(inputs: Submission['inputs']): { specs: GuardSpec[] } | { 
   const domain = inputs[GUARD_A_DOMAIN]?.trim() ?? '';
   const uri = inputs[GUARD_B_URI]?.trim() ?? '';
   const errors: Record<string, string> = {};
-  if (!monitors.length && !alerts.length) errors[GUARD_MONITORS] = 'Choose a monitor or an alert to guard the game day with.';
-  if (monitors.includes(unusableOption)) errors[GUARD_MONITORS] = 'That choice is not a monitor: correct the integration name and domain, then search again.';
-  else if (monitors.some((m) => !monitorIdPattern.test(m))) errors[GUARD_MONITORS] = 'Choose a monitor from the search results.';
-  if (alerts.includes(unusableOption)) errors[GUARD_ALERTS] = 'That choice is not an alert: correct the URI, then search again.';
-  else if (alerts.some((a) => !alertNamePattern.test(a))) errors[GUARD_ALERTS] = 'Choose an alert from the search results.';
-  if (monitors.length && !integration) errors[GUARD_A_INTEGRATION] = 'Name the monitoringA integration the monitors are read through.';
-  else if (integration && !integrationNamePattern.test(integration)) errors[GUARD_A_INTEGRATION] = 'Use the integration name as the platform shows it: letters, digits, spaces and `_ . : @ -`.';
-  if (domain && !domainPattern.test(domain)) errors[GUARD_A_DOMAIN] = 'Give the domain as a host name, such as app.monitoring-a.example.';
+  if (!monitors.length && !alerts.length)
+    errors[GUARD_MONITORS] = 'Choose a monitor or an alert to guard the game day with.';
+  if (monitors.includes(unusableOption))
+    errors[GUARD_MONITORS] =
+      'That choice is not a monitor: correct the integration name and domain, then search again.';
+  else if (monitors.some((m) => !monitorIdPattern.test(m)))
+    errors[GUARD_MONITORS] = 'Choose a monitor from the search results.';
+  if (alerts.includes(unusableOption))
+    errors[GUARD_ALERTS] = 'That choice is not an alert: correct the URI, then search again.';
+  else if (alerts.some((a) => !alertNamePattern.test(a)))
+    errors[GUARD_ALERTS] = 'Choose an alert from the search results.';
+  if (monitors.length && !integration)
+    errors[GUARD_A_INTEGRATION] = 'Name the monitoringA integration the monitors are read through.';
+  else if (integration && !integrationNamePattern.test(integration))
+    errors[GUARD_A_INTEGRATION] =
+      'Use the integration name as the platform shows it: letters, digits, spaces and `_ . : @ -`.';
+  if (domain && !domainPattern.test(domain))
+    errors[GUARD_A_DOMAIN] = 'Give the domain as a host name, such as app.monitoring-a.example.';
   if (alerts.length && !uri) errors[GUARD_B_URI] = 'Give the monitoringB URI the alerts are read at.';
   else if (uri && !isWebAddress(uri)) errors[GUARD_B_URI] = 'Give the URI as an https:// address.';
   if (Object.keys(errors).length) return { errors };
@@ -169,13 +229,18 @@ function guardsOfForm(inputs: Submission['inputs']): { specs: GuardSpec[] } | { 
 /** Field errors for guards the platform cannot read: a missing integration, an unknown monitor or alert. */
 function unreadableGuards(checks: GuardCheck[]): Record<string, string> {
   const errors: Record<string, string> = {};
-  const state = (kind: GuardSpec['kind'], wanted: string) => checks.filter((c) => c.guard.spec.kind === kind && c.reading.state === wanted);
-  if (state('a', 'no integration').length) errors[GUARD_A_INTEGRATION] = 'Your company has no monitoringA integration by this name and domain on the platform. Check both, or ask a company admin to add it.';
+  const state = (kind: GuardSpec['kind'], wanted: string) =>
+    checks.filter((c) => c.guard.spec.kind === kind && c.reading.state === wanted);
+  if (state('a', 'no integration').length)
+    errors[GUARD_A_INTEGRATION] =
+      'Your company has no monitoringA integration by this name and domain on the platform. Check both, or ask a company admin to add it.';
   else {
     const missing = state('a', 'not found').map((c) => (c.guard.spec.kind === 'a' ? c.guard.spec.monitorId : ''));
     if (missing.length) errors[GUARD_MONITORS] = `The integration has no monitor ${missing.join(', ')}.`;
   }
-  if (state('b', 'no integration').length) errors[GUARD_B_URI] = 'Your company has no monitoringB integration at this URI on the platform. Check it, or ask a company admin to add it.';
+  if (state('b', 'no integration').length)
+    errors[GUARD_B_URI] =
+      'Your company has no monitoringB integration at this URI on the platform. Check it, or ask a company admin to add it.';
   else {
     const missing = state('b', 'not found').map((c) => (c.guard.spec.kind === 'b' ? c.guard.spec.alert : ''));
     if (missing.length) errors[GUARD_ALERTS] = `No alert named ${missing.join(', ')} at this URI.`;
@@ -188,16 +253,33 @@ export async function submitGuardPicker(submission: Submission, deps: Deps): Pro
   const ref = parseGameDayRef(submission.privateMetadata);
   const record = ref && (await deps.gameDays.running(ref.channel));
   if (!record || record.ts !== ref.ts) {
-    return { kind: 'update', view: noticeModal('Guard the game day', 'That game day has ended, so no guard was added. Start another with `gameday start <title>` and set its guards then.') };
+    return {
+      kind: 'update',
+      view: noticeModal(
+        'Guard the game day',
+        'That game day has ended, so no guard was added. Start another with `gameday start <title>` and set its guards then.',
+      ),
+    };
   }
   const form = guardsOfForm(submission.inputs);
   if ('errors' in form) return { kind: 'errors', errors: form.errors };
   const login = await requireLogin(deps, submission.actor);
   const team = requireTeam(login);
-  const owner = { workspaceId: submission.actor.workspaceId, userId: submission.actor.userId, userName: submission.actor.userName };
-  const checks = await checkGuards(deps, platformFor(deps, login, team), form.specs.map((spec) => ({ spec, owner })));
+  const owner = {
+    workspaceId: submission.actor.workspaceId,
+    userId: submission.actor.userId,
+    userName: submission.actor.userName,
+  };
+  const checks = await checkGuards(
+    deps,
+    platformFor(deps, login, team),
+    form.specs.map((spec) => ({ spec, owner })),
+  );
   const errors = unreadableGuards(checks);
   if (Object.keys(errors).length) return { kind: 'errors', errors };
   const lines = await addGameDayGuards(deps, submission.actor, record, form.specs, checks);
-  return { kind: 'update', view: noticeModal('Guards set', `:shield: Guards set on game day *${escapeMrkdwn(record.title)}*:\n${lines}`) };
+  return {
+    kind: 'update',
+    view: noticeModal('Guards set', `:shield: Guards set on game day *${escapeMrkdwn(record.title)}*:\n${lines}`),
+  };
 }

@@ -17,8 +17,10 @@ const usage = 'halt <attack id> [--reason text] | halt all | halt everything';
 function haltedText(actor: Actor, outcome: HaltOutcome): string {
   const what = `${outcome.kind === 'kubernetes' ? 'Kubernetes attack' : 'Attack'} \`${outcome.guid}\``;
   const stage = outcome.state?.stage ? stageWords(outcome.state.stage) : undefined;
-  if (outcome.result === 'ended') return `:information_source: ${what} had already ended${stage ? ` (${stage})` : ''}, so there was nothing to halt.`;
-  if (outcome.result === 'halting') return `:octagonal_sign: ${what} is already being halted${outcome.card ? '; its card shows the progress' : ''}.`;
+  if (outcome.result === 'ended')
+    return `:information_source: ${what} had already ended${stage ? ` (${stage})` : ''}, so there was nothing to halt.`;
+  if (outcome.result === 'halting')
+    return `:octagonal_sign: ${what} is already being halted${outcome.card ? '; its card shows the progress' : ''}.`;
   const where = outcome.card ? ` Its card shows the progress.` : '';
   return `:octagonal_sign: Halt requested for ${outcome.kind === 'kubernetes' ? 'Kubernetes ' : ''}attack \`${outcome.guid}\` by <@${actor.userId}>.${where}`;
 }
@@ -27,12 +29,17 @@ function haltedText(actor: Actor, outcome: HaltOutcome): string {
 function massHaltText(actor: Actor, outcome: MassHaltOutcome): string {
   const halted = outcome.halted.length;
   const kubernetes = outcome.halted.filter((a) => a.kind === 'kubernetes').length;
-  const parts = [halted
-    ? `:octagonal_sign: <@${actor.userId}> halted ${plural(halted, 'attack')}${kubernetes ? ` (${kubernetes} Kubernetes)` : ''}.`
-    : ':information_source: There was no active attack to halt.'];
+  const parts = [
+    halted
+      ? `:octagonal_sign: <@${actor.userId}> halted ${plural(halted, 'attack')}${kubernetes ? ` (${kubernetes} Kubernetes)` : ''}.`
+      : ':information_source: There was no active attack to halt.',
+  ];
   const ended = outcome.ended.length;
   if (ended) {
-    const named = outcome.ended.slice(0, 5).map((a) => `\`${a.guid.slice(0, 8)}\` (${stageWords(a.stage)})`).join(', ');
+    const named = outcome.ended
+      .slice(0, 5)
+      .map((a) => `\`${a.guid.slice(0, 8)}\` (${stageWords(a.stage)})`)
+      .join(', ');
     parts.push(`${ended} had already ended: ${named}${ended > 5 ? ` and ${ended - 5} more` : ''}.`);
   }
   return parts.join(' ');
@@ -41,8 +48,14 @@ function massHaltText(actor: Actor, outcome: MassHaltOutcome): string {
 export const haltCommand: Subcommand = {
   name: 'halt',
   usage,
-  summary: 'Halts one attack (Kubernetes attacks too), or, after a confirmation, every attack you can reach (`all`) or every impact on the platform (`everything`).',
-  examples: ['halt 6f1c2d3e-aaaa-bbbb-cccc-1234567890ab', 'halt 6f1c2d3e-aaaa-bbbb-cccc-1234567890ab --reason "error rate too high"', 'halt all', 'halt everything'],
+  summary:
+    'Halts one attack (Kubernetes attacks too), or, after a confirmation, every attack you can reach (`all`) or every impact on the platform (`everything`).',
+  examples: [
+    'halt 6f1c2d3e-aaaa-bbbb-cccc-1234567890ab',
+    'halt 6f1c2d3e-aaaa-bbbb-cccc-1234567890ab --reason "error rate too high"',
+    'halt all',
+    'halt everything',
+  ],
   async run(request, deps) {
     const first = request.words[0]?.toLowerCase();
     if (first === 'all' || first === 'everything') {
@@ -50,10 +63,17 @@ export const haltCommand: Subcommand = {
       return { kind: 'message', message: haltAllPrompt(first === 'all' ? 'attacks' : 'everything') };
     }
     const guid = requireGuid(request.words[0], usage);
-    if (request.words.length > 1) throw new UserInputError('Put the reason after --reason, in quotes if it has spaces.', usage);
+    if (request.words.length > 1)
+      throw new UserInputError('Put the reason after --reason, in quotes if it has spaces.', usage);
     const reason = request.flags.reason;
-    if (reason !== undefined && (typeof reason !== 'string' || !reason.trim())) throw new UserInputError('--reason needs some text.', usage);
-    const outcome = await haltAttack(deps, request.actor, { guid }, typeof reason === 'string' ? reason.trim() : undefined);
+    if (reason !== undefined && (typeof reason !== 'string' || !reason.trim()))
+      throw new UserInputError('--reason needs some text.', usage);
+    const outcome = await haltAttack(
+      deps,
+      request.actor,
+      { guid },
+      typeof reason === 'string' ? reason.trim() : undefined,
+    );
     return message(haltedText(request.actor, outcome));
   },
 };
@@ -77,7 +97,11 @@ export async function haltFromButton(action: Action, deps: Deps): Promise<Reply>
 
 /** A mass halt clicked in a channel with a game day (its card, or a prompt there) joins its timeline. */
 async function recordMassHalt(deps: Deps, actor: Actor, scope: 'all' | 'everything'): Promise<void> {
-  if (actor.channelId) await deps.gameDays.record(actor.channelId, { kind: 'halt', halt: { by: actor.userId, at: new Date(deps.clock.now()).toISOString(), scope } });
+  if (actor.channelId)
+    await deps.gameDays.record(actor.channelId, {
+      kind: 'halt',
+      halt: { by: actor.userId, at: new Date(deps.clock.now()).toISOString(), scope },
+    });
 }
 
 /** The confirmed Halt all / Halt everything button. */
@@ -86,7 +110,10 @@ export async function haltAllConfirmed(action: Action, deps: Deps): Promise<Repl
   const login = await requireLogin(deps, action.actor);
   // Mass halts are company-level calls: no team is sent, the session decides what is reached.
   const api = platformFor(deps, login, undefined);
-  const request = { reason: `Halted from Slack by ${await deps.people.name(action.actor.userId)}`, reference: `slack:${action.actor.workspaceId}:${action.actor.userId}` };
+  const request = {
+    reason: `Halted from Slack by ${await deps.people.name(action.actor.userId)}`,
+    reference: `slack:${action.actor.workspaceId}:${action.actor.userId}`,
+  };
   if (scope === 'everything') {
     await explained({ doing: 'halt everything on the platform' }, () => api.attacks.haltEverything(request));
     audit(deps.logger, 'halt_everything', action.actor, { platformUser: login.session.identifier });
@@ -94,7 +121,10 @@ export async function haltAllConfirmed(action: Action, deps: Deps): Promise<Repl
     return message(`:octagonal_sign: <@${action.actor.userId}> halted every active impact on the platform.`);
   }
   const outcome = await haltAllAttacks(deps, action.actor, login, request);
-  audit(deps.logger, 'halt_all', action.actor, { platformUser: login.session.identifier, attacks: outcome.halted.map((a) => a.guid) });
+  audit(deps.logger, 'halt_all', action.actor, {
+    platformUser: login.session.identifier,
+    attacks: outcome.halted.map((a) => a.guid),
+  });
   await recordMassHalt(deps, action.actor, 'all');
   return message(massHaltText(action.actor, outcome));
 }

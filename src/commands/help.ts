@@ -15,7 +15,8 @@ export function helpCommand(all: () => Subcommand[]): Subcommand {
       const wanted = request.words[0]?.toLowerCase();
       if (wanted) {
         const sub = all().find((s) => s.name === wanted);
-        if (!sub) throw new UserInputError(`There is no subcommand “${escapeMrkdwn(wanted)}”. \`${cmd} help\` lists them all.`);
+        if (!sub)
+          throw new UserInputError(`There is no subcommand “${escapeMrkdwn(wanted)}”. \`${cmd} help\` lists them all.`);
         const text = `${cmd} ${sub.usage}: ${sub.summary}`;
         return {
           kind: 'message',
@@ -32,9 +33,13 @@ export function helpCommand(all: () => Subcommand[]): Subcommand {
       return {
         kind: 'message',
         message: {
-          text: `Faultline: ${all().map((s) => s.name).join(', ')}. Try ${cmd} help <subcommand>.`,
+          text: `Faultline: ${all()
+            .map((s) => s.name)
+            .join(', ')}. Try ${cmd} help <subcommand>.`,
           blocks: [
-            section('*Faultline* runs failure-injection attacks from Slack. Replies like this one are only visible to you.'),
+            section(
+              '*Faultline* runs failure-injection attacks from Slack. Replies like this one are only visible to you.',
+            ),
             section(lines.join('\n\n')),
             context(`\`${cmd} help <subcommand>\` shows examples. Start with \`${cmd} login\`.`),
           ],

@@ -34,11 +34,17 @@ async function watchesFor(deps: Deps, login: Login, channelsOf: () => Promise<Se
  * Game days running in channels the person is in. Slack answers membership for the bot's scopes;
  * when it cannot (a missing scope, a hiccup), none are shown rather than someone else's.
  */
-export async function gameDaysFor(deps: Deps, actor: Actor, channelsOf: () => Promise<Set<string>> = memberChannels(deps, actor)): Promise<HomeState['gameDays']> {
+export async function gameDaysFor(
+  deps: Deps,
+  actor: Actor,
+  channelsOf: () => Promise<Set<string>> = memberChannels(deps, actor),
+): Promise<HomeState['gameDays']> {
   const running = await deps.gameDays.allRunning();
   if (!running.length) return [];
   const channels = await channelsOf();
-  return running.filter((g) => channels.has(g.channel)).map((g) => ({ channel: g.channel, title: g.title, facilitator: g.facilitator, startedAt: g.startedAt }));
+  return running
+    .filter((g) => channels.has(g.channel))
+    .map((g) => ({ channel: g.channel, title: g.title, facilitator: g.facilitator, startedAt: g.startedAt }));
 }
 
 /**
@@ -59,7 +65,13 @@ export async function publishHome(actor: Actor, deps: Deps): Promise<void> {
 
 async function homeState(actor: Actor, deps: Deps): Promise<HomeState> {
   const channelsOf = memberChannels(deps, actor);
-  const state: HomeState = { login: undefined, active: [], recent: [], gameDays: await gameDaysFor(deps, actor, channelsOf), command: deps.config.slack.command };
+  const state: HomeState = {
+    login: undefined,
+    active: [],
+    recent: [],
+    gameDays: await gameDaysFor(deps, actor, channelsOf),
+    command: deps.config.slack.command,
+  };
   const login = await deps.sessions.get(actor);
   if (login) {
     state.watches = await watchesFor(deps, login, channelsOf);
@@ -78,14 +90,19 @@ async function homeState(actor: Actor, deps: Deps): Promise<HomeState> {
           api.attacks.activePage({ pageSize: 15 }),
           api.attacks.completedPage({ pageSize: 10 }),
           // Kubernetes attacks are listed apart; without them the rest is still worth showing.
-          api.kubernetes.list().then((all) => all.map(listedKubernetes), (error: unknown) => {
-            deps.logger.warn({ err: error }, 'could not read Kubernetes attacks for App Home');
-            return [];
-          }),
+          api.kubernetes.list().then(
+            (all) => all.map(listedKubernetes),
+            (error: unknown) => {
+              deps.logger.warn({ err: error }, 'could not read Kubernetes attacks for App Home');
+              return [];
+            },
+          ),
         ]);
         const newestFirst = (a: ListedAttack, b: ListedAttack) => (b.startedAt ?? '').localeCompare(a.startedAt ?? '');
         state.active = [...active.items.map(listed), ...kubernetes.filter((a) => a.active)].sort(newestFirst);
-        state.recent = [...recent.items.map(listed), ...kubernetes.filter((a) => !a.active)].sort(newestFirst).slice(0, 10);
+        state.recent = [...recent.items.map(listed), ...kubernetes.filter((a) => !a.active)]
+          .sort(newestFirst)
+          .slice(0, 10);
       } catch (error) {
         // Home still shows who and where the person is; the lists come back on the next refresh.
         deps.logger.warn({ err: error }, 'could not read attacks for App Home');
@@ -97,7 +114,13 @@ async function homeState(actor: Actor, deps: Deps): Promise<HomeState> {
 
 export async function switchTeamFromHome(action: Action, deps: Deps): Promise<Reply> {
   const login = await requireLogin(deps, action.actor);
-  return { kind: 'openModal', view: teamPickerModal(login.session.teams.map((t) => ({ id: t.identifier, name: teamName(t) })), login.team?.identifier) };
+  return {
+    kind: 'openModal',
+    view: teamPickerModal(
+      login.session.teams.map((t) => ({ id: t.identifier, name: teamName(t) })),
+      login.team?.identifier,
+    ),
+  };
 }
 
 export async function newAttackFromHome(action: Action, deps: Deps): Promise<Reply> {

@@ -63,23 +63,42 @@ export function parseCommandText(text: string, actor: Actor): { name: string; re
   const tokens = all.slice(1);
   const rest = all.length ? cleaned.slice(firstWordEnd).trim() : '';
   const argv = parse(tokens, {
-    configuration: { 'camel-case-expansion': false, 'parse-numbers': false, 'parse-positional-numbers': false, 'dot-notation': false, 'boolean-negation': false },
+    configuration: {
+      'camel-case-expansion': false,
+      'parse-numbers': false,
+      'parse-positional-numbers': false,
+      'dot-notation': false,
+      'boolean-negation': false,
+    },
   });
   const { _: words, ...flags } = argv;
-  return { name, request: { actor, words: words.map(String), flags, tokens, ...(unclosedQuote ? { unclosedQuote } : {}), rest } };
+  return {
+    name,
+    request: { actor, words: words.map(String), flags, tokens, ...(unclosedQuote ? { unclosedQuote } : {}), rest },
+  };
 }
 
 /** Runs the subcommand the text names; an unknown one gets the closest name and the list. */
-export async function runCommand(text: string, actor: Actor, deps: Deps, delivery: { responseUrl?: string | undefined; triggerId?: string | undefined } = {}): Promise<Reply> {
+export async function runCommand(
+  text: string,
+  actor: Actor,
+  deps: Deps,
+  delivery: { responseUrl?: string | undefined; triggerId?: string | undefined } = {},
+): Promise<Reply> {
   const { name, request } = parseCommandText(text, actor);
   request.responseUrl = delivery.responseUrl;
   request.triggerId = delivery.triggerId;
   const sub = subcommands.find((s) => s.name === name);
   if (!sub) {
     const cmd = deps.config.slack.command;
-    const closest = closestWord(name, subcommands.map((s) => s.name));
+    const closest = closestWord(
+      name,
+      subcommands.map((s) => s.name),
+    );
     const hint = closest ? ` Did you mean \`${cmd} ${closest}\`?` : '';
-    throw new UserInputError(`“${escapeMrkdwn(name)}” is not a Faultline subcommand.${hint} \`${cmd} help\` lists them all.`);
+    throw new UserInputError(
+      `“${escapeMrkdwn(name)}” is not a Faultline subcommand.${hint} \`${cmd} help\` lists them all.`,
+    );
   }
   return sub.run(request, deps);
 }

@@ -4,7 +4,15 @@ import type { ScopedPlatform } from '../client/index.ts';
 import type { Deps } from '../deps.ts';
 import { teamForAction } from '../attacks/locate.ts';
 import { canHalt } from '../views/attackCard.ts';
-import { attackListMessage, listed, listedKubernetes, listPageSize, withListedState, type AttackListPage, type ListedAttack } from '../views/attackList.ts';
+import {
+  attackListMessage,
+  listed,
+  listedKubernetes,
+  listPageSize,
+  withListedState,
+  type AttackListPage,
+  type ListedAttack,
+} from '../views/attackList.ts';
 import { replacement, type Action, type Reply } from '../slack/interaction.ts';
 import type { Subcommand } from './command.ts';
 import { explained, UserInputError } from '../errors.ts';
@@ -30,16 +38,31 @@ interface ListQuery {
  * without reading the rest; `--source` and `--k8s` lists are not paged by the platform and are
  * cut into pages here.
  */
-async function fetchPage(api: ScopedPlatform, query: ListQuery): Promise<{ attacks: ListedAttack[]; next: Partial<ListQuery> | undefined }> {
+async function fetchPage(
+  api: ScopedPlatform,
+  query: ListQuery,
+): Promise<{ attacks: ListedAttack[]; next: Partial<ListQuery> | undefined }> {
   if (!query.source && !query.k8s) {
-    const page = query.which === 'active'
-      ? await api.attacks.activePage({ pageSize: listPageSize, ...(query.pageToken ? { pageToken: query.pageToken } : {}) })
-      : await api.attacks.completedPage({ pageSize: listPageSize, ...(query.pageToken ? { pageToken: query.pageToken } : {}) });
-    return { attacks: page.items.map(listed), next: page.nextPageToken ? { pageToken: page.nextPageToken } : undefined };
+    const page =
+      query.which === 'active'
+        ? await api.attacks.activePage({
+            pageSize: listPageSize,
+            ...(query.pageToken ? { pageToken: query.pageToken } : {}),
+          })
+        : await api.attacks.completedPage({
+            pageSize: listPageSize,
+            ...(query.pageToken ? { pageToken: query.pageToken } : {}),
+          });
+    return {
+      attacks: page.items.map(listed),
+      next: page.nextPageToken ? { pageToken: page.nextPageToken } : undefined,
+    };
   }
   let all: ListedAttack[];
   if (query.k8s) {
-    all = (await api.kubernetes.list(query.source ? { source: query.source } : {})).map(listedKubernetes).filter((a) => a.active === (query.which === 'active'));
+    all = (await api.kubernetes.list(query.source ? { source: query.source } : {}))
+      .map(listedKubernetes)
+      .filter((a) => a.active === (query.which === 'active'));
   } else {
     const q = query.source ? { source: query.source } : {};
     all = (query.which === 'active' ? await api.attacks.listActive(q) : await api.attacks.listCompleted(q)).map(listed);
@@ -73,10 +96,30 @@ async function listReply(deps: Deps, actor: Actor, query: ListQuery, replaceOrig
   const login = await requireLogin(deps, actor);
   const team = teamForAction(login, query.teamId);
   const api = platformFor(deps, login, team);
-  const { attacks, next } = await explained({ team: teamName(team), doing: 'list attacks' }, () => fetchPage(api, query));
-  const filter = [query.source && `source ${query.source}`, query.k8s && 'Kubernetes'].filter(Boolean).join(', ') || undefined;
-  const nextValue = next ? JSON.stringify({ ...query, pageToken: undefined, offset: undefined, ...next, teamId: team.identifier, pageNumber: query.pageNumber + 1 }) : undefined;
-  const page = await keepPage(deps, { which: query.which, teamId: team.identifier, teamName: teamName(team), attacks, nextValue, pageNumber: query.pageNumber, filter });
+  const { attacks, next } = await explained({ team: teamName(team), doing: 'list attacks' }, () =>
+    fetchPage(api, query),
+  );
+  const filter =
+    [query.source && `source ${query.source}`, query.k8s && 'Kubernetes'].filter(Boolean).join(', ') || undefined;
+  const nextValue = next
+    ? JSON.stringify({
+        ...query,
+        pageToken: undefined,
+        offset: undefined,
+        ...next,
+        teamId: team.identifier,
+        pageNumber: query.pageNumber + 1,
+      })
+    : undefined;
+  const page = await keepPage(deps, {
+    which: query.which,
+    teamId: team.identifier,
+    teamName: teamName(team),
+    attacks,
+    nextValue,
+    pageNumber: query.pageNumber,
+    filter,
+  });
   return { kind: 'message', replaceOriginal, message: attackListMessage(page) };
 }
 
@@ -85,12 +128,21 @@ async function listReply(deps: Deps, actor: Actor, query: ListQuery, replaceOrig
  * button once halting or ended) and what the halt did above the rows. Undefined when the page
  * is no longer kept; the halt is then answered on its own.
  */
-export async function redrawListAfterHalt(deps: Deps, listId: string, outcome: HaltOutcome, notice: string): Promise<Reply | undefined> {
+export async function redrawListAfterHalt(
+  deps: Deps,
+  listId: string,
+  outcome: HaltOutcome,
+  notice: string,
+): Promise<Reply | undefined> {
   const page = await deps.store.get<AttackListPage>(listPageKey(listId));
   if (!page) return undefined;
   // A halt the platform took but could not be read back is halting all the same.
   const state = outcome.state ?? (outcome.result === 'ended' ? {} : { stage: 'Halt', stage_lifecycle: 'Halting' });
-  const next: AttackListPage = { ...page, notice, attacks: page.attacks.map((row) => (row.guid === outcome.guid ? withListedState(row, state) : row)) };
+  const next: AttackListPage = {
+    ...page,
+    notice,
+    attacks: page.attacks.map((row) => (row.guid === outcome.guid ? withListedState(row, state) : row)),
+  };
   await deps.store.set(listPageKey(listId), next, listPageTtlMs);
   const { text, blocks } = attackListMessage(next);
   return replacement(text, blocks);
@@ -111,15 +163,22 @@ export const listCommand: Subcommand = {
     if (unknown.length) throw new UserInputError(`Unknown option ${unknown.map((f) => `--${f}`).join(', ')}.`, usage);
     const source = request.flags.source;
     const normalized = typeof source === 'string' ? source.toLowerCase() : undefined;
-    if (source !== undefined && normalized !== 'adhoc' && normalized !== 'scenario') throw new UserInputError('--source is Adhoc or Scenario.', usage);
-    if (request.flags.k8s !== undefined && typeof request.flags.k8s !== 'boolean') throw new UserInputError('--k8s takes no value.', usage);
-    return listReply(deps, request.actor, {
-      which,
-      source: normalized === 'adhoc' ? 'Adhoc' : normalized === 'scenario' ? 'Scenario' : undefined,
-      k8s: request.flags.k8s === true,
-      teamId: undefined,
-      pageNumber: 1,
-    }, false);
+    if (source !== undefined && normalized !== 'adhoc' && normalized !== 'scenario')
+      throw new UserInputError('--source is Adhoc or Scenario.', usage);
+    if (request.flags.k8s !== undefined && typeof request.flags.k8s !== 'boolean')
+      throw new UserInputError('--k8s takes no value.', usage);
+    return listReply(
+      deps,
+      request.actor,
+      {
+        which,
+        source: normalized === 'adhoc' ? 'Adhoc' : normalized === 'scenario' ? 'Scenario' : undefined,
+        k8s: request.flags.k8s === true,
+        teamId: undefined,
+        pageNumber: 1,
+      },
+      false,
+    );
   },
 };
 

@@ -40,7 +40,8 @@ export async function submitLogin(submission: Submission, deps: Deps): Promise<S
   const mfaCode = submission.inputs[loginFields.mfa]?.replace(/\s/g, '') || undefined;
 
   const errors: Record<string, string> = {};
-  if (!emailPattern.test(email)) errors[loginFields.email] = 'Enter the e-mail address you log in to the platform with.';
+  if (!emailPattern.test(email))
+    errors[loginFields.email] = 'Enter the e-mail address you log in to the platform with.';
   if (!password) errors[loginFields.password] = 'Enter your password.';
   if (mfaCode !== undefined && !/^\d{6}$/.test(mfaCode)) errors[loginFields.mfa] = 'The MFA code is 6 digits.';
   if (Object.keys(errors).length) return { kind: 'errors', errors };
@@ -54,13 +55,31 @@ export async function submitLogin(submission: Submission, deps: Deps): Promise<S
   }
   switch (outcome.kind) {
     case 'mfaRequired':
-      return { kind: 'errors', errors: { [loginFields.mfa]: 'Your account uses MFA: enter the current 6-digit code from your authenticator app.' } };
+      return {
+        kind: 'errors',
+        errors: {
+          [loginFields.mfa]: 'Your account uses MFA: enter the current 6-digit code from your authenticator app.',
+        },
+      };
     case 'rejected':
-      return { kind: 'errors', errors: { [loginFields.password]: outcome.mfaCodeGiven ? 'E-mail, password or MFA code not accepted. Check them and try again.' : 'E-mail or password not accepted. Check them and try again.' } };
+      return {
+        kind: 'errors',
+        errors: {
+          [loginFields.password]: outcome.mfaCodeGiven
+            ? 'E-mail, password or MFA code not accepted. Check them and try again.'
+            : 'E-mail or password not accepted. Check them and try again.',
+        },
+      };
     case 'busy':
-      return { kind: 'errors', errors: { [loginFields.password]: 'Another login of yours is under way. Wait a moment, then try again.' } };
+      return {
+        kind: 'errors',
+        errors: { [loginFields.password]: 'Another login of yours is under way. Wait a moment, then try again.' },
+      };
     case 'locked':
-      return { kind: 'update', view: await loginModalFor(submission.actor, deps, { email, notice: lockedNotice(outcome.until) }) };
+      return {
+        kind: 'update',
+        view: await loginModalFor(submission.actor, deps, { email, notice: lockedNotice(outcome.until) }),
+      };
     case 'loggedIn':
       break;
   }
@@ -99,7 +118,9 @@ function loginErrors(error: unknown, deps: Deps): Record<string, string> {
   } else {
     deps.logger.warn({ err: error }, 'login failed');
   }
-  return { [loginFields.password]: describeError(error, { command: deps.config.slack.command, doing: 'log you in' }).text };
+  return {
+    [loginFields.password]: describeError(error, { command: deps.config.slack.command, doing: 'log you in' }).text,
+  };
 }
 
 /** "Forgot password" inside the login modal: a small form on top, prefilled with the typed e-mail. */
@@ -109,12 +130,21 @@ export async function forgotPassword(action: Action): Promise<Reply> {
 
 export async function submitPasswordReset(submission: Submission, deps: Deps): Promise<SubmissionReply> {
   const email = submission.inputs[loginFields.resetEmail]?.trim() ?? '';
-  if (!emailPattern.test(email)) return { kind: 'errors', errors: { [loginFields.resetEmail]: 'Enter the e-mail address you log in with.' } };
+  if (!emailPattern.test(email))
+    return { kind: 'errors', errors: { [loginFields.resetEmail]: 'Enter the e-mail address you log in with.' } };
   try {
     await deps.platform.auth.resetPassword(email);
   } catch (error) {
     deps.logger.warn({ err: error }, 'password reset failed');
-    return { kind: 'errors', errors: { [loginFields.resetEmail]: describeError(error, { command: deps.config.slack.command, doing: 'request a reset e-mail' }).text } };
+    return {
+      kind: 'errors',
+      errors: {
+        [loginFields.resetEmail]: describeError(error, {
+          command: deps.config.slack.command,
+          doing: 'request a reset e-mail',
+        }).text,
+      },
+    };
   }
   return { kind: 'update', view: resetRequestedView(deps.config.slack.command) };
 }

@@ -18,8 +18,13 @@ export const logoutCommand: Subcommand = {
       if (!(error instanceof UnauthorizedError)) {
         await deps.sessions.drop(request.actor);
         deps.logger.warn({ err: error }, 'platform logout failed');
-        audit(deps.logger, 'logout', request.actor, { platformUser: login.session.identifier, platformConfirmed: false });
-        return message('Faultline forgot your session, but the platform could not be told to end it. It ends by itself when it expires.');
+        audit(deps.logger, 'logout', request.actor, {
+          platformUser: login.session.identifier,
+          platformConfirmed: false,
+        });
+        return message(
+          'Faultline forgot your session, but the platform could not be told to end it. It ends by itself when it expires.',
+        );
       }
     }
     await deps.sessions.drop(request.actor);

@@ -54,16 +54,28 @@ export async function addNote(deps: Deps, actor: Actor, guid: string, text: stri
   const annotated = await oneAtATime(deps, `note-lock:${guid}`, () =>
     explained(context, async () => {
       const current = await api.attacks.get(guid);
-      return api.attacks.annotate(guid, { ...current.annotations, [key]: `${text} (${await deps.people.name(actor.userId)})` });
+      return api.attacks.annotate(guid, {
+        ...current.annotations,
+        [key]: `${text} (${await deps.people.name(actor.userId)})`,
+      });
     }),
   );
-  audit(deps.logger, 'note_added', actor, { platformUser: login.session.identifier, team: team.identifier, attack: guid });
+  audit(deps.logger, 'note_added', actor, {
+    platformUser: login.session.identifier,
+    team: team.identifier,
+    attack: guid,
+  });
   if (card) {
     await deps.poller.show(card, annotated);
-    await deps.slack.post(card.channel, { text: `:memo: <@${actor.userId}> noted: ${escapeMrkdwn(text)}` }, { threadTs: card.ts }).catch((error: unknown) => {
-      deps.logger.warn({ err: error, attack: guid }, 'could not post the note in the thread');
+    await deps.slack
+      .post(card.channel, { text: `:memo: <@${actor.userId}> noted: ${escapeMrkdwn(text)}` }, { threadTs: card.ts })
+      .catch((error: unknown) => {
+        deps.logger.warn({ err: error, attack: guid }, 'could not post the note in the thread');
+      });
+    await deps.gameDays.record(card.channel, {
+      kind: 'note',
+      note: { guid, by: actor.userId, text, at: new Date(deps.clock.now()).toISOString() },
     });
-    await deps.gameDays.record(card.channel, { kind: 'note', note: { guid, by: actor.userId, text, at: new Date(deps.clock.now()).toISOString() } });
   }
 }
 
@@ -74,7 +86,10 @@ export const noteCommand: Subcommand = {
   examples: ['note 6f1c2d3e-aaaa-bbbb-cccc-1234567890ab p99 latency doubled on checkout'],
   async run(request, deps) {
     const guid = requireGuid(request.words[0], usage);
-    const text = request.rest.trim().slice(request.rest.trim().indexOf(guid) + guid.length).trim();
+    const text = request.rest
+      .trim()
+      .slice(request.rest.trim().indexOf(guid) + guid.length)
+      .trim();
     if (!text) throw new UserInputError('What should the note say? Put it after the attack id.', usage);
     if (text.length > 1000) throw new UserInputError('Keep the note under 1,000 characters.', usage);
     // The trigger id is Slack's id of this very invocation; a new command gets a new one.
@@ -94,13 +109,15 @@ export async function openNote(action: Action): Promise<Reply> {
 export async function submitNote(submission: Submission, deps: Deps): Promise<SubmissionReply> {
   const ref = parseAttackRef(submission.privateMetadata);
   const text = submission.inputs[NOTE_TEXT]?.trim() ?? '';
-  if (!ref) return { kind: 'errors', errors: { [NOTE_TEXT]: 'This form lost its attack; close it and click Add note again.' } };
+  if (!ref)
+    return { kind: 'errors', errors: { [NOTE_TEXT]: 'This form lost its attack; close it and click Add note again.' } };
   if (!text) return { kind: 'errors', errors: { [NOTE_TEXT]: 'Write the note first.' } };
   // Slack's form stops at 1,000 characters, but only in the client: the command's limit holds here too.
   if (text.length > 1000) return { kind: 'errors', errors: { [NOTE_TEXT]: 'Keep the note under 1,000 characters.' } };
   // A form adds one note: a submission that adds it closes the form, so the same view at the same
   // hash never comes again but as a repeat.
-  if (submission.viewId && !(await firstTime(deps, `${submission.viewId}:${submission.viewHash ?? ''}`))) return { kind: 'close' };
+  if (submission.viewId && !(await firstTime(deps, `${submission.viewId}:${submission.viewHash ?? ''}`)))
+    return { kind: 'close' };
   await addNote(deps, submission.actor, ref.guid, text, ref.teamId);
   return { kind: 'close' };
 }

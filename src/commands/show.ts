@@ -34,7 +34,9 @@ export async function showAttack(deps: Deps, actor: Actor, guid: string, teamId?
         args: cli.slice(1),
         infra_command: { type: cli[0] ?? 'kubernetes', args: cli.slice(1) },
         target_type: 'Kubernetes',
-        targets: (k8s.target_definition?.strategy?.k8s_objects ?? []).map((o) => [o.cluster_id, o.namespace, o.kind, o.name].filter(Boolean).join('/')),
+        targets: (k8s.target_definition?.strategy?.k8s_objects ?? []).map((o) =>
+          [o.cluster_id, o.namespace, o.kind, o.name].filter(Boolean).join('/'),
+        ),
         created_at: k8s.created_at,
         end_time: k8s.end_time,
       });
@@ -44,7 +46,16 @@ export async function showAttack(deps: Deps, actor: Actor, guid: string, teamId?
     attack.target_type === 'Kubernetes' ? [] : explained(context, () => api.attacks.executions(guid)),
     ticketCount(deps, api, guid, teamName(team)),
   ]);
-  return { kind: 'message', message: attackDetailsMessage(attack, executions, { id: team.identifier, name: teamName(team) }, deps.config.platform.appUrl, tickets) };
+  return {
+    kind: 'message',
+    message: attackDetailsMessage(
+      attack,
+      executions,
+      { id: team.identifier, name: teamName(team) },
+      deps.config.platform.appUrl,
+      tickets,
+    ),
+  };
 }
 
 /** How many tickets the attack has; a team without a tracker, or a failed count, is said in a line, never an error. */

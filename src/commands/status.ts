@@ -30,10 +30,12 @@ async function guardsFor(deps: Deps, gameDays: { channel: string }[], live: Card
   for (const { channel } of gameDays) {
     const day = await deps.gameDays.running(channel);
     if (!day) continue;
-    for (const guard of await deps.guards.forGameDay(day.id)) add(guard.spec, `game day *${escapeMrkdwn(day.title)}* in <#${day.channel}>`);
+    for (const guard of await deps.guards.forGameDay(day.id))
+      add(guard.spec, `game day *${escapeMrkdwn(day.title)}* in <#${day.channel}>`);
   }
   for (const card of live) {
-    for (const guard of await deps.guards.forAttack(card.guid)) add(guard.spec, `*${escapeMrkdwn(card.type)}* ${code(card.guid)}`);
+    for (const guard of await deps.guards.forAttack(card.guid))
+      add(guard.spec, `*${escapeMrkdwn(card.type)}* ${code(card.guid)}`);
   }
   return Promise.all(
     [...byKey].map(async ([key, { spec, covers }]) => {
@@ -46,7 +48,8 @@ async function guardsFor(deps: Deps, gameDays: { channel: string }[], live: Card
 export const statusCommand: Subcommand = {
   name: 'status',
   usage: 'status',
-  summary: 'What stands now in your teams and channels: freezes, guards, running game days, this channel\'s watches and live attacks.',
+  summary:
+    "What stands now in your teams and channels: freezes, guards, running game days, this channel's watches and live attacks.",
   examples: ['status'],
   async run(request, deps) {
     const login = await requireLogin(deps, request.actor);
@@ -58,6 +61,9 @@ export const statusCommand: Subcommand = {
       channel ? deps.watches.inChannel(channel) : undefined,
     ]);
     const guards = await guardsFor(deps, gameDays, live);
-    return { kind: 'message', message: statusMessage({ freezes, guards, gameDays, live, watches, command: deps.config.slack.command }) };
+    return {
+      kind: 'message',
+      message: statusMessage({ freezes, guards, gameDays, live, watches, command: deps.config.slack.command }),
+    };
   },
 };

@@ -23,7 +23,8 @@ export function closestWord(word: string, candidates: readonly string[], maxDist
   let best: { candidate: string; distance: number } | undefined;
   for (const candidate of candidates) {
     const distance = editDistance(wanted, candidate.toLowerCase());
-    if (distance <= maxDistance && distance < candidate.length && (!best || distance < best.distance)) best = { candidate, distance };
+    if (distance <= maxDistance && distance < candidate.length && (!best || distance < best.distance))
+      best = { candidate, distance };
   }
   return best?.candidate;
 }

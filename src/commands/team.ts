@@ -28,7 +28,10 @@ export const teamCommand: Subcommand = {
   async run(request, deps) {
     const login = await requireLogin(deps, request.actor);
     const teams = login.session.teams;
-    if (teams.length === 0) return message('Your platform login belongs to no team, so there is nothing to choose. Ask a company admin to add you to a team.');
+    if (teams.length === 0)
+      return message(
+        'Your platform login belongs to no team, so there is nothing to choose. Ask a company admin to add you to a team.',
+      );
     const query = request.words.join(' ').trim();
     if (!query) return { kind: 'openModal', view: teamPickerModal(choices(teams), login.team?.identifier) };
     const team = matchTeam(teams, query);

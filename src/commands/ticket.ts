@@ -14,8 +14,18 @@ import { cardOutcome, parseGameDayRef } from '../views/gameday.ts';
 import { externalLink } from '../views/blocks.ts';
 import { loadingModal, noticeModal } from '../views/notice.ts';
 import {
-  ticketFieldId, ticketFiledText, ticketInputFields, ticketListMessage, ticketModal, ticketPrefill, ticketProjectModal,
-  gameDayPeople, gameDayTicketPrefill, TICKET_DESCRIPTION, TICKET_LABELS, TICKET_SUMMARY,
+  ticketFieldId,
+  ticketFiledText,
+  ticketInputFields,
+  ticketListMessage,
+  ticketModal,
+  ticketPrefill,
+  ticketProjectModal,
+  gameDayPeople,
+  gameDayTicketPrefill,
+  TICKET_DESCRIPTION,
+  TICKET_LABELS,
+  TICKET_SUMMARY,
 } from '../views/ticket.ts';
 import type { Action, Reply, Submission, SubmissionReply } from '../slack/interaction.ts';
 import type { Subcommand } from './command.ts';
@@ -49,61 +59,121 @@ async function saveDraft(deps: Deps, draft: TicketDraft): Promise<void> {
 }
 
 /** The form once project and issue type are known: the tracker's required fields, and its labels. */
-async function ticketForm(deps: Deps, api: ScopedPlatform, draft: TicketDraft, projectId: string, issueTypeId: string): Promise<ModalView> {
+async function ticketForm(
+  deps: Deps,
+  api: ScopedPlatform,
+  draft: TicketDraft,
+  projectId: string,
+  issueTypeId: string,
+): Promise<ModalView> {
   const [meta, labels] = await Promise.all([api.tracker.issueMeta(projectId, issueTypeId), api.tracker.labels()]);
   await saveDraft(deps, { ...draft, projectId, issueTypeId, meta });
-  return ticketModal({ summary: draft.summary, description: draft.description, meta, labels, privateMetadata: draft.id });
+  return ticketModal({
+    summary: draft.summary,
+    description: draft.description,
+    meta,
+    labels,
+    privateMetadata: draft.id,
+  });
 }
 
 /** The ticket modal for an attack or a game day: it opens at once and fills in from the platform. */
-async function openTicket(deps: Deps, actor: Actor, about: { guid: string; teamId?: string | undefined } | { gameDay: { channel: string; ts: string } }): Promise<Reply> {
+async function openTicket(
+  deps: Deps,
+  actor: Actor,
+  about: { guid: string; teamId?: string | undefined } | { gameDay: { channel: string; ts: string } },
+): Promise<Reply> {
   const login = await requireLogin(deps, actor);
   const gameDay = 'gameDay' in about ? await deps.gameDays.byCard(about.gameDay.channel, about.gameDay.ts) : undefined;
-  if ('gameDay' in about && !gameDay) throw new UserInputError('That game day is no longer kept, so a ticket cannot be filed from it.');
+  if ('gameDay' in about && !gameDay)
+    throw new UserInputError('That game day is no longer kept, so a ticket cannot be filed from it.');
   return {
     kind: 'openModal',
     view: loadingModal('File a ticket'),
     followUp: async () => {
-      const { team, draft } = 'guid' in about ? await attackDraft(deps, actor, login, about) : await gameDayDraft(deps, actor, login, gameDay!);
+      const { team, draft } =
+        'guid' in about
+          ? await attackDraft(deps, actor, login, about)
+          : await gameDayDraft(deps, actor, login, gameDay!);
       await saveDraft(deps, draft);
       const { projectId, issueTypeId } = deps.config.tracker;
       if (!projectId || !issueTypeId) return ticketProjectModal({ privateMetadata: draft.id, projectId, issueTypeId });
-      return explained({ team: teamName(team), doing: 'read the tracker\'s fields' }, () => ticketForm(deps, platformFor(deps, login, team), draft, projectId, issueTypeId));
+      return explained({ team: teamName(team), doing: "read the tracker's fields" }, () =>
+        ticketForm(deps, platformFor(deps, login, team), draft, projectId, issueTypeId),
+      );
     },
   };
 }
 
-async function attackDraft(deps: Deps, actor: Actor, login: Login, about: { guid: string; teamId?: string | undefined }): Promise<{ team: TeamEntry; draft: TicketDraft }> {
+async function attackDraft(
+  deps: Deps,
+  actor: Actor,
+  login: Login,
+  about: { guid: string; teamId?: string | undefined },
+): Promise<{ team: TeamEntry; draft: TicketDraft }> {
   const { team, card } = await locateAttack(deps, login, about.guid, { teamId: about.teamId });
   const api = platformFor(deps, login, team);
-  const attack = await explained({ team: teamName(team), doing: 'prepare the ticket', subject: `attack ${about.guid}` }, () => api.attacks.get(about.guid));
+  const attack = await explained(
+    { team: teamName(team), doing: 'prepare the ticket', subject: `attack ${about.guid}` },
+    () => api.attacks.get(about.guid),
+  );
   const [permalink, names] = await Promise.all([
     card ? deps.slack.permalink(card.channel, card.ts) : undefined,
     deps.people.names(card ? [card.startedBy.userId, ...card.haltedBy.map((halt) => halt.userId)] : []),
   ]);
-  const prefill = ticketPrefill({ ...(card ? { card } : {}), attack, permalink, appUrl: deps.config.platform.appUrl, names });
+  const prefill = ticketPrefill({
+    ...(card ? { card } : {}),
+    attack,
+    permalink,
+    appUrl: deps.config.platform.appUrl,
+    names,
+  });
   return {
     team,
-    draft: { id: randomUUID(), person: actor, teamId: team.identifier, entity: { id: about.guid, type: 'ATTACK' }, ...prefill, card: card ? { guid: card.guid, channel: card.channel } : undefined, gameDayChannel: card?.channel },
+    draft: {
+      id: randomUUID(),
+      person: actor,
+      teamId: team.identifier,
+      entity: { id: about.guid, type: 'ATTACK' },
+      ...prefill,
+      card: card ? { guid: card.guid, channel: card.channel } : undefined,
+      gameDayChannel: card?.channel,
+    },
   };
 }
 
-async function gameDayDraft(deps: Deps, actor: Actor, login: Login, record: GameDayRecord & { id: string }): Promise<{ team: TeamEntry; draft: TicketDraft }> {
+async function gameDayDraft(
+  deps: Deps,
+  actor: Actor,
+  login: Login,
+  record: GameDayRecord & { id: string },
+): Promise<{ team: TeamEntry; draft: TicketDraft }> {
   const team = teamForAction(login, record.attacks[0]?.teamId);
   const outcomes = Object.fromEntries(
     await Promise.all(record.attacks.map(async (a) => [a.guid, cardOutcome(await deps.cards.get(a.guid))] as const)),
   );
-  const [permalink, names] = await Promise.all([deps.slack.permalink(record.channel, record.ts), deps.people.names(gameDayPeople(record, outcomes))]);
+  const [permalink, names] = await Promise.all([
+    deps.slack.permalink(record.channel, record.ts),
+    deps.people.names(gameDayPeople(record, outcomes)),
+  ]);
   return {
     team,
-    draft: { id: randomUUID(), person: actor, teamId: team.identifier, entity: { id: record.id, type: 'GAME_DAY' }, ...gameDayTicketPrefill(record, outcomes, permalink, names), gameDayChannel: record.endedAt ? undefined : record.channel },
+    draft: {
+      id: randomUUID(),
+      person: actor,
+      teamId: team.identifier,
+      entity: { id: record.id, type: 'GAME_DAY' },
+      ...gameDayTicketPrefill(record, outcomes, permalink, names),
+      gameDayChannel: record.endedAt ? undefined : record.channel,
+    },
   };
 }
 
 export const ticketCommand: Subcommand = {
   name: 'ticket',
   usage: 'ticket <attack id>',
-  summary: 'Opens a tracker ticket form prefilled from the attack; the ticket\'s key is posted in the attack card\'s thread.',
+  summary:
+    "Opens a tracker ticket form prefilled from the attack; the ticket's key is posted in the attack card's thread.",
   examples: ['ticket 6f1c2d3e-aaaa-bbbb-cccc-1234567890ab'],
   async run(request, deps) {
     return openTicket(deps, request.actor, { guid: requireGuid(request.words[0], this.usage) });
@@ -119,7 +189,9 @@ export const ticketsCommand: Subcommand = {
     const guid = requireGuid(request.words[0], this.usage);
     const login = await requireLogin(deps, request.actor);
     const { team } = await locateAttack(deps, login, guid);
-    const issues = await explained({ team: teamName(team), doing: 'list the tickets' }, () => platformFor(deps, login, team).tracker.issues([guid]));
+    const issues = await explained({ team: teamName(team), doing: 'list the tickets' }, () =>
+      platformFor(deps, login, team).tracker.issues([guid]),
+    );
     return { kind: 'message', message: ticketListMessage(guid, issues) };
   },
 };
@@ -132,9 +204,19 @@ export async function fileTicketFromCard(action: Action, deps: Deps): Promise<Re
 }
 
 /** The "File tracker ticket" message shortcut: any attack card, by the message it was run on. */
-export async function fileTicketFromMessage(shortcut: { actor: Actor; channel: string; messageTs: string }, deps: Deps): Promise<Reply> {
+export async function fileTicketFromMessage(
+  shortcut: { actor: Actor; channel: string; messageTs: string },
+  deps: Deps,
+): Promise<Reply> {
   const card: CardRecord | undefined = await deps.cards.byMessage(shortcut.channel, shortcut.messageTs);
-  if (!card) return { kind: 'openModal', view: noticeModal('File a ticket', `This message is not an attack card. Run the shortcut on a card Faultline posted, or use \`${deps.config.slack.command} ticket <attack id>\`.`) };
+  if (!card)
+    return {
+      kind: 'openModal',
+      view: noticeModal(
+        'File a ticket',
+        `This message is not an attack card. Run the shortcut on a card Faultline posted, or use \`${deps.config.slack.command} ticket <attack id>\`.`,
+      ),
+    };
   return openTicket(deps, shortcut.actor, { guid: card.guid, teamId: card.teamId });
 }
 
@@ -147,10 +229,18 @@ export async function fileTicketForGameDay(action: Action, deps: Deps): Promise<
 
 async function loadDraft(deps: Deps, id: string, actor: Actor): Promise<TicketDraft | undefined> {
   const draft = await deps.store.get<TicketDraft>(draftKey(id));
-  return draft && draft.person.userId === actor.userId && draft.person.workspaceId === actor.workspaceId ? draft : undefined;
+  return draft && draft.person.userId === actor.userId && draft.person.workspaceId === actor.workspaceId
+    ? draft
+    : undefined;
 }
 
-const expired = (deps: Deps): SubmissionReply => ({ kind: 'update', view: noticeModal('File a ticket', `This form expired. Open it again from the attack card or with \`${deps.config.slack.command} ticket <attack id>\`.`) });
+const expired = (deps: Deps): SubmissionReply => ({
+  kind: 'update',
+  view: noticeModal(
+    'File a ticket',
+    `This form expired. Open it again from the attack card or with \`${deps.config.slack.command} ticket <attack id>\`.`,
+  ),
+});
 
 /** First step when no project and issue type are configured. */
 export async function submitTicketProject(submission: Submission, deps: Deps): Promise<SubmissionReply> {
@@ -160,7 +250,9 @@ export async function submitTicketProject(submission: Submission, deps: Deps): P
   if ('errors' in chosen) return { kind: 'errors', errors: chosen.errors };
   const login = await requireLogin(deps, submission.actor);
   const team = teamForAction(login, draft.teamId);
-  const view = await explained({ team: teamName(team), doing: 'read the tracker\'s fields' }, () => ticketForm(deps, platformFor(deps, login, team), draft, chosen.projectId, chosen.issueTypeId));
+  const view = await explained({ team: teamName(team), doing: "read the tracker's fields" }, () =>
+    ticketForm(deps, platformFor(deps, login, team), draft, chosen.projectId, chosen.issueTypeId),
+  );
   return { kind: 'update', view };
 }
 
@@ -183,7 +275,12 @@ function outcomeKnown(error: unknown): boolean {
 export async function submitTicket(submission: Submission, deps: Deps): Promise<SubmissionReply> {
   const draft = await loadDraft(deps, submission.privateMetadata, submission.actor);
   if (!draft?.meta || !draft.projectId || !draft.issueTypeId) return expired(deps);
-  const mapped = ticketFieldsFromInputs(submission.inputs, draft.meta, { projectId: draft.projectId, issueTypeId: draft.issueTypeId, summary: draft.summary, description: draft.description });
+  const mapped = ticketFieldsFromInputs(submission.inputs, draft.meta, {
+    projectId: draft.projectId,
+    issueTypeId: draft.issueTypeId,
+    summary: draft.summary,
+    description: draft.description,
+  });
   if ('errors' in mapped) return { kind: 'errors', errors: mapped.errors };
   const claim = `ticket-filed:${draft.id}`;
   const holder = randomUUID();
@@ -196,41 +293,76 @@ export async function submitTicket(submission: Submission, deps: Deps): Promise<
     issue = await platformFor(deps, login, team).tracker.createIssue({ entity: draft.entity, fields: mapped.fields });
   } catch (error) {
     const check = draft.entity.type === 'ATTACK' ? `tickets ${draft.entity.id}` : 'tickets <attack id>';
-    const words = describeError(error, { command: deps.config.slack.command, team: teamName(team), doing: 'file the ticket', check });
+    const words = describeError(error, {
+      command: deps.config.slack.command,
+      team: teamName(team),
+      doing: 'file the ticket',
+      check,
+    });
     if (!outcomeKnown(error)) {
       // It may have been filed: keep the claim, so a second submission cannot file it twice.
       deps.logger.warn({ err: error }, 'ticket creation has an unknown outcome');
       return {
         kind: 'update',
-        view: noticeModal('File a ticket', `The platform did not confirm the ticket, so it is not known whether it was filed. Check with \`${deps.config.slack.command} ${check}\` before filing it again.`),
+        view: noticeModal(
+          'File a ticket',
+          `The platform did not confirm the ticket, so it is not known whether it was filed. Check with \`${deps.config.slack.command} ${check}\` before filing it again.`,
+        ),
       };
     }
     // Refused: nothing was filed, so the person may correct the form and submit again.
     await deps.store.release(claim, holder);
     if (error instanceof BadRequestError && error.field) {
       const name = draft.meta.fields.find((f) => f.key === error.field)?.name ?? error.field;
-      return { kind: 'errors', errors: { [fieldErrorBlock(error.field, draft.meta)]: `The tracker did not accept ${name}. Check it and submit again.` } };
+      return {
+        kind: 'errors',
+        errors: {
+          [fieldErrorBlock(error.field, draft.meta)]: `The tracker did not accept ${name}. Check it and submit again.`,
+        },
+      };
     }
     if (error instanceof NoIntegrationError) throw error;
     return { kind: 'errors', errors: { [TICKET_SUMMARY]: words.text } };
   }
-  audit(deps.logger, 'ticket_filed', submission.actor, { platformUser: login.session.identifier, team: team.identifier, attack: draft.entity.type === 'ATTACK' ? draft.entity.id : undefined, gameDay: draft.entity.type === 'GAME_DAY' ? draft.entity.id : undefined, ticket: issue.key });
+  audit(deps.logger, 'ticket_filed', submission.actor, {
+    platformUser: login.session.identifier,
+    team: team.identifier,
+    attack: draft.entity.type === 'ATTACK' ? draft.entity.id : undefined,
+    gameDay: draft.entity.type === 'GAME_DAY' ? draft.entity.id : undefined,
+    ticket: issue.key,
+  });
   await announceTicket(deps, submission.actor, draft, issue).catch((error: unknown) => {
     deps.logger.warn({ err: error, ticket: issue.key }, 'ticket filed, but could not announce it');
   });
   return { kind: 'update', view: noticeModal('Ticket filed', `:ticket: Filed ${externalLink(issue.url, issue.key)}.`) };
 }
 
-async function announceTicket(deps: Deps, actor: Actor, draft: TicketDraft, issue: { key: string; url?: string | undefined }): Promise<void> {
+async function announceTicket(
+  deps: Deps,
+  actor: Actor,
+  draft: TicketDraft,
+  issue: { key: string; url?: string | undefined },
+): Promise<void> {
   const at = new Date(deps.clock.now()).toISOString();
   const card = draft.card ? await deps.cards.get(draft.card.guid) : undefined;
   if (card) {
-    await deps.slack.post(card.channel, { text: ticketFiledText(issue, actor.userId) }, { threadTs: card.ts }).catch((error: unknown) => {
-      deps.logger.warn({ err: error, attack: card.guid }, 'could not post the ticket in the thread');
-    });
+    await deps.slack
+      .post(card.channel, { text: ticketFiledText(issue, actor.userId) }, { threadTs: card.ts })
+      .catch((error: unknown) => {
+        deps.logger.warn({ err: error, attack: card.guid }, 'could not post the ticket in the thread');
+      });
     await deps.poller.publish({ ...card, ticketCount: (card.ticketCount ?? 0) + 1 });
   }
   if (draft.gameDayChannel) {
-    await deps.gameDays.record(draft.gameDayChannel, { kind: 'ticket', ticket: { guid: draft.entity.type === 'ATTACK' ? draft.entity.id : undefined, key: issue.key, url: issue.url, by: actor.userId, at } });
+    await deps.gameDays.record(draft.gameDayChannel, {
+      kind: 'ticket',
+      ticket: {
+        guid: draft.entity.type === 'ATTACK' ? draft.entity.id : undefined,
+        key: issue.key,
+        url: issue.url,
+        by: actor.userId,
+        at,
+      },
+    });
   }
 }

@@ -2,7 +2,6 @@ import { audit } from '../audit.ts';
 import { requireLogin, requireTeam, teamName } from '../attacks/access.ts';
 import type { Watch } from '../attacks/watches.ts';
 import type { TeamEntry } from '../client/index.ts';
-import type { Deps } from '../deps.ts';
 import { UserInputError } from '../errors.ts';
 import { message } from '../slack/interaction.ts';
 import type { Login } from '../store/sessions.ts';
@@ -17,11 +16,13 @@ const unwatchUsage = 'unwatch [team]';
 /** The team typed after the subcommand (`--team` works too), or undefined. */
 function typedTeam(request: CommandRequest, usage: string): string | undefined {
   const flag = request.flags.team;
-  if (flag !== undefined && (typeof flag !== 'string' || !flag.trim())) throw new UserInputError('--team needs the name of one of your teams.', usage);
+  if (flag !== undefined && (typeof flag !== 'string' || !flag.trim()))
+    throw new UserInputError('--team needs the name of one of your teams.', usage);
   const words = request.words.join(' ').trim();
   if (flag !== undefined && words) throw new UserInputError('Name the team once.', usage);
   const others = Object.keys(request.flags).filter((f) => f !== 'team');
-  if (others.length) throw new UserInputError(`\`${escapeMrkdwn(`--${others[0]}`)}\` is not a flag of this command.`, usage);
+  if (others.length)
+    throw new UserInputError(`\`${escapeMrkdwn(`--${others[0]}`)}\` is not a flag of this command.`, usage);
   return (flag as string | undefined)?.trim() || words || undefined;
 }
 
@@ -46,20 +47,40 @@ export const watchCommand: Subcommand = {
     const cmd = deps.config.slack.command;
     const existing = await deps.watches.get(team.identifier, channel);
     const by = { workspaceId: actor.workspaceId, userId: actor.userId, userName: actor.userName };
-    if (existing && !existing.pausedAt && existing.by.workspaceId === by.workspaceId && existing.by.userId === by.userId) {
-      return message(`This channel already watches team *${escapeMrkdwn(existing.teamName)}* with your session. \`${escapeMrkdwn(`${cmd} unwatch ${existing.teamName}`)}\` stops it.`);
+    if (
+      existing &&
+      !existing.pausedAt &&
+      existing.by.workspaceId === by.workspaceId &&
+      existing.by.userId === by.userId
+    ) {
+      return message(
+        `This channel already watches team *${escapeMrkdwn(existing.teamName)}* with your session. \`${escapeMrkdwn(`${cmd} unwatch ${existing.teamName}`)}\` stops it.`,
+      );
     }
     const now = new Date(deps.clock.now()).toISOString();
     // A renewal keeps the start: attacks that began while the watch was paused and still run get their cards.
-    const watch: Watch = { teamId: team.identifier, teamName: teamName(team), channel, by, since: existing?.since ?? now, renewedAt: now };
+    const watch: Watch = {
+      teamId: team.identifier,
+      teamName: teamName(team),
+      channel,
+      by,
+      since: existing?.since ?? now,
+      renewedAt: now,
+    };
     try {
       await deps.slack.post(channel, { text: watchSetText(watch, existing !== undefined) });
     } catch (error) {
       deps.logger.warn({ err: error, channel }, 'could not announce a watch in its channel');
-      throw new UserInputError('Faultline cannot post in this channel, so it could not show cards here. Invite it with `/invite @Faultline`, then try again.');
+      throw new UserInputError(
+        'Faultline cannot post in this channel, so it could not show cards here. Invite it with `/invite @Faultline`, then try again.',
+      );
     }
     await deps.watches.set(watch);
-    audit(deps.logger, existing ? 'watch_renewed' : 'watch_set', actor, { platformUser: login.session.identifier, team: team.identifier, channel });
+    audit(deps.logger, existing ? 'watch_renewed' : 'watch_set', actor, {
+      platformUser: login.session.identifier,
+      team: team.identifier,
+      channel,
+    });
     const interval = deps.config.pollSeconds;
     return message(
       `Done: this channel watches team *${escapeMrkdwn(watch.teamName)}*. Attacks that start there get a card here within ${interval} seconds; they are read with your platform session. \`${escapeMrkdwn(`${cmd} unwatch ${watch.teamName}`)}\` stops it.`,
@@ -92,7 +113,8 @@ function watchToRemove(watches: Watch[], login: Login, typed: string | undefined
 export const unwatchCommand: Subcommand = {
   name: 'unwatch',
   usage: unwatchUsage,
-  summary: "Stops this channel's watch of a team (the one it watches, or the one named): no more cards here for attacks started elsewhere.",
+  summary:
+    "Stops this channel's watch of a team (the one it watches, or the one named): no more cards here for attacks started elsewhere.",
   examples: ['unwatch', 'unwatch Payments'],
   async run(request, deps) {
     const channel = requireChannel(request, unwatchUsage);
@@ -102,12 +124,17 @@ export const unwatchCommand: Subcommand = {
     const cmd = deps.config.slack.command;
     const watches = await deps.watches.inChannel(channel);
     const watch = watchToRemove(watches, login, typed, cmd);
-    if (!watch) return message(typed ? `This channel does not watch *${escapeMrkdwn(typed)}*.` : 'This channel watches no team.');
+    if (!watch)
+      return message(typed ? `This channel does not watch *${escapeMrkdwn(typed)}*.` : 'This channel watches no team.');
     await deps.watches.remove(watch.teamId, channel);
     audit(deps.logger, 'watch_removed', actor, { platformUser: login.session.identifier, team: watch.teamId, channel });
-    await deps.slack.post(channel, { text: `:wave: <@${actor.userId}> stopped this channel's watch of team *${escapeMrkdwn(watch.teamName)}*. Cards already here keep updating.` }).catch((error: unknown) => {
-      deps.logger.warn({ err: error, channel }, 'could not announce the end of a watch');
-    });
+    await deps.slack
+      .post(channel, {
+        text: `:wave: <@${actor.userId}> stopped this channel's watch of team *${escapeMrkdwn(watch.teamName)}*. Cards already here keep updating.`,
+      })
+      .catch((error: unknown) => {
+        deps.logger.warn({ err: error, channel }, 'could not announce the end of a watch');
+      });
     return message(`Done: this channel no longer watches team *${escapeMrkdwn(watch.teamName)}*.`);
   },
 };

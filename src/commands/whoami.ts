@@ -4,7 +4,7 @@ import { plural } from '../views/plural.ts';
 import { requireLogin, teamName } from '../attacks/access.ts';
 
 function list(values: readonly string[] | undefined): string {
-  return values && values.length ? values.map((v) => `\`${v}\``).join(' ') : '_none_';
+  return values?.length ? values.map((v) => `\`${v}\``).join(' ') : '_none_';
 }
 
 export const whoamiCommand: Subcommand = {
@@ -15,13 +15,17 @@ export const whoamiCommand: Subcommand = {
   async run(request, deps) {
     const { session, team, expiresAt } = await requireLogin(deps, request.actor);
     const cmd = deps.config.slack.command;
-    const text = escapeMrkdwn(`Logged in as ${session.identifier ?? 'unknown'} at ${session.company_name ?? 'unknown company'}, team ${team ? teamName(team) : 'none'}.`);
+    const text = escapeMrkdwn(
+      `Logged in as ${session.identifier ?? 'unknown'} at ${session.company_name ?? 'unknown company'}, team ${team ? teamName(team) : 'none'}.`,
+    );
     return {
       kind: 'message',
       message: {
         text,
         blocks: [
-          section(`Logged in as *${escapeMrkdwn(session.identifier ?? 'unknown')}* at *${escapeMrkdwn(session.company_name ?? 'unknown company')}*.`),
+          section(
+            `Logged in as *${escapeMrkdwn(session.identifier ?? 'unknown')}* at *${escapeMrkdwn(session.company_name ?? 'unknown company')}*.`,
+          ),
           fields([
             ['Current team', team ? escapeMrkdwn(teamName(team)) : `none: choose one with \`${cmd} team\``],
             ['Session ends', slackDate(expiresAt)],
@@ -30,7 +34,9 @@ export const whoamiCommand: Subcommand = {
             ['Team roles', team ? list(team.roles) : '_no team_'],
             ['Team privileges', team ? list(team.privileges) : '_no team_'],
           ]),
-          context(`${plural(session.teams.length, 'team')} in all. \`${cmd} team\` switches, \`${cmd} logout\` ends the session.`),
+          context(
+            `${plural(session.teams.length, 'team')} in all. \`${cmd} team\` switches, \`${cmd} logout\` ends the session.`,
+          ),
         ],
       },
     };

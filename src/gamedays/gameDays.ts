@@ -4,10 +4,22 @@ import type { Messenger } from '../slack/messenger.ts';
 import type { KeyValueStore } from '../store/keyValue.ts';
 import { isLive, type CardRecord, type CardStore } from '../attacks/cards.ts';
 import { guardKey, guardName, type GuardStore } from '../guardrails/guards.ts';
-import { cardOutcome, gameDayCard, gameDayFailureLine, gameDaySummary, gameDayTimelineLine, type GameDayEvent, type GameDayOutcomes, type GameDayRecord, type GameDayRef } from '../views/gameday.ts';
+import {
+  cardOutcome,
+  gameDayCard,
+  gameDayFailureLine,
+  gameDaySummary,
+  gameDayTimelineLine,
+  type GameDayEvent,
+  type GameDayOutcomes,
+  type GameDayRecord,
+  type GameDayRef,
+} from '../views/gameday.ts';
 
 /** What is kept of a game day besides its events: the card and who runs it. */
-type GameDayBase = Omit<GameDayRecord, 'attacks' | 'halts' | 'notes' | 'tickets' | 'refused' | 'guards' | 'trips'> & { id: string };
+type GameDayBase = Omit<GameDayRecord, 'attacks' | 'halts' | 'notes' | 'tickets' | 'refused' | 'guards' | 'trips'> & {
+  id: string;
+};
 
 const emptyEvents = () => ({ attacks: [], halts: [], notes: [], tickets: [], refused: [], trips: [] });
 
@@ -76,7 +88,8 @@ export class GameDays {
       if (!base.endedAt) continue;
       if (wanted === undefined || (wanted.length >= 6 && base.id.toLowerCase().startsWith(wanted))) found.push(base);
     }
-    if (wanted !== undefined && found.length > 1 && !found.some((base) => base.id.toLowerCase() === wanted)) return { ambiguous: true };
+    if (wanted !== undefined && found.length > 1 && !found.some((base) => base.id.toLowerCase() === wanted))
+      return { ambiguous: true };
     const exact = wanted === undefined ? undefined : found.find((base) => base.id.toLowerCase() === wanted);
     const chosen = exact ?? found.sort((a, b) => Date.parse(b.endedAt!) - Date.parse(a.endedAt!))[0];
     return chosen ? { record: await this.#assemble(chosen) } : {};
@@ -93,7 +106,11 @@ export class GameDays {
    * Starts one. `running` when one runs in the channel already, `starting` when another start
    * for the channel is under way at this very moment.
    */
-  async start(channel: string, title: string, facilitator: string): Promise<{ outcome: 'started' | 'running' | 'starting'; record?: GameDayRecord & { id: string } }> {
+  async start(
+    channel: string,
+    title: string,
+    facilitator: string,
+  ): Promise<{ outcome: 'started' | 'running' | 'starting'; record?: GameDayRecord & { id: string } }> {
     const current = await this.running(channel);
     if (current) return { outcome: 'running', record: current };
     const claim = `gameday-start:${channel}`;
@@ -102,7 +119,14 @@ export class GameDays {
     try {
       const again = await this.running(channel);
       if (again) return { outcome: 'running', record: again };
-      const base: GameDayBase = { id: randomUUID(), channel, ts: '', title, facilitator, startedAt: new Date(this.#now()).toISOString() };
+      const base: GameDayBase = {
+        id: randomUUID(),
+        channel,
+        ts: '',
+        title,
+        facilitator,
+        startedAt: new Date(this.#now()).toISOString(),
+      };
       const posted = await this.#slack.post(channel, gameDayCard({ ...base, ...emptyEvents() }));
       const saved = { ...base, channel: posted.channel, ts: posted.ts };
       await this.#store.set(`gameday:${channel}`, saved);
@@ -120,9 +144,18 @@ export class GameDays {
     try {
       const base = await this.#store.get<GameDayBase>(`gameday:${channel}`);
       if (!base) return;
-      await this.#store.set(`gameday-event:${base.id}:${new Date(this.#now()).toISOString()}:${randomUUID()}`, event, endedTtlMs);
+      await this.#store.set(
+        `gameday-event:${base.id}:${new Date(this.#now()).toISOString()}:${randomUUID()}`,
+        event,
+        endedTtlMs,
+      );
       // Which game day an attack belongs to, for when it ends (maybe after the game day did).
-      if (event.kind === 'attack') await this.#store.set(`gameday-attack:${event.attack.guid}`, { channel: base.channel, ts: base.ts } satisfies GameDayRef, endedTtlMs);
+      if (event.kind === 'attack')
+        await this.#store.set(
+          `gameday-attack:${event.attack.guid}`,
+          { channel: base.channel, ts: base.ts } satisfies GameDayRef,
+          endedTtlMs,
+        );
       const record = await this.#assemble(base);
       await this.#slack.post(base.channel, { text: gameDayTimelineLine(event, record.attacks) }, { threadTs: base.ts });
       await this.#showCard(record);
@@ -154,10 +187,17 @@ export class GameDays {
   }
 
   /** Ends the channel's game day: the card shows it ended; the record is kept for its summary. */
-  async end(channel: string, options: { watchedTeams?: string[] | undefined } = {}): Promise<(GameDayRecord & { id: string }) | undefined> {
+  async end(
+    channel: string,
+    options: { watchedTeams?: string[] | undefined } = {},
+  ): Promise<(GameDayRecord & { id: string }) | undefined> {
     const base = await this.#store.get<GameDayBase>(`gameday:${channel}`);
     if (!base || !(await this.#store.claim(`gameday-end:${base.id}`, endedTtlMs))) return undefined;
-    const ended = { ...base, endedAt: new Date(this.#now()).toISOString(), ...(options.watchedTeams ? { watchedTeams: options.watchedTeams } : {}) };
+    const ended = {
+      ...base,
+      endedAt: new Date(this.#now()).toISOString(),
+      ...(options.watchedTeams ? { watchedTeams: options.watchedTeams } : {}),
+    };
     await this.#store.set(`gameday-ended:${channel}:${base.ts}`, ended, endedTtlMs);
     await this.#store.delete(`gameday:${channel}`);
     const record = await this.#assemble(ended);
@@ -177,7 +217,8 @@ export class GameDays {
     await this.#store.set(key, { ...base, summaryTs: posted.ts }, endedTtlMs);
     // An attack that ended while the summary was being posted found no summary to update.
     const now = await this.#outcomes(record);
-    if (JSON.stringify(now) !== JSON.stringify(outcomes)) this.#slack.update(posted.channel, posted.ts, gameDaySummary(record, now));
+    if (JSON.stringify(now) !== JSON.stringify(outcomes))
+      this.#slack.update(posted.channel, posted.ts, gameDaySummary(record, now));
   }
 
   /**
@@ -192,10 +233,19 @@ export class GameDays {
       const record = ref && (await this.byCard(ref.channel, ref.ts));
       if (!record) return;
       const attack = record.attacks.find((a) => a.guid === card.guid);
-      if (attack && card.lifecycle === 'Error' && (await this.#store.claim(`gameday-failed:${card.guid}`, endedTtlMs))) {
-        await this.#slack.post(record.channel, { text: gameDayFailureLine(attack, card.stage) }, { threadTs: record.ts });
+      if (
+        attack &&
+        card.lifecycle === 'Error' &&
+        (await this.#store.claim(`gameday-failed:${card.guid}`, endedTtlMs))
+      ) {
+        await this.#slack.post(
+          record.channel,
+          { text: gameDayFailureLine(attack, card.stage) },
+          { threadTs: record.ts },
+        );
       }
-      if (record.endedAt && record.summaryTs) this.#slack.update(record.channel, record.summaryTs, gameDaySummary(record, await this.#outcomes(record)));
+      if (record.endedAt && record.summaryTs)
+        this.#slack.update(record.channel, record.summaryTs, gameDaySummary(record, await this.#outcomes(record)));
     } catch (error) {
       this.#logger.warn({ err: error, attack: card.guid }, 'could not show the end of an attack in its game day');
     }
@@ -212,7 +262,11 @@ export class GameDays {
     const events: [string, GameDayEvent][] = [];
     for await (const entry of this.#store.entries<GameDayEvent>(`gameday-event:${base.id}:`)) events.push(entry);
     events.sort(([a], [b]) => a.localeCompare(b));
-    const record: GameDayRecord & { id: string; refused: NonNullable<GameDayRecord['refused']>; trips: NonNullable<GameDayRecord['trips']> } = { ...base, ...emptyEvents() };
+    const record: GameDayRecord & {
+      id: string;
+      refused: NonNullable<GameDayRecord['refused']>;
+      trips: NonNullable<GameDayRecord['trips']>;
+    } = { ...base, ...emptyEvents() };
     for (const [, event] of events) {
       if (event.kind === 'attack') record.attacks.push(event.attack);
       else if (event.kind === 'halt') record.halts.push(event.halt);
@@ -226,7 +280,12 @@ export class GameDays {
       record.guards = await Promise.all(
         guards.map(async ({ spec }) => {
           const reading = await this.#guards!.reading(spec);
-          return { key: guardKey(spec), name: guardName(spec, reading), state: reading?.state, health: reading?.health };
+          return {
+            key: guardKey(spec),
+            name: guardName(spec, reading),
+            state: reading?.state,
+            health: reading?.health,
+          };
         }),
       );
     }

@@ -48,8 +48,15 @@ function targetOf(attack: Attack): string {
   const count = attack.total_clients ?? attack.targets.length;
   const kind = (attack.target_type ?? 'client').toLowerCase();
   const resolved = `${count} ${kind}${count === 1 ? '' : 's'}`;
-  const target = attack.infra_target as { type?: unknown; tags?: unknown; hosts?: { ids?: unknown }; containers?: { ids?: unknown; labels?: unknown } } | undefined;
-  const pairs = (map: unknown) => (map && typeof map === 'object' ? Object.entries(map).map(([k, v]) => `${k}=${String(v)}`).join(',') : '');
+  const target = attack.infra_target as
+    | { type?: unknown; tags?: unknown; hosts?: { ids?: unknown }; containers?: { ids?: unknown; labels?: unknown } }
+    | undefined;
+  const pairs = (map: unknown) =>
+    map && typeof map === 'object'
+      ? Object.entries(map)
+          .map(([k, v]) => `${k}=${String(v)}`)
+          .join(',')
+      : '';
   const how = [
     typeof target?.type === 'string' ? target.type : undefined,
     pairs(target?.tags) && `tags ${pairs(target?.tags)}`,
@@ -61,7 +68,12 @@ function targetOf(attack: Attack): string {
 }
 
 /** What the report knows of an attack before its executions and tickets are read. */
-function attackEntry(attack: Attack | undefined, chat: GameDayAttack | undefined, haltedBy: string[], fallback: { stage: string; lifecycle: string }): Omit<ReportAttack, 'executions' | 'tickets'> {
+function attackEntry(
+  attack: Attack | undefined,
+  chat: GameDayAttack | undefined,
+  haltedBy: string[],
+  fallback: { stage: string; lifecycle: string },
+): Omit<ReportAttack, 'executions' | 'tickets'> {
   return {
     guid: attack?.guid ?? chat!.guid,
     type: attack?.infra_command?.type ?? chat?.type ?? 'unknown',
@@ -81,17 +93,26 @@ function attackEntry(attack: Attack | undefined, chat: GameDayAttack | undefined
 }
 
 /** Reads one team: its attacks in the window, then each attack's executions and tickets. */
-async function readTeam(deps: Deps, record: GameDayRecord, api: ScopedPlatform | undefined, team: { id: string; name: string; watched: boolean }, window: { start: string; end: string }): Promise<{ team: ReportTeam; failure?: unknown }> {
+async function readTeam(
+  deps: Deps,
+  record: GameDayRecord,
+  api: ScopedPlatform | undefined,
+  team: { id: string; name: string; watched: boolean },
+  window: { start: string; end: string },
+): Promise<{ team: ReportTeam; failure?: unknown }> {
   const subject = { team: team.name };
   const chatAttacks = record.attacks.filter((a) => a.teamId === team.id);
   let found: Attack[] = [];
   let failure: unknown;
   if (api) {
     try {
-      found = await take(api.attacks.iterateRange({ startTime: window.start, endTime: window.end, pageSize: 100 }), attacksPerTeam + 1);
+      found = await take(
+        api.attacks.iterateRange({ startTime: window.start, endTime: window.end, pageSize: 100 }),
+        attacksPerTeam + 1,
+      );
     } catch (error) {
       failure = error;
-      deps.logger.warn({ err: error, team: team.id }, 'could not read the attacks of a game day\'s window');
+      deps.logger.warn({ err: error, team: team.id }, "could not read the attacks of a game day's window");
     }
   }
   const more = found.length > attacksPerTeam;
@@ -109,38 +130,77 @@ async function readTeam(deps: Deps, record: GameDayRecord, api: ScopedPlatform |
     const outcome = cardOutcome(card);
     const haltedBy = [...new Set([...outcome.haltedBy, ...halts.filter((h) => h.guid === guid).map((h) => h.by)])];
     const entry = attackEntry(byGuid.get(guid), chat, haltedBy, outcome);
-    if (!api) return { ...entry, executions: [], tickets: [], executionsProblem: 'no platform session could reach the team', ticketsProblem: 'no platform session could reach the team' };
+    if (!api)
+      return {
+        ...entry,
+        executions: [],
+        tickets: [],
+        executionsProblem: 'no platform session could reach the team',
+        ticketsProblem: 'no platform session could reach the team',
+      };
     const [executions, tickets] = await Promise.all([
-      api.attacks.executions(guid).then((items) => ({ items }), (error: unknown) => ({ items: [], problem: errorInBrief(error, { ...subject, subject: `attack ${guid}` }) })),
+      api.attacks.executions(guid).then(
+        (items) => ({ items }),
+        (error: unknown) => ({ items: [], problem: errorInBrief(error, { ...subject, subject: `attack ${guid}` }) }),
+      ),
       noTracker
         ? { items: [] }
-        : api.tracker.issuesForEntity(guid, 'ATTACK').then((items) => ({ items }), (error: unknown) => {
-          if (error instanceof NoIntegrationError) {
-            noTracker = true;
-            return { items: [] };
-          }
-          return { items: [], problem: errorInBrief(error, subject) };
-        }),
+        : api.tracker.issuesForEntity(guid, 'ATTACK').then(
+            (items) => ({ items }),
+            (error: unknown) => {
+              if (error instanceof NoIntegrationError) {
+                noTracker = true;
+                return { items: [] };
+              }
+              return { items: [], problem: errorInBrief(error, subject) };
+            },
+          ),
     ]);
-    return { ...entry, executions: executions.items, executionsProblem: 'problem' in executions ? executions.problem : undefined, tickets: tickets.items, ticketsProblem: 'problem' in tickets ? tickets.problem : undefined };
+    return {
+      ...entry,
+      executions: executions.items,
+      executionsProblem: 'problem' in executions ? executions.problem : undefined,
+      tickets: tickets.items,
+      ticketsProblem: 'problem' in tickets ? tickets.problem : undefined,
+    };
   });
-  const problem = !api ? 'your platform session does not reach this team' : failure ? errorInBrief(failure, subject) : undefined;
+  const problem = !api
+    ? 'your platform session does not reach this team'
+    : failure
+      ? errorInBrief(failure, subject)
+      : undefined;
   return { team: { id: team.id, name: team.name, attacks, problem, more, noTracker, watched: team.watched }, failure };
 }
 
 /** The teams a report reads: those of the attacks started in the channel, then the watched ones. */
-function teamsOf(record: GameDayRecord, login: Login, watchedTeams: readonly string[]): { id: string; name: string; watched: boolean; entry: TeamEntry | undefined }[] {
+function teamsOf(
+  record: GameDayRecord,
+  login: Login,
+  watchedTeams: readonly string[],
+): { id: string; name: string; watched: boolean; entry: TeamEntry | undefined }[] {
   const entry = (id: string) => login.session.teams.find((t) => t.identifier === id);
   const teams = new Map<string, { id: string; name: string; watched: boolean; entry: TeamEntry | undefined }>();
   for (const attack of record.attacks) {
-    if (!teams.has(attack.teamId)) teams.set(attack.teamId, { id: attack.teamId, name: attack.teamName, watched: false, entry: entry(attack.teamId) });
+    if (!teams.has(attack.teamId))
+      teams.set(attack.teamId, {
+        id: attack.teamId,
+        name: attack.teamName,
+        watched: false,
+        entry: entry(attack.teamId),
+      });
   }
   for (const id of watchedTeams) {
     const known = entry(id);
     if (!teams.has(id)) teams.set(id, { id, name: known ? teamName(known) : id, watched: true, entry: known });
   }
   // With nothing started in the channel, the team of whoever asks for the report is the one in play.
-  if (!teams.size && login.team) teams.set(login.team.identifier, { id: login.team.identifier, name: teamName(login.team), watched: false, entry: login.team });
+  if (!teams.size && login.team)
+    teams.set(login.team.identifier, {
+      id: login.team.identifier,
+      name: teamName(login.team),
+      watched: false,
+      entry: login.team,
+    });
   return [...teams.values()];
 }
 
@@ -150,19 +210,38 @@ function teamsOf(record: GameDayRecord, login: Login, watchedTeams: readonly str
  * was started, with each target's execution and the tickets filed. Throws when nothing could be
  * read at all (no session, or the platform failing for every team), so it can be tried again.
  */
-export async function readGameDayReport(deps: Deps, actor: Actor, record: GameDayRecord & { id: string }, options: GameDayReportOptions = {}): Promise<GameDayReport> {
+export async function readGameDayReport(
+  deps: Deps,
+  actor: Actor,
+  record: GameDayRecord & { id: string },
+  options: GameDayReportOptions = {},
+): Promise<GameDayReport> {
   const login = await requireLogin(deps, actor);
   const window = { start: record.startedAt, end: record.endedAt ?? new Date(deps.clock.now()).toISOString() };
   const teams = teamsOf(record, login, options.watchedTeams ?? []);
   const read = [];
-  for (const team of teams) read.push(await readTeam(deps, record, team.entry ? platformFor(deps, login, team.entry) : undefined, team, window));
+  for (const team of teams)
+    read.push(
+      await readTeam(deps, record, team.entry ? platformFor(deps, login, team.entry) : undefined, team, window),
+    );
   const failed = read.filter((r) => r.failure !== undefined);
   if (read.length && failed.length === read.length) throw failed[0]!.failure;
-  return { record, teams: read.map((r) => r.team), madeAt: new Date(deps.clock.now()).toISOString(), madeBy: actor.userId, window };
+  return {
+    record,
+    teams: read.map((r) => r.team),
+    madeAt: new Date(deps.clock.now()).toISOString(),
+    madeBy: actor.userId,
+    window,
+  };
 }
 
 /** Makes the report file and shares it in the game day's channel; rejects when either fails. */
-export async function shareGameDayReport(deps: Deps, actor: Actor, record: GameDayRecord & { id: string }, options: GameDayReportOptions = {}): Promise<GameDayReport> {
+export async function shareGameDayReport(
+  deps: Deps,
+  actor: Actor,
+  record: GameDayRecord & { id: string },
+  options: GameDayReportOptions = {},
+): Promise<GameDayReport> {
   const report = await readGameDayReport(deps, actor, record, options);
   const names = await deps.people.names(reportPeople(report));
   const attacks = report.teams.reduce((total, team) => total + team.attacks.length, 0);
@@ -194,10 +273,13 @@ export class ReportNotSharedError extends Error {
 
 /** Why a report could not be made, as a clause. */
 export function reportProblem(error: unknown): string {
-  if (error instanceof NotLoggedInError) return 'it is read with the platform session of whoever asks for it, and they were not logged in';
+  if (error instanceof NotLoggedInError)
+    return 'it is read with the platform session of whoever asks for it, and they were not logged in';
   if (error instanceof ReportNotSharedError) {
-    if (error.slackError === 'missing_scope') return 'Slack refused the file because the app lacks the `files:write` scope (reinstall it from manifest.yml)';
-    if (error.slackError === 'not_in_channel') return 'Slack refused the file because Faultline is not in the channel (invite it with /invite @Faultline)';
+    if (error.slackError === 'missing_scope')
+      return 'Slack refused the file because the app lacks the `files:write` scope (reinstall it from manifest.yml)';
+    if (error.slackError === 'not_in_channel')
+      return 'Slack refused the file because Faultline is not in the channel (invite it with /invite @Faultline)';
     return 'Slack did not take the file';
   }
   return errorInBrief(error);
@@ -207,15 +289,29 @@ export function reportProblem(error: unknown): string {
  * The report at the end of a game day. It never fails the end: when it cannot be made, the
  * channel is told why and how to ask for it again.
  */
-export async function reportAtEnd(deps: Deps, actor: Actor, record: GameDayRecord & { id: string }, options: GameDayReportOptions = {}): Promise<boolean> {
+export async function reportAtEnd(
+  deps: Deps,
+  actor: Actor,
+  record: GameDayRecord & { id: string },
+  options: GameDayReportOptions = {},
+): Promise<boolean> {
   try {
     await shareGameDayReport(deps, actor, record, options);
     return true;
   } catch (error) {
-    deps.logger.warn({ err: error, gameDay: record.id, channel: record.channel }, 'could not make the report of a game day');
+    deps.logger.warn(
+      { err: error, gameDay: record.id, channel: record.channel },
+      'could not make the report of a game day',
+    );
     const reason = reportProblem(error);
-    await deps.slack.post(record.channel, { text: reportFailedText(record, reason, deps.config.slack.command) })
-      .catch((failure: unknown) => deps.logger.warn({ err: failure, channel: record.channel }, 'could not say in the channel that the game-day report failed'));
+    await deps.slack
+      .post(record.channel, { text: reportFailedText(record, reason, deps.config.slack.command) })
+      .catch((failure: unknown) =>
+        deps.logger.warn(
+          { err: failure, channel: record.channel },
+          'could not say in the channel that the game-day report failed',
+        ),
+      );
     return false;
   }
 }

@@ -14,7 +14,10 @@ export type ApprovalRule =
 /** The rules, or the first entry that is not one (for the configuration error). */
 export function parseApprovalRules(text: string): { rules: ApprovalRule[] } | { wrong: string } {
   const rules: ApprovalRule[] = [];
-  for (const raw of text.split(',').map((r) => r.trim()).filter(Boolean)) {
+  for (const raw of text
+    .split(',')
+    .map((r) => r.trim())
+    .filter(Boolean)) {
     const rule = parseRule(raw);
     if (!rule) return { wrong: raw };
     rules.push(rule);

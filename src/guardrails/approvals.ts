@@ -38,7 +38,11 @@ const closedKey = (id: string) => `approval-closed:${id}`;
 const keptMs = 24 * 3600_000;
 
 /** The rule that makes this start need a second person, if any. */
-export function approvalNeeded(deps: Deps, pending: Omit<PendingAttack, 'id'>, team: TeamEntry): ApprovalRule | undefined {
+export function approvalNeeded(
+  deps: Deps,
+  pending: Omit<PendingAttack, 'id'>,
+  team: TeamEntry,
+): ApprovalRule | undefined {
   const { request, channel } = pending;
   return approvalRuleFor(deps.config.approvalRules, {
     type: request.type,
@@ -50,21 +54,44 @@ export function approvalNeeded(deps: Deps, pending: Omit<PendingAttack, 'id'>, t
 }
 
 function describe(pending: Omit<PendingAttack, 'id'>, team: string): string {
-  const args = pending.request.args.length ? ` \`${escapeMrkdwn(pending.request.args.join(' ')).replace(/`/g, "'")}\`` : '';
+  const args = pending.request.args.length
+    ? ` \`${escapeMrkdwn(pending.request.args.join(' ')).replace(/`/g, "'")}\``
+    : '';
   const target = describeTarget(pending.request.target, team);
   const where = target.includes(`team ${team}`) ? '' : ` in team *${escapeMrkdwn(team)}*`;
   return `*${escapeMrkdwn(pending.request.type)}* attack${args} on ${escapeMrkdwn(target)}${where}`;
 }
 
 /** Posts the request in the attack's channel; it starts nothing until someone else approves. */
-export async function requestApproval(deps: Deps, pending: Omit<PendingAttack, 'id'>, team: TeamEntry, rule: ApprovalRule): Promise<Reply> {
+export async function requestApproval(
+  deps: Deps,
+  pending: Omit<PendingAttack, 'id'>,
+  team: TeamEntry,
+  rule: ApprovalRule,
+): Promise<Reply> {
   const id = randomUUID();
   const now = deps.clock.now();
   const name = teamName(team);
-  const view = { id, requester: pending.actor.userId, what: describe(pending, name), why: ruleText(rule), teamName: name, expiresAt: new Date(now + approvalTtlMs).toISOString() };
+  const view = {
+    id,
+    requester: pending.actor.userId,
+    what: describe(pending, name),
+    why: ruleText(rule),
+    teamName: name,
+    expiresAt: new Date(now + approvalTtlMs).toISOString(),
+  };
   // Kept before it is posted: an Approve clicked the moment it appears must find it.
   const requestedByPlatform = (await deps.sessions.get(pending.actor))?.session.identifier;
-  const record: ApprovalRecord = { id, pending, teamName: name, why: view.why, requestedAt: new Date(now).toISOString(), channel: pending.channel, ts: '', requestedByPlatform };
+  const record: ApprovalRecord = {
+    id,
+    pending,
+    teamName: name,
+    why: view.why,
+    requestedAt: new Date(now).toISOString(),
+    channel: pending.channel,
+    ts: '',
+    requestedByPlatform,
+  };
   await deps.store.set(key(id), record, keptMs);
   let posted: { channel: string; ts: string };
   try {
@@ -77,8 +104,14 @@ export async function requestApproval(deps: Deps, pending: Omit<PendingAttack, '
   // Answered before the message was saved: the answer could not close it, so close it here.
   const closed = await deps.store.get<string>(closedKey(id));
   if (closed !== undefined) deps.slack.update(posted.channel, posted.ts, approvalClosedMessage(closed), 'urgent');
-  audit(deps.logger, 'approval_requested', pending.actor, { team: team.identifier, type: pending.request.type, rule: view.why });
-  return message(`:raised_hand: This start needs a second person because ${view.why}. The request is in <#${posted.channel}>; the attack starts when someone approves it.`);
+  audit(deps.logger, 'approval_requested', pending.actor, {
+    team: team.identifier,
+    type: pending.request.type,
+    rule: view.why,
+  });
+  return message(
+    `:raised_hand: This start needs a second person because ${view.why}. The request is in <#${posted.channel}>; the attack starts when someone approves it.`,
+  );
 }
 
 /** Exactly one answer per request: Approve, Reject or expiry. */
@@ -106,10 +139,13 @@ async function openRecord(deps: Deps, action: Action): Promise<ApprovalRecord | 
   return record;
 }
 
-const expiredText = (r: ApprovalRecord) => `:hourglass: <@${r.pending.actor.userId}>'s request to start a ${describe(r.pending, r.teamName)} ended after 15 minutes without an answer. Nothing was started.`;
-const isRequester = (r: ApprovalRecord, a: Actor) => r.pending.actor.userId === a.userId && r.pending.actor.workspaceId === a.workspaceId;
+const expiredText = (r: ApprovalRecord) =>
+  `:hourglass: <@${r.pending.actor.userId}>'s request to start a ${describe(r.pending, r.teamName)} ended after 15 minutes without an answer. Nothing was started.`;
+const isRequester = (r: ApprovalRecord, a: Actor) =>
+  r.pending.actor.userId === a.userId && r.pending.actor.workspaceId === a.workspaceId;
 /** The same platform login as the requester's, from any Slack account. */
-const samePlatformUser = (a: string | undefined, b: string | undefined) => a !== undefined && b !== undefined && a.toLowerCase() === b.toLowerCase();
+const samePlatformUser = (a: string | undefined, b: string | undefined) =>
+  a !== undefined && b !== undefined && a.toLowerCase() === b.toLowerCase();
 
 /** Whether this person's own session may run attacks in the team (EXPERIMENTS_RUN). */
 async function canRun(deps: Deps, actor: Actor, teamId: string): Promise<boolean> {
@@ -125,13 +161,19 @@ async function canRun(deps: Deps, actor: Actor, teamId: string): Promise<boolean
 export async function approveRequest(action: Action, deps: Deps): Promise<Reply> {
   const record = await openRecord(deps, action);
   if (!record) return message('This request is no longer open; nothing was started.');
-  if (isRequester(record, action.actor)) return message('You asked for this attack, so someone else has to approve it.');
-  const requesterPlatform = record.requestedByPlatform ?? (await deps.sessions.get(record.pending.actor))?.session.identifier;
+  if (isRequester(record, action.actor))
+    return message('You asked for this attack, so someone else has to approve it.');
+  const requesterPlatform =
+    record.requestedByPlatform ?? (await deps.sessions.get(record.pending.actor))?.session.identifier;
   if (samePlatformUser(requesterPlatform, (await requireLogin(deps, action.actor)).session.identifier)) {
-    return message('This attack was asked for with your platform login, so someone else has to approve it. Nothing was started.');
+    return message(
+      'This attack was asked for with your platform login, so someone else has to approve it. Nothing was started.',
+    );
   }
   if (!(await canRun(deps, action.actor, record.pending.teamId))) {
-    return message(`Approving needs EXPERIMENTS_RUN on team *${escapeMrkdwn(record.teamName)}*, which your platform login does not have. Nothing was started.`);
+    return message(
+      `Approving needs EXPERIMENTS_RUN on team *${escapeMrkdwn(record.teamName)}*, which your platform login does not have. Nothing was started.`,
+    );
   }
   if (!(await decide(deps, record.id))) return { kind: 'none' };
   const requester = record.pending.actor;
@@ -139,18 +181,38 @@ export async function approveRequest(action: Action, deps: Deps): Promise<Reply>
   const login = await deps.sessions.get(requester);
   const team = login?.session.teams.find((t) => t.identifier === record.pending.teamId);
   if (!login || !team) {
-    await close(deps, record, `:warning: <@${action.actor.userId}> approved the ${what}, but <@${requester.userId}> is no longer logged in to that team. Nothing was started; they can log in and ask again.`);
+    await close(
+      deps,
+      record,
+      `:warning: <@${action.actor.userId}> approved the ${what}, but <@${requester.userId}> is no longer logged in to that team. Nothing was started; they can log in and ask again.`,
+    );
     return message('Approved, but the requester is no longer logged in: nothing was started.');
   }
   const approver = { userId: action.actor.userId, userName: action.actor.userName };
   try {
-    const started = await startAttack(deps, requester, login, team, record.pending.request, record.pending.channel, { acknowledgedGuards: record.pending.unknownGuards, approvedBy: approver });
-    audit(deps.logger, 'attack_approved', action.actor, { platformUser: login.session.identifier, team: team.identifier, attack: started.guid, requestedBy: requester.userId });
-    await close(deps, record, `:white_check_mark: <@${action.actor.userId}> approved <@${requester.userId}>'s ${what}: started \`${started.guid}\`${started.card ? '; its card shows it live' : ''}.`);
+    const started = await startAttack(deps, requester, login, team, record.pending.request, record.pending.channel, {
+      acknowledgedGuards: record.pending.unknownGuards,
+      approvedBy: approver,
+    });
+    audit(deps.logger, 'attack_approved', action.actor, {
+      platformUser: login.session.identifier,
+      team: team.identifier,
+      attack: started.guid,
+      requestedBy: requester.userId,
+    });
+    await close(
+      deps,
+      record,
+      `:white_check_mark: <@${action.actor.userId}> approved <@${requester.userId}>'s ${what}: started \`${started.guid}\`${started.card ? '; its card shows it live' : ''}.`,
+    );
     return message(`Approved: attack \`${started.guid}\` started with <@${requester.userId}>'s session.`);
   } catch (error) {
     const why = describeError(error, { command: deps.config.slack.command }).text ?? 'the start failed';
-    await close(deps, record, `:x: <@${action.actor.userId}> approved <@${requester.userId}>'s ${what}, but it did not start: ${why}`);
+    await close(
+      deps,
+      record,
+      `:x: <@${action.actor.userId}> approved <@${requester.userId}>'s ${what}, but it did not start: ${why}`,
+    );
     return message(`Approved, but it did not start: ${why}`);
   }
 }
@@ -165,8 +227,17 @@ export async function rejectRequest(action: Action, deps: Deps): Promise<Reply> 
   }
   if (!(await decide(deps, record.id))) return { kind: 'none' };
   const what = describe(record.pending, record.teamName);
-  await close(deps, record, own ? `:no_entry: <@${action.actor.userId}> withdrew the request to start a ${what}. Nothing was started.` : `:no_entry: <@${action.actor.userId}> rejected <@${record.pending.actor.userId}>'s ${what}. Nothing was started.`);
-  audit(deps.logger, 'approval_rejected', action.actor, { team: record.pending.teamId, requestedBy: record.pending.actor.userId });
+  await close(
+    deps,
+    record,
+    own
+      ? `:no_entry: <@${action.actor.userId}> withdrew the request to start a ${what}. Nothing was started.`
+      : `:no_entry: <@${action.actor.userId}> rejected <@${record.pending.actor.userId}>'s ${what}. Nothing was started.`,
+  );
+  audit(deps.logger, 'approval_rejected', action.actor, {
+    team: record.pending.teamId,
+    requestedBy: record.pending.actor.userId,
+  });
   return message(own ? 'Withdrawn; nothing was started.' : 'Rejected; nothing was started.');
 }
 

@@ -74,6 +74,9 @@ export function frozenLine(freeze: Freeze): string {
 
 /** The refusal of a start in a frozen scope, with the way out. */
 export function frozenRefusal(freeze: Freeze, command: string): string {
-  const unfreeze = freeze.scope === 'all' ? `${command} unfreeze --all` : `${command} unfreeze --team ${freeze.teamName ?? freeze.teamId}`;
+  const unfreeze =
+    freeze.scope === 'all'
+      ? `${command} unfreeze --all`
+      : `${command} unfreeze --team ${freeze.teamName ?? freeze.teamId}`;
   return `:snowflake: Attacks in ${freezeScopeText(freeze)} are ${frozenLine(freeze)}. Nothing was started. When it is safe again, \`${escapeMrkdwn(unfreeze)}\` lifts the freeze.`;
 }

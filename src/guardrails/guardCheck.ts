@@ -15,7 +15,12 @@ export interface GuardCheck {
  * The guards that cover a start: the attack's own (`--guard`, set by the starter) and those of
  * the game day running in its channel.
  */
-export async function coveringGuards(deps: Deps, actor: Actor, channel: string, own: GuardSpec[] = []): Promise<Guard[]> {
+export async function coveringGuards(
+  deps: Deps,
+  actor: Actor,
+  channel: string,
+  own: GuardSpec[] = [],
+): Promise<Guard[]> {
   const owner = { workspaceId: actor.workspaceId, userId: actor.userId, userName: actor.userName };
   const guards: Guard[] = own.map((spec) => ({ spec, owner }));
   const gameDay = await deps.gameDays.running(channel);
@@ -35,13 +40,18 @@ export async function checkGuards(deps: Deps, api: ScopedPlatform, guards: Guard
   );
 }
 
-const named = (checks: GuardCheck[]) => checks.map((c) => `*${escapeMrkdwn(guardName(c.guard.spec, c.reading))}* (${escapeMrkdwn(c.reading.state)})`).join(', ');
+const named = (checks: GuardCheck[]) =>
+  checks
+    .map((c) => `*${escapeMrkdwn(guardName(c.guard.spec, c.reading))}* (${escapeMrkdwn(c.reading.state)})`)
+    .join(', ');
 
 /** An unhealthy guard refuses the start, naming the guard and its state. */
 export function refuseIfUnhealthy(checks: GuardCheck[]): void {
   const unhealthy = checks.filter((c) => c.reading.health === 'unhealthy');
   if (unhealthy.length) {
-    throw new UserInputError(`:rotating_light: Not started: ${unhealthy.length === 1 ? 'its guard' : 'its guards'} ${named(unhealthy)} ${unhealthy.length === 1 ? 'says' : 'say'} the system is unhealthy. Nothing was sent; start it once ${unhealthy.length === 1 ? 'it recovers' : 'they recover'}.`);
+    throw new UserInputError(
+      `:rotating_light: Not started: ${unhealthy.length === 1 ? 'its guard' : 'its guards'} ${named(unhealthy)} ${unhealthy.length === 1 ? 'says' : 'say'} the system is unhealthy. Nothing was sent; start it once ${unhealthy.length === 1 ? 'it recovers' : 'they recover'}.`,
+    );
   }
 }
 
@@ -54,11 +64,19 @@ export class GuardsUnknownError extends UserInputError {
  * Before a start: unhealthy refuses; a state that cannot be told needs the person to have seen it
  * on the preview (its guard keys in `acknowledged`) and chosen Start anyway.
  */
-export async function guardStart(deps: Deps, api: ScopedPlatform, guards: Guard[], acknowledged: readonly string[] | undefined): Promise<GuardCheck[]> {
+export async function guardStart(
+  deps: Deps,
+  api: ScopedPlatform,
+  guards: Guard[],
+  acknowledged: readonly string[] | undefined,
+): Promise<GuardCheck[]> {
   const checks = await checkGuards(deps, api, guards);
   refuseIfUnhealthy(checks);
   const unknown = unknownGuards(checks).filter((c) => !acknowledged?.includes(guardKey(c.guard.spec)));
-  if (unknown.length) throw new GuardsUnknownError(`${unknownGuardsText(unknown)} Nothing was started: run the command again, and its preview shows the guards and offers Start anyway.`);
+  if (unknown.length)
+    throw new GuardsUnknownError(
+      `${unknownGuardsText(unknown)} Nothing was started: run the command again, and its preview shows the guards and offers Start anyway.`,
+    );
   return checks;
 }
 
@@ -73,5 +91,10 @@ export function unknownGuardsText(checks: GuardCheck[]): string {
 
 /** The guards as a new card shows them. */
 export function cardGuards(checks: GuardCheck[]): CardGuard[] {
-  return checks.map((c) => ({ key: guardKey(c.guard.spec), name: guardName(c.guard.spec, c.reading), state: c.reading.state, health: c.reading.health }));
+  return checks.map((c) => ({
+    key: guardKey(c.guard.spec),
+    name: guardName(c.guard.spec, c.reading),
+    state: c.reading.state,
+    health: c.reading.health,
+  }));
 }

@@ -39,7 +39,8 @@ async function watchedGuards(deps: Deps): Promise<Watched[]> {
   const entryOf = (guard: Guard) => {
     const key = guardKey(guard.spec);
     const entry = byKey.get(key) ?? { guard, owners: [], attacks: [], gameDays: new Set<string>() };
-    if (!entry.owners.some((o) => o.workspaceId === guard.owner.workspaceId && o.userId === guard.owner.userId)) entry.owners.push(guard.owner);
+    if (!entry.owners.some((o) => o.workspaceId === guard.owner.workspaceId && o.userId === guard.owner.userId))
+      entry.owners.push(guard.owner);
     byKey.set(key, entry);
     return entry;
   };
@@ -52,7 +53,13 @@ async function watchedGuards(deps: Deps): Promise<Watched[]> {
   const guardedCards = await deps.cards.getMany(guarded.map((g) => g.guid));
   for (const [index, { guid, attack, guards }] of guarded.entries()) {
     const card = guardedCards[index];
-    const covered = card ? (isLive(card) ? card : undefined) : attack && now - Date.parse(attack.createdAt) < uncardedFor(attack) ? attack : undefined;
+    const covered = card
+      ? isLive(card)
+        ? card
+        : undefined
+      : attack && now - Date.parse(attack.createdAt) < uncardedFor(attack)
+        ? attack
+        : undefined;
     if (covered) guards.forEach((guard) => cover(guard, covered));
     // A finished attack needs its guards no more.
     else await deps.guards.dropForAttack(guid);
@@ -66,7 +73,8 @@ async function watchedGuards(deps: Deps): Promise<Watched[]> {
   if (days.size) {
     for (const card of await deps.cards.getMany([...(await deps.cards.liveByTeam()).values()].flat())) {
       const day = card && days.get(card.channel);
-      if (card && day && isLive(card) && day.startedAt <= Date.parse(card.createdAt)) day.guards.forEach((guard) => cover(guard, card));
+      if (card && day && isLive(card) && day.startedAt <= Date.parse(card.createdAt))
+        day.guards.forEach((guard) => cover(guard, card));
     }
   }
   return [...byKey.values()];
@@ -89,7 +97,11 @@ async function read(deps: Deps, watched: Watched): Promise<GuardReading | undefi
       : (login?.team ?? login?.session.teams[0]);
     if (!login || !team) continue;
     try {
-      return await readGuard(deps.platform.as({ header: login.session.header, teamId: team.identifier }), watched.guard.spec, deps.clock.now);
+      return await readGuard(
+        deps.platform.as({ header: login.session.header, teamId: team.identifier }),
+        watched.guard.spec,
+        deps.clock.now,
+      );
     } catch (error) {
       if (!(error instanceof UnauthorizedError)) throw error;
     }
@@ -111,7 +123,9 @@ interface Outcome {
  */
 async function showOnCards(deps: Deps, outcomes: Outcome[]): Promise<void> {
   const byCard = new Map<string, Outcome[]>();
-  for (const outcome of outcomes) for (const attack of outcome.watched.attacks) byCard.set(attack.guid, [...(byCard.get(attack.guid) ?? []), outcome]);
+  for (const outcome of outcomes)
+    for (const attack of outcome.watched.attacks)
+      byCard.set(attack.guid, [...(byCard.get(attack.guid) ?? []), outcome]);
   const guids = [...byCard.keys()];
   const cards = await deps.cards.getMany(guids);
   for (const [index, guid] of guids.entries()) {
@@ -125,8 +139,21 @@ async function showOnCards(deps: Deps, outcomes: Outcome[]): Promise<void> {
         const key = guardKey(watched.guard.spec);
         const index = guards.findIndex((g) => g.key === key);
         const before = index >= 0 ? guards[index]! : undefined;
-        const next = { key, name: guardName(watched.guard.spec, reading), state: reading.state, health: reading.health, firedAt: fired.has(guid) ? reading.at : before?.firedAt };
-        if (before && before.state === next.state && before.health === next.health && before.firedAt === next.firedAt && before.name === next.name) continue;
+        const next = {
+          key,
+          name: guardName(watched.guard.spec, reading),
+          state: reading.state,
+          health: reading.health,
+          firedAt: fired.has(guid) ? reading.at : before?.firedAt,
+        };
+        if (
+          before &&
+          before.state === next.state &&
+          before.health === next.health &&
+          before.firedAt === next.firedAt &&
+          before.name === next.name
+        )
+          continue;
         if (index >= 0) guards[index] = next;
         else guards.push(next);
         changed = true;
@@ -146,10 +173,18 @@ async function showOnCards(deps: Deps, outcomes: Outcome[]): Promise<void> {
  * direct message to the guard's owner. A halt that fails for another reason is given back for
  * the next pass, without keeping what the others did from being recorded.
  */
-async function trip(deps: Deps, watched: Watched, reading: GuardReading, before: GuardReading | undefined, actedOn: Set<string>): Promise<Set<string>> {
+async function trip(
+  deps: Deps,
+  watched: Watched,
+  reading: GuardReading,
+  before: GuardReading | undefined,
+  actedOn: Set<string>,
+): Promise<Set<string>> {
   const name = guardName(watched.guard.spec, reading);
   const reason = `guard ${name} fired`;
-  const logins = await Promise.all(watched.owners.map(async (owner) => ({ owner, login: await deps.sessions.get(owner) })));
+  const logins = await Promise.all(
+    watched.owners.map(async (owner) => ({ owner, login: await deps.sessions.get(owner) })),
+  );
   const halted = new Set<string>();
   const stuck: Covered[] = [];
   const failed: string[] = [];
@@ -181,10 +216,25 @@ async function trip(deps: Deps, watched: Watched, reading: GuardReading, before:
           }
         }
         outcome = 'halted';
-        deps.logger.info({ audit: 'attack_halted', slackWorkspace: owner.workspaceId, slackUser: owner.userId, team: attack.teamId, attack: attack.guid, reason, guard: key }, 'audit: attack_halted');
+        deps.logger.info(
+          {
+            audit: 'attack_halted',
+            slackWorkspace: owner.workspaceId,
+            slackUser: owner.userId,
+            team: attack.teamId,
+            attack: attack.guid,
+            reason,
+            guard: key,
+          },
+          'audit: attack_halted',
+        );
         if (latest.ts) {
           const line = `:rotating_light: Guard *${escapeMrkdwn(name)}* fired (${escapeMrkdwn(reading.state)}) at ${slackDate(new Date(reading.at), '{time}')}: halted this attack with <@${owner.userId}>'s session.`;
-          await deps.slack.post(attack.channel, { text: line }, { threadTs: latest.ts }).catch((error: unknown) => deps.logger.warn({ err: error, attack: attack.guid }, 'could not post a guard halt in the thread'));
+          await deps.slack
+            .post(attack.channel, { text: line }, { threadTs: latest.ts })
+            .catch((error: unknown) =>
+              deps.logger.warn({ err: error, attack: attack.guid }, 'could not post a guard halt in the thread'),
+            );
         }
       } catch (error) {
         // Gone from the platform: there is nothing left to halt.
@@ -205,8 +255,19 @@ async function trip(deps: Deps, watched: Watched, reading: GuardReading, before:
     }
   }
   if (stuck.length) await askPeopleToHalt(deps, watched.guard, name, reading, stuck);
-  await recordTrips(deps, watched, reading, before, watched.attacks.filter((a) => halted.has(a.guid)), stuck);
-  if (failed.length) deps.logger.warn({ guard: key, attacks: failed }, 'could not halt attacks a fired guard covers; the next pass tries again');
+  await recordTrips(
+    deps,
+    watched,
+    reading,
+    before,
+    watched.attacks.filter((a) => halted.has(a.guid)),
+    stuck,
+  );
+  if (failed.length)
+    deps.logger.warn(
+      { guard: key, attacks: failed },
+      'could not halt attacks a fired guard covers; the next pass tries again',
+    );
   return halted;
 }
 
@@ -214,7 +275,14 @@ async function trip(deps: Deps, watched: Watched, reading: GuardReading, before:
  * Puts a trip in the timeline of each game day it touched: the channels of the attacks acted on
  * now, and, when the guard has just turned unhealthy, the game days it guards with nothing running.
  */
-async function recordTrips(deps: Deps, watched: Watched, reading: GuardReading, before: GuardReading | undefined, halted: Covered[], stuck: Covered[]): Promise<void> {
+async function recordTrips(
+  deps: Deps,
+  watched: Watched,
+  reading: GuardReading,
+  before: GuardReading | undefined,
+  halted: Covered[],
+  stuck: Covered[],
+): Promise<void> {
   const channels = new Set([...halted, ...stuck].map((c) => c.channel));
   if (before?.health !== 'unhealthy') for (const channel of watched.gameDays) channels.add(channel);
   const attack = (c: Covered) => ({ guid: c.guid, type: c.type });
@@ -236,18 +304,38 @@ async function recordTrips(deps: Deps, watched: Watched, reading: GuardReading, 
   }
 }
 
-async function askPeopleToHalt(deps: Deps, guard: Guard, name: string, reading: GuardReading, cards: Covered[]): Promise<void> {
+async function askPeopleToHalt(
+  deps: Deps,
+  guard: Guard,
+  name: string,
+  reading: GuardReading,
+  cards: Covered[],
+): Promise<void> {
   const owner = guard.owner;
-  const list = (cs: Covered[]) => cs.map((c) => `*${escapeMrkdwn(c.type)}* \`${c.guid}\` in *${escapeMrkdwn(c.teamName)}*`).join(', ');
+  const list = (cs: Covered[]) =>
+    cs.map((c) => `*${escapeMrkdwn(c.type)}* \`${c.guid}\` in *${escapeMrkdwn(c.teamName)}*`).join(', ');
   for (const channel of new Set(cards.map((c) => c.channel))) {
     const here = cards.filter((c) => c.channel === channel);
     const text = `:rotating_light: Guard *${escapeMrkdwn(name)}* fired (${escapeMrkdwn(reading.state)}), but <@${owner.userId}>'s session could not halt ${list(here)}. Halt ${here.length === 1 ? 'it' : 'them'} now.`;
     // A Halt for each attack, as its card has, and Halt all (behind its confirmation) for the hurry.
-    const halts = here.slice(0, 24).map((c) => button(`Halt ${c.type} · ${c.guid.slice(0, 8)}`, HALT_ATTACK, { style: 'danger', value: attackRefValue({ guid: c.guid, teamId: c.teamId, kind: c.kind }) }));
-    await deps.slack.post(channel, { text, blocks: [section(text), actions('guard_halt', [...halts, haltAllButton()])] }).catch((error: unknown) => deps.logger.warn({ err: error, channel }, 'could not ask a channel to halt after a guard fired'));
+    const halts = here.slice(0, 24).map((c) =>
+      button(`Halt ${c.type} · ${c.guid.slice(0, 8)}`, HALT_ATTACK, {
+        style: 'danger',
+        value: attackRefValue({ guid: c.guid, teamId: c.teamId, kind: c.kind }),
+      }),
+    );
+    await deps.slack
+      .post(channel, { text, blocks: [section(text), actions('guard_halt', [...halts, haltAllButton()])] })
+      .catch((error: unknown) =>
+        deps.logger.warn({ err: error, channel }, 'could not ask a channel to halt after a guard fired'),
+      );
   }
   const dm = `:rotating_light: Your guard *${escapeMrkdwn(name)}* fired (${escapeMrkdwn(reading.state)}), but your session could not halt ${list(cards)}: log in again with \`${deps.config.slack.command} login\` and halt ${cards.length === 1 ? 'it' : 'them'}, or ask someone who can.`;
-  await deps.slack.post(owner.userId, { text: dm }).catch((error: unknown) => deps.logger.warn({ err: error }, 'could not tell a guard owner that their guard could not halt'));
+  await deps.slack
+    .post(owner.userId, { text: dm })
+    .catch((error: unknown) =>
+      deps.logger.warn({ err: error }, 'could not tell a guard owner that their guard could not halt'),
+    );
 }
 
 /**
@@ -264,27 +352,41 @@ export async function enforceGuards(deps: Deps): Promise<void> {
     return;
   }
   const intervalMs = deps.config.pollSeconds * 1000;
-  const warn = (w: Watched) => (error: unknown) => deps.logger.warn({ err: error, guard: guardKey(w.guard.spec) }, 'could not read or act on a guard');
+  const warn = (w: Watched) => (error: unknown) =>
+    deps.logger.warn({ err: error, guard: guardKey(w.guard.spec) }, 'could not read or act on a guard');
   // Guards are read side by side…
   const readings = await Promise.all(
-    watched.map(async (w) => {
-      if (!(await deps.store.claim(`guard-read:${guardKey(w.guard.spec)}`, intervalMs * 2, reader))) return undefined;
-      const reading = (await read(deps, w)) ?? { health: 'unknown' as const, state: 'nobody logged in can read it', at: new Date(deps.clock.now()).toISOString() };
-      const before = await deps.guards.reading(w.guard.spec);
-      await deps.guards.saveReading(w.guard.spec, reading);
-      return { watched: w, reading, before };
-    }).map((p, i) => p.catch(warn(watched[i]!))),
+    watched
+      .map(async (w) => {
+        if (!(await deps.store.claim(`guard-read:${guardKey(w.guard.spec)}`, intervalMs * 2, reader))) return undefined;
+        const reading = (await read(deps, w)) ?? {
+          health: 'unknown' as const,
+          state: 'nobody logged in can read it',
+          at: new Date(deps.clock.now()).toISOString(),
+        };
+        const before = await deps.guards.reading(w.guard.spec);
+        await deps.guards.saveReading(w.guard.spec, reading);
+        return { watched: w, reading, before };
+      })
+      .map((p, i) => p.catch(warn(watched[i]!))),
   );
   // …and acted on one after another, so two guards firing together halt an attack once.
   const outcomes: Outcome[] = [];
   const actedOn = new Set<string>();
   for (const r of readings) {
     if (!r) continue;
-    const fired = r.reading.health === 'unhealthy' ? await trip(deps, r.watched, r.reading, r.before, actedOn).catch(warn(r.watched)) : undefined;
+    const fired =
+      r.reading.health === 'unhealthy'
+        ? await trip(deps, r.watched, r.reading, r.before, actedOn).catch(warn(r.watched))
+        : undefined;
     outcomes.push({ ...r, fired: fired ?? new Set<string>() });
   }
   await showOnCards(deps, outcomes);
   for (const channel of new Set(outcomes.flatMap((o) => [...o.watched.gameDays]))) {
-    await deps.gameDays.showGuards(channel).catch((error: unknown) => deps.logger.warn({ err: error, channel }, 'could not redraw the guards of a game day'));
+    await deps.gameDays
+      .showGuards(channel)
+      .catch((error: unknown) =>
+        deps.logger.warn({ err: error, channel }, 'could not redraw the guards of a game day'),
+      );
   }
 }

@@ -36,7 +36,9 @@ export const guardUsage = '--guard a:<monitor id> | --guard b:<alert name>';
 
 /** The one identity of a guard: two attacks guarded by the same monitor share its reading. */
 export function guardKey(spec: GuardSpec): string {
-  return spec.kind === 'a' ? `a|${spec.integration}|${spec.domain ?? ''}|${spec.monitorId}` : `b|${spec.uri}|${spec.alert}`;
+  return spec.kind === 'a'
+    ? `a|${spec.integration}|${spec.domain ?? ''}|${spec.monitorId}`
+    : `b|${spec.uri}|${spec.alert}`;
 }
 
 /** How a guard is written in a command: `a:1234567`, `b:CheckoutErrorRate`. */
@@ -53,17 +55,35 @@ export function guardName(spec: GuardSpec, reading?: Pick<GuardReading, 'name'>)
 /** `--guard a:<id>` or `--guard b:<alert name>`, with the integration from config. */
 export function parseGuard(text: string, config: Pick<Config, 'monitoring'>, cmd: string): GuardSpec {
   const match = /^\s*([ab])\s*:\s*(.+?)\s*$/i.exec(text);
-  if (!match) throw new UserInputError(`“${escapeMrkdwn(text)}” is not a guard. Write \`a:<monitor id>\` for a monitoringA monitor or \`b:<alert name>\` for a monitoringB alert.`, guardUsage);
+  if (!match)
+    throw new UserInputError(
+      `“${escapeMrkdwn(text)}” is not a guard. Write \`a:<monitor id>\` for a monitoringA monitor or \`b:<alert name>\` for a monitoringB alert.`,
+      guardUsage,
+    );
   const [, kind, value] = match as unknown as [string, string, string];
   if (kind.toLowerCase() === 'a') {
-    if (!/^\d{1,20}$/.test(value)) throw new UserInputError(`“${escapeMrkdwn(value)}” is not a monitor id: monitoringA monitors have numeric ids, such as \`a:1234567\`.`, guardUsage);
+    if (!/^\d{1,20}$/.test(value))
+      throw new UserInputError(
+        `“${escapeMrkdwn(value)}” is not a monitor id: monitoringA monitors have numeric ids, such as \`a:1234567\`.`,
+        guardUsage,
+      );
     const integration = config.monitoring.integrationA;
-    if (!integration) throw new UserInputError(`Monitor guards need MONITORING_A_INTEGRATION, which this Faultline does not set. Ask whoever runs it, or use \`${cmd} gameday guard\` to name the integration.`);
+    if (!integration)
+      throw new UserInputError(
+        `Monitor guards need MONITORING_A_INTEGRATION, which this Faultline does not set. Ask whoever runs it, or use \`${cmd} gameday guard\` to name the integration.`,
+      );
     return { kind: 'a', monitorId: value, integration, domain: config.monitoring.domainA };
   }
-  if (!/^[\w.:/-]{1,200}$/.test(value)) throw new UserInputError(`“${escapeMrkdwn(value)}” is not an alert name: letters, digits and \`_ . : / -\` only.`, guardUsage);
+  if (!/^[\w.:/-]{1,200}$/.test(value))
+    throw new UserInputError(
+      `“${escapeMrkdwn(value)}” is not an alert name: letters, digits and \`_ . : / -\` only.`,
+      guardUsage,
+    );
   const uri = config.monitoring.uriB;
-  if (!uri) throw new UserInputError(`Alert guards need MONITORING_B_URI, which this Faultline does not set. Ask whoever runs it, or use \`${cmd} gameday guard\` to give the URI.`);
+  if (!uri)
+    throw new UserInputError(
+      `Alert guards need MONITORING_B_URI, which this Faultline does not set. Ask whoever runs it, or use \`${cmd} gameday guard\` to give the URI.`,
+    );
   return { kind: 'b', alert: value, uri };
 }
 
@@ -86,7 +106,10 @@ export async function readGuard(api: ScopedPlatform, spec: GuardSpec, now: () =>
   const at = new Date(now()).toISOString();
   try {
     if (spec.kind === 'a') {
-      const monitor = await api.monitoring.getMonitorA(spec.monitorId, { integrationName: spec.integration, domain: spec.domain });
+      const monitor = await api.monitoring.getMonitorA(spec.monitorId, {
+        integrationName: spec.integration,
+        domain: spec.domain,
+      });
       return { health: monitorHealth(monitor), state: monitor.overall_state ?? 'no state', name: monitor.name, at };
     }
     const alerts = await api.monitoring.alertsB({ uri: spec.uri, name: spec.alert });
@@ -103,17 +126,27 @@ export async function readGuard(api: ScopedPlatform, spec: GuardSpec, now: () =>
 
 /** A guard's reading in a line: `checkout p99 latency (1234567): Alert`. */
 export function guardLine(spec: GuardSpec, reading: GuardReading | undefined): string {
-  const emoji = !reading ? ':grey_question:' : reading.health === 'unhealthy' ? ':rotating_light:' : reading.health === 'healthy' ? ':large_green_circle:' : ':grey_question:';
+  const emoji = !reading
+    ? ':grey_question:'
+    : reading.health === 'unhealthy'
+      ? ':rotating_light:'
+      : reading.health === 'healthy'
+        ? ':large_green_circle:'
+        : ':grey_question:';
   return `${emoji} ${escapeMrkdwn(guardName(spec, reading))}: ${escapeMrkdwn(reading?.state ?? 'not read yet')}`;
 }
 
 /** What halting a guarded attack needs, and where to say so. */
-export type GuardedAttack = Pick<CardRecord, 'guid' | 'kind' | 'teamId' | 'teamName' | 'channel' | 'type' | 'createdAt' | 'startedBy' | 'lengthSeconds'>;
+export type GuardedAttack = Pick<
+  CardRecord,
+  'guid' | 'kind' | 'teamId' | 'teamName' | 'channel' | 'type' | 'createdAt' | 'startedBy' | 'lengthSeconds'
+>;
 
 /** An attack's guards as stored; a bare list is how they were kept before the attack was kept with them. */
 type StoredAttackGuards = { attack: GuardedAttack; guards: Guard[] } | Guard[];
 
-const guardsOf = (stored: StoredAttackGuards | undefined): Guard[] => (stored === undefined ? [] : Array.isArray(stored) ? stored : stored.guards);
+const guardsOf = (stored: StoredAttackGuards | undefined): Guard[] =>
+  stored === undefined ? [] : Array.isArray(stored) ? stored : stored.guards;
 
 /**
  * Where guards are kept: per attack and per game day (by its id, so they end with it), and the
@@ -135,14 +168,19 @@ export class GuardStore {
    * hold before its card is saved, and when its card could not be posted at all.
    */
   async setForAttack(attack: GuardedAttack, guards: Guard[]): Promise<void> {
-    if (guards.length) await this.#store.set<StoredAttackGuards>(`guards:attack:${attack.guid}`, { attack, guards }, 30 * 24 * 3600_000);
+    if (guards.length)
+      await this.#store.set<StoredAttackGuards>(`guards:attack:${attack.guid}`, { attack, guards }, 30 * 24 * 3600_000);
   }
 
   /** Every attack that has guards of its own, with them (the attack itself unless kept before it was). */
   async attackGuards(): Promise<{ guid: string; attack: GuardedAttack | undefined; guards: Guard[] }[]> {
     const found: { guid: string; attack: GuardedAttack | undefined; guards: Guard[] }[] = [];
     for await (const [key, stored] of this.#store.entries<StoredAttackGuards>('guards:attack:')) {
-      found.push({ guid: key.slice('guards:attack:'.length), attack: Array.isArray(stored) ? undefined : stored.attack, guards: guardsOf(stored) });
+      found.push({
+        guid: key.slice('guards:attack:'.length),
+        attack: Array.isArray(stored) ? undefined : stored.attack,
+        guards: guardsOf(stored),
+      });
     }
     return found;
   }
@@ -156,7 +194,8 @@ export class GuardStore {
     // Kept as one list per game day before each guard had its own key.
     const listed = (await this.#store.get<Guard[]>(`guards:gameday:${id}`)) ?? [];
     const added: { guard: Guard; addedAt: number }[] = [];
-    for await (const [, entry] of this.#store.entries<{ guard: Guard; addedAt: number }>(`guards:gameday:${id}:`)) added.push(entry);
+    for await (const [, entry] of this.#store.entries<{ guard: Guard; addedAt: number }>(`guards:gameday:${id}:`))
+      added.push(entry);
     const all = [...listed, ...added.sort((x, y) => x.addedAt - y.addedAt).map((entry) => entry.guard)];
     const seen = new Set<string>();
     return all.filter((g) => !seen.has(guardKey(g.spec)) && seen.add(guardKey(g.spec)));

@@ -46,19 +46,25 @@ const ended = (lifecycle: string | undefined) => lifecycle === 'Complete' || lif
  * read on its own, so one that fails (no Kubernetes access, a 5xx) never keeps the other's attacks
  * running. A halt is idempotent on the platform; `ledger` lets a caller skip attacks it halted already.
  */
-export async function haltTeamAttacks(api: ScopedPlatform, request: { reason: string; reference: string }, ledger: HaltLedger = everyTime): Promise<SweepResult> {
+export async function haltTeamAttacks(
+  api: ScopedPlatform,
+  request: { reason: string; reference: string },
+  ledger: HaltLedger = everyTime,
+): Promise<SweepResult> {
   const found: SweptAttack[] = [];
   const result: SweepResult = { halted: [], failed: [], unread: [] };
   try {
     for await (const attack of api.attacks.iterateActive({ pageSize: 1000 })) {
-      if (!ended(attack.stage_lifecycle)) found.push({ guid: attack.guid, kind: 'attack', type: attack.infra_command?.type });
+      if (!ended(attack.stage_lifecycle))
+        found.push({ guid: attack.guid, kind: 'attack', type: attack.infra_command?.type });
     }
   } catch (error) {
     result.unread.push({ source: 'attacks', error });
   }
   try {
     for (const attack of await api.kubernetes.list()) {
-      if (!ended(attack.stage_lifecycle) && !attack.end_time) found.push({ guid: attack.guid, kind: 'kubernetes', type: attack.impact_definition?.cli_args?.[0] });
+      if (!ended(attack.stage_lifecycle) && !attack.end_time)
+        found.push({ guid: attack.guid, kind: 'kubernetes', type: attack.impact_definition?.cli_args?.[0] });
     }
   } catch (error) {
     result.unread.push({ source: 'kubernetes', error });
@@ -87,7 +93,9 @@ export function unreadText(unread: SweepResult['unread']): string {
 
 /** The teams a freeze covers, as the declarer's session sees them. */
 function frozenTeams(freeze: Freeze, login: Login): TeamEntry[] {
-  return freeze.scope === 'all' ? login.session.teams : login.session.teams.filter((t) => t.identifier === freeze.teamId);
+  return freeze.scope === 'all'
+    ? login.session.teams
+    : login.session.teams.filter((t) => t.identifier === freeze.teamId);
 }
 
 /** How long one notice about one cause keeps from being repeated. */
@@ -142,7 +150,10 @@ async function enforceFreeze(deps: Deps, freeze: Freeze): Promise<void> {
   const declareAgain = `\`${cmd} freeze ${freeze.scope === 'all' ? '--all' : `--team ${freeze.teamName ?? freeze.teamId}`}\``;
   const login = await deps.sessions.get(freeze.by);
   if (!login) {
-    if (freeze.channel && (await deps.store.claim(`freeze-orphaned:${freeze.scope}:${freeze.teamId ?? ''}:${freeze.since}`, noticeTtlMs))) {
+    if (
+      freeze.channel &&
+      (await deps.store.claim(`freeze-orphaned:${freeze.scope}:${freeze.teamId ?? ''}:${freeze.since}`, noticeTtlMs))
+    ) {
       await deps.slack.post(freeze.channel, {
         text: `:warning: The freeze on ${where} still refuses starts through Faultline, but it can no longer halt attacks started elsewhere: <@${freeze.by.userId}> is logged out. Someone logged in can declare it again with \`${cmd} freeze\`.`,
       });
@@ -152,13 +163,26 @@ async function enforceFreeze(deps: Deps, freeze: Freeze): Promise<void> {
   const teams = frozenTeams(freeze, login);
   if (freeze.scope === 'team' && !teams.length) {
     const team = escapeMrkdwn(freeze.teamName ?? freeze.teamId ?? 'the team');
-    await noticeOnce(deps, freeze, 'not-member', `${cannotHalt}: <@${freeze.by.userId}> is no longer in ${team}. It still refuses starts through Faultline; someone in ${team} can declare it again with ${escapeMrkdwn(declareAgain)}.`);
+    await noticeOnce(
+      deps,
+      freeze,
+      'not-member',
+      `${cannotHalt}: <@${freeze.by.userId}> is no longer in ${team}. It still refuses starts through Faultline; someone in ${team} can declare it again with ${escapeMrkdwn(declareAgain)}.`,
+    );
     return;
   }
   const sessionRefused = () =>
-    noticeOnce(deps, freeze, 'session', `${cannotHalt}: the platform no longer accepts the session of <@${freeze.by.userId}>. It still refuses starts through Faultline; <@${freeze.by.userId}> can log in again, or someone logged in can declare it again with ${escapeMrkdwn(declareAgain)}.`);
+    noticeOnce(
+      deps,
+      freeze,
+      'session',
+      `${cannotHalt}: the platform no longer accepts the session of <@${freeze.by.userId}>. It still refuses starts through Faultline; <@${freeze.by.userId}> can log in again, or someone logged in can declare it again with ${escapeMrkdwn(declareAgain)}.`,
+    );
   const intervalMs = deps.config.pollSeconds * 1000;
-  const request = { reason: `frozen: ${freeze.reason}`, reference: `slack:${freeze.by.workspaceId}:${freeze.by.userId}` };
+  const request = {
+    reason: `frozen: ${freeze.reason}`,
+    reference: `slack:${freeze.by.workspaceId}:${freeze.by.userId}`,
+  };
   for (const team of teams) {
     const name = `*${escapeMrkdwn(teamName(team))}*`;
     try {
@@ -180,18 +204,39 @@ async function enforceFreeze(deps: Deps, freeze: Freeze): Promise<void> {
         // Every other team would be refused the same way.
         return;
       }
-      const names = (list: SweptAttack[]) => list.map((a) => `${a.kind === 'kubernetes' ? 'Kubernetes ' : ''}${a.type ? `*${escapeMrkdwn(a.type)}* ` : ''}\`${a.guid}\``).join(', ');
+      const names = (list: SweptAttack[]) =>
+        list
+          .map(
+            (a) =>
+              `${a.kind === 'kubernetes' ? 'Kubernetes ' : ''}${a.type ? `*${escapeMrkdwn(a.type)}* ` : ''}\`${a.guid}\``,
+          )
+          .join(', ');
       if (halted.length && freeze.channel) {
-        await deps.slack.post(freeze.channel, { text: `:snowflake: Halted ${names(halted)} in ${name}: it started while the team is frozen.` });
+        await deps.slack.post(freeze.channel, {
+          text: `:snowflake: Halted ${names(halted)} in ${name}: it started while the team is frozen.`,
+        });
       }
       for (const attack of failed) {
-        await noticeOnce(deps, freeze, `halt:${attack.guid}`, `:warning: Could not halt ${names([attack])} in ${name}, which started while the team is frozen (${errorInBrief(attack.error, { team: teamName(team) })}). Faultline tries again every poll; halt it from the card, the web UI or \`${cmd} halt ${attack.guid}\`.`);
+        await noticeOnce(
+          deps,
+          freeze,
+          `halt:${attack.guid}`,
+          `:warning: Could not halt ${names([attack])} in ${name}, which started while the team is frozen (${errorInBrief(attack.error, { team: teamName(team) })}). Faultline tries again every poll; halt it from the card, the web UI or \`${cmd} halt ${attack.guid}\`.`,
+        );
       }
       for (const { source, error } of unread) {
-        await noticeOnce(deps, freeze, `read:${team.identifier}:${source}`, `:warning: The freeze on ${where} could not read the ${source === 'kubernetes' ? 'Kubernetes attacks' : 'attacks'} of ${name} (${errorInBrief(error, { team: teamName(team) })}), so it cannot halt those that start there. It tries again every poll; \`${cmd} halt all\` halts them meanwhile.`);
+        await noticeOnce(
+          deps,
+          freeze,
+          `read:${team.identifier}:${source}`,
+          `:warning: The freeze on ${where} could not read the ${source === 'kubernetes' ? 'Kubernetes attacks' : 'attacks'} of ${name} (${errorInBrief(error, { team: teamName(team) })}), so it cannot halt those that start there. It tries again every poll; \`${cmd} halt all\` halts them meanwhile.`,
+        );
       }
     } catch (error) {
-      deps.logger.warn({ err: error, scope: freeze.scope, teamId: team.identifier }, 'could not enforce a freeze in a team');
+      deps.logger.warn(
+        { err: error, scope: freeze.scope, teamId: team.identifier },
+        'could not enforce a freeze in a team',
+      );
       if (error instanceof UnauthorizedError) {
         await sessionRefused();
         return;

@@ -19,9 +19,14 @@ export async function secureLoginUrl(actor: Actor, deps: Deps): Promise<string |
  * What every Log in entry shows (the command, the Log in buttons, a refused submission), as
  * LOGIN_MODE says: the Slack form, the form with the secure page offered first, or the page only.
  */
-export async function loginModalFor(actor: Actor, deps: Deps, options: Omit<LoginModalOptions, 'secureUrl'> = {}): Promise<ModalView> {
+export async function loginModalFor(
+  actor: Actor,
+  deps: Deps,
+  options: Omit<LoginModalOptions, 'secureUrl'> = {},
+): Promise<ModalView> {
   const url = await secureLoginUrl(actor, deps);
-  if (url && deps.config.login.mode === 'page') return securePageModal(url, options.notice ? { notice: options.notice } : {});
+  if (url && deps.config.login.mode === 'page')
+    return securePageModal(url, options.notice ? { notice: options.notice } : {});
   return loginModal({ ...options, secureUrl: url });
 }
 

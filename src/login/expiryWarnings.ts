@@ -33,8 +33,18 @@ export async function warnExpiringSessions(deps: Deps): Promise<number> {
       if ((await deps.store.get(marker)) || !(await deps.store.claim(marker, left + 60_000))) continue;
       await deps.store.set(marker, true, left + 60_000);
       const actor = { ...person, channelId: undefined };
-      await deps.slack.post(person.userId, expiryWarningMessage({ expiresAt: login.expiresAt, liveAttacks: live, secureUrl: await secureLoginUrl(actor, deps) }));
-      deps.logger.info({ slackWorkspace: person.workspaceId, slackUser: person.userId, liveAttacks: live }, 'warned a person that their session ends soon');
+      await deps.slack.post(
+        person.userId,
+        expiryWarningMessage({
+          expiresAt: login.expiresAt,
+          liveAttacks: live,
+          secureUrl: await secureLoginUrl(actor, deps),
+        }),
+      );
+      deps.logger.info(
+        { slackWorkspace: person.workspaceId, slackUser: person.userId, liveAttacks: live },
+        'warned a person that their session ends soon',
+      );
       sent++;
     }
     return sent;

@@ -10,7 +10,7 @@ import { csrfToken, validCsrf } from './csrf.ts';
 import { loginPagePath } from './entry.ts';
 import { LoginLimits } from './limits.ts';
 import { LoginLinks, newSecret, sameSecret, type LoginLink } from './links.ts';
-import { logIn } from './logIn.ts';
+import { type LoginOutcome, logIn } from './logIn.ts';
 import { loginPage, loginPageHeaders, type LoginPageState } from './page.ts';
 import { plural } from '../views/plural.ts';
 
@@ -35,7 +35,13 @@ export function loginRoutes(deps: Deps, refreshHome: (actor: Actor) => Promise<v
   const handler = (req: IncomingMessage, res: ServerResponse) => {
     new LoginPageRequest(deps, refreshHome, req, res).answer().catch((error: unknown) => {
       deps.logger.error({ err: error }, 'the login page failed');
-      if (!res.headersSent) send(res, 500, { kind: 'problem', title: 'Something went wrong', message: 'Faultline could not show the login page. Try again; if it keeps failing, tell whoever runs Faultline.' });
+      if (!res.headersSent)
+        send(res, 500, {
+          kind: 'problem',
+          title: 'Something went wrong',
+          message:
+            'Faultline could not show the login page. Try again; if it keeps failing, tell whoever runs Faultline.',
+        });
       else res.end();
     });
   };
@@ -73,7 +79,11 @@ function isPrivateAddress(address: string): boolean {
 export function clientAddress(req: IncomingMessage): string {
   const peer = req.socket.remoteAddress ?? 'unknown';
   const forwarded = req.headers['x-forwarded-for'];
-  const last = (Array.isArray(forwarded) ? forwarded.join(',') : forwarded)?.split(',').map((s) => s.trim()).filter(Boolean).at(-1);
+  const last = (Array.isArray(forwarded) ? forwarded.join(',') : forwarded)
+    ?.split(',')
+    .map((s) => s.trim())
+    .filter(Boolean)
+    .at(-1);
   return last && isPrivateAddress(peer) && isIP(last) ? last : peer;
 }
 
@@ -112,7 +122,11 @@ class LoginPageRequest {
     const blocked = await this.#limits.addressBlockedUntil(this.#address);
     if (blocked) {
       this.#deps.logger.warn('login page refused: too many failures from one address');
-      return send(this.#res, 429, { kind: 'problem', title: 'Too many attempts', message: `Too many failed logins from your network. Try again at ${clockTime(blocked, this.#deps.clock.now())}.` });
+      return send(this.#res, 429, {
+        kind: 'problem',
+        title: 'Too many attempts',
+        message: `Too many failed logins from your network. Try again at ${clockTime(blocked, this.#deps.clock.now())}.`,
+      });
     }
     // Tokens are base64url: anything percent-encoded is not one, and is not decoded.
     const token = new URL(this.#req.url ?? '/', 'http://localhost').pathname.split('/').at(-1) ?? '';
@@ -125,43 +139,90 @@ class LoginPageRequest {
     if (this.#req.method === 'GET') {
       secret ??= newSecret();
       if (!(await this.#links.bindBrowser(found, secret))) {
-        return send(this.#res, 410, { kind: 'problem', title: 'This link was opened elsewhere', message: 'Each login link works in one browser only, and another one opened it first. Run the login command in Slack again for a new link.' });
+        return send(this.#res, 410, {
+          kind: 'problem',
+          title: 'This link was opened elsewhere',
+          message:
+            'Each login link works in one browser only, and another one opened it first. Run the login command in Slack again for a new link.',
+        });
       }
-      return send(this.#res, 200, { kind: 'form', csrf: csrfToken(secret, found.hash) }, this.#cookie(secret, found.link));
+      return send(
+        this.#res,
+        200,
+        { kind: 'form', csrf: csrfToken(secret, found.hash) },
+        this.#cookie(secret, found.link),
+      );
     }
     const form = await readForm(this.#req);
-    if (!secret || !sameSecret(secret, found.link.browser) || !form || !validCsrf(form.get('csrf') ?? undefined, secret, found.hash)) {
+    if (
+      !secret ||
+      !sameSecret(secret, found.link.browser) ||
+      !form ||
+      !validCsrf(form.get('csrf') ?? undefined, secret, found.hash)
+    ) {
       this.#deps.logger.warn('login page refused a form it did not issue');
-      return send(this.#res, 403, { kind: 'problem', title: 'This form could not be verified', message: 'Faultline did not recognise this form, so nothing was sent to the platform. Open the link from Slack again in this browser, or run the login command for a new one.' });
+      return send(this.#res, 403, {
+        kind: 'problem',
+        title: 'This form could not be verified',
+        message:
+          'Faultline did not recognise this form, so nothing was sent to the platform. Open the link from Slack again in this browser, or run the login command for a new one.',
+      });
     }
     const csrf = csrfToken(secret, found.hash);
-    const actor: Actor = { workspaceId: found.link.workspaceId, userId: found.link.userId, userName: found.link.userName, channelId: undefined };
+    const actor: Actor = {
+      workspaceId: found.link.workspaceId,
+      userId: found.link.userId,
+      userName: found.link.userName,
+      channelId: undefined,
+    };
     const email = form.get('email')?.trim() ?? '';
     const company = form.get('company')?.trim() || undefined;
     if (form.get('intent') === 'reset') return this.#resetPassword(csrf, email, company);
 
     const password = form.get('password') ?? '';
     const mfaCode = form.get('mfa')?.replace(/\s/g, '') || undefined;
-    const again = (error: string, status = 400, mfa = mfaCode !== undefined || form.has('mfa')) => send(this.#res, status, { kind: 'form', csrf, email, company, error, mfa });
+    const again = (error: string, status = 400, mfa = mfaCode !== undefined || form.has('mfa')) =>
+      send(this.#res, status, { kind: 'form', csrf, email, company, error, mfa });
     if (!emailPattern.test(email)) return again('Enter the e-mail address you log in to the platform with.');
     if (!password) return again('Enter your password.');
     if (mfaCode !== undefined && !/^\d{6}$/.test(mfaCode)) return again('The MFA code is 6 digits.');
 
-    let outcome;
+    let outcome: LoginOutcome;
     try {
       outcome = await logIn(actor, { email, password, companyName: company, mfaCode }, this.#deps);
     } catch (error) {
       this.#deps.logger.warn({ err: error }, 'login from the secure page failed');
-      return again(describeError(error, { command: this.#deps.config.slack.command, doing: 'log you in' }).text.replace(/[*`]/g, ''), 502);
+      return again(
+        describeError(error, { command: this.#deps.config.slack.command, doing: 'log you in' }).text.replace(
+          /[*`]/g,
+          '',
+        ),
+        502,
+      );
     }
     switch (outcome.kind) {
       case 'mfaRequired':
-        return send(this.#res, 200, { kind: 'form', csrf, email, company, mfa: true, notice: 'Your account uses MFA: enter your password again with the current code from your authenticator app.' });
+        return send(this.#res, 200, {
+          kind: 'form',
+          csrf,
+          email,
+          company,
+          mfa: true,
+          notice: 'Your account uses MFA: enter your password again with the current code from your authenticator app.',
+        });
       case 'rejected':
         await this.#limits.recordAddressFailure(this.#address);
-        return again(outcome.mfaCodeGiven ? 'E-mail, password or MFA code not accepted. Check them and try again.' : 'E-mail or password not accepted. Check them and try again.', 401);
+        return again(
+          outcome.mfaCodeGiven
+            ? 'E-mail, password or MFA code not accepted. Check them and try again.'
+            : 'E-mail or password not accepted. Check them and try again.',
+          401,
+        );
       case 'locked':
-        return again(`Too many failed logins. For your account's safety, logging in is paused: try again at ${clockTime(outcome.until, this.#deps.clock.now())}.`, 429);
+        return again(
+          `Too many failed logins. For your account's safety, logging in is paused: try again at ${clockTime(outcome.until, this.#deps.clock.now())}.`,
+          429,
+        );
       case 'busy':
         return again('Another login of yours is under way. Wait a moment, then try again.', 409);
       case 'loggedIn':
@@ -177,27 +238,68 @@ class LoginPageRequest {
     const severalTeams = session.teams.length > 1;
     await this.#tellSlack(actor, { identifier, company: companyName, team, severalTeams });
     const workspace = encodeURIComponent(actor.workspaceId);
-    return send(this.#res, 200, { kind: 'loggedIn', identifier, company: companyName, team, severalTeams, slackUrl: `slack://open?team=${workspace}`, slackWebUrl: `https://app.slack.com/client/${workspace}` });
+    return send(this.#res, 200, {
+      kind: 'loggedIn',
+      identifier,
+      company: companyName,
+      team,
+      severalTeams,
+      slackUrl: `slack://open?team=${workspace}`,
+      slackWebUrl: `https://app.slack.com/client/${workspace}`,
+    });
   }
 
   async #resetPassword(csrf: string, email: string, company: string | undefined): Promise<void> {
-    if (!emailPattern.test(email)) return send(this.#res, 400, { kind: 'form', csrf, company, error: 'Enter your e-mail address above, then choose "Forgot password" again.' });
+    if (!emailPattern.test(email))
+      return send(this.#res, 400, {
+        kind: 'form',
+        csrf,
+        company,
+        error: 'Enter your e-mail address above, then choose "Forgot password" again.',
+      });
     // Resets send e-mail: they count against the address like failures, so the page cannot be used to flood an inbox.
     await this.#limits.recordAddressFailure(this.#address);
     try {
       await this.#deps.platform.auth.resetPassword(email);
     } catch (error) {
       this.#deps.logger.warn({ err: error }, 'password reset from the secure page failed');
-      return send(this.#res, 502, { kind: 'form', csrf, email, company, error: describeError(error, { command: this.#deps.config.slack.command, doing: 'request a reset e-mail' }).text.replace(/[*`]/g, '') });
+      return send(this.#res, 502, {
+        kind: 'form',
+        csrf,
+        email,
+        company,
+        error: describeError(error, {
+          command: this.#deps.config.slack.command,
+          doing: 'request a reset e-mail',
+        }).text.replace(/[*`]/g, ''),
+      });
     }
-    return send(this.#res, 200, { kind: 'form', csrf, email, company, notice: 'If that address has an account, a reset e-mail is on its way. Follow its link, then log in here with the new password.' });
+    return send(this.#res, 200, {
+      kind: 'form',
+      csrf,
+      email,
+      company,
+      notice:
+        'If that address has an account, a reset e-mail is on its way. Follow its link, then log in here with the new password.',
+    });
   }
 
   /** The DM confirming the login, and App Home redrawn; the login stands even if Slack is down. */
-  async #tellSlack(actor: Actor, summary: { identifier: string; company: string; team: string | undefined; severalTeams: boolean }): Promise<void> {
-    const message = pageLoginConfirmation({ ...summary, command: this.#deps.config.slack.command, chooseTeamAction: HOME_SWITCH_TEAM });
-    await this.#deps.slack.post(actor.userId, message).catch((error: unknown) => this.#deps.logger.warn({ err: error }, 'could not confirm a page login in Slack'));
-    await this.#refreshHome(actor).catch((error: unknown) => this.#deps.logger.warn({ err: error }, 'could not redraw App Home after a page login'));
+  async #tellSlack(
+    actor: Actor,
+    summary: { identifier: string; company: string; team: string | undefined; severalTeams: boolean },
+  ): Promise<void> {
+    const message = pageLoginConfirmation({
+      ...summary,
+      command: this.#deps.config.slack.command,
+      chooseTeamAction: HOME_SWITCH_TEAM,
+    });
+    await this.#deps.slack
+      .post(actor.userId, message)
+      .catch((error: unknown) => this.#deps.logger.warn({ err: error }, 'could not confirm a page login in Slack'));
+    await this.#refreshHome(actor).catch((error: unknown) =>
+      this.#deps.logger.warn({ err: error }, 'could not redraw App Home after a page login'),
+    );
   }
 
   #cookie(secret: string, link: LoginLink): string {

@@ -12,8 +12,14 @@ const attemptHoldMs = 30_000;
 
 type Counter = { key: string; limit: number };
 
-const personCounter = (p: Person): Counter => ({ key: `login-failures:${p.workspaceId}:${p.userId}`, limit: personFailureLimit });
-const addressCounter = (address: string): Counter => ({ key: `login-failures-address:${address}`, limit: addressFailureLimit });
+const personCounter = (p: Person): Counter => ({
+  key: `login-failures:${p.workspaceId}:${p.userId}`,
+  limit: personFailureLimit,
+});
+const addressCounter = (address: string): Counter => ({
+  key: `login-failures-address:${address}`,
+  limit: addressFailureLimit,
+});
 
 /**
  * Sliding-window counters of failed logins, in the store so that every replica sees them. Only

@@ -50,7 +50,12 @@ export class LoginLinks {
   async mint(person: Person & { userName: string }): Promise<{ token: string; expiresAt: Date }> {
     const token = newSecret();
     const expiresAt = this.#now() + loginLinkTtlMs;
-    const link: LoginLink = { workspaceId: person.workspaceId, userId: person.userId, userName: person.userName, expiresAt };
+    const link: LoginLink = {
+      workspaceId: person.workspaceId,
+      userId: person.userId,
+      userName: person.userName,
+      expiresAt,
+    };
     await this.#store.set(linkKey(tokenHash(token)), link, loginLinkTtlMs);
     return { token, expiresAt: new Date(expiresAt) };
   }

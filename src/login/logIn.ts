@@ -28,7 +28,10 @@ export async function logIn(actor: Actor, input: LoginInput, deps: Deps): Promis
   const outcome = await limits.oneAtATime(actor, async (): Promise<LoginOutcome> => {
     const until = await limits.personBlockedUntil(actor);
     if (until) {
-      deps.logger.warn({ slackWorkspace: actor.workspaceId, slackUser: actor.userId }, 'login refused: too many failed logins');
+      deps.logger.warn(
+        { slackWorkspace: actor.workspaceId, slackUser: actor.userId },
+        'login refused: too many failed logins',
+      );
       return { kind: 'locked', until };
     }
     let session: CompanySession;
@@ -38,11 +41,18 @@ export async function logIn(actor: Actor, input: LoginInput, deps: Deps): Promis
       if (!(error instanceof UnauthorizedError)) throw error;
       if (error.reason === 'mfa_required' && !input.mfaCode) return { kind: 'mfaRequired' };
       await limits.recordPersonFailure(actor);
-      deps.logger.info({ slackWorkspace: actor.workspaceId, slackUser: actor.userId }, 'login not accepted by the platform');
+      deps.logger.info(
+        { slackWorkspace: actor.workspaceId, slackUser: actor.userId },
+        'login not accepted by the platform',
+      );
       return { kind: 'rejected', mfaCodeGiven: Boolean(input.mfaCode) };
     }
     await deps.sessions.save(actor, session);
-    audit(deps.logger, 'login', actor, { platformUser: session.identifier ?? input.email, company: session.company_id, teams: session.teams.length });
+    audit(deps.logger, 'login', actor, {
+      platformUser: session.identifier ?? input.email,
+      company: session.company_id,
+      teams: session.teams.length,
+    });
     const only = session.teams.length === 1 ? session.teams[0] : undefined;
     if (only) await deps.sessions.selectTeam(actor, only.identifier);
     return { kind: 'loggedIn', session, teamSelected: only !== undefined };

@@ -14,7 +14,15 @@ export type LoginPageState =
       /** The platform asked for an MFA code: the second step. */
       mfa?: boolean | undefined;
     }
-  | { kind: 'loggedIn'; identifier: string; company: string; team: string | undefined; severalTeams: boolean; slackUrl: string; slackWebUrl: string }
+  | {
+      kind: 'loggedIn';
+      identifier: string;
+      company: string;
+      team: string | undefined;
+      severalTeams: boolean;
+      slackUrl: string;
+      slackWebUrl: string;
+    }
   /** The link cannot be used (expired, used, another browser, refused): nothing to fill in. */
   | { kind: 'problem'; title: string; message: string };
 
@@ -62,7 +70,12 @@ export const loginPageHeaders: Readonly<Record<string, string>> = {
 };
 
 export function escapeHtml(text: string): string {
-  return text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;').replace(/'/g, '&#39;');
+  return text
+    .replace(/&/g, '&amp;')
+    .replace(/</g, '&lt;')
+    .replace(/>/g, '&gt;')
+    .replace(/"/g, '&quot;')
+    .replace(/'/g, '&#39;');
 }
 
 const value = (text: string | undefined) => (text ? ` value="${escapeHtml(text)}"` : '');
@@ -135,16 +148,24 @@ export function loginPage(state: LoginPageState): string {
         : state.severalTeams
           ? '<p>You belong to several teams: Faultline sent you a message in Slack to choose the one to work in.</p>'
           : '';
-      return document('Logged in', [
-        '<h1>You are logged in</h1>',
-        `<p role="status">Logged in as <strong>${escapeHtml(state.identifier)}</strong> at <strong>${escapeHtml(state.company)}</strong>.</p>`,
-        team,
-        '<p>You can close this page and go back to Slack.</p>',
-        `<a class="primary" href="${escapeHtml(state.slackUrl)}">Back to Slack</a>`,
-        `<p class="footer">Slack app not installed? <a href="${escapeHtml(state.slackWebUrl)}">Open Slack in the browser</a>.</p>`,
-      ].join('\n'));
+      return document(
+        'Logged in',
+        [
+          '<h1>You are logged in</h1>',
+          `<p role="status">Logged in as <strong>${escapeHtml(state.identifier)}</strong> at <strong>${escapeHtml(state.company)}</strong>.</p>`,
+          team,
+          '<p>You can close this page and go back to Slack.</p>',
+          `<a class="primary" href="${escapeHtml(state.slackUrl)}">Back to Slack</a>`,
+          `<p class="footer">Slack app not installed? <a href="${escapeHtml(state.slackWebUrl)}">Open Slack in the browser</a>.</p>`,
+        ].join('\n'),
+      );
     }
     case 'problem':
-      return document(state.title, [`<h1>${escapeHtml(state.title)}</h1>`, `<p class="error" role="alert">${escapeHtml(state.message)}</p>`].join('\n'));
+      return document(
+        state.title,
+        [`<h1>${escapeHtml(state.title)}</h1>`, `<p class="error" role="alert">${escapeHtml(state.message)}</p>`].join(
+          '\n',
+        ),
+      );
   }
 }

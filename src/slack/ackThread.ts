@@ -15,7 +15,14 @@ import type { AddressInfo } from 'node:net';
 import { parentPort, workerData } from 'node:worker_threads';
 // The module alone, not all of Bolt: this thread starts in a fraction of the time.
 import * as slackHttp from '@slack/bolt/dist/receivers/HTTPModuleFunctions.js';
-import { answersAtOnce, forwardedPeerHeader, hopByHopHeaders, type AckThreadOptions, type MainMessage, type ThreadMessage } from './ackThreadProtocol.ts';
+import {
+  answersAtOnce,
+  forwardedPeerHeader,
+  hopByHopHeaders,
+  type AckThreadOptions,
+  type MainMessage,
+  type ThreadMessage,
+} from './ackThreadProtocol.ts';
 
 const options = workerData as AckThreadOptions;
 const port = parentPort!;
@@ -28,16 +35,23 @@ let nextId = 1;
 let answeringAtOnce = !options.held;
 
 async function takeDelivery(req: IncomingMessage, res: ServerResponse): Promise<void> {
-  let buffered;
+  let buffered: Awaited<ReturnType<typeof slackHttp.parseAndVerifyHTTPRequest>>;
   try {
-    buffered = await slackHttp.parseAndVerifyHTTPRequest({ enabled: true, signingSecret: options.signingSecret, bodyLimit: slackHttp.defaultBodyLimit }, req);
+    buffered = await slackHttp.parseAndVerifyHTTPRequest(
+      { enabled: true, signingSecret: options.signingSecret, bodyLimit: slackHttp.defaultBodyLimit },
+      req,
+    );
   } catch (error) {
     if (slackHttp.isRawBodyError(error) && (error.type === 'entity.too.large' || error.statusCode === 413)) {
       send({ type: 'log', level: 'warn', message: 'A Slack request body was larger than allowed' });
       slackHttp.buildNoBodyResponse(res, 413);
       return;
     }
-    send({ type: 'log', level: 'warn', message: `Failed to parse and verify a Slack request: ${(error as Error).message}` });
+    send({
+      type: 'log',
+      level: 'warn',
+      message: `Failed to parse and verify a Slack request: ${(error as Error).message}`,
+    });
     slackHttp.buildNoBodyResponse(res, 401);
     return;
   }
@@ -72,23 +86,37 @@ async function takeDelivery(req: IncomingMessage, res: ServerResponse): Promise<
 
 /** The headers that belong to one connection, not to the request or answer it carries. */
 function endToEnd(headers: IncomingMessage['headers']): IncomingMessage['headers'] {
-  const named = String(headers.connection ?? '').split(',').map((name) => name.trim().toLowerCase());
-  return Object.fromEntries(Object.entries(headers).filter(([name]) => !hopByHopHeaders.includes(name) && !named.includes(name)));
+  const named = String(headers.connection ?? '')
+    .split(',')
+    .map((name) => name.trim().toLowerCase());
+  return Object.fromEntries(
+    Object.entries(headers).filter(([name]) => !hopByHopHeaders.includes(name) && !named.includes(name)),
+  );
 }
 
 /** Any other path, to the main thread's server, with the address the request came from. */
 function passThrough(req: IncomingMessage, res: ServerResponse, path: string): void {
-  const headers = { ...endToEnd(req.headers), [forwardedPeerHeader]: `${options.peerToken} ${req.socket.remoteAddress ?? ''}` };
+  const headers = {
+    ...endToEnd(req.headers),
+    [forwardedPeerHeader]: `${options.peerToken} ${req.socket.remoteAddress ?? ''}`,
+  };
   // One connection per request: the main thread reads the forwarded address once per connection.
-  const upstream = request({ host: '127.0.0.1', port: options.routesPort, method: req.method, path: req.url, headers, agent: false }, (answer) => {
-    // That connection's own headers stay on it: the client's connection is kept alive as it asked.
-    res.writeHead(answer.statusCode ?? 502, endToEnd(answer.headers));
-    answer.pipe(res);
-  });
+  const upstream = request(
+    { host: '127.0.0.1', port: options.routesPort, method: req.method, path: req.url, headers, agent: false },
+    (answer) => {
+      // That connection's own headers stay on it: the client's connection is kept alive as it asked.
+      res.writeHead(answer.statusCode ?? 502, endToEnd(answer.headers));
+      answer.pipe(res);
+    },
+  );
   upstream.on('error', (error) => {
     // The client went away first: its request was dropped on purpose.
     if (res.destroyed || res.writableEnded) return;
-    send({ type: 'log', level: 'error', message: `The main thread did not answer ${req.method} ${path}: ${error.message}` });
+    send({
+      type: 'log',
+      level: 'error',
+      message: `The main thread did not answer ${req.method} ${path}: ${error.message}`,
+    });
     if (!res.headersSent) slackHttp.buildNoBodyResponse(res, 502);
     else res.destroy();
   });

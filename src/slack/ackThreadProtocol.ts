@@ -23,7 +23,14 @@ export type ThreadMessage =
   | { type: 'listening'; port: number }
   | { type: 'failed'; message: string }
   /** `preAcked`: Slack already has its empty answer; otherwise the main thread sends one as an `ack`. */
-  | { type: 'delivery'; id: number; body: Record<string, unknown>; preAcked: boolean; retryNum: number | undefined; retryReason: string | undefined }
+  | {
+      type: 'delivery';
+      id: number;
+      body: Record<string, unknown>;
+      preAcked: boolean;
+      retryNum: number | undefined;
+      retryReason: string | undefined;
+    }
   | { type: 'log'; level: 'warn' | 'error'; message: string }
   | { type: 'holding' }
   | { type: 'closed' };
@@ -42,7 +49,17 @@ export type MainMessage =
 export const forwardedPeerHeader = 'x-faultline-peer';
 
 /** Headers of one HTTP connection (RFC 9110 §7.6.1), never passed on by a proxy. */
-export const hopByHopHeaders = ['connection', 'keep-alive', 'proxy-connection', 'proxy-authenticate', 'proxy-authorization', 'te', 'trailer', 'transfer-encoding', 'upgrade'];
+export const hopByHopHeaders = [
+  'connection',
+  'keep-alive',
+  'proxy-connection',
+  'proxy-authenticate',
+  'proxy-authorization',
+  'te',
+  'trailer',
+  'transfer-encoding',
+  'upgrade',
+];
 
 /**
  * Deliveries whose answer is always empty: every listener of these acks first and replies later
@@ -51,5 +68,10 @@ export const hopByHopHeaders = ['connection', 'keep-alive', 'proxy-connection', 
  */
 export function answersAtOnce(body: Record<string, unknown>, command: string): boolean {
   if (typeof body['command'] === 'string') return body['command'] === command;
-  return body['type'] === 'block_actions' || body['type'] === 'message_action' || body['type'] === 'shortcut' || body['type'] === 'event_callback';
+  return (
+    body['type'] === 'block_actions' ||
+    body['type'] === 'message_action' ||
+    body['type'] === 'shortcut' ||
+    body['type'] === 'event_callback'
+  );
 }

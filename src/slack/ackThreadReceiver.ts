@@ -119,7 +119,10 @@ export class AckThreadReceiver implements Receiver {
       await this.#spawn(this.#port);
       this.#logger.info({ port: this.#port }, 'the ack thread is running again');
     } catch (error) {
-      this.#logger.fatal({ err: error }, 'could not start the ack thread again: Slack requests go unanswered until Faultline is restarted');
+      this.#logger.fatal(
+        { err: error },
+        'could not start the ack thread again: Slack requests go unanswered until Faultline is restarted',
+      );
       this.#options.onGiveUp();
     }
   }

@@ -16,7 +16,12 @@ import { messageModal, noticeModal, restartingText } from '../views/notice.ts';
 
 /** Every id the app answers to, mapped to its handler: the one registration table. */
 export interface Listeners {
-  command: (text: string, actor: Actor, deps: Deps, delivery: { responseUrl?: string | undefined; triggerId?: string | undefined }) => Promise<Reply>;
+  command: (
+    text: string,
+    actor: Actor,
+    deps: Deps,
+    delivery: { responseUrl?: string | undefined; triggerId?: string | undefined },
+  ) => Promise<Reply>;
   actions: Record<string, ActionHandler>;
   views: Record<string, SubmissionHandler>;
   options: Record<string, OptionsHandler>;
@@ -29,7 +34,10 @@ export interface Listeners {
   refreshHomeAfterViews?: string[];
 }
 
-export type ShortcutHandler = (shortcut: { actor: Actor; channel: string; messageTs: string }, deps: Deps) => Promise<Reply>;
+export type ShortcutHandler = (
+  shortcut: { actor: Actor; channel: string; messageTs: string },
+  deps: Deps,
+) => Promise<Reply>;
 
 /**
  * Slack gives a view submission 3 s, counted at Slack: past this the modal is told to wait and
@@ -60,7 +68,8 @@ interface BodyIdentity {
 /** The person behind a request. Enterprise Grid installs key sessions by org, others by workspace. */
 export function actorFrom(body: BodyIdentity): Actor {
   const userId = body.user?.id ?? body.user_id ?? '';
-  const workspaceId = body.enterprise?.id ?? body.enterprise_id ?? body.user?.team_id ?? body.team?.id ?? body.team_id ?? '';
+  const workspaceId =
+    body.enterprise?.id ?? body.enterprise_id ?? body.user?.team_id ?? body.team?.id ?? body.team_id ?? '';
   if (!userId || !workspaceId) throw new Error('Slack request without a user or workspace');
   return {
     workspaceId,
@@ -81,7 +90,9 @@ interface InputState {
 }
 
 /** Text inputs and selections of a submitted view, by action id; several selections comma-joined. */
-export function readInputs(values: Record<string, Record<string, InputState>> | undefined): Record<string, string | undefined> {
+export function readInputs(
+  values: Record<string, Record<string, InputState>> | undefined,
+): Record<string, string | undefined> {
   const inputs: Record<string, string | undefined> = {};
   for (const block of Object.values(values ?? {})) {
     for (const [actionId, state] of Object.entries(block)) {
@@ -124,7 +135,12 @@ export class SlackAdapter {
     if (replies && responseUrl) return (message) => replies(responseUrl, message);
     if (!respond) return undefined;
     return async (message) => {
-      await respond({ response_type: 'ephemeral', replace_original: message.replaceOriginal ?? false, text: message.text, ...(message.blocks ? { blocks: message.blocks } : {}) });
+      await respond({
+        response_type: 'ephemeral',
+        replace_original: message.replaceOriginal ?? false,
+        text: message.text,
+        ...(message.blocks ? { blocks: message.blocks } : {}),
+      });
     };
   }
 
@@ -141,59 +157,106 @@ export class SlackAdapter {
     const { command } = this.#deps.config.slack;
 
     app.command(command, async ({ ack, body, respond, client, context }) => {
-      await this.#track(context, 'command', async () => {
-        await ack();
-        const actor = actorFrom(body);
-        const reply = await this.#safely(actor, () => listeners.command(body.text ?? '', actor, this.#deps, { responseUrl: body.response_url, triggerId: body.trigger_id }));
-        await this.#deliver(reply, { client, respond: this.#respond(respond, body.response_url), triggerId: body.trigger_id, actor });
-      }, () => ack({ response_type: 'ephemeral', text: restartingText }));
+      await this.#track(
+        context,
+        'command',
+        async () => {
+          await ack();
+          const actor = actorFrom(body);
+          const reply = await this.#safely(actor, () =>
+            listeners.command(body.text ?? '', actor, this.#deps, {
+              responseUrl: body.response_url,
+              triggerId: body.trigger_id,
+            }),
+          );
+          await this.#deliver(reply, {
+            client,
+            respond: this.#respond(respond, body.response_url),
+            triggerId: body.trigger_id,
+            actor,
+          });
+        },
+        () => ack({ response_type: 'ephemeral', text: restartingText }),
+      );
     });
 
     for (const [actionId, handler] of Object.entries(listeners.actions)) {
       app.action(actionId, async ({ ack, body, respond, client, context }) => {
-        await this.#track(context, 'action', async () => {
-          await ack();
-          if (body.type !== 'block_actions') return;
-          const actor = actorFrom(body as BodyIdentity);
-          const action = body.actions.find((a) => a.action_id === actionId);
-          const value = action && 'value' in action ? action.value : action && 'selected_option' in action ? action.selected_option?.value : undefined;
-          const container = body.view ? (body.view.type === 'home' ? 'home' : 'modal') : 'message';
-          const reply = await this.#safely(actor, () =>
-            handler(
-              {
-                actor,
-                actionId,
-                value: value ?? undefined,
-                inputs: readInputs(body.view?.state?.values),
-                privateMetadata: body.view?.private_metadata ?? '',
-                container,
-              },
-              this.#deps,
-            ),
-          );
-          await this.#deliver(reply, { client, respond: container === 'message' ? this.#respond(respond, responseUrlOf(body)) : undefined, triggerId: body.trigger_id, viewId: body.view?.id, actor });
-          if (container === 'home' && listeners.refreshHome) await listeners.refreshHome(actor, this.#deps);
-        }, async () => {
-          await ack();
-          if (body.type !== 'block_actions') return;
-          const container = body.view ? (body.view.type === 'home' ? 'home' : 'modal') : 'message';
-          await this.#deliver(restarting, { client, respond: container === 'message' ? this.#respond(respond, responseUrlOf(body)) : undefined, triggerId: body.trigger_id, viewId: body.view?.id, actor: actorFrom(body as BodyIdentity) });
-        });
+        await this.#track(
+          context,
+          'action',
+          async () => {
+            await ack();
+            if (body.type !== 'block_actions') return;
+            const actor = actorFrom(body as BodyIdentity);
+            const action = body.actions.find((a) => a.action_id === actionId);
+            const value =
+              action && 'value' in action
+                ? action.value
+                : action && 'selected_option' in action
+                  ? action.selected_option?.value
+                  : undefined;
+            const container = body.view ? (body.view.type === 'home' ? 'home' : 'modal') : 'message';
+            const reply = await this.#safely(actor, () =>
+              handler(
+                {
+                  actor,
+                  actionId,
+                  value: value ?? undefined,
+                  inputs: readInputs(body.view?.state?.values),
+                  privateMetadata: body.view?.private_metadata ?? '',
+                  container,
+                },
+                this.#deps,
+              ),
+            );
+            await this.#deliver(reply, {
+              client,
+              respond: container === 'message' ? this.#respond(respond, responseUrlOf(body)) : undefined,
+              triggerId: body.trigger_id,
+              viewId: body.view?.id,
+              actor,
+            });
+            if (container === 'home' && listeners.refreshHome) await listeners.refreshHome(actor, this.#deps);
+          },
+          async () => {
+            await ack();
+            if (body.type !== 'block_actions') return;
+            const container = body.view ? (body.view.type === 'home' ? 'home' : 'modal') : 'message';
+            await this.#deliver(restarting, {
+              client,
+              respond: container === 'message' ? this.#respond(respond, responseUrlOf(body)) : undefined,
+              triggerId: body.trigger_id,
+              viewId: body.view?.id,
+              actor: actorFrom(body as BodyIdentity),
+            });
+          },
+        );
       });
     }
 
     for (const [callbackId, handler] of Object.entries(listeners.shortcuts)) {
       app.shortcut(callbackId, async ({ ack, body, client, context }) => {
-        await this.#track(context, 'shortcut', async () => {
-          await ack();
-          if (body.type !== 'message_action') return;
-          const actor = { ...actorFrom(body as BodyIdentity), channelId: body.channel.id };
-          const reply = await this.#safely(actor, () => handler({ actor, channel: body.channel.id, messageTs: body.message.ts }, this.#deps));
-          await this.#deliver(reply, { client, respond: undefined, triggerId: body.trigger_id, actor });
-        }, async () => {
-          await ack();
-          await client.views.open({ trigger_id: body.trigger_id, view: messageModal('Faultline', { text: restartingText }) });
-        });
+        await this.#track(
+          context,
+          'shortcut',
+          async () => {
+            await ack();
+            if (body.type !== 'message_action') return;
+            const actor = { ...actorFrom(body as BodyIdentity), channelId: body.channel.id };
+            const reply = await this.#safely(actor, () =>
+              handler({ actor, channel: body.channel.id, messageTs: body.message.ts }, this.#deps),
+            );
+            await this.#deliver(reply, { client, respond: undefined, triggerId: body.trigger_id, actor });
+          },
+          async () => {
+            await ack();
+            await client.views.open({
+              trigger_id: body.trigger_id,
+              view: messageModal('Faultline', { text: restartingText }),
+            });
+          },
+        );
       });
     }
 
@@ -203,7 +266,13 @@ export class SlackAdapter {
           const user = (event as { user?: string }).user;
           if (!user) return;
           if (type === 'app_home_opened' && (event as { tab?: string }).tab !== 'home') return;
-          const actor = actorFrom({ user_id: user, team_id: (body as { team_id?: string }).team_id ?? '', ...((body as { enterprise_id?: string }).enterprise_id ? { enterprise_id: (body as { enterprise_id: string }).enterprise_id } : {}) });
+          const actor = actorFrom({
+            user_id: user,
+            team_id: (body as { team_id?: string }).team_id ?? '',
+            ...((body as { enterprise_id?: string }).enterprise_id
+              ? { enterprise_id: (body as { enterprise_id: string }).enterprise_id }
+              : {}),
+          });
           await handler(actor, this.#deps);
         });
       });
@@ -211,49 +280,94 @@ export class SlackAdapter {
 
     for (const [callbackId, handler] of Object.entries(listeners.views)) {
       app.view(callbackId, async ({ ack, body, view, client, context }) => {
-        await this.#track(context, 'view', async () => {
-          const actor = actorFrom(body as BodyIdentity);
-          const work = this.#safelySubmit(actor, () => handler({ actor, viewId: view.id, viewHash: view.hash, inputs: readInputs(view.state.values), privateMetadata: view.private_metadata ?? '' }, this.#deps));
-          let timer: NodeJS.Timeout | undefined;
-          const late = new Promise<'late'>((resolve) => {
-            timer = setTimeout(() => resolve('late'), submissionDeadlineMs);
-          });
-          const first = await Promise.race([work, late]);
-          clearTimeout(timer);
-          const refresh = async () => {
-            if (listeners.refreshHome && listeners.refreshHomeAfterViews?.includes(callbackId)) await listeners.refreshHome(actor, this.#deps);
-          };
-          if (first !== 'late') {
-            await ack(responseAction(first) as never);
-            // Field errors changed nothing, so App Home has nothing new to show.
-            if (first.kind !== 'errors') await refresh();
-            return;
-          }
-          // Too slow for Slack's deadline: say so in the modal, then put the outcome in its place.
-          await ack({ response_action: 'update', view: modal(callbackId, view.title.text, [section(':hourglass_flowing_sand: Working on it…')]) });
-          const outcome = await work;
-          const next = outcome.kind === 'update' || outcome.kind === 'push' ? outcome.view
-            : outcome.kind === 'errors' ? withNotice(view, Object.values(outcome.errors).join(' '))
-            : modal(callbackId, view.title.text, [section(':white_check_mark: Done.')]);
-          await client.views.update({ view_id: view.id, view: next });
-          await refresh();
-        }, () => ack({ response_action: 'update', view: noticeModal(view.title.text, restartingText) }));
+        await this.#track(
+          context,
+          'view',
+          async () => {
+            const actor = actorFrom(body as BodyIdentity);
+            const work = this.#safelySubmit(actor, () =>
+              handler(
+                {
+                  actor,
+                  viewId: view.id,
+                  viewHash: view.hash,
+                  inputs: readInputs(view.state.values),
+                  privateMetadata: view.private_metadata ?? '',
+                },
+                this.#deps,
+              ),
+            );
+            let timer: NodeJS.Timeout | undefined;
+            const late = new Promise<'late'>((resolve) => {
+              timer = setTimeout(() => resolve('late'), submissionDeadlineMs);
+            });
+            const first = await Promise.race([work, late]);
+            clearTimeout(timer);
+            const refresh = async () => {
+              if (listeners.refreshHome && listeners.refreshHomeAfterViews?.includes(callbackId))
+                await listeners.refreshHome(actor, this.#deps);
+            };
+            if (first !== 'late') {
+              await ack(responseAction(first) as never);
+              // Field errors changed nothing, so App Home has nothing new to show.
+              if (first.kind !== 'errors') await refresh();
+              return;
+            }
+            // Too slow for Slack's deadline: say so in the modal, then put the outcome in its place.
+            await ack({
+              response_action: 'update',
+              view: modal(callbackId, view.title.text, [section(':hourglass_flowing_sand: Working on it…')]),
+            });
+            const outcome = await work;
+            const next =
+              outcome.kind === 'update' || outcome.kind === 'push'
+                ? outcome.view
+                : outcome.kind === 'errors'
+                  ? withNotice(view, Object.values(outcome.errors).join(' '))
+                  : modal(callbackId, view.title.text, [section(':white_check_mark: Done.')]);
+            await client.views.update({ view_id: view.id, view: next });
+            await refresh();
+          },
+          () => ack({ response_action: 'update', view: noticeModal(view.title.text, restartingText) }),
+        );
       });
     }
 
     for (const [actionId, handler] of Object.entries(listeners.options)) {
       app.options(actionId, async ({ ack, body, options, context }) => {
-        await this.#track(context, 'options', async () => {
-          const actor = actorFrom(body as BodyIdentity);
-          try {
-            const view = (body as { view?: { state?: { values?: Record<string, Record<string, InputState>> }; private_metadata?: string } }).view;
-            const found = await handler({ actor, query: options.value ?? '', inputs: readInputs(view?.state?.values), privateMetadata: view?.private_metadata ?? '' }, this.#deps);
-            await ack({ options: found.map((o) => ({ text: { type: 'plain_text', text: o.text.slice(0, 75) }, value: o.value })) });
-          } catch (error) {
-            this.#deps.logger.warn({ err: error }, 'options lookup failed');
-            await ack({ options: [] });
-          }
-        }, () => ack({ options: [] }));
+        await this.#track(
+          context,
+          'options',
+          async () => {
+            const actor = actorFrom(body as BodyIdentity);
+            try {
+              const view = (
+                body as {
+                  view?: { state?: { values?: Record<string, Record<string, InputState>> }; private_metadata?: string };
+                }
+              ).view;
+              const found = await handler(
+                {
+                  actor,
+                  query: options.value ?? '',
+                  inputs: readInputs(view?.state?.values),
+                  privateMetadata: view?.private_metadata ?? '',
+                },
+                this.#deps,
+              );
+              await ack({
+                options: found.map((o) => ({
+                  text: { type: 'plain_text', text: o.text.slice(0, 75) },
+                  value: o.value,
+                })),
+              });
+            } catch (error) {
+              this.#deps.logger.warn({ err: error }, 'options lookup failed');
+              await ack({ options: [] });
+            }
+          },
+          () => ack({ options: [] }),
+        );
       });
     }
   }
@@ -263,12 +377,18 @@ export class SlackAdapter {
    * runs instead: it still acks, and tells the person Faultline is restarting. A request the ack
    * thread answered before the stop began was taken then, and is done in full.
    */
-  async #track(context: Record<string, unknown>, kind: Kind, work: () => Promise<void>, refuse?: () => Promise<void>): Promise<void> {
+  async #track(
+    context: Record<string, unknown>,
+    kind: Kind,
+    work: () => Promise<void>,
+    refuse?: () => Promise<void>,
+  ): Promise<void> {
     if (!this.#accepting && context['preAcked'] !== true) {
       if (!refuse) return;
       const refusing = refuse().then(
         () => this.#metrics.interactions.inc({ kind, outcome: 'refused' }),
-        (error: unknown) => this.#deps.logger.warn({ err: error, kind }, 'could not tell a person that Faultline is restarting'),
+        (error: unknown) =>
+          this.#deps.logger.warn({ err: error, kind }, 'could not tell a person that Faultline is restarting'),
       );
       this.#inFlight.add(refusing);
       await refusing.finally(() => this.#inFlight.delete(refusing));
@@ -312,20 +432,35 @@ export class SlackAdapter {
   async #explain(actor: Actor, error: unknown): Promise<Message> {
     const { logger } = this.#deps;
     if (error instanceof UnauthorizedError || (error instanceof NotLoggedInError && error.expired)) {
-      await this.#deps.sessions.drop(actor).catch((dropError: unknown) => logger.error({ err: dropError }, 'could not drop a rejected session'));
+      await this.#deps.sessions
+        .drop(actor)
+        .catch((dropError: unknown) => logger.error({ err: dropError }, 'could not drop a rejected session'));
     }
     if (error instanceof PlatformError) {
       this.#metrics.platformErrors.inc({ type: error.name });
       logger.warn({ err: error }, 'platform call failed');
     } else if (error instanceof StoreUnavailableError) {
       logger.warn({ err: error }, 'store unreachable');
-    } else if (!(error instanceof UserInputError) && !(error instanceof NotLoggedInError) && !(error instanceof Error && error.name === 'NoTeamSelectedError')) {
+    } else if (
+      !(error instanceof UserInputError) &&
+      !(error instanceof NotLoggedInError) &&
+      !(error instanceof Error && error.name === 'NoTeamSelectedError')
+    ) {
       logger.error({ err: error }, 'handler failed');
     }
     return describeError(error, { command: this.#deps.config.slack.command });
   }
 
-  async #deliver(reply: Reply, target: { client: WebClient; respond: Respond | undefined; triggerId: string | undefined; viewId?: string | undefined; actor: Actor }): Promise<void> {
+  async #deliver(
+    reply: Reply,
+    target: {
+      client: WebClient;
+      respond: Respond | undefined;
+      triggerId: string | undefined;
+      viewId?: string | undefined;
+      actor: Actor;
+    },
+  ): Promise<void> {
     const { client, respond, triggerId, viewId, actor } = target;
     switch (reply.kind) {
       case 'none':
@@ -333,7 +468,11 @@ export class SlackAdapter {
       case 'message': {
         const { text, blocks } = reply.message;
         if (respond) {
-          await respond({ text, ...(blocks ? { blocks } : {}), ...(reply.replaceOriginal !== undefined ? { replaceOriginal: reply.replaceOriginal } : {}) });
+          await respond({
+            text,
+            ...(blocks ? { blocks } : {}),
+            ...(reply.replaceOriginal !== undefined ? { replaceOriginal: reply.replaceOriginal } : {}),
+          });
         } else if (viewId && triggerId) {
           // An answer to something done inside a modal shows on top of it.
           await client.views.push({ trigger_id: triggerId, view: messageModal('Faultline', reply.message) });
@@ -353,7 +492,11 @@ export class SlackAdapter {
         } catch (error) {
           next = messageModal(reply.view.title.text, await this.#explain(actor, error));
         }
-        await client.views.update({ view_id: opened.view!.id!, ...(opened.view?.hash ? { hash: opened.view.hash } : {}), view: next });
+        await client.views.update({
+          view_id: opened.view!.id!,
+          ...(opened.view?.hash ? { hash: opened.view.hash } : {}),
+          view: next,
+        });
         return;
       }
       case 'pushModal':
@@ -390,7 +533,16 @@ function responseAction(reply: SubmissionReply): object | undefined {
 }
 
 /** The submitted view again, with a notice on top: how late field errors are shown. */
-function withNotice(view: { callback_id: string; title: { text: string }; blocks: unknown[]; private_metadata?: string; submit?: { text: string } | null }, notice: string): ModalView {
+function withNotice(
+  view: {
+    callback_id: string;
+    title: { text: string };
+    blocks: unknown[];
+    private_metadata?: string;
+    submit?: { text: string } | null;
+  },
+  notice: string,
+): ModalView {
   return modal(view.callback_id, view.title.text, [section(`:warning: ${notice}`), ...(view.blocks as KnownBlock[])], {
     ...(view.submit ? { submit: view.submit.text } : {}),
     ...(view.private_metadata ? { privateMetadata: view.private_metadata } : {}),

@@ -30,11 +30,15 @@ export class SlackFiles {
   /** Uploads and shares one file; returns its Slack id. Rejects when any step fails. */
   async share(file: FileToShare): Promise<string> {
     const bytes = Buffer.from(file.content, 'utf8');
-    const { upload_url: uploadUrl, file_id: fileId } = await this.#client.files.getUploadURLExternal({ filename: file.filename, length: bytes.length });
+    const { upload_url: uploadUrl, file_id: fileId } = await this.#client.files.getUploadURLExternal({
+      filename: file.filename,
+      length: bytes.length,
+    });
     if (!uploadUrl || !fileId) throw new Error('Slack gave no upload URL for the file');
     const target = new URL(uploadUrl);
     // Slack's upload URLs are https:; plain http only reaches a local stand-in for Slack.
-    if (target.protocol !== 'https:' && !(target.protocol === 'http:' && isLoopback(target.hostname))) throw new Error('Slack gave an upload URL that is not https:');
+    if (target.protocol !== 'https:' && !(target.protocol === 'http:' && isLoopback(target.hostname)))
+      throw new Error('Slack gave an upload URL that is not https:');
     const response = await fetch(target, {
       method: 'POST',
       headers: { 'content-type': 'application/octet-stream' },
@@ -54,5 +58,10 @@ export class SlackFiles {
 }
 
 function isLoopback(hostname: string): boolean {
-  return hostname === 'localhost' || hostname === '[::1]' || hostname === '::1' || /^127\.\d{1,3}\.\d{1,3}\.\d{1,3}$/.test(hostname);
+  return (
+    hostname === 'localhost' ||
+    hostname === '[::1]' ||
+    hostname === '::1' ||
+    /^127\.\d{1,3}\.\d{1,3}\.\d{1,3}$/.test(hostname)
+  );
 }

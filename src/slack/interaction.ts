@@ -26,10 +26,17 @@ export type SubmissionReply =
   | { kind: 'close' }
   | { kind: 'clear' };
 
-export const message = (text: string, blocks?: KnownBlock[]): Reply => ({ kind: 'message', message: blocks ? { text, blocks } : { text } });
+export const message = (text: string, blocks?: KnownBlock[]): Reply => ({
+  kind: 'message',
+  message: blocks ? { text, blocks } : { text },
+});
 
 /** A reply that takes the place of the message whose button was clicked. */
-export const replacement = (text: string, blocks?: KnownBlock[]): Reply => ({ kind: 'message', message: blocks ? { text, blocks } : { text }, replaceOriginal: true });
+export const replacement = (text: string, blocks?: KnownBlock[]): Reply => ({
+  kind: 'message',
+  message: blocks ? { text, blocks } : { text },
+  replaceOriginal: true,
+});
 
 /** A modal submission, with input values by action id (text, or the selected option's value). */
 export interface Submission {

@@ -75,7 +75,11 @@ export class Messenger {
     this.#burst = options.updateBurst ?? 10;
     this.#tokens = this.#burst;
   }
-  async post(channel: string, message: Message, options: { threadTs?: string | undefined } = {}): Promise<{ channel: string; ts: string }> {
+  async post(
+    channel: string,
+    message: Message,
+    options: { threadTs?: string | undefined } = {},
+  ): Promise<{ channel: string; ts: string }> {
     const result = await this.#client.chat.postMessage({
       channel,
       text: message.text,
@@ -87,7 +91,12 @@ export class Messenger {
   }
 
   async postEphemeral(channel: string, user: string, message: Message): Promise<void> {
-    await this.#client.chat.postEphemeral({ channel, user, text: message.text, ...(message.blocks ? { blocks: message.blocks } : {}) });
+    await this.#client.chat.postEphemeral({
+      channel,
+      user,
+      text: message.text,
+      ...(message.blocks ? { blocks: message.blocks } : {}),
+    });
   }
 
   async permalink(channel: string, ts: string): Promise<string | undefined> {
@@ -108,13 +117,16 @@ export class Messenger {
     try {
       const { channel: info } = await this.#client.conversations.info({ channel });
       if (!info) return 'Slack did not describe this conversation; start attacks from a channel.';
-      if (info.is_im || info.is_mpim) return 'Start attacks from a channel, where everyone can see the card and its Halt button, not from a direct message.';
+      if (info.is_im || info.is_mpim)
+        return 'Start attacks from a channel, where everyone can see the card and its Halt button, not from a direct message.';
       if (info.is_archived) return 'This channel is archived; start attacks from a live one.';
-      if (info.is_private && !info.is_member) return 'Faultline is not in this private channel, so it could not post the attack card. Invite it (/invite @Faultline), then try again.';
+      if (info.is_private && !info.is_member)
+        return 'Faultline is not in this private channel, so it could not post the attack card. Invite it (/invite @Faultline), then try again.';
       return undefined;
     } catch (error) {
       const code = (error as { data?: { error?: string } }).data?.error;
-      if (code === 'channel_not_found') return 'Faultline cannot see this conversation, so it could not post the attack card. Invite it to a channel (/invite @Faultline) and start the attack there.';
+      if (code === 'channel_not_found')
+        return 'Faultline cannot see this conversation, so it could not post the attack card. Invite it to a channel (/invite @Faultline) and start the attack there.';
       this.#logger.warn({ err: error, channel }, 'could not check the channel for an attack card');
       return 'Slack did not answer a check of this channel, so no attack was started. Try again in a moment.';
     }
@@ -125,7 +137,13 @@ export class Messenger {
     const channels = new Set<string>();
     let cursor: string | undefined;
     do {
-      const page = await this.#client.users.conversations({ user, types: 'public_channel,private_channel', exclude_archived: true, limit: 200, ...(cursor ? { cursor } : {}) });
+      const page = await this.#client.users.conversations({
+        user,
+        types: 'public_channel,private_channel',
+        exclude_archived: true,
+        limit: 200,
+        ...(cursor ? { cursor } : {}),
+      });
       for (const channel of page.channels ?? []) if (channel.id) channels.add(channel.id);
       cursor = page.response_metadata?.next_cursor || undefined;
     } while (cursor && channels.size < 10_000);
@@ -184,13 +202,19 @@ export class Messenger {
     const late = new Promise<void>((resolve) => {
       timer = setTimeout(resolve, options.withinMs);
     });
-    await Promise.race([(async () => {
-      while (this.#draining) await this.#draining;
-    })(), late]);
+    await Promise.race([
+      (async () => {
+        while (this.#draining) await this.#draining;
+      })(),
+      late,
+    ]);
     clearTimeout(timer);
     this.#stopped = true;
     this.#wake?.();
-    const unsent: MessageRef[] = [...this.#urgent.values(), ...this.#routine.values()].map(({ channel, ts }) => ({ channel, ts }));
+    const unsent: MessageRef[] = [...this.#urgent.values(), ...this.#routine.values()].map(({ channel, ts }) => ({
+      channel,
+      ts,
+    }));
     if (this.#sending && !this.#has(`${this.#sending.channel}/${this.#sending.ts}`)) unsent.push(this.#sending);
     this.#urgent.clear();
     this.#routine.clear();
@@ -221,7 +245,12 @@ export class Messenger {
       lane.delete(key);
       this.#sending = { channel: next.channel, ts: next.ts };
       try {
-        await this.#updates.chat.update({ channel: next.channel, ts: next.ts, text: next.message.text, blocks: next.message.blocks ?? [] });
+        await this.#updates.chat.update({
+          channel: next.channel,
+          ts: next.ts,
+          text: next.message.text,
+          blocks: next.message.blocks ?? [],
+        });
       } catch (error) {
         const retryAfter = rateLimitedFor(error);
         if (retryAfter === undefined) {
@@ -235,7 +264,10 @@ export class Messenger {
             lane.set(key, next);
             for (const [k, v] of rest) lane.set(k, v);
           }
-          this.#logger.warn({ channel: next.channel, ts: next.ts, retryAfterSeconds: retryAfter, queued: this.#size }, 'Slack rate-limited card updates; they wait, other messages do not');
+          this.#logger.warn(
+            { channel: next.channel, ts: next.ts, retryAfterSeconds: retryAfter, queued: this.#size },
+            'Slack rate-limited card updates; they wait, other messages do not',
+          );
         }
       } finally {
         this.#sending = undefined;

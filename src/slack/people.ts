@@ -86,7 +86,10 @@ export class People {
       return personName(user, userId);
     } catch (error) {
       const code = (error as { data?: { error?: string } }).data?.error;
-      this.#logger.warn({ err: error, user: userId, slackError: code }, 'could not read a person\'s name from Slack; the user id stands in');
+      this.#logger.warn(
+        { err: error, user: userId, slackError: code },
+        "could not read a person's name from Slack; the user id stands in",
+      );
       return undefined;
     }
   }

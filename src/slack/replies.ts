@@ -43,7 +43,8 @@ export class ResponseUrlReplies {
     });
     // Read to the end, so the connection can carry the next reply.
     await response.body.dump();
-    if (response.statusCode < 200 || response.statusCode >= 300) throw new Error(`Slack refused the reply (${response.statusCode})`);
+    if (response.statusCode < 200 || response.statusCode >= 300)
+      throw new Error(`Slack refused the reply (${response.statusCode})`);
   };
 
   /** Closes the idle connections and refuses further replies. */

@@ -12,7 +12,11 @@ export function slackFetch(options: { connectionsPerOrigin?: number } = {}): typ
   const agent = new Agent({ connections: options.connectionsPerOrigin ?? 32, keepAliveTimeout: 30_000 });
   const slackFetch = async (input: string | URL | Request, init: RequestInit = {}): Promise<Response> => {
     const body = init.body;
-    if (input instanceof Request || (body !== undefined && body !== null && typeof body !== 'string' && !(body instanceof URLSearchParams))) return fetch(input, init);
+    if (
+      input instanceof Request ||
+      (body !== undefined && body !== null && typeof body !== 'string' && !(body instanceof URLSearchParams))
+    )
+      return fetch(input, init);
     const url = String(input);
     const answer = await request(url, {
       dispatcher: agent,
@@ -35,15 +39,25 @@ function headerRecord(headers: RequestInit['headers']): Record<string, string> {
 }
 
 /** What the Web API client reads of a Response. */
-function answered(url: string, status: number, raw: Record<string, string | string[] | undefined>, bytes: Buffer): Response {
+function answered(
+  url: string,
+  status: number,
+  raw: Record<string, string | string[] | undefined>,
+  bytes: Buffer,
+): Response {
   const headers = new Map<string, string>();
-  for (const [name, value] of Object.entries(raw)) if (value !== undefined) headers.set(name.toLowerCase(), Array.isArray(value) ? value.join(', ') : value);
+  for (const [name, value] of Object.entries(raw))
+    if (value !== undefined) headers.set(name.toLowerCase(), Array.isArray(value) ? value.join(', ') : value);
   return {
     url,
     status,
     statusText: STATUS_CODES[status] ?? '',
     ok: status >= 200 && status < 300,
-    headers: { get: (name: string) => headers.get(name.toLowerCase()) ?? null, has: (name: string) => headers.has(name.toLowerCase()), entries: () => headers.entries() },
+    headers: {
+      get: (name: string) => headers.get(name.toLowerCase()) ?? null,
+      has: (name: string) => headers.has(name.toLowerCase()),
+      entries: () => headers.entries(),
+    },
     text: async () => bytes.toString('utf8'),
     json: async () => JSON.parse(bytes.toString('utf8')) as unknown,
     arrayBuffer: async () => bytes.buffer.slice(bytes.byteOffset, bytes.byteOffset + bytes.byteLength),

@@ -10,7 +10,9 @@ export class SessionCipher {
 
   constructor(current: Buffer, previous?: Buffer) {
     if (current.length !== 32) throw new Error('SESSION_KEY must be 32 bytes');
-    this.#keys = [current, previous].filter((k): k is Buffer => k !== undefined && k.length === 32).map((key) => ({ id: keyId(key), key }));
+    this.#keys = [current, previous]
+      .filter((k): k is Buffer => k !== undefined && k.length === 32)
+      .map((key) => ({ id: keyId(key), key }));
   }
 
   seal(plaintext: string, associatedData: string): string {
@@ -19,7 +21,13 @@ export class SessionCipher {
     const cipher = createCipheriv('aes-256-gcm', key, iv);
     cipher.setAAD(Buffer.from(associatedData));
     const body = Buffer.concat([cipher.update(plaintext, 'utf8'), cipher.final()]);
-    return ['v1', id, iv.toString('base64url'), cipher.getAuthTag().toString('base64url'), body.toString('base64url')].join('.');
+    return [
+      'v1',
+      id,
+      iv.toString('base64url'),
+      cipher.getAuthTag().toString('base64url'),
+      body.toString('base64url'),
+    ].join('.');
   }
 
   /** The plaintext and whether it was sealed with an older key; undefined when it cannot be opened. */
@@ -33,7 +41,9 @@ export class SessionCipher {
       const decipher = createDecipheriv('aes-256-gcm', entry.key, Buffer.from(iv, 'base64url'));
       decipher.setAAD(Buffer.from(associatedData));
       decipher.setAuthTag(Buffer.from(tag, 'base64url'));
-      const plaintext = Buffer.concat([decipher.update(Buffer.from(body, 'base64url')), decipher.final()]).toString('utf8');
+      const plaintext = Buffer.concat([decipher.update(Buffer.from(body, 'base64url')), decipher.final()]).toString(
+        'utf8',
+      );
       return { plaintext, stale: index > 0 };
     } catch {
       return undefined;

@@ -38,7 +38,8 @@ export interface KeyValueStore {
 }
 
 export function createKeyValueStore(url: string, namespace = 'faultline'): KeyValueStore {
-  if (url.startsWith('sqlite://')) return createSqliteStore(resolve(url.slice('sqlite://'.length)), namespace, 'sqlite');
+  if (url.startsWith('sqlite://'))
+    return createSqliteStore(resolve(url.slice('sqlite://'.length)), namespace, 'sqlite');
   if (url.startsWith('memory://')) return createSqliteStore(':memory:', namespace, 'memory');
   return createRedisStore(url, namespace);
 }

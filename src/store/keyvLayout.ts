@@ -9,9 +9,13 @@ export interface KeyvRecord {
 }
 
 export function encodeKeyv(record: KeyvRecord): string {
-  return JSON.stringify(record, (_key, value: unknown) => (typeof value === 'string' && value.startsWith(':') ? `:${value}` : value));
+  return JSON.stringify(record, (_key, value: unknown) =>
+    typeof value === 'string' && value.startsWith(':') ? `:${value}` : value,
+  );
 }
 
 export function decodeKeyv(text: string): KeyvRecord {
-  return JSON.parse(text, (_key, value: unknown) => (typeof value === 'string' && value.startsWith(':') ? value.slice(1) : value)) as KeyvRecord;
+  return JSON.parse(text, (_key, value: unknown) =>
+    typeof value === 'string' && value.startsWith(':') ? value.slice(1) : value,
+  ) as KeyvRecord;
 }

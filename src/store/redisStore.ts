@@ -122,10 +122,13 @@ export function createRedisStore(url: string, namespace: string, options: RedisS
   async function run<T>(work: () => Promise<T>): Promise<T> {
     try {
       if (!client.isReady) await whenReady();
-      await within(commandTimeoutMs, (indexed ??= indexExistingKeys().catch((error: unknown) => {
-        indexed = undefined;
-        throw error;
-      })));
+      await within(
+        commandTimeoutMs,
+        (indexed ??= indexExistingKeys().catch((error: unknown) => {
+          indexed = undefined;
+          throw error;
+        })),
+      );
       return await within(commandTimeoutMs, work());
     } catch (error) {
       throw new StoreUnavailableError('Redis', { cause: error });
@@ -137,7 +140,9 @@ export function createRedisStore(url: string, namespace: string, options: RedisS
 
   async function sweep(): Promise<void> {
     for (let round = 0; round < 10; round++) {
-      const due = await client.zRangeByScore(expiryIndex, '-inf', Date.now(), { LIMIT: { offset: 0, count: pageSize } });
+      const due = await client.zRangeByScore(expiryIndex, '-inf', Date.now(), {
+        LIMIT: { offset: 0, count: pageSize },
+      });
       if (due.length) await forgetGone(due);
       if (due.length < pageSize) return;
     }
@@ -161,17 +166,24 @@ export function createRedisStore(url: string, namespace: string, options: RedisS
       await run(async () => {
         const multi = client.multi();
         if (ms === undefined) multi.set(valueKey(key), text).zRem(expiryIndex, key);
-        else multi.set(valueKey(key), text, { expiration: { type: 'PX', value: ms } }).zAdd(expiryIndex, { score: expires!, value: key });
+        else
+          multi
+            .set(valueKey(key), text, { expiration: { type: 'PX', value: ms } })
+            .zAdd(expiryIndex, { score: expires!, value: key });
         await multi.zAdd(keysIndex, { score: 0, value: key }).exec();
       });
     },
     async delete(key: string) {
-      const [deleted] = await run(() => client.multi().del(valueKey(key)).zRem(keysIndex, key).zRem(expiryIndex, key).exec());
+      const [deleted] = await run(() =>
+        client.multi().del(valueKey(key)).zRem(keysIndex, key).zRem(expiryIndex, key).exec(),
+      );
       return Number(deleted) > 0;
     },
     async claim(key: string, ttlMs: number, owner = randomUUID()) {
       const ms = Math.max(1, Math.round(ttlMs));
-      const taken = await run(() => client.eval(claimScript, { keys: [claimKey(key)], arguments: [owner, String(ms)] }));
+      const taken = await run(() =>
+        client.eval(claimScript, { keys: [claimKey(key)], arguments: [owner, String(ms)] }),
+      );
       return Number(taken) === 1;
     },
     async release(key: string, owner: string) {
@@ -183,7 +195,9 @@ export function createRedisStore(url: string, namespace: string, options: RedisS
       const max = Buffer.concat([Buffer.from(`(${prefix}`), Buffer.from([0xff])]);
       let min = `[${prefix}`;
       for (;;) {
-        const members = await run(() => client.zRangeByLex(keysIndex, min, max, { LIMIT: { offset: 0, count: pageSize } }));
+        const members = await run(() =>
+          client.zRangeByLex(keysIndex, min, max, { LIMIT: { offset: 0, count: pageSize } }),
+        );
         if (!members.length) return;
         const texts = await run(() => client.mGet(members.map(valueKey)));
         const gone: string[] = [];

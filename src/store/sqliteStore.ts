@@ -27,7 +27,9 @@ export function createSqliteStore(file: string, namespace: string, kind: 'sqlite
   const db = open(file, namespace);
   const now = () => Date.now();
   const statements = {
-    get: db.prepare('SELECT value FROM entries WHERE namespace = ? AND key = ? AND (expires_at IS NULL OR expires_at > ?)'),
+    get: db.prepare(
+      'SELECT value FROM entries WHERE namespace = ? AND key = ? AND (expires_at IS NULL OR expires_at > ?)',
+    ),
     set: db.prepare(`INSERT INTO entries (namespace, key, value, expires_at) VALUES (?, ?, ?, ?)
       ON CONFLICT (namespace, key) DO UPDATE SET value = excluded.value, expires_at = excluded.expires_at`),
     delete: db.prepare('DELETE FROM entries WHERE namespace = ? AND key = ? RETURNING expires_at'),
@@ -64,7 +66,9 @@ export function createSqliteStore(file: string, namespace: string, kind: 'sqlite
     async set<T>(key: string, value: T, ttlMs?: number) {
       const text = JSON.stringify(value);
       if (text === undefined) throw new TypeError(`Cannot store ${typeof value} under ${key.split(':')[0]}`);
-      guarded(() => statements.set.run(namespace, key, text, ttlMs === undefined ? null : now() + Math.max(1, Math.round(ttlMs))));
+      guarded(() =>
+        statements.set.run(namespace, key, text, ttlMs === undefined ? null : now() + Math.max(1, Math.round(ttlMs))),
+      );
     },
     async delete(key: string) {
       const row = guarded(() => statements.delete.get(namespace, key)) as { expires_at: number | null } | undefined;
@@ -88,7 +92,10 @@ export function createSqliteStore(file: string, namespace: string, kind: 'sqlite
     },
     async *entries<T>(prefix: string): AsyncIterable<[string, T]> {
       const end = prefixEnd(prefix);
-      let rows = guarded(() => statements.firstPage.all(namespace, prefix, end, now())) as { key: string; value: string }[];
+      let rows = guarded(() => statements.firstPage.all(namespace, prefix, end, now())) as {
+        key: string;
+        value: string;
+      }[];
       while (rows.length) {
         for (const row of rows) yield [row.key, JSON.parse(row.value) as T];
         if (rows.length < pageSize) return;
@@ -141,7 +148,10 @@ function open(file: string, namespace: string): DatabaseSync {
 function importKeyvRows(db: DatabaseSync, namespace: string): void {
   if (!db.prepare("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'keyv'").get()) return;
   const start = `${namespace}:`;
-  const rows = db.prepare('SELECT key, value FROM keyv WHERE key >= ? AND key < ?').all(start, prefixEnd(start)) as { key: string; value: string | null }[];
+  const rows = db.prepare('SELECT key, value FROM keyv WHERE key >= ? AND key < ?').all(start, prefixEnd(start)) as {
+    key: string;
+    value: string | null;
+  }[];
   if (!rows.length) return;
   const insert = db.prepare('INSERT OR IGNORE INTO entries (namespace, key, value, expires_at) VALUES (?, ?, ?, ?)');
   const remove = db.prepare('DELETE FROM keyv WHERE key = ?');
@@ -151,7 +161,8 @@ function importKeyvRows(db: DatabaseSync, namespace: string): void {
     for (const row of rows) {
       const record = row.value ? decodeKeyv(row.value) : undefined;
       const live = record && record.value !== undefined && (record.expires === undefined || record.expires > now);
-      if (live) insert.run(namespace, row.key.slice(start.length), JSON.stringify(record.value), record.expires ?? null);
+      if (live)
+        insert.run(namespace, row.key.slice(start.length), JSON.stringify(record.value), record.expires ?? null);
       remove.run(row.key);
     }
     db.exec('COMMIT');

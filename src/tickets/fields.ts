@@ -26,7 +26,11 @@ export interface TicketBase {
   description?: string | undefined;
 }
 
-const commaList = (text: string) => text.split(',').map((item) => item.trim()).filter(Boolean);
+const commaList = (text: string) =>
+  text
+    .split(',')
+    .map((item) => item.trim())
+    .filter(Boolean);
 const requiredText = (field: IssueField) => `${field.name ?? field.key} is required.`;
 /** A real calendar day as YYYY-MM-DD; `Date.parse` alone lets 2026-02-30 through. */
 function isDay(text: string): boolean {
@@ -51,7 +55,9 @@ function fieldValue(field: IssueField, text: string): { value: unknown } | { err
     }
     case 'number': {
       const number = Number(text);
-      return /^-?\d+(\.\d+)?$/.test(text) && Number.isFinite(number) ? { value: number } : { error: 'Enter a number, such as 3 or 2.5.' };
+      return /^-?\d+(\.\d+)?$/.test(text) && Number.isFinite(number)
+        ? { value: number }
+        : { error: 'Enter a number, such as 3 or 2.5.' };
     }
     case 'date':
       return isDay(text) ? { value: text } : { error: 'Enter a date as YYYY-MM-DD.' };
@@ -102,7 +108,9 @@ export function ticketFieldsFromInputs(
 }
 
 /** Project and issue type from the first step of the ticket modal. */
-export function ticketProjectFromInputs(inputs: Record<string, string | undefined>): { projectId: string; issueTypeId: string } | { errors: FieldErrors } {
+export function ticketProjectFromInputs(
+  inputs: Record<string, string | undefined>,
+): { projectId: string; issueTypeId: string } | { errors: FieldErrors } {
   const projectId = inputs[TICKET_PROJECT_ID]?.trim() ?? '';
   const issueTypeId = inputs[TICKET_ISSUE_TYPE_ID]?.trim() ?? '';
   const errors: FieldErrors = {};

@@ -21,7 +21,9 @@ export function approvalRequestMessage(v: ApprovalView): Message {
     text,
     blocks: [
       section(`:raised_hand: ${text}`),
-      context(`Anyone else with EXPERIMENTS_RUN on team *${escapeMrkdwn(v.teamName)}* can approve. The request ends ${slackDate(new Date(v.expiresAt), '{time}')} without an answer.`),
+      context(
+        `Anyone else with EXPERIMENTS_RUN on team *${escapeMrkdwn(v.teamName)}* can approve. The request ends ${slackDate(new Date(v.expiresAt), '{time}')} without an answer.`,
+      ),
       actions('approval_actions', [
         button('Approve', APPROVAL_APPROVE, { style: 'primary', value: v.id }),
         button('Reject', APPROVAL_REJECT, { style: 'danger', value: v.id }),

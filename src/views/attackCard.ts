@@ -1,9 +1,21 @@
 import type { Button, KnownBlock } from '@slack/types';
 import type { CardRecord } from '../attacks/cards.ts';
 import { isPathId } from '../client/ids.ts';
-import { isLive } from '../attacks/cards.ts';
 import type { Message } from './message.ts';
-import { actions, button, code, context, escapeMrkdwn, externalLink, fields, header, platformAttackUrl, section, slackDate, truncate } from './blocks.ts';
+import {
+  actions,
+  button,
+  code,
+  context,
+  escapeMrkdwn,
+  externalLink,
+  fields,
+  header,
+  platformAttackUrl,
+  section,
+  slackDate,
+  truncate,
+} from './blocks.ts';
 import { plural } from './plural.ts';
 
 export const HALT_ATTACK = 'attack_halt';
@@ -21,7 +33,12 @@ export interface AttackRef {
 }
 
 export function attackRefValue(ref: AttackRef): string {
-  return JSON.stringify({ g: ref.guid, t: ref.teamId, k: ref.kind === 'kubernetes' ? 'k' : 'a', ...(ref.listId ? { l: ref.listId } : {}) });
+  return JSON.stringify({
+    g: ref.guid,
+    t: ref.teamId,
+    k: ref.kind === 'kubernetes' ? 'k' : 'a',
+    ...(ref.listId ? { l: ref.listId } : {}),
+  });
 }
 
 /** The Halt button of one attack: the same on its card, in lists, in its details and on App Home. */
@@ -43,8 +60,14 @@ export function parseAttackRef(value: string | undefined): AttackRef | undefined
   }
   if (typeof parsed !== 'object' || parsed === null) return undefined;
   const { g, t, k, l } = parsed as { g?: unknown; t?: unknown; k?: unknown; l?: unknown };
-  if (!isPathId(g) || !isPathId(t) || (k !== undefined && k !== 'a' && k !== 'k') || (l !== undefined && !isPathId(l))) return undefined;
-  return { guid: g, teamId: t, kind: k === 'k' ? 'kubernetes' : 'attack', ...(typeof l === 'string' ? { listId: l } : {}) };
+  if (!isPathId(g) || !isPathId(t) || (k !== undefined && k !== 'a' && k !== 'k') || (l !== undefined && !isPathId(l)))
+    return undefined;
+  return {
+    guid: g,
+    teamId: t,
+    kind: k === 'k' ? 'kubernetes' : 'attack',
+    ...(typeof l === 'string' ? { listId: l } : {}),
+  };
 }
 
 const stageEmoji: Record<string, string> = {
@@ -96,7 +119,9 @@ export function stageWords(stage: string): string {
 
 /** The stage as a person reads it: an emoji and the stage in words. */
 export function stageLabel(stage: string, lifecycle: string): string {
-  const emoji = stageEmoji[stage] ?? (lifecycle === 'Error' ? ':x:' : lifecycle === 'Complete' ? ':white_check_mark:' : ':grey_question:');
+  const emoji =
+    stageEmoji[stage] ??
+    (lifecycle === 'Error' ? ':x:' : lifecycle === 'Complete' ? ':white_check_mark:' : ':grey_question:');
   return `${emoji} ${escapeMrkdwn(stageWords(stage))}`;
 }
 
@@ -109,7 +134,11 @@ export function argsText(args: readonly string[]): string {
   return args.length ? `\`${escapeMrkdwn(truncate(args.join(' '), 500)).replace(/`/g, "'")}\`` : '_no arguments_';
 }
 
-const healthEmoji = { healthy: ':large_green_circle:', unhealthy: ':rotating_light:', unknown: ':grey_question:' } as const;
+const healthEmoji = {
+  healthy: ':large_green_circle:',
+  unhealthy: ':rotating_light:',
+  unknown: ':grey_question:',
+} as const;
 
 /** The guards line of a card: each guard, its last state, and when one fired. */
 export function guardsText(guards: NonNullable<CardRecord['guards']>): string {
@@ -145,7 +174,10 @@ function starterText(card: CardRecord, channel: string | undefined): string {
 }
 
 /** The card posted in the channel when an attack starts, updated in place as its stage changes. */
-export function attackCardMessage(card: CardRecord, links: { appUrl?: string | undefined; channel?: string | undefined } = {}): Message {
+export function attackCardMessage(
+  card: CardRecord,
+  links: { appUrl?: string | undefined; channel?: string | undefined } = {},
+): Message {
   const ref = attackRefValue(card);
   const stage = stageLabel(card.stage, card.lifecycle);
   const started = card.startTime ?? card.createdAt;
@@ -157,10 +189,14 @@ export function attackCardMessage(card: CardRecord, links: { appUrl?: string | u
   const page = platformAttackUrl(links.appUrl, card.guid);
   const link = page ? ` · ${externalLink(page, 'Open in the platform')}` : '';
   const notes = Object.entries(card.annotations);
-  const halted = card.haltedBy.length ? `\nHalt requested by ${[...new Set(card.haltedBy.map((h) => `<@${h.userId}>`))].join(', ')}` : '';
+  const halted = card.haltedBy.length
+    ? `\nHalt requested by ${[...new Set(card.haltedBy.map((h) => `<@${h.userId}>`))].join(', ')}`
+    : '';
   const blocks: KnownBlock[] = [
     header(`${card.type} attack · ${stageWords(card.stage)}`),
-    section(`*${escapeMrkdwn(card.type)}* ${argsText(card.args)} on ${escapeMrkdwn(card.targetWords)} in team *${escapeMrkdwn(card.teamName)}*\n${starterText(card, links.channel)}${halted}`),
+    section(
+      `*${escapeMrkdwn(card.type)}* ${argsText(card.args)} on ${escapeMrkdwn(card.targetWords)} in team *${escapeMrkdwn(card.teamName)}*\n${starterText(card, links.channel)}${halted}`,
+    ),
     fields([
       ['Stage', stage],
       ['Targets', card.totalClients !== undefined ? plural(card.totalClients, 'client') : 'resolving…'],
@@ -169,7 +205,14 @@ export function attackCardMessage(card: CardRecord, links: { appUrl?: string | u
     ]),
   ];
   if (notes.length) {
-    blocks.push(section(`*Notes*\n${notes.slice(-10).map(([, text]) => `• ${escapeMrkdwn(truncate(text, 280))}`).join('\n')}`));
+    blocks.push(
+      section(
+        `*Notes*\n${notes
+          .slice(-10)
+          .map(([, text]) => `• ${escapeMrkdwn(truncate(text, 280))}`)
+          .join('\n')}`,
+      ),
+    );
   }
   if (card.guards?.length) blocks.push(context(guardsText(card.guards)));
   if (card.ticketCount) blocks.push(context(`:ticket: ${plural(card.ticketCount, 'ticket')} filed`));
@@ -183,6 +226,8 @@ export function attackCardMessage(card: CardRecord, links: { appUrl?: string | u
     ]),
   );
   // Notification text is mrkdwn too: what a person typed must not ping the channel.
-  const text = escapeMrkdwn(`${card.type} attack on ${card.targetWords} in team ${card.teamName}: ${stageWords(card.stage)}`);
+  const text = escapeMrkdwn(
+    `${card.type} attack on ${card.targetWords} in team ${card.teamName}: ${stageWords(card.stage)}`,
+  );
   return { text, blocks };
 }

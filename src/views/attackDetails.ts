@@ -2,7 +2,19 @@ import type { KnownBlock } from '@slack/types';
 import type { Attack, Execution } from '../client/index.ts';
 import { isFinished } from '../client/index.ts';
 import type { Message } from './message.ts';
-import { actions, code, context, escapeMrkdwn, externalLink, fields, header, platformAttackUrl, section, slackDate, truncate } from './blocks.ts';
+import {
+  actions,
+  code,
+  context,
+  escapeMrkdwn,
+  externalLink,
+  fields,
+  header,
+  platformAttackUrl,
+  section,
+  slackDate,
+  truncate,
+} from './blocks.ts';
 import { argsText, canHalt, haltButton, stageLabel, stageWords } from './attackCard.ts';
 import { agree, plural } from './plural.ts';
 
@@ -21,7 +33,13 @@ function ticketLine(tickets: TicketCount): string {
 }
 
 /** `show <guid>` and the card's Details button: the attack and its executions, one per target. */
-export function attackDetailsMessage(attack: Attack, executions: Execution[], team: { id: string; name: string }, appUrl?: string, tickets?: TicketCount): Message {
+export function attackDetailsMessage(
+  attack: Attack,
+  executions: Execution[],
+  team: { id: string; name: string },
+  appUrl?: string,
+  tickets?: TicketCount,
+): Message {
   const type = attack.infra_command?.type ?? 'attack';
   const stage = stageLabel(attack.stage ?? 'Unknown', attack.stage_lifecycle ?? '');
   const blocks: KnownBlock[] = [
@@ -44,17 +62,41 @@ export function attackDetailsMessage(attack: Attack, executions: Execution[], te
       return `• \`${escapeMrkdwn(e.client_id ?? e.guid ?? 'client')}\` ${stageLabel(e.stage ?? 'Unknown', e.stage_lifecycle ?? '')}${detail ? ` — ${escapeMrkdwn(truncate(detail, 140))}` : ''}`;
     });
     blocks.push(section(`*Executions* (${executions.length})\n${lines.join('\n')}`));
-    if (executions.length > shown.length) blocks.push(context(`${plural(executions.length - shown.length, 'more execution')} ${agree(executions.length - shown.length, 'is', 'are')} in the platform.`));
+    if (executions.length > shown.length)
+      blocks.push(
+        context(
+          `${plural(executions.length - shown.length, 'more execution')} ${agree(executions.length - shown.length, 'is', 'are')} in the platform.`,
+        ),
+      );
   } else {
     blocks.push(context('No executions yet: the attack has not reached its targets.'));
   }
   if (tickets) blocks.push(context(ticketLine(tickets)));
   const notes = Object.values(attack.annotations ?? {});
-  if (notes.length) blocks.push(section(`*Notes*\n${notes.slice(-10).map((n) => `• ${escapeMrkdwn(truncate(n, 280))}`).join('\n')}`));
+  if (notes.length)
+    blocks.push(
+      section(
+        `*Notes*\n${notes
+          .slice(-10)
+          .map((n) => `• ${escapeMrkdwn(truncate(n, 280))}`)
+          .join('\n')}`,
+      ),
+    );
   const page = platformAttackUrl(appUrl, attack.guid);
   blocks.push(context(`Attack ${code(attack.guid)}${page ? ` · ${externalLink(page, 'Open in the platform')}` : ''}`));
   if (!isFinished(attack) && canHalt({ lifecycle: attack.stage_lifecycle ?? '' })) {
-    blocks.push(actions('attack_details_actions', [haltButton({ guid: attack.guid, teamId: team.id, kind: attack.target_type === 'Kubernetes' ? 'kubernetes' : 'attack' })]));
+    blocks.push(
+      actions('attack_details_actions', [
+        haltButton({
+          guid: attack.guid,
+          teamId: team.id,
+          kind: attack.target_type === 'Kubernetes' ? 'kubernetes' : 'attack',
+        }),
+      ]),
+    );
   }
-  return { text: escapeMrkdwn(`${type} attack ${attack.guid}: ${attack.stage ? stageWords(attack.stage) : 'unknown stage'}`), blocks };
+  return {
+    text: escapeMrkdwn(`${type} attack ${attack.guid}: ${attack.stage ? stageWords(attack.stage) : 'unknown stage'}`),
+    blocks,
+  };
 }

@@ -57,9 +57,17 @@ export function listedKubernetes(attack: KubernetesAttack): ListedAttack {
 }
 
 /** The platform's latest state of a listed attack, as its row shows it. */
-export function withListedState(row: ListedAttack, state: { stage?: string | undefined; stage_lifecycle?: string | undefined; end_time?: string | null | undefined }): ListedAttack {
+export function withListedState(
+  row: ListedAttack,
+  state: { stage?: string | undefined; stage_lifecycle?: string | undefined; end_time?: string | null | undefined },
+): ListedAttack {
   const lifecycle = state.stage_lifecycle ?? (state.end_time ? 'Complete' : row.lifecycle);
-  return { ...row, stage: state.stage ?? row.stage, lifecycle, active: !isFinished({ stage_lifecycle: lifecycle, end_time: state.end_time ?? undefined }) };
+  return {
+    ...row,
+    stage: state.stage ?? row.stage,
+    lifecycle,
+    active: !isFinished({ stage_lifecycle: lifecycle, end_time: state.end_time ?? undefined }),
+  };
 }
 
 /** One page of a list, as shown; kept for a while so a halt from one of its rows can redraw it. */
@@ -82,7 +90,13 @@ export function attackListMessage(page: AttackListPage): Message {
   const blocks: KnownBlock[] = [header(title)];
   if (page.notice) blocks.push(section(page.notice));
   if (!page.attacks.length) {
-    blocks.push(section(page.pageNumber === 1 ? `No ${page.which} attacks${page.filter ? ` (${page.filter})` : ''} in team *${escapeMrkdwn(page.teamName)}*.` : 'No more attacks.'));
+    blocks.push(
+      section(
+        page.pageNumber === 1
+          ? `No ${page.which} attacks${page.filter ? ` (${page.filter})` : ''} in team *${escapeMrkdwn(page.teamName)}*.`
+          : 'No more attacks.',
+      ),
+    );
   }
   for (const a of page.attacks.slice(0, listPageSize)) {
     const parts = [`*${escapeMrkdwn(a.type)}* ${argsText(a.args)}`, stageLabel(a.stage, a.lifecycle)];
@@ -91,7 +105,12 @@ export function attackListMessage(page: AttackListPage): Message {
     if (a.startedAt) parts.push(slackDate(new Date(a.startedAt)));
     const text = `${parts.join(' · ')}\n${code(a.guid)}${a.kind === 'kubernetes' ? ' · Kubernetes' : ''}`;
     blocks.push(
-      section(text, a.active && canHalt(a) ? { accessory: haltButton({ guid: a.guid, teamId: page.teamId, kind: a.kind, listId: page.listId }) } : {}),
+      section(
+        text,
+        a.active && canHalt(a)
+          ? { accessory: haltButton({ guid: a.guid, teamId: page.teamId, kind: a.kind, listId: page.listId }) }
+          : {},
+      ),
     );
   }
   const footer: Button[] = [];
@@ -99,7 +118,11 @@ export function attackListMessage(page: AttackListPage): Message {
   if (page.which === 'active' && page.attacks.length) {
     footer.push(haltAllButton());
   }
-  blocks.push(context(`Page ${page.pageNumber}${page.filter ? ` · ${escapeMrkdwn(page.filter)}` : ' · Scenario attacks: add `--source Scenario`; Kubernetes attacks: `--k8s`'}`));
+  blocks.push(
+    context(
+      `Page ${page.pageNumber}${page.filter ? ` · ${escapeMrkdwn(page.filter)}` : ' · Scenario attacks: add `--source Scenario`; Kubernetes attacks: `--k8s`'}`,
+    ),
+  );
   if (footer.length) blocks.push(actions('attack_list_actions', footer));
   return { text: `${title}: ${page.attacks.length} on page ${page.pageNumber}`, blocks };
 }

@@ -80,14 +80,27 @@ export function attackPreviewMessage(p: AttackPreviewInput): { text: string; blo
   const blocks: KnownBlock[] = [
     section(`*Start this ${escapeMrkdwn(request.type)} attack?*`),
     ...(everyClient
-      ? [section(`:warning: *This attack hits every active client of team ${escapeMrkdwn(teamName)}.* To narrow it, add a target flag such as \`--target-tags role=web\`.`)]
+      ? [
+          section(
+            `:warning: *This attack hits every active client of team ${escapeMrkdwn(teamName)}.* To narrow it, add a target flag such as \`--target-tags role=web\`.`,
+          ),
+        ]
       : []),
     fields(details),
     ...(p.guards?.length ? [section(`*Guards*\n${p.guards.join('\n')}`)] : []),
     ...(p.warning ? [section(p.warning)] : []),
-    ...(p.approval ? [section(`:raised_hand: This start needs a second person because ${p.approval}: the request goes to the channel, and the attack starts when someone else approves it.`)] : []),
+    ...(p.approval
+      ? [
+          section(
+            `:raised_hand: This start needs a second person because ${p.approval}: the request goes to the channel, and the attack starts when someone else approves it.`,
+          ),
+        ]
+      : []),
     actions(ATTACK_PREVIEW_ACTIONS, [
-      button(p.approval ? 'Request approval' : p.warning ? 'Start anyway' : 'Start', ATTACK_START, { style: p.warning ? 'danger' : 'primary', value: p.pendingId }),
+      button(p.approval ? 'Request approval' : p.warning ? 'Start anyway' : 'Start', ATTACK_START, {
+        style: p.warning ? 'danger' : 'primary',
+        value: p.pendingId,
+      }),
       button('Cancel', ATTACK_CANCEL, { value: p.pendingId }),
     ]),
     context(`Same as typing ${codeSpan(`${p.command} ${shown}`)}`),

@@ -1,5 +1,15 @@
 import { isPathId } from '../client/ids.ts';
-import type { ActionsBlock, Button, ContextBlock, HeaderBlock, InputBlock, KnownBlock, ModalView, PlainTextElement, SectionBlock } from '@slack/types';
+import type {
+  ActionsBlock,
+  Button,
+  ContextBlock,
+  HeaderBlock,
+  InputBlock,
+  KnownBlock,
+  ModalView,
+  PlainTextElement,
+  SectionBlock,
+} from '@slack/types';
 
 /** Block Kit building blocks shared by every view. Limits here are Slack's. */
 export const limits = {
@@ -61,14 +71,23 @@ export function section(markdown: string, extra: Partial<SectionBlock> = {}): Se
 }
 
 export function fields(pairs: [string, string][]): SectionBlock {
-  return { type: 'section', fields: pairs.slice(0, 10).map(([name, value]) => ({ type: 'mrkdwn', text: truncate(`*${name}*\n${value}`, 2_000) })) };
+  return {
+    type: 'section',
+    fields: pairs
+      .slice(0, 10)
+      .map(([name, value]) => ({ type: 'mrkdwn', text: truncate(`*${name}*\n${value}`, 2_000) })),
+  };
 }
 
 export function context(markdown: string): ContextBlock {
   return { type: 'context', elements: [{ type: 'mrkdwn', text: truncate(markdown, limits.sectionText) }] };
 }
 
-export function button(text: string, actionId: string, options: { value?: string; style?: 'primary' | 'danger'; url?: string; confirm?: Button['confirm'] } = {}): Button {
+export function button(
+  text: string,
+  actionId: string,
+  options: { value?: string; style?: 'primary' | 'danger'; url?: string; confirm?: Button['confirm'] } = {},
+): Button {
   const element: Button = { type: 'button', text: plain(text, limits.buttonText), action_id: actionId };
   if (options.value !== undefined) element.value = options.value;
   if (options.style) element.style = options.style;
@@ -81,7 +100,12 @@ export function actions(blockId: string, elements: ActionsBlock['elements']): Ac
   return { type: 'actions', block_id: blockId, elements };
 }
 
-export function input(blockId: string, label: string, element: InputBlock['element'], options: { optional?: boolean; hint?: string; dispatch?: boolean } = {}): InputBlock {
+export function input(
+  blockId: string,
+  label: string,
+  element: InputBlock['element'],
+  options: { optional?: boolean; hint?: string; dispatch?: boolean } = {},
+): InputBlock {
   const block: InputBlock = { type: 'input', block_id: blockId, label: plain(label, 2_000), element };
   if (options.optional) block.optional = true;
   if (options.hint) block.hint = plain(options.hint, 2_000);
@@ -89,7 +113,18 @@ export function input(blockId: string, label: string, element: InputBlock['eleme
   return block;
 }
 
-export function modal(callbackId: string, title: string, blocks: KnownBlock[], options: { submit?: string; close?: string; privateMetadata?: string; notifyOnClose?: boolean; externalId?: string } = {}): ModalView {
+export function modal(
+  callbackId: string,
+  title: string,
+  blocks: KnownBlock[],
+  options: {
+    submit?: string;
+    close?: string;
+    privateMetadata?: string;
+    notifyOnClose?: boolean;
+    externalId?: string;
+  } = {},
+): ModalView {
   const view: ModalView = {
     type: 'modal',
     callback_id: callbackId,

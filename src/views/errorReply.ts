@@ -46,7 +46,9 @@ export function describeError(error: unknown, context: ErrorContext): Message {
   const doing = ctx.doing ?? 'do that';
   if (error instanceof StoreUnavailableError) {
     // Before anything else: a store that cannot be asked must never read as "log in".
-    return text('Faultline cannot reach its store; nothing was done. Try again in a minute; if it keeps failing, tell whoever runs Faultline.');
+    return text(
+      'Faultline cannot reach its store; nothing was done. Try again in a minute; if it keeps failing, tell whoever runs Faultline.',
+    );
   }
   if (error instanceof UserInputError) {
     return text(error.usage ? `${error.message}\nUsage: \`${cmd} ${error.usage}\`` : error.message);
@@ -65,10 +67,15 @@ export function describeError(error: unknown, context: ErrorContext): Message {
     return { text: words, blocks: loginPromptBlocks(words) };
   }
   if (error instanceof ForbiddenError) {
-    if (error.httpsRequired) return text('The platform refused to log in over plain HTTP. Whoever runs Faultline must set PLATFORM_API_URL to an https: address.');
+    if (error.httpsRequired)
+      return text(
+        'The platform refused to log in over plain HTTP. Whoever runs Faultline must set PLATFORM_API_URL to an https: address.',
+      );
     const where = ctx.team ? ` on team *${escapeMrkdwn(ctx.team)}*` : ' in your company';
     const missing = error.privilege ? `the \`${error.privilege}\` privilege${where}` : `the privilege needed${where}`;
-    return text(`You cannot ${doing}: your platform role lacks ${missing}. Ask a team or company owner for a role that has it.`);
+    return text(
+      `You cannot ${doing}: your platform role lacks ${missing}. Ask a team or company owner for a role that has it.`,
+    );
   }
   if (error instanceof InvalidIdError) {
     return text('That id is not valid, so nothing was sent to the platform. Check the id and try again.');
@@ -78,31 +85,47 @@ export function describeError(error: unknown, context: ErrorContext): Message {
   }
   if (error instanceof NotFoundError) {
     const what = ctx.subject ? ` ${ctx.subject}` : ' what you asked for';
-    return text(`The platform has no${what}${ctx.team ? ` in team *${escapeMrkdwn(ctx.team)}*` : ''}. Check the id, or the team with \`${cmd} whoami\`.`);
+    return text(
+      `The platform has no${what}${ctx.team ? ` in team *${escapeMrkdwn(ctx.team)}*` : ''}. Check the id, or the team with \`${cmd} whoami\`.`,
+    );
   }
   if (error instanceof RateLimitedError) {
     const seconds = error.retryAfterMs ? Math.max(1, Math.ceil(error.retryAfterMs / 1000)) : undefined;
-    return text(`The platform is busy and asked Faultline to slow down. Try again${seconds ? ` in ${plural(seconds, 'second')}` : ' in a moment'}.`);
+    return text(
+      `The platform is busy and asked Faultline to slow down. Try again${seconds ? ` in ${plural(seconds, 'second')}` : ' in a moment'}.`,
+    );
   }
   if (error instanceof TimeoutError || (error instanceof UnreachableError && error.outcomeUnknown)) {
     if (error.outcomeUnknown) {
-      return text(`The platform did not confirm in time, so it is not known whether it did ${doing}. Check with \`${cmd} ${ctx.check ?? 'list'}\` before trying again.`);
+      return text(
+        `The platform did not confirm in time, so it is not known whether it did ${doing}. Check with \`${cmd} ${ctx.check ?? 'list'}\` before trying again.`,
+      );
     }
     return text(`The platform did not answer in time, so Faultline could not ${doing}. Try again in a moment.`);
   }
   if (error instanceof UnreachableError) {
-    return text(`Faultline could not reach the platform, so it could not ${doing}. Try again shortly; if it keeps failing, tell whoever runs Faultline.`);
+    return text(
+      `Faultline could not reach the platform, so it could not ${doing}. Try again shortly; if it keeps failing, tell whoever runs Faultline.`,
+    );
   }
   if (error instanceof ServerError) {
-    return text(`The platform failed while trying to ${doing}. Try again in a minute; if it keeps failing, check the platform's status.`);
+    return text(
+      `The platform failed while trying to ${doing}. Try again in a minute; if it keeps failing, check the platform's status.`,
+    );
   }
   if (error instanceof BadRequestError) {
-    return text(`The platform rejected the request to ${doing} as invalid. Check the values and try again (\`${cmd} help\` shows the usage).`);
+    return text(
+      `The platform rejected the request to ${doing} as invalid. Check the values and try again (\`${cmd} help\` shows the usage).`,
+    );
   }
   if (error instanceof InvalidResponseError) {
-    return text(`The platform answered in a way Faultline could not read, so it could not ${doing}. Tell whoever runs Faultline.`);
+    return text(
+      `The platform answered in a way Faultline could not read, so it could not ${doing}. Tell whoever runs Faultline.`,
+    );
   }
-  return text(`Something went wrong in Faultline while trying to ${doing}. It has been logged; try again, and tell whoever runs Faultline if it keeps happening.`);
+  return text(
+    `Something went wrong in Faultline while trying to ${doing}. It has been logged; try again, and tell whoever runs Faultline if it keeps happening.`,
+  );
 }
 
 const missingIntegrationBrief: Record<Integration | 'unknown', string> = {
@@ -116,13 +139,13 @@ const missingIntegrationBrief: Record<Integration | 'unknown', string> = {
 export function missingIntegrationText(integration: Integration | undefined): string {
   switch (integration) {
     case 'tracker':
-      return 'Your company has no issue-tracker integration on the platform, so tickets cannot be filed or listed from here. A company admin can add one in the platform\'s integration settings.';
+      return "Your company has no issue-tracker integration on the platform, so tickets cannot be filed or listed from here. A company admin can add one in the platform's integration settings.";
     case 'monitoringA':
-      return 'Your company has no monitoringA integration on the platform by that name and domain, so its monitors cannot be read. Check the integration name and domain, or ask a company admin to add the integration in the platform\'s integration settings.';
+      return "Your company has no monitoringA integration on the platform by that name and domain, so its monitors cannot be read. Check the integration name and domain, or ask a company admin to add the integration in the platform's integration settings.";
     case 'monitoringB':
-      return 'Your company has no monitoringB integration on the platform at that URI, so its alerts cannot be read. Check the URI, or ask a company admin to add the integration in the platform\'s integration settings.';
+      return "Your company has no monitoringB integration on the platform at that URI, so its alerts cannot be read. Check the URI, or ask a company admin to add the integration in the platform's integration settings.";
     default:
-      return 'Your company lacks the platform integration this needs. A company admin can add it in the platform\'s integration settings.';
+      return "Your company lacks the platform integration this needs. A company admin can add it in the platform's integration settings.";
   }
 }
 
@@ -141,7 +164,8 @@ export function errorInBrief(error: unknown, context: Pick<ErrorContext, 'team' 
   if (error instanceof StoreUnavailableError) return 'Faultline could not reach its store';
   if (error instanceof UserInputError) return error.message;
   if (error instanceof NotLoggedInError || error instanceof UnauthorizedError) return 'the platform session had ended';
-  if (error instanceof ForbiddenError) return `the platform role lacks ${error.privilege ? `the \`${error.privilege}\` privilege` : 'the privilege needed'}${onTeam}`;
+  if (error instanceof ForbiddenError)
+    return `the platform role lacks ${error.privilege ? `the \`${error.privilege}\` privilege` : 'the privilege needed'}${onTeam}`;
   if (error instanceof NoIntegrationError) return missingIntegrationBrief[error.integration ?? 'unknown'];
   if (error instanceof NotFoundError) return `the platform has no ${ctx.subject ?? 'such thing'}${onTeam}`;
   if (error instanceof RateLimitedError) return 'the platform was busy and asked Faultline to slow down';

@@ -65,7 +65,10 @@ const executionsListed = 500;
 /** Text safe in Markdown prose: no markup, links, HTML or headings start from it. */
 export function markdownText(text: string): string {
   // Inline only: `#`, `+` or `-` never start a line here. `[` escaped, `(` cannot make a link.
-  return text.replace(/\s+/g, ' ').trim().replace(/([\\`*_[\]<>|~#])/g, '\\$1');
+  return text
+    .replace(/\s+/g, ' ')
+    .trim()
+    .replace(/([\\`*_[\]<>|~#])/g, '\\$1');
 }
 
 /** Text as inline code: backticks cannot end it early. */
@@ -80,11 +83,23 @@ function markdownLink(label: string, url: string | undefined): string {
   return `[${markdownText(label)}](<${url.replace(/[<>\s]/g, encodeURIComponent)}>)`;
 }
 
-const time = (iso: string | undefined) => (iso && !Number.isNaN(Date.parse(iso)) ? new Date(iso).toISOString().replace('T', ' ').replace(/\.\d+Z$/, ' UTC') : '—');
+const time = (iso: string | undefined) =>
+  iso && !Number.isNaN(Date.parse(iso))
+    ? new Date(iso)
+        .toISOString()
+        .replace('T', ' ')
+        .replace(/\.\d+Z$/, ' UTC')
+    : '—';
 
 /** The file's name: the title in safe characters, and the day it started. */
 export function reportFilename(record: Pick<GameDayRecord, 'title' | 'startedAt'>): string {
-  const slug = record.title.normalize('NFKD').replace(/[^\w-]+/g, '-').replace(/^-+|-+$/g, '').slice(0, 60).toLowerCase() || 'game-day';
+  const slug =
+    record.title
+      .normalize('NFKD')
+      .replace(/[^\w-]+/g, '-')
+      .replace(/^-+|-+$/g, '')
+      .slice(0, 60)
+      .toLowerCase() || 'game-day';
   return `game-day-report-${slug}-${record.startedAt.slice(0, 10)}.md`;
 }
 
@@ -100,12 +115,17 @@ function attackSection(attack: ReportAttack, index: number, name: (userId: strin
   const started = attack.chat
     ? `in the channel by ${markdownText(name(attack.chat.startedBy))}`
     : `outside the channel${attack.createSource ? ` (${markdownText(attack.createSource)})` : ''}`;
-  lines.push(`- **Started:** ${started}${attack.createdBy ? `; created on the platform by ${markdownText(attack.createdBy)}` : ''}`);
+  lines.push(
+    `- **Started:** ${started}${attack.createdBy ? `; created on the platform by ${markdownText(attack.createdBy)}` : ''}`,
+  );
   lines.push(`- **Arguments:** ${attack.args.length ? markdownCode(attack.args.join(' ')) : 'none'}`);
   lines.push(`- **Target:** ${markdownText(attack.target)}`);
   lines.push(`- **Outcome:** ${markdownText(outcome(attack))}`);
-  lines.push(`- **Times:** created ${time(attack.createdAt)}, started ${time(attack.startTime)}, ended ${attack.endTime ? time(attack.endTime) : '—'}`);
-  if (attack.haltedBy.length) lines.push(`- **Halted by:** ${attack.haltedBy.map((id) => markdownText(name(id))).join(', ')}`);
+  lines.push(
+    `- **Times:** created ${time(attack.createdAt)}, started ${time(attack.startTime)}, ended ${attack.endTime ? time(attack.endTime) : '—'}`,
+  );
+  if (attack.haltedBy.length)
+    lines.push(`- **Halted by:** ${attack.haltedBy.map((id) => markdownText(name(id))).join(', ')}`);
   if (attack.executionsProblem) {
     lines.push(`- **Executions:** could not be read: ${markdownText(attack.executionsProblem)}`);
   } else if (!attack.executions.length) {
@@ -113,9 +133,15 @@ function attackSection(attack: ReportAttack, index: number, name: (userId: strin
   } else {
     lines.push(`- **Executions** (${plural(attack.executions.length, 'target')}):`);
     for (const execution of attack.executions.slice(0, executionsListed)) {
-      const detail = execution.error ? ` · error: ${markdownText(execution.error)}` : execution.output ? ` · ${markdownText(execution.output)}` : '';
+      const detail = execution.error
+        ? ` · error: ${markdownText(execution.error)}`
+        : execution.output
+          ? ` · ${markdownText(execution.output)}`
+          : '';
       const stage = execution.stage ? stageWords(execution.stage) : 'unknown stage';
-      lines.push(`  - ${markdownCode(execution.client_id ?? execution.guid ?? 'unknown target')}: ${markdownText(stage)}${execution.stage_lifecycle === 'Error' ? ' (failed)' : ''} · ${time(execution.start_time)} to ${execution.end_time ? time(execution.end_time) : '—'}${detail}`);
+      lines.push(
+        `  - ${markdownCode(execution.client_id ?? execution.guid ?? 'unknown target')}: ${markdownText(stage)}${execution.stage_lifecycle === 'Error' ? ' (failed)' : ''} · ${time(execution.start_time)} to ${execution.end_time ? time(execution.end_time) : '—'}${detail}`,
+      );
     }
     const rest = attack.executions.length - executionsListed;
     if (rest > 0) lines.push(`  - and ${plural(rest, 'more target')}`);
@@ -124,7 +150,10 @@ function attackSection(attack: ReportAttack, index: number, name: (userId: strin
   else if (attack.tickets.length) {
     lines.push(`- **Tickets** (${attack.tickets.length}):`);
     for (const ticket of attack.tickets) {
-      const about = [ticket.summary, ticket.status].filter(Boolean).map((part) => markdownText(part!)).join(' · ');
+      const about = [ticket.summary, ticket.status]
+        .filter(Boolean)
+        .map((part) => markdownText(part!))
+        .join(' · ');
       lines.push(`  - ${markdownLink(ticket.key, ticket.url)}${about ? `: ${about}` : ''}`);
     }
   } else lines.push('- **Tickets:** none');
@@ -139,10 +168,18 @@ function attackSection(attack: ReportAttack, index: number, name: (userId: strin
 function teamSection(team: ReportTeam, name: (userId: string) => string): string[] {
   const lines = [`## Team ${markdownText(team.name)}`, ''];
   if (team.watched) lines.push('_Watched from the channel._', '');
-  if (team.problem) lines.push(`Attacks started outside the channel could not be read: ${markdownText(team.problem)}. Only those started in the channel are listed.`, '');
+  if (team.problem)
+    lines.push(
+      `Attacks started outside the channel could not be read: ${markdownText(team.problem)}. Only those started in the channel are listed.`,
+      '',
+    );
   if (team.noTracker) lines.push('The team has no tracker integration, so its attacks have no tickets.', '');
-  if (team.more) lines.push(`The game day's window held more attacks than a report reads; the newest ${team.attacks.length} are listed.`, '');
-  if (!team.attacks.length) lines.push('No attacks in the game day\'s window.', '');
+  if (team.more)
+    lines.push(
+      `The game day's window held more attacks than a report reads; the newest ${team.attacks.length} are listed.`,
+      '',
+    );
+  if (!team.attacks.length) lines.push("No attacks in the game day's window.", '');
   team.attacks.forEach((attack, index) => lines.push(...attackSection(attack, index + 1, name)));
   return lines;
 }
@@ -169,7 +206,9 @@ export function gameDayReportMarkdown(report: GameDayReport, names: Record<strin
     '## Overview',
     '',
     `- **Attacks:** ${attacks.length} (${inChat} started in the channel, ${attacks.length - inChat} elsewhere) in ${plural(report.teams.length, 'team')}`,
-    ...(byOutcome.size ? [`- **Outcomes:** ${[...byOutcome].map(([words, count]) => `${markdownText(words)}: ${count}`).join(', ')}`] : []),
+    ...(byOutcome.size
+      ? [`- **Outcomes:** ${[...byOutcome].map(([words, count]) => `${markdownText(words)}: ${count}`).join(', ')}`]
+      : []),
     `- **Executions:** ${executions}`,
     `- **Tickets:** ${tickets}`,
     `- **Halts from Slack:** ${record.halts.length} · **Notes:** ${record.notes.length}`,
@@ -183,14 +222,27 @@ export function gameDayReportMarkdown(report: GameDayReport, names: Record<strin
   };
   const channel: string[] = [];
   for (const halt of record.halts) {
-    const what = halt.scope === 'everything' ? 'everything across the platform' : halt.scope === 'all' || !halt.guid ? 'all attacks' : about(halt.guid);
+    const what =
+      halt.scope === 'everything'
+        ? 'everything across the platform'
+        : halt.scope === 'all' || !halt.guid
+          ? 'all attacks'
+          : about(halt.guid);
     channel.push(`- ${time(halt.at)}: ${markdownText(name(halt.by))} halted ${what}`);
   }
-  for (const note of record.notes) channel.push(`- ${time(note.at)}: ${markdownText(name(note.by))} noted on ${about(note.guid)}: ${markdownText(note.text)}`);
-  for (const ticket of record.tickets) channel.push(`- ${time(ticket.at)}: ${markdownText(name(ticket.by))} filed ${markdownLink(ticket.key, ticket.url)} for ${about(ticket.guid)}`);
+  for (const note of record.notes)
+    channel.push(
+      `- ${time(note.at)}: ${markdownText(name(note.by))} noted on ${about(note.guid)}: ${markdownText(note.text)}`,
+    );
+  for (const ticket of record.tickets)
+    channel.push(
+      `- ${time(ticket.at)}: ${markdownText(name(ticket.by))} filed ${markdownLink(ticket.key, ticket.url)} for ${about(ticket.guid)}`,
+    );
   for (const refused of record.refused ?? []) {
     const verb = refused.unconfirmed ? 'tried to start (not confirmed by the platform)' : 'could not start';
-    channel.push(`- ${time(refused.at)}: ${markdownText(name(refused.startedBy))} ${verb} ${markdownText(refused.type)} ${markdownCode(refused.args.join(' '))} in team ${markdownText(refused.teamName)}: ${markdownText(refused.reason.replace(/[*`]/g, ''))}`);
+    channel.push(
+      `- ${time(refused.at)}: ${markdownText(name(refused.startedBy))} ${verb} ${markdownText(refused.type)} ${markdownCode(refused.args.join(' '))} in team ${markdownText(refused.teamName)}: ${markdownText(refused.reason.replace(/[*`]/g, ''))}`,
+    );
   }
   if (channel.length) {
     channel.sort((a, b) => a.localeCompare(b));
@@ -205,7 +257,9 @@ export function reportPeople(report: GameDayReport): Set<string> {
   return new Set([
     record.facilitator,
     report.madeBy,
-    ...report.teams.flatMap((team) => team.attacks.flatMap((a) => [...(a.chat ? [a.chat.startedBy] : []), ...a.haltedBy])),
+    ...report.teams.flatMap((team) =>
+      team.attacks.flatMap((a) => [...(a.chat ? [a.chat.startedBy] : []), ...a.haltedBy]),
+    ),
     ...record.halts.map((h) => h.by),
     ...record.notes.map((n) => n.by),
     ...record.tickets.map((t) => t.by),
@@ -219,6 +273,10 @@ export function reportComment(record: Pick<GameDayRecord, 'title'> & { id: strin
 }
 
 /** Told in the channel when the report could not be made; the summary stands without it. */
-export function reportFailedText(record: Pick<GameDayRecord, 'title'> & { id: string }, reason: string, command: string): string {
+export function reportFailedText(
+  record: Pick<GameDayRecord, 'title'> & { id: string },
+  reason: string,
+  command: string,
+): string {
   return `:warning: The full report of game day *${escapeMrkdwn(record.title)}* could not be made: ${reason}. The summary above stands. Try again with \`${command} gameday report ${record.id.slice(0, 8)}\`.`;
 }

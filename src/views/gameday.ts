@@ -1,7 +1,20 @@
 import type { ConfirmationDialog, KnownBlock, SectionBlock } from '@slack/types';
 import type { CardRecord } from '../attacks/cards.ts';
 import type { Message } from './message.ts';
-import { actions, button, code, context, escapeMrkdwn, externalLink, fields, header, limits, section, slackDate, truncate } from './blocks.ts';
+import {
+  actions,
+  button,
+  code,
+  context,
+  escapeMrkdwn,
+  externalLink,
+  fields,
+  header,
+  limits,
+  section,
+  slackDate,
+  truncate,
+} from './blocks.ts';
 import { argsText, stageLabel } from './attackCard.ts';
 import { haltAllButton } from './halt.ts';
 import { plural } from './plural.ts';
@@ -144,18 +157,25 @@ export function parseGameDayRef(value: string | undefined): GameDayRef | undefin
   }
   if (typeof parsed !== 'object' || parsed === null) return undefined;
   const { c, s } = parsed as { c?: unknown; s?: unknown };
-  return typeof c === 'string' && channelIdPattern.test(c) && typeof s === 'string' && messageTsPattern.test(s) ? { channel: c, ts: s } : undefined;
+  return typeof c === 'string' && channelIdPattern.test(c) && typeof s === 'string' && messageTsPattern.test(s)
+    ? { channel: c, ts: s }
+    : undefined;
 }
 
 export const gameDayEndConfirm: ConfirmationDialog = {
   title: { type: 'plain_text', text: 'End the game day?' },
-  text: { type: 'mrkdwn', text: 'The summary is posted in the channel. If attacks of the game day are still running, you choose next whether to halt them first.' },
+  text: {
+    type: 'mrkdwn',
+    text: 'The summary is posted in the channel. If attacks of the game day are still running, you choose next whether to halt them first.',
+  },
   confirm: { type: 'plain_text', text: 'End game day' },
   deny: { type: 'plain_text', text: 'Cancel' },
 };
 
-const when = (iso: string | undefined) => (iso && !Number.isNaN(Date.parse(iso)) ? slackDate(new Date(iso)) : 'unknown');
-const attackName = (attack: Pick<GameDayAttack, 'type' | 'guid'>) => `*${escapeMrkdwn(attack.type)}* ${code(attack.guid)}`;
+const when = (iso: string | undefined) =>
+  iso && !Number.isNaN(Date.parse(iso)) ? slackDate(new Date(iso)) : 'unknown';
+const attackName = (attack: Pick<GameDayAttack, 'type' | 'guid'>) =>
+  `*${escapeMrkdwn(attack.type)}* ${code(attack.guid)}`;
 const issueLink = (ticket: Pick<GameDayTicket, 'key' | 'url'>) => externalLink(ticket.url, ticket.key);
 
 /** How long it ran, in words: `1 h 5 min`, `12 min`, `40 s`. */
@@ -203,7 +223,9 @@ export function gameDayGuardsText(guards: readonly GameDayGuard[], trips: readon
 export function gameDayCard(record: GameDayRecord): Message {
   const ended = record.endedAt;
   const running = ended === undefined;
-  const status = running ? ':large_green_circle: Running' : `:checkered_flag: Ended ${when(ended)}, after ${durationText(record.startedAt, ended)}`;
+  const status = running
+    ? ':large_green_circle: Running'
+    : `:checkered_flag: Ended ${when(ended)}, after ${durationText(record.startedAt, ended)}`;
   const blocks: KnownBlock[] = [
     header(`Game day: ${record.title}`),
     section(`Facilitated by <@${record.facilitator}> · started ${when(record.startedAt)}\n${status}`),
@@ -211,7 +233,11 @@ export function gameDayCard(record: GameDayRecord): Message {
   ];
   if (record.guards?.length) blocks.push(section(gameDayGuardsText(record.guards, record.trips)));
   if (running) {
-    blocks.push(context('Attacks started in this channel, halts, notes and tickets are added to this thread until the game day ends.'));
+    blocks.push(
+      context(
+        'Attacks started in this channel, halts, notes and tickets are added to this thread until the game day ends.',
+      ),
+    );
     blocks.push(
       actions(GAMEDAY_CARD_ACTIONS, [
         haltAllButton(),
@@ -319,7 +345,8 @@ function lineSections(title: string, lines: string[], maxSections: number, noun:
     else break;
     placed += 1;
   }
-  if (placed < lines.length) sections[sections.length - 1]!.push(`_and ${plural(lines.length - placed, `more ${noun}`)}_`);
+  if (placed < lines.length)
+    sections[sections.length - 1]!.push(`_and ${plural(lines.length - placed, `more ${noun}`)}_`);
   return sections.map((part) => section(part.join('\n')));
 }
 
@@ -328,7 +355,11 @@ export type GameDayOutcomes = Record<string, { stage: string; lifecycle: string;
 
 /** How an attack of a game day ended, as its card last showed it. */
 export function cardOutcome(card: CardRecord | undefined): GameDayOutcomes[string] {
-  return { stage: card?.stage ?? 'Unknown', lifecycle: card?.lifecycle ?? '', haltedBy: card?.haltedBy.map((h) => h.userId) ?? [] };
+  return {
+    stage: card?.stage ?? 'Unknown',
+    lifecycle: card?.lifecycle ?? '',
+    haltedBy: card?.haltedBy.map((h) => h.userId) ?? [],
+  };
 }
 
 /** An attack's outcome in the summary: how it ended, or that the summary follows it until it does. */
@@ -343,7 +374,15 @@ const refusalLine = (r: GameDayRefusal) =>
   `• *${escapeMrkdwn(r.type)}* ${argsText(r.args.map(escapeMrkdwn))} on ${escapeMrkdwn(truncate(r.targetWords, 200))} · team ${escapeMrkdwn(r.teamName)} · tried by <@${r.startedBy}> ${when(r.at)}: ${r.reason}`;
 
 /** Sections for each part of the summary, within 50 blocks together with header, overview and buttons. */
-const summarySections = { attacks: 26, refused: 2, unconfirmed: 1, massHalts: 2, trips: 2, notes: 7, tickets: 4 } as const;
+const summarySections = {
+  attacks: 26,
+  refused: 2,
+  unconfirmed: 1,
+  massHalts: 2,
+  trips: 2,
+  notes: 7,
+  tickets: 4,
+} as const;
 
 /** The summary posted when a game day ends. */
 export function gameDaySummary(record: GameDayRecord, outcomes: GameDayOutcomes): Message {
@@ -351,7 +390,10 @@ export function gameDaySummary(record: GameDayRecord, outcomes: GameDayOutcomes)
   const duration = ended ? durationText(record.startedAt, ended) : undefined;
   const attackLines = record.attacks.map((a) => {
     const outcome = outcomes[a.guid];
-    const haltedBy = new Set([...(outcome?.haltedBy ?? []), ...record.halts.filter((h) => h.scope === 'attack' && h.guid === a.guid).map((h) => h.by)]);
+    const haltedBy = new Set([
+      ...(outcome?.haltedBy ?? []),
+      ...record.halts.filter((h) => h.scope === 'attack' && h.guid === a.guid).map((h) => h.by),
+    ]);
     const parts = [
       `• ${attackName(a)} ${argsText(a.args.map(escapeMrkdwn))} on ${escapeMrkdwn(truncate(a.targetWords, 200))} · team ${escapeMrkdwn(a.teamName)}`,
       `started by <@${a.startedBy}>`,
@@ -362,7 +404,10 @@ export function gameDaySummary(record: GameDayRecord, outcomes: GameDayOutcomes)
   });
   const massHalts = record.halts
     .filter((h) => h.scope !== 'attack')
-    .map((h) => `• <@${h.by}> halted ${h.scope === 'everything' ? 'everything across the platform' : 'all attacks'} ${when(h.at)}`);
+    .map(
+      (h) =>
+        `• <@${h.by}> halted ${h.scope === 'everything' ? 'everything across the platform' : 'all attacks'} ${when(h.at)}`,
+    );
   const byGuid = (guid: string) => record.attacks.find((a) => a.guid === guid);
   const noteLines = record.notes.map((n) => {
     const attack = byGuid(n.guid);
@@ -376,21 +421,43 @@ export function gameDaySummary(record: GameDayRecord, outcomes: GameDayOutcomes)
 
   const blocks: KnownBlock[] = [
     header(`Game day summary: ${record.title}`),
-    section(`Facilitated by <@${record.facilitator}> · started ${when(record.startedAt)} · ${ended ? `ended ${when(ended)} after *${duration}*` : 'still running'}`),
+    section(
+      `Facilitated by <@${record.facilitator}> · started ${when(record.startedAt)} · ${ended ? `ended ${when(ended)} after *${duration}*` : 'still running'}`,
+    ),
     fields(counters(record)),
   ];
-  blocks.push(...(attackLines.length ? lineSections('Attacks', attackLines, summarySections.attacks, 'attack') : [section('*Attacks*\nNo attacks were started in the channel.')]));
+  blocks.push(
+    ...(attackLines.length
+      ? lineSections('Attacks', attackLines, summarySections.attacks, 'attack')
+      : [section('*Attacks*\nNo attacks were started in the channel.')]),
+  );
   const refused = record.refused ?? [];
   const notStarted = refused.filter((r) => !r.unconfirmed).map(refusalLine);
   const unconfirmed = refused.filter((r) => r.unconfirmed).map(refusalLine);
   if (notStarted.length) blocks.push(...lineSections('Did not start', notStarted, summarySections.refused, 'attack'));
-  if (unconfirmed.length) blocks.push(...lineSections('Not confirmed by the platform (check whether they ran)', unconfirmed, summarySections.unconfirmed, 'attack'));
-  if (massHalts.length) blocks.push(...lineSections('Halts of every attack', massHalts, summarySections.massHalts, 'halt'));
-  const tripLines = (record.trips ?? []).map((t) => `• *${escapeMrkdwn(t.guard)}* fired (${escapeMrkdwn(t.state)}) ${when(t.at)}, guard of <@${t.owner}>: ${tripOutcome(t)}`);
+  if (unconfirmed.length)
+    blocks.push(
+      ...lineSections(
+        'Not confirmed by the platform (check whether they ran)',
+        unconfirmed,
+        summarySections.unconfirmed,
+        'attack',
+      ),
+    );
+  if (massHalts.length)
+    blocks.push(...lineSections('Halts of every attack', massHalts, summarySections.massHalts, 'halt'));
+  const tripLines = (record.trips ?? []).map(
+    (t) =>
+      `• *${escapeMrkdwn(t.guard)}* fired (${escapeMrkdwn(t.state)}) ${when(t.at)}, guard of <@${t.owner}>: ${tripOutcome(t)}`,
+  );
   if (tripLines.length) blocks.push(...lineSections('Guard trips', tripLines, summarySections.trips, 'trip'));
   if (noteLines.length) blocks.push(...lineSections('Notes', noteLines, summarySections.notes, 'note'));
   if (ticketLines.length) blocks.push(...lineSections('Tickets', ticketLines, summarySections.tickets, 'ticket'));
-  blocks.push(actions(GAMEDAY_SUMMARY_ACTIONS, [button('File ticket for the game day', GAMEDAY_FILE_TICKET, { value: gameDayRefValue(record) })]));
+  blocks.push(
+    actions(GAMEDAY_SUMMARY_ACTIONS, [
+      button('File ticket for the game day', GAMEDAY_FILE_TICKET, { value: gameDayRefValue(record) }),
+    ]),
+  );
   const text = `Game day ${escapeMrkdwn(record.title)} summary: ${plural(record.attacks.length, 'attack')}${duration ? ` in ${duration}` : ''}`;
   return { text, blocks };
 }
@@ -403,18 +470,24 @@ export function gameDayStatusMessage(record: GameDayRecord): Message {
   const ended = record.endedAt;
   const status = ended ? `ended after ${durationText(record.startedAt, ended)}` : 'running';
   const blocks: KnownBlock[] = [
-    section(`:dart: Game day *${escapeMrkdwn(record.title)}* · ${ended ? `ended ${when(ended)} after ${durationText(record.startedAt, ended)}` : 'running'}\nFacilitated by <@${record.facilitator}> · started ${when(record.startedAt)}`),
+    section(
+      `:dart: Game day *${escapeMrkdwn(record.title)}* · ${ended ? `ended ${when(ended)} after ${durationText(record.startedAt, ended)}` : 'running'}\nFacilitated by <@${record.facilitator}> · started ${when(record.startedAt)}`,
+    ),
     fields(counters(record)),
   ];
   const recent = record.attacks.slice(-statusAttacksShown);
   if (recent.length) {
     const earlier = record.attacks.length - recent.length;
-    const lines = recent.map((a) => `• ${attackName(a)} ${argsText(a.args.map(escapeMrkdwn))} on ${escapeMrkdwn(truncate(a.targetWords, 200))} · started by <@${a.startedBy}>`);
+    const lines = recent.map(
+      (a) =>
+        `• ${attackName(a)} ${argsText(a.args.map(escapeMrkdwn))} on ${escapeMrkdwn(truncate(a.targetWords, 200))} · started by <@${a.startedBy}>`,
+    );
     blocks.push(...lineSections(earlier ? `Latest attacks (${earlier} earlier)` : 'Attacks', lines, 3, 'attack'));
   }
   if (record.guards?.length) blocks.push(section(gameDayGuardsText(record.guards, record.trips)));
   const refused = record.refused ?? [];
-  if (refused.length) blocks.push(context(`:x: ${plural(refused.length, 'start')} the platform did not take; the thread says why.`));
+  if (refused.length)
+    blocks.push(context(`:x: ${plural(refused.length, 'start')} the platform did not take; the thread says why.`));
   return { text: `Game day ${escapeMrkdwn(record.title)}: ${status}`, blocks };
 }
 
@@ -435,14 +508,32 @@ export interface UnfinishedAttack {
  * them and lets the person halt them first, end anyway, or keep going. `problems` says which
  * halts failed, when Halt all and end could not halt everything.
  */
-export function gameDayEndWarning(record: GameDayRecord, unfinished: UnfinishedAttack[], problems: string[] = []): Message {
+export function gameDayEndWarning(
+  record: GameDayRecord,
+  unfinished: UnfinishedAttack[],
+  problems: string[] = [],
+): Message {
   const count = unfinished.length;
   const heading = `:warning: ${plural(count, 'attack')} of game day *${escapeMrkdwn(record.title)}* ${count === 1 ? 'is' : 'are'} still running. Ending the game day does not stop ${count === 1 ? 'it' : 'them'}.`;
-  const lines = unfinished.map(({ attack: a, stage, lifecycle }) =>
-    `• ${attackName(a)} ${argsText(a.args.map(escapeMrkdwn))} on ${escapeMrkdwn(truncate(a.targetWords, 200))} · team ${escapeMrkdwn(a.teamName)} · started by <@${a.startedBy}> · ${stageLabel(stage, lifecycle)}`);
+  const lines = unfinished.map(
+    ({ attack: a, stage, lifecycle }) =>
+      `• ${attackName(a)} ${argsText(a.args.map(escapeMrkdwn))} on ${escapeMrkdwn(truncate(a.targetWords, 200))} · team ${escapeMrkdwn(a.teamName)} · started by <@${a.startedBy}> · ${stageLabel(stage, lifecycle)}`,
+  );
   const blocks: KnownBlock[] = [section(heading), ...lineSections('Still running', lines, 3, 'attack')];
-  if (problems.length) blocks.push(...lineSections('Not halted, so the game day goes on', problems.map((p) => `• ${p}`), 2, 'attack'));
-  blocks.push(context('*Halt all and end* halts these attacks with your platform session, then ends the game day. *End anyway* ends it now; its summary shows how each attack ends once it does.'));
+  if (problems.length)
+    blocks.push(
+      ...lineSections(
+        'Not halted, so the game day goes on',
+        problems.map((p) => `• ${p}`),
+        2,
+        'attack',
+      ),
+    );
+  blocks.push(
+    context(
+      '*Halt all and end* halts these attacks with your platform session, then ends the game day. *End anyway* ends it now; its summary shows how each attack ends once it does.',
+    ),
+  );
   const ref = gameDayRefValue(record);
   blocks.push(
     actions(GAMEDAY_END_WARNING_ACTIONS, [
@@ -451,5 +542,8 @@ export function gameDayEndWarning(record: GameDayRecord, unfinished: UnfinishedA
       button('Cancel', GAMEDAY_END_CANCEL, { value: ref }),
     ]),
   );
-  return { text: `${plural(count, 'attack')} of game day ${escapeMrkdwn(record.title)} ${count === 1 ? 'is' : 'are'} still running`, blocks };
+  return {
+    text: `${plural(count, 'attack')} of game day ${escapeMrkdwn(record.title)} ${count === 1 ? 'is' : 'are'} still running`,
+    blocks,
+  };
 }

@@ -41,13 +41,40 @@ const search = (actionId: string, placeholder: string) => ({
  * types, through the integration set in Faultline's configuration unless changed here.
  */
 export function guardPickerModal(defaults: GuardPickerDefaults, privateMetadata: string): ModalView {
-  return modal(GUARD_PICKER_VIEW, 'Guard the game day', [
-    section(`Guards for game day *${escapeMrkdwn(defaults.title)}*. While one is unhealthy no attack starts in the channel; when one fires, every attack it covers is halted with your session.`),
-    input(GUARD_MONITORS, 'Monitor (monitoringA)', search(GUARD_MONITORS, 'Type a monitor name or id'), { optional: true }),
-    input(GUARD_A_INTEGRATION, 'monitoringA integration', text(GUARD_A_INTEGRATION, defaults.integrationA, 'The integration name on the platform', 100), { optional: true, hint: 'The name your company gave the integration on the platform. Change it before searching.' }),
-    input(GUARD_A_DOMAIN, 'monitoringA domain', text(GUARD_A_DOMAIN, defaults.domainA, 'app.monitoring-a.example', 253), { optional: true }),
-    input(GUARD_ALERTS, 'Alert (monitoringB)', search(GUARD_ALERTS, 'Type an alert name'), { optional: true }),
-    input(GUARD_B_URI, 'monitoringB URI', text(GUARD_B_URI, defaults.uriB, 'https://alerts.example.com', 500), { optional: true, hint: 'Where your company\'s monitoringB runs, as configured on the platform. Change it before searching.' }),
-    context('A monitor reading `Alert` and an alert reading `firing` are unhealthy; a guard whose state cannot be told asks for Start anyway. To add more guards, open this form again.'),
-  ], { submit: 'Add guards', close: 'Cancel', privateMetadata });
+  return modal(
+    GUARD_PICKER_VIEW,
+    'Guard the game day',
+    [
+      section(
+        `Guards for game day *${escapeMrkdwn(defaults.title)}*. While one is unhealthy no attack starts in the channel; when one fires, every attack it covers is halted with your session.`,
+      ),
+      input(GUARD_MONITORS, 'Monitor (monitoringA)', search(GUARD_MONITORS, 'Type a monitor name or id'), {
+        optional: true,
+      }),
+      input(
+        GUARD_A_INTEGRATION,
+        'monitoringA integration',
+        text(GUARD_A_INTEGRATION, defaults.integrationA, 'The integration name on the platform', 100),
+        {
+          optional: true,
+          hint: 'The name your company gave the integration on the platform. Change it before searching.',
+        },
+      ),
+      input(
+        GUARD_A_DOMAIN,
+        'monitoringA domain',
+        text(GUARD_A_DOMAIN, defaults.domainA, 'app.monitoring-a.example', 253),
+        { optional: true },
+      ),
+      input(GUARD_ALERTS, 'Alert (monitoringB)', search(GUARD_ALERTS, 'Type an alert name'), { optional: true }),
+      input(GUARD_B_URI, 'monitoringB URI', text(GUARD_B_URI, defaults.uriB, 'https://alerts.example.com', 500), {
+        optional: true,
+        hint: "Where your company's monitoringB runs, as configured on the platform. Change it before searching.",
+      }),
+      context(
+        'A monitor reading `Alert` and an alert reading `firing` are unhealthy; a guard whose state cannot be told asks for Start anyway. To add more guards, open this form again.',
+      ),
+    ],
+    { submit: 'Add guards', close: 'Cancel', privateMetadata },
+  );
 }

@@ -11,7 +11,10 @@ export function haltAllConfirm(scope: HaltScope): ConfirmationDialog {
   return scope === 'attacks'
     ? {
         title: { type: 'plain_text', text: 'Halt all attacks?' },
-        text: { type: 'mrkdwn', text: 'Every active attack your platform session can reach is halted, in every team, including Kubernetes attacks.' },
+        text: {
+          type: 'mrkdwn',
+          text: 'Every active attack your platform session can reach is halted, in every team, including Kubernetes attacks.',
+        },
         confirm: { type: 'plain_text', text: 'Halt all' },
         deny: { type: 'plain_text', text: 'Cancel' },
         style: 'danger',
@@ -32,11 +35,15 @@ export function haltAllButton(scope: HaltScope = 'attacks', text = 'Halt all'): 
 
 /** The message `halt all` and `halt everything` answer with: one button, behind Slack's confirm dialog. */
 export function haltAllPrompt(scope: HaltScope): Message {
-  const text = scope === 'attacks'
-    ? ':octagonal_sign: *Halt all attacks?* This halts every active attack your session can reach, in every team.'
-    : ':octagonal_sign: *Halt everything?* This halts every active impact across the platform, whoever started it.';
+  const text =
+    scope === 'attacks'
+      ? ':octagonal_sign: *Halt all attacks?* This halts every active attack your session can reach, in every team.'
+      : ':octagonal_sign: *Halt everything?* This halts every active impact across the platform, whoever started it.';
   return {
     text,
-    blocks: [section(text), actions('halt_all_prompt', [haltAllButton(scope, scope === 'attacks' ? 'Halt all attacks' : 'Halt everything')])],
+    blocks: [
+      section(text),
+      actions('halt_all_prompt', [haltAllButton(scope, scope === 'attacks' ? 'Halt all attacks' : 'Halt everything')]),
+    ],
   };
 }

@@ -40,7 +40,13 @@ export interface HomeState {
   /** The current team's recently completed attacks, newest first. */
   recent: ListedAttack[];
   /** Game days running in channels the person is in. */
-  gameDays: { channel: string; title: string; facilitator: string; startedAt: string; permalink?: string | undefined }[];
+  gameDays: {
+    channel: string;
+    title: string;
+    facilitator: string;
+    startedAt: string;
+    permalink?: string | undefined;
+  }[];
   /** Freezes of the person's teams (and of every team). */
   freezes?: Freeze[];
   /** Watches of the person's teams, in channels they are in. */
@@ -50,10 +56,14 @@ export interface HomeState {
 }
 
 function attackLine(attack: ListedAttack): string {
-  const parts = [`*${escapeMrkdwn(attack.type)}* ${argsText(attack.args.map(escapeMrkdwn))}`, stageLabel(attack.stage, attack.lifecycle)];
+  const parts = [
+    `*${escapeMrkdwn(attack.type)}* ${argsText(attack.args.map(escapeMrkdwn))}`,
+    stageLabel(attack.stage, attack.lifecycle),
+  ];
   if (attack.clients !== undefined) parts.push(plural(attack.clients, 'client'));
   if (attack.createdBy) parts.push(`by ${escapeMrkdwn(attack.createdBy)}`);
-  if (attack.startedAt && !Number.isNaN(Date.parse(attack.startedAt))) parts.push(slackDate(new Date(attack.startedAt)));
+  if (attack.startedAt && !Number.isNaN(Date.parse(attack.startedAt)))
+    parts.push(slackDate(new Date(attack.startedAt)));
   return `${parts.join(' · ')}\n${code(attack.guid)}${attack.kind === 'kubernetes' ? ' · Kubernetes' : ''}`;
 }
 
@@ -64,19 +74,27 @@ function gameDayBlocks(gameDays: HomeState['gameDays']): KnownBlock[] {
   for (const day of shown) {
     const started = Number.isNaN(Date.parse(day.startedAt)) ? '' : ` · started ${slackDate(new Date(day.startedAt))}`;
     const where = day.permalink ? `<#${day.channel}> · <${day.permalink}|Open>` : `<#${day.channel}>`;
-    blocks.push(section(`:dart: *${escapeMrkdwn(day.title)}* in ${where}\nFacilitated by <@${day.facilitator}>${started}`));
+    blocks.push(
+      section(`:dart: *${escapeMrkdwn(day.title)}* in ${where}\nFacilitated by <@${day.facilitator}>${started}`),
+    );
   }
-  if (gameDays.length > shown.length) blocks.push(context(`and ${plural(gameDays.length - shown.length, 'more game day')}.`));
+  if (gameDays.length > shown.length)
+    blocks.push(context(`and ${plural(gameDays.length - shown.length, 'more game day')}.`));
   return blocks;
 }
 
 function watchBlocks(watches: Watch[], command: string): KnownBlock[] {
   if (!watches.length) return [];
   const shown = watches.slice(0, homeWatchesShown);
-  const blocks: KnownBlock[] = [header('Watched channels'), section(shown.map((w) => watchLine(w, { channel: true })).join('\n'))];
+  const blocks: KnownBlock[] = [
+    header('Watched channels'),
+    section(shown.map((w) => watchLine(w, { channel: true })).join('\n')),
+  ];
   const notes = [];
-  if (watches.length > shown.length) notes.push(`and ${plural(watches.length - shown.length, 'more watch', 'more watches')}.`);
-  if (shown.some((w) => w.pausedAt)) notes.push(`A paused watch resumes when someone with access runs \`${command} watch <team>\` in its channel.`);
+  if (watches.length > shown.length)
+    notes.push(`and ${plural(watches.length - shown.length, 'more watch', 'more watches')}.`);
+  if (shown.some((w) => w.pausedAt))
+    notes.push(`A paused watch resumes when someone with access runs \`${command} watch <team>\` in its channel.`);
   if (notes.length) blocks.push(context(notes.join(' ')));
   return blocks;
 }
@@ -86,7 +104,14 @@ function attackBlocks(state: HomeState, teamId: string, teamName: string, comman
   const active = state.active.slice(0, homeActiveShown);
   if (!active.length) blocks.push(section(`No active attacks in team *${escapeMrkdwn(teamName)}*.`));
   for (const attack of active) {
-    blocks.push(section(attackLine(attack), attack.active && canHalt(attack) ? { accessory: haltButton({ guid: attack.guid, teamId, kind: attack.kind }) } : {}));
+    blocks.push(
+      section(
+        attackLine(attack),
+        attack.active && canHalt(attack)
+          ? { accessory: haltButton({ guid: attack.guid, teamId, kind: attack.kind }) }
+          : {},
+      ),
+    );
   }
   if (state.active.length > active.length) {
     blocks.push(context(`and ${state.active.length - active.length} more: \`${command} list active\` lists them all.`));
@@ -110,8 +135,10 @@ export function homeView(state: HomeState): HomeView {
   const login = state.login;
   if (!login) {
     blocks.push(
-      section('Run failure-injection attacks from Slack, halt them in one click, and file tracker tickets from what you saw.'),
-      section('Log in with your platform account to see your team\'s attacks here.'),
+      section(
+        'Run failure-injection attacks from Slack, halt them in one click, and file tracker tickets from what you saw.',
+      ),
+      section("Log in with your platform account to see your team's attacks here."),
       actions('home_login', [button('Log in', LOGIN_BUTTON, { style: 'primary' })]),
     );
     blocks.push(...gameDayBlocks(state.gameDays));
@@ -119,13 +146,19 @@ export function homeView(state: HomeState): HomeView {
   }
   const team = login.teamId ? (login.teamName ?? login.teamId) : undefined;
   blocks.push(
-    section(`Logged in as *${escapeMrkdwn(login.identifier)}* at *${escapeMrkdwn(login.company)}*.\n${team ? `Team: *${escapeMrkdwn(team)}*` : 'No team selected yet.'}`),
+    section(
+      `Logged in as *${escapeMrkdwn(login.identifier)}* at *${escapeMrkdwn(login.company)}*.\n${team ? `Team: *${escapeMrkdwn(team)}*` : 'No team selected yet.'}`,
+    ),
   );
   const buttons: Button[] = [];
   if (team) buttons.push(button('New attack', HOME_NEW_ATTACK, { style: 'primary' }));
-  if (!team || login.teams.length > 1) buttons.push(button(team ? 'Switch team' : 'Choose a team', HOME_SWITCH_TEAM, team ? {} : { style: 'primary' }));
+  if (!team || login.teams.length > 1)
+    buttons.push(button(team ? 'Switch team' : 'Choose a team', HOME_SWITCH_TEAM, team ? {} : { style: 'primary' }));
   if (buttons.length) blocks.push(actions('home_actions', buttons));
-  if (state.freezes?.length) blocks.push(section([...freezeLines(state.freezes), `No attack starts there until \`${command} unfreeze\`.`].join('\n')));
+  if (state.freezes?.length)
+    blocks.push(
+      section([...freezeLines(state.freezes), `No attack starts there until \`${command} unfreeze\`.`].join('\n')),
+    );
   if (login.teamId && team) blocks.push(...attackBlocks(state, login.teamId, team, command));
   blocks.push(...watchBlocks(state.watches ?? [], command));
   blocks.push(...gameDayBlocks(state.gameDays));
@@ -134,5 +167,9 @@ export function homeView(state: HomeState): HomeView {
 
 /** App Home when it cannot be drawn (the store is away): what happened, in place of a blank tab. */
 export function homeNoticeView(message: Message): HomeView {
-  return { type: 'home', callback_id: HOME_VIEW, blocks: [header('Faultline'), ...(message.blocks ?? [section(message.text)])] };
+  return {
+    type: 'home',
+    callback_id: HOME_VIEW,
+    blocks: [header('Faultline'), ...(message.blocks ?? [section(message.text)])],
+  };
 }

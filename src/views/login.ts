@@ -39,61 +39,128 @@ export function loginModal(options: LoginModalOptions = {}): ModalView {
   const blocks: KnownBlock[] = [
     ...(options.notice ? [section(`:warning: ${options.notice}`)] : []),
     ...(options.secureUrl
-      ? [section(':lock: Prefer a masked password that never passes through Slack? Log in on a secure page instead (the link works once, for 10 minutes).', { accessory: pageButton(options.secureUrl) })]
+      ? [
+          section(
+            ':lock: Prefer a masked password that never passes through Slack? Log in on a secure page instead (the link works once, for 10 minutes).',
+            { accessory: pageButton(options.secureUrl) },
+          ),
+        ]
       : []),
     email,
-    input(loginFields.password, 'Password', { type: 'plain_text_input', action_id: loginFields.password }, {
-      hint: 'Slack cannot hide what you type here, so the password shows while you type. Faultline sends it to the platform once and never stores or logs it.',
-    }),
-    input(loginFields.company, 'Company name', { type: 'plain_text_input', action_id: loginFields.company }, {
-      optional: true,
-      hint: 'Only needed when your login belongs to more than one company.',
-    }),
-    input(loginFields.mfa, 'MFA code', {
-      type: 'plain_text_input',
-      action_id: loginFields.mfa,
-      min_length: 6,
-      max_length: 6,
-      placeholder: { type: 'plain_text', text: '6 digits' },
-    }, { optional: true, hint: 'The current code from your authenticator app, if your account uses MFA.' }),
+    input(
+      loginFields.password,
+      'Password',
+      { type: 'plain_text_input', action_id: loginFields.password },
+      {
+        hint: 'Slack cannot hide what you type here, so the password shows while you type. Faultline sends it to the platform once and never stores or logs it.',
+      },
+    ),
+    input(
+      loginFields.company,
+      'Company name',
+      { type: 'plain_text_input', action_id: loginFields.company },
+      {
+        optional: true,
+        hint: 'Only needed when your login belongs to more than one company.',
+      },
+    ),
+    input(
+      loginFields.mfa,
+      'MFA code',
+      {
+        type: 'plain_text_input',
+        action_id: loginFields.mfa,
+        min_length: 6,
+        max_length: 6,
+        placeholder: { type: 'plain_text', text: '6 digits' },
+      },
+      { optional: true, hint: 'The current code from your authenticator app, if your account uses MFA.' },
+    ),
     actions('login_help', [button('Forgot password', FORGOT_PASSWORD_BUTTON)]),
-    ...(options.secureUrl ? [] : [context('Whoever runs Faultline can offer a secure login page with a masked password instead, by setting PUBLIC_URL (see the README).')]),
+    ...(options.secureUrl
+      ? []
+      : [
+          context(
+            'Whoever runs Faultline can offer a secure login page with a masked password instead, by setting PUBLIC_URL (see the README).',
+          ),
+        ]),
   ];
-  return modal(LOGIN_VIEW, 'Log in to the platform', blocks, { submit: 'Log in', close: 'Cancel', ...(options.privateMetadata !== undefined ? { privateMetadata: options.privateMetadata } : {}) });
+  return modal(LOGIN_VIEW, 'Log in to the platform', blocks, {
+    submit: 'Log in',
+    close: 'Cancel',
+    ...(options.privateMetadata !== undefined ? { privateMetadata: options.privateMetadata } : {}),
+  });
 }
 
 /** LOGIN_MODE=page: the person logs in only on the secure page, through this one-time link. */
 export function securePageModal(url: string, options: { notice?: string } = {}): ModalView {
-  return modal(LOGIN_PAGE_VIEW, 'Log in to the platform', [
-    ...(options.notice ? [section(`:warning: ${options.notice}`)] : []),
-    section(':lock: Log in on a secure page: your password is masked there and never passes through Slack. The link works once, for 10 minutes.', { accessory: pageButton(url) }),
-  ], { close: 'Close' });
+  return modal(
+    LOGIN_PAGE_VIEW,
+    'Log in to the platform',
+    [
+      ...(options.notice ? [section(`:warning: ${options.notice}`)] : []),
+      section(
+        ':lock: Log in on a secure page: your password is masked there and never passes through Slack. The link works once, for 10 minutes.',
+        { accessory: pageButton(url) },
+      ),
+    ],
+    { close: 'Close' },
+  );
 }
 
 export function resetPasswordModal(email?: string): ModalView {
-  return modal(RESET_PASSWORD_VIEW, 'Reset password', [
-    section('Enter the e-mail address you log in with. The platform sends a reset link to it.'),
-    input(loginFields.resetEmail, 'Email', {
-      type: 'email_text_input',
-      action_id: loginFields.resetEmail,
-      ...(email ? { initial_value: email } : {}),
-    }),
-  ], { submit: 'Send reset link', close: 'Back' });
+  return modal(
+    RESET_PASSWORD_VIEW,
+    'Reset password',
+    [
+      section('Enter the e-mail address you log in with. The platform sends a reset link to it.'),
+      input(loginFields.resetEmail, 'Email', {
+        type: 'email_text_input',
+        action_id: loginFields.resetEmail,
+        ...(email ? { initial_value: email } : {}),
+      }),
+    ],
+    { submit: 'Send reset link', close: 'Back' },
+  );
 }
 
 export function resetRequestedView(command: string): ModalView {
-  return modal(RESET_PASSWORD_VIEW, 'Reset password', [
-    section(`If that address has an account, a reset e-mail is on its way. Follow its link, then log in again with \`${command} login\`.`),
-  ], { close: 'Done' });
+  return modal(
+    RESET_PASSWORD_VIEW,
+    'Reset password',
+    [
+      section(
+        `If that address has an account, a reset e-mail is on its way. Follow its link, then log in again with \`${command} login\`.`,
+      ),
+    ],
+    { close: 'Done' },
+  );
 }
 
 /** Shown in place of the login modal once the person is logged in and a team is selected. */
-export function loggedInView(summary: { identifier: string; company: string; team: string | undefined; expiresAt: Date; command: string }): ModalView {
-  const team = summary.team ? `Team: *${escapeMrkdwn(summary.team)}*.` : `No team selected yet: run \`${summary.command} team\`.`;
-  return modal(LOGIN_VIEW, 'Logged in', [
-    section(`:white_check_mark: Logged in as *${escapeMrkdwn(summary.identifier)}* at *${escapeMrkdwn(summary.company)}*.\n${team}`),
-    context(`Your session lasts until ${slackDate(summary.expiresAt)}. \`${summary.command} whoami\` shows it, \`${summary.command} logout\` ends it.`),
-  ], { close: 'Done' });
+export function loggedInView(summary: {
+  identifier: string;
+  company: string;
+  team: string | undefined;
+  expiresAt: Date;
+  command: string;
+}): ModalView {
+  const team = summary.team
+    ? `Team: *${escapeMrkdwn(summary.team)}*.`
+    : `No team selected yet: run \`${summary.command} team\`.`;
+  return modal(
+    LOGIN_VIEW,
+    'Logged in',
+    [
+      section(
+        `:white_check_mark: Logged in as *${escapeMrkdwn(summary.identifier)}* at *${escapeMrkdwn(summary.company)}*.\n${team}`,
+      ),
+      context(
+        `Your session lasts until ${slackDate(summary.expiresAt)}. \`${summary.command} whoami\` shows it, \`${summary.command} logout\` ends it.`,
+      ),
+    ],
+    { close: 'Done' },
+  );
 }
 
 /** The message sent to someone who must log in first, with the button that opens the modal. */
@@ -102,19 +169,45 @@ export function loginPromptBlocks(reason: string): KnownBlock[] {
 }
 
 /** The direct message confirming a login made on the secure page. */
-export function pageLoginConfirmation(summary: { identifier: string; company: string; team: string | undefined; severalTeams: boolean; command: string; chooseTeamAction: string }): { text: string; blocks: KnownBlock[] } {
+export function pageLoginConfirmation(summary: {
+  identifier: string;
+  company: string;
+  team: string | undefined;
+  severalTeams: boolean;
+  command: string;
+  chooseTeamAction: string;
+}): { text: string; blocks: KnownBlock[] } {
   const text = escapeMrkdwn(`Logged in as ${summary.identifier} at ${summary.company} on the secure login page.`);
   const who = `:white_check_mark: Logged in as *${escapeMrkdwn(summary.identifier)}* at *${escapeMrkdwn(summary.company)}* on the secure login page.`;
   if (summary.severalTeams) {
-    return { text, blocks: [section(`${who}\nYou belong to several teams: choose the one to work in.`), actions('login_confirmation', [button('Choose a team', summary.chooseTeamAction, { style: 'primary' })])] };
+    return {
+      text,
+      blocks: [
+        section(`${who}\nYou belong to several teams: choose the one to work in.`),
+        actions('login_confirmation', [button('Choose a team', summary.chooseTeamAction, { style: 'primary' })]),
+      ],
+    };
   }
-  const team = summary.team ? `Team: *${escapeMrkdwn(summary.team)}*.` : `No team selected yet: run \`${summary.command} team\`.`;
-  return { text, blocks: [section(`${who}\n${team}`), context(`If this was not you, run \`${summary.command} logout\` and tell whoever runs Faultline.`)] };
+  const team = summary.team
+    ? `Team: *${escapeMrkdwn(summary.team)}*.`
+    : `No team selected yet: run \`${summary.command} team\`.`;
+  return {
+    text,
+    blocks: [
+      section(`${who}\n${team}`),
+      context(`If this was not you, run \`${summary.command} logout\` and tell whoever runs Faultline.`),
+    ],
+  };
 }
 
 /** The one direct message sent when a session ends soon while the person's attacks still run. */
-export function expiryWarningMessage(warning: { expiresAt: Date; liveAttacks: number; secureUrl: string | undefined }): { text: string; blocks: KnownBlock[] } {
-  const attacks = warning.liveAttacks === 1 ? 'an attack you started is' : `${warning.liveAttacks} attacks you started are`;
+export function expiryWarningMessage(warning: {
+  expiresAt: Date;
+  liveAttacks: number;
+  secureUrl: string | undefined;
+}): { text: string; blocks: KnownBlock[] } {
+  const attacks =
+    warning.liveAttacks === 1 ? 'an attack you started is' : `${warning.liveAttacks} attacks you started are`;
   const text = `Your platform session ends soon while ${attacks} still running. Log in again to keep control of them.`;
   const words = `:hourglass_flowing_sand: Your platform session ends at ${slackDate(warning.expiresAt, '{time}')} while ${attacks} still running. Log in again now, so that you can still halt them from Slack.`;
   const buttons = warning.secureUrl

@@ -7,7 +7,10 @@ export const restartingText = 'Faultline is restarting, try again in a moment.';
 
 /** A modal that says work is under way; the handler replaces it when the work is done. */
 export function loadingModal(title: string): ModalView {
-  return modal('loading', title, [section(':hourglass_flowing_sand: Reading the platform…'), context('This takes a moment.')]);
+  return modal('loading', title, [
+    section(':hourglass_flowing_sand: Reading the platform…'),
+    context('This takes a moment.'),
+  ]);
 }
 
 /** A modal with one message and a Close button. */

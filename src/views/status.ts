@@ -32,9 +32,12 @@ export interface StatusState {
 
 /** The channel's watches, as `status` shows them. */
 function watchesSection(watches: Watch[], command: string): KnownBlock {
-  if (!watches.length) return section(`*Watches in this channel*
+  if (!watches.length)
+    return section(`*Watches in this channel*
 None: \`${command} watch\` gets a card here for every attack of your team, wherever it starts.`);
-  const paused = watches.some((w) => w.pausedAt) ? [`A paused watch resumes when someone with access runs \`${command} watch <team>\` here.`] : [];
+  const paused = watches.some((w) => w.pausedAt)
+    ? [`A paused watch resumes when someone with access runs \`${command} watch <team>\` here.`]
+    : [];
   return section(['*Watches in this channel*', ...watches.map((w) => watchLine(w)), ...paused].join('\n'));
 }
 
@@ -47,21 +50,52 @@ export function freezeLines(freezes: Freeze[]): string[] {
 export function statusMessage(state: StatusState): Message {
   const { command } = state;
   const blocks: KnownBlock[] = [header('Faultline now')];
-  blocks.push(section(state.freezes.length ? ['*Freezes*', ...freezeLines(state.freezes)].join('\n') : '*Freezes*\nNone: attacks can start.'));
+  blocks.push(
+    section(
+      state.freezes.length
+        ? ['*Freezes*', ...freezeLines(state.freezes)].join('\n')
+        : '*Freezes*\nNone: attacks can start.',
+    ),
+  );
   const days = state.gameDays.map((d) => {
-    const started = Number.isNaN(Date.parse(d.startedAt)) ? '' : `, since ${slackDate(new Date(d.startedAt), '{time}')}`;
+    const started = Number.isNaN(Date.parse(d.startedAt))
+      ? ''
+      : `, since ${slackDate(new Date(d.startedAt), '{time}')}`;
     return `:dart: *${escapeMrkdwn(d.title)}* in <#${d.channel}>, facilitated by <@${d.facilitator}>${started}`;
   });
-  blocks.push(section(days.length ? ['*Game days*', ...days].join('\n') : '*Game days*\nNone running in your channels.'));
+  blocks.push(
+    section(days.length ? ['*Game days*', ...days].join('\n') : '*Game days*\nNone running in your channels.'),
+  );
   const guards = state.guards ?? [];
-  const guardLines = guards.slice(0, statusGuardsShown).map((g) => `${guardReadingText(g)} · guards ${g.covers.slice(0, 5).join(', ')}${g.covers.length > 5 ? ` and ${g.covers.length - 5} more` : ''}`);
+  const guardLines = guards
+    .slice(0, statusGuardsShown)
+    .map(
+      (g) =>
+        `${guardReadingText(g)} · guards ${g.covers.slice(0, 5).join(', ')}${g.covers.length > 5 ? ` and ${g.covers.length - 5} more` : ''}`,
+    );
   if (guards.length > guardLines.length) guardLines.push(`_and ${guards.length - guardLines.length} more_`);
-  blocks.push(section(guardLines.length ? ['*Guards*', ...guardLines].join('\n') : '*Guards*\nNone on your game days or live attacks.'));
+  blocks.push(
+    section(
+      guardLines.length ? ['*Guards*', ...guardLines].join('\n') : '*Guards*\nNone on your game days or live attacks.',
+    ),
+  );
   if (state.watches) blocks.push(watchesSection(state.watches, command));
   const shown = state.live.slice(0, statusAttacksShown);
-  const attacks = shown.map((c) => `${stageLabel(c.stage, c.lifecycle)} *${escapeMrkdwn(c.type)}* in *${escapeMrkdwn(c.teamName)}* · <#${c.channel}> · by <@${c.startedBy.userId}>\n\`${c.guid}\``);
-  blocks.push(section(attacks.length ? ['*Live attacks started from Slack*', ...attacks].join('\n') : '*Live attacks started from Slack*\nNone.'));
-  if (state.live.length > shown.length) blocks.push(context(`and ${state.live.length - shown.length} more: \`${command} list active\` lists a team's attacks.`));
+  const attacks = shown.map(
+    (c) =>
+      `${stageLabel(c.stage, c.lifecycle)} *${escapeMrkdwn(c.type)}* in *${escapeMrkdwn(c.teamName)}* · <#${c.channel}> · by <@${c.startedBy.userId}>\n\`${c.guid}\``,
+  );
+  blocks.push(
+    section(
+      attacks.length
+        ? ['*Live attacks started from Slack*', ...attacks].join('\n')
+        : '*Live attacks started from Slack*\nNone.',
+    ),
+  );
+  if (state.live.length > shown.length)
+    blocks.push(
+      context(`and ${state.live.length - shown.length} more: \`${command} list active\` lists a team's attacks.`),
+    );
   const summary = [
     state.freezes.length ? `${state.freezes.length} freeze${state.freezes.length === 1 ? '' : 's'}` : 'no freeze',
     `${state.gameDays.length} game day${state.gameDays.length === 1 ? '' : 's'}`,

@@ -45,11 +45,16 @@ export function teamPickerModal(teams: TeamChoice[], current: string | undefined
           min_query_length: 0,
           ...(initial ? { initial_option: teamOption(initial) } : {}),
         };
-  return modal(TEAM_PICKER_VIEW, 'Choose a team', [
-    ...(intro ? [section(intro)] : []),
-    input(TEAM_CHOICE, 'Team', element),
-    context(`Every attack, list and halt uses this team. You belong to ${plural(teams.length, 'team')}.`),
-  ], { submit: 'Use this team', close: 'Cancel' });
+  return modal(
+    TEAM_PICKER_VIEW,
+    'Choose a team',
+    [
+      ...(intro ? [section(intro)] : []),
+      input(TEAM_CHOICE, 'Team', element),
+      context(`Every attack, list and halt uses this team. You belong to ${plural(teams.length, 'team')}.`),
+    ],
+    { submit: 'Use this team', close: 'Cancel' },
+  );
 }
 
 export function teamSelectedText(name: string): string {

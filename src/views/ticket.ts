@@ -3,7 +3,19 @@ import type { CardRecord } from '../attacks/cards.ts';
 import type { Attack, IssueField, IssueMeta, TrackerIssue } from '../client/schemas.ts';
 import type { Message } from './message.ts';
 import { durationText, type GameDayOutcomes, type GameDayRecord } from './gameday.ts';
-import { context, escapeMrkdwn, externalLink, header, input, limits, modal, plain, section, slackDate, truncate } from './blocks.ts';
+import {
+  context,
+  escapeMrkdwn,
+  externalLink,
+  header,
+  input,
+  limits,
+  modal,
+  plain,
+  section,
+  slackDate,
+  truncate,
+} from './blocks.ts';
 import { stageWords } from './attackCard.ts';
 import { agree, plural } from './plural.ts';
 
@@ -47,33 +59,46 @@ export function labelsRequired(meta: IssueMeta): boolean {
 /** Whether an array field offers a fixed set of choices (components, versions) or takes free words. */
 export const hasChoices = (field: IssueField) => field.allowedValues.length > 0;
 
-export function ticketProjectModal(options: { privateMetadata: string; projectId?: string | undefined; issueTypeId?: string | undefined }): ModalView {
+export function ticketProjectModal(options: {
+  privateMetadata: string;
+  projectId?: string | undefined;
+  issueTypeId?: string | undefined;
+}): ModalView {
   const textInput = (id: string, value: string | undefined, placeholder: string) => ({
     type: 'plain_text_input' as const,
     action_id: id,
     placeholder: plain(placeholder, 150),
     ...(value ? { initial_value: value } : {}),
   });
-  return modal(TICKET_PROJECT_VIEW, 'File a ticket', [
-    section('Which tracker project and issue type should the ticket go to? Their fields come next.'),
-    input(TICKET_PROJECT_ID, 'Project id', textInput(TICKET_PROJECT_ID, options.projectId, '10001'), {
-      hint: 'The numeric id of the tracker project. Set TRACKER_PROJECT_ID to skip this step.',
-    }),
-    input(TICKET_ISSUE_TYPE_ID, 'Issue type id', textInput(TICKET_ISSUE_TYPE_ID, options.issueTypeId, '10004'), {
-      hint: 'The numeric id of the issue type. Set TRACKER_ISSUE_TYPE_ID to skip this step.',
-    }),
-  ], { submit: 'Continue', close: 'Cancel', privateMetadata: options.privateMetadata });
+  return modal(
+    TICKET_PROJECT_VIEW,
+    'File a ticket',
+    [
+      section('Which tracker project and issue type should the ticket go to? Their fields come next.'),
+      input(TICKET_PROJECT_ID, 'Project id', textInput(TICKET_PROJECT_ID, options.projectId, '10001'), {
+        hint: 'The numeric id of the tracker project. Set TRACKER_PROJECT_ID to skip this step.',
+      }),
+      input(TICKET_ISSUE_TYPE_ID, 'Issue type id', textInput(TICKET_ISSUE_TYPE_ID, options.issueTypeId, '10004'), {
+        hint: 'The numeric id of the issue type. Set TRACKER_ISSUE_TYPE_ID to skip this step.',
+      }),
+    ],
+    { submit: 'Continue', close: 'Cancel', privateMetadata: options.privateMetadata },
+  );
 }
 
 const optionName = (value: IssueField['allowedValues'][number]) => value.name ?? value.value ?? value.id;
 
 function choiceOptions(field: IssueField): PlainTextOption[] {
-  return field.allowedValues.slice(0, limits.selectOptions).map((value) => ({ text: plain(optionName(value), limits.optionText), value: value.id }));
+  return field.allowedValues
+    .slice(0, limits.selectOptions)
+    .map((value) => ({ text: plain(optionName(value), limits.optionText), value: value.id }));
 }
 
 function choicesHint(field: IssueField): string | undefined {
   const count = field.allowedValues.length;
-  return count > limits.selectOptions ? `Slack lists at most ${limits.selectOptions} choices: these are the first ${limits.selectOptions} of ${count}.` : undefined;
+  return count > limits.selectOptions
+    ? `Slack lists at most ${limits.selectOptions} choices: these are the first ${limits.selectOptions} of ${count}.`
+    : undefined;
 }
 
 const isDate = (text: string | undefined): text is string => text !== undefined && /^\d{4}-\d{2}-\d{2}$/.test(text);
@@ -90,25 +115,67 @@ function fieldInput(field: IssueField, value: string | undefined): InputBlock {
     const hintOption = hint ? { hint } : {};
     if (field.type === 'option') {
       const initial = options.find((option) => option.value === value);
-      return input(id, label, { type: 'static_select', action_id: id, placeholder: plain('Choose one'), options, ...(initial ? { initial_option: initial } : {}) }, hintOption);
+      return input(
+        id,
+        label,
+        {
+          type: 'static_select',
+          action_id: id,
+          placeholder: plain('Choose one'),
+          options,
+          ...(initial ? { initial_option: initial } : {}),
+        },
+        hintOption,
+      );
     }
     const chosen = new Set((value ?? '').split(','));
     const initial = options.filter((option) => chosen.has(option.value ?? ''));
-    return input(id, label, { type: 'multi_static_select', action_id: id, placeholder: plain('Choose one or more'), options, ...(initial.length ? { initial_options: initial } : {}) }, hintOption);
+    return input(
+      id,
+      label,
+      {
+        type: 'multi_static_select',
+        action_id: id,
+        placeholder: plain('Choose one or more'),
+        options,
+        ...(initial.length ? { initial_options: initial } : {}),
+      },
+      hintOption,
+    );
   }
   switch (field.type) {
     case 'option':
-      return input(id, label, { type: 'plain_text_input', action_id: id, ...initialText }, { hint: 'The id of the value: the tracker lists no choices for this field.' });
+      return input(
+        id,
+        label,
+        { type: 'plain_text_input', action_id: id, ...initialText },
+        { hint: 'The id of the value: the tracker lists no choices for this field.' },
+      );
     case 'array':
-      return input(id, label, { type: 'plain_text_input', action_id: id, ...initialText }, { hint: 'Separate several with commas.' });
+      return input(
+        id,
+        label,
+        { type: 'plain_text_input', action_id: id, ...initialText },
+        { hint: 'Separate several with commas.' },
+      );
     case 'text':
       return input(id, label, { type: 'plain_text_input', action_id: id, multiline: true, ...initialText });
     case 'number':
-      return input(id, label, { type: 'number_input', action_id: id, is_decimal_allowed: true, ...(isNumber(value) ? { initial_value: value } : {}) });
+      return input(id, label, {
+        type: 'number_input',
+        action_id: id,
+        is_decimal_allowed: true,
+        ...(isNumber(value) ? { initial_value: value } : {}),
+      });
     case 'date':
       return input(id, label, { type: 'datepicker', action_id: id, ...(isDate(value) ? { initial_date: value } : {}) });
     case 'user':
-      return input(id, label, { type: 'plain_text_input', action_id: id, placeholder: plain('account id'), ...initialText }, { hint: "The person's account id in the tracker." });
+      return input(
+        id,
+        label,
+        { type: 'plain_text_input', action_id: id, placeholder: plain('account id'), ...initialText },
+        { hint: "The person's account id in the tracker." },
+      );
     default:
       return input(id, label, { type: 'plain_text_input', action_id: id, ...initialText });
   }
@@ -118,19 +185,36 @@ function labelsInput(labels: string[], required: boolean, value: string | undefi
   if (!labels.length) {
     // The tracker lists no labels to choose from, but the issue type cannot do without one.
     return required
-      ? input(TICKET_LABELS, 'Labels', { type: 'plain_text_input', action_id: TICKET_LABELS, ...(value ? { initial_value: value } : {}) }, { hint: 'Separate several with commas.' })
+      ? input(
+          TICKET_LABELS,
+          'Labels',
+          { type: 'plain_text_input', action_id: TICKET_LABELS, ...(value ? { initial_value: value } : {}) },
+          { hint: 'Separate several with commas.' },
+        )
       : undefined;
   }
-  const options = labels.slice(0, limits.selectOptions).map((label): PlainTextOption => ({ text: plain(label, limits.optionText), value: label }));
+  const options = labels
+    .slice(0, limits.selectOptions)
+    .map((label): PlainTextOption => ({ text: plain(label, limits.optionText), value: label }));
   const chosen = new Set((value ?? '').split(','));
   const initial = options.filter((option) => chosen.has(option.value ?? ''));
-  return input(TICKET_LABELS, 'Labels', {
-    type: 'multi_static_select',
-    action_id: TICKET_LABELS,
-    placeholder: plain('Choose labels'),
-    options,
-    ...(initial.length ? { initial_options: initial } : {}),
-  }, { optional: !required, ...(labels.length > limits.selectOptions ? { hint: `The first ${limits.selectOptions} of ${labels.length} labels.` } : {}) });
+  return input(
+    TICKET_LABELS,
+    'Labels',
+    {
+      type: 'multi_static_select',
+      action_id: TICKET_LABELS,
+      placeholder: plain('Choose labels'),
+      options,
+      ...(initial.length ? { initial_options: initial } : {}),
+    },
+    {
+      optional: !required,
+      ...(labels.length > limits.selectOptions
+        ? { hint: `The first ${limits.selectOptions} of ${labels.length} labels.` }
+        : {}),
+    },
+  );
 }
 
 function destination(meta: IssueMeta): string {
@@ -166,27 +250,44 @@ export function ticketModal(options: {
       max_length: summaryMaxLength,
       ...initial(TICKET_SUMMARY, options.summary, summaryMaxLength),
     }),
-    input(TICKET_DESCRIPTION, 'Description', {
-      type: 'plain_text_input',
-      action_id: TICKET_DESCRIPTION,
-      multiline: true,
-      max_length: descriptionMaxLength,
-      ...initial(TICKET_DESCRIPTION, options.description, descriptionMaxLength),
-    }, { optional: true }),
+    input(
+      TICKET_DESCRIPTION,
+      'Description',
+      {
+        type: 'plain_text_input',
+        action_id: TICKET_DESCRIPTION,
+        multiline: true,
+        max_length: descriptionMaxLength,
+        ...initial(TICKET_DESCRIPTION, options.description, descriptionMaxLength),
+      },
+      { optional: true },
+    ),
   ];
   const all = ticketInputFields(options.meta);
   // Room for the fixed inputs, the labels, the destination line and a note on what was left out.
   const room = limits.viewBlocks - fixed.length - 3;
   const shown = all.slice(0, room).map((field) => fieldInput(field, values[ticketFieldId(field.key)]));
   const blocks: KnownBlock[] = [context(destination(options.meta)), ...fixed, ...shown];
-  if (all.length > shown.length) blocks.push(context(`${plural(all.length - shown.length, 'more required field')} ${agree(all.length - shown.length, 'does', 'do')} not fit here: the tracker may refuse the ticket without ${agree(all.length - shown.length, 'it', 'them')}.`));
+  if (all.length > shown.length)
+    blocks.push(
+      context(
+        `${plural(all.length - shown.length, 'more required field')} ${agree(all.length - shown.length, 'does', 'do')} not fit here: the tracker may refuse the ticket without ${agree(all.length - shown.length, 'it', 'them')}.`,
+      ),
+    );
   if (labels) blocks.push(labels);
-  return modal(TICKET_VIEW, 'File a ticket', blocks, { submit: 'File ticket', close: 'Cancel', privateMetadata: options.privateMetadata });
+  return modal(TICKET_VIEW, 'File a ticket', blocks, {
+    submit: 'File ticket',
+    close: 'Cancel',
+    privateMetadata: options.privateMetadata,
+  });
 }
 
 // Prefill
 
-export type TicketSource = ({ card: CardRecord; attack?: Attack | undefined } | { card?: CardRecord | undefined; attack: Attack }) & {
+export type TicketSource = (
+  | { card: CardRecord; attack?: Attack | undefined }
+  | { card?: CardRecord | undefined; attack: Attack }
+) & {
   /** Link to the attack card in Slack. */
   permalink?: string | undefined;
   /** The platform's web UI base, as in PLATFORM_APP_URL. */
@@ -233,7 +334,12 @@ export function ticketPrefill(source: TicketSource): { summary: string; descript
   add('Stage', `${stageWords(stage)}${lifecycle ? ` (${lifecycle})` : ''}`);
   const platformUser = card?.startedByPlatform ?? attack?.create_user;
   // A card a watched channel posted names no Slack starter: the attack started on the platform.
-  const starter = [card && !card.origin ? `${nameOf(source.names, card.startedBy.userId)} in Slack` : undefined, platformUser ? `${platformUser} on the platform` : undefined].filter(Boolean).join(', ');
+  const starter = [
+    card && !card.origin ? `${nameOf(source.names, card.startedBy.userId)} in Slack` : undefined,
+    platformUser ? `${platformUser} on the platform` : undefined,
+  ]
+    .filter(Boolean)
+    .join(', ');
   add('Started by', starter);
   const halts = card?.haltedBy ?? [];
   add('Halted by', halts.map((halt) => `${nameOf(source.names, halt.userId)} at ${halt.at}`).join('; '));
@@ -263,19 +369,27 @@ const listedTickets = 45;
 export function ticketListMessage(guid: string, issues: TrackerIssue[]): Message {
   const title = `Tickets for attack ${guid}`;
   if (!issues.length) {
-    return { text: `No tickets yet for attack ${guid}`, blocks: [section(`No tickets yet for attack \`${escapeMrkdwn(guid)}\`.`)] };
+    return {
+      text: `No tickets yet for attack ${guid}`,
+      blocks: [section(`No tickets yet for attack \`${escapeMrkdwn(guid)}\`.`)],
+    };
   }
   const line = (issue: TrackerIssue) => {
     const parts = [issueLink(issue), escapeMrkdwn(truncate(issue.summary ?? 'no summary', 200))];
     if (issue.status) parts.push(escapeMrkdwn(issue.status));
-    if (issue.created_at && !Number.isNaN(Date.parse(issue.created_at))) parts.push(`created ${slackDate(new Date(issue.created_at))}`);
+    if (issue.created_at && !Number.isNaN(Date.parse(issue.created_at)))
+      parts.push(`created ${slackDate(new Date(issue.created_at))}`);
     return parts.join(' · ');
   };
   const shown = issues.slice(0, listedTickets);
   const more = issues.length > shown.length ? `; the first ${shown.length} are listed here` : '';
   return {
     text: `${title}: ${plural(issues.length, 'ticket')}`,
-    blocks: [header(title), ...shown.map((issue) => section(line(issue))), context(`${plural(issues.length, 'ticket')}${more}.`)],
+    blocks: [
+      header(title),
+      ...shown.map((issue) => section(line(issue))),
+      context(`${plural(issues.length, 'ticket')}${more}.`),
+    ],
   };
 }
 
@@ -290,7 +404,12 @@ export function gameDayPeople(record: GameDayRecord, outcomes: GameDayOutcomes):
 }
 
 /** Summary and description for one ticket about a whole game day, in plain text, people by name. */
-export function gameDayTicketPrefill(record: GameDayRecord, outcomes: GameDayOutcomes, permalink?: string, names?: Record<string, string>): { summary: string; description: string } {
+export function gameDayTicketPrefill(
+  record: GameDayRecord,
+  outcomes: GameDayOutcomes,
+  permalink?: string,
+  names?: Record<string, string>,
+): { summary: string; description: string } {
   const day = record.startedAt.slice(0, 10);
   const name = (userId: string) => nameOf(names, userId);
   const lines = [
@@ -305,8 +424,15 @@ export function gameDayTicketPrefill(record: GameDayRecord, outcomes: GameDayOut
       const halted = outcome?.haltedBy.length ? `, halted by ${outcome.haltedBy.map(name).join(', ')}` : '';
       return `- ${a.type} ${a.args.join(' ')} on ${a.targetWords} (team ${a.teamName}), started by ${name(a.startedBy)}: ${stageWords(outcome?.stage ?? 'unknown')}${halted} [${a.guid}]`;
     }),
-    ...(record.notes.length ? ['', 'Notes:', ...record.notes.map((n) => `- ${n.text} (${name(n.by)}, ${n.at}) [${n.guid}]`)] : []),
-    ...(record.tickets.length ? ['', 'Tickets:', ...record.tickets.map((t) => `- ${t.key}${t.url ? ` ${t.url}` : ''}`)] : []),
+    ...(record.notes.length
+      ? ['', 'Notes:', ...record.notes.map((n) => `- ${n.text} (${name(n.by)}, ${n.at}) [${n.guid}]`)]
+      : []),
+    ...(record.tickets.length
+      ? ['', 'Tickets:', ...record.tickets.map((t) => `- ${t.key}${t.url ? ` ${t.url}` : ''}`)]
+      : []),
   ];
-  return { summary: truncate(`Game day: ${record.title} (${day})`, summaryMaxLength), description: truncate(lines.join('\n'), descriptionMaxLength) };
+  return {
+    summary: truncate(`Game day: ${record.title} (${day})`, summaryMaxLength),
+    description: truncate(lines.join('\n'), descriptionMaxLength),
+  };
 }

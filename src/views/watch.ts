@@ -4,7 +4,9 @@ import type { Message } from './message.ts';
 
 /** "Payments, set by @alice since 14:02", as status and App Home list a watch. */
 export function watchLine(watch: Watch, options: { channel?: boolean } = {}): string {
-  const since = Number.isNaN(Date.parse(watch.since)) ? '' : ` since ${slackDate(new Date(watch.since), '{date_short_pretty} at {time}')}`;
+  const since = Number.isNaN(Date.parse(watch.since))
+    ? ''
+    : ` since ${slackDate(new Date(watch.since), '{date_short_pretty} at {time}')}`;
   const where = options.channel ? ` in <#${watch.channel}>` : '';
   const state = watch.pausedAt ? ` · :pause_button: *paused*: <@${watch.by.userId}>'s session ended` : '';
   return `:eyes: *${escapeMrkdwn(watch.teamName)}*${where}, set by <@${watch.by.userId}>${since}${state}`;

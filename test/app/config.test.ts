@@ -35,7 +35,7 @@ describe('loadConfig', () => {
     expect(config.slack.ackThread).toBe(true);
   });
 
-  it('takes Slack\'s endpoint off the ack thread only when asked, and never in Socket Mode', () => {
+  it("takes Slack's endpoint off the ack thread only when asked, and never in Socket Mode", () => {
     expect(loadConfig({ ...valid, ACK_THREAD: 'off' }).slack.ackThread).toBe(false);
     expect(loadConfig({ ...valid, ACK_THREAD: ' on ' }).slack.ackThread).toBe(true);
     expect(loadConfig({ ...valid, SLACK_APP_TOKEN: 'xapp-1-A1-1' }).slack.ackThread).toBe(false);
@@ -43,7 +43,12 @@ describe('loadConfig', () => {
   });
 
   it('reads approval rules and the monitoring integrations, and names a wrong rule without echoing it', () => {
-    const config = loadConfig({ ...valid, APPROVAL_RULES: 'all-targets, length>600,type=memory, team=Payments,channel=C0PROD', MONITORING_A_INTEGRATION: 'acme-metrics', MONITORING_B_URI: 'https://alerts.example' });
+    const config = loadConfig({
+      ...valid,
+      APPROVAL_RULES: 'all-targets, length>600,type=memory, team=Payments,channel=C0PROD',
+      MONITORING_A_INTEGRATION: 'acme-metrics',
+      MONITORING_B_URI: 'https://alerts.example',
+    });
     expect(config.approvalRules).toEqual([
       { kind: 'all-targets' },
       { kind: 'length', seconds: 600 },
@@ -51,7 +56,11 @@ describe('loadConfig', () => {
       { kind: 'team', team: 'Payments' },
       { kind: 'channel', channel: 'C0PROD' },
     ]);
-    expect(config.monitoring).toEqual({ integrationA: 'acme-metrics', domainA: undefined, uriB: 'https://alerts.example' });
+    expect(config.monitoring).toEqual({
+      integrationA: 'acme-metrics',
+      domainA: undefined,
+      uriB: 'https://alerts.example',
+    });
     expect(loadConfig(valid).approvalRules).toEqual([]);
     for (const wrong of ['sometimes', 'length>', 'length>abc', 'channel=general', 'type=']) {
       const found = problems({ ...valid, APPROVAL_RULES: wrong });
@@ -67,7 +76,13 @@ describe('loadConfig', () => {
   });
 
   it('reads lists and numbers', () => {
-    const config = loadConfig({ ...valid, ATTACK_CHANNELS: 'C0123ABCD, C0999XYZ', MAX_ATTACK_SECONDS: '600', POLL_SECONDS: '5', SLACK_API_URL: 'http://127.0.0.1:9999/api' });
+    const config = loadConfig({
+      ...valid,
+      ATTACK_CHANNELS: 'C0123ABCD, C0999XYZ',
+      MAX_ATTACK_SECONDS: '600',
+      POLL_SECONDS: '5',
+      SLACK_API_URL: 'http://127.0.0.1:9999/api',
+    });
     expect(config.attackChannels).toEqual(['C0123ABCD', 'C0999XYZ']);
     expect(config.maxAttackSeconds).toBe(600);
     expect(config.pollSeconds).toBe(5);
@@ -75,19 +90,38 @@ describe('loadConfig', () => {
   });
 
   it('allows plain HTTP to the platform only on loopback', () => {
-    expect(loadConfig({ ...valid, PLATFORM_API_URL: 'http://127.0.0.1:8080/v1' }).platform.apiUrl).toBe('http://127.0.0.1:8080/v1');
+    expect(loadConfig({ ...valid, PLATFORM_API_URL: 'http://127.0.0.1:8080/v1' }).platform.apiUrl).toBe(
+      'http://127.0.0.1:8080/v1',
+    );
     expect(problems({ ...valid, PLATFORM_API_URL: 'http://platform.example.com/v1' })).toEqual([
       'PLATFORM_API_URL must use https: (plain http is only for a loopback simulator)',
     ]);
-    expect(problems({ ...valid, PLATFORM_API_URL: 'https://platform.example.com/api' })).toEqual(['PLATFORM_API_URL must end in /v1']);
+    expect(problems({ ...valid, PLATFORM_API_URL: 'https://platform.example.com/api' })).toEqual([
+      'PLATFORM_API_URL must end in /v1',
+    ]);
   });
 
   it('names every wrong variable on its own line and never prints a value', () => {
     const secret = 'not-a-real-bot-token-but-secret';
-    const env = { SLACK_BOT_TOKEN: secret, SESSION_KEY: 'c2hvcnQ=', PLATFORM_API_URL: 'ftp://x/v1', MAX_ATTACK_SECONDS: '-5', LOG_LEVEL: 'loud', ATTACK_CHANNELS: 'general' };
+    const env = {
+      SLACK_BOT_TOKEN: secret,
+      SESSION_KEY: 'c2hvcnQ=',
+      PLATFORM_API_URL: 'ftp://x/v1',
+      MAX_ATTACK_SECONDS: '-5',
+      LOG_LEVEL: 'loud',
+      ATTACK_CHANNELS: 'general',
+    };
     const lines = problems(env);
     expect(lines.map((l) => l.split(' ')[0])).toEqual(
-      expect.arrayContaining(['SLACK_BOT_TOKEN', 'PLATFORM_API_URL', 'SESSION_KEY', 'MAX_ATTACK_SECONDS', 'LOG_LEVEL', 'ATTACK_CHANNELS', 'SLACK_SIGNING_SECRET']),
+      expect.arrayContaining([
+        'SLACK_BOT_TOKEN',
+        'PLATFORM_API_URL',
+        'SESSION_KEY',
+        'MAX_ATTACK_SECONDS',
+        'LOG_LEVEL',
+        'ATTACK_CHANNELS',
+        'SLACK_SIGNING_SECRET',
+      ]),
     );
     expect(lines).toHaveLength(7);
     const all = lines.join('\n');
@@ -107,23 +141,43 @@ describe('loadConfig', () => {
     const withUrl = loadConfig({ ...valid, PUBLIC_URL: 'https://faultline.example.com/' });
     expect(withUrl.publicUrl).toBe('https://faultline.example.com');
     expect(withUrl.login.mode).toBe('both');
-    expect(loadConfig({ ...valid, PUBLIC_URL: 'https://faultline.example.com', LOGIN_MODE: 'page' }).login.mode).toBe('page');
+    expect(loadConfig({ ...valid, PUBLIC_URL: 'https://faultline.example.com', LOGIN_MODE: 'page' }).login.mode).toBe(
+      'page',
+    );
     expect(loadConfig({ ...valid, PUBLIC_URL: 'http://127.0.0.1:3000' }).publicUrl).toBe('http://127.0.0.1:3000');
-    expect(problems({ ...valid, LOGIN_MODE: 'page' })).toEqual(["LOGIN_MODE=page needs PUBLIC_URL, the https: address where people reach Faultline's login page"]);
-    expect(problems({ ...valid, PUBLIC_URL: 'http://faultline.example.com' })).toEqual(['PUBLIC_URL must use https: (plain http is only for loopback)']);
-    expect(problems({ ...valid, PUBLIC_URL: 'https://faultline.example.com', LOGIN_MODE: 'sometimes' })).toEqual(['LOGIN_MODE must be one of modal, page, both']);
+    expect(problems({ ...valid, LOGIN_MODE: 'page' })).toEqual([
+      "LOGIN_MODE=page needs PUBLIC_URL, the https: address where people reach Faultline's login page",
+    ]);
+    expect(problems({ ...valid, PUBLIC_URL: 'http://faultline.example.com' })).toEqual([
+      'PUBLIC_URL must use https: (plain http is only for loopback)',
+    ]);
+    expect(problems({ ...valid, PUBLIC_URL: 'https://faultline.example.com', LOGIN_MODE: 'sometimes' })).toEqual([
+      'LOGIN_MODE must be one of modal, page, both',
+    ]);
   });
 
   it('sends the bot token to Slack over https:, or plain http only to a loopback fake', () => {
-    expect(loadConfig({ ...valid, SLACK_API_URL: 'https://slack.example.com/api' }).slack.apiUrl).toBe('https://slack.example.com/api/');
+    expect(loadConfig({ ...valid, SLACK_API_URL: 'https://slack.example.com/api' }).slack.apiUrl).toBe(
+      'https://slack.example.com/api/',
+    );
     for (const loopback of ['http://127.0.0.1:9999/api/', 'http://localhost:9999/api/', 'http://[::1]:9999/api/']) {
       expect(loadConfig({ ...valid, SLACK_API_URL: loopback }).slack.apiUrl).toBe(loopback);
     }
-    for (const clear of ['http://slack.example.com/api/', 'http://10.0.0.5/api/', 'http://127.0.0.1.example.com/api/']) {
-      expect(problems({ ...valid, SLACK_API_URL: clear })).toEqual(['SLACK_API_URL must use https: (plain http is only for a loopback address)']);
+    for (const clear of [
+      'http://slack.example.com/api/',
+      'http://10.0.0.5/api/',
+      'http://127.0.0.1.example.com/api/',
+    ]) {
+      expect(problems({ ...valid, SLACK_API_URL: clear })).toEqual([
+        'SLACK_API_URL must use https: (plain http is only for a loopback address)',
+      ]);
     }
-    expect(problems({ ...valid, SLACK_API_URL: 'ftp://slack.example.com/api/' })).toEqual(['SLACK_API_URL must use https:']);
-    expect(problems({ ...valid, SLACK_API_URL: 'https://me:hunter2@slack.example.com/api/' })).toEqual(['SLACK_API_URL must not carry credentials']);
+    expect(problems({ ...valid, SLACK_API_URL: 'ftp://slack.example.com/api/' })).toEqual([
+      'SLACK_API_URL must use https:',
+    ]);
+    expect(problems({ ...valid, SLACK_API_URL: 'https://me:hunter2@slack.example.com/api/' })).toEqual([
+      'SLACK_API_URL must not carry credentials',
+    ]);
     expect(problems({ ...valid, SLACK_API_URL: 'not a url' })).toEqual(['SLACK_API_URL must be a URL']);
   });
 });

@@ -17,7 +17,15 @@ describe('logger', () => {
   it('redacts secret fields at any depth', () => {
     const { lines, stream } = capture();
     const logger = createLogger('debug', stream);
-    logger.info({ password: 'pw-1', session: { token: 'tok-1', renew_token: 'renew-1', header: 'Bearer hdr-1' }, req: { headers: { authorization: 'Bearer auth-1' } }, SESSION_KEY: 'key-1' }, 'login');
+    logger.info(
+      {
+        password: 'pw-1',
+        session: { token: 'tok-1', renew_token: 'renew-1', header: 'Bearer hdr-1' },
+        req: { headers: { authorization: 'Bearer auth-1' } },
+        SESSION_KEY: 'key-1',
+      },
+      'login',
+    );
     const out = lines.join('');
     for (const secret of ['pw-1', 'tok-1', 'renew-1', 'hdr-1', 'auth-1', 'key-1']) expect(out).not.toContain(secret);
     expect(out).toContain('[redacted]');

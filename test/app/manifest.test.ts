@@ -28,12 +28,18 @@ const scopesOfMethod: Record<string, string[]> = {
 function webApiMethodsCalled(): string[] {
   const root = new URL('../../src/', import.meta.url);
   const files = readdirSync(root, { recursive: true, encoding: 'utf8' }).filter((file) => file.endsWith('.ts'));
-  const methods = files.flatMap((file) => [...readFileSync(new URL(file, root), 'utf8').matchAll(/\bclient\.([a-z]+)\.([a-zA-Z]+)\(/g)].map((match) => `${match[1]}.${match[2]}`));
+  const methods = files.flatMap((file) =>
+    [...readFileSync(new URL(file, root), 'utf8').matchAll(/\bclient\.([a-z]+)\.([a-zA-Z]+)\(/g)].map(
+      (match) => `${match[1]}.${match[2]}`,
+    ),
+  );
   return [...new Set(methods)].sort();
 }
 
 const manifest = parse(readFileSync(new URL('../../manifest.yml', import.meta.url), 'utf8'));
-const schema = JSON.parse(readFileSync(new URL('../fixtures/slack/manifest.schema.1.0.0.json', import.meta.url), 'utf8'));
+const schema = JSON.parse(
+  readFileSync(new URL('../fixtures/slack/manifest.schema.1.0.0.json', import.meta.url), 'utf8'),
+);
 
 describe('manifest.yml', () => {
   it("is valid against Slack's published manifest schema", () => {
@@ -51,7 +57,12 @@ describe('manifest.yml', () => {
   });
 
   it('declares the slash command the bot answers by default', () => {
-    const config = loadConfig({ PLATFORM_API_URL: 'https://platform.example/v1', SLACK_BOT_TOKEN: 'xoxb-1', SLACK_SIGNING_SECRET: 's', SESSION_KEY: Buffer.alloc(32, 1).toString('base64') });
+    const config = loadConfig({
+      PLATFORM_API_URL: 'https://platform.example/v1',
+      SLACK_BOT_TOKEN: 'xoxb-1',
+      SLACK_SIGNING_SECRET: 's',
+      SESSION_KEY: Buffer.alloc(32, 1).toString('base64'),
+    });
     expect(manifest.features.slash_commands.map((c: { command: string }) => c.command)).toEqual([config.slack.command]);
   });
 
@@ -67,7 +78,10 @@ describe('manifest.yml', () => {
   });
 
   it('enables interactivity because buttons, modals and option lists have handlers', () => {
-    const interactive = Object.keys(listeners.actions).length + Object.keys(listeners.views).length + Object.keys(listeners.options).length;
+    const interactive =
+      Object.keys(listeners.actions).length +
+      Object.keys(listeners.views).length +
+      Object.keys(listeners.options).length;
     expect(interactive).toBeGreaterThan(0);
     expect(manifest.settings.interactivity.is_enabled).toBe(true);
   });
@@ -75,7 +89,9 @@ describe('manifest.yml', () => {
   it('asks for the scopes of the Web API methods the bot calls, and no more', () => {
     const called = webApiMethodsCalled();
     // Finds the calls it checks: the messenger's, the adapter's and the names lookup.
-    expect(called).toEqual(expect.arrayContaining(['chat.postMessage', 'views.open', 'users.conversations', 'users.info']));
+    expect(called).toEqual(
+      expect.arrayContaining(['chat.postMessage', 'views.open', 'users.conversations', 'users.info']),
+    );
     expect(called.filter((method) => !(method in scopesOfMethod))).toEqual([]);
     const needed = new Set([
       ...called.flatMap((method) => scopesOfMethod[method] ?? []),

@@ -24,7 +24,6 @@ afterAll(async () => {
   await sim?.stop();
 });
 
-
 interface Running {
   child: ChildProcess;
   output: () => string;
@@ -33,7 +32,10 @@ interface Running {
 
 function run(env: Record<string, string>): Running {
   let output = '';
-  const child = spawn(process.execPath, [main], { env: { PATH: process.env.PATH ?? '', ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(process.execPath, [main], {
+    env: { PATH: process.env.PATH ?? '', ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
   child.stdout!.on('data', (chunk) => (output += String(chunk)));
   child.stderr!.on('data', (chunk) => (output += String(chunk)));
   const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
@@ -89,9 +91,15 @@ describe('the bot process', () => {
       await person.command('login');
       const modal = await fake.waitFor(() => person.modal(), 'the login modal');
       await modal.click('Forgot password');
-      const reset = await fake.waitFor(() => person.modal()?.title === 'Reset password' && person.modal(), 'the reset form');
+      const reset = await fake.waitFor(
+        () => person.modal()?.title === 'Reset password' && person.modal(),
+        'the reset form',
+      );
       const submitted = reset.fill('Email', 'solo@acme.test').submit();
-      await until(async () => (sim.requests.some((r) => r.path === '/users/auth/password/reset') ? true : undefined), 'the reset call to start');
+      await until(
+        async () => (sim.requests.some((r) => r.path === '/users/auth/password/reset') ? true : undefined),
+        'the reset call to start',
+      );
       bot.child.kill('SIGTERM');
       await submitted;
       expect(await bot.exited).toBe(0);
@@ -107,7 +115,10 @@ describe('the bot process', () => {
     const bot = run(botEnv(port));
     try {
       const base = `http://127.0.0.1:${port}`;
-      await until(async () => ((await fetch(`${base}/healthz`)).status === 200 ? true : undefined), 'the bot to listen');
+      await until(
+        async () => ((await fetch(`${base}/healthz`)).status === 200 ? true : undefined),
+        'the bot to listen',
+      );
       fake.setBotUrl(`${base}/slack/events`);
 
       // Work that holds the stop open until the test lets the platform answer.
@@ -116,10 +127,16 @@ describe('the bot process', () => {
       await busy.command('login');
       const loginForm = await fake.waitFor(() => busy.modal(), 'the login modal');
       await loginForm.click('Forgot password');
-      const resetForm = await fake.waitFor(() => busy.modal()?.title === 'Reset password' && busy.modal(), 'the reset form');
+      const resetForm = await fake.waitFor(
+        () => busy.modal()?.title === 'Reset password' && busy.modal(),
+        'the reset form',
+      );
       const resetting = resetForm.fill('Email', 'solo@acme.test').submit();
       resetting.catch(() => undefined);
-      await until(async () => (sim.requests.some((r) => r.path === '/users/auth/password/reset') ? true : undefined), 'the reset call to start');
+      await until(
+        async () => (sim.requests.some((r) => r.path === '/users/auth/password/reset') ? true : undefined),
+        'the reset call to start',
+      );
 
       // Things people opened before the stop, to act on after it.
       const clicker = fake.user('U0CLICKER');
@@ -134,7 +151,10 @@ describe('the bot process', () => {
 
       const platformCalls = sim.requests.length;
       bot.child.kill('SIGTERM');
-      await until(async () => (bot.output().includes('stopping: finishing work in flight') ? true : undefined), 'the bot to start stopping');
+      await until(
+        async () => (bot.output().includes('stopping: finishing work in flight') ? true : undefined),
+        'the bot to start stopping',
+      );
       expect((await fetch(`${base}/readyz`)).status).toBe(503);
 
       const typist = fake.user('U0TYPIST');
@@ -179,7 +199,8 @@ describe('the bot process', () => {
       expect((await fetch(`${base}/healthz`)).status).toBe(200);
 
       // A request line no URL parser reads is answered, on either port, and the bot runs on.
-      for (const each of [opsPort, port]) expect(await statusLine(each, 'GET //[ HTTP/1.1')).toMatch(/^HTTP\/1\.1 400 /);
+      for (const each of [opsPort, port])
+        expect(await statusLine(each, 'GET //[ HTTP/1.1')).toMatch(/^HTTP\/1\.1 400 /);
       expect((await fetch(`${ops}/healthz`)).status).toBe(200);
       expect((await fetch(`${base}/healthz`)).status).toBe(200);
       bot.child.kill('SIGTERM');
@@ -191,11 +212,20 @@ describe('the bot process', () => {
 
   it('refuses to start with bad configuration, one line per variable, no secret shown', async () => {
     const secret = 'xoxp-this-is-not-a-bot-token';
-    const bot = run({ SLACK_BOT_TOKEN: secret, PLATFORM_API_URL: 'http://platform.example.com/v1', SESSION_KEY: 'short' });
+    const bot = run({
+      SLACK_BOT_TOKEN: secret,
+      PLATFORM_API_URL: 'http://platform.example.com/v1',
+      SESSION_KEY: 'short',
+    });
     expect(await bot.exited).toBe(2);
     const lines = bot.output().trim().split('\n');
     expect(lines[0]).toBe('Faultline cannot start:');
-    expect(lines.slice(1).map((l) => l.trim().split(' ')[1])).toEqual(['SLACK_BOT_TOKEN', 'PLATFORM_API_URL', 'SESSION_KEY', 'SLACK_SIGNING_SECRET']);
+    expect(lines.slice(1).map((l) => l.trim().split(' ')[1])).toEqual([
+      'SLACK_BOT_TOKEN',
+      'PLATFORM_API_URL',
+      'SESSION_KEY',
+      'SLACK_SIGNING_SECRET',
+    ]);
     expect(bot.output()).not.toContain(secret);
     expect(bot.output()).not.toContain('short');
   });

@@ -44,7 +44,9 @@ beforeEach(async () => {
   updates = [];
 });
 
-function poller(options: { logger?: ReturnType<typeof createLogger>; onFinished?: (card: CardRecord) => Promise<unknown> } = {}): Poller {
+function poller(
+  options: { logger?: ReturnType<typeof createLogger>; onFinished?: (card: CardRecord) => Promise<unknown> } = {},
+): Poller {
   return new Poller({
     cards,
     messenger: {
@@ -74,10 +76,27 @@ async function logIn(slackUser: string, user: DemoUser): Promise<Person> {
 /** A card for an attack, as posted when it started. */
 async function cardFor(guid: string, startedBy: Person, overrides: Partial<CardRecord> = {}): Promise<CardRecord> {
   const card: CardRecord = {
-    guid, kind: 'attack', teamId: team(), teamName: 'Platform', channel: 'C0POLL', ts: `1700000000.${guid.slice(0, 6)}`,
-    type: 'cpu', args: ['-l', '3600'], targetWords: 'every active client', startedBy: { ...startedBy, userName: startedBy.userId.toLowerCase() },
-    startedByPlatform: undefined, stage: 'Pending', lifecycle: 'Active', totalClients: undefined, createdAt: new Date().toISOString(),
-    startTime: undefined, endTime: undefined, lengthSeconds: 3600, annotations: {}, haltedBy: [], ...overrides,
+    guid,
+    kind: 'attack',
+    teamId: team(),
+    teamName: 'Platform',
+    channel: 'C0POLL',
+    ts: `1700000000.${guid.slice(0, 6)}`,
+    type: 'cpu',
+    args: ['-l', '3600'],
+    targetWords: 'every active client',
+    startedBy: { ...startedBy, userName: startedBy.userId.toLowerCase() },
+    startedByPlatform: undefined,
+    stage: 'Pending',
+    lifecycle: 'Active',
+    totalClients: undefined,
+    createdAt: new Date().toISOString(),
+    startTime: undefined,
+    endTime: undefined,
+    lengthSeconds: 3600,
+    annotations: {},
+    haltedBy: [],
+    ...overrides,
   };
   await cards.savePosted(card);
   return card;
@@ -128,7 +147,7 @@ describe('Poller', () => {
     expect(await poller().pollOnce()).toEqual({ teams: 0, cards: 0, updated: 0, posted: 0 });
   });
 
-  it('queues a finished attack\'s card ahead of cards that only moved on a stage', async () => {
+  it("queues a finished attack's card ahead of cards that only moved on a stage", async () => {
     const alice = await logIn('U0ALICE', sim.seed.users.owner);
     const [ending] = sim.addAttacks(team(), 1, { lengthSeconds: 10 });
     await cardFor(ending!, alice, { lengthSeconds: 10 });
@@ -207,7 +226,7 @@ describe('Poller', () => {
     expect(requestsTo('/attacks/active/paged')).toHaveLength(1);
   });
 
-  it('reads as someone else in the team when the starter\'s session was revoked, and forgets the dead session', async () => {
+  it("reads as someone else in the team when the starter's session was revoked, and forgets the dead session", async () => {
     const alice = await logIn('U0ALICE', sim.seed.users.owner);
     const bob = await logIn('U0BOB', sim.seed.users.observer);
     const [guid] = sim.addAttacks(team(), 1);
@@ -223,7 +242,9 @@ describe('Poller', () => {
 
   it('leaves the cards as they are, and says so, when nobody logged in can read the team', async () => {
     const lines: { msg: string }[] = [];
-    const logger = createLogger('warn', { write: (line: string) => void lines.push(JSON.parse(line) as { msg: string }) });
+    const logger = createLogger('warn', {
+      write: (line: string) => void lines.push(JSON.parse(line) as { msg: string }),
+    });
     const alice = await logIn('U0ALICE', sim.seed.users.owner);
     const [guid] = sim.addAttacks(team(), 1);
     await cardFor(guid!, alice);

@@ -38,10 +38,31 @@ describe('countCalls', () => {
 
 describe('growth', () => {
   it('is 1 for calls in step with the axis, 0 for flat calls, and undefined without a span', () => {
-    expect(growth([{ size: 1, calls: 1 }, { size: 5, calls: 5 }, { size: 20, calls: 20 }])).toBeCloseTo(1);
-    expect(growth([{ size: 10, calls: 5 }, { size: 1000, calls: 5 }])).toBe(0);
-    expect(growth([{ size: 10, calls: 1 }, { size: 1000, calls: 100 }])).toBeCloseTo(1);
+    expect(
+      growth([
+        { size: 1, calls: 1 },
+        { size: 5, calls: 5 },
+        { size: 20, calls: 20 },
+      ]),
+    ).toBeCloseTo(1);
+    expect(
+      growth([
+        { size: 10, calls: 5 },
+        { size: 1000, calls: 5 },
+      ]),
+    ).toBe(0);
+    expect(
+      growth([
+        { size: 10, calls: 1 },
+        { size: 1000, calls: 100 },
+      ]),
+    ).toBeCloseTo(1);
     expect(growth([{ size: 10, calls: 3 }])).toBeNaN();
-    expect(growth([{ size: 10, calls: 0 }, { size: 100, calls: 3 }])).toBeNaN();
+    expect(
+      growth([
+        { size: 10, calls: 0 },
+        { size: 100, calls: 3 },
+      ]),
+    ).toBeNaN();
   });
 });

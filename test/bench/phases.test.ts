@@ -12,7 +12,11 @@ function profileOf(root: Tree, samples: { at: string; count: number }[]): Profil
   const nodes: Profiler.ProfileNode[] = [];
   const idByName = new Map<string, number>();
   const add = ([functionName, url, children = []]: Tree): number => {
-    const node: Profiler.ProfileNode = { id: nodes.length + 1, callFrame: { functionName, url, scriptId: '0', lineNumber: 0, columnNumber: 0 }, children: [] };
+    const node: Profiler.ProfileNode = {
+      id: nodes.length + 1,
+      callFrame: { functionName, url, scriptId: '0', lineNumber: 0, columnNumber: 0 },
+      children: [],
+    };
     nodes.push(node);
     idByName.set(functionName, node.id);
     node.children = children.map(add);
@@ -23,36 +27,90 @@ function profileOf(root: Tree, samples: { at: string; count: number }[]): Profil
   // A sample every 500 µs, but for one late by 400 ms, as when the sampling thread waits for a core.
   const timeDeltas = ids.map((_, i) => (i === 3 ? 400_000 : 500));
   const startTime = 5_000_000;
-  return { nodes, startTime, endTime: startTime + timeDeltas.reduce((sum, delta) => sum + delta, 0) + 500, samples: ids, timeDeltas };
+  return {
+    nodes,
+    startTime,
+    endTime: startTime + timeDeltas.reduce((sum, delta) => sum + delta, 0) + 500,
+    samples: ids,
+    timeDeltas,
+  };
 }
 
-const tree: Tree = ['(root)', '', [
-  ['(program)', ''],
-  ['(idle)', ''],
-  ['(garbage collector)', ''],
-  ['onRequest', 'node:_http_server', [
-    ['parseAndVerifyHTTPRequest', '/srv/faultline/node_modules/@slack/bolt/dist/receivers/HTTPModuleFunctions.js', [
-      ['verifySlackRequest', '/srv/faultline/node_modules/@slack/bolt/dist/receivers/verify-request.js', [['digest', 'node:internal/crypto/hash']]],
-      ['parse', 'node:querystring'],
-    ]],
-  ]],
-  ['processTicksAndRejections', 'node:internal/process/task_queues', [
-    ['requireLogin', `${app}/src/attacks/access.ts`, [
-      ['read', `${app}/src/store/sessions.ts`, [['open', `${app}/src/store/cipher.ts`, [['update', 'node:internal/crypto/cipher']]]]],
-    ]],
-    ['send', `${app}/src/client/request.ts`, [
-      ['debug', '/srv/faultline/node_modules/pino/lib/proto.js', [['write', '/srv/faultline/node_modules/sonic-boom/index.js']]],
-      ['safeParse', '/srv/faultline/node_modules/zod/v4/core/parse.js'],
-      ['inc', '/srv/faultline/node_modules/prom-client/lib/counter.js'],
-    ]],
-    ['run', `${app}/src/commands/list.ts`, [
-      ['stringify', ''],
-      ['attackListMessage', `${app}/src/views/attackList.ts`, [['escapeMrkdwn', `${app}/src/views/blocks.ts`, [['replace', '']]]]],
-      ['respondTo', `${app}/src/slack/messenger.ts`, [['fetch', 'node:internal/deps/undici/undici']]],
-    ]],
-    ['parseAttackCommand', `${app}/src/commands/attack/parse.ts`, [['tokenize', `${app}/src/commands/attack/tokenize.ts`]]],
-  ]],
-]];
+const tree: Tree = [
+  '(root)',
+  '',
+  [
+    ['(program)', ''],
+    ['(idle)', ''],
+    ['(garbage collector)', ''],
+    [
+      'onRequest',
+      'node:_http_server',
+      [
+        [
+          'parseAndVerifyHTTPRequest',
+          '/srv/faultline/node_modules/@slack/bolt/dist/receivers/HTTPModuleFunctions.js',
+          [
+            [
+              'verifySlackRequest',
+              '/srv/faultline/node_modules/@slack/bolt/dist/receivers/verify-request.js',
+              [['digest', 'node:internal/crypto/hash']],
+            ],
+            ['parse', 'node:querystring'],
+          ],
+        ],
+      ],
+    ],
+    [
+      'processTicksAndRejections',
+      'node:internal/process/task_queues',
+      [
+        [
+          'requireLogin',
+          `${app}/src/attacks/access.ts`,
+          [
+            [
+              'read',
+              `${app}/src/store/sessions.ts`,
+              [['open', `${app}/src/store/cipher.ts`, [['update', 'node:internal/crypto/cipher']]]],
+            ],
+          ],
+        ],
+        [
+          'send',
+          `${app}/src/client/request.ts`,
+          [
+            [
+              'debug',
+              '/srv/faultline/node_modules/pino/lib/proto.js',
+              [['write', '/srv/faultline/node_modules/sonic-boom/index.js']],
+            ],
+            ['safeParse', '/srv/faultline/node_modules/zod/v4/core/parse.js'],
+            ['inc', '/srv/faultline/node_modules/prom-client/lib/counter.js'],
+          ],
+        ],
+        [
+          'run',
+          `${app}/src/commands/list.ts`,
+          [
+            ['stringify', ''],
+            [
+              'attackListMessage',
+              `${app}/src/views/attackList.ts`,
+              [['escapeMrkdwn', `${app}/src/views/blocks.ts`, [['replace', '']]]],
+            ],
+            ['respondTo', `${app}/src/slack/messenger.ts`, [['fetch', 'node:internal/deps/undici/undici']]],
+          ],
+        ],
+        [
+          'parseAttackCommand',
+          `${app}/src/commands/attack/parse.ts`,
+          [['tokenize', `${app}/src/commands/attack/tokenize.ts`]],
+        ],
+      ],
+    ],
+  ],
+];
 
 describe('attributing a CPU profile to the phases of a request', () => {
   it('counts each sample for the innermost frame a phase claims, however late it came', () => {
@@ -100,20 +158,38 @@ describe('attributing a CPU profile to the phases of a request', () => {
   });
 
   it('adds up several profiles', () => {
-    const one = attribute(profileOf(tree, [{ at: 'digest', count: 2 }, { at: '(program)', count: 1 }]));
-    const two = attribute(profileOf(tree, [{ at: 'digest', count: 1 }, { at: 'stringify', count: 1 }, { at: '(program)', count: 3 }, { at: '(idle)', count: 4 }]));
+    const one = attribute(
+      profileOf(tree, [
+        { at: 'digest', count: 2 },
+        { at: '(program)', count: 1 },
+      ]),
+    );
+    const two = attribute(
+      profileOf(tree, [
+        { at: 'digest', count: 1 },
+        { at: 'stringify', count: 1 },
+        { at: '(program)', count: 3 },
+        { at: '(idle)', count: 4 },
+      ]),
+    );
     const both = combine([one, two]);
-    expect([both.samples.signature, both.samples.handlers, both.samples.other, both.busy, both.idle]).toEqual([3, 1, 4, 8, 4]);
+    expect([both.samples.signature, both.samples.handlers, both.samples.other, both.busy, both.idle]).toEqual([
+      3, 1, 4, 8, 4,
+    ]);
     expect(both.otherTop).toEqual([{ frame: '(program)', samples: 4 }]);
   });
 
-  it('tells the platform client (the undici package) from Slack calls (Node\'s own fetch)', () => {
-    expect(phaseOfFrame({ functionName: 'request', url: '/srv/faultline/node_modules/undici/lib/api/api-request.js' })).toBe('platform');
+  it("tells the platform client (the undici package) from Slack calls (Node's own fetch)", () => {
+    expect(
+      phaseOfFrame({ functionName: 'request', url: '/srv/faultline/node_modules/undici/lib/api/api-request.js' }),
+    ).toBe('platform');
     expect(phaseOfFrame({ functionName: 'fetch', url: 'node:internal/deps/undici/undici' })).toBe('slack');
-    expect(phaseOfFrame({ functionName: 'apiCall', url: '/srv/faultline/node_modules/@slack/web-api/dist/WebClient.js' })).toBe('slack');
+    expect(
+      phaseOfFrame({ functionName: 'apiCall', url: '/srv/faultline/node_modules/@slack/web-api/dist/WebClient.js' }),
+    ).toBe('slack');
   });
 
-  it('counts only the benchmark log sink\'s write as logging, and the rest of Faultline\'s code last', () => {
+  it("counts only the benchmark log sink's write as logging, and the rest of Faultline's code last", () => {
     expect(phaseOfFrame({ functionName: 'write', url: 'file:///srv/faultline/bench/ack-target.ts' })).toBe('logging');
     expect(phaseOfFrame({ functionName: 'sample', url: 'file:///srv/faultline/bench/ack-target.ts' })).toBeUndefined();
     expect(phaseOfFrame({ functionName: 'parseCommandText', url: `${app}/src/commands/index.ts` })).toBe('parsing');

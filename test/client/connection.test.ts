@@ -36,7 +36,10 @@ describe('connection failures', () => {
       },
     });
     try {
-      const failure = await platform.as(session).attacks.listActive().catch((error: unknown) => error);
+      const failure = await platform
+        .as(session)
+        .attacks.listActive()
+        .catch((error: unknown) => error);
       expect(failure).toBeInstanceOf(UnreachableError);
       expect(failure).toMatchObject({ code: 'ECONNREFUSED', outcomeUnknown: false, path: '/attacks/active' });
       expect(sleeps).toHaveLength(2);

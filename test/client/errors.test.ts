@@ -46,7 +46,10 @@ describe('errorFromResponse: status and body to class', () => {
     ['/monitoringB/alerts', 'monitoringB', 'The company has no monitoringB integration'],
     ['/attacks/abc', undefined, 'The company has no integration'],
   ])('names the missing integration of %s', (path, integration, words) => {
-    const error = errorFromResponse({ status: 404, body: 'No integration exists' }, { method: 'GET', path }) as NoIntegrationError;
+    const error = errorFromResponse(
+      { status: 404, body: 'No integration exists' },
+      { method: 'GET', path },
+    ) as NoIntegrationError;
     expect(error.integration).toBe(integration);
     expect(error.message).toMatch(new RegExp(`^${words} \\(`));
   });
@@ -63,7 +66,11 @@ describe('errorFromResponse: 401 reasons', () => {
   const login = { method: 'POST', path: '/users/auth' };
   it.each([
     { call: login, body: 'MFA token required', reason: 'mfa_required' },
-    { call: { method: 'POST', path: '/users/auth/mfa/auth' }, body: 'Invalid credentials', reason: 'invalid_credentials' },
+    {
+      call: { method: 'POST', path: '/users/auth/mfa/auth' },
+      body: 'Invalid credentials',
+      reason: 'invalid_credentials',
+    },
     { call: login, body: 'Invalid credentials', reason: 'invalid_credentials' },
     { call: login, body: '', reason: 'invalid_credentials' },
     { call: read, body: 'Please provide proper credentials in the Authorization header', reason: 'session' },
@@ -91,7 +98,10 @@ describe('errorFromResponse: 403', () => {
   });
 
   it('recognises the plain-HTTP refusal of auth calls', () => {
-    const error = errorFromResponse({ status: 403, body: 'Please retry using HTTPS' }, { method: 'POST', path: '/users/auth' });
+    const error = errorFromResponse(
+      { status: 403, body: 'Please retry using HTTPS' },
+      { method: 'POST', path: '/users/auth' },
+    );
     expect(error).toBeInstanceOf(ForbiddenError);
     expect((error as ForbiddenError).httpsRequired).toBe(true);
     expect((error as ForbiddenError).privilege).toBeUndefined();

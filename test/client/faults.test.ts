@@ -53,7 +53,9 @@ const resetError = () => Object.assign(new Error('read ECONNRESET'), { code: 'EC
 
 describe('retries', () => {
   it('waits what Retry-After asks after a 429, then succeeds once', async () => {
-    pool().intercept({ path: '/v1/attacks/active?teamId=team-1' }).reply(429, 'slow down', { headers: { 'retry-after': '2' } });
+    pool()
+      .intercept({ path: '/v1/attacks/active?teamId=team-1' })
+      .reply(429, 'slow down', { headers: { 'retry-after': '2' } });
     pool().intercept({ path: '/v1/attacks/active?teamId=team-1' }).reply(200, [attack], json);
 
     const attacks = await client().as(session).attacks.listActive();
@@ -79,7 +81,9 @@ describe('retries', () => {
   it('gives up after maxAttempts with the last error', async () => {
     pool().intercept({ path: '/v1/attacks/a-1?teamId=team-1' }).reply(502, 'bad gateway').persist();
 
-    const failure = client({ retry: { maxAttempts: 4 } }).as(session).attacks.get('a-1');
+    const failure = client({ retry: { maxAttempts: 4 } })
+      .as(session)
+      .attacks.get('a-1');
 
     await expect(failure).rejects.toBeInstanceOf(ServerError);
     await expect(failure).rejects.toMatchObject({ status: 502 });
@@ -89,7 +93,9 @@ describe('retries', () => {
   it('does not retry a create answering 503', async () => {
     pool().intercept({ path: '/v1/attacks/new?teamId=team-1', method: 'POST' }).reply(503, 'unavailable').persist();
 
-    const create = client().as(session).attacks.create({ command: { type: 'cpu' }, target: { type: 'Random' } });
+    const create = client()
+      .as(session)
+      .attacks.create({ command: { type: 'cpu' }, target: { type: 'Random' } });
 
     await expect(create).rejects.toBeInstanceOf(ServerError);
     expect(calls()).toHaveLength(1);
@@ -114,9 +120,15 @@ describe('retries', () => {
 
 describe('timeouts', () => {
   it('ends a create that does not answer with an unknown outcome, after one request', async () => {
-    pool().intercept({ path: '/v1/attacks/new?teamId=team-1', method: 'POST' }).reply(201, 'a-9').delay(60_000).persist();
+    pool()
+      .intercept({ path: '/v1/attacks/new?teamId=team-1', method: 'POST' })
+      .reply(201, 'a-9')
+      .delay(60_000)
+      .persist();
 
-    const create = client({ timeoutMs: 50 }).as(session).attacks.create({ command: { type: 'cpu' }, target: { type: 'Random' } });
+    const create = client({ timeoutMs: 50 })
+      .as(session)
+      .attacks.create({ command: { type: 'cpu' }, target: { type: 'Random' } });
 
     await expect(create).rejects.toBeInstanceOf(TimeoutError);
     await expect(create).rejects.toMatchObject({ outcomeUnknown: true, method: 'POST', path: '/attacks/new' });
@@ -149,7 +161,15 @@ describe('the deadline of a call', () => {
     // No timeout of the dispatcher's own: only the call's deadline can end the wait.
     const dispatcher = new Agent({ headersTimeout: 0, bodyTimeout: 0 });
     try {
-      const list = createPlatformClient({ baseUrl: `http://127.0.0.1:${port}/v1`, dispatcher, timeoutMs: 100, retry: { maxAttempts: 1 }, sleep: async () => {} }).as(session).attacks.listActive();
+      const list = createPlatformClient({
+        baseUrl: `http://127.0.0.1:${port}/v1`,
+        dispatcher,
+        timeoutMs: 100,
+        retry: { maxAttempts: 1 },
+        sleep: async () => {},
+      })
+        .as(session)
+        .attacks.listActive();
       await expect(list).rejects.toBeInstanceOf(TimeoutError);
     } finally {
       for (const socket of sockets) socket.destroy();
@@ -174,7 +194,9 @@ describe('connection failures', () => {
   it('marks a create cut off by a reset as of unknown outcome, without retrying', async () => {
     pool().intercept({ path: '/v1/attacks/new?teamId=team-1', method: 'POST' }).replyWithError(resetError()).persist();
 
-    const create = client().as(session).attacks.create({ command: { type: 'cpu' }, target: { type: 'Random' } });
+    const create = client()
+      .as(session)
+      .attacks.create({ command: { type: 'cpu' }, target: { type: 'Random' } });
 
     await expect(create).rejects.toMatchObject({ name: 'UnreachableError', outcomeUnknown: true });
     expect(calls()).toHaveLength(1);
@@ -184,8 +206,12 @@ describe('connection failures', () => {
 describe('what goes on the wire', () => {
   it('sends the session header, adds teamId to team calls only, and posts logins as a form', async () => {
     pool().intercept({ path: '/v1/attacks/halt', method: 'POST' }).reply(202, [], json);
-    pool().intercept({ path: '/v1/users/auth/mfa/auth?getCompanySession=true', method: 'POST' }).reply(200, { header: 'Bearer new' }, json);
-    pool().intercept({ path: (p) => p.startsWith('/v1/tracker/issues?'), method: 'GET' }).reply(200, [], json);
+    pool()
+      .intercept({ path: '/v1/users/auth/mfa/auth?getCompanySession=true', method: 'POST' })
+      .reply(200, { header: 'Bearer new' }, json);
+    pool()
+      .intercept({ path: (p) => p.startsWith('/v1/tracker/issues?'), method: 'GET' })
+      .reply(200, [], json);
 
     const platform = client();
     await platform.as(session).attacks.haltAll({ reason: 'game day over' });
@@ -194,12 +220,21 @@ describe('what goes on the wire', () => {
 
     const [haltAll, login, issues] = calls();
     expect(haltAll?.fullUrl).toBe(`${origin}/v1/attacks/halt`);
-    expect(haltAll?.headers).toMatchObject({ authorization: 'Bearer secret-session-token', 'content-type': 'application/json' });
+    expect(haltAll?.headers).toMatchObject({
+      authorization: 'Bearer secret-session-token',
+      'content-type': 'application/json',
+    });
     expect(haltAll?.body).toBe('{"reason":"game day over"}');
     expect(login?.headers).toMatchObject({ 'content-type': 'application/x-www-form-urlencoded' });
     expect(login?.headers).not.toHaveProperty('authorization');
-    expect(Object.fromEntries(new URLSearchParams(login?.body ?? ''))).toEqual({ email: 'sre@acme.test', password: 'pw&=1', token: '246810' });
-    expect(issues?.fullUrl).toBe(`${origin}/v1/tracker/issues?platformEntityIds=a-1&platformEntityIds=a-2&teamId=team-1`);
+    expect(Object.fromEntries(new URLSearchParams(login?.body ?? ''))).toEqual({
+      email: 'sre@acme.test',
+      password: 'pw&=1',
+      token: '246810',
+    });
+    expect(issues?.fullUrl).toBe(
+      `${origin}/v1/tracker/issues?platformEntityIds=a-1&platformEntityIds=a-2&teamId=team-1`,
+    );
   });
 
   it('sends no Authorization header for an empty session header', async () => {
@@ -210,7 +245,9 @@ describe('what goes on the wire', () => {
   });
 
   it('reads a 201 text guid, quoted or not', async () => {
-    pool().intercept({ path: '/v1/attacks/new?teamId=team-1', method: 'POST' }).reply(201, '"a-42"', { headers: { 'content-type': 'text/plain' } });
+    pool()
+      .intercept({ path: '/v1/attacks/new?teamId=team-1', method: 'POST' })
+      .reply(201, '"a-42"', { headers: { 'content-type': 'text/plain' } });
     pool().intercept({ path: '/v1/attacks/new?teamId=team-1', method: 'POST' }).reply(201, 'a-43');
 
     const attacks = client().as(session).attacks;
@@ -219,13 +256,17 @@ describe('what goes on the wire', () => {
   });
 
   it('does not parse JSON that is not labelled JSON', async () => {
-    pool().intercept({ path: '/v1/attacks/a-1?teamId=team-1' }).reply(200, JSON.stringify(attack), { headers: { 'content-type': 'text/plain' } });
+    pool()
+      .intercept({ path: '/v1/attacks/a-1?teamId=team-1' })
+      .reply(200, JSON.stringify(attack), { headers: { 'content-type': 'text/plain' } });
 
     await expect(client().as(session).attacks.get('a-1')).rejects.toBeInstanceOf(InvalidResponseError);
   });
 
   it('fails a body that breaks the contract with a message free of the body', async () => {
-    pool().intercept({ path: '/v1/attacks/active?teamId=team-1' }).reply(200, [{ stage: 'Running', secret: 'hunter2' }], json);
+    pool()
+      .intercept({ path: '/v1/attacks/active?teamId=team-1' })
+      .reply(200, [{ stage: 'Running', secret: 'hunter2' }], json);
     pool().intercept({ path: '/v1/attacks/a-1?teamId=team-1' }).reply(200, '{"guid": "a-1", hunter2', json);
 
     const attacks = client().as(session).attacks;
@@ -239,15 +280,23 @@ describe('what goes on the wire', () => {
   });
 
   it('maps a 401 without retrying it', async () => {
-    pool().intercept({ path: '/v1/attacks/active?teamId=team-1' }).reply(401, 'Please provide proper credentials').persist();
+    pool()
+      .intercept({ path: '/v1/attacks/active?teamId=team-1' })
+      .reply(401, 'Please provide proper credentials')
+      .persist();
 
-    await expect(client().as(session).attacks.listActive()).rejects.toMatchObject({ name: 'UnauthorizedError', reason: 'session' });
+    await expect(client().as(session).attacks.listActive()).rejects.toMatchObject({
+      name: 'UnauthorizedError',
+      reason: 'session',
+    });
     expect(calls()).toHaveLength(1);
   });
 
   it('fetches only the first page for the first items', async () => {
     const items = Array.from({ length: 3 }, (_, i) => ({ guid: `a-${i}` }));
-    pool().intercept({ path: '/v1/attacks/active/paged?pageSize=3&teamId=team-1' }).reply(200, { items, pageSize: 3, pageToken: 'p2' }, json);
+    pool()
+      .intercept({ path: '/v1/attacks/active/paged?pageSize=3&teamId=team-1' })
+      .reply(200, { items, pageSize: 3, pageToken: 'p2' }, json);
 
     const first = await take(client().as(session).attacks.iterateActive({ pageSize: 3 }), 3);
 
@@ -265,7 +314,8 @@ describe('logging', () => {
       warn: (obj, msg) => lines.push({ level: 'warn', obj, msg }),
       error: (obj, msg) => lines.push({ level: 'error', obj, msg }),
     };
-    pool().intercept({ path: '/v1/users/auth?getCompanySession=true', method: 'POST' })
+    pool()
+      .intercept({ path: '/v1/users/auth?getCompanySession=true', method: 'POST' })
       .reply(200, { header: 'Bearer issued-token-123', token: 'issued-token-123', renew_token: 'renew-456' }, json);
     pool().intercept({ path: '/v1/attacks/active?teamId=team-1' }).reply(503, 'down');
     pool().intercept({ path: '/v1/attacks/active?teamId=team-1' }).reply(200, [attack], json);
@@ -277,11 +327,23 @@ describe('logging', () => {
     await expect(platform.auth.logout(session)).rejects.toBeInstanceOf(UnauthorizedError);
 
     const text = JSON.stringify(lines);
-    for (const secret of ['chaos-demo-1', 'issued-token-123', 'renew-456', 'secret-session-token', 'owner@acme.test', 'Running']) {
+    for (const secret of [
+      'chaos-demo-1',
+      'issued-token-123',
+      'renew-456',
+      'secret-session-token',
+      'owner@acme.test',
+      'Running',
+    ]) {
       expect(text).not.toContain(secret);
     }
     expect(lines.filter((line) => line.level === 'error')).toEqual([]);
-    expect(lines[0]?.obj).toMatchObject({ method: 'POST', path: '/users/auth', status: 200, durationMs: expect.any(Number) });
+    expect(lines[0]?.obj).toMatchObject({
+      method: 'POST',
+      path: '/users/auth',
+      status: 200,
+      durationMs: expect.any(Number),
+    });
     expect(lines.some((line) => line.level === 'warn' && (line.obj as { status?: number }).status === 503)).toBe(true);
     expect(lines.some((line) => line.msg === 'retrying platform request')).toBe(true);
   });

@@ -32,11 +32,7 @@ function pagesOf(pages: Page<number>[]) {
 }
 
 describe('followPages and take', () => {
-  const three = [
-    { items: [1, 2], nextPageToken: 'b' },
-    { items: [3, 4], nextPageToken: 'c' },
-    { items: [5] },
-  ];
+  const three = [{ items: [1, 2], nextPageToken: 'b' }, { items: [3, 4], nextPageToken: 'c' }, { items: [5] }];
 
   it('follows tokens to the end', async () => {
     const { asked, fetchPage } = pagesOf(three);

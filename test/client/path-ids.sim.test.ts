@@ -6,7 +6,12 @@
 import { type Simulator, startSimulator } from '@faultline/platform-sim';
 import { Agent } from 'undici';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { type CallContext, createPlatformClient, type PlatformClient, type ScopedPlatform } from '../../src/client/index.ts';
+import {
+  type CallContext,
+  createPlatformClient,
+  type PlatformClient,
+  type ScopedPlatform,
+} from '../../src/client/index.ts';
 
 let sim: Simulator;
 let dispatcher: Agent;
@@ -33,7 +38,30 @@ async function ownerOnPlatformTeam(): Promise<{ api: ScopedPlatform; ctx: CallCo
   return { api: platform.as(ctx), ctx };
 }
 
-const forged: unknown[] = ['.', '..', '../x', '../../attacks', 'a/b', '%2e', '%2e%2e', '', ' ', 'x?teamId=y', 'x#y', 'a\\b', '.hidden', 'é', 'x'.repeat(200), 1.5, -1, true, ['abc'], undefined, null, { g: 'x' }];
+const forged: unknown[] = [
+  '.',
+  '..',
+  '../x',
+  '../../attacks',
+  'a/b',
+  '%2e',
+  '%2e%2e',
+  '',
+  ' ',
+  'x?teamId=y',
+  'x#y',
+  'a\\b',
+  '.hidden',
+  'é',
+  'x'.repeat(200),
+  1.5,
+  -1,
+  true,
+  ['abc'],
+  undefined,
+  null,
+  { g: 'x' },
+];
 
 const calls: [string, (api: ScopedPlatform, id: string) => Promise<unknown>][] = [
   ['attacks.get', (api, id) => api.attacks.get(id)],
@@ -51,7 +79,9 @@ describe('ids in URL paths', () => {
     const { api } = await ownerOnPlatformTeam();
     const before = sim.requests.length;
     for (const id of forged) {
-      await expect(call(api, id as string), `id ${JSON.stringify(id)}`).rejects.toMatchObject({ name: 'InvalidIdError' });
+      await expect(call(api, id as string), `id ${JSON.stringify(id)}`).rejects.toMatchObject({
+        name: 'InvalidIdError',
+      });
     }
     expect(sim.requests.slice(before).map((r) => `${r.method} ${r.path}`)).toEqual([]);
   });
@@ -59,7 +89,10 @@ describe('ids in URL paths', () => {
   it('never halts everything through a guid of "."', async () => {
     const { api } = await ownerOnPlatformTeam();
     const [guid] = sim.addAttacks(sim.seed.teams.platform.id, 1);
-    await expect(api.attacks.halt('.')).rejects.toMatchObject({ name: 'InvalidIdError', message: expect.stringContaining('nothing was sent') });
+    await expect(api.attacks.halt('.')).rejects.toMatchObject({
+      name: 'InvalidIdError',
+      message: expect.stringContaining('nothing was sent'),
+    });
     expect(sim.state.attacks.get(guid!)!.halt).toBeUndefined();
   });
 
@@ -70,10 +103,10 @@ describe('ids in URL paths', () => {
     await api.attacks.halt(guid!, { reason: 'test' });
     expect(sim.state.attacks.get(guid!)!.halt?.reason).toBe('test');
     expect((await api.roles.get('TEAM_OWNER')).id).toBe('TEAM_OWNER');
-    expect(sim.requests.filter((r) => r.path.startsWith('/attacks/') || r.path.startsWith('/roles/')).map((r) => `${r.method} ${r.path}`)).toEqual([
-      `GET /attacks/${guid}`,
-      `POST /attacks/${guid}/halt`,
-      'GET /roles/TEAM_OWNER',
-    ]);
+    expect(
+      sim.requests
+        .filter((r) => r.path.startsWith('/attacks/') || r.path.startsWith('/roles/'))
+        .map((r) => `${r.method} ${r.path}`),
+    ).toEqual([`GET /attacks/${guid}`, `POST /attacks/${guid}/halt`, 'GET /roles/TEAM_OWNER']);
   });
 });

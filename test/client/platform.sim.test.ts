@@ -70,7 +70,10 @@ async function as(user: UserKey, team: TeamKey = 'platform'): Promise<CallContex
   return { header: session.header, teamId: teamId(team) };
 }
 
-const cpu = (seconds = 60) => ({ command: { type: 'cpu', args: ['-l', String(seconds), '-c', '1'] }, target: { type: 'Random' as const } });
+const cpu = (seconds = 60) => ({
+  command: { type: 'cpu', args: ['-l', String(seconds), '-c', '1'] },
+  target: { type: 'Random' as const },
+});
 
 /** Requests the simulator received for a path (after /v1) and method. */
 const received = (method: string, path: string) => sim.requests.filter((r) => r.method === method && r.path === path);
@@ -83,7 +86,9 @@ describe('auth', () => {
     expect(session.header).toMatch(/^Bearer \S+/);
     expect(session.company_name).toBe('Acme Demo');
     expect(session.identifier).toBe(email);
-    expect(session.teams.map((t) => t.identifier).sort()).toEqual([teamId('platform'), teamId('payments'), teamId('search')].sort());
+    expect(session.teams.map((t) => t.identifier).sort()).toEqual(
+      [teamId('platform'), teamId('payments'), teamId('search')].sort(),
+    );
     expect(session.privileges).toContain('HALT_ALL');
   });
 
@@ -100,9 +105,16 @@ describe('auth', () => {
 
   it('asks an MFA user for the code, and refuses a wrong password or code', async () => {
     const { email, password } = sim.seed.users.sre;
-    await expect(platform.auth.login({ email, password })).rejects.toMatchObject({ name: 'UnauthorizedError', reason: 'mfa_required' });
-    await expect(platform.auth.login({ email, password, mfaCode: '000000' })).rejects.toMatchObject({ reason: 'invalid_credentials' });
-    await expect(platform.auth.login({ email, password: 'wrong' })).rejects.toMatchObject({ reason: 'invalid_credentials' });
+    await expect(platform.auth.login({ email, password })).rejects.toMatchObject({
+      name: 'UnauthorizedError',
+      reason: 'mfa_required',
+    });
+    await expect(platform.auth.login({ email, password, mfaCode: '000000' })).rejects.toMatchObject({
+      reason: 'invalid_credentials',
+    });
+    await expect(platform.auth.login({ email, password: 'wrong' })).rejects.toMatchObject({
+      reason: 'invalid_credentials',
+    });
     const session = await platform.auth.login({ email, password, mfaCode: sim.seed.mfaCode });
     expect(session.teams).toHaveLength(2);
   });
@@ -110,13 +122,19 @@ describe('auth', () => {
   it('refuses a session past its expiry', async () => {
     const ctx = await as('solo');
     expect(sim.expireSession(sim.seed.users.solo.email)).toBe(1);
-    await expect(platform.as(ctx).attacks.listActive()).rejects.toMatchObject({ name: 'UnauthorizedError', reason: 'session' });
+    await expect(platform.as(ctx).attacks.listActive()).rejects.toMatchObject({
+      name: 'UnauthorizedError',
+      reason: 'session',
+    });
   });
 
   it('refuses the session after logout', async () => {
     const ctx = await as('solo');
     await platform.auth.logout(ctx);
-    await expect(platform.as(ctx).attacks.listActive()).rejects.toMatchObject({ name: 'UnauthorizedError', reason: 'session' });
+    await expect(platform.as(ctx).attacks.listActive()).rejects.toMatchObject({
+      name: 'UnauthorizedError',
+      reason: 'session',
+    });
     expect(received('DELETE', '/users/auth')[0]?.teamId).toBeUndefined();
   });
 
@@ -195,7 +213,7 @@ describe('attacks', () => {
     expect(page.items).toHaveLength(2);
     expect(page.nextPageToken).toBeDefined();
     expect(await take(attacks.iterateCompleted({ pageSize: 2 }), 100)).toHaveLength(5);
-    expect((await take(attacks.iterateActive(), 100))).toEqual([]);
+    expect(await take(attacks.iterateActive(), 100)).toEqual([]);
   });
 
   it('lists attacks in a time range', async () => {
@@ -209,7 +227,9 @@ describe('attacks', () => {
     expect(range.items.map((a) => a.guid)).toEqual([late]);
     const before = await attacks.rangePage({ endTime: middle.toISOString() });
     expect(before.items.map((a) => a.guid)).toEqual([early]);
-    expect((await take(attacks.iterateRange({ pageSize: 1 }), 10)).map((a) => a.guid).sort()).toEqual([late, early].sort());
+    expect((await take(attacks.iterateRange({ pageSize: 1 }), 10)).map((a) => a.guid).sort()).toEqual(
+      [late, early].sort(),
+    );
     expect(received('GET', '/attacks/range')).toHaveLength(2 + 2);
   });
 
@@ -312,7 +332,9 @@ describe('attacks', () => {
   });
 
   it('answers NotFoundError for an unknown attack', async () => {
-    await expect(platform.as(await as('owner')).attacks.get('00000000-0000-0000-0000-000000000000')).rejects.toBeInstanceOf(NotFoundError);
+    await expect(
+      platform.as(await as('owner')).attacks.get('00000000-0000-0000-0000-000000000000'),
+    ).rejects.toBeInstanceOf(NotFoundError);
   });
 });
 
@@ -325,7 +347,13 @@ describe('kubernetes attacks', () => {
 
     const guid = await kubernetes.create({
       impactDefinition: { cliArgs: ['cpu', '-l', '600'] },
-      targetDefinition: { strategy: { k8sObjects: [{ clusterId: object!.clusterId, namespace: object!.namespace, kind: object!.kind, name: object!.name }] } },
+      targetDefinition: {
+        strategy: {
+          k8sObjects: [
+            { clusterId: object!.clusterId, namespace: object!.namespace, kind: object!.kind, name: object!.name },
+          ],
+        },
+      },
     });
     expect(received('POST', '/kubernetes/attacks/new').map((r) => r.status)).toEqual([201]);
 
@@ -344,7 +372,13 @@ describe('kubernetes attacks', () => {
 
     const second = await kubernetes.create({
       impactDefinition: { cliArgs: ['memory', '-l', '600', '-p', '50'] },
-      targetDefinition: { strategy: { k8sObjects: [{ clusterId: object!.clusterId, namespace: object!.namespace, kind: object!.kind, name: object!.name }] } },
+      targetDefinition: {
+        strategy: {
+          k8sObjects: [
+            { clusterId: object!.clusterId, namespace: object!.namespace, kind: object!.kind, name: object!.name },
+          ],
+        },
+      },
     });
     await kubernetes.haltAll();
     expect(received('POST', '/kubernetes/attacks/halt').map((r) => [r.status, r.teamId])).toEqual([[202, undefined]]);
@@ -366,8 +400,24 @@ describe('metadata', () => {
   it('has a built-in catalogue that agrees with the platform on every type and flag it lists', async () => {
     // The simulator keeps its own catalogue, so this compares two accounts of the platform.
     const live = await platform.as(await as('observer')).metadata.list();
-    const flags = (type: { args: ReadonlyArray<{ name: string; short?: string | null; long?: string | null; type: string; multiple?: boolean | null; options?: string[] | null }> }) =>
-      type.args.map(({ name, short, long, type: kind, multiple, options }) => ({ name, short, long, type: kind, multiple, options }));
+    const flags = (type: {
+      args: ReadonlyArray<{
+        name: string;
+        short?: string | null;
+        long?: string | null;
+        type: string;
+        multiple?: boolean | null;
+        options?: string[] | null;
+      }>;
+    }) =>
+      type.args.map(({ name, short, long, type: kind, multiple, options }) => ({
+        name,
+        short,
+        long,
+        type: kind,
+        multiple,
+        options,
+      }));
     for (const builtIn of builtInCatalogue) {
       const reported = live.find((type) => type.name === builtIn.name);
       expect(reported, builtIn.name).toBeDefined();
@@ -380,7 +430,9 @@ describe('metadata', () => {
     sim.faults.inject({ kind: 'status', status: 500, path: '/metadata', times: Infinity });
     expect((await platform.as(ctx).metadata.catalogue()).source).toBe('built-in');
     sim.faults.clear();
-    await expect(platform.as({ ...ctx, header: 'Bearer expired' }).metadata.catalogue()).rejects.toBeInstanceOf(UnauthorizedError);
+    await expect(platform.as({ ...ctx, header: 'Bearer expired' }).metadata.catalogue()).rejects.toBeInstanceOf(
+      UnauthorizedError,
+    );
   });
 });
 
@@ -424,7 +476,9 @@ describe('tracker', () => {
     expect(await tracker.count([guid])).toBe(1);
     expect(await tracker.count(['no-such-entity'])).toBe(0);
     const byEntity = await tracker.issuesForEntity(guid, 'ATTACK');
-    expect(byEntity).toEqual([expect.objectContaining({ key: created.key, summary: 'CPU attack on web', entity: { id: guid, type: 'ATTACK' } })]);
+    expect(byEntity).toEqual([
+      expect.objectContaining({ key: created.key, summary: 'CPU attack on web', entity: { id: guid, type: 'ATTACK' } }),
+    ]);
     expect(await tracker.issuesForEntity(guid, 'GAME_DAY')).toEqual([]);
   });
 
@@ -432,10 +486,15 @@ describe('tracker', () => {
     const { projectId, issueTypeId } = sim.seed.tracker;
     const { tracker, attacks } = platform.as(await as('owner'));
     const guid = await attacks.create(cpu());
-    const required = (await tracker.issueMeta(projectId, issueTypeId)).fields.filter((f) => f.required).map((f) => f.key);
+    const required = (await tracker.issueMeta(projectId, issueTypeId)).fields
+      .filter((f) => f.required)
+      .map((f) => f.key);
     expect(required.length).toBeGreaterThan(3);
 
-    const create = tracker.createIssue({ entity: { id: guid, type: 'ATTACK' }, fields: { summary: 's', project: { id: projectId }, issuetype: { id: issueTypeId } } });
+    const create = tracker.createIssue({
+      entity: { id: guid, type: 'ATTACK' },
+      fields: { summary: 's', project: { id: projectId }, issuetype: { id: issueTypeId } },
+    });
     await expect(create).rejects.toMatchObject({ name: 'BadRequestError', status: 400 });
     expect(received('POST', '/tracker/issues')).toHaveLength(1);
   });
@@ -444,7 +503,11 @@ describe('tracker', () => {
     const tracker = platform.as(await as('owner', 'payments')).tracker;
     const create = tracker.createIssue({
       entity: { id: 'x', type: 'ATTACK' },
-      fields: { summary: 's', project: { id: sim.seed.tracker.projectId }, issuetype: { id: sim.seed.tracker.issueTypeId } },
+      fields: {
+        summary: 's',
+        project: { id: sim.seed.tracker.projectId },
+        issuetype: { id: sim.seed.tracker.issueTypeId },
+      },
     });
     await expect(create).rejects.toBeInstanceOf(NoIntegrationError);
     await expect(tracker.issues(['x'])).rejects.toBeInstanceOf(NoIntegrationError);
@@ -453,7 +516,10 @@ describe('tracker', () => {
 });
 
 describe('monitoring', () => {
-  const integrationA = () => ({ integrationName: sim.seed.monitoring.a.integrationName, domain: sim.seed.monitoring.a.domain });
+  const integrationA = () => ({
+    integrationName: sim.seed.monitoring.a.integrationName,
+    domain: sim.seed.monitoring.a.domain,
+  });
   const uri = () => sim.seed.monitoring.b.uri;
   const monitorNamed = (name: string) => sim.seed.monitoring.a.monitors.find((monitor) => monitor.name === name)!;
 
@@ -466,7 +532,9 @@ describe('monitoring', () => {
 
     sim.setMonitorState(latency.id, 'Alert');
     expect(monitorHealth(await monitoring.getMonitorA(String(latency.id), integrationA()))).toBe('unhealthy');
-    expect(monitorHealth(await monitoring.getMonitorA(monitorNamed('cart queue depth').id, integrationA()))).toBe('unknown');
+    expect(monitorHealth(await monitoring.getMonitorA(monitorNamed('cart queue depth').id, integrationA()))).toBe(
+      'unknown',
+    );
     expect(received('GET', `/monitoringA/monitors/${latency.id}`).at(-1)?.query).toEqual({
       monitoringAIntegrationName: integrationA().integrationName,
       domain: integrationA().domain,
@@ -477,7 +545,10 @@ describe('monitoring', () => {
   it('searches monitors a page at a time', async () => {
     const { monitoring } = platform.as(await as('owner'));
     const found = await monitoring.searchMonitorsA('checkout', integrationA());
-    expect(found.monitors.map((monitor) => monitor.name)).toEqual(['checkout p99 latency', 'checkout error budget burn']);
+    expect(found.monitors.map((monitor) => monitor.name)).toEqual([
+      'checkout p99 latency',
+      'checkout error budget burn',
+    ]);
     expect(found.metadata).toMatchObject({ page: 0, total_count: 2 });
     const second = await monitoring.searchMonitorsA('', { ...integrationA(), page: 1, perPage: 2 });
     expect(second.monitors).toHaveLength(2);
@@ -489,7 +560,10 @@ describe('monitoring', () => {
     const missing = monitoring.getMonitorA(1, integrationA());
     await expect(missing).rejects.toBeInstanceOf(NotFoundError);
     await expect(missing).rejects.not.toBeInstanceOf(NoIntegrationError);
-    await expect(monitoring.getMonitorA(1, { integrationName: ' ' })).rejects.toMatchObject({ name: 'BadRequestError', status: 400 });
+    await expect(monitoring.getMonitorA(1, { integrationName: ' ' })).rejects.toMatchObject({
+      name: 'BadRequestError',
+      status: 400,
+    });
   });
 
   it('reads alerts by name and follows their state, and lists rules, dashboards and alert monitors', async () => {
@@ -506,18 +580,29 @@ describe('monitoring', () => {
 
     expect((await monitoring.alertsB({ uri: uri() })).length).toBe(sim.seed.monitoring.b.alerts.length);
     expect((await monitoring.rulesB({ uri: uri() })).length).toBeGreaterThan(0);
-    expect(await monitoring.dashboardsB({ uri: uri(), name: 'Checkout overview' })).toEqual([expect.objectContaining({ name: 'Checkout overview', url: expect.any(String) })]);
-    expect(await monitoring.monitorsB(sim.seed.monitoring.b.integrationName, 'Checkout')).toEqual([expect.objectContaining({ name: 'CheckoutErrorRate', state: 'firing' })]);
+    expect(await monitoring.dashboardsB({ uri: uri(), name: 'Checkout overview' })).toEqual([
+      expect.objectContaining({ name: 'Checkout overview', url: expect.any(String) }),
+    ]);
+    expect(await monitoring.monitorsB(sim.seed.monitoring.b.integrationName, 'Checkout')).toEqual([
+      expect.objectContaining({ name: 'CheckoutErrorRate', state: 'firing' }),
+    ]);
   });
 
   it('answers NoIntegrationError naming the product for a company without the integrations', async () => {
     const { email, password } = sim.seed.users.globex;
     const session = await platform.auth.login({ email, password });
     const { monitoring } = platform.as({ header: session.header, teamId: sim.seed.teams.globex.id });
-    await expect(monitoring.getMonitorA(monitorNamed('checkout p99 latency').id, integrationA())).rejects.toMatchObject({ name: 'NoIntegrationError', integration: 'monitoringA' });
+    await expect(monitoring.getMonitorA(monitorNamed('checkout p99 latency').id, integrationA())).rejects.toMatchObject(
+      { name: 'NoIntegrationError', integration: 'monitoringA' },
+    );
     await expect(monitoring.searchMonitorsA('x', integrationA())).rejects.toBeInstanceOf(NoIntegrationError);
-    await expect(monitoring.alertsB({ uri: uri() })).rejects.toMatchObject({ name: 'NoIntegrationError', integration: 'monitoringB' });
-    await expect(monitoring.monitorsB(sim.seed.monitoring.b.integrationName)).rejects.toBeInstanceOf(NoIntegrationError);
+    await expect(monitoring.alertsB({ uri: uri() })).rejects.toMatchObject({
+      name: 'NoIntegrationError',
+      integration: 'monitoringB',
+    });
+    await expect(monitoring.monitorsB(sim.seed.monitoring.b.integrationName)).rejects.toBeInstanceOf(
+      NoIntegrationError,
+    );
   });
 
   it('retries the provider rate limit with its Retry-After, then gives up with RateLimitedError', async () => {
@@ -554,12 +639,19 @@ describe('roles', () => {
 describe('errors', () => {
   it('maps a missing or bad Authorization header to UnauthorizedError', async () => {
     const team = teamId('platform');
-    await expect(platform.as({ header: '', teamId: team }).attacks.listActive()).rejects.toMatchObject({ name: 'UnauthorizedError', status: 401 });
-    await expect(platform.as({ header: 'Bearer 00000000-bogus', teamId: team }).attacks.listActive()).rejects.toMatchObject({
+    await expect(platform.as({ header: '', teamId: team }).attacks.listActive()).rejects.toMatchObject({
+      name: 'UnauthorizedError',
+      status: 401,
+    });
+    await expect(
+      platform.as({ header: 'Bearer 00000000-bogus', teamId: team }).attacks.listActive(),
+    ).rejects.toMatchObject({
       name: 'UnauthorizedError',
       reason: 'session',
     });
-    await expect(platform.as({ header: 'Basic abc', teamId: team }).attacks.listActive()).rejects.toBeInstanceOf(UnauthorizedError);
+    await expect(platform.as({ header: 'Basic abc', teamId: team }).attacks.listActive()).rejects.toBeInstanceOf(
+      UnauthorizedError,
+    );
   });
 
   it('names the missing privilege when an observer halts', async () => {
@@ -588,7 +680,10 @@ describe('errors', () => {
     const impatient = clientFor(sim.url, { timeoutMs: 300 });
     sim.faults.inject({ kind: 'hang', method: 'GET', path: '/attacks/active', times: Infinity });
 
-    const failure = await impatient.as(ctx).attacks.listActive().catch((error: unknown) => error);
+    const failure = await impatient
+      .as(ctx)
+      .attacks.listActive()
+      .catch((error: unknown) => error);
     sim.faults.clear();
 
     expect(failure).toBeInstanceOf(TimeoutError);

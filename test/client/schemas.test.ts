@@ -109,10 +109,17 @@ describe('lenient schemas', () => {
 
   it('reads issue meta with optional parts missing', () => {
     const meta = issueMetaSchema.parse({
-      fields: [{ key: 'priority', required: 'yes', allowedValues: [{ id: 3, name: 'Medium' }] }, { key: 'summary', required: true }],
+      fields: [
+        { key: 'priority', required: 'yes', allowedValues: [{ id: 3, name: 'Medium' }] },
+        { key: 'summary', required: true },
+      ],
     });
     expect(meta.project).toBeUndefined();
-    expect(meta.fields[0]).toMatchObject({ key: 'priority', required: false, allowedValues: [{ id: '3', name: 'Medium' }] });
+    expect(meta.fields[0]).toMatchObject({
+      key: 'priority',
+      required: false,
+      allowedValues: [{ id: '3', name: 'Medium' }],
+    });
     expect(meta.fields[1]?.required).toBe(true);
   });
 });
@@ -139,27 +146,51 @@ describe('monitoring records', () => {
   });
 
   it('read a search answer without metadata, and skip nothing of the monitors', () => {
-    expect(monitorSearchASchema.parse({ monitors: [{ id: 1 }] })).toEqual({ monitors: [{ id: '1', tags: [] }], metadata: undefined });
+    expect(monitorSearchASchema.parse({ monitors: [{ id: 1 }] })).toEqual({
+      monitors: [{ id: '1', tags: [] }],
+      metadata: undefined,
+    });
     expect(monitorSearchASchema.parse({}).monitors).toEqual([]);
   });
 
   it('read an alert with a null active_at, and an alert monitor with a numeric id', () => {
-    const alert = alertBSchema.parse({ name: 'CheckoutErrorRate', state: 'inactive', active_at: null, labels: ['wrong'] });
-    expect([alert.name, alert.state, alert.active_at, alert.labels]).toEqual(['CheckoutErrorRate', 'inactive', undefined, undefined]);
+    const alert = alertBSchema.parse({
+      name: 'CheckoutErrorRate',
+      state: 'inactive',
+      active_at: null,
+      labels: ['wrong'],
+    });
+    expect([alert.name, alert.state, alert.active_at, alert.labels]).toEqual([
+      'CheckoutErrorRate',
+      'inactive',
+      undefined,
+      undefined,
+    ]);
     expect(alertMonitorBSchema.parse({ name: 'X', id: 7, state: 'firing' }).id).toBe('7');
   });
 });
 
 describe('health of monitors and alerts', () => {
   it.each([
-    ['Alert', 'unhealthy'], ['OK', 'healthy'], ['Warn', 'healthy'], ['Skipped', 'healthy'], ['Ignored', 'healthy'],
-    ['No Data', 'unknown'], ['Unknown', 'unknown'], [undefined, 'unknown'], ['Exploded', 'unknown'],
+    ['Alert', 'unhealthy'],
+    ['OK', 'healthy'],
+    ['Warn', 'healthy'],
+    ['Skipped', 'healthy'],
+    ['Ignored', 'healthy'],
+    ['No Data', 'unknown'],
+    ['Unknown', 'unknown'],
+    [undefined, 'unknown'],
+    ['Exploded', 'unknown'],
   ] as const)('monitor %s is %s', (state, health) => {
     expect(monitorHealth({ overall_state: state })).toBe(health);
   });
 
   it.each([
-    ['firing', 'unhealthy'], ['pending', 'healthy'], ['inactive', 'healthy'], [undefined, 'unknown'], ['resolved', 'unknown'],
+    ['firing', 'unhealthy'],
+    ['pending', 'healthy'],
+    ['inactive', 'healthy'],
+    [undefined, 'unknown'],
+    ['resolved', 'unknown'],
   ] as const)('alert %s is %s', (state, health) => {
     expect(alertHealth({ state })).toBe(health);
   });

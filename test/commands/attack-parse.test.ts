@@ -15,15 +15,46 @@ const probe: InfraAttackMetadata = {
   info: 'Probes an endpoint',
   usage: null,
   args: [
-    { name: 'url', short: 'u', long: 'url', info: 'Endpoint to probe', type: 'URL', default: null, required: true, multiple: false, options: null },
-    { name: 'ratio', short: 'r', long: 'ratio', info: null, type: 'Float', default: 0.5, required: false, multiple: false, options: null },
-    { name: 'label', short: null, long: 'label', info: null, type: 'String', default: null, required: false, multiple: false, options: null },
+    {
+      name: 'url',
+      short: 'u',
+      long: 'url',
+      info: 'Endpoint to probe',
+      type: 'URL',
+      default: null,
+      required: true,
+      multiple: false,
+      options: null,
+    },
+    {
+      name: 'ratio',
+      short: 'r',
+      long: 'ratio',
+      info: null,
+      type: 'Float',
+      default: 0.5,
+      required: false,
+      multiple: false,
+      options: null,
+    },
+    {
+      name: 'label',
+      short: null,
+      long: 'label',
+      info: null,
+      type: 'String',
+      default: null,
+      required: false,
+      multiple: false,
+      options: null,
+    },
   ],
 };
 const catalogue = [...builtInCatalogue, probe];
 const limits = { maxAttackSeconds: 3600 };
 
-const parse = (text: string, max = limits.maxAttackSeconds) => parseAttackCommand(text, catalogue, { maxAttackSeconds: max });
+const parse = (text: string, max = limits.maxAttackSeconds) =>
+  parseAttackCommand(text, catalogue, { maxAttackSeconds: max });
 
 function failure(text: string, max = limits.maxAttackSeconds): UserInputError {
   try {
@@ -53,14 +84,30 @@ describe('tokenize', () => {
   });
 
   it.each([
-    ['a tab', '\t'], ['a newline', '\n'], ['a carriage return and newline', '\r\n'], ['a no-break space', '\u00a0'],
-    ['a narrow no-break space', '\u202f'], ['an em space', '\u2003'], ['an ideographic space', '\u3000'], ['a next-line character', '\u0085'],
+    ['a tab', '\t'],
+    ['a newline', '\n'],
+    ['a carriage return and newline', '\r\n'],
+    ['a no-break space', '\u00a0'],
+    ['a narrow no-break space', '\u202f'],
+    ['an em space', '\u2003'],
+    ['an ideographic space', '\u3000'],
+    ['a next-line character', '\u0085'],
   ])('parts words at %s as at a space', (_name, space) => {
-    expect(tokenize(`cpu${space}-l${space}30${space}--team${space}Payments`)).toEqual(['cpu', '-l', '30', '--team', 'Payments']);
+    expect(tokenize(`cpu${space}-l${space}30${space}--team${space}Payments`)).toEqual([
+      'cpu',
+      '-l',
+      '30',
+      '--team',
+      'Payments',
+    ]);
   });
 
   it('keeps a quote that is never closed as a character, and says so', () => {
-    expect(splitWords(`note abc it's fine`)).toEqual({ words: ['note', 'abc', "it's", 'fine'], firstWordEnd: 4, unclosedQuote: "'" });
+    expect(splitWords(`note abc it's fine`)).toEqual({
+      words: ['note', 'abc', "it's", 'fine'],
+      firstWordEnd: 4,
+      unclosedQuote: "'",
+    });
     expect(splitWords('a "b c" d')).toEqual({ words: ['a', 'b c', 'd'], firstWordEnd: 1 });
   });
 
@@ -106,10 +153,16 @@ describe('attack flags', () => {
     { text: 'io -m rw', args: ['-m', 'rw', '-l', '60'] },
     { text: 'dns -i 10.0.0.53 -i 10.1.0.0/16', args: ['-i', '10.0.0.53', '-i', '10.1.0.0/16', '-l', '60'] },
     { text: 'dns -i 10.0.0.53,2001:db8::1', args: ['-i', '10.0.0.53,2001:db8::1', '-l', '60'] },
-    { text: 'blackhole -h "api.example.com, db.example.com"', args: ['-h', 'api.example.com, db.example.com', '-l', '60'] },
+    {
+      text: 'blackhole -h "api.example.com, db.example.com"',
+      args: ['-h', 'api.example.com, db.example.com', '-l', '60'],
+    },
     { text: 'process_killer -p "java -jar app"', args: ['-p', 'java -jar app', '-l', '60'] },
     { text: 'process_killer --process=--weird', args: ['--process', '--weird', '-l', '60'] },
-    { text: 'http_probe -u https://example.com/health --label "canary one"', args: ['-u', 'https://example.com/health', '--label', 'canary one'] },
+    {
+      text: 'http_probe -u https://example.com/health --label "canary one"',
+      args: ['-u', 'https://example.com/health', '--label', 'canary one'],
+    },
     { text: 'shutdown', args: [] },
   ])('$text → $args', ({ text, args }) => {
     expect(parse(text).args).toEqual(args);
@@ -129,7 +182,10 @@ describe('attack flags', () => {
   });
 
   it.each([
-    { text: 'cpu -l 30 -x 1', message: '“-x” is not a flag of cpu. Flags of cpu: -l/--length, -c/--cores, -a/--all_cores, -p/--percent.' },
+    {
+      text: 'cpu -l 30 -x 1',
+      message: '“-x” is not a flag of cpu. Flags of cpu: -l/--length, -c/--cores, -a/--all_cores, -p/--percent.',
+    },
     { text: 'cpu --cors 2', message: '“--cors” is not a flag of cpu' },
     { text: 'cpu --target-tag role=web', message: 'Target flags: --target-hosts' },
     { text: 'http_probe -u http://a -l 30', message: 'Flags of http_probe: -u/--url, -r/--ratio, --label' },
@@ -176,7 +232,10 @@ describe('attack flags', () => {
     { text: 'cpu -a --all_cores', message: '`-a/--all_cores` is given more than once' },
     { text: 'cpu --team A --team B', message: '`--team` is given more than once' },
     { text: 'cpu --target-hosts a --target-hosts b', message: '`--target-hosts` is given more than once' },
-    { text: 'cpu --target-tags a=b --target-count 1 --target-count 2', message: '`--target-count` is given more than once' },
+    {
+      text: 'cpu --target-tags a=b --target-count 1 --target-count 2',
+      message: '`--target-count` is given more than once',
+    },
   ])('repeat: $text', ({ text, message }) => {
     expect(failure(text).message).toContain(message);
   });
@@ -193,7 +252,9 @@ describe('attack flags', () => {
   it('names every required flag that is missing', () => {
     expect(failure('http_probe -r 0.2').message).toBe('http_probe needs `-u/--url` (Endpoint to probe).');
     // Without a usage in the metadata, the line is built from the arguments.
-    expect(failure('http_probe').usage).toBe('attack http_probe -u url [-r ratio] [--label label] [target flags] [--guard G] [--team T] [--yes]');
+    expect(failure('http_probe').usage).toBe(
+      'attack http_probe -u url [-r ratio] [--label label] [target flags] [--guard G] [--team T] [--yes]',
+    );
   });
 
   it('escapes what a person typed before it goes into a message', () => {
@@ -201,7 +262,7 @@ describe('attack flags', () => {
     expect(failure('<!here>').message).toContain('“&lt;!here&gt;” is not an attack type');
   });
 
-  it('puts the type\'s usage on every error after the type is known', () => {
+  it("puts the type's usage on every error after the type is known", () => {
     for (const text of ['cpu -x', 'cpu -c many', 'cpu 30', 'cpu -l 9999', 'cpu --target-count 2', 'cpu --team']) {
       expect(failure(text).usage).toBe(cpuUsage);
     }
@@ -211,11 +272,49 @@ describe('attack flags', () => {
 describe('numbers are checked against their range', () => {
   /** A type whose metadata gives bounds, as a platform may. */
   const bounded: InfraAttackMetadata = {
-    name: 'fill', type: 'Resource', info: null, usage: null,
+    name: 'fill',
+    type: 'Resource',
+    info: null,
+    usage: null,
     args: [
-      { name: 'workers', short: 'w', long: 'workers', info: null, type: 'Integer', default: 2, required: false, multiple: false, options: null, min: 2, max: 8 },
-      { name: 'ratio', short: 'r', long: 'ratio', info: null, type: 'Float', default: null, required: false, multiple: false, options: null, min: 0.1, max: 0.9 },
-      { name: 'percent', short: 'p', long: 'percent', info: null, type: 'Integer', default: null, required: false, multiple: false, options: null, max: 50 },
+      {
+        name: 'workers',
+        short: 'w',
+        long: 'workers',
+        info: null,
+        type: 'Integer',
+        default: 2,
+        required: false,
+        multiple: false,
+        options: null,
+        min: 2,
+        max: 8,
+      },
+      {
+        name: 'ratio',
+        short: 'r',
+        long: 'ratio',
+        info: null,
+        type: 'Float',
+        default: null,
+        required: false,
+        multiple: false,
+        options: null,
+        min: 0.1,
+        max: 0.9,
+      },
+      {
+        name: 'percent',
+        short: 'p',
+        long: 'percent',
+        info: null,
+        type: 'Integer',
+        default: null,
+        required: false,
+        multiple: false,
+        options: null,
+        max: 50,
+      },
     ],
   };
   const withBounds = (text: string) => parseAttackCommand(text, [bounded], limits);
@@ -242,14 +341,24 @@ describe('numbers are checked against their range', () => {
     { text: 'packet_loss -r 150', message: '`-r`: expected a whole number from 1 to 100' },
     { text: 'shutdown -d -1', message: '`-d`: expected a whole number, at least 0' },
     { text: 'cpu -l 1.5', message: '`-l`: expected a whole number of seconds, at least 1' },
-    { text: 'cpu --target-tags role=web --target-count 1000000', message: '`--target-count`. Give a whole number of clients, at least 1 and at most 1000.' },
+    {
+      text: 'cpu --target-tags role=web --target-count 1000000',
+      message: '`--target-count`. Give a whole number of clients, at least 1 and at most 1000.',
+    },
   ])('refuses $text, naming the flag and the range', ({ text, message }) => {
     const error = failure(text);
     expect(error.message).toContain(message);
     expect(error.usage).toContain('attack ');
   });
 
-  it.each(['cpu -p 1 -c 1', 'cpu -p 100', 'shutdown -d 0', 'time_travel -o -86400', 'memory -g 0.5', 'cpu --target-tags role=web --target-count 1000'])('accepts %s', (text) => {
+  it.each([
+    'cpu -p 1 -c 1',
+    'cpu -p 100',
+    'shutdown -d 0',
+    'time_travel -o -86400',
+    'memory -g 0.5',
+    'cpu --target-tags role=web --target-count 1000',
+  ])('accepts %s', (text) => {
     expect(() => parse(text)).not.toThrow();
   });
 
@@ -278,9 +387,12 @@ describe('did you mean', () => {
     expect(failure(text).message).toContain(hint);
   });
 
-  it.each(['warp -l 30', 'cpu -x 1', 'cpu --frobnicate 2'])('suggests nothing for %s, which is close to nothing', (text) => {
-    expect(failure(text).message).not.toContain('Did you mean');
-  });
+  it.each(['warp -l 30', 'cpu -x 1', 'cpu --frobnicate 2'])(
+    'suggests nothing for %s, which is close to nothing',
+    (text) => {
+      expect(failure(text).message).not.toContain('Did you mean');
+    },
+  );
 });
 
 describe('the team is read from the same words as the rest', () => {
@@ -294,12 +406,24 @@ describe('the team is read from the same words as the rest', () => {
     expect(requestedTeam(words)).toBe(team);
   });
 
-  it.each(['\t', '\n', '\u00a0', '\u2009'])('a command with %j before the team name gives every reader that team', (space) => {
-    const { request } = parseCommandText(`attack cpu -l 30 --team${space}Payments --yes`, { workspaceId: 'T0', userId: 'U0', userName: 'u0', channelId: 'C0' });
-    expect(requestedTeam(request.tokens)).toBe('Payments');
-    expect(parseAttackCommand(request.tokens, catalogue, limits)).toMatchObject({ team: 'Payments', yes: true, args: ['-l', '30'] });
-    expect(request.flags['team']).toBe('Payments');
-  });
+  it.each(['\t', '\n', '\u00a0', '\u2009'])(
+    'a command with %j before the team name gives every reader that team',
+    (space) => {
+      const { request } = parseCommandText(`attack cpu -l 30 --team${space}Payments --yes`, {
+        workspaceId: 'T0',
+        userId: 'U0',
+        userName: 'u0',
+        channelId: 'C0',
+      });
+      expect(requestedTeam(request.tokens)).toBe('Payments');
+      expect(parseAttackCommand(request.tokens, catalogue, limits)).toMatchObject({
+        team: 'Payments',
+        yes: true,
+        args: ['-l', '30'],
+      });
+      expect(request.flags['team']).toBe('Payments');
+    },
+  );
 });
 
 describe('length guardrail', () => {
@@ -315,12 +439,16 @@ describe('length guardrail', () => {
 
   it('rejects a length over the limit, saying the limit', () => {
     const error = failure('cpu -l 3601');
-    expect(error.message).toBe('3601 seconds is too long. Attacks may run at most 3600 seconds here. Give `-l` of 3600 or less.');
+    expect(error.message).toBe(
+      '3601 seconds is too long. Attacks may run at most 3600 seconds here. Give `-l` of 3600 or less.',
+    );
     expect(error.usage).toBe(cpuUsage);
   });
 
   it('rejects a default length over a lower limit, naming the flag that fixes it', () => {
-    expect(failure('cpu -c 1', 30).message).toBe('Attacks may run at most 30 seconds here. cpu runs 60 seconds by default, so give `-l` of 30 or less.');
+    expect(failure('cpu -c 1', 30).message).toBe(
+      'Attacks may run at most 30 seconds here. cpu runs 60 seconds by default, so give `-l` of 30 or less.',
+    );
     expect(parse('cpu -l 30', 30).lengthSeconds).toBe(30);
   });
 
@@ -335,12 +463,21 @@ describe('target flags', () => {
     { flags: '--target-hosts web-1', target: { kind: 'hosts', ids: ['web-1'] } },
     { flags: '--target-hosts "web-1, web-2"', target: { kind: 'hosts', ids: ['web-1', 'web-2'] } },
     { flags: '--target-containers=c1,c2', target: { kind: 'containers', ids: ['c1', 'c2'] } },
-    { flags: '--target-tags role=web,zone=us-east-1a', target: { kind: 'tags', tags: { role: 'web', zone: 'us-east-1a' } } },
-    { flags: '--target-tags "role = web, zone=us-east-1a"', target: { kind: 'tags', tags: { role: 'web', zone: 'us-east-1a' } } },
+    {
+      flags: '--target-tags role=web,zone=us-east-1a',
+      target: { kind: 'tags', tags: { role: 'web', zone: 'us-east-1a' } },
+    },
+    {
+      flags: '--target-tags "role = web, zone=us-east-1a"',
+      target: { kind: 'tags', tags: { role: 'web', zone: 'us-east-1a' } },
+    },
     { flags: '--target-tags role=web --target-count 2', target: { kind: 'tags', tags: { role: 'web' }, count: 2 } },
     { flags: '--target-tags query=a=b', target: { kind: 'tags', tags: { query: 'a=b' } } },
     { flags: '--target-labels app=checkout', target: { kind: 'labels', labels: { app: 'checkout' } } },
-    { flags: '--target-count 1 --target-labels app=checkout', target: { kind: 'labels', labels: { app: 'checkout' }, count: 1 } },
+    {
+      flags: '--target-count 1 --target-labels app=checkout',
+      target: { kind: 'labels', labels: { app: 'checkout' }, count: 1 },
+    },
     { flags: '--target-service svc-42', target: { kind: 'service', serviceId: 'svc-42' } },
   ];
   it.each(rows)('cpu $flags', ({ flags, target }) => {
@@ -356,7 +493,10 @@ describe('target flags', () => {
   });
 
   it.each([
-    { flags: '--target-hosts a,,b', message: '`--target-hosts` “a,,b”: Give one or more ids separated by single commas, with no empty item.' },
+    {
+      flags: '--target-hosts a,,b',
+      message: '`--target-hosts` “a,,b”: Give one or more ids separated by single commas, with no empty item.',
+    },
     { flags: '--target-containers ,', message: 'no empty item' },
     { flags: '--target-tags role', message: '“role” is not a key=value pair' },
     { flags: '--target-tags =web', message: '“=web” is not a key=value pair' },
@@ -364,8 +504,14 @@ describe('target flags', () => {
     { flags: '--target-tags role=web,', message: '“” is not a key=value pair' },
     { flags: '--target-labels app=a,app=b', message: '“app” is given twice' },
     { flags: '--target-service " "', message: '`--target-service` needs a service id.' },
-    { flags: '--target-service "svc-1 svc-2"', message: '`--target-service` “svc-1 svc-2”: give one service id, not a list' },
-    { flags: '--target-service svc-1,svc-2', message: '`--target-service` “svc-1,svc-2”: give one service id, not a list' },
+    {
+      flags: '--target-service "svc-1 svc-2"',
+      message: '`--target-service` “svc-1 svc-2”: give one service id, not a list',
+    },
+    {
+      flags: '--target-service svc-1,svc-2',
+      message: '`--target-service` “svc-1,svc-2”: give one service id, not a list',
+    },
     { flags: '--target-service ../teams', message: '`--target-service` “../teams”: a service id has letters, digits' },
     { flags: '--target-service svc?x=1', message: 'a service id has letters, digits, `-` and `_` only' },
     { flags: '--target-tags role=web --target-count 0', message: 'at least 1' },
@@ -406,13 +552,41 @@ describe('target flags', () => {
 });
 
 describe('the length that runs is the length previewed', () => {
-  const noDefault = [{ name: 'stress', type: 'Resource', info: null, usage: null, args: [{ name: 'length', short: 'l', long: 'length', info: null, type: 'Integer', default: null, required: false, multiple: false, options: null }] }];
+  const noDefault = [
+    {
+      name: 'stress',
+      type: 'Resource',
+      info: null,
+      usage: null,
+      args: [
+        {
+          name: 'length',
+          short: 'l',
+          long: 'length',
+          info: null,
+          type: 'Integer',
+          default: null,
+          required: false,
+          multiple: false,
+          options: null,
+        },
+      ],
+    },
+  ];
   it('adds the default length explicitly when none is typed', () => {
-    expect(parseAttackCommand('cpu -c 2', builtInCatalogue, { maxAttackSeconds: 600 })).toMatchObject({ args: ['-c', '2', '-l', '60'], lengthSeconds: 60 });
+    expect(parseAttackCommand('cpu -c 2', builtInCatalogue, { maxAttackSeconds: 600 })).toMatchObject({
+      args: ['-c', '2', '-l', '60'],
+      lengthSeconds: 60,
+    });
   });
   it('asks for a length when the type has no default', () => {
-    expect(() => parseAttackCommand('stress', noDefault, { maxAttackSeconds: 600 })).toThrow('stress has no default length: give -l/--length.');
-    expect(parseAttackCommand('stress -l 30', noDefault, { maxAttackSeconds: 600 })).toMatchObject({ args: ['-l', '30'], lengthSeconds: 30 });
+    expect(() => parseAttackCommand('stress', noDefault, { maxAttackSeconds: 600 })).toThrow(
+      'stress has no default length: give -l/--length.',
+    );
+    expect(parseAttackCommand('stress -l 30', noDefault, { maxAttackSeconds: 600 })).toMatchObject({
+      args: ['-l', '30'],
+      lengthSeconds: 30,
+    });
   });
 });
 
@@ -425,22 +599,33 @@ describe('the target flag table', () => {
     service: { kind: 'service', serviceId: 'svc-1', percent: 50, includeNewTargets: true },
     kubernetes: {
       kind: 'kubernetes',
-      objects: [{ clusterId: 'prod', namespace: 'shop', kind: 'Deployment', name: 'web' }, { clusterId: 'prod', namespace: 'shop', kind: 'StatefulSet', name: 'db' }],
+      objects: [
+        { clusterId: 'prod', namespace: 'shop', kind: 'Deployment', name: 'web' },
+        { clusterId: 'prod', namespace: 'shop', kind: 'StatefulSet', name: 'db' },
+      ],
       percent: 50,
     },
   };
 
-  it.each(Object.keys(targetFlags) as TargetKind[])('%s: the usage names its flag, and the parser reads back what the preview writes', (kind) => {
-    expect(attackUsage.targetFlags).toContain(`${targetFlags[kind].flag} ${targetFlags[kind].value}`);
-    const words = targetFlagWords(targets[kind]);
-    expect(words[0]).toBe(targetFlags[kind].flag);
-    expect(parse(`cpu -l 60 ${words.join(' ')}`).target).toEqual(targets[kind]);
-  });
+  it.each(Object.keys(targetFlags) as TargetKind[])(
+    '%s: the usage names its flag, and the parser reads back what the preview writes',
+    (kind) => {
+      expect(attackUsage.targetFlags).toContain(`${targetFlags[kind].flag} ${targetFlags[kind].value}`);
+      const words = targetFlagWords(targets[kind]);
+      expect(words[0]).toBe(targetFlags[kind].flag);
+      expect(parse(`cpu -l 60 ${words.join(' ')}`).target).toEqual(targets[kind]);
+    },
+  );
 });
 
 describe('--guard and the Kubernetes and service target flags', () => {
-  const monitoring = { integrationA: 'acme-metrics', domainA: 'app.monitoring-a.example', uriB: 'https://alerts.monitoring-b.example' };
-  const withGuards = (text: string) => parseAttackCommand(text, catalogue, { ...limits, monitoring, command: '/chaos' });
+  const monitoring = {
+    integrationA: 'acme-metrics',
+    domainA: 'app.monitoring-a.example',
+    uriB: 'https://alerts.monitoring-b.example',
+  };
+  const withGuards = (text: string) =>
+    parseAttackCommand(text, catalogue, { ...limits, monitoring, command: '/chaos' });
 
   it('reads --guard as often as it is given, once per guard, with the configured integrations', () => {
     expect(withGuards('cpu -l 30 --guard a:1234567 --guard b:CheckoutErrorRate --guard a:1234567').guards).toEqual([
@@ -467,9 +652,16 @@ describe('--guard and the Kubernetes and service target flags', () => {
   });
 
   it('reads Kubernetes objects from repeated flags and commas, with a count or a percent', () => {
-    expect(parse('cpu -l 30 --k8s-target c/ns/Deployment/web,c/ns/StatefulSet/db --k8s-target c/ns/Deployment/web --k8s-percent 50').target).toEqual({
+    expect(
+      parse(
+        'cpu -l 30 --k8s-target c/ns/Deployment/web,c/ns/StatefulSet/db --k8s-target c/ns/Deployment/web --k8s-percent 50',
+      ).target,
+    ).toEqual({
       kind: 'kubernetes',
-      objects: [{ clusterId: 'c', namespace: 'ns', kind: 'Deployment', name: 'web' }, { clusterId: 'c', namespace: 'ns', kind: 'StatefulSet', name: 'db' }],
+      objects: [
+        { clusterId: 'c', namespace: 'ns', kind: 'Deployment', name: 'web' },
+        { clusterId: 'c', namespace: 'ns', kind: 'StatefulSet', name: 'db' },
+      ],
       percent: 50,
     });
     expect(failure('cpu --k8s-target c/ns/Deployment').message).toContain('is not a Kubernetes object');
@@ -478,7 +670,14 @@ describe('--guard and the Kubernetes and service target flags', () => {
   });
 
   it('reads sampling and new targets for a service', () => {
-    expect(parse('cpu -l 30 --target-service svc --sample-percent 25 --include-new-targets').target).toEqual({ kind: 'service', serviceId: 'svc', percent: 25, includeNewTargets: true });
-    expect(failure('cpu --target-hosts a --include-new-targets').message).toContain('it does not go with `--target-hosts`');
+    expect(parse('cpu -l 30 --target-service svc --sample-percent 25 --include-new-targets').target).toEqual({
+      kind: 'service',
+      serviceId: 'svc',
+      percent: 25,
+      includeNewTargets: true,
+    });
+    expect(failure('cpu --target-hosts a --include-new-targets').message).toContain(
+      'it does not go with `--target-hosts`',
+    );
   });
 });

@@ -22,8 +22,13 @@ afterAll(async () => {
   await sim?.stop();
 });
 
-const flagsOf = (text: string) => new Map([...text.matchAll(/(--[a-z-]+)\s+(\S+)/g)].map((flag) => [flag[1]!, flag[2]!]));
-const ids = (list: string) => list.split(',').map((id) => id.trim()).filter(Boolean);
+const flagsOf = (text: string) =>
+  new Map([...text.matchAll(/(--[a-z-]+)\s+(\S+)/g)].map((flag) => [flag[1]!, flag[2]!]));
+const ids = (list: string) =>
+  list
+    .split(',')
+    .map((id) => id.trim())
+    .filter(Boolean);
 
 /** The teams an example may mean: the one its --team names, else any team of the demo login. */
 function teamsFor(flags: Map<string, string>): string[] {
@@ -47,8 +52,14 @@ describe('help examples', () => {
   it('name hosts and containers that exist in the team they are for', () => {
     const wrong = examples
       .filter(({ flags }) => flags.has('--target-hosts') || flags.has('--target-containers'))
-      .filter(({ flags }) => !teamsFor(flags).some((teamId) =>
-        hasClients(teamId, 'hosts', ids(flags.get('--target-hosts') ?? '')) && hasClients(teamId, 'containers', ids(flags.get('--target-containers') ?? ''))))
+      .filter(
+        ({ flags }) =>
+          !teamsFor(flags).some(
+            (teamId) =>
+              hasClients(teamId, 'hosts', ids(flags.get('--target-hosts') ?? '')) &&
+              hasClients(teamId, 'containers', ids(flags.get('--target-containers') ?? '')),
+          ),
+      )
       .map(({ example }) => example);
     expect(wrong).toEqual([]);
   });
@@ -57,15 +68,25 @@ describe('help examples', () => {
 /** The Kubernetes objects an example names, each `cluster/namespace/kind/name`, found in the team. */
 function hasKubernetesObjects(teamId: string, example: string): boolean {
   const known = sim.state.kubernetesObjectsOf(teamId).map((o) => `${o.clusterId}/${o.namespace}/${o.kind}/${o.name}`);
-  return [...example.matchAll(/--k8s-target\s+(\S+)/g)].flatMap((m) => ids(m[1]!)).every((path) => known.includes(path));
+  return [...example.matchAll(/--k8s-target\s+(\S+)/g)]
+    .flatMap((m) => ids(m[1]!))
+    .every((path) => known.includes(path));
 }
 
 /** The attack commands the README shows, without the ones that stand for a value (`<service id>`). */
-const readmeAttacks = [...readFileSync(new URL('../../README.md', import.meta.url), 'utf8').matchAll(/\/chaos (attack [^`\n→]+)/g)]
+const readmeAttacks = [
+  ...readFileSync(new URL('../../README.md', import.meta.url), 'utf8').matchAll(/\/chaos (attack [^`\n→]+)/g),
+]
   .map((m) => m[1]!.trim())
   .filter((example) => example !== 'attack' && !example.includes('<'));
-const helpAttacks = subcommands.find((sub) => sub.name === 'attack')!.examples.filter((example) => example !== 'attack');
-const monitoring = { integrationA: 'acme-metrics', domainA: 'app.monitoring-a.example', uriB: 'https://alerts.monitoring-b.example' };
+const helpAttacks = subcommands
+  .find((sub) => sub.name === 'attack')!
+  .examples.filter((example) => example !== 'attack');
+const monitoring = {
+  integrationA: 'acme-metrics',
+  domainA: 'app.monitoring-a.example',
+  uriB: 'https://alerts.monitoring-b.example',
+};
 
 describe('attack examples in the help and the README', () => {
   it('include one on Kubernetes objects in each', () => {
@@ -81,8 +102,12 @@ describe('attack examples in the help and the README', () => {
         return true;
       }
       const flags = flagsOf(example);
-      return !teamsFor(flags).some((teamId) => hasClients(teamId, 'hosts', ids(flags.get('--target-hosts') ?? ''))
-        && hasClients(teamId, 'containers', ids(flags.get('--target-containers') ?? '')) && hasKubernetesObjects(teamId, example));
+      return !teamsFor(flags).some(
+        (teamId) =>
+          hasClients(teamId, 'hosts', ids(flags.get('--target-hosts') ?? '')) &&
+          hasClients(teamId, 'containers', ids(flags.get('--target-containers') ?? '')) &&
+          hasKubernetesObjects(teamId, example),
+      );
     });
     expect(readmeAttacks.length).toBeGreaterThan(5);
     expect(wrong).toEqual([]);
@@ -91,15 +116,33 @@ describe('attack examples in the help and the README', () => {
 
 describe('attack builder placeholders', () => {
   it('for Kubernetes objects name objects of one team of the demo', () => {
-    const view = attackBuilderModal({ catalogue: builtInCatalogue, teams: [{ id: 't', name: 'Platform' }], currentTeam: 't', maxAttackSeconds: 3600, values: { [ATTACK_TARGET_KIND]: 'kubernetes' } });
-    const field = view.blocks.find((block): block is InputBlock => block.type === 'input' && block.block_id === ATTACK_TARGET_VALUES)!;
+    const view = attackBuilderModal({
+      catalogue: builtInCatalogue,
+      teams: [{ id: 't', name: 'Platform' }],
+      currentTeam: 't',
+      maxAttackSeconds: 3600,
+      values: { [ATTACK_TARGET_KIND]: 'kubernetes' },
+    });
+    const field = view.blocks.find(
+      (block): block is InputBlock => block.type === 'input' && block.block_id === ATTACK_TARGET_VALUES,
+    )!;
     const placeholder = (field.element as PlainTextInput).placeholder!.text;
-    expect(teamsFor(new Map()).some((teamId) => hasKubernetesObjects(teamId, `--k8s-target ${placeholder}`))).toBe(true);
+    expect(teamsFor(new Map()).some((teamId) => hasKubernetesObjects(teamId, `--k8s-target ${placeholder}`))).toBe(
+      true,
+    );
   });
 
   it.each(['hosts', 'containers'] as const)('for %s name clients of one team of the demo', (kind) => {
-    const view = attackBuilderModal({ catalogue: builtInCatalogue, teams: [{ id: 't', name: 'Platform' }], currentTeam: 't', maxAttackSeconds: 3600, values: { [ATTACK_TARGET_KIND]: kind } });
-    const field = view.blocks.find((block): block is InputBlock => block.type === 'input' && block.block_id === ATTACK_TARGET_VALUES)!;
+    const view = attackBuilderModal({
+      catalogue: builtInCatalogue,
+      teams: [{ id: 't', name: 'Platform' }],
+      currentTeam: 't',
+      maxAttackSeconds: 3600,
+      values: { [ATTACK_TARGET_KIND]: kind },
+    });
+    const field = view.blocks.find(
+      (block): block is InputBlock => block.type === 'input' && block.block_id === ATTACK_TARGET_VALUES,
+    )!;
     const placeholder = (field.element as PlainTextInput).placeholder!.text;
     expect(teamsFor(new Map()).some((teamId) => hasClients(teamId, kind, ids(placeholder)))).toBe(true);
   });

@@ -34,8 +34,15 @@ describe('compose.yaml', () => {
 
   it('fails the schema for a misspelt key or a malformed duration, so the test above can fail', () => {
     const validate = validator();
-    expect(validate({ ...compose, services: { ...compose.services, bot: { ...compose.services.bot, stop_grace: '60s' } } })).toBe(false);
-    expect(validate({ ...compose, services: { ...compose.services, bot: { ...compose.services.bot, stop_grace_period: 'a minute' } } })).toBe(false);
+    expect(
+      validate({ ...compose, services: { ...compose.services, bot: { ...compose.services.bot, stop_grace: '60s' } } }),
+    ).toBe(false);
+    expect(
+      validate({
+        ...compose,
+        services: { ...compose.services, bot: { ...compose.services.bot, stop_grace_period: 'a minute' } },
+      }),
+    ).toBe(false);
   });
 
   it('builds the bot from the Dockerfile and runs it on the Redis beside it, once Redis answers', () => {
@@ -50,14 +57,23 @@ describe('compose.yaml', () => {
 
   it('publishes the port the bot listens on and the image exposes, on loopback only', () => {
     const { bot } = compose.services;
-    const exposed = readDockerfile().stages.at(-1)!.instructions.find((i) => i.keyword === 'EXPOSE')!.rest;
+    const exposed = readDockerfile()
+      .stages.at(-1)!
+      .instructions.find((i) => i.keyword === 'EXPOSE')!.rest;
     expect(bot.ports).toEqual([`127.0.0.1:${bot.environment.PORT}:${exposed}`]);
   });
 
   it('takes secrets from .env and writes none itself', () => {
     const { bot } = compose.services;
     expect(bot.env_file).toBe('.env');
-    for (const name of ['SLACK_BOT_TOKEN', 'SLACK_APP_TOKEN', 'SLACK_SIGNING_SECRET', 'SESSION_KEY', 'SESSION_KEY_PREVIOUS']) expect(bot.environment).not.toHaveProperty(name);
+    for (const name of [
+      'SLACK_BOT_TOKEN',
+      'SLACK_APP_TOKEN',
+      'SLACK_SIGNING_SECRET',
+      'SESSION_KEY',
+      'SESSION_KEY_PREVIOUS',
+    ])
+      expect(bot.environment).not.toHaveProperty(name);
   });
 
   it('gives the bot as long to stop as Kubernetes does', () => {

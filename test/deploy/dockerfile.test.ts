@@ -13,9 +13,13 @@ describe('Dockerfile', () => {
   });
 
   it('installs runtime dependencies only, from the lockfile, without the workspaces', () => {
-    const install = dockerfile.stages.find((stage) => stage.instructions.some((i) => i.keyword === 'RUN' && /\bnpm ci\b/.test(i.rest)));
+    const install = dockerfile.stages.find((stage) =>
+      stage.instructions.some((i) => i.keyword === 'RUN' && /\bnpm ci\b/.test(i.rest)),
+    );
     expect(install?.name).toBeDefined();
-    const command = install!.instructions.find((i) => i.keyword === 'RUN' && /\bnpm ci\b/.test(i.rest))!.rest.split(/\s+/);
+    const command = install!.instructions
+      .find((i) => i.keyword === 'RUN' && /\bnpm ci\b/.test(i.rest))!
+      .rest.split(/\s+/);
     expect(command).toEqual(expect.arrayContaining(['npm', 'ci', '--omit=dev', '--workspaces=false']));
     // Only the installed modules reach the runtime stage, not the compilers of the install stage.
     const fromInstall = runtime.instructions.filter((i) => i.keyword === 'COPY' && i.flags.from === install!.name);
@@ -33,7 +37,11 @@ describe('Dockerfile', () => {
     const command = execForm(healthcheck.rest.slice('CMD '.length));
     expect(command?.slice(0, 2)).toEqual(['node', '-e']);
     expect(command?.[2]).toContain('/healthz');
-    expect(healthcheck.flags).toMatchObject({ interval: expect.any(String), timeout: expect.any(String), 'start-period': expect.any(String) });
+    expect(healthcheck.flags).toMatchObject({
+      interval: expect.any(String),
+      timeout: expect.any(String),
+      'start-period': expect.any(String),
+    });
   });
 
   it('starts node as PID 1 in exec form, so SIGTERM reaches the bot', () => {
@@ -60,7 +68,20 @@ describe('.dockerignore', () => {
   });
 
   it('keeps development files, local data and secrets out of the build context', () => {
-    const outside = ['packages/platform-sim/package.json', 'test/app/process.test.ts', 'bench/run.ts', 'node_modules/zod/package.json', 'data/faultline.db', '.env', 'src/.env', 'src/node_modules/x.js', '.git/HEAD', 'docs/decisions/x.md', 'compose.yaml', 'deploy/kubernetes/deployment.yaml'];
+    const outside = [
+      'packages/platform-sim/package.json',
+      'test/app/process.test.ts',
+      'bench/run.ts',
+      'node_modules/zod/package.json',
+      'data/faultline.db',
+      '.env',
+      'src/.env',
+      'src/node_modules/x.js',
+      '.git/HEAD',
+      'docs/decisions/x.md',
+      'compose.yaml',
+      'deploy/kubernetes/deployment.yaml',
+    ];
     for (const path of outside) expect(inContext(path), path).toBe(false);
   });
 });

@@ -33,7 +33,9 @@ function copyBuildContext(into: string): void {
 }
 
 function installCommand(): string[] {
-  const run = dockerfile.stages.flatMap((s) => s.instructions).find((i) => i.keyword === 'RUN' && /\bnpm ci\b/.test(i.rest))!;
+  const run = dockerfile.stages
+    .flatMap((s) => s.instructions)
+    .find((i) => i.keyword === 'RUN' && /\bnpm ci\b/.test(i.rest))!;
   // One plain command, so running it here without a shell runs what the image runs.
   expect(run.rest).toMatch(/^npm ci( --[a-z-]+(=\S+)?)*$/);
   return run.rest.split(/\s+/);
@@ -47,7 +49,6 @@ function imageEnvironment(): Record<string, string> {
   return env;
 }
 
-
 /** Runs `node …` from the image with this machine's node, in the installed copy. */
 function command(argv: string[]): [string, string[]] {
   expect(argv[0]).toBe('node');
@@ -58,7 +59,12 @@ beforeAll(() => {
   app = mkdtempSync(join(tmpdir(), 'faultline-image-'));
   copyBuildContext(app);
   const [npm, ...args] = installCommand();
-  const installed = spawnSync(npm!, args, { cwd: app, env: process.env, encoding: 'utf8', timeout: installMinutes * 60_000 });
+  const installed = spawnSync(npm!, args, {
+    cwd: app,
+    env: process.env,
+    encoding: 'utf8',
+    timeout: installMinutes * 60_000,
+  });
   if (installed.status !== 0) throw new Error(`${installed.error ?? ''}\n${installed.stdout}\n${installed.stderr}`);
 }, installMinutes * 60_000);
 
@@ -69,7 +75,8 @@ afterAll(() => {
 describe('the production install', () => {
   it('holds only the files the image copies, and no development dependency', () => {
     expect(readdirSync(app).sort()).toEqual(['node_modules', 'package-lock.json', 'package.json', 'src']);
-    for (const tool of ['vitest', 'typescript', 'kubernetes-models']) expect(existsSync(join(app, 'node_modules', tool)), tool).toBe(false);
+    for (const tool of ['vitest', 'typescript', 'kubernetes-models'])
+      expect(existsSync(join(app, 'node_modules', tool)), tool).toBe(false);
     expect(existsSync(join(app, 'node_modules/@slack/bolt'))).toBe(true);
   });
 
@@ -95,7 +102,9 @@ describe('the production install', () => {
     bot.stdout.on('data', (chunk) => (output += String(chunk)));
     bot.stderr.on('data', (chunk) => (output += String(chunk)));
     const exited = new Promise<number | null>((resolve) => bot.on('exit', (code) => resolve(code)));
-    const healthcheck = command(execForm(runtime.instructions.findLast((i) => i.keyword === 'HEALTHCHECK')!.rest.replace(/^CMD /, ''))!);
+    const healthcheck = command(
+      execForm(runtime.instructions.findLast((i) => i.keyword === 'HEALTHCHECK')!.rest.replace(/^CMD /, ''))!,
+    );
     const check = () => spawnSync(healthcheck[0], healthcheck[1], { env, timeout: 10_000 }).status;
     try {
       const base = `http://127.0.0.1:${port}`;
@@ -103,7 +112,10 @@ describe('the production install', () => {
       let running = true;
       void exited.then(() => (running = false));
       for (let attempt = 0; attempt < 600 && running && health === undefined; attempt++) {
-        health = await fetch(`${base}/healthz`).then((r) => r.status, () => undefined);
+        health = await fetch(`${base}/healthz`).then(
+          (r) => r.status,
+          () => undefined,
+        );
         if (health === undefined) await Promise.race([exited, new Promise((resolve) => setTimeout(resolve, 50))]);
       }
       expect(health, output).toBe(200);

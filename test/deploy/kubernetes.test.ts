@@ -31,7 +31,12 @@ function one<T>(kind: string): T {
 /** The model of kubernetes-models for this apiVersion and kind, with its schema's validator. */
 async function validate(manifest: Manifest): Promise<void> {
   const specifier = `kubernetes-models/${manifest.apiVersion}/${manifest.kind}`;
-  const module = (await import(/* @vite-ignore */ specifier)) as Record<string, new (data: unknown) => { validate(): void }>;
+  const module = (await import(/* @vite-ignore */ specifier)) as Record<
+    string,
+    new (
+      data: unknown,
+    ) => { validate(): void }
+  >;
   const Model = module[manifest.kind];
   if (!Model) throw new Error(`no schema for ${manifest.apiVersion} ${manifest.kind}`);
   new Model(manifest).validate();
@@ -44,17 +49,32 @@ const env = new Map((container.env ?? []).map((e) => [e.name, e]));
 
 describe('deploy/kubernetes', () => {
   it('holds a Deployment, a Service, a PodDisruptionBudget and a ConfigMap', () => {
-    expect(documents.map((d) => d.manifest.kind).sort()).toEqual(['ConfigMap', 'Deployment', 'PodDisruptionBudget', 'Service']);
+    expect(documents.map((d) => d.manifest.kind).sort()).toEqual([
+      'ConfigMap',
+      'Deployment',
+      'PodDisruptionBudget',
+      'Service',
+    ]);
   });
 
-  it.each(documents.map((d) => [d.file, d.manifest.kind, d.manifest] as const))('%s: %s is valid against the Kubernetes schema for its apiVersion and kind', async (_file, _kind, manifest) => {
-    await expect(validate(manifest)).resolves.toBeUndefined();
-  });
+  it.each(documents.map((d) => [d.file, d.manifest.kind, d.manifest] as const))(
+    '%s: %s is valid against the Kubernetes schema for its apiVersion and kind',
+    async (_file, _kind, manifest) => {
+      await expect(validate(manifest)).resolves.toBeUndefined();
+    },
+  );
 
   it('fails the schema check for a wrong field type or an unknown apiVersion, so the check above can fail', async () => {
-    await expect(validate({ ...deployment, spec: { ...deployment.spec!, replicas: 'two' } } as unknown as Manifest)).rejects.toThrow(/replicas/);
+    await expect(
+      validate({ ...deployment, spec: { ...deployment.spec!, replicas: 'two' } } as unknown as Manifest),
+    ).rejects.toThrow(/replicas/);
     const probe = { ...container, readinessProbe: { httpGet: { path: '/readyz' } } };
-    await expect(validate({ ...deployment, spec: { ...deployment.spec!, template: { spec: { containers: [probe] } } } } as unknown as Manifest)).rejects.toThrow(/port/);
+    await expect(
+      validate({
+        ...deployment,
+        spec: { ...deployment.spec!, template: { spec: { containers: [probe] } } },
+      } as unknown as Manifest),
+    ).rejects.toThrow(/port/);
     await expect(validate({ ...deployment, apiVersion: 'apps/v1beta3' } as Manifest)).rejects.toThrow();
   });
 
@@ -63,7 +83,9 @@ describe('deploy/kubernetes', () => {
     expect(pod.containers).toHaveLength(1);
     expect(deployment.spec!.strategy?.rollingUpdate?.maxUnavailable).toBe(0);
     expect(pod.securityContext?.runAsNonRoot).toBe(true);
-    const imageUser = readDockerfile().stages.at(-1)!.instructions.findLast((i) => i.keyword === 'USER')!.rest;
+    const imageUser = readDockerfile()
+      .stages.at(-1)!
+      .instructions.findLast((i) => i.keyword === 'USER')!.rest;
     expect(`${pod.securityContext?.runAsUser}:${pod.securityContext?.runAsGroup}`).toBe(imageUser);
   });
 
@@ -96,16 +118,25 @@ describe('deploy/kubernetes', () => {
   });
 
   it('takes the tokens, SESSION_KEY and STORE_URL from the Secret, never from the manifest', () => {
-    for (const name of ['SLACK_BOT_TOKEN', 'SLACK_SIGNING_SECRET', 'SESSION_KEY', 'SESSION_KEY_PREVIOUS', 'STORE_URL']) {
+    for (const name of [
+      'SLACK_BOT_TOKEN',
+      'SLACK_SIGNING_SECRET',
+      'SESSION_KEY',
+      'SESSION_KEY_PREVIOUS',
+      'STORE_URL',
+    ]) {
       expect(env.get(name)?.value, name).toBeUndefined();
       expect(env.get(name)?.valueFrom?.secretKeyRef, name).toMatchObject({ name: 'faultline', key: name });
     }
     const configMap = one<IConfigMap>('ConfigMap');
-    for (const name of ['SLACK_BOT_TOKEN', 'SLACK_SIGNING_SECRET', 'SESSION_KEY', 'STORE_URL']) expect(configMap.data, name).not.toHaveProperty(name);
+    for (const name of ['SLACK_BOT_TOKEN', 'SLACK_SIGNING_SECRET', 'SESSION_KEY', 'STORE_URL'])
+      expect(configMap.data, name).not.toHaveProperty(name);
   });
 
-  it("documents a Secret with exactly the keys the Deployment requires, and a Redis STORE_URL", () => {
-    const required = [...env.values()].flatMap((e) => (e.valueFrom?.secretKeyRef && !e.valueFrom.secretKeyRef.optional ? [e.valueFrom.secretKeyRef.key] : []));
+  it('documents a Secret with exactly the keys the Deployment requires, and a Redis STORE_URL', () => {
+    const required = [...env.values()].flatMap((e) =>
+      e.valueFrom?.secretKeyRef && !e.valueFrom.secretKeyRef.optional ? [e.valueFrom.secretKeyRef.key] : [],
+    );
     const documented = documentedSecret();
     expect(Object.keys(documented).sort()).toEqual(required.sort());
     expect(documented.STORE_URL).toMatch(/^rediss?:\/\//);

@@ -52,11 +52,17 @@ function homeOpened(userId: string): string {
     api_app_id: 'A0FAULTLN',
     event_id: `Ev${Date.now()}`,
     event_time: Math.floor(Date.now() / 1000),
-    event: { type: 'app_home_opened', user: userId, channel: `D${userId}`, tab: 'home', event_ts: `${Date.now() / 1000}` },
+    event: {
+      type: 'app_home_opened',
+      user: userId,
+      channel: `D${userId}`,
+      tab: 'home',
+      event_ts: `${Date.now() / 1000}`,
+    },
   });
 }
 
-describe('Slack\'s endpoint on the ack thread', () => {
+describe("Slack's endpoint on the ack thread", () => {
   it('answers Slack while the listeners are busy with another request, then does the work it answered for', async () => {
     const busy = 'U0BUSY';
     const other = 'U0OTHER';
@@ -101,7 +107,9 @@ describe('Slack\'s endpoint on the ack thread', () => {
     expect((await fetch(`${botUrl()}/nowhere`)).status).toBe(404);
     // Each unusable link counts against the client's address, whatever the request says it is.
     for (let i = 0; i < addressFailureLimit; i++) {
-      const answer = await fetch(`${botUrl()}/login/not-a-link-${i}`, { headers: { 'x-faultline-peer': `203.0.113.${i + 1}` } });
+      const answer = await fetch(`${botUrl()}/login/not-a-link-${i}`, {
+        headers: { 'x-faultline-peer': `203.0.113.${i + 1}` },
+      });
       expect(answer.status).toBe(410);
     }
     const refused = await fetch(`${botUrl()}/login/not-a-link`, { headers: { 'x-faultline-peer': '198.51.100.7' } });
@@ -119,15 +127,23 @@ describe('Slack\'s endpoint on the ack thread', () => {
     expect(stack.logs.filter((line) => String(line.msg).includes('ack thread'))).toEqual([]);
   });
 
-  it('leaves a slash command that is not the app\'s own unanswered, as Bolt does', async () => {
+  it("leaves a slash command that is not the app's own unanswered, as Bolt does", async () => {
     const other = await stack.fake.post(
-      new URLSearchParams({ command: '/other', text: 'list', user_id: 'U0OTHERAPP', user_name: 'other', team_id: stack.fake.teamId, channel_id: 'C0GENERAL', response_url: `${stack.fake.apiUrl}nowhere`, trigger_id: '1.2.3' }).toString(),
+      new URLSearchParams({
+        command: '/other',
+        text: 'list',
+        user_id: 'U0OTHERAPP',
+        user_name: 'other',
+        team_id: stack.fake.teamId,
+        channel_id: 'C0GENERAL',
+        response_url: `${stack.fake.apiUrl}nowhere`,
+        trigger_id: '1.2.3',
+      }).toString(),
       { contentType: 'application/x-www-form-urlencoded' },
     );
     expect(other.status).toBe(404);
     expect(stack.logs.filter((line) => String(line.msg).includes('was not answered within'))).toHaveLength(1);
   });
-
 });
 
 describe('with ACK_THREAD=off', () => {
@@ -139,7 +155,7 @@ describe('with ACK_THREAD=off', () => {
     await inline?.stop();
   });
 
-  it('answers Slack and serves the other paths from the main thread, as Bolt\'s own receiver', async () => {
+  it("answers Slack and serves the other paths from the main thread, as Bolt's own receiver", async () => {
     await inline.login('U0INLINE', inline.sim.seed.users.solo);
     expect(Stack.read(await inline.ask('U0INLINE', 'whoami'))).toContain('Logged in as solo@acme.test');
     const base = `http://127.0.0.1:${inline.bot.port}`;

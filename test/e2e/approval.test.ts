@@ -4,16 +4,25 @@ import { Stack, stackForFile } from './harness.ts';
 const read = Stack.read;
 const channel = 'C0GENERAL';
 let stack: Stack;
-stackForFile({ env: { ATTACK_CHANNELS: channel, APPROVAL_RULES: 'length>300, type=memory' } }, (started) => (stack = started));
+stackForFile(
+  { env: { ATTACK_CHANNELS: channel, APPROVAL_RULES: 'length>300, type=memory' } },
+  (started) => (stack = started),
+);
 
 let n = 0;
 const next = () => `U0APPR${++n}`;
 const users = () => stack.sim.seed.users;
 const attacksInSim = () => [...stack.sim.state.attacks.values()];
-const isRequest = (m: { text(): string }) => /asks to start|> approved <@|rejected <@|withdrew the request|ended after 15 minutes/.test(read(m));
+const isRequest = (m: { text(): string }) =>
+  /asks to start|> approved <@|rejected <@|withdrew the request|ended after 15 minutes/.test(read(m));
 const requestMessage = () => stack.fake.channel(channel).messages().findLast(isRequest);
 /** The request as one person sees it, to click. */
-const seenBy = (personId: string, ts: string) => stack.person(personId).channel(channel).messages().find((m) => m.ts === ts)!;
+const seenBy = (personId: string, ts: string) =>
+  stack
+    .person(personId)
+    .channel(channel)
+    .messages()
+    .find((m) => m.ts === ts)!;
 
 async function people() {
   const requester = next();
@@ -30,11 +39,15 @@ async function requestFor(personId: string, text: string) {
   expect(read(preview)).toContain('needs a second person because it runs longer than 300 seconds');
   expect(preview.buttons().map((b) => b.text)).toEqual(['Request approval', 'Cancel']);
   const before = requestMessage()?.ts;
-  const answers = () => stack.person(personId).ephemerals(channel).filter((m) => read(m).includes('The request is in')).length;
+  const answers = () =>
+    stack
+      .person(personId)
+      .ephemerals(channel)
+      .filter((m) => read(m).includes('The request is in')).length;
   const answered = answers();
   await preview.click('Request approval');
   // The requester hears back (in place of the preview) once the request is kept and posted.
-  await stack.fake.waitFor(() => answers() > answered, 'the requester\'s answer');
+  await stack.fake.waitFor(() => answers() > answered, "the requester's answer");
   return stack.fake.waitFor(() => requestMessage()?.ts !== before && requestMessage(), 'the request in the channel');
 }
 
@@ -47,24 +60,40 @@ describe('two-person approval', () => {
 
     // Not the requester, and not someone without EXPERIMENTS_RUN.
     await seenBy(requester, request.ts).click('Approve');
-    await stack.fake.waitFor(() => read(stack.person(requester).ephemerals(channel).at(-1)).includes('someone else has to approve'), 'the refusal to self-approve');
+    await stack.fake.waitFor(
+      () => read(stack.person(requester).ephemerals(channel).at(-1)).includes('someone else has to approve'),
+      'the refusal to self-approve',
+    );
     await seenBy(observer, request.ts).click('Approve');
-    await stack.fake.waitFor(() => read(stack.person(observer).ephemerals(channel).at(-1)).includes('needs EXPERIMENTS_RUN'), 'the refusal without privilege');
+    await stack.fake.waitFor(
+      () => read(stack.person(observer).ephemerals(channel).at(-1)).includes('needs EXPERIMENTS_RUN'),
+      'the refusal without privilege',
+    );
     expect(attacksInSim()).toHaveLength(0);
 
     // Two clicks at once: one attack.
     await Promise.all([seenBy(approver, request.ts).click('Approve'), seenBy(approver, request.ts).click('Approve')]);
     const attack = await stack.fake.waitFor(() => attacksInSim()[0], 'the approved attack');
-    await stack.fake.waitFor(() => read(stack.person(approver).ephemerals(channel).at(-1)).includes('Approved'), 'the approver\'s answer');
+    await stack.fake.waitFor(
+      () => read(stack.person(approver).ephemerals(channel).at(-1)).includes('Approved'),
+      "the approver's answer",
+    );
     await stack.deps.slack.flush();
     expect(attacksInSim()).toHaveLength(1);
-    expect(attack.annotations).toEqual(expect.objectContaining({ 'faultline-approval': expect.stringContaining('approved by') }));
-    const card = stack.fake.channel(channel).messages().find((m) => m.text().includes(attack.guid) && read(m).includes('Started by'))!;
+    expect(attack.annotations).toEqual(
+      expect.objectContaining({ 'faultline-approval': expect.stringContaining('approved by') }),
+    );
+    const card = stack.fake
+      .channel(channel)
+      .messages()
+      .find((m) => m.text().includes(attack.guid) && read(m).includes('Started by'))!;
     expect(read(card)).toContain(`Started by <@${requester}>`);
     expect(read(card)).toContain(`approved by <@${approver}>`);
     expect(read(requestMessage())).toContain(`<@${approver}> approved <@${requester}>'s cpu attack`);
     expect(requestMessage()!.buttons()).toEqual([]);
-    expect(stack.logs.filter((l) => l['audit'] === 'attack_approved')).toEqual([expect.objectContaining({ slackUser: approver, attack: attack.guid, requestedBy: requester })]);
+    expect(stack.logs.filter((l) => l['audit'] === 'attack_approved')).toEqual([
+      expect.objectContaining({ slackUser: approver, attack: attack.guid, requestedBy: requester }),
+    ]);
   });
 
   it('starts nothing on Reject, on withdrawal, or after 15 minutes without an answer', async () => {
@@ -79,21 +108,41 @@ describe('two-person approval', () => {
     await stack.deps.slack.flush();
     await stack.fake.waitFor(() => read(requestMessage()).includes('withdrew'), 'the withdrawal');
     // The requester's own answer may come after the channel's: the next request must not take it for its preview.
-    await stack.fake.waitFor(() => read(stack.person(requester).ephemerals(channel).at(-1)).includes('Withdrawn'), 'the requester\'s answer to the withdrawal');
+    await stack.fake.waitFor(
+      () => read(stack.person(requester).ephemerals(channel).at(-1)).includes('Withdrawn'),
+      "the requester's answer to the withdrawal",
+    );
 
     // Clicked after 15 minutes: nothing starts, and the request says it ended.
     const late = await requestFor(requester, 'attack cpu -l 900');
     stack.advanceClock(16 * 60_000);
     await seenBy(approver, late.ts).click('Approve');
-    await stack.fake.waitFor(() => read(stack.person(approver).ephemerals(channel).at(-1)).includes('no longer open'), 'the closed request');
+    await stack.fake.waitFor(
+      () => read(stack.person(approver).ephemerals(channel).at(-1)).includes('no longer open'),
+      'the closed request',
+    );
     await stack.deps.slack.flush();
-    expect(read(stack.fake.channel(channel).messages().find((m) => m.ts === late.ts))).toContain('ended after 15 minutes without an answer');
+    expect(
+      read(
+        stack.fake
+          .channel(channel)
+          .messages()
+          .find((m) => m.ts === late.ts),
+      ),
+    ).toContain('ended after 15 minutes without an answer');
 
     // Never answered: the poller ends it.
     const lapsed = await requestFor(requester, 'attack cpu -l 900');
     stack.advanceClock(16 * 60_000);
     await stack.poll();
-    expect(read(stack.fake.channel(channel).messages().find((m) => m.ts === lapsed.ts))).toContain('ended after 15 minutes without an answer');
+    expect(
+      read(
+        stack.fake
+          .channel(channel)
+          .messages()
+          .find((m) => m.ts === lapsed.ts),
+      ),
+    ).toContain('ended after 15 minutes without an answer');
     expect(attacksInSim()).toHaveLength(0);
   });
 
@@ -107,17 +156,24 @@ describe('two-person approval', () => {
     expect(attacksInSim()).toHaveLength(1);
   });
 
-  it('refuses an approval from the requester\'s own platform login in another Slack account', async () => {
+  it("refuses an approval from the requester's own platform login in another Slack account", async () => {
     const requester = next();
     const secondAccount = next();
     await stack.login(requester, users().owner, { team: 'Platform' });
     await stack.login(secondAccount, users().owner, { team: 'Platform' });
     const request = await requestFor(requester, 'attack cpu -l 600');
     await seenBy(secondAccount, request.ts).click('Approve');
-    await stack.fake.waitFor(() => read(stack.person(secondAccount).ephemerals(channel).at(-1)).includes('asked for with your platform login'), 'the refusal to the same login');
+    await stack.fake.waitFor(
+      () => read(stack.person(secondAccount).ephemerals(channel).at(-1)).includes('asked for with your platform login'),
+      'the refusal to the same login',
+    );
     await stack.deps.slack.flush();
     expect(attacksInSim()).toHaveLength(0);
-    expect(requestMessage()!.buttons().map((b) => b.text)).toEqual(['Approve', 'Reject']);
+    expect(
+      requestMessage()!
+        .buttons()
+        .map((b) => b.text),
+    ).toEqual(['Approve', 'Reject']);
   });
 
   it('closes a request answered the moment it was posted, and never brings it back', async () => {
@@ -131,13 +187,19 @@ describe('two-person approval', () => {
       if (!clicked && /asks to start/.test(message.text)) {
         clicked = true;
         await seenBy(approver, posted.ts).click('Reject');
-        await stack.fake.waitFor(() => read(stack.person(approver).ephemerals(channel).at(-1)).includes('Rejected'), 'the rejection');
+        await stack.fake.waitFor(
+          () => read(stack.person(approver).ephemerals(channel).at(-1)).includes('Rejected'),
+          'the rejection',
+        );
       }
       return posted;
     };
     const preview = await stack.ask(requester, 'attack cpu -l 900', { channel });
     await preview.click('Request approval');
-    await stack.fake.waitFor(() => read(stack.person(requester).ephemerals(channel).at(-1)).includes('The request is in'), 'the requester\'s answer');
+    await stack.fake.waitFor(
+      () => read(stack.person(requester).ephemerals(channel).at(-1)).includes('The request is in'),
+      "the requester's answer",
+    );
     await stack.deps.slack.flush();
     expect(clicked).toBe(true);
     expect(read(requestMessage())).toContain('rejected');

@@ -22,13 +22,26 @@ describe('Details on an attack card', () => {
     const lead = nextPerson();
     const person = await stack.login(lead, users().owner, { team: 'Platform' });
     const { attack, card } = await startedAttack(lead, 'attack cpu -l 300 --target-tags role=web');
-    await person.channel(where).messages().find((m) => m.ts === card.ts)!.click('File ticket');
+    await person
+      .channel(where)
+      .messages()
+      .find((m) => m.ts === card.ts)!
+      .click('File ticket');
     await fileOpenTicket(lead);
     stack.advanceClock(10_000);
 
     const before = person.ephemerals(where).length;
-    await person.channel(where).messages().find((m) => m.ts === card.ts)!.click('Details');
-    const details = read(await stack.fake.waitFor(() => person.ephemerals(where).length > before && person.ephemerals(where).at(-1), 'the details'));
+    await person
+      .channel(where)
+      .messages()
+      .find((m) => m.ts === card.ts)!
+      .click('Details');
+    const details = read(
+      await stack.fake.waitFor(
+        () => person.ephemerals(where).length > before && person.ephemerals(where).at(-1),
+        'the details',
+      ),
+    );
     expect(details).toContain(attack.guid);
     expect(details).toMatch(/Executions \(2\)/);
     expect(details).toMatch(/platform-web-1 :[a-z_]+: Running/);
@@ -42,8 +55,17 @@ describe('Details on an attack card', () => {
     const person = await stack.login(lead, users().owner, { team: 'Payments' });
     const { card } = await startedAttack(lead, 'attack cpu -l 300');
     const before = person.ephemerals(where).length;
-    await person.channel(where).messages().find((m) => m.ts === card.ts)!.click('Details');
-    const details = read(await stack.fake.waitFor(() => person.ephemerals(where).length > before && person.ephemerals(where).at(-1), 'the details'));
+    await person
+      .channel(where)
+      .messages()
+      .find((m) => m.ts === card.ts)!
+      .click('Details');
+    const details = read(
+      await stack.fake.waitFor(
+        () => person.ephemerals(where).length > before && person.ephemerals(where).at(-1),
+        'the details',
+      ),
+    );
     expect(details).toContain('No tickets: the team has no tracker integration.');
     expect(details).toMatch(/payments-web-1/);
   });

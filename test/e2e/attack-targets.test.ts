@@ -20,8 +20,15 @@ const nextPerson = () => `U0TARGET${++n}`;
 const users = () => stack.sim.seed.users;
 const attacksInSim = () => [...stack.sim.state.attacks.values()];
 const kubernetesInSim = () => [...stack.sim.state.kubernetesAttacks.values()];
-const creates = () => stack.sim.requests.filter((r) => r.method === 'POST' && ['/attacks/new', '/attacks', '/kubernetes/attacks/new'].includes(r.path));
-const cardOf = (guid: string) => stack.fake.channel(channel).messages().find((m) => m.text().includes(guid));
+const creates = () =>
+  stack.sim.requests.filter(
+    (r) => r.method === 'POST' && ['/attacks/new', '/attacks', '/kubernetes/attacks/new'].includes(r.path),
+  );
+const cardOf = (guid: string) =>
+  stack.fake
+    .channel(channel)
+    .messages()
+    .find((m) => m.text().includes(guid));
 const checkout = 'acme-prod/checkout/Deployment/checkout';
 const cartDb = 'acme-prod/checkout/StatefulSet/cart-db';
 const checkoutObject = { clusterId: 'acme-prod', namespace: 'checkout', kind: 'Deployment', name: 'checkout' };
@@ -33,21 +40,29 @@ async function loggedIn() {
   return id;
 }
 
-const builder = (id: string, type: string, targetKind: string, field: string) => stack.openBuilder(id, channel, type, targetKind, field);
+const builder = (id: string, type: string, targetKind: string, field: string) =>
+  stack.openBuilder(id, channel, type, targetKind, field);
 
 /** Presses Start on a preview, and waits until the attack has started and its card is kept. */
 async function start(id: string, preview: { click(text: string): Promise<unknown> }) {
   const person = stack.person(id);
   const before = person.ephemerals(channel).filter((m) => read(m).includes('Started')).length;
   await preview.click('Start');
-  await stack.fake.waitFor(() => person.ephemerals(channel).filter((m) => read(m).includes('Started')).length > before, 'the start confirmation');
+  await stack.fake.waitFor(
+    () => person.ephemerals(channel).filter((m) => read(m).includes('Started')).length > before,
+    'the start confirmation',
+  );
 }
 
 /** Submits the builder and presses Start on the preview it leads to. */
 async function previewAndStart(id: string, modal: Awaited<ReturnType<typeof builder>>, expected: string) {
   const person = stack.person(id);
   await modal.submit();
-  const preview = await stack.fake.waitFor(() => person.ephemerals(channel).find((m) => read(m).includes(expected) && m.buttons().some((b) => b.text === 'Start')), 'the preview');
+  const preview = await stack.fake.waitFor(
+    () =>
+      person.ephemerals(channel).find((m) => read(m).includes(expected) && m.buttons().some((b) => b.text === 'Start')),
+    'the preview',
+  );
   await start(id, preview);
   return preview;
 }
@@ -55,7 +70,9 @@ async function previewAndStart(id: string, modal: Awaited<ReturnType<typeof buil
 describe('--guard on one attack', () => {
   it('starts with the guard on its card, and halts the attack on the next poll once the guard fires', async () => {
     const id = await loggedIn();
-    const reply = await stack.ask(id, 'attack cpu -l 300 -c 1 --target-tags role=web --guard a:1234567 --yes', { channel });
+    const reply = await stack.ask(id, 'attack cpu -l 300 -c 1 --target-tags role=web --guard a:1234567 --yes', {
+      channel,
+    });
     expect(read(reply)).toContain('Started cpu attack');
     const attack = attacksInSim().at(-1)!;
     const card = await stack.fake.waitFor(() => cardOf(attack.guid), 'the card');
@@ -65,14 +82,20 @@ describe('--guard on one attack', () => {
     expect(stack.sim.state.attacks.get(attack.guid)!.halt).toBeUndefined();
     stack.sim.setMonitorState(1234567, 'Alert');
     await stack.poll();
-    expect(stack.sim.state.attacks.get(attack.guid)!.halt).toEqual(expect.objectContaining({ reason: 'guard checkout p99 latency (1234567) fired' }));
+    expect(stack.sim.state.attacks.get(attack.guid)!.halt).toEqual(
+      expect.objectContaining({ reason: 'guard checkout p99 latency (1234567) fired' }),
+    );
     await stack.poll();
     expect(read(cardOf(attack.guid))).toMatch(/checkout p99 latency \(1234567\): Alert · fired .*, halted this attack/);
   });
 
   it('takes several, and shows each on the preview and in the equivalent command', async () => {
     const id = await loggedIn();
-    const preview = await stack.ask(id, 'attack cpu -l 60 --target-tags role=web --guard a:1234567 --guard b:CheckoutErrorRate', { channel });
+    const preview = await stack.ask(
+      id,
+      'attack cpu -l 60 --target-tags role=web --guard a:1234567 --guard b:CheckoutErrorRate',
+      { channel },
+    );
     expect(read(preview)).toContain('checkout p99 latency (1234567): OK');
     expect(read(preview)).toContain('CheckoutErrorRate: inactive');
     expect(read(preview)).toContain('--guard a:1234567 --guard b:CheckoutErrorRate');
@@ -92,7 +115,7 @@ describe('--guard on one attack', () => {
     expect(creates()).toHaveLength(0);
   });
 
-  it('comes from the builder\'s Guards field, and a bad one is an error on that field', async () => {
+  it("comes from the builder's Guards field, and a bad one is an error on that field", async () => {
     const id = await loggedIn();
     let modal = await builder(id, 'cpu', 'Random hosts, by tags', 'Tags');
     modal.fill('Length in seconds', '120').fill('Tags', 'role=web').fill('Guards', 'a:1234567, b:nope!');
@@ -108,15 +131,23 @@ describe('--guard on one attack', () => {
     expect(read(card)).toMatch(/Guards .*checkout p99 latency \(1234567\): OK · .*CheckoutErrorRate: inactive/);
     stack.sim.setAlertState('CheckoutErrorRate', 'firing');
     await stack.poll();
-    expect(stack.sim.state.attacks.get(attack.guid)!.halt).toEqual(expect.objectContaining({ reason: 'guard CheckoutErrorRate fired' }));
+    expect(stack.sim.state.attacks.get(attack.guid)!.halt).toEqual(
+      expect.objectContaining({ reason: 'guard CheckoutErrorRate fired' }),
+    );
   });
 });
 
 describe('Kubernetes attacks from chat', () => {
   it('sends the exact body from the command, posts a live card, and halts from it', async () => {
     const id = await loggedIn();
-    const preview = await stack.ask(id, `attack cpu -l 300 -c 1 --k8s-target ${checkout} --k8s-target ${cartDb} --k8s-count 1`, { channel });
-    expect(read(preview)).toContain('1 random object of 2 Kubernetes objects Deployment checkout in acme-prod/checkout, StatefulSet cart-db in acme-prod/checkout');
+    const preview = await stack.ask(
+      id,
+      `attack cpu -l 300 -c 1 --k8s-target ${checkout} --k8s-target ${cartDb} --k8s-count 1`,
+      { channel },
+    );
+    expect(read(preview)).toContain(
+      '1 random object of 2 Kubernetes objects Deployment checkout in acme-prod/checkout, StatefulSet cart-db in acme-prod/checkout',
+    );
     expect(read(preview)).toContain(`--k8s-target ${checkout} --k8s-target ${cartDb} --k8s-count 1`);
     await start(id, preview);
     const attack = kubernetesInSim()[0]!;
@@ -133,17 +164,31 @@ describe('Kubernetes attacks from chat', () => {
     expect(read(cardOf(attack.guid))).toContain('Running');
     expect(read(cardOf(attack.guid))).toContain('1 client');
 
-    await stack.person(id).channel(channel).messages().find((m) => m.text().includes(attack.guid))!.click('Halt');
-    await stack.fake.waitFor(() => stack.sim.state.kubernetesAttacks.get(attack.guid)!.halt, 'the halt in the simulator');
+    await stack
+      .person(id)
+      .channel(channel)
+      .messages()
+      .find((m) => m.text().includes(attack.guid))!
+      .click('Halt');
+    await stack.fake.waitFor(
+      () => stack.sim.state.kubernetesAttacks.get(attack.guid)!.halt,
+      'the halt in the simulator',
+    );
     stack.advanceClock(30_000);
     await stack.poll();
     expect(read(cardOf(attack.guid))).toContain('User Halted');
-    expect(cardOf(attack.guid)!.buttons().map((b) => b.text)).not.toContain('Halt');
+    expect(
+      cardOf(attack.guid)!
+        .buttons()
+        .map((b) => b.text),
+    ).not.toContain('Halt');
   });
 
   it('is listed by list --k8s, shown by show, and on App Home', async () => {
     const id = await loggedIn();
-    expect(read(await stack.ask(id, `attack memory -l 300 -p 20 --k8s-target ${checkout} --yes`, { channel }))).toContain('Started memory attack');
+    expect(
+      read(await stack.ask(id, `attack memory -l 300 -p 20 --k8s-target ${checkout} --yes`, { channel })),
+    ).toContain('Started memory attack');
     const attack = kubernetesInSim()[0]!;
     const list = read(await stack.ask(id, 'list --k8s', { channel }));
     expect(list).toContain(attack.guid);
@@ -156,7 +201,10 @@ describe('Kubernetes attacks from chat', () => {
   it('sends the exact body from the builder', async () => {
     const id = await loggedIn();
     const modal = await builder(id, 'cpu', 'Kubernetes objects', 'Percent, picked at random');
-    modal.fill('Length in seconds', '60').fill('Kubernetes objects', `${checkout}, ${cartDb}`).fill('Percent, picked at random', '50');
+    modal
+      .fill('Length in seconds', '60')
+      .fill('Kubernetes objects', `${checkout}, ${cartDb}`)
+      .fill('Percent, picked at random', '50');
     await previewAndStart(id, modal, 'a random 50% of 2 Kubernetes objects');
     const attack = await stack.fake.waitFor(() => kubernetesInSim()[0], 'the Kubernetes attack');
     expect(attack.createRequest).toEqual({
@@ -168,7 +216,10 @@ describe('Kubernetes attacks from chat', () => {
   it.each([
     [`attack cpu -l 60 --k8s-target acme-prod/checkout --yes`, 'is not a Kubernetes object'],
     [`attack cpu -l 60 --k8s-target ${checkout} --k8s-count 1 --k8s-percent 50 --yes`, 'not both'],
-    [`attack cpu -l 60 --k8s-count 1 --yes`, '--k8s-count picks that many random objects among those named by --k8s-target; add it'],
+    [
+      `attack cpu -l 60 --k8s-count 1 --yes`,
+      '--k8s-count picks that many random objects among those named by --k8s-target; add it',
+    ],
     [`attack cpu -l 60 --k8s-target ${checkout} --k8s-percent 0 --yes`, 'Give a whole percent, from 1 to 100'],
     [`attack cpu -l 60 --k8s-target ${checkout} --target-tags role=web --yes`, 'Use one target flag'],
   ])('refuses %s and sends nothing', async (text, message) => {
@@ -182,8 +233,14 @@ describe('service attacks with sampling', () => {
   it('sends the exact POST /attacks body from the command', async () => {
     const id = await loggedIn();
     const service = stack.sim.seed.service.id;
-    const reply = await stack.ask(id, `attack cpu -l 30 --target-service ${service} --sample-percent 50 --include-new-targets --yes`, { channel });
-    expect(read(reply)).toContain(`a random 50% of the targets of service ${service}, and targets that join it while the attack runs`);
+    const reply = await stack.ask(
+      id,
+      `attack cpu -l 30 --target-service ${service} --sample-percent 50 --include-new-targets --yes`,
+      { channel },
+    );
+    expect(read(reply)).toContain(
+      `a random 50% of the targets of service ${service}, and targets that join it while the attack runs`,
+    );
     expect(creates().map((r) => r.path)).toEqual(['/attacks']);
     expect(attacksInSim().at(-1)!.createRequest).toEqual({
       attackConfiguration: {
@@ -200,7 +257,11 @@ describe('service attacks with sampling', () => {
     const id = await loggedIn();
     const service = stack.sim.seed.service.id;
     const modal = await builder(id, 'cpu', 'A service', 'Sample percent');
-    modal.fill('Length in seconds', '45').fill('Service id', service).fill('Sample percent', '50').choose('New targets', 'Also attack targets that join the service while it runs');
+    modal
+      .fill('Length in seconds', '45')
+      .fill('Service id', service)
+      .fill('Sample percent', '50')
+      .choose('New targets', 'Also attack targets that join the service while it runs');
     await previewAndStart(id, modal, `--target-service ${service} --sample-percent 50 --include-new-targets`);
     const attack = await stack.fake.waitFor(() => attacksInSim().at(-1), 'the service attack');
     expect(attack.createRequest).toEqual({
@@ -216,16 +277,26 @@ describe('service attacks with sampling', () => {
   it('without sampling attacks every target, and says so', async () => {
     const id = await loggedIn();
     const service = stack.sim.seed.service.id;
-    expect(read(await stack.ask(id, `attack cpu -l 30 --target-service ${service} --yes`, { channel }))).toContain(`every target of service ${service}`);
+    expect(read(await stack.ask(id, `attack cpu -l 30 --target-service ${service} --yes`, { channel }))).toContain(
+      `every target of service ${service}`,
+    );
     expect(attacksInSim().at(-1)!.createRequest).toEqual(expect.objectContaining({ includeNewTargets: false }));
-    expect((attacksInSim().at(-1)!.createRequest as { attackConfiguration: object }).attackConfiguration).not.toHaveProperty('sampling');
+    expect(
+      (attacksInSim().at(-1)!.createRequest as { attackConfiguration: object }).attackConfiguration,
+    ).not.toHaveProperty('sampling');
   });
 
   it.each([
-    ['attack cpu -l 30 --target-tags role=web --sample-percent 50 --yes', '--sample-percent attacks that share of the targets of --target-service; it does not go with --target-tags'],
+    [
+      'attack cpu -l 30 --target-tags role=web --sample-percent 50 --yes',
+      '--sample-percent attacks that share of the targets of --target-service; it does not go with --target-tags',
+    ],
     ['attack cpu -l 30 --target-service svc --sample-percent 150 --yes', 'Give a whole percent, from 1 to 100'],
     ['attack cpu -l 30 --target-service svc --include-new-targets=yes --yes', '--include-new-targets takes no value'],
-    ['attack cpu -l 30 --target-service "svc-1 svc-2" --yes', '--target-service “svc-1 svc-2”: give one service id, not a list'],
+    [
+      'attack cpu -l 30 --target-service "svc-1 svc-2" --yes',
+      '--target-service “svc-1 svc-2”: give one service id, not a list',
+    ],
     ['attack cpu -l 30 --target-service svc-1,svc-2 --yes', 'give one service id, not a list'],
     ['attack cpu -l 30 --target-service ../teams --yes', 'a service id has letters, digits, - and _ only'],
   ])('refuses %s and sends nothing', async (text, message) => {

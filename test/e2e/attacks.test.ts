@@ -11,17 +11,24 @@ import { Stack, stackForFile } from './harness.ts';
 const read = Stack.read;
 const channel = 'C0GENERAL';
 let stack: Stack;
-stackForFile({ env: { MAX_ATTACK_SECONDS: '600', ATTACK_CHANNELS: `${channel},C0GAMEDAY` } }, (started) => (stack = started));
+stackForFile(
+  { env: { MAX_ATTACK_SECONDS: '600', ATTACK_CHANNELS: `${channel},C0GAMEDAY` } },
+  (started) => (stack = started),
+);
 
 let n = 0;
 const nextPerson = () => `U0ATTACK${++n}`;
 const users = () => stack.sim.seed.users;
-const creates = () => stack.sim.requests.filter((r) => r.method === 'POST' && (r.path === '/attacks/new' || r.path === '/attacks'));
+const creates = () =>
+  stack.sim.requests.filter((r) => r.method === 'POST' && (r.path === '/attacks/new' || r.path === '/attacks'));
 const attacksInSim = () => [...stack.sim.state.attacks.values()];
 
 /** The card of an attack in the channel, by the guid in its text. */
 function cardOf(guid: string): Message | undefined {
-  return stack.fake.channel(channel).messages().find((m) => m.text().includes(guid));
+  return stack.fake
+    .channel(channel)
+    .messages()
+    .find((m) => m.text().includes(guid));
 }
 
 async function previewAndStart(personId: string, text: string) {
@@ -53,7 +60,10 @@ describe('starting an attack from the slash command', () => {
     const card = await stack.fake.waitFor(() => cardOf(attack.guid), 'the card');
     expect(read(card)).toContain(`Started by <@${id}>`);
     expect(card.buttons().map((b) => b.text)).toEqual(['Halt', 'File ticket', 'Add note', 'Details']);
-    await stack.fake.waitFor(() => read(stack.person(id).ephemerals(channel).at(-1)).includes('Started cpu attack'), 'the start confirmation');
+    await stack.fake.waitFor(
+      () => read(stack.person(id).ephemerals(channel).at(-1)).includes('Started cpu attack'),
+      'the start confirmation',
+    );
 
     stack.advanceClock(10_000);
     await stack.poll();
@@ -68,17 +78,30 @@ describe('starting an attack from the slash command', () => {
 
     // Every state change is one audit line naming the Slack user, the platform identity, the team and the attack.
     const audits = stack.logs.filter((line) => line['audit'] === 'attack_started');
-    expect(audits).toEqual([expect.objectContaining({ slackUser: id, platformUser: users().owner.email, team: stack.sim.seed.teams.platform.id, attack: attack.guid })]);
+    expect(audits).toEqual([
+      expect.objectContaining({
+        slackUser: id,
+        platformUser: users().owner.email,
+        team: stack.sim.seed.teams.platform.id,
+        attack: attack.guid,
+      }),
+    ]);
   });
 
   it('with --yes starts at once, with the exact target payloads of the flag table', async () => {
     const id = nextPerson();
     await stack.login(id, users().owner, { team: 'Platform' });
     const cases: [string, unknown][] = [
-      ['--target-hosts platform-web-1,platform-web-2', { type: 'Exact', hosts: { ids: ['platform-web-1', 'platform-web-2'] } }],
+      [
+        '--target-hosts platform-web-1,platform-web-2',
+        { type: 'Exact', hosts: { ids: ['platform-web-1', 'platform-web-2'] } },
+      ],
       ['--target-containers checkout-1', { type: 'Exact', containers: { ids: ['checkout-1'] } }],
       ['--target-tags role=web,zone=us-east-1a', { type: 'Random', tags: { role: 'web', zone: 'us-east-1a' } }],
-      ['--target-labels app=checkout --target-count 1', { type: 'Random', containers: { labels: { app: 'checkout' } }, exact: 1 }],
+      [
+        '--target-labels app=checkout --target-count 1',
+        { type: 'Random', containers: { labels: { app: 'checkout' } }, exact: 1 },
+      ],
       ['', { type: 'Random' }],
     ];
     for (const [flags, target] of cases) {
@@ -101,7 +124,9 @@ describe('starting an attack from the slash command', () => {
   it('runs --target-service through POST /attacks', async () => {
     const id = nextPerson();
     await stack.login(id, users().owner, { team: 'Platform' });
-    const reply = await stack.ask(id, `attack cpu -l 30 --target-service ${stack.sim.seed.service.id} --yes`, { channel });
+    const reply = await stack.ask(id, `attack cpu -l 30 --target-service ${stack.sim.seed.service.id} --yes`, {
+      channel,
+    });
     expect(read(reply)).toContain('Started cpu attack');
     expect(creates().map((r) => r.path)).toEqual(['/attacks']);
   });
@@ -176,7 +201,12 @@ describe('starting an attack from the slash command', () => {
     await stack.fake.waitFor(() => attacksInSim().length === 1 && cardOf(attacksInSim()[0]!.guid), 'the card');
     expect(creates()).toHaveLength(1);
     expect(attacksInSim()).toHaveLength(1);
-    expect(stack.fake.channel(channel).messages().filter((m) => m.text().includes(attacksInSim()[0]!.guid))).toHaveLength(1);
+    expect(
+      stack.fake
+        .channel(channel)
+        .messages()
+        .filter((m) => m.text().includes(attacksInSim()[0]!.guid)),
+    ).toHaveLength(1);
   });
 
   it('starts nothing more when a --yes command is delivered again', async () => {
@@ -193,7 +223,10 @@ describe('starting an attack from the slash command', () => {
     await stack.login(id, users().owner, { team: 'Platform' });
     const preview = await stack.ask(id, 'attack cpu -l 30', { channel });
     await preview.click('Start');
-    await stack.fake.waitFor(() => read(stack.person(id).ephemerals(channel).at(-1)).includes('Started cpu attack'), 'the start confirmation');
+    await stack.fake.waitFor(
+      () => read(stack.person(id).ephemerals(channel).at(-1)).includes('Started cpu attack'),
+      'the start confirmation',
+    );
     await stack.fake.redeliverLast({ as: 'duplicate' });
     expect(read(stack.person(id).ephemerals(channel).at(-1))).toContain('Started cpu attack');
     expect(creates()).toHaveLength(1);
@@ -205,7 +238,10 @@ describe('starting an attack from the slash command', () => {
     const preview = await stack.ask(id, 'attack cpu -l 30', { channel });
     const startButton = preview.buttons().find((b) => b.text === 'Start')!;
     await preview.click('Cancel');
-    await stack.fake.waitFor(() => read(stack.person(id).ephemerals(channel).at(-1)).includes('Cancelled'), 'the cancellation');
+    await stack.fake.waitFor(
+      () => read(stack.person(id).ephemerals(channel).at(-1)).includes('Cancelled'),
+      'the cancellation',
+    );
     expect(await stack.deps.store.claim(`start:${startButton.value}`, 1000)).toBe(false);
     expect(creates()).toHaveLength(0);
   });
@@ -216,7 +252,15 @@ describe('starting an attack from the slash command', () => {
     stack.sim.faults.inject({ method: 'POST', path: '/attacks/new', kind: 'hang' });
     const preview = await stack.ask(id, 'attack cpu -l 30', { channel });
     await preview.click('Start');
-    const reply = await stack.fake.waitFor(() => stack.person(id).ephemerals(channel).find((m) => read(m).includes('not known whether')), 'the unknown-outcome message', 20_000);
+    const reply = await stack.fake.waitFor(
+      () =>
+        stack
+          .person(id)
+          .ephemerals(channel)
+          .find((m) => read(m).includes('not known whether')),
+      'the unknown-outcome message',
+      20_000,
+    );
     expect(read(reply)).toContain('/chaos list');
     expect(creates()).toHaveLength(1);
     await reply.click('Start').catch(() => undefined);
@@ -236,17 +280,34 @@ describe('the attack builder', () => {
     const modal = await stack.openBuilder(id, channel, 'cpu', 'Random hosts, by tags', 'Target values');
     modal.fill('Length in seconds', '45').fill('Cores (-c)', '2').fill('Target values', 'role=web');
     await modal.submit();
-    const preview = await stack.fake.waitFor(() => person.ephemerals(channel).find((m) => read(m).includes('-l 45 -c 2') && m.buttons().some((b) => b.text === 'Start')), 'the preview');
+    const preview = await stack.fake.waitFor(
+      () =>
+        person
+          .ephemerals(channel)
+          .find((m) => read(m).includes('-l 45 -c 2') && m.buttons().some((b) => b.text === 'Start')),
+      'the preview',
+    );
     await preview.click('Start');
-    const fromBuilder = await stack.fake.waitFor(() => attacksInSim().length === 2 && attacksInSim().at(-1), 'the second attack');
-    expect({ type: fromBuilder.type, args: fromBuilder.args, target: fromBuilder.infraTarget, team: fromBuilder.teamId }).toEqual({
-      type: fromCommand.type, args: fromCommand.args, target: fromCommand.infraTarget, team: fromCommand.teamId,
+    const fromBuilder = await stack.fake.waitFor(
+      () => attacksInSim().length === 2 && attacksInSim().at(-1),
+      'the second attack',
+    );
+    expect({
+      type: fromBuilder.type,
+      args: fromBuilder.args,
+      target: fromBuilder.infraTarget,
+      team: fromBuilder.teamId,
+    }).toEqual({
+      type: fromCommand.type,
+      args: fromCommand.args,
+      target: fromCommand.infraTarget,
+      team: fromCommand.teamId,
     });
   });
 });
 
-describe('the attack builder\'s reply', () => {
-  it('goes to Slack only: a reply address in the view that is not Slack\'s gets nothing, and the preview comes in the channel', async () => {
+describe("the attack builder's reply", () => {
+  it("goes to Slack only: a reply address in the view that is not Slack's gets nothing, and the preview comes in the channel", async () => {
     const elsewhere: string[] = [];
     const server = createServer((request, response) => {
       elsewhere.push(request.url ?? '');
@@ -263,9 +324,18 @@ describe('the attack builder\'s reply', () => {
       // The view comes back with another reply address than the one Slack gave the command.
       const view = (modal as unknown as { record: { definition: Record<string, unknown> } }).record.definition;
       const { port } = server.address() as AddressInfo;
-      view['private_metadata'] = JSON.stringify({ ...JSON.parse(String(view['private_metadata'])), responseUrl: `http://127.0.0.1:${port}/hooks/stolen` });
+      view['private_metadata'] = JSON.stringify({
+        ...JSON.parse(String(view['private_metadata'])),
+        responseUrl: `http://127.0.0.1:${port}/hooks/stolen`,
+      });
       await modal.submit();
-      await stack.fake.waitFor(() => person.ephemerals(channel).find((m) => read(m).includes('-l 45') && m.buttons().some((b) => b.text === 'Start')), 'the preview in the channel');
+      await stack.fake.waitFor(
+        () =>
+          person
+            .ephemerals(channel)
+            .find((m) => read(m).includes('-l 45') && m.buttons().some((b) => b.text === 'Start')),
+        'the preview in the channel',
+      );
       expect(elsewhere).toEqual([]);
     } finally {
       await new Promise((resolve) => server.close(resolve));
@@ -279,7 +349,11 @@ describe('the attack builder checks ranges', () => {
     await stack.login(id, users().owner, { team: 'Platform' });
     const person = stack.person(id);
     const modal = await stack.openBuilder(id, channel, 'cpu', 'Random hosts, by tags', 'Target values');
-    modal.fill('Percent (-p)', '500').fill('Cores (-c)', '-4').fill('Target values', 'role=web').fill('How many, picked at random', '1000000');
+    modal
+      .fill('Percent (-p)', '500')
+      .fill('Cores (-c)', '-4')
+      .fill('Target values', 'role=web')
+      .fill('How many, picked at random', '1000000');
     await modal.submit();
     expect(modal.errors()).toEqual({
       'Percent (-p)': 'Expected a whole number from 1 to 100.',
@@ -292,7 +366,7 @@ describe('the attack builder checks ranges', () => {
 });
 
 describe('halting', () => {
-  it('runs with the clicker\'s session: refused without HALT_WRITE, done with it, said in the thread', async () => {
+  it("runs with the clicker's session: refused without HALT_WRITE, done with it, said in the thread", async () => {
     const owner = nextPerson();
     const observer = nextPerson();
     const sre = nextPerson();
@@ -301,27 +375,61 @@ describe('halting', () => {
     await stack.login(sre, users().sre, { team: 'Platform', mfaCode: stack.sim.seed.mfaCode });
     const { attack } = await previewAndStart(owner, 'attack cpu -l 300 --target-tags role=web');
 
-    await stack.person(observer).channel(channel).messages().find((m) => m.text().includes(attack.guid))!.click('Halt');
+    await stack
+      .person(observer)
+      .channel(channel)
+      .messages()
+      .find((m) => m.text().includes(attack.guid))!
+      .click('Halt');
     const refused = await stack.fake.waitFor(() => stack.person(observer).lastEphemeral(), 'the refusal');
     expect(read(refused)).toContain('HALT_WRITE');
     expect(read(refused)).toContain('Platform');
     expect(stack.sim.state.attacks.get(attack.guid)!.halt).toBeUndefined();
 
-    await stack.person(sre).channel(channel).messages().find((m) => m.text().includes(attack.guid))!.click('Halt');
+    await stack
+      .person(sre)
+      .channel(channel)
+      .messages()
+      .find((m) => m.text().includes(attack.guid))!
+      .click('Halt');
     await stack.fake.waitFor(() => stack.sim.state.attacks.get(attack.guid)!.halt, 'the halt in the simulator');
     const card = cardOf(attack.guid)!;
-    const thread = await stack.fake.waitFor(() => stack.fake.channel(channel).thread(card.ts).find((m) => read(m).includes('halted this attack')), 'the thread reply');
+    const thread = await stack.fake.waitFor(
+      () =>
+        stack.fake
+          .channel(channel)
+          .thread(card.ts)
+          .find((m) => read(m).includes('halted this attack')),
+      'the thread reply',
+    );
     expect(read(thread)).toContain(`<@${sre}>`);
 
     // The card offers no second Halt while halting; the click delivered again is harmless: no error, no second thread reply, no second halt.
-    await stack.fake.waitFor(() => !cardOf(attack.guid)!.buttons().some((b) => b.text === 'Halt'), 'the card without Halt while halting');
+    await stack.fake.waitFor(
+      () =>
+        !cardOf(attack.guid)!
+          .buttons()
+          .some((b) => b.text === 'Halt'),
+      'the card without Halt while halting',
+    );
     await stack.fake.redeliverLast({ as: 'duplicate' });
     stack.advanceClock(30_000);
     await stack.poll();
     expect(read(cardOf(attack.guid))).toContain('User Halted');
-    expect(cardOf(attack.guid)!.buttons().map((b) => b.text)).not.toContain('Halt');
-    expect(stack.fake.channel(channel).thread(card.ts).filter((m) => read(m).includes('halted this attack'))).toHaveLength(1);
-    expect(stack.logs.filter((line) => line['audit'] === 'attack_halted').map((line) => [line['slackUser'], line['attack']])).toEqual([[sre, attack.guid]]);
+    expect(
+      cardOf(attack.guid)!
+        .buttons()
+        .map((b) => b.text),
+    ).not.toContain('Halt');
+    expect(
+      stack.fake
+        .channel(channel)
+        .thread(card.ts)
+        .filter((m) => read(m).includes('halted this attack')),
+    ).toHaveLength(1);
+    expect(
+      stack.logs.filter((line) => line['audit'] === 'attack_halted').map((line) => [line['slackUser'], line['attack']]),
+    ).toEqual([[sre, attack.guid]]);
   });
 
   it('halts by id with a reason, and refuses a malformed id', async () => {
@@ -341,23 +449,40 @@ describe('halting', () => {
     expect(read(await stack.ask(id, `halt ${guid}`, { channel }))).toContain('Halt requested');
     expect(stack.sim.state.attacks.get(guid!)!.halt).toBeDefined();
     const [foreign] = stack.sim.addAttacks(stack.sim.seed.teams.globex.id, 1);
-    expect(read(await stack.ask(id, `halt ${foreign}`, { channel }))).toContain('that you can read in any of your 3 teams');
+    expect(read(await stack.ask(id, `halt ${foreign}`, { channel }))).toContain(
+      'that you can read in any of your 3 teams',
+    );
     expect(stack.sim.state.attacks.get(foreign!)!.halt).toBeUndefined();
   });
 
   it('halts a Kubernetes attack by id', async () => {
     const id = nextPerson();
     await stack.login(id, users().owner, { team: 'Platform' });
-    const api = stack.deps.platform.as({ header: (await stack.deps.sessions.get({ workspaceId: stack.fake.teamId, userId: id }))!.session.header, teamId: stack.sim.seed.teams.platform.id });
+    const api = stack.deps.platform.as({
+      header: (await stack.deps.sessions.get({ workspaceId: stack.fake.teamId, userId: id }))!.session.header,
+      teamId: stack.sim.seed.teams.platform.id,
+    });
     const object = stack.sim.seed.kubernetesObjects[0]!;
-    const guid = await api.kubernetes.create({ impactDefinition: { cliArgs: ['cpu', '-l', '60'] }, targetDefinition: { strategy: { k8sObjects: [{ clusterId: object.clusterId, namespace: object.namespace, kind: object.kind, name: object.name }] } } });
+    const guid = await api.kubernetes.create({
+      impactDefinition: { cliArgs: ['cpu', '-l', '60'] },
+      targetDefinition: {
+        strategy: {
+          k8sObjects: [
+            { clusterId: object.clusterId, namespace: object.namespace, kind: object.kind, name: object.name },
+          ],
+        },
+      },
+    });
     expect(read(await stack.ask(id, 'list --k8s', { channel }))).toContain(guid);
     const details = read(await stack.ask(id, `show ${guid}`, { channel }));
     expect(details).toContain('cpu attack');
     expect(details).toContain('1 Kubernetes');
     const withButton = await stack.ask(id, `show ${guid}`, { channel });
     await withButton.click('Halt');
-    await stack.fake.waitFor(() => read(stack.person(id).ephemerals(channel).at(-1)).includes('Halt requested for Kubernetes attack'), 'the halt from details');
+    await stack.fake.waitFor(
+      () => read(stack.person(id).ephemerals(channel).at(-1)).includes('Halt requested for Kubernetes attack'),
+      'the halt from details',
+    );
     expect(read(await stack.ask(id, `halt ${guid}`, { channel }))).toContain('Kubernetes attack');
     stack.advanceClock(30_000);
     expect(read(await stack.ask(id, 'list --k8s', { channel }))).not.toContain(guid);
@@ -375,7 +500,14 @@ describe('halting', () => {
     await prompt.click('Halt all attacks', { confirm: true });
     await stack.fake.waitFor(() => [...stack.sim.state.attacks.values()].every((a) => a.halt), 'every attack halted');
     // The reply comes after the halts; asking again before it would take it for the next answer.
-    await stack.fake.waitFor(() => stack.person(id).ephemerals().some((m) => m.text().includes('halted 3 attacks')), 'the Halt all reply');
+    await stack.fake.waitFor(
+      () =>
+        stack
+          .person(id)
+          .ephemerals()
+          .some((m) => m.text().includes('halted 3 attacks')),
+      'the Halt all reply',
+    );
 
     stack.sim.addAttacks(stack.sim.seed.teams.payments.id, 1);
     const everything = await stack.ask(id, 'halt everything', { channel });
@@ -385,7 +517,7 @@ describe('halting', () => {
 });
 
 describe('listing and showing', () => {
-  it('pages 2,500 active attacks within Slack\'s block limits, with Next', async () => {
+  it("pages 2,500 active attacks within Slack's block limits, with Next", async () => {
     const id = nextPerson();
     await stack.login(id, users().owner, { team: 'Platform' });
     const guids = stack.sim.addAttacks(stack.sim.seed.teams.platform.id, 2500);
@@ -409,7 +541,14 @@ describe('listing and showing', () => {
     expect([...stack.sim.state.attacks.values()].filter((a) => a.halt).map((a) => a.guid)).toEqual([third]);
 
     await first.click('Next page');
-    const second = await stack.fake.waitFor(() => stack.person(id).ephemerals(channel).find((m) => read(m).includes('Page 2')), 'page 2');
+    const second = await stack.fake.waitFor(
+      () =>
+        stack
+          .person(id)
+          .ephemerals(channel)
+          .find((m) => read(m).includes('Page 2')),
+      'page 2',
+    );
     expect(shown(second)).toHaveLength(20);
     expect(shown(second).some((g) => firstPage.includes(g))).toBe(false);
     expect(stack.fake.failures()).toEqual([]);
@@ -434,7 +573,9 @@ describe('listing and showing', () => {
     const details = await stack.ask(id, `show ${guid}`, { channel });
     expect(read(details)).toContain('Executions (2)');
     expect(read(details)).toContain('platform-web-1');
-    expect(read(await stack.ask(id, 'show 00000000-0000-0000-0000-000000000000', { channel }))).toContain('The platform has no attack');
+    expect(read(await stack.ask(id, 'show 00000000-0000-0000-0000-000000000000', { channel }))).toContain(
+      'The platform has no attack',
+    );
   });
 });
 
@@ -443,27 +584,54 @@ describe('notes', () => {
     const id = nextPerson();
     await stack.login(id, users().owner, { team: 'Platform' });
     const { attack, card } = await previewAndStart(id, 'attack cpu -l 300');
-    expect(read(await stack.ask(id, `note ${attack.guid} p99 doubled on checkout`, { channel }))).toContain('Note added');
+    expect(read(await stack.ask(id, `note ${attack.guid} p99 doubled on checkout`, { channel }))).toContain(
+      'Note added',
+    );
     await stack.deps.slack.flush();
     expect(read(cardOf(attack.guid))).toContain('p99 doubled on checkout');
 
-    await stack.person(id).channel(channel).messages().find((m) => m.text().includes(attack.guid))!.click('Add note');
-    const modal = await stack.fake.waitFor(() => stack.person(id).modal()?.callbackId === 'attack_note' && stack.person(id).modal(), 'the note form');
+    await stack
+      .person(id)
+      .channel(channel)
+      .messages()
+      .find((m) => m.text().includes(attack.guid))!
+      .click('Add note');
+    const modal = await stack.fake.waitFor(
+      () => stack.person(id).modal()?.callbackId === 'attack_note' && stack.person(id).modal(),
+      'the note form',
+    );
     await modal.fill('Note', 'errors recovered after 40 s').submit();
-    await stack.fake.waitFor(() => Object.values(stack.sim.state.attacks.get(attack.guid)!.annotations).some((v) => v.includes('errors recovered')), 'the second note');
+    await stack.fake.waitFor(
+      () =>
+        Object.values(stack.sim.state.attacks.get(attack.guid)!.annotations).some((v) =>
+          v.includes('errors recovered'),
+        ),
+      'the second note',
+    );
     await stack.deps.slack.flush();
     expect(read(cardOf(attack.guid))).toContain('errors recovered after 40 s');
     expect(read(cardOf(attack.guid))).toContain('p99 doubled on checkout');
-    expect(stack.fake.channel(channel).thread(card.ts).filter((m) => read(m).includes('noted'))).toHaveLength(2);
+    expect(
+      stack.fake
+        .channel(channel)
+        .thread(card.ts)
+        .filter((m) => read(m).includes('noted')),
+    ).toHaveLength(2);
   });
 
   it('adds a note once when its signed request is sent again, by command or by the form', async () => {
     const id = nextPerson();
     await stack.login(id, users().owner, { team: 'Platform' });
     const { attack, card } = await previewAndStart(id, 'attack cpu -l 300');
-    const notes = (text: string) => Object.values(stack.sim.state.attacks.get(attack.guid)!.annotations).filter((v) => v.includes(text)).length;
-    const noted = (text: string) => stack.fake.channel(channel).thread(card.ts).filter((m) => read(m).includes(text)).length;
-    const refusals = () => stack.logs.filter((line) => line.msg === 'a note request came again; the note was added once').length;
+    const notes = (text: string) =>
+      Object.values(stack.sim.state.attacks.get(attack.guid)!.annotations).filter((v) => v.includes(text)).length;
+    const noted = (text: string) =>
+      stack.fake
+        .channel(channel)
+        .thread(card.ts)
+        .filter((m) => read(m).includes(text)).length;
+    const refusals = () =>
+      stack.logs.filter((line) => line.msg === 'a note request came again; the note was added once').length;
     const recorder = await SlackRecorder.start(`http://127.0.0.1:${stack.bot.port}/slack/events`);
     stack.fake.setBotUrl(recorder.url);
     try {
@@ -473,8 +641,16 @@ describe('notes', () => {
       expect((await recorder.send(command!)).status).toBe(200);
       await stack.fake.waitFor(() => refusals() === 1 || notes('once by command') > 1, 'the repeated command handled');
 
-      await stack.person(id).channel(channel).messages().find((m) => m.text().includes(attack.guid))!.click('Add note');
-      const modal = await stack.fake.waitFor(() => stack.person(id).modal()?.callbackId === 'attack_note' && stack.person(id).modal(), 'the note form');
+      await stack
+        .person(id)
+        .channel(channel)
+        .messages()
+        .find((m) => m.text().includes(attack.guid))!
+        .click('Add note');
+      const modal = await stack.fake.waitFor(
+        () => stack.person(id).modal()?.callbackId === 'attack_note' && stack.person(id).modal(),
+        'the note form',
+      );
       await modal.fill('Note', 'once by form').submit();
       const [submission] = recorder.find((fields) => fields.get('payload')?.includes('once by form') === true);
       expect((await recorder.send(submission!)).status).toBe(200);
@@ -500,9 +676,26 @@ describe('the poller', () => {
       for (const guid of stack.sim.addAttacks(team.id, 100)) {
         const posted = await stack.deps.slack.post(channel, { text: `card ${guid}` });
         await stack.deps.cards.save({
-          guid, kind: 'attack', teamId: team.id, teamName: team.name, channel, ts: posted.ts, type: 'cpu', args: ['-l', '3600'], targetWords: 'every active client',
-          startedBy: { workspaceId: stack.fake.teamId, userId: id, userName: id }, startedByPlatform: users().owner.email, stage: 'Pending', lifecycle: 'Active',
-          totalClients: undefined, createdAt: new Date().toISOString(), startTime: undefined, endTime: undefined, lengthSeconds: 3600, annotations: {}, haltedBy: [],
+          guid,
+          kind: 'attack',
+          teamId: team.id,
+          teamName: team.name,
+          channel,
+          ts: posted.ts,
+          type: 'cpu',
+          args: ['-l', '3600'],
+          targetWords: 'every active client',
+          startedBy: { workspaceId: stack.fake.teamId, userId: id, userName: id },
+          startedByPlatform: users().owner.email,
+          stage: 'Pending',
+          lifecycle: 'Active',
+          totalClients: undefined,
+          createdAt: new Date().toISOString(),
+          startTime: undefined,
+          endTime: undefined,
+          lengthSeconds: 3600,
+          annotations: {},
+          haltedBy: [],
         });
       }
     }
@@ -529,7 +722,7 @@ describe('the poller', () => {
     expect(stack.sim.requests.slice(mark).filter((r) => r.path === `/attacks/${one!.guid}`)).toHaveLength(1);
   }, 60_000);
 
-  it('keeps cards moving after their starter logs out, with another team member\'s session', async () => {
+  it("keeps cards moving after their starter logs out, with another team member's session", async () => {
     const starter = nextPerson();
     const colleague = nextPerson();
     await stack.login(starter, users().owner, { team: 'Platform' });
@@ -552,7 +745,14 @@ describe('the poller', () => {
       await local.startBot();
       local.advanceClock(120_000);
       expect(await local.poll()).toMatchObject({ teams: 1, cards: 1, updated: 1 });
-      expect(read(local.fake.channel(channel).messages().find((m) => m.text().includes(guid)))).toContain('Successful');
+      expect(
+        read(
+          local.fake
+            .channel(channel)
+            .messages()
+            .find((m) => m.text().includes(guid)),
+        ),
+      ).toContain('Successful');
     } finally {
       await local.stop();
     }

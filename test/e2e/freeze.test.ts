@@ -11,12 +11,12 @@ let n = 0;
 const nextPerson = () => `U0FREEZE${++n}`;
 const users = () => stack.sim.seed.users;
 const teams = () => stack.sim.seed.teams;
-const attacksInSim = () => [...stack.sim.state.attacks.values()];
-const creates = () => stack.sim.requests.filter((r) => r.method === 'POST' && (r.path === '/attacks/new' || r.path === '/attacks'));
+const creates = () =>
+  stack.sim.requests.filter((r) => r.method === 'POST' && (r.path === '/attacks/new' || r.path === '/attacks'));
 const channelText = (id = channel) => stack.fake.channel(id).messages().map(read).join('\n');
 
 describe('freeze', () => {
-  it('halts the team\'s running attacks, refuses every start there, shows on Home and status, and unfreeze allows starts again', async () => {
+  it("halts the team's running attacks, refuses every start there, shows on Home and status, and unfreeze allows starts again", async () => {
     const id = nextPerson();
     await stack.login(id, users().owner, { team: 'Payments' });
     const running = stack.sim.createAttackDirectly(teams().payments.id, { type: 'cpu', args: ['-l', '300'] });
@@ -28,17 +28,26 @@ describe('freeze', () => {
     const reply = await stack.ask(id, 'freeze --reason "checkout incident"', { channel });
     expect(read(reply)).toContain('Payments is frozen');
     expect(channelText()).toMatch(/froze attacks in Payments: checkout incident\. Halted 1 attack/);
-    expect(stack.sim.state.attacks.get(running)!.halt).toEqual(expect.objectContaining({ reason: 'frozen: checkout incident' }));
+    expect(stack.sim.state.attacks.get(running)!.halt).toEqual(
+      expect.objectContaining({ reason: 'frozen: checkout incident' }),
+    );
     // Another team's attack runs on.
     expect(stack.sim.state.attacks.get(elsewhere)!.halt).toBeUndefined();
 
     const refused = await stack.ask(id, 'attack cpu -l 30', { channel });
-    expect(read(refused)).toMatch(/Attacks in Payments are frozen by <@U0FREEZE\d+> since .*: checkout incident\. Nothing was started/);
+    expect(read(refused)).toMatch(
+      /Attacks in Payments are frozen by <@U0FREEZE\d+> since .*: checkout incident\. Nothing was started/,
+    );
     expect(read(refused)).toContain('unfreeze --team Payments');
     expect(read(await stack.ask(id, 'attack cpu -l 30 --yes', { channel }))).toContain('frozen');
     const shown = stack.person(id).ephemerals(channel).length;
     await earlier.click('Start');
-    await stack.fake.waitFor(() => stack.person(id).ephemerals(channel).length > shown && read(stack.person(id).ephemerals(channel).at(-1)).includes('frozen'), 'the refused Start');
+    await stack.fake.waitFor(
+      () =>
+        stack.person(id).ephemerals(channel).length > shown &&
+        read(stack.person(id).ephemerals(channel).at(-1)).includes('frozen'),
+      'the refused Start',
+    );
     expect(creates()).toHaveLength(0);
     // Other teams are not frozen.
     expect(read(await stack.ask(id, 'attack cpu -l 30 --team Platform', { channel }))).toContain('Start');
@@ -58,12 +67,20 @@ describe('freeze', () => {
     const id = nextPerson();
     await stack.login(id, users().owner, { team: 'Payments' });
     await stack.ask(id, 'freeze --team payments --reason "provider outage"', { channel: other });
-    const sneaked = stack.sim.createAttackDirectly(teams().payments.id, { type: 'memory', args: ['-l', '120', '-p', '50'] });
+    const sneaked = stack.sim.createAttackDirectly(teams().payments.id, {
+      type: 'memory',
+      args: ['-l', '120', '-p', '50'],
+    });
     expect(stack.sim.state.attacks.get(sneaked)!.halt).toBeUndefined();
 
     await stack.poll();
-    expect(stack.sim.state.attacks.get(sneaked)!.halt).toEqual(expect.objectContaining({ reason: 'frozen: provider outage' }));
-    await stack.fake.waitFor(() => channelText(other).includes(`Halted memory ${sneaked} in Payments: it started while the team is frozen.`), 'the halt report');
+    expect(stack.sim.state.attacks.get(sneaked)!.halt).toEqual(
+      expect.objectContaining({ reason: 'frozen: provider outage' }),
+    );
+    await stack.fake.waitFor(
+      () => channelText(other).includes(`Halted memory ${sneaked} in Payments: it started while the team is frozen.`),
+      'the halt report',
+    );
     // Halted once: the next pass neither halts nor reports it again.
     const halts = () => stack.sim.requests.filter((r) => r.path === `/attacks/${sneaked}/halt`).length;
     const before = halts();
@@ -86,7 +103,7 @@ describe('freeze', () => {
     expect(read(await stack.ask(other, 'attack cpu -l 30', { channel }))).toContain('frozen');
   });
 
-  it('freezes every team with --all through the platform\'s halt of everything, and refuses it to someone without HALT_ALL', async () => {
+  it("freezes every team with --all through the platform's halt of everything, and refuses it to someone without HALT_ALL", async () => {
     const owner = nextPerson();
     await stack.login(owner, users().owner, { team: 'Platform' });
     const sre = nextPerson();
@@ -96,9 +113,13 @@ describe('freeze', () => {
     expect(denied).toMatch(/HALT_ALL|permission|privilege/i);
     expect(read(await stack.ask(sre, 'attack cpu -l 30', { channel }))).toContain('Start');
 
-    expect(read(await stack.ask(owner, 'freeze --all --reason "major incident"', { channel }))).toContain('every team is frozen');
+    expect(read(await stack.ask(owner, 'freeze --all --reason "major incident"', { channel }))).toContain(
+      'every team is frozen',
+    );
     expect(stack.sim.requests.some((r) => r.method === 'POST' && r.path === '/halts')).toBe(true);
-    expect(read(await stack.ask(sre, 'attack cpu -l 30', { channel }))).toMatch(/Attacks in every team are frozen by .*: major incident/);
+    expect(read(await stack.ask(sre, 'attack cpu -l 30', { channel }))).toMatch(
+      /Attacks in every team are frozen by .*: major incident/,
+    );
     expect(read(await stack.ask(owner, 'unfreeze --team Platform', { channel }))).toContain('unfreeze --all');
     expect(read(await stack.ask(owner, 'unfreeze --all', { channel }))).toContain('no longer frozen');
     expect(read(await stack.ask(sre, 'attack cpu -l 30', { channel }))).toContain('Start');
@@ -128,15 +149,23 @@ describe('freeze', () => {
     await stack.login(id, users().owner, { team: 'Platform' });
     const typo = read(await stack.ask(id, 'freeze --tema Payments --reason x', { channel }));
     expect(typo).toMatch(/--tema is not an option of freeze\. Did you mean --team\?/);
-    expect(read(await stack.ask(id, 'freeze --reason x --teams Payments', { channel }))).toMatch(/--teams .*Did you mean --team\?/);
-    expect(read(await stack.ask(id, 'freeze --all --reason x y', { channel }))).toMatch(/Put the whole reason in quotes/);
+    expect(read(await stack.ask(id, 'freeze --reason x --teams Payments', { channel }))).toMatch(
+      /--teams .*Did you mean --team\?/,
+    );
+    expect(read(await stack.ask(id, 'freeze --all --reason x y', { channel }))).toMatch(
+      /Put the whole reason in quotes/,
+    );
     expect(await stack.deps.freezes.all()).toEqual([]);
     // Nothing of the selected team was halted either.
     expect(stack.sim.requests.some((r) => r.path.endsWith('/halt') || r.path === '/halts')).toBe(false);
 
     await stack.ask(id, 'freeze --reason "platform upgrade"', { channel });
-    expect(read(await stack.ask(id, 'unfreeze --tema Payments', { channel }))).toMatch(/--tema is not an option of unfreeze\. Did you mean --team\?/);
-    expect(read(await stack.ask(id, 'unfreeze --reason done', { channel }))).toMatch(/--reason is not an option of unfreeze/);
+    expect(read(await stack.ask(id, 'unfreeze --tema Payments', { channel }))).toMatch(
+      /--tema is not an option of unfreeze\. Did you mean --team\?/,
+    );
+    expect(read(await stack.ask(id, 'unfreeze --reason done', { channel }))).toMatch(
+      /--reason is not an option of unfreeze/,
+    );
     expect((await stack.deps.freezes.get('team', teams().platform.id))?.reason).toBe('platform upgrade');
   });
 
@@ -149,7 +178,9 @@ describe('freeze', () => {
     await stack.login(solo, users().solo);
 
     // Freezing needs the same: it could not halt anything there.
-    expect(read(await stack.ask(observer, 'freeze --reason "not mine to call"', { channel }))).toMatch(/cannot freeze Platform: .*HALT_WRITE privilege on team Platform/);
+    expect(read(await stack.ask(observer, 'freeze --reason "not mine to call"', { channel }))).toMatch(
+      /cannot freeze Platform: .*HALT_WRITE privilege on team Platform/,
+    );
     expect(await stack.deps.freezes.all()).toEqual([]);
     await stack.ask(owner, 'freeze --reason "platform upgrade"', { channel });
     const lifted = () => channelText().match(/lifted the freeze/g)?.length ?? 0;
@@ -168,14 +199,18 @@ describe('freeze', () => {
   it('refuses --all up front without HALT_ALL, and with it declares first and keeps the freeze when the halt of everything fails', async () => {
     const solo = nextPerson();
     await stack.login(solo, users().solo);
-    expect(read(await stack.ask(solo, 'freeze --all --reason "not mine to call"', { channel }))).toMatch(/HALT_ALL privilege/);
+    expect(read(await stack.ask(solo, 'freeze --all --reason "not mine to call"', { channel }))).toMatch(
+      /HALT_ALL privilege/,
+    );
     expect(stack.sim.requests.some((r) => r.path === '/halts')).toBe(false);
 
     const owner = nextPerson();
     await stack.login(owner, users().owner, { team: 'Platform' });
     stack.sim.faults.inject({ method: 'POST', path: '/halts', kind: 'status', status: 500, times: Infinity });
     const reply = read(await stack.ask(owner, 'freeze --all --reason "major incident"', { channel }));
-    expect(`${reply}\n${channelText()}`).toMatch(/froze attacks in every team: major incident\. :warning: Could not halt what already runs/);
+    expect(`${reply}\n${channelText()}`).toMatch(
+      /froze attacks in every team: major incident\. :warning: Could not halt what already runs/,
+    );
     expect(await stack.deps.freezes.get('all')).toBeDefined();
     expect(read(await stack.ask(solo, 'attack cpu -l 30', { channel }))).toMatch(/Attacks in every team are frozen/);
     stack.sim.faults.clear();
@@ -185,16 +220,27 @@ describe('freeze', () => {
     const id = nextPerson();
     await stack.login(id, users().owner, { team: 'Payments' });
     const running = stack.sim.createAttackDirectly(teams().payments.id);
-    stack.sim.faults.inject({ method: 'GET', path: '/kubernetes/attacks', kind: 'status', status: 503, times: Infinity });
+    stack.sim.faults.inject({
+      method: 'GET',
+      path: '/kubernetes/attacks',
+      kind: 'status',
+      status: 503,
+      times: Infinity,
+    });
     await stack.ask(id, 'freeze --reason "checkout incident"', { channel });
     expect(stack.sim.state.attacks.get(running)!.halt).toBeDefined();
     expect(channelText()).toMatch(/Halted 1 attack: .*Could not read its Kubernetes attacks/);
     await stack.ask(id, 'unfreeze', { channel });
 
     await stack.ask(id, 'freeze --all --reason "major incident"', { channel });
-    const sneaked = [teams().platform.id, teams().payments.id, teams().search.id].map((team) => stack.sim.createAttackDirectly(team));
+    const sneaked = [teams().platform.id, teams().payments.id, teams().search.id].map((team) =>
+      stack.sim.createAttackDirectly(team),
+    );
     await stack.poll();
-    for (const guid of sneaked) expect(stack.sim.state.attacks.get(guid)!.halt).toEqual(expect.objectContaining({ reason: 'frozen: major incident' }));
+    for (const guid of sneaked)
+      expect(stack.sim.state.attacks.get(guid)!.halt).toEqual(
+        expect.objectContaining({ reason: 'frozen: major incident' }),
+      );
     await stack.poll();
     await stack.deps.slack.flush();
     const notices = channelText().match(/The freeze on every team could not read the Kubernetes attacks of Platform/g);
@@ -207,18 +253,26 @@ describe('freeze', () => {
     await stack.login(id, users().owner, { team: 'Payments' });
     await stack.ask(id, 'freeze --reason "provider outage"', { channel });
     const sneaked = stack.sim.createAttackDirectly(teams().payments.id);
-    stack.sim.faults.inject({ method: 'POST', path: `/attacks/${sneaked}/halt`, kind: 'status', status: 500, times: Infinity });
+    stack.sim.faults.inject({
+      method: 'POST',
+      path: `/attacks/${sneaked}/halt`,
+      kind: 'status',
+      status: 500,
+      times: Infinity,
+    });
     await stack.poll();
     await stack.poll();
     expect(stack.sim.state.attacks.get(sneaked)!.halt).toBeUndefined();
     stack.sim.faults.clear();
     await stack.poll();
-    expect(stack.sim.state.attacks.get(sneaked)!.halt).toEqual(expect.objectContaining({ reason: 'frozen: provider outage' }));
+    expect(stack.sim.state.attacks.get(sneaked)!.halt).toEqual(
+      expect.objectContaining({ reason: 'frozen: provider outage' }),
+    );
     await stack.fake.waitFor(() => channelText().includes(`Halted cpu ${sneaked} in Payments`), 'the halt report');
     expect(channelText().match(/Could not halt cpu/g)).toHaveLength(1);
   });
 
-  it('says once in its channel when the declarer\'s session is refused or the declarer left the team', async () => {
+  it("says once in its channel when the declarer's session is refused or the declarer left the team", async () => {
     const id = nextPerson();
     await stack.login(id, users().owner, { team: 'Search' });
     await stack.ask(id, 'freeze --reason "reindex"', { channel });
@@ -226,7 +280,13 @@ describe('freeze', () => {
     stack.sim.createAttackDirectly(teams().search.id);
     await stack.poll();
     await stack.poll();
-    await stack.fake.waitFor(() => /The freeze on Search cannot halt attacks started elsewhere: the platform no longer accepts the session of <@U0FREEZE\d+>/.test(channelText()), 'the session notice');
+    await stack.fake.waitFor(
+      () =>
+        /The freeze on Search cannot halt attacks started elsewhere: the platform no longer accepts the session of <@U0FREEZE\d+>/.test(
+          channelText(),
+        ),
+      'the session notice',
+    );
     expect(channelText().match(/no longer accepts the session/g)).toHaveLength(1);
 
     // Logged in again, as someone who is not in the frozen team.
@@ -238,7 +298,13 @@ describe('freeze', () => {
     await stack.login(left, users().solo);
     await stack.poll();
     await stack.poll();
-    await stack.fake.waitFor(() => /The freeze on Payments cannot halt attacks started elsewhere: <@U0FREEZE\d+> is no longer in Payments/.test(channelText(other)), 'the membership notice');
+    await stack.fake.waitFor(
+      () =>
+        /The freeze on Payments cannot halt attacks started elsewhere: <@U0FREEZE\d+> is no longer in Payments/.test(
+          channelText(other),
+        ),
+      'the membership notice',
+    );
     expect(channelText(other).match(/is no longer in Payments/g)).toHaveLength(1);
   });
 });

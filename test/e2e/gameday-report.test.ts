@@ -30,13 +30,21 @@ async function startGameDay(personId: string, title: string) {
   expect(read(await stack.ask(personId, `gameday start ${title}`, { channel: where }))).toContain('started');
 }
 
-const summaryOf = (title: string) => stack.fake.channel(where).messages().find((m) => read(m).includes(`Game day summary: ${title}`));
+const summaryOf = (title: string) =>
+  stack.fake
+    .channel(where)
+    .messages()
+    .find((m) => read(m).includes(`Game day summary: ${title}`));
 /** The fake Slack lives as long as the file: files shared before this test are not its. */
 let filesBefore = 0;
 beforeEach(() => {
   filesBefore = stack.fake.files().length;
 });
-const reportFiles = () => stack.fake.files().slice(filesBefore).filter((file) => file.channel === where);
+const reportFiles = () =>
+  stack.fake
+    .files()
+    .slice(filesBefore)
+    .filter((file) => file.channel === where);
 
 /** The report's section about one attack: from its heading to the next. */
 function sectionOf(file: UploadedFile, guid: string): string {
@@ -52,9 +60,17 @@ async function gameDayWithTwoAttacks(title: string) {
   const person = await stack.login(nora, users().owner, { team: 'Platform' });
   await startGameDay(nora, title);
   const inChat = await startedAttack(nora, 'attack cpu -l 30 -c 1 --target-tags role=web');
-  const elsewhere = stack.sim.createAttackDirectly(teams().platform.id, { type: 'memory', args: ['-l', '30', '-p', '50'], createUser: 'web-user@acme.test' });
+  const elsewhere = stack.sim.createAttackDirectly(teams().platform.id, {
+    type: 'memory',
+    args: ['-l', '30', '-p', '50'],
+    createUser: 'web-user@acme.test',
+  });
 
-  await person.channel(where).messages().find((m) => m.ts === inChat.card.ts)!.click('File ticket');
+  await person
+    .channel(where)
+    .messages()
+    .find((m) => m.ts === inChat.card.ts)!
+    .click('File ticket');
   const chatTicket = await fileOpenTicket(nora);
   await person.command(`ticket ${elsewhere}`, { channel: where });
   const elsewhereTicket = await fileOpenTicket(nora);
@@ -78,7 +94,9 @@ describe('the game-day report', () => {
     // Shared in the channel itself, after the summary.
     expect(file.threadTs).toBeUndefined();
     const messages = stack.fake.channel(where).messages();
-    expect(messages.findIndex((m) => m.ts === file.messageTs)).toBeGreaterThan(messages.findIndex((m) => m.ts === summaryOf('Report drill')!.ts));
+    expect(messages.findIndex((m) => m.ts === file.messageTs)).toBeGreaterThan(
+      messages.findIndex((m) => m.ts === summaryOf('Report drill')!.ts),
+    );
 
     const report = file.text;
     expect(report).toContain('# Game day report: Report drill');
@@ -100,10 +118,13 @@ describe('the game-day report', () => {
 
     const outside = sectionOf(file, day.elsewhere);
     expect(outside).toContain('### 2. memory');
-    expect(outside).toContain('**Started:** outside the channel (WebApp); created on the platform by web-user@acme.test');
+    expect(outside).toContain(
+      '**Started:** outside the channel (WebApp); created on the platform by web-user@acme.test',
+    );
     expect(outside).toContain('**Arguments:** `-l 30 -p 50`');
     expect(outside).toContain('**Executions** (4 targets)');
-    for (const host of ['platform-web-1', 'platform-web-2', 'platform-db-1', 'platform-cache-1']) expect(outside).toMatch(new RegExp(`\`${host}\`: Successful`));
+    for (const host of ['platform-web-1', 'platform-web-2', 'platform-db-1', 'platform-cache-1'])
+      expect(outside).toMatch(new RegExp(`\`${host}\`: Successful`));
     expect(outside).toContain(`[${day.elsewhereTicket.key}](<${day.elsewhereTicket.url}>)`);
     expect(outside).not.toContain(day.chatTicket.key);
 
@@ -117,7 +138,11 @@ describe('the game-day report', () => {
     expect(read(await stack.ask(nora, 'watch Search', { channel: where }))).toMatch(/Search/);
     await startGameDay(nora, 'Watched drill');
     await startedAttack(nora, 'attack cpu -l 30 -c 1 --target-tags role=web');
-    const watched = stack.sim.createAttackDirectly(teams().search.id, { type: 'cpu', args: ['-l', '30'], createUser: 'search-oncall@acme.test' });
+    const watched = stack.sim.createAttackDirectly(teams().search.id, {
+      type: 'cpu',
+      args: ['-l', '30'],
+      createUser: 'search-oncall@acme.test',
+    });
     const unwatched = stack.sim.createAttackDirectly(teams().payments.id, { type: 'cpu', args: ['-l', '30'] });
     stack.advanceClock(120_000);
     await stack.poll();
@@ -135,7 +160,11 @@ describe('the game-day report', () => {
     await stack.ask(nora, 'watch Search', { channel: where });
     await startGameDay(nora, 'Watch change drill');
     await startedAttack(nora, 'attack cpu -l 30 -c 1 --target-tags role=web');
-    const watched = stack.sim.createAttackDirectly(teams().search.id, { type: 'cpu', args: ['-l', '30'], createUser: 'search-oncall@acme.test' });
+    const watched = stack.sim.createAttackDirectly(teams().search.id, {
+      type: 'cpu',
+      args: ['-l', '30'],
+      createUser: 'search-oncall@acme.test',
+    });
     const watchedLater = stack.sim.createAttackDirectly(teams().payments.id, { type: 'cpu', args: ['-l', '30'] });
     stack.advanceClock(120_000);
     await stack.poll();
@@ -144,7 +173,9 @@ describe('the game-day report', () => {
     await stack.fake.waitFor(() => reportFiles()[0], 'the report file');
 
     // The channel watches other teams after the game day.
-    expect(read(await stack.ask(nora, 'unwatch Search', { channel: where }))).toContain('no longer watches team Search');
+    expect(read(await stack.ask(nora, 'unwatch Search', { channel: where }))).toContain(
+      'no longer watches team Search',
+    );
     await stack.ask(nora, 'watch Payments', { channel: where });
     expect(read(await stack.ask(nora, 'gameday report', { channel: where }))).toContain('is in the channel');
     const again = reportFiles()[1]!;
@@ -152,7 +183,7 @@ describe('the game-day report', () => {
     expect(again.text).not.toContain(watchedLater);
   });
 
-  it('gameday report shares the last ended game day\'s report again, or one named by its id', async () => {
+  it("gameday report shares the last ended game day's report again, or one named by its id", async () => {
     const day = await gameDayWithTwoAttacks('Repost drill');
     await stack.ask(day.nora, 'gameday end', { channel: where });
     const first = await stack.fake.waitFor(() => reportFiles()[0], 'the report file');
@@ -163,20 +194,35 @@ describe('the game-day report', () => {
     expect(read(again)).toMatch(/report of game day Repost drill is in the channel: 2 attacks/);
     const second = reportFiles()[1]!;
     expect(second.title).toBe('Game day report: Repost drill');
-    for (const part of [day.inChat, day.elsewhere, day.chatTicket.key, day.elsewhereTicket.key, 'Nora Quinn', 'web-user@acme.test', '`platform-cache-1`: Successful']) expect(second.text).toContain(part);
+    for (const part of [
+      day.inChat,
+      day.elsewhere,
+      day.chatTicket.key,
+      day.elsewhereTicket.key,
+      'Nora Quinn',
+      'web-user@acme.test',
+      '`platform-cache-1`: Successful',
+    ])
+      expect(second.text).toContain(part);
 
     expect(read(await stack.ask(day.nora, `gameday report ${id}`, { channel: where }))).toContain('is in the channel');
     expect(reportFiles()).toHaveLength(3);
-    expect(read(await stack.ask(day.nora, 'gameday report 0000000000', { channel: where }))).toMatch(/No ended game day of this channel has the id/);
+    expect(read(await stack.ask(day.nora, 'gameday report 0000000000', { channel: where }))).toMatch(
+      /No ended game day of this channel has the id/,
+    );
     expect(reportFiles()).toHaveLength(3);
   });
 
   it('gameday report in a channel where no game day ended says so and shares nothing', async () => {
     const lead = namedPerson('Ida Lund');
     await stack.login(lead, users().owner, { team: 'Platform' });
-    expect(read(await stack.ask(lead, 'gameday report', { channel: where }))).toMatch(/No game day has ended in this channel/);
+    expect(read(await stack.ask(lead, 'gameday report', { channel: where }))).toMatch(
+      /No game day has ended in this channel/,
+    );
     await startGameDay(lead, 'Still going');
-    expect(read(await stack.ask(lead, 'gameday report', { channel: where }))).toMatch(/Still going is still running; its report is shared here when it ends/);
+    expect(read(await stack.ask(lead, 'gameday report', { channel: where }))).toMatch(
+      /Still going is still running; its report is shared here when it ends/,
+    );
     expect(reportFiles()).toEqual([]);
   });
 
@@ -191,8 +237,17 @@ describe('the game-day report', () => {
     stack.sim.faults.inject({ kind: 'status', status: 500, path: '/attacks/range', times: Infinity });
     expect(read(await stack.ask(lead, 'gameday end', { channel: where }))).toContain('ended');
     expect(summaryOf('Outage drill')).toBeDefined();
-    const told = await stack.fake.waitFor(() => stack.fake.channel(where).messages().find((m) => read(m).includes('could not be made')), 'the failure told in the channel');
-    expect(read(told)).toMatch(/full report of game day Outage drill could not be made: the platform failed while handling it\. The summary above stands\. Try again with \/chaos gameday report [0-9a-f]{8}\./);
+    const told = await stack.fake.waitFor(
+      () =>
+        stack.fake
+          .channel(where)
+          .messages()
+          .find((m) => read(m).includes('could not be made')),
+      'the failure told in the channel',
+    );
+    expect(read(told)).toMatch(
+      /full report of game day Outage drill could not be made: the platform failed while handling it\. The summary above stands\. Try again with \/chaos gameday report [0-9a-f]{8}\./,
+    );
     expect(reportFiles()).toEqual([]);
 
     stack.sim.faults.clear();

@@ -19,13 +19,25 @@ const users = () => stack.sim.seed.users;
 
 async function startGameDay(personId: string, title: string) {
   expect(read(await stack.ask(personId, `gameday start ${title}`, { channel: where }))).toContain('started');
-  return stack.fake.waitFor(() => stack.person(personId).channel(where).messages().find((m) => read(m).includes(`Game day: ${title}`)), 'the game-day card');
+  return stack.fake.waitFor(
+    () =>
+      stack
+        .person(personId)
+        .channel(where)
+        .messages()
+        .find((m) => read(m).includes(`Game day: ${title}`)),
+    'the game-day card',
+  );
 }
 
 const startedAttack = (personId: string, text: string) => stack.startAttack(personId, text, where);
 
 const timeline = (card: Message) => stack.fake.channel(where).thread(card.ts).map(read).join('\n');
-const summaryOf = (title: string) => stack.fake.channel(where).messages().find((m) => read(m).includes(`Game day summary: ${title}`));
+const summaryOf = (title: string) =>
+  stack.fake
+    .channel(where)
+    .messages()
+    .find((m) => read(m).includes(`Game day summary: ${title}`));
 
 describe('attacks that fail to start during a game day', () => {
   it('an attack that ends Target Not Found is in the timeline and the summary, with the reason', async () => {
@@ -37,7 +49,15 @@ describe('attacks that fail to start during a game day', () => {
     // Past Pending: the platform found nothing to attack.
     stack.advanceClock(5_000);
     await stack.poll();
-    const line = await stack.fake.waitFor(() => stack.fake.channel(where).thread(gameCard.ts).map(read).find((text) => text.includes('Failed: target not found')), 'the failure in the timeline');
+    const line = await stack.fake.waitFor(
+      () =>
+        stack.fake
+          .channel(where)
+          .thread(gameCard.ts)
+          .map(read)
+          .find((text) => text.includes('Failed: target not found')),
+      'the failure in the timeline',
+    );
     expect(line).toContain(attack.guid);
     expect(line).toContain('cpu');
     expect(line).toMatch(/no host or container matched/i);
@@ -45,7 +65,9 @@ describe('attacks that fail to start during a game day', () => {
 
     await stack.ask(lead, 'gameday end', { channel: where });
     const summary = await stack.fake.waitFor(() => summaryOf('Missing hosts drill'), 'the summary');
-    expect(read(summary)).toMatch(new RegExp(`cpu ${attack.guid}[^\\n]*Target Not Found[^\\n]*no host or container matched`, 'i'));
+    expect(read(summary)).toMatch(
+      new RegExp(`cpu ${attack.guid}[^\\n]*Target Not Found[^\\n]*no host or container matched`, 'i'),
+    );
   });
 
   it('a start the platform refuses is in the timeline and the summary, with the reason, and nothing runs', async () => {
@@ -58,7 +80,15 @@ describe('attacks that fail to start during a game day', () => {
     const refused = await stack.ask(observer, 'attack cpu -l 30 --target-tags role=web --yes', { channel: where });
     expect(read(refused)).toContain('lacks');
     expect(stack.sim.state.attacks.size).toBe(0);
-    const line = await stack.fake.waitFor(() => stack.fake.channel(where).thread(gameCard.ts).map(read).find((text) => text.includes('could not start')), 'the refusal in the timeline');
+    const line = await stack.fake.waitFor(
+      () =>
+        stack.fake
+          .channel(where)
+          .thread(gameCard.ts)
+          .map(read)
+          .find((text) => text.includes('could not start')),
+      'the refusal in the timeline',
+    );
     expect(line).toContain(`<@${observer}>`);
     expect(line).toContain('cpu');
     expect(line).toContain('role=web');
@@ -88,8 +118,14 @@ describe('ending a game day while attacks run', () => {
     expect(summaryOf('Halt on end drill')).toBeUndefined();
     expect(read(await stack.ask(lead, 'gameday status', { channel: where }))).toContain('running');
 
-    await person.ephemerals(where).find((m) => m.ts === warning.ts)!.click('Halt all and end');
-    await stack.fake.waitFor(() => stack.sim.state.attacks.get(attack.guid)!.timeline.haltedAt !== undefined, 'the halt');
+    await person
+      .ephemerals(where)
+      .find((m) => m.ts === warning.ts)!
+      .click('Halt all and end');
+    await stack.fake.waitFor(
+      () => stack.sim.state.attacks.get(attack.guid)!.timeline.haltedAt !== undefined,
+      'the halt',
+    );
     const summary = await stack.fake.waitFor(() => summaryOf('Halt on end drill'), 'the summary');
     expect(read(summary)).toContain(`halted by <@${lead}>`);
     expect(timeline(gameCard)).toContain('halted');
@@ -97,8 +133,16 @@ describe('ending a game day while attacks run', () => {
     // The platform finishes the halt after the game day ended; the summary learns it.
     stack.advanceClock(10_000);
     await stack.poll();
-    await stack.fake.waitFor(() => read(summaryOf('Halt on end drill')).match(/cpu[^\n]*User Halted/), 'the summary updated with the final outcome');
-    expect(stack.fake.channel(where).messages().filter((m) => read(m).includes('Game day summary: Halt on end drill'))).toHaveLength(1);
+    await stack.fake.waitFor(
+      () => read(summaryOf('Halt on end drill')).match(/cpu[^\n]*User Halted/),
+      'the summary updated with the final outcome',
+    );
+    expect(
+      stack.fake
+        .channel(where)
+        .messages()
+        .filter((m) => read(m).includes('Game day summary: Halt on end drill')),
+    ).toHaveLength(1);
   });
 
   it('End anyway ends with the attack running, and the summary is updated once it ends', async () => {
@@ -109,14 +153,20 @@ describe('ending a game day while attacks run', () => {
     stack.advanceClock(10_000);
 
     const warning = await stack.ask(lead, 'gameday end', { channel: where });
-    await person.ephemerals(where).find((m) => m.ts === warning.ts)!.click('End anyway');
+    await person
+      .ephemerals(where)
+      .find((m) => m.ts === warning.ts)!
+      .click('End anyway');
     const summary = await stack.fake.waitFor(() => summaryOf('Run on drill'), 'the summary');
     expect(read(summary)).toMatch(/cpu[^\n]*Running/);
     expect(stack.sim.state.attacks.get(attack.guid)!.timeline.haltedAt).toBeUndefined();
 
     stack.advanceClock(60_000);
     await stack.poll();
-    await stack.fake.waitFor(() => read(summaryOf('Run on drill')).match(/cpu[^\n]*Successful/), 'the summary updated with the final outcome');
+    await stack.fake.waitFor(
+      () => read(summaryOf('Run on drill')).match(/cpu[^\n]*Successful/),
+      'the summary updated with the final outcome',
+    );
     expect(read(summaryOf('Run on drill'))).not.toMatch(/Running/);
   });
 
@@ -128,10 +178,21 @@ describe('ending a game day while attacks run', () => {
 
     const before = person.ephemerals(where).length;
     await gameCard.click('End game day', { confirm: true });
-    const warning = await stack.fake.waitFor(() => person.ephemerals(where).length > before && person.ephemerals(where).at(-1), 'the warning');
+    const warning = await stack.fake.waitFor(
+      () => person.ephemerals(where).length > before && person.ephemerals(where).at(-1),
+      'the warning',
+    );
     expect(read(warning)).toContain(attack.guid);
     await warning.click('Cancel');
-    await stack.fake.waitFor(() => read(person.ephemerals(where).find((m) => m.ts === warning.ts)).match(/goes on/) && !person.ephemerals(where).find((m) => m.ts === warning.ts)!.buttons().length, 'the warning replaced');
+    await stack.fake.waitFor(
+      () =>
+        read(person.ephemerals(where).find((m) => m.ts === warning.ts)).match(/goes on/) &&
+        !person
+          .ephemerals(where)
+          .find((m) => m.ts === warning.ts)!
+          .buttons().length,
+      'the warning replaced',
+    );
     expect(summaryOf('Button drill')).toBeUndefined();
     expect(read(await stack.ask(lead, 'gameday status', { channel: where }))).toMatch(/Button drill · running/);
     expect(stack.sim.state.attacks.get(attack.guid)!.timeline.haltedAt).toBeUndefined();
@@ -144,7 +205,9 @@ describe('ending a game day while attacks run', () => {
     await startedAttack(lead, 'attack cpu -l 30 --target-tags role=web');
     stack.advanceClock(120_000);
     expect(read(await stack.ask(lead, 'gameday end', { channel: where }))).toContain('ended');
-    expect(read(await stack.fake.waitFor(() => summaryOf('Quiet drill'), 'the summary'))).toMatch(/cpu[^\n]*Successful/);
+    expect(read(await stack.fake.waitFor(() => summaryOf('Quiet drill'), 'the summary'))).toMatch(
+      /cpu[^\n]*Successful/,
+    );
   });
 });
 
@@ -155,10 +218,14 @@ describe('starting a game day', () => {
     const refused = read(await stack.ask(lead, 'gameday start Drill --team Payments', { channel: where }));
     expect(refused).toMatch(/--team is not an option of gameday start: it takes a title and --guard/);
     expect(await stack.deps.gameDays.running(where)).toBeUndefined();
-    expect(read(await stack.ask(lead, 'gameday start Drill -t 5', { channel: where }))).toMatch(/-t is not an option of gameday start/);
+    expect(read(await stack.ask(lead, 'gameday start Drill -t 5', { channel: where }))).toMatch(
+      /-t is not an option of gameday start/,
+    );
     expect(await stack.deps.gameDays.running(where)).toBeUndefined();
 
-    expect(read(await stack.ask(lead, 'gameday start "Drill --team Payments"', { channel: where }))).toContain('started');
+    expect(read(await stack.ask(lead, 'gameday start "Drill --team Payments"', { channel: where }))).toContain(
+      'started',
+    );
     expect((await stack.deps.gameDays.running(where))?.title).toContain('Drill --team Payments');
   });
 });

@@ -14,12 +14,20 @@ stackForFile(
 let n = 0;
 const nextPerson = () => `U0GUARD${++n}`;
 const users = () => stack.sim.seed.users;
-const attacksInSim = () => [...stack.sim.state.attacks.values()];
 const creates = () => stack.sim.requests.filter((r) => r.method === 'POST' && r.path === '/attacks/new');
-const monitorReads = (id: number) => stack.sim.requests.filter((r) => r.method === 'GET' && r.path === `/monitoringA/monitors/${id}`).length;
-const cardOf = (guid: string) => stack.fake.channel(channel).messages().find((m) => m.text().includes(guid));
+const monitorReads = (id: number) =>
+  stack.sim.requests.filter((r) => r.method === 'GET' && r.path === `/monitoringA/monitors/${id}`).length;
+const cardOf = (guid: string) =>
+  stack.fake
+    .channel(channel)
+    .messages()
+    .find((m) => m.text().includes(guid));
 const threadOf = (ts: string) => stack.fake.channel(channel).thread(ts).map(read).join('\n');
-const gameDayCard = (title: string) => stack.fake.channel(channel).messages().find((m) => read(m).includes(`Game day: ${title}`))!;
+const gameDayCard = (title: string) =>
+  stack.fake
+    .channel(channel)
+    .messages()
+    .find((m) => read(m).includes(`Game day: ${title}`))!;
 
 const startNow = (personId: string, text: string) => stack.startAttack(personId, text, channel);
 
@@ -45,13 +53,19 @@ describe('guards on a game day', () => {
     // Read once for both attacks: the cost grows with guards, not attacks.
     expect(monitorReads(1234567)).toBe(reads + 1);
     for (const { attack } of [first, second]) {
-      expect(stack.sim.state.attacks.get(attack.guid)!.halt).toEqual(expect.objectContaining({ reason: 'guard checkout p99 latency (1234567) fired' }));
+      expect(stack.sim.state.attacks.get(attack.guid)!.halt).toEqual(
+        expect.objectContaining({ reason: 'guard checkout p99 latency (1234567) fired' }),
+      );
     }
     await stack.poll();
     const card = read(cardOf(first.attack.guid));
     expect(card).toMatch(/checkout p99 latency \(1234567\): Alert · fired .*, halted this attack/);
-    expect(threadOf(first.card.ts)).toMatch(/Guard checkout p99 latency \(1234567\) fired \(Alert\) at .*: halted this attack/);
-    expect(threadOf(gameDayCard('Latency drill').ts)).toMatch(new RegExp(`fired \\(Alert\\) at .*: halted cpu ${first.attack.guid}, memory ${second.attack.guid}`));
+    expect(threadOf(first.card.ts)).toMatch(
+      /Guard checkout p99 latency \(1234567\) fired \(Alert\) at .*: halted this attack/,
+    );
+    expect(threadOf(gameDayCard('Latency drill').ts)).toMatch(
+      new RegExp(`fired \\(Alert\\) at .*: halted cpu ${first.attack.guid}, memory ${second.attack.guid}`),
+    );
     // Halted once: the next passes do not halt again.
     const halts = stack.sim.requests.filter((r) => r.path.endsWith('/halt')).length;
     await stack.poll();
@@ -63,9 +77,13 @@ describe('guards on a game day', () => {
     await stack.login(id, users().owner, { team: 'Platform' });
     stack.sim.setAlertState('CheckoutErrorRate', 'firing');
     await stack.ask(id, 'gameday start Error drill', { channel });
-    expect(read(await stack.ask(id, 'gameday guard b:CheckoutErrorRate', { channel }))).toContain('CheckoutErrorRate: firing');
+    expect(read(await stack.ask(id, 'gameday guard b:CheckoutErrorRate', { channel }))).toContain(
+      'CheckoutErrorRate: firing',
+    );
     for (const text of ['attack cpu -l 30', 'attack cpu -l 30 --yes']) {
-      expect(read(await stack.ask(id, text, { channel }))).toContain('Not started: its guard CheckoutErrorRate (firing) says the system is unhealthy');
+      expect(read(await stack.ask(id, text, { channel }))).toContain(
+        'Not started: its guard CheckoutErrorRate (firing) says the system is unhealthy',
+      );
     }
     expect(creates()).toHaveLength(0);
     stack.sim.setAlertState('CheckoutErrorRate', 'inactive');
@@ -94,13 +112,23 @@ describe('guards on a game day', () => {
     expect(read(preview)).toContain('checkout p99 latency (1234567): OK');
     stack.sim.setMonitorState(1234567, 'No Data');
     await preview.click('Start');
-    const reply = await stack.fake.waitFor(() => stack.person(id).ephemerals(channel).map(read).find((t) => t.includes('cannot be told')), 'the refusal');
-    expect(reply).toContain('Nothing was started: run the command again, and its preview shows the guards and offers Start anyway.');
+    const reply = await stack.fake.waitFor(
+      () =>
+        stack
+          .person(id)
+          .ephemerals(channel)
+          .map(read)
+          .find((t) => t.includes('cannot be told')),
+      'the refusal',
+    );
+    expect(reply).toContain(
+      'Nothing was started: run the command again, and its preview shows the guards and offers Start anyway.',
+    );
     expect(reply).not.toContain('--yes');
     expect(creates()).toHaveLength(0);
   });
 
-  it('when the guard owner\'s session has expired, asks the channel to halt what it could not, each attack by name or all, and tells the owner', async () => {
+  it("when the guard owner's session has expired, asks the channel to halt what it could not, each attack by name or all, and tells the owner", async () => {
     const owner = nextPerson();
     const starter = nextPerson();
     await stack.login(owner, users().owner, { team: 'Platform' });
@@ -111,19 +139,30 @@ describe('guards on a game day', () => {
     stack.sim.setMonitorState(1234570, 'Alert');
     await stack.poll();
     expect(stack.sim.state.attacks.get(attack.guid)!.halt).toBeUndefined();
-    const ask = await stack.fake.waitFor(() => stack.fake.channel(channel).messages().find((m) => read(m).includes('could not halt')), 'the request to halt');
+    const ask = await stack.fake.waitFor(
+      () =>
+        stack.fake
+          .channel(channel)
+          .messages()
+          .find((m) => read(m).includes('could not halt')),
+      'the request to halt',
+    );
     expect(read(ask)).toContain(attack.guid);
     // A Halt for the attack itself, and Halt all.
     expect(ask.buttons().map((b) => b.text)).toEqual([`Halt cpu · ${attack.guid.slice(0, 8)}`, 'Halt all']);
     const dm = await stack.fake.waitFor(() => stack.fake.channel(owner).messages().at(-1), 'the direct message');
     expect(read(dm)).toContain('Your guard');
     expect(read(dm)).toContain('log in again');
-    const seen = stack.person(starter).channel(channel).messages().find((m) => read(m).includes('could not halt'))!;
+    const seen = stack
+      .person(starter)
+      .channel(channel)
+      .messages()
+      .find((m) => read(m).includes('could not halt'))!;
     await seen.click(`Halt cpu · ${attack.guid.slice(0, 8)}`);
     await stack.fake.waitFor(() => stack.sim.state.attacks.get(attack.guid)!.halt, 'the halt from the button');
   });
 
-  it('halts with the session of another person who set the same guard when the first one\'s has expired', async () => {
+  it("halts with the session of another person who set the same guard when the first one's has expired", async () => {
     const lead = nextPerson();
     const starter = nextPerson();
     await stack.login(lead, users().owner, { team: 'Platform' });
@@ -133,7 +172,9 @@ describe('guards on a game day', () => {
     stack.sim.expireSession(users().solo.email);
     stack.sim.setMonitorState(1234567, 'Alert');
     await stack.poll();
-    expect(stack.sim.state.attacks.get(attack.guid)!.halt).toEqual(expect.objectContaining({ reason: 'guard checkout p99 latency (1234567) fired' }));
+    expect(stack.sim.state.attacks.get(attack.guid)!.halt).toEqual(
+      expect.objectContaining({ reason: 'guard checkout p99 latency (1234567) fired' }),
+    );
     expect(threadOf(cardOf(attack.guid)!.ts)).toContain(`halted this attack with <@${lead}>'s session`);
   });
 
@@ -160,17 +201,27 @@ describe('guards on a game day', () => {
     await stack.ask(id, 'gameday start Partial drill --guard a:1234567', { channel });
     const first = await startNow(id, 'attack cpu -l 300 -c 1');
     const second = await startNow(id, 'attack memory -l 300 -p 20');
-    stack.sim.faults.inject({ method: 'POST', path: `/attacks/${first.attack.guid}/halt`, kind: 'status', status: 500, times: Infinity });
+    stack.sim.faults.inject({
+      method: 'POST',
+      path: `/attacks/${first.attack.guid}/halt`,
+      kind: 'status',
+      status: 500,
+      times: Infinity,
+    });
     stack.sim.setMonitorState(1234567, 'Alert');
     await stack.poll();
     expect(stack.sim.state.attacks.get(first.attack.guid)!.halt).toBeUndefined();
-    expect(stack.sim.state.attacks.get(second.attack.guid)!.halt).toEqual(expect.objectContaining({ reason: 'guard checkout p99 latency (1234567) fired' }));
+    expect(stack.sim.state.attacks.get(second.attack.guid)!.halt).toEqual(
+      expect.objectContaining({ reason: 'guard checkout p99 latency (1234567) fired' }),
+    );
     const timeline = () => threadOf(gameDayCard('Partial drill').ts);
     expect(timeline()).toMatch(new RegExp(`fired \\(Alert\\) at .*: halted memory ${second.attack.guid}`));
 
     stack.sim.faults.clear();
     await stack.poll();
-    expect(stack.sim.state.attacks.get(first.attack.guid)!.halt).toEqual(expect.objectContaining({ reason: 'guard checkout p99 latency (1234567) fired' }));
+    expect(stack.sim.state.attacks.get(first.attack.guid)!.halt).toEqual(
+      expect.objectContaining({ reason: 'guard checkout p99 latency (1234567) fired' }),
+    );
     expect(timeline()).toMatch(new RegExp(`fired \\(Alert\\) at .*: halted cpu ${first.attack.guid}`));
   });
 
@@ -198,14 +249,19 @@ describe('guards on a game day', () => {
   });
 });
 
-const guardForm = (id: string) => stack.fake.waitFor(() => stack.person(id).modal()?.callbackId === 'gameday_guard_picker' && stack.person(id).modal(), 'the guard form');
+const guardForm = (id: string) =>
+  stack.fake.waitFor(
+    () => stack.person(id).modal()?.callbackId === 'gameday_guard_picker' && stack.person(id).modal(),
+    'the guard form',
+  );
 
 async function openGuardForm(id: string) {
   await stack.person(id).command('gameday guard', { channel });
   return guardForm(id);
 }
 
-const monitorSearches = () => stack.sim.requests.filter((r) => r.method === 'GET' && r.path === '/monitoringA/monitors');
+const monitorSearches = () =>
+  stack.sim.requests.filter((r) => r.method === 'GET' && r.path === '/monitoringA/monitors');
 const alertReads = () => stack.sim.requests.filter((r) => r.method === 'GET' && r.path === '/monitoringB/alerts');
 
 describe('the guard form (gameday guard without a guard)', () => {
@@ -216,27 +272,45 @@ describe('the guard form (gameday guard without a guard)', () => {
     const modal = await openGuardForm(id);
     expect(read(modal)).toContain('Form drill');
     const values = JSON.stringify(modal.values());
-    for (const configured of ['acme-metrics', 'app.monitoring-a.example', 'https://alerts.monitoring-b.example']) expect(values).toContain(configured);
+    for (const configured of ['acme-metrics', 'app.monitoring-a.example', 'https://alerts.monitoring-b.example'])
+      expect(values).toContain(configured);
 
     const monitors = await modal.search('Monitor (monitoringA)', 'checkout');
-    expect(monitors.map((o) => o.text)).toEqual(expect.arrayContaining(['checkout p99 latency (1234567)', 'checkout error budget burn (1234568)']));
-    expect(monitorSearches().at(-1)!.query).toEqual(expect.objectContaining({ searchString: 'checkout', monitoringAIntegrationName: 'acme-metrics', domain: 'app.monitoring-a.example' }));
+    expect(monitors.map((o) => o.text)).toEqual(
+      expect.arrayContaining(['checkout p99 latency (1234567)', 'checkout error budget burn (1234568)']),
+    );
+    expect(monitorSearches().at(-1)!.query).toEqual(
+      expect.objectContaining({
+        searchString: 'checkout',
+        monitoringAIntegrationName: 'acme-metrics',
+        domain: 'app.monitoring-a.example',
+      }),
+    );
     // An id finds its monitor.
-    expect((await modal.search('Monitor (monitoringA)', '1234569')).map((o) => o.text)).toEqual(['cart queue depth (1234569)']);
+    expect((await modal.search('Monitor (monitoringA)', '1234569')).map((o) => o.text)).toEqual([
+      'cart queue depth (1234569)',
+    ]);
     expect((await modal.search('Alert (monitoringB)', 'Checkout')).map((o) => o.text)).toEqual(['CheckoutErrorRate']);
-    expect(alertReads().at(-1)!.query).toEqual(expect.objectContaining({ monitoringBUri: 'https://alerts.monitoring-b.example' }));
+    expect(alertReads().at(-1)!.query).toEqual(
+      expect.objectContaining({ monitoringBUri: 'https://alerts.monitoring-b.example' }),
+    );
 
     await modal.select('Monitor (monitoringA)', 'checkout p99 latency (1234567)');
     await modal.select('Alert (monitoringB)', 'CheckoutErrorRate');
     await modal.submit();
-    const done = await stack.fake.waitFor(() => stack.person(id).modal()?.title === 'Guards set' && stack.person(id).modal(), 'the confirmation');
+    const done = await stack.fake.waitFor(
+      () => stack.person(id).modal()?.title === 'Guards set' && stack.person(id).modal(),
+      'the confirmation',
+    );
     expect(read(done)).toMatch(/checkout p99 latency \(1234567\): OK/);
     expect(read(done)).toContain('CheckoutErrorRate: inactive');
     expect(threadOf(gameDayCard('Form drill').ts)).toContain('set 2 guards on this game day');
 
     // The chosen guards now guard the game day: a firing alert refuses starts here.
     stack.sim.setAlertState('CheckoutErrorRate', 'firing');
-    expect(read(await stack.ask(id, 'attack cpu -l 30 --yes', { channel }))).toContain('Not started: its guard CheckoutErrorRate (firing)');
+    expect(read(await stack.ask(id, 'attack cpu -l 30 --yes', { channel }))).toContain(
+      'Not started: its guard CheckoutErrorRate (firing)',
+    );
     expect(creates()).toHaveLength(0);
   });
 
@@ -245,13 +319,22 @@ describe('the guard form (gameday guard without a guard)', () => {
     await stack.login(id, users().owner, { team: 'Platform' });
     await stack.ask(id, 'gameday start Override drill', { channel });
     const modal = await openGuardForm(id);
-    modal.fill('monitoringA integration', 'other-metrics').fill('monitoringA domain', 'metrics.other.example').fill('monitoringB URI', 'https://alerts.other.example');
+    modal
+      .fill('monitoringA integration', 'other-metrics')
+      .fill('monitoringA domain', 'metrics.other.example')
+      .fill('monitoringB URI', 'https://alerts.other.example');
     const offered = await modal.search('Monitor (monitoringA)', 'checkout');
-    expect(monitorSearches().at(-1)!.query).toEqual(expect.objectContaining({ monitoringAIntegrationName: 'other-metrics', domain: 'metrics.other.example' }));
+    expect(monitorSearches().at(-1)!.query).toEqual(
+      expect.objectContaining({ monitoringAIntegrationName: 'other-metrics', domain: 'metrics.other.example' }),
+    );
     // The demo company has no such integration: the search says so, naming the product.
     expect(offered.map((o) => o.text)).toEqual(['No monitoringA integration “other-metrics” at metrics.other.example']);
-    expect((await modal.search('Alert (monitoringB)', 'Checkout')).map((o) => o.text)).toEqual(['No monitoringB integration at https://alerts.other.example']);
-    expect(alertReads().at(-1)!.query).toEqual(expect.objectContaining({ monitoringBUri: 'https://alerts.other.example' }));
+    expect((await modal.search('Alert (monitoringB)', 'Checkout')).map((o) => o.text)).toEqual([
+      'No monitoringB integration at https://alerts.other.example',
+    ]);
+    expect(alertReads().at(-1)!.query).toEqual(
+      expect.objectContaining({ monitoringBUri: 'https://alerts.other.example' }),
+    );
   });
 
   it('keeps the form open with field errors for bad or unreadable choices, and adds nothing', async () => {
@@ -262,12 +345,16 @@ describe('the guard form (gameday guard without a guard)', () => {
     const modal = await openGuardForm(id);
 
     await modal.submit();
-    expect(modal.errors()).toEqual({ 'Monitor (monitoringA)': 'Choose a monitor or an alert to guard the game day with.' });
+    expect(modal.errors()).toEqual({
+      'Monitor (monitoringA)': 'Choose a monitor or an alert to guard the game day with.',
+    });
 
     await modal.select('Monitor (monitoringA)', 'checkout p99 latency (1234567)');
     modal.fill('monitoringA integration', '');
     await modal.submit();
-    expect(modal.errors()).toEqual({ 'monitoringA integration': 'Name the monitoringA integration the monitors are read through.' });
+    expect(modal.errors()).toEqual({
+      'monitoringA integration': 'Name the monitoringA integration the monitors are read through.',
+    });
 
     // Chosen through the right integration, then pointed at one the company lacks.
     modal.fill('monitoringA integration', 'gone-metrics');
@@ -295,9 +382,15 @@ describe('the guard form (gameday guard without a guard)', () => {
     await stack.ask(id, 'gameday start Missing drill', { channel });
     const modal = await openGuardForm(id);
     modal.fill('monitoringA integration', 'gone-metrics');
-    await modal.select('Monitor (monitoringA)', 'No monitoringA integration “gone-metrics” at app.monitoring-a.example');
+    await modal.select(
+      'Monitor (monitoringA)',
+      'No monitoringA integration “gone-metrics” at app.monitoring-a.example',
+    );
     await modal.submit();
-    expect(modal.errors()).toEqual({ 'Monitor (monitoringA)': 'That choice is not a monitor: correct the integration name and domain, then search again.' });
+    expect(modal.errors()).toEqual({
+      'Monitor (monitoringA)':
+        'That choice is not a monitor: correct the integration name and domain, then search again.',
+    });
   });
 });
 
@@ -310,7 +403,8 @@ describe('guards on the game-day surfaces', () => {
     const card = () => read(gameDayCard('Card drill'));
     expect(card()).toMatch(/Guards\n.*checkout p99 latency \(1234567\): OK\n.*CheckoutErrorRate: inactive/);
 
-    const updates = () => stack.fake.callsTo('chat.update').filter((c) => c.args['ts'] === gameDayCard('Card drill').ts).length;
+    const updates = () =>
+      stack.fake.callsTo('chat.update').filter((c) => c.args['ts'] === gameDayCard('Card drill').ts).length;
     await stack.poll();
     const settled = updates();
     // Nothing changed: the card is not redrawn.
@@ -332,9 +426,13 @@ describe('guards on the game-day surfaces', () => {
     const mine = await startNow(owner, 'attack cpu -l 300 -c 1');
     stack.sim.setMonitorState(1234567, 'Alert');
     await stack.poll();
-    expect(stack.sim.state.attacks.get(mine.attack.guid)!.halt).toEqual(expect.objectContaining({ reason: 'guard checkout p99 latency (1234567) fired' }));
+    expect(stack.sim.state.attacks.get(mine.attack.guid)!.halt).toEqual(
+      expect.objectContaining({ reason: 'guard checkout p99 latency (1234567) fired' }),
+    );
     const timeline = () => threadOf(gameDayCard('Trip drill').ts);
-    expect(timeline()).toMatch(new RegExp(`Guard checkout p99 latency \\(1234567\\) fired \\(Alert\\) at .*: halted cpu ${mine.attack.guid}`));
+    expect(timeline()).toMatch(
+      new RegExp(`Guard checkout p99 latency \\(1234567\\) fired \\(Alert\\) at .*: halted cpu ${mine.attack.guid}`),
+    );
     expect(read(gameDayCard('Trip drill'))).toMatch(/checkout p99 latency \(1234567\): Alert · fired/);
 
     // The alert's owner can no longer halt: the trip says which attack it could not halt.
@@ -344,15 +442,34 @@ describe('guards on the game-day surfaces', () => {
     stack.sim.setAlertState('CheckoutErrorRate', 'firing');
     await stack.poll();
     expect(stack.sim.state.attacks.get(theirs.attack.guid)!.halt).toBeUndefined();
-    expect(timeline()).toMatch(new RegExp(`Guard CheckoutErrorRate fired \\(firing\\) at .*: <@${owner}>'s session could not halt memory ${theirs.attack.guid}: halt it now`));
+    expect(timeline()).toMatch(
+      new RegExp(
+        `Guard CheckoutErrorRate fired \\(firing\\) at .*: <@${owner}>'s session could not halt memory ${theirs.attack.guid}: halt it now`,
+      ),
+    );
 
     await stack.ask(starter, `halt ${theirs.attack.guid}`, { channel });
     const ended = await stack.ask(starter, 'gameday end', { channel });
     if (read(ended).includes('still running')) await ended.click('End anyway');
-    const summary = await stack.fake.waitFor(() => stack.fake.channel(channel).messages().find((m) => read(m).includes('Game day summary: Trip drill')), 'the summary');
+    const summary = await stack.fake.waitFor(
+      () =>
+        stack.fake
+          .channel(channel)
+          .messages()
+          .find((m) => read(m).includes('Game day summary: Trip drill')),
+      'the summary',
+    );
     const trips = read(summary);
-    expect(trips).toMatch(new RegExp(`Guard trips\n• checkout p99 latency \\(1234567\\) fired \\(Alert\\) .*, guard of <@${owner}>: halted cpu ${mine.attack.guid}`));
-    expect(trips).toMatch(new RegExp(`• CheckoutErrorRate fired \\(firing\\) .*, guard of <@${owner}>: <@${owner}>'s session could not halt memory ${theirs.attack.guid}`));
+    expect(trips).toMatch(
+      new RegExp(
+        `Guard trips\n• checkout p99 latency \\(1234567\\) fired \\(Alert\\) .*, guard of <@${owner}>: halted cpu ${mine.attack.guid}`,
+      ),
+    );
+    expect(trips).toMatch(
+      new RegExp(
+        `• CheckoutErrorRate fired \\(firing\\) .*, guard of <@${owner}>: <@${owner}>'s session could not halt memory ${theirs.attack.guid}`,
+      ),
+    );
   });
 
   it('records a trip while nothing runs, once, as the guard turns unhealthy', async () => {
@@ -368,10 +485,12 @@ describe('guards on the game-day surfaces', () => {
     expect(timeline).toContain('no attack it covers was running');
   });
 
-  it('shows in status the guards of the person\'s game days and of live attacks, with their last state', async () => {
+  it("shows in status the guards of the person's game days and of live attacks, with their last state", async () => {
     const id = nextPerson();
     await stack.login(id, users().owner, { team: 'Platform' });
-    expect(read(await stack.ask(id, 'status', { channel }))).toContain('Guards\nNone on your game days or live attacks.');
+    expect(read(await stack.ask(id, 'status', { channel }))).toContain(
+      'Guards\nNone on your game days or live attacks.',
+    );
     await stack.ask(id, 'gameday start Status drill --guard a:1234567', { channel });
     // An attack's own guard, besides the game day's.
     const { attack } = await startNow(id, 'attack cpu -l 300 -c 1 --guard b:CheckoutErrorRate');
@@ -394,11 +513,18 @@ describe('a guarded attack whose card Slack did not take', () => {
       expect(read(reply)).toContain('Started');
       own.fake.faults.clear();
       const guid = [...own.sim.state.attacks.keys()].at(-1)!;
-      expect(own.fake.channel(channel).messages().some((m) => m.text().includes(guid))).toBe(false);
+      expect(
+        own.fake
+          .channel(channel)
+          .messages()
+          .some((m) => m.text().includes(guid)),
+      ).toBe(false);
       await own.poll();
       own.sim.setMonitorState(1234567, 'Alert');
       await own.poll();
-      expect(own.sim.state.attacks.get(guid)!.halt).toEqual(expect.objectContaining({ reason: 'guard checkout p99 latency (1234567) fired' }));
+      expect(own.sim.state.attacks.get(guid)!.halt).toEqual(
+        expect.objectContaining({ reason: 'guard checkout p99 latency (1234567) fired' }),
+      );
     } finally {
       await own.stop();
     }

@@ -34,12 +34,15 @@ const users = () => stack.sim.seed.users;
 /** Pending, Distributed and Initializing, then the run, then TearingDown: an attack of `seconds` has ended after this. */
 const endOf = (seconds: number) => 4 * stageMs + seconds * 1000 + 1000;
 const attacksInSim = () => [...stack.sim.state.attacks.values()];
-const haltCalls = () => stack.sim.requests.filter((r) => r.method === 'POST' && r.path.endsWith('/halt'));
 /** Audit lines of one kind for one person (the log runs on across tests). */
-const audits = (kind: string, personId: string) => stack.logs.filter((line) => line['audit'] === kind && line['slackUser'] === personId);
+const audits = (kind: string, personId: string) =>
+  stack.logs.filter((line) => line['audit'] === kind && line['slackUser'] === personId);
 
 function cardOf(guid: string): Message | undefined {
-  return stack.fake.channel(channel).messages().find((m) => m.text().includes(guid));
+  return stack.fake
+    .channel(channel)
+    .messages()
+    .find((m) => m.text().includes(guid));
 }
 
 function threadOf(guid: string): string[] {
@@ -49,7 +52,15 @@ function threadOf(guid: string): string[] {
 async function startWithCard(personId: string, text: string) {
   await stack.ask(personId, `${text} --yes`, { channel });
   const attack = attacksInSim().at(-1)!;
-  const card = await stack.fake.waitFor(() => stack.person(personId).channel(channel).messages().find((m) => m.text().includes(attack.guid)), 'the attack card');
+  const card = await stack.fake.waitFor(
+    () =>
+      stack
+        .person(personId)
+        .channel(channel)
+        .messages()
+        .find((m) => m.text().includes(attack.guid)),
+    'the attack card',
+  );
   return { attack, card };
 }
 
@@ -59,13 +70,26 @@ async function kubernetesAttack(personId: string, seconds: number): Promise<stri
   const object = stack.sim.seed.kubernetesObjects[0]!;
   return api.kubernetes.create({
     impactDefinition: { cliArgs: ['cpu', '-l', String(seconds)] },
-    targetDefinition: { strategy: { k8sObjects: [{ clusterId: object.clusterId, namespace: object.namespace, kind: object.kind, name: object.name }] } },
+    targetDefinition: {
+      strategy: {
+        k8sObjects: [
+          { clusterId: object.clusterId, namespace: object.namespace, kind: object.kind, name: object.name },
+        ],
+      },
+    },
   });
 }
 
 /** The newest ephemeral reply a person got in the channel that says `words`. */
 function replySaying(personId: string, words: string, where = channel) {
-  return stack.fake.waitFor(() => stack.person(personId).ephemerals(where).find((m) => read(m).includes(words)), `a reply saying “${words}”`);
+  return stack.fake.waitFor(
+    () =>
+      stack
+        .person(personId)
+        .ephemerals(where)
+        .find((m) => read(m).includes(words)),
+    `a reply saying “${words}”`,
+  );
 }
 
 describe('a Halt on an attack that had already ended', () => {
@@ -103,7 +127,9 @@ describe('a Halt on an attack that had already ended', () => {
     expect(reply).toContain('already ended (Successful)');
     expect(reply).not.toContain('Halt requested');
     expect(reply).not.toContain('card shows the progress');
-    expect(read(await stack.ask(id, `halt ${failed.guid}`, { channel }))).toContain('already ended (Failed: target not found)');
+    expect(read(await stack.ask(id, `halt ${failed.guid}`, { channel }))).toContain(
+      'already ended (Failed: target not found)',
+    );
     expect(threadOf(attack.guid).filter((m) => m.includes('halted this attack'))).toEqual([]);
   });
 
@@ -114,7 +140,10 @@ describe('a Halt on an attack that had already ended', () => {
     await card.click('Halt');
     const reply = await replySaying(id, 'Halt requested');
     expect(read(reply)).not.toContain('already ended');
-    await stack.fake.waitFor(() => threadOf(attack.guid).find((m) => m.includes(`<@${id}> halted this attack`)), 'the halt in the thread');
+    await stack.fake.waitFor(
+      () => threadOf(attack.guid).find((m) => m.includes(`<@${id}> halted this attack`)),
+      'the halt in the thread',
+    );
     await stack.deps.slack.flush();
     expect(read(cardOf(attack.guid))).toContain(`Halt requested by <@${id}>`);
     expect(audits('attack_halted', id)).toHaveLength(1);
@@ -147,7 +176,9 @@ describe('a Halt on an attack that had already ended', () => {
     expect(reply).toContain('is already being halted');
     expect(reply).not.toContain('Halt requested');
     await stack.deps.slack.flush();
-    expect(threadOf(attack.guid).filter((m) => m.includes('halted this attack'))).toEqual([`:octagonal_sign: <@${id}> halted this attack.`]);
+    expect(threadOf(attack.guid).filter((m) => m.includes('halted this attack'))).toEqual([
+      `:octagonal_sign: <@${id}> halted this attack.`,
+    ]);
     expect(stack.sim.state.attacks.get(attack.guid)!.halt).toEqual(note);
     expect(audits('attack_halted', other)).toEqual([]);
   });
@@ -189,11 +220,20 @@ describe('a Halt on an attack that had already ended', () => {
     await home.click('Halt');
     await stack.fake.waitFor(() => stack.homePublishes(id) > published, 'Home redrawn after the halt');
     // The answer to a click on Home shows in a modal over it.
-    const said = await stack.fake.waitFor(() => stack.person(id).modal()?.callbackId === 'notice' && stack.person(id).modal(), 'the answer');
+    const said = await stack.fake.waitFor(
+      () => stack.person(id).modal()?.callbackId === 'notice' && stack.person(id).modal(),
+      'the answer',
+    );
     expect(read(said)).toContain('already ended (Successful)');
     expect(read(said)).not.toContain('Halt requested');
     expect(read(stack.person(id).home())).toContain('Successful');
-    expect(stack.person(id).home()!.buttons().map((b) => b.text)).not.toContain('Halt');
+    expect(
+      stack
+        .person(id)
+        .home()!
+        .buttons()
+        .map((b) => b.text),
+    ).not.toContain('Halt');
     expect(stack.sim.state.attacks.get(guid!)!.halt).toBeUndefined();
   });
 });
@@ -211,7 +251,11 @@ describe('a Halt from a list', () => {
 
     await list.click('Halt', { index: 1 });
     await stack.fake.waitFor(() => list.buttons().filter((b) => b.text === 'Halt').length === 2, 'the list redrawn');
-    const rowOf = (guid: string) => list.blocks.map((b) => JSON.stringify(b)).filter((b) => b.includes(guid) && b.includes('cpu')).at(-1)!;
+    const rowOf = (guid: string) =>
+      list.blocks
+        .map((b) => JSON.stringify(b))
+        .filter((b) => b.includes(guid) && b.includes('cpu'))
+        .at(-1)!;
     const row = rowOf(second);
     expect(row).toContain('Halting');
     expect(row).not.toContain('Initializing');
@@ -219,7 +263,10 @@ describe('a Halt from a list', () => {
     expect(stack.sim.state.attacks.get(second)!.halt).toBeDefined();
     // The other rows still halt their own attacks.
     await list.click('Halt', { index: 0 });
-    await stack.fake.waitFor(() => list.buttons().filter((b) => b.text === 'Halt').length === 1, 'the list redrawn again');
+    await stack.fake.waitFor(
+      () => list.buttons().filter((b) => b.text === 'Halt').length === 1,
+      'the list redrawn again',
+    );
     expect(rowOf(second)).toContain('Halting');
   });
 
@@ -232,7 +279,12 @@ describe('a Halt from a list', () => {
     await list.click('Halt');
     await stack.fake.waitFor(() => list.buttons().every((b) => b.text !== 'Halt'), 'the list redrawn');
     expect(read(list)).toContain('already ended (Successful)');
-    expect(list.blocks.map((b) => JSON.stringify(b)).filter((b) => b.includes(guid!) && b.includes('cpu')).at(-1)).toContain('Successful');
+    expect(
+      list.blocks
+        .map((b) => JSON.stringify(b))
+        .filter((b) => b.includes(guid!) && b.includes('cpu'))
+        .at(-1),
+    ).toContain('Successful');
     expect(read(list)).not.toContain('Halt requested');
     expect(stack.sim.state.attacks.get(guid!)!.halt).toBeUndefined();
   });
@@ -246,7 +298,11 @@ describe('halt all', () => {
     stack.advanceClock(endOf(30));
     const running = await startWithCard(id, 'attack cpu -l 300');
     const k8s = await kubernetesAttack(id, 300);
-    expect(cardOf(short.attack.guid)!.buttons().map((b) => b.text)).toContain('Halt');
+    expect(
+      cardOf(short.attack.guid)!
+        .buttons()
+        .map((b) => b.text),
+    ).toContain('Halt');
 
     const prompt = await stack.ask(id, 'halt all', { channel });
     await prompt.click('Halt all attacks', { confirm: true });
@@ -260,7 +316,11 @@ describe('halt all', () => {
     await stack.deps.slack.flush();
     expect(threadOf(short.attack.guid).filter((m) => m.includes('halted this attack'))).toEqual([]);
     expect(read(cardOf(short.attack.guid))).not.toContain('Halt requested');
-    expect(cardOf(short.attack.guid)!.buttons().map((b) => b.text)).not.toContain('Halt');
+    expect(
+      cardOf(short.attack.guid)!
+        .buttons()
+        .map((b) => b.text),
+    ).not.toContain('Halt');
     expect(threadOf(running.attack.guid).filter((m) => m.includes(`<@${id}> halted this attack`))).toHaveLength(1);
     expect(read(cardOf(running.attack.guid))).toContain('Halting');
   });
@@ -289,7 +349,11 @@ describe('stages in words', () => {
     expect(shown).toContain('Halting');
     expect(shown).not.toContain('Halt Distributed');
     expect(shown).not.toContain('HaltDistributed');
-    expect(cardOf(attack.guid)!.buttons().map((b) => b.text)).not.toContain('Halt');
+    expect(
+      cardOf(attack.guid)!
+        .buttons()
+        .map((b) => b.text),
+    ).not.toContain('Halt');
     const listed = await stack.ask(id, 'list', { channel });
     expect(read(listed)).toContain('Halting');
     expect(read(listed)).not.toContain('Halt Distributed');

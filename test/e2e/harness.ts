@@ -14,7 +14,8 @@ import { createLogger } from '../../src/logger.ts';
 import { dropRedisKeys } from '../support/redisKeys.ts';
 
 /** The bot token's scopes, as manifest.yml asks for them: a Web API call outside them fails as in Slack. */
-const manifestScopes: string[] = parse(readFileSync(new URL('../../manifest.yml', import.meta.url), 'utf8')).oauth_config.scopes.bot;
+const manifestScopes: string[] = parse(readFileSync(new URL('../../manifest.yml', import.meta.url), 'utf8'))
+  .oauth_config.scopes.bot;
 
 /** The simulator's seeded tracker project and issue type, as a Faultline that files tickets is configured for them. */
 export const trackerEnv = { TRACKER_PROJECT_ID: '10001', TRACKER_ISSUE_TYPE_ID: '10004' };
@@ -90,13 +91,15 @@ export class Stack {
   static async start(options: StackOptions = {}): Promise<Stack> {
     const sim = options.sim ?? (await startSimulator());
     const socketMode = options.mode === 'socket';
-    const fake = options.fake ?? (await startFakeSlack({
-      signingSecret: Stack.signingSecret,
-      botToken: Stack.botToken,
-      scopes: manifestScopes,
-      ...(socketMode ? { appToken: Stack.appToken } : {}),
-      ...(options.command ? { commandName: options.command } : {}),
-    }));
+    const fake =
+      options.fake ??
+      (await startFakeSlack({
+        signingSecret: Stack.signingSecret,
+        botToken: Stack.botToken,
+        scopes: manifestScopes,
+        ...(socketMode ? { appToken: Stack.appToken } : {}),
+        ...(options.command ? { commandName: options.command } : {}),
+      }));
     const config = loadConfig({
       SLACK_BOT_TOKEN: Stack.botToken,
       ...(socketMode ? { SLACK_APP_TOKEN: Stack.appToken } : { SLACK_SIGNING_SECRET: Stack.signingSecret }),
@@ -119,8 +122,16 @@ export class Stack {
    * Two replicas on one store, as HTTP mode is deployed: one namespace and session key, one
    * simulator and one fake Slack, which delivers to the first unless a test says otherwise.
    */
-  static async startReplicas(storeUrl: string, options: Omit<StackOptions, 'storeUrl' | 'storeNamespace' | 'sessionKey' | 'sim' | 'fake'> = {}): Promise<[Stack, Stack]> {
-    const shared = { ...options, storeUrl, storeNamespace: `faultline-replicas-${randomUUID()}`, sessionKey: randomBytes(32).toString('base64') };
+  static async startReplicas(
+    storeUrl: string,
+    options: Omit<StackOptions, 'storeUrl' | 'storeNamespace' | 'sessionKey' | 'sim' | 'fake'> = {},
+  ): Promise<[Stack, Stack]> {
+    const shared = {
+      ...options,
+      storeUrl,
+      storeNamespace: `faultline-replicas-${randomUUID()}`,
+      sessionKey: randomBytes(32).toString('base64'),
+    };
     const first = await Stack.start(shared);
     const second = await Stack.start({ ...shared, sim: first.sim, fake: first.fake });
     first.fake.setBotUrl(`http://127.0.0.1:${first.bot.port}/slack/events`);
@@ -131,7 +142,6 @@ export class Stack {
   get storeNamespace(): string {
     return this.#storeNamespace;
   }
-
 
   /** Starts (or starts again, after stopBot) the bot process on a free port; over HTTP, points the fake Slack at it. */
   async startBot(): Promise<void> {
@@ -151,7 +161,10 @@ export class Stack {
       messenger: { updatesPerMinute: 600_000, updateBurst: 10_000 },
       ...(this.#slackTimeoutMs !== undefined ? { slackTimeoutMs: this.#slackTimeoutMs } : {}),
     });
-    this.bot = await startBot(this.deps, { port: 0, ...(this.#slackTimeoutMs !== undefined ? { slackTimeoutMs: this.#slackTimeoutMs } : {}) });
+    this.bot = await startBot(this.deps, {
+      port: 0,
+      ...(this.#slackTimeoutMs !== undefined ? { slackTimeoutMs: this.#slackTimeoutMs } : {}),
+    });
     if (!this.config.slack.socketMode) this.fake.setBotUrl(`http://127.0.0.1:${this.bot.port}/slack/events`);
   }
 
@@ -190,16 +203,26 @@ export class Stack {
   }
 
   /** Logs a person in through the login modal, choosing `team` when the picker follows. */
-  async login(personId: string, user: { email: string; password: string }, options: { team?: string; mfaCode?: string } = {}) {
+  async login(
+    personId: string,
+    user: { email: string; password: string },
+    options: { team?: string; mfaCode?: string } = {},
+  ) {
     const person = this.person(personId);
     await person.command('login');
-    const modal = await this.fake.waitFor(() => person.modal()?.callbackId === 'login' && person.modal(), 'the login modal');
+    const modal = await this.fake.waitFor(
+      () => person.modal()?.callbackId === 'login' && person.modal(),
+      'the login modal',
+    );
     const published = this.homePublishes(personId) + (options.team ? 1 : 0);
     modal.fill('Email', user.email).fill('Password', user.password);
     if (options.mfaCode) modal.fill('MFA code', options.mfaCode);
     await modal.submit();
     if (options.team) {
-      const picker = await this.fake.waitFor(() => person.modal()?.callbackId === 'team_picker' && person.modal(), 'the team picker');
+      const picker = await this.fake.waitFor(
+        () => person.modal()?.callbackId === 'team_picker' && person.modal(),
+        'the team picker',
+      );
       await picker.choose('Team', options.team).submit();
     }
     await this.fake.waitFor(() => person.modal()?.title === 'Logged in', 'the logged-in confirmation');
@@ -225,7 +248,10 @@ export class Stack {
   async submitLogin(personId: string, user: { email: string; password: string }) {
     const person = this.person(personId);
     await person.command('login');
-    const modal = await this.fake.waitFor(() => person.modal()?.callbackId === 'login' && person.modal(), 'the login modal');
+    const modal = await this.fake.waitFor(
+      () => person.modal()?.callbackId === 'login' && person.modal(),
+      'the login modal',
+    );
     await modal.fill('Email', user.email).fill('Password', user.password).submit();
     return person;
   }
@@ -235,7 +261,10 @@ export class Stack {
     const person = this.person(personId);
     const before = person.ephemerals().length;
     await person.command(text, options);
-    return this.fake.waitFor(() => person.ephemerals().length > before && person.ephemerals().at(-1), `a reply to “${text}”`);
+    return this.fake.waitFor(
+      () => person.ephemerals().length > before && person.ephemerals().at(-1),
+      `a reply to “${text}”`,
+    );
   }
 
   /**
@@ -246,8 +275,18 @@ export class Stack {
     const before = this.sim.state.attacks.size;
     const reply = await this.ask(personId, `${text} --yes`, { channel });
     if (!Stack.read(reply).includes('Started')) throw new Error(`“${text}” did not start: ${Stack.read(reply)}`);
-    const attack = await this.fake.waitFor(() => this.sim.state.attacks.size > before && [...this.sim.state.attacks.values()].at(-1), 'the attack');
-    const card = await this.fake.waitFor(() => this.person(personId).channel(channel).messages().find((m) => m.text().includes(attack.guid)), 'the attack card');
+    const attack = await this.fake.waitFor(
+      () => this.sim.state.attacks.size > before && [...this.sim.state.attacks.values()].at(-1),
+      'the attack',
+    );
+    const card = await this.fake.waitFor(
+      () =>
+        this.person(personId)
+          .channel(channel)
+          .messages()
+          .find((m) => m.text().includes(attack.guid)),
+      'the attack card',
+    );
     return { attack, card };
   }
 
@@ -255,18 +294,30 @@ export class Stack {
   async openBuilder(personId: string, channel: string, type: string, targetKind: string, field: string) {
     const person = this.person(personId);
     await person.command('attack', { channel });
-    let modal = await this.fake.waitFor(() => person.modal()?.callbackId === 'attack_builder' && person.modal(), 'the builder');
+    let modal = await this.fake.waitFor(
+      () => person.modal()?.callbackId === 'attack_builder' && person.modal(),
+      'the builder',
+    );
     await modal.select('Attack type', type);
-    modal = await this.fake.waitFor(() => person.modal()?.text().includes('Length in seconds') && person.modal(), `the ${type} arguments`);
+    modal = await this.fake.waitFor(
+      () => person.modal()?.text().includes('Length in seconds') && person.modal(),
+      `the ${type} arguments`,
+    );
     await modal.select('Target', targetKind);
-    return this.fake.waitFor(() => person.modal()?.text().includes(field) && person.modal(), `the builder for ${targetKind}`);
+    return this.fake.waitFor(
+      () => person.modal()?.text().includes(field) && person.modal(),
+      `the builder for ${targetKind}`,
+    );
   }
 
   /** Fills the tracker's required fields of the ticket form open for the person and files it; the ticket as the tracker got it. */
   async fileOpenTicket(personId: string) {
     const person = this.person(personId);
     const before = this.sim.state.trackerIssues.length;
-    const modal = await this.fake.waitFor(() => person.modal()?.callbackId === 'ticket' && person.modal(), 'the ticket form');
+    const modal = await this.fake.waitFor(
+      () => person.modal()?.callbackId === 'ticket' && person.modal(),
+      'the ticket form',
+    );
     await modal.choose('Priority', 'High').choose('Environment', 'Production').submit();
     await this.fake.waitFor(() => this.sim.state.trackerIssues.length > before, 'the ticket in the tracker');
     return this.sim.state.trackerIssues.at(-1)!;

@@ -13,12 +13,21 @@ let stack: Stack;
 stackForFile({ env: trackerEnv }, (started) => (stack = started));
 
 /** Clicks `button` on `surface` with `value` in place of its own; returns the ephemeral reply and what the platform received. */
-async function forgedClick(personId: string, find: () => { click: (text: string, options: { sendValue: string; confirm?: boolean }) => Promise<unknown> }, button: string, value: string, confirm = false) {
+async function forgedClick(
+  personId: string,
+  find: () => { click: (text: string, options: { sendValue: string; confirm?: boolean }) => Promise<unknown> },
+  button: string,
+  value: string,
+  confirm = false,
+) {
   const person = stack.person(personId);
   const replies = person.ephemerals(channel).length;
   const requests = stack.sim.requests.length;
   await find().click(button, { sendValue: value, ...(confirm ? { confirm } : {}) });
-  const reply = await stack.fake.waitFor(() => person.ephemerals(channel).length > replies && person.ephemerals(channel).at(-1), `the reply to ${button} with ${value}`);
+  const reply = await stack.fake.waitFor(
+    () => person.ephemerals(channel).length > replies && person.ephemerals(channel).at(-1),
+    `the reply to ${button} with ${value}`,
+  );
   return { reply: read(reply), sent: stack.sim.requests.slice(requests).map((r) => `${r.method} ${r.path}`) };
 }
 
@@ -29,7 +38,12 @@ describe('forged button values', () => {
     const team = stack.sim.seed.teams.platform.id;
     await stack.ask(id, 'attack cpu -l 300 --target-tags role=web --yes', { channel });
     const attack = [...stack.sim.state.attacks.values()].at(-1)!;
-    const card = () => stack.person(id).channel(channel).messages().find((m) => m.text().includes(attack.guid))!;
+    const card = () =>
+      stack
+        .person(id)
+        .channel(channel)
+        .messages()
+        .find((m) => m.text().includes(attack.guid))!;
     await stack.fake.waitFor(() => card(), 'the attack card');
     const others = stack.sim.addAttacks(team, 2);
     const modalsOpened = stack.fake.callsTo('views.open').length;
@@ -66,9 +80,19 @@ describe('forged button values', () => {
     const id = 'U0FORGED2';
     await stack.login(id, stack.sim.seed.users.owner, { team: 'Platform' });
     await stack.ask(id, 'gameday start Forgery drill', { channel });
-    const gameCard = () => stack.person(id).channel(channel).messages().find((m) => read(m).includes('Game day: Forgery drill'))!;
+    const gameCard = () =>
+      stack
+        .person(id)
+        .channel(channel)
+        .messages()
+        .find((m) => read(m).includes('Game day: Forgery drill'))!;
     await stack.fake.waitFor(() => gameCard(), 'the game-day card');
-    for (const value of [JSON.stringify({ c: '../x', s: '1.2' }), JSON.stringify({ c: channel, s: '../1' }), JSON.stringify({ c: 5, s: '1.2' }), '{']) {
+    for (const value of [
+      JSON.stringify({ c: '../x', s: '1.2' }),
+      JSON.stringify({ c: channel, s: '../1' }),
+      JSON.stringify({ c: 5, s: '1.2' }),
+      '{',
+    ]) {
       const { reply, sent } = await forgedClick(id, gameCard, 'End game day', value, true);
       expect(reply, value).toContain('That button no longer points at');
       expect(sent, value).toEqual([]);
@@ -81,16 +105,41 @@ describe('tracker ticket links', () => {
   async function fileTicket(personId: string) {
     await stack.ask(personId, 'attack cpu -l 30 --target-tags role=web --yes', { channel });
     const attack = [...stack.sim.state.attacks.values()].at(-1)!;
-    const card = await stack.fake.waitFor(() => stack.person(personId).channel(channel).messages().find((m) => m.text().includes(attack.guid)), 'the attack card');
+    const card = await stack.fake.waitFor(
+      () =>
+        stack
+          .person(personId)
+          .channel(channel)
+          .messages()
+          .find((m) => m.text().includes(attack.guid)),
+      'the attack card',
+    );
     await card.click('File ticket');
     const person = stack.person(personId);
-    const modal = await stack.fake.waitFor(() => person.modal()?.callbackId === 'ticket' && person.modal(), 'the ticket form');
+    const modal = await stack.fake.waitFor(
+      () => person.modal()?.callbackId === 'ticket' && person.modal(),
+      'the ticket form',
+    );
     await modal.choose('Priority', 'High').choose('Environment', 'Production').submit();
-    const filed = await stack.fake.waitFor(() => person.modal()?.title === 'Ticket filed' && person.modal(), 'the filed confirmation');
+    const filed = await stack.fake.waitFor(
+      () => person.modal()?.title === 'Ticket filed' && person.modal(),
+      'the filed confirmation',
+    );
     const key = stack.sim.state.trackerIssues.at(-1)!.key;
-    const thread = await stack.fake.waitFor(() => stack.fake.channel(channel).thread(card.ts).find((m) => m.text().includes(key)), 'the key in the thread');
+    const thread = await stack.fake.waitFor(
+      () =>
+        stack.fake
+          .channel(channel)
+          .thread(card.ts)
+          .find((m) => m.text().includes(key)),
+      'the key in the thread',
+    );
     const listed = await stack.ask(personId, `tickets ${attack.guid}`, { channel });
-    return { key, url: stack.sim.state.trackerIssues.at(-1)!.url, shown: [filed.text(), thread.text(), thread.fallbackText, listed.text()] };
+    return {
+      key,
+      url: stack.sim.state.trackerIssues.at(-1)!.url,
+      shown: [filed.text(), thread.text(), thread.fallbackText, listed.text()],
+    };
   }
 
   it.each([

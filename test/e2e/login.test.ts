@@ -10,7 +10,9 @@ stackForFile({ env: { PUBLIC_URL: publicUrl } }, (started) => (stack = started))
 let n = 0;
 const nextPerson = () => `U0LOGIN${++n}`;
 const users = () => stack.sim.seed.users;
-const platformLogins = () => stack.sim.requests.filter((r) => r.method === 'POST' && r.path.startsWith('/users/auth') && !r.path.includes('reset')).length;
+const platformLogins = () =>
+  stack.sim.requests.filter((r) => r.method === 'POST' && r.path.startsWith('/users/auth') && !r.path.includes('reset'))
+    .length;
 /** The person's direct messages from the bot (posted to their user id). */
 const dms = (id: string) => stack.person(id).channel(id).messages();
 
@@ -43,7 +45,10 @@ describe('the secure login page end to end', () => {
     expect(page.said()).toContain('You belong to several teams');
     const confirmation = await stack.fake.waitFor(() => dms(id).at(-1), 'the confirmation DM');
     await confirmation.click('Choose a team');
-    const picker = await stack.fake.waitFor(() => stack.person(id).modal()?.callbackId === 'team_picker' && stack.person(id).modal(), 'the team picker');
+    const picker = await stack.fake.waitFor(
+      () => stack.person(id).modal()?.callbackId === 'team_picker' && stack.person(id).modal(),
+      'the team picker',
+    );
     await picker.choose('Team', 'Search').submit();
     expect(read(await stack.ask(id, 'whoami'))).toMatch(/Current team\s+Search/);
   });
@@ -52,7 +57,9 @@ describe('the secure login page end to end', () => {
     const id = nextPerson();
     for (let i = 0; i < 3; i++) {
       const person = await stack.submitLogin(id, { email: users().solo.email, password: `wrong-${i}` });
-      expect(person.modal()?.errors()).toEqual({ Password: 'E-mail or password not accepted. Check them and try again.' });
+      expect(person.modal()?.errors()).toEqual({
+        Password: 'E-mail or password not accepted. Check them and try again.',
+      });
       await person.modal()!.close();
     }
     const page = await new PageClient((await secureLink(stack, id)).url).open();
@@ -67,7 +74,10 @@ describe('the secure login page end to end', () => {
     expect(page.said()).toMatch(/Too many failed logins\. .* try again at \d\d:\d\d UTC \(in 1[0-5] minutes\)/);
     await stack.person(id).modal()!.close();
     const person = await stack.submitLogin(id, users().solo);
-    await stack.fake.waitFor(() => person.modal()?.text().includes('Too many failed logins'), 'the refusal in the modal');
+    await stack.fake.waitFor(
+      () => person.modal()?.text().includes('Too many failed logins'),
+      'the refusal in the modal',
+    );
     expect(read(person.modal())).toMatch(/try again at /);
     expect(platformLogins()).toBe(before);
 
@@ -85,7 +95,10 @@ describe('the secure login page end to end', () => {
     const preview = await stack.ask(id, 'attack cpu -l 900 -c 1', { channel });
     await preview.click('Start');
     // The confirmation comes once the card is posted and saved.
-    await stack.fake.waitFor(() => read(stack.person(id).ephemerals(channel).at(-1)).includes('Started cpu attack'), 'the start confirmation');
+    await stack.fake.waitFor(
+      () => read(stack.person(id).ephemerals(channel).at(-1)).includes('Started cpu attack'),
+      'the start confirmation',
+    );
     await stack.poll();
     expect(dms(id)).toHaveLength(0);
 
@@ -112,6 +125,13 @@ describe('the secure login page end to end', () => {
     await stack.fake.waitFor(() => dms(id).at(-1), 'the confirmation DM');
     const log = stack.logText();
     expect(log).toContain('/login/[redacted]');
-    for (const secret of [token, page.cookie!.split('=')[1]!, csrf, 'wrong-password-on-the-page', users().solo.password]) expect(log).not.toContain(secret);
+    for (const secret of [
+      token,
+      page.cookie!.split('=')[1]!,
+      csrf,
+      'wrong-password-on-the-page',
+      users().solo.password,
+    ])
+      expect(log).not.toContain(secret);
   });
 });

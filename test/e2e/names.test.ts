@@ -19,11 +19,24 @@ const slackIds = /\bU0[A-Z0-9]+\b/;
 
 /** Clicks Halt on a card as a person, and waits until the card records the halt. */
 async function haltFromCard(s: Stack, personId: string, card: { ts: string }) {
-  await s.person(personId).channel(channel).messages().find((m) => m.ts === card.ts)!.click('Halt');
-  await s.fake.waitFor(() => s.person(personId).ephemerals(channel).some((m) => read(m).includes('Halt requested')), 'the halt confirmation');
+  await s
+    .person(personId)
+    .channel(channel)
+    .messages()
+    .find((m) => m.ts === card.ts)!
+    .click('Halt');
+  await s.fake.waitFor(
+    () =>
+      s
+        .person(personId)
+        .ephemerals(channel)
+        .some((m) => read(m).includes('Halt requested')),
+    'the halt confirmation',
+  );
 }
 
-const usersInfoAsked = (s: Stack, id: string) => s.fake.callsTo('users.info').filter((call) => call.args['user'] === id).length;
+const usersInfoAsked = (s: Stack, id: string) =>
+  s.fake.callsTo('users.info').filter((call) => call.args['user'] === id).length;
 
 describe('people are named by name outside Slack', () => {
   it('an attack ticket names who started and who halted it; the card keeps mentions', async () => {
@@ -35,7 +48,12 @@ describe('people are named by name outside Slack', () => {
     await haltFromCard(stack, bob, card);
     expect(stack.sim.state.attacks.get(attack.guid)!.halt).toBeDefined();
 
-    await stack.person(alice).channel(channel).messages().find((m) => m.ts === card.ts)!.click('File ticket');
+    await stack
+      .person(alice)
+      .channel(channel)
+      .messages()
+      .find((m) => m.ts === card.ts)!
+      .click('File ticket');
     const ticket = await stack.fileOpenTicket(alice);
     expect(ticket.description).toContain('Started by: Alice Moreau in Slack');
     expect(ticket.description).toMatch(/Halted by: Bob Okafor at \d{4}-/);
@@ -43,7 +61,14 @@ describe('people are named by name outside Slack', () => {
 
     // In Slack, people stay mentions, which Slack itself draws as their names.
     await stack.deps.slack.flush();
-    expect(read(stack.fake.channel(channel).messages().find((m) => m.ts === card.ts))).toContain(`<@${alice}>`);
+    expect(
+      read(
+        stack.fake
+          .channel(channel)
+          .messages()
+          .find((m) => m.ts === card.ts),
+      ),
+    ).toContain(`<@${alice}>`);
   });
 
   it('the game-day ticket names the facilitator, starters, halters and note writers, each asked of Slack once', async () => {
@@ -52,20 +77,42 @@ describe('people are named by name outside Slack', () => {
     await stack.login(lena, stack.sim.seed.users.owner, { team: 'Platform' });
     await stack.login(sam, stack.sim.seed.users.owner, { team: 'Platform' });
     await stack.ask(lena, 'gameday start Checkout drill', { channel });
-    const gameCard = await stack.fake.waitFor(() => stack.fake.channel(channel).messages().find((m) => read(m).includes('Game day: Checkout drill')), 'the game-day card');
+    const gameCard = await stack.fake.waitFor(
+      () =>
+        stack.fake
+          .channel(channel)
+          .messages()
+          .find((m) => read(m).includes('Game day: Checkout drill')),
+      'the game-day card',
+    );
     const first = await stack.startAttack(sam, 'attack cpu -l 30 --target-tags role=web', channel);
     const second = await stack.startAttack(lena, 'attack latency -l 300 -m 200', channel);
     await haltFromCard(stack, sam, second.card);
     await stack.person(sam).command(`note ${first.attack.guid} error rate stayed flat`, { channel });
     // The note on the platform names its writer too: a display name stands in for a missing full name.
     const notes = () => Object.values(stack.sim.state.attacks.get(first.attack.guid)!.annotations);
-    await stack.fake.waitFor(() => stack.fake.channel(channel).thread(gameCard.ts).some((m) => read(m).includes('error rate stayed flat')), 'the note in the timeline');
+    await stack.fake.waitFor(
+      () =>
+        stack.fake
+          .channel(channel)
+          .thread(gameCard.ts)
+          .some((m) => read(m).includes('error rate stayed flat')),
+      'the note in the timeline',
+    );
     expect(notes()).toEqual(['error rate stayed flat (sam.r)']);
 
     // The cpu attack still runs: ending warns first, and End anyway ends it.
     const warning = await stack.ask(lena, 'gameday end', { channel });
     await warning.click('End anyway');
-    const summary = await stack.fake.waitFor(() => stack.person(lena).channel(channel).messages().find((m) => /summary/i.test(read(m))), 'the summary');
+    const summary = await stack.fake.waitFor(
+      () =>
+        stack
+          .person(lena)
+          .channel(channel)
+          .messages()
+          .find((m) => /summary/i.test(read(m))),
+      'the summary',
+    );
     expect(read(summary)).toContain(`<@${sam}>`);
     await summary.click('File ticket for the game day');
     const ticket = await stack.fileOpenTicket(lena);
@@ -90,7 +137,15 @@ describe('people are named by name outside Slack', () => {
     await stack.fake.waitFor(() => stack.sim.state.attacks.get(guid!)!.halt, 'the halt');
     expect(stack.sim.state.attacks.get(guid!)!.halt!.reason).toBe('Halted from Slack by Alice Moreau');
     // One attack was active: said in the singular.
-    const said = await stack.fake.waitFor(() => stack.person(alice).ephemerals(channel).map(read).find((text) => text.includes('halted 1 attack')), 'the halt-all reply');
+    const said = await stack.fake.waitFor(
+      () =>
+        stack
+          .person(alice)
+          .ephemerals(channel)
+          .map(read)
+          .find((text) => text.includes('halted 1 attack')),
+      'the halt-all reply',
+    );
     expect(said).toContain(`<@${alice}> halted 1 attack.`);
   });
 });
@@ -98,7 +153,11 @@ describe('people are named by name outside Slack', () => {
 describe('when Slack does not tell a name', () => {
   it('files the ticket with the user id in place of the name', async () => {
     // A token without users:read: Slack refuses users.info with missing_scope.
-    const fake = await startFakeSlack({ signingSecret: Stack.signingSecret, botToken: Stack.botToken, scopes: ['commands', 'chat:write', 'chat:write.public', 'channels:read', 'groups:read'] });
+    const fake = await startFakeSlack({
+      signingSecret: Stack.signingSecret,
+      botToken: Stack.botToken,
+      scopes: ['commands', 'chat:write', 'chat:write.public', 'channels:read', 'groups:read'],
+    });
     const local = await Stack.start({ fake, env: trackerEnv });
     try {
       const alice = namedPerson(local, 'Alice Moreau', 'alice');

@@ -15,9 +15,19 @@ async function loggedInWithAttack(stack: Stack, id: string) {
   await stack.login(id, stack.sim.seed.users.owner, { team: 'Platform' });
   const preview = await stack.ask(id, 'attack cpu -l 30', { channel });
   await preview.click('Start');
-  await stack.fake.waitFor(() => read(stack.person(id).ephemerals(channel).at(-1)).includes('Started cpu attack'), 'the start confirmation');
+  await stack.fake.waitFor(
+    () => read(stack.person(id).ephemerals(channel).at(-1)).includes('Started cpu attack'),
+    'the start confirmation',
+  );
   const attack = [...stack.sim.state.attacks.values()][0]!;
-  return { attack, card: () => stack.fake.channel(channel).messages().find((m) => m.text().includes(attack.guid)) };
+  return {
+    attack,
+    card: () =>
+      stack.fake
+        .channel(channel)
+        .messages()
+        .find((m) => m.text().includes(attack.guid)),
+  };
 }
 
 /**
@@ -41,21 +51,33 @@ describe.skipIf(!process.env.REDIS_URL || !hasRedisServer)('when Redis goes away
 
   const readyz = async () => (await fetch(`http://127.0.0.1:${stack.bot.port}/readyz`)).status;
 
-  it('refuses every command, click and submission with the store error, and resumes by itself', { timeout: 60_000 }, async () => {
+  it('refuses every command, click and submission with the store error, and resumes by itself', {
+    timeout: 60_000,
+  }, async () => {
     const id = 'U0OUTAGE1';
     const person = { workspaceId: stack.fake.teamId, userId: id };
     const { store, sessions, cards } = stack.deps;
     const { attack, card } = await loggedInWithAttack(stack, id);
     // A form opened before the outage and submitted during it.
-    await stack.person(id).channel(channel).messages().find((m) => m.text().includes(attack.guid))!.click('Add note');
-    const noteForm = await stack.fake.waitFor(() => stack.person(id).modal()?.callbackId === 'attack_note' && stack.person(id).modal(), 'the note form');
+    await stack
+      .person(id)
+      .channel(channel)
+      .messages()
+      .find((m) => m.text().includes(attack.guid))!
+      .click('Add note');
+    const noteForm = await stack.fake.waitFor(
+      () => stack.person(id).modal()?.callbackId === 'attack_note' && stack.person(id).modal(),
+      'the note form',
+    );
     expect(await readyz()).toBe(200);
 
     await redis.stop();
 
     // The store itself: a write is refused rather than lost, a read fails rather than answering nothing.
     await expect(store.set('outage-probe', 'lost?')).rejects.toBeInstanceOf(StoreUnavailableError);
-    await expect(store.get(`session:${person.workspaceId}:${person.userId}`)).rejects.toBeInstanceOf(StoreUnavailableError);
+    await expect(store.get(`session:${person.workspaceId}:${person.userId}`)).rejects.toBeInstanceOf(
+      StoreUnavailableError,
+    );
     await expect(sessions.get(person)).rejects.toBeInstanceOf(StoreUnavailableError);
     await expect(cards.liveByTeam()).rejects.toBeInstanceOf(StoreUnavailableError);
     expect(await store.ping()).toBe(false);
@@ -68,16 +90,29 @@ describe.skipIf(!process.env.REDIS_URL || !hasRedisServer)('when Redis goes away
 
     // A click on the card: nothing reaches the platform.
     const ephemerals = stack.person(id).ephemerals(channel).length;
-    await stack.person(id).channel(channel).messages().find((m) => m.text().includes(attack.guid))!.click('Halt');
-    const halt = await stack.fake.waitFor(() => stack.person(id).ephemerals(channel).length > ephemerals && stack.person(id).ephemerals(channel).at(-1), 'the reply to Halt');
+    await stack
+      .person(id)
+      .channel(channel)
+      .messages()
+      .find((m) => m.text().includes(attack.guid))!
+      .click('Halt');
+    const halt = await stack.fake.waitFor(
+      () => stack.person(id).ephemerals(channel).length > ephemerals && stack.person(id).ephemerals(channel).at(-1),
+      'the reply to Halt',
+    );
     expect(read(halt)).toContain(refusal);
     expect(stack.sim.state.attacks.get(attack.guid)!.halt).toBeUndefined();
 
     // A submission: the form says so, and no note is added.
     await noteForm.fill('Note', 'written during the outage').submit();
-    const answered = await stack.fake.waitFor(() => read(stack.person(id).modal()).includes(refusal) && stack.person(id).modal(), 'the refusal in the form');
+    const answered = await stack.fake.waitFor(
+      () => read(stack.person(id).modal()).includes(refusal) && stack.person(id).modal(),
+      'the refusal in the form',
+    );
     expect(read(answered)).not.toMatch(/log ?in/i);
-    expect(Object.values(stack.sim.state.attacks.get(attack.guid)!.annotations).join(' ')).not.toContain('during the outage');
+    expect(Object.values(stack.sim.state.attacks.get(attack.guid)!.annotations).join(' ')).not.toContain(
+      'during the outage',
+    );
 
     // App Home, opened meanwhile, says so rather than staying blank or stale.
     const home = read(await stack.openHome(id));
@@ -85,7 +120,11 @@ describe.skipIf(!process.env.REDIS_URL || !hasRedisServer)('when Redis goes away
     expect(home).not.toMatch(/log ?in/i);
 
     // The poller's timer ran into the outage (it runs every second) and said so, as a warning.
-    await stack.fake.waitFor(() => stack.logs.some((line) => line.msg.startsWith('poll failed: the store is unreachable')), 'the poller noticing the outage', 15_000);
+    await stack.fake.waitFor(
+      () => stack.logs.some((line) => line.msg.startsWith('poll failed: the store is unreachable')),
+      'the poller noticing the outage',
+      15_000,
+    );
 
     await redis.restart();
     // ping() waits for the client's reconnection (or gives up after its timeout and is asked again).
@@ -100,10 +139,17 @@ describe.skipIf(!process.env.REDIS_URL || !hasRedisServer)('when Redis goes away
 
     // The poller's timer, untouched by the test, brings the card to its end.
     stack.advanceClock(120_000);
-    await stack.fake.waitFor(() => read(card()).includes('Successful'), 'the card updated by the poller after the outage', 15_000);
+    await stack.fake.waitFor(
+      () => read(card()).includes('Successful'),
+      'the card updated by the poller after the outage',
+      15_000,
+    );
 
     // The pass that updated the card says so once it has finished, a moment after the update.
-    await stack.fake.waitFor(() => stack.logs.some((line) => line.level === 'info' && line.msg === 'polling resumed: the store answers again'), 'the poller saying it resumed');
+    await stack.fake.waitFor(
+      () => stack.logs.some((line) => line.level === 'info' && line.msg === 'polling resumed: the store answers again'),
+      'the poller saying it resumed',
+    );
 
     // An outage is expected now and then (and /readyz reports it): nothing was logged as an error.
     expect(stack.errorLogs()).toEqual([]);
@@ -147,7 +193,9 @@ describe.skipIf(!process.env.REDIS_URL || !hasRedisServer)('when the network to 
     expect(await readyz()).toBe(503);
     const note = read(await stack.ask(id, `note ${attack.guid} written while cut off`, { channel }));
     expect(note).toContain(refusal);
-    expect(Object.values(stack.sim.state.attacks.get(attack.guid)!.annotations).join(' ')).not.toContain('while cut off');
+    expect(Object.values(stack.sim.state.attacks.get(attack.guid)!.annotations).join(' ')).not.toContain(
+      'while cut off',
+    );
     // Redis itself lost nothing: the bot's session and card are there, only out of the bot's reach.
     const direct = createClient({ url: redis.url });
     await direct.connect();
@@ -165,7 +213,11 @@ describe.skipIf(!process.env.REDIS_URL || !hasRedisServer)('when the network to 
     expect(read(await stack.ask(id, `note ${attack.guid} written once mended`, { channel }))).toContain('Note added');
 
     stack.advanceClock(120_000);
-    await stack.fake.waitFor(() => read(card()).includes('Successful'), 'the card updated by the poller after the cut', 15_000);
+    await stack.fake.waitFor(
+      () => read(card()).includes('Successful'),
+      'the card updated by the poller after the cut',
+      15_000,
+    );
     expect(stack.errorLogs()).toEqual([]);
   });
 });
@@ -192,9 +244,12 @@ describe.skipIf(!process.env.REDIS_URL || !hasRedisServer)('two replicas on one 
     await redis?.remove();
   });
 
-  it('starts one attack for a click both get, polls with one, and hands the team over when it stops', { timeout: 60_000 }, async () => {
+  it('starts one attack for a click both get, polls with one, and hands the team over when it stops', {
+    timeout: 60_000,
+  }, async () => {
     const id = 'U0REPLICA1';
-    const creates = () => first.sim.requests.filter((r) => r.method === 'POST' && (r.path === '/attacks/new' || r.path === '/attacks'));
+    const creates = () =>
+      first.sim.requests.filter((r) => r.method === 'POST' && (r.path === '/attacks/new' || r.path === '/attacks'));
     await first.login(id, first.sim.seed.users.owner, { team: 'Platform' });
     const preview = await first.ask(id, 'attack cpu -l 30', { channel });
 
@@ -203,7 +258,10 @@ describe.skipIf(!process.env.REDIS_URL || !hasRedisServer)('two replicas on one 
     first.fake.setBotUrl(relay.url);
     await preview.click('Start');
     const attack = await first.fake.waitFor(() => [...first.sim.state.attacks.values()][0], 'the attack');
-    await first.fake.waitFor(() => read(first.person(id).ephemerals(channel).at(-1)).includes('Started cpu attack'), 'the start confirmation');
+    await first.fake.waitFor(
+      () => read(first.person(id).ephemerals(channel).at(-1)).includes('Started cpu attack'),
+      'the start confirmation',
+    );
     first.fake.setBotUrl(`http://127.0.0.1:${first.bot.port}/slack/events`);
 
     const a = await first.poll();
@@ -218,12 +276,24 @@ describe.skipIf(!process.env.REDIS_URL || !hasRedisServer)('two replicas on one 
     first.advanceClock(120_000);
     const takenOver = await other.poll();
     expect(takenOver.teams).toBe(1);
-    expect(read(first.fake.channel(channel).messages().find((m) => m.text().includes(attack.guid)))).toContain('Successful');
+    expect(
+      read(
+        first.fake
+          .channel(channel)
+          .messages()
+          .find((m) => m.text().includes(attack.guid)),
+      ),
+    ).toContain('Successful');
 
     // Both replicas have finished all they were asked (stopping drains work in flight): one attack.
     await other.stopBot();
     expect(creates()).toHaveLength(1);
-    expect(first.fake.channel(channel).messages().filter((m) => m.text().includes(attack.guid))).toHaveLength(1);
+    expect(
+      first.fake
+        .channel(channel)
+        .messages()
+        .filter((m) => m.text().includes(attack.guid)),
+    ).toHaveLength(1);
     first.expectClean();
     second.expectClean();
   });

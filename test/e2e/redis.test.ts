@@ -20,9 +20,19 @@ describe.skipIf(!redisUrl)('on a shared Redis store', () => {
     const preview = await first.ask(id, 'attack cpu -l 30', { channel });
     await preview.click('Start');
     const attack = await first.fake.waitFor(() => [...first.sim.state.attacks.values()][0], 'the attack');
-    await first.fake.waitFor(() => first.fake.channel(channel).messages().find((m) => m.text().includes(attack.guid)), 'the card');
+    await first.fake.waitFor(
+      () =>
+        first.fake
+          .channel(channel)
+          .messages()
+          .find((m) => m.text().includes(attack.guid)),
+      'the card',
+    );
     // The confirmation comes once the card is saved: a poll before it would not know the card yet.
-    await first.fake.waitFor(() => read(first.person(id).ephemerals(channel).at(-1)).includes('Started cpu attack'), 'the start confirmation');
+    await first.fake.waitFor(
+      () => read(first.person(id).ephemerals(channel).at(-1)).includes('Started cpu attack'),
+      'the start confirmation',
+    );
 
     first.advanceClock(120_000);
     const a = await first.poll();
@@ -30,12 +40,22 @@ describe.skipIf(!redisUrl)('on a shared Redis store', () => {
     // Exactly one replica holds the team's lease and polls it.
     expect(a.teams + b.teams).toBe(1);
     await second.deps.slack.flush();
-    expect(read(first.fake.channel(channel).messages().find((m) => m.text().includes(attack.guid)))).toContain('Successful');
+    expect(
+      read(
+        first.fake
+          .channel(channel)
+          .messages()
+          .find((m) => m.text().includes(attack.guid)),
+      ),
+    ).toContain('Successful');
 
     expect(read(await first.openHome(id))).toContain('Redis drill');
 
     expect(read(await first.ask(id, 'gameday status', { channel }))).toContain('Redis drill');
-    const thread = first.fake.channel(channel).messages().find((m) => read(m).includes('Game day: Redis drill'))!;
+    const thread = first.fake
+      .channel(channel)
+      .messages()
+      .find((m) => read(m).includes('Game day: Redis drill'))!;
     expect(first.fake.channel(channel).thread(thread.ts).map(read).join('\n')).toContain('cpu');
     first.expectClean();
     second.expectClean();
@@ -51,7 +71,12 @@ describe.skipIf(!redisUrl)('on a shared Redis store', () => {
     const b = await second.poll();
     const a = await first.poll();
     expect(a.posted + b.posted).toBe(1);
-    expect(first.fake.channel(watched).messages().filter((m) => m.text().includes(guid))).toHaveLength(1);
+    expect(
+      first.fake
+        .channel(watched)
+        .messages()
+        .filter((m) => m.text().includes(guid)),
+    ).toHaveLength(1);
     first.expectClean();
     second.expectClean();
   });

@@ -33,7 +33,10 @@ describe('logging in', () => {
   it('with several teams shows the team picker, and the choice sticks', async () => {
     const id = nextPerson();
     const person = await stack.submitLogin(id, users().owner);
-    const picker = await stack.fake.waitFor(() => person.modal()?.callbackId === 'team_picker' && person.modal(), 'the team picker');
+    const picker = await stack.fake.waitFor(
+      () => person.modal()?.callbackId === 'team_picker' && person.modal(),
+      'the team picker',
+    );
     expect(read(picker)).toContain('You belong to 3 teams');
     await picker.choose('Team', 'Payments').submit();
     await stack.fake.waitFor(() => person.modal()?.title === 'Logged in', 'the confirmation');
@@ -47,7 +50,9 @@ describe('logging in', () => {
     await modal.fill('Email', users().solo.email).fill('Password', 'not-the-password').submit();
     expect(person.modal()?.isOpen).toBe(true);
     expect(person.modal()?.callbackId).toBe('login');
-    expect(person.modal()?.errors()).toEqual({ Password: 'E-mail or password not accepted. Check them and try again.' });
+    expect(person.modal()?.errors()).toEqual({
+      Password: 'E-mail or password not accepted. Check them and try again.',
+    });
     expect(stack.logText()).not.toContain('not-the-password');
   });
 
@@ -70,7 +75,10 @@ describe('logging in', () => {
     const modal = await stack.fake.waitFor(() => person.modal(), 'the login modal');
     const before = stack.sim.requests.length;
     await modal.fill('Email', 'not-an-email').fill('Password', 'x').fill('MFA code', '12a456').submit();
-    expect(person.modal()?.errors()).toEqual({ Email: 'Enter the e-mail address you log in to the platform with.', 'MFA code': 'The MFA code is 6 digits.' });
+    expect(person.modal()?.errors()).toEqual({
+      Email: 'Enter the e-mail address you log in to the platform with.',
+      'MFA code': 'The MFA code is 6 digits.',
+    });
     expect(stack.sim.requests.length).toBe(before);
   });
 
@@ -80,11 +88,16 @@ describe('logging in', () => {
     await person.command('login');
     const modal = await stack.fake.waitFor(() => person.modal(), 'the login modal');
     await modal.fill('Email', users().sre.email).fill('Password', users().sre.password).submit();
-    expect(person.modal()?.errors()).toEqual({ 'MFA code': 'Your account uses MFA: enter the current 6-digit code from your authenticator app.' });
+    expect(person.modal()?.errors()).toEqual({
+      'MFA code': 'Your account uses MFA: enter the current 6-digit code from your authenticator app.',
+    });
     await person.modal()!.fill('Password', users().sre.password).fill('MFA code', '000000').submit();
     expect(Object.keys(person.modal()?.errors() ?? {})).not.toHaveLength(0);
     await person.modal()!.fill('Password', users().sre.password).fill('MFA code', stack.sim.seed.mfaCode).submit();
-    const picker = await stack.fake.waitFor(() => person.modal()?.callbackId === 'team_picker' && person.modal(), 'the team picker');
+    const picker = await stack.fake.waitFor(
+      () => person.modal()?.callbackId === 'team_picker' && person.modal(),
+      'the team picker',
+    );
     await picker.choose('Team', 'Platform').submit();
     expect(read(await stack.ask(id, 'whoami'))).toContain('sre@acme.test');
   });
@@ -96,7 +109,10 @@ describe('logging in', () => {
     const typedEmail = () => JSON.stringify(person.modal()?.values()).includes(users().solo.email);
     modal.fill('Email', users().solo.email);
     await modal.click('Forgot password');
-    let reset = await stack.fake.waitFor(() => person.modal()?.title === 'Reset password' && person.modal(), 'the reset form');
+    let reset = await stack.fake.waitFor(
+      () => person.modal()?.title === 'Reset password' && person.modal(),
+      'the reset form',
+    );
     expect(typedEmail()).toBe(true);
     // Back: the login form is there again, with the address still in it.
     await reset.close();
@@ -104,9 +120,15 @@ describe('logging in', () => {
     expect(typedEmail()).toBe(true);
 
     await person.modal()!.click('Forgot password');
-    reset = await stack.fake.waitFor(() => person.modal()?.title === 'Reset password' && person.modal(), 'the reset form again');
+    reset = await stack.fake.waitFor(
+      () => person.modal()?.title === 'Reset password' && person.modal(),
+      'the reset form again',
+    );
     await reset.submit();
-    const sent = await stack.fake.waitFor(() => person.modal()?.text().includes('a reset e-mail is on its way') && person.modal(), 'the reset confirmation');
+    const sent = await stack.fake.waitFor(
+      () => person.modal()?.text().includes('a reset e-mail is on its way') && person.modal(),
+      'the reset confirmation',
+    );
     expect(stack.sim.state.passwordResets.map((r) => r.email)).toEqual([users().solo.email]);
     await sent.close();
     expect(person.modal()?.callbackId).toBe('login');
@@ -120,7 +142,10 @@ describe('choosing a team', () => {
     await stack.login(id, users().owner, { team: 'Platform' });
     const person = stack.person(id);
     await person.command('team');
-    const picker = await stack.fake.waitFor(() => person.modal()?.callbackId === 'team_picker' && person.modal(), 'the team picker');
+    const picker = await stack.fake.waitFor(
+      () => person.modal()?.callbackId === 'team_picker' && person.modal(),
+      'the team picker',
+    );
     await picker.choose('Team', 'Search').submit();
     expect(read(await stack.ask(id, 'whoami'))).toMatch(/Current team\s+Search/);
 
@@ -137,7 +162,10 @@ describe('choosing a team', () => {
     stack.sim.addTeams(users().solo.email, 120);
     const id = nextPerson();
     const person = await stack.submitLogin(id, users().solo);
-    const picker = await stack.fake.waitFor(() => person.modal()?.callbackId === 'team_picker' && person.modal(), 'the team picker');
+    const picker = await stack.fake.waitFor(
+      () => person.modal()?.callbackId === 'team_picker' && person.modal(),
+      'the team picker',
+    );
     const found = await picker.search('Team', 'Team 11');
     expect(found.map((o) => o.text)).toEqual(expect.arrayContaining(['Team 110', 'Team 111']));
     expect(found.length).toBeLessThanOrEqual(100);
@@ -160,7 +188,10 @@ describe('sessions', () => {
     await stack.login(id, users().solo);
     const header = (await stack.deps.sessions.get({ workspaceId: stack.fake.teamId, userId: id }))!.session.header;
     expect(read(await stack.ask(id, 'logout'))).toContain('Logged out: the platform ended your session');
-    const platform = createPlatformClient({ baseUrl: stack.sim.url, dispatcher: new Agent({ connect: { ca: stack.sim.ca } }) });
+    const platform = createPlatformClient({
+      baseUrl: stack.sim.url,
+      dispatcher: new Agent({ connect: { ca: stack.sim.ca } }),
+    });
     await expect(platform.as({ header }).roles.list()).rejects.toBeInstanceOf(UnauthorizedError);
     expect(read(await stack.ask(id, 'whoami'))).toContain('You are not logged in');
   });
@@ -197,13 +228,25 @@ describe('sessions', () => {
 
 describe('requests that are not from Slack', () => {
   it('refuses a bad signature and a timestamp older than five minutes', async () => {
-    const body = { command: '/chaos', text: 'help', user_id: 'U0MALLORY', team_id: stack.fake.teamId, channel_id: 'C0GENERAL', trigger_id: 'x', response_url: `${stack.fake.apiUrl}nowhere` };
+    const body = {
+      command: '/chaos',
+      text: 'help',
+      user_id: 'U0MALLORY',
+      team_id: stack.fake.teamId,
+      channel_id: 'C0GENERAL',
+      trigger_id: 'x',
+      response_url: `${stack.fake.apiUrl}nowhere`,
+    };
     // Only what a handler would do counts; Bolt's own auth.test at start-up may land meanwhile.
     const answered = () => stack.fake.calls.filter((c) => c.method !== 'auth.test').length;
     const before = answered();
-    expect((await stack.fake.post(body, { contentType: 'application/x-www-form-urlencoded', signature: 'bad' })).status).toBe(401);
+    expect(
+      (await stack.fake.post(body, { contentType: 'application/x-www-form-urlencoded', signature: 'bad' })).status,
+    ).toBe(401);
     const stale = Math.floor(Date.now() / 1000) - 6 * 60;
-    expect((await stack.fake.post(body, { contentType: 'application/x-www-form-urlencoded', timestamp: stale })).status).toBe(401);
+    expect(
+      (await stack.fake.post(body, { contentType: 'application/x-www-form-urlencoded', timestamp: stale })).status,
+    ).toBe(401);
     expect(answered()).toBe(before);
   });
 });
@@ -224,7 +267,9 @@ describe('persistent stores', () => {
     try {
       await local.login('U0SQLITE', local.sim.seed.users.solo);
       await local.stopBot();
-      const raw = readdirSync(dir).map((f) => readFileSync(join(dir, f)).toString('latin1')).join('');
+      const raw = readdirSync(dir)
+        .map((f) => readFileSync(join(dir, f)).toString('latin1'))
+        .join('');
       expect(raw).toContain('U0SQLITE');
       const session = [...local.sim.state.sessions.values()].at(-1)!;
       for (const secret of [session.token, session.renewToken]) expect(raw).not.toContain(secret);
@@ -236,29 +281,33 @@ describe('persistent stores', () => {
   });
 
   const redisUrl = process.env.REDIS_URL;
-  it.skipIf(!redisUrl)('on Redis: a second bot process sees the session, and Redis holds no token in plain text', async () => {
-    const sessionKey = randomBytes(32).toString('base64');
-    const storeNamespace = `faultline-e2e-${randomUUID()}`;
-    const first = await Stack.start({ storeUrl: redisUrl!, sessionKey, storeNamespace });
-    const second = await Stack.start({ storeUrl: redisUrl!, sessionKey, storeNamespace, sim: first.sim });
-    const client = createClient({ url: redisUrl! });
-    await client.connect();
-    try {
-      await first.login('U0REDIS', first.sim.seed.users.solo);
-      expect((await second.ask('U0REDIS', 'whoami')).text()).toContain('solo@acme.test');
-      // Values under `<namespace>::`, and the sorted set that indexes their keys.
-      const keys = await client.keys(`${storeNamespace}::*`);
-      const indexed = await client.zRange(`${storeNamespace}:keys`, 0, -1);
-      const raw = keys.join('\n') + (await Promise.all(keys.map((k) => client.get(k)))).join('\n') + indexed.join('\n');
-      expect(raw).toContain('U0REDIS');
-      const session = [...first.sim.state.sessions.values()].at(-1)!;
-      for (const secret of [session.token, session.renewToken]) expect(raw).not.toContain(secret);
-    } finally {
-      const keys = await client.keys(`${storeNamespace}*`);
-      if (keys.length) await client.del(keys);
-      await client.quit();
-      await second.stop();
-      await first.stop();
-    }
-  });
+  it.skipIf(!redisUrl)(
+    'on Redis: a second bot process sees the session, and Redis holds no token in plain text',
+    async () => {
+      const sessionKey = randomBytes(32).toString('base64');
+      const storeNamespace = `faultline-e2e-${randomUUID()}`;
+      const first = await Stack.start({ storeUrl: redisUrl!, sessionKey, storeNamespace });
+      const second = await Stack.start({ storeUrl: redisUrl!, sessionKey, storeNamespace, sim: first.sim });
+      const client = createClient({ url: redisUrl! });
+      await client.connect();
+      try {
+        await first.login('U0REDIS', first.sim.seed.users.solo);
+        expect((await second.ask('U0REDIS', 'whoami')).text()).toContain('solo@acme.test');
+        // Values under `<namespace>::`, and the sorted set that indexes their keys.
+        const keys = await client.keys(`${storeNamespace}::*`);
+        const indexed = await client.zRange(`${storeNamespace}:keys`, 0, -1);
+        const raw =
+          keys.join('\n') + (await Promise.all(keys.map((k) => client.get(k)))).join('\n') + indexed.join('\n');
+        expect(raw).toContain('U0REDIS');
+        const session = [...first.sim.state.sessions.values()].at(-1)!;
+        for (const secret of [session.token, session.renewToken]) expect(raw).not.toContain(secret);
+      } finally {
+        const keys = await client.keys(`${storeNamespace}*`);
+        if (keys.length) await client.del(keys);
+        await client.quit();
+        await second.stop();
+        await first.stop();
+      }
+    },
+  );
 });

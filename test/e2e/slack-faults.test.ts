@@ -25,7 +25,10 @@ afterEach(async () => {
 });
 
 function cardOf(s: Stack, guid: string): Message | undefined {
-  return s.fake.channel(channel).messages().find((m) => m.text().includes(guid));
+  return s.fake
+    .channel(channel)
+    .messages()
+    .find((m) => m.text().includes(guid));
 }
 
 /** Logs the owner in and starts an attack with --yes; resolves with its guid once its card is posted. */
@@ -33,10 +36,21 @@ async function startAttack(s: Stack, personId: string, text = 'attack cpu -l 300
   const before = s.sim.state.attacks.size;
   const confirmations = s.person(personId).ephemerals(channel).length;
   await s.person(personId).command(text, { channel });
-  const attack = await s.fake.waitFor(() => s.sim.state.attacks.size > before && [...s.sim.state.attacks.values()].at(-1), 'the attack in the simulator');
+  const attack = await s.fake.waitFor(
+    () => s.sim.state.attacks.size > before && [...s.sim.state.attacks.values()].at(-1),
+    'the attack in the simulator',
+  );
   await s.fake.waitFor(() => cardOf(s, attack.guid), 'the attack card');
   // The confirmation comes once the card is saved, so the poller knows it from then on.
-  await s.fake.waitFor(() => s.person(personId).ephemerals(channel).slice(confirmations).some((m) => read(m).includes('Started')), 'the start confirmation');
+  await s.fake.waitFor(
+    () =>
+      s
+        .person(personId)
+        .ephemerals(channel)
+        .slice(confirmations)
+        .some((m) => read(m).includes('Started')),
+    'the start confirmation',
+  );
   return attack.guid;
 }
 
@@ -58,10 +72,25 @@ describe('a storm of 429s on card updates', () => {
     const limitedAt = s.fake.calls.length;
 
     // A halt while the card queue waits: the thread reply and the confirmation do not wait with it.
-    await s.person(owner).channel(channel).messages().find((m) => m.text().includes(guid))!.click('Halt');
+    await s
+      .person(owner)
+      .channel(channel)
+      .messages()
+      .find((m) => m.text().includes(guid))!
+      .click('Halt');
     const card = cardOf(s, guid)!;
-    await s.fake.waitFor(() => s.fake.channel(channel).thread(card.ts).find((m) => read(m).includes('halted this attack')), 'the halt in the thread');
-    await s.fake.waitFor(() => read(s.person(owner).lastEphemeral()).includes('Halt requested'), 'the halt confirmation');
+    await s.fake.waitFor(
+      () =>
+        s.fake
+          .channel(channel)
+          .thread(card.ts)
+          .find((m) => read(m).includes('halted this attack')),
+      'the halt in the thread',
+    );
+    await s.fake.waitFor(
+      () => read(s.person(owner).lastEphemeral()).includes('Halt requested'),
+      'the halt confirmation',
+    );
 
     // A start checks the channel (conversations.info) and posts a card: neither waits either.
     const second = await startAttack(s, owner, 'attack memory -l 300 --target-tags role=web --yes');
@@ -115,7 +144,12 @@ describe('stopping while card updates wait', () => {
 
     // The halt's thread reply hangs at Slack; the halt itself and its confirmation must not.
     s.fake.faults.inject({ kind: 'hang', method: 'chat.postMessage' });
-    await s.person(owner).channel(channel).messages().find((m) => m.text().includes(guid))!.click('Halt');
+    await s
+      .person(owner)
+      .channel(channel)
+      .messages()
+      .find((m) => m.text().includes(guid))!
+      .click('Halt');
     await s.fake.waitFor(() => s.sim.state.attacks.get(guid)!.halt, 'the halt in the simulator');
     await s.stopBot();
     expect(s.logs.some((line) => line.msg === 'could not post the halt in the thread')).toBe(true);

@@ -20,9 +20,15 @@ describe('a slash command other than /chaos', () => {
     await forgetful.command('login');
     const login = await stack.fake.waitFor(() => forgetful.modal(), 'the login modal');
     await login.fill('Email', stack.sim.seed.users.owner.email).click('Forgot password');
-    const reset = await stack.fake.waitFor(() => forgetful.modal()?.title === 'Reset password' && forgetful.modal(), 'the reset form');
+    const reset = await stack.fake.waitFor(
+      () => forgetful.modal()?.title === 'Reset password' && forgetful.modal(),
+      'the reset form',
+    );
     await reset.submit();
-    await stack.fake.waitFor(() => Stack.read(forgetful.modal()).includes('log in again with /other login'), 'the reset confirmation');
+    await stack.fake.waitFor(
+      () => Stack.read(forgetful.modal()).includes('log in again with /other login'),
+      'the reset confirmation',
+    );
 
     await stack.login(id, stack.sim.seed.users.owner, { team: 'Platform' });
     stack.sim.addAttacks(stack.sim.seed.teams.platform.id, 1, { lengthSeconds: 10 });
@@ -32,7 +38,10 @@ describe('a slash command other than /chaos', () => {
 
     const plainMessage = await stack.deps.slack.post(channel, { text: 'deploy finished' });
     await person.shortcut('file_ticket', { channel, ts: plainMessage.ts });
-    await stack.fake.waitFor(() => Stack.read(person.modal()).includes('use /other ticket <attack id>'), 'the explanation');
+    await stack.fake.waitFor(
+      () => Stack.read(person.modal()).includes('use /other ticket <attack id>'),
+      'the explanation',
+    );
 
     expect(everythingSent()).toContain('/other');
     expect(everythingSent()).not.toContain('/chaos');

@@ -33,10 +33,17 @@ describe('the bot in Socket Mode', () => {
     await stack.login(id, users().solo);
     const reply = await stack.ask(id, 'attack cpu -l 30 --yes', { channel });
     expect(read(reply)).toContain('Started cpu attack');
-    const attack = await stack.fake.waitFor(() => [...stack.sim.state.attacks.values()].at(-1), 'the attack in the simulator');
+    const attack = await stack.fake.waitFor(
+      () => [...stack.sim.state.attacks.values()].at(-1),
+      'the attack in the simulator',
+    );
     expect(attack.args).toEqual(['-l', '30']);
     const card = await stack.fake.waitFor(
-      () => stack.fake.channel(channel).messages().find((message) => message.text().includes(attack.guid)),
+      () =>
+        stack.fake
+          .channel(channel)
+          .messages()
+          .find((message) => message.text().includes(attack.guid)),
       'the attack card',
     );
     expect(read(card)).toContain(`Started by <@${id}>`);

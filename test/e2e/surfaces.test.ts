@@ -15,11 +15,15 @@ const nextPerson = () => `U0SURFACE${++n}`;
 const users = () => stack.sim.seed.users;
 const tickets = () => stack.sim.state.trackerIssues;
 
-const startedAttack = (s: Stack, personId: string, text: string, where = channel) => s.startAttack(personId, text, where);
+const startedAttack = (s: Stack, personId: string, text: string, where = channel) =>
+  s.startAttack(personId, text, where);
 
 async function fillTicket(personId: string) {
   const person = stack.person(personId);
-  const modal = await stack.fake.waitFor(() => person.modal()?.callbackId === 'ticket' && person.modal(), 'the ticket form');
+  const modal = await stack.fake.waitFor(
+    () => person.modal()?.callbackId === 'ticket' && person.modal(),
+    'the ticket form',
+  );
   modal.choose('Priority', 'High').choose('Environment', 'Production');
   return modal;
 }
@@ -40,12 +44,30 @@ describe('tracker tickets', () => {
     await stack.fake.waitFor(() => stack.person(id).modal()?.title === 'Ticket filed', 'the filed confirmation');
     await stack.fake.redeliverLast({ as: 'duplicate' });
     expect(tickets()).toHaveLength(1);
-    expect(tickets()[0]).toMatchObject({ entity: { id: attack.guid, type: 'ATTACK' }, fields: { priority: { id: '2' }, customfield_10050: { id: '20001' } } });
+    expect(tickets()[0]).toMatchObject({
+      entity: { id: attack.guid, type: 'ATTACK' },
+      fields: { priority: { id: '2' }, customfield_10050: { id: '20001' } },
+    });
     const key = tickets()[0]!.key;
-    const reply = await stack.fake.waitFor(() => stack.fake.channel(channel).thread(card.ts).find((m) => m.text().includes(key)), 'the key in the thread');
+    const reply = await stack.fake.waitFor(
+      () =>
+        stack.fake
+          .channel(channel)
+          .thread(card.ts)
+          .find((m) => m.text().includes(key)),
+      'the key in the thread',
+    );
     expect(read(reply)).toContain(`<@${id}> filed`);
     await stack.deps.slack.flush();
-    expect(read(stack.person(id).channel(channel).messages().find((m) => m.text().includes(attack.guid)))).toContain('1 ticket filed');
+    expect(
+      read(
+        stack
+          .person(id)
+          .channel(channel)
+          .messages()
+          .find((m) => m.text().includes(attack.guid)),
+      ),
+    ).toContain('1 ticket filed');
 
     const listed = await stack.ask(id, `tickets ${attack.guid}`, { channel });
     expect(read(listed)).toContain(key);
@@ -88,9 +110,17 @@ describe('tracker tickets', () => {
     const { card } = await startedAttack(stack, id, 'attack cpu -l 30');
     await card.click('File ticket');
     const modal = await fillTicket(id);
-    stack.sim.faults.inject({ method: 'POST', path: '/tracker/issues', kind: 'status', status: 400, body: 'Bad request: field "customfield_10050" must be one of its allowed values' });
+    stack.sim.faults.inject({
+      method: 'POST',
+      path: '/tracker/issues',
+      kind: 'status',
+      status: 400,
+      body: 'Bad request: field "customfield_10050" must be one of its allowed values',
+    });
     await modal.submit();
-    expect(stack.person(id).modal()?.errors()).toEqual({ Environment: 'The tracker did not accept Environment. Check it and submit again.' });
+    expect(stack.person(id).modal()?.errors()).toEqual({
+      Environment: 'The tracker did not accept Environment. Check it and submit again.',
+    });
     expect(tickets()).toHaveLength(0);
     await stack.person(id).modal()!.submit();
     await stack.fake.waitFor(() => tickets().length === 1, 'the ticket on the second try');
@@ -106,7 +136,10 @@ describe('tracker tickets whose outcome is unknown', () => {
     const modal = await fillTicket(id);
     stack.sim.faults.inject({ method: 'POST', path: '/tracker/issues', kind: 'status', status: 503 });
     await modal.submit();
-    const notice = await stack.fake.waitFor(() => stack.person(id).modal()?.text().includes('not known whether') && stack.person(id).modal(), 'the unknown-outcome notice');
+    const notice = await stack.fake.waitFor(
+      () => stack.person(id).modal()?.text().includes('not known whether') && stack.person(id).modal(),
+      'the unknown-outcome notice',
+    );
     expect(notice.text()).toContain(`/chaos tickets ${attack.guid}`);
     await stack.fake.redeliverLast({ as: 'duplicate' });
     expect(stack.sim.requests.filter((r) => r.method === 'POST' && r.path === '/tracker/issues')).toHaveLength(1);
@@ -129,7 +162,7 @@ describe('App Home', () => {
     expect(home.buttons().map((b) => b.text)).toContain('Log in');
   });
 
-  it('lists the team\'s active attacks with Halt buttons that work, and redraws after', async () => {
+  it("lists the team's active attacks with Halt buttons that work, and redraws after", async () => {
     const id = nextPerson();
     await stack.login(id, users().owner, { team: 'Platform' });
     const [guid] = stack.sim.addAttacks(stack.sim.seed.teams.platform.id, 1);
@@ -147,13 +180,22 @@ describe('App Home', () => {
     await stack.login(id, users().owner, { team: 'Platform' });
     const person = stack.person(id);
     await (await stack.openHome(id)).click('New attack');
-    let modal = await stack.fake.waitFor(() => person.modal()?.callbackId === 'attack_builder' && person.modal(), 'the builder');
+    let modal = await stack.fake.waitFor(
+      () => person.modal()?.callbackId === 'attack_builder' && person.modal(),
+      'the builder',
+    );
     await modal.select('Attack type', 'cpu');
-    modal = await stack.fake.waitFor(() => person.modal()?.text().includes('Cores') && person.modal(), 'the cpu arguments');
+    modal = await stack.fake.waitFor(
+      () => person.modal()?.text().includes('Cores') && person.modal(),
+      'the cpu arguments',
+    );
     await modal.select('Target', 'Every active client of the team');
     modal = await stack.fake.waitFor(() => person.modal(), 'the builder for every client');
     await modal.fill('Length in seconds', '45').choose('Channel for its card', channel).submit();
-    const preview = await stack.fake.waitFor(() => person.ephemerals(channel).find((m) => read(m).includes('-l 45')), 'the preview in the channel');
+    const preview = await stack.fake.waitFor(
+      () => person.ephemerals(channel).find((m) => read(m).includes('-l 45')),
+      'the preview in the channel',
+    );
     expect(read(preview)).toContain('every active client of team Platform');
     await preview.click('Start');
     await stack.fake.waitFor(() => stack.sim.state.attacks.size === 1, 'the attack');
@@ -164,7 +206,10 @@ describe('App Home', () => {
     await stack.login(id, users().owner, { team: 'Platform' });
     const person = stack.person(id);
     await (await stack.openHome(id)).click('Switch team');
-    const picker = await stack.fake.waitFor(() => person.modal()?.callbackId === 'team_picker' && person.modal(), 'the team picker');
+    const picker = await stack.fake.waitFor(
+      () => person.modal()?.callbackId === 'team_picker' && person.modal(),
+      'the team picker',
+    );
     await picker.choose('Team', 'Search').submit();
     await stack.fake.waitFor(() => read(person.home()).includes('Team: Search'), 'Home redrawn with the new team');
   });
@@ -190,16 +235,31 @@ describe('game days', () => {
       await local.login(sre, local.sim.seed.users.sre, { team: 'Platform', mfaCode: local.sim.seed.mfaCode });
       expect(read(await local.ask(lead, 'gameday start Checkout resilience', { channel: where }))).toContain('started');
       expect(read(await local.ask(sre, 'gameday start Another one', { channel: where }))).toContain('already running');
-      const gameCard = await local.fake.waitFor(() => local.fake.channel(where).messages().find((m) => read(m).includes('Game day: Checkout resilience')), 'the game-day card');
+      const gameCard = await local.fake.waitFor(
+        () =>
+          local.fake
+            .channel(where)
+            .messages()
+            .find((m) => read(m).includes('Game day: Checkout resilience')),
+        'the game-day card',
+      );
 
       const first = await startedAttack(local, lead, 'attack cpu -l 30 --target-tags role=web', where);
       const second = await startedAttack(local, sre, 'attack latency -l 300 -m 200', where);
-      await local.person(lead).channel(where).messages().find((m) => m.text().includes(second.attack.guid))!.click('Halt');
+      await local
+        .person(lead)
+        .channel(where)
+        .messages()
+        .find((m) => m.text().includes(second.attack.guid))!
+        .click('Halt');
       await local.fake.waitFor(() => local.sim.state.attacks.get(second.attack.guid)!.halt, 'the halt');
       await local.ask(sre, `note ${first.attack.guid} error rate stayed flat`, { channel: where });
       await first.card.click('File ticket');
       const person = local.person(lead);
-      const modal = await local.fake.waitFor(() => person.modal()?.callbackId === 'ticket' && person.modal(), 'the ticket form');
+      const modal = await local.fake.waitFor(
+        () => person.modal()?.callbackId === 'ticket' && person.modal(),
+        'the ticket form',
+      );
       await modal.choose('Priority', 'Low').choose('Environment', 'Staging').submit();
       await local.fake.waitFor(() => local.sim.state.trackerIssues.length === 1, 'the ticket');
       const key = local.sim.state.trackerIssues[0]!.key;
@@ -215,7 +275,15 @@ describe('game days', () => {
 
       local.advanceClock(120_000);
       await local.ask(lead, 'gameday end', { channel: where });
-      const summary = await local.fake.waitFor(() => local.person(lead).channel(where).messages().find((m: Message) => /summary/i.test(read(m))), 'the summary');
+      const summary = await local.fake.waitFor(
+        () =>
+          local
+            .person(lead)
+            .channel(where)
+            .messages()
+            .find((m: Message) => /summary/i.test(read(m))),
+        'the summary',
+      );
       const text = read(summary);
       expect(text).toContain(first.attack.guid.slice(0, 8));
       expect(text).toMatch(/cpu[\s\S]*Successful/);
@@ -226,10 +294,20 @@ describe('game days', () => {
       expect(text).toContain(key);
       expect(summary.buttons().map((b) => b.text)).toContain('File ticket for the game day');
       await local.deps.slack.flush();
-      expect(local.person(lead).channel(where).messages().find((m) => m.ts === gameCard.ts)!.buttons()).toEqual([]);
+      expect(
+        local
+          .person(lead)
+          .channel(where)
+          .messages()
+          .find((m) => m.ts === gameCard.ts)!
+          .buttons(),
+      ).toEqual([]);
 
       await summary.click('File ticket for the game day');
-      const dayTicket = await local.fake.waitFor(() => person.modal()?.callbackId === 'ticket' && person.modal(), 'the game-day ticket form');
+      const dayTicket = await local.fake.waitFor(
+        () => person.modal()?.callbackId === 'ticket' && person.modal(),
+        'the game-day ticket form',
+      );
       expect(JSON.stringify(dayTicket.values())).toContain('Checkout resilience');
       await dayTicket.choose('Priority', 'Medium').choose('Environment', 'Production').submit();
       await local.fake.waitFor(() => local.sim.state.trackerIssues.length === 2, 'the game-day ticket');

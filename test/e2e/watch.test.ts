@@ -13,7 +13,8 @@ const nextPerson = () => `U0WATCH${++n}`;
 const users = () => stack.sim.seed.users;
 const teams = () => stack.sim.seed.teams;
 const messages = (id = channel) => stack.fake.channel(id).messages();
-const cardsOf = (guid: string, id = channel) => messages(id).filter((m) => m.text().includes(guid) && m.buttons().some((b) => b.text === 'Details'));
+const cardsOf = (guid: string, id = channel) =>
+  messages(id).filter((m) => m.text().includes(guid) && m.buttons().some((b) => b.text === 'Details'));
 const activeLists = () => stack.sim.requests.filter((r) => r.method === 'GET' && r.path === '/attacks/active/paged');
 /** Long enough for a 30-second attack to pass every stage in the simulator. */
 const runOut = () => stack.advanceClock(60_000);
@@ -26,7 +27,12 @@ describe('watched channels', () => {
     expect(read(reply)).toContain('this channel watches team Payments');
     expect(messages().map(read).join('\n')).toContain('set this channel to watch team Payments');
 
-    const guid = stack.sim.createAttackDirectly(teams().payments.id, { type: 'cpu', args: ['-l', '30'], createSource: 'WebApp', createUser: 'ops@acme.test' });
+    const guid = stack.sim.createAttackDirectly(teams().payments.id, {
+      type: 'cpu',
+      args: ['-l', '30'],
+      createSource: 'WebApp',
+      createUser: 'ops@acme.test',
+    });
     // Another team's attack is not this channel's business.
     const elsewhere = stack.sim.createAttackDirectly(teams().platform.id, { type: 'cpu', args: ['-l', '30'] });
     const report = await stack.poll();
@@ -42,7 +48,11 @@ describe('watched channels', () => {
     await stack.poll();
     expect(cardsOf(guid)).toHaveLength(1);
     expect(read(cardsOf(guid)[0])).toContain('Successful');
-    expect(cardsOf(guid)[0]!.buttons().map((b) => b.text)).toEqual(['File ticket', 'Add note', 'Details']);
+    expect(
+      cardsOf(guid)[0]!
+        .buttons()
+        .map((b) => b.text),
+    ).toEqual(['File ticket', 'Add note', 'Details']);
 
     expect(read(await stack.ask(id, 'unwatch', { channel }))).toContain('no longer watches team Payments');
     const after = stack.sim.createAttackDirectly(teams().payments.id, { type: 'cpu', args: ['-l', '30'] });
@@ -59,7 +69,11 @@ describe('watched channels', () => {
 
     expect(read(await stack.ask(id, 'attack cpu -l 30 --yes', { channel }))).toContain('Started cpu attack');
     const fromSlack = [...stack.sim.state.attacks.values()][0]!.guid;
-    const fromApi = stack.sim.createAttackDirectly(teams().payments.id, { args: ['-l', '30'], createSource: 'Api', createUser: 'robot@acme.test' });
+    const fromApi = stack.sim.createAttackDirectly(teams().payments.id, {
+      args: ['-l', '30'],
+      createSource: 'Api',
+      createUser: 'robot@acme.test',
+    });
     await stack.poll();
     await stack.poll();
 
@@ -88,7 +102,8 @@ describe('watched channels', () => {
     await stack.ask(id, 'watch Platform', { channel: other });
     expect(read(await stack.ask(id, 'attack cpu -l 300 --yes', { channel }))).toContain('Started cpu attack');
     const others = mine.filter((t) => t.identifier !== teams().platform.id);
-    for (const team of [teams().platform.id, others[0]!.identifier, others[1]!.identifier]) stack.sim.createAttackDirectly(team, { args: ['-l', '300'] });
+    for (const team of [teams().platform.id, others[0]!.identifier, others[1]!.identifier])
+      stack.sim.createAttackDirectly(team, { args: ['-l', '300'] });
 
     stack.sim.requests.length = 0;
     const first = await stack.poll();
@@ -109,7 +124,10 @@ describe('watched channels', () => {
     await stack.login(id, users().owner, { team: 'Payments' });
     await stack.ask(id, 'watch', { channel });
     stack.sim.expireSession(users().owner.email);
-    const missed = stack.sim.createAttackDirectly(teams().payments.id, { args: ['-l', '300'], createUser: 'ops@acme.test' });
+    const missed = stack.sim.createAttackDirectly(teams().payments.id, {
+      args: ['-l', '300'],
+      createUser: 'ops@acme.test',
+    });
 
     await stack.poll();
     const paused = () => messages().filter((m) => read(m).includes("This channel's watch of team Payments is paused"));
@@ -125,8 +143,12 @@ describe('watched channels', () => {
 
     const renewer = nextPerson();
     await stack.login(renewer, users().owner, { team: 'Payments' });
-    expect(read(await stack.ask(renewer, 'status', { channel }))).toMatch(/Watches in this channel\n:eyes: Payments, set by <@U0WATCH\d+> since .* · :pause_button: paused/);
-    expect(read(await stack.ask(renewer, 'watch Payments', { channel }))).toContain('this channel watches team Payments');
+    expect(read(await stack.ask(renewer, 'status', { channel }))).toMatch(
+      /Watches in this channel\n:eyes: Payments, set by <@U0WATCH\d+> since .* · :pause_button: paused/,
+    );
+    expect(read(await stack.ask(renewer, 'watch Payments', { channel }))).toContain(
+      'this channel watches team Payments',
+    );
     expect(messages().map(read).join('\n')).toContain(`<@${renewer}> renewed this channel's watch of team Payments`);
     await stack.poll();
     // The attack that started while the watch was paused, and still runs, gets its card now.
@@ -145,14 +167,18 @@ describe('watched channels', () => {
     expect(messages().filter((m) => read(m).includes("This channel's watch of team Search is paused"))).toHaveLength(1);
   });
 
-  it('shows the channel\'s watches in status and the watches of your teams on App Home', async () => {
+  it("shows the channel's watches in status and the watches of your teams on App Home", async () => {
     const id = nextPerson();
     await stack.login(id, users().owner, { team: 'Payments' });
     expect(read(await stack.ask(id, 'status', { channel }))).toContain('Watches in this channel\nNone');
     await stack.ask(id, 'watch', { channel });
     await stack.ask(id, 'watch Search', { channel });
     const status = read(await stack.ask(id, 'status', { channel }));
-    expect(status).toMatch(new RegExp(`Watches in this channel\\n:eyes: Payments, set by <@${id}> since [^\\n]+\\n:eyes: Search, set by <@${id}>`));
+    expect(status).toMatch(
+      new RegExp(
+        `Watches in this channel\\n:eyes: Payments, set by <@${id}> since [^\\n]+\\n:eyes: Search, set by <@${id}>`,
+      ),
+    );
     expect(read(await stack.ask(id, 'status', { channel: other }))).toContain('Watches in this channel\nNone');
 
     const home = read(await stack.openHome(id));
@@ -175,7 +201,9 @@ describe('watched channels', () => {
     await stack.ask(owner, 'watch Search', { channel });
     expect(read(await stack.ask(owner, 'unwatch Platform', { channel }))).toContain('does not watch Platform');
     await stack.ask(owner, 'team Platform', { channel });
-    expect(read(await stack.ask(owner, 'unwatch', { channel }))).toContain('This channel watches Payments, Search. Say which');
+    expect(read(await stack.ask(owner, 'unwatch', { channel }))).toContain(
+      'This channel watches Payments, Search. Say which',
+    );
     expect(read(await stack.ask(owner, 'unwatch search', { channel }))).toContain('no longer watches team Search');
     expect(read(await stack.ask(owner, 'unwatch', { channel }))).toContain('no longer watches team Payments');
     expect(await stack.deps.watches.all()).toEqual([]);
@@ -246,7 +274,10 @@ describe('watched channels', () => {
       failed = true;
       throw new StoreUnavailableError('memory', { cause: new Error('gone for a moment') });
     };
-    const guid = stack.sim.createAttackDirectly(teams().payments.id, { args: ['-l', '30'], createUser: 'ops@acme.test' });
+    const guid = stack.sim.createAttackDirectly(teams().payments.id, {
+      args: ['-l', '30'],
+      createUser: 'ops@acme.test',
+    });
     expect((await stack.poll()).posted).toBe(1);
     expect(failed).toBe(true);
     runOut();
@@ -270,7 +301,12 @@ describe('watched channels when Slack fails a card', () => {
       own.fake.faults.clear();
       expect((await own.poll()).posted).toBe(1);
       expect((await own.poll()).posted).toBe(0);
-      expect(own.fake.channel(channel).messages().filter((m) => m.text().includes(guid) && m.buttons().some((b) => b.text === 'Details'))).toHaveLength(1);
+      expect(
+        own.fake
+          .channel(channel)
+          .messages()
+          .filter((m) => m.text().includes(guid) && m.buttons().some((b) => b.text === 'Details')),
+      ).toHaveLength(1);
       expect(own.errorLogs()).toEqual([]);
     } finally {
       await own.stop();

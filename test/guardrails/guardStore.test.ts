@@ -10,8 +10,14 @@ afterEach(async () => {
 });
 
 const owner = (userId: string) => ({ workspaceId: 'T0GUARDS', userId, userName: userId });
-const monitor = (monitorId: string, userId: string): Guard => ({ spec: { kind: 'a', monitorId, integration: 'acme-metrics' }, owner: owner(userId) });
-const alert = (name: string, userId: string): Guard => ({ spec: { kind: 'b', alert: name, uri: 'https://alerts.monitoring-b.example' }, owner: owner(userId) });
+const monitor = (monitorId: string, userId: string): Guard => ({
+  spec: { kind: 'a', monitorId, integration: 'acme-metrics' },
+  owner: owner(userId),
+});
+const alert = (name: string, userId: string): Guard => ({
+  spec: { kind: 'b', alert: name, uri: 'https://alerts.monitoring-b.example' },
+  owner: owner(userId),
+});
 
 function keepsGameDayGuards(url: () => string) {
   const make = () => {
@@ -22,7 +28,10 @@ function keepsGameDayGuards(url: () => string) {
 
   it('keeps the guards two people add to a game day at the same moment', async () => {
     const { guards } = make();
-    await Promise.all([guards.addToGameDay('day-1', [monitor('1234567', 'U0ANA')]), guards.addToGameDay('day-1', [alert('CheckoutErrorRate', 'U0BEN')])]);
+    await Promise.all([
+      guards.addToGameDay('day-1', [monitor('1234567', 'U0ANA')]),
+      guards.addToGameDay('day-1', [alert('CheckoutErrorRate', 'U0BEN')]),
+    ]);
     expect((await guards.forGameDay('day-1')).map((g) => g.owner.userId).sort()).toEqual(['U0ANA', 'U0BEN']);
     expect(await guards.forGameDay('day-2')).toEqual([]);
   });
@@ -31,7 +40,11 @@ function keepsGameDayGuards(url: () => string) {
     const { guards } = make();
     await guards.addToGameDay('day-1', [alert('Zeta', 'U0ANA'), monitor('1', 'U0ANA')]);
     const after = await guards.addToGameDay('day-1', [monitor('1', 'U0BEN'), alert('Alpha', 'U0BEN')]);
-    expect(after.map((g) => [g.spec.kind === 'a' ? g.spec.monitorId : g.spec.alert, g.owner.userId])).toEqual([['Zeta', 'U0ANA'], ['1', 'U0ANA'], ['Alpha', 'U0BEN']]);
+    expect(after.map((g) => [g.spec.kind === 'a' ? g.spec.monitorId : g.spec.alert, g.owner.userId])).toEqual([
+      ['Zeta', 'U0ANA'],
+      ['1', 'U0ANA'],
+      ['Alpha', 'U0BEN'],
+    ]);
   });
 
   it('still reads guards kept as one list per game day', async () => {

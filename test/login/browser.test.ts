@@ -13,7 +13,9 @@ import { publicUrl, secureLink } from './support.ts';
 
 const chromiumPath = '/usr/bin/chromium';
 const hasChromium = existsSync(chromiumPath);
-const title = hasChromium ? 'the secure login page in a browser' : `the secure login page in a browser (skipped: ${chromiumPath} is missing; apt-get install chromium)`;
+const title = hasChromium
+  ? 'the secure login page in a browser'
+  : `the secure login page in a browser (skipped: ${chromiumPath} is missing; apt-get install chromium)`;
 const waitMs = 15_000;
 
 let stack: Stack;
@@ -31,7 +33,16 @@ describe.skipIf(!hasChromium)(title, { timeout: 60_000 }, () => {
   beforeAll(async () => {
     browser = await chromium.launch({
       executablePath: chromiumPath,
-      args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
+      args: [
+        '--headless',
+        '--no-sandbox',
+        '--disable-gpu',
+        '--disable-quic',
+        '--no-first-run',
+        '--disable-background-networking',
+        '--disable-component-update',
+        '--disable-sync',
+      ],
     });
   }, 60_000);
 
@@ -73,7 +84,9 @@ describe.skipIf(!hasChromium)(title, { timeout: 60_000 }, () => {
 
     await logInWith(users().solo.email, users().solo.password);
     await page.getByRole('heading', { name: 'You are logged in' }).waitFor();
-    expect(await page.getByRole('link', { name: 'Back to Slack' }).getAttribute('href')).toBe(`slack://open?team=${stack.fake.teamId}`);
+    expect(await page.getByRole('link', { name: 'Back to Slack' }).getAttribute('href')).toBe(
+      `slack://open?team=${stack.fake.teamId}`,
+    );
     const confirmation = await stack.fake.waitFor(() => dms(id).at(-1), 'the confirmation in Slack');
     expect(Stack.read(confirmation)).toContain('Logged in as solo@acme.test at Acme Demo on the secure login page');
     expect(Stack.read(await stack.ask(id, 'whoami'))).toContain('solo@acme.test');
@@ -150,6 +163,8 @@ describe.skipIf(!hasChromium)(title, { timeout: 60_000 }, () => {
     await page.getByLabel('Email').fill(users().solo.email);
     await page.getByRole('button', { name: 'Forgot password' }).click();
     await page.getByRole('status').filter({ hasText: 'a reset e-mail is on its way' }).waitFor();
-    expect(stack.sim.state.passwordResets.map((r) => (typeof r === 'string' ? r : (r as { email: string }).email))).toContain(users().solo.email);
+    expect(
+      stack.sim.state.passwordResets.map((r) => (typeof r === 'string' ? r : (r as { email: string }).email)),
+    ).toContain(users().solo.email);
   });
 });

@@ -15,96 +15,103 @@ afterAll(async () => {
 });
 
 describe.each(storeUrls)('on %s', (storeUrl) => {
-function setup() {
-  let now = Date.parse('2030-01-01T14:00:00Z');
-  const store = createKeyValueStore(storeUrl, `login-test-${randomUUID()}`);
-  opened.push(store);
-  return { store, links: new LoginLinks(store, () => now), limits: new LoginLimits(store, () => now), advance: (ms: number) => (now += ms), now: () => now };
-}
+  function setup() {
+    let now = Date.parse('2030-01-01T14:00:00Z');
+    const store = createKeyValueStore(storeUrl, `login-test-${randomUUID()}`);
+    opened.push(store);
+    return {
+      store,
+      links: new LoginLinks(store, () => now),
+      limits: new LoginLimits(store, () => now),
+      advance: (ms: number) => (now += ms),
+      now: () => now,
+    };
+  }
 
-describe('login links', () => {
-  it('are 256 random bits, stored only under their hash, for the person they were made for', async () => {
-    const { store, links } = setup();
-    const { token } = await links.mint(person);
-    expect(Buffer.from(token, 'base64url')).toHaveLength(32);
-    const stored: string[] = [];
-    for await (const [key, value] of store.entries('')) stored.push(key, JSON.stringify(value));
-    expect(stored.join('\n')).not.toContain(token);
-    expect(stored.join('\n')).toContain(tokenHash(token));
-    expect((await links.find(token))?.link).toMatchObject(person);
-    expect(await links.find(newSecret())).toBeUndefined();
-    expect(await links.find('../../etc')).toBeUndefined();
-  });
-
-  it('stop working after 10 minutes and once consumed', async () => {
-    const { links, advance } = setup();
-    const { token } = await links.mint(person);
-    advance(loginLinkTtlMs - 1);
-    const found = await links.find(token);
-    expect(found).toBeDefined();
-    advance(1);
-    expect(await links.find(token)).toBeUndefined();
-
-    const second = await links.mint(person);
-    await links.consume((await links.find(second.token))!.hash);
-    expect(await links.find(second.token)).toBeUndefined();
-  });
-
-  it('belong to the first browser that opens them', async () => {
-    const { links } = setup();
-    const { token } = await links.mint(person);
-    const first = newSecret();
-    expect(await links.bindBrowser((await links.find(token))!, first)).toBe(true);
-    expect(await links.bindBrowser((await links.find(token))!, first)).toBe(true);
-    expect(await links.bindBrowser((await links.find(token))!, newSecret())).toBe(false);
-  });
-
-  it('carry a CSRF token only this browser and link produce', () => {
-    const secret = newSecret();
-    const token = csrfToken(secret, 'a'.repeat(64));
-    expect(validCsrf(token, secret, 'a'.repeat(64))).toBe(true);
-    expect(validCsrf(token, newSecret(), 'a'.repeat(64))).toBe(false);
-    expect(validCsrf(token, secret, 'b'.repeat(64))).toBe(false);
-    expect(validCsrf(`${token.slice(0, -1)}x`, secret, 'a'.repeat(64))).toBe(false);
-    expect(validCsrf(undefined, secret, 'a'.repeat(64))).toBe(false);
-  });
-});
-
-describe('failed-login limits', () => {
-  it(`block a person after ${personFailureLimit} failures until the oldest leaves the 15-minute window`, async () => {
-    const { limits, advance, now } = setup();
-    const first = now();
-    for (let i = 0; i < personFailureLimit - 1; i++) {
-      await limits.recordPersonFailure(person);
-      advance(60_000);
-    }
-    expect(await limits.personBlockedUntil(person)).toBeUndefined();
-    await limits.recordPersonFailure(person);
-    expect(await limits.personBlockedUntil(person)).toEqual(new Date(first + failureWindowMs));
-    expect(await limits.personBlockedUntil({ ...person, userId: 'U0BOB' })).toBeUndefined();
-    advance(first + failureWindowMs - now());
-    expect(await limits.personBlockedUntil(person)).toBeUndefined();
-  });
-
-  it('run one attempt of a person at a time', async () => {
-    const { limits } = setup();
-    let release!: () => void;
-    const gate = new Promise<void>((resolve) => (release = resolve));
-    const ran: string[] = [];
-    const attempt = (name: string) => limits.oneAtATime(person, async () => {
-      ran.push(name);
-      await gate;
-      return name;
+  describe('login links', () => {
+    it('are 256 random bits, stored only under their hash, for the person they were made for', async () => {
+      const { store, links } = setup();
+      const { token } = await links.mint(person);
+      expect(Buffer.from(token, 'base64url')).toHaveLength(32);
+      const stored: string[] = [];
+      for await (const [key, value] of store.entries('')) stored.push(key, JSON.stringify(value));
+      expect(stored.join('\n')).not.toContain(token);
+      expect(stored.join('\n')).toContain(tokenHash(token));
+      expect((await links.find(token))?.link).toMatchObject(person);
+      expect(await links.find(newSecret())).toBeUndefined();
+      expect(await links.find('../../etc')).toBeUndefined();
     });
-    // Two at once: exactly one runs (which one is the store's business), the other is turned away.
-    const settled: (string | undefined)[] = [];
-    const both = Promise.all([attempt('first'), attempt('second')].map((p) => p.then((r) => settled.push(r))));
-    await vi.waitFor(() => expect(settled).toEqual([undefined]));
-    expect(ran).toHaveLength(1);
-    release();
-    await both;
-    expect(settled).toEqual([undefined, ran[0]]);
-    expect(await attempt('third')).toBe('third');
+
+    it('stop working after 10 minutes and once consumed', async () => {
+      const { links, advance } = setup();
+      const { token } = await links.mint(person);
+      advance(loginLinkTtlMs - 1);
+      const found = await links.find(token);
+      expect(found).toBeDefined();
+      advance(1);
+      expect(await links.find(token)).toBeUndefined();
+
+      const second = await links.mint(person);
+      await links.consume((await links.find(second.token))!.hash);
+      expect(await links.find(second.token)).toBeUndefined();
+    });
+
+    it('belong to the first browser that opens them', async () => {
+      const { links } = setup();
+      const { token } = await links.mint(person);
+      const first = newSecret();
+      expect(await links.bindBrowser((await links.find(token))!, first)).toBe(true);
+      expect(await links.bindBrowser((await links.find(token))!, first)).toBe(true);
+      expect(await links.bindBrowser((await links.find(token))!, newSecret())).toBe(false);
+    });
+
+    it('carry a CSRF token only this browser and link produce', () => {
+      const secret = newSecret();
+      const token = csrfToken(secret, 'a'.repeat(64));
+      expect(validCsrf(token, secret, 'a'.repeat(64))).toBe(true);
+      expect(validCsrf(token, newSecret(), 'a'.repeat(64))).toBe(false);
+      expect(validCsrf(token, secret, 'b'.repeat(64))).toBe(false);
+      expect(validCsrf(`${token.slice(0, -1)}x`, secret, 'a'.repeat(64))).toBe(false);
+      expect(validCsrf(undefined, secret, 'a'.repeat(64))).toBe(false);
+    });
   });
-});
+
+  describe('failed-login limits', () => {
+    it(`block a person after ${personFailureLimit} failures until the oldest leaves the 15-minute window`, async () => {
+      const { limits, advance, now } = setup();
+      const first = now();
+      for (let i = 0; i < personFailureLimit - 1; i++) {
+        await limits.recordPersonFailure(person);
+        advance(60_000);
+      }
+      expect(await limits.personBlockedUntil(person)).toBeUndefined();
+      await limits.recordPersonFailure(person);
+      expect(await limits.personBlockedUntil(person)).toEqual(new Date(first + failureWindowMs));
+      expect(await limits.personBlockedUntil({ ...person, userId: 'U0BOB' })).toBeUndefined();
+      advance(first + failureWindowMs - now());
+      expect(await limits.personBlockedUntil(person)).toBeUndefined();
+    });
+
+    it('run one attempt of a person at a time', async () => {
+      const { limits } = setup();
+      let release!: () => void;
+      const gate = new Promise<void>((resolve) => (release = resolve));
+      const ran: string[] = [];
+      const attempt = (name: string) =>
+        limits.oneAtATime(person, async () => {
+          ran.push(name);
+          await gate;
+          return name;
+        });
+      // Two at once: exactly one runs (which one is the store's business), the other is turned away.
+      const settled: (string | undefined)[] = [];
+      const both = Promise.all([attempt('first'), attempt('second')].map((p) => p.then((r) => settled.push(r))));
+      await vi.waitFor(() => expect(settled).toEqual([undefined]));
+      expect(ran).toHaveLength(1);
+      release();
+      await both;
+      expect(settled).toEqual([undefined, ran[0]]);
+      expect(await attempt('third')).toBe('third');
+    });
+  });
 });

@@ -47,7 +47,10 @@ describe('LOGIN_MODE=page', () => {
 
     const reply = await stack.ask(id, 'whoami');
     await reply.click('Log in');
-    await stack.fake.waitFor(() => person.modal()?.callbackId === 'login_secure_page', 'the link from the Log in button');
+    await stack.fake.waitFor(
+      () => person.modal()?.callbackId === 'login_secure_page',
+      'the link from the Log in button',
+    );
     await person.modal()!.close();
 
     const home = await stack.openHome(id);

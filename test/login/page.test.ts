@@ -6,13 +6,19 @@ describe('the login page', () => {
   const html = loginPage({ kind: 'form', csrf: 'csrf-value', email: 'a"b@x.test', error: '<script>alert(1)</script>' });
 
   it('has labelled fields with the autocomplete a password manager expects, and a masked password', () => {
-    expect(html).toMatch(/<label for="email">Email<\/label>\n<input id="email" name="email" type="email" autocomplete="username" required/);
-    expect(html).toContain('<input id="password" name="password" type="password" autocomplete="current-password" required>');
+    expect(html).toMatch(
+      /<label for="email">Email<\/label>\n<input id="email" name="email" type="email" autocomplete="username" required/,
+    );
+    expect(html).toContain(
+      '<input id="password" name="password" type="password" autocomplete="current-password" required>',
+    );
     expect(html).toContain('autocomplete="organization"');
     expect(html).toContain('<input type="hidden" name="csrf" value="csrf-value">');
     expect(html).toContain('formnovalidate>Forgot password</button>');
     expect(html).not.toContain('name="mfa"');
-    expect(loginPage({ kind: 'form', csrf: 'c', mfa: true })).toMatch(/<input id="mfa" name="mfa" type="text" inputmode="numeric" autocomplete="one-time-code"/);
+    expect(loginPage({ kind: 'form', csrf: 'c', mfa: true })).toMatch(
+      /<input id="mfa" name="mfa" type="text" inputmode="numeric" autocomplete="one-time-code"/,
+    );
   });
 
   it('escapes what it shows and carries no script', () => {
@@ -25,7 +31,9 @@ describe('the login page', () => {
   it('allows only its own style, and is never cached nor referred', () => {
     const style = /<style>([\s\S]*?)<\/style>/.exec(html)![1]!;
     const hash = createHash('sha256').update(style).digest('base64');
-    expect(loginPageHeaders['content-security-policy']).toBe(`default-src 'none'; style-src 'sha256-${hash}'; form-action 'self'; frame-ancestors 'none'; base-uri 'none'`);
+    expect(loginPageHeaders['content-security-policy']).toBe(
+      `default-src 'none'; style-src 'sha256-${hash}'; form-action 'self'; frame-ancestors 'none'; base-uri 'none'`,
+    );
     expect(loginPageHeaders['cache-control']).toBe('no-store');
     expect(loginPageHeaders['referrer-policy']).toBe('no-referrer');
   });

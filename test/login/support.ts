@@ -8,7 +8,16 @@ export async function secureLink(stack: Stack, personId: string): Promise<{ url:
   const person = stack.person(personId);
   const opened = stack.fake.callsTo('views.open').length;
   await person.command('login');
-  const modal = await stack.fake.waitFor(() => stack.fake.callsTo('views.open').length > opened && person.modal()?.buttons().some((b) => b.url) && person.modal(), 'the login modal with its link');
+  const modal = await stack.fake.waitFor(
+    () =>
+      stack.fake.callsTo('views.open').length > opened &&
+      person
+        .modal()
+        ?.buttons()
+        .some((b) => b.url) &&
+      person.modal(),
+    'the login modal with its link',
+  );
   const link = modal.buttons().find((b) => b.text === 'Log in on a secure page')!.url!;
   const token = link.split('/').at(-1)!;
   return { url: link.replace(publicUrl, `http://localhost:${stack.bot.port}`), token };
@@ -48,7 +57,9 @@ export class PageClient {
 
   /** The page's message to the reader (error, notice or status), without markup. */
   said(): string {
-    return [...this.html.matchAll(/<(?:p|h1)[^>]*>([\s\S]*?)<\/(?:p|h1)>/g)].map((m) => m[1]!.replace(/<[^>]+>/g, '')).join('\n');
+    return [...this.html.matchAll(/<(?:p|h1)[^>]*>([\s\S]*?)<\/(?:p|h1)>/g)]
+      .map((m) => m[1]!.replace(/<[^>]+>/g, ''))
+      .join('\n');
   }
 
   async #take(response: Response): Promise<this> {

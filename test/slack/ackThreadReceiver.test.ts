@@ -14,7 +14,8 @@ function failingReceiver() {
   const logs: { level: string; msg: string }[] = [];
   const destination = new Writable({
     write(chunk, _encoding, done) {
-      for (const line of String(chunk).split('\n').filter(Boolean)) logs.push(JSON.parse(line) as { level: string; msg: string });
+      for (const line of String(chunk).split('\n').filter(Boolean))
+        logs.push(JSON.parse(line) as { level: string; msg: string });
       done();
     },
   });
@@ -35,16 +36,28 @@ function failingReceiver() {
     createLogger('debug', destination),
   );
   // Bolt's App, as far as a receiver sees it.
-  receiver.init({ processEvent: async (event: { body: { text: string } }) => void texts.push(event.body.text) } as unknown as App);
+  receiver.init({
+    processEvent: async (event: { body: { text: string } }) => void texts.push(event.body.text),
+  } as unknown as App);
   return { receiver, logs, texts, outcome };
 }
 
 async function command(port: number, text: string): Promise<number> {
-  const body = new URLSearchParams({ command: '/chaos', text, user_id: 'U0THREAD', team_id: 'T0THREAD', response_url: 'http://127.0.0.1:9/reply' }).toString();
+  const body = new URLSearchParams({
+    command: '/chaos',
+    text,
+    user_id: 'U0THREAD',
+    team_id: 'T0THREAD',
+    response_url: 'http://127.0.0.1:9/reply',
+  }).toString();
   const timestamp = Math.floor(Date.now() / 1000);
   const response = await fetch(`http://127.0.0.1:${port}/slack/events`, {
     method: 'POST',
-    headers: { 'content-type': 'application/x-www-form-urlencoded', 'x-slack-request-timestamp': String(timestamp), 'x-slack-signature': slackSignature(signingSecret, timestamp, body) },
+    headers: {
+      'content-type': 'application/x-www-form-urlencoded',
+      'x-slack-request-timestamp': String(timestamp),
+      'x-slack-signature': slackSignature(signingSecret, timestamp, body),
+    },
     body,
   });
   return response.status;
@@ -59,7 +72,7 @@ async function failThread(port: number): Promise<void> {
 }
 
 describe('the ack thread ending', () => {
-  it('is started again on the same port, and Slack\'s requests are taken again', async () => {
+  it("is started again on the same port, and Slack's requests are taken again", async () => {
     const { receiver, logs, texts, outcome } = failingReceiver();
     const { port } = await receiver.start(0);
     try {
@@ -87,7 +100,9 @@ describe('the ack thread ending', () => {
       squatter.listen(port);
       await once(squatter, 'listening');
       await vi.waitUntil(() => outcome.gaveUp, { timeout: 5_000 });
-      expect(logs.filter((line) => line.level === 'fatal').map((line) => line.msg)).toEqual(['could not start the ack thread again: Slack requests go unanswered until Faultline is restarted']);
+      expect(logs.filter((line) => line.level === 'fatal').map((line) => line.msg)).toEqual([
+        'could not start the ack thread again: Slack requests go unanswered until Faultline is restarted',
+      ]);
     } finally {
       squatter.close();
       // Nothing is left to close: the stop does not wait for a thread that is gone.

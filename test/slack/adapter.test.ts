@@ -17,7 +17,19 @@ import type { Actor } from '../../src/store/sessions.ts';
 import { modal, section } from '../../src/views/blocks.ts';
 import { LOGIN_BUTTON } from '../../src/views/login.ts';
 import { restartingText } from '../../src/views/notice.ts';
-import { actionDelivery, commandDelivery, eventDelivery, optionsDelivery, RecordingApp, responseUrl, shortcutDelivery, viewDelivery, workspace, unitDeps, type Delivery } from '../support/bolt.ts';
+import {
+  actionDelivery,
+  commandDelivery,
+  eventDelivery,
+  optionsDelivery,
+  RecordingApp,
+  responseUrl,
+  shortcutDelivery,
+  viewDelivery,
+  workspace,
+  unitDeps,
+  type Delivery,
+} from '../support/bolt.ts';
 
 let deps: Deps;
 let metrics: Metrics;
@@ -27,7 +39,8 @@ beforeEach(() => {
   logs = [];
   const destination = new Writable({
     write(chunk, _encoding, done) {
-      for (const line of String(chunk).split('\n').filter(Boolean)) logs.push(JSON.parse(line) as { level: string; msg: string });
+      for (const line of String(chunk).split('\n').filter(Boolean))
+        logs.push(JSON.parse(line) as { level: string; msg: string });
       done();
     },
   });
@@ -44,7 +57,15 @@ afterEach(async () => {
 const errorLogs = () => logs.filter((line) => line.level === 'error' || line.level === 'fatal').map((line) => line.msg);
 
 function listeners(overrides: Partial<Listeners> = {}): Listeners {
-  return { command: async () => ({ kind: 'none' }), actions: {}, views: {}, options: {}, shortcuts: {}, events: {}, ...overrides };
+  return {
+    command: async () => ({ kind: 'none' }),
+    actions: {},
+    views: {},
+    options: {},
+    shortcuts: {},
+    events: {},
+    ...overrides,
+  };
 }
 
 /** An adapter registered on a RecordingApp with these listeners. */
@@ -78,7 +99,14 @@ describe('slash commands', () => {
 
     expect(delivery.log).toEqual(['ack', 'handler', 'respond']);
     expect(delivery.acks).toEqual([undefined]);
-    expect(seen).toEqual([{ text: 'list active', actor: { workspaceId: workspace, userId: 'U0ALICE', userName: 'u0alice', channelId: 'C0OPS' }, responseUrl, triggerId: 'trigger-command' }]);
+    expect(seen).toEqual([
+      {
+        text: 'list active',
+        actor: { workspaceId: workspace, userId: 'U0ALICE', userName: 'u0alice', channelId: 'C0OPS' },
+        responseUrl,
+        triggerId: 'trigger-command',
+      },
+    ]);
     expect(delivery.responds).toEqual([{ response_type: 'ephemeral', replace_original: false, text: 'done' }]);
   });
 
@@ -98,16 +126,26 @@ describe('slash commands', () => {
 
   it('on a 401 drops the stored session, counts the platform error and offers Log in', async () => {
     const actor = { workspaceId: workspace, userId: 'U0REVOKED' };
-    await deps.sessions.save(actor, { header: 'Bearer unit', expires_at: new Date(Date.now() + 3_600_000).toISOString(), teams: [], roles: [], privileges: [] });
+    await deps.sessions.save(actor, {
+      header: 'Bearer unit',
+      expires_at: new Date(Date.now() + 3_600_000).toISOString(),
+      teams: [],
+      roles: [],
+      privileges: [],
+    });
     expect(await deps.sessions.get(actor)).toBeDefined();
-    const { app } = register({ command: failing(new UnauthorizedError('session', { method: 'GET', path: '/attacks/active', status: 401 })) });
+    const { app } = register({
+      command: failing(new UnauthorizedError('session', { method: 'GET', path: '/attacks/active', status: 401 })),
+    });
     const delivery = commandDelivery('list', { userId: 'U0REVOKED' });
     await app.deliver('command', '/chaos', delivery);
 
     expect(await deps.sessions.get(actor)).toBeUndefined();
     expect(JSON.stringify(delivery.responds[0]!['blocks'])).toContain(LOGIN_BUTTON);
     expect(delivery.replyText()).toContain('Log in again');
-    expect((await metrics.platformErrors.get()).values).toEqual([expect.objectContaining({ labels: { type: 'UnauthorizedError' }, value: 1 })]);
+    expect((await metrics.platformErrors.get()).values).toEqual([
+      expect.objectContaining({ labels: { type: 'UnauthorizedError' }, value: 1 }),
+    ]);
     expect(errorLogs()).toEqual([]);
   });
 
@@ -118,16 +156,27 @@ describe('slash commands', () => {
     expect(delivery.replyText()).toMatch(/^Something went wrong in Faultline/);
     expect(delivery.replyText()).not.toContain('hunter2');
     expect(errorLogs()).toEqual(['handler failed']);
-    expect((await metrics.interactions.get()).values).toEqual([expect.objectContaining({ labels: { kind: 'command', outcome: 'ok' }, value: 1 })]);
+    expect((await metrics.interactions.get()).values).toEqual([
+      expect.objectContaining({ labels: { kind: 'command', outcome: 'ok' }, value: 1 }),
+    ]);
   });
 
   it('opens a modal with the trigger, then replaces it with what the slower follow-up gives', async () => {
-    const { app } = register({ command: async () => ({ kind: 'openModal', view: form('Loading'), followUp: async () => form('Ready') }) });
+    const { app } = register({
+      command: async () => ({ kind: 'openModal', view: form('Loading'), followUp: async () => form('Ready') }),
+    });
     const delivery = commandDelivery('ticket 6f1c2d3e-aaaa');
     await app.deliver('command', '/chaos', delivery);
     expect(delivery.log).toEqual(['ack', 'views.open', 'views.update']);
-    expect(delivery.calls[0]!.args).toMatchObject({ trigger_id: 'trigger-command', view: { title: { text: 'Loading' } } });
-    expect(delivery.calls[1]!.args).toMatchObject({ view_id: 'V0OPENED', hash: 'hash-1', view: { title: { text: 'Ready' } } });
+    expect(delivery.calls[0]!.args).toMatchObject({
+      trigger_id: 'trigger-command',
+      view: { title: { text: 'Loading' } },
+    });
+    expect(delivery.calls[1]!.args).toMatchObject({
+      view_id: 'V0OPENED',
+      hash: 'hash-1',
+      view: { title: { text: 'Ready' } },
+    });
   });
 
   it('shows a failing follow-up as words in the modal it opened', async () => {
@@ -186,16 +235,24 @@ describe('buttons', () => {
     expect(refreshed).toEqual(['U0HOME']);
   });
 
-  it('answers a message shortcut in the app\'s messages, where nothing else can show it', async () => {
-    const { app } = register({ shortcuts: { file_ticket: async ({ channel, messageTs }) => say(`not a card: ${channel} ${messageTs}`) } });
-    const delivery = shortcutDelivery('file_ticket', { userId: 'U0SHORT', channelId: 'C0OPS', messageTs: '1700000000.000100' });
+  it("answers a message shortcut in the app's messages, where nothing else can show it", async () => {
+    const { app } = register({
+      shortcuts: { file_ticket: async ({ channel, messageTs }) => say(`not a card: ${channel} ${messageTs}`) },
+    });
+    const delivery = shortcutDelivery('file_ticket', {
+      userId: 'U0SHORT',
+      channelId: 'C0OPS',
+      messageTs: '1700000000.000100',
+    });
     await app.deliver('shortcut', 'file_ticket', delivery);
     expect(delivery.log).toEqual(['ack', 'chat.postMessage']);
     expect(delivery.calls[0]!.args).toEqual({ channel: 'U0SHORT', text: 'not a card: C0OPS 1700000000.000100' });
   });
 
   it('updates the modal a select changed', async () => {
-    const { app } = register({ actions: { attack_type_select: async () => ({ kind: 'updateModal', view: form('Builder') }) } });
+    const { app } = register({
+      actions: { attack_type_select: async () => ({ kind: 'updateModal', view: form('Builder') }) },
+    });
     const delivery = actionDelivery('attack_type_select', { container: 'modal', viewId: 'V0BUILDER' });
     await app.deliver('action', 'attack_type_select', delivery);
     expect(delivery.calls).toEqual([{ method: 'views.update', args: { view_id: 'V0BUILDER', view: form('Builder') } }]);
@@ -203,7 +260,7 @@ describe('buttons', () => {
 });
 
 describe('modal submissions', () => {
-  it('acks with the handler\'s response action when it answers in time', async () => {
+  it("acks with the handler's response action when it answers in time", async () => {
     const seen: Record<string, string | undefined>[] = [];
     const { app } = register({
       views: {
@@ -243,11 +300,15 @@ describe('modal submissions', () => {
     await vi.advanceTimersByTimeAsync(1_999);
     expect(delivery.acks).toEqual([]);
     await vi.advanceTimersByTimeAsync(1);
-    expect(delivery.acks).toEqual([{ response_action: 'update', view: expect.objectContaining({ callback_id: 'ticket' }) }]);
+    expect(delivery.acks).toEqual([
+      { response_action: 'update', view: expect.objectContaining({ callback_id: 'ticket' }) },
+    ]);
     expect(JSON.stringify(delivery.acks[0])).toContain('Working on it');
     finish();
     await delivered;
-    expect(delivery.calls).toEqual([{ method: 'views.update', args: { view_id: 'V0SUBMITTED', view: form('Ticket filed') } }]);
+    expect(delivery.calls).toEqual([
+      { method: 'views.update', args: { view_id: 'V0SUBMITTED', view: form('Ticket filed') } },
+    ]);
   });
 
   it('shows a failure as words in the modal', async () => {
@@ -274,8 +335,10 @@ describe('modal submissions', () => {
 });
 
 describe('option lists', () => {
-  it('acks with the options found, text cut to Slack\'s 75 characters', async () => {
-    const { app } = register({ options: { team_choice: async ({ query }) => [{ text: `${query} ${'x'.repeat(100)}`, value: 't-1' }] } });
+  it("acks with the options found, text cut to Slack's 75 characters", async () => {
+    const { app } = register({
+      options: { team_choice: async ({ query }) => [{ text: `${query} ${'x'.repeat(100)}`, value: 't-1' }] },
+    });
     const delivery = optionsDelivery('Pay');
     await app.deliver('options', 'team_choice', delivery);
     const [ack] = delivery.acks as { options: { text: { text: string }; value: string }[] }[];
@@ -303,8 +366,16 @@ describe('events', () => {
         },
       },
     });
-    await app.deliver('event', 'app_home_opened', eventDelivery({ type: 'app_home_opened', user: 'U0MSG', tab: 'messages' }));
-    await app.deliver('event', 'app_home_opened', eventDelivery({ type: 'app_home_opened', user: 'U0HOME', tab: 'home' }));
+    await app.deliver(
+      'event',
+      'app_home_opened',
+      eventDelivery({ type: 'app_home_opened', user: 'U0MSG', tab: 'messages' }),
+    );
+    await app.deliver(
+      'event',
+      'app_home_opened',
+      eventDelivery({ type: 'app_home_opened', user: 'U0HOME', tab: 'home' }),
+    );
     expect(opened).toEqual(['U0HOME']);
   });
 });

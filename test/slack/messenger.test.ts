@@ -17,7 +17,10 @@ beforeEach(async () => {
   fake = await startFakeSlack({ signingSecret: 'unit-secret', botToken: 'xoxb-unit' });
   const options = { slackApiUrl: fake.apiUrl, retryConfig: { retries: 0 } };
   messenger = new Messenger(
-    { calls: new WebClient('xoxb-unit', options), cardUpdates: new WebClient('xoxb-unit', { ...options, rejectRateLimitedCalls: true }) },
+    {
+      calls: new WebClient('xoxb-unit', options),
+      cardUpdates: new WebClient('xoxb-unit', { ...options, rejectRateLimitedCalls: true }),
+    },
     createLogger('info', new Writable({ write: (_chunk, _encoding, done) => done() })),
     // One update at a time, the next a minute later: everything queued behind the first waits.
     { updatesPerMinute: 1, updateBurst: 1 },
@@ -57,13 +60,18 @@ describe('card updates under the rate limit', () => {
     expect(messenger.queued).toBe(5);
     const unsent = await messenger.flush({ withinMs: 0 });
     // a's own update may still be on its way back from Slack, and is then counted as unsent too.
-    const names = unsent.map((ref) => Object.entries(ts).find(([, value]) => value === ref.ts)![0]).filter((name) => name !== 'a');
+    const names = unsent
+      .map((ref) => Object.entries(ts).find(([, value]) => value === ref.ts)![0])
+      .filter((name) => name !== 'a');
     expect(names).toEqual(['d', 'c', 'f', 'b', 'e']);
   });
 
   it('sends the queue in that order once Slack lets it', async () => {
     messenger = new Messenger(
-      { calls: new WebClient('xoxb-unit', { slackApiUrl: fake.apiUrl }), cardUpdates: new WebClient('xoxb-unit', { slackApiUrl: fake.apiUrl, rejectRateLimitedCalls: true }) },
+      {
+        calls: new WebClient('xoxb-unit', { slackApiUrl: fake.apiUrl }),
+        cardUpdates: new WebClient('xoxb-unit', { slackApiUrl: fake.apiUrl, rejectRateLimitedCalls: true }),
+      },
       createLogger('info', new Writable({ write: (_chunk, _encoding, done) => done() })),
       { updatesPerMinute: 60_000, updateBurst: 1 },
     );
@@ -74,6 +82,11 @@ describe('card updates under the rate limit', () => {
     messenger.update(channel, ts['d']!, { text: 'd: stage 2' });
     messenger.update(channel, ts['b']!, { text: 'b: halt requested' }, 'urgent');
     await messenger.flush();
-    expect(fake.callsTo('chat.update').map((call) => call.args['text'])).toEqual(['a: stage 2', 'c: finished', 'b: halt requested', 'd: stage 2']);
+    expect(fake.callsTo('chat.update').map((call) => call.args['text'])).toEqual([
+      'a: stage 2',
+      'c: finished',
+      'b: halt requested',
+      'd: stage 2',
+    ]);
   });
 });

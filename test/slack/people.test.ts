@@ -35,18 +35,26 @@ async function people(options: PeopleOptions & { scopes?: string[] } = {}): Prom
   return new People(client, createLogger('debug', destination), { now: () => clock, ...rest });
 }
 
-const asked = (id?: string) => fake!.callsTo('users.info').filter((call) => id === undefined || call.args['user'] === id).length;
+const asked = (id?: string) =>
+  fake!.callsTo('users.info').filter((call) => id === undefined || call.args['user'] === id).length;
 
 afterEach(async () => {
   await fake?.stop();
   fake = undefined;
 });
 
-describe('people\'s names', () => {
+describe("people's names", () => {
   it('asks Slack once for a name, even when several ask at the same moment', async () => {
     const names = await people();
-    expect(await Promise.all([names.name('U0ALICE'), names.name('U0ALICE'), names.name('U0BOB')])).toEqual(['Alice Moreau', 'Alice Moreau', 'Bob Okafor']);
-    expect(await names.names(['U0ALICE', 'U0BOB', 'U0ALICE'])).toEqual({ U0ALICE: 'Alice Moreau', U0BOB: 'Bob Okafor' });
+    expect(await Promise.all([names.name('U0ALICE'), names.name('U0ALICE'), names.name('U0BOB')])).toEqual([
+      'Alice Moreau',
+      'Alice Moreau',
+      'Bob Okafor',
+    ]);
+    expect(await names.names(['U0ALICE', 'U0BOB', 'U0ALICE'])).toEqual({
+      U0ALICE: 'Alice Moreau',
+      U0BOB: 'Bob Okafor',
+    });
     expect(asked('U0ALICE')).toBe(1);
     expect(asked('U0BOB')).toBe(1);
   });
@@ -94,8 +102,12 @@ describe('people\'s names', () => {
 
 describe('personName', () => {
   it('prefers the full name, then the display name, then the handle, then the fallback', () => {
-    expect(personName({ name: 'alice', profile: { real_name: 'Alice Moreau', display_name: 'Al' } }, 'U1')).toBe('Alice Moreau');
-    expect(personName({ name: 'alice', real_name: 'Alice M.', profile: { real_name: ' ', display_name: 'Al' } }, 'U1')).toBe('Alice M.');
+    expect(personName({ name: 'alice', profile: { real_name: 'Alice Moreau', display_name: 'Al' } }, 'U1')).toBe(
+      'Alice Moreau',
+    );
+    expect(
+      personName({ name: 'alice', real_name: 'Alice M.', profile: { real_name: ' ', display_name: 'Al' } }, 'U1'),
+    ).toBe('Alice M.');
     expect(personName({ name: 'alice', profile: { real_name: '', display_name: 'Al' } }, 'U1')).toBe('Al');
     expect(personName({ name: 'alice', profile: {} }, 'U1')).toBe('alice');
     expect(personName(undefined, 'U1')).toBe('U1');

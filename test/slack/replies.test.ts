@@ -29,10 +29,15 @@ beforeEach(async () => {
   status = 200;
   server = createServer((request, response) => {
     const chunks: Buffer[] = [];
-    request.on('data', (chunk: Buffer) => chunks.push(chunk)).on('end', () => {
-      received.push({ path: request.url ?? '', body: JSON.parse(Buffer.concat(chunks).toString('utf8')) as Record<string, unknown> });
-      response.writeHead(status, { 'content-type': 'text/plain' }).end(status === 200 ? 'ok' : 'expired_url');
-    });
+    request
+      .on('data', (chunk: Buffer) => chunks.push(chunk))
+      .on('end', () => {
+        received.push({
+          path: request.url ?? '',
+          body: JSON.parse(Buffer.concat(chunks).toString('utf8')) as Record<string, unknown>,
+        });
+        response.writeHead(status, { 'content-type': 'text/plain' }).end(status === 200 ? 'ok' : 'expired_url');
+      });
   });
   server.on('connection', () => connections++);
   server.listen(0, '127.0.0.1');
@@ -51,14 +56,25 @@ afterEach(async () => {
 });
 
 function listeners(overrides: Partial<Listeners>): Listeners {
-  return { command: async () => ({ kind: 'none' }), actions: {}, views: {}, options: {}, shortcuts: {}, events: {}, ...overrides };
+  return {
+    command: async () => ({ kind: 'none' }),
+    actions: {},
+    views: {},
+    options: {},
+    shortcuts: {},
+    events: {},
+    ...overrides,
+  };
 }
 
 describe('replies to response_urls', () => {
-  it('answers commands ephemerally, all on one kept-alive connection, never through Bolt\'s respond', async () => {
+  it("answers commands ephemerally, all on one kept-alive connection, never through Bolt's respond", async () => {
     const texts = ['list', 'status', 'help', 'whoami', 'list --all'];
     const app = new RecordingApp();
-    new SlackAdapter(deps, createMetrics(), { replies: replies.send }).register(app.app, listeners({ command: async (text) => ({ kind: 'message', message: { text: `done: ${text}` } }) }));
+    new SlackAdapter(deps, createMetrics(), { replies: replies.send }).register(
+      app.app,
+      listeners({ command: async (text) => ({ kind: 'message', message: { text: `done: ${text}` } }) }),
+    );
     const deliveries = texts.map((text, i) => {
       const delivery = commandDelivery(text);
       (delivery.args['body'] as Record<string, unknown>)['response_url'] = `${origin}/commands/${i}`;
@@ -66,7 +82,12 @@ describe('replies to response_urls', () => {
     });
     for (const delivery of deliveries) await app.deliver('command', '/chaos', delivery);
 
-    expect(received).toEqual(texts.map((text, i) => ({ path: `/commands/${i}`, body: { response_type: 'ephemeral', replace_original: false, text: `done: ${text}` } })));
+    expect(received).toEqual(
+      texts.map((text, i) => ({
+        path: `/commands/${i}`,
+        body: { response_type: 'ephemeral', replace_original: false, text: `done: ${text}` },
+      })),
+    );
     expect(deliveries.flatMap((delivery) => delivery.responds)).toEqual([]);
     // The pool may open a second connection while the first is finishing its answer; never one a reply.
     expect(connections).toBeLessThanOrEqual(2);
@@ -75,14 +96,25 @@ describe('replies to response_urls', () => {
   it('replaces the clicked message, with its blocks, when the reply asks to', async () => {
     const app = new RecordingApp();
     const blocks = [{ type: 'section', text: { type: 'mrkdwn', text: 'Halt requested' } }];
-    new SlackAdapter(deps, createMetrics(), { replies: replies.send }).register(app.app, listeners({
-      actions: { attack_halt: async () => ({ kind: 'message', message: { text: 'halted', blocks: blocks as never }, replaceOriginal: true }) },
-    }));
+    new SlackAdapter(deps, createMetrics(), { replies: replies.send }).register(
+      app.app,
+      listeners({
+        actions: {
+          attack_halt: async () => ({
+            kind: 'message',
+            message: { text: 'halted', blocks: blocks as never },
+            replaceOriginal: true,
+          }),
+        },
+      }),
+    );
     const click = actionDelivery('attack_halt', { value: 'ref-1' });
     (click.args['body'] as Record<string, unknown>)['response_url'] = `${origin}/actions/1`;
     await app.deliver('action', 'attack_halt', click);
 
-    expect(received).toEqual([{ path: '/actions/1', body: { response_type: 'ephemeral', replace_original: true, text: 'halted', blocks } }]);
+    expect(received).toEqual([
+      { path: '/actions/1', body: { response_type: 'ephemeral', replace_original: true, text: 'halted', blocks } },
+    ]);
   });
 
   it('fails when Slack refuses the reply, and the next reply still goes out', async () => {

@@ -68,7 +68,10 @@ function behavesAsAKeyValueStore(make: () => KeyValueStore) {
     expect(await store.delete('live:T1:short')).toBe(false);
     // Stored again without a TTL, it stays.
     await store.set('live:T1:short', 'again');
-    expect(await list(store, 'live:T1:')).toEqual([['live:T1:long', 'long'], ['live:T1:short', 'again']]);
+    expect(await list(store, 'live:T1:')).toEqual([
+      ['live:T1:long', 'long'],
+      ['live:T1:short', 'again'],
+    ]);
   });
 
   it('keeps namespaces apart', async () => {
@@ -106,7 +109,10 @@ describe('the SQLite store', () => {
     const legacy = new DatabaseSync(path);
     legacy.exec('CREATE TABLE keyv(key VARCHAR(255) PRIMARY KEY, value TEXT )');
     const insert = legacy.prepare('INSERT INTO keyv (key, value) VALUES (?, ?)');
-    insert.run('faultline:live:T1:g1', JSON.stringify({ value: { guid: 'g1', teamId: 'T1' }, expires: Date.now() + 60_000 }));
+    insert.run(
+      'faultline:live:T1:g1',
+      JSON.stringify({ value: { guid: 'g1', teamId: 'T1' }, expires: Date.now() + 60_000 }),
+    );
     insert.run('faultline:team:W:U', JSON.stringify({ value: '::colon' }));
     insert.run('faultline:live:T1:old', JSON.stringify({ value: { guid: 'old' }, expires: Date.now() - 1 }));
     insert.run('other:live:T1:g2', JSON.stringify({ value: { guid: 'g2' } }));
@@ -117,7 +123,12 @@ describe('the SQLite store', () => {
     expect(await store.get('team:W:U')).toBe(':colon');
     await store.close();
     const left = new DatabaseSync(path);
-    expect(left.prepare('SELECT key FROM keyv').all().map((row) => row['key'])).toEqual(['other:live:T1:g2']);
+    expect(
+      left
+        .prepare('SELECT key FROM keyv')
+        .all()
+        .map((row) => row['key']),
+    ).toEqual(['other:live:T1:g2']);
     left.close();
   });
 });
@@ -137,7 +148,11 @@ describe.skipIf(!redisUrl)('the Redis store', () => {
     await client.connect();
     try {
       // As @keyv/redis wrote them: `<namespace>::<key>`, Keyv's JSON, the TTL on the key.
-      await client.set(`${ns}::live:T1:g1`, JSON.stringify({ value: { guid: 'g1', teamId: 'T1' }, expires: Date.now() + 60_000 }), { expiration: { type: 'PX', value: 60_000 } });
+      await client.set(
+        `${ns}::live:T1:g1`,
+        JSON.stringify({ value: { guid: 'g1', teamId: 'T1' }, expires: Date.now() + 60_000 }),
+        { expiration: { type: 'PX', value: 60_000 } },
+      );
       await client.set(`${ns}::team:W:U`, JSON.stringify({ value: '::colon' }));
       const store = open(redisUrl!, ns);
       expect(await list(store, 'live:')).toEqual([['live:T1:g1', { guid: 'g1', teamId: 'T1' }]]);

@@ -13,7 +13,10 @@ describe('the Redis store with no Redis to reach', () => {
 
   it('refuses many calls at once with the store error, waiting for the connection once rather than once per call', async () => {
     process.on('warning', onWarning);
-    const store = createRedisStore(`redis://127.0.0.1:${await freePort()}`, 'nobody-home', { connectTimeoutMs: 200, readyWaitMs: 300 });
+    const store = createRedisStore(`redis://127.0.0.1:${await freePort()}`, 'nobody-home', {
+      connectTimeoutMs: 200,
+      readyWaitMs: 300,
+    });
     try {
       const calls = await Promise.allSettled(Array.from({ length: 50 }, (_, i) => store.get(`card:${i}`)));
       expect(calls.every((c) => c.status === 'rejected' && c.reason instanceof StoreUnavailableError)).toBe(true);

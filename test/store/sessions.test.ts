@@ -91,7 +91,9 @@ function behavesAsASessionStore(makeStore: () => KeyValueStore) {
     const rotated = new SessionStore(store, new SessionCipher(newKey, key));
     expect((await rotated.get(alice))?.session.company_name).toBe('Acme Demo');
     // Once re-sealed, the old key is no longer needed.
-    expect((await new SessionStore(store, new SessionCipher(newKey)).get(alice))?.session.company_name).toBe('Acme Demo');
+    expect((await new SessionStore(store, new SessionCipher(newKey)).get(alice))?.session.company_name).toBe(
+      'Acme Demo',
+    );
   });
 
   it('treats a session sealed under an unknown key as logged out', async () => {
@@ -114,11 +116,16 @@ describe('SessionStore on sqlite://', () => {
     const first = createKeyValueStore(`sqlite://${file}`);
     await new SessionStore(first, new SessionCipher(key)).save(alice, companySession(60_000));
     await first.close();
-    const raw = readdirSync(dir).filter((f) => f.startsWith('restart.db')).map((f) => readFileSync(join(dir, f)).toString('latin1')).join('');
+    const raw = readdirSync(dir)
+      .filter((f) => f.startsWith('restart.db'))
+      .map((f) => readFileSync(join(dir, f)).toString('latin1'))
+      .join('');
     expect(raw).toContain('session:T0001:U0ALICE');
     for (const secret of secrets) expect(raw).not.toContain(secret);
     const second = open(`sqlite://${file}`);
-    expect((await new SessionStore(second, new SessionCipher(key)).get(alice))?.session.identifier).toBe('owner@acme.test');
+    expect((await new SessionStore(second, new SessionCipher(key)).get(alice))?.session.identifier).toBe(
+      'owner@acme.test',
+    );
   });
 });
 
@@ -134,7 +141,9 @@ describe.skipIf(!redisUrl)('SessionStore on redis://', () => {
   it('shares sessions between two bot processes and stores no token in plain text', async () => {
     const ns = `${namespace}-shared`;
     await new SessionStore(open(redisUrl!, ns), new SessionCipher(key)).save(alice, companySession(60_000));
-    expect((await new SessionStore(open(redisUrl!, ns), new SessionCipher(key)).get(alice))?.session.identifier).toBe('owner@acme.test');
+    expect((await new SessionStore(open(redisUrl!, ns), new SessionCipher(key)).get(alice))?.session.identifier).toBe(
+      'owner@acme.test',
+    );
 
     const client = createClient({ url: redisUrl! });
     await client.connect();
@@ -191,14 +200,22 @@ function supportsClaimsAndListing(makeStore: () => KeyValueStore) {
 
 describe('claims and listing', () => {
   describe('memory://', () => supportsClaimsAndListing(() => open('memory://', `ns-${randomUUID()}`)));
-  describe('sqlite://', () => supportsClaimsAndListing(() => open(`sqlite://${join(mkdtempSync(join(tmpdir(), 'faultline-claims-')), 'c.db')}`, `ns-${randomUUID()}`)));
-  describe.skipIf(!redisUrl)('redis://', () => supportsClaimsAndListing(() => open(redisUrl!, `faultline-test-claims-${randomUUID()}`)));
+  describe('sqlite://', () =>
+    supportsClaimsAndListing(() =>
+      open(`sqlite://${join(mkdtempSync(join(tmpdir(), 'faultline-claims-')), 'c.db')}`, `ns-${randomUUID()}`),
+    ));
+  describe.skipIf(!redisUrl)('redis://', () =>
+    supportsClaimsAndListing(() => open(redisUrl!, `faultline-test-claims-${randomUUID()}`)),
+  );
 });
 
 describe('leases', () => {
   const stores: [string, () => KeyValueStore][] = [
     ['memory', () => open('memory://', `lease-${randomUUID()}`)],
-    ['sqlite', () => open(`sqlite://${join(mkdtempSync(join(tmpdir(), 'faultline-lease-')), 'l.db')}`, `lease-${randomUUID()}`)],
+    [
+      'sqlite',
+      () => open(`sqlite://${join(mkdtempSync(join(tmpdir(), 'faultline-lease-')), 'l.db')}`, `lease-${randomUUID()}`),
+    ],
   ];
   if (redisUrl) stores.push(['redis', () => open(redisUrl, `faultline-test-lease-${randomUUID()}`)]);
   it.each(stores)('on %s: the holder keeps a lease, others do not get it', async (_kind, make) => {
@@ -211,7 +228,7 @@ describe('leases', () => {
     expect(await store.claim('poll:t1', 60_000, 'replica-b')).toBe(true);
   });
 
-  it.each(stores)('on %s: a holder whose lease lapsed cannot give back the next holder\'s', async (_kind, make) => {
+  it.each(stores)("on %s: a holder whose lease lapsed cannot give back the next holder's", async (_kind, make) => {
     const store = make();
     expect(await store.claim('poll:t1', 20, 'replica-a')).toBe(true);
     // A stalls past its lease; B takes the team over.
@@ -234,10 +251,15 @@ describe('leases', () => {
     expect(await store.claim('note-lock:g1', 60_000, 'second')).toBe(true);
   });
 
-  it.each(stores)('on %s: of two claims made together on a fresh store, the first made gets it', async (_kind, make) => {
-    const store = make();
-    expect(await Promise.all([store.claim('start:p1', 60_000, 'first'), store.claim('start:p1', 60_000, 'second')])).toEqual([true, false]);
-  });
+  it.each(stores)(
+    'on %s: of two claims made together on a fresh store, the first made gets it',
+    async (_kind, make) => {
+      const store = make();
+      expect(
+        await Promise.all([store.claim('start:p1', 60_000, 'first'), store.claim('start:p1', 60_000, 'second')]),
+      ).toEqual([true, false]);
+    },
+  );
 });
 
 /** A cipher that counts how often a stored session is decrypted. */

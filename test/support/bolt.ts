@@ -52,7 +52,9 @@ export class RecordingApp {
   }
 
   registered(kind: Kind): string[] {
-    return [...this.#listeners.keys()].filter((key) => key.startsWith(`${kind}:`)).map((key) => key.slice(kind.length + 1));
+    return [...this.#listeners.keys()]
+      .filter((key) => key.startsWith(`${kind}:`))
+      .map((key) => key.slice(kind.length + 1));
   }
 
   async deliver(kind: Kind, id: string, delivery: Delivery): Promise<void> {
@@ -109,10 +111,18 @@ export class Delivery {
   }
 }
 
-const user = (userId: string, workspaceId = workspace) => ({ id: userId, username: userId.toLowerCase(), name: userId.toLowerCase(), team_id: workspaceId });
+const user = (userId: string, workspaceId = workspace) => ({
+  id: userId,
+  username: userId.toLowerCase(),
+  name: userId.toLowerCase(),
+  team_id: workspaceId,
+});
 
 /** A slash command, as Bolt passes it to `app.command`. */
-export function commandDelivery(text: string, options: { userId?: string; channelId?: string; command?: string } = {}): Delivery {
+export function commandDelivery(
+  text: string,
+  options: { userId?: string; channelId?: string; command?: string } = {},
+): Delivery {
   const userId = options.userId ?? 'U0UNIT';
   return new Delivery({
     body: {
@@ -129,15 +139,28 @@ export function commandDelivery(text: string, options: { userId?: string; channe
 }
 
 /** A button click in a message, a modal (`view`) or App Home (`home`). */
-export function actionDelivery(actionId: string, options: { value?: string; userId?: string; container?: 'message' | 'modal' | 'home'; viewId?: string } = {}): Delivery {
+export function actionDelivery(
+  actionId: string,
+  options: { value?: string; userId?: string; container?: 'message' | 'modal' | 'home'; viewId?: string } = {},
+): Delivery {
   const container = options.container ?? 'message';
-  const view = container === 'message' ? undefined : { id: options.viewId ?? 'V0CURRENT', type: container === 'home' ? 'home' : 'modal', private_metadata: '', state: { values: {} } };
+  const view =
+    container === 'message'
+      ? undefined
+      : {
+          id: options.viewId ?? 'V0CURRENT',
+          type: container === 'home' ? 'home' : 'modal',
+          private_metadata: '',
+          state: { values: {} },
+        };
   return new Delivery({
     body: {
       type: 'block_actions',
       user: user(options.userId ?? 'U0UNIT'),
       team: { id: workspace },
-      actions: [{ action_id: actionId, type: 'button', ...(options.value !== undefined ? { value: options.value } : {}) }],
+      actions: [
+        { action_id: actionId, type: 'button', ...(options.value !== undefined ? { value: options.value } : {}) },
+      ],
       trigger_id: 'trigger-action',
       ...(view ? { view } : { channel: { id: 'C0UNIT' } }),
     },
@@ -145,7 +168,11 @@ export function actionDelivery(actionId: string, options: { value?: string; user
 }
 
 /** A modal submitted with text inputs (block id = action id = the key of `inputs`). */
-export function viewDelivery(callbackId: string, inputs: Record<string, string> = {}, options: { userId?: string; privateMetadata?: string; workspaceId?: string; viewId?: string } = {}): Delivery {
+export function viewDelivery(
+  callbackId: string,
+  inputs: Record<string, string> = {},
+  options: { userId?: string; privateMetadata?: string; workspaceId?: string; viewId?: string } = {},
+): Delivery {
   const view = {
     // Every form a person opens is a view of its own; the same id again would be a replay.
     id: options.viewId ?? 'V0SUBMITTED',
@@ -154,19 +181,37 @@ export function viewDelivery(callbackId: string, inputs: Record<string, string> 
     title: { type: 'plain_text', text: 'Form' },
     blocks: [],
     private_metadata: options.privateMetadata ?? '',
-    state: { values: Object.fromEntries(Object.entries(inputs).map(([id, value]) => [id, { [id]: { type: 'plain_text_input', value } }])) },
+    state: {
+      values: Object.fromEntries(
+        Object.entries(inputs).map(([id, value]) => [id, { [id]: { type: 'plain_text_input', value } }]),
+      ),
+    },
   };
   const workspaceId = options.workspaceId ?? workspace;
-  return new Delivery({ body: { type: 'view_submission', user: user(options.userId ?? 'U0UNIT', workspaceId), team: { id: workspaceId }, view }, view });
+  return new Delivery({
+    body: {
+      type: 'view_submission',
+      user: user(options.userId ?? 'U0UNIT', workspaceId),
+      team: { id: workspaceId },
+      view,
+    },
+    view,
+  });
 }
 
 /** An external select asking for options as the person types. */
 export function optionsDelivery(query: string, options: { userId?: string } = {}): Delivery {
-  return new Delivery({ body: { type: 'block_suggestion', user: user(options.userId ?? 'U0UNIT'), team: { id: workspace }, value: query }, options: { value: query } });
+  return new Delivery({
+    body: { type: 'block_suggestion', user: user(options.userId ?? 'U0UNIT'), team: { id: workspace }, value: query },
+    options: { value: query },
+  });
 }
 
 /** A message shortcut run on a message in a channel. */
-export function shortcutDelivery(callbackId: string, options: { userId?: string; channelId?: string; messageTs?: string } = {}): Delivery {
+export function shortcutDelivery(
+  callbackId: string,
+  options: { userId?: string; channelId?: string; messageTs?: string } = {},
+): Delivery {
   return new Delivery({
     body: {
       type: 'message_action',

@@ -8,7 +8,6 @@ import { freePort } from './ports.ts';
 /** Whether this machine has a redis-server binary (CI installs one); tests that need their own skip without it. */
 export const hasRedisServer = spawnSync('redis-server', ['--version'], { stdio: 'ignore' }).status === 0;
 
-
 /**
  * A redis-server of a test's own, on a free port, that the test can stop and start again (same
  * port, same data: the append-only file is written on every change, as a durable Redis would).
@@ -35,10 +34,24 @@ export class RedisServer {
 
   /** Starts the server (again) and resolves once it accepts connections. */
   async restart(): Promise<void> {
-    const child = spawn('redis-server', [
-      '--port', String(this.port), '--bind', '127.0.0.1', '--dir', this.#dir,
-      '--save', '', '--appendonly', 'yes', '--appendfsync', 'always',
-    ], { stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(
+      'redis-server',
+      [
+        '--port',
+        String(this.port),
+        '--bind',
+        '127.0.0.1',
+        '--dir',
+        this.#dir,
+        '--save',
+        '',
+        '--appendonly',
+        'yes',
+        '--appendfsync',
+        'always',
+      ],
+      { stdio: ['ignore', 'pipe', 'pipe'] },
+    );
     this.#process = child;
     await new Promise<void>((resolve, reject) => {
       let output = '';

@@ -7,7 +7,13 @@ export interface RecordedRequest {
 }
 
 /** Headers passed on and kept: those Bolt reads to verify and parse a request. */
-const kept = ['content-type', 'x-slack-request-timestamp', 'x-slack-signature', 'x-slack-retry-num', 'x-slack-retry-reason'];
+const kept = [
+  'content-type',
+  'x-slack-request-timestamp',
+  'x-slack-signature',
+  'x-slack-retry-num',
+  'x-slack-retry-reason',
+];
 
 /**
  * Stands between the fake Slack and the bot: passes every request through unchanged and keeps a
@@ -48,11 +54,17 @@ export class SlackRecorder {
 
   /** The recorded requests whose form fields match `test` (slash commands, and interactions by their `payload` field). */
   find(test: (fields: URLSearchParams) => boolean): RecordedRequest[] {
-    return this.requests.filter((r) => r.headers['content-type']?.startsWith('application/x-www-form-urlencoded') && test(new URLSearchParams(r.body)));
+    return this.requests.filter(
+      (r) =>
+        r.headers['content-type']?.startsWith('application/x-www-form-urlencoded') && test(new URLSearchParams(r.body)),
+    );
   }
 
   /** Sends a recorded request to a bot (default the first) again, byte for byte, with its original signature. */
-  async send(request: RecordedRequest, target = this.#targets[0]!): Promise<{ status: number; body: string; contentType: string | null }> {
+  async send(
+    request: RecordedRequest,
+    target = this.#targets[0]!,
+  ): Promise<{ status: number; body: string; contentType: string | null }> {
     const response = await fetch(target, { method: 'POST', headers: request.headers, body: request.body });
     return { status: response.status, body: await response.text(), contentType: response.headers.get('content-type') };
   }

@@ -22,7 +22,10 @@ export class TcpProxy {
         return;
       }
       const upstream = createConnection({ port: targetPort, host: targetHost });
-      for (const [socket, other] of [[client, upstream], [upstream, client]] as const) {
+      for (const [socket, other] of [
+        [client, upstream],
+        [upstream, client],
+      ] as const) {
         proxy!.#open.add(socket);
         socket.on('error', () => other.destroy());
         socket.on('close', () => {

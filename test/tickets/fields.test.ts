@@ -1,7 +1,15 @@
 import { describe, expect, it } from 'vitest';
 import { issueMetaSchema } from '../../src/client/schemas.ts';
 import { ticketFieldsFromInputs, ticketProjectFromInputs } from '../../src/tickets/fields.ts';
-import { TICKET_DESCRIPTION, TICKET_ISSUE_TYPE_ID, TICKET_LABELS, TICKET_PROJECT_ID, TICKET_SUMMARY, ticketFieldId, ticketModal } from '../../src/views/ticket.ts';
+import {
+  TICKET_DESCRIPTION,
+  TICKET_ISSUE_TYPE_ID,
+  TICKET_LABELS,
+  TICKET_PROJECT_ID,
+  TICKET_SUMMARY,
+  ticketFieldId,
+  ticketModal,
+} from '../../src/views/ticket.ts';
 import { issueMeta } from '../support/issue-meta.ts';
 
 /** Besides the shared fields: a required option that lists no choices, and an optional free-text field. */
@@ -59,7 +67,11 @@ describe('ticketFieldsFromInputs', () => {
   });
 
   it('leaves out an empty description and empty labels', () => {
-    const result = ticketFieldsFromInputs({ ...complete, [TICKET_DESCRIPTION]: undefined, [TICKET_LABELS]: '' }, meta, base);
+    const result = ticketFieldsFromInputs(
+      { ...complete, [TICKET_DESCRIPTION]: undefined, [TICKET_LABELS]: '' },
+      meta,
+      base,
+    );
     if (!('fields' in result)) throw new Error(JSON.stringify(result.errors));
     expect(result.fields).not.toHaveProperty('description');
     expect(result.fields).not.toHaveProperty('labels');
@@ -67,14 +79,28 @@ describe('ticketFieldsFromInputs', () => {
 
   it('falls back to the base summary and description only when the form has no such input', () => {
     const { [TICKET_SUMMARY]: _summary, [TICKET_DESCRIPTION]: _description, ...rest } = complete;
-    const result = ticketFieldsFromInputs(rest, meta, { ...base, summary: 'From the attack', description: 'Prefilled' });
-    expect('fields' in result && [result.fields.summary, result.fields.description]).toEqual(['From the attack', 'Prefilled']);
-    const cleared = ticketFieldsFromInputs({ ...complete, [TICKET_SUMMARY]: undefined }, meta, { ...base, summary: 'From the attack' });
+    const result = ticketFieldsFromInputs(rest, meta, {
+      ...base,
+      summary: 'From the attack',
+      description: 'Prefilled',
+    });
+    expect('fields' in result && [result.fields.summary, result.fields.description]).toEqual([
+      'From the attack',
+      'Prefilled',
+    ]);
+    const cleared = ticketFieldsFromInputs({ ...complete, [TICKET_SUMMARY]: undefined }, meta, {
+      ...base,
+      summary: 'From the attack',
+    });
     expect(cleared).toEqual({ errors: { [TICKET_SUMMARY]: 'A summary is required.' } });
   });
 
   it('names every missing required value on its own input', () => {
-    const result = ticketFieldsFromInputs({ [TICKET_SUMMARY]: ' ', [ticketFieldId('components')]: '', [ticketFieldId('customfield_tags')]: ' , ' }, meta, base);
+    const result = ticketFieldsFromInputs(
+      { [TICKET_SUMMARY]: ' ', [ticketFieldId('components')]: '', [ticketFieldId('customfield_tags')]: ' , ' },
+      meta,
+      base,
+    );
     expect(result).toEqual({
       errors: {
         [TICKET_SUMMARY]: 'A summary is required.',
@@ -100,16 +126,24 @@ describe('ticketFieldsFromInputs', () => {
     { field: 'priority', value: '99', error: 'Choose one of the listed values.' },
     { field: 'components', value: '7,9', error: 'Choose from the listed values.' },
   ])('rejects $value for $field', ({ field, value, error }) => {
-    expect(ticketFieldsFromInputs({ ...complete, [ticketFieldId(field)]: value }, meta, base)).toEqual({ errors: { [ticketFieldId(field)]: error } });
+    expect(ticketFieldsFromInputs({ ...complete, [ticketFieldId(field)]: value }, meta, base)).toEqual({
+      errors: { [ticketFieldId(field)]: error },
+    });
   });
 
   it('rejects a summary over 255 characters', () => {
-    expect(ticketFieldsFromInputs({ ...complete, [TICKET_SUMMARY]: 'x'.repeat(256) }, meta, base)).toEqual({ errors: { [TICKET_SUMMARY]: 'At most 255 characters.' } });
+    expect(ticketFieldsFromInputs({ ...complete, [TICKET_SUMMARY]: 'x'.repeat(256) }, meta, base)).toEqual({
+      errors: { [TICKET_SUMMARY]: 'At most 255 characters.' },
+    });
   });
 
   it('requires a label when the issue type does', () => {
-    const strict = issueMetaSchema.parse({ fields: [{ key: 'labels', name: 'Labels', required: true, type: 'array' }] });
-    expect(ticketFieldsFromInputs({ [TICKET_SUMMARY]: 'S', [TICKET_LABELS]: '' }, strict, base)).toEqual({ errors: { [TICKET_LABELS]: 'Choose at least one label.' } });
+    const strict = issueMetaSchema.parse({
+      fields: [{ key: 'labels', name: 'Labels', required: true, type: 'array' }],
+    });
+    expect(ticketFieldsFromInputs({ [TICKET_SUMMARY]: 'S', [TICKET_LABELS]: '' }, strict, base)).toEqual({
+      errors: { [TICKET_LABELS]: 'Choose at least one label.' },
+    });
     expect(ticketFieldsFromInputs({ [TICKET_SUMMARY]: 'S', [TICKET_LABELS]: 'chaos' }, strict, base)).toEqual({
       fields: { summary: 'S', project: { id: '10001' }, issuetype: { id: '10004' }, labels: ['chaos'] },
     });
@@ -127,12 +161,18 @@ describe('ticketFieldsFromInputs', () => {
 
 describe('ticketProjectFromInputs', () => {
   it('reads the trimmed ids', () => {
-    expect(ticketProjectFromInputs({ [TICKET_PROJECT_ID]: ' 10002 ', [TICKET_ISSUE_TYPE_ID]: '10005' })).toEqual({ projectId: '10002', issueTypeId: '10005' });
+    expect(ticketProjectFromInputs({ [TICKET_PROJECT_ID]: ' 10002 ', [TICKET_ISSUE_TYPE_ID]: '10005' })).toEqual({
+      projectId: '10002',
+      issueTypeId: '10005',
+    });
   });
 
   it('names each missing id', () => {
     expect(ticketProjectFromInputs({ [TICKET_PROJECT_ID]: '' })).toEqual({
-      errors: { [TICKET_PROJECT_ID]: 'A project id is required.', [TICKET_ISSUE_TYPE_ID]: 'An issue type id is required.' },
+      errors: {
+        [TICKET_PROJECT_ID]: 'A project id is required.',
+        [TICKET_ISSUE_TYPE_ID]: 'An issue type id is required.',
+      },
     });
   });
 });

@@ -17,9 +17,18 @@ import {
   type AttackBuilderOptions,
 } from '../../src/views/attackBuilder.ts';
 import { canHalt, stageLabel, stageWords } from '../../src/views/attackCard.ts';
-import { ATTACK_CANCEL, ATTACK_PREVIEW_ACTIONS, ATTACK_START, attackPreviewMessage, equivalentCommand } from '../../src/views/attackPreview.ts';
+import {
+  ATTACK_CANCEL,
+  ATTACK_PREVIEW_ACTIONS,
+  ATTACK_START,
+  attackPreviewMessage,
+  equivalentCommand,
+} from '../../src/views/attackPreview.ts';
 
-const teams = [{ id: 'team-2', name: 'Search' }, { id: 'team-1', name: 'Payments' }];
+const teams = [
+  { id: 'team-2', name: 'Search' },
+  { id: 'team-1', name: 'Payments' },
+];
 const build = (options: Partial<AttackBuilderOptions> = {}): ModalView =>
   attackBuilderModal({ catalogue: builtInCatalogue, teams, currentTeam: 'team-1', maxAttackSeconds: 3600, ...options });
 
@@ -31,7 +40,8 @@ function inputById(view: ModalView, blockId: string): InputBlock {
 }
 /** Every field of the element as loose data, to read properties a given element type may lack. */
 type LooseElement = Record<string, unknown> & { type: string };
-const element = <T = LooseElement>(view: ModalView, blockId: string): T => inputById(view, blockId).element as unknown as T;
+const element = <T = LooseElement>(view: ModalView, blockId: string): T =>
+  inputById(view, blockId).element as unknown as T;
 
 function allOptions(block: { type: string; element?: unknown }): PlainTextOption[] {
   if (block.type !== 'input') return [];
@@ -58,19 +68,26 @@ function expectWithinSlackLimits(view: ModalView): void {
 }
 
 describe('attack builder modal', () => {
-  it.each([undefined, ...builtInCatalogue.map((type) => type.name)])('type %s: within Slack limits, ids unique', (selectedType) => {
-    for (const kind of [undefined, ...builderTargetKinds]) {
-      const view = build({ selectedType, values: kind ? { [ATTACK_TARGET_KIND]: kind } : {} });
-      expect(view.callback_id).toBe(ATTACK_BUILDER_VIEW);
-      expectWithinSlackLimits(view);
-    }
-  });
+  it.each([undefined, ...builtInCatalogue.map((type) => type.name)])(
+    'type %s: within Slack limits, ids unique',
+    (selectedType) => {
+      for (const kind of [undefined, ...builderTargetKinds]) {
+        const view = build({ selectedType, values: kind ? { [ATTACK_TARGET_KIND]: kind } : {} });
+        expect(view.callback_id).toBe(ATTACK_BUILDER_VIEW);
+        expectWithinSlackLimits(view);
+      }
+    },
+  );
 
   it('groups the types Resource, State, Network and dispatches on a choice', () => {
     const view = build();
     const typeBlock = inputById(view, ATTACK_TYPE_SELECT);
     expect(typeBlock.dispatch_action).toBe(true);
-    const select = element<{ type: string; action_id: string; option_groups: { label: { text: string }; options: PlainTextOption[] }[] }>(view, ATTACK_TYPE_SELECT);
+    const select = element<{
+      type: string;
+      action_id: string;
+      option_groups: { label: { text: string }; options: PlainTextOption[] }[];
+    }>(view, ATTACK_TYPE_SELECT);
     expect(select.type).toBe('static_select');
     expect(select.action_id).toBe(ATTACK_TYPE_SELECT);
     expect(select.option_groups.map((group) => group.label.text)).toEqual(['Resource', 'State', 'Network']);
@@ -84,8 +101,16 @@ describe('attack builder modal', () => {
 
   it('puts types of an unknown group under Other, and truncates long descriptions', () => {
     const odd: InfraAttackMetadata = { name: 'gremlin', type: 'Chaos', info: 'x'.repeat(200), usage: null, args: [] };
-    const view = attackBuilderModal({ catalogue: [...builtInCatalogue, odd], teams, maxAttackSeconds: 3600, selectedType: 'gremlin' });
-    const select = element<{ option_groups: { label: { text: string } }[]; initial_option: PlainTextOption }>(view, ATTACK_TYPE_SELECT);
+    const view = attackBuilderModal({
+      catalogue: [...builtInCatalogue, odd],
+      teams,
+      maxAttackSeconds: 3600,
+      selectedType: 'gremlin',
+    });
+    const select = element<{ option_groups: { label: { text: string } }[]; initial_option: PlainTextOption }>(
+      view,
+      ATTACK_TYPE_SELECT,
+    );
     expect(select.option_groups.map((group) => group.label.text)).toEqual(['Resource', 'State', 'Network', 'Other']);
     expect(select.initial_option.value).toBe('gremlin');
     expectWithinSlackLimits(view);
@@ -97,27 +122,36 @@ describe('attack builder modal', () => {
   });
 
   const expectedElement = (arg: InfraAttackArg) =>
-    arg.type === 'Boolean' ? 'checkboxes'
-      : arg.multiple ? 'plain_text_input'
-        : arg.type === 'Enum' ? 'static_select'
-          : arg.type === 'Integer' || arg.type === 'Float' ? 'number_input'
+    arg.type === 'Boolean'
+      ? 'checkboxes'
+      : arg.multiple
+        ? 'plain_text_input'
+        : arg.type === 'Enum'
+          ? 'static_select'
+          : arg.type === 'Integer' || arg.type === 'Float'
+            ? 'number_input'
             : 'plain_text_input';
 
-  it.each(builtInCatalogue.map((type) => [type.name, type] as const))('%s: one input per flag, of the kind its type needs', (_, type) => {
-    const view = build({ selectedType: type.name });
-    const own = type.args.filter((arg) => arg.name !== 'length');
-    const argBlocks = inputs(view).filter((block) => block.block_id?.startsWith('attack_arg:'));
-    expect(argBlocks.map((block) => block.block_id)).toEqual(own.map((arg) => attackArgId(type.name, arg.name)));
-    for (const arg of own) {
-      const block = inputById(view, attackArgId(type.name, arg.name));
-      expect(element(view, attackArgId(type.name, arg.name)).type).toBe(expectedElement(arg));
-      expect(element(view, attackArgId(type.name, arg.name)).action_id).toBe(attackArgId(type.name, arg.name));
-      expect(block.optional).toBe(!arg.required);
-      expect(block.label.text).toContain(arg.short ? `-${arg.short}` : `--${arg.long}`);
-      if (arg.multiple) expect(block.hint?.text).toContain('Separate several with commas.');
-    }
-    expect(view.blocks.some((block) => block.block_id === ATTACK_LENGTH)).toBe(type.args.some((arg) => arg.name === 'length'));
-  });
+  it.each(builtInCatalogue.map((type) => [type.name, type] as const))(
+    '%s: one input per flag, of the kind its type needs',
+    (_, type) => {
+      const view = build({ selectedType: type.name });
+      const own = type.args.filter((arg) => arg.name !== 'length');
+      const argBlocks = inputs(view).filter((block) => block.block_id?.startsWith('attack_arg:'));
+      expect(argBlocks.map((block) => block.block_id)).toEqual(own.map((arg) => attackArgId(type.name, arg.name)));
+      for (const arg of own) {
+        const block = inputById(view, attackArgId(type.name, arg.name));
+        expect(element(view, attackArgId(type.name, arg.name)).type).toBe(expectedElement(arg));
+        expect(element(view, attackArgId(type.name, arg.name)).action_id).toBe(attackArgId(type.name, arg.name));
+        expect(block.optional).toBe(!arg.required);
+        expect(block.label.text).toContain(arg.short ? `-${arg.short}` : `--${arg.long}`);
+        if (arg.multiple) expect(block.hint?.text).toContain('Separate several with commas.');
+      }
+      expect(view.blocks.some((block) => block.block_id === ATTACK_LENGTH)).toBe(
+        type.args.some((arg) => arg.name === 'length'),
+      );
+    },
+  );
 
   it('offers exactly the options of an enum flag', () => {
     const view = build({ selectedType: 'dns' });
@@ -130,7 +164,12 @@ describe('attack builder modal', () => {
     const block = inputById(view, ATTACK_LENGTH);
     expect(block.hint?.text).toBe('Default: 60 seconds. At most 900 seconds.');
     expect(block.optional).toBe(true);
-    expect(element(view, ATTACK_LENGTH)).toMatchObject({ type: 'number_input', is_decimal_allowed: false, min_value: '1', max_value: '900' });
+    expect(element(view, ATTACK_LENGTH)).toMatchObject({
+      type: 'number_input',
+      is_decimal_allowed: false,
+      min_value: '1',
+      max_value: '900',
+    });
   });
 
   it('shows values given back, and leaves defaults as placeholders rather than values', () => {
@@ -146,8 +185,13 @@ describe('attack builder modal', () => {
     };
     const view = build({ selectedType: 'packet_loss', values });
     expect(element(view, ATTACK_LENGTH).initial_value).toBe('45');
-    expect(element(view, attackArgId('packet_loss', 'rate'))).toMatchObject({ initial_value: '5', placeholder: { text: '1' } });
-    expect((element(view, attackArgId('packet_loss', 'corrupt')).initial_options as PlainTextOption[]).map((o) => o.value)).toEqual(['true']);
+    expect(element(view, attackArgId('packet_loss', 'rate'))).toMatchObject({
+      initial_value: '5',
+      placeholder: { text: '1' },
+    });
+    expect(
+      (element(view, attackArgId('packet_loss', 'corrupt')).initial_options as PlainTextOption[]).map((o) => o.value),
+    ).toEqual(['true']);
     expect((element(view, attackArgId('packet_loss', 'protocol')).initial_option as PlainTextOption).value).toBe('UDP');
     expect(element(view, attackArgId('packet_loss', 'hostnames')).initial_value).toBe('a.example,b.example');
     expect((element(view, ATTACK_TARGET_KIND).initial_option as PlainTextOption).value).toBe('tags');
@@ -165,7 +209,15 @@ describe('attack builder modal', () => {
     expect(inputById(view, ATTACK_TARGET_KIND).dispatch_action).toBe(true);
     const radio = element<{ type: string; options: PlainTextOption[] }>(view, ATTACK_TARGET_KIND);
     expect(radio.type).toBe('radio_buttons');
-    expect(radio.options.map((option) => option.value)).toEqual(['all', 'tags', 'hosts', 'containers', 'labels', 'service', 'kubernetes']);
+    expect(radio.options.map((option) => option.value)).toEqual([
+      'all',
+      'tags',
+      'hosts',
+      'containers',
+      'labels',
+      'service',
+      'kubernetes',
+    ]);
     expect(radio.options[0]?.text.text).toBe('Every active client of the team');
   });
 
@@ -182,12 +234,20 @@ describe('attack builder modal', () => {
     expect(ids.includes(ATTACK_TARGET_VALUES)).toBe(values);
     expect(ids.includes(ATTACK_TARGET_COUNT)).toBe(count);
     if (hint) expect(inputById(view, ATTACK_TARGET_VALUES).hint?.text).toContain(hint);
-    if (count) expect(element(view, ATTACK_TARGET_COUNT)).toMatchObject({ type: 'number_input', is_decimal_allowed: false, min_value: '1' });
+    if (count)
+      expect(element(view, ATTACK_TARGET_COUNT)).toMatchObject({
+        type: 'number_input',
+        is_decimal_allowed: false,
+        min_value: '1',
+      });
   });
 
-  it('picks the team from the person\'s teams, the current one preselected', () => {
+  it("picks the team from the person's teams, the current one preselected", () => {
     const view = build();
-    const select = element<{ type: string; options: PlainTextOption[]; initial_option: PlainTextOption }>(view, ATTACK_TEAM);
+    const select = element<{ type: string; options: PlainTextOption[]; initial_option: PlainTextOption }>(
+      view,
+      ATTACK_TEAM,
+    );
     expect(select.type).toBe('static_select');
     expect(select.options.map((option) => option.text.text)).toEqual(['Payments', 'Search']);
     expect(select.initial_option.value).toBe('team-1');
@@ -203,16 +263,29 @@ describe('attack builder modal', () => {
   });
 
   it('keeps a type with more flags than fit within 100 blocks, target and team included', () => {
-    const flags = Array.from({ length: 150 }, (_, index): InfraAttackArg => ({
-      name: `flag_${index}`, short: null, long: `flag_${index}`, info: null, type: 'String', default: null, required: false, multiple: false, options: null,
-    }));
+    const flags = Array.from(
+      { length: 150 },
+      (_, index): InfraAttackArg => ({
+        name: `flag_${index}`,
+        short: null,
+        long: `flag_${index}`,
+        info: null,
+        type: 'String',
+        default: null,
+        required: false,
+        multiple: false,
+        options: null,
+      }),
+    );
     const huge: InfraAttackMetadata = { name: 'huge', type: 'Resource', info: null, usage: null, args: flags };
     const view = attackBuilderModal({ catalogue: [huge], teams, maxAttackSeconds: 60, selectedType: 'huge' });
     expectWithinSlackLimits(view);
     const ids = view.blocks.map((block) => block.block_id);
     expect(ids).toContain(ATTACK_TARGET_KIND);
     expect(ids).toContain(ATTACK_TEAM);
-    const notes = view.blocks.filter((block): block is ContextBlock => block.type === 'context').map((block) => JSON.stringify(block.elements));
+    const notes = view.blocks
+      .filter((block): block is ContextBlock => block.type === 'context')
+      .map((block) => JSON.stringify(block.elements));
     expect(notes.some((note) => note.includes('more flags of huge do not fit here'))).toBe(true);
   });
 
@@ -225,15 +298,34 @@ describe('attack builder modal', () => {
 });
 
 describe('equivalentCommand', () => {
-  const base: AttackRequest = { type: 'cpu', args: [], target: { kind: 'all' }, team: undefined, yes: false, lengthSeconds: 60 };
+  const base: AttackRequest = {
+    type: 'cpu',
+    args: [],
+    target: { kind: 'all' },
+    team: undefined,
+    yes: false,
+    lengthSeconds: 60,
+  };
   it.each([
     { request: base, text: 'attack cpu' },
-    { request: { ...base, args: ['-l', '30', '-c', '1'], target: { kind: 'tags', tags: { role: 'web' } } }, text: 'attack cpu -l 30 -c 1 --target-tags role=web' },
-    { request: { ...base, target: { kind: 'tags', tags: { role: 'web', zone: 'a' }, count: 2 } }, text: 'attack cpu --target-tags role=web,zone=a --target-count 2' },
-    { request: { ...base, target: { kind: 'labels', labels: { app: 'x' }, count: 1 } }, text: 'attack cpu --target-labels app=x --target-count 1' },
+    {
+      request: { ...base, args: ['-l', '30', '-c', '1'], target: { kind: 'tags', tags: { role: 'web' } } },
+      text: 'attack cpu -l 30 -c 1 --target-tags role=web',
+    },
+    {
+      request: { ...base, target: { kind: 'tags', tags: { role: 'web', zone: 'a' }, count: 2 } },
+      text: 'attack cpu --target-tags role=web,zone=a --target-count 2',
+    },
+    {
+      request: { ...base, target: { kind: 'labels', labels: { app: 'x' }, count: 1 } },
+      text: 'attack cpu --target-labels app=x --target-count 1',
+    },
     { request: { ...base, target: { kind: 'hosts', ids: ['a', 'b'] } }, text: 'attack cpu --target-hosts a,b' },
     { request: { ...base, target: { kind: 'containers', ids: ['c'] } }, text: 'attack cpu --target-containers c' },
-    { request: { ...base, target: { kind: 'service', serviceId: 'svc-1' } }, text: 'attack cpu --target-service svc-1' },
+    {
+      request: { ...base, target: { kind: 'service', serviceId: 'svc-1' } },
+      text: 'attack cpu --target-service svc-1',
+    },
     { request: { ...base, team: 'Payments Core', yes: true }, text: 'attack cpu --team "Payments Core" --yes' },
     { request: { ...base, type: 'process_killer', args: ['-p', "it's"] }, text: `attack process_killer -p "it's"` },
   ] as { request: AttackRequest; text: string }[])('$text', ({ request, text }) => {
@@ -242,16 +334,35 @@ describe('equivalentCommand', () => {
 });
 
 describe('attack preview', () => {
-  const request: AttackRequest = { type: 'cpu', args: ['-l', '30', '-c', '1'], target: { kind: 'tags', tags: { role: 'web' } }, team: undefined, yes: false, lengthSeconds: 30 };
+  const request: AttackRequest = {
+    type: 'cpu',
+    args: ['-l', '30', '-c', '1'],
+    target: { kind: 'tags', tags: { role: 'web' } },
+    team: undefined,
+    yes: false,
+    lengthSeconds: 30,
+  };
   const preview = (overrides: Partial<AttackRequest> = {}, teamName = 'Payments') =>
-    attackPreviewMessage({ request: { ...request, ...overrides }, teamName, pendingId: 'pending-7', command: '/chaos' });
+    attackPreviewMessage({
+      request: { ...request, ...overrides },
+      teamName,
+      pendingId: 'pending-7',
+      command: '/chaos',
+    });
 
   const fieldTexts = (blocks: KnownBlock[]) =>
-    blocks.filter((block): block is SectionBlock => block.type === 'section' && block.fields !== undefined).flatMap((block) => block.fields!.map((field) => field.text));
+    blocks
+      .filter((block): block is SectionBlock => block.type === 'section' && block.fields !== undefined)
+      .flatMap((block) => block.fields!.map((field) => field.text));
   const sectionTexts = (blocks: KnownBlock[]) =>
-    blocks.filter((block): block is SectionBlock => block.type === 'section' && block.text !== undefined).map((block) => block.text!.text);
+    blocks
+      .filter((block): block is SectionBlock => block.type === 'section' && block.text !== undefined)
+      .map((block) => block.text!.text);
   const contextText = (blocks: KnownBlock[]) =>
-    blocks.filter((block): block is ContextBlock => block.type === 'context').map((block) => (block.elements[0] as { text: string }).text).join('\n');
+    blocks
+      .filter((block): block is ContextBlock => block.type === 'context')
+      .map((block) => (block.elements[0] as { text: string }).text)
+      .join('\n');
 
   it('shows type, args, target, team and length', () => {
     const { text, blocks } = preview();
@@ -267,8 +378,18 @@ describe('attack preview', () => {
   });
 
   it('says "none" without args, and leaves out the length of a type without one', () => {
-    const { blocks } = preview({ type: 'shutdown', args: [], lengthSeconds: undefined, target: { kind: 'hosts', ids: ['web-1'] } });
-    expect(fieldTexts(blocks)).toEqual(['*Type*\n`shutdown`', '*Arguments*\nnone', '*Target*\nhost web-1', '*Team*\nPayments']);
+    const { blocks } = preview({
+      type: 'shutdown',
+      args: [],
+      lengthSeconds: undefined,
+      target: { kind: 'hosts', ids: ['web-1'] },
+    });
+    expect(fieldTexts(blocks)).toEqual([
+      '*Type*\n`shutdown`',
+      '*Arguments*\nnone',
+      '*Target*\nhost web-1',
+      '*Team*\nPayments',
+    ]);
   });
 
   it.each([
@@ -283,7 +404,9 @@ describe('attack preview', () => {
     const { text, blocks } = preview({ target: { kind: 'all' } });
     const warning = sectionTexts(blocks).find((line) => line.startsWith(':warning:'));
     expect(warning).toContain('*This attack hits every active client of team Payments.*');
-    expect(blocks.findIndex((block) => block.type === 'section' && block.text?.text === warning)).toBeLessThan(blocks.findIndex((block) => block.type === 'actions'));
+    expect(blocks.findIndex((block) => block.type === 'section' && block.text?.text === warning)).toBeLessThan(
+      blocks.findIndex((block) => block.type === 'actions'),
+    );
     expect(fieldTexts(blocks)).toContain('*Target*\n:warning: every active client of team Payments');
     expect(text).toContain('every active client of team Payments');
     expect(sectionTexts(preview().blocks).some((line) => line.includes(':warning:'))).toBe(false);
@@ -304,7 +427,9 @@ describe('attack preview', () => {
 
   it('teaches the equivalent slash command, naming the team rather than its id', () => {
     expect(contextText(preview().blocks)).toBe('Same as typing `/chaos attack cpu -l 30 -c 1 --target-tags role=web`');
-    expect(contextText(preview({ team: 'team-1' }).blocks)).toBe('Same as typing `/chaos attack cpu -l 30 -c 1 --target-tags role=web --team Payments`');
+    expect(contextText(preview({ team: 'team-1' }).blocks)).toBe(
+      'Same as typing `/chaos attack cpu -l 30 -c 1 --target-tags role=web --team Payments`',
+    );
   });
 
   it('escapes names and values before they reach mrkdwn', () => {
@@ -319,25 +444,52 @@ describe('attack preview', () => {
 describe('stages in words', () => {
   // Every stage of the platform contract, by lifecycle.
   const stages = {
-    Active: ['Pending', 'Distributed', 'Initializing', 'Running', 'TearingDown', 'InterruptTriggered', 'RollbackTriggered', 'RollbackStarted'],
+    Active: [
+      'Pending',
+      'Distributed',
+      'Initializing',
+      'Running',
+      'TearingDown',
+      'InterruptTriggered',
+      'RollbackTriggered',
+      'RollbackStarted',
+    ],
     Halting: ['Halt', 'HaltDistributed'],
     Complete: ['Successful', 'UserHalted'],
-    Error: ['InvalidArgument', 'TargetNotFound', 'ClientAborted', 'LostCommunication', 'InitializationFailed', 'TeardownFailed', 'HaltFailed', 'Failed'],
+    Error: [
+      'InvalidArgument',
+      'TargetNotFound',
+      'ClientAborted',
+      'LostCommunication',
+      'InitializationFailed',
+      'TeardownFailed',
+      'HaltFailed',
+      'Failed',
+    ],
   };
 
-  it.each(Object.entries(stages).flatMap(([lifecycle, names]) => names.map((name) => [name, lifecycle] as const)))('%s (%s) reads as words, not the platform\'s name', (stage, lifecycle) => {
-    const words = stageWords(stage);
-    expect(words).not.toMatch(/[a-z][A-Z]/);
-    expect(stageLabel(stage, lifecycle)).toContain(words);
-    if (lifecycle === 'Halting') expect(words).toBe('Halting');
-    if (lifecycle === 'Error') expect(words.toLowerCase()).toContain('fail');
-  });
+  it.each(Object.entries(stages).flatMap(([lifecycle, names]) => names.map((name) => [name, lifecycle] as const)))(
+    "%s (%s) reads as words, not the platform's name",
+    (stage, lifecycle) => {
+      const words = stageWords(stage);
+      expect(words).not.toMatch(/[a-z][A-Z]/);
+      expect(stageLabel(stage, lifecycle)).toContain(words);
+      if (lifecycle === 'Halting') expect(words).toBe('Halting');
+      if (lifecycle === 'Error') expect(words.toLowerCase()).toContain('fail');
+    },
+  );
 
   it('spaces out a stage it does not know', () => {
     expect(stageWords('QuantumTunnelling')).toBe('Quantum Tunnelling');
   });
 
   it('offers Halt only while the attack runs and no halt is under way', () => {
-    expect(['Active', '', 'Halting', 'Complete', 'Error'].map((lifecycle) => canHalt({ lifecycle }))).toEqual([true, true, false, false, false]);
+    expect(['Active', '', 'Halting', 'Complete', 'Error'].map((lifecycle) => canHalt({ lifecycle }))).toEqual([
+      true,
+      true,
+      false,
+      false,
+      false,
+    ]);
   });
 });

@@ -25,17 +25,25 @@ const login: NonNullable<HomeState['login']> = {
   company: 'Demo Co',
   teamId: 'team-1',
   teamName: 'Payments',
-  teams: [{ id: 'team-1', name: 'Payments' }, { id: 'team-2', name: 'Search' }],
+  teams: [
+    { id: 'team-1', name: 'Payments' },
+    { id: 'team-2', name: 'Search' },
+  ],
 };
 
 const gameDay = { channel: 'C9', title: 'Q4 <resilience>', facilitator: 'U7', startedAt: '2026-11-20T17:00:00.000Z' };
 
-const home = (state: Partial<HomeState> = {}): HomeView => homeView({ login, active: [], recent: [], gameDays: [], command: '/chaos', ...state });
+const home = (state: Partial<HomeState> = {}): HomeView =>
+  homeView({ login, active: [], recent: [], gameDays: [], command: '/chaos', ...state });
 
 const sections = (view: HomeView) => view.blocks.filter((block): block is SectionBlock => block.type === 'section');
 const buttons = (view: HomeView): Button[] => [
-  ...view.blocks.filter((block): block is ActionsBlock => block.type === 'actions').flatMap((block) => block.elements as Button[]),
-  ...sections(view).filter((block) => block.accessory?.type === 'button').map((block) => block.accessory as Button),
+  ...view.blocks
+    .filter((block): block is ActionsBlock => block.type === 'actions')
+    .flatMap((block) => block.elements as Button[]),
+  ...sections(view)
+    .filter((block) => block.accessory?.type === 'button')
+    .map((block) => block.accessory as Button),
 ];
 const actionIds = (view: HomeView) => buttons(view).map((button) => button.action_id);
 const texts = (blocks: AnyBlock[]) => JSON.stringify(blocks);
@@ -55,7 +63,7 @@ describe('App Home', () => {
     expect(texts(view.blocks)).not.toContain('guid-1');
   });
 
-  it('logged out: still lists the game days of the person\'s channels', () => {
+  it("logged out: still lists the game days of the person's channels", () => {
     const view = home({ login: undefined, gameDays: [gameDay] });
     expectValidHome(view);
     expect(texts(view.blocks)).toContain('<#C9>');
@@ -80,7 +88,9 @@ describe('App Home', () => {
     expect(actionIds(home({ login: { ...login, teams: [login.teams[0]!] } }))).toEqual([HOME_NEW_ATTACK]);
     const unselected = home({ login: { ...login, teamId: undefined, teamName: undefined }, active: [attack(1)] });
     expectValidHome(unselected);
-    expect(buttons(unselected).map((button) => [button.action_id, button.text.text])).toEqual([[HOME_SWITCH_TEAM, 'Choose a team']]);
+    expect(buttons(unselected).map((button) => [button.action_id, button.text.text])).toEqual([
+      [HOME_SWITCH_TEAM, 'Choose a team'],
+    ]);
     expect(texts(unselected.blocks)).toContain('No team selected yet.');
     expect(texts(unselected.blocks)).not.toContain('guid-1');
   });
@@ -94,7 +104,11 @@ describe('App Home', () => {
       { guid: 'guid-2', teamId: 'team-1', kind: 'attack' },
     ]);
     const haltAll = buttons(view).find((button) => button.action_id === HALT_ALL_CONFIRMED);
-    expect(haltAll).toMatchObject({ value: 'attacks', style: 'danger', confirm: { title: { text: 'Halt all attacks?' } } });
+    expect(haltAll).toMatchObject({
+      value: 'attacks',
+      style: 'danger',
+      confirm: { title: { text: 'Halt all attacks?' } },
+    });
     const recent = sections(view).filter((block) => (block.text?.text ?? '').includes('guid-3'));
     expect(recent).toHaveLength(1);
     expect(recent[0]?.accessory).toBeUndefined();
@@ -105,11 +119,20 @@ describe('App Home', () => {
   });
 
   it('lists the game days with channel, facilitator, start and a link when there is one', () => {
-    const view = home({ gameDays: [{ ...gameDay, permalink: 'https://slack.example/archives/C9/p1' }, { ...gameDay, channel: 'C10', title: 'Chaos hour' }] });
+    const view = home({
+      gameDays: [
+        { ...gameDay, permalink: 'https://slack.example/archives/C9/p1' },
+        { ...gameDay, channel: 'C10', title: 'Chaos hour' },
+      ],
+    });
     expectValidHome(view);
-    const lines = sections(view).map((block) => block.text?.text ?? '').filter((text) => text.startsWith(':dart:'));
+    const lines = sections(view)
+      .map((block) => block.text?.text ?? '')
+      .filter((text) => text.startsWith(':dart:'));
     expect(lines).toHaveLength(2);
-    expect(lines[0]).toMatch(/^:dart: \*Q4 &lt;resilience&gt;\* in <#C9> · <https:\/\/slack\.example\/archives\/C9\/p1\|Open>\nFacilitated by <@U7> · started <!date\^\d+\^/);
+    expect(lines[0]).toMatch(
+      /^:dart: \*Q4 &lt;resilience&gt;\* in <#C9> · <https:\/\/slack\.example\/archives\/C9\/p1\|Open>\nFacilitated by <@U7> · started <!date\^\d+\^/,
+    );
     expect(lines[1]).toContain('*Chaos hour* in <#C10>\n');
   });
 

@@ -8,8 +8,9 @@ import { attackListMessage, listed } from '../../src/views/attackList.ts';
 /** Every mrkdwn text of a message: what Slack would parse for mentions and links. */
 function mrkdwnTexts(message: { text: string; blocks?: unknown[] | undefined }): string[] {
   const texts = [message.text];
-  JSON.stringify(message.blocks, (key, value: unknown) => {
-    if (value && typeof value === 'object' && (value as { type?: unknown }).type === 'mrkdwn') texts.push(String((value as { text: unknown }).text));
+  JSON.stringify(message.blocks, (_key, value: unknown) => {
+    if (value && typeof value === 'object' && (value as { type?: unknown }).type === 'mrkdwn')
+      texts.push(String((value as { text: unknown }).text));
     return value;
   });
   return texts;
@@ -44,12 +45,17 @@ describe('links to addresses from outside Faultline', () => {
   });
 
   it('escapes the label', () => {
-    expect(externalLink('https://tracker.example/1', '<!here> & co')).toBe('<https://tracker.example/1|&lt;!here&gt; &amp; co>');
+    expect(externalLink('https://tracker.example/1', '<!here> & co')).toBe(
+      '<https://tracker.example/1|&lt;!here&gt; &amp; co>',
+    );
     expect(externalLink('javascript:x', '<!here>')).toBe('*&lt;!here&gt;*');
   });
 
   it('keeps a hostile tracker url out of the game-day timeline', () => {
-    const line = gameDayTimelineLine({ kind: 'ticket', ticket: { key: 'OPS-7', url: 'https://t.example/x|<!channel>', by: 'U5', at: '' } });
+    const line = gameDayTimelineLine({
+      kind: 'ticket',
+      ticket: { key: 'OPS-7', url: 'https://t.example/x|<!channel>', by: 'U5', at: '' },
+    });
     expect(line).toContain('*OPS-7*');
     expect(line).not.toContain('<!channel>');
   });
@@ -75,12 +81,25 @@ describe('platform text in mrkdwn', () => {
     }
     expect(mrkdwnTexts(message).join('\n')).toContain('&lt;!channel&gt;');
 
-    const fine = attackDetailsMessage({ ...hostile, guid: 'a1b2c3d4-0000-4000-8000-000000000001', stage: 'Running', target_type: 'Host' }, [], { id: 'team-1', name: 'Payments' }, 'https://app.example');
-    expect(mrkdwnTexts(fine).join('\n')).toContain('<https://app.example/attacks/a1b2c3d4-0000-4000-8000-000000000001|Open in the platform>');
+    const fine = attackDetailsMessage(
+      { ...hostile, guid: 'a1b2c3d4-0000-4000-8000-000000000001', stage: 'Running', target_type: 'Host' },
+      [],
+      { id: 'team-1', name: 'Payments' },
+      'https://app.example',
+    );
+    expect(mrkdwnTexts(fine).join('\n')).toContain(
+      '<https://app.example/attacks/a1b2c3d4-0000-4000-8000-000000000001|Open in the platform>',
+    );
   });
 
   it('escapes the stage and the id in lists', () => {
-    const message = attackListMessage({ which: 'active', teamId: 'team-1', teamName: 'Payments', attacks: [listed(hostile)], pageNumber: 1 });
+    const message = attackListMessage({
+      which: 'active',
+      teamId: 'team-1',
+      teamName: 'Payments',
+      attacks: [listed(hostile)],
+      pageNumber: 1,
+    });
     for (const text of mrkdwnTexts(message)) expect(text).not.toMatch(/<!(channel|here|everyone)>/);
   });
 });

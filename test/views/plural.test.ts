@@ -33,8 +33,20 @@ describe('counts in messages agree with their nouns', () => {
   const texts = (blocks: readonly unknown[]) => JSON.stringify(blocks);
 
   it('a one-second attack is previewed for 1 second', () => {
-    const request: AttackRequest = { type: 'cpu', args: ['-l', '1'], target: { kind: 'all' }, team: undefined, yes: false, lengthSeconds: 1 };
-    const { text, blocks } = attackPreviewMessage({ request, teamName: 'Payments', pendingId: 'p-1', command: '/chaos' });
+    const request: AttackRequest = {
+      type: 'cpu',
+      args: ['-l', '1'],
+      target: { kind: 'all' },
+      team: undefined,
+      yes: false,
+      lengthSeconds: 1,
+    };
+    const { text, blocks } = attackPreviewMessage({
+      request,
+      teamName: 'Payments',
+      pendingId: 'p-1',
+      command: '/chaos',
+    });
     expect(text).toContain('for 1 second?');
     expect(`${text} ${texts(blocks)}`).not.toContain('1 seconds');
   });
@@ -47,9 +59,16 @@ describe('counts in messages agree with their nouns', () => {
   it('one required field left out of the ticket form is told in the singular', () => {
     const meta = issueMetaSchema.parse({
       ...issueMeta,
-      fields: Array.from({ length: 96 }, (_, index) => ({ key: `customfield_${index}`, name: `Field ${index}`, required: true, type: 'string' })),
+      fields: Array.from({ length: 96 }, (_, index) => ({
+        key: `customfield_${index}`,
+        name: `Field ${index}`,
+        required: true,
+        type: 'string',
+      })),
     });
     const view = ticketModal({ summary: 's', description: 'd', meta, labels: [], privateMetadata: '{}' });
-    expect(texts(view.blocks)).toContain('1 more required field does not fit here: the tracker may refuse the ticket without it.');
+    expect(texts(view.blocks)).toContain(
+      '1 more required field does not fit here: the tracker may refuse the ticket without it.',
+    );
   });
 });

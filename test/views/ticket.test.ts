@@ -20,10 +20,18 @@ import {
 } from '../../src/views/ticket.ts';
 import { issueMeta } from '../support/issue-meta.ts';
 
-const choices = (count: number) => Array.from({ length: count }, (_, index) => ({ id: String(index + 1), name: `Choice ${index + 1}` }));
+const choices = (count: number) =>
+  Array.from({ length: count }, (_, index) => ({ id: String(index + 1), name: `Choice ${index + 1}` }));
 
 const open = (options: Partial<Parameters<typeof ticketModal>[0]> = {}) =>
-  ticketModal({ summary: 'Chaos attack cpu', description: 'What happened', meta: issueMeta, labels: ['chaos', 'gameday'], privateMetadata: '{"g":"a1"}', ...options });
+  ticketModal({
+    summary: 'Chaos attack cpu',
+    description: 'What happened',
+    meta: issueMeta,
+    labels: ['chaos', 'gameday'],
+    privateMetadata: '{"g":"a1"}',
+    ...options,
+  });
 
 const inputs = (view: ModalView) => view.blocks.filter((block): block is InputBlock => block.type === 'input');
 type LooseElement = Record<string, unknown> & { type: string; action_id: string };
@@ -33,8 +41,12 @@ function element(view: ModalView, blockId: string): LooseElement {
   return block.element as unknown as LooseElement;
 }
 const optionValues = (options: unknown) => (options as PlainTextOption[]).map((option) => option.value);
-const contextTexts = (blocks: AnyBlock[]) => blocks.filter((block): block is ContextBlock => block.type === 'context').map((block) => (block.elements[0] as { text: string }).text);
-const sectionTexts = (blocks: AnyBlock[]) => blocks.filter((block): block is SectionBlock => block.type === 'section').map((block) => block.text?.text ?? '');
+const contextTexts = (blocks: AnyBlock[]) =>
+  blocks
+    .filter((block): block is ContextBlock => block.type === 'context')
+    .map((block) => (block.elements[0] as { text: string }).text);
+const sectionTexts = (blocks: AnyBlock[]) =>
+  blocks.filter((block): block is SectionBlock => block.type === 'section').map((block) => block.text?.text ?? '');
 
 function expectValidModal(view: ModalView): void {
   expect(viewViolations(view)).toEqual([]);
@@ -50,7 +62,10 @@ describe('ticket project modal', () => {
     expect(view.callback_id).toBe(TICKET_PROJECT_VIEW);
     expect(view.submit?.text).toBe('Continue');
     expect(view.private_metadata).toBe('meta');
-    expect(inputs(view).map((block) => [block.block_id, block.optional ?? false])).toEqual([[TICKET_PROJECT_ID, false], [TICKET_ISSUE_TYPE_ID, false]]);
+    expect(inputs(view).map((block) => [block.block_id, block.optional ?? false])).toEqual([
+      [TICKET_PROJECT_ID, false],
+      [TICKET_ISSUE_TYPE_ID, false],
+    ]);
     expect(element(view, TICKET_PROJECT_ID)).toMatchObject({ type: 'plain_text_input', initial_value: '10002' });
     expect(element(view, TICKET_ISSUE_TYPE_ID).initial_value).toBeUndefined();
   });
@@ -69,7 +84,11 @@ describe('ticket modal', () => {
     const view = open({ summary: 's'.repeat(400), description: 'd'.repeat(5000) });
     expect(element(view, TICKET_SUMMARY)).toMatchObject({ type: 'plain_text_input', max_length: 255 });
     expect((element(view, TICKET_SUMMARY).initial_value as string).length).toBe(255);
-    expect(element(view, TICKET_DESCRIPTION)).toMatchObject({ type: 'plain_text_input', multiline: true, max_length: 3000 });
+    expect(element(view, TICKET_DESCRIPTION)).toMatchObject({
+      type: 'plain_text_input',
+      multiline: true,
+      max_length: 3000,
+    });
     expect((element(view, TICKET_DESCRIPTION).initial_value as string).length).toBe(3000);
     const byId = new Map(inputs(view).map((block) => [block.block_id, block]));
     expect(byId.get(TICKET_SUMMARY)?.optional).toBeUndefined();
@@ -82,12 +101,21 @@ describe('ticket modal', () => {
     expect(element(view, TICKET_DESCRIPTION).initial_value).toBeUndefined();
   });
 
-  it('adds one input per required field that has no input of its own, in the meta\'s order', () => {
+  it("adds one input per required field that has no input of its own, in the meta's order", () => {
     const ids = inputs(open()).map((block) => block.block_id);
     expect(ids).toEqual([
       TICKET_SUMMARY,
       TICKET_DESCRIPTION,
-      ...['priority', 'components', 'customfield_tags', 'customfield_env', 'customfield_impact', 'customfield_points', 'duedate', 'assignee'].map(ticketFieldId),
+      ...[
+        'priority',
+        'components',
+        'customfield_tags',
+        'customfield_env',
+        'customfield_impact',
+        'customfield_points',
+        'duedate',
+        'assignee',
+      ].map(ticketFieldId),
       TICKET_LABELS,
     ]);
   });
@@ -101,10 +129,19 @@ describe('ticket modal', () => {
     expect(element(view, ticketFieldId('customfield_tags')).type).toBe('plain_text_input');
     expect(element(view, ticketFieldId('customfield_env'))).toMatchObject({ type: 'plain_text_input' });
     expect(element(view, ticketFieldId('customfield_env')).multiline).toBeUndefined();
-    expect(element(view, ticketFieldId('customfield_impact'))).toMatchObject({ type: 'plain_text_input', multiline: true });
-    expect(element(view, ticketFieldId('customfield_points'))).toMatchObject({ type: 'number_input', is_decimal_allowed: true });
+    expect(element(view, ticketFieldId('customfield_impact'))).toMatchObject({
+      type: 'plain_text_input',
+      multiline: true,
+    });
+    expect(element(view, ticketFieldId('customfield_points'))).toMatchObject({
+      type: 'number_input',
+      is_decimal_allowed: true,
+    });
     expect(element(view, ticketFieldId('duedate')).type).toBe('datepicker');
-    expect(element(view, ticketFieldId('assignee'))).toMatchObject({ type: 'plain_text_input', placeholder: { text: 'account id' } });
+    expect(element(view, ticketFieldId('assignee'))).toMatchObject({
+      type: 'plain_text_input',
+      placeholder: { text: 'account id' },
+    });
     const tagsBlock = inputs(view).find((block) => block.block_id === ticketFieldId('customfield_tags'));
     expect(tagsBlock?.hint?.text).toContain('commas');
   });
@@ -118,7 +155,10 @@ describe('ticket modal', () => {
   });
 
   it('asks labels as words when they are required and the tracker lists none', () => {
-    const strict = issueMetaSchema.parse({ ...issueMeta, fields: [{ key: 'labels', name: 'Labels', required: true, type: 'array' }] });
+    const strict = issueMetaSchema.parse({
+      ...issueMeta,
+      fields: [{ key: 'labels', name: 'Labels', required: true, type: 'array' }],
+    });
     const withList = open({ meta: strict });
     expect(inputs(withList).find((block) => block.block_id === TICKET_LABELS)?.optional).toBeUndefined();
     const view = open({ meta: strict, labels: [] });
@@ -131,19 +171,29 @@ describe('ticket modal', () => {
   });
 
   it('lists the first 100 of a longer list of choices, and says so', () => {
-    const long = issueMetaSchema.parse({ ...issueMeta, fields: [{ key: 'customer', name: 'Customer', required: true, type: 'option', allowedValues: choices(250) }] });
+    const long = issueMetaSchema.parse({
+      ...issueMeta,
+      fields: [{ key: 'customer', name: 'Customer', required: true, type: 'option', allowedValues: choices(250) }],
+    });
     const view = open({ meta: long, labels: Array.from({ length: 150 }, (_, index) => `label-${index}`) });
     expectValidModal(view);
     const select = element(view, ticketFieldId('customer'));
     expect((select.options as unknown[]).length).toBe(100);
-    expect(inputs(view).find((block) => block.block_id === ticketFieldId('customer'))?.hint?.text).toContain('first 100 of 250');
+    expect(inputs(view).find((block) => block.block_id === ticketFieldId('customer'))?.hint?.text).toContain(
+      'first 100 of 250',
+    );
     expect((element(view, TICKET_LABELS).options as unknown[]).length).toBe(100);
   });
 
   it('stays within 100 blocks when the meta requires more fields than fit', () => {
     const many = issueMetaSchema.parse({
       ...issueMeta,
-      fields: Array.from({ length: 120 }, (_, index) => ({ key: `customfield_${index}`, name: `Field ${index}`, required: true, type: 'string' })),
+      fields: Array.from({ length: 120 }, (_, index) => ({
+        key: `customfield_${index}`,
+        name: `Field ${index}`,
+        required: true,
+        type: 'string',
+      })),
     });
     const view = open({ meta: many });
     expectValidModal(view);
@@ -170,7 +220,13 @@ describe('ticket modal', () => {
     expect(element(view, ticketFieldId('customfield_points')).initial_value).toBe('2.5');
     expect(element(view, ticketFieldId('duedate')).initial_date).toBe('2026-12-01');
     expect(optionValues(element(view, TICKET_LABELS).initial_options)).toEqual(['gameday']);
-    const bad = open({ values: { [ticketFieldId('customfield_points')]: 'many', [ticketFieldId('duedate')]: 'soon', [ticketFieldId('priority')]: '99' } });
+    const bad = open({
+      values: {
+        [ticketFieldId('customfield_points')]: 'many',
+        [ticketFieldId('duedate')]: 'soon',
+        [ticketFieldId('priority')]: '99',
+      },
+    });
     expect(element(bad, ticketFieldId('customfield_points')).initial_value).toBeUndefined();
     expect(element(bad, ticketFieldId('duedate')).initial_date).toBeUndefined();
     expect(element(bad, ticketFieldId('priority')).initial_option).toBeUndefined();
@@ -202,12 +258,26 @@ const card: CardRecord = {
 
 describe('ticket prefill', () => {
   it('summarises the attack in one line', () => {
-    expect(ticketPrefill({ card: { ...card, stage: 'Successful', haltedBy: [] } }).summary).toBe('Chaos attack cpu on 2 hosts tagged role=web: Successful');
+    expect(ticketPrefill({ card: { ...card, stage: 'Successful', haltedBy: [] } }).summary).toBe(
+      'Chaos attack cpu on 2 hosts tagged role=web: Successful',
+    );
   });
 
   it('describes guid, type, args, targets, stage, people, times and links in plain text', () => {
-    const attack = attackSchema.parse({ guid: card.guid, stage: 'UserHalted', stage_lifecycle: 'Complete', targets: ['web-1', 'web-2'], create_user: 'alice@example.com' });
-    const { description } = ticketPrefill({ card, attack, permalink: 'https://slack.example/archives/C1/p1', appUrl: 'https://app.example', names: { U1: 'Alice Moreau', U2: 'Bob Okafor' } });
+    const attack = attackSchema.parse({
+      guid: card.guid,
+      stage: 'UserHalted',
+      stage_lifecycle: 'Complete',
+      targets: ['web-1', 'web-2'],
+      create_user: 'alice@example.com',
+    });
+    const { description } = ticketPrefill({
+      card,
+      attack,
+      permalink: 'https://slack.example/archives/C1/p1',
+      appUrl: 'https://app.example',
+      names: { U1: 'Alice Moreau', U2: 'Bob Okafor' },
+    });
     const lines = description.split('\n');
     expect(lines).toContain(`Attack: ${card.guid}`);
     expect(lines).toContain('Type: cpu');
@@ -234,11 +304,19 @@ describe('ticket prefill', () => {
     expect(description).not.toContain('Platform:');
   });
 
-  it('works from the platform\'s attack alone, and counts targets beyond 50', () => {
+  it("works from the platform's attack alone, and counts targets beyond 50", () => {
     const targets = Array.from({ length: 60 }, (_, index) => `host-${index}`);
     const attack = attackSchema.parse({
-      guid: 'g-2', stage: 'Running', stage_lifecycle: 'Active', args: ['-l', '30'], infra_command: { type: 'memory', args: [] },
-      target_type: 'Host', targets, total_clients: 60, create_user: 'carol@example.com', start_time: '2026-11-20T10:00:00.000Z',
+      guid: 'g-2',
+      stage: 'Running',
+      stage_lifecycle: 'Active',
+      args: ['-l', '30'],
+      infra_command: { type: 'memory', args: [] },
+      target_type: 'Host',
+      targets,
+      total_clients: 60,
+      create_user: 'carol@example.com',
+      start_time: '2026-11-20T10:00:00.000Z',
     });
     const { summary, description } = ticketPrefill({ attack });
     expect(summary).toBe('Chaos attack memory on 60 hosts: Running');
@@ -250,7 +328,11 @@ describe('ticket prefill', () => {
   });
 
   it('keeps the summary within 255 characters and the description within 3,000', () => {
-    const long = { ...card, targetWords: 'x'.repeat(400), annotations: Object.fromEntries(Array.from({ length: 20 }, (_, index) => [`n${index}`, 'y'.repeat(280)])) };
+    const long = {
+      ...card,
+      targetWords: 'x'.repeat(400),
+      annotations: Object.fromEntries(Array.from({ length: 20 }, (_, index) => [`n${index}`, 'y'.repeat(280)])),
+    };
     const { summary, description } = ticketPrefill({ card: long });
     expect(summary.length).toBe(255);
     expect(description.length).toBeLessThanOrEqual(3000);
@@ -259,7 +341,9 @@ describe('ticket prefill', () => {
 
 describe('ticket replies', () => {
   it('announces a filed ticket with its link, or its key alone', () => {
-    expect(ticketFiledText({ key: 'OPS-42', url: 'https://tracker.example/browse/OPS-42' }, 'U1')).toBe(':ticket: <@U1> filed <https://tracker.example/browse/OPS-42|OPS-42>');
+    expect(ticketFiledText({ key: 'OPS-42', url: 'https://tracker.example/browse/OPS-42' }, 'U1')).toBe(
+      ':ticket: <@U1> filed <https://tracker.example/browse/OPS-42|OPS-42>',
+    );
     expect(ticketFiledText({ key: 'OPS-43' }, 'U1')).toBe(':ticket: <@U1> filed *OPS-43*');
   });
 
@@ -281,12 +365,17 @@ describe('ticket replies', () => {
     const message = ticketListMessage('g-1', [issue(1), { key: 'OPS-2' }]);
     expect(messageViolations(message.blocks)).toEqual([]);
     const [first, second] = sectionTexts(message.blocks!);
-    expect(first).toMatch(/^<https:\/\/tracker\.example\/browse\/OPS-1\|OPS-1> · CPU &lt;spike&gt; 1 · Open · created <!date\^\d+\^/);
+    expect(first).toMatch(
+      /^<https:\/\/tracker\.example\/browse\/OPS-1\|OPS-1> · CPU &lt;spike&gt; 1 · Open · created <!date\^\d+\^/,
+    );
     expect(second).toBe('*OPS-2* · no summary');
   });
 
   it('stays within 50 blocks with many tickets and counts them all', () => {
-    const message = ticketListMessage('g-1', Array.from({ length: 80 }, (_, index) => issue(index)));
+    const message = ticketListMessage(
+      'g-1',
+      Array.from({ length: 80 }, (_, index) => issue(index)),
+    );
     expect(messageViolations(message.blocks)).toEqual([]);
     expect(contextTexts(message.blocks!)).toEqual(['80 tickets; the first 45 are listed here.']);
   });

@@ -79,13 +79,25 @@ export function isObject(value: unknown): value is Record<string, unknown> {
 }
 
 const SELECT_TYPES = new Set([
-  'static_select', 'external_select', 'users_select', 'conversations_select', 'channels_select',
-  'multi_static_select', 'multi_external_select', 'multi_users_select', 'multi_conversations_select',
+  'static_select',
+  'external_select',
+  'users_select',
+  'conversations_select',
+  'channels_select',
+  'multi_static_select',
+  'multi_external_select',
+  'multi_users_select',
+  'multi_conversations_select',
   'multi_channels_select',
 ]);
 const CHOICE_TYPES = new Set(['radio_buttons', 'checkboxes', 'overflow']);
 const TEXT_INPUT_TYPES = new Set([
-  'plain_text_input', 'number_input', 'email_text_input', 'url_text_input', 'datepicker', 'timepicker',
+  'plain_text_input',
+  'number_input',
+  'email_text_input',
+  'url_text_input',
+  'datepicker',
+  'timepicker',
 ]);
 
 export function isSelect(element: BlockElement): boolean {
@@ -222,8 +234,15 @@ export function withSlackIds(blocks: Block[]): Block[] {
 }
 
 function isInteractive(element: BlockElement): boolean {
-  return element.type === 'button' || isSelect(element) || isChoice(element) || isTextInput(element)
-    || element.type === 'datetimepicker' || element.type === 'rich_text_input' || element.type === 'file_input';
+  return (
+    element.type === 'button' ||
+    isSelect(element) ||
+    isChoice(element) ||
+    isTextInput(element) ||
+    element.type === 'datetimepicker' ||
+    element.type === 'rich_text_input' ||
+    element.type === 'file_input'
+  );
 }
 
 /** Where a surface was opened: the conversation a person was viewing, when there was one. */
@@ -257,10 +276,17 @@ export function initialState(element: BlockElement, context: SurfaceContext = {}
     case 'multi_users_select':
       return { type, selected_users: element.initial_users ?? [] };
     case 'conversations_select':
-      return { type, selected_conversation: element.initial_conversation ?? currentConversation(element, context) ?? null };
+      return {
+        type,
+        selected_conversation: element.initial_conversation ?? currentConversation(element, context) ?? null,
+      };
     case 'multi_conversations_select': {
       const current = currentConversation(element, context);
-      return { type, selected_conversations: (element['initial_conversations'] as string[] | undefined) ?? (current !== undefined ? [current] : []) };
+      return {
+        type,
+        selected_conversations:
+          (element['initial_conversations'] as string[] | undefined) ?? (current !== undefined ? [current] : []),
+      };
     }
     case 'channels_select':
       return { type, selected_channel: element.initial_channel ?? null };

@@ -25,7 +25,10 @@ interface Delivery {
   payload: Record<string, unknown>;
 }
 
-type LastDelivery = { retries: number } & ({ delivery: Delivery } | { rawBody: string; contentType: RequestContentType });
+type LastDelivery = { retries: number } & (
+  | { delivery: Delivery }
+  | { rawBody: string; contentType: RequestContentType }
+);
 
 const RETRY_REASON = 'http_timeout';
 
@@ -75,7 +78,10 @@ export class BotLink {
     if (as === 'retry') last.retries += 1;
     const retry = as === 'retry' ? { attempt: last.retries, reason: RETRY_REASON } : undefined;
     if ('delivery' in last) return this.send(last.delivery, retry);
-    return this.postSigned(last.rawBody, { contentType: last.contentType, ...(retry ? { retryNum: retry.attempt, retryReason: retry.reason } : {}) });
+    return this.postSigned(last.rawBody, {
+      contentType: last.contentType,
+      ...(retry ? { retryNum: retry.attempt, retryReason: retry.reason } : {}),
+    });
   }
 
   private deliver(delivery: Delivery): Promise<BotResponse> {
@@ -84,14 +90,22 @@ export class BotLink {
   }
 
   private send(delivery: Delivery, retry?: { attempt: number; reason: string }): Promise<BotResponse> {
-    if (this.socket !== undefined && this.socket.openConnections > 0) return this.socket.deliver(delivery.type, delivery.payload, retry);
+    if (this.socket !== undefined && this.socket.openConnections > 0)
+      return this.socket.deliver(delivery.type, delivery.payload, retry);
     const { rawBody, contentType } = httpEncoding(delivery);
-    return this.postSigned(rawBody, { contentType, ...(retry ? { retryNum: retry.attempt, retryReason: retry.reason } : {}) });
+    return this.postSigned(rawBody, {
+      contentType,
+      ...(retry ? { retryNum: retry.attempt, retryReason: retry.reason } : {}),
+    });
   }
 
   private async postSigned(rawBody: string, options: DeliveryOptions): Promise<BotResponse> {
     if (this.url === undefined) {
-      throw new Error(this.socket === undefined ? 'The bot URL is not set: call setBotUrl() first' : 'No Socket Mode connection is open and the bot URL is not set');
+      throw new Error(
+        this.socket === undefined
+          ? 'The bot URL is not set: call setBotUrl() first'
+          : 'No Socket Mode connection is open and the bot URL is not set',
+      );
     }
     const timestamp = options.timestamp ?? Math.floor(Date.now() / 1000);
     const headers: Record<string, string> = { 'content-type': options.contentType };
@@ -113,9 +127,15 @@ export class BotLink {
 function httpEncoding({ type, payload }: Delivery): { rawBody: string; contentType: RequestContentType } {
   switch (type) {
     case 'slash_commands':
-      return { rawBody: new URLSearchParams(payload as Record<string, string>).toString(), contentType: 'application/x-www-form-urlencoded' };
+      return {
+        rawBody: new URLSearchParams(payload as Record<string, string>).toString(),
+        contentType: 'application/x-www-form-urlencoded',
+      };
     case 'interactive':
-      return { rawBody: new URLSearchParams({ payload: JSON.stringify(payload) }).toString(), contentType: 'application/x-www-form-urlencoded' };
+      return {
+        rawBody: new URLSearchParams({ payload: JSON.stringify(payload) }).toString(),
+        contentType: 'application/x-www-form-urlencoded',
+      };
     case 'events_api':
       return { rawBody: JSON.stringify(payload), contentType: 'application/json' };
   }

@@ -84,7 +84,10 @@ export interface FakeSlack {
   /** Where signed requests go, e.g. `http://127.0.0.1:3000/slack/events`. */
   setBotUrl(url: string): void;
   /** A person in the workspace (the same object for the same id); users.info reports the names given. */
-  user(id: string, profile?: { name?: string; realName?: string; displayName?: string; teamId?: string; enterpriseId?: string }): SlackPerson;
+  user(
+    id: string,
+    profile?: { name?: string; realName?: string; displayName?: string; teamId?: string; enterpriseId?: string },
+  ): SlackPerson;
   /** Files uploaded and completed (files.completeUploadExternal), oldest first. */
   files(): UploadedFile[];
   /** Removes the bot from a channel (it is in every channel until then), or adds it back. */
@@ -134,9 +137,14 @@ export async function startFakeSlack(options: FakeSlackOptions): Promise<FakeSla
   });
   workspace.scopes = options.scopes === undefined ? undefined : new Set(options.scopes);
   const bot = new BotLink(options.signingSecret);
-  const socket = options.appToken === undefined
-    ? undefined
-    : new SocketModeLink({ appId: workspace.identity.appId, appToken: options.appToken, ackDeadlineMs: options.ackTimeoutMs ?? ACK_DEADLINE_MS });
+  const socket =
+    options.appToken === undefined
+      ? undefined
+      : new SocketModeLink({
+          appId: workspace.identity.appId,
+          appToken: options.appToken,
+          ackDeadlineMs: options.ackTimeoutMs ?? ACK_DEADLINE_MS,
+        });
   bot.socket = socket;
   const people = new Map<string, Person>();
   const faults = new WebApiFaults();
@@ -190,7 +198,12 @@ export async function startFakeSlack(options: FakeSlackOptions): Promise<FakeSla
       }
       return person;
     },
-    files: () => [...workspace.files.values()].flatMap((file) => (file.completed === undefined || file.content === undefined ? [] : [uploadedFile(file, file.content, file.completed)])),
+    files: () =>
+      [...workspace.files.values()].flatMap((file) =>
+        file.completed === undefined || file.content === undefined
+          ? []
+          : [uploadedFile(file, file.content, file.completed)],
+      ),
     setBotMembership: (channel, member) => workspace.setBotMembership(channel, member),
     callsTo: (method) => workspace.calls.filter((call) => call.method === method),
     failures: () => workspace.calls.filter((call) => !call.ok),
@@ -199,11 +212,14 @@ export async function startFakeSlack(options: FakeSlackOptions): Promise<FakeSla
     join: (userId, channel) => workspace.join(userId, channel),
     event: (event, eventOptions = {}) => deliverEvent(workspace, bot, event, eventOptions.teamId),
     post(body, deliveryOptions) {
-      const raw = typeof body === 'string'
-        ? body
-        : deliveryOptions.contentType === 'application/json'
-          ? JSON.stringify(body)
-          : new URLSearchParams(Object.entries(body).map(([key, value]): [string, string] => [key, String(value)])).toString();
+      const raw =
+        typeof body === 'string'
+          ? body
+          : deliveryOptions.contentType === 'application/json'
+            ? JSON.stringify(body)
+            : new URLSearchParams(
+                Object.entries(body).map(([key, value]): [string, string] => [key, String(value)]),
+              ).toString();
       return bot.post(raw, deliveryOptions);
     },
     redeliverLast: (redelivery = {}) => bot.redeliverLast(redelivery.as ?? 'retry'),
@@ -225,7 +241,11 @@ function realNameFrom(id: string): string {
   return word === '' ? id : word[0]!.toUpperCase() + word.slice(1);
 }
 
-function uploadedFile(file: FileRecord, content: Buffer, completed: NonNullable<FileRecord['completed']>): UploadedFile {
+function uploadedFile(
+  file: FileRecord,
+  content: Buffer,
+  completed: NonNullable<FileRecord['completed']>,
+): UploadedFile {
   return {
     id: file.id,
     filename: file.filename,
@@ -240,7 +260,12 @@ function uploadedFile(file: FileRecord, content: Buffer, completed: NonNullable<
 }
 
 /** Re-checks on every change in the workspace and on a short poll for state held elsewhere. */
-function waitFor<T>(workspace: Workspace, predicate: () => T | undefined | null | false, what: string, timeoutMs: number): Promise<T> {
+function waitFor<T>(
+  workspace: Workspace,
+  predicate: () => T | undefined | null | false,
+  what: string,
+  timeoutMs: number,
+): Promise<T> {
   return new Promise<T>((resolve, reject) => {
     let lastError: unknown;
     let settled = false;
@@ -314,7 +339,10 @@ async function handle(
     if (fault?.kind === 'ratelimit') {
       const body = { ok: false, error: 'ratelimited' };
       workspace.record(method, args, body);
-      response.writeHead(429, { 'content-type': 'application/json; charset=utf-8', 'retry-after': String(fault.retryAfterSeconds ?? 30) });
+      response.writeHead(429, {
+        'content-type': 'application/json; charset=utf-8',
+        'retry-after': String(fault.retryAfterSeconds ?? 30),
+      });
       response.end(JSON.stringify(body));
       return;
     }
@@ -324,7 +352,12 @@ async function handle(
 
   // Upload URLs need no token, as Slack's do not: the URL itself is the secret.
   if (request.method === 'POST' && url.pathname.startsWith('/upload/')) {
-    const { status, text } = await receiveUpload(workspace, url.pathname.slice('/upload/'.length), request.headers['content-type'], bytes);
+    const { status, text } = await receiveUpload(
+      workspace,
+      url.pathname.slice('/upload/'.length),
+      request.headers['content-type'],
+      bytes,
+    );
     response.writeHead(status, { 'content-type': 'text/plain; charset=utf-8' });
     response.end(text);
     return;
@@ -343,7 +376,11 @@ async function handle(
       reply(400, failure);
       return;
     }
-    const { status, response: result } = postToResponseUrl(workspace, url.pathname.slice('/hooks/'.length), body as Record<string, unknown>);
+    const { status, response: result } = postToResponseUrl(
+      workspace,
+      url.pathname.slice('/hooks/'.length),
+      body as Record<string, unknown>,
+    );
     reply(status, result);
     return;
   }
@@ -352,14 +389,19 @@ async function handle(
 }
 
 /** apps.connections.open takes only the app-level token, and answers with a single-use WebSocket URL. */
-function openConnection(workspace: Workspace, socket: SocketModeLink | undefined, token: unknown): Record<string, unknown> {
-  const response = token === undefined || token === ''
-    ? { ok: false, error: 'not_authed' }
-    : token === workspace.identity.botToken
-      ? { ok: false, error: 'not_allowed_token_type' }
-      : socket === undefined || !socket.accepts(token)
-        ? { ok: false, error: 'invalid_auth' }
-        : { ok: true, url: socket.issueUrl() };
+function openConnection(
+  workspace: Workspace,
+  socket: SocketModeLink | undefined,
+  token: unknown,
+): Record<string, unknown> {
+  const response =
+    token === undefined || token === ''
+      ? { ok: false, error: 'not_authed' }
+      : token === workspace.identity.botToken
+        ? { ok: false, error: 'not_allowed_token_type' }
+        : socket === undefined || !socket.accepts(token)
+          ? { ok: false, error: 'invalid_auth' }
+          : { ok: true, url: socket.issueUrl() };
   workspace.record('apps.connections.open', {}, response);
   return response;
 }
@@ -374,7 +416,9 @@ function parseArgs(contentType: string | undefined, raw: string): Record<string,
   if (contentType?.startsWith('application/json') === true) {
     try {
       const parsed: unknown = JSON.parse(raw);
-      return parsed !== null && typeof parsed === 'object' && !Array.isArray(parsed) ? (parsed as Record<string, unknown>) : {};
+      return parsed !== null && typeof parsed === 'object' && !Array.isArray(parsed)
+        ? (parsed as Record<string, unknown>)
+        : {};
     } catch {
       return {};
     }

@@ -43,13 +43,19 @@ export function viewViolations(view: unknown, pointer = '/view'): Violation[] {
     for (const button of ['submit', 'close'] as const) {
       const text = view[button];
       if (text !== undefined && isPlainText(text) && text.text.length > MAX_MODAL_TITLE) {
-        violations.push({ pointer: `${pointer}/${button}`, message: `must be less than ${MAX_MODAL_TITLE + 1} characters` });
+        violations.push({
+          pointer: `${pointer}/${button}`,
+          message: `must be less than ${MAX_MODAL_TITLE + 1} characters`,
+        });
       }
     }
     const blocks = Array.isArray(view['blocks']) ? (view['blocks'] as Block[]) : [];
     const firstInput = blocks.findIndex((block) => isObject(block) && block.type === 'input');
     if (firstInput >= 0 && view['submit'] === undefined) {
-      violations.push({ pointer: `${pointer}/blocks/${firstInput}`, message: 'must define submit to use an input block in modals' });
+      violations.push({
+        pointer: `${pointer}/blocks/${firstInput}`,
+        message: 'must define submit to use an input block in modals',
+      });
     }
   }
   for (const field of ['callback_id', 'external_id'] as const) {
@@ -82,7 +88,8 @@ function blockListViolations(blocks: unknown, pointer: string, maxBlocks: number
     violations.push(...blockViolations(block as Block, at));
     const blockId = block['block_id'];
     if (typeof blockId === 'string') {
-      if (blockIds.has(blockId)) violations.push({ pointer: `${at}/block_id`, message: `duplicate block_id "${blockId}"` });
+      if (blockIds.has(blockId))
+        violations.push({ pointer: `${at}/block_id`, message: `duplicate block_id "${blockId}"` });
       blockIds.add(blockId);
     }
   });
@@ -104,7 +111,8 @@ function blockViolations(block: Block, at: string): Violation[] {
       }
       tooLong(block.text?.text, MAX_SECTION_TEXT, `${at}/text`);
       if (Array.isArray(block.fields)) {
-        if (block.fields.length > 10) violations.push({ pointer: `${at}/fields`, message: 'no more than 10 items allowed' });
+        if (block.fields.length > 10)
+          violations.push({ pointer: `${at}/fields`, message: 'no more than 10 items allowed' });
         block.fields.forEach((field: TextObject, index) => tooLong(field?.text, 2000, `${at}/fields/${index}`));
       }
       break;
@@ -112,7 +120,8 @@ function blockViolations(block: Block, at: string): Violation[] {
       tooLong(block.text?.text, 150, `${at}/text`);
       break;
     case 'input':
-      if (!isPlainText(block.label)) violations.push({ pointer: `${at}/label`, message: 'must provide a plain_text label' });
+      if (!isPlainText(block.label))
+        violations.push({ pointer: `${at}/label`, message: 'must provide a plain_text label' });
       if (!isObject(block.element)) violations.push({ pointer: `${at}/element`, message: 'must provide an element' });
       break;
     default:
@@ -122,7 +131,9 @@ function blockViolations(block: Block, at: string): Violation[] {
   if (isObject(block.accessory)) elements.push([block.accessory, `${at}/accessory`]);
   if (isObject(block.element)) elements.push([block.element, `${at}/element`]);
   if (block.type === 'actions' && Array.isArray(block.elements)) {
-    block.elements.forEach((element, index) => isObject(element) && elements.push([element, `${at}/elements/${index}`]));
+    block.elements.forEach(
+      (element, index) => isObject(element) && elements.push([element, `${at}/elements/${index}`]),
+    );
   }
   const actionIds = new Set<string>();
   for (const [element, pointer] of elements) {
@@ -143,8 +154,10 @@ function elementViolations(element: BlockElement, at: string): Violation[] {
     violations.push({ pointer: `${at}/action_id`, message: `must be less than ${MAX_ID_LENGTH + 1} characters` });
   }
   if (element.type === 'button') {
-    if ((element.text?.text?.length ?? 0) > 75) violations.push({ pointer: `${at}/text`, message: 'must be less than 76 characters' });
-    if ((element.value?.length ?? 0) > 2000) violations.push({ pointer: `${at}/value`, message: 'must be less than 2001 characters' });
+    if ((element.text?.text?.length ?? 0) > 75)
+      violations.push({ pointer: `${at}/text`, message: 'must be less than 76 characters' });
+    if ((element.value?.length ?? 0) > 2000)
+      violations.push({ pointer: `${at}/value`, message: 'must be less than 2001 characters' });
   }
   if (Array.isArray(element.options) && element.options.length > MAX_SELECT_OPTIONS) {
     violations.push({ pointer: `${at}/options`, message: `no more than ${MAX_SELECT_OPTIONS} items allowed` });
@@ -155,7 +168,10 @@ function elementViolations(element: BlockElement, at: string): Violation[] {
     }
     element.option_groups.forEach((group, index) => {
       if (Array.isArray(group?.options) && group.options.length > MAX_SELECT_OPTIONS) {
-        violations.push({ pointer: `${at}/option_groups/${index}/options`, message: `no more than ${MAX_SELECT_OPTIONS} items allowed` });
+        violations.push({
+          pointer: `${at}/option_groups/${index}/options`,
+          message: `no more than ${MAX_SELECT_OPTIONS} items allowed`,
+        });
       }
     });
   }
@@ -166,7 +182,11 @@ function elementViolations(element: BlockElement, at: string): Violation[] {
  * What Slack rejects in the ack body to a view_submission: errors for blocks that are not inputs,
  * invalid views to update or push, a push beyond the stack limit, unknown actions.
  */
-export function responseActionViolations(reply: Record<string, unknown>, inputBlockIds: Set<string>, stackDepth: number): Violation[] {
+export function responseActionViolations(
+  reply: Record<string, unknown>,
+  inputBlockIds: Set<string>,
+  stackDepth: number,
+): Violation[] {
   const action = reply['response_action'];
   switch (action) {
     case 'errors': {
@@ -177,7 +197,8 @@ export function responseActionViolations(reply: Record<string, unknown>, inputBl
         .map((blockId) => ({ pointer: `/errors/${blockId}`, message: `no input block with block_id "${blockId}"` }));
     }
     case 'push':
-      if (stackDepth >= MAX_MODAL_STACK) return [{ pointer: '/response_action', message: `no more than ${MAX_MODAL_STACK} views in a stack` }];
+      if (stackDepth >= MAX_MODAL_STACK)
+        return [{ pointer: '/response_action', message: `no more than ${MAX_MODAL_STACK} views in a stack` }];
       return viewViolations(reply['view']);
     case 'update':
       return viewViolations(reply['view']);
@@ -194,7 +215,9 @@ export function optionsResponseViolations(body: unknown): Violation[] {
   const options = body['options'];
   const groups = body['option_groups'];
   if (Array.isArray(options)) {
-    return options.length > MAX_SELECT_OPTIONS ? [{ pointer: '/options', message: `no more than ${MAX_SELECT_OPTIONS} items allowed` }] : [];
+    return options.length > MAX_SELECT_OPTIONS
+      ? [{ pointer: '/options', message: `no more than ${MAX_SELECT_OPTIONS} items allowed` }]
+      : [];
   }
   if (Array.isArray(groups)) {
     return elementViolations({ option_groups: groups }, '');

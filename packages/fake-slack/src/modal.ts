@@ -1,6 +1,15 @@
 import {
-  isChoice, isExternalSelect, isObject, isSelect, isTextInput, normalizeText, placedElements, plainText,
-  type PlacedElement, type StateValue, type StateValues,
+  isChoice,
+  isExternalSelect,
+  isObject,
+  isSelect,
+  isTextInput,
+  normalizeText,
+  placedElements,
+  plainText,
+  type PlacedElement,
+  type StateValue,
+  type StateValues,
 } from './block-kit.ts';
 import type { BotResponse } from './bot-link.ts';
 import { responseActionViolations, slackMessages } from './limits.ts';
@@ -72,11 +81,15 @@ export class ModalView extends ViewDriver implements ModalDriver {
     this.actingPerson();
     const placed = this.input(label);
     const { element } = placed;
-    if (!isTextInput(element)) throw new Error(`"${label}" is a ${element.type ?? 'block'}, not a text input; use choose()`);
+    if (!isTextInput(element))
+      throw new Error(`"${label}" is a ${element.type ?? 'block'}, not a text input; use choose()`);
     const type = element.type ?? 'plain_text_input';
-    const state: StateValue = type === 'datepicker'
-      ? { type, selected_date: value }
-      : type === 'timepicker' ? { type, selected_time: value } : { type, value };
+    const state: StateValue =
+      type === 'datepicker'
+        ? { type, selected_date: value }
+        : type === 'timepicker'
+          ? { type, selected_time: value }
+          : { type, value };
     (this.record.values[placed.blockId] ??= {})[placed.actionId] = state;
     this.workspace.changed();
     return this;
@@ -101,13 +114,17 @@ export class ModalView extends ViewDriver implements ModalDriver {
     const state = this.record.values[placed.blockId]?.[placed.actionId];
     const key = Object.keys(state ?? {}).find((name) => name.startsWith('selected_') && Array.isArray(state?.[name]));
     if (state === undefined || key === undefined) {
-      throw new Error(`"${label}" is a ${placed.element.type ?? 'block'}, which holds one choice; choose another instead`);
+      throw new Error(
+        `"${label}" is a ${placed.element.type ?? 'block'}, which holds one choice; choose another instead`,
+      );
     }
     const wanted = normalizeText(optionText);
     const chosen = state[key] as unknown[];
-    const kept = chosen.filter((item) => typeof item === 'string'
-      ? item !== optionText
-      : normalizeText(plainText((item as { text?: { text?: string } }).text)) !== wanted);
+    const kept = chosen.filter((item) =>
+      typeof item === 'string'
+        ? item !== optionText
+        : normalizeText(plainText((item as { text?: { text?: string } }).text)) !== wanted,
+    );
     if (kept.length === chosen.length) throw new Error(`"${optionText}" is not chosen in "${label}"`);
     state[key] = kept;
     this.workspace.changed();
@@ -164,7 +181,9 @@ export class ModalView extends ViewDriver implements ModalDriver {
     const inputs = placedElements(this.record.blocks).filter(({ block }) => block.type === 'input');
     const found = inputs.find((placed) => placed.label === wanted);
     if (found === undefined) {
-      throw new Error(`No input labelled "${label}" in ${this.describe()}; inputs: ${quoted(inputs.map((placed) => placed.label ?? placed.actionId))}`);
+      throw new Error(
+        `No input labelled "${label}" in ${this.describe()}; inputs: ${quoted(inputs.map((placed) => placed.label ?? placed.actionId))}`,
+      );
     }
     return found;
   }
@@ -192,19 +211,27 @@ export class ModalView extends ViewDriver implements ModalDriver {
       return;
     }
     const reply = isObject(body) ? body : { body };
-    const inputBlockIds = new Set(this.record.blocks.filter((block) => block.type === 'input').map((block) => block.block_id ?? ''));
+    const inputBlockIds = new Set(
+      this.record.blocks.filter((block) => block.type === 'input').map((block) => block.block_id ?? ''),
+    );
     const violations = isObject(body)
       ? responseActionViolations(reply, inputBlockIds, this.workspace.modalStack(userId).length)
       : [{ pointer: '/', message: 'must be a JSON object' }];
     const refused = violations.length > 0;
-    this.workspace.record('response_action', reply, refused
-      ? { ok: false, error: 'invalid_arguments', response_metadata: { messages: slackMessages(violations) } }
-      : { ok: true });
+    this.workspace.record(
+      'response_action',
+      reply,
+      refused
+        ? { ok: false, error: 'invalid_arguments', response_metadata: { messages: slackMessages(violations) } }
+        : { ok: true },
+    );
     // Slack keeps the modal as it was and tells the person something went wrong.
     if (refused) return;
     switch (reply['response_action']) {
       case 'errors':
-        this.record.errors = Object.fromEntries(Object.entries(reply['errors'] as object).map(([blockId, message]) => [blockId, String(message)]));
+        this.record.errors = Object.fromEntries(
+          Object.entries(reply['errors'] as object).map(([blockId, message]) => [blockId, String(message)]),
+        );
         break;
       case 'update':
         this.workspace.updateView(this.record, reply['view'] as Record<string, unknown>);
@@ -221,7 +248,10 @@ export class ModalView extends ViewDriver implements ModalDriver {
 
 function isEmpty(state: StateValue | undefined): boolean {
   if (state === undefined) return true;
-  const values = Object.entries(state).filter(([key]) => key !== 'type').map(([, value]) => value);
-  return values.every((value) => value === null || value === undefined || value === '' || (Array.isArray(value) && value.length === 0));
+  const values = Object.entries(state)
+    .filter(([key]) => key !== 'type')
+    .map(([, value]) => value);
+  return values.every(
+    (value) => value === null || value === undefined || value === '' || (Array.isArray(value) && value.length === 0),
+  );
 }
-

@@ -74,17 +74,23 @@ export function workspaceFields(person: Profile): Record<string, unknown> {
   };
 }
 
-export function slashCommandForm(identity: Identity, person: Profile, fields: {
-  channel: string;
-  text: string;
-  responseUrl: string;
-  triggerId: string;
-}): Record<string, string> {
+export function slashCommandForm(
+  identity: Identity,
+  person: Profile,
+  fields: {
+    channel: string;
+    text: string;
+    responseUrl: string;
+    triggerId: string;
+  },
+): Record<string, string> {
   return {
     token: VERIFICATION_TOKEN,
     team_id: person.teamId,
     team_domain: person.teamDomain,
-    ...(person.enterpriseId !== undefined ? { enterprise_id: person.enterpriseId, enterprise_name: person.enterpriseId } : {}),
+    ...(person.enterpriseId !== undefined
+      ? { enterprise_id: person.enterpriseId, enterprise_name: person.enterpriseId }
+      : {}),
     channel_id: fields.channel,
     channel_name: channelName(fields.channel),
     user_id: person.id,
@@ -99,7 +105,12 @@ export function slashCommandForm(identity: Identity, person: Profile, fields: {
 }
 
 /** The Events API envelope (`event_callback`) around one event. */
-export function eventEnvelope(identity: Identity, event: Record<string, unknown>, teamId: string, eventId: string): Record<string, unknown> {
+export function eventEnvelope(
+  identity: Identity,
+  event: Record<string, unknown>,
+  teamId: string,
+  eventId: string,
+): Record<string, unknown> {
   const enterpriseId = identity.enterpriseId ?? null;
   return {
     token: VERIFICATION_TOKEN,
@@ -112,13 +123,15 @@ export function eventEnvelope(identity: Identity, event: Record<string, unknown>
     type: 'event_callback',
     event_id: eventId,
     event_time: Math.floor(Date.now() / 1000),
-    authorizations: [{
-      enterprise_id: enterpriseId,
-      team_id: teamId,
-      user_id: identity.botUserId,
-      is_bot: true,
-      is_enterprise_install: false,
-    }],
+    authorizations: [
+      {
+        enterprise_id: enterpriseId,
+        team_id: teamId,
+        user_id: identity.botUserId,
+        is_bot: true,
+        is_enterprise_install: false,
+      },
+    ],
     is_ext_shared_channel: false,
     event_context: `4-${Buffer.from(eventId).toString('base64url')}`,
   };

@@ -1,7 +1,16 @@
 import type { BotLink, BotResponse } from './bot-link.ts';
 import { ModalView, type ModalDriver } from './modal.ts';
 import { channelName, eventEnvelope, messageJson, slashCommandForm, viewJson } from './payloads.ts';
-import { channelView, interactionFields, messageDriver, ViewDriver, type Actor, type ChannelView, type Message, type Surface } from './surface.ts';
+import {
+  channelView,
+  interactionFields,
+  messageDriver,
+  ViewDriver,
+  type Actor,
+  type ChannelView,
+  type Message,
+  type Surface,
+} from './surface.ts';
 import { applyMessageReply } from './web-api.ts';
 import { slackId, type Workspace } from './workspace.ts';
 
@@ -32,7 +41,12 @@ function dmChannel(userId: string): string {
 }
 
 /** Delivers an Events API envelope around `event`. */
-export function deliverEvent(workspace: Workspace, bot: BotLink, event: Record<string, unknown>, teamId?: string): Promise<BotResponse> {
+export function deliverEvent(
+  workspace: Workspace,
+  bot: BotLink,
+  event: Record<string, unknown>,
+  teamId?: string,
+): Promise<BotResponse> {
   const envelope = eventEnvelope(workspace.identity, event, teamId ?? workspace.identity.teamId, slackId('Ev'));
   return bot.event(envelope);
 }
@@ -68,7 +82,8 @@ export class Person implements SlackPerson {
     const response = await bot.command(form);
     // Slack shows a message in the ack body as the command's first reply.
     if (response.status === 200 && response.body !== undefined) {
-      const reply = typeof response.body === 'string' ? { text: response.body } : (response.body as Record<string, unknown>);
+      const reply =
+        typeof response.body === 'string' ? { text: response.body } : (response.body as Record<string, unknown>);
       workspace.record('command_response', reply, applyMessageReply(workspace, target, reply));
     }
     return response;
@@ -89,7 +104,8 @@ export class Person implements SlackPerson {
   }
 
   ephemerals(channel?: string): Message[] {
-    return this.actor.workspace.ephemeralsFor(this.id)
+    return this.actor.workspace
+      .ephemeralsFor(this.id)
       .filter((record) => channel === undefined || record.channel === channel)
       .map((record) => messageDriver(this.actor.workspace, this.actor, record));
   }
@@ -101,13 +117,20 @@ export class Person implements SlackPerson {
   async shortcut(callbackId: string, message: Pick<Message, 'ts' | 'channel'>): Promise<BotResponse> {
     const { workspace, profile, bot } = this.actor;
     const record = workspace.findMessage(message.channel, message.ts);
-    if (record === undefined) throw new Error(`No message ${message.ts} in ${message.channel} to run a shortcut on (ephemeral messages have no shortcuts)`);
+    if (record === undefined)
+      throw new Error(
+        `No message ${message.ts} in ${message.channel} to run a shortcut on (ephemeral messages have no shortcuts)`,
+      );
     return bot.interaction({
       type: 'message_action',
       callback_id: callbackId,
       trigger_id: workspace.issueTrigger(profile.id, record.channel),
       message_ts: record.ts,
-      response_url: workspace.issueResponseUrl('actions', { userId: profile.id, channel: record.channel, original: record }).url,
+      response_url: workspace.issueResponseUrl('actions', {
+        userId: profile.id,
+        channel: record.channel,
+        original: record,
+      }).url,
       message: messageJson(workspace.identity, record),
       channel: { id: record.channel, name: channelName(record.channel) },
       action_ts: workspace.newTs(),
@@ -118,13 +141,18 @@ export class Person implements SlackPerson {
   openHome(): Promise<BotResponse> {
     const { workspace, profile, bot } = this.actor;
     const home = workspace.home(profile.id);
-    return deliverEvent(workspace, bot, {
-      type: 'app_home_opened',
-      user: profile.id,
-      channel: dmChannel(profile.id),
-      tab: 'home',
-      event_ts: workspace.newTs(),
-      ...(home !== undefined ? { view: viewJson(workspace.identity, home) } : {}),
-    }, profile.teamId);
+    return deliverEvent(
+      workspace,
+      bot,
+      {
+        type: 'app_home_opened',
+        user: profile.id,
+        channel: dmChannel(profile.id),
+        tab: 'home',
+        event_ts: workspace.newTs(),
+        ...(home !== undefined ? { view: viewJson(workspace.identity, home) } : {}),
+      },
+      profile.teamId,
+    );
   }
 }

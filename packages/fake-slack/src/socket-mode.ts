@@ -69,7 +69,11 @@ export class SocketModeLink {
    * Sends one envelope on the newest connection and resolves with the ack, shaped as the HTTP
    * answer would be: status 200 and the ack's payload as the body (none when it is empty).
    */
-  deliver(type: EnvelopeType, payload: Record<string, unknown>, retry?: { attempt: number; reason: string }): Promise<BotResponse> {
+  deliver(
+    type: EnvelopeType,
+    payload: Record<string, unknown>,
+    retry?: { attempt: number; reason: string },
+  ): Promise<BotResponse> {
     const connection = this.open().at(-1);
     if (connection === undefined) return Promise.reject(new Error('No Socket Mode connection is open'));
     const envelopeId = randomUUID();
@@ -78,9 +82,12 @@ export class SocketModeLink {
       envelope_id: envelopeId,
       type,
       payload,
-      accepts_response_payload: type === 'slash_commands' || interactionType === 'view_submission' || interactionType === 'block_suggestion',
+      accepts_response_payload:
+        type === 'slash_commands' || interactionType === 'view_submission' || interactionType === 'block_suggestion',
       // Slack numbers every events_api delivery; the others carry the fields only when retried.
-      ...(type === 'events_api' || retry !== undefined ? { retry_attempt: retry?.attempt ?? 0, retry_reason: retry?.reason ?? '' } : {}),
+      ...(type === 'events_api' || retry !== undefined
+        ? { retry_attempt: retry?.attempt ?? 0, retry_reason: retry?.reason ?? '' }
+        : {}),
     };
     const described = typeof interactionType === 'string' ? `${type} (${interactionType})` : type;
     return new Promise<BotResponse>((resolve, reject) => {
@@ -117,12 +124,14 @@ export class SocketModeLink {
         waiting.reject(new Error('The Socket Mode connection closed before the app acknowledged the envelope'));
       }
     });
-    connection.send(JSON.stringify({
-      type: 'hello',
-      num_connections: this.open().length,
-      debug_info: { host: 'fake-slack-link', build_number: 1, approximate_connection_time: 18060 },
-      connection_info: { app_id: this.appId },
-    }));
+    connection.send(
+      JSON.stringify({
+        type: 'hello',
+        num_connections: this.open().length,
+        debug_info: { host: 'fake-slack-link', build_number: 1, approximate_connection_time: 18060 },
+        connection_info: { app_id: this.appId },
+      }),
+    );
   }
 
   private acknowledge(text: string): void {
@@ -140,7 +149,8 @@ export class SocketModeLink {
     if (waiting === undefined) return;
     this.settle(envelopeId, waiting);
     // The SDKs always send a payload object; an empty one is an ack with an empty HTTP body.
-    const empty = payload === undefined || (typeof payload === 'object' && payload !== null && Object.keys(payload).length === 0);
+    const empty =
+      payload === undefined || (typeof payload === 'object' && payload !== null && Object.keys(payload).length === 0);
     waiting.resolve({ status: 200, body: empty ? undefined : payload });
   }
 

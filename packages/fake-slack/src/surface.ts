@@ -1,10 +1,30 @@
 import {
-  isExternalSelect, isChoice, isSelect, normalizeText, placedElements, plainText, staticOptions, visibleText,
-  type Block, type BlockElement, type OptionObject, type PlacedElement, type StateValue, type StateValues,
+  isExternalSelect,
+  isChoice,
+  isSelect,
+  normalizeText,
+  placedElements,
+  plainText,
+  staticOptions,
+  visibleText,
+  type Block,
+  type BlockElement,
+  type OptionObject,
+  type PlacedElement,
+  type StateValue,
+  type StateValues,
 } from './block-kit.ts';
 import type { BotLink, BotResponse } from './bot-link.ts';
 import { optionsResponseViolations, slackMessages } from './limits.ts';
-import { channelName, messageJson, userJson, VERIFICATION_TOKEN, viewJson, workspaceFields, type Profile } from './payloads.ts';
+import {
+  channelName,
+  messageJson,
+  userJson,
+  VERIFICATION_TOKEN,
+  viewJson,
+  workspaceFields,
+  type Profile,
+} from './payloads.ts';
 import type { MessageRecord, ViewRecord, Workspace } from './workspace.ts';
 
 export interface ButtonInfo {
@@ -101,7 +121,10 @@ function chosenState(element: BlockElement, option: OptionObject, previous: Stat
   const ids = (key: string): string[] => [...new Set([...((previous?.[key] as string[] | undefined) ?? []), value])];
   switch (type) {
     case 'checkboxes':
-      return { type, selected_options: alreadyChosen ? options.filter((item) => item.value !== value) : [...options, option] };
+      return {
+        type,
+        selected_options: alreadyChosen ? options.filter((item) => item.value !== value) : [...options, option],
+      };
     case 'multi_static_select':
     case 'multi_external_select':
       return { type, selected_options: alreadyChosen ? options : [...options, option] };
@@ -185,10 +208,13 @@ export abstract class SurfaceDriver implements Surface {
 
   private findButton(buttonText: string, { value, index = 0 }: ClickOptions): PlacedElement {
     const wanted = normalizeText(buttonText);
-    const named = placedElements(this.blocks)
-      .filter(({ element }) => element.type === 'button' && normalizeText(plainText(element.text)) === wanted);
+    const named = placedElements(this.blocks).filter(
+      ({ element }) => element.type === 'button' && normalizeText(plainText(element.text)) === wanted,
+    );
     if (named.length === 0) {
-      throw new Error(`No button "${buttonText}" on ${this.describe()}; buttons: ${quoted(this.buttons().map((button) => button.text))}`);
+      throw new Error(
+        `No button "${buttonText}" on ${this.describe()}; buttons: ${quoted(this.buttons().map((button) => button.text))}`,
+      );
     }
     const matching = value === undefined ? named : named.filter(({ element }) => element.value === value);
     const placed = matching[index];
@@ -196,14 +222,21 @@ export abstract class SurfaceDriver implements Surface {
     const withValue = value === undefined ? '' : ` with value "${value}"`;
     if (matching.length === 0) {
       const values = named.flatMap(({ element }) => element.value ?? []);
-      throw new Error(`No button "${buttonText}"${withValue} on ${this.describe()}; the "${buttonText}" buttons carry values: ${quoted(values)}`);
+      throw new Error(
+        `No button "${buttonText}"${withValue} on ${this.describe()}; the "${buttonText}" buttons carry values: ${quoted(values)}`,
+      );
     }
-    throw new Error(`No button "${buttonText}"${withValue} at index ${index} on ${this.describe()}; only ${matching.length} match, counted from index 0`);
+    throw new Error(
+      `No button "${buttonText}"${withValue} at index ${index} on ${this.describe()}; only ${matching.length} match, counted from index 0`,
+    );
   }
 
   async select(labelOrPlaceholder: string, optionText: string): Promise<BotResponse | undefined> {
     const actor = this.actingPerson();
-    const placed = this.findChoice(labelOrPlaceholder, (placed) => isSelect(placed.element) || isChoice(placed.element));
+    const placed = this.findChoice(
+      labelOrPlaceholder,
+      (placed) => isSelect(placed.element) || isChoice(placed.element),
+    );
     if (isExternalSelect(placed.element)) await this.suggest(actor, placed, optionText);
     const state = this.keepChoice(placed, this.option(placed, optionText));
     if (placed.block.type === 'input' && placed.block.dispatch_action !== true) return undefined;
@@ -212,7 +245,9 @@ export abstract class SurfaceDriver implements Surface {
 
   protected actingPerson(): Actor {
     if (this.actor === undefined) {
-      throw new Error(`Nobody acts on ${this.describe()} read from the workspace; read it through a person, e.g. person.channel(id)`);
+      throw new Error(
+        `Nobody acts on ${this.describe()} read from the workspace; read it through a person, e.g. person.channel(id)`,
+      );
     }
     if (!this.isLive()) throw new Error(`${this.describe()} is no longer shown`);
     return this.actor;
@@ -221,10 +256,13 @@ export abstract class SurfaceDriver implements Surface {
   protected findChoice(labelOrPlaceholder: string, accept: (placed: PlacedElement) => boolean): PlacedElement {
     const wanted = normalizeText(labelOrPlaceholder);
     const candidates = placedElements(this.blocks).filter(accept);
-    const found = candidates.find((placed) =>
-      placed.label === wanted || normalizeText(plainText(placed.element.placeholder)) === wanted);
+    const found = candidates.find(
+      (placed) => placed.label === wanted || normalizeText(plainText(placed.element.placeholder)) === wanted,
+    );
     if (found === undefined) {
-      const names = candidates.map((placed) => placed.label ?? (normalizeText(plainText(placed.element.placeholder)) || placed.actionId));
+      const names = candidates.map(
+        (placed) => placed.label ?? (normalizeText(plainText(placed.element.placeholder)) || placed.actionId),
+      );
       throw new Error(`No select "${labelOrPlaceholder}" on ${this.describe()}; selects: ${quoted(names)}`);
     }
     return found;
@@ -240,8 +278,13 @@ export abstract class SurfaceDriver implements Surface {
     const option = offered.find((candidate) => normalizeText(plainText(candidate.text)) === wanted);
     if (option === undefined) {
       const where = placed.label ?? placed.actionId;
-      const hint = isExternalSelect(placed.element) && offered.length === 0 ? ' (nothing offered: search the external select first)' : '';
-      throw new Error(`No option "${optionText}" in "${where}"${hint}; options: ${quoted(offered.map((item) => plainText(item.text)))}`);
+      const hint =
+        isExternalSelect(placed.element) && offered.length === 0
+          ? ' (nothing offered: search the external select first)'
+          : '';
+      throw new Error(
+        `No option "${optionText}" in "${where}"${hint}; options: ${quoted(offered.map((item) => plainText(item.text)))}`,
+      );
     }
     return option;
   }
@@ -285,11 +328,16 @@ export abstract class SurfaceDriver implements Surface {
     };
     const response = await actor.bot.interaction(payload);
     const args = { action_id: placed.actionId, block_id: placed.blockId, value: query, status: response.status };
-    const violations = response.status === 200
-      ? optionsResponseViolations(response.body)
-      : [{ pointer: '/', message: `the request failed with HTTP ${response.status}` }];
+    const violations =
+      response.status === 200
+        ? optionsResponseViolations(response.body)
+        : [{ pointer: '/', message: `the request failed with HTTP ${response.status}` }];
     if (violations.length > 0) {
-      this.workspace.record('options_response', args, { ok: false, error: 'invalid_options', response_metadata: { messages: slackMessages(violations) } });
+      this.workspace.record('options_response', args, {
+        ok: false,
+        error: 'invalid_options',
+        response_metadata: { messages: slackMessages(violations) },
+      });
       return [];
     }
     this.workspace.record('options_response', args, { ok: true });
@@ -375,7 +423,13 @@ class MessageDriver extends SurfaceDriver implements Message {
       ...(record.ephemeral ? {} : { message: messageJson(this.workspace.identity, record) }),
       state: { values: record.values },
       ...(forAction
-        ? { response_url: this.workspace.issueResponseUrl('actions', { userId: actor.profile.id, channel: record.channel, original: record }).url }
+        ? {
+            response_url: this.workspace.issueResponseUrl('actions', {
+              userId: actor.profile.id,
+              channel: record.channel,
+              original: record,
+            }).url,
+          }
         : {}),
     };
   }
@@ -432,4 +486,3 @@ export function channelView(workspace: Workspace, actor: Actor | undefined, chan
     thread: (ts) => workspace.replies(channel, ts).map((record) => messageDriver(workspace, actor, record)),
   };
 }
-

@@ -1,13 +1,22 @@
 import { isObject, type Block } from './block-kit.ts';
 import { MAX_MODAL_STACK, messageViolations, slackMessages, viewViolations, type Violation } from './limits.ts';
 import { messageJson, userInfoJson, viewJson } from './payloads.ts';
-import { RESPONSE_URL_USES, type FileRecord, type MessageRecord, type ResponseUrlRecord, type ViewRecord, type Workspace } from './workspace.ts';
+import {
+  RESPONSE_URL_USES,
+  type FileRecord,
+  type MessageRecord,
+  type ResponseUrlRecord,
+  type ViewRecord,
+  type Workspace,
+} from './workspace.ts';
 
 type Args = Record<string, unknown>;
 type Result = Record<string, unknown>;
 
 function failure(error: string, violations: Violation[] = []): Result {
-  return violations.length > 0 ? { ok: false, error, response_metadata: { messages: slackMessages(violations) } } : { ok: false, error };
+  return violations.length > 0
+    ? { ok: false, error, response_metadata: { messages: slackMessages(violations) } }
+    : { ok: false, error };
 }
 
 function text(value: unknown): string | undefined {
@@ -58,7 +67,8 @@ function permalink(workspace: Workspace, channel: string, ts: string, threadTs?:
 
 function viewArgument(args: Args): Checked<Record<string, unknown>> {
   const view = args['view'];
-  if (!isObject(view)) return { refused: failure('invalid_arguments', [{ pointer: '/view', message: 'must provide a view object' }]) };
+  if (!isObject(view))
+    return { refused: failure('invalid_arguments', [{ pointer: '/view', message: 'must provide a view object' }]) };
   const violations = viewViolations(view);
   return violations.length > 0 ? { refused: failure('invalid_arguments', violations) } : { value: view };
 }
@@ -112,7 +122,18 @@ const methods: Record<string, (workspace: Workspace, args: Args) => Result> = {
     const id = text(args['user']);
     if (id === undefined || id === '') return failure('user_not_found');
     if (id === workspace.identity.botUserId) {
-      return { ok: true, user: { id, team_id: workspace.identity.teamId, name: 'faultline', real_name: 'Faultline', deleted: false, is_bot: true, profile: { real_name: 'Faultline', display_name: '', bot_id: workspace.identity.botId } } };
+      return {
+        ok: true,
+        user: {
+          id,
+          team_id: workspace.identity.teamId,
+          name: 'faultline',
+          real_name: 'Faultline',
+          deleted: false,
+          is_bot: true,
+          profile: { real_name: 'Faultline', display_name: '', bot_id: workspace.identity.botId },
+        },
+      };
     }
     const person = workspace.people.get(id);
     return person === undefined ? failure('user_not_found') : { ok: true, user: userInfoJson(person) };
@@ -123,9 +144,12 @@ const methods: Record<string, (workspace: Workspace, args: Args) => Result> = {
     const filename = text(args['filename']);
     const length = wholeNumber(args['length']);
     const violations: Violation[] = [];
-    if (filename === undefined || filename.trim() === '') violations.push({ pointer: '/filename', message: 'is required' });
-    if (length === undefined || length < 1) violations.push({ pointer: '/length', message: 'must be a whole number of bytes, at least 1' });
-    if (violations.length > 0 || filename === undefined || length === undefined) return failure('invalid_arguments', violations);
+    if (filename === undefined || filename.trim() === '')
+      violations.push({ pointer: '/filename', message: 'is required' });
+    if (length === undefined || length < 1)
+      violations.push({ pointer: '/length', message: 'must be a whole number of bytes, at least 1' });
+    if (violations.length > 0 || filename === undefined || length === undefined)
+      return failure('invalid_arguments', violations);
     const { file, token } = workspace.startUpload(filename, length);
     return { ok: true, upload_url: `${workspace.uploadBaseUrl}${token}`, file_id: file.id };
   },
@@ -133,10 +157,14 @@ const methods: Record<string, (workspace: Workspace, args: Args) => Result> = {
   // The last step: shares uploaded files in a channel (or keeps them private without one).
   'files.completeUploadExternal': (workspace, args) => {
     const entries = filesArgument(args['files']);
-    if (entries === undefined) return failure('invalid_arguments', [{ pointer: '/files', message: 'must be a non-empty array of { id, title }' }]);
+    if (entries === undefined)
+      return failure('invalid_arguments', [
+        { pointer: '/files', message: 'must be a non-empty array of { id, title }' },
+      ]);
     const channel = text(args['channel_id']);
     const threadTs = text(args['thread_ts']);
-    if (threadTs !== undefined && channel === undefined) return failure('invalid_arguments', [{ pointer: '/thread_ts', message: 'needs channel_id' }]);
+    if (threadTs !== undefined && channel === undefined)
+      return failure('invalid_arguments', [{ pointer: '/thread_ts', message: 'needs channel_id' }]);
     if (channel !== undefined) {
       if (!channelIdOk(channel)) return failure('channel_not_found');
       if (!workspace.botIsIn(channel)) return failure('not_in_channel');
@@ -144,22 +172,28 @@ const methods: Record<string, (workspace: Workspace, args: Args) => Result> = {
     const files: FileRecord[] = [];
     for (const entry of entries) {
       const file = workspace.files.get(entry.id);
-      if (file === undefined) return failure('file_not_found', [{ pointer: '/files', message: `no upload ${entry.id}` }]);
-      if (file.content === undefined) return failure('file_not_found', [{ pointer: '/files', message: `${entry.id} has not been uploaded to its upload_url` }]);
-      if (file.completed !== undefined) return failure('file_not_found', [{ pointer: '/files', message: `${entry.id} is already complete` }]);
+      if (file === undefined)
+        return failure('file_not_found', [{ pointer: '/files', message: `no upload ${entry.id}` }]);
+      if (file.content === undefined)
+        return failure('file_not_found', [
+          { pointer: '/files', message: `${entry.id} has not been uploaded to its upload_url` },
+        ]);
+      if (file.completed !== undefined)
+        return failure('file_not_found', [{ pointer: '/files', message: `${entry.id} is already complete` }]);
       files.push(file);
     }
     const initialComment = text(args['initial_comment']);
-    const shared = channel === undefined
-      ? undefined
-      : workspace.addMessage({
-        channel,
-        text: initialComment ?? '',
-        blocks: [],
-        postedBy: workspace.identity.botUserId,
-        files: files.map((file) => file.id),
-        ...(threadTs !== undefined ? { threadTs } : {}),
-      });
+    const shared =
+      channel === undefined
+        ? undefined
+        : workspace.addMessage({
+            channel,
+            text: initialComment ?? '',
+            blocks: [],
+            postedBy: workspace.identity.botUserId,
+            files: files.map((file) => file.id),
+            ...(threadTs !== undefined ? { threadTs } : {}),
+          });
     for (const [index, file] of files.entries()) {
       file.completed = {
         title: entries[index]?.title ?? file.filename,
@@ -177,7 +211,19 @@ const methods: Record<string, (workspace: Workspace, args: Args) => Result> = {
   'conversations.info': (_workspace, args) => {
     const id = text(args['channel']);
     if (!id || !/^[CGD][A-Z0-9]+$/.test(id)) return failure('channel_not_found');
-    return { ok: true, channel: { id, is_channel: id.startsWith('C'), is_group: id.startsWith('G'), is_private: !id.startsWith('C'), is_im: id.startsWith('D'), is_mpim: false, is_archived: false, is_member: true } };
+    return {
+      ok: true,
+      channel: {
+        id,
+        is_channel: id.startsWith('C'),
+        is_group: id.startsWith('G'),
+        is_private: !id.startsWith('C'),
+        is_im: id.startsWith('D'),
+        is_mpim: false,
+        is_archived: false,
+        is_member: true,
+      },
+    };
   },
 
   'users.conversations': (workspace, args) => {
@@ -188,7 +234,11 @@ const methods: Record<string, (workspace: Workspace, args: Args) => Result> = {
     const start = Number(text(args['cursor']) ?? 0) || 0;
     const page = all.slice(start, start + limit);
     const next = start + limit < all.length ? String(start + limit) : '';
-    return { ok: true, channels: page.map((id) => ({ id, is_channel: true, is_member: true })), response_metadata: { next_cursor: next } };
+    return {
+      ok: true,
+      channels: page.map((id) => ({ id, is_channel: true, is_member: true })),
+      response_metadata: { next_cursor: next },
+    };
   },
 
   'auth.test': (workspace) => {
@@ -258,7 +308,8 @@ const methods: Record<string, (workspace: Workspace, args: Args) => Result> = {
     const view = checked.value;
     const trigger = workspace.exchangeTrigger(args['trigger_id'] ?? args['interactivity_pointer']);
     if ('error' in trigger) return failure(trigger.error);
-    if (view['type'] !== 'modal') return failure('invalid_arguments', [{ pointer: '/view/type', message: 'must be "modal"' }]);
+    if (view['type'] !== 'modal')
+      return failure('invalid_arguments', [{ pointer: '/view/type', message: 'must be "modal"' }]);
     if (workspace.externalIdTaken(view)) return failure('duplicate_external_id');
     return viewResult(workspace, workspace.openModal(trigger.userId, view, trigger.channel));
   },
@@ -280,7 +331,9 @@ const methods: Record<string, (workspace: Workspace, args: Args) => Result> = {
     const viewId = text(args['view_id']);
     const externalId = text(args['external_id']);
     if ((viewId === undefined) === (externalId === undefined)) {
-      return failure('invalid_arguments', [{ pointer: '/', message: 'exactly one of view_id or external_id is required' }]);
+      return failure('invalid_arguments', [
+        { pointer: '/', message: 'exactly one of view_id or external_id is required' },
+      ]);
     }
     const target = viewId !== undefined ? workspace.view(viewId) : workspace.viewByExternalId(externalId ?? '');
     if (target === undefined || !target.open) return failure('not_found');
@@ -296,11 +349,13 @@ const methods: Record<string, (workspace: Workspace, args: Args) => Result> = {
 
   'views.publish': (workspace, args) => {
     const userId = text(args['user_id']);
-    if (userId === undefined || userId === '') return failure('invalid_arguments', [{ pointer: '/user_id', message: 'is required' }]);
+    if (userId === undefined || userId === '')
+      return failure('invalid_arguments', [{ pointer: '/user_id', message: 'is required' }]);
     const checked = viewArgument(args);
     if ('refused' in checked) return checked.refused;
     const view = checked.value;
-    if (view['type'] !== 'home') return failure('invalid_arguments', [{ pointer: '/view/type', message: 'must be "home"' }]);
+    if (view['type'] !== 'home')
+      return failure('invalid_arguments', [{ pointer: '/view/type', message: 'must be "home"' }]);
     const hash = text(args['hash']);
     const current = workspace.home(userId);
     if (hash !== undefined && current !== undefined && hash !== current.hash) return failure('hash_conflict');
@@ -312,11 +367,12 @@ const methods: Record<string, (workspace: Workspace, args: Args) => Result> = {
 export function callWebApi(workspace: Workspace, method: string, args: Args): Result {
   const handler = methods[method];
   const needed = REQUIRED_SCOPES[method];
-  const response = handler === undefined
-    ? failure('unknown_method')
-    : needed !== undefined && workspace.scopes !== undefined && !workspace.scopes.has(needed)
-      ? { ok: false, error: 'missing_scope', needed, provided: [...workspace.scopes].join(',') }
-      : handler(workspace, args);
+  const response =
+    handler === undefined
+      ? failure('unknown_method')
+      : needed !== undefined && workspace.scopes !== undefined && !workspace.scopes.has(needed)
+        ? { ok: false, error: 'missing_scope', needed, provided: [...workspace.scopes].join(',') }
+        : handler(workspace, args);
   workspace.record(method, args, response);
   return response;
 }
@@ -356,7 +412,11 @@ export function applyMessageReply(workspace: Workspace, target: Omit<ResponseUrl
 }
 
 /** A POST to a response_url: at most five uses, then Slack answers 404 `used_url`. */
-export function postToResponseUrl(workspace: Workspace, path: string, body: Args): { status: number; response: Result } {
+export function postToResponseUrl(
+  workspace: Workspace,
+  path: string,
+  body: Args,
+): { status: number; response: Result } {
   const target = workspace.responseUrl(path);
   let response: Result;
   let status = 200;
@@ -377,7 +437,12 @@ export function postToResponseUrl(workspace: Workspace, path: string, body: Args
  * A POST of a file's bytes to its upload URL: raw, or as the one file of a multipart form (as
  * @slack/web-api sends it). The byte count must be the length announced; a URL takes one upload.
  */
-export async function receiveUpload(workspace: Workspace, token: string, contentType: string | undefined, body: Buffer): Promise<{ status: number; text: string }> {
+export async function receiveUpload(
+  workspace: Workspace,
+  token: string,
+  contentType: string | undefined,
+  body: Buffer,
+): Promise<{ status: number; text: string }> {
   const file = workspace.fileForUpload(token);
   let outcome: { status: number; text: string; error?: string };
   if (file === undefined) {
@@ -385,9 +450,11 @@ export async function receiveUpload(workspace: Workspace, token: string, content
   } else if (file.content !== undefined) {
     outcome = { status: 400, text: 'This upload URL has already been used', error: 'already_uploaded' };
   } else {
-    const bytes = contentType?.startsWith('multipart/form-data') === true ? await multipartFile(contentType, body) : body;
+    const bytes =
+      contentType?.startsWith('multipart/form-data') === true ? await multipartFile(contentType, body) : body;
     if (bytes === undefined) outcome = { status: 400, text: 'No file in the form', error: 'no_file_data' };
-    else if (bytes.length !== file.length) outcome = { status: 400, text: `Expected ${file.length} bytes, got ${bytes.length}`, error: 'length_mismatch' };
+    else if (bytes.length !== file.length)
+      outcome = { status: 400, text: `Expected ${file.length} bytes, got ${bytes.length}`, error: 'length_mismatch' };
     else {
       file.content = bytes;
       outcome = { status: 200, text: `OK - ${bytes.length}` };

@@ -174,7 +174,10 @@ export class Workspace {
 
   /** The channels (not DMs) a person is a member of, in id order. */
   channelsOf(userId: string): string[] {
-    return [...this.members].filter(([channel, people]) => !channel.startsWith('D') && people.has(userId)).map(([channel]) => channel).sort();
+    return [...this.members]
+      .filter(([channel, people]) => !channel.startsWith('D') && people.has(userId))
+      .map(([channel]) => channel)
+      .sort();
   }
 
   /** Runs `listener` after every change, so waiters re-check at once instead of on their next poll. */
@@ -231,7 +234,10 @@ export class Workspace {
 
   // Response URLs
 
-  issueResponseUrl(kind: 'commands' | 'actions', fields: Omit<ResponseUrlRecord, 'uses'>): { url: string; target: ResponseUrlRecord } {
+  issueResponseUrl(
+    kind: 'commands' | 'actions',
+    fields: Omit<ResponseUrlRecord, 'uses'>,
+  ): { url: string; target: ResponseUrlRecord } {
     const path = `${kind}/${this.identity.teamId}/${randomInt(1e9, 1e10 - 1)}/${randomBytes(12).toString('base64url')}`;
     const target = { ...fields, uses: 0 };
     this.responseUrls.set(path, target);
@@ -253,7 +259,16 @@ export class Workspace {
     return channel;
   }
 
-  addMessage(fields: { channel: string; text: string; blocks: Block[]; postedBy: string; threadTs?: string; ephemeral?: boolean; audience?: string; files?: string[] }): MessageRecord {
+  addMessage(fields: {
+    channel: string;
+    text: string;
+    blocks: Block[];
+    postedBy: string;
+    threadTs?: string;
+    ephemeral?: boolean;
+    audience?: string;
+    files?: string[];
+  }): MessageRecord {
     const blocks = withSlackIds(fields.blocks);
     const message: MessageRecord = {
       ts: this.newTs(),
@@ -336,7 +351,7 @@ export class Workspace {
     const externalId = definition['external_id'];
     if (typeof externalId !== 'string' || externalId === '') return false;
     const holder = this.viewByExternalId(externalId);
-    return holder !== undefined && holder.open && holder.id !== exceptViewId;
+    return holder?.open === true && holder.id !== exceptViewId;
   }
 
   /** The person's open modals, root first. */
@@ -349,7 +364,13 @@ export class Workspace {
     return id === undefined ? undefined : this.views.get(id);
   }
 
-  private createView(userId: string, kind: ViewRecord['kind'], definition: Record<string, unknown>, stack: ViewRecord[], conversation?: string): ViewRecord {
+  private createView(
+    userId: string,
+    kind: ViewRecord['kind'],
+    definition: Record<string, unknown>,
+    stack: ViewRecord[],
+    conversation?: string,
+  ): ViewRecord {
     const blocks = withSlackIds(definition['blocks'] as Block[]);
     const context: SurfaceContext = conversation !== undefined ? { conversation } : {};
     const view: ViewRecord = {
@@ -398,7 +419,11 @@ export class Workspace {
   updateView(view: ViewRecord, definition: Record<string, unknown>): void {
     view.definition = definition;
     view.blocks = withSlackIds(definition['blocks'] as Block[]);
-    view.values = stateFor(view.blocks, view.values, view.conversation !== undefined ? { conversation: view.conversation } : {});
+    view.values = stateFor(
+      view.blocks,
+      view.values,
+      view.conversation !== undefined ? { conversation: view.conversation } : {},
+    );
     view.hash = this.newHash();
     view.errors = {};
     this.indexExternalId(view);

@@ -9,7 +9,11 @@ let client: webApi.WebClient;
 beforeEach(async () => {
   fake = await startFakeSlack({ signingSecret: 'secret', botToken: BOT_TOKEN });
   // Rate limits surface as errors here instead of being waited out, and nothing is retried.
-  client = new webApi.WebClient(BOT_TOKEN, { slackApiUrl: fake.apiUrl, retryConfig: { retries: 0 }, rejectRateLimitedCalls: true });
+  client = new webApi.WebClient(BOT_TOKEN, {
+    slackApiUrl: fake.apiUrl,
+    retryConfig: { retries: 0 },
+    rejectRateLimitedCalls: true,
+  });
 });
 afterEach(() => fake.stop());
 
@@ -19,9 +23,13 @@ describe('Web API faults', () => {
     fake.faults.inject({ kind: 'ratelimit', method: 'chat.update', retryAfterSeconds: 7, times: 2 });
 
     for (let i = 0; i < 2; i++) {
-      await expect(client.chat.update({ channel: 'C0FAULTS', ts: posted.ts!, text: `update ${i}` })).rejects.toMatchObject({ code: webApi.ErrorCode.RateLimitedError, retryAfter: 7 });
+      await expect(
+        client.chat.update({ channel: 'C0FAULTS', ts: posted.ts!, text: `update ${i}` }),
+      ).rejects.toMatchObject({ code: webApi.ErrorCode.RateLimitedError, retryAfter: 7 });
     }
-    expect((await client.chat.postMessage({ channel: 'C0FAULTS', text: 'a reply', thread_ts: posted.ts! })).ok).toBe(true);
+    expect((await client.chat.postMessage({ channel: 'C0FAULTS', text: 'a reply', thread_ts: posted.ts! })).ok).toBe(
+      true,
+    );
     expect((await client.chat.update({ channel: 'C0FAULTS', ts: posted.ts!, text: 'update 2' })).ok).toBe(true);
 
     expect(fake.callsTo('chat.update').map((call) => call.error ?? 'ok')).toEqual(['ratelimited', 'ratelimited', 'ok']);
@@ -31,15 +39,24 @@ describe('Web API faults', () => {
 
   it('rate-limits every call until cleared when no count is given', async () => {
     fake.faults.inject({ kind: 'ratelimit', method: 'chat.postMessage' });
-    for (let i = 0; i < 3; i++) await expect(client.chat.postMessage({ channel: 'C0FAULTS', text: 'x' })).rejects.toMatchObject({ retryAfter: 30 });
+    for (let i = 0; i < 3; i++)
+      await expect(client.chat.postMessage({ channel: 'C0FAULTS', text: 'x' })).rejects.toMatchObject({
+        retryAfter: 30,
+      });
     fake.faults.clear();
     expect((await client.chat.postMessage({ channel: 'C0FAULTS', text: 'x' })).ok).toBe(true);
   });
 
   it('holds a hanging method without an answer, so only a client timeout ends the call', async () => {
     fake.faults.inject({ kind: 'hang', method: 'chat.postMessage', times: 1 });
-    const timed = new webApi.WebClient(BOT_TOKEN, { slackApiUrl: fake.apiUrl, retryConfig: { retries: 0 }, timeout: 100 });
-    await expect(timed.chat.postMessage({ channel: 'C0FAULTS', text: 'lost' })).rejects.toMatchObject({ code: webApi.ErrorCode.RequestError });
+    const timed = new webApi.WebClient(BOT_TOKEN, {
+      slackApiUrl: fake.apiUrl,
+      retryConfig: { retries: 0 },
+      timeout: 100,
+    });
+    await expect(timed.chat.postMessage({ channel: 'C0FAULTS', text: 'lost' })).rejects.toMatchObject({
+      code: webApi.ErrorCode.RequestError,
+    });
     expect(fake.callsTo('chat.postMessage')).toEqual([]);
     expect((await timed.chat.postMessage({ channel: 'C0FAULTS', text: 'next' })).ok).toBe(true);
   });

@@ -52,21 +52,37 @@ describe('filesUploadV2 against the fake', () => {
     const [shared] = fake.channel(CHANNEL).thread('1700000000.000100');
     expect(shared?.fallbackText).toBe('The full report');
     expect(shared?.ts).toBe(file?.messageTs);
-    expect(fake.calls.map((call) => call.method)).toEqual(['files.getUploadURLExternal', 'file_upload', 'files.completeUploadExternal']);
+    expect(fake.calls.map((call) => call.method)).toEqual([
+      'files.getUploadURLExternal',
+      'file_upload',
+      'files.completeUploadExternal',
+    ]);
     expect(fake.failures()).toEqual([]);
   });
 
   it('uploads bytes given as a Buffer, titled by its file name, to a channel', async () => {
     const bytes = Buffer.from([0, 1, 2, 255, 254]);
     await client.filesUploadV2({ channel_id: CHANNEL, file: bytes, filename: 'raw.bin' });
-    expect(fake.files()).toEqual([expect.objectContaining({ filename: 'raw.bin', title: 'raw.bin', content: bytes, channel: CHANNEL, threadTs: undefined })]);
+    expect(fake.files()).toEqual([
+      expect.objectContaining({
+        filename: 'raw.bin',
+        title: 'raw.bin',
+        content: bytes,
+        channel: CHANNEL,
+        threadTs: undefined,
+      }),
+    ]);
     expect(fake.channel(CHANNEL).messages()).toHaveLength(1);
   });
 
   it('refuses a channel the bot is not in, and an id that is not a channel', async () => {
     fake.setBotMembership(CHANNEL, false);
-    await expect(client.filesUploadV2({ channel_id: CHANNEL, filename: 'a.md', content: 'x' })).rejects.toMatchObject({ data: { error: 'not_in_channel' } });
-    await expect(client.filesUploadV2({ channel_id: 'general', filename: 'a.md', content: 'x' })).rejects.toMatchObject({ data: { error: 'channel_not_found' } });
+    await expect(client.filesUploadV2({ channel_id: CHANNEL, filename: 'a.md', content: 'x' })).rejects.toMatchObject({
+      data: { error: 'not_in_channel' },
+    });
+    await expect(client.filesUploadV2({ channel_id: 'general', filename: 'a.md', content: 'x' })).rejects.toMatchObject(
+      { data: { error: 'channel_not_found' } },
+    );
     expect(fake.files()).toEqual([]);
 
     fake.setBotMembership(CHANNEL, true);
@@ -101,23 +117,36 @@ describe('the upload URL', () => {
     const short = await postBytes(url, 'hell');
     expect(short.status).toBe(400);
     expect(await short.text()).toBe('Expected 5 bytes, got 4');
-    await expect(client.files.completeUploadExternal({ files: [{ id }], channel_id: CHANNEL })).rejects.toMatchObject({ data: { error: 'file_not_found' } });
+    await expect(client.files.completeUploadExternal({ files: [{ id }], channel_id: CHANNEL })).rejects.toMatchObject({
+      data: { error: 'file_not_found' },
+    });
 
     const exact = await postBytes(url, 'hello');
     expect([exact.status, await exact.text()]).toEqual([200, 'OK - 5']);
     expect((await postBytes(url, 'hello')).status).toBe(400);
     expect((await postBytes(`${url}x`, 'hello')).status).toBe(404);
-    expect(fake.callsTo('file_upload').map((call) => call.error ?? 'ok')).toEqual(['length_mismatch', 'ok', 'already_uploaded', 'invalid_upload_url']);
+    expect(fake.callsTo('file_upload').map((call) => call.error ?? 'ok')).toEqual([
+      'length_mismatch',
+      'ok',
+      'already_uploaded',
+      'invalid_upload_url',
+    ]);
   });
 });
 
 describe('files.completeUploadExternal', () => {
   it('refuses an unknown file id, a file not uploaded yet, and completing twice', async () => {
-    const complete = (id: string) => client.files.completeUploadExternal({ files: [{ id, title: 'Notes' }], channel_id: CHANNEL });
+    const complete = (id: string) =>
+      client.files.completeUploadExternal({ files: [{ id, title: 'Notes' }], channel_id: CHANNEL });
     await expect(complete('F0NOSUCHFILE')).rejects.toMatchObject({ data: { error: 'file_not_found' } });
 
     const { url, id } = await uploadUrl('notes.md', 'hello');
-    await expect(complete(id)).rejects.toMatchObject({ data: { error: 'file_not_found', response_metadata: { messages: [expect.stringContaining('not been uploaded')] } } });
+    await expect(complete(id)).rejects.toMatchObject({
+      data: {
+        error: 'file_not_found',
+        response_metadata: { messages: [expect.stringContaining('not been uploaded')] },
+      },
+    });
     await postBytes(url, 'hello');
     const done = await complete(id);
     expect(done.files).toEqual([expect.objectContaining({ id, title: 'Notes', name: 'notes.md' })]);
@@ -126,18 +155,26 @@ describe('files.completeUploadExternal', () => {
   });
 
   it('refuses a missing or malformed files argument, and a thread without a channel', async () => {
-    await expect(client.apiCall('files.completeUploadExternal', { channel_id: CHANNEL })).rejects.toMatchObject({ data: { error: 'invalid_arguments' } });
-    await expect(client.apiCall('files.completeUploadExternal', { files: [{ title: 'no id' }] })).rejects.toMatchObject({ data: { error: 'invalid_arguments' } });
+    await expect(client.apiCall('files.completeUploadExternal', { channel_id: CHANNEL })).rejects.toMatchObject({
+      data: { error: 'invalid_arguments' },
+    });
+    await expect(client.apiCall('files.completeUploadExternal', { files: [{ title: 'no id' }] })).rejects.toMatchObject(
+      { data: { error: 'invalid_arguments' } },
+    );
     const { url, id } = await uploadUrl('notes.md', 'hello');
     await postBytes(url, 'hello');
-    await expect(client.apiCall('files.completeUploadExternal', { files: [{ id }], thread_ts: '1.2' })).rejects.toMatchObject({ data: { error: 'invalid_arguments' } });
+    await expect(
+      client.apiCall('files.completeUploadExternal', { files: [{ id }], thread_ts: '1.2' }),
+    ).rejects.toMatchObject({ data: { error: 'invalid_arguments' } });
   });
 
   it('keeps a file completed without a channel private: no message anywhere', async () => {
     const { url, id } = await uploadUrl('private.md', 'secret');
     await postBytes(url, 'secret');
     await client.files.completeUploadExternal({ files: [{ id }] });
-    expect(fake.files()).toEqual([expect.objectContaining({ id, channel: undefined, messageTs: undefined, text: 'secret' })]);
+    expect(fake.files()).toEqual([
+      expect.objectContaining({ id, channel: undefined, messageTs: undefined, text: 'secret' }),
+    ]);
   });
 });
 
@@ -146,14 +183,22 @@ describe('scopes', () => {
     await fake.stop();
     await start({ scopes: ['chat:write', 'commands'] });
     fake.user('U0ALICE');
-    await expect(client.files.getUploadURLExternal({ filename: 'a.md', length: 1 })).rejects.toMatchObject({ data: { error: 'missing_scope', needed: 'files:write' } });
-    await expect(client.files.completeUploadExternal({ files: [{ id: 'F1' }] })).rejects.toMatchObject({ data: { error: 'missing_scope', needed: 'files:write' } });
-    await expect(client.users.info({ user: 'U0ALICE' })).rejects.toMatchObject({ data: { error: 'missing_scope', needed: 'users:read' } });
+    await expect(client.files.getUploadURLExternal({ filename: 'a.md', length: 1 })).rejects.toMatchObject({
+      data: { error: 'missing_scope', needed: 'files:write' },
+    });
+    await expect(client.files.completeUploadExternal({ files: [{ id: 'F1' }] })).rejects.toMatchObject({
+      data: { error: 'missing_scope', needed: 'files:write' },
+    });
+    await expect(client.users.info({ user: 'U0ALICE' })).rejects.toMatchObject({
+      data: { error: 'missing_scope', needed: 'users:read' },
+    });
 
     await fake.stop();
     await start({ scopes: ['files:write', 'users:read'] });
     fake.user('U0ALICE');
-    await expect(client.files.getUploadURLExternal({ filename: 'a.md', length: 1 })).resolves.toMatchObject({ ok: true });
+    await expect(client.files.getUploadURLExternal({ filename: 'a.md', length: 1 })).resolves.toMatchObject({
+      ok: true,
+    });
     await expect(client.users.info({ user: 'U0ALICE' })).resolves.toMatchObject({ ok: true });
   });
 });
@@ -163,7 +208,13 @@ describe('users.info', () => {
     fake.user('U0ALICE', { name: 'alice', realName: 'Alice Liddell', displayName: 'alice.l' });
     fake.user('U0BOB');
     const alice = await client.users.info({ user: 'U0ALICE' });
-    expect(alice.user).toMatchObject({ id: 'U0ALICE', name: 'alice', real_name: 'Alice Liddell', is_bot: false, profile: { real_name: 'Alice Liddell', display_name: 'alice.l' } });
+    expect(alice.user).toMatchObject({
+      id: 'U0ALICE',
+      name: 'alice',
+      real_name: 'Alice Liddell',
+      is_bot: false,
+      profile: { real_name: 'Alice Liddell', display_name: 'alice.l' },
+    });
     const bob = await client.users.info({ user: 'U0BOB' });
     expect(bob.user).toMatchObject({ real_name: 'Bob', profile: { display_name: '' } });
     expect((await client.users.info({ user: fake.botUserId })).user?.is_bot).toBe(true);

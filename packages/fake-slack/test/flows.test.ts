@@ -17,8 +17,13 @@ describe('slash command and modal', () => {
     expect(response.status).toBe(200);
     expect(fake.callsTo('auth.test')).toHaveLength(1);
     expect(bot.seen.commands[0]).toMatchObject({
-      command: '/chaos', text: 'noop', user_id: 'U0ALICE', user_name: 'alice', team_id: fake.teamId,
-      channel_id: DEFAULT_CHANNEL, api_app_id: expect.any(String),
+      command: '/chaos',
+      text: 'noop',
+      user_id: 'U0ALICE',
+      user_name: 'alice',
+      team_id: fake.teamId,
+      channel_id: DEFAULT_CHANNEL,
+      api_app_id: expect.any(String),
       trigger_id: expect.stringMatching(/^\d+\.\d+\.[0-9a-f]{32}$/),
       response_url: expect.stringMatching(/^http:\/\/127\.0\.0\.1:\d+\/hooks\/commands\//),
     });
@@ -95,10 +100,17 @@ describe('slash command and modal', () => {
     const alice = fake.user('U0ALICE');
     await alice.command('place', { channel: 'C0GAMEDAY' });
     const modal = await fake.waitFor(() => alice.modal(), 'the place modal');
-    expect(modal.values()['card_channel']?.['value']).toEqual({ type: 'conversations_select', selected_conversation: 'C0GAMEDAY' });
+    expect(modal.values()['card_channel']?.['value']).toEqual({
+      type: 'conversations_select',
+      selected_conversation: 'C0GAMEDAY',
+    });
     expect(modal.values()['labels']?.['value']).toEqual({ type: 'multi_static_select', selected_options: [] });
 
-    modal.choose('Channel for its card', 'C0GENERAL').choose('Labels', 'cpu').choose('Labels', 'drill').choose('Labels', 'latency');
+    modal
+      .choose('Channel for its card', 'C0GENERAL')
+      .choose('Labels', 'cpu')
+      .choose('Labels', 'drill')
+      .choose('Labels', 'latency');
     modal.unchoose('Labels', 'cpu');
     expect(() => modal.unchoose('Labels', 'cpu')).toThrow(/not chosen/);
     expect(() => modal.unchoose('Channel for its card', 'C0GENERAL')).toThrow(/holds one choice/);
@@ -116,7 +128,10 @@ describe('slash command and modal', () => {
     const home = await fake.waitFor(() => alice.home(), 'the home tab');
     await home.click('Choose a place');
     const modal = await fake.waitFor(() => alice.modal(), 'the place modal from home');
-    expect(modal.values()['card_channel']?.['value']).toEqual({ type: 'conversations_select', selected_conversation: null });
+    expect(modal.values()['card_channel']?.['value']).toEqual({
+      type: 'conversations_select',
+      selected_conversation: null,
+    });
     await expect(modal.submit()).rejects.toThrow(/required fields are empty: "Channel for its card"/);
   });
 
@@ -149,7 +164,10 @@ describe('messages', () => {
   it('posts in_channel replies through response_url for everyone', async () => {
     const alice = fake.user('U0ALICE');
     await alice.command('announce');
-    const [announcement] = await fake.waitFor(() => fake.channel(DEFAULT_CHANNEL).messages().length === 1 && fake.channel(DEFAULT_CHANNEL).messages(), 'the announcement');
+    const [announcement] = await fake.waitFor(
+      () => fake.channel(DEFAULT_CHANNEL).messages().length === 1 && fake.channel(DEFAULT_CHANNEL).messages(),
+      'the announcement',
+    );
 
     expect(announcement?.text()).toBe('<@U0ALICE> started a game day');
     expect(announcement?.ephemeral).toBe(false);
@@ -185,7 +203,7 @@ describe('messages', () => {
     expect(fake.failures()).toEqual([]);
   });
 
-  it('sends block_actions shaped like Slack\'s', async () => {
+  it("sends block_actions shaped like Slack's", async () => {
     const alice = fake.user('U0ALICE', { name: 'alice' });
     await alice.command('card');
     const card = await fake.waitFor(() => alice.channel(DEFAULT_CHANNEL).messages()[0], 'the attack card');
@@ -203,7 +221,16 @@ describe('messages', () => {
       message: { ts: card.ts, text: 'CPU attack on web-1', bot_id: expect.any(String) },
       response_url: expect.stringMatching(/\/hooks\/actions\//),
       state: { values: { length: { set_length: { type: 'static_select', selected_option: null } } } },
-      actions: [{ type: 'button', action_id: 'halt', block_id: 'card_actions', value: 'attack-1', text: { text: 'Halt' }, action_ts: expect.any(String) }],
+      actions: [
+        {
+          type: 'button',
+          action_id: 'halt',
+          block_id: 'card_actions',
+          value: 'attack-1',
+          text: { text: 'Halt' },
+          action_ts: expect.any(String),
+        },
+      ],
     });
   });
 
@@ -212,7 +239,11 @@ describe('messages', () => {
     await alice.command('list');
     const list = await fake.waitFor(() => alice.channel(DEFAULT_CHANNEL).messages()[0], 'the attack list');
     const rows = list.buttons();
-    expect(rows.map((button) => [button.text, button.value])).toEqual([['Halt', 'attack-1'], ['Halt', 'attack-2'], ['Halt', 'attack-3']]);
+    expect(rows.map((button) => [button.text, button.value])).toEqual([
+      ['Halt', 'attack-1'],
+      ['Halt', 'attack-2'],
+      ['Halt', 'attack-3'],
+    ]);
 
     /** The action the click sent, as the app received it. */
     const sent = async (click: Promise<unknown>) => {
@@ -220,15 +251,25 @@ describe('messages', () => {
       const payload = bot.seen.actions.at(-1) as { actions: { value: string; block_id: string }[] } | undefined;
       return payload?.actions[0];
     };
-    expect(await sent(list.click('Halt', { value: 'attack-2' }))).toMatchObject({ value: 'attack-2', block_id: rows[1]?.blockId });
-    expect(await sent(list.click('Halt', { index: 2 }))).toMatchObject({ value: 'attack-3', block_id: rows[2]?.blockId });
+    expect(await sent(list.click('Halt', { value: 'attack-2' }))).toMatchObject({
+      value: 'attack-2',
+      block_id: rows[1]?.blockId,
+    });
+    expect(await sent(list.click('Halt', { index: 2 }))).toMatchObject({
+      value: 'attack-3',
+      block_id: rows[2]?.blockId,
+    });
     expect(await sent(list.click('Halt'))).toMatchObject({ value: 'attack-1', block_id: rows[0]?.blockId });
     expect(await sent(list.click('Halt', { value: 'attack-3', index: 0 }))).toMatchObject({ value: 'attack-3' });
     expect(bot.seen.actions).toHaveLength(4);
 
-    await expect(list.click('Halt', { value: 'attack-9' })).rejects.toThrow(/No button "Halt" with value "attack-9" .*values: "attack-1", "attack-2", "attack-3"/);
+    await expect(list.click('Halt', { value: 'attack-9' })).rejects.toThrow(
+      /No button "Halt" with value "attack-9" .*values: "attack-1", "attack-2", "attack-3"/,
+    );
     await expect(list.click('Halt', { index: 3 })).rejects.toThrow(/No button "Halt" at index 3 .*only 3 match/);
-    await expect(list.click('Halt', { value: 'attack-2', index: 1 })).rejects.toThrow(/No button "Halt" with value "attack-2" at index 1 .*only 1 match/);
+    await expect(list.click('Halt', { value: 'attack-2', index: 1 })).rejects.toThrow(
+      /No button "Halt" with value "attack-2" at index 1 .*only 1 match/,
+    );
     expect(bot.seen.actions).toHaveLength(4);
     expect(fake.failures()).toEqual([]);
     expect(bot.errors).toEqual([]);
@@ -241,7 +282,10 @@ describe('messages', () => {
 
     await expect(card.select('Length', '1 hour')).rejects.toThrow(/options: "5 minutes", "10 minutes"/);
     await card.select('Length', '10 minutes');
-    const [reply] = await fake.waitFor(() => fake.channel(DEFAULT_CHANNEL).thread(card.ts).length > 0 && fake.channel(DEFAULT_CHANNEL).thread(card.ts), 'the thread reply');
+    const [reply] = await fake.waitFor(
+      () => fake.channel(DEFAULT_CHANNEL).thread(card.ts).length > 0 && fake.channel(DEFAULT_CHANNEL).thread(card.ts),
+      'the thread reply',
+    );
     expect(reply?.text()).toBe('Length set to 10 minutes by <@U0ALICE>');
   });
 

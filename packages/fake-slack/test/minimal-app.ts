@@ -59,15 +59,39 @@ function loginModal(channel: string) {
     submit: plain('Log in'),
     close: plain('Cancel'),
     blocks: [
-      { type: 'input', block_id: 'email', label: plain('Email'), element: { type: 'plain_text_input', action_id: 'value' } },
-      { type: 'input', block_id: 'password', label: plain('Password'), element: { type: 'plain_text_input', action_id: 'value' } },
       {
-        type: 'input', block_id: 'team', label: plain('Team'),
-        element: { type: 'external_select', action_id: 'team_search', min_query_length: 1, placeholder: plain('Find a team') },
+        type: 'input',
+        block_id: 'email',
+        label: plain('Email'),
+        element: { type: 'plain_text_input', action_id: 'value' },
       },
       {
-        type: 'input', block_id: 'region', label: plain('Region'), optional: true,
-        element: { type: 'static_select', action_id: 'value', options: ['eu', 'us'].map((region) => ({ text: plain(region.toUpperCase()), value: region })) },
+        type: 'input',
+        block_id: 'password',
+        label: plain('Password'),
+        element: { type: 'plain_text_input', action_id: 'value' },
+      },
+      {
+        type: 'input',
+        block_id: 'team',
+        label: plain('Team'),
+        element: {
+          type: 'external_select',
+          action_id: 'team_search',
+          min_query_length: 1,
+          placeholder: plain('Find a team'),
+        },
+      },
+      {
+        type: 'input',
+        block_id: 'region',
+        label: plain('Region'),
+        optional: true,
+        element: {
+          type: 'static_select',
+          action_id: 'value',
+          options: ['eu', 'us'].map((region) => ({ text: plain(region.toUpperCase()), value: region })),
+        },
       },
     ],
   };
@@ -83,12 +107,26 @@ function placeModal(channel: string) {
     submit: plain('Save'),
     blocks: [
       {
-        type: 'input', block_id: 'card_channel', label: plain('Channel for its card'),
-        element: { type: 'conversations_select', action_id: 'value', default_to_current_conversation: true, filter: { include: ['public', 'private'] } },
+        type: 'input',
+        block_id: 'card_channel',
+        label: plain('Channel for its card'),
+        element: {
+          type: 'conversations_select',
+          action_id: 'value',
+          default_to_current_conversation: true,
+          filter: { include: ['public', 'private'] },
+        },
       },
       {
-        type: 'input', block_id: 'labels', label: plain('Labels'), optional: true,
-        element: { type: 'multi_static_select', action_id: 'value', options: ['cpu', 'latency', 'drill'].map((label) => ({ text: plain(label), value: label })) },
+        type: 'input',
+        block_id: 'labels',
+        label: plain('Labels'),
+        optional: true,
+        element: {
+          type: 'multi_static_select',
+          action_id: 'value',
+          options: ['cpu', 'latency', 'drill'].map((label) => ({ text: plain(label), value: label })),
+        },
       },
     ],
   };
@@ -98,9 +136,13 @@ function attackCard(stage: string, withHalt: boolean) {
   return [
     { type: 'section', block_id: 'summary', text: { type: 'mrkdwn', text: `*CPU attack* on web-1\nStage: ${stage}` } },
     {
-      type: 'section', block_id: 'length', text: { type: 'mrkdwn', text: 'Change length' },
+      type: 'section',
+      block_id: 'length',
+      text: { type: 'mrkdwn', text: 'Change length' },
       accessory: {
-        type: 'static_select', action_id: 'set_length', placeholder: plain('Length'),
+        type: 'static_select',
+        action_id: 'set_length',
+        placeholder: plain('Length'),
         options: ['5 minutes', '10 minutes'].map((length) => ({ text: plain(length), value: length.split(' ')[0] })),
       },
     },
@@ -109,10 +151,21 @@ function attackCard(stage: string, withHalt: boolean) {
       block_id: 'card_actions',
       elements: [
         ...(withHalt
-          ? [{
-            type: 'button', action_id: 'halt', text: plain('Halt'), style: 'danger', value: 'attack-1',
-            confirm: { title: plain('Halt attack?'), text: plain('This stops the attack now.'), confirm: plain('Halt'), deny: plain('Keep running') },
-          }]
+          ? [
+              {
+                type: 'button',
+                action_id: 'halt',
+                text: plain('Halt'),
+                style: 'danger',
+                value: 'attack-1',
+                confirm: {
+                  title: plain('Halt attack?'),
+                  text: plain('This stops the attack now.'),
+                  confirm: plain('Halt'),
+                  deny: plain('Keep running'),
+                },
+              },
+            ]
           : []),
         { type: 'button', action_id: 'details', text: plain('Details'), value: 'attack-1' },
       ],
@@ -136,9 +189,15 @@ export async function startMinimalApp(fake: FakeSlack, options: { appToken?: str
   let slowGate: Promise<void> = Promise.resolve();
 
   const clientOptions = { slackApiUrl: fake.apiUrl };
-  const app = options.appToken === undefined
-    ? new App({ token: BOT_TOKEN, receiver: new HTTPReceiver({ signingSecret: SIGNING_SECRET, logger }), logger, clientOptions })
-    : new App({ token: BOT_TOKEN, appToken: options.appToken, socketMode: true, logger, clientOptions });
+  const app =
+    options.appToken === undefined
+      ? new App({
+          token: BOT_TOKEN,
+          receiver: new HTTPReceiver({ signingSecret: SIGNING_SECRET, logger }),
+          logger,
+          clientOptions,
+        })
+      : new App({ token: BOT_TOKEN, appToken: options.appToken, socketMode: true, logger, clientOptions });
 
   app.command('/chaos', async ({ command, ack, respond, client }) => {
     seen.commands.push({ ...command });
@@ -164,12 +223,20 @@ export async function startMinimalApp(fake: FakeSlack, options: { appToken?: str
         return;
       case 'card': {
         await ack({ text: 'Starting the attack…' });
-        await client.chat.postMessage({ channel: command.channel_id, text: 'CPU attack on web-1', blocks: attackCard('Running', true) });
+        await client.chat.postMessage({
+          channel: command.channel_id,
+          text: 'CPU attack on web-1',
+          blocks: attackCard('Running', true),
+        });
         return;
       }
       case 'list':
         await ack();
-        await client.chat.postMessage({ channel: command.channel_id, text: 'Active attacks', blocks: attackList(['attack-1', 'attack-2', 'attack-3']) });
+        await client.chat.postMessage({
+          channel: command.channel_id,
+          text: 'Active attacks',
+          blocks: attackList(['attack-1', 'attack-2', 'attack-3']),
+        });
         return;
       case 'announce':
         await ack();
@@ -192,10 +259,17 @@ export async function startMinimalApp(fake: FakeSlack, options: { appToken?: str
   app.options('team_search', async ({ options, ack }) => {
     const query = options.value.toLowerCase();
     if (query === 'everything') {
-      await ack({ options: Array.from({ length: 101 }, (_, index) => ({ text: plain(`Team ${index}`), value: `team-${index}` })) });
+      await ack({
+        options: Array.from({ length: 101 }, (_, index) => ({ text: plain(`Team ${index}`), value: `team-${index}` })),
+      });
       return;
     }
-    await ack({ options: TEAMS.filter((team) => team.toLowerCase().includes(query)).map((team) => ({ text: plain(team), value: team.toLowerCase() })) });
+    await ack({
+      options: TEAMS.filter((team) => team.toLowerCase().includes(query)).map((team) => ({
+        text: plain(team),
+        value: team.toLowerCase(),
+      })),
+    });
   });
 
   app.view('login', async ({ view, body, ack, client }) => {
@@ -210,8 +284,18 @@ export async function startMinimalApp(fake: FakeSlack, options: { appToken?: str
       await ack({
         response_action: 'update',
         view: {
-          type: 'modal', callback_id: 'mfa', title: plain(title), submit: plain('Verify'),
-          blocks: [{ type: 'input', block_id: 'code', label: plain('Code'), element: { type: 'plain_text_input', action_id: 'value' } }],
+          type: 'modal',
+          callback_id: 'mfa',
+          title: plain(title),
+          submit: plain('Verify'),
+          blocks: [
+            {
+              type: 'input',
+              block_id: 'code',
+              label: plain('Code'),
+              element: { type: 'plain_text_input', action_id: 'value' },
+            },
+          ],
         },
       });
       return;
@@ -222,15 +306,24 @@ export async function startMinimalApp(fake: FakeSlack, options: { appToken?: str
     }
     await ack();
     const team = values['team']?.['team_search']?.selected_option?.text.text ?? 'none';
-    await client.chat.postEphemeral({ channel: view.private_metadata, user: body.user.id, text: `Logged in as ${email} in team ${team}` });
+    await client.chat.postEphemeral({
+      channel: view.private_metadata,
+      user: body.user.id,
+      text: `Logged in as ${email} in team ${team}`,
+    });
   });
 
   app.view('place', async ({ view, body, ack, client }) => {
     await ack();
     const values = view.state.values;
     const channel = values['card_channel']?.['value']?.selected_conversation ?? 'none';
-    const labels = (values['labels']?.['value']?.selected_options ?? []).map((option) => option.value).join(',') || 'none';
-    await client.chat.postEphemeral({ channel: view.private_metadata, user: body.user.id, text: `Card in ${channel}; labels ${labels}` });
+    const labels =
+      (values['labels']?.['value']?.selected_options ?? []).map((option) => option.value).join(',') || 'none';
+    await client.chat.postEphemeral({
+      channel: view.private_metadata,
+      user: body.user.id,
+      text: `Card in ${channel}; labels ${labels}`,
+    });
   });
 
   app.view({ callback_id: 'login', type: 'view_closed' }, async ({ ack, body }) => {
@@ -244,7 +337,12 @@ export async function startMinimalApp(fake: FakeSlack, options: { appToken?: str
     if (body.type !== 'block_actions' || body.message === undefined || body.channel === undefined) return;
     const channel = body.channel.id;
     const ts = body.message.ts;
-    await client.chat.update({ channel, ts, text: 'CPU attack on web-1 (halted)', blocks: attackCard('Halted', false) });
+    await client.chat.update({
+      channel,
+      ts,
+      text: 'CPU attack on web-1 (halted)',
+      blocks: attackCard('Halted', false),
+    });
     await client.chat.postMessage({ channel, thread_ts: ts, text: `Halted by <@${body.user.id}>` });
     await respond({ text: 'You halted the attack.' });
   });
@@ -257,7 +355,13 @@ export async function startMinimalApp(fake: FakeSlack, options: { appToken?: str
 
   app.action('set_length', async ({ ack, body, action, client }) => {
     await ack();
-    if (body.type !== 'block_actions' || action.type !== 'static_select' || body.channel === undefined || body.message === undefined) return;
+    if (
+      body.type !== 'block_actions' ||
+      action.type !== 'static_select' ||
+      body.channel === undefined ||
+      body.message === undefined
+    )
+      return;
     await client.chat.postMessage({
       channel: body.channel.id,
       thread_ts: body.message.ts,
@@ -278,14 +382,25 @@ export async function startMinimalApp(fake: FakeSlack, options: { appToken?: str
   app.shortcut('file_ticket', async ({ shortcut, ack, client }) => {
     await ack();
     if (shortcut.type !== 'message_action') return;
-    const { permalink } = await client.chat.getPermalink({ channel: shortcut.channel.id, message_ts: shortcut.message.ts });
+    const { permalink } = await client.chat.getPermalink({
+      channel: shortcut.channel.id,
+      message_ts: shortcut.message.ts,
+    });
     await client.views.open({
       trigger_id: shortcut.trigger_id,
       view: {
-        type: 'modal', callback_id: 'ticket', title: plain('File ticket'), submit: plain('File'),
+        type: 'modal',
+        callback_id: 'ticket',
+        title: plain('File ticket'),
+        submit: plain('File'),
         private_metadata: JSON.stringify({ channel: shortcut.channel.id, ts: shortcut.message.ts }),
         blocks: [
-          { type: 'input', block_id: 'summary', label: plain('Summary'), element: { type: 'plain_text_input', action_id: 'value', initial_value: shortcut.message.text ?? '' } },
+          {
+            type: 'input',
+            block_id: 'summary',
+            label: plain('Summary'),
+            element: { type: 'plain_text_input', action_id: 'value', initial_value: shortcut.message.text ?? '' },
+          },
           { type: 'context', elements: [{ type: 'mrkdwn', text: `From ${permalink ?? ''}` }] },
         ],
       },
@@ -296,7 +411,10 @@ export async function startMinimalApp(fake: FakeSlack, options: { appToken?: str
     await ack({
       response_action: 'push',
       view: {
-        type: 'modal', callback_id: 'ticket_filed', title: plain('Ticket filed'), submit: plain('Done'),
+        type: 'modal',
+        callback_id: 'ticket_filed',
+        title: plain('Ticket filed'),
+        submit: plain('Done'),
         blocks: [{ type: 'section', text: { type: 'mrkdwn', text: 'Filed *OPS-42*' } }],
       },
     });

@@ -3,13 +3,15 @@ import { slackSignature, type FakeSlack } from '../src/index.ts';
 import { startFakeSlackWithApp, type MinimalApp } from './minimal-app.ts';
 
 describe('slackSignature', () => {
-  it('matches the example in Slack\'s request-signing documentation', () => {
-    const body = 'token=xyzz0WbapA4vBCDEFasx0q6G&team_id=T1DC2JH3J&team_domain=testteamnow&channel_id=G8PSS9T3V'
-      + '&channel_name=foobar&user_id=U2CERLKJA&user_name=roadrunner&command=%2Fwebhook-collect&text='
-      + '&response_url=https%3A%2F%2Fhooks.slack.com%2Fcommands%2FT1DC2JH3J%2F397700885554%2F96rGlfmibIGlgcZRskXaIFfN'
-      + '&trigger_id=398738663015.47445629121.803a0bc887a14d10d2c447fce8b6703c';
-    expect(slackSignature('8f742231b10e8888abcd99yyyzzz85a5', 1531420618, body))
-      .toBe('v0=a2114d57b48eac39b9ad189dd8316235a7b4a8d21a10bd27519666489c69b503');
+  it("matches the example in Slack's request-signing documentation", () => {
+    const body =
+      'token=xyzz0WbapA4vBCDEFasx0q6G&team_id=T1DC2JH3J&team_domain=testteamnow&channel_id=G8PSS9T3V' +
+      '&channel_name=foobar&user_id=U2CERLKJA&user_name=roadrunner&command=%2Fwebhook-collect&text=' +
+      '&response_url=https%3A%2F%2Fhooks.slack.com%2Fcommands%2FT1DC2JH3J%2F397700885554%2F96rGlfmibIGlgcZRskXaIFfN' +
+      '&trigger_id=398738663015.47445629121.803a0bc887a14d10d2c447fce8b6703c';
+    expect(slackSignature('8f742231b10e8888abcd99yyyzzz85a5', 1531420618, body)).toBe(
+      'v0=a2114d57b48eac39b9ad189dd8316235a7b4a8d21a10bd27519666489c69b503',
+    );
   });
 });
 
@@ -42,7 +44,15 @@ describe('signed deliveries to a Bolt app', () => {
 
   it('signs form bodies as sent, so a slash command posted raw reaches the listener', async () => {
     const response = await fake.post(
-      { command: '/chaos', text: 'noop', user_id: 'U0RAW', team_id: fake.teamId, channel_id: 'C0RAW', trigger_id: '1.2.3', response_url: 'http://127.0.0.1:1/' },
+      {
+        command: '/chaos',
+        text: 'noop',
+        user_id: 'U0RAW',
+        team_id: fake.teamId,
+        channel_id: 'C0RAW',
+        trigger_id: '1.2.3',
+        response_url: 'http://127.0.0.1:1/',
+      },
       { contentType: 'application/x-www-form-urlencoded' },
     );
     expect(response.status).toBe(200);
@@ -50,7 +60,8 @@ describe('signed deliveries to a Bolt app', () => {
   });
 
   it('sends duplicate deliveries without retry headers', async () => {
-    const delivered = (count: number) => fake.waitFor(() => bot.seen.homeOpened.length === count, `delivery ${count} of app_home_opened`);
+    const delivered = (count: number) =>
+      fake.waitFor(() => bot.seen.homeOpened.length === count, `delivery ${count} of app_home_opened`);
     await fake.user('U0ALICE').openHome();
     await delivered(1);
     await fake.redeliverLast({ as: 'duplicate' });
@@ -59,6 +70,11 @@ describe('signed deliveries to a Bolt app', () => {
     await delivered(3);
     await fake.redeliverLast();
     await delivered(4);
-    expect(bot.seen.homeOpened).toEqual([{}, {}, { retryNum: 1, retryReason: 'http_timeout' }, { retryNum: 2, retryReason: 'http_timeout' }]);
+    expect(bot.seen.homeOpened).toEqual([
+      {},
+      {},
+      { retryNum: 1, retryReason: 'http_timeout' },
+      { retryNum: 2, retryReason: 'http_timeout' },
+    ]);
   });
 });

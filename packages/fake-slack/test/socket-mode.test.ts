@@ -23,12 +23,19 @@ describe('a Bolt app in Socket Mode', () => {
   });
 
   it('connects with the app token and gets commands over the socket, with no request URL at all', async () => {
-    expect(fake.callsTo('apps.connections.open')).toMatchObject([{ ok: true, response: { url: expect.stringMatching(/^ws:\/\/127\.0\.0\.1:\d+\/link\/\?ticket=/) } }]);
+    expect(fake.callsTo('apps.connections.open')).toMatchObject([
+      { ok: true, response: { url: expect.stringMatching(/^ws:\/\/127\.0\.0\.1:\d+\/link\/\?ticket=/) } },
+    ]);
     expect(fake.socketConnections()).toBe(1);
 
     const response = await fake.user('U0ALICE', { name: 'alice' }).command('noop');
     expect(response).toEqual({ status: 200, body: undefined });
-    expect(bot.seen.commands[0]).toMatchObject({ command: '/chaos', text: 'noop', user_id: 'U0ALICE', channel_id: DEFAULT_CHANNEL });
+    expect(bot.seen.commands[0]).toMatchObject({
+      command: '/chaos',
+      text: 'noop',
+      user_id: 'U0ALICE',
+      channel_id: DEFAULT_CHANNEL,
+    });
   });
 
   it('opens the modal, shows field errors from the ack, offers options, then accepts and closes it', async () => {
@@ -52,7 +59,7 @@ describe('a Bolt app in Socket Mode', () => {
     expect(fake.failures()).toEqual([]);
   });
 
-  it('refuses an options list over Slack\'s limit, as it does over HTTP', async () => {
+  it("refuses an options list over Slack's limit, as it does over HTTP", async () => {
     const alice = fake.user('U0ALICE');
     await alice.command('login');
     const modal = await fake.waitFor(() => alice.modal(), 'the login modal');
@@ -70,7 +77,10 @@ describe('a Bolt app in Socket Mode', () => {
     await fake.waitFor(() => alice.channel(DEFAULT_CHANNEL).thread(card.ts)[0], 'the halt note');
     expect(alice.channel(DEFAULT_CHANNEL).messages()[0]?.text()).toContain('Stage: Halted');
     expect(bot.seen.actions[0]).toMatchObject({ type: 'block_actions', actions: [{ action_id: 'halt' }] });
-    await fake.waitFor(() => alice.lastEphemeral()?.text() === 'You halted the attack.', 'the reply through response_url');
+    await fake.waitFor(
+      () => alice.lastEphemeral()?.text() === 'You halted the attack.',
+      'the reply through response_url',
+    );
     expect(fake.failures()).toEqual([]);
   });
 
@@ -83,13 +93,21 @@ describe('a Bolt app in Socket Mode', () => {
     await alice.openHome();
     await fake.waitFor(() => alice.home(), 'the App Home tab');
     await fake.redeliverLast();
-    expect(bot.seen.homeOpened).toEqual([{ retryNum: 0, retryReason: '' }, { retryNum: 1, retryReason: 'http_timeout' }]);
+    expect(bot.seen.homeOpened).toEqual([
+      { retryNum: 0, retryReason: '' },
+      { retryNum: 1, retryReason: 'http_timeout' },
+    ]);
   });
 });
 
 describe('the Socket Mode protocol', () => {
   beforeEach(async () => {
-    fake = await startFakeSlack({ signingSecret: SIGNING_SECRET, botToken: BOT_TOKEN, appToken: APP_TOKEN, ackTimeoutMs: 200 });
+    fake = await startFakeSlack({
+      signingSecret: SIGNING_SECRET,
+      botToken: BOT_TOKEN,
+      appToken: APP_TOKEN,
+      ackTimeoutMs: 200,
+    });
   });
 
   /** apps.connections.open as @slack/socket-mode calls it. */
@@ -128,32 +146,57 @@ describe('the Socket Mode protocol', () => {
 
   it('says hello, then sends each delivery as an envelope and answers with the ack', async () => {
     const { socket, messages } = await connect();
-    expect(messages[0]).toMatchObject({ type: 'hello', num_connections: 1, connection_info: { app_id: expect.any(String) } });
+    expect(messages[0]).toMatchObject({
+      type: 'hello',
+      num_connections: 1,
+      connection_info: { app_id: expect.any(String) },
+    });
 
     const replied = fake.user('U0ALICE').command('help');
-    const envelope = await fake.waitFor(() => messages.find((message) => message['type'] === 'slash_commands'), 'the command envelope');
+    const envelope = await fake.waitFor(
+      () => messages.find((message) => message['type'] === 'slash_commands'),
+      'the command envelope',
+    );
     expect(envelope).toEqual({
       envelope_id: expect.any(String),
       type: 'slash_commands',
       accepts_response_payload: true,
-      payload: expect.objectContaining({ command: '/chaos', text: 'help', user_id: 'U0ALICE', trigger_id: expect.any(String) }),
+      payload: expect.objectContaining({
+        command: '/chaos',
+        text: 'help',
+        user_id: 'U0ALICE',
+        trigger_id: expect.any(String),
+      }),
     });
     socket.send(JSON.stringify({ envelope_id: envelope['envelope_id'], payload: { text: 'Usage: /chaos login' } }));
     expect(await replied).toEqual({ status: 200, body: { text: 'Usage: /chaos login' } });
     expect(fake.user('U0ALICE').lastEphemeral()?.text()).toBe('Usage: /chaos login');
 
     const opened = fake.user('U0ALICE').openHome();
-    const event = await fake.waitFor(() => messages.find((message) => message['type'] === 'events_api'), 'the event envelope');
-    expect(event).toMatchObject({ accepts_response_payload: false, retry_attempt: 0, retry_reason: '', payload: { type: 'event_callback', event: { type: 'app_home_opened' } } });
+    const event = await fake.waitFor(
+      () => messages.find((message) => message['type'] === 'events_api'),
+      'the event envelope',
+    );
+    expect(event).toMatchObject({
+      accepts_response_payload: false,
+      retry_attempt: 0,
+      retry_reason: '',
+      payload: { type: 'event_callback', event: { type: 'app_home_opened' } },
+    });
     socket.send(JSON.stringify({ envelope_id: event['envelope_id'], payload: {} }));
     expect(await opened).toEqual({ status: 200, body: undefined });
   });
 
   it('fails a delivery nobody acknowledges in time, and retries it with a new envelope and retry_attempt', async () => {
     const { messages } = await connect();
-    await expect(fake.user('U0ALICE').command('help')).rejects.toThrow(/did not acknowledge the slash_commands envelope/);
+    await expect(fake.user('U0ALICE').command('help')).rejects.toThrow(
+      /did not acknowledge the slash_commands envelope/,
+    );
     const retried = fake.redeliverLast().catch((error: unknown) => error);
-    await fake.waitFor(() => messages.filter((message) => message['type'] === 'slash_commands').length === 2, 'the retry');
+    await fake.waitFor(
+      () => messages.filter((message) => message['type'] === 'slash_commands').length === 2,
+      'the retry',
+    );
     const [first, retry] = messages.filter((message) => message['type'] === 'slash_commands');
     expect(retry).toMatchObject({ retry_attempt: 1, retry_reason: 'http_timeout', payload: first?.['payload'] });
     expect(retry?.['envelope_id']).not.toBe(first?.['envelope_id']);
@@ -167,6 +210,8 @@ describe('the Socket Mode protocol', () => {
     socket.close();
     await expect(pending).rejects.toThrow(/connection closed before the app acknowledged/);
     await fake.waitFor(() => fake.socketConnections() === 0, 'the connection to go');
-    await expect(fake.user('U0ALICE').command('help')).rejects.toThrow('No Socket Mode connection is open and the bot URL is not set');
+    await expect(fake.user('U0ALICE').command('help')).rejects.toThrow(
+      'No Socket Mode connection is open and the bot URL is not set',
+    );
   });
 });

@@ -44,7 +44,8 @@ export function authorize(access: Access, request: AccessRequest): Grant {
   let teamId: string;
   if (session.kind === 'team') {
     // An org session only ever reaches its own org.
-    if (requested !== undefined && requested !== session.teamId) throw new SimHttpError(403, teamPrivilegeText(access.privilege));
+    if (requested !== undefined && requested !== session.teamId)
+      throw new SimHttpError(403, teamPrivilegeText(access.privilege));
     teamId = session.teamId ?? '';
   } else {
     if (!requested) throw badRequest('the teamId query parameter is required with a company session');

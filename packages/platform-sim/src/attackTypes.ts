@@ -58,12 +58,18 @@ function findArg(metadata: AttackType, token: string): { arg: AttackArg; inlineV
 function checkValue(arg: AttackArg, token: string, value: string): void {
   const valid = (() => {
     switch (arg.type) {
-      case 'Integer': return /^-?\d+$/.test(value);
-      case 'Float': return /^-?\d+(\.\d+)?$/.test(value);
-      case 'Enum': return (arg.options ?? []).includes(value);
-      case 'IP': return isIpOrCidr(value);
-      case 'URL': return URL.canParse(value);
-      default: return value.trim() !== '';
+      case 'Integer':
+        return /^-?\d+$/.test(value);
+      case 'Float':
+        return /^-?\d+(\.\d+)?$/.test(value);
+      case 'Enum':
+        return (arg.options ?? []).includes(value);
+      case 'IP':
+        return isIpOrCidr(value);
+      case 'URL':
+        return URL.canParse(value);
+      default:
+        return value.trim() !== '';
     }
   })();
   if (!valid) throw badRequest(`"${value}" is not a valid value for "${token}" (expected ${describe(arg)})`);
@@ -79,11 +85,17 @@ function isIpOrCidr(value: string): boolean {
 
 function describe(arg: AttackArg): string {
   switch (arg.type) {
-    case 'Enum': return `one of ${(arg.options ?? []).join(', ')}`;
-    case 'IP': return 'an IP address or CIDR block';
-    case 'Integer': return 'an integer';
-    case 'Float': return 'a number';
-    case 'URL': return 'a URL';
-    default: return 'a non-empty string';
+    case 'Enum':
+      return `one of ${(arg.options ?? []).join(', ')}`;
+    case 'IP':
+      return 'an IP address or CIDR block';
+    case 'Integer':
+      return 'an integer';
+    case 'Float':
+      return 'a number';
+    case 'URL':
+      return 'a URL';
+    default:
+      return 'a non-empty string';
   }
 }

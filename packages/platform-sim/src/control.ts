@@ -17,15 +17,20 @@ export interface ControlOperations {
   state: SimState;
   setMonitorState(monitorId: number, state: MonitorState): void;
   setAlertState(name: string, state: AlertState, companyId?: string): void;
-  createAttackDirectly(teamId: string, attack: { type?: string; args?: string[]; target?: unknown; createUser?: string }): string;
+  createAttackDirectly(
+    teamId: string,
+    attack: { type?: string; args?: string[]; target?: unknown; createUser?: string },
+  ): string;
 }
 
 /** The endpoints, as `GET /_control` lists them. */
 const endpoints = [
   'GET  /_control/monitors                   the monitoringA monitors and their states',
-  'POST /_control/monitors/{id}/state        {"state": "Alert"}; one of ' + monitorStates.join(', '),
+  `POST /_control/monitors/{id}/state        {"state": "Alert"}; one of ${monitorStates.join(', ')}`,
   'GET  /_control/alerts                     the monitoringB alerts and their states',
-  'POST /_control/alerts/{name}/state        {"state": "firing"}; one of ' + alertStates.join(', ') + '; "companyId" picks another company',
+  'POST /_control/alerts/{name}/state        {"state": "firing"}; one of ' +
+    alertStates.join(', ') +
+    '; "companyId" picks another company',
   'POST /_control/attacks                    {"team": "Platform", "type": "cpu", "args": ["-l", "60"]}: an attack started outside the bot, as in the web UI',
 ];
 
@@ -41,17 +46,27 @@ const attackBody = z.looseObject({
 export function controlRoutes(ops: ControlOperations): Route[] {
   const { state } = ops;
 
-  const everyMonitor = () => [...state.companies.values()].flatMap((company) => (company.monitoringA?.monitors ?? []).map((monitor) => ({ company, monitor })));
+  const everyMonitor = () =>
+    [...state.companies.values()].flatMap((company) =>
+      (company.monitoringA?.monitors ?? []).map((monitor) => ({ company, monitor })),
+    );
 
   function monitorId(raw: string | undefined): number {
-    if (!/^\d{1,15}$/.test(raw ?? '')) throw badRequest(`"${raw ?? ''}" is not a monitor id: monitors have numeric ids, such as 1234567`);
+    if (!/^\d{1,15}$/.test(raw ?? ''))
+      throw badRequest(`"${raw ?? ''}" is not a monitor id: monitors have numeric ids, such as 1234567`);
     return Number(raw);
   }
 
-  function stateFrom<S extends string>(context: RequestContext, allowed: readonly S[], what: string): { state: S; companyId?: string | undefined } {
+  function stateFrom<S extends string>(
+    context: RequestContext,
+    allowed: readonly S[],
+    what: string,
+  ): { state: S; companyId?: string | undefined } {
     const body = bodyOf(context, stateBody, `{"state": "${allowed[0]}"}`);
     if (typeof body.state !== 'string' || !(allowed as readonly string[]).includes(body.state)) {
-      throw badRequest(`state must be one of ${allowed.join(', ')} (${what}), not ${JSON.stringify(body.state) ?? 'missing'}`);
+      throw badRequest(
+        `state must be one of ${allowed.join(', ')} (${what}), not ${JSON.stringify(body.state) ?? 'missing'}`,
+      );
     }
     return { state: body.state as S, companyId: body.companyId };
   }
@@ -67,9 +82,18 @@ export function controlRoutes(ops: ControlOperations): Route[] {
   return [
     publicRoute('GET', '/', () => json(200, { endpoints })),
 
-    publicRoute('GET', '/monitors', () => json(200, everyMonitor().map(({ company, monitor }) => ({
-      id: monitor.id, name: monitor.name, state: monitor.state, companyId: company.id, company: company.name,
-    })))),
+    publicRoute('GET', '/monitors', () =>
+      json(
+        200,
+        everyMonitor().map(({ company, monitor }) => ({
+          id: monitor.id,
+          name: monitor.name,
+          state: monitor.state,
+          companyId: company.id,
+          company: company.name,
+        })),
+      ),
+    ),
 
     publicRoute('POST', '/monitors/:id/state', (context) => {
       const id = monitorId(context.params.id);
@@ -80,16 +104,29 @@ export function controlRoutes(ops: ControlOperations): Route[] {
       return json(200, { id, name: found.monitor.name, state: found.monitor.state });
     }),
 
-    publicRoute('GET', '/alerts', () => json(200, [...state.companies.values()].flatMap((company) => (company.monitoringB?.alerts ?? []).map((alert) => ({
-      name: alert.name, state: alert.state, companyId: company.id, company: company.name,
-    }))))),
+    publicRoute('GET', '/alerts', () =>
+      json(
+        200,
+        [...state.companies.values()].flatMap((company) =>
+          (company.monitoringB?.alerts ?? []).map((alert) => ({
+            name: alert.name,
+            state: alert.state,
+            companyId: company.id,
+            company: company.name,
+          })),
+        ),
+      ),
+    ),
 
     publicRoute('POST', '/alerts/:name/state', (context) => {
       const name = context.params.name ?? '';
       const { state: next, companyId } = stateFrom(context, alertStates, 'only firing is unhealthy');
-      const company = companyId === undefined
-        ? [...state.companies.values()].find((candidate) => candidate.monitoringB?.alerts.some((alert) => alert.name === name))
-        : state.companies.get(companyId);
+      const company =
+        companyId === undefined
+          ? [...state.companies.values()].find((candidate) =>
+              candidate.monitoringB?.alerts.some((alert) => alert.name === name),
+            )
+          : state.companies.get(companyId);
       if (companyId !== undefined && !company) throw badRequest(`companyId: no company ${companyId}`);
       const alert = company?.monitoringB?.alerts.find((candidate) => candidate.name === name);
       if (!company || !alert) throw new SimHttpError(404, `No alert ${name}: GET ${controlPrefix}/alerts lists them`);
@@ -100,7 +137,8 @@ export function controlRoutes(ops: ControlOperations): Route[] {
     publicRoute('POST', '/attacks', (context) => {
       const body = bodyOf(context, attackBody, '{"team": "Platform", "type": "cpu", "args": ["-l", "60"]}');
       const teamId = teamOf(body.team);
-      if (body.createUser !== undefined && !state.userByEmail(body.createUser)) throw badRequest(`createUser: no user ${body.createUser}`);
+      if (body.createUser !== undefined && !state.userByEmail(body.createUser))
+        throw badRequest(`createUser: no user ${body.createUser}`);
       let guid: string;
       try {
         guid = ops.createAttackDirectly(teamId, {
@@ -110,7 +148,10 @@ export function controlRoutes(ops: ControlOperations): Route[] {
           ...(body.createUser !== undefined ? { createUser: body.createUser } : {}),
         });
       } catch (error) {
-        if (error instanceof z.ZodError) throw badRequest('target: not a target of platform-api.md (e.g. {"type": "Random", "tags": {"role": "web"}})');
+        if (error instanceof z.ZodError)
+          throw badRequest(
+            'target: not a target of platform-api.md (e.g. {"type": "Random", "tags": {"role": "web"}})',
+          );
         throw error;
       }
       return json(201, { guid, teamId });
@@ -122,7 +163,11 @@ export function controlRoutes(ops: ControlOperations): Route[] {
 function bodyOf<S extends z.ZodType>(context: RequestContext, schema: S, example: string): z.infer<S> {
   const { body } = context;
   if (body.isEmpty) throw badRequest(`send a JSON body such as ${example}`);
-  if (!body.contentType.endsWith('json')) throw new SimHttpError(415, `Unsupported media type: send Content-Type: application/json with a body such as ${example}`);
+  if (!body.contentType.endsWith('json'))
+    throw new SimHttpError(
+      415,
+      `Unsupported media type: send Content-Type: application/json with a body such as ${example}`,
+    );
   let value: unknown;
   try {
     value = JSON.parse(body.raw);
@@ -141,9 +186,13 @@ export function createControlHandler(ops: ControlOperations): (context: RequestC
   const router = new Router(controlRoutes(ops));
   return (context) => {
     const match = router.match(context.method, context.path);
-    if (match.kind === 'none') return json(404, { error: `No control endpoint ${context.method} ${controlPrefix}${context.path}`, endpoints });
+    if (match.kind === 'none')
+      return json(404, { error: `No control endpoint ${context.method} ${controlPrefix}${context.path}`, endpoints });
     if (match.kind === 'wrongMethod') {
-      const reply = json(405, { error: `${controlPrefix}${context.path} answers ${match.allowed.join(', ')}`, endpoints });
+      const reply = json(405, {
+        error: `${controlPrefix}${context.path} answers ${match.allowed.join(', ')}`,
+        endpoints,
+      });
       return { ...reply, headers: { ...reply.headers, allow: match.allowed.join(', ') } };
     }
     return match.route.handle({ ...context, params: match.params }, {});

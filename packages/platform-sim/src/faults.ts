@@ -29,8 +29,10 @@ export class FaultInjector {
   inject(fault: Fault): void {
     const times = fault.times ?? 1;
     if (!(times >= 1)) throw new RangeError('A fault must apply at least once');
-    if (fault.kind === 'latency' && !(fault.ms >= 0 && Number.isFinite(fault.ms))) throw new RangeError('Latency must be a finite number of milliseconds');
-    if (fault.kind === 'status' && !(Number.isInteger(fault.status) && fault.status >= 100 && fault.status <= 599)) throw new RangeError('Not an HTTP status');
+    if (fault.kind === 'latency' && !(fault.ms >= 0 && Number.isFinite(fault.ms)))
+      throw new RangeError('Latency must be a finite number of milliseconds');
+    if (fault.kind === 'status' && !(Number.isInteger(fault.status) && fault.status >= 100 && fault.status <= 599))
+      throw new RangeError('Not an HTTP status');
     this.#armed.push({ fault, remaining: times });
   }
 

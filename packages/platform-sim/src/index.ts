@@ -57,7 +57,11 @@ export interface Simulator {
   /** The live data, for assertions. */
   state: SimState;
   /** Bulk-creates active attacks on every client of the team; returns their guids, oldest first. */
-  addAttacks(teamId: string, count: number, options?: { type?: string; lengthSeconds?: number; createUser?: string }): string[];
+  addAttacks(
+    teamId: string,
+    count: number,
+    options?: { type?: string; lengthSeconds?: number; createUser?: string },
+  ): string[];
   /**
    * Creates one attack as someone working on the platform directly would (the web UI, a script
    * with an API key, a scenario), not through the API the bot uses; returns its guid.
@@ -69,7 +73,10 @@ export interface Simulator {
   /** Sets the state of a monitoringB alert (found by name; in the demo company unless a company id is given). */
   setAlertState(name: string, state: AlertState, companyId?: string): void;
   /** Adds a monitor to a company's monitoringA integration (default: the demo company's); returns its id. */
-  addMonitor(monitor: { name: string; state?: MonitorState; type?: string; tags?: string[] }, companyId?: string): number;
+  addMonitor(
+    monitor: { name: string; state?: MonitorState; type?: string; tags?: string[] },
+    companyId?: string,
+  ): number;
   /** Adds an alert to a company's monitoringB integration (default: the demo company's). */
   addAlert(alert: { name: string; state?: AlertState; labels?: Record<string, string> }, companyId?: string): void;
   /** The monitoringA provider refuses the next `times` monitor reads with 429 and `Retry-After`. */
@@ -118,7 +125,10 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Si
   // Function declarations below, hoisted: the control surface changes the world as the in-process API does.
   deps.control = createControlHandler({ state, setMonitorState, setAlertState, createAttackDirectly });
 
-  const httpsServer = createHttpsServer({ key: certificate.key, cert: certificate.cert }, createRequestListener(deps, true));
+  const httpsServer = createHttpsServer(
+    { key: certificate.key, cert: certificate.cert },
+    createRequestListener(deps, true),
+  );
   const httpServer = createHttpServer(createRequestListener(deps, false));
   const servers = [httpsServer, httpServer];
   let ports: number[];
@@ -147,15 +157,19 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Si
   }
 
   function setMonitorState(monitorId: number, monitorState: MonitorState): void {
-    if (!(monitorStates as readonly string[]).includes(monitorState)) throw new RangeError(`A monitor's state is one of ${monitorStates.join(', ')}`);
-    const monitor = [...state.companies.values()].flatMap((company) => company.monitoringA?.monitors ?? []).find((candidate) => candidate.id === monitorId);
+    if (!(monitorStates as readonly string[]).includes(monitorState))
+      throw new RangeError(`A monitor's state is one of ${monitorStates.join(', ')}`);
+    const monitor = [...state.companies.values()]
+      .flatMap((company) => company.monitoringA?.monitors ?? [])
+      .find((candidate) => candidate.id === monitorId);
     if (!monitor) throw new Error(`No monitor ${monitorId}`);
     if (monitor.state !== monitorState) monitor.stateChangedAt = clock.now();
     monitor.state = monitorState;
   }
 
   function setAlertState(name: string, alertState: AlertState, companyId = demoCompanyId): void {
-    if (!(alertStates as readonly string[]).includes(alertState)) throw new RangeError(`An alert's state is one of ${alertStates.join(', ')}`);
+    if (!(alertStates as readonly string[]).includes(alertState))
+      throw new RangeError(`An alert's state is one of ${alertStates.join(', ')}`);
     const alert = integrationB(companyId).alerts.find((candidate) => candidate.name === name);
     if (!alert) throw new Error(`No alert ${name}`);
     // active_at is when the alert became active (pending or firing); an inactive alert has none.
@@ -164,12 +178,23 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Si
     alert.state = alertState;
   }
 
-  function createAttackDirectly(teamId: string, { type = 'cpu', args = ['-l', '60'], target = { type: 'Random' }, createSource = 'WebApp', createUser, source = 'Adhoc' }: DirectAttack = {}): string {
+  function createAttackDirectly(
+    teamId: string,
+    {
+      type = 'cpu',
+      args = ['-l', '60'],
+      target = { type: 'Random' },
+      createSource = 'WebApp',
+      createUser,
+      source = 'Adhoc',
+    }: DirectAttack = {},
+  ): string {
     if (!state.teams.has(teamId)) throw new Error(`No team ${teamId}`);
     const command = validateCommand(type, args);
     const infraTarget = infraTargetSchema.parse(target);
     const { targetType, targets } = resolveTargets(state, teamId, infraTarget);
-    const creator = createUser ?? [...state.users.values()].find((user) => user.teamRoles.has(teamId))?.email ?? 'unknown';
+    const creator =
+      createUser ?? [...state.users.values()].find((user) => user.teamRoles.has(teamId))?.email ?? 'unknown';
     const now = clock.now();
     return state.addAttack({
       teamId,
@@ -181,7 +206,11 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Si
       createSource,
       createUser: creator,
       source,
-      timeline: { createdAt: now, runMs: command.lengthSeconds * 1000, ...(targets.length === 0 ? { failure: 'TargetNotFound' as const } : {}) },
+      timeline: {
+        createdAt: now,
+        runMs: command.lengthSeconds * 1000,
+        ...(targets.length === 0 ? { failure: 'TargetNotFound' as const } : {}),
+      },
     }).guid;
   }
 
@@ -199,7 +228,12 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Si
     state,
 
     addAttacks(teamId, count, { type = 'cpu', lengthSeconds = bulkLengthSeconds, createUser } = {}) {
-      const attack = { type, args: ['-l', String(lengthSeconds)], createSource: 'Api', ...(createUser ? { createUser } : {}) };
+      const attack = {
+        type,
+        args: ['-l', String(lengthSeconds)],
+        createSource: 'Api',
+        ...(createUser ? { createUser } : {}),
+      };
       return Array.from({ length: count }, () => createAttackDirectly(teamId, attack));
     },
 
@@ -210,13 +244,34 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Si
 
     addMonitor({ name, state: monitorState = 'OK', type = 'metric alert', tags = [] }, companyId = demoCompanyId) {
       const integration = integrationA(companyId);
-      const id = Math.max(0, ...[...state.companies.values()].flatMap((company) => company.monitoringA?.monitors.map((monitor) => monitor.id) ?? [])) + 1;
-      integration.monitors.push({ id, name, type, state: monitorState, stateChangedAt: clock.now(), query: `avg(last_5m):avg:${name.replaceAll(' ', '.')} > 1`, tags: [...tags], message: `${name} is unhealthy.` });
+      const id =
+        Math.max(
+          0,
+          ...[...state.companies.values()].flatMap(
+            (company) => company.monitoringA?.monitors.map((monitor) => monitor.id) ?? [],
+          ),
+        ) + 1;
+      integration.monitors.push({
+        id,
+        name,
+        type,
+        state: monitorState,
+        stateChangedAt: clock.now(),
+        query: `avg(last_5m):avg:${name.replaceAll(' ', '.')} > 1`,
+        tags: [...tags],
+        message: `${name} is unhealthy.`,
+      });
       return id;
     },
 
     addAlert({ name, state: alertState = 'inactive', labels = {} }, companyId = demoCompanyId) {
-      integrationB(companyId).alerts.push({ name, state: alertState, labels: { alertname: name, ...labels }, annotations: { summary: name }, ...(alertState === 'inactive' ? {} : { activeAt: clock.now() }) });
+      integrationB(companyId).alerts.push({
+        name,
+        state: alertState,
+        labels: { alertname: name, ...labels },
+        annotations: { summary: name },
+        ...(alertState === 'inactive' ? {} : { activeAt: clock.now() }),
+      });
     },
 
     rateLimitMonitoringA(times, retryAfterSeconds = 1, companyId = demoCompanyId) {
@@ -235,7 +290,11 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Si
       if (!user) throw new Error(`No user ${userEmail}`);
       const existing = state.teamsOfCompany(user.companyId).length;
       return Array.from({ length: count }, (_, index) => {
-        const team = state.addTeam({ id: randomUUID(), companyId: user.companyId, name: `Team ${String(existing + index + 1).padStart(3, '0')}` });
+        const team = state.addTeam({
+          id: randomUUID(),
+          companyId: user.companyId,
+          name: `Team ${String(existing + index + 1).padStart(3, '0')}`,
+        });
         user.teamRoles.set(team.id, 'TEAM_USER');
         return team.id;
       });

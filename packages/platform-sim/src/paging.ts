@@ -32,7 +32,12 @@ export function pageTokenOf(query: Query): string | undefined {
  * cursor on the creation order rather than an offset, so attacks that finish between two calls
  * neither shift nor repeat entries on the following pages.
  */
-export function pageNewestFirst<T extends Sequenced>(items: readonly T[], keep: (item: T) => boolean, pageSize: number, token?: string): Page<T> {
+export function pageNewestFirst<T extends Sequenced>(
+  items: readonly T[],
+  keep: (item: T) => boolean,
+  pageSize: number,
+  token?: string,
+): Page<T> {
   let index = token === undefined ? items.length - 1 : indexBefore(items, decodeToken(token));
   const page: T[] = [];
   for (; index >= 0 && page.length < pageSize; index--) {
@@ -48,7 +53,11 @@ export function pageNewestFirst<T extends Sequenced>(items: readonly T[], keep: 
 }
 
 /** The first `limit` kept items, newest first (the unpaged list endpoints). */
-export function listNewestFirst<T extends Sequenced>(items: readonly T[], keep: (item: T) => boolean, limit?: number): T[] {
+export function listNewestFirst<T extends Sequenced>(
+  items: readonly T[],
+  keep: (item: T) => boolean,
+  limit?: number,
+): T[] {
   return pageNewestFirst(items, keep, limit ?? Number.POSITIVE_INFINITY).items;
 }
 

@@ -10,7 +10,13 @@ function attackHead(attack: Attack | KubernetesAttack, stage: StageAt) {
 
 /** Who halted the attack and why, once it has been halted. */
 function haltFields(attack: Attack | KubernetesAttack) {
-  return attack.halt ? { halt_reason: attack.halt.reason ?? null, halt_reference: attack.halt.reference ?? null, halted_by: attack.halt.by } : {};
+  return attack.halt
+    ? {
+        halt_reason: attack.halt.reason ?? null,
+        halt_reference: attack.halt.reference ?? null,
+        halted_by: attack.halt.by,
+      }
+    : {};
 }
 
 const endTime = (stage: StageAt) => (stage.endTime === null ? null : isoTime(stage.endTime));
@@ -78,7 +84,12 @@ export function kubernetesAttackResponse(attack: KubernetesAttack, now: number, 
     impact_definition: { cli_args: attack.cliArgs },
     target_definition: {
       strategy: {
-        k8s_objects: attack.objects.map(({ clusterId, namespace, kind, name }) => ({ cluster_id: clusterId, namespace, kind, name })),
+        k8s_objects: attack.objects.map(({ clusterId, namespace, kind, name }) => ({
+          cluster_id: clusterId,
+          namespace,
+          kind,
+          name,
+        })),
         ...(attack.count !== undefined ? { count: attack.count } : {}),
         ...(attack.percentage !== undefined ? { percentage: attack.percentage } : {}),
       },

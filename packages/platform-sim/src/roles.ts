@@ -35,7 +35,11 @@ export interface Role<P extends Privilege> {
 }
 
 const observerPrivileges: readonly TeamPrivilege[] = [
-  'EXPERIMENTS_READ', 'MINIMUM_TEAM_PRIVILEGES', 'READ_TEAM_USERS', 'TEAM_DEFAULT', 'INTEGRATIONS_READ',
+  'EXPERIMENTS_READ',
+  'MINIMUM_TEAM_PRIVILEGES',
+  'READ_TEAM_USERS',
+  'TEAM_DEFAULT',
+  'INTEGRATIONS_READ',
 ];
 const basicCompanyPrivileges: readonly CompanyPrivilege[] = ['MINIMUM_COMPANY_PRIVILEGES', 'COMPANY_DEFAULT'];
 

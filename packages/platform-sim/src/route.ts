@@ -64,14 +64,34 @@ export function publicRoute(method: HttpMethod, path: string, handle: Handler<Re
 }
 
 export function sessionRoute(method: HttpMethod, path: string, handle: Handler<SessionContext>): Route {
-  return { method, path, access: { scope: 'session' }, handle: (context, grant) => handle({ ...context, caller: granted(grant.caller) }) };
+  return {
+    method,
+    path,
+    access: { scope: 'session' },
+    handle: (context, grant) => handle({ ...context, caller: granted(grant.caller) }),
+  };
 }
 
-export function companyRoute(method: HttpMethod, path: string, privilege: CompanyPrivilege, handle: Handler<SessionContext>): Route {
-  return { method, path, access: { scope: 'company', privilege }, handle: (context, grant) => handle({ ...context, caller: granted(grant.caller) }) };
+export function companyRoute(
+  method: HttpMethod,
+  path: string,
+  privilege: CompanyPrivilege,
+  handle: Handler<SessionContext>,
+): Route {
+  return {
+    method,
+    path,
+    access: { scope: 'company', privilege },
+    handle: (context, grant) => handle({ ...context, caller: granted(grant.caller) }),
+  };
 }
 
-export function teamRoute(method: HttpMethod, path: string, privilege: TeamPrivilege, handle: Handler<TeamContext>): Route {
+export function teamRoute(
+  method: HttpMethod,
+  path: string,
+  privilege: TeamPrivilege,
+  handle: Handler<TeamContext>,
+): Route {
   return {
     method,
     path,
@@ -139,7 +159,8 @@ export class RequestBody {
   /** A JSON body; `undefined` when the body is empty. */
   json(): unknown {
     if (this.isEmpty) return undefined;
-    if (!this.contentType.endsWith('json')) throw new SimHttpError(415, 'Unsupported media type: send application/json');
+    if (!this.contentType.endsWith('json'))
+      throw new SimHttpError(415, 'Unsupported media type: send application/json');
     try {
       return JSON.parse(this.raw) as unknown;
     } catch {
@@ -157,7 +178,10 @@ export function queryValue(query: Query, name: string): string | undefined {
 export function queryList(query: Query, name: string): string[] {
   const value = query[name];
   const values = value === undefined ? [] : Array.isArray(value) ? value : [value];
-  return values.flatMap((item) => item.split(',')).map((item) => item.trim()).filter((item) => item !== '');
+  return values
+    .flatMap((item) => item.split(','))
+    .map((item) => item.trim())
+    .filter((item) => item !== '');
 }
 
 /** Validates a request body against a schema; the first problem becomes the 400 text. */

@@ -27,12 +27,19 @@ export class Router {
     const segments = splitPath(path);
     const candidates = this.#compiled
       .map((compiled) => ({ compiled, params: matchSegments(compiled.segments, segments) }))
-      .filter((candidate): candidate is { compiled: CompiledRoute; params: Record<string, string> } => candidate.params !== undefined);
+      .filter(
+        (candidate): candidate is { compiled: CompiledRoute; params: Record<string, string> } =>
+          candidate.params !== undefined,
+      );
     const best = candidates
       .filter((candidate) => candidate.compiled.route.method === method)
       .sort((a, b) => b.compiled.literalCount - a.compiled.literalCount)[0];
     if (best) return { kind: 'found', route: best.compiled.route, params: best.params };
-    if (candidates.length > 0) return { kind: 'wrongMethod', allowed: [...new Set(candidates.map((candidate) => candidate.compiled.route.method))] };
+    if (candidates.length > 0)
+      return {
+        kind: 'wrongMethod',
+        allowed: [...new Set(candidates.map((candidate) => candidate.compiled.route.method))],
+      };
     return { kind: 'none' };
   }
 }

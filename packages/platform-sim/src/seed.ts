@@ -51,12 +51,42 @@ const teams: Record<DemoTeamKey, { company: DemoCompanyKey; name: string; tracke
   globex: { company: 'globex', name: 'Globex Operations' },
 };
 
-const users: Record<DemoUserKey, { email: string; company: DemoCompanyKey; companyRole: CompanyRoleName; teams: Partial<Record<DemoTeamKey, TeamRoleName>>; mfa?: boolean }> = {
-  owner: { email: 'owner@acme.test', company: 'acme', companyRole: 'COMPANY_OWNER', teams: { platform: 'TEAM_OWNER', payments: 'TEAM_OWNER', search: 'TEAM_OWNER' } },
-  sre: { email: 'sre@acme.test', company: 'acme', companyRole: 'COMPANY_USER', teams: { platform: 'TEAM_USER', payments: 'TEAM_USER' }, mfa: true },
-  observer: { email: 'observer@acme.test', company: 'acme', companyRole: 'COMPANY_USER', teams: { platform: 'TEAM_OBSERVER' } },
+const users: Record<
+  DemoUserKey,
+  {
+    email: string;
+    company: DemoCompanyKey;
+    companyRole: CompanyRoleName;
+    teams: Partial<Record<DemoTeamKey, TeamRoleName>>;
+    mfa?: boolean;
+  }
+> = {
+  owner: {
+    email: 'owner@acme.test',
+    company: 'acme',
+    companyRole: 'COMPANY_OWNER',
+    teams: { platform: 'TEAM_OWNER', payments: 'TEAM_OWNER', search: 'TEAM_OWNER' },
+  },
+  sre: {
+    email: 'sre@acme.test',
+    company: 'acme',
+    companyRole: 'COMPANY_USER',
+    teams: { platform: 'TEAM_USER', payments: 'TEAM_USER' },
+    mfa: true,
+  },
+  observer: {
+    email: 'observer@acme.test',
+    company: 'acme',
+    companyRole: 'COMPANY_USER',
+    teams: { platform: 'TEAM_OBSERVER' },
+  },
   solo: { email: 'solo@acme.test', company: 'acme', companyRole: 'COMPANY_USER', teams: { platform: 'TEAM_USER' } },
-  globex: { email: 'globex@globex.test', company: 'globex', companyRole: 'COMPANY_OWNER', teams: { globex: 'TEAM_OWNER' } },
+  globex: {
+    email: 'globex@globex.test',
+    company: 'globex',
+    companyRole: 'COMPANY_OWNER',
+    teams: { globex: 'TEAM_OWNER' },
+  },
 };
 
 const hosts: Array<{ id: string; team: DemoTeamKey; tags: Record<string, string> }> = [
@@ -83,7 +113,13 @@ const containers: Array<{ id: string; host: string; labels: Record<string, strin
   { id: 'globex-shop-1', host: 'globex-web-1', labels: { app: 'shop', tier: 'frontend' } },
 ];
 
-const kubernetesObjects: Array<{ team: DemoTeamKey; clusterId: string; namespace: string; kind: string; name: string }> = [
+const kubernetesObjects: Array<{
+  team: DemoTeamKey;
+  clusterId: string;
+  namespace: string;
+  kind: string;
+  name: string;
+}> = [
   { team: 'platform', clusterId: 'acme-prod', namespace: 'checkout', kind: 'Deployment', name: 'checkout' },
   { team: 'platform', clusterId: 'acme-prod', namespace: 'checkout', kind: 'StatefulSet', name: 'cart-db' },
   { team: 'payments', clusterId: 'acme-prod', namespace: 'payments', kind: 'Deployment', name: 'payments-api' },
@@ -93,35 +129,74 @@ const kubernetesObjects: Array<{ team: DemoTeamKey; clusterId: string; namespace
 const monitoringAIntegration = { integrationName: 'acme-metrics', domain: 'app.monitoring-a.example' };
 
 /** The demo company's monitors: a healthy latency monitor to guard with, and one that cannot be told. */
-const monitors: Array<{ id: number; name: string; type: string; state: MonitorState; query: string; tags: string[]; message: string }> = [
+const monitors: Array<{
+  id: number;
+  name: string;
+  type: string;
+  state: MonitorState;
+  query: string;
+  tags: string[];
+  message: string;
+}> = [
   {
-    id: 1234567, name: 'checkout p99 latency', type: 'metric alert', state: 'OK',
+    id: 1234567,
+    name: 'checkout p99 latency',
+    type: 'metric alert',
+    state: 'OK',
     query: 'avg(last_5m):p99:trace.http.request.duration{service:checkout,env:prod} > 0.8',
-    tags: ['team:payments', 'service:checkout'], message: 'Checkout p99 latency is above 800 ms. @pagerduty-checkout',
+    tags: ['team:payments', 'service:checkout'],
+    message: 'Checkout p99 latency is above 800 ms. @pagerduty-checkout',
   },
   {
-    id: 1234568, name: 'checkout error budget burn', type: 'slo alert', state: 'OK',
+    id: 1234568,
+    name: 'checkout error budget burn',
+    type: 'slo alert',
+    state: 'OK',
     query: 'burn_rate("checkout-availability").over("1h") > 14.4',
-    tags: ['team:payments', 'service:checkout'], message: 'Checkout is burning its monthly error budget too fast.',
+    tags: ['team:payments', 'service:checkout'],
+    message: 'Checkout is burning its monthly error budget too fast.',
   },
   {
-    id: 1234569, name: 'cart queue depth', type: 'metric alert', state: 'No Data',
+    id: 1234569,
+    name: 'cart queue depth',
+    type: 'metric alert',
+    state: 'No Data',
     query: 'max(last_10m):max:cart.queue.depth{env:prod} > 5000',
-    tags: ['team:platform', 'service:cart'], message: 'The cart queue is backing up.',
+    tags: ['team:platform', 'service:cart'],
+    message: 'The cart queue is backing up.',
   },
   {
-    id: 1234570, name: 'search index lag', type: 'metric alert', state: 'Warn',
+    id: 1234570,
+    name: 'search index lag',
+    type: 'metric alert',
+    state: 'Warn',
     query: 'avg(last_15m):avg:search.index.lag_seconds{env:prod} > 300',
-    tags: ['team:search', 'service:search'], message: 'Search results are getting stale.',
+    tags: ['team:search', 'service:search'],
+    message: 'Search results are getting stale.',
   },
 ];
 
 const monitoringBIntegration = { uri: 'https://alerts.monitoring-b.example', integrationName: 'acme-alerting' };
 
 const alerts: Array<{ name: string; state: AlertState; labels: Record<string, string>; summary: string }> = [
-  { name: 'CheckoutErrorRate', state: 'inactive', labels: { service: 'checkout', severity: 'page' }, summary: 'Checkout 5xx rate above 2% for 5 minutes' },
-  { name: 'CartLatencyHigh', state: 'inactive', labels: { service: 'cart', severity: 'ticket' }, summary: 'Cart p95 latency above 500 ms' },
-  { name: 'PaymentsQueueBacklog', state: 'inactive', labels: { service: 'payments-api', severity: 'page' }, summary: 'Payments queue backlog above 1000 messages' },
+  {
+    name: 'CheckoutErrorRate',
+    state: 'inactive',
+    labels: { service: 'checkout', severity: 'page' },
+    summary: 'Checkout 5xx rate above 2% for 5 minutes',
+  },
+  {
+    name: 'CartLatencyHigh',
+    state: 'inactive',
+    labels: { service: 'cart', severity: 'ticket' },
+    summary: 'Cart p95 latency above 500 ms',
+  },
+  {
+    name: 'PaymentsQueueBacklog',
+    state: 'inactive',
+    labels: { service: 'payments-api', severity: 'page' },
+    summary: 'Payments queue backlog above 1000 messages',
+  },
 ];
 
 const service = { name: 'checkout', team: 'platform' as const, hostIds: ['platform-web-1', 'platform-web-2'] };
@@ -142,7 +217,10 @@ const userId = (key: DemoUserKey) => stableId(`user/${key}`);
 const hostTeam = new Map(hosts.map((host) => [host.id, host.team]));
 
 function mapValues<K extends string, V, R>(record: Record<K, V>, map: (value: V, key: K) => R): Record<K, R> {
-  return Object.fromEntries(Object.entries(record).map(([key, value]) => [key, map(value as V, key as K)])) as Record<K, R>;
+  return Object.fromEntries(Object.entries(record).map(([key, value]) => [key, map(value as V, key as K)])) as Record<
+    K,
+    R
+  >;
 }
 
 export function demoSeed(): DemoSeed {
@@ -153,9 +231,19 @@ export function demoSeed(): DemoSeed {
     users: mapValues(users, (user, key) => ({ email: user.email, password: demoPassword, id: userId(key) })),
     mfaCode: demoMfaCode,
     hosts: hosts.map((host) => ({ id: host.id, teamId: teamId(host.team), tags: { ...host.tags } })),
-    containers: containers.map((container) => ({ id: container.id, teamId: teamId(hostTeam.get(container.host) ?? 'platform'), hostId: container.host, labels: { ...container.labels } })),
+    containers: containers.map((container) => ({
+      id: container.id,
+      teamId: teamId(hostTeam.get(container.host) ?? 'platform'),
+      hostId: container.host,
+      labels: { ...container.labels },
+    })),
     kubernetesObjects: kubernetesObjects.map(({ team, ...object }) => ({ ...object, teamId: teamId(team) })),
-    service: { id: stableId(`service/${service.name}`), teamId: teamId(service.team), name: service.name, hostIds: [...service.hostIds] },
+    service: {
+      id: stableId(`service/${service.name}`),
+      teamId: teamId(service.team),
+      name: service.name,
+      hostIds: [...service.hostIds],
+    },
     tracker: { teamId: teamId('platform'), projectId: '10001', issueTypeId: '10004' },
     monitoring: {
       a: { ...monitoringAIntegration, monitors: monitors.map(({ id, name, state }) => ({ id, name, state })) },
@@ -193,10 +281,20 @@ function demoMonitoringB(now: number): MonitoringB {
 
 /** Fills an empty state with the demo companies, teams, users, clients and integrations. */
 export function loadDemoData(state: SimState, now: number): void {
-  state.addCompany({ id: companyId('acme'), name: companies.acme, monitoringA: demoMonitoringA(now), monitoringB: demoMonitoringB(now) });
+  state.addCompany({
+    id: companyId('acme'),
+    name: companies.acme,
+    monitoringA: demoMonitoringA(now),
+    monitoringB: demoMonitoringB(now),
+  });
   state.addCompany({ id: companyId('globex'), name: companies.globex });
   for (const [key, team] of Object.entries(teams)) {
-    state.addTeam({ id: teamId(key as DemoTeamKey), companyId: companyId(team.company), name: team.name, ...(team.tracker ? { tracker: { baseUrl: 'https://tracker.example' } } : {}) });
+    state.addTeam({
+      id: teamId(key as DemoTeamKey),
+      companyId: companyId(team.company),
+      name: team.name,
+      ...(team.tracker ? { tracker: { baseUrl: 'https://tracker.example' } } : {}),
+    });
   }
   for (const [key, user] of Object.entries(users)) {
     state.addUser({

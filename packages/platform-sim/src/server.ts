@@ -33,7 +33,10 @@ const apiPrefix = '/v1';
 const maxBodyBytes = 1024 * 1024;
 
 /** The request handler shared by the HTTPS and plain-HTTP servers. */
-export function createRequestListener(deps: ServerDeps, secure: boolean): (request: IncomingMessage, response: ServerResponse) => void {
+export function createRequestListener(
+  deps: ServerDeps,
+  secure: boolean,
+): (request: IncomingMessage, response: ServerResponse) => void {
   return (request, response) => {
     handle(deps, secure, request, response).catch((error: unknown) => {
       console.error('The simulator failed to answer a request', error);
@@ -42,15 +45,28 @@ export function createRequestListener(deps: ServerDeps, secure: boolean): (reque
   };
 }
 
-async function handle(deps: ServerDeps, secure: boolean, request: IncomingMessage, response: ServerResponse): Promise<void> {
+async function handle(
+  deps: ServerDeps,
+  secure: boolean,
+  request: IncomingMessage,
+  response: ServerResponse,
+): Promise<void> {
   const url = new URL(request.url ?? '/', 'http://simulator.invalid');
   const method = (request.method ?? 'GET').toUpperCase();
   const apiPath = apiPathOf(url.pathname);
   const query = queryOf(url.searchParams);
   const controlPath = controlPathOf(url.pathname);
-  if (controlPath !== undefined && deps.control) return answerControl(deps, deps.control, request, response, { method, path: controlPath, query });
+  if (controlPath !== undefined && deps.control)
+    return answerControl(deps, deps.control, request, response, { method, path: controlPath, query });
   const teamId = typeof query.teamId === 'string' ? query.teamId : undefined;
-  const record: RecordedRequest = { method, path: apiPath ?? url.pathname, query, ...(teamId ? { teamId } : {}), status: 0, at: deps.clock.now() };
+  const record: RecordedRequest = {
+    method,
+    path: apiPath ?? url.pathname,
+    query,
+    ...(teamId ? { teamId } : {}),
+    status: 0,
+    at: deps.clock.now(),
+  };
   deps.requests.push(record);
 
   const fault = deps.faults.take(method, record.path);
@@ -59,7 +75,10 @@ async function handle(deps: ServerDeps, secure: boolean, request: IncomingMessag
   let reply: Reply;
   try {
     const body = new RequestBody(await readBody(request), request.headers['content-type']);
-    reply = apiPath === undefined ? text(404, 'Not found') : await dispatch(deps, secure, { method, apiPath, query, request, body, record });
+    reply =
+      apiPath === undefined
+        ? text(404, 'Not found')
+        : await dispatch(deps, secure, { method, apiPath, query, request, body, record });
   } catch (error) {
     if (response.destroyed) return; // the client went away mid-request
     reply = errorReply(error);
@@ -78,7 +97,17 @@ async function answerControl(
   let reply: Reply;
   try {
     const body = new RequestBody(await readBody(request), request.headers['content-type']);
-    reply = await control({ method, path, params: {}, query, headers: request.headers, body, now: deps.clock.now(), stageMs: deps.stageMs, state: deps.state });
+    reply = await control({
+      method,
+      path,
+      params: {},
+      query,
+      headers: request.headers,
+      body,
+      now: deps.clock.now(),
+      stageMs: deps.stageMs,
+      state: deps.state,
+    });
   } catch (error) {
     if (response.destroyed) return;
     reply = errorReply(error);
@@ -107,7 +136,11 @@ interface Incoming {
   record: RecordedRequest;
 }
 
-async function dispatch(deps: ServerDeps, secure: boolean, { method, apiPath, query, request, body, record }: Incoming): Promise<Reply> {
+async function dispatch(
+  deps: ServerDeps,
+  secure: boolean,
+  { method, apiPath, query, request, body, record }: Incoming,
+): Promise<Reply> {
   if (!secure && requiresHttps(apiPath)) return text(403, httpsRequiredText);
   const match = deps.router.match(method, apiPath);
   if (match.kind === 'none') return text(404, 'Not found');
@@ -120,13 +153,29 @@ async function dispatch(deps: ServerDeps, secure: boolean, { method, apiPath, qu
   const grant = authorize(match.route.access, { headers: request.headers, query, state: deps.state, now });
   if (grant.team) record.teamId = grant.team.id;
   return match.route.handle(
-    { method, path: apiPath, params: match.params, query, headers: request.headers, body, now, stageMs: deps.stageMs, state: deps.state },
+    {
+      method,
+      path: apiPath,
+      params: match.params,
+      query,
+      headers: request.headers,
+      body,
+      now,
+      stageMs: deps.stageMs,
+      state: deps.state,
+    },
     grant,
   );
 }
 
 /** Applies a fault; returns true when the request must not be answered normally. */
-async function applyFault(fault: Fault, deps: ServerDeps, request: IncomingMessage, response: ServerResponse, record: RecordedRequest): Promise<boolean> {
+async function applyFault(
+  fault: Fault,
+  deps: ServerDeps,
+  request: IncomingMessage,
+  response: ServerResponse,
+  record: RecordedRequest,
+): Promise<boolean> {
   switch (fault.kind) {
     case 'latency':
       await deps.faults.delay(fault.ms);

@@ -33,13 +33,20 @@ export function stageAt(timeline: Timeline, now: number, stageMs: number): Stage
   if (haltedAt !== undefined && now >= haltedAt) {
     const haltedEnd = haltedAt + 2 * stageMs;
     if (now >= haltedEnd) return { stage: 'UserHalted', lifecycle: 'Complete', since: haltedEnd, endTime: haltedEnd };
-    if (now >= haltedAt + stageMs) return { stage: 'HaltDistributed', lifecycle: 'Halting', since: haltedAt + stageMs, endTime: null };
+    if (now >= haltedAt + stageMs)
+      return { stage: 'HaltDistributed', lifecycle: 'Halting', since: haltedAt + stageMs, endTime: null };
     return { stage: 'Halt', lifecycle: 'Halting', since: haltedAt, endTime: null };
   }
 
   const schedule: Array<[stage: string, durationMs: number]> = timeline.failure
     ? [['Pending', stageMs]]
-    : [['Pending', stageMs], ['Distributed', stageMs], ['Initializing', stageMs], ['Running', timeline.runMs], ['TearingDown', stageMs]];
+    : [
+        ['Pending', stageMs],
+        ['Distributed', stageMs],
+        ['Initializing', stageMs],
+        ['Running', timeline.runMs],
+        ['TearingDown', stageMs],
+      ];
   let start = timeline.createdAt;
   for (const [stage, durationMs] of schedule) {
     if (now < start + durationMs) return { stage, lifecycle: 'Active', since: start, endTime: null };

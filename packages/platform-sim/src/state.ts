@@ -193,7 +193,9 @@ export interface PasswordResetRequest {
   at: number;
 }
 
-export type NewAttack = Omit<Attack, 'guid' | 'seq' | 'executionIds' | 'annotations'> & { annotations?: Record<string, string> };
+export type NewAttack = Omit<Attack, 'guid' | 'seq' | 'executionIds' | 'annotations'> & {
+  annotations?: Record<string, string>;
+};
 export type NewKubernetesAttack = Omit<KubernetesAttack, 'guid' | 'seq' | 'executionIds'>;
 
 const sessionLifetimeMs = 12 * 60 * 60 * 1000;
@@ -222,8 +224,18 @@ export class SimState {
 
   /** Empties everything (the seed is loaded again by the caller). */
   clear(): void {
-    for (const map of [this.companies, this.teams, this.users, this.sessions, this.services, this.attacks, this.kubernetesAttacks]) map.clear();
-    for (const list of [this.hosts, this.containers, this.kubernetesObjects, this.trackerIssues, this.passwordResets]) list.length = 0;
+    for (const map of [
+      this.companies,
+      this.teams,
+      this.users,
+      this.sessions,
+      this.services,
+      this.attacks,
+      this.kubernetesAttacks,
+    ])
+      map.clear();
+    for (const list of [this.hosts, this.containers, this.kubernetesObjects, this.trackerIssues, this.passwordResets])
+      list.length = 0;
     this.#attacksByTeam.clear();
     this.#kubernetesAttacksByTeam.clear();
   }
@@ -341,7 +353,12 @@ function nextSeq(list: readonly { seq: number }[]): number {
 }
 
 /** Keeps a new record by guid and at the end of its team's list, numbered after the team's last one. */
-function addForTeam<T extends { guid: string; seq: number }>(byGuid: Map<string, T>, byTeam: Map<string, T[]>, teamId: string, create: (seq: number) => T): T {
+function addForTeam<T extends { guid: string; seq: number }>(
+  byGuid: Map<string, T>,
+  byTeam: Map<string, T[]>,
+  teamId: string,
+  create: (seq: number) => T,
+): T {
   let list = byTeam.get(teamId);
   if (!list) byTeam.set(teamId, (list = []));
   const record = create(nextSeq(list));

@@ -25,17 +25,34 @@ export interface ResolvedTargets {
  * Picks the team's clients an attack runs on. Random picks are the first matches in a stable
  * order, so that tests can predict them.
  */
-export function resolveTargets(state: SimState, teamId: string, target: InfraTarget, labels?: Record<string, string>): ResolvedTargets {
+export function resolveTargets(
+  state: SimState,
+  teamId: string,
+  target: InfraTarget,
+  labels?: Record<string, string>,
+): ResolvedTargets {
   if (target.type === 'Exact') {
     if (typeof target.exact === 'number') throw badRequest('a count in target.exact needs a Random target');
     if (target.containers?.ids) {
       const ids = new Set(target.containers.ids);
-      return { targetType: 'Container', targets: state.containersOf(teamId).filter((container) => ids.has(container.id)).map((container) => container.id) };
+      return {
+        targetType: 'Container',
+        targets: state
+          .containersOf(teamId)
+          .filter((container) => ids.has(container.id))
+          .map((container) => container.id),
+      };
     }
     const hostIds = target.hosts?.ids ?? target.exact;
     if (!hostIds) throw badRequest('an Exact target needs target.hosts.ids, target.containers.ids or target.exact');
     const ids = new Set(hostIds);
-    return { targetType: 'Host', targets: state.hostsOf(teamId).filter((host) => ids.has(host.id)).map((host) => host.id) };
+    return {
+      targetType: 'Host',
+      targets: state
+        .hostsOf(teamId)
+        .filter((host) => ids.has(host.id))
+        .map((host) => host.id),
+    };
   }
 
   if (Array.isArray(target.exact)) throw badRequest('a list of names in target.exact needs an Exact target');
@@ -43,10 +60,24 @@ export function resolveTargets(state: SimState, teamId: string, target: InfraTar
   const containerLabels = target.containers?.labels ?? labels;
   if (containerLabels) {
     const hostIds = new Set(hosts.map((host) => host.id));
-    const containers = state.containersOf(teamId).filter((container) => hostIds.has(container.hostId) && hasAll(container.labels, containerLabels));
-    return { targetType: 'Container', targets: pick(containers.map((container) => container.id), target.exact) };
+    const containers = state
+      .containersOf(teamId)
+      .filter((container) => hostIds.has(container.hostId) && hasAll(container.labels, containerLabels));
+    return {
+      targetType: 'Container',
+      targets: pick(
+        containers.map((container) => container.id),
+        target.exact,
+      ),
+    };
   }
-  return { targetType: 'Host', targets: pick(hosts.map((host) => host.id), target.exact) };
+  return {
+    targetType: 'Host',
+    targets: pick(
+      hosts.map((host) => host.id),
+      target.exact,
+    ),
+  };
 }
 
 export interface KubernetesSelection {
@@ -56,11 +87,23 @@ export interface KubernetesSelection {
 }
 
 /** The team's Kubernetes objects named by an attack, as `cluster/namespace/kind/name`. */
-export function resolveKubernetesTargets(state: SimState, teamId: string, selection: KubernetesSelection): KubernetesObject[] {
+export function resolveKubernetesTargets(
+  state: SimState,
+  teamId: string,
+  selection: KubernetesSelection,
+): KubernetesObject[] {
   const known = state.kubernetesObjectsOf(teamId);
-  const matched = known.filter((object) => selection.objects.some((wanted) =>
-    wanted.clusterId === object.clusterId && wanted.namespace === object.namespace && wanted.kind === object.kind && wanted.name === object.name));
-  const count = selection.percentage !== undefined ? Math.ceil((matched.length * selection.percentage) / 100) : selection.count;
+  const matched = known.filter((object) =>
+    selection.objects.some(
+      (wanted) =>
+        wanted.clusterId === object.clusterId &&
+        wanted.namespace === object.namespace &&
+        wanted.kind === object.kind &&
+        wanted.name === object.name,
+    ),
+  );
+  const count =
+    selection.percentage !== undefined ? Math.ceil((matched.length * selection.percentage) / 100) : selection.count;
   return count === undefined ? matched : matched.slice(0, count);
 }
 

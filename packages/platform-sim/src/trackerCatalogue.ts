@@ -52,10 +52,26 @@ export function trackerFields(project: TrackerProject, issueType: TrackerOption)
   return [
     { key: 'summary', name: 'Summary', required: true, type: 'string' },
     { key: 'description', name: 'Description', required: false, type: 'text' },
-    { key: 'project', name: 'Project', required: true, type: 'option', allowedValues: [{ id: project.id, name: project.name }] },
+    {
+      key: 'project',
+      name: 'Project',
+      required: true,
+      type: 'option',
+      allowedValues: [{ id: project.id, name: project.name }],
+    },
     { key: 'issuetype', name: 'Issue Type', required: true, type: 'option', allowedValues: [issueType] },
     { key: 'priority', name: 'Priority', required: incident, type: 'option', allowedValues: priorities },
-    ...(incident ? [{ key: 'customfield_10050', name: 'Environment', required: true, type: 'option' as const, allowedValues: environments }] : []),
+    ...(incident
+      ? [
+          {
+            key: 'customfield_10050',
+            name: 'Environment',
+            required: true,
+            type: 'option' as const,
+            allowedValues: environments,
+          },
+        ]
+      : []),
     { key: 'labels', name: 'Labels', required: false, type: 'array' },
     { key: 'duedate', name: 'Due date', required: false, type: 'date' },
   ];

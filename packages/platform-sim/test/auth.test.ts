@@ -11,13 +11,23 @@ describe('login', () => {
   it('gives a company session with the company, its privileges and the teams', async () => {
     const { owner } = sim.seed.users;
     const before = sim.clock.now();
-    const answer = await api.call('POST', '/users/auth', { query: { getCompanySession: 'true' }, form: { email: owner.email, password: owner.password } });
+    const answer = await api.call('POST', '/users/auth', {
+      query: { getCompanySession: 'true' },
+      form: { email: owner.email, password: owner.password },
+    });
 
     expect(answer.status).toBe(200);
     const session = answer.json<CompanySession>();
-    expect(session).toMatchObject({ company_id: sim.seed.company.id, company_name: 'Acme Demo', identifier: owner.email, header: `Bearer ${session.token}` });
+    expect(session).toMatchObject({
+      company_id: sim.seed.company.id,
+      company_name: 'Acme Demo',
+      identifier: owner.email,
+      header: `Bearer ${session.token}`,
+    });
     expect(session.roles).toEqual(['COMPANY_OWNER']);
-    expect(session.privileges).toEqual(expect.arrayContaining(['HALT_ALL', 'MINIMUM_COMPANY_PRIVILEGES', 'COMPANY_DEFAULT']));
+    expect(session.privileges).toEqual(
+      expect.arrayContaining(['HALT_ALL', 'MINIMUM_COMPANY_PRIVILEGES', 'COMPANY_DEFAULT']),
+    );
     expect(session.teams.map((team) => team.name).sort()).toEqual(['Payments', 'Platform', 'Search']);
     expect(session.teams[0]).toMatchObject({ company_id: sim.seed.company.id, roles: ['TEAM_OWNER'] });
     expect(session.teams[0]?.privileges).toEqual(expect.arrayContaining(['EXPERIMENTS_RUN', 'HALT_WRITE']));
@@ -31,14 +41,22 @@ describe('login', () => {
     const { owner, observer } = sim.seed.users;
     const sessions = await api.teamSessions(owner);
     expect(sessions.map((session) => session.org_id).sort()).toEqual(
-      [sim.seed.teams.platform.id, sim.seed.teams.payments.id, sim.seed.teams.search.id].sort());
+      [sim.seed.teams.platform.id, sim.seed.teams.payments.id, sim.seed.teams.search.id].sort(),
+    );
     expect(new Set(sessions.map((session) => session.token)).size).toBe(3);
     expect(sessions[0]).toMatchObject({ identifier: owner.email, role: 'OWNER' });
 
-    const answer = await api.call('POST', '/users/auth', { query: { getCompanySession: 'yes' }, form: { email: observer.email, password: observer.password } });
+    const answer = await api.call('POST', '/users/auth', {
+      query: { getCompanySession: 'yes' },
+      form: { email: observer.email, password: observer.password },
+    });
     const observerSessions = answer.json<TeamSession[]>();
     expect(observerSessions).toHaveLength(1);
-    expect(observerSessions[0]).toMatchObject({ org_id: sim.seed.teams.platform.id, org_name: 'Platform', role: 'OBSERVER' });
+    expect(observerSessions[0]).toMatchObject({
+      org_id: sim.seed.teams.platform.id,
+      org_name: 'Platform',
+      role: 'OBSERVER',
+    });
   });
 
   it('answers 401 Invalid credentials to a wrong password, an unknown e-mail or another company name', async () => {
@@ -53,7 +71,10 @@ describe('login', () => {
       expect(answer.status).toBe(401);
       expect(answer.text).toBe('Invalid credentials');
     }
-    const named = await api.call('POST', '/users/auth', { query: { getCompanySession: 'true' }, form: { email: owner.email, password: owner.password, companyName: 'Acme Demo' } });
+    const named = await api.call('POST', '/users/auth', {
+      query: { getCompanySession: 'true' },
+      form: { email: owner.email, password: owner.password, companyName: 'Acme Demo' },
+    });
     expect(named.status).toBe(200);
   });
 
@@ -67,15 +88,24 @@ describe('login', () => {
 describe('MFA', () => {
   it('asks for the token on the plain login and accepts the right code on /users/auth/mfa/auth', async () => {
     const { sre } = sim.seed.users;
-    const plain = await api.call('POST', '/users/auth', { query: { getCompanySession: 'true' }, form: { email: sre.email, password: sre.password } });
+    const plain = await api.call('POST', '/users/auth', {
+      query: { getCompanySession: 'true' },
+      form: { email: sre.email, password: sre.password },
+    });
     expect(plain.status).toBe(401);
     expect(plain.text).toBe('MFA token required');
 
-    const noToken = await api.call('POST', '/users/auth/mfa/auth', { query: { getCompanySession: 'true' }, form: { email: sre.email, password: sre.password } });
+    const noToken = await api.call('POST', '/users/auth/mfa/auth', {
+      query: { getCompanySession: 'true' },
+      form: { email: sre.email, password: sre.password },
+    });
     expect(noToken.status).toBe(401);
     expect(noToken.text).toBe('MFA token required');
 
-    const wrong = await api.call('POST', '/users/auth/mfa/auth', { query: { getCompanySession: 'true' }, form: { email: sre.email, password: sre.password, token: '111111' } });
+    const wrong = await api.call('POST', '/users/auth/mfa/auth', {
+      query: { getCompanySession: 'true' },
+      form: { email: sre.email, password: sre.password, token: '111111' },
+    });
     expect(wrong.status).toBe(401);
     expect(wrong.text).toBe('Invalid credentials');
 
@@ -86,11 +116,15 @@ describe('MFA', () => {
 
   it('gives team sessions with a code too, and rejects a token that is not a 6-digit integer', async () => {
     const { sre } = sim.seed.users;
-    const teams = await api.call('POST', '/users/auth/mfa/auth', { form: { email: sre.email, password: sre.password, token: sim.seed.mfaCode } });
+    const teams = await api.call('POST', '/users/auth/mfa/auth', {
+      form: { email: sre.email, password: sre.password, token: sim.seed.mfaCode },
+    });
     expect(teams.status).toBe(200);
     expect(teams.json<TeamSession[]>()).toHaveLength(2);
 
-    const bad = await api.call('POST', '/users/auth/mfa/auth', { form: { email: sre.email, password: sre.password, token: '1234567' } });
+    const bad = await api.call('POST', '/users/auth/mfa/auth', {
+      form: { email: sre.email, password: sre.password, token: '1234567' },
+    });
     expect(bad.status).toBe(400);
   });
 });
@@ -99,7 +133,13 @@ describe('plain HTTP', () => {
   it('refuses the authentication endpoints with a 403 asking for HTTPS', async () => {
     const { owner } = sim.seed.users;
     const form = { email: owner.email, password: owner.password };
-    for (const [method, path] of [['POST', '/users/auth'], ['POST', '/users/auth/mfa/auth'], ['POST', '/users/auth/password/reset'], ['DELETE', '/users/auth'], ['GET', '/oauth/login']] as const) {
+    for (const [method, path] of [
+      ['POST', '/users/auth'],
+      ['POST', '/users/auth/mfa/auth'],
+      ['POST', '/users/auth/password/reset'],
+      ['DELETE', '/users/auth'],
+      ['GET', '/oauth/login'],
+    ] as const) {
       const answer = await api.call(method, path, { plainHttp: true, ...(method === 'POST' ? { form } : {}) });
       expect(answer.status, `${method} ${path}`).toBe(403);
       expect(answer.text).toMatch(/retry using HTTPS/);
@@ -109,7 +149,11 @@ describe('plain HTTP', () => {
 
   it('serves the rest of the API with a session obtained over HTTPS', async () => {
     const auth = await api.companyAuth(sim.seed.users.owner);
-    const answer = await api.call('GET', '/attacks/active', { auth, teamId: sim.seed.teams.platform.id, plainHttp: true });
+    const answer = await api.call('GET', '/attacks/active', {
+      auth,
+      teamId: sim.seed.teams.platform.id,
+      plainHttp: true,
+    });
     expect(answer.status).toBe(200);
     expect(answer.json()).toEqual([]);
   });
@@ -169,7 +213,10 @@ describe('password reset', () => {
     expect(known.status).toBe(200);
     expect(unknown.status).toBe(200);
     expect(unknown.text).toBe(known.text);
-    expect(sim.state.passwordResets.map((reset) => reset.email)).toEqual([sim.seed.users.solo.email, 'nobody@acme.test']);
+    expect(sim.state.passwordResets.map((reset) => reset.email)).toEqual([
+      sim.seed.users.solo.email,
+      'nobody@acme.test',
+    ]);
 
     const missing = await api.call('POST', '/users/auth/password/reset', { form: {} });
     expect(missing.status).toBe(400);

@@ -13,12 +13,18 @@ const listActive = () => api.call('GET', '/attacks/active', { auth: owner, teamI
 /** Starts a request and reports whether it has settled, without waiting for it. */
 function track<T>(promise: Promise<T>) {
   const tracked = { settled: false, promise };
-  promise.then(() => (tracked.settled = true), () => (tracked.settled = true));
+  promise.then(
+    () => (tracked.settled = true),
+    () => (tracked.settled = true),
+  );
   return tracked;
 }
 
 async function waitUntilReceived(path: string) {
-  await vi.waitFor(() => expect(sim.requests.some((request) => request.path === path && request.status === 0)).toBe(true), { timeout: 5_000, interval: 5 });
+  await vi.waitFor(
+    () => expect(sim.requests.some((request) => request.path === path && request.status === 0)).toBe(true),
+    { timeout: 5_000, interval: 5 },
+  );
 }
 
 describe('status faults', () => {
@@ -43,7 +49,11 @@ describe('status faults', () => {
   it('match the method when one is given', async () => {
     sim.faults.inject({ kind: 'status', status: 500, method: 'POST', path: '/attacks/new' });
     expect((await listActive()).status).toBe(200);
-    const create = await api.call('POST', '/attacks/new', { auth: owner, teamId: platform, json: { command: { type: 'cpu' }, target: { type: 'Random' } } });
+    const create = await api.call('POST', '/attacks/new', {
+      auth: owner,
+      teamId: platform,
+      json: { command: { type: 'cpu' }, target: { type: 'Random' } },
+    });
     expect(create.status).toBe(500);
     expect(sim.state.attacks.size).toBe(0);
   });
@@ -61,7 +71,9 @@ describe('connection faults', () => {
     sim.faults.inject({ kind: 'reset', path: '/attacks/active' });
     await expect(listActive()).rejects.toThrow();
     expect((await listActive()).status).toBe(200);
-    expect(sim.requests.filter((request) => request.path === '/attacks/active').map((request) => request.status)).toEqual([0, 200]);
+    expect(
+      sim.requests.filter((request) => request.path === '/attacks/active').map((request) => request.status),
+    ).toEqual([0, 200]);
   });
 
   it('hang never answers until the faults are cleared', async () => {

@@ -26,7 +26,11 @@ describe('halting one attack', () => {
     expect(halted[0]).toMatchObject({ guid, stage: 'Halt', stage_lifecycle: 'Halting' });
 
     sim.clock.advance(1_000);
-    const second = await api.call('POST', `/attacks/${guid}/halt`, { auth: owner, teamId: platform, json: { reason: 'again' } });
+    const second = await api.call('POST', `/attacks/${guid}/halt`, {
+      auth: owner,
+      teamId: platform,
+      json: { reason: 'again' },
+    });
     expect(second.status).toBe(202);
     expect(second.json()).toEqual([]);
     const after = await attack(guid);
@@ -50,7 +54,11 @@ describe('halting one attack', () => {
     const guid = await api.createAttack(owner, platform);
     const elsewhere = await api.call('DELETE', `/attacks/${guid}`, { auth: owner, teamId: payments });
     expect(elsewhere.status).toBe(404);
-    const malformed = await api.call('POST', `/attacks/${guid}/halt`, { auth: owner, teamId: platform, json: { reason: 42 } });
+    const malformed = await api.call('POST', `/attacks/${guid}/halt`, {
+      auth: owner,
+      teamId: platform,
+      json: { reason: 42 },
+    });
     expect(malformed.status).toBe(400);
     expect((await attack(guid)).stage_lifecycle).toBe('Active');
   });
@@ -66,36 +74,55 @@ describe('halting one attack', () => {
 });
 
 describe('halting all', () => {
-  it.each(['DELETE /attacks', 'POST /attacks/halt'])('%s halts the active attacks of every team of the company, once', async (endpoint) => {
-    const [method = '', path = ''] = endpoint.split(' ');
-    const finished = await api.createAttack(owner, platform, { args: ['-l', '1'] });
-    sim.clock.advance(30_000);
-    const running = [await api.createAttack(owner, platform), await api.createAttack(owner, payments)];
+  it.each(['DELETE /attacks', 'POST /attacks/halt'])(
+    '%s halts the active attacks of every team of the company, once',
+    async (endpoint) => {
+      const [method = '', path = ''] = endpoint.split(' ');
+      const finished = await api.createAttack(owner, platform, { args: ['-l', '1'] });
+      sim.clock.advance(30_000);
+      const running = [await api.createAttack(owner, platform), await api.createAttack(owner, payments)];
 
-    const first = await api.call(method, path, { auth: owner });
-    expect(first.status).toBe(202);
-    expect(first.json().map((each: { guid: string }) => each.guid).sort()).toEqual(running.toSorted());
-    expect((await attack(running[1] ?? '', payments)).stage).toBe('Halt');
-    expect((await attack(finished)).stage).toBe('Successful');
+      const first = await api.call(method, path, { auth: owner });
+      expect(first.status).toBe(202);
+      expect(
+        first
+          .json()
+          .map((each: { guid: string }) => each.guid)
+          .sort(),
+      ).toEqual(running.toSorted());
+      expect((await attack(running[1] ?? '', payments)).stage).toBe('Halt');
+      expect((await attack(finished)).stage).toBe('Successful');
 
-    const second = await api.call(method, path, { auth: owner });
-    expect(second.status).toBe(202);
-    expect(second.json()).toEqual([]);
-  });
+      const second = await api.call(method, path, { auth: owner });
+      expect(second.status).toBe(202);
+      expect(second.json()).toEqual([]);
+    },
+  );
 
   it('POST /halts halts attacks and Kubernetes attacks', async () => {
     const guid = await api.createAttack(owner, platform);
-    const created = await api.call('POST', '/kubernetes/attacks/new', { auth: owner, teamId: platform, json: kubernetesAttack([{ clusterId: 'acme-prod', namespace: 'checkout', kind: 'Deployment', name: 'checkout' }]) });
+    const created = await api.call('POST', '/kubernetes/attacks/new', {
+      auth: owner,
+      teamId: platform,
+      json: kubernetesAttack([{ clusterId: 'acme-prod', namespace: 'checkout', kind: 'Deployment', name: 'checkout' }]),
+    });
     const answer = await api.call('POST', '/halts', { auth: owner, json: { reason: 'stop everything' } });
     expect(answer.status).toBe(202);
     expect((await attack(guid)).stage).toBe('Halt');
-    expect((await api.call('GET', `/kubernetes/attacks/${created.text}`, { auth: owner, teamId: platform })).json().stage).toBe('Halt');
+    expect(
+      (await api.call('GET', `/kubernetes/attacks/${created.text}`, { auth: owner, teamId: platform })).json().stage,
+    ).toBe('Halt');
   });
 
   it('is refused without HALT_ALL, with the company-level text', async () => {
     const guid = await api.createAttack(owner, platform);
     const sre = await api.companyAuth(sim.seed.users.sre, sim.seed.mfaCode);
-    for (const [method, path] of [['DELETE', '/attacks'], ['POST', '/attacks/halt'], ['POST', '/halts'], ['POST', '/kubernetes/attacks/halt']] as const) {
+    for (const [method, path] of [
+      ['DELETE', '/attacks'],
+      ['POST', '/attacks/halt'],
+      ['POST', '/halts'],
+      ['POST', '/kubernetes/attacks/halt'],
+    ] as const) {
       const answer = await api.call(method, path, { auth: sre });
       expect(answer.status).toBe(403);
       expect(answer.text).toBe('User requires privilege: HALT_ALL');
@@ -108,7 +135,11 @@ describe('Kubernetes attacks', () => {
   const checkout = { clusterId: 'acme-prod', namespace: 'checkout', kind: 'Deployment', name: 'checkout' };
 
   it('are created with 201 and the guid as text, listed, read and staged like attacks', async () => {
-    const created = await api.call('POST', '/kubernetes/attacks/new', { auth: owner, teamId: platform, json: kubernetesAttack([checkout]) });
+    const created = await api.call('POST', '/kubernetes/attacks/new', {
+      auth: owner,
+      teamId: platform,
+      json: kubernetesAttack([checkout]),
+    });
     expect(created.status).toBe(201);
     expect(created.text).toMatch(/^[0-9a-f-]{36}$/);
 
@@ -120,39 +151,76 @@ describe('Kubernetes attacks', () => {
       stage_lifecycle: 'Active',
       end_time: null,
       impact_definition: { cli_args: ['memory', '-l', '120', '-p', '50'] },
-      target_definition: { strategy: { k8s_objects: [{ cluster_id: 'acme-prod', namespace: 'checkout', kind: 'Deployment', name: 'checkout' }] } },
+      target_definition: {
+        strategy: {
+          k8s_objects: [{ cluster_id: 'acme-prod', namespace: 'checkout', kind: 'Deployment', name: 'checkout' }],
+        },
+      },
     });
 
-    const list = await api.call('GET', '/kubernetes/attacks', { auth: owner, teamId: platform, query: { source: 'Adhoc' } });
+    const list = await api.call('GET', '/kubernetes/attacks', {
+      auth: owner,
+      teamId: platform,
+      query: { source: 'Adhoc' },
+    });
     expect(list.json().map((each: { guid: string }) => each.guid)).toEqual([created.text]);
 
     sim.clock.advance(6_000 + 120_000 + 2_000);
-    const done = (await api.call('GET', `/kubernetes/attacks/${created.text}`, { auth: owner, teamId: platform })).json();
+    const done = (
+      await api.call('GET', `/kubernetes/attacks/${created.text}`, { auth: owner, teamId: platform })
+    ).json();
     expect(done).toMatchObject({ stage: 'Successful', stage_lifecycle: 'Complete' });
     expect(done.end_time).not.toBeNull();
   });
 
   it('end TargetNotFound when no object matches, and refuse unknown types', async () => {
-    const missing = await api.call('POST', '/kubernetes/attacks/new', { auth: owner, teamId: platform, json: kubernetesAttack([{ ...checkout, name: 'nothing' }]) });
+    const missing = await api.call('POST', '/kubernetes/attacks/new', {
+      auth: owner,
+      teamId: platform,
+      json: kubernetesAttack([{ ...checkout, name: 'nothing' }]),
+    });
     expect(missing.status).toBe(201);
     sim.clock.advance(2_000);
-    expect((await api.call('GET', `/kubernetes/attacks/${missing.text}`, { auth: owner, teamId: platform })).json().stage).toBe('TargetNotFound');
+    expect(
+      (await api.call('GET', `/kubernetes/attacks/${missing.text}`, { auth: owner, teamId: platform })).json().stage,
+    ).toBe('TargetNotFound');
 
     const unknown = await api.call('POST', '/kubernetes/attacks/new', {
-      auth: owner, teamId: platform, json: { impactDefinition: { cliArgs: ['meteor'] }, targetDefinition: { strategy: { k8sObjects: [checkout] } } },
+      auth: owner,
+      teamId: platform,
+      json: { impactDefinition: { cliArgs: ['meteor'] }, targetDefinition: { strategy: { k8sObjects: [checkout] } } },
     });
     expect(unknown.status).toBe(400);
     expect(unknown.text).toMatch(/unknown attack type/);
   });
 
   it('halt one with 202, idempotently, and all with 202', async () => {
-    const first = (await api.call('POST', '/kubernetes/attacks/new', { auth: owner, teamId: platform, json: kubernetesAttack([checkout]) })).text;
-    const second = (await api.call('POST', '/kubernetes/attacks/new', { auth: owner, teamId: payments, json: kubernetesAttack([{ clusterId: 'acme-prod', namespace: 'payments', kind: 'Deployment', name: 'payments-api' }]) })).text;
-    const stageOf = async (guid: string, teamId: string) => (await api.call('GET', `/kubernetes/attacks/${guid}`, { auth: owner, teamId })).json().stage;
+    const first = (
+      await api.call('POST', '/kubernetes/attacks/new', {
+        auth: owner,
+        teamId: platform,
+        json: kubernetesAttack([checkout]),
+      })
+    ).text;
+    const second = (
+      await api.call('POST', '/kubernetes/attacks/new', {
+        auth: owner,
+        teamId: payments,
+        json: kubernetesAttack([
+          { clusterId: 'acme-prod', namespace: 'payments', kind: 'Deployment', name: 'payments-api' },
+        ]),
+      })
+    ).text;
+    const stageOf = async (guid: string, teamId: string) =>
+      (await api.call('GET', `/kubernetes/attacks/${guid}`, { auth: owner, teamId })).json().stage;
 
-    expect((await api.call('POST', `/kubernetes/attacks/${first}/halt`, { auth: owner, teamId: platform })).status).toBe(202);
+    expect(
+      (await api.call('POST', `/kubernetes/attacks/${first}/halt`, { auth: owner, teamId: platform })).status,
+    ).toBe(202);
     sim.clock.advance(1_000);
-    expect((await api.call('POST', `/kubernetes/attacks/${first}/halt`, { auth: owner, teamId: platform })).status).toBe(202);
+    expect(
+      (await api.call('POST', `/kubernetes/attacks/${first}/halt`, { auth: owner, teamId: platform })).status,
+    ).toBe(202);
     expect(await stageOf(first, platform)).toBe('Halt');
     expect(await stageOf(second, payments)).toBe('Pending');
 
@@ -164,10 +232,17 @@ describe('Kubernetes attacks', () => {
 
   it('narrow the objects to a count or a percentage, refusing both at once', async () => {
     const cartDb = { clusterId: 'acme-prod', namespace: 'checkout', kind: 'StatefulSet', name: 'cart-db' };
-    const create = (strategy: Record<string, unknown>) => api.call('POST', '/kubernetes/attacks/new', {
-      auth: owner, teamId: platform, json: { impactDefinition: { cliArgs: ['cpu', '-l', '60'] }, targetDefinition: { strategy: { k8sObjects: [checkout, cartDb], ...strategy } } },
-    });
-    const read = async (guid: string) => (await api.call('GET', `/kubernetes/attacks/${guid}`, { auth: owner, teamId: platform })).json();
+    const create = (strategy: Record<string, unknown>) =>
+      api.call('POST', '/kubernetes/attacks/new', {
+        auth: owner,
+        teamId: platform,
+        json: {
+          impactDefinition: { cliArgs: ['cpu', '-l', '60'] },
+          targetDefinition: { strategy: { k8sObjects: [checkout, cartDb], ...strategy } },
+        },
+      });
+    const read = async (guid: string) =>
+      (await api.call('GET', `/kubernetes/attacks/${guid}`, { auth: owner, teamId: platform })).json();
 
     const counted = await read((await create({ count: 1 })).text);
     expect(counted.targets).toEqual(['acme-prod/checkout/Deployment/checkout']);
@@ -183,13 +258,37 @@ describe('Kubernetes attacks', () => {
   });
 
   it('have one execution per object, and show who created and halted them', async () => {
-    const guid = (await api.call('POST', '/kubernetes/attacks/new', { auth: owner, teamId: platform, json: kubernetesAttack([checkout]) })).text;
-    const executions = (await api.call('GET', '/executions', { auth: owner, teamId: platform, query: { taskId: guid } })).json();
-    expect(executions).toEqual([expect.objectContaining({ task_id: guid, client_id: 'acme-prod/checkout/Deployment/checkout', target_type: 'Kubernetes', stage: 'Pending' })]);
+    const guid = (
+      await api.call('POST', '/kubernetes/attacks/new', {
+        auth: owner,
+        teamId: platform,
+        json: kubernetesAttack([checkout]),
+      })
+    ).text;
+    const executions = (
+      await api.call('GET', '/executions', { auth: owner, teamId: platform, query: { taskId: guid } })
+    ).json();
+    expect(executions).toEqual([
+      expect.objectContaining({
+        task_id: guid,
+        client_id: 'acme-prod/checkout/Deployment/checkout',
+        target_type: 'Kubernetes',
+        stage: 'Pending',
+      }),
+    ]);
 
-    await api.call('POST', `/kubernetes/attacks/${guid}/halt`, { auth: owner, teamId: platform, json: { reason: 'guard fired' } });
+    await api.call('POST', `/kubernetes/attacks/${guid}/halt`, {
+      auth: owner,
+      teamId: platform,
+      json: { reason: 'guard fired' },
+    });
     const read = (await api.call('GET', `/kubernetes/attacks/${guid}`, { auth: owner, teamId: platform })).json();
-    expect(read).toMatchObject({ create_source: 'Api', create_user: sim.seed.users.owner.email, halt_reason: 'guard fired', halted_by: sim.seed.users.owner.email });
+    expect(read).toMatchObject({
+      create_source: 'Api',
+      create_user: sim.seed.users.owner.email,
+      halt_reason: 'guard fired',
+      halted_by: sim.seed.users.owner.email,
+    });
     expect(read.start_time).toBe(read.created_at);
   });
 });

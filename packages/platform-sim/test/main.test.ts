@@ -44,7 +44,12 @@ describe('npm run sim', () => {
         expect(controlUrl).toBe(url.replace(/\/v1$/, '/_control'));
         const curl = /curl .* -d '(\{"state":"Alert"\})' (\S+)/.exec(output);
         expect(curl?.[2]).toBe(`${controlUrl}/monitors/1234567/state`);
-        const changed = await request(curl![2]!, { method: 'POST', headers: { 'content-type': 'application/json' }, body: curl![1]!, dispatcher: agent });
+        const changed = await request(curl![2]!, {
+          method: 'POST',
+          headers: { 'content-type': 'application/json' },
+          body: curl![1]!,
+          dispatcher: agent,
+        });
         expect(await changed.body.json()).toEqual({ id: 1234567, name: 'checkout p99 latency', state: 'Alert' });
       } finally {
         await agent.close();

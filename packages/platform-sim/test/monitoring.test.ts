@@ -55,17 +55,29 @@ describe('monitoringA monitors', () => {
   it('answers 404 No integration exists for a company without it, or a name or domain it has not configured', async () => {
     const globex = await api.companyAuth(sim.seed.users.globex);
     const answers = [
-      await api.call('GET', `/monitoringA/monitors/${latency.id}`, { auth: globex, teamId: sim.seed.teams.globex.id, query: integrationA }),
-      await api.call('GET', '/monitoringA/monitors', { auth: globex, teamId: sim.seed.teams.globex.id, query: integrationA }),
+      await api.call('GET', `/monitoringA/monitors/${latency.id}`, {
+        auth: globex,
+        teamId: sim.seed.teams.globex.id,
+        query: integrationA,
+      }),
+      await api.call('GET', '/monitoringA/monitors', {
+        auth: globex,
+        teamId: sim.seed.teams.globex.id,
+        query: integrationA,
+      }),
       await readMonitor(latency.id, { monitoringAIntegrationName: 'someone-else' }),
       await readMonitor(latency.id, { ...integrationA, domain: 'app.elsewhere.example' }),
     ];
-    for (const answer of answers) expect({ status: answer.status, text: answer.text }).toEqual({ status: 404, text: 'No integration exists' });
+    for (const answer of answers)
+      expect({ status: answer.status, text: answer.text }).toEqual({ status: 404, text: 'No integration exists' });
   });
 
   it('searches names with searchString and pages from 0 with total_count', async () => {
     const checkout = await searchMonitors({ searchString: 'CHECKOUT' });
-    expect(checkout.json().monitors.map((monitor: { name: string }) => monitor.name)).toEqual(['checkout p99 latency', 'checkout error budget burn']);
+    expect(checkout.json().monitors.map((monitor: { name: string }) => monitor.name)).toEqual([
+      'checkout p99 latency',
+      'checkout error budget burn',
+    ]);
     expect(checkout.json().metadata).toEqual({ page: 0, per_page: 30, total_count: 2 });
 
     const first = (await searchMonitors({ perPage: '3', page: '0' })).json();
@@ -73,7 +85,10 @@ describe('monitoringA monitors', () => {
     expect(first.monitors).toHaveLength(3);
     expect(second.monitors.map((monitor: { name: string }) => monitor.name)).toEqual(['search index lag']);
     expect(second.metadata).toEqual({ page: 1, per_page: 3, total_count: 4 });
-    expect((await searchMonitors({ searchString: 'nothing like it' })).json()).toEqual({ monitors: [], metadata: { page: 0, per_page: 30, total_count: 0 } });
+    expect((await searchMonitors({ searchString: 'nothing like it' })).json()).toEqual({
+      monitors: [],
+      metadata: { page: 0, per_page: 30, total_count: 0 },
+    });
   });
 
   it('seeds one monitor whose state cannot be told', async () => {
@@ -91,7 +106,9 @@ describe('monitoringA monitors', () => {
     expect(() => sim.setMonitorState(latency.id, 'Broken' as 'OK')).toThrow(RangeError);
     expect(() => sim.setMonitorState(42, 'OK')).toThrow(/No monitor/);
     sim.reset();
-    expect((await readMonitor(latency.id, integrationA, await api.companyAuth(sim.seed.users.owner))).json().overall_state).toBe('OK');
+    expect(
+      (await readMonitor(latency.id, integrationA, await api.companyAuth(sim.seed.users.owner))).json().overall_state,
+    ).toBe('OK');
   });
 
   it('adds monitors for tests that need many guards', async () => {
@@ -109,7 +126,10 @@ describe('monitoringA monitors', () => {
     expect((await readMonitor(latency.id)).status).toBe(200);
 
     sim.rateLimitMonitoringA(1);
-    const anonymous = await api.call('GET', `/monitoringA/monitors/${latency.id}`, { teamId: platform, query: integrationA });
+    const anonymous = await api.call('GET', `/monitoringA/monitors/${latency.id}`, {
+      teamId: platform,
+      query: integrationA,
+    });
     expect(anonymous.status).toBe(401);
     expect((await readMonitor(latency.id)).status).toBe(429);
   });
@@ -118,8 +138,15 @@ describe('monitoringA monitors', () => {
     const observer = await api.companyAuth(sim.seed.users.observer);
     expect((await readMonitor(latency.id, integrationA, observer)).status).toBe(200);
     const solo = await api.companyAuth(sim.seed.users.solo);
-    const outside = await api.call('GET', `/monitoringA/monitors/${latency.id}`, { auth: solo, teamId: sim.seed.teams.payments.id, query: integrationA });
-    expect({ status: outside.status, text: outside.text }).toEqual({ status: 403, text: 'User requires privilege for target team: MINIMUM_TEAM_PRIVILEGES' });
+    const outside = await api.call('GET', `/monitoringA/monitors/${latency.id}`, {
+      auth: solo,
+      teamId: sim.seed.teams.payments.id,
+      query: integrationA,
+    });
+    expect({ status: outside.status, text: outside.text }).toEqual({
+      status: 403,
+      text: 'User requires privilege for target team: MINIMUM_TEAM_PRIVILEGES',
+    });
   });
 });
 
@@ -149,7 +176,10 @@ describe('monitoringB alerts, rules, dashboards and monitors', () => {
     expect(firing.state).toBe('firing');
     expect(firing.active_at).toBe(pending.active_at);
     sim.setAlertState('CheckoutErrorRate', 'inactive');
-    expect((await alerts({ name: 'CheckoutErrorRate' })).json()[0]).toMatchObject({ state: 'inactive', active_at: null });
+    expect((await alerts({ name: 'CheckoutErrorRate' })).json()[0]).toMatchObject({
+      state: 'inactive',
+      active_at: null,
+    });
     expect(() => sim.setAlertState('Nope', 'firing')).toThrow(/No alert/);
     expect(() => sim.setAlertState('CheckoutErrorRate', 'on fire' as 'firing')).toThrow(RangeError);
   });
@@ -157,16 +187,31 @@ describe('monitoringB alerts, rules, dashboards and monitors', () => {
   it('lists rules and dashboards, and the alert rules as monitors by integration name', async () => {
     const rules = await api.call('GET', '/monitoringB/rules', { auth: owner, teamId: platform, query: integrationB });
     expect(rules.json()).toEqual(expect.arrayContaining([expect.objectContaining({ name: expect.any(String) })]));
-    const dashboards = await api.call('GET', '/monitoringB/dashboards', { auth: owner, teamId: platform, query: { ...integrationB, name: 'Checkout overview' } });
-    expect(dashboards.json()).toEqual([{ name: 'Checkout overview', uid: 'checkout-overview', url: `${b.uri}/d/checkout-overview` }]);
+    const dashboards = await api.call('GET', '/monitoringB/dashboards', {
+      auth: owner,
+      teamId: platform,
+      query: { ...integrationB, name: 'Checkout overview' },
+    });
+    expect(dashboards.json()).toEqual([
+      { name: 'Checkout overview', uid: 'checkout-overview', url: `${b.uri}/d/checkout-overview` },
+    ]);
 
     sim.setAlertState('CartLatencyHigh', 'firing');
-    const monitors = await api.call('GET', '/monitoringB/monitors', { auth: owner, teamId: platform, query: { monitoringBIntegrationName: b.integrationName, searchString: 'cart' } });
+    const monitors = await api.call('GET', '/monitoringB/monitors', {
+      auth: owner,
+      teamId: platform,
+      query: { monitoringBIntegrationName: b.integrationName, searchString: 'cart' },
+    });
     expect(monitors.json()).toEqual([{ name: 'CartLatencyHigh', id: expect.any(String), state: 'firing' }]);
   });
 
   it('answers 400 Bad request without the URI or integration name', async () => {
-    for (const path of ['/monitoringB/alerts', '/monitoringB/rules', '/monitoringB/dashboards', '/monitoringB/monitors']) {
+    for (const path of [
+      '/monitoringB/alerts',
+      '/monitoringB/rules',
+      '/monitoringB/dashboards',
+      '/monitoringB/monitors',
+    ]) {
       const answer = await api.call('GET', path, { auth: owner, teamId: platform });
       expect({ path, status: answer.status, text: answer.text }).toEqual({ path, status: 400, text: 'Bad request' });
     }
@@ -177,7 +222,11 @@ describe('monitoringB alerts, rules, dashboards and monitors', () => {
     const team = sim.seed.teams.globex.id;
     for (const answer of [
       await api.call('GET', '/monitoringB/alerts', { auth: globex, teamId: team, query: integrationB }),
-      await api.call('GET', '/monitoringB/monitors', { auth: globex, teamId: team, query: { monitoringBIntegrationName: b.integrationName } }),
+      await api.call('GET', '/monitoringB/monitors', {
+        auth: globex,
+        teamId: team,
+        query: { monitoringBIntegrationName: b.integrationName },
+      }),
       await alerts({ monitoringBUri: 'https://alerts.elsewhere.example' }),
     ]) {
       expect({ status: answer.status, text: answer.text }).toEqual({ status: 404, text: 'No integration exists' });

@@ -53,7 +53,9 @@ describe('paged attack lists', () => {
     const viaSynonym = await page('/attacks/active/paged', { pageSize: '2', page_token: token });
     expect(viaSynonym.items.map((attack) => attack.guid)).toEqual([guids[2], guids[1]]);
 
-    for (const query of [{ pageToken: 'not-a-token' }, { pageSize: '0' }, { pageSize: 'ten' }] as Array<Record<string, string>>) {
+    for (const query of [{ pageToken: 'not-a-token' }, { pageSize: '0' }, { pageSize: 'ten' }] as Array<
+      Record<string, string>
+    >) {
       const answer = await api.call('GET', '/attacks/active/paged', { auth: owner, teamId: platform, query });
       expect(answer.status).toBe(400);
       expect(answer.text).toMatch(/^Bad request/);
@@ -68,7 +70,8 @@ describe('paged attack lists', () => {
 
   it('keeps later pages stable when an attack already listed finishes between two calls', async () => {
     const older = [];
-    for (let index = 0; index < 4; index++) older.push(await api.createAttack(owner, platform, { args: ['-l', '600'] }));
+    for (let index = 0; index < 4; index++)
+      older.push(await api.createAttack(owner, platform, { args: ['-l', '600'] }));
     const shortest = await api.createAttack(owner, platform, { args: ['-l', '1'] });
 
     const first = await page('/attacks/active/paged', { pageSize: '2' });

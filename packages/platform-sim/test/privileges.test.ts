@@ -69,8 +69,12 @@ const platform = sim.seed.teams.platform.id;
 const payments = sim.seed.teams.payments.id;
 // A member of the company whose company role carries no privilege at all.
 sim.state.addUser({
-  id: randomUUID(), email: 'suspended@acme.test', password: 'chaos-demo-1', companyId: sim.seed.company.id,
-  companyRoles: [], teamRoles: new Map([[platform, 'TEAM_OBSERVER']]),
+  id: randomUUID(),
+  email: 'suspended@acme.test',
+  password: 'chaos-demo-1',
+  companyId: sim.seed.company.id,
+  companyRoles: [],
+  teamRoles: new Map([[platform, 'TEAM_OBSERVER']]),
 });
 
 function concretePath(path: string): string {
@@ -78,7 +82,10 @@ function concretePath(path: string): string {
 }
 
 /** Callers that lack `privilege`: a company session and a team session, with the teamId they send. */
-async function callersLacking(level: Level, privilege: string): Promise<Array<{ who: string; auth: string; teamId?: string }>> {
+async function callersLacking(
+  level: Level,
+  privilege: string,
+): Promise<Array<{ who: string; auth: string; teamId?: string }>> {
   const { users } = sim.seed;
   if (level === 'company') {
     if (privilege === 'MINIMUM_COMPANY_PRIVILEGES') {
@@ -102,7 +109,11 @@ async function callersLacking(level: Level, privilege: string): Promise<Array<{ 
   // Solo belongs to Platform only, so it has no privilege on Payments.
   return [
     { who: 'company session of a non-member', auth: await api.companyAuth(users.solo), teamId: payments },
-    { who: 'team session of another org', auth: (await api.teamSessions(users.solo))[0]?.header ?? '', teamId: payments },
+    {
+      who: 'team session of another org',
+      auth: (await api.teamSessions(users.solo))[0]?.header ?? '',
+      teamId: payments,
+    },
   ];
 }
 
@@ -111,8 +122,11 @@ describe('privileges of every served endpoint', () => {
     expect(served.map(({ key }) => key).sort()).toEqual(Object.keys(documented).sort());
     for (const { route, key } of served) {
       const expected = documented[key];
-      expect({ key, scope: route.access.scope, privilege: 'privilege' in route.access ? route.access.privilege : undefined })
-        .toEqual({ key, scope: expected?.level, privilege: expected?.privilege });
+      expect({
+        key,
+        scope: route.access.scope,
+        privilege: 'privilege' in route.access ? route.access.privilege : undefined,
+      }).toEqual({ key, scope: expected?.level, privilege: expected?.privilege });
     }
   });
 
@@ -120,15 +134,27 @@ describe('privileges of every served endpoint', () => {
     '%s answers 403 with the documented text to callers lacking the privilege',
     async (key, route) => {
       const { level, privilege = '' } = documented[key] ?? open;
-      const expectedText = level === 'team' ? `User requires privilege for target team: ${privilege}` : `User requires privilege: ${privilege}`;
+      const expectedText =
+        level === 'team'
+          ? `User requires privilege for target team: ${privilege}`
+          : `User requires privilege: ${privilege}`;
       for (const caller of await callersLacking(level, privilege)) {
-        const answer = await api.call(route.method, concretePath(route.path), { auth: caller.auth, ...(caller.teamId ? { teamId: caller.teamId } : {}) });
-        expect({ who: caller.who, status: answer.status, text: answer.text }).toEqual({ who: caller.who, status: 403, text: expectedText });
+        const answer = await api.call(route.method, concretePath(route.path), {
+          auth: caller.auth,
+          ...(caller.teamId ? { teamId: caller.teamId } : {}),
+        });
+        expect({ who: caller.who, status: answer.status, text: answer.text }).toEqual({
+          who: caller.who,
+          status: 403,
+          text: expectedText,
+        });
       }
     },
   );
 
-  it.each(served.filter(({ key }) => documented[key]?.level !== 'public').map(({ route, key }) => [key, route] as const))(
+  it.each(
+    served.filter(({ key }) => documented[key]?.level !== 'public').map(({ route, key }) => [key, route] as const),
+  )(
     '%s answers 401 asking for credentials without a session, and lets a privileged caller through',
     async (_key, route) => {
       const path = concretePath(route.path);
@@ -137,20 +163,22 @@ describe('privileges of every served endpoint', () => {
       expect(anonymous.text).toMatch(/proper credentials.*Authorization header/);
 
       const owner = await api.companyAuth(sim.seed.users.owner);
-      const allowed = await api.call(route.method, path, { auth: owner, ...(route.access.scope === 'team' ? { teamId: platform } : {}) });
+      const allowed = await api.call(route.method, path, {
+        auth: owner,
+        ...(route.access.scope === 'team' ? { teamId: platform } : {}),
+      });
       expect([401, 403]).not.toContain(allowed.status);
     },
   );
 
-  it.each(served.filter(({ key }) => documented[key]?.level === 'public').map(({ route, key }) => [key, route] as const))(
-    '%s needs no session',
-    async (key, route) => {
-      const { solo, sre } = sim.seed.users;
-      const form: Record<string, string> = key.includes('/mfa/')
-        ? { email: sre.email, password: sre.password, token: sim.seed.mfaCode }
-        : { email: solo.email, password: solo.password };
-      const answer = await api.call(route.method, concretePath(route.path), { form });
-      expect(answer.status).toBe(200);
-    },
-  );
+  it.each(
+    served.filter(({ key }) => documented[key]?.level === 'public').map(({ route, key }) => [key, route] as const),
+  )('%s needs no session', async (key, route) => {
+    const { solo, sre } = sim.seed.users;
+    const form: Record<string, string> = key.includes('/mfa/')
+      ? { email: sre.email, password: sre.password, token: sim.seed.mfaCode }
+      : { email: solo.email, password: solo.password };
+    const answer = await api.call(route.method, concretePath(route.path), { form });
+    expect(answer.status).toBe(200);
+  });
 });

@@ -14,14 +14,21 @@ beforeEach(async () => {
 const attack = (guid: string) => api.getAttack(owner, platform, guid);
 
 async function activeGuids(): Promise<string[]> {
-  return (await api.call('GET', '/attacks/active', { auth: owner, teamId: platform })).json().map((each: { guid: string }) => each.guid);
+  return (await api.call('GET', '/attacks/active', { auth: owner, teamId: platform }))
+    .json()
+    .map((each: { guid: string }) => each.guid);
 }
 
 describe('stages', () => {
   it('run Pending, Distributed, Initializing, Running for the length, TearingDown, Successful', async () => {
     const guid = await api.createAttack(owner, platform, { args: ['-l', '60'] });
     const created = await attack(guid);
-    expect(created).toMatchObject({ stage: 'Pending', stage_lifecycle: 'Active', end_time: null, updated_at: created.created_at });
+    expect(created).toMatchObject({
+      stage: 'Pending',
+      stage_lifecycle: 'Active',
+      end_time: null,
+      updated_at: created.created_at,
+    });
 
     const seen: Array<[string, string]> = [];
     for (const step of [15_000, 10_000, 10_000, 50_000, 10_000, 10_000]) {
@@ -49,10 +56,19 @@ describe('stages', () => {
     sim.clock.advance(35_000);
     expect((await attack(guid)).stage).toBe('Running');
 
-    const halt = await api.call('POST', `/attacks/${guid}/halt`, { auth: owner, teamId: platform, json: { reason: 'error budget burnt' } });
+    const halt = await api.call('POST', `/attacks/${guid}/halt`, {
+      auth: owner,
+      teamId: platform,
+      json: { reason: 'error budget burnt' },
+    });
     expect(halt.status).toBe(202);
     const halting = await attack(guid);
-    expect(halting).toMatchObject({ stage: 'Halt', stage_lifecycle: 'Halting', end_time: null, halt_reason: 'error budget burnt' });
+    expect(halting).toMatchObject({
+      stage: 'Halt',
+      stage_lifecycle: 'Halting',
+      end_time: null,
+      halt_reason: 'error budget burnt',
+    });
     expect(await activeGuids()).toEqual([guid]);
 
     sim.clock.advance(15_000);

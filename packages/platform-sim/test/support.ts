@@ -47,7 +47,13 @@ export class SimApi {
       headers['content-type'] = 'application/json';
       body = JSON.stringify(options.json);
     }
-    const response = await request(url, { method: method as 'GET', headers, body, dispatcher: this.agent, signal: options.signal });
+    const response = await request(url, {
+      method: method as 'GET',
+      headers,
+      body,
+      dispatcher: this.agent,
+      signal: options.signal,
+    });
     const text = await response.body.text();
     return {
       status: response.statusCode,
@@ -80,11 +86,18 @@ export class SimApi {
   }
 
   /** Starts an attack with POST /attacks/new and returns its guid. */
-  async createAttack(auth: string, teamId: string, input: { type?: string; args?: string[]; target?: unknown } = {}): Promise<string> {
+  async createAttack(
+    auth: string,
+    teamId: string,
+    input: { type?: string; args?: string[]; target?: unknown } = {},
+  ): Promise<string> {
     const answer = await this.call('POST', '/attacks/new', {
       auth,
       teamId,
-      json: { command: { type: input.type ?? 'cpu', args: input.args ?? ['-l', '60'] }, target: input.target ?? { type: 'Random' } },
+      json: {
+        command: { type: input.type ?? 'cpu', args: input.args ?? ['-l', '60'] },
+        target: input.target ?? { type: 'Random' },
+      },
     });
     if (answer.status !== 201) throw new Error(`Attack not created: ${answer.status} ${answer.text}`);
     return answer.text;
@@ -132,7 +145,10 @@ export interface CompanySession {
  * after each test, unless `keepState` (for a file that adds to the seed once for all its tests),
  * and it stops after the file's last test.
  */
-export async function simulatorForFile(options: SimulatorOptions = {}, { keepState = false } = {}): Promise<{ sim: Simulator; api: SimApi }> {
+export async function simulatorForFile(
+  options: SimulatorOptions = {},
+  { keepState = false } = {},
+): Promise<{ sim: Simulator; api: SimApi }> {
   const sim = await startSimulator(options);
   const api = new SimApi(sim);
   if (!keepState) afterEach(() => sim.reset());

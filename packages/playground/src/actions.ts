@@ -60,11 +60,18 @@ function expectAck(response: BotResponse | undefined): void {
 }
 
 /** Clicks the button at `index` among the surface's buttons, if it is still the one the page showed. */
-export async function clickButton(person: SlackPerson, ref: SurfaceRef, index: number, actionId: string, confirmed: boolean): Promise<void> {
+export async function clickButton(
+  person: SlackPerson,
+  ref: SurfaceRef,
+  index: number,
+  actionId: string,
+  confirmed: boolean,
+): Promise<void> {
   const surface = findSurface(person, ref);
   const buttons = surface.buttons();
   const button = buttons[index];
-  if (button === undefined || button.actionId !== actionId) throw new PlaygroundError(409, 'That button is no longer there.');
+  if (button === undefined || button.actionId !== actionId)
+    throw new PlaygroundError(409, 'That button is no longer there.');
   // Several buttons may share a text (a Halt on each row of a list): press this one of them.
   const sameText = buttons.slice(0, index).filter((candidate) => candidate.text === button.text).length;
   expectAck(await surface.click(button.text, { confirm: confirmed, index: sameText }));
@@ -83,7 +90,13 @@ function inputBlock(blocks: readonly unknown[], label: string): { dispatch_actio
  * multi-select. In a modal's input block without dispatch_action Slack only keeps the choice
  * (after a search, for an external select); anywhere else it also tells the app.
  */
-export async function chooseOption(person: SlackPerson, ref: SurfaceRef, label: string, option: string, remove = false): Promise<void> {
+export async function chooseOption(
+  person: SlackPerson,
+  ref: SurfaceRef,
+  label: string,
+  option: string,
+  remove = false,
+): Promise<void> {
   if (ref.kind === 'modal') {
     const modal = currentModal(person, ref.viewId);
     if (remove) {
@@ -95,11 +108,16 @@ export async function chooseOption(person: SlackPerson, ref: SurfaceRef, label: 
       return;
     }
   }
-  if (remove) throw new PlaygroundError(400, 'Only a dialog\'s multi-selects let you take a choice off.');
+  if (remove) throw new PlaygroundError(400, "Only a dialog's multi-selects let you take a choice off.");
   expectAck(await findSurface(person, ref).select(label, option));
 }
 
-export function searchOptions(person: SlackPerson, viewId: string, label: string, query: string): Promise<OptionInfo[]> {
+export function searchOptions(
+  person: SlackPerson,
+  viewId: string,
+  label: string,
+  query: string,
+): Promise<OptionInfo[]> {
   return currentModal(person, viewId).search(label, query);
 }
 
@@ -108,7 +126,12 @@ export function fillFields(modal: ModalDriver, fields: readonly FieldValue[]): v
   for (const { label, value } of fields) modal.fill(label, value);
 }
 
-export async function submitModal(person: SlackPerson, viewId: string, fields: readonly FieldValue[], labels: ModalLabelBook): Promise<void> {
+export async function submitModal(
+  person: SlackPerson,
+  viewId: string,
+  fields: readonly FieldValue[],
+  labels: ModalLabelBook,
+): Promise<void> {
   const modal = currentModal(person, viewId);
   fillFields(modal, fields);
   const response = await modal.submit();

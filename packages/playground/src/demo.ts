@@ -58,7 +58,9 @@ export async function demoSessionKey(dataDir: string): Promise<string> {
     });
   }
   if (Buffer.from(key, 'base64').length !== 32) {
-    throw new Error(`${file} does not hold a session key (32 random bytes in base64); delete it and start again to make a new one.`);
+    throw new Error(
+      `${file} does not hold a session key (32 random bytes in base64); delete it and start again to make a new one.`,
+    );
   }
   return key;
 }
@@ -69,8 +71,13 @@ export function demoLogins(sim: Simulator): LoginHints {
   const logins: DemoLogin[] = Object.values(seed.users).map(({ email, id }) => {
     const user = state.users.get(id);
     const company = user === undefined ? '' : (state.companies.get(user.companyId)?.name ?? '');
-    const teams = user === undefined ? [] : [...user.teamRoles].map(([teamId, role]) =>
-      `${state.teams.get(teamId)?.name ?? teamId} (${role.replace(/^TEAM_/, '').toLowerCase()})`);
+    const teams =
+      user === undefined
+        ? []
+        : [...user.teamRoles].map(
+            ([teamId, role]) =>
+              `${state.teams.get(teamId)?.name ?? teamId} (${role.replace(/^TEAM_/, '').toLowerCase()})`,
+          );
     const mfa = user?.mfaCode !== undefined ? ', asks for the MFA code' : '';
     return { email, summary: `${company}: ${teams.join(', ')}${mfa}` };
   });
@@ -97,7 +104,9 @@ export function demoBanner(demo: Demo, options: { logFile?: string } = {}): stri
     ...demo.hints.logins.map((login) => `  ${login.email.padEnd(width)}  ${login.summary}`),
     `MFA code: ${demo.hints.mfaCode}`,
     '',
-    ...(options.logFile !== undefined ? [`The bot's log goes to ${options.logFile}; set LOG_LEVEL (such as LOG_LEVEL=debug) to print it here instead.`] : []),
+    ...(options.logFile !== undefined
+      ? [`The bot's log goes to ${options.logFile}; set LOG_LEVEL (such as LOG_LEVEL=debug) to print it here instead.`]
+      : []),
     'To run against a real Slack workspace instead, see "Running against Slack" in the README.',
     'Ctrl-C stops everything.',
   ].join('\n');
@@ -108,7 +117,8 @@ export async function startDemo(options: DemoOptions): Promise<Demo> {
   const sessionKey = await demoSessionKey(dataDir);
   // The simulator and the fake Slack start from their seed every time, so what the last run
   // stored (sessions, live cards the poller would keep looking for) refers to nothing any more.
-  for (const file of [STORE_FILE, `${STORE_FILE}-journal`, `${STORE_FILE}-wal`, `${STORE_FILE}-shm`]) await rm(join(dataDir, file), { force: true });
+  for (const file of [STORE_FILE, `${STORE_FILE}-journal`, `${STORE_FILE}-wal`, `${STORE_FILE}-shm`])
+    await rm(join(dataDir, file), { force: true });
   // Everything started so far, stopped in reverse if a later part fails to start.
   const stops: Array<() => Promise<void>> = [];
   const stopAll = async () => {
@@ -144,7 +154,10 @@ export async function startDemo(options: DemoOptions): Promise<Demo> {
     // The simulator's certificate is its own; only the bot's platform client trusts it.
     const agent = new Agent({ connect: { ca: sim.ca } });
     stops.push(() => agent.close());
-    const deps = createDeps(config, { logger: createLogger(config.logLevel, options.logDestination), dispatcher: agent });
+    const deps = createDeps(config, {
+      logger: createLogger(config.logLevel, options.logDestination),
+      dispatcher: agent,
+    });
     const bot = await startBot(deps, { port: 0 });
     stops.push(() => bot.stop());
     fake.setBotUrl(`http://127.0.0.1:${bot.port}/slack/events`);

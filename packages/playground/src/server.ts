@@ -10,10 +10,26 @@ import { isIP, type AddressInfo } from 'node:net';
 import type { FakeSlack, SlackPerson } from '@faultline/fake-slack';
 import { z } from 'zod';
 import {
-  chooseOption, clickButton, closeModal, currentModal, fieldValue, fillFields, openHome, PlaygroundError, runCommand,
-  searchOptions, submitModal, surfaceRef,
+  chooseOption,
+  clickButton,
+  closeModal,
+  currentModal,
+  fieldValue,
+  fillFields,
+  openHome,
+  PlaygroundError,
+  runCommand,
+  searchOptions,
+  submitModal,
+  surfaceRef,
 } from './actions.ts';
-import { PLAYGROUND_CHANNELS, PLAYGROUND_PEOPLE, type LoginHints, type PlaygroundChannel, type PlaygroundPerson } from './directory.ts';
+import {
+  PLAYGROUND_CHANNELS,
+  PLAYGROUND_PEOPLE,
+  type LoginHints,
+  type PlaygroundChannel,
+  type PlaygroundPerson,
+} from './directory.ts';
 import { SimulatorPanel, type SimulatorControl } from './simulator-panel.ts';
 import { ModalLabelBook, personState } from './view-state.ts';
 
@@ -56,7 +72,8 @@ const STATIC_FILES: Record<string, { file: string; type: string }> = {
 };
 
 const SECURITY_HEADERS = {
-  'content-security-policy': "default-src 'self'; img-src 'self' data:; frame-ancestors 'none'; form-action 'none'; base-uri 'none'",
+  'content-security-policy':
+    "default-src 'self'; img-src 'self' data:; frame-ancestors 'none'; form-action 'none'; base-uri 'none'",
   'x-content-type-options': 'nosniff',
   'referrer-policy': 'no-referrer',
 };
@@ -67,8 +84,21 @@ const MAX_BODY_BYTES = 64 * 1024;
 const personField = { person: z.string() };
 const bodies = {
   command: z.object({ ...personField, channel: z.string(), text: z.string().max(4_000) }),
-  click: z.object({ ...personField, surface: surfaceRef, index: z.number().int().nonnegative(), actionId: z.string(), confirmed: z.boolean().default(false), fields: z.array(fieldValue).max(100).default([]) }),
-  choose: z.object({ ...personField, surface: surfaceRef, label: z.string(), option: z.string(), remove: z.boolean().default(false) }),
+  click: z.object({
+    ...personField,
+    surface: surfaceRef,
+    index: z.number().int().nonnegative(),
+    actionId: z.string(),
+    confirmed: z.boolean().default(false),
+    fields: z.array(fieldValue).max(100).default([]),
+  }),
+  choose: z.object({
+    ...personField,
+    surface: surfaceRef,
+    label: z.string(),
+    option: z.string(),
+    remove: z.boolean().default(false),
+  }),
   search: z.object({ ...personField, viewId: z.string(), label: z.string(), query: z.string().max(200) }),
   fill: z.object({ ...personField, viewId: z.string(), fields: z.array(fieldValue).max(100) }),
   submit: z.object({ ...personField, viewId: z.string(), fields: z.array(fieldValue).max(100).default([]) }),
@@ -81,12 +111,19 @@ export async function startPlayground(options: PlaygroundOptions): Promise<Playg
   const host = options.host ?? '127.0.0.1';
   const command = options.command ?? '/chaos';
   const channels = options.channels ?? PLAYGROUND_CHANNELS;
-  const people = new Map((options.people ?? PLAYGROUND_PEOPLE).map((profile) => [profile.id, fake.user(profile.id, { name: profile.name })]));
+  const people = new Map(
+    (options.people ?? PLAYGROUND_PEOPLE).map((profile) => [profile.id, fake.user(profile.id, { name: profile.name })]),
+  );
   const labels = new ModalLabelBook(fake);
   const logger = options.logger;
   const publicDir = new URL('./public/', import.meta.url);
-  const files = new Map(await Promise.all(Object.entries(STATIC_FILES).map(async ([path, { file, type }]) =>
-    [path, { type, body: await readFile(new URL(file, publicDir)) }] as const)));
+  const files = new Map(
+    await Promise.all(
+      Object.entries(STATIC_FILES).map(
+        async ([path, { file, type }]) => [path, { type, body: await readFile(new URL(file, publicDir)) }] as const,
+      ),
+    ),
+  );
   const simulator = options.simulator === undefined ? undefined : new SimulatorPanel(options.simulator);
   const directory = {
     command,
@@ -107,7 +144,8 @@ export async function startPlayground(options: PlaygroundOptions): Promise<Playg
   }
 
   function channel(id: string): string {
-    if (!channels.some((candidate) => candidate.id === id)) throw new PlaygroundError(404, 'No such channel in the playground.');
+    if (!channels.some((candidate) => candidate.id === id))
+      throw new PlaygroundError(404, 'No such channel in the playground.');
     return id;
   }
 
@@ -130,7 +168,8 @@ export async function startPlayground(options: PlaygroundOptions): Promise<Playg
       const input = bodies.click.parse(body);
       const who = person(input.person);
       // What the person typed into a modal goes with a click in it, as in Slack's block_actions.
-      if (input.surface.kind === 'modal' && input.fields.length) fillFields(currentModal(who, input.surface.viewId), input.fields);
+      if (input.surface.kind === 'modal' && input.fields.length)
+        fillFields(currentModal(who, input.surface.viewId), input.fields);
       await clickButton(who, input.surface, input.index, input.actionId, input.confirmed);
       return {};
     },
@@ -175,7 +214,8 @@ export async function startPlayground(options: PlaygroundOptions): Promise<Playg
 
   /** The Host values the page is served under; filled in once the port is known. */
   const ownHosts = new Set<string>();
-  const isOwnHost = (hostHeader: string | undefined) => hostHeader !== undefined && ownHosts.has(hostHeader.toLowerCase());
+  const isOwnHost = (hostHeader: string | undefined) =>
+    hostHeader !== undefined && ownHosts.has(hostHeader.toLowerCase());
 
   async function handle(request: IncomingMessage, response: ServerResponse): Promise<void> {
     const url = new URL(request.url ?? '/', 'http://playground.invalid');
@@ -188,7 +228,11 @@ export async function startPlayground(options: PlaygroundOptions): Promise<Playg
       if (url.pathname === '/api/directory') return sendJson(request, response, 200, directory);
       if (url.pathname === '/api/simulator') return sendJson(request, response, 200, await simulatorPanel().view());
       if (url.pathname === '/api/state') {
-        const state = personState(person(url.searchParams.get('person') ?? ''), channel(url.searchParams.get('channel') ?? ''), labels);
+        const state = personState(
+          person(url.searchParams.get('person') ?? ''),
+          channel(url.searchParams.get('channel') ?? ''),
+          labels,
+        );
         return sendJson(request, response, 200, state);
       }
       throw new PlaygroundError(404, 'Not found.');
@@ -197,7 +241,8 @@ export async function startPlayground(options: PlaygroundOptions): Promise<Playg
     const action = actions[url.pathname];
     if (request.method !== 'POST' || action === undefined) throw new PlaygroundError(404, 'Not found.');
     // JSON only: a cross-site form cannot send it without a preflight this server never answers.
-    if (!(request.headers['content-type'] ?? '').startsWith('application/json')) throw new PlaygroundError(415, 'Send JSON.');
+    if (!(request.headers['content-type'] ?? '').startsWith('application/json'))
+      throw new PlaygroundError(415, 'Send JSON.');
     const origin = request.headers.origin;
     if (origin !== undefined && !isOwnHost(URL.canParse(origin) ? new URL(origin).host : undefined)) {
       throw new PlaygroundError(403, 'Open the playground at its own address.');
@@ -223,7 +268,8 @@ export async function startPlayground(options: PlaygroundOptions): Promise<Playg
   });
   const { port } = server.address() as AddressInfo;
   const urlHost = host.includes(':') ? `[${host}]` : host;
-  for (const name of [urlHost, ...(isLoopbackHost(host) ? ['127.0.0.1', 'localhost', '[::1]'] : [])]) ownHosts.add(`${name}:${port}`.toLowerCase());
+  for (const name of [urlHost, ...(isLoopbackHost(host) ? ['127.0.0.1', 'localhost', '[::1]'] : [])])
+    ownHosts.add(`${name}:${port}`.toLowerCase());
 
   return {
     url: `http://${urlHost}:${port}/`,
@@ -259,7 +305,13 @@ async function readJson(request: IncomingMessage): Promise<unknown> {
   return JSON.parse(Buffer.concat(chunks).toString('utf8'));
 }
 
-function send(response: ServerResponse, status: number, body: Buffer | string, type: string, extra: Record<string, string> = {}): void {
+function send(
+  response: ServerResponse,
+  status: number,
+  body: Buffer | string,
+  type: string,
+  extra: Record<string, string> = {},
+): void {
   response.writeHead(status, { 'content-type': type, 'cache-control': 'no-store', ...SECURITY_HEADERS, ...extra });
   response.end(body);
 }

@@ -55,7 +55,12 @@ export class SimulatorPanel {
     await this.#call('POST', `/alerts/${encodeURIComponent(name)}/state`, { state }, `alert ${name}`);
   }
 
-  async #call(method: 'GET' | 'POST', path: string, body?: unknown, what = 'what the platform watches'): Promise<unknown> {
+  async #call(
+    method: 'GET' | 'POST',
+    path: string,
+    body?: unknown,
+    what = 'what the platform watches',
+  ): Promise<unknown> {
     let response: Dispatcher.ResponseData;
     try {
       response = await request(`${this.#control.controlUrl}${path}`, {

@@ -1,4 +1,3 @@
-
 /** A message as the page draws it; replies only on top-level messages. */
 export interface MessageState {
   ts: string;
@@ -73,7 +72,10 @@ export class ModalLabelBook {
     if (body === null || typeof body !== 'object') return;
     const { response_action: action, view } = body as { response_action?: unknown; view?: unknown };
     if ((action !== 'update' && action !== 'push') || view === null || typeof view !== 'object') return;
-    this.fromResponseActions.set(viewId, { ...labelsOf(view as Record<string, unknown>), afterCall: this.fake.calls.length });
+    this.fromResponseActions.set(viewId, {
+      ...labelsOf(view as Record<string, unknown>),
+      afterCall: this.fake.calls.length,
+    });
   }
 
   labels(viewId: string): ModalLabels {

@@ -12,17 +12,61 @@ import { DRAWN_BLOCKS, DRAWN_ELEMENTS } from '../src/public/blocks.js';
 const botSource = new URL('../../../src/', import.meta.url).pathname;
 
 /** Slack's block types and where its elements may sit (api.slack.com/reference/block-kit). */
-const SLACK_BLOCKS = new Set(['actions', 'context', 'context_actions', 'divider', 'file', 'header', 'image', 'input', 'markdown', 'rich_text', 'section', 'table', 'video']);
-const ACTION_ONLY_ELEMENTS = new Set(['button', 'overflow', 'workflow_button', 'icon_button', 'feedback_buttons', 'image']);
+const SLACK_BLOCKS = new Set([
+  'actions',
+  'context',
+  'context_actions',
+  'divider',
+  'file',
+  'header',
+  'image',
+  'input',
+  'markdown',
+  'rich_text',
+  'section',
+  'table',
+  'video',
+]);
+const ACTION_ONLY_ELEMENTS = new Set([
+  'button',
+  'overflow',
+  'workflow_button',
+  'icon_button',
+  'feedback_buttons',
+  'image',
+]);
 const INPUT_ELEMENTS = new Set([
-  'checkboxes', 'datepicker', 'datetimepicker', 'email_text_input', 'file_input', 'number_input', 'plain_text_input', 'radio_buttons',
-  'rich_text_input', 'timepicker', 'url_text_input', 'static_select', 'external_select', 'users_select', 'conversations_select',
-  'channels_select', 'multi_static_select', 'multi_external_select', 'multi_users_select', 'multi_conversations_select', 'multi_channels_select',
+  'checkboxes',
+  'datepicker',
+  'datetimepicker',
+  'email_text_input',
+  'file_input',
+  'number_input',
+  'plain_text_input',
+  'radio_buttons',
+  'rich_text_input',
+  'timepicker',
+  'url_text_input',
+  'static_select',
+  'external_select',
+  'users_select',
+  'conversations_select',
+  'channels_select',
+  'multi_static_select',
+  'multi_external_select',
+  'multi_users_select',
+  'multi_conversations_select',
+  'multi_channels_select',
 ]);
 
 function sourceFiles(dir: string): string[] {
   return readdirSync(dir, { withFileTypes: true }).flatMap((entry) =>
-    entry.isDirectory() ? sourceFiles(join(dir, entry.name)) : entry.name.endsWith('.ts') ? [join(dir, entry.name)] : []);
+    entry.isDirectory()
+      ? sourceFiles(join(dir, entry.name))
+      : entry.name.endsWith('.ts')
+        ? [join(dir, entry.name)]
+        : [],
+  );
 }
 
 /** Every `type: '…'` literal in the bot's source: the block and element types it can build. */
@@ -37,10 +81,14 @@ function typesInBotSource(): Set<string> {
 describe('the playground draws what the bot sends', () => {
   const used = typesInBotSource();
 
-  it('finds the bot\'s Block Kit in its source', () => {
+  it("finds the bot's Block Kit in its source", () => {
     // A scan that found nothing would pass below without checking anything.
-    expect([...used].filter((type) => SLACK_BLOCKS.has(type))).toEqual(expect.arrayContaining(['section', 'input', 'actions']));
-    expect([...used].filter((type) => INPUT_ELEMENTS.has(type))).toEqual(expect.arrayContaining(['plain_text_input', 'static_select']));
+    expect([...used].filter((type) => SLACK_BLOCKS.has(type))).toEqual(
+      expect.arrayContaining(['section', 'input', 'actions']),
+    );
+    expect([...used].filter((type) => INPUT_ELEMENTS.has(type))).toEqual(
+      expect.arrayContaining(['plain_text_input', 'static_select']),
+    );
   });
 
   it('draws every block type the bot uses', () => {
@@ -59,6 +107,7 @@ describe('the playground draws what the bot sends', () => {
   });
 
   it('draws the selects whose values are ids or lists', () => {
-    for (const type of ['conversations_select', 'channels_select', 'users_select', 'multi_static_select']) expect(DRAWN_ELEMENTS.input.has(type)).toBe(true);
+    for (const type of ['conversations_select', 'channels_select', 'users_select', 'multi_static_select'])
+      expect(DRAWN_ELEMENTS.input.has(type)).toBe(true);
   });
 });

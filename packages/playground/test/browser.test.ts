@@ -12,7 +12,11 @@ import { hasChromium, skipNote, useDemoInBrowser } from './support/browser.ts';
 const waitMs = 15_000;
 
 describe.skipIf(!hasChromium)(skipNote('the playground in a browser'), { timeout: 60_000 }, () => {
-  const playground = useDemoInBrowser({ dataDirPrefix: 'faultline-browser-', waitMs, viewport: { width: 1280, height: 860 } });
+  const playground = useDemoInBrowser({
+    dataDirPrefix: 'faultline-browser-',
+    waitMs,
+    viewport: { width: 1280, height: 860 },
+  });
   const { run, pageErrors, errorLogs } = playground;
 
   it('logs in through the modal and the team picker, then shows whoami', async () => {
@@ -45,7 +49,9 @@ describe.skipIf(!hasChromium)(skipNote('the playground in a browser'), { timeout
     expect(text).toMatch(/Current team\s+Payments/);
     expect(text).toContain('Only visible to you');
     // Mrkdwn is drawn, not shown as markup characters.
-    await expect.poll(() => reply.locator('strong', { hasText: 'owner@acme.test' }).count(), { timeout: waitMs }).toBe(1);
+    await expect
+      .poll(() => reply.locator('strong', { hasText: 'owner@acme.test' }).count(), { timeout: waitMs })
+      .toBe(1);
 
     await page.screenshot({ path: join(tmpdir(), 'faultline-playground.png') });
     expect(pageErrors).toEqual([]);
@@ -78,18 +84,24 @@ describe.skipIf(!hasChromium)(skipNote('the playground in a browser'), { timeout
     await login.getByRole('textbox', { name: 'Email' }).fill('solo@acme.test');
     await login.getByRole('button', { name: 'Forgot password' }).click();
     const reset = page.getByRole('dialog', { name: 'Reset password' });
-    await expect.poll(() => reset.getByRole('textbox', { name: 'Email' }).inputValue(), { timeout: waitMs }).toBe('solo@acme.test');
+    await expect
+      .poll(() => reset.getByRole('textbox', { name: 'Email' }).inputValue(), { timeout: waitMs })
+      .toBe('solo@acme.test');
 
     await reset.getByRole('button', { name: 'Back' }).click();
     await reset.waitFor({ state: 'detached' });
-    await expect.poll(() => login.getByRole('textbox', { name: 'Email' }).inputValue(), { timeout: waitMs }).toBe('solo@acme.test');
+    await expect
+      .poll(() => login.getByRole('textbox', { name: 'Email' }).inputValue(), { timeout: waitMs })
+      .toBe('solo@acme.test');
 
     await login.getByRole('button', { name: 'Forgot password' }).click();
     await reset.getByRole('button', { name: 'Send reset link' }).click();
     await page.getByText('a reset e-mail is on its way').waitFor();
     expect(demo.sim.state.passwordResets.map((request) => request.email)).toContain('solo@acme.test');
     await page.getByRole('dialog', { name: 'Reset password' }).getByRole('button', { name: 'Done' }).click();
-    await expect.poll(() => login.getByRole('textbox', { name: 'Email' }).inputValue(), { timeout: waitMs }).toBe('solo@acme.test');
+    await expect
+      .poll(() => login.getByRole('textbox', { name: 'Email' }).inputValue(), { timeout: waitMs })
+      .toBe('solo@acme.test');
     await login.getByRole('button', { name: 'Cancel' }).click();
     await login.waitFor({ state: 'detached' });
     expect(pageErrors).toEqual([]);
@@ -143,7 +155,7 @@ describe.skipIf(!hasChromium)(skipNote('the playground in a browser'), { timeout
     expect(errorLogs).toEqual([]);
   });
 
-  it('walks App Home → New attack → Preview → Start, choosing the card\'s channel, then files a ticket with labels', async () => {
+  it("walks App Home → New attack → Preview → Start, choosing the card's channel, then files a ticket with labels", async () => {
     const { demo, page } = playground;
     await page.getByRole('combobox', { name: 'Acting as' }).selectOption({ label: 'alice' });
     await page.locator('#home-link').click();
@@ -153,13 +165,19 @@ describe.skipIf(!hasChromium)(skipNote('the playground in a browser'), { timeout
     await builder.getByRole('combobox', { name: 'Attack type' }).selectOption({ label: 'cpu' });
     await builder.getByText('Cores', { exact: false }).first().waitFor();
     await builder.getByRole('radio', { name: 'Every active client of the team' }).check();
-    await builder.getByRole('textbox', { name: 'Length in seconds' }).or(builder.getByRole('spinbutton', { name: 'Length in seconds' })).fill('45');
+    await builder
+      .getByRole('textbox', { name: 'Length in seconds' })
+      .or(builder.getByRole('spinbutton', { name: 'Length in seconds' }))
+      .fill('45');
     await builder.getByRole('combobox', { name: 'Team' }).selectOption({ label: 'Platform' });
     // Opened from App Home, the builder asks where the card goes: the playground's channels.
     const channel = builder.getByRole('combobox', { name: 'Channel for its card' });
     expect(await builder.locator('.unsupported').count()).toBe(0);
     await channel.selectOption({ label: '# gameday' });
-    await expect.poll(() => demo.fake.user('U0ALICE').modal()?.values()['attack_channel']?.['attack_channel'], { timeout: waitMs })
+    await expect
+      .poll(() => demo.fake.user('U0ALICE').modal()?.values()['attack_channel']?.['attack_channel'], {
+        timeout: waitMs,
+      })
       .toEqual({ type: 'conversations_select', selected_conversation: 'C0GAMEDAY' });
     await builder.getByRole('button', { name: 'Preview' }).click();
     await builder.waitFor({ state: 'detached' });
@@ -167,7 +185,9 @@ describe.skipIf(!hasChromium)(skipNote('the playground in a browser'), { timeout
     await page.getByRole('button', { name: '# gameday' }).click();
     const preview = page.locator('article.message.ephemeral', { hasText: '-l 45' });
     await preview.getByRole('button', { name: 'Start' }).click();
-    const card = page.locator('article.message:not(.ephemeral)', { hasText: 'cpu' }).filter({ has: page.getByRole('button', { name: 'File ticket' }) });
+    const card = page
+      .locator('article.message:not(.ephemeral)', { hasText: 'cpu' })
+      .filter({ has: page.getByRole('button', { name: 'File ticket' }) });
     await card.waitFor();
     // Times in the reader's zone, as the message times are, and emoji drawn: no UTC fallback, no :short_name:.
     await expect.poll(() => card.locator('time').count(), { timeout: waitMs }).toBeGreaterThan(0);
@@ -182,11 +202,14 @@ describe.skipIf(!hasChromium)(skipNote('the playground in a browser'), { timeout
     const labels = form.getByRole('listbox', { name: 'Labels' });
     expect(await form.locator('.unsupported').count()).toBe(0);
     await labels.selectOption([{ label: 'gameday' }, { label: 'postmortem' }]);
-    await expect.poll(() => labels.locator('option:checked').allTextContents(), { timeout: waitMs })
+    await expect
+      .poll(() => labels.locator('option:checked').allTextContents(), { timeout: waitMs })
       .toEqual(['gameday', 'postmortem']);
     // Taking one off again, as the × on Slack's chip does.
     await labels.selectOption([{ label: 'postmortem' }]);
-    await expect.poll(() => JSON.stringify(demo.fake.user('U0ALICE').modal()?.values()), { timeout: waitMs }).not.toContain('"gameday"');
+    await expect
+      .poll(() => JSON.stringify(demo.fake.user('U0ALICE').modal()?.values()), { timeout: waitMs })
+      .not.toContain('"gameday"');
     await form.getByRole('button', { name: /file/i }).click();
     await page.getByRole('dialog', { name: 'Ticket filed' }).waitFor();
     expect(demo.sim.state.trackerIssues.at(-1)?.fields).toMatchObject({ labels: ['postmortem'] });

@@ -20,7 +20,11 @@ interface Finished {
 /** Runs the demo in `cwd` until its banner is out, then stops it as Ctrl-C does. */
 async function runDemo(cwd: string, env: Record<string, string>): Promise<Finished> {
   const { LOG_LEVEL: _ignored, ...inherited } = process.env;
-  const child = spawn(process.execPath, [main], { cwd, env: { ...inherited, PLAYGROUND_PORT: '0', ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(process.execPath, [main], {
+    cwd,
+    env: { ...inherited, PLAYGROUND_PORT: '0', ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
   let stdout = '';
   let stderr = '';
   child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
@@ -37,8 +41,8 @@ async function runDemo(cwd: string, env: Record<string, string>): Promise<Finish
   return { stdout, stderr, code, signal };
 }
 
-describe('the demo\'s console', { timeout: 60_000 }, () => {
-  it('shows the banner first and alone, with the page\'s address only; the bot\'s log goes to a file', async () => {
+describe("the demo's console", { timeout: 60_000 }, () => {
+  it("shows the banner first and alone, with the page's address only; the bot's log goes to a file", async () => {
     const cwd = mkdtempSync(join(tmpdir(), 'faultline-console-'));
     const { stdout, stderr, code, signal } = await runDemo(cwd, {});
     expect({ code, signal }).toEqual({ code: 0, signal: null });
@@ -54,7 +58,7 @@ describe('the demo\'s console', { timeout: 60_000 }, () => {
     expect(log).toContain('"msg":"stopped"');
   });
 
-  it('prints the bot\'s JSON log lines when LOG_LEVEL asks for them', async () => {
+  it("prints the bot's JSON log lines when LOG_LEVEL asks for them", async () => {
     const cwd = mkdtempSync(join(tmpdir(), 'faultline-console-'));
     const { stdout, code, signal } = await runDemo(cwd, { LOG_LEVEL: 'info' });
     expect({ code, signal }).toEqual({ code: 0, signal: null });

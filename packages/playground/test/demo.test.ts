@@ -23,7 +23,12 @@ beforeAll(async () => {
       done();
     },
   });
-  demo = await startDemo({ dataDir: mkdtempSync(join(tmpdir(), 'faultline-demo-')), port: 0, logLevel: 'debug', logDestination: destination });
+  demo = await startDemo({
+    dataDir: mkdtempSync(join(tmpdir(), 'faultline-demo-')),
+    port: 0,
+    logLevel: 'debug',
+    logDestination: destination,
+  });
 });
 
 afterAll(async () => {
@@ -39,7 +44,10 @@ afterEach(() => {
 
 /** The playground's API as the page uses it, for one demo. */
 function client(target: () => Demo) {
-  async function post(path: string, body: Record<string, unknown>): Promise<{ status: number; body: Record<string, unknown> }> {
+  async function post(
+    path: string,
+    body: Record<string, unknown>,
+  ): Promise<{ status: number; body: Record<string, unknown> }> {
     const response = await fetch(new URL(path, target().playgroundUrl), {
       method: 'POST',
       headers: { 'content-type': 'application/json' },
@@ -73,14 +81,25 @@ function client(target: () => Demo) {
   async function replyTo(person: string, text: string, expected: string): Promise<MessageState> {
     const before = (await state(person)).timeline.length;
     await command(person, text);
-    return eventually(person, (seen) => seen.timeline.slice(before).find((message) => read(message).includes(expected)), `a reply to ${text}`);
+    return eventually(
+      person,
+      (seen) => seen.timeline.slice(before).find((message) => read(message).includes(expected)),
+      `a reply to ${text}`,
+    );
   }
 
   /** Logs in with a one-team login through the modal. */
   async function logIn(person: string, user: { email: string; password: string }): Promise<void> {
     await command(person, '/chaos login');
     const login = await eventually(person, modalTitled('Log in to the platform'), 'the login modal');
-    await post('/api/modal/submit', { person, viewId: login.viewId, fields: [{ label: 'Email', value: user.email }, { label: 'Password', value: user.password }] });
+    await post('/api/modal/submit', {
+      person,
+      viewId: login.viewId,
+      fields: [
+        { label: 'Email', value: user.email },
+        { label: 'Password', value: user.password },
+      ],
+    });
     const done = await eventually(person, modalTitled('Logged in'), 'the logged-in confirmation');
     await post('/api/modal/close', { person, viewId: done.viewId });
   }
@@ -110,12 +129,28 @@ describe('npm run demo', () => {
     const login = await eventually('U0ALICE', modalTitled('Log in to the platform'), 'the login modal');
     expect(login).toMatchObject({ submit: 'Log in', close: 'Cancel' });
 
-    await post('/api/modal/submit', { person: 'U0ALICE', viewId: login.viewId, fields: [{ label: 'Email', value: owner.email }, { label: 'Password', value: owner.password }] });
+    await post('/api/modal/submit', {
+      person: 'U0ALICE',
+      viewId: login.viewId,
+      fields: [
+        { label: 'Email', value: owner.email },
+        { label: 'Password', value: owner.password },
+      ],
+    });
     const picker = await eventually('U0ALICE', modalTitled('Choose a team'), 'the team picker');
     expect(picker).toMatchObject({ submit: 'Use this team', close: 'Cancel' });
     expect(JSON.stringify(picker.blocks)).toContain('You belong to 3 teams');
 
-    expect((await post('/api/choose', { person: 'U0ALICE', surface: { kind: 'modal', viewId: picker.viewId }, label: 'Team', option: 'Payments' })).status).toBe(200);
+    expect(
+      (
+        await post('/api/choose', {
+          person: 'U0ALICE',
+          surface: { kind: 'modal', viewId: picker.viewId },
+          label: 'Team',
+          option: 'Payments',
+        })
+      ).status,
+    ).toBe(200);
     await post('/api/modal/submit', { person: 'U0ALICE', viewId: picker.viewId });
     const done = await eventually('U0ALICE', modalTitled('Logged in'), 'the logged-in confirmation');
     expect(done).toMatchObject({ submit: null, close: 'Done' });
@@ -135,7 +170,14 @@ describe('npm run demo', () => {
     const { solo } = demo.sim.seed.users;
     await command('U0CAROL', '/chaos login');
     const login = await eventually('U0CAROL', modalTitled('Log in to the platform'), 'the login modal');
-    await post('/api/modal/submit', { person: 'U0CAROL', viewId: login.viewId, fields: [{ label: 'Email', value: solo.email }, { label: 'Password', value: solo.password }] });
+    await post('/api/modal/submit', {
+      person: 'U0CAROL',
+      viewId: login.viewId,
+      fields: [
+        { label: 'Email', value: solo.email },
+        { label: 'Password', value: solo.password },
+      ],
+    });
     const done = await eventually('U0CAROL', modalTitled('Logged in'), 'the logged-in confirmation');
     expect(JSON.stringify(done.blocks)).toContain('Team: *Platform*');
   });
@@ -143,9 +185,23 @@ describe('npm run demo', () => {
   it('shows a wrong password as an error on the field and keeps the modal open', async () => {
     await command('U0BOB', '/chaos login');
     const login = await eventually('U0BOB', modalTitled('Log in to the platform'), 'the login modal');
-    await post('/api/modal/submit', { person: 'U0BOB', viewId: login.viewId, fields: [{ label: 'Email', value: 'solo@acme.test' }, { label: 'Password', value: 'not-the-password' }] });
-    const refused = await eventually('U0BOB', (seen) => (Object.keys(seen.modal?.errors ?? {}).length > 0 ? seen.modal : undefined), 'a field error');
-    expect(refused).toMatchObject({ viewId: login.viewId, errors: { Password: 'E-mail or password not accepted. Check them and try again.' } });
+    await post('/api/modal/submit', {
+      person: 'U0BOB',
+      viewId: login.viewId,
+      fields: [
+        { label: 'Email', value: 'solo@acme.test' },
+        { label: 'Password', value: 'not-the-password' },
+      ],
+    });
+    const refused = await eventually(
+      'U0BOB',
+      (seen) => (Object.keys(seen.modal?.errors ?? {}).length > 0 ? seen.modal : undefined),
+      'a field error',
+    );
+    expect(refused).toMatchObject({
+      viewId: login.viewId,
+      errors: { Password: 'E-mail or password not accepted. Check them and try again.' },
+    });
     await post('/api/modal/close', { person: 'U0BOB', viewId: login.viewId });
   });
 });

@@ -28,18 +28,24 @@ function gameDaySteps(markdown: string): Step[] {
   });
 }
 
-describe('the README\'s game-day steps', () => {
+describe("the README's game-day steps", () => {
   it('are found: a start, attacks, a halt, a note, a ticket, status and an end', () => {
     const texts = gameDaySteps(readme).map((step) => step.text);
     expect(texts[0]).toMatch(/^\/chaos gameday start \S/);
     expect(texts.filter((text) => text.startsWith('/chaos attack ')).length).toBeGreaterThanOrEqual(2);
-    for (const wanted of [/Halt on the \w+ card/, /^\/chaos note /, /File ticket on the \w+ card/, /^\/chaos gameday status$/, /^\/chaos gameday end$/]) {
+    for (const wanted of [
+      /Halt on the \w+ card/,
+      /^\/chaos note /,
+      /File ticket on the \w+ card/,
+      /^\/chaos gameday status$/,
+      /^\/chaos gameday end$/,
+    ]) {
       expect(texts.some((text) => wanted.test(text))).toBe(true);
     }
   });
 });
 
-describe.skipIf(!hasChromium)(skipNote('the README\'s game day in a browser'), { timeout: 120_000 }, () => {
+describe.skipIf(!hasChromium)(skipNote("the README's game day in a browser"), { timeout: 120_000 }, () => {
   const playground = useDemoInBrowser({ dataDirPrefix: 'faultline-gameday-browser-', waitMs });
   const { run, channelMessages, pageErrors, errorLogs } = playground;
   const ephemeral = (text: string | RegExp) => playground.ephemerals().filter({ hasText: text }).last();
@@ -89,9 +95,13 @@ describe.skipIf(!hasChromium)(skipNote('the README\'s game day in a browser'), {
       } else if (step.kind === 'click' && /Halt on the (\w+) card/.test(text)) {
         const type = /Halt on the (\w+) card/.exec(text)![1]!;
         await attackCard(type).getByRole('button', { name: 'Halt', exact: true }).click();
-        await attackCard(type).getByText(/Halt requested by @alice/).waitFor();
+        await attackCard(type)
+          .getByText(/Halt requested by @alice/)
+          .waitFor();
         // Past the platform's halting stages, so the summary can say how it ended.
-        await expect.poll(() => demo.sim.state.attacks.get(guids.get(type)!)?.halt !== undefined, { timeout: waitMs }).toBe(true);
+        await expect
+          .poll(() => demo.sim.state.attacks.get(guids.get(type)!)?.halt !== undefined, { timeout: waitMs })
+          .toBe(true);
         demo.sim.clock.advance(10_000);
       } else if (step.kind === 'command' && text.startsWith('/chaos note ')) {
         // `<id>` is the first attack's, as the README says.
@@ -103,7 +113,9 @@ describe.skipIf(!hasChromium)(skipNote('the README\'s game day in a browser'), {
         const type = /File ticket on the (\w+) card/.exec(text)![1]!;
         await attackCard(type).getByRole('button', { name: 'File ticket' }).click();
         const form = page.getByRole('dialog', { name: /ticket/i });
-        await expect.poll(async () => form.getByRole('textbox', { name: /summary/i }).inputValue(), { timeout: waitMs }).toContain(type);
+        await expect
+          .poll(async () => form.getByRole('textbox', { name: /summary/i }).inputValue(), { timeout: waitMs })
+          .toContain(type);
         await form.getByRole('combobox', { name: 'Priority' }).selectOption({ label: 'High' });
         await form.getByRole('combobox', { name: 'Environment' }).selectOption({ label: 'Production' });
         await form.getByRole('button', { name: /file/i }).click();
@@ -126,10 +138,13 @@ describe.skipIf(!hasChromium)(skipNote('the README\'s game day in a browser'), {
         const warned = await warning.innerText();
         expect(warned).toContain(guids.get('cpu')!);
         expect(warned).not.toContain(guids.get('latency')!);
-        for (const name of ['Halt all and end', 'End anyway', 'Cancel']) await warning.getByRole('button', { name, exact: true }).waitFor();
+        for (const name of ['Halt all and end', 'End anyway', 'Cancel'])
+          await warning.getByRole('button', { name, exact: true }).waitFor();
       } else if (step.kind === 'click' && text === 'Halt all and end') {
         await ephemeral('still running').getByRole('button', { name: 'Halt all and end' }).click();
-        await channelMessages().filter({ hasText: `Game day summary: ${dayTitle}` }).waitFor();
+        await channelMessages()
+          .filter({ hasText: `Game day summary: ${dayTitle}` })
+          .waitFor();
       } else {
         throw new Error(`the README's game day has a step this test does not walk: ${text}`);
       }
@@ -154,7 +169,9 @@ describe.skipIf(!hasChromium)(skipNote('the README\'s game day in a browser'), {
     // halted it, the note, the ticket, and the game day's own ticket button.
     demo.sim.clock.advance(10_000);
     const summary = channelMessages().filter({ hasText: `Game day summary: ${dayTitle}` });
-    await expect.poll(() => summary.innerText(), { timeout: waitMs }).toMatch(/cpu[^\n]*User Halted[^\n]*halted by @alice/);
+    await expect
+      .poll(() => summary.innerText(), { timeout: waitMs })
+      .toMatch(/cpu[^\n]*User Halted[^\n]*halted by @alice/);
     const words = await summary.innerText();
     expect(words).toMatch(/latency[^\n]*User Halted[^\n]*halted by @alice/);
     expect(words).not.toMatch(/not over yet/);

@@ -27,19 +27,25 @@ function guardSteps(markdown: string): Step[] {
   });
 }
 
-describe('the README\'s guard walkthrough', () => {
-  it('starts a guarded game day, starts an attack and turns the guard\'s monitor to Alert in the panel', () => {
+describe("the README's guard walkthrough", () => {
+  it("starts a guarded game day, starts an attack and turns the guard's monitor to Alert in the panel", () => {
     const steps = guardSteps(readme);
-    expect(steps[0]).toEqual({ kind: 'command', text: expect.stringMatching(/^\/chaos gameday start \S.* --guard a:\d+$/) });
+    expect(steps[0]).toEqual({
+      kind: 'command',
+      text: expect.stringMatching(/^\/chaos gameday start \S.* --guard a:\d+$/),
+    });
     expect(steps.some((step) => step.kind === 'command' && step.text.startsWith('/chaos attack '))).toBe(true);
     expect(steps).toContainEqual({ kind: 'panel', signal: expect.stringMatching(/\(\d+\)$/), state: 'Alert' });
   });
 });
 
-describe.skipIf(!hasChromium)(skipNote('the README\'s guard walkthrough in a browser'), { timeout: 120_000 }, () => {
+describe.skipIf(!hasChromium)(skipNote("the README's guard walkthrough in a browser"), { timeout: 120_000 }, () => {
   const playground = useDemoInBrowser({ dataDirPrefix: 'faultline-guard-browser-', waitMs });
   const { run, channelMessages, ephemerals, attackCard, pageErrors, errorLogs } = playground;
-  const monitorOf = (id: number) => playground.demo.sim.state.companies.get(playground.demo.sim.seed.company.id)!.monitoringA!.monitors.find((monitor) => monitor.id === id)!;
+  const monitorOf = (id: number) =>
+    playground.demo.sim.state.companies
+      .get(playground.demo.sim.seed.company.id)!
+      .monitoringA!.monitors.find((monitor) => monitor.id === id)!;
 
   it('walks every step: the guard fires at the next poll and halts the attack, and the card, its thread and the timeline say so', async () => {
     const { demo, page } = playground;
@@ -63,16 +69,25 @@ describe.skipIf(!hasChromium)(skipNote('the README\'s guard walkthrough in a bro
         await run(step.text);
         if (monitorOf(guardId).state === 'Alert') {
           // Refused while the guard says unhealthy, naming it; nothing reaches the platform.
-          await ephemerals().filter({ hasText: /Not started: its guard checkout p99 latency \(\d+\) \(Alert\) says the system is unhealthy/ }).waitFor();
+          await ephemerals()
+            .filter({
+              hasText: /Not started: its guard checkout p99 latency \(\d+\) \(Alert\) says the system is unhealthy/,
+            })
+            .waitFor();
           expect(demo.sim.state.attacks.size).toBe(before);
           continue;
         }
-        const preview = ephemerals().filter({ hasText: type }).filter({ has: page.getByRole('button', { name: 'Start', exact: true }) }).last();
+        const preview = ephemerals()
+          .filter({ hasText: type })
+          .filter({ has: page.getByRole('button', { name: 'Start', exact: true }) })
+          .last();
         expect(await preview.innerText()).toMatch(/checkout p99 latency \(\d+\): OK/);
         await preview.getByRole('button', { name: 'Start', exact: true }).click();
         await expect.poll(() => demo.sim.state.attacks.size, { timeout: waitMs }).toBe(before + 1);
         running = [...demo.sim.state.attacks.values()].at(-1)!.guid;
-        await attackCard(running).getByText(/Guards .*checkout p99 latency \(\d+\): OK/).waitFor();
+        await attackCard(running)
+          .getByText(/Guards .*checkout p99 latency \(\d+\): OK/)
+          .waitFor();
       } else if (step.kind === 'panel') {
         const select = panel.getByRole('combobox', { name: step.signal });
         await select.selectOption(step.state);
@@ -81,7 +96,9 @@ describe.skipIf(!hasChromium)(skipNote('the README\'s guard walkthrough in a bro
         // No poll is forced: the demo's own poller reads the guard and halts the attack.
         const card = attackCard(running);
         await card.getByText(/checkout p99 latency \(\d+\): Alert · fired .*, halted this attack/).waitFor();
-        expect(demo.sim.state.attacks.get(running)!.halt).toEqual(expect.objectContaining({ reason: expect.stringMatching(/^guard checkout p99 latency \(\d+\) fired$/) }));
+        expect(demo.sim.state.attacks.get(running)!.halt).toEqual(
+          expect.objectContaining({ reason: expect.stringMatching(/^guard checkout p99 latency \(\d+\) fired$/) }),
+        );
         await card.locator(':scope > .message-body > .thread-toggle').click();
         await card.getByText(/Guard checkout p99 latency \(\d+\) fired \(Alert\) at .*: halted this attack/).waitFor();
         await gameCard.locator(':scope > .message-body > .thread-toggle').click();
@@ -89,7 +106,9 @@ describe.skipIf(!hasChromium)(skipNote('the README\'s guard walkthrough in a bro
         // Past the platform's halting stages: the card says how it ended and loses its Halt button.
         demo.sim.clock.advance(30_000);
         await card.getByText('User Halted').first().waitFor();
-        await expect.poll(() => card.getByRole('button', { name: 'Halt', exact: true }).count(), { timeout: waitMs }).toBe(0);
+        await expect
+          .poll(() => card.getByRole('button', { name: 'Halt', exact: true }).count(), { timeout: waitMs })
+          .toBe(0);
         halted.push(running);
         running = undefined;
       } else {
@@ -97,7 +116,11 @@ describe.skipIf(!hasChromium)(skipNote('the README\'s guard walkthrough in a bro
       }
     }
     expect(halted).toHaveLength(1);
-    await expect.poll(() => panel.getByRole('combobox', { name: `checkout p99 latency (${guardId})` }).inputValue(), { timeout: waitMs }).toBe(monitorOf(guardId).state);
+    await expect
+      .poll(() => panel.getByRole('combobox', { name: `checkout p99 latency (${guardId})` }).inputValue(), {
+        timeout: waitMs,
+      })
+      .toBe(monitorOf(guardId).state);
 
     await page.screenshot({ path: join(tmpdir(), 'faultline-guard.png'), fullPage: true });
     expect(pageErrors).toEqual([]);

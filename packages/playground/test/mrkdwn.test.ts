@@ -21,7 +21,9 @@ describe('renderMrkdwn', () => {
     expect(renderMrkdwn('see <https://example.com/a?b=1&amp;c=2|the docs>')).toBe(
       'see <a href="https://example.com/a?b=1&amp;c=2" target="_blank" rel="noopener noreferrer">the docs</a>',
     );
-    expect(renderMrkdwn('<https://example.com>')).toBe('<a href="https://example.com" target="_blank" rel="noopener noreferrer">https://example.com</a>');
+    expect(renderMrkdwn('<https://example.com>')).toBe(
+      '<a href="https://example.com" target="_blank" rel="noopener noreferrer">https://example.com</a>',
+    );
     expect(renderMrkdwn('<mailto:sre@acme.test|mail us>')).toContain('href="mailto:sre@acme.test"');
   });
 
@@ -49,10 +51,12 @@ describe('renderMrkdwn', () => {
 
   it('does not format inside code, and keeps code blocks whole', () => {
     expect(renderMrkdwn('`*not bold*`')).toBe('<code>*not bold*</code>');
-    expect(renderMrkdwn('```\nline *1*\n<b>2</b>\n```')).toBe('<pre class="code-block">line *1*\n&lt;b&gt;2&lt;/b&gt;\n</pre>');
+    expect(renderMrkdwn('```\nline *1*\n<b>2</b>\n```')).toBe(
+      '<pre class="code-block">line *1*\n&lt;b&gt;2&lt;/b&gt;\n</pre>',
+    );
   });
 
-  it('shows a date token in the reader\'s zone, as message times are, keeping the UTC fallback as its title', () => {
+  it("shows a date token in the reader's zone, as message times are, keeping the UTC fallback as its title", () => {
     // 2023-11-14 22:13:20 UTC is 07:13 the next morning in Tokyo.
     const tokyo = { locale: 'en-US', timeZone: 'Asia/Tokyo', now: new Date('2023-11-15T01:00:00Z') };
     const token = 'until <!date^1700000000^{date_short_pretty} at {time}|2023-11-14 22:13 UTC>.';
@@ -62,17 +66,25 @@ describe('renderMrkdwn', () => {
     // A card's time and a message's time for the same moment read the same.
     expect(renderMrkdwn(token, {}, tokyo)).toContain(formatTime(new Date(1_700_000_000_000), tokyo));
     const nextDay = { ...tokyo, now: new Date('2023-11-16T01:00:00Z') };
-    expect(renderMrkdwn('<!date^1700000000^{date_short_pretty} at {time}|x>', {}, nextDay)).toContain('>yesterday at 7:13 AM<');
+    expect(renderMrkdwn('<!date^1700000000^{date_short_pretty} at {time}|x>', {}, nextDay)).toContain(
+      '>yesterday at 7:13 AM<',
+    );
     const later = { ...tokyo, now: new Date('2023-12-01T00:00:00Z') };
     expect(renderMrkdwn('<!date^1700000000^{date_short_pretty}|x>', {}, later)).toContain('>Nov 15, 2023<');
     expect(renderMrkdwn('<!date^1700000000^{date_num} {time_secs}|x>', {}, tokyo)).toContain('>2023-11-15 7:13:20 AM<');
-    expect(renderMrkdwn('<!date^1700000000^{ago}|x>', {}, { ...tokyo, now: new Date(1_700_000_000_000 + 3 * 3_600_000) })).toContain('>3 hours ago<');
+    expect(
+      renderMrkdwn('<!date^1700000000^{ago}|x>', {}, { ...tokyo, now: new Date(1_700_000_000_000 + 3 * 3_600_000) }),
+    ).toContain('>3 hours ago<');
   });
 
   it('shows the fallback of a date token it cannot read, and links one that carries a link', () => {
-    expect(renderMrkdwn('<!date^1700000000^{no_such_token}|2023-11-14 22:13 UTC>')).toContain('>2023-11-14 22:13 UTC</time>');
+    expect(renderMrkdwn('<!date^1700000000^{no_such_token}|2023-11-14 22:13 UTC>')).toContain(
+      '>2023-11-14 22:13 UTC</time>',
+    );
     expect(renderMrkdwn('<!date^nonsense^{time}|fallback>')).toBe('fallback');
-    expect(renderMrkdwn('<!date^1700000000^{date_num}^https://example.com/a|x>', {}, { timeZone: 'UTC' })).toMatch(/^<a href="https:\/\/example.com\/a"[^>]*><time[^>]*>2023-11-14<\/time><\/a>$/);
+    expect(renderMrkdwn('<!date^1700000000^{date_num}^https://example.com/a|x>', {}, { timeZone: 'UTC' })).toMatch(
+      /^<a href="https:\/\/example.com\/a"[^>]*><time[^>]*>2023-11-14<\/time><\/a>$/,
+    );
   });
 
   it('names mentioned people and channels', () => {
@@ -91,7 +103,9 @@ describe('renderMrkdwn', () => {
   });
 
   it('cannot be confused by the characters it uses internally', () => {
-    expect(renderMrkdwn('\u00000\u0000 <https://x.test|y>')).toBe('0 <a href="https://x.test" target="_blank" rel="noopener noreferrer">y</a>');
+    expect(renderMrkdwn('\u00000\u0000 <https://x.test|y>')).toBe(
+      '0 <a href="https://x.test" target="_blank" rel="noopener noreferrer">y</a>',
+    );
   });
 });
 
@@ -108,11 +122,16 @@ describe('emoji', () => {
    * times). The store writes nothing a person reads (its `:memory:` is SQLite's), so it is left out.
    */
   function shortNamesInBotSource(): Set<string> {
-    const files = (dir: string): string[] => readdirSync(dir, { withFileTypes: true }).flatMap((entry) =>
-      entry.isDirectory() ? files(join(dir, entry.name)) : entry.name.endsWith('.ts') ? [join(dir, entry.name)] : []);
+    const files = (dir: string): string[] =>
+      readdirSync(dir, { withFileTypes: true }).flatMap((entry) =>
+        entry.isDirectory() ? files(join(dir, entry.name)) : entry.name.endsWith('.ts') ? [join(dir, entry.name)] : [],
+      );
     const names = new Set<string>();
-    for (const file of files(new URL('../../../src/', import.meta.url).pathname).filter((path) => !path.includes('/src/store/'))) {
-      for (const match of readFileSync(file, 'utf8').matchAll(/(?<![\w}:])(:[a-z][a-z0-9_+-]*:)(?![\w:])/g)) names.add(match[1]!);
+    for (const file of files(new URL('../../../src/', import.meta.url).pathname).filter(
+      (path) => !path.includes('/src/store/'),
+    )) {
+      for (const match of readFileSync(file, 'utf8').matchAll(/(?<![\w}:])(:[a-z][a-z0-9_+-]*:)(?![\w:])/g))
+        names.add(match[1]!);
     }
     return names;
   }

@@ -19,7 +19,8 @@ function attackExamples(): { line: string; flags: Map<string, string> }[] {
 }
 
 const pairs = (text: string) => Object.fromEntries(text.split(',').map((pair) => pair.split('=') as [string, string]));
-const hasAll = (actual: Record<string, string>, wanted: Record<string, string>) => Object.entries(wanted).every(([key, value]) => actual[key] === value);
+const hasAll = (actual: Record<string, string>, wanted: Record<string, string>) =>
+  Object.entries(wanted).every(([key, value]) => actual[key] === value);
 
 let sim: Simulator;
 
@@ -37,25 +38,32 @@ function teamMatches(teamId: string, flags: Map<string, string>): boolean {
   const containers = sim.state.containersOf(teamId);
   return [...flags].every(([flag, value]) => {
     switch (flag) {
-      case '--target-hosts': return value.split(',').every((id) => hosts.some((host) => host.id === id));
-      case '--target-containers': return value.split(',').every((id) => containers.some((container) => container.id === id));
-      case '--target-tags': return hosts.some((host) => hasAll(host.tags, pairs(value)));
-      case '--target-labels': return containers.some((container) => hasAll(container.labels, pairs(value)));
-      case '--target-service': return sim.state.services.get(value)?.teamId === teamId;
-      case '--target-count': return Number(value) >= 1;
-      default: throw new Error(`the README uses ${flag}, which this test does not know`);
+      case '--target-hosts':
+        return value.split(',').every((id) => hosts.some((host) => host.id === id));
+      case '--target-containers':
+        return value.split(',').every((id) => containers.some((container) => container.id === id));
+      case '--target-tags':
+        return hosts.some((host) => hasAll(host.tags, pairs(value)));
+      case '--target-labels':
+        return containers.some((container) => hasAll(container.labels, pairs(value)));
+      case '--target-service':
+        return sim.state.services.get(value)?.teamId === teamId;
+      case '--target-count':
+        return Number(value) >= 1;
+      default:
+        throw new Error(`the README uses ${flag}, which this test does not know`);
     }
   });
 }
 
-describe('the README\'s attack examples', () => {
+describe("the README's attack examples", () => {
   it('are found', () => {
     const examples = attackExamples();
     expect(examples.length).toBeGreaterThanOrEqual(3);
     expect(examples.some(({ flags }) => flags.has('--target-hosts'))).toBe(true);
   });
 
-  it('each target something in a team the README\'s demo login can use', () => {
+  it("each target something in a team the README's demo login can use", () => {
     const owner = sim.state.users.get(sim.seed.users.owner.id)!;
     const teams = [...owner.teamRoles.keys()];
     const missing = attackExamples()

@@ -65,7 +65,10 @@ async function slackApi(method: string, args: Record<string, unknown>): Promise<
   return body;
 }
 
-async function post(path: string, body: Record<string, unknown>): Promise<{ status: number; body: Record<string, unknown> }> {
+async function post(
+  path: string,
+  body: Record<string, unknown>,
+): Promise<{ status: number; body: Record<string, unknown> }> {
   const response = await fetch(new URL(path, playground.url), {
     method: 'POST',
     headers: { 'content-type': 'application/json' },
@@ -82,7 +85,12 @@ async function state(person: string, channel: string): Promise<PersonState> {
 
 const plain = (text: string) => ({ type: 'plain_text', text });
 const mrkdwn = (text: string) => ({ type: 'mrkdwn', text });
-const button = (text: string, actionId: string, extra: Record<string, unknown> = {}) => ({ type: 'button', text: plain(text), action_id: actionId, ...extra });
+const button = (text: string, actionId: string, extra: Record<string, unknown> = {}) => ({
+  type: 'button',
+  text: plain(text),
+  action_id: actionId,
+  ...extra,
+});
 const texts = (messages: MessageState[]) => messages.map((message) => message.text);
 
 function deliveredAction(): Record<string, unknown> | undefined {
@@ -95,7 +103,12 @@ describe('what a person sees', () => {
     const channel = 'C0GENERAL';
     const first = await slackApi('chat.postMessage', { channel, text: 'first' });
     await slackApi('chat.postMessage', { channel, text: 'reply in thread', thread_ts: first['ts'] });
-    await slackApi('chat.postEphemeral', { channel, user: 'U0ALICE', text: 'for alice, in the thread', thread_ts: first['ts'] });
+    await slackApi('chat.postEphemeral', {
+      channel,
+      user: 'U0ALICE',
+      text: 'for alice, in the thread',
+      thread_ts: first['ts'],
+    });
     await slackApi('chat.postEphemeral', { channel, user: 'U0ALICE', text: 'for alice' });
     await slackApi('chat.postMessage', { channel, text: 'second' });
     await slackApi('chat.postMessage', { channel: 'C0GAMEDAY', text: 'elsewhere' });
@@ -130,14 +143,25 @@ describe('buttons and selects on messages', () => {
     const posted = await slackApi('chat.postMessage', {
       channel: 'C0GAMEDAY',
       text: 'card',
-      blocks: [{ type: 'section', text: mrkdwn('*An attack*') }, { type: 'actions', elements: buttons }],
+      blocks: [
+        { type: 'section', text: mrkdwn('*An attack*') },
+        { type: 'actions', elements: buttons },
+      ],
     });
     return String(posted['ts']);
   }
 
   it('clicks the button at an index, with its action id, as the person', async () => {
-    const ts = await postCard([button('Halt', 'halt', { style: 'danger' }), button('Details', 'details', { value: 'g-1' })]);
-    const result = await post('/api/click', { person: 'U0BOB', surface: { kind: 'message', channel: 'C0GAMEDAY', ts }, index: 1, actionId: 'details' });
+    const ts = await postCard([
+      button('Halt', 'halt', { style: 'danger' }),
+      button('Details', 'details', { value: 'g-1' }),
+    ]);
+    const result = await post('/api/click', {
+      person: 'U0BOB',
+      surface: { kind: 'message', channel: 'C0GAMEDAY', ts },
+      index: 1,
+      actionId: 'details',
+    });
     expect(result.status).toBe(200);
     expect(deliveredAction()).toMatchObject({ action_id: 'details', value: 'g-1' });
     expect(deliveries[0]?.['user']).toMatchObject({ id: 'U0BOB', name: 'bob' });
@@ -151,7 +175,13 @@ describe('buttons and selects on messages', () => {
     expect(unconfirmed.status).toBe(400);
     expect(unconfirmed.body['error']).toContain('confirm');
     expect(deliveries).toEqual([]);
-    const confirmed = await post('/api/click', { person: 'U0BOB', surface, index: 0, actionId: 'halt', confirmed: true });
+    const confirmed = await post('/api/click', {
+      person: 'U0BOB',
+      surface,
+      index: 0,
+      actionId: 'halt',
+      confirmed: true,
+    });
     expect(confirmed.status).toBe(200);
     expect(deliveredAction()).toMatchObject({ action_id: 'halt' });
   });
@@ -160,7 +190,16 @@ describe('buttons and selects on messages', () => {
     const ts = await postCard([button('Halt', 'halt_1'), button('Halt', 'halt_2')]);
     const surface = { kind: 'message', channel: 'C0GAMEDAY', ts };
     expect((await post('/api/click', { person: 'U0BOB', surface, index: 1, actionId: 'halt_1' })).status).toBe(409);
-    expect((await post('/api/click', { person: 'U0BOB', surface: { ...surface, ts: '1.000001' }, index: 0, actionId: 'halt_1' })).status).toBe(409);
+    expect(
+      (
+        await post('/api/click', {
+          person: 'U0BOB',
+          surface: { ...surface, ts: '1.000001' },
+          index: 0,
+          actionId: 'halt_1',
+        })
+      ).status,
+    ).toBe(409);
     expect(deliveries).toEqual([]);
     expect((await post('/api/click', { person: 'U0BOB', surface, index: 1, actionId: 'halt_2' })).status).toBe(200);
     expect(deliveredAction()).toMatchObject({ action_id: 'halt_2' });
@@ -169,20 +208,34 @@ describe('buttons and selects on messages', () => {
   it('clicks a button in a thread reply and in an ephemeral message', async () => {
     const parent = await postCard([]);
     const reply = await slackApi('chat.postMessage', {
-      channel: 'C0GAMEDAY', thread_ts: parent, text: 'reply', blocks: [{ type: 'actions', elements: [button('Undo', 'undo')] }],
+      channel: 'C0GAMEDAY',
+      thread_ts: parent,
+      text: 'reply',
+      blocks: [{ type: 'actions', elements: [button('Undo', 'undo')] }],
     });
     const inThread = await post('/api/click', {
-      person: 'U0CAROL', surface: { kind: 'message', channel: 'C0GAMEDAY', ts: reply['ts'], threadTs: parent }, index: 0, actionId: 'undo',
+      person: 'U0CAROL',
+      surface: { kind: 'message', channel: 'C0GAMEDAY', ts: reply['ts'], threadTs: parent },
+      index: 0,
+      actionId: 'undo',
     });
     expect(inThread.status).toBe(200);
     expect(deliveredAction()).toMatchObject({ action_id: 'undo' });
 
     deliveries.length = 0;
     await slackApi('chat.postEphemeral', {
-      channel: 'C0GAMEDAY', user: 'U0CAROL', text: 'only carol', blocks: [{ type: 'actions', elements: [button('Log in', 'login_open')] }],
+      channel: 'C0GAMEDAY',
+      user: 'U0CAROL',
+      text: 'only carol',
+      blocks: [{ type: 'actions', elements: [button('Log in', 'login_open')] }],
     });
     const ephemeral = (await state('U0CAROL', 'C0GAMEDAY')).timeline.find((message) => message.ephemeral);
-    const clicked = await post('/api/click', { person: 'U0CAROL', surface: { kind: 'message', channel: 'C0GAMEDAY', ts: ephemeral?.ts }, index: 0, actionId: 'login_open' });
+    const clicked = await post('/api/click', {
+      person: 'U0CAROL',
+      surface: { kind: 'message', channel: 'C0GAMEDAY', ts: ephemeral?.ts },
+      index: 0,
+      actionId: 'login_open',
+    });
     expect(clicked.status).toBe(200);
     expect(deliveredAction()).toMatchObject({ action_id: 'login_open' });
     expect(deliveries[0]?.['container']).toMatchObject({ is_ephemeral: true });
@@ -192,15 +245,29 @@ describe('buttons and selects on messages', () => {
     const posted = await slackApi('chat.postMessage', {
       channel: 'C0GAMEDAY',
       text: 'pick',
-      blocks: [{
-        type: 'actions',
-        elements: [{
-          type: 'static_select', action_id: 'stage', placeholder: plain('Pick a stage'),
-          options: [{ text: plain('Running'), value: 'run' }, { text: plain('Halted'), value: 'halt' }],
-        }],
-      }],
+      blocks: [
+        {
+          type: 'actions',
+          elements: [
+            {
+              type: 'static_select',
+              action_id: 'stage',
+              placeholder: plain('Pick a stage'),
+              options: [
+                { text: plain('Running'), value: 'run' },
+                { text: plain('Halted'), value: 'halt' },
+              ],
+            },
+          ],
+        },
+      ],
     });
-    const result = await post('/api/choose', { person: 'U0ALICE', surface: { kind: 'message', channel: 'C0GAMEDAY', ts: posted['ts'] }, label: 'Pick a stage', option: 'Halted' });
+    const result = await post('/api/choose', {
+      person: 'U0ALICE',
+      surface: { kind: 'message', channel: 'C0GAMEDAY', ts: posted['ts'] },
+      label: 'Pick a stage',
+      option: 'Halted',
+    });
     expect(result.status).toBe(200);
     expect(deliveredAction()).toMatchObject({ action_id: 'stage', selected_option: { value: 'halt' } });
   });
@@ -214,21 +281,60 @@ describe('modals', () => {
     submit: plain('Next'),
     close: plain('Back'),
     blocks: [
-      { type: 'input', block_id: 'name', label: plain('Name'), element: { type: 'plain_text_input', action_id: 'name' } },
-      { type: 'input', block_id: 'team', label: plain('Team'), element: { type: 'external_select', action_id: 'team', min_query_length: 0 } },
       {
-        type: 'input', block_id: 'kind', label: plain('Kind'),
-        element: { type: 'static_select', action_id: 'kind', options: [{ text: plain('CPU'), value: 'cpu' }, { text: plain('Memory'), value: 'memory' }] },
+        type: 'input',
+        block_id: 'name',
+        label: plain('Name'),
+        element: { type: 'plain_text_input', action_id: 'name' },
       },
       {
-        type: 'input', block_id: 'extras', label: plain('Extras'), optional: true,
-        element: { type: 'checkboxes', action_id: 'extras', options: [{ text: plain('Notify'), value: 'notify' }, { text: plain('Dry run'), value: 'dry' }] },
+        type: 'input',
+        block_id: 'team',
+        label: plain('Team'),
+        element: { type: 'external_select', action_id: 'team', min_query_length: 0 },
+      },
+      {
+        type: 'input',
+        block_id: 'kind',
+        label: plain('Kind'),
+        element: {
+          type: 'static_select',
+          action_id: 'kind',
+          options: [
+            { text: plain('CPU'), value: 'cpu' },
+            { text: plain('Memory'), value: 'memory' },
+          ],
+        },
+      },
+      {
+        type: 'input',
+        block_id: 'extras',
+        label: plain('Extras'),
+        optional: true,
+        element: {
+          type: 'checkboxes',
+          action_id: 'extras',
+          options: [
+            { text: plain('Notify'), value: 'notify' },
+            { text: plain('Dry run'), value: 'dry' },
+          ],
+        },
       },
       { type: 'actions', elements: [button('Help', 'help')] },
     ],
   };
-  const doneView = { type: 'modal', callback_id: 'form', title: plain('Done'), close: plain('Finish'), notify_on_close: true, blocks: [{ type: 'section', text: mrkdwn('All set.') }] };
-  const teams = [{ text: plain('Platform'), value: 't1' }, { text: plain('Payments'), value: 't2' }];
+  const doneView = {
+    type: 'modal',
+    callback_id: 'form',
+    title: plain('Done'),
+    close: plain('Finish'),
+    notify_on_close: true,
+    blocks: [{ type: 'section', text: mrkdwn('All set.') }],
+  };
+  const teams = [
+    { text: plain('Platform'), value: 't1' },
+    { text: plain('Payments'), value: 't2' },
+  ];
 
   function scriptBot(): void {
     answer = async (delivery) => {
@@ -241,7 +347,8 @@ describe('modals', () => {
         return { body: { options: teams.filter((team) => team.text.text.toLowerCase().includes(query)) } };
       }
       if (delivery['type'] === 'view_submission') {
-        const values = (delivery['view'] as { state: { values: Record<string, Record<string, { value?: string }>> } }).state.values;
+        const values = (delivery['view'] as { state: { values: Record<string, Record<string, { value?: string }>> } })
+          .state.values;
         return values['name']?.['name']?.value === 'bad'
           ? { body: { response_action: 'errors', errors: { name: 'Not that name' } } }
           : { body: { response_action: 'update', view: doneView } };
@@ -252,23 +359,42 @@ describe('modals', () => {
 
   it('shows the modal with its own button labels, fills it, and follows the app’s answers', async () => {
     scriptBot();
-    expect((await post('/api/command', { person: 'U0ALICE', channel: 'C0GENERAL', text: '/chaos attack' })).status).toBe(200);
-    expect(deliveries[0]).toMatchObject({ command: '/chaos', text: 'attack', user_id: 'U0ALICE', channel_id: 'C0GENERAL' });
+    expect(
+      (await post('/api/command', { person: 'U0ALICE', channel: 'C0GENERAL', text: '/chaos attack' })).status,
+    ).toBe(200);
+    expect(deliveries[0]).toMatchObject({
+      command: '/chaos',
+      text: 'attack',
+      user_id: 'U0ALICE',
+      channel_id: 'C0GENERAL',
+    });
     const opened = (await state('U0ALICE', 'C0GENERAL')).modal;
     expect(opened).toMatchObject({ title: 'Start', submit: 'Next', close: 'Back' });
     const viewId = opened?.viewId;
 
     const search = await post('/api/modal/search', { person: 'U0ALICE', viewId, label: 'Team', query: 'pay' });
     expect(search.body['options']).toEqual([{ text: 'Payments', value: 't2' }]);
-    for (const [label, option] of [['Team', 'Payments'], ['Kind', 'Memory'], ['Extras', 'Notify'], ['Extras', 'Dry run'], ['Extras', 'Notify']]) {
-      expect((await post('/api/choose', { person: 'U0ALICE', surface: { kind: 'modal', viewId }, label, option })).status).toBe(200);
+    for (const [label, option] of [
+      ['Team', 'Payments'],
+      ['Kind', 'Memory'],
+      ['Extras', 'Notify'],
+      ['Extras', 'Dry run'],
+      ['Extras', 'Notify'],
+    ]) {
+      expect(
+        (await post('/api/choose', { person: 'U0ALICE', surface: { kind: 'modal', viewId }, label, option })).status,
+      ).toBe(200);
     }
     const chosen = (await state('U0ALICE', 'C0GENERAL')).modal?.values;
     expect(chosen?.['team']?.['team']).toMatchObject({ selected_option: { value: 't2' } });
     expect(chosen?.['kind']?.['kind']).toMatchObject({ selected_option: { value: 'memory' } });
     expect(chosen?.['extras']?.['extras']).toMatchObject({ selected_options: [{ value: 'dry' }] });
 
-    const refused = await post('/api/modal/submit', { person: 'U0ALICE', viewId, fields: [{ label: 'Name', value: 'bad' }] });
+    const refused = await post('/api/modal/submit', {
+      person: 'U0ALICE',
+      viewId,
+      fields: [{ label: 'Name', value: 'bad' }],
+    });
     expect(refused.status).toBe(200);
     const withError = (await state('U0ALICE', 'C0GENERAL')).modal;
     expect(withError).toMatchObject({ viewId, title: 'Start', errors: { Name: 'Not that name' } });
@@ -286,7 +412,9 @@ describe('modals', () => {
     scriptBot();
     await post('/api/command', { person: 'U0BOB', channel: 'C0GENERAL', text: '/chaos attack' });
     const viewId = (await state('U0BOB', 'C0GENERAL')).modal?.viewId;
-    expect((await post('/api/modal/fill', { person: 'U0BOB', viewId, fields: [{ label: 'Name', value: 'x' }] })).status).toBe(200);
+    expect(
+      (await post('/api/modal/fill', { person: 'U0BOB', viewId, fields: [{ label: 'Name', value: 'x' }] })).status,
+    ).toBe(200);
     expect((await state('U0BOB', 'C0GENERAL')).modal?.values['name']?.['name']).toMatchObject({ value: 'x' });
 
     const incomplete = await post('/api/modal/submit', { person: 'U0BOB', viewId });
@@ -294,7 +422,10 @@ describe('modals', () => {
     expect(incomplete.body['error']).toContain('"Team", "Kind"');
     expect(deliveries.filter((delivery) => delivery['type'] === 'view_submission')).toEqual([]);
 
-    expect((await post('/api/click', { person: 'U0BOB', surface: { kind: 'modal', viewId }, index: 0, actionId: 'help' })).status).toBe(200);
+    expect(
+      (await post('/api/click', { person: 'U0BOB', surface: { kind: 'modal', viewId }, index: 0, actionId: 'help' }))
+        .status,
+    ).toBe(200);
     expect(deliveredAction()).toMatchObject({ action_id: 'help' });
     expect((await post('/api/modal/close', { person: 'U0BOB', viewId: 'V0GONE' })).status).toBe(409);
     await post('/api/modal/close', { person: 'U0BOB', viewId });
@@ -304,11 +435,21 @@ describe('modals', () => {
     scriptBot();
     await post('/api/command', { person: 'U0CAROL', channel: 'C0GENERAL', text: '/chaos attack' });
     const viewId = (await state('U0CAROL', 'C0GENERAL')).modal?.viewId;
-    const clicked = await post('/api/click', { person: 'U0CAROL', surface: { kind: 'modal', viewId }, index: 0, actionId: 'help', fields: [{ label: 'Name', value: 'typed, not submitted' }] });
+    const clicked = await post('/api/click', {
+      person: 'U0CAROL',
+      surface: { kind: 'modal', viewId },
+      index: 0,
+      actionId: 'help',
+      fields: [{ label: 'Name', value: 'typed, not submitted' }],
+    });
     expect(clicked.status).toBe(200);
-    const delivery = deliveries.find((candidate) => candidate['type'] === 'block_actions') as { view?: { state?: { values?: Record<string, Record<string, { value?: string }>> } } } | undefined;
+    const delivery = deliveries.find((candidate) => candidate['type'] === 'block_actions') as
+      | { view?: { state?: { values?: Record<string, Record<string, { value?: string }>> } } }
+      | undefined;
     expect(delivery?.view?.state?.values?.['name']?.['name']?.value).toBe('typed, not submitted');
-    expect((await state('U0CAROL', 'C0GENERAL')).modal?.values['name']?.['name']).toMatchObject({ value: 'typed, not submitted' });
+    expect((await state('U0CAROL', 'C0GENERAL')).modal?.values['name']?.['name']).toMatchObject({
+      value: 'typed, not submitted',
+    });
     await post('/api/modal/close', { person: 'U0CAROL', viewId });
   });
 
@@ -329,41 +470,70 @@ describe('the page and its guards', () => {
       const module = await fetch(new URL(path, playground.url));
       expect(module.headers.get('content-type')).toContain('text/javascript');
     }
-    const directory = (await (await fetch(new URL('/api/directory', playground.url))).json()) as Record<string, unknown>;
+    const directory = (await (await fetch(new URL('/api/directory', playground.url))).json()) as Record<
+      string,
+      unknown
+    >;
     expect(directory).toMatchObject({
       command: '/chaos',
-      people: [{ id: 'U0ALICE', name: 'alice' }, { id: 'U0BOB', name: 'bob' }, { id: 'U0CAROL', name: 'carol' }],
-      channels: [{ id: 'C0GENERAL', name: 'general' }, { id: 'C0GAMEDAY', name: 'gameday' }],
+      people: [
+        { id: 'U0ALICE', name: 'alice' },
+        { id: 'U0BOB', name: 'bob' },
+        { id: 'U0CAROL', name: 'carol' },
+      ],
+      channels: [
+        { id: 'C0GENERAL', name: 'general' },
+        { id: 'C0GAMEDAY', name: 'gameday' },
+      ],
     });
   });
 
   it('answers only under its own host name, to JSON from its own origin', async () => {
     const status = await new Promise<number>((resolve, reject) => {
-      const req = httpRequest(new URL('/api/directory', playground.url), { headers: { host: 'attacker.example:80' } }, (res) => {
-        res.resume();
-        resolve(res.statusCode ?? 0);
-      });
+      const req = httpRequest(
+        new URL('/api/directory', playground.url),
+        { headers: { host: 'attacker.example:80' } },
+        (res) => {
+          res.resume();
+          resolve(res.statusCode ?? 0);
+        },
+      );
       req.on('error', reject);
       req.end();
     });
     expect(status).toBe(403);
 
     const asForm = await fetch(new URL('/api/command', playground.url), {
-      method: 'POST', headers: { 'content-type': 'text/plain' }, body: JSON.stringify({ person: 'U0ALICE', channel: 'C0GENERAL', text: '/chaos help' }),
+      method: 'POST',
+      headers: { 'content-type': 'text/plain' },
+      body: JSON.stringify({ person: 'U0ALICE', channel: 'C0GENERAL', text: '/chaos help' }),
     });
     expect(asForm.status).toBe(415);
     const crossSite = await fetch(new URL('/api/command', playground.url), {
-      method: 'POST', headers: { 'content-type': 'application/json', origin: 'http://attacker.example' }, body: JSON.stringify({ person: 'U0ALICE', channel: 'C0GENERAL', text: '/chaos help' }),
+      method: 'POST',
+      headers: { 'content-type': 'application/json', origin: 'http://attacker.example' },
+      body: JSON.stringify({ person: 'U0ALICE', channel: 'C0GENERAL', text: '/chaos help' }),
     });
     expect(crossSite.status).toBe(403);
     expect(deliveries).toEqual([]);
   });
 
   it('refuses unknown people, channels, commands and malformed requests in words', async () => {
-    expect(await post('/api/command', { person: 'U0MALLORY', channel: 'C0GENERAL', text: '/chaos help' })).toEqual({ status: 404, body: { error: 'Nobody by that id is in the playground.' } });
-    expect((await post('/api/command', { person: 'U0ALICE', channel: 'C0SECRET', text: '/chaos help' })).status).toBe(404);
-    expect(await post('/api/command', { person: 'U0ALICE', channel: 'C0GENERAL', text: 'hello' })).toEqual({ status: 400, body: { error: 'Only /chaos commands reach the app here; try /chaos help.' } });
-    expect(await post('/api/click', { person: 'U0ALICE' })).toEqual({ status: 400, body: { error: 'The request is not one the page sends.' } });
+    expect(await post('/api/command', { person: 'U0MALLORY', channel: 'C0GENERAL', text: '/chaos help' })).toEqual({
+      status: 404,
+      body: { error: 'Nobody by that id is in the playground.' },
+    });
+    expect((await post('/api/command', { person: 'U0ALICE', channel: 'C0SECRET', text: '/chaos help' })).status).toBe(
+      404,
+    );
+    expect(await post('/api/command', { person: 'U0ALICE', channel: 'C0GENERAL', text: 'hello' })).toEqual({
+      status: 400,
+      body: { error: 'Only /chaos commands reach the app here; try /chaos help.' },
+    });
+    expect(await post('/api/click', { person: 'U0ALICE' })).toEqual({
+      status: 400,
+      body: { error: 'The request is not one the page sends.' },
+    });
     expect((await fetch(new URL('/api/nothing', playground.url))).status).toBe(404);
     expect(deliveries).toEqual([]);
   });

@@ -34,17 +34,26 @@ afterAll(async () => {
 afterEach(() => sim.reset());
 
 async function post(path: string, body: unknown, on = playground) {
-  const response = await fetch(new URL(path, on.url), { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
+  const response = await fetch(new URL(path, on.url), {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify(body),
+  });
   return { status: response.status, body: (await response.json()) as any };
 }
 
-const monitor = (id: number) => sim.state.companies.get(sim.seed.company.id)!.monitoringA!.monitors.find((candidate) => candidate.id === id)!;
+const monitor = (id: number) =>
+  sim.state.companies.get(sim.seed.company.id)!.monitoringA!.monitors.find((candidate) => candidate.id === id)!;
 
 describe('the Simulator panel', () => {
   it('is announced in the directory, and lists the monitors and alerts with the states it offers', async () => {
-    expect(((await (await fetch(new URL('/api/directory', playground.url))).json()) as { simulator: boolean }).simulator).toBe(true);
+    expect(
+      ((await (await fetch(new URL('/api/directory', playground.url))).json()) as { simulator: boolean }).simulator,
+    ).toBe(true);
     const view = (await (await fetch(new URL('/api/simulator', playground.url))).json()) as any;
-    expect(view.monitors).toContainEqual(expect.objectContaining({ id: 1234567, name: 'checkout p99 latency', state: 'OK' }));
+    expect(view.monitors).toContainEqual(
+      expect.objectContaining({ id: 1234567, name: 'checkout p99 latency', state: 'OK' }),
+    );
     expect(view.alerts).toContainEqual(expect.objectContaining({ name: 'CheckoutErrorRate', state: 'inactive' }));
     expect(view.monitorChoices).toContain('Alert');
     expect(view.alertChoices).toContain('firing');
@@ -56,29 +65,52 @@ describe('the Simulator panel', () => {
     expect(changed.body.monitors).toContainEqual(expect.objectContaining({ id: 1234567, state: 'Alert' }));
     expect(monitor(1234567).state).toBe('Alert');
 
-    expect((await post('/api/simulator/alert', { person: 'U0ALICE', name: 'CheckoutErrorRate', state: 'firing' })).status).toBe(200);
-    expect(sim.state.companies.get(sim.seed.company.id)!.monitoringB!.alerts.find((alert) => alert.name === 'CheckoutErrorRate')!.state).toBe('firing');
+    expect(
+      (await post('/api/simulator/alert', { person: 'U0ALICE', name: 'CheckoutErrorRate', state: 'firing' })).status,
+    ).toBe(200);
+    expect(
+      sim.state.companies
+        .get(sim.seed.company.id)!
+        .monitoringB!.alerts.find((alert) => alert.name === 'CheckoutErrorRate')!.state,
+    ).toBe('firing');
     // The panel's changes go through the control surface, never the platform API.
     expect(sim.requests).toEqual([]);
   });
 
   it('refuses a state it does not offer, and says when the simulator has no such monitor', async () => {
-    expect(await post('/api/simulator/monitor', { id: 1234567, state: 'Broken' })).toEqual({ status: 400, body: { error: 'The request is not one the page sends.' } });
+    expect(await post('/api/simulator/monitor', { id: 1234567, state: 'Broken' })).toEqual({
+      status: 400,
+      body: { error: 'The request is not one the page sends.' },
+    });
     expect(monitor(1234567).state).toBe('OK');
-    expect(await post('/api/simulator/monitor', { id: 999, state: 'Alert' })).toEqual({ status: 404, body: { error: 'The simulator has no monitor 999.' } });
+    expect(await post('/api/simulator/monitor', { id: 999, state: 'Alert' })).toEqual({
+      status: 404,
+      body: { error: 'The simulator has no monitor 999.' },
+    });
   });
 
   it('says so when the simulator does not answer', async () => {
-    const gone = await startPlayground({ fake, simulator: { controlUrl: 'https://127.0.0.1:1/_control', dispatcher: agent } });
+    const gone = await startPlayground({
+      fake,
+      simulator: { controlUrl: 'https://127.0.0.1:1/_control', dispatcher: agent },
+    });
     try {
-      expect(await post('/api/simulator/monitor', { id: 1234567, state: 'Alert' }, gone)).toEqual({ status: 502, body: { error: 'The simulator is not answering. Is the demo still running?' } });
+      expect(await post('/api/simulator/monitor', { id: 1234567, state: 'Alert' }, gone)).toEqual({
+        status: 502,
+        body: { error: 'The simulator is not answering. Is the demo still running?' },
+      });
     } finally {
       await gone.stop();
     }
   });
 
   it('is absent from a playground without a simulator', async () => {
-    expect(((await (await fetch(new URL('/api/directory', bare.url))).json()) as { simulator: boolean }).simulator).toBe(false);
-    expect(await post('/api/simulator/monitor', { id: 1234567, state: 'Alert' }, bare)).toEqual({ status: 404, body: { error: 'This playground has no simulator to control.' } });
+    expect(
+      ((await (await fetch(new URL('/api/directory', bare.url))).json()) as { simulator: boolean }).simulator,
+    ).toBe(false);
+    expect(await post('/api/simulator/monitor', { id: 1234567, state: 'Alert' }, bare)).toEqual({
+      status: 404,
+      body: { error: 'This playground has no simulator to control.' },
+    });
   });
 });

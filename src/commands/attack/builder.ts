@@ -14,7 +14,16 @@ import {
   isBuilderTargetKind,
 } from '../../views/attackBuilder.ts';
 import { defaultLength, findAttackType, flagOf } from '../../attacks/attackTypes.ts';
-import { implicitLength, lengthProblem, parseCount, parseIdList, parseKubernetesObjects, parsePairs, parsePercent, valueProblem } from './validate.ts';
+import {
+  implicitLength,
+  lengthProblem,
+  parseCount,
+  parseIdList,
+  parseKubernetesObjects,
+  parsePairs,
+  parsePercent,
+  valueProblem,
+} from './validate.ts';
 import { runsOnServices, type AttackRequest, type AttackTarget } from '../../attacks/request.ts';
 import { guardKey, parseGuard, type GuardSpec } from '../../guardrails/guards.ts';
 import { UserInputError } from '../../errors.ts';
@@ -34,12 +43,18 @@ const filled = (text: string | undefined): string | undefined => {
  * slash command gives: the type's flags in metadata order, each by its short form when it has
  * one. Anything wrong comes back as errors on the fields, so the modal stays open.
  */
-export function builderToRequest(inputs: Record<string, string | undefined>, catalogue: readonly InfraAttackMetadata[], limits: AttackParseOptions): AttackRequest | BuilderErrors {
+export function builderToRequest(
+  inputs: Record<string, string | undefined>,
+  catalogue: readonly InfraAttackMetadata[],
+  limits: AttackParseOptions,
+): AttackRequest | BuilderErrors {
   const errors: Record<string, string> = {};
   const typeName = filled(inputs[ATTACK_TYPE_SELECT]);
   const metadata = typeName ? findAttackType(catalogue, typeName) : undefined;
   if (!metadata) {
-    errors[ATTACK_TYPE_SELECT] = typeName ? `${typeName} is no longer an attack type here; choose another.` : 'Choose an attack type.';
+    errors[ATTACK_TYPE_SELECT] = typeName
+      ? `${typeName} is no longer an attack type here; choose another.`
+      : 'Choose an attack type.';
     return { errors };
   }
 
@@ -57,7 +72,12 @@ export function builderToRequest(inputs: Record<string, string | undefined>, cat
       continue;
     }
     // A list typed as "a, b" is sent as "a,b": the spaces are for reading, not part of the values.
-    const value = arg.multiple ? raw.split(',').map((item) => item.trim()).join(',') : raw;
+    const value = arg.multiple
+      ? raw
+          .split(',')
+          .map((item) => item.trim())
+          .join(',')
+      : raw;
     const expected = valueProblem(arg, value);
     if (expected) {
       errors[field] = `Expected ${expected}.`;
@@ -76,23 +96,45 @@ export function builderToRequest(inputs: Record<string, string | undefined>, cat
   const tooLong = lengthProblem(lengthSeconds, limits);
   if (tooLong && !errors[ATTACK_LENGTH]) {
     const lengthField = metadata.args.some((arg) => arg.name === 'length') ? ATTACK_LENGTH : ATTACK_TYPE_SELECT;
-    errors[lengthField] = filled(inputs[ATTACK_LENGTH]) ? tooLong : `${tooLong} ${metadata.name} runs ${lengthSeconds} seconds by default; enter a shorter length.`;
+    errors[lengthField] = filled(inputs[ATTACK_LENGTH])
+      ? tooLong
+      : `${tooLong} ${metadata.name} runs ${lengthSeconds} seconds by default; enter a shorter length.`;
   }
 
   const target = targetFromInputs(inputs, errors);
-  if (target?.kind === 'service' && !runsOnServices(metadata.name)) errors[ATTACK_TARGET_KIND] = `${metadata.name} attacks cannot target a service; choose another target.`;
+  if (target?.kind === 'service' && !runsOnServices(metadata.name))
+    errors[ATTACK_TARGET_KIND] = `${metadata.name} attacks cannot target a service; choose another target.`;
   const guards = guardsFromInput(inputs[ATTACK_GUARDS], limits, errors);
   if (Object.keys(errors).length > 0 || !target) return { errors };
-  return { type: metadata.name, args, target, team: filled(inputs[ATTACK_TEAM]), yes: false, lengthSeconds, ...(guards.length ? { guards } : {}) };
+  return {
+    type: metadata.name,
+    args,
+    target,
+    team: filled(inputs[ATTACK_TEAM]),
+    yes: false,
+    lengthSeconds,
+    ...(guards.length ? { guards } : {}),
+  };
 }
 
 /** The Guards field: guards separated by commas, each as `--guard` takes it. */
-function guardsFromInput(text: string | undefined, options: AttackParseOptions, errors: Record<string, string>): GuardSpec[] {
-  const items = (filled(text) ?? '').split(',').map((item) => item.trim()).filter(Boolean);
+function guardsFromInput(
+  text: string | undefined,
+  options: AttackParseOptions,
+  errors: Record<string, string>,
+): GuardSpec[] {
+  const items = (filled(text) ?? '')
+    .split(',')
+    .map((item) => item.trim())
+    .filter(Boolean);
   const guards: GuardSpec[] = [];
   for (const item of items) {
     try {
-      const spec = parseGuard(item, { monitoring: options.monitoring ?? { integrationA: undefined, domainA: undefined, uriB: undefined } }, options.command ?? '/chaos');
+      const spec = parseGuard(
+        item,
+        { monitoring: options.monitoring ?? { integrationA: undefined, domainA: undefined, uriB: undefined } },
+        options.command ?? '/chaos',
+      );
       if (!guards.some((g) => guardKey(g) === guardKey(spec))) guards.push(spec);
     } catch (error) {
       if (!(error instanceof UserInputError)) throw error;
@@ -104,7 +146,10 @@ function guardsFromInput(text: string | undefined, options: AttackParseOptions, 
   return guards;
 }
 
-function targetFromInputs(inputs: Record<string, string | undefined>, errors: Record<string, string>): AttackTarget | undefined {
+function targetFromInputs(
+  inputs: Record<string, string | undefined>,
+  errors: Record<string, string>,
+): AttackTarget | undefined {
   const kind = inputs[ATTACK_TARGET_KIND];
   if (!isBuilderTargetKind(kind)) {
     errors[ATTACK_TARGET_KIND] = 'Choose what to attack.';
@@ -115,7 +160,8 @@ function targetFromInputs(inputs: Record<string, string | undefined>, errors: Re
   let count: number | undefined;
   if (countText !== undefined) {
     if (kind !== 'tags' && kind !== 'labels' && kind !== 'kubernetes') {
-      errors[ATTACK_TARGET_COUNT] = 'A count only goes with random hosts by tags, containers by label or Kubernetes objects; clear it or change the target.';
+      errors[ATTACK_TARGET_COUNT] =
+        'A count only goes with random hosts by tags, containers by label or Kubernetes objects; clear it or change the target.';
     } else {
       const parsed = parseCount(countText);
       if ('problem' in parsed) errors[ATTACK_TARGET_COUNT] = parsed.problem;
@@ -126,7 +172,8 @@ function targetFromInputs(inputs: Record<string, string | undefined>, errors: Re
   let percent: number | undefined;
   if (percentText !== undefined) {
     if (kind !== 'service' && kind !== 'kubernetes') {
-      errors[ATTACK_TARGET_PERCENT] = 'A percent only goes with a service or Kubernetes objects; clear it or change the target.';
+      errors[ATTACK_TARGET_PERCENT] =
+        'A percent only goes with a service or Kubernetes objects; clear it or change the target.';
     } else if (count !== undefined) {
       errors[ATTACK_TARGET_PERCENT] = 'Give a count or a percent, not both.';
     } else {
@@ -137,7 +184,9 @@ function targetFromInputs(inputs: Record<string, string | undefined>, errors: Re
   }
   if (kind === 'all') {
     // Typed values with "every client" chosen is most likely a slip; hitting everything by mistake is the worst outcome.
-    if (text !== undefined) errors[ATTACK_TARGET_VALUES] = 'Every active client is chosen as the target; clear this field or choose another target.';
+    if (text !== undefined)
+      errors[ATTACK_TARGET_VALUES] =
+        'Every active client is chosen as the target; clear this field or choose another target.';
     return { kind: 'all' };
   }
   if (text === undefined) {
@@ -157,7 +206,8 @@ function targetFromInputs(inputs: Record<string, string | undefined>, errors: Re
       return undefined;
     }
     if (!isPathId(text)) {
-      errors[ATTACK_TARGET_VALUES] = 'A service id has letters, digits, - and _ only; copy it from the service\'s page on the platform.';
+      errors[ATTACK_TARGET_VALUES] =
+        "A service id has letters, digits, - and _ only; copy it from the service's page on the platform.";
       return undefined;
     }
     return {
@@ -173,7 +223,12 @@ function targetFromInputs(inputs: Record<string, string | undefined>, errors: Re
       errors[ATTACK_TARGET_VALUES] = parsed.problem.replace(/[“”]/g, '"');
       return undefined;
     }
-    return { kind: 'kubernetes', objects: parsed.objects, ...(count !== undefined ? { count } : {}), ...(percent !== undefined ? { percent } : {}) };
+    return {
+      kind: 'kubernetes',
+      objects: parsed.objects,
+      ...(count !== undefined ? { count } : {}),
+      ...(percent !== undefined ? { percent } : {}),
+    };
   }
   if (kind === 'hosts' || kind === 'containers') {
     const parsed = parseIdList(text);
@@ -189,5 +244,7 @@ function targetFromInputs(inputs: Record<string, string | undefined>, errors: Re
     return undefined;
   }
   const exact = count !== undefined ? { count } : {};
-  return kind === 'tags' ? { kind: 'tags', tags: parsed.pairs, ...exact } : { kind: 'labels', labels: parsed.pairs, ...exact };
+  return kind === 'tags'
+    ? { kind: 'tags', tags: parsed.pairs, ...exact }
+    : { kind: 'labels', labels: parsed.pairs, ...exact };
 }

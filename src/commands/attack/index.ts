@@ -2,7 +2,15 @@ import { builtInCatalogue } from '../../client/catalogue.ts';
 import type { TeamEntry } from '../../client/index.ts';
 import type { Deps } from '../../deps.ts';
 import { otherAttackChannels } from '../../attacks/channels.ts';
-import { claimPending, dropPending, loadPending, refuseIfFrozen, savePending, startAttack, type StartedAttack } from '../../attacks/start.ts';
+import {
+  claimPending,
+  dropPending,
+  loadPending,
+  refuseIfFrozen,
+  savePending,
+  startAttack,
+  type StartedAttack,
+} from '../../attacks/start.ts';
 import { respondTo } from '../../slack/messenger.ts';
 import { isSlackResponseUrl } from '../../slack/replies.ts';
 import { escapeMrkdwn } from '../../views/blocks.ts';
@@ -13,7 +21,14 @@ import { builderToRequest } from './builder.ts';
 import { parseAttackCommand, requestedTeam, type AttackParseOptions } from './parse.ts';
 import { unclosedQuoteError } from './tokenize.ts';
 import { attackUsage } from './usage.ts';
-import { type Action, message, replacement, type Reply, type Submission, type SubmissionReply } from '../../slack/interaction.ts';
+import {
+  type Action,
+  message,
+  replacement,
+  type Reply,
+  type Submission,
+  type SubmissionReply,
+} from '../../slack/interaction.ts';
 import type { Subcommand } from '../command.ts';
 import { UserInputError } from '../../errors.ts';
 import type { Actor, Login } from '../../store/sessions.ts';
@@ -21,7 +36,14 @@ import { platformFor, requireLogin, requireTeam, teamName } from '../../attacks/
 import { matchTeam } from '../arguments.ts';
 import { approvalNeeded, requestApproval } from '../../guardrails/approvals.ts';
 import { ruleText } from '../../guardrails/approvalRules.ts';
-import { checkGuards, coveringGuards, GuardsUnknownError, refuseIfUnhealthy, unknownGuards, unknownGuardsText } from '../../guardrails/guardCheck.ts';
+import {
+  checkGuards,
+  coveringGuards,
+  GuardsUnknownError,
+  refuseIfUnhealthy,
+  unknownGuards,
+  unknownGuardsText,
+} from '../../guardrails/guardCheck.ts';
 import { guardKey, guardLine } from '../../guardrails/guards.ts';
 
 /**
@@ -40,19 +62,39 @@ async function checkChannel(deps: Deps, channel: string | undefined): Promise<st
 /** The team named by --team (one of the person's own), else the selected one. */
 function resolveTeam(login: Login, requested: string | undefined, usage?: string): TeamEntry {
   if (!requested) return requireTeam(login);
-  return login.session.teams.find((t) => t.identifier === requested) ?? matchTeam(login.session.teams, requested, usage);
+  return (
+    login.session.teams.find((t) => t.identifier === requested) ?? matchTeam(login.session.teams, requested, usage)
+  );
 }
 
-function startedMessage(request: AttackRequest, team: TeamEntry, started: StartedAttack, deps: Deps, permalink: string | undefined): Reply {
+function startedMessage(
+  request: AttackRequest,
+  team: TeamEntry,
+  started: StartedAttack,
+  deps: Deps,
+  permalink: string | undefined,
+): Reply {
   const cmd = deps.config.slack.command;
   const what = `*${escapeMrkdwn(request.type)}* attack \`${started.guid}\` on ${escapeMrkdwn(describeTarget(request.target, teamName(team)))}`;
   if (!started.card) {
-    return message(`:rocket: Started ${what}, but its card could not be posted here (${started.cardError}). Invite the app to this channel to get live cards; until then, halt it with \`${cmd} halt ${started.guid}\`.`);
+    return message(
+      `:rocket: Started ${what}, but its card could not be posted here (${started.cardError}). Invite the app to this channel to get live cards; until then, halt it with \`${cmd} halt ${started.guid}\`.`,
+    );
   }
-  return message(`:rocket: Started ${what}.${permalink ? ` <${permalink}|Its card> shows it live, with a Halt button.` : ' Its card in the channel shows it live, with a Halt button.'}`);
+  return message(
+    `:rocket: Started ${what}.${permalink ? ` <${permalink}|Its card> shows it live, with a Halt button.` : ' Its card in the channel shows it live, with a Halt button.'}`,
+  );
 }
 
-async function start(deps: Deps, actor: Actor, login: Login, team: TeamEntry, request: AttackRequest, channel: string, acknowledgedGuards?: string[]): Promise<Reply> {
+async function start(
+  deps: Deps,
+  actor: Actor,
+  login: Login,
+  team: TeamEntry,
+  request: AttackRequest,
+  channel: string,
+  acknowledgedGuards?: string[],
+): Promise<Reply> {
   const started = await startAttack(deps, actor, login, team, request, channel, { acknowledgedGuards });
   const permalink = started.card ? await deps.slack.permalink(started.card.channel, started.card.ts) : undefined;
   return startedMessage(request, team, started, deps, permalink);
@@ -62,12 +104,29 @@ async function start(deps: Deps, actor: Actor, login: Login, team: TeamEntry, re
  * The preview, after the checks a start would make: a freeze or an unhealthy guard refuses it
  * here; a guard whose state cannot be told is shown, and Start becomes Start anyway.
  */
-async function preview(deps: Deps, actor: Actor, login: Login, team: TeamEntry, request: AttackRequest, channel: string) {
+async function preview(
+  deps: Deps,
+  actor: Actor,
+  login: Login,
+  team: TeamEntry,
+  request: AttackRequest,
+  channel: string,
+) {
   await refuseIfFrozen(deps, team);
-  const checks = await checkGuards(deps, platformFor(deps, login, team), await coveringGuards(deps, actor, channel, request.guards));
+  const checks = await checkGuards(
+    deps,
+    platformFor(deps, login, team),
+    await coveringGuards(deps, actor, channel, request.guards),
+  );
   refuseIfUnhealthy(checks);
   const unknown = unknownGuards(checks);
-  const pending = await savePending(deps, { actor, teamId: team.identifier, request, channel, unknownGuards: unknown.map((c) => guardKey(c.guard.spec)) });
+  const pending = await savePending(deps, {
+    actor,
+    teamId: team.identifier,
+    request,
+    channel,
+    unknownGuards: unknown.map((c) => guardKey(c.guard.spec)),
+  });
   const rule = approvalNeeded(deps, pending, team);
   return attackPreviewMessage({
     request,
@@ -75,7 +134,9 @@ async function preview(deps: Deps, actor: Actor, login: Login, team: TeamEntry, 
     pendingId: pending.id,
     command: deps.config.slack.command,
     guards: checks.map((c) => guardLine(c.guard.spec, c.reading)),
-    ...(unknown.length ? { warning: `${unknownGuardsText(unknown)} Start anyway only if you will watch it yourself.` } : {}),
+    ...(unknown.length
+      ? { warning: `${unknownGuardsText(unknown)} Start anyway only if you will watch it yourself.` }
+      : {}),
     ...(rule ? { approval: ruleText(rule) } : {}),
   });
 }
@@ -99,7 +160,14 @@ interface BuilderOrigin {
   responseUrl: string | undefined;
 }
 
-async function builderModal(deps: Deps, login: Login, team: TeamEntry, origin: BuilderOrigin, selectedType?: string, values?: Record<string, string | undefined>) {
+async function builderModal(
+  deps: Deps,
+  login: Login,
+  team: TeamEntry,
+  origin: BuilderOrigin,
+  selectedType?: string,
+  values?: Record<string, string | undefined>,
+) {
   const catalogue = await deps.catalogues.get(team.identifier, platformFor(deps, login, team));
   return attackBuilderModal({
     catalogue: catalogue.types,
@@ -136,7 +204,8 @@ export const attackCommand: Subcommand = {
   async run(request, deps) {
     const channel = await checkChannel(deps, request.actor.channelId);
     if (request.unclosedQuote) throw unclosedQuoteError(request.unclosedQuote);
-    if (request.tokens.length === 0) return openBuilder(deps, request.actor, { channel, responseUrl: request.responseUrl });
+    if (request.tokens.length === 0)
+      return openBuilder(deps, request.actor, { channel, responseUrl: request.responseUrl });
     const login = await requireLogin(deps, request.actor);
     // Parse against the team the attack would run in: its metadata decides which flags exist. The
     // team is read from the very words the parser reads next, so both see the same --team.
@@ -185,9 +254,13 @@ export async function startFromPreview(action: Action, deps: Deps): Promise<Repl
     if (!team) throw new UserInputError('You are no longer in the team this attack was for. Run the command again.');
     // A rule checked again at the click: a Start forged past the preview still needs a second person.
     const rule = approvalNeeded(deps, pending, team);
-    reply = rule ? await requestApproval(deps, pending, team, rule) : await start(deps, action.actor, login, team, pending.request, channel, pending.unknownGuards);
+    reply = rule
+      ? await requestApproval(deps, pending, team, rule)
+      : await start(deps, action.actor, login, team, pending.request, channel, pending.unknownGuards);
   } finally {
-    await dropPending(deps, id).catch((error: unknown) => deps.logger.warn({ err: error }, 'could not drop a used preview'));
+    await dropPending(deps, id).catch((error: unknown) =>
+      deps.logger.warn({ err: error }, 'could not drop a used preview'),
+    );
   }
   return reply.kind === 'message' ? { ...reply, replaceOriginal: true } : reply;
 }
@@ -217,7 +290,10 @@ export async function builderChanged(action: Action, deps: Deps): Promise<Reply>
   const login = await requireLogin(deps, action.actor);
   const team = resolveTeam(login, action.inputs[ATTACK_TEAM]);
   const type = action.actionId === ATTACK_TYPE_SELECT ? action.value : action.inputs[ATTACK_TYPE_SELECT];
-  return { kind: 'updateModal', view: await builderModal(deps, login, team, builderOrigin(action.privateMetadata), type, action.inputs) };
+  return {
+    kind: 'updateModal',
+    view: await builderModal(deps, login, team, builderOrigin(action.privateMetadata), type, action.inputs),
+  };
 }
 
 /** The builder's submission leads to the same preview as the slash command, in the same place. */
@@ -229,7 +305,9 @@ export async function submitBuilder(submission: Submission, deps: Deps): Promise
   const team = chosenTeam ? login.session.teams.find((t) => t.identifier === chosenTeam) : requireTeam(login);
   // Without a usable team the other fields are still checked, against the selected team's types.
   const checkedIn = team ?? login.team ?? login.session.teams[0];
-  const catalogue = checkedIn ? (await deps.catalogues.get(checkedIn.identifier, platformFor(deps, login, checkedIn))).types : builtInCatalogue;
+  const catalogue = checkedIn
+    ? (await deps.catalogues.get(checkedIn.identifier, platformFor(deps, login, checkedIn))).types
+    : builtInCatalogue;
   const result = builderToRequest(submission.inputs, catalogue, parseOptions(deps));
   if ('errors' in result || !team) {
     const errors: Record<string, string> = 'errors' in result ? { ...result.errors } : {};
@@ -239,15 +317,28 @@ export async function submitBuilder(submission: Submission, deps: Deps): Promise
   const chosen = origin.channel ?? submission.inputs[ATTACK_CHANNEL];
   if (!origin.channel) {
     const others = otherAttackChannels(deps.config.attackChannels, chosen);
-    if (others) return { kind: 'errors', errors: { [ATTACK_CHANNEL]: `Choose one of the attack channels: ${others}.` } };
+    if (others)
+      return { kind: 'errors', errors: { [ATTACK_CHANNEL]: `Choose one of the attack channels: ${others}.` } };
     if (!chosen) return { kind: 'errors', errors: { [ATTACK_CHANNEL]: 'Choose the channel for the attack card.' } };
   }
   const channel = await checkChannel(deps, chosen);
   const shown = await preview(deps, submission.actor, login, team, result, channel);
   // The command's response_url lasts 30 minutes; a builder left open longer answers another way.
-  const replyUrl = origin.responseUrl && isSlackResponseUrl(origin.responseUrl, deps.config.slack.apiUrl) ? origin.responseUrl : undefined;
-  if (origin.responseUrl && !replyUrl) deps.logger.warn({ channel }, 'the builder carried a reply address that is not Slack\'s; answering in the channel instead');
-  const answered = replyUrl ? await respondTo(replyUrl, shown).then(() => true, () => false) : false;
+  const replyUrl =
+    origin.responseUrl && isSlackResponseUrl(origin.responseUrl, deps.config.slack.apiUrl)
+      ? origin.responseUrl
+      : undefined;
+  if (origin.responseUrl && !replyUrl)
+    deps.logger.warn(
+      { channel },
+      "the builder carried a reply address that is not Slack's; answering in the channel instead",
+    );
+  const answered = replyUrl
+    ? await respondTo(replyUrl, shown).then(
+        () => true,
+        () => false,
+      )
+    : false;
   if (!answered) await deps.slack.postEphemeral(channel, submission.actor.userId, shown);
   return { kind: 'clear' };
 }

@@ -1,7 +1,16 @@
 import type { InfraAttackArg, InfraAttackMetadata } from '../../client/catalogue.ts';
 import { availableTypes, defaultLength, findAttackType, flagOf, spellings } from '../../attacks/attackTypes.ts';
 import { runsOnServices, type AttackRequest, type AttackTarget } from '../../attacks/request.ts';
-import { allTargetFlags, givenTargetKinds, repeatableTargetFlags, targetFlags, targetKindOf, targetOptionFlags, targetOptionOf, type TargetOption } from '../../attacks/targetFlags.ts';
+import {
+  allTargetFlags,
+  givenTargetKinds,
+  repeatableTargetFlags,
+  targetFlags,
+  targetKindOf,
+  targetOptionFlags,
+  targetOptionOf,
+  type TargetOption,
+} from '../../attacks/targetFlags.ts';
 import type { Config } from '../../config.ts';
 import { isPathId } from '../../client/ids.ts';
 import { UserInputError } from '../../errors.ts';
@@ -9,7 +18,19 @@ import { guardKey, parseGuard, type GuardSpec } from '../../guardrails/guards.ts
 import { closestWord } from '../suggest.ts';
 import { tokenize } from './tokenize.ts';
 import { attackUsage } from './usage.ts';
-import { code, implicitLength, lengthProblem, parseCount, parseIdList, parseKubernetesObjects, parsePairs, parsePercent, quoted, valueProblem, type AttackLimits } from './validate.ts';
+import {
+  code,
+  implicitLength,
+  lengthProblem,
+  parseCount,
+  parseIdList,
+  parseKubernetesObjects,
+  parsePairs,
+  parsePercent,
+  quoted,
+  valueProblem,
+  type AttackLimits,
+} from './validate.ts';
 
 /** What a command is checked against besides its type's metadata. */
 export interface AttackParseOptions extends AttackLimits {
@@ -68,19 +89,35 @@ function findArg(metadata: InfraAttackMetadata, name: string): InfraAttackArg | 
  * says what is wrong and carries the usage line. Attack flags keep their order and the form they
  * were typed in, because the platform runs them as the command line the person wrote.
  */
-export function parseAttackCommand(input: string | readonly string[], catalogue: readonly InfraAttackMetadata[], limits: AttackParseOptions): AttackRequest {
+export function parseAttackCommand(
+  input: string | readonly string[],
+  catalogue: readonly InfraAttackMetadata[],
+  limits: AttackParseOptions,
+): AttackRequest {
   const [typeWord, ...words] = typeof input === 'string' ? tokenize(input) : input;
   if (typeWord === undefined) {
-    throw new UserInputError(`Name the attack type to run. Available: ${availableTypes(catalogue)}.`, attackUsage.general);
+    throw new UserInputError(
+      `Name the attack type to run. Available: ${availableTypes(catalogue)}.`,
+      attackUsage.general,
+    );
   }
   if (typeWord.startsWith('-')) {
-    throw new UserInputError(`Start with the attack type, then its flags. Available: ${availableTypes(catalogue)}.`, attackUsage.general);
+    throw new UserInputError(
+      `Start with the attack type, then its flags. Available: ${availableTypes(catalogue)}.`,
+      attackUsage.general,
+    );
   }
   const metadata = findAttackType(catalogue, typeWord);
   if (!metadata) {
-    const closest = closestWord(typeWord, catalogue.map((type) => type.name));
+    const closest = closestWord(
+      typeWord,
+      catalogue.map((type) => type.name),
+    );
     const hint = closest ? ` Did you mean ${code(closest)}?` : '';
-    throw new UserInputError(`${quoted(typeWord)} is not an attack type.${hint} Available: ${availableTypes(catalogue)}.`, attackUsage.general);
+    throw new UserInputError(
+      `${quoted(typeWord)} is not an attack type.${hint} Available: ${availableTypes(catalogue)}.`,
+      attackUsage.general,
+    );
   }
   const usage = attackUsage.forType(metadata);
   const fail = (message: string) => new UserInputError(message, usage);
@@ -99,7 +136,10 @@ export function parseAttackCommand(input: string | readonly string[], catalogue:
     if (!flag) {
       const previous = index > 0 ? splitFlag(words[index - 1]!) : undefined;
       const previousArg = previous && findArg(metadata, previous.name);
-      const why = previous && previousArg?.type === 'Boolean' ? `${code(previous.name)} takes no value` : 'values follow the flag they belong to';
+      const why =
+        previous && previousArg?.type === 'Boolean'
+          ? `${code(previous.name)} takes no value`
+          : 'values follow the flag they belong to';
       throw fail(`Unexpected word ${quoted(word)}: ${why}.${word.startsWith('-') ? flagHint(word, metadata) : ''}`);
     }
     const takeValue = (): string => {
@@ -130,7 +170,8 @@ export function parseAttackCommand(input: string | readonly string[], catalogue:
     const option = targetOptionOf(flag.name);
     if (targetKindOf(flag.name) || option) {
       const given = targets.get(flag.name);
-      if (given && !repeatableTargetFlags.includes(flag.name)) throw fail(`${code(flag.name)} is given more than once.`);
+      if (given && !repeatableTargetFlags.includes(flag.name))
+        throw fail(`${code(flag.name)} is given more than once.`);
       let value = '';
       if (option && !('value' in targetOptionFlags[option])) {
         if (flag.inline !== undefined) throw fail(`${code(flag.name)} takes no value.`);
@@ -147,16 +188,19 @@ export function parseAttackCommand(input: string | readonly string[], catalogue:
         ? `Target flags: ${attackUsage.targetFlags}.`
         : flag.name.startsWith('--gua')
           ? `Guards: ${attackUsage.guards}.`
-        : `Flags of ${metadata.name}: ${metadata.args.map(spellings).join(', ') || 'none'}.`;
+          : `Flags of ${metadata.name}: ${metadata.args.map(spellings).join(', ') || 'none'}.`;
       throw fail(`${quoted(flag.name)} is not a flag of ${metadata.name}.${flagHint(flag.name, metadata)} ${valid}`);
     }
-    if (given.has(arg.name) && !arg.multiple) throw fail(`${code(spellings(arg))} is given more than once; give it once.`);
+    if (given.has(arg.name) && !arg.multiple)
+      throw fail(`${code(spellings(arg))} is given more than once; give it once.`);
     given.add(arg.name);
 
     if (arg.type === 'Boolean') {
       const setting = flag.inline?.toLowerCase();
       if (setting !== undefined && setting !== 'true' && setting !== 'false') {
-        throw fail(`${code(flag.name)} is a switch: give it alone, or as ${code(`${flag.name}=true`)} or ${code(`${flag.name}=false`)}.`);
+        throw fail(
+          `${code(flag.name)} is a switch: give it alone, or as ${code(`${flag.name}=true`)} or ${code(`${flag.name}=false`)}.`,
+        );
       }
       // The platform's command line knows the switch only by its presence.
       if (setting !== 'false') args.push(flag.name);
@@ -171,7 +215,9 @@ export function parseAttackCommand(input: string | readonly string[], catalogue:
 
   const missing = metadata.args.filter((arg) => arg.required && !given.has(arg.name));
   if (missing.length > 0) {
-    throw fail(`${metadata.name} needs ${missing.map((arg) => `${code(spellings(arg))}${arg.info ? ` (${arg.info})` : ''}`).join(' and ')}.`);
+    throw fail(
+      `${metadata.name} needs ${missing.map((arg) => `${code(spellings(arg))}${arg.info ? ` (${arg.info})` : ''}`).join(' and ')}.`,
+    );
   }
 
   if (!given.has('length')) {
@@ -187,9 +233,11 @@ export function parseAttackCommand(input: string | readonly string[], catalogue:
   if (tooLong) {
     const lengthArg = metadata.args.find((arg) => arg.name === 'length');
     const lengthFlag = lengthArg ? code(flagOf(lengthArg)) : 'a shorter length';
-    throw fail(given.has('length')
-      ? `${lengthSeconds} seconds is too long. ${tooLong} Give ${lengthFlag} of ${limits.maxAttackSeconds} or less.`
-      : `${tooLong} ${metadata.name} runs ${lengthSeconds} seconds by default, so give ${lengthFlag} of ${limits.maxAttackSeconds} or less.`);
+    throw fail(
+      given.has('length')
+        ? `${lengthSeconds} seconds is too long. ${tooLong} Give ${lengthFlag} of ${limits.maxAttackSeconds} or less.`
+        : `${tooLong} ${metadata.name} runs ${lengthSeconds} seconds by default, so give ${lengthFlag} of ${limits.maxAttackSeconds} or less.`,
+    );
   }
 
   const target = targetFromFlags(targets, metadata, fail);
@@ -199,17 +247,27 @@ export function parseAttackCommand(input: string | readonly string[], catalogue:
 /** One `--guard` value, with the company's integrations; what is wrong with it names the flag. */
 function readGuard(text: string, options: AttackParseOptions, fail: (message: string) => UserInputError): GuardSpec {
   try {
-    return parseGuard(text, { monitoring: options.monitoring ?? { integrationA: undefined, domainA: undefined, uriB: undefined } }, options.command ?? '/chaos');
+    return parseGuard(
+      text,
+      { monitoring: options.monitoring ?? { integrationA: undefined, domainA: undefined, uriB: undefined } },
+      options.command ?? '/chaos',
+    );
   } catch (error) {
     if (error instanceof UserInputError) throw fail(`${code(guardFlag)}: ${error.message}`);
     throw error;
   }
 }
 
-function targetFromFlags(flags: Map<string, string[]>, metadata: InfraAttackMetadata, fail: (message: string) => UserInputError): AttackTarget {
+function targetFromFlags(
+  flags: Map<string, string[]>,
+  metadata: InfraAttackMetadata,
+  fail: (message: string) => UserInputError,
+): AttackTarget {
   const kinds = givenTargetKinds((flag) => flags.has(flag));
   if (kinds.length > 1) {
-    throw fail(`Use one target flag, not ${kinds.map((k) => code(targetFlags[k].flag)).join(' and ')}: ${attackUsage.targetFlags}.`);
+    throw fail(
+      `Use one target flag, not ${kinds.map((k) => code(targetFlags[k].flag)).join(' and ')}: ${attackUsage.targetFlags}.`,
+    );
   }
   const kind = kinds[0];
   const optionText = (option: TargetOption): string | undefined => {
@@ -218,15 +276,21 @@ function targetFromFlags(flags: Map<string, string[]>, metadata: InfraAttackMeta
     if (text === undefined) return undefined;
     if (!kind || !(kindsOf as readonly string[]).includes(kind)) {
       const needs = kindsOf.map((k) => code(targetFlags[k].flag)).join(' or ');
-      throw fail(`${code(flag)} ${does} ${needs}; ${kind ? `it does not go with ${code(targetFlags[kind].flag)}` : kindsOf.length > 1 ? 'add one of them' : 'add it'}.`);
+      throw fail(
+        `${code(flag)} ${does} ${needs}; ${kind ? `it does not go with ${code(targetFlags[kind].flag)}` : kindsOf.length > 1 ? 'add one of them' : 'add it'}.`,
+      );
     }
     return text;
   };
-  const number = (option: TargetOption, read: (text: string) => { value: number } | { problem: string }): number | undefined => {
+  const number = (
+    option: TargetOption,
+    read: (text: string) => { value: number } | { problem: string },
+  ): number | undefined => {
     const text = optionText(option);
     if (text === undefined) return undefined;
     const parsed = read(text);
-    if ('problem' in parsed) throw fail(`${quoted(text)} is not a valid value for ${code(targetOptionFlags[option].flag)}. ${parsed.problem}`);
+    if ('problem' in parsed)
+      throw fail(`${quoted(text)} is not a valid value for ${code(targetOptionFlags[option].flag)}. ${parsed.problem}`);
     return parsed.value;
   };
   const asCount = (text: string) => {
@@ -259,14 +323,20 @@ function targetFromFlags(flags: Map<string, string[]>, metadata: InfraAttackMeta
       const parsed = parsePairs(text);
       if ('problem' in parsed) throw bad(parsed.problem);
       const exact = count !== undefined ? { count } : {};
-      return kind === 'tags' ? { kind: 'tags', tags: parsed.pairs, ...exact } : { kind: 'labels', labels: parsed.pairs, ...exact };
+      return kind === 'tags'
+        ? { kind: 'tags', tags: parsed.pairs, ...exact }
+        : { kind: 'labels', labels: parsed.pairs, ...exact };
     }
     case 'service': {
-      if (!runsOnServices(metadata.name)) throw fail(`${metadata.name} attacks cannot target a service; use hosts, containers, tags or labels.`);
+      if (!runsOnServices(metadata.name))
+        throw fail(`${metadata.name} attacks cannot target a service; use hosts, containers, tags or labels.`);
       const serviceId = text.trim();
       if (serviceId === '') throw fail(`${code(flag)} needs a service id.`);
       if (/[\s,]/.test(serviceId)) throw bad('give one service id, not a list; start one attack per service.');
-      if (!isPathId(serviceId)) throw bad('a service id has letters, digits, `-` and `_` only; copy it from the service\'s page on the platform.');
+      if (!isPathId(serviceId))
+        throw bad(
+          "a service id has letters, digits, `-` and `_` only; copy it from the service's page on the platform.",
+        );
       return {
         kind: 'service',
         serviceId,
@@ -276,7 +346,9 @@ function targetFromFlags(flags: Map<string, string[]>, metadata: InfraAttackMeta
     }
     case 'kubernetes': {
       if (k8sCount !== undefined && k8sPercent !== undefined) {
-        throw fail(`Give ${code(targetOptionFlags.k8sCount.flag)} or ${code(targetOptionFlags.k8sPercent.flag)}, not both.`);
+        throw fail(
+          `Give ${code(targetOptionFlags.k8sCount.flag)} or ${code(targetOptionFlags.k8sPercent.flag)}, not both.`,
+        );
       }
       const parsed = parseKubernetesObjects(texts);
       if ('problem' in parsed) throw fail(`${code(flag)}: ${parsed.problem}`);

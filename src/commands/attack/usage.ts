@@ -20,4 +20,3 @@ function argUsage(arg: InfraAttackArg): string {
   const text = arg.type === 'Boolean' ? flagOf(arg) : `${flagOf(arg)} ${arg.name}`;
   return arg.required ? text : `[${text}]`;
 }
-

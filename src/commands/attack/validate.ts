@@ -57,7 +57,8 @@ function numberProblem(arg: InfraAttackArg, value: string): string | undefined {
   const number = Number(value);
   if (!inRange(number, range)) return expected;
   // The length has its own, clearer limit (MAX_ATTACK_SECONDS); other whole numbers must fit the agent's.
-  if (whole && arg.name !== 'length' && Math.abs(number) > largestWholeNumber) return `${expected}, and at most ${largestWholeNumber}`;
+  if (whole && arg.name !== 'length' && Math.abs(number) > largestWholeNumber)
+    return `${expected}, and at most ${largestWholeNumber}`;
   return undefined;
 }
 
@@ -79,7 +80,9 @@ function isWebUrl(value: string): boolean {
  * may differ from a built-in catalogue's). Undefined when the type has no length; an error text
  * when it has one but no default, so the person must give it.
  */
-export function implicitLength(metadata: InfraAttackMetadata): { args: string[]; seconds: number } | { problem: string } | undefined {
+export function implicitLength(
+  metadata: InfraAttackMetadata,
+): { args: string[]; seconds: number } | { problem: string } | undefined {
   const length = metadata.args.find((arg) => arg.name === 'length');
   if (!length) return undefined;
   const seconds = defaultLength(metadata);
@@ -96,7 +99,8 @@ export function lengthProblem(seconds: number | undefined, limits: AttackLimits)
 /** Comma-separated ids as typed: trimmed, none empty. */
 export function parseIdList(text: string): { ids: string[] } | { problem: string } {
   const ids = text.split(',').map((id) => id.trim());
-  if (ids.some((id) => id === '')) return { problem: 'Give one or more ids separated by single commas, with no empty item.' };
+  if (ids.some((id) => id === ''))
+    return { problem: 'Give one or more ids separated by single commas, with no empty item.' };
   return { ids };
 }
 
@@ -139,13 +143,17 @@ export function parsePercent(text: string): { percent: number } | { problem: str
  * Kubernetes objects as `cluster/namespace/kind/name`, several separated by commas (or given by
  * repeating the flag); the same object twice counts once.
  */
-export function parseKubernetesObjects(texts: readonly string[]): { objects: KubernetesObjectRef[] } | { problem: string } {
+export function parseKubernetesObjects(
+  texts: readonly string[],
+): { objects: KubernetesObjectRef[] } | { problem: string } {
   const objects = new Map<string, KubernetesObjectRef>();
   for (const item of texts.flatMap((text) => text.split(','))) {
     const path = item.trim();
     const parts = path.split('/');
     if (parts.length !== 4 || parts.some((part) => !/^[^\s/]+$/u.test(part))) {
-      return { problem: `${quoted(path)} is not a Kubernetes object. Write it as cluster/namespace/kind/name, such as acme-prod/checkout/Deployment/checkout.` };
+      return {
+        problem: `${quoted(path)} is not a Kubernetes object. Write it as cluster/namespace/kind/name, such as acme-prod/checkout/Deployment/checkout.`,
+      };
     }
     const [clusterId, namespace, kind, name] = parts as [string, string, string, string];
     objects.set(path, { clusterId, namespace, kind, name });

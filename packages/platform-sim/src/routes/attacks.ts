@@ -1,9 +1,29 @@
 import { z } from 'zod';
 import { validateCommand } from '../attackTypes.ts';
 import { attacksOfCompany, haltAll, haltNoteOf, kubernetesAttacksOfCompany } from '../halting.ts';
-import { defaultPageSize, listNewestFirst, pagedResponse, pageNewestFirst, pageSizeOf, pageTokenOf } from '../paging.ts';
+import {
+  defaultPageSize,
+  listNewestFirst,
+  pagedResponse,
+  pageNewestFirst,
+  pageSizeOf,
+  pageTokenOf,
+} from '../paging.ts';
 import { executionResponses, taskResponse } from '../records.ts';
-import { badRequest, companyRoute, json, notFound, parseBody, queryValue, teamRoute, text, type Query, type Route, type SessionContext, type TeamContext } from '../route.ts';
+import {
+  badRequest,
+  companyRoute,
+  json,
+  notFound,
+  parseBody,
+  queryValue,
+  teamRoute,
+  text,
+  type Query,
+  type Route,
+  type SessionContext,
+  type TeamContext,
+} from '../route.ts';
 import { isFinished } from '../stages.ts';
 import type { Attack, NewAttack } from '../state.ts';
 import { infraTargetSchema, resolveTargets } from '../targets.ts';
@@ -43,15 +63,30 @@ function sourceOf(query: Query): Attack['source'] | undefined {
 }
 
 function listAttacks({ query, state, team, now, stageMs }: TeamContext, which: Which) {
-  const attacks = listNewestFirst(state.attacksOf(team.id), keepFor(which, sourceOf(query), now, stageMs), pageSizeOf(query, undefined));
-  return json(200, attacks.map((attack) => taskResponse(attack, now, stageMs)));
+  const attacks = listNewestFirst(
+    state.attacksOf(team.id),
+    keepFor(which, sourceOf(query), now, stageMs),
+    pageSizeOf(query, undefined),
+  );
+  return json(
+    200,
+    attacks.map((attack) => taskResponse(attack, now, stageMs)),
+  );
 }
 
 /** The paged forms list ad-hoc attacks only (platform-api.md). */
 function pageAttacks({ query, state, team, now, stageMs }: TeamContext, which: Which) {
   const pageSize = pageSizeOf(query, defaultPageSize) ?? defaultPageSize;
-  const page = pageNewestFirst(state.attacksOf(team.id), keepFor(which, 'Adhoc', now, stageMs), pageSize, pageTokenOf(query));
-  return json(200, pagedResponse(page, pageSize, (attack) => taskResponse(attack, now, stageMs)));
+  const page = pageNewestFirst(
+    state.attacksOf(team.id),
+    keepFor(which, 'Adhoc', now, stageMs),
+    pageSize,
+    pageTokenOf(query),
+  );
+  return json(
+    200,
+    pagedResponse(page, pageSize, (attack) => taskResponse(attack, now, stageMs)),
+  );
 }
 
 function attacksInRange({ query, state, team, now, stageMs }: TeamContext) {
@@ -60,7 +95,10 @@ function attacksInRange({ query, state, team, now, stageMs }: TeamContext) {
   const pageSize = pageSizeOf(query, defaultPageSize) ?? defaultPageSize;
   const inRange = (attack: Attack) => attack.timeline.createdAt >= start && attack.timeline.createdAt <= end;
   const page = pageNewestFirst(state.attacksOf(team.id), inRange, pageSize, pageTokenOf(query));
-  return json(200, pagedResponse(page, pageSize, (attack) => taskResponse(attack, now, stageMs)));
+  return json(
+    200,
+    pagedResponse(page, pageSize, (attack) => taskResponse(attack, now, stageMs)),
+  );
 }
 
 function timeOf(query: Query, name: string): number | undefined {
@@ -102,7 +140,13 @@ function createAttack({ body, state, team, caller, now }: TeamContext) {
   return text(201, attack.guid);
 }
 
-function newAttackFields(teamId: string, command: { type: string; args: string[]; lengthSeconds: number }, createUser: string, now: number, noTarget: boolean) {
+function newAttackFields(
+  teamId: string,
+  command: { type: string; args: string[]; lengthSeconds: number },
+  createUser: string,
+  now: number,
+  noTarget: boolean,
+) {
   return {
     teamId,
     type: command.type,
@@ -110,11 +154,29 @@ function newAttackFields(teamId: string, command: { type: string; args: string[]
     createSource: 'Api',
     createUser,
     source: 'Adhoc',
-    timeline: { createdAt: now, runMs: command.lengthSeconds * 1000, ...(noTarget ? { failure: 'TargetNotFound' } : {}) },
+    timeline: {
+      createdAt: now,
+      runMs: command.lengthSeconds * 1000,
+      ...(noTarget ? { failure: 'TargetNotFound' } : {}),
+    },
   } satisfies Omit<NewAttack, 'infraTarget' | 'targetType' | 'targets'>;
 }
 
-const infraCommandTypes = ['CPU', 'Memory', 'IO', 'Disk', 'Blackhole', 'DNS', 'Latency', 'Packet_Loss', 'Shutdown', 'Time_Travel', 'Process_Killer', 'Process_Exhaustion', 'Collect_Certs'] as const;
+const infraCommandTypes = [
+  'CPU',
+  'Memory',
+  'IO',
+  'Disk',
+  'Blackhole',
+  'DNS',
+  'Latency',
+  'Packet_Loss',
+  'Shutdown',
+  'Time_Travel',
+  'Process_Killer',
+  'Process_Exhaustion',
+  'Collect_Certs',
+] as const;
 
 const createAttackRequestSchema = z.looseObject({
   attackConfiguration: z.looseObject({
@@ -122,11 +184,15 @@ const createAttackRequestSchema = z.looseObject({
       infraCommandType: z.enum(infraCommandTypes),
       infraCommandArgs: z.looseObject({ cliArgs: z.array(z.string()).min(1) }),
     }),
-    targets: z.array(z.looseObject({
-      serviceId: z.string().min(1),
-      // Other targeting strategies exist on the platform; the simulator models only "All".
-      targetingStrategy: z.looseObject({ type: z.literal('All') }),
-    })).min(1),
+    targets: z
+      .array(
+        z.looseObject({
+          serviceId: z.string().min(1),
+          // Other targeting strategies exist on the platform; the simulator models only "All".
+          targetingStrategy: z.looseObject({ type: z.literal('All') }),
+        }),
+      )
+      .min(1),
     sampling: z.looseObject({ type: z.literal('Percent'), percent: z.number().gt(0).max(100) }).optional(),
   }),
   includeNewTargets: z.boolean().optional(),
@@ -148,7 +214,10 @@ function createServiceAttacks({ body, state, team, caller, now }: TeamContext) {
   });
   const percent = configuration.sampling?.percent ?? 100;
   const created = services.map(({ target, service }) => {
-    const hosts = state.hostsOf(team.id).filter((host) => service.hostIds.includes(host.id)).map((host) => host.id);
+    const hosts = state
+      .hostsOf(team.id)
+      .filter((host) => service.hostIds.includes(host.id))
+      .map((host) => host.id);
     const targets = hosts.slice(0, Math.ceil((hosts.length * percent) / 100));
     const attack = state.addAttack({
       ...newAttackFields(team.id, command, caller.user.email, now, targets.length === 0),
@@ -178,13 +247,19 @@ function haltAttack(context: TeamContext) {
   const attack = findAttack(context);
   const { now, stageMs } = context;
   const halted = haltAll([attack], haltNoteOf(context.body, context.caller.user.email), now, stageMs);
-  return json(202, halted.map((each) => taskResponse(each, now, stageMs)));
+  return json(
+    202,
+    halted.map((each) => taskResponse(each, now, stageMs)),
+  );
 }
 
 /** Halt-all reaches every team of the caller's company: HALT_ALL is a company privilege. */
 function haltCompanyAttacks({ body, state, caller, now, stageMs }: SessionContext) {
   const halted = haltAll(attacksOfCompany(state, caller.company.id), haltNoteOf(body, caller.user.email), now, stageMs);
-  return json(202, halted.map((attack) => taskResponse(attack, now, stageMs)));
+  return json(
+    202,
+    halted.map((attack) => taskResponse(attack, now, stageMs)),
+  );
 }
 
 function haltEverything({ body, state, caller, now, stageMs }: SessionContext) {
@@ -198,7 +273,8 @@ function listExecutions(context: TeamContext) {
   const taskId = queryValue(context.query, 'taskId');
   if (!taskId) throw badRequest('taskId is required');
   // Kubernetes attacks have executions too, one per object they act on.
-  const attack = context.state.attackOf(context.team.id, taskId) ?? context.state.kubernetesAttackOf(context.team.id, taskId);
+  const attack =
+    context.state.attackOf(context.team.id, taskId) ?? context.state.kubernetesAttackOf(context.team.id, taskId);
   if (!attack) throw notFound();
   return json(200, executionResponses(attack, context.now, context.stageMs));
 }

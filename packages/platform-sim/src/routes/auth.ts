@@ -1,6 +1,17 @@
 import { companyPrivilegesOf, teamPrivilegesOf } from '../access.ts';
 import { isoTime } from '../clock.ts';
-import { badRequest, companyRoute, publicRoute, queryValue, SimHttpError, text, json, type RequestContext, type Route, type SessionContext } from '../route.ts';
+import {
+  badRequest,
+  companyRoute,
+  publicRoute,
+  queryValue,
+  SimHttpError,
+  text,
+  json,
+  type RequestContext,
+  type Route,
+  type SessionContext,
+} from '../route.ts';
 import type { Company, Session, SimState, User } from '../state.ts';
 
 export const invalidCredentialsText = 'Invalid credentials';
@@ -24,7 +35,8 @@ function logIn(context: RequestContext, withMfaToken: boolean) {
   const company = user ? state.companies.get(user.companyId) : undefined;
   const companyName = form.get('companyName')?.trim();
   if (!user || !company || user.password !== password) throw new SimHttpError(401, invalidCredentialsText);
-  if (companyName && companyName.toLowerCase() !== company.name.toLowerCase()) throw new SimHttpError(401, invalidCredentialsText);
+  if (companyName && companyName.toLowerCase() !== company.name.toLowerCase())
+    throw new SimHttpError(401, invalidCredentialsText);
 
   if (withMfaToken) checkMfaToken(user, form.get('token'));
   else if (user.mfaCode) throw new SimHttpError(401, mfaRequiredText);
@@ -35,7 +47,12 @@ function logIn(context: RequestContext, withMfaToken: boolean) {
   if (queryValue(context.query, 'getCompanySession') === 'true') {
     return json(200, companySession(state, user, company, state.createSession(user, 'company', now), previousLogin));
   }
-  return json(200, state.teamsOf(user).map((team) => teamSession(user, team.id, team.name, state.createSession(user, 'team', now, team.id))));
+  return json(
+    200,
+    state
+      .teamsOf(user)
+      .map((team) => teamSession(user, team.id, team.name, state.createSession(user, 'team', now, team.id))),
+  );
 }
 
 function checkMfaToken(user: User, token: string | null): void {

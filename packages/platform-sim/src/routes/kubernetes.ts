@@ -3,7 +3,19 @@ import { validateCommand } from '../attackTypes.ts';
 import { haltAll, haltNoteOf, kubernetesAttacksOfCompany } from '../halting.ts';
 import { listNewestFirst } from '../paging.ts';
 import { kubernetesAttackResponse } from '../records.ts';
-import { badRequest, companyRoute, json, notFound, parseBody, queryValue, teamRoute, text, type Route, type SessionContext, type TeamContext } from '../route.ts';
+import {
+  badRequest,
+  companyRoute,
+  json,
+  notFound,
+  parseBody,
+  queryValue,
+  teamRoute,
+  text,
+  type Route,
+  type SessionContext,
+  type TeamContext,
+} from '../route.ts';
 import type { KubernetesAttack } from '../state.ts';
 import { kubernetesTargetId, resolveKubernetesTargets } from '../targets.ts';
 
@@ -22,24 +34,41 @@ function findKubernetesAttack({ state, team }: TeamContext, guid: string | undef
 }
 
 function getKubernetesAttack(context: TeamContext) {
-  return json(200, kubernetesAttackResponse(findKubernetesAttack(context, context.params.guid), context.now, context.stageMs));
+  return json(
+    200,
+    kubernetesAttackResponse(findKubernetesAttack(context, context.params.guid), context.now, context.stageMs),
+  );
 }
 
 function listKubernetesAttacks({ query, state, team, now, stageMs }: TeamContext) {
   const source = queryValue(query, 'source') || undefined;
-  if (source !== undefined && source !== 'Adhoc' && source !== 'Scenario') throw badRequest('source must be Adhoc or Scenario');
-  const attacks = listNewestFirst(state.kubernetesAttacksOf(team.id), (attack) => source === undefined || attack.source === source);
-  return json(200, attacks.map((attack) => kubernetesAttackResponse(attack, now, stageMs)));
+  if (source !== undefined && source !== 'Adhoc' && source !== 'Scenario')
+    throw badRequest('source must be Adhoc or Scenario');
+  const attacks = listNewestFirst(
+    state.kubernetesAttacksOf(team.id),
+    (attack) => source === undefined || attack.source === source,
+  );
+  return json(
+    200,
+    attacks.map((attack) => kubernetesAttackResponse(attack, now, stageMs)),
+  );
 }
 
 const kubernetesAttackSchema = z.looseObject({
   impactDefinition: z.looseObject({ cliArgs: z.array(z.string()).min(1) }),
   targetDefinition: z.looseObject({
-    strategy: z.looseObject({
-      k8sObjects: z.array(z.looseObject({ clusterId: z.string(), namespace: z.string(), kind: z.string(), name: z.string() })).min(1),
-      count: z.number().int().positive().optional(),
-      percentage: z.number().gt(0).max(100).optional(),
-    }).refine((strategy) => strategy.count === undefined || strategy.percentage === undefined, 'give count or percentage, not both'),
+    strategy: z
+      .looseObject({
+        k8sObjects: z
+          .array(z.looseObject({ clusterId: z.string(), namespace: z.string(), kind: z.string(), name: z.string() }))
+          .min(1),
+        count: z.number().int().positive().optional(),
+        percentage: z.number().gt(0).max(100).optional(),
+      })
+      .refine(
+        (strategy) => strategy.count === undefined || strategy.percentage === undefined,
+        'give count or percentage, not both',
+      ),
   }),
 });
 
@@ -49,8 +78,18 @@ function createKubernetesAttack({ body, state, team, caller, now }: TeamContext)
   const [type = '', ...args] = input.impactDefinition.cliArgs;
   const command = validateCommand(type, args);
   const { k8sObjects, count, percentage } = input.targetDefinition.strategy;
-  const wanted = k8sObjects.map(({ clusterId, namespace, kind, name }) => ({ teamId: team.id, clusterId, namespace, kind, name }));
-  const matched = resolveKubernetesTargets(state, team.id, { objects: wanted, ...(count !== undefined ? { count } : {}), ...(percentage !== undefined ? { percentage } : {}) });
+  const wanted = k8sObjects.map(({ clusterId, namespace, kind, name }) => ({
+    teamId: team.id,
+    clusterId,
+    namespace,
+    kind,
+    name,
+  }));
+  const matched = resolveKubernetesTargets(state, team.id, {
+    objects: wanted,
+    ...(count !== undefined ? { count } : {}),
+    ...(percentage !== undefined ? { percentage } : {}),
+  });
   const attack = state.addKubernetesAttack({
     teamId: team.id,
     cliArgs: input.impactDefinition.cliArgs,
@@ -62,7 +101,11 @@ function createKubernetesAttack({ body, state, team, caller, now }: TeamContext)
     createSource: 'Api',
     createUser: caller.user.email,
     source: 'Adhoc',
-    timeline: { createdAt: now, runMs: command.lengthSeconds * 1000, ...(matched.length === 0 ? { failure: 'TargetNotFound' as const } : {}) },
+    timeline: {
+      createdAt: now,
+      runMs: command.lengthSeconds * 1000,
+      ...(matched.length === 0 ? { failure: 'TargetNotFound' as const } : {}),
+    },
   });
   return text(201, attack.guid);
 }

@@ -16,9 +16,20 @@ const maxPerPage = 1000;
 export const monitoringRoutes: Route[] = [
   teamRoute('GET', '/monitoringA/monitors/:monitorId', 'MINIMUM_TEAM_PRIVILEGES', getMonitor),
   teamRoute('GET', '/monitoringA/monitors', 'MINIMUM_TEAM_PRIVILEGES', searchMonitors),
-  teamRoute('GET', '/monitoringB/alerts', 'MINIMUM_TEAM_PRIVILEGES', (context) => json(200, monitoringB(context).alerts.filter(named(context.query)).map((alert) => alertResponse(alert)))),
-  teamRoute('GET', '/monitoringB/rules', 'MINIMUM_TEAM_PRIVILEGES', (context) => json(200, monitoringB(context).rules.filter(named(context.query)).map(linkResponse))),
-  teamRoute('GET', '/monitoringB/dashboards', 'MINIMUM_TEAM_PRIVILEGES', (context) => json(200, monitoringB(context).dashboards.filter(named(context.query)).map(linkResponse))),
+  teamRoute('GET', '/monitoringB/alerts', 'MINIMUM_TEAM_PRIVILEGES', (context) =>
+    json(
+      200,
+      monitoringB(context)
+        .alerts.filter(named(context.query))
+        .map((alert) => alertResponse(alert)),
+    ),
+  ),
+  teamRoute('GET', '/monitoringB/rules', 'MINIMUM_TEAM_PRIVILEGES', (context) =>
+    json(200, monitoringB(context).rules.filter(named(context.query)).map(linkResponse)),
+  ),
+  teamRoute('GET', '/monitoringB/dashboards', 'MINIMUM_TEAM_PRIVILEGES', (context) =>
+    json(200, monitoringB(context).dashboards.filter(named(context.query)).map(linkResponse)),
+  ),
   teamRoute('GET', '/monitoringB/monitors', 'MINIMUM_TEAM_PRIVILEGES', listAlertMonitors),
 ];
 
@@ -50,7 +61,9 @@ function monitoringA({ query, caller }: TeamContext): MonitoringA {
 function getMonitor(context: TeamContext) {
   const integration = monitoringA(context);
   const raw = context.params.monitorId ?? '';
-  const monitor = /^\d{1,15}$/.test(raw) ? integration.monitors.find((candidate) => candidate.id === Number(raw)) : undefined;
+  const monitor = /^\d{1,15}$/.test(raw)
+    ? integration.monitors.find((candidate) => candidate.id === Number(raw))
+    : undefined;
   if (!monitor) throw new SimHttpError(404, 'Not found');
   return json(200, monitorResponse(monitor));
 }
@@ -76,7 +89,10 @@ function searchMonitors(context: TeamContext) {
   if (sort === 'name,asc' || sort === 'name') matching.sort((a, b) => a.name.localeCompare(b.name));
   else if (sort === 'name,desc') matching.sort((a, b) => b.name.localeCompare(a.name));
   const monitors = matching.slice(page * perPage, (page + 1) * perPage);
-  return json(200, { monitors: monitors.map(monitorResponse), metadata: { page, per_page: perPage, total_count: matching.length } });
+  return json(200, {
+    monitors: monitors.map(monitorResponse),
+    metadata: { page, per_page: perPage, total_count: matching.length },
+  });
 }
 
 /** The company's monitoringB integration at the URI in the query. */
@@ -98,7 +114,11 @@ function named(query: Query): (item: { name: string }) => boolean {
 }
 
 function linkResponse(link: NamedLink) {
-  return { name: link.name, ...(link.uid !== undefined ? { uid: link.uid } : {}), ...(link.url !== undefined ? { url: link.url } : {}) };
+  return {
+    name: link.name,
+    ...(link.uid !== undefined ? { uid: link.uid } : {}),
+    ...(link.url !== undefined ? { url: link.url } : {}),
+  };
 }
 
 /** GET /monitoringB/monitors: the alert rules as monitors, found by integration name and `searchString`. */
@@ -107,9 +127,12 @@ function listAlertMonitors({ query, caller }: TeamContext) {
   const integration = caller.company.monitoringB;
   if (!integration || integration.integrationName !== name) throw new SimHttpError(404, noIntegrationText);
   const search = (queryValue(query, 'searchString') ?? '').trim().toLowerCase();
-  return json(200, integration.alerts
-    .filter((alert) => alert.name.toLowerCase().includes(search))
-    .map((alert) => ({ name: alert.name, id: alertMonitorId(alert.name), state: alert.state })));
+  return json(
+    200,
+    integration.alerts
+      .filter((alert) => alert.name.toLowerCase().includes(search))
+      .map((alert) => ({ name: alert.name, id: alertMonitorId(alert.name), state: alert.state })),
+  );
 }
 
 /** A stable id for an alert rule, derived from its name. */

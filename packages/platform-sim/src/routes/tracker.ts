@@ -1,8 +1,25 @@
 import { z } from 'zod';
 import { trackerIssueResponse } from '../records.ts';
-import { badRequest, json, notFound, parseBody, queryList, queryValue, SimHttpError, teamRoute, type Route, type TeamContext } from '../route.ts';
+import {
+  badRequest,
+  json,
+  notFound,
+  parseBody,
+  queryList,
+  queryValue,
+  SimHttpError,
+  teamRoute,
+  type Route,
+  type TeamContext,
+} from '../route.ts';
 import type { Team, TrackerIssue } from '../state.ts';
-import { trackerFields, trackerIssueTypes, trackerLabels, trackerProjects, type TrackerField } from '../trackerCatalogue.ts';
+import {
+  trackerFields,
+  trackerIssueTypes,
+  trackerLabels,
+  trackerProjects,
+  type TrackerField,
+} from '../trackerCatalogue.ts';
 
 export const noIntegrationText = 'No integration exists';
 
@@ -47,8 +64,12 @@ function issuesOfEntity(context: TeamContext) {
   const id = queryValue(context.query, 'platformEntityId');
   const type = queryValue(context.query, 'type');
   if (!id) throw badRequest('platformEntityId is required');
-  if (!type || !(entityTypes as readonly string[]).includes(type)) throw badRequest(`type must be one of ${entityTypes.join(', ')}`);
-  return json(200, issues.filter((issue) => issue.entity.id === id && issue.entity.type === type).map(trackerIssueResponse));
+  if (!type || !(entityTypes as readonly string[]).includes(type))
+    throw badRequest(`type must be one of ${entityTypes.join(', ')}`);
+  return json(
+    200,
+    issues.filter((issue) => issue.entity.id === id && issue.entity.type === type).map(trackerIssueResponse),
+  );
 }
 
 function listLabels({ team }: TeamContext) {
@@ -102,7 +123,11 @@ function createIssue({ body, state, team, now }: TeamContext) {
   const issueType = trackerIssueTypes.find((candidate) => candidate.id === fields.issuetype.id);
   if (!project) throw badRequest(`unknown project "${fields.project.id}"`);
   if (!issueType) throw badRequest(`unknown issue type "${fields.issuetype.id}"`);
-  if (entity.type === 'ATTACK' && !state.attackOf(team.id, entity.id) && !state.kubernetesAttackOf(team.id, entity.id)) {
+  if (
+    entity.type === 'ATTACK' &&
+    !state.attackOf(team.id, entity.id) &&
+    !state.kubernetesAttackOf(team.id, entity.id)
+  ) {
     throw badRequest(`no attack "${entity.id}" in this team`);
   }
   checkFields(trackerFields(project, issueType), fields);

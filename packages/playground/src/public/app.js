@@ -46,7 +46,9 @@ function toast(message) {
   element.textContent = message;
   element.hidden = false;
   clearTimeout(toastTimer);
-  toastTimer = setTimeout(() => { element.hidden = true; }, 6000);
+  toastTimer = setTimeout(() => {
+    element.hidden = true;
+  }, 6000);
 }
 
 /**
@@ -105,11 +107,18 @@ function surfaceContext(surface, state) {
     edits: surface.kind === 'modal' ? page.edits : undefined,
     async onClick(element, index, node) {
       if (element.confirm && !(await confirmDialog(element.confirm))) return;
-      if (typeof element.url === 'string' && /^https?:\/\//i.test(element.url)) window.open(element.url, '_blank', 'noopener,noreferrer');
+      if (typeof element.url === 'string' && /^https?:\/\//i.test(element.url))
+        window.open(element.url, '_blank', 'noopener,noreferrer');
       node.disabled = true;
       // Slack sends what is typed in a modal with every click in it, as it does with a submission.
       const fields = surface.kind === 'modal' ? [...page.edits.values()] : [];
-      await act('/api/click', { surface, index, actionId: element.action_id, confirmed: Boolean(element.confirm), fields });
+      await act('/api/click', {
+        surface,
+        index,
+        actionId: element.action_id,
+        confirmed: Boolean(element.confirm),
+        fields,
+      });
       node.disabled = false;
     },
     onChoose(label, option) {
@@ -138,9 +147,10 @@ function formatTime(ts) {
 
 function messageElement(message, parentTs) {
   const surface = { kind: 'message', channel: page.place, ts: message.ts, ...(parentTs ? { threadTs: parentTs } : {}) };
-  const content = message.blocks.length > 0
-    ? renderBlocks(message.blocks, surfaceContext(surface))
-    : richText({ type: 'mrkdwn', text: message.text }, names());
+  const content =
+    message.blocks.length > 0
+      ? renderBlocks(message.blocks, surfaceContext(surface))
+      : richText({ type: 'mrkdwn', text: message.text }, names());
   const replies = message.replies ?? [];
   const expanded = page.expandedThreads.has(message.ts);
   return h('article', { className: `message${message.ephemeral ? ' ephemeral' : ''}`, dataset: { ts: message.ts } }, [
@@ -155,18 +165,26 @@ function messageElement(message, parentTs) {
       message.ephemeral ? h('div', { className: 'ephemeral-note', textContent: 'Only visible to you' }) : null,
       replies.length > 0
         ? h('button', {
-          type: 'button',
-          className: 'thread-toggle',
-          textContent: expanded ? 'Hide replies' : `${replies.length} ${replies.length === 1 ? 'reply' : 'replies'} · last at ${formatTime(replies.at(-1).ts)}`,
-          onclick: () => {
-            if (expanded) page.expandedThreads.delete(message.ts);
-            else page.expandedThreads.add(message.ts);
-            page.drawn.timeline = '';
-            draw();
-          },
-        })
+            type: 'button',
+            className: 'thread-toggle',
+            textContent: expanded
+              ? 'Hide replies'
+              : `${replies.length} ${replies.length === 1 ? 'reply' : 'replies'} · last at ${formatTime(replies.at(-1).ts)}`,
+            onclick: () => {
+              if (expanded) page.expandedThreads.delete(message.ts);
+              else page.expandedThreads.add(message.ts);
+              page.drawn.timeline = '';
+              draw();
+            },
+          })
         : null,
-      expanded ? h('div', { className: 'thread' }, replies.map((reply) => messageElement(reply, message.ts))) : null,
+      expanded
+        ? h(
+            'div',
+            { className: 'thread' },
+            replies.map((reply) => messageElement(reply, message.ts)),
+          )
+        : null,
     ]),
   ]);
 }
@@ -175,8 +193,13 @@ function emptyChannel() {
   const command = page.directory.command;
   return h('div', { className: 'empty-state' }, [
     h('h2', { textContent: 'Nothing here yet' }),
-    h('p', {}, ['Type ', h('code', { textContent: `${command} help` }), ' below to see what Faultline can do, or ',
-      h('code', { textContent: `${command} login` }), ' to log in to the platform simulator.']),
+    h('p', {}, [
+      'Type ',
+      h('code', { textContent: `${command} help` }),
+      ' below to see what Faultline can do, or ',
+      h('code', { textContent: `${command} login` }),
+      ' to log in to the platform simulator.',
+    ]),
   ]);
 }
 
@@ -184,10 +207,13 @@ function drawTimeline() {
   const timeline = $('timeline');
   const signature = JSON.stringify([page.place, page.data.timeline]);
   if (signature === page.drawn.timeline) return;
-  const atBottom = timeline.scrollHeight - timeline.scrollTop - timeline.clientHeight < 60 || page.drawn.timeline === '';
+  const atBottom =
+    timeline.scrollHeight - timeline.scrollTop - timeline.clientHeight < 60 || page.drawn.timeline === '';
   page.drawn.timeline = signature;
   const messages = page.data.timeline;
-  timeline.replaceChildren(...(messages.length === 0 ? [emptyChannel()] : messages.map((message) => messageElement(message))));
+  timeline.replaceChildren(
+    ...(messages.length === 0 ? [emptyChannel()] : messages.map((message) => messageElement(message))),
+  );
   const focused = page.focusTs ? timeline.querySelector(`[data-ts="${CSS.escape(page.focusTs)}"]`) : null;
   if (focused) {
     page.focusTs = null;
@@ -218,9 +244,14 @@ function drawHome() {
   const signature = JSON.stringify(page.data.home);
   if (signature === page.drawn.home) return;
   page.drawn.home = signature;
-  home.replaceChildren(page.data.home === null
-    ? h('div', { className: 'empty-state' }, [h('h2', { textContent: 'No Home tab yet' }), h('p', { textContent: 'Faultline has not published a Home tab for you.' })])
-    : renderBlocks(page.data.home.blocks, surfaceContext({ kind: 'home' })));
+  home.replaceChildren(
+    page.data.home === null
+      ? h('div', { className: 'empty-state' }, [
+          h('h2', { textContent: 'No Home tab yet' }),
+          h('p', { textContent: 'Faultline has not published a Home tab for you.' }),
+        ])
+      : renderBlocks(page.data.home.blocks, surfaceContext({ kind: 'home' })),
+  );
 }
 
 // The modal
@@ -235,7 +266,8 @@ function checkRequired(form) {
     else empty = block.querySelector('input:checked') === null;
     let problem = '';
     if (empty && block.dataset.required === 'yes') problem = 'Please complete this required field.';
-    else if (!empty && control?.minLength > 0 && control.value.length < control.minLength) problem = `Please enter at least ${control.minLength} characters.`;
+    else if (!empty && control?.minLength > 0 && control.value.length < control.minLength)
+      problem = `Please enter at least ${control.minLength} characters.`;
     block.querySelector('.field-error').textContent = problem;
     block.classList.toggle('has-error', problem !== '');
     if (problem) complete = false;
@@ -261,7 +293,10 @@ function drawModal() {
     return;
   }
   const focused = document.activeElement?.dataset?.key;
-  const selection = focused && 'selectionStart' in document.activeElement ? [document.activeElement.selectionStart, document.activeElement.selectionEnd] : null;
+  const selection =
+    focused && 'selectionStart' in document.activeElement
+      ? [document.activeElement.selectionStart, document.activeElement.selectionEnd]
+      : null;
   const scroll = layer.querySelector('.modal-body')?.scrollTop ?? 0;
 
   const surface = { kind: 'modal', viewId: modal.viewId };
@@ -275,17 +310,30 @@ function drawModal() {
     await act('/api/modal/submit', { viewId: modal.viewId, fields: [...page.edits.values()] });
     if (button) button.disabled = false;
   };
-  const form = h('form', { className: 'modal', role: 'dialog', 'aria-modal': 'true', 'aria-label': modal.title, noValidate: true, onsubmit: submit }, [
-    h('header', { className: 'modal-header' }, [
-      h('h2', { textContent: modal.title }),
-      h('button', { type: 'button', className: 'modal-x', 'aria-label': 'Close', textContent: '×', onclick: close }),
-    ]),
-    body,
-    h('footer', { className: 'modal-footer' }, [
-      h('button', { type: 'button', className: 'bk-button default', textContent: modal.close, onclick: close }),
-      modal.submit !== null ? h('button', { type: 'submit', className: 'bk-button primary', textContent: modal.submit }) : null,
-    ]),
-  ]);
+  const form = h(
+    'form',
+    {
+      className: 'modal',
+      role: 'dialog',
+      'aria-modal': 'true',
+      'aria-label': modal.title,
+      noValidate: true,
+      onsubmit: submit,
+    },
+    [
+      h('header', { className: 'modal-header' }, [
+        h('h2', { textContent: modal.title }),
+        h('button', { type: 'button', className: 'modal-x', 'aria-label': 'Close', textContent: '×', onclick: close }),
+      ]),
+      body,
+      h('footer', { className: 'modal-footer' }, [
+        h('button', { type: 'button', className: 'bk-button default', textContent: modal.close, onclick: close }),
+        modal.submit !== null
+          ? h('button', { type: 'submit', className: 'bk-button primary', textContent: modal.submit })
+          : null,
+      ]),
+    ],
+  );
   layer.replaceChildren(form);
   layer.hidden = false;
   // An update to the same view may bring other inputs: typing into ones now gone must not be sent.
@@ -309,14 +357,25 @@ function drawModal() {
 // Navigation
 
 function drawNavigation() {
-  $('person').replaceChildren(...page.directory.people.map((person) =>
-    h('option', { value: person.id, textContent: person.name, selected: person.id === page.person })));
-  $('channels').replaceChildren(...page.directory.channels.map((channel) => h('li', {}, h('button', {
-    type: 'button',
-    className: `nav-item${channel.id === page.place ? ' active' : ''}`,
-    textContent: `# ${channel.name}`,
-    onclick: () => go(page.person, channel.id),
-  }))));
+  $('person').replaceChildren(
+    ...page.directory.people.map((person) =>
+      h('option', { value: person.id, textContent: person.name, selected: person.id === page.person }),
+    ),
+  );
+  $('channels').replaceChildren(
+    ...page.directory.channels.map((channel) =>
+      h(
+        'li',
+        {},
+        h('button', {
+          type: 'button',
+          className: `nav-item${channel.id === page.place ? ' active' : ''}`,
+          textContent: `# ${channel.name}`,
+          onclick: () => go(page.person, channel.id),
+        }),
+      ),
+    ),
+  );
   $('home-link').classList.toggle('active', isHome());
   const channel = page.directory.channels.find((candidate) => candidate.id === page.place);
   $('title').textContent = isHome() ? 'Faultline' : `# ${channel?.name ?? page.place}`;
@@ -333,8 +392,19 @@ function drawHints() {
   const section = $('hints');
   section.replaceChildren(
     h('div', { className: 'nav-heading', textContent: 'Demo logins' }),
-    h('p', {}, ['Password ', h('code', { textContent: hints.password }), ', MFA code ', h('code', { textContent: hints.mfaCode })]),
-    h('ul', {}, hints.logins.map((login) => h('li', {}, [h('code', { textContent: login.email }), h('span', { textContent: login.summary })]))),
+    h('p', {}, [
+      'Password ',
+      h('code', { textContent: hints.password }),
+      ', MFA code ',
+      h('code', { textContent: hints.mfaCode }),
+    ]),
+    h(
+      'ul',
+      {},
+      hints.logins.map((login) =>
+        h('li', {}, [h('code', { textContent: login.email }), h('span', { textContent: login.summary })]),
+      ),
+    ),
   );
   section.hidden = false;
 }
@@ -346,25 +416,42 @@ const unhealthy = new Set(['Alert', 'firing']);
 let simulatorDrawn = '';
 
 function signalRow(label, state, choices, onPick) {
-  const select = h('select', { 'aria-label': label, onchange: (event) => onPick(event.currentTarget.value) },
-    choices.map((choice) => h('option', { value: choice, textContent: choice, selected: choice === state })));
-  if (!choices.includes(state)) select.prepend(h('option', { value: state, textContent: state, selected: true, disabled: true }));
-  return h('label', { className: `signal${unhealthy.has(state) ? ' unhealthy' : ''}`, title: label }, [h('span', { textContent: label }), select]);
+  const select = h(
+    'select',
+    { 'aria-label': label, onchange: (event) => onPick(event.currentTarget.value) },
+    choices.map((choice) => h('option', { value: choice, textContent: choice, selected: choice === state })),
+  );
+  if (!choices.includes(state))
+    select.prepend(h('option', { value: state, textContent: state, selected: true, disabled: true }));
+  return h('label', { className: `signal${unhealthy.has(state) ? ' unhealthy' : ''}`, title: label }, [
+    h('span', { textContent: label }),
+    select,
+  ]);
 }
 
 function drawSimulator(view) {
   const signature = JSON.stringify(view);
   // Never redraw under a select the person is using.
-  if (signature === simulatorDrawn || $('simulator').contains(document.activeElement) && document.activeElement.tagName === 'SELECT') return;
+  if (
+    signature === simulatorDrawn ||
+    ($('simulator').contains(document.activeElement) && document.activeElement.tagName === 'SELECT')
+  )
+    return;
   simulatorDrawn = signature;
   const change = (path, body) => act(path, body).then((answer) => answer && drawSimulator(answer));
   $('simulator-signals').replaceChildren(
     h('div', { className: 'simulator-group', textContent: 'monitoringA monitors (--guard a:<id>)' }),
-    ...view.monitors.map((monitor) => signalRow(`${monitor.name} (${monitor.id})`, monitor.state, view.monitorChoices,
-      (state) => change('/api/simulator/monitor', { id: monitor.id, state }))),
+    ...view.monitors.map((monitor) =>
+      signalRow(`${monitor.name} (${monitor.id})`, monitor.state, view.monitorChoices, (state) =>
+        change('/api/simulator/monitor', { id: monitor.id, state }),
+      ),
+    ),
     h('div', { className: 'simulator-group', textContent: 'monitoringB alerts (--guard b:<name>)' }),
-    ...view.alerts.map((alert) => signalRow(alert.name, alert.state, view.alertChoices,
-      (state) => change('/api/simulator/alert', { name: alert.name, state }))),
+    ...view.alerts.map((alert) =>
+      signalRow(alert.name, alert.state, view.alertChoices, (state) =>
+        change('/api/simulator/alert', { name: alert.name, state }),
+      ),
+    ),
   );
   $('simulator').hidden = false;
 }
@@ -407,10 +494,13 @@ async function refresh() {
     const channel = isHome() ? page.directory.channels[0].id : page.place;
     const asked = { person: page.person, place: page.place };
     try {
-      const response = await fetch(`/api/state?person=${encodeURIComponent(page.person)}&channel=${encodeURIComponent(channel)}`, {
-        cache: 'no-store',
-        headers: page.etag ? { 'if-none-match': page.etag } : {},
-      });
+      const response = await fetch(
+        `/api/state?person=${encodeURIComponent(page.person)}&channel=${encodeURIComponent(channel)}`,
+        {
+          cache: 'no-store',
+          headers: page.etag ? { 'if-none-match': page.etag } : {},
+        },
+      );
       $('connection').hidden = true;
       if (response.status === 304 || asked.person !== page.person || asked.place !== page.place) return;
       if (!response.ok) throw new Error(`HTTP ${response.status}`);
@@ -454,7 +544,10 @@ function setupComposer() {
     if (event.key !== 'ArrowUp' && event.key !== 'ArrowDown') return;
     if (page.history.length === 0) return;
     event.preventDefault();
-    page.historyIndex = Math.max(0, Math.min(page.history.length, page.historyIndex + (event.key === 'ArrowUp' ? -1 : 1)));
+    page.historyIndex = Math.max(
+      0,
+      Math.min(page.history.length, page.historyIndex + (event.key === 'ArrowUp' ? -1 : 1)),
+    );
     input.value = page.history[page.historyIndex] ?? '';
   });
 }
@@ -468,7 +561,8 @@ async function start() {
   $('home-link').addEventListener('click', () => go(page.person, 'home'));
   document.addEventListener('click', followPermalink);
   document.addEventListener('keydown', (event) => {
-    if (event.key === 'Escape' && page.data?.modal && !$('confirm').open) void act('/api/modal/close', { viewId: page.data.modal.viewId });
+    if (event.key === 'Escape' && page.data?.modal && !$('confirm').open)
+      void act('/api/modal/close', { viewId: page.data.modal.viewId });
   });
   setupComposer();
   drawHints();

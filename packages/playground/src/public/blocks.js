@@ -51,7 +51,16 @@ export const DRAWN_ELEMENTS = {
 };
 
 /** Blocks the page draws. */
-export const DRAWN_BLOCKS = new Set(['section', 'header', 'divider', 'context', 'actions', 'image', 'input', 'markdown']);
+export const DRAWN_BLOCKS = new Set([
+  'section',
+  'header',
+  'divider',
+  'context',
+  'actions',
+  'image',
+  'input',
+  'markdown',
+]);
 
 /** Creates an element; `props` are DOM properties (className, textContent, …) or `on…` listeners. */
 export function h(tag, props = {}, children = []) {
@@ -87,15 +96,25 @@ function imagePlaceholder(element) {
 
 /** The ids a channel or people select starts with, from its initial_* field. */
 function initialIds(element) {
-  const initial = element.initial_conversation ?? element.initial_channel ?? element.initial_user
-    ?? element.initial_conversations ?? element.initial_channels ?? element.initial_users;
+  const initial =
+    element.initial_conversation ??
+    element.initial_channel ??
+    element.initial_user ??
+    element.initial_conversations ??
+    element.initial_channels ??
+    element.initial_users;
   return [initial].flat().filter((id) => typeof id === 'string');
 }
 
 /** The ids held in a channel or people select's state, as Slack keeps them. */
 function stateIds(state) {
-  const held = state.selected_conversation ?? state.selected_channel ?? state.selected_user
-    ?? state.selected_conversations ?? state.selected_channels ?? state.selected_users;
+  const held =
+    state.selected_conversation ??
+    state.selected_channel ??
+    state.selected_user ??
+    state.selected_conversations ??
+    state.selected_channels ??
+    state.selected_users;
   return [held].flat().filter((id) => typeof id === 'string');
 }
 
@@ -106,7 +125,9 @@ function unsupported(what) {
 /** Options of a static element, flattened out of option groups, with the group each came from. */
 function optionsOf(element) {
   if (Array.isArray(element.options)) return element.options.map((option) => ({ option, group: undefined }));
-  return (element.option_groups ?? []).flatMap((group) => (group.options ?? []).map((option) => ({ option, group: textOf(group.label) })));
+  return (element.option_groups ?? []).flatMap((group) =>
+    (group.options ?? []).map((option) => ({ option, group: textOf(group.label) })),
+  );
 }
 
 /**
@@ -135,11 +156,17 @@ export function renderBlocks(blocks, context) {
   /** A select, radio group or checkbox group outside a modal input: the pick goes to the app at once. */
   function interactive(element, label) {
     switch (ACTION_CONTROLS[element.type]) {
-      case 'button': return button(element);
-      case 'image': return imagePlaceholder(element);
+      case 'button':
+        return button(element);
+      case 'image':
+        return imagePlaceholder(element);
       // A select is found by its label or placeholder; without either nobody could pick in it.
-      case 'static': if (label) return staticSelect(element, label, element.initial_option); break;
-      case 'directory': if (label) return directorySelect(element, label, initialIds(element)); break;
+      case 'static':
+        if (label) return staticSelect(element, label, element.initial_option);
+        break;
+      case 'directory':
+        if (label) return directorySelect(element, label, initialIds(element));
+        break;
     }
     return unsupported(`A ${element.type ?? 'element'}`);
   }
@@ -154,10 +181,21 @@ export function renderBlocks(blocks, context) {
         if (option?.value) context.onChoose(label, option.textContent);
       },
     });
-    select.append(h('option', { value: '', textContent: textOf(element.placeholder) || 'Select an option', disabled: true, selected: !selected }));
+    select.append(
+      h('option', {
+        value: '',
+        textContent: textOf(element.placeholder) || 'Select an option',
+        disabled: true,
+        selected: !selected,
+      }),
+    );
     const groups = new Map();
     for (const { option, group } of optionsOf(element)) {
-      const item = h('option', { value: option.value ?? '', textContent: textOf(option.text), selected: selected?.value === option.value });
+      const item = h('option', {
+        value: option.value ?? '',
+        textContent: textOf(option.text),
+        selected: selected?.value === option.value,
+      });
       if (group === undefined) select.append(item);
       else {
         if (!groups.has(group)) select.append(groups.set(group, h('optgroup', { label: group })).get(group));
@@ -185,7 +223,11 @@ export function renderBlocks(blocks, context) {
     });
     const groups = new Map();
     for (const { option, group } of optionsOf(element)) {
-      const item = h('option', { value: option.value ?? '', textContent: textOf(option.text), selected: chosenValues.has(option.value) });
+      const item = h('option', {
+        value: option.value ?? '',
+        textContent: textOf(option.text),
+        selected: chosenValues.has(option.value),
+      });
       if (group === undefined) select.append(item);
       else {
         if (!groups.has(group)) select.append(groups.set(group, h('optgroup', { label: group })).get(group));
@@ -194,7 +236,10 @@ export function renderBlocks(blocks, context) {
     }
     return h('div', { className: 'multi-select' }, [
       select,
-      h('div', { className: 'hint', textContent: textOf(element.placeholder) || 'Ctrl-click or Cmd-click to choose more than one' }),
+      h('div', {
+        className: 'hint',
+        textContent: textOf(element.placeholder) || 'Ctrl-click or Cmd-click to choose more than one',
+      }),
     ]);
   }
 
@@ -202,9 +247,10 @@ export function renderBlocks(blocks, context) {
   function directorySelect(element, label, chosenIds, key) {
     const kind = DIRECTORY_SELECTS[element.type];
     const multiple = element.type.startsWith('multi_');
-    const entries = kind === 'channels'
-      ? (context.channels ?? []).map((channel) => ({ id: channel.id, text: `# ${channel.name}` }))
-      : (context.people ?? []).map((person) => ({ id: person.id, text: person.name }));
+    const entries =
+      kind === 'channels'
+        ? (context.channels ?? []).map((channel) => ({ id: channel.id, text: `# ${channel.name}` }))
+        : (context.people ?? []).map((person) => ({ id: person.id, text: person.name }));
     const chosen = new Set(chosenIds.filter(Boolean));
     const select = h('select', {
       className: `bk-select${multiple ? ' multi' : ''}`,
@@ -223,7 +269,8 @@ export function renderBlocks(blocks, context) {
       const placeholder = textOf(element.placeholder) || (kind === 'channels' ? 'Select a channel' : 'Select a person');
       select.append(h('option', { value: '', textContent: placeholder, disabled: true, selected: chosen.size === 0 }));
     }
-    for (const entry of entries) select.append(h('option', { value: entry.id, textContent: entry.text, selected: chosen.has(entry.id) }));
+    for (const entry of entries)
+      select.append(h('option', { value: entry.id, textContent: entry.text, selected: chosen.has(entry.id) }));
     return select;
   }
 
@@ -244,16 +291,20 @@ export function renderBlocks(blocks, context) {
       const ticket = ++latest;
       const options = await context.onSearch(label, field.value === textOf(selected?.text) ? '' : field.value);
       if (ticket !== latest) return;
-      list.replaceChildren(...options.map((option) => h('li', {
-        role: 'option',
-        textContent: option.text,
-        onmousedown: (event) => {
-          event.preventDefault();
-          field.value = option.text;
-          list.hidden = true;
-          context.onChoose(label, option.text);
-        },
-      })));
+      list.replaceChildren(
+        ...options.map((option) =>
+          h('li', {
+            role: 'option',
+            textContent: option.text,
+            onmousedown: (event) => {
+              event.preventDefault();
+              field.value = option.text;
+              list.hidden = true;
+              context.onChoose(label, option.text);
+            },
+          }),
+        ),
+      );
       if (options.length === 0) list.append(h('li', { className: 'empty', textContent: 'No matches' }));
       list.hidden = false;
     }
@@ -271,21 +322,29 @@ export function renderBlocks(blocks, context) {
 
   function choiceGroup(element, label, state, key) {
     const multiple = element.type === 'checkboxes';
-    const chosen = new Set(multiple
-      ? (state?.selected_options ?? []).map((option) => option.value)
-      : [state?.selected_option?.value].filter(Boolean));
+    const chosen = new Set(
+      multiple
+        ? (state?.selected_options ?? []).map((option) => option.value)
+        : [state?.selected_option?.value].filter(Boolean),
+    );
     const name = `${label}-${Math.random().toString(36).slice(2)}`;
-    return h('div', { className: 'choices' }, optionsOf(element).map(({ option }, index) => h('label', { className: 'choice' }, [
-      h('input', {
-        type: multiple ? 'checkbox' : 'radio',
-        name,
-        dataset: { key: `${key}#${index}` },
-        checked: chosen.has(option.value),
-        onchange: () => context.onChoose(label, textOf(option.text)),
-      }),
-      richText(option.text, context.names, 'span', 'choice-text'),
-      option.description ? richText(option.description, context.names, 'span', 'choice-description') : null,
-    ])));
+    return h(
+      'div',
+      { className: 'choices' },
+      optionsOf(element).map(({ option }, index) =>
+        h('label', { className: 'choice' }, [
+          h('input', {
+            type: multiple ? 'checkbox' : 'radio',
+            name,
+            dataset: { key: `${key}#${index}` },
+            checked: chosen.has(option.value),
+            onchange: () => context.onChoose(label, textOf(option.text)),
+          }),
+          richText(option.text, context.names, 'span', 'choice-text'),
+          option.description ? richText(option.description, context.names, 'span', 'choice-description') : null,
+        ]),
+      ),
+    );
   }
 
   function textInput(element, label, key, state) {
@@ -325,12 +384,22 @@ export function renderBlocks(blocks, context) {
     };
     const control = controls[INPUT_CONTROLS[element.type]]?.() ?? unsupported(`A ${element.type ?? 'input'}`);
     const error = context.state?.errors?.[label];
-    return h('div', { className: `bk-input-block${error ? ' has-error' : ''}`, dataset: { field: key, required: block.optional === true ? 'no' : 'yes' } }, [
-      h('label', { className: 'input-label' }, [label, block.optional ? h('span', { className: 'optional', textContent: ' (optional)' }) : null]),
-      control,
-      block.hint ? richText(block.hint, context.names, 'div', 'hint') : null,
-      h('div', { className: 'field-error', role: 'alert', textContent: error ?? '' }),
-    ]);
+    return h(
+      'div',
+      {
+        className: `bk-input-block${error ? ' has-error' : ''}`,
+        dataset: { field: key, required: block.optional === true ? 'no' : 'yes' },
+      },
+      [
+        h('label', { className: 'input-label' }, [
+          label,
+          block.optional ? h('span', { className: 'optional', textContent: ' (optional)' }) : null,
+        ]),
+        control,
+        block.hint ? richText(block.hint, context.names, 'div', 'hint') : null,
+        h('div', { className: 'field-error', role: 'alert', textContent: error ?? '' }),
+      ],
+    );
   }
 
   for (const block of Array.isArray(blocks) ? blocks : []) {
@@ -343,10 +412,16 @@ export function renderBlocks(blocks, context) {
         const body = h('div', { className: 'section-body' }, [
           block.text ? richText(block.text, context.names) : null,
           Array.isArray(block.fields)
-            ? h('div', { className: 'fields' }, block.fields.map((field) => richText(field, context.names, 'div', 'field')))
+            ? h(
+                'div',
+                { className: 'fields' },
+                block.fields.map((field) => richText(field, context.names, 'div', 'field')),
+              )
             : null,
         ]);
-        const accessory = block.accessory ? h('div', { className: 'accessory' }, interactive(block.accessory, textOf(block.text))) : null;
+        const accessory = block.accessory
+          ? h('div', { className: 'accessory' }, interactive(block.accessory, textOf(block.text)))
+          : null;
         container.append(h('div', { className: 'bk-section' }, [body, accessory]));
         break;
       }
@@ -357,15 +432,34 @@ export function renderBlocks(blocks, context) {
         container.append(h('hr', { className: 'bk-divider' }));
         break;
       case 'context':
-        container.append(h('div', { className: 'bk-context' }, (block.elements ?? []).map((element) =>
-          element.type === 'image' ? imagePlaceholder(element) : richText(element, context.names, 'span', 'context-text'))));
+        container.append(
+          h(
+            'div',
+            { className: 'bk-context' },
+            (block.elements ?? []).map((element) =>
+              element.type === 'image'
+                ? imagePlaceholder(element)
+                : richText(element, context.names, 'span', 'context-text'),
+            ),
+          ),
+        );
         break;
       case 'actions':
-        container.append(h('div', { className: 'bk-actions' }, (block.elements ?? []).map((element) =>
-          interactive(element, textOf(element.placeholder)))));
+        container.append(
+          h(
+            'div',
+            { className: 'bk-actions' },
+            (block.elements ?? []).map((element) => interactive(element, textOf(element.placeholder))),
+          ),
+        );
         break;
       case 'image':
-        container.append(h('div', { className: 'bk-image' }, [block.title ? richText(block.title, context.names) : null, imagePlaceholder(block)]));
+        container.append(
+          h('div', { className: 'bk-image' }, [
+            block.title ? richText(block.title, context.names) : null,
+            imagePlaceholder(block),
+          ]),
+        );
         break;
       case 'input':
         container.append(inputBlock(block));

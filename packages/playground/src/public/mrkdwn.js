@@ -8,18 +8,74 @@ const HTML_ESCAPES = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'
  * that every short name in the bot's source is here.
  */
 const EMOJI = {
-  dart: '🎯', checkered_flag: '🏁', broom: '🧹', grey_question: '❔', grey_exclamation: '❕', rewind: '⏪',
-  fast_forward: '⏩', arrow_forward: '▶️', pause_button: '⏸️', hammer_and_wrench: '🛠️',
-  white_check_mark: '✅', heavy_check_mark: '✔️', warning: '⚠️', x: '❌', no_entry: '⛔', no_entry_sign: '🚫',
-  octagonal_sign: '🛑', stop_sign: '🛑', rotating_light: '🚨', fire: '🔥', boom: '💥', zap: '⚡', wave: '👋',
-  hourglass: '⌛', hourglass_flowing_sand: '⏳', stopwatch: '⏱️', alarm_clock: '⏰', clock1: '🕐', bulb: '💡',
-  information_source: 'ℹ️', lock: '🔒', unlock: '🔓', key: '🔑', memo: '📝', ticket: '🎫', pushpin: '📌',
-  link: '🔗', mag: '🔍', tada: '🎉', rocket: '🚀', red_circle: '🔴', large_green_circle: '🟢',
-  large_yellow_circle: '🟡', large_blue_circle: '🔵', white_circle: '⚪', black_circle: '⚫', eyes: '👀',
-  thumbsup: '👍', '+1': '👍', thumbsdown: '👎', bell: '🔔', construction: '🚧', skull: '💀', test_tube: '🧪',
-  gear: '⚙️', clipboard: '📋', calendar: '📅', chart_with_upwards_trend: '📈', busts_in_silhouette: '👥',
-  bust_in_silhouette: '👤', arrows_counterclockwise: '🔄', repeat: '🔁', question: '❓', exclamation: '❗',
-  snowflake: '❄️', sunny: '☀️', shield: '🛡️', raised_hand: '✋',
+  dart: '🎯',
+  checkered_flag: '🏁',
+  broom: '🧹',
+  grey_question: '❔',
+  grey_exclamation: '❕',
+  rewind: '⏪',
+  fast_forward: '⏩',
+  arrow_forward: '▶️',
+  pause_button: '⏸️',
+  hammer_and_wrench: '🛠️',
+  white_check_mark: '✅',
+  heavy_check_mark: '✔️',
+  warning: '⚠️',
+  x: '❌',
+  no_entry: '⛔',
+  no_entry_sign: '🚫',
+  octagonal_sign: '🛑',
+  stop_sign: '🛑',
+  rotating_light: '🚨',
+  fire: '🔥',
+  boom: '💥',
+  zap: '⚡',
+  wave: '👋',
+  hourglass: '⌛',
+  hourglass_flowing_sand: '⏳',
+  stopwatch: '⏱️',
+  alarm_clock: '⏰',
+  clock1: '🕐',
+  bulb: '💡',
+  information_source: 'ℹ️',
+  lock: '🔒',
+  unlock: '🔓',
+  key: '🔑',
+  memo: '📝',
+  ticket: '🎫',
+  pushpin: '📌',
+  link: '🔗',
+  mag: '🔍',
+  tada: '🎉',
+  rocket: '🚀',
+  red_circle: '🔴',
+  large_green_circle: '🟢',
+  large_yellow_circle: '🟡',
+  large_blue_circle: '🔵',
+  white_circle: '⚪',
+  black_circle: '⚫',
+  eyes: '👀',
+  thumbsup: '👍',
+  '+1': '👍',
+  thumbsdown: '👎',
+  bell: '🔔',
+  construction: '🚧',
+  skull: '💀',
+  test_tube: '🧪',
+  gear: '⚙️',
+  clipboard: '📋',
+  calendar: '📅',
+  chart_with_upwards_trend: '📈',
+  busts_in_silhouette: '👥',
+  bust_in_silhouette: '👤',
+  arrows_counterclockwise: '🔄',
+  repeat: '🔁',
+  question: '❓',
+  exclamation: '❗',
+  snowflake: '❄️',
+  sunny: '☀️',
+  shield: '🛡️',
+  raised_hand: '✋',
 };
 
 const SAFE_URL = /^(https?:\/\/|mailto:)/i;
@@ -45,7 +101,12 @@ function emoji(html) {
  */
 
 function dateParts(date, dates) {
-  const parts = new Intl.DateTimeFormat('en-CA', { timeZone: dates.timeZone, year: 'numeric', month: '2-digit', day: '2-digit' }).formatToParts(date);
+  const parts = new Intl.DateTimeFormat('en-CA', {
+    timeZone: dates.timeZone,
+    year: 'numeric',
+    month: '2-digit',
+    day: '2-digit',
+  }).formatToParts(date);
   const part = (type) => parts.find((candidate) => candidate.type === type)?.value ?? '';
   return { year: part('year'), month: part('month'), day: part('day') };
 }
@@ -66,7 +127,14 @@ export function formatTime(date, dates = {}) {
 
 function formatAgo(date, dates) {
   const seconds = Math.round((date.getTime() - (dates.now ?? new Date()).getTime()) / 1000);
-  const units = [['year', 31_536_000], ['month', 2_592_000], ['day', 86_400], ['hour', 3_600], ['minute', 60], ['second', 1]];
+  const units = [
+    ['year', 31_536_000],
+    ['month', 2_592_000],
+    ['day', 86_400],
+    ['hour', 3_600],
+    ['minute', 60],
+    ['second', 1],
+  ];
   const [unit, size] = units.find(([, length]) => Math.abs(seconds) >= length) ?? ['second', 1];
   return new Intl.RelativeTimeFormat(dates.locale, { numeric: 'auto' }).format(Math.trunc(seconds / size), unit);
 }
@@ -82,7 +150,8 @@ function dateToken(token, date, dates) {
   const pretty = /^(date|date_short|date_long)_pretty$/.exec(token);
   if (pretty) {
     const offset = dayOffset(date, dates);
-    if (Math.abs(offset) <= 1) return new Intl.RelativeTimeFormat(dates.locale, { numeric: 'auto' }).format(offset, 'day');
+    if (Math.abs(offset) <= 1)
+      return new Intl.RelativeTimeFormat(dates.locale, { numeric: 'auto' }).format(offset, 'day');
     return format(styles[pretty[1]]);
   }
   if (token in styles) return format(styles[token]);
@@ -92,7 +161,13 @@ function dateToken(token, date, dates) {
   }
   if (token === 'date_slash') return format({ year: 'numeric', month: '2-digit', day: '2-digit' });
   if (token === 'time') return formatTime(date, dates);
-  if (token === 'time_secs') return date.toLocaleTimeString(dates.locale, { timeZone: dates.timeZone, hour: 'numeric', minute: '2-digit', second: '2-digit' });
+  if (token === 'time_secs')
+    return date.toLocaleTimeString(dates.locale, {
+      timeZone: dates.timeZone,
+      hour: 'numeric',
+      minute: '2-digit',
+      second: '2-digit',
+    });
   if (token === 'ago') return formatAgo(date, dates);
   return undefined;
 }
@@ -145,7 +220,9 @@ export function renderMrkdwn(text, names = {}, dates = {}) {
   const stash = [];
   const keep = (html) => `\u0000${stash.push(html) - 1}\u0000`;
   let html = escapeHtml(String(text ?? '').replace(/\u0000/g, ''));
-  html = html.replace(/```\n?([\s\S]*?)```/g, (_, code) => keep(`<pre class="code-block">${slackEntities(code)}</pre>`));
+  html = html.replace(/```\n?([\s\S]*?)```/g, (_, code) =>
+    keep(`<pre class="code-block">${slackEntities(code)}</pre>`),
+  );
   html = html.replace(/`([^`\n]+)`/g, (_, code) => keep(`<code>${slackEntities(code)}</code>`));
   html = html.replace(/&lt;([^\n]*?)&gt;/g, (_, inner) => keep(controlSequence(slackEntities(inner), names, dates)));
   // A quote is a raw `>` at the start of a line; the app writes a literal one as `&gt;`.
@@ -154,7 +231,9 @@ export function renderMrkdwn(text, names = {}, dates = {}) {
   html = html.replace(/(^|[^\w*])\*(?=\S)([^*\n]*?\S)\*(?![\w*])/g, '$1<strong>$2</strong>');
   html = html.replace(/(^|[^\w_])_(?=\S)([^_\n]*?\S)_(?![\w_])/g, '$1<em>$2</em>');
   html = html.replace(/(^|[^\w~])~(?=\S)([^~\n]*?\S)~(?![\w~])/g, '$1<del>$2</del>');
-  html = emoji(html).replace(/\n/g, '<br>').replace(/<\/blockquote><br>/g, '</blockquote>');
+  html = emoji(html)
+    .replace(/\n/g, '<br>')
+    .replace(/<\/blockquote><br>/g, '</blockquote>');
   return html.replace(/\u0000(\d+)\u0000/g, (_, index) => stash[Number(index)]);
 }
 

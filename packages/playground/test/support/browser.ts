@@ -21,7 +21,12 @@ export function readmeSteps(markdown: string, heading: string): { left: string; 
   const section = markdown.slice(start, next < 0 ? undefined : next);
   const blocks = [...section.matchAll(/```\n([\s\S]*?)```/g)].map((match) => match[1]!);
   return blocks
-    .flatMap((block) => block.split('\n').map((line) => line.trim()).filter(Boolean))
+    .flatMap((block) =>
+      block
+        .split('\n')
+        .map((line) => line.trim())
+        .filter(Boolean),
+    )
     .map((line) => ({ left: line.split(/\s{2,}→|\s{2,}/)[0]!.trim(), line }));
 }
 
@@ -82,11 +87,24 @@ export function useDemoInBrowser(options: DemoInBrowserOptions): DemoInBrowser {
         done();
       },
     });
-    demo = await startDemo({ dataDir: mkdtempSync(join(tmpdir(), dataDirPrefix)), port: 0, logDestination: destination });
+    demo = await startDemo({
+      dataDir: mkdtempSync(join(tmpdir(), dataDirPrefix)),
+      port: 0,
+      logDestination: destination,
+    });
     // launch() gives the browser a fresh, throwaway profile directory.
     browser = await chromium.launch({
       executablePath: chromiumPath,
-      args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
+      args: [
+        '--headless',
+        '--no-sandbox',
+        '--disable-gpu',
+        '--disable-quic',
+        '--no-first-run',
+        '--disable-background-networking',
+        '--disable-component-update',
+        '--disable-sync',
+      ],
     });
     page = await browser.newPage({ viewport });
     page.setDefaultTimeout(waitMs);
@@ -102,7 +120,7 @@ export function useDemoInBrowser(options: DemoInBrowserOptions): DemoInBrowser {
   });
 
   const started = <T>(value: T | undefined): T => {
-    if (value === undefined) throw new Error('the demo and its page start in the suite\'s beforeAll');
+    if (value === undefined) throw new Error("the demo and its page start in the suite's beforeAll");
     return value;
   };
   const channelMessages = () => started(page).locator('#timeline > article.message:not(.ephemeral)');
@@ -147,6 +165,9 @@ export function useDemoInBrowser(options: DemoInBrowserOptions): DemoInBrowser {
     logInAsOwner,
     channelMessages,
     ephemerals: () => started(page).locator('#timeline > article.message.ephemeral'),
-    attackCard: (text) => channelMessages().filter({ hasText: text }).filter({ has: started(page).getByRole('button', { name: 'Details' }) }),
+    attackCard: (text) =>
+      channelMessages()
+        .filter({ hasText: text })
+        .filter({ has: started(page).getByRole('button', { name: 'Details' }) }),
   };
 }
