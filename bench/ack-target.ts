@@ -19,6 +19,7 @@ import { startBot } from '../src/app.ts';
 import { createDeps } from '../src/bootstrap.ts';
 import { loadConfig } from '../src/config.ts';
 import { createLogger } from '../src/logger.ts';
+import { backgroundJobs } from '../src/jobs/backgroundJobs.ts';
 import { ATTACK_BUILDER_VIEW } from '../src/views/attackBuilder.ts';
 import { HALT_ATTACK } from '../src/views/attackCard.ts';
 import { LIST_NEXT_PAGE } from '../src/views/attackList.ts';
@@ -126,7 +127,8 @@ async function startFaultline(spec: TargetSpec): Promise<Running> {
   });
   // The production wiring, the platform client's own connection pool included; only the log
   // destination differs.
-  return startBot(createDeps(config, { logger: createLogger(config.logLevel, logSink) }), { port: 0 });
+  const deps = createDeps(config, { logger: createLogger(config.logLevel, logSink) });
+  return startBot(deps, { port: 0, jobs: backgroundJobs(deps) });
 }
 
 const loopDelay = monitorEventLoopDelay({ resolution: 5 });

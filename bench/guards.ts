@@ -4,7 +4,7 @@
  * and how the platform calls of a poll pass grow as guards grow and as attacks grow (guard reads
  * should follow the guards, never the attacks).
  *
- * The halt timing runs the bot's own poller on its timer at BENCH_GUARD_POLL_SECONDS (default 2,
+ * The halt timing runs the bot's own guard job on its timer at BENCH_GUARD_POLL_SECONDS (default 2,
  * so the run stays short; the figure is read against it); the call counts run passes by hand.
  */
 import type { Guard, GuardSpec } from '../src/guardrails/guards.ts';

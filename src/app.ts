@@ -15,12 +15,15 @@ import { slackClientOptions } from './bootstrap.ts';
 import { publishHome } from './commands/home.ts';
 import { loginRoutes } from './login/handler.ts';
 import { rememberUnsent } from './attacks/redraw.ts';
+import { Scheduler, type Job } from './jobs/scheduler.ts';
 
 export interface RunningBot {
   /** The HTTP port actually bound (useful with PORT=0 in tests). */
   port: number;
   /** The operations port actually bound, when OPS_PORT is set. */
   opsPort: number | undefined;
+  /** The background jobs, started with the bot (a test runs a pass of them by hand with runNow). */
+  jobs: Scheduler;
   /** Stops taking work, finishes what is in flight, closes the store and the platform client. */
   stop(): Promise<void>;
 }
@@ -117,6 +120,8 @@ async function serveRoutes(routes: Route[], at: number | { peerToken: string }, 
 }
 
 export interface StartOptions {
+  /** What runs in the background (the table of src/jobs/backgroundJobs.ts). */
+  jobs: Job[];
   /** Overrides PORT (0 picks a free one, in tests). */
   port?: number;
   /** Overrides OPS_PORT. */
@@ -134,7 +139,7 @@ const flushWithinMs = 10_000;
 const unansweredMs = 3_001;
 
 /** Builds the Bolt app in Socket Mode or HTTP mode, registers every listener, and starts it. */
-export async function startBot(deps: Deps, options: StartOptions = {}): Promise<RunningBot> {
+export async function startBot(deps: Deps, options: StartOptions): Promise<RunningBot> {
   const { config, logger } = deps;
   const metrics = createMetrics();
   const adapter = new SlackAdapter(deps, metrics, { replies: respondTo });
@@ -201,7 +206,8 @@ export async function startBot(deps: Deps, options: StartOptions = {}): Promise<
     opsPort === undefined ? undefined : await serveRoutes(operationsRoutes(deps, metrics, state), opsPort, logger);
   const bound = ackThread ? ackThread.port : (server!.address() as AddressInfo).port;
   const opsBound = opsServer ? (opsServer.address() as AddressInfo).port : undefined;
-  deps.poller.start();
+  const jobs = new Scheduler({ jobs: options.jobs, store: deps.store, logger });
+  jobs.start();
   logger.info(
     {
       mode: config.slack.socketMode ? 'socket' : 'http',
@@ -215,6 +221,7 @@ export async function startBot(deps: Deps, options: StartOptions = {}): Promise<
   return {
     port: bound,
     opsPort: opsBound,
+    jobs,
     stop: () =>
       (stopping ??= (async () => {
         logger.info('stopping: finishing work in flight');
@@ -224,7 +231,7 @@ export async function startBot(deps: Deps, options: StartOptions = {}): Promise<
         await ackThread?.hold();
         await adapter.drain();
         await ackThread?.drain();
-        await deps.poller.stop();
+        await jobs.stop();
         const unsent = await deps.slack.flush({ withinMs: options.flushWithinMs ?? flushWithinMs });
         if (unsent.length) {
           logger.warn({ messages: unsent.length }, 'card updates left for the next replica');

@@ -3,15 +3,10 @@ import type { Dispatcher } from 'undici';
 import { CardStore } from './attacks/cards.ts';
 import { CatalogueCache } from './attacks/catalogue.ts';
 import { Poller } from './attacks/poller.ts';
-import { redrawUnsent } from './attacks/redraw.ts';
 import { Watches } from './attacks/watches.ts';
-import { warnExpiringSessions } from './login/expiryWarnings.ts';
 import { GameDays } from './gamedays/gameDays.ts';
 import { Freezes } from './guardrails/freezes.ts';
 import { GuardStore } from './guardrails/guards.ts';
-import { enforceGuards } from './guardrails/guardWatch.ts';
-import { expireApprovals } from './guardrails/approvals.ts';
-import { enforceFreezes } from './guardrails/sweep.ts';
 import { createPlatformClient } from './client/index.ts';
 import type { Config } from './config.ts';
 import type { Deps } from './deps.ts';
@@ -67,16 +62,6 @@ export interface DepsOverrides {
   slackTimeoutMs?: number;
 }
 
-/** Each poll starts with the cards a stopped replica could not update, then the warnings before sessions end. */
-/** What each poll pass does first; each step logs its own failures and never throws. */
-async function beforePoll(deps: Deps): Promise<void> {
-  await redrawUnsent(deps);
-  await warnExpiringSessions(deps);
-  await enforceFreezes(deps);
-  await enforceGuards(deps);
-  await expireApprovals(deps);
-}
-
 /**
  * Builds every dependency from the configuration, once. The process entry points and the
  * end-to-end tests share this, so tests exercise the same wiring that production runs.
@@ -128,7 +113,6 @@ export function createDeps(config: Config, overrides: DepsOverrides = {}): Deps 
       watches,
       now,
       command: config.slack.command,
-      beforePass: () => beforePoll(deps),
       onFinished: (card) => deps.gameDays.attackFinished(card),
     }),
     catalogues: new CatalogueCache(logger, now),

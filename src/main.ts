@@ -1,6 +1,7 @@
 import { startBot } from './app.ts';
 import { createDeps } from './bootstrap.ts';
 import { ConfigError, loadConfig, type Config } from './config.ts';
+import { backgroundJobs } from './jobs/backgroundJobs.ts';
 
 let config: Config;
 try {
@@ -12,7 +13,8 @@ try {
 }
 
 const deps = createDeps(config);
-const bot = await startBot(deps);
+// What runs on its own (card refresh, guards, freezes, approvals, session warnings, unsent cards): one table.
+const bot = await startBot(deps, { jobs: backgroundJobs(deps) });
 for (const signal of ['SIGTERM', 'SIGINT'] as const) {
   process.once(signal, () => {
     bot.stop().then(

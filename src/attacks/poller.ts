@@ -3,7 +3,6 @@ import { NotFoundError, UnauthorizedError } from '../client/errors.ts';
 import type { Attack, PlatformClient, ScopedPlatform } from '../client/index.ts';
 import type { Logger } from '../logger.ts';
 import type { Messenger } from '../slack/messenger.ts';
-import { StoreUnavailableError } from '../store/errors.ts';
 import type { KeyValueStore } from '../store/keyValue.ts';
 import type { Person, SessionStore } from '../store/sessions.ts';
 import { attackCardMessage } from '../views/attackCard.ts';
@@ -35,11 +34,10 @@ export interface PollerOptions {
   sessions: SessionStore;
   platform: PlatformClient;
   logger: Logger;
+  /** How often the card refresh job runs a pass: a team's lease lasts twice that. */
   intervalMs: number;
   /** The platform's web UI, for the cards' links. */
   appUrl: string | undefined;
-  /** Runs at the start of every pass (the warnings before sessions end); it must not throw. */
-  beforePass?: () => Promise<unknown>;
   /** Told once a card shows its attack finished, after the card is saved (the game day follows its attacks); it must not throw. */
   onFinished?: (card: CardRecord) => Promise<unknown>;
 }
@@ -99,16 +97,12 @@ export class Poller {
   readonly #logger: Logger;
   readonly #intervalMs: number;
   readonly #appUrl: string | undefined;
-  readonly #beforePass: (() => Promise<unknown>) | undefined;
   readonly #onFinished: ((card: CardRecord) => Promise<unknown>) | undefined;
-  #timer: NodeJS.Timeout | undefined;
   #running: Promise<PollReport> | undefined;
   /** This process, as the holder of per-team polling leases. */
   readonly #replica = randomUUID();
   /** Teams whose lease this process took: given back on stop, so another replica takes over at once. */
   readonly #leased = new Set<string>();
-  /** Whether the last timed pass failed because the store was away (said once, not every pass). */
-  #storeAway = false;
   /** Cards posted in watched channels whose save failed: saved again at the next passes, so they are kept current. */
   #unsaved: UnsavedCard[] = [];
 
@@ -124,24 +118,11 @@ export class Poller {
     this.#logger = options.logger;
     this.#intervalMs = options.intervalMs;
     this.#appUrl = options.appUrl;
-    this.#beforePass = options.beforePass;
     this.#onFinished = options.onFinished;
   }
 
-  start(): void {
-    this.#timer ??= setInterval(() => {
-      this.pollOnce().then(
-        () => this.#passed(),
-        (error: unknown) => this.#failed(error),
-      );
-    }, this.#intervalMs);
-    this.#timer.unref();
-  }
-
-  /** Stops polling and gives back this process's leases (only those it still holds). */
+  /** Waits for a pass under way and gives back this process's leases (only those it still holds). */
   async stop(): Promise<void> {
-    clearInterval(this.#timer);
-    this.#timer = undefined;
     await this.#running?.catch(() => undefined);
     const teams = [...this.#leased];
     this.#leased.clear();
@@ -153,26 +134,6 @@ export class Poller {
         }),
       ),
     );
-  }
-
-  #passed(): void {
-    if (!this.#storeAway) return;
-    this.#storeAway = false;
-    this.#logger.info('polling resumed: the store answers again');
-  }
-
-  #failed(error: unknown): void {
-    if (!(error instanceof StoreUnavailableError)) {
-      this.#logger.error({ err: error }, 'poll failed');
-      return;
-    }
-    // An outage is expected now and then, and /readyz already reports it: say it once, not every pass.
-    if (this.#storeAway) {
-      this.#logger.debug({ err: error }, 'poll failed: the store is still unreachable');
-      return;
-    }
-    this.#storeAway = true;
-    this.#logger.warn({ err: error }, 'poll failed: the store is unreachable; polling resumes when it answers');
   }
 
   /** One pass over every team with live cards or a watch; a pass already running is joined, not repeated. */
@@ -202,7 +163,6 @@ export class Poller {
   }
 
   async #pass(): Promise<PollReport> {
-    await this.#beforePass?.();
     await this.#saveUnsaved();
     const live = await this.#cards.liveByTeam();
     const watched = (await this.#watches?.byTeam()) ?? new Map<string, Watch[]>();

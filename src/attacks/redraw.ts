@@ -21,7 +21,7 @@ export async function rememberUnsent(deps: Pick<Deps, 'store' | 'logger'>, messa
 
 /**
  * Draws again, from the store, every attack or game-day card noted by rememberUnsent, and
- * forgets the note once the update is queued. Never throws: it runs before each poll.
+ * forgets the note once the update is queued. Never throws: it is a background job.
  */
 export async function redrawUnsent(
   deps: Pick<Deps, 'store' | 'cards' | 'poller' | 'gameDays' | 'slack' | 'logger'>,

@@ -7,9 +7,11 @@ import { Agent } from 'undici';
 import { afterAll, afterEach, beforeAll, expect } from 'vitest';
 import { parse } from 'yaml';
 import { startBot, type RunningBot } from '../../src/app.ts';
+import type { PollReport } from '../../src/attacks/poller.ts';
 import { createDeps } from '../../src/bootstrap.ts';
 import { loadConfig, type Config } from '../../src/config.ts';
 import type { Deps } from '../../src/deps.ts';
+import { backgroundJobs } from '../../src/jobs/backgroundJobs.ts';
 import { createLogger } from '../../src/logger.ts';
 import { dropRedisKeys } from '../support/redisKeys.ts';
 
@@ -163,6 +165,7 @@ export class Stack {
     });
     this.bot = await startBot(this.deps, {
       port: 0,
+      jobs: backgroundJobs(this.deps),
       ...(this.#slackTimeoutMs !== undefined ? { slackTimeoutMs: this.#slackTimeoutMs } : {}),
     });
     if (!this.config.slack.socketMode) this.fake.setBotUrl(`http://127.0.0.1:${this.bot.port}/slack/events`);
@@ -172,11 +175,11 @@ export class Stack {
     await this.bot.stop();
   }
 
-  /** One poller pass, then every card update it queued has reached Slack. */
-  async poll() {
-    const report = await this.deps.poller.pollOnce();
+  /** One pass of every background job, the card refresh last, then every card update they queued has reached Slack. */
+  async poll(): Promise<PollReport> {
+    const results = await this.bot.jobs.runNow();
     await this.deps.slack.flush();
-    return report;
+    return results.get('refresh-cards') as PollReport;
   }
 
   /**

@@ -41,7 +41,7 @@ describe.skipIf(!process.env.REDIS_URL || !hasRedisServer)('when Redis goes away
 
   beforeAll(async () => {
     redis = await RedisServer.start();
-    // The poller's own timer runs here (every second): nothing but Redis coming back restarts it.
+    // The background jobs' own timers run here (every second): nothing but Redis coming back restarts them.
     stack = await Stack.start({ storeUrl: redis.url, env: { POLL_SECONDS: '1' } });
   });
   afterAll(async () => {
@@ -119,10 +119,10 @@ describe.skipIf(!process.env.REDIS_URL || !hasRedisServer)('when Redis goes away
     expect(home).toContain(refusal);
     expect(home).not.toMatch(/log ?in/i);
 
-    // The poller's timer ran into the outage (it runs every second) and said so, as a warning.
+    // The jobs' timers ran into the outage (they run every second) and said so, as a warning.
     await stack.fake.waitFor(
-      () => stack.logs.some((line) => line.msg.startsWith('poll failed: the store is unreachable')),
-      'the poller noticing the outage',
+      () => stack.logs.some((line) => line.msg.startsWith('background jobs failed: the store is unreachable')),
+      'the jobs noticing the outage',
       15_000,
     );
 
@@ -137,7 +137,7 @@ describe.skipIf(!process.env.REDIS_URL || !hasRedisServer)('when Redis goes away
     expect(await store.get('outage-probe')).toBeUndefined();
     expect(read(await stack.ask(id, 'whoami', { channel }))).toContain(stack.sim.seed.users.owner.email);
 
-    // The poller's timer, untouched by the test, brings the card to its end.
+    // The card refresh's timer, untouched by the test, brings the card to its end.
     stack.advanceClock(120_000);
     await stack.fake.waitFor(
       () => read(card()).includes('Successful'),
@@ -145,10 +145,13 @@ describe.skipIf(!process.env.REDIS_URL || !hasRedisServer)('when Redis goes away
       15_000,
     );
 
-    // The pass that updated the card says so once it has finished, a moment after the update.
+    // The first run that succeeds after the outage says so.
     await stack.fake.waitFor(
-      () => stack.logs.some((line) => line.level === 'info' && line.msg === 'polling resumed: the store answers again'),
-      'the poller saying it resumed',
+      () =>
+        stack.logs.some(
+          (line) => line.level === 'info' && line.msg === 'background jobs resumed: the store answers again',
+        ),
+      'the jobs saying they resumed',
     );
 
     // An outage is expected now and then (and /readyz reports it): nothing was logged as an error.

@@ -6,3 +6,4 @@ export { startBot } from '../../../src/app.ts';
 export { createDeps } from '../../../src/bootstrap.ts';
 export { ConfigError, loadConfig } from '../../../src/config.ts';
 export { createLogger } from '../../../src/logger.ts';
+export { backgroundJobs } from '../../../src/jobs/backgroundJobs.ts';

@@ -9,7 +9,7 @@ import { startFakeSlack, type FakeSlack } from '@faultline/fake-slack';
 import { startSimulator, type Simulator } from '@faultline/platform-sim';
 import type { DestinationStream } from 'pino';
 import { Agent } from 'undici';
-import { createDeps, createLogger, loadConfig, startBot } from './bot.ts';
+import { backgroundJobs, createDeps, createLogger, loadConfig, startBot } from './bot.ts';
 import { PLAYGROUND_PEOPLE, type DemoLogin, type LoginHints } from './directory.ts';
 import { startPlayground } from './server.ts';
 
@@ -158,7 +158,7 @@ export async function startDemo(options: DemoOptions): Promise<Demo> {
       logger: createLogger(config.logLevel, options.logDestination),
       dispatcher: agent,
     });
-    const bot = await startBot(deps, { port: 0 });
+    const bot = await startBot(deps, { port: 0, jobs: backgroundJobs(deps) });
     stops.push(() => bot.stop());
     fake.setBotUrl(`http://127.0.0.1:${bot.port}/slack/events`);
 

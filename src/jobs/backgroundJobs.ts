@@ -1,0 +1,36 @@
+import { redrawUnsent } from '../attacks/redraw.ts';
+import type { Deps } from '../deps.ts';
+import { expireApprovals } from '../guardrails/approvals.ts';
+import { enforceGuards } from '../guardrails/guardWatch.ts';
+import { enforceFreezes } from '../guardrails/sweep.ts';
+import { warnExpiringSessions } from '../login/expiryWarnings.ts';
+import type { Job } from './scheduler.ts';
+
+/**
+ * Everything Faultline does on its own, each job on its own timer and lease (see Scheduler). A
+ * pass run by hand (Scheduler.runNow) takes them in this order, so the cards are refreshed last
+ * and show what the other jobs did.
+ */
+export function backgroundJobs(deps: Deps): Job[] {
+  const pollMs = deps.config.pollSeconds * 1000;
+  return [
+    // Cards a stopped replica left unsent are current again within one POLL_SECONDS, like the others.
+    { name: 'redraw-unsent-cards', everyMs: pollMs, run: () => redrawUnsent(deps) },
+    // The warning comes ten minutes ahead: a minute late still leaves nine, and each run reads every live card.
+    { name: 'warn-expiring-sessions', everyMs: Math.max(pollMs, 60_000), run: () => warnExpiringSessions(deps) },
+    // A freeze halts an attack started elsewhere within one POLL_SECONDS.
+    { name: 'enforce-freezes', everyMs: pollMs, run: () => enforceFreezes(deps) },
+    // Each guard is read once per POLL_SECONDS, so it halts within one of firing.
+    { name: 'enforce-guards', everyMs: pollMs, run: () => enforceGuards(deps) },
+    // A request lasts fifteen minutes: ending it within a minute of that is enough, and each run reads every request.
+    { name: 'expire-approvals', everyMs: Math.max(pollMs, 60_000), run: () => expireApprovals(deps) },
+    {
+      name: 'refresh-cards',
+      everyMs: pollMs,
+      // Each team is leased on its own, so replicas share the teams between them.
+      ownLeases: true,
+      run: () => deps.poller.pollOnce(),
+      stop: () => deps.poller.stop(),
+    },
+  ];
+}
