@@ -1,5 +1,6 @@
 import { NotFoundError } from '../client/errors.ts';
-import { isFinished, type Attack, type HaltRequest, type ScopedPlatform, type TeamEntry } from '../client/index.ts';
+import type { Attack, HaltRequest, ScopedPlatform, TeamEntry } from '../client/index.ts';
+import { isFinished } from './lifecycle.ts';
 import { audit } from '../audit.ts';
 import type { Deps } from '../deps.ts';
 import { explained } from '../errors.ts';

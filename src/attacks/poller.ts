@@ -7,15 +7,8 @@ import { StoreUnavailableError } from '../store/errors.ts';
 import type { KeyValueStore } from '../store/keyValue.ts';
 import type { Person, SessionStore } from '../store/sessions.ts';
 import { attackCardMessage } from '../views/attackCard.ts';
-import {
-  cardMessages,
-  isLive,
-  shownIn,
-  withState,
-  type AttackState,
-  type CardRecord,
-  type CardStore,
-} from './cards.ts';
+import { cardMessages, shownIn, withState, type AttackState, type CardRecord, type CardStore } from './cards.ts';
+import { isLive } from './lifecycle.ts';
 import { watchCovers, watchedAttackCard, type Watch, type Watches } from './watches.ts';
 import { watchPausedMessage } from '../views/watch.ts';
 

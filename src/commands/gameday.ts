@@ -11,7 +11,8 @@ import {
   type UnfinishedAttack,
 } from '../views/gameday.ts';
 import { errorInBrief } from '../views/errorReply.ts';
-import { isLive, type CardRecord } from '../attacks/cards.ts';
+import type { CardRecord } from '../attacks/cards.ts';
+import { isLive } from '../attacks/lifecycle.ts';
 import { otherAttackChannels } from '../attacks/channels.ts';
 import { haltAttack } from '../attacks/halt.ts';
 import { type Action, message, replacement, type Reply } from '../slack/interaction.ts';

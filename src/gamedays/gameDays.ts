@@ -2,7 +2,8 @@ import { randomUUID } from 'node:crypto';
 import type { Logger } from '../logger.ts';
 import type { Messenger } from '../slack/messenger.ts';
 import type { KeyValueStore } from '../store/keyValue.ts';
-import { isLive, type CardRecord, type CardStore } from '../attacks/cards.ts';
+import type { CardRecord, CardStore } from '../attacks/cards.ts';
+import { isLive } from '../attacks/lifecycle.ts';
 import { guardKey, guardName, type GuardStore } from '../guardrails/guards.ts';
 import {
   cardOutcome,

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { ForbiddenError, NotFoundError, UnauthorizedError } from '../client/errors.ts';
-import { isFinished } from '../client/index.ts';
-import { type CardRecord, isLive } from '../attacks/cards.ts';
+import type { CardRecord } from '../attacks/cards.ts';
+import { isFinished, isLive } from '../attacks/lifecycle.ts';
 import type { Deps } from '../deps.ts';
 import type { Person } from '../store/sessions.ts';
 import { attackRefValue, HALT_ATTACK } from '../views/attackCard.ts';

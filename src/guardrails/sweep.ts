@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { UnauthorizedError } from '../client/errors.ts';
 import type { ScopedPlatform, TeamEntry } from '../client/index.ts';
 import { platformFor, teamName } from '../attacks/access.ts';
+import { isLive } from '../attacks/lifecycle.ts';
 import type { Deps } from '../deps.ts';
 import type { Login } from '../store/sessions.ts';
 import { escapeMrkdwn } from '../views/blocks.ts';
@@ -39,8 +40,6 @@ const everyTime: HaltLedger = { claim: async () => true, release: async () => {}
 /** This process, as the holder of per-team sweep leases. */
 const sweeper = randomUUID();
 
-const ended = (lifecycle: string | undefined) => lifecycle === 'Complete' || lifecycle === 'Error';
-
 /**
  * Halts every active attack of one team (Kubernetes ones too) with this session. Each source is
  * read on its own, so one that fails (no Kubernetes access, a 5xx) never keeps the other's attacks
@@ -55,15 +54,14 @@ export async function haltTeamAttacks(
   const result: SweepResult = { halted: [], failed: [], unread: [] };
   try {
     for await (const attack of api.attacks.iterateActive({ pageSize: 1000 })) {
-      if (!ended(attack.stage_lifecycle))
-        found.push({ guid: attack.guid, kind: 'attack', type: attack.infra_command?.type });
+      if (isLive(attack)) found.push({ guid: attack.guid, kind: 'attack', type: attack.infra_command?.type });
     }
   } catch (error) {
     result.unread.push({ source: 'attacks', error });
   }
   try {
     for (const attack of await api.kubernetes.list()) {
-      if (!ended(attack.stage_lifecycle) && !attack.end_time)
+      if (isLive(attack))
         found.push({ guid: attack.guid, kind: 'kubernetes', type: attack.impact_definition?.cli_args?.[0] });
     }
   } catch (error) {
