@@ -3,6 +3,7 @@ import { ForbiddenError, NotFoundError, UnauthorizedError } from '../client/erro
 import type { CardRecord } from '../attacks/cards.ts';
 import { isFinished, isLive } from '../attacks/lifecycle.ts';
 import type { Deps } from '../deps.ts';
+import { startedUnder } from '../gamedays/gameDays.ts';
 import type { Person } from '../store/sessions.ts';
 import { attackRefValue, HALT_ATTACK } from '../views/attackCard.ts';
 import { actions, button, escapeMrkdwn, section, slackDate } from '../views/blocks.ts';
@@ -64,17 +65,17 @@ async function watchedGuards(deps: Deps): Promise<Watched[]> {
     // A finished attack needs its guards no more.
     else await deps.guards.dropForAttack(guid);
   }
-  const days = new Map<string, { startedAt: number; guards: Guard[] }>();
+  const days = new Map<string, { channel: string; startedAt: string; guards: Guard[] }>();
   for (const day of await deps.gameDays.allRunning()) {
     const guards = await deps.guards.forGameDay(day.id);
     for (const guard of guards) entryOf(guard).gameDays.add(day.channel);
-    if (guards.length) days.set(day.channel, { startedAt: Date.parse(day.startedAt), guards });
+    if (guards.length) days.set(day.channel, { ...day, guards });
   }
+  // A running game day's guards cover its attacks; once it ends, its attacks keep them as their own.
   if (days.size) {
     for (const card of await deps.cards.getMany([...(await deps.cards.liveByTeam()).values()].flat())) {
       const day = card && days.get(card.channel);
-      if (card && day && isLive(card) && day.startedAt <= Date.parse(card.createdAt))
-        day.guards.forEach((guard) => cover(guard, card));
+      if (card && day && isLive(card) && startedUnder(day, card)) day.guards.forEach((guard) => cover(guard, card));
     }
   }
   return [...byKey.values()];
