@@ -7,7 +7,8 @@ import { StoreUnavailableError } from '../store/errors.ts';
 import type { KeyValueStore } from '../store/keyValue.ts';
 import type { Person, SessionStore } from '../store/sessions.ts';
 import { attackCardMessage } from '../views/attackCard.ts';
-import { cardMessages, shownIn, withState, type AttackState, type CardRecord, type CardStore } from './cards.ts';
+import { shownIn, withState, type AttackState, type CardRecord, type CardStore } from './cards.ts';
+import { type Recorder, recordState } from './events.ts';
 import { isLive } from './lifecycle.ts';
 import { watchCovers, watchedAttackCard, type Watch, type Watches } from './watches.ts';
 import { watchPausedMessage } from '../views/watch.ts';
@@ -31,10 +32,10 @@ export interface PollerOptions {
   intervalMs: number;
   /** The platform's web UI, for the cards' links. */
   appUrl: string | undefined;
+  /** Where the cards' changes are said: an attack that moved on, or ended. */
+  events: Recorder;
   /** Runs at the start of every pass (the warnings before sessions end); it must not throw. */
   beforePass?: () => Promise<unknown>;
-  /** Told once a card shows its attack finished, after the card is saved (the game day follows its attacks); it must not throw. */
-  onFinished?: (card: CardRecord) => Promise<unknown>;
 }
 
 export interface PollReport {
@@ -93,7 +94,7 @@ export class Poller {
   readonly #intervalMs: number;
   readonly #appUrl: string | undefined;
   readonly #beforePass: (() => Promise<unknown>) | undefined;
-  readonly #onFinished: ((card: CardRecord) => Promise<unknown>) | undefined;
+  readonly #events: Recorder;
   #timer: NodeJS.Timeout | undefined;
   #running: Promise<PollReport> | undefined;
   /** This process, as the holder of per-team polling leases. */
@@ -118,7 +119,7 @@ export class Poller {
     this.#intervalMs = options.intervalMs;
     this.#appUrl = options.appUrl;
     this.#beforePass = options.beforePass;
-    this.#onFinished = options.onFinished;
+    this.#events = options.events;
   }
 
   start(): void {
@@ -174,24 +175,6 @@ export class Poller {
       this.#running = undefined;
     });
     return this.#running;
-  }
-
-  /** Shows the platform's latest state of one attack on its card (after a halt, a note…). */
-  async show(card: CardRecord, attack: AttackState): Promise<CardRecord> {
-    const { card: next, changed } = withState(card, attack);
-    if (changed) await this.publish(next);
-    return next;
-  }
-
-  /** Saves a card and queues its message update. */
-  async publish(card: CardRecord): Promise<void> {
-    const before = this.#onFinished && !isLive(card) ? await this.#cards.get(card.guid) : undefined;
-    await this.#cards.save(card);
-    // A halt or an ending goes out before cards that only moved on a stage.
-    const priority = isLive(card) && !card.haltedBy.length ? 'routine' : 'urgent';
-    for (const { channel, ts } of cardMessages(card))
-      this.#messenger.update(channel, ts, attackCardMessage(card, { appUrl: this.#appUrl, channel }), priority);
-    if (before && isLive(before)) await this.#onFinished?.(card);
   }
 
   async #pass(): Promise<PollReport> {
@@ -429,7 +412,7 @@ export class Poller {
       }
       if (withState(card, state).changed) {
         // Read the card again: a halt or a ticket may have marked it since this pass began.
-        await this.publish(withState((await this.#cards.get(card.guid)) ?? card, state).card);
+        await recordState(this.#events, (await this.#cards.get(card.guid)) ?? card, state);
         updated++;
       }
     }
