@@ -106,9 +106,18 @@ export type AttackEvent =
       /** Whether it was already unhealthy at the last reading. */
       already: boolean;
     }
-  /** A freeze's sweep halted attacks that started in a frozen team. */
+  /** A person froze attacks in a team, or everywhere (what it halted is recorded halt by halt). */
   | {
       kind: 'frozen';
+      by: Who;
+      platformUser: string | undefined;
+      scope: 'team' | 'all';
+      teamId: string | undefined;
+      reason: string;
+    }
+  /** A freeze's sweep halted attacks that started in a frozen team since; `channel` is where it was declared. */
+  | {
+      kind: 'freeze swept';
       channel: string | undefined;
       teamName: string;
       halted: { guid: string; kind: 'attack' | 'kubernetes'; type: string | undefined }[];

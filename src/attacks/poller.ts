@@ -16,8 +16,8 @@ import { watchPausedMessage } from '../views/watch.ts';
 /** What the poller works with: the cards, the stored sessions that read for them, and Slack. */
 export interface PollerOptions {
   cards: CardStore;
-  /** Queues the cards' message updates (paced by the Messenger); posts the cards of watched channels. */
-  messenger: Pick<Messenger, 'update' | 'post'>;
+  /** Posts the cards of watched channels, and says when a watch pauses. */
+  messenger: Pick<Messenger, 'post'>;
   /** Channels bound to teams: their teams are polled too, and new attacks found there get cards. */
   watches?: Watches | undefined;
   /** The slash command, for the way to renew a paused watch; default `/chaos`. */
@@ -83,7 +83,7 @@ const samePerson = (a: Person, b: Person) => a.workspaceId === b.workspaceId && 
  */
 export class Poller {
   readonly #cards: CardStore;
-  readonly #messenger: Pick<Messenger, 'update' | 'post'>;
+  readonly #messenger: Pick<Messenger, 'post'>;
   readonly #watches: Watches | undefined;
   readonly #now: () => number;
   readonly #command: string;
@@ -372,12 +372,7 @@ export class Poller {
     if (current) {
       const mirrored = await this.#cards.addMirror(guid, message);
       // Posted as the watch saw the attack: it shows the card's own record from now on.
-      if (mirrored && posted.kind === 'new')
-        this.#messenger.update(
-          message.channel,
-          message.ts,
-          attackCardMessage(mirrored, { appUrl: this.#appUrl, channel: message.channel }),
-        );
+      if (mirrored && posted.kind === 'new') await this.#events.record({ kind: 'changed', card: mirrored });
       return;
     }
     if (posted.kind === 'new') await this.#cards.savePosted(posted.card);

@@ -145,10 +145,12 @@ export const freezeCommand: Subcommand = {
         outcome = `:warning: Could not halt its attacks (${errorInBrief(error, { team: teamName(scope.team) })}). Halt them from the web UI, or with \`${cmd} halt all\`.`;
       }
     }
-    audit(deps.logger, 'freeze', actor, {
+    await deps.events.record({
+      kind: 'frozen',
+      by: actor,
       platformUser: login.session.identifier,
-      team: freeze.teamId,
       scope: freeze.scope,
+      teamId: freeze.teamId,
       reason,
     });
     const where = freezeScopeText(freeze);

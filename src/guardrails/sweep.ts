@@ -207,7 +207,7 @@ async function enforceFreeze(deps: Deps, freeze: Freeze): Promise<void> {
         return;
       }
       if (halted.length)
-        await deps.events.record({ kind: 'frozen', channel: freeze.channel, teamName: teamName(team), halted });
+        await deps.events.record({ kind: 'freeze swept', channel: freeze.channel, teamName: teamName(team), halted });
       const names = (list: SweptAttack[]) =>
         list
           .map(

@@ -46,10 +46,12 @@ export class SlackRecorder implements Recorder {
   }
 
   async record(event: AttackEvent): Promise<CardRecord | undefined> {
-    this.#o.metrics.attackEvents.inc({
-      event: event.kind === 'halted' && event.result !== 'halted' ? `halt found ${event.result}` : event.kind,
-      cause: event.kind === 'halted' || event.kind === 'mass halted' ? event.cause : '',
-    });
+    // An ending is counted where a card first shows it (#publish), however it was learnt.
+    if (event.kind !== 'changed' && event.kind !== 'ended')
+      this.#o.metrics.attackEvents.inc({
+        event: event.kind === 'halted' && event.result !== 'halted' ? `halt found ${event.result}` : event.kind,
+        cause: event.kind === 'halted' || event.kind === 'mass halted' ? event.cause : '',
+      });
     // A start whose card could not be posted is the start's to report; nothing else fails its cause.
     if (event.kind === 'started') return this.#started(event);
     try {
@@ -245,6 +247,14 @@ export class SlackRecorder implements Recorder {
         await this.#guardFired(event);
         return undefined;
       case 'frozen':
+        audit(logger, 'freeze', event.by, {
+          platformUser: event.platformUser,
+          team: event.teamId,
+          scope: event.scope,
+          reason: event.reason,
+        });
+        return undefined;
+      case 'freeze swept':
         if (event.channel && event.halted.length)
           await this.#o.messenger.post(event.channel, { text: frozenHaltText(event.teamName, event.halted) });
         return undefined;
