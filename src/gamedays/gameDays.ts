@@ -218,12 +218,20 @@ export class GameDays {
     return record;
   }
 
+  /** Never keeps the game day from ending: a guard that could not be kept is said in the log. */
   async #keepGuarding(day: GameDayBase): Promise<void> {
-    const guards = (await this.#guards?.forGameDay(day.id)) ?? [];
-    if (!guards.length) return;
-    const live = await this.#cards.getMany([...(await this.#cards.liveByTeam()).values()].flat());
-    for (const card of live)
-      if (card && isLive(card) && startedUnder(day, card)) await this.#guards!.addForAttack(card, guards);
+    try {
+      const guards = (await this.#guards?.forGameDay(day.id)) ?? [];
+      if (!guards.length) return;
+      const live = await this.#cards.getMany([...(await this.#cards.liveByTeam()).values()].flat());
+      for (const card of live)
+        if (card && isLive(card) && startedUnder(day, card)) await this.#guards!.addForAttack(card, guards);
+    } catch (error) {
+      this.#logger.warn(
+        { err: error, channel: day.channel },
+        "could not keep a game day's guards on its running attacks; they are no longer guarded by them",
+      );
+    }
   }
 
   /**
