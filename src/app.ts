@@ -6,7 +6,7 @@ import { App, HTTPReceiver, SocketModeReceiver } from '@slack/bolt';
 import type { Deps } from './deps.ts';
 import { boltLogger, type Logger } from './logger.ts';
 import { listeners } from './listeners.ts';
-import { createMetrics, type Metrics } from './metrics.ts';
+import type { Metrics } from './metrics.ts';
 import { SlackAdapter } from './slack/adapter.ts';
 import { AckThreadReceiver } from './slack/ackThreadReceiver.ts';
 import { forwardedPeerHeader } from './slack/ackThreadProtocol.ts';
@@ -141,7 +141,7 @@ const unansweredMs = 3_001;
 /** Builds the Bolt app in Socket Mode or HTTP mode, registers every listener, and starts it. */
 export async function startBot(deps: Deps, options: StartOptions): Promise<RunningBot> {
   const { config, logger } = deps;
-  const metrics = createMetrics();
+  const metrics = deps.metrics;
   const adapter = new SlackAdapter(deps, metrics, { replies: respondTo });
   const port = options.port ?? config.port;
   const opsPort = options.opsPort ?? config.opsPort;

@@ -6,6 +6,7 @@ export type AuditEvent =
   | 'logout'
   | 'team_selected'
   | 'attack_started'
+  | 'start_refused'
   | 'attack_halted'
   | 'halt_all'
   | 'halt_everything'

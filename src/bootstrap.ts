@@ -11,7 +11,9 @@ import { createPlatformClient } from './client/index.ts';
 import type { Config } from './config.ts';
 import type { Deps } from './deps.ts';
 import { boltLogger, createLogger, type Logger } from './logger.ts';
+import { createMetrics } from './metrics.ts';
 import { Messenger, type MessengerOptions } from './slack/messenger.ts';
+import { SlackRecorder } from './slack/record.ts';
 import { People } from './slack/people.ts';
 import { SlackFiles } from './slack/files.ts';
 import { webApiFetch } from './slack/webFetch.ts';
@@ -90,6 +92,19 @@ export function createDeps(config: Config, overrides: DepsOverrides = {}): Deps 
   const cards = new CardStore(store);
   const watches = new Watches(store);
   const guards = new GuardStore(store);
+  const gameDays = new GameDays({ store, messenger: slack, logger, now, cards, guards });
+  const metrics = createMetrics();
+  const events = new SlackRecorder({
+    cards,
+    messenger: slack,
+    gameDays,
+    store,
+    logger,
+    metrics,
+    now,
+    appUrl: config.platform.appUrl,
+    command: config.slack.command,
+  });
   const deps: Deps = {
     config,
     logger,
@@ -101,6 +116,8 @@ export function createDeps(config: Config, overrides: DepsOverrides = {}): Deps 
     people: new People(namesClient(config, logger), logger, { now }),
     files: new SlackFiles(calls),
     cards,
+    events,
+    metrics,
     poller: new Poller({
       cards,
       messenger: slack,
@@ -113,10 +130,10 @@ export function createDeps(config: Config, overrides: DepsOverrides = {}): Deps 
       watches,
       now,
       command: config.slack.command,
-      onFinished: (card) => deps.gameDays.attackFinished(card),
+      events,
     }),
     catalogues: new CatalogueCache(logger, now),
-    gameDays: new GameDays({ store, messenger: slack, logger, now, cards, guards }),
+    gameDays,
     freezes: new Freezes(store),
     guards,
     watches,

@@ -13,6 +13,8 @@ import type { GameDays } from './gamedays/gameDays.ts';
 import type { Freezes } from './guardrails/freezes.ts';
 import type { GuardStore } from './guardrails/guards.ts';
 import type { Watches } from './attacks/watches.ts';
+import type { Recorder } from './attacks/events.ts';
+import type { Metrics } from './metrics.ts';
 
 /** Everything a handler may use, built once in main.ts; tests pass real local parts through it. */
 export interface Deps {
@@ -29,6 +31,9 @@ export interface Deps {
   /** Files shared in channels (the game-day report). */
   files: SlackFiles;
   cards: CardStore;
+  /** Where what happened to an attack is said; it shows it on the card, in threads and timelines, the audit log and the metrics. */
+  events: Recorder;
+  metrics: Metrics;
   poller: Poller;
   catalogues: CatalogueCache;
   gameDays: GameDays;

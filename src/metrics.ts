@@ -19,6 +19,12 @@ export function createMetrics() {
       buckets: [0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30],
       registers: [registry],
     }),
+    attackEvents: new Counter({
+      name: 'faultline_attack_events_total',
+      help: 'What happened to attacks (started, refused, halted, ended, note, ticket, guard fired, frozen, approval…), by event and, for halts, by who set them going (person, guard, freeze).',
+      labelNames: ['event', 'cause'] as const,
+      registers: [registry],
+    }),
     platformErrors: new Counter({
       name: 'faultline_platform_errors_total',
       help: 'Platform calls that failed, by error type.',

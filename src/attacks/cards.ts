@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { KeyValueStore } from '../store/keyValue.ts';
 import type { Person } from '../store/sessions.ts';
+import { isLive } from './lifecycle.ts';
 
 /** An attack card posted in a channel, and what it last showed. */
 export interface CardRecord {
@@ -53,9 +54,6 @@ const cardTtlMs = 30 * 24 * 3600_000;
 
 /** A start from Slack is marked this long at most: its create and its card's post are done well within. */
 const startingTtlMs = 5 * 60_000;
-
-export const isLive = (card: Pick<CardRecord, 'lifecycle'>) =>
-  card.lifecycle !== 'Complete' && card.lifecycle !== 'Error';
 
 /**
  * Cards by attack guid, plus the set of live ones (one key each, so replicas never overwrite

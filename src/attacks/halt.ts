@@ -1,14 +1,15 @@
 import { NotFoundError } from '../client/errors.ts';
-import { isFinished, type Attack, type HaltRequest, type ScopedPlatform, type TeamEntry } from '../client/index.ts';
-import { audit } from '../audit.ts';
+import type { Attack, HaltRequest, ScopedPlatform, TeamEntry } from '../client/index.ts';
 import type { Deps } from '../deps.ts';
 import { explained } from '../errors.ts';
 import type { Actor, Login } from '../store/sessions.ts';
 import { platformFor, requireLogin, teamName } from './access.ts';
-import { withState, type AttackState, type CardRecord } from './cards.ts';
+import type { AttackState, CardRecord } from './cards.ts';
+import type { HaltCause, Who } from './events.ts';
+import { canHalt, isFinished, phaseOf } from './lifecycle.ts';
 import { locateAttack } from './locate.ts';
 
-type AttackKind = 'attack' | 'kubernetes';
+export type AttackKind = 'attack' | 'kubernetes';
 
 /**
  * What a halt did: it stopped the attack, or the attack had already ended (its real outcome is
@@ -16,22 +17,33 @@ type AttackKind = 'attack' | 'kubernetes';
  */
 export type HaltResult = 'halted' | 'ended' | 'halting';
 
-export interface HaltOutcome {
+/** Who halts, with whose session, and why; `scope` names the mass halt an attack's halt is part of. */
+export interface Halter {
+  by: Who;
+  platformUser: string | undefined;
+  cause: HaltCause;
+  reason: string | undefined;
+  scope?: 'attack' | 'all' | 'everything' | undefined;
+  guard?: { key: string; name: string; state: string; at: string } | undefined;
+}
+
+export interface Halted {
   guid: string;
   kind: AttackKind;
-  team: TeamEntry;
-  card: CardRecord | undefined;
   result: HaltResult;
   /** The platform's latest word on the attack, when it could be read. */
   state: AttackState | undefined;
+  /** Its card as it now shows, if it has one. */
+  card: CardRecord | undefined;
 }
 
-const finished = (state: AttackState) =>
-  isFinished({ stage_lifecycle: state.stage_lifecycle, end_time: state.end_time });
+export interface HaltOutcome extends Halted {
+  team: TeamEntry;
+}
 
 /** The attack as the platform has it now; undefined when it cannot be read, and the halt itself decides. */
 async function readState(
-  deps: Deps,
+  deps: Pick<Deps, 'logger'>,
   api: ScopedPlatform,
   kind: AttackKind,
   guid: string,
@@ -44,69 +56,92 @@ async function readState(
   }
 }
 
-/** Shows the platform's latest state on a card, without saying anybody halted it. */
-export async function showState(deps: Deps, card: CardRecord, state: AttackState | undefined): Promise<CardRecord> {
-  if (!state) return card;
-  const { card: next, changed } = withState(card, state);
-  if (changed) await deps.poller.publish(next);
-  return next;
-}
+const haltRequest = (halter: Halter): HaltRequest => ({
+  ...(halter.reason ? { reason: halter.reason } : {}),
+  reference: `slack:${halter.by.workspaceId}:${halter.by.userId}`,
+});
 
-/** Marks a card as halted by this person (once), says so in its thread and shows the new stage. */
-export async function recordHalt(
-  deps: Deps,
-  card: CardRecord,
-  actor: Actor,
-  state: AttackState | undefined,
-): Promise<CardRecord> {
-  // Two quick clicks both find the card unmarked; the claim lets only one of them say so.
-  const first =
-    !card.haltedBy.some((h) => h.userId === actor.userId) &&
-    (await deps.store.claim(`halt-noted:${card.guid}:${actor.userId}`, 24 * 3600_000));
-  const marked: CardRecord = first
-    ? { ...card, haltedBy: [...card.haltedBy, { userId: actor.userId, at: new Date(deps.clock.now()).toISOString() }] }
-    : card;
-  if (first) {
-    await deps.slack
-      .post(card.channel, { text: `:octagonal_sign: <@${actor.userId}> halted this attack.` }, { threadTs: card.ts })
-      .catch((error: unknown) => {
-        deps.logger.warn({ err: error, attack: card.guid }, 'could not post the halt in the thread');
-      });
-    await deps.gameDays.record(card.channel, {
-      kind: 'halt',
-      halt: { guid: card.guid, by: actor.userId, at: new Date(deps.clock.now()).toISOString(), scope: 'attack' },
-    });
-  }
-  // Show the halting stage now rather than at the next poll.
-  const { card: next, changed } = state ? withState(marked, state) : { card: marked, changed: false };
-  if (first || changed) await deps.poller.publish(next);
-  return next;
-}
-
-/** Tells Slack what a halt did; the platform already has it, so a failure here is only logged. */
-async function showOutcome(
-  deps: Deps,
-  actor: Actor,
-  card: CardRecord | undefined,
+/** Says what a halt did to one attack, and gives back its card as it now shows. */
+async function recordHalt(
+  deps: Pick<Deps, 'events'>,
+  halter: Halter,
+  target: { guid: string; teamId?: string | undefined },
+  kind: AttackKind,
   result: HaltResult,
   state: AttackState | undefined,
-): Promise<CardRecord | undefined> {
-  if (!card) return undefined;
-  const shown = result === 'halted' ? recordHalt(deps, card, actor, state) : showState(deps, card, state);
-  return shown.catch((error: unknown) => {
-    deps.logger.warn({ err: error, attack: card.guid }, 'could not show the halt on the card');
-    return card;
+): Promise<Halted> {
+  const card = await deps.events.record({
+    kind: 'halted',
+    guid: target.guid,
+    attackKind: kind,
+    teamId: target.teamId,
+    result,
+    state,
+    by: halter.by,
+    platformUser: halter.platformUser,
+    cause: halter.cause,
+    reason: halter.reason,
+    scope: halter.scope ?? 'attack',
+    guard: halter.guard,
   });
+  return { guid: target.guid, kind, result, state, card };
 }
 
 /**
- * Halts one attack with the clicker's session, and says what really happened: an attack this halt
- * stopped, one that had already ended (with its real outcome), or one another halt was already
- * stopping. For an attack the platform's answer says which: it lists the attacks the halt stopped,
- * and halting an attack that is no longer running changes nothing, so a halt is sent at once and
- * the attack is read only when the answer does not list it as running. A Kubernetes halt answers
- * nothing, so a Kubernetes attack is read first (one not running is left alone) and after.
+ * The one halt of one attack, whoever asks for it (a person, a guard, a freeze): it says what
+ * really happened, an attack this halt stopped, one that had already ended (with its real
+ * outcome), or one another halt was already stopping, and records it. For an attack the
+ * platform's answer says which: it lists the attacks the halt stopped, and halting an attack that
+ * is no longer running changes nothing, so a halt is sent at once and the attack is read only
+ * when the answer does not list it as running. A Kubernetes halt answers nothing, so a Kubernetes
+ * attack is read first (one not running is left alone) and after. An id of unknown kind that the
+ * attacks do not know is halted as a Kubernetes attack. The platform's errors are thrown as they are.
  */
+export async function halt(
+  deps: Pick<Deps, 'events' | 'logger'>,
+  api: ScopedPlatform,
+  target: { guid: string; kind?: AttackKind | undefined; teamId?: string | undefined },
+  halter: Halter,
+): Promise<Halted> {
+  const { guid } = target;
+  const before = target.kind === 'kubernetes' ? await readState(deps, api, 'kubernetes', guid) : undefined;
+  if (before && !canHalt(before)) {
+    const result: HaltResult = isFinished(before) ? 'ended' : 'halting';
+    return recordHalt(deps, halter, target, 'kubernetes', result, before);
+  }
+  const request = haltRequest(halter);
+  let kind = target.kind;
+  /** The attacks the halt stopped; undefined when the platform did not say (or for Kubernetes). */
+  let answer: Attack[] | undefined;
+  if (kind === 'kubernetes') await api.kubernetes.halt(guid, request);
+  else {
+    try {
+      answer = await api.attacks.halt(guid, request);
+      kind = 'attack';
+    } catch (error) {
+      // An id typed by hand may be a Kubernetes attack's.
+      if (kind !== undefined || !(error instanceof NotFoundError)) throw error;
+      await api.kubernetes.halt(guid, request);
+      kind = 'kubernetes';
+    }
+  }
+  const listed = answer?.find((a) => a.guid === guid);
+  let state: AttackState | undefined = listed;
+  let result: HaltResult = 'halted';
+  if (!listed || isFinished(listed)) {
+    state = (await readState(deps, api, kind, guid)) ?? listed;
+    // Halted by this halt: listed in its answer, or, where the platform says nothing, found running before it.
+    const stoppedByThis = listed !== undefined || before !== undefined;
+    if (state && isFinished(state) && !(state.stage === 'UserHalted' && stoppedByThis)) result = 'ended';
+    // The platform listed what the halt stopped, and not this attack: another halt was already stopping it.
+    else if (state && phaseOf(state) === 'halting' && answer && !listed) result = 'halting';
+    // The platform listed what it stopped, and not this attack, which it cannot show either: nothing was stopped.
+    else if (!state && answer && !listed) result = 'ended';
+  }
+  return recordHalt(deps, halter, target, kind, result, state);
+}
+
+/** A person's halt of one attack, with their own session, from a card, a list or a command. */
 export async function haltAttack(
   deps: Deps,
   actor: Actor,
@@ -114,70 +149,18 @@ export async function haltAttack(
   reason?: string,
 ): Promise<HaltOutcome> {
   const login = await requireLogin(deps, actor);
-  const { team, kind: knownKind, card } = await locateAttack(deps, login, ref.guid, ref);
+  const { team, kind } = await locateAttack(deps, login, ref.guid, ref);
   const api = platformFor(deps, login, team);
-  const before = knownKind === 'kubernetes' ? await readState(deps, api, knownKind, ref.guid) : undefined;
-  if (before && (finished(before) || before.stage_lifecycle === 'Halting')) {
-    const result: HaltResult = finished(before) ? 'ended' : 'halting';
-    deps.logger.info({ attack: ref.guid, stage: before.stage, result }, 'halt asked for an attack that is not running');
-    return {
-      guid: ref.guid,
-      kind: knownKind!,
-      team,
-      card: await showOutcome(deps, actor, card, result, before),
-      result,
-      state: before,
-    };
-  }
-
-  const request = { ...(reason ? { reason } : {}), reference: `slack:${actor.workspaceId}:${actor.userId}` };
   const context = { team: teamName(team), doing: 'halt the attack', subject: `attack ${ref.guid}` };
-  let kind = knownKind;
-  /** The attacks the halt stopped; undefined when the platform did not say (or for Kubernetes). */
-  let answer: Attack[] | undefined;
-  await explained(context, async () => {
-    if (kind === 'kubernetes') return api.kubernetes.halt(ref.guid, request);
-    try {
-      answer = await api.attacks.halt(ref.guid, request);
-      kind = 'attack';
-    } catch (error) {
-      // An id typed by hand may be a Kubernetes attack's.
-      if (kind !== undefined || !(error instanceof NotFoundError)) throw error;
-      await api.kubernetes.halt(ref.guid, request);
-      kind = 'kubernetes';
-    }
-  });
-  const haltedKind = kind ?? 'attack';
-  const listed = answer?.find((a) => a.guid === ref.guid);
-  let state: AttackState | undefined = listed;
-  let result: HaltResult = 'halted';
-  if (!listed || finished(listed)) {
-    state = (await readState(deps, api, haltedKind, ref.guid)) ?? listed;
-    // Halted by this halt: listed in its answer, or, where the platform says nothing, found running before it.
-    const stoppedByThis = listed !== undefined || before !== undefined;
-    if (state && finished(state) && !(state.stage === 'UserHalted' && stoppedByThis)) result = 'ended';
-    // The platform listed what the halt stopped, and not this attack: another halt was already stopping it.
-    else if (state?.stage_lifecycle === 'Halting' && answer && !listed) result = 'halting';
-  }
-  if (result === 'halted') {
-    audit(deps.logger, 'attack_halted', actor, {
-      platformUser: login.session.identifier,
-      team: team.identifier,
-      attack: ref.guid,
-      kind: haltedKind,
-      reason,
-    });
-  } else {
-    deps.logger.info({ attack: ref.guid, stage: state?.stage, result }, 'halt asked for an attack that is not running');
-  }
-  return {
-    guid: ref.guid,
-    kind: haltedKind,
-    team,
-    card: await showOutcome(deps, actor, card, result, state),
-    result,
-    state,
-  };
+  const halted = await explained(context, () =>
+    halt(
+      deps,
+      api,
+      { guid: ref.guid, kind, teamId: team.identifier },
+      { by: actor, platformUser: login.session.identifier, cause: 'person', reason },
+    ),
+  );
+  return { ...halted, team };
 }
 
 /** What a mass halt did to each attack it reached or that a card showed as running. */
@@ -194,13 +177,16 @@ const teamsLookedAt = 25;
  * company-level halts. The attacks halt returns are the ones it stopped. The Kubernetes halt
  * returns nothing, so the running ones are listed before and read after. Cards still showing an
  * attack as running that the platform had already finished are counted as ended and redrawn.
+ * Each attack's outcome is recorded, then the mass halt itself.
  */
 export async function haltAllAttacks(
   deps: Deps,
   actor: Actor,
   login: Login,
-  request: HaltRequest,
+  reason: string,
+  channel: string | undefined,
 ): Promise<MassHaltOutcome> {
+  const halter: Halter = { by: actor, platformUser: login.session.identifier, cause: 'person', reason, scope: 'all' };
   const teams = login.session.teams.slice(0, teamsLookedAt);
   const apiOf = (teamId: string) => {
     const team = teams.find((t) => t.identifier === teamId);
@@ -217,36 +203,30 @@ export async function haltAllAttacks(
           );
           return [];
         });
-        return listed
-          .filter((a) => a.stage_lifecycle === 'Active')
-          .map((a) => ({ guid: a.guid, teamId: team.identifier }));
+        return listed.filter((a) => canHalt(a)).map((a) => ({ guid: a.guid, teamId: team.identifier }));
       }),
     )
   ).flat();
 
   // Company-level calls: no team is sent, the session decides what is reached.
   const company = platformFor(deps, login, undefined);
+  const request = haltRequest(halter);
   const answered = await explained({ doing: 'halt all attacks' }, () => company.attacks.haltAll(request));
   await explained({ doing: 'halt all Kubernetes attacks' }, () => company.kubernetes.haltAll(request));
 
   const outcome: MassHaltOutcome = { halted: [], ended: [] };
-  const states = new Map<string, AttackState>();
-  for (const attack of answered) {
-    states.set(attack.guid, attack);
-    if (finished(attack)) outcome.ended.push({ guid: attack.guid, kind: 'attack', stage: attack.stage ?? 'Unknown' });
-    else outcome.halted.push({ guid: attack.guid, kind: 'attack' });
-  }
+  const results: { guid: string; kind: AttackKind; result: HaltResult; state: AttackState | undefined }[] = [];
+  for (const attack of answered)
+    results.push({ guid: attack.guid, kind: 'attack', result: isFinished(attack) ? 'ended' : 'halted', state: attack });
   await Promise.all(
     kubernetesRunning.map(async ({ guid, teamId }) => {
       const state = await readState(deps, apiOf(teamId)!, 'kubernetes', guid);
-      if (state) states.set(guid, state);
-      if (state && finished(state) && state.stage !== 'UserHalted')
-        outcome.ended.push({ guid, kind: 'kubernetes', stage: state.stage ?? 'Unknown' });
-      else outcome.halted.push({ guid, kind: 'kubernetes' });
+      const ended = state && isFinished(state) && state.stage !== 'UserHalted';
+      results.push({ guid, kind: 'kubernetes', result: ended ? 'ended' : 'halted', state });
     }),
   );
 
-  const reached = new Set([...outcome.halted, ...outcome.ended].map((a) => a.guid));
+  const reached = new Set(results.map((a) => a.guid));
   const live = await deps.cards.liveByTeam().catch((error: unknown) => {
     deps.logger.warn({ err: error }, 'could not read the live cards after a mass halt');
     return new Map<string, string[]>();
@@ -258,19 +238,45 @@ export async function haltAllAttacks(
       const card = await deps.cards.get(guid).catch(() => undefined);
       if (!card) continue;
       const state = await readState(deps, api, card.kind, guid);
-      if (!state || !finished(state)) continue;
-      outcome.ended.push({ guid, kind: card.kind, stage: state.stage ?? 'Unknown' });
-      await showOutcome(deps, actor, card, 'ended', state);
+      if (state && isFinished(state)) results.push({ guid, kind: card.kind, result: 'ended', state });
     }
   }
 
-  for (const { guid } of outcome.halted) {
-    const card = await deps.cards.get(guid).catch(() => undefined);
-    if (card) await showOutcome(deps, actor, card, 'halted', states.get(guid));
+  for (const { guid, kind, result, state } of results) {
+    if (result === 'halted') outcome.halted.push({ guid, kind });
+    else outcome.ended.push({ guid, kind, stage: state?.stage ?? 'Unknown' });
+    await recordHalt(deps, halter, { guid }, kind, result, state);
   }
-  for (const { guid } of outcome.ended.filter((a) => states.has(a.guid))) {
-    const card = await deps.cards.get(guid).catch(() => undefined);
-    if (card) await showOutcome(deps, actor, card, 'ended', states.get(guid));
-  }
+  await deps.events.record({
+    kind: 'mass halted',
+    scope: 'all',
+    by: actor,
+    platformUser: login.session.identifier,
+    cause: 'person',
+    channel,
+    halted: outcome.halted.map((a) => a.guid),
+  });
   return outcome;
+}
+
+/**
+ * `halt everything`: every active impact on the platform, with the company-level halt. The
+ * platform's answer names nothing, so only the halt itself is recorded.
+ */
+export async function haltEverything(
+  deps: Pick<Deps, 'events'>,
+  api: ScopedPlatform,
+  halter: Halter,
+  channel: string | undefined,
+): Promise<void> {
+  await api.attacks.haltEverything(haltRequest(halter));
+  await deps.events.record({
+    kind: 'mass halted',
+    scope: 'everything',
+    by: halter.by,
+    platformUser: halter.platformUser,
+    cause: halter.cause,
+    channel,
+    halted: [],
+  });
 }

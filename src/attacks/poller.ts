@@ -6,23 +6,17 @@ import type { Messenger } from '../slack/messenger.ts';
 import type { KeyValueStore } from '../store/keyValue.ts';
 import type { Person, SessionStore } from '../store/sessions.ts';
 import { attackCardMessage } from '../views/attackCard.ts';
-import {
-  cardMessages,
-  isLive,
-  shownIn,
-  withState,
-  type AttackState,
-  type CardRecord,
-  type CardStore,
-} from './cards.ts';
+import { shownIn, withState, type AttackState, type CardRecord, type CardStore } from './cards.ts';
+import { type Recorder, recordState } from './events.ts';
+import { isLive } from './lifecycle.ts';
 import { watchCovers, watchedAttackCard, type Watch, type Watches } from './watches.ts';
 import { watchPausedMessage } from '../views/watch.ts';
 
 /** What the poller works with: the cards, the stored sessions that read for them, and Slack. */
 export interface PollerOptions {
   cards: CardStore;
-  /** Queues the cards' message updates (paced by the Messenger); posts the cards of watched channels. */
-  messenger: Pick<Messenger, 'update' | 'post'>;
+  /** Posts the cards of watched channels, and says when a watch pauses. */
+  messenger: Pick<Messenger, 'post'>;
   /** Channels bound to teams: their teams are polled too, and new attacks found there get cards. */
   watches?: Watches | undefined;
   /** The slash command, for the way to renew a paused watch; default `/chaos`. */
@@ -38,8 +32,8 @@ export interface PollerOptions {
   intervalMs: number;
   /** The platform's web UI, for the cards' links. */
   appUrl: string | undefined;
-  /** Told once a card shows its attack finished, after the card is saved (the game day follows its attacks); it must not throw. */
-  onFinished?: (card: CardRecord) => Promise<unknown>;
+  /** Where the cards' changes are said: an attack that moved on, or ended. */
+  events: Recorder;
 }
 
 export interface PollReport {
@@ -87,7 +81,7 @@ const samePerson = (a: Person, b: Person) => a.workspaceId === b.workspaceId && 
  */
 export class Poller {
   readonly #cards: CardStore;
-  readonly #messenger: Pick<Messenger, 'update' | 'post'>;
+  readonly #messenger: Pick<Messenger, 'post'>;
   readonly #watches: Watches | undefined;
   readonly #now: () => number;
   readonly #command: string;
@@ -97,7 +91,7 @@ export class Poller {
   readonly #logger: Logger;
   readonly #intervalMs: number;
   readonly #appUrl: string | undefined;
-  readonly #onFinished: ((card: CardRecord) => Promise<unknown>) | undefined;
+  readonly #events: Recorder;
   #running: Promise<PollReport> | undefined;
   /** This process, as the holder of per-team polling leases. */
   readonly #replica = randomUUID();
@@ -118,7 +112,7 @@ export class Poller {
     this.#logger = options.logger;
     this.#intervalMs = options.intervalMs;
     this.#appUrl = options.appUrl;
-    this.#onFinished = options.onFinished;
+    this.#events = options.events;
   }
 
   /** Waits for a pass under way and gives back this process's leases (only those it still holds). */
@@ -142,24 +136,6 @@ export class Poller {
       this.#running = undefined;
     });
     return this.#running;
-  }
-
-  /** Shows the platform's latest state of one attack on its card (after a halt, a note…). */
-  async show(card: CardRecord, attack: AttackState): Promise<CardRecord> {
-    const { card: next, changed } = withState(card, attack);
-    if (changed) await this.publish(next);
-    return next;
-  }
-
-  /** Saves a card and queues its message update. */
-  async publish(card: CardRecord): Promise<void> {
-    const before = this.#onFinished && !isLive(card) ? await this.#cards.get(card.guid) : undefined;
-    await this.#cards.save(card);
-    // A halt or an ending goes out before cards that only moved on a stage.
-    const priority = isLive(card) && !card.haltedBy.length ? 'routine' : 'urgent';
-    for (const { channel, ts } of cardMessages(card))
-      this.#messenger.update(channel, ts, attackCardMessage(card, { appUrl: this.#appUrl, channel }), priority);
-    if (before && isLive(before)) await this.#onFinished?.(card);
   }
 
   async #pass(): Promise<PollReport> {
@@ -356,12 +332,7 @@ export class Poller {
     if (current) {
       const mirrored = await this.#cards.addMirror(guid, message);
       // Posted as the watch saw the attack: it shows the card's own record from now on.
-      if (mirrored && posted.kind === 'new')
-        this.#messenger.update(
-          message.channel,
-          message.ts,
-          attackCardMessage(mirrored, { appUrl: this.#appUrl, channel: message.channel }),
-        );
+      if (mirrored && posted.kind === 'new') await this.#events.record({ kind: 'changed', card: mirrored });
       return;
     }
     if (posted.kind === 'new') await this.#cards.savePosted(posted.card);
@@ -396,7 +367,7 @@ export class Poller {
       }
       if (withState(card, state).changed) {
         // Read the card again: a halt or a ticket may have marked it since this pass began.
-        await this.publish(withState((await this.#cards.get(card.guid)) ?? card, state).card);
+        await recordState(this.#events, (await this.#cards.get(card.guid)) ?? card, state);
         updated++;
       }
     }

@@ -24,7 +24,7 @@ export async function rememberUnsent(deps: Pick<Deps, 'store' | 'logger'>, messa
  * forgets the note once the update is queued. Never throws: it is a background job.
  */
 export async function redrawUnsent(
-  deps: Pick<Deps, 'store' | 'cards' | 'poller' | 'gameDays' | 'slack' | 'logger'>,
+  deps: Pick<Deps, 'store' | 'cards' | 'events' | 'gameDays' | 'slack' | 'logger'>,
 ): Promise<number> {
   let redrawn = 0;
   try {
@@ -33,7 +33,7 @@ export async function redrawUnsent(
     for (const [key, { channel, ts }] of noted) {
       const card = await deps.cards.byMessage(channel, ts);
       if (card) {
-        await deps.poller.publish(card);
+        await deps.events.record({ kind: 'changed', card });
         redrawn++;
       } else {
         const gameDay = await deps.gameDays.byCard(channel, ts);

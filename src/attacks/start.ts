@@ -1,6 +1,5 @@
 import { randomUUID } from 'node:crypto';
 import type { TeamEntry } from '../client/index.ts';
-import { audit } from '../audit.ts';
 import type { Deps } from '../deps.ts';
 import { explained } from '../errors.ts';
 import {
@@ -12,8 +11,6 @@ import {
 } from './request.ts';
 import type { Actor, Login } from '../store/sessions.ts';
 import { platformFor, teamName } from './access.ts';
-import { attackCardMessage } from '../views/attackCard.ts';
-import { errorInBrief, outcomeUnknown } from '../views/errorReply.ts';
 import type { CardRecord } from './cards.ts';
 import { claimWatchCard } from './poller.ts';
 import { UserInputError } from '../errors.ts';
@@ -130,18 +127,14 @@ async function createAndCard(
     });
   }).catch(async (error: unknown) => {
     // A start that fails is part of the channel's game day too: its timeline and summary say why.
-    await deps.gameDays.record(channel, {
+    await deps.events.record({
       kind: 'refused',
-      refused: {
-        type: request.type,
-        args: request.args,
-        targetWords: describeTarget(request.target, name),
-        startedBy: actor.userId,
-        teamName: name,
-        reason: errorInBrief(error, { team: name }),
-        unconfirmed: outcomeUnknown(error) || undefined,
-        at: new Date(deps.clock.now()).toISOString(),
-      },
+      channel,
+      by: actor,
+      request,
+      teamName: name,
+      targetWords: describeTarget(request.target, name),
+      error,
     });
     throw error;
   });
@@ -166,15 +159,6 @@ async function createAndCard(
     attack,
     (request.guards ?? []).map((spec) => ({ spec, owner })),
   );
-  audit(deps.logger, 'attack_started', actor, {
-    platformUser: login.session.identifier,
-    team: team.identifier,
-    attack: guid,
-    type: request.type,
-    args: request.args,
-    target: request.target,
-  });
-
   const card: CardRecord = {
     ...attack,
     ts: '',
@@ -204,19 +188,12 @@ async function createAndCard(
       );
   }
   try {
-    const posted = await deps.slack.post(channel, attackCardMessage(card, { appUrl: deps.config.platform.appUrl }));
-    const saved = await deps.cards.saveStarted({ ...card, channel: posted.channel, ts: posted.ts });
-    await deps.gameDays.record(saved.channel, {
-      kind: 'attack',
-      attack: {
-        guid,
-        type: request.type,
-        args: request.args,
-        targetWords: card.targetWords,
-        startedBy: actor.userId,
-        teamId: team.identifier,
-        teamName: name,
-      },
+    const saved = await deps.events.record({
+      kind: 'started',
+      card,
+      by: actor,
+      platformUser: login.session.identifier,
+      request,
     });
     return { guid, card: saved };
   } catch (error) {

@@ -3,6 +3,7 @@ import type { KeyValueStore } from '../store/keyValue.ts';
 import type { Person } from '../store/sessions.ts';
 import { agree, plural } from '../views/plural.ts';
 import type { CardRecord } from './cards.ts';
+import { isFinished } from './lifecycle.ts';
 
 /**
  * A channel bound to a team: every attack of the team, wherever it starts, gets a card there.
@@ -75,7 +76,7 @@ export function watchCovers(
   watch: Watch,
   attack: Pick<Attack, 'created_at' | 'stage_lifecycle' | 'end_time'>,
 ): boolean {
-  if (attack.stage_lifecycle === 'Complete' || attack.stage_lifecycle === 'Error' || attack.end_time) return false;
+  if (isFinished(attack)) return false;
   const created = Date.parse(attack.created_at ?? '');
   // An attack whose creation time cannot be read is shown rather than missed.
   return Number.isNaN(created) || created >= Date.parse(watch.since) - watchGraceMs;

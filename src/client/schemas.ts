@@ -60,9 +60,6 @@ export const teamSessionsSchema = z.array(teamSessionSchema);
 
 // Attacks
 
-/** Values of `stage_lifecycle`; decide active versus finished by these, never by stage names. */
-export const stageLifecycles = ['Active', 'Halting', 'Complete', 'Error'] as const;
-
 export const attackSchema = z.looseObject({
   guid: z.string(),
   org_id: optionalText,
@@ -286,7 +283,6 @@ export const rolesSchema = z.looseObject({
 export type TeamEntry = z.infer<typeof teamEntrySchema>;
 export type CompanySession = z.infer<typeof companySessionSchema>;
 export type TeamSession = z.infer<typeof teamSessionSchema>;
-export type StageLifecycle = (typeof stageLifecycles)[number];
 export type Attack = z.infer<typeof attackSchema>;
 export type Execution = z.infer<typeof executionSchema>;
 export type AttackForServiceResponse = z.infer<typeof attackForServiceSchema>;
@@ -304,20 +300,6 @@ export type MonitoringLink = z.infer<typeof monitoringLinkSchema>;
 export type AlertMonitorB = z.infer<typeof alertMonitorBSchema>;
 export type Role = z.infer<typeof roleSchema>;
 export type Roles = z.infer<typeof rolesSchema>;
-
-/** Whether an attack has ended, by its lifecycle, or by its end time when the lifecycle is unknown. */
-export function isFinished(attack: Pick<Attack, 'stage_lifecycle' | 'end_time'>): boolean {
-  switch (attack.stage_lifecycle) {
-    case 'Complete':
-    case 'Error':
-      return true;
-    case 'Active':
-    case 'Halting':
-      return false;
-    default:
-      return Boolean(attack.end_time);
-  }
-}
 
 /** What a health signal says: only `unhealthy` stops an attack; `unknown` cannot be told either way. */
 export type Health = 'healthy' | 'unhealthy' | 'unknown';

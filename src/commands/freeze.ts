@@ -2,6 +2,7 @@ import type { TeamEntry } from '../client/index.ts';
 import { audit } from '../audit.ts';
 import { UserInputError } from '../errors.ts';
 import { type Freeze, freezeScopeText, frozenLine } from '../guardrails/freezes.ts';
+import { haltEverything } from '../attacks/halt.ts';
 import { haltTeamAttacks, type SweptAttack, unreadText } from '../guardrails/sweep.ts';
 import { message } from '../slack/interaction.ts';
 import type { Login } from '../store/sessions.ts';
@@ -109,13 +110,18 @@ export const freezeCommand: Subcommand = {
       since: existing?.since ?? new Date(deps.clock.now()).toISOString(),
       channel: actor.channelId,
     };
-    const halt = { reason: `frozen: ${reason}`, reference: `slack:${actor.workspaceId}:${actor.userId}` };
+    const halter = {
+      by: actor,
+      platformUser: login.session.identifier,
+      cause: 'freeze' as const,
+      reason: `frozen: ${reason}`,
+    };
     let outcome: string;
     // Declared first, so no start slips in between; a halt that fails then leaves the freeze standing.
     await deps.freezes.declare(freeze);
     if (scope.scope === 'all') {
       try {
-        await platformFor(deps, login, undefined).attacks.haltEverything(halt);
+        await haltEverything(deps, platformFor(deps, login, undefined), halter, undefined);
         outcome = 'Every active impact on the platform was halted.';
       } catch (error) {
         deps.logger.warn({ err: error }, 'a freeze of every team could not halt everything');
@@ -123,7 +129,7 @@ export const freezeCommand: Subcommand = {
       }
     } else {
       try {
-        const { halted, failed, unread } = await haltTeamAttacks(platformFor(deps, login, scope.team), halt);
+        const { halted, failed, unread } = await haltTeamAttacks(deps, platformFor(deps, login, scope.team), halter);
         outcome = halted.length
           ? `Halted ${halted.length === 1 ? '1 attack' : `${halted.length} attacks`}: ${attackNames(halted)}.`
           : unread.length
@@ -139,10 +145,12 @@ export const freezeCommand: Subcommand = {
         outcome = `:warning: Could not halt its attacks (${errorInBrief(error, { team: teamName(scope.team) })}). Halt them from the web UI, or with \`${cmd} halt all\`.`;
       }
     }
-    audit(deps.logger, 'freeze', actor, {
+    await deps.events.record({
+      kind: 'frozen',
+      by: actor,
       platformUser: login.session.identifier,
-      team: freeze.teamId,
       scope: freeze.scope,
+      teamId: freeze.teamId,
       reason,
     });
     const where = freezeScopeText(freeze);

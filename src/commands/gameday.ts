@@ -11,7 +11,9 @@ import {
   type UnfinishedAttack,
 } from '../views/gameday.ts';
 import { errorInBrief } from '../views/errorReply.ts';
-import { isLive, type CardRecord } from '../attacks/cards.ts';
+import type { CardRecord } from '../attacks/cards.ts';
+import { isLive } from '../attacks/lifecycle.ts';
+import { recordState } from '../attacks/events.ts';
 import { otherAttackChannels } from '../attacks/channels.ts';
 import { haltAttack } from '../attacks/halt.ts';
 import { type Action, message, replacement, type Reply } from '../slack/interaction.ts';
@@ -55,7 +57,7 @@ async function latestCards(
       const state = await platformFor(deps, login, team)
         .attacks.get(attack.guid)
         .catch(() => undefined);
-      if (state) card = await deps.poller.show(card, state);
+      if (state) card = await recordState(deps.events, card, state);
     }
     cards.set(attack.guid, card);
   }

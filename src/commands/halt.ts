@@ -1,5 +1,4 @@
-import { haltAllAttacks, haltAttack, type HaltOutcome, type MassHaltOutcome } from '../attacks/halt.ts';
-import { audit } from '../audit.ts';
+import { haltAllAttacks, haltAttack, haltEverything, type HaltOutcome, type MassHaltOutcome } from '../attacks/halt.ts';
 import type { Deps } from '../deps.ts';
 import { parseAttackRef, stageWords } from '../views/attackCard.ts';
 import { haltAllPrompt, type HaltScope } from '../views/halt.ts';
@@ -95,36 +94,20 @@ export async function haltFromButton(action: Action, deps: Deps): Promise<Reply>
   return message(text);
 }
 
-/** A mass halt clicked in a channel with a game day (its card, or a prompt there) joins its timeline. */
-async function recordMassHalt(deps: Deps, actor: Actor, scope: 'all' | 'everything'): Promise<void> {
-  if (actor.channelId)
-    await deps.gameDays.record(actor.channelId, {
-      kind: 'halt',
-      halt: { by: actor.userId, at: new Date(deps.clock.now()).toISOString(), scope },
-    });
-}
-
 /** The confirmed Halt all / Halt everything button. */
 export async function haltAllConfirmed(action: Action, deps: Deps): Promise<Reply> {
   const scope: HaltScope = action.value === 'everything' ? 'everything' : 'attacks';
   const login = await requireLogin(deps, action.actor);
-  // Mass halts are company-level calls: no team is sent, the session decides what is reached.
-  const api = platformFor(deps, login, undefined);
-  const request = {
-    reason: `Halted from Slack by ${await deps.people.name(action.actor.userId)}`,
-    reference: `slack:${action.actor.workspaceId}:${action.actor.userId}`,
-  };
+  const reason = `Halted from Slack by ${await deps.people.name(action.actor.userId)}`;
+  // A mass halt clicked in a channel with a game day (its card, or a prompt there) joins its timeline.
+  const channel = action.actor.channelId;
   if (scope === 'everything') {
-    await explained({ doing: 'halt everything on the platform' }, () => api.attacks.haltEverything(request));
-    audit(deps.logger, 'halt_everything', action.actor, { platformUser: login.session.identifier });
-    await recordMassHalt(deps, action.actor, 'everything');
+    // A company-level call: no team is sent, the session decides what is reached.
+    const api = platformFor(deps, login, undefined);
+    const halter = { by: action.actor, platformUser: login.session.identifier, cause: 'person' as const, reason };
+    await explained({ doing: 'halt everything on the platform' }, () => haltEverything(deps, api, halter, channel));
     return message(`:octagonal_sign: <@${action.actor.userId}> halted every active impact on the platform.`);
   }
-  const outcome = await haltAllAttacks(deps, action.actor, login, request);
-  audit(deps.logger, 'halt_all', action.actor, {
-    platformUser: login.session.identifier,
-    attacks: outcome.halted.map((a) => a.guid),
-  });
-  await recordMassHalt(deps, action.actor, 'all');
+  const outcome = await haltAllAttacks(deps, action.actor, login, reason, channel);
   return message(massHaltText(action.actor, outcome));
 }

@@ -3,7 +3,7 @@ import type { HaltOutcome } from '../attacks/halt.ts';
 import type { ScopedPlatform } from '../client/index.ts';
 import type { Deps } from '../deps.ts';
 import { teamForAction } from '../attacks/locate.ts';
-import { canHalt } from '../views/attackCard.ts';
+import { canHalt } from '../attacks/lifecycle.ts';
 import {
   attackListMessage,
   listed,

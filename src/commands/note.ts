@@ -1,8 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { locateAttack } from '../attacks/locate.ts';
-import { audit } from '../audit.ts';
 import type { Deps } from '../deps.ts';
-import { escapeMrkdwn } from '../views/blocks.ts';
 import { parseAttackRef, attackRefValue } from '../views/attackCard.ts';
 import { NOTE_TEXT, noteModal } from '../views/note.ts';
 import { type Action, message, type Reply, type Submission, type SubmissionReply } from '../slack/interaction.ts';
@@ -46,7 +44,7 @@ async function oneAtATime<T>(deps: Deps, lock: string, work: () => Promise<T>): 
  */
 export async function addNote(deps: Deps, actor: Actor, guid: string, text: string, teamId?: string): Promise<void> {
   const login = await requireLogin(deps, actor);
-  const { team, card } = await locateAttack(deps, login, guid, { teamId });
+  const { team } = await locateAttack(deps, login, guid, { teamId });
   const api = platformFor(deps, login, team);
   const context = { team: teamName(team), doing: 'add the note', subject: `attack ${guid}` };
   const key = `note-${new Date(deps.clock.now()).toISOString()}-${actor.userId}`;
@@ -60,23 +58,15 @@ export async function addNote(deps: Deps, actor: Actor, guid: string, text: stri
       });
     }),
   );
-  audit(deps.logger, 'note_added', actor, {
+  await deps.events.record({
+    kind: 'note',
+    guid,
+    teamId: team.identifier,
+    by: actor,
     platformUser: login.session.identifier,
-    team: team.identifier,
-    attack: guid,
+    text,
+    state: annotated,
   });
-  if (card) {
-    await deps.poller.show(card, annotated);
-    await deps.slack
-      .post(card.channel, { text: `:memo: <@${actor.userId}> noted: ${escapeMrkdwn(text)}` }, { threadTs: card.ts })
-      .catch((error: unknown) => {
-        deps.logger.warn({ err: error, attack: guid }, 'could not post the note in the thread');
-      });
-    await deps.gameDays.record(card.channel, {
-      kind: 'note',
-      note: { guid, by: actor.userId, text, at: new Date(deps.clock.now()).toISOString() },
-    });
-  }
 }
 
 export const noteCommand: Subcommand = {

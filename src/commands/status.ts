@@ -1,5 +1,5 @@
 import type { CardRecord } from '../attacks/cards.ts';
-import { isLive } from '../attacks/cards.ts';
+import { isLive } from '../attacks/lifecycle.ts';
 import { requireLogin } from '../attacks/access.ts';
 import type { Deps } from '../deps.ts';
 import type { Login } from '../store/sessions.ts';

@@ -5,7 +5,6 @@ import type { Actor, Login } from '../store/sessions.ts';
 import type { GameDayRecord } from '../views/gameday.ts';
 import { locateAttack, teamForAction } from '../attacks/locate.ts';
 import type { CardRecord } from '../attacks/cards.ts';
-import { audit } from '../audit.ts';
 import type { Deps } from '../deps.ts';
 import { ticketFieldsFromInputs, ticketProjectFromInputs } from '../tickets/fields.ts';
 import { parseAttackRef } from '../views/attackCard.ts';
@@ -15,7 +14,6 @@ import { externalLink } from '../views/blocks.ts';
 import { loadingModal, noticeModal } from '../views/notice.ts';
 import {
   ticketFieldId,
-  ticketFiledText,
   ticketInputFields,
   ticketListMessage,
   ticketModal,
@@ -324,45 +322,16 @@ export async function submitTicket(submission: Submission, deps: Deps): Promise<
     if (error instanceof NoIntegrationError) throw error;
     return { kind: 'errors', errors: { [TICKET_SUMMARY]: words.text } };
   }
-  audit(deps.logger, 'ticket_filed', submission.actor, {
+  await deps.events.record({
+    kind: 'ticket',
+    by: submission.actor,
     platformUser: login.session.identifier,
-    team: team.identifier,
+    teamId: team.identifier,
+    ticket: issue,
     attack: draft.entity.type === 'ATTACK' ? draft.entity.id : undefined,
     gameDay: draft.entity.type === 'GAME_DAY' ? draft.entity.id : undefined,
-    ticket: issue.key,
-  });
-  await announceTicket(deps, submission.actor, draft, issue).catch((error: unknown) => {
-    deps.logger.warn({ err: error, ticket: issue.key }, 'ticket filed, but could not announce it');
+    card: draft.card?.guid,
+    gameDayChannel: draft.gameDayChannel,
   });
   return { kind: 'update', view: noticeModal('Ticket filed', `:ticket: Filed ${externalLink(issue.url, issue.key)}.`) };
-}
-
-async function announceTicket(
-  deps: Deps,
-  actor: Actor,
-  draft: TicketDraft,
-  issue: { key: string; url?: string | undefined },
-): Promise<void> {
-  const at = new Date(deps.clock.now()).toISOString();
-  const card = draft.card ? await deps.cards.get(draft.card.guid) : undefined;
-  if (card) {
-    await deps.slack
-      .post(card.channel, { text: ticketFiledText(issue, actor.userId) }, { threadTs: card.ts })
-      .catch((error: unknown) => {
-        deps.logger.warn({ err: error, attack: card.guid }, 'could not post the ticket in the thread');
-      });
-    await deps.poller.publish({ ...card, ticketCount: (card.ticketCount ?? 0) + 1 });
-  }
-  if (draft.gameDayChannel) {
-    await deps.gameDays.record(draft.gameDayChannel, {
-      kind: 'ticket',
-      ticket: {
-        guid: draft.entity.type === 'ATTACK' ? draft.entity.id : undefined,
-        key: issue.key,
-        url: issue.url,
-        by: actor.userId,
-        at,
-      },
-    });
-  }
 }

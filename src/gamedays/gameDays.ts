@@ -2,7 +2,8 @@ import { randomUUID } from 'node:crypto';
 import type { Logger } from '../logger.ts';
 import type { Messenger } from '../slack/messenger.ts';
 import type { KeyValueStore } from '../store/keyValue.ts';
-import { isLive, type CardRecord, type CardStore } from '../attacks/cards.ts';
+import type { CardRecord, CardStore } from '../attacks/cards.ts';
+import { isLive } from '../attacks/lifecycle.ts';
 import { guardKey, guardName, type GuardStore } from '../guardrails/guards.ts';
 import {
   cardOutcome,
@@ -29,9 +30,17 @@ export interface GameDaysOptions {
   logger: Logger;
   now: () => number;
   /** The attack cards, whose last state is each attack's outcome in the summary. */
-  cards: Pick<CardStore, 'get'>;
+  cards: Pick<CardStore, 'get' | 'getMany' | 'liveByTeam'>;
   /** The game days' guards and their last readings, which the card shows. */
-  guards?: Pick<GuardStore, 'forGameDay' | 'reading'> | undefined;
+  guards?: Pick<GuardStore, 'forGameDay' | 'reading' | 'addForAttack'> | undefined;
+}
+
+/**
+ * Whether an attack is one of a game day's: its card is in the game day's channel and it started
+ * once the game day had. The game day's guards cover it until it ends.
+ */
+export function startedUnder(day: { channel: string; startedAt: string }, card: CardRecord): boolean {
+  return card.channel === day.channel && Date.parse(day.startedAt) <= Date.parse(card.createdAt);
 }
 
 /** What the card shows of the guards: a redraw is due when this changes. */
@@ -51,8 +60,8 @@ export class GameDays {
   readonly #slack: Messenger;
   readonly #logger: Logger;
   readonly #now: () => number;
-  readonly #cards: Pick<CardStore, 'get'>;
-  readonly #guards: Pick<GuardStore, 'forGameDay' | 'reading'> | undefined;
+  readonly #cards: Pick<CardStore, 'get' | 'getMany' | 'liveByTeam'>;
+  readonly #guards: Pick<GuardStore, 'forGameDay' | 'reading' | 'addForAttack'> | undefined;
 
   constructor(options: GameDaysOptions) {
     this.#store = options.store;
@@ -186,7 +195,10 @@ export class GameDays {
     this.#slack.update(record.channel, record.ts, gameDayCard(record));
   }
 
-  /** Ends the channel's game day: the card shows it ended; the record is kept for its summary. */
+  /**
+   * Ends the channel's game day: the card shows it ended; the record is kept for its summary. Its
+   * guards become the own guards of its attacks that still run, so they keep covering them.
+   */
   async end(
     channel: string,
     options: { watchedTeams?: string[] | undefined } = {},
@@ -199,10 +211,27 @@ export class GameDays {
       ...(options.watchedTeams ? { watchedTeams: options.watchedTeams } : {}),
     };
     await this.#store.set(`gameday-ended:${channel}:${base.ts}`, ended, endedTtlMs);
+    await this.#keepGuarding(base);
     await this.#store.delete(`gameday:${channel}`);
     const record = await this.#assemble(ended);
     this.#slack.update(base.channel, base.ts, gameDayCard(record));
     return record;
+  }
+
+  /** Never keeps the game day from ending: a guard that could not be kept is said in the log. */
+  async #keepGuarding(day: GameDayBase): Promise<void> {
+    try {
+      const guards = (await this.#guards?.forGameDay(day.id)) ?? [];
+      if (!guards.length) return;
+      const live = await this.#cards.getMany([...(await this.#cards.liveByTeam()).values()].flat());
+      for (const card of live)
+        if (card && isLive(card) && startedUnder(day, card)) await this.#guards!.addForAttack(card, guards);
+    } catch (error) {
+      this.#logger.warn(
+        { err: error, channel: day.channel },
+        "could not keep a game day's guards on its running attacks; they are no longer guarded by them",
+      );
+    }
   }
 
   /**

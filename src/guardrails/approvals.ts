@@ -2,7 +2,6 @@ import { randomUUID } from 'node:crypto';
 import type { TeamEntry } from '../client/index.ts';
 import { describeTarget } from '../attacks/request.ts';
 import { type PendingAttack, startAttack } from '../attacks/start.ts';
-import { audit } from '../audit.ts';
 import type { Deps } from '../deps.ts';
 import { UserInputError } from '../errors.ts';
 import { type ApprovalRule, approvalRuleFor, ruleText } from './approvalRules.ts';
@@ -104,10 +103,12 @@ export async function requestApproval(
   // Answered before the message was saved: the answer could not close it, so close it here.
   const closed = await deps.store.get<string>(closedKey(id));
   if (closed !== undefined) deps.slack.update(posted.channel, posted.ts, approvalClosedMessage(closed), 'urgent');
-  audit(deps.logger, 'approval_requested', pending.actor, {
-    team: team.identifier,
-    type: pending.request.type,
-    rule: view.why,
+  await deps.events.record({
+    kind: 'approval',
+    decision: 'requested',
+    by: pending.actor,
+    teamId: team.identifier,
+    details: { type: pending.request.type, rule: view.why },
   });
   return message(
     `:raised_hand: This start needs a second person because ${view.why}. The request is in <#${posted.channel}>; the attack starts when someone approves it.`,
@@ -194,9 +195,12 @@ export async function approveRequest(action: Action, deps: Deps): Promise<Reply>
       acknowledgedGuards: record.pending.unknownGuards,
       approvedBy: approver,
     });
-    audit(deps.logger, 'attack_approved', action.actor, {
+    await deps.events.record({
+      kind: 'approval',
+      decision: 'approved',
+      by: action.actor,
       platformUser: login.session.identifier,
-      team: team.identifier,
+      teamId: team.identifier,
       attack: started.guid,
       requestedBy: requester.userId,
     });
@@ -234,8 +238,11 @@ export async function rejectRequest(action: Action, deps: Deps): Promise<Reply> 
       ? `:no_entry: <@${action.actor.userId}> withdrew the request to start a ${what}. Nothing was started.`
       : `:no_entry: <@${action.actor.userId}> rejected <@${record.pending.actor.userId}>'s ${what}. Nothing was started.`,
   );
-  audit(deps.logger, 'approval_rejected', action.actor, {
-    team: record.pending.teamId,
+  await deps.events.record({
+    kind: 'approval',
+    decision: 'rejected',
+    by: action.actor,
+    teamId: record.pending.teamId,
     requestedBy: record.pending.actor.userId,
   });
   return message(own ? 'Withdrawn; nothing was started.' : 'Rejected; nothing was started.');

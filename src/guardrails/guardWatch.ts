@@ -1,12 +1,11 @@
 import { randomUUID } from 'node:crypto';
 import { ForbiddenError, NotFoundError, UnauthorizedError } from '../client/errors.ts';
-import { isFinished } from '../client/index.ts';
-import { type CardRecord, isLive } from '../attacks/cards.ts';
+import type { CardRecord } from '../attacks/cards.ts';
+import { isLive } from '../attacks/lifecycle.ts';
 import type { Deps } from '../deps.ts';
+import { startedUnder } from '../gamedays/gameDays.ts';
 import type { Person } from '../store/sessions.ts';
-import { attackRefValue, HALT_ATTACK } from '../views/attackCard.ts';
-import { actions, button, escapeMrkdwn, section, slackDate } from '../views/blocks.ts';
-import { haltAllButton } from '../views/halt.ts';
+import { halt } from '../attacks/halt.ts';
 import { type Guard, type GuardedAttack, guardKey, guardName, type GuardReading, readGuard } from './guards.ts';
 
 /** This process, as the holder of per-guard reading leases. */
@@ -64,17 +63,17 @@ async function watchedGuards(deps: Deps): Promise<Watched[]> {
     // A finished attack needs its guards no more.
     else await deps.guards.dropForAttack(guid);
   }
-  const days = new Map<string, { startedAt: number; guards: Guard[] }>();
+  const days = new Map<string, { channel: string; startedAt: string; guards: Guard[] }>();
   for (const day of await deps.gameDays.allRunning()) {
     const guards = await deps.guards.forGameDay(day.id);
     for (const guard of guards) entryOf(guard).gameDays.add(day.channel);
-    if (guards.length) days.set(day.channel, { startedAt: Date.parse(day.startedAt), guards });
+    if (guards.length) days.set(day.channel, { ...day, guards });
   }
+  // A running game day's guards cover its attacks; once it ends, its attacks keep them as their own.
   if (days.size) {
     for (const card of await deps.cards.getMany([...(await deps.cards.liveByTeam()).values()].flat())) {
       const day = card && days.get(card.channel);
-      if (card && day && isLive(card) && day.startedAt <= Date.parse(card.createdAt))
-        day.guards.forEach((guard) => cover(guard, card));
+      if (card && day && isLive(card) && startedUnder(day, card)) day.guards.forEach((guard) => cover(guard, card));
     }
   }
   return [...byKey.values()];
@@ -158,7 +157,7 @@ async function showOnCards(deps: Deps, outcomes: Outcome[]): Promise<void> {
         else guards.push(next);
         changed = true;
       }
-      if (changed) await deps.poller.publish({ ...card, guards });
+      if (changed) await deps.events.record({ kind: 'changed', card: { ...card, guards } });
     } catch (error) {
       deps.logger.warn({ err: error, attack: guid }, 'could not show guard readings on a card');
     }
@@ -169,9 +168,8 @@ async function showOnCards(deps: Deps, outcomes: Outcome[]): Promise<void> {
  * Halts every attack a fired guard covers with the session of someone who set it (its owners in
  * turn: two game days may share a monitor) and the reason `guard <name> fired`, skipping those
  * another guard halted (`actedOn`, shared by a pass's trips). What no owner's session can halt is
- * put in front of people: a message in the attack's channel with a Halt button for each, and a
- * direct message to the guard's owner. A halt that fails for another reason is given back for
- * the next pass, without keeping what the others did from being recorded.
+ * recorded as not halted, so people are asked to. A halt that fails for another reason is given
+ * back for the next pass, without keeping what the others did from being recorded.
  */
 async function trip(
   deps: Deps,
@@ -181,7 +179,8 @@ async function trip(
   actedOn: Set<string>,
 ): Promise<Set<string>> {
   const name = guardName(watched.guard.spec, reading);
-  const reason = `guard ${name} fired`;
+  const key = guardKey(watched.guard.spec);
+  const guard = { key, name, state: reading.state, at: reading.at };
   const logins = await Promise.all(
     watched.owners.map(async (owner) => ({ owner, login: await deps.sessions.get(owner) })),
   );
@@ -189,7 +188,6 @@ async function trip(
   const stuck: Covered[] = [];
   const failed: string[] = [];
   const holder = randomUUID();
-  const key = guardKey(watched.guard.spec);
   for (const attack of watched.attacks) {
     if (actedOn.has(attack.guid)) continue;
     // Another guard has halted it already: nobody needs to halt it again.
@@ -203,39 +201,14 @@ async function trip(
       if (!login || !team) continue;
       try {
         const api = deps.platform.as({ header: login.session.header, teamId: team.identifier });
-        const request = { reason, reference: `slack:${owner.workspaceId}:${owner.userId}` };
-        if (attack.kind === 'kubernetes') await api.kubernetes.halt(attack.guid, request);
-        else {
-          // The platform lists what a halt stopped: an attack not among them had ended already (or
-          // another halt was stopping it), and no message may say this guard halted it.
-          const stopped = await api.attacks.halt(attack.guid, request);
-          const listed = stopped?.find((a) => a.guid === attack.guid);
-          if (stopped && (!listed || isFinished(listed))) {
-            outcome = 'gone';
-            break;
-          }
-        }
-        outcome = 'halted';
-        deps.logger.info(
-          {
-            audit: 'attack_halted',
-            slackWorkspace: owner.workspaceId,
-            slackUser: owner.userId,
-            team: attack.teamId,
-            attack: attack.guid,
-            reason,
-            guard: key,
-          },
-          'audit: attack_halted',
+        const { result } = await halt(
+          deps,
+          api,
+          { guid: attack.guid, kind: attack.kind, teamId: attack.teamId },
+          { by: owner, platformUser: login.session.identifier, cause: 'guard', reason: `guard ${name} fired`, guard },
         );
-        if (latest.ts) {
-          const line = `:rotating_light: Guard *${escapeMrkdwn(name)}* fired (${escapeMrkdwn(reading.state)}) at ${slackDate(new Date(reading.at), '{time}')}: halted this attack with <@${owner.userId}>'s session.`;
-          await deps.slack
-            .post(attack.channel, { text: line }, { threadTs: latest.ts })
-            .catch((error: unknown) =>
-              deps.logger.warn({ err: error, attack: attack.guid }, 'could not post a guard halt in the thread'),
-            );
-        }
+        // An attack that had ended already (or that another halt was stopping) was not halted by this guard.
+        outcome = result === 'halted' ? 'halted' : 'gone';
       } catch (error) {
         // Gone from the platform: there is nothing left to halt.
         if (error instanceof NotFoundError) outcome = 'gone';
@@ -254,88 +227,20 @@ async function trip(
       await deps.guards.releaseTrip(watched.guard.spec, attack.guid, holder).catch(() => undefined);
     }
   }
-  if (stuck.length) await askPeopleToHalt(deps, watched.guard, name, reading, stuck);
-  await recordTrips(
-    deps,
-    watched,
-    reading,
-    before,
-    watched.attacks.filter((a) => halted.has(a.guid)),
-    stuck,
-  );
+  await deps.events.record({
+    kind: 'guard fired',
+    guard: { ...guard, owner: watched.guard.owner },
+    halted: watched.attacks.filter((a) => halted.has(a.guid)),
+    notHalted: stuck,
+    gameDays: [...watched.gameDays],
+    already: before?.health === 'unhealthy',
+  });
   if (failed.length)
     deps.logger.warn(
       { guard: key, attacks: failed },
       'could not halt attacks a fired guard covers; the next pass tries again',
     );
   return halted;
-}
-
-/**
- * Puts a trip in the timeline of each game day it touched: the channels of the attacks acted on
- * now, and, when the guard has just turned unhealthy, the game days it guards with nothing running.
- */
-async function recordTrips(
-  deps: Deps,
-  watched: Watched,
-  reading: GuardReading,
-  before: GuardReading | undefined,
-  halted: Covered[],
-  stuck: Covered[],
-): Promise<void> {
-  const channels = new Set([...halted, ...stuck].map((c) => c.channel));
-  if (before?.health !== 'unhealthy') for (const channel of watched.gameDays) channels.add(channel);
-  const attack = (c: Covered) => ({ guid: c.guid, type: c.type });
-  const inOrder = (cards: Covered[]) => [...cards].sort((a, b) => a.createdAt.localeCompare(b.createdAt));
-  [halted, stuck] = [inOrder(halted), inOrder(stuck)];
-  for (const channel of channels) {
-    await deps.gameDays.record(channel, {
-      kind: 'guard',
-      trip: {
-        key: guardKey(watched.guard.spec),
-        guard: guardName(watched.guard.spec, reading),
-        state: reading.state,
-        at: reading.at,
-        owner: watched.guard.owner.userId,
-        halted: halted.filter((c) => c.channel === channel).map(attack),
-        notHalted: stuck.filter((c) => c.channel === channel).map(attack),
-      },
-    });
-  }
-}
-
-async function askPeopleToHalt(
-  deps: Deps,
-  guard: Guard,
-  name: string,
-  reading: GuardReading,
-  cards: Covered[],
-): Promise<void> {
-  const owner = guard.owner;
-  const list = (cs: Covered[]) =>
-    cs.map((c) => `*${escapeMrkdwn(c.type)}* \`${c.guid}\` in *${escapeMrkdwn(c.teamName)}*`).join(', ');
-  for (const channel of new Set(cards.map((c) => c.channel))) {
-    const here = cards.filter((c) => c.channel === channel);
-    const text = `:rotating_light: Guard *${escapeMrkdwn(name)}* fired (${escapeMrkdwn(reading.state)}), but <@${owner.userId}>'s session could not halt ${list(here)}. Halt ${here.length === 1 ? 'it' : 'them'} now.`;
-    // A Halt for each attack, as its card has, and Halt all (behind its confirmation) for the hurry.
-    const halts = here.slice(0, 24).map((c) =>
-      button(`Halt ${c.type} · ${c.guid.slice(0, 8)}`, HALT_ATTACK, {
-        style: 'danger',
-        value: attackRefValue({ guid: c.guid, teamId: c.teamId, kind: c.kind }),
-      }),
-    );
-    await deps.slack
-      .post(channel, { text, blocks: [section(text), actions('guard_halt', [...halts, haltAllButton()])] })
-      .catch((error: unknown) =>
-        deps.logger.warn({ err: error, channel }, 'could not ask a channel to halt after a guard fired'),
-      );
-  }
-  const dm = `:rotating_light: Your guard *${escapeMrkdwn(name)}* fired (${escapeMrkdwn(reading.state)}), but your session could not halt ${list(cards)}: log in again with \`${deps.config.slack.command} login\` and halt ${cards.length === 1 ? 'it' : 'them'}, or ask someone who can.`;
-  await deps.slack
-    .post(owner.userId, { text: dm })
-    .catch((error: unknown) =>
-      deps.logger.warn({ err: error }, 'could not tell a guard owner that their guard could not halt'),
-    );
 }
 
 /**

@@ -172,6 +172,17 @@ export class GuardStore {
       await this.#store.set<StoredAttackGuards>(`guards:attack:${attack.guid}`, { attack, guards }, 30 * 24 * 3600_000);
   }
 
+  /**
+   * Adds guards to an attack's own (one it has already keeps its owner), so they cover it for as
+   * long as it lives, whatever happens to where they came from.
+   */
+  async addForAttack(attack: GuardedAttack, guards: Guard[]): Promise<void> {
+    const own = await this.forAttack(attack.guid);
+    const keys = new Set(own.map((g) => guardKey(g.spec)));
+    const added = guards.filter((g) => !keys.has(guardKey(g.spec)) && keys.add(guardKey(g.spec)));
+    if (added.length) await this.setForAttack(attack, [...own, ...added]);
+  }
+
   /** Every attack that has guards of its own, with them (the attack itself unless kept before it was). */
   async attackGuards(): Promise<{ guid: string; attack: GuardedAttack | undefined; guards: Guard[] }[]> {
     const found: { guid: string; attack: GuardedAttack | undefined; guards: Guard[] }[] = [];

@@ -2,6 +2,8 @@ import { randomUUID } from 'node:crypto';
 import { UnauthorizedError } from '../client/errors.ts';
 import type { ScopedPlatform, TeamEntry } from '../client/index.ts';
 import { platformFor, teamName } from '../attacks/access.ts';
+import { halt, type Halter } from '../attacks/halt.ts';
+import { isLive } from '../attacks/lifecycle.ts';
 import type { Deps } from '../deps.ts';
 import type { Login } from '../store/sessions.ts';
 import { escapeMrkdwn } from '../views/blocks.ts';
@@ -39,31 +41,30 @@ const everyTime: HaltLedger = { claim: async () => true, release: async () => {}
 /** This process, as the holder of per-team sweep leases. */
 const sweeper = randomUUID();
 
-const ended = (lifecycle: string | undefined) => lifecycle === 'Complete' || lifecycle === 'Error';
-
 /**
  * Halts every active attack of one team (Kubernetes ones too) with this session. Each source is
  * read on its own, so one that fails (no Kubernetes access, a 5xx) never keeps the other's attacks
- * running. A halt is idempotent on the platform; `ledger` lets a caller skip attacks it halted already.
+ * running. A halt is idempotent on the platform; `ledger` lets a caller skip attacks it halted
+ * already. An attack that had ended by the time of its halt is not counted as halted.
  */
 export async function haltTeamAttacks(
+  deps: Pick<Deps, 'events' | 'logger'>,
   api: ScopedPlatform,
-  request: { reason: string; reference: string },
+  halter: Halter,
   ledger: HaltLedger = everyTime,
 ): Promise<SweepResult> {
   const found: SweptAttack[] = [];
   const result: SweepResult = { halted: [], failed: [], unread: [] };
   try {
     for await (const attack of api.attacks.iterateActive({ pageSize: 1000 })) {
-      if (!ended(attack.stage_lifecycle))
-        found.push({ guid: attack.guid, kind: 'attack', type: attack.infra_command?.type });
+      if (isLive(attack)) found.push({ guid: attack.guid, kind: 'attack', type: attack.infra_command?.type });
     }
   } catch (error) {
     result.unread.push({ source: 'attacks', error });
   }
   try {
     for (const attack of await api.kubernetes.list()) {
-      if (!ended(attack.stage_lifecycle) && !attack.end_time)
+      if (isLive(attack))
         found.push({ guid: attack.guid, kind: 'kubernetes', type: attack.impact_definition?.cli_args?.[0] });
     }
   } catch (error) {
@@ -72,9 +73,8 @@ export async function haltTeamAttacks(
   for (const attack of found) {
     if (!(await ledger.claim(attack.guid))) continue;
     try {
-      if (attack.kind === 'kubernetes') await api.kubernetes.halt(attack.guid, request);
-      else await api.attacks.halt(attack.guid, request);
-      result.halted.push(attack);
+      const { result: done } = await halt(deps, api, { guid: attack.guid, kind: attack.kind }, halter);
+      if (done === 'halted') result.halted.push(attack);
     } catch (error) {
       result.failed.push({ ...attack, error });
       // It still runs: the next pass must try again rather than take it for halted.
@@ -179,9 +179,11 @@ async function enforceFreeze(deps: Deps, freeze: Freeze): Promise<void> {
       `${cannotHalt}: the platform no longer accepts the session of <@${freeze.by.userId}>. It still refuses starts through Faultline; <@${freeze.by.userId}> can log in again, or someone logged in can declare it again with ${escapeMrkdwn(declareAgain)}.`,
     );
   const intervalMs = deps.config.pollSeconds * 1000;
-  const request = {
+  const halter: Halter = {
+    by: freeze.by,
+    platformUser: login.session.identifier,
+    cause: 'freeze',
     reason: `frozen: ${freeze.reason}`,
-    reference: `slack:${freeze.by.workspaceId}:${freeze.by.userId}`,
   };
   for (const team of teams) {
     const name = `*${escapeMrkdwn(teamName(team))}*`;
@@ -198,12 +200,14 @@ async function enforceFreeze(deps: Deps, freeze: Freeze): Promise<void> {
           await deps.store.release(`freeze-halted:${guid}`, owners.get(guid)!);
         },
       };
-      const { halted, failed, unread } = await haltTeamAttacks(platformFor(deps, login, team), request, ledger);
+      const { halted, failed, unread } = await haltTeamAttacks(deps, platformFor(deps, login, team), halter, ledger);
       if ([...unread, ...failed].some((u) => u.error instanceof UnauthorizedError)) {
         await sessionRefused();
         // Every other team would be refused the same way.
         return;
       }
+      if (halted.length)
+        await deps.events.record({ kind: 'freeze swept', channel: freeze.channel, teamName: teamName(team), halted });
       const names = (list: SweptAttack[]) =>
         list
           .map(
@@ -211,11 +215,6 @@ async function enforceFreeze(deps: Deps, freeze: Freeze): Promise<void> {
               `${a.kind === 'kubernetes' ? 'Kubernetes ' : ''}${a.type ? `*${escapeMrkdwn(a.type)}* ` : ''}\`${a.guid}\``,
           )
           .join(', ');
-      if (halted.length && freeze.channel) {
-        await deps.slack.post(freeze.channel, {
-          text: `:snowflake: Halted ${names(halted)} in ${name}: it started while the team is frozen.`,
-        });
-      }
       for (const attack of failed) {
         await noticeOnce(
           deps,

@@ -1,4 +1,4 @@
-import { isLive } from '../attacks/cards.ts';
+import { isLive } from '../attacks/lifecycle.ts';
 import type { Deps } from '../deps.ts';
 import type { Person } from '../store/sessions.ts';
 import { expiryWarningMessage } from '../views/login.ts';

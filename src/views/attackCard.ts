@@ -1,5 +1,6 @@
 import type { Button, KnownBlock } from '@slack/types';
 import type { CardRecord } from '../attacks/cards.ts';
+import { canHalt } from '../attacks/lifecycle.ts';
 import { isPathId } from '../client/ids.ts';
 import type { Message } from './message.ts';
 import {
@@ -123,11 +124,6 @@ export function stageLabel(stage: string, lifecycle: string): string {
     stageEmoji[stage] ??
     (lifecycle === 'Error' ? ':x:' : lifecycle === 'Complete' ? ':white_check_mark:' : ':grey_question:');
   return `${emoji} ${escapeMrkdwn(stageWords(stage))}`;
-}
-
-/** Whether a Halt button would do anything: the attack runs and no halt is under way yet. */
-export function canHalt(state: { lifecycle: string }): boolean {
-  return state.lifecycle !== 'Halting' && state.lifecycle !== 'Complete' && state.lifecycle !== 'Error';
 }
 
 export function argsText(args: readonly string[]): string {

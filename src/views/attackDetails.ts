@@ -1,6 +1,6 @@
 import type { KnownBlock } from '@slack/types';
 import type { Attack, Execution } from '../client/index.ts';
-import { isFinished } from '../client/index.ts';
+import { canHalt } from '../attacks/lifecycle.ts';
 import type { Message } from './message.ts';
 import {
   actions,
@@ -15,7 +15,7 @@ import {
   slackDate,
   truncate,
 } from './blocks.ts';
-import { argsText, canHalt, haltButton, stageLabel, stageWords } from './attackCard.ts';
+import { argsText, haltButton, stageLabel, stageWords } from './attackCard.ts';
 import { agree, plural } from './plural.ts';
 
 const when = (iso: string | undefined) => (iso ? slackDate(new Date(iso)) : '—');
@@ -84,7 +84,7 @@ export function attackDetailsMessage(
     );
   const page = platformAttackUrl(appUrl, attack.guid);
   blocks.push(context(`Attack ${code(attack.guid)}${page ? ` · ${externalLink(page, 'Open in the platform')}` : ''}`));
-  if (!isFinished(attack) && canHalt({ lifecycle: attack.stage_lifecycle ?? '' })) {
+  if (canHalt(attack)) {
     blocks.push(
       actions('attack_details_actions', [
         haltButton({

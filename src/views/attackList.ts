@@ -1,8 +1,9 @@
 import type { Button, KnownBlock } from '@slack/types';
-import { isFinished, type Attack, type KubernetesAttack } from '../client/index.ts';
+import { canHalt, isFinished } from '../attacks/lifecycle.ts';
+import type { Attack, KubernetesAttack } from '../client/index.ts';
 import type { Message } from './message.ts';
 import { actions, button, code, context, escapeMrkdwn, header, section, slackDate } from './blocks.ts';
-import { argsText, canHalt, haltButton, stageLabel } from './attackCard.ts';
+import { argsText, haltButton, stageLabel } from './attackCard.ts';
 import { haltAllButton } from './halt.ts';
 import { plural } from './plural.ts';
 

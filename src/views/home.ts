@@ -1,6 +1,7 @@
 import type { Button, HomeView, KnownBlock } from '@slack/types';
 import { actions, button, code, context, escapeMrkdwn, header, section, slackDate } from './blocks.ts';
-import { argsText, canHalt, haltButton, stageLabel } from './attackCard.ts';
+import { canHalt } from '../attacks/lifecycle.ts';
+import { argsText, haltButton, stageLabel } from './attackCard.ts';
 import type { ListedAttack } from './attackList.ts';
 import { haltAllButton } from './halt.ts';
 import { LOGIN_BUTTON } from './login.ts';

@@ -1,5 +1,5 @@
 import type { ModalView } from '@slack/types';
-import { input, modal, section } from './blocks.ts';
+import { escapeMrkdwn, input, modal, section } from './blocks.ts';
 
 export const NOTE_VIEW = 'attack_note';
 export const NOTE_TEXT = 'note_text';
@@ -15,3 +15,6 @@ export function noteModal(privateMetadata: string, attackLabel: string): ModalVi
     { submit: 'Add note', close: 'Cancel', privateMetadata },
   );
 }
+
+/** A note, in the attack's thread. */
+export const noteLine = (userId: string, text: string) => `:memo: <@${userId}> noted: ${escapeMrkdwn(text)}`;

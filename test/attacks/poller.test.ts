@@ -14,6 +14,9 @@ import { SessionCipher } from '../../src/store/cipher.ts';
 import { createKeyValueStore, type KeyValueStore } from '../../src/store/keyValue.ts';
 import { SessionStore, type Person } from '../../src/store/sessions.ts';
 import type { Message } from '../../src/views/message.ts';
+import { createMetrics } from '../../src/metrics.ts';
+import type { UpdatePriority } from '../../src/slack/messenger.ts';
+import { SlackRecorder } from '../../src/slack/record.ts';
 
 let sim: Simulator;
 let dispatcher: Agent;
@@ -44,22 +47,44 @@ beforeEach(async () => {
   updates = [];
 });
 
+/** What the poller recorded goes through the real recorder, to the recording messenger and game days. */
+let events: SlackRecorder;
+
 function poller(
-  options: { logger?: ReturnType<typeof createLogger>; onFinished?: (card: CardRecord) => Promise<unknown> } = {},
+  options: { logger?: ReturnType<typeof createLogger>; onFinished?: (card: CardRecord) => unknown } = {},
 ): Poller {
+  const logger = options.logger ?? createLogger('silent');
+  const messenger = {
+    update: (channel: string, ts: string, message: Message, priority?: UpdatePriority) =>
+      updates.push({ channel, ts, message, priority }),
+    post: () => Promise.reject(new Error('no channel is watched here')),
+  };
+  events = new SlackRecorder({
+    cards,
+    messenger,
+    gameDays: {
+      record: async () => {},
+      attackFinished: async (card) => {
+        await options.onFinished?.(card);
+      },
+    },
+    store,
+    logger,
+    metrics: createMetrics(),
+    now: Date.now,
+    appUrl: undefined,
+    command: '/chaos',
+  });
   return new Poller({
     cards,
-    messenger: {
-      update: (channel, ts, message, priority) => updates.push({ channel, ts, message, priority }),
-      post: () => Promise.reject(new Error('no channel is watched here')),
-    },
+    messenger,
     store,
     sessions,
     platform,
-    logger: options.logger ?? createLogger('silent'),
+    logger,
     intervalMs: 60_000,
     appUrl: undefined,
-    ...(options.onFinished ? { onFinished: options.onFinished } : {}),
+    events,
   });
 }
 
@@ -160,7 +185,7 @@ describe('Poller', () => {
     expect(updates.find((u) => u.ts === runningCard.ts)?.priority).toBe('routine');
   });
 
-  it('tells onFinished once, with the saved card, when a card first shows its attack finished', async () => {
+  it('records the end once, with the saved card, when a card first shows its attack finished', async () => {
     const alice = await logIn('U0ALICE', sim.seed.users.owner);
     const [guid] = sim.addAttacks(team(), 1, { lengthSeconds: 10 });
     await cardFor(guid!, alice, { lengthSeconds: 10 });
@@ -173,8 +198,8 @@ describe('Poller', () => {
     await polls.pollOnce();
     expect(finished.map((card) => [card.guid, card.lifecycle])).toEqual([[guid, 'Complete']]);
     expect(await cards.get(guid!)).toEqual(finished[0]);
-    // Publishing the finished card again (a ticket, a late halt) is no new end.
-    await polls.publish({ ...finished[0]!, ticketCount: 1 });
+    // Showing the finished card again (a ticket, a late halt) is no new end.
+    await events.record({ kind: 'changed', card: { ...finished[0]!, ticketCount: 1 } });
     await polls.pollOnce();
     expect(finished).toHaveLength(1);
   });

@@ -5,12 +5,12 @@
 import { type Simulator, startSimulator } from '@faultline/platform-sim';
 import { Agent } from 'undici';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { isFinished } from '../../src/attacks/lifecycle.ts';
 import {
   builtInCatalogue,
   type CallContext,
   createPlatformClient,
   ForbiddenError,
-  isFinished,
   NoIntegrationError,
   NotFoundError,
   alertHealth,

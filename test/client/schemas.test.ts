@@ -12,7 +12,6 @@ import {
   attackSchema,
   companySessionSchema,
   createdIdSchema,
-  isFinished,
   issueCountSchema,
   issueMetaSchema,
   kubernetesAttackSchema,
@@ -121,19 +120,6 @@ describe('lenient schemas', () => {
       allowedValues: [{ id: '3', name: 'Medium' }],
     });
     expect(meta.fields[1]?.required).toBe(true);
-  });
-});
-
-describe('isFinished', () => {
-  it.each([
-    [{ stage_lifecycle: 'Complete' }, true],
-    [{ stage_lifecycle: 'Error' }, true],
-    [{ stage_lifecycle: 'Active' }, false],
-    [{ stage_lifecycle: 'Halting', end_time: '2026-11-20T18:13:49.593Z' }, false],
-    [{ end_time: '2026-11-20T18:13:49.593Z' }, true],
-    [{}, false],
-  ])('%j -> %s', (attack, finished) => {
-    expect(isFinished(attack)).toBe(finished);
   });
 });
 

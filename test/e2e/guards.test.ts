@@ -72,6 +72,42 @@ describe('guards on a game day', () => {
     expect(stack.sim.requests.filter((r) => r.path.endsWith('/halt')).length).toBe(halts);
   });
 
+  it('keeps guarding the attacks started under a game day after the game day ends, and their cards show it', async () => {
+    const id = nextPerson();
+    const person = await stack.login(id, users().owner, { team: 'Platform' });
+    await stack.ask(id, 'gameday start Overrun drill --guard a:1234567', { channel });
+    const { attack } = await startNow(id, 'attack cpu -l 3000 -c 1');
+    // A guard given to the game day after the attack started covers it too.
+    await stack.ask(id, 'gameday guard b:CheckoutErrorRate', { channel });
+    await stack.poll();
+    expect(read(cardOf(attack.guid))).toMatch(/CheckoutErrorRate: inactive/);
+
+    const warning = await stack.ask(id, 'gameday end', { channel });
+    await person
+      .ephemerals(channel)
+      .find((m) => m.ts === warning.ts)!
+      .click('End anyway');
+    await stack.fake.waitFor(
+      () =>
+        stack.fake
+          .channel(channel)
+          .messages()
+          .find((m) => read(m).includes('Game day summary: Overrun drill')),
+      'the summary',
+    );
+    expect(stack.sim.state.attacks.get(attack.guid)!.halt).toBeUndefined();
+
+    stack.sim.setAlertState('CheckoutErrorRate', 'firing');
+    await stack.poll();
+    expect(stack.sim.state.attacks.get(attack.guid)!.halt).toEqual(
+      expect.objectContaining({ reason: 'guard CheckoutErrorRate fired' }),
+    );
+    await stack.poll();
+    const card = read(cardOf(attack.guid));
+    expect(card).toMatch(/CheckoutErrorRate: firing · fired .*, halted this attack/);
+    expect(card).toMatch(/checkout p99 latency \(1234567\): OK/);
+  });
+
   it('refuses a start while a guard is unhealthy, naming it and its state, and sends nothing', async () => {
     const id = nextPerson();
     await stack.login(id, users().owner, { team: 'Platform' });

@@ -16,7 +16,8 @@ import {
   builderTargetKinds,
   type AttackBuilderOptions,
 } from '../../src/views/attackBuilder.ts';
-import { canHalt, stageLabel, stageWords } from '../../src/views/attackCard.ts';
+import { canHalt } from '../../src/attacks/lifecycle.ts';
+import { stageLabel, stageWords } from '../../src/views/attackCard.ts';
 import {
   ATTACK_CANCEL,
   ATTACK_PREVIEW_ACTIONS,

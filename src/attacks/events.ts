@@ -1,0 +1,156 @@
+import type { Person } from '../store/sessions.ts';
+import type { AttackRequest } from './request.ts';
+import { type AttackState, type CardRecord, withState } from './cards.ts';
+import { isLive } from './lifecycle.ts';
+
+/** Who did something: a Slack person (a guard or a freeze acts with its owner's session). */
+export type Who = Person & { userName: string };
+
+/** What set a halt going: a person (a click, a command, Halt all), a guard that fired, or a freeze. */
+export type HaltCause = 'person' | 'guard' | 'freeze';
+
+/** An attack a guard fired over, as the game day and the people asked to halt it see it. */
+export type TripAttack = Pick<CardRecord, 'guid' | 'kind' | 'type' | 'teamId' | 'teamName' | 'channel' | 'createdAt'>;
+
+/**
+ * What happened to an attack, said once by the code that did it. Where it shows (the card, its
+ * thread, the game day's timeline, the audit log, the metrics) is the recorder's business.
+ */
+export type AttackEvent =
+  /** Created on the platform; `card` is the card to post in `channel`. */
+  | {
+      kind: 'started';
+      card: CardRecord;
+      by: Who;
+      platformUser: string | undefined;
+      request: AttackRequest;
+    }
+  /** A start the platform refused, or did not confirm. */
+  | {
+      kind: 'refused';
+      channel: string;
+      by: Who;
+      request: AttackRequest;
+      teamName: string;
+      targetWords: string;
+      /** What the platform answered, or that it did not. */
+      error: unknown;
+    }
+  /**
+   * A halt the platform answered: it stopped the attack (`halted`), the attack had already ended
+   * (`ended`), or another halt was already stopping it (`halting`). `scope` is `attack` for one
+   * attack, else the mass halt it was part of.
+   */
+  | {
+      kind: 'halted';
+      guid: string;
+      attackKind: 'attack' | 'kubernetes';
+      teamId: string | undefined;
+      result: 'halted' | 'ended' | 'halting';
+      state: AttackState | undefined;
+      by: Who;
+      platformUser: string | undefined;
+      cause: HaltCause;
+      reason: string | undefined;
+      scope: 'attack' | 'all' | 'everything';
+      /** The guard that fired, for a guard's halt. */
+      guard?: { key: string; name: string; state: string; at: string } | undefined;
+    }
+  /** A mass halt (Halt all, Halt everything) a person confirmed, with the attacks it stopped. */
+  | {
+      kind: 'mass halted';
+      scope: 'all' | 'everything';
+      by: Who;
+      platformUser: string | undefined;
+      cause: HaltCause;
+      /** Where it was clicked: a game day there records it. */
+      channel: string | undefined;
+      halted: string[];
+    }
+  /** The platform's state of an attack moved on, or its card has something new to show (guard readings). */
+  | { kind: 'changed'; card: CardRecord }
+  /** The attack finished: its card shows how. */
+  | { kind: 'ended'; card: CardRecord }
+  | {
+      kind: 'note';
+      guid: string;
+      teamId: string;
+      by: Who;
+      platformUser: string | undefined;
+      text: string;
+      /** The attack as the note left it on the platform. */
+      state: AttackState;
+    }
+  | {
+      kind: 'ticket';
+      by: Who;
+      platformUser: string | undefined;
+      teamId: string;
+      ticket: { key: string; url?: string | undefined };
+      /** The attack it is about, or else the game day's id. */
+      attack: string | undefined;
+      gameDay: string | undefined;
+      /** The attack whose card it was filed from: the card counts it and its thread says so. */
+      card: string | undefined;
+      /** The channel of the game day it belongs to, if any. */
+      gameDayChannel: string | undefined;
+    }
+  /** A guard turned unhealthy: what it halted, and what no owner's session could (people are asked to). */
+  | {
+      kind: 'guard fired';
+      guard: { key: string; name: string; state: string; at: string; owner: Who };
+      halted: TripAttack[];
+      notHalted: TripAttack[];
+      /** Channels whose running game day has the guard: a first trip there is recorded even when nothing ran. */
+      gameDays: string[];
+      /** Whether it was already unhealthy at the last reading. */
+      already: boolean;
+    }
+  /** A person froze attacks in a team, or everywhere (what it halted is recorded halt by halt). */
+  | {
+      kind: 'frozen';
+      by: Who;
+      platformUser: string | undefined;
+      scope: 'team' | 'all';
+      teamId: string | undefined;
+      reason: string;
+    }
+  /** A freeze's sweep halted attacks that started in a frozen team since; `channel` is where it was declared. */
+  | {
+      kind: 'freeze swept';
+      channel: string | undefined;
+      teamName: string;
+      halted: { guid: string; kind: 'attack' | 'kubernetes'; type: string | undefined }[];
+    }
+  /** A second person's answer to a start that needed one, or the request itself. */
+  | {
+      kind: 'approval';
+      decision: 'requested' | 'approved' | 'rejected';
+      by: Who;
+      platformUser?: string | undefined;
+      teamId: string;
+      requestedBy?: string | undefined;
+      attack?: string | undefined;
+      details?: Record<string, unknown> | undefined;
+    };
+
+export type AttackEventKind = AttackEvent['kind'];
+
+/**
+ * Where the domain says what happened. `record` never fails the action that caused the event,
+ * except a start whose card could not be posted, which the start reports. It gives back the
+ * attack's card as it now shows, when it has one.
+ */
+export interface Recorder {
+  record(event: AttackEvent): Promise<CardRecord | undefined>;
+}
+
+/**
+ * Says the platform's latest state of an attack that has a card, when the card would show
+ * something new: it moved on, or it ended. Gives back the card as it now shows.
+ */
+export async function recordState(events: Recorder, card: CardRecord, state: AttackState): Promise<CardRecord> {
+  const { card: next, changed } = withState(card, state);
+  if (!changed) return next;
+  return (await events.record({ kind: isLive(next) ? 'changed' : 'ended', card: next })) ?? next;
+}

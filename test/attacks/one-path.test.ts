@@ -1,0 +1,41 @@
+import { readdirSync, readFileSync } from 'node:fs';
+import { join, relative, resolve } from 'node:path';
+import { describe, expect, it } from 'vitest';
+
+const root = resolve(import.meta.dirname, '../..');
+
+/** Every module under src/ but the platform client, with its text on one line. */
+const sources = readdirSync(join(root, 'src'), { recursive: true, withFileTypes: true })
+  .filter((entry) => entry.isFile() && entry.name.endsWith('.ts'))
+  .map((entry) => relative(root, join(entry.parentPath, entry.name)))
+  .filter((file) => !file.startsWith('src/client/'))
+  .map((file) => ({ file, text: readFileSync(join(root, file), 'utf8').replace(/\s+/g, ' ') }));
+
+const callers = (pattern: RegExp) => sources.filter(({ text }) => pattern.test(text)).map(({ file }) => file);
+
+describe('one path for what happens to an attack', () => {
+  it('has one halt, the only code that calls the platform’s halt endpoints', () => {
+    expect(callers(/\.(?:attacks|kubernetes)\s?\.\s?(?:halt|haltAll|haltEverything)\s?\(/)).toEqual([
+      'src/attacks/halt.ts',
+    ]);
+  });
+
+  it('has one recorder, the only code that adds to a game day’s timeline or redraws an attack card', () => {
+    expect(callers(/gameDays\s?\.\s?record\s?\(|\.record\(\s?channel\b/)).toEqual(['src/slack/record.ts']);
+    expect(callers(/\bupdate\([^;]*attackCardMessage\(/)).toEqual(['src/slack/record.ts']);
+  });
+
+  it('writes the audit line of every attack event in the recorder', () => {
+    for (const event of [
+      'attack_started',
+      'attack_halted',
+      'note_added',
+      'ticket_filed',
+      'halt_all',
+      'halt_everything',
+    ])
+      expect(callers(new RegExp(`'${event}'`)).filter((file) => file !== 'src/audit.ts')).toEqual([
+        'src/slack/record.ts',
+      ]);
+  });
+});
