@@ -15,10 +15,6 @@ import { closestWord } from './suggest.ts';
 /** One flag: it takes a value (`--reason text`) or is a switch (`--all`). */
 export interface Flag<T> {
   takes: 'value' | 'switch';
-  /** One letter that means the same, as documented (`-t`). */
-  short?: string | undefined;
-  /** May be given more than once; its values come as a list. */
-  repeatable?: boolean | undefined;
   /** Checks what was given for the flag as `typed` (`--reason`): a string, `true`, a list, or '' for nothing. */
   schema(typed: string): z.ZodType<T | undefined>;
 }
@@ -26,7 +22,10 @@ export interface Flag<T> {
 export type Flags = Record<string, Flag<unknown>>;
 export type FlagValues<F extends Flags> = { [K in keyof F]: F[K] extends Flag<infer T> ? T | undefined : never };
 
-/** A value given for a value flag, or the issue that none was: '' from yargs-parser, `true` from the attack reader. */
+/**
+ * The one value given for a value flag, trimmed; '' with an issue when there is none (yargs-parser
+ * gives '' for a flag left without its value, the attack reader `true`) or more than one.
+ */
 function oneValue(typed: string, what: string, given: unknown, ctx: z.RefinementCtx): string {
   if (Array.isArray(given)) ctx.addIssue({ code: 'custom', message: flagWords.givenTwice(typed) });
   else if (typeof given !== 'string' || !given.trim())
@@ -35,67 +34,49 @@ function oneValue(typed: string, what: string, given: unknown, ctx: z.Refinement
   return '';
 }
 
-/** Reads a value with `as`, or says it is not one the flag takes. */
-function converted<T>(typed: string, what: string, text: string, as: z.ZodType<T, string>, ctx: z.RefinementCtx): T {
-  const parsed = as.safeParse(text);
-  if (!parsed.success) ctx.addIssue({ code: 'custom', message: flagWords.badValue(typed, text, what) });
-  return parsed.data as T;
+/** A flag with one value that `as` checks or converts; `what` says what the value is ("some text"). */
+function valueFlag<T>(what: string, as: z.ZodType<T, string>): Flag<T> {
+  return {
+    takes: 'value',
+    schema: (typed) =>
+      z.unknown().transform((given, ctx): T | undefined => {
+        if (given === undefined) return undefined;
+        const text = oneValue(typed, what, given, ctx);
+        if (!text) return undefined;
+        const parsed = as.safeParse(text);
+        if (!parsed.success) ctx.addIssue({ code: 'custom', message: flagWords.badValue(typed, text, what) });
+        return parsed.data;
+      }),
+  };
 }
 
-export const flag: {
-  value(what: string, options?: { short?: string }): Flag<string>;
-  read<T>(what: string, as: z.ZodType<T, string>, options?: { short?: string }): Flag<T>;
-  values(what: string): Flag<string[]>;
-  switch(options?: { short?: string }): Flag<true>;
-} = {
-  /** A flag with one value; `what` says what the value is ("some text"). */
-  value(what: string, options: { short?: string } = {}): Flag<string> {
-    return flag.read(what, z.string(), options);
-  },
-  /** A flag with one value that `as` checks or converts; a value it refuses is not one the flag takes. */
-  read<T>(what: string, as: z.ZodType<T, string>, options: { short?: string } = {}): Flag<T> {
-    return {
-      takes: 'value',
-      short: options.short,
-      schema: (typed) =>
-        z.unknown().transform((given, ctx): T | undefined => {
-          if (given === undefined) return undefined;
-          const text = oneValue(typed, what, given, ctx);
-          return text ? converted(typed, what, text, as, ctx) : undefined;
-        }),
-    };
-  },
+export const flag = {
+  value: (what: string): Flag<string> => valueFlag(what, z.string()),
+  /** A value that `as` checks or converts: a value it refuses is not one the flag takes. */
+  read: valueFlag,
   /** A flag that may be given several times, each with one value. */
-  values(what: string): Flag<string[]> {
-    return {
-      takes: 'value',
-      repeatable: true,
-      schema: (typed) =>
-        z.unknown().transform((given, ctx): string[] | undefined => {
-          if (given === undefined) return undefined;
-          return (Array.isArray(given) ? given : [given]).map((one) => oneValue(typed, what, one, ctx));
-        }),
-    };
-  },
+  values: (what: string): Flag<string[]> => ({
+    takes: 'value',
+    schema: (typed) =>
+      z.unknown().transform((given, ctx): string[] | undefined => {
+        if (given === undefined) return undefined;
+        return (Array.isArray(given) ? given : [given]).map((one) => oneValue(typed, what, one, ctx));
+      }),
+  }),
   /** A switch: given alone, never with a value. */
-  switch(options: { short?: string } = {}): Flag<true> {
-    return {
-      takes: 'switch',
-      short: options.short,
-      schema: (typed) =>
-        z.unknown().transform((given, ctx): true | undefined => {
-          if (given === undefined || given === true) return given;
-          ctx.addIssue({ code: 'custom', message: flagWords.takesNoValue(typed) });
-          return undefined;
-        }),
-    };
-  },
+  switch: (): Flag<true> => ({
+    takes: 'switch',
+    schema: (typed) =>
+      z.unknown().transform((given, ctx): true | undefined => {
+        if (given === undefined || given === true) return given;
+        ctx.addIssue({ code: 'custom', message: flagWords.takesNoValue(typed) });
+        return undefined;
+      }),
+  }),
 };
 
-/** Every name a flag is typed with, long and short, as typed. */
-export function flagSpellings(flags: Flags): string[] {
-  return Object.entries(flags).flatMap(([name, spec]) => [flagText(name), ...(spec.short ? [`-${spec.short}`] : [])]);
-}
+/** Every flag as typed (`--team`). */
+export const flagSpellings = (flags: Flags): string[] => Object.keys(flags).map(flagText);
 
 /** The refusal of a flag a command does not take, with the nearest one it does. */
 export function unknownFlagError(
@@ -165,11 +146,8 @@ function switchValues(tokens: readonly string[], flags: Flags): Record<string, s
   const found: Record<string, string> = {};
   for (const token of tokens) {
     if (token === '--') break;
-    const match = /^(?:--([^=]+)|-([^-=]))=([\s\S]*)$/.exec(token);
-    if (!match) continue;
-    const typed = match[1] ?? match[2]!;
-    const name = Object.keys(flags).find((key) => key === typed || flags[key]!.short === typed);
-    if (name && flags[name]!.takes === 'switch') found[name] = match[3]!;
+    const match = /^--([^=]+)=([\s\S]*)$/.exec(token);
+    if (match && Object.hasOwn(flags, match[1]!) && flags[match[1]!]!.takes === 'switch') found[match[1]!] = match[2]!;
   }
   return found;
 }
@@ -193,13 +171,11 @@ export function contract<
     configuration: { ...parserConfiguration, 'halt-at-non-option': spec.textAfterFirstWord ?? false },
     string: entries.filter(([, f]) => f.takes === 'value').map(([name]) => name),
     boolean: entries.filter(([, f]) => f.takes === 'switch').map(([name]) => name),
-    alias: Object.fromEntries(entries.filter(([, f]) => f.short).map(([name, f]) => [name, [f.short!]])),
   };
   return {
     read(request) {
       const { _: positional, ...parsed } = parse([...request.tokens], options);
-      const shorts = new Set(entries.map(([, f]) => f.short));
-      const unknown = Object.keys(parsed).find((key) => !Object.hasOwn(flags, key) && !shorts.has(key));
+      const unknown = Object.keys(parsed).find((key) => !Object.hasOwn(flags, key));
       if (unknown !== undefined) throw unknownFlagError(flagText(unknown), flags, spec.command, spec.usage, spec.takes);
       const given = Object.fromEntries(Object.keys(flags).map((name) => [name, parsed[name]]));
       const checkedFlags = checkFlags(flags, { ...given, ...switchValues(request.tokens, flags) }, spec.usage);
