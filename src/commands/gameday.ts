@@ -40,7 +40,7 @@ const gamedayArgs = actions(
     start: contract({
       command: 'gameday start',
       usage,
-      // Any other flag would end up in the title; a title with dashes goes in quotes.
+      // A flag it does not take is refused, never kept in the title; a title with dashes goes in quotes.
       takes: 'a title and `--guard`; put a title that has dashes in quotes',
       rest: z
         .array(z.string())

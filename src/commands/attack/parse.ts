@@ -58,24 +58,22 @@ const declared = (typed: string) => typed.slice(2);
  * platform's and keep their order. `--yes` is only spelt out: a short `-y` could be an attack
  * type's own flag, and then mean "no preview".
  */
-export const attackFlags: Flags = {
+const attackFlags: Flags & { yes: Flag<true>; team: Flag<string>; guard: Flag<string[]> } = {
   yes: flag.switch(),
   team: flag.value('a value'),
-  [declared(guardFlag)]: flag.values('a value'),
-  ...Object.fromEntries(
-    Object.values(targetFlags).map((target): [string, Flag<unknown>] => [
+  guard: flag.values('a value'),
+  ...(Object.fromEntries([
+    ...Object.values(targetFlags).map((target) => [
       declared(target.flag),
       repeatableTargetFlags.includes(target.flag)
         ? flag.values('a value')
         : flag.value(target === targetFlags.service ? 'a service id' : 'a value'),
     ]),
-  ),
-  ...Object.fromEntries(
-    Object.values(targetOptionFlags).map((option): [string, Flag<unknown>] => [
+    ...Object.values(targetOptionFlags).map((option) => [
       declared(option.flag),
       'value' in option ? flag.value('a value') : flag.switch(),
     ]),
-  ),
+  ]) as Flags),
 };
 
 const botFlags = flagSpellings(attackFlags);
@@ -254,7 +252,7 @@ export function parseAttackCommand(
 
   const botValues = checkFlags(attackFlags, bot, usage);
   const guards: GuardSpec[] = [];
-  for (const text of (botValues[declared(guardFlag)] as string[] | undefined) ?? []) {
+  for (const text of botValues.guard ?? []) {
     const spec = readGuard(text, limits, fail);
     if (!guards.some((g) => guardKey(g) === guardKey(spec))) guards.push(spec);
   }
@@ -269,8 +267,8 @@ export function parseAttackCommand(
     type: metadata.name,
     args,
     target,
-    team: botValues['team'] as string | undefined,
-    yes: botValues['yes'] === true,
+    team: botValues.team,
+    yes: botValues.yes === true,
     lengthSeconds,
     ...(guards.length ? { guards } : {}),
   };
