@@ -110,6 +110,8 @@ export function checkFlags<F extends Flags>(flags: F, given: Record<string, unkn
 /** A contract reads a request's words into what its subcommand runs with, or refuses them. */
 export interface Contract<A> {
   read(request: CommandRequest): A;
+  /** Every flag it takes, as typed, for the help to name. */
+  flags: string[];
 }
 
 export interface ContractSpec<W extends z.ZodRawShape, F extends Flags, R> {
@@ -173,6 +175,7 @@ export function contract<
     boolean: entries.filter(([, f]) => f.takes === 'switch').map(([name]) => name),
   };
   return {
+    flags: flagSpellings(flags),
     read(request) {
       const { _: positional, ...parsed } = parse([...request.tokens], options);
       const unknown = Object.keys(parsed).find((key) => !Object.hasOwn(flags, key));
@@ -208,7 +211,10 @@ export function forms<M extends Record<string, Contract<unknown>>, O>(
   byWord: M,
   otherwise: Contract<O>,
 ): Contract<FormOf<M> | { form: undefined; args: O }> {
-  return { read: (request) => namedForm(byWord, request) ?? { form: undefined, args: otherwise.read(request) } };
+  return {
+    flags: [...new Set([...Object.values(byWord).flatMap((form) => form.flags), ...otherwise.flags])],
+    read: (request) => namedForm(byWord, request) ?? { form: undefined, args: otherwise.read(request) },
+  };
 }
 
 /** Actions named by their first word (`gameday start`); `unknown` says what a missing or other word is not. */
@@ -217,6 +223,7 @@ export function actions<M extends Record<string, Contract<unknown>>>(
   byWord: M,
 ): Contract<FormOf<M>> {
   return {
+    flags: [...new Set(Object.values(byWord).flatMap((form) => form.flags))],
     read(request) {
       const named = namedForm(byWord, request);
       if (named) return named;
@@ -235,4 +242,4 @@ export function actions<M extends Record<string, Contract<unknown>>>(
 }
 
 /** The contract of a subcommand that reads its words itself, in order (`attack`, whose flags are the platform's). */
-export const ownWords: Contract<readonly string[]> = { read: (request) => request.tokens };
+export const ownWords: Contract<readonly string[]> = { flags: [], read: (request) => request.tokens };

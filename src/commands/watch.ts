@@ -12,8 +12,8 @@ import { z } from 'zod';
 import { type CommandRequest, subcommand } from './command.ts';
 import { contract, flag } from './contract.ts';
 
-const watchUsage = 'watch [team]';
-const unwatchUsage = 'unwatch [team]';
+const watchUsage = 'watch [team | --team name]';
+const unwatchUsage = 'unwatch [team | --team name]';
 
 /** The team typed after the subcommand (its name may have spaces), or with `--team`. */
 const teamArgs = (command: string, usage: string) =>

@@ -159,6 +159,14 @@ const helpCommands = subcommands.flatMap((sub) => sub.examples);
 describe('every example in the help and the README', () => {
   const actor = { workspaceId: 'T0', userId: 'U0', userName: 'u0', channelId: 'C0' };
 
+  it('and every usage line name each flag the subcommand takes', () => {
+    const unnamed = subcommands.flatMap((sub) =>
+      sub.args.flags.filter((flag) => !sub.usage.includes(flag)).map((flag) => `${sub.name} ${flag}`),
+    );
+    expect(subcommands.flatMap((sub) => sub.args.flags)).toContain('--reason');
+    expect(unnamed).toEqual([]);
+  });
+
   it('is read by its subcommand’s contract without a refusal', () => {
     const refused = [...helpCommands, ...readmeCommands].flatMap((example) => {
       const { name, request } = parseCommandText(example, actor);
