@@ -1,17 +1,14 @@
 import type { Deps } from '../deps.ts';
 import type { Reply } from '../slack/interaction.ts';
 import type { Actor } from '../store/sessions.ts';
+import type { Contract } from './contract.ts';
 
-/** A slash subcommand after parsing: positional words and flags, as yargs-parser gives them. */
+/** A slash subcommand as delivered: its words, split once, for its contract to read. */
 export interface CommandRequest {
   actor: Actor;
-  /** Positional words after the subcommand name. */
-  words: string[];
-  /** Flags by long name (and short letter), as typed. */
-  flags: Record<string, unknown>;
   /**
-   * Every word after the subcommand name, split once by the one tokenizer (quotes removed); `words`
-   * and `flags` are read from these same words.
+   * Every word after the subcommand name, split once by the one tokenizer (quotes removed); the
+   * subcommand's contract reads its flags and words from these.
    */
   tokens: string[];
   /** A quote the person left open; it was kept as a character in `tokens`. */
@@ -30,5 +27,19 @@ export interface Subcommand {
   usage: string;
   summary: string;
   examples: string[];
+  /** What it takes: its flags and words, declared once. */
+  args: Contract<unknown>;
+  /** Reads the arguments through the contract, then runs: nothing runs on arguments it refuses. */
   run(request: CommandRequest, deps: Deps): Promise<Reply>;
+}
+
+/** A subcommand as declared: its contract, and what it does with the arguments the contract read. */
+export interface SubcommandSpec<A> extends Omit<Subcommand, 'args' | 'run'> {
+  args: Contract<A>;
+  run(request: CommandRequest, args: A, deps: Deps): Promise<Reply>;
+}
+
+export function subcommand<A>(spec: SubcommandSpec<A>): Subcommand {
+  const { run, ...described } = spec;
+  return { ...described, run: (request, deps) => run(request, spec.args.read(request), deps) };
 }

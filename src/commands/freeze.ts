@@ -9,27 +9,28 @@ import type { Login } from '../store/sessions.ts';
 import { escapeMrkdwn } from '../views/blocks.ts';
 import { errorInBrief } from '../views/errorReply.ts';
 import { platformFor, requireLogin, requireTeam, teamName } from '../attacks/access.ts';
-import { matchTeam, refuseUnknownFlags } from './arguments.ts';
-import type { CommandRequest, Subcommand } from './command.ts';
+import { z } from 'zod';
+import { matchTeam } from './arguments.ts';
+import { subcommand } from './command.ts';
+import { contract, flag } from './contract.ts';
 
 const freezeUsage = 'freeze [--team name | --all] --reason text';
 const unfreezeUsage = 'unfreeze [--team name | --all]';
 const maxReason = 300;
 
+/** Where a freeze stands: one team, or every team. */
+const scopeFlags = { team: flag.value('the name of one of your teams'), all: flag.switch() };
+
 /** `--team X`, `--all`, or neither (the selected team); never both. */
 function scopeOf(
-  request: CommandRequest,
+  { all, team }: { all?: true | undefined; team?: string | undefined },
   login: Login,
   usage: string,
 ): { scope: 'all' } | { scope: 'team'; team: TeamEntry } {
-  const { all, team } = request.flags;
-  if (all !== undefined && all !== true) throw new UserInputError('`--all` takes no value.', usage);
   if (all && team !== undefined)
     throw new UserInputError('Name one team with --team, or every team with --all, not both.', usage);
   if (all) return { scope: 'all' };
   if (team === undefined) return { scope: 'team', team: requireTeam(login) };
-  if (typeof team !== 'string' || !team.trim())
-    throw new UserInputError('--team needs the name of one of your teams.', usage);
   return { scope: 'team', team: matchTeam(login.session.teams, team) };
 }
 
@@ -57,17 +58,14 @@ function requireHaltPrivilege(login: Login, scope: Scope, doing: string, usage: 
 }
 
 /** The reason, from --reason or, when that is missing, the words typed after the flags. */
-function reasonOf(request: CommandRequest): string {
-  const flag = request.flags.reason;
-  if (flag !== undefined && typeof flag !== 'string')
-    throw new UserInputError('--reason needs some text, in quotes if it has spaces.', freezeUsage);
-  if (flag !== undefined && request.words.length) {
+function reasonOf(flag: string | undefined, words: string[]): string {
+  if (flag !== undefined && words.length) {
     throw new UserInputError(
-      `Put the whole reason in quotes, e.g. \`--reason "${escapeMrkdwn([flag, ...request.words].join(' ').slice(0, 60))}"\`: words outside them would be lost.`,
+      `Put the whole reason in quotes, e.g. \`--reason "${escapeMrkdwn([flag, ...words].join(' ').slice(0, 60))}"\`: words outside them would be lost.`,
       freezeUsage,
     );
   }
-  const reason = (flag ?? request.words.join(' ')).replace(/\s+/g, ' ').trim();
+  const reason = (flag ?? words.join(' ')).replace(/\s+/g, ' ').trim();
   if (!reason)
     throw new UserInputError(
       'Say why with --reason, e.g. `--reason "incident in checkout"`: everyone refused a start will read it.',
@@ -82,7 +80,7 @@ function attackNames(list: SweptAttack[]): string {
   return list.map((a) => `\`${a.guid}\``).join(', ');
 }
 
-export const freezeCommand: Subcommand = {
+export const freezeCommand = subcommand({
   name: 'freeze',
   usage: freezeUsage,
   summary:
@@ -92,12 +90,17 @@ export const freezeCommand: Subcommand = {
     'freeze --team Payments --reason "payment provider outage"',
     'freeze --all --reason "major incident"',
   ],
-  async run(request, deps) {
+  args: contract({
+    command: 'freeze',
+    usage: freezeUsage,
+    rest: z.array(z.string()),
+    flags: { ...scopeFlags, reason: flag.value('some text, in quotes if it has spaces') },
+  }),
+  async run(request, { rest, flags }, deps) {
     const actor = request.actor;
-    refuseUnknownFlags(request.flags, ['team', 'all', 'reason'], 'freeze', freezeUsage);
     const login = await requireLogin(deps, actor);
-    const scope = scopeOf(request, login, freezeUsage);
-    const reason = reasonOf(request);
+    const scope = scopeOf(flags, login, freezeUsage);
+    const reason = reasonOf(flags.reason, rest);
     // Refused up front: a freeze that cannot halt would promise what it cannot keep.
     requireHaltPrivilege(login, scope, 'freeze', freezeUsage);
     const cmd = deps.config.slack.command;
@@ -171,19 +174,23 @@ export const freezeCommand: Subcommand = {
     }
     return message(announcement);
   },
-};
+});
 
-export const unfreezeCommand: Subcommand = {
+export const unfreezeCommand = subcommand({
   name: 'unfreeze',
   usage: unfreezeUsage,
   summary: 'Lifts a freeze: attacks can start again in that team (`--team`), or everywhere (`--all`).',
   examples: ['unfreeze', 'unfreeze --team Payments', 'unfreeze --all'],
-  async run(request, deps) {
+  args: contract({
+    command: 'unfreeze',
+    usage: unfreezeUsage,
+    rest: z.array(z.string()).max(0, '`unfreeze` takes only --team or --all.'),
+    flags: scopeFlags,
+  }),
+  async run(request, { flags }, deps) {
     const actor = request.actor;
-    refuseUnknownFlags(request.flags, ['team', 'all'], 'unfreeze', unfreezeUsage);
     const login = await requireLogin(deps, actor);
-    const scope = scopeOf(request, login, unfreezeUsage);
-    if (request.words.length) throw new UserInputError('`unfreeze` takes only --team or --all.', unfreezeUsage);
+    const scope = scopeOf(flags, login, unfreezeUsage);
     const teamId = scope.scope === 'team' ? scope.team.identifier : undefined;
     const freeze = await deps.freezes.get(scope.scope, teamId);
     const cmd = deps.config.slack.command;
@@ -210,4 +217,4 @@ export const unfreezeCommand: Subcommand = {
     }
     return message(`Done: ${freezeScopeText(freeze)} is no longer frozen.`);
   },
-};
+});

@@ -17,25 +17,50 @@ import { recordState } from '../attacks/events.ts';
 import { otherAttackChannels } from '../attacks/channels.ts';
 import { haltAttack } from '../attacks/halt.ts';
 import { type Action, message, replacement, type Reply } from '../slack/interaction.ts';
-import type { Subcommand } from './command.ts';
+import { z } from 'zod';
+import { subcommand } from './command.ts';
+import { actions, contract, flag } from './contract.ts';
 import { UserInputError } from '../errors.ts';
 import type { Actor } from '../store/sessions.ts';
 import { platformFor, requireLogin } from '../attacks/access.ts';
 import { reportAtEnd, reportProblem, shareGameDayReport } from '../gamedays/report.ts';
 import { guardsFromFlag } from '../guardrails/guards.ts';
 import { addGameDayGuards, openGuardPicker } from './gamedayGuards.ts';
-import { refuseUnknownFlags } from './arguments.ts';
 
 const usage =
   'gameday start <title> [--guard a:<monitor id>] [--guard b:<alert name>] | gameday guard [<guard>…] | gameday status | gameday end | gameday report [id]';
 
-/** The `--guard` flags removed from free text such as the title. */
-function withoutGuardFlags(text: string): string {
-  return text
-    .replace(/(^|\s)--guard(?:=|\s+)\S+/g, ' ')
-    .replace(/\s+/g, ' ')
-    .trim();
-}
+const guards = { guard: flag.values('a guard, such as `a:<monitor id>` or `b:<alert name>`') };
+
+const gamedayArgs = actions(
+  {
+    command: 'gameday',
+    usage,
+    unknown: (word) => (word ? `“${escapeMrkdwn(word)}” is not a game-day action.` : 'Start, show or end a game day.'),
+  },
+  {
+    start: contract({
+      command: 'gameday start',
+      usage,
+      // A flag it does not take is refused, never kept in the title; a title with dashes goes in quotes.
+      takes: 'a title and `--guard`; put a title that has dashes in quotes',
+      rest: z
+        .array(z.string())
+        .transform((words) => words.join(' ').replace(/\s+/g, ' ').trim())
+        .pipe(z.string().min(1, 'Give the game day a title.').max(150, 'Keep the title under 150 characters.')),
+      flags: guards,
+    }),
+    guard: contract({ command: 'gameday guard', usage, rest: z.array(z.string()), flags: guards }),
+    status: contract({ command: 'gameday status', usage }),
+    end: contract({ command: 'gameday end', usage }),
+    report: contract({
+      command: 'gameday report',
+      usage,
+      words: { id: z.string().optional() },
+      rest: z.array(z.string()).max(0, 'Give at most one game-day id.'),
+    }),
+  },
+);
 
 const plural = (count: number, word: string) => `${count} ${word}${count === 1 ? '' : 's'}`;
 
@@ -156,31 +181,21 @@ async function gameDayOf(deps: Deps, value: string | undefined): Promise<(GameDa
   return running?.ts === ref.ts ? running : undefined;
 }
 
-export const gamedayCommand: Subcommand = {
+export const gamedayCommand = subcommand({
   name: 'gameday',
   usage,
   summary:
     'Game-day mode for this channel: attacks, halts, notes and tickets go into one timeline, and ending it posts a summary and the full report as a file.',
   examples: ['gameday start Checkout resilience drill', 'gameday status', 'gameday end', 'gameday report'],
-  async run(request, deps) {
+  args: gamedayArgs,
+  async run(request, { form, args }, deps) {
     const channel = request.actor.channelId;
     if (!channel) throw new UserInputError('Run game days from a channel.', usage);
-    const verb = request.words[0]?.toLowerCase();
-    if (verb === 'start') {
-      // Any other flag would end up in the title; a title with dashes goes in quotes.
-      refuseUnknownFlags(
-        request.flags,
-        ['guard'],
-        'gameday start',
-        usage,
-        'a title and `--guard`; put a title that has dashes in quotes',
-      );
-      const guards = guardsFromFlag(request.flags.guard, deps.config, deps.config.slack.command);
+    if (form === 'start') {
+      const guards = guardsFromFlag(args.flags.guard, deps.config, deps.config.slack.command);
       // Guards are read and act with the session of the person who sets them.
       if (guards.length) await requireLogin(deps, request.actor);
-      const title = withoutGuardFlags(request.rest.trim().replace(/^start\s*/i, ''));
-      if (!title) throw new UserInputError('Give the game day a title.', usage);
-      if (title.length > 150) throw new UserInputError('Keep the title under 150 characters.', usage);
+      const title = args.rest;
       const others = otherAttackChannels(deps.config.attackChannels, channel);
       if (others)
         throw new UserInputError(
@@ -198,39 +213,27 @@ export const gamedayCommand: Subcommand = {
         `:rocket: Game day *${escapeMrkdwn(title)}* started. Its card is in the channel; attacks started here go into its thread.${guarded}`,
       );
     }
-    if (verb === 'guard') {
+    if (form === 'guard') {
       const record = await deps.gameDays.running(channel);
       if (!record) return message(noGameDayText(deps.config.slack.command));
-      const values = [
-        ...request.words.slice(1),
-        ...(request.flags.guard === undefined ? [] : [request.flags.guard].flat()),
-      ];
+      const values = [...args.rest, ...(args.flags.guard ?? [])];
       if (!values.length) return openGuardPicker(deps, request.actor, record);
       const specs = guardsFromFlag(values, deps.config, deps.config.slack.command);
       await requireLogin(deps, request.actor);
       const lines = await addGameDayGuards(deps, request.actor, record, specs);
       return message(`:shield: Guards set on game day *${escapeMrkdwn(record.title)}*:\n${lines}`);
     }
-    if (verb === 'status') {
+    if (form === 'status') {
       const record = await deps.gameDays.running(channel);
       return record
         ? { kind: 'message', message: gameDayStatusMessage(record) }
         : message(noGameDayText(deps.config.slack.command));
     }
-    if (verb === 'report') {
-      if (request.words.length > 2) throw new UserInputError('Give at most one game-day id.', usage);
-      return reportAgain(deps, request.actor, channel, request.words[1]);
-    }
-    if (verb === 'end') {
-      const record = await deps.gameDays.running(channel);
-      return record ? endOrWarn(deps, request.actor, record) : message(noGameDayText(deps.config.slack.command));
-    }
-    throw new UserInputError(
-      verb ? `“${escapeMrkdwn(verb)}” is not a game-day action.` : 'Start, show or end a game day.',
-      usage,
-    );
+    if (form === 'report') return reportAgain(deps, request.actor, channel, args.words.id);
+    const record = await deps.gameDays.running(channel);
+    return record ? endOrWarn(deps, request.actor, record) : message(noGameDayText(deps.config.slack.command));
   },
-};
+});
 
 /** End game day on the card (behind a confirm dialog). */
 export async function endGameDayFromCard(action: Action, deps: Deps): Promise<Reply> {

@@ -1,11 +1,13 @@
+import { z } from 'zod';
 import { haltAllAttacks, haltAttack, haltEverything, type HaltOutcome, type MassHaltOutcome } from '../attacks/halt.ts';
 import type { Deps } from '../deps.ts';
 import { parseAttackRef, stageWords } from '../views/attackCard.ts';
 import { haltAllPrompt, type HaltScope } from '../views/halt.ts';
 import { type Action, message, type Reply } from '../slack/interaction.ts';
-import type { Subcommand } from './command.ts';
+import { subcommand } from './command.ts';
+import { contract, flag, forms } from './contract.ts';
 import { explained, UserInputError } from '../errors.ts';
-import { requireGuid } from './arguments.ts';
+import { attackIdWord } from './arguments.ts';
 import type { Actor } from '../store/sessions.ts';
 import { platformFor, requireLogin } from '../attacks/access.ts';
 import { redrawListAfterHalt } from './list.ts';
@@ -44,7 +46,7 @@ function massHaltText(actor: Actor, outcome: MassHaltOutcome): string {
   return parts.join(' ');
 }
 
-export const haltCommand: Subcommand = {
+export const haltCommand = subcommand({
   name: 'halt',
   usage,
   summary:
@@ -55,27 +57,28 @@ export const haltCommand: Subcommand = {
     'halt all',
     'halt everything',
   ],
-  async run(request, deps) {
-    const first = request.words[0]?.toLowerCase();
-    if (first === 'all' || first === 'everything') {
+  args: forms(
+    {
+      all: contract({ command: 'halt all', usage }),
+      everything: contract({ command: 'halt everything', usage }),
+    },
+    contract({
+      command: 'halt',
+      usage,
+      words: { id: attackIdWord },
+      rest: z.array(z.string()).max(0, 'Put the reason after --reason, in quotes if it has spaces.'),
+      flags: { reason: flag.value('some text, in quotes if it has spaces') },
+    }),
+  ),
+  async run(request, { form, args }, deps) {
+    if (form) {
       await requireLogin(deps, request.actor);
-      return { kind: 'message', message: haltAllPrompt(first === 'all' ? 'attacks' : 'everything') };
+      return { kind: 'message', message: haltAllPrompt(form === 'all' ? 'attacks' : 'everything') };
     }
-    const guid = requireGuid(request.words[0], usage);
-    if (request.words.length > 1)
-      throw new UserInputError('Put the reason after --reason, in quotes if it has spaces.', usage);
-    const reason = request.flags.reason;
-    if (reason !== undefined && (typeof reason !== 'string' || !reason.trim()))
-      throw new UserInputError('--reason needs some text.', usage);
-    const outcome = await haltAttack(
-      deps,
-      request.actor,
-      { guid },
-      typeof reason === 'string' ? reason.trim() : undefined,
-    );
+    const outcome = await haltAttack(deps, request.actor, { guid: args.words.id }, args.flags.reason);
     return message(haltedText(request.actor, outcome));
   },
-};
+});
 
 /** The Halt button on a card, a list, details or App Home: one click, the clicker's session. */
 export async function haltFromButton(action: Action, deps: Deps): Promise<Reply> {

@@ -1,18 +1,21 @@
-import type { Subcommand } from './command.ts';
+import { z } from 'zod';
+import { subcommand, type Subcommand } from './command.ts';
+import { contract } from './contract.ts';
 import { context, escapeMrkdwn, section } from '../views/blocks.ts';
 import { UserInputError } from '../errors.ts';
 import type { Reply } from '../slack/interaction.ts';
 
 /** `help` needs the full list, which includes itself; the registry passes it in. */
 export function helpCommand(all: () => Subcommand[]): Subcommand {
-  const command: Subcommand = {
+  return subcommand({
     name: 'help',
     usage: 'help [subcommand]',
     summary: 'Lists what Faultline can do, or explains one subcommand with examples.',
     examples: ['help', 'help team'],
-    async run(request, deps): Promise<Reply> {
+    args: contract({ command: 'help', usage: 'help [subcommand]', words: { subcommand: z.string().optional() } }),
+    async run(_request, { words }, deps): Promise<Reply> {
       const cmd = deps.config.slack.command;
-      const wanted = request.words[0]?.toLowerCase();
+      const wanted = words.subcommand?.toLowerCase();
       if (wanted) {
         const sub = all().find((s) => s.name === wanted);
         if (!sub)
@@ -46,6 +49,5 @@ export function helpCommand(all: () => Subcommand[]): Subcommand {
         },
       };
     },
-  };
-  return command;
+  });
 }

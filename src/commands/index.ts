@@ -1,4 +1,3 @@
-import parse from 'yargs-parser';
 import type { Deps } from '../deps.ts';
 import type { CommandRequest, Subcommand } from './command.ts';
 import { UserInputError } from '../errors.ts';
@@ -51,30 +50,19 @@ export function straightenQuotes(text: string): string {
 }
 
 /**
- * Splits `/chaos <text>` into the subcommand and its arguments. The text is split into words once,
+ * Splits `/chaos <text>` into the subcommand and its words. The text is split into words once,
  * by the same tokenizer the attack parser uses (every kind of space parts words, quotes group
- * them); yargs-parser reads its flags from those words rather than splitting the text again, so no
- * two readers of one command can disagree on where a word ends.
+ * them); each subcommand's contract reads its flags from those words rather than splitting the
+ * text again, so no two readers of one command can disagree on where a word ends.
  */
 export function parseCommandText(text: string, actor: Actor): { name: string; request: CommandRequest } {
   const cleaned = straightenQuotes(text);
   const { words: all, firstWordEnd, unclosedQuote } = splitWords(cleaned);
   const name = (all[0] ?? 'help').toLowerCase();
-  const tokens = all.slice(1);
   const rest = all.length ? cleaned.slice(firstWordEnd).trim() : '';
-  const argv = parse(tokens, {
-    configuration: {
-      'camel-case-expansion': false,
-      'parse-numbers': false,
-      'parse-positional-numbers': false,
-      'dot-notation': false,
-      'boolean-negation': false,
-    },
-  });
-  const { _: words, ...flags } = argv;
   return {
     name,
-    request: { actor, words: words.map(String), flags, tokens, ...(unclosedQuote ? { unclosedQuote } : {}), rest },
+    request: { actor, tokens: all.slice(1), ...(unclosedQuote ? { unclosedQuote } : {}), rest },
   };
 }
 

@@ -14,7 +14,10 @@ import {
   type ListedAttack,
 } from '../views/attackList.ts';
 import { replacement, type Action, type Reply } from '../slack/interaction.ts';
-import type { Subcommand } from './command.ts';
+import { z } from 'zod';
+import { subcommand } from './command.ts';
+import { contract, flag } from './contract.ts';
+import { escapeMrkdwn } from '../views/blocks.ts';
 import { explained, UserInputError } from '../errors.ts';
 import type { Actor } from '../store/sessions.ts';
 import { platformFor, requireLogin, teamName } from '../attacks/access.ts';
@@ -148,39 +151,48 @@ export async function redrawListAfterHalt(
   return replacement(text, blocks);
 }
 
-export const listCommand: Subcommand = {
+const notActiveOrCompleted = (word: unknown) =>
+  `List “active” or “completed” attacks, not “${escapeMrkdwn(String(word))}”.`;
+
+const listArgs = contract({
+  command: 'list',
+  usage,
+  words: {
+    which: z
+      .string()
+      .optional()
+      .transform((word) => (word ?? 'active').toLowerCase())
+      .pipe(z.enum(['active', 'completed'], { error: (issue) => notActiveOrCompleted(issue.input) })),
+  },
+  rest: z.array(z.string()).max(0, { error: (issue) => notActiveOrCompleted((issue.input as string[]).join(' ')) }),
+  flags: {
+    source: flag.read(
+      'Adhoc or Scenario',
+      z
+        .string()
+        .transform((word) => word.toLowerCase())
+        .pipe(z.enum(['adhoc', 'scenario']))
+        .transform((word) => (word === 'adhoc' ? 'Adhoc' : 'Scenario')),
+    ),
+    k8s: flag.switch(),
+  },
+});
+
+export const listCommand = subcommand({
   name: 'list',
   usage,
   summary: 'Lists the attacks of your team, a page at a time, with a Halt button on each active one.',
   examples: ['list', 'list completed', 'list active --source Scenario', 'list --k8s'],
-  async run(request, deps) {
-    const which = (request.words[0] ?? 'active').toLowerCase();
-    if ((which !== 'active' && which !== 'completed') || request.words.length > 1) {
-      throw new UserInputError(`List “active” or “completed” attacks, not “${request.words.join(' ')}”.`, usage);
-    }
-    const known = new Set(['source', 'k8s']);
-    const unknown = Object.keys(request.flags).filter((f) => !known.has(f));
-    if (unknown.length) throw new UserInputError(`Unknown option ${unknown.map((f) => `--${f}`).join(', ')}.`, usage);
-    const source = request.flags.source;
-    const normalized = typeof source === 'string' ? source.toLowerCase() : undefined;
-    if (source !== undefined && normalized !== 'adhoc' && normalized !== 'scenario')
-      throw new UserInputError('--source is Adhoc or Scenario.', usage);
-    if (request.flags.k8s !== undefined && typeof request.flags.k8s !== 'boolean')
-      throw new UserInputError('--k8s takes no value.', usage);
+  args: listArgs,
+  async run(request, { words, flags }, deps) {
     return listReply(
       deps,
       request.actor,
-      {
-        which,
-        source: normalized === 'adhoc' ? 'Adhoc' : normalized === 'scenario' ? 'Scenario' : undefined,
-        k8s: request.flags.k8s === true,
-        teamId: undefined,
-        pageNumber: 1,
-      },
+      { which: words.which, source: flags.source, k8s: flags.k8s === true, teamId: undefined, pageNumber: 1 },
       false,
     );
   },
-};
+});
 
 /** The Next page button: the same list from where the previous page stopped, in place. */
 export async function nextListPage(action: Action, deps: Deps): Promise<Reply> {

@@ -7,19 +7,21 @@ import { loggedInView, loginFields, resetPasswordModal, resetRequestedView } fro
 import { escapeMrkdwn } from '../views/blocks.ts';
 import { teamPickerModal } from '../views/team.ts';
 import type { Action, Reply, Submission, SubmissionReply } from '../slack/interaction.ts';
-import type { Subcommand } from './command.ts';
+import { subcommand } from './command.ts';
+import { contract } from './contract.ts';
 import type { Actor } from '../store/sessions.ts';
 import { teamName } from '../attacks/access.ts';
 
 const emailPattern = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
 
-export const loginCommand: Subcommand = {
+export const loginCommand = subcommand({
   name: 'login',
   usage: 'login',
   summary: 'Log in to the platform with your e-mail and password (opens a form).',
   examples: ['login'],
-  run: async (request, deps) => ({ kind: 'openModal', view: await loginModalFor(request.actor, deps) }),
-};
+  args: contract({ command: 'login', usage: 'login' }),
+  run: async (request, _args, deps) => ({ kind: 'openModal', view: await loginModalFor(request.actor, deps) }),
+});
 
 /** The Log in button of "please log in" messages and App Home. */
 export async function openLogin(action: Action, deps: Deps): Promise<Reply> {

@@ -1,14 +1,16 @@
 import { UnauthorizedError } from '../client/errors.ts';
 import { audit } from '../audit.ts';
-import type { Subcommand } from './command.ts';
+import { subcommand } from './command.ts';
+import { contract } from './contract.ts';
 import { message } from '../slack/interaction.ts';
 
-export const logoutCommand: Subcommand = {
+export const logoutCommand = subcommand({
   name: 'logout',
   usage: 'logout',
   summary: 'Ends your platform session and forgets it.',
   examples: ['logout'],
-  async run(request, deps) {
+  args: contract({ command: 'logout', usage: 'logout' }),
+  async run(request, _args, deps) {
     const login = await deps.sessions.get(request.actor);
     if (!login) return message('You were not logged in. Nothing to do.');
     try {
@@ -31,4 +33,4 @@ export const logoutCommand: Subcommand = {
     audit(deps.logger, 'logout', request.actor, { platformUser: login.session.identifier, platformConfirmed: true });
     return message(':wave: Logged out: the platform ended your session, and Faultline no longer holds one for you.');
   },
-};
+});

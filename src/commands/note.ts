@@ -4,11 +4,13 @@ import type { Deps } from '../deps.ts';
 import { parseAttackRef, attackRefValue } from '../views/attackCard.ts';
 import { NOTE_TEXT, noteModal } from '../views/note.ts';
 import { type Action, message, type Reply, type Submission, type SubmissionReply } from '../slack/interaction.ts';
-import type { Subcommand } from './command.ts';
+import { z } from 'zod';
+import { subcommand } from './command.ts';
+import { contract } from './contract.ts';
 import { explained, UserInputError } from '../errors.ts';
 import type { Actor } from '../store/sessions.ts';
 import { platformFor, requireLogin, teamName } from '../attacks/access.ts';
-import { requireGuid } from './arguments.ts';
+import { attackIdWord } from './arguments.ts';
 
 const usage = 'note <attack id> <text>';
 /** How long a note request is remembered: longer than Slack's signature on it stays valid (5 minutes). */
@@ -69,25 +71,33 @@ export async function addNote(deps: Deps, actor: Actor, guid: string, text: stri
   });
 }
 
-export const noteCommand: Subcommand = {
+export const noteCommand = subcommand({
   name: 'note',
   usage,
   summary: 'Adds a note to an attack; it shows on the attack card.',
   examples: ['note 6f1c2d3e-aaaa-bbbb-cccc-1234567890ab p99 latency doubled on checkout'],
-  async run(request, deps) {
-    const guid = requireGuid(request.words[0], usage);
+  args: contract({
+    command: 'note',
+    usage,
+    words: { id: attackIdWord },
+    rest: z.array(z.string()).min(1, 'What should the note say? Put it after the attack id.'),
+    // The note's own words may start with a dash (`-50%`): they are text, not flags.
+    textAfterFirstWord: true,
+  }),
+  async run(request, { words }, deps) {
+    const guid = words.id;
+    // The note as typed, spaces and quotes kept.
     const text = request.rest
       .trim()
       .slice(request.rest.trim().indexOf(guid) + guid.length)
       .trim();
-    if (!text) throw new UserInputError('What should the note say? Put it after the attack id.', usage);
     if (text.length > 1000) throw new UserInputError('Keep the note under 1,000 characters.', usage);
     // The trigger id is Slack's id of this very invocation; a new command gets a new one.
     if (!(await firstTime(deps, request.triggerId ?? request.responseUrl))) return { kind: 'none' };
     await addNote(deps, request.actor, guid, text);
     return message(`:memo: Note added to attack \`${guid}\`.`);
   },
-};
+});
 
 /** The card's Add note button: a small form. */
 export async function openNote(action: Action): Promise<Reply> {

@@ -6,11 +6,12 @@ import { attackDetailsMessage, type TicketCount } from '../views/attackDetails.t
 import { errorInBrief } from '../views/errorReply.ts';
 import { locateAttack } from '../attacks/locate.ts';
 import type { Action, Reply } from '../slack/interaction.ts';
-import type { Subcommand } from './command.ts';
+import { subcommand } from './command.ts';
+import { contract } from './contract.ts';
 import { explained, UserInputError } from '../errors.ts';
 import type { Actor } from '../store/sessions.ts';
 import { platformFor, requireLogin, teamName } from '../attacks/access.ts';
-import { requireGuid } from './arguments.ts';
+import { attackIdWord } from './arguments.ts';
 
 const usage = 'show <attack id>';
 
@@ -69,16 +70,16 @@ async function ticketCount(deps: Deps, api: ScopedPlatform, guid: string, team: 
   }
 }
 
-export const showCommand: Subcommand = {
+export const showCommand = subcommand({
   name: 'show',
   usage,
   summary: 'Shows one attack with its executions, one per target.',
   examples: ['show 6f1c2d3e-aaaa-bbbb-cccc-1234567890ab'],
-  async run(request, deps) {
-    if (request.words.length > 1) throw new UserInputError('Give one attack id.', usage);
-    return showAttack(deps, request.actor, requireGuid(request.words[0], usage));
+  args: contract({ command: 'show', usage, words: { id: attackIdWord } }),
+  async run(request, { words }, deps) {
+    return showAttack(deps, request.actor, words.id);
   },
-};
+});
 
 export async function showFromButton(action: Action, deps: Deps): Promise<Reply> {
   const ref = parseAttackRef(action.value);

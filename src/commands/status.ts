@@ -6,7 +6,8 @@ import type { Login } from '../store/sessions.ts';
 import { statusMessage, type StatusGuard } from '../views/status.ts';
 import { code, escapeMrkdwn } from '../views/blocks.ts';
 import { guardKey, guardName, type GuardSpec } from '../guardrails/guards.ts';
-import type { Subcommand } from './command.ts';
+import { subcommand } from './command.ts';
+import { contract } from './contract.ts';
 import { gameDaysFor } from './home.ts';
 
 async function liveCardsFor(deps: Deps, login: Login): Promise<CardRecord[]> {
@@ -45,13 +46,14 @@ async function guardsFor(deps: Deps, gameDays: { channel: string }[], live: Card
   );
 }
 
-export const statusCommand: Subcommand = {
+export const statusCommand = subcommand({
   name: 'status',
   usage: 'status',
   summary:
     "What stands now in your teams and channels: freezes, guards, running game days, this channel's watches and live attacks.",
   examples: ['status'],
-  async run(request, deps) {
+  args: contract({ command: 'status', usage: 'status' }),
+  async run(request, _args, deps) {
     const login = await requireLogin(deps, request.actor);
     const channel = request.actor.channelId;
     const [freezes, gameDays, live, watches] = await Promise.all([
@@ -66,4 +68,4 @@ export const statusCommand: Subcommand = {
       message: statusMessage({ freezes, guards, gameDays, live, watches, command: deps.config.slack.command }),
     };
   },
-};
+});

@@ -4,7 +4,9 @@ import type { Deps } from '../deps.ts';
 import { filterTeams, TEAM_CHOICE, teamPickerModal, teamSelectedText, type TeamChoice } from '../views/team.ts';
 import { loggedInView } from '../views/login.ts';
 import { message, type OptionsHandler, type Submission, type SubmissionReply } from '../slack/interaction.ts';
-import type { Subcommand } from './command.ts';
+import { z } from 'zod';
+import { subcommand } from './command.ts';
+import { contract } from './contract.ts';
 import { matchTeam, teamUsage } from './arguments.ts';
 import type { Actor } from '../store/sessions.ts';
 import { requireLogin, teamName } from '../attacks/access.ts';
@@ -20,25 +22,27 @@ async function select(actor: Actor, team: TeamEntry, deps: Deps, platformUser: s
   audit(deps.logger, 'team_selected', actor, { platformUser, team: team.identifier, teamName: teamName(team) });
 }
 
-export const teamCommand: Subcommand = {
+export const teamCommand = subcommand({
   name: 'team',
   usage,
   summary: 'Choose the team every attack, list and halt uses. Without a name, opens a picker.',
   examples: ['team', 'team Payments', 'team 5c1b1f0e-…'],
-  async run(request, deps) {
+  // A team's name may have spaces: every word is part of it.
+  args: contract({ command: 'team', usage, rest: z.array(z.string()) }),
+  async run(request, args, deps) {
     const login = await requireLogin(deps, request.actor);
     const teams = login.session.teams;
     if (teams.length === 0)
       return message(
         'Your platform login belongs to no team, so there is nothing to choose. Ask a company admin to add you to a team.',
       );
-    const query = request.words.join(' ').trim();
+    const query = args.rest.join(' ').trim();
     if (!query) return { kind: 'openModal', view: teamPickerModal(choices(teams), login.team?.identifier) };
     const team = matchTeam(teams, query);
     await select(request.actor, team, deps, login.session.identifier);
     return message(teamSelectedText(teamName(team)));
   },
-};
+});
 
 export async function submitTeamPicker(submission: Submission, deps: Deps): Promise<SubmissionReply> {
   const login = await requireLogin(deps, submission.actor);

@@ -26,9 +26,10 @@ import {
   TICKET_SUMMARY,
 } from '../views/ticket.ts';
 import type { Action, Reply, Submission, SubmissionReply } from '../slack/interaction.ts';
-import type { Subcommand } from './command.ts';
+import { subcommand } from './command.ts';
+import { contract } from './contract.ts';
 import { explained, UserInputError } from '../errors.ts';
-import { requireGuid } from './arguments.ts';
+import { attackIdWord } from './arguments.ts';
 import { platformFor, requireLogin, teamName } from '../attacks/access.ts';
 import type { ModalView } from '@slack/types';
 
@@ -167,24 +168,26 @@ async function gameDayDraft(
   };
 }
 
-export const ticketCommand: Subcommand = {
+export const ticketCommand = subcommand({
   name: 'ticket',
   usage: 'ticket <attack id>',
   summary:
     "Opens a tracker ticket form prefilled from the attack; the ticket's key is posted in the attack card's thread.",
   examples: ['ticket 6f1c2d3e-aaaa-bbbb-cccc-1234567890ab'],
-  async run(request, deps) {
-    return openTicket(deps, request.actor, { guid: requireGuid(request.words[0], this.usage) });
+  args: contract({ command: 'ticket', usage: 'ticket <attack id>', words: { id: attackIdWord } }),
+  async run(request, { words }, deps) {
+    return openTicket(deps, request.actor, { guid: words.id });
   },
-};
+});
 
-export const ticketsCommand: Subcommand = {
+export const ticketsCommand = subcommand({
   name: 'tickets',
   usage: 'tickets <attack id>',
   summary: 'Lists the tracker tickets already filed for an attack.',
   examples: ['tickets 6f1c2d3e-aaaa-bbbb-cccc-1234567890ab'],
-  async run(request, deps) {
-    const guid = requireGuid(request.words[0], this.usage);
+  args: contract({ command: 'tickets', usage: 'tickets <attack id>', words: { id: attackIdWord } }),
+  async run(request, { words }, deps) {
+    const guid = words.id;
     const login = await requireLogin(deps, request.actor);
     const { team } = await locateAttack(deps, login, guid);
     const issues = await explained({ team: teamName(team), doing: 'list the tickets' }, () =>
@@ -192,7 +195,7 @@ export const ticketsCommand: Subcommand = {
     );
     return { kind: 'message', message: ticketListMessage(guid, issues) };
   },
-};
+});
 
 /** File ticket on an attack card. */
 export async function fileTicketFromCard(action: Action, deps: Deps): Promise<Reply> {

@@ -8,22 +8,22 @@ import type { Login } from '../store/sessions.ts';
 import { escapeMrkdwn } from '../views/blocks.ts';
 import { watchSetText } from '../views/watch.ts';
 import { matchTeam } from './arguments.ts';
-import type { CommandRequest, Subcommand } from './command.ts';
+import { z } from 'zod';
+import { type CommandRequest, subcommand } from './command.ts';
+import { contract, flag } from './contract.ts';
 
-const watchUsage = 'watch [team]';
-const unwatchUsage = 'unwatch [team]';
+const watchUsage = 'watch [team | --team name]';
+const unwatchUsage = 'unwatch [team | --team name]';
 
-/** The team typed after the subcommand (`--team` works too), or undefined. */
-function typedTeam(request: CommandRequest, usage: string): string | undefined {
-  const flag = request.flags.team;
-  if (flag !== undefined && (typeof flag !== 'string' || !flag.trim()))
-    throw new UserInputError('--team needs the name of one of your teams.', usage);
-  const words = request.words.join(' ').trim();
-  if (flag !== undefined && words) throw new UserInputError('Name the team once.', usage);
-  const others = Object.keys(request.flags).filter((f) => f !== 'team');
-  if (others.length)
-    throw new UserInputError(`\`${escapeMrkdwn(`--${others[0]}`)}\` is not a flag of this command.`, usage);
-  return (flag as string | undefined)?.trim() || words || undefined;
+/** The team typed after the subcommand (its name may have spaces), or with `--team`. */
+const teamArgs = (command: string, usage: string) =>
+  contract({ command, usage, rest: z.array(z.string()), flags: { team: flag.value('the name of one of your teams') } });
+
+/** The team named, or undefined. */
+function typedTeam({ rest, flags }: ReturnType<ReturnType<typeof teamArgs>['read']>, usage: string) {
+  const words = rest.join(' ').trim();
+  if (flags.team !== undefined && words) throw new UserInputError('Name the team once.', usage);
+  return flags.team ?? (words || undefined);
 }
 
 function requireChannel(request: CommandRequest, usage: string): string {
@@ -32,17 +32,18 @@ function requireChannel(request: CommandRequest, usage: string): string {
   return channel;
 }
 
-export const watchCommand: Subcommand = {
+export const watchCommand = subcommand({
   name: 'watch',
   usage: watchUsage,
   summary:
     'Binds this channel to a team (your selected team when none is named): every attack of the team, wherever it starts (web UI, API, scenarios, other channels), gets a live card here. Your session reads the team for it; run it again to renew a paused watch.',
   examples: ['watch', 'watch Payments'],
-  async run(request, deps) {
+  args: teamArgs('watch', watchUsage),
+  async run(request, args, deps) {
     const channel = requireChannel(request, watchUsage);
     const actor = request.actor;
     const login = await requireLogin(deps, actor);
-    const typed = typedTeam(request, watchUsage);
+    const typed = typedTeam(args, watchUsage);
     const team = typed ? matchTeam(login.session.teams, typed, watchUsage) : requireTeam(login);
     const cmd = deps.config.slack.command;
     const existing = await deps.watches.get(team.identifier, channel);
@@ -86,7 +87,7 @@ export const watchCommand: Subcommand = {
       `Done: this channel watches team *${escapeMrkdwn(watch.teamName)}*. Attacks that start there get a card here within ${interval} seconds; they are read with your platform session. \`${escapeMrkdwn(`${cmd} unwatch ${watch.teamName}`)}\` stops it.`,
     );
   },
-};
+});
 
 /** The watch `unwatch` means: the team named (one of the person's, or one the channel watches), else the channel's only one, else the selected team's. */
 function watchToRemove(watches: Watch[], login: Login, typed: string | undefined, cmd: string): Watch | undefined {
@@ -110,17 +111,18 @@ function watchToRemove(watches: Watch[], login: Login, typed: string | undefined
   throw new UserInputError(`This channel watches ${names}. Say which: \`${cmd} unwatch <team>\`.`, unwatchUsage);
 }
 
-export const unwatchCommand: Subcommand = {
+export const unwatchCommand = subcommand({
   name: 'unwatch',
   usage: unwatchUsage,
   summary:
     "Stops this channel's watch of a team (the one it watches, or the one named): no more cards here for attacks started elsewhere.",
   examples: ['unwatch', 'unwatch Payments'],
-  async run(request, deps) {
+  args: teamArgs('unwatch', unwatchUsage),
+  async run(request, args, deps) {
     const channel = requireChannel(request, unwatchUsage);
     const actor = request.actor;
     const login = await requireLogin(deps, actor);
-    const typed = typedTeam(request, unwatchUsage);
+    const typed = typedTeam(args, unwatchUsage);
     const cmd = deps.config.slack.command;
     const watches = await deps.watches.inChannel(channel);
     const watch = watchToRemove(watches, login, typed, cmd);
@@ -137,4 +139,4 @@ export const unwatchCommand: Subcommand = {
       });
     return message(`Done: this channel no longer watches team *${escapeMrkdwn(watch.teamName)}*.`);
   },
-};
+});

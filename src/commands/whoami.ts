@@ -1,4 +1,5 @@
-import type { Subcommand } from './command.ts';
+import { subcommand } from './command.ts';
+import { contract } from './contract.ts';
 import { escapeMrkdwn, fields, section, context, slackDate } from '../views/blocks.ts';
 import { plural } from '../views/plural.ts';
 import { requireLogin, teamName } from '../attacks/access.ts';
@@ -7,12 +8,13 @@ function list(values: readonly string[] | undefined): string {
   return values?.length ? values.map((v) => `\`${v}\``).join(' ') : '_none_';
 }
 
-export const whoamiCommand: Subcommand = {
+export const whoamiCommand = subcommand({
   name: 'whoami',
   usage: 'whoami',
   summary: 'Shows your platform login, company, current team, roles, privileges and when the session ends.',
   examples: ['whoami'],
-  async run(request, deps) {
+  args: contract({ command: 'whoami', usage: 'whoami' }),
+  async run(request, _args, deps) {
     const { session, team, expiresAt } = await requireLogin(deps, request.actor);
     const cmd = deps.config.slack.command;
     const text = escapeMrkdwn(
@@ -41,4 +43,4 @@ export const whoamiCommand: Subcommand = {
       },
     };
   },
-};
+});

@@ -421,7 +421,6 @@ describe('the team is read from the same words as the rest', () => {
         yes: true,
         args: ['-l', '30'],
       });
-      expect(request.flags['team']).toBe('Payments');
     },
   );
 });

@@ -4,7 +4,7 @@ import { readFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { builtInCatalogue } from '../../src/client/catalogue.ts';
 import { parseAttackCommand } from '../../src/commands/attack/parse.ts';
-import { subcommands } from '../../src/commands/index.ts';
+import { parseCommandText, subcommands } from '../../src/commands/index.ts';
 import { ATTACK_TARGET_KIND, ATTACK_TARGET_VALUES, attackBuilderModal } from '../../src/views/attackBuilder.ts';
 
 /**
@@ -145,5 +145,41 @@ describe('attack builder placeholders', () => {
     )!;
     const placeholder = (field.element as PlainTextInput).placeholder!.text;
     expect(teamsFor(new Map()).some((teamId) => hasClients(teamId, kind, ids(placeholder)))).toBe(true);
+  });
+});
+
+/** Every other command the README shows, an attack id standing for `<id>`; usage lines (`[…]`, `|`, `<…>`) are not commands. */
+const readmeCommands = [
+  ...readFileSync(new URL('../../README.md', import.meta.url), 'utf8').matchAll(/\/chaos ([^`\n→]+)/g),
+]
+  .map((m) => m[1]!.trim().replaceAll('<id>', '6f1c2d3e-aaaa-bbbb-cccc-1234567890ab'))
+  .filter((example) => !example.startsWith('attack') && !/[[|<]/.test(example));
+const helpCommands = subcommands.flatMap((sub) => sub.examples);
+
+describe('every example in the help and the README', () => {
+  const actor = { workspaceId: 'T0', userId: 'U0', userName: 'u0', channelId: 'C0' };
+
+  it('and every usage line name each flag the subcommand takes', () => {
+    const unnamed = subcommands.flatMap((sub) =>
+      sub.args.flags.filter((flag) => !sub.usage.includes(flag)).map((flag) => `${sub.name} ${flag}`),
+    );
+    expect(subcommands.flatMap((sub) => sub.args.flags)).toContain('--reason');
+    expect(unnamed).toEqual([]);
+  });
+
+  it('is read by its subcommand’s contract without a refusal', () => {
+    const refused = [...helpCommands, ...readmeCommands].flatMap((example) => {
+      const { name, request } = parseCommandText(example, actor);
+      const sub = subcommands.find((s) => s.name === name);
+      if (!sub) return [`${example}: no such subcommand`];
+      try {
+        sub.args.read(request);
+        return [];
+      } catch (error) {
+        return [`${example}: ${(error as Error).message}`];
+      }
+    });
+    expect(readmeCommands.length).toBeGreaterThan(15);
+    expect(refused).toEqual([]);
   });
 });

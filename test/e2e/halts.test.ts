@@ -360,3 +360,30 @@ describe('stages in words', () => {
     expect(read(await stack.ask(id, `show ${attack.guid}`, { channel }))).not.toMatch(/Halt ?Distributed/);
   });
 });
+
+describe('a mistyped flag on halt', () => {
+  it('`halt <id> --reasn "too hot"` halts nothing and says which flag was meant', async () => {
+    const id = nextPerson();
+    await stack.login(id, users().owner, { team: 'Platform' });
+    const { attack } = await startWithCard(id, 'attack cpu -l 300');
+    const callsBefore = stack.sim.requests.length;
+
+    const reply = read(await stack.ask(id, `halt ${attack.guid} --reasn "too hot"`, { channel }));
+    expect(reply).toContain('--reasn');
+    expect(reply).toContain('Did you mean --reason?');
+    expect(reply).toContain('Usage: /chaos halt');
+    expect(stack.sim.requests.slice(callsBefore)).toEqual([]);
+    expect(stack.sim.state.attacks.get(attack.guid)!.halt).toBeUndefined();
+    expect(audits('attack_halted', id)).toEqual([]);
+  });
+
+  it('`halt <id> --reason "too hot"` halts with that reason', async () => {
+    const id = nextPerson();
+    await stack.login(id, users().owner, { team: 'Platform' });
+    const { attack } = await startWithCard(id, 'attack cpu -l 300');
+    expect(read(await stack.ask(id, `halt ${attack.guid} --reason "too hot"`, { channel }))).toContain(
+      'Halt requested',
+    );
+    expect(stack.sim.state.attacks.get(attack.guid)!.halt?.reason).toContain('too hot');
+  });
+});

@@ -29,7 +29,8 @@ import {
   type Submission,
   type SubmissionReply,
 } from '../../slack/interaction.ts';
-import type { Subcommand } from '../command.ts';
+import { subcommand } from '../command.ts';
+import { ownWords } from '../contract.ts';
 import { UserInputError } from '../../errors.ts';
 import type { Actor, Login } from '../../store/sessions.ts';
 import { platformFor, requireLogin, requireTeam, teamName } from '../../attacks/access.ts';
@@ -189,7 +190,7 @@ export async function openBuilder(deps: Deps, actor: Actor, origin: BuilderOrigi
   return { kind: 'openModal', view: await builderModal(deps, login, requireTeam(login), origin) };
 }
 
-export const attackCommand: Subcommand = {
+export const attackCommand = subcommand({
   name: 'attack',
   usage: attackUsage.general,
   summary: `Previews, then starts an attack. Alone, opens the attack builder. Attack flags are the platform CLI's. Target flags choose the clients (none: every active client of the team): ${attackUsage.targetFlags}. Guards halt the attack when they fire: ${attackUsage.guards}.`,
@@ -201,17 +202,19 @@ export const attackCommand: Subcommand = {
     'attack cpu -l 300 -c 1 --target-tags role=web --guard a:1234567',
     'attack cpu -l 60 --k8s-target acme-prod/checkout/Deployment/checkout --k8s-target acme-prod/checkout/StatefulSet/cart-db --k8s-count 1',
   ],
-  async run(request, deps) {
+  // The type's flags are the platform's, read in order by parseAttackCommand; the bot's own flags
+  // there are declared and checked as every command's (attackFlags).
+  args: ownWords,
+  async run(request, words, deps) {
     const channel = await checkChannel(deps, request.actor.channelId);
     if (request.unclosedQuote) throw unclosedQuoteError(request.unclosedQuote);
-    if (request.tokens.length === 0)
-      return openBuilder(deps, request.actor, { channel, responseUrl: request.responseUrl });
+    if (words.length === 0) return openBuilder(deps, request.actor, { channel, responseUrl: request.responseUrl });
     const login = await requireLogin(deps, request.actor);
     // Parse against the team the attack would run in: its metadata decides which flags exist. The
     // team is read from the very words the parser reads next, so both see the same --team.
-    const team = resolveTeam(login, requestedTeam(request.tokens), attackUsage.general);
+    const team = resolveTeam(login, requestedTeam(words), attackUsage.general);
     const catalogue = await deps.catalogues.get(team.identifier, platformFor(deps, login, team), commandMetadataWaitMs);
-    const attack = parseAttackCommand(request.tokens, catalogue.types, parseOptions(deps));
+    const attack = parseAttackCommand(words, catalogue.types, parseOptions(deps));
     if (attack.yes) {
       // No Start button to claim: the command itself is claimed, so a redelivered or replayed
       // `--yes` (Socket Mode may deliver twice; a signed request replays for minutes) starts nothing.
@@ -234,7 +237,7 @@ export const attackCommand: Subcommand = {
     }
     return { kind: 'message', message: await preview(deps, request.actor, login, team, attack, channel) };
   },
-};
+});
 
 /** Start on a preview: exactly one attack, whatever the number of clicks or deliveries. */
 export async function startFromPreview(action: Action, deps: Deps): Promise<Reply> {

@@ -2,13 +2,10 @@ import type { InfraAttackArg, InfraAttackMetadata } from '../../client/catalogue
 import { availableTypes, defaultLength, findAttackType, flagOf, spellings } from '../../attacks/attackTypes.ts';
 import { runsOnServices, type AttackRequest, type AttackTarget } from '../../attacks/request.ts';
 import {
-  allTargetFlags,
   givenTargetKinds,
   repeatableTargetFlags,
   targetFlags,
-  targetKindOf,
   targetOptionFlags,
-  targetOptionOf,
   type TargetOption,
 } from '../../attacks/targetFlags.ts';
 import type { Config } from '../../config.ts';
@@ -16,6 +13,7 @@ import { isPathId } from '../../client/ids.ts';
 import { UserInputError } from '../../errors.ts';
 import { guardKey, parseGuard, type GuardSpec } from '../../guardrails/guards.ts';
 import { closestWord } from '../suggest.ts';
+import { checkFlags, flag, flagSpellings, type Flag, type Flags } from '../contract.ts';
 import { tokenize } from './tokenize.ts';
 import { attackUsage } from './usage.ts';
 import {
@@ -51,8 +49,38 @@ function splitFlag(token: string): { name: string; inline: string | undefined } 
 /** Whether the word after a flag is another flag rather than its value (`-5` is a value). */
 const looksLikeFlag = (word: string) => /^--?[A-Za-z]/.test(word);
 
-/** The bot's own flags, which every attack type has besides its own. */
-const botFlags = ['--yes', '--team', guardFlag, ...allTargetFlags];
+/** A bot flag's name as declared: its long spelling without the dashes. */
+const declared = (typed: string) => typed.slice(2);
+
+/**
+ * The bot's own flags, which every attack type has besides its own, declared as every other
+ * command declares its flags and checked by the same contract; the type's own flags are the
+ * platform's and keep their order. `--yes` is only spelt out: a short `-y` could be an attack
+ * type's own flag, and then mean "no preview".
+ */
+const attackFlags: Flags & { yes: Flag<true>; team: Flag<string>; guard: Flag<string[]> } = {
+  yes: flag.switch(),
+  team: flag.value('a value'),
+  guard: flag.values('a value'),
+  ...(Object.fromEntries([
+    ...Object.values(targetFlags).map((target) => [
+      declared(target.flag),
+      repeatableTargetFlags.includes(target.flag)
+        ? flag.values('a value')
+        : flag.value(target === targetFlags.service ? 'a service id' : 'a value'),
+    ]),
+    ...Object.values(targetOptionFlags).map((option) => [
+      declared(option.flag),
+      'value' in option ? flag.value('a value') : flag.switch(),
+    ]),
+  ]) as Flags),
+};
+
+const botFlags = flagSpellings(attackFlags);
+
+/** The bot flag a word names (`--team`, `--team=x`), or undefined for the type's own flags. */
+const botFlagOf = (name: string) =>
+  name.startsWith('--') && Object.hasOwn(attackFlags, declared(name)) ? declared(name) : undefined;
 
 /** " Did you mean `--cores`?" for a long flag one or two letters off a real one, else nothing. */
 function flagHint(word: string, metadata: InfraAttackMetadata): string {
@@ -124,10 +152,8 @@ export function parseAttackCommand(
 
   const args: string[] = [];
   const given = new Set<string>();
-  const targets = new Map<string, string[]>();
-  const guards: GuardSpec[] = [];
-  let team: string | undefined;
-  let yes = false;
+  /** The bot's flags as typed: a value, `true` for a switch or a value left out, a list when repeated. */
+  const bot: Record<string, unknown> = {};
   let lengthSeconds = defaultLength(metadata);
 
   for (let index = 0; index < words.length; index++) {
@@ -150,35 +176,19 @@ export function parseAttackCommand(
       return next;
     };
 
-    // Only the long form: a short `-y` could be an attack type's own flag, and then mean "no preview".
-    if (flag.name === '--yes') {
-      if (flag.inline !== undefined) throw fail(`${code(flag.name)} takes no value.`);
-      yes = true;
-      continue;
-    }
-    if (flag.name === '--team') {
-      if (team !== undefined) throw fail('`--team` is given more than once.');
-      team = takeValue().trim();
-      if (team === '') throw fail('`--team` needs a team name or id.');
-      continue;
-    }
-    if (flag.name === guardFlag) {
-      const spec = readGuard(takeValue(), limits, fail);
-      if (!guards.some((g) => guardKey(g) === guardKey(spec))) guards.push(spec);
-      continue;
-    }
-    const option = targetOptionOf(flag.name);
-    if (targetKindOf(flag.name) || option) {
-      const given = targets.get(flag.name);
-      if (given && !repeatableTargetFlags.includes(flag.name))
-        throw fail(`${code(flag.name)} is given more than once.`);
-      let value = '';
-      if (option && !('value' in targetOptionFlags[option])) {
-        if (flag.inline !== undefined) throw fail(`${code(flag.name)} takes no value.`);
-      } else {
-        value = takeValue();
+    const botFlag = botFlagOf(flag.name);
+    if (botFlag) {
+      const next = words[index + 1];
+      let value: string | true = true;
+      if (flag.inline !== undefined) value = flag.inline;
+      else if (attackFlags[botFlag]!.takes === 'value' && next !== undefined && !looksLikeFlag(next)) {
+        value = next;
+        index++;
       }
-      targets.set(flag.name, [...(given ?? []), value]);
+      const before = bot[botFlag];
+      bot[botFlag] = before === undefined ? value : [before, value].flat();
+      // Checked as it is read, so the first thing wrong is what the person is told.
+      checkFlags(attackFlags, bot, usage);
       continue;
     }
 
@@ -240,8 +250,28 @@ export function parseAttackCommand(
     );
   }
 
+  const botValues = checkFlags(attackFlags, bot, usage);
+  const guards: GuardSpec[] = [];
+  for (const text of botValues.guard ?? []) {
+    const spec = readGuard(text, limits, fail);
+    if (!guards.some((g) => guardKey(g) === guardKey(spec))) guards.push(spec);
+  }
+  const targets = new Map(
+    [...Object.values(targetFlags), ...Object.values(targetOptionFlags)].flatMap(({ flag: typed }) => {
+      const value = botValues[declared(typed)];
+      return value === undefined ? [] : [[typed, value === true ? [''] : [value as string | string[]].flat()] as const];
+    }),
+  );
   const target = targetFromFlags(targets, metadata, fail);
-  return { type: metadata.name, args, target, team, yes, lengthSeconds, ...(guards.length ? { guards } : {}) };
+  return {
+    type: metadata.name,
+    args,
+    target,
+    team: botValues.team,
+    yes: botValues.yes === true,
+    lengthSeconds,
+    ...(guards.length ? { guards } : {}),
+  };
 }
 
 /** One `--guard` value, with the company's integrations; what is wrong with it names the flag. */
