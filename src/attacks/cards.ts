@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { KeyValueStore } from '../store/keyValue.ts';
 import type { Person } from '../store/sessions.ts';
-import { isLive } from './lifecycle.ts';
+import { isLive, isOlder } from './lifecycle.ts';
 
 /** An attack card posted in a channel, and what it last showed. */
 export interface CardRecord {
@@ -177,6 +177,7 @@ export interface AttackState {
 
 /** The card with the platform's latest state, and whether anything a person sees changed. */
 export function withState(card: CardRecord, attack: AttackState): { card: CardRecord; changed: boolean } {
+  if (isOlder(attack, card)) return { card, changed: false };
   const next: CardRecord = {
     ...card,
     stage: attack.stage ?? card.stage,

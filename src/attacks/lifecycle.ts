@@ -37,6 +37,15 @@ export function phaseOf(state: LifecycleState): Phase {
   }
 }
 
+const phaseOrder: Record<Phase, number> = { live: 0, halting: 1, finished: 2 };
+
+/**
+ * Whether `next` is earlier in an attack's life than `current`: a life only moves forward, so
+ * such a state is an older read (a halt's answer that arrived after the poll saw the end).
+ */
+export const isOlder = (next: LifecycleState, current: LifecycleState): boolean =>
+  phaseOrder[phaseOf(next)] < phaseOrder[phaseOf(current)];
+
 /** Over: it will not run again, and nothing needs to follow it any more. */
 export const isFinished = (state: LifecycleState): boolean => phaseOf(state) === 'finished';
 

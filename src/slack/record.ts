@@ -179,7 +179,9 @@ export class SlackRecorder implements Recorder {
           kind: 'halt',
           halt: { guid: card.guid, by: event.by.userId, at: this.#at(), scope: 'attack' },
         });
-        const marked = { ...card, haltedBy: [...card.haltedBy, { userId: event.by.userId, at: this.#at() }] };
+        // The card as it is now: the poll may have shown the attack's end while the thread line was posted.
+        const latest = (await cards.get(event.guid)) ?? card;
+        const marked = { ...latest, haltedBy: [...latest.haltedBy, { userId: event.by.userId, at: this.#at() }] };
         // Shows the halting stage now rather than at the next poll.
         return this.#publish(event.state ? withState(marked, event.state).card : marked);
       }

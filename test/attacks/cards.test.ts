@@ -1,0 +1,62 @@
+/**
+ * A card takes the platform's state through one function, and an attack's life only moves
+ * forward: a halt's answer read before the attack ended never redraws the ended card as halting.
+ */
+import { describe, expect, it } from 'vitest';
+import { type CardRecord, withState } from '../../src/attacks/cards.ts';
+import { isLive } from '../../src/attacks/lifecycle.ts';
+
+const card: CardRecord = {
+  guid: 'a1',
+  kind: 'kubernetes',
+  teamId: 'team',
+  teamName: 'Platform',
+  channel: 'C1',
+  ts: '1.000',
+  type: 'cpu',
+  args: [],
+  targetWords: 'every client',
+  startedBy: { workspaceId: 'T1', userId: 'U1', userName: 'alice' },
+  startedByPlatform: 'alice@acme.test',
+  stage: 'Running',
+  lifecycle: 'Active',
+  totalClients: 1,
+  createdAt: '2026-11-20T18:00:00.000Z',
+  startTime: '2026-11-20T18:00:01.000Z',
+  endTime: undefined,
+  lengthSeconds: 300,
+  annotations: {},
+  haltedBy: [],
+};
+const ended = { stage: 'UserHalted', stage_lifecycle: 'Complete', end_time: '2026-11-20T18:01:00.000Z' };
+
+describe('a card taking the platform’s state', () => {
+  it('moves from running to halting to finished', () => {
+    const halting = withState(card, { stage: 'Halting', stage_lifecycle: 'Halting' });
+    expect([halting.changed, halting.card.lifecycle]).toEqual([true, 'Halting']);
+    const done = withState(halting.card, ended);
+    expect([done.changed, done.card.stage, isLive(done.card)]).toEqual([true, 'UserHalted', false]);
+  });
+
+  it('keeps a finished attack finished when an older read says it is still halting or running', () => {
+    const done = withState(card, ended).card;
+    for (const late of [
+      { stage: 'Halting', stage_lifecycle: 'Halting' },
+      { stage: 'Running', stage_lifecycle: 'Active', total_clients: 1 },
+    ]) {
+      const next = withState(done, late);
+      expect(next.changed).toBe(false);
+      expect([next.card.stage, next.card.lifecycle, next.card.endTime]).toEqual([
+        'UserHalted',
+        'Complete',
+        ended.end_time,
+      ]);
+    }
+  });
+
+  it('keeps a halting attack halting when an older read says it is running', () => {
+    const halting = withState(card, { stage: 'Halting', stage_lifecycle: 'Halting' }).card;
+    const next = withState(halting, { stage: 'Running', stage_lifecycle: 'Active' });
+    expect([next.changed, next.card.lifecycle]).toEqual([false, 'Halting']);
+  });
+});
