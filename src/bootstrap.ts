@@ -4,6 +4,7 @@ import { CardStore } from './attacks/cards.ts';
 import { CatalogueCache } from './attacks/catalogue.ts';
 import { Poller } from './attacks/poller.ts';
 import { redrawUnsent } from './attacks/redraw.ts';
+import { recoverStarts } from './attacks/startIntents.ts';
 import { Watches } from './attacks/watches.ts';
 import { warnExpiringSessions } from './login/expiryWarnings.ts';
 import { GameDays } from './gamedays/gameDays.ts';
@@ -70,6 +71,7 @@ export interface DepsOverrides {
 /** Each poll starts with the cards a stopped replica could not update, then the warnings before sessions end. */
 /** What each poll pass does first; each step logs its own failures and never throws. */
 async function beforePoll(deps: Deps): Promise<void> {
+  await recoverStarts(deps);
   await redrawUnsent(deps);
   await warnExpiringSessions(deps);
   await enforceFreezes(deps);
