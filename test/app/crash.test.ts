@@ -8,6 +8,7 @@ import { startSimulator, type Simulator } from '@faultline/platform-sim';
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { freePort } from '../support/ports.ts';
 import { dropRedisKeys } from '../support/redisKeys.ts';
+import { monitoringEnv } from '../e2e/harness.ts';
 
 /**
  * The bot killed (SIGKILL) at each step of a start and of an approval, then started again on the
@@ -68,6 +69,7 @@ async function startBot(storeUrl: string): Promise<Bot> {
       LOG_LEVEL: 'warn',
       POLL_SECONDS: '1',
       APPROVAL_RULES: 'length>300',
+      ...monitoringEnv,
     },
     stdio: ['ignore', 'ignore', 'inherit'],
   });
@@ -166,6 +168,33 @@ const stores = [
 describe.each(stores)('a bot killed mid-start, on $name', ({ name, url, skip }) => {
   /** A Slack user of this store's cases only: the fake Slack keeps people between cases. */
   const as = (id: string) => `${id}${name.toUpperCase()}`;
+  it.skipIf(skip)(
+    'drops a preview’s Start that died before its create, and tells its starter nothing started',
+    async () => {
+      const storeUrl = url();
+      let bot = await startBot(storeUrl);
+      const starter = await watcher(as('U0CRASHD'), sim.seed.users.solo);
+      const shown = await preview(starter, 'attack cpu -l 60 -c 1 --guard a:1234567');
+      // The guard is read again at Start, after the intent is written and before the create.
+      const guardRead = '/monitoringA/monitors/1234567';
+      sim.faults.inject({ kind: 'hang', method: 'GET', path: guardRead });
+      shown.click('Start').catch(() => undefined);
+      bot = await killWhen(bot, unanswered(guardRead), storeUrl);
+
+      await fake.waitFor(
+        () =>
+          directMessages(as('U0CRASHD')).some((text) => text.includes('Nothing was started; run the command again')),
+        'the starter told',
+        recoveryMs,
+      );
+      await shown.click('Start');
+      await expectWatchUnhindered();
+      expect(creates()).toBe(0);
+      await kill(bot);
+    },
+    90_000,
+  );
+
   it.skipIf(skip)(
     'finishes a preview’s Start whose create the platform carried out but never answered',
     async () => {
