@@ -54,33 +54,50 @@ interface Bot {
 }
 
 async function startBot(storeUrl: string): Promise<Bot> {
-  const port = await freePort();
-  const child = spawn(process.execPath, [main], {
-    env: {
-      PATH: process.env.PATH ?? '',
-      SLACK_BOT_TOKEN: 'xoxb-crash-token',
-      SLACK_SIGNING_SECRET: 'crash-secret',
-      SLACK_API_URL: fake.apiUrl,
-      PLATFORM_API_URL: sim.url,
-      NODE_EXTRA_CA_CERTS: join(dir, 'sim-ca.pem'),
-      SESSION_KEY: sessionKey,
-      STORE_URL: storeUrl,
-      PORT: String(port),
-      LOG_LEVEL: 'warn',
-      POLL_SECONDS: '1',
-      APPROVAL_RULES: 'length>300',
-      ...monitoringEnv,
-    },
-    stdio: ['ignore', 'ignore', 'inherit'],
-  });
-  running.push(child);
-  const exited = new Promise((resolve) => child.on('exit', resolve));
-  await vi.waitFor(async () => expect((await fetch(`http://127.0.0.1:${port}/readyz`)).status).toBe(200), {
-    timeout: 20_000,
-    interval: 50,
-  });
-  fake.setBotUrl(`http://127.0.0.1:${port}/slack/events`);
-  return { child, exited };
+  // A free port can be taken by another process before the bot binds it: then start again on another.
+  for (let attempt = 1; ; attempt++) {
+    const port = await freePort();
+    const child = spawn(process.execPath, [main], {
+      env: {
+        PATH: process.env.PATH ?? '',
+        SLACK_BOT_TOKEN: 'xoxb-crash-token',
+        SLACK_SIGNING_SECRET: 'crash-secret',
+        SLACK_API_URL: fake.apiUrl,
+        PLATFORM_API_URL: sim.url,
+        NODE_EXTRA_CA_CERTS: join(dir, 'sim-ca.pem'),
+        SESSION_KEY: sessionKey,
+        STORE_URL: storeUrl,
+        PORT: String(port),
+        LOG_LEVEL: 'info',
+        POLL_SECONDS: '1',
+        APPROVAL_RULES: 'length>300',
+        ...monitoringEnv,
+      },
+      stdio: ['ignore', 'pipe', 'inherit'],
+    });
+    running.push(child);
+    const exited = new Promise((resolve) => child.on('exit', resolve));
+    // The bot says it runs once it listens: only then is the port its own.
+    const listening = new Promise<boolean>((resolve) => {
+      let output = '';
+      child.stdout!.on('data', (chunk) => {
+        output += String(chunk);
+        if (output.includes('"msg":"Faultline is running"')) resolve(true);
+      });
+      void exited.then(() => resolve(false));
+    });
+    if (!(await listening)) {
+      if (attempt < 3) continue;
+      throw new Error('the bot did not start');
+    }
+    child.stdout!.resume();
+    await vi.waitFor(async () => expect((await fetch(`http://127.0.0.1:${port}/readyz`)).status).toBe(200), {
+      timeout: 20_000,
+      interval: 50,
+    });
+    fake.setBotUrl(`http://127.0.0.1:${port}/slack/events`);
+    return { child, exited };
+  }
 }
 
 async function kill(bot: Bot): Promise<void> {
