@@ -129,8 +129,7 @@ async function createAndCard(
   const guards = await coveringGuards(deps, actor, channel, request.guards);
   const checks = await guardStart(deps, api, guards, options.acknowledgedGuards);
   const name = teamName(team);
-  const shownGuards = cardGuards(checks);
-  await intent.sending(shownGuards);
+  await intent.sending(cardGuards(checks));
   const guid = await explained({ team: name, doing: 'start the attack' }, async () => {
     if (request.target.kind === 'service') {
       const created = await api.attacks.createForService(serviceAttackPayload({ ...request, target: request.target }));
@@ -165,21 +164,7 @@ async function createAndCard(
   await intent.created(guid).catch((error: unknown) => {
     deps.logger.warn({ err: error, attack: guid }, 'could not record the create of a start under way');
   });
-  return cardStarted(
-    deps,
-    {
-      source: options.source ?? { kind: 'command' },
-      actor,
-      platformUser: login.session.identifier,
-      teamId: team.identifier,
-      teamName: name,
-      request,
-      channel,
-      guards: shownGuards,
-      guid,
-    },
-    api,
-  );
+  return cardStarted(deps, { ...intent.current(), guid }, api);
 }
 
 /** A created attack, with what its card shows. */

@@ -70,7 +70,8 @@ function holdLease(deps: Deps, id: string, owner: string): () => Promise<void> {
 
 /** A start under way in this process: it records each step, and ends the intent when done. */
 export interface OpenIntent {
-  readonly id: string;
+  /** The intent as this process last wrote it. */
+  current(): StartIntent;
   /** Just before the platform call. */
   sending(guards: CardGuard[]): Promise<void>;
   /** The platform's answer; the attack exists from here on, whatever happens to this process. */
@@ -99,7 +100,7 @@ export async function openIntent(
     await deps.store.set(intentKey(intent.id), intent, intentTtlMs);
   };
   return {
-    id: intent.id,
+    current: () => intent,
     sending: (guards) => save({ createSentAt: new Date(deps.clock.now()).toISOString(), guards }),
     created: (guid) => save({ guid }),
     async end() {
@@ -192,7 +193,7 @@ async function finish(deps: Deps, intent: StartIntent, all: StartIntent[]): Prom
     existing && shownIn(existing, intent.channel)
       ? true
       : Boolean((await cardStarted(deps, { ...intent, guid }, api)).card);
-  await tell(deps, intent, startedAfterRestartMessage(what, guid, carded));
+  await tell(deps, intent, startedAfterRestartMessage(what, guid, carded, deps.config.slack.command));
   if (intent.source.kind === 'approval')
     await closeApprovalAfterRestart(deps, intent.source.id, intent.source.approver, { guid, carded });
   await drop(deps, intent);

@@ -218,7 +218,7 @@ const startedText = (record: ApprovalRecord, approverId: string, guid: string, c
 
 /**
  * Closes an approved request whose start a restarted bot finished (startIntents.ts): with the
- * attack it started, or, when the platform's answer was lost and it could not be found, saying so.
+ * attack it started, or saying there is none to show (never sent, or not found on the platform).
  */
 export async function closeApprovalAfterRestart(
   deps: Deps,
@@ -233,7 +233,7 @@ export async function closeApprovalAfterRestart(
     record,
     started
       ? startedText(record, approver.userId, started.guid, started.carded)
-      : `:warning: <@${approver.userId}> approved <@${record.pending.actor.userId}>'s ${describe(record.pending, record.teamName)}, but Faultline restarted before it knew whether it started. Nothing was started again; <@${record.pending.actor.userId}> was told what to check.`,
+      : `:warning: <@${approver.userId}> approved <@${record.pending.actor.userId}>'s ${describe(record.pending, record.teamName)}, but Faultline restarted during the start and cannot show an attack for it. Nothing was started again; <@${record.pending.actor.userId}> was told what to check.`,
   );
 }
 

@@ -12,10 +12,10 @@ const named = (what: StartWhat) =>
   `*${escapeMrkdwn(what.type)}* attack in team *${escapeMrkdwn(what.teamName)}* (<#${what.channel}>)`;
 
 /** The start went through; the bot restarted before it could say so. */
-export function startedAfterRestartMessage(what: StartWhat, guid: string, carded: boolean): Message {
+export function startedAfterRestartMessage(what: StartWhat, guid: string, carded: boolean, command: string): Message {
   const card = carded
     ? 'Its card in the channel shows it live, with a Halt button.'
-    : `Its card could not be posted in the channel; halt it with \`halt ${guid}\` if needed.`;
+    : `Its card could not be posted in the channel; \`${command} halt ${guid}\` halts it.`;
   return {
     text: `:rocket: Your ${named(what)} started: \`${guid}\`. Faultline restarted before it could tell you. ${card}`,
   };
