@@ -1,4 +1,3 @@
-import { randomUUID } from 'node:crypto';
 import type { KeyValueStore } from '../store/keyValue.ts';
 import type { Person } from '../store/sessions.ts';
 import { isLive, isOlder } from './lifecycle.ts';
@@ -96,14 +95,15 @@ export class CardStore {
   /**
    * Marks a start from Slack under way in a team, from before its create until its card is
    * saved: meanwhile a watch of the team posts no card of its own for an attack it has no card
-   * of (it may be this one), and waits for its next pass. Gives back the function that unmarks it.
+   * of (it may be this one), and waits for its next pass. `startId` names the start, so whoever
+   * finishes it (its own process, or a restarted one) can unmark it with endStart.
    */
-  async beginStart(teamId: string): Promise<() => Promise<void>> {
-    const marker = `card-starting:${teamId}:${randomUUID()}`;
-    await this.#store.set(marker, true, startingTtlMs);
-    return async () => {
-      await this.#store.delete(marker);
-    };
+  async beginStart(teamId: string, startId: string): Promise<void> {
+    await this.#store.set(`card-starting:${teamId}:${startId}`, true, startingTtlMs);
+  }
+
+  async endStart(teamId: string, startId: string): Promise<void> {
+    await this.#store.delete(`card-starting:${teamId}:${startId}`);
   }
 
   /** Whether a start from Slack is under way in the team (see beginStart). */

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import type { TeamEntry } from '../client/index.ts';
+import type { ScopedPlatform, TeamEntry } from '../client/index.ts';
 import type { Deps } from '../deps.ts';
 import { explained } from '../errors.ts';
 import {
@@ -16,6 +16,7 @@ import { claimWatchCard } from './poller.ts';
 import { UserInputError } from '../errors.ts';
 import { frozenRefusal } from '../guardrails/freezes.ts';
 import { cardGuards, coveringGuards, guardStart } from '../guardrails/guardCheck.ts';
+import { type OpenIntent, openIntent, type StartIntent, type StartSource } from './startIntents.ts';
 
 /** A previewed attack waiting for its Start button; the button carries only the id. */
 export interface PendingAttack {
@@ -67,14 +68,16 @@ export interface StartedAttack {
 
 type StartOptions = {
   acknowledgedGuards?: readonly string[] | undefined;
-  approvedBy?: { userId: string; userName: string } | undefined;
+  /** The preview, command or approval the start comes from; an approval names its approver. */
+  source?: StartSource | undefined;
 };
 
 /**
  * Creates the attack with the person's own session (never retried: a create that times out has
- * an unknown outcome, which the caller reports), then posts its card in the channel. From before
- * the create until the card is saved the start is marked under way in the team, so a watch
- * polling meanwhile leaves the card to it instead of posting one of its own.
+ * an unknown outcome, which the caller reports), then posts its card in the channel. An intent
+ * written first and kept until the card is saved lets a restarted bot finish the start if this
+ * one dies (startIntents.ts); while it stands the start is marked under way in the team, so a
+ * watch polling meanwhile leaves the card to it instead of posting one of its own.
  */
 export async function startAttack(
   deps: Deps,
@@ -85,21 +88,32 @@ export async function startAttack(
   channel: string,
   options: StartOptions = {},
 ): Promise<StartedAttack> {
-  const unmark = await deps.cards.beginStart(team.identifier);
+  const intent = await openIntent(deps, {
+    source: options.source ?? { kind: 'command' },
+    actor,
+    platformUser: login.session.identifier,
+    teamId: team.identifier,
+    teamName: teamName(team),
+    request,
+    channel,
+  });
   try {
-    return await createAndCard(deps, actor, login, team, request, channel, options);
+    return await createAndCard(deps, intent, actor, login, team, request, channel, options);
   } finally {
-    await unmark().catch((error: unknown) =>
-      deps.logger.warn(
-        { err: error, teamId: team.identifier },
-        'could not clear the mark of a start under way; it lapses by itself',
-      ),
-    );
+    await intent
+      .end()
+      .catch((error: unknown) =>
+        deps.logger.warn(
+          { err: error, teamId: team.identifier },
+          'could not close the record of a start; a restarted bot finishes it without starting it again',
+        ),
+      );
   }
 }
 
 async function createAndCard(
   deps: Deps,
+  intent: OpenIntent,
   actor: Actor,
   login: Login,
   team: TeamEntry,
@@ -112,6 +126,7 @@ async function createAndCard(
   const guards = await coveringGuards(deps, actor, channel, request.guards);
   const checks = await guardStart(deps, api, guards, options.acknowledgedGuards);
   const name = teamName(team);
+  await intent.sending(cardGuards(checks));
   const guid = await explained({ team: name, doing: 'start the attack' }, async () => {
     if (request.target.kind === 'service') {
       const created = await api.attacks.createForService(serviceAttackPayload({ ...request, target: request.target }));
@@ -138,6 +153,31 @@ async function createAndCard(
     });
     throw error;
   });
+  // Kept even if it cannot be written: the attack runs, and its card matters more now.
+  await intent.created(guid).catch((error: unknown) => {
+    deps.logger.warn({ err: error, attack: guid }, 'could not record the create of a start under way');
+  });
+  return cardStarted(deps, { ...intent.current(), guid }, api);
+}
+
+/** A created attack, with what its card shows. */
+type CreatedStart = Pick<
+  StartIntent,
+  'source' | 'actor' | 'platformUser' | 'teamId' | 'teamName' | 'request' | 'channel' | 'guards'
+> & { guid: string };
+
+/**
+ * Everything a start does once the platform created the attack: its guards, the audit line, the
+ * approval on the platform's record (when `api` can still write it), then the card and the
+ * game-day entry. Shared by a start and by a restarted bot finishing one.
+ */
+export async function cardStarted(
+  deps: Deps,
+  started: CreatedStart,
+  api: ScopedPlatform | undefined,
+): Promise<StartedAttack> {
+  const { guid, actor, request, channel, teamName: name } = started;
+  const approvedBy = started.source.kind === 'approval' ? started.source.approver : undefined;
   await claimWatchCard(deps.store, channel, guid).catch((error: unknown) => {
     deps.logger.warn({ err: error, attack: guid }, 'could not mark the attack as carded for a watch of its channel');
   });
@@ -147,7 +187,7 @@ async function createAndCard(
   const attack = {
     guid,
     kind,
-    teamId: team.identifier,
+    teamId: started.teamId,
     teamName: name,
     channel,
     type: request.type,
@@ -164,7 +204,7 @@ async function createAndCard(
     ts: '',
     args: request.args,
     targetWords: describeTarget(request.target, name),
-    startedByPlatform: login.session.identifier,
+    startedByPlatform: started.platformUser,
     stage: 'Pending',
     lifecycle: 'Active',
     totalClients: undefined,
@@ -172,14 +212,14 @@ async function createAndCard(
     endTime: undefined,
     annotations: {},
     haltedBy: [],
-    ...(checks.length ? { guards: cardGuards(checks) } : {}),
-    ...(options.approvedBy ? { approvedBy: options.approvedBy } : {}),
+    ...(started.guards?.length ? { guards: started.guards } : {}),
+    ...(approvedBy ? { approvedBy } : {}),
   };
-  if (options.approvedBy) {
+  if (approvedBy && api) {
     // Both people on the platform's record too, for whoever reads the attack there.
     await api.attacks
       .annotate(guid, {
-        'faultline-approval': `Requested by ${actor.userName}, approved by ${options.approvedBy.userName}`,
+        'faultline-approval': `Requested by ${actor.userName}, approved by ${approvedBy.userName}`,
       })
       .then(
         (annotated) => (card.annotations = annotated.annotations ?? {}),
@@ -192,7 +232,7 @@ async function createAndCard(
       kind: 'started',
       card,
       by: actor,
-      platformUser: login.session.identifier,
+      platformUser: started.platformUser,
       request,
     });
     return { guid, card: saved };

@@ -52,6 +52,9 @@ export interface PlatformClient {
 /** Connections to the platform at most; more calls than this wait their turn. */
 const maxConnections = 64;
 
+/** How long one platform call may take unless told otherwise; a create not answered by then has an unknown outcome. */
+export const platformTimeoutMs = 10_000;
+
 export function createPlatformClient(options: PlatformClientOptions): PlatformClient {
   const baseUrl = parseBaseUrl(options.baseUrl);
   // A bounded pool: when the platform hangs, calls queue for a connection (and time out) rather
@@ -62,7 +65,7 @@ export function createPlatformClient(options: PlatformClientOptions): PlatformCl
   const request = createRequest({
     baseUrl,
     dispatcher: options.dispatcher ?? ownedAgent!,
-    timeoutMs: options.timeoutMs ?? 10_000,
+    timeoutMs: options.timeoutMs ?? platformTimeoutMs,
     retry: { ...defaultRetryPolicy, ...options.retry },
     logger: options.logger ?? silentLogger,
     sleep: options.sleep ?? ((ms) => delay(ms)),

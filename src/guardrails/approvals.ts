@@ -193,7 +193,7 @@ export async function approveRequest(action: Action, deps: Deps): Promise<Reply>
   try {
     const started = await startAttack(deps, requester, login, team, record.pending.request, record.pending.channel, {
       acknowledgedGuards: record.pending.unknownGuards,
-      approvedBy: approver,
+      source: { kind: 'approval', id: record.id, approver },
     });
     await deps.events.record({
       kind: 'approval',
@@ -204,11 +204,7 @@ export async function approveRequest(action: Action, deps: Deps): Promise<Reply>
       attack: started.guid,
       requestedBy: requester.userId,
     });
-    await close(
-      deps,
-      record,
-      `:white_check_mark: <@${action.actor.userId}> approved <@${requester.userId}>'s ${what}: started \`${started.guid}\`${started.card ? '; its card shows it live' : ''}.`,
-    );
+    await close(deps, record, startedText(record, action.actor.userId, started.guid, Boolean(started.card)));
     return message(`Approved: attack \`${started.guid}\` started with <@${requester.userId}>'s session.`);
   } catch (error) {
     const why = describeError(error, { command: deps.config.slack.command }).text ?? 'the start failed';
@@ -219,6 +215,30 @@ export async function approveRequest(action: Action, deps: Deps): Promise<Reply>
     );
     return message(`Approved, but it did not start: ${why}`);
   }
+}
+
+const startedText = (record: ApprovalRecord, approverId: string, guid: string, carded: boolean) =>
+  `:white_check_mark: <@${approverId}> approved <@${record.pending.actor.userId}>'s ${describe(record.pending, record.teamName)}: started \`${guid}\`${carded ? '; its card shows it live' : ''}.`;
+
+/**
+ * Closes an approved request whose start a restarted bot finished (startIntents.ts): with the
+ * attack it started, or saying there is none to show (never sent, or not found on the platform).
+ */
+export async function closeApprovalAfterRestart(
+  deps: Deps,
+  id: string,
+  approver: { userId: string },
+  started: { guid: string; carded: boolean } | undefined,
+): Promise<void> {
+  const record = await deps.store.get<ApprovalRecord>(key(id));
+  if (!record) return;
+  await close(
+    deps,
+    record,
+    started
+      ? startedText(record, approver.userId, started.guid, started.carded)
+      : `:warning: <@${approver.userId}> approved <@${record.pending.actor.userId}>'s ${describe(record.pending, record.teamName)}, but Faultline restarted during the start and cannot show an attack for it. Nothing was started again; <@${record.pending.actor.userId}> was told what to check.`,
+  );
 }
 
 /** Reject: the requester withdrawing, or anyone who could have approved. Nothing starts. */

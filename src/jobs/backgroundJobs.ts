@@ -1,4 +1,5 @@
 import { redrawUnsent } from '../attacks/redraw.ts';
+import { recoverStarts } from '../attacks/startIntents.ts';
 import type { Deps } from '../deps.ts';
 import { expireApprovals } from '../guardrails/approvals.ts';
 import { enforceGuards } from '../guardrails/guardWatch.ts';
@@ -14,6 +15,15 @@ import type { Job } from './scheduler.ts';
 export function backgroundJobs(deps: Deps): Job[] {
   const pollMs = deps.config.pollSeconds * 1000;
   return [
+    {
+      name: 'recover-starts',
+      everyMs: pollMs,
+      // A start a killed bot left half done is finished as soon as a bot runs again: its starter waits.
+      atStart: true,
+      // Each start under way has its own lease (start-lease:), so every replica may look.
+      ownLeases: true,
+      run: () => recoverStarts(deps),
+    },
     // Cards a stopped replica left unsent are current again within one POLL_SECONDS, like the others.
     { name: 'redraw-unsent-cards', everyMs: pollMs, run: () => redrawUnsent(deps) },
     // The warning comes ten minutes ahead: a minute late still leaves nine, and each run reads every live card.

@@ -14,6 +14,8 @@ export interface Job {
    * and no lease over the whole job is taken.
    */
   ownLeases?: boolean;
+  /** Runs once as soon as the bot starts too, not only one cadence later. */
+  atStart?: boolean;
   run(): Promise<unknown>;
   /** Called once at stop, after the job's last run has finished (the card refresh gives back its teams). */
   stop?(): Promise<unknown>;
@@ -64,12 +66,14 @@ export class Scheduler {
     return this.#slots.map((slot) => slot.job);
   }
 
-  /** Starts every job's timer; the first run comes one cadence after the start. */
+  /** Starts every job's timer; the first run comes one cadence after the start, or at once for `atStart`. */
   start(): void {
     if (this.#stopped) return;
     for (const slot of this.#slots) {
-      slot.timer ??= setInterval(() => void this.#tick(slot), slot.job.everyMs);
+      if (slot.timer) continue;
+      slot.timer = setInterval(() => void this.#tick(slot), slot.job.everyMs);
       slot.timer.unref();
+      if (slot.job.atStart) void this.#tick(slot);
     }
   }
 

@@ -17,7 +17,8 @@ export interface KeyValueStore {
   /**
    * Takes `key` for `ttlMs` if nobody holds it: true for the one caller that got it. With an
    * `owner`, also true (and the hold renewed) when that owner already holds it: a lease. Atomic
-   * across replicas on Redis; within the process on SQLite and memory, which serve one process.
+   * (one script on Redis, one statement on SQLite) and durable like a value: a claim outlives the
+   * process that took it, so a restart never takes again what was taken before it.
    */
   claim(key: string, ttlMs: number, owner?: string): Promise<boolean>;
   /**

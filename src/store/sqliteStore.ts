@@ -20,8 +20,8 @@ function prefixEnd(prefix: string): string {
 /**
  * The store over Node's built-in SQLite: one table keyed by (namespace, key), so listing a prefix
  * is a range over the primary key and costs what it returns, whatever else is stored. `file`
- * `:memory:` gives the memory store of the tests. Claims are held in this process, which is the
- * only one a SQLite file serves.
+ * `:memory:` gives the memory store of the tests. Claims are rows of their own table, so they
+ * survive a restart like every other write.
  */
 export function createSqliteStore(file: string, namespace: string, kind: 'sqlite' | 'memory'): KeyValueStore {
   const db = open(file, namespace);
@@ -38,6 +38,15 @@ export function createSqliteStore(file: string, namespace: string, kind: 'sqlite
     nextPage: db.prepare(`SELECT key, value FROM entries WHERE namespace = ? AND key > ? AND key < ?
       AND (expires_at IS NULL OR expires_at > ?) ORDER BY key LIMIT ${pageSize}`),
     purge: db.prepare('DELETE FROM entries WHERE expires_at <= ?'),
+    purgeClaims: db.prepare('DELETE FROM claims WHERE expires_at <= ?'),
+    // Taken when free or lapsed, renewed when the same owner holds it: one statement, so no other
+    // connection acts between the check and the change. A row comes back only when it was written.
+    claim: db.prepare(`INSERT INTO claims (namespace, key, owner, expires_at) VALUES (?, ?, ?, ?)
+      ON CONFLICT (namespace, key) DO UPDATE SET owner = excluded.owner, expires_at = excluded.expires_at
+      WHERE claims.expires_at <= ? OR claims.owner = excluded.owner RETURNING owner`),
+    release: db.prepare(
+      'DELETE FROM claims WHERE namespace = ? AND key = ? AND owner = ? AND expires_at > ? RETURNING owner',
+    ),
     ping: db.prepare('SELECT 1'),
   };
   const guarded = <T>(work: () => T): T => {
@@ -50,12 +59,12 @@ export function createSqliteStore(file: string, namespace: string, kind: 'sqlite
   const purge = setInterval(() => {
     try {
       statements.purge.run(now());
+      statements.purgeClaims.run(now());
     } catch {
       // A busy or failing database: the next purge tries again, and reads skip expired rows anyway.
     }
   }, purgeEveryMs);
   purge.unref();
-  const claims = new Map<string, { owner: string; until: number }>();
 
   return {
     kind,
@@ -74,21 +83,15 @@ export function createSqliteStore(file: string, namespace: string, kind: 'sqlite
       const row = guarded(() => statements.delete.get(namespace, key)) as { expires_at: number | null } | undefined;
       return row !== undefined && (row.expires_at === null || row.expires_at > now());
     },
-    // Each of these runs to its end without an await: nothing else in the process can act between
-    // the check and the change, which makes them atomic for the one process a SQLite file serves.
+    // Rows, not process memory: a claim outlives a crash, so a restarted process never takes
+    // again what the one before it had taken (a Start already clicked, an approval decided).
     async claim(key: string, ttlMs: number, owner = randomUUID()) {
       const at = now();
-      for (const [held, claim] of claims) if (claim.until <= at) claims.delete(held);
-      const current = claims.get(key);
-      if (current && current.owner !== owner) return false;
-      claims.set(key, { owner, until: at + Math.max(1, Math.round(ttlMs)) });
-      return true;
+      const row = guarded(() => statements.claim.get(namespace, key, owner, at + Math.max(1, Math.round(ttlMs)), at));
+      return row !== undefined;
     },
     async release(key: string, owner: string) {
-      const current = claims.get(key);
-      if (!current || current.owner !== owner || current.until <= now()) return false;
-      claims.delete(key);
-      return true;
+      return guarded(() => statements.release.get(namespace, key, owner, now())) !== undefined;
     },
     async *entries<T>(prefix: string): AsyncIterable<[string, T]> {
       const end = prefixEnd(prefix);
@@ -135,6 +138,13 @@ function open(file: string, namespace: string): DatabaseSync {
       PRIMARY KEY (namespace, key)
     ) WITHOUT ROWID;
     CREATE INDEX IF NOT EXISTS entries_expiry ON entries (expires_at) WHERE expires_at IS NOT NULL;
+    CREATE TABLE IF NOT EXISTS claims (
+      namespace TEXT NOT NULL,
+      key TEXT NOT NULL,
+      owner TEXT NOT NULL,
+      expires_at INTEGER NOT NULL,
+      PRIMARY KEY (namespace, key)
+    ) WITHOUT ROWID;
   `);
   importKeyvRows(db, namespace);
   return db;

@@ -45,7 +45,11 @@ function replica(jobs: Job[]): Scheduler {
 }
 
 /** A job that counts its runs; each run ends when `finish` is called, or at once with `quick`. */
-function countedJob(name: string, everyMs: number, options: { quick?: boolean; ownLeases?: boolean } = {}) {
+function countedJob(
+  name: string,
+  everyMs: number,
+  options: { quick?: boolean; ownLeases?: boolean; atStart?: boolean } = {},
+) {
   const waiting: (() => void)[] = [];
   const job = {
     runs: 0,
@@ -58,6 +62,7 @@ function countedJob(name: string, everyMs: number, options: { quick?: boolean; o
       name,
       everyMs,
       ...(options.ownLeases ? { ownLeases: true } : {}),
+      ...(options.atStart ? { atStart: true } : {}),
       run: (): Promise<unknown> => {
         job.runs++;
         return options.quick ? Promise.resolve(job.runs) : new Promise<void>((resolve) => waiting.push(resolve));
@@ -79,6 +84,16 @@ describe('Scheduler', () => {
     expect([often.runs, seldom.runs]).toEqual([0, 0]);
     await vi.advanceTimersByTimeAsync(5_001);
     expect([often.runs, seldom.runs]).toEqual([6, 2]);
+  });
+
+  it('runs a job marked to run at start-up at once, then on its cadence', async () => {
+    const recovery = countedJob('recovery', 1_000, { quick: true, atStart: true });
+    const other = countedJob('other', 1_000, { quick: true });
+    replica([recovery.job, other.job]);
+    await vi.advanceTimersByTimeAsync(0);
+    expect([recovery.runs, other.runs]).toEqual([1, 0]);
+    await vi.advanceTimersByTimeAsync(1_000);
+    expect([recovery.runs, other.runs]).toEqual([2, 1]);
   });
 
   it('keeps running the other jobs while one is slow, and skips the slow one’s ticks rather than piling runs up', async () => {

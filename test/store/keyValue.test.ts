@@ -82,6 +82,20 @@ function behavesAsAKeyValueStore(make: () => KeyValueStore) {
     expect(await list(b, 'live:')).toEqual([]);
   });
 
+  it('gives a claim to one holder at a time, renews it for that holder, and frees it only for them', async () => {
+    const store = make();
+    expect(await store.claim('start:p1', 60_000, 'a')).toBe(true);
+    expect(await store.claim('start:p1', 60_000, 'b')).toBe(false);
+    expect(await store.claim('start:p1', 60_000)).toBe(false);
+    expect(await store.claim('start:p1', 60_000, 'a')).toBe(true);
+    expect(await store.release('start:p1', 'b')).toBe(false);
+    expect(await store.release('start:p1', 'a')).toBe(true);
+    expect(await store.claim('start:p1', 5, 'b')).toBe(true);
+    // A lapsed hold passes to the next caller.
+    while (!(await store.claim('start:p1', 60_000, 'c')));
+    expect(await store.release('start:p1', 'b')).toBe(false);
+  });
+
   it('answers a ping', async () => {
     expect(await make().ping()).toBe(true);
   });
@@ -102,6 +116,16 @@ describe('the SQLite store', () => {
     await first.set('live:T1:a', { guid: 'a' }, 60_000);
     await first.close();
     expect(await list(open(`sqlite://${path}`, 'faultline'), 'live:')).toEqual([['live:T1:a', { guid: 'a' }]]);
+  });
+
+  it('keeps its claims across a restart, so a Start clicked before a crash is not taken again', async () => {
+    const path = join(dir, `${randomUUID()}.db`);
+    const first = createKeyValueStore(`sqlite://${path}`);
+    expect(await first.claim('start:p1', 60_000)).toBe(true);
+    await first.close();
+    const again = open(`sqlite://${path}`, 'faultline');
+    expect(await again.claim('start:p1', 60_000)).toBe(false);
+    expect(await again.claim('start:p2', 60_000)).toBe(true);
   });
 
   it('takes over the rows @keyv/sqlite wrote, once, and drops those that had expired', async () => {

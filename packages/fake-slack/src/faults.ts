@@ -12,7 +12,7 @@ type Rule = WebApiFault & { remaining: number };
 /** Faults for the Web API, by method: each applies to its next `times` calls (every call without). */
 export class WebApiFaults {
   #rules: Rule[] = [];
-  readonly #held = new Set<ServerResponse>();
+  readonly #held = new Map<ServerResponse, string>();
 
   inject(fault: WebApiFault): void {
     this.#rules.push({ ...fault, remaining: fault.times ?? Number.POSITIVE_INFINITY });
@@ -21,7 +21,7 @@ export class WebApiFaults {
   /** Removes every fault; calls held by a hang are cut off, as a connection Slack dropped. */
   clear(): void {
     this.#rules = [];
-    for (const response of this.#held) response.destroy();
+    for (const response of this.#held.keys()) response.destroy();
     this.#held.clear();
   }
 
@@ -33,9 +33,14 @@ export class WebApiFaults {
     return rule;
   }
 
-  /** Keeps a response open until clear(). */
-  hold(response: ServerResponse): void {
-    this.#held.add(response);
+  /** Keeps a response to a call of `method` open until clear(). */
+  hold(response: ServerResponse, method: string): void {
+    this.#held.set(response, method);
     response.on('close', () => this.#held.delete(response));
+  }
+
+  /** How many calls of `method` a hang holds right now: a test acts once the call has arrived. */
+  held(method: string): number {
+    return [...this.#held.values()].filter((held) => held === method).length;
   }
 }

@@ -112,9 +112,10 @@ export interface FakeSlack {
   /**
    * Web API faults: `inject({ kind: 'ratelimit', method: 'chat.update', retryAfterSeconds: 30 })`
    * answers that method with Slack's 429 (recorded as a failed call, error `ratelimited`);
-   * `{ kind: 'hang', method }` never answers it. `clear()` ends them all.
+   * `{ kind: 'hang', method }` never answers it, and `held(method)` counts the calls it holds now.
+   * `clear()` ends them all.
    */
-  readonly faults: { inject(fault: WebApiFault): void; clear(): void };
+  readonly faults: { inject(fault: WebApiFault): void; clear(): void; held(method: string): number };
   /** Resolves with the predicate's first truthy value; rejects naming `what` after `timeoutMs` (default 5000). */
   waitFor<T>(predicate: () => T | undefined | null | false, what: string, timeoutMs?: number): Promise<T>;
   stop(): Promise<void>;
@@ -224,7 +225,11 @@ export async function startFakeSlack(options: FakeSlackOptions): Promise<FakeSla
     },
     redeliverLast: (redelivery = {}) => bot.redeliverLast(redelivery.as ?? 'retry'),
     socketConnections: () => socket?.openConnections ?? 0,
-    faults: { inject: (fault) => faults.inject(fault), clear: () => faults.clear() },
+    faults: {
+      inject: (fault) => faults.inject(fault),
+      clear: () => faults.clear(),
+      held: (method) => faults.held(method),
+    },
     waitFor: (predicate, what, timeoutMs = 5000) => waitFor(workspace, predicate, what, timeoutMs),
     async stop() {
       faults.clear();
@@ -333,7 +338,7 @@ async function handle(
     }
     const fault = faults.take(method);
     if (fault?.kind === 'hang') {
-      faults.hold(response);
+      faults.hold(response, method);
       return;
     }
     if (fault?.kind === 'ratelimit') {

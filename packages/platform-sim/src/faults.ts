@@ -11,6 +11,8 @@ export type Fault = {
 } & (
   | { kind: 'latency'; ms: number }
   | { kind: 'hang' }
+  /** Does what was asked, then never answers (until `clear()`): a create whose answer is lost. */
+  | { kind: 'lostAnswer' }
   | { kind: 'status'; status: number; retryAfter?: number; body?: string }
   | { kind: 'reset' }
 );

@@ -83,7 +83,8 @@ async function handle(
     if (response.destroyed) return; // the client went away mid-request
     reply = errorReply(error);
   }
-  send(response, record, reply);
+  if (fault?.kind === 'lostAnswer') deps.faults.hang(response);
+  else send(response, record, reply);
 }
 
 /** A control request: outside the platform API, so it leaves no trace in `requests` and no fault touches it. */
@@ -183,6 +184,8 @@ async function applyFault(
     case 'hang':
       deps.faults.hang(response);
       return true;
+    case 'lostAnswer':
+      return false;
     case 'reset':
       request.socket.destroy();
       return true;

@@ -87,6 +87,24 @@ describe('connection faults', () => {
     expect((await listActive()).status).toBe(200);
   });
 
+  it('lostAnswer does what was asked, then never answers until the faults are cleared', async () => {
+    sim.faults.inject({ kind: 'lostAnswer', method: 'POST', path: '/attacks/new' });
+    const pending = track(
+      api.call('POST', '/attacks/new', {
+        auth: owner,
+        teamId: platform,
+        json: { command: { type: 'cpu', args: ['-l', '60'] }, target: { type: 'Random' } },
+      }),
+    );
+    await waitUntilReceived('/attacks/new');
+    await vi.waitFor(() => expect(sim.state.attacks.size).toBe(1), { timeout: 5_000, interval: 5 });
+    expect(pending.settled).toBe(false);
+
+    sim.faults.clear();
+    await expect(pending.promise).rejects.toThrow();
+    expect(sim.state.attacks.size).toBe(1);
+  });
+
   it('latency holds the answer, which then arrives as normal', async () => {
     sim.faults.inject({ kind: 'latency', ms: 600_000, path: '/attacks/active' });
     const pending = track(listActive());

@@ -95,8 +95,12 @@ async function start(
   request: AttackRequest,
   channel: string,
   acknowledgedGuards?: string[],
+  previewId?: string,
 ): Promise<Reply> {
-  const started = await startAttack(deps, actor, login, team, request, channel, { acknowledgedGuards });
+  const started = await startAttack(deps, actor, login, team, request, channel, {
+    acknowledgedGuards,
+    source: previewId ? { kind: 'preview', id: previewId } : { kind: 'command' },
+  });
   const permalink = started.card ? await deps.slack.permalink(started.card.channel, started.card.ts) : undefined;
   return startedMessage(request, team, started, deps, permalink);
 }
@@ -259,7 +263,7 @@ export async function startFromPreview(action: Action, deps: Deps): Promise<Repl
     const rule = approvalNeeded(deps, pending, team);
     reply = rule
       ? await requestApproval(deps, pending, team, rule)
-      : await start(deps, action.actor, login, team, pending.request, channel, pending.unknownGuards);
+      : await start(deps, action.actor, login, team, pending.request, channel, pending.unknownGuards, id);
   } finally {
     await dropPending(deps, id).catch((error: unknown) =>
       deps.logger.warn({ err: error }, 'could not drop a used preview'),

@@ -1,0 +1,262 @@
+import { randomUUID } from 'node:crypto';
+import { platformTimeoutMs, type ScopedPlatform } from '../client/index.ts';
+import type { Deps } from '../deps.ts';
+import { closeApprovalAfterRestart } from '../guardrails/approvals.ts';
+import type { Actor } from '../store/sessions.ts';
+import {
+  notStartedAfterRestartMessage,
+  startedAfterRestartMessage,
+  unconfirmedAfterRestartMessage,
+} from '../views/startRecovery.ts';
+import { platformFor } from './access.ts';
+import { type CardGuard, shownIn } from './cards.ts';
+import type { AttackRequest } from './request.ts';
+import { cardStarted } from './start.ts';
+
+/** What led to a start: the preview whose Start was clicked, a `--yes` command, or an approval. */
+export type StartSource =
+  | { kind: 'preview'; id: string }
+  | { kind: 'command' }
+  | { kind: 'approval'; id: string; approver: { userId: string; userName: string } };
+
+/**
+ * A start from Slack, written before the platform is asked and kept until its card is saved:
+ * who, what, where and from which preview or approval, then when the create was sent and what it
+ * answered. A bot that dies in between leaves it behind, and a restarted one finishes it.
+ */
+export interface StartIntent {
+  id: string;
+  source: StartSource;
+  actor: Actor;
+  /** The starter's platform login, which the platform records as the attack's `create_user`. */
+  platformUser: string | undefined;
+  teamId: string;
+  teamName: string;
+  request: AttackRequest;
+  channel: string;
+  writtenAt: string;
+  /** Set just before the create is sent: from then on the platform may hold the attack. */
+  createSentAt?: string | undefined;
+  /** The guards as the checks before the create read them, for the card. */
+  guards?: CardGuard[] | undefined;
+  /** The create's answer. */
+  guid?: string | undefined;
+}
+
+const intentKey = (id: string) => `start-intent:${id}`;
+const leaseKey = (id: string) => `start-lease:${id}`;
+/** An intent nobody could finish in a day is dropped: the person has long since moved on. */
+const intentTtlMs = 24 * 3600_000;
+/**
+ * Whoever works on a start holds its lease, renewed while it works: a running start is never
+ * taken over, and one whose bot died is free to finish once the lease lapses.
+ */
+export const startLeaseMs = 8_000;
+const renewEveryMs = startLeaseMs / 4;
+/** Clocks of the bot and the platform may disagree by this much when matching `created_at`. */
+const clockSkewMs = 60_000;
+
+/** Holds the lease on a start until the returned function is called. */
+function holdLease(deps: Deps, id: string, owner: string): () => Promise<void> {
+  const renewing = setInterval(() => {
+    void deps.store.claim(leaseKey(id), startLeaseMs, owner).catch(() => undefined);
+  }, renewEveryMs);
+  renewing.unref();
+  return async () => {
+    clearInterval(renewing);
+    await deps.store.release(leaseKey(id), owner);
+  };
+}
+
+/** A start under way in this process: it records each step, and ends the intent when done. */
+export interface OpenIntent {
+  /** The intent as this process last wrote it. */
+  current(): StartIntent;
+  /** Just before the platform call. */
+  sending(guards: CardGuard[]): Promise<void>;
+  /** The platform's answer; the attack exists from here on, whatever happens to this process. */
+  created(guid: string): Promise<void>;
+  /** The start is over (its card saved, or it failed and its starter was told): nothing is left to finish. */
+  end(): Promise<void>;
+}
+
+export async function openIntent(
+  deps: Deps,
+  start: Omit<StartIntent, 'id' | 'writtenAt' | 'createSentAt' | 'guards' | 'guid'>,
+): Promise<OpenIntent> {
+  let intent: StartIntent = { ...start, id: randomUUID(), writtenAt: new Date(deps.clock.now()).toISOString() };
+  const owner = randomUUID();
+  await deps.store.claim(leaseKey(intent.id), startLeaseMs, owner);
+  const letGo = holdLease(deps, intent.id, owner);
+  try {
+    await deps.store.set(intentKey(intent.id), intent, intentTtlMs);
+    await deps.cards.beginStart(intent.teamId, intent.id);
+  } catch (error) {
+    await letGo().catch(() => undefined);
+    throw error;
+  }
+  const save = async (changes: Partial<StartIntent>) => {
+    intent = { ...intent, ...changes };
+    await deps.store.set(intentKey(intent.id), intent, intentTtlMs);
+  };
+  return {
+    current: () => intent,
+    sending: (guards) => save({ createSentAt: new Date(deps.clock.now()).toISOString(), guards }),
+    created: (guid) => save({ guid }),
+    async end() {
+      try {
+        await drop(deps, intent);
+      } finally {
+        await letGo();
+      }
+    },
+  };
+}
+
+async function drop(deps: Deps, intent: StartIntent): Promise<void> {
+  await deps.cards.endStart(intent.teamId, intent.id);
+  await deps.store.delete(intentKey(intent.id));
+}
+
+/**
+ * Finishes every start a stopped bot left half done, never creating an attack again: one whose
+ * create was answered gets its card (unless it has one) and its starter a direct message with
+ * its id; one whose create was sent but not answered is looked for on the platform (see
+ * findCreated); one that never reached the platform is dropped, and its starter told. Markers go
+ * with it. Runs at start-up and with every poll pass; never throws.
+ */
+export async function recoverStarts(deps: Deps): Promise<number> {
+  let finished = 0;
+  try {
+    const intents: StartIntent[] = [];
+    for await (const [, intent] of deps.store.entries<StartIntent>('start-intent:')) intents.push(intent);
+    for (const listed of intents) {
+      const owner = randomUUID();
+      // Held: a start still running in a live process, or being finished by another replica.
+      if (!(await deps.store.claim(leaseKey(listed.id), startLeaseMs, owner))) continue;
+      const letGo = holdLease(deps, listed.id, owner);
+      try {
+        const intent = await deps.store.get<StartIntent>(intentKey(listed.id));
+        if (intent && (await finish(deps, intent, intents))) finished++;
+      } catch (error) {
+        deps.logger.warn({ err: error, start: listed.id }, 'could not finish a start a stopped bot left; trying again');
+      } finally {
+        await letGo().catch(() => undefined);
+      }
+    }
+  } catch (error) {
+    deps.logger.warn({ err: error }, 'could not look for starts a stopped bot left');
+  }
+  return finished;
+}
+
+/** True when the intent is done with; false when it must wait for a later pass. */
+async function finish(deps: Deps, intent: StartIntent, all: StartIntent[]): Promise<boolean> {
+  const what = { type: intent.request.type, teamName: intent.teamName, channel: intent.channel };
+  const login = await deps.sessions.get(intent.actor);
+  const team = login?.session.teams.find((t) => t.identifier === intent.teamId);
+  const api = login && team ? platformFor(deps, login, team) : undefined;
+  let guid = intent.guid;
+  if (guid === undefined) {
+    const found =
+      intent.createSentAt === undefined
+        ? ({ kind: 'unsent' } as const)
+        : await findCreated(
+            deps,
+            intent,
+            all,
+            login && api ? { platformUser: login.session.identifier, api } : undefined,
+          );
+    if (found.kind === 'wait') return false;
+    if (found.kind !== 'found') {
+      await tell(
+        deps,
+        intent,
+        found.kind === 'unsent'
+          ? notStartedAfterRestartMessage(what)
+          : unconfirmedAfterRestartMessage(what, found.candidates, deps.config.slack.command),
+      );
+      if (intent.source.kind === 'approval')
+        await closeApprovalAfterRestart(deps, intent.source.id, intent.source.approver, undefined);
+      await drop(deps, intent);
+      deps.logger.info(
+        { start: intent.id, team: intent.teamId, outcome: found.kind },
+        'dropped a start a stopped bot left; nothing was started again',
+      );
+      return true;
+    }
+    guid = found.guid;
+    await deps.store.set(intentKey(intent.id), { ...intent, guid }, intentTtlMs);
+  }
+  const existing = await deps.cards.get(guid);
+  const carded =
+    existing && shownIn(existing, intent.channel)
+      ? true
+      : Boolean((await cardStarted(deps, { ...intent, guid }, api)).card);
+  await tell(deps, intent, startedAfterRestartMessage(what, guid, carded, deps.config.slack.command));
+  if (intent.source.kind === 'approval')
+    await closeApprovalAfterRestart(deps, intent.source.id, intent.source.approver, { guid, carded });
+  await drop(deps, intent);
+  deps.logger.info({ start: intent.id, team: intent.teamId, attack: guid }, 'finished a start a stopped bot left');
+  return true;
+}
+
+/** Late news goes by direct message: the reply the starter was waiting for is gone with the old process. */
+async function tell(deps: Deps, intent: StartIntent, message: { text: string }): Promise<void> {
+  await deps.slack
+    .post(intent.actor.userId, message)
+    .catch((error: unknown) =>
+      deps.logger.warn({ err: error, start: intent.id }, 'could not tell the starter how a start ended'),
+    );
+}
+
+type Found = { kind: 'found'; guid: string } | { kind: 'wait' } | { kind: 'unconfirmed'; candidates: string[] };
+
+/**
+ * The attack a create whose answer was lost made, if the platform lists exactly one that fits:
+ * created by the starter's login, of the intent's type (and Kubernetes command), within the
+ * create's time, and not already known to another start or card. The platform takes no
+ * reference with a create, so this is the only trace. Until the client itself would have given
+ * up on the answer, "none" may still become one; after that, none or several is left to the
+ * starter, who is told, and nothing is created again.
+ */
+async function findCreated(
+  deps: Deps,
+  intent: StartIntent,
+  all: StartIntent[],
+  asStarter: { platformUser: string | undefined; api: ScopedPlatform } | undefined,
+): Promise<Found> {
+  // Without the starter's session in the team, the platform cannot be asked.
+  if (!asStarter) return { kind: 'unconfirmed', candidates: [] };
+  const { api } = asStarter;
+  const platformUser = (intent.platformUser ?? asStarter.platformUser)?.toLowerCase();
+  const sentAt = Date.parse(intent.createSentAt!);
+  const settled = deps.clock.now() >= sentAt + platformTimeoutMs;
+  const from = sentAt - clockSkewMs;
+  const until = sentAt + platformTimeoutMs + clockSkewMs;
+  const within = (at: string | undefined) => {
+    const time = at === undefined ? Number.NaN : Date.parse(at);
+    return time >= from && time <= until;
+  };
+  const type = intent.request.type.toLowerCase();
+  const candidates: string[] = [];
+  if (intent.request.target.kind === 'kubernetes') {
+    for (const attack of await api.kubernetes.list())
+      if (within(attack.created_at) && attack.impact_definition?.cli_args?.[0]?.toLowerCase() === type)
+        candidates.push(attack.guid);
+  } else {
+    const range = { startTime: new Date(from), endTime: new Date(Math.min(until, deps.clock.now() + clockSkewMs)) };
+    for await (const attack of api.attacks.iterateRange(range))
+      if (
+        within(attack.created_at) &&
+        attack.create_user?.toLowerCase() === platformUser &&
+        attack.infra_command?.type?.toLowerCase() === type
+      )
+        candidates.push(attack.guid);
+  }
+  const known = new Set(all.flatMap((other) => (other.id !== intent.id && other.guid ? [other.guid] : [])));
+  const fresh: string[] = [];
+  for (const guid of candidates) if (!known.has(guid) && !(await deps.cards.get(guid))) fresh.push(guid);
+  if (fresh.length === 1) return { kind: 'found', guid: fresh[0]! };
+  return settled ? { kind: 'unconfirmed', candidates: fresh } : { kind: 'wait' };
+}

@@ -1,0 +1,103 @@
+import { describe, expect, it } from 'vitest';
+import { recoverStarts, type StartIntent } from '../../src/attacks/startIntents.ts';
+import { Stack, stackForFile } from './harness.ts';
+
+/**
+ * What a restarted bot does with a start whose create was sent but never answered: the platform
+ * takes no reference, so the attack is looked for in what the platform lists. (Killing the bot
+ * itself is test/app/crash.test.ts; here the intent a killed bot leaves is written directly.)
+ */
+
+const read = Stack.read;
+const channel = 'C0GENERAL';
+let stack: Stack;
+stackForFile({}, (started) => (stack = started));
+
+let n = 0;
+const users = () => stack.sim.seed.users;
+const platformTeam = () => stack.sim.seed.teams.platform.id;
+
+/** A start a killed bot left after sending its create: `createSentAt` set, no `guid`. */
+async function lostCreate(userId: string, type = 'cpu'): Promise<StartIntent> {
+  const intent: StartIntent = {
+    id: `lost-${++n}`,
+    source: { kind: 'command' },
+    actor: { workspaceId: stack.fake.teamId, userId, userName: userId.toLowerCase(), channelId: channel },
+    platformUser: users().solo.email,
+    teamId: platformTeam(),
+    teamName: 'Platform',
+    request: { type, args: ['-l', '60'], target: { kind: 'all' }, team: undefined, yes: true, lengthSeconds: 60 },
+    channel,
+    writtenAt: new Date(stack.deps.clock.now()).toISOString(),
+    createSentAt: new Date(stack.deps.clock.now()).toISOString(),
+  };
+  await stack.deps.store.set(`start-intent:${intent.id}`, intent);
+  return intent;
+}
+
+const messagesTo = (userId: string) => stack.fake.channel(userId).messages().map(read);
+const cardOf = (guid: string) =>
+  stack.fake
+    .channel(channel)
+    .messages()
+    .find((m) => m.text().includes(guid));
+const intentsLeft = async () => {
+  let count = 0;
+  for await (const _ of stack.deps.store.entries('start-intent:')) count++;
+  return count;
+};
+
+describe('a start whose create was never answered, after a restart', () => {
+  it('adopts the one attack the starter’s login created then, of its type, and cards it', async () => {
+    const id = 'U0LOST1';
+    await stack.login(id, users().solo);
+    await lostCreate(id);
+    const direct = (options: { createUser?: string; type?: string }) =>
+      stack.sim.createAttackDirectly(platformTeam(), { createSource: 'Api', ...options });
+    direct({ createUser: users().owner.email });
+    direct({ createUser: users().solo.email, type: 'memory' });
+    const created = direct({ createUser: users().solo.email });
+
+    expect(await recoverStarts(stack.deps)).toBe(1);
+    await stack.deps.slack.flush();
+    expect(read(cardOf(created))).toContain(`Started by <@${id}>`);
+    expect(messagesTo(id).at(-1)).toContain(`started: ${created}`);
+    expect(await intentsLeft()).toBe(0);
+    expect(stack.sim.state.attacks.size).toBe(3);
+  });
+
+  it('leaves it to the starter, naming the candidates, when the platform lists several', async () => {
+    const id = 'U0LOST2';
+    await stack.login(id, users().solo);
+    await lostCreate(id);
+    const first = stack.sim.createAttackDirectly(platformTeam(), { createUser: users().solo.email });
+    const second = stack.sim.createAttackDirectly(platformTeam(), { createUser: users().solo.email });
+
+    stack.advanceClock(11_000);
+    await recoverStarts(stack.deps);
+    const told = messagesTo(id).at(-1);
+    expect(told).toContain('could not tell whether it started');
+    expect(told).toContain(first);
+    expect(told).toContain(second);
+    expect(cardOf(first)).toBeUndefined();
+    expect(cardOf(second)).toBeUndefined();
+    expect(await intentsLeft()).toBe(0);
+    expect(stack.sim.state.attacks.size).toBe(2);
+  });
+
+  it('looks again until the create could no longer be answered, then says it most likely did not start', async () => {
+    const id = 'U0LOST3';
+    await stack.login(id, users().solo);
+    await lostCreate(id);
+
+    expect(await recoverStarts(stack.deps)).toBe(0);
+    expect(messagesTo(id)).toEqual([]);
+    expect(await intentsLeft()).toBe(1);
+
+    stack.advanceClock(11_000);
+    expect(await recoverStarts(stack.deps)).toBe(1);
+    expect(messagesTo(id).at(-1)).toContain('The platform lists no such attack, so it most likely did not start');
+    expect(await intentsLeft()).toBe(0);
+    expect(stack.sim.requests.some((r) => r.method === 'POST' && r.path.startsWith('/attacks'))).toBe(false);
+  });
+});
