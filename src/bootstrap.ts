@@ -77,7 +77,7 @@ export function createDeps(config: Config, overrides: DepsOverrides = {}): Deps 
   const slack = new Messenger(
     { calls, cardUpdates: new WebClient(config.slack.botToken, { ...webOptions, rejectRateLimitedCalls: true }) },
     logger,
-    overrides.messenger,
+    { slackApiUrl: config.slack.apiUrl, ...overrides.messenger },
   );
   const platform = createPlatformClient({
     baseUrl: config.platform.apiUrl,

@@ -1,5 +1,5 @@
 import type { Deps } from '../deps.ts';
-import type { Reply } from '../slack/interaction.ts';
+import type { Reply } from './contract.ts';
 import type { Actor } from '../store/sessions.ts';
 
 /** A slash subcommand after parsing: positional words and flags, as yargs-parser gives them. */

@@ -4,7 +4,7 @@ import { UserInputError } from '../errors.ts';
 import { type Freeze, freezeScopeText, frozenLine } from '../guardrails/freezes.ts';
 import { haltEverything } from '../attacks/halt.ts';
 import { haltTeamAttacks, type SweptAttack, unreadText } from '../guardrails/sweep.ts';
-import { message } from '../slack/interaction.ts';
+import { message } from './contract.ts';
 import type { Login } from '../store/sessions.ts';
 import { escapeMrkdwn } from '../views/blocks.ts';
 import { errorInBrief } from '../views/errorReply.ts';

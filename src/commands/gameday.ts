@@ -16,7 +16,7 @@ import { isLive } from '../attacks/lifecycle.ts';
 import { recordState } from '../attacks/events.ts';
 import { otherAttackChannels } from '../attacks/channels.ts';
 import { haltAttack } from '../attacks/halt.ts';
-import { type Action, message, replacement, type Reply } from '../slack/interaction.ts';
+import { type Action, message, replacement, type Reply } from './contract.ts';
 import type { Subcommand } from './command.ts';
 import { UserInputError } from '../errors.ts';
 import type { Actor } from '../store/sessions.ts';

@@ -5,7 +5,7 @@ import type { Deps } from '../deps.ts';
 import { platformFor, requireLogin, requireTeam } from '../attacks/access.ts';
 import { checkGuards, type GuardCheck } from '../guardrails/guardCheck.ts';
 import { guardKey, guardLine, type GuardSpec } from '../guardrails/guards.ts';
-import type { OptionsHandler, Reply, Submission, SubmissionReply } from '../slack/interaction.ts';
+import type { OptionsHandler, Reply, Submission, SubmissionReply } from './contract.ts';
 import type { Actor } from '../store/sessions.ts';
 import { escapeMrkdwn, limits, truncate } from '../views/blocks.ts';
 import { gameDayRefValue, parseGameDayRef, type GameDayRecord } from '../views/gameday.ts';

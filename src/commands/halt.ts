@@ -2,7 +2,7 @@ import { haltAllAttacks, haltAttack, haltEverything, type HaltOutcome, type Mass
 import type { Deps } from '../deps.ts';
 import { parseAttackRef, stageWords } from '../views/attackCard.ts';
 import { haltAllPrompt, type HaltScope } from '../views/halt.ts';
-import { type Action, message, type Reply } from '../slack/interaction.ts';
+import { type Action, message, type Reply } from './contract.ts';
 import type { Subcommand } from './command.ts';
 import { explained, UserInputError } from '../errors.ts';
 import { requireGuid } from './arguments.ts';

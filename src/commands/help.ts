@@ -1,7 +1,7 @@
 import type { Subcommand } from './command.ts';
 import { context, escapeMrkdwn, section } from '../views/blocks.ts';
 import { UserInputError } from '../errors.ts';
-import type { Reply } from '../slack/interaction.ts';
+import type { Reply } from './contract.ts';
 
 /** `help` needs the full list, which includes itself; the registry passes it in. */
 export function helpCommand(all: () => Subcommand[]): Subcommand {

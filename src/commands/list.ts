@@ -13,7 +13,7 @@ import {
   type AttackListPage,
   type ListedAttack,
 } from '../views/attackList.ts';
-import { replacement, type Action, type Reply } from '../slack/interaction.ts';
+import { replacement, type Action, type Reply } from './contract.ts';
 import type { Subcommand } from './command.ts';
 import { explained, UserInputError } from '../errors.ts';
 import type { Actor } from '../store/sessions.ts';

@@ -6,7 +6,7 @@ import { describeError } from '../views/errorReply.ts';
 import { loggedInView, loginFields, resetPasswordModal, resetRequestedView } from '../views/login.ts';
 import { escapeMrkdwn } from '../views/blocks.ts';
 import { teamPickerModal } from '../views/team.ts';
-import type { Action, Reply, Submission, SubmissionReply } from '../slack/interaction.ts';
+import type { Action, Reply, Submission, SubmissionReply } from './contract.ts';
 import type { Subcommand } from './command.ts';
 import type { Actor } from '../store/sessions.ts';
 import { teamName } from '../attacks/access.ts';

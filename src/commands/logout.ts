@@ -1,7 +1,7 @@
 import { UnauthorizedError } from '../client/errors.ts';
 import { audit } from '../audit.ts';
 import type { Subcommand } from './command.ts';
-import { message } from '../slack/interaction.ts';
+import { message } from './contract.ts';
 
 export const logoutCommand: Subcommand = {
   name: 'logout',

@@ -25,7 +25,7 @@ import {
   TICKET_LABELS,
   TICKET_SUMMARY,
 } from '../views/ticket.ts';
-import type { Action, Reply, Submission, SubmissionReply } from '../slack/interaction.ts';
+import type { Action, Reply, Submission, SubmissionReply } from './contract.ts';
 import type { Subcommand } from './command.ts';
 import { explained, UserInputError } from '../errors.ts';
 import { requireGuid } from './arguments.ts';

@@ -5,7 +5,7 @@ import { type PendingAttack, startAttack } from '../attacks/start.ts';
 import type { Deps } from '../deps.ts';
 import { UserInputError } from '../errors.ts';
 import { type ApprovalRule, approvalRuleFor, ruleText } from './approvalRules.ts';
-import { type Action, message, type Reply } from '../slack/interaction.ts';
+import { type Action, message, type Reply } from '../commands/contract.ts';
 import type { Actor } from '../store/sessions.ts';
 import { approvalClosedMessage, approvalRequestMessage } from '../views/approval.ts';
 import { escapeMrkdwn } from '../views/blocks.ts';

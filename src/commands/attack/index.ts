@@ -11,8 +11,6 @@ import {
   startAttack,
   type StartedAttack,
 } from '../../attacks/start.ts';
-import { respondTo } from '../../slack/messenger.ts';
-import { isSlackResponseUrl } from '../../slack/replies.ts';
 import { escapeMrkdwn } from '../../views/blocks.ts';
 import { describeTarget, type AttackRequest } from '../../attacks/request.ts';
 import { attackBuilderModal, ATTACK_CHANNEL, ATTACK_TEAM, ATTACK_TYPE_SELECT } from '../../views/attackBuilder.ts';
@@ -21,14 +19,7 @@ import { builderToRequest } from './builder.ts';
 import { parseAttackCommand, requestedTeam, type AttackParseOptions } from './parse.ts';
 import { unclosedQuoteError } from './tokenize.ts';
 import { attackUsage } from './usage.ts';
-import {
-  type Action,
-  message,
-  replacement,
-  type Reply,
-  type Submission,
-  type SubmissionReply,
-} from '../../slack/interaction.ts';
+import { type Action, message, replacement, type Reply, type Submission, type SubmissionReply } from '../contract.ts';
 import type { Subcommand } from '../command.ts';
 import { UserInputError } from '../../errors.ts';
 import type { Actor, Login } from '../../store/sessions.ts';
@@ -324,21 +315,12 @@ export async function submitBuilder(submission: Submission, deps: Deps): Promise
   const channel = await checkChannel(deps, chosen);
   const shown = await preview(deps, submission.actor, login, team, result, channel);
   // The command's response_url lasts 30 minutes; a builder left open longer answers another way.
-  const replyUrl =
-    origin.responseUrl && isSlackResponseUrl(origin.responseUrl, deps.config.slack.apiUrl)
-      ? origin.responseUrl
-      : undefined;
-  if (origin.responseUrl && !replyUrl)
+  const answered = origin.responseUrl ? await deps.slack.respond(origin.responseUrl, shown) : 'none';
+  if (answered === 'not Slack')
     deps.logger.warn(
       { channel },
       "the builder carried a reply address that is not Slack's; answering in the channel instead",
     );
-  const answered = replyUrl
-    ? await respondTo(replyUrl, shown).then(
-        () => true,
-        () => false,
-      )
-    : false;
-  if (!answered) await deps.slack.postEphemeral(channel, submission.actor.userId, shown);
+  if (answered !== 'sent') await deps.slack.postEphemeral(channel, submission.actor.userId, shown);
   return { kind: 'clear' };
 }
