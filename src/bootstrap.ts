@@ -16,6 +16,7 @@ import { Messenger, type MessengerOptions } from './slack/messenger.ts';
 import { SlackRecorder } from './slack/record.ts';
 import { People } from './slack/people.ts';
 import { SlackFiles } from './slack/files.ts';
+import { SlackGameDayBoard } from './slack/gameDayBoard.ts';
 import { webApiFetch } from './slack/webFetch.ts';
 import { SessionCipher } from './store/cipher.ts';
 import { createKeyValueStore } from './store/keyValue.ts';
@@ -92,7 +93,7 @@ export function createDeps(config: Config, overrides: DepsOverrides = {}): Deps 
   const cards = new CardStore(store);
   const watches = new Watches(store);
   const guards = new GuardStore(store);
-  const gameDays = new GameDays({ store, messenger: slack, logger, now, cards, guards });
+  const gameDays = new GameDays({ store, board: new SlackGameDayBoard(slack), logger, now, cards, guards });
   const metrics = createMetrics();
   const events = new SlackRecorder({
     cards,

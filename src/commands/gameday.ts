@@ -1,15 +1,7 @@
 import type { Deps } from '../deps.ts';
 import { escapeMrkdwn } from '../views/blocks.ts';
-import {
-  cardOutcome,
-  gameDayEndWarning,
-  gameDayStatusMessage,
-  noGameDayText,
-  parseGameDayRef,
-  type GameDayOutcomes,
-  type GameDayRecord,
-  type UnfinishedAttack,
-} from '../views/gameday.ts';
+import { gameDayEndWarning, gameDayStatusMessage, noGameDayText, type UnfinishedAttack } from '../views/gameday.ts';
+import { cardOutcome, parseGameDayRef, type GameDayOutcomes, type GameDayRecord } from '../gamedays/gameDayRecord.ts';
 import { errorInBrief } from '../views/errorReply.ts';
 import type { CardRecord } from '../attacks/cards.ts';
 import { isLive } from '../attacks/lifecycle.ts';

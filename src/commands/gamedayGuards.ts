@@ -8,7 +8,7 @@ import { guardKey, guardLine, type GuardSpec } from '../guardrails/guards.ts';
 import type { OptionsHandler, Reply, Submission, SubmissionReply } from './contract.ts';
 import type { Actor } from '../store/sessions.ts';
 import { escapeMrkdwn, limits, truncate } from '../views/blocks.ts';
-import { gameDayRefValue, parseGameDayRef, type GameDayRecord } from '../views/gameday.ts';
+import { gameDayRefValue, parseGameDayRef, type GameDayRecord } from '../gamedays/gameDayRecord.ts';
 import {
   GUARD_A_DOMAIN,
   GUARD_A_INTEGRATION,

@@ -2,14 +2,13 @@ import { randomUUID } from 'node:crypto';
 import { BadRequestError, NoIntegrationError, ServerError, TimeoutError, UnreachableError } from '../client/errors.ts';
 import type { IssueMeta, ScopedPlatform, TeamEntry, TrackerEntityType } from '../client/index.ts';
 import type { Actor, Login } from '../store/sessions.ts';
-import type { GameDayRecord } from '../views/gameday.ts';
+import { cardOutcome, parseGameDayRef, type GameDayRecord } from '../gamedays/gameDayRecord.ts';
 import { locateAttack, teamForAction } from '../attacks/locate.ts';
 import type { CardRecord } from '../attacks/cards.ts';
 import type { Deps } from '../deps.ts';
 import { ticketFieldsFromInputs, ticketProjectFromInputs } from '../tickets/fields.ts';
 import { parseAttackRef } from '../views/attackCard.ts';
 import { describeError } from '../views/errorReply.ts';
-import { cardOutcome, parseGameDayRef } from '../views/gameday.ts';
 import { externalLink } from '../views/blocks.ts';
 import { loadingModal, noticeModal } from '../views/notice.ts';
 import {

@@ -3,7 +3,7 @@ import type { Deps } from '../deps.ts';
 import type { Actor, Login } from '../store/sessions.ts';
 import { platformFor, requireLogin, teamName } from '../attacks/access.ts';
 import { NotLoggedInError } from '../errors.ts';
-import { cardOutcome, type GameDayAttack, type GameDayRecord } from '../views/gameday.ts';
+import { cardOutcome, type GameDayAttack, type GameDayRecord } from './gameDayRecord.ts';
 import { errorInBrief } from '../views/errorReply.ts';
 import {
   gameDayReportMarkdown,

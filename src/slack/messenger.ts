@@ -1,6 +1,7 @@
 import { ErrorCode, type WebClient } from '@slack/web-api';
 import type { HomeView } from '@slack/types';
 import type { Message } from '../views/message.ts';
+import type { MessageRef } from '../attacks/cards.ts';
 import type { Logger } from '../logger.ts';
 import { isSlackResponseUrl, respondTo } from './replies.ts';
 
@@ -39,12 +40,6 @@ interface QueuedUpdate {
   message: Message;
 }
 
-/** A message in a channel, by its timestamp. */
-export interface MessageRef {
-  channel: string;
-  ts: string;
-}
-
 /**
  * The bot's own Slack calls outside an interaction's reply: channel messages, thread replies,
  * card updates and App Home. Card updates are queued and coalesced (the newest content of a
@@ -80,11 +75,7 @@ export class Messenger {
     this.#slackApiUrl = options.slackApiUrl ?? 'https://slack.com/api/';
     this.#tokens = this.#burst;
   }
-  async post(
-    channel: string,
-    message: Message,
-    options: { threadTs?: string | undefined } = {},
-  ): Promise<{ channel: string; ts: string }> {
+  async post(channel: string, message: Message, options: { threadTs?: string | undefined } = {}): Promise<MessageRef> {
     const result = await this.#client.chat.postMessage({
       channel,
       text: message.text,

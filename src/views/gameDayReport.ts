@@ -1,7 +1,8 @@
 import type { Execution, TrackerIssue } from '../client/index.ts';
 import { escapeMrkdwn } from './blocks.ts';
 import { stageWords } from './attackCard.ts';
-import { durationText, type GameDayAttack, type GameDayRecord } from './gameday.ts';
+import { durationText } from './gameday.ts';
+import type { GameDayAttack, GameDayRecord } from '../gamedays/gameDayRecord.ts';
 import { plural } from './plural.ts';
 
 /** One attack of a game day as the report tells it: what the platform says, and what happened in the channel. */

@@ -6,7 +6,8 @@ import type { Message } from './message.ts';
 import { stageLabel } from './attackCard.ts';
 import type { Watch } from '../attacks/watches.ts';
 import { watchLine } from './watch.ts';
-import { type GameDayGuard, guardReadingText } from './gameday.ts';
+import { guardReadingText } from './gameday.ts';
+import type { GameDayGuard } from '../gamedays/gameDayRecord.ts';
 
 export const statusAttacksShown = 20;
 

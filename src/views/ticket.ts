@@ -2,7 +2,8 @@ import type { InputBlock, KnownBlock, ModalView, PlainTextOption } from '@slack/
 import type { CardRecord } from '../attacks/cards.ts';
 import type { Attack, IssueField, IssueMeta, TrackerIssue } from '../client/schemas.ts';
 import type { Message } from './message.ts';
-import { durationText, type GameDayOutcomes, type GameDayRecord } from './gameday.ts';
+import { durationText } from './gameday.ts';
+import type { GameDayOutcomes, GameDayRecord } from '../gamedays/gameDayRecord.ts';
 import {
   context,
   escapeMrkdwn,
