@@ -16,7 +16,9 @@ import { Messenger, type MessengerOptions } from './slack/messenger.ts';
 import { SlackRecorder } from './slack/record.ts';
 import { People } from './slack/people.ts';
 import { SlackFiles } from './slack/files.ts';
+import { SlackApprovalBoard } from './slack/approvalBoard.ts';
 import { SlackGameDayBoard } from './slack/gameDayBoard.ts';
+import { SlackWatchBoard } from './slack/watchBoard.ts';
 import { webApiFetch } from './slack/webFetch.ts';
 import { SessionCipher } from './store/cipher.ts';
 import { createKeyValueStore } from './store/keyValue.ts';
@@ -119,18 +121,17 @@ export function createDeps(config: Config, overrides: DepsOverrides = {}): Deps 
     cards,
     events,
     metrics,
+    approvals: new SlackApprovalBoard(slack, { command: config.slack.command }),
     poller: new Poller({
       cards,
-      messenger: slack,
+      board: new SlackWatchBoard(slack, { appUrl: config.platform.appUrl, command: config.slack.command }),
       store,
       sessions,
       platform,
       logger,
       intervalMs: config.pollSeconds * 1000,
-      appUrl: config.platform.appUrl,
       watches,
       now,
-      command: config.slack.command,
       events,
     }),
     catalogues: new CatalogueCache(logger, now),

@@ -14,6 +14,7 @@ import type { Freezes } from './guardrails/freezes.ts';
 import type { GuardStore } from './guardrails/guards.ts';
 import type { Watches } from './attacks/watches.ts';
 import type { Recorder } from './attacks/events.ts';
+import type { ApprovalBoard } from './guardrails/approvals.ts';
 import type { Metrics } from './metrics.ts';
 
 /** Everything a handler may use, built once in main.ts; tests pass real local parts through it. */
@@ -34,6 +35,8 @@ export interface Deps {
   /** Where what happened to an attack is said; it shows it on the card, in threads and timelines, the audit log and the metrics. */
   events: Recorder;
   metrics: Metrics;
+  /** Where requests for a second person are posted, and closed once answered. */
+  approvals: ApprovalBoard;
   poller: Poller;
   catalogues: CatalogueCache;
   gameDays: GameDays;

@@ -17,10 +17,10 @@ export type TripAttack = Pick<CardRecord, 'guid' | 'kind' | 'type' | 'teamId' | 
  * thread, the game day's timeline, the audit log, the metrics) is the recorder's business.
  */
 export type AttackEvent =
-  /** Created on the platform; `card` is the card to post in `channel`. */
+  /** Created on the platform; `card` is the card to post in `channel` (the recorder words its target). */
   | {
       kind: 'started';
-      card: CardRecord;
+      card: Omit<CardRecord, 'targetWords'>;
       by: Who;
       platformUser: string | undefined;
       request: AttackRequest;
@@ -32,7 +32,6 @@ export type AttackEvent =
       by: Who;
       request: AttackRequest;
       teamName: string;
-      targetWords: string;
       /** What the platform answered, or that it did not. */
       error: unknown;
     }

@@ -2,13 +2,7 @@ import { randomUUID } from 'node:crypto';
 import type { TeamEntry } from '../client/index.ts';
 import type { Deps } from '../deps.ts';
 import { explained } from '../errors.ts';
-import {
-  describeTarget,
-  kubernetesAttackPayload,
-  serviceAttackPayload,
-  targetPayload,
-  type AttackRequest,
-} from './request.ts';
+import { kubernetesAttackPayload, serviceAttackPayload, targetPayload, type AttackRequest } from './request.ts';
 import type { Actor, Login } from '../store/sessions.ts';
 import { platformFor, teamName } from './access.ts';
 import type { CardRecord } from './cards.ts';
@@ -133,7 +127,6 @@ async function createAndCard(
       by: actor,
       request,
       teamName: name,
-      targetWords: describeTarget(request.target, name),
       error,
     });
     throw error;
@@ -159,11 +152,11 @@ async function createAndCard(
     attack,
     (request.guards ?? []).map((spec) => ({ spec, owner })),
   );
-  const card: CardRecord = {
+  // Its target in words is the recorder's, from the request.
+  const card: Omit<CardRecord, 'targetWords'> = {
     ...attack,
     ts: '',
     args: request.args,
-    targetWords: describeTarget(request.target, name),
     startedByPlatform: login.session.identifier,
     stage: 'Pending',
     lifecycle: 'Active',

@@ -16,6 +16,7 @@ import {
   personHaltLine,
 } from '../views/haltNotices.ts';
 import { noteLine } from '../views/note.ts';
+import { describeTarget } from '../views/target.ts';
 import { ticketFiledText } from '../views/ticket.ts';
 import type { Messenger } from './messenger.ts';
 
@@ -100,7 +101,8 @@ export class SlackRecorder implements Recorder {
   }
 
   async #started(event: Extract<AttackEvent, { kind: 'started' }>): Promise<CardRecord> {
-    const { card, by, request } = event;
+    const { by, request } = event;
+    const card: CardRecord = { ...event.card, targetWords: describeTarget(request.target, event.card.teamName) };
     audit(this.#o.logger, 'attack_started', by, {
       platformUser: event.platformUser,
       team: card.teamId,
@@ -136,7 +138,7 @@ export class SlackRecorder implements Recorder {
           refused: {
             type: event.request.type,
             args: event.request.args,
-            targetWords: event.targetWords,
+            targetWords: describeTarget(event.request.target, event.teamName),
             startedBy: event.by.userId,
             teamName: event.teamName,
             reason: errorInBrief(event.error, { team: event.teamName }),

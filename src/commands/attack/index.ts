@@ -12,7 +12,8 @@ import {
   type StartedAttack,
 } from '../../attacks/start.ts';
 import { escapeMrkdwn } from '../../views/blocks.ts';
-import { describeTarget, type AttackRequest } from '../../attacks/request.ts';
+import type { AttackRequest } from '../../attacks/request.ts';
+import { describeTarget } from '../../views/target.ts';
 import { attackBuilderModal, ATTACK_CHANNEL, ATTACK_TEAM, ATTACK_TYPE_SELECT } from '../../views/attackBuilder.ts';
 import { attackPreviewMessage } from '../../views/attackPreview.ts';
 import { builderToRequest } from './builder.ts';
@@ -26,6 +27,7 @@ import type { Actor, Login } from '../../store/sessions.ts';
 import { platformFor, requireLogin, requireTeam, teamName } from '../../attacks/access.ts';
 import { matchTeam } from '../arguments.ts';
 import { approvalNeeded, requestApproval } from '../../guardrails/approvals.ts';
+import { approvalRequestedText } from '../../views/approval.ts';
 import { ruleText } from '../../guardrails/approvalRules.ts';
 import {
   checkGuards,
@@ -213,7 +215,8 @@ export const attackCommand: Subcommand = {
       const rule = approvalNeeded(deps, pending, team);
       if (rule) {
         await refuseIfFrozen(deps, team);
-        return requestApproval(deps, pending, team, rule);
+        const requested = await requestApproval(deps, pending, team, rule);
+        return message(approvalRequestedText(requested.why, requested.channel));
       }
       try {
         return await start(deps, request.actor, login, team, attack, channel);
@@ -246,7 +249,9 @@ export async function startFromPreview(action: Action, deps: Deps): Promise<Repl
     // A rule checked again at the click: a Start forged past the preview still needs a second person.
     const rule = approvalNeeded(deps, pending, team);
     reply = rule
-      ? await requestApproval(deps, pending, team, rule)
+      ? await requestApproval(deps, pending, team, rule).then((requested) =>
+          message(approvalRequestedText(requested.why, requested.channel)),
+        )
       : await start(deps, action.actor, login, team, pending.request, channel, pending.unknownGuards);
   } finally {
     await dropPending(deps, id).catch((error: unknown) =>
