@@ -17,6 +17,7 @@ import { SlackRecorder } from './slack/record.ts';
 import { People } from './slack/people.ts';
 import { SlackFiles } from './slack/files.ts';
 import { SlackApprovalBoard } from './slack/approvalBoard.ts';
+import { SlackFreezeNotices } from './slack/freezeNotices.ts';
 import { SlackGameDayBoard } from './slack/gameDayBoard.ts';
 import { SlackWatchBoard } from './slack/watchBoard.ts';
 import { webApiFetch } from './slack/webFetch.ts';
@@ -137,6 +138,7 @@ export function createDeps(config: Config, overrides: DepsOverrides = {}): Deps 
     catalogues: new CatalogueCache(logger, now),
     gameDays,
     freezes: new Freezes(store),
+    freezeNotices: new SlackFreezeNotices(slack, { command: config.slack.command }),
     guards,
     watches,
   };

@@ -15,6 +15,7 @@ import type { GuardStore } from './guardrails/guards.ts';
 import type { Watches } from './attacks/watches.ts';
 import type { Recorder } from './attacks/events.ts';
 import type { ApprovalBoard } from './guardrails/approvals.ts';
+import type { FreezeNotices } from './guardrails/sweep.ts';
 import type { Metrics } from './metrics.ts';
 
 /** Everything a handler may use, built once in main.ts; tests pass real local parts through it. */
@@ -41,6 +42,8 @@ export interface Deps {
   catalogues: CatalogueCache;
   gameDays: GameDays;
   freezes: Freezes;
+  /** Where a freeze says what keeps it from halting. */
+  freezeNotices: FreezeNotices;
   guards: GuardStore;
   /** Channels bound to teams (`watch`): `all()` lists them, e.g. for a game day's report. */
   watches: Watches;

@@ -7,8 +7,7 @@ import type { Actor, Login } from '../store/sessions.ts';
 import { platformFor, teamName } from './access.ts';
 import type { CardRecord } from './cards.ts';
 import { claimWatchCard } from './poller.ts';
-import { UserInputError } from '../errors.ts';
-import { frozenRefusal } from '../guardrails/freezes.ts';
+import { FrozenError } from '../guardrails/freezes.ts';
 import { cardGuards, coveringGuards, guardStart } from '../guardrails/guardCheck.ts';
 
 /** A previewed attack waiting for its Start button; the button carries only the id. */
@@ -49,7 +48,7 @@ export async function dropPending(deps: Deps, id: string): Promise<void> {
 /** A start in a frozen team is refused, with who froze it, since when and why. */
 export async function refuseIfFrozen(deps: Deps, team: TeamEntry): Promise<void> {
   const freeze = await deps.freezes.covering(team.identifier);
-  if (freeze) throw new UserInputError(frozenRefusal(freeze, deps.config.slack.command));
+  if (freeze) throw new FrozenError(freeze);
 }
 
 export interface StartedAttack {

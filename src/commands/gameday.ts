@@ -14,7 +14,7 @@ import { UserInputError } from '../errors.ts';
 import type { Actor } from '../store/sessions.ts';
 import { platformFor, requireLogin } from '../attacks/access.ts';
 import { reportAtEnd, reportProblem, shareGameDayReport } from '../gamedays/report.ts';
-import { guardsFromFlag } from '../guardrails/guards.ts';
+import { guardsFromFlag } from './guardFlags.ts';
 import { addGameDayGuards, openGuardPicker } from './gamedayGuards.ts';
 import { refuseUnknownFlags } from './arguments.ts';
 

@@ -35,9 +35,9 @@ import {
   GuardsUnknownError,
   refuseIfUnhealthy,
   unknownGuards,
-  unknownGuardsText,
 } from '../../guardrails/guardCheck.ts';
-import { guardKey, guardLine } from '../../guardrails/guards.ts';
+import { guardLine, unknownGuardsText } from '../../views/guards.ts';
+import { guardKey } from '../../guardrails/guards.ts';
 
 /**
  * Where attacks may start: a channel allowed by ATTACK_CHANNELS, where the card (and its Halt

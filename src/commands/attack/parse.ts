@@ -14,7 +14,8 @@ import {
 import type { Config } from '../../config.ts';
 import { isPathId } from '../../client/ids.ts';
 import { UserInputError } from '../../errors.ts';
-import { guardKey, parseGuard, type GuardSpec } from '../../guardrails/guards.ts';
+import { guardKey, type GuardSpec } from '../../guardrails/guards.ts';
+import { parseGuard } from '../guardFlags.ts';
 import { closestWord } from '../suggest.ts';
 import { tokenize } from './tokenize.ts';
 import { attackUsage } from './usage.ts';

@@ -1,7 +1,7 @@
 import type { InfraAttackArg, InfraAttackMetadata } from '../../client/catalogue.ts';
 import { flagOf } from '../../attacks/attackTypes.ts';
 import { targetFlagsUsage } from '../../attacks/targetFlags.ts';
-import { guardUsage } from '../../guardrails/guards.ts';
+import { guardUsage } from '../guardFlags.ts';
 
 /** Usage lines, without the slash command (describeError puts it in front). */
 export const attackUsage = {
