@@ -19,6 +19,7 @@ import { SlackFiles } from './slack/files.ts';
 import { SlackApprovalBoard } from './slack/approvalBoard.ts';
 import { SlackFreezeNotices } from './slack/freezeNotices.ts';
 import { SlackGameDayBoard } from './slack/gameDayBoard.ts';
+import { SlackGameDayReports } from './slack/gameDayReports.ts';
 import { SlackWatchBoard } from './slack/watchBoard.ts';
 import { webApiFetch } from './slack/webFetch.ts';
 import { SessionCipher } from './store/cipher.ts';
@@ -109,6 +110,8 @@ export function createDeps(config: Config, overrides: DepsOverrides = {}): Deps 
     appUrl: config.platform.appUrl,
     command: config.slack.command,
   });
+  const people = new People(namesClient(config, logger), logger, { now });
+  const files = new SlackFiles(calls);
   const deps: Deps = {
     config,
     logger,
@@ -117,8 +120,8 @@ export function createDeps(config: Config, overrides: DepsOverrides = {}): Deps 
     sessions,
     clock: { now },
     slack,
-    people: new People(namesClient(config, logger), logger, { now }),
-    files: new SlackFiles(calls),
+    people,
+    files,
     cards,
     events,
     metrics,
@@ -137,6 +140,7 @@ export function createDeps(config: Config, overrides: DepsOverrides = {}): Deps 
     }),
     catalogues: new CatalogueCache(logger, now),
     gameDays,
+    reports: new SlackGameDayReports({ files, people, messenger: slack }, { command: config.slack.command }),
     freezes: new Freezes(store),
     freezeNotices: new SlackFreezeNotices(slack, { command: config.slack.command }),
     guards,

@@ -10,6 +10,7 @@ import type { People } from './slack/people.ts';
 import type { SlackFiles } from './slack/files.ts';
 import type { CatalogueCache } from './attacks/catalogue.ts';
 import type { GameDays } from './gamedays/gameDays.ts';
+import type { ReportSharing } from './gamedays/report.ts';
 import type { Freezes } from './guardrails/freezes.ts';
 import type { GuardStore } from './guardrails/guards.ts';
 import type { Watches } from './attacks/watches.ts';
@@ -41,6 +42,8 @@ export interface Deps {
   poller: Poller;
   catalogues: CatalogueCache;
   gameDays: GameDays;
+  /** Where a game day's report is shared, or its failure said. */
+  reports: ReportSharing;
   freezes: Freezes;
   /** Where a freeze says what keeps it from halting. */
   freezeNotices: FreezeNotices;
