@@ -20,6 +20,7 @@ import { SlackApprovalBoard } from './slack/approvalBoard.ts';
 import { SlackFreezeNotices } from './slack/freezeNotices.ts';
 import { SlackGameDayBoard } from './slack/gameDayBoard.ts';
 import { SlackGameDayReports } from './slack/gameDayReports.ts';
+import { SlackSessionWarnings } from './slack/sessionWarnings.ts';
 import { SlackWatchBoard } from './slack/watchBoard.ts';
 import { webApiFetch } from './slack/webFetch.ts';
 import { SessionCipher } from './store/cipher.ts';
@@ -118,6 +119,7 @@ export function createDeps(config: Config, overrides: DepsOverrides = {}): Deps 
     store,
     platform,
     sessions,
+    sessionWarnings: new SlackSessionWarnings(slack),
     clock: { now },
     slack,
     people,

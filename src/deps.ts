@@ -18,12 +18,15 @@ import type { Recorder } from './attacks/events.ts';
 import type { ApprovalBoard } from './guardrails/approvals.ts';
 import type { FreezeNotices } from './guardrails/sweep.ts';
 import type { Metrics } from './metrics.ts';
+import type { SessionWarnings } from './login/expiryWarnings.ts';
 
 /** Everything a handler may use, built once in main.ts; tests pass real local parts through it. */
 export interface Deps {
   config: Config;
   platform: PlatformClient;
   sessions: SessionStore;
+  /** Where a person is warned that their session ends while their attacks run. */
+  sessionWarnings: SessionWarnings;
   store: KeyValueStore;
   logger: Logger;
   clock: { now(): number };

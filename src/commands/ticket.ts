@@ -6,14 +6,13 @@ import { cardOutcome, parseGameDayRef, type GameDayRecord } from '../gamedays/ga
 import { locateAttack, teamForAction } from '../attacks/locate.ts';
 import type { CardRecord } from '../attacks/cards.ts';
 import type { Deps } from '../deps.ts';
-import { ticketFieldsFromInputs, ticketProjectFromInputs } from '../tickets/fields.ts';
+import { ticketFieldsFromInputs, ticketProjectFromInputs } from './ticketForm.ts';
 import { parseAttackRef } from '../views/attackCard.ts';
 import { describeError } from '../views/errorReply.ts';
 import { externalLink } from '../views/blocks.ts';
 import { loadingModal, noticeModal } from '../views/notice.ts';
 import {
   ticketFieldId,
-  ticketInputFields,
   ticketListMessage,
   ticketModal,
   ticketPrefill,
@@ -24,6 +23,7 @@ import {
   TICKET_LABELS,
   TICKET_SUMMARY,
 } from '../views/ticket.ts';
+import { ticketInputFields } from '../tickets/fields.ts';
 import type { Action, Reply, Submission, SubmissionReply } from './contract.ts';
 import type { Subcommand } from './command.ts';
 import { explained, UserInputError } from '../errors.ts';
