@@ -1,3 +1,4 @@
+import type { ApprovalRule } from '../guardrails/approvalRules.ts';
 import type { Person } from '../store/sessions.ts';
 import type { AttackRequest } from './request.ts';
 import { type AttackState, type CardRecord, withState } from './cards.ts';
@@ -130,6 +131,8 @@ export type AttackEvent =
       teamId: string;
       requestedBy?: string | undefined;
       attack?: string | undefined;
+      /** The rule that asked for a second person, for a request. */
+      rule?: ApprovalRule | undefined;
       details?: Record<string, unknown> | undefined;
     };
 

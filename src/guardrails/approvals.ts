@@ -4,7 +4,7 @@ import type { TeamEntry } from '../client/index.ts';
 import { type PendingAttack, startAttack } from '../attacks/start.ts';
 import type { Deps } from '../deps.ts';
 import { UserInputError } from '../errors.ts';
-import { type ApprovalRule, approvalRuleFor, ruleText } from './approvalRules.ts';
+import { type ApprovalRule, approvalRuleFor } from './approvalRules.ts';
 import type { Actor } from '../store/sessions.ts';
 import { requireLogin, teamName } from '../attacks/access.ts';
 
@@ -16,8 +16,8 @@ export interface ApprovalRequest {
   id: string;
   pending: Omit<PendingAttack, 'id'>;
   teamName: string;
-  /** The rule that asked for it, in words (`ruleText`). */
-  why: string;
+  /** The rule that asked for it. */
+  rule: ApprovalRule;
   expiresAt: string;
 }
 
@@ -49,6 +49,14 @@ export type ApprovalAnswer =
   | { kind: 'withdrawn' }
   | { kind: 'rejected' };
 
+/** An Approve or Reject button whose value names no request (forged, or from an older Faultline). */
+export class NotARequestError extends UserInputError {
+  override name = 'NotARequestError';
+  constructor() {
+    super('The button names no approval request.');
+  }
+}
+
 /** Where requests are shown; the words and the Slack calls are src/slack/approvalBoard.ts's. */
 export interface ApprovalBoard {
   /** Posts the request in its channel, with Approve and Reject. */
@@ -61,7 +69,7 @@ interface ApprovalRecord {
   id: string;
   pending: Omit<PendingAttack, 'id'>;
   teamName: string;
-  why: string;
+  rule: ApprovalRule;
   requestedAt: string;
   channel: string;
   ts: string;
@@ -100,14 +108,14 @@ export async function requestApproval(
   pending: Omit<PendingAttack, 'id'>,
   team: TeamEntry,
   rule: ApprovalRule,
-): Promise<{ channel: string; why: string }> {
+): Promise<{ channel: string; rule: ApprovalRule }> {
   const id = randomUUID();
   const now = deps.clock.now();
   const name = teamName(team);
   const view: ApprovalRequest = {
     id,
     pending,
-    why: ruleText(rule),
+    rule,
     teamName: name,
     expiresAt: new Date(now + approvalTtlMs).toISOString(),
   };
@@ -117,7 +125,7 @@ export async function requestApproval(
     id,
     pending,
     teamName: name,
-    why: view.why,
+    rule,
     requestedAt: new Date(now).toISOString(),
     channel: pending.channel,
     ts: '',
@@ -140,9 +148,10 @@ export async function requestApproval(
     decision: 'requested',
     by: pending.actor,
     teamId: team.identifier,
-    details: { type: pending.request.type, rule: view.why },
+    details: { type: pending.request.type },
+    rule,
   });
-  return { channel: posted.channel, why: view.why };
+  return { channel: posted.channel, rule };
 }
 
 /** Exactly one answer per request: Approve, Reject or expiry. */
@@ -161,7 +170,7 @@ async function close(deps: Deps, record: ApprovalRecord, closing: ApprovalClosin
 
 async function openRecord(deps: Deps, requestId: string | undefined): Promise<ApprovalRecord | undefined> {
   const id = requestId ?? '';
-  if (!/^[0-9a-f-]{36}$/.test(id)) throw new UserInputError('That button no longer points at a request.');
+  if (!/^[0-9a-f-]{36}$/.test(id)) throw new NotARequestError();
   const record = await deps.store.get<ApprovalRecord>(key(id));
   if (record && Date.parse(record.requestedAt) + approvalTtlMs <= deps.clock.now()) {
     if (await decide(deps, record.id)) await close(deps, record, { ...about(record), kind: 'expired' });

@@ -15,6 +15,7 @@ import {
   guardOwnerCouldNotHalt,
   personHaltLine,
 } from '../views/haltNotices.ts';
+import { ruleText } from '../views/approval.ts';
 import { noteLine } from '../views/note.ts';
 import { describeTarget } from '../views/target.ts';
 import { ticketFiledText } from '../views/ticket.ts';
@@ -273,6 +274,7 @@ export class SlackRecorder implements Recorder {
           ...(event.attack ? { attack: event.attack } : {}),
           ...(event.requestedBy ? { requestedBy: event.requestedBy } : {}),
           ...event.details,
+          ...(event.rule ? { rule: ruleText(event.rule) } : {}),
         });
         return undefined;
       }

@@ -1,4 +1,5 @@
 import type { AttackRequest } from '../attacks/request.ts';
+import type { ApprovalRule } from '../guardrails/approvalRules.ts';
 import type { ApprovalAnswer, ApprovalClosing, ApprovalRequest } from '../guardrails/approvals.ts';
 import type { Message } from './message.ts';
 import { actions, button, context, escapeMrkdwn, section, slackDate } from './blocks.ts';
@@ -7,6 +8,24 @@ import { describeTarget } from './target.ts';
 
 export const APPROVAL_APPROVE = 'approval_approve';
 export const APPROVAL_REJECT = 'approval_reject';
+
+/** A rule in words, as the request says why it was needed. */
+export function ruleText(rule: ApprovalRule): string {
+  switch (rule.kind) {
+    case 'always':
+      return 'every start needs a second person';
+    case 'all-targets':
+      return 'it hits every client of the team';
+    case 'length':
+      return `it runs longer than ${rule.seconds} seconds`;
+    case 'type':
+      return `${rule.type} attacks need a second person`;
+    case 'team':
+      return `starts in team ${rule.team} need a second person`;
+    case 'channel':
+      return `starts in <#${rule.channel}> need a second person`;
+  }
+}
 
 /** "cpu attack `-l 600` on all hosts tagged role=web in team Payments". */
 export function approvalWhat(request: AttackRequest, team: string): string {
@@ -19,7 +38,7 @@ export function approvalWhat(request: AttackRequest, team: string): string {
 /** The request posted in the channel, with Approve and Reject. */
 export function approvalRequestMessage(v: ApprovalRequest): Message {
   const what = approvalWhat(v.pending.request, v.teamName);
-  const text = `<@${v.pending.actor.userId}> asks to start a ${what}. It needs a second person because ${v.why}.`;
+  const text = `<@${v.pending.actor.userId}> asks to start a ${what}. It needs a second person because ${ruleText(v.rule)}.`;
   return {
     text,
     blocks: [
@@ -36,8 +55,8 @@ export function approvalRequestMessage(v: ApprovalRequest): Message {
 }
 
 /** Said to the person whose start needs a second person. */
-export function approvalRequestedText(why: string, channel: string): string {
-  return `:raised_hand: This start needs a second person because ${why}. The request is in <#${channel}>; the attack starts when someone approves it.`;
+export function approvalRequestedText(rule: ApprovalRule, channel: string): string {
+  return `:raised_hand: This start needs a second person because ${ruleText(rule)}. The request is in <#${channel}>; the attack starts when someone approves it.`;
 }
 
 /** Why an approved start did not start, as a clause. */

@@ -19,6 +19,8 @@ import { loginPromptBlocks } from './login.ts';
 import { escapeMrkdwn, section } from './blocks.ts';
 import { plural } from './plural.ts';
 import { FrozenError } from '../guardrails/freezes.ts';
+import { NotARequestError } from '../guardrails/approvals.ts';
+import { AttackNotFoundError } from '../attacks/locate.ts';
 import { GuardsUnknownError, UnhealthyGuardsError } from '../guardrails/guardCheck.ts';
 import { frozenRefusal } from './freeze.ts';
 import { guardRefusalText } from './guards.ts';
@@ -40,7 +42,18 @@ export interface ErrorContext {
 function refusalText(error: UserInputError, command: string): string {
   if (error instanceof FrozenError) return frozenRefusal(error.freeze, command);
   if (error instanceof UnhealthyGuardsError || error instanceof GuardsUnknownError) return guardRefusalText(error);
+  if (error instanceof AttackNotFoundError) return attackNotFoundText(error);
+  if (error instanceof NotARequestError) return 'That button no longer points at a request.';
   return error.message;
+}
+
+function attackNotFoundText({ guid, searched, teams }: AttackNotFoundError): string {
+  if (!teams) return 'Your platform login belongs to no team, so it can reach no attack.';
+  const where =
+    searched.length === 1
+      ? `team ${searched[0]}`
+      : `any of your ${searched.length} ${searched.length < teams ? 'first teams' : 'teams'}`;
+  return `The platform has no attack \`${guid}\` that you can read in ${where}. Check the id.`;
 }
 
 function text(words: string): Message {

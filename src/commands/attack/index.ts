@@ -27,8 +27,7 @@ import type { Actor, Login } from '../../store/sessions.ts';
 import { platformFor, requireLogin, requireTeam, teamName } from '../../attacks/access.ts';
 import { matchTeam } from '../arguments.ts';
 import { approvalNeeded, requestApproval } from '../../guardrails/approvals.ts';
-import { approvalRequestedText } from '../../views/approval.ts';
-import { ruleText } from '../../guardrails/approvalRules.ts';
+import { approvalRequestedText, ruleText } from '../../views/approval.ts';
 import {
   checkGuards,
   coveringGuards,
@@ -216,7 +215,7 @@ export const attackCommand: Subcommand = {
       if (rule) {
         await refuseIfFrozen(deps, team);
         const requested = await requestApproval(deps, pending, team, rule);
-        return message(approvalRequestedText(requested.why, requested.channel));
+        return message(approvalRequestedText(requested.rule, requested.channel));
       }
       try {
         return await start(deps, request.actor, login, team, attack, channel);
@@ -250,7 +249,7 @@ export async function startFromPreview(action: Action, deps: Deps): Promise<Repl
     const rule = approvalNeeded(deps, pending, team);
     reply = rule
       ? await requestApproval(deps, pending, team, rule).then((requested) =>
-          message(approvalRequestedText(requested.why, requested.channel)),
+          message(approvalRequestedText(requested.rule, requested.channel)),
         )
       : await start(deps, action.actor, login, team, pending.request, channel, pending.unknownGuards);
   } finally {
