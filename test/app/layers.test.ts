@@ -76,6 +76,26 @@ describe('module layers', () => {
     expect(importsInto(inDomain, (target) => aboveDomain.some((folder) => target.startsWith(folder)))).toEqual([]);
   });
 
+  it('keeps the views pure: they neither call Slack nor reach into the commands', () => {
+    expect(
+      importsInto(
+        (file) => file.startsWith('src/views/'),
+        (target) => target.startsWith('src/slack/') || target.startsWith(commands),
+      ),
+    ).toEqual([]);
+  });
+
+  it('keeps the domain from reaching Slack through deps (the messenger, files, people)', () => {
+    const slackDeps = /\b(?:deps|this\.#deps)\.(?:slack|files|people)\b|Pick<Deps,[^>]*'(?:slack|files|people)'/;
+    const users = (from: (file: string) => boolean) =>
+      modules(src)
+        .filter(from)
+        .filter((file) => slackDeps.test(readFileSync(join(root, file), 'utf8')));
+    // The commands do use them, so the pattern sees real uses.
+    expect(users((file) => file.startsWith(commands)).length).toBeGreaterThan(3);
+    expect(users((file) => domain.some((folder) => file.startsWith(folder)))).toEqual([]);
+  });
+
   it('lets the commands use Slack only through deps', () => {
     expect(
       importsInto(
