@@ -112,7 +112,6 @@ export function createDeps(config: Config, overrides: DepsOverrides = {}): Deps 
     command: config.slack.command,
   });
   const people = new People(namesClient(config, logger), logger, { now });
-  const files = new SlackFiles(calls);
   const deps: Deps = {
     config,
     logger,
@@ -123,7 +122,6 @@ export function createDeps(config: Config, overrides: DepsOverrides = {}): Deps 
     clock: { now },
     slack,
     people,
-    files,
     cards,
     events,
     metrics,
@@ -142,7 +140,10 @@ export function createDeps(config: Config, overrides: DepsOverrides = {}): Deps 
     }),
     catalogues: new CatalogueCache(logger, now),
     gameDays,
-    reports: new SlackGameDayReports({ files, people, messenger: slack }, { command: config.slack.command }),
+    reports: new SlackGameDayReports(
+      { files: new SlackFiles(calls), people, messenger: slack },
+      { command: config.slack.command },
+    ),
     freezes: new Freezes(store),
     freezeNotices: new SlackFreezeNotices(slack, { command: config.slack.command }),
     guards,

@@ -7,7 +7,6 @@ import type { CardStore } from './attacks/cards.ts';
 import type { Poller } from './attacks/poller.ts';
 import type { Messenger } from './slack/messenger.ts';
 import type { People } from './slack/people.ts';
-import type { SlackFiles } from './slack/files.ts';
 import type { CatalogueCache } from './attacks/catalogue.ts';
 import type { GameDays } from './gamedays/gameDays.ts';
 import type { ReportSharing } from './gamedays/report.ts';
@@ -34,8 +33,6 @@ export interface Deps {
   slack: Messenger;
   /** People's names for text that leaves Slack (tickets, halt reasons, notes on the platform). */
   people: People;
-  /** Files shared in channels (the game-day report). */
-  files: SlackFiles;
   cards: CardStore;
   /** Where what happened to an attack is said; it shows it on the card, in threads and timelines, the audit log and the metrics. */
   events: Recorder;

@@ -162,7 +162,8 @@ const decide = (deps: Deps, id: string) => deps.store.claim(`approval-decided:${
  * its message was saved is closed by the request itself.
  */
 async function close(deps: Deps, record: ApprovalRecord, closing: ApprovalClosing): Promise<void> {
-  await deps.store.set(closedKey(record.id), closing, keptMs);
+  // Kept without the error: it may hold what the platform answered, and need not survive JSON.
+  await deps.store.set(closedKey(record.id), 'error' in closing ? { ...closing, error: undefined } : closing, keptMs);
   const posted = await deps.store.get<MessageRef>(messageKey(record.id));
   if (posted) deps.approvals.close(posted, closing);
   await deps.store.delete(key(record.id));

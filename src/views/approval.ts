@@ -60,7 +60,8 @@ export function approvalRequestedText(rule: ApprovalRule, channel: string): stri
 }
 
 /** Why an approved start did not start, as a clause. */
-const notStartedWhy = (error: unknown, command: string) => describeError(error, { command }).text ?? 'the start failed';
+const notStartedWhy = (error: unknown, command: string) =>
+  (error !== undefined && describeError(error, { command }).text) || 'the start failed';
 
 function closedText(c: ApprovalClosing, command: string): string {
   const what = approvalWhat(c.request, c.teamName);
