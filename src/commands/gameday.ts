@@ -1,5 +1,5 @@
 import type { Deps } from '../deps.ts';
-import { escapeMrkdwn } from '../views/blocks.ts';
+import { channelLinks, escapeMrkdwn } from '../views/blocks.ts';
 import { gameDayEndWarning, gameDayStatusMessage, noGameDayText, type UnfinishedAttack } from '../views/gameday.ts';
 import { cardOutcome, parseGameDayRef, type GameDayOutcomes, type GameDayRecord } from '../gamedays/gameDayRecord.ts';
 import { errorInBrief } from '../views/errorReply.ts';
@@ -177,7 +177,7 @@ export const gamedayCommand: Subcommand = {
       const others = otherAttackChannels(deps.config.attackChannels, channel);
       if (others)
         throw new UserInputError(
-          `Attacks cannot be started in this channel, so a game day here would stay empty. Use ${others}.`,
+          `Attacks cannot be started in this channel, so a game day here would stay empty. Use ${channelLinks(others)}.`,
         );
       const { outcome, record } = await deps.gameDays.start(channel, title, request.actor.userId);
       if (outcome === 'starting')

@@ -11,7 +11,7 @@ import {
   startAttack,
   type StartedAttack,
 } from '../../attacks/start.ts';
-import { escapeMrkdwn } from '../../views/blocks.ts';
+import { channelLinks, escapeMrkdwn } from '../../views/blocks.ts';
 import type { AttackRequest } from '../../attacks/request.ts';
 import { describeTarget } from '../../views/target.ts';
 import { attackBuilderModal, ATTACK_CHANNEL, ATTACK_TEAM, ATTACK_TYPE_SELECT } from '../../views/attackBuilder.ts';
@@ -45,7 +45,7 @@ import { guardKey } from '../../guardrails/guards.ts';
 async function checkChannel(deps: Deps, channel: string | undefined): Promise<string> {
   if (!channel) throw new UserInputError('Start attacks from a channel, where their card can be posted.');
   const others = otherAttackChannels(deps.config.attackChannels, channel);
-  if (others) throw new UserInputError(`Attacks cannot be started in this channel. Use ${others}.`);
+  if (others) throw new UserInputError(`Attacks cannot be started in this channel. Use ${channelLinks(others)}.`);
   const problem = await deps.slack.cardProblem(channel);
   if (problem) throw new UserInputError(problem);
   return channel;
@@ -313,7 +313,10 @@ export async function submitBuilder(submission: Submission, deps: Deps): Promise
   if (!origin.channel) {
     const others = otherAttackChannels(deps.config.attackChannels, chosen);
     if (others)
-      return { kind: 'errors', errors: { [ATTACK_CHANNEL]: `Choose one of the attack channels: ${others}.` } };
+      return {
+        kind: 'errors',
+        errors: { [ATTACK_CHANNEL]: `Choose one of the attack channels: ${channelLinks(others)}.` },
+      };
     if (!chosen) return { kind: 'errors', errors: { [ATTACK_CHANNEL]: 'Choose the channel for the attack card.' } };
   }
   const channel = await checkChannel(deps, chosen);
