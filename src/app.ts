@@ -13,7 +13,7 @@ import { forwardedPeerHeader } from './slack/ackThreadProtocol.ts';
 import { respondTo } from './slack/replies.ts';
 import { slackClientOptions } from './bootstrap.ts';
 import { publishHome } from './commands/home.ts';
-import { loginRoutes } from './login/handler.ts';
+import { loginRoutes } from './commands/loginPage.ts';
 import { rememberUnsent } from './attacks/redraw.ts';
 import { Scheduler, type Job } from './jobs/scheduler.ts';
 

@@ -16,6 +16,13 @@ import { Messenger, type MessengerOptions } from './slack/messenger.ts';
 import { SlackRecorder } from './slack/record.ts';
 import { People } from './slack/people.ts';
 import { SlackFiles } from './slack/files.ts';
+import { SlackApprovalBoard } from './slack/approvalBoard.ts';
+import { SlackFreezeNotices } from './slack/freezeNotices.ts';
+import { SlackGameDayBoard } from './slack/gameDayBoard.ts';
+import { SlackGameDayReports } from './slack/gameDayReports.ts';
+import { SlackSessionWarnings } from './slack/sessionWarnings.ts';
+import { SlackStartNotices } from './slack/startNotices.ts';
+import { SlackWatchBoard } from './slack/watchBoard.ts';
 import { webApiFetch } from './slack/webFetch.ts';
 import { SessionCipher } from './store/cipher.ts';
 import { createKeyValueStore } from './store/keyValue.ts';
@@ -77,7 +84,7 @@ export function createDeps(config: Config, overrides: DepsOverrides = {}): Deps 
   const slack = new Messenger(
     { calls, cardUpdates: new WebClient(config.slack.botToken, { ...webOptions, rejectRateLimitedCalls: true }) },
     logger,
-    overrides.messenger,
+    { slackApiUrl: config.slack.apiUrl, ...overrides.messenger },
   );
   const platform = createPlatformClient({
     baseUrl: config.platform.apiUrl,
@@ -92,7 +99,7 @@ export function createDeps(config: Config, overrides: DepsOverrides = {}): Deps 
   const cards = new CardStore(store);
   const watches = new Watches(store);
   const guards = new GuardStore(store);
-  const gameDays = new GameDays({ store, messenger: slack, logger, now, cards, guards });
+  const gameDays = new GameDays({ store, board: new SlackGameDayBoard(slack), logger, now, cards, guards });
   const metrics = createMetrics();
   const events = new SlackRecorder({
     cards,
@@ -105,36 +112,42 @@ export function createDeps(config: Config, overrides: DepsOverrides = {}): Deps 
     appUrl: config.platform.appUrl,
     command: config.slack.command,
   });
+  const people = new People(namesClient(config, logger), logger, { now });
   const deps: Deps = {
     config,
     logger,
     store,
     platform,
     sessions,
+    sessionWarnings: new SlackSessionWarnings(slack),
+    startNotices: new SlackStartNotices(slack, config.slack.command),
     clock: { now },
     slack,
-    people: new People(namesClient(config, logger), logger, { now }),
-    files: new SlackFiles(calls),
+    people,
     cards,
     events,
     metrics,
+    approvals: new SlackApprovalBoard(slack, { command: config.slack.command }),
     poller: new Poller({
       cards,
-      messenger: slack,
+      board: new SlackWatchBoard(slack, { appUrl: config.platform.appUrl, command: config.slack.command }),
       store,
       sessions,
       platform,
       logger,
       intervalMs: config.pollSeconds * 1000,
-      appUrl: config.platform.appUrl,
       watches,
       now,
-      command: config.slack.command,
       events,
     }),
     catalogues: new CatalogueCache(logger, now),
     gameDays,
+    reports: new SlackGameDayReports(
+      { files: new SlackFiles(calls), people, messenger: slack },
+      { command: config.slack.command },
+    ),
     freezes: new Freezes(store),
+    freezeNotices: new SlackFreezeNotices(slack, { command: config.slack.command }),
     guards,
     watches,
   };

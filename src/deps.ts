@@ -7,20 +7,28 @@ import type { CardStore } from './attacks/cards.ts';
 import type { Poller } from './attacks/poller.ts';
 import type { Messenger } from './slack/messenger.ts';
 import type { People } from './slack/people.ts';
-import type { SlackFiles } from './slack/files.ts';
 import type { CatalogueCache } from './attacks/catalogue.ts';
 import type { GameDays } from './gamedays/gameDays.ts';
+import type { ReportSharing } from './gamedays/report.ts';
 import type { Freezes } from './guardrails/freezes.ts';
 import type { GuardStore } from './guardrails/guards.ts';
 import type { Watches } from './attacks/watches.ts';
 import type { Recorder } from './attacks/events.ts';
+import type { ApprovalBoard } from './guardrails/approvals.ts';
+import type { FreezeNotices } from './guardrails/sweep.ts';
 import type { Metrics } from './metrics.ts';
+import type { SessionWarnings } from './login/expiryWarnings.ts';
+import type { StartNotices } from './attacks/startIntents.ts';
 
 /** Everything a handler may use, built once in main.ts; tests pass real local parts through it. */
 export interface Deps {
   config: Config;
   platform: PlatformClient;
   sessions: SessionStore;
+  /** Where a person is warned that their session ends while their attacks run. */
+  sessionWarnings: SessionWarnings;
+  /** What a restarted bot tells the starter of a start it finished. */
+  startNotices: StartNotices;
   store: KeyValueStore;
   logger: Logger;
   clock: { now(): number };
@@ -28,16 +36,20 @@ export interface Deps {
   slack: Messenger;
   /** People's names for text that leaves Slack (tickets, halt reasons, notes on the platform). */
   people: People;
-  /** Files shared in channels (the game-day report). */
-  files: SlackFiles;
   cards: CardStore;
   /** Where what happened to an attack is said; it shows it on the card, in threads and timelines, the audit log and the metrics. */
   events: Recorder;
   metrics: Metrics;
+  /** Where requests for a second person are posted, and closed once answered. */
+  approvals: ApprovalBoard;
   poller: Poller;
   catalogues: CatalogueCache;
   gameDays: GameDays;
+  /** Where a game day's report is shared, or its failure said. */
+  reports: ReportSharing;
   freezes: Freezes;
+  /** Where a freeze says what keeps it from halting. */
+  freezeNotices: FreezeNotices;
   guards: GuardStore;
   /** Channels bound to teams (`watch`): `all()` lists them, e.g. for a game day's report. */
   watches: Watches;

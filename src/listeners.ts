@@ -8,7 +8,7 @@ import { showFromButton } from './commands/show.ts';
 import { submitTeamPicker, suggestTeams } from './commands/team.ts';
 import { submitGuardPicker, suggestAlerts, suggestMonitors } from './commands/gamedayGuards.ts';
 import { endGameDayAnyway, endGameDayFromCard, haltAndEndGameDay, keepGameDay } from './commands/gameday.ts';
-import { approveRequest, rejectRequest } from './guardrails/approvals.ts';
+import { approve, reject } from './commands/approval.ts';
 import { APPROVAL_APPROVE, APPROVAL_REJECT } from './views/approval.ts';
 import { newAttackFromHome, publishHome, switchTeamFromHome } from './commands/home.ts';
 import {
@@ -71,8 +71,8 @@ export const listeners: Listeners = {
     [GAMEDAY_FILE_TICKET]: fileTicketForGameDay,
     [HOME_SWITCH_TEAM]: switchTeamFromHome,
     [HOME_NEW_ATTACK]: newAttackFromHome,
-    [APPROVAL_APPROVE]: approveRequest,
-    [APPROVAL_REJECT]: rejectRequest,
+    [APPROVAL_APPROVE]: approve,
+    [APPROVAL_REJECT]: reject,
   },
   views: {
     [LOGIN_VIEW]: submitLogin,

@@ -23,13 +23,6 @@ export function groupedTypes(
   return [...groups].filter(([, types]) => types.length > 0).map(([group, types]) => ({ group, types }));
 }
 
-/** Every type's name by group, in one line: `Resource: cpu, memory; Network: …`. */
-export function availableTypes(catalogue: readonly InfraAttackMetadata[]): string {
-  return groupedTypes(catalogue)
-    .map(({ group, types }) => `${group}: ${types.map((t) => t.name).join(', ')}`)
-    .join('; ');
-}
-
 /** The flag the bot writes for an argument: the short one when there is one, as people type it. */
 export function flagOf(arg: InfraAttackArg): string {
   return arg.short ? `-${arg.short}` : `--${arg.long ?? arg.name}`;

@@ -3,6 +3,12 @@ import type { Person } from '../store/sessions.ts';
 import { isLive, isOlder } from './lifecycle.ts';
 
 /** An attack card posted in a channel, and what it last showed. */
+/** A message in a channel, by its timestamp. */
+export interface MessageRef {
+  channel: string;
+  ts: string;
+}
+
 export interface CardRecord {
   guid: string;
   kind: 'attack' | 'kubernetes';

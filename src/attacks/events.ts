@@ -1,3 +1,4 @@
+import type { ApprovalRule } from '../guardrails/approvalRules.ts';
 import type { Person } from '../store/sessions.ts';
 import type { AttackRequest } from './request.ts';
 import { type AttackState, type CardRecord, withState } from './cards.ts';
@@ -17,10 +18,10 @@ export type TripAttack = Pick<CardRecord, 'guid' | 'kind' | 'type' | 'teamId' | 
  * thread, the game day's timeline, the audit log, the metrics) is the recorder's business.
  */
 export type AttackEvent =
-  /** Created on the platform; `card` is the card to post in `channel`. */
+  /** Created on the platform; `card` is the card to post in `channel` (the recorder words its target). */
   | {
       kind: 'started';
-      card: CardRecord;
+      card: Omit<CardRecord, 'targetWords'>;
       by: Who;
       platformUser: string | undefined;
       request: AttackRequest;
@@ -32,7 +33,6 @@ export type AttackEvent =
       by: Who;
       request: AttackRequest;
       teamName: string;
-      targetWords: string;
       /** What the platform answered, or that it did not. */
       error: unknown;
     }
@@ -131,6 +131,8 @@ export type AttackEvent =
       teamId: string;
       requestedBy?: string | undefined;
       attack?: string | undefined;
+      /** The rule that asked for a second person, for a request. */
+      rule?: ApprovalRule | undefined;
       details?: Record<string, unknown> | undefined;
     };
 

@@ -13,6 +13,22 @@ const teamsSearched = 25;
  * The team a button or command names, but only when it is one of the clicker's own teams;
  * otherwise the clicker's selected team. A payload never widens what a person can reach.
  */
+/** No team of the person's login has the attack; the words are the views'. */
+export class AttackNotFoundError extends UserInputError {
+  override name = 'AttackNotFoundError';
+  readonly guid: string;
+  /** The names of the teams searched, in order; none when the login belongs to no team. */
+  readonly searched: string[];
+  /** How many teams the login belongs to (only the first few are searched). */
+  readonly teams: number;
+  constructor(guid: string, searched: string[], teams: number) {
+    super('No team of the login has the attack.');
+    this.guid = guid;
+    this.searched = searched;
+    this.teams = teams;
+  }
+}
+
 export function teamForAction(login: Login, teamId: string | undefined): TeamEntry {
   return login.session.teams.find((t) => t.identifier === teamId) ?? requireTeam(login);
 }
@@ -54,16 +70,12 @@ export async function locateAttack(
     ...(login.team ? [login.team] : []),
     ...login.session.teams.filter((t) => t.identifier !== login.team?.identifier),
   ];
-  if (!teams.length) throw new UserInputError('Your platform login belongs to no team, so it can reach no attack.');
+  if (!teams.length) throw new AttackNotFoundError(guid, [], 0);
   const searched = teams.slice(0, teamsSearched);
   for (const team of searched) {
     const api = platformFor(deps, login, team);
     if (await exists(() => api.attacks.get(guid))) return { team, kind: 'attack', card };
     if (await exists(() => api.kubernetes.get(guid))) return { team, kind: 'kubernetes', card };
   }
-  const where =
-    searched.length === 1
-      ? `team ${teamName(searched[0]!)}`
-      : `any of your ${searched.length} ${searched.length < teams.length ? 'first teams' : 'teams'}`;
-  throw new UserInputError(`The platform has no attack \`${guid}\` that you can read in ${where}. Check the id.`);
+  throw new AttackNotFoundError(guid, searched.map(teamName), teams.length);
 }

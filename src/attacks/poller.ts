@@ -2,25 +2,36 @@ import { randomUUID } from 'node:crypto';
 import { NotFoundError, UnauthorizedError } from '../client/errors.ts';
 import type { Attack, PlatformClient, ScopedPlatform } from '../client/index.ts';
 import type { Logger } from '../logger.ts';
-import type { Messenger } from '../slack/messenger.ts';
 import type { KeyValueStore } from '../store/keyValue.ts';
 import type { Person, SessionStore } from '../store/sessions.ts';
-import { attackCardMessage } from '../views/attackCard.ts';
-import { shownIn, withState, type AttackState, type CardRecord, type CardStore } from './cards.ts';
+import { shownIn, withState, type AttackState, type CardRecord, type CardStore, type MessageRef } from './cards.ts';
 import { type Recorder, recordState } from './events.ts';
 import { isLive } from './lifecycle.ts';
 import { watchCovers, watchedAttackCard, type Watch, type Watches } from './watches.ts';
-import { watchPausedMessage } from '../views/watch.ts';
 
-/** What the poller works with: the cards, the stored sessions that read for them, and Slack. */
+/** Where watches show in their channels; the words and the Slack calls are src/slack/watchBoard.ts's. */
+export interface WatchBoard {
+  /**
+   * Posts a card in a watching channel: a copy of the attack's card, or for an attack that has
+   * none yet its first card, its target worded from the platform's record. Gives back the message
+   * and the card as it shows there.
+   */
+  postCard(
+    channel: string,
+    card: CardRecord | Omit<CardRecord, 'targetWords'>,
+    attack: Attack,
+  ): Promise<{ message: MessageRef; card: CardRecord }>;
+  /** Tells a channel that its watch paused, and how to renew it. */
+  tellPaused(watch: Watch): Promise<void>;
+}
+
+/** What the poller works with: the cards, the stored sessions that read for them, and the watches' board. */
 export interface PollerOptions {
   cards: CardStore;
   /** Posts the cards of watched channels, and says when a watch pauses. */
-  messenger: Pick<Messenger, 'post'>;
+  board: WatchBoard;
   /** Channels bound to teams: their teams are polled too, and new attacks found there get cards. */
   watches?: Watches | undefined;
-  /** The slash command, for the way to renew a paused watch; default `/chaos`. */
-  command?: string | undefined;
   /** The clock, for when a watch pauses; default Date.now. */
   now?: (() => number) | undefined;
   /** Holds the per-team polling leases. */
@@ -30,8 +41,6 @@ export interface PollerOptions {
   logger: Logger;
   /** How often the card refresh job runs a pass: a team's lease lasts twice that. */
   intervalMs: number;
-  /** The platform's web UI, for the cards' links. */
-  appUrl: string | undefined;
   /** Where the cards' changes are said: an attack that moved on, or ended. */
   events: Recorder;
 }
@@ -65,9 +74,7 @@ const lastingPostError = (error: unknown) =>
   lastingPostErrors.has((error as { data?: { error?: unknown } }).data?.error as string);
 
 /** A card posted in a watched channel whose record could not be saved yet. */
-type UnsavedCard =
-  | { kind: 'new'; card: CardRecord }
-  | { kind: 'mirror'; guid: string; message: { channel: string; ts: string } };
+type UnsavedCard = { kind: 'new'; card: CardRecord } | { kind: 'mirror'; guid: string; message: MessageRef };
 
 const samePerson = (a: Person, b: Person) => a.workspaceId === b.workspaceId && a.userId === b.userId;
 
@@ -81,16 +88,14 @@ const samePerson = (a: Person, b: Person) => a.workspaceId === b.workspaceId && 
  */
 export class Poller {
   readonly #cards: CardStore;
-  readonly #messenger: Pick<Messenger, 'post'>;
+  readonly #board: WatchBoard;
   readonly #watches: Watches | undefined;
   readonly #now: () => number;
-  readonly #command: string;
   readonly #store: KeyValueStore;
   readonly #sessions: SessionStore;
   readonly #platform: PlatformClient;
   readonly #logger: Logger;
   readonly #intervalMs: number;
-  readonly #appUrl: string | undefined;
   readonly #events: Recorder;
   #running: Promise<PollReport> | undefined;
   /** This process, as the holder of per-team polling leases. */
@@ -102,16 +107,14 @@ export class Poller {
 
   constructor(options: PollerOptions) {
     this.#cards = options.cards;
-    this.#messenger = options.messenger;
+    this.#board = options.board;
     this.#watches = options.watches;
     this.#now = options.now ?? Date.now;
-    this.#command = options.command ?? '/chaos';
     this.#store = options.store;
     this.#sessions = options.sessions;
     this.#platform = options.platform;
     this.#logger = options.logger;
     this.#intervalMs = options.intervalMs;
-    this.#appUrl = options.appUrl;
     this.#events = options.events;
   }
 
@@ -224,7 +227,7 @@ export class Poller {
       !(await this.#store.claim(`watch-paused:${watch.teamId}:${watch.channel}:${watch.renewedAt}`, 30 * 24 * 3600_000))
     )
       return;
-    await this.#messenger.post(watch.channel, watchPausedMessage(paused, this.#command)).catch((error: unknown) => {
+    await this.#board.tellPaused(paused).catch((error: unknown) => {
       this.#logger.warn(
         { err: error, teamId: watch.teamId, channel: watch.channel },
         'could not tell a channel that its watch is paused',
@@ -274,13 +277,10 @@ export class Poller {
         if (!existing && startsUnderway) continue;
         const claimant = randomUUID();
         if (!(await claimWatchCard(this.#store, watch.channel, attack.guid, claimant))) continue;
-        let message: { channel: string; ts: string };
+        let posted: { message: MessageRef; card: CardRecord };
         const card = existing ? withState(existing, attack).card : watchedAttackCard(attack, watch);
         try {
-          message = await this.#messenger.post(
-            watch.channel,
-            attackCardMessage(card, { appUrl: this.#appUrl, channel: watch.channel }),
-          );
+          posted = await this.#board.postCard(watch.channel, card, attack);
         } catch (error) {
           if (lastingPostError(error)) {
             // Kept claimed: a channel the bot cannot post in must not be tried every pass.
@@ -304,8 +304,8 @@ export class Poller {
         }
         postedHere++;
         const unsaved: UnsavedCard = existing
-          ? { kind: 'mirror', guid: attack.guid, message }
-          : { kind: 'new', card: { ...card, channel: message.channel, ts: message.ts } };
+          ? { kind: 'mirror', guid: attack.guid, message: posted.message }
+          : { kind: 'new', card: { ...posted.card, channel: posted.message.channel, ts: posted.message.ts } };
         try {
           await this.#keepPosted(unsaved);
         } catch (error) {

@@ -1,6 +1,5 @@
 import type { Deps } from '../deps.ts';
-import type { MessageRef } from '../slack/messenger.ts';
-import { gameDayCard } from '../views/gameday.ts';
+import type { MessageRef } from './cards.ts';
 
 /** Kept a day: after that the poller has long since redrawn a live card anyway. */
 const unsentTtlMs = 24 * 3600_000;
@@ -24,7 +23,7 @@ export async function rememberUnsent(deps: Pick<Deps, 'store' | 'logger'>, messa
  * forgets the note once the update is queued. Never throws: it is a background job.
  */
 export async function redrawUnsent(
-  deps: Pick<Deps, 'store' | 'cards' | 'events' | 'gameDays' | 'slack' | 'logger'>,
+  deps: Pick<Deps, 'store' | 'cards' | 'events' | 'gameDays' | 'logger'>,
 ): Promise<number> {
   let redrawn = 0;
   try {
@@ -38,7 +37,7 @@ export async function redrawUnsent(
       } else {
         const gameDay = await deps.gameDays.byCard(channel, ts);
         if (gameDay) {
-          deps.slack.update(channel, ts, gameDayCard(gameDay));
+          deps.gameDays.redrawCard(gameDay);
           redrawn++;
         }
       }

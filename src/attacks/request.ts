@@ -5,7 +5,6 @@ import type {
   CreateKubernetesAttackInput,
   InfraCommandType,
 } from '../client/index.ts';
-import { agree, plural } from '../views/plural.ts';
 
 /** Which clients an attack hits, as the person chose it (target flags or the builder modal). */
 export type AttackTarget =
@@ -127,40 +126,4 @@ export function kubernetesAttackPayload(
 /** Whether an attack type can be run against a service through `POST /attacks`. */
 export function runsOnServices(type: string): boolean {
   return type in infraCommandTypes;
-}
-
-const pairs = (map: Record<string, string>) =>
-  Object.entries(map)
-    .map(([k, v]) => `${k}=${v}`)
-    .join(', ');
-
-/** The target in words, for the preview and the card; "every active client" is said outright. */
-export function describeTarget(target: AttackTarget, teamName: string): string {
-  switch (target.kind) {
-    case 'all':
-      return `every active client of team ${teamName}`;
-    case 'hosts':
-      return `${agree(target.ids.length, 'host')} ${target.ids.join(', ')}`;
-    case 'containers':
-      return `${agree(target.ids.length, 'container')} ${target.ids.join(', ')}`;
-    case 'tags':
-      return `${target.count !== undefined ? plural(target.count, 'random host') : 'all hosts'} tagged ${pairs(target.tags)}`;
-    case 'labels':
-      return `${target.count !== undefined ? plural(target.count, 'random container') : 'all containers'} labelled ${pairs(target.labels)}`;
-    case 'service': {
-      const share =
-        target.percent !== undefined && target.percent < 100
-          ? `a random ${target.percent}% of the targets of service`
-          : 'every target of service';
-      return `${share} ${target.serviceId}${target.includeNewTargets ? ', and targets that join it while the attack runs' : ''}`;
-    }
-    case 'kubernetes': {
-      const objects = target.objects.map((o) => `${o.kind} ${o.name} in ${o.clusterId}/${o.namespace}`).join(', ');
-      const many = target.objects.length > 1;
-      const objectsWords = `${many ? `${target.objects.length} Kubernetes objects` : 'Kubernetes object'} ${objects}`;
-      if (target.count !== undefined) return `${plural(target.count, 'random object')} of ${objectsWords}`;
-      if (target.percent !== undefined) return `a random ${target.percent}% of ${objectsWords}`;
-      return many ? `all ${objectsWords}` : objectsWords;
-    }
-  }
 }

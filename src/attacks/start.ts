@@ -2,19 +2,12 @@ import { randomUUID } from 'node:crypto';
 import type { ScopedPlatform, TeamEntry } from '../client/index.ts';
 import type { Deps } from '../deps.ts';
 import { explained } from '../errors.ts';
-import {
-  describeTarget,
-  kubernetesAttackPayload,
-  serviceAttackPayload,
-  targetPayload,
-  type AttackRequest,
-} from './request.ts';
+import { kubernetesAttackPayload, serviceAttackPayload, targetPayload, type AttackRequest } from './request.ts';
 import type { Actor, Login } from '../store/sessions.ts';
 import { platformFor, teamName } from './access.ts';
 import type { CardRecord } from './cards.ts';
 import { claimWatchCard } from './poller.ts';
-import { UserInputError } from '../errors.ts';
-import { frozenRefusal } from '../guardrails/freezes.ts';
+import { FrozenError } from '../guardrails/freezes.ts';
 import { cardGuards, coveringGuards, guardStart } from '../guardrails/guardCheck.ts';
 import { type OpenIntent, openIntent, type StartIntent, type StartSource } from './startIntents.ts';
 
@@ -56,7 +49,7 @@ export async function dropPending(deps: Deps, id: string): Promise<void> {
 /** A start in a frozen team is refused, with who froze it, since when and why. */
 export async function refuseIfFrozen(deps: Deps, team: TeamEntry): Promise<void> {
   const freeze = await deps.freezes.covering(team.identifier);
-  if (freeze) throw new UserInputError(frozenRefusal(freeze, deps.config.slack.command));
+  if (freeze) throw new FrozenError(freeze);
 }
 
 export interface StartedAttack {
@@ -148,7 +141,6 @@ async function createAndCard(
       by: actor,
       request,
       teamName: name,
-      targetWords: describeTarget(request.target, name),
       error,
     });
     throw error;
@@ -199,11 +191,11 @@ export async function cardStarted(
     attack,
     (request.guards ?? []).map((spec) => ({ spec, owner })),
   );
-  const card: CardRecord = {
+  // Its target in words is the recorder's, from the request.
+  const card: Omit<CardRecord, 'targetWords'> = {
     ...attack,
     ts: '',
     args: request.args,
-    targetWords: describeTarget(request.target, name),
     startedByPlatform: started.platformUser,
     stage: 'Pending',
     lifecycle: 'Active',

@@ -3,11 +3,6 @@ import { platformTimeoutMs, type ScopedPlatform } from '../client/index.ts';
 import type { Deps } from '../deps.ts';
 import { closeApprovalAfterRestart } from '../guardrails/approvals.ts';
 import type { Actor } from '../store/sessions.ts';
-import {
-  notStartedAfterRestartMessage,
-  startedAfterRestartMessage,
-  unconfirmedAfterRestartMessage,
-} from '../views/startRecovery.ts';
 import { platformFor } from './access.ts';
 import { type CardGuard, shownIn } from './cards.ts';
 import type { AttackRequest } from './request.ts';
@@ -41,6 +36,19 @@ export interface StartIntent {
   guards?: CardGuard[] | undefined;
   /** The create's answer. */
   guid?: string | undefined;
+}
+
+/** What a restarted bot tells the starter of a start it finished. */
+export type StartNews =
+  | { kind: 'started'; guid: string; carded: boolean }
+  /** The bot stopped before it sent the start to the platform: nothing was started. */
+  | { kind: 'not sent' }
+  /** The platform's list does not tell which attack, if any, the lost create made. */
+  | { kind: 'unconfirmed'; candidates: string[] };
+
+/** Where the starter hears it; the words and the Slack call are src/slack/startNotices.ts's. */
+export interface StartNotices {
+  tell(intent: StartIntent, news: StartNews): Promise<void>;
 }
 
 const intentKey = (id: string) => `start-intent:${id}`;
@@ -152,7 +160,6 @@ export async function recoverStarts(deps: Deps): Promise<number> {
 
 /** True when the intent is done with; false when it must wait for a later pass. */
 async function finish(deps: Deps, intent: StartIntent, all: StartIntent[]): Promise<boolean> {
-  const what = { type: intent.request.type, teamName: intent.teamName, channel: intent.channel };
   const login = await deps.sessions.get(intent.actor);
   const team = login?.session.teams.find((t) => t.identifier === intent.teamId);
   const api = login && team ? platformFor(deps, login, team) : undefined;
@@ -172,9 +179,7 @@ async function finish(deps: Deps, intent: StartIntent, all: StartIntent[]): Prom
       await tell(
         deps,
         intent,
-        found.kind === 'unsent'
-          ? notStartedAfterRestartMessage(what)
-          : unconfirmedAfterRestartMessage(what, found.candidates, deps.config.slack.command),
+        found.kind === 'unsent' ? { kind: 'not sent' } : { kind: 'unconfirmed', candidates: found.candidates },
       );
       if (intent.source.kind === 'approval')
         await closeApprovalAfterRestart(deps, intent.source.id, intent.source.approver, undefined);
@@ -193,7 +198,7 @@ async function finish(deps: Deps, intent: StartIntent, all: StartIntent[]): Prom
     existing && shownIn(existing, intent.channel)
       ? true
       : Boolean((await cardStarted(deps, { ...intent, guid }, api)).card);
-  await tell(deps, intent, startedAfterRestartMessage(what, guid, carded, deps.config.slack.command));
+  await tell(deps, intent, { kind: 'started', guid, carded });
   if (intent.source.kind === 'approval')
     await closeApprovalAfterRestart(deps, intent.source.id, intent.source.approver, { guid, carded });
   await drop(deps, intent);
@@ -202,9 +207,9 @@ async function finish(deps: Deps, intent: StartIntent, all: StartIntent[]): Prom
 }
 
 /** Late news goes by direct message: the reply the starter was waiting for is gone with the old process. */
-async function tell(deps: Deps, intent: StartIntent, message: { text: string }): Promise<void> {
-  await deps.slack
-    .post(intent.actor.userId, message)
+async function tell(deps: Deps, intent: StartIntent, news: StartNews): Promise<void> {
+  await deps.startNotices
+    .tell(intent, news)
     .catch((error: unknown) =>
       deps.logger.warn({ err: error, start: intent.id }, 'could not tell the starter how a start ended'),
     );

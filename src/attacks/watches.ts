@@ -1,7 +1,6 @@
 import type { Attack } from '../client/index.ts';
 import type { KeyValueStore } from '../store/keyValue.ts';
 import type { Person } from '../store/sessions.ts';
-import { agree, plural } from '../views/plural.ts';
 import type { CardRecord } from './cards.ts';
 import { isFinished } from './lifecycle.ts';
 
@@ -82,35 +81,6 @@ export function watchCovers(
   return Number.isNaN(created) || created >= Date.parse(watch.since) - watchGraceMs;
 }
 
-const pairs = (map: unknown) =>
-  map && typeof map === 'object'
-    ? Object.entries(map as Record<string, unknown>)
-        .map(([k, v]) => `${k}=${String(v)}`)
-        .join(', ')
-    : '';
-
-/** The target of an attack created elsewhere, in words, from the platform's record of it. */
-export function platformTargetWords(
-  attack: Pick<Attack, 'infra_target' | 'targets' | 'target_type'>,
-  teamName: string,
-): string {
-  const target = attack.infra_target ?? {};
-  const ids = (group: unknown) => (group as { ids?: unknown } | undefined)?.ids;
-  const hosts = ids(target['hosts']);
-  const containers = target['containers'] as { ids?: unknown; labels?: unknown } | undefined;
-  const exact = typeof target['exact'] === 'number' ? target['exact'] : undefined;
-  if (Array.isArray(hosts) && hosts.length) return `${agree(hosts.length, 'host')} ${hosts.join(', ')}`;
-  if (Array.isArray(containers?.ids) && containers.ids.length)
-    return `${agree(containers.ids.length, 'container')} ${containers.ids.join(', ')}`;
-  if (containers?.labels && pairs(containers.labels))
-    return `${exact !== undefined ? plural(exact, 'random container') : 'all containers'} labelled ${pairs(containers.labels)}`;
-  if (pairs(target['tags']))
-    return `${exact !== undefined ? plural(exact, 'random host') : 'all hosts'} tagged ${pairs(target['tags'])}`;
-  if (attack.targets.length)
-    return `${agree(attack.targets.length, attack.target_type === 'Container' ? 'container' : 'host')} ${attack.targets.slice(0, 10).join(', ')}${attack.targets.length > 10 ? ', …' : ''}`;
-  return `every active client of team ${teamName}`;
-}
-
 /** The length in seconds an attack's `-l`/`--length` flag gives, if any. */
 function lengthOf(args: readonly string[]): number | undefined {
   for (let i = 0; i < args.length; i++) {
@@ -122,8 +92,11 @@ function lengthOf(args: readonly string[]): number | undefined {
   return undefined;
 }
 
-/** The card a watch posts for an attack started outside Slack (or in Slack, where no card was posted). */
-export function watchedAttackCard(attack: Attack, watch: Watch): CardRecord {
+/**
+ * The card a watch posts for an attack started outside Slack (or in Slack, where no card was
+ * posted); its target in words is the watch board's, from the platform's record.
+ */
+export function watchedAttackCard(attack: Attack, watch: Watch): Omit<CardRecord, 'targetWords'> {
   return {
     guid: attack.guid,
     kind: 'attack',
@@ -133,7 +106,6 @@ export function watchedAttackCard(attack: Attack, watch: Watch): CardRecord {
     ts: '',
     type: attack.infra_command?.type ?? 'attack',
     args: attack.args,
-    targetWords: platformTargetWords(attack, watch.teamName),
     // The watch's reader reads the card too; the card itself names who started it on the platform.
     startedBy: watch.by,
     startedByPlatform: attack.create_user,

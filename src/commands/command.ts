@@ -1,5 +1,5 @@
 import type { Deps } from '../deps.ts';
-import type { Reply } from '../slack/interaction.ts';
+import type { Reply } from './reply.ts';
 import type { Actor } from '../store/sessions.ts';
 import type { Contract } from './contract.ts';
 

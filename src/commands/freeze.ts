@@ -1,10 +1,11 @@
 import type { TeamEntry } from '../client/index.ts';
 import { audit } from '../audit.ts';
 import { UserInputError } from '../errors.ts';
-import { type Freeze, freezeScopeText, frozenLine } from '../guardrails/freezes.ts';
+import type { Freeze } from '../guardrails/freezes.ts';
+import { freezeScopeText, frozenLine, unreadText } from '../views/freeze.ts';
 import { haltEverything } from '../attacks/halt.ts';
-import { haltTeamAttacks, type SweptAttack, unreadText } from '../guardrails/sweep.ts';
-import { message } from '../slack/interaction.ts';
+import { haltTeamAttacks, type SweptAttack } from '../guardrails/sweep.ts';
+import { message } from './reply.ts';
 import type { Login } from '../store/sessions.ts';
 import { escapeMrkdwn } from '../views/blocks.ts';
 import { errorInBrief } from '../views/errorReply.ts';

@@ -1,30 +1,23 @@
 import type { Deps } from '../deps.ts';
-import { escapeMrkdwn } from '../views/blocks.ts';
-import {
-  cardOutcome,
-  gameDayEndWarning,
-  gameDayStatusMessage,
-  noGameDayText,
-  parseGameDayRef,
-  type GameDayOutcomes,
-  type GameDayRecord,
-  type UnfinishedAttack,
-} from '../views/gameday.ts';
+import { channelLinks, escapeMrkdwn } from '../views/blocks.ts';
+import { gameDayEndWarning, gameDayStatusMessage, noGameDayText, type UnfinishedAttack } from '../views/gameday.ts';
+import { cardOutcome, parseGameDayRef, type GameDayOutcomes, type GameDayRecord } from '../gamedays/gameDayRecord.ts';
 import { errorInBrief } from '../views/errorReply.ts';
 import type { CardRecord } from '../attacks/cards.ts';
 import { isLive } from '../attacks/lifecycle.ts';
 import { recordState } from '../attacks/events.ts';
 import { otherAttackChannels } from '../attacks/channels.ts';
 import { haltAttack } from '../attacks/halt.ts';
-import { type Action, message, replacement, type Reply } from '../slack/interaction.ts';
+import { type Action, message, replacement, type Reply } from './reply.ts';
 import { z } from 'zod';
 import { subcommand } from './command.ts';
 import { actions, contract, flag } from './contract.ts';
 import { UserInputError } from '../errors.ts';
 import type { Actor } from '../store/sessions.ts';
 import { platformFor, requireLogin } from '../attacks/access.ts';
-import { reportAtEnd, reportProblem, shareGameDayReport } from '../gamedays/report.ts';
-import { guardsFromFlag } from '../guardrails/guards.ts';
+import { reportAtEnd, shareGameDayReport } from '../gamedays/report.ts';
+import { reportProblem } from '../views/gameDayReport.ts';
+import { guardsFromFlag } from './guardFlags.ts';
 import { addGameDayGuards, openGuardPicker } from './gamedayGuards.ts';
 
 const usage =
@@ -199,7 +192,7 @@ export const gamedayCommand = subcommand({
       const others = otherAttackChannels(deps.config.attackChannels, channel);
       if (others)
         throw new UserInputError(
-          `Attacks cannot be started in this channel, so a game day here would stay empty. Use ${others}.`,
+          `Attacks cannot be started in this channel, so a game day here would stay empty. Use ${channelLinks(others)}.`,
         );
       const { outcome, record } = await deps.gameDays.start(channel, title, request.actor.userId);
       if (outcome === 'starting')

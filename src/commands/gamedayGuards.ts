@@ -4,11 +4,12 @@ import type { MonitorA } from '../client/schemas.ts';
 import type { Deps } from '../deps.ts';
 import { platformFor, requireLogin, requireTeam } from '../attacks/access.ts';
 import { checkGuards, type GuardCheck } from '../guardrails/guardCheck.ts';
-import { guardKey, guardLine, type GuardSpec } from '../guardrails/guards.ts';
-import type { OptionsHandler, Reply, Submission, SubmissionReply } from '../slack/interaction.ts';
+import { guardKey, type GuardSpec } from '../guardrails/guards.ts';
+import { guardLine } from '../views/guards.ts';
+import type { OptionsHandler, Reply, Submission, SubmissionReply } from './reply.ts';
 import type { Actor } from '../store/sessions.ts';
 import { escapeMrkdwn, limits, truncate } from '../views/blocks.ts';
-import { gameDayRefValue, parseGameDayRef, type GameDayRecord } from '../views/gameday.ts';
+import { gameDayRefValue, parseGameDayRef, type GameDayRecord } from '../gamedays/gameDayRecord.ts';
 import {
   GUARD_A_DOMAIN,
   GUARD_A_INTEGRATION,

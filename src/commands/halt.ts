@@ -3,7 +3,7 @@ import { haltAllAttacks, haltAttack, haltEverything, type HaltOutcome, type Mass
 import type { Deps } from '../deps.ts';
 import { parseAttackRef, stageWords } from '../views/attackCard.ts';
 import { haltAllPrompt, type HaltScope } from '../views/halt.ts';
-import { type Action, message, type Reply } from '../slack/interaction.ts';
+import { type Action, message, type Reply } from './reply.ts';
 import { subcommand } from './command.ts';
 import { contract, flag, forms } from './contract.ts';
 import { explained, UserInputError } from '../errors.ts';

@@ -3,7 +3,7 @@ import { subcommand, type Subcommand } from './command.ts';
 import { contract } from './contract.ts';
 import { context, escapeMrkdwn, section } from '../views/blocks.ts';
 import { UserInputError } from '../errors.ts';
-import type { Reply } from '../slack/interaction.ts';
+import type { Reply } from './reply.ts';
 
 /** `help` needs the full list, which includes itself; the registry passes it in. */
 export function helpCommand(all: () => Subcommand[]): Subcommand {

@@ -5,7 +5,7 @@ import { StoreUnavailableError } from '../store/errors.ts';
 import { describeError } from '../views/errorReply.ts';
 import { homeNoticeView, homeView, type HomeState } from '../views/home.ts';
 import { teamPickerModal } from '../views/team.ts';
-import type { Action, Reply } from '../slack/interaction.ts';
+import type { Action, Reply } from './reply.ts';
 import type { Actor, Login } from '../store/sessions.ts';
 import type { Watch } from '../attacks/watches.ts';
 import { platformFor, requireLogin, teamName } from '../attacks/access.ts';

@@ -17,7 +17,7 @@ import { freezeCommand, unfreezeCommand } from './freeze.ts';
 import { statusCommand } from './status.ts';
 import { unwatchCommand, watchCommand } from './watch.ts';
 import type { Actor } from '../store/sessions.ts';
-import type { Reply } from '../slack/interaction.ts';
+import type { Reply } from './reply.ts';
 import { escapeMrkdwn } from '../views/blocks.ts';
 import { splitWords } from './attack/tokenize.ts';
 import { closestWord } from './suggest.ts';

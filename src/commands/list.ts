@@ -13,7 +13,7 @@ import {
   type AttackListPage,
   type ListedAttack,
 } from '../views/attackList.ts';
-import { replacement, type Action, type Reply } from '../slack/interaction.ts';
+import { replacement, type Action, type Reply } from './reply.ts';
 import { z } from 'zod';
 import { subcommand } from './command.ts';
 import { contract, flag } from './contract.ts';

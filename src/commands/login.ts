@@ -1,18 +1,43 @@
 import { ForbiddenError, PlatformError } from '../client/errors.ts';
 import type { Deps } from '../deps.ts';
-import { lockedNotice, loginModalFor } from '../login/entry.ts';
+import type { ModalView } from '@slack/types';
+import { secureLoginUrl } from '../login/entry.ts';
 import { logIn, type LoginOutcome } from '../login/logIn.ts';
 import { describeError } from '../views/errorReply.ts';
-import { loggedInView, loginFields, resetPasswordModal, resetRequestedView } from '../views/login.ts';
+import {
+  lockedNotice,
+  loggedInView,
+  loginFields,
+  loginModal,
+  type LoginModalOptions,
+  resetPasswordModal,
+  resetRequestedView,
+  securePageModal,
+} from '../views/login.ts';
 import { escapeMrkdwn } from '../views/blocks.ts';
 import { teamPickerModal } from '../views/team.ts';
-import type { Action, Reply, Submission, SubmissionReply } from '../slack/interaction.ts';
+import type { Action, Reply, Submission, SubmissionReply } from './reply.ts';
 import { subcommand } from './command.ts';
 import { contract } from './contract.ts';
 import type { Actor } from '../store/sessions.ts';
 import { teamName } from '../attacks/access.ts';
 
 const emailPattern = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
+
+/**
+ * What every Log in entry shows (the command, the Log in buttons, a refused submission), as
+ * LOGIN_MODE says: the Slack form, the form with the secure page offered first, or the page only.
+ */
+export async function loginModalFor(
+  actor: Actor,
+  deps: Deps,
+  options: Omit<LoginModalOptions, 'secureUrl'> = {},
+): Promise<ModalView> {
+  const url = await secureLoginUrl(actor, deps);
+  if (url && deps.config.login.mode === 'page')
+    return securePageModal(url, options.notice ? { notice: options.notice } : {});
+  return loginModal({ ...options, secureUrl: url });
+}
 
 export const loginCommand = subcommand({
   name: 'login',

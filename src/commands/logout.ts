@@ -2,7 +2,7 @@ import { UnauthorizedError } from '../client/errors.ts';
 import { audit } from '../audit.ts';
 import { subcommand } from './command.ts';
 import { contract } from './contract.ts';
-import { message } from '../slack/interaction.ts';
+import { message } from './reply.ts';
 
 export const logoutCommand = subcommand({
   name: 'logout',

@@ -3,7 +3,7 @@ import { locateAttack } from '../attacks/locate.ts';
 import type { Deps } from '../deps.ts';
 import { parseAttackRef, attackRefValue } from '../views/attackCard.ts';
 import { NOTE_TEXT, noteModal } from '../views/note.ts';
-import { type Action, message, type Reply, type Submission, type SubmissionReply } from '../slack/interaction.ts';
+import { type Action, message, type Reply, type Submission, type SubmissionReply } from './reply.ts';
 import { z } from 'zod';
 import { subcommand } from './command.ts';
 import { contract } from './contract.ts';

@@ -5,7 +5,7 @@ import { parseAttackRef } from '../views/attackCard.ts';
 import { attackDetailsMessage, type TicketCount } from '../views/attackDetails.ts';
 import { errorInBrief } from '../views/errorReply.ts';
 import { locateAttack } from '../attacks/locate.ts';
-import type { Action, Reply } from '../slack/interaction.ts';
+import type { Action, Reply } from './reply.ts';
 import { subcommand } from './command.ts';
 import { contract } from './contract.ts';
 import { explained, UserInputError } from '../errors.ts';

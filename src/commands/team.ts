@@ -3,7 +3,7 @@ import { audit } from '../audit.ts';
 import type { Deps } from '../deps.ts';
 import { filterTeams, TEAM_CHOICE, teamPickerModal, teamSelectedText, type TeamChoice } from '../views/team.ts';
 import { loggedInView } from '../views/login.ts';
-import { message, type OptionsHandler, type Submission, type SubmissionReply } from '../slack/interaction.ts';
+import { message, type OptionsHandler, type Submission, type SubmissionReply } from './reply.ts';
 import { z } from 'zod';
 import { subcommand } from './command.ts';
 import { contract } from './contract.ts';

@@ -2,19 +2,17 @@ import { randomUUID } from 'node:crypto';
 import { BadRequestError, NoIntegrationError, ServerError, TimeoutError, UnreachableError } from '../client/errors.ts';
 import type { IssueMeta, ScopedPlatform, TeamEntry, TrackerEntityType } from '../client/index.ts';
 import type { Actor, Login } from '../store/sessions.ts';
-import type { GameDayRecord } from '../views/gameday.ts';
+import { cardOutcome, parseGameDayRef, type GameDayRecord } from '../gamedays/gameDayRecord.ts';
 import { locateAttack, teamForAction } from '../attacks/locate.ts';
 import type { CardRecord } from '../attacks/cards.ts';
 import type { Deps } from '../deps.ts';
-import { ticketFieldsFromInputs, ticketProjectFromInputs } from '../tickets/fields.ts';
+import { ticketFieldsFromInputs, ticketProjectFromInputs } from './ticketForm.ts';
 import { parseAttackRef } from '../views/attackCard.ts';
 import { describeError } from '../views/errorReply.ts';
-import { cardOutcome, parseGameDayRef } from '../views/gameday.ts';
 import { externalLink } from '../views/blocks.ts';
 import { loadingModal, noticeModal } from '../views/notice.ts';
 import {
   ticketFieldId,
-  ticketInputFields,
   ticketListMessage,
   ticketModal,
   ticketPrefill,
@@ -25,9 +23,10 @@ import {
   TICKET_LABELS,
   TICKET_SUMMARY,
 } from '../views/ticket.ts';
-import type { Action, Reply, Submission, SubmissionReply } from '../slack/interaction.ts';
+import type { Action, Reply, Submission, SubmissionReply } from './reply.ts';
 import { subcommand } from './command.ts';
 import { contract } from './contract.ts';
+import { ticketInputFields } from '../tickets/fields.ts';
 import { explained, UserInputError } from '../errors.ts';
 import { attackIdWord } from './arguments.ts';
 import { platformFor, requireLogin, teamName } from '../attacks/access.ts';

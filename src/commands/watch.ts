@@ -3,7 +3,7 @@ import { requireLogin, requireTeam, teamName } from '../attacks/access.ts';
 import type { Watch } from '../attacks/watches.ts';
 import type { TeamEntry } from '../client/index.ts';
 import { UserInputError } from '../errors.ts';
-import { message } from '../slack/interaction.ts';
+import { message } from './reply.ts';
 import type { Login } from '../store/sessions.ts';
 import { escapeMrkdwn } from '../views/blocks.ts';
 import { watchSetText } from '../views/watch.ts';

@@ -1,21 +1,17 @@
 import { randomUUID } from 'node:crypto';
 import type { Logger } from '../logger.ts';
-import type { Messenger } from '../slack/messenger.ts';
 import type { KeyValueStore } from '../store/keyValue.ts';
-import type { CardRecord, CardStore } from '../attacks/cards.ts';
+import type { CardRecord, CardStore, MessageRef } from '../attacks/cards.ts';
 import { isLive } from '../attacks/lifecycle.ts';
 import { guardKey, guardName, type GuardStore } from '../guardrails/guards.ts';
 import {
   cardOutcome,
-  gameDayCard,
-  gameDayFailureLine,
-  gameDaySummary,
-  gameDayTimelineLine,
+  type GameDayAttack,
   type GameDayEvent,
   type GameDayOutcomes,
   type GameDayRecord,
   type GameDayRef,
-} from '../views/gameday.ts';
+} from './gameDayRecord.ts';
 
 /** What is kept of a game day besides its events: the card and who runs it. */
 type GameDayBase = Omit<GameDayRecord, 'attacks' | 'halts' | 'notes' | 'tickets' | 'refused' | 'guards' | 'trips'> & {
@@ -24,9 +20,27 @@ type GameDayBase = Omit<GameDayRecord, 'attacks' | 'halts' | 'notes' | 'tickets'
 
 const emptyEvents = () => ({ attacks: [], halts: [], notes: [], tickets: [], refused: [], trips: [] });
 
+/**
+ * Where a game day is shown: its card, the timeline in the card's thread, and the summary once it
+ * ends. The words and the Slack calls are src/slack/gameDayBoard.ts's.
+ */
+export interface GameDayBoard {
+  /** Posts the card of a game day that has just started. */
+  postCard(record: GameDayRecord): Promise<MessageRef>;
+  /** Queues the redraw of the card. */
+  updateCard(record: GameDayRecord): void;
+  /** Tells an event in the card's thread. */
+  tell(record: GameDayRecord, event: GameDayEvent): Promise<void>;
+  /** Tells in the card's thread that an attack of the game day failed, at which stage. */
+  tellFailure(record: GameDayRecord, attack: GameDayAttack, stage: string): Promise<void>;
+  postSummary(record: GameDayRecord, outcomes: GameDayOutcomes): Promise<MessageRef>;
+  /** Queues the redraw of a posted summary, with outcomes learnt since. */
+  updateSummary(at: MessageRef, record: GameDayRecord, outcomes: GameDayOutcomes): void;
+}
+
 export interface GameDaysOptions {
   store: KeyValueStore;
-  messenger: Messenger;
+  board: GameDayBoard;
   logger: Logger;
   now: () => number;
   /** The attack cards, whose last state is each attack's outcome in the summary. */
@@ -57,7 +71,7 @@ const endedTtlMs = 30 * 24 * 3600_000;
  */
 export class GameDays {
   readonly #store: KeyValueStore;
-  readonly #slack: Messenger;
+  readonly #board: GameDayBoard;
   readonly #logger: Logger;
   readonly #now: () => number;
   readonly #cards: Pick<CardStore, 'get' | 'getMany' | 'liveByTeam'>;
@@ -65,7 +79,7 @@ export class GameDays {
 
   constructor(options: GameDaysOptions) {
     this.#store = options.store;
-    this.#slack = options.messenger;
+    this.#board = options.board;
     this.#logger = options.logger;
     this.#now = options.now;
     this.#cards = options.cards;
@@ -136,7 +150,7 @@ export class GameDays {
         facilitator,
         startedAt: new Date(this.#now()).toISOString(),
       };
-      const posted = await this.#slack.post(channel, gameDayCard({ ...base, ...emptyEvents() }));
+      const posted = await this.#board.postCard({ ...base, ...emptyEvents() });
       const saved = { ...base, channel: posted.channel, ts: posted.ts };
       await this.#store.set(`gameday:${channel}`, saved);
       return { outcome: 'started', record: { ...saved, ...emptyEvents() } };
@@ -166,7 +180,7 @@ export class GameDays {
           endedTtlMs,
         );
       const record = await this.#assemble(base);
-      await this.#slack.post(base.channel, { text: gameDayTimelineLine(event, record.attacks) }, { threadTs: base.ts });
+      await this.#board.tell(record, event);
       await this.#showCard(record);
     } catch (error) {
       this.#logger.warn({ err: error, channel }, 'could not add to the game day');
@@ -192,7 +206,12 @@ export class GameDays {
   /** Queues the card's update, remembering which guard readings it shows. */
   async #showCard(record: GameDayRecord & { id: string }): Promise<void> {
     await this.#store.set(`gameday-guards-shown:${record.id}`, guardsShown(record), endedTtlMs);
-    this.#slack.update(record.channel, record.ts, gameDayCard(record));
+    this.#board.updateCard(record);
+  }
+
+  /** Draws a game day's card again as its record stands (one a stopped replica could not update). */
+  redrawCard(record: GameDayRecord): void {
+    this.#board.updateCard(record);
   }
 
   /**
@@ -214,7 +233,7 @@ export class GameDays {
     await this.#keepGuarding(base);
     await this.#store.delete(`gameday:${channel}`);
     const record = await this.#assemble(ended);
-    this.#slack.update(base.channel, base.ts, gameDayCard(record));
+    this.#board.updateCard(record);
     return record;
   }
 
@@ -239,15 +258,14 @@ export class GameDays {
    * show their outcome in it once they end (attackFinished).
    */
   async postSummary(record: GameDayRecord & { id: string }, outcomes: GameDayOutcomes): Promise<void> {
-    const posted = await this.#slack.post(record.channel, gameDaySummary(record, outcomes));
+    const posted = await this.#board.postSummary(record, outcomes);
     const key = `gameday-ended:${record.channel}:${record.ts}`;
     const base = await this.#store.get<GameDayBase>(key);
     if (!base) return;
     await this.#store.set(key, { ...base, summaryTs: posted.ts }, endedTtlMs);
     // An attack that ended while the summary was being posted found no summary to update.
     const now = await this.#outcomes(record);
-    if (JSON.stringify(now) !== JSON.stringify(outcomes))
-      this.#slack.update(posted.channel, posted.ts, gameDaySummary(record, now));
+    if (JSON.stringify(now) !== JSON.stringify(outcomes)) this.#board.updateSummary(posted, record, now);
   }
 
   /**
@@ -267,14 +285,14 @@ export class GameDays {
         card.lifecycle === 'Error' &&
         (await this.#store.claim(`gameday-failed:${card.guid}`, endedTtlMs))
       ) {
-        await this.#slack.post(
-          record.channel,
-          { text: gameDayFailureLine(attack, card.stage) },
-          { threadTs: record.ts },
-        );
+        await this.#board.tellFailure(record, attack, card.stage);
       }
       if (record.endedAt && record.summaryTs)
-        this.#slack.update(record.channel, record.summaryTs, gameDaySummary(record, await this.#outcomes(record)));
+        this.#board.updateSummary(
+          { channel: record.channel, ts: record.summaryTs },
+          record,
+          await this.#outcomes(record),
+        );
     } catch (error) {
       this.#logger.warn({ err: error, attack: card.guid }, 'could not show the end of an attack in its game day');
     }

@@ -1,20 +1,93 @@
-import { NoIntegrationError, take, type Attack, type ScopedPlatform, type TeamEntry } from '../client/index.ts';
+import {
+  NoIntegrationError,
+  take,
+  type Attack,
+  type Execution,
+  type ScopedPlatform,
+  type TeamEntry,
+  type TrackerIssue,
+} from '../client/index.ts';
 import type { Deps } from '../deps.ts';
 import type { Actor, Login } from '../store/sessions.ts';
 import { platformFor, requireLogin, teamName } from '../attacks/access.ts';
-import { NotLoggedInError } from '../errors.ts';
-import { cardOutcome, type GameDayAttack, type GameDayRecord } from '../views/gameday.ts';
-import { errorInBrief } from '../views/errorReply.ts';
-import {
-  gameDayReportMarkdown,
-  reportComment,
-  reportFailedText,
-  reportFilename,
-  reportPeople,
-  type GameDayReport,
-  type ReportAttack,
-  type ReportTeam,
-} from '../views/gameDayReport.ts';
+import { cardOutcome, type GameDayAttack, type GameDayRecord } from './gameDayRecord.ts';
+
+/** Why part of a report could not be read: no session reached the team, or the platform failed. */
+export type ReportProblem =
+  | { kind: 'no session' }
+  | { kind: 'failed'; error: unknown; team: string; subject?: string | undefined };
+
+/** The target as created: as the channel's card said it, or as the platform records it. */
+export type ReportTarget =
+  | { words: string }
+  | { platform: Pick<Attack, 'total_clients' | 'targets' | 'target_type' | 'infra_target'> }
+  | undefined;
+
+/** One attack of a game day as the report tells it: what the platform says, and what happened in the channel. */
+export interface ReportAttack {
+  guid: string;
+  type: string;
+  args: string[];
+  /** The target as created; the resolved targets are the executions'. */
+  target: ReportTarget;
+  stage: string;
+  lifecycle: string;
+  createdAt?: string | undefined;
+  startTime?: string | undefined;
+  endTime?: string | undefined;
+  /** Who created it on the platform (an e-mail), and from where (`WebApp`, `Api`, `Scenario`...). */
+  createdBy?: string | undefined;
+  createSource?: string | undefined;
+  /** Set when it was started from the game day's channel. */
+  chat?: GameDayAttack | undefined;
+  /** Slack user ids of who halted it from Slack. */
+  haltedBy: string[];
+  /** Its notes on the platform (annotations). */
+  platformNotes: string[];
+  executions: Execution[];
+  /** Why its executions could not be read. */
+  executionsProblem?: ReportProblem | undefined;
+  tickets: TrackerIssue[];
+  /** Why its tickets could not be read; unset with no tracker integration (the team says so). */
+  ticketsProblem?: ReportProblem | undefined;
+}
+
+/** One team whose attacks the report read. */
+export interface ReportTeam {
+  id: string;
+  name: string;
+  attacks: ReportAttack[];
+  /** Why its attacks (those started outside the channel) could not be read. */
+  problem?: ReportProblem | undefined;
+  /** The window held more attacks than the report reads. */
+  more?: boolean | undefined;
+  /** The team has no tracker integration, so it has no tickets. */
+  noTracker?: boolean | undefined;
+  /** Read because the channel watches it, not because one of its attacks was started there. */
+  watched?: boolean | undefined;
+}
+
+/** Everything the report file says about one ended game day. */
+export interface GameDayReport {
+  record: GameDayRecord & { id: string };
+  teams: ReportTeam[];
+  /** When it was made, ISO 8601, and by whom (Slack user id), with whose platform session. */
+  madeAt: string;
+  madeBy: string;
+  /** The window of `GET /attacks/range`. */
+  window: { start: string; end: string };
+}
+
+/**
+ * Where a game day's report goes: the file, its words and the Slack calls are
+ * src/slack/gameDayReports.ts's.
+ */
+export interface ReportSharing {
+  /** Shares the report file in the game day's channel; rejects with ReportNotSharedError when Slack does not take it. */
+  share(report: GameDayReport): Promise<void>;
+  /** Tells the game day's channel that its report could not be made, why, and how to ask again. */
+  tellFailed(record: GameDayRecord & { id: string }, error: unknown): Promise<void>;
+}
 
 export interface GameDayReportOptions {
   /**
@@ -43,30 +116,6 @@ async function inTurn<T, R>(items: readonly T[], limit: number, work: (item: T) 
   return results;
 }
 
-/** The target as created, in words, for an attack started outside the channel. */
-function targetOf(attack: Attack): string {
-  const count = attack.total_clients ?? attack.targets.length;
-  const kind = (attack.target_type ?? 'client').toLowerCase();
-  const resolved = `${count} ${kind}${count === 1 ? '' : 's'}`;
-  const target = attack.infra_target as
-    | { type?: unknown; tags?: unknown; hosts?: { ids?: unknown }; containers?: { ids?: unknown; labels?: unknown } }
-    | undefined;
-  const pairs = (map: unknown) =>
-    map && typeof map === 'object'
-      ? Object.entries(map)
-          .map(([k, v]) => `${k}=${String(v)}`)
-          .join(',')
-      : '';
-  const how = [
-    typeof target?.type === 'string' ? target.type : undefined,
-    pairs(target?.tags) && `tags ${pairs(target?.tags)}`,
-    pairs(target?.containers?.labels) && `labels ${pairs(target?.containers?.labels)}`,
-    Array.isArray(target?.hosts?.ids) && `hosts ${target.hosts.ids.join(',')}`,
-    Array.isArray(target?.containers?.ids) && `containers ${target.containers.ids.join(',')}`,
-  ].filter(Boolean);
-  return how.length ? `${resolved} (${how.join(', ')})` : resolved;
-}
-
 /** What the report knows of an attack before its executions and tickets are read. */
 function attackEntry(
   attack: Attack | undefined,
@@ -78,7 +127,7 @@ function attackEntry(
     guid: attack?.guid ?? chat!.guid,
     type: attack?.infra_command?.type ?? chat?.type ?? 'unknown',
     args: attack?.args ?? chat?.args ?? [],
-    target: chat?.targetWords ?? (attack ? targetOf(attack) : 'unknown targets'),
+    target: chat ? { words: chat.targetWords } : attack ? { platform: attack } : undefined,
     stage: attack?.stage ?? fallback.stage,
     lifecycle: attack?.stage_lifecycle ?? fallback.lifecycle,
     createdAt: attack?.created_at,
@@ -135,13 +184,16 @@ async function readTeam(
         ...entry,
         executions: [],
         tickets: [],
-        executionsProblem: 'no platform session could reach the team',
-        ticketsProblem: 'no platform session could reach the team',
+        executionsProblem: { kind: 'no session' },
+        ticketsProblem: { kind: 'no session' },
       };
     const [executions, tickets] = await Promise.all([
       api.attacks.executions(guid).then(
         (items) => ({ items }),
-        (error: unknown) => ({ items: [], problem: errorInBrief(error, { ...subject, subject: `attack ${guid}` }) }),
+        (error: unknown) => ({
+          items: [],
+          problem: { kind: 'failed', error, ...subject, subject: `attack ${guid}` } satisfies ReportProblem,
+        }),
       ),
       noTracker
         ? { items: [] }
@@ -152,7 +204,7 @@ async function readTeam(
                 noTracker = true;
                 return { items: [] };
               }
-              return { items: [], problem: errorInBrief(error, subject) };
+              return { items: [], problem: { kind: 'failed', error, ...subject } satisfies ReportProblem };
             },
           ),
     ]);
@@ -164,10 +216,10 @@ async function readTeam(
       ticketsProblem: 'problem' in tickets ? tickets.problem : undefined,
     };
   });
-  const problem = !api
-    ? 'your platform session does not reach this team'
+  const problem: ReportProblem | undefined = !api
+    ? { kind: 'no session' }
     : failure
-      ? errorInBrief(failure, subject)
+      ? { kind: 'failed', error: failure, ...subject }
       : undefined;
   return { team: { id: team.id, name: team.name, attacks, problem, more, noTracker, watched: team.watched }, failure };
 }
@@ -235,7 +287,7 @@ export async function readGameDayReport(
   };
 }
 
-/** Makes the report file and shares it in the game day's channel; rejects when either fails. */
+/** Makes the report and shares it in the game day's channel; rejects when either fails. */
 export async function shareGameDayReport(
   deps: Deps,
   actor: Actor,
@@ -243,19 +295,7 @@ export async function shareGameDayReport(
   options: GameDayReportOptions = {},
 ): Promise<GameDayReport> {
   const report = await readGameDayReport(deps, actor, record, options);
-  const names = await deps.people.names(reportPeople(report));
-  const attacks = report.teams.reduce((total, team) => total + team.attacks.length, 0);
-  try {
-    await deps.files.share({
-      channel: record.channel,
-      filename: reportFilename(record),
-      title: `Game day report: ${record.title}`,
-      content: gameDayReportMarkdown(report, names),
-      comment: reportComment(record, attacks),
-    });
-  } catch (error) {
-    throw new ReportNotSharedError(error);
-  }
+  await deps.reports.share(report);
   return report;
 }
 
@@ -269,20 +309,6 @@ export class ReportNotSharedError extends Error {
     this.name = 'ReportNotSharedError';
     this.slackError = (cause as { data?: { error?: unknown } } | undefined)?.data?.error as string | undefined;
   }
-}
-
-/** Why a report could not be made, as a clause. */
-export function reportProblem(error: unknown): string {
-  if (error instanceof NotLoggedInError)
-    return 'it is read with the platform session of whoever asks for it, and they were not logged in';
-  if (error instanceof ReportNotSharedError) {
-    if (error.slackError === 'missing_scope')
-      return 'Slack refused the file because the app lacks the `files:write` scope (reinstall it from manifest.yml)';
-    if (error.slackError === 'not_in_channel')
-      return 'Slack refused the file because Faultline is not in the channel (invite it with /invite @Faultline)';
-    return 'Slack did not take the file';
-  }
-  return errorInBrief(error);
 }
 
 /**
@@ -303,9 +329,8 @@ export async function reportAtEnd(
       { err: error, gameDay: record.id, channel: record.channel },
       'could not make the report of a game day',
     );
-    const reason = reportProblem(error);
-    await deps.slack
-      .post(record.channel, { text: reportFailedText(record, reason, deps.config.slack.command) })
+    await deps.reports
+      .tellFailed(record, error)
       .catch((failure: unknown) =>
         deps.logger.warn(
           { err: failure, channel: record.channel },

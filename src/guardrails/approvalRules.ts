@@ -37,24 +37,6 @@ function parseRule(raw: string): ApprovalRule | undefined {
   return key === 'type' ? { kind: 'type', type: value } : { kind: 'team', team: value };
 }
 
-/** A rule in words, as the request says why it was needed. */
-export function ruleText(rule: ApprovalRule): string {
-  switch (rule.kind) {
-    case 'always':
-      return 'every start needs a second person';
-    case 'all-targets':
-      return 'it hits every client of the team';
-    case 'length':
-      return `it runs longer than ${rule.seconds} seconds`;
-    case 'type':
-      return `${rule.type} attacks need a second person`;
-    case 'team':
-      return `starts in team ${rule.team} need a second person`;
-    case 'channel':
-      return `starts in <#${rule.channel}> need a second person`;
-  }
-}
-
 export interface ApprovalSubject {
   type: string;
   /** Undefined when the attack runs until it completes. */

@@ -1,25 +1,77 @@
 import { randomUUID } from 'node:crypto';
+import type { MessageRef } from '../attacks/cards.ts';
 import type { TeamEntry } from '../client/index.ts';
-import { describeTarget } from '../attacks/request.ts';
 import { type PendingAttack, startAttack } from '../attacks/start.ts';
 import type { Deps } from '../deps.ts';
 import { UserInputError } from '../errors.ts';
-import { type ApprovalRule, approvalRuleFor, ruleText } from './approvalRules.ts';
-import { type Action, message, type Reply } from '../slack/interaction.ts';
+import { type ApprovalRule, approvalRuleFor } from './approvalRules.ts';
 import type { Actor } from '../store/sessions.ts';
-import { approvalClosedMessage, approvalRequestMessage } from '../views/approval.ts';
-import { escapeMrkdwn } from '../views/blocks.ts';
-import { describeError } from '../views/errorReply.ts';
 import { requireLogin, teamName } from '../attacks/access.ts';
 
 /** A request stays open this long; then it ends and nothing starts. */
 export const approvalTtlMs = 15 * 60_000;
 
+/** A request for a second person, as posted in the attack's channel. */
+export interface ApprovalRequest {
+  id: string;
+  pending: Omit<PendingAttack, 'id'>;
+  teamName: string;
+  /** The rule that asked for it. */
+  rule: ApprovalRule;
+  expiresAt: string;
+}
+
+/** The attack a request is about, and the people it was between. */
+type About = { request: PendingAttack['request']; teamName: string; requester: string };
+
+/** How a request ended, as its message then says. Kept, so a request answered before its message was saved is closed by the request itself. */
+export type ApprovalClosing = About &
+  (
+    | { kind: 'expired' }
+    | { kind: 'requester gone'; approver: string }
+    | { kind: 'approved'; approver: string; guid: string; carded: boolean }
+    | { kind: 'not started'; approver: string; error: unknown }
+    /** Approved, then Faultline restarted during the start and found no attack to show for it. */
+    | { kind: 'lost in a restart'; approver: string }
+    | { kind: 'withdrawn' }
+    | { kind: 'rejected'; by: string }
+  );
+
+/** What an Approve or a Reject did, for the person who clicked. */
+export type ApprovalAnswer =
+  | { kind: 'not open' }
+  | { kind: 'own request' }
+  | { kind: 'same platform login' }
+  | { kind: 'not allowed'; decision: 'approve' | 'reject'; teamName: string }
+  /** Another answer got there first: it says what happened. */
+  | { kind: 'already answered' }
+  | { kind: 'requester gone' }
+  | { kind: 'started'; guid: string; requester: string }
+  | { kind: 'not started'; error: unknown }
+  | { kind: 'withdrawn' }
+  | { kind: 'rejected' };
+
+/** An Approve or Reject button whose value names no request (forged, or from an older Faultline). */
+export class NotARequestError extends UserInputError {
+  override name = 'NotARequestError';
+  constructor() {
+    super('The button names no approval request.');
+  }
+}
+
+/** Where requests are shown; the words and the Slack calls are src/slack/approvalBoard.ts's. */
+export interface ApprovalBoard {
+  /** Posts the request in its channel, with Approve and Reject. */
+  post(request: ApprovalRequest): Promise<MessageRef>;
+  /** Takes the buttons off an answered request, ahead of routine card updates, and says how it ended. */
+  close(at: MessageRef, closing: ApprovalClosing): void;
+}
+
 interface ApprovalRecord {
   id: string;
   pending: Omit<PendingAttack, 'id'>;
   teamName: string;
-  why: string;
+  rule: ApprovalRule;
   requestedAt: string;
   channel: string;
   ts: string;
@@ -52,30 +104,20 @@ export function approvalNeeded(
   });
 }
 
-function describe(pending: Omit<PendingAttack, 'id'>, team: string): string {
-  const args = pending.request.args.length
-    ? ` \`${escapeMrkdwn(pending.request.args.join(' ')).replace(/`/g, "'")}\``
-    : '';
-  const target = describeTarget(pending.request.target, team);
-  const where = target.includes(`team ${team}`) ? '' : ` in team *${escapeMrkdwn(team)}*`;
-  return `*${escapeMrkdwn(pending.request.type)}* attack${args} on ${escapeMrkdwn(target)}${where}`;
-}
-
 /** Posts the request in the attack's channel; it starts nothing until someone else approves. */
 export async function requestApproval(
   deps: Deps,
   pending: Omit<PendingAttack, 'id'>,
   team: TeamEntry,
   rule: ApprovalRule,
-): Promise<Reply> {
+): Promise<{ channel: string; rule: ApprovalRule }> {
   const id = randomUUID();
   const now = deps.clock.now();
   const name = teamName(team);
-  const view = {
+  const view: ApprovalRequest = {
     id,
-    requester: pending.actor.userId,
-    what: describe(pending, name),
-    why: ruleText(rule),
+    pending,
+    rule,
     teamName: name,
     expiresAt: new Date(now + approvalTtlMs).toISOString(),
   };
@@ -85,63 +127,66 @@ export async function requestApproval(
     id,
     pending,
     teamName: name,
-    why: view.why,
+    rule,
     requestedAt: new Date(now).toISOString(),
     channel: pending.channel,
     ts: '',
     requestedByPlatform,
   };
   await deps.store.set(key(id), record, keptMs);
-  let posted: { channel: string; ts: string };
+  let posted: MessageRef;
   try {
-    posted = await deps.slack.post(pending.channel, approvalRequestMessage(view));
+    posted = await deps.approvals.post(view);
   } catch (error) {
     await deps.store.delete(key(id)).catch(() => undefined);
     throw error;
   }
   await deps.store.set(messageKey(id), { channel: posted.channel, ts: posted.ts }, keptMs);
   // Answered before the message was saved: the answer could not close it, so close it here.
-  const closed = await deps.store.get<string>(closedKey(id));
-  if (closed !== undefined) deps.slack.update(posted.channel, posted.ts, approvalClosedMessage(closed), 'urgent');
+  const closed = await deps.store.get<ApprovalClosing>(closedKey(id));
+  if (closed !== undefined) deps.approvals.close(posted, closed);
   await deps.events.record({
     kind: 'approval',
     decision: 'requested',
     by: pending.actor,
     teamId: team.identifier,
-    details: { type: pending.request.type, rule: view.why },
+    details: { type: pending.request.type },
+    rule,
   });
-  return message(
-    `:raised_hand: This start needs a second person because ${view.why}. The request is in <#${posted.channel}>; the attack starts when someone approves it.`,
-  );
+  return { channel: posted.channel, rule };
 }
 
 /** Exactly one answer per request: Approve, Reject or expiry. */
 const decide = (deps: Deps, id: string) => deps.store.claim(`approval-decided:${id}`, 24 * 3600_000);
 
 /**
- * Ends a request: its buttons go at once (ahead of routine card updates), and the closing text is
- * kept, so a request answered before its message was saved is closed by the request itself.
+ * Ends a request: its buttons go at once, and how it ended is kept, so a request answered before
+ * its message was saved is closed by the request itself.
  */
-async function close(deps: Deps, record: ApprovalRecord, text: string): Promise<void> {
-  await deps.store.set(closedKey(record.id), text, keptMs);
-  const posted = await deps.store.get<{ channel: string; ts: string }>(messageKey(record.id));
-  if (posted) deps.slack.update(posted.channel, posted.ts, approvalClosedMessage(text), 'urgent');
+async function close(deps: Deps, record: ApprovalRecord, closing: ApprovalClosing): Promise<void> {
+  // Kept without the error: it may hold what the platform answered, and need not survive JSON.
+  await deps.store.set(closedKey(record.id), 'error' in closing ? { ...closing, error: undefined } : closing, keptMs);
+  const posted = await deps.store.get<MessageRef>(messageKey(record.id));
+  if (posted) deps.approvals.close(posted, closing);
   await deps.store.delete(key(record.id));
 }
 
-async function openRecord(deps: Deps, action: Action): Promise<ApprovalRecord | undefined> {
-  const id = action.value ?? '';
-  if (!/^[0-9a-f-]{36}$/.test(id)) throw new UserInputError('That button no longer points at a request.');
+async function openRecord(deps: Deps, requestId: string | undefined): Promise<ApprovalRecord | undefined> {
+  const id = requestId ?? '';
+  if (!/^[0-9a-f-]{36}$/.test(id)) throw new NotARequestError();
   const record = await deps.store.get<ApprovalRecord>(key(id));
   if (record && Date.parse(record.requestedAt) + approvalTtlMs <= deps.clock.now()) {
-    if (await decide(deps, record.id)) await close(deps, record, expiredText(record));
+    if (await decide(deps, record.id)) await close(deps, record, { ...about(record), kind: 'expired' });
     return undefined;
   }
   return record;
 }
 
-const expiredText = (r: ApprovalRecord) =>
-  `:hourglass: <@${r.pending.actor.userId}>'s request to start a ${describe(r.pending, r.teamName)} ended after 15 minutes without an answer. Nothing was started.`;
+const about = (r: ApprovalRecord): About => ({
+  request: r.pending.request,
+  teamName: r.teamName,
+  requester: r.pending.actor.userId,
+});
 const isRequester = (r: ApprovalRecord, a: Actor) =>
   r.pending.actor.userId === a.userId && r.pending.actor.workspaceId === a.workspaceId;
 /** The same platform login as the requester's, from any Slack account. */
@@ -159,37 +204,27 @@ async function canRun(deps: Deps, actor: Actor, teamId: string): Promise<boolean
  * Approve: another person, logged in, with EXPERIMENTS_RUN on the team (from their own session).
  * Starts exactly one attack with the requester's session, recording both people.
  */
-export async function approveRequest(action: Action, deps: Deps): Promise<Reply> {
-  const record = await openRecord(deps, action);
-  if (!record) return message('This request is no longer open; nothing was started.');
-  if (isRequester(record, action.actor))
-    return message('You asked for this attack, so someone else has to approve it.');
+export async function approveRequest(deps: Deps, actor: Actor, requestId: string | undefined): Promise<ApprovalAnswer> {
+  const record = await openRecord(deps, requestId);
+  if (!record) return { kind: 'not open' };
+  if (isRequester(record, actor)) return { kind: 'own request' };
   const requesterPlatform =
     record.requestedByPlatform ?? (await deps.sessions.get(record.pending.actor))?.session.identifier;
-  if (samePlatformUser(requesterPlatform, (await requireLogin(deps, action.actor)).session.identifier)) {
-    return message(
-      'This attack was asked for with your platform login, so someone else has to approve it. Nothing was started.',
-    );
+  if (samePlatformUser(requesterPlatform, (await requireLogin(deps, actor)).session.identifier)) {
+    return { kind: 'same platform login' };
   }
-  if (!(await canRun(deps, action.actor, record.pending.teamId))) {
-    return message(
-      `Approving needs EXPERIMENTS_RUN on team *${escapeMrkdwn(record.teamName)}*, which your platform login does not have. Nothing was started.`,
-    );
+  if (!(await canRun(deps, actor, record.pending.teamId))) {
+    return { kind: 'not allowed', decision: 'approve', teamName: record.teamName };
   }
-  if (!(await decide(deps, record.id))) return { kind: 'none' };
+  if (!(await decide(deps, record.id))) return { kind: 'already answered' };
   const requester = record.pending.actor;
-  const what = describe(record.pending, record.teamName);
   const login = await deps.sessions.get(requester);
   const team = login?.session.teams.find((t) => t.identifier === record.pending.teamId);
   if (!login || !team) {
-    await close(
-      deps,
-      record,
-      `:warning: <@${action.actor.userId}> approved the ${what}, but <@${requester.userId}> is no longer logged in to that team. Nothing was started; they can log in and ask again.`,
-    );
-    return message('Approved, but the requester is no longer logged in: nothing was started.');
+    await close(deps, record, { ...about(record), kind: 'requester gone', approver: actor.userId });
+    return { kind: 'requester gone' };
   }
-  const approver = { userId: action.actor.userId, userName: action.actor.userName };
+  const approver = { userId: actor.userId, userName: actor.userName };
   try {
     const started = await startAttack(deps, requester, login, team, record.pending.request, record.pending.channel, {
       acknowledgedGuards: record.pending.unknownGuards,
@@ -198,27 +233,25 @@ export async function approveRequest(action: Action, deps: Deps): Promise<Reply>
     await deps.events.record({
       kind: 'approval',
       decision: 'approved',
-      by: action.actor,
+      by: actor,
       platformUser: login.session.identifier,
       teamId: team.identifier,
       attack: started.guid,
       requestedBy: requester.userId,
     });
-    await close(deps, record, startedText(record, action.actor.userId, started.guid, Boolean(started.card)));
-    return message(`Approved: attack \`${started.guid}\` started with <@${requester.userId}>'s session.`);
+    await close(deps, record, {
+      ...about(record),
+      kind: 'approved',
+      approver: actor.userId,
+      guid: started.guid,
+      carded: Boolean(started.card),
+    });
+    return { kind: 'started', guid: started.guid, requester: requester.userId };
   } catch (error) {
-    const why = describeError(error, { command: deps.config.slack.command }).text ?? 'the start failed';
-    await close(
-      deps,
-      record,
-      `:x: <@${action.actor.userId}> approved <@${requester.userId}>'s ${what}, but it did not start: ${why}`,
-    );
-    return message(`Approved, but it did not start: ${why}`);
+    await close(deps, record, { ...about(record), kind: 'not started', approver: actor.userId, error });
+    return { kind: 'not started', error };
   }
 }
-
-const startedText = (record: ApprovalRecord, approverId: string, guid: string, carded: boolean) =>
-  `:white_check_mark: <@${approverId}> approved <@${record.pending.actor.userId}>'s ${describe(record.pending, record.teamName)}: started \`${guid}\`${carded ? '; its card shows it live' : ''}.`;
 
 /**
  * Closes an approved request whose start a restarted bot finished (startIntents.ts): with the
@@ -236,36 +269,33 @@ export async function closeApprovalAfterRestart(
     deps,
     record,
     started
-      ? startedText(record, approver.userId, started.guid, started.carded)
-      : `:warning: <@${approver.userId}> approved <@${record.pending.actor.userId}>'s ${describe(record.pending, record.teamName)}, but Faultline restarted during the start and cannot show an attack for it. Nothing was started again; <@${record.pending.actor.userId}> was told what to check.`,
+      ? { ...about(record), kind: 'approved', approver: approver.userId, guid: started.guid, carded: started.carded }
+      : { ...about(record), kind: 'lost in a restart', approver: approver.userId },
   );
 }
 
 /** Reject: the requester withdrawing, or anyone who could have approved. Nothing starts. */
-export async function rejectRequest(action: Action, deps: Deps): Promise<Reply> {
-  const record = await openRecord(deps, action);
-  if (!record) return message('This request is no longer open; nothing was started.');
-  const own = isRequester(record, action.actor);
-  if (!own && !(await canRun(deps, action.actor, record.pending.teamId))) {
-    return message(`Rejecting needs EXPERIMENTS_RUN on team *${escapeMrkdwn(record.teamName)}*, as approving does.`);
+export async function rejectRequest(deps: Deps, actor: Actor, requestId: string | undefined): Promise<ApprovalAnswer> {
+  const record = await openRecord(deps, requestId);
+  if (!record) return { kind: 'not open' };
+  const own = isRequester(record, actor);
+  if (!own && !(await canRun(deps, actor, record.pending.teamId))) {
+    return { kind: 'not allowed', decision: 'reject', teamName: record.teamName };
   }
-  if (!(await decide(deps, record.id))) return { kind: 'none' };
-  const what = describe(record.pending, record.teamName);
+  if (!(await decide(deps, record.id))) return { kind: 'already answered' };
   await close(
     deps,
     record,
-    own
-      ? `:no_entry: <@${action.actor.userId}> withdrew the request to start a ${what}. Nothing was started.`
-      : `:no_entry: <@${action.actor.userId}> rejected <@${record.pending.actor.userId}>'s ${what}. Nothing was started.`,
+    own ? { ...about(record), kind: 'withdrawn' } : { ...about(record), kind: 'rejected', by: actor.userId },
   );
   await deps.events.record({
     kind: 'approval',
     decision: 'rejected',
-    by: action.actor,
+    by: actor,
     teamId: record.pending.teamId,
     requestedBy: record.pending.actor.userId,
   });
-  return message(own ? 'Withdrawn; nothing was started.' : 'Rejected; nothing was started.');
+  return { kind: own ? 'withdrawn' : 'rejected' };
 }
 
 /** Once per poll pass: requests left unanswered for 15 minutes end, and say so. Never throws. */
@@ -273,7 +303,7 @@ export async function expireApprovals(deps: Deps): Promise<void> {
   try {
     for await (const [, record] of deps.store.entries<ApprovalRecord>('approval:')) {
       if (Date.parse(record.requestedAt) + approvalTtlMs > deps.clock.now()) continue;
-      if (await decide(deps, record.id)) await close(deps, record, expiredText(record));
+      if (await decide(deps, record.id)) await close(deps, record, { ...about(record), kind: 'expired' });
     }
   } catch (error) {
     deps.logger.warn({ err: error }, 'could not end expired approval requests');

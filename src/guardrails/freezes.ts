@@ -1,6 +1,6 @@
 import type { KeyValueStore } from '../store/keyValue.ts';
 import type { Person } from '../store/sessions.ts';
-import { escapeMrkdwn, slackDate } from '../views/blocks.ts';
+import { UserInputError } from '../errors.ts';
 
 /**
  * A freeze: while it stands, no attack starts through Faultline in its scope (one team, or every
@@ -61,22 +61,12 @@ export class Freezes {
   }
 }
 
-/** "Payments" or "every team". */
-export function freezeScopeText(freeze: Pick<Freeze, 'scope' | 'teamName' | 'teamId'>): string {
-  return freeze.scope === 'all' ? 'every team' : `*${escapeMrkdwn(freeze.teamName ?? freeze.teamId ?? 'a team')}*`;
-}
-
-/** "frozen by @x since 14:02: reason", as previews, refusals, Home and status show it. */
-export function frozenLine(freeze: Freeze): string {
-  const since = Number.isNaN(Date.parse(freeze.since)) ? '' : ` since ${slackDate(new Date(freeze.since), '{time}')}`;
-  return `frozen by <@${freeze.by.userId}>${since}: ${escapeMrkdwn(freeze.reason)}`;
-}
-
-/** The refusal of a start in a frozen scope, with the way out. */
-export function frozenRefusal(freeze: Freeze, command: string): string {
-  const unfreeze =
-    freeze.scope === 'all'
-      ? `${command} unfreeze --all`
-      : `${command} unfreeze --team ${freeze.teamName ?? freeze.teamId}`;
-  return `:snowflake: Attacks in ${freezeScopeText(freeze)} are ${frozenLine(freeze)}. Nothing was started. When it is safe again, \`${escapeMrkdwn(unfreeze)}\` lifts the freeze.`;
+/** A start refused because its team, or every team, is frozen; the refusal's words are the views'. */
+export class FrozenError extends UserInputError {
+  override name = 'FrozenError';
+  readonly freeze: Freeze;
+  constructor(freeze: Freeze) {
+    super('Attacks are frozen there; nothing was started.');
+    this.freeze = freeze;
+  }
 }

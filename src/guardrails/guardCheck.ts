@@ -2,7 +2,6 @@ import type { ScopedPlatform } from '../client/index.ts';
 import type { Deps } from '../deps.ts';
 import { UserInputError } from '../errors.ts';
 import type { Actor } from '../store/sessions.ts';
-import { escapeMrkdwn } from '../views/blocks.ts';
 import type { CardGuard } from '../attacks/cards.ts';
 import { type Guard, guardKey, guardName, type GuardReading, type GuardSpec, readGuard } from './guards.ts';
 
@@ -40,24 +39,30 @@ export async function checkGuards(deps: Deps, api: ScopedPlatform, guards: Guard
   );
 }
 
-const named = (checks: GuardCheck[]) =>
-  checks
-    .map((c) => `*${escapeMrkdwn(guardName(c.guard.spec, c.reading))}* (${escapeMrkdwn(c.reading.state)})`)
-    .join(', ');
+/** A start refused because a guard says the system is unhealthy; the words are the views'. */
+export class UnhealthyGuardsError extends UserInputError {
+  override name = 'UnhealthyGuardsError';
+  readonly unhealthy: GuardCheck[];
+  constructor(unhealthy: GuardCheck[]) {
+    super('A guard says the system is unhealthy; nothing was started.');
+    this.unhealthy = unhealthy;
+  }
+}
 
 /** An unhealthy guard refuses the start, naming the guard and its state. */
 export function refuseIfUnhealthy(checks: GuardCheck[]): void {
   const unhealthy = checks.filter((c) => c.reading.health === 'unhealthy');
-  if (unhealthy.length) {
-    throw new UserInputError(
-      `:rotating_light: Not started: ${unhealthy.length === 1 ? 'its guard' : 'its guards'} ${named(unhealthy)} ${unhealthy.length === 1 ? 'says' : 'say'} the system is unhealthy. Nothing was sent; start it once ${unhealthy.length === 1 ? 'it recovers' : 'they recover'}.`,
-    );
-  }
+  if (unhealthy.length) throw new UnhealthyGuardsError(unhealthy);
 }
 
 /** A start whose guards cannot all be read, not yet confirmed with "Start anyway". */
 export class GuardsUnknownError extends UserInputError {
   override name = 'GuardsUnknownError';
+  readonly unknown: GuardCheck[];
+  constructor(unknown: GuardCheck[]) {
+    super('The state of a guard cannot be told; nothing was started.');
+    this.unknown = unknown;
+  }
 }
 
 /**
@@ -73,20 +78,13 @@ export async function guardStart(
   const checks = await checkGuards(deps, api, guards);
   refuseIfUnhealthy(checks);
   const unknown = unknownGuards(checks).filter((c) => !acknowledged?.includes(guardKey(c.guard.spec)));
-  if (unknown.length)
-    throw new GuardsUnknownError(
-      `${unknownGuardsText(unknown)} Nothing was started: run the command again, and its preview shows the guards and offers Start anyway.`,
-    );
+  if (unknown.length) throw new GuardsUnknownError(unknown);
   return checks;
 }
 
 /** The guards whose state cannot be told: Start then asks for an explicit "start anyway". */
 export function unknownGuards(checks: GuardCheck[]): GuardCheck[] {
   return checks.filter((c) => c.reading.health === 'unknown');
-}
-
-export function unknownGuardsText(checks: GuardCheck[]): string {
-  return `:grey_question: The state of ${checks.length === 1 ? 'guard' : 'guards'} ${named(checks)} cannot be told, so ${checks.length === 1 ? 'it' : 'they'} cannot stop this attack if the system turns unhealthy.`;
 }
 
 /** The guards as a new card shows them. */

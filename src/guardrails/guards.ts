@@ -2,11 +2,8 @@ import { NoIntegrationError, NotFoundError, UnauthorizedError } from '../client/
 import type { ScopedPlatform } from '../client/index.ts';
 import { alertHealth, type Health, monitorHealth } from '../client/schemas.ts';
 import type { CardRecord } from '../attacks/cards.ts';
-import type { Config } from '../config.ts';
-import { UserInputError } from '../errors.ts';
 import type { KeyValueStore } from '../store/keyValue.ts';
 import type { Person } from '../store/sessions.ts';
-import { escapeMrkdwn } from '../views/blocks.ts';
 
 /**
  * A health signal the platform reads for a team: a monitoringA monitor (integration, domain, id)
@@ -32,8 +29,6 @@ export interface GuardReading {
   at: string;
 }
 
-export const guardUsage = '--guard a:<monitor id> | --guard b:<alert name>';
-
 /** The one identity of a guard: two attacks guarded by the same monitor share its reading. */
 export function guardKey(spec: GuardSpec): string {
   return spec.kind === 'a'
@@ -50,51 +45,6 @@ export function guardFlag(spec: GuardSpec): string {
 export function guardName(spec: GuardSpec, reading?: Pick<GuardReading, 'name'>): string {
   if (spec.kind === 'b') return spec.alert;
   return reading?.name ? `${reading.name} (${spec.monitorId})` : `monitor ${spec.monitorId}`;
-}
-
-/** `--guard a:<id>` or `--guard b:<alert name>`, with the integration from config. */
-export function parseGuard(text: string, config: Pick<Config, 'monitoring'>, cmd: string): GuardSpec {
-  const match = /^\s*([ab])\s*:\s*(.+?)\s*$/i.exec(text);
-  if (!match)
-    throw new UserInputError(
-      `“${escapeMrkdwn(text)}” is not a guard. Write \`a:<monitor id>\` for a monitoringA monitor or \`b:<alert name>\` for a monitoringB alert.`,
-      guardUsage,
-    );
-  const [, kind, value] = match as unknown as [string, string, string];
-  if (kind.toLowerCase() === 'a') {
-    if (!/^\d{1,20}$/.test(value))
-      throw new UserInputError(
-        `“${escapeMrkdwn(value)}” is not a monitor id: monitoringA monitors have numeric ids, such as \`a:1234567\`.`,
-        guardUsage,
-      );
-    const integration = config.monitoring.integrationA;
-    if (!integration)
-      throw new UserInputError(
-        `Monitor guards need MONITORING_A_INTEGRATION, which this Faultline does not set. Ask whoever runs it, or use \`${cmd} gameday guard\` to name the integration.`,
-      );
-    return { kind: 'a', monitorId: value, integration, domain: config.monitoring.domainA };
-  }
-  if (!/^[\w.:/-]{1,200}$/.test(value))
-    throw new UserInputError(
-      `“${escapeMrkdwn(value)}” is not an alert name: letters, digits and \`_ . : / -\` only.`,
-      guardUsage,
-    );
-  const uri = config.monitoring.uriB;
-  if (!uri)
-    throw new UserInputError(
-      `Alert guards need MONITORING_B_URI, which this Faultline does not set. Ask whoever runs it, or use \`${cmd} gameday guard\` to give the URI.`,
-    );
-  return { kind: 'b', alert: value, uri };
-}
-
-/** Every `--guard` value of a command (the flag may repeat), de-duplicated. */
-export function guardsFromFlag(value: unknown, config: Pick<Config, 'monitoring'>, cmd: string): GuardSpec[] {
-  if (value === undefined) return [];
-  const values = (Array.isArray(value) ? value : [value]).map((v) => (typeof v === 'string' ? v : ''));
-  if (values.some((v) => !v.trim())) throw new UserInputError('`--guard` needs a guard after it.', guardUsage);
-  const specs = values.map((v) => parseGuard(v, config, cmd));
-  const seen = new Set<string>();
-  return specs.filter((s) => !seen.has(guardKey(s)) && seen.add(guardKey(s)));
 }
 
 /**
@@ -122,18 +72,6 @@ export async function readGuard(api: ScopedPlatform, spec: GuardSpec, now: () =>
     if (error instanceof NotFoundError) return { health: 'unknown', state: 'not found', at };
     return { health: 'unknown', state: 'unreachable', at };
   }
-}
-
-/** A guard's reading in a line: `checkout p99 latency (1234567): Alert`. */
-export function guardLine(spec: GuardSpec, reading: GuardReading | undefined): string {
-  const emoji = !reading
-    ? ':grey_question:'
-    : reading.health === 'unhealthy'
-      ? ':rotating_light:'
-      : reading.health === 'healthy'
-        ? ':large_green_circle:'
-        : ':grey_question:';
-  return `${emoji} ${escapeMrkdwn(guardName(spec, reading))}: ${escapeMrkdwn(reading?.state ?? 'not read yet')}`;
 }
 
 /** What halting a guarded attack needs, and where to say so. */

@@ -6,9 +6,7 @@ import { halt, type Halter } from '../attacks/halt.ts';
 import { isLive } from '../attacks/lifecycle.ts';
 import type { Deps } from '../deps.ts';
 import type { Login } from '../store/sessions.ts';
-import { escapeMrkdwn } from '../views/blocks.ts';
-import { errorInBrief } from '../views/errorReply.ts';
-import { type Freeze, freezeScopeText } from './freezes.ts';
+import type { Freeze } from './freezes.ts';
 
 export interface SweptAttack {
   guid: string;
@@ -84,11 +82,20 @@ export async function haltTeamAttacks(
   return result;
 }
 
-/** "its attacks", "its Kubernetes attacks", or both, for what a sweep could not read. */
-export function unreadText(unread: SweepResult['unread']): string {
-  const sources = new Set(unread.map((u) => u.source));
-  if (sources.size === 2) return 'attacks or its Kubernetes attacks';
-  return sources.has('kubernetes') ? 'Kubernetes attacks' : 'attacks';
+/** What keeps a freeze from halting the attacks that start elsewhere, said in its channel. */
+export type FreezeNotice =
+  /** The person who declared it logged out: no session halts any more. */
+  | { kind: 'logged out' }
+  /** They are no longer in the frozen team. */
+  | { kind: 'not member' }
+  /** The platform no longer accepts their session. */
+  | { kind: 'session refused' }
+  | { kind: 'halt failed'; attack: SweptAttack; error: unknown; teamName: string }
+  | { kind: 'unread'; source: SweepSource; error: unknown; teamName: string };
+
+/** Where a freeze's notices are said; the words and the Slack call are src/slack/freezeNotices.ts's. */
+export interface FreezeNotices {
+  tell(freeze: Freeze & { channel: string }, notice: FreezeNotice): Promise<void>;
 }
 
 /** The teams a freeze covers, as the declarer's session sees them. */
@@ -105,13 +112,13 @@ const noticeTtlMs = 24 * 3600_000;
  * Posts a notice in the freeze's channel once per cause for as long as the freeze stands (a freeze
  * declared again keeps its `since`, so its notices are not repeated either).
  */
-async function noticeOnce(deps: Deps, freeze: Freeze, cause: string, text: string): Promise<void> {
+async function noticeOnce(deps: Deps, freeze: Freeze, cause: string, notice: FreezeNotice): Promise<void> {
   if (!freeze.channel) return;
   const key = `freeze-notice:${freeze.scope}:${freeze.teamId ?? ''}:${freeze.since}:${cause}`;
   const owner = randomUUID();
   if (!(await deps.store.claim(key, noticeTtlMs, owner))) return;
   try {
-    await deps.slack.post(freeze.channel, { text });
+    await deps.freezeNotices.tell({ ...freeze, channel: freeze.channel }, notice);
   } catch (error) {
     // Said nowhere: the next pass tries again.
     await deps.store.release(key, owner).catch(() => {});
@@ -144,40 +151,22 @@ export async function enforceFreezes(deps: Deps): Promise<void> {
 }
 
 async function enforceFreeze(deps: Deps, freeze: Freeze): Promise<void> {
-  const cmd = deps.config.slack.command;
-  const where = freezeScopeText(freeze);
-  const cannotHalt = `:warning: The freeze on ${where} cannot halt attacks started elsewhere`;
-  const declareAgain = `\`${cmd} freeze ${freeze.scope === 'all' ? '--all' : `--team ${freeze.teamName ?? freeze.teamId}`}\``;
   const login = await deps.sessions.get(freeze.by);
   if (!login) {
     if (
       freeze.channel &&
       (await deps.store.claim(`freeze-orphaned:${freeze.scope}:${freeze.teamId ?? ''}:${freeze.since}`, noticeTtlMs))
     ) {
-      await deps.slack.post(freeze.channel, {
-        text: `:warning: The freeze on ${where} still refuses starts through Faultline, but it can no longer halt attacks started elsewhere: <@${freeze.by.userId}> is logged out. Someone logged in can declare it again with \`${cmd} freeze\`.`,
-      });
+      await deps.freezeNotices.tell({ ...freeze, channel: freeze.channel }, { kind: 'logged out' });
     }
     return;
   }
   const teams = frozenTeams(freeze, login);
   if (freeze.scope === 'team' && !teams.length) {
-    const team = escapeMrkdwn(freeze.teamName ?? freeze.teamId ?? 'the team');
-    await noticeOnce(
-      deps,
-      freeze,
-      'not-member',
-      `${cannotHalt}: <@${freeze.by.userId}> is no longer in ${team}. It still refuses starts through Faultline; someone in ${team} can declare it again with ${escapeMrkdwn(declareAgain)}.`,
-    );
+    await noticeOnce(deps, freeze, 'not-member', { kind: 'not member' });
     return;
   }
-  const sessionRefused = () =>
-    noticeOnce(
-      deps,
-      freeze,
-      'session',
-      `${cannotHalt}: the platform no longer accepts the session of <@${freeze.by.userId}>. It still refuses starts through Faultline; <@${freeze.by.userId}> can log in again, or someone logged in can declare it again with ${escapeMrkdwn(declareAgain)}.`,
-    );
+  const sessionRefused = () => noticeOnce(deps, freeze, 'session', { kind: 'session refused' });
   const intervalMs = deps.config.pollSeconds * 1000;
   const halter: Halter = {
     by: freeze.by,
@@ -186,7 +175,6 @@ async function enforceFreeze(deps: Deps, freeze: Freeze): Promise<void> {
     reason: `frozen: ${freeze.reason}`,
   };
   for (const team of teams) {
-    const name = `*${escapeMrkdwn(teamName(team))}*`;
     try {
       if (!(await deps.store.claim(`freeze-sweep:${team.identifier}`, intervalMs * 2, sweeper))) continue;
       const owners = new Map<string, string>();
@@ -208,28 +196,21 @@ async function enforceFreeze(deps: Deps, freeze: Freeze): Promise<void> {
       }
       if (halted.length)
         await deps.events.record({ kind: 'freeze swept', channel: freeze.channel, teamName: teamName(team), halted });
-      const names = (list: SweptAttack[]) =>
-        list
-          .map(
-            (a) =>
-              `${a.kind === 'kubernetes' ? 'Kubernetes ' : ''}${a.type ? `*${escapeMrkdwn(a.type)}* ` : ''}\`${a.guid}\``,
-          )
-          .join(', ');
-      for (const attack of failed) {
-        await noticeOnce(
-          deps,
-          freeze,
-          `halt:${attack.guid}`,
-          `:warning: Could not halt ${names([attack])} in ${name}, which started while the team is frozen (${errorInBrief(attack.error, { team: teamName(team) })}). Faultline tries again every poll; halt it from the card, the web UI or \`${cmd} halt ${attack.guid}\`.`,
-        );
+      for (const { error, ...attack } of failed) {
+        await noticeOnce(deps, freeze, `halt:${attack.guid}`, {
+          kind: 'halt failed',
+          attack,
+          error,
+          teamName: teamName(team),
+        });
       }
       for (const { source, error } of unread) {
-        await noticeOnce(
-          deps,
-          freeze,
-          `read:${team.identifier}:${source}`,
-          `:warning: The freeze on ${where} could not read the ${source === 'kubernetes' ? 'Kubernetes attacks' : 'attacks'} of ${name} (${errorInBrief(error, { team: teamName(team) })}), so it cannot halt those that start there. It tries again every poll; \`${cmd} halt all\` halts them meanwhile.`,
-        );
+        await noticeOnce(deps, freeze, `read:${team.identifier}:${source}`, {
+          kind: 'unread',
+          source,
+          error,
+          teamName: teamName(team),
+        });
       }
     } catch (error) {
       deps.logger.warn(

@@ -1,8 +1,21 @@
 import { isLive } from '../attacks/lifecycle.ts';
 import type { Deps } from '../deps.ts';
 import type { Person } from '../store/sessions.ts';
-import { expiryWarningMessage } from '../views/login.ts';
 import { secureLoginUrl } from './entry.ts';
+
+/** What a person is warned of: when their session ends, how many of their attacks run, where to log in again. */
+export interface ExpiryWarning {
+  expiresAt: Date;
+  liveAttacks: number;
+  /** A one-time link to the secure login page, when Faultline offers it. */
+  secureUrl: string | undefined;
+}
+
+/** Where a person is warned; the words and the Slack call are src/slack/sessionWarnings.ts's. */
+export interface SessionWarnings {
+  /** Sends the warning to the person directly. */
+  warn(person: Person, warning: ExpiryWarning): Promise<void>;
+}
 
 /** A session that ends within this, while its owner's attacks run, earns its owner one warning. */
 export const expiryWarningMs = 10 * 60_000;
@@ -33,14 +46,11 @@ export async function warnExpiringSessions(deps: Deps): Promise<number> {
       if ((await deps.store.get(marker)) || !(await deps.store.claim(marker, left + 60_000))) continue;
       await deps.store.set(marker, true, left + 60_000);
       const actor = { ...person, channelId: undefined };
-      await deps.slack.post(
-        person.userId,
-        expiryWarningMessage({
-          expiresAt: login.expiresAt,
-          liveAttacks: live,
-          secureUrl: await secureLoginUrl(actor, deps),
-        }),
-      );
+      await deps.sessionWarnings.warn(person, {
+        expiresAt: login.expiresAt,
+        liveAttacks: live,
+        secureUrl: await secureLoginUrl(actor, deps),
+      });
       deps.logger.info(
         { slackWorkspace: person.workspaceId, slackUser: person.userId, liveAttacks: live },
         'warned a person that their session ends soon',

@@ -3,7 +3,7 @@ import type { WebClient } from '@slack/web-api';
 import type { KnownBlock, ModalView } from '@slack/types';
 import { PlatformError, UnauthorizedError } from '../client/errors.ts';
 import type { ReplySender, ResponseUrlReply } from './replies.ts';
-import type { ActionHandler, OptionsHandler, Reply, SubmissionHandler, SubmissionReply } from './interaction.ts';
+import type { ActionHandler, OptionsHandler, Reply, SubmissionHandler, SubmissionReply } from '../commands/reply.ts';
 import { NotLoggedInError, UserInputError } from '../errors.ts';
 import type { Actor } from '../store/sessions.ts';
 import type { Message } from '../views/message.ts';

@@ -1,13 +1,17 @@
 import { ErrorCode, type WebClient } from '@slack/web-api';
 import type { HomeView } from '@slack/types';
 import type { Message } from '../views/message.ts';
+import type { MessageRef } from '../attacks/cards.ts';
 import type { Logger } from '../logger.ts';
+import { isSlackResponseUrl, respondTo } from './replies.ts';
 
 export interface MessengerOptions {
   /** chat.update is a Tier 3 method (about 50 a minute); queued card updates stay under this. */
   updatesPerMinute?: number;
   /** How many updates may go out at once after a quiet spell. */
   updateBurst?: number;
+  /** SLACK_API_URL: a loopback fake Slack's response_urls are answered too (tests, the demo). */
+  slackApiUrl?: string;
 }
 
 /**
@@ -36,12 +40,6 @@ interface QueuedUpdate {
   message: Message;
 }
 
-/** A message in a channel, by its timestamp. */
-export interface MessageRef {
-  channel: string;
-  ts: string;
-}
-
 /**
  * The bot's own Slack calls outside an interaction's reply: channel messages, thread replies,
  * card updates and App Home. Card updates are queued and coalesced (the newest content of a
@@ -56,6 +54,7 @@ export class Messenger {
   readonly #routine = new Map<string, QueuedUpdate>();
   readonly #intervalMs: number;
   readonly #burst: number;
+  readonly #slackApiUrl: string;
   #tokens: number;
   #refilledAt = Date.now();
   /** Slack's Retry-After of the last 429 on chat.update, as a time. */
@@ -73,13 +72,10 @@ export class Messenger {
     this.#logger = logger;
     this.#intervalMs = 60_000 / (options.updatesPerMinute ?? 50);
     this.#burst = options.updateBurst ?? 10;
+    this.#slackApiUrl = options.slackApiUrl ?? 'https://slack.com/api/';
     this.#tokens = this.#burst;
   }
-  async post(
-    channel: string,
-    message: Message,
-    options: { threadTs?: string | undefined } = {},
-  ): Promise<{ channel: string; ts: string }> {
+  async post(channel: string, message: Message, options: { threadTs?: string | undefined } = {}): Promise<MessageRef> {
     const result = await this.#client.chat.postMessage({
       channel,
       text: message.text,
@@ -88,6 +84,18 @@ export class Messenger {
       unfurl_links: false,
     });
     return { channel: result.channel ?? channel, ts: result.ts! };
+  }
+
+  /**
+   * Answers an interaction's response_url (valid 30 minutes, five times), ephemerally. A URL
+   * that is not Slack's (one read back from a view's private_metadata, say) gets nothing.
+   */
+  async respond(responseUrl: string, message: Message): Promise<'sent' | 'not Slack' | 'refused'> {
+    if (!isSlackResponseUrl(responseUrl, this.#slackApiUrl)) return 'not Slack';
+    return respondTo(responseUrl, message).then(
+      () => 'sent' as const,
+      () => 'refused' as const,
+    );
   }
 
   async postEphemeral(channel: string, user: string, message: Message): Promise<void> {
@@ -303,6 +311,3 @@ function rateLimitedFor(error: unknown): number | undefined {
   const { code, retryAfter } = (error ?? {}) as { code?: unknown; retryAfter?: unknown };
   return code === ErrorCode.RateLimitedError && typeof retryAfter === 'number' ? retryAfter : undefined;
 }
-
-/** Replies to response_urls go through the kept-alive pool in replies.ts. */
-export { respondTo } from './replies.ts';

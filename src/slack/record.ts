@@ -15,7 +15,9 @@ import {
   guardOwnerCouldNotHalt,
   personHaltLine,
 } from '../views/haltNotices.ts';
+import { ruleText } from '../views/approval.ts';
 import { noteLine } from '../views/note.ts';
+import { describeTarget } from '../views/target.ts';
 import { ticketFiledText } from '../views/ticket.ts';
 import type { Messenger } from './messenger.ts';
 
@@ -100,7 +102,8 @@ export class SlackRecorder implements Recorder {
   }
 
   async #started(event: Extract<AttackEvent, { kind: 'started' }>): Promise<CardRecord> {
-    const { card, by, request } = event;
+    const { by, request } = event;
+    const card: CardRecord = { ...event.card, targetWords: describeTarget(request.target, event.card.teamName) };
     audit(this.#o.logger, 'attack_started', by, {
       platformUser: event.platformUser,
       team: card.teamId,
@@ -136,7 +139,7 @@ export class SlackRecorder implements Recorder {
           refused: {
             type: event.request.type,
             args: event.request.args,
-            targetWords: event.targetWords,
+            targetWords: describeTarget(event.request.target, event.teamName),
             startedBy: event.by.userId,
             teamName: event.teamName,
             reason: errorInBrief(event.error, { team: event.teamName }),
@@ -273,6 +276,7 @@ export class SlackRecorder implements Recorder {
           ...(event.attack ? { attack: event.attack } : {}),
           ...(event.requestedBy ? { requestedBy: event.requestedBy } : {}),
           ...event.details,
+          ...(event.rule ? { rule: ruleText(event.rule) } : {}),
         });
         return undefined;
       }

@@ -1,5 +1,6 @@
 import type { KnownBlock } from '@slack/types';
-import { describeTarget, type AttackRequest } from '../attacks/request.ts';
+import type { AttackRequest } from '../attacks/request.ts';
+import { describeTarget } from './target.ts';
 import { targetFlagWords } from '../attacks/targetFlags.ts';
 import { guardFlag } from '../guardrails/guards.ts';
 import { actions, button, context, escapeMrkdwn, fields, section } from './blocks.ts';

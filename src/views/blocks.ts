@@ -139,6 +139,11 @@ export function modal(
   return view;
 }
 
+/** Channels as Slack links, in a list: `<#C1>, <#C2>`. */
+export function channelLinks(channels: readonly string[]): string {
+  return channels.map((c) => `<#${c}>`).join(', ');
+}
+
 /** A Slack date token: rendered in the reader's time zone, with a UTC fallback. */
 export function slackDate(date: Date, format = '{date_short_pretty} at {time}'): string {
   const seconds = Math.floor(date.getTime() / 1000);

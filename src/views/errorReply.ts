@@ -18,6 +18,12 @@ import { StoreUnavailableError } from '../store/errors.ts';
 import { loginPromptBlocks } from './login.ts';
 import { escapeMrkdwn, section } from './blocks.ts';
 import { plural } from './plural.ts';
+import { FrozenError } from '../guardrails/freezes.ts';
+import { NotARequestError } from '../guardrails/approvals.ts';
+import { AttackNotFoundError } from '../attacks/locate.ts';
+import { GuardsUnknownError, UnhealthyGuardsError } from '../guardrails/guardCheck.ts';
+import { frozenRefusal } from './freeze.ts';
+import { guardRefusalText } from './guards.ts';
 
 export interface ErrorContext {
   /** The slash command, e.g. `/chaos`, for "try …" hints. */
@@ -30,6 +36,24 @@ export interface ErrorContext {
   subject?: string | undefined;
   /** The subcommand that shows whether something with an unknown outcome happened (default `list`). */
   check?: string | undefined;
+}
+
+/** A refusal's words: the domain's refusals carry what refused, input errors their own words. */
+function refusalText(error: UserInputError, command: string): string {
+  if (error instanceof FrozenError) return frozenRefusal(error.freeze, command);
+  if (error instanceof UnhealthyGuardsError || error instanceof GuardsUnknownError) return guardRefusalText(error);
+  if (error instanceof AttackNotFoundError) return attackNotFoundText(error);
+  if (error instanceof NotARequestError) return 'That button no longer points at a request.';
+  return error.message;
+}
+
+function attackNotFoundText({ guid, searched, teams }: AttackNotFoundError): string {
+  if (!teams) return 'Your platform login belongs to no team, so it can reach no attack.';
+  const where =
+    searched.length === 1
+      ? `team ${searched[0]}`
+      : `any of your ${searched.length} ${searched.length < teams ? 'first teams' : 'teams'}`;
+  return `The platform has no attack \`${guid}\` that you can read in ${where}. Check the id.`;
 }
 
 function text(words: string): Message {
@@ -51,7 +75,8 @@ export function describeError(error: unknown, context: ErrorContext): Message {
     );
   }
   if (error instanceof UserInputError) {
-    return text(error.usage ? `${error.message}\nUsage: \`${cmd} ${error.usage}\`` : error.message);
+    const words = refusalText(error, cmd);
+    return text(error.usage ? `${words}\nUsage: \`${cmd} ${error.usage}\`` : words);
   }
   if (error instanceof NotLoggedInError) {
     const words = error.expired
@@ -158,11 +183,14 @@ export function outcomeUnknown(error: unknown): boolean {
  * The same failures as describeError, as a short clause about what happened rather than a reply
  * to the person: for a record others read later, such as a game day's timeline and summary.
  */
-export function errorInBrief(error: unknown, context: Pick<ErrorContext, 'team' | 'subject'> = {}): string {
+export function errorInBrief(
+  error: unknown,
+  context: Pick<ErrorContext, 'team' | 'subject'> & { command?: string | undefined } = {},
+): string {
   const ctx = { ...context, ...detailsOf(error) };
   const onTeam = ctx.team ? ` on team *${escapeMrkdwn(ctx.team)}*` : '';
   if (error instanceof StoreUnavailableError) return 'Faultline could not reach its store';
-  if (error instanceof UserInputError) return error.message;
+  if (error instanceof UserInputError) return refusalText(error, context.command ?? '/chaos');
   if (error instanceof NotLoggedInError || error instanceof UnauthorizedError) return 'the platform session had ended';
   if (error instanceof ForbiddenError)
     return `the platform role lacks ${error.privilege ? `the \`${error.privilege}\` privilege` : 'the privilege needed'}${onTeam}`;

@@ -1,62 +1,68 @@
-import type { Execution, TrackerIssue } from '../client/index.ts';
 import { escapeMrkdwn } from './blocks.ts';
 import { stageWords } from './attackCard.ts';
-import { durationText, type GameDayAttack, type GameDayRecord } from './gameday.ts';
+import { durationText } from './gameday.ts';
+import type { GameDayRecord } from '../gamedays/gameDayRecord.ts';
+import {
+  type GameDayReport,
+  type ReportAttack,
+  type ReportProblem,
+  type ReportTarget,
+  ReportNotSharedError,
+  type ReportTeam,
+} from '../gamedays/report.ts';
+import { NotLoggedInError } from '../errors.ts';
+import { errorInBrief } from './errorReply.ts';
 import { plural } from './plural.ts';
 
-/** One attack of a game day as the report tells it: what the platform says, and what happened in the channel. */
-export interface ReportAttack {
-  guid: string;
-  type: string;
-  args: string[];
-  /** The target as created, in words; the resolved targets are the executions'. */
-  target: string;
-  stage: string;
-  lifecycle: string;
-  createdAt?: string | undefined;
-  startTime?: string | undefined;
-  endTime?: string | undefined;
-  /** Who created it on the platform (an e-mail), and from where (`WebApp`, `Api`, `Scenario`...). */
-  createdBy?: string | undefined;
-  createSource?: string | undefined;
-  /** Set when it was started from the game day's channel. */
-  chat?: GameDayAttack | undefined;
-  /** Slack user ids of who halted it from Slack. */
-  haltedBy: string[];
-  /** Its notes on the platform (annotations). */
-  platformNotes: string[];
-  executions: Execution[];
-  /** Why its executions could not be read. */
-  executionsProblem?: string | undefined;
-  tickets: TrackerIssue[];
-  /** Why its tickets could not be read; unset with no tracker integration (the team says so). */
-  ticketsProblem?: string | undefined;
+/** The target as created, in words, for an attack started outside the channel. */
+function platformTargetText(attack: Extract<ReportTarget, { platform: unknown }>['platform']): string {
+  const count = attack.total_clients ?? attack.targets.length;
+  const kind = (attack.target_type ?? 'client').toLowerCase();
+  const resolved = `${count} ${kind}${count === 1 ? '' : 's'}`;
+  const target = attack.infra_target as
+    | { type?: unknown; tags?: unknown; hosts?: { ids?: unknown }; containers?: { ids?: unknown; labels?: unknown } }
+    | undefined;
+  const pairs = (map: unknown) =>
+    map && typeof map === 'object'
+      ? Object.entries(map)
+          .map(([k, v]) => `${k}=${String(v)}`)
+          .join(',')
+      : '';
+  const how = [
+    typeof target?.type === 'string' ? target.type : undefined,
+    pairs(target?.tags) && `tags ${pairs(target?.tags)}`,
+    pairs(target?.containers?.labels) && `labels ${pairs(target?.containers?.labels)}`,
+    Array.isArray(target?.hosts?.ids) && `hosts ${target.hosts.ids.join(',')}`,
+    Array.isArray(target?.containers?.ids) && `containers ${target.containers.ids.join(',')}`,
+  ].filter(Boolean);
+  return how.length ? `${resolved} (${how.join(', ')})` : resolved;
 }
 
-/** One team whose attacks the report read. */
-export interface ReportTeam {
-  id: string;
-  name: string;
-  attacks: ReportAttack[];
-  /** Why its attacks (those started outside the channel) could not be read. */
-  problem?: string | undefined;
-  /** The window held more attacks than the report reads. */
-  more?: boolean | undefined;
-  /** The team has no tracker integration, so it has no tickets. */
-  noTracker?: boolean | undefined;
-  /** Read because the channel watches it, not because one of its attacks was started there. */
-  watched?: boolean | undefined;
+function targetText(target: ReportTarget): string {
+  if (!target) return 'unknown targets';
+  return 'words' in target ? target.words : platformTargetText(target.platform);
 }
 
-/** Everything the report file says about one ended game day. */
-export interface GameDayReport {
-  record: GameDayRecord & { id: string };
-  teams: ReportTeam[];
-  /** When it was made, ISO 8601, and by whom (Slack user id), with whose platform session. */
-  madeAt: string;
-  madeBy: string;
-  /** The window of `GET /attacks/range`. */
-  window: { start: string; end: string };
+/** Why part of the report could not be read, as a clause; `of` says whose session was missing. */
+function problemText(problem: ReportProblem, of: 'attack' | 'team'): string {
+  if (problem.kind === 'failed') return errorInBrief(problem.error, { team: problem.team, subject: problem.subject });
+  return of === 'attack'
+    ? 'no platform session could reach the team'
+    : 'your platform session does not reach this team';
+}
+
+/** Why a report could not be made, as a clause. */
+export function reportProblem(error: unknown): string {
+  if (error instanceof NotLoggedInError)
+    return 'it is read with the platform session of whoever asks for it, and they were not logged in';
+  if (error instanceof ReportNotSharedError) {
+    if (error.slackError === 'missing_scope')
+      return 'Slack refused the file because the app lacks the `files:write` scope (reinstall it from manifest.yml)';
+    if (error.slackError === 'not_in_channel')
+      return 'Slack refused the file because Faultline is not in the channel (invite it with /invite @Faultline)';
+    return 'Slack did not take the file';
+  }
+  return errorInBrief(error);
 }
 
 /** Executions listed per attack in the file; the rest are counted. */
@@ -119,7 +125,7 @@ function attackSection(attack: ReportAttack, index: number, name: (userId: strin
     `- **Started:** ${started}${attack.createdBy ? `; created on the platform by ${markdownText(attack.createdBy)}` : ''}`,
   );
   lines.push(`- **Arguments:** ${attack.args.length ? markdownCode(attack.args.join(' ')) : 'none'}`);
-  lines.push(`- **Target:** ${markdownText(attack.target)}`);
+  lines.push(`- **Target:** ${markdownText(targetText(attack.target))}`);
   lines.push(`- **Outcome:** ${markdownText(outcome(attack))}`);
   lines.push(
     `- **Times:** created ${time(attack.createdAt)}, started ${time(attack.startTime)}, ended ${attack.endTime ? time(attack.endTime) : '—'}`,
@@ -127,7 +133,7 @@ function attackSection(attack: ReportAttack, index: number, name: (userId: strin
   if (attack.haltedBy.length)
     lines.push(`- **Halted by:** ${attack.haltedBy.map((id) => markdownText(name(id))).join(', ')}`);
   if (attack.executionsProblem) {
-    lines.push(`- **Executions:** could not be read: ${markdownText(attack.executionsProblem)}`);
+    lines.push(`- **Executions:** could not be read: ${markdownText(problemText(attack.executionsProblem, 'attack'))}`);
   } else if (!attack.executions.length) {
     lines.push('- **Executions:** none: the attack reached no target');
   } else {
@@ -146,7 +152,8 @@ function attackSection(attack: ReportAttack, index: number, name: (userId: strin
     const rest = attack.executions.length - executionsListed;
     if (rest > 0) lines.push(`  - and ${plural(rest, 'more target')}`);
   }
-  if (attack.ticketsProblem) lines.push(`- **Tickets:** could not be read: ${markdownText(attack.ticketsProblem)}`);
+  if (attack.ticketsProblem)
+    lines.push(`- **Tickets:** could not be read: ${markdownText(problemText(attack.ticketsProblem, 'attack'))}`);
   else if (attack.tickets.length) {
     lines.push(`- **Tickets** (${attack.tickets.length}):`);
     for (const ticket of attack.tickets) {
@@ -170,7 +177,7 @@ function teamSection(team: ReportTeam, name: (userId: string) => string): string
   if (team.watched) lines.push('_Watched from the channel._', '');
   if (team.problem)
     lines.push(
-      `Attacks started outside the channel could not be read: ${markdownText(team.problem)}. Only those started in the channel are listed.`,
+      `Attacks started outside the channel could not be read: ${markdownText(problemText(team.problem, 'team'))}. Only those started in the channel are listed.`,
       '',
     );
   if (team.noTracker) lines.push('The team has no tracker integration, so its attacks have no tickets.', '');

@@ -1,5 +1,16 @@
 import type { ConfirmationDialog, KnownBlock, SectionBlock } from '@slack/types';
-import type { CardRecord } from '../attacks/cards.ts';
+import {
+  gameDayRefValue,
+  type GameDayAttack,
+  type GameDayEvent,
+  type GameDayGuard,
+  type GameDayGuardTrip,
+  type GameDayOutcomes,
+  type GameDayRecord,
+  type GameDayRefusal,
+  type GameDayTicket,
+  type GameDayTripAttack,
+} from '../gamedays/gameDayRecord.ts';
 import type { Message } from './message.ts';
 import {
   actions,
@@ -27,140 +38,6 @@ export const GAMEDAY_HALT_AND_END = 'gameday_halt_and_end';
 export const GAMEDAY_END_ANYWAY = 'gameday_end_anyway';
 export const GAMEDAY_END_CANCEL = 'gameday_end_cancel';
 export const GAMEDAY_END_WARNING_ACTIONS = 'gameday_end_warning_actions';
-
-export interface GameDayAttack {
-  guid: string;
-  type: string;
-  args: string[];
-  targetWords: string;
-  /** Slack user id. */
-  startedBy: string;
-  teamId: string;
-  teamName: string;
-}
-
-export interface GameDayHalt {
-  /** The attack halted; absent for a mass halt. */
-  guid?: string | undefined;
-  /** Slack user id. */
-  by: string;
-  at: string;
-  scope: 'attack' | 'all' | 'everything';
-}
-
-export interface GameDayNote {
-  guid: string;
-  by: string;
-  text: string;
-  at: string;
-}
-
-export interface GameDayTicket {
-  /** The attack it is about; absent for a ticket about the whole game day. */
-  guid?: string | undefined;
-  key: string;
-  url?: string | undefined;
-  by: string;
-  at: string;
-}
-
-/** An attack someone tried to start during the game day that the platform did not take. */
-export interface GameDayRefusal {
-  type: string;
-  args: string[];
-  targetWords: string;
-  /** Slack user id. */
-  startedBy: string;
-  teamName: string;
-  /** Why, as a clause: "the platform role lacks the `EXPERIMENTS_RUN` privilege on team *Platform*". */
-  reason: string;
-  /** The platform did not confirm in time: the attack may be running after all. */
-  unconfirmed?: boolean | undefined;
-  at: string;
-}
-
-/** A guard of the game day as its card shows it: its last reading, if it was read. */
-export interface GameDayGuard {
-  key: string;
-  name: string;
-  state?: string | undefined;
-  health?: 'healthy' | 'unhealthy' | 'unknown' | undefined;
-}
-
-/** An attack a guard trip was about. */
-export interface GameDayTripAttack {
-  guid: string;
-  type: string;
-}
-
-/** A guard that fired while the game day ran, and what became of the attacks it covered. */
-export interface GameDayGuardTrip {
-  key: string;
-  /** The guard in words, as `guardName` gives it. */
-  guard: string;
-  /** Its state when it fired, in the product's words (`Alert`, `firing`). */
-  state: string;
-  at: string;
-  /** Slack user id of the guard's owner, whose session halts. */
-  owner: string;
-  halted: GameDayTripAttack[];
-  /** Attacks the owner's session could not halt: people were asked to. */
-  notHalted: GameDayTripAttack[];
-}
-
-/** A game day in a channel: its card, and what happened while it ran. Times are ISO 8601. */
-export interface GameDayRecord {
-  channel: string;
-  /** The ts of the game-day card, whose thread holds the timeline. */
-  ts: string;
-  title: string;
-  /** Slack user id. */
-  facilitator: string;
-  startedAt: string;
-  endedAt?: string | undefined;
-  attacks: GameDayAttack[];
-  halts: GameDayHalt[];
-  notes: GameDayNote[];
-  tickets: GameDayTicket[];
-  /** Starts the platform refused (or did not confirm); absent in game days kept before they were recorded. */
-  refused?: GameDayRefusal[] | undefined;
-  /** Its guards with their last readings; absent when it has none. */
-  guards?: GameDayGuard[] | undefined;
-  /** Every time one of the guards fired; absent in game days kept before trips were recorded. */
-  trips?: GameDayGuardTrip[] | undefined;
-  /** The ts of the summary message, once posted, so it can show outcomes learnt later. */
-  summaryTs?: string | undefined;
-  /** The teams the channel watched when the game day ended: their attacks belong in its report, whenever it is made. */
-  watchedTeams?: string[] | undefined;
-}
-
-/** The game day a button belongs to: its channel and the ts of its card. */
-export interface GameDayRef {
-  channel: string;
-  ts: string;
-}
-
-export function gameDayRefValue(ref: GameDayRef): string {
-  return JSON.stringify({ c: ref.channel, s: ref.ts });
-}
-
-const channelIdPattern = /^[CGD][A-Z0-9]{1,30}$/;
-const messageTsPattern = /^\d{1,12}\.\d{1,9}$/;
-
-/** The game day a button value names, or undefined unless it holds a channel id and a message ts. */
-export function parseGameDayRef(value: string | undefined): GameDayRef | undefined {
-  let parsed: unknown;
-  try {
-    parsed = JSON.parse(value ?? '');
-  } catch {
-    return undefined;
-  }
-  if (typeof parsed !== 'object' || parsed === null) return undefined;
-  const { c, s } = parsed as { c?: unknown; s?: unknown };
-  return typeof c === 'string' && channelIdPattern.test(c) && typeof s === 'string' && messageTsPattern.test(s)
-    ? { channel: c, ts: s }
-    : undefined;
-}
 
 export const gameDayEndConfirm: ConfirmationDialog = {
   title: { type: 'plain_text', text: 'End the game day?' },
@@ -247,15 +124,6 @@ export function gameDayCard(record: GameDayRecord): Message {
   }
   return { text: `Game day ${escapeMrkdwn(record.title)}: ${running ? 'running' : 'ended'}`, blocks };
 }
-
-/** Something that happened during a game day, as a thread reply tells it. */
-export type GameDayEvent =
-  | { kind: 'attack'; attack: GameDayAttack }
-  | { kind: 'halt'; halt: GameDayHalt }
-  | { kind: 'note'; note: GameDayNote }
-  | { kind: 'ticket'; ticket: GameDayTicket }
-  | { kind: 'refused'; refused: GameDayRefusal }
-  | { kind: 'guard'; trip: GameDayGuardTrip };
 
 const tripAttacks = (attacks: readonly GameDayTripAttack[]) => attacks.map(attackName).join(', ');
 
@@ -351,17 +219,6 @@ function lineSections(title: string, lines: string[], maxSections: number, noun:
 }
 
 /** What became of an attack, by guid, as the handler learns it from the card or the platform. */
-export type GameDayOutcomes = Record<string, { stage: string; lifecycle: string; haltedBy: string[] }>;
-
-/** How an attack of a game day ended, as its card last showed it. */
-export function cardOutcome(card: CardRecord | undefined): GameDayOutcomes[string] {
-  return {
-    stage: card?.stage ?? 'Unknown',
-    lifecycle: card?.lifecycle ?? '',
-    haltedBy: card?.haltedBy.map((h) => h.userId) ?? [],
-  };
-}
-
 /** An attack's outcome in the summary: how it ended, or that the summary follows it until it does. */
 function outcomeText(outcome: GameDayOutcomes[string] | undefined): string {
   if (!outcome) return ':grey_question: outcome unknown';

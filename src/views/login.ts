@@ -215,3 +215,8 @@ export function expiryWarningMessage(warning: {
     : [button('Log in', LOGIN_BUTTON, { style: 'primary' })];
   return { text, blocks: [section(words), actions('login_expiry', buttons)] };
 }
+
+/** "Try again at 14:32", in the reader's own time zone. */
+export function lockedNotice(until: Date): string {
+  return `Too many failed logins. For your account's safety, logging in is paused: try again at ${slackDate(until, '{time}')}.`;
+}

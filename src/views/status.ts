@@ -1,12 +1,14 @@
 import type { KnownBlock } from '@slack/types';
 import type { CardRecord } from '../attacks/cards.ts';
-import { type Freeze, freezeScopeText, frozenLine } from '../guardrails/freezes.ts';
+import type { Freeze } from '../guardrails/freezes.ts';
+import { freezeScopeText, frozenLine } from './freeze.ts';
 import { context, escapeMrkdwn, header, section, slackDate } from './blocks.ts';
 import type { Message } from './message.ts';
 import { stageLabel } from './attackCard.ts';
 import type { Watch } from '../attacks/watches.ts';
 import { watchLine } from './watch.ts';
-import { type GameDayGuard, guardReadingText } from './gameday.ts';
+import { guardReadingText } from './gameday.ts';
+import type { GameDayGuard } from '../gamedays/gameDayRecord.ts';
 
 export const statusAttacksShown = 20;
 

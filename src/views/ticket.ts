@@ -1,8 +1,10 @@
 import type { InputBlock, KnownBlock, ModalView, PlainTextOption } from '@slack/types';
 import type { CardRecord } from '../attacks/cards.ts';
 import type { Attack, IssueField, IssueMeta, TrackerIssue } from '../client/schemas.ts';
+import { hasChoices, labelsRequired, summaryMaxLength, ticketInputFields } from '../tickets/fields.ts';
 import type { Message } from './message.ts';
-import { durationText, type GameDayOutcomes, type GameDayRecord } from './gameday.ts';
+import { durationText } from './gameday.ts';
+import type { GameDayOutcomes, GameDayRecord } from '../gamedays/gameDayRecord.ts';
 import {
   context,
   escapeMrkdwn,
@@ -39,25 +41,8 @@ export function ticketFieldId(key: string): string {
   return `${TICKET_FIELD_PREFIX}${key}`;
 }
 
-/** Trackers cap a summary at 255 characters. */
-export const summaryMaxLength = 255;
 /** Slack caps what a plain-text input holds, and so the description. */
 export const descriptionMaxLength = limits.plainInput;
-
-/** Fields that have their own input (or none, project and issue type coming from the first step). */
-const fieldsWithOwnInput = new Set(['summary', 'description', 'project', 'issuetype', 'labels']);
-
-/** The fields of the issue meta that need an input of their own: the required ones. */
-export function ticketInputFields(meta: IssueMeta): IssueField[] {
-  return meta.fields.filter((field) => field.required && !fieldsWithOwnInput.has(field.key));
-}
-
-export function labelsRequired(meta: IssueMeta): boolean {
-  return meta.fields.some((field) => field.key === 'labels' && field.required);
-}
-
-/** Whether an array field offers a fixed set of choices (components, versions) or takes free words. */
-export const hasChoices = (field: IssueField) => field.allowedValues.length > 0;
 
 export function ticketProjectModal(options: {
   privateMetadata: string;

@@ -17,6 +17,7 @@ import type { Message } from '../../src/views/message.ts';
 import { createMetrics } from '../../src/metrics.ts';
 import type { UpdatePriority } from '../../src/slack/messenger.ts';
 import { SlackRecorder } from '../../src/slack/record.ts';
+import { SlackWatchBoard } from '../../src/slack/watchBoard.ts';
 
 let sim: Simulator;
 let dispatcher: Agent;
@@ -77,13 +78,12 @@ function poller(
   });
   return new Poller({
     cards,
-    messenger,
+    board: new SlackWatchBoard(messenger, { appUrl: undefined, command: '/chaos' }),
     store,
     sessions,
     platform,
     logger,
     intervalMs: 60_000,
-    appUrl: undefined,
     events,
   });
 }

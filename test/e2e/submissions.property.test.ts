@@ -34,8 +34,8 @@ import {
   TICKET_SUMMARY,
   TICKET_VIEW,
   ticketFieldId,
-  ticketInputFields,
 } from '../../src/views/ticket.ts';
+import { ticketInputFields } from '../../src/tickets/fields.ts';
 import { RecordingApp, viewDelivery } from '../support/bolt.ts';
 import { Stack } from './harness.ts';
 

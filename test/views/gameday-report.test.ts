@@ -1,19 +1,13 @@
 import { describe, expect, it } from 'vitest';
-import {
-  gameDayReportMarkdown,
-  markdownText,
-  reportFilename,
-  reportPeople,
-  type GameDayReport,
-  type ReportAttack,
-} from '../../src/views/gameDayReport.ts';
+import { gameDayReportMarkdown, markdownText, reportFilename, reportPeople } from '../../src/views/gameDayReport.ts';
+import type { GameDayReport, ReportAttack } from '../../src/gamedays/report.ts';
 
 describe('the game-day report file', () => {
   const hostile: ReportAttack = {
     guid: 'g-1',
     type: 'cpu',
     args: ['-l', '60', '--x', '`rm`'],
-    target: '2 hosts [click](https://evil.example)',
+    target: { words: '2 hosts [click](https://evil.example)' },
     stage: 'Successful',
     lifecycle: 'Complete',
     createdBy: '<script>alert(1)</script>',

@@ -14,12 +14,14 @@ import {
   gameDayStatusMessage,
   gameDaySummary,
   gameDayTimelineLine,
+} from '../../src/views/gameday.ts';
+import {
   parseGameDayRef,
   type GameDayAttack,
   type GameDayOutcomes,
   type GameDayRecord,
   type GameDayRefusal,
-} from '../../src/views/gameday.ts';
+} from '../../src/gamedays/gameDayRecord.ts';
 import { HALT_ALL_CONFIRMED } from '../../src/views/halt.ts';
 
 const cpu: GameDayAttack = {

@@ -25,7 +25,8 @@ import {
   valueProblem,
 } from './validate.ts';
 import { runsOnServices, type AttackRequest, type AttackTarget } from '../../attacks/request.ts';
-import { guardKey, parseGuard, type GuardSpec } from '../../guardrails/guards.ts';
+import { guardKey, type GuardSpec } from '../../guardrails/guards.ts';
+import { parseGuard } from '../guardFlags.ts';
 import { UserInputError } from '../../errors.ts';
 import { isPathId } from '../../client/ids.ts';
 import type { AttackParseOptions } from './parse.ts';

@@ -11,24 +11,16 @@ import {
   startAttack,
   type StartedAttack,
 } from '../../attacks/start.ts';
-import { respondTo } from '../../slack/messenger.ts';
-import { isSlackResponseUrl } from '../../slack/replies.ts';
-import { escapeMrkdwn } from '../../views/blocks.ts';
-import { describeTarget, type AttackRequest } from '../../attacks/request.ts';
+import { channelLinks, escapeMrkdwn } from '../../views/blocks.ts';
+import type { AttackRequest } from '../../attacks/request.ts';
+import { describeTarget } from '../../views/target.ts';
 import { attackBuilderModal, ATTACK_CHANNEL, ATTACK_TEAM, ATTACK_TYPE_SELECT } from '../../views/attackBuilder.ts';
 import { attackPreviewMessage } from '../../views/attackPreview.ts';
 import { builderToRequest } from './builder.ts';
 import { parseAttackCommand, requestedTeam, type AttackParseOptions } from './parse.ts';
 import { unclosedQuoteError } from './tokenize.ts';
 import { attackUsage } from './usage.ts';
-import {
-  type Action,
-  message,
-  replacement,
-  type Reply,
-  type Submission,
-  type SubmissionReply,
-} from '../../slack/interaction.ts';
+import { type Action, message, replacement, type Reply, type Submission, type SubmissionReply } from '../reply.ts';
 import { subcommand } from '../command.ts';
 import { ownWords } from '../contract.ts';
 import { UserInputError } from '../../errors.ts';
@@ -36,16 +28,16 @@ import type { Actor, Login } from '../../store/sessions.ts';
 import { platformFor, requireLogin, requireTeam, teamName } from '../../attacks/access.ts';
 import { matchTeam } from '../arguments.ts';
 import { approvalNeeded, requestApproval } from '../../guardrails/approvals.ts';
-import { ruleText } from '../../guardrails/approvalRules.ts';
+import { approvalRequestedText, ruleText } from '../../views/approval.ts';
 import {
   checkGuards,
   coveringGuards,
   GuardsUnknownError,
   refuseIfUnhealthy,
   unknownGuards,
-  unknownGuardsText,
 } from '../../guardrails/guardCheck.ts';
-import { guardKey, guardLine } from '../../guardrails/guards.ts';
+import { guardLine, unknownGuardsText } from '../../views/guards.ts';
+import { guardKey } from '../../guardrails/guards.ts';
 
 /**
  * Where attacks may start: a channel allowed by ATTACK_CHANNELS, where the card (and its Halt
@@ -54,7 +46,7 @@ import { guardKey, guardLine } from '../../guardrails/guards.ts';
 async function checkChannel(deps: Deps, channel: string | undefined): Promise<string> {
   if (!channel) throw new UserInputError('Start attacks from a channel, where their card can be posted.');
   const others = otherAttackChannels(deps.config.attackChannels, channel);
-  if (others) throw new UserInputError(`Attacks cannot be started in this channel. Use ${others}.`);
+  if (others) throw new UserInputError(`Attacks cannot be started in this channel. Use ${channelLinks(others)}.`);
   const problem = await deps.slack.cardProblem(channel);
   if (problem) throw new UserInputError(problem);
   return channel;
@@ -229,7 +221,8 @@ export const attackCommand = subcommand({
       const rule = approvalNeeded(deps, pending, team);
       if (rule) {
         await refuseIfFrozen(deps, team);
-        return requestApproval(deps, pending, team, rule);
+        const requested = await requestApproval(deps, pending, team, rule);
+        return message(approvalRequestedText(requested.rule, requested.channel));
       }
       try {
         return await start(deps, request.actor, login, team, attack, channel);
@@ -262,7 +255,9 @@ export async function startFromPreview(action: Action, deps: Deps): Promise<Repl
     // A rule checked again at the click: a Start forged past the preview still needs a second person.
     const rule = approvalNeeded(deps, pending, team);
     reply = rule
-      ? await requestApproval(deps, pending, team, rule)
+      ? await requestApproval(deps, pending, team, rule).then((requested) =>
+          message(approvalRequestedText(requested.rule, requested.channel)),
+        )
       : await start(deps, action.actor, login, team, pending.request, channel, pending.unknownGuards, id);
   } finally {
     await dropPending(deps, id).catch((error: unknown) =>
@@ -325,27 +320,21 @@ export async function submitBuilder(submission: Submission, deps: Deps): Promise
   if (!origin.channel) {
     const others = otherAttackChannels(deps.config.attackChannels, chosen);
     if (others)
-      return { kind: 'errors', errors: { [ATTACK_CHANNEL]: `Choose one of the attack channels: ${others}.` } };
+      return {
+        kind: 'errors',
+        errors: { [ATTACK_CHANNEL]: `Choose one of the attack channels: ${channelLinks(others)}.` },
+      };
     if (!chosen) return { kind: 'errors', errors: { [ATTACK_CHANNEL]: 'Choose the channel for the attack card.' } };
   }
   const channel = await checkChannel(deps, chosen);
   const shown = await preview(deps, submission.actor, login, team, result, channel);
   // The command's response_url lasts 30 minutes; a builder left open longer answers another way.
-  const replyUrl =
-    origin.responseUrl && isSlackResponseUrl(origin.responseUrl, deps.config.slack.apiUrl)
-      ? origin.responseUrl
-      : undefined;
-  if (origin.responseUrl && !replyUrl)
+  const answered = origin.responseUrl ? await deps.slack.respond(origin.responseUrl, shown) : 'none';
+  if (answered === 'not Slack')
     deps.logger.warn(
       { channel },
       "the builder carried a reply address that is not Slack's; answering in the channel instead",
     );
-  const answered = replyUrl
-    ? await respondTo(replyUrl, shown).then(
-        () => true,
-        () => false,
-      )
-    : false;
-  if (!answered) await deps.slack.postEphemeral(channel, submission.actor.userId, shown);
+  if (answered !== 'sent') await deps.slack.postEphemeral(channel, submission.actor.userId, shown);
   return { kind: 'clear' };
 }

@@ -1,5 +1,5 @@
 import type { InfraAttackArg, InfraAttackMetadata } from '../../client/catalogue.ts';
-import { availableTypes, defaultLength, findAttackType, flagOf, spellings } from '../../attacks/attackTypes.ts';
+import { defaultLength, findAttackType, flagOf, spellings } from '../../attacks/attackTypes.ts';
 import { runsOnServices, type AttackRequest, type AttackTarget } from '../../attacks/request.ts';
 import {
   givenTargetKinds,
@@ -11,11 +11,12 @@ import {
 import type { Config } from '../../config.ts';
 import { isPathId } from '../../client/ids.ts';
 import { UserInputError } from '../../errors.ts';
-import { guardKey, parseGuard, type GuardSpec } from '../../guardrails/guards.ts';
+import { guardKey, type GuardSpec } from '../../guardrails/guards.ts';
+import { parseGuard } from '../guardFlags.ts';
 import { closestWord } from '../suggest.ts';
 import { checkFlags, flag, flagSpellings, type Flag, type Flags } from '../contract.ts';
 import { tokenize } from './tokenize.ts';
-import { attackUsage } from './usage.ts';
+import { attackUsage, availableTypes } from './usage.ts';
 import {
   code,
   implicitLength,

@@ -1,7 +1,7 @@
 import type { InfraAttackArg, InfraAttackMetadata } from '../../client/catalogue.ts';
-import { flagOf } from '../../attacks/attackTypes.ts';
+import { flagOf, groupedTypes } from '../../attacks/attackTypes.ts';
 import { targetFlagsUsage } from '../../attacks/targetFlags.ts';
-import { guardUsage } from '../../guardrails/guards.ts';
+import { guardUsage } from '../guardFlags.ts';
 
 /** Usage lines, without the slash command (describeError puts it in front). */
 export const attackUsage = {
@@ -19,4 +19,11 @@ export const attackUsage = {
 function argUsage(arg: InfraAttackArg): string {
   const text = arg.type === 'Boolean' ? flagOf(arg) : `${flagOf(arg)} ${arg.name}`;
   return arg.required ? text : `[${text}]`;
+}
+
+/** Every type's name by group, in one line: `Resource: cpu, memory; Network: …`. */
+export function availableTypes(catalogue: readonly InfraAttackMetadata[]): string {
+  return groupedTypes(catalogue)
+    .map(({ group, types }) => `${group}: ${types.map((t) => t.name).join(', ')}`)
+    .join('; ');
 }

@@ -6,12 +6,12 @@ import { teamName } from '../attacks/access.ts';
 import { describeError } from '../views/errorReply.ts';
 import { HOME_SWITCH_TEAM } from '../views/home.ts';
 import { pageLoginConfirmation } from '../views/login.ts';
-import { csrfToken, validCsrf } from './csrf.ts';
-import { loginPagePath } from './entry.ts';
-import { LoginLimits } from './limits.ts';
-import { LoginLinks, newSecret, sameSecret, type LoginLink } from './links.ts';
-import { type LoginOutcome, logIn } from './logIn.ts';
-import { loginPage, loginPageHeaders, type LoginPageState } from './page.ts';
+import { csrfToken, validCsrf } from '../login/csrf.ts';
+import { loginPagePath } from '../login/entry.ts';
+import { LoginLimits } from '../login/limits.ts';
+import { LoginLinks, newSecret, sameSecret, type LoginLink } from '../login/links.ts';
+import { type LoginOutcome, logIn } from '../login/logIn.ts';
+import { loginPage, loginPageHeaders, type LoginPageState } from '../views/loginPage.ts';
 import { plural } from '../views/plural.ts';
 
 type Route = { path: string; method: string; handler: (req: IncomingMessage, res: ServerResponse) => void };

@@ -1,0 +1,42 @@
+import type { MessageRef } from '../attacks/cards.ts';
+import type { GameDayBoard } from '../gamedays/gameDays.ts';
+import type { GameDayAttack, GameDayEvent, GameDayOutcomes, GameDayRecord } from '../gamedays/gameDayRecord.ts';
+import { gameDayCard, gameDayFailureLine, gameDaySummary, gameDayTimelineLine } from '../views/gameday.ts';
+import type { Messenger } from './messenger.ts';
+
+/** A game day in its channel: the card, the timeline in the card's thread, the summary. */
+export class SlackGameDayBoard implements GameDayBoard {
+  readonly #messenger: Pick<Messenger, 'post' | 'update'>;
+
+  constructor(messenger: Pick<Messenger, 'post' | 'update'>) {
+    this.#messenger = messenger;
+  }
+
+  postCard(record: GameDayRecord): Promise<MessageRef> {
+    return this.#messenger.post(record.channel, gameDayCard(record));
+  }
+
+  updateCard(record: GameDayRecord): void {
+    this.#messenger.update(record.channel, record.ts, gameDayCard(record));
+  }
+
+  async tell(record: GameDayRecord, event: GameDayEvent): Promise<void> {
+    await this.#messenger.post(
+      record.channel,
+      { text: gameDayTimelineLine(event, record.attacks) },
+      { threadTs: record.ts },
+    );
+  }
+
+  async tellFailure(record: GameDayRecord, attack: GameDayAttack, stage: string): Promise<void> {
+    await this.#messenger.post(record.channel, { text: gameDayFailureLine(attack, stage) }, { threadTs: record.ts });
+  }
+
+  postSummary(record: GameDayRecord, outcomes: GameDayOutcomes): Promise<MessageRef> {
+    return this.#messenger.post(record.channel, gameDaySummary(record, outcomes));
+  }
+
+  updateSummary(at: MessageRef, record: GameDayRecord, outcomes: GameDayOutcomes): void {
+    this.#messenger.update(at.channel, at.ts, gameDaySummary(record, outcomes));
+  }
+}

@@ -1,0 +1,60 @@
+import type { Freeze } from '../guardrails/freezes.ts';
+import type { FreezeNotice, SweepResult, SweptAttack } from '../guardrails/sweep.ts';
+import { escapeMrkdwn, slackDate } from './blocks.ts';
+import { errorInBrief } from './errorReply.ts';
+
+/** "Payments" or "every team". */
+export function freezeScopeText(freeze: Pick<Freeze, 'scope' | 'teamName' | 'teamId'>): string {
+  return freeze.scope === 'all' ? 'every team' : `*${escapeMrkdwn(freeze.teamName ?? freeze.teamId ?? 'a team')}*`;
+}
+
+/** "frozen by @x since 14:02: reason", as previews, refusals, Home and status show it. */
+export function frozenLine(freeze: Freeze): string {
+  const since = Number.isNaN(Date.parse(freeze.since)) ? '' : ` since ${slackDate(new Date(freeze.since), '{time}')}`;
+  return `frozen by <@${freeze.by.userId}>${since}: ${escapeMrkdwn(freeze.reason)}`;
+}
+
+/** The refusal of a start in a frozen scope, with the way out. */
+export function frozenRefusal(freeze: Freeze, command: string): string {
+  const unfreeze =
+    freeze.scope === 'all'
+      ? `${command} unfreeze --all`
+      : `${command} unfreeze --team ${freeze.teamName ?? freeze.teamId}`;
+  return `:snowflake: Attacks in ${freezeScopeText(freeze)} are ${frozenLine(freeze)}. Nothing was started. When it is safe again, \`${escapeMrkdwn(unfreeze)}\` lifts the freeze.`;
+}
+
+/** "its attacks", "its Kubernetes attacks", or both, for what a sweep could not read. */
+export function unreadText(unread: SweepResult['unread']): string {
+  const sources = new Set(unread.map((u) => u.source));
+  if (sources.size === 2) return 'attacks or its Kubernetes attacks';
+  return sources.has('kubernetes') ? 'Kubernetes attacks' : 'attacks';
+}
+
+const sweptName = (a: SweptAttack) =>
+  `${a.kind === 'kubernetes' ? 'Kubernetes ' : ''}${a.type ? `*${escapeMrkdwn(a.type)}* ` : ''}\`${a.guid}\``;
+
+/** What keeps a freeze from halting, as its channel is told. */
+export function freezeNoticeText(freeze: Freeze, notice: FreezeNotice, command: string): string {
+  const where = freezeScopeText(freeze);
+  const cannotHalt = `:warning: The freeze on ${where} cannot halt attacks started elsewhere`;
+  const declareAgain = `\`${command} freeze ${freeze.scope === 'all' ? '--all' : `--team ${freeze.teamName ?? freeze.teamId}`}\``;
+  const by = `<@${freeze.by.userId}>`;
+  switch (notice.kind) {
+    case 'logged out':
+      return `:warning: The freeze on ${where} still refuses starts through Faultline, but it can no longer halt attacks started elsewhere: ${by} is logged out. Someone logged in can declare it again with \`${command} freeze\`.`;
+    case 'not member': {
+      const team = escapeMrkdwn(freeze.teamName ?? freeze.teamId ?? 'the team');
+      return `${cannotHalt}: ${by} is no longer in ${team}. It still refuses starts through Faultline; someone in ${team} can declare it again with ${escapeMrkdwn(declareAgain)}.`;
+    }
+    case 'session refused':
+      return `${cannotHalt}: the platform no longer accepts the session of ${by}. It still refuses starts through Faultline; ${by} can log in again, or someone logged in can declare it again with ${escapeMrkdwn(declareAgain)}.`;
+    case 'halt failed': {
+      const name = `*${escapeMrkdwn(notice.teamName)}*`;
+      return `:warning: Could not halt ${sweptName(notice.attack)} in ${name}, which started while the team is frozen (${errorInBrief(notice.error, { team: notice.teamName })}). Faultline tries again every poll; halt it from the card, the web UI or \`${command} halt ${notice.attack.guid}\`.`;
+    }
+    case 'unread': {
+      const name = `*${escapeMrkdwn(notice.teamName)}*`;
+      return `:warning: The freeze on ${where} could not read the ${notice.source === 'kubernetes' ? 'Kubernetes attacks' : 'attacks'} of ${name} (${errorInBrief(notice.error, { team: notice.teamName })}), so it cannot halt those that start there. It tries again every poll; \`${command} halt all\` halts them meanwhile.`;
+    }
+  }
+}
