@@ -19,7 +19,6 @@ import { boltLogger, createLogger, type Logger } from './logger.ts';
 import { Messenger, type MessengerOptions } from './slack/messenger.ts';
 import { People } from './slack/people.ts';
 import { SlackFiles } from './slack/files.ts';
-import { webApiFetch } from './slack/webFetch.ts';
 import { SessionCipher } from './store/cipher.ts';
 import { createKeyValueStore } from './store/keyValue.ts';
 import { SessionStore } from './store/sessions.ts';
@@ -35,7 +34,6 @@ export const slackRequestTimeoutMs = 5_000;
 export function slackClientOptions(config: Config, timeoutMs = slackRequestTimeoutMs) {
   return {
     slackApiUrl: config.slack.apiUrl,
-    fetch: webApiFetch,
     timeout: timeoutMs,
     // The default retries a failing call for up to half an hour; a chat reply that late is useless.
     retryConfig: { retries: 3, factor: 2, minTimeout: 250, maxTimeout: 2_000 },
@@ -49,7 +47,6 @@ export function slackClientOptions(config: Config, timeoutMs = slackRequestTimeo
 function namesClient(config: Config, logger: Logger): WebClient {
   return new WebClient(config.slack.botToken, {
     slackApiUrl: config.slack.apiUrl,
-    fetch: webApiFetch,
     retryConfig: { retries: 0 },
     rejectRateLimitedCalls: true,
     timeout: 2_000,
