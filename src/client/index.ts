@@ -14,7 +14,6 @@ import { metadataApi, type MetadataApi } from './metadata.ts';
 import { monitoringApi, type MonitoringApi } from './monitoring.ts';
 import { type CallContext, createRequest, type Logger, parseBaseUrl, silentLogger } from './request.ts';
 import { defaultRetryPolicy, type RetryPolicy } from './retry.ts';
-import { rolesApi, type RolesApi } from './roles.ts';
 import { trackerApi, type TrackerApi } from './tracker.ts';
 
 export interface PlatformClientOptions {
@@ -39,7 +38,6 @@ export interface ScopedPlatform {
   metadata: MetadataApi;
   tracker: TrackerApi;
   monitoring: MonitoringApi;
-  roles: RolesApi;
 }
 
 export interface PlatformClient {
@@ -76,7 +74,6 @@ export function createPlatformClient(options: PlatformClientOptions): PlatformCl
       metadata: metadataApi(request, ctx),
       tracker: trackerApi(request, ctx),
       monitoring: monitoringApi(request, ctx),
-      roles: rolesApi(request, ctx),
     }),
     close: async () => {
       if (ownedAgent && !ownedAgent.closed) await ownedAgent.close();
@@ -115,6 +112,5 @@ export type { Page } from './paging.ts';
 export type { CallContext, Logger } from './request.ts';
 export { defaultRetryPolicy } from './retry.ts';
 export type { RetryPolicy } from './retry.ts';
-export type { RolesApi } from './roles.ts';
 export * from './schemas.ts';
 export type { TrackerApi } from './tracker.ts';
