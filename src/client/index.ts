@@ -47,8 +47,13 @@ export interface PlatformClient {
   close(): Promise<void>;
 }
 
-/** Connections to the platform at most; more calls than this wait their turn. */
-const maxConnections = 64;
+/**
+ * Connections to the platform at most, per origin; more calls than this wait their turn (and time
+ * out with the rest of their deadline). A person's bot makes a few calls at a time and a poll pass
+ * one list per team, so a handful of kept-alive connections carry it; a large pool only lets a
+ * burst pile calls on a platform that is already slow, and opens a TLS connection for each.
+ */
+const maxConnections = 16;
 
 export function createPlatformClient(options: PlatformClientOptions): PlatformClient {
   const baseUrl = parseBaseUrl(options.baseUrl);
