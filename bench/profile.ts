@@ -5,8 +5,8 @@
  * in its own process (ack-target.ts) with the inspector's sampling profiler on, and each sample's
  * self time goes to a phase by its call stack (phases.ts). Per-request totals come from
  * process.cpuUsage() in runs without the profiler, which costs CPU of its own. The profiler
- * samples the main thread only: Faultline's signature check and HTTP receive happen on its ack
- * thread (src/slack/ackThread.ts), which is counted with the other threads.
+ * samples the main thread only; the other threads (GC helpers, the compiler, libuv) are counted
+ * apart.
  *
  * Every delivery is a real one, captured from the fake Slack (see DeliveryCapture in ack.ts), so
  * the replies Faultline sends after its ack reach the fake Slack; a run ends when they all have.
@@ -250,7 +250,7 @@ export async function profileBenchmark(): Promise<SummaryRow[]> {
     const rowLabels = [
       ...phases.map((phase) => phase.label),
       'main thread, all phases',
-      'other threads (Faultline: the ack thread; GC helpers, compiler, libuv)',
+      'other threads (GC helpers, compiler, libuv)',
       'total (process.cpuUsage)',
       'samples (busy) in the profile',
     ];
