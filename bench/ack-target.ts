@@ -5,7 +5,8 @@
  *
  * The parent sends a TargetSpec and gets `{ port }`; then each `'sample'` is answered with a
  * Sample of the time since the previous one, a ProfileOrder with `{ started: true }` or the CPU
- * profile taken since the start, and `'stop'` with a TargetReport before exiting.
+ * profile taken since the start, a CardsOrder with `{ saved }`, a PollOrder with `{ started: true }`
+ * or the pass's PollTiming, and `'stop'` with a TargetReport before exiting.
  */
 import { randomBytes } from 'node:crypto';
 import { subscribe } from 'node:diagnostics_channel';
@@ -15,8 +16,10 @@ import { Session, type Profiler } from 'node:inspector/promises';
 import { monitorEventLoopDelay, PerformanceObserver } from 'node:perf_hooks';
 import { Writable } from 'node:stream';
 import { App, HTTPReceiver, LogLevel } from '@slack/bolt';
+import type { CardRecord } from '../src/attacks/cards.ts';
 import { startBot } from '../src/app.ts';
 import { createDeps } from '../src/bootstrap.ts';
+import type { Deps } from '../src/deps.ts';
 import { loadConfig } from '../src/config.ts';
 import { createLogger } from '../src/logger.ts';
 import { backgroundJobs } from '../src/jobs/backgroundJobs.ts';
@@ -27,8 +30,6 @@ import { LIST_NEXT_PAGE } from '../src/views/attackList.ts';
 export interface TargetSpec {
   /** `bare-reply`: a bare Bolt app that acks, then posts a fixed message to the response_url. */
   kind: 'bare' | 'bare-reply' | 'faultline';
-  /** Faultline: Slack's endpoint on a thread of its own (the default), or `false` for ACK_THREAD=off. */
-  ackThread?: boolean;
   /** Faultline's store (default memory://) and session key (default a random one): replicas share both. */
   storeUrl?: string;
   sessionKey?: string;
@@ -59,6 +60,21 @@ export interface Sample {
 /** Starts the V8 sampling profiler (a sample every `intervalUs`), or stops it and returns its profile. */
 export type ProfileOrder = { profile: 'start'; intervalUs: number } | { profile: 'stop' };
 
+/** Faultline: live cards to save in its store, as a start from Slack saves them. */
+export interface CardsOrder {
+  cards: CardRecord[];
+}
+
+/** Faultline: starts a poll pass, or waits for the one started and says how long it took. */
+export type PollOrder = { poll: 'start' } | { poll: 'wait' };
+
+export interface PollTiming {
+  /** ms since the epoch (performance.timeOrigin based), comparable with the load client's `at`. */
+  startedAt: number;
+  endedAt: number;
+  cards: number;
+}
+
 export interface TargetReport {
   errorLogs: number;
   warnLogs: number;
@@ -67,11 +83,16 @@ export interface TargetReport {
   rssBytes?: number;
   /** Heap still in use after a full garbage collection, with no work in flight. */
   heapAfterGcBytes: number;
+  /** What V8 keeps for its heap, used or not, and memory outside it (Buffers, WebAssembly, native objects V8 knows of). */
+  heapTotalBytes: number;
+  externalBytes: number;
 }
 
 interface Running {
   port: number;
   stop(): Promise<void>;
+  /** Faultline's dependencies; absent for a bare Bolt app. */
+  deps?: Deps;
 }
 
 const logCounts = { errorLogs: 0, warnLogs: 0, errors: [] as string[] };
@@ -123,12 +144,24 @@ async function startFaultline(spec: TargetSpec): Promise<Running> {
     SESSION_KEY: spec.sessionKey ?? randomBytes(32).toString('base64'),
     STORE_URL: spec.storeUrl ?? 'memory://',
     LOG_LEVEL: 'info',
-    ACK_THREAD: spec.ackThread === false ? 'off' : 'on',
   });
   // The production wiring, the platform client's own connection pool included; only the log
   // destination differs.
   const deps = createDeps(config, { logger: createLogger(config.logLevel, logSink) });
-  return startBot(deps, { port: 0, jobs: backgroundJobs(deps) });
+  const bot = await startBot(deps, { port: 0, jobs: backgroundJobs(deps) });
+  return { port: bot.port, stop: () => bot.stop(), deps };
+}
+
+let pass: { startedAt: number; running: Promise<{ cards: number }> } | undefined;
+
+async function poll(deps: Deps, order: PollOrder): Promise<{ started: true } | PollTiming> {
+  if (order.poll === 'start') {
+    pass = { startedAt: performance.timeOrigin + performance.now(), running: deps.poller.pollOnce() };
+    return { started: true };
+  }
+  if (!pass) throw new Error('No poll pass was started');
+  const { cards } = await pass.running;
+  return { startedAt: pass.startedAt, endedAt: performance.timeOrigin + performance.now(), cards };
 }
 
 const loopDelay = monitorEventLoopDelay({ resolution: 5 });
@@ -210,6 +243,17 @@ process.once('message', (spec: TargetSpec) => {
         void profile(message as ProfileOrder).then((answer) => process.send?.(answer));
         return;
       }
+      if (typeof message === 'object' && message !== null && 'cards' in message && running.deps) {
+        const { cards } = message as CardsOrder;
+        void Promise.all(cards.map((card) => running.deps!.cards.save(card))).then(() =>
+          process.send?.({ saved: cards.length }),
+        );
+        return;
+      }
+      if (typeof message === 'object' && message !== null && 'poll' in message && running.deps) {
+        void poll(running.deps, message as PollOrder).then((answer) => process.send?.(answer));
+        return;
+      }
       void running.stop().finally(() => {
         loopDelay.disable();
         globalThis.gc?.();
@@ -217,6 +261,8 @@ process.once('message', (spec: TargetSpec) => {
           ...logCounts,
           rssBytes: residentSetBytes(),
           heapAfterGcBytes: process.memoryUsage().heapUsed,
+          heapTotalBytes: process.memoryUsage().heapTotal,
+          externalBytes: process.memoryUsage().external,
         };
         process.send?.(report, () => process.disconnect());
       });

@@ -2,10 +2,12 @@
  * Faultline's benchmarks (product.md §9). They print figures and never fail on a timing; the run
  * fails only when a benchmark cannot be carried out.
  *
- *   node bench/run.ts             every benchmark, then a summary
- *   node bench/run.ts ack list    only those
+ *   node bench/run.ts                        every benchmark, then a summary
+ *   node bench/run.ts ack list               only those
+ *   node bench/run.ts --json out.json ack    the summary also as JSON records (bench/summary.ts)
  */
 import { cpus, platform, arch } from 'node:os';
+import { parseArgs } from 'node:util';
 import { ackBenchmark } from './ack.ts';
 import { cardsBenchmark } from './cards.ts';
 import { guardsBenchmark } from './guards.ts';
@@ -15,6 +17,7 @@ import { pollBenchmark } from './poll.ts';
 import { profileBenchmark } from './profile.ts';
 import { storeBenchmark } from './store.ts';
 import { throughputBenchmark } from './throughput.ts';
+import { printSummary, writeSummaryJson } from './summary.ts';
 import { printTable, type SummaryRow } from './table.ts';
 
 // Memory first: it reads the process's resident size, which earlier benchmarks would leave raised.
@@ -53,7 +56,10 @@ const benchmarks: Record<string, { about: string; run: () => Promise<SummaryRow[
   },
 };
 
-const asked = process.argv.slice(2);
+const { values: options, positionals: asked } = parseArgs({
+  options: { json: { type: 'string' } },
+  allowPositionals: true,
+});
 const unknown = asked.filter((name) => !(name in benchmarks));
 if (unknown.length) {
   console.error(`No benchmark ${unknown.join(', ')}. Benchmarks:`);
@@ -81,9 +87,9 @@ for (const name of asked.length ? asked : Object.keys(benchmarks)) {
   }
 }
 
-printTable(
-  'Summary',
-  ['benchmark', 'figure', 'value', 'target'],
-  summary.map((row) => [row.benchmark, row.figure, row.value, row.target ?? '']),
-);
+printSummary(summary);
+if (options.json) {
+  await writeSummaryJson(options.json, summary);
+  console.log(`\nThe summary's ${summary.length} figures are in ${options.json}.`);
+}
 printTable('Benchmarks run', ['benchmark', 'took', 'outcome'], durations);

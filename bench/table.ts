@@ -1,9 +1,17 @@
-/** One line of the closing summary: a figure, its unit in the value, and the target it is read against. */
+/** One line of the closing summary: a figure, its value in `unit`, and the target it is read against. */
 export interface SummaryRow {
   benchmark: string;
   figure: string;
-  value: string;
+  /** NaN when the run could not measure it. */
+  value: number;
+  /** 'ms', 's', 'MiB', '×', '/s', 'calls', '' for a plain count… */
+  unit: string;
+  /** As people write it ('≤ 1.10×'); absent where the figure has none. */
   target?: string;
+  /** Whether `value` meets `target`; absent without a target. */
+  met?: boolean;
+  /** Shown after the value in the table only: an interval, the figures a ratio is made of. */
+  detail?: string;
 }
 
 export const formatMs = (ms: number) =>

@@ -1,15 +1,12 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { once } from 'node:events';
-import { randomBytes } from 'node:crypto';
 import { App, HTTPReceiver, SocketModeReceiver } from '@slack/bolt';
 import type { Deps } from './deps.ts';
 import { boltLogger, type Logger } from './logger.ts';
 import { listeners } from './listeners.ts';
 import type { Metrics } from './metrics.ts';
 import { SlackAdapter } from './slack/adapter.ts';
-import { AckThreadReceiver } from './slack/ackThreadReceiver.ts';
-import { forwardedPeerHeader } from './slack/ackThreadProtocol.ts';
 import { respondTo } from './slack/replies.ts';
 import { slackClientOptions } from './bootstrap.ts';
 import { publishHome } from './commands/home.ts';
@@ -30,30 +27,19 @@ export interface RunningBot {
 
 type Route = { path: string; method: string; handler: (req: IncomingMessage, res: ServerResponse) => void };
 
-interface BotState {
-  stopping: boolean;
-  /** Slack's endpoint is gone for good (the ack thread could not be started again). */
-  endpointDown: boolean;
-}
-
 /**
- * /healthz (process up, and Slack's endpoint with it), /readyz (store reachable, and not
- * stopping), /metrics (Prometheus text). `metrics: false` leaves /metrics out, for the public
- * port when an operations port serves it.
+ * /healthz (process up), /readyz (store reachable, and not stopping), /metrics (Prometheus
+ * text). `metrics: false` leaves /metrics out, for the public port when an operations port
+ * serves it.
  */
 function operationsRoutes(
   deps: Deps,
   metrics: Metrics,
-  state: BotState,
+  state: { stopping: boolean },
   options: { metrics: boolean } = { metrics: true },
 ): Route[] {
   const routes: Route[] = [
-    {
-      path: '/healthz',
-      method: 'GET',
-      // A process that can no longer take Slack's requests asks to be restarted.
-      handler: (_req, res) => (state.endpointDown ? reply(res, 503, 'Slack endpoint down\n') : reply(res, 200, 'ok\n')),
-    },
+    { path: '/healthz', method: 'GET', handler: (_req, res) => reply(res, 200, 'ok\n') },
     {
       path: '/readyz',
       method: 'GET',
@@ -87,22 +73,12 @@ function routeMatches(pattern: string, path: string): boolean {
 }
 
 /**
- * A small server for routes outside Bolt: the operations port, PORT in Socket Mode, which has no
- * HTTP endpoint of its own, and the loopback port the ack thread passes every other path to (`at`
- * with the process's `peerToken`). There only, the address a request came from is the one the
- * ack thread forwards after the token; without the token it is unknown.
+ * The routes where Bolt serves no HTTP: the operations port, and PORT in Socket Mode, which
+ * has no HTTP endpoint of its own. In HTTP mode Bolt's receiver serves them on PORT.
  */
-async function serveRoutes(routes: Route[], at: number | { peerToken: string }, logger: Logger): Promise<Server> {
+async function serveRoutes(routes: Route[], port: number, logger: Logger): Promise<Server> {
   const server = createServer((req, res) => {
-    if (typeof at === 'object') {
-      const [token, peer] = String(req.headers[forwardedPeerHeader] ?? '').split(' ');
-      delete req.headers[forwardedPeerHeader];
-      // The thread opens one connection per request, so the connection's address is this request's.
-      Object.defineProperty(req.socket, 'remoteAddress', {
-        value: token === at.peerToken && peer ? peer : undefined,
-        configurable: true,
-      });
-    }
+    // A request line no URL parser reads ("//[", say) is answered, never thrown at the process.
     const path = URL.parse(req.url ?? '/', 'http://localhost')?.pathname;
     if (path === undefined) return reply(res, 400, 'bad request\n');
     const route = routes.find((r) => routeMatches(r.path, path) && r.method === req.method);
@@ -113,8 +89,7 @@ async function serveRoutes(routes: Route[], at: number | { peerToken: string }, 
       reply(res, 404, 'not found\n');
     }
   });
-  if (typeof at === 'object') server.listen(0, '127.0.0.1');
-  else server.listen(at);
+  server.listen(port);
   await once(server, 'listening');
   return server;
 }
@@ -135,9 +110,6 @@ export interface StartOptions {
 /** Card updates queued at shutdown get this long; what is left is redrawn by the next replica. */
 const flushWithinMs = 10_000;
 
-/** Bolt's limit for a delivery no listener answered, past Slack's own 3 s. */
-const unansweredMs = 3_001;
-
 /** Builds the Bolt app in Socket Mode or HTTP mode, registers every listener, and starts it. */
 export async function startBot(deps: Deps, options: StartOptions): Promise<RunningBot> {
   const { config, logger } = deps;
@@ -145,7 +117,7 @@ export async function startBot(deps: Deps, options: StartOptions): Promise<Runni
   const adapter = new SlackAdapter(deps, metrics, { replies: respondTo });
   const port = options.port ?? config.port;
   const opsPort = options.opsPort ?? config.opsPort;
-  const state: BotState = { stopping: false, endpointDown: false };
+  const state = { stopping: false };
   // With an operations port, /metrics is served there only: it has no authentication.
   const routes = [
     ...operationsRoutes(deps, metrics, state, { metrics: opsPort === undefined }),
@@ -155,9 +127,7 @@ export async function startBot(deps: Deps, options: StartOptions): Promise<Runni
   const clientOptions = slackClientOptions(config, options.slackTimeoutMs);
 
   let app: App;
-  let server: Server | undefined;
-  /** Bolt's receiver when Slack's endpoint is on the ack thread. */
-  let ackThread: AckThreadReceiver | undefined;
+  let server: Server;
   if (config.slack.socketMode) {
     // The socket client keeps its own, patient retry budget for apps.connections.open: with
     // the short one of our Web API calls it would give up reconnecting after a brief outage.
@@ -168,24 +138,6 @@ export async function startBot(deps: Deps, options: StartOptions): Promise<Runni
     });
     app = new App({ token: config.slack.botToken, receiver, logger: slackLogger, clientOptions });
     server = await serveRoutes(routes, port, logger);
-  } else if (config.slack.ackThread) {
-    // No file: the bot runs on a read-only filesystem. The routes there are public ones anyway,
-    // and the token keeps a local client from choosing the address a login limit counts against.
-    const peerToken = randomBytes(24).toString('base64url');
-    server = await serveRoutes(routes, { peerToken }, logger);
-    ackThread = new AckThreadReceiver(
-      {
-        endpoint: '/slack/events',
-        command: config.slack.command,
-        signingSecret: config.slack.signingSecret!,
-        routesPort: (server.address() as AddressInfo).port,
-        peerToken,
-        unansweredMs,
-        onGiveUp: () => (state.endpointDown = true),
-      },
-      logger,
-    );
-    app = new App({ token: config.slack.botToken, receiver: ackThread, logger: slackLogger, clientOptions });
   } else {
     const receiver = new HTTPReceiver({
       signingSecret: config.slack.signingSecret!,
@@ -201,10 +153,10 @@ export async function startBot(deps: Deps, options: StartOptions): Promise<Runni
   adapter.register(app, listeners);
 
   const started = (await app.start(port)) as unknown;
-  if (!config.slack.socketMode && !ackThread) server = started as Server;
+  if (!config.slack.socketMode) server = started as Server;
   const opsServer =
     opsPort === undefined ? undefined : await serveRoutes(operationsRoutes(deps, metrics, state), opsPort, logger);
-  const bound = ackThread ? ackThread.port : (server!.address() as AddressInfo).port;
+  const bound = (server!.address() as AddressInfo).port;
   const opsBound = opsServer ? (opsServer.address() as AddressInfo).port : undefined;
   const jobs = new Scheduler({ jobs: options.jobs, store: deps.store, logger });
   jobs.start();
@@ -228,9 +180,7 @@ export async function startBot(deps: Deps, options: StartOptions): Promise<Runni
         state.stopping = true;
         // Slack's requests are still taken while the work in flight finishes: each new one is
         // answered "Faultline is restarting" rather than refused a connection or dropped.
-        await ackThread?.hold();
         await adapter.drain();
-        await ackThread?.drain();
         await jobs.stop();
         const unsent = await deps.slack.flush({ withinMs: options.flushWithinMs ?? flushWithinMs });
         if (unsent.length) {
@@ -240,13 +190,10 @@ export async function startBot(deps: Deps, options: StartOptions): Promise<Runni
         const stopped = app
           .stop()
           .catch((error: unknown) => logger.warn({ err: error }, 'receiver did not stop cleanly'));
-        // The ack thread passes requests to the routes' port until its own server has closed.
-        if (ackThread) await stopped;
-        const closed = [
-          ...(config.slack.socketMode || ackThread ? [server!] : []),
-          ...(opsServer ? [opsServer] : []),
-        ].map((s) => new Promise((resolve) => s.close(resolve)));
-        server?.closeIdleConnections();
+        const closed = [...(config.slack.socketMode ? [server!] : []), ...(opsServer ? [opsServer] : [])].map(
+          (s) => new Promise((resolve) => s.close(resolve)),
+        );
+        server!.closeIdleConnections();
         opsServer?.closeIdleConnections();
         // Requests that came in on open connections while the listeners closed.
         await adapter.drain();

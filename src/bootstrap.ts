@@ -23,7 +23,6 @@ import { SlackGameDayReports } from './slack/gameDayReports.ts';
 import { SlackSessionWarnings } from './slack/sessionWarnings.ts';
 import { SlackStartNotices } from './slack/startNotices.ts';
 import { SlackWatchBoard } from './slack/watchBoard.ts';
-import { webApiFetch } from './slack/webFetch.ts';
 import { SessionCipher } from './store/cipher.ts';
 import { createKeyValueStore } from './store/keyValue.ts';
 import { SessionStore } from './store/sessions.ts';
@@ -39,7 +38,6 @@ export const slackRequestTimeoutMs = 5_000;
 export function slackClientOptions(config: Config, timeoutMs = slackRequestTimeoutMs) {
   return {
     slackApiUrl: config.slack.apiUrl,
-    fetch: webApiFetch,
     timeout: timeoutMs,
     // The default retries a failing call for up to half an hour; a chat reply that late is useless.
     retryConfig: { retries: 3, factor: 2, minTimeout: 250, maxTimeout: 2_000 },
@@ -53,7 +51,6 @@ export function slackClientOptions(config: Config, timeoutMs = slackRequestTimeo
 function namesClient(config: Config, logger: Logger): WebClient {
   return new WebClient(config.slack.botToken, {
     slackApiUrl: config.slack.apiUrl,
-    fetch: webApiFetch,
     retryConfig: { retries: 0 },
     rejectRateLimitedCalls: true,
     timeout: 2_000,

@@ -176,7 +176,6 @@ const environmentSchema = z.object({
   LOGIN_MODE: optionalText.pipe(
     z.enum(loginModes, { error: `LOGIN_MODE must be one of ${loginModes.join(', ')}` }).optional(),
   ),
-  ACK_THREAD: optionalText.pipe(z.enum(['on', 'off'], { error: 'ACK_THREAD must be on or off' }).optional()),
 });
 
 /** Variables needed only in some combinations; checked on the raw values so every gap is listed at once. */
@@ -212,11 +211,6 @@ export interface Config {
     apiUrl: string;
     socketMode: boolean;
     command: string;
-    /**
-     * HTTP mode: Slack's endpoint runs on a thread of its own (slack/ackThread.ts), so acks never
-     * wait behind other requests' work. Socket Mode acks over the socket, on the main thread.
-     */
-    ackThread: boolean;
   };
   port: number;
   /** Where /metrics, /readyz and /healthz are served apart from Slack's traffic; /metrics then only there. */
@@ -271,7 +265,6 @@ export function loadConfig(env: NodeJS.ProcessEnv): Config {
       apiUrl: e.SLACK_API_URL.endsWith('/') ? e.SLACK_API_URL : `${e.SLACK_API_URL}/`,
       socketMode: e.SLACK_APP_TOKEN !== undefined,
       command: e.SLASH_COMMAND,
-      ackThread: e.SLACK_APP_TOKEN === undefined && e.ACK_THREAD !== 'off',
     },
     port: e.PORT,
     opsPort: e.OPS_PORT,

@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import { setImmediate } from 'node:timers/promises';
 import { NotFoundError, UnauthorizedError } from '../client/errors.ts';
 import type { Attack, PlatformClient, ScopedPlatform } from '../client/index.ts';
 import type { Logger } from '../logger.ts';
@@ -355,6 +356,9 @@ export class Poller {
   async #refreshCards(api: ScopedPlatform, cards: CardRecord[], active: Map<string, AttackState>): Promise<number> {
     let updated = 0;
     for (const card of cards) {
+      // A store that answers without I/O (SQLite, memory) would otherwise keep the event loop for
+      // the whole pass, and Slack's requests would wait for all of it.
+      await setImmediate();
       let state = active.get(card.guid);
       if (!state) {
         try {

@@ -40,14 +40,11 @@ export interface HaltOptions {
 export interface AttacksApi {
   listActive(query?: AttackListQuery): Promise<Attack[]>;
   listCompleted(query?: AttackListQuery): Promise<Attack[]>;
-  list(query?: AttackListQuery): Promise<Attack[]>;
   activePage(query?: PageQuery): Promise<Page<Attack>>;
   completedPage(query?: PageQuery): Promise<Page<Attack>>;
-  /** Attacks between two times; without times, all attacks up to now. */
-  rangePage(query?: RangeQuery): Promise<Page<Attack>>;
   /** Active attacks, fetched a page at a time as they are consumed. */
   iterateActive(query?: Omit<PageQuery, 'pageToken'>): AsyncIterable<Attack>;
-  iterateCompleted(query?: Omit<PageQuery, 'pageToken'>): AsyncIterable<Attack>;
+  /** Attacks between two times; without times, all attacks up to now. */
   iterateRange(query?: Omit<RangeQuery, 'pageToken'>): AsyncIterable<Attack>;
   get(guid: string): Promise<Attack>;
   /** Starts an attack (legacy `POST /attacks/new`) and returns its guid. Never retried. */
@@ -113,12 +110,9 @@ export function attacksApi(request: Request, session: CallContext): AttacksApi {
   return {
     listActive: listAt('/attacks/active'),
     listCompleted: listAt('/attacks/completed'),
-    list: listAt('/attacks'),
     activePage,
     completedPage,
-    rangePage,
     iterateActive: (query = {}) => followPages((pageToken) => activePage({ ...query, pageToken })),
-    iterateCompleted: (query = {}) => followPages((pageToken) => completedPage({ ...query, pageToken })),
     iterateRange: (query = {}) => followPages((pageToken) => rangePage({ ...query, pageToken })),
     get: (guid) => request({ ...team, method: 'GET', path: '/attacks/{guid}', params: { guid }, schema: attackSchema }),
     create: (input) => request({ ...team, method: 'POST', path: '/attacks/new', json: input, schema: createdIdSchema }),

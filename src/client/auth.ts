@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import type { CallContext, Request } from './request.ts';
-import { type CompanySession, companySessionSchema, type TeamSession, teamSessionsSchema } from './schemas.ts';
+import { type CompanySession, companySessionSchema } from './schemas.ts';
 
 export interface LoginInput {
   email: string;
@@ -14,8 +14,6 @@ export interface LoginInput {
 export interface AuthApi {
   /** A company session, which works across the user's teams (with `teamId`). */
   login(input: LoginInput): Promise<CompanySession>;
-  /** One team session per org the user belongs to. */
-  loginTeamSessions(input: LoginInput): Promise<TeamSession[]>;
   /** Invalidates the session on the platform. */
   logout(ctx: CallContext): Promise<void>;
   /** Asks the platform to e-mail a password reset. */
@@ -24,20 +22,19 @@ export interface AuthApi {
 
 // Logins and resets are POSTs, so they are never retried: a repeated login could trip lockouts,
 // a repeated reset sends two e-mails.
-function loginCall(input: LoginInput, companySession: boolean) {
+function loginCall(input: LoginInput) {
   const mfaCode = input.mfaCode?.trim() || undefined;
   return {
     method: 'POST',
     path: mfaCode === undefined ? '/users/auth' : '/users/auth/mfa/auth',
-    query: companySession ? { getCompanySession: 'true' } : {},
+    query: { getCompanySession: 'true' },
     form: { email: input.email, password: input.password, companyName: input.companyName || undefined, token: mfaCode },
   } as const;
 }
 
 export function authApi(request: Request): AuthApi {
   return {
-    login: (input) => request({ ...loginCall(input, true), schema: companySessionSchema }),
-    loginTeamSessions: (input) => request({ ...loginCall(input, false), schema: teamSessionsSchema }),
+    login: (input) => request({ ...loginCall(input), schema: companySessionSchema }),
     async logout(ctx) {
       await request({ method: 'DELETE', path: '/users/auth', session: ctx, schema: z.unknown() });
     },

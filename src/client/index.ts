@@ -14,7 +14,6 @@ import { metadataApi, type MetadataApi } from './metadata.ts';
 import { monitoringApi, type MonitoringApi } from './monitoring.ts';
 import { type CallContext, createRequest, type Logger, parseBaseUrl, silentLogger } from './request.ts';
 import { defaultRetryPolicy, type RetryPolicy } from './retry.ts';
-import { rolesApi, type RolesApi } from './roles.ts';
 import { trackerApi, type TrackerApi } from './tracker.ts';
 
 export interface PlatformClientOptions {
@@ -39,7 +38,6 @@ export interface ScopedPlatform {
   metadata: MetadataApi;
   tracker: TrackerApi;
   monitoring: MonitoringApi;
-  roles: RolesApi;
 }
 
 export interface PlatformClient {
@@ -49,8 +47,13 @@ export interface PlatformClient {
   close(): Promise<void>;
 }
 
-/** Connections to the platform at most; more calls than this wait their turn. */
-const maxConnections = 64;
+/**
+ * Connections to the platform at most, per origin; more calls than this wait their turn (and time
+ * out with the rest of their deadline). A person's bot makes a few calls at a time and a poll pass
+ * one list per team, so a handful of kept-alive connections carry it; a large pool only lets a
+ * burst pile calls on a platform that is already slow, and opens a TLS connection for each.
+ */
+const maxConnections = 16;
 
 /** How long one platform call may take unless told otherwise; a create not answered by then has an unknown outcome. */
 export const platformTimeoutMs = 10_000;
@@ -79,7 +82,6 @@ export function createPlatformClient(options: PlatformClientOptions): PlatformCl
       metadata: metadataApi(request, ctx),
       tracker: trackerApi(request, ctx),
       monitoring: monitoringApi(request, ctx),
-      roles: rolesApi(request, ctx),
     }),
     close: async () => {
       if (ownedAgent && !ownedAgent.closed) await ownedAgent.close();
@@ -118,6 +120,5 @@ export type { Page } from './paging.ts';
 export type { CallContext, Logger } from './request.ts';
 export { defaultRetryPolicy } from './retry.ts';
 export type { RetryPolicy } from './retry.ts';
-export type { RolesApi } from './roles.ts';
 export * from './schemas.ts';
 export type { TrackerApi } from './tracker.ts';

@@ -10,8 +10,6 @@ export interface AttackCatalogue {
 }
 
 export interface MetadataApi {
-  /** The attack types and their arguments, as the platform describes them. */
-  list(): Promise<InfraAttackMetadata[]>;
   /**
    * The platform's attack types, or the built-in catalogue when they cannot be read, so that
    * arguments are still checked. An expired session is not hidden: it still throws.
@@ -20,6 +18,7 @@ export interface MetadataApi {
 }
 
 export function metadataApi(request: Request, session: CallContext): MetadataApi {
+  // The attack types and their arguments, as the platform describes them.
   const list = () =>
     request({
       session,
@@ -29,7 +28,6 @@ export function metadataApi(request: Request, session: CallContext): MetadataApi
       schema: z.array(infraAttackMetadataSchema),
     });
   return {
-    list,
     async catalogue() {
       try {
         const types = await list();

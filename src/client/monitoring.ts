@@ -3,12 +3,8 @@ import type { CallContext, Request } from './request.ts';
 import {
   type AlertB,
   alertBSchema,
-  type AlertMonitorB,
-  alertMonitorBSchema,
   type MonitorA,
   monitorASchema,
-  type MonitoringLink,
-  monitoringLinkSchema,
   type MonitorSearchA,
   monitorSearchASchema,
 } from './schemas.ts';
@@ -42,10 +38,6 @@ export interface MonitoringApi {
   /** Monitors whose name contains `searchString`, one page (`metadata.total_count` counts them all). */
   searchMonitorsA(searchString: string, query: MonitorSearchQuery): Promise<MonitorSearchA>;
   alertsB(query: MonitoringBQuery): Promise<AlertB[]>;
-  rulesB(query: MonitoringBQuery): Promise<MonitoringLink[]>;
-  dashboardsB(query: MonitoringBQuery): Promise<MonitoringLink[]>;
-  /** Alert monitors found by integration name (not URI) and `searchString`. */
-  monitorsB(integrationName: string, searchString?: string): Promise<AlertMonitorB[]>;
 }
 
 export function monitoringApi(request: Request, session: CallContext): MonitoringApi {
@@ -54,10 +46,6 @@ export function monitoringApi(request: Request, session: CallContext): Monitorin
     monitoringAIntegrationName: integrationName,
     domain,
   });
-  const listB =
-    <S extends z.ZodType>(path: string, item: S) =>
-    ({ uri, name }: MonitoringBQuery) =>
-      request({ ...team, path, query: { monitoringBUri: uri, name }, schema: z.array(item) });
   return {
     getMonitorA: (monitorId, integration) =>
       request({
@@ -74,15 +62,12 @@ export function monitoringApi(request: Request, session: CallContext): Monitorin
         query: { ...integrationA(integration), searchString, page, perPage, sort },
         schema: monitorSearchASchema,
       }),
-    alertsB: listB('/monitoringB/alerts', alertBSchema),
-    rulesB: listB('/monitoringB/rules', monitoringLinkSchema),
-    dashboardsB: listB('/monitoringB/dashboards', monitoringLinkSchema),
-    monitorsB: (integrationName, searchString) =>
+    alertsB: ({ uri, name }) =>
       request({
         ...team,
-        path: '/monitoringB/monitors',
-        query: { monitoringBIntegrationName: integrationName, searchString },
-        schema: z.array(alertMonitorBSchema),
+        path: '/monitoringB/alerts',
+        query: { monitoringBUri: uri, name },
+        schema: z.array(alertBSchema),
       }),
   };
 }

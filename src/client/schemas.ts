@@ -45,19 +45,6 @@ export const companySessionSchema = z.looseObject({
   last_login: optionalText,
 });
 
-export const teamSessionSchema = z.looseObject({
-  header: z.string(),
-  org_id: z.string(),
-  org_name: optionalText,
-  role: optionalText,
-  token: optionalText,
-  renew_token: optionalText,
-  expires_at: optionalText,
-  identifier: optionalText,
-});
-
-export const teamSessionsSchema = z.array(teamSessionSchema);
-
 // Attacks
 
 export const attackSchema = z.looseObject({
@@ -258,31 +245,8 @@ export const alertBSchema = z.looseObject({
   active_at: optionalText,
 });
 
-/** A monitoringB rule or dashboard. */
-export const monitoringLinkSchema = z.looseObject({ name: z.string(), uid: optionalText, url: optionalText });
-
-export const alertMonitorBSchema = z.looseObject({
-  name: z.string(),
-  id: idText.optional().catch(undefined),
-  state: optionalText,
-});
-
-// Roles
-
-export const roleSchema = z.looseObject({
-  id: z.union([z.string(), z.number()]).transform(String),
-  name: optionalText,
-  privileges: textList,
-});
-
-export const rolesSchema = z.looseObject({
-  team_roles: z.array(roleSchema).catch([]),
-  company_roles: z.array(roleSchema).catch([]),
-});
-
 export type TeamEntry = z.infer<typeof teamEntrySchema>;
 export type CompanySession = z.infer<typeof companySessionSchema>;
-export type TeamSession = z.infer<typeof teamSessionSchema>;
 export type Attack = z.infer<typeof attackSchema>;
 export type Execution = z.infer<typeof executionSchema>;
 export type AttackForServiceResponse = z.infer<typeof attackForServiceSchema>;
@@ -296,10 +260,6 @@ export type IssueMeta = z.infer<typeof issueMetaSchema>;
 export type MonitorA = z.infer<typeof monitorASchema>;
 export type MonitorSearchA = z.infer<typeof monitorSearchASchema>;
 export type AlertB = z.infer<typeof alertBSchema>;
-export type MonitoringLink = z.infer<typeof monitoringLinkSchema>;
-export type AlertMonitorB = z.infer<typeof alertMonitorBSchema>;
-export type Role = z.infer<typeof roleSchema>;
-export type Roles = z.infer<typeof rolesSchema>;
 
 /** What a health signal says: only `unhealthy` stops an attack; `unknown` cannot be told either way. */
 export type Health = 'healthy' | 'unhealthy' | 'unknown';

@@ -156,9 +156,8 @@ export class SlackAdapter {
   register(app: App, listeners: Listeners): void {
     const { command } = this.#deps.config.slack;
 
-    app.command(command, async ({ ack, body, respond, client, context }) => {
+    app.command(command, async ({ ack, body, respond, client }) => {
       await this.#track(
-        context,
         'command',
         async () => {
           await ack();
@@ -181,9 +180,8 @@ export class SlackAdapter {
     });
 
     for (const [actionId, handler] of Object.entries(listeners.actions)) {
-      app.action(actionId, async ({ ack, body, respond, client, context }) => {
+      app.action(actionId, async ({ ack, body, respond, client }) => {
         await this.#track(
-          context,
           'action',
           async () => {
             await ack();
@@ -236,9 +234,8 @@ export class SlackAdapter {
     }
 
     for (const [callbackId, handler] of Object.entries(listeners.shortcuts)) {
-      app.shortcut(callbackId, async ({ ack, body, client, context }) => {
+      app.shortcut(callbackId, async ({ ack, body, client }) => {
         await this.#track(
-          context,
           'shortcut',
           async () => {
             await ack();
@@ -261,8 +258,8 @@ export class SlackAdapter {
     }
 
     for (const [type, handler] of Object.entries(listeners.events)) {
-      app.event(type, async ({ event, body, context }) => {
-        await this.#track(context, 'event', async () => {
+      app.event(type, async ({ event, body }) => {
+        await this.#track('event', async () => {
           const user = (event as { user?: string }).user;
           if (!user) return;
           if (type === 'app_home_opened' && (event as { tab?: string }).tab !== 'home') return;
@@ -279,9 +276,8 @@ export class SlackAdapter {
     }
 
     for (const [callbackId, handler] of Object.entries(listeners.views)) {
-      app.view(callbackId, async ({ ack, body, view, client, context }) => {
+      app.view(callbackId, async ({ ack, body, view, client }) => {
         await this.#track(
-          context,
           'view',
           async () => {
             const actor = actorFrom(body as BodyIdentity);
@@ -334,9 +330,8 @@ export class SlackAdapter {
     }
 
     for (const [actionId, handler] of Object.entries(listeners.options)) {
-      app.options(actionId, async ({ ack, body, options, context }) => {
+      app.options(actionId, async ({ ack, body, options }) => {
         await this.#track(
-          context,
           'options',
           async () => {
             const actor = actorFrom(body as BodyIdentity);
@@ -374,16 +369,10 @@ export class SlackAdapter {
 
   /**
    * Runs the work for one request, counted and awaited by drain(). While stopping, `refuse`
-   * runs instead: it still acks, and tells the person Faultline is restarting. A request the ack
-   * thread answered before the stop began was taken then, and is done in full.
+   * runs instead: it still acks, and tells the person Faultline is restarting.
    */
-  async #track(
-    context: Record<string, unknown>,
-    kind: Kind,
-    work: () => Promise<void>,
-    refuse?: () => Promise<void>,
-  ): Promise<void> {
-    if (!this.#accepting && context['preAcked'] !== true) {
+  async #track(kind: Kind, work: () => Promise<void>, refuse?: () => Promise<void>): Promise<void> {
+    if (!this.#accepting) {
       if (!refuse) return;
       const refusing = refuse().then(
         () => this.#metrics.interactions.inc({ kind, outcome: 'refused' }),

@@ -32,14 +32,6 @@ describe('loadConfig', () => {
     expect(config.logLevel).toBe('info');
     expect(config.sessionKeys.current).toEqual(Buffer.alloc(32, 7));
     expect(config.attackChannels).toBeUndefined();
-    expect(config.slack.ackThread).toBe(true);
-  });
-
-  it("takes Slack's endpoint off the ack thread only when asked, and never in Socket Mode", () => {
-    expect(loadConfig({ ...valid, ACK_THREAD: 'off' }).slack.ackThread).toBe(false);
-    expect(loadConfig({ ...valid, ACK_THREAD: ' on ' }).slack.ackThread).toBe(true);
-    expect(loadConfig({ ...valid, SLACK_APP_TOKEN: 'xapp-1-A1-1' }).slack.ackThread).toBe(false);
-    expect(problems({ ...valid, ACK_THREAD: 'yes' })).toEqual(['ACK_THREAD must be on or off']);
   });
 
   it('reads approval rules and the monitoring integrations, and names a wrong rule without echoing it', () => {

@@ -238,9 +238,9 @@ describe('what goes on the wire', () => {
   });
 
   it('sends no Authorization header for an empty session header', async () => {
-    pool().intercept({ path: '/v1/roles' }).reply(401, 'Please provide proper credentials');
+    pool().intercept({ path: '/v1/users/auth', method: 'DELETE' }).reply(401, 'Please provide proper credentials');
 
-    await expect(client().as({ header: '' }).roles.list()).rejects.toBeInstanceOf(UnauthorizedError);
+    await expect(client().auth.logout({ header: '' })).rejects.toBeInstanceOf(UnauthorizedError);
     expect(calls()[0]?.headers).not.toHaveProperty('authorization');
   });
 

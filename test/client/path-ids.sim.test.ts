@@ -70,7 +70,6 @@ const calls: [string, (api: ScopedPlatform, id: string) => Promise<unknown>][] =
   ['attacks.annotate', (api, id) => api.attacks.annotate(id, { note: 'x' })],
   ['kubernetes.get', (api, id) => api.kubernetes.get(id)],
   ['kubernetes.halt', (api, id) => api.kubernetes.halt(id)],
-  ['roles.get', (api, id) => api.roles.get(id)],
   ['monitoring.getMonitorA', (api, id) => api.monitoring.getMonitorA(id, { integrationName: 'acme-metrics' })],
 ];
 
@@ -102,11 +101,9 @@ describe('ids in URL paths', () => {
     expect((await api.attacks.get(guid!)).guid).toBe(guid);
     await api.attacks.halt(guid!, { reason: 'test' });
     expect(sim.state.attacks.get(guid!)!.halt?.reason).toBe('test');
-    expect((await api.roles.get('TEAM_OWNER')).id).toBe('TEAM_OWNER');
-    expect(
-      sim.requests
-        .filter((r) => r.path.startsWith('/attacks/') || r.path.startsWith('/roles/'))
-        .map((r) => `${r.method} ${r.path}`),
-    ).toEqual([`GET /attacks/${guid}`, `POST /attacks/${guid}/halt`, 'GET /roles/TEAM_OWNER']);
+    expect(sim.requests.filter((r) => r.path.startsWith('/attacks/')).map((r) => `${r.method} ${r.path}`)).toEqual([
+      `GET /attacks/${guid}`,
+      `POST /attacks/${guid}/halt`,
+    ]);
   });
 });

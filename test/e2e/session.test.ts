@@ -192,7 +192,8 @@ describe('sessions', () => {
       baseUrl: stack.sim.url,
       dispatcher: new Agent({ connect: { ca: stack.sim.ca } }),
     });
-    await expect(platform.as({ header }).roles.list()).rejects.toBeInstanceOf(UnauthorizedError);
+    const teamId = stack.sim.seed.teams.platform.id;
+    await expect(platform.as({ header, teamId }).attacks.listActive()).rejects.toBeInstanceOf(UnauthorizedError);
     expect(read(await stack.ask(id, 'whoami'))).toContain('You are not logged in');
   });
 

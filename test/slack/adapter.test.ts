@@ -427,18 +427,4 @@ describe('stopping', () => {
     expect(errorLogs()).toEqual([]);
     expect(slow.responds).toEqual([expect.objectContaining({ text: 'done slow' })]);
   });
-
-  it('does in full a request the ack thread answered before the stop began', async () => {
-    const { adapter, app } = register({ command: async (text) => say(`done ${text}`) });
-    await adapter.drain();
-    // Slack already has its empty answer: a refusal in the ack would reach nobody.
-    const taken = commandDelivery('taken', {});
-    Object.assign(taken.args, { context: { preAcked: true } });
-    await app.deliver('command', '/chaos', taken);
-    expect(taken.responds).toEqual([expect.objectContaining({ text: 'done taken' })]);
-    const after = commandDelivery('after');
-    await app.deliver('command', '/chaos', after);
-    expect(after.acks).toEqual([{ response_type: 'ephemeral', text: restartingText }]);
-    expect(after.responds).toEqual([]);
-  });
 });

@@ -85,7 +85,6 @@ export class Delivery {
       return method === 'views.open' ? { ok: true, view: { id: 'V0OPENED', hash: 'hash-1' } } : { ok: true };
     };
     this.args = {
-      // Bolt's context for the request; `preAcked` when the ack thread has answered it already.
       context: {},
       ...fields,
       ack: async (response?: unknown) => {

@@ -1,0 +1,71 @@
+import { spawn } from 'node:child_process';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { startSimulator, type Simulator } from '@faultline/platform-sim';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+
+let sim: Simulator;
+let dir: string;
+
+beforeAll(async () => {
+  sim = await startSimulator();
+  dir = mkdtempSync(join(tmpdir(), 'faultline-pool-'));
+  writeFileSync(join(dir, 'sim-ca.pem'), sim.ca);
+});
+afterAll(async () => {
+  await sim?.stop();
+  rmSync(dir, { recursive: true, force: true });
+});
+
+const client = new URL('../../src/client/index.ts', import.meta.url).href;
+
+/**
+ * Runs `calls` reads at once through the client as the bot builds it (its own connection pool,
+ * the platform's certificate trusted as production trusts a private CA) in a process of its own,
+ * and answers how many TLS connections it opened and how many reads succeeded.
+ */
+async function readAtOnce(calls: number): Promise<{ connections: number; succeeded: number }> {
+  const { email, password } = sim.seed.users.solo;
+  const script = `
+    import { subscribe } from 'node:diagnostics_channel';
+    import { createPlatformClient } from ${JSON.stringify(client)};
+    let connections = 0;
+    subscribe('undici:client:connected', () => connections++);
+    const platform = createPlatformClient({ baseUrl: ${JSON.stringify(sim.url)} });
+    const session = await platform.auth.login({ email: ${JSON.stringify(email)}, password: ${JSON.stringify(password)} });
+    const api = platform.as({ header: session.header, teamId: ${JSON.stringify(sim.seed.teams.platform.id)} });
+    connections = 0;
+    const results = await Promise.allSettled(Array.from({ length: ${calls} }, () => api.attacks.listActive()));
+    console.log(JSON.stringify({ connections, succeeded: results.filter((r) => r.status === 'fulfilled').length }));
+    await platform.close();
+  `;
+  const child = spawn(
+    process.execPath,
+    ['--input-type=module', '--disable-warning=ExperimentalWarning', '-e', script],
+    {
+      env: { PATH: process.env.PATH ?? '', NODE_EXTRA_CA_CERTS: join(dir, 'sim-ca.pem') },
+      stdio: ['ignore', 'pipe', 'inherit'],
+    },
+  );
+  let output = '';
+  child.stdout.on('data', (chunk) => (output += String(chunk)));
+  const code = await new Promise((resolve) => child.on('exit', resolve));
+  expect(code).toBe(0);
+  return JSON.parse(output) as { connections: number; succeeded: number };
+}
+
+describe("the platform client's connections", () => {
+  it('stay a handful however many calls wait, and every call is still answered', async () => {
+    // Each read held a while, so that the calls overlap and a pool without a bound opens one each.
+    sim.faults.inject({ kind: 'latency', ms: 200, path: '/attacks/active', times: Infinity });
+    try {
+      const { connections, succeeded } = await readAtOnce(48);
+      expect(succeeded).toBe(48);
+      expect(connections).toBeGreaterThan(0);
+      expect(connections).toBeLessThanOrEqual(16);
+    } finally {
+      sim.faults.clear();
+    }
+  });
+});
