@@ -1,6 +1,7 @@
 import type { KeyValueStore } from '../store/keyValue.ts';
 import type { Person } from '../store/sessions.ts';
 import { isLive, isOlder } from './lifecycle.ts';
+import { keys } from '../store/keys.ts';
 
 /** An attack card posted in a channel, and what it last showed. */
 /** A message in a channel, by its timestamp. */
@@ -54,12 +55,6 @@ export interface CardGuard {
   firedAt?: string | undefined;
 }
 
-/** Cards are kept for a month after they are posted: long enough for tickets and game-day summaries. */
-const cardTtlMs = 30 * 24 * 3600_000;
-
-/** A start from Slack is marked this long at most: its create and its card's post are done well within. */
-const startingTtlMs = 5 * 60_000;
-
 /**
  * Cards by attack guid, plus the set of live ones (one key each, so replicas never overwrite
  * each other's list) that the poller walks after a restart.
@@ -72,7 +67,7 @@ export class CardStore {
   }
 
   get(guid: string): Promise<CardRecord | undefined> {
-    return this.#store.get<CardRecord>(`card:${guid}`);
+    return this.#store.get<CardRecord>(keys.card.key(guid));
   }
 
   /**
@@ -88,13 +83,13 @@ export class CardStore {
 
   /** The card posted as this message, for the message shortcut. */
   async byMessage(channel: string, ts: string): Promise<CardRecord | undefined> {
-    const guid = await this.#store.get<string>(`card-message:${channel}:${ts}`);
+    const guid = await this.#store.get<string>(keys.cardMessage.key(channel, ts));
     return guid ? this.get(guid) : undefined;
   }
 
   /** Saves a card just posted, and remembers which message it is. */
   async savePosted(card: CardRecord): Promise<void> {
-    await this.#store.set(`card-message:${card.channel}:${card.ts}`, card.guid, cardTtlMs);
+    await this.#store.set(keys.cardMessage.key(card.channel, card.ts), card.guid, keys.cardMessage.ttlMs);
     await this.save(card);
   }
 
@@ -105,16 +100,16 @@ export class CardStore {
    * finishes it (its own process, or a restarted one) can unmark it with endStart.
    */
   async beginStart(teamId: string, startId: string): Promise<void> {
-    await this.#store.set(`card-starting:${teamId}:${startId}`, true, startingTtlMs);
+    await this.#store.set(keys.cardStarting.key(teamId, startId), true, keys.cardStarting.ttlMs);
   }
 
   async endStart(teamId: string, startId: string): Promise<void> {
-    await this.#store.delete(`card-starting:${teamId}:${startId}`);
+    await this.#store.delete(keys.cardStarting.key(teamId, startId));
   }
 
   /** Whether a start from Slack is under way in the team (see beginStart). */
   async startsUnderway(teamId: string): Promise<boolean> {
-    for await (const _ of this.#store.entries(`card-starting:${teamId}:`)) return true;
+    for await (const _ of this.#store.entries(keys.cardStarting.ofTeam(teamId))) return true;
     return false;
   }
 
@@ -136,23 +131,27 @@ export class CardStore {
   async addMirror(guid: string, message: { channel: string; ts: string }): Promise<CardRecord | undefined> {
     const card = await this.get(guid);
     if (!card) return undefined;
-    await this.#store.set(`card-message:${message.channel}:${message.ts}`, guid, cardTtlMs);
+    await this.#store.set(keys.cardMessage.key(message.channel, message.ts), guid, keys.cardMessage.ttlMs);
     const next = { ...card, mirrors: [...(card.mirrors ?? []).filter((m) => m.channel !== message.channel), message] };
     await this.save(next);
     return next;
   }
 
   async save(card: CardRecord): Promise<void> {
-    await this.#store.set(`card:${card.guid}`, card, cardTtlMs);
+    await this.#store.set(keys.card.key(card.guid), card, keys.card.ttlMs);
     if (isLive(card))
-      await this.#store.set(`live:${card.teamId}:${card.guid}`, { guid: card.guid, teamId: card.teamId }, cardTtlMs);
-    else await this.#store.delete(`live:${card.teamId}:${card.guid}`);
+      await this.#store.set(
+        keys.live.key(card.teamId, card.guid),
+        { guid: card.guid, teamId: card.teamId },
+        keys.live.ttlMs,
+      );
+    else await this.#store.delete(keys.live.key(card.teamId, card.guid));
   }
 
   /** Live cards grouped by team. */
   async liveByTeam(): Promise<Map<string, string[]>> {
     const teams = new Map<string, string[]>();
-    for await (const [, entry] of this.#store.entries<{ guid: string; teamId: string }>('live:')) {
+    for await (const [, entry] of this.#store.entries<{ guid: string; teamId: string }>(keys.live.prefix)) {
       const guids = teams.get(entry.teamId) ?? [];
       guids.push(entry.guid);
       teams.set(entry.teamId, guids);

@@ -9,6 +9,7 @@ import { shownIn, withState, type AttackState, type CardRecord, type CardStore, 
 import { type Recorder, recordState } from './events.ts';
 import { isLive } from './lifecycle.ts';
 import { watchCovers, watchedAttackCard, type Watch, type Watches } from './watches.ts';
+import { keys } from '../store/keys.ts';
 
 /** Where watches show in their channels; the words and the Slack calls are src/slack/watchBoard.ts's. */
 export interface WatchBoard {
@@ -57,16 +58,17 @@ export interface PollReport {
 /** At most this many new cards per watched channel and pass; the rest follow at the next passes. */
 export const watchCardsPerPass = 20;
 
-/** Claimed once a watched channel has (or is posting) a card of an attack, so it gets one only. */
-const watchCardClaim = (channel: string, guid: string) => `watch-card:${channel}:${guid}`;
-const watchCardClaimMs = 30 * 24 * 3600_000;
-
 /**
  * Marks an attack started from Slack as carded in its channel, before its card is posted, so a
  * watch of the channel polling in between does not post a second card for it.
  */
 export function claimWatchCard(store: KeyValueStore, channel: string, guid: string, owner?: string): Promise<boolean> {
-  return store.claim(watchCardClaim(channel, guid), watchCardClaimMs, owner);
+  return store.claim(keys.watchCard.key(channel, guid), keys.watchCard.ttlMs, owner);
+}
+
+/** Gives back a watched card's claim when its card could not be posted, so the next pass tries again. */
+function releaseWatchCard(store: KeyValueStore, channel: string, guid: string, owner: string): Promise<boolean> {
+  return store.release(keys.watchCard.key(channel, guid), owner);
 }
 
 /** Slack's answers that will not change by trying again: the channel is kept claimed, not tried every pass. */
@@ -126,7 +128,7 @@ export class Poller {
     this.#leased.clear();
     await Promise.all(
       teams.map((teamId) =>
-        this.#store.release(`poll:${teamId}`, this.#replica).catch((error: unknown) => {
+        this.#store.release(keys.poll.key(teamId), this.#replica).catch((error: unknown) => {
           // The lease lapses by itself; another replica only waits a little longer.
           this.#logger.warn({ err: error, teamId }, 'could not give back a polling lease');
         }),
@@ -151,7 +153,7 @@ export class Poller {
     await Promise.all(
       [...teams].map(async (teamId) => {
         // A lease a little longer than the interval: the replica that polls a team keeps it.
-        if (!(await this.#store.claim(`poll:${teamId}`, this.#intervalMs * 2, this.#replica))) return;
+        if (!(await this.#store.claim(keys.poll.key(teamId), keys.poll.ttlMs(this.#intervalMs), this.#replica))) return;
         this.#leased.add(teamId);
         const guids = live.get(teamId) ?? [];
         try {
@@ -225,7 +227,10 @@ export class Poller {
       'watch paused: the session that read for it ended',
     );
     if (
-      !(await this.#store.claim(`watch-paused:${watch.teamId}:${watch.channel}:${watch.renewedAt}`, 30 * 24 * 3600_000))
+      !(await this.#store.claim(
+        keys.watchPaused.key(watch.teamId, watch.channel, watch.renewedAt),
+        keys.watchPaused.ttlMs,
+      ))
     )
       return;
     await this.#board.tellPaused(paused).catch((error: unknown) => {
@@ -294,7 +299,7 @@ export class Poller {
               { err: error, attack: attack.guid, channel: watch.channel },
               'could not post the card of a watched attack; trying again next pass',
             );
-            await this.#store.release(watchCardClaim(watch.channel, attack.guid), claimant).catch((failed: unknown) => {
+            await releaseWatchCard(this.#store, watch.channel, attack.guid, claimant).catch((failed: unknown) => {
               this.#logger.warn(
                 { err: failed, attack: attack.guid, channel: watch.channel },
                 'could not give back the claim of a watched card; it is tried again when the claim lapses',

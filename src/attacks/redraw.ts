@@ -1,9 +1,6 @@
 import type { Deps } from '../deps.ts';
 import type { MessageRef } from './cards.ts';
-
-/** Kept a day: after that the poller has long since redrawn a live card anyway. */
-const unsentTtlMs = 24 * 3600_000;
-const prefix = 'unsent-update:';
+import { keys } from '../store/keys.ts';
 
 /**
  * Notes the cards whose last update did not reach Slack before this replica stopped (Slack was
@@ -12,9 +9,11 @@ const prefix = 'unsent-update:';
  */
 export async function rememberUnsent(deps: Pick<Deps, 'store' | 'logger'>, messages: MessageRef[]): Promise<void> {
   for (const { channel, ts } of messages) {
-    await deps.store.set(`${prefix}${channel}:${ts}`, { channel, ts }, unsentTtlMs).catch((error: unknown) => {
-      deps.logger.warn({ err: error, channel, ts }, 'could not keep a card update for the next replica');
-    });
+    await deps.store
+      .set(keys.unsentUpdate.key(channel, ts), { channel, ts }, keys.unsentUpdate.ttlMs)
+      .catch((error: unknown) => {
+        deps.logger.warn({ err: error, channel, ts }, 'could not keep a card update for the next replica');
+      });
   }
 }
 
@@ -27,9 +26,9 @@ export async function redrawUnsent(
 ): Promise<number> {
   let redrawn = 0;
   try {
-    const noted: [string, MessageRef][] = [];
-    for await (const entry of deps.store.entries<MessageRef>(prefix)) noted.push(entry);
-    for (const [key, { channel, ts }] of noted) {
+    const noted: MessageRef[] = [];
+    for await (const [, message] of deps.store.entries<MessageRef>(keys.unsentUpdate.prefix)) noted.push(message);
+    for (const { channel, ts } of noted) {
       const card = await deps.cards.byMessage(channel, ts);
       if (card) {
         await deps.events.record({ kind: 'changed', card });
@@ -41,7 +40,7 @@ export async function redrawUnsent(
           redrawn++;
         }
       }
-      await deps.store.delete(key);
+      await deps.store.delete(keys.unsentUpdate.key(channel, ts));
     }
   } catch (error) {
     deps.logger.warn({ err: error }, 'could not redraw the cards a stopped replica left');

@@ -10,6 +10,7 @@ import { claimWatchCard } from './poller.ts';
 import { FrozenError } from '../guardrails/freezes.ts';
 import { cardGuards, coveringGuards, guardStart } from '../guardrails/guardCheck.ts';
 import { type OpenIntent, openIntent, type StartIntent, type StartSource } from './startIntents.ts';
+import { keys } from '../store/keys.ts';
 
 /** A previewed attack waiting for its Start button; the button carries only the id. */
 export interface PendingAttack {
@@ -22,16 +23,14 @@ export interface PendingAttack {
   unknownGuards?: string[] | undefined;
 }
 
-const pendingTtlMs = 15 * 60_000;
-
 export async function savePending(deps: Deps, pending: Omit<PendingAttack, 'id'>): Promise<PendingAttack> {
   const saved = { ...pending, id: randomUUID() };
-  await deps.store.set(`pending:${saved.id}`, saved, pendingTtlMs);
+  await deps.store.set(keys.pending.key(saved.id), saved, keys.pending.ttlMs);
   return saved;
 }
 
 export function loadPending(deps: Deps, id: string): Promise<PendingAttack | undefined> {
-  return deps.store.get<PendingAttack>(`pending:${id}`);
+  return deps.store.get<PendingAttack>(keys.pending.key(id));
 }
 
 /**
@@ -39,11 +38,11 @@ export function loadPending(deps: Deps, id: string): Promise<PendingAttack | und
  * never start a second attack.
  */
 export function claimPending(deps: Deps, id: string): Promise<boolean> {
-  return deps.store.claim(`start:${id}`, pendingTtlMs);
+  return deps.store.claim(keys.start.key(id), keys.start.ttlMs);
 }
 
 export async function dropPending(deps: Deps, id: string): Promise<void> {
-  await deps.store.delete(`pending:${id}`);
+  await deps.store.delete(keys.pending.key(id));
 }
 
 /** A start in a frozen team is refused, with who froze it, since when and why. */

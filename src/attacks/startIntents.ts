@@ -7,6 +7,7 @@ import { platformFor } from './access.ts';
 import { type CardGuard, shownIn } from './cards.ts';
 import type { AttackRequest } from './request.ts';
 import { cardStarted } from './start.ts';
+import { keys } from '../store/keys.ts';
 
 /** What led to a start: the preview whose Start was clicked, a `--yes` command, or an approval. */
 export type StartSource =
@@ -51,28 +52,20 @@ export interface StartNotices {
   tell(intent: StartIntent, news: StartNews): Promise<void>;
 }
 
-const intentKey = (id: string) => `start-intent:${id}`;
-const leaseKey = (id: string) => `start-lease:${id}`;
-/** An intent nobody could finish in a day is dropped: the person has long since moved on. */
-const intentTtlMs = 24 * 3600_000;
-/**
- * Whoever works on a start holds its lease, renewed while it works: a running start is never
- * taken over, and one whose bot died is free to finish once the lease lapses.
- */
-export const startLeaseMs = 8_000;
-const renewEveryMs = startLeaseMs / 4;
+/** A start's lease is renewed well before it lapses, so a running start is never taken over. */
+const renewEveryMs = keys.startLease.ttlMs / 4;
 /** Clocks of the bot and the platform may disagree by this much when matching `created_at`. */
 const clockSkewMs = 60_000;
 
 /** Holds the lease on a start until the returned function is called. */
 function holdLease(deps: Deps, id: string, owner: string): () => Promise<void> {
   const renewing = setInterval(() => {
-    void deps.store.claim(leaseKey(id), startLeaseMs, owner).catch(() => undefined);
+    void deps.store.claim(keys.startLease.key(id), keys.startLease.ttlMs, owner).catch(() => undefined);
   }, renewEveryMs);
   renewing.unref();
   return async () => {
     clearInterval(renewing);
-    await deps.store.release(leaseKey(id), owner);
+    await deps.store.release(keys.startLease.key(id), owner);
   };
 }
 
@@ -94,10 +87,10 @@ export async function openIntent(
 ): Promise<OpenIntent> {
   let intent: StartIntent = { ...start, id: randomUUID(), writtenAt: new Date(deps.clock.now()).toISOString() };
   const owner = randomUUID();
-  await deps.store.claim(leaseKey(intent.id), startLeaseMs, owner);
+  await deps.store.claim(keys.startLease.key(intent.id), keys.startLease.ttlMs, owner);
   const letGo = holdLease(deps, intent.id, owner);
   try {
-    await deps.store.set(intentKey(intent.id), intent, intentTtlMs);
+    await deps.store.set(keys.startIntent.key(intent.id), intent, keys.startIntent.ttlMs);
     await deps.cards.beginStart(intent.teamId, intent.id);
   } catch (error) {
     await letGo().catch(() => undefined);
@@ -105,7 +98,7 @@ export async function openIntent(
   }
   const save = async (changes: Partial<StartIntent>) => {
     intent = { ...intent, ...changes };
-    await deps.store.set(intentKey(intent.id), intent, intentTtlMs);
+    await deps.store.set(keys.startIntent.key(intent.id), intent, keys.startIntent.ttlMs);
   };
   return {
     current: () => intent,
@@ -123,7 +116,7 @@ export async function openIntent(
 
 async function drop(deps: Deps, intent: StartIntent): Promise<void> {
   await deps.cards.endStart(intent.teamId, intent.id);
-  await deps.store.delete(intentKey(intent.id));
+  await deps.store.delete(keys.startIntent.key(intent.id));
 }
 
 /**
@@ -137,14 +130,14 @@ export async function recoverStarts(deps: Deps): Promise<number> {
   let finished = 0;
   try {
     const intents: StartIntent[] = [];
-    for await (const [, intent] of deps.store.entries<StartIntent>('start-intent:')) intents.push(intent);
+    for await (const [, intent] of deps.store.entries<StartIntent>(keys.startIntent.prefix)) intents.push(intent);
     for (const listed of intents) {
       const owner = randomUUID();
       // Held: a start still running in a live process, or being finished by another replica.
-      if (!(await deps.store.claim(leaseKey(listed.id), startLeaseMs, owner))) continue;
+      if (!(await deps.store.claim(keys.startLease.key(listed.id), keys.startLease.ttlMs, owner))) continue;
       const letGo = holdLease(deps, listed.id, owner);
       try {
-        const intent = await deps.store.get<StartIntent>(intentKey(listed.id));
+        const intent = await deps.store.get<StartIntent>(keys.startIntent.key(listed.id));
         if (intent && (await finish(deps, intent, intents))) finished++;
       } catch (error) {
         deps.logger.warn({ err: error, start: listed.id }, 'could not finish a start a stopped bot left; trying again');
@@ -191,7 +184,7 @@ async function finish(deps: Deps, intent: StartIntent, all: StartIntent[]): Prom
       return true;
     }
     guid = found.guid;
-    await deps.store.set(intentKey(intent.id), { ...intent, guid }, intentTtlMs);
+    await deps.store.set(keys.startIntent.key(intent.id), { ...intent, guid }, keys.startIntent.ttlMs);
   }
   const existing = await deps.cards.get(guid);
   const carded =

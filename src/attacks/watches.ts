@@ -3,6 +3,7 @@ import type { KeyValueStore } from '../store/keyValue.ts';
 import type { Person } from '../store/sessions.ts';
 import type { CardRecord } from './cards.ts';
 import { isFinished } from './lifecycle.ts';
+import { keys } from '../store/keys.ts';
 
 /**
  * A channel bound to a team: every attack of the team, wherever it starts, gets a card there.
@@ -27,8 +28,6 @@ export interface Watch {
  */
 export const watchGraceMs = 60_000;
 
-const key = (teamId: string, channel: string) => `watch:${teamId}:${channel}`;
-
 /** The watches, one store key each, so every replica serves them and they survive restarts. */
 export class Watches {
   readonly #store: KeyValueStore;
@@ -38,22 +37,22 @@ export class Watches {
   }
 
   get(teamId: string, channel: string): Promise<Watch | undefined> {
-    return this.#store.get<Watch>(key(teamId, channel));
+    return this.#store.get<Watch>(keys.watch.key(teamId, channel));
   }
 
   async set(watch: Watch): Promise<void> {
-    await this.#store.set(key(watch.teamId, watch.channel), watch);
+    await this.#store.set(keys.watch.key(watch.teamId, watch.channel), watch, keys.watch.ttlMs);
   }
 
   /** Removes a watch; false when there was none. */
   remove(teamId: string, channel: string): Promise<boolean> {
-    return this.#store.delete(key(teamId, channel));
+    return this.#store.delete(keys.watch.key(teamId, channel));
   }
 
   /** Every watch, grouped by nothing: for the game-day report, status and App Home. */
   async all(): Promise<Watch[]> {
     const found: Watch[] = [];
-    for await (const [, watch] of this.#store.entries<Watch>('watch:')) found.push(watch);
+    for await (const [, watch] of this.#store.entries<Watch>(keys.watch.prefix)) found.push(watch);
     return found;
   }
 

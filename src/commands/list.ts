@@ -21,6 +21,7 @@ import { escapeMrkdwn } from '../views/blocks.ts';
 import { explained, UserInputError } from '../errors.ts';
 import type { Actor } from '../store/sessions.ts';
 import { platformFor, requireLogin, teamName } from '../attacks/access.ts';
+import { keys } from '../store/keys.ts';
 
 const usage = 'list [active|completed] [--source Adhoc|Scenario] [--k8s]';
 
@@ -75,10 +76,6 @@ async function fetchPage(
   return { attacks, next: offset + listPageSize < all.length ? { offset: offset + listPageSize } : undefined };
 }
 
-/** A list is kept as long as a person may still click in it; Slack forgets ephemeral messages sooner. */
-const listPageTtlMs = 24 * 3600_000;
-const listPageKey = (listId: string) => `list-page:${listId}`;
-
 /**
  * Keeps a page that has Halt buttons, so a halt from it can redraw it: Slack does not send back
  * the content of an ephemeral message. A page that cannot be kept is shown all the same.
@@ -87,7 +84,7 @@ async function keepPage(deps: Deps, page: AttackListPage): Promise<AttackListPag
   if (!page.attacks.some((a) => a.active && canHalt(a))) return page;
   const kept = { ...page, listId: randomUUID() };
   try {
-    await deps.store.set(listPageKey(kept.listId), kept, listPageTtlMs);
+    await deps.store.set(keys.listPage.key(kept.listId), kept, keys.listPage.ttlMs);
     return kept;
   } catch (error) {
     deps.logger.warn({ err: error }, 'could not keep a list page; a halt from it will not redraw it');
@@ -137,7 +134,7 @@ export async function redrawListAfterHalt(
   outcome: HaltOutcome,
   notice: string,
 ): Promise<Reply | undefined> {
-  const page = await deps.store.get<AttackListPage>(listPageKey(listId));
+  const page = await deps.store.get<AttackListPage>(keys.listPage.key(listId));
   if (!page) return undefined;
   // A halt the platform took but could not be read back is halting all the same.
   const state = outcome.state ?? (outcome.result === 'ended' ? {} : { stage: 'Halt', stage_lifecycle: 'Halting' });
@@ -146,7 +143,7 @@ export async function redrawListAfterHalt(
     notice,
     attacks: page.attacks.map((row) => (row.guid === outcome.guid ? withListedState(row, state) : row)),
   };
-  await deps.store.set(listPageKey(listId), next, listPageTtlMs);
+  await deps.store.set(keys.listPage.key(listId), next, keys.listPage.ttlMs);
   const { text, blocks } = attackListMessage(next);
   return replacement(text, blocks);
 }

@@ -11,25 +11,25 @@ import { explained, UserInputError } from '../errors.ts';
 import type { Actor } from '../store/sessions.ts';
 import { platformFor, requireLogin, teamName } from '../attacks/access.ts';
 import { attackIdWord } from './arguments.ts';
+import { keys } from '../store/keys.ts';
 
 const usage = 'note <attack id> <text>';
-/** How long a note request is remembered: longer than Slack's signature on it stays valid (5 minutes). */
-const requestRememberedMs = 10 * 60_000;
 
 /**
  * True the first time a note request is seen. A signed request can be sent again, byte for byte,
  * for five minutes (and Socket Mode may deliver one twice): the second must not add the note again.
  */
 async function firstTime(deps: Deps, request: string | undefined): Promise<boolean> {
-  if (!request || (await deps.store.claim(`note-request:${request}`, requestRememberedMs))) return true;
+  if (!request || (await deps.store.claim(keys.noteRequest.key(request), keys.noteRequest.ttlMs))) return true;
   deps.logger.info('a note request came again; the note was added once');
   return false;
 }
 
-/** Runs `work` while holding `lock` (across replicas on Redis), waiting a little for it if taken. */
-async function oneAtATime<T>(deps: Deps, lock: string, work: () => Promise<T>): Promise<T> {
+/** Runs `work` while holding the attack's note lock (across replicas on Redis), waiting a little for it if taken. */
+async function oneAtATime<T>(deps: Deps, guid: string, work: () => Promise<T>): Promise<T> {
+  const lock = keys.noteLock.key(guid);
   const holder = randomUUID();
-  for (let attempt = 0; !(await deps.store.claim(lock, 15_000, holder)); attempt++) {
+  for (let attempt = 0; !(await deps.store.claim(lock, keys.noteLock.ttlMs, holder)); attempt++) {
     if (attempt >= 50) throw new Error('A note on this attack is still being saved; try again.');
     await new Promise((resolve) => setTimeout(resolve, 100));
   }
@@ -51,7 +51,7 @@ export async function addNote(deps: Deps, actor: Actor, guid: string, text: stri
   const context = { team: teamName(team), doing: 'add the note', subject: `attack ${guid}` };
   const key = `note-${new Date(deps.clock.now()).toISOString()}-${actor.userId}`;
   // The platform's PUT replaces every annotation: two notes at once must not each drop the other.
-  const annotated = await oneAtATime(deps, `note-lock:${guid}`, () =>
+  const annotated = await oneAtATime(deps, guid, () =>
     explained(context, async () => {
       const current = await api.attacks.get(guid);
       return api.attacks.annotate(guid, {

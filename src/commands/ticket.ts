@@ -31,6 +31,7 @@ import { explained, UserInputError } from '../errors.ts';
 import { attackIdWord } from './arguments.ts';
 import { platformFor, requireLogin, teamName } from '../attacks/access.ts';
 import type { ModalView } from '@slack/types';
+import { keys } from '../store/keys.ts';
 
 /** A ticket being written: what it is about and where its key goes once filed. */
 interface TicketDraft {
@@ -49,11 +50,8 @@ interface TicketDraft {
   meta?: IssueMeta | undefined;
 }
 
-const draftTtlMs = 2 * 3600_000;
-const draftKey = (id: string) => `ticket-draft:${id}`;
-
 async function saveDraft(deps: Deps, draft: TicketDraft): Promise<void> {
-  await deps.store.set(draftKey(draft.id), draft, draftTtlMs);
+  await deps.store.set(keys.ticketDraft.key(draft.id), draft, keys.ticketDraft.ttlMs);
 }
 
 /** The form once project and issue type are known: the tracker's required fields, and its labels. */
@@ -228,7 +226,7 @@ export async function fileTicketForGameDay(action: Action, deps: Deps): Promise<
 }
 
 async function loadDraft(deps: Deps, id: string, actor: Actor): Promise<TicketDraft | undefined> {
-  const draft = await deps.store.get<TicketDraft>(draftKey(id));
+  const draft = await deps.store.get<TicketDraft>(keys.ticketDraft.key(id));
   return draft && draft.person.userId === actor.userId && draft.person.workspaceId === actor.workspaceId
     ? draft
     : undefined;
@@ -282,9 +280,9 @@ export async function submitTicket(submission: Submission, deps: Deps): Promise<
     description: draft.description,
   });
   if ('errors' in mapped) return { kind: 'errors', errors: mapped.errors };
-  const claim = `ticket-filed:${draft.id}`;
+  const claim = keys.ticketFiled.key(draft.id);
   const holder = randomUUID();
-  if (!(await deps.store.claim(claim, draftTtlMs, holder))) return { kind: 'clear' };
+  if (!(await deps.store.claim(claim, keys.ticketFiled.ttlMs, holder))) return { kind: 'clear' };
 
   const login = await requireLogin(deps, submission.actor);
   const team = teamForAction(login, draft.teamId);

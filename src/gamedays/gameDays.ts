@@ -12,6 +12,7 @@ import {
   type GameDayRecord,
   type GameDayRef,
 } from './gameDayRecord.ts';
+import { keys } from '../store/keys.ts';
 
 /** What is kept of a game day besides its events: the card and who runs it. */
 type GameDayBase = Omit<GameDayRecord, 'attacks' | 'halts' | 'notes' | 'tickets' | 'refused' | 'guards' | 'trips'> & {
@@ -62,9 +63,6 @@ function guardsShown(record: GameDayRecord): string {
   return JSON.stringify([record.guards ?? [], (record.trips ?? []).map((t) => [t.key, t.at])]);
 }
 
-/** An ended game day is kept this long, for its summary's File ticket button. */
-const endedTtlMs = 30 * 24 * 3600_000;
-
 /**
  * One game day per channel. Its events are kept one key each, so that replicas adding events at
  * the same moment never overwrite each other; the record is put together when it is read.
@@ -88,15 +86,15 @@ export class GameDays {
 
   /** The game day running in a channel. */
   async running(channel: string): Promise<(GameDayRecord & { id: string }) | undefined> {
-    const base = await this.#store.get<GameDayBase>(`gameday:${channel}`);
+    const base = await this.#store.get<GameDayBase>(keys.gameDay.key(channel));
     return base ? this.#assemble(base) : undefined;
   }
 
   /** A game day by its card, running or ended. */
   async byCard(channel: string, ts: string): Promise<(GameDayRecord & { id: string }) | undefined> {
-    const running = await this.#store.get<GameDayBase>(`gameday:${channel}`);
+    const running = await this.#store.get<GameDayBase>(keys.gameDay.key(channel));
     if (running?.ts === ts) return this.#assemble(running);
-    const ended = await this.#store.get<GameDayBase>(`gameday-ended:${channel}:${ts}`);
+    const ended = await this.#store.get<GameDayBase>(keys.gameDayEnded.key(channel, ts));
     return ended ? this.#assemble(ended) : undefined;
   }
 
@@ -107,7 +105,7 @@ export class GameDays {
   async ended(channel: string, id?: string): Promise<{ record?: GameDayRecord & { id: string }; ambiguous?: boolean }> {
     const wanted = id?.trim().toLowerCase();
     const found: GameDayBase[] = [];
-    for await (const [, base] of this.#store.entries<GameDayBase>(`gameday-ended:${channel}:`)) {
+    for await (const [, base] of this.#store.entries<GameDayBase>(keys.gameDayEnded.ofChannel(channel))) {
       if (!base.endedAt) continue;
       if (wanted === undefined || (wanted.length >= 6 && base.id.toLowerCase().startsWith(wanted))) found.push(base);
     }
@@ -121,7 +119,7 @@ export class GameDays {
   /** Every running game day, for App Home. */
   async allRunning(): Promise<GameDayBase[]> {
     const found: GameDayBase[] = [];
-    for await (const [, base] of this.#store.entries<GameDayBase>('gameday:')) found.push(base);
+    for await (const [, base] of this.#store.entries<GameDayBase>(keys.gameDay.prefix)) found.push(base);
     return found;
   }
 
@@ -136,9 +134,9 @@ export class GameDays {
   ): Promise<{ outcome: 'started' | 'running' | 'starting'; record?: GameDayRecord & { id: string } }> {
     const current = await this.running(channel);
     if (current) return { outcome: 'running', record: current };
-    const claim = `gameday-start:${channel}`;
+    const claim = keys.gameDayStart.key(channel);
     const holder = randomUUID();
-    if (!(await this.#store.claim(claim, 60_000, holder))) return { outcome: 'starting' };
+    if (!(await this.#store.claim(claim, keys.gameDayStart.ttlMs, holder))) return { outcome: 'starting' };
     try {
       const again = await this.running(channel);
       if (again) return { outcome: 'running', record: again };
@@ -152,7 +150,7 @@ export class GameDays {
       };
       const posted = await this.#board.postCard({ ...base, ...emptyEvents() });
       const saved = { ...base, channel: posted.channel, ts: posted.ts };
-      await this.#store.set(`gameday:${channel}`, saved);
+      await this.#store.set(keys.gameDay.key(channel), saved, keys.gameDay.ttlMs);
       return { outcome: 'started', record: { ...saved, ...emptyEvents() } };
     } finally {
       await this.#store.release(claim, holder);
@@ -165,19 +163,19 @@ export class GameDays {
    */
   async record(channel: string, event: GameDayEvent): Promise<void> {
     try {
-      const base = await this.#store.get<GameDayBase>(`gameday:${channel}`);
+      const base = await this.#store.get<GameDayBase>(keys.gameDay.key(channel));
       if (!base) return;
       await this.#store.set(
-        `gameday-event:${base.id}:${new Date(this.#now()).toISOString()}:${randomUUID()}`,
+        keys.gameDayEvent.key(base.id, new Date(this.#now()).toISOString(), randomUUID()),
         event,
-        endedTtlMs,
+        keys.gameDayEvent.ttlMs,
       );
       // Which game day an attack belongs to, for when it ends (maybe after the game day did).
       if (event.kind === 'attack')
         await this.#store.set(
-          `gameday-attack:${event.attack.guid}`,
+          keys.gameDayAttack.key(event.attack.guid),
           { channel: base.channel, ts: base.ts } satisfies GameDayRef,
-          endedTtlMs,
+          keys.gameDayAttack.ttlMs,
         );
       const record = await this.#assemble(base);
       await this.#board.tell(record, event);
@@ -193,10 +191,10 @@ export class GameDays {
    */
   async showGuards(channel: string): Promise<void> {
     try {
-      const base = await this.#store.get<GameDayBase>(`gameday:${channel}`);
+      const base = await this.#store.get<GameDayBase>(keys.gameDay.key(channel));
       if (!base?.ts) return;
       const record = await this.#assemble(base);
-      const shown = await this.#store.get<string>(`gameday-guards-shown:${base.id}`);
+      const shown = await this.#store.get<string>(keys.gameDayGuardsShown.key(base.id));
       if (shown !== guardsShown(record)) await this.#showCard(record);
     } catch (error) {
       this.#logger.warn({ err: error, channel }, 'could not show the guards on the game-day card');
@@ -205,7 +203,7 @@ export class GameDays {
 
   /** Queues the card's update, remembering which guard readings it shows. */
   async #showCard(record: GameDayRecord & { id: string }): Promise<void> {
-    await this.#store.set(`gameday-guards-shown:${record.id}`, guardsShown(record), endedTtlMs);
+    await this.#store.set(keys.gameDayGuardsShown.key(record.id), guardsShown(record), keys.gameDayGuardsShown.ttlMs);
     this.#board.updateCard(record);
   }
 
@@ -222,16 +220,16 @@ export class GameDays {
     channel: string,
     options: { watchedTeams?: string[] | undefined } = {},
   ): Promise<(GameDayRecord & { id: string }) | undefined> {
-    const base = await this.#store.get<GameDayBase>(`gameday:${channel}`);
-    if (!base || !(await this.#store.claim(`gameday-end:${base.id}`, endedTtlMs))) return undefined;
+    const base = await this.#store.get<GameDayBase>(keys.gameDay.key(channel));
+    if (!base || !(await this.#store.claim(keys.gameDayEnd.key(base.id), keys.gameDayEnd.ttlMs))) return undefined;
     const ended = {
       ...base,
       endedAt: new Date(this.#now()).toISOString(),
       ...(options.watchedTeams ? { watchedTeams: options.watchedTeams } : {}),
     };
-    await this.#store.set(`gameday-ended:${channel}:${base.ts}`, ended, endedTtlMs);
+    await this.#store.set(keys.gameDayEnded.key(channel, base.ts), ended, keys.gameDayEnded.ttlMs);
     await this.#keepGuarding(base);
-    await this.#store.delete(`gameday:${channel}`);
+    await this.#store.delete(keys.gameDay.key(channel));
     const record = await this.#assemble(ended);
     this.#board.updateCard(record);
     return record;
@@ -259,10 +257,10 @@ export class GameDays {
    */
   async postSummary(record: GameDayRecord & { id: string }, outcomes: GameDayOutcomes): Promise<void> {
     const posted = await this.#board.postSummary(record, outcomes);
-    const key = `gameday-ended:${record.channel}:${record.ts}`;
+    const key = keys.gameDayEnded.key(record.channel, record.ts);
     const base = await this.#store.get<GameDayBase>(key);
     if (!base) return;
-    await this.#store.set(key, { ...base, summaryTs: posted.ts }, endedTtlMs);
+    await this.#store.set(key, { ...base, summaryTs: posted.ts }, keys.gameDayEnded.ttlMs);
     // An attack that ended while the summary was being posted found no summary to update.
     const now = await this.#outcomes(record);
     if (JSON.stringify(now) !== JSON.stringify(outcomes)) this.#board.updateSummary(posted, record, now);
@@ -276,14 +274,14 @@ export class GameDays {
   async attackFinished(card: CardRecord): Promise<void> {
     try {
       if (isLive(card)) return;
-      const ref = await this.#store.get<GameDayRef>(`gameday-attack:${card.guid}`);
+      const ref = await this.#store.get<GameDayRef>(keys.gameDayAttack.key(card.guid));
       const record = ref && (await this.byCard(ref.channel, ref.ts));
       if (!record) return;
       const attack = record.attacks.find((a) => a.guid === card.guid);
       if (
         attack &&
         card.lifecycle === 'Error' &&
-        (await this.#store.claim(`gameday-failed:${card.guid}`, endedTtlMs))
+        (await this.#store.claim(keys.gameDayFailed.key(card.guid), keys.gameDayFailed.ttlMs))
       ) {
         await this.#board.tellFailure(record, attack, card.stage);
       }
@@ -307,7 +305,8 @@ export class GameDays {
 
   async #assemble(base: GameDayBase): Promise<GameDayRecord & { id: string }> {
     const events: [string, GameDayEvent][] = [];
-    for await (const entry of this.#store.entries<GameDayEvent>(`gameday-event:${base.id}:`)) events.push(entry);
+    for await (const entry of this.#store.entries<GameDayEvent>(keys.gameDayEvent.ofGameDay(base.id)))
+      events.push(entry);
     events.sort(([a], [b]) => a.localeCompare(b));
     const record: GameDayRecord & {
       id: string;

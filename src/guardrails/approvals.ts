@@ -7,6 +7,7 @@ import { UserInputError } from '../errors.ts';
 import { type ApprovalRule, approvalRuleFor } from './approvalRules.ts';
 import type { Actor } from '../store/sessions.ts';
 import { requireLogin, teamName } from '../attacks/access.ts';
+import { keys } from '../store/keys.ts';
 
 /** A request stays open this long; then it ends and nothing starts. */
 export const approvalTtlMs = 15 * 60_000;
@@ -79,15 +80,6 @@ interface ApprovalRecord {
   requestedByPlatform?: string | undefined;
 }
 
-const key = (id: string) => `approval:${id}`;
-/**
- * Where the request was posted, and the closing text once it is answered: kept apart from the
- * request, so saving the message after posting never brings back a request an instant click closed.
- */
-const messageKey = (id: string) => `approval-message:${id}`;
-const closedKey = (id: string) => `approval-closed:${id}`;
-const keptMs = 24 * 3600_000;
-
 /** The rule that makes this start need a second person, if any. */
 export function approvalNeeded(
   deps: Deps,
@@ -133,17 +125,21 @@ export async function requestApproval(
     ts: '',
     requestedByPlatform,
   };
-  await deps.store.set(key(id), record, keptMs);
+  await deps.store.set(keys.approval.key(id), record, keys.approval.ttlMs);
   let posted: MessageRef;
   try {
     posted = await deps.approvals.post(view);
   } catch (error) {
-    await deps.store.delete(key(id)).catch(() => undefined);
+    await deps.store.delete(keys.approval.key(id)).catch(() => undefined);
     throw error;
   }
-  await deps.store.set(messageKey(id), { channel: posted.channel, ts: posted.ts }, keptMs);
+  await deps.store.set(
+    keys.approvalMessage.key(id),
+    { channel: posted.channel, ts: posted.ts },
+    keys.approvalMessage.ttlMs,
+  );
   // Answered before the message was saved: the answer could not close it, so close it here.
-  const closed = await deps.store.get<ApprovalClosing>(closedKey(id));
+  const closed = await deps.store.get<ApprovalClosing>(keys.approvalClosed.key(id));
   if (closed !== undefined) deps.approvals.close(posted, closed);
   await deps.events.record({
     kind: 'approval',
@@ -157,7 +153,7 @@ export async function requestApproval(
 }
 
 /** Exactly one answer per request: Approve, Reject or expiry. */
-const decide = (deps: Deps, id: string) => deps.store.claim(`approval-decided:${id}`, 24 * 3600_000);
+const decide = (deps: Deps, id: string) => deps.store.claim(keys.approvalDecided.key(id), keys.approvalDecided.ttlMs);
 
 /**
  * Ends a request: its buttons go at once, and how it ended is kept, so a request answered before
@@ -165,16 +161,20 @@ const decide = (deps: Deps, id: string) => deps.store.claim(`approval-decided:${
  */
 async function close(deps: Deps, record: ApprovalRecord, closing: ApprovalClosing): Promise<void> {
   // Kept without the error: it may hold what the platform answered, and need not survive JSON.
-  await deps.store.set(closedKey(record.id), 'error' in closing ? { ...closing, error: undefined } : closing, keptMs);
-  const posted = await deps.store.get<MessageRef>(messageKey(record.id));
+  await deps.store.set(
+    keys.approvalClosed.key(record.id),
+    'error' in closing ? { ...closing, error: undefined } : closing,
+    keys.approvalClosed.ttlMs,
+  );
+  const posted = await deps.store.get<MessageRef>(keys.approvalMessage.key(record.id));
   if (posted) deps.approvals.close(posted, closing);
-  await deps.store.delete(key(record.id));
+  await deps.store.delete(keys.approval.key(record.id));
 }
 
 async function openRecord(deps: Deps, requestId: string | undefined): Promise<ApprovalRecord | undefined> {
   const id = requestId ?? '';
   if (!/^[0-9a-f-]{36}$/.test(id)) throw new NotARequestError();
-  const record = await deps.store.get<ApprovalRecord>(key(id));
+  const record = await deps.store.get<ApprovalRecord>(keys.approval.key(id));
   if (record && Date.parse(record.requestedAt) + approvalTtlMs <= deps.clock.now()) {
     if (await decide(deps, record.id)) await close(deps, record, { ...about(record), kind: 'expired' });
     return undefined;
@@ -263,7 +263,7 @@ export async function closeApprovalAfterRestart(
   approver: { userId: string },
   started: { guid: string; carded: boolean } | undefined,
 ): Promise<void> {
-  const record = await deps.store.get<ApprovalRecord>(key(id));
+  const record = await deps.store.get<ApprovalRecord>(keys.approval.key(id));
   if (!record) return;
   await close(
     deps,
@@ -301,7 +301,7 @@ export async function rejectRequest(deps: Deps, actor: Actor, requestId: string 
 /** Once per poll pass: requests left unanswered for 15 minutes end, and say so. Never throws. */
 export async function expireApprovals(deps: Deps): Promise<void> {
   try {
-    for await (const [, record] of deps.store.entries<ApprovalRecord>('approval:')) {
+    for await (const [, record] of deps.store.entries<ApprovalRecord>(keys.approval.prefix)) {
       if (Date.parse(record.requestedAt) + approvalTtlMs > deps.clock.now()) continue;
       if (await decide(deps, record.id)) await close(deps, record, { ...about(record), kind: 'expired' });
     }

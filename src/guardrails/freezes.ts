@@ -1,6 +1,7 @@
 import type { KeyValueStore } from '../store/keyValue.ts';
 import type { Person } from '../store/sessions.ts';
 import { UserInputError } from '../errors.ts';
+import { keys } from '../store/keys.ts';
 
 /**
  * A freeze: while it stands, no attack starts through Faultline in its scope (one team, or every
@@ -20,8 +21,6 @@ export interface Freeze {
   channel: string | undefined;
 }
 
-const key = (scope: Freeze['scope'], teamId?: string) => (scope === 'all' ? 'freeze:all' : `freeze:team:${teamId}`);
-
 /** The freezes, one store key each, so every replica honours them and they survive restarts. */
 export class Freezes {
   readonly #store: KeyValueStore;
@@ -31,21 +30,21 @@ export class Freezes {
   }
 
   async declare(freeze: Freeze): Promise<void> {
-    await this.#store.set(key(freeze.scope, freeze.teamId), freeze);
+    await this.#store.set(keys.freeze.key(freeze.scope, freeze.teamId), freeze, keys.freeze.ttlMs);
   }
 
   /** Lifts a freeze; false when there was none. */
   lift(scope: Freeze['scope'], teamId?: string): Promise<boolean> {
-    return this.#store.delete(key(scope, teamId));
+    return this.#store.delete(keys.freeze.key(scope, teamId));
   }
 
   get(scope: Freeze['scope'], teamId?: string): Promise<Freeze | undefined> {
-    return this.#store.get<Freeze>(key(scope, teamId));
+    return this.#store.get<Freeze>(keys.freeze.key(scope, teamId));
   }
 
   async all(): Promise<Freeze[]> {
     const found: Freeze[] = [];
-    for await (const [, freeze] of this.#store.entries<Freeze>('freeze:')) found.push(freeze);
+    for await (const [, freeze] of this.#store.entries<Freeze>(keys.freeze.prefix)) found.push(freeze);
     return found;
   }
 

@@ -7,6 +7,7 @@ import { startedUnder } from '../gamedays/gameDays.ts';
 import type { Person } from '../store/sessions.ts';
 import { halt } from '../attacks/halt.ts';
 import { type Guard, type GuardedAttack, guardKey, guardName, type GuardReading, readGuard } from './guards.ts';
+import { keys } from '../store/keys.ts';
 
 /** This process, as the holder of per-guard reading leases. */
 const reader = randomUUID();
@@ -263,7 +264,14 @@ export async function enforceGuards(deps: Deps): Promise<void> {
   const readings = await Promise.all(
     watched
       .map(async (w) => {
-        if (!(await deps.store.claim(`guard-read:${guardKey(w.guard.spec)}`, intervalMs * 2, reader))) return undefined;
+        if (
+          !(await deps.store.claim(
+            keys.guardRead.key(guardKey(w.guard.spec)),
+            keys.guardRead.ttlMs(intervalMs),
+            reader,
+          ))
+        )
+          return undefined;
         const reading = (await read(deps, w)) ?? {
           health: 'unknown' as const,
           state: 'nobody logged in can read it',

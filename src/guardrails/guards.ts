@@ -4,6 +4,7 @@ import { alertHealth, type Health, monitorHealth } from '../client/schemas.ts';
 import type { CardRecord } from '../attacks/cards.ts';
 import type { KeyValueStore } from '../store/keyValue.ts';
 import type { Person } from '../store/sessions.ts';
+import { keys } from '../store/keys.ts';
 
 /**
  * A health signal the platform reads for a team: a monitoringA monitor (integration, domain, id)
@@ -98,7 +99,7 @@ export class GuardStore {
   }
 
   async forAttack(guid: string): Promise<Guard[]> {
-    return guardsOf(await this.#store.get<StoredAttackGuards>(`guards:attack:${guid}`));
+    return guardsOf(await this.#store.get<StoredAttackGuards>(keys.attackGuards.key(guid)));
   }
 
   /**
@@ -107,7 +108,11 @@ export class GuardStore {
    */
   async setForAttack(attack: GuardedAttack, guards: Guard[]): Promise<void> {
     if (guards.length)
-      await this.#store.set<StoredAttackGuards>(`guards:attack:${attack.guid}`, { attack, guards }, 30 * 24 * 3600_000);
+      await this.#store.set<StoredAttackGuards>(
+        keys.attackGuards.key(attack.guid),
+        { attack, guards },
+        keys.attackGuards.ttlMs,
+      );
   }
 
   /**
@@ -116,17 +121,17 @@ export class GuardStore {
    */
   async addForAttack(attack: GuardedAttack, guards: Guard[]): Promise<void> {
     const own = await this.forAttack(attack.guid);
-    const keys = new Set(own.map((g) => guardKey(g.spec)));
-    const added = guards.filter((g) => !keys.has(guardKey(g.spec)) && keys.add(guardKey(g.spec)));
+    const kept = new Set(own.map((g) => guardKey(g.spec)));
+    const added = guards.filter((g) => !kept.has(guardKey(g.spec)) && kept.add(guardKey(g.spec)));
     if (added.length) await this.setForAttack(attack, [...own, ...added]);
   }
 
   /** Every attack that has guards of its own, with them (the attack itself unless kept before it was). */
   async attackGuards(): Promise<{ guid: string; attack: GuardedAttack | undefined; guards: Guard[] }[]> {
     const found: { guid: string; attack: GuardedAttack | undefined; guards: Guard[] }[] = [];
-    for await (const [key, stored] of this.#store.entries<StoredAttackGuards>('guards:attack:')) {
+    for await (const [key, stored] of this.#store.entries<StoredAttackGuards>(keys.attackGuards.prefix)) {
       found.push({
-        guid: key.slice('guards:attack:'.length),
+        guid: key.slice(keys.attackGuards.prefix.length),
         attack: Array.isArray(stored) ? undefined : stored.attack,
         guards: guardsOf(stored),
       });
@@ -135,15 +140,17 @@ export class GuardStore {
   }
 
   async dropForAttack(guid: string): Promise<void> {
-    await this.#store.delete(`guards:attack:${guid}`);
+    await this.#store.delete(keys.attackGuards.key(guid));
   }
 
   /** A game day's guards in the order they were added. */
   async forGameDay(id: string): Promise<Guard[]> {
     // Kept as one list per game day before each guard had its own key.
-    const listed = (await this.#store.get<Guard[]>(`guards:gameday:${id}`)) ?? [];
+    const listed = (await this.#store.get<Guard[]>(keys.gameDayGuard.list(id))) ?? [];
     const added: { guard: Guard; addedAt: number }[] = [];
-    for await (const [, entry] of this.#store.entries<{ guard: Guard; addedAt: number }>(`guards:gameday:${id}:`))
+    for await (const [, entry] of this.#store.entries<{ guard: Guard; addedAt: number }>(
+      keys.gameDayGuard.ofGameDay(id),
+    ))
       added.push(entry);
     const all = [...listed, ...added.sort((x, y) => x.addedAt - y.addedAt).map((entry) => entry.guard)];
     const seen = new Set<string>();
@@ -155,32 +162,32 @@ export class GuardStore {
    * so two people adding guards at once both keep theirs.
    */
   async addToGameDay(id: string, guards: Guard[]): Promise<Guard[]> {
-    const keys = new Set((await this.forGameDay(id)).map((g) => guardKey(g.spec)));
+    const kept = new Set((await this.forGameDay(id)).map((g) => guardKey(g.spec)));
     const now = Date.now();
     for (const [index, guard] of guards.entries()) {
       const key = guardKey(guard.spec);
-      if (keys.has(key)) continue;
-      keys.add(key);
-      await this.#store.set(`guards:gameday:${id}:${key}`, { guard, addedAt: now + index }, 30 * 24 * 3600_000);
+      if (kept.has(key)) continue;
+      kept.add(key);
+      await this.#store.set(keys.gameDayGuard.key(id, key), { guard, addedAt: now + index }, keys.gameDayGuard.ttlMs);
     }
     return this.forGameDay(id);
   }
 
   reading(spec: GuardSpec): Promise<GuardReading | undefined> {
-    return this.#store.get<GuardReading>(`guard-reading:${guardKey(spec)}`);
+    return this.#store.get<GuardReading>(keys.guardReading.key(guardKey(spec)));
   }
 
   async saveReading(spec: GuardSpec, reading: GuardReading): Promise<void> {
-    await this.#store.set(`guard-reading:${guardKey(spec)}`, reading, 24 * 3600_000);
+    await this.#store.set(keys.guardReading.key(guardKey(spec)), reading, keys.guardReading.ttlMs);
   }
 
   /** Every trip of a guard over an attack is acted on once: true for the one holder that acts. */
   claimTrip(spec: GuardSpec, guid: string, holder: string): Promise<boolean> {
-    return this.#store.claim(`guard-trip:${guardKey(spec)}:${guid}`, 24 * 3600_000, holder);
+    return this.#store.claim(keys.guardTrip.key(guardKey(spec), guid), keys.guardTrip.ttlMs, holder);
   }
 
   /** Gives a trip back when acting on it failed for a reason the next pass may not meet. */
   async releaseTrip(spec: GuardSpec, guid: string, holder: string): Promise<void> {
-    await this.#store.release(`guard-trip:${guardKey(spec)}:${guid}`, holder);
+    await this.#store.release(keys.guardTrip.key(guardKey(spec), guid), holder);
   }
 }

@@ -7,6 +7,7 @@ import { isLive } from '../attacks/lifecycle.ts';
 import type { Deps } from '../deps.ts';
 import type { Login } from '../store/sessions.ts';
 import type { Freeze } from './freezes.ts';
+import { keys } from '../store/keys.ts';
 
 export interface SweptAttack {
   guid: string;
@@ -105,18 +106,15 @@ function frozenTeams(freeze: Freeze, login: Login): TeamEntry[] {
     : login.session.teams.filter((t) => t.identifier === freeze.teamId);
 }
 
-/** How long one notice about one cause keeps from being repeated. */
-const noticeTtlMs = 24 * 3600_000;
-
 /**
  * Posts a notice in the freeze's channel once per cause for as long as the freeze stands (a freeze
  * declared again keeps its `since`, so its notices are not repeated either).
  */
 async function noticeOnce(deps: Deps, freeze: Freeze, cause: string, notice: FreezeNotice): Promise<void> {
   if (!freeze.channel) return;
-  const key = `freeze-notice:${freeze.scope}:${freeze.teamId ?? ''}:${freeze.since}:${cause}`;
+  const key = keys.freezeNotice.key(freeze.scope, freeze.teamId, freeze.since, cause);
   const owner = randomUUID();
-  if (!(await deps.store.claim(key, noticeTtlMs, owner))) return;
+  if (!(await deps.store.claim(key, keys.freezeNotice.ttlMs, owner))) return;
   try {
     await deps.freezeNotices.tell({ ...freeze, channel: freeze.channel }, notice);
   } catch (error) {
@@ -155,7 +153,10 @@ async function enforceFreeze(deps: Deps, freeze: Freeze): Promise<void> {
   if (!login) {
     if (
       freeze.channel &&
-      (await deps.store.claim(`freeze-orphaned:${freeze.scope}:${freeze.teamId ?? ''}:${freeze.since}`, noticeTtlMs))
+      (await deps.store.claim(
+        keys.freezeOrphaned.key(freeze.scope, freeze.teamId, freeze.since),
+        keys.freezeOrphaned.ttlMs,
+      ))
     ) {
       await deps.freezeNotices.tell({ ...freeze, channel: freeze.channel }, { kind: 'logged out' });
     }
@@ -176,16 +177,17 @@ async function enforceFreeze(deps: Deps, freeze: Freeze): Promise<void> {
   };
   for (const team of teams) {
     try {
-      if (!(await deps.store.claim(`freeze-sweep:${team.identifier}`, intervalMs * 2, sweeper))) continue;
+      if (!(await deps.store.claim(keys.freezeSweep.key(team.identifier), keys.freezeSweep.ttlMs(intervalMs), sweeper)))
+        continue;
       const owners = new Map<string, string>();
       const ledger: HaltLedger = {
         claim: (guid) => {
           const owner = randomUUID();
           owners.set(guid, owner);
-          return deps.store.claim(`freeze-halted:${guid}`, 10 * 60_000, owner);
+          return deps.store.claim(keys.freezeHalted.key(guid), keys.freezeHalted.ttlMs, owner);
         },
         release: async (guid) => {
-          await deps.store.release(`freeze-halted:${guid}`, owners.get(guid)!);
+          await deps.store.release(keys.freezeHalted.key(guid), owners.get(guid)!);
         },
       };
       const { halted, failed, unread } = await haltTeamAttacks(deps, platformFor(deps, login, team), halter, ledger);

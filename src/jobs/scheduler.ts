@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import type { Logger } from '../logger.ts';
 import { StoreUnavailableError } from '../store/errors.ts';
 import type { KeyValueStore } from '../store/keyValue.ts';
+import { keys } from '../store/keys.ts';
 
 /** One piece of background work, run on its own timer. */
 export interface Job {
@@ -20,9 +21,6 @@ export interface Job {
   /** Called once at stop, after the job's last run has finished (the card refresh gives back its teams). */
   stop?(): Promise<unknown>;
 }
-
-/** The store key of a job's lease. */
-export const jobLease = (name: string) => `job:${name}`;
 
 interface Slot {
   job: Job;
@@ -105,7 +103,7 @@ export class Scheduler {
     });
     if (!slot.leased) return;
     slot.leased = false;
-    await this.#store.release(jobLease(job.name), this.#replica).catch((error: unknown) => {
+    await this.#store.release(keys.job.key(job.name), this.#replica).catch((error: unknown) => {
       // The lease lapses by itself; another replica only waits a little longer.
       this.#logger.warn({ err: error, job: job.name }, 'could not give back the lease of a background job');
     });
@@ -124,7 +122,7 @@ export class Scheduler {
     const { job } = slot;
     try {
       if (!job.ownLeases) {
-        slot.leased = await this.#store.claim(jobLease(job.name), job.everyMs * 2, this.#replica);
+        slot.leased = await this.#store.claim(keys.job.key(job.name), keys.job.ttlMs(job.everyMs), this.#replica);
         if (!slot.leased) return undefined;
       }
       const result = await job.run();

@@ -2,6 +2,7 @@ import { isLive } from '../attacks/lifecycle.ts';
 import type { Deps } from '../deps.ts';
 import type { Person } from '../store/sessions.ts';
 import { secureLoginUrl } from './entry.ts';
+import { keys } from '../store/keys.ts';
 
 /** What a person is warned of: when their session ends, how many of their attacks run, where to log in again. */
 export interface ExpiryWarning {
@@ -42,9 +43,10 @@ export async function warnExpiringSessions(deps: Deps): Promise<number> {
       if (!login) continue;
       const left = login.expiresAt.getTime() - deps.clock.now();
       if (left > expiryWarningMs) continue;
-      const marker = `expiry-warned:${key}:${login.expiresAt.getTime()}`;
-      if ((await deps.store.get(marker)) || !(await deps.store.claim(marker, left + 60_000))) continue;
-      await deps.store.set(marker, true, left + 60_000);
+      const marker = keys.expiryWarned.key(key, login.expiresAt.getTime());
+      const markerTtlMs = keys.expiryWarned.ttlMs(left);
+      if ((await deps.store.get(marker)) || !(await deps.store.claim(marker, markerTtlMs))) continue;
+      await deps.store.set(marker, true, markerTtlMs);
       const actor = { ...person, channelId: undefined };
       await deps.sessionWarnings.warn(person, {
         expiresAt: login.expiresAt,

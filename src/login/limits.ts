@@ -1,23 +1,24 @@
 import { randomUUID } from 'node:crypto';
 import type { KeyValueStore } from '../store/keyValue.ts';
 import type { Person } from '../store/sessions.ts';
+import { keys } from '../store/keys.ts';
 
-/** Failed logins a Slack person may make in `windowMs`, through the modal and the page together. */
+/** Failed logins a Slack person may make in their window, through the modal and the page together. */
 export const personFailureLimit = 5;
-/** Failed logins and unusable links one client address may cause on the page in `windowMs`. */
+/** Failed logins and unusable links one client address may cause on the page in their window. */
 export const addressFailureLimit = 20;
-export const failureWindowMs = 15 * 60_000;
-/** Longer than a platform call may take (10 s timeout), so a held attempt never outlives its call by much. */
-const attemptHoldMs = 30_000;
 
-type Counter = { key: string; limit: number };
+/** Failed logins counted under `key`, for as long as each is kept. */
+type Counter = { key: string; windowMs: number; limit: number };
 
 const personCounter = (p: Person): Counter => ({
-  key: `login-failures:${p.workspaceId}:${p.userId}`,
+  key: keys.loginFailures.key(p),
+  windowMs: keys.loginFailures.ttlMs,
   limit: personFailureLimit,
 });
 const addressCounter = (address: string): Counter => ({
-  key: `login-failures-address:${address}`,
+  key: keys.loginFailuresByAddress.key(address),
+  windowMs: keys.loginFailuresByAddress.ttlMs,
   limit: addressFailureLimit,
 });
 
@@ -54,9 +55,9 @@ export class LoginLimits {
 
   /** Runs `attempt` unless another attempt of the same person is under way (then undefined). */
   async oneAtATime<T>(person: Person, attempt: () => Promise<T>): Promise<T | undefined> {
-    const key = `login-attempt:${person.workspaceId}:${person.userId}`;
+    const key = keys.loginAttempt.key(person);
     const holder = randomUUID();
-    if (!(await this.#store.claim(key, attemptHoldMs, holder))) return undefined;
+    if (!(await this.#store.claim(key, keys.loginAttempt.ttlMs, holder))) return undefined;
     try {
       return await attempt();
     } finally {
@@ -65,7 +66,7 @@ export class LoginLimits {
   }
 
   async #recent(counter: Counter): Promise<number[]> {
-    const since = this.#now() - failureWindowMs;
+    const since = this.#now() - counter.windowMs;
     const times = (await this.#store.get<number[]>(counter.key)) ?? [];
     return times.filter((t) => t > since);
   }
@@ -74,12 +75,12 @@ export class LoginLimits {
     const recent = await this.#recent(counter);
     if (recent.length < counter.limit) return undefined;
     // The window frees a slot when the oldest failure that still counts leaves it.
-    return new Date(recent[recent.length - counter.limit]! + failureWindowMs);
+    return new Date(recent[recent.length - counter.limit]! + counter.windowMs);
   }
 
   async #record(counter: Counter): Promise<void> {
     const recent = await this.#recent(counter);
     recent.push(this.#now());
-    await this.#store.set(counter.key, recent.slice(-counter.limit), failureWindowMs);
+    await this.#store.set(counter.key, recent.slice(-counter.limit), counter.windowMs);
   }
 }

@@ -1,9 +1,7 @@
 import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
 import type { KeyValueStore } from '../store/keyValue.ts';
 import type { Person } from '../store/sessions.ts';
-
-/** How long a login link works after it is handed out. */
-export const loginLinkTtlMs = 10 * 60_000;
+import { keys } from '../store/keys.ts';
 
 /** Whom a link logs in, and until when; stored under the token's hash, never the token. */
 export interface LoginLink extends Person {
@@ -30,8 +28,6 @@ export function sameSecret(secret: string | undefined, hash: string | undefined)
   return a.length === b.length && timingSafeEqual(a, b);
 }
 
-const linkKey = (hash: string) => `login-link:${hash}`;
-
 /**
  * One-time login links: random, valid for ten minutes, bound to one Slack person, kept in the
  * store only as a hash (so a copy of the store cannot log anyone in), and bound to the first
@@ -49,14 +45,14 @@ export class LoginLinks {
   /** A fresh token for the person; only its hash is kept. */
   async mint(person: Person & { userName: string }): Promise<{ token: string; expiresAt: Date }> {
     const token = newSecret();
-    const expiresAt = this.#now() + loginLinkTtlMs;
+    const expiresAt = this.#now() + keys.loginLink.ttlMs;
     const link: LoginLink = {
       workspaceId: person.workspaceId,
       userId: person.userId,
       userName: person.userName,
       expiresAt,
     };
-    await this.#store.set(linkKey(tokenHash(token)), link, loginLinkTtlMs);
+    await this.#store.set(keys.loginLink.key(tokenHash(token)), link, keys.loginLink.ttlMs);
     return { token, expiresAt: new Date(expiresAt) };
   }
 
@@ -64,7 +60,7 @@ export class LoginLinks {
   async find(token: string): Promise<{ hash: string; link: LoginLink } | undefined> {
     if (!/^[A-Za-z0-9_-]{40,64}$/.test(token)) return undefined;
     const hash = tokenHash(token);
-    const link = await this.#store.get<LoginLink>(linkKey(hash));
+    const link = await this.#store.get<LoginLink>(keys.loginLink.key(hash));
     if (!link || !(link.expiresAt > this.#now())) return undefined;
     return { hash, link };
   }
@@ -76,16 +72,17 @@ export class LoginLinks {
    */
   async bindBrowser(found: { hash: string; link: LoginLink }, secret: string): Promise<boolean> {
     if (found.link.browser) return sameSecret(secret, found.link.browser);
-    const remaining = found.link.expiresAt - this.#now();
-    if (!(await this.#store.claim(`login-link-opened:${found.hash}`, Math.max(remaining, 1)))) return false;
+    const left = Math.max(found.link.expiresAt - this.#now(), 1);
+    if (!(await this.#store.claim(keys.loginLinkOpened.key(found.hash), keys.loginLinkOpened.ttlMs(left))))
+      return false;
     const bound: LoginLink = { ...found.link, browser: tokenHash(secret) };
-    await this.#store.set(linkKey(found.hash), bound, Math.max(remaining, 1));
+    await this.#store.set(keys.loginLink.key(found.hash), bound, left);
     found.link = bound;
     return true;
   }
 
   /** Ends a link once it has logged someone in. */
   async consume(hash: string): Promise<void> {
-    await this.#store.delete(linkKey(hash));
+    await this.#store.delete(keys.loginLink.key(hash));
   }
 }

@@ -20,6 +20,7 @@ import { noteLine } from '../views/note.ts';
 import { describeTarget } from '../views/target.ts';
 import { ticketFiledText } from '../views/ticket.ts';
 import type { Messenger } from './messenger.ts';
+import { keys } from '../store/keys.ts';
 
 export interface SlackRecorderOptions {
   cards: CardStore;
@@ -175,7 +176,7 @@ export class SlackRecorder implements Recorder {
         // Two quick clicks both find the card unmarked; the claim lets only one of them say so.
         const first =
           !card.haltedBy.some((h) => h.userId === event.by.userId) &&
-          (await this.#o.store.claim(`halt-noted:${card.guid}:${event.by.userId}`, 24 * 3600_000));
+          (await this.#o.store.claim(keys.haltNoted.key(card.guid, event.by.userId), keys.haltNoted.ttlMs));
         if (!first) return this.#showState(card, event.state);
         await this.#thread(card, personHaltLine(event.by.userId), 'halt');
         await gameDays.record(card.channel, {

@@ -2,6 +2,7 @@ import type { CompanySession, TeamEntry } from '../client/index.ts';
 import { companySessionSchema } from '../client/index.ts';
 import type { KeyValueStore } from './keyValue.ts';
 import type { SessionCipher } from './cipher.ts';
+import { keys } from './keys.ts';
 
 /** Who a stored session belongs to: the Enterprise Grid org (or workspace) and the Slack user. */
 export interface Person {
@@ -34,10 +35,6 @@ interface Opened {
 const openedTtlMs = 60_000;
 const openedLimit = 1_000;
 
-const sessionKey = (p: Person) => `session:${p.workspaceId}:${p.userId}`;
-const teamKey = (p: Person) => `team:${p.workspaceId}:${p.userId}`;
-const readerKey = (teamId: string, p: Person) => `reader:${teamId}:${p.workspaceId}:${p.userId}`;
-
 /**
  * Company sessions per Slack user, encrypted at rest and expiring with the platform session.
  * The selected team id is kept beside it, in the clear and without expiry, so that it is
@@ -66,7 +63,7 @@ export class SessionStore {
 
   /** The login, or why there is none: `expired` when a stored session ran out just now. */
   async lookup(person: Person): Promise<{ login?: Login; expired: boolean }> {
-    const key = sessionKey(person);
+    const key = keys.session.key(person);
     const sealed = await this.#store.get<string>(key);
     if (typeof sealed !== 'string') return { expired: false };
     const { session, stale } = this.#open(key, sealed) ?? {};
@@ -82,7 +79,7 @@ export class SessionStore {
       return { expired: true };
     }
     if (stale) await this.save(person, session);
-    const teamId = await this.#store.get<string>(teamKey(person));
+    const teamId = await this.#store.get<string>(keys.team.key(person));
     return { login: { session, team: session.teams.find((t) => t.identifier === teamId), expiresAt }, expired: false };
   }
 
@@ -102,26 +99,27 @@ export class SessionStore {
   }
 
   async save(person: Person, session: CompanySession): Promise<void> {
-    const key = sessionKey(person);
+    const key = keys.session.key(person);
     this.#opened.delete(key);
-    const ttl = new Date(session.expires_at ?? 0).getTime() - this.#now();
-    if (!(ttl > 0)) throw new Error('The platform returned a session that has already expired');
-    await this.#store.set(key, this.#cipher.seal(JSON.stringify(session), key), ttl);
+    const left = new Date(session.expires_at ?? 0).getTime() - this.#now();
+    if (!(left > 0)) throw new Error('The platform returned a session that has already expired');
+    await this.#store.set(key, this.#cipher.seal(JSON.stringify(session), key), keys.session.ttlMs(left));
     // Who can read each team while their session lasts: the poller falls back on them.
-    for (const team of session.teams) await this.#store.set(readerKey(team.identifier, person), person, ttl);
+    for (const team of session.teams)
+      await this.#store.set(keys.reader.key(team.identifier, person), person, keys.reader.ttlMs(left));
   }
 
   async drop(person: Person): Promise<void> {
     const { login } = await this.lookup(person).catch(() => ({ login: undefined }));
-    for (const team of login?.session.teams ?? []) await this.#store.delete(readerKey(team.identifier, person));
-    this.#opened.delete(sessionKey(person));
-    await this.#store.delete(sessionKey(person));
+    for (const team of login?.session.teams ?? []) await this.#store.delete(keys.reader.key(team.identifier, person));
+    this.#opened.delete(keys.session.key(person));
+    await this.#store.delete(keys.session.key(person));
   }
 
   /** People logged in with a session that includes the team (at most `limit`). */
   async readersOf(teamId: string, limit = 20): Promise<Person[]> {
     const people: Person[] = [];
-    for await (const [, person] of this.#store.entries<Person>(`reader:${teamId}:`)) {
+    for await (const [, person] of this.#store.entries<Person>(keys.reader.ofTeam(teamId))) {
       people.push(person);
       if (people.length >= limit) break;
     }
@@ -129,6 +127,6 @@ export class SessionStore {
   }
 
   async selectTeam(person: Person, teamId: string): Promise<void> {
-    await this.#store.set(teamKey(person), teamId);
+    await this.#store.set(keys.team.key(person), teamId, keys.team.ttlMs);
   }
 }

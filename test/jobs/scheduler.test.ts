@@ -4,9 +4,10 @@
  */
 import { Writable } from 'node:stream';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { jobLease, Scheduler, type Job } from '../../src/jobs/scheduler.ts';
+import { Scheduler, type Job } from '../../src/jobs/scheduler.ts';
 import { createLogger } from '../../src/logger.ts';
 import { createKeyValueStore, type KeyValueStore } from '../../src/store/keyValue.ts';
+import { keys } from '../../src/store/keys.ts';
 
 let store: KeyValueStore;
 let logs: { level: string; msg: string; job?: string }[];
@@ -132,7 +133,7 @@ describe('Scheduler', () => {
 
   it('skips a job while another replica holds its lease, and takes it over once that lease lapses', async () => {
     // A replica that died just after taking the lease: nobody gives it back.
-    expect(await store.claim(jobLease('sweep'), 2_000, 'a replica that died')).toBe(true);
+    expect(await store.claim(keys.job.key('sweep'), 2_000, 'a replica that died')).toBe(true);
     const sweep = countedJob('sweep', 1_000, { quick: true });
     replica([sweep.job]);
     await vi.advanceTimersByTimeAsync(1_000);
@@ -181,7 +182,7 @@ describe('Scheduler', () => {
     await stopping;
     expect(slow.stops).toBe(1);
     // Its lease is given back: another replica need not wait for it to lapse.
-    expect(await store.claim(jobLease('slow'), 1_000, 'another replica')).toBe(true);
+    expect(await store.claim(keys.job.key('slow'), 1_000, 'another replica')).toBe(true);
     await vi.advanceTimersByTimeAsync(5_000);
     expect(slow.runs).toBe(1);
     expect(await scheduler.runNow()).toEqual(new Map([['slow', undefined]]));

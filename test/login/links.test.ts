@@ -1,9 +1,10 @@
 import { afterAll, describe, expect, it, vi } from 'vitest';
 import { createKeyValueStore, type KeyValueStore } from '../../src/store/keyValue.ts';
-import { LoginLinks, loginLinkTtlMs, newSecret, tokenHash } from '../../src/login/links.ts';
-import { LoginLimits, failureWindowMs, personFailureLimit } from '../../src/login/limits.ts';
+import { LoginLinks, newSecret, tokenHash } from '../../src/login/links.ts';
+import { LoginLimits, personFailureLimit } from '../../src/login/limits.ts';
 import { randomUUID } from 'node:crypto';
 import { csrfToken, validCsrf } from '../../src/login/csrf.ts';
+import { keys } from '../../src/store/keys.ts';
 
 const person = { workspaceId: 'T0FAULTLN', userId: 'U0ALICE', userName: 'alice' };
 
@@ -45,7 +46,7 @@ describe.each(storeUrls)('on %s', (storeUrl) => {
     it('stop working after 10 minutes and once consumed', async () => {
       const { links, advance } = setup();
       const { token } = await links.mint(person);
-      advance(loginLinkTtlMs - 1);
+      advance(keys.loginLink.ttlMs - 1);
       const found = await links.find(token);
       expect(found).toBeDefined();
       advance(1);
@@ -86,9 +87,9 @@ describe.each(storeUrls)('on %s', (storeUrl) => {
       }
       expect(await limits.personBlockedUntil(person)).toBeUndefined();
       await limits.recordPersonFailure(person);
-      expect(await limits.personBlockedUntil(person)).toEqual(new Date(first + failureWindowMs));
+      expect(await limits.personBlockedUntil(person)).toEqual(new Date(first + keys.loginFailures.ttlMs));
       expect(await limits.personBlockedUntil({ ...person, userId: 'U0BOB' })).toBeUndefined();
-      advance(first + failureWindowMs - now());
+      advance(first + keys.loginFailures.ttlMs - now());
       expect(await limits.personBlockedUntil(person)).toBeUndefined();
     });
 

@@ -38,6 +38,7 @@ import {
 } from '../../guardrails/guardCheck.ts';
 import { guardLine, unknownGuardsText } from '../../views/guards.ts';
 import { guardKey } from '../../guardrails/guards.ts';
+import { keys } from '../../store/keys.ts';
 
 /**
  * Where attacks may start: a channel allowed by ATTACK_CHANNELS, where the card (and its Halt
@@ -215,7 +216,7 @@ export const attackCommand = subcommand({
       // No Start button to claim: the command itself is claimed, so a redelivered or replayed
       // `--yes` (Socket Mode may deliver twice; a signed request replays for minutes) starts nothing.
       const once = request.triggerId ?? request.responseUrl;
-      if (!once || !(await deps.store.claim(`yes:${once}`, 15 * 60_000))) return { kind: 'none' };
+      if (!once || !(await deps.store.claim(keys.yes.key(once), keys.yes.ttlMs))) return { kind: 'none' };
       // --yes skips the preview, never the second person.
       const pending = { actor: request.actor, teamId: team.identifier, request: attack, channel };
       const rule = approvalNeeded(deps, pending, team);
