@@ -180,6 +180,16 @@ export interface AttackState {
   annotations?: Record<string, string> | undefined;
 }
 
+/**
+ * The card, but with the stored card's state where that is further on in the attack's life: a
+ * card read before the attack's end was saved (then held up by a Slack call) never brings it back.
+ */
+export function notBehind(card: CardRecord, stored: CardRecord | undefined): CardRecord {
+  if (!stored || !isOlder(card, stored)) return card;
+  const { stage, lifecycle, startTime, endTime, totalClients } = stored;
+  return { ...card, stage, lifecycle, startTime, endTime, totalClients };
+}
+
 /** The card with the platform's latest state, and whether anything a person sees changed. */
 export function withState(card: CardRecord, attack: AttackState): { card: CardRecord; changed: boolean } {
   if (isOlder(attack, card)) return { card, changed: false };

@@ -1,5 +1,5 @@
 import { audit, type AuditEvent } from '../audit.ts';
-import { type CardRecord, type CardStore, cardMessages, withState } from '../attacks/cards.ts';
+import { type CardRecord, type CardStore, cardMessages, notBehind, withState } from '../attacks/cards.ts';
 import type { AttackEvent, Recorder, TripAttack } from '../attacks/events.ts';
 import { isLive } from '../attacks/lifecycle.ts';
 import type { GameDays } from '../gamedays/gameDays.ts';
@@ -70,13 +70,14 @@ export class SlackRecorder implements Recorder {
    * out before cards that only moved on a stage. A card that has just shown its attack finished
    * follows it into its game day.
    */
-  async #publish(card: CardRecord): Promise<CardRecord> {
-    const before = isLive(card) ? undefined : await this.#o.cards.get(card.guid);
+  async #publish(latest: CardRecord): Promise<CardRecord> {
+    const before = await this.#o.cards.get(latest.guid);
+    const card = notBehind(latest, before);
     await this.#o.cards.save(card);
     const priority = isLive(card) && !card.haltedBy.length ? 'routine' : 'urgent';
     for (const { channel, ts } of cardMessages(card))
       this.#o.messenger.update(channel, ts, attackCardMessage(card, { appUrl: this.#o.appUrl, channel }), priority);
-    if (before && isLive(before)) {
+    if (!isLive(card) && before && isLive(before)) {
       this.#o.metrics.attackEvents.inc({ event: 'ended', cause: '' });
       await this.#o.gameDays.attackFinished(card);
     }
