@@ -45,7 +45,9 @@ export type StartNews =
   /** The bot stopped before it sent the start to the platform: nothing was started. */
   | { kind: 'not sent' }
   /** The platform's list does not tell which attack, if any, the lost create made. */
-  | { kind: 'unconfirmed'; candidates: string[] };
+  | { kind: 'unconfirmed'; candidates: string[] }
+  /** The platform could not be asked (the starter is logged out, or no longer in the team). */
+  | { kind: 'unchecked' };
 
 /** Where the starter hears it; the words and the Slack call are src/slack/startNotices.ts's. */
 export interface StartNotices {
@@ -172,7 +174,11 @@ async function finish(deps: Deps, intent: StartIntent, all: StartIntent[]): Prom
       await tell(
         deps,
         intent,
-        found.kind === 'unsent' ? { kind: 'not sent' } : { kind: 'unconfirmed', candidates: found.candidates },
+        found.kind === 'unsent'
+          ? { kind: 'not sent' }
+          : found.kind === 'unchecked'
+            ? { kind: 'unchecked' }
+            : { kind: 'unconfirmed', candidates: found.candidates },
       );
       if (intent.source.kind === 'approval')
         await closeApprovalAfterRestart(deps, intent.source.id, intent.source.approver, undefined);
@@ -208,7 +214,11 @@ async function tell(deps: Deps, intent: StartIntent, news: StartNews): Promise<v
     );
 }
 
-type Found = { kind: 'found'; guid: string } | { kind: 'wait' } | { kind: 'unconfirmed'; candidates: string[] };
+type Found =
+  | { kind: 'found'; guid: string }
+  | { kind: 'wait' }
+  | { kind: 'unconfirmed'; candidates: string[] }
+  | { kind: 'unchecked' };
 
 /**
  * The attack a create whose answer was lost made, if the platform lists exactly one that fits:
@@ -225,7 +235,7 @@ async function findCreated(
   asStarter: { platformUser: string | undefined; api: ScopedPlatform } | undefined,
 ): Promise<Found> {
   // Without the starter's session in the team, the platform cannot be asked.
-  if (!asStarter) return { kind: 'unconfirmed', candidates: [] };
+  if (!asStarter) return { kind: 'unchecked' };
   const { api } = asStarter;
   const platformUser = (intent.platformUser ?? asStarter.platformUser)?.toLowerCase();
   const sentAt = Date.parse(intent.createSentAt!);

@@ -2,6 +2,7 @@ import type { StartIntent, StartNews, StartNotices } from '../attacks/startInten
 import {
   notStartedAfterRestartMessage,
   startedAfterRestartMessage,
+  uncheckedAfterRestartMessage,
   unconfirmedAfterRestartMessage,
 } from '../views/startRecovery.ts';
 import type { Messenger } from './messenger.ts';
@@ -26,7 +27,9 @@ export class SlackStartNotices implements StartNotices {
         ? startedAfterRestartMessage(what, news.guid, news.carded, this.#command)
         : news.kind === 'not sent'
           ? notStartedAfterRestartMessage(what)
-          : unconfirmedAfterRestartMessage(what, news.candidates, this.#command);
+          : news.kind === 'unchecked'
+            ? uncheckedAfterRestartMessage(what, this.#command)
+            : unconfirmedAfterRestartMessage(what, news.candidates, this.#command);
     await this.#messenger.post(intent.actor.userId, message);
   }
 }

@@ -40,3 +40,10 @@ export function unconfirmedAfterRestartMessage(what: StartWhat, candidates: stri
     text: `:warning: Faultline restarted while the platform was starting your ${named(what)}, and could not tell whether it started.${maybe} Nothing was started again: check \`${command} list\` before you try again.`,
   };
 }
+
+/** As above, but the platform could not be asked: the starter's session in the team is gone. */
+export function uncheckedAfterRestartMessage(what: StartWhat, command: string): Message {
+  return {
+    text: `:warning: Faultline restarted while the platform was starting your ${named(what)}, and could not check whether it started: you are no longer logged in to that team. Nothing was started again: log in (\`${command} login\`) and check \`${command} list\` before you try again.`,
+  };
+}

@@ -100,4 +100,18 @@ describe('a start whose create was never answered, after a restart', () => {
     expect(await intentsLeft()).toBe(0);
     expect(stack.sim.requests.some((r) => r.method === 'POST' && r.path.startsWith('/attacks'))).toBe(false);
   });
+
+  it('says it could not check, rather than that nothing started, when the starter is logged out', async () => {
+    const id = 'U0LOST4';
+    await lostCreate(id);
+    const created = stack.sim.createAttackDirectly(platformTeam(), { createUser: users().solo.email });
+
+    expect(await recoverStarts(stack.deps)).toBe(1);
+    const told = messagesTo(id).at(-1);
+    expect(told).toContain('could not check whether it started');
+    expect(told).not.toContain('most likely did not start');
+    expect(cardOf(created)).toBeUndefined();
+    expect(await intentsLeft()).toBe(0);
+    expect(stack.sim.state.attacks.size).toBe(1);
+  });
 });
