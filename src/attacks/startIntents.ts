@@ -198,8 +198,20 @@ async function finish(deps: Deps, intent: StartIntent, all: StartIntent[]): Prom
       ? true
       : Boolean((await cardStarted(deps, { ...intent, guid }, api)).card);
   await tell(deps, intent, { kind: 'started', guid, carded });
-  if (intent.source.kind === 'approval')
-    await closeApprovalAfterRestart(deps, intent.source.id, intent.source.approver, { guid, carded });
+  if (intent.source.kind === 'approval') {
+    const { approver } = intent.source;
+    await closeApprovalAfterRestart(deps, intent.source.id, approver, { guid, carded });
+    // As the live approval records it once its start returns, which the stopped bot never saw.
+    await deps.events.record({
+      kind: 'approval',
+      decision: 'approved',
+      by: { workspaceId: intent.actor.workspaceId, ...approver },
+      platformUser: intent.platformUser,
+      teamId: intent.teamId,
+      attack: guid,
+      requestedBy: intent.actor.userId,
+    });
+  }
   await drop(deps, intent);
   deps.logger.info({ start: intent.id, team: intent.teamId, attack: guid }, 'finished a start a stopped bot left');
   return true;

@@ -114,4 +114,23 @@ describe('a start whose create was never answered, after a restart', () => {
     expect(await intentsLeft()).toBe(0);
     expect(stack.sim.state.attacks.size).toBe(1);
   });
+
+  it('records the approval of an approved start it finishes, as the live approval does', async () => {
+    const id = 'U0LOST5';
+    await stack.login(id, users().solo);
+    const guid = stack.sim.createAttackDirectly(platformTeam(), { createUser: users().solo.email });
+    const intent: StartIntent = {
+      ...(await lostCreate(id)),
+      source: { kind: 'approval', id: 'no-such-request', approver: { userId: 'U0APPROVER', userName: 'approver' } },
+      guid,
+    };
+    await stack.deps.store.set(`start-intent:${intent.id}`, intent);
+
+    expect(await recoverStarts(stack.deps)).toBe(1);
+    await stack.deps.slack.flush();
+    expect(read(cardOf(guid))).toContain(`Started by <@${id}>`);
+    expect(stack.logs.filter((l) => l['audit'] === 'attack_approved')).toEqual([
+      expect.objectContaining({ slackUser: 'U0APPROVER', attack: guid, requestedBy: id }),
+    ]);
+  });
 });
