@@ -136,8 +136,6 @@ export type AttackEvent =
       details?: Record<string, unknown> | undefined;
     };
 
-export type AttackEventKind = AttackEvent['kind'];
-
 /**
  * Where the domain says what happened. `record` never fails the action that caused the event,
  * except a start whose card could not be posted, which the start reports. It gives back the

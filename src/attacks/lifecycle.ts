@@ -10,9 +10,6 @@
  * it); the end time decides only when the lifecycle is missing or unknown.
  */
 
-/** Values of `stage_lifecycle`. */
-export const stageLifecycles = ['Active', 'Halting', 'Complete', 'Error'] as const;
-
 /** An attack's state as the platform answers it, or as its card keeps it. */
 export type LifecycleState =
   | { stage_lifecycle?: string | undefined; end_time?: string | null | undefined }

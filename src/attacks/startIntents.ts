@@ -126,7 +126,7 @@ async function drop(deps: Deps, intent: StartIntent): Promise<void> {
  * create was answered gets its card (unless it has one) and its starter a direct message with
  * its id; one whose create was sent but not answered is looked for on the platform (see
  * findCreated); one that never reached the platform is dropped, and its starter told. Markers go
- * with it. Runs at start-up and with every poll pass; never throws.
+ * with it. Runs at start-up and then as the recover-starts job; never throws.
  */
 export async function recoverStarts(deps: Deps): Promise<number> {
   let finished = 0;

@@ -129,7 +129,7 @@ export const freezeCommand = subcommand({
         outcome = 'Every active impact on the platform was halted.';
       } catch (error) {
         deps.logger.warn({ err: error }, 'a freeze of every team could not halt everything');
-        outcome = `:warning: Could not halt what already runs: ${errorInBrief(error)}. The freeze stands; halt what runs with \`${cmd} halt everything\`, and the poller halts what it finds team by team.`;
+        outcome = `:warning: Could not halt what already runs: ${errorInBrief(error)}. The freeze stands; halt what runs with \`${cmd} halt everything\`, and Faultline keeps halting what it finds in each frozen team.`;
       }
     } else {
       try {

@@ -5,7 +5,7 @@ import { keys } from '../store/keys.ts';
 
 /**
  * A freeze: while it stands, no attack starts through Faultline in its scope (one team, or every
- * team), and the poller halts any attack that appears there from elsewhere.
+ * team), and the enforce-freezes job halts any attack that appears there from elsewhere.
  */
 export interface Freeze {
   scope: 'team' | 'all';

@@ -50,11 +50,11 @@ export function freezeNoticeText(freeze: Freeze, notice: FreezeNotice, command: 
       return `${cannotHalt}: the platform no longer accepts the session of ${by}. It still refuses starts through Faultline; ${by} can log in again, or someone logged in can declare it again with ${escapeMrkdwn(declareAgain)}.`;
     case 'halt failed': {
       const name = `*${escapeMrkdwn(notice.teamName)}*`;
-      return `:warning: Could not halt ${sweptName(notice.attack)} in ${name}, which started while the team is frozen (${errorInBrief(notice.error, { team: notice.teamName })}). Faultline tries again every poll; halt it from the card, the web UI or \`${command} halt ${notice.attack.guid}\`.`;
+      return `:warning: Could not halt ${sweptName(notice.attack)} in ${name}, which started while the team is frozen (${errorInBrief(notice.error, { team: notice.teamName })}). Faultline keeps trying; halt it from the card, the web UI or \`${command} halt ${notice.attack.guid}\`.`;
     }
     case 'unread': {
       const name = `*${escapeMrkdwn(notice.teamName)}*`;
-      return `:warning: The freeze on ${where} could not read the ${notice.source === 'kubernetes' ? 'Kubernetes attacks' : 'attacks'} of ${name} (${errorInBrief(notice.error, { team: notice.teamName })}), so it cannot halt those that start there. It tries again every poll; \`${command} halt all\` halts them meanwhile.`;
+      return `:warning: The freeze on ${where} could not read the ${notice.source === 'kubernetes' ? 'Kubernetes attacks' : 'attacks'} of ${name} (${errorInBrief(notice.error, { team: notice.teamName })}), so it cannot halt those that start there. It keeps trying; \`${command} halt all\` halts them meanwhile.`;
     }
   }
 }
