@@ -51,6 +51,19 @@ export async function refuseIfFrozen(deps: Deps, team: TeamEntry): Promise<void>
   if (freeze) throw new FrozenError(freeze);
 }
 
+/**
+ * The attack was created, then a step before its card failed (the store did not answer): the
+ * person must hear that it runs, never "nothing was done"; recover-starts posts its card later.
+ */
+export class StartUnfinishedError extends Error {
+  override name = 'StartUnfinishedError';
+  readonly guid: string;
+  constructor(guid: string, cause: unknown) {
+    super(`Attack ${guid} started but its card could not be posted yet`, { cause });
+    this.guid = guid;
+  }
+}
+
 export interface StartedAttack {
   guid: string;
   card: CardRecord | undefined;
@@ -89,17 +102,22 @@ export async function startAttack(
     request,
     channel,
   });
+  let unfinished = false;
   try {
     return await createAndCard(deps, intent, actor, login, team, request, channel, options);
+  } catch (error) {
+    // Created, then a step before its card failed: the attack runs, so recover-starts finishes it.
+    const guid = intent.current().guid;
+    if (guid === undefined) throw error;
+    unfinished = true;
+    throw new StartUnfinishedError(guid, error);
   } finally {
-    await intent
-      .end()
-      .catch((error: unknown) =>
-        deps.logger.warn(
-          { err: error, teamId: team.identifier },
-          'could not close the record of a start; a restarted bot finishes it without starting it again',
-        ),
-      );
+    await (unfinished ? intent.leave() : intent.end()).catch((error: unknown) =>
+      deps.logger.warn(
+        { err: error, teamId: team.identifier },
+        'could not close the record of a start; a restarted bot finishes it without starting it again',
+      ),
+    );
   }
 }
 

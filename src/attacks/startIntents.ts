@@ -81,6 +81,8 @@ export interface OpenIntent {
   created(guid: string): Promise<void>;
   /** The start is over (its card saved, or it failed and its starter was told): nothing is left to finish. */
   end(): Promise<void>;
+  /** The attack exists but what follows its create failed: the intent stays for recover-starts to finish. */
+  leave(): Promise<void>;
 }
 
 export async function openIntent(
@@ -113,6 +115,7 @@ export async function openIntent(
         await letGo();
       }
     },
+    leave: letGo,
   };
 }
 

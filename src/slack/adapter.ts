@@ -10,6 +10,7 @@ import type { Message } from '../views/message.ts';
 import type { Deps } from '../deps.ts';
 import type { Metrics } from '../metrics.ts';
 import { StoreUnavailableError } from '../store/errors.ts';
+import { StartUnfinishedError } from '../attacks/start.ts';
 import { describeError } from '../views/errorReply.ts';
 import { modal, section } from '../views/blocks.ts';
 import { messageModal, noticeModal, restartingText } from '../views/notice.ts';
@@ -428,7 +429,10 @@ export class SlackAdapter {
     if (error instanceof PlatformError) {
       this.#metrics.platformErrors.inc({ type: error.name });
       logger.warn({ err: error }, 'platform call failed');
-    } else if (error instanceof StoreUnavailableError) {
+    } else if (
+      error instanceof StoreUnavailableError ||
+      (error instanceof StartUnfinishedError && error.cause instanceof StoreUnavailableError)
+    ) {
       logger.warn({ err: error }, 'store unreachable');
     } else if (
       !(error instanceof UserInputError) &&

@@ -19,6 +19,7 @@ import { loginPromptBlocks } from './login.ts';
 import { escapeMrkdwn, section } from './blocks.ts';
 import { plural } from './plural.ts';
 import { FrozenError } from '../guardrails/freezes.ts';
+import { StartUnfinishedError } from '../attacks/start.ts';
 import { NotARequestError } from '../guardrails/approvals.ts';
 import { AttackNotFoundError } from '../attacks/locate.ts';
 import { GuardsUnknownError, UnhealthyGuardsError } from '../guardrails/guardCheck.ts';
@@ -68,6 +69,12 @@ export function describeError(error: unknown, context: ErrorContext): Message {
   const ctx = { ...context, ...detailsOf(error) };
   const cmd = ctx.command;
   const doing = ctx.doing ?? 'do that';
+  if (error instanceof StartUnfinishedError) {
+    // Before the store's words: something was done, and a second try would start a second attack.
+    return text(
+      `:rocket: Your attack \`${error.guid}\` started, but Faultline could not post its card yet. The card follows, with a direct message, once Faultline can; \`${cmd} halt ${error.guid}\` halts it now.`,
+    );
+  }
   if (error instanceof StoreUnavailableError) {
     // Before anything else: a store that cannot be asked must never read as "log in".
     return text(

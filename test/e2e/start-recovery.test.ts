@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { recoverStarts, type StartIntent } from '../../src/attacks/startIntents.ts';
+import { StoreUnavailableError } from '../../src/store/errors.ts';
 import { Stack, stackForFile } from './harness.ts';
 
 /**
@@ -132,5 +133,36 @@ describe('a start whose create was never answered, after a restart', () => {
     expect(stack.logs.filter((l) => l['audit'] === 'attack_approved')).toEqual([
       expect.objectContaining({ slackUser: 'U0APPROVER', attack: guid, requestedBy: id }),
     ]);
+  });
+
+  it('keeps a start whose attack exists but whose card step failed, and finishes it later', async () => {
+    const id = 'U0LOST6';
+    await stack.login(id, users().solo);
+    const { guards } = stack.deps;
+    const setForAttack = guards.setForAttack.bind(guards);
+    // The store fails for this one write after the create; no real store fails on demand for one key.
+    guards.setForAttack = async () => {
+      throw new StoreUnavailableError('sqlite', { cause: new Error('disk I/O error') });
+    };
+    let reply: Awaited<ReturnType<Stack['ask']>>;
+    try {
+      reply = await stack.ask(id, 'attack cpu -l 60 --yes', { channel });
+    } finally {
+      guards.setForAttack = setForAttack;
+    }
+    const [guid] = [...stack.sim.state.attacks.keys()];
+    expect(guid).toBeDefined();
+    // Told the attack runs, never that nothing was done: a second try would start a second one.
+    expect(read(reply)).toContain(`Your attack ${guid} started`);
+    expect(read(reply)).not.toContain('nothing was done');
+    expect(cardOf(guid!)).toBeUndefined();
+    expect(await intentsLeft()).toBe(1);
+
+    expect(await recoverStarts(stack.deps)).toBe(1);
+    await stack.deps.slack.flush();
+    expect(read(cardOf(guid!))).toContain(`Started by <@${id}>`);
+    expect(messagesTo(id).at(-1)).toContain(`started: ${guid}`);
+    expect(stack.sim.state.attacks.size).toBe(1);
+    expect(await intentsLeft()).toBe(0);
   });
 });
