@@ -46,7 +46,7 @@ export type AttackEvent =
       guid: string;
       attackKind: 'attack' | 'kubernetes';
       teamId: string | undefined;
-      result: 'halted' | 'ended' | 'halting';
+      result: 'halted' | 'ended' | 'halting' | 'unconfirmed';
       state: AttackState | undefined;
       by: Who;
       platformUser: string | undefined;

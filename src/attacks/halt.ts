@@ -15,7 +15,7 @@ export type AttackKind = 'attack' | 'kubernetes';
  * What a halt did: it stopped the attack, or the attack had already ended (its real outcome is
  * in the state), or another halt of it was already under way.
  */
-export type HaltResult = 'halted' | 'ended' | 'halting';
+export type HaltResult = 'halted' | 'ended' | 'halting' | 'unconfirmed';
 
 /** Who halts, with whose session, and why; `scope` names the mass halt an attack's halt is part of. */
 export interface Halter {
@@ -135,8 +135,8 @@ export async function halt(
     if (state && isFinished(state) && !(state.stage === 'UserHalted' && stoppedByThis)) result = 'ended';
     // The platform listed what the halt stopped, and not this attack: another halt was already stopping it.
     else if (state && phaseOf(state) === 'halting' && answer && !listed) result = 'halting';
-    // The platform listed what it stopped, and not this attack, which it cannot show either: nothing was stopped.
-    else if (!state && answer && !listed) result = 'ended';
+    // The platform listed what it stopped, not this attack, and cannot show it: nobody can say it stopped.
+    else if (!state && answer && !listed) result = 'unconfirmed';
   }
   return recordHalt(deps, halter, target, kind, result, state);
 }

@@ -14,12 +14,14 @@ import { redrawListAfterHalt } from './list.ts';
 import { plural } from '../views/plural.ts';
 
 const usage = 'halt <attack id> [--reason text] | halt all | halt everything';
-/** What a halt did, in words: stopped, already ended (with its outcome), or already halting. */
-function haltedText(actor: Actor, outcome: HaltOutcome): string {
+/** What a halt did, in words: stopped, already ended (with its outcome), already halting, or unconfirmed. */
+function haltedText(actor: Actor, outcome: HaltOutcome, cmd: string): string {
   const what = `${outcome.kind === 'kubernetes' ? 'Kubernetes attack' : 'Attack'} \`${outcome.guid}\``;
   const stage = outcome.state?.stage ? stageWords(outcome.state.stage) : undefined;
   if (outcome.result === 'ended')
     return `:information_source: ${what} had already ended${stage ? ` (${stage})` : ''}, so there was nothing to halt.`;
+  if (outcome.result === 'unconfirmed')
+    return `:warning: The halt of ${outcome.kind === 'kubernetes' ? 'Kubernetes attack' : 'attack'} \`${outcome.guid}\` was sent, but Faultline could not confirm it: the platform did not list it among the attacks it stopped, and cannot show it now. Check \`${cmd} show ${outcome.guid}\` or the web UI, and halt again if it still runs.`;
   if (outcome.result === 'halting')
     return `:octagonal_sign: ${what} is already being halted${outcome.card ? '; its card shows the progress' : ''}.`;
   const where = outcome.card ? ` Its card shows the progress.` : '';
@@ -76,7 +78,7 @@ export const haltCommand = subcommand({
       return { kind: 'message', message: haltAllPrompt(form === 'all' ? 'attacks' : 'everything') };
     }
     const outcome = await haltAttack(deps, request.actor, { guid: args.words.id }, args.flags.reason);
-    return message(haltedText(request.actor, outcome));
+    return message(haltedText(request.actor, outcome, deps.config.slack.command));
   },
 });
 
@@ -85,7 +87,7 @@ export async function haltFromButton(action: Action, deps: Deps): Promise<Reply>
   const ref = parseAttackRef(action.value);
   if (!ref) throw new UserInputError('That button no longer points at an attack.');
   const outcome = await haltAttack(deps, action.actor, ref);
-  const text = haltedText(action.actor, outcome);
+  const text = haltedText(action.actor, outcome, deps.config.slack.command);
   // A Halt in a list redraws that list, with the row in its new state, and says there what happened.
   if (ref.listId && action.container === 'message') {
     const redrawn = await redrawListAfterHalt(deps, ref.listId, outcome, text).catch((error: unknown) => {

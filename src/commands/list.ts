@@ -137,7 +137,9 @@ export async function redrawListAfterHalt(
   const page = await deps.store.get<AttackListPage>(keys.listPage.key(listId));
   if (!page) return undefined;
   // A halt the platform took but could not be read back is halting all the same.
-  const state = outcome.state ?? (outcome.result === 'ended' ? {} : { stage: 'Halt', stage_lifecycle: 'Halting' });
+  const state =
+    outcome.state ??
+    (outcome.result === 'halted' || outcome.result === 'halting' ? { stage: 'Halt', stage_lifecycle: 'Halting' } : {});
   const next: AttackListPage = {
     ...page,
     notice,

@@ -115,6 +115,25 @@ describe('a Halt on an attack that had already ended', () => {
     expect(audits('attack_halted', id)).toEqual([]);
   });
 
+  it('says the halt is unconfirmed, not that the attack had ended, when the platform cannot show it', async () => {
+    const id = nextPerson();
+    await stack.login(id, users().owner, { team: 'Platform' });
+    const { attack } = await startWithCard(id, 'attack cpu -l 30');
+    stack.advanceClock(endOf(30));
+    // The halt's answer lists nothing it stopped, and the attack cannot be read back.
+    stack.sim.faults.inject({ method: 'GET', path: `/attacks/${attack.guid}`, kind: 'status', status: 503, times: 10 });
+    try {
+      const reply = read(await stack.ask(id, `halt ${attack.guid}`, { channel }));
+      expect(reply).toContain('could not confirm');
+      expect(reply).toContain(`show ${attack.guid}`);
+      expect(reply).not.toContain('already ended');
+      expect(reply).not.toContain('Halt requested');
+    } finally {
+      stack.sim.faults.clear();
+    }
+    expect(audits('attack_halted', id)).toEqual([]);
+  });
+
   it('by `/chaos halt <id>`: says it had ended with its real outcome, not "Halt requested"', async () => {
     const id = nextPerson();
     await stack.login(id, users().owner, { team: 'Platform' });
