@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import type { MessageRef } from '../attacks/cards.ts';
 import type { TeamEntry } from '../client/index.ts';
 import { type PendingAttack, startAttack } from '../attacks/start.ts';
+import type { StartIntent } from '../attacks/startIntents.ts';
 import type { Deps } from '../deps.ts';
 import { UserInputError } from '../errors.ts';
 import { type ApprovalRule, approvalRuleFor } from './approvalRules.ts';
@@ -34,6 +35,8 @@ export type ApprovalClosing = About &
     | { kind: 'not started'; approver: string; error: unknown }
     /** Approved, then Faultline restarted during the start and found no attack to show for it. */
     | { kind: 'lost in a restart'; approver: string }
+    /** Answered, then Faultline stopped before it began the start: nothing was started. */
+    | { kind: 'interrupted' }
     | { kind: 'withdrawn' }
     | { kind: 'rejected'; by: string }
   );
@@ -150,6 +153,16 @@ export async function requestApproval(
     rule,
   });
   return { channel: posted.channel, rule };
+}
+
+/** How long past its time an answered request may wait for its start to be written down. */
+const interruptedAfterMs = 60_000;
+
+/** Whether a start from this request is written down (startIntents.ts), to be finished by whoever holds it. */
+async function startUnderway(deps: Deps, requestId: string): Promise<boolean> {
+  for await (const [, intent] of deps.store.entries<StartIntent>(keys.startIntent.prefix))
+    if (intent.source.kind === 'approval' && intent.source.id === requestId) return true;
+  return false;
 }
 
 /** Exactly one answer per request: Approve, Reject or expiry. */
@@ -302,8 +315,13 @@ export async function rejectRequest(deps: Deps, actor: Actor, requestId: string 
 export async function expireApprovals(deps: Deps): Promise<void> {
   try {
     for await (const [, record] of deps.store.entries<ApprovalRecord>(keys.approval.prefix)) {
-      if (Date.parse(record.requestedAt) + approvalTtlMs > deps.clock.now()) continue;
+      const over = deps.clock.now() - (Date.parse(record.requestedAt) + approvalTtlMs);
+      if (over < 0) continue;
       if (await decide(deps, record.id)) await close(deps, record, { ...about(record), kind: 'expired' });
+      // Answered, yet still open a minute past its time with no start under way: the bot that took
+      // the answer stopped before it began the start, and nobody else may answer it again.
+      else if (over >= interruptedAfterMs && !(await startUnderway(deps, record.id)))
+        await close(deps, record, { ...about(record), kind: 'interrupted' });
     }
   } catch (error) {
     deps.logger.warn({ err: error }, 'could not end expired approval requests');

@@ -76,6 +76,8 @@ function closedText(c: ApprovalClosing, command: string): string {
       return `:x: <@${c.approver}> approved <@${c.requester}>'s ${what}, but it did not start: ${notStartedWhy(c.error, command)}`;
     case 'lost in a restart':
       return `:warning: <@${c.approver}> approved <@${c.requester}>'s ${what}, but Faultline restarted during the start and cannot show an attack for it. Nothing was started again; <@${c.requester}> was told what to check.`;
+    case 'interrupted':
+      return `:warning: <@${c.requester}>'s request to start a ${what} was answered, but Faultline restarted before it acted on the answer. Nothing was started; ask again if it is still wanted.`;
     case 'withdrawn':
       return `:no_entry: <@${c.requester}> withdrew the request to start a ${what}. Nothing was started.`;
     case 'rejected':

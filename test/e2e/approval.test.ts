@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { keys } from '../../src/store/keys.ts';
 import { Stack, stackForFile } from './harness.ts';
 
 const read = Stack.read;
@@ -208,4 +209,33 @@ describe('two-person approval', () => {
     for await (const [k] of stack.deps.store.entries('approval:')) open.push(k);
     expect(open).toEqual([]);
   });
+
+  it('closes a request whose answer a stopped bot took before it began the start', async () => {
+    const { requester, approver } = await people();
+    const request = await requestFor(requester, 'attack cpu -l 900');
+    const [id] = [...(await entriesOf('approval:'))];
+    // The bot that took the Approve died before it wrote the start down: its claim outlives it.
+    expect(await stack.deps.store.claim(keys.approvalDecided.key(id!), keys.approvalDecided.ttlMs)).toBe(true);
+    await seenBy(approver, request.ts).click('Approve');
+    expect(attacksInSim()).toHaveLength(0);
+
+    stack.advanceClock(17 * 60_000);
+    await stack.poll();
+    await stack.deps.slack.flush();
+    const closed = stack.fake
+      .channel(channel)
+      .messages()
+      .find((m) => m.ts === request.ts)!;
+    expect(read(closed)).toContain('Faultline restarted before it acted on the answer. Nothing was started');
+    expect(closed.buttons()).toEqual([]);
+    expect(attacksInSim()).toHaveLength(0);
+    expect(await entriesOf('approval:')).toEqual([]);
+  });
 });
+
+/** The ids of the store's entries under a prefix. */
+async function entriesOf(prefix: string): Promise<string[]> {
+  const ids: string[] = [];
+  for await (const [k] of stack.deps.store.entries(prefix)) ids.push(k.slice(prefix.length));
+  return ids;
+}
