@@ -215,14 +215,26 @@ export async function haltAllAttacks(
   await explained({ doing: 'halt all Kubernetes attacks' }, () => company.kubernetes.haltAll(request));
 
   const outcome: MassHaltOutcome = { halted: [], ended: [] };
-  const results: { guid: string; kind: AttackKind; result: HaltResult; state: AttackState | undefined }[] = [];
+  const results: {
+    guid: string;
+    teamId: string | undefined;
+    kind: AttackKind;
+    result: HaltResult;
+    state: AttackState | undefined;
+  }[] = [];
   for (const attack of answered)
-    results.push({ guid: attack.guid, kind: 'attack', result: isFinished(attack) ? 'ended' : 'halted', state: attack });
+    results.push({
+      guid: attack.guid,
+      teamId: attack.org_id,
+      kind: 'attack',
+      result: isFinished(attack) ? 'ended' : 'halted',
+      state: attack,
+    });
   await Promise.all(
     kubernetesRunning.map(async ({ guid, teamId }) => {
       const state = await readState(deps, apiOf(teamId)!, 'kubernetes', guid);
       const ended = state && isFinished(state) && state.stage !== 'UserHalted';
-      results.push({ guid, kind: 'kubernetes', result: ended ? 'ended' : 'halted', state });
+      results.push({ guid, teamId, kind: 'kubernetes', result: ended ? 'ended' : 'halted', state });
     }),
   );
 
@@ -238,14 +250,14 @@ export async function haltAllAttacks(
       const card = await deps.cards.get(guid).catch(() => undefined);
       if (!card) continue;
       const state = await readState(deps, api, card.kind, guid);
-      if (state && isFinished(state)) results.push({ guid, kind: card.kind, result: 'ended', state });
+      if (state && isFinished(state)) results.push({ guid, teamId, kind: card.kind, result: 'ended', state });
     }
   }
 
-  for (const { guid, kind, result, state } of results) {
+  for (const { guid, teamId, kind, result, state } of results) {
     if (result === 'halted') outcome.halted.push({ guid, kind });
     else outcome.ended.push({ guid, kind, stage: state?.stage ?? 'Unknown' });
-    await recordHalt(deps, halter, { guid }, kind, result, state);
+    await recordHalt(deps, halter, { guid, teamId }, kind, result, state);
   }
   await deps.events.record({
     kind: 'mass halted',

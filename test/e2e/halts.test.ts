@@ -342,6 +342,13 @@ describe('halt all', () => {
     ).not.toContain('Halt');
     expect(threadOf(running.attack.guid).filter((m) => m.includes(`<@${id}> halted this attack`))).toHaveLength(1);
     expect(read(cardOf(running.attack.guid))).toContain('Halting');
+    // Each attack it stopped is audited with its team, as a halt of one attack is.
+    const platform = stack.sim.seed.teams.platform.id;
+    expect(
+      audits('attack_halted', id)
+        .filter((line) => [running.attack.guid, k8s].includes(String(line['attack'])))
+        .map((line) => line['team']),
+    ).toEqual([platform, platform]);
   });
 
   it('says so when nothing was running', async () => {
