@@ -45,8 +45,8 @@ export async function warnExpiringSessions(deps: Deps): Promise<number> {
       if (left > expiryWarningMs) continue;
       const marker = keys.expiryWarned.key(key, login.expiresAt.getTime());
       const markerTtlMs = keys.expiryWarned.ttlMs(left);
-      if ((await deps.store.get(marker)) || !(await deps.store.claim(marker, markerTtlMs))) continue;
-      await deps.store.set(marker, true, markerTtlMs);
+      // Claims outlive a restart on every store, so this one warns once per session, on one replica.
+      if (!(await deps.store.claim(marker, markerTtlMs))) continue;
       const actor = { ...person, channelId: undefined };
       await deps.sessionWarnings.warn(person, {
         expiresAt: login.expiresAt,
