@@ -220,3 +220,14 @@ export function expiryWarningMessage(warning: {
 export function lockedNotice(until: Date): string {
   return `Too many failed logins. For your account's safety, logging in is paused: try again at ${slackDate(until, '{time}')}.`;
 }
+
+/** `logout` with no session to end. */
+export const notLoggedInText = 'You were not logged in. Nothing to do.';
+
+/** `logout` that the platform ended too. */
+export const loggedOutText =
+  ':wave: Logged out: the platform ended your session, and Faultline no longer holds one for you.';
+
+/** `logout` that the platform could not be told of: the session is forgotten here, and expires there. */
+export const loggedOutUnconfirmedText =
+  'Faultline forgot your session, but the platform could not be told to end it. It ends by itself when it expires.';
