@@ -1,5 +1,9 @@
 import type { KnownBlock, ModalView } from '@slack/types';
-import { actions, button, context, input, modal, section, escapeMrkdwn, slackDate } from './blocks.ts';
+import { actions, button, context, fields, input, modal, section, escapeMrkdwn, slackDate } from './blocks.ts';
+import { teamName } from '../attacks/access.ts';
+import type { Login } from '../store/sessions.ts';
+import type { Message } from './message.ts';
+import { plural } from './plural.ts';
 
 export const LOGIN_VIEW = 'login';
 export const RESET_PASSWORD_VIEW = 'login_reset_password';
@@ -231,3 +235,33 @@ export const loggedOutText =
 /** `logout` that the platform could not be told of: the session is forgotten here, and expires there. */
 export const loggedOutUnconfirmedText =
   'Faultline forgot your session, but the platform could not be told to end it. It ends by itself when it expires.';
+
+function list(values: readonly string[] | undefined): string {
+  return values?.length ? values.map((v) => `\`${v}\``).join(' ') : '_none_';
+}
+
+/** `whoami`: the login, company, team, roles and privileges, and when the session ends. */
+export function whoamiMessage({ session, team, expiresAt }: Login, command: string): Message {
+  const text = escapeMrkdwn(
+    `Logged in as ${session.identifier ?? 'unknown'} at ${session.company_name ?? 'unknown company'}, team ${team ? teamName(team) : 'none'}.`,
+  );
+  return {
+    text,
+    blocks: [
+      section(
+        `Logged in as *${escapeMrkdwn(session.identifier ?? 'unknown')}* at *${escapeMrkdwn(session.company_name ?? 'unknown company')}*.`,
+      ),
+      fields([
+        ['Current team', team ? escapeMrkdwn(teamName(team)) : `none: choose one with \`${command} team\``],
+        ['Session ends', slackDate(expiresAt)],
+        ['Company roles', list(session.roles)],
+        ['Company privileges', list(session.privileges)],
+        ['Team roles', team ? list(team.roles) : '_no team_'],
+        ['Team privileges', team ? list(team.privileges) : '_no team_'],
+      ]),
+      context(
+        `${plural(session.teams.length, 'team')} in all. \`${command} team\` switches, \`${command} logout\` ends the session.`,
+      ),
+    ],
+  };
+}
