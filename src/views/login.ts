@@ -265,3 +265,26 @@ export function whoamiMessage({ session, team, expiresAt }: Login, command: stri
     ],
   };
 }
+
+/** The login form's field errors, which the secure page shows too. */
+export const enterEmailText = 'Enter the e-mail address you log in to the platform with.';
+export const enterPasswordText = 'Enter your password.';
+export const mfaCodeFormatText = 'The MFA code is 6 digits.';
+
+/** A login the platform refused: the e-mail or password, or the MFA code when one was given. */
+export const loginRejectedText = (mfaCodeGiven: boolean) =>
+  mfaCodeGiven
+    ? 'E-mail, password or MFA code not accepted. Check them and try again.'
+    : 'E-mail or password not accepted. Check them and try again.';
+
+export const loginBusyText = 'Another login of yours is under way. Wait a moment, then try again.';
+
+/** The form's MFA field, once the platform asked for a code. */
+export const mfaRequiredText = 'Your account uses MFA: enter the current 6-digit code from your authenticator app.';
+
+/** The team picker's opening line after a login, for a person in several teams. */
+export const loggedInChooseTeamText = (identifier: string) =>
+  `:white_check_mark: Logged in as *${escapeMrkdwn(identifier)}*. You belong to several teams: choose the one to work in.`;
+
+/** The reset form with no usable e-mail address. */
+export const enterResetEmailText = 'Enter the e-mail address you log in with.';
