@@ -124,3 +124,9 @@ export function startedText(
     return `:rocket: Started ${what}, but its card could not be posted here (${started.cardError}). Invite the app to this channel to get live cards; until then, halt it with \`${command} halt ${started.guid}\`.`;
   return `:rocket: Started ${what}.${permalink ? ` <${permalink}|Its card> shows it live, with a Halt button.` : ' Its card in the channel shows it live, with a Halt button.'}`;
 }
+
+/** Start or Cancel on a preview whose request is gone. */
+export const previewExpiredText = 'This preview has expired. Run the command again for a new one.';
+
+/** Cancel on a preview. */
+export const previewCancelledText = 'Cancelled. Nothing was sent to the platform.';

@@ -13,7 +13,12 @@ import {
 import { channelLinks } from '../../views/blocks.ts';
 import type { AttackRequest } from '../../attacks/request.ts';
 import { attackBuilderModal, ATTACK_CHANNEL, ATTACK_TEAM, ATTACK_TYPE_SELECT } from '../../views/attackBuilder.ts';
-import { attackPreviewMessage, startedText } from '../../views/attackPreview.ts';
+import {
+  attackPreviewMessage,
+  previewCancelledText,
+  previewExpiredText,
+  startedText,
+} from '../../views/attackPreview.ts';
 import { builderToRequest } from './builder.ts';
 import { parseAttackCommand, requestedTeam, type AttackParseOptions } from './parse.ts';
 import { unclosedQuoteError } from './tokenize.ts';
@@ -222,7 +227,7 @@ export async function startFromPreview(action: Action, deps: Deps): Promise<Repl
   // A second click, a redelivery, or a Cancel already under way: the first one answers.
   if (!(await claimPending(deps, id))) return { kind: 'none' };
   const pending = await loadPending(deps, id);
-  if (!pending) return replacement('This preview has expired. Run the command again for a new one.');
+  if (!pending) return replacement(previewExpiredText);
   let reply: Reply;
   try {
     if (pending.actor.userId !== action.actor.userId || pending.actor.workspaceId !== action.actor.workspaceId) {
@@ -252,7 +257,7 @@ export async function cancelPreview(action: Action, deps: Deps): Promise<Reply> 
   const id = action.value ?? '';
   if (!(await claimPending(deps, id))) return { kind: 'none' };
   await dropPending(deps, id);
-  return replacement('Cancelled. Nothing was sent to the platform.');
+  return replacement(previewCancelledText);
 }
 
 function builderOrigin(privateMetadata: string): BuilderOrigin {
