@@ -2,13 +2,19 @@ import type { TeamEntry } from '../client/index.ts';
 import { audit } from '../audit.ts';
 import { UserInputError } from '../errors.ts';
 import type { Freeze } from '../guardrails/freezes.ts';
-import { freezeScopeText, frozenLine, unreadText } from '../views/freeze.ts';
+import {
+  type FreezeHalting,
+  freezeLiftedAnnouncement,
+  frozenAnnouncement,
+  frozenText,
+  notFrozenText,
+  unfrozenText,
+} from '../views/freeze.ts';
 import { haltEverything } from '../attacks/halt.ts';
-import { haltTeamAttacks, type SweptAttack } from '../guardrails/sweep.ts';
+import { haltTeamAttacks } from '../guardrails/sweep.ts';
 import { message } from './reply.ts';
 import type { Login } from '../store/sessions.ts';
 import { escapeMrkdwn } from '../views/blocks.ts';
-import { errorInBrief } from '../views/errorReply.ts';
 import { platformFor, requireLogin, requireTeam, teamName } from '../attacks/access.ts';
 import { z } from 'zod';
 import { matchTeam } from './arguments.ts';
@@ -77,10 +83,6 @@ function reasonOf(flag: string | undefined, words: string[]): string {
   return reason;
 }
 
-function attackNames(list: SweptAttack[]): string {
-  return list.map((a) => `\`${a.guid}\``).join(', ');
-}
-
 export const freezeCommand = subcommand({
   name: 'freeze',
   usage: freezeUsage,
@@ -120,33 +122,24 @@ export const freezeCommand = subcommand({
       cause: 'freeze' as const,
       reason: `frozen: ${reason}`,
     };
-    let outcome: string;
+    let halting: FreezeHalting;
     // Declared first, so no start slips in between; a halt that fails then leaves the freeze standing.
     await deps.freezes.declare(freeze);
     if (scope.scope === 'all') {
       try {
         await haltEverything(deps, platformFor(deps, login, undefined), halter, undefined);
-        outcome = 'Every active impact on the platform was halted.';
+        halting = { scope: 'all' };
       } catch (error) {
         deps.logger.warn({ err: error }, 'a freeze of every team could not halt everything');
-        outcome = `:warning: Could not halt what already runs: ${errorInBrief(error)}. The freeze stands; halt what runs with \`${cmd} halt everything\`, and Faultline keeps halting what it finds in each frozen team.`;
+        halting = { scope: 'all', error };
       }
     } else {
       try {
-        const { halted, failed, unread } = await haltTeamAttacks(deps, platformFor(deps, login, scope.team), halter);
-        outcome = halted.length
-          ? `Halted ${halted.length === 1 ? '1 attack' : `${halted.length} attacks`}: ${attackNames(halted)}.`
-          : unread.length
-            ? ''
-            : 'No attack was running there.';
-        if (failed.length)
-          outcome += ` :warning: Could not halt ${attackNames(failed)} (${errorInBrief(failed[0]!.error, { team: teamName(scope.team) })}); halt ${failed.length === 1 ? 'it' : 'them'} from the web UI or with \`${cmd} halt <id>\`.`;
-        if (unread.length)
-          outcome += ` :warning: Could not read its ${unreadText(unread)} (${errorInBrief(unread[0]!.error, { team: teamName(scope.team) })}), so any running there still run. Halt them from the web UI, or with \`${cmd} halt all\`.`;
-        outcome = outcome.trim();
+        const swept = await haltTeamAttacks(deps, platformFor(deps, login, scope.team), halter);
+        halting = { scope: 'team', teamName: teamName(scope.team), swept };
       } catch (error) {
         deps.logger.warn({ err: error }, 'a freeze could not halt the attacks of its team');
-        outcome = `:warning: Could not halt its attacks (${errorInBrief(error, { team: teamName(scope.team) })}). Halt them from the web UI, or with \`${cmd} halt all\`.`;
+        halting = { scope: 'team', teamName: teamName(scope.team), error };
       }
     }
     await deps.events.record({
@@ -157,9 +150,7 @@ export const freezeCommand = subcommand({
       teamId: freeze.teamId,
       reason,
     });
-    const where = freezeScopeText(freeze);
-    const lift = freeze.scope === 'all' ? `${cmd} unfreeze --all` : `${cmd} unfreeze --team ${freeze.teamName}`;
-    const announcement = `:snowflake: <@${actor.userId}> froze attacks in ${where}: ${escapeMrkdwn(reason)}. ${outcome} No attack starts there through Faultline until \`${escapeMrkdwn(lift)}\`.`;
+    const announcement = frozenAnnouncement(actor.userId, freeze, halting, cmd);
     if (actor.channelId) {
       const posted = await deps.slack.post(actor.channelId, { text: announcement }).then(
         () => true,
@@ -168,10 +159,7 @@ export const freezeCommand = subcommand({
           return false;
         },
       );
-      if (posted)
-        return message(
-          existing ? `${where} was already frozen; the freeze now has your reason.` : `Done: ${where} is frozen.`,
-        );
+      if (posted) return message(frozenText(freeze, !!existing));
     }
     return message(announcement);
   },
@@ -197,25 +185,17 @@ export const unfreezeCommand = subcommand({
     const cmd = deps.config.slack.command;
     if (!freeze) {
       const all = scope.scope === 'team' ? await deps.freezes.get('all') : undefined;
-      if (all)
-        return message(
-          `*${escapeMrkdwn(teamName((scope as { team: TeamEntry }).team))}* has no freeze of its own, but every team is ${frozenLine(all)}. \`${cmd} unfreeze --all\` lifts that.`,
-        );
-      return message(
-        scope.scope === 'all'
-          ? 'There is no freeze of every team.'
-          : `*${escapeMrkdwn(teamName(scope.team))}* is not frozen.`,
-      );
+      return message(notFrozenText(scope.scope === 'team' ? teamName(scope.team) : undefined, all, cmd));
     }
     requireHaltPrivilege(login, scope, 'lift the freeze on', unfreezeUsage);
     await deps.freezes.lift(scope.scope, teamId);
     audit(deps.logger, 'unfreeze', actor, { platformUser: login.session.identifier, team: teamId, scope: scope.scope });
-    const text = `:sunny: <@${actor.userId}> lifted the freeze on ${freezeScopeText(freeze)} (${frozenLine(freeze)}). Attacks can start there again.`;
+    const text = freezeLiftedAnnouncement(actor.userId, freeze);
     for (const channel of new Set([freeze.channel, actor.channelId].filter((c): c is string => !!c))) {
       await deps.slack
         .post(channel, { text })
         .catch((error: unknown) => deps.logger.warn({ err: error }, 'could not announce the end of a freeze'));
     }
-    return message(`Done: ${freezeScopeText(freeze)} is no longer frozen.`);
+    return message(unfrozenText(freeze));
   },
 });

@@ -1,6 +1,21 @@
 import type { Deps } from '../deps.ts';
 import { channelLinks, escapeMrkdwn } from '../views/blocks.ts';
-import { gameDayEndWarning, gameDayStatusMessage, noGameDayText, type UnfinishedAttack } from '../views/gameday.ts';
+import {
+  ambiguousGameDayIdText,
+  gameDayAlreadyEndedText,
+  gameDayEndedText,
+  gameDayEndWarning,
+  gameDayGuardsSetText,
+  gameDayKeptText,
+  gameDayRunningText,
+  gameDayStartedText,
+  gameDayStartingText,
+  gameDayStatusMessage,
+  noGameDayText,
+  noReportText,
+  notHaltedLine,
+  type UnfinishedAttack,
+} from '../views/gameday.ts';
 import { cardOutcome, parseGameDayRef, type GameDayOutcomes, type GameDayRecord } from '../gamedays/gameDayRecord.ts';
 import { errorInBrief } from '../views/errorReply.ts';
 import type { CardRecord } from '../attacks/cards.ts';
@@ -16,7 +31,7 @@ import { UserInputError } from '../errors.ts';
 import type { Actor } from '../store/sessions.ts';
 import { platformFor, requireLogin } from '../attacks/access.ts';
 import { reportAtEnd, shareGameDayReport } from '../gamedays/report.ts';
-import { reportProblem } from '../views/gameDayReport.ts';
+import { reportAgainFailedText, reportSharedText } from '../views/gameDayReport.ts';
 import { guardsFromFlag } from './guardFlags.ts';
 import { addGameDayGuards, openGuardPicker } from './gamedayGuards.ts';
 
@@ -54,8 +69,6 @@ const gamedayArgs = actions(
     }),
   },
 );
-
-const plural = (count: number, word: string) => `${count} ${word}${count === 1 ? '' : 's'}`;
 
 /**
  * The card of each attack of the game day; those still live are read once more with the
@@ -106,13 +119,7 @@ async function endNow(deps: Deps, actor: Actor, channel: string, halted = 0): Pr
   // After the summary, and never failing the end: a report that cannot be made says so in the channel.
   await reportAtEnd(deps, actor, record, { watchedTeams: record.watchedTeams });
   const running = unfinishedOf(record, cards).length;
-  const title = `*${escapeMrkdwn(record.title)}*`;
-  if (halted)
-    return `:octagonal_sign: Halted ${plural(halted, 'attack')} and ended game day ${title}. Its summary is in the channel, and shows each attack's outcome once the halt is done.`;
-  const still = running
-    ? ` ${plural(running, 'attack')} of it ${running === 1 ? 'is' : 'are'} still running: the summary shows how ${running === 1 ? 'it ends' : 'they end'} once ${running === 1 ? 'it does' : 'they do'}.`
-    : '';
-  return `:checkered_flag: Game day ${title} ended; its summary is in the channel.${still}`;
+  return gameDayEndedText(record.title, halted, running);
 }
 
 /** Teams the channel watches, whose attacks belong in the report wherever they started. */
@@ -124,21 +131,10 @@ async function watchedTeamsOf(deps: Deps, channel: string): Promise<string[]> {
 async function reportAgain(deps: Deps, actor: Actor, channel: string, id: string | undefined): Promise<Reply> {
   const { record, ambiguous } = await deps.gameDays.ended(channel, id);
   const cmd = deps.config.slack.command;
-  if (ambiguous)
-    return message(
-      `Several game days of this channel have an id starting with \`${escapeMrkdwn(id!)}\`; give more of it.`,
-    );
+  if (ambiguous) return message(ambiguousGameDayIdText(id!));
   if (!record) {
     const running = await deps.gameDays.running(channel);
-    if (id)
-      return message(
-        `No ended game day of this channel has the id \`${escapeMrkdwn(id)}\`. Without an id, \`${cmd} gameday report\` shares the report of the last one that ended here.`,
-      );
-    return message(
-      running
-        ? `Game day *${escapeMrkdwn(running.title)}* is still running; its report is shared here when it ends.`
-        : 'No game day has ended in this channel in the last 30 days, so there is no report to share.',
-    );
+    return message(noReportText(id, running?.title, cmd));
   }
   await requireLogin(deps, actor);
   try {
@@ -147,14 +143,10 @@ async function reportAgain(deps: Deps, actor: Actor, channel: string, id: string
       watchedTeams: record.watchedTeams ?? (await watchedTeamsOf(deps, channel)),
     });
     const attacks = report.teams.reduce((total, team) => total + team.attacks.length, 0);
-    return message(
-      `:clipboard: The report of game day *${escapeMrkdwn(record.title)}* is in the channel: ${plural(attacks, 'attack')}.`,
-    );
+    return message(reportSharedText(record.title, attacks));
   } catch (error) {
     deps.logger.warn({ err: error, gameDay: record.id, channel }, 'could not make the report of a game day');
-    return message(
-      `The report of game day *${escapeMrkdwn(record.title)}* could not be made: ${reportProblem(error)}. Try again in a moment with \`${cmd} gameday report ${record.id.slice(0, 8)}\`.`,
-    );
+    return message(reportAgainFailedText(record, error, cmd));
   }
 }
 
@@ -163,7 +155,7 @@ async function endOrWarn(deps: Deps, actor: Actor, record: GameDayRecord): Promi
   const unfinished = unfinishedOf(record, await latestCards(deps, actor, record));
   if (unfinished.length) return { kind: 'message', message: gameDayEndWarning(record, unfinished) };
   const ended = await endNow(deps, actor, record.channel);
-  return message(ended ?? 'That game day has already ended.');
+  return message(ended ?? gameDayAlreadyEndedText);
 }
 
 /** The running game day a button points at, or undefined once it has ended (or was replaced). */
@@ -195,16 +187,10 @@ export const gamedayCommand = subcommand({
           `Attacks cannot be started in this channel, so a game day here would stay empty. Use ${channelLinks(others)}.`,
         );
       const { outcome, record } = await deps.gameDays.start(channel, title, request.actor.userId);
-      if (outcome === 'starting')
-        return message('Someone is starting a game day in this channel right now; see its card in a moment.');
-      if (outcome === 'running')
-        return message(
-          `A game day is already running here: *${escapeMrkdwn(record!.title)}*, facilitated by <@${record!.facilitator}>. End it with \`${deps.config.slack.command} gameday end\` first.`,
-        );
-      const guarded = guards.length ? `\nGuards:\n${await addGameDayGuards(deps, request.actor, record!, guards)}` : '';
-      return message(
-        `:rocket: Game day *${escapeMrkdwn(title)}* started. Its card is in the channel; attacks started here go into its thread.${guarded}`,
-      );
+      if (outcome === 'starting') return message(gameDayStartingText);
+      if (outcome === 'running') return message(gameDayRunningText(record!, deps.config.slack.command));
+      const guardLines = guards.length ? await addGameDayGuards(deps, request.actor, record!, guards) : undefined;
+      return message(gameDayStartedText(title, guardLines));
     }
     if (form === 'guard') {
       const record = await deps.gameDays.running(channel);
@@ -214,7 +200,7 @@ export const gamedayCommand = subcommand({
       const specs = guardsFromFlag(values, deps.config, deps.config.slack.command);
       await requireLogin(deps, request.actor);
       const lines = await addGameDayGuards(deps, request.actor, record, specs);
-      return message(`:shield: Guards set on game day *${escapeMrkdwn(record.title)}*:\n${lines}`);
+      return message(gameDayGuardsSetText(record.title, lines));
     }
     if (form === 'status') {
       const record = await deps.gameDays.running(channel);
@@ -231,14 +217,14 @@ export const gamedayCommand = subcommand({
 /** End game day on the card (behind a confirm dialog). */
 export async function endGameDayFromCard(action: Action, deps: Deps): Promise<Reply> {
   const record = await gameDayOf(deps, action.value);
-  return record ? endOrWarn(deps, action.actor, record) : message('That game day has already ended.');
+  return record ? endOrWarn(deps, action.actor, record) : message(gameDayAlreadyEndedText);
 }
 
 /** End anyway, on the warning: ends with attacks running; the summary follows them. */
 export async function endGameDayAnyway(action: Action, deps: Deps): Promise<Reply> {
   const record = await gameDayOf(deps, action.value);
   const ended = record && (await endNow(deps, action.actor, record.channel));
-  return replacement(ended ?? 'That game day has already ended.');
+  return replacement(ended ?? gameDayAlreadyEndedText);
 }
 
 /**
@@ -248,7 +234,7 @@ export async function endGameDayAnyway(action: Action, deps: Deps): Promise<Repl
  */
 export async function haltAndEndGameDay(action: Action, deps: Deps): Promise<Reply> {
   const record = await gameDayOf(deps, action.value);
-  if (!record) return replacement('That game day has already ended.');
+  if (!record) return replacement(gameDayAlreadyEndedText);
   await requireLogin(deps, action.actor);
   const unfinished = unfinishedOf(record, await latestCards(deps, action.actor, record));
   const failed: (UnfinishedAttack & { reason: string })[] = [];
@@ -268,14 +254,14 @@ export async function haltAndEndGameDay(action: Action, deps: Deps): Promise<Rep
     }
   }
   if (failed.length) {
-    const problems = failed.map((f) => `*${escapeMrkdwn(f.attack.type)}* \`${f.attack.guid}\`: ${f.reason}`);
+    const problems = failed.map((f) => notHaltedLine(f.attack, f.reason));
     return { kind: 'message', message: gameDayEndWarning(record, failed, problems), replaceOriginal: true };
   }
   const ended = await endNow(deps, action.actor, record.channel, unfinished.length);
-  return replacement(ended ?? 'That game day has already ended.');
+  return replacement(ended ?? gameDayAlreadyEndedText);
 }
 
 /** Cancel, on the warning. */
 export async function keepGameDay(): Promise<Reply> {
-  return replacement('Cancelled: nothing was halted, and the game day goes on.');
+  return replacement(gameDayKeptText);
 }

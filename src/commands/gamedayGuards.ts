@@ -5,10 +5,10 @@ import type { Deps } from '../deps.ts';
 import { platformFor, requireLogin, requireTeam } from '../attacks/access.ts';
 import { checkGuards, type GuardCheck } from '../guardrails/guardCheck.ts';
 import { guardKey, type GuardSpec } from '../guardrails/guards.ts';
-import { guardLine } from '../views/guards.ts';
+import { guardLine, guardsSetLine } from '../views/guards.ts';
 import type { OptionsHandler, Reply, Submission, SubmissionReply } from './reply.ts';
 import type { Actor } from '../store/sessions.ts';
-import { escapeMrkdwn, limits, truncate } from '../views/blocks.ts';
+import { limits, truncate } from '../views/blocks.ts';
 import { gameDayRefValue, parseGameDayRef, type GameDayRecord } from '../gamedays/gameDayRecord.ts';
 import {
   GUARD_A_DOMAIN,
@@ -16,10 +16,11 @@ import {
   GUARD_ALERTS,
   GUARD_B_URI,
   GUARD_MONITORS,
+  gameDayEndedModal,
   guardPickerModal,
+  guardsSetModal,
   unusableOption,
 } from '../views/guardPicker.ts';
-import { noticeModal } from '../views/notice.ts';
 
 type RunningGameDay = GameDayRecord & { id: string };
 
@@ -53,7 +54,7 @@ export async function addGameDayGuards(
   const lines = specs.map((spec) =>
     guardLine(spec, readings.find((r) => guardKey(r.guard.spec) === guardKey(spec))?.reading),
   );
-  const text = `:shield: <@${actor.userId}> set ${specs.length === 1 ? 'a guard' : `${specs.length} guards`} on this game day: every attack started here is refused while ${specs.length === 1 ? 'it is' : 'one is'} unhealthy, and halted if ${specs.length === 1 ? 'it fires' : 'one fires'}.\n${lines.join('\n')}`;
+  const text = guardsSetLine(actor.userId, lines);
   if (record.ts)
     await deps.slack
       .post(record.channel, { text }, { threadTs: record.ts })
@@ -256,10 +257,7 @@ export async function submitGuardPicker(submission: Submission, deps: Deps): Pro
   if (!record || record.ts !== ref.ts) {
     return {
       kind: 'update',
-      view: noticeModal(
-        'Guard the game day',
-        'That game day has ended, so no guard was added. Start another with `gameday start <title>` and set its guards then.',
-      ),
+      view: gameDayEndedModal,
     };
   }
   const form = guardsOfForm(submission.inputs);
@@ -281,6 +279,6 @@ export async function submitGuardPicker(submission: Submission, deps: Deps): Pro
   const lines = await addGameDayGuards(deps, submission.actor, record, form.specs, checks);
   return {
     kind: 'update',
-    view: noticeModal('Guards set', `:shield: Guards set on game day *${escapeMrkdwn(record.title)}*:\n${lines}`),
+    view: guardsSetModal(record.title, lines),
   };
 }

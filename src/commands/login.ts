@@ -13,8 +13,15 @@ import {
   resetPasswordModal,
   resetRequestedView,
   securePageModal,
+  enterEmailText,
+  enterPasswordText,
+  enterResetEmailText,
+  loggedInChooseTeamText,
+  loginBusyText,
+  loginRejectedText,
+  mfaCodeFormatText,
+  mfaRequiredText,
 } from '../views/login.ts';
-import { escapeMrkdwn } from '../views/blocks.ts';
 import { teamPickerModal } from '../views/team.ts';
 import type { Action, Reply, Submission, SubmissionReply } from './reply.ts';
 import { subcommand } from './command.ts';
@@ -67,10 +74,9 @@ export async function submitLogin(submission: Submission, deps: Deps): Promise<S
   const mfaCode = submission.inputs[loginFields.mfa]?.replace(/\s/g, '') || undefined;
 
   const errors: Record<string, string> = {};
-  if (!emailPattern.test(email))
-    errors[loginFields.email] = 'Enter the e-mail address you log in to the platform with.';
-  if (!password) errors[loginFields.password] = 'Enter your password.';
-  if (mfaCode !== undefined && !/^\d{6}$/.test(mfaCode)) errors[loginFields.mfa] = 'The MFA code is 6 digits.';
+  if (!emailPattern.test(email)) errors[loginFields.email] = enterEmailText;
+  if (!password) errors[loginFields.password] = enterPasswordText;
+  if (mfaCode !== undefined && !/^\d{6}$/.test(mfaCode)) errors[loginFields.mfa] = mfaCodeFormatText;
   if (Object.keys(errors).length) return { kind: 'errors', errors };
 
   const input = { email, password, ...(companyName ? { companyName } : {}), ...(mfaCode ? { mfaCode } : {}) };
@@ -84,23 +90,17 @@ export async function submitLogin(submission: Submission, deps: Deps): Promise<S
     case 'mfaRequired':
       return {
         kind: 'errors',
-        errors: {
-          [loginFields.mfa]: 'Your account uses MFA: enter the current 6-digit code from your authenticator app.',
-        },
+        errors: { [loginFields.mfa]: mfaRequiredText },
       };
     case 'rejected':
       return {
         kind: 'errors',
-        errors: {
-          [loginFields.password]: outcome.mfaCodeGiven
-            ? 'E-mail, password or MFA code not accepted. Check them and try again.'
-            : 'E-mail or password not accepted. Check them and try again.',
-        },
+        errors: { [loginFields.password]: loginRejectedText(outcome.mfaCodeGiven) },
       };
     case 'busy':
       return {
         kind: 'errors',
-        errors: { [loginFields.password]: 'Another login of yours is under way. Wait a moment, then try again.' },
+        errors: { [loginFields.password]: loginBusyText },
       };
     case 'locked':
       return {
@@ -119,7 +119,7 @@ export async function submitLogin(submission: Submission, deps: Deps): Promise<S
       view: teamPickerModal(
         teams.map((t) => ({ id: t.identifier, name: teamName(t) })),
         login?.team?.identifier,
-        `:white_check_mark: Logged in as *${escapeMrkdwn(session.identifier ?? email)}*. You belong to several teams: choose the one to work in.`,
+        loggedInChooseTeamText(session.identifier ?? email),
       ),
     };
   }
@@ -157,8 +157,7 @@ export async function forgotPassword(action: Action): Promise<Reply> {
 
 export async function submitPasswordReset(submission: Submission, deps: Deps): Promise<SubmissionReply> {
   const email = submission.inputs[loginFields.resetEmail]?.trim() ?? '';
-  if (!emailPattern.test(email))
-    return { kind: 'errors', errors: { [loginFields.resetEmail]: 'Enter the e-mail address you log in with.' } };
+  if (!emailPattern.test(email)) return { kind: 'errors', errors: { [loginFields.resetEmail]: enterResetEmailText } };
   try {
     await deps.platform.auth.resetPassword(email);
   } catch (error) {

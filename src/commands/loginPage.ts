@@ -3,28 +3,42 @@ import { isIP } from 'node:net';
 import type { Deps } from '../deps.ts';
 import type { Actor } from '../store/sessions.ts';
 import { teamName } from '../attacks/access.ts';
-import { describeError } from '../views/errorReply.ts';
 import { HOME_SWITCH_TEAM } from '../views/home.ts';
-import { pageLoginConfirmation } from '../views/login.ts';
+import {
+  enterEmailText,
+  enterPasswordText,
+  loginBusyText,
+  loginRejectedText,
+  mfaCodeFormatText,
+  pageLoginConfirmation,
+} from '../views/login.ts';
 import { csrfToken, validCsrf } from '../login/csrf.ts';
 import { loginPagePath } from '../login/entry.ts';
 import { LoginLimits } from '../login/limits.ts';
 import { LoginLinks, newSecret, sameSecret, type LoginLink } from '../login/links.ts';
 import { type LoginOutcome, logIn } from '../login/logIn.ts';
-import { loginPage, loginPageHeaders, type LoginPageState } from '../views/loginPage.ts';
-import { plural } from '../views/plural.ts';
+import {
+  accountLockedText,
+  clockTime,
+  expiredLinkPage,
+  loginPage,
+  loginPageHeaders,
+  type LoginPageState,
+  openedElsewherePage,
+  pageErrorText,
+  pageFailedPage,
+  pageMfaNotice,
+  resetNeedsEmailText,
+  resetRequestedNotice,
+  tooManyAttemptsPage,
+  unverifiedFormPage,
+} from '../views/loginPage.ts';
 
 type Route = { path: string; method: string; handler: (req: IncomingMessage, res: ServerResponse) => void };
 
 const cookieName = 'faultline_login';
 const maxBodyBytes = 16 * 1024;
 const emailPattern = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
-
-const expiredLink: LoginPageState = {
-  kind: 'problem',
-  title: 'This link no longer works',
-  message: 'Login links work once, for 10 minutes. Run the login command in Slack again for a new one.',
-};
 
 /**
  * The secure login page, answered by the bot itself on `/login/<token>`: GET shows the form,
@@ -35,13 +49,7 @@ export function loginRoutes(deps: Deps, refreshHome: (actor: Actor) => Promise<v
   const handler = (req: IncomingMessage, res: ServerResponse) => {
     new LoginPageRequest(deps, refreshHome, req, res).answer().catch((error: unknown) => {
       deps.logger.error({ err: error }, 'the login page failed');
-      if (!res.headersSent)
-        send(res, 500, {
-          kind: 'problem',
-          title: 'Something went wrong',
-          message:
-            'Faultline could not show the login page. Try again; if it keeps failing, tell whoever runs Faultline.',
-        });
+      if (!res.headersSent) send(res, 500, pageFailedPage);
       else res.end();
     });
   };
@@ -122,29 +130,20 @@ class LoginPageRequest {
     const blocked = await this.#limits.addressBlockedUntil(this.#address);
     if (blocked) {
       this.#deps.logger.warn('login page refused: too many failures from one address');
-      return send(this.#res, 429, {
-        kind: 'problem',
-        title: 'Too many attempts',
-        message: `Too many failed logins from your network. Try again at ${clockTime(blocked, this.#deps.clock.now())}.`,
-      });
+      return send(this.#res, 429, tooManyAttemptsPage(clockTime(blocked, this.#deps.clock.now())));
     }
     // Tokens are base64url: anything percent-encoded is not one, and is not decoded.
     const token = new URL(this.#req.url ?? '/', 'http://localhost').pathname.split('/').at(-1) ?? '';
     const found = await this.#links.find(token);
     if (!found) {
       await this.#limits.recordAddressFailure(this.#address);
-      return send(this.#res, 410, expiredLink);
+      return send(this.#res, 410, expiredLinkPage);
     }
     let secret = cookieValue(this.#req.headers.cookie, cookieName);
     if (this.#req.method === 'GET') {
       secret ??= newSecret();
       if (!(await this.#links.bindBrowser(found, secret))) {
-        return send(this.#res, 410, {
-          kind: 'problem',
-          title: 'This link was opened elsewhere',
-          message:
-            'Each login link works in one browser only, and another one opened it first. Run the login command in Slack again for a new link.',
-        });
+        return send(this.#res, 410, openedElsewherePage);
       }
       return send(
         this.#res,
@@ -161,12 +160,7 @@ class LoginPageRequest {
       !validCsrf(form.get('csrf') ?? undefined, secret, found.hash)
     ) {
       this.#deps.logger.warn('login page refused a form it did not issue');
-      return send(this.#res, 403, {
-        kind: 'problem',
-        title: 'This form could not be verified',
-        message:
-          'Faultline did not recognise this form, so nothing was sent to the platform. Open the link from Slack again in this browser, or run the login command for a new one.',
-      });
+      return send(this.#res, 403, unverifiedFormPage);
     }
     const csrf = csrfToken(secret, found.hash);
     const actor: Actor = {
@@ -183,22 +177,16 @@ class LoginPageRequest {
     const mfaCode = form.get('mfa')?.replace(/\s/g, '') || undefined;
     const again = (error: string, status = 400, mfa = mfaCode !== undefined || form.has('mfa')) =>
       send(this.#res, status, { kind: 'form', csrf, email, company, error, mfa });
-    if (!emailPattern.test(email)) return again('Enter the e-mail address you log in to the platform with.');
-    if (!password) return again('Enter your password.');
-    if (mfaCode !== undefined && !/^\d{6}$/.test(mfaCode)) return again('The MFA code is 6 digits.');
+    if (!emailPattern.test(email)) return again(enterEmailText);
+    if (!password) return again(enterPasswordText);
+    if (mfaCode !== undefined && !/^\d{6}$/.test(mfaCode)) return again(mfaCodeFormatText);
 
     let outcome: LoginOutcome;
     try {
       outcome = await logIn(actor, { email, password, companyName: company, mfaCode }, this.#deps);
     } catch (error) {
       this.#deps.logger.warn({ err: error }, 'login from the secure page failed');
-      return again(
-        describeError(error, { command: this.#deps.config.slack.command, doing: 'log you in' }).text.replace(
-          /[*`]/g,
-          '',
-        ),
-        502,
-      );
+      return again(pageErrorText(error, this.#deps.config.slack.command, 'log you in'), 502);
     }
     switch (outcome.kind) {
       case 'mfaRequired':
@@ -208,23 +196,15 @@ class LoginPageRequest {
           email,
           company,
           mfa: true,
-          notice: 'Your account uses MFA: enter your password again with the current code from your authenticator app.',
+          notice: pageMfaNotice,
         });
       case 'rejected':
         await this.#limits.recordAddressFailure(this.#address);
-        return again(
-          outcome.mfaCodeGiven
-            ? 'E-mail, password or MFA code not accepted. Check them and try again.'
-            : 'E-mail or password not accepted. Check them and try again.',
-          401,
-        );
+        return again(loginRejectedText(outcome.mfaCodeGiven), 401);
       case 'locked':
-        return again(
-          `Too many failed logins. For your account's safety, logging in is paused: try again at ${clockTime(outcome.until, this.#deps.clock.now())}.`,
-          429,
-        );
+        return again(accountLockedText(clockTime(outcome.until, this.#deps.clock.now())), 429);
       case 'busy':
-        return again('Another login of yours is under way. Wait a moment, then try again.', 409);
+        return again(loginBusyText, 409);
       case 'loggedIn':
         break;
     }
@@ -255,7 +235,7 @@ class LoginPageRequest {
         kind: 'form',
         csrf,
         company,
-        error: 'Enter your e-mail address above, then choose "Forgot password" again.',
+        error: resetNeedsEmailText,
       });
     // Resets send e-mail: they count against the address like failures, so the page cannot be used to flood an inbox.
     await this.#limits.recordAddressFailure(this.#address);
@@ -268,10 +248,7 @@ class LoginPageRequest {
         csrf,
         email,
         company,
-        error: describeError(error, {
-          command: this.#deps.config.slack.command,
-          doing: 'request a reset e-mail',
-        }).text.replace(/[*`]/g, ''),
+        error: pageErrorText(error, this.#deps.config.slack.command, 'request a reset e-mail'),
       });
     }
     return send(this.#res, 200, {
@@ -279,8 +256,7 @@ class LoginPageRequest {
       csrf,
       email,
       company,
-      notice:
-        'If that address has an account, a reset e-mail is on its way. Follow its link, then log in here with the new password.',
+      notice: resetRequestedNotice,
     });
   }
 
@@ -309,10 +285,4 @@ class LoginPageRequest {
     // Lax, not Strict: opening the link from Slack again is a cross-site navigation that must carry it.
     return `${cookieName}=${secret}; Path=${path}; Max-Age=${maxAge}; HttpOnly; SameSite=Lax${base.protocol === 'https:' ? '; Secure' : ''}`;
   }
-}
-
-/** "14:32 UTC (in 12 minutes)": the page cannot know the reader's time zone without a script. */
-function clockTime(at: Date, now: number): string {
-  const minutes = Math.max(1, Math.ceil((at.getTime() - now) / 60_000));
-  return `${at.toISOString().slice(11, 16)} UTC (in ${plural(minutes, 'minute')})`;
 }

@@ -3,6 +3,7 @@ import { audit } from '../audit.ts';
 import { subcommand } from './command.ts';
 import { contract } from './contract.ts';
 import { message } from './reply.ts';
+import { loggedOutText, loggedOutUnconfirmedText, notLoggedInText } from '../views/login.ts';
 
 export const logoutCommand = subcommand({
   name: 'logout',
@@ -12,7 +13,7 @@ export const logoutCommand = subcommand({
   args: contract({ command: 'logout', usage: 'logout' }),
   async run(request, _args, deps) {
     const login = await deps.sessions.get(request.actor);
-    if (!login) return message('You were not logged in. Nothing to do.');
+    if (!login) return message(notLoggedInText);
     try {
       await deps.platform.auth.logout({ header: login.session.header });
     } catch (error) {
@@ -24,13 +25,11 @@ export const logoutCommand = subcommand({
           platformUser: login.session.identifier,
           platformConfirmed: false,
         });
-        return message(
-          'Faultline forgot your session, but the platform could not be told to end it. It ends by itself when it expires.',
-        );
+        return message(loggedOutUnconfirmedText);
       }
     }
     await deps.sessions.drop(request.actor);
     audit(deps.logger, 'logout', request.actor, { platformUser: login.session.identifier, platformConfirmed: true });
-    return message(':wave: Logged out: the platform ended your session, and Faultline no longer holds one for you.');
+    return message(loggedOutText);
   },
 });

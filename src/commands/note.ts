@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { locateAttack } from '../attacks/locate.ts';
 import type { Deps } from '../deps.ts';
 import { parseAttackRef, attackRefValue } from '../views/attackCard.ts';
-import { NOTE_TEXT, noteModal } from '../views/note.ts';
+import { NOTE_TEXT, noteAddedText, noteModal } from '../views/note.ts';
 import { type Action, message, type Reply, type Submission, type SubmissionReply } from './reply.ts';
 import { z } from 'zod';
 import { subcommand } from './command.ts';
@@ -95,7 +95,7 @@ export const noteCommand = subcommand({
     // The trigger id is Slack's id of this very invocation; a new command gets a new one.
     if (!(await firstTime(deps, request.triggerId ?? request.responseUrl))) return { kind: 'none' };
     await addNote(deps, request.actor, guid, text);
-    return message(`:memo: Note added to attack \`${guid}\`.`);
+    return message(noteAddedText(guid));
   },
 });
 

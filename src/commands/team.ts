@@ -1,7 +1,14 @@
 import type { TeamEntry } from '../client/index.ts';
 import { audit } from '../audit.ts';
 import type { Deps } from '../deps.ts';
-import { filterTeams, TEAM_CHOICE, teamPickerModal, teamSelectedText, type TeamChoice } from '../views/team.ts';
+import {
+  filterTeams,
+  noTeamsText,
+  TEAM_CHOICE,
+  teamPickerModal,
+  teamSelectedText,
+  type TeamChoice,
+} from '../views/team.ts';
 import { loggedInView } from '../views/login.ts';
 import { message, type OptionsHandler, type Submission, type SubmissionReply } from './reply.ts';
 import { z } from 'zod';
@@ -32,10 +39,7 @@ export const teamCommand = subcommand({
   async run(request, args, deps) {
     const login = await requireLogin(deps, request.actor);
     const teams = login.session.teams;
-    if (teams.length === 0)
-      return message(
-        'Your platform login belongs to no team, so there is nothing to choose. Ask a company admin to add you to a team.',
-      );
+    if (teams.length === 0) return message(noTeamsText);
     const query = args.rest.join(' ').trim();
     if (!query) return { kind: 'openModal', view: teamPickerModal(choices(teams), login.team?.identifier) };
     const team = matchTeam(teams, query);

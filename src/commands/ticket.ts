@@ -9,8 +9,7 @@ import type { Deps } from '../deps.ts';
 import { ticketFieldsFromInputs, ticketProjectFromInputs } from './ticketForm.ts';
 import { parseAttackRef } from '../views/attackCard.ts';
 import { describeError } from '../views/errorReply.ts';
-import { externalLink } from '../views/blocks.ts';
-import { loadingModal, noticeModal } from '../views/notice.ts';
+import { loadingModal } from '../views/notice.ts';
 import {
   ticketFieldId,
   ticketListMessage,
@@ -19,6 +18,10 @@ import {
   ticketProjectModal,
   gameDayPeople,
   gameDayTicketPrefill,
+  notACardModal,
+  ticketFiledModal,
+  ticketFormExpiredModal,
+  ticketUnconfirmedModal,
   TICKET_DESCRIPTION,
   TICKET_LABELS,
   TICKET_SUMMARY,
@@ -210,10 +213,7 @@ export async function fileTicketFromMessage(
   if (!card)
     return {
       kind: 'openModal',
-      view: noticeModal(
-        'File a ticket',
-        `This message is not an attack card. Run the shortcut on a card Faultline posted, or use \`${deps.config.slack.command} ticket <attack id>\`.`,
-      ),
+      view: notACardModal(deps.config.slack.command),
     };
   return openTicket(deps, shortcut.actor, { guid: card.guid, teamId: card.teamId });
 }
@@ -234,10 +234,7 @@ async function loadDraft(deps: Deps, id: string, actor: Actor): Promise<TicketDr
 
 const expired = (deps: Deps): SubmissionReply => ({
   kind: 'update',
-  view: noticeModal(
-    'File a ticket',
-    `This form expired. Open it again from the attack card or with \`${deps.config.slack.command} ticket <attack id>\`.`,
-  ),
+  view: ticketFormExpiredModal(deps.config.slack.command),
 });
 
 /** First step when no project and issue type are configured. */
@@ -302,10 +299,7 @@ export async function submitTicket(submission: Submission, deps: Deps): Promise<
       deps.logger.warn({ err: error }, 'ticket creation has an unknown outcome');
       return {
         kind: 'update',
-        view: noticeModal(
-          'File a ticket',
-          `The platform did not confirm the ticket, so it is not known whether it was filed. Check with \`${deps.config.slack.command} ${check}\` before filing it again.`,
-        ),
+        view: ticketUnconfirmedModal(deps.config.slack.command, check),
       };
     }
     // Refused: nothing was filed, so the person may correct the form and submit again.
@@ -333,5 +327,5 @@ export async function submitTicket(submission: Submission, deps: Deps): Promise<
     card: draft.card?.guid,
     gameDayChannel: draft.gameDayChannel,
   });
-  return { kind: 'update', view: noticeModal('Ticket filed', `:ticket: Filed ${externalLink(issue.url, issue.key)}.`) };
+  return { kind: 'update', view: ticketFiledModal(issue) };
 }

@@ -6,7 +6,14 @@ import { UserInputError } from '../errors.ts';
 import { message } from './reply.ts';
 import type { Login } from '../store/sessions.ts';
 import { escapeMrkdwn } from '../views/blocks.ts';
-import { watchSetText } from '../views/watch.ts';
+import {
+  alreadyWatchingText,
+  notWatchingText,
+  unwatchedText,
+  watchingText,
+  watchSetText,
+  watchStoppedText,
+} from '../views/watch.ts';
 import { matchTeam } from './arguments.ts';
 import { z } from 'zod';
 import { type CommandRequest, subcommand } from './command.ts';
@@ -54,9 +61,7 @@ export const watchCommand = subcommand({
       existing.by.workspaceId === by.workspaceId &&
       existing.by.userId === by.userId
     ) {
-      return message(
-        `This channel already watches team *${escapeMrkdwn(existing.teamName)}* with your session. \`${escapeMrkdwn(`${cmd} unwatch ${existing.teamName}`)}\` stops it.`,
-      );
+      return message(alreadyWatchingText(existing, cmd));
     }
     const now = new Date(deps.clock.now()).toISOString();
     // A renewal keeps the start: attacks that began while the watch was paused and still run get their cards.
@@ -82,10 +87,7 @@ export const watchCommand = subcommand({
       team: team.identifier,
       channel,
     });
-    const interval = deps.config.pollSeconds;
-    return message(
-      `Done: this channel watches team *${escapeMrkdwn(watch.teamName)}*. Attacks that start there get a card here within ${interval} seconds; they are read with your platform session. \`${escapeMrkdwn(`${cmd} unwatch ${watch.teamName}`)}\` stops it.`,
-    );
+    return message(watchingText(watch, deps.config.pollSeconds, cmd));
   },
 });
 
@@ -126,17 +128,16 @@ export const unwatchCommand = subcommand({
     const cmd = deps.config.slack.command;
     const watches = await deps.watches.inChannel(channel);
     const watch = watchToRemove(watches, login, typed, cmd);
-    if (!watch)
-      return message(typed ? `This channel does not watch *${escapeMrkdwn(typed)}*.` : 'This channel watches no team.');
+    if (!watch) return message(notWatchingText(typed));
     await deps.watches.remove(watch.teamId, channel);
     audit(deps.logger, 'watch_removed', actor, { platformUser: login.session.identifier, team: watch.teamId, channel });
     await deps.slack
       .post(channel, {
-        text: `:wave: <@${actor.userId}> stopped this channel's watch of team *${escapeMrkdwn(watch.teamName)}*. Cards already here keep updating.`,
+        text: watchStoppedText(actor.userId, watch),
       })
       .catch((error: unknown) => {
         deps.logger.warn({ err: error, channel }, 'could not announce the end of a watch');
       });
-    return message(`Done: this channel no longer watches team *${escapeMrkdwn(watch.teamName)}*.`);
+    return message(unwatchedText(watch));
   },
 });

@@ -1,5 +1,6 @@
 import type { KnownBlock } from '@slack/types';
 import type { AttackRequest } from '../attacks/request.ts';
+import type { StartedAttack } from '../attacks/start.ts';
 import { describeTarget } from './target.ts';
 import { targetFlagWords } from '../attacks/targetFlags.ts';
 import { guardFlag } from '../guardrails/guards.ts';
@@ -109,3 +110,23 @@ export function attackPreviewMessage(p: AttackPreviewInput): { text: string; blo
   const text = `Start a ${request.type} attack on ${target}${request.lengthSeconds !== undefined ? ` for ${plural(request.lengthSeconds, 'second')}` : ''}?${everyClient ? ' Warning: every active client of the team is hit.' : ''}`;
   return { text, blocks };
 }
+
+/** The answer to Start: what started, and where its card is (or why there is none, and how to halt it). */
+export function startedText(
+  request: Pick<AttackRequest, 'type' | 'target'>,
+  teamName: string,
+  started: Pick<StartedAttack, 'guid' | 'card' | 'cardError'>,
+  command: string,
+  permalink: string | undefined,
+): string {
+  const what = `*${escapeMrkdwn(request.type)}* attack \`${started.guid}\` on ${escapeMrkdwn(describeTarget(request.target, teamName))}`;
+  if (!started.card)
+    return `:rocket: Started ${what}, but its card could not be posted here (${started.cardError}). Invite the app to this channel to get live cards; until then, halt it with \`${command} halt ${started.guid}\`.`;
+  return `:rocket: Started ${what}.${permalink ? ` <${permalink}|Its card> shows it live, with a Halt button.` : ' Its card in the channel shows it live, with a Halt button.'}`;
+}
+
+/** Start or Cancel on a preview whose request is gone. */
+export const previewExpiredText = 'This preview has expired. Run the command again for a new one.';
+
+/** Cancel on a preview. */
+export const previewCancelledText = 'Cancelled. Nothing was sent to the platform.';

@@ -58,3 +58,58 @@ export function freezeNoticeText(freeze: Freeze, notice: FreezeNotice, command: 
     }
   }
 }
+
+/** What a freeze did to the attacks already running: halted everything, or swept its team, or could not. */
+export type FreezeHalting =
+  | { scope: 'all'; error?: unknown }
+  | { scope: 'team'; teamName: string; swept: SweepResult }
+  | { scope: 'team'; teamName: string; error: unknown };
+
+const attackNames = (list: SweptAttack[]) => list.map((a) => `\`${a.guid}\``).join(', ');
+
+function haltingText(halting: FreezeHalting, command: string): string {
+  if (halting.scope === 'all')
+    return 'error' in halting
+      ? `:warning: Could not halt what already runs: ${errorInBrief(halting.error)}. The freeze stands; halt what runs with \`${command} halt everything\`, and Faultline keeps halting what it finds in each frozen team.`
+      : 'Every active impact on the platform was halted.';
+  const team = { team: halting.teamName };
+  if ('error' in halting)
+    return `:warning: Could not halt its attacks (${errorInBrief(halting.error, team)}). Halt them from the web UI, or with \`${command} halt all\`.`;
+  const { halted, failed, unread } = halting.swept;
+  let text = halted.length
+    ? `Halted ${halted.length === 1 ? '1 attack' : `${halted.length} attacks`}: ${attackNames(halted)}.`
+    : unread.length
+      ? ''
+      : 'No attack was running there.';
+  if (failed.length)
+    text += ` :warning: Could not halt ${attackNames(failed)} (${errorInBrief(failed[0]!.error, team)}); halt ${failed.length === 1 ? 'it' : 'them'} from the web UI or with \`${command} halt <id>\`.`;
+  if (unread.length)
+    text += ` :warning: Could not read its ${unreadText(unread)} (${errorInBrief(unread[0]!.error, team)}), so any running there still run. Halt them from the web UI, or with \`${command} halt all\`.`;
+  return text.trim();
+}
+
+/** The channel's announcement of a freeze: who, where, why, what it halted, and how it is lifted. */
+export function frozenAnnouncement(userId: string, freeze: Freeze, halting: FreezeHalting, command: string): string {
+  const lift = freeze.scope === 'all' ? `${command} unfreeze --all` : `${command} unfreeze --team ${freeze.teamName}`;
+  return `:snowflake: <@${userId}> froze attacks in ${freezeScopeText(freeze)}: ${escapeMrkdwn(freeze.reason)}. ${haltingText(halting, command)} No attack starts there through Faultline until \`${escapeMrkdwn(lift)}\`.`;
+}
+
+/** The answer to whoever froze, once the channel has the announcement. */
+export function frozenText(freeze: Freeze, wasFrozen: boolean): string {
+  const where = freezeScopeText(freeze);
+  return wasFrozen ? `${where} was already frozen; the freeze now has your reason.` : `Done: ${where} is frozen.`;
+}
+
+/** The answer to an unfreeze with nothing to lift: the team, or every team, named; and a freeze of every team. */
+export function notFrozenText(teamName: string | undefined, all: Freeze | undefined, command: string): string {
+  if (teamName !== undefined && all)
+    return `*${escapeMrkdwn(teamName)}* has no freeze of its own, but every team is ${frozenLine(all)}. \`${command} unfreeze --all\` lifts that.`;
+  return teamName === undefined ? 'There is no freeze of every team.' : `*${escapeMrkdwn(teamName)}* is not frozen.`;
+}
+
+/** The announcement that a freeze was lifted. */
+export const freezeLiftedAnnouncement = (userId: string, freeze: Freeze) =>
+  `:sunny: <@${userId}> lifted the freeze on ${freezeScopeText(freeze)} (${frozenLine(freeze)}). Attacks can start there again.`;
+
+/** The answer to whoever lifted a freeze. */
+export const unfrozenText = (freeze: Freeze) => `Done: ${freezeScopeText(freeze)} is no longer frozen.`;

@@ -287,3 +287,15 @@ export function reportFailedText(
 ): string {
   return `:warning: The full report of game day *${escapeMrkdwn(record.title)}* could not be made: ${reason}. The summary above stands. Try again with \`${command} gameday report ${record.id.slice(0, 8)}\`.`;
 }
+
+/** `gameday report` done: the report is in the channel. */
+export const reportSharedText = (title: string, attacks: number) =>
+  `:clipboard: The report of game day *${escapeMrkdwn(title)}* is in the channel: ${plural(attacks, 'attack')}.`;
+
+/** `gameday report` when the report could not be made, and how to try again. */
+export const reportAgainFailedText = (
+  record: Pick<GameDayRecord, 'title'> & { id: string },
+  error: unknown,
+  command: string,
+) =>
+  `The report of game day *${escapeMrkdwn(record.title)}* could not be made: ${reportProblem(error)}. Try again in a moment with \`${command} gameday report ${record.id.slice(0, 8)}\`.`;

@@ -404,3 +404,52 @@ export function gameDayEndWarning(
     blocks,
   };
 }
+
+/** What ending a game day answers: what it halted first, or what of it still runs. */
+export function gameDayEndedText(title: string, halted: number, running: number): string {
+  const name = `*${escapeMrkdwn(title)}*`;
+  if (halted)
+    return `:octagonal_sign: Halted ${plural(halted, 'attack')} and ended game day ${name}. Its summary is in the channel, and shows each attack's outcome once the halt is done.`;
+  const still = running
+    ? ` ${plural(running, 'attack')} of it ${running === 1 ? 'is' : 'are'} still running: the summary shows how ${running === 1 ? 'it ends' : 'they end'} once ${running === 1 ? 'it does' : 'they do'}.`
+    : '';
+  return `:checkered_flag: Game day ${name} ended; its summary is in the channel.${still}`;
+}
+
+export const gameDayAlreadyEndedText = 'That game day has already ended.';
+
+/** Cancel, on the end warning. */
+export const gameDayKeptText = 'Cancelled: nothing was halted, and the game day goes on.';
+
+/** An attack that Halt all and end could not halt, and why. */
+export const notHaltedLine = (attack: Pick<GameDayAttack, 'type' | 'guid'>, reason: string) =>
+  `*${escapeMrkdwn(attack.type)}* \`${attack.guid}\`: ${reason}`;
+
+export const gameDayStartingText =
+  'Someone is starting a game day in this channel right now; see its card in a moment.';
+
+/** `gameday start` where one already runs. */
+export const gameDayRunningText = (record: Pick<GameDayRecord, 'title' | 'facilitator'>, command: string) =>
+  `A game day is already running here: *${escapeMrkdwn(record.title)}*, facilitated by <@${record.facilitator}>. End it with \`${command} gameday end\` first.`;
+
+/** `gameday start` done, with the guards it set (their lines), if any. */
+export function gameDayStartedText(title: string, guardLines?: string): string {
+  const guarded = guardLines === undefined ? '' : `\nGuards:\n${guardLines}`;
+  return `:rocket: Game day *${escapeMrkdwn(title)}* started. Its card is in the channel; attacks started here go into its thread.${guarded}`;
+}
+
+/** The guards set on a running game day, one line each. */
+export const gameDayGuardsSetText = (title: string, lines: string) =>
+  `:shield: Guards set on game day *${escapeMrkdwn(title)}*:\n${lines}`;
+
+export const ambiguousGameDayIdText = (id: string) =>
+  `Several game days of this channel have an id starting with \`${escapeMrkdwn(id)}\`; give more of it.`;
+
+/** `gameday report` with no ended game day to share: none with that id, one still running, or none at all. */
+export function noReportText(id: string | undefined, runningTitle: string | undefined, command: string): string {
+  if (id)
+    return `No ended game day of this channel has the id \`${escapeMrkdwn(id)}\`. Without an id, \`${command} gameday report\` shares the report of the last one that ended here.`;
+  return runningTitle !== undefined
+    ? `Game day *${escapeMrkdwn(runningTitle)}* is still running; its report is shared here when it ends.`
+    : 'No game day has ended in this channel in the last 30 days, so there is no report to share.';
+}

@@ -1,5 +1,7 @@
 import type { ModalView } from '@slack/types';
 import { context, escapeMrkdwn, input, modal, plain, section } from './blocks.ts';
+import { gameDayGuardsSetText } from './gameday.ts';
+import { noticeModal } from './notice.ts';
 
 export const GUARD_PICKER_VIEW = 'gameday_guard_picker';
 export const GUARD_MONITORS = 'guard_monitors';
@@ -78,3 +80,13 @@ export function guardPickerModal(defaults: GuardPickerDefaults, privateMetadata:
     { submit: 'Add guards', close: 'Cancel', privateMetadata },
   );
 }
+
+/** The form, submitted once its game day has ended. */
+export const gameDayEndedModal: ModalView = noticeModal(
+  'Guard the game day',
+  'That game day has ended, so no guard was added. Start another with `gameday start <title>` and set its guards then.',
+);
+
+/** The form, once its guards are set: one line each. */
+export const guardsSetModal = (title: string, lines: string): ModalView =>
+  noticeModal('Guards set', gameDayGuardsSetText(title, lines));

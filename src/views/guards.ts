@@ -30,3 +30,9 @@ export function guardRefusalText(error: UnhealthyGuardsError | GuardsUnknownErro
   const { unhealthy } = error;
   return `:rotating_light: Not started: ${unhealthy.length === 1 ? 'its guard' : 'its guards'} ${named(unhealthy)} ${unhealthy.length === 1 ? 'says' : 'say'} the system is unhealthy. Nothing was sent; start it once ${unhealthy.length === 1 ? 'it recovers' : 'they recover'}.`;
 }
+
+/** Told in the game day's thread when guards are set on it, with their readings. */
+export function guardsSetLine(userId: string, lines: string[]): string {
+  const one = lines.length === 1;
+  return `:shield: <@${userId}> set ${one ? 'a guard' : `${lines.length} guards`} on this game day: every attack started here is refused while ${one ? 'it is' : 'one is'} unhealthy, and halted if ${one ? 'it fires' : 'one fires'}.\n${lines.join('\n')}`;
+}

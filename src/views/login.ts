@@ -1,5 +1,9 @@
 import type { KnownBlock, ModalView } from '@slack/types';
-import { actions, button, context, input, modal, section, escapeMrkdwn, slackDate } from './blocks.ts';
+import { actions, button, context, fields, input, modal, section, escapeMrkdwn, slackDate } from './blocks.ts';
+import { teamName } from '../attacks/access.ts';
+import type { Login } from '../store/sessions.ts';
+import type { Message } from './message.ts';
+import { plural } from './plural.ts';
 
 export const LOGIN_VIEW = 'login';
 export const RESET_PASSWORD_VIEW = 'login_reset_password';
@@ -220,3 +224,67 @@ export function expiryWarningMessage(warning: {
 export function lockedNotice(until: Date): string {
   return `Too many failed logins. For your account's safety, logging in is paused: try again at ${slackDate(until, '{time}')}.`;
 }
+
+/** `logout` with no session to end. */
+export const notLoggedInText = 'You were not logged in. Nothing to do.';
+
+/** `logout` that the platform ended too. */
+export const loggedOutText =
+  ':wave: Logged out: the platform ended your session, and Faultline no longer holds one for you.';
+
+/** `logout` that the platform could not be told of: the session is forgotten here, and expires there. */
+export const loggedOutUnconfirmedText =
+  'Faultline forgot your session, but the platform could not be told to end it. It ends by itself when it expires.';
+
+function list(values: readonly string[] | undefined): string {
+  return values?.length ? values.map((v) => `\`${v}\``).join(' ') : '_none_';
+}
+
+/** `whoami`: the login, company, team, roles and privileges, and when the session ends. */
+export function whoamiMessage({ session, team, expiresAt }: Login, command: string): Message {
+  const text = escapeMrkdwn(
+    `Logged in as ${session.identifier ?? 'unknown'} at ${session.company_name ?? 'unknown company'}, team ${team ? teamName(team) : 'none'}.`,
+  );
+  return {
+    text,
+    blocks: [
+      section(
+        `Logged in as *${escapeMrkdwn(session.identifier ?? 'unknown')}* at *${escapeMrkdwn(session.company_name ?? 'unknown company')}*.`,
+      ),
+      fields([
+        ['Current team', team ? escapeMrkdwn(teamName(team)) : `none: choose one with \`${command} team\``],
+        ['Session ends', slackDate(expiresAt)],
+        ['Company roles', list(session.roles)],
+        ['Company privileges', list(session.privileges)],
+        ['Team roles', team ? list(team.roles) : '_no team_'],
+        ['Team privileges', team ? list(team.privileges) : '_no team_'],
+      ]),
+      context(
+        `${plural(session.teams.length, 'team')} in all. \`${command} team\` switches, \`${command} logout\` ends the session.`,
+      ),
+    ],
+  };
+}
+
+/** The login form's field errors, which the secure page shows too. */
+export const enterEmailText = 'Enter the e-mail address you log in to the platform with.';
+export const enterPasswordText = 'Enter your password.';
+export const mfaCodeFormatText = 'The MFA code is 6 digits.';
+
+/** A login the platform refused: the e-mail or password, or the MFA code when one was given. */
+export const loginRejectedText = (mfaCodeGiven: boolean) =>
+  mfaCodeGiven
+    ? 'E-mail, password or MFA code not accepted. Check them and try again.'
+    : 'E-mail or password not accepted. Check them and try again.';
+
+export const loginBusyText = 'Another login of yours is under way. Wait a moment, then try again.';
+
+/** The form's MFA field, once the platform asked for a code. */
+export const mfaRequiredText = 'Your account uses MFA: enter the current 6-digit code from your authenticator app.';
+
+/** The team picker's opening line after a login, for a person in several teams. */
+export const loggedInChooseTeamText = (identifier: string) =>
+  `:white_check_mark: Logged in as *${escapeMrkdwn(identifier)}*. You belong to several teams: choose the one to work in.`;
+
+/** The reset form with no usable e-mail address. */
+export const enterResetEmailText = 'Enter the e-mail address you log in with.';

@@ -1,4 +1,6 @@
 import { createHash } from 'node:crypto';
+import { describeError } from './errorReply.ts';
+import { plural } from './plural.ts';
 
 /** What the secure login page shows; rendered by `loginPage`, a pure function of it. */
 export type LoginPageState =
@@ -168,4 +170,65 @@ export function loginPage(state: LoginPageState): string {
         ),
       );
   }
+}
+
+/** A login link that was used, has expired, or never was. */
+export const expiredLinkPage: LoginPageState = {
+  kind: 'problem',
+  title: 'This link no longer works',
+  message: 'Login links work once, for 10 minutes. Run the login command in Slack again for a new one.',
+};
+
+/** The page itself failed. */
+export const pageFailedPage: LoginPageState = {
+  kind: 'problem',
+  title: 'Something went wrong',
+  message: 'Faultline could not show the login page. Try again; if it keeps failing, tell whoever runs Faultline.',
+};
+
+/** An address refused after too many failures; `until` as `clockTime` says it. */
+export const tooManyAttemptsPage = (until: string): LoginPageState => ({
+  kind: 'problem',
+  title: 'Too many attempts',
+  message: `Too many failed logins from your network. Try again at ${until}.`,
+});
+
+/** A link already bound to another browser. */
+export const openedElsewherePage: LoginPageState = {
+  kind: 'problem',
+  title: 'This link was opened elsewhere',
+  message:
+    'Each login link works in one browser only, and another one opened it first. Run the login command in Slack again for a new link.',
+};
+
+/** A form posted without this browser's secret or a valid CSRF token. */
+export const unverifiedFormPage: LoginPageState = {
+  kind: 'problem',
+  title: 'This form could not be verified',
+  message:
+    'Faultline did not recognise this form, so nothing was sent to the platform. Open the link from Slack again in this browser, or run the login command for a new one.',
+};
+
+/** The page's second step, once the platform asked for an MFA code. */
+export const pageMfaNotice =
+  'Your account uses MFA: enter your password again with the current code from your authenticator app.';
+
+/** An account the platform locked; `until` as `clockTime` says it. */
+export const accountLockedText = (until: string) =>
+  `Too many failed logins. For your account's safety, logging in is paused: try again at ${until}.`;
+
+/** Forgot password, chosen before an e-mail address was typed. */
+export const resetNeedsEmailText = 'Enter your e-mail address above, then choose "Forgot password" again.';
+
+export const resetRequestedNotice =
+  'If that address has an account, a reset e-mail is on its way. Follow its link, then log in here with the new password.';
+
+/** An error reply as the page shows it: plain text, without Slack's marks. */
+export const pageErrorText = (error: unknown, command: string, doing: string) =>
+  describeError(error, { command, doing }).text.replace(/[*`]/g, '');
+
+/** "14:32 UTC (in 12 minutes)": the page cannot know the reader's time zone without a script. */
+export function clockTime(at: Date, now: number): string {
+  const minutes = Math.max(1, Math.ceil((at.getTime() - now) / 60_000));
+  return `${at.toISOString().slice(11, 16)} UTC (in ${plural(minutes, 'minute')})`;
 }

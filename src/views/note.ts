@@ -18,3 +18,6 @@ export function noteModal(privateMetadata: string, attackLabel: string): ModalVi
 
 /** A note, in the attack's thread. */
 export const noteLine = (userId: string, text: string) => `:memo: <@${userId}> noted: ${escapeMrkdwn(text)}`;
+
+/** The answer to whoever added a note. */
+export const noteAddedText = (guid: string) => `:memo: Note added to attack \`${guid}\`.`;

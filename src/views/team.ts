@@ -60,3 +60,7 @@ export function teamPickerModal(teams: TeamChoice[], current: string | undefined
 export function teamSelectedText(name: string): string {
   return `:white_check_mark: Now using team *${escapeMrkdwn(name)}*.`;
 }
+
+/** `team` for a login that belongs to no team. */
+export const noTeamsText =
+  'Your platform login belongs to no team, so there is nothing to choose. Ask a company admin to add you to a team.';

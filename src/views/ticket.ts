@@ -3,6 +3,7 @@ import type { CardRecord } from '../attacks/cards.ts';
 import type { Attack, IssueField, IssueMeta, TrackerIssue } from '../client/schemas.ts';
 import { hasChoices, labelsRequired, summaryMaxLength, ticketInputFields } from '../tickets/fields.ts';
 import type { Message } from './message.ts';
+import { noticeModal } from './notice.ts';
 import { durationText } from './gameday.ts';
 import type { GameDayOutcomes, GameDayRecord } from '../gamedays/gameDayRecord.ts';
 import {
@@ -421,3 +422,28 @@ export function gameDayTicketPrefill(
     description: truncate(lines.join('\n'), descriptionMaxLength),
   };
 }
+
+/** The message shortcut, run on a message that is not an attack card. */
+export const notACardModal = (command: string): ModalView =>
+  noticeModal(
+    'File a ticket',
+    `This message is not an attack card. Run the shortcut on a card Faultline posted, or use \`${command} ticket <attack id>\`.`,
+  );
+
+/** A ticket form submitted after its draft expired. */
+export const ticketFormExpiredModal = (command: string): ModalView =>
+  noticeModal(
+    'File a ticket',
+    `This form expired. Open it again from the attack card or with \`${command} ticket <attack id>\`.`,
+  );
+
+/** A ticket the platform did not confirm: it may be filed, so `check` is how to find out before filing again. */
+export const ticketUnconfirmedModal = (command: string, check: string): ModalView =>
+  noticeModal(
+    'File a ticket',
+    `The platform did not confirm the ticket, so it is not known whether it was filed. Check with \`${command} ${check}\` before filing it again.`,
+  );
+
+/** The form, once the ticket is filed. */
+export const ticketFiledModal = (issue: { key: string; url?: string | undefined }): ModalView =>
+  noticeModal('Ticket filed', `:ticket: Filed ${issueLink(issue)}.`);

@@ -28,3 +28,23 @@ export function watchPausedMessage(watch: Watch, command: string): Message {
     `Anyone with access to the team can renew the watch with \`${escapeMrkdwn(`${command} watch ${watch.teamName}`)}\`.`;
   return { text };
 }
+
+/** `watch` of a team the channel already watches with the same person's session. */
+export const alreadyWatchingText = (watch: Pick<Watch, 'teamName'>, command: string) =>
+  `This channel already watches team *${escapeMrkdwn(watch.teamName)}* with your session. \`${escapeMrkdwn(`${command} unwatch ${watch.teamName}`)}\` stops it.`;
+
+/** The answer to whoever set a watch: how soon cards come, and how it stops. */
+export const watchingText = (watch: Pick<Watch, 'teamName'>, pollSeconds: number, command: string) =>
+  `Done: this channel watches team *${escapeMrkdwn(watch.teamName)}*. Attacks that start there get a card here within ${pollSeconds} seconds; they are read with your platform session. \`${escapeMrkdwn(`${command} unwatch ${watch.teamName}`)}\` stops it.`;
+
+/** `unwatch` with nothing to stop: the team typed, or none at all. */
+export const notWatchingText = (typed: string | undefined) =>
+  typed ? `This channel does not watch *${escapeMrkdwn(typed)}*.` : 'This channel watches no team.';
+
+/** Told in the channel when someone stops its watch. */
+export const watchStoppedText = (userId: string, watch: Pick<Watch, 'teamName'>) =>
+  `:wave: <@${userId}> stopped this channel's watch of team *${escapeMrkdwn(watch.teamName)}*. Cards already here keep updating.`;
+
+/** The answer to whoever stopped a watch. */
+export const unwatchedText = (watch: Pick<Watch, 'teamName'>) =>
+  `Done: this channel no longer watches team *${escapeMrkdwn(watch.teamName)}*.`;

@@ -105,6 +105,33 @@ describe('module layers', () => {
     ).toEqual([]);
   });
 
+  it('keeps the Slack mrkdwn a person reads out of the commands, but for the argument contract', () => {
+    // The usage lines and "did you mean" of each subcommand belong with its argument contract.
+    const contractFiles = ['contract.ts', 'attack/parse.ts', 'attack/validate.ts', 'attack/usage.ts'].map(
+      (file) => `${commands}${file}`,
+    );
+    // Comment lines go first: an apostrophe in one would pair with the quote of a real string.
+    const code = (file: string) =>
+      readFileSync(join(root, file), 'utf8')
+        .split('\n')
+        .filter((line) => !/^\s*(?:\/\/|\/?\*)/.test(line))
+        .join('\n');
+    const literals = (file: string) =>
+      [...code(file).matchAll(/'(?:[^'\\\n]|\\.)*'|"(?:[^"\\\n]|\\.)*"|`(?:[^`\\]|\\.)*`/g)].map((match) => match[0]);
+    /** An emoji code such as `:warning:`, or a mention `<@`. */
+    const mrkdwn = /:[a-z][a-z0-9_+-]*:|<@/;
+    const wording = (files: string[]) =>
+      files.flatMap((file) =>
+        literals(file)
+          .filter((literal) => mrkdwn.test(literal))
+          .map((literal) => `${file}: ${literal}`),
+      );
+    // It reads the commands' literals, and its pattern finds the words the views hold.
+    expect(literals(`${commands}halt.ts`)).toContain("'halt'");
+    expect(wording(['src/views/halt.ts']).length).toBeGreaterThan(0);
+    expect(wording(modules(join(root, commands)).filter((file) => !contractFiles.includes(file)))).toEqual([]);
+  });
+
   it('checks every domain folder', () => {
     const folders = new Set(modules(src).map((file) => `src/${file.split('/')[1]}/`));
     for (const folder of domain) expect(folders).toContain(folder);

@@ -9,13 +9,16 @@ import {
   refuseIfFrozen,
   savePending,
   startAttack,
-  type StartedAttack,
 } from '../../attacks/start.ts';
-import { channelLinks, escapeMrkdwn } from '../../views/blocks.ts';
+import { channelLinks } from '../../views/blocks.ts';
 import type { AttackRequest } from '../../attacks/request.ts';
-import { describeTarget } from '../../views/target.ts';
 import { attackBuilderModal, ATTACK_CHANNEL, ATTACK_TEAM, ATTACK_TYPE_SELECT } from '../../views/attackBuilder.ts';
-import { attackPreviewMessage } from '../../views/attackPreview.ts';
+import {
+  attackPreviewMessage,
+  previewCancelledText,
+  previewExpiredText,
+  startedText,
+} from '../../views/attackPreview.ts';
 import { builderToRequest } from './builder.ts';
 import { parseAttackCommand, requestedTeam, type AttackParseOptions } from './parse.ts';
 import { unclosedQuoteError } from './tokenize.ts';
@@ -61,25 +64,6 @@ function resolveTeam(login: Login, requested: string | undefined, usage?: string
   );
 }
 
-function startedMessage(
-  request: AttackRequest,
-  team: TeamEntry,
-  started: StartedAttack,
-  deps: Deps,
-  permalink: string | undefined,
-): Reply {
-  const cmd = deps.config.slack.command;
-  const what = `*${escapeMrkdwn(request.type)}* attack \`${started.guid}\` on ${escapeMrkdwn(describeTarget(request.target, teamName(team)))}`;
-  if (!started.card) {
-    return message(
-      `:rocket: Started ${what}, but its card could not be posted here (${started.cardError}). Invite the app to this channel to get live cards; until then, halt it with \`${cmd} halt ${started.guid}\`.`,
-    );
-  }
-  return message(
-    `:rocket: Started ${what}.${permalink ? ` <${permalink}|Its card> shows it live, with a Halt button.` : ' Its card in the channel shows it live, with a Halt button.'}`,
-  );
-}
-
 async function start(
   deps: Deps,
   actor: Actor,
@@ -95,7 +79,7 @@ async function start(
     source: previewId ? { kind: 'preview', id: previewId } : { kind: 'command' },
   });
   const permalink = started.card ? await deps.slack.permalink(started.card.channel, started.card.ts) : undefined;
-  return startedMessage(request, team, started, deps, permalink);
+  return message(startedText(request, teamName(team), started, deps.config.slack.command, permalink));
 }
 
 /**
@@ -243,7 +227,7 @@ export async function startFromPreview(action: Action, deps: Deps): Promise<Repl
   // A second click, a redelivery, or a Cancel already under way: the first one answers.
   if (!(await claimPending(deps, id))) return { kind: 'none' };
   const pending = await loadPending(deps, id);
-  if (!pending) return replacement('This preview has expired. Run the command again for a new one.');
+  if (!pending) return replacement(previewExpiredText);
   let reply: Reply;
   try {
     if (pending.actor.userId !== action.actor.userId || pending.actor.workspaceId !== action.actor.workspaceId) {
@@ -273,7 +257,7 @@ export async function cancelPreview(action: Action, deps: Deps): Promise<Reply> 
   const id = action.value ?? '';
   if (!(await claimPending(deps, id))) return { kind: 'none' };
   await dropPending(deps, id);
-  return replacement('Cancelled. Nothing was sent to the platform.');
+  return replacement(previewCancelledText);
 }
 
 function builderOrigin(privateMetadata: string): BuilderOrigin {
