@@ -119,7 +119,8 @@ export class TargetProcess {
   static async start(spec: TargetSpec, caFile: string): Promise<TargetProcess> {
     const link = new ChildLink(new URL('./ack-target.ts', import.meta.url), {
       env: { ...process.env, NODE_EXTRA_CA_CERTS: caFile },
-      execArgv: ['--expose-gc'],
+      // Faultline with the V8 flag it starts with in production (package.json's start, the Dockerfile).
+      execArgv: ['--expose-gc', ...(spec.kind === 'faultline' ? ['--max-semi-space-size=16'] : [])],
     });
     const { port } = await link.request<{ port: number }>(spec);
     return new TargetProcess(link, port);

@@ -95,14 +95,28 @@ export function unknownFlagError(
 }
 
 /**
+ * Each set of flags' schema, built once: zod compiles an object schema at its first parse, so one
+ * built per request cost a compile and its garbage every time.
+ */
+const flagsSchemas = new WeakMap<Flags, z.ZodType>();
+
+function flagsSchema(flags: Flags): z.ZodType {
+  let schema = flagsSchemas.get(flags);
+  if (!schema) {
+    schema = z.object(
+      Object.fromEntries(Object.entries(flags).map(([name, spec]) => [name, spec.schema(flagText(name)).optional()])),
+    );
+    flagsSchemas.set(flags, schema);
+  }
+  return schema;
+}
+
+/**
  * Checks the flags given (by long name) against the declared ones: values, switches and repeats.
  * The attack reader, which keeps its own order of words, checks the bot's flags with this too.
  */
 export function checkFlags<F extends Flags>(flags: F, given: Record<string, unknown>, usage: string): FlagValues<F> {
-  const shape = Object.fromEntries(
-    Object.entries(flags).map(([name, spec]) => [name, spec.schema(flagText(name)).optional()]),
-  );
-  const parsed = z.object(shape).safeParse(given);
+  const parsed = flagsSchema(flags).safeParse(given);
   if (!parsed.success) throw new UserInputError(parsed.error.issues[0]!.message, usage);
   return parsed.data as FlagValues<F>;
 }

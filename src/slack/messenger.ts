@@ -37,7 +37,7 @@ export type UpdatePriority = 'urgent' | 'routine';
 interface QueuedUpdate {
   channel: string;
   ts: string;
-  message: Message;
+  message: Message | (() => Message);
 }
 
 /**
@@ -165,8 +165,10 @@ export class Messenger {
   /**
    * Queues an in-place update; a newer update of the same message replaces one still queued.
    * Urgent ones (halts, finished attacks) go out before routine ones still waiting.
+   * `message` may be given as the function that words it, called only when the update is sent:
+   * a poll pass queues thousands of cards, and most are replaced before their turn.
    */
-  update(channel: string, ts: string, message: Message, priority: UpdatePriority = 'routine'): void {
+  update(channel: string, ts: string, message: Message | (() => Message), priority: UpdatePriority = 'routine'): void {
     const key = `${channel}/${ts}`;
     const queued = { channel, ts, message };
     if (this.#urgent.has(key) || priority === 'urgent') {
@@ -253,11 +255,12 @@ export class Messenger {
       lane.delete(key);
       this.#sending = { channel: next.channel, ts: next.ts };
       try {
+        const message = typeof next.message === 'function' ? next.message() : next.message;
         await this.#updates.chat.update({
           channel: next.channel,
           ts: next.ts,
-          text: next.message.text,
-          blocks: next.message.blocks ?? [],
+          text: message.text,
+          blocks: message.blocks ?? [],
         });
       } catch (error) {
         const retryAfter = rateLimitedFor(error);

@@ -76,7 +76,12 @@ export class SlackRecorder implements Recorder {
     await this.#o.cards.save(card);
     const priority = isLive(card) && !card.haltedBy.length ? 'routine' : 'urgent';
     for (const { channel, ts } of cardMessages(card))
-      this.#o.messenger.update(channel, ts, attackCardMessage(card, { appUrl: this.#o.appUrl, channel }), priority);
+      this.#o.messenger.update(
+        channel,
+        ts,
+        () => attackCardMessage(card, { appUrl: this.#o.appUrl, channel }),
+        priority,
+      );
     if (!isLive(card) && before && isLive(before)) {
       this.#o.metrics.attackEvents.inc({ event: 'ended', cause: '' });
       await this.#o.gameDays.attackFinished(card);

@@ -56,8 +56,9 @@ function poller(
 ): Poller {
   const logger = options.logger ?? createLogger('silent');
   const messenger = {
-    update: (channel: string, ts: string, message: Message, priority?: UpdatePriority) =>
-      updates.push({ channel, ts, message, priority }),
+    // Worded at once here: the real messenger words an update when its turn to be sent comes.
+    update: (channel: string, ts: string, message: Message | (() => Message), priority?: UpdatePriority) =>
+      updates.push({ channel, ts, message: typeof message === 'function' ? message() : message, priority }),
     post: () => Promise.reject(new Error('no channel is watched here')),
   };
   events = new SlackRecorder({

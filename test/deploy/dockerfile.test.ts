@@ -1,4 +1,4 @@
-import { existsSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { contextFilter, copiedFromContext, execForm, parseDockerfile, readDockerfile, root } from './dockerfile.ts';
 
@@ -47,8 +47,12 @@ describe('Dockerfile', () => {
   it('starts node as PID 1 in exec form, so SIGTERM reaches the bot', () => {
     expect(runtime.instructions.some((i) => i.keyword === 'ENTRYPOINT')).toBe(false);
     const command = execForm(last('CMD')!.rest);
-    expect(command).toEqual(['node', 'src/main.ts']);
-    expect(existsSync(`${root}${command![1]}`)).toBe(true);
+    expect(command).toEqual(['node', '--max-semi-space-size=16', 'src/main.ts']);
+    expect(existsSync(`${root}${command!.at(-1)}`)).toBe(true);
+    // The same V8 flags as `npm start`.
+    const start = (JSON.parse(readFileSync(`${root}package.json`, 'utf8')) as { scripts: { start: string } }).scripts
+      .start;
+    expect(start).toMatch(/^node --max-semi-space-size=16 /);
     expect(last('STOPSIGNAL')?.rest ?? 'SIGTERM').toBe('SIGTERM');
   });
 

@@ -66,6 +66,23 @@ describe('card updates under the rate limit', () => {
     expect(names).toEqual(['d', 'c', 'f', 'b', 'e']);
   });
 
+  it('words a queued update only when it is sent, so content replaced while queued is never worded', async () => {
+    const ts = await cards('a', 'b');
+    const worded: string[] = [];
+    const wording = (text: string) => () => {
+      worded.push(text);
+      return { text };
+    };
+    messenger.update(channel, ts['a']!, wording('a: stage 2'));
+    messenger.update(channel, ts['b']!, wording('b: stage 2'));
+    messenger.update(channel, ts['b']!, wording('b: stage 3'));
+
+    await fake.waitFor(() => fake.callsTo('chat.update').length === 1, 'the first update');
+    expect(worded).toEqual(['a: stage 2']);
+    await messenger.flush({ withinMs: 0 });
+    expect(worded).not.toContain('b: stage 2');
+  });
+
   it('sends the queue in that order once Slack lets it', async () => {
     messenger = new Messenger(
       {
