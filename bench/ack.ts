@@ -36,6 +36,7 @@ import type { Delivery, LoadResult } from './load.ts';
 import type { LoadOrder } from './load-client.ts';
 import { distribution, percentileRatioInterval } from './stats.ts';
 import { formatBytes, formatMs, formatRatio, printTable, type SummaryRow } from './table.ts';
+import { startedCard } from '../test/support/cards.ts';
 
 const requestsPerCase = 800;
 /** With the platform hanging, what counts is the worst ack, not a ratio. */
@@ -377,28 +378,14 @@ function printCases(cases: Case[]): void {
 
 /** A live card of the burst's poll pass, as a start from Slack saves it; its message is never looked at. */
 function liveCard(guid: string, index: number, team: { id: string; name: string }, workspaceId: string): CardRecord {
-  return {
+  return startedCard({
     guid,
-    kind: 'attack',
     teamId: team.id,
     teamName: team.name,
     channel,
     ts: `1700000000.${String(index).padStart(6, '0')}`,
-    type: 'cpu',
-    args: ['-l', '3600'],
-    targetWords: 'every active client',
     startedBy: { workspaceId, userId: benchPerson, userName: 'bench' },
-    startedByPlatform: undefined,
-    stage: 'Pending',
-    lifecycle: 'Active',
-    totalClients: undefined,
-    createdAt: new Date().toISOString(),
-    startTime: undefined,
-    endTime: undefined,
-    lengthSeconds: 3600,
-    annotations: {},
-    haltedBy: [],
-  };
+  });
 }
 
 /** Faultline's p99 over bare Bolt's, with how far chance alone could move it. */

@@ -6,6 +6,7 @@
 import type { RecordedRequest } from '@faultline/platform-sim';
 import { Stack } from '../test/e2e/harness.ts';
 import { formatMs, printTable, type SummaryRow } from './table.ts';
+import { startedCard } from '../test/support/cards.ts';
 
 const teamCount = 10;
 const cardsPerTeam = 100;
@@ -53,28 +54,17 @@ export function startAttacks(stack: Stack, teams: Team[], perTeam: number): { gu
 export async function postCards(stack: Stack, attacks: { guid: string; team: Team }[]): Promise<void> {
   for (const { guid, team } of attacks) {
     const posted = await stack.deps.slack.post(channel, { text: `card ${guid}` });
-    await stack.deps.cards.save({
-      guid,
-      kind: 'attack',
-      teamId: team.id,
-      teamName: team.name,
-      channel,
-      ts: posted.ts,
-      type: 'cpu',
-      args: ['-l', '3600'],
-      targetWords: 'every active client',
-      startedBy: { workspaceId: stack.fake.teamId, userId: personId, userName: personId },
-      startedByPlatform: stack.sim.seed.users.owner.email,
-      stage: 'Pending',
-      lifecycle: 'Active',
-      totalClients: undefined,
-      createdAt: new Date().toISOString(),
-      startTime: undefined,
-      endTime: undefined,
-      lengthSeconds: 3600,
-      annotations: {},
-      haltedBy: [],
-    });
+    await stack.deps.cards.save(
+      startedCard({
+        guid,
+        teamId: team.id,
+        teamName: team.name,
+        channel,
+        ts: posted.ts,
+        startedBy: { workspaceId: stack.fake.teamId, userId: personId, userName: personId },
+        startedByPlatform: stack.sim.seed.users.owner.email,
+      }),
+    );
   }
 }
 

@@ -16,6 +16,7 @@ import { hasRedisServer, RedisServer } from '../test/support/redisServer.ts';
 import { ownerWithTeams, startAttacks, type Team } from './poll.ts';
 import { median } from './stats.ts';
 import { formatMs, formatRatio, printTable, type SummaryRow } from './table.ts';
+import { startedCard } from '../test/support/cards.ts';
 
 const teamCount = 10;
 const channel = 'C0GENERAL';
@@ -36,28 +37,17 @@ interface Stage {
 }
 
 function cardRecord(stack: Stack, guid: string, team: Team, ts: string, lifecycle: string): CardRecord {
-  return {
+  return startedCard({
     guid,
-    kind: 'attack',
     teamId: team.id,
     teamName: team.name,
     channel,
     ts,
-    type: 'cpu',
-    args: ['-l', '3600'],
-    targetWords: 'every active client',
     startedBy: { workspaceId: stack.fake.teamId, userId: personId, userName: personId },
     startedByPlatform: stack.sim.seed.users.owner.email,
     stage: lifecycle === 'Complete' ? 'Successful' : 'Pending',
     lifecycle,
-    totalClients: undefined,
-    createdAt: new Date().toISOString(),
-    startTime: undefined,
-    endTime: undefined,
-    lengthSeconds: 3600,
-    annotations: {},
-    haltedBy: [],
-  };
+  });
 }
 
 async function inBatches<T>(items: T[], work: (item: T) => Promise<unknown>): Promise<void> {

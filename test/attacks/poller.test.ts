@@ -18,6 +18,7 @@ import { createMetrics } from '../../src/metrics.ts';
 import type { UpdatePriority } from '../../src/slack/messenger.ts';
 import { SlackRecorder } from '../../src/slack/record.ts';
 import { SlackWatchBoard } from '../../src/slack/watchBoard.ts';
+import { startedCard } from '../support/cards.ts';
 
 let sim: Simulator;
 let dispatcher: Agent;
@@ -101,29 +102,15 @@ async function logIn(slackUser: string, user: DemoUser): Promise<Person> {
 
 /** A card for an attack, as posted when it started. */
 async function cardFor(guid: string, startedBy: Person, overrides: Partial<CardRecord> = {}): Promise<CardRecord> {
-  const card: CardRecord = {
+  const card = startedCard({
     guid,
-    kind: 'attack',
     teamId: team(),
     teamName: 'Platform',
     channel: 'C0POLL',
     ts: `1700000000.${guid.slice(0, 6)}`,
-    type: 'cpu',
-    args: ['-l', '3600'],
-    targetWords: 'every active client',
     startedBy: { ...startedBy, userName: startedBy.userId.toLowerCase() },
-    startedByPlatform: undefined,
-    stage: 'Pending',
-    lifecycle: 'Active',
-    totalClients: undefined,
-    createdAt: new Date().toISOString(),
-    startTime: undefined,
-    endTime: undefined,
-    lengthSeconds: 3600,
-    annotations: {},
-    haltedBy: [],
     ...overrides,
-  };
+  });
   await cards.savePosted(card);
   return card;
 }

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import type { CardRecord } from '../../src/attacks/cards.ts';
 import { type Stack, stackForFile } from './harness.ts';
+import { startedCard } from '../support/cards.ts';
 
 let stack: Stack;
 stackForFile({}, (started) => (stack = started));
@@ -14,28 +14,15 @@ async function liveCards(personId: string): Promise<void> {
   const guids = stack.sim.addAttacks(team.id, cardCount, { createUser: stack.sim.seed.users.solo.email });
   for (const guid of guids) {
     const posted = await stack.deps.slack.post(channel, { text: `card ${guid}` });
-    const card: CardRecord = {
+    const card = startedCard({
       guid,
-      kind: 'attack',
       teamId: team.id,
       teamName: team.name,
       channel,
       ts: posted.ts,
-      type: 'cpu',
-      args: ['-l', '3600'],
-      targetWords: 'every active client',
       startedBy: { workspaceId: stack.fake.teamId, userId: personId, userName: personId },
       startedByPlatform: stack.sim.seed.users.solo.email,
-      stage: 'Pending',
-      lifecycle: 'Active',
-      totalClients: undefined,
-      createdAt: new Date().toISOString(),
-      startTime: undefined,
-      endTime: undefined,
-      lengthSeconds: 3600,
-      annotations: {},
-      haltedBy: [],
-    };
+    });
     await stack.deps.cards.savePosted(card);
   }
 }

@@ -7,6 +7,7 @@ import type { Message } from '@faultline/fake-slack';
 import { describe, expect, it } from 'vitest';
 import { SlackRecorder } from '../support/slackRecorder.ts';
 import { Stack, stackForFile } from './harness.ts';
+import { startedCard } from '../support/cards.ts';
 
 const read = Stack.read;
 const channel = 'C0GENERAL';
@@ -675,28 +676,17 @@ describe('the poller', () => {
     for (const team of teams) {
       for (const guid of stack.sim.addAttacks(team.id, 100)) {
         const posted = await stack.deps.slack.post(channel, { text: `card ${guid}` });
-        await stack.deps.cards.save({
-          guid,
-          kind: 'attack',
-          teamId: team.id,
-          teamName: team.name,
-          channel,
-          ts: posted.ts,
-          type: 'cpu',
-          args: ['-l', '3600'],
-          targetWords: 'every active client',
-          startedBy: { workspaceId: stack.fake.teamId, userId: id, userName: id },
-          startedByPlatform: users().owner.email,
-          stage: 'Pending',
-          lifecycle: 'Active',
-          totalClients: undefined,
-          createdAt: new Date().toISOString(),
-          startTime: undefined,
-          endTime: undefined,
-          lengthSeconds: 3600,
-          annotations: {},
-          haltedBy: [],
-        });
+        await stack.deps.cards.save(
+          startedCard({
+            guid,
+            teamId: team.id,
+            teamName: team.name,
+            channel,
+            ts: posted.ts,
+            startedBy: { workspaceId: stack.fake.teamId, userId: id, userName: id },
+            startedByPlatform: users().owner.email,
+          }),
+        );
       }
     }
     stack.advanceClock(10_000);
