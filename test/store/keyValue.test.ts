@@ -59,6 +59,23 @@ function behavesAsAKeyValueStore(make: () => KeyValueStore) {
     expect(await list(store, 'live:T2:')).toEqual([]);
   });
 
+  it('lets other work run between the pages of a long listing', async () => {
+    const store = make();
+    await Promise.all(Array.from({ length: 1_234 }, (_, i) => store.set(`live:T1:${String(i).padStart(5, '0')}`, i)));
+    // Turns of the event loop taken while the listing runs: a Slack request waiting would get them.
+    let turns = 0;
+    let listing = true;
+    const turn = () => {
+      if (!listing) return;
+      turns++;
+      setImmediate(turn);
+    };
+    setImmediate(turn);
+    expect(await list(store, 'live:')).toHaveLength(1_234);
+    listing = false;
+    expect(turns).toBeGreaterThan(0);
+  });
+
   it('forgets values when their time is up, for reads and listings alike', async () => {
     const store = make();
     await store.set('live:T1:short', 'short', 5);
