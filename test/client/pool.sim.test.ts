@@ -55,6 +55,33 @@ async function readAtOnce(calls: number): Promise<{ connections: number; succeed
   return JSON.parse(output) as { connections: number; succeeded: number };
 }
 
+/** Runs `body` (a module's statements, with `platform`, `api` and `team` in scope) in a process of its own; answers what it printed. */
+async function runClient(body: string, clientOptions: string): Promise<unknown> {
+  const { email, password } = sim.seed.users.owner;
+  const script = `
+    import { createPlatformClient } from ${JSON.stringify(client)};
+    const platform = createPlatformClient({ baseUrl: ${JSON.stringify(sim.url)}, ${clientOptions} });
+    const session = await platform.auth.login({ email: ${JSON.stringify(email)}, password: ${JSON.stringify(password)} });
+    const team = ${JSON.stringify(sim.seed.teams.platform.id)};
+    const api = platform.as({ header: session.header, teamId: team });
+    ${body}
+    await platform.close();
+  `;
+  const child = spawn(
+    process.execPath,
+    ['--input-type=module', '--disable-warning=ExperimentalWarning', '-e', script],
+    {
+      env: { PATH: process.env.PATH ?? '', NODE_EXTRA_CA_CERTS: join(dir, 'sim-ca.pem') },
+      stdio: ['ignore', 'pipe', 'inherit'],
+    },
+  );
+  let output = '';
+  child.stdout.on('data', (chunk) => (output += String(chunk)));
+  const code = await new Promise((resolve) => child.on('exit', resolve));
+  expect(code).toBe(0);
+  return JSON.parse(output);
+}
+
 describe("the platform client's connections", () => {
   it('stay a handful however many calls wait, and every call is still answered', async () => {
     // Each read held a while, so that the calls overlap and a pool without a bound opens one each.
@@ -64,6 +91,37 @@ describe("the platform client's connections", () => {
       expect(succeeded).toBe(48);
       expect(connections).toBeGreaterThan(0);
       expect(connections).toBeLessThanOrEqual(16);
+    } finally {
+      sim.faults.clear();
+    }
+  });
+});
+
+describe('people’s calls on a platform that hangs', () => {
+  it('are refused unsent past the bound, while a halt and a background pass still go out', async () => {
+    const [guid] = sim.addAttacks(sim.seed.teams.platform.id, 1, { createUser: sim.seed.users.owner.email });
+    sim.faults.inject({ kind: 'hang', method: 'GET', path: '/attacks/active', times: Infinity });
+    const heldBefore = sim.requests.filter((r) => r.path === '/attacks/active').length;
+    try {
+      const outcome = (await runClient(
+        `
+        const outcome = (call) => call.then(() => 'answered', (error) => error.name);
+        // As many reads as may wait: every connection held by the platform, and four more queued.
+        const waiting = Array.from({ length: 20 }, () => outcome(api.attacks.listActive()));
+        const oneMore = await outcome(api.attacks.listActive());
+        const halt = await outcome(api.attacks.halt(${JSON.stringify(guid)}));
+        const background = outcome(platform.as({ header: session.header, teamId: team, background: true }).attacks.listActive());
+        console.log(JSON.stringify({ oneMore, halt, waiting: await Promise.all(waiting), background: await background }));
+        `,
+        'maxWaitingCalls: 20, timeoutMs: 3000, retry: { maxAttempts: 1 }',
+      )) as { oneMore: string; halt: string; waiting: string[]; background: string };
+      expect(outcome.oneMore).toBe('BusyError');
+      expect(outcome.halt).toBe('answered');
+      expect(new Set(outcome.waiting)).toEqual(new Set(['TimeoutError']));
+      // Not refused: it waited its turn behind the others, and ran out of time as they did.
+      expect(outcome.background).toBe('TimeoutError');
+      // Only the reads that had a connection reached the platform; the refused one was never sent.
+      expect(sim.requests.filter((r) => r.path === '/attacks/active').length - heldBefore).toBe(16);
     } finally {
       sim.faults.clear();
     }
