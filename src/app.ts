@@ -118,9 +118,10 @@ export async function startBot(deps: Deps, options: StartOptions): Promise<Runni
   const port = options.port ?? config.port;
   const opsPort = options.opsPort ?? config.opsPort;
   const state = { stopping: false };
-  // With an operations port, /metrics is served there only: it has no authentication.
+  // /metrics has no authentication: with an operations port it is served there only, and without
+  // one on the public port only when METRICS_PUBLIC says so.
   const routes = [
-    ...operationsRoutes(deps, metrics, state, { metrics: opsPort === undefined }),
+    ...operationsRoutes(deps, metrics, state, { metrics: opsPort === undefined && config.metricsPublic }),
     ...(config.login.mode !== 'modal' ? loginRoutes(deps, (actor) => publishHome(actor, deps)) : []),
   ];
   const slackLogger = boltLogger(logger);

@@ -68,7 +68,7 @@ async function until<T>(probe: () => Promise<T | undefined>, what: string): Prom
 describe('the bot process', () => {
   it('serves health, readiness and metrics, and exits 0 on SIGTERM after finishing its work', async () => {
     const port = await freePort();
-    const bot = run(botEnv(port));
+    const bot = run({ ...botEnv(port), METRICS_PUBLIC: 'true' });
     try {
       const base = `http://127.0.0.1:${port}`;
       const health = await until(async () => (await fetch(`${base}/healthz`)).status, 'the bot to listen');
@@ -184,7 +184,7 @@ describe('the bot process', () => {
 
   it('with OPS_PORT serves metrics and probes there, and no metrics on the port Slack reaches', async () => {
     const [port, opsPort] = [await freePort(), await freePort()];
-    const bot = run({ ...botEnv(port), OPS_PORT: String(opsPort) });
+    const bot = run({ ...botEnv(port), OPS_PORT: String(opsPort), METRICS_PUBLIC: 'true' });
     try {
       const ops = `http://127.0.0.1:${opsPort}`;
       expect(await until(async () => (await fetch(`${ops}/healthz`)).status, 'the operations port')).toBe(200);
@@ -194,6 +194,7 @@ describe('the bot process', () => {
       expect(await metrics.text()).toContain('faultline_process_resident_memory_bytes');
       expect((await fetch(`${ops}/slack/events`, { method: 'POST' })).status).toBe(404);
 
+      // Even when METRICS_PUBLIC says so: with an operations port, /metrics is served there only.
       const base = `http://127.0.0.1:${port}`;
       expect((await fetch(`${base}/metrics`)).status).toBe(404);
       expect((await fetch(`${base}/healthz`)).status).toBe(200);
