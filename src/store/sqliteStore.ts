@@ -158,7 +158,8 @@ function open(file: string, namespace: string): DatabaseSync {
 function ownerOnly(file: string): void {
   mkdirSync(dirname(file), { recursive: true, mode: 0o700 });
   closeSync(openSync(file, 'a', 0o600));
-  for (const made of [file, `${file}-wal`, `${file}-shm`, `${file}-journal`]) if (existsSync(made)) chmodSync(made, 0o600);
+  for (const made of [file, `${file}-wal`, `${file}-shm`, `${file}-journal`])
+    if (existsSync(made)) chmodSync(made, 0o600);
 }
 
 /**

@@ -7,6 +7,8 @@ import { startFakeSlack, type FakeSlack } from '@faultline/fake-slack';
 import { startSimulator, type Simulator } from '@faultline/platform-sim';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { freePort, statusLine } from '../support/ports.ts';
+import { residentMiB, slowBody } from '../support/slowBodies.ts';
+import { slackBodyLimit } from '../../src/slack/unverifiedBodies.ts';
 
 const main = new URL('../../src/main.ts', import.meta.url).pathname;
 let sim: Simulator;
@@ -211,6 +213,35 @@ describe('the bot process', () => {
       bot.child.kill('SIGKILL');
     }
   });
+
+  it('holds 500 slow unsigned bodies within its memory limit, keeps answering Slack, and lets them go', async () => {
+    const port = await freePort();
+    const bot = run(botEnv(port));
+    try {
+      const base = `http://127.0.0.1:${port}`;
+      await until(
+        async () => ((await fetch(`${base}/healthz`)).status === 200 ? true : undefined),
+        'the bot to listen',
+      );
+      fake.setBotUrl(`${base}/slack/events`);
+      // Each declares the largest body Bolt takes (4 MiB), sends all of it but the last byte, and waits.
+      const connections = await Promise.all(Array.from({ length: 500 }, () => slowBody(port, slackBodyLimit)));
+      // The pod's limit (deploy/kubernetes/deployment.yaml) is 512 MiB.
+      expect(await residentMiB(bot.child.pid!)).toBeLessThan(512);
+
+      // A signed request still gets its answer meanwhile.
+      const person = fake.user('U0SLOWBODIES');
+      await person.command('help');
+      expect(await fake.waitFor(() => person.lastEphemeral()?.text(), 'the help reply')).toContain('/chaos');
+
+      // And every held connection is let go within seconds, not after Node's five minutes.
+      await Promise.all(connections.map((c) => c.closed));
+      bot.child.kill('SIGTERM');
+      expect(await bot.exited).toBe(0);
+    } finally {
+      bot.child.kill('SIGKILL');
+    }
+  }, 60_000);
 
   it('refuses to start with bad configuration, one line per variable, no secret shown', async () => {
     const secret = 'xoxp-this-is-not-a-bot-token';
