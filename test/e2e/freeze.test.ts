@@ -125,6 +125,27 @@ describe('freeze', () => {
     expect(read(await stack.ask(sre, 'attack cpu -l 30', { channel }))).toContain('Start');
   });
 
+  it('lifts no newer freeze when an earlier unfreeze is sent again, byte for byte', async () => {
+    const id = nextPerson();
+    await stack.login(id, users().owner, { team: 'Platform' });
+    await stack.ask(id, 'freeze --reason "first drill"', { channel });
+    expect(read(await stack.ask(id, 'unfreeze', { channel }))).toContain('Platform is no longer frozen');
+    const unfreeze = stack.fake.lastSent();
+    await stack.ask(id, 'freeze --reason "real incident"', { channel });
+    const lifted = () => channelText().match(/lifted the freeze on Platform/g)?.length ?? 0;
+    const liftedBefore = lifted();
+
+    // Still within Slack's five minutes, so its signature checks out.
+    expect((await stack.fake.replay(unfreeze)).status).toBe(200);
+    await stack.fake.waitFor(
+      () => lifted() > liftedBefore || stack.logs.some((line) => String(line.msg).includes('came again')),
+      'the replay to be handled',
+    );
+    expect(lifted()).toBe(liftedBefore);
+    expect(read(await stack.ask(id, 'attack cpu -l 30', { channel }))).toMatch(/frozen by .*: real incident/);
+    expect(read(await stack.ask(id, 'unfreeze', { channel }))).toContain('Platform is no longer frozen');
+  });
+
   it('answers every wrong form with what to type, and freezes nothing', async () => {
     const id = nextPerson();
     await stack.login(id, users().owner, { team: 'Platform' });
