@@ -30,12 +30,6 @@ type LastDelivery = { retries: number } & (
   | { rawBody: string; contentType: RequestContentType }
 );
 
-/** A request exactly as it went to the bot over HTTP: its body and headers, signature included. */
-export interface SentRequest {
-  readonly rawBody: string;
-  readonly headers: Readonly<Record<string, string>>;
-}
-
 const RETRY_REASON = 'http_timeout';
 
 /**
@@ -47,8 +41,6 @@ export class BotLink {
   socket: SocketModeLink | undefined;
   private readonly signingSecret: string;
   private last: LastDelivery | undefined;
-  /** The last request sent over HTTP, byte for byte. */
-  lastSent: SentRequest | undefined;
 
   constructor(signingSecret: string) {
     this.signingSecret = signingSecret;
@@ -127,17 +119,6 @@ export class BotLink {
       headers['x-slack-retry-num'] = String(options.retryNum);
       headers['x-slack-retry-reason'] = options.retryReason ?? RETRY_REASON;
     }
-    this.lastSent = { rawBody, headers };
-    return this.sendAsIs(this.lastSent);
-  }
-
-  /** Sends a request again byte for byte, signature and timestamp included, as anyone who saw it could. */
-  async replay(sent: SentRequest): Promise<BotResponse> {
-    return this.sendAsIs(sent);
-  }
-
-  private async sendAsIs({ rawBody, headers }: SentRequest): Promise<BotResponse> {
-    if (this.url === undefined) throw new Error('The bot URL is not set: call setBotUrl() first');
     const response = await fetch(this.url, { method: 'POST', headers, body: rawBody });
     return { status: response.status, body: parseBody(await response.text(), response.headers.get('content-type')) };
   }

@@ -20,7 +20,7 @@
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { Duplex } from 'node:stream';
-import { BotLink, type BotResponse, type DeliveryOptions, type SentRequest } from './bot-link.ts';
+import { BotLink, type BotResponse, type DeliveryOptions } from './bot-link.ts';
 import { deliverEvent, Person, type SlackPerson } from './person.ts';
 import { ACK_DEADLINE_MS, SocketModeLink } from './socket-mode.ts';
 import { channelView, type ChannelView } from './surface.ts';
@@ -28,7 +28,7 @@ import { WebApiFaults, type WebApiFault } from './faults.ts';
 import { callWebApi, postToResponseUrl, receiveUpload } from './web-api.ts';
 import { Workspace, type FileRecord, type WebApiCall } from './workspace.ts';
 
-export type { BotResponse, DeliveryOptions, SentRequest } from './bot-link.ts';
+export type { BotResponse, DeliveryOptions } from './bot-link.ts';
 export type { ButtonInfo, ChannelView, ClickOptions, Message, OptionInfo, Surface } from './surface.ts';
 export type { ModalDriver } from './modal.ts';
 export { DEFAULT_CHANNEL, type SlackPerson } from './person.ts';
@@ -107,10 +107,6 @@ export interface FakeSlack {
   post(body: string | Record<string, unknown>, options: DeliveryOptions): Promise<BotResponse>;
   /** The last delivery again: a Slack retry (`x-slack-retry-num` or `retry_attempt`, default) or a duplicate without retry fields. */
   redeliverLast(options?: { as?: 'retry' | 'duplicate' }): Promise<BotResponse>;
-  /** The last request sent to the bot over HTTP, byte for byte, to replay later. */
-  lastSent(): SentRequest;
-  /** Sends a request again byte for byte, with its original signature and timestamp (a captured request replayed). */
-  replay(sent: SentRequest): Promise<BotResponse>;
   /** Socket Mode connections open now; deliveries use the newest. */
   socketConnections(): number;
   /**
@@ -228,11 +224,6 @@ export async function startFakeSlack(options: FakeSlackOptions): Promise<FakeSla
       return bot.post(raw, deliveryOptions);
     },
     redeliverLast: (redelivery = {}) => bot.redeliverLast(redelivery.as ?? 'retry'),
-    lastSent: () => {
-      if (!bot.lastSent) throw new Error('Nothing has been sent to the bot over HTTP yet');
-      return bot.lastSent;
-    },
-    replay: (sent) => bot.replay(sent),
     socketConnections: () => socket?.openConnections ?? 0,
     faults: {
       inject: (fault) => faults.inject(fault),
