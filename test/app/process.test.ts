@@ -67,6 +67,14 @@ async function until<T>(probe: () => Promise<T | undefined>, what: string): Prom
   throw new Error(`gave up waiting for ${what}`);
 }
 
+/** Waits until the bot on `port` answers, and points the fake Slack at it; gives its base URL. */
+async function listening(port: number): Promise<string> {
+  const base = `http://127.0.0.1:${port}`;
+  await until(async () => ((await fetch(`${base}/healthz`)).status === 200 ? true : undefined), 'the bot to listen');
+  fake.setBotUrl(`${base}/slack/events`);
+  return base;
+}
+
 describe('the bot process', () => {
   it('serves health, readiness and metrics, and exits 0 on SIGTERM after finishing its work', async () => {
     const port = await freePort();
@@ -116,12 +124,7 @@ describe('the bot process', () => {
     const port = await freePort();
     const bot = run(botEnv(port));
     try {
-      const base = `http://127.0.0.1:${port}`;
-      await until(
-        async () => ((await fetch(`${base}/healthz`)).status === 200 ? true : undefined),
-        'the bot to listen',
-      );
-      fake.setBotUrl(`${base}/slack/events`);
+      const base = await listening(port);
 
       // Work that holds the stop open until the test lets the platform answer.
       sim.faults.inject({ kind: 'latency', ms: 120_000, path: '/users/auth/password/reset' });
@@ -218,12 +221,7 @@ describe('the bot process', () => {
     const port = await freePort();
     const bot = run(botEnv(port));
     try {
-      const base = `http://127.0.0.1:${port}`;
-      await until(
-        async () => ((await fetch(`${base}/healthz`)).status === 200 ? true : undefined),
-        'the bot to listen',
-      );
-      fake.setBotUrl(`${base}/slack/events`);
+      await listening(port);
       // Each declares the largest body Bolt takes (4 MiB), sends all of it but the last byte, and waits.
       const connections = await Promise.all(Array.from({ length: 500 }, () => slowBody(port, slackBodyLimit)));
       // The pod's limit (deploy/kubernetes/deployment.yaml) is 512 MiB.

@@ -26,7 +26,12 @@ afterEach(async () => {
 
 let n = 0;
 const nextPerson = () => `U0REPLAY${++n}`;
-const users = () => stack.sim.seed.users;
+/** A new person, logged in as a company owner with team Platform selected. */
+async function loggedIn(): Promise<string> {
+  const id = nextPerson();
+  await stack.login(id, stack.sim.seed.users.owner, { team: 'Platform' });
+  return id;
+}
 const repeats = () =>
   stack.logs.filter((line) => line.msg === 'a request came again; what it asked was done once').length;
 
@@ -42,8 +47,7 @@ const command = (text: string) => (fields: URLSearchParams) => fields.get('text'
 
 describe('a request sent again', () => {
   it('does not switch back to a team chosen before', async () => {
-    const id = nextPerson();
-    await stack.login(id, users().owner, { team: 'Platform' });
+    const id = await loggedIn();
     await stack.ask(id, 'team Payments', { channel });
     await stack.ask(id, 'team Search', { channel });
     await sendAgain(command('team Payments'));
@@ -52,8 +56,7 @@ describe('a request sent again', () => {
   });
 
   it('does not remove a watch set after it', async () => {
-    const id = nextPerson();
-    await stack.login(id, users().owner, { team: 'Platform' });
+    const id = await loggedIn();
     await stack.ask(id, 'watch', { channel });
     await stack.ask(id, 'unwatch', { channel });
     await stack.ask(id, 'watch', { channel });
@@ -63,8 +66,7 @@ describe('a request sent again', () => {
   });
 
   it('does not end a game day started after it', async () => {
-    const id = nextPerson();
-    await stack.login(id, users().owner, { team: 'Platform' });
+    const id = await loggedIn();
     await stack.ask(id, 'gameday start First drill', { channel });
     expect(read(await stack.ask(id, 'gameday end', { channel }))).toContain('ended');
     await stack.ask(id, 'gameday start Second drill', { channel });
@@ -74,8 +76,7 @@ describe('a request sent again', () => {
   });
 
   it('does not halt an attack started after a Halt all', async () => {
-    const id = nextPerson();
-    await stack.login(id, users().owner, { team: 'Platform' });
+    const id = await loggedIn();
     const prompt = await stack.ask(id, 'halt all', { channel });
     const shown = stack.person(id).ephemerals(channel).length;
     await prompt.click('Halt all attacks', { confirm: true });
