@@ -9,7 +9,7 @@ import { startFakeSlack, type FakeSlack } from '@faultline/fake-slack';
 import { startSimulator, type Simulator } from '@faultline/platform-sim';
 import type { DestinationStream } from 'pino';
 import { Agent } from 'undici';
-import { backgroundJobs, createDeps, createLogger, loadConfig, startBot } from './bot.ts';
+import { backgroundJobs, createDeps, createLogger, loadConfig, messageShortcuts, startBot } from './bot.ts';
 import { PLAYGROUND_PEOPLE, type DemoLogin, type LoginHints } from './directory.ts';
 import { startPlayground } from './server.ts';
 
@@ -171,6 +171,7 @@ export async function startDemo(options: DemoOptions): Promise<Demo> {
       hints,
       logger: deps.logger.child({ component: 'playground' }),
       simulator: { controlUrl: sim.controlUrl, dispatcher: agent },
+      shortcuts: messageShortcuts(),
     });
     stops.push(() => playground.stop());
 

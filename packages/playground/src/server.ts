@@ -19,6 +19,7 @@ import {
   openHome,
   PlaygroundError,
   runCommand,
+  runShortcut,
   searchOptions,
   submitModal,
   surfaceRef,
@@ -48,6 +49,8 @@ export interface PlaygroundOptions {
   logger?: PlaygroundLogger;
   /** The simulator's control surface, for the page's Simulator panel; without it the panel is not shown. */
   simulator?: SimulatorControl;
+  /** The app's message shortcuts, listed in every message's menu as Slack lists them. */
+  shortcuts?: readonly { name: string; callbackId: string }[];
 }
 
 /** What the page logs: refused and failed requests (the bot's pino logger fits). */
@@ -103,6 +106,7 @@ const bodies = {
   fill: z.object({ ...personField, viewId: z.string(), fields: z.array(fieldValue).max(100) }),
   submit: z.object({ ...personField, viewId: z.string(), fields: z.array(fieldValue).max(100).default([]) }),
   close: z.object({ ...personField, viewId: z.string() }),
+  shortcut: z.object({ ...personField, channel: z.string(), ts: z.string(), callbackId: z.string() }),
   home: z.object(personField),
 };
 
@@ -131,6 +135,7 @@ export async function startPlayground(options: PlaygroundOptions): Promise<Playg
     channels,
     hints: options.hints ?? null,
     simulator: simulator !== undefined,
+    shortcuts: options.shortcuts ?? [],
   };
   function simulatorPanel(): SimulatorPanel {
     if (simulator === undefined) throw new PlaygroundError(404, 'This playground has no simulator to control.');
@@ -205,6 +210,13 @@ export async function startPlayground(options: PlaygroundOptions): Promise<Playg
       await simulatorPanel().setAlert(body);
       return simulatorPanel().view();
     },
+    async '/api/shortcut'(body) {
+      const input = bodies.shortcut.parse(body);
+      if (!directory.shortcuts.some((shortcut) => shortcut.callbackId === input.callbackId))
+        throw new PlaygroundError(404, 'The app has no such shortcut.');
+      await runShortcut(person(input.person), input.callbackId, channel(input.channel), input.ts);
+      return {};
+    },
     async '/api/home/open'(body) {
       const input = bodies.home.parse(body);
       await openHome(person(input.person));
@@ -232,8 +244,18 @@ export async function startPlayground(options: PlaygroundOptions): Promise<Playg
           person(url.searchParams.get('person') ?? ''),
           channel(url.searchParams.get('channel') ?? ''),
           labels,
+          fake.files(),
         );
         return sendJson(request, response, 200, state);
+      }
+      if (url.pathname === '/api/file') {
+        // Files the app shared in one of the page's channels, as anyone in the workspace opens them.
+        const file = fake
+          .files()
+          .find((candidate) => candidate.id === url.searchParams.get('id') && candidate.channel !== undefined);
+        if (file === undefined || !channels.some((candidate) => candidate.id === file.channel))
+          throw new PlaygroundError(404, 'No such file in the playground.');
+        return sendJson(request, response, 200, { name: file.filename, title: file.title, text: file.text });
       }
       throw new PlaygroundError(404, 'Not found.');
     }
