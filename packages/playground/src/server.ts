@@ -5,7 +5,7 @@
  */
 import { createHash } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
-import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
+import { createServer, request as httpRequest, type IncomingMessage, type ServerResponse } from 'node:http';
 import { isIP, type AddressInfo } from 'node:net';
 import type { FakeSlack, SlackPerson } from '@faultline/fake-slack';
 import { z } from 'zod';
@@ -63,6 +63,11 @@ export interface Playground {
   /** The page, e.g. `http://127.0.0.1:3100/`. */
   readonly url: string;
   readonly port: number;
+  /**
+   * Passes `/login/…` on to the bot at `botUrl` (`http://127.0.0.1:<port>`), so the bot's secure
+   * login page is reached at the page's own address, as a proxy in front of the bot would.
+   */
+  routeLoginPageTo(botUrl: string): void;
   stop(): Promise<void>;
 }
 
@@ -229,10 +234,14 @@ export async function startPlayground(options: PlaygroundOptions): Promise<Playg
   const isOwnHost = (hostHeader: string | undefined) =>
     hostHeader !== undefined && ownHosts.has(hostHeader.toLowerCase());
 
+  let loginPageAt: URL | undefined;
+
   async function handle(request: IncomingMessage, response: ServerResponse): Promise<void> {
     const url = new URL(request.url ?? '/', 'http://playground.invalid');
     // A page on another site (or a rebound DNS name) must not act as anyone here.
     if (!isOwnHost(request.headers.host)) throw new PlaygroundError(403, 'Open the playground at its own address.');
+    if (loginPageAt !== undefined && url.pathname.startsWith('/login/'))
+      return proxy(request, response, new URL(url.pathname + url.search, loginPageAt));
 
     if (request.method === 'GET') {
       const file = files.get(url.pathname);
@@ -296,6 +305,9 @@ export async function startPlayground(options: PlaygroundOptions): Promise<Playg
   return {
     url: `http://${urlHost}:${port}/`,
     port,
+    routeLoginPageTo(botUrl) {
+      loginPageAt = new URL(botUrl);
+    },
     async stop() {
       await new Promise<void>((resolve) => {
         server.close(() => resolve());
@@ -303,6 +315,32 @@ export async function startPlayground(options: PlaygroundOptions): Promise<Playg
       });
     },
   };
+}
+
+/**
+ * Forwards a request and its answer as they are, saying whose browser asked in X-Forwarded-For,
+ * as a proxy on the private network does.
+ */
+function proxy(request: IncomingMessage, response: ServerResponse, target: URL): Promise<void> {
+  return new Promise((resolve, reject) => {
+    const forwarded = httpRequest(
+      target,
+      {
+        method: request.method,
+        headers: {
+          ...request.headers,
+          host: target.host,
+          'x-forwarded-for': request.socket.remoteAddress ?? '',
+        },
+      },
+      (answer) => {
+        response.writeHead(answer.statusCode ?? 502, answer.headers);
+        answer.pipe(response).on('finish', resolve).on('error', reject);
+      },
+    );
+    forwarded.on('error', () => reject(new PlaygroundError(502, 'The app is not answering.')));
+    request.pipe(forwarded);
+  });
 }
 
 /** The status and the words the page shows; driver errors say what a person did wrong, nothing secret. */
