@@ -228,6 +228,7 @@ export class SlackAdapter {
                   inputs: readInputs(body.view?.state?.values),
                   privateMetadata: body.view?.private_metadata ?? '',
                   container,
+                  delivery: body.trigger_id,
                 },
                 this.#deps,
               ),
@@ -310,7 +311,7 @@ export class SlackAdapter {
                 {
                   actor,
                   viewId: view.id,
-                  viewHash: view.hash,
+                  delivery: `${view.id}:${view.hash}`,
                   inputs: readInputs(view.state.values),
                   privateMetadata: view.private_metadata ?? '',
                 },
