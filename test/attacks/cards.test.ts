@@ -5,6 +5,7 @@
 import { describe, expect, it } from 'vitest';
 import { type CardRecord, CardStore, withState } from '../../src/attacks/cards.ts';
 import { createKeyValueStore } from '../../src/store/keyValue.ts';
+import { turnsDuring } from '../support/turns.ts';
 import { isLive } from '../../src/attacks/lifecycle.ts';
 
 const card: CardRecord = {
@@ -68,17 +69,7 @@ describe('the card store', () => {
     const cards = new CardStore(store);
     const guids = Array.from({ length: 1_200 }, (_, i) => `a${i}`);
     for (const guid of guids) await cards.save({ ...card, guid });
-    // Turns of the event loop taken while the cards are read: a Slack request waiting would get them.
-    let turns = 0;
-    let reading = true;
-    const turn = () => {
-      if (!reading) return;
-      turns++;
-      setImmediate(turn);
-    };
-    setImmediate(turn);
-    const found = await cards.getMany([...guids, 'missing']);
-    reading = false;
+    const { result: found, turns } = await turnsDuring(() => cards.getMany([...guids, 'missing']));
     expect(found.map((c) => c?.guid)).toEqual([...guids, undefined]);
     expect(turns).toBeGreaterThan(0);
     await store.close();

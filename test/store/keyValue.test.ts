@@ -7,6 +7,7 @@ import { createClient } from '@redis/client';
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import { createKeyValueStore, type KeyValueStore } from '../../src/store/keyValue.ts';
 import { dropRedisKeys } from '../support/redisKeys.ts';
+import { turnsDuring } from '../support/turns.ts';
 
 const opened: KeyValueStore[] = [];
 afterEach(async () => {
@@ -62,17 +63,8 @@ function behavesAsAKeyValueStore(make: () => KeyValueStore) {
   it('lets other work run between the pages of a long listing', async () => {
     const store = make();
     await Promise.all(Array.from({ length: 1_234 }, (_, i) => store.set(`live:T1:${String(i).padStart(5, '0')}`, i)));
-    // Turns of the event loop taken while the listing runs: a Slack request waiting would get them.
-    let turns = 0;
-    let listing = true;
-    const turn = () => {
-      if (!listing) return;
-      turns++;
-      setImmediate(turn);
-    };
-    setImmediate(turn);
-    expect(await list(store, 'live:')).toHaveLength(1_234);
-    listing = false;
+    const { result, turns } = await turnsDuring(() => list(store, 'live:'));
+    expect(result).toHaveLength(1_234);
     expect(turns).toBeGreaterThan(0);
   });
 
