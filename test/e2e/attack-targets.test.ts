@@ -305,3 +305,27 @@ describe('service attacks with sampling', () => {
     expect(creates()).toHaveLength(0);
   });
 });
+
+describe('the builder keeps what was typed', () => {
+  it('keeps a value typed under "Target values" when "Exact hosts" renames the field, and submits it', async () => {
+    const id = await loggedIn();
+    const person = stack.person(id);
+    await person.command('attack', { channel });
+    let modal = await stack.fake.waitFor(
+      () => person.modal()?.callbackId === 'attack_builder' && person.modal(),
+      'the builder',
+    );
+    await modal.select('Attack type', 'cpu');
+    modal = await stack.fake.waitFor(
+      () => person.modal()?.text().includes('Length in seconds') && person.modal(),
+      'the cpu arguments',
+    );
+    modal.fill('Length in seconds', '45').fill('Target values', 'platform-web-2');
+    await modal.select('Target', 'Exact hosts');
+    modal = await stack.fake.waitFor(() => person.modal()?.text().includes('Host ids') && person.modal(), 'Host ids');
+    expect(modal.text()).not.toContain('Target values');
+    await previewAndStart(id, modal, '--target-hosts platform-web-2');
+    const attack = await stack.fake.waitFor(() => attacksInSim().at(-1), 'the attack');
+    expect(JSON.stringify(attack.infraTarget)).toContain('platform-web-2');
+  });
+});

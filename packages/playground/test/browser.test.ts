@@ -219,6 +219,31 @@ describe.skipIf(!hasChromium)(skipNote('the playground in a browser'), { timeout
     expect(errorLogs).toEqual([]);
   });
 
+  it('keeps what was typed in the builder when picking a target renames its field, and submits it', async () => {
+    const { demo, page } = playground;
+    await page.goto(`${demo.playgroundUrl}#U0ALICE/C0GAMEDAY`);
+    await run('/chaos attack');
+    const builder = page.getByRole('dialog', { name: 'Start an attack' });
+    await builder.getByRole('combobox', { name: 'Attack type' }).selectOption({ label: 'cpu' });
+    await builder.getByText('Cores', { exact: false }).first().waitFor();
+    await builder.getByRole('textbox', { name: 'Target values' }).fill('platform-web-2');
+    await builder.getByRole('radio', { name: 'Exact hosts' }).check();
+    const hosts = builder.getByRole('textbox', { name: 'Host ids' });
+    await hosts.waitFor();
+    expect(await hosts.inputValue()).toBe('platform-web-2');
+    // Slack keeps the value by block and action id, so the app has it too.
+    await expect
+      .poll(() => demo.fake.user('U0ALICE').modal()?.values()['attack_target_values']?.['attack_target_values'], {
+        timeout: waitMs,
+      })
+      .toMatchObject({ value: 'platform-web-2' });
+    await builder.getByRole('button', { name: 'Preview' }).click();
+    await builder.waitFor({ state: 'detached' });
+    await page.locator('article.message.ephemeral', { hasText: '--target-hosts platform-web-2' }).waitFor();
+    expect(pageErrors).toEqual([]);
+    expect(errorLogs).toEqual([]);
+  });
+
   it('explains Acting as, and names ./run.sh when the demo stops answering', async () => {
     const { page } = playground;
     const picker = page.getByRole('combobox', { name: 'Acting as' });
