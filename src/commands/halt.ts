@@ -10,6 +10,7 @@ import { explained, UserInputError } from '../errors.ts';
 import { attackIdWord } from './arguments.ts';
 import { platformFor, requireLogin } from '../attacks/access.ts';
 import { redrawListAfterHalt } from './list.ts';
+import { publishHome } from './home.ts';
 
 const usage = 'halt <attack id> [--reason text] | halt all | halt everything';
 export const haltCommand = subcommand({
@@ -50,7 +51,14 @@ export const haltCommand = subcommand({
 export async function haltFromButton(action: Action, deps: Deps): Promise<Reply> {
   const ref = parseAttackRef(action.value);
   if (!ref) throw new UserInputError('That button no longer points at an attack.');
-  const outcome = await haltAttack(deps, action.actor, ref);
+  // On Home the row shows the halt while it is sent; what it did is shown there once it is known.
+  const shown =
+    action.container === 'home'
+      ? publishHome(action.actor, deps, { halting: ref.guid }).catch((error: unknown) =>
+          deps.logger.warn({ err: error, attack: ref.guid }, 'could not show the halt on App Home'),
+        )
+      : undefined;
+  const outcome = await haltAttack(deps, action.actor, ref).finally(() => shown);
   const text = haltedText(action.actor.userId, outcome, deps.config.slack.command);
   // A Halt in a list redraws that list, with the row in its new state, and says there what happened.
   if (ref.listId && action.container === 'message') {

@@ -54,6 +54,8 @@ export interface HomeState {
   watches?: Watch[];
   /** The slash command, for hints. */
   command: string;
+  /** What the person's last action from Home did, shown at the top (Home has no thread to reply in). */
+  notice?: Message | undefined;
 }
 
 function attackLine(attack: ListedAttack): string {
@@ -133,6 +135,7 @@ function attackBlocks(state: HomeState, teamId: string, teamName: string, comman
 export function homeView(state: HomeState): HomeView {
   const { command } = state;
   const blocks: KnownBlock[] = [header('Faultline')];
+  if (state.notice) blocks.push(...(state.notice.blocks ?? [section(state.notice.text)]));
   const login = state.login;
   if (!login) {
     blocks.push(

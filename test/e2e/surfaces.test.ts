@@ -175,6 +175,37 @@ describe('App Home', () => {
     await stack.fake.waitFor(() => stack.homePublishes(id) > redrawn, 'Home redrawn after the halt');
   });
 
+  it('Halt on a row shows it halting at once, then says what the halt did, there on Home', async () => {
+    const id = nextPerson();
+    await stack.login(id, users().owner, { team: 'Platform' });
+    const person = stack.person(id);
+    const [guid] = stack.sim.addAttacks(stack.sim.seed.teams.platform.id, 1);
+    const home = await stack.openHome(id);
+    // The platform takes its time to answer the halt.
+    stack.sim.faults.inject({ method: 'POST', path: `/attacks/${guid}/halt`, kind: 'latency', ms: 60_000 });
+    const callsBefore = stack.fake.calls.length;
+    const click = home.click('Halt');
+    const row = () => {
+      const lines = read(person.home()).split('\n');
+      const at = lines.findIndex((line) => line.includes(guid!));
+      return lines.slice(Math.max(0, at - 1), at + 1).join('\n');
+    };
+    await stack.fake.waitFor(() => row().includes('Halting'), 'the row halting');
+    expect(
+      person
+        .home()!
+        .buttons()
+        .filter((b) => b.text === 'Halt'),
+    ).toEqual([]);
+    expect(stack.sim.state.attacks.get(guid!)!.halt).toBeFalsy();
+    stack.sim.faults.clear();
+    expect((await click)?.status).toBe(200);
+    await stack.fake.waitFor(() => read(person.home()).includes(`Halt requested for attack ${guid}`), 'the outcome');
+    // Home has no response_url: nothing was pushed or posted elsewhere for it.
+    expect(stack.fake.calls.slice(callsBefore).map((call) => call.method)).not.toContain('views.push');
+    expect(stack.sim.state.attacks.get(guid!)!.halt).toBeTruthy();
+  });
+
   it('New attack opens the builder, which asks where the card goes, and leads to the preview there', async () => {
     const id = nextPerson();
     await stack.login(id, users().owner, { team: 'Platform' });
