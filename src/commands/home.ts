@@ -10,7 +10,7 @@ import { teamPickerModal } from '../views/team.ts';
 import type { Action, Reply } from './reply.ts';
 import type { Actor, Login } from '../store/sessions.ts';
 import type { Watch } from '../attacks/watches.ts';
-import { platformFor, requireLogin, teamName } from '../attacks/access.ts';
+import { mayRunAttacks, platformFor, requireLogin, RUN_PRIVILEGE, teamName } from '../attacks/access.ts';
 import { openBuilder } from './attack/index.ts';
 
 /** The channels a person is in, asked of Slack once however often it is called; none when Slack cannot say. */
@@ -91,6 +91,7 @@ async function homeState(actor: Actor, deps: Deps, halting: string | undefined):
       teamId: login.team?.identifier,
       teamName: login.team ? teamName(login.team) : undefined,
       teams: login.session.teams.map((t) => ({ id: t.identifier, name: teamName(t) })),
+      cannotRun: login.team && !mayRunAttacks(login.team) ? RUN_PRIVILEGE : undefined,
     };
     state.freezes = await deps.freezes.touching(login.session.teams.map((t) => t.identifier));
     if (login.team) {

@@ -34,6 +34,8 @@ export interface HomeState {
         teamId: string | undefined;
         teamName: string | undefined;
         teams: TeamChoice[];
+        /** The privilege starting an attack in the current team needs, when the session lacks it. */
+        cannotRun?: string | undefined;
       }
     | undefined;
   /** The current team's active attacks. */
@@ -155,10 +157,16 @@ export function homeView(state: HomeState): HomeView {
     ),
   );
   const buttons: Button[] = [];
-  if (team) buttons.push(button('New attack', HOME_NEW_ATTACK, { style: 'primary' }));
+  if (team && !login.cannotRun) buttons.push(button('New attack', HOME_NEW_ATTACK, { style: 'primary' }));
   if (!team || login.teams.length > 1)
     buttons.push(button(team ? 'Switch team' : 'Choose a team', HOME_SWITCH_TEAM, team ? {} : { style: 'primary' }));
   if (buttons.length) blocks.push(actions('home_actions', buttons));
+  if (team && login.cannotRun)
+    blocks.push(
+      context(
+        `No New attack here: your platform role lacks the \`${login.cannotRun}\` privilege on team *${escapeMrkdwn(team)}*. Ask an owner of the team for a role that has it${login.teams.length > 1 ? ', or switch team' : ''}.`,
+      ),
+    );
   if (state.freezes?.length)
     blocks.push(
       section([...freezeLines(state.freezes), `No attack starts there until \`${command} unfreeze\`.`].join('\n')),

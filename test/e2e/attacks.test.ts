@@ -269,6 +269,30 @@ describe('starting an attack from the slash command', () => {
   }, 30_000);
 });
 
+describe('a preview offers only what the person may do', () => {
+  it('shows no Start to someone whose role on the team cannot run attacks, and says why', async () => {
+    const observer = nextPerson();
+    await stack.login(observer, users().observer);
+    const preview = await stack.ask(observer, 'attack cpu -l 30 -c 1 --target-tags role=web', { channel });
+    expect(read(preview)).toContain('-l 30 -c 1');
+    expect(read(preview)).toContain('EXPERIMENTS_RUN');
+    expect(read(preview)).toContain('Platform');
+    expect(preview.buttons().map((b) => b.text)).not.toContain('Start');
+    expect(creates()).toHaveLength(0);
+  });
+
+  it('App Home offers New attack only where the person may start one, and says why not', async () => {
+    const observer = nextPerson();
+    await stack.login(observer, users().observer);
+    const home = await stack.openHome(observer);
+    expect(home.buttons().map((b) => b.text)).not.toContain('New attack');
+    expect(read(home)).toContain('EXPERIMENTS_RUN');
+    const owner = nextPerson();
+    await stack.login(owner, users().owner, { team: 'Platform' });
+    expect((await stack.openHome(owner)).buttons().map((b) => b.text)).toContain('New attack');
+  });
+});
+
 describe('the attack builder', () => {
   it('produces the same attack as the equivalent slash command', async () => {
     const id = nextPerson();

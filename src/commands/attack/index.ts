@@ -15,6 +15,7 @@ import type { AttackRequest } from '../../attacks/request.ts';
 import { attackBuilderModal, ATTACK_CHANNEL, ATTACK_TEAM, ATTACK_TYPE_SELECT } from '../../views/attackBuilder.ts';
 import {
   attackPreviewMessage,
+  cannotRunText,
   previewCancelledText,
   previewExpiredText,
   startedText,
@@ -28,7 +29,14 @@ import { subcommand } from '../command.ts';
 import { ownWords } from '../contract.ts';
 import { UserInputError } from '../../errors.ts';
 import type { Actor, Login } from '../../store/sessions.ts';
-import { platformFor, requireLogin, requireTeam, teamName } from '../../attacks/access.ts';
+import {
+  mayRunAttacks,
+  platformFor,
+  requireLogin,
+  requireTeam,
+  RUN_PRIVILEGE,
+  teamName,
+} from '../../attacks/access.ts';
 import { matchTeam } from '../arguments.ts';
 import { approvalNeeded, requestApproval } from '../../guardrails/approvals.ts';
 import { approvalRequestedText, ruleText } from '../../views/approval.ts';
@@ -94,6 +102,14 @@ async function preview(
   request: AttackRequest,
   channel: string,
 ) {
+  // Start is offered only to a session the platform would let start it.
+  if (!mayRunAttacks(team))
+    return attackPreviewMessage({
+      request,
+      teamName: teamName(team),
+      command: deps.config.slack.command,
+      refused: cannotRunText(teamName(team), RUN_PRIVILEGE),
+    });
   await refuseIfFrozen(deps, team);
   const checks = await checkGuards(
     deps,
