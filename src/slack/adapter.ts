@@ -477,6 +477,9 @@ export class SlackAdapter {
             ...(blocks ? { blocks } : {}),
             ...(reply.replaceOriginal !== undefined ? { replaceOriginal: reply.replaceOriginal } : {}),
           });
+        } else if (viewId && reply.replaceOriginal) {
+          // A button in a modal whose answer replaces what it was on: the modal shows the answer.
+          await client.views.update({ view_id: viewId, view: messageModal('Faultline', reply.message) });
         } else if (viewId && triggerId) {
           // An answer to something done inside a modal shows on top of it.
           await client.views.push({ trigger_id: triggerId, view: messageModal('Faultline', reply.message) });

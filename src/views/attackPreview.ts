@@ -57,6 +57,8 @@ export interface AttackPreviewInput {
   refused?: string | undefined;
   /** The slash command, e.g. `/chaos`. */
   command: string;
+  /** The channel its card (with its Halt button) goes to. */
+  channel?: string | undefined;
   /** The guards that cover the start, one line each with what they read. */
   guards?: string[] | undefined;
   /** Set when a guard's state cannot be told: shown above the buttons, and Start becomes Start anyway. */
@@ -117,7 +119,12 @@ export function attackPreviewMessage(p: AttackPreviewInput): { text: string; blo
             button('Cancel', ATTACK_CANCEL, { value: p.pendingId }),
           ]),
         ]),
-    context(`Same as typing ${codeSpan(`${p.command} ${shown}`)}`),
+    context(
+      [
+        ...(p.channel ? [`Its card, with its Halt button, goes to <#${p.channel}>.`] : []),
+        `Same as typing ${codeSpan(`${p.command} ${shown}`)}`,
+      ].join(' '),
+    ),
   ];
   const text = `Start a ${request.type} attack on ${target}${request.lengthSeconds !== undefined ? ` for ${plural(request.lengthSeconds, 'second')}` : ''}?${everyClient ? ' Warning: every active client of the team is hit.' : ''}`;
   return { text, blocks };

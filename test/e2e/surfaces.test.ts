@@ -206,7 +206,7 @@ describe('App Home', () => {
     expect(stack.sim.state.attacks.get(guid!)!.halt).toBeTruthy();
   });
 
-  it('New attack opens the builder, which asks where the card goes, and leads to the preview there', async () => {
+  it('New attack opens the builder, which asks where the card goes, and shows the preview in the modal, saying where', async () => {
     const id = nextPerson();
     await stack.login(id, users().owner, { team: 'Platform' });
     const person = stack.person(id);
@@ -223,13 +223,21 @@ describe('App Home', () => {
     await modal.select('Target', 'Every active client of the team');
     modal = await stack.fake.waitFor(() => person.modal(), 'the builder for every client');
     await modal.fill('Length in seconds', '45').choose('Channel for its card', channel).submit();
+    // Where the person is: the builder becomes the preview, naming the channel the card goes to.
     const preview = await stack.fake.waitFor(
-      () => person.ephemerals(channel).find((m) => read(m).includes('-l 45')),
-      'the preview in the channel',
+      () => (person.modal()?.text().includes('-l 45') ? person.modal() : undefined),
+      'the preview in the modal',
     );
     expect(read(preview)).toContain('every active client of team Platform');
+    expect(read(preview)).toContain(`<#${channel}>`);
+    expect(person.ephemerals(channel)).toEqual([]);
     await preview.click('Start');
     await stack.fake.waitFor(() => stack.sim.state.attacks.size === 1, 'the attack');
+    const started = await stack.fake.waitFor(
+      () => (read(person.modal()).includes('Started cpu attack') ? person.modal() : undefined),
+      'the start confirmation in the modal',
+    );
+    expect(started.buttons().map((b) => b.text)).not.toContain('Start');
   });
 
   it('switches team from Home', async () => {

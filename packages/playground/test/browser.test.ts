@@ -180,11 +180,17 @@ describe.skipIf(!hasChromium)(skipNote('the playground in a browser'), { timeout
       })
       .toEqual({ type: 'conversations_select', selected_conversation: 'C0GAMEDAY' });
     await builder.getByRole('button', { name: 'Preview' }).click();
-    await builder.waitFor({ state: 'detached' });
+    // The preview shows where the person is, in the modal, and says where the card goes.
+    await builder.getByText('-l 45').first().waitFor();
+    // The page draws the channel by its name once it knows it, by its id until then.
+    expect(await builder.innerText()).toMatch(/goes to #(gameday|C0GAMEDAY)\b/);
+    await builder.getByRole('button', { name: 'Start' }).click();
+    const started = page.getByRole('dialog', { name: 'Faultline' });
+    await started.getByText('Started cpu attack').first().waitFor();
+    await started.getByRole('button', { name: 'Close' }).first().click();
+    await started.waitFor({ state: 'detached' });
 
     await page.getByRole('button', { name: '# gameday' }).click();
-    const preview = page.locator('article.message.ephemeral', { hasText: '-l 45' });
-    await preview.getByRole('button', { name: 'Start' }).click();
     const card = page
       .locator('article.message:not(.ephemeral)', { hasText: 'cpu' })
       .filter({ has: page.getByRole('button', { name: 'File ticket' }) });

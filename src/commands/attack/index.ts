@@ -12,7 +12,14 @@ import {
 } from '../../attacks/start.ts';
 import { channelLinks } from '../../views/blocks.ts';
 import type { AttackRequest } from '../../attacks/request.ts';
-import { attackBuilderModal, ATTACK_CHANNEL, ATTACK_TEAM, ATTACK_TYPE_SELECT } from '../../views/attackBuilder.ts';
+import {
+  attackBuilderModal,
+  ATTACK_CHANNEL,
+  ATTACK_TEAM,
+  ATTACK_TYPE_SELECT,
+  builderTitle,
+} from '../../views/attackBuilder.ts';
+import { messageModal } from '../../views/notice.ts';
 import {
   attackPreviewMessage,
   cannotRunText,
@@ -108,6 +115,7 @@ async function preview(
       request,
       teamName: teamName(team),
       command: deps.config.slack.command,
+      channel,
       refused: cannotRunText(teamName(team), RUN_PRIVILEGE),
     });
   await refuseIfFrozen(deps, team);
@@ -131,6 +139,7 @@ async function preview(
     teamName: teamName(team),
     pendingId: pending.id,
     command: deps.config.slack.command,
+    channel,
     guards: checks.map((c) => guardLine(c.guard.spec, c.reading)),
     ...(unknown.length
       ? { warning: `${unknownGuardsText(unknown)} Start anyway only if you will watch it yourself.` }
@@ -329,6 +338,8 @@ export async function submitBuilder(submission: Submission, deps: Deps): Promise
   }
   const channel = await checkChannel(deps, chosen);
   const shown = await preview(deps, submission.actor, login, team, result, channel);
+  // Opened from App Home, the person is in the modal: the preview takes the builder's place.
+  if (!origin.channel) return { kind: 'update', view: messageModal(builderTitle, shown) };
   // The command's response_url lasts 30 minutes; a builder left open longer answers another way.
   const answered = origin.responseUrl ? await deps.slack.respond(origin.responseUrl, shown) : 'none';
   if (answered === 'not Slack')
