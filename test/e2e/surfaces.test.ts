@@ -127,6 +127,42 @@ describe('tracker tickets', () => {
   });
 });
 
+describe('short attack ids', () => {
+  it('take the first 8 characters of an id in show, note, ticket, tickets and halt', async () => {
+    const id = nextPerson();
+    await stack.login(id, users().owner, { team: 'Platform' });
+    const { attack } = await startedAttack(stack, id, 'attack cpu -l 300');
+    const short = attack.guid.slice(0, 8);
+    expect(read(await stack.ask(id, `show ${short}`, { channel }))).toContain(attack.guid);
+    expect(read(await stack.ask(id, `note ${short} p99 doubled`, { channel }))).toContain('Note added');
+    expect(read(await stack.ask(id, `tickets ${short}`, { channel }))).toContain(attack.guid);
+    const person = stack.person(id);
+    await person.command(`ticket ${short.toUpperCase()}`, { channel });
+    const form = await fillTicket(id);
+    expect(JSON.stringify(form.values())).toContain(attack.guid);
+    await form.close();
+    expect(read(await stack.ask(id, `halt ${short}`, { channel }))).toContain(
+      `Halt requested for attack ${attack.guid}`,
+    );
+    expect(stack.sim.state.attacks.get(attack.guid)!.halt).toBeTruthy();
+  });
+
+  it('say which attacks a prefix matches when it is not unique, and act on none', async () => {
+    const id = nextPerson();
+    await stack.login(id, users().owner, { team: 'Platform' });
+    const { attack } = await startedAttack(stack, id, 'attack cpu -l 300');
+    const short = attack.guid.slice(0, 8);
+    const twin = `${short}-ffff-4fff-8fff-ffffffffffff`;
+    stack.sim.createAttackDirectly(stack.sim.seed.teams.platform.id, { guid: twin, args: ['-l', '300'] });
+    const reply = read(await stack.ask(id, `halt ${short}`, { channel }));
+    expect(reply).toContain(attack.guid);
+    expect(reply).toContain(twin);
+    expect(reply).toContain('more of the id');
+    expect(stack.sim.requests.some((r) => r.path.endsWith('/halt'))).toBe(false);
+    expect(read(await stack.ask(id, `show ${attack.guid.slice(0, 13)}`, { channel }))).toContain('Executions');
+  });
+});
+
 describe('tracker tickets whose outcome is unknown', () => {
   it('says so, points at /chaos tickets, and cannot file a second one', async () => {
     const id = nextPerson();
