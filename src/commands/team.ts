@@ -5,6 +5,8 @@ import {
   filterTeams,
   noTeamsText,
   TEAM_CHOICE,
+  PICKER_AFTER_LOGIN,
+  teamChosenModal,
   teamPickerModal,
   teamSelectedText,
   type TeamChoice,
@@ -54,6 +56,8 @@ export async function submitTeamPicker(submission: Submission, deps: Deps): Prom
   // A team id that is not among the person's own teams is never used, whatever the payload says.
   if (!team) return { kind: 'errors', errors: { [TEAM_CHOICE]: 'Choose one of your teams.' } };
   await select(submission.actor, team, deps, login.session.identifier);
+  if (submission.privateMetadata !== PICKER_AFTER_LOGIN)
+    return { kind: 'update', view: teamChosenModal(teamName(team)) };
   return {
     kind: 'update',
     view: loggedInView({

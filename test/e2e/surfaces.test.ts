@@ -287,6 +287,10 @@ describe('App Home', () => {
     );
     await picker.choose('Team', 'Search').submit();
     await stack.fake.waitFor(() => read(person.home()).includes('Team: Search'), 'Home redrawn with the new team');
+    // A switch is no login: the picker's answer says what changed.
+    const answer = person.modal()!;
+    expect(answer.title).toBe('Team chosen');
+    expect(read(answer)).toContain('Now using team Search');
   });
 
   it('shows a game day running in a channel the person is in, and not one elsewhere', async () => {
