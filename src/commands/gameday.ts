@@ -205,7 +205,7 @@ export const gamedayCommand = subcommand({
     if (form === 'status') {
       const record = await deps.gameDays.running(channel);
       return record
-        ? { kind: 'message', message: gameDayStatusMessage(record) }
+        ? { kind: 'message', message: gameDayStatusMessage(record, await deps.gameDays.outcomes(record)) }
         : message(noGameDayText(deps.config.slack.command));
     }
     if (form === 'report') return reportAgain(deps, request.actor, channel, args.words.id);
