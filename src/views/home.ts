@@ -1,8 +1,8 @@
 import type { Button, HomeView, KnownBlock } from '@slack/types';
 import { actions, button, code, context, escapeMrkdwn, header, section, slackDate } from './blocks.ts';
 import { canHalt } from '../attacks/lifecycle.ts';
-import { argsText, haltButton, stageLabel } from './attackCard.ts';
-import type { ListedAttack } from './attackList.ts';
+import { argsText, clientsText, haltButton, stageLabel } from './attackCard.ts';
+import { offersHaltAll, type ListedAttack } from './attackList.ts';
 import { haltAllButton } from './halt.ts';
 import { LOGIN_BUTTON } from './login.ts';
 import type { Message } from './message.ts';
@@ -65,7 +65,7 @@ function attackLine(attack: ListedAttack): string {
     `*${escapeMrkdwn(attack.type)}* ${argsText(attack.args.map(escapeMrkdwn))}`,
     stageLabel(attack.stage, attack.lifecycle),
   ];
-  if (attack.clients !== undefined) parts.push(plural(attack.clients, 'client'));
+  if (attack.clients !== undefined) parts.push(clientsText(attack.clients, !attack.active));
   if (attack.createdBy) parts.push(`by ${escapeMrkdwn(attack.createdBy)}`);
   if (attack.startedAt && !Number.isNaN(Date.parse(attack.startedAt)))
     parts.push(slackDate(new Date(attack.startedAt)));
@@ -121,9 +121,7 @@ function attackBlocks(state: HomeState, teamId: string, teamName: string, comman
   if (state.active.length > active.length) {
     blocks.push(context(`and ${state.active.length - active.length} more: \`${command} list active\` lists them all.`));
   }
-  if (state.active.length) {
-    blocks.push(actions('home_halt_all', [haltAllButton()]));
-  }
+  if (offersHaltAll(state.active)) blocks.push(actions('home_halt_all', [haltAllButton()]));
   const recent = state.recent.slice(0, homeRecentShown);
   if (recent.length) {
     blocks.push(header('Recent attacks'));

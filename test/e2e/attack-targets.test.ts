@@ -193,6 +193,20 @@ describe('Kubernetes attacks from chat', () => {
     const list = read(await stack.ask(id, 'list --k8s', { channel }));
     expect(list).toContain(attack.guid);
     expect(list).toContain('memory');
+    // Counted as its card counts it: the clients the platform resolved, not the objects named.
+    const counted = await stack.ask(
+      id,
+      `attack cpu -l 300 --k8s-target ${checkout} --k8s-target ${cartDb} --k8s-count 1 --yes`,
+      { channel },
+    );
+    expect(read(counted)).toContain('Started cpu attack');
+    const second = kubernetesInSim().at(-1)!;
+    stack.advanceClock(10_000);
+    await stack.poll();
+    expect(read(cardOf(second.guid))).toContain('1 client');
+    const rows = read(await stack.ask(id, 'list --k8s', { channel })).split('\n');
+    const row = rows.findIndex((line) => line.includes(second.guid));
+    expect(rows.slice(Math.max(0, row - 1), row + 1).join('\n')).toContain('1 client');
     expect(read(await stack.ask(id, `show ${attack.guid}`, { channel }))).toContain(attack.guid);
     const home = read(await stack.openHome(id));
     expect(home).toContain(`${attack.guid} · Kubernetes`);

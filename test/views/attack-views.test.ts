@@ -17,7 +17,8 @@ import {
   type AttackBuilderOptions,
 } from '../../src/views/attackBuilder.ts';
 import { canHalt } from '../../src/attacks/lifecycle.ts';
-import { stageLabel, stageWords } from '../../src/views/attackCard.ts';
+import { attackCardMessage, stageLabel, stageWords } from '../../src/views/attackCard.ts';
+import { startedCard } from '../support/cards.ts';
 import {
   ATTACK_CANCEL,
   ATTACK_PREVIEW_ACTIONS,
@@ -492,5 +493,28 @@ describe('stages in words', () => {
       false,
       false,
     ]);
+  });
+});
+
+describe('attack card targets', () => {
+  const card = startedCard({
+    guid: 'g-1',
+    teamId: 't1',
+    teamName: 'Platform',
+    channel: 'C1',
+    ts: '1.1',
+    startedBy: { workspaceId: 'T1', userId: 'U1', userName: 'u1' },
+  });
+  const targets = (c: typeof card) => JSON.stringify(attackCardMessage(c).blocks);
+
+  it('says resolving while the platform has not counted the clients of a live attack', () => {
+    expect(targets(card)).toContain('resolving…');
+  });
+
+  it('never says resolving once the attack has ended', () => {
+    const ended = { ...card, stage: 'UserHalted', lifecycle: 'Complete', endTime: new Date().toISOString() };
+    expect(targets(ended)).not.toContain('resolving');
+    expect(targets(ended)).toContain('not reported');
+    expect(targets({ ...ended, totalClients: 1 })).toContain('1 client');
   });
 });
