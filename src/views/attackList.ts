@@ -5,7 +5,6 @@ import type { Message } from './message.ts';
 import { actions, button, code, context, escapeMrkdwn, header, section, slackDate } from './blocks.ts';
 import { argsText, clientsText, haltButton, stageLabel } from './attackCard.ts';
 import { haltAllButton } from './halt.ts';
-import { plural } from './plural.ts';
 
 export const LIST_NEXT_PAGE = 'attack_list_next';
 /** Attacks per page: one block each, leaving room under Slack's 50 blocks per message. */
