@@ -115,7 +115,18 @@ function typeOption(metadata: InfraAttackMetadata): PlainTextOption {
   return option;
 }
 
-const humanName = (name: string) => name.charAt(0).toUpperCase() + name.slice(1).replace(/_/g, ' ');
+/** Argument names of the platform's metadata that do not read as words once capitalised. */
+const argWords: Record<string, string> = {
+  ms: 'Milliseconds',
+  ipaddresses: 'IP addresses',
+  hostnames: 'Host names',
+  dir: 'Directory',
+  block_ntp: 'Block NTP',
+};
+
+/** An argument's name as a field label: `remote_ports` → "Remote ports", `ms` → "Milliseconds". */
+const humanName = (name: string) =>
+  Object.hasOwn(argWords, name) ? argWords[name]! : name.charAt(0).toUpperCase() + name.slice(1).replace(/_/g, ' ');
 const isNumber = (text: string | undefined, decimals: boolean): text is string =>
   text !== undefined && (decimals ? /^-?\d+(\.\d+)?$/ : /^-?\d+$/).test(text);
 

@@ -81,6 +81,18 @@ describe('attack builder modal', () => {
     },
   );
 
+  it('labels every flag in words a person reads, never a bare abbreviation', () => {
+    const labels = (type: string) =>
+      inputs(build({ selectedType: type })).map((block) => (block.label as { text: string }).text);
+    expect(labels('latency')).toEqual(
+      expect.arrayContaining(['Milliseconds (-m)', 'IP addresses (-i)', 'Remote ports (-p)']),
+    );
+    expect(labels('disk')).toEqual(expect.arrayContaining(['Directory (-d)', 'Block size (-b)']));
+    expect(labels('time_travel')).toEqual(expect.arrayContaining(['Block NTP (-n)']));
+    for (const type of builtInCatalogue)
+      for (const label of labels(type.name)) expect(label).not.toMatch(/^(Ms|Ipaddresses|Dir|Block ntp) /);
+  });
+
   it('groups the types Resource, State, Network and dispatches on a choice', () => {
     const view = build();
     const typeBlock = inputById(view, ATTACK_TYPE_SELECT);
