@@ -22,6 +22,7 @@ export type { Fault } from './faults.ts';
 export type { RecordedRequest } from './server.ts';
 export type { DemoSeed, DemoUser, NamedEntity } from './seed.ts';
 export { alertStates, monitorStates, SimState } from './state.ts';
+export { privilegesOfTeamRole } from './roles.ts';
 export type { AlertState, MonitorState } from './state.ts';
 
 export interface SimulatorOptions {

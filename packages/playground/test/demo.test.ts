@@ -119,6 +119,8 @@ describe('npm run demo', () => {
     expect(banner.match(/\w+:\/\/\S+/g)).toEqual([demo.playgroundUrl]);
     expect(banner).toContain('"Acting as" (top left) picks who you are: alice, bob or carol.');
     expect(banner).toMatch(/owner@acme\.test +Acme Demo: Platform \(owner\), Payments \(owner\), Search \(owner\)/);
+    // The login to try a refusal with says which it is.
+    expect(banner).toMatch(/observer@acme\.test +Acme Demo: Platform \(observer: cannot start or halt attacks\)/);
     expect(banner).toContain(`password ${demo.sim.seed.users.owner.password}`);
     expect(banner).toContain(`MFA code: ${demo.sim.seed.mfaCode}`);
   });
