@@ -160,6 +160,10 @@ describe('short attack ids', () => {
     expect(reply).toContain('more of the id');
     expect(stack.sim.requests.some((r) => r.path.endsWith('/halt'))).toBe(false);
     expect(read(await stack.ask(id, `show ${attack.guid.slice(0, 13)}`, { channel }))).toContain('Executions');
+    // Fewer than 8 characters name no attack: the reply says how many it takes.
+    expect(read(await stack.ask(id, `show ${attack.guid.slice(0, 6)}`, { channel }))).toContain(
+      'its first 8 characters or more',
+    );
   });
 });
 
