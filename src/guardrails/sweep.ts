@@ -47,7 +47,7 @@ const sweeper = randomUUID();
  * already. An attack that had ended by the time of its halt is not counted as halted.
  */
 export async function haltTeamAttacks(
-  deps: Pick<Deps, 'events' | 'logger'>,
+  deps: Pick<Deps, 'events' | 'logger' | 'store' | 'clock'>,
   api: ScopedPlatform,
   halter: Halter,
   ledger: HaltLedger = everyTime,

@@ -1,11 +1,38 @@
 import type { TripAttack } from '../attacks/events.ts';
-import { attackRefValue, HALT_ATTACK } from './attackCard.ts';
+import type { HaltProgress } from '../attacks/haltChecks.ts';
+import { type AttackRef, attackRefValue, HALT_ATTACK, haltAgainButton, targetList } from './attackCard.ts';
+import { plural } from './plural.ts';
 import { actions, button, escapeMrkdwn, section, slackDate } from './blocks.ts';
 import { haltAllButton } from './halt.ts';
 import type { Message } from './message.ts';
 
 /** A person's halt, in the attack's thread. */
 export const personHaltLine = (userId: string) => `:octagonal_sign: <@${userId}> halted this attack.`;
+
+/** A halt because nobody answered the presence check, in the attack's thread. */
+export const presenceHaltLine = (askedOf: string) =>
+  `:zzz: Halted this attack: nobody was watching (<@${askedOf}> did not answer "Still watching?" in time).`;
+
+/** The targets a halt has stopped, then every one: in the thread of an attack whose halt was not verified at first. */
+export const haltVerifiedLine = (progress: Pick<HaltProgress, 'stopped' | 'total'>) =>
+  `:white_check_mark: Halt verified: ${progress.stopped} of ${plural(progress.total, 'target')} stopped.`;
+
+/**
+ * A target still running a minute after a halt, with Halt again: in the attack's thread, and to
+ * the person who halted it (`attack` names the attack there).
+ */
+export function haltStuckMessage(
+  ref: AttackRef,
+  progress: Pick<HaltProgress, 'stopped' | 'total' | 'running'>,
+  attack?: { type?: string | undefined; channel?: string | undefined },
+): Message {
+  const still = progress.total - progress.stopped;
+  const which = attack
+    ? `Your halt of ${attack.type ? `the *${escapeMrkdwn(attack.type)}* attack` : 'attack'} \`${ref.guid}\`${attack.channel ? ` in <#${attack.channel}>` : ''}`
+    : 'The halt';
+  const text = `:warning: ${which} has not stopped every target: ${plural(still, 'target')} still running a minute after it (${targetList(progress.running)}), ${progress.stopped} of ${progress.total} stopped. Halt again, or stop ${still === 1 ? 'it' : 'them'} on the platform.`;
+  return { text, blocks: [section(text), actions('halt_again', [haltAgainButton(ref)])] };
+}
 
 /** A guard's halt, in the attack's thread. */
 export function guardHaltLine(guard: { name: string; state: string; at: string }, ownerId: string): string {

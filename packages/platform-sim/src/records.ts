@@ -49,16 +49,16 @@ export function executionResponses(attack: Attack | KubernetesAttack, now: numbe
   return attack.targets.map((clientId, index) => {
     const stage = executionStageAt(attack.timeline, index, now, stageMs);
     return {
-    guid: attack.executionIds[index],
-    task_id: attack.guid,
-    client_id: clientId,
-    target_type: targetType,
-    stage: stage.stage,
-    stage_lifecycle: stage.lifecycle,
-    start_time: isoTime(attack.timeline.createdAt),
-    end_time: endTime(stage),
-    output: executionOutput(stage.stage),
-    error: null,
+      guid: attack.executionIds[index],
+      task_id: attack.guid,
+      client_id: clientId,
+      target_type: targetType,
+      stage: stage.stage,
+      stage_lifecycle: stage.lifecycle,
+      start_time: isoTime(attack.timeline.createdAt),
+      end_time: endTime(stage),
+      output: executionOutput(stage.stage),
+      error: null,
     };
   });
 }

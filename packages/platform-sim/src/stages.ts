@@ -96,12 +96,7 @@ export function isFinished(timeline: Timeline, now: number, stageMs: number): bo
  * as it is, but a later halt reaches the targets an earlier one missed once they take halts again.
  * Returns whether this call halted anything.
  */
-export function haltTimeline(
-  timeline: Timeline,
-  now: number,
-  stageMs: number,
-  deaf: readonly number[] = [],
-): boolean {
+export function haltTimeline(timeline: Timeline, now: number, stageMs: number, deaf: readonly number[] = []): boolean {
   if (isActive(timeline, now, stageMs)) {
     timeline.haltedAt = now;
     if (deaf.length) timeline.holdouts = new Map(deaf.map((index) => [index, undefined]));
