@@ -1,6 +1,8 @@
 import { runCommand } from './commands/index.ts';
 import { builderChanged, cancelPreview, startFromPreview, submitBuilder } from './commands/attack/index.ts';
 import { haltAgainFromButton, haltAllConfirmed, haltFromButton } from './commands/halt.ts';
+import { stillHere } from './commands/presence.ts';
+import { PRESENCE_HERE } from './views/presence.ts';
 import { nextListPage } from './commands/list.ts';
 import { forgotPassword, openLogin, securePageOpened, submitLogin, submitPasswordReset } from './commands/login.ts';
 import { openNote, submitNote } from './commands/note.ts';
@@ -60,6 +62,7 @@ export const listeners: Listeners = {
     [ATTACK_TARGET_KIND]: builderChanged,
     [HALT_ATTACK]: haltFromButton,
     [HALT_AGAIN]: haltAgainFromButton,
+    [PRESENCE_HERE]: stillHere,
     [HALT_ALL_CONFIRMED]: haltAllConfirmed,
     [ADD_NOTE]: openNote,
     [ATTACK_DETAILS]: showFromButton,

@@ -1,0 +1,111 @@
+import { describe, expect, it } from 'vitest';
+import { Stack, stackForFile } from './harness.ts';
+
+/**
+ * No attack left unwatched: an attack that runs longer than PRESENCE_MINUTES (15 here, the
+ * default) asks its watcher "Still watching?" by direct message; no answer within five minutes
+ * halts it because nobody was watching. A game day's facilitator answers for its attacks.
+ */
+const read = Stack.read;
+const channel = 'C0GENERAL';
+let stack: Stack;
+stackForFile({}, (started) => (stack = started));
+
+const minutes = (n: number) => n * 60_000;
+const cardOf = (guid: string) =>
+  stack.fake
+    .channel(channel)
+    .messages()
+    .find((m) => m.text().includes(guid))!;
+const threadOf = (guid: string) => stack.fake.channel(channel).thread(cardOf(guid).ts).map(read);
+const dms = (id: string) => stack.fake.channel(id).messages();
+
+async function longAttack(id: string) {
+  await stack.login(id, stack.sim.seed.users.owner, { team: 'Platform' });
+  return stack.startAttack(id, 'attack cpu -l 3600', channel);
+}
+
+describe('an attack nobody watches', () => {
+  it('asks its starter "Still watching?" after 15 minutes, and halts it when nobody answers within 5', async () => {
+    const id = 'U0PRESENT1';
+    const { attack } = await longAttack(id);
+    stack.advanceClock(minutes(14));
+    await stack.poll();
+    expect(dms(id)).toEqual([]);
+
+    stack.advanceClock(minutes(1) + 1_000);
+    await stack.poll();
+    const question = dms(id).at(-1)!;
+    expect(read(question)).toContain(`Still watching the cpu attack ${attack.guid}`);
+    expect(question.buttons().map((b) => b.text)).toEqual(['Still here', 'Halt']);
+
+    // Four minutes on, it still runs.
+    stack.advanceClock(minutes(4));
+    await stack.poll();
+    expect(stack.sim.state.attacks.get(attack.guid)!.halt).toBeUndefined();
+
+    stack.advanceClock(minutes(1));
+    await stack.poll();
+    expect(stack.sim.state.attacks.get(attack.guid)!.halt).toMatchObject({ reason: 'nobody was watching' });
+    expect(read(cardOf(attack.guid))).toContain('Halted: nobody was watching');
+    expect(threadOf(attack.guid).some((line) => line.includes('nobody was watching'))).toBe(true);
+    // The question is closed: no button left to answer it with.
+    const closed = dms(id).find((m) => m.ts === question.ts)!;
+    expect(read(closed)).toContain('was halted: nobody was watching');
+    expect(closed.buttons()).toEqual([]);
+    expect(
+      stack.logs.some((l) => l['audit'] === 'attack_halted' && l['by'] === 'presence' && l['attack'] === attack.guid),
+    ).toBe(true);
+  });
+});
+
+describe('an attack someone watches', () => {
+  it('runs on when its starter answers Still here, and asks again 15 minutes after the answer', async () => {
+    const id = 'U0PRESENT2';
+    const { attack } = await longAttack(id);
+    stack.advanceClock(minutes(15) + 1_000);
+    await stack.poll();
+    const question = dms(id).at(-1)!;
+    await stack.person(id).channel(id).messages().at(-1)!.click('Still here');
+    await stack.fake.waitFor(
+      () => read(dms(id).find((m) => m.ts === question.ts)).includes('runs on'),
+      'the question answered',
+    );
+    expect(
+      dms(id)
+        .find((m) => m.ts === question.ts)!
+        .buttons(),
+    ).toEqual([]);
+
+    stack.advanceClock(minutes(6));
+    await stack.poll();
+    expect(stack.sim.state.attacks.get(attack.guid)!.halt).toBeUndefined();
+    expect(dms(id)).toHaveLength(1);
+
+    stack.advanceClock(minutes(9) + 1_000);
+    await stack.poll();
+    expect(dms(id)).toHaveLength(2);
+    expect(read(dms(id).at(-1))).toContain(`Still watching the cpu attack ${attack.guid}`);
+    expect(read(cardOf(attack.guid))).not.toContain('nobody was watching');
+  });
+
+  it("asks a game day's facilitator for its attacks, whose answer keeps them running", async () => {
+    const facilitator = 'U0PRESENT3';
+    const starter = 'U0PRESENT4';
+    await stack.login(facilitator, stack.sim.seed.users.owner, { team: 'Platform' });
+    expect(read(await stack.ask(facilitator, 'gameday start Checkout resilience', { channel }))).toContain(
+      'Game day Checkout resilience started',
+    );
+    const { attack } = await longAttack(starter);
+    stack.advanceClock(minutes(15) + 1_000);
+    await stack.poll();
+    expect(dms(starter)).toEqual([]);
+    expect(read(dms(facilitator).at(-1))).toContain(`Still watching the cpu attack ${attack.guid}`);
+
+    await stack.person(facilitator).channel(facilitator).messages().at(-1)!.click('Still here');
+    await stack.fake.waitFor(() => read(dms(facilitator).at(-1)).includes('runs on'), 'the answer');
+    stack.advanceClock(minutes(6));
+    await stack.poll();
+    expect(stack.sim.state.attacks.get(attack.guid)!.halt).toBeUndefined();
+  });
+});
