@@ -23,6 +23,8 @@ export interface PresenceAsk {
   /** The direct message that asked, to close it once answered or moot. */
   message: MessageRef | undefined;
   answeredAt?: string | undefined;
+  /** Nobody answered and no session could halt it: the card's channel has been asked to. */
+  unhaltedTold?: boolean | undefined;
 }
 
 /** Why a question is closed: answered, the attack halted because nobody answered, or it stopped running anyway. */
@@ -34,6 +36,8 @@ export interface PresenceBoard {
   ask(person: Person, card: CardRecord, minutes: number): Promise<MessageRef>;
   /** Redraws the question without its buttons, saying how it was closed. */
   close(message: MessageRef, card: CardRecord, closed: PresenceClosed, minutes: number): void;
+  /** Asks the card's thread to halt an attack nobody watches and no stored session can halt. */
+  cannotHalt(card: CardRecord, askedOf: Person): Promise<void>;
 }
 
 /** Who answers for an attack: the facilitator of the game day it belongs to, else its starter. */
@@ -141,11 +145,14 @@ async function haltUnwatched(deps: Deps, card: CardRecord, ask: PresenceAsk, min
     await deps.store.delete(keys.presence.key(card.guid));
     return true;
   }
+  if (ask.unhaltedTold) return false;
   deps.logger.warn(
     { attack: card.guid, slackUser: ask.askedOf.userId },
-    'nobody answered for an attack, and no session can halt it; trying again at the next pass',
+    'nobody answered for an attack, and no session can halt it; asking its channel, and trying again at each pass',
   );
-  return false;
+  await deps.presence.cannotHalt(card, ask.askedOf);
+  await deps.store.set(keys.presence.key(card.guid), { ...ask, unhaltedTold: true }, keys.presence.ttlMs);
+  return true;
 }
 
 /** What an answer to "Still watching?" did. */

@@ -1,7 +1,7 @@
 import type { CardRecord, MessageRef } from '../attacks/cards.ts';
 import type { PresenceBoard, PresenceClosed } from '../attacks/presence.ts';
 import type { Person } from '../store/sessions.ts';
-import { presenceClosed, presenceQuestion } from '../views/presence.ts';
+import { presenceClosed, presenceQuestion, unwatchedUnhalted } from '../views/presence.ts';
 import type { Messenger } from './messenger.ts';
 
 /** "Still watching?" by direct message, and the question closed once answered or moot. */
@@ -14,6 +14,10 @@ export class SlackPresenceBoard implements PresenceBoard {
 
   ask(person: Person, card: CardRecord, minutes: number): Promise<MessageRef> {
     return this.#messenger.post(person.userId, presenceQuestion(card, minutes));
+  }
+
+  async cannotHalt(card: CardRecord, askedOf: Person): Promise<void> {
+    await this.#messenger.post(card.channel, unwatchedUnhalted(card, askedOf.userId), { threadTs: card.ts });
   }
 
   close(message: MessageRef, card: CardRecord, closed: PresenceClosed, minutes: number): void {

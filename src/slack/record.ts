@@ -328,7 +328,10 @@ export class SlackRecorder implements Recorder {
           );
       }
       await this.#o.messenger
-        .post(event.by.userId, haltStuckMessage(ref, progress, { type: card?.type, channel: card?.channel }))
+        .post(
+          event.by.userId,
+          haltStuckMessage(ref, progress, { type: card?.type, channel: card?.channel, cause: event.cause }),
+        )
         .catch((error: unknown) =>
           this.#o.logger.warn({ err: error, attack: event.guid }, 'could not tell the halter that a target runs on'),
         );

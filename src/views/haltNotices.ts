@@ -1,4 +1,4 @@
-import type { TripAttack } from '../attacks/events.ts';
+import type { HaltCause, TripAttack } from '../attacks/events.ts';
 import type { HaltProgress } from '../attacks/haltChecks.ts';
 import { type AttackRef, attackRefValue, HALT_ATTACK, haltAgainButton, targetList } from './attackCard.ts';
 import { plural } from './plural.ts';
@@ -18,21 +18,32 @@ export const haltVerifiedLine = (progress: Pick<HaltProgress, 'stopped' | 'total
   `:white_check_mark: Halt verified: ${progress.stopped} of ${plural(progress.total, 'target')} stopped.`;
 
 /**
- * A target still running a minute after a halt, with Halt again: in the attack's thread, and to
- * the person who halted it (`attack` names the attack there).
+ * A target still running a minute after a halt, with Halt again: in the attack's thread, and (with
+ * `to`: the attack and what made the halt) to the person whose session halted it.
  */
 export function haltStuckMessage(
   ref: AttackRef,
   progress: Pick<HaltProgress, 'stopped' | 'total' | 'running'>,
-  attack?: { type?: string | undefined; channel?: string | undefined },
+  to?: { type?: string | undefined; channel?: string | undefined; cause: HaltCause },
 ): Message {
   const still = progress.total - progress.stopped;
-  const which = attack
-    ? `Your halt of ${attack.type ? `the *${escapeMrkdwn(attack.type)}* attack` : 'attack'} \`${ref.guid}\`${attack.channel ? ` in <#${attack.channel}>` : ''}`
-    : 'The halt';
+  const attack = to
+    ? `${to.type ? `the *${escapeMrkdwn(to.type)}* attack` : 'attack'} \`${ref.guid}\`${to.channel ? ` in <#${to.channel}>` : ''}`
+    : '';
+  const which = !to
+    ? 'The halt'
+    : to.cause === 'person'
+      ? `Your halt of ${attack}`
+      : `The halt of ${attack}, made with your session (${haltCauseWords[to.cause]}),`;
   const text = `:warning: ${which} has not stopped every target: ${plural(still, 'target')} still running a minute after it (${targetList(progress.running)}), ${progress.stopped} of ${progress.total} stopped. Halt again, or stop ${still === 1 ? 'it' : 'them'} on the platform.`;
   return { text, blocks: [section(text), actions('halt_again', [haltAgainButton(ref)])] };
 }
+
+const haltCauseWords: Record<Exclude<HaltCause, 'person'>, string> = {
+  guard: 'your guard fired',
+  freeze: 'your freeze',
+  presence: 'nobody answered "Still watching?"',
+};
 
 /** A guard's halt, in the attack's thread. */
 export function guardHaltLine(guard: { name: string; state: string; at: string }, ownerId: string): string {

@@ -29,6 +29,12 @@ export function presenceQuestion(card: Watched, minutes: number): Message {
   };
 }
 
+/** In the card's thread: nobody answered, and no stored session could halt the attack. */
+export function unwatchedUnhalted(card: Watched, askedOf: string): Message {
+  const text = `:zzz: Nobody watches this attack: <@${askedOf}> did not answer "Still watching?" within 5 minutes, and Faultline holds no session that can halt it. Halt it here.`;
+  return { text, blocks: [section(text), actions('presence_unhalted', [haltButton(card)])] };
+}
+
 /** The question once closed, its buttons gone: what became of it. */
 export function presenceClosed(card: Watched, closed: PresenceClosed, minutes: number): Message {
   const text =

@@ -57,6 +57,26 @@ describe('an attack nobody watches', () => {
       stack.logs.some((l) => l['audit'] === 'attack_halted' && l['by'] === 'presence' && l['attack'] === attack.guid),
     ).toBe(true);
   });
+
+  it('asks its channel to halt it when nobody answered and no session can halt it, once', async () => {
+    const id = 'U0PRESENT5';
+    const { attack } = await longAttack(id);
+    stack.advanceClock(minutes(15) + 1_000);
+    await stack.poll();
+    expect(read(dms(id).at(-1))).toContain('Still watching');
+    expect(read(await stack.ask(id, 'logout', { channel }))).toContain('Logged out');
+
+    stack.advanceClock(minutes(5));
+    await stack.poll();
+    await stack.poll();
+    expect(stack.sim.state.attacks.get(attack.guid)!.halt).toBeUndefined();
+    const asked = stack.fake
+      .channel(channel)
+      .thread(cardOf(attack.guid).ts)
+      .filter((m) => read(m).includes('Nobody watches this attack'));
+    expect(asked).toHaveLength(1);
+    expect(asked[0]!.buttons().map((b) => b.text)).toEqual(['Halt']);
+  });
 });
 
 describe('an attack someone watches', () => {
