@@ -20,12 +20,18 @@ stackForFile({ storeUrl }, (started) => (stack = started));
 const hosts = ['platform-web-1', 'platform-web-2', 'platform-db-1'];
 const executionReads = (guid: string) =>
   stack.sim.requests.filter((r) => r.method === 'GET' && r.path === '/executions' && r.query['taskId'] === guid).length;
-const cardOf = (guid: string) =>
-  stack.fake
-    .channel(channel)
-    .messages()
-    .find((m) => m.text().includes(guid))!;
-const threadOf = (guid: string) => stack.fake.channel(channel).thread(cardOf(guid).ts).map(read);
+const cardOf = (guid: string) => stack.cardIn(channel, guid)!;
+const threadOf = (guid: string) => stack.threadOf(channel, guid);
+
+/** The card says every target stopped, and offers no Halt again. */
+function expectVerified(guid: string) {
+  expect(read(cardOf(guid))).toContain('Halt verified: 3 of 3 targets stopped');
+  expect(
+    cardOf(guid)
+      .buttons()
+      .map((b) => b.text),
+  ).not.toContain('Halt again');
+}
 
 /** The halter's reply: the halt has been recorded, and its verification begun, by then. */
 const haltReply = (id: string) =>
@@ -60,12 +66,7 @@ describe('a verified halt', () => {
 
     stack.advanceClock(5_000);
     await stack.poll();
-    expect(read(cardOf(attack.guid))).toContain('Halt verified: 3 of 3 targets stopped');
-    expect(
-      cardOf(attack.guid)
-        .buttons()
-        .map((b) => b.text),
-    ).not.toContain('Halt again');
+    expectVerified(attack.guid);
 
     // Verified: the executions are read no more.
     const reads = executionReads(attack.guid);
@@ -84,7 +85,7 @@ describe('a verified halt', () => {
     await stack.startBot();
     stack.advanceClock(5_000);
     await stack.poll();
-    expect(read(cardOf(attack.guid))).toContain('Halt verified: 3 of 3 targets stopped');
+    expectVerified(attack.guid);
   });
 });
 
@@ -135,12 +136,7 @@ describe('a halt not verified', () => {
     );
     stack.advanceClock(5_000);
     await stack.poll();
-    expect(read(cardOf(attack.guid))).toContain('Halt verified: 3 of 3 targets stopped');
-    expect(
-      cardOf(attack.guid)
-        .buttons()
-        .map((b) => b.text),
-    ).not.toContain('Halt again');
+    expectVerified(attack.guid);
     expect(threadOf(attack.guid).at(-1)).toContain('Halt verified: 3 of 3 targets stopped');
     expect(stack.sim.state.attacks.get(attack.guid)!.timeline.holdouts).toBeDefined();
   });

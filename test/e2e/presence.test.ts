@@ -12,12 +12,8 @@ let stack: Stack;
 stackForFile({}, (started) => (stack = started));
 
 const minutes = (n: number) => n * 60_000;
-const cardOf = (guid: string) =>
-  stack.fake
-    .channel(channel)
-    .messages()
-    .find((m) => m.text().includes(guid))!;
-const threadOf = (guid: string) => stack.fake.channel(channel).thread(cardOf(guid).ts).map(read);
+const cardOf = (guid: string) => stack.cardIn(channel, guid)!;
+const threadOf = (guid: string) => stack.threadOf(channel, guid);
 const dms = (id: string) => stack.fake.channel(id).messages();
 
 async function longAttack(id: string) {
