@@ -62,7 +62,8 @@ export type AttackEvent =
     }
   /**
    * What the executions of a halted attack showed: `verified` once every target has stopped,
-   * `stuck` the first time a target still runs a minute after the halt, else `progress`.
+   * `stuck` the first time a target still runs a minute after the halt, else `progress`; or
+   * `unreadable` (no progress), a minute on, when no stored session could read them.
    */
   | {
       kind: 'halt checked';
@@ -72,8 +73,8 @@ export type AttackEvent =
       /** Who halted it. */
       by: Who;
       cause: HaltCause;
-      progress: HaltProgress;
-      news: 'verified' | 'stuck' | 'progress';
+      progress: HaltProgress | undefined;
+      news: 'verified' | 'stuck' | 'progress' | 'unreadable';
     }
   /** A mass halt (Halt all, Halt everything) a person confirmed, with the attacks it stopped. */
   | {

@@ -67,7 +67,8 @@ async function readerFor(deps: Deps, check: HaltCheck, teamId: string) {
  * One pass over the halts being verified: one executions read each. A halt whose targets have
  * all reached a final stage is verified and forgotten; one with a target still running a minute
  * after it is told once (its card and thread show Halt again, its halter gets a direct message)
- * and read on until it stops. Returns how many halts were read. Never throws.
+ * and read on until it stops; one no stored session can read is told to its halter once, a minute
+ * on. Returns how many halts were read. Never throws.
  */
 export async function verifyHalts(deps: Deps): Promise<number> {
   const checks: HaltCheck[] = [];
@@ -88,28 +89,42 @@ export async function verifyHalts(deps: Deps): Promise<number> {
   return read;
 }
 
+/** What every `halt checked` event says of the halt. */
+const said = (check: HaltCheck, teamId: string | undefined) => ({
+  kind: 'halt checked' as const,
+  guid: check.guid,
+  attackKind: check.kind,
+  teamId,
+  by: check.by,
+  cause: check.cause,
+});
+
 async function verifyOne(deps: Deps, check: HaltCheck): Promise<boolean> {
   const key = keys.haltCheck.key(check.guid);
   const teamId = check.teamId ?? (await deps.cards.get(check.guid))?.teamId;
+  const late = deps.clock.now() - Date.parse(check.haltedAt) >= haltStuckMs;
   const api = teamId ? await readerFor(deps, check, teamId) : undefined;
-  if (!api) {
-    deps.logger.debug({ attack: check.guid }, 'no session can read the executions of a halted attack yet');
-    return false;
-  }
-  let executions: Awaited<ReturnType<typeof api.attacks.executions>>;
+  let executions: Awaited<ReturnType<NonNullable<typeof api>['attacks']['executions']>> | undefined;
   try {
-    executions = await api.attacks.executions(check.guid);
+    executions = await api?.attacks.executions(check.guid);
   } catch (error) {
     // Gone from the platform: nothing is left running to verify.
     if (error instanceof NotFoundError) {
       await deps.store.delete(key);
       return true;
     }
-    if (error instanceof UnauthorizedError) return true;
-    throw error;
+    if (!(error instanceof UnauthorizedError)) throw error;
+  }
+  if (!executions) {
+    deps.logger.debug({ attack: check.guid }, 'no session can read the executions of a halted attack');
+    // Nobody can tell whether it stopped: its halter hears so once, a minute on, and it is read again once someone can.
+    if (late && !check.stuckTold) {
+      await deps.events.record({ ...said(check, teamId), progress: undefined, news: 'unreadable' });
+      await deps.store.set(key, { ...check, stuckTold: true }, keys.haltCheck.ttlMs);
+    }
+    return api !== undefined;
   }
   const running = executions.filter((execution) => !isFinished(execution));
-  const late = deps.clock.now() - Date.parse(check.haltedAt) >= haltStuckMs;
   const progress: HaltProgress = {
     haltedAt: check.haltedAt,
     stopped: executions.length - running.length,
@@ -119,16 +134,7 @@ async function verifyOne(deps: Deps, check: HaltCheck): Promise<boolean> {
     stuck: running.length > 0 && late,
   };
   const news = progress.verified ? 'verified' : progress.stuck && !check.stuckTold ? 'stuck' : 'progress';
-  await deps.events.record({
-    kind: 'halt checked',
-    guid: check.guid,
-    attackKind: check.kind,
-    teamId,
-    by: check.by,
-    cause: check.cause,
-    progress,
-    news,
-  });
+  await deps.events.record({ ...said(check, teamId), progress, news });
   if (progress.verified) await deps.store.delete(key);
   else if (news === 'stuck') await deps.store.set(key, { ...check, stuckTold: true }, keys.haltCheck.ttlMs);
   return true;

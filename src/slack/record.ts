@@ -14,6 +14,7 @@ import {
   guardHaltLine,
   guardOwnerCouldNotHalt,
   haltStuckMessage,
+  haltUnreadableMessage,
   haltVerifiedLine,
   personHaltLine,
   presenceHaltLine,
@@ -314,11 +315,23 @@ export class SlackRecorder implements Recorder {
    */
   async #haltChecked(event: Extract<AttackEvent, { kind: 'halt checked' }>): Promise<CardRecord | undefined> {
     const { progress, news } = event;
+    const card = await this.#o.cards.get(event.guid);
+    const ref = { guid: event.guid, teamId: event.teamId ?? card?.teamId ?? '', kind: event.attackKind };
+    if (!progress) {
+      this.#o.logger.warn({ attack: event.guid }, 'no session can read the executions of a halted attack');
+      await this.#o.messenger
+        .post(event.by.userId, haltUnreadableMessage(ref, { type: card?.type, channel: card?.channel }))
+        .catch((error: unknown) =>
+          this.#o.logger.warn(
+            { err: error, attack: event.guid },
+            'could not tell the halter that a halt is unverified',
+          ),
+        );
+      return card;
+    }
     const log = { attack: event.guid, stopped: progress.stopped, total: progress.total, running: progress.running };
     if (news === 'verified') this.#o.logger.info(log, 'halt verified: every target has stopped');
     if (news === 'stuck') this.#o.logger.warn(log, 'a target still runs a minute after its halt');
-    const card = await this.#o.cards.get(event.guid);
-    const ref = { guid: event.guid, teamId: event.teamId ?? card?.teamId ?? '', kind: event.attackKind };
     if (news === 'stuck') {
       if (card) {
         await this.#o.messenger

@@ -17,6 +17,10 @@ export const presenceHaltLine = (askedOf: string) =>
 export const haltVerifiedLine = (progress: Pick<HaltProgress, 'stopped' | 'total'>) =>
   `:white_check_mark: Halt verified: ${progress.stopped} of ${plural(progress.total, 'target')} stopped.`;
 
+/** An attack as a direct message names it: its type, id and channel, as far as they are known. */
+const attackNamed = (ref: AttackRef, attack: { type?: string | undefined; channel?: string | undefined }) =>
+  `${attack.type ? `the *${escapeMrkdwn(attack.type)}* attack` : 'attack'} \`${ref.guid}\`${attack.channel ? ` in <#${attack.channel}>` : ''}`;
+
 /**
  * A target still running a minute after a halt, with Halt again: in the attack's thread, and (with
  * `to`: the attack and what made the halt) to the person whose session halted it.
@@ -27,15 +31,22 @@ export function haltStuckMessage(
   to?: { type?: string | undefined; channel?: string | undefined; cause: HaltCause },
 ): Message {
   const still = progress.total - progress.stopped;
-  const attack = to
-    ? `${to.type ? `the *${escapeMrkdwn(to.type)}* attack` : 'attack'} \`${ref.guid}\`${to.channel ? ` in <#${to.channel}>` : ''}`
-    : '';
+  const attack = to ? attackNamed(ref, to) : '';
   const which = !to
     ? 'The halt'
     : to.cause === 'person'
       ? `Your halt of ${attack}`
       : `The halt of ${attack}, made with your session (${haltCauseWords[to.cause]}),`;
   const text = `:warning: ${which} has not stopped every target: ${plural(still, 'target')} still running a minute after it (${targetList(progress.running)}), ${progress.stopped} of ${progress.total} stopped. Halt again, or stop ${still === 1 ? 'it' : 'them'} on the platform.`;
+  return { text, blocks: [section(text), actions('halt_again', [haltAgainButton(ref)])] };
+}
+
+/** To the person whose session halted an attack: a minute on, no stored session can read its targets. */
+export function haltUnreadableMessage(
+  ref: AttackRef,
+  attack: { type?: string | undefined; channel?: string | undefined },
+): Message {
+  const text = `:warning: Faultline cannot verify the halt of ${attackNamed(ref, attack)}: no logged-in session can read its targets. Check it in the platform, log in again, or halt it again.`;
   return { text, blocks: [section(text), actions('halt_again', [haltAgainButton(ref)])] };
 }
 

@@ -141,3 +141,22 @@ describe('a halt not verified', () => {
     expect(stack.sim.state.attacks.get(attack.guid)!.timeline.holdouts).toBeDefined();
   });
 });
+
+describe('a halt nobody can verify', () => {
+  it('tells the halter once, a minute on, when no stored session can read the targets', async () => {
+    const id = 'U0VERIFY4';
+    const { attack } = await haltedAttack(id);
+    expect(read(await stack.ask(id, `halt ${attack.guid}`, { channel }))).toContain('Halt requested');
+    expect(read(await stack.ask(id, 'logout', { channel }))).toContain('Logged out');
+    await stack.poll();
+    expect(stack.fake.channel(id).messages()).toEqual([]);
+
+    stack.advanceClock(61_000);
+    await stack.poll();
+    await stack.poll();
+    const told = stack.fake.channel(id).messages();
+    expect(told).toHaveLength(1);
+    expect(read(told[0])).toContain(`cannot verify the halt of the cpu attack ${attack.guid}`);
+    expect(executionReads(attack.guid)).toBe(0);
+  });
+});
