@@ -19,6 +19,8 @@ export interface HaltCheck {
   cause: HaltCause;
   /** Whether a target still running a minute after the halt has been told. */
   stuckTold?: boolean | undefined;
+  /** Whether its halter has been told that no stored session can read its targets. */
+  unreadableTold?: boolean | undefined;
 }
 
 /** What the executions of a halted attack showed at the last read; the card keeps it. */
@@ -45,7 +47,7 @@ const runningNamed = 10;
  */
 export async function beginHaltCheck(
   deps: Pick<Deps, 'store' | 'clock'>,
-  check: Omit<HaltCheck, 'haltedAt' | 'stuckTold'>,
+  check: Omit<HaltCheck, 'haltedAt' | 'stuckTold' | 'unreadableTold'>,
 ): Promise<void> {
   const value: HaltCheck = { ...check, haltedAt: new Date(deps.clock.now()).toISOString() };
   await deps.store.set(keys.haltCheck.key(check.guid), value, keys.haltCheck.ttlMs);
@@ -118,9 +120,9 @@ async function verifyOne(deps: Deps, check: HaltCheck): Promise<boolean> {
   if (!executions) {
     deps.logger.debug({ attack: check.guid }, 'no session can read the executions of a halted attack');
     // Nobody can tell whether it stopped: its halter hears so once, a minute on, and it is read again once someone can.
-    if (late && !check.stuckTold) {
+    if (late && !check.unreadableTold) {
       await deps.events.record({ ...said(check, teamId), progress: undefined, news: 'unreadable' });
-      await deps.store.set(key, { ...check, stuckTold: true }, keys.haltCheck.ttlMs);
+      await deps.store.set(key, { ...check, unreadableTold: true }, keys.haltCheck.ttlMs);
     }
     return api !== undefined;
   }
