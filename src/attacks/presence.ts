@@ -158,14 +158,27 @@ async function haltUnwatched(deps: Deps, card: CardRecord, ask: PresenceAsk, min
 /** What an answer to "Still watching?" did. */
 export type PresenceAnswer = 'noted' | 'not running' | 'not asked';
 
-/** "Still here": the attack runs on, and its watcher is asked again PRESENCE_MINUTES after this answer. */
-export async function answerPresence(deps: Deps, guid: string): Promise<PresenceAnswer> {
-  const key = keys.presence.key(guid);
+/**
+ * "Still here": the attack runs on, and its watcher is asked again PRESENCE_MINUTES after this
+ * answer. The answer holds for every question still waiting on the same person (a facilitator
+ * asked about several attacks of a game day answers once), and closes those questions too.
+ */
+export async function answerPresence(deps: Deps, guid: string, by: Person): Promise<PresenceAnswer> {
   const card = await deps.cards.get(guid);
   if (card && !canHalt(card)) return 'not running';
-  const ask = await deps.store.get<PresenceAsk>(key);
+  const ask = await deps.store.get<PresenceAsk>(keys.presence.key(guid));
   if (!ask) return card ? 'not asked' : 'not running';
-  if (!ask.answeredAt)
-    await deps.store.set(key, { ...ask, answeredAt: new Date(deps.clock.now()).toISOString() }, keys.presence.ttlMs);
+  const answeredAt = new Date(deps.clock.now()).toISOString();
+  const waiting: PresenceAsk[] = [];
+  for await (const [, other] of deps.store.entries<PresenceAsk>(keys.presence.prefix))
+    if (!other.answeredAt && other.askedOf.workspaceId === by.workspaceId && other.askedOf.userId === by.userId)
+      waiting.push(other);
+  if (!ask.answeredAt && !waiting.some((other) => other.guid === guid)) waiting.push(ask);
+  for (const other of waiting) {
+    await deps.store.set(keys.presence.key(other.guid), { ...other, answeredAt }, keys.presence.ttlMs);
+    if (other.guid === guid || !other.message) continue;
+    const shown = await deps.cards.get(other.guid);
+    if (shown) deps.presence.close(other.message, shown, 'here', deps.config.presenceMinutes);
+  }
   return 'noted';
 }

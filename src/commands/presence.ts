@@ -9,7 +9,7 @@ import { type Action, type Reply, replacement } from './reply.ts';
 export async function stillHere(action: Action, deps: Deps): Promise<Reply> {
   const ref = parseAttackRef(action.value);
   if (!ref) throw new UserInputError('That button no longer points at an attack.');
-  const answer = await answerPresence(deps, ref.guid);
+  const answer = await answerPresence(deps, ref.guid, action.actor);
   if (answer !== 'noted') return replacement(presenceAnswerText(answer));
   const card = await deps.cards.get(ref.guid);
   const closed = card

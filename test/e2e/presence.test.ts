@@ -105,23 +105,38 @@ describe('an attack someone watches', () => {
     expect(read(cardOf(attack.guid))).not.toContain('nobody was watching');
   });
 
-  it("asks a game day's facilitator for its attacks, whose answer keeps them running", async () => {
+  it("asks a game day's facilitator for its attacks, whose one answer keeps them all running", async () => {
     const facilitator = 'U0PRESENT3';
     const starter = 'U0PRESENT4';
     await stack.login(facilitator, stack.sim.seed.users.owner, { team: 'Platform' });
     expect(read(await stack.ask(facilitator, 'gameday start Checkout resilience', { channel }))).toContain(
       'Game day Checkout resilience started',
     );
-    const { attack } = await longAttack(starter);
+    const { attack: first } = await longAttack(starter);
+    const { attack: second } = await stack.startAttack(facilitator, 'attack memory -l 3600', channel);
     stack.advanceClock(minutes(15) + 1_000);
     await stack.poll();
     expect(dms(starter)).toEqual([]);
-    expect(read(dms(facilitator).at(-1))).toContain(`Still watching the cpu attack ${attack.guid}`);
+    const questions = dms(facilitator).filter((m) => read(m).includes('Still watching'));
+    expect(questions.map(read).join('\n')).toContain(first.guid);
+    expect(questions.map(read).join('\n')).toContain(second.guid);
 
-    await stack.person(facilitator).channel(facilitator).messages().at(-1)!.click('Still here');
-    await stack.fake.waitFor(() => read(dms(facilitator).at(-1)).includes('runs on'), 'the answer');
+    await stack
+      .person(facilitator)
+      .channel(facilitator)
+      .messages()
+      .find((m) => m.ts === questions[0]!.ts)!
+      .click('Still here');
+    // The answered question is replaced once the answer is recorded; the other was queued for update before.
+    await stack.fake.waitFor(
+      () => read(dms(facilitator).find((m) => m.ts === questions[0]!.ts)).includes('runs on'),
+      'the answered question',
+    );
+    await stack.deps.slack.flush();
+    expect(questions.every((q) => read(dms(facilitator).find((m) => m.ts === q.ts)).includes('runs on'))).toBe(true);
     stack.advanceClock(minutes(6));
     await stack.poll();
-    expect(stack.sim.state.attacks.get(attack.guid)!.halt).toBeUndefined();
+    expect(stack.sim.state.attacks.get(first.guid)!.halt).toBeUndefined();
+    expect(stack.sim.state.attacks.get(second.guid)!.halt).toBeUndefined();
   });
 });
