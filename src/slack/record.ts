@@ -53,8 +53,13 @@ export class SlackRecorder implements Recorder {
   }
 
   async record(event: AttackEvent): Promise<CardRecord | undefined> {
-    // An ending is counted where a card first shows it (#publish), however it was learnt.
-    if (event.kind !== 'changed' && event.kind !== 'ended')
+    // An ending is counted where a card first shows it (#publish), however it was learnt; a halt
+    // being verified is counted when it is verified or found stuck, not at every read.
+    if (
+      event.kind !== 'changed' &&
+      event.kind !== 'ended' &&
+      !(event.kind === 'halt checked' && event.news === 'progress')
+    )
       this.#o.metrics.attackEvents.inc({
         event:
           event.kind === 'halted' && event.result !== 'halted'

@@ -23,6 +23,12 @@ const executionReads = (guid: string) =>
 const cardOf = (guid: string) => stack.cardIn(channel, guid)!;
 const threadOf = (guid: string) => stack.threadOf(channel, guid);
 
+/** The value of one series of the attack events counter, 0 when it has not been counted. */
+async function counted(event: string, cause: string): Promise<number> {
+  const metric = await stack.deps.metrics.registry.getSingleMetric('faultline_attack_events_total')!.get();
+  return metric.values.find((v) => v.labels['event'] === event && v.labels['cause'] === cause)?.value ?? 0;
+}
+
 /** The card says every target stopped, and offers no Halt again. */
 function expectVerified(guid: string) {
   expect(read(cardOf(guid))).toContain('Halt verified: 3 of 3 targets stopped');
@@ -75,6 +81,9 @@ describe('a verified halt', () => {
     expect(executionReads(attack.guid)).toBe(reads);
     expect(stack.fake.channel(id).messages()).toEqual([]);
     expect(threadOf(attack.guid).some((line) => line.includes('Halt again'))).toBe(false);
+    // Counted once verified, not at every read.
+    expect(await counted('halt verified', 'person')).toBe(1);
+    expect(await counted('halt progress', 'person')).toBe(0);
   });
 
   it('carries on after a restart: the halt being verified is kept in the store', async () => {
