@@ -50,7 +50,7 @@ async function run(verified: boolean): Promise<Run> {
     const teams = await ownerWithTeams(stack, teamCount);
     const person: Who = { workspaceId: stack.fake.teamId, userId: personId, userName: personId };
     if (verified) {
-      const started = await stack.deps.gameDays.start(channel, 'Bench game day', personId);
+      const started = await stack.deps.gameDays.start(channel, 'Bench game day', personId, teams[0]!);
       if (started.outcome !== 'started') throw new Error(`the game day did not start: ${started.outcome}`);
     }
     const attacks = startAttacks(stack, teams, cardsPerTeam);

@@ -131,6 +131,7 @@ export class GameDays {
     channel: string,
     title: string,
     facilitator: string,
+    team: { id: string; name: string },
   ): Promise<{ outcome: 'started' | 'running' | 'starting'; record?: GameDayRecord & { id: string } }> {
     const current = await this.running(channel);
     if (current) return { outcome: 'running', record: current };
@@ -146,6 +147,8 @@ export class GameDays {
         ts: '',
         title,
         facilitator,
+        teamId: team.id,
+        teamName: team.name,
         startedAt: new Date(this.#now()).toISOString(),
       };
       const posted = await this.#board.postCard({ ...base, ...emptyEvents() });

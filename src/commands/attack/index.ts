@@ -41,7 +41,7 @@ import {
 } from '../../guardrails/guardCheck.ts';
 import { guardLine, unknownGuardsText } from '../../views/guards.ts';
 import { guardKey } from '../../guardrails/guards.ts';
-import { keys } from '../../store/keys.ts';
+import { firstDelivery } from '../delivery.ts';
 
 /**
  * Where attacks may start: a channel allowed by ATTACK_CHANNELS, where the card (and its Halt
@@ -199,8 +199,7 @@ export const attackCommand = subcommand({
     if (attack.yes) {
       // No Start button to claim: the command itself is claimed, so a redelivered or replayed
       // `--yes` (Socket Mode may deliver twice; a signed request replays for minutes) starts nothing.
-      const once = request.triggerId ?? request.responseUrl;
-      if (!once || !(await deps.store.claim(keys.yes.key(once), keys.yes.ttlMs))) return { kind: 'none' };
+      if (!(await firstDelivery(deps, request))) return { kind: 'none' };
       // --yes skips the preview, never the second person.
       const pending = { actor: request.actor, teamId: team.identifier, request: attack, channel };
       const rule = approvalNeeded(deps, pending, team);
