@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { SlackRecorder } from '../support/slackRecorder.ts';
 import { Stack, stackForFile } from './harness.ts';
 
 /**
@@ -138,5 +139,37 @@ describe('an attack someone watches', () => {
     await stack.poll();
     expect(stack.sim.state.attacks.get(first.guid)!.halt).toBeUndefined();
     expect(stack.sim.state.attacks.get(second.guid)!.halt).toBeUndefined();
+  });
+});
+
+describe('a Still here sent again', () => {
+  it('answers no later question: the attack nobody watches any more is halted all the same', async () => {
+    const id = 'U0PRESENT6';
+    const { attack } = await longAttack(id);
+    const recorder = await SlackRecorder.start(`http://127.0.0.1:${stack.bot.port}/slack/events`);
+    stack.fake.setBotUrl(recorder.url);
+    try {
+      stack.advanceClock(minutes(15) + 1_000);
+      await stack.poll();
+      await stack.person(id).channel(id).messages().at(-1)!.click('Still here');
+      await stack.fake.waitFor(() => read(dms(id).at(-1)).includes('runs on'), 'the answer');
+      const [answer] = recorder.find((fields) => (fields.get('payload') ?? '').includes('presence_here'));
+
+      stack.advanceClock(minutes(15) + 1_000);
+      await stack.poll();
+      expect(dms(id)).toHaveLength(2);
+      // Within the five minutes Slack's signature lasts, the same bytes are a valid request.
+      expect((await recorder.send(answer!)).status).toBe(200);
+      await stack.fake.waitFor(
+        () => stack.logs.some((line) => String(line.msg).includes('came again')),
+        'the replay handled',
+      );
+      stack.advanceClock(minutes(5));
+      await stack.poll();
+      expect(stack.sim.state.attacks.get(attack.guid)!.halt).toMatchObject({ reason: 'nobody was watching' });
+    } finally {
+      stack.fake.setBotUrl(`http://127.0.0.1:${stack.bot.port}/slack/events`);
+      await recorder.stop();
+    }
   });
 });
