@@ -49,7 +49,16 @@ export const haltCommand = subcommand({
 });
 
 /** The Halt button on a card, a list, details or App Home: one click, the clicker's session. */
-export async function haltFromButton(action: Action, deps: Deps): Promise<Reply> {
+export function haltFromButton(action: Action, deps: Deps): Promise<Reply> {
+  return haltClicked(action, deps, false);
+}
+
+/** Halt again, where a target still ran a minute after a halt: the halt is sent once more, even to an attack being halted. */
+export function haltAgainFromButton(action: Action, deps: Deps): Promise<Reply> {
+  return haltClicked(action, deps, true);
+}
+
+async function haltClicked(action: Action, deps: Deps, again: boolean): Promise<Reply> {
   const ref = parseAttackRef(action.value);
   if (!ref) throw new UserInputError('That button no longer points at an attack.');
   // On Home the row shows the halt while it is sent; what it did is shown there once it is known.
@@ -59,7 +68,7 @@ export async function haltFromButton(action: Action, deps: Deps): Promise<Reply>
           deps.logger.warn({ err: error, attack: ref.guid }, 'could not show the halt on App Home'),
         )
       : undefined;
-  const outcome = await haltAttack(deps, action.actor, ref).finally(() => shown);
+  const outcome = await haltAttack(deps, action.actor, { ...ref, again }).finally(() => shown);
   const text = haltedText(action.actor.userId, outcome, deps.config.slack.command);
   // A Halt in a list redraws that list, with the row in its new state, and says there what happened.
   if (ref.listId && action.container === 'message') {
