@@ -195,6 +195,8 @@ export interface PasswordResetRequest {
 
 export type NewAttack = Omit<Attack, 'guid' | 'seq' | 'executionIds' | 'annotations'> & {
   annotations?: Record<string, string>;
+  /** A guid of the caller's choosing; a new random one otherwise. */
+  guid?: string | undefined;
 };
 export type NewKubernetesAttack = Omit<KubernetesAttack, 'guid' | 'seq' | 'executionIds'>;
 
@@ -217,6 +219,8 @@ export class SimState {
   readonly kubernetesAttacks = new Map<string, KubernetesAttack>();
   readonly trackerIssues: TrackerIssue[] = [];
   readonly passwordResets: PasswordResetRequest[] = [];
+  /** Targets (client ids) whose agent does not take halts: their executions run on (`/_control`). */
+  readonly deafTargets = new Set<string>();
 
   // Per-team lists in creation order, so that a page is found without scanning other teams.
   #attacksByTeam = new Map<string, Attack[]>();
@@ -238,6 +242,7 @@ export class SimState {
       list.length = 0;
     this.#attacksByTeam.clear();
     this.#kubernetesAttacksByTeam.clear();
+    this.deafTargets.clear();
   }
 
   addCompany(company: Company): Company {
@@ -306,7 +311,7 @@ export class SimState {
   addAttack(input: NewAttack): Attack {
     return addForTeam(this.attacks, this.#attacksByTeam, input.teamId, (seq) => ({
       ...input,
-      guid: randomUUID(),
+      guid: input.guid ?? randomUUID(),
       seq,
       annotations: input.annotations ?? {},
       executionIds: input.targets.map(() => randomUUID()),
