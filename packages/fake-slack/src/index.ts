@@ -83,10 +83,20 @@ export interface FakeSlack {
   readonly botUserId: string;
   /** Where signed requests go, e.g. `http://127.0.0.1:3000/slack/events`. */
   setBotUrl(url: string): void;
-  /** A person in the workspace (the same object for the same id); users.info reports the names given. */
+  /**
+   * A person in the workspace (the same object for the same id); users.info reports the names
+   * given. An `email` given again changes the profile's e-mail, as a person may change it in Slack.
+   */
   user(
     id: string,
-    profile?: { name?: string; realName?: string; displayName?: string; teamId?: string; enterpriseId?: string },
+    profile?: {
+      name?: string;
+      realName?: string;
+      displayName?: string;
+      teamId?: string;
+      enterpriseId?: string;
+      email?: string;
+    },
   ): SlackPerson;
   /** Files uploaded and completed (files.completeUploadExternal), oldest first. */
   files(): UploadedFile[];
@@ -192,10 +202,13 @@ export async function startFakeSlack(options: FakeSlackOptions): Promise<FakeSla
           teamId: personTeam,
           teamDomain: personTeam === teamId ? workspace.identity.teamDomain : personTeam.toLowerCase(),
           ...(enterpriseId !== undefined ? { enterpriseId } : {}),
+          ...(profile.email !== undefined ? { email: profile.email } : {}),
         };
         person = new Person({ workspace, bot, profile: slackProfile, suggestions: new Map() });
         people.set(id, person);
         workspace.people.set(id, slackProfile);
+      } else if (profile.email !== undefined) {
+        workspace.people.get(id)!.email = profile.email;
       }
       return person;
     },
