@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { isSecureUrl } from './client/request.ts';
 import { type ApprovalRule, parseApprovalRules } from './guardrails/approvalRules.ts';
+import { parseSubnet, type Subnet } from './login/clientAddress.ts';
 
 const optionalText = z
   .string()
@@ -66,6 +67,10 @@ const logLevels = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']
 /** `modal`: the Slack form only; `page`: the secure page only; `both`: the page offered first. */
 export const loginModes = ['modal', 'page', 'both'] as const;
 export type LoginMode = (typeof loginModes)[number];
+
+/** `required`: a login is linked to a Slack person only when its e-mail is theirs; `off`: not checked. */
+export const emailMatchModes = ['required', 'off'] as const;
+export type EmailMatchMode = (typeof emailMatchModes)[number];
 
 const environmentSchema = z.object({
   SLACK_BOT_TOKEN: optionalText.refine(
@@ -176,6 +181,24 @@ const environmentSchema = z.object({
   LOGIN_MODE: optionalText.pipe(
     z.enum(loginModes, { error: `LOGIN_MODE must be one of ${loginModes.join(', ')}` }).optional(),
   ),
+  LOGIN_EMAIL_MATCH: optionalText.pipe(
+    z
+      .enum(emailMatchModes, { error: `LOGIN_EMAIL_MATCH must be one of ${emailMatchModes.join(', ')}` })
+      .default('required'),
+  ),
+  TRUSTED_PROXIES: optionalText.transform((value, ctx) => {
+    const subnets = (value ?? '')
+      .split(',')
+      .map((part) => part.trim())
+      .filter(Boolean)
+      .map(parseSubnet);
+    if (subnets.every((subnet) => subnet !== undefined)) return subnets;
+    ctx.addIssue({
+      code: 'custom',
+      message: 'TRUSTED_PROXIES must be addresses or CIDR blocks such as 10.0.0.0/8, separated by commas',
+    });
+    return z.NEVER;
+  }),
 });
 
 /** Variables needed only in some combinations; checked on the raw values so every gap is listed at once. */
@@ -225,7 +248,13 @@ export interface Config {
   logLevel: Environment['LOG_LEVEL'];
   /** Where people reach the bot's own pages (the secure login page), without a trailing slash. */
   publicUrl: string | undefined;
-  login: { mode: LoginMode };
+  login: {
+    mode: LoginMode;
+    /** Whether a platform login's e-mail must be the Slack person's e-mail. */
+    emailMatch: EmailMatchMode;
+    /** Proxies whose X-Forwarded-For names the client of the login page; none: the socket's peer is. */
+    trustedProxies: Subnet[];
+  };
   /** The company's monitoring integrations that guards read through (each may be overridden per guard). */
   monitoring: { integrationA: string | undefined; domainA: string | undefined; uriB: string | undefined };
   /** When a start needs a second person; empty: never. */
@@ -277,7 +306,11 @@ export function loadConfig(env: NodeJS.ProcessEnv): Config {
     pollSeconds: e.POLL_SECONDS,
     logLevel: e.LOG_LEVEL,
     publicUrl: e.PUBLIC_URL?.replace(/\/+$/, ''),
-    login: { mode: e.LOGIN_MODE ?? (e.PUBLIC_URL ? 'both' : 'modal') },
+    login: {
+      mode: e.LOGIN_MODE ?? (e.PUBLIC_URL ? 'both' : 'modal'),
+      emailMatch: e.LOGIN_EMAIL_MATCH,
+      trustedProxies: e.TRUSTED_PROXIES,
+    },
     monitoring: { integrationA: e.MONITORING_A_INTEGRATION, domainA: e.MONITORING_A_DOMAIN, uriB: e.MONITORING_B_URI },
     approvalRules: e.APPROVAL_RULES,
   };

@@ -1,5 +1,4 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { isIP } from 'node:net';
 import type { Deps } from '../deps.ts';
 import type { Actor } from '../store/sessions.ts';
 import { teamName } from '../attacks/access.ts';
@@ -13,6 +12,7 @@ import {
   pageLoginConfirmation,
 } from '../views/login.ts';
 import { csrfToken, validCsrf } from '../login/csrf.ts';
+import { clientAddress, trustedProxies } from '../login/clientAddress.ts';
 import { loginPagePath } from '../login/entry.ts';
 import { LoginLimits } from '../login/limits.ts';
 import { LoginLinks, newSecret, sameSecret, type LoginLink } from '../login/links.ts';
@@ -30,7 +30,8 @@ import {
   pageMfaNotice,
   resetNeedsEmailText,
   resetRequestedNotice,
-  tooManyAttemptsPage,
+  addressLockedText,
+  tooManyBadLinksPage,
   unverifiedFormPage,
 } from '../views/loginPage.ts';
 
@@ -46,8 +47,10 @@ const emailPattern = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
  */
 /** `refreshHome` redraws the person's App Home once they are logged in. */
 export function loginRoutes(deps: Deps, refreshHome: (actor: Actor) => Promise<void>): Route[] {
+  const proxies = trustedProxies(deps.config.login.trustedProxies);
   const handler = (req: IncomingMessage, res: ServerResponse) => {
-    new LoginPageRequest(deps, refreshHome, req, res).answer().catch((error: unknown) => {
+    const address = clientAddress(req.socket.remoteAddress, req.headers['x-forwarded-for'], proxies);
+    new LoginPageRequest(deps, refreshHome, req, res, address).answer().catch((error: unknown) => {
       deps.logger.error({ err: error }, 'the login page failed');
       if (!res.headersSent) send(res, 500, pageFailedPage);
       else res.end();
@@ -73,28 +76,6 @@ function cookieValue(header: string | undefined, name: string): string | undefin
   return undefined;
 }
 
-function isPrivateAddress(address: string): boolean {
-  const v4 = address.replace(/^::ffff:/, '');
-  if (isIP(v4) === 4) return /^(127\.|10\.|192\.168\.|172\.(1[6-9]|2\d|3[01])\.)/.test(v4);
-  return address === '::1' || /^f[cd]/i.test(address);
-}
-
-/**
- * The address a limit is counted against. Behind a proxy on the private network (how a public
- * URL usually reaches the bot) that is the address the proxy saw, the last X-Forwarded-For entry;
- * a client connecting directly cannot choose it.
- */
-export function clientAddress(req: IncomingMessage): string {
-  const peer = req.socket.remoteAddress ?? 'unknown';
-  const forwarded = req.headers['x-forwarded-for'];
-  const last = (Array.isArray(forwarded) ? forwarded.join(',') : forwarded)
-    ?.split(',')
-    .map((s) => s.trim())
-    .filter(Boolean)
-    .at(-1);
-  return last && isPrivateAddress(peer) && isIP(last) ? last : peer;
-}
-
 async function readForm(req: IncomingMessage): Promise<URLSearchParams | undefined> {
   if (!(req.headers['content-type'] ?? '').startsWith('application/x-www-form-urlencoded')) return undefined;
   const chunks: Buffer[] = [];
@@ -116,28 +97,32 @@ class LoginPageRequest {
   readonly #links: LoginLinks;
   readonly #address: string;
 
-  constructor(deps: Deps, refreshHome: (actor: Actor) => Promise<void>, req: IncomingMessage, res: ServerResponse) {
+  constructor(
+    deps: Deps,
+    refreshHome: (actor: Actor) => Promise<void>,
+    req: IncomingMessage,
+    res: ServerResponse,
+    address: string,
+  ) {
     this.#deps = deps;
     this.#refreshHome = refreshHome;
     this.#req = req;
     this.#res = res;
     this.#limits = new LoginLimits(deps.store, deps.clock.now);
     this.#links = new LoginLinks(deps.store, deps.clock.now);
-    this.#address = clientAddress(req);
+    this.#address = address;
   }
 
   async answer(): Promise<void> {
-    const blocked = await this.#limits.addressBlockedUntil(this.#address);
-    if (blocked) {
-      this.#deps.logger.warn('login page refused: too many failures from one address');
-      return send(this.#res, 429, tooManyAttemptsPage(clockTime(blocked, this.#deps.clock.now())));
-    }
     // Tokens are base64url: anything percent-encoded is not one, and is not decoded.
     const token = new URL(this.#req.url ?? '/', 'http://localhost').pathname.split('/').at(-1) ?? '';
     const found = await this.#links.find(token);
     if (!found) {
-      await this.#limits.recordAddressFailure(this.#address);
-      return send(this.#res, 410, expiredLinkPage);
+      // Counted and refused on their own: a network that opened many unusable links still opens a valid one.
+      const until = await this.#limits.badLink(this.#address);
+      if (!until) return send(this.#res, 410, expiredLinkPage);
+      this.#deps.logger.warn('login page refused: too many unusable links from one address');
+      return send(this.#res, 429, tooManyBadLinksPage(clockTime(until, this.#deps.clock.now())));
     }
     let secret = cookieValue(this.#req.headers.cookie, cookieName);
     if (this.#req.method === 'GET') {
@@ -180,6 +165,11 @@ class LoginPageRequest {
     if (!emailPattern.test(email)) return again(enterEmailText);
     if (!password) return again(enterPasswordText);
     if (mfaCode !== undefined && !/^\d{6}$/.test(mfaCode)) return again(mfaCodeFormatText);
+    const blocked = await this.#limits.addressBlockedUntil(this.#address);
+    if (blocked) {
+      this.#deps.logger.warn('login page refused: too many failed logins from one address');
+      return again(addressLockedText(clockTime(blocked, this.#deps.clock.now())), 429);
+    }
 
     let outcome: LoginOutcome;
     try {

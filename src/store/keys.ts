@@ -79,14 +79,32 @@ export const keys = {
   loginFailures: kind(
     'login-failures:',
     minutes(15),
-    "A person's recent failed logins: the window they are counted in.",
+    "A counter of a person's failed logins: the window they are counted in.",
     { key: person },
   ),
   loginFailuresByAddress: kind(
     'login-failures-address:',
     minutes(15),
-    "An address's recent failed logins: the window they are counted in.",
+    'A counter of the failed logins from an address: the window they are counted in.',
     { key: (address: string) => address },
+  ),
+  loginBadLinks: kind(
+    'login-bad-links:',
+    minutes(15),
+    'A counter of the unusable login links an address opened: the window they are counted in.',
+    { key: (address: string) => address },
+  ),
+  resetsByPerson: kind(
+    'password-resets:',
+    hours(1),
+    'A counter of the reset e-mails a person asked for: the window they are counted in.',
+    { key: person },
+  ),
+  resetsByEmail: kind(
+    'password-resets-email:',
+    hours(1),
+    'A counter of the reset e-mails asked for one address (its hash): the window they are counted in.',
+    { key: (emailHash: string) => emailHash },
   ),
   expiryWarned: kind(
     'expiry-warned:',

@@ -186,12 +186,15 @@ export const pageFailedPage: LoginPageState = {
   message: 'Faultline could not show the login page. Try again; if it keeps failing, tell whoever runs Faultline.',
 };
 
-/** An address refused after too many failures; `until` as `clockTime` says it. */
-export const tooManyAttemptsPage = (until: string): LoginPageState => ({
+/** An address refused after opening too many unusable links; `until` as `clockTime` says it. */
+export const tooManyBadLinksPage = (until: string): LoginPageState => ({
   kind: 'problem',
   title: 'Too many attempts',
-  message: `Too many failed logins from your network. Try again at ${until}.`,
+  message: `Too many unusable login links from your network. Try again at ${until}, or run the login command in Slack for a new link.`,
 });
+
+/** An address whose logins are paused after too many failures; `until` as `clockTime` says it. */
+export const addressLockedText = (until: string) => `Too many failed logins from your network. Try again at ${until}.`;
 
 /** A link already bound to another browser. */
 export const openedElsewherePage: LoginPageState = {
