@@ -3,6 +3,8 @@ import type { Deps } from '../deps.ts';
 import type { ModalView } from '@slack/types';
 import { secureLoginUrl } from '../login/entry.ts';
 import { logIn, type LoginOutcome } from '../login/logIn.ts';
+import { requestPasswordReset, type ResetOutcome } from '../login/passwordReset.ts';
+import { clockTime, resetLimitedText } from '../views/loginPage.ts';
 import { describeError } from '../views/errorReply.ts';
 import {
   lockedNotice,
@@ -158,8 +160,9 @@ export async function forgotPassword(action: Action): Promise<Reply> {
 export async function submitPasswordReset(submission: Submission, deps: Deps): Promise<SubmissionReply> {
   const email = submission.inputs[loginFields.resetEmail]?.trim() ?? '';
   if (!emailPattern.test(email)) return { kind: 'errors', errors: { [loginFields.resetEmail]: enterResetEmailText } };
+  let outcome: ResetOutcome;
   try {
-    await deps.platform.auth.resetPassword(email);
+    outcome = await requestPasswordReset(submission.actor, email, deps);
   } catch (error) {
     deps.logger.warn({ err: error }, 'password reset failed');
     return {
@@ -171,6 +174,10 @@ export async function submitPasswordReset(submission: Submission, deps: Deps): P
         }).text,
       },
     };
+  }
+  if (outcome.kind === 'limited') {
+    const error = resetLimitedText(clockTime(outcome.until, deps.clock.now()));
+    return { kind: 'errors', errors: { [loginFields.resetEmail]: error } };
   }
   return { kind: 'update', view: resetRequestedView(deps.config.slack.command) };
 }

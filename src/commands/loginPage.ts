@@ -17,6 +17,7 @@ import { loginPagePath } from '../login/entry.ts';
 import { LoginLimits } from '../login/limits.ts';
 import { LoginLinks, newSecret, sameSecret, type LoginLink } from '../login/links.ts';
 import { type LoginOutcome, logIn } from '../login/logIn.ts';
+import { requestPasswordReset, type ResetOutcome } from '../login/passwordReset.ts';
 import {
   accountLockedText,
   clockTime,
@@ -28,6 +29,7 @@ import {
   pageErrorText,
   pageFailedPage,
   pageMfaNotice,
+  resetLimitedText,
   resetNeedsEmailText,
   resetRequestedNotice,
   addressLockedText,
@@ -156,7 +158,7 @@ class LoginPageRequest {
     };
     const email = form.get('email')?.trim() ?? '';
     const company = form.get('company')?.trim() || undefined;
-    if (form.get('intent') === 'reset') return this.#resetPassword(csrf, email, company);
+    if (form.get('intent') === 'reset') return this.#resetPassword(actor, csrf, email, company);
 
     const password = form.get('password') ?? '';
     const mfaCode = form.get('mfa')?.replace(/\s/g, '') || undefined;
@@ -219,7 +221,7 @@ class LoginPageRequest {
     });
   }
 
-  async #resetPassword(csrf: string, email: string, company: string | undefined): Promise<void> {
+  async #resetPassword(actor: Actor, csrf: string, email: string, company: string | undefined): Promise<void> {
     if (!emailPattern.test(email))
       return send(this.#res, 400, {
         kind: 'form',
@@ -227,10 +229,9 @@ class LoginPageRequest {
         company,
         error: resetNeedsEmailText,
       });
-    // Resets send e-mail: they count against the address like failures, so the page cannot be used to flood an inbox.
-    await this.#limits.recordAddressFailure(this.#address);
+    let outcome: ResetOutcome;
     try {
-      await this.#deps.platform.auth.resetPassword(email);
+      outcome = await requestPasswordReset(actor, email, this.#deps);
     } catch (error) {
       this.#deps.logger.warn({ err: error }, 'password reset from the secure page failed');
       return send(this.#res, 502, {
@@ -240,6 +241,10 @@ class LoginPageRequest {
         company,
         error: pageErrorText(error, this.#deps.config.slack.command, 'request a reset e-mail'),
       });
+    }
+    if (outcome.kind === 'limited') {
+      const error = resetLimitedText(clockTime(outcome.until, this.#deps.clock.now()));
+      return send(this.#res, 429, { kind: 'form', csrf, email, company, error });
     }
     return send(this.#res, 200, {
       kind: 'form',

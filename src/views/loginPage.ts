@@ -223,6 +223,9 @@ export const accountLockedText = (until: string) =>
 /** Forgot password, chosen before an e-mail address was typed. */
 export const resetNeedsEmailText = 'Enter your e-mail address above, then choose "Forgot password" again.';
 
+/** Too many reset e-mails for the person or the address; `at` as `clockTime` says it. The Slack form says the same. */
+export const resetLimitedText = (at: string) => `Too many reset e-mails were asked for. Try again at ${at}.`;
+
 export const resetRequestedNotice =
   'If that address has an account, a reset e-mail is on its way. Follow its link, then log in here with the new password.';
 

@@ -35,6 +35,13 @@ export class PageClient {
     this.url = url;
   }
 
+  /** Takes another client's cookie and form, as a second tab of the same browser. */
+  adopt(other: PageClient): this {
+    this.cookie = other.cookie;
+    this.html = other.html;
+    return this;
+  }
+
   async open(): Promise<this> {
     const response = await fetch(this.url, { headers: this.cookie ? { cookie: this.cookie } : {}, redirect: 'manual' });
     return this.#take(response);
