@@ -15,6 +15,8 @@ import { createMetrics } from './metrics.ts';
 import { Messenger, type MessengerOptions } from './slack/messenger.ts';
 import { SlackRecorder } from './slack/record.ts';
 import { People } from './slack/people.ts';
+import { SlackPeopleDirectory } from './slack/directory.ts';
+import { SlackLinkNotices } from './slack/linkNotices.ts';
 import { SlackFiles } from './slack/files.ts';
 import { SlackApprovalBoard } from './slack/approvalBoard.ts';
 import { SlackFreezeNotices } from './slack/freezeNotices.ts';
@@ -121,6 +123,8 @@ export function createDeps(config: Config, overrides: DepsOverrides = {}): Deps 
     clock: { now },
     slack,
     people,
+    directory: new SlackPeopleDirectory(calls, logger),
+    linkNotices: new SlackLinkNotices(slack),
     cards,
     events,
     metrics,

@@ -2,7 +2,14 @@ import { runCommand } from './commands/index.ts';
 import { builderChanged, cancelPreview, startFromPreview, submitBuilder } from './commands/attack/index.ts';
 import { haltAllConfirmed, haltFromButton } from './commands/halt.ts';
 import { nextListPage } from './commands/list.ts';
-import { forgotPassword, openLogin, securePageOpened, submitLogin, submitPasswordReset } from './commands/login.ts';
+import {
+  endLinkedSession,
+  forgotPassword,
+  openLogin,
+  securePageOpened,
+  submitLogin,
+  submitPasswordReset,
+} from './commands/login.ts';
 import { openNote, submitNote } from './commands/note.ts';
 import { showFromButton } from './commands/show.ts';
 import { submitTeamPicker, suggestTeams } from './commands/team.ts';
@@ -39,6 +46,7 @@ import {
   LOGIN_PAGE_BUTTON,
   LOGIN_VIEW,
   RESET_PASSWORD_VIEW,
+  END_LINKED_SESSION_BUTTON,
 } from './views/login.ts';
 import { NOTE_VIEW } from './views/note.ts';
 import { GUARD_ALERTS, GUARD_MONITORS, GUARD_PICKER_VIEW } from './views/guardPicker.ts';
@@ -54,6 +62,7 @@ export const listeners: Listeners = {
     [LOGIN_BUTTON]: openLogin,
     [FORGOT_PASSWORD_BUTTON]: forgotPassword,
     [LOGIN_PAGE_BUTTON]: securePageOpened,
+    [END_LINKED_SESSION_BUTTON]: endLinkedSession,
     [ATTACK_START]: startFromPreview,
     [ATTACK_CANCEL]: cancelPreview,
     [ATTACK_TYPE_SELECT]: builderChanged,

@@ -23,9 +23,16 @@ import {
   loginRejectedText,
   mfaCodeFormatText,
   mfaRequiredText,
+  emailMismatchText,
+  emailUnknownText,
+  linkedSessionEndedText,
+  linkedSessionGoneText,
 } from '../views/login.ts';
 import { teamPickerModal } from '../views/team.ts';
-import type { Action, Reply, Submission, SubmissionReply } from './reply.ts';
+import { z } from 'zod';
+import { replacement, type Action, type Reply, type Submission, type SubmissionReply } from './reply.ts';
+import { sameEmail } from '../login/identity.ts';
+import { logOut } from '../login/logOut.ts';
 import { subcommand } from './command.ts';
 import { contract } from './contract.ts';
 import type { Actor } from '../store/sessions.ts';
@@ -104,6 +111,10 @@ export async function submitLogin(submission: Submission, deps: Deps): Promise<S
         kind: 'errors',
         errors: { [loginFields.password]: loginBusyText },
       };
+    case 'emailMismatch':
+      return { kind: 'errors', errors: { [loginFields.email]: emailMismatchText(outcome.loginEmail) } };
+    case 'emailUnknown':
+      return { kind: 'errors', errors: { [loginFields.email]: emailUnknownText(outcome.reason) } };
     case 'locked':
       return {
         kind: 'update',
@@ -180,4 +191,30 @@ export async function submitPasswordReset(submission: Submission, deps: Deps): P
     return { kind: 'errors', errors: { [loginFields.resetEmail]: error } };
   }
   return { kind: 'update', view: resetRequestedView(deps.config.slack.command) };
+}
+
+const linkedPerson = z.object({ w: z.string().min(1), u: z.string().min(1), n: z.string(), h: z.string() });
+
+/**
+ * "End that session", in the message to the owner of a login's e-mail that was linked to another
+ * Slack person: ends that person's session while it is still a login with the clicker's Slack
+ * e-mail, so the button does nothing in anyone else's hands, nor once the login has changed.
+ */
+export async function endLinkedSession(action: Action, deps: Deps): Promise<Reply> {
+  let parsed: z.infer<typeof linkedPerson> | undefined;
+  try {
+    parsed = linkedPerson.parse(JSON.parse(action.value ?? ''));
+  } catch {
+    parsed = undefined;
+  }
+  if (!parsed) return { kind: 'none' };
+  const person = { workspaceId: parsed.w, userId: parsed.u, userName: parsed.h };
+  const shown = { name: parsed.n, handle: parsed.h };
+  const owner = await deps.directory.person(action.actor.userId);
+  const outcome = await logOut(person, deps, {
+    only: (login) => sameEmail(login.session.identifier, owner?.email),
+    by: action.actor,
+  });
+  if (outcome.kind === 'none') return replacement(linkedSessionGoneText(shown));
+  return replacement(linkedSessionEndedText(shown, outcome.login.session.identifier ?? owner?.email ?? ''));
 }

@@ -4,6 +4,8 @@ import type { Actor } from '../store/sessions.ts';
 import { teamName } from '../attacks/access.ts';
 import { HOME_SWITCH_TEAM } from '../views/home.ts';
 import {
+  emailMismatchText,
+  emailUnknownText,
   enterEmailText,
   enterPasswordText,
   loginBusyText,
@@ -24,6 +26,7 @@ import {
   expiredLinkPage,
   loginPage,
   loginPageHeaders,
+  type LinkedAccount,
   type LoginPageState,
   openedElsewherePage,
   pageErrorText,
@@ -98,6 +101,8 @@ class LoginPageRequest {
   readonly #limits: LoginLimits;
   readonly #links: LoginLinks;
   readonly #address: string;
+  /** Whom the login will be linked to, shown on every form and on the confirmation. */
+  #linkedTo: LinkedAccount | undefined;
 
   constructor(
     deps: Deps,
@@ -122,22 +127,18 @@ class LoginPageRequest {
     if (!found) {
       // Counted and refused on their own: a network that opened many unusable links still opens a valid one.
       const until = await this.#limits.badLink(this.#address);
-      if (!until) return send(this.#res, 410, expiredLinkPage);
+      if (!until) return this.#send(410, expiredLinkPage);
       this.#deps.logger.warn('login page refused: too many unusable links from one address');
-      return send(this.#res, 429, tooManyBadLinksPage(clockTime(until, this.#deps.clock.now())));
+      return this.#send(429, tooManyBadLinksPage(clockTime(until, this.#deps.clock.now())));
     }
     let secret = cookieValue(this.#req.headers.cookie, cookieName);
     if (this.#req.method === 'GET') {
       secret ??= newSecret();
       if (!(await this.#links.bindBrowser(found, secret))) {
-        return send(this.#res, 410, openedElsewherePage);
+        return this.#send(410, openedElsewherePage);
       }
-      return send(
-        this.#res,
-        200,
-        { kind: 'form', csrf: csrfToken(secret, found.hash) },
-        this.#cookie(secret, found.link),
-      );
+      this.#linkedTo = await this.#account(found.link);
+      return this.#send(200, { kind: 'form', csrf: csrfToken(secret, found.hash) }, this.#cookie(secret, found.link));
     }
     const form = await readForm(this.#req);
     if (
@@ -147,8 +148,9 @@ class LoginPageRequest {
       !validCsrf(form.get('csrf') ?? undefined, secret, found.hash)
     ) {
       this.#deps.logger.warn('login page refused a form it did not issue');
-      return send(this.#res, 403, unverifiedFormPage);
+      return this.#send(403, unverifiedFormPage);
     }
+    this.#linkedTo = await this.#account(found.link);
     const csrf = csrfToken(secret, found.hash);
     const actor: Actor = {
       workspaceId: found.link.workspaceId,
@@ -163,7 +165,7 @@ class LoginPageRequest {
     const password = form.get('password') ?? '';
     const mfaCode = form.get('mfa')?.replace(/\s/g, '') || undefined;
     const again = (error: string, status = 400, mfa = mfaCode !== undefined || form.has('mfa')) =>
-      send(this.#res, status, { kind: 'form', csrf, email, company, error, mfa });
+      this.#send(status, { kind: 'form', csrf, email, company, error, mfa });
     if (!emailPattern.test(email)) return again(enterEmailText);
     if (!password) return again(enterPasswordText);
     if (mfaCode !== undefined && !/^\d{6}$/.test(mfaCode)) return again(mfaCodeFormatText);
@@ -182,7 +184,7 @@ class LoginPageRequest {
     }
     switch (outcome.kind) {
       case 'mfaRequired':
-        return send(this.#res, 200, {
+        return this.#send(200, {
           kind: 'form',
           csrf,
           email,
@@ -197,6 +199,10 @@ class LoginPageRequest {
         return again(accountLockedText(clockTime(outcome.until, this.#deps.clock.now())), 429);
       case 'busy':
         return again(loginBusyText, 409);
+      case 'emailMismatch':
+        return again(emailMismatchText(outcome.loginEmail, this.#linkedTo.name), 403);
+      case 'emailUnknown':
+        return again(emailUnknownText(outcome.reason), outcome.reason === 'noEmail' ? 403 : 503);
       case 'loggedIn':
         break;
     }
@@ -210,7 +216,7 @@ class LoginPageRequest {
     const severalTeams = session.teams.length > 1;
     await this.#tellSlack(actor, { identifier, company: companyName, team, severalTeams });
     const workspace = encodeURIComponent(actor.workspaceId);
-    return send(this.#res, 200, {
+    return this.#send(200, {
       kind: 'loggedIn',
       identifier,
       company: companyName,
@@ -223,7 +229,7 @@ class LoginPageRequest {
 
   async #resetPassword(actor: Actor, csrf: string, email: string, company: string | undefined): Promise<void> {
     if (!emailPattern.test(email))
-      return send(this.#res, 400, {
+      return this.#send(400, {
         kind: 'form',
         csrf,
         company,
@@ -234,7 +240,7 @@ class LoginPageRequest {
       outcome = await requestPasswordReset(actor, email, this.#deps);
     } catch (error) {
       this.#deps.logger.warn({ err: error }, 'password reset from the secure page failed');
-      return send(this.#res, 502, {
+      return this.#send(502, {
         kind: 'form',
         csrf,
         email,
@@ -244,9 +250,9 @@ class LoginPageRequest {
     }
     if (outcome.kind === 'limited') {
       const error = resetLimitedText(clockTime(outcome.until, this.#deps.clock.now()));
-      return send(this.#res, 429, { kind: 'form', csrf, email, company, error });
+      return this.#send(429, { kind: 'form', csrf, email, company, error });
     }
-    return send(this.#res, 200, {
+    return this.#send(200, {
       kind: 'form',
       csrf,
       email,
@@ -271,6 +277,23 @@ class LoginPageRequest {
     await this.#refreshHome(actor).catch((error: unknown) =>
       this.#deps.logger.warn({ err: error }, 'could not redraw App Home after a page login'),
     );
+  }
+
+  #send(status: number, state: LoginPageState, cookie?: string): void {
+    send(this.#res, status, state.kind === 'problem' ? state : { ...state, linkedTo: this.#linkedTo }, cookie);
+  }
+
+  /** The Slack person and workspace a link logs in, as Slack names them; the link's own handle when Slack cannot say. */
+  async #account(link: LoginLink): Promise<LinkedAccount> {
+    const [person, workspace] = await Promise.all([
+      this.#deps.directory.person(link.userId),
+      this.#deps.directory.workspaceName(),
+    ]);
+    return {
+      name: person?.name ?? link.userName,
+      handle: person?.handle ?? link.userName,
+      workspace: workspace ?? link.workspaceId,
+    };
   }
 
   #cookie(secret: string, link: LoginLink): string {

@@ -13,6 +13,8 @@ export const FORGOT_PASSWORD_BUTTON = 'login_forgot_password';
 export const LOGIN_PAGE_BUTTON = 'login_secure_page';
 /** The modal that only offers the secure page (LOGIN_MODE=page). */
 export const LOGIN_PAGE_VIEW = 'login_secure_page';
+/** "End that session", sent to the owner of a login's e-mail that was linked to someone else. */
+export const END_LINKED_SESSION_BUTTON = 'login_end_linked_session';
 
 /** Block and action ids of the login form; the block id is where a field's error is shown. */
 export const loginFields = {
@@ -288,3 +290,57 @@ export const loggedInChooseTeamText = (identifier: string) =>
 
 /** The reset form with no usable e-mail address. */
 export const enterResetEmailText = 'Enter the e-mail address you log in with.';
+
+/**
+ * A login whose e-mail is not the Slack person's (LOGIN_EMAIL_MATCH=required). `whose` names the
+ * person on the page (whoever holds it may not be them); the Slack form speaks to them directly.
+ */
+export const emailMismatchText = (loginEmail: string, whose?: string) =>
+  whose
+    ? `${loginEmail} is not the e-mail of ${whose}'s Slack profile, so the login was not linked. This page logs in ${whose} only: if you are not ${whose}, close it.`
+    : `${loginEmail} is not the e-mail of your Slack profile. Log in with your own platform account, whose e-mail is the one in your Slack profile.`;
+
+/** The Slack e-mail a login is matched against could not be read. */
+export const emailUnknownText = (reason: 'noEmail' | 'slackUnavailable') =>
+  reason === 'noEmail'
+    ? 'Your Slack profile shows no e-mail address, so Faultline cannot check that this login is yours. Ask whoever runs Faultline.'
+    : 'Faultline could not read your Slack profile to check that this login is yours. Try again in a minute.';
+
+/** Who a login is linked to: `@handle` after the name, as Slack people know each other. */
+const slackAccount = (person: { name: string; handle: string }) => `${person.name} (@${person.handle})`;
+
+/** The direct message to the owner of a login's e-mail that was just linked to another Slack person. */
+export function linkedElsewhereMessage(linked: {
+  platformUser: string;
+  linkedTo: { workspaceId: string; userId: string; name: string; handle: string };
+  workspace: string | undefined;
+}): Message {
+  const where = linked.workspace ? ` in ${linked.workspace}` : '';
+  const text = `Your platform login ${linked.platformUser} was just linked to the Slack account of ${slackAccount(linked.linkedTo)}${where}. Faultline acts for them with your platform account until that session ends.`;
+  return {
+    text,
+    blocks: [
+      section(`:warning: ${escapeMrkdwn(text)}`),
+      context('If you did not log in for them, end that session now, then change your password.'),
+      actions('login_linked_elsewhere', [
+        button('End that session', END_LINKED_SESSION_BUTTON, {
+          style: 'danger',
+          value: JSON.stringify({
+            w: linked.linkedTo.workspaceId,
+            u: linked.linkedTo.userId,
+            n: linked.linkedTo.name,
+            h: linked.linkedTo.handle,
+          }),
+        }),
+      ]),
+    ],
+  };
+}
+
+/** "End that session", done. */
+export const linkedSessionEndedText = (person: { name: string; handle: string }, platformUser: string) =>
+  `Ended: ${slackAccount(person)} is no longer logged in as ${platformUser}.`;
+
+/** "End that session", when the session is no longer the clicker's login (ended, or another one since). */
+export const linkedSessionGoneText = (person: { name: string; handle: string }) =>
+  `${slackAccount(person)} is no longer logged in with your platform login. Nothing to end.`;

@@ -2,11 +2,19 @@ import { createHash } from 'node:crypto';
 import { describeError } from './errorReply.ts';
 import { plural } from './plural.ts';
 
+/** The Slack person and workspace a login page links the platform login to. */
+export interface LinkedAccount {
+  name: string;
+  handle: string;
+  workspace: string;
+}
+
 /** What the secure login page shows; rendered by `loginPage`, a pure function of it. */
 export type LoginPageState =
   | {
       kind: 'form';
       csrf: string;
+      linkedTo?: LinkedAccount | undefined;
       email?: string | undefined;
       company?: string | undefined;
       /** Shown in red above the form: what went wrong and what to do. */
@@ -18,6 +26,7 @@ export type LoginPageState =
     }
   | {
       kind: 'loggedIn';
+      linkedTo?: LinkedAccount | undefined;
       identifier: string;
       company: string;
       team: string | undefined;
@@ -44,6 +53,7 @@ button { font: inherit; font-weight: 700; padding: 0.6rem 1.2rem; border-radius:
 button.link { background: none; border: none; color: #1264a3; font-weight: 400; padding: 0; text-decoration: underline; }
 .error { background: #fdecea; border-left: 4px solid #c0392b; color: #7a1f1f; padding: 0.6rem 0.8rem; border-radius: 4px; }
 .notice { background: #e8f5fa; border-left: 4px solid #1264a3; padding: 0.6rem 0.8rem; border-radius: 4px; }
+.account { background: #fdf6e3; border-left: 4px solid #b7791f; padding: 0.6rem 0.8rem; border-radius: 4px; }
 .footer { font-size: 0.8rem; color: #616061; margin-top: 1.5rem; }
 a.primary { display: inline-block; margin-top: 1rem; font-weight: 700; padding: 0.6rem 1.2rem; border-radius: 6px; background: #007a5a; color: #fff; text-decoration: none; }
 @media (prefers-color-scheme: dark) {
@@ -52,6 +62,7 @@ a.primary { display: inline-block; margin-top: 1rem; font-weight: 700; padding: 
   input { background: #1a1d21; }
   .error { background: #3b1c1c; color: #f5c6c0; }
   .notice { background: #12303f; }
+  .account { background: #3a2f12; }
   .hint, .optional, .footer { color: #ababad; }
   button.link { color: #4fa8e0; }
 }
@@ -103,9 +114,22 @@ ${body}
 `;
 }
 
+/** Whom the login is for, named before the password is typed: whoever is not them must not go on. */
+function linkedBefore(account: LinkedAccount | undefined): string {
+  if (!account) return '';
+  const name = escapeHtml(account.name);
+  return `<p class="account" role="note">This login will be linked to the Slack account of <strong>${name} (@${escapeHtml(account.handle)})</strong> in <strong>${escapeHtml(account.workspace)}</strong>. If you are not ${name}, close this page: whoever sent you the link would act with your platform account.</p>`;
+}
+
+function linkedAfter(account: LinkedAccount | undefined): string {
+  if (!account) return '';
+  return `<p class="account" role="note">Linked to the Slack account of <strong>${escapeHtml(account.name)} (@${escapeHtml(account.handle)})</strong> in <strong>${escapeHtml(account.workspace)}</strong>.</p>`;
+}
+
 function form(state: Extract<LoginPageState, { kind: 'form' }>): string {
   const parts = [
     '<h1>Log in to the platform</h1>',
+    linkedBefore(state.linkedTo),
     '<p class="hint">Your password goes from this page to the platform once. It never passes through Slack and is never stored.</p>',
   ];
   if (state.error) parts.push(`<p class="error" role="alert">${escapeHtml(state.error)}</p>`);
@@ -155,6 +179,7 @@ export function loginPage(state: LoginPageState): string {
         [
           '<h1>You are logged in</h1>',
           `<p role="status">Logged in as <strong>${escapeHtml(state.identifier)}</strong> at <strong>${escapeHtml(state.company)}</strong>.</p>`,
+          linkedAfter(state.linkedTo),
           team,
           '<p>You can close this page and go back to Slack.</p>',
           `<a class="primary" href="${escapeHtml(state.slackUrl)}">Back to Slack</a>`,

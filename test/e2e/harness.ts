@@ -201,7 +201,7 @@ export class Stack {
     this.sim.clock.advance(ms);
   }
 
-  person(id: string, profile?: { name?: string; teamId?: string; email?: string }) {
+  person(id: string, profile?: { name?: string; realName?: string; teamId?: string; email?: string }) {
     return this.fake.user(id, { name: id.toLowerCase(), ...profile });
   }
 

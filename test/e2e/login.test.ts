@@ -20,7 +20,7 @@ const dms = (id: string) => stack.person(id).channel(id).messages();
 describe('the secure login page end to end', () => {
   it('logs in, stores the session as the modal does, confirms in Slack and redraws App Home', async () => {
     const id = nextPerson();
-    const { url } = await secureLink(stack, id);
+    const { url } = await secureLink(stack, id, { email: users().solo.email });
     const page = await new PageClient(url).open();
     expect(page.status).toBe(200);
     expect(page.headers.get('cache-control')).toBe('no-store');
@@ -41,7 +41,7 @@ describe('the secure login page end to end', () => {
 
   it('with several teams, sends the team choice to Slack', async () => {
     const id = nextPerson();
-    const page = await new PageClient((await secureLink(stack, id)).url).open();
+    const page = await new PageClient((await secureLink(stack, id, { email: users().owner.email })).url).open();
     await page.submit({ email: users().owner.email, password: users().owner.password });
     expect(page.said()).toContain('You belong to several teams');
     const confirmation = await stack.fake.waitFor(() => dms(id).at(-1), 'the confirmation DM');
@@ -89,6 +89,34 @@ describe('the secure login page end to end', () => {
     await stack.login(id, users().solo);
   });
 
+  it("refuses, in the Slack form, a login whose e-mail is not the person's Slack e-mail, and stores nothing", async () => {
+    const id = nextPerson();
+    const person = stack.person(id, { email: users().solo.email });
+    await person.command('login');
+    const modal = await stack.fake.waitFor(
+      () => person.modal()?.callbackId === 'login' && person.modal(),
+      'the login modal',
+    );
+    const before = platformLogins();
+    await modal.fill('Email', users().owner.email).fill('Password', users().owner.password).submit();
+    const errors = await stack.fake.waitFor(() => {
+      const shown = person.modal()?.errors() ?? {};
+      return Object.keys(shown).length > 0 && shown;
+    }, 'the refusal');
+    expect(errors['Email']).toMatch(
+      /^owner@acme\.test is not the e-mail of your Slack profile\. Log in with your own platform account/,
+    );
+    expect(platformLogins()).toBe(before);
+    expect(read(await stack.ask(id, 'whoami'))).toContain('not logged in');
+    // Their own login, typed in another case, is theirs.
+    await person
+      .modal()!
+      .fill('Email', users().solo.email.toUpperCase())
+      .fill('Password', users().solo.password)
+      .submit();
+    await stack.fake.waitFor(() => person.modal()?.title === 'Logged in', 'the logged-in confirmation');
+  });
+
   it('warns once, by DM, when a session ends within 10 minutes while the person has live attacks', async () => {
     const id = nextPerson();
     await stack.login(id, users().solo);
@@ -117,7 +145,7 @@ describe('the secure login page end to end', () => {
 
   it('keeps link tokens, passwords and sessions out of the debug log, even in request lines Bolt writes', async () => {
     const id = nextPerson();
-    const { url, token } = await secureLink(stack, id);
+    const { url, token } = await secureLink(stack, id, { email: users().solo.email });
     await fetch(url, { method: 'HEAD' });
     const page = await new PageClient(url).open();
     const csrf = page.csrf();

@@ -34,9 +34,10 @@ describe('the login page counts a client under the address it connected from', (
     for (let i = 0; i <= badLinkLimit; i++) await badLink(i);
     expect((await badLink(100)).status).toBe(429);
     const id = 'U0ADDRESS1';
-    const page = await new PageClient((await secureLink(stack, id)).url).open();
+    const page = await new PageClient(
+      (await secureLink(stack, id, { email: stack.sim.seed.users.solo.email })).url,
+    ).open();
     expect(page.status).toBe(200);
-    stack.person(id, { email: stack.sim.seed.users.solo.email });
     await page.submit({ email: stack.sim.seed.users.solo.email, password: stack.sim.seed.users.solo.password });
     expect(page.status).toBe(200);
     expect(page.said()).toContain('Logged in as solo@acme.test');

@@ -15,7 +15,9 @@ describe('the secure page in Socket Mode', () => {
 
   it('is served on PORT, beside the health routes', async () => {
     const id = 'U0SOCKETPAGE';
-    const page = await new PageClient((await secureLink(stack, id)).url).open();
+    const page = await new PageClient(
+      (await secureLink(stack, id, { email: stack.sim.seed.users.solo.email })).url,
+    ).open();
     expect(page.status).toBe(200);
     await page.submit({ email: stack.sim.seed.users.solo.email, password: stack.sim.seed.users.solo.password });
     expect(page.said()).toContain('Logged in as solo@acme.test');

@@ -3,9 +3,16 @@ import type { Stack } from '../e2e/harness.ts';
 /** What the bot is configured to put in links; tests reach the same bot on loopback. */
 export const publicUrl = 'https://faultline.example.test';
 
-/** Runs `/chaos login` and takes the one-time link from the modal's "Log in on a secure page" button. */
-export async function secureLink(stack: Stack, personId: string): Promise<{ url: string; token: string }> {
-  const person = stack.person(personId);
+/**
+ * Runs `/chaos login` and takes the one-time link from the modal's "Log in on a secure page"
+ * button. `email` is the person's Slack e-mail: the platform login they may link.
+ */
+export async function secureLink(
+  stack: Stack,
+  personId: string,
+  options: { email?: string } = {},
+): Promise<{ url: string; token: string }> {
+  const person = stack.person(personId, options.email ? { email: options.email } : {});
   const opened = stack.fake.callsTo('views.open').length;
   await person.command('login');
   const modal = await stack.fake.waitFor(

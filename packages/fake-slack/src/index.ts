@@ -220,7 +220,8 @@ export async function startFakeSlack(options: FakeSlackOptions): Promise<FakeSla
       ),
     setBotMembership: (channel, member) => workspace.setBotMembership(channel, member),
     callsTo: (method) => workspace.calls.filter((call) => call.method === method),
-    failures: () => workspace.calls.filter((call) => !call.ok),
+    // A lookup that found nobody is Slack's answer to the question asked, not a refused call.
+    failures: () => workspace.calls.filter((call) => !call.ok && !foundNobody(call)),
     channel: (id) => channelView(workspace, undefined, id),
     expireTriggers: () => workspace.expireTriggers(),
     join: (userId, channel) => workspace.join(userId, channel),
@@ -254,6 +255,10 @@ export async function startFakeSlack(options: FakeSlackOptions): Promise<FakeSla
 }
 
 /** `U0ALICE` reads as `Alice`: a plausible full name for a person the test did not name. */
+function foundNobody(call: WebApiCall): boolean {
+  return call.method === 'users.lookupByEmail' && call.error === 'users_not_found';
+}
+
 function realNameFrom(id: string): string {
   const word = id.replace(/^[UW]0?/, '').toLowerCase();
   return word === '' ? id : word[0]!.toUpperCase() + word.slice(1);
