@@ -111,7 +111,9 @@ export function createDeps(config: Config, overrides: DepsOverrides = {}): Deps 
     appUrl: config.platform.appUrl,
     command: config.slack.command,
   });
-  const people = new People(namesClient(config, logger), logger, { now });
+  // A login waits on the profile's e-mail: like a name, it is asked once, without waiting out a limit.
+  const peopleClient = namesClient(config, logger);
+  const people = new People(peopleClient, logger, { now });
   const deps: Deps = {
     config,
     logger,
@@ -123,7 +125,7 @@ export function createDeps(config: Config, overrides: DepsOverrides = {}): Deps 
     clock: { now },
     slack,
     people,
-    directory: new SlackPeopleDirectory(calls, logger),
+    directory: new SlackPeopleDirectory(peopleClient, logger),
     linkNotices: new SlackLinkNotices(slack),
     cards,
     events,
