@@ -64,8 +64,11 @@ function checkSecureUrl(name: string, loopbackUse: string, value: string, ctx: z
 
 const logLevels = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
 
-/** `modal`: the Slack form only; `page`: the secure page only; `both`: the page offered first. */
-export const loginModes = ['modal', 'page', 'both'] as const;
+/**
+ * `modal`: the Slack form only; `page`: the secure page only; `both`: the page offered first;
+ * `sso`: the secure page with single sign-on alone, no password anywhere.
+ */
+export const loginModes = ['modal', 'page', 'both', 'sso'] as const;
 export type LoginMode = (typeof loginModes)[number];
 
 /** `required`: a login is linked to a Slack person only when its e-mail is theirs; `off`: not checked. */
@@ -181,6 +184,7 @@ const environmentSchema = z.object({
   LOGIN_MODE: optionalText.pipe(
     z.enum(loginModes, { error: `LOGIN_MODE must be one of ${loginModes.join(', ')}` }).optional(),
   ),
+  SSO_COMPANY: optionalText,
   LOGIN_EMAIL_MATCH: optionalText.pipe(
     z
       .enum(emailMatchModes, { error: `LOGIN_EMAIL_MATCH must be one of ${emailMatchModes.join(', ')}` })
@@ -213,7 +217,7 @@ function missingVariables(env: NodeJS.ProcessEnv): [string, string][] {
     ]);
   }
   const loginMode = (env['LOGIN_MODE'] ?? '').trim();
-  if ((loginMode === 'page' || loginMode === 'both') && !has('PUBLIC_URL')) {
+  if ((loginMode === 'page' || loginMode === 'both' || loginMode === 'sso') && !has('PUBLIC_URL')) {
     missing.push([
       'LOGIN_MODE',
       `LOGIN_MODE=${loginMode} needs PUBLIC_URL, the https: address where people reach Faultline's login page`,
@@ -254,6 +258,8 @@ export interface Config {
     emailMatch: EmailMatchMode;
     /** Proxies whose X-Forwarded-For names the client of the login page; none: the socket's peer is. */
     trustedProxies: Subnet[];
+    /** The company whose identity provider "Log in with SSO" goes to; asked on the page when unset. */
+    ssoCompany: string | undefined;
   };
   /** The company's monitoring integrations that guards read through (each may be overridden per guard). */
   monitoring: { integrationA: string | undefined; domainA: string | undefined; uriB: string | undefined };
@@ -310,6 +316,7 @@ export function loadConfig(env: NodeJS.ProcessEnv): Config {
       mode: e.LOGIN_MODE ?? (e.PUBLIC_URL ? 'both' : 'modal'),
       emailMatch: e.LOGIN_EMAIL_MATCH,
       trustedProxies: e.TRUSTED_PROXIES,
+      ssoCompany: e.SSO_COMPANY,
     },
     monitoring: { integrationA: e.MONITORING_A_INTEGRATION, domainA: e.MONITORING_A_DOMAIN, uriB: e.MONITORING_B_URI },
     approvalRules: e.APPROVAL_RULES,

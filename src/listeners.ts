@@ -47,6 +47,7 @@ import {
   LOGIN_VIEW,
   RESET_PASSWORD_VIEW,
   END_LINKED_SESSION_BUTTON,
+  LOGIN_SSO_BUTTON,
 } from './views/login.ts';
 import { NOTE_VIEW } from './views/note.ts';
 import { GUARD_ALERTS, GUARD_MONITORS, GUARD_PICKER_VIEW } from './views/guardPicker.ts';
@@ -62,6 +63,7 @@ export const listeners: Listeners = {
     [LOGIN_BUTTON]: openLogin,
     [FORGOT_PASSWORD_BUTTON]: forgotPassword,
     [LOGIN_PAGE_BUTTON]: securePageOpened,
+    [LOGIN_SSO_BUTTON]: securePageOpened,
     [END_LINKED_SESSION_BUTTON]: endLinkedSession,
     [ATTACK_START]: startFromPreview,
     [ATTACK_CANCEL]: cancelPreview,

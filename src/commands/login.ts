@@ -50,8 +50,9 @@ export async function loginModalFor(
   options: Omit<LoginModalOptions, 'secureUrl'> = {},
 ): Promise<ModalView> {
   const url = await secureLoginUrl(actor, deps);
-  if (url && deps.config.login.mode === 'page')
-    return securePageModal(url, options.notice ? { notice: options.notice } : {});
+  const { mode } = deps.config.login;
+  if (url && (mode === 'page' || mode === 'sso'))
+    return securePageModal(url, { ...(options.notice ? { notice: options.notice } : {}), ssoOnly: mode === 'sso' });
   return loginModal({ ...options, secureUrl: url });
 }
 
@@ -75,8 +76,9 @@ export async function securePageOpened(): Promise<Reply> {
 }
 
 export async function submitLogin(submission: Submission, deps: Deps): Promise<SubmissionReply> {
-  // LOGIN_MODE=page: a password typed into Slack is never used, even from a form opened earlier.
-  if (deps.config.login.mode === 'page') return { kind: 'update', view: await loginModalFor(submission.actor, deps) };
+  // LOGIN_MODE=page or sso: a password typed into Slack is never used, even from a form opened earlier.
+  if (deps.config.login.mode === 'page' || deps.config.login.mode === 'sso')
+    return { kind: 'update', view: await loginModalFor(submission.actor, deps) };
   const email = submission.inputs[loginFields.email]?.trim() ?? '';
   const password = submission.inputs[loginFields.password] ?? '';
   const companyName = submission.inputs[loginFields.company]?.trim() || undefined;

@@ -18,7 +18,10 @@ import { clientAddress, trustedProxies } from '../login/clientAddress.ts';
 import { loginPagePath } from '../login/entry.ts';
 import { LoginLimits } from '../login/limits.ts';
 import { LoginLinks, newSecret, sameSecret, type LoginLink } from '../login/links.ts';
-import { type LoginOutcome, logIn } from '../login/logIn.ts';
+import { type LoginOutcome, logIn, logInWithSso } from '../login/logIn.ts';
+import { SsoLogins } from '../login/sso.ts';
+import { BadRequestError } from '../client/errors.ts';
+import type { CompanySession } from '../client/index.ts';
 import { requestPasswordReset, type ResetOutcome } from '../login/passwordReset.ts';
 import {
   accountLockedText,
@@ -33,6 +36,13 @@ import {
   pageFailedPage,
   pageMfaNotice,
   resetLimitedText,
+  ssoExpiredPage,
+  ssoOnlyText,
+  ssoOtherBrowserPage,
+  ssoProviderErrorPage,
+  ssoRefusedPage,
+  ssoUnknownCompanyText,
+  ssoUsedPage,
   resetNeedsEmailText,
   resetRequestedNotice,
   addressLockedText,
@@ -43,14 +53,17 @@ import {
 type Route = { path: string; method: string; handler: (req: IncomingMessage, res: ServerResponse) => void };
 
 const cookieName = 'faultline_login';
+/** Where the identity provider sends the browser back; the platform's `state` says which link it was for. */
+const ssoCallbackPath = `${loginPagePath}/sso/callback`;
 const maxBodyBytes = 16 * 1024;
 const emailPattern = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
 
 /**
  * The secure login page, answered by the bot itself on `/login/<token>`: GET shows the form,
- * POST logs in. Nothing here logs a URL, a token, a cookie or a form field.
+ * POST logs in; `/login/<token>/sso` starts a single sign-on and `/login/sso/callback` ends it.
+ * Nothing here logs a URL, a token, a code, a state, a cookie or a form field. `refreshHome`
+ * redraws the person's App Home once they are logged in.
  */
-/** `refreshHome` redraws the person's App Home once they are logged in. */
 export function loginRoutes(deps: Deps, refreshHome: (actor: Actor) => Promise<void>): Route[] {
   const proxies = trustedProxies(deps.config.login.trustedProxies);
   const handler = (req: IncomingMessage, res: ServerResponse) => {
@@ -65,6 +78,8 @@ export function loginRoutes(deps: Deps, refreshHome: (actor: Actor) => Promise<v
   return [
     { path, method: 'GET', handler },
     { path, method: 'POST', handler },
+    { path: `${path}/sso`, method: 'GET', handler },
+    { path: ssoCallbackPath, method: 'GET', handler },
   ];
 }
 
@@ -121,8 +136,11 @@ class LoginPageRequest {
   }
 
   async answer(): Promise<void> {
+    const url = new URL(this.#req.url ?? '/', 'http://localhost');
+    if (url.pathname.endsWith(ssoCallbackPath)) return this.#ssoCallback(url.searchParams);
+    const starting = url.pathname.endsWith('/sso');
     // Tokens are base64url: anything percent-encoded is not one, and is not decoded.
-    const token = new URL(this.#req.url ?? '/', 'http://localhost').pathname.split('/').at(-1) ?? '';
+    const token = url.pathname.split('/').at(starting ? -2 : -1) ?? '';
     const found = await this.#links.find(token);
     if (!found) {
       // Counted and refused on their own: a network that opened many unusable links still opens a valid one.
@@ -138,7 +156,9 @@ class LoginPageRequest {
         return this.#send(410, openedElsewherePage);
       }
       this.#linkedTo = await this.#account(found.link);
-      return this.#send(200, { kind: 'form', csrf: csrfToken(secret, found.hash) }, this.#cookie(secret, found.link));
+      const cookie = this.#cookie(secret, found.link);
+      if (starting) return this.#ssoStart(found, secret, url.searchParams.get('company')?.trim() || undefined, cookie);
+      return this.#send(200, this.#formState(csrfToken(secret, found.hash), token), cookie);
     }
     const form = await readForm(this.#req);
     if (
@@ -160,12 +180,14 @@ class LoginPageRequest {
     };
     const email = form.get('email')?.trim() ?? '';
     const company = form.get('company')?.trim() || undefined;
-    if (form.get('intent') === 'reset') return this.#resetPassword(actor, csrf, email, company);
+    if (this.#deps.config.login.mode === 'sso')
+      return this.#send(400, { ...this.#formState(csrf, token), error: ssoOnlyText });
+    if (form.get('intent') === 'reset') return this.#resetPassword(actor, csrf, email, company, token);
 
     const password = form.get('password') ?? '';
     const mfaCode = form.get('mfa')?.replace(/\s/g, '') || undefined;
     const again = (error: string, status = 400, mfa = mfaCode !== undefined || form.has('mfa')) =>
-      this.#send(status, { kind: 'form', csrf, email, company, error, mfa });
+      this.#send(status, { ...this.#formState(csrf, token), email, company, error, mfa });
     if (!emailPattern.test(email)) return again(enterEmailText);
     if (!password) return again(enterPasswordText);
     if (mfaCode !== undefined && !/^\d{6}$/.test(mfaCode)) return again(mfaCodeFormatText);
@@ -184,14 +206,7 @@ class LoginPageRequest {
     }
     switch (outcome.kind) {
       case 'mfaRequired':
-        return this.#send(200, {
-          kind: 'form',
-          csrf,
-          email,
-          company,
-          mfa: true,
-          notice: pageMfaNotice,
-        });
+        return this.#send(200, { ...this.#formState(csrf, token), email, company, mfa: true, notice: pageMfaNotice });
       case 'rejected':
         await this.#limits.recordAddressFailure(this.#address);
         return again(loginRejectedText(outcome.mfaCodeGiven), 401);
@@ -206,9 +221,128 @@ class LoginPageRequest {
       case 'loggedIn':
         break;
     }
+    return this.#loggedIn(found.hash, actor, outcome.session, email);
+  }
+
+  /** The form as this deployment offers it: passwords unless LOGIN_MODE=sso, and "Log in with SSO". */
+  #formState(csrf: string, token: string): Extract<LoginPageState, { kind: 'form' }> {
+    const page = `${this.#basePath()}${loginPagePath}/${token}`;
+    return {
+      kind: 'form',
+      csrf,
+      action: page,
+      passwords: this.#deps.config.login.mode !== 'sso',
+      sso: { href: `${page}/sso`, askCompany: this.#deps.config.login.ssoCompany === undefined },
+    };
+  }
+
+  /** PUBLIC_URL's own path, where a reverse proxy mounts the bot, without a trailing slash. */
+  #basePath(): string {
+    return new URL(this.#deps.config.publicUrl ?? 'http://localhost').pathname.replace(/\/+$/, '');
+  }
+
+  /** Starts the company's sign-in for the link, bound to this browser, and sends the browser on to it. */
+  async #ssoStart(
+    found: { hash: string; link: LoginLink },
+    secret: string,
+    asked: string | undefined,
+    cookie: string,
+  ): Promise<void> {
+    const companyName = this.#deps.config.login.ssoCompany ?? asked;
+    const token = this.#req.url?.split('?')[0]?.split('/').at(-2) ?? '';
+    const form = { ...this.#formState(csrfToken(secret, found.hash), token), company: asked };
+    if (!companyName) return this.#send(200, form, cookie);
+    let providerUrl: string;
+    try {
+      providerUrl = await this.#deps.platform.auth.startSso({
+        companyName,
+        redirectUri: `${this.#deps.config.publicUrl ?? ''}${ssoCallbackPath}`,
+      });
+    } catch (error) {
+      if (error instanceof BadRequestError)
+        return this.#send(400, { ...form, error: ssoUnknownCompanyText(companyName) }, cookie);
+      this.#deps.logger.warn({ err: error }, 'could not start a single sign-on');
+      return this.#send(
+        502,
+        { ...form, error: pageErrorText(error, this.#deps.config.slack.command, 'start SSO') },
+        cookie,
+      );
+    }
+    const state = URL.parse(providerUrl)?.searchParams.get('state');
+    if (!state) {
+      this.#deps.logger.warn('the platform started a single sign-on without a state');
+      return this.#send(502, { ...form, error: ssoUnknownCompanyText(companyName) }, cookie);
+    }
+    await new SsoLogins(this.#deps.store, this.#deps.clock.now).started(state, found.hash, secret);
+    return this.#send(200, { kind: 'continue', url: providerUrl, company: companyName }, cookie);
+  }
+
+  /** The identity provider sent the browser back: taken once, by the browser that started it, within 10 minutes. */
+  async #ssoCallback(params: URLSearchParams): Promise<void> {
+    const state = params.get('state');
+    if (!state) return this.#send(400, ssoExpiredPage);
+    const taken = await new SsoLogins(this.#deps.store, this.#deps.clock.now).take(
+      state,
+      cookieValue(this.#req.headers.cookie, cookieName),
+    );
+    if (taken.kind !== 'taken') {
+      this.#deps.logger.warn({ reason: taken.kind }, 'login page refused a single sign-on callback');
+      if (taken.kind === 'otherBrowser') return this.#send(403, ssoOtherBrowserPage);
+      return this.#send(410, taken.kind === 'used' ? ssoUsedPage : ssoExpiredPage);
+    }
+    const error = params.get('error');
+    const code = params.get('code');
+    if (error || !code)
+      return this.#send(401, ssoProviderErrorPage(/^[a-z_]{1,40}$/.test(error ?? '') ? error! : 'no code'));
+    const found = await this.#links.byHash(taken.linkHash);
+    if (!found) return this.#send(410, expiredLinkPage);
+    this.#linkedTo = await this.#account(found.link);
+    const actor: Actor = {
+      workspaceId: found.link.workspaceId,
+      userId: found.link.userId,
+      userName: found.link.userName,
+      channelId: undefined,
+    };
+    let outcome: LoginOutcome;
+    try {
+      outcome = await logInWithSso(actor, { code, state }, this.#deps);
+    } catch (failure) {
+      this.#deps.logger.warn({ err: failure }, 'single sign-on failed');
+      return this.#send(502, {
+        kind: 'problem',
+        title: 'Something went wrong',
+        message: pageErrorText(failure, this.#deps.config.slack.command, 'log you in'),
+      });
+    }
+    switch (outcome.kind) {
+      case 'loggedIn':
+        return this.#loggedIn(found.hash, actor, outcome.session, '');
+      case 'emailMismatch':
+        return this.#send(403, {
+          kind: 'problem',
+          title: 'Not linked',
+          message: emailMismatchText(outcome.loginEmail, this.#linkedTo.name),
+        });
+      case 'emailUnknown':
+        return this.#send(503, { kind: 'problem', title: 'Not linked', message: emailUnknownText(outcome.reason) });
+      case 'locked':
+        return this.#send(429, {
+          kind: 'problem',
+          title: 'Too many attempts',
+          message: accountLockedText(clockTime(outcome.until, this.#deps.clock.now())),
+        });
+      case 'busy':
+        return this.#send(409, { kind: 'problem', title: 'Another login is under way', message: loginBusyText });
+      case 'rejected':
+      case 'mfaRequired':
+        return this.#send(401, ssoRefusedPage);
+    }
+  }
+
+  /** A login done: the link is used up, Slack is told, and the page says so. */
+  async #loggedIn(linkHash: string, actor: Actor, session: CompanySession, email: string): Promise<void> {
     // Used: the link cannot log anyone in again.
-    await this.#links.consume(found.hash);
-    const { session } = outcome;
+    await this.#links.consume(linkHash);
     const login = await this.#deps.sessions.get(actor);
     const team = login?.team ? teamName(login.team) : undefined;
     const identifier = session.identifier ?? email;
@@ -227,11 +361,17 @@ class LoginPageRequest {
     });
   }
 
-  async #resetPassword(actor: Actor, csrf: string, email: string, company: string | undefined): Promise<void> {
+  async #resetPassword(
+    actor: Actor,
+    csrf: string,
+    email: string,
+    company: string | undefined,
+    token: string,
+  ): Promise<void> {
+    const form = this.#formState(csrf, token);
     if (!emailPattern.test(email))
       return this.#send(400, {
-        kind: 'form',
-        csrf,
+        ...form,
         company,
         error: resetNeedsEmailText,
       });
@@ -241,8 +381,7 @@ class LoginPageRequest {
     } catch (error) {
       this.#deps.logger.warn({ err: error }, 'password reset from the secure page failed');
       return this.#send(502, {
-        kind: 'form',
-        csrf,
+        ...form,
         email,
         company,
         error: pageErrorText(error, this.#deps.config.slack.command, 'request a reset e-mail'),
@@ -250,11 +389,10 @@ class LoginPageRequest {
     }
     if (outcome.kind === 'limited') {
       const error = resetLimitedText(clockTime(outcome.until, this.#deps.clock.now()));
-      return this.#send(429, { kind: 'form', csrf, email, company, error });
+      return this.#send(429, { ...form, email, company, error });
     }
     return this.#send(200, {
-      kind: 'form',
-      csrf,
+      ...form,
       email,
       company,
       notice: resetRequestedNotice,
@@ -280,7 +418,8 @@ class LoginPageRequest {
   }
 
   #send(status: number, state: LoginPageState, cookie?: string): void {
-    send(this.#res, status, state.kind === 'problem' ? state : { ...state, linkedTo: this.#linkedTo }, cookie);
+    const named = state.kind === 'form' || state.kind === 'loggedIn' ? { ...state, linkedTo: this.#linkedTo } : state;
+    send(this.#res, status, named, cookie);
   }
 
   /** The Slack person and workspace a link logs in, as Slack names them; the link's own handle when Slack cannot say. */
@@ -298,7 +437,7 @@ class LoginPageRequest {
 
   #cookie(secret: string, link: LoginLink): string {
     const base = new URL(this.#deps.config.publicUrl ?? 'http://localhost');
-    const path = `${base.pathname.replace(/\/+$/, '')}${loginPagePath}`;
+    const path = `${this.#basePath()}${loginPagePath}`;
     const maxAge = Math.max(1, Math.floor((link.expiresAt - this.#deps.clock.now()) / 1000));
     // Lax, not Strict: opening the link from Slack again is a cross-site navigation that must carry it.
     return `${cookieName}=${secret}; Path=${path}; Max-Age=${maxAge}; HttpOnly; SameSite=Lax${base.protocol === 'https:' ? '; Secure' : ''}`;

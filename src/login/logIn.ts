@@ -32,7 +32,30 @@ export type LoginOutcome =
  * The e-mail match is what keeps a login link from lending a session: a link (or a Slack form)
  * is made for one Slack person, and whoever logs in on it must be that person on the platform.
  */
-export async function logIn(actor: Actor, input: LoginInput, deps: Deps): Promise<LoginOutcome> {
+export function logIn(actor: Actor, input: LoginInput, deps: Deps): Promise<LoginOutcome> {
+  return signIn(actor, deps, {
+    typedEmail: input.email,
+    mfaCode: input.mfaCode,
+    session: () => deps.platform.auth.login(input),
+  });
+}
+
+/**
+ * A single sign-on's end: the identity provider's code exchanged for a session, then matched,
+ * stored and confirmed exactly as a password login is.
+ */
+export function logInWithSso(actor: Actor, exchange: { code: string; state: string }, deps: Deps) {
+  return signIn(actor, deps, { session: () => deps.platform.auth.finishSso(exchange) });
+}
+
+/** How a session is obtained: by password (with the e-mail typed, checked before asking) or by SSO. */
+interface Credentials {
+  typedEmail?: string;
+  mfaCode?: string | undefined;
+  session: () => Promise<CompanySession>;
+}
+
+async function signIn(actor: Actor, deps: Deps, input: Credentials): Promise<LoginOutcome> {
   const limits = new LoginLimits(deps.store, deps.clock.now);
   const outcome = await limits.oneAtATime(actor, async (): Promise<LoginOutcome> => {
     const until = await limits.personBlockedUntil(actor);
@@ -51,11 +74,12 @@ export async function logIn(actor: Actor, input: LoginInput, deps: Deps): Promis
       if (!profile.email) return { kind: 'emailUnknown', reason: 'noEmail' };
       slackEmail = profile.email;
       // Checked before the platform is asked: a password never leaves for a login that cannot be linked.
-      if (!sameEmail(input.email, slackEmail)) return mismatch(actor, input.email, deps);
+      if (input.typedEmail !== undefined && !sameEmail(input.typedEmail, slackEmail))
+        return mismatch(actor, input.typedEmail, deps);
     }
     let session: CompanySession;
     try {
-      session = await deps.platform.auth.login(input);
+      session = await input.session();
     } catch (error) {
       if (!(error instanceof UnauthorizedError)) throw error;
       if (error.reason === 'mfa_required' && !input.mfaCode) return { kind: 'mfaRequired' };
@@ -66,7 +90,7 @@ export async function logIn(actor: Actor, input: LoginInput, deps: Deps): Promis
       );
       return { kind: 'rejected', mfaCodeGiven: Boolean(input.mfaCode) };
     }
-    const platformUser = session.identifier ?? input.email;
+    const platformUser = session.identifier ?? input.typedEmail ?? '';
     if (matching && !sameEmail(platformUser, slackEmail)) {
       // The platform says the login is another address than the one typed: end it, keep nothing.
       await deps.platform.auth.logout({ header: session.header }).catch(() => undefined);

@@ -70,6 +70,18 @@ export const keys = {
     'The first browser to open a login link won it: as long as the link itself is valid.',
     { key: (hash: string) => hash },
   ),
+  ssoLogin: kind(
+    'sso-login:',
+    minutes(10),
+    "A single sign-on a login link's browser started, under the hash of the platform's state: as long as the state is valid.",
+    { key: (stateHash: string) => stateHash },
+  ),
+  ssoLoginUsed: kind(
+    'sso-login-used:',
+    minutes(10),
+    "A single sign-on's callback was taken, so a replay of it stores nothing: as long as its state was valid.",
+    { key: (stateHash: string) => stateHash },
+  ),
   loginAttempt: kind(
     'login-attempt:',
     30_000,

@@ -11,6 +11,8 @@ export const LOGIN_BUTTON = 'login_open';
 export const FORGOT_PASSWORD_BUTTON = 'login_forgot_password';
 /** The link button to the secure login page; Slack still reports the click, which is only acked. */
 export const LOGIN_PAGE_BUTTON = 'login_secure_page';
+/** The link button to single sign-on on the secure page; acked like the page's own. */
+export const LOGIN_SSO_BUTTON = 'login_sso';
 /** The modal that only offers the secure page (LOGIN_MODE=page). */
 export const LOGIN_PAGE_VIEW = 'login_secure_page';
 /** "End that session", sent to the owner of a login's e-mail that was linked to someone else. */
@@ -35,6 +37,17 @@ export interface LoginModalOptions {
 
 const pageButton = (url: string) => button('Log in on a secure page', LOGIN_PAGE_BUTTON, { url, style: 'primary' });
 
+/** Where "Log in with SSO" goes: the secure page's own start of the company's sign-in. */
+export const ssoUrlOf = (secureUrl: string) => `${secureUrl}/sso`;
+
+const ssoSection = (secureUrl: string, primary = false) =>
+  section(':office: Your company signs you in through its identity provider? Log in with SSO instead.', {
+    accessory: button('Log in with SSO', LOGIN_SSO_BUTTON, {
+      url: ssoUrlOf(secureUrl),
+      ...(primary ? { style: 'primary' as const } : {}),
+    }),
+  });
+
 export function loginModal(options: LoginModalOptions = {}): ModalView {
   const email: KnownBlock = input(loginFields.email, 'Email', {
     type: 'email_text_input',
@@ -50,6 +63,7 @@ export function loginModal(options: LoginModalOptions = {}): ModalView {
             ':lock: Prefer a masked password that never passes through Slack? Log in on a secure page instead (the link works once, for 10 minutes).',
             { accessory: pageButton(options.secureUrl) },
           ),
+          ssoSection(options.secureUrl),
         ]
       : []),
     email,
@@ -98,17 +112,30 @@ export function loginModal(options: LoginModalOptions = {}): ModalView {
   });
 }
 
-/** LOGIN_MODE=page: the person logs in only on the secure page, through this one-time link. */
-export function securePageModal(url: string, options: { notice?: string } = {}): ModalView {
+/**
+ * LOGIN_MODE=page: the person logs in only on the secure page, through this one-time link, or
+ * with SSO; LOGIN_MODE=sso (`ssoOnly`): with SSO alone.
+ */
+export function securePageModal(url: string, options: { notice?: string; ssoOnly?: boolean } = {}): ModalView {
   return modal(
     LOGIN_PAGE_VIEW,
     'Log in to the platform',
     [
       ...(options.notice ? [section(`:warning: ${options.notice}`)] : []),
-      section(
-        ':lock: Log in on a secure page: your password is masked there and never passes through Slack. The link works once, for 10 minutes.',
-        { accessory: pageButton(url) },
-      ),
+      ...(options.ssoOnly
+        ? [
+            section(
+              ":office: Log in with SSO, through your company's identity provider. The link works once, for 10 minutes.",
+              { accessory: button('Log in with SSO', LOGIN_SSO_BUTTON, { url: ssoUrlOf(url), style: 'primary' }) },
+            ),
+          ]
+        : [
+            section(
+              ':lock: Log in on a secure page: your password is masked there and never passes through Slack. The link works once, for 10 minutes.',
+              { accessory: pageButton(url) },
+            ),
+            ssoSection(url),
+          ]),
     ],
     { close: 'Close' },
   );

@@ -144,7 +144,7 @@ describe('loadConfig', () => {
       'PUBLIC_URL must use https: (plain http is only for loopback)',
     ]);
     expect(problems({ ...valid, PUBLIC_URL: 'https://faultline.example.com', LOGIN_MODE: 'sometimes' })).toEqual([
-      'LOGIN_MODE must be one of modal, page, both',
+      'LOGIN_MODE must be one of modal, page, both, sso',
     ]);
   });
 

@@ -61,7 +61,7 @@ describe.skipIf(!hasChromium)(title, { timeout: 60_000 }, () => {
   async function logInWith(email: string, password: string) {
     await page.getByLabel('Email').fill(email);
     await page.getByLabel('Password').fill(password);
-    await page.getByRole('button', { name: 'Log in' }).click();
+    await page.getByRole('button', { name: 'Log in', exact: true }).click();
   }
 
   it('masks the password, shows a wrong one as an error, then logs in and confirms in Slack', async () => {
@@ -176,12 +176,12 @@ describe.skipIf(!hasChromium)(title, { timeout: 60_000 }, () => {
 
     await page.getByLabel('Password').fill(sre.password);
     await code.fill('000000');
-    await page.getByRole('button', { name: 'Log in' }).click();
+    await page.getByRole('button', { name: 'Log in', exact: true }).click();
     await page.getByRole('alert').filter({ hasText: 'E-mail, password or MFA code not accepted' }).waitFor();
 
     await page.getByLabel('Password').fill(sre.password);
     await page.getByLabel('MFA code').fill(stack.sim.seed.mfaCode);
-    await page.getByRole('button', { name: 'Log in' }).click();
+    await page.getByRole('button', { name: 'Log in', exact: true }).click();
     await page.getByRole('heading', { name: 'You are logged in' }).waitFor();
     await page.getByText('You belong to several teams').waitFor();
     const confirmation = await stack.fake.waitFor(() => dms(id).at(-1), 'the confirmation in Slack');

@@ -25,7 +25,10 @@ export async function secureLink(
       person.modal(),
     'the login modal with its link',
   );
-  const link = modal.buttons().find((b) => b.text === 'Log in on a secure page')!.url!;
+  // LOGIN_MODE=sso offers only "Log in with SSO", which is the page's link with /sso after it.
+  const buttons = modal.buttons();
+  const link = (buttons.find((b) => b.text === 'Log in on a secure page') ??
+    buttons.find((b) => b.text === 'Log in with SSO'))!.url!.replace(/\/sso$/, '');
   const token = link.split('/').at(-1)!;
   return { url: link.replace(publicUrl, `http://localhost:${stack.bot.port}`), token };
 }

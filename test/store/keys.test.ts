@@ -170,6 +170,8 @@ describe('the store key table', () => {
       'reader:',
       'login-link:',
       'login-link-opened:',
+      'sso-login:',
+      'sso-login-used:',
       'login-attempt:',
       'login-failures:',
       'login-failures-address:',

@@ -41,6 +41,7 @@ const EMOJI = {
   lock: '🔒',
   unlock: '🔓',
   key: '🔑',
+  office: '🏢',
   memo: '📝',
   ticket: '🎫',
   pushpin: '📌',
