@@ -235,3 +235,25 @@ describe('reset e-mails', () => {
     expect(resetsFor(email)).toBe(resetsPerEmail);
   });
 });
+
+describe('sso failures', () => {
+  it('shows a security reader why recent single sign-ons failed, newest first, and refuses anyone else', async () => {
+    const reader = nextPerson();
+    await stack.login(reader, users().owner, { team: 'Platform' });
+    const all = read(await stack.ask(reader, 'sso failures'));
+    expect(all).toContain('Recent single sign-on failures, newest first:');
+    const [newest, older] = [...stack.sim.seed.sso.failures].sort((a, b) => a.minutesAgo - b.minutesAgo);
+    expect(all.indexOf(newest!.reason)).toBeLessThan(all.indexOf(older!.reason));
+    const one = read(await stack.ask(reader, 'sso failures former@acme.test'));
+    expect(one).toContain('former@acme.test: No platform user has this e-mail');
+    expect(one).not.toContain(stack.sim.seed.sso.email);
+    expect(read(await stack.ask(reader, 'sso failures nobody@acme.test'))).toContain(
+      'No recent single sign-on failures of nobody@acme.test.',
+    );
+    expect(read(await stack.ask(reader, 'sso failures not-an-address'))).toContain('That is not an e-mail address.');
+
+    const other = nextPerson();
+    await stack.login(other, users().solo);
+    expect(read(await stack.ask(other, 'sso failures'))).toContain('COMPANY_SECURITY_READ');
+  });
+});
