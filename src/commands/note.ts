@@ -12,18 +12,9 @@ import type { Actor } from '../store/sessions.ts';
 import { platformFor, requireLogin, teamName } from '../attacks/access.ts';
 import { attackIdWord } from './arguments.ts';
 import { keys } from '../store/keys.ts';
+import { firstDelivery } from './delivery.ts';
 
 const usage = 'note <attack id> <text>';
-
-/**
- * True the first time a note request is seen. A signed request can be sent again, byte for byte,
- * for five minutes (and Socket Mode may deliver one twice): the second must not add the note again.
- */
-async function firstTime(deps: Deps, request: string | undefined): Promise<boolean> {
-  if (!request || (await deps.store.claim(keys.noteRequest.key(request), keys.noteRequest.ttlMs))) return true;
-  deps.logger.info('a note request came again; the note was added once');
-  return false;
-}
 
 /** Runs `work` while holding the attack's note lock (across replicas on Redis), waiting a little for it if taken. */
 async function oneAtATime<T>(deps: Deps, guid: string, work: () => Promise<T>): Promise<T> {
@@ -44,9 +35,10 @@ async function oneAtATime<T>(deps: Deps, guid: string, work: () => Promise<T>): 
  * Adds a note as an annotation (PUT replaces the map, so existing notes are sent back too),
  * then shows it on the card and in its thread.
  */
-export async function addNote(deps: Deps, actor: Actor, guid: string, text: string, teamId?: string): Promise<void> {
+/** Adds the note; answers the attack's whole id (a short one may have been typed). */
+export async function addNote(deps: Deps, actor: Actor, id: string, text: string, teamId?: string): Promise<string> {
   const login = await requireLogin(deps, actor);
-  const { team } = await locateAttack(deps, login, guid, { teamId });
+  const { guid, team } = await locateAttack(deps, login, id, { teamId });
   const api = platformFor(deps, login, team);
   const context = { team: teamName(team), doing: 'add the note', subject: `attack ${guid}` };
   const key = `note-${new Date(deps.clock.now()).toISOString()}-${actor.userId}`;
@@ -69,6 +61,7 @@ export async function addNote(deps: Deps, actor: Actor, guid: string, text: stri
     text,
     state: annotated,
   });
+  return guid;
 }
 
 export const noteCommand = subcommand({
@@ -92,10 +85,8 @@ export const noteCommand = subcommand({
       .slice(request.rest.trim().indexOf(guid) + guid.length)
       .trim();
     if (text.length > 1000) throw new UserInputError('Keep the note under 1,000 characters.', usage);
-    // The trigger id is Slack's id of this very invocation; a new command gets a new one.
-    if (!(await firstTime(deps, request.triggerId ?? request.responseUrl))) return { kind: 'none' };
-    await addNote(deps, request.actor, guid, text);
-    return message(noteAddedText(guid));
+    if (!(await firstDelivery(deps, request))) return { kind: 'none' };
+    return message(noteAddedText(await addNote(deps, request.actor, guid, text)));
   },
 });
 
@@ -116,8 +107,7 @@ export async function submitNote(submission: Submission, deps: Deps): Promise<Su
   if (text.length > 1000) return { kind: 'errors', errors: { [NOTE_TEXT]: 'Keep the note under 1,000 characters.' } };
   // A form adds one note: a submission that adds it closes the form, so the same view at the same
   // hash never comes again but as a repeat.
-  if (submission.viewId && !(await firstTime(deps, `${submission.viewId}:${submission.viewHash ?? ''}`)))
-    return { kind: 'close' };
+  if (!(await firstDelivery(deps, submission))) return { kind: 'close' };
   await addNote(deps, submission.actor, ref.guid, text, ref.teamId);
   return { kind: 'close' };
 }

@@ -5,6 +5,8 @@ import {
   filterTeams,
   noTeamsText,
   TEAM_CHOICE,
+  PICKER_AFTER_LOGIN,
+  teamChosenModal,
   teamPickerModal,
   teamSelectedText,
   type TeamChoice,
@@ -17,6 +19,7 @@ import { contract } from './contract.ts';
 import { matchTeam, teamUsage } from './arguments.ts';
 import type { Actor } from '../store/sessions.ts';
 import { requireLogin, teamName } from '../attacks/access.ts';
+import { firstDelivery } from './delivery.ts';
 
 const usage = teamUsage;
 
@@ -43,6 +46,7 @@ export const teamCommand = subcommand({
     const query = args.rest.join(' ').trim();
     if (!query) return { kind: 'openModal', view: teamPickerModal(choices(teams), login.team?.identifier) };
     const team = matchTeam(teams, query);
+    if (!(await firstDelivery(deps, request))) return { kind: 'none' };
     await select(request.actor, team, deps, login.session.identifier);
     return message(teamSelectedText(teamName(team)));
   },
@@ -53,7 +57,10 @@ export async function submitTeamPicker(submission: Submission, deps: Deps): Prom
   const team = login.session.teams.find((t) => t.identifier === submission.inputs[TEAM_CHOICE]);
   // A team id that is not among the person's own teams is never used, whatever the payload says.
   if (!team) return { kind: 'errors', errors: { [TEAM_CHOICE]: 'Choose one of your teams.' } };
+  if (!(await firstDelivery(deps, submission))) return { kind: 'close' };
   await select(submission.actor, team, deps, login.session.identifier);
+  if (submission.privateMetadata !== PICKER_AFTER_LOGIN)
+    return { kind: 'update', view: teamChosenModal(teamName(team)) };
   return {
     kind: 'update',
     view: loggedInView({

@@ -88,6 +88,9 @@ export interface GameDayRecord {
   title: string;
   /** Slack user id. */
   facilitator: string;
+  /** The team the facilitator started it in (their selected team); absent in game days kept before it was. */
+  teamId?: string | undefined;
+  teamName?: string | undefined;
   startedAt: string;
   endedAt?: string | undefined;
   attacks: GameDayAttack[];
@@ -144,6 +147,14 @@ export type GameDayEvent =
   | { kind: 'guard'; trip: GameDayGuardTrip };
 
 export type GameDayOutcomes = Record<string, { stage: string; lifecycle: string; haltedBy: string[] }>;
+
+/**
+ * How many halts a game day saw: each of its people's (a mass halt once) and each attack one of
+ * its guards halted. The card, the status, the summary and the report all count this way.
+ */
+export function haltCount(record: Pick<GameDayRecord, 'halts' | 'trips'>): number {
+  return record.halts.length + (record.trips ?? []).reduce((sum, trip) => sum + trip.halted.length, 0);
+}
 
 /** How an attack of a game day ended, as its card last showed it. */
 export function cardOutcome(card: CardRecord | undefined): GameDayOutcomes[string] {

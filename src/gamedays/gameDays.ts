@@ -131,6 +131,7 @@ export class GameDays {
     channel: string,
     title: string,
     facilitator: string,
+    team: { id: string; name: string },
   ): Promise<{ outcome: 'started' | 'running' | 'starting'; record?: GameDayRecord & { id: string } }> {
     const current = await this.running(channel);
     if (current) return { outcome: 'running', record: current };
@@ -146,6 +147,8 @@ export class GameDays {
         ts: '',
         title,
         facilitator,
+        teamId: team.id,
+        teamName: team.name,
         startedAt: new Date(this.#now()).toISOString(),
       };
       const posted = await this.#board.postCard({ ...base, ...emptyEvents() });
@@ -262,7 +265,7 @@ export class GameDays {
     if (!base) return;
     await this.#store.set(key, { ...base, summaryTs: posted.ts }, keys.gameDayEnded.ttlMs);
     // An attack that ended while the summary was being posted found no summary to update.
-    const now = await this.#outcomes(record);
+    const now = await this.outcomes(record);
     if (JSON.stringify(now) !== JSON.stringify(outcomes)) this.#board.updateSummary(posted, record, now);
   }
 
@@ -289,7 +292,7 @@ export class GameDays {
         this.#board.updateSummary(
           { channel: record.channel, ts: record.summaryTs },
           record,
-          await this.#outcomes(record),
+          await this.outcomes(record),
         );
     } catch (error) {
       this.#logger.warn({ err: error, attack: card.guid }, 'could not show the end of an attack in its game day');
@@ -297,7 +300,8 @@ export class GameDays {
   }
 
   /** Each attack's outcome as its card last showed it. */
-  async #outcomes(record: GameDayRecord): Promise<GameDayOutcomes> {
+  /** How each attack of the game day went, as its card last showed it. */
+  async outcomes(record: GameDayRecord): Promise<GameDayOutcomes> {
     const outcomes: GameDayOutcomes = {};
     for (const attack of record.attacks) outcomes[attack.guid] = cardOutcome(await this.#cards.get(attack.guid));
     return outcomes;

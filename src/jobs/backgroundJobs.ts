@@ -1,5 +1,7 @@
 import { redrawUnsent } from '../attacks/redraw.ts';
 import { recoverStarts } from '../attacks/startIntents.ts';
+import { verifyHalts } from '../attacks/haltChecks.ts';
+import { checkPresence } from '../attacks/presence.ts';
 import type { Deps } from '../deps.ts';
 import { expireApprovals } from '../guardrails/approvals.ts';
 import { enforceGuards } from '../guardrails/guardWatch.ts';
@@ -32,6 +34,10 @@ export function backgroundJobs(deps: Deps): Job[] {
     { name: 'enforce-freezes', everyMs: pollMs, run: () => enforceFreezes(deps) },
     // Each guard is read once per POLL_SECONDS, so it halts within one of firing.
     { name: 'enforce-guards', everyMs: pollMs, run: () => enforceGuards(deps) },
+    // One executions read per halted attack per POLL_SECONDS, until every target has stopped.
+    { name: 'verify-halts', everyMs: pollMs, run: () => verifyHalts(deps) },
+    // "Still watching?" is asked every PRESENCE_MINUTES; an unanswered one halts within one POLL_SECONDS of its five minutes.
+    { name: 'check-presence', everyMs: pollMs, run: () => checkPresence(deps) },
     // A request lasts fifteen minutes: ending it within a minute of that is enough, and each run reads every request.
     { name: 'expire-approvals', everyMs: Math.max(pollMs, 60_000), run: () => expireApprovals(deps) },
     {

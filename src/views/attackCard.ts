@@ -1,6 +1,6 @@
 import type { Button, KnownBlock } from '@slack/types';
 import type { CardRecord } from '../attacks/cards.ts';
-import { canHalt } from '../attacks/lifecycle.ts';
+import { canHalt, isFinished } from '../attacks/lifecycle.ts';
 import { isPathId } from '../client/ids.ts';
 import type { Message } from './message.ts';
 import {
@@ -20,6 +20,8 @@ import {
 import { plural } from './plural.ts';
 
 export const HALT_ATTACK = 'attack_halt';
+/** Halt again: a halt sent once more for targets the last one did not stop. */
+export const HALT_AGAIN = 'attack_halt_again';
 export const ADD_NOTE = 'attack_add_note';
 export const ATTACK_DETAILS = 'attack_details';
 export const FILE_TICKET = 'attack_file_ticket';
@@ -45,6 +47,26 @@ export function attackRefValue(ref: AttackRef): string {
 /** The Halt button of one attack: the same on its card, in lists, in its details and on App Home. */
 export function haltButton(ref: AttackRef): Button {
   return button('Halt', HALT_ATTACK, { style: 'danger', value: attackRefValue(ref) });
+}
+
+/** Halt again, where a target still runs a minute after a halt: on the card, in its thread, in the halter's message. */
+export function haltAgainButton(ref: AttackRef): Button {
+  return button('Halt again', HALT_AGAIN, { style: 'danger', value: attackRefValue(ref) });
+}
+
+/** Targets by id, a few of them, as a card and a message name them. */
+export const targetList = (ids: readonly string[]) => ids.map((id) => code(id)).join(', ');
+
+/** What the attack's executions show of its last halt: verified, under way, or not stopping a target. */
+export function haltCheckText(check: NonNullable<CardRecord['haltCheck']>): string {
+  const counted = `${check.stopped} of ${plural(check.total, 'target')} stopped`;
+  if (check.verified)
+    return check.total
+      ? `:white_check_mark: *Halt verified*: ${counted}`
+      : ':white_check_mark: *Halt verified*: no target was reached';
+  if (check.stuck)
+    return `:warning: *Halt not verified*: ${counted}; still running a minute after the halt: ${targetList(check.running)}`;
+  return `:hourglass_flowing_sand: Halt sent: ${counted} so far`;
 }
 
 /**
@@ -160,6 +182,21 @@ export function createSourceWords(source: string | undefined): string {
   return Object.hasOwn(sourceWords, source) ? sourceWords[source]! : source;
 }
 
+/**
+ * How many clients an attack hits, as the card, a list and `show` say it: the platform's count,
+ * "resolving…" until it has one, and "not reported" when it ended without one.
+ */
+export function clientsText(total: number | undefined, finished: boolean): string {
+  if (total !== undefined) return plural(total, 'client');
+  return finished ? 'not reported' : 'resolving…';
+}
+
+/** Where an attack came from, as `show` says it: "Ad hoc, from the API". */
+export function originText(source: string | undefined, createSource: string | undefined): string {
+  const kind = source === 'Scenario' ? 'Part of a scenario' : 'Ad hoc';
+  return createSource === 'Scenario' ? kind : `${kind}, from ${createSourceWords(createSource)}`;
+}
+
 /** Who started the attack and where, as the card's second line says it. */
 function starterText(card: CardRecord, channel: string | undefined): string {
   if (card.origin) {
@@ -168,6 +205,9 @@ function starterText(card: CardRecord, channel: string | undefined): string {
   const where = channel && channel !== card.channel ? ` in <#${card.channel}>` : '';
   return `Started by <@${card.startedBy.userId}>${card.startedByPlatform ? ` (${escapeMrkdwn(card.startedByPlatform)})` : ''}${where}${card.approvedBy ? `, approved by <@${card.approvedBy.userId}>` : ''}`;
 }
+
+/** Whether the card offers Halt again: a target still runs a minute after its halt. */
+const haltAgainDue = (card: CardRecord) => Boolean(card.haltCheck?.stuck && !card.haltCheck.verified);
 
 /** The card posted in the channel when an attack starts, updated in place as its stage changes. */
 export function attackCardMessage(
@@ -195,7 +235,7 @@ export function attackCardMessage(
     ),
     fields([
       ['Stage', stage],
-      ['Targets', card.totalClients !== undefined ? plural(card.totalClients, 'client') : 'resolving…'],
+      ['Targets', clientsText(card.totalClients, isFinished(card))],
       ['Started', slackDate(new Date(started))],
       ['End', ends],
     ]),
@@ -210,12 +250,24 @@ export function attackCardMessage(
       ),
     );
   }
+  if (card.unwatched)
+    blocks.push(
+      section(
+        `:zzz: *Halted: nobody was watching.* <@${card.unwatched.askedOf}> did not answer the presence check in time.`,
+      ),
+    );
+  if (card.haltCheck)
+    blocks.push(
+      card.haltCheck.stuck && !card.haltCheck.verified
+        ? section(haltCheckText(card.haltCheck))
+        : context(haltCheckText(card.haltCheck)),
+    );
   if (card.guards?.length) blocks.push(context(guardsText(card.guards)));
   if (card.ticketCount) blocks.push(context(`:ticket: ${plural(card.ticketCount, 'ticket')} filed`));
   blocks.push(context(`Attack ${code(card.guid)}${link}`));
   blocks.push(
     actions('attack_card_actions', [
-      ...(canHalt(card) ? [haltButton(card)] : []),
+      ...(haltAgainDue(card) ? [haltAgainButton(card)] : canHalt(card) ? [haltButton(card)] : []),
       button('File ticket', FILE_TICKET, { value: ref }),
       button('Add note', ADD_NOTE, { value: ref }),
       button('Details', ATTACK_DETAILS, { value: ref }),

@@ -1,5 +1,6 @@
 import type { ConfirmationDialog, KnownBlock, SectionBlock } from '@slack/types';
 import {
+  haltCount,
   gameDayRefValue,
   type GameDayAttack,
   type GameDayEvent,
@@ -69,7 +70,7 @@ export function durationText(startedAt: string, endedAt: string): string {
 function counters(record: GameDayRecord): [string, string][] {
   return [
     ['Attacks', String(record.attacks.length)],
-    ['Halts', String(record.halts.length)],
+    ['Halts', String(haltCount(record))],
     ['Notes', String(record.notes.length)],
     ['Tickets', String(record.tickets.length)],
   ];
@@ -230,6 +231,25 @@ function outcomeText(outcome: GameDayOutcomes[string] | undefined): string {
 const refusalLine = (r: GameDayRefusal) =>
   `• *${escapeMrkdwn(r.type)}* ${argsText(r.args.map(escapeMrkdwn))} on ${escapeMrkdwn(truncate(r.targetWords, 200))} · team ${escapeMrkdwn(r.teamName)} · tried by <@${r.startedBy}> ${when(r.at)}: ${r.reason}`;
 
+/** One attack of a game day and how it went, as the summary and `gameday status` show it. */
+function attackOutcomeLine(
+  record: GameDayRecord,
+  a: GameDayAttack,
+  outcome: GameDayOutcomes[string] | undefined,
+): string {
+  const haltedBy = new Set([
+    ...(outcome?.haltedBy ?? []),
+    ...record.halts.filter((h) => h.scope === 'attack' && h.guid === a.guid).map((h) => h.by),
+  ]);
+  const parts = [
+    `• ${attackName(a)} ${argsText(a.args.map(escapeMrkdwn))} on ${escapeMrkdwn(truncate(a.targetWords, 200))} · team ${escapeMrkdwn(a.teamName)}`,
+    `started by <@${a.startedBy}>`,
+    outcomeText(outcome),
+  ];
+  if (haltedBy.size) parts.push(`halted by ${[...haltedBy].map((id) => `<@${id}>`).join(', ')}`);
+  return parts.join(' · ');
+}
+
 /** Sections for each part of the summary, within 50 blocks together with header, overview and buttons. */
 const summarySections = {
   attacks: 26,
@@ -245,20 +265,7 @@ const summarySections = {
 export function gameDaySummary(record: GameDayRecord, outcomes: GameDayOutcomes): Message {
   const ended = record.endedAt;
   const duration = ended ? durationText(record.startedAt, ended) : undefined;
-  const attackLines = record.attacks.map((a) => {
-    const outcome = outcomes[a.guid];
-    const haltedBy = new Set([
-      ...(outcome?.haltedBy ?? []),
-      ...record.halts.filter((h) => h.scope === 'attack' && h.guid === a.guid).map((h) => h.by),
-    ]);
-    const parts = [
-      `• ${attackName(a)} ${argsText(a.args.map(escapeMrkdwn))} on ${escapeMrkdwn(truncate(a.targetWords, 200))} · team ${escapeMrkdwn(a.teamName)}`,
-      `started by <@${a.startedBy}>`,
-      outcomeText(outcome),
-    ];
-    if (haltedBy.size) parts.push(`halted by ${[...haltedBy].map((id) => `<@${id}>`).join(', ')}`);
-    return parts.join(' · ');
-  });
+  const attackLines = record.attacks.map((a) => attackOutcomeLine(record, a, outcomes[a.guid]));
   const massHalts = record.halts
     .filter((h) => h.scope !== 'attack')
     .map(
@@ -323,7 +330,7 @@ export function gameDaySummary(record: GameDayRecord, outcomes: GameDayOutcomes)
 const statusAttacksShown = 10;
 
 /** `gameday status`: the channel's game day so far. */
-export function gameDayStatusMessage(record: GameDayRecord): Message {
+export function gameDayStatusMessage(record: GameDayRecord, outcomes: GameDayOutcomes): Message {
   const ended = record.endedAt;
   const status = ended ? `ended after ${durationText(record.startedAt, ended)}` : 'running';
   const blocks: KnownBlock[] = [
@@ -335,10 +342,7 @@ export function gameDayStatusMessage(record: GameDayRecord): Message {
   const recent = record.attacks.slice(-statusAttacksShown);
   if (recent.length) {
     const earlier = record.attacks.length - recent.length;
-    const lines = recent.map(
-      (a) =>
-        `• ${attackName(a)} ${argsText(a.args.map(escapeMrkdwn))} on ${escapeMrkdwn(truncate(a.targetWords, 200))} · started by <@${a.startedBy}>`,
-    );
+    const lines = recent.map((a) => attackOutcomeLine(record, a, outcomes[a.guid]));
     blocks.push(...lineSections(earlier ? `Latest attacks (${earlier} earlier)` : 'Attacks', lines, 3, 'attack'));
   }
   if (record.guards?.length) blocks.push(section(gameDayGuardsText(record.guards, record.trips)));
@@ -431,6 +435,26 @@ export const gameDayStartingText =
 /** `gameday start` where one already runs. */
 export const gameDayRunningText = (record: Pick<GameDayRecord, 'title' | 'facilitator'>, command: string) =>
   `A game day is already running here: *${escapeMrkdwn(record.title)}*, facilitated by <@${record.facilitator}>. End it with \`${command} gameday end\` first.`;
+
+/** A start refused: the person could not run attacks in their selected team. */
+export const gameDayStartRefusedText = (teamName: string, command: string) =>
+  `You cannot start a game day with team *${escapeMrkdwn(teamName)}*: your platform role lacks the \`EXPERIMENTS_RUN\` privilege on it, so you could not run its attacks. Ask an owner of the team for a role that has it, or choose another team with \`${command} team\`.`;
+
+/**
+ * An end refused: only the facilitator, or someone whose platform role could halt the game day's
+ * team, ends it. `loggedIn` says whether the person's own role was the reason.
+ */
+export function gameDayEndRefusedText(
+  record: Pick<GameDayRecord, 'facilitator' | 'teamName'>,
+  loggedIn: boolean,
+  command: string,
+): string {
+  const team = record.teamName === undefined ? 'one of your teams' : `team *${escapeMrkdwn(record.teamName)}*`;
+  const why = loggedIn
+    ? 'Your platform role lacks that privilege.'
+    : `You are not logged in: if your role has that privilege, log in with \`${command} login\` and try again.`;
+  return `Only <@${record.facilitator}>, who started this game day, or someone with the \`HALT_WRITE\` privilege on ${team} can end it. ${why} The game day goes on.`;
+}
 
 /** `gameday start` done, with the guards it set (their lines), if any. */
 export function gameDayStartedText(title: string, guardLines?: string): string {

@@ -23,6 +23,7 @@ export type { Fault } from './faults.ts';
 export type { RecordedRequest } from './server.ts';
 export type { DemoSeed, DemoUser, NamedEntity } from './seed.ts';
 export { alertStates, monitorStates, SimState } from './state.ts';
+export { privilegesOfTeamRole } from './roles.ts';
 export type { AlertState, MonitorState } from './state.ts';
 
 export interface SimulatorOptions {
@@ -69,6 +70,12 @@ export interface Simulator {
    * Defaults: a 60-second cpu attack on every client of the team, created from `WebApp` by a member of the team.
    */
   createAttackDirectly(teamId: string, options?: DirectAttack): string;
+  /**
+   * Makes a target (a host or container id, or a Kubernetes attack's target) keep running when its attack is
+   * halted, as an agent that lost contact would, or (false) take halts again: a later halt then
+   * reaches it.
+   */
+  ignoreHalts(clientId: string, ignore?: boolean): void;
   /** Sets a monitoringA monitor's `overall_state` (found by id in any company). */
   setMonitorState(monitorId: number, state: MonitorState): void;
   /** Sets the state of a monitoringB alert (found by name; in the demo company unless a company id is given). */
@@ -107,6 +114,8 @@ export interface DirectAttack {
   /** The creator's e-mail; default the first member of the team. */
   createUser?: string;
   source?: 'Adhoc' | 'Scenario';
+  /** Its guid, e.g. one that begins as another's does; a new random one otherwise. */
+  guid?: string;
 }
 
 /** Attacks made by `addAttacks` run an hour unless told otherwise, so they stay active through a test. */
@@ -124,7 +133,7 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Si
   const demoCompanyId = demoSeed().company.id;
   const deps: ServerDeps = { router: new Router(routes), state, clock, faults, requests, stageMs };
   // Function declarations below, hoisted: the control surface changes the world as the in-process API does.
-  deps.control = createControlHandler({ state, setMonitorState, setAlertState, createAttackDirectly });
+  deps.control = createControlHandler({ state, setMonitorState, setAlertState, createAttackDirectly, ignoreHalts });
   deps.identityProvider = identityProvider;
 
   const httpsServer = createHttpsServer(
@@ -140,6 +149,11 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Si
     await Promise.all(servers.map(close));
     throw error;
   }
+  function ignoreHalts(clientId: string, ignore = true): void {
+    if (ignore) state.deafTargets.add(clientId);
+    else state.deafTargets.delete(clientId);
+  }
+
   function companyOf(companyId: string): Company {
     const company = state.companies.get(companyId);
     if (!company) throw new Error(`No company ${companyId}`);
@@ -189,6 +203,7 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Si
       createSource = 'WebApp',
       createUser,
       source = 'Adhoc',
+      guid,
     }: DirectAttack = {},
   ): string {
     if (!state.teams.has(teamId)) throw new Error(`No team ${teamId}`);
@@ -198,7 +213,9 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Si
     const creator =
       createUser ?? [...state.users.values()].find((user) => user.teamRoles.has(teamId))?.email ?? 'unknown';
     const now = clock.now();
+    if (guid !== undefined && state.attacks.has(guid)) throw new Error(`An attack ${guid} exists already`);
     return state.addAttack({
+      guid,
       teamId,
       type: command.type,
       args: [...command.args],
@@ -241,6 +258,7 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Si
 
     createAttackDirectly: (teamId, options) => createAttackDirectly(teamId, options),
 
+    ignoreHalts,
     setMonitorState,
     setAlertState,
 

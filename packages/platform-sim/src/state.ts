@@ -219,6 +219,8 @@ export interface PasswordResetRequest {
 
 export type NewAttack = Omit<Attack, 'guid' | 'seq' | 'executionIds' | 'annotations'> & {
   annotations?: Record<string, string>;
+  /** A guid of the caller's choosing; a new random one otherwise. */
+  guid?: string | undefined;
 };
 export type NewKubernetesAttack = Omit<KubernetesAttack, 'guid' | 'seq' | 'executionIds'>;
 
@@ -247,6 +249,8 @@ export class SimState {
   readonly oauthCodes = new Map<string, OAuthCode>();
   /** Why SSO sign-ins failed, oldest first (GET /users/auth/saml/failures). */
   readonly samlFailures: SamlFailure[] = [];
+  /** Targets (client ids) whose agent does not take halts: their executions run on (`/_control`). */
+  readonly deafTargets = new Set<string>();
 
   // Per-team lists in creation order, so that a page is found without scanning other teams.
   #attacksByTeam = new Map<string, Attack[]>();
@@ -277,6 +281,7 @@ export class SimState {
       list.length = 0;
     this.#attacksByTeam.clear();
     this.#kubernetesAttacksByTeam.clear();
+    this.deafTargets.clear();
   }
 
   addCompany(company: Company): Company {
@@ -345,7 +350,7 @@ export class SimState {
   addAttack(input: NewAttack): Attack {
     return addForTeam(this.attacks, this.#attacksByTeam, input.teamId, (seq) => ({
       ...input,
-      guid: randomUUID(),
+      guid: input.guid ?? randomUUID(),
       seq,
       annotations: input.annotations ?? {},
       executionIds: input.targets.map(() => randomUUID()),

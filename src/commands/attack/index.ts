@@ -12,9 +12,17 @@ import {
 } from '../../attacks/start.ts';
 import { channelLinks } from '../../views/blocks.ts';
 import type { AttackRequest } from '../../attacks/request.ts';
-import { attackBuilderModal, ATTACK_CHANNEL, ATTACK_TEAM, ATTACK_TYPE_SELECT } from '../../views/attackBuilder.ts';
+import {
+  attackBuilderModal,
+  ATTACK_CHANNEL,
+  ATTACK_TEAM,
+  ATTACK_TYPE_SELECT,
+  builderTitle,
+} from '../../views/attackBuilder.ts';
+import { messageModal } from '../../views/notice.ts';
 import {
   attackPreviewMessage,
+  cannotRunText,
   previewCancelledText,
   previewExpiredText,
   startedText,
@@ -28,7 +36,14 @@ import { subcommand } from '../command.ts';
 import { ownWords } from '../contract.ts';
 import { UserInputError } from '../../errors.ts';
 import type { Actor, Login } from '../../store/sessions.ts';
-import { platformFor, requireLogin, requireTeam, teamName } from '../../attacks/access.ts';
+import {
+  mayRunAttacks,
+  platformFor,
+  requireLogin,
+  requireTeam,
+  RUN_PRIVILEGE,
+  teamName,
+} from '../../attacks/access.ts';
 import { matchTeam } from '../arguments.ts';
 import { approvalNeeded, requestApproval } from '../../guardrails/approvals.ts';
 import { approvalRequestedText, ruleText } from '../../views/approval.ts';
@@ -41,7 +56,7 @@ import {
 } from '../../guardrails/guardCheck.ts';
 import { guardLine, unknownGuardsText } from '../../views/guards.ts';
 import { guardKey } from '../../guardrails/guards.ts';
-import { keys } from '../../store/keys.ts';
+import { firstDelivery } from '../delivery.ts';
 
 /**
  * Where attacks may start: a channel allowed by ATTACK_CHANNELS, where the card (and its Halt
@@ -94,6 +109,15 @@ async function preview(
   request: AttackRequest,
   channel: string,
 ) {
+  // Start is offered only to a session the platform would let start it.
+  if (!mayRunAttacks(team))
+    return attackPreviewMessage({
+      request,
+      teamName: teamName(team),
+      command: deps.config.slack.command,
+      channel,
+      refused: cannotRunText(teamName(team), RUN_PRIVILEGE),
+    });
   await refuseIfFrozen(deps, team);
   const checks = await checkGuards(
     deps,
@@ -115,6 +139,7 @@ async function preview(
     teamName: teamName(team),
     pendingId: pending.id,
     command: deps.config.slack.command,
+    channel,
     guards: checks.map((c) => guardLine(c.guard.spec, c.reading)),
     ...(unknown.length
       ? { warning: `${unknownGuardsText(unknown)} Start anyway only if you will watch it yourself.` }
@@ -199,8 +224,7 @@ export const attackCommand = subcommand({
     if (attack.yes) {
       // No Start button to claim: the command itself is claimed, so a redelivered or replayed
       // `--yes` (Socket Mode may deliver twice; a signed request replays for minutes) starts nothing.
-      const once = request.triggerId ?? request.responseUrl;
-      if (!once || !(await deps.store.claim(keys.yes.key(once), keys.yes.ttlMs))) return { kind: 'none' };
+      if (!(await firstDelivery(deps, request))) return { kind: 'none' };
       // --yes skips the preview, never the second person.
       const pending = { actor: request.actor, teamId: team.identifier, request: attack, channel };
       const rule = approvalNeeded(deps, pending, team);
@@ -313,6 +337,8 @@ export async function submitBuilder(submission: Submission, deps: Deps): Promise
   }
   const channel = await checkChannel(deps, chosen);
   const shown = await preview(deps, submission.actor, login, team, result, channel);
+  // Opened from App Home, the person is in the modal: the preview takes the builder's place.
+  if (!origin.channel) return { kind: 'update', view: messageModal(builderTitle, shown) };
   // The command's response_url lasts 30 minutes; a builder left open longer answers another way.
   const answered = origin.responseUrl ? await deps.slack.respond(origin.responseUrl, shown) : 'none';
   if (answered === 'not Slack')
