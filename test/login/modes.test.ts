@@ -83,8 +83,11 @@ describe('LOGIN_MODE=sso', () => {
     const page = await new PageClient((await secureLink(stack, id)).url).open();
     expect(page.html).not.toContain('type="password"');
     expect(page.html).toContain('Log in with SSO');
-    // No SSO_COMPANY: the page asks for the company.
+    // No SSO_COMPANY: the page asks for the company; one without SSO on the platform is named as such.
     expect(page.html).toContain('name="company"');
+    const unknown = await new PageClient(`${page.url}/sso?company=Globex`).adopt(page).open();
+    expect(unknown.status).toBe(400);
+    expect(unknown.said()).toContain('Globex does not sign in with SSO on the platform.');
     const before = stack.sim.requests.length;
     await page.submit({ email: stack.sim.seed.users.solo.email, password: stack.sim.seed.users.solo.password });
     // The page carries no password form, so a password posted to it is not one it issued.
