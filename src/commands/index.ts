@@ -16,6 +16,7 @@ import { gamedayCommand } from './gameday.ts';
 import { freezeCommand, unfreezeCommand } from './freeze.ts';
 import { statusCommand } from './status.ts';
 import { unwatchCommand, watchCommand } from './watch.ts';
+import { ssoCommand } from './sso.ts';
 import type { Actor } from '../store/sessions.ts';
 import type { Reply } from './reply.ts';
 import { escapeMrkdwn } from '../views/blocks.ts';
@@ -42,6 +43,7 @@ subcommands.push(
   unfreezeCommand,
   watchCommand,
   unwatchCommand,
+  ssoCommand,
 );
 
 /** Slack turns straight quotes into curly ones as people type; the parser needs straight ones. */

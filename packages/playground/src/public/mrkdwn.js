@@ -42,6 +42,7 @@ const EMOJI = {
   lock: '🔒',
   unlock: '🔓',
   key: '🔑',
+  office: '🏢',
   memo: '📝',
   ticket: '🎫',
   pushpin: '📌',
