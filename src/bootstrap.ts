@@ -97,7 +97,7 @@ export function createDeps(config: Config, overrides: DepsOverrides = {}): Deps 
   const cards = new CardStore(store);
   const watches = new Watches(store);
   const guards = new GuardStore(store);
-  const gameDays = new GameDays({ store, board: new SlackGameDayBoard(slack), logger, now, cards, guards });
+  const gameDays = new GameDays({ store, board: new SlackGameDayBoard(slack, now), logger, now, cards, guards });
   const metrics = createMetrics();
   const events = new SlackRecorder({
     cards,

@@ -242,6 +242,7 @@ export async function approveRequest(deps: Deps, actor: Actor, requestId: string
     const started = await startAttack(deps, requester, login, team, record.pending.request, record.pending.channel, {
       acknowledgedGuards: record.pending.unknownGuards,
       source: { kind: 'approval', id: record.id, approver },
+      step: record.pending.step,
     });
     await deps.events.record({
       kind: 'approval',

@@ -217,6 +217,11 @@ describe('the store key table', () => {
       'gameday-failed:',
       'saved-attack:',
       'saved-attack-lock:',
+      'gameday-plan:',
+      'gameday-plan-lock:',
+      'gameday-step-attack:',
+      'gameday-step-question:',
+      'gameday-step-answer:',
     ]);
   });
 });
