@@ -228,7 +228,7 @@ export async function delayStep(deps: Deps, ref: StepRef, by: string): Promise<S
 /** Skip: the step will not run; the plan goes on with the next one. */
 export async function skipStep(deps: Deps, ref: StepRef, by: string): Promise<StepActionOutcome> {
   const now = deps.clock.now();
-  const { outcome, plan } = await changeStep(deps, ref, ['counting down'], (step) => {
+  const { outcome, plan } = await changeStep(deps, ref, ['counting down', 'awaiting approval'], (step) => {
     step.state = 'skipped';
     step.skipped = { by, at: iso(now) };
   });
@@ -303,13 +303,16 @@ export async function startStep(deps: Deps, ref: StepRef): Promise<void> {
   }
 }
 
+/** Why a step could not start without the platform saying so: its runner, or the second person it needed. */
+export type StepNotStartedReason = 'session' | 'team' | 'rejected' | 'expired' | 'interrupted';
+
 /** Why a step could not start before its attack was even tried: its runner's session has ended, or left the team; the views word it. */
 export class StepNotStartedError extends Error {
   override name = 'StepNotStartedError';
-  readonly reason: 'session' | 'team';
-  /** Slack user id of who pressed Run. */
+  readonly reason: StepNotStartedReason;
+  /** Slack user id of who pressed Run, or of who rejected its approval. */
   readonly runBy: string;
-  constructor(reason: 'session' | 'team', runBy: string) {
+  constructor(reason: StepNotStartedReason, runBy: string) {
     super(`The step's runner has no ${reason} to start it with`);
     this.reason = reason;
     this.runBy = runBy;
@@ -317,6 +320,32 @@ export class StepNotStartedError extends Error {
 }
 
 class NotYet extends Error {}
+
+/**
+ * The approval a step's start asked for was closed without starting it (rejected, expired, its
+ * runner gone, the start refused): the step did not start, and the plan goes on.
+ */
+export async function stepApprovalClosed(
+  deps: Deps,
+  ref: StepRef,
+  closing: { kind: string; by?: string; approver?: string; error?: unknown },
+): Promise<void> {
+  const plan = await deps.gameDays.plans.get({ gameDayId: ref.gameDayId });
+  const step = plan.steps.find((s) => s.id === ref.stepId);
+  if (!step) return;
+  const runBy = step.countdown?.runBy.userId ?? '';
+  const error =
+    closing.kind === 'not started'
+      ? closing.error
+      : closing.kind === 'rejected'
+        ? new StepNotStartedError('rejected', closing.by ?? runBy)
+        : closing.kind === 'expired'
+          ? new StepNotStartedError('expired', runBy)
+          : closing.kind === 'requester gone'
+            ? new StepNotStartedError('session', runBy)
+            : new StepNotStartedError('interrupted', runBy);
+  await notStarted(deps, ref, deps.gameDays.describeError(error, step.teamName), deps.clock.now());
+}
 
 /** A step whose start was refused: said, and the automatic mode pauses. */
 async function notStarted(deps: Deps, ref: StepRef, reason: string, now: number): Promise<void> {

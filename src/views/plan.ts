@@ -27,6 +27,7 @@ import {
 import type { Message } from './message.ts';
 import { plural } from './plural.ts';
 import { describeTarget } from './target.ts';
+import type { StepNotStartedReason } from '../gamedays/steps.ts';
 
 export const PLAN_ADD_STEP = 'plan_add_step';
 export const PLAN_RUN_NEXT = 'plan_run_next';
@@ -518,8 +519,12 @@ export const planWords = {
   noStepWords: (command: string) =>
     `Give the saved attack, then the hypothesis: ${codeSpan(`${command} gameday step web-cpu checkout stays under 500 ms p99`)}; or an attack with --attack: ${codeSpan(`${command} gameday step --attack "cpu -l 60 --target-tags role=web" checkout stays up`)}.`,
   /** Why a step could not start before its attack was tried. */
-  runnerGone: (reason: 'session' | 'team', runBy: string): string =>
-    reason === 'session'
-      ? `the session of <@${runBy}>, who pressed Run, has ended: they log in again and run the step again`
-      : `<@${runBy}>, who pressed Run, is no longer in the step's team`,
+  runnerGone: (reason: StepNotStartedReason, who: string): string =>
+    ({
+      session: `the session of <@${who}>, who pressed Run, has ended: they log in again and run the step again`,
+      team: `<@${who}>, who pressed Run, is no longer in the step's team`,
+      rejected: `<@${who}> rejected the approval it needed`,
+      expired: 'nobody approved it within 15 minutes',
+      interrupted: 'Faultline stopped before it could start it',
+    })[reason],
 };

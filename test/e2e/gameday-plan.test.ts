@@ -276,3 +276,68 @@ describe('a countdown', () => {
     }
   });
 });
+
+describe('a step whose start needs a second person', () => {
+  it('asks for one at zero, starts when someone approves, and does not start when someone rejects', async () => {
+    const local = await Stack.start({ env: { APPROVAL_RULES: 'type=memory' } });
+    const ask = (id: string, text: string) => local.ask(id, text, { channel: where });
+    const requests = () =>
+      local
+        .person('U0PLANAPPROVER')
+        .channel(where)
+        .messages()
+        .filter((m) => m.buttons().some((b) => b.text === 'Approve'));
+    try {
+      await local.login('U0PLANLEAD', local.sim.seed.users.owner, { team: 'Platform' });
+      await local.login('U0PLANAPPROVER', local.sim.seed.users.solo);
+      await ask('U0PLANLEAD', 'gameday start Approval drill');
+      await ask('U0PLANLEAD', 'gameday step --attack "memory -l 30 -p 50 --target-tags role=web" first holds');
+      await ask('U0PLANLEAD', 'gameday step --attack "memory -l 30 -p 20 --target-tags role=web" second holds');
+      await ask('U0PLANLEAD', 'gameday next');
+      local.advanceClock(61_000);
+      await local.poll();
+      const request = await local.fake.waitFor(() => requests().at(-1), 'the approval request');
+      expect(read(request)).toContain('<@U0PLANLEAD> asks to start a memory attack');
+      const card = () =>
+        read(
+          local
+            .person('U0PLANLEAD')
+            .channel(where)
+            .messages()
+            .find((m) => read(m).includes('Game day: Approval drill')),
+        );
+      await local.fake.waitFor(
+        () => card().includes('1. :raised_hand: memory') || undefined,
+        'step 1 awaiting approval',
+      );
+      expect(local.sim.state.attacks.size).toBe(0);
+      await request.click('Approve');
+      await local.fake.waitFor(() => local.sim.state.attacks.size === 1 || undefined, 'the approved attack');
+      await local.fake.waitFor(
+        () => /1\. :large_green_circle: memory .* running \(/.test(card()) || undefined,
+        'step 1 running',
+      );
+
+      local.advanceClock(60_000);
+      await local.poll();
+      await local.poll();
+      await ask('U0PLANLEAD', 'gameday next');
+      local.advanceClock(61_000);
+      await local.poll();
+      const second = await local.fake.waitFor(
+        () => requests().find((m) => m.ts !== request.ts),
+        'the second approval request',
+      );
+      await second.click('Reject');
+      await local.fake.waitFor(
+        () =>
+          /2\. :x: memory .* not started: <@U0PLANAPPROVER> rejected the approval it needed/.test(card()) || undefined,
+        'step 2 not started',
+      );
+      expect(local.sim.state.attacks.size).toBe(1);
+      local.expectClean();
+    } finally {
+      await local.stop();
+    }
+  });
+});
