@@ -2,7 +2,7 @@ import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { beforeEach, describe, expect, it } from 'vitest';
-import { Stack, stackForFile } from './harness.ts';
+import { monitoringEnv, Stack, stackForFile } from './harness.ts';
 
 /**
  * A game day run from a plan, end to end: steps planned before and during it (a command and the
@@ -334,6 +334,45 @@ describe('a step whose start needs a second person', () => {
           /2\. :x: memory .* not started: <@U0PLANAPPROVER> rejected the approval it needed/.test(card()) || undefined,
         'step 2 not started',
       );
+      expect(local.sim.state.attacks.size).toBe(1);
+      local.expectClean();
+    } finally {
+      await local.stop();
+    }
+  });
+});
+
+describe('the automatic mode and a guard', () => {
+  it('pauses when a guard of the game day fires, and counts no further step down', async () => {
+    const local = await Stack.start({ env: monitoringEnv });
+    const ask = (text: string) => local.ask('U0PLANGUARD', text, { channel: where });
+    const messages = () => local.person('U0PLANGUARD').channel(where).messages();
+    const card = () => read(messages().find((m) => read(m).includes('Game day: Guarded drill')));
+    try {
+      await local.login('U0PLANGUARD', local.sim.seed.users.owner, { team: 'Platform' });
+      await ask('gameday start Guarded drill --guard a:1234567');
+      await ask('gameday step --attack "cpu -l 300 --target-tags role=web" first holds');
+      await ask('gameday step --attack "cpu -l 30 --target-tags role=web" second holds');
+      await ask('gameday auto on');
+      await local.poll();
+      local.advanceClock(61_000);
+      await local.poll();
+      await local.fake.waitFor(
+        () => /1\. :large_green_circle: cpu .* running \(/.test(card()) || undefined,
+        'step 1 running',
+      );
+      local.sim.setMonitorState(1234567, 'Alert');
+      await local.poll();
+      await local.fake.waitFor(
+        () =>
+          card().includes('Automatic mode paused: guard checkout p99 latency (1234567) fired or is unhealthy') ||
+          undefined,
+        'the pause on the card',
+      );
+      local.advanceClock(120_000);
+      await local.poll();
+      await local.poll();
+      expect(messages().some((m) => read(m).includes('Step 2 of 2'))).toBe(false);
       expect(local.sim.state.attacks.size).toBe(1);
       local.expectClean();
     } finally {
