@@ -255,9 +255,36 @@ export class GameDays {
     await this.#store.set(keys.gameDayEnded.key(channel, base.ts), ended, keys.gameDayEnded.ttlMs);
     await this.#keepGuarding(base);
     await this.#store.delete(keys.gameDay.key(channel));
+    const stopped = await this.#stopCountdowns(base.id);
     const record = await this.#assemble(ended);
     this.#board.updateCard(record);
+    for (const step of stopped) this.#board.updateCountdown(record, step);
     return record;
+  }
+
+  /** A countdown still running when its game day ends never starts its step: the step is stopped, its card says so. */
+  async #stopCountdowns(gameDayId: string): Promise<PlanStep[]> {
+    const at = new Date(this.#now()).toISOString();
+    const { result } = await this.plans.change({ gameDayId }, (plan) => {
+      const stopped = plan.steps.filter((s) => s.state === 'counting down');
+      for (const step of stopped) {
+        step.state = 'skipped';
+        step.skipped = { by: undefined, at };
+      }
+      if (plan.auto) plan.auto = undefined;
+      return stopped;
+    });
+    return result;
+  }
+
+  /** Queues the redraw of an ended game day's summary, with what its steps and attacks show now. */
+  async redrawSummary(record: GameDayRecord & { id: string }): Promise<void> {
+    if (record.endedAt && record.summaryTs)
+      this.#board.updateSummary(
+        { channel: record.channel, ts: record.summaryTs },
+        record,
+        await this.#outcomes(record),
+      );
   }
 
   /** Never keeps the game day from ending: a guard that could not be kept is said in the log. */

@@ -140,7 +140,7 @@ export function stepStateText(step: PlanStep): string {
     case 'vetoed':
       return `vetoed by <@${step.vetoed!.by}>: ${escapeMrkdwn(step.vetoed!.reason)}`;
     case 'skipped':
-      return `skipped by <@${step.skipped!.by}>`;
+      return step.skipped?.by ? `skipped by <@${step.skipped.by}>` : 'not run: the game day ended during its countdown';
     case 'not started':
       return `not started: ${step.notStarted!.reason}`;
     default:
@@ -470,7 +470,7 @@ export function stepOutcome(step: PlanStep): string {
     case 'vetoed':
       return `vetoed by <@${step.vetoed!.by}>: ${escapeMrkdwn(step.vetoed!.reason)}`;
     case 'skipped':
-      return 'skipped';
+      return step.skipped?.by ? `skipped by <@${step.skipped.by}>` : 'not run: the game day ended during its countdown';
     case 'not started':
       return `did not start: ${step.notStarted!.reason}`;
     case 'running':

@@ -219,6 +219,45 @@ describe('a planned game day', () => {
     expect(timeline(lead, 'Frozen plan drill')).toMatch(/Step 1 \(cpu\) did not start: .*frozen/i);
   });
 
+  it('answers every wrong form with what to type, and plans nothing', async () => {
+    const lead = nextPerson();
+    await stack.login(lead, users().owner, { team: 'Platform' });
+    const cases: [string, RegExp][] = [
+      ['gameday step', /Give the saved attack, then the hypothesis/],
+      ['gameday step web-cpu', /Say what should hold while the attack runs/],
+      ['gameday step nosuch checkout holds', /has no saved attack named nosuch/],
+      ['gameday step --attack "warp -l 30" checkout holds', /is not an attack type/],
+      ['gameday step --attack "cpu -l 30" ', /Say what should hold/],
+      ['gameday step --atack "cpu -l 30" holds', /Did you mean --attack\?/],
+      ['gameday move 1', /Give the position/],
+      ['gameday move one 2', /is not a step/],
+      ['gameday move 4 1', /The plan has no step 4/],
+      ['gameday auto maybe', /Say on or off/],
+      ['gameday next', /Start the game day first/],
+      ['gameday auto on', /Start the game day first/],
+    ];
+    for (const [text, expected] of cases)
+      expect(Stack.read(await stack.ask(lead, text, { channel: where })), text).toMatch(expected);
+    expect(read(await stack.ask(lead, 'gameday plan', { channel: where }))).toContain('has no steps yet');
+  });
+
+  it('stops a countdown when the game day ends first: the step never starts, and its card says so', async () => {
+    const lead = nextPerson();
+    await stack.login(lead, users().owner, { team: 'Platform' });
+    await stack.ask(lead, 'gameday start Short drill', { channel: where });
+    await stack.ask(lead, 'gameday step --attack "cpu -l 30 --target-tags role=web" holds', { channel: where });
+    await stack.ask(lead, 'gameday next', { channel: where });
+    await stack.fake.waitFor(() => countdownOf(lead, 1), 'the countdown');
+    expect(read(await stack.ask(lead, 'gameday end', { channel: where }))).toContain('ended');
+    await waitForText('the countdown stopped', () =>
+      read(countdownOf(lead, 1)).includes('not run: the game day ended during its countdown'),
+    );
+    expect(countdownOf(lead, 1)!.buttons()).toEqual([]);
+    stack.advanceClock(120_000);
+    await stack.poll();
+    expect(creates()).toHaveLength(0);
+  });
+
   it('in automatic mode counts the next step down once the previous attack ended, and pauses when a hypothesis did not hold', async () => {
     const lead = nextPerson();
     await stack.login(lead, users().owner, { team: 'Platform' });
