@@ -200,7 +200,7 @@ export class GameDays {
           keys.gameDayAttack.ttlMs,
         );
       if (event.kind === 'attack' && event.attack.step?.gameDayId === base.id)
-        await this.#stepStarted(event.attack.step, event.attack.guid);
+        await this.stepStarted(event.attack.step, event.attack.guid);
       if (event.kind === 'guard') await this.#pauseOnTrip(base.id, event.trip.guard, event.trip.at);
       const record = await this.#assemble(base);
       await this.#board.tell(record, event);
@@ -351,13 +351,14 @@ export class GameDays {
   }
 
   /** A step's attack was created (by its start at zero, or by the second person it needed): it runs. */
-  async #stepStarted(ref: StepRef, guid: string): Promise<void> {
+  async stepStarted(ref: StepRef, guid: string): Promise<void> {
     await this.plans.linkAttack(guid, ref);
     const { result: step } = await this.plans.change({ gameDayId: ref.gameDayId }, (plan) => {
       const step = plan.steps.find((s) => s.id === ref.stepId);
       if (!step || step.guid) return undefined;
       step.state = 'running';
       step.guid = guid;
+      step.notStarted = undefined;
       return step;
     });
     const record = step && (await this.running(ref.channel));

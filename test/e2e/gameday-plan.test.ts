@@ -316,6 +316,31 @@ describe('a countdown', () => {
   });
 });
 
+describe('a step a stopped bot left starting', () => {
+  it('is said not to have started once a start could not take that long, and the plan goes on', async () => {
+    const lead = nextPerson();
+    await stack.login(lead, users().owner, { team: 'Platform' });
+    await stack.ask(lead, 'gameday start Stopped drill', { channel: where });
+    await stack.ask(lead, 'gameday step --attack "cpu -l 30 --target-tags role=web" holds', { channel: where });
+    await stack.ask(lead, 'gameday next', { channel: where });
+    const day = (await stack.deps.gameDays.running(where))!;
+    // As a bot killed between the end of the countdown and the start leaves it.
+    await stack.deps.gameDays.plans.change({ gameDayId: day.id }, (plan) => {
+      plan.steps[0]!.state = 'running';
+    });
+    stack.advanceClock(5 * 60_000);
+    await stack.poll();
+    expect((await stack.deps.gameDays.plans.get({ gameDayId: day.id })).steps[0]!.state).toBe('running');
+    stack.advanceClock(6 * 60_000);
+    await stack.poll();
+    await waitForText('the step not started', () =>
+      read(countdownOf(lead, 1)).includes('not started: Faultline stopped before it could start it'),
+    );
+    expect(creates()).toHaveLength(0);
+    expect(read(await stack.ask(lead, 'gameday next', { channel: where }))).toContain('Every step of the plan has run');
+  });
+});
+
 describe('a step whose start needs a second person', () => {
   it('asks for one at zero, starts when someone approves, and does not start when someone rejects', async () => {
     const local = await Stack.start({ env: { APPROVAL_RULES: 'type=memory' } });
