@@ -92,6 +92,9 @@ const environmentSchema = z.object({
       'OPS_PORT must be a port number',
     )
     .transform((v) => (v === undefined ? undefined : Number(v))),
+  METRICS_PUBLIC: optionalText
+    .pipe(z.enum(['true', 'false'], { error: 'METRICS_PUBLIC must be true or false' }).optional())
+    .transform((v) => v === 'true'),
   PLATFORM_API_URL: z
     .string({ error: 'PLATFORM_API_URL is required: the platform base URL ending in /v1' })
     .trim()
@@ -140,6 +143,22 @@ const environmentSchema = z.object({
   TRACKER_ISSUE_TYPE_ID: optionalText,
   POLL_SECONDS: positiveInteger(10, 'POLL_SECONDS must be a whole number of seconds'),
   COUNTDOWN_SECONDS: positiveInteger(60, 'COUNTDOWN_SECONDS must be a whole number of seconds'),
+  PRESENCE_MINUTES: z
+    .string()
+    .trim()
+    .optional()
+    .transform((value, ctx) => {
+      if (value === undefined || value === '') return 15;
+      const parsed = Number(value);
+      if (!/^\d+$/.test(value) || parsed > 24 * 60) {
+        ctx.addIssue({
+          code: 'custom',
+          message: 'PRESENCE_MINUTES must be a whole number of minutes, at most 1440 (0 turns presence checks off)',
+        });
+        return z.NEVER;
+      }
+      return parsed;
+    }),
   LOG_LEVEL: z.enum(logLevels, { error: `LOG_LEVEL must be one of ${logLevels.join(', ')}` }).default('info'),
   PUBLIC_URL: optionalText.superRefine((value, ctx) => {
     if (value === undefined) return;
@@ -216,6 +235,8 @@ export interface Config {
   port: number;
   /** Where /metrics, /readyz and /healthz are served apart from Slack's traffic; /metrics then only there. */
   opsPort: number | undefined;
+  /** Without an operations port, whether /metrics (unauthenticated) is served on the public port. */
+  metricsPublic: boolean;
   platform: { apiUrl: string; appUrl: string | undefined };
   sessionKeys: { current: Buffer; previous: Buffer | undefined };
   storeUrl: string;
@@ -225,6 +246,8 @@ export interface Config {
   pollSeconds: number;
   /** How long a game-day step counts down before it starts, for anyone to veto it. */
   countdownSeconds: number;
+  /** How long an attack runs before its watcher is asked "Still watching?", and then how often; 0: never. */
+  presenceMinutes: number;
   logLevel: Environment['LOG_LEVEL'];
   /** Where people reach the bot's own pages (the secure login page), without a trailing slash. */
   publicUrl: string | undefined;
@@ -271,6 +294,7 @@ export function loadConfig(env: NodeJS.ProcessEnv): Config {
     },
     port: e.PORT,
     opsPort: e.OPS_PORT,
+    metricsPublic: e.METRICS_PUBLIC,
     platform: { apiUrl: e.PLATFORM_API_URL, appUrl: e.PLATFORM_APP_URL?.replace(/\/+$/, '') },
     sessionKeys: { current: e.SESSION_KEY as Buffer, previous: e.SESSION_KEY_PREVIOUS },
     storeUrl: e.STORE_URL,
@@ -279,6 +303,7 @@ export function loadConfig(env: NodeJS.ProcessEnv): Config {
     tracker: { projectId: e.TRACKER_PROJECT_ID, issueTypeId: e.TRACKER_ISSUE_TYPE_ID },
     pollSeconds: e.POLL_SECONDS,
     countdownSeconds: e.COUNTDOWN_SECONDS,
+    presenceMinutes: e.PRESENCE_MINUTES,
     logLevel: e.LOG_LEVEL,
     publicUrl: e.PUBLIC_URL?.replace(/\/+$/, ''),
     login: { mode: e.LOGIN_MODE ?? (e.PUBLIC_URL ? 'both' : 'modal') },

@@ -20,6 +20,7 @@ import { z } from 'zod';
 import { matchTeam } from './arguments.ts';
 import { subcommand } from './command.ts';
 import { contract, flag } from './contract.ts';
+import { firstDelivery } from './delivery.ts';
 
 const freezeUsage = 'freeze [--team name | --all] --reason text';
 const unfreezeUsage = 'unfreeze [--team name | --all]';
@@ -106,6 +107,7 @@ export const freezeCommand = subcommand({
     const reason = reasonOf(flags.reason, rest);
     // Refused up front: a freeze that cannot halt would promise what it cannot keep.
     requireHaltPrivilege(login, scope, 'freeze', freezeUsage);
+    if (!(await firstDelivery(deps, request))) return { kind: 'none' };
     const cmd = deps.config.slack.command;
     const existing = await deps.freezes.get(scope.scope, scope.scope === 'team' ? scope.team.identifier : undefined);
     const freeze: Freeze = {
@@ -188,6 +190,7 @@ export const unfreezeCommand = subcommand({
       return message(notFrozenText(scope.scope === 'team' ? teamName(scope.team) : undefined, all, cmd));
     }
     requireHaltPrivilege(login, scope, 'lift the freeze on', unfreezeUsage);
+    if (!(await firstDelivery(deps, request))) return { kind: 'none' };
     await deps.freezes.lift(scope.scope, teamId);
     audit(deps.logger, 'unfreeze', actor, { platformUser: login.session.identifier, team: teamId, scope: scope.scope });
     const text = freezeLiftedAnnouncement(actor.userId, freeze);

@@ -10,6 +10,7 @@ import { explained, UserInputError } from '../errors.ts';
 import { attackIdWord } from './arguments.ts';
 import { platformFor, requireLogin } from '../attacks/access.ts';
 import { redrawListAfterHalt } from './list.ts';
+import { firstDelivery } from './delivery.ts';
 
 const usage = 'halt <attack id> [--reason text] | halt all | halt everything';
 export const haltCommand = subcommand({
@@ -47,10 +48,19 @@ export const haltCommand = subcommand({
 });
 
 /** The Halt button on a card, a list, details or App Home: one click, the clicker's session. */
-export async function haltFromButton(action: Action, deps: Deps): Promise<Reply> {
+export function haltFromButton(action: Action, deps: Deps): Promise<Reply> {
+  return haltClicked(action, deps, false);
+}
+
+/** Halt again, where a target still ran a minute after a halt: the halt is sent once more, even to an attack being halted. */
+export function haltAgainFromButton(action: Action, deps: Deps): Promise<Reply> {
+  return haltClicked(action, deps, true);
+}
+
+async function haltClicked(action: Action, deps: Deps, again: boolean): Promise<Reply> {
   const ref = parseAttackRef(action.value);
   if (!ref) throw new UserInputError('That button no longer points at an attack.');
-  const outcome = await haltAttack(deps, action.actor, ref);
+  const outcome = await haltAttack(deps, action.actor, { ...ref, again });
   const text = haltedText(action.actor.userId, outcome, deps.config.slack.command);
   // A Halt in a list redraws that list, with the row in its new state, and says there what happened.
   if (ref.listId && action.container === 'message') {
@@ -67,6 +77,7 @@ export async function haltFromButton(action: Action, deps: Deps): Promise<Reply>
 export async function haltAllConfirmed(action: Action, deps: Deps): Promise<Reply> {
   const scope: HaltScope = action.value === 'everything' ? 'everything' : 'attacks';
   const login = await requireLogin(deps, action.actor);
+  if (!(await firstDelivery(deps, action))) return { kind: 'none' };
   const reason = `Halted from Slack by ${await deps.people.name(action.actor.userId)}`;
   // A mass halt clicked in a channel with a game day (its card, or a prompt there) joins its timeline.
   const channel = action.actor.channelId;

@@ -205,6 +205,7 @@ export class SlackAdapter {
                   inputs: readInputs(body.view?.state?.values),
                   privateMetadata: body.view?.private_metadata ?? '',
                   container,
+                  delivery: body.trigger_id,
                 },
                 this.#deps,
               ),
@@ -287,7 +288,7 @@ export class SlackAdapter {
                 {
                   actor,
                   viewId: view.id,
-                  viewHash: view.hash,
+                  delivery: `${view.id}:${view.hash}`,
                   inputs: readInputs(view.state.values),
                   privateMetadata: view.private_metadata ?? '',
                 },

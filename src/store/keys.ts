@@ -120,10 +120,10 @@ export const keys = {
     'Whoever works on a start, renewed while it works: one whose bot died is free to finish once it lapses.',
     { key: (id: string) => id },
   ),
-  yes: kind(
-    'yes:',
-    minutes(15),
-    'A `--yes` command was taken once: Socket Mode may deliver it twice, and a signed request replays for minutes.',
+  delivery: kind(
+    'delivery:',
+    minutes(10),
+    "A request that changes something was done: longer than Slack's signature on it holds (5 minutes), so a replay or a second delivery does nothing.",
     { key: (delivery: string) => delivery },
   ),
 
@@ -161,11 +161,17 @@ export const keys = {
     "A person's halt was told in the card's thread once, however often they click: a day, longer than any halt takes.",
     { key: (guid: string, userId: string) => `${guid}:${userId}` },
   ),
-  noteRequest: kind(
-    'note-request:',
-    minutes(10),
-    "A note request was seen: longer than Slack's signature on it stays valid (5 minutes), so a replay adds nothing.",
-    { key: (request: string) => request },
+  haltCheck: kind(
+    'halt-check:',
+    hours(24),
+    'A halt whose targets are read until every one has stopped: deleted then; a day, long after anyone acts on it.',
+    { key: (guid: string) => guid },
+  ),
+  presence: kind(
+    'presence:',
+    days(30),
+    'When the watcher of a live attack was last asked whether they still watch it, and whether they answered: as long as its card.',
+    { key: (guid: string) => guid },
   ),
   noteLock: kind(
     'note-lock:',
