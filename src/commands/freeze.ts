@@ -49,19 +49,17 @@ type Scope = ReturnType<typeof scopeOf>;
  * HALT_ALL for every team. Freezing and lifting need the same, so nobody lifts a freeze they could
  * not have declared. The privileges are those of the stored session.
  */
-function requireHaltPrivilege(login: Login, scope: Scope, doing: string, usage: string): void {
+function requireHaltPrivilege(login: Login, scope: Scope, doing: string): void {
   if (scope.scope === 'all') {
     if (login.session.privileges.includes('HALT_ALL')) return;
     throw new UserInputError(
       `You cannot ${doing} every team: your platform role lacks the \`HALT_ALL\` privilege in your company. Ask a company owner or admin, or name one team with --team.`,
-      usage,
     );
   }
   if (scope.team.privileges.includes('HALT_WRITE')) return;
   const name = `*${escapeMrkdwn(teamName(scope.team))}*`;
   throw new UserInputError(
     `You cannot ${doing} ${name}: your platform role lacks the \`HALT_WRITE\` privilege on team ${name}. Ask an owner of the team for a role that has it.`,
-    usage,
   );
 }
 
@@ -106,7 +104,7 @@ export const freezeCommand = subcommand({
     const scope = scopeOf(flags, login, freezeUsage);
     const reason = reasonOf(flags.reason, rest);
     // Refused up front: a freeze that cannot halt would promise what it cannot keep.
-    requireHaltPrivilege(login, scope, 'freeze', freezeUsage);
+    requireHaltPrivilege(login, scope, 'freeze');
     if (!(await firstDelivery(deps, request))) return { kind: 'none' };
     const cmd = deps.config.slack.command;
     const existing = await deps.freezes.get(scope.scope, scope.scope === 'team' ? scope.team.identifier : undefined);
@@ -186,10 +184,12 @@ export const unfreezeCommand = subcommand({
     const freeze = await deps.freezes.get(scope.scope, teamId);
     const cmd = deps.config.slack.command;
     if (!freeze) {
-      const all = scope.scope === 'team' ? await deps.freezes.get('all') : undefined;
-      return message(notFrozenText(scope.scope === 'team' ? teamName(scope.team) : undefined, all, cmd));
+      if (scope.scope === 'team')
+        return message(notFrozenText(teamName(scope.team), { all: await deps.freezes.get('all') }, cmd));
+      const teams = await deps.freezes.touching(login.session.teams.map((t) => t.identifier));
+      return message(notFrozenText(undefined, { teams: teams.filter((f) => f.scope === 'team') }, cmd));
     }
-    requireHaltPrivilege(login, scope, 'lift the freeze on', unfreezeUsage);
+    requireHaltPrivilege(login, scope, 'lift the freeze on');
     if (!(await firstDelivery(deps, request))) return { kind: 'none' };
     await deps.freezes.lift(scope.scope, teamId);
     audit(deps.logger, 'unfreeze', actor, { platformUser: login.session.identifier, team: teamId, scope: scope.scope });

@@ -31,7 +31,7 @@ import { subcommand } from './command.ts';
 import { actions, contract, flag } from './contract.ts';
 import { UserInputError } from '../errors.ts';
 import type { Actor } from '../store/sessions.ts';
-import { platformFor, requireLogin, requireTeam, teamName } from '../attacks/access.ts';
+import { mayRunAttacks, platformFor, requireLogin, requireTeam, teamName } from '../attacks/access.ts';
 import { reportAtEnd, shareGameDayReport } from '../gamedays/report.ts';
 import { reportAgainFailedText, reportSharedText } from '../views/gameDayReport.ts';
 import { guardsFromFlag } from './guardFlags.ts';
@@ -243,7 +243,7 @@ export const gamedayCommand = subcommand({
       // A game day is run by someone who may run attacks in their team; its guards act with their session.
       const login = await requireLogin(deps, request.actor);
       const team = requireTeam(login);
-      if (!team.privileges.includes('EXPERIMENTS_RUN'))
+      if (!mayRunAttacks(team))
         throw new UserInputError(gameDayStartRefusedText(teamName(team), deps.config.slack.command));
       if (!(await firstDelivery(deps, request))) return { kind: 'none' };
       const { outcome, record } = await deps.gameDays.start(channel, title, request.actor.userId, {
@@ -268,7 +268,7 @@ export const gamedayCommand = subcommand({
     if (form === 'status') {
       const record = await deps.gameDays.running(channel);
       return record
-        ? { kind: 'message', message: gameDayStatusMessage(record) }
+        ? { kind: 'message', message: gameDayStatusMessage(record, await deps.gameDays.outcomes(record)) }
         : message(noGameDayText(deps.config.slack.command));
     }
     if (form === 'report') return reportAgain(deps, request.actor, channel, args.words.id);
