@@ -3,6 +3,7 @@ import type { Dispatcher } from 'undici';
 import { CardStore } from './attacks/cards.ts';
 import { CatalogueCache } from './attacks/catalogue.ts';
 import { Poller } from './attacks/poller.ts';
+import { SavedAttacks } from './attacks/saved.ts';
 import { Watches } from './attacks/watches.ts';
 import { GameDays } from './gamedays/gameDays.ts';
 import { Freezes } from './guardrails/freezes.ts';
@@ -15,6 +16,8 @@ import { createMetrics } from './metrics.ts';
 import { Messenger, type MessengerOptions } from './slack/messenger.ts';
 import { SlackRecorder } from './slack/record.ts';
 import { People } from './slack/people.ts';
+import { SlackPeopleDirectory } from './slack/directory.ts';
+import { SlackLinkNotices } from './slack/linkNotices.ts';
 import { SlackFiles } from './slack/files.ts';
 import { SlackApprovalBoard } from './slack/approvalBoard.ts';
 import { SlackFreezeNotices } from './slack/freezeNotices.ts';
@@ -97,7 +100,7 @@ export function createDeps(config: Config, overrides: DepsOverrides = {}): Deps 
   const cards = new CardStore(store);
   const watches = new Watches(store);
   const guards = new GuardStore(store);
-  const gameDays = new GameDays({ store, board: new SlackGameDayBoard(slack), logger, now, cards, guards });
+  const gameDays = new GameDays({ store, board: new SlackGameDayBoard(slack, now), logger, now, cards, guards });
   const metrics = createMetrics();
   const events = new SlackRecorder({
     cards,
@@ -110,7 +113,9 @@ export function createDeps(config: Config, overrides: DepsOverrides = {}): Deps 
     appUrl: config.platform.appUrl,
     command: config.slack.command,
   });
-  const people = new People(namesClient(config, logger), logger, { now });
+  // A login waits on the profile's e-mail: like a name, it is asked once, without waiting out a limit.
+  const peopleClient = namesClient(config, logger);
+  const people = new People(peopleClient, logger, { now });
   const deps: Deps = {
     config,
     logger,
@@ -123,6 +128,8 @@ export function createDeps(config: Config, overrides: DepsOverrides = {}): Deps 
     clock: { now },
     slack,
     people,
+    directory: new SlackPeopleDirectory(peopleClient, logger),
+    linkNotices: new SlackLinkNotices(slack),
     cards,
     events,
     metrics,
@@ -148,6 +155,7 @@ export function createDeps(config: Config, overrides: DepsOverrides = {}): Deps 
     freezes: new Freezes(store),
     freezeNotices: new SlackFreezeNotices(slack, { command: config.slack.command }),
     guards,
+    savedAttacks: new SavedAttacks(store, now),
     watches,
   };
   return deps;

@@ -70,6 +70,18 @@ export const keys = {
     'The first browser to open a login link won it: as long as the link itself is valid.',
     { key: (hash: string) => hash },
   ),
+  ssoLogin: kind(
+    'sso-login:',
+    minutes(10),
+    "A single sign-on a login link's browser started, under the hash of the platform's state: as long as the state is valid.",
+    { key: (stateHash: string) => stateHash },
+  ),
+  ssoLoginUsed: kind(
+    'sso-login-used:',
+    minutes(10),
+    "A single sign-on's callback was taken, so a replay of it stores nothing: as long as its state was valid.",
+    { key: (stateHash: string) => stateHash },
+  ),
   loginAttempt: kind(
     'login-attempt:',
     30_000,
@@ -79,14 +91,32 @@ export const keys = {
   loginFailures: kind(
     'login-failures:',
     minutes(15),
-    "A person's recent failed logins: the window they are counted in.",
+    "A counter of a person's failed logins: the window they are counted in.",
     { key: person },
   ),
   loginFailuresByAddress: kind(
     'login-failures-address:',
     minutes(15),
-    "An address's recent failed logins: the window they are counted in.",
+    'A counter of the failed logins from an address: the window they are counted in.',
     { key: (address: string) => address },
+  ),
+  loginBadLinks: kind(
+    'login-bad-links:',
+    minutes(15),
+    'A counter of the unusable login links an address opened: the window they are counted in.',
+    { key: (address: string) => address },
+  ),
+  resetsByPerson: kind(
+    'password-resets:',
+    hours(1),
+    'A counter of the reset e-mails a person asked for: the window they are counted in.',
+    { key: person },
+  ),
+  resetsByEmail: kind(
+    'password-resets-email:',
+    hours(1),
+    'A counter of the reset e-mails asked for one address (its hash): the window they are counted in.',
+    { key: (emailHash: string) => emailHash },
   ),
   expiryWarned: kind(
     'expiry-warned:',
@@ -365,5 +395,50 @@ export const keys = {
     days(30),
     "A failed attack was told in its game day's timeline once: as long as an ended game day.",
     { key: (guid: string) => guid },
+  ),
+
+  // Saved attacks
+  savedAttack: kind(
+    'saved-attack:',
+    untilDeleted,
+    "A team's saved attack, by its name in lower case: until someone deletes it.",
+    { key: (teamId: string, name: string) => `${teamId}:${name}`, ofTeam: (teamId: string) => `${teamId}:` },
+  ),
+  savedAttackLock: kind(
+    'saved-attack-lock:',
+    10_000,
+    'A name is being saved in a team, by one person only: longer than checking and writing it takes.',
+    { key: (teamId: string, name: string) => `${teamId}:${name}` },
+  ),
+  // Game-day plans
+  gamedayPlan: kind(
+    'gameday-plan:',
+    days(30),
+    "A game day's plan (under its id), or one drafted in a channel before it starts (`draft:<channel>`): a month, as long as an ended game day.",
+    { key: (plan: string) => plan },
+  ),
+  gamedayPlanLock: kind(
+    'gameday-plan-lock:',
+    15_000,
+    'One change to a plan at a time: longer than reading and writing it takes.',
+    { key: (plan: string) => plan },
+  ),
+  gamedayStepAttack: kind(
+    'gameday-step-attack:',
+    days(30),
+    'Which plan step an attack runs, for when it ends: as long as an ended game day.',
+    { key: (guid: string) => guid },
+  ),
+  gamedayStepQuestion: kind(
+    'gameday-step-question:',
+    days(30),
+    "A step's hypothesis question was asked once: as long as an ended game day.",
+    { key: (stepId: string) => stepId },
+  ),
+  gamedayStepAnswer: kind(
+    'gameday-step-answer:',
+    days(30),
+    "A step's hypothesis was answered, by one person only: as long as an ended game day.",
+    { key: (stepId: string) => stepId },
   ),
 } as const;

@@ -210,6 +210,8 @@ export async function startDemo(options: DemoOptions): Promise<Demo> {
       LOG_LEVEL: options.logLevel ?? 'info',
       // Simulated stages last seconds; cards that lag them by the production default look stuck.
       POLL_SECONDS: '3',
+      // A step's countdown long enough to press Veto, short enough not to wait on a walkthrough.
+      COUNTDOWN_SECONDS: '15',
       // The simulator's tracker integration works with these, so filing a ticket works out of the box.
       TRACKER_PROJECT_ID: sim.seed.tracker.projectId,
       TRACKER_ISSUE_TYPE_ID: sim.seed.tracker.issueTypeId,
@@ -220,6 +222,11 @@ export async function startDemo(options: DemoOptions): Promise<Demo> {
       APPROVAL_RULES: features.approvalRules,
       PUBLIC_URL: playground.url,
       LOGIN_MODE: features.loginMode,
+      // The demo's people (alice, bob, carol) may log in as any of the demo company's logins, whose
+      // e-mails are not theirs in Slack: the e-mail match would refuse every one.
+      LOGIN_EMAIL_MATCH: 'off',
+      // The simulator plays Acme Demo's identity provider: "Log in with SSO" goes straight to it.
+      SSO_COMPANY: sim.seed.company.name,
     });
     const deps = createDeps(config, {
       logger: createLogger(config.logLevel, options.logDestination),
