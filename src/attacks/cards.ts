@@ -156,12 +156,14 @@ export class CardStore {
   async save(card: CardRecord): Promise<void> {
     await this.#store.set(keys.card.key(card.guid), card, keys.card.ttlMs);
     if (isLive(card)) {
-      const { guid, teamId, kind, startedBy, stage, lifecycle, startTime, endTime, totalClients, annotations } = card;
+      const { guid, teamId, kind, startedBy, origin, stage, lifecycle, startTime, endTime, totalClients, annotations } =
+        card;
       const shown: LiveCard = {
         guid,
         teamId,
         kind,
         startedBy,
+        origin,
         stage,
         lifecycle,
         startTime,
@@ -189,8 +191,8 @@ export class CardStore {
   }
 
   /**
-   * Live cards grouped by team, as far as the poller needs them: from their live marks alone, so
-   * a pass reads no card the platform did not change. A mark saved without the card's state (by
+   * Live cards grouped by team, as far as the jobs that walk them all need them: from their live
+   * marks alone, so a poll pass reads no card the platform did not change. A mark saved without the card's state (by
    * an older version) costs a read of the card.
    */
   async liveCardsByTeam(): Promise<Map<string, LiveCard[]>> {
@@ -210,9 +212,13 @@ export class CardStore {
   }
 }
 
-/** What the poller needs of a live card to tell whether the platform's latest state changes it. */
+/**
+ * What the jobs that walk every live card need of it: the poller, to tell whether the platform's
+ * latest state changes it; the session warnings, who started it.
+ */
 export type LiveCard = Pick<
   CardRecord,
+  | 'origin'
   | 'guid'
   | 'teamId'
   | 'kind'
