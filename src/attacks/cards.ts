@@ -283,6 +283,13 @@ export function withState<C extends Omit<LiveCard, 'guid' | 'teamId' | 'kind' | 
     totalClients: attack.total_clients ?? card.totalClients,
     annotations: attack.annotations && Object.keys(attack.annotations).length ? attack.annotations : card.annotations,
   };
-  const seen = (c: C) => JSON.stringify([c.stage, c.lifecycle, c.startTime, c.endTime, c.totalClients, c.annotations]);
-  return { card: next, changed: seen(next) !== seen(card) };
+  // Field by field: the poller asks this of every live card at every pass.
+  const changed =
+    next.stage !== card.stage ||
+    next.lifecycle !== card.lifecycle ||
+    next.startTime !== card.startTime ||
+    next.endTime !== card.endTime ||
+    next.totalClients !== card.totalClients ||
+    (next.annotations !== card.annotations && JSON.stringify(next.annotations) !== JSON.stringify(card.annotations));
+  return { card: next, changed };
 }
