@@ -18,6 +18,7 @@ import {
   truncate,
 } from './blocks.ts';
 import { plural } from './plural.ts';
+import { attackMetadata } from './metadata.ts';
 
 export const HALT_ATTACK = 'attack_halt';
 export const ADD_NOTE = 'attack_add_note';
@@ -225,5 +226,5 @@ export function attackCardMessage(
   const text = escapeMrkdwn(
     `${card.type} attack on ${card.targetWords} in team ${card.teamName}: ${stageWords(card.stage)}`,
   );
-  return { text, blocks };
+  return { text, blocks, metadata: attackMetadata(card) };
 }
