@@ -1,4 +1,5 @@
 import { runCommand } from './commands/index.ts';
+import { steps } from './commands/steps.ts';
 import { builderChanged, cancelPreview, startFromPreview, submitBuilder } from './commands/attack/index.ts';
 import { haltAllConfirmed, haltFromButton } from './commands/halt.ts';
 import { nextListPage } from './commands/list.ts';
@@ -93,6 +94,7 @@ export const listeners: Listeners = {
   shortcuts: {
     [FILE_TICKET_SHORTCUT]: fileTicketFromMessage,
   },
+  steps,
   events: {
     app_home_opened: publishHome,
   },

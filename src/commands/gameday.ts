@@ -110,7 +110,7 @@ function unfinishedOf(
 }
 
 /** Ends the game day and posts its summary, whatever still runs (the summary follows it). */
-async function endNow(deps: Deps, actor: Actor, channel: string, halted = 0): Promise<string | undefined> {
+export async function endNow(deps: Deps, actor: Actor, channel: string, halted = 0): Promise<string | undefined> {
   // Kept with the game day, so a report made later reads the teams watched while it ran.
   const record = await deps.gameDays.end(channel, { watchedTeams: await watchedTeamsOf(deps, channel) });
   if (!record) return undefined;

@@ -71,3 +71,14 @@ export interface OptionsRequest {
 }
 
 export type OptionsHandler = (request: OptionsRequest, deps: Deps) => Promise<{ text: string; value: string }[]>;
+
+/** A workflow reached one of Faultline's steps: whose session acts (its `user` input), and the inputs. */
+export interface StepRequest {
+  actor: Actor;
+  inputs: Record<string, unknown>;
+}
+
+/** How a step ends: completed with its outputs, or failed with a sentence a person can act on. */
+export type StepResult = { outputs: Record<string, unknown> } | { error: string };
+
+export type StepHandler = (request: StepRequest, deps: Deps) => Promise<StepResult>;

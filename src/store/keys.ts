@@ -126,6 +126,12 @@ export const keys = {
     'A `--yes` command was taken once: Socket Mode may deliver it twice, and a signed request replays for minutes.',
     { key: (delivery: string) => delivery },
   ),
+  stepRun: kind(
+    'step-run:',
+    days(1),
+    "A workflow step's execution was taken once: Slack redelivers function_executed, and a step acts and completes once.",
+    { key: (executionId: string) => executionId },
+  ),
 
   // Attack cards
   card: kind(

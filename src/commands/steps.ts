@@ -1,0 +1,163 @@
+import { z } from 'zod';
+import type { Deps } from '../deps.ts';
+import type { StepHandler, StepRequest, StepResult } from './reply.ts';
+import { UserInputError } from '../errors.ts';
+import { platformFor, requireLogin, teamName } from '../attacks/access.ts';
+import { haltAllAttacks } from '../attacks/halt.ts';
+import { haltTeamAttacks } from '../guardrails/sweep.ts';
+import { otherAttackChannels } from '../attacks/channels.ts';
+import { channelLinks } from '../views/blocks.ts';
+import {
+  END_GAME_DAY_STEP,
+  FREEZE_STEP,
+  HALT_ALL_STEP,
+  START_GAME_DAY_STEP,
+  stepFreezeHaltFailedText,
+  stepGameDayRunningText,
+  stepGameDayStartingText,
+  stepHaltIncompleteText,
+  stepNoGameDayText,
+  stepOtherGameDayText,
+  stepReasonMissingText,
+  stepReasonTooLongText,
+  stepScopeBothText,
+  stepTitleMissingText,
+  UNFREEZE_STEP,
+} from '../views/steps.ts';
+import { declareFreeze, liftFreeze, type Scope, scopeOf } from './freeze.ts';
+import { endNow } from './gameday.ts';
+import { matchTeam } from './arguments.ts';
+
+/** Empty text inputs count as not given: Workflow Builder sends "" for a field left blank. */
+const optionalText = z.preprocess(
+  (value) => (typeof value === 'string' && value.trim() === '' ? undefined : value),
+  z.string().trim().optional(),
+);
+const reason = z
+  .string({ error: stepReasonMissingText })
+  .transform((words) => words.replace(/\s+/g, ' ').trim())
+  .pipe(z.string().min(1, stepReasonMissingText).max(300, stepReasonTooLongText));
+const scopeInputs = { team: optionalText, all_teams: z.boolean().optional() };
+
+/** Reads a step's inputs; what does not fit is refused in the words of the schema. */
+function read<T extends z.ZodRawShape>(shape: T, inputs: Record<string, unknown>): z.infer<z.ZodObject<T>> {
+  const parsed = z.object(shape).safeParse(inputs);
+  if (!parsed.success) throw new UserInputError(parsed.error.issues[0]?.message ?? stepReasonMissingText);
+  return parsed.data;
+}
+
+const scopeOfInputs = (
+  input: { team?: string | undefined; all_teams?: boolean | undefined },
+  login: Parameters<typeof scopeOf>[1],
+): Scope => {
+  if (input.all_teams && input.team !== undefined) throw new UserInputError(stepScopeBothText);
+  return scopeOf({ ...(input.all_teams ? { all: true as const } : {}), team: input.team }, login, '');
+};
+
+/** Halt all chaos attacks: every attack the person reaches, or one team's, with their session. */
+async function haltAllStep({ actor, inputs }: StepRequest, deps: Deps): Promise<StepResult> {
+  const input = read({ team: optionalText, reason }, inputs);
+  const login = await requireLogin(deps, actor);
+  if (input.team === undefined) {
+    const outcome = await haltAllAttacks(deps, actor, login, input.reason, undefined);
+    const ids = outcome.halted.map((a) => a.guid);
+    return { outputs: { halted_count: ids.length, halted_ids: ids } };
+  }
+  const team = matchTeam(login.session.teams, input.team, '');
+  const swept = await haltTeamAttacks(deps, platformFor(deps, login, team), {
+    by: actor,
+    platformUser: login.session.identifier,
+    cause: 'person',
+    reason: input.reason,
+    scope: 'all',
+  });
+  if (swept.failed.length || swept.unread.length) {
+    return {
+      error: stepHaltIncompleteText(
+        teamName(team),
+        swept.halted.length,
+        swept.failed.map((a) => a.guid),
+        swept.unread.length > 0,
+        deps.config.slack.command,
+      ),
+    };
+  }
+  const ids = swept.halted.map((a) => a.guid);
+  return { outputs: { halted_count: ids.length, halted_ids: ids } };
+}
+
+/** Freeze chaos: declares the freeze, halts what runs there, and says how many it halted. */
+async function freezeStep({ actor, inputs }: StepRequest, deps: Deps): Promise<StepResult> {
+  const input = read({ ...scopeInputs, reason }, inputs);
+  const login = await requireLogin(deps, actor);
+  const scope = scopeOfInputs(input, login);
+  const declared = await declareFreeze(deps, actor, login, scope, input.reason, '');
+  const { freeze, halting } = declared;
+  const failed =
+    'error' in halting || (halting.scope === 'team' && (halting.swept.failed.length || halting.swept.unread.length));
+  // The freeze stands either way; a halt that did not happen must not pass unseen.
+  if (failed) return { error: stepFreezeHaltFailedText(actor.userId, freeze, halting, deps.config.slack.command) };
+  return {
+    outputs: {
+      scope: freeze.scope,
+      team: freeze.teamName ?? '',
+      since: freeze.since,
+      // The platform's halt of everything does not say how many it halted.
+      ...(halting.scope === 'team' && 'swept' in halting ? { halted_count: halting.swept.halted.length } : {}),
+    },
+  };
+}
+
+/** Unfreeze chaos: lifts the freeze of the scope; nothing to lift is no failure. */
+async function unfreezeStep({ actor, inputs }: StepRequest, deps: Deps): Promise<StepResult> {
+  const input = read({ ...scopeInputs, reason: optionalText }, inputs);
+  const login = await requireLogin(deps, actor);
+  const scope = scopeOfInputs(input, login);
+  const lifted = await liftFreeze(deps, actor, login, scope, '');
+  return {
+    outputs: {
+      scope: scope.scope,
+      team: scope.scope === 'team' ? teamName(scope.team) : '',
+      was_frozen: lifted.freeze !== undefined,
+    },
+  };
+}
+
+const gameDayInputs = { channel: z.string().min(1), title: optionalText };
+
+/** Start game day: in the channel given, facilitated by the person. */
+async function startGameDayStep({ actor, inputs }: StepRequest, deps: Deps): Promise<StepResult> {
+  const input = read(gameDayInputs, inputs);
+  if (input.title === undefined || input.title.length > 150) throw new UserInputError(stepTitleMissingText);
+  await requireLogin(deps, actor);
+  const others = otherAttackChannels(deps.config.attackChannels, input.channel);
+  if (others)
+    throw new UserInputError(
+      `Attacks cannot be started in <#${input.channel}>, so a game day there would stay empty. Use ${channelLinks(others)}.`,
+    );
+  const { outcome, record } = await deps.gameDays.start(input.channel, input.title, actor.userId);
+  if (outcome === 'starting') return { error: stepGameDayStartingText };
+  if (outcome === 'running') return { error: stepGameDayRunningText(input.channel, record!.title) };
+  return { outputs: { game_day_id: record!.id } };
+}
+
+/** End game day: ends the channel's game day; attacks still running are followed by its summary. */
+async function endGameDayStep({ actor, inputs }: StepRequest, deps: Deps): Promise<StepResult> {
+  const input = read(gameDayInputs, inputs);
+  await requireLogin(deps, actor);
+  const record = await deps.gameDays.running(input.channel);
+  if (!record) return { error: stepNoGameDayText(input.channel) };
+  if (input.title !== undefined && input.title.toLowerCase() !== record.title.toLowerCase())
+    return { error: stepOtherGameDayText(input.channel, record.title) };
+  await endNow(deps, actor, input.channel);
+  return { outputs: { game_day_id: record.id } };
+}
+
+/** Every custom step Faultline answers, by callback id (each is declared in manifest.yml). */
+export const steps: Record<string, StepHandler> = {
+  [HALT_ALL_STEP]: haltAllStep,
+  [FREEZE_STEP]: freezeStep,
+  [UNFREEZE_STEP]: unfreezeStep,
+  [START_GAME_DAY_STEP]: startGameDayStep,
+  [END_GAME_DAY_STEP]: endGameDayStep,
+};
