@@ -5,10 +5,11 @@
 import { randomBytes } from 'node:crypto';
 import { mkdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
-import { startFakeSlack, type FakeSlack } from '@faultline/fake-slack';
+import { startFakeSlack, type FakeSlack, type StepDefinition } from '@faultline/fake-slack';
 import { startSimulator, type Simulator } from '@faultline/platform-sim';
 import type { DestinationStream } from 'pino';
 import { Agent } from 'undici';
+import { parse } from 'yaml';
 import { backgroundJobs, createDeps, createLogger, loadConfig, startBot } from './bot.ts';
 import { PLAYGROUND_PEOPLE, type DemoLogin, type LoginHints } from './directory.ts';
 import { startPlayground } from './server.ts';
@@ -39,6 +40,12 @@ export interface Demo {
 }
 
 const SESSION_KEY_FILE = 'demo-session.key';
+
+/** The app's Workflow Builder steps, as manifest.yml declares them: the Workflows panel runs them. */
+async function manifestSteps(): Promise<Record<string, StepDefinition>> {
+  const manifest = parse(await readFile(new URL('../../../manifest.yml', import.meta.url), 'utf8'));
+  return manifest.functions ?? {};
+}
 const STORE_FILE = 'demo.db';
 
 /** The demo's session key, made once and kept so stored sessions stay readable across restarts. */
@@ -130,7 +137,12 @@ export async function startDemo(options: DemoOptions): Promise<Demo> {
 
     const signingSecret = randomBytes(24).toString('hex');
     const botToken = `xoxb-demo-${randomBytes(12).toString('hex')}`;
-    const fake = await startFakeSlack({ signingSecret, botToken, teamDomain: 'faultline-demo' });
+    const fake = await startFakeSlack({
+      signingSecret,
+      botToken,
+      teamDomain: 'faultline-demo',
+      steps: await manifestSteps(),
+    });
     stops.push(() => fake.stop());
 
     const config = loadConfig({

@@ -31,6 +31,7 @@ import {
   type PlaygroundPerson,
 } from './directory.ts';
 import { SimulatorPanel, type SimulatorControl } from './simulator-panel.ts';
+import { runStep, stepForms, stepRuns } from './workflows-panel.ts';
 import { ModalLabelBook, personState } from './view-state.ts';
 
 export interface PlaygroundOptions {
@@ -131,6 +132,7 @@ export async function startPlayground(options: PlaygroundOptions): Promise<Playg
     channels,
     hints: options.hints ?? null,
     simulator: simulator !== undefined,
+    steps: stepForms(fake),
   };
   function simulatorPanel(): SimulatorPanel {
     if (simulator === undefined) throw new PlaygroundError(404, 'This playground has no simulator to control.');
@@ -205,6 +207,10 @@ export async function startPlayground(options: PlaygroundOptions): Promise<Playg
       await simulatorPanel().setAlert(body);
       return simulatorPanel().view();
     },
+    async '/api/workflows/run'(body) {
+      const { person: who } = bodies.home.parse(body);
+      return runStep(fake, person(who).id, body);
+    },
     async '/api/home/open'(body) {
       const input = bodies.home.parse(body);
       await openHome(person(input.person));
@@ -227,6 +233,7 @@ export async function startPlayground(options: PlaygroundOptions): Promise<Playg
       if (file !== undefined) return send(response, 200, file.body, file.type);
       if (url.pathname === '/api/directory') return sendJson(request, response, 200, directory);
       if (url.pathname === '/api/simulator') return sendJson(request, response, 200, await simulatorPanel().view());
+      if (url.pathname === '/api/workflows') return sendJson(request, response, 200, { runs: stepRuns(fake) });
       if (url.pathname === '/api/state') {
         const state = personState(
           person(url.searchParams.get('person') ?? ''),
