@@ -3,6 +3,7 @@ import type { Dispatcher } from 'undici';
 import { CardStore } from './attacks/cards.ts';
 import { CatalogueCache } from './attacks/catalogue.ts';
 import { Poller } from './attacks/poller.ts';
+import { SavedAttacks } from './attacks/saved.ts';
 import { Watches } from './attacks/watches.ts';
 import { GameDays } from './gamedays/gameDays.ts';
 import { Freezes } from './guardrails/freezes.ts';
@@ -146,6 +147,7 @@ export function createDeps(config: Config, overrides: DepsOverrides = {}): Deps 
     freezes: new Freezes(store),
     freezeNotices: new SlackFreezeNotices(slack, { command: config.slack.command }),
     guards,
+    savedAttacks: new SavedAttacks(store, now),
     watches,
   };
   return deps;

@@ -10,6 +10,8 @@ import { submitTeamPicker, suggestTeams } from './commands/team.ts';
 import { submitGuardPicker, suggestAlerts, suggestMonitors } from './commands/gamedayGuards.ts';
 import { endGameDayAnyway, endGameDayFromCard, haltAndEndGameDay, keepGameDay } from './commands/gameday.ts';
 import { approve, reject } from './commands/approval.ts';
+import { deleteSavedFromButton, runSavedFromButton } from './commands/saved.ts';
+import { SAVED_DELETE, SAVED_RUN } from './views/savedAttacks.ts';
 import { APPROVAL_APPROVE, APPROVAL_REJECT } from './views/approval.ts';
 import { newAttackFromHome, publishHome, switchTeamFromHome } from './commands/home.ts';
 import {
@@ -74,6 +76,8 @@ export const listeners: Listeners = {
     [HOME_NEW_ATTACK]: newAttackFromHome,
     [APPROVAL_APPROVE]: approve,
     [APPROVAL_REJECT]: reject,
+    [SAVED_RUN]: runSavedFromButton,
+    [SAVED_DELETE]: deleteSavedFromButton,
   },
   views: {
     [LOGIN_VIEW]: submitLogin,

@@ -16,6 +16,7 @@ import { gamedayCommand } from './gameday.ts';
 import { freezeCommand, unfreezeCommand } from './freeze.ts';
 import { statusCommand } from './status.ts';
 import { unwatchCommand, watchCommand } from './watch.ts';
+import { runCommand as runSavedCommand, saveCommand, savedCommand } from './saved.ts';
 import type { Actor } from '../store/sessions.ts';
 import type { Reply } from './reply.ts';
 import { escapeMrkdwn } from '../views/blocks.ts';
@@ -30,6 +31,9 @@ subcommands.push(
   whoamiCommand,
   teamCommand,
   attackCommand,
+  saveCommand,
+  savedCommand,
+  runSavedCommand,
   listCommand,
   showCommand,
   haltCommand,

@@ -366,4 +366,18 @@ export const keys = {
     "A failed attack was told in its game day's timeline once: as long as an ended game day.",
     { key: (guid: string) => guid },
   ),
+
+  // Saved attacks
+  savedAttack: kind(
+    'saved-attack:',
+    untilDeleted,
+    "A team's saved attack, by its name in lower case: until someone deletes it.",
+    { key: (teamId: string, name: string) => `${teamId}:${name}`, ofTeam: (teamId: string) => `${teamId}:` },
+  ),
+  savedAttackLock: kind(
+    'saved-attack-lock:',
+    10_000,
+    'A name is being saved in a team, by one person only: longer than checking and writing it takes.',
+    { key: (teamId: string, name: string) => `${teamId}:${name}` },
+  ),
 } as const;

@@ -215,6 +215,8 @@ describe('the store key table', () => {
       'gameday-end:',
       'gameday-ended:',
       'gameday-failed:',
+      'saved-attack:',
+      'saved-attack-lock:',
     ]);
   });
 });
