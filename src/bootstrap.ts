@@ -24,6 +24,7 @@ import { SlackGameDayReports } from './slack/gameDayReports.ts';
 import { SlackSessionWarnings } from './slack/sessionWarnings.ts';
 import { SlackStartNotices } from './slack/startNotices.ts';
 import { SlackWatchBoard } from './slack/watchBoard.ts';
+import { SlackWorkflowSteps } from './slack/workflowSteps.ts';
 import { SessionCipher } from './store/cipher.ts';
 import { createKeyValueStore } from './store/keyValue.ts';
 import { SessionStore } from './store/sessions.ts';
@@ -99,10 +100,12 @@ export function createDeps(config: Config, overrides: DepsOverrides = {}): Deps 
   const guards = new GuardStore(store);
   const gameDays = new GameDays({ store, board: new SlackGameDayBoard(slack), logger, now, cards, guards });
   const metrics = createMetrics();
+  const workflowSteps = new SlackWorkflowSteps(calls, store, logger, config.slack.command);
   const events = new SlackRecorder({
     cards,
     messenger: slack,
     gameDays,
+    workflowSteps,
     store,
     logger,
     metrics,
@@ -126,6 +129,7 @@ export function createDeps(config: Config, overrides: DepsOverrides = {}): Deps 
     events,
     metrics,
     approvals: new SlackApprovalBoard(slack, { command: config.slack.command }),
+    workflowSteps,
     poller: new Poller({
       cards,
       board: new SlackWatchBoard(slack, { appUrl: config.platform.appUrl, command: config.slack.command }),

@@ -11,7 +11,10 @@ import {
   END_GAME_DAY_STEP,
   FREEZE_STEP,
   HALT_ALL_STEP,
+  RUN_SAVED_ATTACK_STEP,
   START_GAME_DAY_STEP,
+  stepGuardsUnknownText,
+  stepSavedNameMissingText,
   stepFreezeHaltFailedText,
   stepGameDayRunningText,
   stepGameDayStartingText,
@@ -27,6 +30,11 @@ import {
 import { declareFreeze, liftFreeze, type Scope, scopeOf } from './freeze.ts';
 import { endNow } from './gameday.ts';
 import { matchTeam } from './arguments.ts';
+import { checkChannel, resolveTeam } from './attack/index.ts';
+import { savedAttackRequest } from './saved.ts';
+import { approvalNeeded, requestApproval } from '../guardrails/approvals.ts';
+import { refuseIfFrozen, StartUnfinishedError, startAttack } from '../attacks/start.ts';
+import { GuardsUnknownError } from '../guardrails/guardCheck.ts';
 
 /** Empty text inputs count as not given: Workflow Builder sends "" for a field left blank. */
 const optionalText = z.preprocess(
@@ -153,6 +161,48 @@ async function endGameDayStep({ actor, inputs }: StepRequest, deps: Deps): Promi
   return { outputs: { game_day_id: record.id } };
 }
 
+/**
+ * Run saved attack: the team's saved attack, read again and started in the channel given, with
+ * the person's session, exactly as `run <name> --yes`: a freeze or an unhealthy guard refuses
+ * it, and an approval rule asks a second person, whose answer finishes the step. With
+ * `wait_for_end`, the step completes once the attack has ended, with its final stage.
+ */
+async function runSavedAttackStep({ actor, inputs, executionId }: StepRequest, deps: Deps): Promise<StepResult> {
+  const input = read(
+    {
+      name: z.string().trim().min(1, stepSavedNameMissingText),
+      team: optionalText,
+      channel: z.string().min(1),
+      wait_for_end: z.boolean().optional(),
+    },
+    inputs,
+  );
+  const login = await requireLogin(deps, actor);
+  const team = resolveTeam(login, input.team, '');
+  const channel = await checkChannel(deps, input.channel);
+  const { request } = await savedAttackRequest(deps, login, team, input.name);
+  const waitForEnd = input.wait_for_end === true;
+  const pending = { actor, teamId: team.identifier, request, channel };
+  const rule = approvalNeeded(deps, pending, team);
+  if (rule) {
+    await refuseIfFrozen(deps, team);
+    await requestApproval(deps, pending, team, rule, { executionId, waitForEnd });
+    return { later: true };
+  }
+  let guid: string;
+  try {
+    guid = (await startAttack(deps, actor, login, team, request, channel)).guid;
+  } catch (error) {
+    // Started, but its card is not posted yet: the attack runs, and the card follows.
+    if (error instanceof StartUnfinishedError) guid = error.guid;
+    else if (error instanceof GuardsUnknownError) return { error: stepGuardsUnknownText(error) };
+    else throw error;
+  }
+  if (!waitForEnd) return { outputs: { attack_id: guid } };
+  await deps.workflowSteps.waitForEnd(executionId, guid);
+  return { later: true };
+}
+
 /** Every custom step Faultline answers, by callback id (each is declared in manifest.yml). */
 export const steps: Record<string, StepHandler> = {
   [HALT_ALL_STEP]: haltAllStep,
@@ -160,4 +210,5 @@ export const steps: Record<string, StepHandler> = {
   [UNFREEZE_STEP]: unfreezeStep,
   [START_GAME_DAY_STEP]: startGameDayStep,
   [END_GAME_DAY_STEP]: endGameDayStep,
+  [RUN_SAVED_ATTACK_STEP]: runSavedAttackStep,
 };

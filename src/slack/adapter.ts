@@ -282,7 +282,7 @@ export class SlackAdapter {
       app.function(callbackId, async ({ body, event, complete, fail }) => {
         const finish = async (result: StepResult) => {
           if ('outputs' in result) await complete({ outputs: result.outputs });
-          else await fail({ error: result.error });
+          else if ('error' in result) await fail({ error: result.error });
         };
         await this.#track(
           'step',
@@ -295,7 +295,7 @@ export class SlackAdapter {
               this.#deps.logger.info({ step: callbackId }, 'a step delivered again was already taken');
               return;
             }
-            const result = await this.#runStep(handler, body as BodyIdentity, event.inputs, event.function.title);
+            const result = await this.#runStep(handler, body as BodyIdentity, event);
             try {
               await finish(result);
             } catch (error) {
@@ -459,9 +459,10 @@ export class SlackAdapter {
   async #runStep(
     handler: StepHandler,
     body: BodyIdentity,
-    inputs: Record<string, unknown>,
-    title: string,
+    event: { inputs: Record<string, unknown>; function_execution_id: string; function: { title: string } },
   ): Promise<StepResult> {
+    const { inputs, function_execution_id: executionId } = event;
+    const title = event.function.title;
     const userId = typeof inputs['user'] === 'string' ? inputs['user'] : '';
     const channel = typeof inputs['channel'] === 'string' && inputs['channel'] ? inputs['channel'] : undefined;
     const workspace = body.enterprise_id ? { enterprise_id: body.enterprise_id } : {};
@@ -473,7 +474,7 @@ export class SlackAdapter {
     }
     actor.userName = await this.#deps.people.name(userId).catch(() => userId);
     try {
-      return await handler({ actor, inputs }, this.#deps);
+      return await handler({ actor, inputs, executionId }, this.#deps);
     } catch (error) {
       const words = await this.#explain(actor, error);
       if (error instanceof NotLoggedInError || error instanceof UnauthorizedError) {

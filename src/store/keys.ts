@@ -132,6 +132,18 @@ export const keys = {
     "A workflow step's execution was taken once: Slack redelivers function_executed, and a step acts and completes once.",
     { key: (executionId: string) => executionId },
   ),
+  stepWait: kind(
+    'step-wait:',
+    days(2),
+    "A workflow step waiting for an attack's end: completed with its final stage when the attack ends.",
+    { key: (guid: string) => guid },
+  ),
+  stepWaitDone: kind(
+    'step-wait-done:',
+    hours(1),
+    'A waiting step was completed once: replicas that see the same end leave it alone.',
+    { key: (guid: string) => guid },
+  ),
 
   // Attack cards
   card: kind(

@@ -1,4 +1,8 @@
 import type { Freeze } from '../guardrails/freezes.ts';
+import type { ApprovalClosing } from '../guardrails/approvals.ts';
+import { errorInBrief } from './errorReply.ts';
+import type { GuardsUnknownError } from '../guardrails/guardCheck.ts';
+import { guardRefusalText } from './guards.ts';
 import type { FreezeHalting } from './freeze.ts';
 import { frozenAnnouncement } from './freeze.ts';
 import type { Message } from './message.ts';
@@ -9,6 +13,7 @@ export const HALT_ALL_STEP = 'halt_all_attacks';
 export const FREEZE_STEP = 'freeze_chaos';
 export const UNFREEZE_STEP = 'unfreeze_chaos';
 export const START_GAME_DAY_STEP = 'start_game_day';
+export const RUN_SAVED_ATTACK_STEP = 'run_saved_attack';
 export const END_GAME_DAY_STEP = 'end_game_day';
 
 /**
@@ -88,3 +93,32 @@ export function stepNoGameDayText(channel: string): string {
 export function stepOtherGameDayText(channel: string, title: string): string {
   return `The game day running in <#${channel}> is “${title}”, not the one this workflow names; it was left running.`;
 }
+
+/** Why a Run saved attack waiting on a second person ended without its attack. */
+export function stepApprovalClosedText(closing: ApprovalClosing, command: string): string {
+  switch (closing.kind) {
+    case 'approved':
+      return 'The request was approved and the attack started.';
+    case 'expired':
+      return 'Nobody approved the attack within 15 minutes, so nothing was started. Run the workflow again when a second person is at hand.';
+    case 'rejected':
+      return stepErrorText(`<@${closing.by}> rejected the attack, so nothing was started.`);
+    case 'withdrawn':
+      return 'The request for approval was withdrawn, so nothing was started.';
+    case 'requester gone':
+      return 'The attack was approved, but the platform login of the person who ran the workflow had ended, so nothing was started. Log in, then run the workflow again.';
+    case 'not started':
+      return stepErrorText(`The attack was approved, but did not start: ${errorInBrief(closing.error)}.`);
+    case 'lost in a restart':
+      return `The attack was approved, but Faultline restarted during its start and found no attack to show for it. Check with ${command} list before running the workflow again.`;
+    case 'interrupted':
+      return 'The attack was approved, but Faultline stopped before it began the start, so nothing was started. Run the workflow again.';
+  }
+}
+
+/** A guard whose state cannot be told: a typed start would offer Start anyway, a workflow cannot. */
+export function stepGuardsUnknownText(error: GuardsUnknownError): string {
+  return `${stepErrorText(guardRefusalText(error))} A workflow cannot choose Start anyway; start it from Slack to decide.`;
+}
+
+export const stepSavedNameMissingText = 'Give the name of a saved attack of the team.';

@@ -23,6 +23,9 @@ const scopesOfMethod: Record<string, string[]> = {
   'views.push': [],
   'views.update': [],
   'views.publish': [],
+  // A workflow step finished after its delivery (approved, or its attack ended): no scope needed.
+  'functions.completeSuccess': [],
+  'functions.completeError': [],
 };
 
 /** Every `client.<family>.<method>(` call in src/, as `family.method`. */

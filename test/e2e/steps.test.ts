@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { StepExecution } from '@faultline/fake-slack';
+import { keys } from '../../src/store/keys.ts';
 import { Stack, stackForFile } from './harness.ts';
 
 /**
@@ -11,7 +12,10 @@ const read = Stack.read;
 const channel = 'C0GENERAL';
 const drills = 'C0DRILLS';
 let stack: Stack;
-stackForFile({ env: { ATTACK_CHANNELS: `${channel},${drills}` } }, (started) => (stack = started));
+stackForFile(
+  { env: { ATTACK_CHANNELS: `${channel},${drills}`, APPROVAL_RULES: 'type=memory' } },
+  (started) => (stack = started),
+);
 
 let n = 0;
 const nextPerson = () => `U0STEP${++n}`;
@@ -170,6 +174,126 @@ describe('Workflow Builder steps', () => {
     expect(halts().length - before).toBe(1);
     expect(stack.sim.state.attacks.get(running)!.halt).toBeDefined();
     expect(stack.logs.filter((l) => l.msg === 'a step delivered again was already taken')).toHaveLength(2);
+  });
+});
+
+describe('Run saved attack', () => {
+  const creates = () =>
+    stack.sim.requests.filter((r) => r.method === 'POST' && (r.path === '/attacks/new' || r.path === '/attacks'));
+  const save = async (id: string, text: string) =>
+    expect(read(await stack.ask(id, `save ${text}`, { channel }))).toContain('Saved');
+
+  it('starts the saved attack with the person’s session, its card in the channel given, and outputs its id', async () => {
+    const id = nextPerson();
+    await stack.login(id, users().owner, { team: 'Platform' });
+    await save(id, 'web-cpu cpu -l 60 -c 1 --target-tags role=web');
+    const execution = await run('run_saved_attack', { user: id, name: 'WEB-CPU', channel: drills });
+    expect(execution.state).toBe('completed');
+    const attack = [...stack.sim.state.attacks.values()].at(-1)!;
+    expect(execution.outputs).toEqual({ attack_id: attack.guid });
+    expect([attack.type, ...attack.args]).toEqual(['cpu', '-l', '60', '-c', '1']);
+    const card = await stack.fake.waitFor(
+      () =>
+        stack.fake
+          .channel(drills)
+          .messages()
+          .find((m) => m.text().includes(attack.guid)),
+      'the card',
+    );
+    expect(read(card)).toContain(`Started by <@${id}>`);
+
+    const unknown = await run('run_saved_attack', { user: id, name: 'web-cpx', channel: drills });
+    expect(unknown.state).toBe('failed');
+    expect(unknown.error).toMatch(/web-cpx.*Did you mean web-cpu/);
+    expect(creates()).toHaveLength(1);
+  });
+
+  it('with wait_for_end, completes once the attack has ended, with its final stage', async () => {
+    const id = nextPerson();
+    await stack.login(id, users().owner, { team: 'Platform' });
+    await save(id, 'short-cpu cpu -l 30 -c 1 --target-tags role=web');
+    const execution = await stack.fake.runStep('run_saved_attack', {
+      user: id,
+      name: 'short-cpu',
+      channel,
+      wait_for_end: true,
+    });
+    const attack = await stack.fake.waitFor(() => [...stack.sim.state.attacks.values()].at(-1), 'the attack');
+    await stack.fake.waitFor(
+      () =>
+        stack.fake
+          .channel(channel)
+          .messages()
+          .find((m) => m.text().includes(attack.guid)),
+      'the card',
+    );
+    // The step has started the attack and waits for its end.
+    await expect.poll(() => stack.deps.store.get(keys.stepWait.key(attack.guid))).toBeDefined();
+    await stack.poll();
+    expect(execution.state).toBe('running');
+    stack.advanceClock(10_000);
+    await stack.poll();
+    expect(execution.state).toBe('running');
+    stack.advanceClock(60_000);
+    await stack.poll();
+    await stack.fake.waitFor(() => execution.state !== 'running', 'the step to end with the attack');
+    expect(execution.outputs).toEqual({ attack_id: attack.guid, final_stage: 'Successful' });
+  });
+
+  it('is refused by a freeze in force, and nothing is sent', async () => {
+    const id = nextPerson();
+    await stack.login(id, users().owner, { team: 'Payments' });
+    await save(id, 'pay-cpu cpu -l 60 -c 1');
+    await stack.ask(id, 'freeze --reason "provider outage"', { channel });
+    const before = creates().length;
+    const execution = await run('run_saved_attack', { user: id, name: 'pay-cpu', team: 'Payments', channel });
+    expect(execution.state).toBe('failed');
+    expect(execution.error).toMatch(
+      /^Attacks in Payments are frozen by <@U0STEP\d+> since .*: provider outage\. Nothing was started/,
+    );
+    expect(creates()).toHaveLength(before);
+  });
+
+  it('asks a second person when an approval rule says so: completed when approved and started, failed when rejected', async () => {
+    const id = nextPerson();
+    const approver = nextPerson();
+    await stack.login(id, users().owner, { team: 'Platform' });
+    await stack.login(approver, users().solo);
+    await save(id, 'web-mem memory -l 60 -p 20 --target-tags role=web');
+    const requests = () =>
+      stack.fake
+        .channel(channel)
+        .messages()
+        .filter((m) => read(m).includes('asks to start'));
+
+    const before = requests().length;
+    const approved = await stack.fake.runStep('run_saved_attack', { user: id, name: 'web-mem', channel });
+    const request = await stack.fake.waitFor(() => requests().length > before && requests().at(-1), 'the request');
+    expect(read(request)).toContain(`<@${id}> asks to start a memory attack`);
+    expect(approved.state).toBe('running');
+    const started = creates().length;
+    await stack
+      .person(approver)
+      .channel(channel)
+      .messages()
+      .find((m) => m.ts === request.ts)!
+      .click('Approve');
+    await stack.fake.waitFor(() => approved.state !== 'running', 'the step to end with the approval');
+    expect(creates()).toHaveLength(started + 1);
+    expect(approved.outputs).toEqual({ attack_id: [...stack.sim.state.attacks.values()].at(-1)!.guid });
+
+    const rejected = await stack.fake.runStep('run_saved_attack', { user: id, name: 'web-mem', channel });
+    // The first request now says it was approved; the second one asks.
+    const second = await stack.fake.waitFor(() => requests().find((m) => m.ts !== request.ts), 'the second request');
+    await stack
+      .person(approver)
+      .channel(channel)
+      .messages()
+      .find((m) => m.ts === second.ts)!
+      .click('Reject');
+    await stack.fake.waitFor(() => rejected.state !== 'running', 'the step to end with the rejection');
+    expect(rejected.error).toBe(`<@${approver}> rejected the attack, so nothing was started.`);
+    expect(creates()).toHaveLength(started + 1);
   });
 });
 
