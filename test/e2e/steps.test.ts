@@ -294,6 +294,18 @@ describe('Run saved attack', () => {
     await stack.fake.waitFor(() => rejected.state !== 'running', 'the step to end with the rejection');
     expect(rejected.error).toBe(`<@${approver}> rejected the attack, so nothing was started.`);
     expect(creates()).toHaveLength(started + 1);
+
+    // Nobody answers: the request expires after 15 minutes, at the poll, and so does the step.
+    const unanswered = await stack.fake.runStep('run_saved_attack', { user: id, name: 'web-mem', channel });
+    await stack.fake.waitFor(
+      () => requests().find((m) => m.ts !== request.ts && m.ts !== second.ts),
+      'the third request',
+    );
+    stack.advanceClock(16 * 60_000);
+    await stack.poll();
+    await stack.fake.waitFor(() => unanswered.state !== 'running', 'the step to end with the request');
+    expect(unanswered.error).toMatch(/^Nobody approved the attack within 15 minutes, so nothing was started/);
+    expect(creates()).toHaveLength(started + 1);
   });
 });
 
