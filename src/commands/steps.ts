@@ -6,7 +6,6 @@ import { platformFor, requireLogin, teamName } from '../attacks/access.ts';
 import { haltAllAttacks } from '../attacks/halt.ts';
 import { haltTeamAttacks } from '../guardrails/sweep.ts';
 import { otherAttackChannels } from '../attacks/channels.ts';
-import { channelLinks } from '../views/blocks.ts';
 import {
   END_GAME_DAY_STEP,
   FREEZE_STEP,
@@ -16,6 +15,7 @@ import {
   stepGuardsUnknownText,
   stepSavedNameMissingText,
   stepFreezeHaltFailedText,
+  stepGameDayChannelText,
   stepGameDayRunningText,
   stepGameDayStartingText,
   stepHaltIncompleteText,
@@ -139,10 +139,7 @@ async function startGameDayStep({ actor, inputs }: StepRequest, deps: Deps): Pro
   if (input.title === undefined || input.title.length > 150) throw new UserInputError(stepTitleMissingText);
   await requireLogin(deps, actor);
   const others = otherAttackChannels(deps.config.attackChannels, input.channel);
-  if (others)
-    throw new UserInputError(
-      `Attacks cannot be started in <#${input.channel}>, so a game day there would stay empty. Use ${channelLinks(others)}.`,
-    );
+  if (others) return { error: stepGameDayChannelText(input.channel, others) };
   const { outcome, record } = await deps.gameDays.start(input.channel, input.title, actor.userId);
   if (outcome === 'starting') return { error: stepGameDayStartingText };
   if (outcome === 'running') return { error: stepGameDayRunningText(input.channel, record!.title) };

@@ -83,6 +83,11 @@ export function stepGameDayRunningText(channel: string, title: string): string {
   return `A game day already runs in <#${channel}>: ${title}. End it first, or start this one in another channel.`;
 }
 
+/** A game day asked for in a channel where attacks may not start. */
+export function stepGameDayChannelText(channel: string, attackChannels: readonly string[]): string {
+  return `Attacks cannot be started in <#${channel}>, so a game day there would stay empty. Use ${attackChannels.map((c) => `<#${c}>`).join(', ')}.`;
+}
+
 export const stepGameDayStartingText =
   'Another game day is starting in that channel right now. Run the workflow again in a moment.';
 

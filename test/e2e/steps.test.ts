@@ -106,6 +106,10 @@ describe('Workflow Builder steps', () => {
         .messages()
         .some((m) => read(m).includes('Checkout drill') && read(m).includes('ended')),
     ).toBe(true);
+    const elsewhere = await run('start_game_day', { user: id, channel: 'C0RANDOM', title: 'Lost drill' });
+    expect(elsewhere.error).toBe(
+      `Attacks cannot be started in <#C0RANDOM>, so a game day there would stay empty. Use <#${channel}>, <#${drills}>.`,
+    );
     const none = await run('end_game_day', { user: id, channel: drills });
     expect(none.error).toBe(`No game day runs in <#${drills}>, so there is nothing to end.`);
   });
