@@ -72,7 +72,7 @@ export interface ApprovalBoard {
 }
 
 /** A Workflow Builder step (Run saved attack) waiting on a request, to be completed or failed once it ends. */
-export interface WaitingStep {
+export interface WaitingWorkflowStep {
   executionId: string;
   /** Completed only once the attack it starts has ended, with its final stage. */
   waitForEnd: boolean;
@@ -84,7 +84,7 @@ export interface WaitingStep {
  */
 export interface WorkflowSteps {
   /** A request a step waits on has ended: approved and started, or not. */
-  approvalClosed(step: WaitingStep, closing: ApprovalClosing): Promise<void>;
+  approvalClosed(step: WaitingWorkflowStep, closing: ApprovalClosing): Promise<void>;
   /** Completes the step with the attack's id and final stage once the attack has ended. */
   waitForEnd(executionId: string, guid: string): Promise<void>;
   /** An attack's card shows it has ended: a step waiting on it completes. */
@@ -101,8 +101,8 @@ interface ApprovalRecord {
   ts: string;
   /** The requester's platform login: the same login from another Slack account may not approve either. */
   requestedByPlatform?: string | undefined;
-  /** The workflow step that asked, when a step did. */
-  step?: WaitingStep | undefined;
+  /** The Workflow Builder step that asked, when one did. */
+  workflowStep?: WaitingWorkflowStep | undefined;
 }
 
 /** The rule that makes this start need a second person, if any. */
@@ -127,7 +127,7 @@ export async function requestApproval(
   pending: Omit<PendingAttack, 'id'>,
   team: TeamEntry,
   rule: ApprovalRule,
-  step?: WaitingStep,
+  workflowStep?: WaitingWorkflowStep,
 ): Promise<{ channel: string; rule: ApprovalRule }> {
   const id = randomUUID();
   const now = deps.clock.now();
@@ -150,7 +150,7 @@ export async function requestApproval(
     channel: pending.channel,
     ts: '',
     requestedByPlatform,
-    ...(step ? { step } : {}),
+    ...(workflowStep ? { workflowStep } : {}),
   };
   await deps.store.set(keys.approval.key(id), record, keys.approval.ttlMs);
   let posted: MessageRef;
@@ -206,9 +206,9 @@ async function close(deps: Deps, record: ApprovalRecord, closing: ApprovalClosin
   const posted = await deps.store.get<MessageRef>(keys.approvalMessage.key(record.id));
   if (posted) deps.approvals.close(posted, closing);
   await deps.store.delete(keys.approval.key(record.id));
-  if (record.step)
+  if (record.workflowStep)
     await deps.workflowSteps
-      .approvalClosed(record.step, closing)
+      .approvalClosed(record.workflowStep, closing)
       .catch((error: unknown) =>
         deps.logger.warn({ err: error, request: record.id }, 'could not finish the step that asked for approval'),
       );

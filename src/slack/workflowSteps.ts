@@ -1,6 +1,6 @@
 import type { WebClient } from '@slack/web-api';
 import type { CardRecord } from '../attacks/cards.ts';
-import type { ApprovalClosing, WaitingStep, WorkflowSteps } from '../guardrails/approvals.ts';
+import type { ApprovalClosing, WaitingWorkflowStep, WorkflowSteps } from '../guardrails/approvals.ts';
 import type { Logger } from '../logger.ts';
 import type { KeyValueStore } from '../store/keyValue.ts';
 import { keys } from '../store/keys.ts';
@@ -29,7 +29,7 @@ export class SlackWorkflowSteps implements WorkflowSteps {
     this.#command = command;
   }
 
-  async approvalClosed(step: WaitingStep, closing: ApprovalClosing): Promise<void> {
+  async approvalClosed(step: WaitingWorkflowStep, closing: ApprovalClosing): Promise<void> {
     if (closing.kind !== 'approved') {
       await this.#fail(step.executionId, stepApprovalClosedText(closing, this.#command));
       return;
