@@ -139,6 +139,7 @@ const environmentSchema = z.object({
   TRACKER_PROJECT_ID: optionalText,
   TRACKER_ISSUE_TYPE_ID: optionalText,
   POLL_SECONDS: positiveInteger(10, 'POLL_SECONDS must be a whole number of seconds'),
+  COUNTDOWN_SECONDS: positiveInteger(60, 'COUNTDOWN_SECONDS must be a whole number of seconds'),
   LOG_LEVEL: z.enum(logLevels, { error: `LOG_LEVEL must be one of ${logLevels.join(', ')}` }).default('info'),
   PUBLIC_URL: optionalText.superRefine((value, ctx) => {
     if (value === undefined) return;
@@ -222,6 +223,8 @@ export interface Config {
   maxAttackSeconds: number;
   tracker: { projectId: string | undefined; issueTypeId: string | undefined };
   pollSeconds: number;
+  /** How long a game-day step counts down before it starts, for anyone to veto it. */
+  countdownSeconds: number;
   logLevel: Environment['LOG_LEVEL'];
   /** Where people reach the bot's own pages (the secure login page), without a trailing slash. */
   publicUrl: string | undefined;
@@ -275,6 +278,7 @@ export function loadConfig(env: NodeJS.ProcessEnv): Config {
     maxAttackSeconds: e.MAX_ATTACK_SECONDS,
     tracker: { projectId: e.TRACKER_PROJECT_ID, issueTypeId: e.TRACKER_ISSUE_TYPE_ID },
     pollSeconds: e.POLL_SECONDS,
+    countdownSeconds: e.COUNTDOWN_SECONDS,
     logLevel: e.LOG_LEVEL,
     publicUrl: e.PUBLIC_URL?.replace(/\/+$/, ''),
     login: { mode: e.LOGIN_MODE ?? (e.PUBLIC_URL ? 'both' : 'modal') },

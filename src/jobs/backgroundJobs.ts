@@ -5,6 +5,7 @@ import { expireApprovals } from '../guardrails/approvals.ts';
 import { enforceGuards } from '../guardrails/guardWatch.ts';
 import { enforceFreezes } from '../guardrails/sweep.ts';
 import { warnExpiringSessions } from '../login/expiryWarnings.ts';
+import { runPlans } from '../gamedays/steps.ts';
 import type { Job } from './scheduler.ts';
 
 /**
@@ -32,6 +33,9 @@ export function backgroundJobs(deps: Deps): Job[] {
     { name: 'enforce-freezes', everyMs: pollMs, run: () => enforceFreezes(deps) },
     // Each guard is read once per POLL_SECONDS, so it halts within one of firing.
     { name: 'enforce-guards', everyMs: pollMs, run: () => enforceGuards(deps) },
+    // A countdown starts its step within a few seconds of zero, however long POLL_SECONDS is; a
+    // countdown kept in the store outlives a restart, and the first pass after it starts what is due.
+    { name: 'run-plans', everyMs: Math.min(pollMs, 5_000), atStart: true, run: () => runPlans(deps) },
     // A request lasts fifteen minutes: ending it within a minute of that is enough, and each run reads every request.
     { name: 'expire-approvals', everyMs: Math.max(pollMs, 60_000), run: () => expireApprovals(deps) },
     {
