@@ -287,10 +287,16 @@ export class SlackAdapter {
         await this.#track(
           'step',
           async () => {
-            const claimed = await this.#deps.store.claim(
-              keys.stepRun.key(event.function_execution_id),
-              keys.stepRun.ttlMs,
-            );
+            let claimed: boolean;
+            try {
+              claimed = await this.#deps.store.claim(keys.stepRun.key(event.function_execution_id), keys.stepRun.ttlMs);
+            } catch (error) {
+              // Nothing was done: the step says so rather than stay running.
+              this.#deps.logger.warn({ err: error, step: callbackId }, 'store unreachable');
+              const words = describeError(error, { command: this.#deps.config.slack.command });
+              await finish({ error: stepErrorText(words.text) });
+              return;
+            }
             if (!claimed) {
               this.#deps.logger.info({ step: callbackId }, 'a step delivered again was already taken');
               return;
