@@ -173,7 +173,7 @@ async function reportAgain(deps: Deps, actor: Actor, channel: string, id: string
       watchedTeams: record.watchedTeams ?? (await watchedTeamsOf(deps, channel)),
     });
     const attacks = report.teams.reduce((total, team) => total + team.attacks.length, 0);
-    return message(reportSharedText(record.title, attacks));
+    return message(reportSharedText(record, attacks));
   } catch (error) {
     deps.logger.warn({ err: error, gameDay: record.id, channel }, 'could not make the report of a game day');
     return message(reportAgainFailedText(record, error, cmd));

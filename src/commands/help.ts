@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { subcommand, type Subcommand } from './command.ts';
 import { contract } from './contract.ts';
-import { context, escapeMrkdwn, section } from '../views/blocks.ts';
+import { helpOverview, helpPage, noSuchSubcommandText } from '../views/help.ts';
 import { UserInputError } from '../errors.ts';
 import type { Reply } from './reply.ts';
 
@@ -16,38 +16,10 @@ export function helpCommand(all: () => Subcommand[]): Subcommand {
     async run(_request, { words }, deps): Promise<Reply> {
       const cmd = deps.config.slack.command;
       const wanted = words.subcommand?.toLowerCase();
-      if (wanted) {
-        const sub = all().find((s) => s.name === wanted);
-        if (!sub)
-          throw new UserInputError(`There is no subcommand “${escapeMrkdwn(wanted)}”. \`${cmd} help\` lists them all.`);
-        const text = `${cmd} ${sub.usage}: ${sub.summary}`;
-        return {
-          kind: 'message',
-          message: {
-            text,
-            blocks: [
-              section(`*\`${cmd} ${sub.usage}\`*\n${sub.summary}`),
-              section(`*Examples*\n${sub.examples.map((e) => `\`${cmd} ${e}\``).join('\n')}`),
-            ],
-          },
-        };
-      }
-      const lines = all().map((s) => `\`${cmd} ${s.usage}\`\n${s.summary}`);
-      return {
-        kind: 'message',
-        message: {
-          text: `Faultline: ${all()
-            .map((s) => s.name)
-            .join(', ')}. Try ${cmd} help <subcommand>.`,
-          blocks: [
-            section(
-              '*Faultline* runs failure-injection attacks from Slack. Replies like this one are only visible to you.',
-            ),
-            section(lines.join('\n\n')),
-            context(`\`${cmd} help <subcommand>\` shows examples. Start with \`${cmd} login\`.`),
-          ],
-        },
-      };
+      if (!wanted) return { kind: 'message', message: helpOverview(all(), cmd) };
+      const sub = all().find((s) => s.name === wanted);
+      if (!sub) throw new UserInputError(noSuchSubcommandText(wanted, cmd));
+      return { kind: 'message', message: helpPage(sub, cmd) };
     },
   });
 }

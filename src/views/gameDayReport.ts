@@ -323,9 +323,9 @@ export function reportFailedText(
   return `:warning: The full report of game day *${escapeMrkdwn(record.title)}* could not be made: ${reason}. The summary above stands. Try again with \`${command} gameday report ${record.id.slice(0, 8)}\`.`;
 }
 
-/** `gameday report` done: the report is in the channel. */
-export const reportSharedText = (title: string, attacks: number) =>
-  `:clipboard: The report of game day *${escapeMrkdwn(title)}* is in the channel: ${plural(attacks, 'attack')}.`;
+/** `gameday report` done: the report is shared in the channel, as the file it names. */
+export const reportSharedText = (record: Pick<GameDayRecord, 'title' | 'startedAt'>, attacks: number) =>
+  `:clipboard: The report of game day *${escapeMrkdwn(record.title)}* is shared in this channel as \`${reportFilename(record)}\`: ${plural(attacks, 'attack')}.`;
 
 /** `gameday report` when the report could not be made, and how to try again. */
 export const reportAgainFailedText = (

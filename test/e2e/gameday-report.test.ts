@@ -177,7 +177,7 @@ describe('the game-day report', () => {
       'no longer watches team Search',
     );
     await stack.ask(nora, 'watch Payments', { channel: where });
-    expect(read(await stack.ask(nora, 'gameday report', { channel: where }))).toContain('is in the channel');
+    expect(read(await stack.ask(nora, 'gameday report', { channel: where }))).toContain('is shared in this channel');
     const again = reportFiles()[1]!;
     expect(sectionOf(again, watched)).toContain('created on the platform by search-oncall@acme.test');
     expect(again.text).not.toContain(watchedLater);
@@ -191,8 +191,12 @@ describe('the game-day report', () => {
     expect(id).toBeDefined();
 
     const again = await stack.ask(day.nora, 'gameday report', { channel: where });
-    expect(read(again)).toMatch(/report of game day Repost drill is in the channel: 2 attacks/);
     const second = reportFiles()[1]!;
+    // It names the file, as the channel shows it, so it can be found there.
+    expect(second.channel).toBe(where);
+    expect(read(again)).toBe(
+      `:clipboard: The report of game day Repost drill is shared in this channel as ${second.filename}: 2 attacks.`,
+    );
     expect(second.title).toBe('Game day report: Repost drill');
     for (const part of [
       day.inChat,
@@ -205,7 +209,9 @@ describe('the game-day report', () => {
     ])
       expect(second.text).toContain(part);
 
-    expect(read(await stack.ask(day.nora, `gameday report ${id}`, { channel: where }))).toContain('is in the channel');
+    expect(read(await stack.ask(day.nora, `gameday report ${id}`, { channel: where }))).toContain(
+      'is shared in this channel',
+    );
     expect(reportFiles()).toHaveLength(3);
     expect(read(await stack.ask(day.nora, 'gameday report 0000000000', { channel: where }))).toMatch(
       /No ended game day of this channel has the id/,
@@ -252,7 +258,7 @@ describe('the game-day report', () => {
 
     stack.sim.faults.clear();
     const retry = /\/chaos gameday report [0-9a-f]{8}/.exec(read(told))![0].replace('/chaos ', '');
-    expect(read(await stack.ask(lead, retry, { channel: where }))).toContain('is in the channel');
+    expect(read(await stack.ask(lead, retry, { channel: where }))).toContain('is shared in this channel');
     expect(reportFiles()).toHaveLength(1);
     expect(reportFiles()[0]!.text).toContain(attack.guid);
   });

@@ -151,3 +151,8 @@ export async function runCommand(person: SlackPerson, channel: string, text: str
 export async function openHome(person: SlackPerson): Promise<void> {
   expectAck(await person.openHome());
 }
+
+/** A message shortcut from a message's menu, as Slack sends it: the callback id and the message. */
+export async function runShortcut(person: SlackPerson, callbackId: string, channel: string, ts: string): Promise<void> {
+  expectAck(await person.shortcut(callbackId, { channel, ts }));
+}

@@ -5,14 +5,21 @@
 import { randomBytes } from 'node:crypto';
 import { mkdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
-import { startFakeSlack, type FakeSlack, type StepDefinition } from '@faultline/fake-slack';
+import { startFakeSlack, type FakeSlack } from '@faultline/fake-slack';
 import { startSimulator, type Simulator } from '@faultline/platform-sim';
 import type { DestinationStream } from 'pino';
 import { Agent } from 'undici';
-import { parse } from 'yaml';
-import { backgroundJobs, createDeps, createLogger, loadConfig, startBot } from './bot.ts';
+import {
+  backgroundJobs,
+  createDeps,
+  createLogger,
+  loadConfig,
+  manifestSteps,
+  messageShortcuts,
+  startBot,
+} from './bot.ts';
 import { PLAYGROUND_PEOPLE, type DemoLogin, type LoginHints } from './directory.ts';
-import { startPlayground } from './server.ts';
+import { type PlaygroundLogger, startPlayground } from './server.ts';
 
 export interface DemoOptions {
   /** Holds the store (`demo.db`, emptied at each start) and the session key (`demo-session.key`, kept); created when missing. */
@@ -25,6 +32,19 @@ export interface DemoOptions {
   logLevel?: string;
   /** Where the bot's JSON log lines go; default stdout. */
   logDestination?: DestinationStream;
+  /** APPROVAL_RULES for the demo's bot; default {@link demoApprovalRules}, '' for none. */
+  approvalRules?: string;
+  /** LOGIN_MODE for the demo's bot; default `both`: the secure page offered first, the Slack form beside it. */
+  loginMode?: string;
+}
+
+/** Two-person approval in the demo: what the README's examples start (up to 300 s) never needs it. */
+export const demoApprovalRules = 'length>600';
+
+/** What the demo has turned on that a workspace only has when configured, for the banner. */
+export interface DemoFeatures {
+  approvalRules: string;
+  loginMode: string;
 }
 
 export interface Demo {
@@ -35,17 +55,13 @@ export interface Demo {
   sim: Simulator;
   fake: FakeSlack;
   hints: LoginHints;
+  features: DemoFeatures;
   /** Stops the page, the bot (finishing work in flight), the fake Slack and the simulator. */
   stop(): Promise<void>;
 }
 
 const SESSION_KEY_FILE = 'demo-session.key';
-
-/** The app's Workflow Builder steps, as manifest.yml declares them: the Workflows panel runs them. */
-async function manifestSteps(): Promise<Record<string, StepDefinition>> {
-  const manifest = parse(await readFile(new URL('../../../manifest.yml', import.meta.url), 'utf8'));
-  return manifest.functions ?? {};
-}
+const COMMAND = '/chaos';
 const STORE_FILE = 'demo.db';
 
 /** The demo's session key, made once and kept so stored sessions stay readable across restarts. */
@@ -111,12 +127,27 @@ export function demoBanner(demo: Demo, options: { logFile?: string } = {}): stri
     ...demo.hints.logins.map((login) => `  ${login.email.padEnd(width)}  ${login.summary}`),
     `MFA code: ${demo.hints.mfaCode}`,
     '',
+    ...featureLines(demo.features),
+    '',
     ...(options.logFile !== undefined
       ? [`The bot's log goes to ${options.logFile}; set LOG_LEVEL (such as LOG_LEVEL=debug) to print it here instead.`]
       : []),
     'To run against a real Slack workspace instead, see "Running against Slack" in the README.',
     'Ctrl-C stops everything.',
   ].join('\n');
+}
+
+/** Which of the features a workspace configures are on in this demo, and how to change that. */
+function featureLines({ approvalRules, loginMode }: DemoFeatures): string[] {
+  return [
+    approvalRules === ''
+      ? 'Two-person approval is off; start the demo with APPROVAL_RULES=length>600 (for example) to try it.'
+      : `Two-person approval is on: APPROVAL_RULES=${approvalRules} (APPROVAL_RULES= turns it off).`,
+    loginMode === 'modal'
+      ? 'The secure login page is off (LOGIN_MODE=modal): /chaos login opens the Slack form only.'
+      : `The secure login page is on: /chaos login offers it${loginMode === 'page' ? ' alone' : ' first'} (LOGIN_MODE=${loginMode}; LOGIN_MODE=modal turns it off).`,
+    'The README\'s "Approval and the secure login page, in the demo" walks through both.',
+  ];
 }
 
 export async function startDemo(options: DemoOptions): Promise<Demo> {
@@ -141,14 +172,41 @@ export async function startDemo(options: DemoOptions): Promise<Demo> {
       signingSecret,
       botToken,
       teamDomain: 'faultline-demo',
-      steps: await manifestSteps(),
+      steps: manifestSteps(),
     });
     stops.push(() => fake.stop());
+
+    // The simulator's certificate is its own; only the bot's platform client and the page's panel trust it.
+    const agent = new Agent({ connect: { ca: sim.ca } });
+    stops.push(() => agent.close());
+
+    const hints = demoLogins(sim);
+    const features: DemoFeatures = {
+      approvalRules: options.approvalRules ?? demoApprovalRules,
+      loginMode: options.loginMode ?? 'both',
+    };
+    // The page comes first: the bot's PUBLIC_URL is its address, where it passes the login page on.
+    let logger: PlaygroundLogger | undefined;
+    const playground = await startPlayground({
+      fake,
+      host: options.host ?? '127.0.0.1',
+      port: options.port,
+      command: COMMAND,
+      hints,
+      logger: {
+        warn: (fields, message) => logger?.warn(fields, message),
+        debug: (fields, message) => logger?.debug(fields, message),
+      },
+      simulator: { controlUrl: sim.controlUrl, dispatcher: agent },
+      shortcuts: messageShortcuts(),
+    });
+    stops.push(() => playground.stop());
 
     const config = loadConfig({
       SLACK_BOT_TOKEN: botToken,
       SLACK_SIGNING_SECRET: signingSecret,
       SLACK_API_URL: fake.apiUrl,
+      SLASH_COMMAND: COMMAND,
       PLATFORM_API_URL: sim.url,
       SESSION_KEY: sessionKey,
       STORE_URL: `sqlite://${join(dataDir, STORE_FILE)}`,
@@ -164,29 +222,19 @@ export async function startDemo(options: DemoOptions): Promise<Demo> {
       MONITORING_A_INTEGRATION: sim.seed.monitoring.a.integrationName,
       MONITORING_A_DOMAIN: sim.seed.monitoring.a.domain,
       MONITORING_B_URI: sim.seed.monitoring.b.uri,
+      APPROVAL_RULES: features.approvalRules,
+      PUBLIC_URL: playground.url,
+      LOGIN_MODE: features.loginMode,
     });
-    // The simulator's certificate is its own; only the bot's platform client trusts it.
-    const agent = new Agent({ connect: { ca: sim.ca } });
-    stops.push(() => agent.close());
     const deps = createDeps(config, {
       logger: createLogger(config.logLevel, options.logDestination),
       dispatcher: agent,
     });
+    logger = deps.logger.child({ component: 'playground' });
     const bot = await startBot(deps, { port: 0, jobs: backgroundJobs(deps) });
     stops.push(() => bot.stop());
     fake.setBotUrl(`http://127.0.0.1:${bot.port}/slack/events`);
-
-    const hints = demoLogins(sim);
-    const playground = await startPlayground({
-      fake,
-      host: options.host ?? '127.0.0.1',
-      port: options.port,
-      command: config.slack.command,
-      hints,
-      logger: deps.logger.child({ component: 'playground' }),
-      simulator: { controlUrl: sim.controlUrl, dispatcher: agent },
-    });
-    stops.push(() => playground.stop());
+    playground.routeLoginPageTo(`http://127.0.0.1:${bot.port}`);
 
     let stopping: Promise<void> | undefined;
     return {
@@ -195,6 +243,7 @@ export async function startDemo(options: DemoOptions): Promise<Demo> {
       sim,
       fake,
       hints,
+      features,
       stop: () => (stopping ??= stopAll()),
     };
   } catch (error) {

@@ -3,7 +3,8 @@
  * Slack, the bot and the playground page (PLAYGROUND_PORT, default 3100). Stored sessions and the
  * key that encrypts them live in ./data. The console shows the banner and nothing else: the bot's
  * JSON log lines go to ./data/demo.log at info level, or, when LOG_LEVEL is set, to the console
- * at that level.
+ * at that level. Two-person approval (APPROVAL_RULES, default length>600) and the secure login page
+ * (LOGIN_MODE, default both; served at the page's address) are on unless those variables say otherwise.
  */
 import { createWriteStream, type WriteStream } from 'node:fs';
 import { mkdir } from 'node:fs/promises';
@@ -37,6 +38,9 @@ try {
     dataDir: DATA_DIR,
     port: playgroundPort(process.env.PLAYGROUND_PORT),
     logLevel: askedLevel ?? 'info',
+    // What a workspace turns on in its configuration, the demo has on unless told otherwise.
+    ...(process.env.APPROVAL_RULES !== undefined ? { approvalRules: process.env.APPROVAL_RULES.trim() } : {}),
+    ...(process.env.LOGIN_MODE?.trim() ? { loginMode: process.env.LOGIN_MODE.trim() } : {}),
     ...(logFile !== undefined ? { logDestination: logFile } : {}),
   });
 } catch (error) {

@@ -5,7 +5,7 @@
  */
 import { createHash } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
-import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
+import { createServer, request as httpRequest, type IncomingMessage, type ServerResponse } from 'node:http';
 import { isIP, type AddressInfo } from 'node:net';
 import type { FakeSlack, SlackPerson } from '@faultline/fake-slack';
 import { z } from 'zod';
@@ -19,6 +19,7 @@ import {
   openHome,
   PlaygroundError,
   runCommand,
+  runShortcut,
   searchOptions,
   submitModal,
   surfaceRef,
@@ -49,6 +50,8 @@ export interface PlaygroundOptions {
   logger?: PlaygroundLogger;
   /** The simulator's control surface, for the page's Simulator panel; without it the panel is not shown. */
   simulator?: SimulatorControl;
+  /** The app's message shortcuts, listed in every message's menu as Slack lists them. */
+  shortcuts?: readonly { name: string; callbackId: string }[];
 }
 
 /** What the page logs: refused and failed requests (the bot's pino logger fits). */
@@ -61,6 +64,11 @@ export interface Playground {
   /** The page, e.g. `http://127.0.0.1:3100/`. */
   readonly url: string;
   readonly port: number;
+  /**
+   * Passes `/login/…` on to the bot at `botUrl` (`http://127.0.0.1:<port>`), so the bot's secure
+   * login page is reached at the page's own address, as a proxy in front of the bot would.
+   */
+  routeLoginPageTo(botUrl: string): void;
   stop(): Promise<void>;
 }
 
@@ -104,6 +112,7 @@ const bodies = {
   fill: z.object({ ...personField, viewId: z.string(), fields: z.array(fieldValue).max(100) }),
   submit: z.object({ ...personField, viewId: z.string(), fields: z.array(fieldValue).max(100).default([]) }),
   close: z.object({ ...personField, viewId: z.string() }),
+  shortcut: z.object({ ...personField, channel: z.string(), ts: z.string(), callbackId: z.string() }),
   home: z.object(personField),
 };
 
@@ -132,6 +141,7 @@ export async function startPlayground(options: PlaygroundOptions): Promise<Playg
     channels,
     hints: options.hints ?? null,
     simulator: simulator !== undefined,
+    shortcuts: options.shortcuts ?? [],
     steps: stepForms(fake),
   };
   function simulatorPanel(): SimulatorPanel {
@@ -211,6 +221,13 @@ export async function startPlayground(options: PlaygroundOptions): Promise<Playg
       const { person: who } = bodies.home.parse(body);
       return runStep(fake, person(who).id, body);
     },
+    async '/api/shortcut'(body) {
+      const input = bodies.shortcut.parse(body);
+      if (!directory.shortcuts.some((shortcut) => shortcut.callbackId === input.callbackId))
+        throw new PlaygroundError(404, 'The app has no such shortcut.');
+      await runShortcut(person(input.person), input.callbackId, channel(input.channel), input.ts);
+      return {};
+    },
     async '/api/home/open'(body) {
       const input = bodies.home.parse(body);
       await openHome(person(input.person));
@@ -223,10 +240,14 @@ export async function startPlayground(options: PlaygroundOptions): Promise<Playg
   const isOwnHost = (hostHeader: string | undefined) =>
     hostHeader !== undefined && ownHosts.has(hostHeader.toLowerCase());
 
+  let loginPageAt: URL | undefined;
+
   async function handle(request: IncomingMessage, response: ServerResponse): Promise<void> {
     const url = new URL(request.url ?? '/', 'http://playground.invalid');
     // A page on another site (or a rebound DNS name) must not act as anyone here.
     if (!isOwnHost(request.headers.host)) throw new PlaygroundError(403, 'Open the playground at its own address.');
+    if (loginPageAt !== undefined && url.pathname.startsWith('/login/'))
+      return proxy(request, response, new URL(url.pathname + url.search, loginPageAt));
 
     if (request.method === 'GET') {
       const file = files.get(url.pathname);
@@ -239,8 +260,18 @@ export async function startPlayground(options: PlaygroundOptions): Promise<Playg
           person(url.searchParams.get('person') ?? ''),
           channel(url.searchParams.get('channel') ?? ''),
           labels,
+          fake.files(),
         );
         return sendJson(request, response, 200, state);
+      }
+      if (url.pathname === '/api/file') {
+        // Files the app shared in one of the page's channels, as anyone in the workspace opens them.
+        const file = fake
+          .files()
+          .find((candidate) => candidate.id === url.searchParams.get('id') && candidate.channel !== undefined);
+        if (file === undefined || !channels.some((candidate) => candidate.id === file.channel))
+          throw new PlaygroundError(404, 'No such file in the playground.');
+        return sendJson(request, response, 200, { name: file.filename, title: file.title, text: file.text });
       }
       throw new PlaygroundError(404, 'Not found.');
     }
@@ -281,6 +312,9 @@ export async function startPlayground(options: PlaygroundOptions): Promise<Playg
   return {
     url: `http://${urlHost}:${port}/`,
     port,
+    routeLoginPageTo(botUrl) {
+      loginPageAt = new URL(botUrl);
+    },
     async stop() {
       await new Promise<void>((resolve) => {
         server.close(() => resolve());
@@ -288,6 +322,32 @@ export async function startPlayground(options: PlaygroundOptions): Promise<Playg
       });
     },
   };
+}
+
+/**
+ * Forwards a request and its answer as they are, saying whose browser asked in X-Forwarded-For,
+ * as a proxy on the private network does.
+ */
+function proxy(request: IncomingMessage, response: ServerResponse, target: URL): Promise<void> {
+  return new Promise((resolve, reject) => {
+    const forwarded = httpRequest(
+      target,
+      {
+        method: request.method,
+        headers: {
+          ...request.headers,
+          host: target.host,
+          'x-forwarded-for': request.socket.remoteAddress ?? '',
+        },
+      },
+      (answer) => {
+        response.writeHead(answer.statusCode ?? 502, answer.headers);
+        answer.pipe(response).on('finish', resolve).on('error', reject);
+      },
+    );
+    forwarded.on('error', () => reject(new PlaygroundError(502, 'The app is not answering.')));
+    request.pipe(forwarded);
+  });
 }
 
 /** The status and the words the page shows; driver errors say what a person did wrong, nothing secret. */

@@ -6,7 +6,15 @@ export interface MessageState {
   /** The fallback text, drawn when a message has no blocks. */
   text: string;
   blocks: unknown[];
+  /** Files shared with the message, as Slack shows them: a card with the name, opened by id. */
+  files?: FileCard[];
   replies?: MessageState[];
+}
+
+export interface FileCard {
+  id: string;
+  name: string;
+  title: string;
 }
 
 export interface ModalState {
@@ -91,13 +99,17 @@ export class ModalLabelBook {
   }
 }
 
-function messageState(message: Message): MessageState {
+function messageState(message: Message, files: readonly UploadedFile[] = []): MessageState {
+  const shared = files
+    .filter((file) => file.channel === message.channel && file.messageTs === message.ts)
+    .map(({ id, filename, title }) => ({ id, name: filename, title }));
   return {
     ts: message.ts,
     ...(message.threadTs !== undefined ? { threadTs: message.threadTs } : {}),
     ephemeral: message.ephemeral,
     text: message.fallbackText,
     blocks: message.blocks,
+    ...(shared.length > 0 ? { files: shared } : {}),
   };
 }
 
@@ -123,15 +135,20 @@ function byTs(a: { ts: string }, b: { ts: string }): number {
  * The channel as this person sees it: everyone's messages with their threads, and this person's
  * ephemeral messages in line (in their thread when they have one), oldest first.
  */
-export function personState(person: SlackPerson, channel: string, labels: ModalLabelBook): PersonState {
+export function personState(
+  person: SlackPerson,
+  channel: string,
+  labels: ModalLabelBook,
+  files: readonly UploadedFile[] = [],
+): PersonState {
   const view = person.channel(channel);
-  const ephemerals = person.ephemerals(channel).map(messageState);
+  const ephemerals = person.ephemerals(channel).map((message) => messageState(message));
   const timeline: MessageState[] = view.messages().map((message) => {
     const replies = [
-      ...view.thread(message.ts).map(messageState),
+      ...view.thread(message.ts).map((reply) => messageState(reply, files)),
       ...ephemerals.filter((reply) => reply.threadTs === message.ts),
     ].sort(byTs);
-    return { ...messageState(message), replies };
+    return { ...messageState(message, files), replies };
   });
   const threaded = new Set(timeline.map((message) => message.ts));
   timeline.push(...ephemerals.filter((message) => message.threadTs === undefined || !threaded.has(message.threadTs)));
@@ -148,4 +165,4 @@ export function personState(person: SlackPerson, channel: string, labels: ModalL
   };
 }
 
-import type { FakeSlack, Message, ModalDriver, SlackPerson } from '@faultline/fake-slack';
+import type { FakeSlack, Message, ModalDriver, SlackPerson, UploadedFile } from '@faultline/fake-slack';

@@ -30,7 +30,7 @@ describe.skipIf(!hasChromium)(skipNote('the playground in a browser'), { timeout
     await login.waitFor();
     await login.getByRole('textbox', { name: 'Email' }).fill(owner.email);
     await login.getByRole('textbox', { name: 'Password' }).fill(owner.password);
-    await login.getByRole('button', { name: 'Log in' }).click();
+    await login.getByRole('button', { name: 'Log in', exact: true }).click();
 
     const picker = page.getByRole('dialog', { name: 'Choose a team' });
     await picker.waitFor();
@@ -66,7 +66,7 @@ describe.skipIf(!hasChromium)(skipNote('the playground in a browser'), { timeout
     const login = page.getByRole('dialog', { name: 'Log in to the platform' });
     await login.getByRole('textbox', { name: 'Email' }).fill('solo@acme.test');
     await login.getByRole('textbox', { name: 'Password' }).fill('not-the-password');
-    await login.getByRole('button', { name: 'Log in' }).click();
+    await login.getByRole('button', { name: 'Log in', exact: true }).click();
     await login.getByRole('alert').filter({ hasText: 'E-mail or password not accepted' }).waitFor();
     expect(await login.getByRole('textbox', { name: 'Email' }).inputValue()).toBe('solo@acme.test');
 
@@ -117,7 +117,7 @@ describe.skipIf(!hasChromium)(skipNote('the playground in a browser'), { timeout
     const login = page.getByRole('dialog', { name: 'Log in to the platform' });
     await login.getByRole('textbox', { name: 'Email' }).fill(globex.email);
     await login.getByRole('textbox', { name: 'Password' }).fill(globex.password);
-    await login.getByRole('button', { name: 'Log in' }).click();
+    await login.getByRole('button', { name: 'Log in', exact: true }).click();
 
     const picker = page.getByRole('dialog', { name: 'Choose a team' });
     const search = picker.getByRole('combobox', { name: 'Team' });

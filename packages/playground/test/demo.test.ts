@@ -123,6 +123,17 @@ describe('npm run demo', () => {
     expect(banner).toContain(`MFA code: ${demo.sim.seed.mfaCode}`);
   });
 
+  it('says which features a workspace configures are on, and how to turn each off', () => {
+    const banner = demoBanner(demo);
+    expect(banner).toContain('Two-person approval is on: APPROVAL_RULES=length>600 (APPROVAL_RULES= turns it off).');
+    expect(banner).toContain(
+      'The secure login page is on: /chaos login offers it first (LOGIN_MODE=both; LOGIN_MODE=modal turns it off).',
+    );
+    const off = demoBanner({ ...demo, features: { approvalRules: '', loginMode: 'modal' } });
+    expect(off).toContain('Two-person approval is off; start the demo with APPROVAL_RULES=length>600');
+    expect(off).toContain('The secure login page is off (LOGIN_MODE=modal)');
+  });
+
   it('logs in with several teams through the modal and the team picker, then answers whoami', async () => {
     const { owner } = demo.sim.seed.users;
     await command('U0ALICE', '/chaos login');

@@ -537,4 +537,53 @@ describe('the page and its guards', () => {
     expect((await fetch(new URL('/api/nothing', playground.url))).status).toBe(404);
     expect(deliveries).toEqual([]);
   });
+
+  it('refuses a file, a shortcut and a login page it does not have, in words', async () => {
+    const file = await fetch(new URL('/api/file?id=F0NOTHING', playground.url));
+    expect([file.status, await file.json()]).toEqual([404, { error: 'No such file in the playground.' }]);
+    const message = await slackApi('chat.postMessage', { channel: 'C0GENERAL', text: 'deploy finished' });
+    expect(
+      await post('/api/shortcut', {
+        person: 'U0ALICE',
+        channel: 'C0GENERAL',
+        ts: message['ts'],
+        callbackId: 'file_ticket',
+      }),
+    ).toEqual({ status: 404, body: { error: 'The app has no such shortcut.' } });
+    expect((await fetch(new URL('/login/some-token', playground.url))).status).toBe(404);
+    expect(deliveries).toEqual([]);
+  });
+
+  it('passes the login page on to the bot once told where it is, saying whose browser asked', async () => {
+    const seen: Array<{ url: string | undefined; forwardedFor: unknown; body: string }> = [];
+    const loginPage = createServer((req, res) => {
+      const chunks: Buffer[] = [];
+      req.on('data', (chunk: Buffer) => chunks.push(chunk));
+      req.on('end', () => {
+        seen.push({
+          url: req.url,
+          forwardedFor: req.headers['x-forwarded-for'],
+          body: Buffer.concat(chunks).toString(),
+        });
+        res.writeHead(303, { location: '/login/next', 'set-cookie': 'login=1; HttpOnly' });
+        res.end();
+      });
+    });
+    await new Promise<void>((resolve) => loginPage.listen(0, '127.0.0.1', () => resolve()));
+    try {
+      playground.routeLoginPageTo(`http://127.0.0.1:${(loginPage.address() as AddressInfo).port}`);
+      const answer = await fetch(new URL('/login/one-time?x=1', playground.url), {
+        method: 'POST',
+        headers: { 'content-type': 'application/x-www-form-urlencoded' },
+        body: 'email=a%40b.test',
+        redirect: 'manual',
+      });
+      expect(answer.status).toBe(303);
+      expect(answer.headers.get('location')).toBe('/login/next');
+      expect(answer.headers.get('set-cookie')).toBe('login=1; HttpOnly');
+      expect(seen).toEqual([{ url: '/login/one-time?x=1', forwardedFor: '127.0.0.1', body: 'email=a%40b.test' }]);
+    } finally {
+      await new Promise<void>((resolve) => loginPage.close(() => resolve()));
+    }
+  });
 });

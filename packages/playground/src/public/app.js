@@ -24,9 +24,16 @@ const page = {
   focusTs: null,
   history: [],
   historyIndex: 0,
+  /** The message whose "More actions" menu is open, by ts. */
+  menuFor: null,
 };
 
-const names = () => Object.fromEntries(page.directory.people.map((person) => [person.id, person.name]));
+/** Who and where mentions name: people and channels by id, as Slack shows `<@U…>` and `<#C…>`. */
+const names = () =>
+  Object.fromEntries([
+    ...page.directory.people.map((person) => [person.id, person.name]),
+    ...page.directory.channels.map((channel) => [channel.id, channel.name]),
+  ]);
 const isHome = () => page.place === 'home';
 
 async function api(path, body) {
@@ -155,6 +162,7 @@ function messageElement(message, parentTs) {
   const expanded = page.expandedThreads.has(message.ts);
   return h('article', { className: `message${message.ephemeral ? ' ephemeral' : ''}`, dataset: { ts: message.ts } }, [
     h('div', { className: 'avatar', 'aria-hidden': 'true', textContent: 'F' }),
+    messageMenu(message),
     h('div', { className: 'message-body' }, [
       h('div', { className: 'message-meta' }, [
         h('span', { className: 'author', textContent: 'Faultline' }),
@@ -162,6 +170,7 @@ function messageElement(message, parentTs) {
         h('time', { className: 'time', textContent: formatTime(message.ts) }),
       ]),
       content,
+      fileCards(message.files),
       message.ephemeral ? h('div', { className: 'ephemeral-note', textContent: 'Only visible to you' }) : null,
       replies.length > 0
         ? h('button', {
@@ -173,8 +182,7 @@ function messageElement(message, parentTs) {
             onclick: () => {
               if (expanded) page.expandedThreads.delete(message.ts);
               else page.expandedThreads.add(message.ts);
-              page.drawn.timeline = '';
-              draw();
+              redrawTimeline();
             },
           })
         : null,
@@ -187,6 +195,83 @@ function messageElement(message, parentTs) {
         : null,
     ]),
   ]);
+}
+
+/** Redraws the timeline now, as it is, after something only the page changed. */
+function redrawTimeline() {
+  page.drawn.timeline = '';
+  draw();
+}
+
+/** Slack's "More actions" on a message: the app's message shortcuts. Ephemeral messages have none. */
+function messageMenu(message) {
+  const shortcuts = page.directory.shortcuts ?? [];
+  if (message.ephemeral || shortcuts.length === 0) return null;
+  const open = page.menuFor === message.ts;
+  return h('div', { className: 'message-tools' }, [
+    h('button', {
+      type: 'button',
+      className: 'message-actions',
+      textContent: '⋮',
+      title: 'More actions',
+      'aria-label': 'More actions',
+      'aria-haspopup': 'menu',
+      'aria-expanded': String(open),
+      onclick: () => {
+        page.menuFor = open ? null : message.ts;
+        redrawTimeline();
+      },
+    }),
+    open
+      ? h(
+          'div',
+          { className: 'message-menu', role: 'menu', 'aria-label': 'More actions' },
+          shortcuts.map((shortcut) =>
+            h('button', {
+              type: 'button',
+              role: 'menuitem',
+              className: 'menu-item',
+              textContent: shortcut.name,
+              onclick: () => {
+                page.menuFor = null;
+                redrawTimeline();
+                void act('/api/shortcut', { channel: page.place, ts: message.ts, callbackId: shortcut.callbackId });
+              },
+            }),
+          ),
+        )
+      : null,
+  ]);
+}
+
+/** Files shared with a message, as Slack shows them: a card with the name that opens the file. */
+function fileCards(files = []) {
+  if (files.length === 0) return null;
+  return h(
+    'div',
+    { className: 'files' },
+    files.map((file) =>
+      h('button', { type: 'button', className: 'file-card', onclick: () => void openFile(file) }, [
+        h('span', { className: 'file-name', textContent: file.name }),
+        h('span', { className: 'file-title', textContent: file.title }),
+      ]),
+    ),
+  );
+}
+
+/** Opens a shared file on its text (a Markdown report reads as its Markdown). */
+async function openFile(file) {
+  try {
+    const response = await fetch(`/api/file?id=${encodeURIComponent(file.id)}`, { cache: 'no-store' });
+    const opened = await response.json();
+    if (!response.ok) throw new Error(opened.error ?? `The playground answered HTTP ${response.status}`);
+    $('file-title').textContent = opened.title;
+    $('file-name').textContent = opened.name;
+    $('file-text').textContent = opened.text;
+    $('file-viewer').showModal();
+  } catch (error) {
+    toast(error.message);
+  }
 }
 
 function emptyChannel() {
@@ -643,8 +728,21 @@ async function start() {
   $('person').addEventListener('change', (event) => go(event.currentTarget.value, page.place));
   $('home-link').addEventListener('click', () => go(page.person, 'home'));
   document.addEventListener('click', followPermalink);
+  // A message's menu closes on a click elsewhere or Escape, as Slack's does.
+  document.addEventListener('click', (event) => {
+    if (page.menuFor !== null && !event.target.closest?.('.message-tools')) {
+      page.menuFor = null;
+      redrawTimeline();
+    }
+  });
+  $('file-close').addEventListener('click', () => $('file-viewer').close());
   document.addEventListener('keydown', (event) => {
-    if (event.key === 'Escape' && page.data?.modal && !$('confirm').open)
+    if (event.key === 'Escape' && page.menuFor !== null) {
+      page.menuFor = null;
+      redrawTimeline();
+      return;
+    }
+    if (event.key === 'Escape' && page.data?.modal && !$('confirm').open && !$('file-viewer').open)
       void act('/api/modal/close', { viewId: page.data.modal.viewId });
   });
   setupComposer();

@@ -132,7 +132,7 @@ function optionsOf(element) {
 
 /**
  * Draws blocks into a container. `context` carries:
- *   names: user id → name; channels, people: the workspace's, for channel and people selects;
+ *   names: user and channel id → name; channels, people: the workspace's, for channel and people selects;
  *   state: { values, errors } for inputs (modal only);
  *   edits: Map of `${blockId}/${actionId}` → { label, value } typed but not yet sent;
  *   onClick(button, index), onChoose(label, optionTextOrId), onUnchoose(label, optionTextOrId),

@@ -6,7 +6,7 @@ export interface DateOptions {
   timeZone?: string;
   now?: Date;
 }
-/** Slack mrkdwn as HTML; all of the input is HTML-escaped first. `names` maps user ids to names for mentions. */
+/** Slack mrkdwn as HTML; all of the input is HTML-escaped first. `names` maps user and channel ids to names for mentions. */
 export function renderMrkdwn(text: string, names?: Record<string, string>, dates?: DateOptions): string;
 /** A time of day as the page shows message times and date tokens' {time}. */
 export function formatTime(date: Date, dates?: DateOptions): string;

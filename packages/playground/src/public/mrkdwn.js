@@ -198,11 +198,11 @@ function controlSequence(inner, names, dates) {
   const bar = inner.indexOf('|');
   const target = bar === -1 ? inner : inner.slice(0, bar);
   const label = bar === -1 ? '' : inner.slice(bar + 1);
-  if (target.startsWith('@')) {
+  // A person or channel mention shows the name, as Slack shows it, and its id only when unknown.
+  if (target.startsWith('@') || target.startsWith('#')) {
     const id = target.slice(1);
-    return `<span class="mention">@${label || (names[id] !== undefined ? escapeHtml(names[id]) : id)}</span>`;
+    return `<span class="mention">${target[0]}${label || (names[id] !== undefined ? escapeHtml(names[id]) : id)}</span>`;
   }
-  if (target.startsWith('#')) return `<span class="mention">#${label || target.slice(1)}</span>`;
   if (target.startsWith('!date^')) return slackDate(target, label, dates);
   if (target.startsWith('!subteam^')) return `<span class="mention">${label}</span>`;
   if (target.startsWith('!')) return `<span class="mention">@${target.slice(1).split('^')[0]}</span>`;
@@ -217,7 +217,7 @@ function controlSequence(inner, names, dates) {
 /**
  * Renders mrkdwn: *bold*, _italic_, ~strike~, `code`, ```blocks```, > quotes, <url|links>,
  * <@user> and <#channel> mentions, <!date^…|fallback> in the reader's time zone, :emoji:,
- * newlines. `names` maps user ids to the names shown for mentions; `dates` pins the locale, zone
+ * newlines. `names` maps user and channel ids to the names shown for mentions; `dates` pins the locale, zone
  * and present moment (the reader's by default).
  * @param {DateOptions} [dates]
  */

@@ -143,7 +143,7 @@ export function useDemoInBrowser(options: DemoInBrowserOptions): DemoInBrowser {
     const login = tab.getByRole('dialog', { name: 'Log in to the platform' });
     await login.getByRole('textbox', { name: 'Email' }).fill(owner.email);
     await login.getByRole('textbox', { name: 'Password' }).fill(owner.password);
-    await login.getByRole('button', { name: 'Log in' }).click();
+    await login.getByRole('button', { name: 'Log in', exact: true }).click();
     const picker = tab.getByRole('dialog', { name: 'Choose a team' });
     await picker.getByRole('combobox', { name: 'Team' }).selectOption({ label: team });
     await picker.getByRole('button', { name: 'Use this team' }).click();
