@@ -13,6 +13,7 @@ import { publishHome } from './commands/home.ts';
 import { loginRoutes } from './commands/loginPage.ts';
 import { rememberUnsent } from './attacks/redraw.ts';
 import { Scheduler, type Job } from './jobs/scheduler.ts';
+import { httpServerOptions, slackBodyLimit, UnverifiedBodies } from './slack/unverifiedBodies.ts';
 
 export interface RunningBot {
   /** The HTTP port actually bound (useful with PORT=0 in tests). */
@@ -77,7 +78,7 @@ function routeMatches(pattern: string, path: string): boolean {
  * has no HTTP endpoint of its own. In HTTP mode Bolt's receiver serves them on PORT.
  */
 async function serveRoutes(routes: Route[], port: number, logger: Logger): Promise<Server> {
-  const server = createServer((req, res) => {
+  const server = createServer(httpServerOptions, (req, res) => {
     // A request line no URL parser reads ("//[", say) is answered, never thrown at the process.
     const path = URL.parse(req.url ?? '/', 'http://localhost')?.pathname;
     if (path === undefined) return reply(res, 400, 'bad request\n');
@@ -107,6 +108,9 @@ export interface StartOptions {
   flushWithinMs?: number;
 }
 
+/** Where Slack sends its requests in HTTP mode. */
+const slackEndpoint = '/slack/events';
+
 /** Card updates queued at shutdown get this long; what is left is redrawn by the next replica. */
 const flushWithinMs = 10_000;
 
@@ -118,9 +122,10 @@ export async function startBot(deps: Deps, options: StartOptions): Promise<Runni
   const port = options.port ?? config.port;
   const opsPort = options.opsPort ?? config.opsPort;
   const state = { stopping: false };
-  // With an operations port, /metrics is served there only: it has no authentication.
+  // /metrics has no authentication: with an operations port it is served there only, and without
+  // one on the public port only when METRICS_PUBLIC says so.
   const routes = [
-    ...operationsRoutes(deps, metrics, state, { metrics: opsPort === undefined }),
+    ...operationsRoutes(deps, metrics, state, { metrics: opsPort === undefined && config.metricsPublic }),
     ...(config.login.mode !== 'modal' ? loginRoutes(deps, (actor) => publishHome(actor, deps)) : []),
   ];
   const slackLogger = boltLogger(logger);
@@ -141,10 +146,14 @@ export async function startBot(deps: Deps, options: StartOptions): Promise<Runni
   } else {
     const receiver = new HTTPReceiver({
       signingSecret: config.slack.signingSecret!,
-      endpoints: '/slack/events',
+      endpoints: slackEndpoint,
       customRoutes: routes,
       logger: slackLogger,
+      bodyLimit: slackBodyLimit,
     });
+    // Bolt reads a body before it checks the signature: requests that cannot be Slack's are
+    // refused first, and the bodies held until their check share one budget.
+    receiver.requestListener = new UnverifiedBodies().guard(slackEndpoint, receiver.requestListener);
     app = new App({ token: config.slack.botToken, receiver, logger: slackLogger, clientOptions });
   }
   app.error(async (error) => {
@@ -152,7 +161,7 @@ export async function startBot(deps: Deps, options: StartOptions): Promise<Runni
   });
   adapter.register(app, listeners);
 
-  const started = (await app.start(port)) as unknown;
+  const started = (await (config.slack.socketMode ? app.start(port) : app.start(port, httpServerOptions))) as unknown;
   if (!config.slack.socketMode) server = started as Server;
   const opsServer =
     opsPort === undefined ? undefined : await serveRoutes(operationsRoutes(deps, metrics, state), opsPort, logger);

@@ -92,6 +92,9 @@ const environmentSchema = z.object({
       'OPS_PORT must be a port number',
     )
     .transform((v) => (v === undefined ? undefined : Number(v))),
+  METRICS_PUBLIC: optionalText
+    .pipe(z.enum(['true', 'false'], { error: 'METRICS_PUBLIC must be true or false' }).optional())
+    .transform((v) => v === 'true'),
   PLATFORM_API_URL: z
     .string({ error: 'PLATFORM_API_URL is required: the platform base URL ending in /v1' })
     .trim()
@@ -216,6 +219,8 @@ export interface Config {
   port: number;
   /** Where /metrics, /readyz and /healthz are served apart from Slack's traffic; /metrics then only there. */
   opsPort: number | undefined;
+  /** Without an operations port, whether /metrics (unauthenticated) is served on the public port. */
+  metricsPublic: boolean;
   platform: { apiUrl: string; appUrl: string | undefined };
   sessionKeys: { current: Buffer; previous: Buffer | undefined };
   storeUrl: string;
@@ -271,6 +276,7 @@ export function loadConfig(env: NodeJS.ProcessEnv): Config {
     },
     port: e.PORT,
     opsPort: e.OPS_PORT,
+    metricsPublic: e.METRICS_PUBLIC,
     platform: { apiUrl: e.PLATFORM_API_URL, appUrl: e.PLATFORM_APP_URL?.replace(/\/+$/, '') },
     sessionKeys: { current: e.SESSION_KEY as Buffer, previous: e.SESSION_KEY_PREVIOUS },
     storeUrl: e.STORE_URL,

@@ -17,8 +17,8 @@ export interface CommandRequest {
   rest: string;
   /** Where to answer later (e.g. after a modal the command opened); absent outside slash commands. */
   responseUrl?: string | undefined;
-  /** Slack's id of this very invocation: the same on a redelivery, new for every typed command. */
-  triggerId?: string | undefined;
+  /** Slack's id of this very invocation: the same on a redelivery or a replay, new for every typed command. */
+  delivery?: string | undefined;
 }
 
 export interface Subcommand {

@@ -21,6 +21,7 @@ import { z } from 'zod';
 import { matchTeam } from './arguments.ts';
 import { subcommand } from './command.ts';
 import { contract, flag } from './contract.ts';
+import { firstDelivery } from './delivery.ts';
 
 const freezeUsage = 'freeze [--team name | --all] --reason text';
 const unfreezeUsage = 'unfreeze [--team name | --all]';
@@ -84,6 +85,15 @@ export function reasonOf(flag: string | undefined, words: string[]): string {
   return reason;
 }
 
+/**
+ * `usage`: the usage line a refusal carries (none for a workflow step). `once`: false when this
+ * very request was already done (a replay or a second delivery), and nothing is done again.
+ */
+export interface FreezeOptions {
+  usage?: string;
+  once?: () => Promise<boolean>;
+}
+
 /** What declaring a freeze did: the freeze, whether one stood there already, and what its halt did. */
 export interface Declared {
   freeze: Freeze;
@@ -105,10 +115,11 @@ export async function declareFreeze(
   login: Login,
   scope: Scope,
   reason: string,
-  usage = freezeUsage,
-): Promise<Declared> {
+  options: FreezeOptions = {},
+): Promise<Declared | undefined> {
   // Refused up front: a freeze that cannot halt would promise what it cannot keep.
-  requireHaltPrivilege(login, scope, 'freeze', usage);
+  requireHaltPrivilege(login, scope, 'freeze', options.usage ?? freezeUsage);
+  if (options.once && !(await options.once())) return undefined;
   const existing = await deps.freezes.get(scope.scope, scope.scope === 'team' ? scope.team.identifier : undefined);
   const freeze: Freeze = {
     scope: scope.scope,
@@ -173,12 +184,13 @@ export async function liftFreeze(
   actor: Actor,
   login: Login,
   scope: Scope,
-  usage = unfreezeUsage,
-): Promise<Lifted> {
+  options: FreezeOptions = {},
+): Promise<Lifted | undefined> {
   const teamId = scope.scope === 'team' ? scope.team.identifier : undefined;
   const freeze = await deps.freezes.get(scope.scope, teamId);
   if (!freeze) return { freeze: undefined, all: scope.scope === 'team' ? await deps.freezes.get('all') : undefined };
-  requireHaltPrivilege(login, scope, 'lift the freeze on', usage);
+  requireHaltPrivilege(login, scope, 'lift the freeze on', options.usage ?? unfreezeUsage);
+  if (options.once && !(await options.once())) return undefined;
   await deps.freezes.lift(scope.scope, teamId);
   audit(deps.logger, 'unfreeze', actor, { platformUser: login.session.identifier, team: teamId, scope: scope.scope });
   const text = freezeLiftedAnnouncement(actor.userId, freeze);
@@ -210,7 +222,10 @@ export const freezeCommand = subcommand({
     const login = await requireLogin(deps, request.actor);
     const scope = scopeOf(flags, login, freezeUsage);
     const reason = reasonOf(flags.reason, rest);
-    const declared = await declareFreeze(deps, request.actor, login, scope, reason);
+    const declared = await declareFreeze(deps, request.actor, login, scope, reason, {
+      once: () => firstDelivery(deps, request),
+    });
+    if (!declared) return { kind: 'none' };
     return message(declared.announced ? frozenText(declared.freeze, declared.wasFrozen) : declared.announcement);
   },
 });
@@ -229,7 +244,8 @@ export const unfreezeCommand = subcommand({
   async run(request, { flags }, deps) {
     const login = await requireLogin(deps, request.actor);
     const scope = scopeOf(flags, login, unfreezeUsage);
-    const lifted = await liftFreeze(deps, request.actor, login, scope);
+    const lifted = await liftFreeze(deps, request.actor, login, scope, { once: () => firstDelivery(deps, request) });
+    if (!lifted) return { kind: 'none' };
     if (!lifted.freeze)
       return message(
         notFrozenText(scope.scope === 'team' ? teamName(scope.team) : undefined, lifted.all, deps.config.slack.command),

@@ -4,6 +4,8 @@ import {
   ambiguousGameDayIdText,
   gameDayAlreadyEndedText,
   gameDayEndedText,
+  gameDayEndRefusedText,
+  gameDayStartRefusedText,
   gameDayEndWarning,
   gameDayGuardsSetText,
   gameDayKeptText,
@@ -28,13 +30,15 @@ import { z } from 'zod';
 import { subcommand } from './command.ts';
 import { actions, contract, flag } from './contract.ts';
 import { UserInputError } from '../errors.ts';
-import type { Actor } from '../store/sessions.ts';
-import { platformFor, requireLogin } from '../attacks/access.ts';
+import type { Actor, Login } from '../store/sessions.ts';
+import type { TeamEntry } from '../client/index.ts';
+import { platformFor, requireLogin, requireTeam, teamName } from '../attacks/access.ts';
 import { reportAtEnd, shareGameDayReport } from '../gamedays/report.ts';
 import { reportAgainFailedText, reportSharedText } from '../views/gameDayReport.ts';
 import { guardsFromFlag } from './guardFlags.ts';
 import { addGameDayGuards, openGuardPicker } from './gamedayGuards.ts';
 import { automatic, moveFromCommand, planFromCommand, runNext, stepFromCommand } from './gamedayPlan.ts';
+import { firstDelivery } from './delivery.ts';
 
 const usage =
   'gameday start <title> [--guard a:<monitor id>] [--guard b:<alert name>] | gameday guard [<guard>…] | gameday status | gameday end | gameday report [id] | gameday plan | gameday step <saved attack> <hypothesis> [--guard …] [--team T] | gameday step --attack "<attack>" <hypothesis> | gameday move <step> <position> | gameday next | gameday auto on|off';
@@ -188,6 +192,27 @@ async function endOrWarn(deps: Deps, actor: Actor, record: GameDayRecord): Promi
   return message(ended ?? gameDayAlreadyEndedText);
 }
 
+/** The team a game day is run with: the person's selected team, where they may run attacks. */
+export function requireGameDayTeam(login: Login, command: string): TeamEntry {
+  const team = requireTeam(login);
+  if (!team.privileges.includes('EXPERIMENTS_RUN'))
+    throw new UserInputError(gameDayStartRefusedText(teamName(team), command));
+  return team;
+}
+
+/**
+ * Refuses an end by anyone but the facilitator or someone whose own session has HALT_WRITE on the
+ * game day's team (on any of their teams, for a game day kept before its team was).
+ */
+export async function requireMayEnd(deps: Deps, actor: Actor, record: GameDayRecord): Promise<void> {
+  if (actor.userId === record.facilitator) return;
+  const login = await deps.sessions.get(actor);
+  const may = login?.session.teams.some(
+    (t) => (record.teamId === undefined || t.identifier === record.teamId) && t.privileges.includes('HALT_WRITE'),
+  );
+  if (!may) throw new UserInputError(gameDayEndRefusedText(record, login !== undefined, deps.config.slack.command));
+}
+
 /** The running game day a button points at, or undefined once it has ended (or was replaced). */
 async function gameDayOf(deps: Deps, value: string | undefined): Promise<(GameDayRecord & { id: string }) | undefined> {
   const ref = parseGameDayRef(value);
@@ -218,15 +243,19 @@ export const gamedayCommand = subcommand({
     if (!channel) throw new UserInputError('Run game days from a channel.', usage);
     if (form === 'start') {
       const guards = guardsFromFlag(args.flags.guard, deps.config, deps.config.slack.command);
-      // Guards are read and act with the session of the person who sets them.
-      if (guards.length) await requireLogin(deps, request.actor);
       const title = args.rest;
       const others = otherAttackChannels(deps.config.attackChannels, channel);
       if (others)
         throw new UserInputError(
           `Attacks cannot be started in this channel, so a game day here would stay empty. Use ${channelLinks(others)}.`,
         );
-      const { outcome, record } = await deps.gameDays.start(channel, title, request.actor.userId);
+      // A game day is run by someone who may run attacks in their team; its guards act with their session.
+      const team = requireGameDayTeam(await requireLogin(deps, request.actor), deps.config.slack.command);
+      if (!(await firstDelivery(deps, request))) return { kind: 'none' };
+      const { outcome, record } = await deps.gameDays.start(channel, title, request.actor.userId, {
+        id: team.identifier,
+        name: teamName(team),
+      });
       if (outcome === 'starting') return message(gameDayStartingText);
       if (outcome === 'running') return message(gameDayRunningText(record!, deps.config.slack.command));
       const guardLines = guards.length ? await addGameDayGuards(deps, request.actor, record!, guards) : undefined;
@@ -262,20 +291,29 @@ export const gamedayCommand = subcommand({
     if (form === 'next') return runNext(deps, request.actor, channel);
     if (form === 'auto') return automatic(deps, request.actor, channel, args.words.on === 'on');
     const record = await deps.gameDays.running(channel);
-    return record ? endOrWarn(deps, request.actor, record) : message(noGameDayText(deps.config.slack.command));
+    if (!record) return message(noGameDayText(deps.config.slack.command));
+    await requireMayEnd(deps, request.actor, record);
+    if (!(await firstDelivery(deps, request))) return { kind: 'none' };
+    return endOrWarn(deps, request.actor, record);
   },
 });
 
 /** End game day on the card (behind a confirm dialog). */
 export async function endGameDayFromCard(action: Action, deps: Deps): Promise<Reply> {
   const record = await gameDayOf(deps, action.value);
-  return record ? endOrWarn(deps, action.actor, record) : message(gameDayAlreadyEndedText);
+  if (!record) return message(gameDayAlreadyEndedText);
+  await requireMayEnd(deps, action.actor, record);
+  if (!(await firstDelivery(deps, action))) return { kind: 'none' };
+  return endOrWarn(deps, action.actor, record);
 }
 
 /** End anyway, on the warning: ends with attacks running; the summary follows them. */
 export async function endGameDayAnyway(action: Action, deps: Deps): Promise<Reply> {
   const record = await gameDayOf(deps, action.value);
-  const ended = record && (await endNow(deps, action.actor, record.channel));
+  if (!record) return replacement(gameDayAlreadyEndedText);
+  await requireMayEnd(deps, action.actor, record);
+  if (!(await firstDelivery(deps, action))) return { kind: 'none' };
+  const ended = await endNow(deps, action.actor, record.channel);
   return replacement(ended ?? gameDayAlreadyEndedText);
 }
 
@@ -287,7 +325,9 @@ export async function endGameDayAnyway(action: Action, deps: Deps): Promise<Repl
 export async function haltAndEndGameDay(action: Action, deps: Deps): Promise<Reply> {
   const record = await gameDayOf(deps, action.value);
   if (!record) return replacement(gameDayAlreadyEndedText);
+  await requireMayEnd(deps, action.actor, record);
   await requireLogin(deps, action.actor);
+  if (!(await firstDelivery(deps, action))) return { kind: 'none' };
   const unfinished = unfinishedOf(record, await latestCards(deps, action.actor, record));
   const failed: (UnfinishedAttack & { reason: string })[] = [];
   for (const item of unfinished) {

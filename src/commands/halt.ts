@@ -10,6 +10,7 @@ import { explained, UserInputError } from '../errors.ts';
 import { attackIdWord } from './arguments.ts';
 import { platformFor, requireLogin } from '../attacks/access.ts';
 import { redrawListAfterHalt } from './list.ts';
+import { firstDelivery } from './delivery.ts';
 
 const usage = 'halt <attack id> [--reason text] | halt all | halt everything';
 export const haltCommand = subcommand({
@@ -67,6 +68,7 @@ export async function haltFromButton(action: Action, deps: Deps): Promise<Reply>
 export async function haltAllConfirmed(action: Action, deps: Deps): Promise<Reply> {
   const scope: HaltScope = action.value === 'everything' ? 'everything' : 'attacks';
   const login = await requireLogin(deps, action.actor);
+  if (!(await firstDelivery(deps, action))) return { kind: 'none' };
   const reason = `Halted from Slack by ${await deps.people.name(action.actor.userId)}`;
   // A mass halt clicked in a channel with a game day (its card, or a prompt there) joins its timeline.
   const channel = action.actor.channelId;

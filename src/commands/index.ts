@@ -79,7 +79,7 @@ export async function runCommand(
 ): Promise<Reply> {
   const { name, request } = parseCommandText(text, actor);
   request.responseUrl = delivery.responseUrl;
-  request.triggerId = delivery.triggerId;
+  request.delivery = delivery.triggerId ?? delivery.responseUrl;
   const sub = subcommands.find((s) => s.name === name);
   if (!sub) {
     const cmd = deps.config.slack.command;

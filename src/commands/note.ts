@@ -12,18 +12,9 @@ import type { Actor } from '../store/sessions.ts';
 import { platformFor, requireLogin, teamName } from '../attacks/access.ts';
 import { attackIdWord } from './arguments.ts';
 import { keys } from '../store/keys.ts';
+import { firstDelivery } from './delivery.ts';
 
 const usage = 'note <attack id> <text>';
-
-/**
- * True the first time a note request is seen. A signed request can be sent again, byte for byte,
- * for five minutes (and Socket Mode may deliver one twice): the second must not add the note again.
- */
-async function firstTime(deps: Deps, request: string | undefined): Promise<boolean> {
-  if (!request || (await deps.store.claim(keys.noteRequest.key(request), keys.noteRequest.ttlMs))) return true;
-  deps.logger.info('a note request came again; the note was added once');
-  return false;
-}
 
 /** Runs `work` while holding the attack's note lock (across replicas on Redis), waiting a little for it if taken. */
 async function oneAtATime<T>(deps: Deps, guid: string, work: () => Promise<T>): Promise<T> {
@@ -92,8 +83,7 @@ export const noteCommand = subcommand({
       .slice(request.rest.trim().indexOf(guid) + guid.length)
       .trim();
     if (text.length > 1000) throw new UserInputError('Keep the note under 1,000 characters.', usage);
-    // The trigger id is Slack's id of this very invocation; a new command gets a new one.
-    if (!(await firstTime(deps, request.triggerId ?? request.responseUrl))) return { kind: 'none' };
+    if (!(await firstDelivery(deps, request))) return { kind: 'none' };
     await addNote(deps, request.actor, guid, text);
     return message(noteAddedText(guid));
   },
@@ -116,8 +106,7 @@ export async function submitNote(submission: Submission, deps: Deps): Promise<Su
   if (text.length > 1000) return { kind: 'errors', errors: { [NOTE_TEXT]: 'Keep the note under 1,000 characters.' } };
   // A form adds one note: a submission that adds it closes the form, so the same view at the same
   // hash never comes again but as a repeat.
-  if (submission.viewId && !(await firstTime(deps, `${submission.viewId}:${submission.viewHash ?? ''}`)))
-    return { kind: 'close' };
+  if (!(await firstDelivery(deps, submission))) return { kind: 'close' };
   await addNote(deps, submission.actor, ref.guid, text, ref.teamId);
   return { kind: 'close' };
 }

@@ -43,8 +43,8 @@ export interface Submission {
   actor: Actor;
   /** The id of the submitted view, to update it later. */
   viewId?: string | undefined;
-  /** Slack's hash of the view as submitted: with `viewId`, names this very submission of this form. */
-  viewHash?: string | undefined;
+  /** This very submission (the view's id and its hash as submitted): the same when it comes again. */
+  delivery?: string | undefined;
   inputs: Record<string, string | undefined>;
   privateMetadata: string;
 }
@@ -58,6 +58,8 @@ export interface Action {
   privateMetadata: string;
   /** Where the action came from. */
   container: 'message' | 'modal' | 'home';
+  /** This very click (its trigger id): the same when it comes again. */
+  delivery?: string | undefined;
 }
 
 export type SubmissionHandler = (submission: Submission, deps: Deps) => Promise<SubmissionReply>;

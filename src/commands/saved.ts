@@ -129,7 +129,7 @@ export const savedCommand = subcommand({
 /** A saved attack, read again and then previewed, or started with `--yes`, exactly as a typed one. */
 async function runSaved(
   deps: Deps,
-  request: { actor: Actor; triggerId?: string | undefined; responseUrl?: string | undefined },
+  request: { actor: Actor; delivery?: string | undefined; responseUrl?: string | undefined },
   login: Login,
   team: TeamEntry,
   name: string,

@@ -28,7 +28,7 @@ import {
   UNFREEZE_STEP,
 } from '../views/steps.ts';
 import { declareFreeze, liftFreeze, type Scope, scopeOf } from './freeze.ts';
-import { endNow } from './gameday.ts';
+import { endNow, requireGameDayTeam, requireMayEnd } from './gameday.ts';
 import { matchTeam } from './arguments.ts';
 import { checkChannel, resolveTeam } from './attack/index.ts';
 import { savedAttackRequest } from './saved.ts';
@@ -99,7 +99,8 @@ async function freezeStep({ actor, inputs }: StepRequest, deps: Deps): Promise<S
   const input = read({ ...scopeInputs, reason }, inputs);
   const login = await requireLogin(deps, actor);
   const scope = scopeOfInputs(input, login);
-  const declared = await declareFreeze(deps, actor, login, scope, input.reason, '');
+  // Done once per run of the step: the adapter's claim on its execution sees to that.
+  const declared = (await declareFreeze(deps, actor, login, scope, input.reason, { usage: '' }))!;
   const { freeze, halting } = declared;
   const failed =
     'error' in halting || (halting.scope === 'team' && (halting.swept.failed.length || halting.swept.unread.length));
@@ -121,7 +122,7 @@ async function unfreezeStep({ actor, inputs }: StepRequest, deps: Deps): Promise
   const input = read({ ...scopeInputs, reason: optionalText }, inputs);
   const login = await requireLogin(deps, actor);
   const scope = scopeOfInputs(input, login);
-  const lifted = await liftFreeze(deps, actor, login, scope, '');
+  const lifted = (await liftFreeze(deps, actor, login, scope, { usage: '' }))!;
   return {
     outputs: {
       scope: scope.scope,
@@ -137,10 +138,14 @@ const gameDayInputs = { channel: z.string().min(1), title: optionalText };
 async function startGameDayStep({ actor, inputs }: StepRequest, deps: Deps): Promise<StepResult> {
   const input = read(gameDayInputs, inputs);
   if (input.title === undefined || input.title.length > 150) throw new UserInputError(stepTitleMissingText);
-  await requireLogin(deps, actor);
   const others = otherAttackChannels(deps.config.attackChannels, input.channel);
   if (others) return { error: stepGameDayChannelText(input.channel, others) };
-  const { outcome, record } = await deps.gameDays.start(input.channel, input.title, actor.userId);
+  // As `gameday start`: run by someone who may run attacks in their selected team.
+  const team = requireGameDayTeam(await requireLogin(deps, actor), deps.config.slack.command);
+  const { outcome, record } = await deps.gameDays.start(input.channel, input.title, actor.userId, {
+    id: team.identifier,
+    name: teamName(team),
+  });
   if (outcome === 'starting') return { error: stepGameDayStartingText };
   if (outcome === 'running') return { error: stepGameDayRunningText(input.channel, record!.title) };
   return { outputs: { game_day_id: record!.id } };
@@ -154,6 +159,8 @@ async function endGameDayStep({ actor, inputs }: StepRequest, deps: Deps): Promi
   if (!record) return { error: stepNoGameDayText(input.channel) };
   if (input.title !== undefined && input.title.toLowerCase() !== record.title.toLowerCase())
     return { error: stepOtherGameDayText(input.channel, record.title) };
+  // As `gameday end`: the facilitator, or someone who could halt the game day's team.
+  await requireMayEnd(deps, actor, record);
   await endNow(deps, actor, input.channel);
   return { outputs: { game_day_id: record.id } };
 }

@@ -17,6 +17,7 @@ import { contract } from './contract.ts';
 import { matchTeam, teamUsage } from './arguments.ts';
 import type { Actor } from '../store/sessions.ts';
 import { requireLogin, teamName } from '../attacks/access.ts';
+import { firstDelivery } from './delivery.ts';
 
 const usage = teamUsage;
 
@@ -43,6 +44,7 @@ export const teamCommand = subcommand({
     const query = args.rest.join(' ').trim();
     if (!query) return { kind: 'openModal', view: teamPickerModal(choices(teams), login.team?.identifier) };
     const team = matchTeam(teams, query);
+    if (!(await firstDelivery(deps, request))) return { kind: 'none' };
     await select(request.actor, team, deps, login.session.identifier);
     return message(teamSelectedText(teamName(team)));
   },
@@ -53,6 +55,7 @@ export async function submitTeamPicker(submission: Submission, deps: Deps): Prom
   const team = login.session.teams.find((t) => t.identifier === submission.inputs[TEAM_CHOICE]);
   // A team id that is not among the person's own teams is never used, whatever the payload says.
   if (!team) return { kind: 'errors', errors: { [TEAM_CHOICE]: 'Choose one of your teams.' } };
+  if (!(await firstDelivery(deps, submission))) return { kind: 'close' };
   await select(submission.actor, team, deps, login.session.identifier);
   return {
     kind: 'update',

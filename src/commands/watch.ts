@@ -18,6 +18,7 @@ import { matchTeam } from './arguments.ts';
 import { z } from 'zod';
 import { type CommandRequest, subcommand } from './command.ts';
 import { contract, flag } from './contract.ts';
+import { firstDelivery } from './delivery.ts';
 
 const watchUsage = 'watch [team | --team name]';
 const unwatchUsage = 'unwatch [team | --team name]';
@@ -63,6 +64,7 @@ export const watchCommand = subcommand({
     ) {
       return message(alreadyWatchingText(existing, cmd));
     }
+    if (!(await firstDelivery(deps, request))) return { kind: 'none' };
     const now = new Date(deps.clock.now()).toISOString();
     // A renewal keeps the start: attacks that began while the watch was paused and still run get their cards.
     const watch: Watch = {
@@ -129,6 +131,7 @@ export const unwatchCommand = subcommand({
     const watches = await deps.watches.inChannel(channel);
     const watch = watchToRemove(watches, login, typed, cmd);
     if (!watch) return message(notWatchingText(typed));
+    if (!(await firstDelivery(deps, request))) return { kind: 'none' };
     await deps.watches.remove(watch.teamId, channel);
     audit(deps.logger, 'watch_removed', actor, { platformUser: login.session.identifier, team: watch.teamId, channel });
     await deps.slack

@@ -93,6 +93,9 @@ export interface GameDayRecord {
   title: string;
   /** Slack user id. */
   facilitator: string;
+  /** The team the facilitator started it in (their selected team); absent in game days kept before it was. */
+  teamId?: string | undefined;
+  teamName?: string | undefined;
   startedAt: string;
   endedAt?: string | undefined;
   attacks: GameDayAttack[];

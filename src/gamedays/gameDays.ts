@@ -150,6 +150,7 @@ export class GameDays {
     channel: string,
     title: string,
     facilitator: string,
+    team: { id: string; name: string },
   ): Promise<{ outcome: 'started' | 'running' | 'starting'; record?: GameDayRecord & { id: string } }> {
     const current = await this.running(channel);
     if (current) return { outcome: 'running', record: current };
@@ -165,6 +166,8 @@ export class GameDays {
         ts: '',
         title,
         facilitator,
+        teamId: team.id,
+        teamName: team.name,
         startedAt: new Date(this.#now()).toISOString(),
       };
       // A plan drafted in the channel is this game day's from the start, on its card too.

@@ -223,6 +223,7 @@ export class SlackAdapter {
                   inputs: readInputs(body.view?.state?.values),
                   privateMetadata: body.view?.private_metadata ?? '',
                   container,
+                  delivery: body.trigger_id,
                 },
                 this.#deps,
               ),
@@ -344,7 +345,7 @@ export class SlackAdapter {
                 {
                   actor,
                   viewId: view.id,
-                  viewHash: view.hash,
+                  delivery: `${view.id}:${view.hash}`,
                   inputs: readInputs(view.state.values),
                   privateMetadata: view.private_metadata ?? '',
                 },

@@ -120,10 +120,10 @@ export const keys = {
     'Whoever works on a start, renewed while it works: one whose bot died is free to finish once it lapses.',
     { key: (id: string) => id },
   ),
-  yes: kind(
-    'yes:',
-    minutes(15),
-    'A `--yes` command was taken once: Socket Mode may deliver it twice, and a signed request replays for minutes.',
+  delivery: kind(
+    'delivery:',
+    minutes(10),
+    "A request that changes something was done: longer than Slack's signature on it holds (5 minutes), so a replay or a second delivery does nothing.",
     { key: (delivery: string) => delivery },
   ),
   stepRun: kind(
@@ -178,12 +178,6 @@ export const keys = {
     hours(24),
     "A person's halt was told in the card's thread once, however often they click: a day, longer than any halt takes.",
     { key: (guid: string, userId: string) => `${guid}:${userId}` },
-  ),
-  noteRequest: kind(
-    'note-request:',
-    minutes(10),
-    "A note request was seen: longer than Slack's signature on it stays valid (5 minutes), so a replay adds nothing.",
-    { key: (request: string) => request },
   ),
   noteLock: kind(
     'note-lock:',

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { mkdirSync } from 'node:fs';
+import { chmodSync, closeSync, existsSync, mkdirSync, openSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { DatabaseSync } from 'node:sqlite';
 import { StoreUnavailableError } from './errors.ts';
@@ -122,7 +122,7 @@ export function createSqliteStore(file: string, namespace: string, kind: 'sqlite
 }
 
 function open(file: string, namespace: string): DatabaseSync {
-  if (file !== ':memory:') mkdirSync(dirname(file), { recursive: true });
+  if (file !== ':memory:') ownerOnly(file);
   const db = new DatabaseSync(file);
   // WAL lets readers go on while a write commits; NORMAL syncs at checkpoints, which loses no
   // committed write when the process dies (only, at worst, the last ones on a power cut).
@@ -148,6 +148,18 @@ function open(file: string, namespace: string): DatabaseSync {
   `);
   importKeyvRows(db, namespace);
   return db;
+}
+
+/**
+ * The file holds sessions: it is made readable by its owner only before SQLite opens it, and SQLite
+ * gives its WAL, shared-memory and journal files the mode of the database file. A file (or one of
+ * those) left by an older version is tightened the same way.
+ */
+function ownerOnly(file: string): void {
+  mkdirSync(dirname(file), { recursive: true, mode: 0o700 });
+  closeSync(openSync(file, 'a', 0o600));
+  for (const made of [file, `${file}-wal`, `${file}-shm`, `${file}-journal`])
+    if (existsSync(made)) chmodSync(made, 0o600);
 }
 
 /**

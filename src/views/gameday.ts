@@ -445,6 +445,26 @@ export const gameDayStartingText =
 export const gameDayRunningText = (record: Pick<GameDayRecord, 'title' | 'facilitator'>, command: string) =>
   `A game day is already running here: *${escapeMrkdwn(record.title)}*, facilitated by <@${record.facilitator}>. End it with \`${command} gameday end\` first.`;
 
+/** A start refused: the person could not run attacks in their selected team. */
+export const gameDayStartRefusedText = (teamName: string, command: string) =>
+  `You cannot start a game day with team *${escapeMrkdwn(teamName)}*: your platform role lacks the \`EXPERIMENTS_RUN\` privilege on it, so you could not run its attacks. Ask an owner of the team for a role that has it, or choose another team with \`${command} team\`.`;
+
+/**
+ * An end refused: only the facilitator, or someone whose platform role could halt the game day's
+ * team, ends it. `loggedIn` says whether the person's own role was the reason.
+ */
+export function gameDayEndRefusedText(
+  record: Pick<GameDayRecord, 'facilitator' | 'teamName'>,
+  loggedIn: boolean,
+  command: string,
+): string {
+  const team = record.teamName === undefined ? 'one of your teams' : `team *${escapeMrkdwn(record.teamName)}*`;
+  const why = loggedIn
+    ? 'Your platform role lacks that privilege.'
+    : `You are not logged in: if your role has that privilege, log in with \`${command} login\` and try again.`;
+  return `Only <@${record.facilitator}>, who started this game day, or someone with the \`HALT_WRITE\` privilege on ${team} can end it. ${why} The game day goes on.`;
+}
+
 /** `gameday start` done, with the guards it set (their lines), if any. */
 export function gameDayStartedText(title: string, guardLines?: string): string {
   const guarded = guardLines === undefined ? '' : `\nGuards:\n${guardLines}`;

@@ -174,6 +174,15 @@ describe('loadConfig', () => {
   });
 });
 
+describe('METRICS_PUBLIC', () => {
+  it('is off unless set to true or false', () => {
+    expect(loadConfig(valid).metricsPublic).toBe(false);
+    expect(loadConfig({ ...valid, METRICS_PUBLIC: ' true ' }).metricsPublic).toBe(true);
+    expect(loadConfig({ ...valid, METRICS_PUBLIC: 'false' }).metricsPublic).toBe(false);
+    expect(problems({ ...valid, METRICS_PUBLIC: 'yes' })).toEqual(['METRICS_PUBLIC must be true or false']);
+  });
+});
+
 describe('OPS_PORT', () => {
   it('is off unless set, and then a port of its own', () => {
     expect(loadConfig(valid).opsPort).toBeUndefined();

@@ -7,6 +7,8 @@ import { startFakeSlack, type FakeSlack } from '@faultline/fake-slack';
 import { startSimulator, type Simulator } from '@faultline/platform-sim';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { freePort, statusLine } from '../support/ports.ts';
+import { residentMiB, slowBody } from '../support/slowBodies.ts';
+import { slackBodyLimit } from '../../src/slack/unverifiedBodies.ts';
 
 const main = new URL('../../src/main.ts', import.meta.url).pathname;
 let sim: Simulator;
@@ -65,10 +67,18 @@ async function until<T>(probe: () => Promise<T | undefined>, what: string): Prom
   throw new Error(`gave up waiting for ${what}`);
 }
 
+/** Waits until the bot on `port` answers, and points the fake Slack at it; gives its base URL. */
+async function listening(port: number): Promise<string> {
+  const base = `http://127.0.0.1:${port}`;
+  await until(async () => ((await fetch(`${base}/healthz`)).status === 200 ? true : undefined), 'the bot to listen');
+  fake.setBotUrl(`${base}/slack/events`);
+  return base;
+}
+
 describe('the bot process', () => {
   it('serves health, readiness and metrics, and exits 0 on SIGTERM after finishing its work', async () => {
     const port = await freePort();
-    const bot = run(botEnv(port));
+    const bot = run({ ...botEnv(port), METRICS_PUBLIC: 'true' });
     try {
       const base = `http://127.0.0.1:${port}`;
       const health = await until(async () => (await fetch(`${base}/healthz`)).status, 'the bot to listen');
@@ -114,12 +124,7 @@ describe('the bot process', () => {
     const port = await freePort();
     const bot = run(botEnv(port));
     try {
-      const base = `http://127.0.0.1:${port}`;
-      await until(
-        async () => ((await fetch(`${base}/healthz`)).status === 200 ? true : undefined),
-        'the bot to listen',
-      );
-      fake.setBotUrl(`${base}/slack/events`);
+      const base = await listening(port);
 
       // Work that holds the stop open until the test lets the platform answer.
       sim.faults.inject({ kind: 'latency', ms: 120_000, path: '/users/auth/password/reset' });
@@ -184,7 +189,7 @@ describe('the bot process', () => {
 
   it('with OPS_PORT serves metrics and probes there, and no metrics on the port Slack reaches', async () => {
     const [port, opsPort] = [await freePort(), await freePort()];
-    const bot = run({ ...botEnv(port), OPS_PORT: String(opsPort) });
+    const bot = run({ ...botEnv(port), OPS_PORT: String(opsPort), METRICS_PUBLIC: 'true' });
     try {
       const ops = `http://127.0.0.1:${opsPort}`;
       expect(await until(async () => (await fetch(`${ops}/healthz`)).status, 'the operations port')).toBe(200);
@@ -194,6 +199,7 @@ describe('the bot process', () => {
       expect(await metrics.text()).toContain('faultline_process_resident_memory_bytes');
       expect((await fetch(`${ops}/slack/events`, { method: 'POST' })).status).toBe(404);
 
+      // Even when METRICS_PUBLIC says so: with an operations port, /metrics is served there only.
       const base = `http://127.0.0.1:${port}`;
       expect((await fetch(`${base}/metrics`)).status).toBe(404);
       expect((await fetch(`${base}/healthz`)).status).toBe(200);
@@ -210,6 +216,30 @@ describe('the bot process', () => {
       bot.child.kill('SIGKILL');
     }
   });
+
+  it('holds 500 slow unsigned bodies within its memory limit, keeps answering Slack, and lets them go', async () => {
+    const port = await freePort();
+    const bot = run(botEnv(port));
+    try {
+      await listening(port);
+      // Each declares the largest body Bolt takes (4 MiB), sends all of it but the last byte, and waits.
+      const connections = await Promise.all(Array.from({ length: 500 }, () => slowBody(port, slackBodyLimit)));
+      // The pod's limit (deploy/kubernetes/deployment.yaml) is 512 MiB.
+      expect(await residentMiB(bot.child.pid!)).toBeLessThan(512);
+
+      // A signed request still gets its answer meanwhile.
+      const person = fake.user('U0SLOWBODIES');
+      await person.command('help');
+      expect(await fake.waitFor(() => person.lastEphemeral()?.text(), 'the help reply')).toContain('/chaos');
+
+      // And every held connection is let go within seconds, not after Node's five minutes.
+      await Promise.all(connections.map((c) => c.closed));
+      bot.child.kill('SIGTERM');
+      expect(await bot.exited).toBe(0);
+    } finally {
+      bot.child.kill('SIGKILL');
+    }
+  }, 60_000);
 
   it('refuses to start with bad configuration, one line per variable, no secret shown', async () => {
     const secret = 'xoxp-this-is-not-a-bot-token';

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { replicasForSuite, Stack, stackForFile } from './harness.ts';
+import { SlackRecorder } from '../support/slackRecorder.ts';
 
 const read = Stack.read;
 const channel = 'C0GENERAL';
@@ -123,6 +124,34 @@ describe('freeze', () => {
     expect(read(await stack.ask(owner, 'unfreeze --team Platform', { channel }))).toContain('unfreeze --all');
     expect(read(await stack.ask(owner, 'unfreeze --all', { channel }))).toContain('no longer frozen');
     expect(read(await stack.ask(sre, 'attack cpu -l 30', { channel }))).toContain('Start');
+  });
+
+  it('lifts no newer freeze when an earlier unfreeze is sent again, byte for byte', async () => {
+    const id = nextPerson();
+    await stack.login(id, users().owner, { team: 'Platform' });
+    const recorder = await SlackRecorder.start(`http://127.0.0.1:${stack.bot.port}/slack/events`);
+    stack.fake.setBotUrl(recorder.url);
+    try {
+      await stack.ask(id, 'freeze --reason "first drill"', { channel });
+      expect(read(await stack.ask(id, 'unfreeze', { channel }))).toContain('Platform is no longer frozen');
+      const [unfreeze] = recorder.find((fields) => fields.get('text') === 'unfreeze');
+      await stack.ask(id, 'freeze --reason "real incident"', { channel });
+      const lifted = () => channelText().match(/lifted the freeze on Platform/g)?.length ?? 0;
+      const liftedBefore = lifted();
+
+      // Within the five minutes Slack's signature lasts, the same bytes are a valid request.
+      expect((await recorder.send(unfreeze!)).status).toBe(200);
+      await stack.fake.waitFor(
+        () => lifted() > liftedBefore || stack.logs.some((line) => String(line.msg).includes('came again')),
+        'the replay handled',
+      );
+      expect(lifted()).toBe(liftedBefore);
+      expect(read(await stack.ask(id, 'attack cpu -l 30', { channel }))).toMatch(/frozen by .*: real incident/);
+      expect(read(await stack.ask(id, 'unfreeze', { channel }))).toContain('Platform is no longer frozen');
+    } finally {
+      stack.fake.setBotUrl(`http://127.0.0.1:${stack.bot.port}/slack/events`);
+      await recorder.stop();
+    }
   });
 
   it('answers every wrong form with what to type, and freezes nothing', async () => {

@@ -211,6 +211,67 @@ describe('ending a game day while attacks run', () => {
   });
 });
 
+describe('who may start and end a game day', () => {
+  const running = (title: string) =>
+    stack.fake
+      .channel(where)
+      .messages()
+      .some((m) => read(m).includes(`Game day: ${title}`));
+
+  it('refuses a start to someone not logged in, or without EXPERIMENTS_RUN on their team, and says why', async () => {
+    const stranger = nextPerson();
+    expect(read(await stack.ask(stranger, 'gameday start Unvetted drill', { channel: where }))).toContain(
+      'You are not logged in to the platform',
+    );
+    const observer = nextPerson();
+    await stack.login(observer, users().observer, {});
+    expect(read(await stack.ask(observer, 'gameday start Watchers drill', { channel: where }))).toMatch(
+      /Platform[^\n]*EXPERIMENTS_RUN/,
+    );
+    expect(running('Unvetted drill') || running('Watchers drill')).toBe(false);
+  });
+
+  it('lets only its facilitator, or someone with HALT_WRITE on its team, end it, End anyway included', async () => {
+    const lead = nextPerson();
+    await stack.login(lead, users().owner, { team: 'Platform' });
+    await startGameDay(lead, 'Who ends drill');
+    await startedAttack(lead, 'attack cpu -l 300 --target-tags role=web');
+    const stillRunning = async () =>
+      read(await stack.ask(lead, 'gameday status', { channel: where })).includes('Who ends drill · running');
+
+    const stranger = nextPerson();
+    const refused = read(await stack.ask(stranger, 'gameday end', { channel: where }));
+    expect(refused).toContain(`<@${lead}>`);
+    expect(refused).toContain('HALT_WRITE');
+    const observer = nextPerson();
+    await stack.login(observer, users().observer, {});
+    expect(read(await stack.ask(observer, 'gameday end', { channel: where }))).toMatch(/HALT_WRITE[^\n]*Platform/);
+    expect(await stillRunning()).toBe(true);
+
+    // Warned while they could end it, then logged out: End anyway is refused too.
+    const leaving = nextPerson();
+    const person = await stack.login(leaving, users().owner, { team: 'Platform' });
+    const warning = await stack.ask(leaving, 'gameday end', { channel: where });
+    expect(read(warning)).toContain('End anyway');
+    await stack.ask(leaving, 'logout', { channel: where });
+    const before = person.ephemerals(where).length;
+    await warning.click('End anyway');
+    const answer = await stack.fake.waitFor(
+      () => person.ephemerals(where).length > before && person.ephemerals(where).at(-1),
+      'the refusal',
+    );
+    expect(read(answer)).toContain('HALT_WRITE');
+    expect(await stillRunning()).toBe(true);
+
+    // Someone else with HALT_WRITE on the team may.
+    const colleague = nextPerson();
+    await stack.login(colleague, users().sre, { team: 'Platform', mfaCode: stack.sim.seed.mfaCode });
+    const ending = await stack.ask(colleague, 'gameday end', { channel: where });
+    await ending.click('End anyway');
+    await stack.fake.waitFor(() => summaryOf('Who ends drill'), 'the summary');
+  });
+});
+
 describe('starting a game day', () => {
   it('refuses a flag other than --guard instead of keeping it in the title, and keeps a quoted title as typed', async () => {
     const lead = nextPerson();

@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { addressFailureLimit } from '../../src/login/limits.ts';
 import { publicUrl } from '../login/support.ts';
 import { statusLine } from '../support/ports.ts';
+import { answerBeforeBody } from '../support/slowBodies.ts';
 import { Stack, stackForFile } from './harness.ts';
 
 let stack: Stack;
@@ -22,7 +23,8 @@ describe("Slack's endpoint and the other paths, on Bolt's receiver in HTTP mode"
     expect(Stack.read(await stack.ask('U0HTTP', 'whoami'))).toContain('Logged in as solo@acme.test');
     expect(await (await fetch(`${botUrl()}/healthz`)).text()).toBe('ok\n');
     expect(await (await fetch(`${botUrl()}/readyz`)).text()).toBe('ready\n');
-    expect(await (await fetch(`${botUrl()}/metrics`)).text()).toContain('faultline_slack_interactions_total');
+    // /metrics has no authentication: not on the port Slack reaches unless METRICS_PUBLIC=true.
+    expect((await fetch(`${botUrl()}/metrics`)).status).toBe(404);
     expect((await fetch(`${botUrl()}/login/not-a-link`)).status).toBe(410);
     expect((await fetch(`${botUrl()}/nowhere`)).status).toBe(404);
   });
@@ -30,11 +32,33 @@ describe("Slack's endpoint and the other paths, on Bolt's receiver in HTTP mode"
   it('refuses a body larger than Slack ever sends', async () => {
     const answer = await fetch(`${botUrl()}/slack/events`, {
       method: 'POST',
-      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      headers: {
+        'content-type': 'application/x-www-form-urlencoded',
+        'x-slack-request-timestamp': String(Math.floor(Date.now() / 1000)),
+        'x-slack-signature': `v0=${'0'.repeat(64)}`,
+      },
       body: `text=${'x'.repeat(5 * 1024 * 1024)}`,
     });
     expect(answer.status).toBe(413);
     expect(takeLogs((msg) => msg.startsWith('Request body exceeded the maximum allowed size'))).toHaveLength(1);
+  });
+
+  it("refuses, before its body comes, a request without Slack's signature headers or with a stale timestamp", async () => {
+    const now = Math.floor(Date.now() / 1000);
+    const signature = `v0=${'0'.repeat(64)}`;
+    expect(await answerBeforeBody(stack.bot.port, {})).toMatch(/^HTTP\/1\.1 401 /);
+    expect(await answerBeforeBody(stack.bot.port, { 'x-slack-request-timestamp': String(now) })).toMatch(
+      /^HTTP\/1\.1 401 /,
+    );
+    expect(
+      await answerBeforeBody(stack.bot.port, {
+        'x-slack-signature': signature,
+        'x-slack-request-timestamp': String(now - 6 * 60),
+      }),
+    ).toMatch(/^HTTP\/1\.1 401 /);
+    // Slack's own requests still come through.
+    await stack.login('U0HTTPSIGNED', stack.sim.seed.users.solo);
+    expect(Stack.read(await stack.ask('U0HTTPSIGNED', 'whoami'))).toContain('Logged in as solo@acme.test');
   });
 
   it("counts the login page's failures against the address the connection came from", async () => {

@@ -149,6 +149,11 @@ describe('Workflow Builder steps', () => {
     const everything = await run('freeze_chaos', { user: id, all_teams: true, reason: 'not mine either' });
     expect(everything.error).toMatch(/lacks the HALT_ALL privilege/);
     expect(everything.error).not.toContain('Usage');
+    const gameDay = await run('start_game_day', { user: id, channel: drills, title: 'Not mine to run' });
+    expect(gameDay.error).toMatch(
+      /^You cannot start a game day with team Platform: .*lacks the EXPERIMENTS_RUN privilege/,
+    );
+    expect(await stack.deps.gameDays.running(drills)).toBeUndefined();
   });
 
   it('keeps a freeze in force: a second Freeze chaos keeps its start time, and typed starts stay refused until unfrozen', async () => {

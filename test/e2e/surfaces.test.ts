@@ -217,6 +217,7 @@ describe('App Home', () => {
   it('shows a game day running in a channel the person is in, and not one elsewhere', async () => {
     const id = nextPerson();
     const outsider = nextPerson();
+    await stack.login(id, users().owner, { team: 'Platform' });
     await stack.ask(id, 'gameday start Checkout drill', { channel: 'C0GAMEDAY' });
     expect(read(await stack.openHome(id))).toContain('Checkout drill');
     expect(read(await stack.openHome(outsider))).not.toContain('Checkout drill');

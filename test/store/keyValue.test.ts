@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { mkdtempSync } from 'node:fs';
+import { mkdtempSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { DatabaseSync } from 'node:sqlite';
@@ -126,6 +126,17 @@ describe('the SQLite store', () => {
     const again = open(`sqlite://${path}`, 'faultline');
     expect(await again.claim('start:p1', 60_000)).toBe(false);
     expect(await again.claim('start:p2', 60_000)).toBe(true);
+  });
+
+  it('creates its file, its WAL and its journal readable by their owner only, and tightens an older file', async () => {
+    const path = join(dir, `${randomUUID()}.db`);
+    const store = open(`sqlite://${path}`, 'faultline');
+    await store.set('live:T1:a', { guid: 'a' });
+    const older = join(dir, `${randomUUID()}.db`);
+    writeFileSync(older, '', { mode: 0o644 });
+    open(`sqlite://${older}`, 'faultline');
+    for (const made of [path, `${path}-wal`, `${path}-shm`, older])
+      expect({ made, mode: (statSync(made).mode & 0o777).toString(8) }).toEqual({ made, mode: '600' });
   });
 
   it('takes over the rows @keyv/sqlite wrote, once, and drops those that had expired', async () => {

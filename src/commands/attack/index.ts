@@ -49,7 +49,7 @@ import {
 } from '../../guardrails/guardCheck.ts';
 import { guardLine, unknownGuardsText } from '../../views/guards.ts';
 import { guardKey } from '../../guardrails/guards.ts';
-import { keys } from '../../store/keys.ts';
+import { firstDelivery } from '../delivery.ts';
 
 /**
  * Where attacks may start: a channel allowed by ATTACK_CHANNELS, where the card (and its Halt
@@ -229,7 +229,7 @@ export async function checkAttackWords(
  */
 export async function previewOrStart(
   deps: Deps,
-  request: Pick<CommandRequest, 'actor' | 'triggerId' | 'responseUrl'>,
+  request: Pick<CommandRequest, 'actor' | 'responseUrl' | 'delivery'>,
   login: Login,
   team: TeamEntry,
   attack: AttackRequest,
@@ -238,8 +238,7 @@ export async function previewOrStart(
   if (attack.yes) {
     // No Start button to claim: the command itself is claimed, so a redelivered or replayed
     // `--yes` (Socket Mode may deliver twice; a signed request replays for minutes) starts nothing.
-    const once = request.triggerId ?? request.responseUrl;
-    if (!once || !(await deps.store.claim(keys.yes.key(once), keys.yes.ttlMs))) return { kind: 'none' };
+    if (!(await firstDelivery(deps, request))) return { kind: 'none' };
     // --yes skips the preview, never the second person.
     const pending = { actor: request.actor, teamId: team.identifier, request: attack, channel };
     const rule = approvalNeeded(deps, pending, team);
