@@ -1,6 +1,7 @@
 /**
  * Sorting the platform requests of a poll pass by what they are for, so the guards benchmark can
- * show that guard reads grow with guards and list reads with teams, never either with attacks.
+ * show that guard reads grow with guards and list reads with teams, never either with attacks,
+ * and the halts benchmark that verifying halts adds executions reads and nothing else.
  */
 import type { RecordedRequest } from '@faultline/platform-sim';
 
@@ -13,6 +14,8 @@ export interface PassCalls {
   singleGets: number;
   /** Halts of one attack (`POST …/attacks/{guid}/halt`). */
   halts: number;
+  /** Reads of one attack's executions (`GET /executions?taskId=`), as a halt is verified. */
+  executionReads: number;
   other: number;
   total: number;
 }
@@ -27,12 +30,21 @@ export function callKind(request: Pick<RecordedRequest, 'method' | 'path'>): Exc
   if (method === 'GET' && /^(\/kubernetes)?\/attacks\/active(\/paged)?$/.test(path)) return 'listPages';
   if (method === 'GET' && oneAttack.test(path)) return 'singleGets';
   if (method === 'POST' && oneHalt.test(path)) return 'halts';
+  if (method === 'GET' && path === '/executions') return 'executionReads';
   return 'other';
 }
 
 /** Counts the requests of a pass by kind. */
 export function countCalls(requests: readonly Pick<RecordedRequest, 'method' | 'path'>[]): PassCalls {
-  const calls: PassCalls = { guardReads: 0, listPages: 0, singleGets: 0, halts: 0, other: 0, total: 0 };
+  const calls: PassCalls = {
+    guardReads: 0,
+    listPages: 0,
+    singleGets: 0,
+    halts: 0,
+    executionReads: 0,
+    other: 0,
+    total: 0,
+  };
   for (const request of requests) {
     calls[callKind(request)] += 1;
     calls.total += 1;

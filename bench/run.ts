@@ -11,6 +11,7 @@ import { parseArgs } from 'node:util';
 import { ackBenchmark } from './ack.ts';
 import { cardsBenchmark } from './cards.ts';
 import { guardsBenchmark } from './guards.ts';
+import { haltsBenchmark } from './halts.ts';
 import { listBenchmark } from './list.ts';
 import { memoryBenchmark } from './memory.ts';
 import { pollBenchmark } from './poll.ts';
@@ -48,6 +49,11 @@ const benchmarks: Record<string, { about: string; run: () => Promise<SummaryRow[
     about:
       'from a monitor turning Alert to the halt with 100 guarded attacks, and platform calls per pass as guards and attacks grow',
     run: guardsBenchmark,
+  },
+  halts: {
+    about:
+      'platform calls per pass with 1,000 live cards, alone and with a game day and 20 halts being verified (5 with a target that runs on)',
+    run: haltsBenchmark,
   },
   profile: {
     about:

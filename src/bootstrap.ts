@@ -21,6 +21,7 @@ import { SlackApprovalBoard } from './slack/approvalBoard.ts';
 import { SlackFreezeNotices } from './slack/freezeNotices.ts';
 import { SlackGameDayBoard } from './slack/gameDayBoard.ts';
 import { SlackGameDayReports } from './slack/gameDayReports.ts';
+import { SlackPresenceBoard } from './slack/presenceBoard.ts';
 import { SlackSessionWarnings } from './slack/sessionWarnings.ts';
 import { SlackStartNotices } from './slack/startNotices.ts';
 import { SlackWatchBoard } from './slack/watchBoard.ts';
@@ -121,6 +122,7 @@ export function createDeps(config: Config, overrides: DepsOverrides = {}): Deps 
     platform,
     sessions,
     sessionWarnings: new SlackSessionWarnings(slack),
+    presence: new SlackPresenceBoard(slack),
     startNotices: new SlackStartNotices(slack, config.slack.command),
     clock: { now },
     slack,

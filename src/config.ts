@@ -143,6 +143,22 @@ const environmentSchema = z.object({
   TRACKER_ISSUE_TYPE_ID: optionalText,
   POLL_SECONDS: positiveInteger(10, 'POLL_SECONDS must be a whole number of seconds'),
   COUNTDOWN_SECONDS: positiveInteger(60, 'COUNTDOWN_SECONDS must be a whole number of seconds'),
+  PRESENCE_MINUTES: z
+    .string()
+    .trim()
+    .optional()
+    .transform((value, ctx) => {
+      if (value === undefined || value === '') return 15;
+      const parsed = Number(value);
+      if (!/^\d+$/.test(value) || parsed > 24 * 60) {
+        ctx.addIssue({
+          code: 'custom',
+          message: 'PRESENCE_MINUTES must be a whole number of minutes, at most 1440 (0 turns presence checks off)',
+        });
+        return z.NEVER;
+      }
+      return parsed;
+    }),
   LOG_LEVEL: z.enum(logLevels, { error: `LOG_LEVEL must be one of ${logLevels.join(', ')}` }).default('info'),
   PUBLIC_URL: optionalText.superRefine((value, ctx) => {
     if (value === undefined) return;
@@ -230,6 +246,8 @@ export interface Config {
   pollSeconds: number;
   /** How long a game-day step counts down before it starts, for anyone to veto it. */
   countdownSeconds: number;
+  /** How long an attack runs before its watcher is asked "Still watching?", and then how often; 0: never. */
+  presenceMinutes: number;
   logLevel: Environment['LOG_LEVEL'];
   /** Where people reach the bot's own pages (the secure login page), without a trailing slash. */
   publicUrl: string | undefined;
@@ -285,6 +303,7 @@ export function loadConfig(env: NodeJS.ProcessEnv): Config {
     tracker: { projectId: e.TRACKER_PROJECT_ID, issueTypeId: e.TRACKER_ISSUE_TYPE_ID },
     pollSeconds: e.POLL_SECONDS,
     countdownSeconds: e.COUNTDOWN_SECONDS,
+    presenceMinutes: e.PRESENCE_MINUTES,
     logLevel: e.LOG_LEVEL,
     publicUrl: e.PUBLIC_URL?.replace(/\/+$/, ''),
     login: { mode: e.LOGIN_MODE ?? (e.PUBLIC_URL ? 'both' : 'modal') },

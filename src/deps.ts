@@ -20,6 +20,7 @@ import type { Metrics } from './metrics.ts';
 import type { SessionWarnings } from './login/expiryWarnings.ts';
 import type { StartNotices } from './attacks/startIntents.ts';
 import type { SavedAttacks } from './attacks/saved.ts';
+import type { PresenceBoard } from './attacks/presence.ts';
 
 /** Everything a handler may use, built once in main.ts; tests pass real local parts through it. */
 export interface Deps {
@@ -28,6 +29,8 @@ export interface Deps {
   sessions: SessionStore;
   /** Where a person is warned that their session ends while their attacks run. */
   sessionWarnings: SessionWarnings;
+  /** Where a live attack's watcher is asked "Still watching?". */
+  presence: PresenceBoard;
   /** What a restarted bot tells the starter of a start it finished. */
   startNotices: StartNotices;
   store: KeyValueStore;

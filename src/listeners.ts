@@ -1,7 +1,9 @@
 import { runCommand } from './commands/index.ts';
 import { steps } from './commands/steps.ts';
 import { builderChanged, cancelPreview, startFromPreview, submitBuilder } from './commands/attack/index.ts';
-import { haltAllConfirmed, haltFromButton } from './commands/halt.ts';
+import { haltAgainFromButton, haltAllConfirmed, haltFromButton } from './commands/halt.ts';
+import { stillHere } from './commands/presence.ts';
+import { PRESENCE_HERE } from './views/presence.ts';
 import { nextListPage } from './commands/list.ts';
 import { forgotPassword, openLogin, securePageOpened, submitLogin, submitPasswordReset } from './commands/login.ts';
 import { openNote, submitNote } from './commands/note.ts';
@@ -61,7 +63,7 @@ import { HOME_NEW_ATTACK, HOME_SWITCH_TEAM } from './views/home.ts';
 import { TICKET_PROJECT_VIEW, TICKET_VIEW } from './views/ticket.ts';
 import type { Listeners } from './slack/adapter.ts';
 import { ATTACK_BUILDER_VIEW, ATTACK_TARGET_KIND, ATTACK_TEAM, ATTACK_TYPE_SELECT } from './views/attackBuilder.ts';
-import { ADD_NOTE, ATTACK_DETAILS, FILE_TICKET, HALT_ATTACK } from './views/attackCard.ts';
+import { ADD_NOTE, ATTACK_DETAILS, FILE_TICKET, HALT_AGAIN, HALT_ATTACK } from './views/attackCard.ts';
 import { LIST_NEXT_PAGE } from './views/attackList.ts';
 import { ATTACK_CANCEL, ATTACK_START } from './views/attackPreview.ts';
 import { HALT_ALL_CONFIRMED } from './views/halt.ts';
@@ -91,6 +93,8 @@ export const listeners: Listeners = {
     [ATTACK_TYPE_SELECT]: builderChanged,
     [ATTACK_TARGET_KIND]: builderChanged,
     [HALT_ATTACK]: haltFromButton,
+    [HALT_AGAIN]: haltAgainFromButton,
+    [PRESENCE_HERE]: stillHere,
     [HALT_ALL_CONFIRMED]: haltAllConfirmed,
     [ADD_NOTE]: openNote,
     [ATTACK_DETAILS]: showFromButton,

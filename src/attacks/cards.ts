@@ -2,6 +2,7 @@ import type { KeyValueStore } from '../store/keyValue.ts';
 import type { Person } from '../store/sessions.ts';
 import { isLive, isOlder } from './lifecycle.ts';
 import { keys } from '../store/keys.ts';
+import type { HaltProgress } from './haltChecks.ts';
 
 /** An attack card posted in a channel, and what it last showed. */
 /** A message in a channel, by its timestamp. */
@@ -44,6 +45,10 @@ export interface CardRecord {
   origin?: { source: string | undefined; user: string | undefined } | undefined;
   /** The same card in other watched channels, updated with it. */
   mirrors?: { channel: string; ts: string }[] | undefined;
+  /** How many targets the last halt has stopped, from the attack's executions. */
+  haltCheck?: HaltProgress | undefined;
+  /** Set when it was halted because nobody answered its presence check: who was asked. */
+  unwatched?: { askedOf: string; at: string } | undefined;
 }
 
 /** A guard as its card shows it. */

@@ -2,6 +2,7 @@ import type { ApprovalRule } from '../guardrails/approvalRules.ts';
 import type { Person } from '../store/sessions.ts';
 import type { AttackRequest } from './request.ts';
 import { type AttackState, type CardRecord, withState } from './cards.ts';
+import type { HaltProgress } from './haltChecks.ts';
 import { isLive } from './lifecycle.ts';
 import type { StepRef } from '../gamedays/plan.ts';
 import type { GameDayStepEvent } from '../gamedays/gameDayRecord.ts';
@@ -9,8 +10,11 @@ import type { GameDayStepEvent } from '../gamedays/gameDayRecord.ts';
 /** Who did something: a Slack person (a guard or a freeze acts with its owner's session). */
 export type Who = Person & { userName: string };
 
-/** What set a halt going: a person (a click, a command, Halt all), a guard that fired, or a freeze. */
-export type HaltCause = 'person' | 'guard' | 'freeze';
+/**
+ * What set a halt going: a person (a click, a command, Halt all), a guard that fired, a freeze, or
+ * a presence check nobody answered.
+ */
+export type HaltCause = 'person' | 'guard' | 'freeze' | 'presence';
 
 /** An attack a guard fired over, as the game day and the people asked to halt it see it. */
 export type TripAttack = Pick<CardRecord, 'guid' | 'kind' | 'type' | 'teamId' | 'teamName' | 'channel' | 'createdAt'>;
@@ -59,6 +63,22 @@ export type AttackEvent =
       scope: 'attack' | 'all' | 'everything';
       /** The guard that fired, for a guard's halt. */
       guard?: { key: string; name: string; state: string; at: string } | undefined;
+    }
+  /**
+   * What the executions of a halted attack showed: `verified` once every target has stopped,
+   * `stuck` the first time a target still runs a minute after the halt, else `progress`; or
+   * `unreadable` (no progress), a minute on, when no stored session could read them.
+   */
+  | {
+      kind: 'halt checked';
+      guid: string;
+      attackKind: 'attack' | 'kubernetes';
+      teamId: string | undefined;
+      /** Who halted it. */
+      by: Who;
+      cause: HaltCause;
+      progress: HaltProgress | undefined;
+      news: 'verified' | 'stuck' | 'progress' | 'unreadable';
     }
   /** A mass halt (Halt all, Halt everything) a person confirmed, with the attacks it stopped. */
   | {

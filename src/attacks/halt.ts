@@ -8,6 +8,7 @@ import type { AttackState, CardRecord } from './cards.ts';
 import type { HaltCause, Who } from './events.ts';
 import { canHalt, isFinished, phaseOf } from './lifecycle.ts';
 import { locateAttack } from './locate.ts';
+import { beginHaltCheck } from './haltChecks.ts';
 
 export type AttackKind = 'attack' | 'kubernetes';
 
@@ -61,9 +62,12 @@ const haltRequest = (halter: Halter): HaltRequest => ({
   reference: `slack:${halter.by.workspaceId}:${halter.by.userId}`,
 });
 
-/** Says what a halt did to one attack, and gives back its card as it now shows. */
+/**
+ * Says what a halt did to one attack, and gives back its card as it now shows. A halt that
+ * stopped the attack, or that nobody could confirm, is then verified target by target.
+ */
 async function recordHalt(
-  deps: Pick<Deps, 'events'>,
+  deps: Pick<Deps, 'events' | 'store' | 'clock' | 'logger'>,
   halter: Halter,
   target: { guid: string; teamId?: string | undefined },
   kind: AttackKind,
@@ -84,6 +88,17 @@ async function recordHalt(
     scope: halter.scope ?? 'attack',
     guard: halter.guard,
   });
+  if (result === 'halted' || result === 'unconfirmed')
+    await beginHaltCheck(deps, {
+      guid: target.guid,
+      kind,
+      teamId: target.teamId ?? card?.teamId,
+      by: halter.by,
+      cause: halter.cause,
+    }).catch((error: unknown) => {
+      // The halt itself went through: not verifying it must not make it look failed.
+      deps.logger.warn({ err: error, attack: target.guid }, 'could not start verifying a halt');
+    });
   return { guid: target.guid, kind, result, state, card };
 }
 
@@ -94,18 +109,19 @@ async function recordHalt(
  * platform's answer says which: it lists the attacks the halt stopped, and halting an attack that
  * is no longer running changes nothing, so a halt is sent at once and the attack is read only
  * when the answer does not list it as running. A Kubernetes halt answers nothing, so a Kubernetes
- * attack is read first (one not running is left alone) and after. An id of unknown kind that the
+ * attack is read first (one not running is left alone, one halting too unless the halt is sent
+ * `again` for targets an earlier one did not stop) and after. An id of unknown kind that the
  * attacks do not know is halted as a Kubernetes attack. The platform's errors are thrown as they are.
  */
 export async function halt(
-  deps: Pick<Deps, 'events' | 'logger'>,
+  deps: Pick<Deps, 'events' | 'logger' | 'store' | 'clock'>,
   api: ScopedPlatform,
-  target: { guid: string; kind?: AttackKind | undefined; teamId?: string | undefined },
+  target: { guid: string; kind?: AttackKind | undefined; teamId?: string | undefined; again?: boolean | undefined },
   halter: Halter,
 ): Promise<Halted> {
   const { guid } = target;
   const before = target.kind === 'kubernetes' ? await readState(deps, api, 'kubernetes', guid) : undefined;
-  if (before && !canHalt(before)) {
+  if (before && (target.again ? isFinished(before) : !canHalt(before))) {
     const result: HaltResult = isFinished(before) ? 'ended' : 'halting';
     return recordHalt(deps, halter, target, 'kubernetes', result, before);
   }
@@ -141,11 +157,14 @@ export async function halt(
   return recordHalt(deps, halter, target, kind, result, state);
 }
 
-/** A person's halt of one attack, with their own session, from a card, a list or a command. */
+/**
+ * A person's halt of one attack, with their own session, from a card, a list or a command;
+ * `again` for Halt again, on an attack whose halt did not stop every target.
+ */
 export async function haltAttack(
   deps: Deps,
   actor: Actor,
-  ref: { guid: string; teamId?: string | undefined; kind?: AttackKind | undefined },
+  ref: { guid: string; teamId?: string | undefined; kind?: AttackKind | undefined; again?: boolean | undefined },
   reason?: string,
 ): Promise<HaltOutcome> {
   const login = await requireLogin(deps, actor);
@@ -156,7 +175,7 @@ export async function haltAttack(
     halt(
       deps,
       api,
-      { guid: ref.guid, kind, teamId: team.identifier },
+      { guid: ref.guid, kind, teamId: team.identifier, again: ref.again },
       { by: actor, platformUser: login.session.identifier, cause: 'person', reason },
     ),
   );

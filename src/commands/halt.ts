@@ -48,10 +48,19 @@ export const haltCommand = subcommand({
 });
 
 /** The Halt button on a card, a list, details or App Home: one click, the clicker's session. */
-export async function haltFromButton(action: Action, deps: Deps): Promise<Reply> {
+export function haltFromButton(action: Action, deps: Deps): Promise<Reply> {
+  return haltClicked(action, deps, false);
+}
+
+/** Halt again, where a target still ran a minute after a halt: the halt is sent once more, even to an attack being halted. */
+export function haltAgainFromButton(action: Action, deps: Deps): Promise<Reply> {
+  return haltClicked(action, deps, true);
+}
+
+async function haltClicked(action: Action, deps: Deps, again: boolean): Promise<Reply> {
   const ref = parseAttackRef(action.value);
   if (!ref) throw new UserInputError('That button no longer points at an attack.');
-  const outcome = await haltAttack(deps, action.actor, ref);
+  const outcome = await haltAttack(deps, action.actor, { ...ref, again });
   const text = haltedText(action.actor.userId, outcome, deps.config.slack.command);
   // A Halt in a list redraws that list, with the row in its new state, and says there what happened.
   if (ref.listId && action.container === 'message') {

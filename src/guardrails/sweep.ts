@@ -13,6 +13,8 @@ export interface SweptAttack {
   guid: string;
   kind: 'attack' | 'kubernetes';
   type: string | undefined;
+  /** Its team, when the platform said (so its halt can be verified). */
+  teamId?: string | undefined;
 }
 
 /** Where a sweep looks for attacks: the attacks of the team, and its Kubernetes attacks. */
@@ -47,7 +49,7 @@ const sweeper = randomUUID();
  * already. An attack that had ended by the time of its halt is not counted as halted.
  */
 export async function haltTeamAttacks(
-  deps: Pick<Deps, 'events' | 'logger'>,
+  deps: Pick<Deps, 'events' | 'logger' | 'store' | 'clock'>,
   api: ScopedPlatform,
   halter: Halter,
   ledger: HaltLedger = everyTime,
@@ -56,7 +58,8 @@ export async function haltTeamAttacks(
   const result: SweepResult = { halted: [], failed: [], unread: [] };
   try {
     for await (const attack of api.attacks.iterateActive({ pageSize: 1000 })) {
-      if (isLive(attack)) found.push({ guid: attack.guid, kind: 'attack', type: attack.infra_command?.type });
+      if (isLive(attack))
+        found.push({ guid: attack.guid, kind: 'attack', type: attack.infra_command?.type, teamId: attack.org_id });
     }
   } catch (error) {
     result.unread.push({ source: 'attacks', error });
@@ -72,7 +75,12 @@ export async function haltTeamAttacks(
   for (const attack of found) {
     if (!(await ledger.claim(attack.guid))) continue;
     try {
-      const { result: done } = await halt(deps, api, { guid: attack.guid, kind: attack.kind }, halter);
+      const { result: done } = await halt(
+        deps,
+        api,
+        { guid: attack.guid, kind: attack.kind, teamId: attack.teamId },
+        halter,
+      );
       if (done === 'halted') result.halted.push(attack);
     } catch (error) {
       result.failed.push({ ...attack, error });

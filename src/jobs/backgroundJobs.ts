@@ -1,5 +1,7 @@
 import { redrawUnsent } from '../attacks/redraw.ts';
 import { recoverStarts } from '../attacks/startIntents.ts';
+import { verifyHalts } from '../attacks/haltChecks.ts';
+import { checkPresence } from '../attacks/presence.ts';
 import type { Deps } from '../deps.ts';
 import { expireApprovals } from '../guardrails/approvals.ts';
 import { enforceGuards } from '../guardrails/guardWatch.ts';
@@ -36,6 +38,10 @@ export function backgroundJobs(deps: Deps): Job[] {
     // A countdown starts its step within a few seconds of zero, however long POLL_SECONDS is; a
     // countdown kept in the store outlives a restart, and the first pass after it starts what is due.
     { name: 'run-plans', everyMs: Math.min(pollMs, 5_000), atStart: true, run: () => runPlans(deps) },
+    // One executions read per halted attack per POLL_SECONDS, until every target has stopped.
+    { name: 'verify-halts', everyMs: pollMs, run: () => verifyHalts(deps) },
+    // "Still watching?" is asked every PRESENCE_MINUTES; an unanswered one halts within one POLL_SECONDS of its five minutes.
+    { name: 'check-presence', everyMs: pollMs, run: () => checkPresence(deps) },
     // A request lasts fifteen minutes: ending it within a minute of that is enough, and each run reads every request.
     { name: 'expire-approvals', everyMs: Math.max(pollMs, 60_000), run: () => expireApprovals(deps) },
     {

@@ -14,7 +14,11 @@ import {
   guardCouldNotHalt,
   guardHaltLine,
   guardOwnerCouldNotHalt,
+  haltStuckMessage,
+  haltUnreadableMessage,
+  haltVerifiedLine,
   personHaltLine,
+  presenceHaltLine,
 } from '../views/haltNotices.ts';
 import { ruleText } from '../views/approval.ts';
 import { noteLine } from '../views/note.ts';
@@ -52,11 +56,22 @@ export class SlackRecorder implements Recorder {
   }
 
   async record(event: AttackEvent): Promise<CardRecord | undefined> {
-    // An ending is counted where a card first shows it (#publish), however it was learnt.
-    if (event.kind !== 'changed' && event.kind !== 'ended')
+    // An ending is counted where a card first shows it (#publish), however it was learnt; a halt
+    // being verified is counted when it is verified or found stuck, not at every read.
+    if (
+      event.kind !== 'changed' &&
+      event.kind !== 'ended' &&
+      !(event.kind === 'halt checked' && event.news === 'progress')
+    )
       this.#o.metrics.attackEvents.inc({
-        event: event.kind === 'halted' && event.result !== 'halted' ? `halt found ${event.result}` : event.kind,
-        cause: event.kind === 'halted' || event.kind === 'mass halted' ? event.cause : '',
+        event:
+          event.kind === 'halted' && event.result !== 'halted'
+            ? `halt found ${event.result}`
+            : event.kind === 'halt checked'
+              ? `halt ${event.news}`
+              : event.kind,
+        cause:
+          event.kind === 'halted' || event.kind === 'mass halted' || event.kind === 'halt checked' ? event.cause : '',
       });
     // A start whose card could not be posted is the start's to report; nothing else fails its cause.
     if (event.kind === 'started') return this.#started(event);
@@ -183,6 +198,12 @@ export class SlackRecorder implements Recorder {
         if (event.result !== 'halted') return this.#showState(card, event.state);
         if (event.cause === 'guard' && event.guard)
           await this.#thread(card, guardHaltLine(event.guard, event.by.userId), 'guard halt');
+        if (event.cause === 'presence') {
+          await this.#thread(card, presenceHaltLine(event.by.userId), 'presence halt');
+          const latest = (await cards.get(event.guid)) ?? card;
+          const marked = { ...latest, unwatched: { askedOf: event.by.userId, at: this.#at() } };
+          return this.#publish(event.state ? withState(marked, event.state).card : marked);
+        }
         if (event.cause !== 'person') return this.#showState(card, event.state);
         // Two quick clicks both find the card unmarked; the claim lets only one of them say so.
         const first =
@@ -200,6 +221,8 @@ export class SlackRecorder implements Recorder {
         // Shows the halting stage now rather than at the next poll.
         return this.#publish(event.state ? withState(marked, event.state).card : marked);
       }
+      case 'halt checked':
+        return this.#haltChecked(event);
       case 'mass halted': {
         const audited: AuditEvent = event.scope === 'all' ? 'halt_all' : 'halt_everything';
         audit(logger, audited, event.by, {
@@ -300,6 +323,55 @@ export class SlackRecorder implements Recorder {
         return undefined;
       }
     }
+  }
+
+  /**
+   * What a halted attack's executions showed: on its card; a target still running a minute after
+   * the halt also in its thread and to the person who halted it, each with Halt again; the halt
+   * verified in the end said in the thread where the stuck target was.
+   */
+  async #haltChecked(event: Extract<AttackEvent, { kind: 'halt checked' }>): Promise<CardRecord | undefined> {
+    const { progress, news } = event;
+    const card = await this.#o.cards.get(event.guid);
+    const ref = { guid: event.guid, teamId: event.teamId ?? card?.teamId ?? '', kind: event.attackKind };
+    if (!progress) {
+      this.#o.logger.warn({ attack: event.guid }, 'no session can read the executions of a halted attack');
+      await this.#o.messenger
+        .post(event.by.userId, haltUnreadableMessage(ref, { type: card?.type, channel: card?.channel }))
+        .catch((error: unknown) =>
+          this.#o.logger.warn(
+            { err: error, attack: event.guid },
+            'could not tell the halter that a halt is unverified',
+          ),
+        );
+      return card;
+    }
+    const log = { attack: event.guid, stopped: progress.stopped, total: progress.total, running: progress.running };
+    if (news === 'verified') this.#o.logger.info(log, 'halt verified: every target has stopped');
+    if (news === 'stuck') this.#o.logger.warn(log, 'a target still runs a minute after its halt');
+    if (news === 'stuck') {
+      if (card) {
+        await this.#o.messenger
+          .post(card.channel, haltStuckMessage(ref, progress), { threadTs: card.ts })
+          .catch((error: unknown) =>
+            this.#o.logger.warn({ err: error, attack: event.guid }, 'could not post the unverified halt in the thread'),
+          );
+      }
+      await this.#o.messenger
+        .post(
+          event.by.userId,
+          haltStuckMessage(ref, progress, { type: card?.type, channel: card?.channel, cause: event.cause }),
+        )
+        .catch((error: unknown) =>
+          this.#o.logger.warn({ err: error, attack: event.guid }, 'could not tell the halter that a target runs on'),
+        );
+    }
+    if (!card) return undefined;
+    if (news === 'verified' && card.haltCheck?.stuck)
+      await this.#thread(card, haltVerifiedLine(progress), 'verified halt');
+    const shown = (c: CardRecord['haltCheck']) => JSON.stringify(c ?? null);
+    if (shown(card.haltCheck) === shown(progress)) return card;
+    return this.#publish({ ...card, haltCheck: progress });
   }
 
   /**

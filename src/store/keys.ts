@@ -179,6 +179,18 @@ export const keys = {
     "A person's halt was told in the card's thread once, however often they click: a day, longer than any halt takes.",
     { key: (guid: string, userId: string) => `${guid}:${userId}` },
   ),
+  haltCheck: kind(
+    'halt-check:',
+    hours(24),
+    'A halt whose targets are read until every one has stopped: deleted then; a day, long after anyone acts on it.',
+    { key: (guid: string) => guid },
+  ),
+  presence: kind(
+    'presence:',
+    days(30),
+    'When the watcher of a live attack was last asked whether they still watch it, and whether they answered: as long as its card.',
+    { key: (guid: string) => guid },
+  ),
   noteLock: kind(
     'note-lock:',
     15_000,

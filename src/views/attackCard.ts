@@ -21,6 +21,8 @@ import { plural } from './plural.ts';
 import { attackMetadata } from './metadata.ts';
 
 export const HALT_ATTACK = 'attack_halt';
+/** Halt again: a halt sent once more for targets the last one did not stop. */
+export const HALT_AGAIN = 'attack_halt_again';
 export const ADD_NOTE = 'attack_add_note';
 export const ATTACK_DETAILS = 'attack_details';
 export const FILE_TICKET = 'attack_file_ticket';
@@ -46,6 +48,26 @@ export function attackRefValue(ref: AttackRef): string {
 /** The Halt button of one attack: the same on its card, in lists, in its details and on App Home. */
 export function haltButton(ref: AttackRef): Button {
   return button('Halt', HALT_ATTACK, { style: 'danger', value: attackRefValue(ref) });
+}
+
+/** Halt again, where a target still runs a minute after a halt: on the card, in its thread, in the halter's message. */
+export function haltAgainButton(ref: AttackRef): Button {
+  return button('Halt again', HALT_AGAIN, { style: 'danger', value: attackRefValue(ref) });
+}
+
+/** Targets by id, a few of them, as a card and a message name them. */
+export const targetList = (ids: readonly string[]) => ids.map((id) => code(id)).join(', ');
+
+/** What the attack's executions show of its last halt: verified, under way, or not stopping a target. */
+export function haltCheckText(check: NonNullable<CardRecord['haltCheck']>): string {
+  const counted = `${check.stopped} of ${plural(check.total, 'target')} stopped`;
+  if (check.verified)
+    return check.total
+      ? `:white_check_mark: *Halt verified*: ${counted}`
+      : ':white_check_mark: *Halt verified*: no target was reached';
+  if (check.stuck)
+    return `:warning: *Halt not verified*: ${counted}; still running a minute after the halt: ${targetList(check.running)}`;
+  return `:hourglass_flowing_sand: Halt sent: ${counted} so far`;
 }
 
 /**
@@ -170,6 +192,9 @@ function starterText(card: CardRecord, channel: string | undefined): string {
   return `Started by <@${card.startedBy.userId}>${card.startedByPlatform ? ` (${escapeMrkdwn(card.startedByPlatform)})` : ''}${where}${card.approvedBy ? `, approved by <@${card.approvedBy.userId}>` : ''}`;
 }
 
+/** Whether the card offers Halt again: a target still runs a minute after its halt. */
+const haltAgainDue = (card: CardRecord) => Boolean(card.haltCheck?.stuck && !card.haltCheck.verified);
+
 /** The card posted in the channel when an attack starts, updated in place as its stage changes. */
 export function attackCardMessage(
   card: CardRecord,
@@ -211,12 +236,24 @@ export function attackCardMessage(
       ),
     );
   }
+  if (card.unwatched)
+    blocks.push(
+      section(
+        `:zzz: *Halted: nobody was watching.* <@${card.unwatched.askedOf}> did not answer the presence check in time.`,
+      ),
+    );
+  if (card.haltCheck)
+    blocks.push(
+      card.haltCheck.stuck && !card.haltCheck.verified
+        ? section(haltCheckText(card.haltCheck))
+        : context(haltCheckText(card.haltCheck)),
+    );
   if (card.guards?.length) blocks.push(context(guardsText(card.guards)));
   if (card.ticketCount) blocks.push(context(`:ticket: ${plural(card.ticketCount, 'ticket')} filed`));
   blocks.push(context(`Attack ${code(card.guid)}${link}`));
   blocks.push(
     actions('attack_card_actions', [
-      ...(canHalt(card) ? [haltButton(card)] : []),
+      ...(haltAgainDue(card) ? [haltAgainButton(card)] : canHalt(card) ? [haltButton(card)] : []),
       button('File ticket', FILE_TICKET, { value: ref }),
       button('Add note', ADD_NOTE, { value: ref }),
       button('Details', ATTACK_DETAILS, { value: ref }),

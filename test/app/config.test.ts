@@ -81,6 +81,16 @@ describe('loadConfig', () => {
     expect(config.slack.apiUrl).toBe('http://127.0.0.1:9999/api/');
   });
 
+  it('asks "Still watching?" every 15 minutes unless PRESENCE_MINUTES says otherwise, 0 for never', () => {
+    expect(loadConfig(valid).presenceMinutes).toBe(15);
+    expect(loadConfig({ ...valid, PRESENCE_MINUTES: '0' }).presenceMinutes).toBe(0);
+    expect(loadConfig({ ...valid, PRESENCE_MINUTES: ' 30 ' }).presenceMinutes).toBe(30);
+    for (const wrong of ['-1', '1.5', 'soon', '1441'])
+      expect(problems({ ...valid, PRESENCE_MINUTES: wrong })).toEqual([
+        'PRESENCE_MINUTES must be a whole number of minutes, at most 1440 (0 turns presence checks off)',
+      ]);
+  });
+
   it('allows plain HTTP to the platform only on loopback', () => {
     expect(loadConfig({ ...valid, PLATFORM_API_URL: 'http://127.0.0.1:8080/v1' }).platform.apiUrl).toBe(
       'http://127.0.0.1:8080/v1',

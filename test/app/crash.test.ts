@@ -19,8 +19,12 @@ import { monitoringEnv } from '../e2e/harness.ts';
 const main = new URL('../../src/main.ts', import.meta.url).pathname;
 const channel = 'C0GENERAL';
 const redisUrl = process.env.REDIS_URL;
-/** A database of its own on the shared Redis: the bot process uses the default namespace. */
-const crashRedisUrl = redisUrl ? Object.assign(new URL(redisUrl), { pathname: '/7' }).toString() : undefined;
+/**
+ * A database of its own on the shared Redis, since the bot process uses the default namespace: one
+ * of 8 to 15 by process id, so two test runs on one machine rarely hold each other's job leases.
+ */
+const crashDb = 8 + (process.pid % 8);
+const crashRedisUrl = redisUrl ? Object.assign(new URL(redisUrl), { pathname: `/${crashDb}` }).toString() : undefined;
 /** Recovery waits out a dead start's lease, and for a lost create also the client's timeout. */
 const recoveryMs = 40_000;
 

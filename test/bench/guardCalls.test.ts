@@ -15,6 +15,8 @@ describe('callKind', () => {
     // Halting everything is not the halt of one attack, nor is a read of its executions.
     ['POST', '/attacks/halt', 'other'],
     ['GET', '/attacks/0b6a3f0e/executions', 'other'],
+    ['GET', '/executions', 'executionReads'],
+    ['POST', '/executions', 'other'],
     ['POST', '/attacks/new', 'other'],
     ['GET', '/monitoringA', 'other'],
   ] as const)('%s %s is %s', (method, path, kind) => {
@@ -30,9 +32,20 @@ describe('countCalls', () => {
       { method: 'GET', path: '/attacks/active/paged' },
       { method: 'POST', path: '/attacks/a/halt' },
       { method: 'GET', path: '/roles' },
+      { method: 'GET', path: '/executions' },
     ];
-    expect(countCalls(requests)).toEqual({ guardReads: 2, listPages: 1, singleGets: 0, halts: 1, other: 1, total: 5 });
-    expect(countCalls([])).toEqual({ guardReads: 0, listPages: 0, singleGets: 0, halts: 0, other: 0, total: 0 });
+    expect(countCalls(requests)).toEqual({
+      guardReads: 2,
+      listPages: 1,
+      singleGets: 0,
+      halts: 1,
+      executionReads: 1,
+      other: 1,
+      total: 6,
+    });
+    const none = countCalls([]);
+    expect(Object.keys(none)).toEqual(Object.keys(countCalls(requests)));
+    expect(Object.values(none).every((count) => count === 0)).toBe(true);
   });
 });
 

@@ -329,6 +329,20 @@ export class Stack {
     return this.sim.state.trackerIssues.at(-1)!;
   }
 
+  /** An attack's card in a channel, as the channel shows it now. */
+  cardIn(channel: string, guid: string) {
+    return this.fake
+      .channel(channel)
+      .messages()
+      .find((m) => m.text().includes(guid));
+  }
+
+  /** What the thread of an attack's card says, read, oldest first. */
+  threadOf(channel: string, guid: string): string[] {
+    const card = this.cardIn(channel, guid);
+    return card ? this.fake.channel(channel).thread(card.ts).map(Stack.read) : [];
+  }
+
   /** What a person reads: mrkdwn emphasis and code marks removed. */
   static read(surface: { text(): string } | undefined): string {
     return (surface?.text() ?? '').replace(/[*`]/g, '');

@@ -186,6 +186,8 @@ describe('the store key table', () => {
       'live:',
       'unsent-update:',
       'halt-noted:',
+      'halt-check:',
+      'presence:',
       'note-lock:',
       'list-page:',
       'ticket-draft:',

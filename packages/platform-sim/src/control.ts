@@ -1,7 +1,7 @@
 /**
  * The simulator's control surface: what happens in the world the platform watches, made to
  * happen on demand. A monitor turns `Alert`, an alert fires, someone starts an attack in the
- * platform's web UI. It is served under `/_control`, beside and never inside the platform API
+ * platform's web UI, a target's agent stops taking halts. It is served under `/_control`, beside and never inside the platform API
  * under `/v1` that the bot calls, so no platform path reaches it. It takes no credentials: the
  * simulator is for tests and demos on this machine, and listens on loopback unless told otherwise.
  */
@@ -21,6 +21,7 @@ export interface ControlOperations {
     teamId: string,
     attack: { type?: string; args?: string[]; target?: unknown; createUser?: string },
   ): string;
+  ignoreHalts(clientId: string, ignore: boolean): void;
 }
 
 /** The endpoints, as `GET /_control` lists them. */
@@ -32,9 +33,11 @@ const endpoints = [
     alertStates.join(', ') +
     '; "companyId" picks another company',
   'POST /_control/attacks                    {"team": "Platform", "type": "cpu", "args": ["-l", "60"]}: an attack started outside the bot, as in the web UI',
+  'POST /_control/targets/{id}/halts         {"ignore": true}: the target (a host or container id) keeps running when halted, until set back to false and halted again',
 ];
 
 const stateBody = z.looseObject({ state: z.unknown().optional(), companyId: z.string().optional() });
+const haltsBody = z.looseObject({ ignore: z.boolean() });
 const attackBody = z.looseObject({
   team: z.string().min(1),
   type: z.string().min(1).optional(),
@@ -132,6 +135,17 @@ export function controlRoutes(ops: ControlOperations): Route[] {
       if (!company || !alert) throw new SimHttpError(404, `No alert ${name}: GET ${controlPrefix}/alerts lists them`);
       ops.setAlertState(name, next, company.id);
       return json(200, { name, state: alert.state, companyId: company.id });
+    }),
+
+    publicRoute('POST', '/targets/:id/halts', (context) => {
+      const id = context.params.id ?? '';
+      const known =
+        [...state.hosts, ...state.containers].some((target) => target.id === id) ||
+        [...state.kubernetesAttacks.values()].some((attack) => attack.targets.includes(id));
+      if (!known) throw new SimHttpError(404, `No target ${id}: give the id of a host or container an attack targets`);
+      const { ignore } = bodyOf(context, haltsBody, '{"ignore": true}');
+      ops.ignoreHalts(id, ignore);
+      return json(200, { id, ignoresHalts: ignore });
     }),
 
     publicRoute('POST', '/attacks', (context) => {

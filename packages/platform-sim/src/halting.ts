@@ -17,15 +17,28 @@ export function haltNoteOf(body: RequestBody, by: string): HaltNote {
 
 interface Haltable {
   timeline: Timeline;
+  targets: string[];
   halt?: HaltNote;
 }
 
-/** Halts those still active; returns them. Attacks already halting or finished are untouched. */
-export function haltAll<T extends Haltable>(attacks: Iterable<T>, note: HaltNote, now: number, stageMs: number): T[] {
+/**
+ * Halts those still active, and the targets of halting ones that an earlier halt missed; returns
+ * them. Attacks already halting or finished are otherwise untouched. Targets in `deaf` (client
+ * ids) do not take the halt.
+ */
+export function haltAll<T extends Haltable>(
+  attacks: Iterable<T>,
+  note: HaltNote,
+  now: number,
+  stageMs: number,
+  deaf: ReadonlySet<string> = new Set(),
+): T[] {
   const halted: T[] = [];
   for (const attack of attacks) {
-    if (!haltTimeline(attack.timeline, now, stageMs)) continue;
-    attack.halt = note;
+    const missed = attack.targets.flatMap((client, index) => (deaf.has(client) ? [index] : []));
+    const first = attack.timeline.haltedAt === undefined;
+    if (!haltTimeline(attack.timeline, now, stageMs, missed)) continue;
+    if (first) attack.halt = note;
     halted.push(attack);
   }
   return halted;

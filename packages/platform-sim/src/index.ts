@@ -68,6 +68,12 @@ export interface Simulator {
    * Defaults: a 60-second cpu attack on every client of the team, created from `WebApp` by a member of the team.
    */
   createAttackDirectly(teamId: string, options?: DirectAttack): string;
+  /**
+   * Makes a target (a host or container id, or a Kubernetes attack's target) keep running when its attack is
+   * halted, as an agent that lost contact would, or (false) take halts again: a later halt then
+   * reaches it.
+   */
+  ignoreHalts(clientId: string, ignore?: boolean): void;
   /** Sets a monitoringA monitor's `overall_state` (found by id in any company). */
   setMonitorState(monitorId: number, state: MonitorState): void;
   /** Sets the state of a monitoringB alert (found by name; in the demo company unless a company id is given). */
@@ -123,7 +129,7 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Si
   const demoCompanyId = demoSeed().company.id;
   const deps: ServerDeps = { router: new Router(routes), state, clock, faults, requests, stageMs };
   // Function declarations below, hoisted: the control surface changes the world as the in-process API does.
-  deps.control = createControlHandler({ state, setMonitorState, setAlertState, createAttackDirectly });
+  deps.control = createControlHandler({ state, setMonitorState, setAlertState, createAttackDirectly, ignoreHalts });
 
   const httpsServer = createHttpsServer(
     { key: certificate.key, cert: certificate.cert },
@@ -138,6 +144,11 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Si
     await Promise.all(servers.map(close));
     throw error;
   }
+  function ignoreHalts(clientId: string, ignore = true): void {
+    if (ignore) state.deafTargets.add(clientId);
+    else state.deafTargets.delete(clientId);
+  }
+
   function companyOf(companyId: string): Company {
     const company = state.companies.get(companyId);
     if (!company) throw new Error(`No company ${companyId}`);
@@ -239,6 +250,7 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Si
 
     createAttackDirectly: (teamId, options) => createAttackDirectly(teamId, options),
 
+    ignoreHalts,
     setMonitorState,
     setAlertState,
 

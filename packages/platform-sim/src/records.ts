@@ -1,6 +1,6 @@
 /** The simulator's records in the platform's wire format (platform-contract.md). */
 import { isoTime } from './clock.ts';
-import { stageAt, type StageAt } from './stages.ts';
+import { executionStageAt, stageAt, type StageAt } from './stages.ts';
 import type { Alert, Attack, KubernetesAttack, Monitor, TrackerIssue } from './state.ts';
 
 /** The fields every kind of attack record opens with: which attack, whose, and its stage. */
@@ -43,22 +43,24 @@ export function taskResponse(attack: Attack, now: number, stageMs: number) {
   };
 }
 
-/** One execution per target; each follows its attack's stages. */
+/** One execution per target; each follows its attack's stages, except a target a halt did not reach. */
 export function executionResponses(attack: Attack | KubernetesAttack, now: number, stageMs: number) {
-  const stage = stageAt(attack.timeline, now, stageMs);
   const targetType = 'targetType' in attack ? attack.targetType : 'Kubernetes';
-  return attack.targets.map((clientId, index) => ({
-    guid: attack.executionIds[index],
-    task_id: attack.guid,
-    client_id: clientId,
-    target_type: targetType,
-    stage: stage.stage,
-    stage_lifecycle: stage.lifecycle,
-    start_time: isoTime(attack.timeline.createdAt),
-    end_time: endTime(stage),
-    output: executionOutput(stage.stage),
-    error: null,
-  }));
+  return attack.targets.map((clientId, index) => {
+    const stage = executionStageAt(attack.timeline, index, now, stageMs);
+    return {
+      guid: attack.executionIds[index],
+      task_id: attack.guid,
+      client_id: clientId,
+      target_type: targetType,
+      stage: stage.stage,
+      stage_lifecycle: stage.lifecycle,
+      start_time: isoTime(attack.timeline.createdAt),
+      end_time: endTime(stage),
+      output: executionOutput(stage.stage),
+      error: null,
+    };
+  });
 }
 
 function executionOutput(stage: string): string {

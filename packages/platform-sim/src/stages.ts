@@ -17,6 +17,12 @@ export interface Timeline {
   failure?: FailureStage;
   /** Set when a halt arrived while the attack was active. */
   haltedAt?: number;
+  /**
+   * Targets (by index) that first halt did not reach, as an agent that does not take halts: each
+   * runs on as if never halted until a later halt reaches it (the time it did), and keeps the
+   * attack halting meanwhile.
+   */
+  holdouts?: Map<number, number | undefined>;
 }
 
 export interface StageAt {
@@ -28,8 +34,8 @@ export interface StageAt {
   endTime: number | null;
 }
 
-export function stageAt(timeline: Timeline, now: number, stageMs: number): StageAt {
-  const { haltedAt } = timeline;
+/** The stage of a run halted at `haltedAt` (undefined: never halted). */
+function runStageAt(timeline: Timeline, haltedAt: number | undefined, now: number, stageMs: number): StageAt {
   if (haltedAt !== undefined && now >= haltedAt) {
     const haltedEnd = haltedAt + 2 * stageMs;
     if (now >= haltedEnd) return { stage: 'UserHalted', lifecycle: 'Complete', since: haltedEnd, endTime: haltedEnd };
@@ -57,6 +63,24 @@ export function stageAt(timeline: Timeline, now: number, stageMs: number): Stage
     : { stage: 'Successful', lifecycle: 'Complete', since: start, endTime: start };
 }
 
+/** The stage of one target's execution: the attack's, unless the first halt did not reach that target. */
+export function executionStageAt(timeline: Timeline, index: number, now: number, stageMs: number): StageAt {
+  const holdouts = timeline.holdouts;
+  const haltedAt = holdouts?.has(index) ? holdouts.get(index) : timeline.haltedAt;
+  return runStageAt(timeline, haltedAt, now, stageMs);
+}
+
+/** The attack's stage: halted ones stay halting while a target the halt did not reach still runs. */
+export function stageAt(timeline: Timeline, now: number, stageMs: number): StageAt {
+  const stage = runStageAt(timeline, timeline.haltedAt, now, stageMs);
+  if (!timeline.holdouts?.size || stage.stage !== 'UserHalted') return stage;
+  const rest = [...timeline.holdouts.keys()].map((index) => executionStageAt(timeline, index, now, stageMs));
+  if (rest.some((each) => each.endTime === null))
+    return { stage: 'HaltDistributed', lifecycle: 'Halting', since: timeline.haltedAt! + stageMs, endTime: null };
+  const end = Math.max(stage.endTime!, ...rest.map((each) => each.endTime!));
+  return { stage: 'UserHalted', lifecycle: 'Complete', since: end, endTime: end };
+}
+
 export function isActive(timeline: Timeline, now: number, stageMs: number): boolean {
   return stageAt(timeline, now, stageMs).lifecycle === 'Active';
 }
@@ -67,11 +91,23 @@ export function isFinished(timeline: Timeline, now: number, stageMs: number): bo
 }
 
 /**
- * Halts an attack that is still active. Halting is idempotent: an attack that is already
- * halting or has finished is left as it is. Returns whether this call halted it.
+ * Halts an attack that is still active, except on the targets (by index) that do not take halts
+ * now. Halting is otherwise idempotent: an attack that is already halting or has finished is left
+ * as it is, but a later halt reaches the targets an earlier one missed once they take halts again.
+ * Returns whether this call halted anything.
  */
-export function haltTimeline(timeline: Timeline, now: number, stageMs: number): boolean {
-  if (!isActive(timeline, now, stageMs)) return false;
-  timeline.haltedAt = now;
-  return true;
+export function haltTimeline(timeline: Timeline, now: number, stageMs: number, deaf: readonly number[] = []): boolean {
+  if (isActive(timeline, now, stageMs)) {
+    timeline.haltedAt = now;
+    if (deaf.length) timeline.holdouts = new Map(deaf.map((index) => [index, undefined]));
+    return true;
+  }
+  let reached = false;
+  for (const [index, haltedAt] of timeline.holdouts ?? []) {
+    if (haltedAt !== undefined || deaf.includes(index)) continue;
+    if (executionStageAt(timeline, index, now, stageMs).lifecycle !== 'Active') continue;
+    timeline.holdouts!.set(index, now);
+    reached = true;
+  }
+  return reached;
 }

@@ -217,6 +217,8 @@ export class SimState {
   readonly kubernetesAttacks = new Map<string, KubernetesAttack>();
   readonly trackerIssues: TrackerIssue[] = [];
   readonly passwordResets: PasswordResetRequest[] = [];
+  /** Targets (client ids) whose agent does not take halts: their executions run on (`/_control`). */
+  readonly deafTargets = new Set<string>();
 
   // Per-team lists in creation order, so that a page is found without scanning other teams.
   #attacksByTeam = new Map<string, Attack[]>();
@@ -238,6 +240,7 @@ export class SimState {
       list.length = 0;
     this.#attacksByTeam.clear();
     this.#kubernetesAttacksByTeam.clear();
+    this.deafTargets.clear();
   }
 
   addCompany(company: Company): Company {

@@ -1,3 +1,4 @@
+import { request } from 'undici';
 import { beforeEach, describe, expect, it } from 'vitest';
 import { simulatorForFile } from './support.ts';
 
@@ -290,5 +291,82 @@ describe('Kubernetes attacks', () => {
       halted_by: sim.seed.users.owner.email,
     });
     expect(read.start_time).toBe(read.created_at);
+  });
+});
+
+describe('the executions of a halted attack', () => {
+  const executions = async (guid: string) =>
+    (await api.call('GET', '/executions', { auth: owner, teamId: platform, query: { taskId: guid } })).json() as {
+      client_id: string;
+      stage: string;
+      stage_lifecycle: string;
+      end_time: string | null;
+    }[];
+  const hostsOfPlatform = () => sim.seed.hosts.filter((h) => h.teamId === platform).map((h) => h.id);
+  const halt = (guid: string) => api.call('POST', `/attacks/${guid}/halt`, { auth: owner, teamId: platform });
+
+  it('all reach UserHalted two stages after the halt', async () => {
+    const hosts = hostsOfPlatform().slice(0, 3);
+    const guid = await api.createAttack(owner, platform, {
+      args: ['-l', '600'],
+      target: { type: 'Exact', hosts: { ids: hosts } },
+    });
+    sim.clock.advance(10_000);
+    expect((await halt(guid)).json()).toHaveLength(1);
+    expect((await executions(guid)).map((e) => e.stage_lifecycle)).toEqual(['Halting', 'Halting', 'Halting']);
+    sim.clock.advance(4_000);
+    const after = await executions(guid);
+    expect(after.map((e) => e.stage)).toEqual(['UserHalted', 'UserHalted', 'UserHalted']);
+    expect(after.every((e) => e.end_time !== null)).toBe(true);
+    expect((await attack(guid)).stage).toBe('UserHalted');
+  });
+
+  it('keeps a target that ignores halts running, and the attack halting, until a later halt reaches it', async () => {
+    const hosts = hostsOfPlatform().slice(0, 3);
+    const deaf = hosts[1]!;
+    const guid = await api.createAttack(owner, platform, {
+      args: ['-l', '600'],
+      target: { type: 'Exact', hosts: { ids: hosts } },
+    });
+    sim.clock.advance(10_000);
+    const set = await api.call('GET', '/executions', { auth: owner, teamId: platform, query: { taskId: guid } });
+    expect(set.status).toBe(200);
+    const control = (ignore: boolean) =>
+      request(`${sim.controlUrl}/targets/${deaf}/halts`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ ignore }),
+        dispatcher: api.agent,
+      });
+    expect((await control(true)).statusCode).toBe(200);
+    expect((await halt(guid)).json()).toHaveLength(1);
+    sim.clock.advance(60_000);
+    const stuck = await executions(guid);
+    expect(stuck.map((e) => [e.client_id, e.stage])).toEqual([
+      [hosts[0], 'UserHalted'],
+      [deaf, 'Running'],
+      [hosts[2], 'UserHalted'],
+    ]);
+    expect(await attack(guid)).toMatchObject({ stage: 'HaltDistributed', stage_lifecycle: 'Halting', end_time: null });
+
+    // Halting again changes nothing while the target still ignores halts…
+    expect((await halt(guid)).json()).toEqual([]);
+    expect((await control(false)).statusCode).toBe(200);
+    // …and reaches it once it takes them again.
+    expect((await halt(guid)).json()).toHaveLength(1);
+    sim.clock.advance(4_000);
+    expect((await executions(guid)).map((e) => e.stage)).toEqual(['UserHalted', 'UserHalted', 'UserHalted']);
+    expect(await attack(guid)).toMatchObject({ stage: 'UserHalted', stage_lifecycle: 'Complete' });
+  });
+
+  it('the control refuses a target nobody knows', async () => {
+    const answer = await request(`${sim.controlUrl}/targets/nowhere/halts`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ ignore: true }),
+      dispatcher: api.agent,
+    });
+    expect(answer.statusCode).toBe(404);
+    await answer.body.text();
   });
 });

@@ -246,7 +246,13 @@ function annotateAttack(context: TeamContext) {
 function haltAttack(context: TeamContext) {
   const attack = findAttack(context);
   const { now, stageMs } = context;
-  const halted = haltAll([attack], haltNoteOf(context.body, context.caller.user.email), now, stageMs);
+  const halted = haltAll(
+    [attack],
+    haltNoteOf(context.body, context.caller.user.email),
+    now,
+    stageMs,
+    context.state.deafTargets,
+  );
   return json(
     202,
     halted.map((each) => taskResponse(each, now, stageMs)),
@@ -255,7 +261,13 @@ function haltAttack(context: TeamContext) {
 
 /** Halt-all reaches every team of the caller's company: HALT_ALL is a company privilege. */
 function haltCompanyAttacks({ body, state, caller, now, stageMs }: SessionContext) {
-  const halted = haltAll(attacksOfCompany(state, caller.company.id), haltNoteOf(body, caller.user.email), now, stageMs);
+  const halted = haltAll(
+    attacksOfCompany(state, caller.company.id),
+    haltNoteOf(body, caller.user.email),
+    now,
+    stageMs,
+    state.deafTargets,
+  );
   return json(
     202,
     halted.map((attack) => taskResponse(attack, now, stageMs)),
@@ -264,8 +276,8 @@ function haltCompanyAttacks({ body, state, caller, now, stageMs }: SessionContex
 
 function haltEverything({ body, state, caller, now, stageMs }: SessionContext) {
   const note = haltNoteOf(body, caller.user.email);
-  haltAll(attacksOfCompany(state, caller.company.id), note, now, stageMs);
-  haltAll(kubernetesAttacksOfCompany(state, caller.company.id), note, now, stageMs);
+  haltAll(attacksOfCompany(state, caller.company.id), note, now, stageMs, state.deafTargets);
+  haltAll(kubernetesAttacksOfCompany(state, caller.company.id), note, now, stageMs, state.deafTargets);
   return text(202, 'Halt triggered');
 }
 

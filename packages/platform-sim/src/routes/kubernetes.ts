@@ -112,11 +112,23 @@ function createKubernetesAttack({ body, state, team, caller, now }: TeamContext)
 
 function haltKubernetesAttack(context: TeamContext) {
   const attack = findKubernetesAttack(context, context.params.uid);
-  haltAll([attack], haltNoteOf(context.body, context.caller.user.email), context.now, context.stageMs);
+  haltAll(
+    [attack],
+    haltNoteOf(context.body, context.caller.user.email),
+    context.now,
+    context.stageMs,
+    context.state.deafTargets,
+  );
   return text(202, 'Halt accepted');
 }
 
 function haltCompanyKubernetesAttacks({ body, state, caller, now, stageMs }: SessionContext) {
-  haltAll(kubernetesAttacksOfCompany(state, caller.company.id), haltNoteOf(body, caller.user.email), now, stageMs);
+  haltAll(
+    kubernetesAttacksOfCompany(state, caller.company.id),
+    haltNoteOf(body, caller.user.email),
+    now,
+    stageMs,
+    state.deafTargets,
+  );
   return text(202, 'Halt triggered');
 }

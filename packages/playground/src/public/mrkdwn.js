@@ -31,6 +31,7 @@ const EMOJI = {
   boom: '💥',
   zap: '⚡',
   wave: '👋',
+  zzz: '💤',
   hourglass: '⌛',
   hourglass_flowing_sand: '⏳',
   stopwatch: '⏱️',
