@@ -279,6 +279,8 @@ export const gamedayCommand = subcommand({
     }
     if (form === 'report') return reportAgain(deps, request.actor, channel, args.words.id);
     if (form === 'plan') return planFromCommand(deps, channel);
+    // What follows changes the plan: once per delivery.
+    if (form !== 'end' && !(await firstDelivery(deps, request))) return { kind: 'none' };
     if (form === 'step')
       return stepFromCommand(
         deps,

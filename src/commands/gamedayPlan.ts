@@ -47,6 +47,7 @@ import { splitWords } from './attack/tokenize.ts';
 import { guardsFromFlag } from './guardFlags.ts';
 import { type Action, message, type Reply, type Submission, type SubmissionReply } from './reply.ts';
 import { savedAttackRequest } from './saved.ts';
+import { firstDelivery } from './delivery.ts';
 
 /**
  * A game day's plan from Slack: `gameday plan`, `step`, `move`, `next` and `auto`, the Add step
@@ -221,13 +222,16 @@ function placeFrom(action: Action): PlanPlace {
 
 /** Run next step, on the game-day card or the plan. */
 export async function runNextFromButton(action: Action, deps: Deps): Promise<Reply> {
-  return runNext(deps, action.actor, placeFrom(action).channel);
+  const place = placeFrom(action);
+  if (!(await firstDelivery(deps, action))) return { kind: 'none' };
+  return runNext(deps, action.actor, place.channel);
 }
 
 /** Automatic on / off, on the plan. */
 export async function automaticFromButton(action: Action, deps: Deps): Promise<Reply> {
   const place = placeFrom(action);
   const on = (JSON.parse(action.value ?? '{}') as { on?: unknown }).on === true;
+  if (!(await firstDelivery(deps, action))) return { kind: 'none' };
   return automatic(deps, action.actor, place.channel, on);
 }
 
@@ -237,6 +241,7 @@ export async function changePlanFromButton(action: Action, deps: Deps): Promise<
   const stepId = (JSON.parse(action.value ?? '{}') as { s?: unknown }).s;
   if (typeof stepId !== 'string') throw new UserInputError(planWords.staleButton);
   await requireLogin(deps, action.actor);
+  if (!(await firstDelivery(deps, action))) return { kind: 'none' };
   const owner = ownerOf(place);
   const plan = await deps.gameDays.plans.get(owner);
   const position = positionOf(plan, stepId);
@@ -296,6 +301,7 @@ export async function submitStep(submission: Submission, deps: Deps): Promise<Su
     }
   }
   if (Object.keys(errors).length) return { kind: 'errors', errors };
+  if (!(await firstDelivery(deps, submission))) return { kind: 'clear' };
   try {
     const words = spec ? splitWords(spec).words : undefined;
     const notice = await planStep(deps, submission.actor, place.channel, { saved, words, hypothesis, guards });
@@ -328,6 +334,7 @@ function answered(outcome: StepActionOutcome, done: (position: number) => string
 export async function countdownAction(action: Action, deps: Deps): Promise<Reply> {
   const ref = stepRefFrom(action.value);
   await requireLogin(deps, action.actor);
+  if (!(await firstDelivery(deps, action))) return { kind: 'none' };
   switch (action.actionId) {
     case 'countdown_start_now':
       return answered(await startStepNow(deps, ref), planWords.startedNow);
@@ -355,6 +362,7 @@ export async function submitVeto(submission: Submission, deps: Deps): Promise<Su
   if (!ref) return { kind: 'errors', errors: { [STEP_VETO_REASON]: planWords.staleButton } };
   if (!reason) return { kind: 'errors', errors: { [STEP_VETO_REASON]: 'Say why, for the channel.' } };
   await requireLogin(deps, submission.actor);
+  if (!(await firstDelivery(deps, submission))) return { kind: 'clear' };
   const outcome = await vetoStep(deps, ref, submission.actor.userId, reason);
   if (outcome.kind === 'too late')
     return {
@@ -390,6 +398,7 @@ export async function submitAnswer(submission: Submission, deps: Deps): Promise<
   const answer = Object.values(answerOfAction).find((a) => a === given);
   if (!ref || !answer) return { kind: 'errors', errors: { [STEP_OBSERVATION]: planWords.staleButton } };
   await requireLogin(deps, submission.actor);
+  if (!(await firstDelivery(deps, submission))) return { kind: 'clear' };
   const observation = submission.inputs[STEP_OBSERVATION]?.trim() || undefined;
   const outcome = await answerStep(deps, ref, submission.actor.userId, answer, observation);
   if (outcome.kind === 'too late') return { kind: 'errors', errors: { [STEP_OBSERVATION]: planWords.alreadyAnswered } };

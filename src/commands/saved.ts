@@ -11,10 +11,11 @@ import { parseSavedRef, savedAttacksMessage, savedAttackWords } from '../views/s
 import { checkAttackWords, checkChannel, previewOrStart, resolveTeam } from './attack/index.ts';
 import { requestedTeam } from './attack/parse.ts';
 import { unclosedQuoteError } from './attack/tokenize.ts';
-import { subcommand } from './command.ts';
+import { type CommandRequest, subcommand } from './command.ts';
 import { contract, flag, ownWords } from './contract.ts';
 import { type Action, message, type Reply } from './reply.ts';
 import { closestWord } from './suggest.ts';
+import { firstDelivery } from './delivery.ts';
 
 const saveUsage = 'save <name> <attack type> [attack flags] [target flags] [--guard …] [--team T]';
 const savedUsage = 'saved [--team T]';
@@ -91,6 +92,7 @@ export const saveCommand = subcommand({
     const team = resolveTeam(login, requestedTeam(spec), saveUsage);
     const attack = await checkAttackWords(deps, login, team, spec);
     if (attack.yes) throw new UserInputError(savedAttackWords.yesNotSaved(deps.config.slack.command), saveUsage);
+    if (!(await firstDelivery(deps, request))) return { kind: 'none' };
     const result = await saveAttack(deps, request.actor, team, name, attack);
     if ('refused' in result)
       return message(
@@ -129,7 +131,7 @@ export const savedCommand = subcommand({
 /** A saved attack, read again and then previewed, or started with `--yes`, exactly as a typed one. */
 async function runSaved(
   deps: Deps,
-  request: { actor: Actor; delivery?: string | undefined; responseUrl?: string | undefined },
+  request: Pick<CommandRequest, 'actor' | 'delivery'>,
   login: Login,
   team: TeamEntry,
   name: string,
@@ -175,12 +177,16 @@ async function fromButton(deps: Deps, action: Action) {
 /** Run on the list: the preview, in the channel the list was shown in. */
 export async function runSavedFromButton(action: Action, deps: Deps): Promise<Reply> {
   const { ref, login, team } = await fromButton(deps, action);
-  return runSaved(deps, { actor: action.actor }, login, team, ref.name, { yes: false, team: undefined });
+  return runSaved(deps, { actor: action.actor, delivery: action.delivery }, login, team, ref.name, {
+    yes: false,
+    team: undefined,
+  });
 }
 
 /** Delete on the list (behind a confirm): the list again, without it. */
 export async function deleteSavedFromButton(action: Action, deps: Deps): Promise<Reply> {
   const { ref, team } = await fromButton(deps, action);
+  if (!(await firstDelivery(deps, action))) return { kind: 'none' };
   const deleted = await deps.savedAttacks.delete(team.identifier, ref.name);
   if (deleted) audit(deps.logger, 'saved_attack_deleted', action.actor, { team: team.identifier, saved: ref.name });
   const notice = deleted

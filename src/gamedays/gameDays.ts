@@ -203,7 +203,7 @@ export class GameDays {
           keys.gameDayAttack.ttlMs,
         );
       if (event.kind === 'attack' && event.attack.step?.gameDayId === base.id)
-        await this.#stepStarted(event.attack.step, event.attack.guid);
+        await this.stepStarted(event.attack.step, event.attack.guid);
       if (event.kind === 'guard') await this.#pauseOnTrip(base.id, event.trip.guard, event.trip.at);
       const record = await this.#assemble(base);
       await this.#board.tell(record, event);
@@ -258,9 +258,36 @@ export class GameDays {
     await this.#store.set(keys.gameDayEnded.key(channel, base.ts), ended, keys.gameDayEnded.ttlMs);
     await this.#keepGuarding(base);
     await this.#store.delete(keys.gameDay.key(channel));
+    const stopped = await this.#stopCountdowns(base.id);
     const record = await this.#assemble(ended);
     this.#board.updateCard(record);
+    for (const step of stopped) this.#board.updateCountdown(record, step);
     return record;
+  }
+
+  /** A countdown still running when its game day ends never starts its step: the step is stopped, its card says so. */
+  async #stopCountdowns(gameDayId: string): Promise<PlanStep[]> {
+    const at = new Date(this.#now()).toISOString();
+    const { result } = await this.plans.change({ gameDayId }, (plan) => {
+      const stopped = plan.steps.filter((s) => s.state === 'counting down');
+      for (const step of stopped) {
+        step.state = 'skipped';
+        step.skipped = { by: undefined, at };
+      }
+      if (plan.auto) plan.auto = undefined;
+      return stopped;
+    });
+    return result;
+  }
+
+  /** Queues the redraw of an ended game day's summary, with what its steps and attacks show now. */
+  async redrawSummary(record: GameDayRecord & { id: string }): Promise<void> {
+    if (record.endedAt && record.summaryTs)
+      this.#board.updateSummary(
+        { channel: record.channel, ts: record.summaryTs },
+        record,
+        await this.#outcomes(record),
+      );
   }
 
   /** Never keeps the game day from ending: a guard that could not be kept is said in the log. */
@@ -327,13 +354,14 @@ export class GameDays {
   }
 
   /** A step's attack was created (by its start at zero, or by the second person it needed): it runs. */
-  async #stepStarted(ref: StepRef, guid: string): Promise<void> {
+  async stepStarted(ref: StepRef, guid: string): Promise<void> {
     await this.plans.linkAttack(guid, ref);
     const { result: step } = await this.plans.change({ gameDayId: ref.gameDayId }, (plan) => {
       const step = plan.steps.find((s) => s.id === ref.stepId);
       if (!step || step.guid) return undefined;
       step.state = 'running';
       step.guid = guid;
+      step.notStarted = undefined;
       return step;
     });
     const record = step && (await this.running(ref.channel));

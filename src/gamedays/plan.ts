@@ -52,7 +52,8 @@ export interface PlanStep {
   /** Its attack, once started. */
   guid?: string | undefined;
   vetoed?: { by: string; reason: string; at: string } | undefined;
-  skipped?: { by: string; at: string } | undefined;
+  /** Who skipped it; nobody when its game day ended during its countdown. */
+  skipped?: { by: string | undefined; at: string } | undefined;
   notStarted?: { reason: string; at: string } | undefined;
   /** When its attack ended, and how, as its card showed it. */
   ended?: { at: string; stage: string; lifecycle: string } | undefined;

@@ -1,5 +1,5 @@
 import type { Deps } from '../deps.ts';
-import { startAttack } from '../attacks/start.ts';
+import { StartUnfinishedError, startAttack } from '../attacks/start.ts';
 import type { AttackRequest } from '../attacks/request.ts';
 import { savedWords } from '../attacks/saved.ts';
 import { approvalNeeded, requestApproval } from '../guardrails/approvals.ts';
@@ -26,6 +26,9 @@ import {
  */
 
 type Day = GameDayRecord & { id: string };
+
+/** A step still starting this long after its countdown ended was left by a stopped bot. */
+const staleStartMs = 10 * 60_000;
 
 /** How long Delay puts a countdown back. */
 export const delayMs = 5 * 60_000;
@@ -298,6 +301,8 @@ export async function startStep(deps: Deps, ref: StepRef): Promise<void> {
     }
     await startAttack(deps, actor, login, team, request, ref.channel, { step: ref });
   } catch (error) {
+    // Created, but its card could not be posted yet: the attack runs, and is the step's.
+    if (error instanceof StartUnfinishedError) return deps.gameDays.stepStarted(ref, error.guid);
     deps.logger.info({ err: error, step: step.id, gameDay: ref.gameDayId }, 'a game-day step did not start');
     await notStarted(deps, ref, deps.gameDays.describeError(error, step.teamName), now);
   }
@@ -393,6 +398,8 @@ export async function answerStep(
   if (outcome.kind !== 'done') return outcome;
   const record = await dayOrEnded(deps, ref);
   if (record) deps.gameDays.redrawQuestion({ ...record, plan }, outcome.step);
+  // Answered after the game day ended: its summary shows the answer too.
+  if (record?.endedAt) await deps.gameDays.redrawSummary({ ...record, plan });
   await deps.events.record({
     kind: 'plan step',
     channel: ref.channel,
@@ -446,9 +453,19 @@ export async function runPlans(deps: Deps): Promise<void> {
   const now = deps.clock.now();
   for (const base of await deps.gameDays.allRunning()) {
     const plan = await deps.gameDays.plans.get({ gameDayId: base.id });
-    for (const step of plan.steps)
-      if (step.state === 'counting down' && Date.parse(step.countdown!.startsAt) <= now)
-        await startStep(deps, { channel: base.channel, gameDayId: base.id, stepId: step.id });
+    for (const step of plan.steps) {
+      const ref = { channel: base.channel, gameDayId: base.id, stepId: step.id };
+      if (step.state === 'counting down' && Date.parse(step.countdown!.startsAt) <= now) await startStep(deps, ref);
+      // A bot stopped between the countdown and the create left the step starting: a start
+      // takes seconds, and one whose create was sent is finished by recover-starts, which links it.
+      if (step.state === 'running' && !step.guid && Date.parse(step.countdown!.startsAt) + staleStartMs <= now)
+        await notStarted(
+          deps,
+          ref,
+          deps.gameDays.describeError(new StepNotStartedError('interrupted', ''), step.teamName),
+          now,
+        );
+    }
     if (plan.auto && !plan.paused) await runAutomatically(deps, base.channel, base.id);
   }
 }

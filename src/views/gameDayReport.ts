@@ -259,11 +259,8 @@ export function gameDayReportMarkdown(report: GameDayReport, names: Record<strin
   return `${lines.join('\n').trimEnd()}\n`;
 }
 
-/** A cell of a Markdown table: its text, with nothing that would end the cell or the row. */
-const cell = (text: string) =>
-  markdownText(text)
-    .replace(/\|/g, '\\|')
-    .replace(/\s*\n\s*/g, ' ');
+/** A cell of a Markdown table: markdownText escapes the pipe that would end it, and folds lines. */
+const cell = markdownText;
 
 /** The plan's steps as a table: hypothesis, how its attack went, whether it held, the observation, the tickets. */
 function stepsTable(record: GameDayRecord, name: (userId: string) => string): string[] {

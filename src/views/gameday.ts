@@ -355,6 +355,7 @@ export function gameDayStatusMessage(record: GameDayRecord): Message {
     blocks.push(...lineSections(earlier ? `Latest attacks (${earlier} earlier)` : 'Attacks', lines, 3, 'attack'));
   }
   if (record.guards?.length) blocks.push(section(gameDayGuardsText(record.guards, record.trips)));
+  if (record.plan) blocks.push(...planCardBlocks(record.plan));
   const refused = record.refused ?? [];
   if (refused.length)
     blocks.push(context(`:x: ${plural(refused.length, 'start')} the platform did not take; the thread says why.`));

@@ -14,6 +14,7 @@ import { stageLabel } from './attackCard.ts';
 import {
   actions,
   button,
+  buttonObject,
   context,
   escapeMrkdwn,
   input,
@@ -76,18 +77,9 @@ export function stepRefValue(ref: StepRef): string {
 const idPattern = /^[A-Za-z0-9-]{1,64}$/;
 const channelPattern = /^[CGD][A-Z0-9]{1,30}$/;
 
-function parsed(value: string | undefined): Record<string, unknown> | undefined {
-  try {
-    const data: unknown = JSON.parse(value ?? '');
-    return typeof data === 'object' && data !== null ? (data as Record<string, unknown>) : undefined;
-  } catch {
-    return undefined;
-  }
-}
-
 /** The plan a button names, or undefined unless it holds a channel id (and a game-day id). */
 export function parsePlanPlace(value: string | undefined): PlanPlace | undefined {
-  const data = parsed(value);
+  const data = buttonObject(value);
   const { c, g } = data ?? {};
   if (typeof c !== 'string' || !channelPattern.test(c)) return undefined;
   if (g !== undefined && (typeof g !== 'string' || !idPattern.test(g))) return undefined;
@@ -96,7 +88,7 @@ export function parsePlanPlace(value: string | undefined): PlanPlace | undefined
 
 /** The step a button names, or undefined unless it holds a channel, a game day and a step. */
 export function parseStepRef(value: string | undefined): StepRef | undefined {
-  const data = parsed(value);
+  const data = buttonObject(value);
   const { c, g, s } = data ?? {};
   return typeof c === 'string' &&
     channelPattern.test(c) &&
@@ -148,7 +140,7 @@ export function stepStateText(step: PlanStep): string {
     case 'vetoed':
       return `vetoed by <@${step.vetoed!.by}>: ${escapeMrkdwn(step.vetoed!.reason)}`;
     case 'skipped':
-      return `skipped by <@${step.skipped!.by}>`;
+      return step.skipped?.by ? `skipped by <@${step.skipped.by}>` : 'not run: the game day ended during its countdown';
     case 'not started':
       return `not started: ${step.notStarted!.reason}`;
     default:
@@ -478,7 +470,7 @@ export function stepOutcome(step: PlanStep): string {
     case 'vetoed':
       return `vetoed by <@${step.vetoed!.by}>: ${escapeMrkdwn(step.vetoed!.reason)}`;
     case 'skipped':
-      return 'skipped';
+      return step.skipped?.by ? `skipped by <@${step.skipped.by}>` : 'not run: the game day ended during its countdown';
     case 'not started':
       return `did not start: ${step.notStarted!.reason}`;
     case 'running':

@@ -1,7 +1,7 @@
 import type { KnownBlock } from '@slack/types';
 import { isPathId } from '../client/ids.ts';
 import { savedNamePattern, type SavedAttack } from '../attacks/saved.ts';
-import { actions, button, context, escapeMrkdwn, section, slackDate } from './blocks.ts';
+import { actions, button, buttonObject, context, escapeMrkdwn, section, slackDate } from './blocks.ts';
 import { codeSpan, commandWords } from './attackPreview.ts';
 import type { Message } from './message.ts';
 import { plural } from './plural.ts';
@@ -24,14 +24,7 @@ export function savedRefValue(ref: SavedRef): string {
 
 /** The saved attack a button value names, or undefined unless it holds a team id and a name one could save. */
 export function parseSavedRef(value: string | undefined): SavedRef | undefined {
-  let parsed: unknown;
-  try {
-    parsed = JSON.parse(value ?? '');
-  } catch {
-    return undefined;
-  }
-  if (typeof parsed !== 'object' || parsed === null) return undefined;
-  const { t, n } = parsed as { t?: unknown; n?: unknown };
+  const { t, n } = buttonObject(value) ?? {};
   return isPathId(t) && typeof n === 'string' && savedNamePattern.test(n) ? { teamId: t, name: n } : undefined;
 }
 

@@ -2,7 +2,7 @@ import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { beforeEach, describe, expect, it } from 'vitest';
-import { Stack, stackForFile } from './harness.ts';
+import { monitoringEnv, Stack, stackForFile } from './harness.ts';
 
 /**
  * A game day run from a plan, end to end: steps planned before and during it (a command and the
@@ -219,6 +219,45 @@ describe('a planned game day', () => {
     expect(timeline(lead, 'Frozen plan drill')).toMatch(/Step 1 \(cpu\) did not start: .*frozen/i);
   });
 
+  it('answers every wrong form with what to type, and plans nothing', async () => {
+    const lead = nextPerson();
+    await stack.login(lead, users().owner, { team: 'Platform' });
+    const cases: [string, RegExp][] = [
+      ['gameday step', /Give the saved attack, then the hypothesis/],
+      ['gameday step web-cpu', /Say what should hold while the attack runs/],
+      ['gameday step nosuch checkout holds', /has no saved attack named nosuch/],
+      ['gameday step --attack "warp -l 30" checkout holds', /is not an attack type/],
+      ['gameday step --attack "cpu -l 30" ', /Say what should hold/],
+      ['gameday step --atack "cpu -l 30" holds', /Did you mean --attack\?/],
+      ['gameday move 1', /Give the position/],
+      ['gameday move one 2', /is not a step/],
+      ['gameday move 4 1', /The plan has no step 4/],
+      ['gameday auto maybe', /Say on or off/],
+      ['gameday next', /Start the game day first/],
+      ['gameday auto on', /Start the game day first/],
+    ];
+    for (const [text, expected] of cases)
+      expect(Stack.read(await stack.ask(lead, text, { channel: where })), text).toMatch(expected);
+    expect(read(await stack.ask(lead, 'gameday plan', { channel: where }))).toContain('has no steps yet');
+  });
+
+  it('stops a countdown when the game day ends first: the step never starts, and its card says so', async () => {
+    const lead = nextPerson();
+    await stack.login(lead, users().owner, { team: 'Platform' });
+    await stack.ask(lead, 'gameday start Short drill', { channel: where });
+    await stack.ask(lead, 'gameday step --attack "cpu -l 30 --target-tags role=web" holds', { channel: where });
+    await stack.ask(lead, 'gameday next', { channel: where });
+    await stack.fake.waitFor(() => countdownOf(lead, 1), 'the countdown');
+    expect(read(await stack.ask(lead, 'gameday end', { channel: where }))).toContain('ended');
+    await waitForText('the countdown stopped', () =>
+      read(countdownOf(lead, 1)).includes('not run: the game day ended during its countdown'),
+    );
+    expect(countdownOf(lead, 1)!.buttons()).toEqual([]);
+    stack.advanceClock(120_000);
+    await stack.poll();
+    expect(creates()).toHaveLength(0);
+  });
+
   it('in automatic mode counts the next step down once the previous attack ended, and pauses when a hypothesis did not hold', async () => {
     const lead = nextPerson();
     await stack.login(lead, users().owner, { team: 'Platform' });
@@ -274,6 +313,31 @@ describe('a countdown', () => {
     } finally {
       await local.stop();
     }
+  });
+});
+
+describe('a step a stopped bot left starting', () => {
+  it('is said not to have started once a start could not take that long, and the plan goes on', async () => {
+    const lead = nextPerson();
+    await stack.login(lead, users().owner, { team: 'Platform' });
+    await stack.ask(lead, 'gameday start Stopped drill', { channel: where });
+    await stack.ask(lead, 'gameday step --attack "cpu -l 30 --target-tags role=web" holds', { channel: where });
+    await stack.ask(lead, 'gameday next', { channel: where });
+    const day = (await stack.deps.gameDays.running(where))!;
+    // As a bot killed between the end of the countdown and the start leaves it.
+    await stack.deps.gameDays.plans.change({ gameDayId: day.id }, (plan) => {
+      plan.steps[0]!.state = 'running';
+    });
+    stack.advanceClock(5 * 60_000);
+    await stack.poll();
+    expect((await stack.deps.gameDays.plans.get({ gameDayId: day.id })).steps[0]!.state).toBe('running');
+    stack.advanceClock(6 * 60_000);
+    await stack.poll();
+    await waitForText('the step not started', () =>
+      read(countdownOf(lead, 1)).includes('not started: Faultline stopped before it could start it'),
+    );
+    expect(creates()).toHaveLength(0);
+    expect(read(await stack.ask(lead, 'gameday next', { channel: where }))).toContain('Every step of the plan has run');
   });
 });
 
@@ -334,6 +398,45 @@ describe('a step whose start needs a second person', () => {
           /2\. :x: memory .* not started: <@U0PLANAPPROVER> rejected the approval it needed/.test(card()) || undefined,
         'step 2 not started',
       );
+      expect(local.sim.state.attacks.size).toBe(1);
+      local.expectClean();
+    } finally {
+      await local.stop();
+    }
+  });
+});
+
+describe('the automatic mode and a guard', () => {
+  it('pauses when a guard of the game day fires, and counts no further step down', async () => {
+    const local = await Stack.start({ env: monitoringEnv });
+    const ask = (text: string) => local.ask('U0PLANGUARD', text, { channel: where });
+    const messages = () => local.person('U0PLANGUARD').channel(where).messages();
+    const card = () => read(messages().find((m) => read(m).includes('Game day: Guarded drill')));
+    try {
+      await local.login('U0PLANGUARD', local.sim.seed.users.owner, { team: 'Platform' });
+      await ask('gameday start Guarded drill --guard a:1234567');
+      await ask('gameday step --attack "cpu -l 300 --target-tags role=web" first holds');
+      await ask('gameday step --attack "cpu -l 30 --target-tags role=web" second holds');
+      await ask('gameday auto on');
+      await local.poll();
+      local.advanceClock(61_000);
+      await local.poll();
+      await local.fake.waitFor(
+        () => /1\. :large_green_circle: cpu .* running \(/.test(card()) || undefined,
+        'step 1 running',
+      );
+      local.sim.setMonitorState(1234567, 'Alert');
+      await local.poll();
+      await local.fake.waitFor(
+        () =>
+          card().includes('Automatic mode paused: guard checkout p99 latency (1234567) fired or is unhealthy') ||
+          undefined,
+        'the pause on the card',
+      );
+      local.advanceClock(120_000);
+      await local.poll();
+      await local.poll();
+      expect(messages().some((m) => read(m).includes('Step 2 of 2'))).toBe(false);
       expect(local.sim.state.attacks.size).toBe(1);
       local.expectClean();
     } finally {

@@ -229,7 +229,7 @@ export async function checkAttackWords(
  */
 export async function previewOrStart(
   deps: Deps,
-  request: Pick<CommandRequest, 'actor' | 'responseUrl' | 'delivery'>,
+  request: Pick<CommandRequest, 'actor' | 'delivery'>,
   login: Login,
   team: TeamEntry,
   attack: AttackRequest,
