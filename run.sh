@@ -6,6 +6,20 @@
 # (sim, demo, bench).
 set -euo pipefail
 cd "$(dirname "$0")"
+case "${1:-}" in
+  -h | --help | help)
+    cat <<'USAGE'
+Usage: ./run.sh [command] [arguments]
+
+  ./run.sh             the bot against Slack when .env (or SLACK_BOT_TOKEN) has its credentials,
+                       otherwise the local demo: the platform simulator and a page standing in for Slack
+  ./run.sh test        the tests, the bot's and every package's
+  ./run.sh <script>    any npm script of package.json: sim, demo, bench, typecheck, lint
+
+Each sets up first when needed: Node.js 24, then the dependencies.
+USAGE
+    exit 0 ;;
+esac
 source scripts/ensure-node.sh
 if [ ! -f node_modules/.package-lock.json ] || [ package-lock.json -nt node_modules/.package-lock.json ]; then
   echo "Installing dependencies (about a minute)…" >&2

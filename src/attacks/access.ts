@@ -23,3 +23,9 @@ export function platformFor(deps: Deps, login: Login, team: TeamEntry | undefine
 export function teamName(team: TeamEntry): string {
   return team.name ?? team.identifier;
 }
+
+/** The team privilege the platform asks of a session to start an attack in a team. */
+export const RUN_PRIVILEGE = 'EXPERIMENTS_RUN';
+
+/** Whether the session may start attacks in the team, as the platform will decide it. */
+export const mayRunAttacks = (team: TeamEntry): boolean => team.privileges.includes(RUN_PRIVILEGE);

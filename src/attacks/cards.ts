@@ -86,6 +86,13 @@ export class CardStore {
     return found;
   }
 
+  /** Cards whose attack id begins with `prefix`, as typed: a short id. */
+  async withIdPrefix(prefix: string): Promise<CardRecord[]> {
+    const found: CardRecord[] = [];
+    for await (const [, card] of this.#store.entries<CardRecord>(keys.card.key(prefix))) found.push(card);
+    return found;
+  }
+
   /** The card posted as this message, for the message shortcut. */
   async byMessage(channel: string, ts: string): Promise<CardRecord | undefined> {
     const guid = await this.#store.get<string>(keys.cardMessage.key(channel, ts));

@@ -168,14 +168,14 @@ export async function haltAttack(
   reason?: string,
 ): Promise<HaltOutcome> {
   const login = await requireLogin(deps, actor);
-  const { team, kind } = await locateAttack(deps, login, ref.guid, ref);
+  const { guid, team, kind } = await locateAttack(deps, login, ref.guid, ref);
   const api = platformFor(deps, login, team);
-  const context = { team: teamName(team), doing: 'halt the attack', subject: `attack ${ref.guid}` };
+  const context = { team: teamName(team), doing: 'halt the attack', subject: `attack ${guid}` };
   const halted = await explained(context, () =>
     halt(
       deps,
       api,
-      { guid: ref.guid, kind, teamId: team.identifier, again: ref.again },
+      { guid, kind, teamId: team.identifier, again: ref.again },
       { by: actor, platformUser: login.session.identifier, cause: 'person', reason },
     ),
   );

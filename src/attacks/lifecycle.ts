@@ -51,3 +51,6 @@ export const isLive = (state: LifecycleState): boolean => phaseOf(state) !== 'fi
 
 /** Running and not yet being halted: a Halt button has something to do. */
 export const canHalt = (state: LifecycleState): boolean => phaseOf(state) === 'live';
+
+/** How an attack whose halt was sent shows until the platform says more: halting. */
+export const haltSentState = { stage: 'Halt', stage_lifecycle: 'Halting' } as const;

@@ -11,8 +11,11 @@ const guidPattern = /^[0-9a-zA-Z][0-9a-zA-Z-]{7,63}$/;
 
 /** An attack id as a command's word: missing, or not shaped like one, it says what an id looks like. */
 export const attackIdWord = z
-  .string({ error: 'Which attack? Give its id (it is on the attack card and in `list`).' })
-  .regex(guidPattern, { error: (issue) => `“${escapeMrkdwn(String(issue.input))}” is not an attack id.` });
+  .string({ error: 'Which attack? Give its id, or its first 8 characters (it is on the attack card and in `list`).' })
+  .regex(guidPattern, {
+    error: (issue) =>
+      `“${escapeMrkdwn(String(issue.input))}” is not an attack id: give the whole id, or its first 8 characters or more.`,
+  });
 
 /** Finds one team by id, exact name, or an unambiguous part of the name (case-insensitive). */
 export function matchTeam(teams: TeamEntry[], query: string, usage: string = teamUsage): TeamEntry {

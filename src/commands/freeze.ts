@@ -50,19 +50,17 @@ export type Scope = ReturnType<typeof scopeOf>;
  * HALT_ALL for every team. Freezing and lifting need the same, so nobody lifts a freeze they could
  * not have declared. The privileges are those of the stored session.
  */
-function requireHaltPrivilege(login: Login, scope: Scope, doing: string, usage: string): void {
+function requireHaltPrivilege(login: Login, scope: Scope, doing: string): void {
   if (scope.scope === 'all') {
     if (login.session.privileges.includes('HALT_ALL')) return;
     throw new UserInputError(
       `You cannot ${doing} every team: your platform role lacks the \`HALT_ALL\` privilege in your company. Ask a company owner or admin, or name one team with --team.`,
-      usage,
     );
   }
   if (scope.team.privileges.includes('HALT_WRITE')) return;
   const name = `*${escapeMrkdwn(teamName(scope.team))}*`;
   throw new UserInputError(
     `You cannot ${doing} ${name}: your platform role lacks the \`HALT_WRITE\` privilege on team ${name}. Ask an owner of the team for a role that has it.`,
-    usage,
   );
 }
 
@@ -85,12 +83,8 @@ export function reasonOf(flag: string | undefined, words: string[]): string {
   return reason;
 }
 
-/**
- * `usage`: the usage line a refusal carries (none for a workflow step). `once`: false when this
- * very request was already done (a replay or a second delivery), and nothing is done again.
- */
+/** `once`: false when this very request was already done (a replay or a second delivery), and nothing is done again. */
 export interface FreezeOptions {
-  usage?: string;
   once?: () => Promise<boolean>;
 }
 
@@ -118,7 +112,7 @@ export async function declareFreeze(
   options: FreezeOptions = {},
 ): Promise<Declared | undefined> {
   // Refused up front: a freeze that cannot halt would promise what it cannot keep.
-  requireHaltPrivilege(login, scope, 'freeze', options.usage ?? freezeUsage);
+  requireHaltPrivilege(login, scope, 'freeze');
   if (options.once && !(await options.once())) return undefined;
   const existing = await deps.freezes.get(scope.scope, scope.scope === 'team' ? scope.team.identifier : undefined);
   const freeze: Freeze = {
@@ -175,8 +169,13 @@ export async function declareFreeze(
   return { freeze, wasFrozen: !!existing, halting, announced, announcement };
 }
 
-/** What lifting a freeze found: the freeze lifted, or none (and the freeze of everything, if one stands). */
-export type Lifted = { freeze: Freeze } | { freeze: undefined; all: Freeze | undefined };
+/**
+ * What lifting a freeze found: the freeze lifted, or none, with what stands instead (the freeze
+ * of everything, for a team; the teams' own freezes, for every team).
+ */
+export type Lifted =
+  | { freeze: Freeze }
+  | { freeze: undefined; standing: { all?: Freeze | undefined; teams?: Freeze[] | undefined } };
 
 /** Lifts the freeze of the scope, for `unfreeze` and the Unfreeze chaos step; needs what declaring it needs. */
 export async function liftFreeze(
@@ -188,8 +187,12 @@ export async function liftFreeze(
 ): Promise<Lifted | undefined> {
   const teamId = scope.scope === 'team' ? scope.team.identifier : undefined;
   const freeze = await deps.freezes.get(scope.scope, teamId);
-  if (!freeze) return { freeze: undefined, all: scope.scope === 'team' ? await deps.freezes.get('all') : undefined };
-  requireHaltPrivilege(login, scope, 'lift the freeze on', options.usage ?? unfreezeUsage);
+  if (!freeze) {
+    if (scope.scope === 'team') return { freeze: undefined, standing: { all: await deps.freezes.get('all') } };
+    const teams = await deps.freezes.touching(login.session.teams.map((t) => t.identifier));
+    return { freeze: undefined, standing: { teams: teams.filter((f) => f.scope === 'team') } };
+  }
+  requireHaltPrivilege(login, scope, 'lift the freeze on');
   if (options.once && !(await options.once())) return undefined;
   await deps.freezes.lift(scope.scope, teamId);
   audit(deps.logger, 'unfreeze', actor, { platformUser: login.session.identifier, team: teamId, scope: scope.scope });
@@ -248,7 +251,11 @@ export const unfreezeCommand = subcommand({
     if (!lifted) return { kind: 'none' };
     if (!lifted.freeze)
       return message(
-        notFrozenText(scope.scope === 'team' ? teamName(scope.team) : undefined, lifted.all, deps.config.slack.command),
+        notFrozenText(
+          scope.scope === 'team' ? teamName(scope.team) : undefined,
+          lifted.standing,
+          deps.config.slack.command,
+        ),
       );
     return message(unfrozenText(lifted.freeze));
   },

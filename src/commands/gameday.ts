@@ -32,7 +32,7 @@ import { actions, contract, flag } from './contract.ts';
 import { UserInputError } from '../errors.ts';
 import type { Actor, Login } from '../store/sessions.ts';
 import type { TeamEntry } from '../client/index.ts';
-import { platformFor, requireLogin, requireTeam, teamName } from '../attacks/access.ts';
+import { mayRunAttacks, platformFor, requireLogin, requireTeam, teamName } from '../attacks/access.ts';
 import { reportAtEnd, shareGameDayReport } from '../gamedays/report.ts';
 import { reportAgainFailedText, reportSharedText } from '../views/gameDayReport.ts';
 import { guardsFromFlag } from './guardFlags.ts';
@@ -195,8 +195,7 @@ async function endOrWarn(deps: Deps, actor: Actor, record: GameDayRecord): Promi
 /** The team a game day is run with: the person's selected team, where they may run attacks. */
 export function requireGameDayTeam(login: Login, command: string): TeamEntry {
   const team = requireTeam(login);
-  if (!team.privileges.includes('EXPERIMENTS_RUN'))
-    throw new UserInputError(gameDayStartRefusedText(teamName(team), command));
+  if (!mayRunAttacks(team)) throw new UserInputError(gameDayStartRefusedText(teamName(team), command));
   return team;
 }
 
@@ -274,7 +273,7 @@ export const gamedayCommand = subcommand({
     if (form === 'status') {
       const record = await deps.gameDays.running(channel);
       return record
-        ? { kind: 'message', message: gameDayStatusMessage(record) }
+        ? { kind: 'message', message: gameDayStatusMessage(record, await deps.gameDays.outcomes(record)) }
         : message(noGameDayText(deps.config.slack.command));
     }
     if (form === 'report') return reportAgain(deps, request.actor, channel, args.words.id);

@@ -10,6 +10,7 @@ import { explained, UserInputError } from '../errors.ts';
 import { attackIdWord } from './arguments.ts';
 import { platformFor, requireLogin } from '../attacks/access.ts';
 import { redrawListAfterHalt } from './list.ts';
+import { publishHome } from './home.ts';
 import { firstDelivery } from './delivery.ts';
 
 const usage = 'halt <attack id> [--reason text] | halt all | halt everything';
@@ -60,7 +61,14 @@ export function haltAgainFromButton(action: Action, deps: Deps): Promise<Reply> 
 async function haltClicked(action: Action, deps: Deps, again: boolean): Promise<Reply> {
   const ref = parseAttackRef(action.value);
   if (!ref) throw new UserInputError('That button no longer points at an attack.');
-  const outcome = await haltAttack(deps, action.actor, { ...ref, again });
+  // On Home the row shows the halt while it is sent; what it did is shown there once it is known.
+  const shown =
+    action.container === 'home'
+      ? publishHome(action.actor, deps, { halting: ref.guid }).catch((error: unknown) =>
+          deps.logger.warn({ err: error, attack: ref.guid }, 'could not show the halt on App Home'),
+        )
+      : undefined;
+  const outcome = await haltAttack(deps, action.actor, { ...ref, again }).finally(() => shown);
   const text = haltedText(action.actor.userId, outcome, deps.config.slack.command);
   // A Halt in a list redraws that list, with the row in its new state, and says there what happened.
   if (ref.listId && action.container === 'message') {

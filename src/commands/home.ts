@@ -1,6 +1,8 @@
 import type { HomeView } from '@slack/types';
 import type { Deps } from '../deps.ts';
-import { listed, listedKubernetes, type ListedAttack } from '../views/attackList.ts';
+import { listed, listedKubernetes, type ListedAttack, withListedState } from '../views/attackList.ts';
+import type { Message } from '../views/message.ts';
+import { haltSentState } from '../attacks/lifecycle.ts';
 import { StoreUnavailableError } from '../store/errors.ts';
 import { describeError } from '../views/errorReply.ts';
 import { homeNoticeView, homeView, type HomeState } from '../views/home.ts';
@@ -8,7 +10,7 @@ import { teamPickerModal } from '../views/team.ts';
 import type { Action, Reply } from './reply.ts';
 import type { Actor, Login } from '../store/sessions.ts';
 import type { Watch } from '../attacks/watches.ts';
-import { platformFor, requireLogin, teamName } from '../attacks/access.ts';
+import { mayRunAttacks, platformFor, requireLogin, RUN_PRIVILEGE, teamName } from '../attacks/access.ts';
 import { openBuilder } from './attack/index.ts';
 
 /** The channels a person is in, asked of Slack once however often it is called; none when Slack cannot say. */
@@ -47,14 +49,22 @@ export async function gameDaysFor(
     .map((g) => ({ channel: g.channel, title: g.title, facilitator: g.facilitator, startedAt: g.startedAt }));
 }
 
+/** What one redraw of Home shows besides the person's state. */
+export interface HomeRedraw {
+  /** What the person's action from Home did: Home has no thread or response_url to answer in. */
+  notice?: Message | undefined;
+  /** An attack whose halt this person just sent: its row shows it halting, without a Halt button. */
+  halting?: string | undefined;
+}
+
 /**
  * App Home: published when opened and after the person acts from it. While the store is away it
  * says so, as a command would, rather than leave the tab blank or showing what it showed before.
  */
-export async function publishHome(actor: Actor, deps: Deps): Promise<void> {
+export async function publishHome(actor: Actor, deps: Deps, redraw: HomeRedraw = {}): Promise<void> {
   let view: HomeView;
   try {
-    view = homeView(await homeState(actor, deps));
+    view = homeView({ ...(await homeState(actor, deps, redraw.halting)), notice: redraw.notice });
   } catch (error) {
     if (!(error instanceof StoreUnavailableError)) throw error;
     deps.logger.warn({ err: error }, 'store unreachable; App Home says so');
@@ -63,7 +73,7 @@ export async function publishHome(actor: Actor, deps: Deps): Promise<void> {
   await deps.slack.publishHome(actor.userId, view);
 }
 
-async function homeState(actor: Actor, deps: Deps): Promise<HomeState> {
+async function homeState(actor: Actor, deps: Deps, halting: string | undefined): Promise<HomeState> {
   const channelsOf = memberChannels(deps, actor);
   const state: HomeState = {
     login: undefined,
@@ -81,6 +91,7 @@ async function homeState(actor: Actor, deps: Deps): Promise<HomeState> {
       teamId: login.team?.identifier,
       teamName: login.team ? teamName(login.team) : undefined,
       teams: login.session.teams.map((t) => ({ id: t.identifier, name: teamName(t) })),
+      cannotRun: login.team && !mayRunAttacks(login.team) ? RUN_PRIVILEGE : undefined,
     };
     state.freezes = await deps.freezes.touching(login.session.teams.map((t) => t.identifier));
     if (login.team) {
@@ -99,7 +110,9 @@ async function homeState(actor: Actor, deps: Deps): Promise<HomeState> {
           ),
         ]);
         const newestFirst = (a: ListedAttack, b: ListedAttack) => (b.startedAt ?? '').localeCompare(a.startedAt ?? '');
-        state.active = [...active.items.map(listed), ...kubernetes.filter((a) => a.active)].sort(newestFirst);
+        state.active = [...active.items.map(listed), ...kubernetes.filter((a) => a.active)]
+          .map((row) => (row.guid === halting ? withListedState(row, haltSentState) : row))
+          .sort(newestFirst);
         state.recent = [...recent.items.map(listed), ...kubernetes.filter((a) => !a.active)]
           .sort(newestFirst)
           .slice(0, 10);

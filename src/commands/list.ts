@@ -3,7 +3,7 @@ import type { HaltOutcome } from '../attacks/halt.ts';
 import type { ScopedPlatform } from '../client/index.ts';
 import type { Deps } from '../deps.ts';
 import { teamForAction } from '../attacks/locate.ts';
-import { canHalt } from '../attacks/lifecycle.ts';
+import { canHalt, haltSentState } from '../attacks/lifecycle.ts';
 import {
   attackListMessage,
   listed,
@@ -137,9 +137,7 @@ export async function redrawListAfterHalt(
   const page = await deps.store.get<AttackListPage>(keys.listPage.key(listId));
   if (!page) return undefined;
   // A halt the platform took but could not be read back is halting all the same.
-  const state =
-    outcome.state ??
-    (outcome.result === 'halted' || outcome.result === 'halting' ? { stage: 'Halt', stage_lifecycle: 'Halting' } : {});
+  const state = outcome.state ?? (outcome.result === 'halted' || outcome.result === 'halting' ? haltSentState : {});
   const next: AttackListPage = {
     ...page,
     notice,

@@ -35,9 +35,10 @@ async function oneAtATime<T>(deps: Deps, guid: string, work: () => Promise<T>): 
  * Adds a note as an annotation (PUT replaces the map, so existing notes are sent back too),
  * then shows it on the card and in its thread.
  */
-export async function addNote(deps: Deps, actor: Actor, guid: string, text: string, teamId?: string): Promise<void> {
+/** Adds the note; answers the attack's whole id (a short one may have been typed). */
+export async function addNote(deps: Deps, actor: Actor, id: string, text: string, teamId?: string): Promise<string> {
   const login = await requireLogin(deps, actor);
-  const { team } = await locateAttack(deps, login, guid, { teamId });
+  const { guid, team } = await locateAttack(deps, login, id, { teamId });
   const api = platformFor(deps, login, team);
   const context = { team: teamName(team), doing: 'add the note', subject: `attack ${guid}` };
   const key = `note-${new Date(deps.clock.now()).toISOString()}-${actor.userId}`;
@@ -60,6 +61,7 @@ export async function addNote(deps: Deps, actor: Actor, guid: string, text: stri
     text,
     state: annotated,
   });
+  return guid;
 }
 
 export const noteCommand = subcommand({
@@ -84,8 +86,7 @@ export const noteCommand = subcommand({
       .trim();
     if (text.length > 1000) throw new UserInputError('Keep the note under 1,000 characters.', usage);
     if (!(await firstDelivery(deps, request))) return { kind: 'none' };
-    await addNote(deps, request.actor, guid, text);
-    return message(noteAddedText(guid));
+    return message(noteAddedText(await addNote(deps, request.actor, guid, text)));
   },
 });
 

@@ -15,9 +15,9 @@ import { attackIdWord } from './arguments.ts';
 
 const usage = 'show <attack id>';
 
-export async function showAttack(deps: Deps, actor: Actor, guid: string, teamId?: string): Promise<Reply> {
+export async function showAttack(deps: Deps, actor: Actor, id: string, teamId?: string): Promise<Reply> {
   const login = await requireLogin(deps, actor);
-  const { team } = await locateAttack(deps, login, guid, { teamId });
+  const { guid, team } = await locateAttack(deps, login, id, { teamId });
   const api = platformFor(deps, login, team);
   const context = { team: teamName(team), doing: 'show the attack', subject: `attack ${guid}` };
   const attack: Attack = await explained(context, async () => {

@@ -5,6 +5,8 @@ import {
   filterTeams,
   noTeamsText,
   TEAM_CHOICE,
+  PICKER_AFTER_LOGIN,
+  teamChosenModal,
   teamPickerModal,
   teamSelectedText,
   type TeamChoice,
@@ -57,6 +59,8 @@ export async function submitTeamPicker(submission: Submission, deps: Deps): Prom
   if (!team) return { kind: 'errors', errors: { [TEAM_CHOICE]: 'Choose one of your teams.' } };
   if (!(await firstDelivery(deps, submission))) return { kind: 'close' };
   await select(submission.actor, team, deps, login.session.identifier);
+  if (submission.privateMetadata !== PICKER_AFTER_LOGIN)
+    return { kind: 'update', view: teamChosenModal(teamName(team)) };
   return {
     kind: 'update',
     view: loggedInView({

@@ -110,11 +110,10 @@ async function attackDraft(
   login: Login,
   about: { guid: string; teamId?: string | undefined },
 ): Promise<{ team: TeamEntry; draft: TicketDraft }> {
-  const { team, card } = await locateAttack(deps, login, about.guid, { teamId: about.teamId });
+  const { guid, team, card } = await locateAttack(deps, login, about.guid, { teamId: about.teamId });
   const api = platformFor(deps, login, team);
-  const attack = await explained(
-    { team: teamName(team), doing: 'prepare the ticket', subject: `attack ${about.guid}` },
-    () => api.attacks.get(about.guid),
+  const attack = await explained({ team: teamName(team), doing: 'prepare the ticket', subject: `attack ${guid}` }, () =>
+    api.attacks.get(guid),
   );
   const [permalink, names] = await Promise.all([
     card ? deps.slack.permalink(card.channel, card.ts) : undefined,
@@ -133,7 +132,7 @@ async function attackDraft(
       id: randomUUID(),
       person: actor,
       teamId: team.identifier,
-      entity: { id: about.guid, type: 'ATTACK' },
+      entity: { id: guid, type: 'ATTACK' },
       ...prefill,
       card: card ? { guid: card.guid, channel: card.channel } : undefined,
       gameDayChannel: card?.channel,
@@ -187,9 +186,8 @@ export const ticketsCommand = subcommand({
   examples: ['tickets 6f1c2d3e-aaaa-bbbb-cccc-1234567890ab'],
   args: contract({ command: 'tickets', usage: 'tickets <attack id>', words: { id: attackIdWord } }),
   async run(request, { words }, deps) {
-    const guid = words.id;
     const login = await requireLogin(deps, request.actor);
-    const { team } = await locateAttack(deps, login, guid);
+    const { guid, team } = await locateAttack(deps, login, words.id);
     const issues = await explained({ team: teamName(team), doing: 'list the tickets' }, () =>
       platformFor(deps, login, team).tracker.issues([guid]),
     );

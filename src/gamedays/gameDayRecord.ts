@@ -188,6 +188,14 @@ export interface GameDayStepEvent {
 
 export type GameDayOutcomes = Record<string, { stage: string; lifecycle: string; haltedBy: string[] }>;
 
+/**
+ * How many halts a game day saw: each of its people's (a mass halt once) and each attack one of
+ * its guards halted. The card, the status, the summary and the report all count this way.
+ */
+export function haltCount(record: Pick<GameDayRecord, 'halts' | 'trips'>): number {
+  return record.halts.length + (record.trips ?? []).reduce((sum, trip) => sum + trip.halted.length, 0);
+}
+
 /** How an attack of a game day ended, as its card last showed it. */
 export function cardOutcome(card: CardRecord | undefined): GameDayOutcomes[string] {
   return {

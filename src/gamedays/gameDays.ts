@@ -283,11 +283,7 @@ export class GameDays {
   /** Queues the redraw of an ended game day's summary, with what its steps and attacks show now. */
   async redrawSummary(record: GameDayRecord & { id: string }): Promise<void> {
     if (record.endedAt && record.summaryTs)
-      this.#board.updateSummary(
-        { channel: record.channel, ts: record.summaryTs },
-        record,
-        await this.#outcomes(record),
-      );
+      this.#board.updateSummary({ channel: record.channel, ts: record.summaryTs }, record, await this.outcomes(record));
   }
 
   /** Never keeps the game day from ending: a guard that could not be kept is said in the log. */
@@ -317,7 +313,7 @@ export class GameDays {
     if (!base) return;
     await this.#store.set(key, { ...base, summaryTs: posted.ts }, keys.gameDayEnded.ttlMs);
     // An attack that ended while the summary was being posted found no summary to update.
-    const now = await this.#outcomes(record);
+    const now = await this.outcomes(record);
     if (JSON.stringify(now) !== JSON.stringify(outcomes)) this.#board.updateSummary(posted, record, now);
   }
 
@@ -346,7 +342,7 @@ export class GameDays {
         this.#board.updateSummary(
           { channel: record.channel, ts: record.summaryTs },
           record,
-          await this.#outcomes(record),
+          await this.outcomes(record),
         );
     } catch (error) {
       this.#logger.warn({ err: error, attack: card.guid }, 'could not show the end of an attack in its game day');
@@ -438,7 +434,8 @@ export class GameDays {
   }
 
   /** Each attack's outcome as its card last showed it. */
-  async #outcomes(record: GameDayRecord): Promise<GameDayOutcomes> {
+  /** How each attack of the game day went, as its card last showed it. */
+  async outcomes(record: GameDayRecord): Promise<GameDayOutcomes> {
     const outcomes: GameDayOutcomes = {};
     for (const attack of record.attacks) outcomes[attack.guid] = cardOutcome(await this.#cards.get(attack.guid));
     return outcomes;

@@ -7,7 +7,7 @@ import type { Deps } from '../deps.ts';
 import { UserInputError } from '../errors.ts';
 import { type ApprovalRule, approvalRuleFor } from './approvalRules.ts';
 import type { Actor } from '../store/sessions.ts';
-import { requireLogin, teamName } from '../attacks/access.ts';
+import { mayRunAttacks, requireLogin, teamName } from '../attacks/access.ts';
 import { keys } from '../store/keys.ts';
 import { stepApprovalClosed } from '../gamedays/steps.ts';
 
@@ -244,7 +244,7 @@ const samePlatformUser = (a: string | undefined, b: string | undefined) =>
 async function canRun(deps: Deps, actor: Actor, teamId: string): Promise<boolean> {
   const login = await requireLogin(deps, actor);
   const team = login.session.teams.find((t) => t.identifier === teamId);
-  return Boolean(team?.privileges?.includes('EXPERIMENTS_RUN'));
+  return team !== undefined && mayRunAttacks(team);
 }
 
 /**

@@ -48,8 +48,11 @@ export interface Listeners {
   steps: Record<string, StepHandler>;
   /** Events API event types (each must be a bot event in manifest.yml). */
   events: Record<string, (actor: Actor, deps: Deps) => Promise<void>>;
-  /** Redraws a person's App Home after they act from it, or submit a view listed here. */
-  refreshHome?: (actor: Actor, deps: Deps) => Promise<void>;
+  /**
+   * Redraws a person's App Home after they act from it, or submit a view listed here; with the
+   * answer to an action taken on Home, which has no response_url and no modal to show it in.
+   */
+  refreshHome?: (actor: Actor, deps: Deps, answer?: { notice?: Message | undefined }) => Promise<void>;
   refreshHomeAfterViews?: string[];
 }
 
@@ -228,14 +231,22 @@ export class SlackAdapter {
                 this.#deps,
               ),
             );
+            if (container === 'home' && listeners.refreshHome) {
+              // Home has no response_url and no modal to push onto: its answer shows on Home itself.
+              if (reply.kind !== 'message')
+                await this.#deliver(reply, { client, respond: undefined, triggerId: body.trigger_id, actor });
+              await listeners.refreshHome(actor, this.#deps, {
+                notice: reply.kind === 'message' ? reply.message : undefined,
+              });
+              return;
+            }
             await this.#deliver(reply, {
               client,
               respond: container === 'message' ? this.#respond(respond, responseUrlOf(body)) : undefined,
               triggerId: body.trigger_id,
-              viewId: body.view?.id,
+              viewId: container === 'modal' ? body.view?.id : undefined,
               actor,
             });
-            if (container === 'home' && listeners.refreshHome) await listeners.refreshHome(actor, this.#deps);
           },
           async () => {
             await ack();
@@ -245,7 +256,7 @@ export class SlackAdapter {
               client,
               respond: container === 'message' ? this.#respond(respond, responseUrlOf(body)) : undefined,
               triggerId: body.trigger_id,
-              viewId: body.view?.id,
+              viewId: container === 'modal' ? body.view?.id : undefined,
               actor: actorFrom(body as BodyIdentity),
             });
           },
@@ -559,6 +570,9 @@ export class SlackAdapter {
             ...(blocks ? { blocks } : {}),
             ...(reply.replaceOriginal !== undefined ? { replaceOriginal: reply.replaceOriginal } : {}),
           });
+        } else if (viewId && reply.replaceOriginal) {
+          // A button in a modal whose answer replaces what it was on: the modal shows the answer.
+          await client.views.update({ view_id: viewId, view: messageModal('Faultline', reply.message) });
         } else if (viewId && triggerId) {
           // An answer to something done inside a modal shows on top of it.
           await client.views.push({ trigger_id: triggerId, view: messageModal('Faultline', reply.message) });

@@ -7,6 +7,7 @@ import { agree, plural } from './plural.ts';
 import { teamOption, type TeamChoice } from './team.ts';
 
 export const ATTACK_BUILDER_VIEW = 'attack_builder';
+export const builderTitle = 'Start an attack';
 
 /**
  * Block and action ids of the builder; each input uses the same id for both, so a submission's
@@ -116,7 +117,18 @@ function typeOption(metadata: InfraAttackMetadata): PlainTextOption {
   return option;
 }
 
-const humanName = (name: string) => name.charAt(0).toUpperCase() + name.slice(1).replace(/_/g, ' ');
+/** Argument names of the platform's metadata that do not read as words once capitalised. */
+const argWords: Record<string, string> = {
+  ms: 'Milliseconds',
+  ipaddresses: 'IP addresses',
+  hostnames: 'Host names',
+  dir: 'Directory',
+  block_ntp: 'Block NTP',
+};
+
+/** An argument's name as a field label: `remote_ports` → "Remote ports", `ms` → "Milliseconds". */
+const humanName = (name: string) =>
+  Object.hasOwn(argWords, name) ? argWords[name]! : name.charAt(0).toUpperCase() + name.slice(1).replace(/_/g, ' ');
 const isNumber = (text: string | undefined, decimals: boolean): text is string =>
   text !== undefined && (decimals ? /^-?\d+(\.\d+)?$/ : /^-?\d+$/).test(text);
 
@@ -443,7 +455,11 @@ export function attackBuilderModal(options: AttackBuilderOptions): ModalView {
       },
     ),
   ];
-  const closing = context('Submitting shows a preview first: nothing starts until you press Start.');
+  const closing = context(
+    options.askChannel
+      ? 'Submitting shows a preview here first: nothing starts until you press Start.'
+      : 'Submitting shows a preview in the channel first: nothing starts until you press Start.',
+  );
 
   if (!metadata) {
     blocks.push(context('Choose a type to see its own flags.'));
@@ -464,7 +480,7 @@ export function attackBuilderModal(options: AttackBuilderOptions): ModalView {
   }
   blocks.push(...tail, closing);
 
-  return modal(ATTACK_BUILDER_VIEW, 'Start an attack', blocks, {
+  return modal(ATTACK_BUILDER_VIEW, builderTitle, blocks, {
     submit: 'Preview',
     close: 'Cancel',
     ...(options.privateMetadata !== undefined ? { privateMetadata: options.privateMetadata } : {}),

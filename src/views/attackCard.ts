@@ -1,6 +1,6 @@
 import type { Button, KnownBlock } from '@slack/types';
 import type { CardRecord } from '../attacks/cards.ts';
-import { canHalt } from '../attacks/lifecycle.ts';
+import { canHalt, isFinished } from '../attacks/lifecycle.ts';
 import { isPathId } from '../client/ids.ts';
 import type { Message } from './message.ts';
 import {
@@ -177,6 +177,21 @@ export function createSourceWords(source: string | undefined): string {
   return Object.hasOwn(sourceWords, source) ? sourceWords[source]! : source;
 }
 
+/**
+ * How many clients an attack hits, as the card, a list and `show` say it: the platform's count,
+ * "resolving…" until it has one, and "not reported" when it ended without one.
+ */
+export function clientsText(total: number | undefined, finished: boolean): string {
+  if (total !== undefined) return plural(total, 'client');
+  return finished ? 'not reported' : 'resolving…';
+}
+
+/** Where an attack came from, as `show` says it: "Ad hoc, from the API". */
+export function originText(source: string | undefined, createSource: string | undefined): string {
+  const kind = source === 'Scenario' ? 'Part of a scenario' : 'Ad hoc';
+  return createSource === 'Scenario' ? kind : `${kind}, from ${createSourceWords(createSource)}`;
+}
+
 /** Who started the attack and where, as the card's second line says it. */
 function starterText(card: CardRecord, channel: string | undefined): string {
   if (card.origin) {
@@ -215,7 +230,7 @@ export function attackCardMessage(
     ),
     fields([
       ['Stage', stage],
-      ['Targets', card.totalClients !== undefined ? plural(card.totalClients, 'client') : 'resolving…'],
+      ['Targets', clientsText(card.totalClients, isFinished(card))],
       ['Started', slackDate(new Date(started))],
       ['End', ends],
     ]),

@@ -1,6 +1,6 @@
 import type { KnownBlock } from '@slack/types';
 import type { Attack, Execution } from '../client/index.ts';
-import { canHalt } from '../attacks/lifecycle.ts';
+import { canHalt, isFinished } from '../attacks/lifecycle.ts';
 import type { Message } from './message.ts';
 import {
   actions,
@@ -15,7 +15,7 @@ import {
   slackDate,
   truncate,
 } from './blocks.ts';
-import { argsText, haltButton, stageLabel, stageWords } from './attackCard.ts';
+import { argsText, clientsText, haltButton, originText, stageLabel, stageWords } from './attackCard.ts';
 import { agree, plural } from './plural.ts';
 
 const when = (iso: string | undefined) => (iso ? slackDate(new Date(iso)) : '—');
@@ -49,8 +49,8 @@ export function attackDetailsMessage(
       ['Arguments', argsText(attack.args)],
       ['Team', escapeMrkdwn(team.name)],
       ['Created by', escapeMrkdwn(attack.create_user ?? 'unknown')],
-      ['Targets', escapeMrkdwn(plural(attack.total_clients ?? attack.targets.length, attack.target_type ?? 'client'))],
-      ['Source', escapeMrkdwn(`${attack.source ?? '—'} via ${attack.create_source ?? '—'}`)],
+      ['Targets', clientsText(attack.total_clients ?? attack.targets.length, isFinished(attack))],
+      ['Source', escapeMrkdwn(originText(attack.source, attack.create_source))],
       ['Started', when(attack.start_time ?? attack.created_at)],
       ['Ended', attack.end_time ? when(attack.end_time) : '_still running_'],
     ]),

@@ -3,9 +3,8 @@ import { canHalt, isFinished } from '../attacks/lifecycle.ts';
 import type { Attack, KubernetesAttack } from '../client/index.ts';
 import type { Message } from './message.ts';
 import { actions, button, code, context, escapeMrkdwn, header, section, slackDate } from './blocks.ts';
-import { argsText, haltButton, stageLabel } from './attackCard.ts';
+import { argsText, clientsText, haltButton, stageLabel } from './attackCard.ts';
 import { haltAllButton } from './halt.ts';
-import { plural } from './plural.ts';
 
 export const LIST_NEXT_PAGE = 'attack_list_next';
 /** Attacks per page: one block each, leaving room under Slack's 50 blocks per message. */
@@ -23,6 +22,9 @@ export interface ListedAttack {
   startedAt: string | undefined;
   active: boolean;
 }
+
+/** Halt all has something to do: a row shown can still be halted. */
+export const offersHaltAll = (rows: readonly ListedAttack[]): boolean => rows.some((row) => row.active && canHalt(row));
 
 /** An attack as a list shows it. */
 export function listed(attack: Attack): ListedAttack {
@@ -50,7 +52,8 @@ export function listedKubernetes(attack: KubernetesAttack): ListedAttack {
     args: cli.slice(1),
     stage: attack.stage ?? 'Unknown',
     lifecycle: attack.stage_lifecycle ?? '',
-    clients: attack.target_definition?.strategy?.k8s_objects.length,
+    // As its card counts it: the clients the platform resolved, not the objects named.
+    clients: attack.total_clients,
     createdBy: undefined,
     startedAt: attack.created_at,
     active: !isFinished(attack),
@@ -101,7 +104,7 @@ export function attackListMessage(page: AttackListPage): Message {
   }
   for (const a of page.attacks.slice(0, listPageSize)) {
     const parts = [`*${escapeMrkdwn(a.type)}* ${argsText(a.args)}`, stageLabel(a.stage, a.lifecycle)];
-    if (a.clients !== undefined) parts.push(plural(a.clients, 'client'));
+    if (a.clients !== undefined) parts.push(clientsText(a.clients, !a.active));
     if (a.createdBy) parts.push(`by ${escapeMrkdwn(a.createdBy)}`);
     if (a.startedAt) parts.push(slackDate(new Date(a.startedAt)));
     const text = `${parts.join(' · ')}\n${code(a.guid)}${a.kind === 'kubernetes' ? ' · Kubernetes' : ''}`;
@@ -116,9 +119,7 @@ export function attackListMessage(page: AttackListPage): Message {
   }
   const footer: Button[] = [];
   if (page.nextValue) footer.push(button('Next page', LIST_NEXT_PAGE, { value: page.nextValue }));
-  if (page.which === 'active' && page.attacks.length) {
-    footer.push(haltAllButton());
-  }
+  if (offersHaltAll(page.attacks)) footer.push(haltAllButton());
   blocks.push(
     context(
       `Page ${page.pageNumber}${page.filter ? ` · ${escapeMrkdwn(page.filter)}` : ' · Scenario attacks: add `--source Scenario`; Kubernetes attacks: `--k8s`'}`,

@@ -46,10 +46,14 @@ export interface AttackPreviewInput {
   request: AttackRequest;
   /** Name of the team the attack will run in. */
   teamName: string;
-  /** Id under which the handler keeps the request until Start or Cancel. */
-  pendingId: string;
+  /** Id under which the handler keeps the request until Start or Cancel; none when it cannot start. */
+  pendingId?: string | undefined;
+  /** Why the person cannot start it: said in place of Start and Cancel. */
+  refused?: string | undefined;
   /** The slash command, e.g. `/chaos`. */
   command: string;
+  /** The channel its card (with its Halt button) goes to. */
+  channel?: string | undefined;
   /** The guards that cover the start, one line each with what they read. */
   guards?: string[] | undefined;
   /** Set when a guard's state cannot be told: shown above the buttons, and Start becomes Start anyway. */
@@ -60,7 +64,11 @@ export interface AttackPreviewInput {
   savedAs?: string | undefined;
 }
 
-/** The ephemeral preview shown before an attack starts, with Start and Cancel. */
+/** Why a person cannot start attacks in a team: the platform role lacks the privilege it asks. */
+export const cannotRunText = (teamName: string, privilege: string) =>
+  `You cannot start this attack: your platform role lacks the \`${privilege}\` privilege on team *${escapeMrkdwn(teamName)}*. Ask an owner of the team for a role that has it, or choose another team.`;
+
+/** The ephemeral preview shown before an attack starts, with Start and Cancel (or why it cannot start). */
 export function attackPreviewMessage(p: AttackPreviewInput): { text: string; blocks: KnownBlock[] } {
   const { request, teamName } = p;
   const target = describeTarget(request.target, teamName);
@@ -77,7 +85,9 @@ export function attackPreviewMessage(p: AttackPreviewInput): { text: string; blo
   // Shown with the team's name rather than an id picked in the builder: --team takes either.
   const shown = equivalentCommand({ ...request, team: request.team === undefined ? undefined : teamName });
   const blocks: KnownBlock[] = [
-    section(`*Start this ${escapeMrkdwn(request.type)} attack?*`),
+    section(
+      p.refused ? `*This ${escapeMrkdwn(request.type)} attack*` : `*Start this ${escapeMrkdwn(request.type)} attack?*`,
+    ),
     ...(everyClient
       ? [
           section(
@@ -95,14 +105,23 @@ export function attackPreviewMessage(p: AttackPreviewInput): { text: string; blo
           ),
         ]
       : []),
-    actions(ATTACK_PREVIEW_ACTIONS, [
-      button(p.approval ? 'Request approval' : p.warning ? 'Start anyway' : 'Start', ATTACK_START, {
-        style: p.warning ? 'danger' : 'primary',
-        value: p.pendingId,
-      }),
-      button('Cancel', ATTACK_CANCEL, { value: p.pendingId }),
-    ]),
-    context(`Same as typing ${codeSpan(`${p.command} ${shown}`)}`),
+    ...(p.refused || p.pendingId === undefined
+      ? [section(`:no_entry: ${p.refused ?? 'This attack cannot start from here.'}`)]
+      : [
+          actions(ATTACK_PREVIEW_ACTIONS, [
+            button(p.approval ? 'Request approval' : p.warning ? 'Start anyway' : 'Start', ATTACK_START, {
+              style: p.warning ? 'danger' : 'primary',
+              value: p.pendingId,
+            }),
+            button('Cancel', ATTACK_CANCEL, { value: p.pendingId }),
+          ]),
+        ]),
+    context(
+      [
+        ...(p.channel ? [`Its card, with its Halt button, goes to <#${p.channel}>.`] : []),
+        `Same as typing ${codeSpan(`${p.command} ${shown}`)}`,
+      ].join(' '),
+    ),
     ...(p.savedAs
       ? [
           context(

@@ -21,9 +21,10 @@ import { plural } from './plural.ts';
 import { FrozenError } from '../guardrails/freezes.ts';
 import { StartUnfinishedError } from '../attacks/start.ts';
 import { NotARequestError } from '../guardrails/approvals.ts';
-import { AttackNotFoundError } from '../attacks/locate.ts';
+import { AmbiguousAttackIdError, AttackNotFoundError } from '../attacks/locate.ts';
 import { GuardsUnknownError, UnhealthyGuardsError } from '../guardrails/guardCheck.ts';
 import { frozenRefusal } from './freeze.ts';
+import { stageWords } from './attackCard.ts';
 import { guardRefusalText } from './guards.ts';
 
 export interface ErrorContext {
@@ -44,6 +45,7 @@ function refusalText(error: UserInputError, command: string): string {
   if (error instanceof FrozenError) return frozenRefusal(error.freeze, command);
   if (error instanceof UnhealthyGuardsError || error instanceof GuardsUnknownError) return guardRefusalText(error);
   if (error instanceof AttackNotFoundError) return attackNotFoundText(error);
+  if (error instanceof AmbiguousAttackIdError) return ambiguousIdText(error);
   if (error instanceof NotARequestError) return 'That button no longer points at a request.';
   return error.message;
 }
@@ -55,6 +57,20 @@ function attackNotFoundText({ guid, searched, teams }: AttackNotFoundError): str
       ? `team ${searched[0]}`
       : `any of your ${searched.length} ${searched.length < teams ? 'first teams' : 'teams'}`;
   return `The platform has no attack \`${guid}\` that you can read in ${where}. Check the id.`;
+}
+
+/** How many attacks a short id that matches several names, at most. */
+const ambiguousShown = 10;
+
+function ambiguousIdText({ typed, matches }: AmbiguousAttackIdError): string {
+  const lines = matches
+    .slice(0, ambiguousShown)
+    .map(
+      (m) =>
+        `• \`${m.guid}\` ${[m.type ? escapeMrkdwn(m.type) : undefined, `team ${escapeMrkdwn(m.teamName)}`, m.stage ? stageWords(m.stage) : undefined].filter(Boolean).join(' · ')}`,
+    );
+  if (matches.length > ambiguousShown) lines.push(`and ${matches.length - ambiguousShown} more.`);
+  return `\`${escapeMrkdwn(typed)}\` begins the ids of ${matches.length} attacks, so nothing was done. Type more of the id:\n${lines.join('\n')}`;
 }
 
 function text(words: string): Message {

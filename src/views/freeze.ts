@@ -100,11 +100,25 @@ export function frozenText(freeze: Freeze, wasFrozen: boolean): string {
   return wasFrozen ? `${where} was already frozen; the freeze now has your reason.` : `Done: ${where} is frozen.`;
 }
 
-/** The answer to an unfreeze with nothing to lift: the team, or every team, named; and a freeze of every team. */
-export function notFrozenText(teamName: string | undefined, all: Freeze | undefined, command: string): string {
-  if (teamName !== undefined && all)
-    return `*${escapeMrkdwn(teamName)}* has no freeze of its own, but every team is ${frozenLine(all)}. \`${command} unfreeze --all\` lifts that.`;
-  return teamName === undefined ? 'There is no freeze of every team.' : `*${escapeMrkdwn(teamName)}* is not frozen.`;
+/**
+ * The answer to an unfreeze with nothing to lift: the team, or every team, named; and what does
+ * stand: a freeze of every team, or (for `--all`) the teams' own freezes, with what lifts each.
+ */
+export function notFrozenText(
+  teamName: string | undefined,
+  standing: { all?: Freeze | undefined; teams?: Freeze[] | undefined },
+  command: string,
+): string {
+  if (teamName !== undefined && standing.all)
+    return `*${escapeMrkdwn(teamName)}* has no freeze of its own, but every team is ${frozenLine(standing.all)}. \`${command} unfreeze --all\` lifts that.`;
+  if (teamName !== undefined) return `*${escapeMrkdwn(teamName)}* is not frozen.`;
+  const teams = standing.teams ?? [];
+  if (!teams.length) return 'There is no freeze of every team, nor of any of your teams.';
+  const lines = teams.map(
+    (f) =>
+      `• ${freezeScopeText(f)}: ${frozenLine(f)}. \`${command} unfreeze --team ${escapeMrkdwn(f.teamName ?? f.teamId ?? '')}\` lifts it.`,
+  );
+  return ['There is no freeze of every team. These teams of yours are frozen:', ...lines].join('\n');
 }
 
 /** The announcement that a freeze was lifted. */

@@ -1,7 +1,7 @@
 import { escapeMrkdwn } from './blocks.ts';
 import { stageWords } from './attackCard.ts';
 import { durationText } from './gameday.ts';
-import type { GameDayRecord } from '../gamedays/gameDayRecord.ts';
+import { haltCount, type GameDayRecord } from '../gamedays/gameDayRecord.ts';
 import {
   type GameDayReport,
   type ReportAttack,
@@ -218,7 +218,7 @@ export function gameDayReportMarkdown(report: GameDayReport, names: Record<strin
       : []),
     `- **Executions:** ${executions}`,
     `- **Tickets:** ${tickets}`,
-    `- **Halts from Slack:** ${record.halts.length} · **Notes:** ${record.notes.length}`,
+    `- **Halts:** ${haltCount(record)} · **Notes:** ${record.notes.length}`,
     '',
   ];
   if (record.plan?.steps.length) lines.push(...stepsTable(record, name));
@@ -238,6 +238,11 @@ export function gameDayReportMarkdown(report: GameDayReport, names: Record<strin
           : about(halt.guid);
     channel.push(`- ${time(halt.at)}: ${markdownText(name(halt.by))} halted ${what}`);
   }
+  for (const trip of record.trips ?? [])
+    if (trip.halted.length)
+      channel.push(
+        `- ${time(trip.at)}: guard ${markdownText(trip.guard)} fired (${markdownText(trip.state)}) and halted ${trip.halted.map((a) => about(a.guid)).join(', ')}`,
+      );
   for (const note of record.notes)
     channel.push(
       `- ${time(note.at)}: ${markdownText(name(note.by))} noted on ${about(note.guid)}: ${markdownText(note.text)}`,

@@ -1,5 +1,6 @@
 import type { ConfirmationDialog, KnownBlock, SectionBlock } from '@slack/types';
 import {
+  haltCount,
   gameDayRefValue,
   type GameDayAttack,
   type GameDayEvent,
@@ -71,7 +72,7 @@ export function durationText(startedAt: string, endedAt: string): string {
 function counters(record: GameDayRecord): [string, string][] {
   return [
     ['Attacks', String(record.attacks.length)],
-    ['Halts', String(record.halts.length)],
+    ['Halts', String(haltCount(record))],
     ['Notes', String(record.notes.length)],
     ['Tickets', String(record.tickets.length)],
   ];
@@ -240,6 +241,25 @@ function outcomeText(outcome: GameDayOutcomes[string] | undefined): string {
 const refusalLine = (r: GameDayRefusal) =>
   `• *${escapeMrkdwn(r.type)}* ${argsText(r.args.map(escapeMrkdwn))} on ${escapeMrkdwn(truncate(r.targetWords, 200))} · team ${escapeMrkdwn(r.teamName)} · tried by <@${r.startedBy}> ${when(r.at)}: ${r.reason}`;
 
+/** One attack of a game day and how it went, as the summary and `gameday status` show it. */
+function attackOutcomeLine(
+  record: GameDayRecord,
+  a: GameDayAttack,
+  outcome: GameDayOutcomes[string] | undefined,
+): string {
+  const haltedBy = new Set([
+    ...(outcome?.haltedBy ?? []),
+    ...record.halts.filter((h) => h.scope === 'attack' && h.guid === a.guid).map((h) => h.by),
+  ]);
+  const parts = [
+    `• ${attackName(a)} ${argsText(a.args.map(escapeMrkdwn))} on ${escapeMrkdwn(truncate(a.targetWords, 200))} · team ${escapeMrkdwn(a.teamName)}`,
+    `started by <@${a.startedBy}>`,
+    outcomeText(outcome),
+  ];
+  if (haltedBy.size) parts.push(`halted by ${[...haltedBy].map((id) => `<@${id}>`).join(', ')}`);
+  return parts.join(' · ');
+}
+
 /** Sections for each part of the summary, within 50 blocks together with header, overview and buttons. */
 const summarySections = {
   steps: 4,
@@ -256,20 +276,7 @@ const summarySections = {
 export function gameDaySummary(record: GameDayRecord, outcomes: GameDayOutcomes): Message {
   const ended = record.endedAt;
   const duration = ended ? durationText(record.startedAt, ended) : undefined;
-  const attackLines = record.attacks.map((a) => {
-    const outcome = outcomes[a.guid];
-    const haltedBy = new Set([
-      ...(outcome?.haltedBy ?? []),
-      ...record.halts.filter((h) => h.scope === 'attack' && h.guid === a.guid).map((h) => h.by),
-    ]);
-    const parts = [
-      `• ${attackName(a)} ${argsText(a.args.map(escapeMrkdwn))} on ${escapeMrkdwn(truncate(a.targetWords, 200))} · team ${escapeMrkdwn(a.teamName)}`,
-      `started by <@${a.startedBy}>`,
-      outcomeText(outcome),
-    ];
-    if (haltedBy.size) parts.push(`halted by ${[...haltedBy].map((id) => `<@${id}>`).join(', ')}`);
-    return parts.join(' · ');
-  });
+  const attackLines = record.attacks.map((a) => attackOutcomeLine(record, a, outcomes[a.guid]));
   const massHalts = record.halts
     .filter((h) => h.scope !== 'attack')
     .map(
@@ -336,7 +343,7 @@ export function gameDaySummary(record: GameDayRecord, outcomes: GameDayOutcomes)
 const statusAttacksShown = 10;
 
 /** `gameday status`: the channel's game day so far. */
-export function gameDayStatusMessage(record: GameDayRecord): Message {
+export function gameDayStatusMessage(record: GameDayRecord, outcomes: GameDayOutcomes): Message {
   const ended = record.endedAt;
   const status = ended ? `ended after ${durationText(record.startedAt, ended)}` : 'running';
   const blocks: KnownBlock[] = [
@@ -348,10 +355,7 @@ export function gameDayStatusMessage(record: GameDayRecord): Message {
   const recent = record.attacks.slice(-statusAttacksShown);
   if (recent.length) {
     const earlier = record.attacks.length - recent.length;
-    const lines = recent.map(
-      (a) =>
-        `• ${attackName(a)} ${argsText(a.args.map(escapeMrkdwn))} on ${escapeMrkdwn(truncate(a.targetWords, 200))} · started by <@${a.startedBy}>`,
-    );
+    const lines = recent.map((a) => attackOutcomeLine(record, a, outcomes[a.guid]));
     blocks.push(...lineSections(earlier ? `Latest attacks (${earlier} earlier)` : 'Attacks', lines, 3, 'attack'));
   }
   if (record.guards?.length) blocks.push(section(gameDayGuardsText(record.guards, record.trips)));

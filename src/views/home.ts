@@ -1,8 +1,8 @@
 import type { Button, HomeView, KnownBlock } from '@slack/types';
 import { actions, button, code, context, escapeMrkdwn, header, section, slackDate } from './blocks.ts';
 import { canHalt } from '../attacks/lifecycle.ts';
-import { argsText, haltButton, stageLabel } from './attackCard.ts';
-import type { ListedAttack } from './attackList.ts';
+import { argsText, clientsText, haltButton, stageLabel } from './attackCard.ts';
+import { offersHaltAll, type ListedAttack } from './attackList.ts';
 import { haltAllButton } from './halt.ts';
 import { LOGIN_BUTTON } from './login.ts';
 import type { Message } from './message.ts';
@@ -34,6 +34,8 @@ export interface HomeState {
         teamId: string | undefined;
         teamName: string | undefined;
         teams: TeamChoice[];
+        /** The privilege starting an attack in the current team needs, when the session lacks it. */
+        cannotRun?: string | undefined;
       }
     | undefined;
   /** The current team's active attacks. */
@@ -54,6 +56,8 @@ export interface HomeState {
   watches?: Watch[];
   /** The slash command, for hints. */
   command: string;
+  /** What the person's last action from Home did, shown at the top (Home has no thread to reply in). */
+  notice?: Message | undefined;
 }
 
 function attackLine(attack: ListedAttack): string {
@@ -61,7 +65,7 @@ function attackLine(attack: ListedAttack): string {
     `*${escapeMrkdwn(attack.type)}* ${argsText(attack.args.map(escapeMrkdwn))}`,
     stageLabel(attack.stage, attack.lifecycle),
   ];
-  if (attack.clients !== undefined) parts.push(plural(attack.clients, 'client'));
+  if (attack.clients !== undefined) parts.push(clientsText(attack.clients, !attack.active));
   if (attack.createdBy) parts.push(`by ${escapeMrkdwn(attack.createdBy)}`);
   if (attack.startedAt && !Number.isNaN(Date.parse(attack.startedAt)))
     parts.push(slackDate(new Date(attack.startedAt)));
@@ -117,9 +121,7 @@ function attackBlocks(state: HomeState, teamId: string, teamName: string, comman
   if (state.active.length > active.length) {
     blocks.push(context(`and ${state.active.length - active.length} more: \`${command} list active\` lists them all.`));
   }
-  if (state.active.length) {
-    blocks.push(actions('home_halt_all', [haltAllButton()]));
-  }
+  if (offersHaltAll(state.active)) blocks.push(actions('home_halt_all', [haltAllButton()]));
   const recent = state.recent.slice(0, homeRecentShown);
   if (recent.length) {
     blocks.push(header('Recent attacks'));
@@ -133,6 +135,7 @@ function attackBlocks(state: HomeState, teamId: string, teamName: string, comman
 export function homeView(state: HomeState): HomeView {
   const { command } = state;
   const blocks: KnownBlock[] = [header('Faultline')];
+  if (state.notice) blocks.push(...(state.notice.blocks ?? [section(state.notice.text)]));
   const login = state.login;
   if (!login) {
     blocks.push(
@@ -152,10 +155,16 @@ export function homeView(state: HomeState): HomeView {
     ),
   );
   const buttons: Button[] = [];
-  if (team) buttons.push(button('New attack', HOME_NEW_ATTACK, { style: 'primary' }));
+  if (team && !login.cannotRun) buttons.push(button('New attack', HOME_NEW_ATTACK, { style: 'primary' }));
   if (!team || login.teams.length > 1)
     buttons.push(button(team ? 'Switch team' : 'Choose a team', HOME_SWITCH_TEAM, team ? {} : { style: 'primary' }));
   if (buttons.length) blocks.push(actions('home_actions', buttons));
+  if (team && login.cannotRun)
+    blocks.push(
+      context(
+        `No New attack here: your platform role lacks the \`${login.cannotRun}\` privilege on team *${escapeMrkdwn(team)}*. Ask an owner of the team for a role that has it${login.teams.length > 1 ? ', or switch team' : ''}.`,
+      ),
+    );
   if (state.freezes?.length)
     blocks.push(
       section([...freezeLines(state.freezes), `No attack starts there until \`${command} unfreeze\`.`].join('\n')),

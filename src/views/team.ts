@@ -26,6 +26,10 @@ export function filterTeams(teams: TeamChoice[], query: string): TeamChoice[] {
  * A select of the session's teams. Up to 100 teams fit a static select; beyond that Slack needs
  * an external select, which asks the bot for options as the person types.
  */
+/** The picker's private metadata when it finishes a login: its answer is then the login's summary. */
+export const PICKER_AFTER_LOGIN = 'after_login';
+
+/** The team picker; with `intro`, the last step of a login. */
 export function teamPickerModal(teams: TeamChoice[], current: string | undefined, intro?: string): ModalView {
   const initial = teams.find((t) => t.id === current);
   const sorted = [...teams].sort((a, b) => a.name.localeCompare(b.name));
@@ -53,9 +57,13 @@ export function teamPickerModal(teams: TeamChoice[], current: string | undefined
       input(TEAM_CHOICE, 'Team', element),
       context(`Every attack, list and halt uses this team. You belong to ${plural(teams.length, 'team')}.`),
     ],
-    { submit: 'Use this team', close: 'Cancel' },
+    { submit: 'Use this team', close: 'Cancel', ...(intro ? { privateMetadata: PICKER_AFTER_LOGIN } : {}) },
   );
 }
+
+/** The picker's answer to a switch of team (not a login). */
+export const teamChosenModal = (name: string): ModalView =>
+  modal(TEAM_PICKER_VIEW, 'Team chosen', [section(teamSelectedText(name))], { close: 'Done' });
 
 export function teamSelectedText(name: string): string {
   return `:white_check_mark: Now using team *${escapeMrkdwn(name)}*.`;

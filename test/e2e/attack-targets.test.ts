@@ -193,6 +193,20 @@ describe('Kubernetes attacks from chat', () => {
     const list = read(await stack.ask(id, 'list --k8s', { channel }));
     expect(list).toContain(attack.guid);
     expect(list).toContain('memory');
+    // Counted as its card counts it: the clients the platform resolved, not the objects named.
+    const counted = await stack.ask(
+      id,
+      `attack cpu -l 300 --k8s-target ${checkout} --k8s-target ${cartDb} --k8s-count 1 --yes`,
+      { channel },
+    );
+    expect(read(counted)).toContain('Started cpu attack');
+    const second = kubernetesInSim().at(-1)!;
+    stack.advanceClock(10_000);
+    await stack.poll();
+    expect(read(cardOf(second.guid))).toContain('1 client');
+    const rows = read(await stack.ask(id, 'list --k8s', { channel })).split('\n');
+    const row = rows.findIndex((line) => line.includes(second.guid));
+    expect(rows.slice(Math.max(0, row - 1), row + 1).join('\n')).toContain('1 client');
     expect(read(await stack.ask(id, `show ${attack.guid}`, { channel }))).toContain(attack.guid);
     const home = read(await stack.openHome(id));
     expect(home).toContain(`${attack.guid} · Kubernetes`);
@@ -303,5 +317,29 @@ describe('service attacks with sampling', () => {
     const id = await loggedIn();
     expect(read(await stack.ask(id, text, { channel }))).toContain(message);
     expect(creates()).toHaveLength(0);
+  });
+});
+
+describe('the builder keeps what was typed', () => {
+  it('keeps a value typed under "Target values" when "Exact hosts" renames the field, and submits it', async () => {
+    const id = await loggedIn();
+    const person = stack.person(id);
+    await person.command('attack', { channel });
+    let modal = await stack.fake.waitFor(
+      () => person.modal()?.callbackId === 'attack_builder' && person.modal(),
+      'the builder',
+    );
+    await modal.select('Attack type', 'cpu');
+    modal = await stack.fake.waitFor(
+      () => person.modal()?.text().includes('Length in seconds') && person.modal(),
+      'the cpu arguments',
+    );
+    modal.fill('Length in seconds', '45').fill('Target values', 'platform-web-2');
+    await modal.select('Target', 'Exact hosts');
+    modal = await stack.fake.waitFor(() => person.modal()?.text().includes('Host ids') && person.modal(), 'Host ids');
+    expect(modal.text()).not.toContain('Target values');
+    await previewAndStart(id, modal, '--target-hosts platform-web-2');
+    const attack = await stack.fake.waitFor(() => attacksInSim().at(-1), 'the attack');
+    expect(JSON.stringify(attack.infraTarget)).toContain('platform-web-2');
   });
 });

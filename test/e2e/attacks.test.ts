@@ -269,6 +269,30 @@ describe('starting an attack from the slash command', () => {
   }, 30_000);
 });
 
+describe('a preview offers only what the person may do', () => {
+  it('shows no Start to someone whose role on the team cannot run attacks, and says why', async () => {
+    const observer = nextPerson();
+    await stack.login(observer, users().observer);
+    const preview = await stack.ask(observer, 'attack cpu -l 30 -c 1 --target-tags role=web', { channel });
+    expect(read(preview)).toContain('-l 30 -c 1');
+    expect(read(preview)).toContain('EXPERIMENTS_RUN');
+    expect(read(preview)).toContain('Platform');
+    expect(preview.buttons().map((b) => b.text)).not.toContain('Start');
+    expect(creates()).toHaveLength(0);
+  });
+
+  it('App Home offers New attack only where the person may start one, and says why not', async () => {
+    const observer = nextPerson();
+    await stack.login(observer, users().observer);
+    const home = await stack.openHome(observer);
+    expect(home.buttons().map((b) => b.text)).not.toContain('New attack');
+    expect(read(home)).toContain('EXPERIMENTS_RUN');
+    const owner = nextPerson();
+    await stack.login(owner, users().owner, { team: 'Platform' });
+    expect((await stack.openHome(owner)).buttons().map((b) => b.text)).toContain('New attack');
+  });
+});
+
 describe('the attack builder', () => {
   it('produces the same attack as the equivalent slash command', async () => {
     const id = nextPerson();
@@ -477,7 +501,7 @@ describe('halting', () => {
     expect(read(await stack.ask(id, 'list --k8s', { channel }))).toContain(guid);
     const details = read(await stack.ask(id, `show ${guid}`, { channel }));
     expect(details).toContain('cpu attack');
-    expect(details).toContain('1 Kubernetes');
+    expect(details).toContain('1 client');
     const withButton = await stack.ask(id, `show ${guid}`, { channel });
     await withButton.click('Halt');
     await stack.fake.waitFor(
@@ -563,6 +587,44 @@ describe('listing and showing', () => {
     expect(read(await stack.ask(id, 'list completed', { channel }))).toContain('Successful');
     expect(read(await stack.ask(id, 'list active --source Scenario', { channel }))).toContain('source Scenario');
     expect(read(await stack.ask(id, 'list finished', { channel }))).toContain('Usage: /chaos list');
+  });
+
+  it('drops Halt all from a list once its last attack is halted', async () => {
+    const id = nextPerson();
+    await stack.login(id, users().owner, { team: 'Platform' });
+    const [guid] = stack.sim.addAttacks(stack.sim.seed.teams.platform.id, 1);
+    const list = await stack.ask(id, 'list', { channel });
+    expect(list.buttons().map((b) => b.text)).toEqual(['Halt', 'Halt all']);
+    await list.click('Halt');
+    const redrawn = await stack.fake.waitFor(
+      () =>
+        stack
+          .person(id)
+          .ephemerals(channel)
+          .find((m) => m.ts === list.ts && read(m).includes('Halt requested')),
+      'the list redrawn',
+    );
+    expect(read(redrawn)).toContain(guid);
+    expect(redrawn.buttons().map((b) => b.text)).toEqual([]);
+  });
+
+  it('shows the attack in the words its card uses: clients, and where it came from', async () => {
+    const id = nextPerson();
+    await stack.login(id, users().owner, { team: 'Platform' });
+    const { attack, card } = await stack.startAttack(
+      id,
+      'attack cpu -l 300 --target-hosts platform-web-1,platform-web-2',
+      channel,
+    );
+    stack.advanceClock(10_000);
+    await stack.poll();
+    await stack.fake.waitFor(() => read(cardOf(attack.guid)).includes('Running'), 'the card running');
+    expect(read(cardOf(attack.guid))).toContain('2 clients');
+    const details = read(await stack.ask(id, `show ${attack.guid}`, { channel }));
+    expect(details).toContain('2 clients');
+    expect(details).not.toMatch(/Hosts|via Api/);
+    expect(details).toContain('the API');
+    expect(read(card)).toContain(attack.guid);
   });
 
   it('shows one attack with its executions', async () => {

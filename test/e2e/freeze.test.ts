@@ -216,6 +216,13 @@ describe('freeze', () => {
     const liftedBefore = lifted();
     const refused = read(await stack.ask(observer, 'unfreeze --team Platform', { channel }));
     expect(refused).toMatch(/HALT_WRITE privilege on team Platform/);
+    // A refusal for want of a privilege is no typing mistake: no usage line after it.
+    expect(refused).not.toContain('Usage');
+    // Nothing to lift for every team: the freezes that do stand are named, with what lifts each.
+    const none = read(await stack.ask(owner, 'unfreeze --all', { channel }));
+    expect(none).toContain('There is no freeze of every team');
+    expect(none).toContain('Platform');
+    expect(none).toContain('unfreeze --team Platform');
     expect(await stack.deps.freezes.get('team', teams().platform.id)).toBeDefined();
     expect(lifted()).toBe(liftedBefore);
 

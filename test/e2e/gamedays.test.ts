@@ -290,3 +290,26 @@ describe('starting a game day', () => {
     expect((await stack.deps.gameDays.running(where))?.title).toContain('Drill --team Payments');
   });
 });
+
+describe('gameday status', () => {
+  it('shows how each attack went, as the summary will', async () => {
+    const lead = nextPerson();
+    await stack.login(lead, users().owner, { team: 'Platform' });
+    await startGameDay(lead, 'Status drill');
+    const { attack } = await startedAttack(lead, 'attack cpu -l 30 --target-tags role=web');
+    stack.advanceClock(120_000);
+    await stack.poll();
+    await stack.fake.waitFor(
+      () =>
+        read(
+          stack.fake
+            .channel(where)
+            .messages()
+            .find((m) => read(m).includes(attack.guid) && read(m).includes('Successful')),
+        ),
+      'the card ended',
+    );
+    const status = read(await stack.ask(lead, 'gameday status', { channel: where }));
+    expect(status).toMatch(new RegExp(`cpu ${attack.guid}[^\\n]*Successful`));
+  });
+});

@@ -66,6 +66,11 @@ describe('guards on a game day', () => {
     expect(threadOf(gameDayCard('Latency drill').ts)).toMatch(
       new RegExp(`fired \\(Alert\\) at .*: halted cpu ${first.attack.guid}, memory ${second.attack.guid}`),
     );
+    // The game day counts the guard's halts as halts.
+    await stack.fake.waitFor(
+      () => /Halts\n2\b/.test(read(gameDayCard('Latency drill'))),
+      'Halts 2 on the game-day card',
+    );
     // Halted once: the next passes do not halt again.
     const halts = stack.sim.requests.filter((r) => r.path.endsWith('/halt')).length;
     await stack.poll();

@@ -238,9 +238,9 @@ describe('a Halt on an attack that had already ended', () => {
     const published = stack.homePublishes(id);
     await home.click('Halt');
     await stack.fake.waitFor(() => stack.homePublishes(id) > published, 'Home redrawn after the halt');
-    // The answer to a click on Home shows in a modal over it.
+    // The answer to a click on Home shows on Home, which has no response_url.
     const said = await stack.fake.waitFor(
-      () => stack.person(id).modal()?.callbackId === 'notice' && stack.person(id).modal(),
+      () => read(stack.person(id).home()).includes('already ended') && stack.person(id).home(),
       'the answer',
     );
     expect(read(said)).toContain('already ended (Successful)');

@@ -127,6 +127,46 @@ describe('tracker tickets', () => {
   });
 });
 
+describe('short attack ids', () => {
+  it('take the first 8 characters of an id in show, note, ticket, tickets and halt', async () => {
+    const id = nextPerson();
+    await stack.login(id, users().owner, { team: 'Platform' });
+    const { attack } = await startedAttack(stack, id, 'attack cpu -l 300');
+    const short = attack.guid.slice(0, 8);
+    expect(read(await stack.ask(id, `show ${short}`, { channel }))).toContain(attack.guid);
+    expect(read(await stack.ask(id, `note ${short} p99 doubled`, { channel }))).toContain('Note added');
+    expect(read(await stack.ask(id, `tickets ${short}`, { channel }))).toContain(attack.guid);
+    const person = stack.person(id);
+    await person.command(`ticket ${short.toUpperCase()}`, { channel });
+    const form = await fillTicket(id);
+    expect(JSON.stringify(form.values())).toContain(attack.guid);
+    await form.close();
+    expect(read(await stack.ask(id, `halt ${short}`, { channel }))).toContain(
+      `Halt requested for attack ${attack.guid}`,
+    );
+    expect(stack.sim.state.attacks.get(attack.guid)!.halt).toBeTruthy();
+  });
+
+  it('say which attacks a prefix matches when it is not unique, and act on none', async () => {
+    const id = nextPerson();
+    await stack.login(id, users().owner, { team: 'Platform' });
+    const { attack } = await startedAttack(stack, id, 'attack cpu -l 300');
+    const short = attack.guid.slice(0, 8);
+    const twin = `${short}-ffff-4fff-8fff-ffffffffffff`;
+    stack.sim.createAttackDirectly(stack.sim.seed.teams.platform.id, { guid: twin, args: ['-l', '300'] });
+    const reply = read(await stack.ask(id, `halt ${short}`, { channel }));
+    expect(reply).toContain(attack.guid);
+    expect(reply).toContain(twin);
+    expect(reply).toContain('more of the id');
+    expect(stack.sim.requests.some((r) => r.path.endsWith('/halt'))).toBe(false);
+    expect(read(await stack.ask(id, `show ${attack.guid.slice(0, 13)}`, { channel }))).toContain('Executions');
+    // Fewer than 8 characters name no attack: the reply says how many it takes.
+    expect(read(await stack.ask(id, `show ${attack.guid.slice(0, 6)}`, { channel }))).toContain(
+      'its first 8 characters or more',
+    );
+  });
+});
+
 describe('tracker tickets whose outcome is unknown', () => {
   it('says so, points at /chaos tickets, and cannot file a second one', async () => {
     const id = nextPerson();
@@ -175,7 +215,38 @@ describe('App Home', () => {
     await stack.fake.waitFor(() => stack.homePublishes(id) > redrawn, 'Home redrawn after the halt');
   });
 
-  it('New attack opens the builder, which asks where the card goes, and leads to the preview there', async () => {
+  it('Halt on a row shows it halting at once, then says what the halt did, there on Home', async () => {
+    const id = nextPerson();
+    await stack.login(id, users().owner, { team: 'Platform' });
+    const person = stack.person(id);
+    const [guid] = stack.sim.addAttacks(stack.sim.seed.teams.platform.id, 1);
+    const home = await stack.openHome(id);
+    // The platform takes its time to answer the halt.
+    stack.sim.faults.inject({ method: 'POST', path: `/attacks/${guid}/halt`, kind: 'latency', ms: 60_000 });
+    const callsBefore = stack.fake.calls.length;
+    const click = home.click('Halt');
+    const row = () => {
+      const lines = read(person.home()).split('\n');
+      const at = lines.findIndex((line) => line.includes(guid!));
+      return lines.slice(Math.max(0, at - 1), at + 1).join('\n');
+    };
+    await stack.fake.waitFor(() => row().includes('Halting'), 'the row halting');
+    expect(
+      person
+        .home()!
+        .buttons()
+        .filter((b) => b.text === 'Halt'),
+    ).toEqual([]);
+    expect(stack.sim.state.attacks.get(guid!)!.halt).toBeFalsy();
+    stack.sim.faults.clear();
+    expect((await click)?.status).toBe(200);
+    await stack.fake.waitFor(() => read(person.home()).includes(`Halt requested for attack ${guid}`), 'the outcome');
+    // Home has no response_url: nothing was pushed or posted elsewhere for it.
+    expect(stack.fake.calls.slice(callsBefore).map((call) => call.method)).not.toContain('views.push');
+    expect(stack.sim.state.attacks.get(guid!)!.halt).toBeTruthy();
+  });
+
+  it('New attack opens the builder, which asks where the card goes, and shows the preview in the modal, saying where', async () => {
     const id = nextPerson();
     await stack.login(id, users().owner, { team: 'Platform' });
     const person = stack.person(id);
@@ -192,13 +263,21 @@ describe('App Home', () => {
     await modal.select('Target', 'Every active client of the team');
     modal = await stack.fake.waitFor(() => person.modal(), 'the builder for every client');
     await modal.fill('Length in seconds', '45').choose('Channel for its card', channel).submit();
+    // Where the person is: the builder becomes the preview, naming the channel the card goes to.
     const preview = await stack.fake.waitFor(
-      () => person.ephemerals(channel).find((m) => read(m).includes('-l 45')),
-      'the preview in the channel',
+      () => (person.modal()?.text().includes('-l 45') ? person.modal() : undefined),
+      'the preview in the modal',
     );
     expect(read(preview)).toContain('every active client of team Platform');
+    expect(read(preview)).toContain(`<#${channel}>`);
+    expect(person.ephemerals(channel)).toEqual([]);
     await preview.click('Start');
     await stack.fake.waitFor(() => stack.sim.state.attacks.size === 1, 'the attack');
+    const started = await stack.fake.waitFor(
+      () => (read(person.modal()).includes('Started cpu attack') ? person.modal() : undefined),
+      'the start confirmation in the modal',
+    );
+    expect(started.buttons().map((b) => b.text)).not.toContain('Start');
   });
 
   it('switches team from Home', async () => {
@@ -212,6 +291,10 @@ describe('App Home', () => {
     );
     await picker.choose('Team', 'Search').submit();
     await stack.fake.waitFor(() => read(person.home()).includes('Team: Search'), 'Home redrawn with the new team');
+    // A switch is no login: the picker's answer says what changed.
+    const answer = person.modal()!;
+    expect(answer.title).toBe('Team chosen');
+    expect(read(answer)).toContain('Now using team Search');
   });
 
   it('shows a game day running in a channel the person is in, and not one elsewhere', async () => {

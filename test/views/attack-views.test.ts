@@ -17,7 +17,8 @@ import {
   type AttackBuilderOptions,
 } from '../../src/views/attackBuilder.ts';
 import { canHalt } from '../../src/attacks/lifecycle.ts';
-import { stageLabel, stageWords } from '../../src/views/attackCard.ts';
+import { attackCardMessage, stageLabel, stageWords } from '../../src/views/attackCard.ts';
+import { startedCard } from '../support/cards.ts';
 import {
   ATTACK_CANCEL,
   ATTACK_PREVIEW_ACTIONS,
@@ -79,6 +80,18 @@ describe('attack builder modal', () => {
       }
     },
   );
+
+  it('labels every flag in words a person reads, never a bare abbreviation', () => {
+    const labels = (type: string) =>
+      inputs(build({ selectedType: type })).map((block) => (block.label as { text: string }).text);
+    expect(labels('latency')).toEqual(
+      expect.arrayContaining(['Milliseconds (-m)', 'IP addresses (-i)', 'Remote ports (-p)']),
+    );
+    expect(labels('disk')).toEqual(expect.arrayContaining(['Directory (-d)', 'Block size (-b)']));
+    expect(labels('time_travel')).toEqual(expect.arrayContaining(['Block NTP (-n)']));
+    for (const type of builtInCatalogue)
+      for (const label of labels(type.name)) expect(label).not.toMatch(/^(Ms|Ipaddresses|Dir|Block ntp) /);
+  });
 
   it('groups the types Resource, State, Network and dispatches on a choice', () => {
     const view = build();
@@ -492,5 +505,28 @@ describe('stages in words', () => {
       false,
       false,
     ]);
+  });
+});
+
+describe('attack card targets', () => {
+  const card = startedCard({
+    guid: 'g-1',
+    teamId: 't1',
+    teamName: 'Platform',
+    channel: 'C1',
+    ts: '1.1',
+    startedBy: { workspaceId: 'T1', userId: 'U1', userName: 'u1' },
+  });
+  const targets = (c: typeof card) => JSON.stringify(attackCardMessage(c).blocks);
+
+  it('says resolving while the platform has not counted the clients of a live attack', () => {
+    expect(targets(card)).toContain('resolving…');
+  });
+
+  it('never says resolving once the attack has ended', () => {
+    const ended = { ...card, stage: 'UserHalted', lifecycle: 'Complete', endTime: new Date().toISOString() };
+    expect(targets(ended)).not.toContain('resolving');
+    expect(targets(ended)).toContain('not reported');
+    expect(targets({ ...ended, totalClients: 1 })).toContain('1 client');
   });
 });

@@ -415,22 +415,26 @@ describe('game-day summary', () => {
 
 describe('game-day status', () => {
   it('says running or ended, with counters and the latest attacks', () => {
-    const { text, blocks } = gameDayStatusMessage(running);
+    const { text, blocks } = gameDayStatusMessage(running, {
+      'g-lat': { stage: 'Successful', lifecycle: 'Complete', haltedBy: [] },
+    });
     expect(messageViolations(blocks)).toEqual([]);
     expect(text).toBe('Game day Q4 &lt;resilience&gt;: running');
     expect(sectionTexts(blocks)[0]).toMatch(
       /^:dart: Game day \*Q4 &lt;resilience&gt;\* · running\nFacilitated by <@U9>/,
     );
     expect(fieldTexts(blocks)).toContain('*Attacks*\n2');
-    expect(sectionTexts(blocks).join('\n')).toContain('• *latency* `g-lat` `-m 200` on host web-1 · started by <@U2>');
-    expect(gameDayStatusMessage(ended).text).toBe('Game day Q4 &lt;resilience&gt;: ended after 1 h 5 min');
-    expect(sectionTexts(gameDayStatusMessage(ended).blocks)[0]).toMatch(
+    expect(sectionTexts(blocks).join('\n')).toMatch(
+      /• \*latency\* `g-lat` `-m 200` on host web-1 · team \w+ · started by <@U2> · :white_check_mark: Successful/,
+    );
+    expect(gameDayStatusMessage(ended, {}).text).toBe('Game day Q4 &lt;resilience&gt;: ended after 1 h 5 min');
+    expect(sectionTexts(gameDayStatusMessage(ended, {}).blocks)[0]).toMatch(
       / · ended <!date\^\d+\^[^>]*> after 1 h 5 min\n/,
     );
   });
 
   it('lists the ten latest of many attacks and counts the earlier ones', () => {
-    const { blocks } = gameDayStatusMessage(manyAttacks(25));
+    const { blocks } = gameDayStatusMessage(manyAttacks(25), {});
     expect(messageViolations(blocks)).toEqual([]);
     const text = sectionTexts(blocks).join('\n');
     expect(text).toContain('*Latest attacks (15 earlier)*');

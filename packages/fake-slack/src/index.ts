@@ -38,7 +38,7 @@ import { eventEnvelope } from './payloads.ts';
 
 export type { BotResponse, DeliveryOptions } from './bot-link.ts';
 export type { ButtonInfo, ChannelView, ClickOptions, Message, OptionInfo, Surface } from './surface.ts';
-export type { ModalDriver } from './modal.ts';
+export type { InputRef, ModalDriver } from './modal.ts';
 export { DEFAULT_CHANNEL, type SlackPerson } from './person.ts';
 export type { WebApiCall } from './workspace.ts';
 export type { WebApiFault } from './faults.ts';

@@ -17,14 +17,23 @@ import { viewJson } from './payloads.ts';
 import { interactionFields, quoted, ViewDriver, type Actor, type OptionInfo, type Surface } from './surface.ts';
 import type { ViewRecord, Workspace } from './workspace.ts';
 
+/**
+ * An input as Slack keeps its value: by block id and action id, whatever its label says now (an
+ * update may rename a field and keep what was typed in it).
+ */
+export interface InputRef {
+  blockId: string;
+  actionId: string;
+}
+
 export interface ModalDriver extends Surface {
   readonly viewId: string;
   readonly title: string;
   readonly callbackId: string;
   readonly privateMetadata: string;
   readonly isOpen: boolean;
-  /** Types into the text input (plain text, number, email, url, date, time) of the input block with this label. */
-  fill(label: string, value: string): this;
+  /** Types into the text input (plain text, number, email, url, date, time) of the input block with this label or ids. */
+  fill(field: string | InputRef, value: string): this;
   /** Picks an option of the select, radio group or checkboxes in the input block with this label, without dispatching. */
   choose(label: string, optionText: string): this;
   /** Takes an option off a multi-select or checkbox group in the input block with this label (the × on its chip); ids for user and conversation selects. */
@@ -77,12 +86,14 @@ export class ModalView extends ViewDriver implements ModalDriver {
     return [this.title, super.text()].filter((part) => part !== '').join('\n');
   }
 
-  fill(label: string, value: string): this {
+  fill(field: string | InputRef, value: string): this {
     this.actingPerson();
-    const placed = this.input(label);
+    const placed = this.input(field);
     const { element } = placed;
     if (!isTextInput(element))
-      throw new Error(`"${label}" is a ${element.type ?? 'block'}, not a text input; use choose()`);
+      throw new Error(
+        `"${placed.label ?? placed.actionId}" is a ${element.type ?? 'block'}, not a text input; use choose()`,
+      );
     const type = element.type ?? 'plain_text_input';
     const state: StateValue =
       type === 'datepicker'
@@ -176,13 +187,16 @@ export class ModalView extends ViewDriver implements ModalDriver {
     return person.bot.interaction({ type: 'view_closed', ...interactionFields(person), view, is_cleared: false });
   }
 
-  private input(label: string): PlacedElement {
-    const wanted = normalizeText(label);
+  private input(field: string | InputRef): PlacedElement {
     const inputs = placedElements(this.record.blocks).filter(({ block }) => block.type === 'input');
-    const found = inputs.find((placed) => placed.label === wanted);
+    const found =
+      typeof field === 'string'
+        ? inputs.find((placed) => placed.label === normalizeText(field))
+        : inputs.find((placed) => placed.blockId === field.blockId && placed.actionId === field.actionId);
     if (found === undefined) {
+      const named = typeof field === 'string' ? `labelled "${field}"` : `${field.blockId}/${field.actionId}`;
       throw new Error(
-        `No input labelled "${label}" in ${this.describe()}; inputs: ${quoted(inputs.map((placed) => placed.label ?? placed.actionId))}`,
+        `No input ${named} in ${this.describe()}; inputs: ${quoted(inputs.map((placed) => placed.label ?? placed.actionId))}`,
       );
     }
     return found;

@@ -1,6 +1,7 @@
 import { webApi } from '@slack/bolt';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { startFakeSlack, type FakeSlack } from '../src/index.ts';
+import { capturingLogger } from './minimal-app.ts';
 
 const BOT_TOKEN = 'xoxb-faults-test';
 let fake: FakeSlack;
@@ -13,6 +14,7 @@ beforeEach(async () => {
     slackApiUrl: fake.apiUrl,
     retryConfig: { retries: 0 },
     rejectRateLimitedCalls: true,
+    logger: capturingLogger([]),
   });
 });
 afterEach(() => fake.stop());
@@ -53,6 +55,7 @@ describe('Web API faults', () => {
       slackApiUrl: fake.apiUrl,
       retryConfig: { retries: 0 },
       timeout: 100,
+      logger: capturingLogger([]),
     });
     await expect(timed.chat.postMessage({ channel: 'C0FAULTS', text: 'lost' })).rejects.toMatchObject({
       code: webApi.ErrorCode.RequestError,

@@ -1,16 +1,24 @@
 import { webApi } from '@slack/bolt';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { startFakeSlack, type FakeSlack } from '../src/index.ts';
+import { capturingLogger } from './minimal-app.ts';
 
 const BOT_TOKEN = 'xoxb-files-test';
 const CHANNEL = 'C0REPORTS';
 let fake: FakeSlack;
 let client: webApi.WebClient;
+/** What the client logged as errors: the refusals these tests ask for. */
+let logged: string[];
 
 async function start(options: { scopes?: string[] } = {}): Promise<void> {
   fake = await startFakeSlack({ signingSecret: 'secret', botToken: BOT_TOKEN, ...options });
   // No retries: a refusal must surface at once, not after Slack's back-off.
-  client = new webApi.WebClient(BOT_TOKEN, { slackApiUrl: fake.apiUrl, retryConfig: { retries: 0 } });
+  logged = [];
+  client = new webApi.WebClient(BOT_TOKEN, {
+    slackApiUrl: fake.apiUrl,
+    retryConfig: { retries: 0 },
+    logger: capturingLogger(logged),
+  });
 }
 
 beforeEach(() => start());
@@ -108,6 +116,8 @@ describe('files.getUploadURLExternal', () => {
     await expect(client.apiCall('files.getUploadURLExternal', args)).rejects.toMatchObject({
       data: { error: 'invalid_arguments', response_metadata: { messages: [expect.stringContaining(pointer)] } },
     });
+    // Logged where the client was told to, not printed as an error of the test run.
+    expect(logged).toEqual([expect.stringContaining(pointer)]);
   });
 });
 

@@ -32,7 +32,11 @@ export interface MinimalApp {
   stop(): Promise<void>;
 }
 
-function capturingLogger(errors: string[]): Logger {
+/**
+ * A Bolt and Web API logger that keeps errors in `errors` and drops the rest, so a refusal a test
+ * asks for is not printed as an error of the run.
+ */
+export function capturingLogger(errors: string[]): Logger {
   let level = LogLevel.ERROR;
   return {
     debug: () => undefined,

@@ -22,6 +22,7 @@ export type { Fault } from './faults.ts';
 export type { RecordedRequest } from './server.ts';
 export type { DemoSeed, DemoUser, NamedEntity } from './seed.ts';
 export { alertStates, monitorStates, SimState } from './state.ts';
+export { privilegesOfTeamRole } from './roles.ts';
 export type { AlertState, MonitorState } from './state.ts';
 
 export interface SimulatorOptions {
@@ -112,6 +113,8 @@ export interface DirectAttack {
   /** The creator's e-mail; default the first member of the team. */
   createUser?: string;
   source?: 'Adhoc' | 'Scenario';
+  /** Its guid, e.g. one that begins as another's does; a new random one otherwise. */
+  guid?: string;
 }
 
 /** Attacks made by `addAttacks` run an hour unless told otherwise, so they stay active through a test. */
@@ -198,6 +201,7 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Si
       createSource = 'WebApp',
       createUser,
       source = 'Adhoc',
+      guid,
     }: DirectAttack = {},
   ): string {
     if (!state.teams.has(teamId)) throw new Error(`No team ${teamId}`);
@@ -207,7 +211,9 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Si
     const creator =
       createUser ?? [...state.users.values()].find((user) => user.teamRoles.has(teamId))?.email ?? 'unknown';
     const now = clock.now();
+    if (guid !== undefined && state.attacks.has(guid)) throw new Error(`An attack ${guid} exists already`);
     return state.addAttack({
+      guid,
       teamId,
       type: command.type,
       args: [...command.args],

@@ -195,6 +195,8 @@ export interface PasswordResetRequest {
 
 export type NewAttack = Omit<Attack, 'guid' | 'seq' | 'executionIds' | 'annotations'> & {
   annotations?: Record<string, string>;
+  /** A guid of the caller's choosing; a new random one otherwise. */
+  guid?: string | undefined;
 };
 export type NewKubernetesAttack = Omit<KubernetesAttack, 'guid' | 'seq' | 'executionIds'>;
 
@@ -309,7 +311,7 @@ export class SimState {
   addAttack(input: NewAttack): Attack {
     return addForTeam(this.attacks, this.#attacksByTeam, input.teamId, (seq) => ({
       ...input,
-      guid: randomUUID(),
+      guid: input.guid ?? randomUUID(),
       seq,
       annotations: input.annotations ?? {},
       executionIds: input.targets.map(() => randomUUID()),

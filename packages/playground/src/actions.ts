@@ -20,7 +20,8 @@ export const surfaceRef = z.discriminatedUnion('kind', [
 ]);
 export type SurfaceRef = z.infer<typeof surfaceRef>;
 
-export const fieldValue = z.object({ label: z.string(), value: z.string() });
+/** What is typed into one input of a modal, named as Slack keeps it: by block id and action id. */
+export const fieldValue = z.object({ blockId: z.string(), actionId: z.string(), value: z.string() });
 export type FieldValue = z.infer<typeof fieldValue>;
 
 /** The modal on top of the person's stack, if it is still the one the page showed. */
@@ -96,9 +97,12 @@ export async function chooseOption(
   label: string,
   option: string,
   remove = false,
+  fields: readonly FieldValue[] = [],
 ): Promise<void> {
   if (ref.kind === 'modal') {
     const modal = currentModal(person, ref.viewId);
+    // What the person typed goes with the choice, as in Slack's block_actions.
+    fillFields(modal, fields);
     if (remove) {
       modal.unchoose(label, option);
       return;
@@ -123,7 +127,7 @@ export function searchOptions(
 
 /** Types each value into its input, as a person does before pressing Submit. */
 export function fillFields(modal: ModalDriver, fields: readonly FieldValue[]): void {
-  for (const { label, value } of fields) modal.fill(label, value);
+  for (const { blockId, actionId, value } of fields) modal.fill({ blockId, actionId }, value);
 }
 
 export async function submitModal(

@@ -6,7 +6,7 @@ import { randomBytes } from 'node:crypto';
 import { mkdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import { startFakeSlack, type FakeSlack } from '@faultline/fake-slack';
-import { startSimulator, type Simulator } from '@faultline/platform-sim';
+import { privilegesOfTeamRole, startSimulator, type Simulator } from '@faultline/platform-sim';
 import type { DestinationStream } from 'pino';
 import { Agent } from 'undici';
 import {
@@ -88,6 +88,16 @@ export async function demoSessionKey(dataDir: string): Promise<string> {
   return key;
 }
 
+/** What a team role cannot do of what the demo is for, as a login's summary says it: ": cannot start or halt attacks". */
+function cannotText(role: Parameters<typeof privilegesOfTeamRole>[0]): string {
+  const privileges: readonly string[] = privilegesOfTeamRole(role);
+  const cannot = [
+    ...(privileges.includes('EXPERIMENTS_RUN') ? [] : ['start']),
+    ...(privileges.includes('HALT_WRITE') ? [] : ['halt']),
+  ];
+  return cannot.length ? `: cannot ${cannot.join(' or ')} attacks` : '';
+}
+
 /** The seeded platform logins, each with what it shows off. */
 export function demoLogins(sim: Simulator): LoginHints {
   const { state, seed } = sim;
@@ -99,7 +109,7 @@ export function demoLogins(sim: Simulator): LoginHints {
         ? []
         : [...user.teamRoles].map(
             ([teamId, role]) =>
-              `${state.teams.get(teamId)?.name ?? teamId} (${role.replace(/^TEAM_/, '').toLowerCase()})`,
+              `${state.teams.get(teamId)?.name ?? teamId} (${role.replace(/^TEAM_/, '').toLowerCase()}${cannotText(role)})`,
           );
     const mfa = user?.mfaCode !== undefined ? ', asks for the MFA code' : '';
     return { email, summary: `${company}: ${teams.join(', ')}${mfa}` };

@@ -107,6 +107,7 @@ const bodies = {
     label: z.string(),
     option: z.string(),
     remove: z.boolean().default(false),
+    fields: z.array(fieldValue).max(100).default([]),
   }),
   search: z.object({ ...personField, viewId: z.string(), label: z.string(), query: z.string().max(200) }),
   fill: z.object({ ...personField, viewId: z.string(), fields: z.array(fieldValue).max(100) }),
@@ -187,7 +188,7 @@ export async function startPlayground(options: PlaygroundOptions): Promise<Playg
     },
     async '/api/choose'(body) {
       const input = bodies.choose.parse(body);
-      await chooseOption(person(input.person), input.surface, input.label, input.option, input.remove);
+      await chooseOption(person(input.person), input.surface, input.label, input.option, input.remove, input.fields);
       return {};
     },
     async '/api/modal/search'(body) {

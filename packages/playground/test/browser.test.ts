@@ -180,11 +180,17 @@ describe.skipIf(!hasChromium)(skipNote('the playground in a browser'), { timeout
       })
       .toEqual({ type: 'conversations_select', selected_conversation: 'C0GAMEDAY' });
     await builder.getByRole('button', { name: 'Preview' }).click();
-    await builder.waitFor({ state: 'detached' });
+    // The preview shows where the person is, in the modal, and says where the card goes.
+    await builder.getByText('-l 45').first().waitFor();
+    // The page draws the channel by its name once it knows it, by its id until then.
+    expect(await builder.innerText()).toMatch(/goes to #(gameday|C0GAMEDAY)\b/);
+    await builder.getByRole('button', { name: 'Start' }).click();
+    const started = page.getByRole('dialog', { name: 'Faultline' });
+    await started.getByText('Started cpu attack').first().waitFor();
+    await started.getByRole('button', { name: 'Close' }).first().click();
+    await started.waitFor({ state: 'detached' });
 
     await page.getByRole('button', { name: '# gameday' }).click();
-    const preview = page.locator('article.message.ephemeral', { hasText: '-l 45' });
-    await preview.getByRole('button', { name: 'Start' }).click();
     const card = page
       .locator('article.message:not(.ephemeral)', { hasText: 'cpu' })
       .filter({ has: page.getByRole('button', { name: 'File ticket' }) });
@@ -215,6 +221,31 @@ describe.skipIf(!hasChromium)(skipNote('the playground in a browser'), { timeout
     expect(demo.sim.state.trackerIssues.at(-1)?.fields).toMatchObject({ labels: ['postmortem'] });
     await page.getByRole('dialog', { name: 'Ticket filed' }).getByRole('button').first().click();
 
+    expect(pageErrors).toEqual([]);
+    expect(errorLogs).toEqual([]);
+  });
+
+  it('keeps what was typed in the builder when picking a target renames its field, and submits it', async () => {
+    const { demo, page } = playground;
+    await page.goto(`${demo.playgroundUrl}#U0ALICE/C0GAMEDAY`);
+    await run('/chaos attack');
+    const builder = page.getByRole('dialog', { name: 'Start an attack' });
+    await builder.getByRole('combobox', { name: 'Attack type' }).selectOption({ label: 'cpu' });
+    await builder.getByText('Cores', { exact: false }).first().waitFor();
+    await builder.getByRole('textbox', { name: 'Target values' }).fill('platform-web-2');
+    await builder.getByRole('radio', { name: 'Exact hosts' }).check();
+    const hosts = builder.getByRole('textbox', { name: 'Host ids' });
+    await hosts.waitFor();
+    expect(await hosts.inputValue()).toBe('platform-web-2');
+    // Slack keeps the value by block and action id, so the app has it too.
+    await expect
+      .poll(() => demo.fake.user('U0ALICE').modal()?.values()['attack_target_values']?.['attack_target_values'], {
+        timeout: waitMs,
+      })
+      .toMatchObject({ value: 'platform-web-2' });
+    await builder.getByRole('button', { name: 'Preview' }).click();
+    await builder.waitFor({ state: 'detached' });
+    await page.locator('article.message.ephemeral', { hasText: '--target-hosts platform-web-2' }).waitFor();
     expect(pageErrors).toEqual([]);
     expect(errorLogs).toEqual([]);
   });

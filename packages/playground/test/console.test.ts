@@ -68,28 +68,46 @@ describe("the demo's console", { timeout: 60_000 }, () => {
   });
 });
 
+/** A copy of run.sh in a directory of its own, with an npm that only says how it was called. */
+function runShCopy(): string {
+  const dir = mkdtempSync(join(tmpdir(), 'faultline-run-'));
+  mkdirSync(join(dir, 'scripts'));
+  mkdirSync(join(dir, 'bin'));
+  copyFileSync(join(root, 'run.sh'), join(dir, 'run.sh'));
+  copyFileSync(join(root, 'scripts', 'ensure-node.sh'), join(dir, 'scripts', 'ensure-node.sh'));
+  writeFileSync(join(dir, 'package-lock.json'), '{}\n');
+  writeFileSync(join(dir, 'bin', 'npm'), '#!/usr/bin/env bash\necho "npm $*"\n');
+  chmodSync(join(dir, 'bin', 'npm'), 0o755);
+  return dir;
+}
+
+async function runSh(dir: string, args: string[]): Promise<Finished> {
+  const { SLACK_BOT_TOKEN: _token, ...inherited } = process.env;
+  const child = spawn('bash', [join(dir, 'run.sh'), ...args], {
+    cwd: dir,
+    env: { ...inherited, PATH: `${join(dir, 'bin')}:${process.env['PATH'] ?? ''}` },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let stdout = '';
+  let stderr = '';
+  child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
+  child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+  const [code, signal] = (await once(child, 'exit')) as [number | null, string | null];
+  return { stdout, stderr, code, signal };
+}
+
 describe('./run.sh', () => {
+  it.each([['--help'], ['-h'], ['help']])('%s says what run.sh itself does, and runs nothing', async (flag) => {
+    const { stdout, stderr, code } = await runSh(runShCopy(), [flag]);
+    expect(code).toBe(0);
+    expect(stdout).toContain('Usage: ./run.sh');
+    expect(stdout).toContain('./run.sh test');
+    expect(`${stdout}${stderr}`).not.toContain('npm run');
+    expect(`${stdout}${stderr}`).not.toContain('npm ci');
+  });
+
   it('says it is installing dependencies before it does, then starts the demo with nothing in front of its banner', async () => {
-    const dir = mkdtempSync(join(tmpdir(), 'faultline-run-'));
-    mkdirSync(join(dir, 'scripts'));
-    mkdirSync(join(dir, 'bin'));
-    copyFileSync(join(root, 'run.sh'), join(dir, 'run.sh'));
-    copyFileSync(join(root, 'scripts', 'ensure-node.sh'), join(dir, 'scripts', 'ensure-node.sh'));
-    writeFileSync(join(dir, 'package-lock.json'), '{}\n');
-    // An npm that only says how it was called.
-    writeFileSync(join(dir, 'bin', 'npm'), '#!/usr/bin/env bash\necho "npm $*"\n');
-    chmodSync(join(dir, 'bin', 'npm'), 0o755);
-    const { SLACK_BOT_TOKEN: _token, ...inherited } = process.env;
-    const child = spawn('bash', [join(dir, 'run.sh')], {
-      cwd: dir,
-      env: { ...inherited, PATH: `${join(dir, 'bin')}:${process.env['PATH'] ?? ''}` },
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
-    child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
-    const [code] = (await once(child, 'exit')) as [number | null];
+    const { stdout, stderr, code } = await runSh(runShCopy(), []);
     expect(code).toBe(0);
     expect(stderr).toBe('Installing dependencies (about a minute)…\nnpm ci --no-audit --no-fund --loglevel=error\n');
     expect(stdout).toBe('npm run --silent demo --\n');

@@ -96,8 +96,8 @@ function client(target: () => Demo) {
       person,
       viewId: login.viewId,
       fields: [
-        { label: 'Email', value: user.email },
-        { label: 'Password', value: user.password },
+        { blockId: 'login_email', actionId: 'login_email', value: user.email },
+        { blockId: 'login_password', actionId: 'login_password', value: user.password },
       ],
     });
     const done = await eventually(person, modalTitled('Logged in'), 'the logged-in confirmation');
@@ -119,6 +119,8 @@ describe('npm run demo', () => {
     expect(banner.match(/\w+:\/\/\S+/g)).toEqual([demo.playgroundUrl]);
     expect(banner).toContain('"Acting as" (top left) picks who you are: alice, bob or carol.');
     expect(banner).toMatch(/owner@acme\.test +Acme Demo: Platform \(owner\), Payments \(owner\), Search \(owner\)/);
+    // The login to try a refusal with says which it is.
+    expect(banner).toMatch(/observer@acme\.test +Acme Demo: Platform \(observer: cannot start or halt attacks\)/);
     expect(banner).toContain(`password ${demo.sim.seed.users.owner.password}`);
     expect(banner).toContain(`MFA code: ${demo.sim.seed.mfaCode}`);
   });
@@ -144,8 +146,8 @@ describe('npm run demo', () => {
       person: 'U0ALICE',
       viewId: login.viewId,
       fields: [
-        { label: 'Email', value: owner.email },
-        { label: 'Password', value: owner.password },
+        { blockId: 'login_email', actionId: 'login_email', value: owner.email },
+        { blockId: 'login_password', actionId: 'login_password', value: owner.password },
       ],
     });
     const picker = await eventually('U0ALICE', modalTitled('Choose a team'), 'the team picker');
@@ -185,8 +187,8 @@ describe('npm run demo', () => {
       person: 'U0CAROL',
       viewId: login.viewId,
       fields: [
-        { label: 'Email', value: solo.email },
-        { label: 'Password', value: solo.password },
+        { blockId: 'login_email', actionId: 'login_email', value: solo.email },
+        { blockId: 'login_password', actionId: 'login_password', value: solo.password },
       ],
     });
     const done = await eventually('U0CAROL', modalTitled('Logged in'), 'the logged-in confirmation');
@@ -200,8 +202,8 @@ describe('npm run demo', () => {
       person: 'U0BOB',
       viewId: login.viewId,
       fields: [
-        { label: 'Email', value: 'solo@acme.test' },
-        { label: 'Password', value: 'not-the-password' },
+        { blockId: 'login_email', actionId: 'login_email', value: 'solo@acme.test' },
+        { blockId: 'login_password', actionId: 'login_password', value: 'not-the-password' },
       ],
     });
     const refused = await eventually(

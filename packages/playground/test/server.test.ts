@@ -393,13 +393,17 @@ describe('modals', () => {
     const refused = await post('/api/modal/submit', {
       person: 'U0ALICE',
       viewId,
-      fields: [{ label: 'Name', value: 'bad' }],
+      fields: [{ blockId: 'name', actionId: 'name', value: 'bad' }],
     });
     expect(refused.status).toBe(200);
     const withError = (await state('U0ALICE', 'C0GENERAL')).modal;
     expect(withError).toMatchObject({ viewId, title: 'Start', errors: { Name: 'Not that name' } });
 
-    await post('/api/modal/submit', { person: 'U0ALICE', viewId, fields: [{ label: 'Name', value: 'good' }] });
+    await post('/api/modal/submit', {
+      person: 'U0ALICE',
+      viewId,
+      fields: [{ blockId: 'name', actionId: 'name', value: 'good' }],
+    });
     const done = (await state('U0ALICE', 'C0GENERAL')).modal;
     expect(done).toMatchObject({ viewId, title: 'Done', submit: null, close: 'Finish', errors: {} });
 
@@ -413,7 +417,13 @@ describe('modals', () => {
     await post('/api/command', { person: 'U0BOB', channel: 'C0GENERAL', text: '/chaos attack' });
     const viewId = (await state('U0BOB', 'C0GENERAL')).modal?.viewId;
     expect(
-      (await post('/api/modal/fill', { person: 'U0BOB', viewId, fields: [{ label: 'Name', value: 'x' }] })).status,
+      (
+        await post('/api/modal/fill', {
+          person: 'U0BOB',
+          viewId,
+          fields: [{ blockId: 'name', actionId: 'name', value: 'x' }],
+        })
+      ).status,
     ).toBe(200);
     expect((await state('U0BOB', 'C0GENERAL')).modal?.values['name']?.['name']).toMatchObject({ value: 'x' });
 
@@ -440,7 +450,7 @@ describe('modals', () => {
       surface: { kind: 'modal', viewId },
       index: 0,
       actionId: 'help',
-      fields: [{ label: 'Name', value: 'typed, not submitted' }],
+      fields: [{ blockId: 'name', actionId: 'name', value: 'typed, not submitted' }],
     });
     expect(clicked.status).toBe(200);
     const delivery = deliveries.find((candidate) => candidate['type'] === 'block_actions') as

@@ -18,11 +18,14 @@ import {
   ATTACK_SAVE_AS,
   ATTACK_TEAM,
   ATTACK_TYPE_SELECT,
+  builderTitle,
 } from '../../views/attackBuilder.ts';
 import { saveAttack, savedNameProblem } from '../saved.ts';
 import { savedAttackWords } from '../../views/savedAttacks.ts';
+import { messageModal } from '../../views/notice.ts';
 import {
   attackPreviewMessage,
+  cannotRunText,
   previewCancelledText,
   previewExpiredText,
   startedText,
@@ -36,7 +39,14 @@ import { type CommandRequest, subcommand } from '../command.ts';
 import { ownWords } from '../contract.ts';
 import { UserInputError } from '../../errors.ts';
 import type { Actor, Login } from '../../store/sessions.ts';
-import { platformFor, requireLogin, requireTeam, teamName } from '../../attacks/access.ts';
+import {
+  mayRunAttacks,
+  platformFor,
+  requireLogin,
+  requireTeam,
+  RUN_PRIVILEGE,
+  teamName,
+} from '../../attacks/access.ts';
 import { matchTeam } from '../arguments.ts';
 import { approvalNeeded, requestApproval } from '../../guardrails/approvals.ts';
 import { approvalRequestedText, ruleText } from '../../views/approval.ts';
@@ -103,6 +113,15 @@ async function preview(
   channel: string,
   savedAs?: string,
 ) {
+  // Start is offered only to a session the platform would let start it.
+  if (!mayRunAttacks(team))
+    return attackPreviewMessage({
+      request,
+      teamName: teamName(team),
+      command: deps.config.slack.command,
+      channel,
+      refused: cannotRunText(teamName(team), RUN_PRIVILEGE),
+    });
   await refuseIfFrozen(deps, team);
   const checks = await checkGuards(
     deps,
@@ -124,6 +143,7 @@ async function preview(
     teamName: teamName(team),
     pendingId: pending.id,
     command: deps.config.slack.command,
+    channel,
     guards: checks.map((c) => guardLine(c.guard.spec, c.reading)),
     ...(unknown.length
       ? { warning: `${unknownGuardsText(unknown)} Start anyway only if you will watch it yourself.` }
@@ -357,6 +377,8 @@ export async function submitBuilder(submission: Submission, deps: Deps): Promise
       return { kind: 'errors', errors: { [ATTACK_SAVE_AS]: savedAttackWords.refusedField(saved.refused, saveAs) } };
   }
   const shown = await preview(deps, submission.actor, login, team, result, channel, saveAs || undefined);
+  // Opened from App Home, the person is in the modal: the preview takes the builder's place.
+  if (!origin.channel) return { kind: 'update', view: messageModal(builderTitle, shown) };
   // The command's response_url lasts 30 minutes; a builder left open longer answers another way.
   const answered = origin.responseUrl ? await deps.slack.respond(origin.responseUrl, shown) : 'none';
   if (answered === 'not Slack')

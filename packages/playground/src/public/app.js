@@ -16,7 +16,7 @@ const page = {
   data: null,
   /** Signatures of what is drawn, so a poll that changed nothing redraws nothing. */
   drawn: { timeline: '', modal: '', home: '' },
-  /** Text typed into the open modal, not yet sent: `${blockId}/${actionId}` → { label, value }. */
+  /** Text typed into the open modal, not yet sent: `${blockId}/${actionId}` → { blockId, actionId, value }. */
   edits: new Map(),
   editsViewId: null,
   expandedThreads: new Set(),
@@ -106,6 +106,7 @@ function confirmDialog(confirm) {
 }
 
 function surfaceContext(surface, state) {
+  const fields = () => (surface.kind === 'modal' ? [...page.edits.values()] : []);
   return {
     names: names(),
     channels: page.directory.channels,
@@ -118,21 +119,21 @@ function surfaceContext(surface, state) {
         window.open(element.url, '_blank', 'noopener,noreferrer');
       node.disabled = true;
       // Slack sends what is typed in a modal with every click in it, as it does with a submission.
-      const fields = surface.kind === 'modal' ? [...page.edits.values()] : [];
       await act('/api/click', {
         surface,
         index,
         actionId: element.action_id,
         confirmed: Boolean(element.confirm),
-        fields,
+        fields: fields(),
       });
       node.disabled = false;
     },
+    // Slack sends what is typed in a modal with every choice in it too: an update keeps it by id.
     onChoose(label, option) {
-      void act('/api/choose', { surface, label, option });
+      void act('/api/choose', { surface, label, option, fields: fields() });
     },
     onUnchoose(label, option) {
-      void act('/api/choose', { surface, label, option, remove: true });
+      void act('/api/choose', { surface, label, option, remove: true, fields: fields() });
     },
     async onSearch(label, query) {
       try {

@@ -134,7 +134,7 @@ function optionsOf(element) {
  * Draws blocks into a container. `context` carries:
  *   names: user and channel id → name; channels, people: the workspace's, for channel and people selects;
  *   state: { values, errors } for inputs (modal only);
- *   edits: Map of `${blockId}/${actionId}` → { label, value } typed but not yet sent;
+ *   edits: Map of `${blockId}/${actionId}` → { blockId, actionId, value } typed but not yet sent;
  *   onClick(button, index), onChoose(label, optionTextOrId), onUnchoose(label, optionTextOrId),
  *   onSearch(label, query) → Promise<options>.
  */
@@ -347,7 +347,7 @@ export function renderBlocks(blocks, context) {
     );
   }
 
-  function textInput(element, label, key, state) {
+  function textInput(element, label, key, state, field) {
     const multiline = element.type === 'plain_text_input' && element.multiline === true;
     const edited = context.edits?.get(key);
     const serverValue = state?.value ?? state?.selected_date ?? state?.selected_time ?? '';
@@ -364,7 +364,7 @@ export function renderBlocks(blocks, context) {
       rows: multiline ? 4 : undefined,
       'aria-label': label,
       dataset: { key },
-      oninput: (event) => context.edits?.set(key, { label, value: event.currentTarget.value }),
+      oninput: (event) => context.edits?.set(key, { ...field, value: event.currentTarget.value }),
     });
     return input;
   }
@@ -375,7 +375,7 @@ export function renderBlocks(blocks, context) {
     const key = `${block.block_id}/${element.action_id}`;
     const state = context.state?.values?.[block.block_id]?.[element.action_id];
     const controls = {
-      text: () => textInput(element, label, key, state),
+      text: () => textInput(element, label, key, state, { blockId: block.block_id, actionId: element.action_id }),
       static: () => staticSelect(element, label, state?.selected_option ?? element.initial_option, key),
       multiStatic: () => multiStaticSelect(element, label, state?.selected_options ?? element.initial_options, key),
       external: () => externalSelect(element, label, state?.selected_option ?? element.initial_option, key),
