@@ -165,7 +165,8 @@ export class TargetProcess {
 
 /** Logs a person in through the login modal and the team picker, as a person would. */
 export async function logIn(fake: FakeSlack, sim: Simulator, personId: string): Promise<SlackPerson> {
-  const person = fake.user(personId, { name: 'bench' });
+  // Their Slack e-mail is the login's, as Faultline matches them.
+  const person = fake.user(personId, { name: 'bench', email: sim.seed.users.owner.email });
   // The confirmation of an earlier login would be taken for the new login modal.
   await person.modal()?.close();
   await person.command('login');
@@ -290,7 +291,7 @@ async function captureAll(
     // Each login modal is opened by the real bot, then submitted to the stand-in.
     const { email, password } = sim.seed.users.owner;
     for (let i = 0; i < submissionRequests; i++) {
-      const newcomer = fake.user(`U0BENCHNEW${i}`, { name: `newcomer${i}` });
+      const newcomer = fake.user(`U0BENCHNEW${i}`, { name: `newcomer${i}`, email });
       await newcomer.command('login');
       const modal = await fake.waitFor(
         () => newcomer.modal()?.callbackId === 'login' && newcomer.modal(),

@@ -16,6 +16,8 @@ import { createMetrics } from './metrics.ts';
 import { Messenger, type MessengerOptions } from './slack/messenger.ts';
 import { SlackRecorder } from './slack/record.ts';
 import { People } from './slack/people.ts';
+import { SlackPeopleDirectory } from './slack/directory.ts';
+import { SlackLinkNotices } from './slack/linkNotices.ts';
 import { SlackFiles } from './slack/files.ts';
 import { SlackApprovalBoard } from './slack/approvalBoard.ts';
 import { SlackFreezeNotices } from './slack/freezeNotices.ts';
@@ -114,7 +116,9 @@ export function createDeps(config: Config, overrides: DepsOverrides = {}): Deps 
     appUrl: config.platform.appUrl,
     command: config.slack.command,
   });
-  const people = new People(namesClient(config, logger), logger, { now });
+  // A login waits on the profile's e-mail: like a name, it is asked once, without waiting out a limit.
+  const peopleClient = namesClient(config, logger);
+  const people = new People(peopleClient, logger, { now });
   const deps: Deps = {
     config,
     logger,
@@ -127,6 +131,8 @@ export function createDeps(config: Config, overrides: DepsOverrides = {}): Deps 
     clock: { now },
     slack,
     people,
+    directory: new SlackPeopleDirectory(peopleClient, logger),
+    linkNotices: new SlackLinkNotices(slack),
     cards,
     events,
     metrics,

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { isSecureUrl } from './client/request.ts';
 import { type ApprovalRule, parseApprovalRules } from './guardrails/approvalRules.ts';
+import { parseSubnet, type Subnet } from './login/clientAddress.ts';
 
 const optionalText = z
   .string()
@@ -63,9 +64,16 @@ function checkSecureUrl(name: string, loopbackUse: string, value: string, ctx: z
 
 const logLevels = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
 
-/** `modal`: the Slack form only; `page`: the secure page only; `both`: the page offered first. */
-export const loginModes = ['modal', 'page', 'both'] as const;
+/**
+ * `modal`: the Slack form only; `page`: the secure page only; `both`: the page offered first;
+ * `sso`: the secure page with single sign-on alone, no password anywhere.
+ */
+export const loginModes = ['modal', 'page', 'both', 'sso'] as const;
 export type LoginMode = (typeof loginModes)[number];
+
+/** `required`: a login is linked to a Slack person only when its e-mail is theirs; `off`: not checked. */
+export const emailMatchModes = ['required', 'off'] as const;
+export type EmailMatchMode = (typeof emailMatchModes)[number];
 
 const environmentSchema = z.object({
   SLACK_BOT_TOKEN: optionalText.refine(
@@ -196,6 +204,25 @@ const environmentSchema = z.object({
   LOGIN_MODE: optionalText.pipe(
     z.enum(loginModes, { error: `LOGIN_MODE must be one of ${loginModes.join(', ')}` }).optional(),
   ),
+  SSO_COMPANY: optionalText,
+  LOGIN_EMAIL_MATCH: optionalText.pipe(
+    z
+      .enum(emailMatchModes, { error: `LOGIN_EMAIL_MATCH must be one of ${emailMatchModes.join(', ')}` })
+      .default('required'),
+  ),
+  TRUSTED_PROXIES: optionalText.transform((value, ctx) => {
+    const subnets = (value ?? '')
+      .split(',')
+      .map((part) => part.trim())
+      .filter(Boolean)
+      .map(parseSubnet);
+    if (subnets.every((subnet) => subnet !== undefined)) return subnets;
+    ctx.addIssue({
+      code: 'custom',
+      message: 'TRUSTED_PROXIES must be addresses or CIDR blocks such as 10.0.0.0/8, separated by commas',
+    });
+    return z.NEVER;
+  }),
 });
 
 /** Variables needed only in some combinations; checked on the raw values so every gap is listed at once. */
@@ -210,7 +237,7 @@ function missingVariables(env: NodeJS.ProcessEnv): [string, string][] {
     ]);
   }
   const loginMode = (env['LOGIN_MODE'] ?? '').trim();
-  if ((loginMode === 'page' || loginMode === 'both') && !has('PUBLIC_URL')) {
+  if ((loginMode === 'page' || loginMode === 'both' || loginMode === 'sso') && !has('PUBLIC_URL')) {
     missing.push([
       'LOGIN_MODE',
       `LOGIN_MODE=${loginMode} needs PUBLIC_URL, the https: address where people reach Faultline's login page`,
@@ -251,7 +278,15 @@ export interface Config {
   logLevel: Environment['LOG_LEVEL'];
   /** Where people reach the bot's own pages (the secure login page), without a trailing slash. */
   publicUrl: string | undefined;
-  login: { mode: LoginMode };
+  login: {
+    mode: LoginMode;
+    /** Whether a platform login's e-mail must be the Slack person's e-mail. */
+    emailMatch: EmailMatchMode;
+    /** Proxies whose X-Forwarded-For names the client of the login page; none: the socket's peer is. */
+    trustedProxies: Subnet[];
+    /** The company whose identity provider "Log in with SSO" goes to; asked on the page when unset. */
+    ssoCompany: string | undefined;
+  };
   /** The company's monitoring integrations that guards read through (each may be overridden per guard). */
   monitoring: { integrationA: string | undefined; domainA: string | undefined; uriB: string | undefined };
   /** When a start needs a second person; empty: never. */
@@ -306,7 +341,12 @@ export function loadConfig(env: NodeJS.ProcessEnv): Config {
     presenceMinutes: e.PRESENCE_MINUTES,
     logLevel: e.LOG_LEVEL,
     publicUrl: e.PUBLIC_URL?.replace(/\/+$/, ''),
-    login: { mode: e.LOGIN_MODE ?? (e.PUBLIC_URL ? 'both' : 'modal') },
+    login: {
+      mode: e.LOGIN_MODE ?? (e.PUBLIC_URL ? 'both' : 'modal'),
+      emailMatch: e.LOGIN_EMAIL_MATCH,
+      trustedProxies: e.TRUSTED_PROXIES,
+      ssoCompany: e.SSO_COMPANY,
+    },
     monitoring: { integrationA: e.MONITORING_A_INTEGRATION, domainA: e.MONITORING_A_DOMAIN, uriB: e.MONITORING_B_URI },
     approvalRules: e.APPROVAL_RULES,
   };

@@ -20,6 +20,7 @@ import type { Metrics } from './metrics.ts';
 import type { SessionWarnings } from './login/expiryWarnings.ts';
 import type { StartNotices } from './attacks/startIntents.ts';
 import type { SavedAttacks } from './attacks/saved.ts';
+import type { LinkNotices, SlackDirectory } from './login/identity.ts';
 import type { PresenceBoard } from './attacks/presence.ts';
 
 /** Everything a handler may use, built once in main.ts; tests pass real local parts through it. */
@@ -40,6 +41,10 @@ export interface Deps {
   slack: Messenger;
   /** People's names for text that leaves Slack (tickets, halt reasons, notes on the platform). */
   people: People;
+  /** Who a login links to, as Slack describes them now: names, handles, e-mails. */
+  directory: SlackDirectory;
+  /** Where the owner of a login's e-mail is told that it was linked to someone else. */
+  linkNotices: LinkNotices;
   cards: CardStore;
   /** Where what happened to an attack is said; it shows it on the card, in threads and timelines, the audit log and the metrics. */
   events: Recorder;

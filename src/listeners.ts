@@ -5,7 +5,14 @@ import { haltAgainFromButton, haltAllConfirmed, haltFromButton } from './command
 import { stillHere } from './commands/presence.ts';
 import { PRESENCE_HERE } from './views/presence.ts';
 import { nextListPage } from './commands/list.ts';
-import { forgotPassword, openLogin, securePageOpened, submitLogin, submitPasswordReset } from './commands/login.ts';
+import {
+  endLinkedSession,
+  forgotPassword,
+  openLogin,
+  securePageOpened,
+  submitLogin,
+  submitPasswordReset,
+} from './commands/login.ts';
 import { openNote, submitNote } from './commands/note.ts';
 import { showFromButton } from './commands/show.ts';
 import { submitTeamPicker, suggestTeams } from './commands/team.ts';
@@ -73,6 +80,8 @@ import {
   LOGIN_PAGE_BUTTON,
   LOGIN_VIEW,
   RESET_PASSWORD_VIEW,
+  END_LINKED_SESSION_BUTTON,
+  LOGIN_SSO_BUTTON,
 } from './views/login.ts';
 import { NOTE_VIEW } from './views/note.ts';
 import { GUARD_ALERTS, GUARD_MONITORS, GUARD_PICKER_VIEW } from './views/guardPicker.ts';
@@ -88,6 +97,8 @@ export const listeners: Listeners = {
     [LOGIN_BUTTON]: openLogin,
     [FORGOT_PASSWORD_BUTTON]: forgotPassword,
     [LOGIN_PAGE_BUTTON]: securePageOpened,
+    [LOGIN_SSO_BUTTON]: securePageOpened,
+    [END_LINKED_SESSION_BUTTON]: endLinkedSession,
     [ATTACK_START]: startFromPreview,
     [ATTACK_CANCEL]: cancelPreview,
     [ATTACK_TYPE_SELECT]: builderChanged,

@@ -25,6 +25,8 @@ const secretPatterns: [RegExp, string][] = [
   [/Bearer\s+[A-Za-z0-9._~+/=-]+/gi, 'Bearer [redacted]'],
   // One-time login links: Bolt logs the URL of a request it has no route for (a HEAD, say).
   [/\/login\/[^\s/?#"']{8,}/g, '/login/[redacted]'],
+  // A single sign-on's callback: the provider's one-time code and the platform's state.
+  [/([?&](?:code|state)=)[^&\s#"']+/g, '$1[redacted]'],
 ];
 
 export function scrubSecrets(text: string): string {

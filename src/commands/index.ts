@@ -17,6 +17,7 @@ import { freezeCommand, unfreezeCommand } from './freeze.ts';
 import { statusCommand } from './status.ts';
 import { unwatchCommand, watchCommand } from './watch.ts';
 import { runCommand as runSavedCommand, saveCommand, savedCommand } from './saved.ts';
+import { ssoCommand } from './sso.ts';
 import type { Actor } from '../store/sessions.ts';
 import type { Reply } from './reply.ts';
 import { escapeMrkdwn } from '../views/blocks.ts';
@@ -46,6 +47,7 @@ subcommands.push(
   unfreezeCommand,
   watchCommand,
   unwatchCommand,
+  ssoCommand,
 );
 
 /** Slack turns straight quotes into curly ones as people type; the parser needs straight ones. */

@@ -3,6 +3,8 @@ import type { Deps } from '../deps.ts';
 import type { ModalView } from '@slack/types';
 import { secureLoginUrl } from '../login/entry.ts';
 import { logIn, type LoginOutcome } from '../login/logIn.ts';
+import { requestPasswordReset, type ResetOutcome } from '../login/passwordReset.ts';
+import { clockTime, resetLimitedText } from '../views/loginPage.ts';
 import { describeError } from '../views/errorReply.ts';
 import {
   lockedNotice,
@@ -21,9 +23,16 @@ import {
   loginRejectedText,
   mfaCodeFormatText,
   mfaRequiredText,
+  emailMismatchText,
+  emailUnknownText,
+  linkedSessionEndedText,
+  linkedSessionGoneText,
 } from '../views/login.ts';
 import { teamPickerModal } from '../views/team.ts';
-import type { Action, Reply, Submission, SubmissionReply } from './reply.ts';
+import { z } from 'zod';
+import { replacement, type Action, type Reply, type Submission, type SubmissionReply } from './reply.ts';
+import { sameEmail } from '../login/identity.ts';
+import { logOut } from '../login/logOut.ts';
 import { subcommand } from './command.ts';
 import { contract } from './contract.ts';
 import type { Actor } from '../store/sessions.ts';
@@ -41,8 +50,9 @@ export async function loginModalFor(
   options: Omit<LoginModalOptions, 'secureUrl'> = {},
 ): Promise<ModalView> {
   const url = await secureLoginUrl(actor, deps);
-  if (url && deps.config.login.mode === 'page')
-    return securePageModal(url, options.notice ? { notice: options.notice } : {});
+  const { mode } = deps.config.login;
+  if (url && (mode === 'page' || mode === 'sso'))
+    return securePageModal(url, { ...(options.notice ? { notice: options.notice } : {}), ssoOnly: mode === 'sso' });
   return loginModal({ ...options, secureUrl: url });
 }
 
@@ -66,8 +76,9 @@ export async function securePageOpened(): Promise<Reply> {
 }
 
 export async function submitLogin(submission: Submission, deps: Deps): Promise<SubmissionReply> {
-  // LOGIN_MODE=page: a password typed into Slack is never used, even from a form opened earlier.
-  if (deps.config.login.mode === 'page') return { kind: 'update', view: await loginModalFor(submission.actor, deps) };
+  // LOGIN_MODE=page or sso: a password typed into Slack is never used, even from a form opened earlier.
+  if (deps.config.login.mode === 'page' || deps.config.login.mode === 'sso')
+    return { kind: 'update', view: await loginModalFor(submission.actor, deps) };
   const email = submission.inputs[loginFields.email]?.trim() ?? '';
   const password = submission.inputs[loginFields.password] ?? '';
   const companyName = submission.inputs[loginFields.company]?.trim() || undefined;
@@ -102,6 +113,10 @@ export async function submitLogin(submission: Submission, deps: Deps): Promise<S
         kind: 'errors',
         errors: { [loginFields.password]: loginBusyText },
       };
+    case 'emailMismatch':
+      return { kind: 'errors', errors: { [loginFields.email]: emailMismatchText(outcome.loginEmail) } };
+    case 'emailUnknown':
+      return { kind: 'errors', errors: { [loginFields.email]: emailUnknownText(outcome.reason) } };
     case 'locked':
       return {
         kind: 'update',
@@ -158,8 +173,9 @@ export async function forgotPassword(action: Action): Promise<Reply> {
 export async function submitPasswordReset(submission: Submission, deps: Deps): Promise<SubmissionReply> {
   const email = submission.inputs[loginFields.resetEmail]?.trim() ?? '';
   if (!emailPattern.test(email)) return { kind: 'errors', errors: { [loginFields.resetEmail]: enterResetEmailText } };
+  let outcome: ResetOutcome;
   try {
-    await deps.platform.auth.resetPassword(email);
+    outcome = await requestPasswordReset(submission.actor, email, deps);
   } catch (error) {
     deps.logger.warn({ err: error }, 'password reset failed');
     return {
@@ -172,5 +188,35 @@ export async function submitPasswordReset(submission: Submission, deps: Deps): P
       },
     };
   }
+  if (outcome.kind === 'limited') {
+    const error = resetLimitedText(clockTime(outcome.until, deps.clock.now()));
+    return { kind: 'errors', errors: { [loginFields.resetEmail]: error } };
+  }
   return { kind: 'update', view: resetRequestedView(deps.config.slack.command) };
+}
+
+const linkedPerson = z.object({ w: z.string().min(1), u: z.string().min(1), n: z.string(), h: z.string() });
+
+/**
+ * "End that session", in the message to the owner of a login's e-mail that was linked to another
+ * Slack person: ends that person's session while it is still a login with the clicker's Slack
+ * e-mail, so the button does nothing in anyone else's hands, nor once the login has changed.
+ */
+export async function endLinkedSession(action: Action, deps: Deps): Promise<Reply> {
+  let parsed: z.infer<typeof linkedPerson> | undefined;
+  try {
+    parsed = linkedPerson.parse(JSON.parse(action.value ?? ''));
+  } catch {
+    parsed = undefined;
+  }
+  if (!parsed) return { kind: 'none' };
+  const person = { workspaceId: parsed.w, userId: parsed.u, userName: parsed.h };
+  const shown = { name: parsed.n, handle: parsed.h };
+  const owner = await deps.directory.person(action.actor.userId);
+  const outcome = await logOut(person, deps, {
+    only: (login) => sameEmail(login.session.identifier, owner?.email),
+    by: action.actor,
+  });
+  if (outcome.kind === 'none') return replacement(linkedSessionGoneText(shown));
+  return replacement(linkedSessionEndedText(shown, outcome.login.session.identifier ?? owner?.email ?? ''));
 }

@@ -59,7 +59,11 @@ export class LoginLinks {
   /** The link a token stands for while it is unused and unexpired. */
   async find(token: string): Promise<{ hash: string; link: LoginLink } | undefined> {
     if (!/^[A-Za-z0-9_-]{40,64}$/.test(token)) return undefined;
-    const hash = tokenHash(token);
+    return this.byHash(tokenHash(token));
+  }
+
+  /** The link under `hash` while it is unused and unexpired: a single sign-on comes back with the hash, not the token. */
+  async byHash(hash: string): Promise<{ hash: string; link: LoginLink } | undefined> {
     const link = await this.#store.get<LoginLink>(keys.loginLink.key(hash));
     if (!link || !(link.expiresAt > this.#now())) return undefined;
     return { hash, link };

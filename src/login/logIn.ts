@@ -3,6 +3,7 @@ import type { CompanySession, LoginInput } from '../client/index.ts';
 import { audit } from '../audit.ts';
 import type { Deps } from '../deps.ts';
 import type { Actor } from '../store/sessions.ts';
+import { sameEmail } from './identity.ts';
 import { LoginLimits } from './limits.ts';
 
 /** How a login attempt ended, whichever form it came from. */
@@ -15,15 +16,46 @@ export type LoginOutcome =
   /** Too many failed logins: no platform call was made. */
   | { kind: 'locked'; until: Date }
   /** Another attempt of the same person is still running. */
-  | { kind: 'busy' };
+  | { kind: 'busy' }
+  /** LOGIN_EMAIL_MATCH=required, and the login's e-mail is not the Slack person's: nothing stored. */
+  | { kind: 'emailMismatch'; loginEmail: string }
+  /** LOGIN_EMAIL_MATCH=required, and Slack gave no e-mail to match (`noEmail`) or could not be asked. */
+  | { kind: 'emailUnknown'; reason: 'noEmail' | 'slackUnavailable' };
 
 /**
  * The one way a person logs in, from the Slack modal or the secure page: checks the person's
- * failed-login limit, asks the platform, counts a refusal, and on success stores the session,
+ * failed-login limit, matches the login's e-mail to the person's Slack e-mail (unless
+ * LOGIN_EMAIL_MATCH=off), asks the platform, counts a refusal, and on success stores the session,
  * selects the only team when there is one, and writes the audit line. Other platform failures
  * (unreachable, 5xx…) are thrown for the caller to describe; they are not the person's fault.
+ *
+ * The e-mail match is what keeps a login link from lending a session: a link (or a Slack form)
+ * is made for one Slack person, and whoever logs in on it must be that person on the platform.
  */
-export async function logIn(actor: Actor, input: LoginInput, deps: Deps): Promise<LoginOutcome> {
+export function logIn(actor: Actor, input: LoginInput, deps: Deps): Promise<LoginOutcome> {
+  return signIn(actor, deps, {
+    typedEmail: input.email,
+    mfaCode: input.mfaCode,
+    session: () => deps.platform.auth.login(input),
+  });
+}
+
+/**
+ * A single sign-on's end: the identity provider's code exchanged for a session, then matched,
+ * stored and confirmed exactly as a password login is.
+ */
+export function logInWithSso(actor: Actor, exchange: { code: string; state: string }, deps: Deps) {
+  return signIn(actor, deps, { session: () => deps.platform.auth.finishSso(exchange) });
+}
+
+/** How a session is obtained: by password (with the e-mail typed, checked before asking) or by SSO. */
+interface Credentials {
+  typedEmail?: string;
+  mfaCode?: string | undefined;
+  session: () => Promise<CompanySession>;
+}
+
+async function signIn(actor: Actor, deps: Deps, input: Credentials): Promise<LoginOutcome> {
   const limits = new LoginLimits(deps.store, deps.clock.now);
   const outcome = await limits.oneAtATime(actor, async (): Promise<LoginOutcome> => {
     const until = await limits.personBlockedUntil(actor);
@@ -34,9 +66,20 @@ export async function logIn(actor: Actor, input: LoginInput, deps: Deps): Promis
       );
       return { kind: 'locked', until };
     }
+    const matching = deps.config.login.emailMatch === 'required';
+    let slackEmail: string | undefined;
+    if (matching) {
+      const profile = await deps.directory.person(actor.userId);
+      if (!profile) return { kind: 'emailUnknown', reason: 'slackUnavailable' };
+      if (!profile.email) return { kind: 'emailUnknown', reason: 'noEmail' };
+      slackEmail = profile.email;
+      // Checked before the platform is asked: a password never leaves for a login that cannot be linked.
+      if (input.typedEmail !== undefined && !sameEmail(input.typedEmail, slackEmail))
+        return mismatch(actor, input.typedEmail, deps);
+    }
     let session: CompanySession;
     try {
-      session = await deps.platform.auth.login(input);
+      session = await input.session();
     } catch (error) {
       if (!(error instanceof UnauthorizedError)) throw error;
       if (error.reason === 'mfa_required' && !input.mfaCode) return { kind: 'mfaRequired' };
@@ -47,15 +90,59 @@ export async function logIn(actor: Actor, input: LoginInput, deps: Deps): Promis
       );
       return { kind: 'rejected', mfaCodeGiven: Boolean(input.mfaCode) };
     }
+    const platformUser = session.identifier ?? input.typedEmail ?? '';
+    if (matching && !sameEmail(platformUser, slackEmail)) {
+      // The platform says the login is another address than the one typed: end it, keep nothing.
+      await deps.platform.auth.logout({ header: session.header }).catch(() => undefined);
+      return mismatch(actor, platformUser, deps);
+    }
     await deps.sessions.save(actor, session);
-    audit(deps.logger, 'login', actor, {
-      platformUser: session.identifier ?? input.email,
-      company: session.company_id,
-      teams: session.teams.length,
-    });
+    audit(deps.logger, 'login', actor, { platformUser, company: session.company_id, teams: session.teams.length });
+    if (!matching) await tellEmailOwner(actor, platformUser, deps);
     const only = session.teams.length === 1 ? session.teams[0] : undefined;
     if (only) await deps.sessions.selectTeam(actor, only.identifier);
     return { kind: 'loggedIn', session, teamSelected: only !== undefined };
   });
   return outcome ?? { kind: 'busy' };
+}
+
+function mismatch(actor: Actor, loginEmail: string, deps: Deps): LoginOutcome {
+  deps.logger.warn(
+    { slackWorkspace: actor.workspaceId, slackUser: actor.userId },
+    "login refused: its e-mail is not the person's Slack e-mail",
+  );
+  return { kind: 'emailMismatch', loginEmail };
+}
+
+/**
+ * With LOGIN_EMAIL_MATCH=off a login may be linked to any Slack person: when it went to someone
+ * whose e-mail is not the login's, and a Slack person has the login's e-mail, that person is told
+ * (with a button that ends the session). Never throws: the login itself is done.
+ */
+async function tellEmailOwner(actor: Actor, platformUser: string, deps: Deps): Promise<void> {
+  try {
+    // Slack e-mails are unique in a workspace: someone else holding it means the actor does not.
+    const owner = await deps.directory.byEmail(platformUser);
+    if (!owner || owner.userId === actor.userId) return;
+    const [linkedTo, workspace] = await Promise.all([
+      deps.directory.person(actor.userId),
+      deps.directory.workspaceName(),
+    ]);
+    await deps.linkNotices.tell(owner, {
+      platformUser,
+      linkedTo: {
+        workspaceId: actor.workspaceId,
+        userId: actor.userId,
+        name: linkedTo?.name ?? actor.userName,
+        handle: linkedTo?.handle ?? actor.userName,
+      },
+      workspace,
+    });
+    deps.logger.info(
+      { slackWorkspace: actor.workspaceId, slackUser: actor.userId, toldSlackUser: owner.userId },
+      "told the owner of a login's e-mail that it was linked to another Slack person",
+    );
+  } catch (error) {
+    deps.logger.warn({ err: error }, "could not tell the owner of a login's e-mail that it was linked elsewhere");
+  }
 }

@@ -28,6 +28,15 @@ export interface KeyValueStore {
    */
   release(key: string, owner: string): Promise<boolean>;
   /**
+   * Adds one to the counter under `key` in one atomic step and says where it stands: the first
+   * increment starts a window of `ttlMs` from `now`, and a window that has ended starts again at
+   * one. Every caller of a burst gets a count of its own, so a limit checked on the answer cannot
+   * be passed. `now` is the caller's clock, as the times a limit tells people are.
+   */
+  increment(key: string, ttlMs: number, now: number): Promise<Counted>;
+  /** Where the counter under `key` stands at `now`, or undefined when no window is running. */
+  counter(key: string, now: number): Promise<Counted | undefined>;
+  /**
    * Every entry whose key starts with `prefix`, in key order. Costs what it returns: both stores
    * keep keys ordered, so listing the live cards never reads the finished ones.
    */
@@ -36,6 +45,12 @@ export interface KeyValueStore {
   ping(): Promise<boolean>;
   close(): Promise<void>;
   readonly kind: 'sqlite' | 'redis' | 'memory';
+}
+
+/** A counter's value and when its window ends (epoch ms). */
+export interface Counted {
+  count: number;
+  endsAt: number;
 }
 
 export function createKeyValueStore(url: string, namespace = 'faultline'): KeyValueStore {

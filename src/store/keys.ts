@@ -70,6 +70,18 @@ export const keys = {
     'The first browser to open a login link won it: as long as the link itself is valid.',
     { key: (hash: string) => hash },
   ),
+  ssoLogin: kind(
+    'sso-login:',
+    minutes(10),
+    "A single sign-on a login link's browser started, under the hash of the platform's state: as long as the state is valid.",
+    { key: (stateHash: string) => stateHash },
+  ),
+  ssoLoginUsed: kind(
+    'sso-login-used:',
+    minutes(10),
+    "A single sign-on's callback was taken, so a replay of it stores nothing: as long as its state was valid.",
+    { key: (stateHash: string) => stateHash },
+  ),
   loginAttempt: kind(
     'login-attempt:',
     30_000,
@@ -79,14 +91,32 @@ export const keys = {
   loginFailures: kind(
     'login-failures:',
     minutes(15),
-    "A person's recent failed logins: the window they are counted in.",
+    "A counter of a person's failed logins: the window they are counted in.",
     { key: person },
   ),
   loginFailuresByAddress: kind(
     'login-failures-address:',
     minutes(15),
-    "An address's recent failed logins: the window they are counted in.",
+    'A counter of the failed logins from an address: the window they are counted in.',
     { key: (address: string) => address },
+  ),
+  loginBadLinks: kind(
+    'login-bad-links:',
+    minutes(15),
+    'A counter of the unusable login links an address opened: the window they are counted in.',
+    { key: (address: string) => address },
+  ),
+  resetsByPerson: kind(
+    'password-resets:',
+    hours(1),
+    'A counter of the reset e-mails a person asked for: the window they are counted in.',
+    { key: person },
+  ),
+  resetsByEmail: kind(
+    'password-resets-email:',
+    hours(1),
+    'A counter of the reset e-mails asked for one address (its hash): the window they are counted in.',
+    { key: (emailHash: string) => emailHash },
   ),
   expiryWarned: kind(
     'expiry-warned:',

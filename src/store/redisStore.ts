@@ -60,6 +60,22 @@ if redis.call('GET', KEYS[1]) == ARGV[1] then
 end
 return 0`;
 
+/**
+ * Adds one to a counter (a hash of count and window end), starting a new window at ARGV[1] (now)
+ * for ARGV[2] ms when none runs: one script, so a burst never loses a count. Redis expires the
+ * hash a little after its window, which only tidies up. Answers count and window end.
+ */
+const incrementScript = `
+local now = tonumber(ARGV[1])
+local ends = tonumber(redis.call('HGET', KEYS[1], 'ends'))
+if ends == nil or ends <= now then
+  ends = now + tonumber(ARGV[2])
+  redis.call('HSET', KEYS[1], 'count', 1, 'ends', ends)
+  redis.call('PEXPIRE', KEYS[1], ARGV[2] + 60000)
+  return {1, ends}
+end
+return {redis.call('HINCRBY', KEYS[1], 'count', 1), ends}`;
+
 const escapeGlob = (text: string) => text.replace(/[*?[\]\\]/g, '\\$&');
 
 /**
@@ -92,6 +108,7 @@ export function createRedisStore(url: string, namespace: string, options: RedisS
   const expiryIndex = `${namespace}:expiries`;
   const indexedMarker = `${namespace}:keys-indexed`;
   const claimKey = (key: string) => `${namespace}:claims:${key}`;
+  const counterKey = (key: string) => `${namespace}:counters:${key}`;
 
   /** Puts keys written before the index existed (by Keyv-based versions) into it, once per namespace. */
   async function indexExistingKeys(): Promise<void> {
@@ -189,6 +206,18 @@ export function createRedisStore(url: string, namespace: string, options: RedisS
     async release(key: string, owner: string) {
       const released = await run(() => client.eval(releaseScript, { keys: [claimKey(key)], arguments: [owner] }));
       return Number(released) === 1;
+    },
+    async increment(key: string, ttlMs: number, now: number) {
+      const ms = Math.max(1, Math.round(ttlMs));
+      const [count, endsAt] = (await run(() =>
+        client.eval(incrementScript, { keys: [counterKey(key)], arguments: [String(now), String(ms)] }),
+      )) as [number, number];
+      return { count: Number(count), endsAt: Number(endsAt) };
+    },
+    async counter(key: string, now: number) {
+      const [count, endsAt] = await run(() => client.hmGet(counterKey(key), ['count', 'ends']));
+      if (!count || !endsAt || Number(endsAt) <= now) return undefined;
+      return { count: Number(count), endsAt: Number(endsAt) };
     },
     async *entries<T>(prefix: string): AsyncIterable<[string, T]> {
       // 0xff never occurs in UTF-8, so `[prefix` to `(prefix\xff` is exactly the keys that start with it.

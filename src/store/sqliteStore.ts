@@ -47,6 +47,14 @@ export function createSqliteStore(file: string, namespace: string, kind: 'sqlite
     release: db.prepare(
       'DELETE FROM claims WHERE namespace = ? AND key = ? AND owner = ? AND expires_at > ? RETURNING owner',
     ),
+    // A window that ended starts again at one: one statement, so a burst never loses a count.
+    increment: db.prepare(`INSERT INTO counters (namespace, key, count, ends_at) VALUES (?, ?, 1, ?)
+      ON CONFLICT (namespace, key) DO UPDATE SET
+        count = CASE WHEN counters.ends_at <= ? THEN 1 ELSE counters.count + 1 END,
+        ends_at = CASE WHEN counters.ends_at <= ? THEN excluded.ends_at ELSE counters.ends_at END
+      RETURNING count, ends_at`),
+    counter: db.prepare('SELECT count, ends_at FROM counters WHERE namespace = ? AND key = ? AND ends_at > ?'),
+    purgeCounters: db.prepare('DELETE FROM counters WHERE ends_at <= ?'),
     ping: db.prepare('SELECT 1'),
   };
   const guarded = <T>(work: () => T): T => {
@@ -60,6 +68,7 @@ export function createSqliteStore(file: string, namespace: string, kind: 'sqlite
     try {
       statements.purge.run(now());
       statements.purgeClaims.run(now());
+      statements.purgeCounters.run(now() - 60_000);
     } catch {
       // A busy or failing database: the next purge tries again, and reads skip expired rows anyway.
     }
@@ -92,6 +101,18 @@ export function createSqliteStore(file: string, namespace: string, kind: 'sqlite
     },
     async release(key: string, owner: string) {
       return guarded(() => statements.release.get(namespace, key, owner, now())) !== undefined;
+    },
+    async increment(key: string, ttlMs: number, at: number) {
+      const row = guarded(() =>
+        statements.increment.get(namespace, key, at + Math.max(1, Math.round(ttlMs)), at, at),
+      ) as { count: number; ends_at: number };
+      return { count: row.count, endsAt: row.ends_at };
+    },
+    async counter(key: string, at: number) {
+      const row = guarded(() => statements.counter.get(namespace, key, at)) as
+        | { count: number; ends_at: number }
+        | undefined;
+      return row ? { count: row.count, endsAt: row.ends_at } : undefined;
     },
     async *entries<T>(prefix: string): AsyncIterable<[string, T]> {
       const end = prefixEnd(prefix);
@@ -143,6 +164,13 @@ function open(file: string, namespace: string): DatabaseSync {
       key TEXT NOT NULL,
       owner TEXT NOT NULL,
       expires_at INTEGER NOT NULL,
+      PRIMARY KEY (namespace, key)
+    ) WITHOUT ROWID;
+    CREATE TABLE IF NOT EXISTS counters (
+      namespace TEXT NOT NULL,
+      key TEXT NOT NULL,
+      count INTEGER NOT NULL,
+      ends_at INTEGER NOT NULL,
       PRIMARY KEY (namespace, key)
     ) WITHOUT ROWID;
   `);

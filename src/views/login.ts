@@ -11,8 +11,12 @@ export const LOGIN_BUTTON = 'login_open';
 export const FORGOT_PASSWORD_BUTTON = 'login_forgot_password';
 /** The link button to the secure login page; Slack still reports the click, which is only acked. */
 export const LOGIN_PAGE_BUTTON = 'login_secure_page';
+/** The link button to single sign-on on the secure page; acked like the page's own. */
+export const LOGIN_SSO_BUTTON = 'login_sso';
 /** The modal that only offers the secure page (LOGIN_MODE=page). */
 export const LOGIN_PAGE_VIEW = 'login_secure_page';
+/** "End that session", sent to the owner of a login's e-mail that was linked to someone else. */
+export const END_LINKED_SESSION_BUTTON = 'login_end_linked_session';
 
 /** Block and action ids of the login form; the block id is where a field's error is shown. */
 export const loginFields = {
@@ -33,6 +37,17 @@ export interface LoginModalOptions {
 
 const pageButton = (url: string) => button('Log in on a secure page', LOGIN_PAGE_BUTTON, { url, style: 'primary' });
 
+/** Where "Log in with SSO" goes: the secure page's own start of the company's sign-in. */
+export const ssoUrlOf = (secureUrl: string) => `${secureUrl}/sso`;
+
+const ssoSection = (secureUrl: string, primary = false) =>
+  section(':office: Your company signs you in through its identity provider? Log in with SSO instead.', {
+    accessory: button('Log in with SSO', LOGIN_SSO_BUTTON, {
+      url: ssoUrlOf(secureUrl),
+      ...(primary ? { style: 'primary' as const } : {}),
+    }),
+  });
+
 export function loginModal(options: LoginModalOptions = {}): ModalView {
   const email: KnownBlock = input(loginFields.email, 'Email', {
     type: 'email_text_input',
@@ -48,6 +63,7 @@ export function loginModal(options: LoginModalOptions = {}): ModalView {
             ':lock: Prefer a masked password that never passes through Slack? Log in on a secure page instead (the link works once, for 10 minutes).',
             { accessory: pageButton(options.secureUrl) },
           ),
+          ssoSection(options.secureUrl),
         ]
       : []),
     email,
@@ -96,17 +112,30 @@ export function loginModal(options: LoginModalOptions = {}): ModalView {
   });
 }
 
-/** LOGIN_MODE=page: the person logs in only on the secure page, through this one-time link. */
-export function securePageModal(url: string, options: { notice?: string } = {}): ModalView {
+/**
+ * LOGIN_MODE=page: the person logs in only on the secure page, through this one-time link, or
+ * with SSO; LOGIN_MODE=sso (`ssoOnly`): with SSO alone.
+ */
+export function securePageModal(url: string, options: { notice?: string; ssoOnly?: boolean } = {}): ModalView {
   return modal(
     LOGIN_PAGE_VIEW,
     'Log in to the platform',
     [
       ...(options.notice ? [section(`:warning: ${options.notice}`)] : []),
-      section(
-        ':lock: Log in on a secure page: your password is masked there and never passes through Slack. The link works once, for 10 minutes.',
-        { accessory: pageButton(url) },
-      ),
+      ...(options.ssoOnly
+        ? [
+            section(
+              ":office: Log in with SSO, through your company's identity provider. The link works once, for 10 minutes.",
+              { accessory: button('Log in with SSO', LOGIN_SSO_BUTTON, { url: ssoUrlOf(url), style: 'primary' }) },
+            ),
+          ]
+        : [
+            section(
+              ':lock: Log in on a secure page: your password is masked there and never passes through Slack. The link works once, for 10 minutes.',
+              { accessory: pageButton(url) },
+            ),
+            ssoSection(url),
+          ]),
     ],
     { close: 'Close' },
   );
@@ -288,3 +317,57 @@ export const loggedInChooseTeamText = (identifier: string) =>
 
 /** The reset form with no usable e-mail address. */
 export const enterResetEmailText = 'Enter the e-mail address you log in with.';
+
+/**
+ * A login whose e-mail is not the Slack person's (LOGIN_EMAIL_MATCH=required). `whose` names the
+ * person on the page (whoever holds it may not be them); the Slack form speaks to them directly.
+ */
+export const emailMismatchText = (loginEmail: string, whose?: string) =>
+  whose
+    ? `${loginEmail} is not the e-mail of ${whose}'s Slack profile, so the login was not linked. This page logs in ${whose} only: if you are not ${whose}, close it.`
+    : `${loginEmail} is not the e-mail of your Slack profile. Log in with your own platform account, whose e-mail is the one in your Slack profile.`;
+
+/** The Slack e-mail a login is matched against could not be read. */
+export const emailUnknownText = (reason: 'noEmail' | 'slackUnavailable') =>
+  reason === 'noEmail'
+    ? 'Your Slack profile shows no e-mail address, so Faultline cannot check that this login is yours. Ask whoever runs Faultline.'
+    : 'Faultline could not read your Slack profile to check that this login is yours. Try again in a minute.';
+
+/** Who a login is linked to: `@handle` after the name, as Slack people know each other. */
+const slackAccount = (person: { name: string; handle: string }) => `${person.name} (@${person.handle})`;
+
+/** The direct message to the owner of a login's e-mail that was just linked to another Slack person. */
+export function linkedElsewhereMessage(linked: {
+  platformUser: string;
+  linkedTo: { workspaceId: string; userId: string; name: string; handle: string };
+  workspace: string | undefined;
+}): Message {
+  const where = linked.workspace ? ` in ${linked.workspace}` : '';
+  const text = `Your platform login ${linked.platformUser} was just linked to the Slack account of ${slackAccount(linked.linkedTo)}${where}. Faultline acts for them with your platform account until that session ends.`;
+  return {
+    text,
+    blocks: [
+      section(`:warning: ${escapeMrkdwn(text)}`),
+      context('If you did not log in for them, end that session now, then change your password.'),
+      actions('login_linked_elsewhere', [
+        button('End that session', END_LINKED_SESSION_BUTTON, {
+          style: 'danger',
+          value: JSON.stringify({
+            w: linked.linkedTo.workspaceId,
+            u: linked.linkedTo.userId,
+            n: linked.linkedTo.name,
+            h: linked.linkedTo.handle,
+          }),
+        }),
+      ]),
+    ],
+  };
+}
+
+/** "End that session", done. */
+export const linkedSessionEndedText = (person: { name: string; handle: string }, platformUser: string) =>
+  `Ended: ${slackAccount(person)} is no longer logged in as ${platformUser}.`;
+
+/** "End that session", when the session is no longer the clicker's login (ended, or another one since). */
+export const linkedSessionGoneText = (person: { name: string; handle: string }) =>
+  `${slackAccount(person)} is no longer logged in with your platform login. Nothing to end.`;

@@ -2,11 +2,19 @@ import { createHash } from 'node:crypto';
 import { describeError } from './errorReply.ts';
 import { plural } from './plural.ts';
 
+/** The Slack person and workspace a login page links the platform login to. */
+export interface LinkedAccount {
+  name: string;
+  handle: string;
+  workspace: string;
+}
+
 /** What the secure login page shows; rendered by `loginPage`, a pure function of it. */
 export type LoginPageState =
   | {
       kind: 'form';
       csrf: string;
+      linkedTo?: LinkedAccount | undefined;
       email?: string | undefined;
       company?: string | undefined;
       /** Shown in red above the form: what went wrong and what to do. */
@@ -15,9 +23,18 @@ export type LoginPageState =
       notice?: string | undefined;
       /** The platform asked for an MFA code: the second step. */
       mfa?: boolean | undefined;
+      /** "Log in with SSO": where it starts (relative to the page), and whether it asks the company. */
+      sso?: { href: string; askCompany: boolean } | undefined;
+      /** False with LOGIN_MODE=sso: no password form, SSO alone. */
+      passwords?: boolean | undefined;
+      /** Where the password form posts (the link's page); the form's own address without it. */
+      action?: string | undefined;
     }
+  /** On the way to the company's identity provider: the browser goes on by itself, or by the link. */
+  | { kind: 'continue'; url: string; company: string }
   | {
       kind: 'loggedIn';
+      linkedTo?: LinkedAccount | undefined;
       identifier: string;
       company: string;
       team: string | undefined;
@@ -44,7 +61,9 @@ button { font: inherit; font-weight: 700; padding: 0.6rem 1.2rem; border-radius:
 button.link { background: none; border: none; color: #1264a3; font-weight: 400; padding: 0; text-decoration: underline; }
 .error { background: #fdecea; border-left: 4px solid #c0392b; color: #7a1f1f; padding: 0.6rem 0.8rem; border-radius: 4px; }
 .notice { background: #e8f5fa; border-left: 4px solid #1264a3; padding: 0.6rem 0.8rem; border-radius: 4px; }
+.account { background: #fdf6e3; border-left: 4px solid #b7791f; padding: 0.6rem 0.8rem; border-radius: 4px; }
 .footer { font-size: 0.8rem; color: #616061; margin-top: 1.5rem; }
+a.sso { font-weight: 700; color: #1264a3; }
 a.primary { display: inline-block; margin-top: 1rem; font-weight: 700; padding: 0.6rem 1.2rem; border-radius: 6px; background: #007a5a; color: #fff; text-decoration: none; }
 @media (prefers-color-scheme: dark) {
   body { background: #1a1d21; color: #e8e8e8; }
@@ -52,6 +71,7 @@ a.primary { display: inline-block; margin-top: 1rem; font-weight: 700; padding: 
   input { background: #1a1d21; }
   .error { background: #3b1c1c; color: #f5c6c0; }
   .notice { background: #12303f; }
+  .account { background: #3a2f12; }
   .hint, .optional, .footer { color: #ababad; }
   button.link { color: #4fa8e0; }
 }
@@ -82,7 +102,7 @@ export function escapeHtml(text: string): string {
 
 const value = (text: string | undefined) => (text ? ` value="${escapeHtml(text)}"` : '');
 
-function document(title: string, body: string): string {
+function document(title: string, body: string, head = ''): string {
   return `<!doctype html>
 <html lang="en">
 <head>
@@ -90,7 +110,7 @@ function document(title: string, body: string): string {
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <meta name="referrer" content="no-referrer">
 <meta name="robots" content="noindex, nofollow">
-<title>${escapeHtml(title)} · Faultline</title>
+<title>${escapeHtml(title)} · Faultline</title>${head}
 <style>${stylesheet}</style>
 </head>
 <body>
@@ -103,15 +123,51 @@ ${body}
 `;
 }
 
+/** Whom the login is for, named before the password is typed: whoever is not them must not go on. */
+function linkedBefore(account: LinkedAccount | undefined): string {
+  if (!account) return '';
+  const name = escapeHtml(account.name);
+  return `<p class="account" role="note">This login will be linked to the Slack account of <strong>${name} (@${escapeHtml(account.handle)})</strong> in <strong>${escapeHtml(account.workspace)}</strong>. If you are not ${name}, close this page: whoever sent you the link would act with your platform account.</p>`;
+}
+
+function linkedAfter(account: LinkedAccount | undefined): string {
+  if (!account) return '';
+  return `<p class="account" role="note">Linked to the Slack account of <strong>${escapeHtml(account.name)} (@${escapeHtml(account.handle)})</strong> in <strong>${escapeHtml(account.workspace)}</strong>.</p>`;
+}
+
+/** "Log in with SSO": a plain link, or a small form asking the company (GET, to the page's own start). */
+function ssoPart(sso: { href: string; askCompany: boolean }, primary: boolean): string {
+  if (!sso.askCompany)
+    return `<p><a class="${primary ? 'primary' : 'sso'}" href="${escapeHtml(sso.href)}">Log in with SSO</a></p>`;
+  return [
+    `<form method="get" action="${escapeHtml(sso.href)}" class="sso-form">`,
+    '<label for="sso-company">Company name <span class="optional">(for SSO)</span></label>',
+    '<input id="sso-company" name="company" type="text" autocomplete="organization" required>',
+    '<div class="buttons"><button type="submit">Log in with SSO</button></div>',
+    '</form>',
+  ].join('\n');
+}
+
 function form(state: Extract<LoginPageState, { kind: 'form' }>): string {
+  const passwords = state.passwords !== false;
   const parts = [
     '<h1>Log in to the platform</h1>',
-    '<p class="hint">Your password goes from this page to the platform once. It never passes through Slack and is never stored.</p>',
+    linkedBefore(state.linkedTo),
+    passwords
+      ? '<p class="hint">Your password goes from this page to the platform once. It never passes through Slack and is never stored.</p>'
+      : '<p class="hint">You sign in through your company\'s identity provider; Faultline never sees a password.</p>',
   ];
   if (state.error) parts.push(`<p class="error" role="alert">${escapeHtml(state.error)}</p>`);
   if (state.notice) parts.push(`<p class="notice" role="status">${escapeHtml(state.notice)}</p>`);
+  if (!passwords) {
+    if (state.sso) parts.push(ssoPart(state.sso, true));
+    parts.push(
+      '<p class="footer">This page works once, for 10 minutes. For a new one, run the login command in Slack again.</p>',
+    );
+    return document('Log in', parts.join('\n'));
+  }
   parts.push(
-    '<form method="post">',
+    state.action ? `<form method="post" action="${escapeHtml(state.action)}">` : '<form method="post">',
     `<input type="hidden" name="csrf" value="${escapeHtml(state.csrf)}">`,
     '<label for="email">Email</label>',
     `<input id="email" name="email" type="email" autocomplete="username" required${state.mfa ? '' : ' autofocus'}${value(state.email)}>`,
@@ -134,6 +190,13 @@ function form(state: Extract<LoginPageState, { kind: 'form' }>): string {
     '<button type="submit" name="intent" value="reset" class="link" formnovalidate>Forgot password</button>',
     '</div>',
     '</form>',
+  );
+  if (state.sso)
+    parts.push(
+      '<p class="hint">Or, when your company signs you in through its identity provider:</p>',
+      ssoPart(state.sso, false),
+    );
+  parts.push(
     '<p class="footer">This page works once, for 10 minutes. For a new one, run the login command in Slack again.</p>',
   );
   return document('Log in', parts.join('\n'));
@@ -155,6 +218,7 @@ export function loginPage(state: LoginPageState): string {
         [
           '<h1>You are logged in</h1>',
           `<p role="status">Logged in as <strong>${escapeHtml(state.identifier)}</strong> at <strong>${escapeHtml(state.company)}</strong>.</p>`,
+          linkedAfter(state.linkedTo),
           team,
           '<p>You can close this page and go back to Slack.</p>',
           `<a class="primary" href="${escapeHtml(state.slackUrl)}">Back to Slack</a>`,
@@ -162,6 +226,16 @@ export function loginPage(state: LoginPageState): string {
         ].join('\n'),
       );
     }
+    case 'continue':
+      return document(
+        'Signing in',
+        [
+          `<h1>Signing in with ${escapeHtml(state.company)}</h1>`,
+          "<p>Your browser goes on to your company's sign-in page. If it does not, use the link.</p>",
+          `<a class="primary" href="${escapeHtml(state.url)}">Continue to the sign-in page</a>`,
+        ].join('\n'),
+        `\n<meta http-equiv="refresh" content="0;url=${escapeHtml(state.url)}">`,
+      );
     case 'problem':
       return document(
         state.title,
@@ -186,12 +260,15 @@ export const pageFailedPage: LoginPageState = {
   message: 'Faultline could not show the login page. Try again; if it keeps failing, tell whoever runs Faultline.',
 };
 
-/** An address refused after too many failures; `until` as `clockTime` says it. */
-export const tooManyAttemptsPage = (until: string): LoginPageState => ({
+/** An address refused after opening too many unusable links; `until` as `clockTime` says it. */
+export const tooManyBadLinksPage = (until: string): LoginPageState => ({
   kind: 'problem',
   title: 'Too many attempts',
-  message: `Too many failed logins from your network. Try again at ${until}.`,
+  message: `Too many unusable login links from your network. Try again at ${until}, or run the login command in Slack for a new link.`,
 });
+
+/** An address whose logins are paused after too many failures; `until` as `clockTime` says it. */
+export const addressLockedText = (until: string) => `Too many failed logins from your network. Try again at ${until}.`;
 
 /** A link already bound to another browser. */
 export const openedElsewherePage: LoginPageState = {
@@ -220,6 +297,9 @@ export const accountLockedText = (until: string) =>
 /** Forgot password, chosen before an e-mail address was typed. */
 export const resetNeedsEmailText = 'Enter your e-mail address above, then choose "Forgot password" again.';
 
+/** Too many reset e-mails for the person or the address; `at` as `clockTime` says it. The Slack form says the same. */
+export const resetLimitedText = (at: string) => `Too many reset e-mails were asked for. Try again at ${at}.`;
+
 export const resetRequestedNotice =
   'If that address has an account, a reset e-mail is on its way. Follow its link, then log in here with the new password.';
 
@@ -232,3 +312,49 @@ export function clockTime(at: Date, now: number): string {
   const minutes = Math.max(1, Math.ceil((at.getTime() - now) / 60_000));
   return `${at.toISOString().slice(11, 16)} UTC (in ${plural(minutes, 'minute')})`;
 }
+
+/** An SSO start for a company the platform does not sign in with SSO (or does not know). */
+export const ssoUnknownCompanyText = (company: string) =>
+  `${company} does not sign in with SSO on the platform. Check the company name, or log in with your e-mail and password.`;
+
+/** LOGIN_MODE=sso: a password form posted anyway. */
+export const ssoOnlyText = 'This Faultline logs in with SSO only: use "Log in with SSO".';
+
+/** A callback whose sign-in this bot never started, or started more than 10 minutes ago. */
+export const ssoExpiredPage: LoginPageState = {
+  kind: 'problem',
+  title: 'This sign-in no longer works',
+  message:
+    'A single sign-on works once, for 10 minutes. Run the login command in Slack again and choose "Log in with SSO".',
+};
+
+/** A callback in a browser other than the one that started the sign-in. */
+export const ssoOtherBrowserPage: LoginPageState = {
+  kind: 'problem',
+  title: 'This sign-in was started elsewhere',
+  message:
+    'A single sign-on finishes only in the browser that started it, so nothing was stored. Start again from Slack in this browser.',
+};
+
+/** A callback taken already: a replay, or a second tab. */
+export const ssoUsedPage: LoginPageState = {
+  kind: 'problem',
+  title: 'This sign-in was used already',
+  message:
+    'Each single sign-on logs in once, so nothing more was stored. Run the login command in Slack for a new one.',
+};
+
+/** The identity provider sent the person back with an error (they cancelled, or it refused them). */
+export const ssoProviderErrorPage = (error: string): LoginPageState => ({
+  kind: 'problem',
+  title: 'Your company did not sign you in',
+  message: `The identity provider ended the sign-in (${error}), so you are not logged in. Try again from Slack, or ask your company's IT.`,
+});
+
+/** The platform refused the provider's code (expired, or not for this sign-in). */
+export const ssoRefusedPage: LoginPageState = {
+  kind: 'problem',
+  title: 'The platform did not accept this sign-in',
+  message:
+    'Nothing was stored. Run the login command in Slack and choose "Log in with SSO" again; if it keeps failing, a security reader can run the sso failures command to see why.',
+};

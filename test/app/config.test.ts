@@ -154,8 +154,25 @@ describe('loadConfig', () => {
       'PUBLIC_URL must use https: (plain http is only for loopback)',
     ]);
     expect(problems({ ...valid, PUBLIC_URL: 'https://faultline.example.com', LOGIN_MODE: 'sometimes' })).toEqual([
-      'LOGIN_MODE must be one of modal, page, both',
+      'LOGIN_MODE must be one of modal, page, both, sso',
     ]);
+  });
+
+  it('checks logins against Slack e-mails unless told not to, and believes no proxy unless one is named', () => {
+    expect(loadConfig(valid).login).toMatchObject({ emailMatch: 'required', trustedProxies: [] });
+    expect(loadConfig({ ...valid, LOGIN_EMAIL_MATCH: 'off' }).login.emailMatch).toBe('off');
+    expect(problems({ ...valid, LOGIN_EMAIL_MATCH: 'maybe' })).toEqual([
+      'LOGIN_EMAIL_MATCH must be one of required, off',
+    ]);
+    expect(loadConfig({ ...valid, TRUSTED_PROXIES: '10.0.0.0/8, 192.0.2.7 ,fd00::/8' }).login.trustedProxies).toEqual([
+      { address: '10.0.0.0', prefix: 8, family: 'ipv4' },
+      { address: '192.0.2.7', prefix: 32, family: 'ipv4' },
+      { address: 'fd00::', prefix: 8, family: 'ipv6' },
+    ]);
+    for (const wrong of ['10.0.0.0/33', 'proxy.internal', '10.0.0.0/8/1', '10.0.0.0/x'])
+      expect(problems({ ...valid, TRUSTED_PROXIES: wrong })).toEqual([
+        'TRUSTED_PROXIES must be addresses or CIDR blocks such as 10.0.0.0/8, separated by commas',
+      ]);
   });
 
   it('sends the bot token to Slack over https:, or plain http only to a loopback fake', () => {

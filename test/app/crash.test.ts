@@ -112,7 +112,8 @@ async function kill(bot: Bot): Promise<void> {
 const read = (m: { text(): string } | undefined) => (m?.text() ?? '').replace(/[*`]/g, '');
 
 async function login(id: string, user: { email: string; password: string }): Promise<SlackPerson> {
-  const person = fake.user(id, { name: id.toLowerCase() });
+  // Their Slack e-mail is the login's: the one platform login that may be linked to them.
+  const person = fake.user(id, { name: id.toLowerCase(), email: user.email });
   await person.command('login');
   const modal = await fake.waitFor(() => person.modal()?.callbackId === 'login' && person.modal(), 'the login modal');
   await modal.fill('Email', user.email).fill('Password', user.password).submit();

@@ -16,6 +16,9 @@ const scopesOfMethod: Record<string, string[]> = {
   'conversations.info': ['channels:read', 'groups:read'],
   'users.conversations': ['channels:read', 'groups:read'],
   'users.info': ['users:read'],
+  // A login's e-mail, matched against the Slack profile's (users.info shows it with this scope).
+  'users.lookupByEmail': ['users:read.email'],
+  'auth.test': [],
   // The game-day report, shared as a file through Slack's external upload.
   'files.getUploadURLExternal': ['files:write'],
   'files.completeUploadExternal': ['files:write'],

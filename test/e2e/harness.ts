@@ -204,17 +204,20 @@ export class Stack {
     this.sim.clock.advance(ms);
   }
 
-  person(id: string, profile?: { name?: string; teamId?: string }) {
+  person(id: string, profile?: { name?: string; realName?: string; teamId?: string; email?: string }) {
     return this.fake.user(id, { name: id.toLowerCase(), ...profile });
   }
 
-  /** Logs a person in through the login modal, choosing `team` when the picker follows. */
+  /**
+   * Logs a person in through the login modal, choosing `team` when the picker follows. Their
+   * Slack profile gets the login's e-mail, as a person logging in as themselves has it.
+   */
   async login(
     personId: string,
     user: { email: string; password: string },
     options: { team?: string; mfaCode?: string } = {},
   ) {
-    const person = this.person(personId);
+    const person = this.person(personId, { email: user.email });
     await person.command('login');
     const modal = await this.fake.waitFor(
       () => person.modal()?.callbackId === 'login' && person.modal(),
@@ -250,9 +253,9 @@ export class Stack {
     return this.fake.callsTo('views.publish').filter((c) => c.args['user_id'] === personId).length;
   }
 
-  /** Opens the login modal for a person and submits e-mail and password. */
+  /** Opens the login modal for a person (whose Slack e-mail is the one typed) and submits e-mail and password. */
   async submitLogin(personId: string, user: { email: string; password: string }) {
-    const person = this.person(personId);
+    const person = this.person(personId, { email: user.email });
     await person.command('login');
     const modal = await this.fake.waitFor(
       () => person.modal()?.callbackId === 'login' && person.modal(),

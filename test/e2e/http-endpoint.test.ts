@@ -1,5 +1,4 @@
 import { describe, expect, it } from 'vitest';
-import { addressFailureLimit } from '../../src/login/limits.ts';
 import { publicUrl } from '../login/support.ts';
 import { statusLine } from '../support/ports.ts';
 import { answerBeforeBody } from '../support/slowBodies.ts';
@@ -59,23 +58,6 @@ describe("Slack's endpoint and the other paths, on Bolt's receiver in HTTP mode"
     // Slack's own requests still come through.
     await stack.login('U0HTTPSIGNED', stack.sim.seed.users.solo);
     expect(Stack.read(await stack.ask('U0HTTPSIGNED', 'whoami'))).toContain('Logged in as solo@acme.test');
-  });
-
-  it("counts the login page's failures against the address the connection came from", async () => {
-    // Each unusable link counts against the client's address, whatever header the request carries.
-    for (let i = 0; i < addressFailureLimit; i++) {
-      const answer = await fetch(`${botUrl()}/login/not-a-link-${i}`, {
-        headers: { 'x-real-ip': `203.0.113.${i + 1}`, forwarded: `for=203.0.113.${i + 1}` },
-      });
-      expect(answer.status).toBe(410);
-    }
-    const refused = await fetch(`${botUrl()}/login/not-a-link`);
-    expect(refused.status).toBe(429);
-    expect(await refused.text()).toContain('Too many failed logins from your network');
-    // From loopback, a proxy on the private network, the client it names is another address,
-    // with limits of its own.
-    const proxied = await fetch(`${botUrl()}/login/not-a-link`, { headers: { 'x-forwarded-for': '198.51.100.9' } });
-    expect(proxied.status).toBe(410);
   });
 
   it('answers a request line no URL parser reads, and keeps serving', async () => {

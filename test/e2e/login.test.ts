@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { Stack, stackForFile } from './harness.ts';
+import { resetsPerEmail, resetsPerPerson } from '../../src/login/limits.ts';
 import { PageClient, publicUrl, secureLink } from '../login/support.ts';
 
 const read = Stack.read;
@@ -19,7 +20,7 @@ const dms = (id: string) => stack.person(id).channel(id).messages();
 describe('the secure login page end to end', () => {
   it('logs in, stores the session as the modal does, confirms in Slack and redraws App Home', async () => {
     const id = nextPerson();
-    const { url } = await secureLink(stack, id);
+    const { url } = await secureLink(stack, id, { email: users().solo.email });
     const page = await new PageClient(url).open();
     expect(page.status).toBe(200);
     expect(page.headers.get('cache-control')).toBe('no-store');
@@ -40,7 +41,7 @@ describe('the secure login page end to end', () => {
 
   it('with several teams, sends the team choice to Slack', async () => {
     const id = nextPerson();
-    const page = await new PageClient((await secureLink(stack, id)).url).open();
+    const page = await new PageClient((await secureLink(stack, id, { email: users().owner.email })).url).open();
     await page.submit({ email: users().owner.email, password: users().owner.password });
     expect(page.said()).toContain('You belong to several teams');
     const confirmation = await stack.fake.waitFor(() => dms(id).at(-1), 'the confirmation DM');
@@ -88,6 +89,34 @@ describe('the secure login page end to end', () => {
     await stack.login(id, users().solo);
   });
 
+  it("refuses, in the Slack form, a login whose e-mail is not the person's Slack e-mail, and stores nothing", async () => {
+    const id = nextPerson();
+    const person = stack.person(id, { email: users().solo.email });
+    await person.command('login');
+    const modal = await stack.fake.waitFor(
+      () => person.modal()?.callbackId === 'login' && person.modal(),
+      'the login modal',
+    );
+    const before = platformLogins();
+    await modal.fill('Email', users().owner.email).fill('Password', users().owner.password).submit();
+    const errors = await stack.fake.waitFor(() => {
+      const shown = person.modal()?.errors() ?? {};
+      return Object.keys(shown).length > 0 && shown;
+    }, 'the refusal');
+    expect(errors['Email']).toMatch(
+      /^owner@acme\.test is not the e-mail of your Slack profile\. Log in with your own platform account/,
+    );
+    expect(platformLogins()).toBe(before);
+    expect(read(await stack.ask(id, 'whoami'))).toContain('not logged in');
+    // Their own login, typed in another case, is theirs.
+    await person
+      .modal()!
+      .fill('Email', users().solo.email.toUpperCase())
+      .fill('Password', users().solo.password)
+      .submit();
+    await stack.fake.waitFor(() => person.modal()?.title === 'Logged in', 'the logged-in confirmation');
+  });
+
   it('warns once, by DM, when a session ends within 10 minutes while the person has live attacks', async () => {
     const id = nextPerson();
     await stack.login(id, users().solo);
@@ -116,7 +145,7 @@ describe('the secure login page end to end', () => {
 
   it('keeps link tokens, passwords and sessions out of the debug log, even in request lines Bolt writes', async () => {
     const id = nextPerson();
-    const { url, token } = await secureLink(stack, id);
+    const { url, token } = await secureLink(stack, id, { email: users().solo.email });
     await fetch(url, { method: 'HEAD' });
     const page = await new PageClient(url).open();
     const csrf = page.csrf();
@@ -133,5 +162,98 @@ describe('the secure login page end to end', () => {
       users().solo.password,
     ])
       expect(log).not.toContain(secret);
+  });
+});
+
+describe('reset e-mails', () => {
+  const resetsFor = (email: string) => stack.sim.state.passwordResets.filter((r) => r.email === email).length;
+
+  /** "Forgot password" in the Slack form: what the reset form says after Send. */
+  async function resetInSlack(id: string, email: string): Promise<string> {
+    const person = stack.person(id);
+    await person.command('login');
+    const login = await stack.fake.waitFor(
+      () => person.modal()?.callbackId === 'login' && person.modal(),
+      'the login modal',
+    );
+    await login.click('Forgot password');
+    const form = await stack.fake.waitFor(
+      () => person.modal()?.title === 'Reset password' && person.modal(),
+      'the reset form',
+    );
+    await form.fill('Email', email).submit();
+    const said = await stack.fake.waitFor(() => {
+      const now = person.modal();
+      const error = now?.errors()['Email'];
+      return error ?? (now?.text().includes('a reset e-mail is on its way') ? 'sent' : undefined);
+    }, 'the reset answer');
+    await person.modal()?.close();
+    await person.modal()?.close();
+    return said;
+  }
+
+  it(`sends at most ${resetsPerEmail} an hour to one address, from the Slack form and the page alike`, async () => {
+    const { email } = users().solo;
+    for (let i = 0; i < resetsPerEmail; i++) expect(await resetInSlack(nextPerson(), email)).toBe('sent');
+    const refused = await resetInSlack(nextPerson(), email);
+    expect(refused).toMatch(
+      /^Too many reset e-mails were asked for\. Try again at \d\d:\d\d UTC \(in \d+ minutes\)\.$/,
+    );
+    // Someone else, on the page: the same address is spent, with the same reply.
+    const page = await new PageClient((await secureLink(stack, nextPerson())).url).open();
+    await page.submit({ intent: 'reset', email });
+    expect(page.status).toBe(429);
+    expect(page.said()).toContain(refused);
+    expect(resetsFor(email)).toBe(resetsPerEmail);
+  });
+
+  it(`sends at most ${resetsPerPerson} an hour for one Slack person, whatever the addresses`, async () => {
+    const id = nextPerson();
+    const page = await new PageClient((await secureLink(stack, id)).url).open();
+    for (let i = 0; i < resetsPerPerson - 1; i++) expect(await resetInSlack(id, `person-${i}@acme.test`)).toBe('sent');
+    await page.submit({ intent: 'reset', email: 'person-last@acme.test' });
+    expect(page.status).toBe(200);
+    expect(await resetInSlack(id, 'one-more@acme.test')).toMatch(
+      /^Too many reset e-mails were asked for\. Try again at /,
+    );
+    await page.submit({ intent: 'reset', email: 'and-another@acme.test' });
+    expect(page.status).toBe(429);
+    expect(resetsFor('one-more@acme.test') + resetsFor('and-another@acme.test')).toBe(0);
+    // Another person is not held back.
+    expect(await resetInSlack(nextPerson(), 'one-more@acme.test')).toBe('sent');
+  });
+
+  it('sends no more than the limit when the page is asked many times at once', async () => {
+    const page = await new PageClient((await secureLink(stack, nextPerson())).url).open();
+    const email = 'burst@acme.test';
+    const answers = await Promise.all(
+      Array.from({ length: 4 * resetsPerEmail }, () =>
+        new PageClient(page.url).adopt(page).submit({ intent: 'reset', email }),
+      ),
+    );
+    expect(answers.filter((a) => a.status === 200)).toHaveLength(resetsPerEmail);
+    expect(resetsFor(email)).toBe(resetsPerEmail);
+  });
+});
+
+describe('sso failures', () => {
+  it('shows a security reader why recent single sign-ons failed, newest first, and refuses anyone else', async () => {
+    const reader = nextPerson();
+    await stack.login(reader, users().owner, { team: 'Platform' });
+    const all = read(await stack.ask(reader, 'sso failures'));
+    expect(all).toContain('Recent single sign-on failures, newest first:');
+    const [newest, older] = [...stack.sim.seed.sso.failures].sort((a, b) => a.minutesAgo - b.minutesAgo);
+    expect(all.indexOf(newest!.reason)).toBeLessThan(all.indexOf(older!.reason));
+    const one = read(await stack.ask(reader, 'sso failures former@acme.test'));
+    expect(one).toContain('former@acme.test: No platform user has this e-mail');
+    expect(one).not.toContain(stack.sim.seed.sso.email);
+    expect(read(await stack.ask(reader, 'sso failures nobody@acme.test'))).toContain(
+      'No recent single sign-on failures of nobody@acme.test.',
+    );
+    expect(read(await stack.ask(reader, 'sso failures not-an-address'))).toContain('That is not an e-mail address.');
+
+    const other = nextPerson();
+    await stack.login(other, users().solo);
+    expect(read(await stack.ask(other, 'sso failures'))).toContain('COMPANY_SECURITY_READ');
   });
 });

@@ -44,7 +44,7 @@ describe('logging in', () => {
   });
 
   it('with a wrong password shows the error on the field and keeps the form open', async () => {
-    const person = stack.person(nextPerson());
+    const person = stack.person(nextPerson(), { email: users().solo.email });
     await person.command('login');
     const modal = await stack.fake.waitFor(() => person.modal(), 'the login modal');
     await modal.fill('Email', users().solo.email).fill('Password', 'not-the-password').submit();
@@ -84,7 +84,7 @@ describe('logging in', () => {
 
   it('asks the MFA user for a code, then accepts the right one', async () => {
     const id = nextPerson();
-    const person = stack.person(id);
+    const person = stack.person(id, { email: users().sre.email });
     await person.command('login');
     const modal = await stack.fake.waitFor(() => person.modal(), 'the login modal');
     await modal.fill('Email', users().sre.email).fill('Password', users().sre.password).submit();

@@ -157,3 +157,25 @@ describe('stopping while card updates wait', () => {
     expect(s.errorLogs()).toEqual([]);
   });
 });
+
+describe('a login while Slack cannot tell the e-mail to match', () => {
+  it('is refused, says why, and asks the platform nothing; the next one goes through', async () => {
+    const s = await start();
+    const { solo } = s.sim.seed.users;
+    const platformLogins = () => s.sim.requests.filter((r) => r.path === '/users/auth').length;
+    s.fake.faults.inject({ kind: 'ratelimit', method: 'users.info', times: 1 });
+    const person = await s.submitLogin('U0SLACKDOWN', solo);
+    const errors = await s.fake.waitFor(() => {
+      const shown = person.modal()?.errors() ?? {};
+      return Object.keys(shown).length > 0 && shown;
+    }, 'the refusal');
+    expect(errors).toEqual({
+      Email: 'Faultline could not read your Slack profile to check that this login is yours. Try again in a minute.',
+    });
+    expect(platformLogins()).toBe(0);
+    expect(read(await s.ask('U0SLACKDOWN', 'whoami'))).toContain('not logged in');
+    await person.modal()!.fill('Email', solo.email).fill('Password', solo.password).submit();
+    await s.fake.waitFor(() => person.modal()?.title === 'Logged in', 'the login');
+    expect(s.errorLogs()).toEqual([]);
+  });
+});

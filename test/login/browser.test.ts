@@ -61,12 +61,12 @@ describe.skipIf(!hasChromium)(title, { timeout: 60_000 }, () => {
   async function logInWith(email: string, password: string) {
     await page.getByLabel('Email').fill(email);
     await page.getByLabel('Password').fill(password);
-    await page.getByRole('button', { name: 'Log in' }).click();
+    await page.getByRole('button', { name: 'Log in', exact: true }).click();
   }
 
   it('masks the password, shows a wrong one as an error, then logs in and confirms in Slack', async () => {
     const id = nextPerson();
-    const { url } = await secureLink(stack, id);
+    const { url } = await secureLink(stack, id, { email: users().solo.email });
     const response = await page.goto(url);
     expect(response?.status()).toBe(200);
     expect(await page.getByLabel('Password').getAttribute('type')).toBe('password');
@@ -92,9 +92,39 @@ describe.skipIf(!hasChromium)(title, { timeout: 60_000 }, () => {
     expect(Stack.read(await stack.ask(id, 'whoami'))).toContain('solo@acme.test');
   });
 
+  it('names the Slack person and workspace it links, before and after the password', async () => {
+    const id = nextPerson();
+    stack.person(id, { name: 'dana', realName: 'Dana Scully' });
+    await page.goto((await secureLink(stack, id, { email: users().solo.email })).url);
+    const before = page.getByRole('note');
+    await before.filter({ hasText: 'Dana Scully (@dana)' }).waitFor();
+    expect(await before.textContent()).toContain('faultline-test');
+    expect(await before.textContent()).toContain('If you are not Dana Scully, close this page');
+
+    await logInWith(users().solo.email, users().solo.password);
+    await page.getByRole('heading', { name: 'You are logged in' }).waitFor();
+    expect(await page.getByRole('note').textContent()).toMatch(
+      /Linked to the Slack account of Dana Scully \(@dana\) in faultline-test/,
+    );
+  });
+
+  it("refuses a login whose e-mail is not the Slack person's, stores nothing and asks the platform nothing", async () => {
+    const id = nextPerson();
+    stack.person(id, { name: 'fox', realName: 'Fox Mulder' });
+    await page.goto((await secureLink(stack, id, { email: users().solo.email })).url);
+    const before = stack.sim.requests.length;
+    // The colleague the link was sent to types their own (owner's) login.
+    await logInWith(users().owner.email, users().owner.password);
+    const alert = page.getByRole('alert');
+    await alert.filter({ hasText: "is not the e-mail of Fox Mulder's Slack profile" }).waitFor();
+    expect(stack.sim.requests.length).toBe(before);
+    expect(dms(id)).toEqual([]);
+    expect(Stack.read(await stack.ask(id, 'whoami'))).toContain('not logged in');
+  });
+
   it('refuses a link used once already, and one older than 10 minutes', async () => {
     const id = nextPerson();
-    const { url } = await secureLink(stack, id);
+    const { url } = await secureLink(stack, id, { email: users().solo.email });
     await page.goto(url);
     await logInWith(users().solo.email, users().solo.password);
     await page.getByRole('heading', { name: 'You are logged in' }).waitFor();
@@ -138,7 +168,7 @@ describe.skipIf(!hasChromium)(title, { timeout: 60_000 }, () => {
   it('asks for the MFA code when the platform wants it, then logs in', async () => {
     const id = nextPerson();
     const { sre } = users();
-    await page.goto((await secureLink(stack, id)).url);
+    await page.goto((await secureLink(stack, id, { email: sre.email })).url);
     await logInWith(sre.email, sre.password);
     await page.getByRole('status').filter({ hasText: 'Your account uses MFA' }).waitFor();
     const code = page.getByLabel('MFA code');
@@ -146,12 +176,12 @@ describe.skipIf(!hasChromium)(title, { timeout: 60_000 }, () => {
 
     await page.getByLabel('Password').fill(sre.password);
     await code.fill('000000');
-    await page.getByRole('button', { name: 'Log in' }).click();
+    await page.getByRole('button', { name: 'Log in', exact: true }).click();
     await page.getByRole('alert').filter({ hasText: 'E-mail, password or MFA code not accepted' }).waitFor();
 
     await page.getByLabel('Password').fill(sre.password);
     await page.getByLabel('MFA code').fill(stack.sim.seed.mfaCode);
-    await page.getByRole('button', { name: 'Log in' }).click();
+    await page.getByRole('button', { name: 'Log in', exact: true }).click();
     await page.getByRole('heading', { name: 'You are logged in' }).waitFor();
     await page.getByText('You belong to several teams').waitFor();
     const confirmation = await stack.fake.waitFor(() => dms(id).at(-1), 'the confirmation in Slack');

@@ -1,7 +1,7 @@
 import { afterAll, describe, expect, it, vi } from 'vitest';
 import { createKeyValueStore, type KeyValueStore } from '../../src/store/keyValue.ts';
 import { LoginLinks, newSecret, tokenHash } from '../../src/login/links.ts';
-import { LoginLimits, personFailureLimit } from '../../src/login/limits.ts';
+import { addressFailureLimit, LoginLimits, personFailureLimit } from '../../src/login/limits.ts';
 import { randomUUID } from 'node:crypto';
 import { csrfToken, validCsrf } from '../../src/login/csrf.ts';
 import { keys } from '../../src/store/keys.ts';
@@ -78,7 +78,7 @@ describe.each(storeUrls)('on %s', (storeUrl) => {
   });
 
   describe('failed-login limits', () => {
-    it(`block a person after ${personFailureLimit} failures until the oldest leaves the 15-minute window`, async () => {
+    it(`block a person after ${personFailureLimit} failures until their 15-minute window ends`, async () => {
       const { limits, advance, now } = setup();
       const first = now();
       for (let i = 0; i < personFailureLimit - 1; i++) {
@@ -91,6 +91,13 @@ describe.each(storeUrls)('on %s', (storeUrl) => {
       expect(await limits.personBlockedUntil({ ...person, userId: 'U0BOB' })).toBeUndefined();
       advance(first + keys.loginFailures.ttlMs - now());
       expect(await limits.personBlockedUntil(person)).toBeUndefined();
+    });
+
+    it('count every failure of a burst, as replicas sharing the store see them', async () => {
+      const { limits } = setup();
+      await Promise.all(Array.from({ length: addressFailureLimit }, () => limits.recordAddressFailure('198.51.100.7')));
+      expect(await limits.addressBlockedUntil('198.51.100.7')).toBeDefined();
+      expect(await limits.addressBlockedUntil('198.51.100.8')).toBeUndefined();
     });
 
     it('run one attempt of a person at a time', async () => {

@@ -15,7 +15,9 @@ describe('the secure page in Socket Mode', () => {
 
   it('is served on PORT, beside the health routes', async () => {
     const id = 'U0SOCKETPAGE';
-    const page = await new PageClient((await secureLink(stack, id)).url).open();
+    const page = await new PageClient(
+      (await secureLink(stack, id, { email: stack.sim.seed.users.solo.email })).url,
+    ).open();
     expect(page.status).toBe(200);
     await page.submit({ email: stack.sim.seed.users.solo.email, password: stack.sim.seed.users.solo.password });
     expect(page.said()).toContain('Logged in as solo@acme.test');
@@ -41,7 +43,7 @@ describe('LOGIN_MODE=page', () => {
     expect(modal.callbackId).toBe('login_secure_page');
     expect(read(modal)).toContain('never passes through Slack');
     expect(read(modal)).not.toContain('Password');
-    expect(modal.buttons().map((b) => b.text)).toEqual(['Log in on a secure page']);
+    expect(modal.buttons().map((b) => b.text)).toEqual(['Log in on a secure page', 'Log in with SSO']);
     await modal.click('Log in on a secure page');
     await modal.close();
 
@@ -56,6 +58,42 @@ describe('LOGIN_MODE=page', () => {
     const home = await stack.openHome(id);
     await home.click('Log in');
     await stack.fake.waitFor(() => person.modal()?.callbackId === 'login_secure_page', 'the link from App Home');
+    stack.expectClean();
+  });
+});
+
+describe('LOGIN_MODE=sso', () => {
+  let stack: Stack;
+  beforeAll(async () => {
+    stack = await Stack.start({ env: { PUBLIC_URL: publicUrl, LOGIN_MODE: 'sso' } });
+  });
+  afterAll(async () => {
+    await stack?.stop();
+  });
+
+  it('offers single sign-on alone, in Slack and on the page, and takes no password', async () => {
+    const id = 'U0SSOONLY';
+    const person = stack.person(id, { email: stack.sim.seed.users.solo.email });
+    await person.command('login');
+    const modal = await stack.fake.waitFor(() => person.modal(), 'the login modal');
+    expect(modal.buttons().map((b) => b.text)).toEqual(['Log in with SSO']);
+    expect(modal.buttons()[0]!.url).toMatch(new RegExp(`^${publicUrl}/login/[A-Za-z0-9_-]{43}/sso$`));
+    await modal.close();
+
+    const page = await new PageClient((await secureLink(stack, id)).url).open();
+    expect(page.html).not.toContain('type="password"');
+    expect(page.html).toContain('Log in with SSO');
+    // No SSO_COMPANY: the page asks for the company; one without SSO on the platform is named as such.
+    expect(page.html).toContain('name="company"');
+    const unknown = await new PageClient(`${page.url}/sso?company=Globex`).adopt(page).open();
+    expect(unknown.status).toBe(400);
+    expect(unknown.said()).toContain('Globex does not sign in with SSO on the platform.');
+    const before = stack.sim.requests.length;
+    await page.submit({ email: stack.sim.seed.users.solo.email, password: stack.sim.seed.users.solo.password });
+    // The page carries no password form, so a password posted to it is not one it issued.
+    expect(page.status).toBe(403);
+    expect(stack.sim.requests.length).toBe(before);
+    expect(Stack.read(await stack.ask(id, 'whoami'))).toContain('not logged in');
     stack.expectClean();
   });
 });

@@ -3,9 +3,16 @@ import type { Stack } from '../e2e/harness.ts';
 /** What the bot is configured to put in links; tests reach the same bot on loopback. */
 export const publicUrl = 'https://faultline.example.test';
 
-/** Runs `/chaos login` and takes the one-time link from the modal's "Log in on a secure page" button. */
-export async function secureLink(stack: Stack, personId: string): Promise<{ url: string; token: string }> {
-  const person = stack.person(personId);
+/**
+ * Runs `/chaos login` and takes the one-time link from the modal's "Log in on a secure page"
+ * button. `email` is the person's Slack e-mail: the platform login they may link.
+ */
+export async function secureLink(
+  stack: Stack,
+  personId: string,
+  options: { email?: string } = {},
+): Promise<{ url: string; token: string }> {
+  const person = stack.person(personId, options.email ? { email: options.email } : {});
   const opened = stack.fake.callsTo('views.open').length;
   await person.command('login');
   const modal = await stack.fake.waitFor(
@@ -18,7 +25,10 @@ export async function secureLink(stack: Stack, personId: string): Promise<{ url:
       person.modal(),
     'the login modal with its link',
   );
-  const link = modal.buttons().find((b) => b.text === 'Log in on a secure page')!.url!;
+  // LOGIN_MODE=sso offers only "Log in with SSO", which is the page's link with /sso after it.
+  const buttons = modal.buttons();
+  const link = (buttons.find((b) => b.text === 'Log in on a secure page') ??
+    buttons.find((b) => b.text === 'Log in with SSO'))!.url!.replace(/\/sso$/, '');
   const token = link.split('/').at(-1)!;
   return { url: link.replace(publicUrl, `http://localhost:${stack.bot.port}`), token };
 }
@@ -33,6 +43,13 @@ export class PageClient {
 
   constructor(url: string) {
     this.url = url;
+  }
+
+  /** Takes another client's cookie and form, as a second tab of the same browser. */
+  adopt(other: PageClient): this {
+    this.cookie = other.cookie;
+    this.html = other.html;
+    return this;
   }
 
   async open(): Promise<this> {

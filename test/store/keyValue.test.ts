@@ -96,6 +96,23 @@ function behavesAsAKeyValueStore(make: () => KeyValueStore) {
     expect(await store.release('start:p1', 'b')).toBe(false);
   });
 
+  it('counts every increment of a burst, in one window that starts again once it has ended', async () => {
+    const store = make();
+    const now = Date.now();
+    const burst = await Promise.all(
+      Array.from({ length: 60 }, () => store.increment('reset-email:a@b.test', 60_000, now)),
+    );
+    expect(burst.map((c) => c.count).sort((a, b) => a - b)).toEqual(Array.from({ length: 60 }, (_, i) => i + 1));
+    expect(new Set(burst.map((c) => c.endsAt))).toEqual(new Set([now + 60_000]));
+    expect(await store.counter('reset-email:a@b.test', now + 59_999)).toEqual({ count: 60, endsAt: now + 60_000 });
+    expect(await store.counter('reset-email:a@b.test', now + 60_000)).toBeUndefined();
+    expect(await store.counter('reset-email:other', now)).toBeUndefined();
+    expect(await store.increment('reset-email:a@b.test', 60_000, now + 60_000)).toEqual({
+      count: 1,
+      endsAt: now + 120_000,
+    });
+  });
+
   it('answers a ping', async () => {
     expect(await make().ping()).toBe(true);
   });

@@ -60,16 +60,18 @@ function callArguments(text: string, open: number): string[] {
 /** Every call on the store in src: `store.get(…)`, `this.#store.claim(…)`, `deps.store\n.release(…)`. */
 function storeCalls(): StoreCall[] {
   return modules.flatMap(({ file, text }) =>
-    [...text.matchAll(/\bstore\s*\.\s*(get|set|delete|claim|release|entries)\b\s*(<)?/g)].map((match) => {
-      let open = match.index + match[0].length;
-      if (match[2]) {
-        // Skip the type arguments: `entries<{ guard: Guard; addedAt: number }>(`.
-        for (let depth = 1; depth > 0; open++) depth += text[open] === '<' ? 1 : text[open] === '>' ? -1 : 0;
-      }
-      open = text.indexOf('(', open);
-      const line = text.slice(0, match.index).split('\n').length;
-      return { where: `${file}:${line}`, method: match[1]!, args: callArguments(text, open) };
-    }),
+    [...text.matchAll(/\bstore\s*\.\s*(get|set|delete|claim|release|entries|increment|counter)\b\s*(<)?/g)].map(
+      (match) => {
+        let open = match.index + match[0].length;
+        if (match[2]) {
+          // Skip the type arguments: `entries<{ guard: Guard; addedAt: number }>(`.
+          for (let depth = 1; depth > 0; open++) depth += text[open] === '<' ? 1 : text[open] === '>' ? -1 : 0;
+        }
+        open = text.indexOf('(', open);
+        const line = text.slice(0, match.index).split('\n').length;
+        return { where: `${file}:${line}`, method: match[1]!, args: callArguments(text, open) };
+      },
+    ),
   );
 }
 
@@ -113,7 +115,7 @@ describe('the store key table', () => {
 
   it('has every write state its lifetime, and takes it from the table', () => {
     const ttlArgument = (call: StoreCall) => (call.method === 'set' ? call.args[2] : call.args[1]);
-    const writes = calls.filter((call) => call.method === 'set' || call.method === 'claim');
+    const writes = calls.filter((call) => ['set', 'claim', 'increment'].includes(call.method));
     expect(writes.length).toBeGreaterThan(40);
     const unstated = writes.filter((call) => ttlArgument(call) === undefined).map((call) => call.where);
     expect(unstated).toEqual([]);
@@ -168,9 +170,14 @@ describe('the store key table', () => {
       'reader:',
       'login-link:',
       'login-link-opened:',
+      'sso-login:',
+      'sso-login-used:',
       'login-attempt:',
       'login-failures:',
       'login-failures-address:',
+      'login-bad-links:',
+      'password-resets:',
+      'password-resets-email:',
       'expiry-warned:',
       'pending:',
       'start:',

@@ -28,6 +28,26 @@ describe('the login page', () => {
     expect(html).not.toMatch(/ on[a-z]+=/i);
   });
 
+  it('names the Slack account it links, escaped, above the form and on the confirmation', () => {
+    const linkedTo = { name: 'Dana <b>Scully</b>', handle: 'dana', workspace: 'Acme & Co' };
+    const form = loginPage({ kind: 'form', csrf: 'c', linkedTo });
+    expect(form).toContain(
+      '<p class="account" role="note">This login will be linked to the Slack account of <strong>Dana &lt;b&gt;Scully&lt;/b&gt; (@dana)</strong> in <strong>Acme &amp; Co</strong>.',
+    );
+    expect(form.indexOf('role="note"')).toBeLessThan(form.indexOf('<form'));
+    const done = loginPage({
+      kind: 'loggedIn',
+      linkedTo,
+      identifier: 'dana@acme.test',
+      company: 'Acme',
+      team: undefined,
+      severalTeams: false,
+      slackUrl: 'slack://open',
+      slackWebUrl: 'https://app.slack.com/client/T1',
+    });
+    expect(done).toContain('Linked to the Slack account of <strong>Dana &lt;b&gt;Scully&lt;/b&gt; (@dana)</strong>');
+  });
+
   it('allows only its own style, and is never cached nor referred', () => {
     const style = /<style>([\s\S]*?)<\/style>/.exec(html)![1]!;
     const hash = createHash('sha256').update(style).digest('base64');

@@ -114,10 +114,20 @@ export interface FakeSlack {
   readonly botUserId: string;
   /** Where signed requests go, e.g. `http://127.0.0.1:3000/slack/events`. */
   setBotUrl(url: string): void;
-  /** A person in the workspace (the same object for the same id); users.info reports the names given. */
+  /**
+   * A person in the workspace (the same object for the same id); users.info reports the names
+   * given. An `email` given again changes the profile's e-mail, as a person may change it in Slack.
+   */
   user(
     id: string,
-    profile?: { name?: string; realName?: string; displayName?: string; teamId?: string; enterpriseId?: string },
+    profile?: {
+      name?: string;
+      realName?: string;
+      displayName?: string;
+      teamId?: string;
+      enterpriseId?: string;
+      email?: string;
+    },
   ): SlackPerson;
   /** Files uploaded and completed (files.completeUploadExternal), oldest first. */
   files(): UploadedFile[];
@@ -261,10 +271,13 @@ export async function startFakeSlack(options: FakeSlackOptions): Promise<FakeSla
           teamId: personTeam,
           teamDomain: personTeam === teamId ? workspace.identity.teamDomain : personTeam.toLowerCase(),
           ...(enterpriseId !== undefined ? { enterpriseId } : {}),
+          ...(profile.email !== undefined ? { email: profile.email } : {}),
         };
         person = new Person({ workspace, bot, profile: slackProfile, suggestions: new Map() });
         people.set(id, person);
         workspace.people.set(id, slackProfile);
+      } else if (profile.email !== undefined) {
+        workspace.people.get(id)!.email = profile.email;
       }
       return person;
     },
@@ -296,7 +309,8 @@ export async function startFakeSlack(options: FakeSlackOptions): Promise<FakeSla
     stepExecutions: () => [...workspace.executions.values()].map(stepView),
     setBotMembership: (channel, member) => workspace.setBotMembership(channel, member),
     callsTo: (method) => workspace.calls.filter((call) => call.method === method),
-    failures: () => workspace.calls.filter((call) => !call.ok),
+    // A lookup that found nobody is Slack's answer to the question asked, not a refused call.
+    failures: () => workspace.calls.filter((call) => !call.ok && !foundNobody(call)),
     channel: (id) => channelView(workspace, undefined, id),
     expireTriggers: () => workspace.expireTriggers(),
     join: (userId, channel) => workspace.join(userId, channel),
@@ -330,6 +344,10 @@ export async function startFakeSlack(options: FakeSlackOptions): Promise<FakeSla
 }
 
 /** `U0ALICE` reads as `Alice`: a plausible full name for a person the test did not name. */
+function foundNobody(call: WebApiCall): boolean {
+  return call.method === 'users.lookupByEmail' && call.error === 'users_not_found';
+}
+
 function realNameFrom(id: string): string {
   const word = id.replace(/^[UW]0?/, '').toLowerCase();
   return word === '' ? id : word[0]!.toUpperCase() + word.slice(1);

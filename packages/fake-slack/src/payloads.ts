@@ -11,6 +11,8 @@ export interface Profile {
   realName?: string;
   /** The display name users.info reports; may be empty, as in Slack. */
   displayName?: string;
+  /** The profile's e-mail: users.info shows it, and users.lookupByEmail finds it, with `users:read.email`. */
+  email?: string;
 }
 
 /** The deprecated verification token Slack still sends in every payload. */
@@ -143,7 +145,7 @@ export function channelName(channel: string): string {
 }
 
 /** A person as users.info returns them. */
-export function userInfoJson(person: Profile): Record<string, unknown> {
+export function userInfoJson(person: Profile, showEmail: boolean): Record<string, unknown> {
   const realName = person.realName ?? person.name;
   const displayName = person.displayName ?? '';
   return {
@@ -161,6 +163,8 @@ export function userInfoJson(person: Profile): Record<string, unknown> {
       display_name: displayName,
       display_name_normalized: displayName,
       team: person.teamId,
+      // As Slack does: only a token with users:read.email sees the address.
+      ...(showEmail && person.email !== undefined ? { email: person.email } : {}),
     },
   };
 }

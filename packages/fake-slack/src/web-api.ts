@@ -118,7 +118,11 @@ const REQUIRED_SCOPES: Record<string, string> = {
   'files.getUploadURLExternal': 'files:write',
   'files.completeUploadExternal': 'files:write',
   'users.info': 'users:read',
+  'users.lookupByEmail': 'users:read.email',
 };
+
+/** Whether the token may read e-mail addresses (a fake given no scopes grants every scope). */
+const readsEmail = (workspace: Workspace) => workspace.scopes === undefined || workspace.scopes.has('users:read.email');
 
 /** A whole number from a form field (text) or a JSON body (number). */
 function wholeNumber(value: unknown): number | undefined {
@@ -212,7 +216,17 @@ const methods: Record<string, (workspace: Workspace, args: Args) => Result> = {
       };
     }
     const person = workspace.people.get(id);
-    return person === undefined ? failure('user_not_found') : { ok: true, user: userInfoJson(person) };
+    return person === undefined
+      ? failure('user_not_found')
+      : { ok: true, user: userInfoJson(person, readsEmail(workspace)) };
+  },
+
+  'users.lookupByEmail': (workspace, args) => {
+    const email = text(args['email'])?.trim().toLowerCase();
+    if (email === undefined || email === '') return failure('invalid_arguments');
+    // Slack matches the address whatever its case.
+    const person = [...workspace.people.values()].find((p) => p.email?.toLowerCase() === email);
+    return person === undefined ? failure('users_not_found') : { ok: true, user: userInfoJson(person, true) };
   },
 
   // The first step of Slack's external upload: a URL to post the bytes to, and the file's id.

@@ -231,3 +231,28 @@ describe('users.info', () => {
     await expect(client.users.info({ user: 'U0NOBODY' })).rejects.toMatchObject({ data: { error: 'user_not_found' } });
   });
 });
+
+describe('e-mail addresses', () => {
+  it('shows a profile e-mail and finds a person by it, whatever its case, only with users:read.email', async () => {
+    await fake.stop();
+    await start({ scopes: ['users:read'] });
+    fake.user('U0ALICE', { email: 'alice@example.test' });
+    expect((await client.users.info({ user: 'U0ALICE' })).user?.profile).not.toHaveProperty('email');
+    await expect(client.users.lookupByEmail({ email: 'alice@example.test' })).rejects.toMatchObject({
+      data: { error: 'missing_scope', needed: 'users:read.email' },
+    });
+
+    await fake.stop();
+    await start({ scopes: ['users:read', 'users:read.email'] });
+    fake.user('U0ALICE', { email: 'alice@example.test' });
+    fake.user('U0BOB');
+    expect((await client.users.info({ user: 'U0ALICE' })).user?.profile?.email).toBe('alice@example.test');
+    expect((await client.users.lookupByEmail({ email: 'Alice@Example.test' })).user?.id).toBe('U0ALICE');
+    await expect(client.users.lookupByEmail({ email: 'carol@example.test' })).rejects.toMatchObject({
+      data: { error: 'users_not_found' },
+    });
+    // A person may change their e-mail in Slack.
+    fake.user('U0ALICE', { email: 'alice@elsewhere.test' });
+    expect((await client.users.lookupByEmail({ email: 'alice@elsewhere.test' })).user?.id).toBe('U0ALICE');
+  });
+});

@@ -15,6 +15,7 @@ import { Router } from './routing.ts';
 import { demoSeed, loadDemoData, type DemoSeed } from './seed.ts';
 import { createRequestListener, type RecordedRequest, type ServerDeps } from './server.ts';
 import { controlPrefix, createControlHandler } from './control.ts';
+import { identityProvider } from './identityProvider.ts';
 import { alertStates, monitorStates, SimState, type AlertState, type Company, type MonitorState } from './state.ts';
 import { infraTargetSchema, resolveTargets } from './targets.ts';
 
@@ -133,6 +134,7 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Si
   const deps: ServerDeps = { router: new Router(routes), state, clock, faults, requests, stageMs };
   // Function declarations below, hoisted: the control surface changes the world as the in-process API does.
   deps.control = createControlHandler({ state, setMonitorState, setAlertState, createAttackDirectly, ignoreHalts });
+  deps.identityProvider = identityProvider;
 
   const httpsServer = createHttpsServer(
     { key: certificate.key, cert: certificate.cert },

@@ -11,6 +11,11 @@ export interface DemoSeed {
   users: Record<DemoUserKey, DemoUser>;
   /** The code that `sre@acme.test`'s authenticator shows. */
   mfaCode: string;
+  /**
+   * The demo company signs in through its identity provider too (the simulator plays it): this
+   * person has no password, only single sign-on. Past SSO failures are seeded for `sso failures`.
+   */
+  sso: { email: string; id: string; failures: Array<{ email: string; reason: string; minutesAgo: number }> };
   hosts: Array<{ id: string; teamId: string; tags: Record<string, string> }>;
   containers: Array<{ id: string; teamId: string; hostId: string; labels: Record<string, string> }>;
   kubernetesObjects: Array<{ teamId: string; clusterId: string; namespace: string; kind: string; name: string }>;
@@ -41,6 +46,11 @@ type DemoUserKey = 'owner' | 'sre' | 'observer' | 'solo' | 'globex';
 
 const demoPassword = 'chaos-demo-1';
 const demoMfaCode = '246810';
+const ssoEmail = 'sso@acme.test';
+const ssoFailures = [
+  { email: ssoEmail, reason: 'The identity provider refused the sign-in: the account is locked', minutesAgo: 90 },
+  { email: 'former@acme.test', reason: 'No platform user has this e-mail', minutesAgo: 30 },
+];
 
 const companies: Record<DemoCompanyKey, string> = { acme: 'Acme Demo', globex: 'Globex' };
 
@@ -230,6 +240,7 @@ export function demoSeed(): DemoSeed {
     teams: mapValues(teams, (team, key) => ({ id: teamId(key), name: team.name })),
     users: mapValues(users, (user, key) => ({ email: user.email, password: demoPassword, id: userId(key) })),
     mfaCode: demoMfaCode,
+    sso: { email: ssoEmail, id: stableId('user/sso'), failures: ssoFailures.map((f) => ({ ...f })) },
     hosts: hosts.map((host) => ({ id: host.id, teamId: teamId(host.team), tags: { ...host.tags } })),
     containers: containers.map((container) => ({
       id: container.id,
@@ -284,6 +295,7 @@ export function loadDemoData(state: SimState, now: number): void {
   state.addCompany({
     id: companyId('acme'),
     name: companies.acme,
+    sso: true,
     monitoringA: demoMonitoringA(now),
     monitoringB: demoMonitoringB(now),
   });
@@ -308,6 +320,22 @@ export function loadDemoData(state: SimState, now: number): void {
     });
   }
   const seed = demoSeed();
+  // No password: single sign-on only.
+  state.addUser({
+    id: seed.sso.id,
+    email: seed.sso.email,
+    password: '',
+    companyId: companyId('acme'),
+    companyRoles: ['COMPANY_USER'],
+    teamRoles: new Map([[teamId('platform'), 'TEAM_USER']]),
+  });
+  for (const failure of seed.sso.failures)
+    state.samlFailures.push({
+      companyId: companyId('acme'),
+      email: failure.email,
+      reason: failure.reason,
+      at: now - failure.minutesAgo * 60_000,
+    });
   state.hosts.push(...seed.hosts);
   state.containers.push(...seed.containers);
   state.kubernetesObjects.push(...seed.kubernetesObjects);

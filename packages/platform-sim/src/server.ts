@@ -2,6 +2,7 @@ import { STATUS_CODES, type IncomingMessage, type ServerResponse } from 'node:ht
 import { authorize, httpsRequiredText, requiresHttps } from './access.ts';
 import type { SimClock } from './clock.ts';
 import { controlPrefix } from './control.ts';
+import { idpPrefix } from './identityProvider.ts';
 import type { Fault, FaultInjector } from './faults.ts';
 import { RequestBody, SimHttpError, text, type Query, type Reply, type RequestContext } from './route.ts';
 import type { Router } from './routing.ts';
@@ -27,6 +28,8 @@ export interface ServerDeps {
   stageMs: number;
   /** Answers the control surface under `/_control` (control.ts); its requests are neither recorded nor faulted. */
   control?: (context: RequestContext) => Reply | Promise<Reply>;
+  /** Answers the demo identity provider under `/_idp` (identityProvider.ts), outside the platform API alike. */
+  identityProvider?: (context: RequestContext) => Reply;
 }
 
 const apiPrefix = '/v1';
@@ -58,6 +61,9 @@ async function handle(
   const controlPath = controlPathOf(url.pathname);
   if (controlPath !== undefined && deps.control)
     return answerControl(deps, deps.control, request, response, { method, path: controlPath, query });
+  const idpPath = pathUnder(url.pathname, idpPrefix);
+  if (idpPath !== undefined && deps.identityProvider)
+    return answerControl(deps, deps.identityProvider, request, response, { method, path: idpPath, query });
   const teamId = typeof query.teamId === 'string' ? query.teamId : undefined;
   const record: RecordedRequest = {
     method,
@@ -207,8 +213,13 @@ function send(response: ServerResponse, record: RecordedRequest, reply: Reply): 
 }
 
 function controlPathOf(pathname: string): string | undefined {
-  if (pathname === controlPrefix) return '/';
-  return pathname.startsWith(`${controlPrefix}/`) ? pathname.slice(controlPrefix.length) : undefined;
+  return pathUnder(pathname, controlPrefix);
+}
+
+/** The path after `prefix`, or undefined when the request is not under it. */
+function pathUnder(pathname: string, prefix: string): string | undefined {
+  if (pathname === prefix) return '/';
+  return pathname.startsWith(`${prefix}/`) ? pathname.slice(prefix.length) : undefined;
 }
 
 function apiPathOf(pathname: string): string | undefined {

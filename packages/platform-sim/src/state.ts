@@ -5,6 +5,8 @@ import type { Timeline } from './stages.ts';
 export interface Company {
   id: string;
   name: string;
+  /** Its people may sign in through its identity provider (GET /oauth/login), which the simulator plays. */
+  sso?: boolean;
   /** The company's monitoringA integration (a metrics product with monitors), when it has one. */
   monitoringA?: MonitoringA;
   /** The company's monitoringB integration (an alerting product at a URI), when it has one. */
@@ -73,9 +75,31 @@ export interface Team {
   tracker?: { baseUrl: string };
 }
 
+export interface OAuthState {
+  companyId: string;
+  redirectUri: string;
+  expiresAt: number;
+  used: boolean;
+}
+
+export interface OAuthCode {
+  userId: string;
+  state: string;
+  expiresAt: number;
+  used: boolean;
+}
+
+export interface SamlFailure {
+  companyId: string;
+  email: string;
+  reason: string;
+  at: number;
+}
+
 export interface User {
   id: string;
   email: string;
+  /** Empty for a person who signs in only through the identity provider. */
   password: string;
   companyId: string;
   companyRoles: CompanyRoleName[];
@@ -219,6 +243,12 @@ export class SimState {
   readonly kubernetesAttacks = new Map<string, KubernetesAttack>();
   readonly trackerIssues: TrackerIssue[] = [];
   readonly passwordResets: PasswordResetRequest[] = [];
+  /** OAuth logins started (GET /oauth/login), by the `state` handed to the identity provider. */
+  readonly oauthStates = new Map<string, OAuthState>();
+  /** Codes the identity provider gave a signed-in person, for GET /oauth/callback. */
+  readonly oauthCodes = new Map<string, OAuthCode>();
+  /** Why SSO sign-ins failed, oldest first (GET /users/auth/saml/failures). */
+  readonly samlFailures: SamlFailure[] = [];
   /** Targets (client ids) whose agent does not take halts: their executions run on (`/_control`). */
   readonly deafTargets = new Set<string>();
 
@@ -236,9 +266,18 @@ export class SimState {
       this.services,
       this.attacks,
       this.kubernetesAttacks,
+      this.oauthStates,
+      this.oauthCodes,
     ])
       map.clear();
-    for (const list of [this.hosts, this.containers, this.kubernetesObjects, this.trackerIssues, this.passwordResets])
+    for (const list of [
+      this.hosts,
+      this.containers,
+      this.kubernetesObjects,
+      this.trackerIssues,
+      this.passwordResets,
+      this.samlFailures,
+    ])
       list.length = 0;
     this.#attacksByTeam.clear();
     this.#kubernetesAttacksByTeam.clear();

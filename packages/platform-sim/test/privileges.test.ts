@@ -42,6 +42,9 @@ const documented: Record<string, { level: Level; privilege: string | undefined }
   'DELETE /users/auth': company('MINIMUM_COMPANY_PRIVILEGES'),
   'POST /users/auth/mfa/auth': open,
   'POST /users/auth/password/reset': open,
+  'GET /users/auth/saml/failures': company('COMPANY_SECURITY_READ'),
+  'GET /oauth/login': open,
+  'GET /oauth/callback': open,
   'GET /tracker/issues': team('INTEGRATIONS_READ'),
   'POST /tracker/issues': team('INTEGRATIONS_WRITE'),
   'GET /tracker/issues/count': team('MINIMUM_TEAM_PRIVILEGES'),
@@ -178,7 +181,15 @@ describe('privileges of every served endpoint', () => {
     const form: Record<string, string> = key.includes('/mfa/')
       ? { email: sre.email, password: sre.password, token: sim.seed.mfaCode }
       : { email: solo.email, password: solo.password };
-    const answer = await api.call(route.method, concretePath(route.path), { form });
+    if (key === 'GET /oauth/callback') {
+      // Without a code it asks for the code, not for a session.
+      expect((await api.call('GET', route.path)).text).toMatch(/^Bad request: code and state are required/);
+      return;
+    }
+    const answer =
+      key === 'GET /oauth/login'
+        ? await api.call('GET', route.path, { query: { companyName: 'Acme Demo', redirectUri: 'https://app.test/cb' } })
+        : await api.call(route.method, concretePath(route.path), { form });
     expect(answer.status).toBe(200);
   });
 });

@@ -235,6 +235,11 @@ export async function startDemo(options: DemoOptions): Promise<Demo> {
       APPROVAL_RULES: features.approvalRules,
       PUBLIC_URL: playground.url,
       LOGIN_MODE: features.loginMode,
+      // The demo's people (alice, bob, carol) may log in as any of the demo company's logins, whose
+      // e-mails are not theirs in Slack: the e-mail match would refuse every one.
+      LOGIN_EMAIL_MATCH: 'off',
+      // The simulator plays Acme Demo's identity provider: "Log in with SSO" goes straight to it.
+      SSO_COMPANY: sim.seed.company.name,
     });
     const deps = createDeps(config, {
       logger: createLogger(config.logLevel, options.logDestination),

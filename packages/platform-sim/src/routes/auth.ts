@@ -12,6 +12,8 @@ import {
   type Route,
   type SessionContext,
 } from '../route.ts';
+import { randomBytes } from 'node:crypto';
+import { idpPrefix, oauthLifetimeMs } from '../identityProvider.ts';
 import type { Company, Session, SimState, User } from '../state.ts';
 
 export const invalidCredentialsText = 'Invalid credentials';
@@ -22,6 +24,9 @@ export const authRoutes: Route[] = [
   companyRoute('DELETE', '/users/auth', 'MINIMUM_COMPANY_PRIVILEGES', logOut),
   publicRoute('POST', '/users/auth/mfa/auth', (context) => logIn(context, true)),
   publicRoute('POST', '/users/auth/password/reset', requestPasswordReset),
+  publicRoute('GET', '/oauth/login', startOAuthLogin),
+  publicRoute('GET', '/oauth/callback', finishOAuthLogin),
+  companyRoute('GET', '/users/auth/saml/failures', 'COMPANY_SECURITY_READ', listSsoFailures),
 ];
 
 function logIn(context: RequestContext, withMfaToken: boolean) {
@@ -44,6 +49,12 @@ function logIn(context: RequestContext, withMfaToken: boolean) {
   const previousLogin = user.lastLoginAt ?? now;
   user.lastLoginAt = now;
   // Any value but the exact string `true` asks for team sessions (platform-api.md, Authentication 3).
+  return sessionsFor(context, user, company, previousLogin);
+}
+
+/** The sessions a login answers with, for a password login and an OAuth callback alike. */
+function sessionsFor(context: RequestContext, user: User, company: Company, previousLogin: number) {
+  const { state, now } = context;
   if (queryValue(context.query, 'getCompanySession') === 'true') {
     return json(200, companySession(state, user, company, state.createSession(user, 'company', now), previousLogin));
   }
@@ -52,6 +63,66 @@ function logIn(context: RequestContext, withMfaToken: boolean) {
     state
       .teamsOf(user)
       .map((team) => teamSession(user, team.id, team.name, state.createSession(user, 'team', now, team.id))),
+  );
+}
+
+/** Starts an OAuth login: the identity provider's URL, carrying a single-use `state` valid 10 minutes. */
+function startOAuthLogin(context: RequestContext) {
+  const companyName = queryValue(context.query, 'companyName')?.trim();
+  const redirectUri = queryValue(context.query, 'redirectUri')?.trim();
+  if (!companyName) throw badRequest('companyName is required');
+  if (!redirectUri || !URL.canParse(redirectUri)) throw badRequest('redirectUri must be a URL');
+  const company = [...context.state.companies.values()].find(
+    (c) => c.name.toLowerCase() === companyName.toLowerCase() && c.sso,
+  );
+  if (!company) throw badRequest('no company of that name signs in with SSO');
+  const state = randomBytes(24).toString('base64url');
+  context.state.oauthStates.set(state, {
+    companyId: company.id,
+    redirectUri,
+    expiresAt: context.now + oauthLifetimeMs,
+    used: false,
+  });
+  const host = context.headers.host ?? '127.0.0.1';
+  const authorize = new URL(`https://${host}${idpPrefix}/authorize`);
+  authorize.searchParams.set('state', state);
+  return text(200, authorize.toString());
+}
+
+/** Exchanges the provider's one-time code and the login's state for the person's sessions, once. */
+function finishOAuthLogin(context: RequestContext) {
+  const code = queryValue(context.query, 'code');
+  const stateId = queryValue(context.query, 'state');
+  if (!code || !stateId) throw badRequest('code and state are required');
+  const { state, now } = context;
+  const issued = state.oauthCodes.get(code);
+  const started = state.oauthStates.get(stateId);
+  const user = issued ? state.users.get(issued.userId) : undefined;
+  const fail = (reason: string) => {
+    if (user) state.samlFailures.push({ companyId: user.companyId, email: user.email, reason, at: now });
+    return new SimHttpError(401, invalidCredentialsText);
+  };
+  if (!issued || !started || !user) throw fail('Unknown code or state');
+  if (issued.used || started.used) throw fail('The code or state was used already');
+  if (issued.state !== stateId) throw fail('The state does not belong to this code');
+  if (issued.expiresAt <= now || started.expiresAt <= now) throw fail('The sign-in took longer than 10 minutes');
+  issued.used = true;
+  started.used = true;
+  const company = state.companies.get(user.companyId)!;
+  const previousLogin = user.lastLoginAt ?? now;
+  user.lastLoginAt = now;
+  return sessionsFor(context, user, company, previousLogin);
+}
+
+/** Why recent SSO sign-ins of the caller's company failed, newest first; for one person with `email`. */
+function listSsoFailures({ caller, query, state }: SessionContext) {
+  const email = queryValue(query, 'email')?.trim().toLowerCase();
+  return json(
+    200,
+    state.samlFailures
+      .filter((f) => f.companyId === caller.company.id && (!email || f.email.toLowerCase() === email))
+      .sort((a, b) => b.at - a.at)
+      .map((f) => ({ email: f.email, timestamp: isoTime(f.at), reason: f.reason })),
   );
 }
 

@@ -47,6 +47,7 @@ const EMOJI = {
   lock: '🔒',
   unlock: '🔓',
   key: '🔑',
+  office: '🏢',
   memo: '📝',
   ticket: '🎫',
   pushpin: '📌',
