@@ -19,8 +19,8 @@ import type { FreezeNotices } from './guardrails/sweep.ts';
 import type { Metrics } from './metrics.ts';
 import type { SessionWarnings } from './login/expiryWarnings.ts';
 import type { StartNotices } from './attacks/startIntents.ts';
-import type { SavedAttacks } from './attacks/saved.ts';
 import type { LinkNotices, SlackDirectory } from './login/identity.ts';
+import type { SavedAttacks } from './attacks/saved.ts';
 import type { PresenceBoard } from './attacks/presence.ts';
 
 /** Everything a handler may use, built once in main.ts; tests pass real local parts through it. */

@@ -20,9 +20,9 @@ import {
   ATTACK_TYPE_SELECT,
   builderTitle,
 } from '../../views/attackBuilder.ts';
+import { messageModal } from '../../views/notice.ts';
 import { saveAttack, savedNameProblem } from '../saved.ts';
 import { savedAttackWords } from '../../views/savedAttacks.ts';
-import { messageModal } from '../../views/notice.ts';
 import {
   attackPreviewMessage,
   cannotRunText,
