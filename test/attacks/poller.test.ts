@@ -71,6 +71,7 @@ function poller(
         await options.onFinished?.(card);
       },
     },
+    workflowSteps: { attackFinished: async () => {} },
     store,
     logger,
     metrics: createMetrics(),
