@@ -27,6 +27,7 @@ import { SlackPresenceBoard } from './slack/presenceBoard.ts';
 import { SlackSessionWarnings } from './slack/sessionWarnings.ts';
 import { SlackStartNotices } from './slack/startNotices.ts';
 import { SlackWatchBoard } from './slack/watchBoard.ts';
+import { SlackWorkflowSteps } from './slack/workflowSteps.ts';
 import { SessionCipher } from './store/cipher.ts';
 import { createKeyValueStore } from './store/keyValue.ts';
 import { SessionStore } from './store/sessions.ts';
@@ -102,10 +103,12 @@ export function createDeps(config: Config, overrides: DepsOverrides = {}): Deps 
   const guards = new GuardStore(store);
   const gameDays = new GameDays({ store, board: new SlackGameDayBoard(slack, now), logger, now, cards, guards });
   const metrics = createMetrics();
+  const workflowSteps = new SlackWorkflowSteps(calls, store, logger, config.slack.command);
   const events = new SlackRecorder({
     cards,
     messenger: slack,
     gameDays,
+    workflowSteps,
     store,
     logger,
     metrics,
@@ -134,6 +137,7 @@ export function createDeps(config: Config, overrides: DepsOverrides = {}): Deps 
     events,
     metrics,
     approvals: new SlackApprovalBoard(slack, { command: config.slack.command }),
+    workflowSteps,
     poller: new Poller({
       cards,
       board: new SlackWatchBoard(slack, { appUrl: config.platform.appUrl, command: config.slack.command }),

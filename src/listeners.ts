@@ -1,4 +1,5 @@
 import { runCommand } from './commands/index.ts';
+import { steps } from './commands/steps.ts';
 import { builderChanged, cancelPreview, startFromPreview, submitBuilder } from './commands/attack/index.ts';
 import { haltAgainFromButton, haltAllConfirmed, haltFromButton } from './commands/halt.ts';
 import { stillHere } from './commands/presence.ts';
@@ -156,6 +157,7 @@ export const listeners: Listeners = {
   shortcuts: {
     [FILE_TICKET_SHORTCUT]: fileTicketFromMessage,
   },
+  steps,
   events: {
     app_home_opened: publishHome,
   },

@@ -13,7 +13,8 @@ import {
 import { haltEverything } from '../attacks/halt.ts';
 import { haltTeamAttacks } from '../guardrails/sweep.ts';
 import { message } from './reply.ts';
-import type { Login } from '../store/sessions.ts';
+import type { Actor, Login } from '../store/sessions.ts';
+import type { Deps } from '../deps.ts';
 import { escapeMrkdwn } from '../views/blocks.ts';
 import { platformFor, requireLogin, requireTeam, teamName } from '../attacks/access.ts';
 import { z } from 'zod';
@@ -30,7 +31,7 @@ const maxReason = 300;
 const scopeFlags = { team: flag.value('the name of one of your teams'), all: flag.switch() };
 
 /** `--team X`, `--all`, or neither (the selected team); never both. */
-function scopeOf(
+export function scopeOf(
   { all, team }: { all?: true | undefined; team?: string | undefined },
   login: Login,
   usage: string,
@@ -42,7 +43,7 @@ function scopeOf(
   return { scope: 'team', team: matchTeam(login.session.teams, team) };
 }
 
-type Scope = ReturnType<typeof scopeOf>;
+export type Scope = ReturnType<typeof scopeOf>;
 
 /**
  * Refuses a person whose platform role could not halt in the scope: HALT_WRITE on the team, or
@@ -64,7 +65,7 @@ function requireHaltPrivilege(login: Login, scope: Scope, doing: string): void {
 }
 
 /** The reason, from --reason or, when that is missing, the words typed after the flags. */
-function reasonOf(flag: string | undefined, words: string[]): string {
+export function reasonOf(flag: string | undefined, words: string[]): string {
   if (flag !== undefined && words.length) {
     throw new UserInputError(
       `Put the whole reason in quotes, e.g. \`--reason "${escapeMrkdwn([flag, ...words].join(' ').slice(0, 60))}"\`: words outside them would be lost.`,
@@ -80,6 +81,128 @@ function reasonOf(flag: string | undefined, words: string[]): string {
   if (reason.length > maxReason)
     throw new UserInputError(`Keep the reason under ${maxReason} characters.`, freezeUsage);
   return reason;
+}
+
+/** `once`: false when this very request was already done (a replay or a second delivery), and nothing is done again. */
+export interface FreezeOptions {
+  once?: () => Promise<boolean>;
+}
+
+/** What declaring a freeze did: the freeze, whether one stood there already, and what its halt did. */
+export interface Declared {
+  freeze: Freeze;
+  wasFrozen: boolean;
+  halting: FreezeHalting;
+  /** The channel's announcement, when it was posted; otherwise its words, for the person. */
+  announced: boolean;
+  announcement: string;
+}
+
+/**
+ * Declares a freeze and halts what runs in its scope, with the person's session: for `freeze`
+ * and the Freeze chaos step alike. The privilege is checked first; the freeze is declared before
+ * the halt, so no start slips in between, and a halt that fails leaves it standing.
+ */
+export async function declareFreeze(
+  deps: Deps,
+  actor: Actor,
+  login: Login,
+  scope: Scope,
+  reason: string,
+  options: FreezeOptions = {},
+): Promise<Declared | undefined> {
+  // Refused up front: a freeze that cannot halt would promise what it cannot keep.
+  requireHaltPrivilege(login, scope, 'freeze');
+  if (options.once && !(await options.once())) return undefined;
+  const existing = await deps.freezes.get(scope.scope, scope.scope === 'team' ? scope.team.identifier : undefined);
+  const freeze: Freeze = {
+    scope: scope.scope,
+    ...(scope.scope === 'team' ? { teamId: scope.team.identifier, teamName: teamName(scope.team) } : {}),
+    by: { workspaceId: actor.workspaceId, userId: actor.userId, userName: actor.userName },
+    reason,
+    since: existing?.since ?? new Date(deps.clock.now()).toISOString(),
+    channel: actor.channelId,
+  };
+  const halter = {
+    by: actor,
+    platformUser: login.session.identifier,
+    cause: 'freeze' as const,
+    reason: `frozen: ${reason}`,
+  };
+  let halting: FreezeHalting;
+  await deps.freezes.declare(freeze);
+  if (scope.scope === 'all') {
+    try {
+      await haltEverything(deps, platformFor(deps, login, undefined), halter, undefined);
+      halting = { scope: 'all' };
+    } catch (error) {
+      deps.logger.warn({ err: error }, 'a freeze of every team could not halt everything');
+      halting = { scope: 'all', error };
+    }
+  } else {
+    try {
+      const swept = await haltTeamAttacks(deps, platformFor(deps, login, scope.team), halter);
+      halting = { scope: 'team', teamName: teamName(scope.team), swept };
+    } catch (error) {
+      deps.logger.warn({ err: error }, 'a freeze could not halt the attacks of its team');
+      halting = { scope: 'team', teamName: teamName(scope.team), error };
+    }
+  }
+  await deps.events.record({
+    kind: 'frozen',
+    by: actor,
+    platformUser: login.session.identifier,
+    scope: freeze.scope,
+    teamId: freeze.teamId,
+    reason,
+  });
+  const announcement = frozenAnnouncement(actor.userId, freeze, halting, deps.config.slack.command);
+  const announced = actor.channelId
+    ? await deps.slack.post(actor.channelId, { text: announcement }).then(
+        () => true,
+        (error: unknown) => {
+          deps.logger.warn({ err: error }, 'could not announce a freeze in its channel');
+          return false;
+        },
+      )
+    : false;
+  return { freeze, wasFrozen: !!existing, halting, announced, announcement };
+}
+
+/**
+ * What lifting a freeze found: the freeze lifted, or none, with what stands instead (the freeze
+ * of everything, for a team; the teams' own freezes, for every team).
+ */
+export type Lifted =
+  | { freeze: Freeze }
+  | { freeze: undefined; standing: { all?: Freeze | undefined; teams?: Freeze[] | undefined } };
+
+/** Lifts the freeze of the scope, for `unfreeze` and the Unfreeze chaos step; needs what declaring it needs. */
+export async function liftFreeze(
+  deps: Deps,
+  actor: Actor,
+  login: Login,
+  scope: Scope,
+  options: FreezeOptions = {},
+): Promise<Lifted | undefined> {
+  const teamId = scope.scope === 'team' ? scope.team.identifier : undefined;
+  const freeze = await deps.freezes.get(scope.scope, teamId);
+  if (!freeze) {
+    if (scope.scope === 'team') return { freeze: undefined, standing: { all: await deps.freezes.get('all') } };
+    const teams = await deps.freezes.touching(login.session.teams.map((t) => t.identifier));
+    return { freeze: undefined, standing: { teams: teams.filter((f) => f.scope === 'team') } };
+  }
+  requireHaltPrivilege(login, scope, 'lift the freeze on');
+  if (options.once && !(await options.once())) return undefined;
+  await deps.freezes.lift(scope.scope, teamId);
+  audit(deps.logger, 'unfreeze', actor, { platformUser: login.session.identifier, team: teamId, scope: scope.scope });
+  const text = freezeLiftedAnnouncement(actor.userId, freeze);
+  for (const channel of new Set([freeze.channel, actor.channelId].filter((c): c is string => !!c))) {
+    await deps.slack
+      .post(channel, { text })
+      .catch((error: unknown) => deps.logger.warn({ err: error }, 'could not announce the end of a freeze'));
+  }
+  return { freeze };
 }
 
 export const freezeCommand = subcommand({
@@ -99,69 +222,14 @@ export const freezeCommand = subcommand({
     flags: { ...scopeFlags, reason: flag.value('some text, in quotes if it has spaces') },
   }),
   async run(request, { rest, flags }, deps) {
-    const actor = request.actor;
-    const login = await requireLogin(deps, actor);
+    const login = await requireLogin(deps, request.actor);
     const scope = scopeOf(flags, login, freezeUsage);
     const reason = reasonOf(flags.reason, rest);
-    // Refused up front: a freeze that cannot halt would promise what it cannot keep.
-    requireHaltPrivilege(login, scope, 'freeze');
-    if (!(await firstDelivery(deps, request))) return { kind: 'none' };
-    const cmd = deps.config.slack.command;
-    const existing = await deps.freezes.get(scope.scope, scope.scope === 'team' ? scope.team.identifier : undefined);
-    const freeze: Freeze = {
-      scope: scope.scope,
-      ...(scope.scope === 'team' ? { teamId: scope.team.identifier, teamName: teamName(scope.team) } : {}),
-      by: { workspaceId: actor.workspaceId, userId: actor.userId, userName: actor.userName },
-      reason,
-      since: existing?.since ?? new Date(deps.clock.now()).toISOString(),
-      channel: actor.channelId,
-    };
-    const halter = {
-      by: actor,
-      platformUser: login.session.identifier,
-      cause: 'freeze' as const,
-      reason: `frozen: ${reason}`,
-    };
-    let halting: FreezeHalting;
-    // Declared first, so no start slips in between; a halt that fails then leaves the freeze standing.
-    await deps.freezes.declare(freeze);
-    if (scope.scope === 'all') {
-      try {
-        await haltEverything(deps, platformFor(deps, login, undefined), halter, undefined);
-        halting = { scope: 'all' };
-      } catch (error) {
-        deps.logger.warn({ err: error }, 'a freeze of every team could not halt everything');
-        halting = { scope: 'all', error };
-      }
-    } else {
-      try {
-        const swept = await haltTeamAttacks(deps, platformFor(deps, login, scope.team), halter);
-        halting = { scope: 'team', teamName: teamName(scope.team), swept };
-      } catch (error) {
-        deps.logger.warn({ err: error }, 'a freeze could not halt the attacks of its team');
-        halting = { scope: 'team', teamName: teamName(scope.team), error };
-      }
-    }
-    await deps.events.record({
-      kind: 'frozen',
-      by: actor,
-      platformUser: login.session.identifier,
-      scope: freeze.scope,
-      teamId: freeze.teamId,
-      reason,
+    const declared = await declareFreeze(deps, request.actor, login, scope, reason, {
+      once: () => firstDelivery(deps, request),
     });
-    const announcement = frozenAnnouncement(actor.userId, freeze, halting, cmd);
-    if (actor.channelId) {
-      const posted = await deps.slack.post(actor.channelId, { text: announcement }).then(
-        () => true,
-        (error: unknown) => {
-          deps.logger.warn({ err: error }, 'could not announce a freeze in its channel');
-          return false;
-        },
-      );
-      if (posted) return message(frozenText(freeze, !!existing));
-    }
-    return message(announcement);
+    if (!declared) return { kind: 'none' };
+    return message(declared.announced ? frozenText(declared.freeze, declared.wasFrozen) : declared.announcement);
   },
 });
 
@@ -177,28 +245,18 @@ export const unfreezeCommand = subcommand({
     flags: scopeFlags,
   }),
   async run(request, { flags }, deps) {
-    const actor = request.actor;
-    const login = await requireLogin(deps, actor);
+    const login = await requireLogin(deps, request.actor);
     const scope = scopeOf(flags, login, unfreezeUsage);
-    const teamId = scope.scope === 'team' ? scope.team.identifier : undefined;
-    const freeze = await deps.freezes.get(scope.scope, teamId);
-    const cmd = deps.config.slack.command;
-    if (!freeze) {
-      if (scope.scope === 'team')
-        return message(notFrozenText(teamName(scope.team), { all: await deps.freezes.get('all') }, cmd));
-      const teams = await deps.freezes.touching(login.session.teams.map((t) => t.identifier));
-      return message(notFrozenText(undefined, { teams: teams.filter((f) => f.scope === 'team') }, cmd));
-    }
-    requireHaltPrivilege(login, scope, 'lift the freeze on');
-    if (!(await firstDelivery(deps, request))) return { kind: 'none' };
-    await deps.freezes.lift(scope.scope, teamId);
-    audit(deps.logger, 'unfreeze', actor, { platformUser: login.session.identifier, team: teamId, scope: scope.scope });
-    const text = freezeLiftedAnnouncement(actor.userId, freeze);
-    for (const channel of new Set([freeze.channel, actor.channelId].filter((c): c is string => !!c))) {
-      await deps.slack
-        .post(channel, { text })
-        .catch((error: unknown) => deps.logger.warn({ err: error }, 'could not announce the end of a freeze'));
-    }
-    return message(unfrozenText(freeze));
+    const lifted = await liftFreeze(deps, request.actor, login, scope, { once: () => firstDelivery(deps, request) });
+    if (!lifted) return { kind: 'none' };
+    if (!lifted.freeze)
+      return message(
+        notFrozenText(
+          scope.scope === 'team' ? teamName(scope.team) : undefined,
+          lifted.standing,
+          deps.config.slack.command,
+        ),
+      );
+    return message(unfrozenText(lifted.freeze));
   },
 });

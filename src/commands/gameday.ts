@@ -30,7 +30,8 @@ import { z } from 'zod';
 import { subcommand } from './command.ts';
 import { actions, contract, flag } from './contract.ts';
 import { UserInputError } from '../errors.ts';
-import type { Actor } from '../store/sessions.ts';
+import type { Actor, Login } from '../store/sessions.ts';
+import type { TeamEntry } from '../client/index.ts';
 import { mayRunAttacks, platformFor, requireLogin, requireTeam, teamName } from '../attacks/access.ts';
 import { reportAtEnd, shareGameDayReport } from '../gamedays/report.ts';
 import { reportAgainFailedText, reportSharedText } from '../views/gameDayReport.ts';
@@ -143,7 +144,7 @@ function unfinishedOf(
 }
 
 /** Ends the game day and posts its summary, whatever still runs (the summary follows it). */
-async function endNow(deps: Deps, actor: Actor, channel: string, halted = 0): Promise<string | undefined> {
+export async function endNow(deps: Deps, actor: Actor, channel: string, halted = 0): Promise<string | undefined> {
   // Kept with the game day, so a report made later reads the teams watched while it ran.
   const record = await deps.gameDays.end(channel, { watchedTeams: await watchedTeamsOf(deps, channel) });
   if (!record) return undefined;
@@ -191,11 +192,18 @@ async function endOrWarn(deps: Deps, actor: Actor, record: GameDayRecord): Promi
   return message(ended ?? gameDayAlreadyEndedText);
 }
 
+/** The team a game day is run with: the person's selected team, where they may run attacks. */
+export function requireGameDayTeam(login: Login, command: string): TeamEntry {
+  const team = requireTeam(login);
+  if (!mayRunAttacks(team)) throw new UserInputError(gameDayStartRefusedText(teamName(team), command));
+  return team;
+}
+
 /**
  * Refuses an end by anyone but the facilitator or someone whose own session has HALT_WRITE on the
  * game day's team (on any of their teams, for a game day kept before its team was).
  */
-async function requireMayEnd(deps: Deps, actor: Actor, record: GameDayRecord): Promise<void> {
+export async function requireMayEnd(deps: Deps, actor: Actor, record: GameDayRecord): Promise<void> {
   if (actor.userId === record.facilitator) return;
   const login = await deps.sessions.get(actor);
   const may = login?.session.teams.some(
@@ -241,10 +249,7 @@ export const gamedayCommand = subcommand({
           `Attacks cannot be started in this channel, so a game day here would stay empty. Use ${channelLinks(others)}.`,
         );
       // A game day is run by someone who may run attacks in their team; its guards act with their session.
-      const login = await requireLogin(deps, request.actor);
-      const team = requireTeam(login);
-      if (!mayRunAttacks(team))
-        throw new UserInputError(gameDayStartRefusedText(teamName(team), deps.config.slack.command));
+      const team = requireGameDayTeam(await requireLogin(deps, request.actor), deps.config.slack.command);
       if (!(await firstDelivery(deps, request))) return { kind: 'none' };
       const { outcome, record } = await deps.gameDays.start(channel, title, request.actor.userId, {
         id: team.identifier,

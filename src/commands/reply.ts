@@ -73,3 +73,19 @@ export interface OptionsRequest {
 }
 
 export type OptionsHandler = (request: OptionsRequest, deps: Deps) => Promise<{ text: string; value: string }[]>;
+
+/** A workflow reached one of Faultline's steps: whose session acts (its `user` input), and the inputs. */
+export interface StepRequest {
+  actor: Actor;
+  inputs: Record<string, unknown>;
+  /** Slack's id of this run of the step, to finish it later. */
+  executionId: string;
+}
+
+/**
+ * How a step ends: completed with its outputs, failed with a sentence a person can act on, or
+ * `later` when something it waits on (a second person, its attack's end) finishes it.
+ */
+export type StepResult = { outputs: Record<string, unknown> } | { error: string } | { later: true };
+
+export type StepHandler = (request: StepRequest, deps: Deps) => Promise<StepResult>;

@@ -85,6 +85,8 @@ export interface GameDayGuardTrip {
 
 /** A game day in a channel: its card, and what happened while it ran. Times are ISO 8601. */
 export interface GameDayRecord {
+  /** Its id (the report and the card's metadata name it); absent only in records built by hand. */
+  id?: string | undefined;
   channel: string;
   /** The ts of the game-day card, whose thread holds the timeline. */
   ts: string;

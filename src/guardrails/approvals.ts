@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import type { MessageRef } from '../attacks/cards.ts';
+import type { CardRecord, MessageRef } from '../attacks/cards.ts';
 import type { TeamEntry } from '../client/index.ts';
 import { type PendingAttack, startAttack } from '../attacks/start.ts';
 import type { StartIntent } from '../attacks/startIntents.ts';
@@ -72,6 +72,26 @@ export interface ApprovalBoard {
   close(at: MessageRef, closing: ApprovalClosing): void;
 }
 
+/** A Workflow Builder step (Run saved attack) waiting on a request, to be completed or failed once it ends. */
+export interface WaitingWorkflowStep {
+  executionId: string;
+  /** Completed only once the attack it starts has ended, with its final stage. */
+  waitForEnd: boolean;
+}
+
+/**
+ * Where Workflow Builder steps are finished after their delivery (src/slack/workflowSteps.ts):
+ * one waiting on a second person, one waiting for its attack to end.
+ */
+export interface WorkflowSteps {
+  /** A request a step waits on has ended: approved and started, or not. */
+  approvalClosed(step: WaitingWorkflowStep, closing: ApprovalClosing): Promise<void>;
+  /** Completes the step with the attack's id and final stage once the attack has ended. */
+  waitForEnd(executionId: string, guid: string): Promise<void>;
+  /** An attack's card shows it has ended: a step waiting on it completes. */
+  attackFinished(card: Pick<CardRecord, 'guid' | 'stage'>): Promise<void>;
+}
+
 interface ApprovalRecord {
   id: string;
   pending: Omit<PendingAttack, 'id'>;
@@ -82,6 +102,8 @@ interface ApprovalRecord {
   ts: string;
   /** The requester's platform login: the same login from another Slack account may not approve either. */
   requestedByPlatform?: string | undefined;
+  /** The Workflow Builder step that asked, when one did. */
+  workflowStep?: WaitingWorkflowStep | undefined;
 }
 
 /** The rule that makes this start need a second person, if any. */
@@ -106,6 +128,7 @@ export async function requestApproval(
   pending: Omit<PendingAttack, 'id'>,
   team: TeamEntry,
   rule: ApprovalRule,
+  workflowStep?: WaitingWorkflowStep,
 ): Promise<{ channel: string; rule: ApprovalRule }> {
   const id = randomUUID();
   const now = deps.clock.now();
@@ -128,6 +151,7 @@ export async function requestApproval(
     channel: pending.channel,
     ts: '',
     requestedByPlatform,
+    ...(workflowStep ? { workflowStep } : {}),
   };
   await deps.store.set(keys.approval.key(id), record, keys.approval.ttlMs);
   let posted: MessageRef;
@@ -185,6 +209,13 @@ async function close(deps: Deps, record: ApprovalRecord, closing: ApprovalClosin
   await deps.store.delete(keys.approval.key(record.id));
   // A game-day step waiting for this approval does not wait any more: the plan goes on.
   if (record.pending.step && closing.kind !== 'approved') await stepApprovalClosed(deps, record.pending.step, closing);
+  // A Workflow Builder step that asked is completed (approved and started) or failed.
+  if (record.workflowStep)
+    await deps.workflowSteps
+      .approvalClosed(record.workflowStep, closing)
+      .catch((error: unknown) =>
+        deps.logger.warn({ err: error, request: record.id }, 'could not finish the step that asked for approval'),
+      );
 }
 
 async function openRecord(deps: Deps, requestId: string | undefined): Promise<ApprovalRecord | undefined> {

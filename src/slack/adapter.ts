@@ -4,7 +4,23 @@ import type { WebClient } from '@slack/web-api';
 import type { KnownBlock, ModalView } from '@slack/types';
 import { PlatformError, UnauthorizedError } from '../client/errors.ts';
 import type { ReplySender, ResponseUrlReply } from './replies.ts';
-import type { ActionHandler, OptionsHandler, Reply, SubmissionHandler, SubmissionReply } from '../commands/reply.ts';
+import type {
+  ActionHandler,
+  OptionsHandler,
+  Reply,
+  StepHandler,
+  StepResult,
+  SubmissionHandler,
+  SubmissionReply,
+} from '../commands/reply.ts';
+import {
+  stepErrorText,
+  stepFailedText,
+  stepLoginPrompt,
+  stepNotLoggedInText,
+  stepRestartingText,
+} from '../views/steps.ts';
+import { keys } from '../store/keys.ts';
 import { NotLoggedInError, UserInputError } from '../errors.ts';
 import type { Actor } from '../store/sessions.ts';
 import type { Message } from '../views/message.ts';
@@ -29,6 +45,8 @@ export interface Listeners {
   options: Record<string, OptionsHandler>;
   /** Message shortcuts by callback id (each must be in manifest.yml). */
   shortcuts: Record<string, ShortcutHandler>;
+  /** Workflow Builder custom steps by callback id (each must be a function in manifest.yml). */
+  steps: Record<string, StepHandler>;
   /** Events API event types (each must be a bot event in manifest.yml). */
   events: Record<string, (actor: Actor, deps: Deps) => Promise<void>>;
   /**
@@ -58,7 +76,7 @@ const acksFirstMs = 200;
 /** Sends a message to the response_url of the delivery being answered. */
 type Respond = (message: ResponseUrlReply) => Promise<void>;
 
-type Kind = 'command' | 'action' | 'view' | 'options' | 'shortcut' | 'event';
+type Kind = 'command' | 'action' | 'view' | 'options' | 'shortcut' | 'event' | 'step';
 
 interface BodyIdentity {
   user?: { id: string; name?: string; username?: string; team_id?: string } | undefined;
@@ -293,6 +311,45 @@ export class SlackAdapter {
       });
     }
 
+    for (const [callbackId, handler] of Object.entries(listeners.steps)) {
+      // Bolt acks function_executed before this runs, well within Slack's 3 seconds; the step is
+      // then completed or failed through the Web API, once, however often Slack delivers it.
+      app.function(callbackId, async ({ body, event, complete, fail }) => {
+        const finish = async (result: StepResult) => {
+          if ('outputs' in result) await complete({ outputs: result.outputs });
+          else if ('error' in result) await fail({ error: result.error });
+        };
+        await this.#track(
+          'step',
+          async () => {
+            let claimed: boolean;
+            try {
+              claimed = await this.#deps.store.claim(keys.stepRun.key(event.function_execution_id), keys.stepRun.ttlMs);
+            } catch (error) {
+              // Nothing was done: the step says so rather than stay running.
+              this.#deps.logger.warn({ err: error, step: callbackId }, 'store unreachable');
+              const words = describeError(error, { command: this.#deps.config.slack.command });
+              await finish({ error: stepErrorText(words.text) });
+              return;
+            }
+            if (!claimed) {
+              this.#deps.logger.info({ step: callbackId }, 'a step delivered again was already taken');
+              return;
+            }
+            const result = await this.#runStep(handler, body as BodyIdentity, event);
+            try {
+              await finish(result);
+            } catch (error) {
+              // Outputs Slack refused: the step must still end, and say it could not finish.
+              this.#deps.logger.error({ err: error, step: callbackId }, 'could not complete a step');
+              if (!fail.hasBeenCalled()) await fail({ error: stepFailedText });
+            }
+          },
+          () => finish({ error: stepRestartingText }).then(() => undefined),
+        );
+      });
+    }
+
     for (const [type, handler] of Object.entries(listeners.events)) {
       app.event(type, async ({ event, body }) => {
         await this.#track('event', async () => {
@@ -433,6 +490,41 @@ export class SlackAdapter {
     } finally {
       this.#inFlight.delete(running);
       end();
+    }
+  }
+
+  /**
+   * Runs a step as the person in its `user` input, in the channel of its `channel` input if any.
+   * A failure becomes the step's error; a person not logged in also gets the Log in entry by DM.
+   */
+  async #runStep(
+    handler: StepHandler,
+    body: BodyIdentity,
+    event: { inputs: Record<string, unknown>; function_execution_id: string; function: { title: string } },
+  ): Promise<StepResult> {
+    const { inputs, function_execution_id: executionId } = event;
+    const title = event.function.title;
+    const userId = typeof inputs['user'] === 'string' ? inputs['user'] : '';
+    const channel = typeof inputs['channel'] === 'string' && inputs['channel'] ? inputs['channel'] : undefined;
+    const workspace = body.enterprise_id ? { enterprise_id: body.enterprise_id } : {};
+    let actor: Actor;
+    try {
+      actor = { ...actorFrom({ user_id: userId, team_id: body.team_id ?? '', ...workspace }), channelId: channel };
+    } catch {
+      return { error: stepFailedText };
+    }
+    actor.userName = await this.#deps.people.name(userId).catch(() => userId);
+    try {
+      return await handler({ actor, inputs, executionId }, this.#deps);
+    } catch (error) {
+      const words = await this.#explain(actor, error);
+      if (error instanceof NotLoggedInError || error instanceof UnauthorizedError) {
+        await this.#deps.slack
+          .post(actor.userId, stepLoginPrompt(title))
+          .catch((dmError: unknown) => this.#deps.logger.warn({ err: dmError }, 'could not send the login entry'));
+        return { error: stepNotLoggedInText };
+      }
+      return { error: stepErrorText(words.text) };
     }
   }
 

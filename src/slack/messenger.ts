@@ -80,6 +80,7 @@ export class Messenger {
       channel,
       text: message.text,
       ...(message.blocks ? { blocks: message.blocks } : {}),
+      ...(message.metadata ? { metadata: message.metadata } : {}),
       ...(options.threadTs ? { thread_ts: options.threadTs } : {}),
       unfurl_links: false,
     });
@@ -261,6 +262,7 @@ export class Messenger {
           ts: next.ts,
           text: message.text,
           blocks: message.blocks ?? [],
+          ...(message.metadata ? { metadata: message.metadata } : {}),
         });
       } catch (error) {
         const retryAfter = rateLimitedFor(error);

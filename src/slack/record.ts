@@ -3,6 +3,7 @@ import { type CardRecord, type CardStore, cardMessages, notBehind, withState } f
 import type { AttackEvent, Recorder, TripAttack } from '../attacks/events.ts';
 import { isLive } from '../attacks/lifecycle.ts';
 import type { GameDays } from '../gamedays/gameDays.ts';
+import type { WorkflowSteps } from '../guardrails/approvals.ts';
 import type { Logger } from '../logger.ts';
 import type { Metrics } from '../metrics.ts';
 import type { KeyValueStore } from '../store/keyValue.ts';
@@ -30,6 +31,8 @@ export interface SlackRecorderOptions {
   cards: CardStore;
   messenger: Pick<Messenger, 'post' | 'update'>;
   gameDays: Pick<GameDays, 'record' | 'attackFinished'>;
+  /** Workflow steps waiting for an attack's end. */
+  workflowSteps: Pick<WorkflowSteps, 'attackFinished'>;
   store: Pick<KeyValueStore, 'claim'>;
   logger: Logger;
   metrics: Pick<Metrics, 'attackEvents'>;
@@ -100,6 +103,7 @@ export class SlackRecorder implements Recorder {
     if (!isLive(card) && before && isLive(before)) {
       this.#o.metrics.attackEvents.inc({ event: 'ended', cause: '' });
       await this.#o.gameDays.attackFinished(card);
+      await this.#o.workflowSteps.attackFinished(card);
     }
     return card;
   }

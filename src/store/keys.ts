@@ -156,6 +156,24 @@ export const keys = {
     "A request that changes something was done: longer than Slack's signature on it holds (5 minutes), so a replay or a second delivery does nothing.",
     { key: (delivery: string) => delivery },
   ),
+  stepRun: kind(
+    'step-run:',
+    days(1),
+    "A workflow step's execution was taken once: Slack redelivers function_executed, and a step acts and completes once.",
+    { key: (executionId: string) => executionId },
+  ),
+  stepWait: kind(
+    'step-wait:',
+    days(2),
+    "A workflow step waiting for an attack's end: completed with its final stage when the attack ends.",
+    { key: (guid: string) => guid },
+  ),
+  stepWaitDone: kind(
+    'step-wait-done:',
+    hours(1),
+    'A waiting step was completed once: replicas that see the same end leave it alone.',
+    { key: (guid: string) => guid },
+  ),
 
   // Attack cards
   card: kind(

@@ -19,6 +19,7 @@ import {
   truncate,
 } from './blocks.ts';
 import { plural } from './plural.ts';
+import { attackMetadata } from './metadata.ts';
 
 export const HALT_ATTACK = 'attack_halt';
 /** Halt again: a halt sent once more for targets the last one did not stop. */
@@ -271,5 +272,5 @@ export function attackCardMessage(
   const text = escapeMrkdwn(
     `${card.type} attack on ${card.targetWords} in team ${card.teamName}: ${stageWords(card.stage)}`,
   );
-  return { text, blocks };
+  return { text, blocks, metadata: attackMetadata(card) };
 }

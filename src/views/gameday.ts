@@ -30,6 +30,7 @@ import {
 import { argsText, stageLabel } from './attackCard.ts';
 import { haltAllButton } from './halt.ts';
 import { plural } from './plural.ts';
+import { gameDayMetadata } from './metadata.ts';
 import { planCardBlocks, planCardButtons, stepTimelineLine, summaryStepLines } from './plan.ts';
 
 export const GAMEDAY_END = 'gameday_end';
@@ -126,7 +127,11 @@ export function gameDayCard(record: GameDayRecord): Message {
       ]),
     );
   }
-  return { text: `Game day ${escapeMrkdwn(record.title)}: ${running ? 'running' : 'ended'}`, blocks };
+  return {
+    text: `Game day ${escapeMrkdwn(record.title)}: ${running ? 'running' : 'ended'}`,
+    blocks,
+    metadata: gameDayMetadata(record),
+  };
 }
 
 const tripAttacks = (attacks: readonly GameDayTripAttack[]) => attacks.map(attackName).join(', ');

@@ -4,6 +4,7 @@ import { parse } from 'yaml';
 import { describe, expect, it } from 'vitest';
 import { listeners } from '../../src/listeners.ts';
 import { loadConfig } from '../../src/config.ts';
+import { ATTACK_EVENT_TYPE, GAME_DAY_EVENT_TYPE } from '../../src/views/metadata.ts';
 
 /** The bot scopes each Web API method the bot calls needs (api.slack.com/methods). */
 const scopesOfMethod: Record<string, string[]> = {
@@ -25,6 +26,9 @@ const scopesOfMethod: Record<string, string[]> = {
   'views.push': [],
   'views.update': [],
   'views.publish': [],
+  // A workflow step finished after its delivery (approved, or its attack ended): no scope needed.
+  'functions.completeSuccess': [],
+  'functions.completeError': [],
 };
 
 /** Every `client.<family>.<method>(` call in src/, as `family.method`. */
@@ -74,10 +78,26 @@ describe('manifest.yml', () => {
     expect(declared).toEqual(Object.keys(listeners.shortcuts).sort());
   });
 
-  it('subscribes to exactly the events that have handlers', () => {
+  it('subscribes to exactly the events that have handlers, function_executed for the custom steps', () => {
     const declared = [...(manifest.settings.event_subscriptions?.bot_events ?? [])].sort();
-    expect(declared).toEqual(Object.keys(listeners.events).sort());
+    const handled = [
+      ...Object.keys(listeners.events),
+      ...(Object.keys(listeners.steps).length ? ['function_executed'] : []),
+    ];
+    expect(declared).toEqual(handled.sort());
     expect(manifest.features.app_home?.home_tab_enabled ?? false).toBe('app_home_opened' in listeners.events);
+  });
+
+  it('declares exactly the custom steps that have handlers, each acting for a person, in an org-ready app', () => {
+    expect(Object.keys(manifest.functions ?? {}).sort()).toEqual(Object.keys(listeners.steps).sort());
+    for (const step of Object.values(manifest.functions) as { input_parameters: Record<string, unknown> }[]) {
+      expect(step.input_parameters['user']).toMatchObject({ type: 'slack#/types/user_id', is_required: true });
+    }
+    expect(manifest.settings.org_deploy_enabled).toBe(true);
+  });
+
+  it('declares the message metadata the cards carry', () => {
+    expect(Object.keys(manifest.types ?? {}).sort()).toEqual([ATTACK_EVENT_TYPE, GAME_DAY_EVENT_TYPE].sort());
   });
 
   it('enables interactivity because buttons, modals and option lists have handlers', () => {

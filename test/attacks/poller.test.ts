@@ -72,6 +72,7 @@ function poller(
         await options.onFinished?.(card);
       },
     },
+    workflowSteps: { attackFinished: async () => {} },
     store,
     logger,
     metrics: createMetrics(),

@@ -1,7 +1,7 @@
 import { randomBytes, randomUUID } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { Writable } from 'node:stream';
-import { startFakeSlack, type FakeSlack } from '@faultline/fake-slack';
+import { startFakeSlack, type FakeSlack, type StepDefinition } from '@faultline/fake-slack';
 import { startSimulator, type Simulator } from '@faultline/platform-sim';
 import { Agent } from 'undici';
 import { afterAll, afterEach, beforeAll, expect } from 'vitest';
@@ -15,9 +15,11 @@ import { backgroundJobs } from '../../src/jobs/backgroundJobs.ts';
 import { createLogger } from '../../src/logger.ts';
 import { dropRedisKeys } from '../support/redisKeys.ts';
 
+const manifest = parse(readFileSync(new URL('../../manifest.yml', import.meta.url), 'utf8'));
 /** The bot token's scopes, as manifest.yml asks for them: a Web API call outside them fails as in Slack. */
-const manifestScopes: string[] = parse(readFileSync(new URL('../../manifest.yml', import.meta.url), 'utf8'))
-  .oauth_config.scopes.bot;
+const manifestScopes: string[] = manifest.oauth_config.scopes.bot;
+/** The custom steps manifest.yml declares: the fake Slack runs them and checks their outputs. */
+const manifestSteps: Record<string, StepDefinition> = manifest.functions;
 
 /** The simulator's seeded tracker project and issue type, as a Faultline that files tickets is configured for them. */
 export const trackerEnv = { TRACKER_PROJECT_ID: '10001', TRACKER_ISSUE_TYPE_ID: '10004' };
@@ -99,6 +101,7 @@ export class Stack {
         signingSecret: Stack.signingSecret,
         botToken: Stack.botToken,
         scopes: manifestScopes,
+        steps: manifestSteps,
         ...(socketMode ? { appToken: Stack.appToken } : {}),
         ...(options.command ? { commandName: options.command } : {}),
       }));

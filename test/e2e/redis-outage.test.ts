@@ -119,6 +119,12 @@ describe.skipIf(!process.env.REDIS_URL || !hasRedisServer)('when Redis goes away
     expect(home).toContain(refusal);
     expect(home).not.toMatch(/log ?in/i);
 
+    // A workflow step: failed with the same words, never left running.
+    const step = await stack.fake.runStep('freeze_chaos', { user: id, reason: 'during the outage' });
+    await stack.fake.waitFor(() => step.state !== 'running', 'the step to end');
+    expect(step.error).toMatch(new RegExp(`^${refusal}`));
+    expect(step.error).not.toMatch(/log ?in/i);
+
     // The jobs' timers ran into the outage (they run every second) and said so, as a warning.
     await stack.fake.waitFor(
       () => stack.logs.some((line) => line.msg.startsWith('background jobs failed: the store is unreachable')),

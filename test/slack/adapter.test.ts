@@ -63,6 +63,7 @@ function listeners(overrides: Partial<Listeners> = {}): Listeners {
     views: {},
     options: {},
     shortcuts: {},
+    steps: {},
     events: {},
     ...overrides,
   };

@@ -58,6 +58,7 @@ async function recorder() {
       update: () => undefined,
     },
     gameDays: { record: async () => undefined, attackFinished: async (c: CardRecord) => void followed.push(c.guid) },
+    workflowSteps: { attackFinished: async () => undefined },
     store,
     logger: createLogger('silent'),
     metrics,

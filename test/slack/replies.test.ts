@@ -62,6 +62,7 @@ function listeners(overrides: Partial<Listeners>): Listeners {
     views: {},
     options: {},
     shortcuts: {},
+    steps: {},
     events: {},
     ...overrides,
   };

@@ -13,7 +13,7 @@ import type { Logger } from '../../src/logger.ts';
  */
 
 type Listener = (args: Record<string, unknown>) => Promise<void>;
-type Kind = 'command' | 'action' | 'view' | 'options' | 'shortcut' | 'event';
+type Kind = 'command' | 'action' | 'view' | 'options' | 'shortcut' | 'event' | 'function';
 
 export const workspace = 'T0UNIT';
 export const responseUrl = 'https://hooks.slack.test/commands/1';
@@ -40,6 +40,7 @@ export class RecordingApp {
   readonly options = this.#on('options');
   readonly shortcut = this.#on('shortcut');
   readonly event = this.#on('event');
+  readonly function = this.#on('function');
 
   #on(kind: Kind) {
     return (id: string, listener: Listener) => {

@@ -61,6 +61,11 @@ export class BotLink {
     return this.deliver({ type: 'events_api', payload: callback });
   }
 
+  /** An event delivered again as Slack's retry number `attempt` (reason `http_timeout`). */
+  redeliverEvent(callback: Record<string, unknown>, attempt: number): Promise<BotResponse> {
+    return this.send({ type: 'events_api', payload: callback }, { attempt, reason: RETRY_REASON });
+  }
+
   /** A raw body, always over HTTP, for signature and encoding tests. */
   post(rawBody: string, options: DeliveryOptions): Promise<BotResponse> {
     this.last = { rawBody, contentType: options.contentType, retries: options.retryNum ?? 0 };

@@ -26,7 +26,15 @@ import { ACK_DEADLINE_MS, SocketModeLink } from './socket-mode.ts';
 import { channelView, type ChannelView } from './surface.ts';
 import { WebApiFaults, type WebApiFault } from './faults.ts';
 import { callWebApi, postToResponseUrl, receiveUpload } from './web-api.ts';
-import { Workspace, type FileRecord, type WebApiCall } from './workspace.ts';
+import { slackId, Workspace, type FileRecord, type WebApiCall } from './workspace.ts';
+import {
+  functionExecutedEvent,
+  newExecution,
+  parameterViolations,
+  type StepDefinition,
+  type StepExecutionRecord,
+} from './functions.ts';
+import { eventEnvelope } from './payloads.ts';
 
 export type { BotResponse, DeliveryOptions } from './bot-link.ts';
 export type { ButtonInfo, ChannelView, ClickOptions, Message, OptionInfo, Surface } from './surface.ts';
@@ -34,6 +42,7 @@ export type { InputRef, ModalDriver } from './modal.ts';
 export { DEFAULT_CHANNEL, type SlackPerson } from './person.ts';
 export type { WebApiCall } from './workspace.ts';
 export type { WebApiFault } from './faults.ts';
+export type { StepDefinition, StepParameter } from './functions.ts';
 export { slackSignature } from './signature.ts';
 
 export interface FakeSlackOptions {
@@ -56,6 +65,28 @@ export interface FakeSlackOptions {
    * need `files:write`, users.info `users:read`) answer `missing_scope` without it.
    */
   scopes?: readonly string[];
+  /**
+   * The app's custom steps, as manifest.yml declares them under `functions`: runStep delivers
+   * function_executed for them, and functions.completeSuccess checks outputs against them.
+   */
+  steps?: Record<string, StepDefinition>;
+}
+
+/** A run of a custom step, as a test (or the playground) follows it. */
+export interface StepExecution {
+  readonly id: string;
+  readonly callbackId: string;
+  readonly inputs: Record<string, unknown>;
+  /** `running` until the app calls functions.completeSuccess or functions.completeError. */
+  readonly state: 'running' | 'completed' | 'failed';
+  readonly outputs: Record<string, unknown> | undefined;
+  readonly error: string | undefined;
+  /** functions.complete* calls made for it, accepted or refused. */
+  readonly completions: number;
+  /** The app's answer to the delivery. */
+  readonly delivery: BotResponse;
+  /** Delivers its function_executed again, as Slack's retry. */
+  redeliver(): Promise<BotResponse>;
 }
 
 /** A file the bot uploaded and completed, as a test reads it. */
@@ -111,6 +142,16 @@ export interface FakeSlack {
   expireTriggers(): void;
   /** Makes a person a member of a channel (running a command there does too). */
   join(userId: string, channel: string): void;
+  /** The custom steps the app declares, by callback id. */
+  readonly steps: ReadonlyMap<string, StepDefinition>;
+  /**
+   * A workflow reaches one of the app's custom steps: delivers `function_executed` with these
+   * inputs, checked against the step's declared inputs first (Workflow Builder lets nothing else
+   * through). Resolves once the app has answered the delivery; follow `state` for the outcome.
+   */
+  runStep(callbackId: string, inputs: Record<string, unknown>): Promise<StepExecution>;
+  /** Every step run so far, oldest first. */
+  stepExecutions(): StepExecution[];
   /** Delivers an Events API `event_callback` envelope around `event`. */
   event(event: Record<string, unknown>, options?: { teamId?: string }): Promise<BotResponse>;
   /** Posts a raw body to the bot over HTTP, for signature and retry tests. Objects are encoded per content type. */
@@ -132,7 +173,7 @@ export interface FakeSlack {
 }
 
 /** Fields the Web API accepts as JSON inside a form-encoded body, as the @slack/web-api client sends them. */
-const JSON_FIELDS = ['blocks', 'view', 'attachments', 'metadata', 'files'];
+const JSON_FIELDS = ['blocks', 'view', 'attachments', 'metadata', 'files', 'outputs'];
 
 export async function startFakeSlack(options: FakeSlackOptions): Promise<FakeSlack> {
   const teamId = options.teamId ?? 'T0FAULTLN';
@@ -147,6 +188,34 @@ export async function startFakeSlack(options: FakeSlackOptions): Promise<FakeSla
     commandName: options.commandName ?? '/chaos',
   });
   workspace.scopes = options.scopes === undefined ? undefined : new Set(options.scopes);
+  for (const [callbackId, definition] of Object.entries(options.steps ?? {}))
+    workspace.steps.set(callbackId, definition);
+  const deliveries = new Map<string, { envelope: Record<string, unknown>; response: BotResponse; retries: number }>();
+  const stepView = (record: StepExecutionRecord): StepExecution => ({
+    id: record.id,
+    callbackId: record.callbackId,
+    inputs: record.inputs,
+    get state() {
+      return record.state;
+    },
+    get outputs() {
+      return record.outputs;
+    },
+    get error() {
+      return record.error;
+    },
+    get completions() {
+      return record.completions;
+    },
+    get delivery() {
+      return deliveries.get(record.id)!.response;
+    },
+    redeliver() {
+      const sent = deliveries.get(record.id)!;
+      sent.retries += 1;
+      return bot.redeliverEvent(sent.envelope, sent.retries);
+    },
+  });
   const bot = new BotLink(options.signingSecret);
   const socket =
     options.appToken === undefined
@@ -218,6 +287,26 @@ export async function startFakeSlack(options: FakeSlackOptions): Promise<FakeSla
           ? []
           : [uploadedFile(file, file.content, file.completed)],
       ),
+    steps: workspace.steps,
+    async runStep(callbackId, inputs) {
+      const definition = workspace.steps.get(callbackId);
+      if (definition === undefined) throw new Error(`The app declares no custom step ${callbackId}`);
+      const violations = parameterViolations(inputs, definition.input_parameters, 'inputs');
+      if (violations.length > 0)
+        throw new Error(
+          `Workflow Builder would not run ${callbackId} with these inputs: ${violations.map((v) => `${v.pointer} ${v.message}`).join('; ')}`,
+        );
+      const record = newExecution(callbackId, definition, inputs);
+      workspace.executions.set(record.id, record);
+      const event = functionExecutedEvent(record, workspace.identity.appId, workspace.newTs());
+      const envelope = eventEnvelope(workspace.identity, event, teamId, slackId('Ev'));
+      const entry = { envelope, response: { status: 0, body: undefined } as BotResponse, retries: 0 };
+      deliveries.set(record.id, entry);
+      workspace.changed();
+      entry.response = await bot.event(envelope);
+      return stepView(record);
+    },
+    stepExecutions: () => [...workspace.executions.values()].map(stepView),
     setBotMembership: (channel, member) => workspace.setBotMembership(channel, member),
     callsTo: (method) => workspace.calls.filter((call) => call.method === method),
     // A lookup that found nobody is Slack's answer to the question asked, not a refused call.
@@ -347,8 +436,20 @@ async function handle(
       reply(200, openConnection(workspace, socket, token));
       return;
     }
-    if (token !== workspace.identity.botToken) {
-      const error = token === undefined || token === '' ? 'not_authed' : 'invalid_auth';
+    // A step's workflow token acts for the app while its step runs; for functions.* only on its own step.
+    const stepToken = workspace.executionByToken(token);
+    const tokenRefused =
+      stepToken === undefined
+        ? token !== workspace.identity.botToken
+        : stepToken.state !== 'running' ||
+          (method.startsWith('functions.') && args['function_execution_id'] !== stepToken.id);
+    if (tokenRefused) {
+      const error =
+        token === undefined || token === ''
+          ? 'not_authed'
+          : stepToken !== undefined && stepToken.state !== 'running'
+            ? 'token_expired'
+            : 'invalid_auth';
       const body = { ok: false, error };
       workspace.record(method, args, body);
       reply(200, body);

@@ -58,6 +58,7 @@ export function messageJson(identity: Identity, message: MessageRecord): Record<
     ...(message.threadTs !== undefined ? { thread_ts: message.threadTs } : {}),
     ...(message.files !== undefined ? { files: message.files.map((id) => ({ id })) } : {}),
     ...(message.edited ? { edited: { user: message.postedBy, ts: message.ts } } : {}),
+    ...(message.metadata !== undefined ? { metadata: message.metadata } : {}),
   };
 }
 

@@ -81,6 +81,8 @@ export interface Message extends Surface {
   /** The message's `text` argument, the fallback for notifications. */
   readonly fallbackText: string;
   readonly deleted: boolean;
+  /** The message metadata the app attached, as other apps read it. */
+  readonly metadata: { event_type: string; event_payload: Record<string, unknown> } | undefined;
 }
 
 export interface ChannelView {
@@ -382,6 +384,10 @@ class MessageDriver extends SurfaceDriver implements Message {
 
   get deleted(): boolean {
     return this.record.deleted;
+  }
+
+  get metadata(): MessageRecord['metadata'] {
+    return this.record.metadata;
   }
 
   override text(): string {

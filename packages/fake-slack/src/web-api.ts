@@ -1,9 +1,11 @@
 import { isObject, type Block } from './block-kit.ts';
 import { MAX_MODAL_STACK, messageViolations, slackMessages, viewViolations, type Violation } from './limits.ts';
 import { messageJson, userInfoJson, viewJson } from './payloads.ts';
+import { parameterViolations, type StepExecutionRecord } from './functions.ts';
 import {
   RESPONSE_URL_USES,
   type FileRecord,
+  type MessageMetadata,
   type MessageRecord,
   type ResponseUrlRecord,
   type ViewRecord,
@@ -37,6 +39,33 @@ function messageContent(args: Args): Checked<{ text: string; blocks: Block[] }> 
   return { value: { text: words, blocks: list } };
 }
 
+/** Event types Slack takes: letters, digits, underscores and hyphens. */
+const EVENT_TYPE = /^[A-Za-z0-9_-]{1,255}$/;
+
+/**
+ * The `metadata` argument of chat.postMessage and chat.update: absent, or an object with an
+ * `event_type` and an `event_payload` object. Slack refuses a malformed one outright.
+ */
+function metadataArgument(args: Args): Checked<MessageMetadata | undefined> {
+  const metadata = args['metadata'];
+  if (metadata === undefined) return { value: undefined };
+  if (typeof metadata === 'string') return { refused: failure('invalid_metadata_format') };
+  const violations: Violation[] = [];
+  if (!isObject(metadata)) violations.push({ pointer: '/metadata', message: 'must be an object' });
+  else {
+    const type = metadata['event_type'];
+    if (typeof type !== 'string' || !EVENT_TYPE.test(type))
+      violations.push({ pointer: '/metadata/event_type', message: 'must be letters, digits, _ or -' });
+    if (!isObject(metadata['event_payload']))
+      violations.push({ pointer: '/metadata/event_payload', message: 'must be an object' });
+    for (const key of Object.keys(metadata))
+      if (key !== 'event_type' && key !== 'event_payload')
+        violations.push({ pointer: `/metadata/${key}`, message: 'is not a metadata field' });
+  }
+  if (violations.length > 0) return { refused: failure('invalid_metadata_schema', violations) };
+  return { value: metadata as unknown as MessageMetadata };
+}
+
 /**
  * The bot's message from chat.postMessage or chat.postEphemeral arguments, added to the
  * workspace, or why Slack refuses it (a missing channel first, then a missing user, then content).
@@ -48,11 +77,18 @@ function postAsBot(workspace: Workspace, args: Args, { ephemeral }: { ephemeral:
   if (ephemeral && (audience === undefined || audience === '')) return { refused: failure('user_not_in_channel') };
   const checked = messageContent(args);
   if ('refused' in checked) return checked;
+  const metadata = metadataArgument(args);
+  if ('refused' in metadata) return metadata;
+  if (ephemeral && metadata.value !== undefined)
+    return {
+      refused: failure('invalid_arguments', [{ pointer: '/metadata', message: 'ephemeral messages take none' }]),
+    };
   const threadTs = text(args['thread_ts']);
   return {
     value: workspace.addMessage({
       channel,
       ...checked.value,
+      ...(metadata.value !== undefined ? { metadata: metadata.value } : {}),
       postedBy: workspace.identity.botUserId,
       ...(audience !== undefined ? { ephemeral: true, audience } : {}),
       ...(threadTs !== undefined ? { threadTs } : {}),
@@ -121,7 +157,47 @@ function fileJson(file: FileRecord): Result {
   };
 }
 
+/** The running execution a functions.complete* call names, or Slack's refusal. */
+function runningExecution(workspace: Workspace, args: Args): Checked<StepExecutionRecord> {
+  const id = text(args['function_execution_id']);
+  const execution = id === undefined ? undefined : workspace.executions.get(id);
+  if (execution === undefined) return { refused: failure('function_execution_not_found') };
+  execution.completions += 1;
+  if (execution.state !== 'running') return { refused: failure('execution_not_in_running_state') };
+  return { value: execution };
+}
+
 const methods: Record<string, (workspace: Workspace, args: Args) => Result> = {
+  // A custom step done: its outputs must be exactly what the step declares, each of its type.
+  'functions.completeSuccess': (workspace, args) => {
+    const found = runningExecution(workspace, args);
+    if ('refused' in found) return found.refused;
+    const execution = found.value;
+    const outputs = args['outputs'];
+    if (!isObject(outputs))
+      return failure('invalid_arguments', [{ pointer: '/outputs', message: 'must be an object' }]);
+    const violations = parameterViolations(outputs, execution.definition.output_parameters, 'outputs');
+    if (violations.length > 0) return failure('parameter_validation_failed', violations);
+    execution.state = 'completed';
+    execution.outputs = outputs;
+    workspace.changed();
+    return { ok: true };
+  },
+
+  // A custom step failed: the workflow stops and shows the error to the people running it.
+  'functions.completeError': (workspace, args) => {
+    const found = runningExecution(workspace, args);
+    if ('refused' in found) return found.refused;
+    const execution = found.value;
+    const error = text(args['error']);
+    if (error === undefined || error.trim() === '')
+      return failure('invalid_arguments', [{ pointer: '/error', message: 'must be a non-empty string' }]);
+    execution.state = 'failed';
+    execution.error = error;
+    workspace.changed();
+    return { ok: true };
+  },
+
   'users.info': (workspace, args) => {
     const id = text(args['user']);
     if (id === undefined || id === '') return failure('user_not_found');
@@ -292,10 +368,13 @@ const methods: Record<string, (workspace: Workspace, args: Args) => Result> = {
     const violations = messageViolations(blocks);
     if (violations.length > 0) return failure('invalid_blocks', violations);
     if (args['text'] === undefined && blocks === undefined) return failure('no_text');
+    const metadata = metadataArgument(args);
+    if ('refused' in metadata) return metadata.refused;
     // Slack keeps the previous blocks when the update leaves them out; an empty array removes them.
     workspace.replaceMessage(message, {
       text: text(args['text']) ?? message.text,
       blocks: Array.isArray(blocks) ? (blocks as Block[]) : message.blocks,
+      ...(metadata.value !== undefined ? { metadata: metadata.value } : {}),
     });
     return { ok: true, channel, ts: message.ts, text: message.text, message: messageJson(workspace.identity, message) };
   },

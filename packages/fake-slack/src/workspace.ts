@@ -1,6 +1,7 @@
 import { randomBytes, randomInt } from 'node:crypto';
 import { stateFor, withSlackIds, type Block, type StateValues, type SurfaceContext } from './block-kit.ts';
 import type { Profile } from './payloads.ts';
+import type { StepDefinition, StepExecutionRecord } from './functions.ts';
 
 /** Who the fake workspace and the app installed in it are. */
 export interface Identity {
@@ -40,6 +41,14 @@ export interface MessageRecord {
   edited: boolean;
   /** Ids of files shared with the message (files.completeUploadExternal). */
   files?: string[];
+  /** Message metadata the app attached (chat.postMessage or chat.update `metadata`). */
+  metadata?: MessageMetadata;
+}
+
+/** Slack message metadata: an event type and its payload, for other apps to read. */
+export interface MessageMetadata {
+  event_type: string;
+  event_payload: Record<string, unknown>;
 }
 
 /** A file uploaded with files.getUploadURLExternal, the upload URL, and files.completeUploadExternal. */
@@ -138,6 +147,16 @@ export class Workspace {
   private readonly uploadTokens = new Map<string, string>();
   /** Channels the bot has been removed from; it is a member of every other one. */
   private readonly botAbsent = new Set<string>();
+  /** The app's custom steps (manifest.yml `functions`), by callback id. */
+  readonly steps = new Map<string, StepDefinition>();
+  /** Runs of custom steps, by function_execution_id, oldest first. */
+  readonly executions = new Map<string, StepExecutionRecord>();
+
+  /** The running step execution whose workflow token this is. */
+  executionByToken(token: unknown): StepExecutionRecord | undefined {
+    if (typeof token !== 'string' || !token.startsWith('xwfp-')) return undefined;
+    return [...this.executions.values()].find((execution) => execution.token === token);
+  }
 
   constructor(identity: Identity) {
     this.identity = identity;
@@ -268,6 +287,7 @@ export class Workspace {
     ephemeral?: boolean;
     audience?: string;
     files?: string[];
+    metadata?: MessageMetadata;
   }): MessageRecord {
     const blocks = withSlackIds(fields.blocks);
     const message: MessageRecord = {
@@ -283,6 +303,7 @@ export class Workspace {
       ...(fields.threadTs !== undefined ? { threadTs: fields.threadTs } : {}),
       ...(fields.audience !== undefined ? { audience: fields.audience } : {}),
       ...(fields.files !== undefined ? { files: fields.files } : {}),
+      ...(fields.metadata !== undefined ? { metadata: fields.metadata } : {}),
     };
     if (message.ephemeral && message.audience !== undefined) {
       const seen = this.ephemerals.get(message.audience) ?? [];
@@ -302,8 +323,10 @@ export class Workspace {
     return message;
   }
 
-  replaceMessage(message: MessageRecord, content: { text: string; blocks: Block[] }): void {
+  /** chat.update: new content; metadata left out of the update stays as it was. */
+  replaceMessage(message: MessageRecord, content: { text: string; blocks: Block[]; metadata?: MessageMetadata }): void {
     message.text = content.text;
+    if (content.metadata !== undefined) message.metadata = content.metadata;
     message.blocks = withSlackIds(content.blocks);
     message.values = stateFor(message.blocks, message.values);
     message.edited = true;

@@ -9,7 +9,15 @@ import { startFakeSlack, type FakeSlack } from '@faultline/fake-slack';
 import { privilegesOfTeamRole, startSimulator, type Simulator } from '@faultline/platform-sim';
 import type { DestinationStream } from 'pino';
 import { Agent } from 'undici';
-import { backgroundJobs, createDeps, createLogger, loadConfig, messageShortcuts, startBot } from './bot.ts';
+import {
+  backgroundJobs,
+  createDeps,
+  createLogger,
+  loadConfig,
+  manifestSteps,
+  messageShortcuts,
+  startBot,
+} from './bot.ts';
 import { PLAYGROUND_PEOPLE, type DemoLogin, type LoginHints } from './directory.ts';
 import { type PlaygroundLogger, startPlayground } from './server.ts';
 
@@ -170,7 +178,12 @@ export async function startDemo(options: DemoOptions): Promise<Demo> {
 
     const signingSecret = randomBytes(24).toString('hex');
     const botToken = `xoxb-demo-${randomBytes(12).toString('hex')}`;
-    const fake = await startFakeSlack({ signingSecret, botToken, teamDomain: 'faultline-demo' });
+    const fake = await startFakeSlack({
+      signingSecret,
+      botToken,
+      teamDomain: 'faultline-demo',
+      steps: manifestSteps(),
+    });
     stops.push(() => fake.stop());
 
     // The simulator's certificate is its own; only the bot's platform client and the page's panel trust it.

@@ -32,6 +32,7 @@ import {
   type PlaygroundPerson,
 } from './directory.ts';
 import { SimulatorPanel, type SimulatorControl } from './simulator-panel.ts';
+import { runStep, stepForms, stepRuns } from './workflows-panel.ts';
 import { ModalLabelBook, personState } from './view-state.ts';
 
 export interface PlaygroundOptions {
@@ -142,6 +143,7 @@ export async function startPlayground(options: PlaygroundOptions): Promise<Playg
     hints: options.hints ?? null,
     simulator: simulator !== undefined,
     shortcuts: options.shortcuts ?? [],
+    steps: stepForms(fake),
   };
   function simulatorPanel(): SimulatorPanel {
     if (simulator === undefined) throw new PlaygroundError(404, 'This playground has no simulator to control.');
@@ -216,6 +218,10 @@ export async function startPlayground(options: PlaygroundOptions): Promise<Playg
       await simulatorPanel().setAlert(body);
       return simulatorPanel().view();
     },
+    async '/api/workflows/run'(body) {
+      const { person: who } = bodies.home.parse(body);
+      return runStep(fake, person(who).id, body);
+    },
     async '/api/shortcut'(body) {
       const input = bodies.shortcut.parse(body);
       if (!directory.shortcuts.some((shortcut) => shortcut.callbackId === input.callbackId))
@@ -249,6 +255,7 @@ export async function startPlayground(options: PlaygroundOptions): Promise<Playg
       if (file !== undefined) return send(response, 200, file.body, file.type);
       if (url.pathname === '/api/directory') return sendJson(request, response, 200, directory);
       if (url.pathname === '/api/simulator') return sendJson(request, response, 200, await simulatorPanel().view());
+      if (url.pathname === '/api/workflows') return sendJson(request, response, 200, { runs: stepRuns(fake) });
       if (url.pathname === '/api/state') {
         const state = personState(
           person(url.searchParams.get('person') ?? ''),

@@ -552,6 +552,89 @@ async function pollSimulator() {
   setTimeout(pollSimulator, SIMULATOR_POLL_MS);
 }
 
+// The Workflows panel: the app's custom steps, run as the person acting, and how each run ended.
+
+const WORKFLOWS_POLL_MS = 1000;
+let workflowsDrawn = '';
+
+function stepForm() {
+  return page.directory.steps.find((step) => step.callbackId === $('workflow-step').value);
+}
+
+function drawWorkflowInputs() {
+  const step = stepForm();
+  const channelOptions = () =>
+    page.directory.channels.map((channel) =>
+      h('option', { value: channel.id, textContent: `#${channel.name}`, selected: channel.id === page.place }),
+    );
+  $('workflow-inputs').replaceChildren(
+    ...(step?.inputs ?? []).map((input) => {
+      const label = `${input.title}${input.required ? '' : ' (optional)'}`;
+      if (input.type === 'boolean')
+        return h('label', { className: 'workflow-field check', title: input.description }, [
+          h('input', { type: 'checkbox', name: input.name, 'aria-label': input.title }),
+          h('span', { textContent: label }),
+        ]);
+      const field =
+        input.type === 'slack#/types/channel_id'
+          ? h('select', { name: input.name, 'aria-label': input.title }, channelOptions())
+          : h('input', { type: 'text', name: input.name, 'aria-label': input.title, required: input.required });
+      return h('label', { className: 'workflow-field', title: input.description }, [
+        h('span', { textContent: label }),
+        field,
+      ]);
+    }),
+  );
+}
+
+function runText(run) {
+  const who = names()[run.person] ?? run.person;
+  if (run.state === 'running') return `${run.title} as ${who}: running…`;
+  if (run.state === 'failed') return `${run.title} as ${who} failed: ${run.error}`;
+  const outputs = Object.entries(run.outputs ?? {})
+    .map(([name, value]) => `${name}: ${Array.isArray(value) ? value.join(', ') || 'none' : value}`)
+    .join(' · ');
+  return `${run.title} as ${who} completed${outputs ? ` (${outputs})` : ''}`;
+}
+
+function drawWorkflowRuns(runs) {
+  const signature = JSON.stringify(runs);
+  if (signature === workflowsDrawn) return;
+  workflowsDrawn = signature;
+  $('workflow-runs').replaceChildren(
+    ...runs.map((run) => h('li', { className: run.state, textContent: runText(run) })),
+  );
+}
+
+function setupWorkflows() {
+  if (!page.directory.steps?.length) return;
+  $('workflow-step').replaceChildren(
+    ...page.directory.steps.map((step) => h('option', { value: step.callbackId, textContent: step.title })),
+  );
+  $('workflow-step').addEventListener('change', drawWorkflowInputs);
+  $('workflow-form').addEventListener('submit', async (event) => {
+    event.preventDefault();
+    const inputs = {};
+    for (const field of $('workflow-inputs').querySelectorAll('input, select'))
+      inputs[field.name] = field.type === 'checkbox' ? field.checked : field.value;
+    const ran = await act('/api/workflows/run', { step: $('workflow-step').value, inputs });
+    if (ran !== undefined) void pollWorkflows({ once: true });
+  });
+  drawWorkflowInputs();
+  $('workflows').hidden = false;
+  void pollWorkflows();
+}
+
+async function pollWorkflows({ once = false } = {}) {
+  try {
+    const response = await fetch('/api/workflows', { cache: 'no-store' });
+    if (response.ok) drawWorkflowRuns((await response.json()).runs);
+  } catch {
+    // The connection banner says it already.
+  }
+  if (!once) setTimeout(pollWorkflows, WORKFLOWS_POLL_MS);
+}
+
 function go(person, place) {
   page.person = person;
   page.place = place;
@@ -666,6 +749,7 @@ async function start() {
   setupComposer();
   drawHints();
   if (page.directory.simulator) void pollSimulator();
+  setupWorkflows();
   go(people.includes(person) ? person : people[0], places.includes(place) ? place : places[0]);
   $('composer-input').focus();
   void pollForever();

@@ -1,0 +1,101 @@
+/**
+ * The page's Workflows panel: runs the app's Workflow Builder steps (the custom steps its
+ * manifest declares) as the person chosen in "Acting as", as a workflow would with "Person who
+ * used this workflow", and shows how each run ended.
+ */
+import type { FakeSlack, StepExecution } from '@faultline/fake-slack';
+import { z } from 'zod';
+import { PlaygroundError } from './actions.ts';
+
+/** The input every step acts for: filled with the person acting, never typed. */
+const PERSON_INPUT = 'user';
+
+export interface StepForm {
+  callbackId: string;
+  title: string;
+  description: string;
+  inputs: Array<{ name: string; type: string; title: string; description: string; required: boolean }>;
+}
+
+export interface StepRun {
+  id: string;
+  title: string;
+  person: string;
+  state: StepExecution['state'];
+  outputs: Record<string, unknown> | undefined;
+  error: string | undefined;
+}
+
+export const workflowBodies = {
+  run: z.object({
+    person: z.string(),
+    step: z.string(),
+    inputs: z.record(z.string(), z.union([z.string().max(1_000), z.boolean()])).default({}),
+  }),
+};
+
+/** The steps the app declares, with the inputs a person fills in. */
+export function stepForms(fake: FakeSlack): StepForm[] {
+  return [...fake.steps].map(([callbackId, step]) => ({
+    callbackId,
+    title: step.title,
+    description: step.description,
+    inputs: Object.entries(step.input_parameters)
+      .filter(([name]) => name !== PERSON_INPUT)
+      .map(([name, parameter]) => ({
+        name,
+        type: parameter.type,
+        title: parameter.title ?? name,
+        description: parameter.description ?? '',
+        required: parameter.is_required === true,
+      })),
+  }));
+}
+
+/** The last runs, newest first. */
+export function stepRuns(fake: FakeSlack, limit = 10): StepRun[] {
+  return fake
+    .stepExecutions()
+    .slice(-limit)
+    .reverse()
+    .map((run) => ({
+      id: run.id,
+      title: fake.steps.get(run.callbackId)?.title ?? run.callbackId,
+      person: String(run.inputs[PERSON_INPUT] ?? ''),
+      state: run.state,
+      outputs: run.outputs,
+      error: run.error,
+    }));
+}
+
+/**
+ * Runs a step as `personId`: the form's text turned into the declared types, blank fields left
+ * out as Workflow Builder leaves them, the person in the `user` input.
+ */
+export async function runStep(fake: FakeSlack, personId: string, body: unknown): Promise<{ id: string }> {
+  const { step, inputs } = workflowBodies.run.parse(body);
+  const definition = fake.steps.get(step);
+  if (definition === undefined) throw new PlaygroundError(404, 'The app has no such workflow step.');
+  const values: Record<string, unknown> = { [PERSON_INPUT]: personId };
+  for (const [name, value] of Object.entries(inputs)) {
+    const parameter = definition.input_parameters[name];
+    if (parameter === undefined || name === PERSON_INPUT)
+      throw new PlaygroundError(400, `The step “${definition.title}” has no input ${name}.`);
+    if (parameter.type === 'boolean') {
+      if (value === true || value === 'true') values[name] = true;
+      continue;
+    }
+    const text = String(value).trim();
+    if (text === '') continue;
+    if (parameter.type === 'integer' || parameter.type === 'number') {
+      if (!Number.isFinite(Number(text)))
+        throw new PlaygroundError(400, `${parameter.title ?? name} must be a number.`);
+      values[name] = Number(text);
+    } else values[name] = text;
+  }
+  for (const [name, parameter] of Object.entries(definition.input_parameters))
+    if (parameter.is_required === true && values[name] === undefined)
+      throw new PlaygroundError(400, `Fill in ${parameter.title ?? name}.`);
+  const run = await fake.runStep(step, values);
+  return { id: run.id };
+}
