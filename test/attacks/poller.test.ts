@@ -157,6 +157,16 @@ describe('Poller', () => {
     expect(updates).toHaveLength(10);
   });
 
+  it('keeps polling a card whose live mark was saved without its state, by reading the card', async () => {
+    const alice = await logIn('U0ALICE', sim.seed.users.owner);
+    const [guid] = sim.addAttacks(team(), 1);
+    await cardFor(guid!, alice);
+    await store.set(keys.live.key(team(), guid!), { guid, teamId: team() }, keys.live.ttlMs);
+
+    expect(await poller().pollOnce()).toEqual({ teams: 1, cards: 1, updated: 1, posted: 0 });
+    expect((await cards.get(guid!))!.totalClients).toBeGreaterThan(0);
+  });
+
   it('reads every live card of a team from one active list, not one request each', async () => {
     const alice = await logIn('U0ALICE', sim.seed.users.owner);
     for (const guid of sim.addAttacks(team(), 5)) await cardFor(guid, alice);
