@@ -44,6 +44,8 @@ export interface Demo {
   playgroundUrl: string;
   /** The simulator's HTTPS API base (self-signed certificate). */
   simulatorUrl: string;
+  /** The bot's own address: Slack's endpoint and the login page the playground passes on. */
+  botUrl: string;
   sim: Simulator;
   fake: FakeSlack;
   hints: LoginHints;
@@ -231,7 +233,7 @@ export async function startDemo(options: DemoOptions): Promise<Demo> {
       dispatcher: agent,
     });
     logger = deps.logger.child({ component: 'playground' });
-    const bot = await startBot(deps, { port: 0, jobs: backgroundJobs(deps) });
+    const bot = await startBot(deps, { port: 0, host: '127.0.0.1', jobs: backgroundJobs(deps) });
     stops.push(() => bot.stop());
     fake.setBotUrl(`http://127.0.0.1:${bot.port}/slack/events`);
     playground.routeLoginPageTo(`http://127.0.0.1:${bot.port}`);
@@ -240,6 +242,7 @@ export async function startDemo(options: DemoOptions): Promise<Demo> {
     return {
       playgroundUrl: playground.url,
       simulatorUrl: sim.url,
+      botUrl: `http://127.0.0.1:${bot.port}`,
       sim,
       fake,
       hints,

@@ -1,5 +1,6 @@
 import { mkdtempSync, readFileSync, statSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { networkInterfaces, tmpdir } from 'node:os';
+import { connect } from 'node:net';
 import { join } from 'node:path';
 import { Writable } from 'node:stream';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
@@ -216,6 +217,33 @@ describe('npm run demo', () => {
       errors: { Password: 'E-mail or password not accepted. Check them and try again.' },
     });
     await post('/api/modal/close', { person: 'U0BOB', viewId: login.viewId });
+  });
+});
+
+/** An address of this machine that is not loopback, where a server on every interface would answer. */
+const outside = Object.values(networkInterfaces())
+  .flat()
+  .find((address) => address !== undefined && !address.internal && address.family === 'IPv4')?.address;
+
+/** Whether a TCP connection to `port` at `host` is taken. */
+function answers(host: string, port: number): Promise<boolean> {
+  return new Promise((resolve) => {
+    const socket = connect({ host, port });
+    socket.once('connect', () => {
+      socket.destroy();
+      resolve(true);
+    });
+    socket.once('error', () => resolve(false));
+  });
+}
+
+describe.skipIf(outside === undefined)('where the demo listens', () => {
+  it('is loopback only: the page, the simulator and the bot are not reached from another machine', async () => {
+    for (const url of [demo.playgroundUrl, demo.simulatorUrl, demo.botUrl]) {
+      const { port } = new URL(url);
+      expect(await answers('127.0.0.1', Number(port)), url).toBe(true);
+      expect(await answers(outside!, Number(port)), url).toBe(false);
+    }
   });
 });
 
