@@ -131,7 +131,7 @@ export function demoBanner(demo: Demo, options: { logFile?: string } = {}): stri
     ...demo.hints.logins.map((login) => `  ${login.email.padEnd(width)}  ${login.summary}`),
     `MFA code: ${demo.hints.mfaCode}`,
     '',
-    ...featureLines(demo.features),
+    ...featureLines(demo.features, demo.sim.seed.sso.email),
     '',
     ...(options.logFile !== undefined
       ? [`The bot's log goes to ${options.logFile}; set LOG_LEVEL (such as LOG_LEVEL=debug) to print it here instead.`]
@@ -142,15 +142,26 @@ export function demoBanner(demo: Demo, options: { logFile?: string } = {}): stri
 }
 
 /** Which of the features a workspace configures are on in this demo, and how to change that. */
-function featureLines({ approvalRules, loginMode }: DemoFeatures): string[] {
+function featureLines({ approvalRules, loginMode }: DemoFeatures, ssoEmail: string): string[] {
+  const page =
+    loginMode === 'modal'
+      ? ['The secure login page is off (LOGIN_MODE=modal): /chaos login opens the Slack form only.']
+      : loginMode === 'sso'
+        ? [
+            'Single sign-on only: /chaos login offers Log in with SSO alone, no password (LOGIN_MODE=sso; LOGIN_MODE=both brings the password back).',
+          ]
+        : [
+            `The secure login page is on: /chaos login offers it${loginMode === 'page' ? ' alone' : ' first'} (LOGIN_MODE=${loginMode}; LOGIN_MODE=modal turns it off).`,
+          ];
   return [
     approvalRules === ''
       ? 'Two-person approval is off; start the demo with APPROVAL_RULES=length>600 (for example) to try it.'
       : `Two-person approval is on: APPROVAL_RULES=${approvalRules} (APPROVAL_RULES= turns it off).`,
-    loginMode === 'modal'
-      ? 'The secure login page is off (LOGIN_MODE=modal): /chaos login opens the Slack form only.'
-      : `The secure login page is on: /chaos login offers it${loginMode === 'page' ? ' alone' : ' first'} (LOGIN_MODE=${loginMode}; LOGIN_MODE=modal turns it off).`,
-    'The README\'s "Approval and the secure login page, in the demo" walks through both.',
+    ...page,
+    ...(loginMode === 'modal'
+      ? []
+      : [`Log in with SSO signs in ${ssoEmail}, who has no password, at the simulator's identity provider.`]),
+    'The README\'s "Approval and the secure login page, in the demo" and "Single sign-on, in the demo" walk through them.',
   ];
 }
 

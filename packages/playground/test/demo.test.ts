@@ -135,6 +135,16 @@ describe('npm run demo', () => {
     const off = demoBanner({ ...demo, features: { approvalRules: '', loginMode: 'modal' } });
     expect(off).toContain('Two-person approval is off; start the demo with APPROVAL_RULES=length>600');
     expect(off).toContain('The secure login page is off (LOGIN_MODE=modal)');
+    expect(off).not.toContain('Log in with SSO');
+  });
+
+  it('says single sign-on can be tried, and who signs in with it; with LOGIN_MODE=sso, that nothing else is offered', () => {
+    const { email } = demo.sim.seed.sso;
+    expect(demoBanner(demo)).toContain(`Log in with SSO signs in ${email}`);
+    const ssoOnly = demoBanner({ ...demo, features: { approvalRules: '', loginMode: 'sso' } });
+    expect(ssoOnly).not.toContain('offers it first');
+    expect(ssoOnly).toContain(`/chaos login offers Log in with SSO alone, no password (LOGIN_MODE=sso;`);
+    expect(ssoOnly).toContain(`Log in with SSO signs in ${email}`);
   });
 
   it('logs in with several teams through the modal and the team picker, then answers whoami', async () => {
