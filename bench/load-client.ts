@@ -14,6 +14,10 @@ export interface LoadOrder {
   shape: LoadShape;
 }
 
+/**
+ * Senders by URL and concurrency: a shape gets as many connections as it keeps in flight, so a
+ * burst of 200 is 200 connections for every app, whichever shape reached that app first.
+ */
 const senders = new Map<string, SignedSender>();
 
 process.on('message', (message: LoadOrder | 'stop') => {
@@ -25,8 +29,9 @@ process.on('message', (message: LoadOrder | 'stop') => {
   }
   const { url, urls = [url], signingSecret, deliveries, shape } = message;
   const targets = urls.map((each) => {
-    const sender = senders.get(each) ?? new SignedSender(each, signingSecret, shape.concurrency);
-    senders.set(each, sender);
+    const key = `${shape.concurrency} ${each}`;
+    const sender = senders.get(key) ?? new SignedSender(each, signingSecret, shape.concurrency);
+    senders.set(key, sender);
     return sender;
   });
   let next = 0;

@@ -19,7 +19,9 @@ export type AuditEvent =
   | 'approval_rejected'
   | 'watch_set'
   | 'watch_renewed'
-  | 'watch_removed';
+  | 'watch_removed'
+  | 'attack_saved'
+  | 'saved_attack_deleted';
 
 /**
  * One structured line per state change, naming the Slack user, the platform identity, the team

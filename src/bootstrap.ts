@@ -3,6 +3,7 @@ import type { Dispatcher } from 'undici';
 import { CardStore } from './attacks/cards.ts';
 import { CatalogueCache } from './attacks/catalogue.ts';
 import { Poller } from './attacks/poller.ts';
+import { SavedAttacks } from './attacks/saved.ts';
 import { Watches } from './attacks/watches.ts';
 import { GameDays } from './gamedays/gameDays.ts';
 import { Freezes } from './guardrails/freezes.ts';
@@ -99,7 +100,7 @@ export function createDeps(config: Config, overrides: DepsOverrides = {}): Deps 
   const cards = new CardStore(store);
   const watches = new Watches(store);
   const guards = new GuardStore(store);
-  const gameDays = new GameDays({ store, board: new SlackGameDayBoard(slack), logger, now, cards, guards });
+  const gameDays = new GameDays({ store, board: new SlackGameDayBoard(slack, now), logger, now, cards, guards });
   const metrics = createMetrics();
   const events = new SlackRecorder({
     cards,
@@ -154,6 +155,7 @@ export function createDeps(config: Config, overrides: DepsOverrides = {}): Deps 
     freezes: new Freezes(store),
     freezeNotices: new SlackFreezeNotices(slack, { command: config.slack.command }),
     guards,
+    savedAttacks: new SavedAttacks(store, now),
     watches,
   };
   return deps;

@@ -150,6 +150,7 @@ const environmentSchema = z.object({
   TRACKER_PROJECT_ID: optionalText,
   TRACKER_ISSUE_TYPE_ID: optionalText,
   POLL_SECONDS: positiveInteger(10, 'POLL_SECONDS must be a whole number of seconds'),
+  COUNTDOWN_SECONDS: positiveInteger(60, 'COUNTDOWN_SECONDS must be a whole number of seconds'),
   PRESENCE_MINUTES: z
     .string()
     .trim()
@@ -270,6 +271,8 @@ export interface Config {
   maxAttackSeconds: number;
   tracker: { projectId: string | undefined; issueTypeId: string | undefined };
   pollSeconds: number;
+  /** How long a game-day step counts down before it starts, for anyone to veto it. */
+  countdownSeconds: number;
   /** How long an attack runs before its watcher is asked "Still watching?", and then how often; 0: never. */
   presenceMinutes: number;
   logLevel: Environment['LOG_LEVEL'];
@@ -334,6 +337,7 @@ export function loadConfig(env: NodeJS.ProcessEnv): Config {
     maxAttackSeconds: e.MAX_ATTACK_SECONDS,
     tracker: { projectId: e.TRACKER_PROJECT_ID, issueTypeId: e.TRACKER_ISSUE_TYPE_ID },
     pollSeconds: e.POLL_SECONDS,
+    countdownSeconds: e.COUNTDOWN_SECONDS,
     presenceMinutes: e.PRESENCE_MINUTES,
     logLevel: e.LOG_LEVEL,
     publicUrl: e.PUBLIC_URL?.replace(/\/+$/, ''),

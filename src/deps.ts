@@ -20,6 +20,7 @@ import type { Metrics } from './metrics.ts';
 import type { SessionWarnings } from './login/expiryWarnings.ts';
 import type { StartNotices } from './attacks/startIntents.ts';
 import type { LinkNotices, SlackDirectory } from './login/identity.ts';
+import type { SavedAttacks } from './attacks/saved.ts';
 import type { PresenceBoard } from './attacks/presence.ts';
 
 /** Everything a handler may use, built once in main.ts; tests pass real local parts through it. */
@@ -59,6 +60,8 @@ export interface Deps {
   /** Where a freeze says what keeps it from halting. */
   freezeNotices: FreezeNotices;
   guards: GuardStore;
+  /** Each team's saved attacks (`save`, `saved`, `run`). */
+  savedAttacks: SavedAttacks;
   /** Channels bound to teams (`watch`): `all()` lists them, e.g. for a game day's report. */
   watches: Watches;
 }

@@ -18,6 +18,37 @@ import { submitTeamPicker, suggestTeams } from './commands/team.ts';
 import { submitGuardPicker, suggestAlerts, suggestMonitors } from './commands/gamedayGuards.ts';
 import { endGameDayAnyway, endGameDayFromCard, haltAndEndGameDay, keepGameDay } from './commands/gameday.ts';
 import { approve, reject } from './commands/approval.ts';
+import { deleteSavedFromButton, runSavedFromButton } from './commands/saved.ts';
+import { SAVED_DELETE, SAVED_RUN } from './views/savedAttacks.ts';
+import {
+  automaticFromButton,
+  changePlanFromButton,
+  countdownAction,
+  openAddStep,
+  openAnswer,
+  openVeto,
+  runNextFromButton,
+  submitAnswer,
+  submitStep,
+  submitVeto,
+} from './commands/gamedayPlan.ts';
+import {
+  COUNTDOWN_DELAY,
+  COUNTDOWN_SKIP,
+  COUNTDOWN_START_NOW,
+  COUNTDOWN_VETO,
+  PLAN_ADD_STEP,
+  PLAN_AUTO,
+  PLAN_MOVE_UP,
+  PLAN_REMOVE,
+  PLAN_RUN_NEXT,
+  PLAN_STEP_VIEW,
+  STEP_ANSWER_VIEW,
+  STEP_HELD,
+  STEP_NOT_HELD,
+  STEP_UNSURE,
+  STEP_VETO_VIEW,
+} from './views/plan.ts';
 import { APPROVAL_APPROVE, APPROVAL_REJECT } from './views/approval.ts';
 import { newAttackFromHome, publishHome, switchTeamFromHome } from './commands/home.ts';
 import {
@@ -88,6 +119,20 @@ export const listeners: Listeners = {
     [HOME_NEW_ATTACK]: newAttackFromHome,
     [APPROVAL_APPROVE]: approve,
     [APPROVAL_REJECT]: reject,
+    [SAVED_RUN]: runSavedFromButton,
+    [SAVED_DELETE]: deleteSavedFromButton,
+    [PLAN_ADD_STEP]: openAddStep,
+    [PLAN_RUN_NEXT]: runNextFromButton,
+    [PLAN_AUTO]: automaticFromButton,
+    [PLAN_MOVE_UP]: changePlanFromButton,
+    [PLAN_REMOVE]: changePlanFromButton,
+    [COUNTDOWN_START_NOW]: countdownAction,
+    [COUNTDOWN_DELAY]: countdownAction,
+    [COUNTDOWN_SKIP]: countdownAction,
+    [COUNTDOWN_VETO]: openVeto,
+    [STEP_HELD]: openAnswer,
+    [STEP_NOT_HELD]: openAnswer,
+    [STEP_UNSURE]: openAnswer,
   },
   views: {
     [LOGIN_VIEW]: submitLogin,
@@ -98,6 +143,9 @@ export const listeners: Listeners = {
     [TICKET_PROJECT_VIEW]: submitTicketProject,
     [TICKET_VIEW]: submitTicket,
     [GUARD_PICKER_VIEW]: submitGuardPicker,
+    [PLAN_STEP_VIEW]: submitStep,
+    [STEP_VETO_VIEW]: submitVeto,
+    [STEP_ANSWER_VIEW]: submitAnswer,
   },
   options: {
     [TEAM_CHOICE]: suggestTeams,

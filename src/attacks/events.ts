@@ -4,6 +4,8 @@ import type { AttackRequest } from './request.ts';
 import { type AttackState, type CardRecord, withState } from './cards.ts';
 import type { HaltProgress } from './haltChecks.ts';
 import { isLive } from './lifecycle.ts';
+import type { StepRef } from '../gamedays/plan.ts';
+import type { GameDayStepEvent } from '../gamedays/gameDayRecord.ts';
 
 /** Who did something: a Slack person (a guard or a freeze acts with its owner's session). */
 export type Who = Person & { userName: string };
@@ -29,6 +31,8 @@ export type AttackEvent =
       by: Who;
       platformUser: string | undefined;
       request: AttackRequest;
+      /** The game-day plan step it runs. */
+      step?: StepRef | undefined;
     }
   /** A start the platform refused, or did not confirm. */
   | {
@@ -142,6 +146,8 @@ export type AttackEvent =
       teamName: string;
       halted: { guid: string; kind: 'attack' | 'kubernetes'; type: string | undefined }[];
     }
+  /** Something happened to a game day's plan or one of its steps (a countdown, a veto, an answer). */
+  | { kind: 'plan step'; channel: string; step: GameDayStepEvent }
   /** A second person's answer to a start that needed one, or the request itself. */
   | {
       kind: 'approval';

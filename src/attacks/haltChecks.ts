@@ -60,7 +60,7 @@ async function readerFor(deps: Deps, check: HaltCheck, teamId: string) {
     if (!person) continue;
     const login = await deps.sessions.get(person);
     const team = login?.session.teams.find((t) => t.identifier === teamId);
-    if (login && team) return deps.platform.as({ header: login.session.header, teamId });
+    if (login && team) return deps.platform.as({ header: login.session.header, teamId, background: true });
   }
   return undefined;
 }

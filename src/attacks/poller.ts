@@ -405,7 +405,7 @@ export class Poller {
         seen.add(key);
         const login = await this.#sessions.get(person);
         if (login?.session.teams.some((t) => t.identifier === teamId))
-          yield { person, api: this.#platform.as({ header: login.session.header, teamId }) };
+          yield { person, api: this.#platform.as({ header: login.session.header, teamId, background: true }) };
       }
     }
   }

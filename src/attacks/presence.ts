@@ -133,7 +133,7 @@ async function haltUnwatched(deps: Deps, card: CardRecord, ask: PresenceAsk, min
     try {
       await halt(
         deps,
-        deps.platform.as({ header: login.session.header, teamId: team.identifier }),
+        deps.platform.as({ header: login.session.header, teamId: team.identifier, background: true }),
         { guid: card.guid, kind: card.kind, teamId: card.teamId },
         { by: ask.askedOf, platformUser: login.session.identifier, cause: 'presence', reason: nobodyWatching },
       );

@@ -1,4 +1,5 @@
-import type { GuardSpec } from '../guardrails/guards.ts';
+import { guardFlag, type GuardSpec } from '../guardrails/guards.ts';
+import { targetFlagWords } from './targetFlags.ts';
 import type {
   CreateAttackInput,
   CreateAttackRequest,
@@ -50,6 +51,21 @@ export interface AttackRequest {
   lengthSeconds: number | undefined;
   /** `--guard`: health signals that refuse the start when unhealthy and halt the attack when they fire. */
   guards?: GuardSpec[] | undefined;
+}
+
+/**
+ * The words after `attack` that give the same request: type, its own flags in order, target
+ * flags, `--team`, guards and `--yes`. Read again by the attack parser, they give this request.
+ */
+export function requestWords(request: AttackRequest): string[] {
+  return [
+    request.type,
+    ...request.args,
+    ...targetFlagWords(request.target),
+    ...(request.team !== undefined ? ['--team', request.team] : []),
+    ...(request.guards ?? []).flatMap((g) => ['--guard', guardFlag(g)]),
+    ...(request.yes ? ['--yes'] : []),
+  ];
 }
 
 /** The `target` of `POST /attacks/new` (platform-api.md, attack creation payload). */

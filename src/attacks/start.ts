@@ -11,6 +11,7 @@ import { FrozenError } from '../guardrails/freezes.ts';
 import { cardGuards, coveringGuards, guardStart } from '../guardrails/guardCheck.ts';
 import { type OpenIntent, openIntent, type StartIntent, type StartSource } from './startIntents.ts';
 import { keys } from '../store/keys.ts';
+import type { StepRef } from '../gamedays/plan.ts';
 
 /** A previewed attack waiting for its Start button; the button carries only the id. */
 export interface PendingAttack {
@@ -21,6 +22,8 @@ export interface PendingAttack {
   channel: string;
   /** Guards whose state could not be told on the preview, which Start anyway accepts. */
   unknownGuards?: string[] | undefined;
+  /** The game-day plan step it runs, when a step asked for it. */
+  step?: StepRef | undefined;
 }
 
 export async function savePending(deps: Deps, pending: Omit<PendingAttack, 'id'>): Promise<PendingAttack> {
@@ -75,6 +78,8 @@ type StartOptions = {
   acknowledgedGuards?: readonly string[] | undefined;
   /** The preview, command or approval the start comes from; an approval names its approver. */
   source?: StartSource | undefined;
+  /** The game-day plan step it runs. */
+  step?: StepRef | undefined;
 };
 
 /**
@@ -95,6 +100,7 @@ export async function startAttack(
 ): Promise<StartedAttack> {
   const intent = await openIntent(deps, {
     source: options.source ?? { kind: 'command' },
+    ...(options.step ? { step: options.step } : {}),
     actor,
     platformUser: login.session.identifier,
     teamId: team.identifier,
@@ -172,7 +178,7 @@ async function createAndCard(
 /** A created attack, with what its card shows. */
 type CreatedStart = Pick<
   StartIntent,
-  'source' | 'actor' | 'platformUser' | 'teamId' | 'teamName' | 'request' | 'channel' | 'guards'
+  'source' | 'actor' | 'platformUser' | 'teamId' | 'teamName' | 'request' | 'channel' | 'guards' | 'step'
 > & { guid: string };
 
 /**
@@ -243,6 +249,7 @@ export async function cardStarted(
       by: actor,
       platformUser: started.platformUser,
       request,
+      ...(started.step ? { step: started.step } : {}),
     });
     return { guid, card: saved };
   } catch (error) {

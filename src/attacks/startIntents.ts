@@ -8,6 +8,7 @@ import { type CardGuard, shownIn } from './cards.ts';
 import type { AttackRequest } from './request.ts';
 import { cardStarted } from './start.ts';
 import { keys } from '../store/keys.ts';
+import type { StepRef } from '../gamedays/plan.ts';
 
 /** What led to a start: the preview whose Start was clicked, a `--yes` command, or an approval. */
 export type StartSource =
@@ -37,6 +38,8 @@ export interface StartIntent {
   guards?: CardGuard[] | undefined;
   /** The create's answer. */
   guid?: string | undefined;
+  /** The game-day plan step it runs. */
+  step?: StepRef | undefined;
 }
 
 /** What a restarted bot tells the starter of a start it finished. */

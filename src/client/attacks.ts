@@ -129,11 +129,19 @@ export function attacksApi(request: Request, session: CallContext): AttacksApi {
       }),
     halt: (guid, body, options = {}) =>
       options.method === 'DELETE'
-        ? request({ ...team, method: 'DELETE', path: '/attacks/{guid}', params: { guid }, schema: haltAnswerSchema })
+        ? request({
+            ...team,
+            method: 'DELETE',
+            path: '/attacks/{guid}',
+            params: { guid },
+            urgent: true,
+            schema: haltAnswerSchema,
+          })
         : request({
             ...team,
             method: 'POST',
             path: '/attacks/{guid}/halt',
+            urgent: true,
             params: { guid },
             json: body ?? {},
             idempotent: true,
@@ -141,11 +149,12 @@ export function attacksApi(request: Request, session: CallContext): AttacksApi {
           }),
     haltAll: (body, options = {}) =>
       options.method === 'DELETE'
-        ? request({ ...company, method: 'DELETE', path: '/attacks', schema: attackListSchema })
+        ? request({ ...company, method: 'DELETE', path: '/attacks', urgent: true, schema: attackListSchema })
         : request({
             ...company,
             method: 'POST',
             path: '/attacks/halt',
+            urgent: true,
             json: body ?? {},
             idempotent: true,
             schema: attackListSchema,
@@ -155,6 +164,7 @@ export function attacksApi(request: Request, session: CallContext): AttacksApi {
         ...company,
         method: 'POST',
         path: '/halts',
+        urgent: true,
         json: body ?? {},
         idempotent: true,
         schema: z.unknown(),

@@ -180,6 +180,17 @@ export class UnreachableError extends PlatformError {
   }
 }
 
+/**
+ * Not sent: as many calls made for people were already waiting on the platform as it can answer
+ * in their time (see maxWaitingCalls in index.ts). Nothing happened on the platform.
+ */
+export class BusyError extends PlatformError {
+  override name = 'BusyError';
+  constructor(init: ErrorInit) {
+    super('Too many calls are waiting on the platform already; this one was not sent', init);
+  }
+}
+
 /** The body did not match the contract (or was not valid JSON). */
 export class InvalidResponseError extends PlatformError {
   override name = 'InvalidResponseError';

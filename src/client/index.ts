@@ -21,6 +21,8 @@ export interface PlatformClientOptions {
   baseUrl: string;
   /** Default: one keep-alive Agent owned (and closed) by the client. */
   dispatcher?: Dispatcher;
+  /** People's calls under way at once before one more is refused with BusyError; default 64. */
+  maxWaitingCalls?: number;
   /** Per request attempt, headers and body together; default 10 s. */
   timeoutMs?: number;
   retry?: Partial<RetryPolicy>;
@@ -55,6 +57,16 @@ export interface PlatformClient {
  */
 const maxConnections = 16;
 
+/**
+ * Calls made for people that may be under way at once (see BusyError): four rounds of the pool.
+ * With the platform taking 2 s a call, the last of them gets a connection after about 8 s, within
+ * its 10 s deadline; a call queued behind more would mostly wait out its deadline for nothing.
+ */
+const maxWaitingCalls = 4 * maxConnections;
+
+/** Connections kept for halts, so that a halt never waits for a connection behind people's reads. */
+const haltConnections = 4;
+
 /** How long one platform call may take unless told otherwise; a create not answered by then has an unknown outcome. */
 export const platformTimeoutMs = 10_000;
 
@@ -65,9 +77,14 @@ export function createPlatformClient(options: PlatformClientOptions): PlatformCl
   const ownedAgent = options.dispatcher
     ? undefined
     : new Agent({ connections: maxConnections, keepAliveTimeout: 30_000 });
+  const haltAgent = options.dispatcher
+    ? undefined
+    : new Agent({ connections: haltConnections, keepAliveTimeout: 30_000 });
   const request = createRequest({
     baseUrl,
     dispatcher: options.dispatcher ?? ownedAgent!,
+    urgentDispatcher: haltAgent,
+    maxWaiting: options.maxWaitingCalls ?? maxWaitingCalls,
     timeoutMs: options.timeoutMs ?? platformTimeoutMs,
     retry: { ...defaultRetryPolicy, ...options.retry },
     logger: options.logger ?? silentLogger,
@@ -84,7 +101,7 @@ export function createPlatformClient(options: PlatformClientOptions): PlatformCl
       monitoring: monitoringApi(request, ctx),
     }),
     close: async () => {
-      if (ownedAgent && !ownedAgent.closed) await ownedAgent.close();
+      await Promise.all([ownedAgent, haltAgent].map((agent) => (agent && !agent.closed ? agent.close() : undefined)));
     },
   };
 }
@@ -95,6 +112,7 @@ export { builtInCatalogue, infraAttackArgSchema, infraAttackMetadataSchema } fro
 export type { InfraAttackArg, InfraAttackMetadata } from './catalogue.ts';
 export {
   BadRequestError,
+  BusyError,
   errorFromResponse,
   ForbiddenError,
   InsecureUrlError,

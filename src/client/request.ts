@@ -6,6 +6,7 @@ import { isIP } from 'node:net';
 import type { Dispatcher } from 'undici';
 import type { z } from 'zod';
 import {
+  BusyError,
   type CallInfo,
   errorFromResponse,
   InsecureUrlError,
@@ -33,6 +34,12 @@ export interface CallContext {
   header: string;
   /** Added as `?teamId=` to team-scoped calls (needed with a company session). */
   teamId?: string | undefined;
+  /**
+   * A background pass's calls (the cards' refresh, the guards' readings): never refused because
+   * people's calls are waiting, and not counted with them. A pass reads a bounded set per
+   * interval, and a guard that cannot read cannot halt.
+   */
+  background?: boolean | undefined;
 }
 
 export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'DELETE';
@@ -53,6 +60,11 @@ export interface RequestSpec<S extends z.ZodType> {
   form?: Record<string, string | undefined>;
   /** Whether repeating the call is harmless; defaults to what the method says (POST: no). */
   idempotent?: boolean;
+  /**
+   * A halt: never refused because other calls are waiting, and sent over connections of its own,
+   * so it never queues behind reads on a platform that has slowed down.
+   */
+  urgent?: boolean;
   /** Validates the body: parsed JSON when the content type is JSON, otherwise the text. */
   schema: S;
 }
@@ -62,6 +74,13 @@ export type Request = <S extends z.ZodType>(spec: RequestSpec<S>) => Promise<z.o
 export interface TransportOptions {
   baseUrl: URL;
   dispatcher: Dispatcher;
+  /** Carries the urgent calls (halts); default `dispatcher`. */
+  urgentDispatcher?: Dispatcher | undefined;
+  /**
+   * Calls made for people (not urgent, not background) that may be under way at once, waiting
+   * for a connection or an answer; one more is refused at once with BusyError, unsent.
+   */
+  maxWaiting: number;
   timeoutMs: number;
   retry: RetryPolicy;
   logger: Logger;
@@ -215,7 +234,7 @@ export function createRequest(options: TransportOptions): Request {
     let text: string;
     let responseHeaders: Record<string, string | string[] | undefined>;
     try {
-      const response = await dispatcher.request({
+      const response = await (spec.urgent ? (options.urgentDispatcher ?? dispatcher) : dispatcher).request({
         origin,
         path: basePath + spec.path + queryString(spec),
         method: spec.method,
@@ -264,8 +283,7 @@ export function createRequest(options: TransportOptions): Request {
     return parsed.data;
   }
 
-  return async function request<S extends z.ZodType>(template: RequestSpec<S>): Promise<z.output<S>> {
-    const spec = { ...template, path: expandPath(template) };
+  async function withRetries<S extends z.ZodType>(spec: RequestSpec<S>): Promise<z.output<S>> {
     const idempotent = spec.idempotent ?? isIdempotentMethod(spec.method);
     for (let attempt = 1; ; attempt++) {
       try {
@@ -276,6 +294,24 @@ export function createRequest(options: TransportOptions): Request {
         logger.info({ method: spec.method, path: spec.path, attempt, delayMs }, 'retrying platform request');
         await options.sleep(delayMs);
       }
+    }
+  }
+
+  // People's calls under way. Past the bound they would only queue for a connection, most of them
+  // until their deadline, each holding its command's work in memory; refused, the person hears at once.
+  let waiting = 0;
+  return async function request<S extends z.ZodType>(template: RequestSpec<S>): Promise<z.output<S>> {
+    const spec = { ...template, path: expandPath(template) };
+    if (spec.urgent || spec.session?.background) return withRetries(spec);
+    if (waiting >= options.maxWaiting) {
+      logger.warn({ method: spec.method, path: spec.path, waiting }, 'platform call refused: too many waiting');
+      throw new BusyError({ method: spec.method, path: spec.path });
+    }
+    waiting++;
+    try {
+      return await withRetries(spec);
+    } finally {
+      waiting--;
     }
   };
 }

@@ -36,10 +36,19 @@ import { reportAtEnd, shareGameDayReport } from '../gamedays/report.ts';
 import { reportAgainFailedText, reportSharedText } from '../views/gameDayReport.ts';
 import { guardsFromFlag } from './guardFlags.ts';
 import { addGameDayGuards, openGuardPicker } from './gamedayGuards.ts';
+import { automatic, moveFromCommand, planFromCommand, runNext, stepFromCommand } from './gamedayPlan.ts';
 import { firstDelivery } from './delivery.ts';
 
 const usage =
-  'gameday start <title> [--guard a:<monitor id>] [--guard b:<alert name>] | gameday guard [<guard>…] | gameday status | gameday end | gameday report [id]';
+  'gameday start <title> [--guard a:<monitor id>] [--guard b:<alert name>] | gameday guard [<guard>…] | gameday status | gameday end | gameday report [id] | gameday plan | gameday step <saved attack> <hypothesis> [--guard …] [--team T] | gameday step --attack "<attack>" <hypothesis> | gameday move <step> <position> | gameday next | gameday auto on|off';
+
+const stepNumber = (what: string) =>
+  z
+    .string({ error: `Give the ${what}, a number from the plan.` })
+    .regex(/^[1-9]\d{0,2}$/, {
+      error: (issue) => `“${escapeMrkdwn(String(issue.input))}” is not a ${what}: give a number from the plan.`,
+    })
+    .transform(Number);
 
 const guards = { guard: flag.values('a guard, such as `a:<monitor id>` or `b:<alert name>`') };
 
@@ -69,6 +78,27 @@ const gamedayArgs = actions(
       usage,
       words: { id: z.string().optional() },
       rest: z.array(z.string()).max(0, 'Give at most one game-day id.'),
+    }),
+    plan: contract({ command: 'gameday plan', usage }),
+    step: contract({
+      command: 'gameday step',
+      usage,
+      takes: 'a saved attack and the hypothesis, or `--attack`, `--guard` and `--team`',
+      rest: z.array(z.string()),
+      flags: {
+        ...guards,
+        attack: flag.value('an attack in quotes, as after `attack`'),
+        team: flag.value('a team name or id'),
+      },
+    }),
+    move: contract({ command: 'gameday move', usage, words: { from: stepNumber('step'), to: stepNumber('position') } }),
+    next: contract({ command: 'gameday next', usage }),
+    auto: contract({
+      command: 'gameday auto',
+      usage,
+      words: {
+        on: z.enum(['on', 'off'], { error: 'Say `on` or `off`.' }),
+      },
     }),
   },
 );
@@ -187,7 +217,17 @@ export const gamedayCommand = subcommand({
   usage,
   summary:
     'Game-day mode for this channel: attacks, halts, notes and tickets go into one timeline, and ending it posts a summary and the full report as a file.',
-  examples: ['gameday start Checkout resilience drill', 'gameday status', 'gameday end', 'gameday report'],
+  examples: [
+    'gameday start Checkout resilience drill',
+    'gameday step web-cpu checkout stays under 500 ms p99',
+    'gameday step --attack "latency --target-hosts platform-web-1 -l 120 -m 300" checkout retries hide the latency',
+    'gameday plan',
+    'gameday next',
+    'gameday auto on',
+    'gameday status',
+    'gameday end',
+    'gameday report',
+  ],
   args: gamedayArgs,
   async run(request, { form, args }, deps) {
     const channel = request.actor.channelId;
@@ -232,6 +272,20 @@ export const gamedayCommand = subcommand({
         : message(noGameDayText(deps.config.slack.command));
     }
     if (form === 'report') return reportAgain(deps, request.actor, channel, args.words.id);
+    if (form === 'plan') return planFromCommand(deps, channel);
+    // What follows changes the plan: once per delivery.
+    if (form !== 'end' && !(await firstDelivery(deps, request))) return { kind: 'none' };
+    if (form === 'step')
+      return stepFromCommand(
+        deps,
+        request.actor,
+        channel,
+        { rest: args.rest, attack: args.flags.attack, guard: args.flags.guard, team: args.flags.team },
+        usage,
+      );
+    if (form === 'move') return moveFromCommand(deps, channel, args.words.from, args.words.to);
+    if (form === 'next') return runNext(deps, request.actor, channel);
+    if (form === 'auto') return automatic(deps, request.actor, channel, args.words.on === 'on');
     const record = await deps.gameDays.running(channel);
     if (!record) return message(noGameDayText(deps.config.slack.command));
     await requireMayEnd(deps, request.actor, record);

@@ -17,6 +17,7 @@ import { freezeCommand, unfreezeCommand } from './freeze.ts';
 import { statusCommand } from './status.ts';
 import { unwatchCommand, watchCommand } from './watch.ts';
 import { ssoCommand } from './sso.ts';
+import { runCommand as runSavedCommand, saveCommand, savedCommand } from './saved.ts';
 import type { Actor } from '../store/sessions.ts';
 import type { Reply } from './reply.ts';
 import { escapeMrkdwn } from '../views/blocks.ts';
@@ -31,6 +32,9 @@ subcommands.push(
   whoamiCommand,
   teamCommand,
   attackCommand,
+  saveCommand,
+  savedCommand,
+  runSavedCommand,
   listCommand,
   showCommand,
   haltCommand,

@@ -1,4 +1,5 @@
 import type { CardRecord } from '../attacks/cards.ts';
+import type { GameDayPlan, HypothesisAnswer, StepRef } from './plan.ts';
 
 export interface GameDayAttack {
   guid: string;
@@ -9,6 +10,8 @@ export interface GameDayAttack {
   startedBy: string;
   teamId: string;
   teamName: string;
+  /** The plan step it runs, when a step started it. */
+  step?: StepRef | undefined;
 }
 
 export interface GameDayHalt {
@@ -105,6 +108,8 @@ export interface GameDayRecord {
   trips?: GameDayGuardTrip[] | undefined;
   /** The ts of the summary message, once posted, so it can show outcomes learnt later. */
   summaryTs?: string | undefined;
+  /** Its plan, when it has steps. */
+  plan?: GameDayPlan | undefined;
   /** The teams the channel watched when the game day ended: their attacks belong in its report, whenever it is made. */
   watchedTeams?: string[] | undefined;
 }
@@ -144,7 +149,40 @@ export type GameDayEvent =
   | { kind: 'note'; note: GameDayNote }
   | { kind: 'ticket'; ticket: GameDayTicket }
   | { kind: 'refused'; refused: GameDayRefusal }
-  | { kind: 'guard'; trip: GameDayGuardTrip };
+  | { kind: 'guard'; trip: GameDayGuardTrip }
+  | { kind: 'step'; step: GameDayStepEvent };
+
+/** Something that happened to the plan or one of its steps, for the timeline. */
+export interface GameDayStepEvent {
+  what:
+    | 'added'
+    | 'counting down'
+    | 'delayed'
+    | 'vetoed'
+    | 'skipped'
+    | 'not started'
+    | 'awaiting approval'
+    | 'answered'
+    | 'cancelled'
+    | 'automatic on'
+    | 'automatic off'
+    | 'paused';
+  /** The step, for all but the automatic mode's own events. */
+  stepId?: string | undefined;
+  /** Its position when it happened, from 1. */
+  position?: number | undefined;
+  /** What it runs, in a few words: the saved attack's name or the attack's type. */
+  title?: string | undefined;
+  hypothesis?: string | undefined;
+  /** Slack user id of who did it. */
+  by?: string | undefined;
+  /** Why: a veto's reason, a refused start's, a pause's. */
+  reason?: string | undefined;
+  answer?: HypothesisAnswer | undefined;
+  observation?: string | undefined;
+  startsAt?: string | undefined;
+  at: string;
+}
 
 export type GameDayOutcomes = Record<string, { stage: string; lifecycle: string; haltedBy: string[] }>;
 

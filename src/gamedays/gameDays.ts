@@ -13,9 +13,13 @@ import {
   type GameDayRef,
 } from './gameDayRecord.ts';
 import { keys } from '../store/keys.ts';
+import { type GameDayPlan, type PlanStep, Plans, type StepRef } from './plan.ts';
 
 /** What is kept of a game day besides its events: the card and who runs it. */
-type GameDayBase = Omit<GameDayRecord, 'attacks' | 'halts' | 'notes' | 'tickets' | 'refused' | 'guards' | 'trips'> & {
+type GameDayBase = Omit<
+  GameDayRecord,
+  'attacks' | 'halts' | 'notes' | 'tickets' | 'refused' | 'guards' | 'trips' | 'plan'
+> & {
   id: string;
 };
 
@@ -35,6 +39,16 @@ export interface GameDayBoard {
   /** Tells in the card's thread that an attack of the game day failed, at which stage. */
   tellFailure(record: GameDayRecord, attack: GameDayAttack, stage: string): Promise<void>;
   postSummary(record: GameDayRecord, outcomes: GameDayOutcomes): Promise<MessageRef>;
+  /** Posts the countdown card of a step: it starts at `startsAt` unless someone vetoes or skips it. */
+  postCountdown(record: GameDayRecord, step: PlanStep): Promise<MessageRef>;
+  /** Queues the redraw of a step's countdown card, as the step now stands. */
+  updateCountdown(record: GameDayRecord, step: PlanStep): void;
+  /** Asks the channel, in the game day's thread, whether the step's hypothesis held. */
+  askHypothesis(record: GameDayRecord, step: PlanStep): Promise<MessageRef>;
+  /** Queues the redraw of the question, answered. */
+  updateQuestion(record: GameDayRecord, step: PlanStep): void;
+  /** Why a start was refused, in the words a person reads. */
+  describeError(error: unknown, teamName: string): string;
   /** Queues the redraw of a posted summary, with outcomes learnt since. */
   updateSummary(at: MessageRef, record: GameDayRecord, outcomes: GameDayOutcomes): void;
 }
@@ -48,6 +62,8 @@ export interface GameDaysOptions {
   cards: Pick<CardStore, 'get' | 'getMany' | 'liveByTeam'>;
   /** The game days' guards and their last readings, which the card shows. */
   guards?: Pick<GuardStore, 'forGameDay' | 'reading' | 'addForAttack'> | undefined;
+  /** The game days' plans; one over the same store by default. */
+  plans?: Plans | undefined;
 }
 
 /**
@@ -74,8 +90,11 @@ export class GameDays {
   readonly #now: () => number;
   readonly #cards: Pick<CardStore, 'get' | 'getMany' | 'liveByTeam'>;
   readonly #guards: Pick<GuardStore, 'forGameDay' | 'reading' | 'addForAttack'> | undefined;
+  /** Each game day's plan, or the one drafted in a channel before it starts. */
+  readonly plans: Plans;
 
   constructor(options: GameDaysOptions) {
+    this.plans = options.plans ?? new Plans(options.store);
     this.#store = options.store;
     this.#board = options.board;
     this.#logger = options.logger;
@@ -151,10 +170,13 @@ export class GameDays {
         teamName: team.name,
         startedAt: new Date(this.#now()).toISOString(),
       };
-      const posted = await this.#board.postCard({ ...base, ...emptyEvents() });
+      // A plan drafted in the channel is this game day's from the start, on its card too.
+      await this.plans.adoptDraft(channel, base.id);
+      const plan = shownPlan(await this.plans.get({ gameDayId: base.id }));
+      const posted = await this.#board.postCard({ ...base, ...emptyEvents(), plan });
       const saved = { ...base, channel: posted.channel, ts: posted.ts };
       await this.#store.set(keys.gameDay.key(channel), saved, keys.gameDay.ttlMs);
-      return { outcome: 'started', record: { ...saved, ...emptyEvents() } };
+      return { outcome: 'started', record: { ...saved, ...emptyEvents(), plan } };
     } finally {
       await this.#store.release(claim, holder);
     }
@@ -180,6 +202,9 @@ export class GameDays {
           { channel: base.channel, ts: base.ts } satisfies GameDayRef,
           keys.gameDayAttack.ttlMs,
         );
+      if (event.kind === 'attack' && event.attack.step?.gameDayId === base.id)
+        await this.stepStarted(event.attack.step, event.attack.guid);
+      if (event.kind === 'guard') await this.#pauseOnTrip(base.id, event.trip.guard, event.trip.at);
       const record = await this.#assemble(base);
       await this.#board.tell(record, event);
       await this.#showCard(record);
@@ -233,9 +258,32 @@ export class GameDays {
     await this.#store.set(keys.gameDayEnded.key(channel, base.ts), ended, keys.gameDayEnded.ttlMs);
     await this.#keepGuarding(base);
     await this.#store.delete(keys.gameDay.key(channel));
+    const stopped = await this.#stopCountdowns(base.id);
     const record = await this.#assemble(ended);
     this.#board.updateCard(record);
+    for (const step of stopped) this.#board.updateCountdown(record, step);
     return record;
+  }
+
+  /** A countdown still running when its game day ends never starts its step: the step is stopped, its card says so. */
+  async #stopCountdowns(gameDayId: string): Promise<PlanStep[]> {
+    const at = new Date(this.#now()).toISOString();
+    const { result } = await this.plans.change({ gameDayId }, (plan) => {
+      const stopped = plan.steps.filter((s) => s.state === 'counting down');
+      for (const step of stopped) {
+        step.state = 'skipped';
+        step.skipped = { by: undefined, at };
+      }
+      if (plan.auto) plan.auto = undefined;
+      return stopped;
+    });
+    return result;
+  }
+
+  /** Queues the redraw of an ended game day's summary, with what its steps and attacks show now. */
+  async redrawSummary(record: GameDayRecord & { id: string }): Promise<void> {
+    if (record.endedAt && record.summaryTs)
+      this.#board.updateSummary({ channel: record.channel, ts: record.summaryTs }, record, await this.outcomes(record));
   }
 
   /** Never keeps the game day from ending: a guard that could not be kept is said in the log. */
@@ -278,6 +326,8 @@ export class GameDays {
     try {
       if (isLive(card)) return;
       const ref = await this.#store.get<GameDayRef>(keys.gameDayAttack.key(card.guid));
+      const step = await this.plans.stepOfAttack(card.guid);
+      if (step) await this.#stepEnded(step, card);
       const record = ref && (await this.byCard(ref.channel, ref.ts));
       if (!record) return;
       const attack = record.attacks.find((a) => a.guid === card.guid);
@@ -297,6 +347,90 @@ export class GameDays {
     } catch (error) {
       this.#logger.warn({ err: error, attack: card.guid }, 'could not show the end of an attack in its game day');
     }
+  }
+
+  /** A step's attack was created (by its start at zero, or by the second person it needed): it runs. */
+  async stepStarted(ref: StepRef, guid: string): Promise<void> {
+    await this.plans.linkAttack(guid, ref);
+    const { result: step } = await this.plans.change({ gameDayId: ref.gameDayId }, (plan) => {
+      const step = plan.steps.find((s) => s.id === ref.stepId);
+      if (!step || step.guid) return undefined;
+      step.state = 'running';
+      step.guid = guid;
+      step.notStarted = undefined;
+      return step;
+    });
+    const record = step && (await this.running(ref.channel));
+    if (step && record?.id === ref.gameDayId && step.countdown?.ts) this.#board.updateCountdown(record, step);
+  }
+
+  /**
+   * A step's attack ended: the step has ended, and the channel is asked, once, whether its
+   * hypothesis held (in the game day's thread, even when the game day ended meanwhile).
+   */
+  async #stepEnded(ref: StepRef, card: CardRecord): Promise<void> {
+    const at = new Date(this.#now()).toISOString();
+    const { result: step } = await this.plans.change({ gameDayId: ref.gameDayId }, (plan) => {
+      const step = plan.steps.find((s) => s.id === ref.stepId);
+      if (!step || step.ended) return undefined;
+      step.state = 'ended';
+      step.ended = { at, stage: card.stage, lifecycle: card.lifecycle };
+      return step;
+    });
+    if (!step || !(await this.plans.claimQuestion(step.id))) return;
+    const record = await this.#recordOf(ref);
+    if (!record) return;
+    const asked = await this.#board.askHypothesis(record, step);
+    await this.plans.change({ gameDayId: ref.gameDayId }, (plan) => {
+      const kept = plan.steps.find((s) => s.id === step.id);
+      if (kept) kept.questionTs = asked.ts;
+    });
+    if (!record.endedAt) await this.#showCard(await this.#assembleOf(ref));
+  }
+
+  /** A guard of the game day fired: the automatic mode stops running steps by itself. */
+  async #pauseOnTrip(gameDayId: string, guard: string, at: string): Promise<void> {
+    await this.plans.change({ gameDayId }, (plan) => {
+      if (plan.auto && !plan.paused) plan.paused = { why: 'guard', detail: guard, at };
+    });
+  }
+
+  /** The game day a step belongs to, running or ended. */
+  async #recordOf(ref: StepRef): Promise<(GameDayRecord & { id: string }) | undefined> {
+    const running = await this.running(ref.channel);
+    if (running?.id === ref.gameDayId) return running;
+    for await (const [, base] of this.#store.entries<GameDayBase>(keys.gameDayEnded.ofChannel(ref.channel)))
+      if (base.id === ref.gameDayId) return this.#assemble(base);
+    return undefined;
+  }
+
+  async #assembleOf(ref: StepRef): Promise<GameDayRecord & { id: string }> {
+    return (await this.#recordOf(ref))!;
+  }
+
+  /** Posts a step's countdown card. */
+  postCountdown(record: GameDayRecord, step: PlanStep): Promise<MessageRef> {
+    return this.#board.postCountdown(record, step);
+  }
+
+  /** Queues the redraw of a step's countdown card. */
+  redrawCountdown(record: GameDayRecord, step: PlanStep): void {
+    if (step.countdown?.ts) this.#board.updateCountdown(record, step);
+  }
+
+  /** Queues the redraw of a step's question, once answered. */
+  redrawQuestion(record: GameDayRecord, step: PlanStep): void {
+    if (step.questionTs) this.#board.updateQuestion(record, step);
+  }
+
+  /** Why a start was refused, in words, for a step that did not start. */
+  describeError(error: unknown, teamName: string): string {
+    return this.#board.describeError(error, teamName);
+  }
+
+  /** Queues the redraw of a running game day's card, as its record now stands. */
+  async showCard(record: GameDayRecord & { id: string }): Promise<void> {
+    await this.#showCard(record);
   }
 
   /** Each attack's outcome as its card last showed it. */
@@ -323,8 +457,10 @@ export class GameDays {
       else if (event.kind === 'note') record.notes.push(event.note);
       else if (event.kind === 'refused') record.refused.push(event.refused);
       else if (event.kind === 'guard') record.trips.push(event.trip);
-      else record.tickets.push(event.ticket);
+      else if (event.kind === 'ticket') record.tickets.push(event.ticket);
     }
+    const plan = shownPlan(await this.plans.get({ gameDayId: base.id }));
+    if (plan) record.plan = plan;
     const guards = (await this.#guards?.forGameDay(base.id)) ?? [];
     if (guards.length) {
       record.guards = await Promise.all(
@@ -341,4 +477,9 @@ export class GameDays {
     }
     return record;
   }
+}
+
+/** The plan as a record shows it: none when nothing was ever planned. */
+function shownPlan(plan: GameDayPlan): GameDayPlan | undefined {
+  return plan.steps.length || plan.auto || plan.paused ? plan : undefined;
 }

@@ -9,6 +9,7 @@ import { type ApprovalRule, approvalRuleFor } from './approvalRules.ts';
 import type { Actor } from '../store/sessions.ts';
 import { mayRunAttacks, requireLogin, teamName } from '../attacks/access.ts';
 import { keys } from '../store/keys.ts';
+import { stepApprovalClosed } from '../gamedays/steps.ts';
 
 /** A request stays open this long; then it ends and nothing starts. */
 export const approvalTtlMs = 15 * 60_000;
@@ -182,6 +183,8 @@ async function close(deps: Deps, record: ApprovalRecord, closing: ApprovalClosin
   const posted = await deps.store.get<MessageRef>(keys.approvalMessage.key(record.id));
   if (posted) deps.approvals.close(posted, closing);
   await deps.store.delete(keys.approval.key(record.id));
+  // A game-day step waiting for this approval does not wait any more: the plan goes on.
+  if (record.pending.step && closing.kind !== 'approved') await stepApprovalClosed(deps, record.pending.step, closing);
 }
 
 async function openRecord(deps: Deps, requestId: string | undefined): Promise<ApprovalRecord | undefined> {
@@ -242,6 +245,7 @@ export async function approveRequest(deps: Deps, actor: Actor, requestId: string
     const started = await startAttack(deps, requester, login, team, record.pending.request, record.pending.channel, {
       acknowledgedGuards: record.pending.unknownGuards,
       source: { kind: 'approval', id: record.id, approver },
+      step: record.pending.step,
     });
     await deps.events.record({
       kind: 'approval',

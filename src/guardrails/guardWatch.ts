@@ -98,7 +98,7 @@ async function read(deps: Deps, watched: Watched): Promise<GuardReading | undefi
     if (!login || !team) continue;
     try {
       return await readGuard(
-        deps.platform.as({ header: login.session.header, teamId: team.identifier }),
+        deps.platform.as({ header: login.session.header, teamId: team.identifier, background: true }),
         watched.guard.spec,
         deps.clock.now,
       );
@@ -201,7 +201,7 @@ async function trip(
       const team = login?.session.teams.find((t) => t.identifier === attack.teamId);
       if (!login || !team) continue;
       try {
-        const api = deps.platform.as({ header: login.session.header, teamId: team.identifier });
+        const api = deps.platform.as({ header: login.session.header, teamId: team.identifier, background: true });
         const { result } = await halt(
           deps,
           api,

@@ -7,6 +7,7 @@ import { expireApprovals } from '../guardrails/approvals.ts';
 import { enforceGuards } from '../guardrails/guardWatch.ts';
 import { enforceFreezes } from '../guardrails/sweep.ts';
 import { warnExpiringSessions } from '../login/expiryWarnings.ts';
+import { runPlans } from '../gamedays/steps.ts';
 import type { Job } from './scheduler.ts';
 
 /**
@@ -34,6 +35,9 @@ export function backgroundJobs(deps: Deps): Job[] {
     { name: 'enforce-freezes', everyMs: pollMs, run: () => enforceFreezes(deps) },
     // Each guard is read once per POLL_SECONDS, so it halts within one of firing.
     { name: 'enforce-guards', everyMs: pollMs, run: () => enforceGuards(deps) },
+    // A countdown starts its step within a few seconds of zero, however long POLL_SECONDS is; a
+    // countdown kept in the store outlives a restart, and the first pass after it starts what is due.
+    { name: 'run-plans', everyMs: Math.min(pollMs, 5_000), atStart: true, run: () => runPlans(deps) },
     // One executions read per halted attack per POLL_SECONDS, until every target has stopped.
     { name: 'verify-halts', everyMs: pollMs, run: () => verifyHalts(deps) },
     // "Still watching?" is asked every PRESENCE_MINUTES; an unanswered one halts within one POLL_SECONDS of its five minutes.

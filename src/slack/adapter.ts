@@ -1,3 +1,4 @@
+import { setImmediate } from 'node:timers/promises';
 import type { App, RespondFn } from '@slack/bolt';
 import type { WebClient } from '@slack/web-api';
 import type { KnownBlock, ModalView } from '@slack/types';
@@ -50,6 +51,9 @@ export type ShortcutHandler = (
 const submissionDeadlineMs = 2_000;
 
 const restarting: Reply = { kind: 'message', message: { text: restartingText } };
+
+/** The longest the work after an ack waits for other deliveries' acks (see SlackAdapter.#afterAcks). */
+const acksFirstMs = 200;
 
 /** Sends a message to the response_url of the delivery being answered. */
 type Respond = (message: ResponseUrlReply) => Promise<void>;
@@ -123,6 +127,8 @@ export class SlackAdapter {
   readonly #metrics: Metrics;
   readonly #inFlight = new Set<Promise<unknown>>();
   #accepting = true;
+  /** Deliveries acked so far, counted so that the work after an ack can tell when a burst has passed. */
+  #acked = 0;
 
   /** Replies to response_urls; without it, Bolt's `respond` (one new connection per reply). */
   readonly #replies: ReplySender | undefined;
@@ -149,6 +155,21 @@ export class SlackAdapter {
   }
 
   /**
+   * Called right after an ack: waits until a turn of the event loop passes with no other delivery
+   * acked, or acksFirstMs at most. In a burst every delivery is read and acked first, then the work
+   * they asked for runs: Slack's 3 s count to the ack only, and a reply may follow for 30 minutes.
+   */
+  async #afterAcks(): Promise<void> {
+    const until = performance.now() + acksFirstMs;
+    this.#acked++;
+    let seen: number;
+    do {
+      seen = this.#acked;
+      await setImmediate();
+    } while (this.#acked !== seen && performance.now() < until);
+  }
+
+  /**
    * Resolves when the work already started has finished. From now on every request is still
    * answered, with "Faultline is restarting", so nobody's click or command vanishes unanswered.
    */
@@ -165,6 +186,7 @@ export class SlackAdapter {
         'command',
         async () => {
           await ack();
+          await this.#afterAcks();
           const actor = actorFrom(body);
           const reply = await this.#safely(actor, () =>
             listeners.command(body.text ?? '', actor, this.#deps, {
@@ -189,6 +211,7 @@ export class SlackAdapter {
           'action',
           async () => {
             await ack();
+            await this.#afterAcks();
             if (body.type !== 'block_actions') return;
             const actor = actorFrom(body as BodyIdentity);
             const action = body.actions.find((a) => a.action_id === actionId);

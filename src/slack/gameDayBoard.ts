@@ -3,13 +3,19 @@ import type { GameDayBoard } from '../gamedays/gameDays.ts';
 import type { GameDayAttack, GameDayEvent, GameDayOutcomes, GameDayRecord } from '../gamedays/gameDayRecord.ts';
 import { gameDayCard, gameDayFailureLine, gameDaySummary, gameDayTimelineLine } from '../views/gameday.ts';
 import type { Messenger } from './messenger.ts';
+import type { PlanStep } from '../gamedays/plan.ts';
+import { StepNotStartedError } from '../gamedays/steps.ts';
+import { countdownMessage, hypothesisQuestion, planWords } from '../views/plan.ts';
+import { errorInBrief } from '../views/errorReply.ts';
 
 /** A game day in its channel: the card, the timeline in the card's thread, the summary. */
 export class SlackGameDayBoard implements GameDayBoard {
   readonly #messenger: Pick<Messenger, 'post' | 'update'>;
+  readonly #now: () => number;
 
-  constructor(messenger: Pick<Messenger, 'post' | 'update'>) {
+  constructor(messenger: Pick<Messenger, 'post' | 'update'>, now: () => number = Date.now) {
     this.#messenger = messenger;
+    this.#now = now;
   }
 
   postCard(record: GameDayRecord): Promise<MessageRef> {
@@ -38,5 +44,27 @@ export class SlackGameDayBoard implements GameDayBoard {
 
   updateSummary(at: MessageRef, record: GameDayRecord, outcomes: GameDayOutcomes): void {
     this.#messenger.update(at.channel, at.ts, gameDaySummary(record, outcomes));
+  }
+
+  postCountdown(record: GameDayRecord, step: PlanStep): Promise<MessageRef> {
+    return this.#messenger.post(record.channel, countdownMessage(record, step, this.#now()));
+  }
+
+  updateCountdown(record: GameDayRecord, step: PlanStep): void {
+    if (step.countdown?.ts)
+      this.#messenger.update(step.countdown.channel, step.countdown.ts, countdownMessage(record, step, this.#now()));
+  }
+
+  askHypothesis(record: GameDayRecord, step: PlanStep): Promise<MessageRef> {
+    return this.#messenger.post(record.channel, hypothesisQuestion(record, step), { threadTs: record.ts });
+  }
+
+  updateQuestion(record: GameDayRecord, step: PlanStep): void {
+    if (step.questionTs) this.#messenger.update(record.channel, step.questionTs, hypothesisQuestion(record, step));
+  }
+
+  describeError(error: unknown, teamName: string): string {
+    if (error instanceof StepNotStartedError) return planWords.runnerGone(error.reason, error.runBy);
+    return errorInBrief(error, { team: teamName });
   }
 }

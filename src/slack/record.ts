@@ -146,6 +146,7 @@ export class SlackRecorder implements Recorder {
         startedBy: by.userId,
         teamId: card.teamId,
         teamName: card.teamName,
+        ...(event.step ? { step: event.step } : {}),
       },
     });
     return saved;
@@ -280,6 +281,13 @@ export class SlackRecorder implements Recorder {
       }
       case 'guard fired':
         await this.#guardFired(event);
+        return undefined;
+      case 'plan step':
+        logger.info(
+          { channel: event.channel, step: event.step.stepId, what: event.step.what, by: event.step.by },
+          'game-day plan step',
+        );
+        await gameDays.record(event.channel, { kind: 'step', step: event.step });
         return undefined;
       case 'frozen':
         audit(logger, 'freeze', event.by, {

@@ -396,4 +396,49 @@ export const keys = {
     "A failed attack was told in its game day's timeline once: as long as an ended game day.",
     { key: (guid: string) => guid },
   ),
+
+  // Saved attacks
+  savedAttack: kind(
+    'saved-attack:',
+    untilDeleted,
+    "A team's saved attack, by its name in lower case: until someone deletes it.",
+    { key: (teamId: string, name: string) => `${teamId}:${name}`, ofTeam: (teamId: string) => `${teamId}:` },
+  ),
+  savedAttackLock: kind(
+    'saved-attack-lock:',
+    10_000,
+    'A name is being saved in a team, by one person only: longer than checking and writing it takes.',
+    { key: (teamId: string, name: string) => `${teamId}:${name}` },
+  ),
+  // Game-day plans
+  gamedayPlan: kind(
+    'gameday-plan:',
+    days(30),
+    "A game day's plan (under its id), or one drafted in a channel before it starts (`draft:<channel>`): a month, as long as an ended game day.",
+    { key: (plan: string) => plan },
+  ),
+  gamedayPlanLock: kind(
+    'gameday-plan-lock:',
+    15_000,
+    'One change to a plan at a time: longer than reading and writing it takes.',
+    { key: (plan: string) => plan },
+  ),
+  gamedayStepAttack: kind(
+    'gameday-step-attack:',
+    days(30),
+    'Which plan step an attack runs, for when it ends: as long as an ended game day.',
+    { key: (guid: string) => guid },
+  ),
+  gamedayStepQuestion: kind(
+    'gameday-step-question:',
+    days(30),
+    "A step's hypothesis question was asked once: as long as an ended game day.",
+    { key: (stepId: string) => stepId },
+  ),
+  gamedayStepAnswer: kind(
+    'gameday-step-answer:',
+    days(30),
+    "A step's hypothesis was answered, by one person only: as long as an ended game day.",
+    { key: (stepId: string) => stepId },
+  ),
 } as const;

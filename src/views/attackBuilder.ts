@@ -27,6 +27,8 @@ export const ATTACK_GUARDS = 'attack_guards';
 export const ATTACK_TEAM = 'attack_team';
 /** Where the card goes, asked only when the builder was not opened from a channel (App Home). */
 export const ATTACK_CHANNEL = 'attack_channel';
+/** A name to keep the built attack under, for `run <name>` and game-day steps. */
+export const ATTACK_SAVE_AS = 'attack_save_as';
 export const ATTACK_ARG_PREFIX = 'attack_arg:';
 
 /**
@@ -437,6 +439,21 @@ export function attackBuilderModal(options: AttackBuilderOptions): ModalView {
           ),
         ]
       : []),
+    input(
+      ATTACK_SAVE_AS,
+      'Save as',
+      {
+        type: 'plain_text_input',
+        action_id: ATTACK_SAVE_AS,
+        max_length: 40,
+        placeholder: plain('checkout-cpu', 150),
+        ...(values[ATTACK_SAVE_AS] ? { initial_value: values[ATTACK_SAVE_AS] } : {}),
+      },
+      {
+        optional: true,
+        hint: 'Keeps this attack for the team under the name, to run again with the run command or in a game-day plan.',
+      },
+    ),
   ];
   const closing = context(
     options.askChannel

@@ -6,6 +6,7 @@ import type { Message } from './message.ts';
 import {
   actions,
   button,
+  buttonObject,
   code,
   context,
   escapeMrkdwn,
@@ -75,14 +76,7 @@ export function haltCheckText(check: NonNullable<CardRecord['haltCheck']>): stri
  * up in platform URL paths.
  */
 export function parseAttackRef(value: string | undefined): AttackRef | undefined {
-  let parsed: unknown;
-  try {
-    parsed = JSON.parse(value ?? '');
-  } catch {
-    return undefined;
-  }
-  if (typeof parsed !== 'object' || parsed === null) return undefined;
-  const { g, t, k, l } = parsed as { g?: unknown; t?: unknown; k?: unknown; l?: unknown };
+  const { g, t, k, l } = buttonObject(value) ?? {};
   if (!isPathId(g) || !isPathId(t) || (k !== undefined && k !== 'a' && k !== 'k') || (l !== undefined && !isPathId(l)))
     return undefined;
   return {

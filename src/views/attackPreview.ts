@@ -1,9 +1,7 @@
 import type { KnownBlock } from '@slack/types';
-import type { AttackRequest } from '../attacks/request.ts';
+import { requestWords, type AttackRequest } from '../attacks/request.ts';
 import type { StartedAttack } from '../attacks/start.ts';
 import { describeTarget } from './target.ts';
-import { targetFlagWords } from '../attacks/targetFlags.ts';
-import { guardFlag } from '../guardrails/guards.ts';
 import { actions, button, context, escapeMrkdwn, fields, section } from './blocks.ts';
 import { plural } from './plural.ts';
 
@@ -23,19 +21,16 @@ function shellWord(word: string): string {
  * `attack cpu -l 30 -c 1 --target-tags role=web --team Payments`.
  */
 export function equivalentCommand(request: AttackRequest): string {
-  const words = [
-    request.type,
-    ...request.args,
-    ...targetFlagWords(request.target),
-    ...(request.team !== undefined ? ['--team', request.team] : []),
-    ...(request.guards ?? []).flatMap((g) => ['--guard', guardFlag(g)]),
-    ...(request.yes ? ['--yes'] : []),
-  ];
-  return ['attack', ...words.map(shellWord)].join(' ');
+  return `attack ${commandWords(requestWords(request))}`;
+}
+
+/** Words as a person would type them, quoted where the tokenizer needs it to give them back. */
+export function commandWords(words: readonly string[]): string {
+  return words.map(shellWord).join(' ');
 }
 
 /** A code span of text a person may copy; a backtick would end the span early, so it is swapped for a look-alike. */
-const codeSpan = (text: string) => `\`${escapeMrkdwn(text).replace(/`/g, 'ˋ')}\``;
+export const codeSpan = (text: string) => `\`${escapeMrkdwn(text).replace(/`/g, 'ˋ')}\``;
 
 function lengthInWords(seconds: number): string {
   const unit = plural(seconds, 'second');
@@ -65,6 +60,8 @@ export interface AttackPreviewInput {
   warning?: string | undefined;
   /** Why the start needs a second person: Start becomes Request approval. */
   approval?: string | undefined;
+  /** The name the attack was just saved under (the builder's Save as). */
+  savedAs?: string | undefined;
 }
 
 /** Why a person cannot start attacks in a team: the platform role lacks the privilege it asks. */
@@ -125,6 +122,13 @@ export function attackPreviewMessage(p: AttackPreviewInput): { text: string; blo
         `Same as typing ${codeSpan(`${p.command} ${shown}`)}`,
       ].join(' '),
     ),
+    ...(p.savedAs
+      ? [
+          context(
+            `:floppy_disk: Saved as *${escapeMrkdwn(p.savedAs)}*: ${codeSpan(`${p.command} run ${p.savedAs}`)} runs it again.`,
+          ),
+        ]
+      : []),
   ];
   const text = `Start a ${request.type} attack on ${target}${request.lengthSeconds !== undefined ? ` for ${plural(request.lengthSeconds, 'second')}` : ''}?${everyClient ? ' Warning: every active client of the team is hit.' : ''}`;
   return { text, blocks };

@@ -149,3 +149,16 @@ export function slackDate(date: Date, format = '{date_short_pretty} at {time}'):
   const seconds = Math.floor(date.getTime() / 1000);
   return `<!date^${seconds}^${format}|${date.toISOString().replace('T', ' ').slice(0, 16)} UTC>`;
 }
+
+/**
+ * The object a button value (or a modal's private_metadata) holds, or undefined when it holds
+ * none: the value comes from the person's Slack client, so its fields are checked by the caller.
+ */
+export function buttonObject(value: string | undefined): Record<string, unknown> | undefined {
+  try {
+    const parsed: unknown = JSON.parse(value ?? '');
+    return typeof parsed === 'object' && parsed !== null ? (parsed as Record<string, unknown>) : undefined;
+  } catch {
+    return undefined;
+  }
+}

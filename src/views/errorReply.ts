@@ -1,6 +1,7 @@
 import {
   type Integration,
   BadRequestError,
+  BusyError,
   ForbiddenError,
   InvalidIdError,
   InvalidResponseError,
@@ -143,6 +144,11 @@ export function describeError(error: unknown, context: ErrorContext): Message {
       `The platform is busy and asked Faultline to slow down. Try again${seconds ? ` in ${plural(seconds, 'second')}` : ' in a moment'}.`,
     );
   }
+  if (error instanceof BusyError) {
+    return text(
+      `The platform is slow to answer and Faultline already has many calls waiting on it, so it did not ${doing}; nothing was sent. Try again in a minute.`,
+    );
+  }
   if (error instanceof TimeoutError || (error instanceof UnreachableError && error.outcomeUnknown)) {
     if (error.outcomeUnknown) {
       return text(
@@ -220,6 +226,8 @@ export function errorInBrief(
   if (error instanceof NoIntegrationError) return missingIntegrationBrief[error.integration ?? 'unknown'];
   if (error instanceof NotFoundError) return `the platform has no ${ctx.subject ?? 'such thing'}${onTeam}`;
   if (error instanceof RateLimitedError) return 'the platform was busy and asked Faultline to slow down';
+  if (error instanceof BusyError)
+    return 'the platform was slow and too many calls were waiting on it; nothing was sent';
   if (outcomeUnknown(error)) return 'the platform did not confirm in time, so it may have started';
   if (error instanceof TimeoutError) return 'the platform did not answer in time';
   if (error instanceof UnreachableError) return 'Faultline could not reach the platform';

@@ -221,6 +221,7 @@ export function gameDayReportMarkdown(report: GameDayReport, names: Record<strin
     `- **Halts:** ${haltCount(record)} · **Notes:** ${record.notes.length}`,
     '',
   ];
+  if (record.plan?.steps.length) lines.push(...stepsTable(record, name));
   for (const team of report.teams) lines.push(...teamSection(team, name));
 
   const about = (guid: string | undefined) => {
@@ -261,6 +262,37 @@ export function gameDayReportMarkdown(report: GameDayReport, names: Record<strin
     lines.push('## In the channel', '', ...channel, '');
   }
   return `${lines.join('\n').trimEnd()}\n`;
+}
+
+/** A cell of a Markdown table: markdownText escapes the pipe that would end it, and folds lines. */
+const cell = markdownText;
+
+/** The plan's steps as a table: hypothesis, how its attack went, whether it held, the observation, the tickets. */
+function stepsTable(record: GameDayRecord, name: (userId: string) => string): string[] {
+  const plan = record.plan!;
+  const answers = { held: 'held', 'not held': 'not held', unsure: 'unsure' } as const;
+  const rows = plan.steps.map((step, index) => {
+    const attack = step.source.kind === 'saved' ? `${step.source.name} (${step.request.type})` : step.request.type;
+    const result =
+      step.state === 'ended' && step.ended
+        ? outcome(step.ended)
+        : step.state === 'vetoed'
+          ? `vetoed by ${name(step.vetoed!.by)}: ${step.vetoed!.reason}`
+          : step.state === 'not started'
+            ? `did not start: ${step.notStarted!.reason.replace(/[*`]|<@([A-Z0-9]+)>/g, (_, id: string | undefined) => (id ? name(id) : ''))}`
+            : step.state;
+    const held = step.answer ? `${answers[step.answer.answer]} (${name(step.answer.by)})` : '';
+    const tickets = step.guid ? record.tickets.filter((t) => t.guid === step.guid).map((t) => t.key) : [];
+    return `| ${index + 1} | ${cell(attack)}${step.guid ? ` ${markdownCode(step.guid)}` : ''} | ${cell(step.hypothesis)} | ${cell(result)} | ${cell(held)} | ${cell(step.answer?.observation ?? '')} | ${cell(tickets.join(', '))} |`;
+  });
+  return [
+    '## Steps',
+    '',
+    '| # | Attack | Hypothesis | Outcome | Held | Observation | Tickets |',
+    '|---|---|---|---|---|---|---|',
+    ...rows,
+    '',
+  ];
 }
 
 /** Everyone the report names, by Slack user id. */

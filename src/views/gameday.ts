@@ -30,6 +30,7 @@ import {
 import { argsText, stageLabel } from './attackCard.ts';
 import { haltAllButton } from './halt.ts';
 import { plural } from './plural.ts';
+import { planCardBlocks, planCardButtons, stepTimelineLine, summaryStepLines } from './plan.ts';
 
 export const GAMEDAY_END = 'gameday_end';
 export const GAMEDAY_FILE_TICKET = 'gameday_file_ticket';
@@ -110,6 +111,7 @@ export function gameDayCard(record: GameDayRecord): Message {
     fields(counters(record)),
   ];
   if (record.guards?.length) blocks.push(section(gameDayGuardsText(record.guards, record.trips)));
+  if (record.plan) blocks.push(...planCardBlocks(record.plan));
   if (running) {
     blocks.push(
       context(
@@ -119,6 +121,7 @@ export function gameDayCard(record: GameDayRecord): Message {
     blocks.push(
       actions(GAMEDAY_CARD_ACTIONS, [
         haltAllButton(),
+        ...planCardButtons(record),
         button('End game day', GAMEDAY_END, { value: gameDayRefValue(record), confirm: gameDayEndConfirm }),
       ]),
     );
@@ -171,6 +174,8 @@ export function gameDayTimelineLine(event: GameDayEvent, attacks: readonly GameD
       const ask = t.notHalted.length ? `: halt ${t.notHalted.length === 1 ? 'it' : 'them'} now` : '';
       return `:rotating_light: Guard *${escapeMrkdwn(t.guard)}* fired (${escapeMrkdwn(t.state)}) at ${slackDate(new Date(t.at), '{time}')}: ${tripOutcome(t)}${ask}`;
     }
+    case 'step':
+      return stepTimelineLine(event.step);
   }
 }
 
@@ -252,7 +257,8 @@ function attackOutcomeLine(
 
 /** Sections for each part of the summary, within 50 blocks together with header, overview and buttons. */
 const summarySections = {
-  attacks: 26,
+  steps: 4,
+  attacks: 22,
   refused: 2,
   unconfirmed: 1,
   massHalts: 2,
@@ -290,6 +296,8 @@ export function gameDaySummary(record: GameDayRecord, outcomes: GameDayOutcomes)
     ),
     fields(counters(record)),
   ];
+  const stepLines = summaryStepLines(record);
+  if (stepLines.length) blocks.push(...lineSections('Steps', stepLines, summarySections.steps, 'step'));
   blocks.push(
     ...(attackLines.length
       ? lineSections('Attacks', attackLines, summarySections.attacks, 'attack')
@@ -346,6 +354,7 @@ export function gameDayStatusMessage(record: GameDayRecord, outcomes: GameDayOut
     blocks.push(...lineSections(earlier ? `Latest attacks (${earlier} earlier)` : 'Attacks', lines, 3, 'attack'));
   }
   if (record.guards?.length) blocks.push(section(gameDayGuardsText(record.guards, record.trips)));
+  if (record.plan) blocks.push(...planCardBlocks(record.plan));
   const refused = record.refused ?? [];
   if (refused.length)
     blocks.push(context(`:x: ${plural(refused.length, 'start')} the platform did not take; the thread says why.`));

@@ -3,7 +3,9 @@
  * forward: a halt's answer read before the attack ended never redraws the ended card as halting.
  */
 import { describe, expect, it } from 'vitest';
-import { type CardRecord, withState } from '../../src/attacks/cards.ts';
+import { type CardRecord, CardStore, withState } from '../../src/attacks/cards.ts';
+import { createKeyValueStore } from '../../src/store/keyValue.ts';
+import { turnsDuring } from '../support/turns.ts';
 import { isLive } from '../../src/attacks/lifecycle.ts';
 
 const card: CardRecord = {
@@ -58,5 +60,18 @@ describe('a card taking the platform’s state', () => {
     const halting = withState(card, { stage: 'Halting', stage_lifecycle: 'Halting' }).card;
     const next = withState(halting, { stage: 'Running', stage_lifecycle: 'Active' });
     expect([next.changed, next.card.lifecycle]).toEqual([false, 'Halting']);
+  });
+});
+
+describe('the card store', () => {
+  it('reads thousands of cards in batches, letting other work run between them', async () => {
+    const store = createKeyValueStore('memory://', 'cards-test');
+    const cards = new CardStore(store);
+    const guids = Array.from({ length: 1_200 }, (_, i) => `a${i}`);
+    for (const guid of guids) await cards.save({ ...card, guid });
+    const { result: found, turns } = await turnsDuring(() => cards.getMany([...guids, 'missing']));
+    expect(found.map((c) => c?.guid)).toEqual([...guids, undefined]);
+    expect(turns).toBeGreaterThan(0);
+    await store.close();
   });
 });

@@ -85,4 +85,47 @@ describe('a request sent again', () => {
     await sendAgain((fields) => fields.get('payload')?.includes(HALT_ALL_CONFIRMED) === true);
     expect(stack.sim.state.attacks.get(attack.guid)!.halt).toBeUndefined();
   });
+
+  it('does not save again an attack deleted after it', async () => {
+    const id = await loggedIn();
+    await stack.ask(id, 'save replayed cpu -l 30', { channel });
+    const list = await stack.ask(id, 'saved', { channel });
+    await list.click('Delete', { confirm: true });
+    await stack.fake.waitFor(
+      async () => (await stack.deps.savedAttacks.list(stack.sim.seed.teams.platform.id)).length === 0 || undefined,
+      'the deletion',
+    );
+    await sendAgain(command('save replayed cpu -l 30'));
+    expect(await stack.deps.savedAttacks.list(stack.sim.seed.teams.platform.id)).toEqual([]);
+  });
+
+  it('does not count down the next step of a plan again', async () => {
+    const id = await loggedIn();
+    await stack.ask(id, 'gameday start Replayed plan', { channel });
+    await stack.ask(id, 'gameday step --attack "cpu -l 30" first holds', { channel });
+    await stack.ask(id, 'gameday step --attack "cpu -l 30" second holds', { channel });
+    expect(read(await stack.ask(id, 'gameday next', { channel }))).toContain('Step 1 of 2 counts down');
+    await stack.fake.waitFor(
+      () =>
+        stack.fake
+          .channel(channel)
+          .messages()
+          .find((m) => read(m).includes('Step 1 of 2')),
+      'the countdown',
+    );
+    const skip = stack
+      .person(id)
+      .channel(channel)
+      .messages()
+      .find((m) => read(m).includes('Step 1 of 2'))!;
+    await skip.click('Skip');
+    await stack.fake.waitFor(
+      async () => (await stack.deps.gameDays.running(channel))?.plan?.steps[0]?.state === 'skipped' || undefined,
+      'the skip',
+    );
+    await sendAgain(command('gameday next'));
+    const plan = (await stack.deps.gameDays.running(channel))!.plan!;
+    expect(plan.steps.map((step) => step.state)).toEqual(['skipped', 'planned']);
+    await stack.ask(id, 'gameday end', { channel });
+  });
 });

@@ -7,6 +7,7 @@ import { createClient } from '@redis/client';
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import { createKeyValueStore, type KeyValueStore } from '../../src/store/keyValue.ts';
 import { dropRedisKeys } from '../support/redisKeys.ts';
+import { turnsDuring } from '../support/turns.ts';
 
 const opened: KeyValueStore[] = [];
 afterEach(async () => {
@@ -57,6 +58,14 @@ function behavesAsAKeyValueStore(make: () => KeyValueStore) {
     expect(found.every(([key, value]) => value.key === key)).toBe(true);
     expect(await list(store, 'gameday:')).toEqual([['gameday:C1', 'running']]);
     expect(await list(store, 'live:T2:')).toEqual([]);
+  });
+
+  it('lets other work run between the pages of a long listing', async () => {
+    const store = make();
+    await Promise.all(Array.from({ length: 1_234 }, (_, i) => store.set(`live:T1:${String(i).padStart(5, '0')}`, i)));
+    const { result, turns } = await turnsDuring(() => list(store, 'live:'));
+    expect(result).toHaveLength(1_234);
+    expect(turns).toBeGreaterThan(0);
   });
 
   it('forgets values when their time is up, for reads and listings alike', async () => {

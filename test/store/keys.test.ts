@@ -223,6 +223,13 @@ describe('the store key table', () => {
       'gameday-end:',
       'gameday-ended:',
       'gameday-failed:',
+      'saved-attack:',
+      'saved-attack-lock:',
+      'gameday-plan:',
+      'gameday-plan-lock:',
+      'gameday-step-attack:',
+      'gameday-step-question:',
+      'gameday-step-answer:',
     ]);
   });
 });

@@ -1,3 +1,4 @@
+import { PLAN_ADD_STEP } from '../../src/views/plan.ts';
 import { messageViolations } from '@faultline/fake-slack/limits';
 import type { ActionsBlock, Button, KnownBlock, SectionBlock } from '@slack/types';
 import { describe, expect, it } from 'vitest';
@@ -114,7 +115,9 @@ describe('game-day card', () => {
       /^Facilitated by <@U9> · started <!date\^\d+\^.*\n:large_green_circle: Running$/,
     );
     expect(fieldTexts(blocks)).toEqual(['*Attacks*\n2', '*Halts*\n1', '*Notes*\n1', '*Tickets*\n1']);
-    const [haltAll, end] = buttons(blocks);
+    const [haltAll, addStep, end] = buttons(blocks);
+    // A game day without a plan offers to start one.
+    expect(addStep).toMatchObject({ action_id: PLAN_ADD_STEP, text: { text: 'Add step' } });
     expect(haltAll).toMatchObject({
       action_id: HALT_ALL_CONFIRMED,
       value: 'attacks',

@@ -223,6 +223,8 @@ export async function startDemo(options: DemoOptions): Promise<Demo> {
       LOG_LEVEL: options.logLevel ?? 'info',
       // Simulated stages last seconds; cards that lag them by the production default look stuck.
       POLL_SECONDS: '3',
+      // A step's countdown long enough to press Veto, short enough not to wait on a walkthrough.
+      COUNTDOWN_SECONDS: '15',
       // The simulator's tracker integration works with these, so filing a ticket works out of the box.
       TRACKER_PROJECT_ID: sim.seed.tracker.projectId,
       TRACKER_ISSUE_TYPE_ID: sim.seed.tracker.issueTypeId,

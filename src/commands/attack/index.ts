@@ -15,11 +15,14 @@ import type { AttackRequest } from '../../attacks/request.ts';
 import {
   attackBuilderModal,
   ATTACK_CHANNEL,
+  ATTACK_SAVE_AS,
   ATTACK_TEAM,
   ATTACK_TYPE_SELECT,
   builderTitle,
 } from '../../views/attackBuilder.ts';
 import { messageModal } from '../../views/notice.ts';
+import { saveAttack, savedNameProblem } from '../saved.ts';
+import { savedAttackWords } from '../../views/savedAttacks.ts';
 import {
   attackPreviewMessage,
   cannotRunText,
@@ -32,7 +35,7 @@ import { parseAttackCommand, requestedTeam, type AttackParseOptions } from './pa
 import { unclosedQuoteError } from './tokenize.ts';
 import { attackUsage } from './usage.ts';
 import { type Action, message, replacement, type Reply, type Submission, type SubmissionReply } from '../reply.ts';
-import { subcommand } from '../command.ts';
+import { type CommandRequest, subcommand } from '../command.ts';
 import { ownWords } from '../contract.ts';
 import { UserInputError } from '../../errors.ts';
 import type { Actor, Login } from '../../store/sessions.ts';
@@ -62,7 +65,7 @@ import { firstDelivery } from '../delivery.ts';
  * Where attacks may start: a channel allowed by ATTACK_CHANNELS, where the card (and its Halt
  * button) can be posted. Checked before anything is sent to the platform.
  */
-async function checkChannel(deps: Deps, channel: string | undefined): Promise<string> {
+export async function checkChannel(deps: Deps, channel: string | undefined): Promise<string> {
   if (!channel) throw new UserInputError('Start attacks from a channel, where their card can be posted.');
   const others = otherAttackChannels(deps.config.attackChannels, channel);
   if (others) throw new UserInputError(`Attacks cannot be started in this channel. Use ${channelLinks(others)}.`);
@@ -72,7 +75,7 @@ async function checkChannel(deps: Deps, channel: string | undefined): Promise<st
 }
 
 /** The team named by --team (one of the person's own), else the selected one. */
-function resolveTeam(login: Login, requested: string | undefined, usage?: string): TeamEntry {
+export function resolveTeam(login: Login, requested: string | undefined, usage?: string): TeamEntry {
   if (!requested) return requireTeam(login);
   return (
     login.session.teams.find((t) => t.identifier === requested) ?? matchTeam(login.session.teams, requested, usage)
@@ -108,6 +111,7 @@ async function preview(
   team: TeamEntry,
   request: AttackRequest,
   channel: string,
+  savedAs?: string,
 ) {
   // Start is offered only to a session the platform would let start it.
   if (!mayRunAttacks(team))
@@ -145,6 +149,7 @@ async function preview(
       ? { warning: `${unknownGuardsText(unknown)} Start anyway only if you will watch it yourself.` }
       : {}),
     ...(rule ? { approval: ruleText(rule) } : {}),
+    ...(savedAs ? { savedAs } : {}),
   });
 }
 
@@ -219,31 +224,58 @@ export const attackCommand = subcommand({
     // Parse against the team the attack would run in: its metadata decides which flags exist. The
     // team is read from the very words the parser reads next, so both see the same --team.
     const team = resolveTeam(login, requestedTeam(words), attackUsage.general);
-    const catalogue = await deps.catalogues.get(team.identifier, platformFor(deps, login, team), commandMetadataWaitMs);
-    const attack = parseAttackCommand(words, catalogue.types, parseOptions(deps));
-    if (attack.yes) {
-      // No Start button to claim: the command itself is claimed, so a redelivered or replayed
-      // `--yes` (Socket Mode may deliver twice; a signed request replays for minutes) starts nothing.
-      if (!(await firstDelivery(deps, request))) return { kind: 'none' };
-      // --yes skips the preview, never the second person.
-      const pending = { actor: request.actor, teamId: team.identifier, request: attack, channel };
-      const rule = approvalNeeded(deps, pending, team);
-      if (rule) {
-        await refuseIfFrozen(deps, team);
-        const requested = await requestApproval(deps, pending, team, rule);
-        return message(approvalRequestedText(requested.rule, requested.channel));
-      }
-      try {
-        return await start(deps, request.actor, login, team, attack, channel);
-      } catch (error) {
-        // --yes never skips a guard: one that cannot be read gets the preview, with Start anyway.
-        if (!(error instanceof GuardsUnknownError)) throw error;
-        return { kind: 'message', message: await preview(deps, request.actor, login, team, attack, channel) };
-      }
-    }
-    return { kind: 'message', message: await preview(deps, request.actor, login, team, attack, channel) };
+    const attack = await checkAttackWords(deps, login, team, words);
+    return previewOrStart(deps, request, login, team, attack, channel);
   },
 });
+
+/**
+ * Reads an attack's words (the text after `attack`) against the team's metadata as the platform
+ * gives it now, as a start checks them; a UserInputError says what is wrong.
+ */
+export async function checkAttackWords(
+  deps: Deps,
+  login: Login,
+  team: TeamEntry,
+  words: readonly string[],
+): Promise<AttackRequest> {
+  const catalogue = await deps.catalogues.get(team.identifier, platformFor(deps, login, team), commandMetadataWaitMs);
+  return parseAttackCommand(words, catalogue.types, parseOptions(deps));
+}
+
+/**
+ * What a command does with a checked attack, typed or saved: the preview, or with `--yes` the
+ * start, where a freeze, a second person and every guard apply as on a Start click.
+ */
+export async function previewOrStart(
+  deps: Deps,
+  request: Pick<CommandRequest, 'actor' | 'delivery'>,
+  login: Login,
+  team: TeamEntry,
+  attack: AttackRequest,
+  channel: string,
+): Promise<Reply> {
+  if (attack.yes) {
+    // No Start button to claim: the command itself is claimed, so a redelivered or replayed
+    // `--yes` (Socket Mode may deliver twice; a signed request replays for minutes) starts nothing.
+    if (!(await firstDelivery(deps, request))) return { kind: 'none' };
+    // --yes skips the preview, never the second person.
+    const pending = { actor: request.actor, teamId: team.identifier, request: attack, channel };
+    const rule = approvalNeeded(deps, pending, team);
+    if (rule) {
+      await refuseIfFrozen(deps, team);
+      const requested = await requestApproval(deps, pending, team, rule);
+      return message(approvalRequestedText(requested.rule, requested.channel));
+    }
+    try {
+      return await start(deps, request.actor, login, team, attack, channel);
+    } catch (error) {
+      // --yes never skips a guard: one that cannot be read gets the preview, with Start anyway.
+      if (!(error instanceof GuardsUnknownError)) throw error;
+    }
+  }
+  return { kind: 'message', message: await preview(deps, request.actor, login, team, attack, channel) };
+}
 
 /** Start on a preview: exactly one attack, whatever the number of clicks or deliveries. */
 export async function startFromPreview(action: Action, deps: Deps): Promise<Reply> {
@@ -320,9 +352,12 @@ export async function submitBuilder(submission: Submission, deps: Deps): Promise
     ? (await deps.catalogues.get(checkedIn.identifier, platformFor(deps, login, checkedIn))).types
     : builtInCatalogue;
   const result = builderToRequest(submission.inputs, catalogue, parseOptions(deps));
-  if ('errors' in result || !team) {
+  const saveAs = submission.inputs[ATTACK_SAVE_AS]?.trim();
+  const nameProblem = saveAs ? savedNameProblem(saveAs) : undefined;
+  if ('errors' in result || !team || nameProblem) {
     const errors: Record<string, string> = 'errors' in result ? { ...result.errors } : {};
     if (!team) errors[ATTACK_TEAM] = 'Choose one of your teams.';
+    if (nameProblem) errors[ATTACK_SAVE_AS] = nameProblem;
     return { kind: 'errors', errors };
   }
   const chosen = origin.channel ?? submission.inputs[ATTACK_CHANNEL];
@@ -336,7 +371,12 @@ export async function submitBuilder(submission: Submission, deps: Deps): Promise
     if (!chosen) return { kind: 'errors', errors: { [ATTACK_CHANNEL]: 'Choose the channel for the attack card.' } };
   }
   const channel = await checkChannel(deps, chosen);
-  const shown = await preview(deps, submission.actor, login, team, result, channel);
+  if (saveAs) {
+    const saved = await saveAttack(deps, submission.actor, team, saveAs, result);
+    if ('refused' in saved)
+      return { kind: 'errors', errors: { [ATTACK_SAVE_AS]: savedAttackWords.refusedField(saved.refused, saveAs) } };
+  }
+  const shown = await preview(deps, submission.actor, login, team, result, channel, saveAs || undefined);
   // Opened from App Home, the person is in the modal: the preview takes the builder's place.
   if (!origin.channel) return { kind: 'update', view: messageModal(builderTitle, shown) };
   // The command's response_url lasts 30 minutes; a builder left open longer answers another way.

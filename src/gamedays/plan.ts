@@ -1,0 +1,169 @@
+import { randomUUID } from 'node:crypto';
+import type { Who } from '../attacks/events.ts';
+import type { AttackRequest } from '../attacks/request.ts';
+import type { GuardSpec } from '../guardrails/guards.ts';
+import type { KeyValueStore } from '../store/keyValue.ts';
+import { keys } from '../store/keys.ts';
+import type { Person } from '../store/sessions.ts';
+
+/**
+ * A game day's plan: ordered steps, each an attack (a saved one, or one typed for the step) with
+ * a hypothesis, run one at a time behind a countdown anyone in the channel can veto.
+ */
+
+/** Where a step is in its life; the card shows it. */
+export type StepState =
+  | 'planned'
+  | 'counting down'
+  /** Its start needs a second person, who has been asked. */
+  | 'awaiting approval'
+  | 'running'
+  | 'ended'
+  | 'vetoed'
+  | 'skipped'
+  /** At zero its start was refused (a freeze, a guard, the platform): nothing ran. */
+  | 'not started';
+
+/** What the channel answered when a step's attack ended. */
+export type HypothesisAnswer = 'held' | 'not held' | 'unsure';
+
+/** Who ran a step: their session starts its attack at zero. */
+export type Runner = Who & Person;
+
+export interface PlanStep {
+  id: string;
+  /** A saved attack of its team by name, or an attack typed for the step. */
+  source: { kind: 'saved'; name: string } | { kind: 'typed' };
+  /**
+   * The attack as it was checked when the step was planned (or when Run was last pressed), with
+   * the step's guards among its own: they must be healthy for it to start, and halt it when they fire.
+   */
+  request: AttackRequest;
+  teamId: string;
+  teamName: string;
+  hypothesis: string;
+  /** The step's own guards, kept apart so a saved attack read again keeps them. */
+  guards?: GuardSpec[] | undefined;
+  addedBy: string;
+  addedAt: string;
+  state: StepState;
+  /** While counting down, and after: when it starts (or started), who pressed Run, and where the countdown card is. */
+  countdown?: { startsAt: string; runBy: Runner; channel: string; ts?: string | undefined } | undefined;
+  /** Its attack, once started. */
+  guid?: string | undefined;
+  vetoed?: { by: string; reason: string; at: string } | undefined;
+  /** Who skipped it; nobody when its game day ended during its countdown. */
+  skipped?: { by: string | undefined; at: string } | undefined;
+  notStarted?: { reason: string; at: string } | undefined;
+  /** When its attack ended, and how, as its card showed it. */
+  ended?: { at: string; stage: string; lifecycle: string } | undefined;
+  /** The Held / Not held / Unsure question, once posted. */
+  questionTs?: string | undefined;
+  answer?: { answer: HypothesisAnswer; by: string; at: string; observation?: string | undefined } | undefined;
+}
+
+/** Why the automatic mode stopped running steps by itself. */
+export interface PlanPause {
+  why: 'guard' | 'veto' | 'not held' | 'not started' | 'changed';
+  /** What the pause is about in a few words (the guard's name, the step's position). */
+  detail: string;
+  at: string;
+}
+
+export interface GameDayPlan {
+  steps: PlanStep[];
+  /** Automatic mode: on, by whom (their session runs the steps it starts), until it pauses. */
+  auto?: { by: Runner; since: string } | undefined;
+  paused?: PlanPause | undefined;
+}
+
+/** A plan is kept for a running (or ended) game day, or drafted in a channel before one starts there. */
+export type PlanOwner = { gameDayId: string } | { channel: string };
+
+/** A game day's plan is kept under its id; a draft under its channel. */
+const planName = (owner: PlanOwner) => ('gameDayId' in owner ? owner.gameDayId : `draft:${owner.channel}`);
+
+/** A step a button or the timeline names: the game day (its channel) and the step. */
+export interface StepRef {
+  channel: string;
+  gameDayId: string;
+  stepId: string;
+}
+
+/** Steps with something under way: only one of these at a time. */
+export const activeStates: readonly StepState[] = ['counting down', 'awaiting approval', 'running'];
+
+/** The step's position, counted from 1, as people read it. */
+export const positionOf = (plan: GameDayPlan, stepId: string) => plan.steps.findIndex((s) => s.id === stepId) + 1;
+
+/** A plan changed by one writer at a time (replicas included), under a short lock. */
+export class Plans {
+  readonly #store: KeyValueStore;
+
+  constructor(store: KeyValueStore) {
+    this.#store = store;
+  }
+
+  async get(owner: PlanOwner): Promise<GameDayPlan> {
+    const key = keys.gamedayPlan.key(planName(owner));
+    return (await this.#store.get<GameDayPlan>(key)) ?? { steps: [] };
+  }
+
+  /**
+   * Changes the plan with `change`, which gives back what the caller wants to know (and may leave
+   * the plan as it was); waits a little for another writer, then fails rather than lose a change.
+   */
+  async change<T>(owner: PlanOwner, change: (plan: GameDayPlan) => T): Promise<{ plan: GameDayPlan; result: T }> {
+    const key = keys.gamedayPlan.key(planName(owner));
+    const lock = keys.gamedayPlanLock.key(planName(owner));
+    const holder = randomUUID();
+    for (let attempt = 0; !(await this.#store.claim(lock, keys.gamedayPlanLock.ttlMs, holder)); attempt++) {
+      if (attempt >= 50) throw new Error('The plan is being changed by someone else; try again.');
+      await new Promise((resolve) => setTimeout(resolve, 100));
+    }
+    try {
+      const plan = await this.get(owner);
+      const result = change(plan);
+      await this.#store.set(key, plan, keys.gamedayPlan.ttlMs);
+      return { plan, result };
+    } finally {
+      await this.#store.release(lock, holder);
+    }
+  }
+
+  /** The plan drafted in a channel becomes the plan of the game day that has just started there. */
+  async adoptDraft(channel: string, gameDayId: string): Promise<void> {
+    const draft = await this.#store.get<GameDayPlan>(keys.gamedayPlan.key(planName({ channel })));
+    if (!draft) return;
+    await this.#store.set(keys.gamedayPlan.key(gameDayId), draft, keys.gamedayPlan.ttlMs);
+    await this.#store.delete(keys.gamedayPlan.key(planName({ channel })));
+  }
+
+  /** Remembers which step an attack runs, for when it ends. */
+  async linkAttack(guid: string, ref: StepRef): Promise<void> {
+    await this.#store.set(keys.gamedayStepAttack.key(guid), ref, keys.gamedayStepAttack.ttlMs);
+  }
+
+  /** The step an attack runs, if it runs one. */
+  stepOfAttack(guid: string): Promise<StepRef | undefined> {
+    return this.#store.get<StepRef>(keys.gamedayStepAttack.key(guid));
+  }
+
+  /** True for the one answer a step's question takes. */
+  claimAnswer(stepId: string): Promise<boolean> {
+    return this.#store.claim(keys.gamedayStepAnswer.key(stepId), keys.gamedayStepAnswer.ttlMs);
+  }
+
+  /** True for the one caller that asks the step's question. */
+  claimQuestion(stepId: string): Promise<boolean> {
+    return this.#store.claim(keys.gamedayStepQuestion.key(stepId), keys.gamedayStepQuestion.ttlMs);
+  }
+}
+
+/** A new step, planned. */
+export function newStep(
+  fields: Pick<PlanStep, 'source' | 'request' | 'teamId' | 'teamName' | 'hypothesis' | 'addedBy' | 'guards'>,
+  now: number,
+): PlanStep {
+  return { id: randomUUID(), ...fields, addedAt: new Date(now).toISOString(), state: 'planned' };
+}

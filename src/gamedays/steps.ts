@@ -1,0 +1,536 @@
+import type { Deps } from '../deps.ts';
+import { StartUnfinishedError, startAttack } from '../attacks/start.ts';
+import type { AttackRequest } from '../attacks/request.ts';
+import { savedWords } from '../attacks/saved.ts';
+import { approvalNeeded, requestApproval } from '../guardrails/approvals.ts';
+import { guardKey, type GuardSpec } from '../guardrails/guards.ts';
+import type { GameDayRecord, GameDayStepEvent } from './gameDayRecord.ts';
+import {
+  activeStates,
+  type GameDayPlan,
+  type HypothesisAnswer,
+  newStep,
+  type PlanOwner,
+  type PlanStep,
+  positionOf,
+  type Runner,
+  type StepRef,
+} from './plan.ts';
+
+/**
+ * Running a game day's plan: a step counts down in the channel, anyone there may delay, skip or
+ * veto it, and at zero it starts with the session of whoever pressed Run, through the very start
+ * a person's command goes through (freeze, guards, a second person). The automatic mode counts
+ * the next step down once the previous attack has ended with its guards healthy, and pauses on a
+ * guard trip, a veto, a start refused or a hypothesis that did not hold.
+ */
+
+type Day = GameDayRecord & { id: string };
+
+/** A step still starting this long after its countdown ended was left by a stopped bot. */
+const staleStartMs = 10 * 60_000;
+
+/** How long Delay puts a countdown back. */
+export const delayMs = 5 * 60_000;
+
+const iso = (ms: number) => new Date(ms).toISOString();
+
+/** What the timeline says of a step. */
+function stepEvent(
+  plan: GameDayPlan,
+  step: PlanStep,
+  what: GameDayStepEvent['what'],
+  at: number,
+  extra: Partial<GameDayStepEvent> = {},
+): GameDayStepEvent {
+  return {
+    what,
+    stepId: step.id,
+    position: positionOf(plan, step.id),
+    title: step.source.kind === 'saved' ? step.source.name : step.request.type,
+    hypothesis: step.hypothesis,
+    at: iso(at),
+    ...extra,
+  };
+}
+
+/** A step's attack with the step's own guards among the attack's: they must be healthy at the start, and halt it. */
+export function stepRequest(request: AttackRequest, guards: readonly GuardSpec[]): AttackRequest {
+  const all = [...(request.guards ?? [])];
+  for (const spec of guards) if (!all.some((g) => guardKey(g) === guardKey(spec))) all.push(spec);
+  return { ...request, team: undefined, yes: false, ...(all.length ? { guards: all } : {}) };
+}
+
+/** Adds a step at the end of the plan (drafted in a channel, or of its running game day); gives its position. */
+export async function addStep(
+  deps: Deps,
+  owner: PlanOwner,
+  fields: Pick<PlanStep, 'source' | 'request' | 'teamId' | 'teamName' | 'hypothesis' | 'addedBy' | 'guards'>,
+): Promise<number> {
+  const step = newStep(fields, deps.clock.now());
+  const { plan } = await deps.gameDays.plans.change(owner, (plan) => {
+    plan.steps.push(step);
+  });
+  await told(deps, owner, plan, step, 'added', { by: fields.addedBy });
+  return plan.steps.length;
+}
+
+/** The outcome of a change to a plan's order. */
+export type MoveOutcome = 'moved' | 'no such step' | 'not planned';
+
+/**
+ * Moves a planned step to another position (1 is first); steps already run keep their place, so
+ * a step moves only among what is still to come.
+ */
+export async function moveStep(deps: Deps, owner: PlanOwner, from: number, to: number): Promise<MoveOutcome> {
+  const { plan, result } = await deps.gameDays.plans.change(owner, (plan): MoveOutcome => {
+    const step = plan.steps[from - 1];
+    if (!step) return 'no such step';
+    if (step.state !== 'planned') return 'not planned';
+    const firstPlanned = plan.steps.findIndex((s) => s.state === 'planned');
+    const target = Math.min(Math.max(to - 1, firstPlanned), plan.steps.length - 1);
+    plan.steps.splice(from - 1, 1);
+    plan.steps.splice(target, 0, step);
+    return 'moved';
+  });
+  if (result === 'moved') await redrawFor(deps, owner, plan);
+  return result;
+}
+
+/** Removes a step not yet run. */
+export async function removeStep(deps: Deps, owner: PlanOwner, stepId: string): Promise<MoveOutcome> {
+  const { plan, result } = await deps.gameDays.plans.change(owner, (plan): MoveOutcome => {
+    const index = plan.steps.findIndex((s) => s.id === stepId);
+    if (index < 0) return 'no such step';
+    if (plan.steps[index]!.state !== 'planned') return 'not planned';
+    plan.steps.splice(index, 1);
+    return 'moved';
+  });
+  if (result === 'moved') await redrawFor(deps, owner, plan);
+  return result;
+}
+
+/** The step Run next step would count down, if any. */
+export const nextStep = (plan: GameDayPlan) => plan.steps.find((s) => s.state === 'planned');
+
+/** The step under way (counting down, waiting for a second person, or running), if any. */
+export const activeStep = (plan: GameDayPlan) => plan.steps.find((s) => activeStates.includes(s.state));
+
+export type CountdownOutcome =
+  | { kind: 'counting down'; step: PlanStep; position: number; total: number }
+  | { kind: 'busy'; step: PlanStep; position: number }
+  | { kind: 'nothing planned' };
+
+/**
+ * Counts down the step `stepId` (the next planned one), to start with `runBy`'s session. `request`
+ * is the step's attack as just checked again, when the caller could (a person pressing Run).
+ */
+export async function countDown(
+  deps: Deps,
+  day: Day,
+  runBy: Runner,
+  stepId: string,
+  request?: AttackRequest,
+): Promise<CountdownOutcome> {
+  const owner = { gameDayId: day.id };
+  const now = deps.clock.now();
+  const { plan, result } = await deps.gameDays.plans.change(owner, (plan): CountdownOutcome => {
+    const busy = activeStep(plan);
+    if (busy) return { kind: 'busy', step: busy, position: positionOf(plan, busy.id) };
+    const step = nextStep(plan);
+    if (!step || step.id !== stepId) return { kind: 'nothing planned' };
+    if (request) step.request = request;
+    step.state = 'counting down';
+    step.countdown = {
+      startsAt: iso(now + deps.config.countdownSeconds * 1000),
+      runBy: { workspaceId: runBy.workspaceId, userId: runBy.userId, userName: runBy.userName },
+      channel: day.channel,
+    };
+    return { kind: 'counting down', step, position: positionOf(plan, step.id), total: plan.steps.length };
+  });
+  if (result.kind !== 'counting down') return result;
+  const record = { ...day, plan };
+  const posted = await deps.gameDays.postCountdown(record, result.step);
+  const { plan: after } = await deps.gameDays.plans.change(owner, (plan) => {
+    const step = plan.steps.find((s) => s.id === stepId);
+    if (step?.countdown) step.countdown.ts = posted.ts;
+  });
+  await deps.events.record({
+    kind: 'plan step',
+    channel: day.channel,
+    step: stepEvent(after, result.step, 'counting down', now, {
+      by: runBy.userId,
+      startsAt: result.step.countdown!.startsAt,
+    }),
+  });
+  return result;
+}
+
+/** What a click on a countdown (or on a question) found. */
+export type StepActionOutcome =
+  | { kind: 'done'; step: PlanStep; position: number }
+  | { kind: 'too late'; step: PlanStep; position: number }
+  | { kind: 'gone' };
+
+/** Changes a step the click names, when it is still in the state the click expects. */
+async function changeStep(
+  deps: Deps,
+  ref: StepRef,
+  allowed: readonly PlanStep['state'][],
+  change: (step: PlanStep, plan: GameDayPlan) => void,
+): Promise<{ outcome: StepActionOutcome; plan: GameDayPlan }> {
+  const { plan, result } = await deps.gameDays.plans.change({ gameDayId: ref.gameDayId }, (plan): StepActionOutcome => {
+    const step = plan.steps.find((s) => s.id === ref.stepId);
+    if (!step) return { kind: 'gone' };
+    const position = positionOf(plan, step.id);
+    if (!allowed.includes(step.state)) return { kind: 'too late', step, position };
+    change(step, plan);
+    return { kind: 'done', step, position };
+  });
+  return { outcome: result, plan };
+}
+
+/** The running game day a step belongs to, or undefined once it has ended. */
+async function dayOf(deps: Deps, ref: StepRef): Promise<Day | undefined> {
+  const day = await deps.gameDays.running(ref.channel);
+  return day?.id === ref.gameDayId ? day : undefined;
+}
+
+/** After a change to a step: its countdown card, the game-day card, and a timeline line. */
+async function shown(
+  deps: Deps,
+  ref: StepRef,
+  plan: GameDayPlan,
+  step: PlanStep,
+  event?: GameDayStepEvent,
+): Promise<void> {
+  const day = await dayOf(deps, ref);
+  if (!day) return;
+  deps.gameDays.redrawCountdown({ ...day, plan }, step);
+  if (event) await deps.events.record({ kind: 'plan step', channel: ref.channel, step: event });
+  else await deps.gameDays.showCard({ ...day, plan });
+}
+
+/** Delay: the countdown ends five minutes later. */
+export async function delayStep(deps: Deps, ref: StepRef, by: string): Promise<StepActionOutcome> {
+  const now = deps.clock.now();
+  const { outcome, plan } = await changeStep(deps, ref, ['counting down'], (step) => {
+    step.countdown!.startsAt = iso(Math.max(Date.parse(step.countdown!.startsAt), now) + delayMs);
+  });
+  if (outcome.kind === 'done')
+    await shown(
+      deps,
+      ref,
+      plan,
+      outcome.step,
+      stepEvent(plan, outcome.step, 'delayed', now, { by, startsAt: outcome.step.countdown!.startsAt }),
+    );
+  return outcome;
+}
+
+/** Skip: the step will not run; the plan goes on with the next one. */
+export async function skipStep(deps: Deps, ref: StepRef, by: string): Promise<StepActionOutcome> {
+  const now = deps.clock.now();
+  const { outcome, plan } = await changeStep(deps, ref, ['counting down', 'awaiting approval'], (step) => {
+    step.state = 'skipped';
+    step.skipped = { by, at: iso(now) };
+  });
+  if (outcome.kind === 'done')
+    await shown(deps, ref, plan, outcome.step, stepEvent(plan, outcome.step, 'skipped', now, { by }));
+  return outcome;
+}
+
+/** Veto: the step will not run, who and why are said, and the automatic mode pauses. */
+export async function vetoStep(deps: Deps, ref: StepRef, by: string, reason: string): Promise<StepActionOutcome> {
+  const now = deps.clock.now();
+  const { outcome, plan } = await changeStep(deps, ref, ['counting down'], (step, plan) => {
+    step.state = 'vetoed';
+    step.vetoed = { by, reason, at: iso(now) };
+    if (plan.auto && !plan.paused)
+      plan.paused = { why: 'veto', detail: String(positionOf(plan, step.id)), at: iso(now) };
+  });
+  if (outcome.kind === 'done')
+    await shown(deps, ref, plan, outcome.step, stepEvent(plan, outcome.step, 'vetoed', now, { by, reason }));
+  return outcome;
+}
+
+/** Start now: the countdown ends at once. */
+export async function startStepNow(deps: Deps, ref: StepRef): Promise<StepActionOutcome> {
+  const now = deps.clock.now();
+  const { outcome } = await changeStep(deps, ref, ['counting down'], (step) => {
+    step.countdown!.startsAt = iso(now);
+  });
+  if (outcome.kind === 'done') await startStep(deps, ref);
+  return outcome;
+}
+
+/**
+ * A step whose countdown has ended starts, once whatever replica or click gets there first:
+ * with the session of who pressed Run, through the start any person's command goes through.
+ * A start that needs a second person asks for one; a start refused (a freeze, an unhealthy
+ * guard, the platform) leaves the step not started, says why, and pauses the automatic mode.
+ */
+export async function startStep(deps: Deps, ref: StepRef): Promise<void> {
+  const now = deps.clock.now();
+  const { outcome, plan } = await changeStep(deps, ref, ['counting down'], (step) => {
+    if (Date.parse(step.countdown!.startsAt) > now) throw new NotYet();
+    step.state = 'running';
+  }).catch((error: unknown) => {
+    if (error instanceof NotYet) return { outcome: { kind: 'gone' } as StepActionOutcome, plan: undefined };
+    throw error;
+  });
+  if (outcome.kind !== 'done' || !plan) return;
+  const step = outcome.step;
+  const runBy = step.countdown!.runBy;
+  const actor = { ...runBy, channelId: ref.channel };
+  const request = { ...step.request, yes: true };
+  try {
+    const login = await deps.sessions.get(runBy);
+    if (!login) throw new StepNotStartedError('session', runBy.userId);
+    const team = login.session.teams.find((t) => t.identifier === step.teamId);
+    if (!team) throw new StepNotStartedError('team', runBy.userId);
+    const pending = { actor, teamId: team.identifier, request, channel: ref.channel, step: ref };
+    const rule = approvalNeeded(deps, pending, team);
+    if (rule) {
+      await requestApproval(deps, pending, team, rule);
+      const { plan: after } = await changeStep(deps, ref, ['running'], (s) => {
+        if (!s.guid) s.state = 'awaiting approval';
+      });
+      await shown(deps, ref, after, step, stepEvent(after, step, 'awaiting approval', now, { by: runBy.userId }));
+      return;
+    }
+    await startAttack(deps, actor, login, team, request, ref.channel, { step: ref });
+  } catch (error) {
+    // Created, but its card could not be posted yet: the attack runs, and is the step's.
+    if (error instanceof StartUnfinishedError) return deps.gameDays.stepStarted(ref, error.guid);
+    deps.logger.info({ err: error, step: step.id, gameDay: ref.gameDayId }, 'a game-day step did not start');
+    await notStarted(deps, ref, deps.gameDays.describeError(error, step.teamName), now);
+  }
+}
+
+/** Why a step could not start without the platform saying so: its runner, or the second person it needed. */
+export type StepNotStartedReason = 'session' | 'team' | 'rejected' | 'expired' | 'interrupted';
+
+/** Why a step could not start before its attack was even tried: its runner's session has ended, or left the team; the views word it. */
+export class StepNotStartedError extends Error {
+  override name = 'StepNotStartedError';
+  readonly reason: StepNotStartedReason;
+  /** Slack user id of who pressed Run, or of who rejected its approval. */
+  readonly runBy: string;
+  constructor(reason: StepNotStartedReason, runBy: string) {
+    super(`The step's runner has no ${reason} to start it with`);
+    this.reason = reason;
+    this.runBy = runBy;
+  }
+}
+
+class NotYet extends Error {}
+
+/**
+ * The approval a step's start asked for was closed without starting it (rejected, expired, its
+ * runner gone, the start refused): the step did not start, and the plan goes on.
+ */
+export async function stepApprovalClosed(
+  deps: Deps,
+  ref: StepRef,
+  closing: { kind: string; by?: string; approver?: string; error?: unknown },
+): Promise<void> {
+  const plan = await deps.gameDays.plans.get({ gameDayId: ref.gameDayId });
+  const step = plan.steps.find((s) => s.id === ref.stepId);
+  if (!step) return;
+  const runBy = step.countdown?.runBy.userId ?? '';
+  const error =
+    closing.kind === 'not started'
+      ? closing.error
+      : closing.kind === 'rejected'
+        ? new StepNotStartedError('rejected', closing.by ?? runBy)
+        : closing.kind === 'expired'
+          ? new StepNotStartedError('expired', runBy)
+          : closing.kind === 'requester gone'
+            ? new StepNotStartedError('session', runBy)
+            : new StepNotStartedError('interrupted', runBy);
+  await notStarted(deps, ref, deps.gameDays.describeError(error, step.teamName), deps.clock.now());
+}
+
+/** A step whose start was refused: said, and the automatic mode pauses. */
+async function notStarted(deps: Deps, ref: StepRef, reason: string, now: number): Promise<void> {
+  const { outcome, plan } = await changeStep(deps, ref, ['running', 'awaiting approval'], (step, plan) => {
+    if (step.guid) throw new NotYet();
+    step.state = 'not started';
+    step.notStarted = { reason, at: iso(now) };
+    if (plan.auto && !plan.paused)
+      plan.paused = { why: 'not started', detail: String(positionOf(plan, step.id)), at: iso(now) };
+  }).catch((error: unknown) => {
+    if (error instanceof NotYet) return { outcome: { kind: 'gone' } as StepActionOutcome, plan: undefined };
+    throw error;
+  });
+  if (outcome.kind === 'done' && plan)
+    await shown(deps, ref, plan, outcome.step, stepEvent(plan, outcome.step, 'not started', now, { reason }));
+}
+
+/**
+ * The channel's answer to whether a step's hypothesis held, once. Not held pauses the automatic
+ * mode, and a step it had already counted down is put back in the plan.
+ */
+export async function answerStep(
+  deps: Deps,
+  ref: StepRef,
+  by: string,
+  answer: HypothesisAnswer,
+  observation: string | undefined,
+): Promise<StepActionOutcome> {
+  const now = deps.clock.now();
+  const existing = (await deps.gameDays.plans.get({ gameDayId: ref.gameDayId })).steps.find((s) => s.id === ref.stepId);
+  if (!existing) return { kind: 'gone' };
+  if (existing.answer || !(await deps.gameDays.plans.claimAnswer(ref.stepId)))
+    return { kind: 'too late', step: existing, position: 0 };
+  let cancelled: PlanStep | undefined;
+  const { outcome, plan } = await changeStep(deps, ref, ['ended', 'running'], (step, plan) => {
+    step.answer = { answer, by, at: iso(now), ...(observation ? { observation } : {}) };
+    if (answer !== 'not held' || !plan.auto) return;
+    plan.paused ??= { why: 'not held', detail: String(positionOf(plan, step.id)), at: iso(now) };
+    cancelled = plan.steps.find((s) => s.state === 'counting down');
+    if (cancelled) {
+      cancelled.state = 'planned';
+      cancelled.countdown = { ...cancelled.countdown!, startsAt: iso(now) };
+    }
+  });
+  if (outcome.kind !== 'done') return outcome;
+  const record = await dayOrEnded(deps, ref);
+  if (record) deps.gameDays.redrawQuestion({ ...record, plan }, outcome.step);
+  // Answered after the game day ended: its summary shows the answer too.
+  if (record?.endedAt) await deps.gameDays.redrawSummary({ ...record, plan });
+  await deps.events.record({
+    kind: 'plan step',
+    channel: ref.channel,
+    step: stepEvent(plan, outcome.step, 'answered', now, { by, answer, ...(observation ? { observation } : {}) }),
+  });
+  if (cancelled) {
+    const day = await dayOf(deps, ref);
+    if (day) {
+      deps.gameDays.redrawCountdown({ ...day, plan }, cancelled);
+      await deps.events.record({
+        kind: 'plan step',
+        channel: ref.channel,
+        step: stepEvent(plan, cancelled, 'cancelled', now, { reason: 'not held' }),
+      });
+    }
+  }
+  return outcome;
+}
+
+/** The game day of a step, running or ended. */
+async function dayOrEnded(deps: Deps, ref: StepRef): Promise<Day | undefined> {
+  const running = await dayOf(deps, ref);
+  if (running) return running;
+  const { record } = await deps.gameDays.ended(ref.channel, ref.gameDayId);
+  return record;
+}
+
+/** Turns the automatic mode on (steps then run with `by`'s session) or off. */
+export async function setAutomatic(deps: Deps, day: Day, by: Runner, on: boolean): Promise<GameDayPlan> {
+  const now = deps.clock.now();
+  const { plan } = await deps.gameDays.plans.change({ gameDayId: day.id }, (plan) => {
+    plan.auto = on
+      ? { by: { workspaceId: by.workspaceId, userId: by.userId, userName: by.userName }, since: iso(now) }
+      : undefined;
+    plan.paused = undefined;
+  });
+  await deps.events.record({
+    kind: 'plan step',
+    channel: day.channel,
+    step: { what: on ? 'automatic on' : 'automatic off', by: by.userId, at: iso(now) },
+  });
+  return plan;
+}
+
+/**
+ * The background pass over every running game day's plan: countdowns that have reached zero
+ * start, and the automatic mode counts the next step down when the previous attack has ended
+ * with its guards healthy (or pauses, saying why).
+ */
+export async function runPlans(deps: Deps): Promise<void> {
+  const now = deps.clock.now();
+  for (const base of await deps.gameDays.allRunning()) {
+    const plan = await deps.gameDays.plans.get({ gameDayId: base.id });
+    for (const step of plan.steps) {
+      const ref = { channel: base.channel, gameDayId: base.id, stepId: step.id };
+      if (step.state === 'counting down' && Date.parse(step.countdown!.startsAt) <= now) await startStep(deps, ref);
+      // A bot stopped between the countdown and the create left the step starting: a start
+      // takes seconds, and one whose create was sent is finished by recover-starts, which links it.
+      if (step.state === 'running' && !step.guid && Date.parse(step.countdown!.startsAt) + staleStartMs <= now)
+        await notStarted(
+          deps,
+          ref,
+          deps.gameDays.describeError(new StepNotStartedError('interrupted', ''), step.teamName),
+          now,
+        );
+    }
+    if (plan.auto && !plan.paused) await runAutomatically(deps, base.channel, base.id);
+  }
+}
+
+async function runAutomatically(deps: Deps, channel: string, gameDayId: string): Promise<void> {
+  const day = await deps.gameDays.running(channel);
+  const plan = day?.plan;
+  if (!day || day.id !== gameDayId || !plan?.auto || plan.paused || activeStep(plan)) return;
+  const next = nextStep(plan);
+  if (!next) return;
+  const before = plan.steps.slice(0, positionOf(plan, next.id) - 1).filter((s) => s.state === 'ended');
+  const previous = before.at(-1);
+  const pause = async (why: NonNullable<GameDayPlan['paused']>['why'], detail: string) => {
+    await deps.gameDays.plans.change({ gameDayId }, (p) => {
+      p.paused ??= { why, detail, at: iso(deps.clock.now()) };
+    });
+    await deps.events.record({
+      kind: 'plan step',
+      channel: channel,
+      step: { what: 'paused', reason: why, title: detail, at: iso(deps.clock.now()) },
+    });
+  };
+  // The previous attack's guards and the game day's must read healthy now.
+  const guards = [...(previous?.request.guards ?? []), ...(await deps.guards.forGameDay(gameDayId)).map((g) => g.spec)];
+  for (const spec of guards) {
+    const reading = await deps.guards.reading(spec);
+    if (reading?.health === 'unhealthy') return pause('guard', reading.name ?? guardKey(spec));
+  }
+  if (next.source.kind === 'saved') {
+    // The step runs the saved attack as planned: one deleted or saved anew since is for a person to look at.
+    const saved = await deps.savedAttacks.get(next.teamId, next.source.name);
+    if (!saved || withoutGuards(saved.words) !== withoutGuards(savedWords(next.request)))
+      return pause('changed', next.source.name);
+  }
+  await countDown(deps, day, plan.auto.by, next.id);
+}
+
+/** An attack's words without its guards (a step adds its own to the saved attack's). */
+function withoutGuards(words: readonly string[]): string {
+  return words.filter((word, i) => word !== '--guard' && words[i - 1] !== '--guard').join('\u0000');
+}
+
+/** Redraws the game-day card after a change to a running game day's plan. */
+async function redrawFor(deps: Deps, owner: PlanOwner, plan: GameDayPlan): Promise<void> {
+  if (!('gameDayId' in owner)) return;
+  const base = (await deps.gameDays.allRunning()).find((d) => d.id === owner.gameDayId);
+  const day = base && (await deps.gameDays.running(base.channel));
+  if (day) await deps.gameDays.showCard({ ...day, plan });
+}
+
+/** A change to a running game day's plan, told in its timeline. */
+async function told(
+  deps: Deps,
+  owner: PlanOwner,
+  plan: GameDayPlan,
+  step: PlanStep,
+  what: GameDayStepEvent['what'],
+  extra: Partial<GameDayStepEvent>,
+): Promise<void> {
+  if (!('gameDayId' in owner)) return;
+  const base = (await deps.gameDays.allRunning()).find((d) => d.id === owner.gameDayId);
+  if (base)
+    await deps.events.record({
+      kind: 'plan step',
+      channel: base.channel,
+      step: stepEvent(plan, step, what, deps.clock.now(), extra),
+    });
+}

@@ -1,0 +1,130 @@
+import { messageViolations, viewViolations } from '@faultline/fake-slack/limits';
+import type { Button, KnownBlock } from '@slack/types';
+import { describe, expect, it } from 'vitest';
+import type { GameDayRecord } from '../../src/gamedays/gameDayRecord.ts';
+import type { GameDayPlan, PlanStep } from '../../src/gamedays/plan.ts';
+import {
+  addStepModal,
+  countdownMessage,
+  hypothesisQuestion,
+  parsePlanPlace,
+  parseStepRef,
+  planMessage,
+  stepRefValue,
+  summaryStepLines,
+} from '../../src/views/plan.ts';
+import { gameDayCard } from '../../src/views/gameday.ts';
+import { gameDayReportMarkdown } from '../../src/views/gameDayReport.ts';
+
+const request = { type: 'cpu', args: ['-l', '60'], team: undefined, yes: false, lengthSeconds: 60 };
+
+function step(n: number, fields: Partial<PlanStep> = {}): PlanStep {
+  return {
+    id: `step-${n}`,
+    source: { kind: 'saved', name: `saved-${n}` },
+    request: { ...request, target: { kind: 'tags', tags: { role: 'web' } } },
+    teamId: 'team-1',
+    teamName: 'Platform',
+    hypothesis: `hypothesis ${n} <!channel> | with a pipe`,
+    addedBy: 'U1',
+    addedAt: '2026-01-01T10:00:00.000Z',
+    state: 'planned',
+    ...fields,
+  };
+}
+
+const countingDown = step(2, {
+  state: 'counting down',
+  countdown: {
+    startsAt: '2026-01-01T10:01:00.000Z',
+    runBy: { workspaceId: 'T1', userId: 'U1', userName: 'u1' },
+    channel: 'C1',
+    ts: '1.2',
+  },
+});
+const plan: GameDayPlan = {
+  steps: [
+    step(1, {
+      state: 'ended',
+      guid: 'g-1',
+      ended: { at: '2026-01-01T10:02:00.000Z', stage: 'Successful', lifecycle: 'Complete' },
+      answer: { answer: 'not held', by: 'U2', at: '2026-01-01T10:03:00.000Z', observation: 'errors | rose' },
+    }),
+    countingDown,
+    step(3, { state: 'vetoed', vetoed: { by: 'U3', reason: 'deploy <@U9>', at: '2026-01-01T10:04:00.000Z' } }),
+    ...Array.from({ length: 30 }, (_, i) => step(i + 4)),
+  ],
+};
+const record: GameDayRecord & { id: string } = {
+  id: 'day-1',
+  channel: 'C1',
+  ts: '1.1',
+  title: 'Drill',
+  facilitator: 'U1',
+  startedAt: '2026-01-01T10:00:00.000Z',
+  attacks: [],
+  halts: [],
+  notes: [],
+  tickets: [{ guid: 'g-1', key: 'OPS-1', by: 'U2', at: '2026-01-01T10:05:00.000Z' }],
+  plan,
+};
+const buttons = (blocks: KnownBlock[] | undefined) =>
+  (blocks ?? []).flatMap((b) => (b.type === 'actions' ? (b.elements as Button[]) : []));
+
+describe('the plan on Slack surfaces', () => {
+  it('keeps the card, the plan, the countdown and the question within Slack limits, with a long plan', () => {
+    expect(messageViolations(gameDayCard(record).blocks)).toEqual([]);
+    expect(
+      messageViolations(
+        planMessage({ place: { channel: 'C1', gameDayId: 'day-1' }, plan, running: true, command: '/chaos' }).blocks,
+      ),
+    ).toEqual([]);
+    expect(
+      messageViolations(countdownMessage(record, countingDown, Date.parse('2026-01-01T10:00:00.000Z')).blocks),
+    ).toEqual([]);
+    expect(messageViolations(hypothesisQuestion(record, plan.steps[0]!).blocks)).toEqual([]);
+    expect(
+      viewViolations(addStepModal({ saved: [], teamName: 'Platform', askGuards: true, privateMetadata: '{}' })),
+    ).toEqual([]);
+  });
+
+  it('counts down in words with Start now, Delay 5 min, Skip and Veto, and names the step', () => {
+    const { text, blocks } = countdownMessage(record, countingDown, Date.parse('2026-01-01T10:00:00.000Z'));
+    expect(text).toBe('Step 2 of 33: saved-2: cpu on all hosts tagged role=web, starts in 60 s');
+    expect(buttons(blocks).map((b) => b.text.text)).toEqual(['Start now', 'Delay 5 min', 'Skip', 'Veto']);
+    expect(parseStepRef(buttons(blocks)[0]!.value)).toEqual({ channel: 'C1', gameDayId: 'day-1', stepId: 'step-2' });
+  });
+
+  it('escapes what people typed: a hypothesis or a veto never mentions anyone', () => {
+    const words = JSON.stringify(planMessage({ place: { channel: 'C1' }, plan, running: false, command: '/chaos' }));
+    expect(words).not.toContain('<!channel>');
+    expect(words).not.toContain('<@U9>');
+    expect(summaryStepLines(record).join('\n')).not.toContain('<!channel>');
+  });
+
+  it('lists the steps in the summary and as a table in the report, a pipe kept inside its cell', () => {
+    const lines = summaryStepLines(record);
+    expect(lines[0]).toContain(':x: did not hold');
+    expect(lines[0]).toContain('tickets OPS-1');
+    expect(lines[2]).toContain('vetoed by <@U3>');
+    const markdown = gameDayReportMarkdown({
+      record,
+      teams: [],
+      madeAt: '2026-01-01T11:00:00.000Z',
+      madeBy: 'U1',
+      window: { start: record.startedAt, end: '2026-01-01T11:00:00.000Z' },
+    });
+    const row = markdown.split('\n').find((line) => line.startsWith('| 1 |'))!;
+    expect(row.split(/(?<!\\)\|/).length).toBe(9);
+    expect(row).toContain('errors \\| rose');
+    expect(row).toContain('OPS-1');
+  });
+
+  it('reads back only the buttons it made', () => {
+    expect(parseStepRef(stepRefValue({ channel: 'C1', gameDayId: 'day-1', stepId: 'step-1' }))).toBeDefined();
+    for (const forged of ['', '{}', '{"c":"C1","g":"../x","s":"a"}', '{"c":"x","g":"d","s":"s"}', 'null'])
+      expect(parseStepRef(forged)).toBeUndefined();
+    expect(parsePlanPlace('{"c":"C1"}')).toEqual({ channel: 'C1' });
+    expect(parsePlanPlace('{"c":"C1","g":"<x>"}')).toBeUndefined();
+  });
+});
