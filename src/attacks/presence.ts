@@ -66,8 +66,13 @@ export async function checkPresence(deps: Deps): Promise<number> {
   try {
     const asks = new Map<string, PresenceAsk>();
     for await (const [, ask] of deps.store.entries<PresenceAsk>(keys.presence.prefix)) asks.set(ask.guid, ask);
-    const live = [...(await deps.cards.liveByTeam()).values()].flat();
-    const cards = await deps.cards.getMany([...new Set([...live, ...asks.keys()])]);
+    // Only an attack that has run PRESENCE_MINUTES, or has a question out, needs its whole card read.
+    const dueBefore = deps.clock.now() - minutes * 60_000;
+    const due = [...(await deps.cards.liveCardsByTeam()).values()]
+      .flat()
+      .filter((card) => canHalt(card) && !card.origin && !(card.startTime && Date.parse(card.startTime) > dueBefore))
+      .map((card) => card.guid);
+    const cards = await deps.cards.getMany([...new Set([...due, ...asks.keys()])]);
     const facilitators = new Map<string, string | undefined>();
     for (const card of cards) {
       if (!card) continue;

@@ -1,4 +1,5 @@
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
+import { checkPresence } from '../../src/attacks/presence.ts';
 import { SlackRecorder } from '../support/slackRecorder.ts';
 import { Stack, stackForFile } from './harness.ts';
 
@@ -73,6 +74,22 @@ describe('an attack nobody watches', () => {
       .filter((m) => read(m).includes('Nobody watches this attack'));
     expect(asked).toHaveLength(1);
     expect(asked[0]!.buttons().map((b) => b.text)).toEqual(['Halt']);
+  });
+});
+
+describe('the check itself', () => {
+  it('reads the whole card only of an attack that has run long enough to be asked about', async () => {
+    const { attack } = await longAttack('U0PRESENT9');
+    await stack.poll();
+    const reads = vi.spyOn(stack.deps.cards, 'getMany');
+    stack.advanceClock(minutes(14));
+    await checkPresence(stack.deps);
+    expect(reads.mock.calls.flatMap(([guids]) => guids)).not.toContain(attack.guid);
+
+    stack.advanceClock(minutes(1) + 1_000);
+    await checkPresence(stack.deps);
+    expect(reads.mock.calls.flatMap(([guids]) => guids)).toContain(attack.guid);
+    reads.mockRestore();
   });
 });
 
