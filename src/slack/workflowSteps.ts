@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { WebClient } from '@slack/web-api';
 import type { CardRecord } from '../attacks/cards.ts';
+import { isLive } from '../attacks/lifecycle.ts';
 import { holdLease, type StartIntent, type StartNews } from '../attacks/startIntents.ts';
 import type { Deps } from '../deps.ts';
 import type { ApprovalClosing, WaitingWorkflowStep, WorkflowSteps } from '../guardrails/approvals.ts';
@@ -91,8 +92,12 @@ export class SlackWorkflowSteps implements WorkflowSteps {
 
   async startEnded(step: WaitingWorkflowStep, news: StartNews): Promise<void> {
     if (news.kind !== 'started') await this.#fail(step.executionId, stepStartLostText(news, this.#command));
-    else if (step.waitForEnd) await this.waitForEnd(step.executionId, news.guid);
-    else await this.#complete(step.executionId, { attack_id: news.guid });
+    else if (step.waitForEnd) {
+      await this.waitForEnd(step.executionId, news.guid);
+      // The attack may have ended while no bot ran: then no end is left to see.
+      const card = await this.#store.get<CardRecord>(keys.card.key(news.guid));
+      if (card && !isLive(card)) await this.attackFinished(card);
+    } else await this.#complete(step.executionId, { attack_id: news.guid });
   }
 
   async recoverRuns(deps: Deps): Promise<number> {

@@ -414,6 +414,39 @@ describe.each(stores)('a bot killed mid-step, on $name', ({ name, url, skip }) =
   );
 
   it.skipIf(skip)(
+    'completes Run saved attack that waits for the end with its final stage, though the attack ended while no bot ran',
+    async () => {
+      const storeUrl = url();
+      const bot = await startBot(storeUrl);
+      const id = as('U0STEPWAIT');
+      const person = await login(id, sim.seed.users.solo);
+      await saved(person, 'wait-cpu cpu -l 60 -c 1');
+      fake.faults.inject({ kind: 'hang', method: 'chat.postMessage', times: 1 });
+      const execution = await fake.runStep('run_saved_attack', {
+        user: id,
+        name: 'wait-cpu',
+        channel,
+        wait_for_end: true,
+      });
+      await vi.waitFor(() => expect(fake.faults.held('chat.postMessage')).toBe(1), { timeout: 15_000, interval: 5 });
+      await kill(bot);
+      fake.faults.clear();
+      const [attack] = attacks();
+      expect(attack).toBeDefined();
+      sim.clock.advance(120_000);
+      const again = await startBot(storeUrl);
+
+      await fake.waitFor(() => ended(execution), 'the step finished', recoveryMs);
+      expect(execution.state).toBe('completed');
+      expect(execution.outputs).toEqual({ attack_id: attack!.guid, final_stage: 'Successful' });
+      expect(execution.completions).toBe(1);
+      expect(creates()).toBe(1);
+      await kill(again);
+    },
+    90_000,
+  );
+
+  it.skipIf(skip)(
     'fails Run saved attack once, saying what to check, when its create was never answered',
     async () => {
       const storeUrl = url();
