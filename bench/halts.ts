@@ -1,14 +1,22 @@
 /**
- * Verified halts (product.md §11): platform calls per pass with 1,000 live cards in 10 teams,
- * against the same 1,000 live cards with a game day running in their channel and attacks halted
- * through Faultline's one halt, whose halts are being verified. Both stacks halt the same number
- * of attacks, so the card refresh does the same work in each (the halted ones leave the active
- * list); the difference per pass should be one executions read per halt not yet verified, and
- * nothing else. A few halted attacks have a target that ignores halts, so their reads go on past
- * the minute, when they are shown with Halt again.
+ * Verified halts and planned game days (product.md §11): platform calls per pass with 1,000 live
+ * cards in 10 teams, against the same 1,000 live cards with a game day running in their channel,
+ * its plan of 20 steps (some ended with their hypotheses answered, one counting down, some
+ * running one of the live attacks, the rest planned, several with guards of their own, in
+ * automatic mode), and attacks halted through Faultline's one halt, whose halts are being
+ * verified. Both stacks halt the same number of attacks, so the card refresh does the same work
+ * in each (the halted ones leave the active list); the difference per pass should be one
+ * executions read per halt not yet verified, and nothing else: the plan costs no platform call.
+ * A few halted attacks have a target that ignores halts, so their reads go on past the minute,
+ * when they are shown with Halt again.
  */
 import { halt } from '../src/attacks/halt.ts';
 import type { Who } from '../src/attacks/events.ts';
+import type { AttackRequest } from '../src/attacks/request.ts';
+import type { GameDayRecord } from '../src/gamedays/gameDayRecord.ts';
+import type { HypothesisAnswer, StepState } from '../src/gamedays/plan.ts';
+import { addStep, answerStep, countDown, delayStep, setAutomatic, stepRequest } from '../src/gamedays/steps.ts';
+import type { GuardSpec } from '../src/guardrails/guards.ts';
 import { keys } from '../src/store/keys.ts';
 import { Stack } from '../test/e2e/harness.ts';
 import { countCalls, type PassCalls } from './guardCalls.ts';
@@ -22,6 +30,16 @@ const haltedCount = 20;
 const stuckCount = 5;
 const channel = 'C0GENERAL';
 const personId = 'U0BENCHPOLL';
+
+/**
+ * The game day's plan, in order: steps whose attacks have ended and whose hypotheses were
+ * answered, one counting down (delayed past the passes measured, so it does not start during
+ * them), steps running live attacks (a plan runs one at a time; more here give the pass more to
+ * look at), one of which is halted with the others, and steps still planned.
+ */
+const plan = { ended: 5, countingDown: 1, running: 4, planned: 10 } as const;
+const stepCount = plan.ended + plan.countingDown + plan.running + plan.planned;
+const answers: HypothesisAnswer[] = ['held', 'not held', 'unsure'];
 
 /** The moments measured, on the clock after the halts: each a pass of every background job. */
 const moments = [
@@ -37,30 +55,133 @@ interface Run {
   /** Halts still being verified before each pass. */
   unverified: number[];
   stuckShown: number;
+  /** The plan's steps by state, before the passes measured and after them. */
+  planBefore?: string;
+  planAfter?: string;
+}
+
+type Day = GameDayRecord & { id: string };
+
+/** Each step's attack: five minutes of CPU on the web hosts. */
+const stepAttack: AttackRequest = {
+  type: 'cpu',
+  args: ['-l', '300'],
+  target: { kind: 'tags', tags: { role: 'web' } },
+  team: undefined,
+  yes: false,
+  lengthSeconds: 300,
+};
+
+/** The plan's steps by state, and how many were answered. */
+async function stepStates(stack: Stack, day: Day): Promise<{ shown: string; count: (state: StepState) => number }> {
+  const { steps } = await stack.deps.gameDays.plans.get({ gameDayId: day.id });
+  const counts = new Map<StepState, number>();
+  for (const step of steps) counts.set(step.state, (counts.get(step.state) ?? 0) + 1);
+  const answered = steps.filter((step) => step.answer).length;
+  return {
+    shown: `${steps.length} steps: ${[...counts].map(([state, count]) => `${count} ${state}`).join(', ')}; ${answered} answered`,
+    count: (state) => counts.get(state) ?? 0,
+  };
+}
+
+/**
+ * Plans `stepCount` steps for the game day (every third with a guard of its own) and starts the
+ * ones to end: short attacks of their own, with cards, which end in the first pass.
+ */
+async function planGameDay(stack: Stack, day: Day, person: Who, team: { id: string; name: string }): Promise<void> {
+  const { deps, sim } = stack;
+  const monitor = sim.seed.monitoring.a;
+  const guard: GuardSpec = {
+    kind: 'a',
+    monitorId: String(monitor.monitors[0]!.id),
+    integration: monitor.integrationName,
+    domain: monitor.domain,
+  };
+  const owner = { gameDayId: day.id };
+  for (let index = 0; index < stepCount; index++)
+    await addStep(deps, owner, {
+      source: { kind: 'typed' },
+      request: stepRequest(stepAttack, index % 3 === 0 ? [guard] : []),
+      teamId: team.id,
+      teamName: team.name,
+      hypothesis: `checkout stays under ${500 + index * 10} ms p99 (step ${index + 1})`,
+      addedBy: person.userId,
+      guards: index % 3 === 0 ? [guard] : undefined,
+    });
+  const steps = (await deps.gameDays.plans.get(owner)).steps;
+  const ref = (index: number) => ({ channel: day.channel, gameDayId: day.id, stepId: steps[index]!.id });
+
+  // The ended steps: short attacks of their own that end before the passes measured.
+  const short = sim.addAttacks(team.id, plan.ended, { lengthSeconds: 1, createUser: sim.seed.users.owner.email });
+  await postCards(
+    stack,
+    short.map((guid) => ({ guid, team })),
+  );
+  for (const [index, guid] of short.entries()) await deps.gameDays.stepStarted(ref(index), guid);
+}
+
+/**
+ * Answers the ended steps, counts the next one down (delayed past the passes), links the running
+ * ones to the live attacks `running`, and turns the automatic mode on.
+ */
+async function carryOnPlan(stack: Stack, day: Day, person: Who, running: string[]): Promise<void> {
+  const { deps } = stack;
+  const owner = { gameDayId: day.id };
+  const steps = (await deps.gameDays.plans.get(owner)).steps;
+  const ref = (index: number) => ({ channel: day.channel, gameDayId: day.id, stepId: steps[index]!.id });
+  for (let index = 0; index < plan.ended; index++) {
+    const answered = await answerStep(
+      deps,
+      ref(index),
+      person.userId,
+      answers[index % answers.length]!,
+      'p99 peaked at 310 ms',
+    );
+    if (answered.kind !== 'done') throw new Error(`step ${index + 1} could not be answered: ${answered.kind}`);
+  }
+  const counting = await countDown(deps, day, person, steps[plan.ended]!.id);
+  if (counting.kind !== 'counting down') throw new Error(`step ${plan.ended + 1} did not count down: ${counting.kind}`);
+  await delayStep(deps, ref(plan.ended), person.userId);
+  for (const [offset, guid] of running.entries())
+    await deps.gameDays.stepStarted(ref(plan.ended + plan.countingDown + offset), guid);
+  await setAutomatic(deps, day, person, true);
 }
 
 /**
  * One stack: 1,000 live cards, then `haltedCount` attacks halted, through the one halt (and so
- * verified) with a game day running when `verified`, else straight on the platform as something
- * outside Faultline would; then the passes.
+ * verified) with a game day and its plan running when `verified`, else straight on the platform
+ * as something outside Faultline would; then the passes.
  */
 async function run(verified: boolean): Promise<Run> {
   const stack = await Stack.start();
   try {
     const teams = await ownerWithTeams(stack, teamCount);
     const person: Who = { workspaceId: stack.fake.teamId, userId: personId, userName: personId };
+    let day: Day | undefined;
     if (verified) {
       const started = await stack.deps.gameDays.start(channel, 'Bench game day', personId, teams[0]!);
-      if (started.outcome !== 'started') throw new Error(`the game day did not start: ${started.outcome}`);
+      if (started.outcome !== 'started' || !started.record)
+        throw new Error(`the game day did not start: ${started.outcome}`);
+      day = started.record;
     }
     const attacks = startAttacks(stack, teams, cardsPerTeam);
     await postCards(stack, attacks);
-    // Past the start-up stages, and a first pass brings every card to Running.
+    const halted = attacks.filter((_, index) => index % (attacks.length / haltedCount) === 0).slice(0, haltedCount);
+    // The running steps' attacks: one to be halted (and verified), the others left running.
+    const running = [
+      halted[stuckCount]!.guid,
+      ...attacks
+        .filter((attack) => !halted.includes(attack))
+        .slice(0, plan.running - 1)
+        .map((a) => a.guid),
+    ];
+    if (day) await planGameDay(stack, day, person, teams[0]!);
+    // Past the start-up stages, and a first pass brings every card to Running (and the ended steps' attacks to their end).
     stack.advanceClock(10_000);
     await stack.poll();
+    if (day) await carryOnPlan(stack, day, person, running);
 
     const login = (await stack.deps.sessions.get(person))!;
-    const halted = attacks.filter((_, index) => index % (attacks.length / haltedCount) === 0).slice(0, haltedCount);
     for (const [index, { guid, team }] of halted.entries()) {
       const attack = stack.sim.state.attacks.get(guid)!;
       if (index < stuckCount) stack.sim.ignoreHalts(attack.targets[0]!);
@@ -77,6 +198,13 @@ async function run(verified: boolean): Promise<Run> {
     }
 
     const result: Run = { passes: [], unverified: [], stuckShown: 0 };
+    if (day) {
+      const states = await stepStates(stack, day);
+      const expected = { ended: plan.ended, 'counting down': plan.countingDown, running: plan.running };
+      for (const [state, count] of Object.entries(expected) as [StepState, number][])
+        if (states.count(state) !== count) throw new Error(`the plan is not as measured: ${states.shown}`);
+      result.planBefore = states.shown;
+    }
     for (const moment of moments) {
       stack.advanceClock(moment.advanceMs);
       let pending = 0;
@@ -87,6 +215,7 @@ async function run(verified: boolean): Promise<Run> {
       result.passes.push(countCalls(stack.sim.requests.slice(mark)));
     }
     for (const { guid } of halted) if ((await stack.deps.cards.get(guid))?.haltCheck?.stuck) result.stuckShown++;
+    if (day) result.planAfter = (await stepStates(stack, day)).shown;
     return result;
   } finally {
     await stack.stop();
@@ -102,11 +231,11 @@ export async function haltsBenchmark(): Promise<SummaryRow[]> {
     return { moment: moment.label, a, b, unverified: withChecks.unverified[index]! };
   });
   printTable(
-    `Platform calls per pass · ${teamCount * cardsPerTeam} live cards in ${teamCount} teams, ${haltedCount} halted (${stuckCount} with a target that runs on) · alone, then with a game day and the halts verified`,
+    `Platform calls per pass · ${teamCount * cardsPerTeam} live cards in ${teamCount} teams, ${haltedCount} halted (${stuckCount} with a target that runs on) · alone, then with a game day of ${stepCount} steps and the halts verified`,
     [
       'pass',
       'alone: total',
-      'with: list pages',
+      'game day: list pages',
       'single GETs',
       'executions reads',
       'other',
@@ -126,16 +255,18 @@ export async function haltsBenchmark(): Promise<SummaryRow[]> {
       String(b.total - a.total),
     ]),
   );
+  console.log(`The game day's plan before the passes: ${withChecks.planBefore}; after them: ${withChecks.planAfter}.`);
   const extraBeyondReads = rows.map(({ a, b }) => b.total - b.executionReads - a.total);
   const readsOverUnverified = rows.map(({ b, unverified }) => b.executionReads - unverified);
   return [
     {
       benchmark: 'halts',
-      figure: `calls per pass beyond ${teamCount * cardsPerTeam} live cards alone, executions reads aside, most`,
+      figure: `calls per pass with a ${stepCount}-step game day beyond ${teamCount * cardsPerTeam} live cards alone, executions reads aside, most`,
       value: Math.max(...extraBeyondReads),
       unit: 'calls',
       target: '0',
       met: extraBeyondReads.every((extra) => extra === 0),
+      detail: `alone ${rows.map((row) => row.a.total).join(', ')}; with the game day ${rows.map((row) => row.b.total).join(', ')}`,
     },
     {
       benchmark: 'halts',

@@ -52,7 +52,7 @@ const benchmarks: Record<string, { about: string; run: () => Promise<SummaryRow[
   },
   halts: {
     about:
-      'platform calls per pass with 1,000 live cards, alone and with a game day and 20 halts being verified (5 with a target that runs on)',
+      'platform calls per pass with 1,000 live cards, alone and with a 20-step game day and 20 halts being verified (5 with a target that runs on)',
     run: haltsBenchmark,
   },
   profile: {

@@ -77,7 +77,7 @@ function routeMatches(pattern: string, path: string): boolean {
  * The routes where Bolt serves no HTTP: the operations port, and PORT in Socket Mode, which
  * has no HTTP endpoint of its own. In HTTP mode Bolt's receiver serves them on PORT.
  */
-async function serveRoutes(routes: Route[], port: number, logger: Logger): Promise<Server> {
+async function serveRoutes(routes: Route[], port: number, logger: Logger, host?: string): Promise<Server> {
   const server = createServer(httpServerOptions, (req, res) => {
     // A request line no URL parser reads ("//[", say) is answered, never thrown at the process.
     const path = URL.parse(req.url ?? '/', 'http://localhost')?.pathname;
@@ -90,7 +90,7 @@ async function serveRoutes(routes: Route[], port: number, logger: Logger): Promi
       reply(res, 404, 'not found\n');
     }
   });
-  server.listen(port);
+  server.listen(port, host);
   await once(server, 'listening');
   return server;
 }
@@ -102,6 +102,8 @@ export interface StartOptions {
   port?: number;
   /** Overrides OPS_PORT. */
   opsPort?: number;
+  /** The address to listen on (the local demo's loopback); by default every interface. */
+  host?: string;
   /** Time limit of one Slack Web API request; by default slackRequestTimeoutMs. */
   slackTimeoutMs?: number;
   /** How long the card updates still queued at shutdown may take; the rest go to the next replica. */
@@ -142,7 +144,7 @@ export async function startBot(deps: Deps, options: StartOptions): Promise<Runni
       installerOptions: { clientOptions: { slackApiUrl: config.slack.apiUrl } },
     });
     app = new App({ token: config.slack.botToken, receiver, logger: slackLogger, clientOptions });
-    server = await serveRoutes(routes, port, logger);
+    server = await serveRoutes(routes, port, logger, options.host);
   } else {
     const receiver = new HTTPReceiver({
       signingSecret: config.slack.signingSecret!,
@@ -161,10 +163,14 @@ export async function startBot(deps: Deps, options: StartOptions): Promise<Runni
   });
   adapter.register(app, listeners);
 
-  const started = (await (config.slack.socketMode ? app.start(port) : app.start(port, httpServerOptions))) as unknown;
+  const started = (await (config.slack.socketMode
+    ? app.start(port)
+    : app.start({ port, host: options.host }, httpServerOptions))) as unknown;
   if (!config.slack.socketMode) server = started as Server;
   const opsServer =
-    opsPort === undefined ? undefined : await serveRoutes(operationsRoutes(deps, metrics, state), opsPort, logger);
+    opsPort === undefined
+      ? undefined
+      : await serveRoutes(operationsRoutes(deps, metrics, state), opsPort, logger, options.host);
   const bound = (server!.address() as AddressInfo).port;
   const opsBound = opsServer ? (opsServer.address() as AddressInfo).port : undefined;
   const jobs = new Scheduler({ jobs: options.jobs, store: deps.store, logger });

@@ -155,25 +155,87 @@ export class CardStore {
 
   async save(card: CardRecord): Promise<void> {
     await this.#store.set(keys.card.key(card.guid), card, keys.card.ttlMs);
-    if (isLive(card))
+    if (isLive(card)) {
+      const { guid, teamId, kind, startedBy, origin, stage, lifecycle, startTime, endTime, totalClients, annotations } =
+        card;
+      const shown: LiveCard = {
+        guid,
+        teamId,
+        kind,
+        startedBy,
+        origin,
+        stage,
+        lifecycle,
+        startTime,
+        endTime,
+        totalClients,
+        annotations,
+      };
       await this.#store.set(
-        keys.live.key(card.teamId, card.guid),
-        { guid: card.guid, teamId: card.teamId },
+        keys.live.key(teamId, guid),
+        { guid, teamId, card: shown } satisfies LiveEntry,
         keys.live.ttlMs,
       );
-    else await this.#store.delete(keys.live.key(card.teamId, card.guid));
+    } else await this.#store.delete(keys.live.key(card.teamId, card.guid));
   }
 
   /** Live cards grouped by team. */
   async liveByTeam(): Promise<Map<string, string[]>> {
     const teams = new Map<string, string[]>();
-    for await (const [, entry] of this.#store.entries<{ guid: string; teamId: string }>(keys.live.prefix)) {
+    for await (const [, entry] of this.#store.entries<LiveEntry>(keys.live.prefix)) {
       const guids = teams.get(entry.teamId) ?? [];
       guids.push(entry.guid);
       teams.set(entry.teamId, guids);
     }
     return teams;
   }
+
+  /**
+   * Live cards grouped by team, as far as the jobs that walk them all need them: from their live
+   * marks alone, so a poll pass reads no card the platform did not change. A mark saved without the card's state (by
+   * an older version) costs a read of the card.
+   */
+  async liveCardsByTeam(): Promise<Map<string, LiveCard[]>> {
+    const teams = new Map<string, LiveCard[]>();
+    const add = (card: LiveCard) => {
+      const team = teams.get(card.teamId);
+      if (team) team.push(card);
+      else teams.set(card.teamId, [card]);
+    };
+    const bare: string[] = [];
+    for await (const [, entry] of this.#store.entries<LiveEntry>(keys.live.prefix)) {
+      if (entry.card) add(entry.card);
+      else bare.push(entry.guid);
+    }
+    for (const card of await this.getMany(bare)) if (card && isLive(card)) add(card);
+    return teams;
+  }
+}
+
+/**
+ * What the jobs that walk every live card need of it: the poller, to tell whether the platform's
+ * latest state changes it; the session warnings, who started it.
+ */
+export type LiveCard = Pick<
+  CardRecord,
+  | 'origin'
+  | 'guid'
+  | 'teamId'
+  | 'kind'
+  | 'startedBy'
+  | 'stage'
+  | 'lifecycle'
+  | 'startTime'
+  | 'endTime'
+  | 'totalClients'
+  | 'annotations'
+>;
+
+/** A live mark: the card's state as last saved rides along (absent in marks saved by older versions). */
+interface LiveEntry {
+  guid: string;
+  teamId: string;
+  card?: LiveCard;
 }
 
 /** Every message that shows the card: where it was posted, then its copies in watched channels. */
@@ -207,9 +269,12 @@ export function notBehind(card: CardRecord, stored: CardRecord | undefined): Car
 }
 
 /** The card with the platform's latest state, and whether anything a person sees changed. */
-export function withState(card: CardRecord, attack: AttackState): { card: CardRecord; changed: boolean } {
+export function withState<C extends Omit<LiveCard, 'guid' | 'teamId' | 'kind' | 'startedBy'>>(
+  card: C,
+  attack: AttackState,
+): { card: C; changed: boolean } {
   if (isOlder(attack, card)) return { card, changed: false };
-  const next: CardRecord = {
+  const next: C = {
     ...card,
     stage: attack.stage ?? card.stage,
     lifecycle: attack.stage_lifecycle ?? (attack.end_time ? 'Complete' : card.lifecycle),
@@ -218,7 +283,13 @@ export function withState(card: CardRecord, attack: AttackState): { card: CardRe
     totalClients: attack.total_clients ?? card.totalClients,
     annotations: attack.annotations && Object.keys(attack.annotations).length ? attack.annotations : card.annotations,
   };
-  const seen = (c: CardRecord) =>
-    JSON.stringify([c.stage, c.lifecycle, c.startTime, c.endTime, c.totalClients, c.annotations]);
-  return { card: next, changed: seen(next) !== seen(card) };
+  // Field by field: the poller asks this of every live card at every pass.
+  const changed =
+    next.stage !== card.stage ||
+    next.lifecycle !== card.lifecycle ||
+    next.startTime !== card.startTime ||
+    next.endTime !== card.endTime ||
+    next.totalClients !== card.totalClients ||
+    (next.annotations !== card.annotations && JSON.stringify(next.annotations) !== JSON.stringify(card.annotations));
+  return { card: next, changed };
 }

@@ -418,7 +418,7 @@ class LoginPageRequest {
   }
 
   #send(status: number, state: LoginPageState, cookie?: string): void {
-    const named = state.kind === 'form' || state.kind === 'loggedIn' ? { ...state, linkedTo: this.#linkedTo } : state;
+    const named = state.kind === 'problem' ? state : { ...state, linkedTo: this.#linkedTo };
     send(this.#res, status, named, cookie);
   }
 

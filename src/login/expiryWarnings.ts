@@ -29,9 +29,9 @@ export const expiryWarningMs = 10 * 60_000;
 export async function warnExpiringSessions(deps: Deps): Promise<number> {
   try {
     const owners = new Map<string, { person: Person & { userName: string }; live: number }>();
-    for (const card of await deps.cards.getMany([...(await deps.cards.liveByTeam()).values()].flat())) {
+    for (const card of [...(await deps.cards.liveCardsByTeam()).values()].flat()) {
       // A card a watch posted was started elsewhere: its reader did not start it.
-      if (!card || !isLive(card) || card.origin) continue;
+      if (!isLive(card) || card.origin) continue;
       const key = `${card.startedBy.workspaceId}:${card.startedBy.userId}`;
       const owner = owners.get(key) ?? { person: card.startedBy, live: 0 };
       owner.live++;

@@ -212,7 +212,7 @@ export const keys = {
   live: kind(
     'live:',
     days(30),
-    'One live attack, for the poller to walk after a restart: deleted when it ends, and never longer than its card.',
+    'One live attack and the state its card shows, for the poller to walk after a restart and to pass over cards that did not change: deleted when it ends, and never longer than its card.',
     { key: (teamId: string, guid: string) => `${teamId}:${guid}` },
   ),
   unsentUpdate: kind(

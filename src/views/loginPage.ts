@@ -30,8 +30,12 @@ export type LoginPageState =
       /** Where the password form posts (the link's page); the form's own address without it. */
       action?: string | undefined;
     }
-  /** On the way to the company's identity provider: the browser goes on by itself, or by the link. */
-  | { kind: 'continue'; url: string; company: string }
+  /**
+   * On the way to the company's identity provider: the person goes on by the link once they have
+   * read whose Slack account the login is for, never by themselves (a forwarded link, an identity
+   * provider that signs in without asking).
+   */
+  | { kind: 'continue'; url: string; company: string; linkedTo?: LinkedAccount | undefined }
   | {
       kind: 'loggedIn';
       linkedTo?: LinkedAccount | undefined;
@@ -102,7 +106,7 @@ export function escapeHtml(text: string): string {
 
 const value = (text: string | undefined) => (text ? ` value="${escapeHtml(text)}"` : '');
 
-function document(title: string, body: string, head = ''): string {
+function document(title: string, body: string): string {
   return `<!doctype html>
 <html lang="en">
 <head>
@@ -110,7 +114,7 @@ function document(title: string, body: string, head = ''): string {
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <meta name="referrer" content="no-referrer">
 <meta name="robots" content="noindex, nofollow">
-<title>${escapeHtml(title)} · Faultline</title>${head}
+<title>${escapeHtml(title)} · Faultline</title>
 <style>${stylesheet}</style>
 </head>
 <body>
@@ -231,10 +235,9 @@ export function loginPage(state: LoginPageState): string {
         'Signing in',
         [
           `<h1>Signing in with ${escapeHtml(state.company)}</h1>`,
-          "<p>Your browser goes on to your company's sign-in page. If it does not, use the link.</p>",
+          linkedBefore(state.linkedTo),
           `<a class="primary" href="${escapeHtml(state.url)}">Continue to the sign-in page</a>`,
         ].join('\n'),
-        `\n<meta http-equiv="refresh" content="0;url=${escapeHtml(state.url)}">`,
       );
     case 'problem':
       return document(

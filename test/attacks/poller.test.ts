@@ -4,7 +4,7 @@
  */
 import { randomBytes } from 'node:crypto';
 import { Agent } from 'undici';
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import { CardStore, type CardRecord } from '../../src/attacks/cards.ts';
 import { Poller } from '../../src/attacks/poller.ts';
 import { createPlatformClient, type PlatformClient } from '../../src/client/index.ts';
@@ -12,6 +12,7 @@ import { createLogger } from '../../src/logger.ts';
 import { startSimulator, type DemoUser, type Simulator } from '@faultline/platform-sim';
 import { SessionCipher } from '../../src/store/cipher.ts';
 import { createKeyValueStore, type KeyValueStore } from '../../src/store/keyValue.ts';
+import { keys } from '../../src/store/keys.ts';
 import { SessionStore, type Person } from '../../src/store/sessions.ts';
 import type { Message } from '../../src/views/message.ts';
 import { createMetrics } from '../../src/metrics.ts';
@@ -137,6 +138,33 @@ describe('Poller', () => {
     sim.clock.advance(60_000);
     expect((await polls.pollOnce()).updated).toBe(1);
     expect((await cards.get(guid!))!.stage).not.toBe(shown.stage);
+  });
+
+  it('reads no card that the platform did not change, and a changed one twice (its own read, and the save)', async () => {
+    const alice = await logIn('U0ALICE', sim.seed.users.owner);
+    for (const guid of sim.addAttacks(team(), 5)) await cardFor(guid, alice);
+    const polls = poller();
+    expect((await polls.pollOnce()).updated).toBe(5);
+    const cardReads = vi.spyOn(store, 'get');
+    const reads = () => cardReads.mock.calls.filter(([key]) => key.startsWith(keys.card.prefix)).length;
+
+    expect(await polls.pollOnce()).toEqual({ teams: 1, cards: 5, updated: 0, posted: 0 });
+    expect(reads()).toBe(0);
+
+    sim.clock.advance(60_000);
+    expect((await polls.pollOnce()).updated).toBe(5);
+    expect(reads()).toBe(2 * 5);
+    expect(updates).toHaveLength(10);
+  });
+
+  it('keeps polling a card whose live mark was saved without its state, by reading the card', async () => {
+    const alice = await logIn('U0ALICE', sim.seed.users.owner);
+    const [guid] = sim.addAttacks(team(), 1);
+    await cardFor(guid!, alice);
+    await store.set(keys.live.key(team(), guid!), { guid, teamId: team() }, keys.live.ttlMs);
+
+    expect(await poller().pollOnce()).toEqual({ teams: 1, cards: 1, updated: 1, posted: 0 });
+    expect((await cards.get(guid!))!.totalClients).toBeGreaterThan(0);
   });
 
   it('reads every live card of a team from one active list, not one request each', async () => {

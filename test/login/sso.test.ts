@@ -65,6 +65,7 @@ describe.skipIf(!hasChromium)(title, { timeout: 60_000 }, () => {
     const { token } = await secureLink(stack, id, { email });
     await page.goto(`${publicUrl}/login/${token}`);
     await page.getByRole('link', { name: 'Log in with SSO' }).click();
+    await page.getByRole('link', { name: 'Continue to the sign-in page' }).click();
     await page.getByRole('heading', { name: 'Sign in to Acme Demo' }).waitFor();
   }
 
@@ -78,6 +79,7 @@ describe.skipIf(!hasChromium)(title, { timeout: 60_000 }, () => {
     await page.goto(`${publicUrl}/login/${token}`);
     expect(await page.getByRole('note').textContent()).toContain('Sasha Sso (@sasha)');
     await page.getByRole('link', { name: 'Log in with SSO' }).click();
+    await page.getByRole('link', { name: 'Continue to the sign-in page' }).click();
     await page.getByRole('heading', { name: 'Sign in to Acme Demo' }).waitFor();
     await signIn(page);
     await page.getByRole('heading', { name: 'You are logged in' }).waitFor();
@@ -97,6 +99,26 @@ describe.skipIf(!hasChromium)(title, { timeout: 60_000 }, () => {
     const url = new URL(callback);
     for (const secret of [url.searchParams.get('code')!, url.searchParams.get('state')!, token])
       expect(log).not.toContain(secret);
+  });
+
+  it("names the Slack person before going on to the identity provider from Slack's Log in with SSO, and waits for a click", async () => {
+    // Slack's button opens the link at /sso: a forwarded one must not sign whoever clicks it in unawares.
+    const id = nextPerson();
+    stack.person(id, { name: 'kim', realName: 'Kim Sender' });
+    const { url } = await secureLink(stack, id, { email: stack.sim.seed.sso.email });
+    const html = await (await fetch(`${url}/sso`)).text();
+    expect(html).toContain('This login will be linked to the Slack account of <strong>Kim Sender (@kim)</strong>');
+    expect(html).not.toContain('http-equiv="refresh"');
+
+    const page = await newBrowser();
+    const { token } = await secureLink(stack, id, { email: stack.sim.seed.sso.email });
+    await page.goto(`${publicUrl}/login/${token}/sso`);
+    expect(await page.getByRole('note').textContent()).toContain('Kim Sender (@kim)');
+    await page.getByRole('link', { name: 'Continue to the sign-in page' }).click();
+    await page.getByRole('heading', { name: 'Sign in to Acme Demo' }).waitFor();
+    await signIn(page);
+    await page.getByRole('heading', { name: 'You are logged in' }).waitFor();
+    expect(Stack.read(await stack.ask(id, 'whoami'))).toContain('sso@acme.test');
   });
 
   it('refuses a callback in another browser, and a state another link started, storing nothing', async () => {

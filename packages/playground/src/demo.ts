@@ -52,6 +52,8 @@ export interface Demo {
   playgroundUrl: string;
   /** The simulator's HTTPS API base (self-signed certificate). */
   simulatorUrl: string;
+  /** The bot's own address: Slack's endpoint and the login page the playground passes on. */
+  botUrl: string;
   sim: Simulator;
   fake: FakeSlack;
   hints: LoginHints;
@@ -137,7 +139,7 @@ export function demoBanner(demo: Demo, options: { logFile?: string } = {}): stri
     ...demo.hints.logins.map((login) => `  ${login.email.padEnd(width)}  ${login.summary}`),
     `MFA code: ${demo.hints.mfaCode}`,
     '',
-    ...featureLines(demo.features),
+    ...featureLines(demo.features, demo.sim.seed.sso.email),
     '',
     ...(options.logFile !== undefined
       ? [`The bot's log goes to ${options.logFile}; set LOG_LEVEL (such as LOG_LEVEL=debug) to print it here instead.`]
@@ -148,15 +150,26 @@ export function demoBanner(demo: Demo, options: { logFile?: string } = {}): stri
 }
 
 /** Which of the features a workspace configures are on in this demo, and how to change that. */
-function featureLines({ approvalRules, loginMode }: DemoFeatures): string[] {
+function featureLines({ approvalRules, loginMode }: DemoFeatures, ssoEmail: string): string[] {
+  const page =
+    loginMode === 'modal'
+      ? ['The secure login page is off (LOGIN_MODE=modal): /chaos login opens the Slack form only.']
+      : loginMode === 'sso'
+        ? [
+            'Single sign-on only: /chaos login offers Log in with SSO alone, no password (LOGIN_MODE=sso; LOGIN_MODE=both brings the password back).',
+          ]
+        : [
+            `The secure login page is on: /chaos login offers it${loginMode === 'page' ? ' alone' : ' first'} (LOGIN_MODE=${loginMode}; LOGIN_MODE=modal turns it off).`,
+          ];
   return [
     approvalRules === ''
       ? 'Two-person approval is off; start the demo with APPROVAL_RULES=length>600 (for example) to try it.'
       : `Two-person approval is on: APPROVAL_RULES=${approvalRules} (APPROVAL_RULES= turns it off).`,
-    loginMode === 'modal'
-      ? 'The secure login page is off (LOGIN_MODE=modal): /chaos login opens the Slack form only.'
-      : `The secure login page is on: /chaos login offers it${loginMode === 'page' ? ' alone' : ' first'} (LOGIN_MODE=${loginMode}; LOGIN_MODE=modal turns it off).`,
-    'The README\'s "Approval and the secure login page, in the demo" walks through both.',
+    ...page,
+    ...(loginMode === 'modal'
+      ? []
+      : [`Log in with SSO signs in ${ssoEmail}, who has no password, at the simulator's identity provider.`]),
+    'The README\'s "Approval and the secure login page, in the demo" and "Single sign-on, in the demo" walk through them.',
   ];
 }
 
@@ -246,7 +259,7 @@ export async function startDemo(options: DemoOptions): Promise<Demo> {
       dispatcher: agent,
     });
     logger = deps.logger.child({ component: 'playground' });
-    const bot = await startBot(deps, { port: 0, jobs: backgroundJobs(deps) });
+    const bot = await startBot(deps, { port: 0, host: '127.0.0.1', jobs: backgroundJobs(deps) });
     stops.push(() => bot.stop());
     fake.setBotUrl(`http://127.0.0.1:${bot.port}/slack/events`);
     playground.routeLoginPageTo(`http://127.0.0.1:${bot.port}`);
@@ -255,6 +268,7 @@ export async function startDemo(options: DemoOptions): Promise<Demo> {
     return {
       playgroundUrl: playground.url,
       simulatorUrl: sim.url,
+      botUrl: `http://127.0.0.1:${bot.port}`,
       sim,
       fake,
       hints,

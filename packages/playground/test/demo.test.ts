@@ -1,5 +1,6 @@
 import { mkdtempSync, readFileSync, statSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { networkInterfaces, tmpdir } from 'node:os';
+import { connect } from 'node:net';
 import { join } from 'node:path';
 import { Writable } from 'node:stream';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
@@ -134,6 +135,16 @@ describe('npm run demo', () => {
     const off = demoBanner({ ...demo, features: { approvalRules: '', loginMode: 'modal' } });
     expect(off).toContain('Two-person approval is off; start the demo with APPROVAL_RULES=length>600');
     expect(off).toContain('The secure login page is off (LOGIN_MODE=modal)');
+    expect(off).not.toContain('Log in with SSO');
+  });
+
+  it('says single sign-on can be tried, and who signs in with it; with LOGIN_MODE=sso, that nothing else is offered', () => {
+    const { email } = demo.sim.seed.sso;
+    expect(demoBanner(demo)).toContain(`Log in with SSO signs in ${email}`);
+    const ssoOnly = demoBanner({ ...demo, features: { approvalRules: '', loginMode: 'sso' } });
+    expect(ssoOnly).not.toContain('offers it first');
+    expect(ssoOnly).toContain(`/chaos login offers Log in with SSO alone, no password (LOGIN_MODE=sso;`);
+    expect(ssoOnly).toContain(`Log in with SSO signs in ${email}`);
   });
 
   it('logs in with several teams through the modal and the team picker, then answers whoami', async () => {
@@ -216,6 +227,33 @@ describe('npm run demo', () => {
       errors: { Password: 'E-mail or password not accepted. Check them and try again.' },
     });
     await post('/api/modal/close', { person: 'U0BOB', viewId: login.viewId });
+  });
+});
+
+/** An address of this machine that is not loopback, where a server on every interface would answer. */
+const outside = Object.values(networkInterfaces())
+  .flat()
+  .find((address) => address !== undefined && !address.internal && address.family === 'IPv4')?.address;
+
+/** Whether a TCP connection to `port` at `host` is taken. */
+function answers(host: string, port: number): Promise<boolean> {
+  return new Promise((resolve) => {
+    const socket = connect({ host, port });
+    socket.once('connect', () => {
+      socket.destroy();
+      resolve(true);
+    });
+    socket.once('error', () => resolve(false));
+  });
+}
+
+describe.skipIf(outside === undefined)('where the demo listens', () => {
+  it('is loopback only: the page, the simulator and the bot are not reached from another machine', async () => {
+    for (const url of [demo.playgroundUrl, demo.simulatorUrl, demo.botUrl]) {
+      const { port } = new URL(url);
+      expect(await answers('127.0.0.1', Number(port)), url).toBe(true);
+      expect(await answers(outside!, Number(port)), url).toBe(false);
+    }
   });
 });
 
