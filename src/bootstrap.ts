@@ -28,6 +28,7 @@ import { SlackSessionWarnings } from './slack/sessionWarnings.ts';
 import { SlackStartNotices } from './slack/startNotices.ts';
 import { SlackWatchBoard } from './slack/watchBoard.ts';
 import { SlackWorkflowSteps } from './slack/workflowSteps.ts';
+import { listeners } from './listeners.ts';
 import { SessionCipher } from './store/cipher.ts';
 import { createKeyValueStore } from './store/keyValue.ts';
 import { SessionStore } from './store/sessions.ts';
@@ -103,7 +104,7 @@ export function createDeps(config: Config, overrides: DepsOverrides = {}): Deps 
   const guards = new GuardStore(store);
   const gameDays = new GameDays({ store, board: new SlackGameDayBoard(slack, now), logger, now, cards, guards });
   const metrics = createMetrics();
-  const workflowSteps = new SlackWorkflowSteps(calls, store, logger, config.slack.command);
+  const workflowSteps = new SlackWorkflowSteps(calls, store, logger, config.slack.command, listeners.steps);
   const events = new SlackRecorder({
     cards,
     messenger: slack,

@@ -12,6 +12,7 @@ import { cardGuards, coveringGuards, guardStart } from '../guardrails/guardCheck
 import { type OpenIntent, openIntent, type StartIntent, type StartSource } from './startIntents.ts';
 import { keys } from '../store/keys.ts';
 import type { StepRef } from '../gamedays/plan.ts';
+import type { WaitingWorkflowStep } from '../guardrails/approvals.ts';
 
 /** A previewed attack waiting for its Start button; the button carries only the id. */
 export interface PendingAttack {
@@ -80,6 +81,8 @@ type StartOptions = {
   source?: StartSource | undefined;
   /** The game-day plan step it runs. */
   step?: StepRef | undefined;
+  /** The Workflow Builder step it runs. */
+  workflowStep?: WaitingWorkflowStep | undefined;
 };
 
 /**
@@ -101,6 +104,7 @@ export async function startAttack(
   const intent = await openIntent(deps, {
     source: options.source ?? { kind: 'command' },
     ...(options.step ? { step: options.step } : {}),
+    ...(options.workflowStep ? { workflowStep: options.workflowStep } : {}),
     actor,
     platformUser: login.session.identifier,
     teamId: team.identifier,

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { platformTimeoutMs, type ScopedPlatform } from '../client/index.ts';
 import type { Deps } from '../deps.ts';
-import { closeApprovalAfterRestart } from '../guardrails/approvals.ts';
+import { closeApprovalAfterRestart, type WaitingWorkflowStep } from '../guardrails/approvals.ts';
 import type { Actor } from '../store/sessions.ts';
 import { platformFor } from './access.ts';
 import { type CardGuard, shownIn } from './cards.ts';
@@ -40,6 +40,8 @@ export interface StartIntent {
   guid?: string | undefined;
   /** The game-day plan step it runs. */
   step?: StepRef | undefined;
+  /** The Workflow Builder step (Run saved attack) it runs, finished with its outcome. */
+  workflowStep?: WaitingWorkflowStep | undefined;
 }
 
 /** What a restarted bot tells the starter of a start it finished. */
@@ -57,20 +59,33 @@ export interface StartNotices {
   tell(intent: StartIntent, news: StartNews): Promise<void>;
 }
 
-/** A start's lease is renewed well before it lapses, so a running start is never taken over. */
-const renewEveryMs = keys.startLease.ttlMs / 4;
 /** Clocks of the bot and the platform may disagree by this much when matching `created_at`. */
 const clockSkewMs = 60_000;
 
-/** Holds the lease on a start until the returned function is called. */
-function holdLease(deps: Deps, id: string, owner: string): () => Promise<void> {
-  const renewing = setInterval(() => {
-    void deps.store.claim(keys.startLease.key(id), keys.startLease.ttlMs, owner).catch(() => undefined);
-  }, renewEveryMs);
+/**
+ * Holds a claimed lease, a start's or a workflow step run's, until the returned function is
+ * called: renewed well before it lapses, so work under way is never taken over.
+ */
+export function holdLease(
+  store: Pick<Deps['store'], 'claim' | 'release'>,
+  of: 'start' | 'step',
+  id: string,
+  owner: string,
+): () => Promise<void> {
+  const renew = () =>
+    of === 'start'
+      ? store.claim(keys.startLease.key(id), keys.startLease.ttlMs, owner)
+      : store.claim(keys.stepLease.key(id), keys.stepLease.ttlMs, owner);
+  const renewing = setInterval(
+    () => void renew().catch(() => undefined),
+    Math.min(keys.startLease.ttlMs, keys.stepLease.ttlMs) / 4,
+  );
   renewing.unref();
   return async () => {
     clearInterval(renewing);
-    await deps.store.release(keys.startLease.key(id), owner);
+    await (of === 'start'
+      ? store.release(keys.startLease.key(id), owner)
+      : store.release(keys.stepLease.key(id), owner));
   };
 }
 
@@ -95,7 +110,7 @@ export async function openIntent(
   let intent: StartIntent = { ...start, id: randomUUID(), writtenAt: new Date(deps.clock.now()).toISOString() };
   const owner = randomUUID();
   await deps.store.claim(keys.startLease.key(intent.id), keys.startLease.ttlMs, owner);
-  const letGo = holdLease(deps, intent.id, owner);
+  const letGo = holdLease(deps.store, 'start', intent.id, owner);
   try {
     await deps.store.set(keys.startIntent.key(intent.id), intent, keys.startIntent.ttlMs);
     await deps.cards.beginStart(intent.teamId, intent.id);
@@ -113,6 +128,12 @@ export async function openIntent(
     created: (guid) => save({ guid }),
     async end() {
       try {
+        if (intent.workflowStep && intent.guid)
+          await deps.store.set(
+            keys.stepStarted.key(intent.workflowStep.executionId),
+            intent.guid,
+            keys.stepStarted.ttlMs,
+          );
         await drop(deps, intent);
       } finally {
         await letGo();
@@ -143,7 +164,7 @@ export async function recoverStarts(deps: Deps): Promise<number> {
       const owner = randomUUID();
       // Held: a start still running in a live process, or being finished by another replica.
       if (!(await deps.store.claim(keys.startLease.key(listed.id), keys.startLease.ttlMs, owner))) continue;
-      const letGo = holdLease(deps, listed.id, owner);
+      const letGo = holdLease(deps.store, 'start', listed.id, owner);
       try {
         const intent = await deps.store.get<StartIntent>(keys.startIntent.key(listed.id));
         if (intent && (await finish(deps, intent, intents))) finished++;
@@ -177,17 +198,16 @@ async function finish(deps: Deps, intent: StartIntent, all: StartIntent[]): Prom
           );
     if (found.kind === 'wait') return false;
     if (found.kind !== 'found') {
-      await tell(
-        deps,
-        intent,
+      const news: StartNews =
         found.kind === 'unsent'
           ? { kind: 'not sent' }
           : found.kind === 'unchecked'
             ? { kind: 'unchecked' }
-            : { kind: 'unconfirmed', candidates: found.candidates },
-      );
+            : { kind: 'unconfirmed', candidates: found.candidates };
+      await tell(deps, intent, news);
       if (intent.source.kind === 'approval')
         await closeApprovalAfterRestart(deps, intent.source.id, intent.source.approver, undefined);
+      await stepEnded(deps, intent, news);
       await drop(deps, intent);
       deps.logger.info(
         { start: intent.id, team: intent.teamId, outcome: found.kind },
@@ -218,9 +238,17 @@ async function finish(deps: Deps, intent: StartIntent, all: StartIntent[]): Prom
       requestedBy: intent.actor.userId,
     });
   }
+  await stepEnded(deps, intent, { kind: 'started', guid, carded });
   await drop(deps, intent);
   deps.logger.info({ start: intent.id, team: intent.teamId, attack: guid }, 'finished a start a stopped bot left');
   return true;
+}
+
+/** The workflow step that ran the start takes its outcome; the step run is then over. */
+async function stepEnded(deps: Deps, intent: StartIntent, news: StartNews): Promise<void> {
+  if (!intent.workflowStep) return;
+  await deps.workflowSteps.startEnded(intent.workflowStep, news);
+  await deps.store.delete(keys.stepOpen.key(intent.workflowStep.executionId));
 }
 
 /** Late news goes by direct message: the reply the starter was waiting for is gone with the old process. */

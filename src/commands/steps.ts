@@ -195,7 +195,9 @@ async function runSavedAttackStep({ actor, inputs, executionId }: StepRequest, d
   }
   let guid: string;
   try {
-    guid = (await startAttack(deps, actor, login, team, request, channel)).guid;
+    guid = (
+      await startAttack(deps, actor, login, team, request, channel, { workflowStep: { executionId, waitForEnd } })
+    ).guid;
   } catch (error) {
     // Started, but its card is not posted yet: the attack runs, and the card follows.
     if (error instanceof StartUnfinishedError) guid = error.guid;

@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import type { CardRecord, MessageRef } from '../attacks/cards.ts';
 import type { TeamEntry } from '../client/index.ts';
 import { type PendingAttack, startAttack } from '../attacks/start.ts';
-import type { StartIntent } from '../attacks/startIntents.ts';
+import type { StartIntent, StartNews } from '../attacks/startIntents.ts';
 import type { Deps } from '../deps.ts';
 import { UserInputError } from '../errors.ts';
 import { type ApprovalRule, approvalRuleFor } from './approvalRules.ts';
@@ -90,6 +90,13 @@ export interface WorkflowSteps {
   waitForEnd(executionId: string, guid: string): Promise<void>;
   /** An attack's card shows it has ended: a step waiting on it completes. */
   attackFinished(card: Pick<CardRecord, 'guid' | 'stage'>): Promise<void>;
+  /** A start a stopped bot left, run by a step, is finished: the step takes its outcome. */
+  startEnded(step: WaitingWorkflowStep, news: StartNews): Promise<void>;
+  /**
+   * Finishes every step run a stopped bot left: one safe to do again is done again, a Run
+   * saved attack takes the outcome of its start, any other fails once saying what to check.
+   */
+  recoverRuns(deps: Deps): Promise<number>;
 }
 
 interface ApprovalRecord {

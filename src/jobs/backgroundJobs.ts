@@ -27,6 +27,15 @@ export function backgroundJobs(deps: Deps): Job[] {
       ownLeases: true,
       run: () => recoverStarts(deps),
     },
+    {
+      name: 'recover-steps',
+      everyMs: pollMs,
+      // A workflow hangs on a step a killed bot left running: it is finished as soon as a bot runs again.
+      atStart: true,
+      // Each step run has its own lease (step-lease:), so every replica may look.
+      ownLeases: true,
+      run: () => deps.workflowSteps.recoverRuns(deps),
+    },
     // Cards a stopped replica left unsent are current again within one POLL_SECONDS, like the others.
     { name: 'redraw-unsent-cards', everyMs: pollMs, run: () => redrawUnsent(deps) },
     // The warning comes ten minutes ahead: a minute late still leaves nine, and each run reads every live card.

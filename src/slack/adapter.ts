@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import { setImmediate } from 'node:timers/promises';
 import type { App, RespondFn } from '@slack/bolt';
 import type { WebClient } from '@slack/web-api';
@@ -28,6 +29,8 @@ import type { Deps } from '../deps.ts';
 import type { Metrics } from '../metrics.ts';
 import { StoreUnavailableError } from '../store/errors.ts';
 import { StartUnfinishedError } from '../attacks/start.ts';
+import { holdLease } from '../attacks/startIntents.ts';
+import type { StepRun } from './workflowSteps.ts';
 import { describeError } from '../views/errorReply.ts';
 import { modal, section } from '../views/blocks.ts';
 import { messageModal, noticeModal, restartingText } from '../views/notice.ts';
@@ -336,13 +339,23 @@ export class SlackAdapter {
               this.#deps.logger.info({ step: callbackId }, 'a step delivered again was already taken');
               return;
             }
-            const result = await this.#runStep(handler, body as BodyIdentity, event);
+            // Held while the step runs: a replica finishes it only once this process is gone (recover-steps).
+            const executionId = event.function_execution_id;
+            const owner = randomUUID();
+            await this.#deps.store.claim(keys.stepLease.key(executionId), keys.stepLease.ttlMs, owner);
+            const letGo = holdLease(this.#deps.store, 'step', executionId, owner);
             try {
-              await finish(result);
-            } catch (error) {
-              // Outputs Slack refused: the step must still end, and say it could not finish.
-              this.#deps.logger.error({ err: error, step: callbackId }, 'could not complete a step');
-              if (!fail.hasBeenCalled()) await fail({ error: stepFailedText });
+              const result = await this.#runStep(handler, body as BodyIdentity, event, callbackId);
+              try {
+                await finish(result);
+              } catch (error) {
+                // Outputs Slack refused: the step must still end, and say it could not finish.
+                this.#deps.logger.error({ err: error, step: callbackId }, 'could not complete a step');
+                if (!fail.hasBeenCalled()) await fail({ error: stepFailedText });
+              }
+              await this.#deps.store.delete(keys.stepOpen.key(executionId));
+            } finally {
+              await letGo().catch(() => undefined);
             }
           },
           () => finish({ error: stepRestartingText }).then(() => undefined),
@@ -501,6 +514,7 @@ export class SlackAdapter {
     handler: StepHandler,
     body: BodyIdentity,
     event: { inputs: Record<string, unknown>; function_execution_id: string; function: { title: string } },
+    callbackId: string,
   ): Promise<StepResult> {
     const { inputs, function_execution_id: executionId } = event;
     const title = event.function.title;
@@ -515,6 +529,9 @@ export class SlackAdapter {
     }
     actor.userName = await this.#deps.people.name(userId).catch(() => userId);
     try {
+      // From here the step may act: a bot that dies before it finishes leaves this for recover-steps.
+      const run: StepRun = { executionId, callbackId, title, actor, inputs };
+      await this.#deps.store.set(keys.stepOpen.key(executionId), run, keys.stepOpen.ttlMs);
       return await handler({ actor, inputs, executionId }, this.#deps);
     } catch (error) {
       const words = await this.#explain(actor, error);

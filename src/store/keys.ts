@@ -162,6 +162,24 @@ export const keys = {
     "A workflow step's execution was taken once: Slack redelivers function_executed, and a step acts and completes once.",
     { key: (executionId: string) => executionId },
   ),
+  stepOpen: kind(
+    'step-open:',
+    days(1),
+    'A workflow step run under way, who ran it and with what: one a stopped bot left is finished by a restarted one.',
+    { key: (executionId: string) => executionId },
+  ),
+  stepLease: kind(
+    'step-lease:',
+    8_000,
+    'Whoever works on a step run, renewed while it works: one whose bot died is free to finish once it lapses.',
+    { key: (executionId: string) => executionId },
+  ),
+  stepStarted: kind(
+    'step-started:',
+    days(1),
+    'The attack a Run saved attack step started, kept from its start until its step is finished.',
+    { key: (executionId: string) => executionId },
+  ),
   stepWait: kind(
     'step-wait:',
     days(2),

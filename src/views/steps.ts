@@ -1,5 +1,6 @@
 import type { Freeze } from '../guardrails/freezes.ts';
 import type { ApprovalClosing } from '../guardrails/approvals.ts';
+import type { StartNews } from '../attacks/startIntents.ts';
 import { errorInBrief } from './errorReply.ts';
 import type { GuardsUnknownError } from '../guardrails/guardCheck.ts';
 import { guardRefusalText } from './guards.ts';
@@ -127,3 +128,15 @@ export function stepGuardsUnknownText(error: GuardsUnknownError): string {
 }
 
 export const stepSavedNameMissingText = 'Give the name of a saved attack of the team.';
+
+/** A Run saved attack step whose start a restarted Faultline finished without an attack to show for it. */
+export function stepStartLostText(news: StartNews, command: string): string {
+  if (news.kind === 'not sent')
+    return 'Faultline restarted before it sent the attack to the platform, so nothing was started. Run the workflow again.';
+  return `Faultline restarted while it started the attack and could not tell whether it started. Check with ${command} list before running the workflow again.`;
+}
+
+/** A step a stopped Faultline left half done that is not safe to do again. */
+export function stepRunLostText(title: string, command: string): string {
+  return `Faultline restarted while it ran "${title}" and cannot tell how far it got. Check with ${command} gameday status in its channel before running the workflow again.`;
+}

@@ -19,7 +19,7 @@ const manifest = parse(readFileSync(new URL('../../manifest.yml', import.meta.ur
 /** The bot token's scopes, as manifest.yml asks for them: a Web API call outside them fails as in Slack. */
 const manifestScopes: string[] = manifest.oauth_config.scopes.bot;
 /** The custom steps manifest.yml declares: the fake Slack runs them and checks their outputs. */
-const manifestSteps: Record<string, StepDefinition> = manifest.functions;
+export const manifestSteps: Record<string, StepDefinition> = manifest.functions;
 
 /** The simulator's seeded tracker project and issue type, as a Faultline that files tickets is configured for them. */
 export const trackerEnv = { TRACKER_PROJECT_ID: '10001', TRACKER_ISSUE_TYPE_ID: '10004' };
