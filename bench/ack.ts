@@ -124,7 +124,7 @@ export class TargetProcess {
     const link = new ChildLink(new URL('./ack-target.ts', import.meta.url), {
       env: { ...process.env, NODE_EXTRA_CA_CERTS: caFile },
       // Faultline with the V8 flag it starts with in production (package.json's start, the Dockerfile).
-      execArgv: ['--expose-gc', ...(spec.kind === 'faultline' ? ['--max-semi-space-size=16'] : [])],
+      execArgv: ['--expose-gc', ...(spec.kind === 'faultline' ? ['--max-semi-space-size=8'] : [])],
     });
     const { port } = await link.request<{ port: number }>(spec);
     return new TargetProcess(link, port);
