@@ -9,7 +9,7 @@ export class Arrivals {
   /** A pause this long between deliveries ends a burst. */
   static readonly quietMs = 20;
   /** A burst has the event loop to itself this long at most; past it, work waiting shares the turns. */
-  static readonly atMostMs = 250;
+  static readonly atMostMs = 1_000;
 
   #last = Number.NEGATIVE_INFINITY;
   #burstStarted = Number.NEGATIVE_INFINITY;
