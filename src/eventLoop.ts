@@ -7,7 +7,7 @@
  */
 export class Arrivals {
   /** A pause this long between deliveries ends a burst. */
-  static readonly quietMs = 20;
+  static readonly quietMs = 5;
   /** A burst has the event loop to itself this long at most; past it, work waiting shares the turns. */
   static readonly atMostMs = 1_000;
 

@@ -1,6 +1,9 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { Arrivals } from '../../src/eventLoop.ts';
 
+/** Closer together than Arrivals.quietMs. */
+const apart = Math.floor(Arrivals.quietMs / 2);
+
 /** Deliveries every `everyMs` (less than Arrivals.quietMs apart) for `forMs`. */
 async function deliveries(arrivals: Arrivals, everyMs: number, forMs: number): Promise<void> {
   for (let elapsed = 0; elapsed < forMs; elapsed += everyMs) {
@@ -34,7 +37,7 @@ describe('Arrivals', () => {
     void arrivals.giveWay().then(() => done.push('pass'));
     void arrivals.giveWay().then(() => done.push('reply'));
 
-    await deliveries(arrivals, Arrivals.quietMs / 2, 200);
+    await deliveries(arrivals, apart, 200);
     expect(done).toEqual([]);
 
     await vi.advanceTimersByTimeAsync(Arrivals.quietMs);
@@ -49,9 +52,9 @@ describe('Arrivals', () => {
       done = true;
     });
 
-    await deliveries(arrivals, 5, Arrivals.atMostMs - 10);
+    await deliveries(arrivals, apart, Arrivals.atMostMs - 10);
     expect(done).toBe(false);
-    await deliveries(arrivals, 5, 20);
+    await deliveries(arrivals, apart, 20);
     expect(done).toBe(true);
   });
 
