@@ -268,8 +268,8 @@ export function createRequest(options: TransportOptions): Request {
       const retryAfterMs = parseRetryAfter(headerValue(responseHeaders, 'retry-after'), now());
       throw errorFromResponse({ status, body: text, retryAfterMs }, { ...call, requestId });
     }
-    // A page of attacks takes milliseconds to parse: not while Slack's requests arrive, unless it is a halt's.
-    if (!spec.urgent) await arrivals.giveWay();
+    // A pass's page of attacks takes milliseconds to parse: not while Slack's requests arrive.
+    if (spec.session?.background && !spec.urgent) await arrivals.giveWay();
     let payload: unknown = text;
     if (isJson(headerValue(responseHeaders, 'content-type')) && text.trim() !== '') {
       try {

@@ -30,9 +30,22 @@ describe('Arrivals', () => {
     expect(done).toBe(true);
   });
 
+  it('lets work go on the next turn after a delivery that came alone', async () => {
+    vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout', 'setImmediate', 'performance'] });
+    const arrivals = new Arrivals();
+    arrivals.arrived();
+    let done = false;
+    void arrivals.giveWay().then(() => {
+      done = true;
+    });
+    await vi.advanceTimersByTimeAsync(0);
+    expect(done).toBe(true);
+  });
+
   it('holds work that gives way while deliveries keep arriving, and lets it go in order once they pause', async () => {
     vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout', 'setImmediate', 'performance'] });
     const arrivals = new Arrivals();
+    await deliveries(arrivals, apart, 2 * apart);
     const done: string[] = [];
     void arrivals.giveWay().then(() => done.push('pass'));
     void arrivals.giveWay().then(() => done.push('reply'));
@@ -47,12 +60,13 @@ describe('Arrivals', () => {
   it('lets work go once a burst has had the event loop for atMostMs, while the burst goes on', async () => {
     vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout', 'setImmediate', 'performance'] });
     const arrivals = new Arrivals();
+    await deliveries(arrivals, apart, 2 * apart);
     let done = false;
     void arrivals.giveWay().then(() => {
       done = true;
     });
 
-    await deliveries(arrivals, apart, Arrivals.atMostMs - 10);
+    await deliveries(arrivals, apart, Arrivals.atMostMs - 20);
     expect(done).toBe(false);
     await deliveries(arrivals, apart, 20);
     expect(done).toBe(true);
