@@ -15,8 +15,9 @@ export interface LoadOrder {
 }
 
 /**
- * Senders by URL and concurrency: a shape gets as many connections as it keeps in flight, so a
- * burst of 200 is 200 connections for every app, whichever shape reached that app first.
+ * Senders by URL, shape name and concurrency: a shape gets as many connections as it keeps in
+ * flight, and a named shape connections of its own, so that a burst of 200 opens 200 new
+ * connections to every app, whatever ran before it.
  */
 const senders = new Map<string, SignedSender>();
 
@@ -29,7 +30,7 @@ process.on('message', (message: LoadOrder | 'stop') => {
   }
   const { url, urls = [url], signingSecret, deliveries, shape } = message;
   const targets = urls.map((each) => {
-    const key = `${shape.concurrency} ${each}`;
+    const key = `${shape.name ?? ''} ${shape.concurrency} ${each}`;
     const sender = senders.get(key) ?? new SignedSender(each, signingSecret, shape.concurrency);
     senders.set(key, sender);
     return sender;

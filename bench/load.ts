@@ -67,6 +67,8 @@ export class SignedSender {
 }
 
 export interface LoadShape {
+  /** Shapes of different names never share the load client's connections to an app. */
+  name?: string;
   /** Most deliveries in flight at once. */
   concurrency: number;
   /** Deliveries started per second, on a fixed schedule. */

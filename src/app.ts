@@ -14,6 +14,7 @@ import { loginRoutes } from './commands/loginPage.ts';
 import { rememberUnsent } from './attacks/redraw.ts';
 import { Scheduler, type Job } from './jobs/scheduler.ts';
 import { httpServerOptions, slackBodyLimit, UnverifiedBodies } from './slack/unverifiedBodies.ts';
+import { arrivals } from './eventLoop.ts';
 
 export interface RunningBot {
   /** The HTTP port actually bound (useful with PORT=0 in tests). */
@@ -155,7 +156,11 @@ export async function startBot(deps: Deps, options: StartOptions): Promise<Runni
     });
     // Bolt reads a body before it checks the signature: requests that cannot be Slack's are
     // refused first, and the bodies held until their check share one budget.
-    receiver.requestListener = new UnverifiedBodies().guard(slackEndpoint, receiver.requestListener);
+    const guarded = new UnverifiedBodies().guard(slackEndpoint, receiver.requestListener);
+    receiver.requestListener = (req, res) => {
+      arrivals.arrived();
+      guarded(req, res);
+    };
     app = new App({ token: config.slack.botToken, receiver, logger: slackLogger, clientOptions });
   }
   app.error(async (error) => {
@@ -166,7 +171,11 @@ export async function startBot(deps: Deps, options: StartOptions): Promise<Runni
   const started = (await (config.slack.socketMode
     ? app.start(port)
     : app.start({ port, host: options.host }, httpServerOptions))) as unknown;
-  if (!config.slack.socketMode) server = started as Server;
+  if (!config.slack.socketMode) {
+    server = started as Server;
+    // Work that can wait gives way while Slack's deliveries keep arriving (see Arrivals).
+    server.on('connection', () => arrivals.arrived());
+  }
   const opsServer =
     opsPort === undefined
       ? undefined

@@ -1,8 +1,8 @@
-import { setImmediate } from 'node:timers/promises';
 import type { KeyValueStore } from '../store/keyValue.ts';
 import type { Person } from '../store/sessions.ts';
 import { isLive, isOlder } from './lifecycle.ts';
 import { keys } from '../store/keys.ts';
+import { arrivals } from '../eventLoop.ts';
 import type { HaltProgress } from './haltChecks.ts';
 
 /** An attack card posted in a channel, and what it last showed. */
@@ -84,7 +84,7 @@ export class CardStore {
   async getMany(guids: readonly string[]): Promise<(CardRecord | undefined)[]> {
     const found: (CardRecord | undefined)[] = [];
     for (let start = 0; start < guids.length; start += 500) {
-      if (start) await setImmediate();
+      if (start) await arrivals.giveWay();
       found.push(...(await Promise.all(guids.slice(start, start + 500).map((guid) => this.get(guid)))));
     }
     return found;

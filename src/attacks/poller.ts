@@ -1,5 +1,4 @@
 import { randomUUID } from 'node:crypto';
-import { setImmediate } from 'node:timers/promises';
 import { NotFoundError, UnauthorizedError } from '../client/errors.ts';
 import type { Attack, PlatformClient, ScopedPlatform } from '../client/index.ts';
 import type { Logger } from '../logger.ts';
@@ -18,6 +17,7 @@ import { type Recorder, recordState } from './events.ts';
 import { isLive } from './lifecycle.ts';
 import { watchCovers, watchedAttackCard, type Watch, type Watches } from './watches.ts';
 import { keys } from '../store/keys.ts';
+import { arrivals } from '../eventLoop.ts';
 
 /** Where watches show in their channels; the words and the Slack calls are src/slack/watchBoard.ts's. */
 export interface WatchBoard {
@@ -371,11 +371,11 @@ export class Poller {
     let unyielded = 0;
     for (const card of cards) {
       // A store that answers without I/O (SQLite, memory) would otherwise keep the event loop for
-      // the whole pass, and Slack's requests would wait for all of it: it is let go after each
+      // the whole pass, and Slack's requests would wait for all of it: it gives way after each
       // card updated, and every 100 unchanged ones (each costs a few microseconds).
       if (++unyielded > 100) {
         unyielded = 0;
-        await setImmediate();
+        await arrivals.giveWay();
       }
       let state = active.get(card.guid);
       if (!state) {

@@ -1,5 +1,4 @@
 import { randomUUID } from 'node:crypto';
-import { setImmediate } from 'node:timers/promises';
 import type { App, RespondFn } from '@slack/bolt';
 import type { WebClient } from '@slack/web-api';
 import type { KnownBlock, ModalView } from '@slack/types';
@@ -28,6 +27,7 @@ import type { Message } from '../views/message.ts';
 import type { Deps } from '../deps.ts';
 import type { Metrics } from '../metrics.ts';
 import { StoreUnavailableError } from '../store/errors.ts';
+import { arrivals } from '../eventLoop.ts';
 import { StartUnfinishedError } from '../attacks/start.ts';
 import { holdLease } from '../attacks/startIntents.ts';
 import type { StepRun } from './workflowSteps.ts';
@@ -72,9 +72,6 @@ export type ShortcutHandler = (
 const submissionDeadlineMs = 2_000;
 
 const restarting: Reply = { kind: 'message', message: { text: restartingText } };
-
-/** The longest the work after an ack waits for other deliveries' acks (see SlackAdapter.#afterAcks). */
-const acksFirstMs = 200;
 
 /** Sends a message to the response_url of the delivery being answered. */
 type Respond = (message: ResponseUrlReply) => Promise<void>;
@@ -148,8 +145,6 @@ export class SlackAdapter {
   readonly #metrics: Metrics;
   readonly #inFlight = new Set<Promise<unknown>>();
   #accepting = true;
-  /** Deliveries acked so far, counted so that the work after an ack can tell when a burst has passed. */
-  #acked = 0;
 
   /** Replies to response_urls; without it, Bolt's `respond` (one new connection per reply). */
   readonly #replies: ReplySender | undefined;
@@ -176,18 +171,12 @@ export class SlackAdapter {
   }
 
   /**
-   * Called right after an ack: waits until a turn of the event loop passes with no other delivery
-   * acked, or acksFirstMs at most. In a burst every delivery is read and acked first, then the work
-   * they asked for runs: Slack's 3 s count to the ack only, and a reply may follow for 30 minutes.
+   * Called right after an ack: in a burst every delivery is taken and acked first, then the work
+   * they asked for runs (see Arrivals). Slack's 3 s count to the ack only; a reply may follow for
+   * 30 minutes.
    */
-  async #afterAcks(): Promise<void> {
-    const until = performance.now() + acksFirstMs;
-    this.#acked++;
-    let seen: number;
-    do {
-      seen = this.#acked;
-      await setImmediate();
-    } while (this.#acked !== seen && performance.now() < until);
+  #afterAcks(): Promise<void> {
+    return arrivals.giveWay();
   }
 
   /**
@@ -232,8 +221,10 @@ export class SlackAdapter {
           'action',
           async () => {
             await ack();
-            await this.#afterAcks();
+            // A click in an open modal changes the view the person is looking at: it goes on at
+            // once, so that it lands before their next click or their submission.
             if (body.type !== 'block_actions') return;
+            if (body.view?.type !== 'modal') await this.#afterAcks();
             const actor = actorFrom(body as BodyIdentity);
             const action = body.actions.find((a) => a.action_id === actionId);
             const value =

@@ -1,8 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import { chmodSync, closeSync, existsSync, mkdirSync, openSync } from 'node:fs';
 import { dirname } from 'node:path';
-import { setImmediate } from 'node:timers/promises';
 import { DatabaseSync } from 'node:sqlite';
+import { arrivals } from '../eventLoop.ts';
 import { StoreUnavailableError } from './errors.ts';
 import { decodeKeyv } from './keyvLayout.ts';
 import type { KeyValueStore } from './keyValue.ts';
@@ -126,7 +126,7 @@ export function createSqliteStore(file: string, namespace: string, kind: 'sqlite
         if (rows.length < pageSize) return;
         // Each page is read without I/O: a listing of thousands would otherwise hold the event
         // loop from its first row to its last, and Slack's requests would wait for all of it.
-        await setImmediate();
+        await arrivals.giveWay();
         const last = rows.at(-1)!.key;
         rows = guarded(() => statements.nextPage.all(namespace, last, end, now())) as { key: string; value: string }[];
       }

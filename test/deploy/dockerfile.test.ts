@@ -47,12 +47,12 @@ describe('Dockerfile', () => {
   it('starts node as PID 1 in exec form, so SIGTERM reaches the bot', () => {
     expect(runtime.instructions.some((i) => i.keyword === 'ENTRYPOINT')).toBe(false);
     const command = execForm(last('CMD')!.rest);
-    expect(command).toEqual(['node', '--max-semi-space-size=16', 'src/main.ts']);
+    expect(command).toEqual(['node', '--max-semi-space-size=8', 'src/main.ts']);
     expect(existsSync(`${root}${command!.at(-1)}`)).toBe(true);
     // The same V8 flags as `npm start`.
     const start = (JSON.parse(readFileSync(`${root}package.json`, 'utf8')) as { scripts: { start: string } }).scripts
       .start;
-    expect(start).toMatch(/^node --max-semi-space-size=16 /);
+    expect(start).toMatch(/^node --max-semi-space-size=8 /);
     expect(last('STOPSIGNAL')?.rest ?? 'SIGTERM').toBe('SIGTERM');
   });
 

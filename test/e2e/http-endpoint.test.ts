@@ -1,4 +1,5 @@
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
+import { arrivals } from '../../src/eventLoop.ts';
 import { publicUrl } from '../login/support.ts';
 import { statusLine } from '../support/ports.ts';
 import { answerBeforeBody } from '../support/slowBodies.ts';
@@ -26,6 +27,17 @@ describe("Slack's endpoint and the other paths, on Bolt's receiver in HTTP mode"
     expect((await fetch(`${botUrl()}/metrics`)).status).toBe(404);
     expect((await fetch(`${botUrl()}/login/not-a-link`)).status).toBe(410);
     expect((await fetch(`${botUrl()}/nowhere`)).status).toBe(404);
+  });
+
+  it('counts each connection and request as an arrival, so that work that can wait gives way to a burst', async () => {
+    const arrived = vi.spyOn(arrivals, 'arrived');
+    try {
+      expect(await answerBeforeBody(stack.bot.port, {})).toMatch(/^HTTP\/1\.1 401 /);
+      // The new connection, then the request on it.
+      expect(arrived.mock.calls.length).toBeGreaterThanOrEqual(2);
+    } finally {
+      arrived.mockRestore();
+    }
   });
 
   it('refuses a body larger than Slack ever sends', async () => {

@@ -171,9 +171,12 @@ describe('reset e-mails', () => {
   /** "Forgot password" in the Slack form: what the reset form says after Send. */
   async function resetInSlack(id: string, email: string): Promise<string> {
     const person = stack.person(id);
+    // The person may still have a login modal open: the one to use is the one this command opens.
+    const opened = stack.fake.callsTo('views.open').length;
     await person.command('login');
     const login = await stack.fake.waitFor(
-      () => person.modal()?.callbackId === 'login' && person.modal(),
+      () =>
+        stack.fake.callsTo('views.open').length > opened && person.modal()?.callbackId === 'login' && person.modal(),
       'the login modal',
     );
     await login.click('Forgot password');
