@@ -17,23 +17,19 @@ describe('Arrivals', () => {
     vi.useRealTimers();
   });
 
-  it('lets work go on the next turn when no delivery has arrived for quietMs', async () => {
+  it.each([
+    [
+      'a burst has paused for quietMs',
+      async (arrivals: Arrivals) => {
+        await deliveries(arrivals, apart, 2 * apart);
+        await vi.advanceTimersByTimeAsync(Arrivals.quietMs);
+      },
+    ],
+    ['a delivery came alone', async (arrivals: Arrivals) => arrivals.arrived()],
+  ])('lets work go on the next turn once %s', async (_, before) => {
     vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout', 'setImmediate', 'performance'] });
     const arrivals = new Arrivals();
-    arrivals.arrived();
-    await vi.advanceTimersByTimeAsync(Arrivals.quietMs);
-    let done = false;
-    void arrivals.giveWay().then(() => {
-      done = true;
-    });
-    await vi.advanceTimersByTimeAsync(0);
-    expect(done).toBe(true);
-  });
-
-  it('lets work go on the next turn after a delivery that came alone', async () => {
-    vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout', 'setImmediate', 'performance'] });
-    const arrivals = new Arrivals();
-    arrivals.arrived();
+    await before(arrivals);
     let done = false;
     void arrivals.giveWay().then(() => {
       done = true;
