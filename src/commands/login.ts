@@ -59,7 +59,8 @@ export async function loginModalFor(
 export const loginCommand = subcommand({
   name: 'login',
   usage: 'login',
-  summary: 'Log in to the platform with your e-mail and password (opens a form).',
+  // The same words whatever LOGIN_MODE offers: the window that opens shows the ways this workspace allows.
+  summary: 'Log in to the platform as yourself (opens a window in Slack with the ways to log in).',
   examples: ['login'],
   args: contract({ command: 'login', usage: 'login' }),
   run: async (request, _args, deps) => ({ kind: 'openModal', view: await loginModalFor(request.actor, deps) }),

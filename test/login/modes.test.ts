@@ -96,6 +96,14 @@ describe('LOGIN_MODE=sso', () => {
     expect(Stack.read(await stack.ask(id, 'whoami'))).toContain('not logged in');
     stack.expectClean();
   });
+
+  it('says nothing of a password in help', async () => {
+    const id = 'U0SSOHELP';
+    const page = read(await stack.ask(id, 'help login'));
+    expect(page).toContain('Log in to the platform');
+    expect(page.toLowerCase()).not.toContain('password');
+    expect(read(await stack.ask(id, 'help')).toLowerCase()).not.toContain('password');
+  });
 });
 
 describe('without PUBLIC_URL', () => {
