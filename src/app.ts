@@ -136,6 +136,8 @@ export async function startBot(deps: Deps, options: StartOptions): Promise<Runni
 
   let app: App;
   let server: Server;
+  /** Connections taken whose first request is not read yet: that request is the same delivery. */
+  const newConnections = new WeakSet<object>();
   if (config.slack.socketMode) {
     // The socket client keeps its own, patient retry budget for apps.connections.open: with
     // the short one of our Web API calls it would give up reconnecting after a brief outage.
@@ -158,7 +160,7 @@ export async function startBot(deps: Deps, options: StartOptions): Promise<Runni
     // refused first, and the bodies held until their check share one budget.
     const guarded = new UnverifiedBodies().guard(slackEndpoint, receiver.requestListener);
     receiver.requestListener = (req, res) => {
-      arrivals.arrived();
+      arrivals.arrived(newConnections.delete(req.socket));
       guarded(req, res);
     };
     app = new App({ token: config.slack.botToken, receiver, logger: slackLogger, clientOptions });
@@ -174,7 +176,10 @@ export async function startBot(deps: Deps, options: StartOptions): Promise<Runni
   if (!config.slack.socketMode) {
     server = started as Server;
     // Work that can wait gives way while Slack's deliveries keep arriving (see Arrivals).
-    server.on('connection', () => arrivals.arrived());
+    server.on('connection', (socket) => {
+      newConnections.add(socket);
+      arrivals.arrived();
+    });
   }
   const opsServer =
     opsPort === undefined

@@ -24,14 +24,17 @@ export class Arrivals {
     this.#now = now;
   }
 
-  /** A delivery arrived: a connection was taken, or a request was read. */
-  arrived(): void {
+  /**
+   * A delivery arrived: a connection was taken, or a request was read. `onTakenConnection`: the
+   * first request on a connection just taken, the same delivery as that connection.
+   */
+  arrived(onTakenConnection = false): void {
     const now = this.#now();
     if (now - this.#last >= Arrivals.quietMs) {
       this.#burstStarted = now;
       this.#inBurst = 0;
     }
-    this.#inBurst++;
+    if (!onTakenConnection) this.#inBurst++;
     this.#last = now;
   }
 
