@@ -102,4 +102,15 @@ describe('platform text in mrkdwn', () => {
     });
     for (const text of mrkdwnTexts(message)) expect(text).not.toMatch(/<!(channel|here|everyone)>/);
   });
+
+  it("escapes the team's name in a list's fallback text", () => {
+    const message = attackListMessage({
+      which: 'active',
+      teamId: 'team-1',
+      teamName: 'R&D <!here>',
+      attacks: [listed(hostile)],
+      pageNumber: 1,
+    });
+    expect(message.text).toBe('Active ad-hoc attacks · R&amp;D &lt;!here&gt;: 1 on page 1');
+  });
 });
