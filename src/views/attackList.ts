@@ -126,5 +126,5 @@ export function attackListMessage(page: AttackListPage): Message {
     ),
   );
   if (footer.length) blocks.push(actions('attack_list_actions', footer));
-  return { text: `${title}: ${page.attacks.length} on page ${page.pageNumber}`, blocks };
+  return { text: escapeMrkdwn(`${title}: ${page.attacks.length} on page ${page.pageNumber}`), blocks };
 }

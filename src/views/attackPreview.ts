@@ -130,7 +130,10 @@ export function attackPreviewMessage(p: AttackPreviewInput): { text: string; blo
         ]
       : []),
   ];
-  const text = `Start a ${request.type} attack on ${target}${request.lengthSeconds !== undefined ? ` for ${plural(request.lengthSeconds, 'second')}` : ''}?${everyClient ? ' Warning: every active client of the team is hit.' : ''}`;
+  // The notification text is mrkdwn too: the type and the target are words a person typed.
+  const text = escapeMrkdwn(
+    `Start a ${request.type} attack on ${target}${request.lengthSeconds !== undefined ? ` for ${plural(request.lengthSeconds, 'second')}` : ''}?${everyClient ? ' Warning: every active client of the team is hit.' : ''}`,
+  );
   return { text, blocks };
 }
 

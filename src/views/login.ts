@@ -343,11 +343,13 @@ export function linkedElsewhereMessage(linked: {
   workspace: string | undefined;
 }): Message {
   const where = linked.workspace ? ` in ${linked.workspace}` : '';
-  const text = `Your platform login ${linked.platformUser} was just linked to the Slack account of ${slackAccount(linked.linkedTo)}${where}. Faultline acts for them with your platform account until that session ends.`;
+  const text = escapeMrkdwn(
+    `Your platform login ${linked.platformUser} was just linked to the Slack account of ${slackAccount(linked.linkedTo)}${where}. Faultline acts for them with your platform account until that session ends.`,
+  );
   return {
     text,
     blocks: [
-      section(`:warning: ${escapeMrkdwn(text)}`),
+      section(`:warning: ${text}`),
       context('If you did not log in for them, end that session now, then change your password.'),
       actions('login_linked_elsewhere', [
         button('End that session', END_LINKED_SESSION_BUTTON, {

@@ -317,7 +317,7 @@ export function countdownMessage(record: GameDayRecord, step: PlanStep, now: num
   if (step.state === 'counting down') {
     const seconds = Math.max(0, Math.round((startsAt.getTime() - now) / 1000));
     const plainWhat = `${step.source.kind === 'saved' ? `${step.source.name}: ` : ''}${step.request.type} on ${target}`;
-    text = `Step ${position} of ${total}: ${plainWhat}, starts in ${seconds} s`;
+    text = escapeMrkdwn(`Step ${position} of ${total}: ${plainWhat}, starts in ${seconds} s`);
     blocks.push(
       section(`:hourglass_flowing_sand: ${heading}, starts in ${seconds} s (${slackDate(startsAt, '{time_secs}')})`),
       section(`${hypothesis}\n${stepCommand(step)}`),

@@ -118,5 +118,8 @@ export function savedAttacksMessage(p: {
       ),
     );
   blocks.push(context(`Run shows the preview first; ${codeSpan(`${p.command} run <name> --yes`)} starts at once.`));
-  return { text: `Saved attacks of team ${p.teamName}: ${p.saved.map((s) => s.name).join(', ')}`, blocks };
+  return {
+    text: escapeMrkdwn(`Saved attacks of team ${p.teamName}: ${p.saved.map((s) => s.name).join(', ')}`),
+    blocks,
+  };
 }

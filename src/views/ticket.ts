@@ -356,7 +356,7 @@ export function ticketListMessage(guid: string, issues: TrackerIssue[]): Message
   const title = `Tickets for attack ${guid}`;
   if (!issues.length) {
     return {
-      text: `No tickets yet for attack ${guid}`,
+      text: escapeMrkdwn(`No tickets yet for attack ${guid}`),
       blocks: [section(`No tickets yet for attack \`${escapeMrkdwn(guid)}\`.`)],
     };
   }
@@ -370,7 +370,7 @@ export function ticketListMessage(guid: string, issues: TrackerIssue[]): Message
   const shown = issues.slice(0, listedTickets);
   const more = issues.length > shown.length ? `; the first ${shown.length} are listed here` : '';
   return {
-    text: `${title}: ${plural(issues.length, 'ticket')}`,
+    text: escapeMrkdwn(`${title}: ${plural(issues.length, 'ticket')}`),
     blocks: [
       header(title),
       ...shown.map((issue) => section(line(issue))),

@@ -170,3 +170,126 @@ describe('tracker ticket links', () => {
     for (const text of shown) if (text.includes(key)) expect(text).toContain(`<${url}|${key}>`);
   });
 });
+
+/** Mentions and links a person or the platform may slip into words Faultline repeats. */
+const hostileTokens = /<!(channel|here|everyone)>|<!subteam\^|<@U0BOSS>|<https:\/\/evil\.example/;
+
+/** Every message text the bot sent since `from`: each chat.* call's and response_url reply's `text`. */
+function sentTexts(from: number): { method: string; text: string }[] {
+  return stack.fake.calls.slice(from).flatMap((call) => {
+    const out: { method: string; text: string }[] = [];
+    if (typeof call.args['text'] === 'string') out.push({ method: call.method, text: call.args['text'] as string });
+    JSON.stringify(call.args, (_k, v: unknown) => {
+      if (v && typeof v === 'object' && (v as { type?: unknown }).type === 'mrkdwn')
+        out.push({ method: `${call.method} block`, text: String((v as { text: unknown }).text) });
+      return v;
+    });
+    return out;
+  });
+}
+
+describe('fallback text', () => {
+  it("escapes a saved attack's words in its preview's text like its blocks", async () => {
+    const id = 'U0FALLBACK1';
+    const person = await stack.login(id, stack.sim.seed.users.owner, { team: 'Platform' });
+    const saved = read(
+      await stack.ask(id, 'save drill cpu -l 30 --target-tags "role=<!channel> <https://evil.example|click> & co"', {
+        channel,
+      }),
+    );
+    expect(saved).toContain('Saved drill');
+    const from = stack.fake.calls.length;
+    const shown = person.ephemerals(channel).length;
+    await stack.ask(id, 'run drill', { channel });
+    const preview = await stack.fake.waitFor(
+      () => person.ephemerals(channel).length > shown && person.ephemerals(channel).at(-1),
+      'the preview',
+    );
+    expect(read(preview)).toContain('Start this cpu attack?');
+    expect(preview.fallbackText).toContain('&lt;!channel&gt;');
+    expect(preview.fallbackText).toContain('&amp; co');
+    for (const { method, text } of sentTexts(from)) expect(text, method).not.toMatch(hostileTokens);
+  });
+  it('keeps mentions and links out of every text the bot sends, whatever words a person or the platform gave', async () => {
+    const id = 'U0FALLBACK2';
+    const words = '<!channel> <https://evil.example|click> <@U0BOSS> <!subteam^S0OPS> & co';
+    const platform = stack.sim.state.teams.get(stack.sim.seed.teams.platform.id)!;
+    const teamName = platform.name;
+    const from = stack.fake.calls.length;
+    platform.name = `Platform <!here>`;
+    try {
+      await stack.login(id, stack.sim.seed.users.owner, { team: 'Platform <!here>' });
+      const person = stack.person(id);
+      const asked = async (text: string) => read(await stack.ask(id, text, { channel }));
+      expect(await asked(`save drill cpu -l 30 --target-tags "role=${words}"`)).toContain('Saved drill');
+      expect(await asked('saved')).toContain('drill');
+
+      const shown = person.ephemerals(channel).length;
+      await stack.ask(id, 'run drill', { channel });
+      const preview = await stack.fake.waitFor(
+        () => person.ephemerals(channel).length > shown && person.ephemerals(channel).at(-1),
+        'the preview',
+      );
+      await preview.click('Start');
+      const attack = await stack.fake.waitFor(() => [...stack.sim.state.attacks.values()].at(-1), 'the attack');
+      const card = await stack.fake.waitFor(
+        () =>
+          person
+            .channel(channel)
+            .messages()
+            .find((m) => m.text().includes(attack.guid)),
+        'the attack card',
+      );
+      expect(await asked('list active')).toContain(attack.guid);
+      await card.click('Add note');
+      const note = await stack.fake.waitFor(
+        () => person.modal()?.callbackId === 'attack_note' && person.modal(),
+        'the note form',
+      );
+      await note.fill('Note', words).submit();
+      await stack.fake.waitFor(
+        () =>
+          stack.fake
+            .channel(channel)
+            .thread(card.ts)
+            .some((m) => m.text().includes('noted')),
+        'the note in the thread',
+      );
+      expect(await asked(`tickets ${attack.guid}`)).toContain('No tickets yet');
+      expect(await asked('status')).toContain('Faultline now');
+
+      expect(await asked(`gameday start Drill ${words}`)).toContain('Drill');
+      expect(await asked(`gameday step drill ${words}`)).toContain('Added step 1');
+      expect(await asked('gameday next')).toContain('counts down');
+      const countdown = await stack.fake.waitFor(
+        () =>
+          person
+            .channel(channel)
+            .messages()
+            .find((m) => m.buttons().some((b) => b.text === 'Veto')),
+        'the countdown',
+      );
+      await countdown.click('Veto');
+      const veto = await stack.fake.waitFor(
+        () => person.modal()?.callbackId === 'step_veto' && person.modal(),
+        'the veto form',
+      );
+      await veto.fill('Why', words).submit();
+      await stack.fake.waitFor(() => read(countdown).includes('etoed'), 'the veto on the countdown');
+      await asked('gameday end');
+
+      expect(await asked(`freeze --reason "${words}"`)).toContain('frozen');
+      expect(await asked('unfreeze')).toContain('no longer frozen');
+      expect(stack.sim.state.attacks.get(attack.guid)!.halt, 'the freeze halted the attack').toBeDefined();
+      await stack.poll();
+    } finally {
+      platform.name = teamName;
+    }
+    const texts = sentTexts(from);
+    expect(texts.length).toBeGreaterThan(20);
+    expect(texts.filter(({ text }) => hostileTokens.test(text))).toEqual([]);
+    // The words were shown, escaped, both in fallback texts and in blocks.
+    expect(texts.some((t) => !t.method.endsWith('block') && t.text.includes('&lt;!channel&gt;'))).toBe(true);
+    expect(texts.some((t) => t.method.endsWith('block') && t.text.includes('&lt;!channel&gt;'))).toBe(true);
+  });
+});

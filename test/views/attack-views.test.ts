@@ -453,6 +453,19 @@ describe('attack preview', () => {
     expect(texts).toContain('`-p &lt;!here&gt;ˋx`');
     expect(texts).not.toContain('<!here>');
   });
+
+  it('escapes them in the fallback text too: notifications read it as mrkdwn', () => {
+    const { text } = preview(
+      { type: 'cpu<!channel>', target: { kind: 'tags', tags: { role: '<https://evil.example|click> & <@U0BOSS>' } } },
+      'R&D <ops>',
+    );
+    expect(text).toBe(
+      'Start a cpu&lt;!channel&gt; attack on all hosts tagged role=&lt;https://evil.example|click&gt; &amp; &lt;@U0BOSS&gt; for 30 seconds?',
+    );
+    const everyClient = preview({ target: { kind: 'all' } }, 'R&D <!here>').text;
+    expect(everyClient).toContain('every active client of team R&amp;D &lt;!here&gt;');
+    expect(everyClient).not.toContain('<!here>');
+  });
 });
 
 describe('stages in words', () => {

@@ -95,6 +95,18 @@ describe('the plan on Slack surfaces', () => {
     expect(parseStepRef(buttons(blocks)[0]!.value)).toEqual({ channel: 'C1', gameDayId: 'day-1', stepId: 'step-2' });
   });
 
+  it("escapes a saved attack's name and target in the countdown's fallback text", () => {
+    const hostile = step(2, {
+      ...countingDown,
+      source: { kind: 'saved', name: 'drill<!here>' },
+      request: { ...request, target: { kind: 'tags', tags: { role: '<!channel> <https://evil.example|x> &' } } },
+    });
+    const { text } = countdownMessage(record, hostile, Date.parse('2026-01-01T10:00:00.000Z'));
+    expect(text).toBe(
+      'Step 2 of 33: drill&lt;!here&gt;: cpu on all hosts tagged role=&lt;!channel&gt; &lt;https://evil.example|x&gt; &amp;, starts in 60 s',
+    );
+  });
+
   it('escapes what people typed: a hypothesis or a veto never mentions anyone', () => {
     const words = JSON.stringify(planMessage({ place: { channel: 'C1' }, plan, running: false, command: '/chaos' }));
     expect(words).not.toContain('<!channel>');

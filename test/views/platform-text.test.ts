@@ -4,6 +4,7 @@ import { gameDayTimelineLine } from '../../src/views/gameday.ts';
 import { attackSchema } from '../../src/client/index.ts';
 import { attackDetailsMessage } from '../../src/views/attackDetails.ts';
 import { attackListMessage, listed } from '../../src/views/attackList.ts';
+import { linkedElsewhereMessage } from '../../src/views/login.ts';
 
 /** Every mrkdwn text of a message: what Slack would parse for mentions and links. */
 function mrkdwnTexts(message: { text: string; blocks?: unknown[] | undefined }): string[] {
@@ -101,5 +102,30 @@ describe('platform text in mrkdwn', () => {
       pageNumber: 1,
     });
     for (const text of mrkdwnTexts(message)) expect(text).not.toMatch(/<!(channel|here|everyone)>/);
+  });
+
+  it("escapes the team's name in a list's fallback text", () => {
+    const message = attackListMessage({
+      which: 'active',
+      teamId: 'team-1',
+      teamName: 'R&D <!here>',
+      attacks: [listed(hostile)],
+      pageNumber: 1,
+    });
+    expect(message.text).toBe('Active ad-hoc attacks · R&amp;D &lt;!here&gt;: 1 on page 1');
+  });
+});
+
+describe('names from Slack in mrkdwn', () => {
+  it("escapes the other account's name, handle and workspace in the linked-elsewhere message's fallback text", () => {
+    const message = linkedElsewhereMessage({
+      platformUser: 'owner@example.com',
+      linkedTo: { workspaceId: 'T1', userId: 'U2', name: 'Mallory <!channel>', handle: 'm&m' },
+      workspace: 'Acme <https://evil.example|login>',
+    });
+    expect(message.text).toBe(
+      'Your platform login owner@example.com was just linked to the Slack account of Mallory &lt;!channel&gt; (@m&amp;m) in Acme &lt;https://evil.example|login&gt;. Faultline acts for them with your platform account until that session ends.',
+    );
+    for (const text of mrkdwnTexts(message)) expect(text).not.toMatch(/<!channel>|<https:/);
   });
 });
