@@ -160,11 +160,7 @@ export interface FakeSlack {
    * `slack#/types/user_context` input with them, `{ id, secret }`; the builder sets none.
    * Resolves once the app has answered the delivery; follow `state` for the outcome.
    */
-  runStep(
-    callbackId: string,
-    inputs: Record<string, unknown>,
-    options?: { usedBy?: string },
-  ): Promise<StepExecution>;
+  runStep(callbackId: string, inputs: Record<string, unknown>, options?: { usedBy?: string }): Promise<StepExecution>;
   /** Every step run so far, oldest first. */
   stepExecutions(): StepExecution[];
   /** Delivers an Events API `event_callback` envelope around `event`. */
