@@ -28,6 +28,12 @@ async function run(callbackId: string, usedBy: string, inputs: Record<string, un
   const execution = await stack.fake.runStep(callbackId, inputs, { usedBy });
   expect(execution.delivery.status).toBe(200);
   await stack.fake.waitFor(() => execution.state !== 'running', `the ${callbackId} step to end`);
+  // A step that did its work sends every output manifest.yml requires of it.
+  const required = Object.entries(manifestSteps[callbackId]!.output_parameters)
+    .filter(([, output]) => output.is_required === true)
+    .map(([name]) => name);
+  if (execution.state === 'completed')
+    expect(Object.keys(execution.outputs!)).toEqual(expect.arrayContaining(required));
   return execution;
 }
 
@@ -74,6 +80,27 @@ describe('Workflow Builder steps', () => {
     expect(read(await stack.ask(id, 'attack cpu -l 30 --team Payments', { channel }))).toContain('Start');
     const again = await run('unfreeze_chaos', id, { team: 'Payments' });
     expect(again.outputs).toEqual({ scope: 'team', team: 'Payments', was_frozen: false });
+  });
+
+  it('Freeze chaos of every team completes with every output the manifest requires, counting the attacks Faultline followed', async () => {
+    const id = nextPerson();
+    await stack.login(id, users().owner, { team: 'Platform' });
+    const { attack } = await stack.startAttack(id, 'attack cpu -l 300 -c 1 --target-tags role=web', channel);
+    // Started elsewhere: the halt of everything stops it too, but Faultline does not follow it.
+    const unseen = stack.sim.createAttackDirectly(teams().payments.id, { type: 'cpu', args: ['-l', '300'] });
+
+    const frozen = await run('freeze_chaos', id, { all_teams: true, reason: 'major incident' });
+    expect(frozen.error).toBeUndefined();
+    expect(frozen.state).toBe('completed');
+    expect(frozen.outputs).toEqual({
+      scope: 'all',
+      team: '',
+      since: expect.stringMatching(/^\d{4}-\d\d-\d\dT/),
+      halted_count: 1,
+    });
+    expect(stack.sim.state.attacks.get(attack.guid)!.halt).toBeDefined();
+    expect(stack.sim.state.attacks.get(unseen)!.halt).toBeDefined();
+    expect(await stack.deps.freezes.all()).toEqual([expect.objectContaining({ scope: 'all' })]);
   });
 
   it('Start game day and End game day run a game day in the channel given and output its id', async () => {
