@@ -49,7 +49,7 @@ export const stepNotLoggedInText =
  * app configuration on an older manifest allows. Nothing was done, and nobody was messaged.
  */
 export const stepPersonUnvouchedText =
-  'Faultline acts only for the Person who used this workflow, as Slack passes them, so it did nothing. Ask whoever runs Faultline to update the app from its current manifest.yml, where Slack fills Person in itself; a workflow started on a schedule needs a step with a button before this one.';
+  'Faultline acts only for the Person who used this workflow, as Slack passes them, and this step was given a Person some other way, so it did nothing. Ask whoever runs Faultline to update the app in Slack from its current manifest.yml, where Slack fills Person in itself.';
 
 export const stepRestartingText = 'Faultline was restarting and did not run this step. Run the workflow again.';
 
