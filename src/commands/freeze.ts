@@ -99,6 +99,22 @@ export interface Declared {
 }
 
 /**
+ * How many live attacks Faultline follows in the person's teams: what a halt of everything stops,
+ * as far as Faultline can tell, since the platform's answer to it counts nothing.
+ */
+async function liveAttacksFollowed(deps: Deps, login: Login): Promise<number> {
+  const teams = new Set(login.session.teams.map((team) => team.identifier));
+  try {
+    let count = 0;
+    for (const [teamId, guids] of await deps.cards.liveByTeam()) if (teams.has(teamId)) count += guids.length;
+    return count;
+  } catch (error) {
+    deps.logger.warn({ err: error }, 'could not count the live attacks before halting everything');
+    return 0;
+  }
+}
+
+/**
  * Declares a freeze and halts what runs in its scope, with the person's session: for `freeze`
  * and the Freeze chaos step alike. The privilege is checked first; the freeze is declared before
  * the halt, so no start slips in between, and a halt that fails leaves it standing.
@@ -132,12 +148,13 @@ export async function declareFreeze(
   let halting: FreezeHalting;
   await deps.freezes.declare(freeze);
   if (scope.scope === 'all') {
+    const followed = await liveAttacksFollowed(deps, login);
     try {
       await haltEverything(deps, platformFor(deps, login, undefined), halter, undefined);
-      halting = { scope: 'all' };
+      halting = { scope: 'all', followed };
     } catch (error) {
       deps.logger.warn({ err: error }, 'a freeze of every team could not halt everything');
-      halting = { scope: 'all', error };
+      halting = { scope: 'all', followed, error };
     }
   } else {
     try {

@@ -74,7 +74,7 @@ export interface OptionsRequest {
 
 export type OptionsHandler = (request: OptionsRequest, deps: Deps) => Promise<{ text: string; value: string }[]>;
 
-/** A workflow reached one of Faultline's steps: whose session acts (its `user` input), and the inputs. */
+/** A workflow reached one of Faultline's steps: whose session acts (the person who used the workflow), and the other inputs. */
 export interface StepRequest {
   actor: Actor;
   inputs: Record<string, unknown>;

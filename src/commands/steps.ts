@@ -111,8 +111,9 @@ async function freezeStep({ actor, inputs }: StepRequest, deps: Deps): Promise<S
       scope: freeze.scope,
       team: freeze.teamName ?? '',
       since: freeze.since,
-      // The platform's halt of everything does not say how many it halted.
-      ...(halting.scope === 'team' && 'swept' in halting ? { halted_count: halting.swept.halted.length } : {}),
+      // Every output the manifest requires: for every team, the live attacks Faultline followed,
+      // since the platform's halt of everything does not say how many it halted.
+      halted_count: halting.scope === 'all' ? halting.followed : 'swept' in halting ? halting.swept.halted.length : 0,
     },
   };
 }

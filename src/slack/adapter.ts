@@ -18,6 +18,7 @@ import {
   stepFailedText,
   stepLoginPrompt,
   stepNotLoggedInText,
+  stepPersonUnvouchedText,
   stepRestartingText,
 } from '../views/steps.ts';
 import { keys } from '../store/keys.ts';
@@ -30,7 +31,7 @@ import { StoreUnavailableError } from '../store/errors.ts';
 import { arrivals } from '../eventLoop.ts';
 import { StartUnfinishedError } from '../attacks/start.ts';
 import { holdLease } from '../attacks/startIntents.ts';
-import type { StepRun } from './workflowSteps.ts';
+import { STEP_PERSON_INPUT, type StepRun, vouchedPerson } from './workflowSteps.ts';
 import { describeError } from '../views/errorReply.ts';
 import { modal, section } from '../views/blocks.ts';
 import { messageModal, noticeModal, restartingText } from '../views/notice.ts';
@@ -498,8 +499,10 @@ export class SlackAdapter {
   }
 
   /**
-   * Runs a step as the person in its `user` input, in the channel of its `channel` input if any.
-   * A failure becomes the step's error; a person not logged in also gets the Log in entry by DM.
+   * Runs a step as the person who used the workflow, as Slack vouches for them in its `user`
+   * input (a user context), in the channel of its `channel` input if any. Any other person is
+   * refused before anything is done. A failure becomes the step's error; a person not logged in
+   * also gets the Log in entry by DM.
    */
   async #runStep(
     handler: StepHandler,
@@ -507,9 +510,14 @@ export class SlackAdapter {
     event: { inputs: Record<string, unknown>; function_execution_id: string; function: { title: string } },
     callbackId: string,
   ): Promise<StepResult> {
-    const { inputs, function_execution_id: executionId } = event;
+    const { function_execution_id: executionId } = event;
+    const { [STEP_PERSON_INPUT]: person, ...inputs } = event.inputs;
     const title = event.function.title;
-    const userId = typeof inputs['user'] === 'string' ? inputs['user'] : '';
+    const userId = vouchedPerson(person);
+    if (userId === undefined) {
+      this.#deps.logger.warn({ step: callbackId }, 'a step whose person Slack did not vouch for was refused');
+      return { error: stepPersonUnvouchedText };
+    }
     const channel = typeof inputs['channel'] === 'string' && inputs['channel'] ? inputs['channel'] : undefined;
     const workspace = body.enterprise_id ? { enterprise_id: body.enterprise_id } : {};
     let actor: Actor;

@@ -22,6 +22,22 @@ import {
   UNFREEZE_STEP,
 } from '../views/steps.ts';
 
+/** The step input naming the person it acts for: declared `slack#/types/user_context` in manifest.yml. */
+export const STEP_PERSON_INPUT = 'user';
+
+/**
+ * The person a step acts for: only a user context, `{ id, secret }`, which Slack fills with the
+ * person who used the workflow and a builder cannot set. A plain user id (a builder's choice of
+ * colleague, or an app configuration on an older manifest), or anything else, is nobody.
+ */
+export function vouchedPerson(value: unknown): string | undefined {
+  if (value === null || typeof value !== 'object' || Array.isArray(value)) return undefined;
+  const { id, secret } = value as Record<string, unknown>;
+  if (typeof id !== 'string' || !/^[UW][A-Z0-9]+$/.test(id)) return undefined;
+  if (typeof secret !== 'string' || secret.trim() === '') return undefined;
+  return id;
+}
+
 /** A step run under way, written once its person is known and gone once it is finished or handed on. */
 export interface StepRun {
   executionId: string;

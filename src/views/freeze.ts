@@ -61,7 +61,8 @@ export function freezeNoticeText(freeze: Freeze, notice: FreezeNotice, command: 
 
 /** What a freeze did to the attacks already running: halted everything, or swept its team, or could not. */
 export type FreezeHalting =
-  | { scope: 'all'; error?: unknown }
+  /** `followed`: the live attacks Faultline followed there, which the platform's halt of everything does not count. */
+  | { scope: 'all'; followed: number; error?: unknown }
   | { scope: 'team'; teamName: string; swept: SweepResult }
   | { scope: 'team'; teamName: string; error: unknown };
 

@@ -44,6 +44,13 @@ export function stepLoginPrompt(stepTitle: string): Message {
 export const stepNotLoggedInText =
   'The person who ran this workflow is not logged in to Faultline. Faultline sent them a direct message with a Log in button; log in, then run the workflow again.';
 
+/**
+ * The step's error when Slack did not vouch for its person: a Person typed in by a builder, as an
+ * app configuration on an older manifest allows. Nothing was done, and nobody was messaged.
+ */
+export const stepPersonUnvouchedText =
+  'Faultline acts only for the Person who used this workflow, as Slack passes them, and this step was given a Person some other way, so it did nothing. Ask whoever runs Faultline to update the app in Slack from its current manifest.yml, where Slack fills Person in itself.';
+
 export const stepRestartingText = 'Faultline was restarting and did not run this step. Run the workflow again.';
 
 export const stepFailedText =

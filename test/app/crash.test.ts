@@ -376,7 +376,7 @@ describe.each(stores)('a bot killed mid-step, on $name', ({ name, url, skip }) =
       const guid = sim.createAttackDirectly(sim.seed.teams.platform.id);
       const halt = new RegExp(`^/attacks/${guid}/halt$`);
       sim.faults.inject({ kind: 'hang', method: 'POST', path: halt });
-      const execution = await fake.runStep('halt_all_attacks', { user: id, team: 'Platform', reason: 'outage' });
+      const execution = await fake.runStep('halt_all_attacks', { team: 'Platform', reason: 'outage' }, { usedBy: id });
       bot = await killWhen(bot, unanswered(halt), storeUrl);
 
       await fake.waitFor(() => ended(execution), 'the step finished', recoveryMs);
@@ -397,7 +397,7 @@ describe.each(stores)('a bot killed mid-step, on $name', ({ name, url, skip }) =
       const person = await login(id, sim.seed.users.solo);
       await saved(person, 'crash-cpu cpu -l 60 -c 1');
       fake.faults.inject({ kind: 'hang', method: 'chat.postMessage', times: 1 });
-      const execution = await fake.runStep('run_saved_attack', { user: id, name: 'crash-cpu', channel });
+      const execution = await fake.runStep('run_saved_attack', { name: 'crash-cpu', channel }, { usedBy: id });
       bot = await killWhen(bot, () => fake.faults.held('chat.postMessage') === 1, storeUrl);
 
       const [attack] = attacks();
@@ -422,12 +422,11 @@ describe.each(stores)('a bot killed mid-step, on $name', ({ name, url, skip }) =
       const person = await login(id, sim.seed.users.solo);
       await saved(person, 'wait-cpu cpu -l 60 -c 1');
       fake.faults.inject({ kind: 'hang', method: 'chat.postMessage', times: 1 });
-      const execution = await fake.runStep('run_saved_attack', {
-        user: id,
-        name: 'wait-cpu',
-        channel,
-        wait_for_end: true,
-      });
+      const execution = await fake.runStep(
+        'run_saved_attack',
+        { name: 'wait-cpu', channel, wait_for_end: true },
+        { usedBy: id },
+      );
       await vi.waitFor(() => expect(fake.faults.held('chat.postMessage')).toBe(1), { timeout: 15_000, interval: 5 });
       await kill(bot);
       fake.faults.clear();
@@ -455,7 +454,7 @@ describe.each(stores)('a bot killed mid-step, on $name', ({ name, url, skip }) =
       const person = await login(id, sim.seed.users.solo);
       await saved(person, 'lost-cpu cpu -l 60 -c 1');
       sim.faults.inject({ kind: 'hang', method: 'POST', path: '/attacks/new' });
-      const execution = await fake.runStep('run_saved_attack', { user: id, name: 'lost-cpu', channel });
+      const execution = await fake.runStep('run_saved_attack', { name: 'lost-cpu', channel }, { usedBy: id });
       bot = await killWhen(bot, unanswered('/attacks/new'), storeUrl);
 
       await fake.waitFor(() => ended(execution), 'the step finished', recoveryMs);
@@ -476,7 +475,7 @@ describe.each(stores)('a bot killed mid-step, on $name', ({ name, url, skip }) =
       const id = as('U0STEPGAMEDAY');
       await login(id, sim.seed.users.owner);
       fake.faults.inject({ kind: 'hang', method: 'chat.postMessage', times: 1 });
-      const execution = await fake.runStep('start_game_day', { user: id, channel, title: 'Crash drill' });
+      const execution = await fake.runStep('start_game_day', { channel, title: 'Crash drill' }, { usedBy: id });
       bot = await killWhen(bot, () => fake.faults.held('chat.postMessage') === 1, storeUrl);
 
       await fake.waitFor(() => ended(execution), 'the step finished', recoveryMs);

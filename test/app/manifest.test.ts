@@ -88,10 +88,14 @@ describe('manifest.yml', () => {
     expect(manifest.features.app_home?.home_tab_enabled ?? false).toBe('app_home_opened' in listeners.events);
   });
 
-  it('declares exactly the custom steps that have handlers, each acting for a person, in an org-ready app', () => {
+  it('declares exactly the custom steps that have handlers, each acting for the person who used the workflow, in an org-ready app', () => {
     expect(Object.keys(manifest.functions ?? {}).sort()).toEqual(Object.keys(listeners.steps).sort());
-    for (const step of Object.values(manifest.functions) as { input_parameters: Record<string, unknown> }[]) {
-      expect(step.input_parameters['user']).toMatchObject({ type: 'slack#/types/user_id', is_required: true });
+    for (const step of Object.values(manifest.functions) as { input_parameters: Record<string, { type: string }> }[]) {
+      // A user context: Slack fills it with whoever used the workflow, and a builder cannot set it.
+      expect(step.input_parameters['user']).toMatchObject({ type: 'slack#/types/user_context', is_required: true });
+      // No other input names a person a step could be made to act for.
+      const people = Object.values(step.input_parameters).filter((p) => /user/.test(p.type));
+      expect(people).toHaveLength(1);
     }
     expect(manifest.settings.org_deploy_enabled).toBe(true);
   });

@@ -120,7 +120,7 @@ describe.skipIf(!process.env.REDIS_URL || !hasRedisServer)('when Redis goes away
     expect(home).not.toMatch(/log ?in/i);
 
     // A workflow step: failed with the same words, never left running.
-    const step = await stack.fake.runStep('freeze_chaos', { user: id, reason: 'during the outage' });
+    const step = await stack.fake.runStep('freeze_chaos', { reason: 'during the outage' }, { usedBy: id });
     await stack.fake.waitFor(() => step.state !== 'running', 'the step to end');
     expect(step.error).toMatch(new RegExp(`^${refusal}`));
     expect(step.error).not.toMatch(/log ?in/i);

@@ -26,6 +26,8 @@ export interface StepExecutionRecord {
   callbackId: string;
   definition: StepDefinition;
   inputs: Record<string, unknown>;
+  /** The person who used the workflow, whose user context Slack passed. */
+  usedBy: string | undefined;
   /** The workflow token Slack hands the app with the event (`bot_access_token`). */
   token: string;
   state: 'running' | 'completed' | 'failed';
@@ -37,6 +39,15 @@ export interface StepExecutionRecord {
 
 const USER_ID = /^[UW][A-Z0-9]+$/;
 const CHANNEL_ID = /^[CGD][A-Z0-9]+$/;
+/** The input type Slack fills with the person who used the workflow; a builder cannot set it. */
+export const USER_CONTEXT = 'slack#/types/user_context';
+
+/** A user context as Slack passes one: the person's id, and Slack's secret vouching for it. */
+function isUserContext(value: unknown): boolean {
+  if (value === null || typeof value !== 'object' || Array.isArray(value)) return false;
+  const { id, secret } = value as Record<string, unknown>;
+  return typeof id === 'string' && USER_ID.test(id) && typeof secret === 'string' && secret !== '';
+}
 
 /** Whether a value has a parameter's type, as Slack checks inputs and outputs. */
 function hasType(value: unknown, parameter: StepParameter): boolean {
@@ -62,6 +73,8 @@ function hasType(value: unknown, parameter: StepParameter): boolean {
       return typeof value === 'string' && USER_ID.test(value);
     case 'slack#/types/channel_id':
       return typeof value === 'string' && CHANNEL_ID.test(value);
+    case USER_CONTEXT:
+      return isUserContext(value);
     default:
       return value !== undefined;
   }
@@ -91,6 +104,27 @@ export function parameterViolations(
   return violations;
 }
 
+/**
+ * The inputs as Slack hands them to the step: each `slack#/types/user_context` input filled with
+ * the person who used the workflow (`usedBy`), `{ id, secret }`, as Workflow Builder's "Person who
+ * used this workflow" is. A builder cannot type one, so a value given for it is a violation.
+ */
+export function withUserContexts(
+  inputs: Record<string, unknown>,
+  declared: Record<string, StepParameter>,
+  usedBy: string | undefined,
+): { inputs: Record<string, unknown>; violations: Violation[] } {
+  const filled = { ...inputs };
+  const violations: Violation[] = [];
+  for (const [name, parameter] of Object.entries(declared)) {
+    if (parameter.type !== USER_CONTEXT) continue;
+    if (inputs[name] !== undefined)
+      violations.push({ pointer: `/inputs/${name}`, message: 'is set by Slack from the person who used the workflow' });
+    else if (usedBy !== undefined) filled[name] = { id: usedBy, secret: randomBytes(16).toString('hex') };
+  }
+  return { inputs: filled, violations };
+}
+
 /** The parameters as function_executed lists them: an array, each with its name. */
 function parameterList(declared: Record<string, StepParameter>): Record<string, unknown>[] {
   return Object.entries(declared).map(([name, parameter]) => ({ name, ...parameter }));
@@ -100,12 +134,14 @@ export function newExecution(
   callbackId: string,
   definition: StepDefinition,
   inputs: Record<string, unknown>,
+  usedBy?: string,
 ): StepExecutionRecord {
   return {
     id: slackId('Fx'),
     callbackId,
     definition,
     inputs,
+    usedBy,
     token: `xwfp-${randomBytes(12).toString('hex')}`,
     state: 'running',
     completions: 0,

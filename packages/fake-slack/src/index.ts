@@ -33,6 +33,7 @@ import {
   parameterViolations,
   type StepDefinition,
   type StepExecutionRecord,
+  withUserContexts,
 } from './functions.ts';
 import { eventEnvelope } from './payloads.ts';
 
@@ -43,6 +44,7 @@ export { DEFAULT_CHANNEL, type SlackPerson } from './person.ts';
 export type { WebApiCall } from './workspace.ts';
 export type { WebApiFault } from './faults.ts';
 export type { StepDefinition, StepParameter } from './functions.ts';
+export { USER_CONTEXT } from './functions.ts';
 export { slackSignature } from './signature.ts';
 
 export interface FakeSlackOptions {
@@ -77,6 +79,8 @@ export interface StepExecution {
   readonly id: string;
   readonly callbackId: string;
   readonly inputs: Record<string, unknown>;
+  /** The person who used the workflow, whose user context Slack passed; undefined when nobody did. */
+  readonly usedBy: string | undefined;
   /** `running` until the app calls functions.completeSuccess or functions.completeError. */
   readonly state: 'running' | 'completed' | 'failed';
   readonly outputs: Record<string, unknown> | undefined;
@@ -145,11 +149,18 @@ export interface FakeSlack {
   /** The custom steps the app declares, by callback id. */
   readonly steps: ReadonlyMap<string, StepDefinition>;
   /**
+   * The app's custom steps as Slack has them from now on: an app configuration updated since,
+   * or one still declaring what an older manifest did.
+   */
+  declareSteps(steps: Record<string, StepDefinition>): void;
+  /**
    * A workflow reaches one of the app's custom steps: delivers `function_executed` with these
    * inputs, checked against the step's declared inputs first (Workflow Builder lets nothing else
-   * through). Resolves once the app has answered the delivery; follow `state` for the outcome.
+   * through). `usedBy` is the person who used the workflow: Slack fills each
+   * `slack#/types/user_context` input with them, `{ id, secret }`; the builder sets none.
+   * Resolves once the app has answered the delivery; follow `state` for the outcome.
    */
-  runStep(callbackId: string, inputs: Record<string, unknown>): Promise<StepExecution>;
+  runStep(callbackId: string, inputs: Record<string, unknown>, options?: { usedBy?: string }): Promise<StepExecution>;
   /** Every step run so far, oldest first. */
   stepExecutions(): StepExecution[];
   /** Delivers an Events API `event_callback` envelope around `event`. */
@@ -195,6 +206,7 @@ export async function startFakeSlack(options: FakeSlackOptions): Promise<FakeSla
     id: record.id,
     callbackId: record.callbackId,
     inputs: record.inputs,
+    usedBy: record.usedBy,
     get state() {
       return record.state;
     },
@@ -288,15 +300,21 @@ export async function startFakeSlack(options: FakeSlackOptions): Promise<FakeSla
           : [uploadedFile(file, file.content, file.completed)],
       ),
     steps: workspace.steps,
-    async runStep(callbackId, inputs) {
+    declareSteps(steps) {
+      workspace.steps.clear();
+      for (const [callbackId, definition] of Object.entries(steps)) workspace.steps.set(callbackId, definition);
+    },
+    async runStep(callbackId, given, runOptions = {}) {
       const definition = workspace.steps.get(callbackId);
       if (definition === undefined) throw new Error(`The app declares no custom step ${callbackId}`);
-      const violations = parameterViolations(inputs, definition.input_parameters, 'inputs');
+      const filled = withUserContexts(given, definition.input_parameters, runOptions.usedBy);
+      const inputs = filled.inputs;
+      const violations = [...filled.violations, ...parameterViolations(inputs, definition.input_parameters, 'inputs')];
       if (violations.length > 0)
         throw new Error(
           `Workflow Builder would not run ${callbackId} with these inputs: ${violations.map((v) => `${v.pointer} ${v.message}`).join('; ')}`,
         );
-      const record = newExecution(callbackId, definition, inputs);
+      const record = newExecution(callbackId, definition, inputs, runOptions.usedBy);
       workspace.executions.set(record.id, record);
       const event = functionExecutedEvent(record, workspace.identity.appId, workspace.newTs());
       const envelope = eventEnvelope(workspace.identity, event, teamId, slackId('Ev'));

@@ -11,7 +11,7 @@ const count: StepDefinition = {
   title: 'Count',
   description: 'Counts words',
   input_parameters: {
-    user: { type: 'slack#/types/user_id', title: 'Person', is_required: true },
+    user: { type: 'slack#/types/user_context', title: 'Person', is_required: true },
     words: { type: 'string', title: 'Words', is_required: false },
   },
   output_parameters: {
@@ -48,16 +48,21 @@ afterEach(async () => {
 
 describe('custom steps', () => {
   it('delivers function_executed as Slack does, with a workflow token the step completes with', async () => {
+    let person: unknown;
     answer = (inputs) => {
+      person = inputs['user'];
       const words = String(inputs['words'] ?? '')
         .split(' ')
         .filter(Boolean);
       return { outputs: { count: words.length, words } };
     };
-    const execution = await fake.runStep('count', { user: 'U0ALICE', words: 'halt all chaos' });
+    const execution = await fake.runStep('count', { words: 'halt all chaos' }, { usedBy: 'U0ALICE' });
     await fake.waitFor(() => execution.state !== 'running', 'the step to end');
     expect(execution.state).toBe('completed');
     expect(execution.outputs).toEqual({ count: 3, words: ['halt', 'all', 'chaos'] });
+    // The person who used the workflow, as Slack vouches for them: their id and Slack's secret.
+    expect(person).toEqual({ id: 'U0ALICE', secret: expect.stringMatching(/^[0-9a-f]{32}$/) });
+    expect(execution.usedBy).toBe('U0ALICE');
     // Bolt answered with the step's own token, as Slack hands it in bot_access_token.
     expect(delivered).toEqual([{ retryNum: undefined, token: expect.stringMatching(/^xwfp-/) }]);
     expect(fake.failures()).toEqual([]);
@@ -65,7 +70,7 @@ describe('custom steps', () => {
 
   it('refuses outputs that are missing, of the wrong type or not declared, and keeps the step running', async () => {
     answer = () => ({ outputs: { count: 'three', extra: true } });
-    const execution = await fake.runStep('count', { user: 'U0ALICE' });
+    const execution = await fake.runStep('count', {}, { usedBy: 'U0ALICE' });
     await fake.waitFor(() => execution.completions > 0, 'the completion');
     expect(execution.state).toBe('running');
     const refused = fake.failures().at(-1)!;
@@ -78,7 +83,7 @@ describe('custom steps', () => {
 
   it('fails a step with its error once, and refuses a second completion', async () => {
     answer = () => ({ error: 'You are not logged in.' });
-    const execution = await fake.runStep('count', { user: 'U0ALICE' });
+    const execution = await fake.runStep('count', {}, { usedBy: 'U0ALICE' });
     await fake.waitFor(() => execution.state !== 'running', 'the step to end');
     expect(execution).toMatchObject({ state: 'failed', error: 'You are not logged in.', completions: 1 });
     answer = () => ({ outputs: { count: 0 } });
@@ -93,9 +98,34 @@ describe('custom steps', () => {
   });
 
   it('refuses to run a step with inputs Workflow Builder would not send', async () => {
+    // Nobody used the workflow (a schedule, with no step that asks a person): no user context.
     await expect(fake.runStep('count', { words: 'no person' })).rejects.toThrow('/inputs/user is required');
-    await expect(fake.runStep('count', { user: 'alice' })).rejects.toThrow('/inputs/user must be of type');
+    // A builder cannot set a user context, neither to a colleague's id nor to an object of their own.
+    await expect(fake.runStep('count', { user: 'U0BOSS' }, { usedBy: 'U0ALICE' })).rejects.toThrow(
+      '/inputs/user is set by Slack from the person who used the workflow',
+    );
+    await expect(fake.runStep('count', { user: { id: 'U0BOSS', secret: 'made up' } })).rejects.toThrow(
+      '/inputs/user is set by Slack from the person who used the workflow',
+    );
+    await expect(fake.runStep('count', {}, { usedBy: 'alice' })).rejects.toThrow(
+      '/inputs/user must be of type slack#/types/user_context',
+    );
     await expect(fake.runStep('nothing', {})).rejects.toThrow('declares no custom step nothing');
+  });
+
+  it('runs a step as Slack declares it now: an app configuration still on an older manifest passes a user id as typed', async () => {
+    fake.declareSteps({
+      count: { ...count, input_parameters: { ...count.input_parameters, user: { type: 'slack#/types/user_id' } } },
+    });
+    let person: unknown;
+    answer = (inputs) => {
+      person = inputs['user'];
+      return { outputs: { count: 0 } };
+    };
+    const execution = await fake.runStep('count', { user: 'U0BOSS' }, { usedBy: 'U0ALICE' });
+    await fake.waitFor(() => execution.state !== 'running', 'the step to end');
+    expect(person).toBe('U0BOSS');
+    expect([...fake.steps.keys()]).toEqual(['count']);
   });
 });
 

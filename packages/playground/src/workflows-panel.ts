@@ -1,14 +1,12 @@
 /**
  * The page's Workflows panel: runs the app's Workflow Builder steps (the custom steps its
- * manifest declares) as the person chosen in "Acting as", as a workflow would with "Person who
- * used this workflow", and shows how each run ended.
+ * manifest declares) as the person chosen in "Acting as" used the workflow: Slack fills each
+ * user-context input with that person, as it does "Person who used this workflow", and shows how
+ * each run ended.
  */
-import type { FakeSlack, StepExecution } from '@faultline/fake-slack';
+import { type FakeSlack, type StepExecution, USER_CONTEXT } from '@faultline/fake-slack';
 import { z } from 'zod';
 import { PlaygroundError } from './actions.ts';
-
-/** The input every step acts for: filled with the person acting, never typed. */
-const PERSON_INPUT = 'user';
 
 export interface StepForm {
   callbackId: string;
@@ -41,7 +39,8 @@ export function stepForms(fake: FakeSlack): StepForm[] {
     title: step.title,
     description: step.description,
     inputs: Object.entries(step.input_parameters)
-      .filter(([name]) => name !== PERSON_INPUT)
+      // Slack fills a user context in itself; Workflow Builder shows no field for it.
+      .filter(([, parameter]) => parameter.type !== USER_CONTEXT)
       .map(([name, parameter]) => ({
         name,
         type: parameter.type,
@@ -61,7 +60,7 @@ export function stepRuns(fake: FakeSlack, limit = 10): StepRun[] {
     .map((run) => ({
       id: run.id,
       title: fake.steps.get(run.callbackId)?.title ?? run.callbackId,
-      person: String(run.inputs[PERSON_INPUT] ?? ''),
+      person: run.usedBy ?? '',
       state: run.state,
       outputs: run.outputs,
       error: run.error,
@@ -69,17 +68,17 @@ export function stepRuns(fake: FakeSlack, limit = 10): StepRun[] {
 }
 
 /**
- * Runs a step as `personId`: the form's text turned into the declared types, blank fields left
- * out as Workflow Builder leaves them, the person in the `user` input.
+ * Runs a step as `personId` used the workflow: the form's text turned into the declared types,
+ * blank fields left out as Workflow Builder leaves them; the fake Slack fills the person in.
  */
 export async function runStep(fake: FakeSlack, personId: string, body: unknown): Promise<{ id: string }> {
   const { step, inputs } = workflowBodies.run.parse(body);
   const definition = fake.steps.get(step);
   if (definition === undefined) throw new PlaygroundError(404, 'The app has no such workflow step.');
-  const values: Record<string, unknown> = { [PERSON_INPUT]: personId };
+  const values: Record<string, unknown> = {};
   for (const [name, value] of Object.entries(inputs)) {
     const parameter = definition.input_parameters[name];
-    if (parameter === undefined || name === PERSON_INPUT)
+    if (parameter === undefined || parameter.type === USER_CONTEXT)
       throw new PlaygroundError(400, `The step “${definition.title}” has no input ${name}.`);
     if (parameter.type === 'boolean') {
       if (value === true || value === 'true') values[name] = true;
@@ -94,8 +93,8 @@ export async function runStep(fake: FakeSlack, personId: string, body: unknown):
     } else values[name] = text;
   }
   for (const [name, parameter] of Object.entries(definition.input_parameters))
-    if (parameter.is_required === true && values[name] === undefined)
+    if (parameter.is_required === true && parameter.type !== USER_CONTEXT && values[name] === undefined)
       throw new PlaygroundError(400, `Fill in ${parameter.title ?? name}.`);
-  const run = await fake.runStep(step, values);
+  const run = await fake.runStep(step, values, { usedBy: personId });
   return { id: run.id };
 }
