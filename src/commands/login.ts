@@ -4,7 +4,7 @@ import type { ModalView } from '@slack/types';
 import { secureLoginUrl } from '../login/entry.ts';
 import { logIn, type LoginOutcome } from '../login/logIn.ts';
 import { requestPasswordReset, type ResetOutcome } from '../login/passwordReset.ts';
-import { clockTime, resetLimitedText } from '../views/loginPage.ts';
+import { clockTime, resetEmailUnknownText, resetLimitedText, resetNotOwnEmailText } from '../views/loginPage.ts';
 import { describeError } from '../views/errorReply.ts';
 import {
   lockedNotice,
@@ -189,11 +189,19 @@ export async function submitPasswordReset(submission: Submission, deps: Deps): P
       },
     };
   }
-  if (outcome.kind === 'limited') {
-    const error = resetLimitedText(clockTime(outcome.until, deps.clock.now()));
-    return { kind: 'errors', errors: { [loginFields.resetEmail]: error } };
+  switch (outcome.kind) {
+    case 'limited':
+      return {
+        kind: 'errors',
+        errors: { [loginFields.resetEmail]: resetLimitedText(clockTime(outcome.until, deps.clock.now())) },
+      };
+    case 'notOwnEmail':
+      return { kind: 'errors', errors: { [loginFields.resetEmail]: resetNotOwnEmailText } };
+    case 'emailUnknown':
+      return { kind: 'errors', errors: { [loginFields.resetEmail]: resetEmailUnknownText(outcome.reason) } };
+    case 'sent':
+      return { kind: 'update', view: resetRequestedView(deps.config.slack.command) };
   }
-  return { kind: 'update', view: resetRequestedView(deps.config.slack.command) };
 }
 
 const linkedPerson = z.object({ w: z.string().min(1), u: z.string().min(1), n: z.string(), h: z.string() });

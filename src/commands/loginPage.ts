@@ -14,12 +14,13 @@ import {
   pageLoginConfirmation,
 } from '../views/login.ts';
 import { csrfToken, validCsrf } from '../login/csrf.ts';
-import { clientAddress, trustedProxies } from '../login/clientAddress.ts';
+import { clientAddress, trustedProxies, untrustedProxyWatch } from '../login/clientAddress.ts';
 import { loginPagePath } from '../login/entry.ts';
 import { LoginLimits } from '../login/limits.ts';
 import { LoginLinks, newSecret, sameSecret, type LoginLink } from '../login/links.ts';
 import { type LoginOutcome, logIn, logInWithSso } from '../login/logIn.ts';
 import { SsoLogins } from '../login/sso.ts';
+import type { SlackIdentity } from '../login/identity.ts';
 import { BadRequestError } from '../client/errors.ts';
 import type { CompanySession } from '../client/index.ts';
 import { requestPasswordReset, type ResetOutcome } from '../login/passwordReset.ts';
@@ -35,7 +36,9 @@ import {
   pageErrorText,
   pageFailedPage,
   pageMfaNotice,
+  resetEmailUnknownText,
   resetLimitedText,
+  resetNotOwnEmailText,
   ssoExpiredPage,
   ssoOnlyText,
   ssoOtherBrowserPage,
@@ -47,6 +50,7 @@ import {
   resetRequestedNotice,
   addressLockedText,
   tooManyBadLinksPage,
+  tooManyLoadsPage,
   unverifiedFormPage,
 } from '../views/loginPage.ts';
 
@@ -66,7 +70,14 @@ const emailPattern = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
  */
 export function loginRoutes(deps: Deps, refreshHome: (actor: Actor) => Promise<void>): Route[] {
   const proxies = trustedProxies(deps.config.login.trustedProxies);
+  const watch = untrustedProxyWatch(deps.config.login.trustedProxies, (proxy) =>
+    deps.logger.warn(
+      { proxy },
+      'login page clients all arrive from one private address with X-Forwarded-For: if it is a proxy, set TRUSTED_PROXIES to it, or all its clients share one address and its limits',
+    ),
+  );
   const handler = (req: IncomingMessage, res: ServerResponse) => {
+    watch(req.socket.remoteAddress, req.headers['x-forwarded-for']);
     const address = clientAddress(req.socket.remoteAddress, req.headers['x-forwarded-for'], proxies);
     new LoginPageRequest(deps, refreshHome, req, res, address).answer().catch((error: unknown) => {
       deps.logger.error({ err: error }, 'the login page failed');
@@ -118,6 +129,8 @@ class LoginPageRequest {
   readonly #address: string;
   /** Whom the login will be linked to, shown on every form and on the confirmation. */
   #linkedTo: LinkedAccount | undefined;
+  /** The link's person's Slack profile, read once per link (see LoginLinks.profile). */
+  #profile: Promise<SlackIdentity | undefined> | undefined;
 
   constructor(
     deps: Deps,
@@ -155,7 +168,14 @@ class LoginPageRequest {
       if (!(await this.#links.bindBrowser(found, secret))) {
         return this.#send(410, openedElsewherePage);
       }
-      this.#linkedTo = await this.#account(found.link);
+      // Each load may ask Slack, the store and (for a single sign-on) the platform: bounded per link and address.
+      const kind = starting ? 'sso' : 'page';
+      const until = await this.#limits.takePageLoad(kind, found.hash, found.link, this.#address);
+      if (until) {
+        this.#deps.logger.warn({ kind }, 'login page refused: loaded too often with one link or from one address');
+        return this.#send(429, tooManyLoadsPage(kind, clockTime(until, this.#deps.clock.now())));
+      }
+      this.#linkedTo = await this.#account(found);
       const cookie = this.#cookie(secret, found.link);
       if (starting) return this.#ssoStart(found, secret, url.searchParams.get('company')?.trim() || undefined, cookie);
       return this.#send(200, this.#formState(csrfToken(secret, found.hash), token), cookie);
@@ -170,7 +190,7 @@ class LoginPageRequest {
       this.#deps.logger.warn('login page refused a form it did not issue');
       return this.#send(403, unverifiedFormPage);
     }
-    this.#linkedTo = await this.#account(found.link);
+    this.#linkedTo = await this.#account(found);
     const csrf = csrfToken(secret, found.hash);
     const actor: Actor = {
       workspaceId: found.link.workspaceId,
@@ -182,7 +202,7 @@ class LoginPageRequest {
     const company = form.get('company')?.trim() || undefined;
     if (this.#deps.config.login.mode === 'sso')
       return this.#send(400, { ...this.#formState(csrf, token), error: ssoOnlyText });
-    if (form.get('intent') === 'reset') return this.#resetPassword(actor, csrf, email, company, token);
+    if (form.get('intent') === 'reset') return this.#resetPassword(found, actor, csrf, email, company, token);
 
     const password = form.get('password') ?? '';
     const mfaCode = form.get('mfa')?.replace(/\s/g, '') || undefined;
@@ -191,7 +211,7 @@ class LoginPageRequest {
     if (!emailPattern.test(email)) return again(enterEmailText);
     if (!password) return again(enterPasswordText);
     if (mfaCode !== undefined && !/^\d{6}$/.test(mfaCode)) return again(mfaCodeFormatText);
-    const blocked = await this.#limits.addressBlockedUntil(this.#address);
+    const blocked = await this.#limits.addressBlockedUntil(this.#address, actor);
     if (blocked) {
       this.#deps.logger.warn('login page refused: too many failed logins from one address');
       return again(addressLockedText(clockTime(blocked, this.#deps.clock.now())), 429);
@@ -199,7 +219,8 @@ class LoginPageRequest {
 
     let outcome: LoginOutcome;
     try {
-      outcome = await logIn(actor, { email, password, companyName: company, mfaCode }, this.#deps);
+      const input = { email, password, companyName: company, mfaCode };
+      outcome = await logIn(actor, input, this.#deps, () => this.#slackProfile(found));
     } catch (error) {
       this.#deps.logger.warn({ err: error }, 'login from the secure page failed');
       return again(pageErrorText(error, this.#deps.config.slack.command, 'log you in'), 502);
@@ -208,7 +229,7 @@ class LoginPageRequest {
       case 'mfaRequired':
         return this.#send(200, { ...this.#formState(csrf, token), email, company, mfa: true, notice: pageMfaNotice });
       case 'rejected':
-        await this.#limits.recordAddressFailure(this.#address);
+        await this.#limits.recordAddressFailure(this.#address, actor);
         return again(loginRejectedText(outcome.mfaCodeGiven), 401);
       case 'locked':
         return again(accountLockedText(clockTime(outcome.until, this.#deps.clock.now())), 429);
@@ -296,7 +317,7 @@ class LoginPageRequest {
       return this.#send(401, ssoProviderErrorPage(/^[a-z_]{1,40}$/.test(error ?? '') ? error! : 'no code'));
     const found = await this.#links.byHash(taken.linkHash);
     if (!found) return this.#send(410, expiredLinkPage);
-    this.#linkedTo = await this.#account(found.link);
+    this.#linkedTo = await this.#account(found);
     const actor: Actor = {
       workspaceId: found.link.workspaceId,
       userId: found.link.userId,
@@ -305,7 +326,7 @@ class LoginPageRequest {
     };
     let outcome: LoginOutcome;
     try {
-      outcome = await logInWithSso(actor, { code, state }, this.#deps);
+      outcome = await logInWithSso(actor, { code, state }, this.#deps, () => this.#slackProfile(found));
     } catch (failure) {
       this.#deps.logger.warn({ err: failure }, 'single sign-on failed');
       return this.#send(502, {
@@ -362,6 +383,7 @@ class LoginPageRequest {
   }
 
   async #resetPassword(
+    found: { hash: string; link: LoginLink },
     actor: Actor,
     csrf: string,
     email: string,
@@ -377,7 +399,7 @@ class LoginPageRequest {
       });
     let outcome: ResetOutcome;
     try {
-      outcome = await requestPasswordReset(actor, email, this.#deps);
+      outcome = await requestPasswordReset(actor, email, this.#deps, () => this.#slackProfile(found));
     } catch (error) {
       this.#deps.logger.warn({ err: error }, 'password reset from the secure page failed');
       return this.#send(502, {
@@ -387,9 +409,19 @@ class LoginPageRequest {
         error: pageErrorText(error, this.#deps.config.slack.command, 'request a reset e-mail'),
       });
     }
-    if (outcome.kind === 'limited') {
-      const error = resetLimitedText(clockTime(outcome.until, this.#deps.clock.now()));
-      return this.#send(429, { ...form, email, company, error });
+    switch (outcome.kind) {
+      case 'limited': {
+        const error = resetLimitedText(clockTime(outcome.until, this.#deps.clock.now()));
+        return this.#send(429, { ...form, email, company, error });
+      }
+      case 'notOwnEmail':
+        return this.#send(403, { ...form, email, company, error: resetNotOwnEmailText });
+      case 'emailUnknown': {
+        const error = resetEmailUnknownText(outcome.reason);
+        return this.#send(outcome.reason === 'noEmail' ? 403 : 503, { ...form, email, company, error });
+      }
+      case 'sent':
+        break;
     }
     return this.#send(200, {
       ...form,
@@ -423,16 +455,20 @@ class LoginPageRequest {
   }
 
   /** The Slack person and workspace a link logs in, as Slack names them; the link's own handle when Slack cannot say. */
-  async #account(link: LoginLink): Promise<LinkedAccount> {
-    const [person, workspace] = await Promise.all([
-      this.#deps.directory.person(link.userId),
-      this.#deps.directory.workspaceName(),
-    ]);
+  async #account(found: { hash: string; link: LoginLink }): Promise<LinkedAccount> {
+    const { link } = found;
+    const [person, workspace] = await Promise.all([this.#slackProfile(found), this.#deps.directory.workspaceName()]);
     return {
       name: person?.name ?? link.userName,
       handle: person?.handle ?? link.userName,
       workspace: workspace ?? link.workspaceId,
     };
+  }
+
+  /** The link's person as Slack described them when the link was first read: Slack is asked once per link. */
+  #slackProfile(found: { hash: string; link: LoginLink }): Promise<SlackIdentity | undefined> {
+    this.#profile ??= this.#links.profile(found, () => this.#deps.directory.person(found.link.userId));
+    return this.#profile;
   }
 
   #cookie(secret: string, link: LoginLink): string {

@@ -56,3 +56,43 @@ export function clientAddress(peer: string | undefined, forwarded: string | stri
   }
   return client;
 }
+
+/** Addresses a proxy in front of the bot has: private networks, carrier-grade NAT, link-local, loopback. */
+const privateAddresses = trustedProxies(
+  ['10.0.0.0/8', '172.16.0.0/12', '192.168.0.0/16', '100.64.0.0/10', '169.254.0.0/16', '127.0.0.0/8']
+    .concat(['fc00::/7', 'fe80::/10', '::1/128'])
+    .map((text) => parseSubnet(text)!),
+);
+
+/** Page requests from one private address, each with X-Forwarded-For, after which a missing TRUSTED_PROXIES is named. */
+export const proxyHintAfter = 5;
+
+/**
+ * Start-up cannot see the page's clients, so this watches them: with no TRUSTED_PROXIES, when
+ * page requests keep arriving from one private address carrying X-Forwarded-For, that address
+ * is a proxy whose clients all count as one, and every per-address limit is shared by all of
+ * them. `warn` is called once, with that address; any request from elsewhere, or without the
+ * header, starts the count again.
+ */
+export function untrustedProxyWatch(
+  proxies: readonly Subnet[],
+  warn: (proxy: string) => void,
+): (peer: string | undefined, forwarded: string | string[] | undefined) => void {
+  let last: string | undefined;
+  let seen = 0;
+  let warned = proxies.length > 0;
+  return (peer, forwarded) => {
+    if (warned) return;
+    const address = plain(peer ?? '');
+    if (!forwarded || !trusted(address, privateAddresses)) {
+      last = undefined;
+      seen = 0;
+      return;
+    }
+    seen = address === last ? seen + 1 : 1;
+    last = address;
+    if (seen < proxyHintAfter) return;
+    warned = true;
+    warn(address);
+  };
+}

@@ -14,8 +14,9 @@ export interface SlackIdentity {
 /** What logins ask Slack about people; src/slack/directory.ts asks. */
 export interface SlackDirectory {
   /**
-   * The person as Slack describes them now, or undefined when Slack cannot say. Never kept: the
-   * e-mail a login is matched against must be the one the profile has at that moment.
+   * The person as Slack describes them now, or undefined when Slack cannot say. Kept no longer
+   * than a login link lives (10 minutes, see LoginLinks.profile): the e-mail a login is matched
+   * against is the profile's of at most that long ago.
    */
   person(userId: string): Promise<SlackIdentity | undefined>;
   /** The person whose Slack e-mail this is, or undefined when nobody's is or Slack cannot say. */
@@ -31,6 +32,9 @@ export interface LinkedElsewhere {
   linkedTo: Person & { name: string; handle: string };
   workspace: string | undefined;
 }
+
+/** How a login reads the person's Slack profile: the Slack form asks Slack, the page the profile its link kept. */
+export type ProfileReader = () => Promise<SlackIdentity | undefined>;
 
 /** Where that is said; the words and the Slack call are src/slack/linkNotices.ts's. */
 export interface LinkNotices {

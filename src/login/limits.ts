@@ -12,8 +12,16 @@ export const addressFailureLimit = 20;
 export const badLinkLimit = 20;
 /** Reset e-mails one Slack person may ask for in an hour, through the modal and the page together. */
 export const resetsPerPerson = 5;
-/** Reset e-mails that may be asked for one address in an hour, whoever asks. */
+/** Reset e-mails that may be asked for one address in an hour by people whose Slack e-mail it is not. */
 export const resetsPerEmail = 3;
+/** Times one login link's page may be loaded: each load may cost Slack and store calls. */
+export const pageLoadsPerLink = 20;
+/** Single sign-ons one login link may start: each is a platform call and a stored start. */
+export const ssoStartsPerLink = 5;
+/** Login pages one client address may load in their window. */
+export const pageLoadsPerAddress = 300;
+/** Single sign-ons one client address may start in their window. */
+export const ssoStartsPerAddress = 60;
 
 /** Events counted under `key` in a window of `windowMs`, of which `limit` are allowed. */
 type Counter = { key: string; windowMs: number; limit: number };
@@ -33,6 +41,26 @@ const badLinks = (address: string): Counter => ({
   windowMs: keys.loginBadLinks.ttlMs,
   limit: badLinkLimit,
 });
+const pageLoads = (linkHash: string): Counter => ({
+  key: keys.loginPageLoads.key(linkHash),
+  windowMs: keys.loginPageLoads.ttlMs,
+  limit: pageLoadsPerLink,
+});
+const addressPageLoads = (address: string): Counter => ({
+  key: keys.loginPageLoadsByAddress.key(address),
+  windowMs: keys.loginPageLoadsByAddress.ttlMs,
+  limit: pageLoadsPerAddress,
+});
+const ssoStarts = (linkHash: string): Counter => ({
+  key: keys.ssoStarts.key(linkHash),
+  windowMs: keys.ssoStarts.ttlMs,
+  limit: ssoStartsPerLink,
+});
+const addressSsoStarts = (address: string): Counter => ({
+  key: keys.ssoStartsByAddress.key(address),
+  windowMs: keys.ssoStartsByAddress.ttlMs,
+  limit: ssoStartsPerAddress,
+});
 const personResets = (p: Person): Counter => ({
   key: keys.resetsByPerson.key(p),
   windowMs: keys.resetsByPerson.ttlMs,
@@ -51,6 +79,12 @@ const emailResets = (email: string): Counter => ({
  * counts every request. What has a cost of its own (a reset e-mail) is counted before it is done,
  * and refused once over the limit; failures are counted once they happened, and only one login
  * attempt per person runs at a time (a claim), so a person's failures cannot outrun their limit.
+ *
+ * An address limit never refuses a person for what others did from that address alone (people
+ * behind one proxy share it): once an address is over one of its limits, each person still gets
+ * one more of what it counts (a login attempt, a page load, a single sign-on) from it, and only
+ * what they do past the limit themselves holds them until the address's window ends. So one
+ * client trying many people's links gets one more try per person, not each person's whole limit.
  */
 export class LoginLimits {
   readonly #store: KeyValueStore;
@@ -66,16 +100,42 @@ export class LoginLimits {
     return this.#blockedUntil(personFailures(person));
   }
 
-  addressBlockedUntil(address: string): Promise<Date | undefined> {
-    return this.#blockedUntil(addressFailures(address));
+  /**
+   * When the person may try again from `address`, or undefined when they may now: an address
+   * over its limit refuses only those who already failed from it past that limit.
+   */
+  async addressBlockedUntil(address: string, person: Person): Promise<Date | undefined> {
+    const blocked = await this.#blockedUntil(addressFailures(address));
+    if (!blocked) return undefined;
+    const past = await this.#store.counter(keys.addressOverLimit.key('failures', address, person), this.#now());
+    return past ? blocked : undefined;
   }
 
   async recordPersonFailure(person: Person): Promise<void> {
     await this.#take(personFailures(person));
   }
 
-  async recordAddressFailure(address: string): Promise<void> {
-    await this.#take(addressFailures(address));
+  async recordAddressFailure(address: string, person: Person): Promise<void> {
+    if (await this.#take(addressFailures(address))) await this.#pastAddressLimit('failures', address, person);
+  }
+
+  /**
+   * Counts one load of a link's page (`sso`: one single sign-on it starts) from `address`:
+   * undefined when it may go ahead, else when the limit it is over lets one through again.
+   */
+  async takePageLoad(
+    kind: 'page' | 'sso',
+    linkHash: string,
+    person: Person,
+    address: string,
+  ): Promise<Date | undefined> {
+    const [perLink, perAddress] = kind === 'sso' ? [ssoStarts, addressSsoStarts] : [pageLoads, addressPageLoads];
+    const linkUntil = await this.#take(perLink(linkHash));
+    if (linkUntil) return linkUntil;
+    const addressUntil = await this.#take(perAddress(address));
+    if (!addressUntil) return undefined;
+    // The first one a person asks for past the address's limit goes ahead; the next waits.
+    return (await this.#pastAddressLimit(kind, address, person)) > 1 ? addressUntil : undefined;
   }
 
   /**
@@ -88,10 +148,14 @@ export class LoginLimits {
 
   /**
    * Takes one reset e-mail for the person and the target address: undefined when it may be sent,
-   * else when the first limit it is over lets one through again.
+   * else when the first limit it is over lets one through again. The address's `own`er (whose
+   * Slack e-mail it is) is held by their own limit only: others' asks never use theirs up.
    */
-  async takeReset(person: Person, email: string): Promise<Date | undefined> {
-    const over = await Promise.all([this.#take(personResets(person)), this.#take(emailResets(email))]);
+  async takeReset(person: Person, email: string, { own }: { own: boolean }): Promise<Date | undefined> {
+    const over = await Promise.all([
+      this.#take(personResets(person)),
+      own ? undefined : this.#take(emailResets(email)),
+    ]);
     const until = over.filter((date) => date !== undefined);
     return until.length ? new Date(Math.max(...until.map((date) => date.getTime()))) : undefined;
   }
@@ -106,6 +170,12 @@ export class LoginLimits {
     } finally {
       await this.#store.release(key, holder);
     }
+  }
+
+  /** Counts what the person did from `address` past its limit: how many so far in the window. */
+  async #pastAddressLimit(limit: string, address: string, person: Person): Promise<number> {
+    const key = keys.addressOverLimit.key(limit, address, person);
+    return (await this.#store.increment(key, keys.addressOverLimit.ttlMs, this.#now())).count;
   }
 
   async #blockedUntil(counter: Counter): Promise<Date | undefined> {

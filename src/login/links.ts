@@ -2,6 +2,7 @@ import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
 import type { KeyValueStore } from '../store/keyValue.ts';
 import type { Person } from '../store/sessions.ts';
 import { keys } from '../store/keys.ts';
+import type { SlackIdentity } from './identity.ts';
 
 /** Whom a link logs in, and until when; stored under the token's hash, never the token. */
 export interface LoginLink extends Person {
@@ -85,8 +86,28 @@ export class LoginLinks {
     return true;
   }
 
+  /**
+   * The Slack profile of the link's person as it was first read for this link: `read` is asked
+   * only until it gives one, so however often the link is loaded Slack is asked once, and a Slack
+   * that refuses later (a 429) does not refuse the login. Kept apart from the link, so that
+   * keeping it can never bring back a link that was used meanwhile.
+   */
+  async profile(
+    found: { hash: string; link: LoginLink },
+    read: () => Promise<SlackIdentity | undefined>,
+  ): Promise<SlackIdentity | undefined> {
+    const key = keys.loginLinkProfile.key(found.hash);
+    const kept = await this.#store.get<SlackIdentity>(key);
+    if (kept) return kept;
+    const profile = await read();
+    const left = found.link.expiresAt - this.#now();
+    if (profile && left > 0) await this.#store.set(key, profile, keys.loginLinkProfile.ttlMs(left));
+    return profile;
+  }
+
   /** Ends a link once it has logged someone in. */
   async consume(hash: string): Promise<void> {
     await this.#store.delete(keys.loginLink.key(hash));
+    await this.#store.delete(keys.loginLinkProfile.key(hash));
   }
 }

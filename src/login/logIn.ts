@@ -3,7 +3,7 @@ import type { CompanySession, LoginInput } from '../client/index.ts';
 import { audit } from '../audit.ts';
 import type { Deps } from '../deps.ts';
 import type { Actor } from '../store/sessions.ts';
-import { sameEmail } from './identity.ts';
+import { type ProfileReader, sameEmail } from './identity.ts';
 import { LoginLimits } from './limits.ts';
 
 /** How a login attempt ended, whichever form it came from. */
@@ -29,14 +29,17 @@ export type LoginOutcome =
  * selects the only team when there is one, and writes the audit line. Other platform failures
  * (unreachable, 5xx…) are thrown for the caller to describe; they are not the person's fault.
  *
+ * `profile` reads the person's Slack profile; the page passes the one its link kept.
+ *
  * The e-mail match is what keeps a login link from lending a session: a link (or a Slack form)
  * is made for one Slack person, and whoever logs in on it must be that person on the platform.
  */
-export function logIn(actor: Actor, input: LoginInput, deps: Deps): Promise<LoginOutcome> {
+export function logIn(actor: Actor, input: LoginInput, deps: Deps, profile?: ProfileReader): Promise<LoginOutcome> {
   return signIn(actor, deps, {
     typedEmail: input.email,
     mfaCode: input.mfaCode,
     session: () => deps.platform.auth.login(input),
+    profile,
   });
 }
 
@@ -44,8 +47,13 @@ export function logIn(actor: Actor, input: LoginInput, deps: Deps): Promise<Logi
  * A single sign-on's end: the identity provider's code exchanged for a session, then matched,
  * stored and confirmed exactly as a password login is.
  */
-export function logInWithSso(actor: Actor, exchange: { code: string; state: string }, deps: Deps) {
-  return signIn(actor, deps, { session: () => deps.platform.auth.finishSso(exchange) });
+export function logInWithSso(
+  actor: Actor,
+  exchange: { code: string; state: string },
+  deps: Deps,
+  profile?: ProfileReader,
+) {
+  return signIn(actor, deps, { session: () => deps.platform.auth.finishSso(exchange), profile });
 }
 
 /** How a session is obtained: by password (with the e-mail typed, checked before asking) or by SSO. */
@@ -53,6 +61,8 @@ interface Credentials {
   typedEmail?: string;
   mfaCode?: string | undefined;
   session: () => Promise<CompanySession>;
+  /** The person's Slack profile, as the login link kept it; asked of Slack when not given. */
+  profile?: ProfileReader | undefined;
 }
 
 async function signIn(actor: Actor, deps: Deps, input: Credentials): Promise<LoginOutcome> {
@@ -69,7 +79,7 @@ async function signIn(actor: Actor, deps: Deps, input: Credentials): Promise<Log
     const matching = deps.config.login.emailMatch === 'required';
     let slackEmail: string | undefined;
     if (matching) {
-      const profile = await deps.directory.person(actor.userId);
+      const profile = await (input.profile ?? (() => deps.directory.person(actor.userId)))();
       if (!profile) return { kind: 'emailUnknown', reason: 'slackUnavailable' };
       if (!profile.email) return { kind: 'emailUnknown', reason: 'noEmail' };
       slackEmail = profile.email;

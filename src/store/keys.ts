@@ -118,6 +118,42 @@ export const keys = {
     'A counter of the reset e-mails asked for one address (its hash): the window they are counted in.',
     { key: (emailHash: string) => emailHash },
   ),
+  loginLinkProfile: kind(
+    'login-link-profile:',
+    (linkLeftMs: number) => linkLeftMs,
+    "The Slack profile (name, handle, e-mail) of a login link's person, read once for the link: as long as the link.",
+    { key: (hash: string) => hash },
+  ),
+  loginPageLoads: kind(
+    'login-page-loads:',
+    minutes(10),
+    "A counter of the times a login link's page was loaded: the link's lifetime.",
+    { key: (hash: string) => hash },
+  ),
+  ssoStarts: kind(
+    'sso-starts:',
+    minutes(10),
+    "A counter of the single sign-ons a login link started: the link's lifetime.",
+    { key: (hash: string) => hash },
+  ),
+  loginPageLoadsByAddress: kind(
+    'login-page-loads-address:',
+    minutes(15),
+    'A counter of the login pages an address loaded: the window they are counted in.',
+    { key: (address: string) => address },
+  ),
+  ssoStartsByAddress: kind(
+    'sso-starts-address:',
+    minutes(15),
+    'A counter of the single sign-ons an address started: the window they are counted in.',
+    { key: (address: string) => address },
+  ),
+  addressOverLimit: kind(
+    'login-address-over:',
+    minutes(15),
+    "A counter of what a person did from an address past one of the address's limits (it allows one each): the limit's window.",
+    { key: (limit: string, address: string, p: PersonKey) => `${limit}:${address}:${person(p)}` },
+  ),
   expiryWarned: kind(
     'expiry-warned:',
     (sessionLeftMs: number) => sessionLeftMs + 60_000,

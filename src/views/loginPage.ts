@@ -303,6 +303,26 @@ export const resetNeedsEmailText = 'Enter your e-mail address above, then choose
 /** Too many reset e-mails for the person or the address; `at` as `clockTime` says it. The Slack form says the same. */
 export const resetLimitedText = (at: string) => `Too many reset e-mails were asked for. Try again at ${at}.`;
 
+/** A reset e-mail asked for an address that is not the asker's Slack e-mail (LOGIN_EMAIL_MATCH=required). */
+export const resetNotOwnEmailText =
+  'A reset e-mail goes only to the e-mail address of your Slack profile, so nothing was sent. Enter that address; if it is not the one you log in with, ask whoever runs Faultline.';
+
+/** A reset e-mail that could not be matched to the asker's Slack e-mail. */
+export const resetEmailUnknownText = (reason: 'noEmail' | 'slackUnavailable') =>
+  reason === 'noEmail'
+    ? 'Your Slack profile shows no e-mail address, and a reset e-mail goes only to that address, so nothing was sent. Ask whoever runs Faultline.'
+    : 'Faultline could not read your Slack profile to check that this address is yours, so nothing was sent. Try again in a minute.';
+
+/** A link loaded, or single sign-ons started with it, too often; `until` as `clockTime` says it. */
+export const tooManyLoadsPage = (what: 'page' | 'sso', until: string): LoginPageState => ({
+  kind: 'problem',
+  title: 'Too many attempts',
+  message:
+    what === 'sso'
+      ? `Too many single sign-ons were started with this link or from your network. Try again at ${until}, or run the login command in Slack for a new link.`
+      : `Too many login pages were opened with this link or from your network. Try again at ${until}, or run the login command in Slack for a new link.`,
+});
+
 export const resetRequestedNotice =
   'If that address has an account, a reset e-mail is on its way. Follow its link, then log in here with the new password.';
 

@@ -88,7 +88,7 @@ describe('the bot process', () => {
 
       // A command whose work is still running when SIGTERM arrives must still be answered.
       sim.faults.inject({ kind: 'latency', ms: 500, path: '/users/auth/password/reset' });
-      const person = fake.user('U0PROCESS');
+      const person = fake.user('U0PROCESS', { email: 'solo@acme.test' });
       await person.command('help');
       await fake.waitFor(() => person.lastEphemeral(), 'the help reply');
       // The interaction is counted once its work is done, just after the reply went out.
@@ -128,7 +128,7 @@ describe('the bot process', () => {
 
       // Work that holds the stop open until the test lets the platform answer.
       sim.faults.inject({ kind: 'latency', ms: 120_000, path: '/users/auth/password/reset' });
-      const busy = fake.user('U0BUSY');
+      const busy = fake.user('U0BUSY', { email: 'solo@acme.test' });
       await busy.command('login');
       const loginForm = await fake.waitFor(() => busy.modal(), 'the login modal');
       await loginForm.click('Forgot password');

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { PageClient, publicUrl, secureLink } from '../login/support.ts';
+import { resetsPerEmail } from '../../src/login/limits.ts';
+import { PageClient, publicUrl, resetInSlack, secureLink } from '../login/support.ts';
 import { Stack, stackForFile } from './harness.ts';
 
 /**
@@ -55,5 +56,32 @@ describe('a login linked to another Slack person', () => {
     // Only the two confirmations, each to the person who logged in.
     const confirmations = await stack.fake.waitFor(() => posted().length >= 2 && posted(), 'both confirmations');
     expect(confirmations.map((call) => call.args['channel'])).toEqual(['U0SOLO', 'U0NOMATCH']);
+  });
+});
+
+describe('reset e-mails asked for by anyone', () => {
+  const resetsFor = (email: string) => stack.sim.state.passwordResets.filter((r) => r.email === email).length;
+
+  it(`sends at most ${resetsPerEmail} an hour to one address asked for by others, and never refuses its owner`, async () => {
+    const { email } = users().solo;
+    for (let i = 0; i < resetsPerEmail; i++) expect(await resetInSlack(stack, `U0ASKER${i}`, email)).toBe('sent');
+    const refused = await resetInSlack(stack, 'U0ASKERX', email);
+    expect(refused).toMatch(
+      /^Too many reset e-mails were asked for\. Try again at \d\d:\d\d UTC \(in \d+ minutes\)\.$/,
+    );
+    // Someone else, on the page: the same address is spent, with the same reply.
+    const page = await new PageClient((await secureLink(stack, 'U0ASKERY')).url).open();
+    await page.submit({ intent: 'reset', email });
+    expect(page.status).toBe(429);
+    expect(page.said()).toContain(refused);
+    expect(resetsFor(email)).toBe(resetsPerEmail);
+
+    // The address's owner, whose Slack e-mail it is, in Slack and on the page.
+    stack.person('U0SOLOOWNER', { email });
+    expect(await resetInSlack(stack, 'U0SOLOOWNER', email)).toBe('sent');
+    const own = await new PageClient((await secureLink(stack, 'U0SOLOOWNER')).url).open();
+    await own.submit({ intent: 'reset', email });
+    expect(own.status).toBe(200);
+    expect(resetsFor(email)).toBe(resetsPerEmail + 2);
   });
 });

@@ -16,7 +16,7 @@ describe('a slash command other than /chaos', () => {
     const help = await stack.ask(id, 'help', { channel });
     expect(Stack.read(help)).toContain('/other login');
 
-    const forgetful = stack.person('U0OTHERCMD2');
+    const forgetful = stack.person('U0OTHERCMD2', { email: stack.sim.seed.users.owner.email });
     await forgetful.command('login');
     const login = await stack.fake.waitFor(() => forgetful.modal(), 'the login modal');
     await login.fill('Email', stack.sim.seed.users.owner.email).click('Forgot password');

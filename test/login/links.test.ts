@@ -95,9 +95,13 @@ describe.each(storeUrls)('on %s', (storeUrl) => {
 
     it('count every failure of a burst, as replicas sharing the store see them', async () => {
       const { limits } = setup();
-      await Promise.all(Array.from({ length: addressFailureLimit }, () => limits.recordAddressFailure('198.51.100.7')));
-      expect(await limits.addressBlockedUntil('198.51.100.7')).toBeDefined();
-      expect(await limits.addressBlockedUntil('198.51.100.8')).toBeUndefined();
+      const people = Array.from({ length: addressFailureLimit + 1 }, (_, i) => ({ ...person, userId: `U0P${i}` }));
+      await Promise.all(people.map((p) => limits.recordAddressFailure('198.51.100.7', p)));
+      // Exactly one failed past the address's limit: only that one is held by it.
+      const held = await Promise.all(people.map((p) => limits.addressBlockedUntil('198.51.100.7', p)));
+      expect(held.filter((until) => until !== undefined)).toHaveLength(1);
+      expect(await limits.addressBlockedUntil('198.51.100.7', { ...person, userId: 'U0NEW' })).toBeUndefined();
+      expect(await limits.addressBlockedUntil('198.51.100.8', people[0]!)).toBeUndefined();
     });
 
     it('run one attempt of a person at a time', async () => {

@@ -33,6 +33,32 @@ export async function secureLink(
   return { url: link.replace(publicUrl, `http://localhost:${stack.bot.port}`), token };
 }
 
+/** "Forgot password" in the Slack form: what the reset form says after Send. */
+export async function resetInSlack(stack: Stack, id: string, email: string): Promise<string> {
+  const person = stack.person(id);
+  // The person may still have a login modal open: the one to use is the one this command opens.
+  const opened = stack.fake.callsTo('views.open').length;
+  await person.command('login');
+  const login = await stack.fake.waitFor(
+    () => stack.fake.callsTo('views.open').length > opened && person.modal()?.callbackId === 'login' && person.modal(),
+    'the login modal',
+  );
+  await login.click('Forgot password');
+  const form = await stack.fake.waitFor(
+    () => person.modal()?.title === 'Reset password' && person.modal(),
+    'the reset form',
+  );
+  await form.fill('Email', email).submit();
+  const said = await stack.fake.waitFor(() => {
+    const now = person.modal();
+    const error = now?.errors()['Email'];
+    return error ?? (now?.text().includes('a reset e-mail is on its way') ? 'sent' : undefined);
+  }, 'the reset answer');
+  await person.modal()?.close();
+  await person.modal()?.close();
+  return said;
+}
+
 /** The login page as a browser without JavaScript uses it: one cookie jar, forms posted as typed. */
 export class PageClient {
   cookie: string | undefined;
