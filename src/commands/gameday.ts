@@ -277,7 +277,7 @@ export const gamedayCommand = subcommand({
         : message(noGameDayText(deps.config.slack.command));
     }
     if (form === 'report') return reportAgain(deps, request.actor, channel, args.words.id);
-    if (form === 'plan') return planFromCommand(deps, channel);
+    if (form === 'plan') return planFromCommand(deps, request.actor, channel);
     // What follows changes the plan: once per delivery.
     if (form !== 'end' && !(await firstDelivery(deps, request))) return { kind: 'none' };
     if (form === 'step')
@@ -288,7 +288,7 @@ export const gamedayCommand = subcommand({
         { rest: args.rest, attack: args.flags.attack, guard: args.flags.guard, team: args.flags.team },
         usage,
       );
-    if (form === 'move') return moveFromCommand(deps, channel, args.words.from, args.words.to);
+    if (form === 'move') return moveFromCommand(deps, request.actor, channel, args.words.from, args.words.to);
     if (form === 'next') return runNext(deps, request.actor, channel);
     if (form === 'auto') return automatic(deps, request.actor, channel, args.words.on === 'on');
     const record = await deps.gameDays.running(channel);

@@ -163,6 +163,7 @@ export function autoText(plan: GameDayPlan): string | undefined {
     veto: `step ${plan.paused.detail} was vetoed`,
     'not held': `the hypothesis of step ${plan.paused.detail} did not hold`,
     'not started': `step ${plan.paused.detail} did not start`,
+    'not allowed': `<@${plan.auto.by.userId}>, whose session runs it, may not run step ${plan.paused.detail} (their platform role lacks \`EXPERIMENTS_RUN\` on its team)`,
     changed: `saved attack *${escapeMrkdwn(plan.paused.detail)}* was deleted or saved anew since it was planned`,
   }[plan.paused.why];
   return `:double_vertical_bar: Automatic mode paused: ${why}. Run the next step by hand, or turn automatic mode on again.`;
@@ -501,7 +502,12 @@ export const planWords = {
   vetoed: (position: number) => `:no_entry: Step ${position} is vetoed.`,
   skipped: (position: number) => `:fast_forward: Step ${position} is skipped.`,
   delayed: (position: number) => `:alarm_clock: Step ${position} is delayed by 5 minutes.`,
-  startedNow: (position: number) => `Step ${position} starts now.`,
+  startedNow: (position: number) => `Step ${position} starts now, with your session.`,
+  /** A plan change or a start refused: the person may not run attacks in the step's team. */
+  notAllowed: (teamName: string, inTeam: boolean, command: string) =>
+    inTeam
+      ? `You cannot change or run steps of team *${escapeMrkdwn(teamName)}*: your platform role lacks the \`EXPERIMENTS_RUN\` privilege on it, so nothing was changed. Ask an owner of the team for a role that has it, or ask someone who has it.`
+      : `You cannot change or run steps of team *${escapeMrkdwn(teamName)}*: your platform login is not in that team, so nothing was changed. Log in as someone in it with ${codeSpan(`${command} login`)}.`,
   answered: (position: number) => `:microscope: Thanks: your answer for step ${position} is in the timeline.`,
   alreadyAnswered: 'Someone has already answered that question; the answer is in the thread.',
   needHypothesis: 'Say what should hold while the attack runs.',
@@ -515,6 +521,7 @@ export const planWords = {
     ({
       session: `the session of <@${who}>, who pressed Run, has ended: they log in again and run the step again`,
       team: `<@${who}>, who pressed Run, is no longer in the step's team`,
+      privilege: `the platform role of <@${who}>, who pressed Run, no longer has \`EXPERIMENTS_RUN\` on the step's team`,
       rejected: `<@${who}> rejected the approval it needed`,
       expired: 'nobody approved it within 15 minutes',
       interrupted: 'Faultline stopped before it could start it',
