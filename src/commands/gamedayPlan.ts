@@ -383,7 +383,8 @@ export async function openVeto(action: Action, deps: Deps): Promise<Reply> {
   const plan = await deps.gameDays.plans.get({ gameDayId: ref.gameDayId });
   const step = plan.steps.find((s) => s.id === ref.stepId);
   if (!step) return message(planWords.gone);
-  if (step.state !== 'counting down') return message(planWords.tooLate(positionOf(plan, step.id), step.state));
+  if (step.state !== 'counting down' && step.state !== 'awaiting approval')
+    return message(planWords.tooLate(positionOf(plan, step.id), step.state));
   return { kind: 'openModal', view: vetoModal(action.value ?? '', step, positionOf(plan, step.id)) };
 }
 

@@ -5,7 +5,7 @@ import { mayRunAttacks } from '../attacks/access.ts';
 import { StartUnfinishedError, startAttack } from '../attacks/start.ts';
 import type { AttackRequest } from '../attacks/request.ts';
 import { savedWords } from '../attacks/saved.ts';
-import { approvalNeeded, requestApproval } from '../guardrails/approvals.ts';
+import { approvalNeeded, closeStepApproval, requestApproval } from '../guardrails/approvals.ts';
 import { guardKey, type GuardSpec } from '../guardrails/guards.ts';
 import type { Login, Person } from '../store/sessions.ts';
 import type { GameDayRecord, GameDayStepEvent } from './gameDayRecord.ts';
@@ -294,30 +294,50 @@ export async function delayStep(deps: Deps, ref: StepRef, by: string): Promise<S
   return outcome;
 }
 
-/** Skip: the step will not run; the plan goes on with the next one. */
+/** Skip: the step will not run; the plan goes on with the next one. A request for approval it waited on closes. */
 export async function skipStep(deps: Deps, ref: StepRef, by: string): Promise<StepActionOutcome> {
   const now = deps.clock.now();
+  let waited = false;
   const { outcome, plan } = await changeStep(deps, ref, ['counting down', 'awaiting approval'], (step) => {
+    waited = step.state === 'awaiting approval';
     step.state = 'skipped';
     step.skipped = { by, at: iso(now) };
   });
-  if (outcome.kind === 'done')
-    await shown(deps, ref, plan, outcome.step, stepEvent(plan, outcome.step, 'skipped', now, { by }));
+  if (outcome.kind !== 'done') return outcome;
+  if (waited) await closeStepApproval(deps, ref, { how: 'skipped', by });
+  await shown(deps, ref, plan, outcome.step, stepEvent(plan, outcome.step, 'skipped', now, { by }));
   return outcome;
 }
 
-/** Veto: the step will not run, who and why are said, and the automatic mode pauses. */
+/**
+ * Veto: the step will not run, who and why are said, and the automatic mode pauses. A request
+ * for approval it waited on closes.
+ */
 export async function vetoStep(deps: Deps, ref: StepRef, by: string, reason: string): Promise<StepActionOutcome> {
   const now = deps.clock.now();
-  const { outcome, plan } = await changeStep(deps, ref, ['counting down'], (step, plan) => {
+  let waited = false;
+  const { outcome, plan } = await changeStep(deps, ref, ['counting down', 'awaiting approval'], (step, plan) => {
+    waited = step.state === 'awaiting approval';
     step.state = 'vetoed';
     step.vetoed = { by, reason, at: iso(now) };
     if (plan.auto && !plan.paused)
       plan.paused = { why: 'veto', detail: String(positionOf(plan, step.id)), at: iso(now) };
   });
-  if (outcome.kind === 'done')
-    await shown(deps, ref, plan, outcome.step, stepEvent(plan, outcome.step, 'vetoed', now, { by, reason }));
+  if (outcome.kind !== 'done') return outcome;
+  if (waited) await closeStepApproval(deps, ref, { how: 'vetoed', by });
+  await shown(deps, ref, plan, outcome.step, stepEvent(plan, outcome.step, 'vetoed', now, { by, reason }));
   return outcome;
+}
+
+/**
+ * An Approve of the request a step waits on: true, and the step is starting, only while the step
+ * still waits for that approval (not skipped, vetoed or ended meanwhile), so one step runs at a time.
+ */
+export async function approvedStepStarts(deps: Deps, ref: StepRef): Promise<boolean> {
+  const { outcome } = await changeStep(deps, ref, ['awaiting approval'], (step) => {
+    step.state = 'running';
+  });
+  return outcome.kind === 'done';
 }
 
 /**
@@ -367,11 +387,13 @@ export async function startStep(deps: Deps, ref: StepRef): Promise<void> {
     const pending = { actor, teamId: team.identifier, request, channel: ref.channel, step: ref };
     const rule = approvalNeeded(deps, pending, team);
     if (rule) {
-      await requestApproval(deps, pending, team, rule);
+      // Waiting before the request is posted: an Approve clicked the moment it appears finds it so.
       const { plan: after } = await changeStep(deps, ref, ['running'], (s) => {
         if (!s.guid) s.state = 'awaiting approval';
       });
-      await shown(deps, ref, after, step, stepEvent(after, step, 'awaiting approval', now, { by: runBy.userId }));
+      await requestApproval(deps, pending, team, rule);
+      const waiting = after.steps.find((s) => s.id === step.id) ?? step;
+      await shown(deps, ref, after, waiting, stepEvent(after, waiting, 'awaiting approval', now, { by: runBy.userId }));
       return;
     }
     await startAttack(deps, actor, login, team, request, ref.channel, { step: ref });

@@ -335,6 +335,14 @@ export function countdownMessage(record: GameDayRecord, step: PlanStep, now: num
   } else {
     text = `Step ${position} of ${total}: ${step.state}`;
     blocks.push(section(`${stateEmoji[step.state]} ${heading}\n${stepStateText(step)}`), section(hypothesis));
+    // Waiting for a second person, it may still be skipped or vetoed: its request then closes.
+    if (step.state === 'awaiting approval')
+      blocks.push(
+        actions('countdown_actions', [
+          button('Skip', COUNTDOWN_SKIP, { value: stepRefValue(refOf(record, step)) }),
+          button('Veto', COUNTDOWN_VETO, { value: stepRefValue(refOf(record, step)), style: 'danger' }),
+        ]),
+      );
   }
   return { text, blocks };
 }

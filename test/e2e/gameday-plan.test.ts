@@ -406,6 +406,86 @@ describe('a step whose start needs a second person', () => {
   });
 });
 
+describe('a step skipped while it waits for a second person', () => {
+  it('closes its request, and an Approve of a step that no longer waits starts nothing', async () => {
+    const local = await Stack.start({ env: { APPROVAL_RULES: 'type=memory' } });
+    const ask = (id: string, text: string) => local.ask(id, text, { channel: where });
+    const messages = (id: string) => local.person(id).channel(where).messages();
+    const requests = () => messages('U0SKIPAPPROVER').filter((m) => read(m).includes('asks to start a memory attack'));
+    const request = (ts: string) => messages('U0SKIPAPPROVER').find((m) => m.ts === ts)!;
+    const countdown = (step: number) =>
+      messages('U0SKIPLEAD')
+        .filter((m) => read(m).includes(`Step ${step} of`))
+        .at(-1);
+    try {
+      await local.login('U0SKIPLEAD', local.sim.seed.users.owner, { team: 'Platform' });
+      await local.login('U0SKIPAPPROVER', local.sim.seed.users.solo);
+      await ask('U0SKIPLEAD', 'gameday start Skipped approval drill');
+      await ask('U0SKIPLEAD', 'gameday step --attack "memory -l 30 -p 50 --target-tags role=web" first holds');
+      await ask('U0SKIPLEAD', 'gameday step --attack "memory -l 30 -p 20 --target-tags role=web" second holds');
+      await ask('U0SKIPLEAD', 'gameday next');
+      local.advanceClock(61_000);
+      await local.poll();
+      const first = await local.fake.waitFor(() => requests().at(-1), 'the approval request of step 1');
+      await local.fake.waitFor(
+        () => read(countdown(1)).includes('awaiting approval') || undefined,
+        'step 1 awaiting approval',
+      );
+
+      // Skipped while it waits: its request closes and says so; Approve is gone.
+      await countdown(1)!.click('Skip');
+      await local.fake.waitFor(
+        () =>
+          local
+            .person('U0SKIPLEAD')
+            .ephemerals(where)
+            .some((m) => read(m).includes('Step 1 is skipped')) || undefined,
+        'the answer to Skip',
+      );
+      await local.fake.waitFor(
+        () =>
+          (read(request(first.ts)).includes('skipped the game-day step') && request(first.ts).buttons().length === 0) ||
+          undefined,
+        'the request of step 1 closed',
+      );
+
+      // Step 2 waits for its approval; its step is then given up on another way (as a skip
+      // whose closing of the request did not land would leave it): Approve starts nothing.
+      expect(read(await ask('U0SKIPLEAD', 'gameday next'))).toContain('Step 2 of 2 counts down');
+      local.advanceClock(61_000);
+      await local.poll();
+      const second = await local.fake.waitFor(
+        () => requests().find((m) => m.ts !== first.ts),
+        'the approval request of step 2',
+      );
+      const day = (await local.deps.gameDays.running(where))!;
+      await local.deps.gameDays.plans.change({ gameDayId: day.id }, (plan) => {
+        plan.steps[1]!.state = 'skipped';
+      });
+      await second.click('Approve');
+      await local.fake.waitFor(
+        () => read(request(second.ts)).includes('no longer waited for it') || undefined,
+        'the request of step 2 closed',
+      );
+      expect(local.sim.state.attacks.size).toBe(0);
+      expect((await local.deps.gameDays.plans.get({ gameDayId: day.id })).steps.map((s) => s.state)).toEqual([
+        'skipped',
+        'skipped',
+      ]);
+
+      // A start a restarted bot finished late does not make a skipped step run.
+      await local.deps.gameDays.stepStarted(
+        { channel: where, gameDayId: day.id, stepId: day.plan!.steps[0]!.id },
+        'late',
+      );
+      expect((await local.deps.gameDays.plans.get({ gameDayId: day.id })).steps[0]!.state).toBe('skipped');
+      expect(await local.deps.gameDays.plans.stepOfAttack('late')).toBeUndefined();
+    } finally {
+      await local.stop();
+    }
+  });
+});
+
 describe('the automatic mode and a guard', () => {
   it('pauses when a guard of the game day fires, and counts no further step down', async () => {
     const local = await Stack.start({ env: monitoringEnv });
