@@ -99,15 +99,20 @@ async function planGameDay(stack: Stack, day: Day, person: Who, team: { id: stri
   };
   const owner = { gameDayId: day.id };
   for (let index = 0; index < stepCount; index++)
-    await addStep(deps, owner, {
-      source: { kind: 'typed' },
-      request: stepRequest(stepAttack, index % 3 === 0 ? [guard] : []),
-      teamId: team.id,
-      teamName: team.name,
-      hypothesis: `checkout stays under ${500 + index * 10} ms p99 (step ${index + 1})`,
-      addedBy: person.userId,
-      guards: index % 3 === 0 ? [guard] : undefined,
-    });
+    await addStep(
+      deps,
+      owner,
+      {
+        source: { kind: 'typed' },
+        request: stepRequest(stepAttack, index % 3 === 0 ? [guard] : []),
+        teamId: team.id,
+        teamName: team.name,
+        hypothesis: `checkout stays under ${500 + index * 10} ms p99 (step ${index + 1})`,
+        addedBy: person.userId,
+        guards: index % 3 === 0 ? [guard] : undefined,
+      },
+      person,
+    );
   const steps = (await deps.gameDays.plans.get(owner)).steps;
   const ref = (index: number) => ({ channel: day.channel, gameDayId: day.id, stepId: steps[index]!.id });
 

@@ -7,6 +7,7 @@ import {
   gameDayEndRefusedText,
   gameDayStartRefusedText,
   gameDayEndWarning,
+  gameDayGuardsRemovedText,
   gameDayGuardsSetText,
   gameDayKeptText,
   gameDayRunningText,
@@ -36,12 +37,12 @@ import { mayRunAttacks, platformFor, requireLogin, requireTeam, teamName } from 
 import { reportAtEnd, shareGameDayReport } from '../gamedays/report.ts';
 import { reportAgainFailedText, reportSharedText } from '../views/gameDayReport.ts';
 import { guardsFromFlag } from './guardFlags.ts';
-import { addGameDayGuards, openGuardPicker } from './gamedayGuards.ts';
+import { addGameDayGuards, openGuardPicker, removeGameDayGuards, requireMayChangeGuards } from './gamedayGuards.ts';
 import { automatic, moveFromCommand, planFromCommand, runNext, stepFromCommand } from './gamedayPlan.ts';
 import { firstDelivery } from './delivery.ts';
 
 const usage =
-  'gameday start <title> [--guard a:<monitor id>] [--guard b:<alert name>] | gameday guard [<guard>…] | gameday status | gameday end | gameday report [id] | gameday plan | gameday step <saved attack> <hypothesis> [--guard …] [--team T] | gameday step --attack "<attack>" <hypothesis> | gameday move <step> <position> | gameday next | gameday auto on|off';
+  'gameday start <title> [--guard a:<monitor id>] [--guard b:<alert name>] | gameday guard [<guard>…] | gameday unguard <guard>… | gameday status | gameday end | gameday report [id] | gameday plan | gameday step <saved attack> <hypothesis> [--guard …] [--team T] | gameday step --attack "<attack>" <hypothesis> | gameday move <step> <position> | gameday next | gameday auto on|off';
 
 const stepNumber = (what: string) =>
   z
@@ -72,6 +73,11 @@ const gamedayArgs = actions(
       flags: guards,
     }),
     guard: contract({ command: 'gameday guard', usage, rest: z.array(z.string()), flags: guards }),
+    unguard: contract({
+      command: 'gameday unguard',
+      usage,
+      rest: z.array(z.string()).min(1, 'Name the guard to remove, such as `a:1234567` or `b:CheckoutErrorRate`.'),
+    }),
     status: contract({ command: 'gameday status', usage }),
     end: contract({ command: 'gameday end', usage }),
     report: contract({
@@ -266,9 +272,19 @@ export const gamedayCommand = subcommand({
       const values = [...args.rest, ...(args.flags.guard ?? [])];
       if (!values.length) return openGuardPicker(deps, request.actor, record);
       const specs = guardsFromFlag(values, deps.config, deps.config.slack.command);
-      await requireLogin(deps, request.actor);
+      await requireMayChangeGuards(deps, request.actor, record, 'add');
+      if (!(await firstDelivery(deps, request))) return { kind: 'none' };
       const lines = await addGameDayGuards(deps, request.actor, record, specs);
       return message(gameDayGuardsSetText(record.title, lines));
+    }
+    if (form === 'unguard') {
+      const record = await deps.gameDays.running(channel);
+      if (!record) return message(noGameDayText(deps.config.slack.command));
+      const specs = guardsFromFlag(args.rest, deps.config, deps.config.slack.command);
+      await requireMayChangeGuards(deps, request.actor, record, 'remove');
+      if (!(await firstDelivery(deps, request))) return { kind: 'none' };
+      const { removed, missing } = await removeGameDayGuards(deps, request.actor, record, specs);
+      return message(gameDayGuardsRemovedText(record.title, removed, missing));
     }
     if (form === 'status') {
       const record = await deps.gameDays.running(channel);
@@ -277,7 +293,7 @@ export const gamedayCommand = subcommand({
         : message(noGameDayText(deps.config.slack.command));
     }
     if (form === 'report') return reportAgain(deps, request.actor, channel, args.words.id);
-    if (form === 'plan') return planFromCommand(deps, channel);
+    if (form === 'plan') return planFromCommand(deps, request.actor, channel);
     // What follows changes the plan: once per delivery.
     if (form !== 'end' && !(await firstDelivery(deps, request))) return { kind: 'none' };
     if (form === 'step')
@@ -288,7 +304,7 @@ export const gamedayCommand = subcommand({
         { rest: args.rest, attack: args.flags.attack, guard: args.flags.guard, team: args.flags.team },
         usage,
       );
-    if (form === 'move') return moveFromCommand(deps, channel, args.words.from, args.words.to);
+    if (form === 'move') return moveFromCommand(deps, request.actor, channel, args.words.from, args.words.to);
     if (form === 'next') return runNext(deps, request.actor, channel);
     if (form === 'auto') return automatic(deps, request.actor, channel, args.words.on === 'on');
     const record = await deps.gameDays.running(channel);

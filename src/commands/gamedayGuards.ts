@@ -2,12 +2,15 @@ import { NoIntegrationError, NotFoundError, UnauthorizedError } from '../client/
 import type { ScopedPlatform } from '../client/index.ts';
 import type { MonitorA } from '../client/schemas.ts';
 import type { Deps } from '../deps.ts';
-import { platformFor, requireLogin, requireTeam } from '../attacks/access.ts';
+import { platformFor, RUN_PRIVILEGE, requireLogin, requireTeam } from '../attacks/access.ts';
+import { UserInputError } from '../errors.ts';
 import { checkGuards, type GuardCheck } from '../guardrails/guardCheck.ts';
-import { guardKey, type GuardSpec } from '../guardrails/guards.ts';
-import { guardLine, guardsSetLine } from '../views/guards.ts';
+import { guardFlag, guardKey, guardName, type GuardSpec } from '../guardrails/guards.ts';
+import { gameDayGuardsRefusedText } from '../views/gameday.ts';
+import { guardLine, guardsRemovedLine, guardsSetLine } from '../views/guards.ts';
 import type { OptionsHandler, Reply, Submission, SubmissionReply } from './reply.ts';
 import type { Actor } from '../store/sessions.ts';
+import { firstDelivery } from './delivery.ts';
 import { limits, truncate } from '../views/blocks.ts';
 import { gameDayRefValue, parseGameDayRef, type GameDayRecord } from '../gamedays/gameDayRecord.ts';
 import {
@@ -25,6 +28,27 @@ import {
 type RunningGameDay = GameDayRecord & { id: string };
 
 /**
+ * The one rule for changing a game day's guards, whichever way in (command, form, start):
+ * the person's own session has EXPERIMENTS_RUN or HALT_WRITE on the game day's team (on any of
+ * their teams, for a game day kept before its team was); its facilitator may also remove one.
+ */
+export async function requireMayChangeGuards(
+  deps: Deps,
+  actor: Actor,
+  record: GameDayRecord,
+  change: 'add' | 'remove',
+): Promise<void> {
+  if (change === 'remove' && actor.userId === record.facilitator) return;
+  const login = await requireLogin(deps, actor);
+  const may = login.session.teams.some(
+    (t) =>
+      (record.teamId === undefined || t.identifier === record.teamId) &&
+      (t.privileges.includes(RUN_PRIVILEGE) || t.privileges.includes('HALT_WRITE')),
+  );
+  if (!may) throw new UserInputError(gameDayGuardsRefusedText(record, change));
+}
+
+/**
  * Adds guards to the channel's running game day, says so in its thread and redraws its card.
  * `checks` are readings already taken of these guards (the form reads them to refuse bad ones).
  */
@@ -35,6 +59,7 @@ export async function addGameDayGuards(
   specs: GuardSpec[],
   checks?: GuardCheck[],
 ): Promise<string> {
+  await requireMayChangeGuards(deps, actor, record, 'add');
   const owner = { workspaceId: actor.workspaceId, userId: actor.userId, userName: actor.userName };
   const all = await deps.guards.addToGameDay(
     record.id,
@@ -63,10 +88,38 @@ export async function addGameDayGuards(
   return lines.join('\n');
 }
 
+/**
+ * Removes guards from the channel's running game day, says so in its thread and redraws its
+ * card; gives the names of those removed, and the flags it did not have.
+ */
+export async function removeGameDayGuards(
+  deps: Deps,
+  actor: Actor,
+  record: RunningGameDay,
+  specs: GuardSpec[],
+): Promise<{ removed: string[]; missing: string[] }> {
+  await requireMayChangeGuards(deps, actor, record, 'remove');
+  const flags = specs.map(guardFlag);
+  const removed = await deps.guards.removeFromGameDay(record.id, flags);
+  const names: string[] = [];
+  for (const guard of removed) names.push(guardName(guard.spec, await deps.guards.reading(guard.spec)));
+  const missing = flags.filter((flag) => !removed.some((g) => guardFlag(g.spec) === flag));
+  if (names.length) {
+    if (record.ts)
+      await deps.slack
+        .post(record.channel, { text: guardsRemovedLine(actor.userId, names) }, { threadTs: record.ts })
+        .catch((error: unknown) =>
+          deps.logger.warn({ err: error }, 'could not post the removed guards in the game-day thread'),
+        );
+    await deps.gameDays.showGuards(record.channel);
+  }
+  return { removed: names, missing };
+}
+
 /** `gameday guard` without a guard: the form that searches monitors and alerts. */
 export async function openGuardPicker(deps: Deps, actor: Actor, record: RunningGameDay): Promise<Reply> {
   // Searching reads the platform with the person's session, and the guards act with it.
-  await requireLogin(deps, actor);
+  await requireMayChangeGuards(deps, actor, record, 'add');
   const { monitoring } = deps.config;
   return {
     kind: 'openModal',
@@ -276,6 +329,8 @@ export async function submitGuardPicker(submission: Submission, deps: Deps): Pro
   );
   const errors = unreadableGuards(checks);
   if (Object.keys(errors).length) return { kind: 'errors', errors };
+  // Claimed once every check that answers with a field error has passed: a corrected form is no repeat.
+  if (!(await firstDelivery(deps, submission))) return { kind: 'clear' };
   const lines = await addGameDayGuards(deps, submission.actor, record, form.specs, checks);
   return {
     kind: 'update',

@@ -19,6 +19,7 @@ import {
   skipStep,
   startStepNow,
   type StepActionOutcome,
+  StepNotAllowedError,
   stepRequest,
   vetoStep,
 } from '../gamedays/steps.ts';
@@ -107,7 +108,10 @@ async function stepAttack(
   return stepRequest(request, guards);
 }
 
-/** Adds a step, checked as a start would be, to the channel's plan. */
+/**
+ * Adds a step, checked as a start would be, to the channel's plan; `once` (a form's delivery) is
+ * asked after every check, and undefined comes back when that delivery came before.
+ */
 async function planStep(
   deps: Deps,
   actor: Actor,
@@ -119,23 +123,30 @@ async function planStep(
     guards: GuardSpec[];
     team?: string | undefined;
   },
-): Promise<string> {
+  once?: () => Promise<boolean>,
+): Promise<string | undefined> {
   const login = await requireLogin(deps, actor);
   const team = resolveTeam(login, fields.team ?? (fields.words ? requestedTeam(fields.words) : undefined));
   const source: PlanStep['source'] = fields.saved ? { kind: 'saved', name: fields.saved } : { kind: 'typed' };
   const request = await stepAttack(deps, login, team, source, fields.words ?? [], fields.guards);
   const saved = fields.saved ? await deps.savedAttacks.get(team.identifier, fields.saved) : undefined;
   const { owner, day } = await placeOf(deps, channel);
-  const position = await addStep(deps, owner, {
-    source: saved ? { kind: 'saved', name: saved.name } : source,
-    request,
-    teamId: team.identifier,
-    teamName: teamName(team),
-    hypothesis: fields.hypothesis,
-    addedBy: actor.userId,
-    ...(fields.guards.length ? { guards: fields.guards } : {}),
-  });
-  return planWords.added(position, Boolean(day));
+  const position = await addStep(
+    deps,
+    owner,
+    {
+      source: saved ? { kind: 'saved', name: saved.name } : source,
+      request,
+      teamId: team.identifier,
+      teamName: teamName(team),
+      hypothesis: fields.hypothesis,
+      addedBy: actor.userId,
+      ...(fields.guards.length ? { guards: fields.guards } : {}),
+    },
+    actor,
+    once,
+  );
+  return position === undefined ? undefined : planWords.added(position, Boolean(day));
 }
 
 function checkHypothesis(text: string, usage: string): string {
@@ -160,21 +171,31 @@ export async function stepFromCommand(
     const { words, unclosedQuote } = splitWords(args.attack);
     if (unclosedQuote || !words.length) throw new UserInputError(planWords.noStepWords(cmd), usage);
     const hypothesis = checkHypothesis(args.rest.join(' '), usage);
-    return message(await planStep(deps, actor, channel, { words, hypothesis, guards, team: args.team }));
+    return message((await planStep(deps, actor, channel, { words, hypothesis, guards, team: args.team }))!);
   }
   const [saved, ...hypothesisWords] = args.rest;
   if (!saved) throw new UserInputError(planWords.noStepWords(cmd), usage);
   const hypothesis = checkHypothesis(hypothesisWords.join(' '), usage);
-  return message(await planStep(deps, actor, channel, { saved, hypothesis, guards, team: args.team }));
+  return message((await planStep(deps, actor, channel, { saved, hypothesis, guards, team: args.team }))!);
 }
 
 /** `gameday plan`. */
-export const planFromCommand = (deps: Deps, channel: string) => showPlan(deps, channel);
+export async function planFromCommand(deps: Deps, actor: Actor, channel: string): Promise<Reply> {
+  await requireLogin(deps, actor);
+  return showPlan(deps, channel);
+}
 
 /** `gameday move <step> <position>`. */
-export async function moveFromCommand(deps: Deps, channel: string, from: number, to: number): Promise<Reply> {
+export async function moveFromCommand(
+  deps: Deps,
+  actor: Actor,
+  channel: string,
+  from: number,
+  to: number,
+): Promise<Reply> {
+  await requireLogin(deps, actor);
   const { owner } = await placeOf(deps, channel);
-  const moved = await moveStep(deps, owner, from, to);
+  const moved = await moveStep(deps, owner, { position: from }, to, actor);
   if (moved === 'no such step') return message(planWords.noSuchStep(from));
   if (moved === 'not planned') return message(planWords.notPlanned);
   return showPlan(deps, channel, planWords.moved);
@@ -247,9 +268,9 @@ export async function changePlanFromButton(action: Action, deps: Deps): Promise<
   const position = positionOf(plan, stepId);
   const outcome =
     action.actionId === 'plan_remove'
-      ? await removeStep(deps, owner, stepId)
+      ? await removeStep(deps, owner, stepId, action.actor)
       : position
-        ? await moveStep(deps, owner, position, position - 1)
+        ? await moveStep(deps, owner, { id: stepId }, position - 1, action.actor)
         : 'no such step';
   const notice =
     outcome === 'moved'
@@ -301,14 +322,21 @@ export async function submitStep(submission: Submission, deps: Deps): Promise<Su
     }
   }
   if (Object.keys(errors).length) return { kind: 'errors', errors };
-  if (!(await firstDelivery(deps, submission))) return { kind: 'clear' };
   try {
     const words = spec ? splitWords(spec).words : undefined;
-    const notice = await planStep(deps, submission.actor, place.channel, { saved, words, hypothesis, guards });
-    await deps.slack.postEphemeral(place.channel, submission.actor.userId, { text: notice });
+    // Claimed once every check that answers with a field error has passed: a form corrected
+    // after one comes again with the same view and hash, and is not a repeat.
+    const notice = await planStep(deps, submission.actor, place.channel, { saved, words, hypothesis, guards }, () =>
+      firstDelivery(deps, submission),
+    );
+    if (notice !== undefined) await deps.slack.postEphemeral(place.channel, submission.actor.userId, { text: notice });
   } catch (error) {
     if (!(error instanceof UserInputError)) throw error;
-    return { kind: 'errors', errors: { [spec ? STEP_SPEC : STEP_SAVED]: plainText(error.message) } };
+    const words =
+      error instanceof StepNotAllowedError
+        ? planWords.notAllowed(error.teamName, error.inTeam, deps.config.slack.command)
+        : error.message;
+    return { kind: 'errors', errors: { [spec ? STEP_SPEC : STEP_SAVED]: plainText(words) } };
   }
   return { kind: 'clear' };
 }
@@ -330,14 +358,17 @@ function answered(outcome: StepActionOutcome, done: (position: number) => string
   return message(done(outcome.position));
 }
 
-/** Start now, Delay 5 min and Skip on a countdown: anyone logged in, in the channel. */
+/**
+ * Start now, Delay 5 min and Skip on a countdown: anyone logged in, in the channel, may delay or
+ * skip; Start now is a start, by whoever may run the step.
+ */
 export async function countdownAction(action: Action, deps: Deps): Promise<Reply> {
   const ref = stepRefFrom(action.value);
   await requireLogin(deps, action.actor);
   if (!(await firstDelivery(deps, action))) return { kind: 'none' };
   switch (action.actionId) {
     case 'countdown_start_now':
-      return answered(await startStepNow(deps, ref), planWords.startedNow);
+      return answered(await startStepNow(deps, ref, runnerOf(action.actor)), planWords.startedNow);
     case 'countdown_delay':
       return answered(await delayStep(deps, ref, action.actor.userId), planWords.delayed);
     default:
@@ -352,7 +383,8 @@ export async function openVeto(action: Action, deps: Deps): Promise<Reply> {
   const plan = await deps.gameDays.plans.get({ gameDayId: ref.gameDayId });
   const step = plan.steps.find((s) => s.id === ref.stepId);
   if (!step) return message(planWords.gone);
-  if (step.state !== 'counting down') return message(planWords.tooLate(positionOf(plan, step.id), step.state));
+  if (step.state !== 'counting down' && step.state !== 'awaiting approval')
+    return message(planWords.tooLate(positionOf(plan, step.id), step.state));
   return { kind: 'openModal', view: vetoModal(action.value ?? '', step, positionOf(plan, step.id)) };
 }
 

@@ -351,17 +351,28 @@ export class GameDays {
 
   /** A step's attack was created (by its start at zero, or by the second person it needed): it runs. */
   async stepStarted(ref: StepRef, guid: string): Promise<void> {
-    await this.plans.linkAttack(guid, ref);
+    let waited = true;
     const { result: step } = await this.plans.change({ gameDayId: ref.gameDayId }, (plan) => {
       const step = plan.steps.find((s) => s.id === ref.stepId);
-      if (!step || step.guid) return undefined;
-      step.state = 'running';
+      if (step?.guid === guid) return undefined;
+      // Only a step still starting takes an attack: one skipped, vetoed or given up on meanwhile
+      // (a start a restarted bot finished late) keeps its state, and the attack is not its.
+      if (!step || step.guid || step.state !== 'running') {
+        waited = false;
+        return undefined;
+      }
       step.guid = guid;
-      step.notStarted = undefined;
       return step;
     });
-    const record = step && (await this.running(ref.channel));
-    if (step && record?.id === ref.gameDayId && step.countdown?.ts) this.#board.updateCountdown(record, step);
+    if (!waited)
+      this.#logger.info(
+        { attack: guid, step: ref.stepId },
+        'an attack started for a step that no longer waited for it',
+      );
+    if (!step) return;
+    await this.plans.linkAttack(guid, ref);
+    const record = await this.running(ref.channel);
+    if (record?.id === ref.gameDayId && step.countdown?.ts) this.#board.updateCountdown(record, step);
   }
 
   /**

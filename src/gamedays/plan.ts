@@ -64,7 +64,7 @@ export interface PlanStep {
 
 /** Why the automatic mode stopped running steps by itself. */
 export interface PlanPause {
-  why: 'guard' | 'veto' | 'not held' | 'not started' | 'changed';
+  why: 'guard' | 'veto' | 'not held' | 'not started' | 'changed' | 'not allowed';
   /** What the pause is about in a few words (the guard's name, the step's position). */
   detail: string;
   at: string;

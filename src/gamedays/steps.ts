@@ -1,9 +1,13 @@
+import type { TeamEntry } from '../client/index.ts';
 import type { Deps } from '../deps.ts';
+import { NotLoggedInError, UserInputError } from '../errors.ts';
+import { mayRunAttacks } from '../attacks/access.ts';
 import { StartUnfinishedError, startAttack } from '../attacks/start.ts';
 import type { AttackRequest } from '../attacks/request.ts';
 import { savedWords } from '../attacks/saved.ts';
-import { approvalNeeded, requestApproval } from '../guardrails/approvals.ts';
+import { approvalNeeded, closeStepApproval, requestApproval } from '../guardrails/approvals.ts';
 import { guardKey, type GuardSpec } from '../guardrails/guards.ts';
+import type { Login, Person } from '../store/sessions.ts';
 import type { GameDayRecord, GameDayStepEvent } from './gameDayRecord.ts';
 import {
   activeStates,
@@ -61,12 +65,58 @@ export function stepRequest(request: AttackRequest, guards: readonly GuardSpec[]
   return { ...request, team: undefined, yes: false, ...(all.length ? { guards: all } : {}) };
 }
 
-/** Adds a step at the end of the plan (drafted in a channel, or of its running game day); gives its position. */
+/**
+ * A plan change or a start refused: the person's own session lacks EXPERIMENTS_RUN on the step's
+ * team (or is not in it at all, as another company's login is not); the views word it.
+ */
+export class StepNotAllowedError extends UserInputError {
+  override name = 'StepNotAllowedError';
+  readonly teamName: string;
+  /** Whether the person is in the team at all. */
+  readonly inTeam: boolean;
+  constructor(teamName: string, inTeam: boolean) {
+    super(`Your platform role cannot run attacks in team ${teamName}; nothing was changed.`);
+    this.teamName = teamName;
+    this.inTeam = inTeam;
+  }
+}
+
+/**
+ * The one rule every way into a plan goes through (command, button, form, countdown, automatic
+ * mode): adding, moving and removing a step, turning automatic mode on, counting a step down,
+ * Start now, and the start at zero need the person's own session with EXPERIMENTS_RUN on the
+ * step's team. Gives that login and team; refuses with NotLoggedInError or StepNotAllowedError.
+ */
+export async function requireMayRunStep(
+  deps: Deps,
+  who: Person,
+  step: Pick<PlanStep, 'teamId' | 'teamName'>,
+): Promise<{ login: Login; team: TeamEntry }> {
+  const { login, expired } = await deps.sessions.lookup(who);
+  if (!login) throw new NotLoggedInError(expired);
+  const team = login.session.teams.find((t) => t.identifier === step.teamId);
+  if (!team || !mayRunAttacks(team)) throw new StepNotAllowedError(step.teamName, team !== undefined);
+  return { login, team };
+}
+
+/** The step at a position counted from 1, or by id. */
+const findStep = (plan: GameDayPlan, at: { position: number } | { id: string }) =>
+  'id' in at ? plan.steps.find((s) => s.id === at.id) : plan.steps[at.position - 1];
+
+/**
+ * Adds a step at the end of the plan (drafted in a channel, or of its running game day), when
+ * `by` may run it; gives its position. `once` (a form's delivery) is asked after every check, and
+ * nothing is added when it says this delivery came before.
+ */
 export async function addStep(
   deps: Deps,
   owner: PlanOwner,
   fields: Pick<PlanStep, 'source' | 'request' | 'teamId' | 'teamName' | 'hypothesis' | 'addedBy' | 'guards'>,
-): Promise<number> {
+  by: Person,
+  once: () => Promise<boolean> = async () => true,
+): Promise<number | undefined> {
+  await requireMayRunStep(deps, by, fields);
+  if (!(await once())) return undefined;
   const step = newStep(fields, deps.clock.now());
   const { plan } = await deps.gameDays.plans.change(owner, (plan) => {
     plan.steps.push(step);
@@ -79,17 +129,27 @@ export async function addStep(
 export type MoveOutcome = 'moved' | 'no such step' | 'not planned';
 
 /**
- * Moves a planned step to another position (1 is first); steps already run keep their place, so
- * a step moves only among what is still to come.
+ * Moves a planned step (at a position, or by id) to another position (1 is first), when `by` may
+ * run it; steps already run keep their place, so a step moves only among what is still to come.
  */
-export async function moveStep(deps: Deps, owner: PlanOwner, from: number, to: number): Promise<MoveOutcome> {
+export async function moveStep(
+  deps: Deps,
+  owner: PlanOwner,
+  from: { position: number } | { id: string },
+  to: number,
+  by: Person,
+): Promise<MoveOutcome> {
+  const found = findStep(await deps.gameDays.plans.get(owner), from);
+  if (!found) return 'no such step';
+  await requireMayRunStep(deps, by, found);
   const { plan, result } = await deps.gameDays.plans.change(owner, (plan): MoveOutcome => {
-    const step = plan.steps[from - 1];
+    const index = plan.steps.findIndex((s) => s.id === found.id);
+    const step = plan.steps[index];
     if (!step) return 'no such step';
     if (step.state !== 'planned') return 'not planned';
     const firstPlanned = plan.steps.findIndex((s) => s.state === 'planned');
     const target = Math.min(Math.max(to - 1, firstPlanned), plan.steps.length - 1);
-    plan.steps.splice(from - 1, 1);
+    plan.steps.splice(index, 1);
     plan.steps.splice(target, 0, step);
     return 'moved';
   });
@@ -97,8 +157,11 @@ export async function moveStep(deps: Deps, owner: PlanOwner, from: number, to: n
   return result;
 }
 
-/** Removes a step not yet run. */
-export async function removeStep(deps: Deps, owner: PlanOwner, stepId: string): Promise<MoveOutcome> {
+/** Removes a step not yet run, when `by` may run it. */
+export async function removeStep(deps: Deps, owner: PlanOwner, stepId: string, by: Person): Promise<MoveOutcome> {
+  const found = findStep(await deps.gameDays.plans.get(owner), { id: stepId });
+  if (!found) return 'no such step';
+  await requireMayRunStep(deps, by, found);
   const { plan, result } = await deps.gameDays.plans.change(owner, (plan): MoveOutcome => {
     const index = plan.steps.findIndex((s) => s.id === stepId);
     if (index < 0) return 'no such step';
@@ -122,8 +185,9 @@ export type CountdownOutcome =
   | { kind: 'nothing planned' };
 
 /**
- * Counts down the step `stepId` (the next planned one), to start with `runBy`'s session. `request`
- * is the step's attack as just checked again, when the caller could (a person pressing Run).
+ * Counts down the step `stepId` (the next planned one), to start with `runBy`'s session, when
+ * `runBy` may run it. `request` is the step's attack as just checked again, when the caller could
+ * (a person pressing Run).
  */
 export async function countDown(
   deps: Deps,
@@ -133,6 +197,8 @@ export async function countDown(
   request?: AttackRequest,
 ): Promise<CountdownOutcome> {
   const owner = { gameDayId: day.id };
+  const planned = findStep(await deps.gameDays.plans.get(owner), { id: stepId });
+  if (planned) await requireMayRunStep(deps, runBy, planned);
   const now = deps.clock.now();
   const { plan, result } = await deps.gameDays.plans.change(owner, (plan): CountdownOutcome => {
     const busy = activeStep(plan);
@@ -228,37 +294,64 @@ export async function delayStep(deps: Deps, ref: StepRef, by: string): Promise<S
   return outcome;
 }
 
-/** Skip: the step will not run; the plan goes on with the next one. */
+/** Skip: the step will not run; the plan goes on with the next one. A request for approval it waited on closes. */
 export async function skipStep(deps: Deps, ref: StepRef, by: string): Promise<StepActionOutcome> {
   const now = deps.clock.now();
+  let waited = false;
   const { outcome, plan } = await changeStep(deps, ref, ['counting down', 'awaiting approval'], (step) => {
+    waited = step.state === 'awaiting approval';
     step.state = 'skipped';
     step.skipped = { by, at: iso(now) };
   });
-  if (outcome.kind === 'done')
-    await shown(deps, ref, plan, outcome.step, stepEvent(plan, outcome.step, 'skipped', now, { by }));
+  if (outcome.kind !== 'done') return outcome;
+  if (waited) await closeStepApproval(deps, ref, { how: 'skipped', by });
+  await shown(deps, ref, plan, outcome.step, stepEvent(plan, outcome.step, 'skipped', now, { by }));
   return outcome;
 }
 
-/** Veto: the step will not run, who and why are said, and the automatic mode pauses. */
+/**
+ * Veto: the step will not run, who and why are said, and the automatic mode pauses. A request
+ * for approval it waited on closes.
+ */
 export async function vetoStep(deps: Deps, ref: StepRef, by: string, reason: string): Promise<StepActionOutcome> {
   const now = deps.clock.now();
-  const { outcome, plan } = await changeStep(deps, ref, ['counting down'], (step, plan) => {
+  let waited = false;
+  const { outcome, plan } = await changeStep(deps, ref, ['counting down', 'awaiting approval'], (step, plan) => {
+    waited = step.state === 'awaiting approval';
     step.state = 'vetoed';
     step.vetoed = { by, reason, at: iso(now) };
     if (plan.auto && !plan.paused)
       plan.paused = { why: 'veto', detail: String(positionOf(plan, step.id)), at: iso(now) };
   });
-  if (outcome.kind === 'done')
-    await shown(deps, ref, plan, outcome.step, stepEvent(plan, outcome.step, 'vetoed', now, { by, reason }));
+  if (outcome.kind !== 'done') return outcome;
+  if (waited) await closeStepApproval(deps, ref, { how: 'vetoed', by });
+  await shown(deps, ref, plan, outcome.step, stepEvent(plan, outcome.step, 'vetoed', now, { by, reason }));
   return outcome;
 }
 
-/** Start now: the countdown ends at once. */
-export async function startStepNow(deps: Deps, ref: StepRef): Promise<StepActionOutcome> {
+/**
+ * An Approve of the request a step waits on: true, and the step is starting, only while the step
+ * still waits for that approval (not skipped, vetoed or ended meanwhile), so one step runs at a time.
+ */
+export async function approvedStepStarts(deps: Deps, ref: StepRef): Promise<boolean> {
+  const { outcome } = await changeStep(deps, ref, ['awaiting approval'], (step) => {
+    step.state = 'running';
+  });
+  return outcome.kind === 'done';
+}
+
+/**
+ * Start now: the countdown ends at once, and the step starts with the session of whoever pressed
+ * it, who must be allowed to run it (it is their start now, with no window left to veto it).
+ */
+export async function startStepNow(deps: Deps, ref: StepRef, by: Runner): Promise<StepActionOutcome> {
+  const found = findStep(await deps.gameDays.plans.get({ gameDayId: ref.gameDayId }), { id: ref.stepId });
+  if (!found) return { kind: 'gone' };
+  await requireMayRunStep(deps, by, found);
   const now = deps.clock.now();
   const { outcome } = await changeStep(deps, ref, ['counting down'], (step) => {
     step.countdown!.startsAt = iso(now);
+    step.countdown!.runBy = { workspaceId: by.workspaceId, userId: by.userId, userName: by.userName };
   });
   if (outcome.kind === 'done') await startStep(deps, ref);
   return outcome;
@@ -289,14 +382,18 @@ export async function startStep(deps: Deps, ref: StepRef): Promise<void> {
     if (!login) throw new StepNotStartedError('session', runBy.userId);
     const team = login.session.teams.find((t) => t.identifier === step.teamId);
     if (!team) throw new StepNotStartedError('team', runBy.userId);
+    // The runner's session starts it only while it may run attacks in the step's team.
+    if (!mayRunAttacks(team)) throw new StepNotStartedError('privilege', runBy.userId);
     const pending = { actor, teamId: team.identifier, request, channel: ref.channel, step: ref };
     const rule = approvalNeeded(deps, pending, team);
     if (rule) {
-      await requestApproval(deps, pending, team, rule);
+      // Waiting before the request is posted: an Approve clicked the moment it appears finds it so.
       const { plan: after } = await changeStep(deps, ref, ['running'], (s) => {
         if (!s.guid) s.state = 'awaiting approval';
       });
-      await shown(deps, ref, after, step, stepEvent(after, step, 'awaiting approval', now, { by: runBy.userId }));
+      await requestApproval(deps, pending, team, rule);
+      const waiting = after.steps.find((s) => s.id === step.id) ?? step;
+      await shown(deps, ref, after, waiting, stepEvent(after, waiting, 'awaiting approval', now, { by: runBy.userId }));
       return;
     }
     await startAttack(deps, actor, login, team, request, ref.channel, { step: ref });
@@ -309,7 +406,7 @@ export async function startStep(deps: Deps, ref: StepRef): Promise<void> {
 }
 
 /** Why a step could not start without the platform saying so: its runner, or the second person it needed. */
-export type StepNotStartedReason = 'session' | 'team' | 'rejected' | 'expired' | 'interrupted';
+export type StepNotStartedReason = 'session' | 'team' | 'privilege' | 'rejected' | 'expired' | 'interrupted';
 
 /** Why a step could not start before its attack was even tried: its runner's session has ended, or left the team; the views word it. */
 export class StepNotStartedError extends Error {
@@ -427,8 +524,14 @@ async function dayOrEnded(deps: Deps, ref: StepRef): Promise<Day | undefined> {
   return record;
 }
 
-/** Turns the automatic mode on (steps then run with `by`'s session) or off. */
+/**
+ * Turns the automatic mode on (steps then run with `by`'s session, so `by` must be allowed to run
+ * each step still to come; each is checked again when it counts down) or off (anyone: it only stops).
+ */
 export async function setAutomatic(deps: Deps, day: Day, by: Runner, on: boolean): Promise<GameDayPlan> {
+  if (on)
+    for (const step of (await deps.gameDays.plans.get({ gameDayId: day.id })).steps)
+      if (step.state === 'planned') await requireMayRunStep(deps, by, step);
   const now = deps.clock.now();
   const { plan } = await deps.gameDays.plans.change({ gameDayId: day.id }, (plan) => {
     plan.auto = on
@@ -500,7 +603,13 @@ async function runAutomatically(deps: Deps, channel: string, gameDayId: string):
     if (!saved || withoutGuards(saved.words) !== withoutGuards(savedWords(next.request)))
       return pause('changed', next.source.name);
   }
-  await countDown(deps, day, plan.auto.by, next.id);
+  try {
+    await countDown(deps, day, plan.auto.by, next.id);
+  } catch (error) {
+    // Its owner may no longer run the next step: a person runs it, or turns the mode on again.
+    if (!(error instanceof StepNotAllowedError) && !(error instanceof NotLoggedInError)) throw error;
+    return pause('not allowed', String(positionOf(plan, next.id)));
+  }
 }
 
 /** An attack's words without its guards (a step adds its own to the saved attack's). */

@@ -9,7 +9,8 @@ import { type ApprovalRule, approvalRuleFor } from './approvalRules.ts';
 import type { Actor } from '../store/sessions.ts';
 import { mayRunAttacks, requireLogin, teamName } from '../attacks/access.ts';
 import { keys } from '../store/keys.ts';
-import { stepApprovalClosed } from '../gamedays/steps.ts';
+import { approvedStepStarts, stepApprovalClosed } from '../gamedays/steps.ts';
+import type { StepRef } from '../gamedays/plan.ts';
 
 /** A request stays open this long; then it ends and nothing starts. */
 export const approvalTtlMs = 15 * 60_000;
@@ -40,6 +41,10 @@ export type ApprovalClosing = About &
     | { kind: 'interrupted' }
     | { kind: 'withdrawn' }
     | { kind: 'rejected'; by: string }
+    /** The game-day step that asked was skipped or vetoed while it waited. */
+    | { kind: 'step stopped'; how: 'skipped' | 'vetoed'; by: string }
+    /** Approved, but the game-day step that asked no longer waited for it. */
+    | { kind: 'step not waiting'; approver: string }
   );
 
 /** What an Approve or a Reject did, for the person who clicked. */
@@ -215,7 +220,8 @@ async function close(deps: Deps, record: ApprovalRecord, closing: ApprovalClosin
   if (posted) deps.approvals.close(posted, closing);
   await deps.store.delete(keys.approval.key(record.id));
   // A game-day step waiting for this approval does not wait any more: the plan goes on.
-  if (record.pending.step && closing.kind !== 'approved') await stepApprovalClosed(deps, record.pending.step, closing);
+  if (record.pending.step && !['approved', 'step stopped', 'step not waiting'].includes(closing.kind))
+    await stepApprovalClosed(deps, record.pending.step, closing);
   // A Workflow Builder step that asked is completed (approved and started) or failed.
   if (record.workflowStep)
     await deps.workflowSteps
@@ -271,6 +277,11 @@ export async function approveRequest(deps: Deps, actor: Actor, requestId: string
     return { kind: 'not allowed', decision: 'approve', teamName: record.teamName };
   }
   if (!(await decide(deps, record.id))) return { kind: 'already answered' };
+  // A step's start: only while that step still waits for this approval.
+  if (record.pending.step && !(await approvedStepStarts(deps, record.pending.step))) {
+    await close(deps, record, { ...about(record), kind: 'step not waiting', approver: actor.userId });
+    return { kind: 'not open' };
+  }
   const requester = record.pending.actor;
   const login = await deps.sessions.get(requester);
   const team = login?.session.teams.find((t) => t.identifier === record.pending.teamId);
@@ -327,6 +338,22 @@ export async function closeApprovalAfterRestart(
       ? { ...about(record), kind: 'approved', approver: approver.userId, guid: started.guid, carded: started.carded }
       : { ...about(record), kind: 'lost in a restart', approver: approver.userId },
   );
+}
+
+/**
+ * Closes the open request a game-day step waits on, once the step was skipped or vetoed: nothing
+ * starts from it, and its message says why. An Approve that got there first finds the step gone.
+ */
+export async function closeStepApproval(
+  deps: Deps,
+  ref: StepRef,
+  stopped: { how: 'skipped' | 'vetoed'; by: string },
+): Promise<void> {
+  for await (const [, record] of deps.store.entries<ApprovalRecord>(keys.approval.prefix)) {
+    if (record.pending.step?.stepId !== ref.stepId || record.pending.step.gameDayId !== ref.gameDayId) continue;
+    if (await decide(deps, record.id))
+      await close(deps, record, { ...about(record), kind: 'step stopped', ...stopped });
+  }
 }
 
 /** Reject: the requester withdrawing, or anyone who could have approved. Nothing starts. */

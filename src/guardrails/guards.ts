@@ -173,6 +173,25 @@ export class GuardStore {
     return this.forGameDay(id);
   }
 
+  /**
+   * Removes the game day's guards written as `flags` (`a:1234567`, whatever their integration),
+   * from the one list kept before too; gives those removed.
+   */
+  async removeFromGameDay(id: string, flags: readonly string[]): Promise<Guard[]> {
+    const removed = (await this.forGameDay(id)).filter((g) => flags.includes(guardFlag(g.spec)));
+    if (!removed.length) return [];
+    const gone = new Set(removed.map((g) => guardKey(g.spec)));
+    for (const key of gone) await this.#store.delete(keys.gameDayGuard.key(id, key));
+    const listed = await this.#store.get<Guard[]>(keys.gameDayGuard.list(id));
+    if (listed?.some((g) => gone.has(guardKey(g.spec))))
+      await this.#store.set(
+        keys.gameDayGuard.list(id),
+        listed.filter((g) => !gone.has(guardKey(g.spec))),
+        keys.gameDayGuard.ttlMs,
+      );
+    return removed;
+  }
+
   reading(spec: GuardSpec): Promise<GuardReading | undefined> {
     return this.#store.get<GuardReading>(keys.guardReading.key(guardKey(spec)));
   }

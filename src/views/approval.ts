@@ -82,6 +82,10 @@ function closedText(c: ApprovalClosing, command: string): string {
       return `:no_entry: <@${c.requester}> withdrew the request to start a ${what}. Nothing was started.`;
     case 'rejected':
       return `:no_entry: <@${c.by}> rejected <@${c.requester}>'s ${what}. Nothing was started.`;
+    case 'step stopped':
+      return `:no_entry: <@${c.by}> ${c.how} the game-day step that asked to start <@${c.requester}>'s ${what}, so this request is closed. Nothing was started.`;
+    case 'step not waiting':
+      return `:no_entry: <@${c.approver}> approved <@${c.requester}>'s ${what}, but its game-day step no longer waited for it (skipped, vetoed or ended). Nothing was started.`;
   }
 }
 

@@ -22,6 +22,8 @@ import { plural } from './plural.ts';
 import { FrozenError } from '../guardrails/freezes.ts';
 import { StartUnfinishedError } from '../attacks/start.ts';
 import { NotARequestError } from '../guardrails/approvals.ts';
+import { StepNotAllowedError } from '../gamedays/steps.ts';
+import { planWords } from './plan.ts';
 import { AmbiguousAttackIdError, AttackNotFoundError } from '../attacks/locate.ts';
 import { GuardsUnknownError, UnhealthyGuardsError } from '../guardrails/guardCheck.ts';
 import { frozenRefusal } from './freeze.ts';
@@ -48,6 +50,7 @@ function refusalText(error: UserInputError, command: string): string {
   if (error instanceof AttackNotFoundError) return attackNotFoundText(error);
   if (error instanceof AmbiguousAttackIdError) return ambiguousIdText(error);
   if (error instanceof NotARequestError) return 'That button no longer points at a request.';
+  if (error instanceof StepNotAllowedError) return planWords.notAllowed(error.teamName, error.inTeam, command);
   return error.message;
 }
 

@@ -476,6 +476,30 @@ export function gameDayStartedText(title: string, guardLines?: string): string {
   return `:rocket: Game day *${escapeMrkdwn(title)}* started. Its card is in the channel; attacks started here go into its thread.${guarded}`;
 }
 
+/**
+ * A change to a game day's guards refused by the person's own role: adding needs the game day's
+ * team and EXPERIMENTS_RUN or HALT_WRITE there; removing that, or being its facilitator.
+ */
+export function gameDayGuardsRefusedText(
+  record: Pick<GameDayRecord, 'facilitator' | 'teamName'>,
+  change: 'add' | 'remove',
+): string {
+  const team = record.teamName === undefined ? 'one of your teams' : `team *${escapeMrkdwn(record.teamName)}*`;
+  const who =
+    change === 'add'
+      ? `Only someone with the \`EXPERIMENTS_RUN\` or \`HALT_WRITE\` privilege on ${team} can add guards to this game day.`
+      : `Only <@${record.facilitator}>, who started this game day, or someone with the \`EXPERIMENTS_RUN\` or \`HALT_WRITE\` privilege on ${team} can remove its guards.`;
+  return `${who} Your platform login has neither there, so its guards were left as they were.`;
+}
+
+/** Guards removed from a running game day, one line each; those it did not have are named. */
+export function gameDayGuardsRemovedText(title: string, removed: string[], missing: string[]): string {
+  const gone = removed.length
+    ? `:shield: Removed from game day *${escapeMrkdwn(title)}*: ${removed.map(escapeMrkdwn).join(', ')}.`
+    : `Game day *${escapeMrkdwn(title)}* had none of those guards; nothing was removed.`;
+  return missing.length && removed.length ? `${gone} It had no ${missing.map(escapeMrkdwn).join(', ')}.` : gone;
+}
+
 /** The guards set on a running game day, one line each. */
 export const gameDayGuardsSetText = (title: string, lines: string) =>
   `:shield: Guards set on game day *${escapeMrkdwn(title)}*:\n${lines}`;

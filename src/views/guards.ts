@@ -36,3 +36,8 @@ export function guardsSetLine(userId: string, lines: string[]): string {
   const one = lines.length === 1;
   return `:shield: <@${userId}> set ${one ? 'a guard' : `${lines.length} guards`} on this game day: every attack started here is refused while ${one ? 'it is' : 'one is'} unhealthy, and halted if ${one ? 'it fires' : 'one fires'}.\n${lines.join('\n')}`;
 }
+
+/** Said in the game day's thread when someone removes guards from it. */
+export function guardsRemovedLine(userId: string, names: string[]): string {
+  return `:shield: <@${userId}> removed ${names.length === 1 ? 'a guard' : `${names.length} guards`} from this game day: ${names.map(escapeMrkdwn).join(', ')}. Attacks are no longer refused or halted by ${names.length === 1 ? 'it' : 'them'}.`;
+}

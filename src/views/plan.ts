@@ -163,6 +163,7 @@ export function autoText(plan: GameDayPlan): string | undefined {
     veto: `step ${plan.paused.detail} was vetoed`,
     'not held': `the hypothesis of step ${plan.paused.detail} did not hold`,
     'not started': `step ${plan.paused.detail} did not start`,
+    'not allowed': `<@${plan.auto.by.userId}>, whose session runs it, may not run step ${plan.paused.detail} (their platform role lacks \`EXPERIMENTS_RUN\` on its team)`,
     changed: `saved attack *${escapeMrkdwn(plan.paused.detail)}* was deleted or saved anew since it was planned`,
   }[plan.paused.why];
   return `:double_vertical_bar: Automatic mode paused: ${why}. Run the next step by hand, or turn automatic mode on again.`;
@@ -334,6 +335,14 @@ export function countdownMessage(record: GameDayRecord, step: PlanStep, now: num
   } else {
     text = `Step ${position} of ${total}: ${step.state}`;
     blocks.push(section(`${stateEmoji[step.state]} ${heading}\n${stepStateText(step)}`), section(hypothesis));
+    // Waiting for a second person, it may still be skipped or vetoed: its request then closes.
+    if (step.state === 'awaiting approval')
+      blocks.push(
+        actions('countdown_actions', [
+          button('Skip', COUNTDOWN_SKIP, { value: stepRefValue(refOf(record, step)) }),
+          button('Veto', COUNTDOWN_VETO, { value: stepRefValue(refOf(record, step)), style: 'danger' }),
+        ]),
+      );
   }
   return { text, blocks };
 }
@@ -501,7 +510,12 @@ export const planWords = {
   vetoed: (position: number) => `:no_entry: Step ${position} is vetoed.`,
   skipped: (position: number) => `:fast_forward: Step ${position} is skipped.`,
   delayed: (position: number) => `:alarm_clock: Step ${position} is delayed by 5 minutes.`,
-  startedNow: (position: number) => `Step ${position} starts now.`,
+  startedNow: (position: number) => `Step ${position} starts now, with your session.`,
+  /** A plan change or a start refused: the person may not run attacks in the step's team. */
+  notAllowed: (teamName: string, inTeam: boolean, command: string) =>
+    inTeam
+      ? `You cannot change or run steps of team *${escapeMrkdwn(teamName)}*: your platform role lacks the \`EXPERIMENTS_RUN\` privilege on it, so nothing was changed. Ask an owner of the team for a role that has it, or ask someone who has it.`
+      : `You cannot change or run steps of team *${escapeMrkdwn(teamName)}*: your platform login is not in that team, so nothing was changed. Log in as someone in it with ${codeSpan(`${command} login`)}.`,
   answered: (position: number) => `:microscope: Thanks: your answer for step ${position} is in the timeline.`,
   alreadyAnswered: 'Someone has already answered that question; the answer is in the thread.',
   needHypothesis: 'Say what should hold while the attack runs.',
@@ -515,6 +529,7 @@ export const planWords = {
     ({
       session: `the session of <@${who}>, who pressed Run, has ended: they log in again and run the step again`,
       team: `<@${who}>, who pressed Run, is no longer in the step's team`,
+      privilege: `the platform role of <@${who}>, who pressed Run, no longer has \`EXPERIMENTS_RUN\` on the step's team`,
       rejected: `<@${who}> rejected the approval it needed`,
       expired: 'nobody approved it within 15 minutes',
       interrupted: 'Faultline stopped before it could start it',

@@ -126,6 +126,10 @@ export function stepApprovalClosedText(closing: ApprovalClosing, command: string
       return `The attack was approved, but Faultline restarted during its start and found no attack to show for it. Check with ${command} list before running the workflow again.`;
     case 'interrupted':
       return 'The attack was approved, but Faultline stopped before it began the start, so nothing was started. Run the workflow again.';
+    // Only a game-day step's request closes these ways; a workflow's never does.
+    case 'step stopped':
+    case 'step not waiting':
+      return 'The game-day step that asked was stopped, so nothing was started.';
   }
 }
 

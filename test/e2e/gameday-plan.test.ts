@@ -406,6 +406,86 @@ describe('a step whose start needs a second person', () => {
   });
 });
 
+describe('a step skipped while it waits for a second person', () => {
+  it('closes its request, and an Approve of a step that no longer waits starts nothing', async () => {
+    const local = await Stack.start({ env: { APPROVAL_RULES: 'type=memory' } });
+    const ask = (id: string, text: string) => local.ask(id, text, { channel: where });
+    const messages = (id: string) => local.person(id).channel(where).messages();
+    const requests = () => messages('U0SKIPAPPROVER').filter((m) => read(m).includes('asks to start a memory attack'));
+    const request = (ts: string) => messages('U0SKIPAPPROVER').find((m) => m.ts === ts)!;
+    const countdown = (step: number) =>
+      messages('U0SKIPLEAD')
+        .filter((m) => read(m).includes(`Step ${step} of`))
+        .at(-1);
+    try {
+      await local.login('U0SKIPLEAD', local.sim.seed.users.owner, { team: 'Platform' });
+      await local.login('U0SKIPAPPROVER', local.sim.seed.users.solo);
+      await ask('U0SKIPLEAD', 'gameday start Skipped approval drill');
+      await ask('U0SKIPLEAD', 'gameday step --attack "memory -l 30 -p 50 --target-tags role=web" first holds');
+      await ask('U0SKIPLEAD', 'gameday step --attack "memory -l 30 -p 20 --target-tags role=web" second holds');
+      await ask('U0SKIPLEAD', 'gameday next');
+      local.advanceClock(61_000);
+      await local.poll();
+      const first = await local.fake.waitFor(() => requests().at(-1), 'the approval request of step 1');
+      await local.fake.waitFor(
+        () => read(countdown(1)).includes('awaiting approval') || undefined,
+        'step 1 awaiting approval',
+      );
+
+      // Skipped while it waits: its request closes and says so; Approve is gone.
+      await countdown(1)!.click('Skip');
+      await local.fake.waitFor(
+        () =>
+          local
+            .person('U0SKIPLEAD')
+            .ephemerals(where)
+            .some((m) => read(m).includes('Step 1 is skipped')) || undefined,
+        'the answer to Skip',
+      );
+      await local.fake.waitFor(
+        () =>
+          (read(request(first.ts)).includes('skipped the game-day step') && request(first.ts).buttons().length === 0) ||
+          undefined,
+        'the request of step 1 closed',
+      );
+
+      // Step 2 waits for its approval; its step is then given up on another way (as a skip
+      // whose closing of the request did not land would leave it): Approve starts nothing.
+      expect(read(await ask('U0SKIPLEAD', 'gameday next'))).toContain('Step 2 of 2 counts down');
+      local.advanceClock(61_000);
+      await local.poll();
+      const second = await local.fake.waitFor(
+        () => requests().find((m) => m.ts !== first.ts),
+        'the approval request of step 2',
+      );
+      const day = (await local.deps.gameDays.running(where))!;
+      await local.deps.gameDays.plans.change({ gameDayId: day.id }, (plan) => {
+        plan.steps[1]!.state = 'skipped';
+      });
+      await second.click('Approve');
+      await local.fake.waitFor(
+        () => read(request(second.ts)).includes('no longer waited for it') || undefined,
+        'the request of step 2 closed',
+      );
+      expect(local.sim.state.attacks.size).toBe(0);
+      expect((await local.deps.gameDays.plans.get({ gameDayId: day.id })).steps.map((s) => s.state)).toEqual([
+        'skipped',
+        'skipped',
+      ]);
+
+      // A start a restarted bot finished late does not make a skipped step run.
+      await local.deps.gameDays.stepStarted(
+        { channel: where, gameDayId: day.id, stepId: day.plan!.steps[0]!.id },
+        'late',
+      );
+      expect((await local.deps.gameDays.plans.get({ gameDayId: day.id })).steps[0]!.state).toBe('skipped');
+      expect(await local.deps.gameDays.plans.stepOfAttack('late')).toBeUndefined();
+    } finally {
+      await local.stop();
+    }
+  });
+});
+
 describe('the automatic mode and a guard', () => {
   it('pauses when a guard of the game day fires, and counts no further step down', async () => {
     const local = await Stack.start({ env: monitoringEnv });
@@ -442,5 +522,106 @@ describe('the automatic mode and a guard', () => {
     } finally {
       await local.stop();
     }
+  });
+});
+
+describe('who may change and run a plan', () => {
+  /** Clicks a button as a person and gives the answer they read. */
+  async function clickAs(
+    personId: string,
+    message: { ts: string; click(button: string): Promise<unknown> },
+    button: string,
+  ) {
+    const person = stack.person(personId);
+    const before = person.ephemerals(where).length;
+    // A message of the channel as this person sees it; an ephemeral one is theirs already.
+    const shown =
+      person
+        .channel(where)
+        .messages()
+        .find((m) => m.ts === message.ts) ?? message;
+    await shown.click(button);
+    return read(
+      await stack.fake.waitFor(
+        () => person.ephemerals(where).length > before && person.ephemerals(where).at(-1),
+        `the answer to ${button}`,
+      ),
+    );
+  }
+
+  it('refuses an observer, a stranger and another company every change and every start, and lets them delay', async () => {
+    const lead = nextPerson();
+    await stack.login(lead, users().owner, { team: 'Platform' });
+    const observer = nextPerson();
+    await stack.login(observer, users().observer, {});
+    const stranger = nextPerson();
+    const outsider = nextPerson();
+    await stack.login(outsider, users().globex, {});
+    const title = 'Privileged plan drill';
+    await stack.ask(lead, `gameday start ${title}`, { channel: where });
+    await stack.ask(lead, 'gameday step --attack "cpu -l 30 --target-tags role=web" first holds', { channel: where });
+    await stack.ask(lead, 'gameday step --attack "memory -l 30 -p 50 --target-tags role=web" second holds', {
+      channel: where,
+    });
+    const day = (await stack.deps.gameDays.running(where))!;
+    const states = async () =>
+      (await stack.deps.gameDays.plans.get({ gameDayId: day.id })).steps.map((s) => `${s.request.type} ${s.state}`);
+
+    // Planning: adding, moving and automatic mode need EXPERIMENTS_RUN on the step's team.
+    expect(
+      read(
+        await stack.ask(observer, 'gameday step --attack "cpu -l 3600" all hosts hold', {
+          channel: where,
+        }),
+      ),
+    ).toMatch(/Platform[^\n]*EXPERIMENTS_RUN/);
+    expect(read(await stack.ask(observer, 'gameday move 2 1', { channel: where }))).toMatch(/EXPERIMENTS_RUN/);
+    expect(read(await stack.ask(stranger, 'gameday move 2 1', { channel: where }))).toContain(
+      'You are not logged in to the platform',
+    );
+    expect(read(await stack.ask(outsider, 'gameday move 2 1', { channel: where }))).toMatch(/Platform/);
+    expect(read(await stack.ask(observer, 'gameday auto on', { channel: where }))).toMatch(/EXPERIMENTS_RUN/);
+    expect(read(await stack.ask(observer, 'gameday next', { channel: where }))).toMatch(/EXPERIMENTS_RUN/);
+    const plan = await stack.ask(observer, 'gameday plan', { channel: where });
+    expect(await clickAs(observer, plan, 'Remove')).toMatch(/EXPERIMENTS_RUN/);
+    expect(await states()).toEqual(['cpu planned', 'memory planned']);
+    expect((await stack.deps.gameDays.plans.get({ gameDayId: day.id })).auto).toBeUndefined();
+
+    // Running: the lead's countdown; Start now needs the privilege, Delay does not.
+    await stack.ask(lead, 'gameday next', { channel: where });
+    const countdown = await stack.fake.waitFor(() => countdownOf(lead, 1), 'the countdown of step 1');
+    expect(await clickAs(observer, countdown, 'Start now')).toMatch(/EXPERIMENTS_RUN/);
+    expect(await clickAs(outsider, countdown, 'Start now')).toMatch(/Platform/);
+    expect(creates()).toHaveLength(0);
+    expect(await clickAs(observer, countdown, 'Delay 5 min')).toContain('Step 1 is delayed by 5 minutes');
+    expect(await states()).toEqual(['cpu counting down', 'memory planned']);
+    expect(creates()).toHaveLength(0);
+    await stack.ask(lead, 'gameday end', { channel: where });
+  });
+
+  it('starts a step at zero only if whoever ran it may still run it', async () => {
+    const lead = nextPerson();
+    await stack.login(lead, users().owner, { team: 'Platform' });
+    await stack.ask(lead, 'gameday start Demoted runner drill', { channel: where });
+    await stack.ask(lead, 'gameday step --attack "cpu -l 30 --target-tags role=web" holds', { channel: where });
+    await stack.ask(lead, 'gameday next', { channel: where });
+    await stack.fake.waitFor(() => countdownOf(lead, 1), 'the countdown');
+    // The runner's role lost EXPERIMENTS_RUN on the team since (as their session now reads it).
+    const actor = { workspaceId: 'T0FAULTLN', userId: lead, userName: lead.toLowerCase() };
+    const login = (await stack.deps.sessions.get(actor))!;
+    await stack.deps.sessions.save(actor, {
+      ...login.session,
+      teams: login.session.teams.map((t) => ({
+        ...t,
+        privileges: t.privileges.filter((p) => p !== 'EXPERIMENTS_RUN'),
+      })),
+    });
+    stack.advanceClock(61_000);
+    await stack.poll();
+    await waitForText('the refusal on the countdown', () =>
+      /not started: .*EXPERIMENTS_RUN/.test(read(countdownOf(lead, 1))),
+    );
+    expect(creates()).toHaveLength(0);
+    await stack.ask(lead, 'gameday end', { channel: where });
   });
 });

@@ -290,6 +290,56 @@ describe('guards on a game day', () => {
   });
 });
 
+describe('who may change the guards of a game day', () => {
+  it('lets only someone who may run or halt attacks in its team add one, and its facilitator remove one', async () => {
+    const lead = nextPerson();
+    await stack.login(lead, users().owner, { team: 'Platform' });
+    await stack.ask(lead, 'gameday start Whose guards drill', { channel });
+    const day = (await stack.deps.gameDays.running(channel))!;
+    const guarded = async () => (await stack.deps.guards.forGameDay(day.id)).map((g) => g.spec);
+
+    const outsider = nextPerson();
+    await stack.login(outsider, users().globex, {});
+    expect(read(await stack.ask(outsider, 'gameday guard a:1234567', { channel }))).toMatch(/Platform/);
+    const observer = nextPerson();
+    await stack.login(observer, users().observer, {});
+    expect(read(await stack.ask(observer, 'gameday guard a:1234567', { channel }))).toMatch(
+      /EXPERIMENTS_RUN[^\n]*HALT_WRITE/,
+    );
+    const before = stack.person(observer).ephemerals(channel).length;
+    await stack.person(observer).command('gameday guard', { channel });
+    await stack.fake.waitFor(
+      () => stack.person(observer).ephemerals(channel).length > before || undefined,
+      'the refusal',
+    );
+    expect(read(stack.person(observer).ephemerals(channel).at(-1))).toMatch(/HALT_WRITE/);
+    expect(stack.person(observer).modal()?.callbackId).not.toBe('gameday_guard_picker');
+    const stranger = nextPerson();
+    expect(read(await stack.ask(stranger, 'gameday guard a:1234567', { channel }))).toContain(
+      'You are not logged in to the platform',
+    );
+    expect(await guarded()).toEqual([]);
+
+    expect(read(await stack.ask(lead, 'gameday guard a:1234567', { channel }))).toMatch(/1234567/);
+    expect(await guarded()).toHaveLength(1);
+    expect(read(await stack.ask(observer, 'gameday unguard a:1234567', { channel }))).toMatch(/HALT_WRITE/);
+    expect(await guarded()).toHaveLength(1);
+
+    // The facilitator removes a guard even once their role could no longer add one.
+    const actor = { workspaceId: stack.fake.teamId, userId: lead };
+    const login = (await stack.deps.sessions.get(actor))!;
+    await stack.deps.sessions.save(actor, {
+      ...login.session,
+      teams: login.session.teams.map((t) => ({ ...t, privileges: ['EXPERIMENTS_READ'] })),
+    });
+    expect(read(await stack.ask(lead, 'gameday guard b:CheckoutErrorRate', { channel }))).toMatch(/HALT_WRITE/);
+    expect(read(await stack.ask(lead, 'gameday unguard a:1234567', { channel }))).toContain('Removed');
+    expect(await guarded()).toEqual([]);
+    await stack.deps.sessions.save(actor, login.session);
+    await stack.ask(lead, 'gameday end', { channel });
+  });
+});
+
 const guardForm = (id: string) =>
   stack.fake.waitFor(
     () => stack.person(id).modal()?.callbackId === 'gameday_guard_picker' && stack.person(id).modal(),

@@ -129,3 +129,34 @@ describe('a request sent again', () => {
     await stack.ask(id, 'gameday end', { channel });
   });
 });
+
+describe('a form corrected after a field error', () => {
+  it('adds the step of an Add step form corrected after the platform refused its attack', async () => {
+    const id = await loggedIn();
+    await stack.ask(id, 'gameday start Corrected form drill', { channel });
+    const card = await stack.fake.waitFor(
+      () =>
+        stack
+          .person(id)
+          .channel(channel)
+          .messages()
+          .find((m) => read(m).includes('Game day: Corrected form drill')),
+      'the game-day card',
+    );
+    await card.click('Add step');
+    const person = stack.person(id);
+    const form = await stack.fake.waitFor(
+      () => (person.modal()?.callbackId === 'plan_step' ? person.modal() : undefined),
+      'the Add step form',
+    );
+    await form.fill('Attack', 'warp -l 30').fill('Hypothesis', 'checkout holds').submit();
+    expect(Object.values(form.errors()).join(' ')).toContain('is not an attack type');
+    const before = repeats();
+    await form.fill('Attack', 'cpu -l 30 --target-tags role=web').submit();
+    expect(form.errors()).toEqual({});
+    expect(repeats()).toBe(before);
+    const plan = (await stack.deps.gameDays.running(channel))?.plan;
+    expect(plan?.steps.map((step) => [step.request.type, step.hypothesis])).toEqual([['cpu', 'checkout holds']]);
+    await stack.ask(id, 'gameday end', { channel });
+  });
+});
