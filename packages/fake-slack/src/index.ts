@@ -178,8 +178,11 @@ export interface FakeSlack {
    * `clear()` ends them all.
    */
   readonly faults: { inject(fault: WebApiFault): void; clear(): void; held(method: string): number };
-  /** Resolves with the predicate's first truthy value; rejects naming `what` after `timeoutMs` (default 5000). */
-  waitFor<T>(predicate: () => T | undefined | null | false, what: string, timeoutMs?: number): Promise<T>;
+  /**
+   * Resolves with the predicate's first truthy value (awaited, when it returns a promise); rejects
+   * naming `what` after `timeoutMs` (default 5000).
+   */
+  waitFor<T>(predicate: () => Awaitable<T | undefined | null | false>, what: string, timeoutMs?: number): Promise<T>;
   stop(): Promise<void>;
 }
 
@@ -389,10 +392,12 @@ function uploadedFile(
   };
 }
 
+type Awaitable<T> = T | Promise<T>;
+
 /** Re-checks on every change in the workspace and on a short poll for state held elsewhere. */
 function waitFor<T>(
   workspace: Workspace,
-  predicate: () => T | undefined | null | false,
+  predicate: () => Awaitable<T | undefined | null | false>,
   what: string,
   timeoutMs: number,
 ): Promise<T> {
@@ -412,14 +417,29 @@ function waitFor<T>(
       clearTimeout(timer);
       unsubscribe();
     }
+    // A check whose predicate returns a promise settles when it does; one at a time.
+    let pending = false;
+    function settle(value: T | undefined | null | false): void {
+      if (settled || value === undefined || value === null || value === false) return;
+      finish();
+      resolve(value);
+    }
     function check(): void {
-      if (settled) return;
+      if (settled || pending) return;
       try {
         const value = predicate();
-        if (value !== undefined && value !== null && value !== false) {
-          finish();
-          resolve(value);
+        if (!(value instanceof Promise)) {
+          settle(value);
+          return;
         }
+        pending = true;
+        value
+          .then(settle, (error: unknown) => {
+            lastError = error;
+          })
+          .finally(() => {
+            pending = false;
+          });
       } catch (error) {
         lastError = error;
       }
