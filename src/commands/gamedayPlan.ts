@@ -215,10 +215,7 @@ export async function runNext(deps: Deps, actor: Actor, channel: string): Promis
   const next = nextStep(plan);
   if (!next) return message(planWords.nothingPlanned);
   const team = login.session.teams.find((t) => t.identifier === next.teamId);
-  if (!team)
-    throw new UserInputError(
-      `Step ${positionOf(plan, next.id)} runs in team ${next.teamName}, which is not one of yours.`,
-    );
+  if (!team) throw new UserInputError(planWords.notYourTeam(positionOf(plan, next.id), next.teamName));
   const request = await stepAttack(deps, login, team, next.source, savedWords(next.request), next.guards ?? []);
   const outcome = await countDown(deps, day, runnerOf(actor), next.id, request);
   if (outcome.kind === 'busy') return message(planWords.busy(outcome.position, outcome.step.state));

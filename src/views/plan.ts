@@ -497,6 +497,8 @@ export const planWords = {
   notPlanned: 'That step has already run (or is running); only steps still to come move or go.',
   removed: 'Removed the step from the plan.',
   nothingPlanned: 'Every step of the plan has run. Add one with Add step.',
+  notYourTeam: (position: number, teamName: string) =>
+    `Step ${position} runs in team *${escapeMrkdwn(teamName)}*, which is not one of yours.`,
   busy: (position: number, state: string) => `Step ${position} is ${state}: one step runs at a time.`,
   countingDown: (position: number, total: number) =>
     `:hourglass_flowing_sand: Step ${position} of ${total} counts down in the channel.`,

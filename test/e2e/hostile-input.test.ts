@@ -260,6 +260,10 @@ describe('fallback text', () => {
 
       expect(await asked(`gameday start Drill ${words}`)).toContain('Drill');
       expect(await asked(`gameday step drill ${words}`)).toContain('Added step 1');
+      // Someone of another company is told the step's team is not theirs, by its name as the platform gave it.
+      const outsider = 'U0FALLBACK3';
+      await stack.login(outsider, stack.sim.seed.users.globex, {});
+      expect(read(await stack.ask(outsider, 'gameday next', { channel }))).toContain('Platform &lt;!here&gt;');
       expect(await asked('gameday next')).toContain('counts down');
       const countdown = await stack.fake.waitFor(
         () =>
