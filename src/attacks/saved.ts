@@ -16,9 +16,35 @@ export interface SavedAttack {
   teamId: string;
   /** The words after `attack` (type, its flags, target flags, guards), without `--team` and `--yes`. */
   words: string[];
+  /** Who saved it under this name, and when. */
   savedBy: Who;
   savedAt: string;
+  /** Who last changed what it runs, and when: a save under the name is that change today. */
+  changedBy: Who;
+  changedAt: string;
+  /**
+   * Which save of the name in its team this is: 1 for the first ever, counting on past a delete,
+   * so a change is seen by its number. 0 for one kept before versions were counted.
+   */
+  version: number;
 }
+
+/** One person, as a saved attack names them. */
+const whoOf = (by: Who): Who => ({ workspaceId: by.workspaceId, userId: by.userId, userName: by.userName });
+
+/** A kept saved attack as this release reads it: one kept before versions is version 0, never changed since saved. */
+function current(kept: Partial<SavedAttack> & Pick<SavedAttack, 'name' | 'teamId' | 'words' | 'savedBy' | 'savedAt'>) {
+  return {
+    ...kept,
+    changedBy: kept.changedBy ?? kept.savedBy,
+    changedAt: kept.changedAt ?? kept.savedAt,
+    version: kept.version ?? 0,
+  } satisfies SavedAttack;
+}
+
+/** Whether two people are the same person, in the same Slack org or workspace. */
+export const samePerson = (a: Pick<Who, 'workspaceId' | 'userId'>, b: Pick<Who, 'workspaceId' | 'userId'>) =>
+  a.workspaceId === b.workspaceId && a.userId === b.userId;
 
 /** A name a saved attack may have: a word a person can type after `run`. */
 export const savedNamePattern = /^[A-Za-z0-9][A-Za-z0-9_.-]{0,39}$/;
@@ -31,6 +57,14 @@ export function savedWords(request: AttackRequest): string[] {
   return requestWords({ ...request, team: undefined, yes: false });
 }
 
+/** An attack's words without its guards (a plan step adds its own to the saved attack's). */
+function withoutGuards(words: readonly string[]): string {
+  return words.filter((word, i) => word !== '--guard' && words[i - 1] !== '--guard').join('\u0000');
+}
+
+/** Whether two attacks' words run the same attack, whatever guards either adds. */
+export const sameAttackWords = (a: readonly string[], b: readonly string[]) => withoutGuards(a) === withoutGuards(b);
+
 /** Each team's saved attacks, in the store. */
 export class SavedAttacks {
   readonly #store: KeyValueStore;
@@ -42,8 +76,9 @@ export class SavedAttacks {
   }
 
   /**
-   * Saves an attack under a name new to its team: `exists` (and nothing changes) when the team
-   * has one by that name, `busy` when someone saves that very name at this moment.
+   * Saves an attack under a name new to its team, as the name's next version: `exists` (and
+   * nothing changes) when the team has one by that name, `busy` when someone saves or deletes
+   * that very name at this moment.
    */
   async save(
     teamId: string,
@@ -52,39 +87,80 @@ export class SavedAttacks {
     by: Who,
   ): Promise<{ outcome: 'saved'; saved: SavedAttack } | { outcome: 'exists' | 'busy' }> {
     const key = keys.savedAttack.key(teamId, nameKey(name));
-    const lock = keys.savedAttackLock.key(teamId, nameKey(name));
-    const holder = randomUUID();
-    if (!(await this.#store.claim(lock, keys.savedAttackLock.ttlMs, holder))) return { outcome: 'busy' };
-    try {
-      if (await this.#store.get<SavedAttack>(key)) return { outcome: 'exists' };
+    return this.#locked(teamId, name, async () => {
+      if (await this.#store.get<SavedAttack>(key)) return { outcome: 'exists' as const };
+      const version = ((await this.#store.get<number>(keys.savedAttackVersion.key(teamId, nameKey(name)))) ?? 0) + 1;
+      const at = new Date(this.#now()).toISOString();
       const saved: SavedAttack = {
         name,
         teamId,
         words: savedWords(request),
-        savedBy: { workspaceId: by.workspaceId, userId: by.userId, userName: by.userName },
-        savedAt: new Date(this.#now()).toISOString(),
+        savedBy: whoOf(by),
+        savedAt: at,
+        changedBy: whoOf(by),
+        changedAt: at,
+        version,
       };
+      // The number first: a save that stops halfway leaves a gap, never a number given twice.
+      await this.#store.set(keys.savedAttackVersion.key(teamId, nameKey(name)), version, keys.savedAttackVersion.ttlMs);
       await this.#store.set(key, saved, keys.savedAttack.ttlMs);
-      return { outcome: 'saved', saved };
-    } finally {
-      await this.#store.release(lock, holder);
-    }
+      return { outcome: 'saved' as const, saved };
+    });
   }
 
   /** The team's saved attack by that name, whatever its case. */
-  get(teamId: string, name: string): Promise<SavedAttack | undefined> {
-    return this.#store.get<SavedAttack>(keys.savedAttack.key(teamId, nameKey(name)));
+  async get(teamId: string, name: string): Promise<SavedAttack | undefined> {
+    const kept = await this.#store.get<SavedAttack>(keys.savedAttack.key(teamId, nameKey(name)));
+    return kept && current(kept);
   }
 
   /** Every saved attack of the team, by name. */
   async list(teamId: string): Promise<SavedAttack[]> {
     const found: SavedAttack[] = [];
-    for await (const [, saved] of this.#store.entries<SavedAttack>(keys.savedAttack.ofTeam(teamId))) found.push(saved);
+    for await (const [, saved] of this.#store.entries<SavedAttack>(keys.savedAttack.ofTeam(teamId)))
+      found.push(current(saved));
     return found.sort((a, b) => nameKey(a.name).localeCompare(nameKey(b.name)));
   }
 
-  /** True when there was one to delete. */
-  delete(teamId: string, name: string): Promise<boolean> {
-    return this.#store.delete(keys.savedAttack.key(teamId, nameKey(name)));
+  /**
+   * Deletes the team's saved attack by that name; its version number stays, so one saved again
+   * under the name is a new version. `missing` when there was none, `busy` as for a save.
+   */
+  async delete(
+    teamId: string,
+    name: string,
+  ): Promise<{ outcome: 'deleted'; deleted: SavedAttack } | { outcome: 'missing' | 'busy' }> {
+    return this.#locked(teamId, name, async () => {
+      const deleted = await this.get(teamId, name);
+      if (!deleted) return { outcome: 'missing' as const };
+      const versionKey = keys.savedAttackVersion.key(teamId, nameKey(name));
+      // One kept before versions (0) leaves 1 behind: what is saved next is version 2, a change.
+      const last = Math.max((await this.#store.get<number>(versionKey)) ?? 0, deleted.version, 1);
+      await this.#store.set(versionKey, last, keys.savedAttackVersion.ttlMs);
+      await this.#store.delete(keys.savedAttack.key(teamId, nameKey(name)));
+      return { outcome: 'deleted' as const, deleted };
+    });
+  }
+
+  /** The last version of the team's saved attack by that name the person saw (previewed or ran), if any. */
+  seenVersion(teamId: string, name: string, by: Pick<Who, 'workspaceId' | 'userId'>): Promise<number | undefined> {
+    return this.#store.get<number>(keys.savedAttackSeen.key(teamId, nameKey(name), by));
+  }
+
+  /** The person saw (previewed or ran) that version of the team's saved attack by that name. */
+  markSeen(teamId: string, name: string, by: Pick<Who, 'workspaceId' | 'userId'>, version: number): Promise<void> {
+    return this.#store.set(keys.savedAttackSeen.key(teamId, nameKey(name), by), version, keys.savedAttackSeen.ttlMs);
+  }
+
+  /** Runs `work` while holding the name in its team, or answers `busy` when someone else holds it. */
+  async #locked<T>(teamId: string, name: string, work: () => Promise<T>): Promise<T | { outcome: 'busy' }> {
+    const lock = keys.savedAttackLock.key(teamId, nameKey(name));
+    const holder = randomUUID();
+    if (!(await this.#store.claim(lock, keys.savedAttackLock.ttlMs, holder))) return { outcome: 'busy' };
+    try {
+      return await work();
+    } finally {
+      await this.#store.release(lock, holder);
+    }
   }
 }

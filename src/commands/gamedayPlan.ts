@@ -92,7 +92,11 @@ async function showPlan(deps: Deps, channel: string, notice?: string): Promise<R
   };
 }
 
-/** The attack of a step: a saved attack read again, or typed words checked as a start; the step's guards added. */
+/**
+ * The attack of a step: a saved attack read again, or typed words checked as a start; the step's
+ * guards added. `planned` is the step as planned, when it was: its saved attack must be the
+ * version it was planned with.
+ */
 async function stepAttack(
   deps: Deps,
   login: Login,
@@ -100,12 +104,21 @@ async function stepAttack(
   source: PlanStep['source'],
   words: readonly string[],
   guards: readonly GuardSpec[],
-): Promise<AttackRequest> {
-  const request =
-    source.kind === 'saved'
-      ? (await savedAttackRequest(deps, login, team, source.name)).request
-      : await checkAttackWords(deps, login, team, words);
-  return stepRequest(request, guards);
+  planned?: { position: number },
+): Promise<{ request: AttackRequest; source: PlanStep['source'] }> {
+  if (source.kind === 'typed')
+    return { request: stepRequest(await checkAttackWords(deps, login, team, words), guards), source };
+  const { saved, request } = await savedAttackRequest(
+    deps,
+    login,
+    team,
+    source.name,
+    planned ? { kind: 'planned', version: source.version, words, position: planned.position } : { kind: 'preview' },
+  );
+  return {
+    request: stepRequest(request, guards),
+    source: { kind: 'saved', name: saved.name, version: saved.version },
+  };
 }
 
 /**
@@ -128,15 +141,15 @@ async function planStep(
   const login = await requireLogin(deps, actor);
   const team = resolveTeam(login, fields.team ?? (fields.words ? requestedTeam(fields.words) : undefined));
   const source: PlanStep['source'] = fields.saved ? { kind: 'saved', name: fields.saved } : { kind: 'typed' };
-  const request = await stepAttack(deps, login, team, source, fields.words ?? [], fields.guards);
-  const saved = fields.saved ? await deps.savedAttacks.get(team.identifier, fields.saved) : undefined;
+  const step = await stepAttack(deps, login, team, source, fields.words ?? [], fields.guards);
   const { owner, day } = await placeOf(deps, channel);
   const position = await addStep(
     deps,
     owner,
     {
-      source: saved ? { kind: 'saved', name: saved.name } : source,
-      request,
+      // A saved attack as its team spells it, and the version planned: the step runs that one only.
+      source: step.source,
+      request: step.request,
       teamId: team.identifier,
       teamName: teamName(team),
       hypothesis: fields.hypothesis,
@@ -216,7 +229,9 @@ export async function runNext(deps: Deps, actor: Actor, channel: string): Promis
   if (!next) return message(planWords.nothingPlanned);
   const team = login.session.teams.find((t) => t.identifier === next.teamId);
   if (!team) throw new UserInputError(planWords.notYourTeam(positionOf(plan, next.id), next.teamName));
-  const request = await stepAttack(deps, login, team, next.source, savedWords(next.request), next.guards ?? []);
+  const { request } = await stepAttack(deps, login, team, next.source, savedWords(next.request), next.guards ?? [], {
+    position: positionOf(plan, next.id),
+  });
   const outcome = await countDown(deps, day, runnerOf(actor), next.id, request);
   if (outcome.kind === 'busy') return message(planWords.busy(outcome.position, outcome.step.state));
   if (outcome.kind === 'nothing planned') return message(planWords.nothingPlanned);

@@ -1,13 +1,14 @@
 import { z } from 'zod';
 import type { TeamEntry } from '../client/index.ts';
 import type { Deps } from '../deps.ts';
-import { requireLogin, teamName } from '../attacks/access.ts';
+import type { Who } from '../attacks/events.ts';
+import { mayRunAttacks, requireLogin, teamName } from '../attacks/access.ts';
 import type { AttackRequest } from '../attacks/request.ts';
-import { savedNamePattern, type SavedAttack } from '../attacks/saved.ts';
+import { sameAttackWords, samePerson, savedNamePattern, type SavedAttack } from '../attacks/saved.ts';
 import { audit } from '../audit.ts';
 import { UserInputError } from '../errors.ts';
 import type { Actor, Login } from '../store/sessions.ts';
-import { parseSavedRef, savedAttacksMessage, savedAttackWords } from '../views/savedAttacks.ts';
+import { type ChangedSince, parseSavedRef, savedAttacksMessage, savedAttackWords } from '../views/savedAttacks.ts';
 import { checkAttackWords, checkChannel, previewOrStart, resolveTeam } from './attack/index.ts';
 import { requestedTeam } from './attack/parse.ts';
 import { unclosedQuoteError } from './attack/tokenize.ts';
@@ -32,30 +33,119 @@ export function savedNameProblem(name: string): string | undefined {
   return savedNamePattern.test(name) ? undefined : savedAttackWords.badNameField(name);
 }
 
-/** Saves a checked attack for the team under a name; a name the team has already, or one being saved at this moment, is refused. */
+/**
+ * Whether the person may save, replace and delete the team's saved attacks: they need the run
+ * privilege on it, read from their own login's entry for the team, as their own starts are.
+ */
+function mayChangeSaved(login: Login, teamId: string): boolean {
+  const own = login.session.teams.find((t) => t.identifier === teamId);
+  return own !== undefined && mayRunAttacks(own);
+}
+
+/**
+ * Saves a checked attack for the team under a name; a name the team has already, or one being
+ * saved at this moment, is refused, and so is a person without the run privilege on the team.
+ */
 export async function saveAttack(
   deps: Deps,
   actor: Actor,
+  login: Login,
   team: TeamEntry,
   name: string,
   request: AttackRequest,
-): Promise<{ saved: SavedAttack } | { refused: 'exists' | 'busy' }> {
+): Promise<{ saved: SavedAttack } | { refused: 'exists' | 'busy' | 'not allowed' }> {
+  if (!mayChangeSaved(login, team.identifier)) return { refused: 'not allowed' };
   const result = await deps.savedAttacks.save(team.identifier, name, request, actor);
   if (result.outcome !== 'saved') return { refused: result.outcome };
-  audit(deps.logger, 'attack_saved', actor, { team: team.identifier, saved: name, words: result.saved.words });
-  return { saved: result.saved };
+  const { saved } = result;
+  audit(deps.logger, 'attack_saved', actor, {
+    platformUser: login.session.identifier,
+    team: team.identifier,
+    saved: saved.name,
+    version: saved.version,
+    words: saved.words,
+  });
+  return { saved };
+}
+
+/** Deletes the team's saved attack by name, for a person with the run privilege on the team; the store keeps its version number. */
+async function deleteSavedAttack(deps: Deps, actor: Actor, login: Login, team: TeamEntry, name: string) {
+  if (!mayChangeSaved(login, team.identifier)) throw new UserInputError(savedAttackWords.mayNotChange(teamName(team)));
+  const result = await deps.savedAttacks.delete(team.identifier, name);
+  if (result.outcome === 'busy') throw new UserInputError(savedAttackWords.busy(name));
+  if (result.outcome === 'deleted')
+    audit(deps.logger, 'saved_attack_deleted', actor, {
+      platformUser: login.session.identifier,
+      team: team.identifier,
+      saved: result.deleted.name,
+      version: result.deleted.version,
+      words: result.deleted.words,
+      savedBy: result.deleted.changedBy.userId,
+    });
+  return result.outcome === 'deleted';
+}
+
+/**
+ * Which version of a saved attack a run may take:
+ * - `preview`: any, shown to the person before anything starts;
+ * - `unattended` (`run --yes`, the Run saved attack step): only one the person has seen: they
+ *   saved it, or previewed or ran that version, or nobody changed it since it was first saved;
+ * - `shown`: the version a list showed (its Run button; one from before versions says none, and previews);
+ * - `planned`: the version a plan step was planned with (its words, for a step planned before
+ *   versions were counted).
+ */
+export type SavedRun =
+  | { kind: 'preview' }
+  | { kind: 'unattended'; by: Pick<Who, 'workspaceId' | 'userId'> }
+  | { kind: 'shown'; version: number }
+  | { kind: 'planned'; version: number | undefined; words: readonly string[]; position: number };
+
+/** Why the run may not take this version of the saved attack, if it may not: what the refusal says of it. */
+async function changedSince(deps: Deps, saved: SavedAttack, run: SavedRun): Promise<ChangedSince | undefined> {
+  switch (run.kind) {
+    case 'preview':
+      return undefined;
+    case 'shown':
+      return run.version === saved.version ? undefined : { kind: 'list' };
+    case 'planned': {
+      const same = run.version === undefined ? sameAttackWords(saved.words, run.words) : run.version === saved.version;
+      return same ? undefined : { kind: 'step', position: run.position };
+    }
+    case 'unattended': {
+      if (saved.version === 1 || samePerson(saved.changedBy, run.by)) return undefined;
+      const seen = await deps.savedAttacks.seenVersion(saved.teamId, saved.name, run.by);
+      return seen === saved.version ? undefined : { kind: 'unseen' };
+    }
+  }
+}
+
+/** The person saw that version of the saved attack (a preview of it, or a run of it): theirs to start at once, until it changes. */
+export async function sawSavedAttack(deps: Deps, saved: SavedAttack, by: Pick<Who, 'workspaceId' | 'userId'>) {
+  await deps.savedAttacks.markSeen(saved.teamId, saved.name, by, saved.version);
+}
+
+/** A saved attack that changed since it was seen: nothing was started, and the change is named. */
+export class SavedAttackChangedError extends UserInputError {
+  override name = 'SavedAttackChangedError';
+  readonly saved: SavedAttack;
+  constructor(message: string, saved: SavedAttack) {
+    super(message);
+    this.saved = saved;
+  }
 }
 
 /**
  * The team's saved attack by name, read again against the team's attack types as the platform
  * has them now, as a typed start is. One the metadata no longer takes says so, and nothing is
- * sent; `run`, its button and a game-day step all come through here.
+ * sent; one changed since the run's person, list or plan step saw it is refused with the change
+ * named (see SavedRun). `run`, its button, the workflow step and a game-day step all come through here.
  */
 export async function savedAttackRequest(
   deps: Deps,
   login: Login,
   team: TeamEntry,
   name: string,
+  run: SavedRun,
 ): Promise<{ saved: SavedAttack; request: AttackRequest }> {
   const saved = await deps.savedAttacks.get(team.identifier, name);
   const cmd = deps.config.slack.command;
@@ -63,6 +153,8 @@ export async function savedAttackRequest(
     const names = (await deps.savedAttacks.list(team.identifier)).map((s) => s.name);
     throw new UserInputError(savedAttackWords.notFound(name, teamName(team), closestWord(name, names), cmd));
   }
+  const since = await changedSince(deps, saved, run);
+  if (since) throw new SavedAttackChangedError(savedAttackWords.changed(saved, teamName(team), since, cmd), saved);
   try {
     return { saved, request: await checkAttackWords(deps, login, team, saved.words) };
   } catch (error) {
@@ -93,12 +185,14 @@ export const saveCommand = subcommand({
     const attack = await checkAttackWords(deps, login, team, spec);
     if (attack.yes) throw new UserInputError(savedAttackWords.yesNotSaved(deps.config.slack.command), saveUsage);
     if (!(await firstDelivery(deps, request))) return { kind: 'none' };
-    const result = await saveAttack(deps, request.actor, team, name, attack);
+    const result = await saveAttack(deps, request.actor, login, team, name, attack);
     if ('refused' in result)
       return message(
         result.refused === 'exists'
           ? savedAttackWords.exists(name, teamName(team), deps.config.slack.command)
-          : savedAttackWords.busy(name),
+          : result.refused === 'not allowed'
+            ? savedAttackWords.mayNotChange(teamName(team))
+            : savedAttackWords.busy(name),
       );
     return message(savedAttackWords.saved(result.saved, teamName(team), deps.config.slack.command));
   },
@@ -128,18 +222,36 @@ export const savedCommand = subcommand({
   },
 });
 
-/** A saved attack, read again and then previewed, or started with `--yes`, exactly as a typed one. */
+/**
+ * A saved attack, read again and then previewed, or started with `--yes`, exactly as a typed one;
+ * `--yes` only for a version the person has seen. A preview shown, or a start, is their having seen it.
+ */
 async function runSaved(
   deps: Deps,
   request: Pick<CommandRequest, 'actor' | 'delivery'>,
   login: Login,
   team: TeamEntry,
   name: string,
-  options: { yes: boolean; team: string | undefined },
+  /** `shown`: the version the list showed, for its Run button. */
+  options: { yes: boolean; team: string | undefined; shown?: number | undefined },
 ): Promise<Reply> {
   const channel = await checkChannel(deps, request.actor.channelId);
-  const { request: attack } = await savedAttackRequest(deps, login, team, name);
-  return previewOrStart(deps, request, login, team, { ...attack, team: options.team, yes: options.yes }, channel);
+  const run: SavedRun = options.yes
+    ? { kind: 'unattended', by: request.actor }
+    : options.shown !== undefined
+      ? { kind: 'shown', version: options.shown }
+      : { kind: 'preview' };
+  const { saved, request: attack } = await savedAttackRequest(deps, login, team, name, run);
+  const reply = await previewOrStart(
+    deps,
+    request,
+    login,
+    team,
+    { ...attack, team: options.team, yes: options.yes },
+    channel,
+  );
+  await sawSavedAttack(deps, saved, request.actor);
+  return reply;
 }
 
 export const runCommand = subcommand({
@@ -174,21 +286,29 @@ async function fromButton(deps: Deps, action: Action) {
   return { ref, login, team };
 }
 
-/** Run on the list: the preview, in the channel the list was shown in. */
+/**
+ * Run on the list: the preview of the version the list showed, in the channel the list was shown
+ * in; one changed since is the list again, as it is now, saying who changed it.
+ */
 export async function runSavedFromButton(action: Action, deps: Deps): Promise<Reply> {
   const { ref, login, team } = await fromButton(deps, action);
-  return runSaved(deps, { actor: action.actor, delivery: action.delivery }, login, team, ref.name, {
-    yes: false,
-    team: undefined,
-  });
+  try {
+    return await runSaved(deps, { actor: action.actor, delivery: action.delivery }, login, team, ref.name, {
+      yes: false,
+      team: undefined,
+      shown: ref.version,
+    });
+  } catch (error) {
+    if (!(error instanceof SavedAttackChangedError)) throw error;
+    return { kind: 'message', message: await listReply(deps, team, error.message), replaceOriginal: true };
+  }
 }
 
 /** Delete on the list (behind a confirm): the list again, without it. */
 export async function deleteSavedFromButton(action: Action, deps: Deps): Promise<Reply> {
-  const { ref, team } = await fromButton(deps, action);
+  const { ref, login, team } = await fromButton(deps, action);
   if (!(await firstDelivery(deps, action))) return { kind: 'none' };
-  const deleted = await deps.savedAttacks.delete(team.identifier, ref.name);
-  if (deleted) audit(deps.logger, 'saved_attack_deleted', action.actor, { team: team.identifier, saved: ref.name });
+  const deleted = await deleteSavedAttack(deps, action.actor, login, team, ref.name);
   const notice = deleted
     ? savedAttackWords.deleted(ref.name, teamName(team))
     : savedAttackWords.alreadyDeleted(ref.name, teamName(team));

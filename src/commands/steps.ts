@@ -31,7 +31,7 @@ import { declareFreeze, liftFreeze, type Scope, scopeOf } from './freeze.ts';
 import { endNow, requireGameDayTeam, requireMayEnd } from './gameday.ts';
 import { matchTeam } from './arguments.ts';
 import { checkChannel, resolveTeam } from './attack/index.ts';
-import { savedAttackRequest } from './saved.ts';
+import { savedAttackRequest, sawSavedAttack } from './saved.ts';
 import { approvalNeeded, requestApproval } from '../guardrails/approvals.ts';
 import { refuseIfFrozen, StartUnfinishedError, startAttack } from '../attacks/start.ts';
 import { GuardsUnknownError } from '../guardrails/guardCheck.ts';
@@ -168,9 +168,10 @@ async function endGameDayStep({ actor, inputs }: StepRequest, deps: Deps): Promi
 
 /**
  * Run saved attack: the team's saved attack, read again and started in the channel given, with
- * the person's session, exactly as `run <name> --yes`: a freeze or an unhealthy guard refuses
- * it, and an approval rule asks a second person, whose answer finishes the step. With
- * `wait_for_end`, the step completes once the attack has ended, with its final stage.
+ * the person's session, exactly as `run <name> --yes`: only a version the person has seen, a
+ * freeze or an unhealthy guard refuses it, and an approval rule asks a second person, whose
+ * answer finishes the step. With `wait_for_end`, the step completes once the attack has ended,
+ * with its final stage.
  */
 async function runSavedAttackStep({ actor, inputs, executionId }: StepRequest, deps: Deps): Promise<StepResult> {
   const input = read(
@@ -185,7 +186,12 @@ async function runSavedAttackStep({ actor, inputs, executionId }: StepRequest, d
   const login = await requireLogin(deps, actor);
   const team = resolveTeam(login, input.team, '');
   const channel = await checkChannel(deps, input.channel);
-  const { request } = await savedAttackRequest(deps, login, team, input.name);
+  const { saved, request } = await savedAttackRequest(deps, login, team, input.name, {
+    kind: 'unattended',
+    by: actor,
+  });
+  // Run by them, it stays theirs to run: a schedule that runs it keeps it seen.
+  await sawSavedAttack(deps, saved, actor);
   const waitForEnd = input.wait_for_end === true;
   const pending = { actor, teamId: team.identifier, request, channel };
   const rule = approvalNeeded(deps, pending, team);

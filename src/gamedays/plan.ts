@@ -32,8 +32,11 @@ export type Runner = Who & Person;
 
 export interface PlanStep {
   id: string;
-  /** A saved attack of its team by name, or an attack typed for the step. */
-  source: { kind: 'saved'; name: string } | { kind: 'typed' };
+  /**
+   * A saved attack of its team by name, with the version it was planned with (missing on a step
+   * planned before versions were counted), or an attack typed for the step.
+   */
+  source: { kind: 'saved'; name: string; version?: number | undefined } | { kind: 'typed' };
   /**
    * The attack as it was checked when the step was planned (or when Run was last pressed), with
    * the step's guards among its own: they must be healthy for it to start, and halt it when they fire.
@@ -67,6 +70,8 @@ export interface PlanPause {
   why: 'guard' | 'veto' | 'not held' | 'not started' | 'changed' | 'not allowed';
   /** What the pause is about in a few words (the guard's name, the step's position). */
   detail: string;
+  /** For a saved attack changed since its step was planned: who changed it, when, and what it now runs. */
+  change?: { by: string; at: string; words: string[] } | undefined;
   at: string;
 }
 

@@ -4,7 +4,7 @@ import { NotLoggedInError, UserInputError } from '../errors.ts';
 import { mayRunAttacks } from '../attacks/access.ts';
 import { StartUnfinishedError, startAttack } from '../attacks/start.ts';
 import type { AttackRequest } from '../attacks/request.ts';
-import { savedWords } from '../attacks/saved.ts';
+import { sameAttackWords, savedWords } from '../attacks/saved.ts';
 import { approvalNeeded, closeStepApproval, requestApproval } from '../guardrails/approvals.ts';
 import { guardKey, type GuardSpec } from '../guardrails/guards.ts';
 import type { Login, Person } from '../store/sessions.ts';
@@ -581,9 +581,13 @@ async function runAutomatically(deps: Deps, channel: string, gameDayId: string):
   if (!next) return;
   const before = plan.steps.slice(0, positionOf(plan, next.id) - 1).filter((s) => s.state === 'ended');
   const previous = before.at(-1);
-  const pause = async (why: NonNullable<GameDayPlan['paused']>['why'], detail: string) => {
+  const pause = async (
+    why: NonNullable<GameDayPlan['paused']>['why'],
+    detail: string,
+    change?: NonNullable<GameDayPlan['paused']>['change'],
+  ) => {
     await deps.gameDays.plans.change({ gameDayId }, (p) => {
-      p.paused ??= { why, detail, at: iso(deps.clock.now()) };
+      p.paused ??= { why, detail, at: iso(deps.clock.now()), ...(change ? { change } : {}) };
     });
     await deps.events.record({
       kind: 'plan step',
@@ -598,10 +602,16 @@ async function runAutomatically(deps: Deps, channel: string, gameDayId: string):
     if (reading?.health === 'unhealthy') return pause('guard', reading.name ?? guardKey(spec));
   }
   if (next.source.kind === 'saved') {
-    // The step runs the saved attack as planned: one deleted or saved anew since is for a person to look at.
-    const saved = await deps.savedAttacks.get(next.teamId, next.source.name);
-    if (!saved || withoutGuards(saved.words) !== withoutGuards(savedWords(next.request)))
-      return pause('changed', next.source.name);
+    // The step runs the saved attack as planned: one deleted or saved anew since (another version,
+    // or other words for a step planned before versions) is for a person to look at.
+    const { name, version } = next.source;
+    const saved = await deps.savedAttacks.get(next.teamId, name);
+    const changed =
+      !saved ||
+      (version !== undefined && saved.version !== version) ||
+      !sameAttackWords(saved.words, savedWords(next.request));
+    if (changed)
+      return pause('changed', name, saved && { by: saved.changedBy.userId, at: saved.changedAt, words: saved.words });
   }
   try {
     await countDown(deps, day, plan.auto.by, next.id);
@@ -610,11 +620,6 @@ async function runAutomatically(deps: Deps, channel: string, gameDayId: string):
     if (!(error instanceof StepNotAllowedError) && !(error instanceof NotLoggedInError)) throw error;
     return pause('not allowed', String(positionOf(plan, next.id)));
   }
-}
-
-/** An attack's words without its guards (a step adds its own to the saved attack's). */
-function withoutGuards(words: readonly string[]): string {
-  return words.filter((word, i) => word !== '--guard' && words[i - 1] !== '--guard').join('\u0000');
 }
 
 /** Redraws the game-day card after a change to a running game day's plan. */

@@ -479,8 +479,20 @@ export const keys = {
   savedAttackLock: kind(
     'saved-attack-lock:',
     10_000,
-    'A name is being saved in a team, by one person only: longer than checking and writing it takes.',
+    'A name is being saved or deleted in a team, by one person only: longer than checking and writing it takes.',
     { key: (teamId: string, name: string) => `${teamId}:${name}` },
+  ),
+  savedAttackVersion: kind(
+    'saved-attack-version:',
+    untilDeleted,
+    "The last version number a team's saved attack name was given: kept past a delete, so a name saved again is a new version, never version 1 again.",
+    { key: (teamId: string, name: string) => `${teamId}:${name}` },
+  ),
+  savedAttackSeen: kind(
+    'saved-attack-seen:',
+    days(90),
+    "The last version of a team's saved attack a person saw (previewed, saved or ran), which they may start without a preview: renewed by each run, so a schedule that runs it keeps it.",
+    { key: (teamId: string, name: string, p: PersonKey) => `${teamId}:${name}:${person(p)}` },
   ),
   // Game-day plans
   gamedayPlan: kind(

@@ -11,6 +11,7 @@ import {
 } from '../gamedays/plan.ts';
 import { equivalentCommand, codeSpan } from './attackPreview.ts';
 import { stageLabel } from './attackCard.ts';
+import { savedAttackText } from './savedAttacks.ts';
 import {
   actions,
   button,
@@ -164,9 +165,15 @@ export function autoText(plan: GameDayPlan): string | undefined {
     'not held': `the hypothesis of step ${plan.paused.detail} did not hold`,
     'not started': `step ${plan.paused.detail} did not start`,
     'not allowed': `<@${plan.auto.by.userId}>, whose session runs it, may not run step ${plan.paused.detail} (their platform role lacks \`EXPERIMENTS_RUN\` on its team)`,
-    changed: `saved attack *${escapeMrkdwn(plan.paused.detail)}* was deleted or saved anew since it was planned`,
+    changed: plan.paused.change
+      ? `saved attack *${escapeMrkdwn(plan.paused.detail)}* was changed by <@${plan.paused.change.by}> ${slackDate(new Date(plan.paused.change.at))} since it was planned, and now runs ${codeSpan(savedAttackText(plan.paused.change))}`
+      : `saved attack *${escapeMrkdwn(plan.paused.detail)}* was deleted or saved anew since it was planned`,
   }[plan.paused.why];
-  return `:double_vertical_bar: Automatic mode paused: ${why}. Run the next step by hand, or turn automatic mode on again.`;
+  const next =
+    plan.paused.why === 'changed'
+      ? 'Remove that step and add it again to run the saved attack as it is now, then turn automatic mode on again.'
+      : 'Run the next step by hand, or turn automatic mode on again.';
+  return `:double_vertical_bar: Automatic mode paused: ${why}. ${next}`;
 }
 
 /** The plan's blocks on the game-day card: its steps (a section's worth) and the automatic mode. */

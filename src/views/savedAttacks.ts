@@ -12,21 +12,28 @@ export const SAVED_DELETE = 'saved_delete';
 /** How many saved attacks one list message shows (two blocks each, within Slack's 50). */
 const shownAtMost = 20;
 
-/** The saved attack a Run or Delete button names: its team and its name. */
+/** The saved attack a Run or Delete button names: its team, its name, and the version the list showed. */
 export interface SavedRef {
   teamId: string;
   name: string;
+  /** Missing on a button of a list shown before versions were counted. */
+  version?: number | undefined;
 }
 
 export function savedRefValue(ref: SavedRef): string {
-  return JSON.stringify({ t: ref.teamId, n: ref.name });
+  return JSON.stringify({ t: ref.teamId, n: ref.name, ...(ref.version !== undefined ? { v: ref.version } : {}) });
 }
 
 /** The saved attack a button value names, or undefined unless it holds a team id and a name one could save. */
 export function parseSavedRef(value: string | undefined): SavedRef | undefined {
-  const { t, n } = buttonObject(value) ?? {};
-  return isPathId(t) && typeof n === 'string' && savedNamePattern.test(n) ? { teamId: t, name: n } : undefined;
+  const { t, n, v } = buttonObject(value) ?? {};
+  if (!isPathId(t) || typeof n !== 'string' || !savedNamePattern.test(n)) return undefined;
+  if (v !== undefined && !(Number.isSafeInteger(v) && (v as number) >= 0)) return undefined;
+  return { teamId: t, name: n, ...(v !== undefined ? { version: v as number } : {}) };
 }
+
+/** Where a saved attack was seen before it changed: what the refusal says of it. */
+export type ChangedSince = { kind: 'unseen' } | { kind: 'list' } | { kind: 'step'; position: number };
 
 /** A saved attack's words as a person would type them after the slash command. */
 export const savedAttackText = (saved: Pick<SavedAttack, 'words'>) => `attack ${commandWords(saved.words)}`;
@@ -36,18 +43,28 @@ const nameRule = (name: string) =>
 
 const bold = (text: string) => `*${escapeMrkdwn(text)}*`;
 
+/** Who may save, replace and delete a team's saved attacks. */
+const changeRule = (teamName: string) =>
+  `Saving, replacing and deleting the saved attacks of team ${teamName} needs the EXPERIMENTS_RUN privilege there, which your platform login lacks`;
+
+/** Who last changed a saved attack, when, and what it now runs. */
+const changeOf = (saved: SavedAttack) =>
+  `was changed by <@${saved.changedBy.userId}> ${slackDate(new Date(saved.changedAt))}`;
+
 export const savedAttackWords = {
-  saved: (saved: SavedAttack, teamName: string, command: string) =>
+  saved: (saved: Pick<SavedAttack, 'name' | 'words'>, teamName: string, command: string) =>
     `:floppy_disk: Saved ${bold(saved.name)} for team ${bold(teamName)}: ${codeSpan(savedAttackText(saved))}. ${codeSpan(`${command} run ${saved.name}`)} previews and starts it; ${codeSpan(`${command} saved`)} lists the team's saved attacks.`,
   exists: (name: string, teamName: string, command: string) =>
     `Team ${bold(teamName)} already has a saved attack named ${bold(name)}. Choose another name, or delete that one from ${codeSpan(`${command} saved`)} first.`,
   busy: (name: string) =>
     `Someone is saving an attack named ${bold(name)} at this very moment. Try again in a few seconds.`,
   /** The same, on the builder's Save as field (plain text). */
-  refusedField: (refused: 'exists' | 'busy', name: string) =>
+  refusedField: (refused: 'exists' | 'busy' | 'not allowed', name: string, teamName: string) =>
     refused === 'exists'
       ? `The team already has a saved attack named ${name}. Choose another name.`
-      : `Someone is saving an attack named ${name} at this very moment. Try again in a few seconds.`,
+      : refused === 'not allowed'
+        ? `${changeRule(teamName)}. Nothing was saved: clear Save as to preview the attack only.`
+        : `Someone is saving an attack named ${name} at this very moment. Try again in a few seconds.`,
   /** Why a name cannot name a saved attack; for a field of the builder too, so plain. */
   badName: (name: string) => nameRule(escapeMrkdwn(name)),
   /** The same, on the builder's Save as field (plain text). */
@@ -67,9 +84,34 @@ export const savedAttackWords = {
   deleted: (name: string, teamName: string) => `Deleted saved attack ${bold(name)} of team ${bold(teamName)}.`,
   alreadyDeleted: (name: string, teamName: string) =>
     `Team ${bold(teamName)} has no saved attack named ${bold(name)} any more: someone deleted it.`,
+  /** A save or delete by someone without the run privilege on the team: nothing changed. */
+  mayNotChange: (teamName: string) =>
+    `${changeRule(bold(teamName))}. Nothing was changed. Ask someone who runs attacks in the team, or an owner of the team for a role with EXPERIMENTS_RUN.`,
+  /**
+   * A saved attack changed since the person (or the list, or the plan step) saw it: nothing was
+   * started, the change is named, and what to do next is said.
+   */
+  changed: (saved: SavedAttack, teamName: string, since: ChangedSince, command: string) => {
+    const what = `Saved attack ${bold(saved.name)} of team ${bold(teamName)} ${changeOf(saved)}`;
+    const runs = `it now runs ${codeSpan(savedAttackText(saved))}`;
+    const look = codeSpan(`${command} run ${saved.name}`);
+    if (since.kind === 'list')
+      return `:warning: ${what} after this list was shown: ${runs}. Nothing was previewed. The list below shows it as it is now: press Run again to see its preview.`;
+    if (since.kind === 'step')
+      return `:warning: ${what} after step ${since.position} was planned with it: ${runs}. Nothing was started. See it with ${look}; to run it as it is now, remove step ${since.position} and add it again.`;
+    return `:warning: ${what}, and you have not seen that version: ${runs}. Nothing was started. Run ${look} without \`--yes\` to see it first; after that, \`--yes\` and the Run saved attack workflow step start it.`;
+  },
   staleButton: 'That button no longer names a saved attack. Run the saved command again.',
   notYourTeam: 'That saved attack belongs to a team you are not in. Choose one of your teams with the team command.',
 };
+
+/** Who saved it and when, and who changed it since, if anyone did. */
+function savedLine(saved: SavedAttack): string {
+  const line = `Saved by <@${saved.savedBy.userId}> ${slackDate(new Date(saved.savedAt))}`;
+  return saved.changedAt === saved.savedAt
+    ? line
+    : `${line}, changed by <@${saved.changedBy.userId}> ${slackDate(new Date(saved.changedAt))}`;
+}
 
 /** A team's saved attacks, each with Run and Delete; `notice` goes above them (what was just done). */
 export function savedAttacksMessage(p: {
@@ -90,11 +132,9 @@ export function savedAttacksMessage(p: {
     section(`*Saved attacks of team ${escapeMrkdwn(p.teamName)}* (${plural(p.saved.length, 'attack')})`),
   ];
   for (const saved of shown) {
-    const ref = savedRefValue({ teamId: p.teamId, name: saved.name });
+    const ref = savedRefValue({ teamId: p.teamId, name: saved.name, version: saved.version });
     blocks.push(
-      section(
-        `${bold(saved.name)}  ${codeSpan(savedAttackText(saved))}\nSaved by <@${saved.savedBy.userId}> ${slackDate(new Date(saved.savedAt))}`,
-      ),
+      section(`${bold(saved.name)}  ${codeSpan(savedAttackText(saved))}\n${savedLine(saved)}`),
       actions(`saved_actions:${saved.name.toLowerCase()}`, [
         button('Run', SAVED_RUN, { value: ref, style: 'primary' }),
         button('Delete', SAVED_DELETE, {

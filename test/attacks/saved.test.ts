@@ -1,6 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { builtInCatalogue } from '../../src/client/catalogue.ts';
-import { savedWords } from '../../src/attacks/saved.ts';
+import { SavedAttacks, savedWords } from '../../src/attacks/saved.ts';
+import { createKeyValueStore } from '../../src/store/keyValue.ts';
+import { keys } from '../../src/store/keys.ts';
 import { parseAttackCommand } from '../../src/commands/attack/parse.ts';
 import { parseSavedRef, savedRefValue } from '../../src/views/savedAttacks.ts';
 
@@ -27,12 +29,95 @@ describe('the words a saved attack keeps', () => {
 });
 
 describe('the Run and Delete buttons of a saved attack', () => {
-  it('name a team and a saved name, and nothing a forged value may put there', () => {
+  it('name a team, a saved name and the version shown, and nothing a forged value may put there', () => {
     expect(parseSavedRef(savedRefValue({ teamId: 'team-1', name: 'web-cpu' }))).toEqual({
       teamId: 'team-1',
       name: 'web-cpu',
     });
-    for (const forged of ['', 'x', '{}', '{"t":"../x","n":"a"}', '{"t":"team-1","n":"<!channel>"}', '{"t":"team-1"}'])
+    expect(parseSavedRef(savedRefValue({ teamId: 'team-1', name: 'web-cpu', version: 3 }))).toEqual({
+      teamId: 'team-1',
+      name: 'web-cpu',
+      version: 3,
+    });
+    for (const forged of [
+      '',
+      'x',
+      '{}',
+      '{"t":"../x","n":"a"}',
+      '{"t":"team-1","n":"<!channel>"}',
+      '{"t":"team-1"}',
+      '{"t":"team-1","n":"a","v":"2"}',
+      '{"t":"team-1","n":"a","v":-1}',
+      '{"t":"team-1","n":"a","v":1.5}',
+    ])
       expect(parseSavedRef(forged)).toBeUndefined();
+  });
+});
+
+describe('the versions of a saved attack', () => {
+  const request = (seconds: number) => ({
+    type: 'cpu',
+    args: ['-l', String(seconds)],
+    target: { kind: 'all' as const },
+    team: undefined,
+    yes: false,
+    lengthSeconds: seconds,
+  });
+  const ann = { workspaceId: 'T1', userId: 'U1', userName: 'ann' };
+  const bob = { workspaceId: 'T1', userId: 'U2', userName: 'bob' };
+
+  it('count on per team and name, past a delete, and keep who saved and changed each and when', async () => {
+    const store = createKeyValueStore('memory://');
+    let now = Date.parse('2031-05-01T10:00:00Z');
+    const saved = new SavedAttacks(store, () => now);
+    const first = await saved.save('team-1', 'web-cpu', request(60), ann);
+    expect(first).toEqual({ outcome: 'saved', saved: expect.objectContaining({ version: 1 }) });
+    expect(await saved.save('team-2', 'WEB-CPU', request(60), ann)).toEqual(
+      expect.objectContaining({ saved: expect.objectContaining({ version: 1 }) }),
+    );
+    expect(await saved.delete('team-1', 'Web-Cpu')).toEqual({ outcome: 'deleted', deleted: expect.anything() });
+    now += 60_000;
+    const again = await saved.save('team-1', 'web-cpu', request(3600), bob);
+    expect(again).toEqual({
+      outcome: 'saved',
+      saved: expect.objectContaining({
+        version: 2,
+        savedBy: bob,
+        savedAt: '2031-05-01T10:01:00.000Z',
+        changedBy: bob,
+        changedAt: '2031-05-01T10:01:00.000Z',
+      }),
+    });
+    expect((await saved.get('team-1', 'web-cpu'))?.version).toBe(2);
+    await store.close();
+  });
+
+  it('read one kept before versions as version 0, and a save after its delete is never version 1', async () => {
+    const store = createKeyValueStore('memory://');
+    const saved = new SavedAttacks(store, () => 0);
+    await store.set(keys.savedAttack.key('team-1', 'old'), {
+      name: 'old',
+      teamId: 'team-1',
+      words: ['cpu', '-l', '30'],
+      savedBy: ann,
+      savedAt: '2030-01-01T00:00:00.000Z',
+    });
+    expect(await saved.get('team-1', 'old')).toEqual(
+      expect.objectContaining({ version: 0, changedBy: ann, changedAt: '2030-01-01T00:00:00.000Z' }),
+    );
+    await saved.delete('team-1', 'old');
+    const again = await saved.save('team-1', 'old', request(30), bob);
+    expect(again).toEqual(expect.objectContaining({ saved: expect.objectContaining({ version: 2 }) }));
+    await store.close();
+  });
+
+  it('remember per person the last version they saw', async () => {
+    const store = createKeyValueStore('memory://');
+    const saved = new SavedAttacks(store, () => 0);
+    expect(await saved.seenVersion('team-1', 'web-cpu', ann)).toBeUndefined();
+    await saved.markSeen('team-1', 'Web-CPU', ann, 3);
+    expect(await saved.seenVersion('team-1', 'web-cpu', ann)).toBe(3);
+    expect(await saved.seenVersion('team-1', 'web-cpu', bob)).toBeUndefined();
+    await store.close();
   });
 });

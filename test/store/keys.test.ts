@@ -237,6 +237,8 @@ describe('the store key table', () => {
       'gameday-failed:',
       'saved-attack:',
       'saved-attack-lock:',
+      'saved-attack-version:',
+      'saved-attack-seen:',
       'gameday-plan:',
       'gameday-plan-lock:',
       'gameday-step-attack:',

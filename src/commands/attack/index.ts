@@ -372,9 +372,12 @@ export async function submitBuilder(submission: Submission, deps: Deps): Promise
   }
   const channel = await checkChannel(deps, chosen);
   if (saveAs) {
-    const saved = await saveAttack(deps, submission.actor, team, saveAs, result);
+    const saved = await saveAttack(deps, submission.actor, login, team, saveAs, result);
     if ('refused' in saved)
-      return { kind: 'errors', errors: { [ATTACK_SAVE_AS]: savedAttackWords.refusedField(saved.refused, saveAs) } };
+      return {
+        kind: 'errors',
+        errors: { [ATTACK_SAVE_AS]: savedAttackWords.refusedField(saved.refused, saveAs, teamName(team)) },
+      };
   }
   const shown = await preview(deps, submission.actor, login, team, result, channel, saveAs || undefined);
   // Opened from App Home, the person is in the modal: the preview takes the builder's place.
