@@ -29,12 +29,30 @@ describe("Slack's endpoint and the other paths, on Bolt's receiver in HTTP mode"
     expect((await fetch(`${botUrl()}/nowhere`)).status).toBe(404);
   });
 
-  it('counts each connection and request as an arrival, so that work that can wait gives way to a burst', async () => {
+  it('counts as a delivery only a request whose Slack signature verified, never probes, pages or unsigned requests', async () => {
+    await stack.login('U0HTTPARRIVAL', stack.sim.seed.users.solo);
     const arrived = vi.spyOn(arrivals, 'arrived');
     try {
+      for (let i = 0; i < 10; i++) expect((await fetch(`${botUrl()}/healthz`)).status).toBe(200);
+      expect((await fetch(`${botUrl()}/readyz`)).status).toBe(200);
+      expect((await fetch(`${botUrl()}/login/not-a-link`)).status).toBe(410);
       expect(await answerBeforeBody(stack.bot.port, {})).toMatch(/^HTTP\/1\.1 401 /);
-      // The new connection, then the request on it.
-      expect(arrived.mock.calls.length).toBeGreaterThanOrEqual(2);
+      // Headers of the right shape, a signature that does not match the body: Bolt reads it and refuses it.
+      const forged = await fetch(`${botUrl()}/slack/events`, {
+        method: 'POST',
+        headers: {
+          'content-type': 'application/x-www-form-urlencoded',
+          'x-slack-request-timestamp': String(Math.floor(Date.now() / 1000)),
+          'x-slack-signature': `v0=${'0'.repeat(64)}`,
+        },
+        body: 'command=%2Fchaos&text=help',
+      });
+      expect(forged.status).toBe(401);
+      expect(takeLogs((msg) => msg.startsWith('Failed to parse and verify the request data'))).toHaveLength(1);
+      expect(arrived).not.toHaveBeenCalled();
+
+      expect(Stack.read(await stack.ask('U0HTTPARRIVAL', 'whoami'))).toContain('Logged in as solo@acme.test');
+      expect(arrived).toHaveBeenCalledTimes(1);
     } finally {
       arrived.mockRestore();
     }
