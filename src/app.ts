@@ -15,6 +15,7 @@ import { rememberUnsent } from './attacks/redraw.ts';
 import { Scheduler, type Job } from './jobs/scheduler.ts';
 import { httpServerOptions, slackBodyLimit, UnverifiedBodies } from './slack/unverifiedBodies.ts';
 import { arrivals } from './eventLoop.ts';
+import { trustedProxies } from './login/clientAddress.ts';
 
 export interface RunningBot {
   /** The HTTP port actually bound (useful with PORT=0 in tests). */
@@ -163,7 +164,8 @@ export async function startBot(deps: Deps, options: StartOptions): Promise<Runni
     });
     // Bolt reads a body before it checks the signature: requests that cannot be Slack's are
     // refused first, and the bodies held until their check share one budget.
-    receiver.requestListener = new UnverifiedBodies().guard(slackEndpoint, receiver.requestListener);
+    const proxies = trustedProxies(config.login.trustedProxies);
+    receiver.requestListener = new UnverifiedBodies({ proxies }).guard(slackEndpoint, receiver.requestListener);
     app = new App({ token: config.slack.botToken, receiver, logger: slackLogger, clientOptions });
   }
   app.error(async (error) => {
