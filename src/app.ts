@@ -15,6 +15,7 @@ import { rememberUnsent } from './attacks/redraw.ts';
 import { Scheduler, type Job } from './jobs/scheduler.ts';
 import { httpServerOptions, slackBodyLimit, UnverifiedBodies } from './slack/unverifiedBodies.ts';
 import { arrivals } from './eventLoop.ts';
+import { trustedProxies } from './login/clientAddress.ts';
 
 export interface RunningBot {
   /** The HTTP port actually bound (useful with PORT=0 in tests). */
@@ -136,8 +137,6 @@ export async function startBot(deps: Deps, options: StartOptions): Promise<Runni
 
   let app: App;
   let server: Server;
-  /** Connections taken whose first request is not read yet: that request is the same delivery. */
-  const newConnections = new WeakSet<object>();
   if (config.slack.socketMode) {
     // The socket client keeps its own, patient retry budget for apps.connections.open: with
     // the short one of our Web API calls it would give up reconnecting after a brief outage.
@@ -155,14 +154,18 @@ export async function startBot(deps: Deps, options: StartOptions): Promise<Runni
       customRoutes: routes,
       logger: slackLogger,
       bodyLimit: slackBodyLimit,
+      // Bolt calls this once a request's signature has verified, before the app sees the event:
+      // only such a request is Slack's delivery, for which work that can wait gives way (see
+      // Arrivals). Probes, pages and unsigned or forged requests never hold that work back.
+      customPropertiesExtractor: () => {
+        arrivals.arrived();
+        return {};
+      },
     });
     // Bolt reads a body before it checks the signature: requests that cannot be Slack's are
     // refused first, and the bodies held until their check share one budget.
-    const guarded = new UnverifiedBodies().guard(slackEndpoint, receiver.requestListener);
-    receiver.requestListener = (req, res) => {
-      arrivals.arrived(newConnections.delete(req.socket));
-      guarded(req, res);
-    };
+    const proxies = trustedProxies(config.login.trustedProxies);
+    receiver.requestListener = new UnverifiedBodies({ proxies }).guard(slackEndpoint, receiver.requestListener);
     app = new App({ token: config.slack.botToken, receiver, logger: slackLogger, clientOptions });
   }
   app.error(async (error) => {
@@ -173,14 +176,7 @@ export async function startBot(deps: Deps, options: StartOptions): Promise<Runni
   const started = (await (config.slack.socketMode
     ? app.start(port)
     : app.start({ port, host: options.host }, httpServerOptions))) as unknown;
-  if (!config.slack.socketMode) {
-    server = started as Server;
-    // Work that can wait gives way while Slack's deliveries keep arriving (see Arrivals).
-    server.on('connection', (socket) => {
-      newConnections.add(socket);
-      arrivals.arrived();
-    });
-  }
+  if (!config.slack.socketMode) server = started as Server;
   const opsServer =
     opsPort === undefined
       ? undefined

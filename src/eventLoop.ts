@@ -25,16 +25,16 @@ export class Arrivals {
   }
 
   /**
-   * A delivery arrived: a connection was taken, or a request was read. `onTakenConnection`: the
-   * first request on a connection just taken, the same delivery as that connection.
+   * A delivery arrived: a request whose Slack signature verified. Nothing else counts, so a
+   * flood of probes or unsigned requests cannot hold work back.
    */
-  arrived(onTakenConnection = false): void {
+  arrived(): void {
     const now = this.#now();
     if (now - this.#last >= Arrivals.quietMs) {
       this.#burstStarted = now;
       this.#inBurst = 0;
     }
-    if (!onTakenConnection) this.#inBurst++;
+    this.#inBurst++;
     this.#last = now;
   }
 

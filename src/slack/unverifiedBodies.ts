@@ -1,4 +1,6 @@
 import type { IncomingMessage, RequestListener, ServerOptions, ServerResponse } from 'node:http';
+import { BlockList } from 'node:net';
+import { clientAddress } from '../login/clientAddress.ts';
 
 /**
  * Time limits of every HTTP server of the bot: a client has seconds, not Node's five minutes, to
@@ -17,34 +19,56 @@ const signatureWindowSeconds = 5 * 60;
 /** The largest body Bolt's receiver reads (its own default); a larger one it refuses, unread. */
 export const slackBodyLimit = 4 * 1024 * 1024;
 
-/** Bytes held, across every connection, for bodies whose signature is not checked yet. */
-export const unverifiedBudget = 16 * 1024 * 1024;
+/**
+ * Bytes held, across every connection, for bodies whose signature is not checked yet; one client
+ * holds a quarter of it at most, the most Bolt reads of one body (a test makes the budget smaller).
+ */
+export const unverifiedLimits = { budget: 16 * 1024 * 1024 };
 
 const signaturePattern = /^v0=[0-9a-f]{64}$/;
 const timestampPattern = /^\d{1,12}$/;
 
+/** A body being read: its client's address, and the bytes it has sent so far. */
+interface Body {
+  readonly req: IncomingMessage;
+  readonly address: string;
+  /** Set at its first byte: a body that has sent nothing holds nothing. */
+  client?: Client;
+  bytes: number;
+  done: boolean;
+}
+
+/** One client address's bodies that hold bytes, oldest first, and their bytes. */
+interface Client {
+  readonly address: string;
+  readonly bodies: Set<Body>;
+  bytes: number;
+}
+
 /**
  * What reaches Slack's endpoint before Bolt reads a body: a request without Slack's signature
- * headers, or with a stale timestamp, is refused at once, unread. The rest reserve the body they
- * declare (a body without a length, the most Bolt reads) from one budget for all connections;
- * when it is spent, the largest bodies held give way to a smaller one, so Slack's small requests
- * are read while someone holds connections with large ones; a request no smaller than every body
- * held is refused. A reservation ends with the response. Bolt still checks the signature itself.
+ * headers, or with a stale timestamp, is refused at once, unread. The rest are read, and the bytes
+ * each body has sent so far (not what it declares) count against one budget for all connections
+ * and a quarter of it per client address. Past either, the oldest body of that client, or of all,
+ * is dropped: one sent whole, as Slack sends each, is the newest and always gets in. A body stops
+ * counting once read whole, or answered. Bolt still checks the signature itself.
  */
 export class UnverifiedBodies {
-  readonly #held = new Map<IncomingMessage, number>();
+  /** Bodies that have sent bytes, oldest first. */
+  readonly #held = new Set<Body>();
+  readonly #clients = new Map<string, Client>();
   #total = 0;
-  readonly #budget: number;
   readonly #bodyLimit: number;
+  readonly #proxies: BlockList;
   readonly #now: () => number;
 
-  constructor(options: { budget?: number; bodyLimit?: number; now?: () => number } = {}) {
-    this.#budget = options.budget ?? unverifiedBudget;
+  constructor(options: { bodyLimit?: number; proxies?: BlockList; now?: () => number } = {}) {
     this.#bodyLimit = options.bodyLimit ?? slackBodyLimit;
+    this.#proxies = options.proxies ?? new BlockList();
     this.#now = options.now ?? Date.now;
   }
 
-  /** Bytes reserved now. */
+  /** Bytes held now. */
   get held(): number {
     return this.#total;
   }
@@ -54,12 +78,12 @@ export class UnverifiedBodies {
     return (req, res) => {
       if (req.method !== 'POST' || URL.parse(req.url ?? '', 'http://localhost')?.pathname !== endpoint)
         return listener(req, res);
-      if (!this.#signed(req)) return refuse(res, 401);
+      if (!this.#signed(req)) return refuse(res);
+      listener(req, res);
+      // Bolt has started reading the body (it listens for its data before returning), so counting
+      // it here takes nothing from Bolt. A body declared over the limit Bolt refuses, unread.
       const declared = req.headers['content-length'];
-      const size = declared === undefined ? this.#bodyLimit : Number(declared);
-      // A body over the limit Bolt refuses itself, before reading it.
-      if (size <= this.#bodyLimit && !this.#reserve(req, res, size)) return refuse(res, 503);
-      return listener(req, res);
+      if (declared === undefined || Number(declared) <= this.#bodyLimit) this.#count(req, res);
     };
   }
 
@@ -75,33 +99,59 @@ export class UnverifiedBodies {
     );
   }
 
-  #reserve(req: IncomingMessage, res: ServerResponse, size: number): boolean {
-    while (this.#total + size > this.#budget) {
-      let largest: [IncomingMessage, number] | undefined;
-      for (const entry of this.#held) if (entry[1] > size && (!largest || entry[1] > largest[1])) largest = entry;
-      if (!largest) return false;
-      this.#release(largest[0]);
-      largest[0].socket.destroy();
-    }
-    this.#held.set(req, size);
-    this.#total += size;
-    res.once('close', () => this.#release(req));
-    return true;
+  #count(req: IncomingMessage, res: ServerResponse): void {
+    const address = clientAddress(req.socket.remoteAddress, req.headers['x-forwarded-for'], this.#proxies);
+    const body: Body = { req, address, bytes: 0, done: false };
+    req.on('data', (chunk: Buffer) => this.#grew(body, chunk.length));
+    req.once('end', () => this.#release(body));
+    res.once('close', () => this.#release(body));
   }
 
-  #release(req: IncomingMessage): void {
-    const size = this.#held.get(req);
-    if (size === undefined) return;
-    this.#held.delete(req);
-    this.#total -= size;
+  #grew(body: Body, bytes: number): void {
+    if (body.done) return;
+    let client = body.client;
+    if (!client) {
+      client = this.#clients.get(body.address) ?? { address: body.address, bodies: new Set(), bytes: 0 };
+      this.#clients.set(body.address, client);
+      client.bodies.add(body);
+      this.#held.add(body);
+      body.client = client;
+    }
+    body.bytes += bytes;
+    client.bytes += bytes;
+    this.#total += bytes;
+    const share = unverifiedLimits.budget / 4;
+    while (client.bytes > share) this.#drop(first(client.bodies));
+    while (this.#total > unverifiedLimits.budget) this.#drop(first(this.#held));
   }
+
+  #drop(body: Body): void {
+    this.#release(body);
+    body.req.socket.destroy();
+  }
+
+  #release(body: Body): void {
+    if (body.done) return;
+    body.done = true;
+    const { client } = body;
+    if (!client) return;
+    client.bodies.delete(body);
+    this.#held.delete(body);
+    client.bytes -= body.bytes;
+    this.#total -= body.bytes;
+    if (client.bodies.size === 0) this.#clients.delete(client.address);
+  }
+}
+
+function first<T>(set: Set<T>): T {
+  return set.values().next().value!;
 }
 
 /**
  * Answers without reading the body, then closes the connection: a client still sending it would
  * otherwise keep it open, waiting for the body to be read.
  */
-function refuse(res: ServerResponse, status: 401 | 503): void {
-  res.writeHead(status, { connection: 'close', ...(status === 503 ? { 'retry-after': '1' } : {}) });
+function refuse(res: ServerResponse): void {
+  res.writeHead(401, { connection: 'close' });
   res.end(() => res.socket?.destroy());
 }

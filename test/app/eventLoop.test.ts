@@ -26,13 +26,6 @@ describe('Arrivals', () => {
       },
     ],
     ['a delivery came alone', async (arrivals: Arrivals) => arrivals.arrived()],
-    [
-      'a delivery came alone on a new connection',
-      async (arrivals: Arrivals) => {
-        arrivals.arrived();
-        arrivals.arrived(true);
-      },
-    ],
   ])('lets work go on the next turn once %s', async (_, before) => {
     vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout', 'setImmediate', 'performance'] });
     const arrivals = new Arrivals();

@@ -6,6 +6,19 @@ import { connect, type Socket } from 'node:net';
 export interface SlowBody {
   /** Resolves once the bot closed the connection (it never does while the body is held, unless it refuses or times out). */
   closed: Promise<void>;
+  /** Whether it is closed now. */
+  readonly gone: boolean;
+  /** Closes it from the client's end. */
+  close(): void;
+}
+
+/** Resolves once at least `count` of `bodies` are closed. */
+export function closedAtLeast(bodies: SlowBody[], count: number): Promise<void> {
+  let closed = 0;
+  return new Promise((resolve) => {
+    if (count <= 0) resolve();
+    for (const body of bodies) void body.closed.then(() => ++closed === count && resolve());
+  });
 }
 
 const chunk = Buffer.alloc(64 * 1024, 'a');
@@ -14,10 +27,17 @@ const chunk = Buffer.alloc(64 * 1024, 'a');
  * Opens a connection to `POST /slack/events` that declares a body of `declared` bytes, with
  * signature headers of the right shape and a fresh timestamp (anyone can write those: only the
  * body proves them wrong), sends all of the body but its last byte as fast as the bot reads it,
- * and then waits. Resolves when the bytes are out or the bot closed the connection.
+ * and then waits. Resolves when the bytes are out or the bot closed the connection. `sends`: how
+ * much of the body to send instead; `from`: the local address to connect from (any of
+ * 127.0.0.0/8 on Linux), to stand for another client.
  */
-export async function slowBody(port: number, declared: number): Promise<SlowBody> {
-  const socket: Socket = connect(port, '127.0.0.1');
+export async function slowBody(
+  port: number,
+  declared: number,
+  options: { from?: string; sends?: number } = {},
+): Promise<SlowBody> {
+  const { from, sends = declared - 1 } = options;
+  const socket: Socket = connect({ port, host: '127.0.0.1', ...(from ? { localAddress: from } : {}) });
   socket.on('error', () => undefined);
   // Whatever the bot answers is read and dropped: an unread answer would keep the socket from closing.
   socket.resume();
@@ -27,7 +47,14 @@ export async function slowBody(port: number, declared: number): Promise<SlowBody
   let gone = false;
   void closed.then(() => (gone = true));
   await Promise.race([event('connect'), closed]);
-  if (gone) return { closed };
+  const body: SlowBody = {
+    closed,
+    get gone() {
+      return gone;
+    },
+    close: () => socket.destroy(),
+  };
+  if (gone) return body;
   socket.write(
     [
       'POST /slack/events HTTP/1.1',
@@ -41,11 +68,11 @@ export async function slowBody(port: number, declared: number): Promise<SlowBody
     ].join('\r\n'),
   );
   // The client keeps nothing of its own: each chunk waits until the last one was taken.
-  for (let left = declared - 1; left > 0 && !gone; left -= chunk.length) {
+  for (let left = sends; left > 0 && !gone; left -= chunk.length) {
     const piece = left >= chunk.length ? chunk : chunk.subarray(0, left);
     if (!socket.write(piece)) await Promise.race([event('drain'), closed]);
   }
-  return { closed };
+  return body;
 }
 
 /** Resident memory of a process (Linux), in MiB. */
