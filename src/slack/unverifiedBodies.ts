@@ -33,13 +33,13 @@ interface Body {
   readonly req: IncomingMessage;
   readonly address: string;
   /** Set at its first byte: a body that has sent nothing holds nothing. */
-  client?: Client;
+  sender?: Sender;
   bytes: number;
   done: boolean;
 }
 
 /** One client address's bodies that hold bytes, oldest first, and their bytes. */
-interface Client {
+interface Sender {
   readonly address: string;
   readonly bodies: Set<Body>;
   bytes: number;
@@ -56,7 +56,7 @@ interface Client {
 export class UnverifiedBodies {
   /** Bodies that have sent bytes, oldest first. */
   readonly #held = new Set<Body>();
-  readonly #clients = new Map<string, Client>();
+  readonly #senders = new Map<string, Sender>();
   #total = 0;
   readonly #bodyLimit: number;
   readonly #proxies: BlockList;
@@ -109,19 +109,19 @@ export class UnverifiedBodies {
 
   #grew(body: Body, bytes: number): void {
     if (body.done) return;
-    let client = body.client;
-    if (!client) {
-      client = this.#clients.get(body.address) ?? { address: body.address, bodies: new Set(), bytes: 0 };
-      this.#clients.set(body.address, client);
-      client.bodies.add(body);
+    let sender = body.sender;
+    if (!sender) {
+      sender = this.#senders.get(body.address) ?? { address: body.address, bodies: new Set(), bytes: 0 };
+      this.#senders.set(body.address, sender);
+      sender.bodies.add(body);
       this.#held.add(body);
-      body.client = client;
+      body.sender = sender;
     }
     body.bytes += bytes;
-    client.bytes += bytes;
+    sender.bytes += bytes;
     this.#total += bytes;
     const share = unverifiedLimits.budget / 4;
-    while (client.bytes > share) this.#drop(first(client.bodies));
+    while (sender.bytes > share) this.#drop(first(sender.bodies));
     while (this.#total > unverifiedLimits.budget) this.#drop(first(this.#held));
   }
 
@@ -133,13 +133,13 @@ export class UnverifiedBodies {
   #release(body: Body): void {
     if (body.done) return;
     body.done = true;
-    const { client } = body;
-    if (!client) return;
-    client.bodies.delete(body);
+    const { sender } = body;
+    if (!sender) return;
+    sender.bodies.delete(body);
     this.#held.delete(body);
-    client.bytes -= body.bytes;
+    sender.bytes -= body.bytes;
     this.#total -= body.bytes;
-    if (client.bodies.size === 0) this.#clients.delete(client.address);
+    if (sender.bodies.size === 0) this.#senders.delete(sender.address);
   }
 }
 
