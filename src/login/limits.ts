@@ -26,46 +26,19 @@ export const ssoStartsPerAddress = 60;
 /** Events counted under `key` in a window of `windowMs`, of which `limit` are allowed. */
 type Counter = { key: string; windowMs: number; limit: number };
 
-const personFailures = (p: Person): Counter => ({
-  key: keys.loginFailures.key(p),
-  windowMs: keys.loginFailures.ttlMs,
-  limit: personFailureLimit,
-});
-const addressFailures = (address: string): Counter => ({
-  key: keys.loginFailuresByAddress.key(address),
-  windowMs: keys.loginFailuresByAddress.ttlMs,
-  limit: addressFailureLimit,
-});
-const badLinks = (address: string): Counter => ({
-  key: keys.loginBadLinks.key(address),
-  windowMs: keys.loginBadLinks.ttlMs,
-  limit: badLinkLimit,
-});
-const pageLoads = (linkHash: string): Counter => ({
-  key: keys.loginPageLoads.key(linkHash),
-  windowMs: keys.loginPageLoads.ttlMs,
-  limit: pageLoadsPerLink,
-});
-const addressPageLoads = (address: string): Counter => ({
-  key: keys.loginPageLoadsByAddress.key(address),
-  windowMs: keys.loginPageLoadsByAddress.ttlMs,
-  limit: pageLoadsPerAddress,
-});
-const ssoStarts = (linkHash: string): Counter => ({
-  key: keys.ssoStarts.key(linkHash),
-  windowMs: keys.ssoStarts.ttlMs,
-  limit: ssoStartsPerLink,
-});
-const addressSsoStarts = (address: string): Counter => ({
-  key: keys.ssoStartsByAddress.key(address),
-  windowMs: keys.ssoStartsByAddress.ttlMs,
-  limit: ssoStartsPerAddress,
-});
-const personResets = (p: Person): Counter => ({
-  key: keys.resetsByPerson.key(p),
-  windowMs: keys.resetsByPerson.ttlMs,
-  limit: resetsPerPerson,
-});
+/** A counter per id of a key table entry, whose lifetime is its window. */
+const counter =
+  <T>(entry: { key(id: T): string; ttlMs: number }, limit: number) =>
+  (id: T): Counter => ({ key: entry.key(id), windowMs: entry.ttlMs, limit });
+
+const personFailures = counter<Person>(keys.loginFailures, personFailureLimit);
+const addressFailures = counter<string>(keys.loginFailuresByAddress, addressFailureLimit);
+const badLinks = counter<string>(keys.loginBadLinks, badLinkLimit);
+const pageLoads = counter<string>(keys.loginPageLoads, pageLoadsPerLink);
+const addressPageLoads = counter<string>(keys.loginPageLoadsByAddress, pageLoadsPerAddress);
+const ssoStarts = counter<string>(keys.ssoStarts, ssoStartsPerLink);
+const addressSsoStarts = counter<string>(keys.ssoStartsByAddress, ssoStartsPerAddress);
+const personResets = counter<Person>(keys.resetsByPerson, resetsPerPerson);
 const emailResets = (email: string): Counter => ({
   // Hashed: the store holds no list of the addresses people typed.
   key: keys.resetsByEmail.key(tokenHash(email.trim().toLowerCase())),
