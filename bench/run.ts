@@ -13,6 +13,7 @@ import { cardsBenchmark } from './cards.ts';
 import { guardsBenchmark } from './guards.ts';
 import { haltsBenchmark } from './halts.ts';
 import { listBenchmark } from './list.ts';
+import { pathsBenchmark } from './paths.ts';
 import { memoryBenchmark } from './memory.ts';
 import { pollBenchmark } from './poll.ts';
 import { profileBenchmark } from './profile.ts';
@@ -54,6 +55,11 @@ const benchmarks: Record<string, { about: string; run: () => Promise<SummaryRow[
     about:
       'platform calls per pass with 1,000 live cards, alone and with a 20-step game day and 20 halts being verified (5 with a target that runs on)',
     run: haltsBenchmark,
+  },
+  paths: {
+    about:
+      "how many of Faultline's files a Halt click and `/chaos attack … --yes` run (V8 coverage), against the layout's targets",
+    run: pathsBenchmark,
   },
   profile: {
     about:
