@@ -32,10 +32,6 @@ export interface KubernetesObjectRef {
   name: string;
 }
 
-/** `cluster/namespace/kind/name`: how a Kubernetes object is typed and shown. */
-export const kubernetesObjectPath = (object: KubernetesObjectRef) =>
-  `${object.clusterId}/${object.namespace}/${object.kind}/${object.name}`;
-
 /** A fully checked attack, ready for the preview and then for the platform. */
 export interface AttackRequest {
   /** The attack type, as `command.type` (e.g. `cpu`). */

@@ -1,4 +1,9 @@
 import { randomUUID } from 'node:crypto';
+import type { TeamEntry } from '../client/index.ts';
+import type { Deps } from '../deps.ts';
+import { audit } from '../audit.ts';
+import type { Actor, Login } from '../store/sessions.ts';
+import { mayRunAttacks } from './access.ts';
 import type { KeyValueStore } from '../store/keyValue.ts';
 import { keys } from '../store/keys.ts';
 import type { Who } from './events.ts';
@@ -64,6 +69,41 @@ function withoutGuards(words: readonly string[]): string {
 
 /** Whether two attacks' words run the same attack, whatever guards either adds. */
 export const sameAttackWords = (a: readonly string[], b: readonly string[]) => withoutGuards(a) === withoutGuards(b);
+
+/**
+ * Whether the person may save, replace and delete the team's saved attacks: they need the run
+ * privilege on it, read from their own login's entry for the team, as their own starts are.
+ */
+export function mayChangeSaved(login: Login, teamId: string): boolean {
+  const own = login.session.teams.find((t) => t.identifier === teamId);
+  return own !== undefined && mayRunAttacks(own);
+}
+
+/**
+ * Saves a checked attack for the team under a name; a name the team has already, or one being
+ * saved at this moment, is refused, and so is a person without the run privilege on the team.
+ */
+export async function saveAttack(
+  deps: Pick<Deps, 'savedAttacks' | 'logger'>,
+  actor: Actor,
+  login: Login,
+  team: TeamEntry,
+  name: string,
+  request: AttackRequest,
+): Promise<{ saved: SavedAttack } | { refused: 'exists' | 'busy' | 'not allowed' }> {
+  if (!mayChangeSaved(login, team.identifier)) return { refused: 'not allowed' };
+  const result = await deps.savedAttacks.save(team.identifier, name, request, actor);
+  if (result.outcome !== 'saved') return { refused: result.outcome };
+  const { saved } = result;
+  audit(deps.logger, 'attack_saved', actor, {
+    platformUser: login.session.identifier,
+    team: team.identifier,
+    saved: saved.name,
+    version: saved.version,
+    words: saved.words,
+  });
+  return { saved };
+}
 
 /** Each team's saved attacks, in the store. */
 export class SavedAttacks {

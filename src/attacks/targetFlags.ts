@@ -1,4 +1,4 @@
-import { kubernetesObjectPath, type AttackTarget } from './request.ts';
+import type { AttackTarget, KubernetesObjectRef } from './request.ts';
 
 export type TargetKind = Exclude<AttackTarget['kind'], 'all'>;
 
@@ -89,6 +89,10 @@ export function targetOptionOf(flag: string): TargetOption | undefined {
 export function givenTargetKinds(given: (flag: string) => boolean): TargetKind[] {
   return kinds.filter((kind) => given(targetFlags[kind].flag));
 }
+
+/** `cluster/namespace/kind/name`: how a Kubernetes object is typed and shown. */
+const kubernetesObjectPath = (object: KubernetesObjectRef) =>
+  `${object.clusterId}/${object.namespace}/${object.kind}/${object.name}`;
 
 const pairs = (map: Record<string, string>) =>
   Object.entries(map)

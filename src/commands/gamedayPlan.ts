@@ -18,11 +18,11 @@ import {
   setAutomatic,
   skipStep,
   startStepNow,
-  type StepActionOutcome,
   StepNotAllowedError,
   stepRequest,
   vetoStep,
 } from '../gamedays/steps.ts';
+import type { StepActionOutcome } from '../gamedays/stepState.ts';
 import type { GuardSpec } from '../guardrails/guards.ts';
 import type { Actor, Login } from '../store/sessions.ts';
 import {

@@ -2,9 +2,16 @@ import { z } from 'zod';
 import type { TeamEntry } from '../client/index.ts';
 import type { Deps } from '../deps.ts';
 import type { Who } from '../attacks/events.ts';
-import { mayRunAttacks, requireLogin, teamName } from '../attacks/access.ts';
+import { requireLogin, teamName } from '../attacks/access.ts';
 import type { AttackRequest } from '../attacks/request.ts';
-import { sameAttackWords, samePerson, savedNamePattern, type SavedAttack } from '../attacks/saved.ts';
+import {
+  mayChangeSaved,
+  sameAttackWords,
+  samePerson,
+  saveAttack,
+  savedNamePattern,
+  type SavedAttack,
+} from '../attacks/saved.ts';
 import { audit } from '../audit.ts';
 import { UserInputError } from '../errors.ts';
 import type { Actor, Login } from '../store/sessions.ts';
@@ -26,46 +33,6 @@ const runUsage = 'run <name> [--team T] [--yes]';
 function checkName(name: string): string {
   if (!savedNamePattern.test(name)) throw new UserInputError(savedAttackWords.badName(name), saveUsage);
   return name;
-}
-
-/** Whether a name may name a saved attack; the builder checks its Save as field with it. */
-export function savedNameProblem(name: string): string | undefined {
-  return savedNamePattern.test(name) ? undefined : savedAttackWords.badNameField(name);
-}
-
-/**
- * Whether the person may save, replace and delete the team's saved attacks: they need the run
- * privilege on it, read from their own login's entry for the team, as their own starts are.
- */
-function mayChangeSaved(login: Login, teamId: string): boolean {
-  const own = login.session.teams.find((t) => t.identifier === teamId);
-  return own !== undefined && mayRunAttacks(own);
-}
-
-/**
- * Saves a checked attack for the team under a name; a name the team has already, or one being
- * saved at this moment, is refused, and so is a person without the run privilege on the team.
- */
-export async function saveAttack(
-  deps: Deps,
-  actor: Actor,
-  login: Login,
-  team: TeamEntry,
-  name: string,
-  request: AttackRequest,
-): Promise<{ saved: SavedAttack } | { refused: 'exists' | 'busy' | 'not allowed' }> {
-  if (!mayChangeSaved(login, team.identifier)) return { refused: 'not allowed' };
-  const result = await deps.savedAttacks.save(team.identifier, name, request, actor);
-  if (result.outcome !== 'saved') return { refused: result.outcome };
-  const { saved } = result;
-  audit(deps.logger, 'attack_saved', actor, {
-    platformUser: login.session.identifier,
-    team: team.identifier,
-    saved: saved.name,
-    version: saved.version,
-    words: saved.words,
-  });
-  return { saved };
 }
 
 /** Deletes the team's saved attack by name, for a person with the run privilege on the team; the store keeps its version number. */

@@ -9,7 +9,7 @@ import { type ApprovalRule, approvalRuleFor } from './approvalRules.ts';
 import type { Actor } from '../store/sessions.ts';
 import { mayRunAttacks, requireLogin, teamName } from '../attacks/access.ts';
 import { keys } from '../store/keys.ts';
-import { approvedStepStarts, stepApprovalClosed } from '../gamedays/steps.ts';
+import { approvedStepStarts, stepApprovalClosed } from '../gamedays/stepState.ts';
 import type { StepRef } from '../gamedays/plan.ts';
 
 /** A request stays open this long; then it ends and nothing starts. */

@@ -1,5 +1,5 @@
 import { redrawUnsent } from '../attacks/redraw.ts';
-import { recoverStarts } from '../attacks/startIntents.ts';
+import { recoverStarts } from '../attacks/recoverStarts.ts';
 import { verifyHalts } from '../attacks/haltChecks.ts';
 import { checkPresence } from '../attacks/presence.ts';
 import type { Deps } from '../deps.ts';

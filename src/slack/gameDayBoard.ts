@@ -4,7 +4,7 @@ import type { GameDayAttack, GameDayEvent, GameDayOutcomes, GameDayRecord } from
 import { gameDayCard, gameDayFailureLine, gameDaySummary, gameDayTimelineLine } from '../views/gameday.ts';
 import type { Messenger } from './messenger.ts';
 import type { PlanStep } from '../gamedays/plan.ts';
-import { StepNotStartedError } from '../gamedays/steps.ts';
+import { StepNotStartedError } from '../gamedays/stepState.ts';
 import { countdownMessage, hypothesisQuestion, planWords } from '../views/plan.ts';
 import { errorInBrief } from '../views/errorReply.ts';
 

@@ -26,7 +26,7 @@ import { StepNotAllowedError } from '../gamedays/steps.ts';
 import { planWords } from './plan.ts';
 import { AmbiguousAttackIdError, AttackNotFoundError } from '../attacks/locate.ts';
 import { GuardsUnknownError, UnhealthyGuardsError } from '../guardrails/guardCheck.ts';
-import { frozenRefusal } from './freeze.ts';
+import { frozenRefusal } from './freezeRefusal.ts';
 import { stageWords } from './attackCard.ts';
 import { guardRefusalText } from './guards.ts';
 

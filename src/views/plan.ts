@@ -29,7 +29,7 @@ import {
 import type { Message } from './message.ts';
 import { plural } from './plural.ts';
 import { describeTarget } from './target.ts';
-import type { StepNotStartedReason } from '../gamedays/steps.ts';
+import type { StepNotStartedReason } from '../gamedays/stepState.ts';
 
 export const PLAN_ADD_STEP = 'plan_add_step';
 export const PLAN_RUN_NEXT = 'plan_run_next';

@@ -113,6 +113,11 @@ function savedLine(saved: SavedAttack): string {
     : `${line}, changed by <@${saved.changedBy.userId}> ${slackDate(new Date(saved.changedAt))}`;
 }
 
+/** Whether a name may name a saved attack; the builder checks its Save as field with it. */
+export function savedNameProblem(name: string): string | undefined {
+  return savedNamePattern.test(name) ? undefined : savedAttackWords.badNameField(name);
+}
+
 /** A team's saved attacks, each with Run and Delete; `notice` goes above them (what was just done). */
 export function savedAttacksMessage(p: {
   teamId: string;

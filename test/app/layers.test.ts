@@ -1,9 +1,12 @@
-import { readdirSync, readFileSync } from 'node:fs';
+import { spawnSync } from 'node:child_process';
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { dirname, join, relative, resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
 
 const root = resolve(import.meta.dirname, '../..');
 const src = join(root, 'src');
+const biome = join(root, 'node_modules/.bin/biome');
 
 /** Every TypeScript module under a folder, as paths relative to the repository. */
 function modules(folder: string): string[] {
@@ -12,79 +15,126 @@ function modules(folder: string): string[] {
     .map((entry) => relative(root, join(entry.parentPath, entry.name)));
 }
 
-/** What a module imports from inside the repository: static, re-exported and dynamic imports. */
-function localImports(file: string): string[] {
-  const text = readFileSync(join(root, file), 'utf8');
-  const specifiers = [...text.matchAll(/\b(?:from|import)\s*\(?\s*['"](\.{1,2}\/[^'"]+)['"]/g)].map(
-    (match) => match[1]!,
-  );
-  return specifiers.map((specifier) => relative(root, resolve(join(root, dirname(file)), specifier)));
-}
-
 const commands = 'src/commands/';
-/** The handler contract: the Slack adapter turns what a handler returns into Slack calls. */
-const handlerContract = 'src/commands/reply.ts';
-// The registration table and the app that wires the routes sit above the commands.
-const mayImportCommands = (file: string, target: string) =>
-  file.startsWith(commands) ||
-  file === 'src/listeners.ts' ||
-  file === 'src/app.ts' ||
-  (file === 'src/slack/adapter.ts' && target === handlerContract);
-
 /** The domain: it returns results and events, and knows nothing of Slack or of words a person reads. */
-const domain = ['attacks', 'guardrails', 'gamedays', 'login', 'tickets', 'jobs'].map((folder) => `src/${folder}/`);
-const aboveDomain = ['src/views/', 'src/slack/', commands];
+const domain = ['attacks', 'guardrails', 'gamedays', 'login', 'tickets', 'jobs'];
 
-/** Every import of `from` modules that lands in one of `into`, as "file imports target". */
-function importsInto(from: (file: string) => boolean, into: (target: string, file: string) => boolean): string[] {
-  return modules(src)
-    .filter(from)
-    .flatMap((file) =>
-      localImports(file)
-        .filter((target) => into(target, file))
-        .map((target) => `${file} imports ${target}`),
+interface Override {
+  includes: string[];
+  linter?: { rules?: { style?: { noRestrictedImports?: unknown } } };
+}
+const config = JSON.parse(readFileSync(join(root, 'biome.json'), 'utf8')) as {
+  linter: { rules: { suspicious: Record<string, unknown> } };
+  overrides: Override[];
+};
+
+/**
+ * Lints these files, laid out as in the repository, with the repository's own biome.json in a
+ * folder of their own (nothing is written under src/): "path:line rule" for each diagnostic.
+ */
+function lint(files: Record<string, string>): string[] {
+  const dir = mkdtempSync(join(tmpdir(), 'faultline-layers-'));
+  try {
+    writeFileSync(join(dir, 'biome.json'), readFileSync(join(root, 'biome.json')));
+    for (const [file, text] of Object.entries(files)) {
+      mkdirSync(dirname(join(dir, file)), { recursive: true });
+      writeFileSync(join(dir, file), text);
+    }
+    // No VCS there: the repository's .gitignore is not what is tested.
+    const run = spawnSync(biome, ['lint', '--vcs-enabled=false', '--reporter=rdjson', '--max-diagnostics=none', '.'], {
+      cwd: dir,
+      encoding: 'utf8',
+    });
+    const report = JSON.parse(run.stdout) as {
+      diagnostics: { code: { value: string }; location: { path: string; range: { start: { line: number } } } }[];
+    };
+    return report.diagnostics.map(
+      (d) => `${d.location.path}:${d.location.range.start.line} ${d.code.value.replace('lint/', '')}`,
     );
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
 }
 
-describe('module layers', () => {
-  it('finds the imports it checks (the listener table imports the commands)', () => {
-    expect(localImports('src/listeners.ts').filter((target) => target.startsWith(commands)).length).toBeGreaterThan(5);
-  });
+/** A module made of these imports, each used. */
+const importing = (...specifiers: string[]) =>
+  `${specifiers.map((s, i) => `import { x${i} } from '${s}';`).join('\n')}\nexport const all = [${specifiers.map((_, i) => `x${i}`).join(', ')}];\n`;
 
-  it('lets nothing below the commands import them', () => {
-    const upward = importsInto(
-      () => true,
-      (target, file) => target.startsWith(commands) && !mayImportCommands(file, target),
+const restricted = 'style/noRestrictedImports';
+
+// The layer and feature rules are biome.json's (noRestrictedImports per folder, noImportCycles),
+// so an editor shows a wrong import as it is typed; these tests show that each rule fires.
+describe('import rules', () => {
+  it('refuses an import that points up a layer, wherever it is written, and lets the others be', () => {
+    const flagged = lint({
+      'src/attacks/probe.ts': importing('../slack/adapter.ts', '../views/halt.ts', '../client/index.ts'),
+      'src/attacks/deeper/probe.ts': importing('../../commands/halt.ts', '../cards.ts'),
+      'src/gamedays/probe.ts': importing('../views/plan.ts', '../attacks/start.ts'),
+      'src/guardrails/probe.ts': importing('../slack/approvalBoard.ts'),
+      'src/login/probe.ts': importing('../commands/login.ts'),
+      'src/tickets/probe.ts': importing('../views/ticket.ts'),
+      'src/jobs/probe.ts': importing('../slack/messenger.ts', '../store/keys.ts'),
+      'src/views/probe.ts': importing('../slack/messenger.ts', '../commands/reply.ts', '../attacks/cards.ts'),
+      'src/commands/probe.ts': importing('../slack/adapter.ts', '../views/halt.ts', '../attacks/halt.ts', './reply.ts'),
+      'src/commands/attack/probe.ts': importing('../../slack/people.ts', '@slack/types'),
+      'src/store/probe.ts': importing('../commands/reply.ts'),
+      'src/probe.ts': importing('./commands/halt.ts', './views/halt.ts'),
+      'src/slack/adapter.ts': importing('../commands/reply.ts', '../commands/halt.ts', '../views/halt.ts'),
+      'src/listeners.ts': importing('./commands/halt.ts'),
+      'src/app.ts': importing('./commands/login.ts'),
+    });
+    expect(flagged.sort()).toEqual(
+      [
+        'src/attacks/probe.ts:1',
+        'src/attacks/probe.ts:2',
+        'src/attacks/deeper/probe.ts:1',
+        'src/gamedays/probe.ts:1',
+        'src/guardrails/probe.ts:1',
+        'src/login/probe.ts:1',
+        'src/tickets/probe.ts:1',
+        'src/jobs/probe.ts:1',
+        'src/views/probe.ts:1',
+        'src/views/probe.ts:2',
+        'src/commands/probe.ts:1',
+        'src/commands/attack/probe.ts:1',
+        'src/store/probe.ts:1',
+        'src/probe.ts:1',
+        'src/slack/adapter.ts:2',
+      ]
+        .map((at) => `${at} ${restricted}`)
+        .sort(),
     );
-    expect(upward).toEqual([]);
   });
 
-  it('finds the imports it checks (the Slack recorder imports views and the domain; commands import the domain)', () => {
-    const recorder = localImports('src/slack/record.ts');
-    expect(recorder.filter((target) => target.startsWith('src/views/')).length).toBeGreaterThan(0);
-    expect(recorder.filter((target) => domain.some((folder) => target.startsWith(folder))).length).toBeGreaterThan(0);
+  it('refuses an import cycle, but not one that only types close', () => {
     expect(
-      importsInto(
-        (file) => file.startsWith(commands),
-        (target) => domain.some((folder) => target.startsWith(folder)),
-      ).length,
-    ).toBeGreaterThan(10);
+      lint({
+        'src/attacks/a.ts': "import { b } from './b.ts';\nexport const a = () => b;\n",
+        'src/attacks/b.ts': "import { a } from './a.ts';\nexport const b = () => a;\n",
+        'src/attacks/c.ts': "import type { D } from './d.ts';\nexport type C = D[];\n",
+        'src/attacks/d.ts': "import type { C } from './c.ts';\nexport type D = { c: C };\nexport const d = 1;\n",
+      }),
+    ).toEqual(['src/attacks/a.ts:1 suspicious/noImportCycles', 'src/attacks/b.ts:1 suspicious/noImportCycles']);
+    expect(config.linter.rules.suspicious['noImportCycles']).toBe('error');
   });
 
-  it('keeps views, Slack and the commands out of the domain', () => {
-    const inDomain = (file: string) => domain.some((folder) => file.startsWith(folder));
-    expect(importsInto(inDomain, (target) => aboveDomain.some((folder) => target.startsWith(folder)))).toEqual([]);
+  it('gives every folder of src/ its rules: a new feature folder is added to the domain', () => {
+    const ruled = (folder: string) =>
+      config.overrides.some(
+        (o) => o.linter?.rules?.style?.noRestrictedImports && o.includes.includes(`src/${folder}/**`),
+      );
+    const folders = readdirSync(src, { withFileTypes: true })
+      .filter((entry) => entry.isDirectory())
+      .map((entry) => entry.name);
+    for (const folder of domain) expect(folders).toContain(folder);
+    // The platform client and the store below the domain, and src/slack above it, may import
+    // anything but the commands (the first override, which holds all of src/).
+    expect(folders.filter((folder) => !ruled(folder) && !['client', 'store', 'slack'].includes(folder))).toEqual([]);
   });
+});
 
-  it('keeps the views pure: they neither call Slack nor reach into the commands', () => {
-    expect(
-      importsInto(
-        (file) => file.startsWith('src/views/'),
-        (target) => target.startsWith('src/slack/') || target.startsWith(commands),
-      ),
-    ).toEqual([]);
-  });
-
+// What Biome's import rules cannot see: a property read off deps, and the words in a string.
+describe('module layers, beyond imports', () => {
   it('keeps the domain from reaching Slack through deps (the messenger, files, people)', () => {
     const slackDeps = /\b(?:deps|this\.#deps)\.(?:slack|files|people)\b|Pick<Deps,[^>]*'(?:slack|files|people)'/;
     const users = (from: (file: string) => boolean) =>
@@ -93,16 +143,7 @@ describe('module layers', () => {
         .filter((file) => slackDeps.test(readFileSync(join(root, file), 'utf8')));
     // The commands do use them, so the pattern sees real uses.
     expect(users((file) => file.startsWith(commands)).length).toBeGreaterThan(3);
-    expect(users((file) => domain.some((folder) => file.startsWith(folder)))).toEqual([]);
-  });
-
-  it('lets the commands use Slack only through deps', () => {
-    expect(
-      importsInto(
-        (file) => file.startsWith(commands),
-        (target) => target.startsWith('src/slack/'),
-      ),
-    ).toEqual([]);
+    expect(users((file) => domain.some((folder) => file.startsWith(`src/${folder}/`)))).toEqual([]);
   });
 
   it('keeps the Slack mrkdwn a person reads out of the commands, but for the argument contract', () => {
@@ -130,20 +171,5 @@ describe('module layers', () => {
     expect(literals(`${commands}halt.ts`)).toContain("'halt'");
     expect(wording(['src/views/halt.ts']).length).toBeGreaterThan(0);
     expect(wording(modules(join(root, commands)).filter((file) => !contractFiles.includes(file)))).toEqual([]);
-  });
-
-  it('checks every domain folder', () => {
-    const folders = new Set(modules(src).map((file) => `src/${file.split('/')[1]}/`));
-    for (const folder of domain) expect(folders).toContain(folder);
-  });
-
-  it('checks the lower layers named in the README', () => {
-    const checked = new Set(
-      modules(src)
-        .filter((file) => !file.startsWith(commands))
-        .map((file) => file.split('/')[1]),
-    );
-    for (const layer of ['attacks', 'views', 'client', 'store', 'slack', 'gamedays', 'tickets'])
-      expect(checked).toContain(layer);
   });
 });

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { recoverStarts, type StartIntent } from '../../src/attacks/startIntents.ts';
+import { recoverStarts } from '../../src/attacks/recoverStarts.ts';
+import type { StartIntent } from '../../src/attacks/startIntents.ts';
 import { StoreUnavailableError } from '../../src/store/errors.ts';
 import { Stack, stackForFile } from './harness.ts';
 

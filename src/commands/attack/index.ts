@@ -21,8 +21,8 @@ import {
   builderTitle,
 } from '../../views/attackBuilder.ts';
 import { messageModal } from '../../views/notice.ts';
-import { saveAttack, savedNameProblem } from '../saved.ts';
-import { savedAttackWords } from '../../views/savedAttacks.ts';
+import { saveAttack } from '../../attacks/saved.ts';
+import { savedAttackWords, savedNameProblem } from '../../views/savedAttacks.ts';
 import {
   attackPreviewMessage,
   cannotRunText,
