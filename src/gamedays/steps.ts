@@ -401,14 +401,8 @@ export async function startStep(deps: Deps, ref: StepRef): Promise<void> {
       },
     );
     if (result.kind === 'approval requested' && waiting) {
-      const shownStep = waiting.steps.find((s) => s.id === step.id) ?? step;
-      await shown(
-        deps,
-        ref,
-        waiting,
-        shownStep,
-        stepEvent(waiting, shownStep, 'awaiting approval', now, { by: runBy.userId }),
-      );
+      const at = waiting.steps.find((s) => s.id === step.id) ?? step;
+      await shown(deps, ref, waiting, at, stepEvent(waiting, at, 'awaiting approval', now, { by: runBy.userId }));
     }
   } catch (error) {
     // Created, but its card could not be posted yet: the attack runs, and is the step's.
