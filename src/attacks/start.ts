@@ -5,10 +5,9 @@ import { explained } from '../errors.ts';
 import { kubernetesAttackPayload, serviceAttackPayload, targetPayload, type AttackRequest } from './request.ts';
 import type { Actor, Login } from '../store/sessions.ts';
 import { platformFor, teamName } from './access.ts';
-import type { CardRecord } from './cards.ts';
+import type { CardGuard, CardRecord } from './cards.ts';
 import { claimWatchCard } from './poller.ts';
-import { FrozenError } from '../guardrails/freezes.ts';
-import { cardGuards, coveringGuards, guardStart } from '../guardrails/guardCheck.ts';
+import { cardGuards, type GuardCheck } from '../guardrails/guardCheck.ts';
 import { type OpenIntent, openIntent, type StartIntent, type StartSource } from './startIntents.ts';
 import { keys } from '../store/keys.ts';
 import type { StepRef } from '../gamedays/plan.ts';
@@ -49,12 +48,6 @@ export async function dropPending(deps: Deps, id: string): Promise<void> {
   await deps.store.delete(keys.pending.key(id));
 }
 
-/** A start in a frozen team is refused, with who froze it, since when and why. */
-export async function refuseIfFrozen(deps: Deps, team: TeamEntry): Promise<void> {
-  const freeze = await deps.freezes.covering(team.identifier);
-  if (freeze) throw new FrozenError(freeze);
-}
-
 /**
  * The attack was created, then a step before its card failed (the store did not answer): the
  * person must hear that it runs, never "nothing was done"; recover-starts posts its card later.
@@ -75,10 +68,20 @@ export interface StartedAttack {
   cardError?: string;
 }
 
+/** Who starts what, where: the person's own login, in one of its teams. */
+export interface StartAsk {
+  actor: Actor;
+  login: Login;
+  team: TeamEntry;
+  request: AttackRequest;
+  channel: string;
+}
+
 type StartOptions = {
-  acknowledgedGuards?: readonly string[] | undefined;
+  /** The guards as the policy read them, for the card. */
+  checks: GuardCheck[];
   /** The preview, command or approval the start comes from; an approval names its approver. */
-  source?: StartSource | undefined;
+  source: StartSource;
   /** The game-day plan step it runs. */
   step?: StepRef | undefined;
   /** The Workflow Builder step it runs. */
@@ -90,19 +93,14 @@ type StartOptions = {
  * an unknown outcome, which the caller reports), then posts its card in the channel. An intent
  * written first and kept until the card is saved lets a restarted bot finish the start if this
  * one dies (startIntents.ts); while it stands the start is marked under way in the team, so a
- * watch polling meanwhile leaves the card to it instead of posting one of its own.
+ * watch polling meanwhile leaves the card to it instead of posting one of its own. Only the start
+ * policy calls it, once a freeze, the guards and a second person let the start through
+ * (startPolicy.ts).
  */
-export async function startAttack(
-  deps: Deps,
-  actor: Actor,
-  login: Login,
-  team: TeamEntry,
-  request: AttackRequest,
-  channel: string,
-  options: StartOptions = {},
-): Promise<StartedAttack> {
+export async function startAttack(deps: Deps, ask: StartAsk, options: StartOptions): Promise<StartedAttack> {
+  const { actor, login, team, request, channel } = ask;
   const intent = await openIntent(deps, {
-    source: options.source ?? { kind: 'command' },
+    source: options.source,
     ...(options.step ? { step: options.step } : {}),
     ...(options.workflowStep ? { workflowStep: options.workflowStep } : {}),
     actor,
@@ -114,7 +112,7 @@ export async function startAttack(
   });
   let unfinished = false;
   try {
-    return await createAndCard(deps, intent, actor, login, team, request, channel, options);
+    return await createAndCard(deps, intent, ask, cardGuards(options.checks));
   } catch (error) {
     // Created, then a step before its card failed: the attack runs, so recover-starts finishes it.
     const guid = intent.current().guid;
@@ -134,19 +132,12 @@ export async function startAttack(
 async function createAndCard(
   deps: Deps,
   intent: OpenIntent,
-  actor: Actor,
-  login: Login,
-  team: TeamEntry,
-  request: AttackRequest,
-  channel: string,
-  options: StartOptions,
+  { actor, login, team, request, channel }: StartAsk,
+  guards: CardGuard[],
 ): Promise<StartedAttack> {
-  await refuseIfFrozen(deps, team);
   const api = platformFor(deps, login, team);
-  const guards = await coveringGuards(deps, actor, channel, request.guards);
-  const checks = await guardStart(deps, api, guards, options.acknowledgedGuards);
   const name = teamName(team);
-  await intent.sending(cardGuards(checks));
+  await intent.sending(guards);
   const guid = await explained({ team: name, doing: 'start the attack' }, async () => {
     if (request.target.kind === 'service') {
       const created = await api.attacks.createForService(serviceAttackPayload({ ...request, target: request.target }));

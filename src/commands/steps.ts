@@ -32,8 +32,8 @@ import { endNow, requireGameDayTeam, requireMayEnd } from './gameday.ts';
 import { matchTeam } from './arguments.ts';
 import { checkChannel, resolveTeam } from './attack/index.ts';
 import { savedAttackRequest, sawSavedAttack } from './saved.ts';
-import { approvalNeeded, requestApproval } from '../guardrails/approvals.ts';
-import { refuseIfFrozen, StartUnfinishedError, startAttack } from '../attacks/start.ts';
+import { StartUnfinishedError } from '../attacks/start.ts';
+import { startPolicy } from '../attacks/startPolicy.ts';
 import { GuardsUnknownError } from '../guardrails/guardCheck.ts';
 
 /** Empty text inputs count as not given: Workflow Builder sends "" for a field left blank. */
@@ -193,18 +193,16 @@ async function runSavedAttackStep({ actor, inputs, executionId }: StepRequest, d
   // Run by them, it stays theirs to run: a schedule that runs it keeps it seen.
   await sawSavedAttack(deps, saved, actor);
   const waitForEnd = input.wait_for_end === true;
-  const pending = { actor, teamId: team.identifier, request, channel };
-  const rule = approvalNeeded(deps, pending, team);
-  if (rule) {
-    await refuseIfFrozen(deps, team);
-    await requestApproval(deps, pending, team, rule, { executionId, waitForEnd });
-    return { later: true };
-  }
   let guid: string;
   try {
-    guid = (
-      await startAttack(deps, actor, login, team, request, channel, { workflowStep: { executionId, waitForEnd } })
-    ).guid;
+    const outcome = await startPolicy(
+      deps,
+      { actor, login, team, request, channel },
+      { kind: 'workflow step', step: { executionId, waitForEnd } },
+    );
+    // A second person's answer finishes the step.
+    if (outcome.kind === 'approval requested') return { later: true };
+    guid = outcome.started.guid;
   } catch (error) {
     // Started, but its card is not posted yet: the attack runs, and the card follows.
     if (error instanceof StartUnfinishedError) guid = error.guid;

@@ -2,10 +2,11 @@ import type { TeamEntry } from '../client/index.ts';
 import type { Deps } from '../deps.ts';
 import { NotLoggedInError, UserInputError } from '../errors.ts';
 import { mayRunAttacks } from '../attacks/access.ts';
-import { StartUnfinishedError, startAttack } from '../attacks/start.ts';
+import { StartUnfinishedError } from '../attacks/start.ts';
+import { startPolicy } from '../attacks/startPolicy.ts';
 import type { AttackRequest } from '../attacks/request.ts';
 import { sameAttackWords, savedWords } from '../attacks/saved.ts';
-import { approvalNeeded, closeStepApproval, requestApproval } from '../guardrails/approvals.ts';
+import { closeStepApproval } from '../guardrails/approvals.ts';
 import { guardKey, type GuardSpec } from '../guardrails/guards.ts';
 import type { Login, Person } from '../store/sessions.ts';
 import type { GameDayRecord, GameDayStepEvent } from './gameDayRecord.ts';
@@ -312,6 +313,7 @@ export async function startStep(deps: Deps, ref: StepRef): Promise<void> {
   const runBy = step.countdown!.runBy;
   const actor = { ...runBy, channelId: ref.channel };
   const request = { ...step.request, yes: true };
+  let waiting: GameDayPlan | undefined;
   try {
     const login = await deps.sessions.get(runBy);
     if (!login) throw new StepNotStartedError('session', runBy.userId);
@@ -319,19 +321,24 @@ export async function startStep(deps: Deps, ref: StepRef): Promise<void> {
     if (!team) throw new StepNotStartedError('team', runBy.userId);
     // The runner's session starts it only while it may run attacks in the step's team.
     if (!mayRunAttacks(team)) throw new StepNotStartedError('privilege', runBy.userId);
-    const pending = { actor, teamId: team.identifier, request, channel: ref.channel, step: ref };
-    const rule = approvalNeeded(deps, pending, team);
-    if (rule) {
-      // Waiting before the request is posted: an Approve clicked the moment it appears finds it so.
-      const { plan: after } = await changeStep(deps, ref, ['running'], (s) => {
-        if (!s.guid) s.state = 'awaiting approval';
-      });
-      await requestApproval(deps, pending, team, rule);
-      const waiting = after.steps.find((s) => s.id === step.id) ?? step;
-      await shown(deps, ref, after, waiting, stepEvent(after, waiting, 'awaiting approval', now, { by: runBy.userId }));
-      return;
+    const result = await startPolicy(
+      deps,
+      { actor, login, team, request, channel: ref.channel },
+      {
+        kind: 'plan step',
+        step: ref,
+        // Waiting before the request is posted: an Approve clicked the moment it appears finds it so.
+        awaitApproval: async () => {
+          ({ plan: waiting } = await changeStep(deps, ref, ['running'], (s) => {
+            if (!s.guid) s.state = 'awaiting approval';
+          }));
+        },
+      },
+    );
+    if (result.kind === 'approval requested' && waiting) {
+      const at = waiting.steps.find((s) => s.id === step.id) ?? step;
+      await shown(deps, ref, waiting, at, stepEvent(waiting, at, 'awaiting approval', now, { by: runBy.userId }));
     }
-    await startAttack(deps, actor, login, team, request, ref.channel, { step: ref });
   } catch (error) {
     // Created, but its card could not be posted yet: the attack runs, and is the step's.
     if (error instanceof StartUnfinishedError) return deps.gameDays.stepStarted(ref, error.guid);

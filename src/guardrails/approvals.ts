@@ -1,19 +1,16 @@
-import { randomUUID } from 'node:crypto';
 import type { CardRecord, MessageRef } from '../attacks/cards.ts';
-import type { TeamEntry } from '../client/index.ts';
-import { type PendingAttack, startAttack } from '../attacks/start.ts';
+import type { PendingAttack } from '../attacks/start.ts';
+import { startPolicy } from '../attacks/startPolicy.ts';
 import type { StartIntent, StartNews } from '../attacks/startIntents.ts';
 import type { Deps } from '../deps.ts';
 import { UserInputError } from '../errors.ts';
-import { type ApprovalRule, approvalRuleFor } from './approvalRules.ts';
+import type { ApprovalRule } from './approvalRules.ts';
+import { type ApprovalRecord, approvalTtlMs } from './approvalRequests.ts';
 import type { Actor } from '../store/sessions.ts';
-import { mayRunAttacks, requireLogin, teamName } from '../attacks/access.ts';
+import { mayRunAttacks, requireLogin } from '../attacks/access.ts';
 import { keys } from '../store/keys.ts';
 import { approvedStepStarts, stepApprovalClosed } from '../gamedays/stepState.ts';
 import type { StepRef } from '../gamedays/plan.ts';
-
-/** A request stays open this long; then it ends and nothing starts. */
-export const approvalTtlMs = 15 * 60_000;
 
 /** A request for a second person, as posted in the attack's channel. */
 export interface ApprovalRequest {
@@ -102,94 +99,6 @@ export interface WorkflowSteps {
    * saved attack takes the outcome of its start, any other fails once saying what to check.
    */
   recoverRuns(deps: Deps): Promise<number>;
-}
-
-interface ApprovalRecord {
-  id: string;
-  pending: Omit<PendingAttack, 'id'>;
-  teamName: string;
-  rule: ApprovalRule;
-  requestedAt: string;
-  channel: string;
-  ts: string;
-  /** The requester's platform login: the same login from another Slack account may not approve either. */
-  requestedByPlatform?: string | undefined;
-  /** The Workflow Builder step that asked, when one did. */
-  workflowStep?: WaitingWorkflowStep | undefined;
-}
-
-/** The rule that makes this start need a second person, if any. */
-export function approvalNeeded(
-  deps: Deps,
-  pending: Omit<PendingAttack, 'id'>,
-  team: TeamEntry,
-): ApprovalRule | undefined {
-  const { request, channel } = pending;
-  return approvalRuleFor(deps.config.approvalRules, {
-    type: request.type,
-    lengthSeconds: request.lengthSeconds,
-    everyClient: request.target.kind === 'all',
-    team: { id: team.identifier, name: teamName(team) },
-    channel,
-  });
-}
-
-/** Posts the request in the attack's channel; it starts nothing until someone else approves. */
-export async function requestApproval(
-  deps: Deps,
-  pending: Omit<PendingAttack, 'id'>,
-  team: TeamEntry,
-  rule: ApprovalRule,
-  workflowStep?: WaitingWorkflowStep,
-): Promise<{ channel: string; rule: ApprovalRule }> {
-  const id = randomUUID();
-  const now = deps.clock.now();
-  const name = teamName(team);
-  const view: ApprovalRequest = {
-    id,
-    pending,
-    rule,
-    teamName: name,
-    expiresAt: new Date(now + approvalTtlMs).toISOString(),
-  };
-  // Kept before it is posted: an Approve clicked the moment it appears must find it.
-  const requestedByPlatform = (await deps.sessions.get(pending.actor))?.session.identifier;
-  const record: ApprovalRecord = {
-    id,
-    pending,
-    teamName: name,
-    rule,
-    requestedAt: new Date(now).toISOString(),
-    channel: pending.channel,
-    ts: '',
-    requestedByPlatform,
-    ...(workflowStep ? { workflowStep } : {}),
-  };
-  await deps.store.set(keys.approval.key(id), record, keys.approval.ttlMs);
-  let posted: MessageRef;
-  try {
-    posted = await deps.approvals.post(view);
-  } catch (error) {
-    await deps.store.delete(keys.approval.key(id)).catch(() => undefined);
-    throw error;
-  }
-  await deps.store.set(
-    keys.approvalMessage.key(id),
-    { channel: posted.channel, ts: posted.ts },
-    keys.approvalMessage.ttlMs,
-  );
-  // Answered before the message was saved: the answer could not close it, so close it here.
-  const closed = await deps.store.get<ApprovalClosing>(keys.approvalClosed.key(id));
-  if (closed !== undefined) deps.approvals.close(posted, closed);
-  await deps.events.record({
-    kind: 'approval',
-    decision: 'requested',
-    by: pending.actor,
-    teamId: team.identifier,
-    details: { type: pending.request.type },
-    rule,
-  });
-  return { channel: posted.channel, rule };
 }
 
 /** How long past its time an answered request may wait for its start to be written down. */
@@ -291,11 +200,12 @@ export async function approveRequest(deps: Deps, actor: Actor, requestId: string
   }
   const approver = { userId: actor.userId, userName: actor.userName };
   try {
-    const started = await startAttack(deps, requester, login, team, record.pending.request, record.pending.channel, {
-      acknowledgedGuards: record.pending.unknownGuards,
-      source: { kind: 'approval', id: record.id, approver },
-      step: record.pending.step,
-    });
+    const { request, channel, unknownGuards, step } = record.pending;
+    const started = await startPolicy(
+      deps,
+      { actor: requester, login, team, request, channel },
+      { kind: 'approval', id: record.id, approver, acknowledgedGuards: unknownGuards, step },
+    );
     await deps.events.record({
       kind: 'approval',
       decision: 'approved',

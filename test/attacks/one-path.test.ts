@@ -20,6 +20,10 @@ describe('one path for what happens to an attack', () => {
     ]);
   });
 
+  it('has one start policy, the only code that asks for a second person or starts an attack', () => {
+    expect(callers(/(?<!function )\b(?:startAttack|requestApproval)\s?\(/)).toEqual(['src/attacks/startPolicy.ts']);
+  });
+
   it('has one recorder, the only code that adds to a game day’s timeline or redraws an attack card', () => {
     expect(callers(/gameDays\s?\.\s?record\s?\(|\.record\(\s?channel\b/)).toEqual(['src/slack/record.ts']);
     expect(callers(/\bupdate\([^;]*attackCardMessage\(/)).toEqual(['src/slack/record.ts']);

@@ -2,14 +2,8 @@ import { builtInCatalogue } from '../../client/catalogue.ts';
 import type { TeamEntry } from '../../client/index.ts';
 import type { Deps } from '../../deps.ts';
 import { otherAttackChannels } from '../../attacks/channels.ts';
-import {
-  claimPending,
-  dropPending,
-  loadPending,
-  refuseIfFrozen,
-  savePending,
-  startAttack,
-} from '../../attacks/start.ts';
+import { claimPending, dropPending, loadPending, savePending, type StartAsk } from '../../attacks/start.ts';
+import { startChecks, startPolicy, type StartWay } from '../../attacks/startPolicy.ts';
 import { channelLinks } from '../../views/blocks.ts';
 import type { AttackRequest } from '../../attacks/request.ts';
 import {
@@ -48,15 +42,8 @@ import {
   teamName,
 } from '../../attacks/access.ts';
 import { matchTeam } from '../arguments.ts';
-import { approvalNeeded, requestApproval } from '../../guardrails/approvals.ts';
 import { approvalRequestedText, ruleText } from '../../views/approval.ts';
-import {
-  checkGuards,
-  coveringGuards,
-  GuardsUnknownError,
-  refuseIfUnhealthy,
-  unknownGuards,
-} from '../../guardrails/guardCheck.ts';
+import { GuardsUnknownError } from '../../guardrails/guardCheck.ts';
 import { guardLine, unknownGuardsText } from '../../views/guards.ts';
 import { guardKey } from '../../guardrails/guards.ts';
 import { firstDelivery } from '../delivery.ts';
@@ -82,37 +69,21 @@ export function resolveTeam(login: Login, requested: string | undefined, usage?:
   );
 }
 
-async function start(
-  deps: Deps,
-  actor: Actor,
-  login: Login,
-  team: TeamEntry,
-  request: AttackRequest,
-  channel: string,
-  acknowledgedGuards?: string[],
-  previewId?: string,
-): Promise<Reply> {
-  const started = await startAttack(deps, actor, login, team, request, channel, {
-    acknowledgedGuards,
-    source: previewId ? { kind: 'preview', id: previewId } : { kind: 'command' },
-  });
+/** What a start through the policy says to the person: started, or the request posted. */
+async function startReply(deps: Deps, ask: StartAsk, way: StartWay): Promise<Reply> {
+  const outcome = await startPolicy(deps, ask, way);
+  if (outcome.kind === 'approval requested') return message(approvalRequestedText(outcome.rule, outcome.channel));
+  const { started } = outcome;
   const permalink = started.card ? await deps.slack.permalink(started.card.channel, started.card.ts) : undefined;
-  return message(startedText(request, teamName(team), started, deps.config.slack.command, permalink));
+  return message(startedText(ask.request, teamName(ask.team), started, deps.config.slack.command, permalink));
 }
 
 /**
  * The preview, after the checks a start would make: a freeze or an unhealthy guard refuses it
  * here; a guard whose state cannot be told is shown, and Start becomes Start anyway.
  */
-async function preview(
-  deps: Deps,
-  actor: Actor,
-  login: Login,
-  team: TeamEntry,
-  request: AttackRequest,
-  channel: string,
-  savedAs?: string,
-) {
+async function preview(deps: Deps, ask: StartAsk, savedAs?: string) {
+  const { actor, team, request, channel } = ask;
   // Start is offered only to a session the platform would let start it.
   if (!mayRunAttacks(team))
     return attackPreviewMessage({
@@ -122,14 +93,7 @@ async function preview(
       channel,
       refused: cannotRunText(teamName(team), RUN_PRIVILEGE),
     });
-  await refuseIfFrozen(deps, team);
-  const checks = await checkGuards(
-    deps,
-    platformFor(deps, login, team),
-    await coveringGuards(deps, actor, channel, request.guards),
-  );
-  refuseIfUnhealthy(checks);
-  const unknown = unknownGuards(checks);
+  const { checks, unknown, rule } = await startChecks(deps, ask);
   const pending = await savePending(deps, {
     actor,
     teamId: team.identifier,
@@ -137,7 +101,6 @@ async function preview(
     channel,
     unknownGuards: unknown.map((c) => guardKey(c.guard.spec)),
   });
-  const rule = approvalNeeded(deps, pending, team);
   return attackPreviewMessage({
     request,
     teamName: teamName(team),
@@ -255,26 +218,20 @@ export async function previewOrStart(
   attack: AttackRequest,
   channel: string,
 ): Promise<Reply> {
+  const ask = { actor: request.actor, login, team, request: attack, channel };
   if (attack.yes) {
     // No Start button to claim: the command itself is claimed, so a redelivered or replayed
     // `--yes` (Socket Mode may deliver twice; a signed request replays for minutes) starts nothing.
     if (!(await firstDelivery(deps, request))) return { kind: 'none' };
-    // --yes skips the preview, never the second person.
-    const pending = { actor: request.actor, teamId: team.identifier, request: attack, channel };
-    const rule = approvalNeeded(deps, pending, team);
-    if (rule) {
-      await refuseIfFrozen(deps, team);
-      const requested = await requestApproval(deps, pending, team, rule);
-      return message(approvalRequestedText(requested.rule, requested.channel));
-    }
     try {
-      return await start(deps, request.actor, login, team, attack, channel);
+      // --yes skips the preview, never a freeze, a guard or the second person.
+      return await startReply(deps, ask, { kind: 'command' });
     } catch (error) {
-      // --yes never skips a guard: one that cannot be read gets the preview, with Start anyway.
+      // A guard that cannot be read gets the preview, with Start anyway.
       if (!(error instanceof GuardsUnknownError)) throw error;
     }
   }
-  return { kind: 'message', message: await preview(deps, request.actor, login, team, attack, channel) };
+  return { kind: 'message', message: await preview(deps, ask) };
 }
 
 /** Start on a preview: exactly one attack, whatever the number of clicks or deliveries. */
@@ -293,13 +250,12 @@ export async function startFromPreview(action: Action, deps: Deps): Promise<Repl
     const login = await requireLogin(deps, action.actor);
     const team = login.session.teams.find((t) => t.identifier === pending.teamId);
     if (!team) throw new UserInputError('You are no longer in the team this attack was for. Run the command again.');
-    // A rule checked again at the click: a Start forged past the preview still needs a second person.
-    const rule = approvalNeeded(deps, pending, team);
-    reply = rule
-      ? await requestApproval(deps, pending, team, rule).then((requested) =>
-          message(approvalRequestedText(requested.rule, requested.channel)),
-        )
-      : await start(deps, action.actor, login, team, pending.request, channel, pending.unknownGuards, id);
+    // Checked again at the click: a freeze or a guard since the preview, or a Start forged past it.
+    reply = await startReply(
+      deps,
+      { actor: action.actor, login, team, request: pending.request, channel },
+      { kind: 'preview', id, acknowledgedGuards: pending.unknownGuards },
+    );
   } finally {
     await dropPending(deps, id).catch((error: unknown) =>
       deps.logger.warn({ err: error }, 'could not drop a used preview'),
@@ -379,7 +335,11 @@ export async function submitBuilder(submission: Submission, deps: Deps): Promise
         errors: { [ATTACK_SAVE_AS]: savedAttackWords.refusedField(saved.refused, saveAs, teamName(team)) },
       };
   }
-  const shown = await preview(deps, submission.actor, login, team, result, channel, saveAs || undefined);
+  const shown = await preview(
+    deps,
+    { actor: submission.actor, login, team, request: result, channel },
+    saveAs || undefined,
+  );
   // Opened from App Home, the person is in the modal: the preview takes the builder's place.
   if (!origin.channel) return { kind: 'update', view: messageModal(builderTitle, shown) };
   // The command's response_url lasts 30 minutes; a builder left open longer answers another way.

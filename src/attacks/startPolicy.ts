@@ -1,0 +1,115 @@
+import type { Deps } from '../deps.ts';
+import type { ApprovalRule } from '../guardrails/approvalRules.ts';
+import { approvalNeeded, requestApproval } from '../guardrails/approvalRequests.ts';
+import type { WaitingWorkflowStep } from '../guardrails/approvals.ts';
+import { FrozenError } from '../guardrails/freezes.ts';
+import {
+  checkGuards,
+  coveringGuards,
+  type GuardCheck,
+  guardStart,
+  refuseIfUnhealthy,
+  unknownGuards,
+} from '../guardrails/guardCheck.ts';
+import type { StepRef } from '../gamedays/plan.ts';
+import { platformFor } from './access.ts';
+import { type StartAsk, type StartedAttack, startAttack } from './start.ts';
+
+/**
+ * The start policy: the one place that decides whether an attack starts. Every way in goes
+ * through it in the same order: a freeze refuses; then every guard covering the start is read,
+ * an unhealthy one refuses and one that cannot be read needs the person's Start anyway; then a
+ * rule may ask for a second person, whose request is posted instead of starting; then the start
+ * intent is written and the attack created (start.ts). The ways in say what they are and render
+ * the outcome; refusals are thrown as the errors the views word (FrozenError,
+ * UnhealthyGuardsError, GuardsUnknownError).
+ */
+
+/** What asks for the start. */
+export type StartWay =
+  /** `attack … --yes`, or `run <name> --yes`. */
+  | { kind: 'command' }
+  /** Start, Start anyway or Request approval on a preview; Start anyway names the guards it accepts. */
+  | { kind: 'preview'; id: string; acknowledgedGuards?: readonly string[] | undefined }
+  /** Run saved attack in Workflow Builder. */
+  | { kind: 'workflow step'; step: WaitingWorkflowStep }
+  /** A game-day plan step at zero; it waits for a second person from just before the request is posted. */
+  | { kind: 'plan step'; step: StepRef; awaitApproval: () => Promise<void> }
+  | ApprovedWay;
+
+/** A request a second person approved: checked again, and never asked again. */
+export type ApprovedWay = {
+  kind: 'approval';
+  id: string;
+  approver: { userId: string; userName: string };
+  acknowledgedGuards?: readonly string[] | undefined;
+  step?: StepRef | undefined;
+};
+
+export type StartOutcome =
+  | { kind: 'started'; started: StartedAttack }
+  | { kind: 'approval requested'; rule: ApprovalRule; channel: string };
+
+/** A start in a frozen team is refused, with who froze it, since when and why. */
+async function refuseIfFrozen(deps: Deps, { team }: StartAsk): Promise<void> {
+  const freeze = await deps.freezes.covering(team.identifier);
+  if (freeze) throw new FrozenError(freeze);
+}
+
+const apiOf = (deps: Deps, ask: StartAsk) => platformFor(deps, ask.login, ask.team);
+const covering = (deps: Deps, ask: StartAsk) => coveringGuards(deps, ask.actor, ask.channel, ask.request.guards);
+
+const ruleFor = (deps: Deps, { actor, team, request, channel }: StartAsk) =>
+  approvalNeeded(deps, { actor, teamId: team.identifier, request, channel }, team);
+
+/**
+ * What a start would meet now, for the preview: a freeze or an unhealthy guard refuses, guards
+ * that cannot be read are shown (Start becomes Start anyway), and the rule asking for a second
+ * person, if any (Start becomes Request approval). Nothing is posted or started.
+ */
+export async function startChecks(
+  deps: Deps,
+  ask: StartAsk,
+): Promise<{ checks: GuardCheck[]; unknown: GuardCheck[]; rule: ApprovalRule | undefined }> {
+  await refuseIfFrozen(deps, ask);
+  const checks = await checkGuards(deps, apiOf(deps, ask), await covering(deps, ask));
+  refuseIfUnhealthy(checks);
+  return { checks, unknown: unknownGuards(checks), rule: ruleFor(deps, ask) };
+}
+
+/** Freeze, guards, a second person, then the start; see the top of this file. */
+export async function startPolicy(deps: Deps, ask: StartAsk, way: ApprovedWay): Promise<StartedAttack>;
+export async function startPolicy(deps: Deps, ask: StartAsk, way: StartWay): Promise<StartOutcome>;
+export async function startPolicy(deps: Deps, ask: StartAsk, way: StartWay): Promise<StartOutcome | StartedAttack> {
+  await refuseIfFrozen(deps, ask);
+  const acknowledged = way.kind === 'preview' || way.kind === 'approval' ? way.acknowledgedGuards : undefined;
+  const checks = await guardStart(deps, apiOf(deps, ask), await covering(deps, ask), acknowledged);
+  const step = way.kind === 'plan step' || way.kind === 'approval' ? way.step : undefined;
+  const workflowStep = way.kind === 'workflow step' ? way.step : undefined;
+  const rule = way.kind === 'approval' ? undefined : ruleFor(deps, ask);
+  if (rule) {
+    if (way.kind === 'plan step') await way.awaitApproval();
+    const pending = {
+      actor: ask.actor,
+      teamId: ask.team.identifier,
+      request: ask.request,
+      channel: ask.channel,
+      ...(acknowledged?.length ? { unknownGuards: [...acknowledged] } : {}),
+      ...(step ? { step } : {}),
+    };
+    const requested = await requestApproval(deps, pending, ask.team, rule, workflowStep);
+    return { kind: 'approval requested', ...requested };
+  }
+  const started = await startAttack(deps, ask, {
+    checks,
+    source:
+      way.kind === 'approval'
+        ? { kind: 'approval', id: way.id, approver: way.approver }
+        : way.kind === 'preview'
+          ? { kind: 'preview', id: way.id }
+          : { kind: 'command' },
+    step,
+    workflowStep,
+  });
+  return way.kind === 'approval' ? started : { kind: 'started', started };
+}
