@@ -1,12 +1,12 @@
-import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { once } from 'node:events';
-import { App, HTTPReceiver, SocketModeReceiver } from '@slack/bolt';
+import { App, HTTPReceiver } from '@slack/bolt';
 import type { Deps } from './deps.ts';
-import { boltLogger, type Logger } from './logger.ts';
+import { boltLogger } from './logger.ts';
 import { listeners } from './listeners.ts';
-import type { Metrics } from './metrics.ts';
+import { Probes } from './probes.ts';
 import { SlackAdapter } from './slack/adapter.ts';
+import { SocketModeRoutesReceiver } from './slack/socketModeReceiver.ts';
 import { respondTo } from './slack/replies.ts';
 import { slackClientOptions } from './bootstrap.ts';
 import { publishHome } from './commands/home.ts';
@@ -26,75 +26,6 @@ export interface RunningBot {
   jobs: Scheduler;
   /** Stops taking work, finishes what is in flight, closes the store and the platform client. */
   stop(): Promise<void>;
-}
-
-type Route = { path: string; method: string; handler: (req: IncomingMessage, res: ServerResponse) => void };
-
-/**
- * /healthz (process up), /readyz (store reachable, and not stopping), /metrics (Prometheus
- * text). `metrics: false` leaves /metrics out, for the public port when an operations port
- * serves it.
- */
-function operationsRoutes(
-  deps: Deps,
-  metrics: Metrics,
-  state: { stopping: boolean },
-  options: { metrics: boolean } = { metrics: true },
-): Route[] {
-  const routes: Route[] = [
-    { path: '/healthz', method: 'GET', handler: (_req, res) => reply(res, 200, 'ok\n') },
-    {
-      path: '/readyz',
-      method: 'GET',
-      handler: (_req, res) => {
-        // A stopping replica says so, so the load balancer sends the next request elsewhere.
-        if (state.stopping) return reply(res, 503, 'stopping\n');
-        void deps.store.ping().then((ok) => reply(res, ok ? 200 : 503, ok ? 'ready\n' : 'store unreachable\n'));
-      },
-    },
-  ];
-  if (options.metrics) {
-    routes.push({
-      path: '/metrics',
-      method: 'GET',
-      handler: (_req, res) => {
-        void metrics.registry.metrics().then((text) => reply(res, 200, text, metrics.registry.contentType));
-      },
-    });
-  }
-  return routes;
-}
-
-/** `/login/:token` style: a `:name` segment matches any one non-empty segment, as in Bolt's custom routes. */
-function routeMatches(pattern: string, path: string): boolean {
-  const want = pattern.split('/');
-  const got = path.split('/');
-  return (
-    want.length === got.length &&
-    want.every((segment, i) => (segment.startsWith(':') ? got[i] !== '' : segment === got[i]))
-  );
-}
-
-/**
- * The routes where Bolt serves no HTTP: the operations port, and PORT in Socket Mode, which
- * has no HTTP endpoint of its own. In HTTP mode Bolt's receiver serves them on PORT.
- */
-async function serveRoutes(routes: Route[], port: number, logger: Logger, host?: string): Promise<Server> {
-  const server = createServer(httpServerOptions, (req, res) => {
-    // A request line no URL parser reads ("//[", say) is answered, never thrown at the process.
-    const path = URL.parse(req.url ?? '/', 'http://localhost')?.pathname;
-    if (path === undefined) return reply(res, 400, 'bad request\n');
-    const route = routes.find((r) => routeMatches(r.path, path) && r.method === req.method);
-    if (route) route.handler(req, res);
-    else {
-      // As Bolt logs a request it has no route for; the logger scrubs login links from the line.
-      logger.debug(`no route for ${req.method ?? ''} ${path}`);
-      reply(res, 404, 'not found\n');
-    }
-  });
-  server.listen(port, host);
-  await once(server, 'listening');
-  return server;
 }
 
 export interface StartOptions {
@@ -125,28 +56,30 @@ export async function startBot(deps: Deps, options: StartOptions): Promise<Runni
   const adapter = new SlackAdapter(deps, metrics, { replies: respondTo });
   const port = options.port ?? config.port;
   const opsPort = options.opsPort ?? config.opsPort;
-  const state = { stopping: false };
+  const probes = new Probes({ ping: () => deps.store.ping(), metrics });
   // /metrics has no authentication: with an operations port it is served there only, and without
   // one on the public port only when METRICS_PUBLIC says so.
   const routes = [
-    ...operationsRoutes(deps, metrics, state, { metrics: opsPort === undefined && config.metricsPublic }),
+    ...probes.routes({ metrics: opsPort === undefined && config.metricsPublic }),
     ...(config.login.mode !== 'modal' ? loginRoutes(deps, (actor) => publishHome(actor, deps)) : []),
   ];
   const slackLogger = boltLogger(logger);
   const clientOptions = slackClientOptions(config, options.slackTimeoutMs);
 
   let app: App;
-  let server: Server;
+  let socketMode: SocketModeRoutesReceiver | undefined;
   if (config.slack.socketMode) {
     // The socket client keeps its own, patient retry budget for apps.connections.open: with
     // the short one of our Web API calls it would give up reconnecting after a brief outage.
-    const receiver = new SocketModeReceiver({
+    socketMode = new SocketModeRoutesReceiver({
       appToken: config.slack.appToken!,
       logger: slackLogger,
+      customRoutes: routes,
+      port,
+      host: options.host,
       installerOptions: { clientOptions: { slackApiUrl: config.slack.apiUrl } },
     });
-    app = new App({ token: config.slack.botToken, receiver, logger: slackLogger, clientOptions });
-    server = await serveRoutes(routes, port, logger, options.host);
+    app = new App({ token: config.slack.botToken, receiver: socketMode, logger: slackLogger, clientOptions });
   } else {
     const receiver = new HTTPReceiver({
       signingSecret: config.slack.signingSecret!,
@@ -173,15 +106,13 @@ export async function startBot(deps: Deps, options: StartOptions): Promise<Runni
   });
   adapter.register(app, listeners);
 
-  const started = (await (config.slack.socketMode
-    ? app.start(port)
+  // In Socket Mode app.start() resolves with the socket's apps.connections.open answer.
+  const started = (await (socketMode
+    ? app.start()
     : app.start({ port, host: options.host }, httpServerOptions))) as unknown;
-  if (!config.slack.socketMode) server = started as Server;
-  const opsServer =
-    opsPort === undefined
-      ? undefined
-      : await serveRoutes(operationsRoutes(deps, metrics, state), opsPort, logger, options.host);
-  const bound = (server!.address() as AddressInfo).port;
+  const server = socketMode?.server ?? (started as Server);
+  const opsServer = opsPort === undefined ? undefined : await probes.serve(opsPort, options.host);
+  const bound = (server.address() as AddressInfo).port;
   const opsBound = opsServer ? (opsServer.address() as AddressInfo).port : undefined;
   const jobs = new Scheduler({ jobs: options.jobs, store: deps.store, logger });
   jobs.start();
@@ -202,7 +133,7 @@ export async function startBot(deps: Deps, options: StartOptions): Promise<Runni
     stop: () =>
       (stopping ??= (async () => {
         logger.info('stopping: finishing work in flight');
-        state.stopping = true;
+        probes.stopping = true;
         // Slack's requests are still taken while the work in flight finishes: each new one is
         // answered "Faultline is restarting" rather than refused a connection or dropped.
         await adapter.drain();
@@ -215,22 +146,14 @@ export async function startBot(deps: Deps, options: StartOptions): Promise<Runni
         const stopped = app
           .stop()
           .catch((error: unknown) => logger.warn({ err: error }, 'receiver did not stop cleanly'));
-        const closed = [...(config.slack.socketMode ? [server!] : []), ...(opsServer ? [opsServer] : [])].map(
-          (s) => new Promise((resolve) => s.close(resolve)),
-        );
-        server!.closeIdleConnections();
-        opsServer?.closeIdleConnections();
+        // Bolt's receiver closes its server too; closing lets idle connections go at once.
+        const closed = opsServer && new Promise((resolve) => opsServer.close(resolve));
         // Requests that came in on open connections while the listeners closed.
         await adapter.drain();
-        await Promise.all([stopped, ...closed]);
+        await Promise.all([stopped, closed]);
         await deps.platform.close();
         await deps.store.close();
         logger.info('stopped');
       })()),
   };
-}
-
-function reply(res: ServerResponse, status: number, body: string, contentType = 'text/plain; charset=utf-8'): void {
-  res.writeHead(status, { 'content-type': contentType });
-  res.end(body);
 }

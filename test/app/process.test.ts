@@ -198,6 +198,7 @@ describe('the bot process', () => {
       expect(metrics.status).toBe(200);
       expect(await metrics.text()).toContain('faultline_process_resident_memory_bytes');
       expect((await fetch(`${ops}/slack/events`, { method: 'POST' })).status).toBe(404);
+      expect((await fetch(`${ops}/nowhere`)).status).toBe(404);
 
       // Even when METRICS_PUBLIC says so: with an operations port, /metrics is served there only.
       const base = `http://127.0.0.1:${port}`;

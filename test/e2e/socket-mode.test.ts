@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { statusLine } from '../support/ports.ts';
 import { Stack, stackForFile } from './harness.ts';
 
 const read = Stack.read;
@@ -50,13 +51,22 @@ describe('the bot in Socket Mode', () => {
     expect(card.buttons().map((button) => button.text)).toContain('Halt');
   });
 
-  // startBot reports the port app.start() returned a server for; in Socket Mode app.start()
-  // resolves with the apps.connections.open answer instead, so RunningBot.port is the requested 0
-  // while Bolt's health server listens on a port nobody is told. Flip to `it` once the bot reports it.
+  // In Socket Mode app.start() resolves with the apps.connections.open answer: the port reported is
+  // the one Bolt's server for the HTTP routes is bound to.
   it('answers /healthz on the HTTP port it reports', async () => {
     expect(stack.bot.port).toBeGreaterThan(0);
     const response = await fetch(`http://127.0.0.1:${stack.bot.port}/healthz`);
     expect(response.status).toBe(200);
     expect(await response.text()).toBe('ok\n');
+  });
+
+  it("serves readiness through Bolt's receiver on PORT, and answers other paths and unreadable request lines", async () => {
+    const base = `http://127.0.0.1:${stack.bot.port}`;
+    expect(await (await fetch(`${base}/readyz`)).text()).toBe('ready\n');
+    // /metrics has no authentication: not on PORT unless METRICS_PUBLIC=true.
+    expect((await fetch(`${base}/metrics`)).status).toBe(404);
+    expect((await fetch(`${base}/nowhere`)).status).toBe(404);
+    expect(await statusLine(stack.bot.port, 'GET //[ HTTP/1.1')).toMatch(/^HTTP\/1\.1 400 /);
+    expect((await fetch(`${base}/healthz`)).status).toBe(200);
   });
 });

@@ -22,6 +22,17 @@ describe('the secure page in Socket Mode', () => {
     await page.submit({ email: stack.sim.seed.users.solo.email, password: stack.sim.seed.users.solo.password });
     expect(page.said()).toContain('Logged in as solo@acme.test');
     expect((await fetch(`http://localhost:${stack.bot.port}/login/`)).status).toBe(404);
+    expect((await fetch(`http://localhost:${stack.bot.port}/login/not-a-link`)).status).toBe(410);
+    expect(await (await fetch(`http://localhost:${stack.bot.port}/readyz`)).text()).toBe('ready\n');
+    stack.expectClean();
+  });
+
+  it("keeps the link's token out of the request line Bolt's receiver logs", async () => {
+    const { url, token } = await secureLink(stack, 'U0SOCKETHEAD', { email: stack.sim.seed.users.solo.email });
+    expect((await fetch(url, { method: 'HEAD' })).status).toBe(404);
+    const log = stack.logText();
+    expect(log).toContain('/login/[redacted]');
+    expect(log).not.toContain(token);
     stack.expectClean();
   });
 });
