@@ -23,6 +23,8 @@ import type { Deps } from '../src/deps.ts';
 import { loadConfig } from '../src/config.ts';
 import { createLogger } from '../src/logger.ts';
 import { backgroundJobs } from '../src/jobs/backgroundJobs.ts';
+import type { Scheduler } from '../src/jobs/scheduler.ts';
+import type { PollReport } from '../src/attacks/poller.ts';
 import { ATTACK_BUILDER_VIEW } from '../src/views/attackBuilder.ts';
 import { HALT_ATTACK } from '../src/views/attackCard.ts';
 import { LIST_NEXT_PAGE } from '../src/views/attackList.ts';
@@ -91,8 +93,9 @@ export interface TargetReport {
 interface Running {
   port: number;
   stop(): Promise<void>;
-  /** Faultline's dependencies; absent for a bare Bolt app. */
+  /** Faultline's dependencies and background jobs; absent for a bare Bolt app. */
   deps?: Deps;
+  jobs?: Scheduler;
 }
 
 const logCounts = { errorLogs: 0, warnLogs: 0, errors: [] as string[] };
@@ -149,14 +152,16 @@ async function startFaultline(spec: TargetSpec): Promise<Running> {
   // destination differs.
   const deps = createDeps(config, { logger: createLogger(config.logLevel, logSink) });
   const bot = await startBot(deps, { port: 0, jobs: backgroundJobs(deps) });
-  return { port: bot.port, stop: () => bot.stop(), deps };
+  return { port: bot.port, stop: () => bot.stop(), deps, jobs: bot.jobs };
 }
 
 let pass: { startedAt: number; running: Promise<{ cards: number }> } | undefined;
 
-async function poll(deps: Deps, order: PollOrder): Promise<{ started: true } | PollTiming> {
+/** The pass as the scheduler runs it: its pieces give way to Slack's deliveries. */
+async function poll(jobs: Scheduler, order: PollOrder): Promise<{ started: true } | PollTiming> {
   if (order.poll === 'start') {
-    pass = { startedAt: performance.timeOrigin + performance.now(), running: deps.poller.pollOnce() };
+    const running = jobs.runNow('refresh-cards').then((done) => done.get('refresh-cards') as PollReport);
+    pass = { startedAt: performance.timeOrigin + performance.now(), running };
     return { started: true };
   }
   if (!pass) throw new Error('No poll pass was started');
@@ -250,8 +255,8 @@ process.once('message', (spec: TargetSpec) => {
         );
         return;
       }
-      if (typeof message === 'object' && message !== null && 'poll' in message && running.deps) {
-        void poll(running.deps, message as PollOrder).then((answer) => process.send?.(answer));
+      if (typeof message === 'object' && message !== null && 'poll' in message && running.jobs) {
+        void poll(running.jobs, message as PollOrder).then((answer) => process.send?.(answer));
         return;
       }
       void running.stop().finally(() => {

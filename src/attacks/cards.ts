@@ -2,8 +2,8 @@ import type { KeyValueStore } from '../store/keyValue.ts';
 import type { Person } from '../store/sessions.ts';
 import { isLive, isOlder } from './lifecycle.ts';
 import { keys } from '../store/keys.ts';
-import { arrivals } from '../eventLoop.ts';
 import type { HaltProgress } from './haltChecks.ts';
+import type { Breathe } from '../jobs/scheduler.ts';
 
 /** An attack card posted in a channel, and what it last showed. */
 /** A message in a channel, by its timestamp. */
@@ -78,13 +78,13 @@ export class CardStore {
 
   /**
    * Cards by guid, in the same order, read side by side a few hundred at a time: a pass over
-   * thousands costs a few store round trips, not one per card. The event loop is let go between
-   * batches: on SQLite a read needs no I/O, and thousands of them would hold it in one stretch.
+   * thousands costs a few store round trips, not one per card. A job's `breathe` is awaited between
+   * batches: on SQLite a read needs no I/O, and thousands of them would hold the event loop.
    */
-  async getMany(guids: readonly string[]): Promise<(CardRecord | undefined)[]> {
+  async getMany(guids: readonly string[], breathe?: Breathe): Promise<(CardRecord | undefined)[]> {
     const found: (CardRecord | undefined)[] = [];
     for (let start = 0; start < guids.length; start += 500) {
-      if (start) await arrivals.giveWay();
+      if (start) await breathe?.();
       found.push(...(await Promise.all(guids.slice(start, start + 500).map((guid) => this.get(guid)))));
     }
     return found;
@@ -180,9 +180,11 @@ export class CardStore {
   }
 
   /** Live cards grouped by team. */
-  async liveByTeam(): Promise<Map<string, string[]>> {
+  async liveByTeam(breathe?: Breathe): Promise<Map<string, string[]>> {
     const teams = new Map<string, string[]>();
+    let read = 0;
     for await (const [, entry] of this.#store.entries<LiveEntry>(keys.live.prefix)) {
+      if (++read % 500 === 0) await breathe?.();
       const guids = teams.get(entry.teamId) ?? [];
       guids.push(entry.guid);
       teams.set(entry.teamId, guids);
@@ -195,7 +197,7 @@ export class CardStore {
    * marks alone, so a poll pass reads no card the platform did not change. A mark saved without the card's state (by
    * an older version) costs a read of the card.
    */
-  async liveCardsByTeam(): Promise<Map<string, LiveCard[]>> {
+  async liveCardsByTeam(breathe?: Breathe): Promise<Map<string, LiveCard[]>> {
     const teams = new Map<string, LiveCard[]>();
     const add = (card: LiveCard) => {
       const team = teams.get(card.teamId);
@@ -203,11 +205,14 @@ export class CardStore {
       else teams.set(card.teamId, [card]);
     };
     const bare: string[] = [];
+    let read = 0;
     for await (const [, entry] of this.#store.entries<LiveEntry>(keys.live.prefix)) {
+      // A job's breathe every 500: a page of SQLite's, read without I/O.
+      if (++read % 500 === 0) await breathe?.();
       if (entry.card) add(entry.card);
       else bare.push(entry.guid);
     }
-    for (const card of await this.getMany(bare)) if (card && isLive(card)) add(card);
+    for (const card of await this.getMany(bare, breathe)) if (card && isLive(card)) add(card);
     return teams;
   }
 }

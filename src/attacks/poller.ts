@@ -17,7 +17,7 @@ import { type Recorder, recordState } from './events.ts';
 import { isLive } from './lifecycle.ts';
 import { watchCovers, watchedAttackCard, type Watch, type Watches } from './watches.ts';
 import { keys } from '../store/keys.ts';
-import { arrivals } from '../eventLoop.ts';
+import type { Breathe } from '../jobs/scheduler.ts';
 
 /** Where watches show in their channels; the words and the Slack calls are src/slack/watchBoard.ts's. */
 export interface WatchBoard {
@@ -115,6 +115,8 @@ export class Poller {
   readonly #leased = new Set<string>();
   /** Cards posted in watched channels whose save failed: saved again at the next passes, so they are kept current. */
   #unsaved: UnsavedCard[] = [];
+  /** What the pass under way awaits between its pieces: its job's breathe, or nothing when run by hand. */
+  #breathe: Breathe = async () => {};
 
   constructor(options: PollerOptions) {
     this.#cards = options.cards;
@@ -145,16 +147,17 @@ export class Poller {
   }
 
   /** One pass over every team with live cards or a watch; a pass already running is joined, not repeated. */
-  pollOnce(): Promise<PollReport> {
-    this.#running ??= this.#pass().finally(() => {
+  pollOnce(breathe: Breathe = async () => {}): Promise<PollReport> {
+    this.#running ??= this.#pass(breathe).finally(() => {
       this.#running = undefined;
     });
     return this.#running;
   }
 
-  async #pass(): Promise<PollReport> {
+  async #pass(breathe: Breathe): Promise<PollReport> {
+    this.#breathe = breathe;
     await this.#saveUnsaved();
-    const live = await this.#cards.liveCardsByTeam();
+    const live = await this.#cards.liveCardsByTeam(breathe);
     const watched = (await this.#watches?.byTeam()) ?? new Map<string, Watch[]>();
     const teams = new Set([...live.keys(), ...watched.keys()]);
     const report: PollReport = { teams: 0, cards: 0, updated: 0, posted: 0 };
@@ -260,7 +263,8 @@ export class Poller {
     if (watched || cards.some((c) => c.kind === 'attack')) {
       for await (const attack of api.attacks.iterateActive({ pageSize: 1000 })) {
         states.set(attack.guid, attack);
-        attacks.push(attack);
+        // A page takes milliseconds to parse: the next is asked for after a breath.
+        if (attacks.push(attack) % 1000 === 0) await this.#breathe();
       }
     }
     if (cards.some((c) => c.kind === 'kubernetes')) {
@@ -371,11 +375,11 @@ export class Poller {
     let unyielded = 0;
     for (const card of cards) {
       // A store that answers without I/O (SQLite, memory) would otherwise keep the event loop for
-      // the whole pass, and Slack's requests would wait for all of it: it gives way after each
+      // the whole pass, and Slack's requests would wait for all of it: it breathes after each
       // card updated, and every 100 unchanged ones (each costs a few microseconds).
       if (++unyielded > 100) {
         unyielded = 0;
-        await arrivals.giveWay();
+        await this.#breathe();
       }
       let state = active.get(card.guid);
       if (!state) {

@@ -1,5 +1,6 @@
 import { ForbiddenError, NotFoundError, UnauthorizedError } from '../client/errors.ts';
 import type { Deps } from '../deps.ts';
+import type { Breathe } from '../jobs/scheduler.ts';
 import { startedUnder } from '../gamedays/gameDays.ts';
 import { keys } from '../store/keys.ts';
 import type { Person } from '../store/sessions.ts';
@@ -59,7 +60,7 @@ async function watcherOf(deps: Deps, card: CardRecord, facilitators: Map<string,
  * else its starter's) and the reason "nobody was watching". A question whose attack no longer
  * runs is closed. Returns how many attacks it asked about or halted. Never throws.
  */
-export async function checkPresence(deps: Deps): Promise<number> {
+export async function checkPresence(deps: Deps, breathe?: Breathe): Promise<number> {
   const minutes = deps.config.presenceMinutes;
   if (!minutes) return 0;
   let acted = 0;
@@ -68,11 +69,11 @@ export async function checkPresence(deps: Deps): Promise<number> {
     for await (const [, ask] of deps.store.entries<PresenceAsk>(keys.presence.prefix)) asks.set(ask.guid, ask);
     // Only an attack that has run PRESENCE_MINUTES, or has a question out, needs its whole card read.
     const dueBefore = deps.clock.now() - minutes * 60_000;
-    const due = [...(await deps.cards.liveCardsByTeam()).values()]
+    const due = [...(await deps.cards.liveCardsByTeam(breathe)).values()]
       .flat()
       .filter((card) => canHalt(card) && !card.origin && !(card.startTime && Date.parse(card.startTime) > dueBefore))
       .map((card) => card.guid);
-    const cards = await deps.cards.getMany([...new Set([...due, ...asks.keys()])]);
+    const cards = await deps.cards.getMany([...new Set([...due, ...asks.keys()])], breathe);
     const facilitators = new Map<string, string | undefined>();
     for (const card of cards) {
       if (!card) continue;

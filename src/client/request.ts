@@ -18,7 +18,6 @@ import {
 } from './errors.ts';
 import { isPathId } from './ids.ts';
 import { isIdempotentMethod, parseRetryAfter, type RetryPolicy, retryDelay } from './retry.ts';
-import { arrivals } from '../eventLoop.ts';
 
 /** The subset of pino the client uses; a pino logger fits as is. */
 export interface Logger {
@@ -268,8 +267,6 @@ export function createRequest(options: TransportOptions): Request {
       const retryAfterMs = parseRetryAfter(headerValue(responseHeaders, 'retry-after'), now());
       throw errorFromResponse({ status, body: text, retryAfterMs }, { ...call, requestId });
     }
-    // A pass's page of attacks takes milliseconds to parse: not while Slack's requests arrive.
-    if (spec.session?.background && !spec.urgent) await arrivals.giveWay();
     let payload: unknown = text;
     if (isJson(headerValue(responseHeaders, 'content-type')) && text.trim() !== '') {
       try {

@@ -3,6 +3,7 @@ import { ForbiddenError, NotFoundError, UnauthorizedError } from '../client/erro
 import type { CardRecord } from '../attacks/cards.ts';
 import { isLive } from '../attacks/lifecycle.ts';
 import type { Deps } from '../deps.ts';
+import type { Breathe } from '../jobs/scheduler.ts';
 import { startedUnder } from '../gamedays/gameDays.ts';
 import type { Person } from '../store/sessions.ts';
 import { halt } from '../attacks/halt.ts';
@@ -34,7 +35,7 @@ const uncardedFor = (attack: GuardedAttack) => ((attack.lengthSeconds ?? 24 * 36
  * unguarded cards costs next to nothing. An attack whose card is not saved yet (or could not be
  * posted) is covered from what was kept with its guards.
  */
-async function watchedGuards(deps: Deps): Promise<Watched[]> {
+async function watchedGuards(deps: Deps, breathe?: Breathe): Promise<Watched[]> {
   const byKey = new Map<string, Watched>();
   const entryOf = (guard: Guard) => {
     const key = guardKey(guard.spec);
@@ -50,7 +51,10 @@ async function watchedGuards(deps: Deps): Promise<Watched[]> {
   };
   const now = deps.clock.now();
   const guarded = await deps.guards.attackGuards();
-  const guardedCards = await deps.cards.getMany(guarded.map((g) => g.guid));
+  const guardedCards = await deps.cards.getMany(
+    guarded.map(({ guid }) => guid),
+    breathe,
+  );
   for (const [index, { guid, attack, guards }] of guarded.entries()) {
     const card = guardedCards[index];
     const covered = card
@@ -72,7 +76,7 @@ async function watchedGuards(deps: Deps): Promise<Watched[]> {
   }
   // A running game day's guards cover its attacks; once it ends, its attacks keep them as their own.
   if (days.size) {
-    for (const card of await deps.cards.getMany([...(await deps.cards.liveByTeam()).values()].flat())) {
+    for (const card of await deps.cards.getMany([...(await deps.cards.liveByTeam(breathe)).values()].flat(), breathe)) {
       const day = card && days.get(card.channel);
       if (card && day && isLive(card) && startedUnder(day, card)) day.guards.forEach((guard) => cover(guard, card));
     }
@@ -121,13 +125,13 @@ interface Outcome {
  * Shows every guard's new reading on the cards it covers, one update per card per pass, so two
  * guards of one card never overwrite each other; a guard that halted an attack marks its card.
  */
-async function showOnCards(deps: Deps, outcomes: Outcome[]): Promise<void> {
+async function showOnCards(deps: Deps, outcomes: Outcome[], breathe?: Breathe): Promise<void> {
   const byCard = new Map<string, Outcome[]>();
   for (const outcome of outcomes)
     for (const attack of outcome.watched.attacks)
       byCard.set(attack.guid, [...(byCard.get(attack.guid) ?? []), outcome]);
   const guids = [...byCard.keys()];
-  const cards = await deps.cards.getMany(guids);
+  const cards = await deps.cards.getMany(guids, breathe);
   for (const [index, guid] of guids.entries()) {
     const mine = byCard.get(guid)!;
     try {
@@ -249,10 +253,10 @@ async function trip(
  * as with the poller's lease), its state shown on the cards it covers, and when it turns
  * unhealthy every attack it covers is halted. Never throws.
  */
-export async function enforceGuards(deps: Deps): Promise<void> {
+export async function enforceGuards(deps: Deps, breathe?: Breathe): Promise<void> {
   let watched: Watched[];
   try {
-    watched = await watchedGuards(deps);
+    watched = await watchedGuards(deps, breathe);
   } catch (error) {
     deps.logger.warn({ err: error }, 'could not gather the guards of live attacks');
     return;
@@ -294,7 +298,7 @@ export async function enforceGuards(deps: Deps): Promise<void> {
         : undefined;
     outcomes.push({ ...r, fired: fired ?? new Set<string>() });
   }
-  await showOnCards(deps, outcomes);
+  await showOnCards(deps, outcomes, breathe);
   for (const channel of new Set(outcomes.flatMap((o) => [...o.watched.gameDays]))) {
     await deps.gameDays
       .showGuards(channel)

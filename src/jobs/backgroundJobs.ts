@@ -39,18 +39,22 @@ export function backgroundJobs(deps: Deps): Job[] {
     // Cards a stopped replica left unsent are current again within one POLL_SECONDS, like the others.
     { name: 'redraw-unsent-cards', everyMs: pollMs, run: () => redrawUnsent(deps) },
     // The warning comes ten minutes ahead: a minute late still leaves nine, and each run reads every live card.
-    { name: 'warn-expiring-sessions', everyMs: Math.max(pollMs, 60_000), run: () => warnExpiringSessions(deps) },
+    {
+      name: 'warn-expiring-sessions',
+      everyMs: Math.max(pollMs, 60_000),
+      run: (breathe) => warnExpiringSessions(deps, breathe),
+    },
     // A freeze halts an attack started elsewhere within one POLL_SECONDS.
     { name: 'enforce-freezes', everyMs: pollMs, run: () => enforceFreezes(deps) },
     // Each guard is read once per POLL_SECONDS, so it halts within one of firing.
-    { name: 'enforce-guards', everyMs: pollMs, run: () => enforceGuards(deps) },
+    { name: 'enforce-guards', everyMs: pollMs, run: (breathe) => enforceGuards(deps, breathe) },
     // A countdown starts its step within a few seconds of zero, however long POLL_SECONDS is; a
     // countdown kept in the store outlives a restart, and the first pass after it starts what is due.
     { name: 'run-plans', everyMs: Math.min(pollMs, 5_000), atStart: true, run: () => runPlans(deps) },
     // One executions read per halted attack per POLL_SECONDS, until every target has stopped.
     { name: 'verify-halts', everyMs: pollMs, run: () => verifyHalts(deps) },
     // "Still watching?" is asked every PRESENCE_MINUTES; an unanswered one halts within one POLL_SECONDS of its five minutes.
-    { name: 'check-presence', everyMs: pollMs, run: () => checkPresence(deps) },
+    { name: 'check-presence', everyMs: pollMs, run: (breathe) => checkPresence(deps, breathe) },
     // A request lasts fifteen minutes: ending it within a minute of that is enough, and each run reads every request.
     { name: 'expire-approvals', everyMs: Math.max(pollMs, 60_000), run: () => expireApprovals(deps) },
     {
@@ -58,7 +62,7 @@ export function backgroundJobs(deps: Deps): Job[] {
       everyMs: pollMs,
       // Each team is leased on its own, so replicas share the teams between them.
       ownLeases: true,
-      run: () => deps.poller.pollOnce(),
+      run: (breathe) => deps.poller.pollOnce(breathe),
       stop: () => deps.poller.stop(),
     },
   ];

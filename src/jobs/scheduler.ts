@@ -1,8 +1,16 @@
 import { randomUUID } from 'node:crypto';
+import { type Arrivals, arrivals } from '../eventLoop.ts';
 import type { Logger } from '../logger.ts';
 import { StoreUnavailableError } from '../store/errors.ts';
 import type { KeyValueStore } from '../store/keyValue.ts';
 import { keys } from '../store/keys.ts';
+
+/**
+ * What a job awaits between its units (a page, a batch of cards, a card redrawn): it resolves on
+ * a later turn of the event loop, and later still while Slack's deliveries arrive in a burst, so
+ * that a pass over thousands of cards never holds their acks (see Arrivals).
+ */
+export type Breathe = () => Promise<void>;
 
 /** One piece of background work, run on its own timer. */
 export interface Job {
@@ -17,7 +25,8 @@ export interface Job {
   ownLeases?: boolean;
   /** Runs once as soon as the bot starts too, not only one cadence later. */
   atStart?: boolean;
-  run(): Promise<unknown>;
+  /** A job that walks many things awaits `breathe` between them. */
+  run(breathe: Breathe): Promise<unknown>;
   /** Called once at stop, after the job's last run has finished (the card refresh gives back its teams). */
   stop?(): Promise<unknown>;
 }
@@ -38,7 +47,8 @@ interface Slot {
  * the lease lapses, so another replica takes the job over at its next tick. A run is never
  * renewed while it lasts: a job stuck past its lease moves to another replica rather than stop
  * running anywhere, and the jobs' own claims (one halt per attack, one warning per session) keep
- * such an overlap harmless. A job that fails is logged and runs again at its next tick.
+ * such an overlap harmless. A job that fails is logged and runs again at its next tick. Every run
+ * is handed the one way to give way to Slack's deliveries: jobs know nothing of Slack's timing.
  */
 export class Scheduler {
   readonly #slots: Slot[];
@@ -49,14 +59,18 @@ export class Scheduler {
   #stopped = false;
   /** Whether the last failure was the store being away (said once, not at every tick of every job). */
   #storeAway = false;
+  readonly #breathe: Breathe;
 
-  constructor(options: { jobs: Job[]; store: KeyValueStore; logger: Logger }) {
+  /** `deliveries`: the process's record of Slack's deliveries, which a job's units give way to. */
+  constructor(options: { jobs: Job[]; store: KeyValueStore; logger: Logger; deliveries?: Arrivals }) {
     const names = options.jobs.map((job) => job.name);
     const twice = names.find((name, i) => names.indexOf(name) !== i);
     if (twice) throw new Error(`Two background jobs are named ${twice}`);
     this.#slots = options.jobs.map((job) => ({ job, timer: undefined, running: undefined, leased: false }));
     this.#store = options.store;
     this.#logger = options.logger.child({ component: 'jobs' });
+    const deliveries = options.deliveries ?? arrivals;
+    this.#breathe = () => deliveries.giveWay();
   }
 
   /** The jobs, in the table's order. */
@@ -76,12 +90,14 @@ export class Scheduler {
   }
 
   /**
-   * Runs every job once now, one after another in the table's order, joining a run already under
-   * way; gives back what each returned (undefined when it failed or another replica holds it).
+   * Runs every job (or only the one named) once now, one after another in the table's order,
+   * joining a run already under way; gives back what each returned (undefined when it failed or
+   * another replica holds it).
    */
-  async runNow(): Promise<Map<string, unknown>> {
+  async runNow(only?: string): Promise<Map<string, unknown>> {
     const results = new Map<string, unknown>();
-    for (const slot of this.#slots) results.set(slot.job.name, await this.#tick(slot));
+    for (const slot of this.#slots.filter((s) => only === undefined || s.job.name === only))
+      results.set(slot.job.name, await this.#tick(slot));
     return results;
   }
 
@@ -125,7 +141,7 @@ export class Scheduler {
         slot.leased = await this.#store.claim(keys.job.key(job.name), keys.job.ttlMs(job.everyMs), this.#replica);
         if (!slot.leased) return undefined;
       }
-      const result = await job.run();
+      const result = await job.run(this.#breathe);
       this.#passed();
       return result;
     } catch (error) {

@@ -1,5 +1,6 @@
 import { isLive } from '../attacks/lifecycle.ts';
 import type { Deps } from '../deps.ts';
+import type { Breathe } from '../jobs/scheduler.ts';
 import type { Person } from '../store/sessions.ts';
 import { secureLoginUrl } from './entry.ts';
 import { keys } from '../store/keys.ts';
@@ -26,10 +27,10 @@ export const expiryWarningMs = 10 * 60_000;
  * attacks they started are still live: once per session (the session's end is in the marker),
  * whichever replica gets there first. Never throws: a failed warning must not stop a poll.
  */
-export async function warnExpiringSessions(deps: Deps): Promise<number> {
+export async function warnExpiringSessions(deps: Deps, breathe?: Breathe): Promise<number> {
   try {
     const owners = new Map<string, { person: Person & { userName: string }; live: number }>();
-    for (const card of [...(await deps.cards.liveCardsByTeam()).values()].flat()) {
+    for (const card of [...(await deps.cards.liveCardsByTeam(breathe)).values()].flat()) {
       // A card a watch posted was started elsewhere: its reader did not start it.
       if (!isLive(card) || card.origin) continue;
       const key = `${card.startedBy.workspaceId}:${card.startedBy.userId}`;

@@ -2,7 +2,6 @@ import { randomUUID } from 'node:crypto';
 import { chmodSync, closeSync, existsSync, mkdirSync, openSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { DatabaseSync } from 'node:sqlite';
-import { arrivals } from '../eventLoop.ts';
 import { StoreUnavailableError } from './errors.ts';
 import { decodeKeyv } from './keyvLayout.ts';
 import type { KeyValueStore } from './keyValue.ts';
@@ -124,9 +123,6 @@ export function createSqliteStore(file: string, namespace: string, kind: 'sqlite
       while (rows.length) {
         for (const row of rows) yield [row.key, JSON.parse(row.value) as T];
         if (rows.length < pageSize) return;
-        // Each page is read without I/O: a listing of thousands would otherwise hold the event
-        // loop from its first row to its last, and Slack's requests would wait for all of it.
-        await arrivals.giveWay();
         const last = rows.at(-1)!.key;
         rows = guarded(() => statements.nextPage.all(namespace, last, end, now())) as { key: string; value: string }[];
       }

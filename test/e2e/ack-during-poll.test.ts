@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { type Stack, stackForFile } from './harness.ts';
 import { startedCard } from '../support/cards.ts';
+import type { PollReport } from '../../src/attacks/poller.ts';
 
 let stack: Stack;
 stackForFile({}, (started) => (stack = started));
@@ -39,7 +40,7 @@ describe('a poll pass over many cards', () => {
     let redrawn = 0;
     let redrawnWhenAnswered: number | undefined;
     let command: Promise<unknown> | undefined;
-    const { events, poller } = stack.deps;
+    const { events } = stack.deps;
     const record = events.record.bind(events);
     // The command goes out as the pass starts redrawing cards, the store answering without I/O.
     events.record = async (event) => {
@@ -55,7 +56,8 @@ describe('a poll pass over many cards', () => {
       return shown;
     };
     try {
-      const report = await poller.pollOnce();
+      // The pass as the scheduler runs it, which hands it the breath it takes between cards.
+      const report = (await stack.bot.jobs.runNow('refresh-cards')).get('refresh-cards') as PollReport;
       expect(report.updated).toBe(cardCount);
       await command;
     } finally {

@@ -4,6 +4,7 @@
  */
 import { Writable } from 'node:stream';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { Arrivals } from '../../src/eventLoop.ts';
 import { Scheduler, type Job } from '../../src/jobs/scheduler.ts';
 import { createLogger } from '../../src/logger.ts';
 import { createKeyValueStore, type KeyValueStore } from '../../src/store/keyValue.ts';
@@ -208,6 +209,44 @@ describe('Scheduler', () => {
       ]),
     );
     expect(order).toEqual(['guards', 'freezes', 'cards']);
+    expect(await scheduler.runNow('freezes')).toEqual(new Map([['freezes', 'freezes done']]));
+  });
+
+  it("hands each run a breathe that holds the job between its units while Slack's deliveries arrive in a burst", async () => {
+    vi.useFakeTimers({
+      toFake: ['setInterval', 'clearInterval', 'setTimeout', 'clearTimeout', 'setImmediate', 'performance'],
+    });
+    const deliveries = new Arrivals();
+    const done: number[] = [];
+    const walk: Job = {
+      name: 'walk',
+      everyMs: 60_000,
+      run: async (breathe) => {
+        for (const unit of [1, 2, 3]) {
+          await breathe();
+          done.push(unit);
+        }
+      },
+    };
+    const scheduler = new Scheduler({ jobs: [walk], store, logger: logger(), deliveries });
+    schedulers.push(scheduler);
+    /** Deliveries closer together than Arrivals.quietMs, for `forMs`. */
+    const burst = async (forMs: number) => {
+      for (let elapsed = 0; elapsed < forMs; elapsed += 2) {
+        deliveries.arrived();
+        await vi.advanceTimersByTimeAsync(2);
+      }
+    };
+    await burst(4);
+    const run = scheduler.runNow();
+    await burst(200);
+    expect(done).toEqual([]);
+
+    // Once they pause, the job goes on, a turn of the event loop per unit.
+    await vi.advanceTimersByTimeAsync(Arrivals.quietMs);
+    await vi.runAllTimersAsync();
+    expect(done).toEqual([1, 2, 3]);
+    await run;
   });
 
   it('refuses two jobs of one name, which would share a lease', () => {
