@@ -3,7 +3,7 @@ import { once } from 'node:events';
 import { createClient } from '@redis/client';
 import { StoreUnavailableError } from './errors.ts';
 import { decodeKeyv, encodeKeyv } from './keyvLayout.ts';
-import type { KeyValueStore } from './keyValue.ts';
+import type { KeyValueStore, Update } from './keyValue.ts';
 
 export interface RedisStoreOptions {
   /** How long opening a connection may take. */
@@ -75,6 +75,43 @@ if ends == nil or ends <= now then
   return {1, ends}
 end
 return {redis.call('HINCRBY', KEYS[1], 'count', 1), ends}`;
+
+/**
+ * Writes an update only while the value under ARGV[1]..ARGV[2] is still ARGV[3] ('' for none):
+ * compare-and-set in one step. Then four arguments an entry: its key, its text ('' deletes it),
+ * its time to live in ms and its expiry time ('' for none). 1 when written.
+ */
+const compareAndSetScript = `
+if (redis.call('GET', ARGV[1] .. ARGV[2]) or '') ~= ARGV[3] then return 0 end
+for i = 4, #ARGV, 4 do
+  local member, text, ms = ARGV[i], ARGV[i + 1], ARGV[i + 2]
+  if text == '' then
+    redis.call('DEL', ARGV[1] .. member)
+    redis.call('ZREM', KEYS[1], member)
+    redis.call('ZREM', KEYS[2], member)
+  else
+    if ms == '' then
+      redis.call('SET', ARGV[1] .. member, text)
+      redis.call('ZREM', KEYS[2], member)
+    else
+      redis.call('SET', ARGV[1] .. member, text, 'PX', ms)
+      redis.call('ZADD', KEYS[2], ARGV[i + 3], member)
+    end
+    redis.call('ZADD', KEYS[1], 0, member)
+  end
+end
+return 1`;
+
+/** How many times an update reads again after another writer changed the value under it. */
+const updateAttempts = 10;
+
+/** A value as stored: Keyv's layout, with its time to live and when that ends. */
+function encode(value: unknown, ttlMs: number | undefined): { text: string; ms?: number; expires?: number } {
+  if (ttlMs === undefined) return { text: encodeKeyv({ value }) };
+  const ms = Math.max(1, Math.round(ttlMs));
+  const expires = Date.now() + ms;
+  return { text: encodeKeyv({ value, expires }), ms, expires };
+}
 
 const escapeGlob = (text: string) => text.replace(/[*?[\]\\]/g, '\\$&');
 
@@ -177,9 +214,7 @@ export function createRedisStore(url: string, namespace: string, options: RedisS
     },
     async set<T>(key: string, value: T, ttlMs?: number) {
       if (value === undefined) throw new TypeError(`Cannot store undefined under ${key.split(':')[0]}`);
-      const ms = ttlMs === undefined ? undefined : Math.max(1, Math.round(ttlMs));
-      const expires = ms === undefined ? undefined : Date.now() + ms;
-      const text = encodeKeyv(expires === undefined ? { value } : { value, expires });
+      const { text, ms, expires } = encode(value, ttlMs);
       await run(async () => {
         const multi = client.multi();
         if (ms === undefined) multi.set(valueKey(key), text).zRem(expiryIndex, key);
@@ -195,6 +230,30 @@ export function createRedisStore(url: string, namespace: string, options: RedisS
         client.multi().del(valueKey(key)).zRem(keysIndex, key).zRem(expiryIndex, key).exec(),
       );
       return Number(deleted) > 0;
+    },
+    // Compare-and-set: what was read is written over only if nobody wrote it meanwhile, else read again.
+    async update<T>(key: string, change: (current: T | undefined) => Update<T> | undefined) {
+      for (let attempt = 0; attempt < updateAttempts; attempt++) {
+        const text = await run(() => client.get(valueKey(key)));
+        const current = text === null ? undefined : (decodeKeyv(text).value as T | undefined);
+        const next = change(current);
+        if (!next) return current;
+        const entries = [{ key, value: next.value, ttlMs: next.ttlMs }, ...(next.beside ?? [])].flatMap((entry) => {
+          if (entry.value === undefined) return [entry.key, '', '', ''];
+          const { text, ms, expires } = encode(entry.value, entry.ttlMs);
+          return [entry.key, text, String(ms ?? ''), String(expires ?? '')];
+        });
+        const written = await run(() =>
+          client.eval(compareAndSetScript, {
+            keys: [keysIndex, expiryIndex],
+            arguments: [valuePrefix, key, text ?? '', ...entries],
+          }),
+        );
+        if (Number(written) === 1) return next.value;
+      }
+      throw new StoreUnavailableError('Redis', {
+        cause: new Error(`${key.split(':')[0]} was changed by others ${updateAttempts} times in a row`),
+      });
     },
     async claim(key: string, ttlMs: number, owner = randomUUID()) {
       const ms = Math.max(1, Math.round(ttlMs));
