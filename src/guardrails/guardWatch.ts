@@ -130,9 +130,8 @@ async function showOnCards(deps: Deps, outcomes: Outcome[]): Promise<void> {
   const cards = await deps.cards.getMany(guids);
   for (const [index, guid] of guids.entries()) {
     const mine = byCard.get(guid)!;
-    try {
-      const card = cards[index];
-      if (!card) continue;
+    // The card as read shows whether anything is new; the change itself is made on the card as stored.
+    const readings = (card: CardRecord): CardRecord | undefined => {
       const guards = [...(card.guards ?? [])];
       let changed = false;
       for (const { watched, reading, fired } of mine) {
@@ -158,7 +157,13 @@ async function showOnCards(deps: Deps, outcomes: Outcome[]): Promise<void> {
         else guards.push(next);
         changed = true;
       }
-      if (changed) await deps.events.record({ kind: 'changed', card: { ...card, guards } });
+      return changed ? { ...card, guards } : undefined;
+    };
+    try {
+      const card = cards[index];
+      if (!card || !readings(card)) continue;
+      const change = await deps.cards.update(guid, readings);
+      if (change?.changed) await deps.events.record({ kind: 'changed', card: change.card });
     } catch (error) {
       deps.logger.warn({ err: error, attack: guid }, 'could not show guard readings on a card');
     }
