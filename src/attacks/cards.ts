@@ -1,17 +1,17 @@
 import type { KeyValueStore } from '../store/keyValue.ts';
 import type { Person } from '../store/sessions.ts';
-import { isLive, isOlder } from './lifecycle.ts';
+import { isLive } from './lifecycle.ts';
 import { keys } from '../store/keys.ts';
 import { arrivals } from '../eventLoop.ts';
 import type { HaltProgress } from './haltChecks.ts';
 
-/** An attack card posted in a channel, and what it last showed. */
 /** A message in a channel, by its timestamp. */
 export interface MessageRef {
   channel: string;
   ts: string;
 }
 
+/** An attack card posted in a channel, and what it last showed. */
 export interface CardRecord {
   guid: string;
   kind: 'attack' | 'kubernetes';
@@ -222,24 +222,26 @@ export class CardStore {
   }
 }
 
+/** The fields of a card its live mark carries. */
+const liveFields = [
+  'origin',
+  'guid',
+  'teamId',
+  'kind',
+  'startedBy',
+  'stage',
+  'lifecycle',
+  'startTime',
+  'endTime',
+  'totalClients',
+  'annotations',
+] as const satisfies readonly (keyof CardRecord)[];
+
 /**
  * What the jobs that walk every live card need of it: the poller, to tell whether the platform's
  * latest state changes it; the session warnings, who started it.
  */
-export type LiveCard = Pick<
-  CardRecord,
-  | 'origin'
-  | 'guid'
-  | 'teamId'
-  | 'kind'
-  | 'startedBy'
-  | 'stage'
-  | 'lifecycle'
-  | 'startTime'
-  | 'endTime'
-  | 'totalClients'
-  | 'annotations'
->;
+export type LiveCard = Pick<CardRecord, (typeof liveFields)[number]>;
 
 /** A live mark: the card's state as last saved rides along (absent in marks saved by older versions). */
 interface LiveEntry {
@@ -250,21 +252,8 @@ interface LiveEntry {
 
 /** The live mark of a card, as its one write keeps it: its state while it runs, deleted once it has finished. */
 function liveMark(card: CardRecord): { key: string; value: LiveEntry | undefined; ttlMs: number } {
-  const { guid, teamId, kind, startedBy, origin, stage, lifecycle, startTime, endTime, totalClients, annotations } =
-    card;
-  const shown: LiveCard = {
-    guid,
-    teamId,
-    kind,
-    startedBy,
-    origin,
-    stage,
-    lifecycle,
-    startTime,
-    endTime,
-    totalClients,
-    annotations,
-  };
+  const { guid, teamId } = card;
+  const shown = Object.fromEntries(liveFields.map((field) => [field, card[field]])) as LiveCard;
   return {
     key: keys.live.key(teamId, guid),
     value: isLive(card) ? { guid, teamId, card: shown } : undefined,
@@ -296,47 +285,3 @@ export function cardMessages(card: Pick<CardRecord, 'channel' | 'ts' | 'mirrors'
 export function shownIn(card: Pick<CardRecord, 'channel' | 'ts' | 'mirrors'>, channel: string): boolean {
   return cardMessages(card).some((m) => m.channel === channel);
 }
-
-/** The platform's view of an attack, whichever kind it is, as far as a card shows it. */
-export interface AttackState {
-  stage?: string | undefined;
-  stage_lifecycle?: string | undefined;
-  start_time?: string | undefined;
-  end_time?: string | undefined;
-  total_clients?: number | undefined;
-  annotations?: Record<string, string> | undefined;
-}
-
-/** The card with the platform's latest state, and whether anything a person sees changed. */
-export function withState<C extends Omit<LiveCard, 'guid' | 'teamId' | 'kind' | 'startedBy'>>(
-  card: C,
-  attack: AttackState,
-): { card: C; changed: boolean } {
-  if (isOlder(attack, card)) return { card, changed: false };
-  const next: C = {
-    ...card,
-    stage: attack.stage ?? card.stage,
-    lifecycle: attack.stage_lifecycle ?? (attack.end_time ? 'Complete' : card.lifecycle),
-    startTime: attack.start_time ?? card.startTime,
-    endTime: attack.end_time ?? card.endTime,
-    totalClients: attack.total_clients ?? card.totalClients,
-    annotations: attack.annotations && Object.keys(attack.annotations).length ? attack.annotations : card.annotations,
-  };
-  // Field by field: the poller asks this of every live card at every pass.
-  const changed =
-    next.stage !== card.stage ||
-    next.lifecycle !== card.lifecycle ||
-    next.startTime !== card.startTime ||
-    next.endTime !== card.endTime ||
-    next.totalClients !== card.totalClients ||
-    (next.annotations !== card.annotations && JSON.stringify(next.annotations) !== JSON.stringify(card.annotations));
-  return { card: next, changed };
-}
-
-/** The change (for CardStore.update) that puts the platform's latest state on a card, when that shows something new. */
-export const toState =
-  (attack: AttackState) =>
-  (card: CardRecord): CardRecord | undefined => {
-    const { card: next, changed } = withState(card, attack);
-    return changed ? next : undefined;
-  };

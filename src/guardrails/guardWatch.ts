@@ -137,7 +137,7 @@ async function showOnCards(deps: Deps, outcomes: Outcome[]): Promise<void> {
       for (const { watched, reading, fired } of mine) {
         const key = guardKey(watched.guard.spec);
         const index = guards.findIndex((g) => g.key === key);
-        const before = index >= 0 ? guards[index]! : undefined;
+        const before = guards[index];
         const next = {
           key,
           name: guardName(watched.guard.spec, reading),
@@ -145,14 +145,7 @@ async function showOnCards(deps: Deps, outcomes: Outcome[]): Promise<void> {
           health: reading.health,
           firedAt: fired.has(guid) ? reading.at : before?.firedAt,
         };
-        if (
-          before &&
-          before.state === next.state &&
-          before.health === next.health &&
-          before.firedAt === next.firedAt &&
-          before.name === next.name
-        )
-          continue;
+        if (before && (['state', 'health', 'firedAt', 'name'] as const).every((f) => before[f] === next[f])) continue;
         if (index >= 0) guards[index] = next;
         else guards.push(next);
         changed = true;

@@ -1,5 +1,6 @@
 import { audit, type AuditEvent } from '../audit.ts';
-import { type CardRecord, type CardStore, cardMessages, toState, withState } from '../attacks/cards.ts';
+import { type CardRecord, type CardStore, cardMessages } from '../attacks/cards.ts';
+import { toState, withState } from '../attacks/cardState.ts';
 import type { AttackEvent, Recorder, TripAttack } from '../attacks/events.ts';
 import { isLive } from '../attacks/lifecycle.ts';
 import type { GameDays } from '../gamedays/gameDays.ts';
@@ -11,9 +12,7 @@ import { attackCardMessage } from '../views/attackCard.ts';
 import { errorInBrief, outcomeUnknown } from '../views/errorReply.ts';
 import {
   frozenHaltText,
-  guardCouldNotHalt,
   guardHaltLine,
-  guardOwnerCouldNotHalt,
   haltStuckMessage,
   haltUnreadableMessage,
   haltVerifiedLine,
@@ -24,6 +23,7 @@ import { ruleText } from '../views/approval.ts';
 import { noteLine } from '../views/note.ts';
 import { describeTarget } from '../views/target.ts';
 import { ticketFiledText } from '../views/ticket.ts';
+import { askToHalt } from './askToHalt.ts';
 import type { Messenger } from './messenger.ts';
 import { keys } from '../store/keys.ts';
 
@@ -219,14 +219,7 @@ export class SlackRecorder implements Recorder {
         });
         // Changed as the card is now: the poll may have shown the attack's end while the thread line was posted.
         const halter = { userId: event.by.userId, at: this.#at() };
-        return this.#change(event.guid, (latest) =>
-          withHalt(
-            latest.haltedBy.some((h) => h.userId === halter.userId)
-              ? latest
-              : { ...latest, haltedBy: [...latest.haltedBy, halter] },
-            event.state,
-          ),
-        );
+        return this.#change(event.guid, (c) => withHalt({ ...c, haltedBy: [...c.haltedBy, halter] }, event.state));
       }
       case 'halt checked':
         return this.#haltChecked(event);
@@ -393,22 +386,7 @@ export class SlackRecorder implements Recorder {
    */
   async #guardFired(event: Extract<AttackEvent, { kind: 'guard fired' }>): Promise<void> {
     const { guard, halted, notHalted } = event;
-    const { messenger, logger } = this.#o;
-    if (notHalted.length) {
-      for (const channel of new Set(notHalted.map((c) => c.channel))) {
-        const here = notHalted.filter((c) => c.channel === channel);
-        await messenger
-          .post(channel, guardCouldNotHalt(guard, guard.owner.userId, here))
-          .catch((error: unknown) =>
-            logger.warn({ err: error, channel }, 'could not ask a channel to halt after a guard fired'),
-          );
-      }
-      await messenger
-        .post(guard.owner.userId, { text: guardOwnerCouldNotHalt(guard, notHalted, this.#o.command) })
-        .catch((error: unknown) =>
-          logger.warn({ err: error }, 'could not tell a guard owner that their guard could not halt'),
-        );
-    }
+    if (notHalted.length) await askToHalt(this.#o, guard, notHalted);
     const channels = new Set([...halted, ...notHalted].map((c) => c.channel));
     if (!event.already) for (const channel of event.gameDays) channels.add(channel);
     const inOrder = (attacks: TripAttack[]) => [...attacks].sort((a, b) => a.createdAt.localeCompare(b.createdAt));

@@ -3,7 +3,8 @@
  * forward: a halt's answer read before the attack ended never redraws the ended card as halting.
  */
 import { describe, expect, it } from 'vitest';
-import { type CardRecord, CardStore, withState } from '../../src/attacks/cards.ts';
+import { type CardRecord, CardStore } from '../../src/attacks/cards.ts';
+import { withState } from '../../src/attacks/cardState.ts';
 import { createKeyValueStore } from '../../src/store/keyValue.ts';
 import { turnsDuring } from '../support/turns.ts';
 import { isLive } from '../../src/attacks/lifecycle.ts';
