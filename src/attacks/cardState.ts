@@ -1,15 +1,5 @@
-import type { CardRecord, LiveCard } from './cards.ts';
+import type { AttackState, CardRecord, LiveCard } from './cards.ts';
 import { isOlder } from './lifecycle.ts';
-
-/** The platform's view of an attack, whichever kind it is, as far as a card shows it. */
-export interface AttackState {
-  stage?: string | undefined;
-  stage_lifecycle?: string | undefined;
-  start_time?: string | undefined;
-  end_time?: string | undefined;
-  total_clients?: number | undefined;
-  annotations?: Record<string, string> | undefined;
-}
 
 /** The card with the platform's latest state, and whether anything a person sees changed. */
 export function withState<C extends Omit<LiveCard, 'guid' | 'teamId' | 'kind' | 'startedBy'>>(

@@ -285,3 +285,13 @@ export function cardMessages(card: Pick<CardRecord, 'channel' | 'ts' | 'mirrors'
 export function shownIn(card: Pick<CardRecord, 'channel' | 'ts' | 'mirrors'>, channel: string): boolean {
   return cardMessages(card).some((m) => m.channel === channel);
 }
+
+/** The platform's view of an attack, whichever kind it is, as far as a card shows it. */
+export interface AttackState {
+  stage?: string | undefined;
+  stage_lifecycle?: string | undefined;
+  start_time?: string | undefined;
+  end_time?: string | undefined;
+  total_clients?: number | undefined;
+  annotations?: Record<string, string> | undefined;
+}

@@ -1,8 +1,8 @@
 import type { ApprovalRule } from '../guardrails/approvalRules.ts';
 import type { Person } from '../store/sessions.ts';
 import type { AttackRequest } from './request.ts';
-import type { CardRecord, CardStore } from './cards.ts';
-import { type AttackState, toState } from './cardState.ts';
+import type { AttackState, CardRecord, CardStore } from './cards.ts';
+import { toState } from './cardState.ts';
 import type { HaltProgress } from './haltChecks.ts';
 import { isLive } from './lifecycle.ts';
 import type { StepRef } from '../gamedays/plan.ts';

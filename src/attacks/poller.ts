@@ -4,8 +4,8 @@ import type { Attack, PlatformClient, ScopedPlatform } from '../client/index.ts'
 import type { Logger } from '../logger.ts';
 import type { KeyValueStore } from '../store/keyValue.ts';
 import type { Person, SessionStore } from '../store/sessions.ts';
-import { shownIn, type CardRecord, type CardStore, type LiveCard, type MessageRef } from './cards.ts';
-import { type AttackState, withState } from './cardState.ts';
+import { shownIn, type AttackState, type CardRecord, type CardStore, type LiveCard, type MessageRef } from './cards.ts';
+import { withState } from './cardState.ts';
 import { type Recorder, recordState } from './events.ts';
 import { isLive } from './lifecycle.ts';
 import { watchCovers, watchedAttackCard, type Watch, type Watches } from './watches.ts';
