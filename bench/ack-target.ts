@@ -250,7 +250,7 @@ process.once('message', (spec: TargetSpec) => {
       }
       if (typeof message === 'object' && message !== null && 'cards' in message && running.deps) {
         const { cards } = message as CardsOrder;
-        void Promise.all(cards.map((card) => running.deps!.cards.save(card))).then(() =>
+        void Promise.all(cards.map((card) => running.deps!.cards.savePosted(card))).then(() =>
           process.send?.({ saved: cards.length }),
         );
         return;

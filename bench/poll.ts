@@ -54,7 +54,7 @@ export function startAttacks(stack: Stack, teams: Team[], perTeam: number): { gu
 export async function postCards(stack: Stack, attacks: { guid: string; team: Team }[]): Promise<void> {
   for (const { guid, team } of attacks) {
     const posted = await stack.deps.slack.post(channel, { text: `card ${guid}` });
-    await stack.deps.cards.save(
+    await stack.deps.cards.savePosted(
       startedCard({
         guid,
         teamId: team.id,

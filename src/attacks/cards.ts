@@ -1,17 +1,17 @@
 import type { KeyValueStore } from '../store/keyValue.ts';
 import type { Person } from '../store/sessions.ts';
-import { isLive, isOlder } from './lifecycle.ts';
+import { isLive } from './lifecycle.ts';
 import { keys } from '../store/keys.ts';
 import type { HaltProgress } from './haltChecks.ts';
 import type { Breathe } from '../jobs/scheduler.ts';
 
-/** An attack card posted in a channel, and what it last showed. */
 /** A message in a channel, by its timestamp. */
 export interface MessageRef {
   channel: string;
   ts: string;
 }
 
+/** An attack card posted in a channel, and what it last showed. */
 export interface CardRecord {
   guid: string;
   kind: 'attack' | 'kubernetes';
@@ -103,10 +103,19 @@ export class CardStore {
     return guid ? this.get(guid) : undefined;
   }
 
-  /** Saves a card just posted, and remembers which message it is. */
-  async savePosted(card: CardRecord): Promise<void> {
-    await this.#store.set(keys.cardMessage.key(card.channel, card.ts), card.guid, keys.cardMessage.ttlMs);
-    await this.save(card);
+  /**
+   * Saves a card a watch just posted, and remembers which message it is. A card already there (a
+   * start's, or another watch's) is never overwritten: the message becomes a copy of it. Gives
+   * back the card as saved, and whether the message became a copy.
+   */
+  async savePosted(card: CardRecord): Promise<{ card: CardRecord; copy: boolean }> {
+    await this.#remember(card.guid, card);
+    let copy = false;
+    const saved = await this.#change(card.guid, (before) => {
+      copy = before !== undefined;
+      return before ? withCopy(before, card) : card;
+    });
+    return { card: saved!, copy };
   }
 
   /**
@@ -134,49 +143,50 @@ export class CardStore {
    * stays a copy of it, updated with it, rather than being lost.
    */
   async saveStarted(card: CardRecord): Promise<CardRecord> {
-    const before = await this.get(card.guid);
-    const others = before
-      ? cardMessages(before).filter((m) => m.ts && !(m.channel === card.channel && m.ts === card.ts))
-      : [];
-    const saved = others.length ? { ...card, mirrors: [...(card.mirrors ?? []), ...others] } : card;
-    await this.savePosted(saved);
-    return saved;
+    await this.#remember(card.guid, card);
+    const saved = await this.#change(card.guid, (before) => {
+      const others = before ? cardMessages(before).filter((m) => m.ts && !sameMessage(m, card)) : [];
+      return others.length ? { ...card, mirrors: [...(card.mirrors ?? []), ...others] } : card;
+    });
+    return saved!;
   }
 
   /** Remembers a copy of the card posted in another (watched) channel, so it is updated with the card. */
-  async addMirror(guid: string, message: { channel: string; ts: string }): Promise<CardRecord | undefined> {
-    const card = await this.get(guid);
-    if (!card) return undefined;
-    await this.#store.set(keys.cardMessage.key(message.channel, message.ts), guid, keys.cardMessage.ttlMs);
-    const next = { ...card, mirrors: [...(card.mirrors ?? []).filter((m) => m.channel !== message.channel), message] };
-    await this.save(next);
-    return next;
+  async addMirror(guid: string, message: MessageRef): Promise<CardRecord | undefined> {
+    await this.#remember(guid, message);
+    return (await this.update(guid, (card) => withCopy(card, message)))?.card;
   }
 
-  async save(card: CardRecord): Promise<void> {
-    await this.#store.set(keys.card.key(card.guid), card, keys.card.ttlMs);
-    if (isLive(card)) {
-      const { guid, teamId, kind, startedBy, origin, stage, lifecycle, startTime, endTime, totalClients, annotations } =
-        card;
-      const shown: LiveCard = {
-        guid,
-        teamId,
-        kind,
-        startedBy,
-        origin,
-        stage,
-        lifecycle,
-        startTime,
-        endTime,
-        totalClients,
-        annotations,
-      };
-      await this.#store.set(
-        keys.live.key(teamId, guid),
-        { guid, teamId, card: shown } satisfies LiveEntry,
-        keys.live.ttlMs,
-      );
-    } else await this.#store.delete(keys.live.key(card.teamId, card.guid));
+  /**
+   * Changes a card in one atomic step, the only way its state changes: `change` gets the card as
+   * stored and gives back the new one, or undefined to leave it. A writer passes its change, never
+   * a card it read earlier, so no writer saves over what another wrote meanwhile (`change` may run
+   * again on what another left: it only computes). Gives back the card before and after, or
+   * undefined when there is none.
+   */
+  async update(guid: string, change: (card: CardRecord) => CardRecord | undefined): Promise<CardChange | undefined> {
+    let before: CardRecord | undefined;
+    let changed = false;
+    const card = await this.#change(guid, (current) => {
+      before = current;
+      const next = current && change(current);
+      changed = next !== undefined;
+      return next;
+    });
+    return before && card ? { before, card, changed } : undefined;
+  }
+
+  /** The one write of a card: the card and its live mark (gone once it has finished), in one step. */
+  #change(guid: string, change: (card: CardRecord | undefined) => CardRecord | undefined) {
+    return this.#store.update<CardRecord>(keys.card.key(guid), (current) => {
+      const card = change(current);
+      return card && { value: card, ttlMs: keys.card.ttlMs, beside: [liveMark(card)] };
+    });
+  }
+
+  /** Which card a message shows, for the message shortcut and for redrawing it. */
+  #remember(guid: string, { channel, ts }: MessageRef): Promise<void> {
+    return this.#store.set(keys.cardMessage.key(channel, ts), guid, keys.cardMessage.ttlMs);
   }
 
   /** Live cards grouped by team. */
@@ -217,30 +227,58 @@ export class CardStore {
   }
 }
 
+/** The fields of a card its live mark carries. */
+const liveFields = [
+  'origin',
+  'guid',
+  'teamId',
+  'kind',
+  'startedBy',
+  'stage',
+  'lifecycle',
+  'startTime',
+  'endTime',
+  'totalClients',
+  'annotations',
+] as const satisfies readonly (keyof CardRecord)[];
+
 /**
  * What the jobs that walk every live card need of it: the poller, to tell whether the platform's
  * latest state changes it; the session warnings, who started it.
  */
-export type LiveCard = Pick<
-  CardRecord,
-  | 'origin'
-  | 'guid'
-  | 'teamId'
-  | 'kind'
-  | 'startedBy'
-  | 'stage'
-  | 'lifecycle'
-  | 'startTime'
-  | 'endTime'
-  | 'totalClients'
-  | 'annotations'
->;
+export type LiveCard = Pick<CardRecord, (typeof liveFields)[number]>;
 
 /** A live mark: the card's state as last saved rides along (absent in marks saved by older versions). */
 interface LiveEntry {
   guid: string;
   teamId: string;
   card?: LiveCard;
+}
+
+/** The live mark of a card, as its one write keeps it: its state while it runs, deleted once it has finished. */
+function liveMark(card: CardRecord): { key: string; value: LiveEntry | undefined; ttlMs: number } {
+  const { guid, teamId } = card;
+  const shown = Object.fromEntries(liveFields.map((field) => [field, card[field]])) as LiveCard;
+  return {
+    key: keys.live.key(teamId, guid),
+    value: isLive(card) ? { guid, teamId, card: shown } : undefined,
+    ttlMs: keys.live.ttlMs,
+  };
+}
+
+/** A card's change: as it was, as it is, and whether the change wrote anything. */
+export interface CardChange {
+  before: CardRecord;
+  card: CardRecord;
+  changed: boolean;
+}
+
+const sameMessage = (a: MessageRef, b: MessageRef) => a.channel === b.channel && a.ts === b.ts;
+
+/** The card, also shown as `message` (its copy in that channel replaced). */
+function withCopy(card: CardRecord, message: MessageRef): CardRecord {
+  if (sameMessage(card, message)) return card;
+  return { ...card, mirrors: [...(card.mirrors ?? []).filter((m) => m.channel !== message.channel), message] };
 }
 
 /** Every message that shows the card: where it was posted, then its copies in watched channels. */
@@ -261,40 +299,4 @@ export interface AttackState {
   end_time?: string | undefined;
   total_clients?: number | undefined;
   annotations?: Record<string, string> | undefined;
-}
-
-/**
- * The card, but with the stored card's state where that is further on in the attack's life: a
- * card read before the attack's end was saved (then held up by a Slack call) never brings it back.
- */
-export function notBehind(card: CardRecord, stored: CardRecord | undefined): CardRecord {
-  if (!stored || !isOlder(card, stored)) return card;
-  const { stage, lifecycle, startTime, endTime, totalClients } = stored;
-  return { ...card, stage, lifecycle, startTime, endTime, totalClients };
-}
-
-/** The card with the platform's latest state, and whether anything a person sees changed. */
-export function withState<C extends Omit<LiveCard, 'guid' | 'teamId' | 'kind' | 'startedBy'>>(
-  card: C,
-  attack: AttackState,
-): { card: C; changed: boolean } {
-  if (isOlder(attack, card)) return { card, changed: false };
-  const next: C = {
-    ...card,
-    stage: attack.stage ?? card.stage,
-    lifecycle: attack.stage_lifecycle ?? (attack.end_time ? 'Complete' : card.lifecycle),
-    startTime: attack.start_time ?? card.startTime,
-    endTime: attack.end_time ?? card.endTime,
-    totalClients: attack.total_clients ?? card.totalClients,
-    annotations: attack.annotations && Object.keys(attack.annotations).length ? attack.annotations : card.annotations,
-  };
-  // Field by field: the poller asks this of every live card at every pass.
-  const changed =
-    next.stage !== card.stage ||
-    next.lifecycle !== card.lifecycle ||
-    next.startTime !== card.startTime ||
-    next.endTime !== card.endTime ||
-    next.totalClients !== card.totalClients ||
-    (next.annotations !== card.annotations && JSON.stringify(next.annotations) !== JSON.stringify(card.annotations));
-  return { card: next, changed };
 }

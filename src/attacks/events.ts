@@ -1,7 +1,8 @@
 import type { ApprovalRule } from '../guardrails/approvalRules.ts';
 import type { Person } from '../store/sessions.ts';
 import type { AttackRequest } from './request.ts';
-import { type AttackState, type CardRecord, withState } from './cards.ts';
+import type { AttackState, CardRecord, CardStore } from './cards.ts';
+import { toState } from './cardState.ts';
 import type { HaltProgress } from './haltChecks.ts';
 import { isLive } from './lifecycle.ts';
 import type { StepRef } from '../gamedays/plan.ts';
@@ -91,9 +92,13 @@ export type AttackEvent =
       channel: string | undefined;
       halted: string[];
     }
-  /** The platform's state of an attack moved on, or its card has something new to show (guard readings). */
+  /**
+   * A card changed (saved already, through CardStore.update): the platform's state of its attack
+   * moved on, or it has something new to show (guard readings, a copy in a watched channel); or
+   * it is only to be drawn again.
+   */
   | { kind: 'changed'; card: CardRecord }
-  /** The attack finished: its card shows how. */
+  /** The change just saved on the card ended its attack: it shows how, and what waited for the end follows. */
   | { kind: 'ended'; card: CardRecord }
   | {
       kind: 'note';
@@ -172,11 +177,20 @@ export interface Recorder {
 }
 
 /**
- * Says the platform's latest state of an attack that has a card, when the card would show
- * something new: it moved on, or it ended. Gives back the card as it now shows.
+ * Puts the platform's latest state of an attack on its card, in one step, and says so when the
+ * card shows something new: it moved on, or this change ended it. Gives back the card as it now
+ * shows, or undefined when the attack has no card.
  */
-export async function recordState(events: Recorder, card: CardRecord, state: AttackState): Promise<CardRecord> {
-  const { card: next, changed } = withState(card, state);
-  if (!changed) return next;
-  return (await events.record({ kind: isLive(next) ? 'changed' : 'ended', card: next })) ?? next;
+export async function recordState(
+  cards: Pick<CardStore, 'update'>,
+  events: Recorder,
+  guid: string,
+  state: AttackState,
+): Promise<CardRecord | undefined> {
+  const change = await cards.update(guid, toState(state));
+  if (change?.changed) {
+    const ended = isLive(change.before) && !isLive(change.card);
+    await events.record({ kind: ended ? 'ended' : 'changed', card: change.card });
+  }
+  return change?.card;
 }

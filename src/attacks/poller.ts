@@ -4,15 +4,8 @@ import type { Attack, PlatformClient, ScopedPlatform } from '../client/index.ts'
 import type { Logger } from '../logger.ts';
 import type { KeyValueStore } from '../store/keyValue.ts';
 import type { Person, SessionStore } from '../store/sessions.ts';
-import {
-  shownIn,
-  withState,
-  type AttackState,
-  type CardRecord,
-  type CardStore,
-  type LiveCard,
-  type MessageRef,
-} from './cards.ts';
+import { shownIn, type AttackState, type CardRecord, type CardStore, type LiveCard, type MessageRef } from './cards.ts';
+import { withState } from './cardState.ts';
 import { type Recorder, recordState } from './events.ts';
 import { isLive } from './lifecycle.ts';
 import { watchCovers, watchedAttackCard, type Watch, type Watches } from './watches.ts';
@@ -344,16 +337,13 @@ export class Poller {
    * watch's) is never overwritten: the new message becomes a copy of that card.
    */
   async #keepPosted(posted: UnsavedCard): Promise<void> {
-    const guid = posted.kind === 'mirror' ? posted.guid : posted.card.guid;
-    const message = posted.kind === 'mirror' ? posted.message : { channel: posted.card.channel, ts: posted.card.ts };
-    const current = await this.#cards.get(guid);
-    if (current) {
-      const mirrored = await this.#cards.addMirror(guid, message);
-      // Posted as the watch saw the attack: it shows the card's own record from now on.
-      if (mirrored && posted.kind === 'new') await this.#events.record({ kind: 'changed', card: mirrored });
+    if (posted.kind === 'mirror') {
+      await this.#cards.addMirror(posted.guid, posted.message);
       return;
     }
-    if (posted.kind === 'new') await this.#cards.savePosted(posted.card);
+    const saved = await this.#cards.savePosted(posted.card);
+    // Posted as the watch saw the attack: it shows the card's own record from now on.
+    if (saved.copy) await this.#events.record({ kind: 'changed', card: saved.card });
   }
 
   /** The cards posted by earlier passes whose save failed, saved now (those that fail again wait for the next pass). */
@@ -392,10 +382,8 @@ export class Poller {
         }
       }
       if (!withState(card, state).changed) continue;
-      // The card itself, only now: what a halt or a ticket marked on it is kept.
-      const current = await this.#cards.get(card.guid);
-      if (!current) continue;
-      await recordState(this.#events, current, state);
+      // The card itself, only now, changed in one step: what a halt or a ticket marked on it is kept.
+      if (!(await recordState(this.#cards, this.#events, card.guid, state))) continue;
       updated++;
       unyielded = 100;
     }

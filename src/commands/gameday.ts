@@ -128,7 +128,7 @@ async function latestCards(
       const state = await platformFor(deps, login, team)
         .attacks.get(attack.guid)
         .catch(() => undefined);
-      if (state) card = await recordState(deps.events, card, state);
+      if (state) card = (await recordState(deps.cards, deps.events, attack.guid, state)) ?? card;
     }
     cards.set(attack.guid, card);
   }

@@ -134,15 +134,14 @@ async function showOnCards(deps: Deps, outcomes: Outcome[], breathe?: Breathe): 
   const cards = await deps.cards.getMany(guids, breathe);
   for (const [index, guid] of guids.entries()) {
     const mine = byCard.get(guid)!;
-    try {
-      const card = cards[index];
-      if (!card) continue;
+    // The card as read shows whether anything is new; the change itself is made on the card as stored.
+    const readings = (card: CardRecord): CardRecord | undefined => {
       const guards = [...(card.guards ?? [])];
       let changed = false;
       for (const { watched, reading, fired } of mine) {
         const key = guardKey(watched.guard.spec);
         const index = guards.findIndex((g) => g.key === key);
-        const before = index >= 0 ? guards[index]! : undefined;
+        const before = guards[index];
         const next = {
           key,
           name: guardName(watched.guard.spec, reading),
@@ -150,19 +149,18 @@ async function showOnCards(deps: Deps, outcomes: Outcome[], breathe?: Breathe): 
           health: reading.health,
           firedAt: fired.has(guid) ? reading.at : before?.firedAt,
         };
-        if (
-          before &&
-          before.state === next.state &&
-          before.health === next.health &&
-          before.firedAt === next.firedAt &&
-          before.name === next.name
-        )
-          continue;
+        if (before && (['state', 'health', 'firedAt', 'name'] as const).every((f) => before[f] === next[f])) continue;
         if (index >= 0) guards[index] = next;
         else guards.push(next);
         changed = true;
       }
-      if (changed) await deps.events.record({ kind: 'changed', card: { ...card, guards } });
+      return changed ? { ...card, guards } : undefined;
+    };
+    try {
+      const card = cards[index];
+      if (!card || !readings(card)) continue;
+      const change = await deps.cards.update(guid, readings);
+      if (change?.changed) await deps.events.record({ kind: 'changed', card: change.card });
     } catch (error) {
       deps.logger.warn({ err: error, attack: guid }, 'could not show guard readings on a card');
     }

@@ -1,5 +1,6 @@
 import { audit, type AuditEvent } from '../audit.ts';
-import { type CardRecord, type CardStore, cardMessages, notBehind, withState } from '../attacks/cards.ts';
+import { type CardRecord, type CardStore, cardMessages } from '../attacks/cards.ts';
+import { toState, withState } from '../attacks/cardState.ts';
 import type { AttackEvent, Recorder, TripAttack } from '../attacks/events.ts';
 import { isLive } from '../attacks/lifecycle.ts';
 import type { GameDays } from '../gamedays/gameDays.ts';
@@ -11,9 +12,7 @@ import { attackCardMessage } from '../views/attackCard.ts';
 import { errorInBrief, outcomeUnknown } from '../views/errorReply.ts';
 import {
   frozenHaltText,
-  guardCouldNotHalt,
   guardHaltLine,
-  guardOwnerCouldNotHalt,
   haltStuckMessage,
   haltUnreadableMessage,
   haltVerifiedLine,
@@ -24,6 +23,7 @@ import { ruleText } from '../views/approval.ts';
 import { noteLine } from '../views/note.ts';
 import { describeTarget } from '../views/target.ts';
 import { ticketFiledText } from '../views/ticket.ts';
+import { askToHalt } from './askToHalt.ts';
 import type { Messenger } from './messenger.ts';
 import { keys } from '../store/keys.ts';
 
@@ -84,14 +84,11 @@ export class SlackRecorder implements Recorder {
   }
 
   /**
-   * Saves a card and queues the update of every message that shows it; a halt or an ending goes
-   * out before cards that only moved on a stage. A card that has just shown its attack finished
+   * Queues the update of every message that shows a card (saved already); a halt or an ending
+   * goes out before cards that only moved on a stage. A card whose last change `ended` its attack
    * follows it into its game day.
    */
-  async #publish(latest: CardRecord): Promise<CardRecord> {
-    const before = await this.#o.cards.get(latest.guid);
-    const card = notBehind(latest, before);
-    await this.#o.cards.save(card);
+  async #publish(card: CardRecord, ended: boolean): Promise<CardRecord> {
     const priority = isLive(card) && !card.haltedBy.length ? 'routine' : 'urgent';
     for (const { channel, ts } of cardMessages(card))
       this.#o.messenger.update(
@@ -100,7 +97,7 @@ export class SlackRecorder implements Recorder {
         () => attackCardMessage(card, { appUrl: this.#o.appUrl, channel }),
         priority,
       );
-    if (!isLive(card) && before && isLive(before)) {
+    if (ended) {
       this.#o.metrics.attackEvents.inc({ event: 'ended', cause: '' });
       await this.#o.gameDays.attackFinished(card);
       await this.#o.workflowSteps.attackFinished(card);
@@ -108,11 +105,17 @@ export class SlackRecorder implements Recorder {
     return card;
   }
 
-  /** The platform's latest state on a card, published only when what it shows changed. */
+  /** Changes a card in one step (CardStore.update) and shows it when that changed anything. */
+  async #change(guid: string, change: (card: CardRecord) => CardRecord | undefined): Promise<CardRecord | undefined> {
+    const changed = await this.#o.cards.update(guid, change);
+    if (!changed?.changed) return changed?.card;
+    return this.#publish(changed.card, isLive(changed.before) && !isLive(changed.card));
+  }
+
+  /** The platform's latest state on a card, shown only when what it shows changed. */
   async #showState(card: CardRecord, state: Parameters<typeof withState>[1] | undefined): Promise<CardRecord> {
     if (!state) return card;
-    const { card: next, changed } = withState(card, state);
-    return changed ? this.#publish(next) : next;
+    return (await this.#change(card.guid, toState(state))) ?? card;
   }
 
   /** A line in the card's thread; `what` names it in the log when Slack does not take it. */
@@ -200,9 +203,8 @@ export class SlackRecorder implements Recorder {
           await this.#thread(card, guardHaltLine(event.guard, event.by.userId), 'guard halt');
         if (event.cause === 'presence') {
           await this.#thread(card, presenceHaltLine(event.by.userId), 'presence halt');
-          const latest = (await cards.get(event.guid)) ?? card;
-          const marked = { ...latest, unwatched: { askedOf: event.by.userId, at: this.#at() } };
-          return this.#publish(event.state ? withState(marked, event.state).card : marked);
+          const unwatched = { askedOf: event.by.userId, at: this.#at() };
+          return this.#change(event.guid, (latest) => withHalt({ ...latest, unwatched }, event.state));
         }
         if (event.cause !== 'person') return this.#showState(card, event.state);
         // Two quick clicks both find the card unmarked; the claim lets only one of them say so.
@@ -215,11 +217,9 @@ export class SlackRecorder implements Recorder {
           kind: 'halt',
           halt: { guid: card.guid, by: event.by.userId, at: this.#at(), scope: 'attack' },
         });
-        // The card as it is now: the poll may have shown the attack's end while the thread line was posted.
-        const latest = (await cards.get(event.guid)) ?? card;
-        const marked = { ...latest, haltedBy: [...latest.haltedBy, { userId: event.by.userId, at: this.#at() }] };
-        // Shows the halting stage now rather than at the next poll.
-        return this.#publish(event.state ? withState(marked, event.state).card : marked);
+        // Changed as the card is now: the poll may have shown the attack's end while the thread line was posted.
+        const halter = { userId: event.by.userId, at: this.#at() };
+        return this.#change(event.guid, (c) => withHalt({ ...c, haltedBy: [...c.haltedBy, halter] }, event.state));
       }
       case 'halt checked':
         return this.#haltChecked(event);
@@ -239,7 +239,7 @@ export class SlackRecorder implements Recorder {
       }
       case 'changed':
       case 'ended':
-        return this.#publish(event.card);
+        return this.#publish(event.card, event.kind === 'ended');
       case 'note': {
         audit(logger, 'note_added', event.by, {
           platformUser: event.platformUser,
@@ -268,7 +268,10 @@ export class SlackRecorder implements Recorder {
         let shown: CardRecord | undefined;
         if (card) {
           await this.#thread(card, ticketFiledText(event.ticket, event.by.userId), 'ticket');
-          shown = await this.#publish({ ...card, ticketCount: (card.ticketCount ?? 0) + 1 });
+          shown = await this.#change(card.guid, (latest) => ({
+            ...latest,
+            ticketCount: (latest.ticketCount ?? 0) + 1,
+          }));
         }
         if (event.gameDayChannel)
           await gameDays.record(event.gameDayChannel, {
@@ -370,8 +373,9 @@ export class SlackRecorder implements Recorder {
     if (news === 'verified' && card.haltCheck?.stuck)
       await this.#thread(card, haltVerifiedLine(progress), 'verified halt');
     const shown = (c: CardRecord['haltCheck']) => JSON.stringify(c ?? null);
-    if (shown(card.haltCheck) === shown(progress)) return card;
-    return this.#publish({ ...card, haltCheck: progress });
+    return this.#change(card.guid, (latest) =>
+      shown(latest.haltCheck) === shown(progress) ? undefined : { ...latest, haltCheck: progress },
+    );
   }
 
   /**
@@ -382,22 +386,7 @@ export class SlackRecorder implements Recorder {
    */
   async #guardFired(event: Extract<AttackEvent, { kind: 'guard fired' }>): Promise<void> {
     const { guard, halted, notHalted } = event;
-    const { messenger, logger } = this.#o;
-    if (notHalted.length) {
-      for (const channel of new Set(notHalted.map((c) => c.channel))) {
-        const here = notHalted.filter((c) => c.channel === channel);
-        await messenger
-          .post(channel, guardCouldNotHalt(guard, guard.owner.userId, here))
-          .catch((error: unknown) =>
-            logger.warn({ err: error, channel }, 'could not ask a channel to halt after a guard fired'),
-          );
-      }
-      await messenger
-        .post(guard.owner.userId, { text: guardOwnerCouldNotHalt(guard, notHalted, this.#o.command) })
-        .catch((error: unknown) =>
-          logger.warn({ err: error }, 'could not tell a guard owner that their guard could not halt'),
-        );
-    }
+    if (notHalted.length) await askToHalt(this.#o, guard, notHalted);
     const channels = new Set([...halted, ...notHalted].map((c) => c.channel));
     if (!event.already) for (const channel of event.gameDays) channels.add(channel);
     const inOrder = (attacks: TripAttack[]) => [...attacks].sort((a, b) => a.createdAt.localeCompare(b.createdAt));
@@ -418,4 +407,9 @@ export class SlackRecorder implements Recorder {
       });
     }
   }
+}
+
+/** A card marked by a halt, with the halting stage the halt's answer showed (rather than at the next poll). */
+function withHalt(card: CardRecord, state: Parameters<typeof withState>[1] | undefined): CardRecord {
+  return state ? withState(card, state).card : card;
 }

@@ -15,6 +15,15 @@ export interface KeyValueStore {
   set<T>(key: string, value: T, ttlMs?: number): Promise<void>;
   delete(key: string): Promise<boolean>;
   /**
+   * Changes the value under `key` in one atomic step: `change` gets it as stored (undefined when
+   * there is none) and says what to write, or undefined to leave it. No other write to `key` comes
+   * between the read and the write (a transaction on SQLite; on Redis a compare-and-set, with
+   * `change` called again on what another writer left, a bounded number of times), so a writer
+   * never saves over news it has not read. `change` may run more than once: it only computes.
+   * Gives back the value as it stands afterwards.
+   */
+  update<T>(key: string, change: (current: T | undefined) => Update<T> | undefined): Promise<T | undefined>;
+  /**
    * Takes `key` for `ttlMs` if nobody holds it: true for the one caller that got it. With an
    * `owner`, also true (and the hold renewed) when that owner already holds it: a lease. Atomic
    * (one script on Redis, one statement on SQLite) and durable like a value: a claim outlives the
@@ -45,6 +54,13 @@ export interface KeyValueStore {
   ping(): Promise<boolean>;
   close(): Promise<void>;
   readonly kind: 'sqlite' | 'redis' | 'memory';
+}
+
+/** What an update writes: the value, and entries made from it in the same step (a value of undefined deletes one). */
+export interface Update<T> {
+  value: T;
+  ttlMs?: number | undefined;
+  beside?: { key: string; value: unknown; ttlMs?: number | undefined }[] | undefined;
 }
 
 /** A counter's value and when its window ends (epoch ms). */

@@ -3,7 +3,8 @@ import { once } from 'node:events';
 import { createClient } from '@redis/client';
 import { StoreUnavailableError } from './errors.ts';
 import { decodeKeyv, encodeKeyv } from './keyvLayout.ts';
-import type { KeyValueStore } from './keyValue.ts';
+import type { KeyValueStore, Update } from './keyValue.ts';
+import { claimScript, compareAndSetScript, forgetGoneScript, incrementScript, releaseScript } from './redisScripts.ts';
 
 export interface RedisStoreOptions {
   /** How long opening a connection may take. */
@@ -21,60 +22,16 @@ const pageSize = 500;
 /** How often index members of values that expired are removed. */
 const sweepEveryMs = 60_000;
 
-/**
- * Removes the given members from both indexes, but only those whose value is gone, in one step:
- * a value set again meanwhile (SET and ZADD in one MULTI) keeps its member.
- */
-const forgetGoneScript = `
-local gone = 0
-for i = 2, #ARGV do
-  if redis.call('EXISTS', ARGV[1] .. ARGV[i]) == 0 then
-    redis.call('ZREM', KEYS[1], ARGV[i])
-    redis.call('ZREM', KEYS[2], ARGV[i])
-    gone = gone + 1
-  end
-end
-return gone`;
+/** How many times an update reads again after another writer changed the value under it. */
+const updateAttempts = 10;
 
-/**
- * Takes a claim for ARGV[1] for ARGV[2] ms if nobody holds it, or renews it if ARGV[1] already
- * does; 1 when the caller holds it afterwards. One script, so no other client acts between the
- * read and the write (a renewal never extends a hold that lapsed and passed to someone else).
- */
-const claimScript = `
-local holder = redis.call('GET', KEYS[1])
-if holder == false then
-  redis.call('SET', KEYS[1], ARGV[1], 'PX', ARGV[2])
-  return 1
-end
-if holder == ARGV[1] then
-  redis.call('PEXPIRE', KEYS[1], ARGV[2])
-  return 1
-end
-return 0`;
-
-/** Deletes the claim only while ARGV[1] holds it: compare-and-delete in one step. */
-const releaseScript = `
-if redis.call('GET', KEYS[1]) == ARGV[1] then
-  return redis.call('DEL', KEYS[1])
-end
-return 0`;
-
-/**
- * Adds one to a counter (a hash of count and window end), starting a new window at ARGV[1] (now)
- * for ARGV[2] ms when none runs: one script, so a burst never loses a count. Redis expires the
- * hash a little after its window, which only tidies up. Answers count and window end.
- */
-const incrementScript = `
-local now = tonumber(ARGV[1])
-local ends = tonumber(redis.call('HGET', KEYS[1], 'ends'))
-if ends == nil or ends <= now then
-  ends = now + tonumber(ARGV[2])
-  redis.call('HSET', KEYS[1], 'count', 1, 'ends', ends)
-  redis.call('PEXPIRE', KEYS[1], ARGV[2] + 60000)
-  return {1, ends}
-end
-return {redis.call('HINCRBY', KEYS[1], 'count', 1), ends}`;
+/** A value as stored: Keyv's layout, with its time to live and when that ends. */
+function encode(value: unknown, ttlMs: number | undefined): { text: string; ms?: number; expires?: number } {
+  if (ttlMs === undefined) return { text: encodeKeyv({ value }) };
+  const ms = Math.max(1, Math.round(ttlMs));
+  const expires = Date.now() + ms;
+  return { text: encodeKeyv({ value, expires }), ms, expires };
+}
 
 const escapeGlob = (text: string) => text.replace(/[*?[\]\\]/g, '\\$&');
 
@@ -177,9 +134,7 @@ export function createRedisStore(url: string, namespace: string, options: RedisS
     },
     async set<T>(key: string, value: T, ttlMs?: number) {
       if (value === undefined) throw new TypeError(`Cannot store undefined under ${key.split(':')[0]}`);
-      const ms = ttlMs === undefined ? undefined : Math.max(1, Math.round(ttlMs));
-      const expires = ms === undefined ? undefined : Date.now() + ms;
-      const text = encodeKeyv(expires === undefined ? { value } : { value, expires });
+      const { text, ms, expires } = encode(value, ttlMs);
       await run(async () => {
         const multi = client.multi();
         if (ms === undefined) multi.set(valueKey(key), text).zRem(expiryIndex, key);
@@ -195,6 +150,30 @@ export function createRedisStore(url: string, namespace: string, options: RedisS
         client.multi().del(valueKey(key)).zRem(keysIndex, key).zRem(expiryIndex, key).exec(),
       );
       return Number(deleted) > 0;
+    },
+    // Compare-and-set: what was read is written over only if nobody wrote it meanwhile, else read again.
+    async update<T>(key: string, change: (current: T | undefined) => Update<T> | undefined) {
+      for (let attempt = 0; attempt < updateAttempts; attempt++) {
+        const text = await run(() => client.get(valueKey(key)));
+        const current = text === null ? undefined : (decodeKeyv(text).value as T | undefined);
+        const next = change(current);
+        if (!next) return current;
+        const entries = [{ key, value: next.value, ttlMs: next.ttlMs }, ...(next.beside ?? [])].flatMap((entry) => {
+          if (entry.value === undefined) return [entry.key, '', '', ''];
+          const { text, ms, expires } = encode(entry.value, entry.ttlMs);
+          return [entry.key, text, String(ms ?? ''), String(expires ?? '')];
+        });
+        const written = await run(() =>
+          client.eval(compareAndSetScript, {
+            keys: [keysIndex, expiryIndex],
+            arguments: [valuePrefix, key, text ?? '', ...entries],
+          }),
+        );
+        if (Number(written) === 1) return next.value;
+      }
+      throw new StoreUnavailableError('Redis', {
+        cause: new Error(`${key.split(':')[0]} was changed by others ${updateAttempts} times in a row`),
+      });
     },
     async claim(key: string, ttlMs: number, owner = randomUUID()) {
       const ms = Math.max(1, Math.round(ttlMs));

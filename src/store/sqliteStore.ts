@@ -4,7 +4,7 @@ import { dirname } from 'node:path';
 import { DatabaseSync } from 'node:sqlite';
 import { StoreUnavailableError } from './errors.ts';
 import { decodeKeyv } from './keyvLayout.ts';
-import type { KeyValueStore } from './keyValue.ts';
+import type { KeyValueStore, Update } from './keyValue.ts';
 
 /** Rows read per query while listing, so a long listing never holds a statement open across awaits. */
 const pageSize = 500;
@@ -64,6 +64,7 @@ export function createSqliteStore(file: string, namespace: string, kind: 'sqlite
       throw new StoreUnavailableError(kind === 'memory' ? 'memory' : 'SQLite', { cause: error });
     }
   };
+  const expiry = (ttlMs: number | undefined) => (ttlMs === undefined ? null : now() + Math.max(1, Math.round(ttlMs)));
   const purge = setInterval(() => {
     try {
       statements.purge.run(now());
@@ -84,9 +85,27 @@ export function createSqliteStore(file: string, namespace: string, kind: 'sqlite
     async set<T>(key: string, value: T, ttlMs?: number) {
       const text = JSON.stringify(value);
       if (text === undefined) throw new TypeError(`Cannot store ${typeof value} under ${key.split(':')[0]}`);
-      guarded(() =>
-        statements.set.run(namespace, key, text, ttlMs === undefined ? null : now() + Math.max(1, Math.round(ttlMs))),
-      );
+      guarded(() => statements.set.run(namespace, key, text, expiry(ttlMs)));
+    },
+    // One transaction, and `change` is synchronous: neither this process nor another on the same
+    // file writes between the read and the write.
+    async update<T>(key: string, change: (current: T | undefined) => Update<T> | undefined) {
+      guarded(() => db.exec('BEGIN IMMEDIATE'));
+      try {
+        const row = guarded(() => statements.get.get(namespace, key, now())) as { value: string } | undefined;
+        const current = row ? (JSON.parse(row.value) as T) : undefined;
+        const next = change(current);
+        if (!next) return current;
+        guarded(() => {
+          for (const entry of [{ key, value: next.value, ttlMs: next.ttlMs }, ...(next.beside ?? [])])
+            if (entry.value === undefined) statements.delete.get(namespace, entry.key);
+            else statements.set.run(namespace, entry.key, JSON.stringify(entry.value), expiry(entry.ttlMs));
+          db.exec('COMMIT');
+        });
+        return next.value;
+      } finally {
+        if (db.isTransaction) db.exec('ROLLBACK');
+      }
     },
     async delete(key: string) {
       const row = guarded(() => statements.delete.get(namespace, key)) as { expires_at: number | null } | undefined;

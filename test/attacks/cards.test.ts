@@ -3,7 +3,8 @@
  * forward: a halt's answer read before the attack ended never redraws the ended card as halting.
  */
 import { describe, expect, it } from 'vitest';
-import { type CardRecord, CardStore, withState } from '../../src/attacks/cards.ts';
+import { type CardRecord, CardStore } from '../../src/attacks/cards.ts';
+import { withState } from '../../src/attacks/cardState.ts';
 import { createKeyValueStore } from '../../src/store/keyValue.ts';
 import { turnsDuring } from '../support/turns.ts';
 import { isLive } from '../../src/attacks/lifecycle.ts';
@@ -68,7 +69,7 @@ describe('the card store', () => {
     const store = createKeyValueStore('memory://', 'cards-test');
     const cards = new CardStore(store);
     const guids = Array.from({ length: 1_200 }, (_, i) => `a${i}`);
-    for (const guid of guids) await cards.save({ ...card, guid });
+    for (const guid of guids) await cards.savePosted({ ...card, guid });
     let breaths = 0;
     const breathe = () => {
       breaths++;

@@ -742,7 +742,7 @@ describe('the poller', () => {
     for (const team of teams) {
       for (const guid of stack.sim.addAttacks(team.id, 100)) {
         const posted = await stack.deps.slack.post(channel, { text: `card ${guid}` });
-        await stack.deps.cards.save(
+        await stack.deps.cards.savePosted(
           startedCard({
             guid,
             teamId: team.id,

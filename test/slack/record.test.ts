@@ -1,6 +1,6 @@
 /**
- * The recorder saves what a card shows. Events that read a card, then wait on Slack (a ticket's
- * thread line, a guard's), must never bring back an attack whose end the card refresh saved
+ * The recorder changes a card through CardStore.update. Events that read a card, then wait on
+ * Slack (a ticket's thread line, a guard's), must never bring back an attack whose end the card refresh saved
  * meanwhile: a card only moves forward in its attack's life, and an ending is followed once.
  */
 import { afterEach, describe, expect, it } from 'vitest';
@@ -112,7 +112,7 @@ describe('the recorder and a card the refresh ended meanwhile', () => {
     const slow = events.record(event);
     await posting();
     // Meanwhile the card refresh sees the attack end.
-    await recordState(events, (await cards.get('g1'))!, ended);
+    await recordState(cards, events, 'g1', ended);
     expect(isLive((await cards.get('g1'))!)).toBe(false);
     for (const release of held.splice(0)) release();
     await slow;
@@ -121,7 +121,7 @@ describe('the recorder and a card the refresh ended meanwhile', () => {
     expect([after.lifecycle, after.stage, after.endTime]).toEqual(['Complete', 'Finished', ended.end_time]);
     expect([...(await cards.liveByTeam()).keys()]).toEqual([]);
     // The next refresh finds nothing new: the ending was followed once and counted once.
-    await recordState(events, after, ended);
+    await recordState(cards, events, 'g1', ended);
     expect(followed).toEqual(['g1']);
     const counted = await metrics.registry.getSingleMetricAsString('faultline_attack_events_total');
     expect(counted).toMatch(/event="ended"[^\n]* 1$/m);

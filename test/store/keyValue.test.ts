@@ -30,7 +30,46 @@ async function expired(store: KeyValueStore, key: string): Promise<void> {
   while ((await store.get(key)) !== undefined);
 }
 
-function behavesAsAKeyValueStore(make: () => KeyValueStore) {
+/** Adds one to the count under `key`, and keeps a note of the last count beside it. */
+const countUp = (store: KeyValueStore, key: string) =>
+  store.update<number>(key, (count = 0) => ({ value: count + 1, beside: [{ key: `${key}-note`, value: count + 1 }] }));
+
+/**
+ * `make` opens a store; `pair` two stores on the same data, as two replicas have them (the
+ * memory store has no second process, so the same store twice).
+ */
+function behavesAsAKeyValueStore(make: () => KeyValueStore, pair: () => [KeyValueStore, KeyValueStore]) {
+  it('updates a value in one step from what it holds, writes and deletes entries beside it, or leaves it', async () => {
+    const store = make();
+    await store.set('card:1-mark', 'old');
+    expect(await store.update<{ n: number }>('card:1', (card) => (card ? undefined : { value: { n: 1 } }))).toEqual({
+      n: 1,
+    });
+    expect(
+      await store.update<{ n: number }>('card:1', (card) => ({
+        value: { n: card!.n + 1 },
+        ttlMs: 60_000,
+        beside: [
+          { key: 'card:1-mark', value: undefined },
+          { key: 'card:1-seen', value: 'yes', ttlMs: 5 },
+        ],
+      })),
+    ).toEqual({ n: 2 });
+    expect(await store.update('card:1', () => undefined)).toEqual({ n: 2 });
+    expect(await store.update('card:2', () => undefined)).toBeUndefined();
+    await expired(store, 'card:1-seen');
+    expect(await list(store, 'card:')).toEqual([['card:1', { n: 2 }]]);
+  });
+
+  it('loses no update when writers on two connections change one value at once', async () => {
+    const [one, two] = pair();
+    // Three writers on each connection at once, five times over: most reads are stale by their write.
+    for (let round = 0; round < 5; round++)
+      await Promise.all([one, one, one, two, two, two].map((store) => countUp(store, 'count')));
+    expect(await one.get('count')).toBe(30);
+    expect(await two.get('count-note')).toBe(30);
+  });
+
   it('reads back what it stored, including strings that start with a colon, and deletes', async () => {
     const store = make();
     await store.set('card:1', { guid: '1', notes: [':memo:', 'plain'] });
@@ -126,13 +165,25 @@ function behavesAsAKeyValueStore(make: () => KeyValueStore) {
 }
 
 describe('the memory store', () => {
-  behavesAsAKeyValueStore(() => open('memory://'));
+  behavesAsAKeyValueStore(
+    () => open('memory://'),
+    () => {
+      const store = open('memory://');
+      return [store, store];
+    },
+  );
 });
 
 describe('the SQLite store', () => {
   const dir = mkdtempSync(join(tmpdir(), 'faultline-kv-'));
   const file = join(dir, 'shared.db');
-  behavesAsAKeyValueStore(() => open(`sqlite://${file}`));
+  behavesAsAKeyValueStore(
+    () => open(`sqlite://${file}`),
+    () => {
+      const namespace = `kv-test-${randomUUID()}`;
+      return [open(`sqlite://${file}`, namespace), open(`sqlite://${file}`, namespace)];
+    },
+  );
 
   it('keeps what it stored across a restart', async () => {
     const path = join(dir, `${randomUUID()}.db`);
@@ -195,7 +246,13 @@ describe('the SQLite store', () => {
 const redisUrl = process.env.REDIS_URL;
 describe.skipIf(!redisUrl)('the Redis store', () => {
   const namespace = `kv-test-${randomUUID()}`;
-  behavesAsAKeyValueStore(() => open(redisUrl!, `${namespace}-${randomUUID()}`));
+  behavesAsAKeyValueStore(
+    () => open(redisUrl!, `${namespace}-${randomUUID()}`),
+    () => {
+      const shared = `${namespace}-${randomUUID()}`;
+      return [open(redisUrl!, shared), open(redisUrl!, shared)];
+    },
+  );
 
   afterAll(async () => {
     await dropRedisKeys(redisUrl!, namespace);

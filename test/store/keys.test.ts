@@ -57,10 +57,10 @@ function callArguments(text: string, open: number): string[] {
   throw new Error(`unclosed call at ${open}`);
 }
 
-/** Every call on the store in src: `store.get(…)`, `this.#store.claim(…)`, `deps.store\n.release(…)`. */
+/** Every call on the store in src: `store.get(…)`, `store.update<CardRecord>(…)`, `this.#store.claim(…)`, `deps.store\n.release(…)`. */
 function storeCalls(): StoreCall[] {
   return modules.flatMap(({ file, text }) =>
-    [...text.matchAll(/\bstore\s*\.\s*(get|set|delete|claim|release|entries|increment|counter)\b\s*(<)?/g)].map(
+    [...text.matchAll(/\bstore\s*\.\s*(get|set|update|delete|claim|release|entries|increment|counter)\b\s*(<)?/g)].map(
       (match) => {
         let open = match.index + match[0].length;
         if (match[2]) {
@@ -99,11 +99,9 @@ describe('the store key table', () => {
       'src/jobs/scheduler.ts',
     ])
       expect(files).toContain(file);
-    expect(calls.find((call) => call.where.startsWith('src/attacks/cards.ts') && call.method === 'set')?.args).toEqual([
-      'keys.cardMessage.key(card.channel, card.ts)',
-      'card.guid',
-      'keys.cardMessage.ttlMs',
-    ]);
+    expect(
+      calls.find((call) => call.where.startsWith('src/attacks/cards.ts') && call.method === 'update')?.args[0],
+    ).toBe('keys.card.key(guid)');
   });
 
   it('has every store call build its key from the table', () => {
