@@ -103,6 +103,18 @@ describe('a start whose create was never answered, after a restart', () => {
     expect(stack.sim.requests.some((r) => r.method === 'POST' && r.path.startsWith('/attacks'))).toBe(false);
   });
 
+  it('tells its starter that nothing started when the bot stopped before it sent the create', async () => {
+    const id = 'U0LOST7';
+    await stack.login(id, users().solo);
+    const { createSentAt: _, ...unsent } = await lostCreate(id);
+    await stack.deps.store.set(`start-intent:${unsent.id}`, unsent);
+
+    expect(await recoverStarts(stack.deps)).toBe(1);
+    expect(messagesTo(id).at(-1)).toContain('Nothing was started; run the command again');
+    expect(await intentsLeft()).toBe(0);
+    expect(stack.sim.requests.some((r) => r.method === 'POST' && r.path.startsWith('/attacks'))).toBe(false);
+  });
+
   it('says it could not check, rather than that nothing started, when the starter is logged out', async () => {
     const id = 'U0LOST4';
     await lostCreate(id);
