@@ -25,9 +25,9 @@ import { createLogger } from '../src/logger.ts';
 import { backgroundJobs } from '../src/jobs/backgroundJobs.ts';
 import type { Scheduler } from '../src/jobs/scheduler.ts';
 import type { PollReport } from '../src/attacks/poller.ts';
-import { ATTACK_BUILDER_VIEW } from '../src/views/attackBuilder.ts';
-import { HALT_ATTACK } from '../src/views/attackCard.ts';
-import { LIST_NEXT_PAGE } from '../src/views/attackList.ts';
+import { ATTACK_BUILDER_VIEW } from '../src/views/attacks/attackBuilder.ts';
+import { HALT_ATTACK } from '../src/views/attacks/attackCard.ts';
+import { LIST_NEXT_PAGE } from '../src/views/attacks/attackList.ts';
 
 export interface TargetSpec {
   /** `bare-reply`: a bare Bolt app that acks, then posts a fixed message to the response_url. */

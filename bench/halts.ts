@@ -13,9 +13,9 @@
 import { halt } from '../src/attacks/halt.ts';
 import type { Who } from '../src/attacks/events.ts';
 import type { AttackRequest } from '../src/attacks/request.ts';
-import type { GameDayRecord } from '../src/gamedays/gameDayRecord.ts';
+import type { GameDayRecord } from '../src/gamedays/gamedayRecord.ts';
 import type { HypothesisAnswer, StepState } from '../src/gamedays/plan.ts';
-import { addStep, answerStep, countDown, delayStep, setAutomatic, stepRequest } from '../src/gamedays/steps.ts';
+import { addStep, answerStep, countDown, delayStep, setAutomatic, stepRequest } from '../src/gamedays/planSteps.ts';
 import type { GuardSpec } from '../src/guardrails/guards.ts';
 import { keys } from '../src/store/keys.ts';
 import { Stack } from '../test/e2e/harness.ts';

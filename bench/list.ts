@@ -5,7 +5,7 @@
  */
 import type { RecordedRequest } from '@faultline/platform-sim';
 import { Agent } from 'undici';
-import { listPageSize } from '../src/views/attackList.ts';
+import { listPageSize } from '../src/views/attacks/attackList.ts';
 import { Stack } from '../test/e2e/harness.ts';
 import { median } from './stats.ts';
 import { formatBytes, formatMs, formatRatio, printTable, type SummaryRow } from './table.ts';

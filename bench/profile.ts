@@ -19,7 +19,7 @@ import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { FakeSlack, SlackPerson } from '@faultline/fake-slack';
 import type { Simulator } from '@faultline/platform-sim';
-import { attackRefValue } from '../src/views/attackCard.ts';
+import { attackRefValue } from '../src/views/attacks/attackCard.ts';
 import {
   DeliveryCapture,
   logIn,

@@ -10,7 +10,7 @@ import { SocketModeRoutesReceiver } from './slack/socketModeReceiver.ts';
 import { respondTo } from './slack/replies.ts';
 import { slackClientOptions } from './bootstrap.ts';
 import { publishHome } from './commands/home.ts';
-import { loginRoutes } from './commands/loginPage.ts';
+import { loginRoutes } from './commands/login/page.ts';
 import { rememberUnsent } from './attacks/redraw.ts';
 import { Scheduler, type Job } from './jobs/scheduler.ts';
 import { httpServerOptions, slackBodyLimit, UnverifiedBodies } from './slack/unverifiedBodies.ts';

@@ -5,7 +5,7 @@ import { CatalogueCache } from './attacks/catalogue.ts';
 import { Poller } from './attacks/poller.ts';
 import { SavedAttacks } from './attacks/saved.ts';
 import { Watches } from './attacks/watches.ts';
-import { GameDays } from './gamedays/gameDays.ts';
+import { GameDays } from './gamedays/gamedays.ts';
 import { Freezes } from './guardrails/freezes.ts';
 import { GuardStore } from './guardrails/guards.ts';
 import { createPlatformClient } from './client/index.ts';

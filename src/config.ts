@@ -273,7 +273,7 @@ export interface Config {
   pollSeconds: number;
   /** How long a game-day step counts down before it starts, for anyone to veto it. */
   countdownSeconds: number;
-  /** How long an attack runs before its watcher is asked "Still watching?", and then how often; 0: never. */
+  /** How long an attack runs before its attendant is asked "Still watching?", and then how often; 0: never. */
   presenceMinutes: number;
   logLevel: Environment['LOG_LEVEL'];
   /** Where people reach the bot's own pages (the secure login page), without a trailing slash. */

@@ -8,7 +8,7 @@ import type { Poller } from './attacks/poller.ts';
 import type { Messenger } from './slack/messenger.ts';
 import type { People } from './slack/people.ts';
 import type { CatalogueCache } from './attacks/catalogue.ts';
-import type { GameDays } from './gamedays/gameDays.ts';
+import type { GameDays } from './gamedays/gamedays.ts';
 import type { ReportSharing } from './gamedays/report.ts';
 import type { Freezes } from './guardrails/freezes.ts';
 import type { GuardStore } from './guardrails/guards.ts';
@@ -30,7 +30,7 @@ export interface Deps {
   sessions: SessionStore;
   /** Where a person is warned that their session ends while their attacks run. */
   sessionWarnings: SessionWarnings;
-  /** Where a live attack's watcher is asked "Still watching?". */
+  /** Where a live attack's attendant is asked "Still watching?". */
   presence: PresenceBoard;
   /** What a restarted bot tells the starter of a start it finished. */
   startNotices: StartNotices;

@@ -1,10 +1,10 @@
 import { runCommand } from './commands/index.ts';
-import { steps } from './commands/steps.ts';
-import { builderChanged, cancelPreview, startFromPreview, submitBuilder } from './commands/attack/index.ts';
-import { haltAgainFromButton, haltAllConfirmed, haltFromButton } from './commands/halt.ts';
-import { stillHere } from './commands/presence.ts';
-import { PRESENCE_HERE } from './views/presence.ts';
-import { nextListPage } from './commands/list.ts';
+import { steps } from './commands/workflow/workflowSteps.ts';
+import { builderChanged, cancelPreview, startFromPreview, submitBuilder } from './commands/attacks/attack.ts';
+import { haltAgainFromButton, haltAllConfirmed, haltFromButton } from './commands/attacks/halt.ts';
+import { stillHere } from './commands/attacks/presence.ts';
+import { PRESENCE_HERE } from './views/attacks/presence.ts';
+import { nextListPage } from './commands/attacks/list.ts';
 import {
   endLinkedSession,
   forgotPassword,
@@ -12,15 +12,15 @@ import {
   securePageOpened,
   submitLogin,
   submitPasswordReset,
-} from './commands/login.ts';
-import { openNote, submitNote } from './commands/note.ts';
-import { showFromButton } from './commands/show.ts';
-import { submitTeamPicker, suggestTeams } from './commands/team.ts';
-import { submitGuardPicker, suggestAlerts, suggestMonitors } from './commands/gamedayGuards.ts';
-import { endGameDayAnyway, endGameDayFromCard, haltAndEndGameDay, keepGameDay } from './commands/gameday.ts';
-import { approve, reject } from './commands/approval.ts';
-import { deleteSavedFromButton, runSavedFromButton } from './commands/saved.ts';
-import { SAVED_DELETE, SAVED_RUN } from './views/savedAttacks.ts';
+} from './commands/login/login.ts';
+import { openNote, submitNote } from './commands/attacks/note.ts';
+import { showFromButton } from './commands/attacks/show.ts';
+import { submitTeamPicker, suggestTeams } from './commands/login/team.ts';
+import { submitGuardPicker, suggestAlerts, suggestMonitors } from './commands/gamedays/guards.ts';
+import { endGameDayAnyway, endGameDayFromCard, haltAndEndGameDay, keepGameDay } from './commands/gamedays/gameday.ts';
+import { approve, reject } from './commands/guardrails/approval.ts';
+import { deleteSavedFromButton, runSavedFromButton } from './commands/attacks/saved.ts';
+import { SAVED_DELETE, SAVED_RUN } from './views/attacks/savedAttacks.ts';
 import {
   automaticFromButton,
   changePlanFromButton,
@@ -32,7 +32,7 @@ import {
   submitAnswer,
   submitStep,
   submitVeto,
-} from './commands/gamedayPlan.ts';
+} from './commands/gamedays/plan.ts';
 import {
   COUNTDOWN_DELAY,
   COUNTDOWN_SKIP,
@@ -49,8 +49,8 @@ import {
   STEP_NOT_HELD,
   STEP_UNSURE,
   STEP_VETO_VIEW,
-} from './views/plan.ts';
-import { APPROVAL_APPROVE, APPROVAL_REJECT } from './views/approval.ts';
+} from './views/gamedays/plan.ts';
+import { APPROVAL_APPROVE, APPROVAL_REJECT } from './views/guardrails/approval.ts';
 import { newAttackFromHome, publishHome, switchTeamFromHome } from './commands/home.ts';
 import {
   fileTicketForGameDay,
@@ -58,22 +58,27 @@ import {
   fileTicketFromMessage,
   submitTicket,
   submitTicketProject,
-} from './commands/ticket.ts';
+} from './commands/tickets/ticket.ts';
 import {
   GAMEDAY_END,
   GAMEDAY_END_ANYWAY,
   GAMEDAY_END_CANCEL,
   GAMEDAY_FILE_TICKET,
   GAMEDAY_HALT_AND_END,
-} from './views/gameday.ts';
+} from './views/gamedays/gameday.ts';
 import { HOME_NEW_ATTACK, HOME_SWITCH_TEAM } from './views/home.ts';
-import { TICKET_PROJECT_VIEW, TICKET_VIEW } from './views/ticket.ts';
+import { TICKET_PROJECT_VIEW, TICKET_VIEW } from './views/tickets/ticket.ts';
 import type { Listeners } from './slack/adapter.ts';
-import { ATTACK_BUILDER_VIEW, ATTACK_TARGET_KIND, ATTACK_TEAM, ATTACK_TYPE_SELECT } from './views/attackBuilder.ts';
-import { ADD_NOTE, ATTACK_DETAILS, FILE_TICKET, HALT_AGAIN, HALT_ATTACK } from './views/attackCard.ts';
-import { LIST_NEXT_PAGE } from './views/attackList.ts';
-import { ATTACK_CANCEL, ATTACK_START } from './views/attackPreview.ts';
-import { HALT_ALL_CONFIRMED } from './views/halt.ts';
+import {
+  ATTACK_BUILDER_VIEW,
+  ATTACK_TARGET_KIND,
+  ATTACK_TEAM,
+  ATTACK_TYPE_SELECT,
+} from './views/attacks/attackBuilder.ts';
+import { ADD_NOTE, ATTACK_DETAILS, FILE_TICKET, HALT_AGAIN, HALT_ATTACK } from './views/attacks/attackCard.ts';
+import { LIST_NEXT_PAGE } from './views/attacks/attackList.ts';
+import { ATTACK_CANCEL, ATTACK_START } from './views/attacks/attackPreview.ts';
+import { HALT_ALL_CONFIRMED } from './views/attacks/halt.ts';
 import {
   FORGOT_PASSWORD_BUTTON,
   LOGIN_BUTTON,
@@ -82,10 +87,10 @@ import {
   RESET_PASSWORD_VIEW,
   END_LINKED_SESSION_BUTTON,
   LOGIN_SSO_BUTTON,
-} from './views/login.ts';
-import { NOTE_VIEW } from './views/note.ts';
-import { GUARD_ALERTS, GUARD_MONITORS, GUARD_PICKER_VIEW } from './views/guardPicker.ts';
-import { TEAM_CHOICE, TEAM_PICKER_VIEW } from './views/team.ts';
+} from './views/login/login.ts';
+import { NOTE_VIEW } from './views/attacks/note.ts';
+import { GUARD_ALERTS, GUARD_MONITORS, GUARD_PICKER_VIEW } from './views/guardrails/guardPicker.ts';
+import { TEAM_CHOICE, TEAM_PICKER_VIEW } from './views/login/team.ts';
 
 /** The message shortcut "File tracker ticket" (manifest.yml). */
 export const FILE_TICKET_SHORTCUT = 'file_ticket';

@@ -6,7 +6,7 @@ import { toState } from './cardState.ts';
 import type { HaltProgress } from './haltChecks.ts';
 import { isLive } from './lifecycle.ts';
 import type { StepRef } from '../gamedays/plan.ts';
-import type { GameDayStepEvent } from '../gamedays/gameDayRecord.ts';
+import type { GameDayStepEvent } from '../gamedays/gamedayRecord.ts';
 
 /** Who did something: a Slack person (a guard or a freeze acts with its owner's session). */
 export type Who = Person & { userName: string };

@@ -1,7 +1,7 @@
 import { ForbiddenError, NotFoundError, UnauthorizedError } from '../client/errors.ts';
 import type { Deps } from '../deps.ts';
 import type { Breathe } from '../jobs/scheduler.ts';
-import { startedUnder } from '../gamedays/gameDays.ts';
+import { startedUnder } from '../gamedays/gamedays.ts';
 import { keys } from '../store/keys.ts';
 import type { Person } from '../store/sessions.ts';
 import type { CardRecord, MessageRef } from './cards.ts';
@@ -9,7 +9,7 @@ import type { Who } from './events.ts';
 import { halt } from './halt.ts';
 import { canHalt } from './lifecycle.ts';
 
-/** How long a watcher has to answer "Still watching?" before the attack is halted. */
+/** How long an attendant has to answer "Still watching?" before the attack is halted. */
 export const presenceAnswerMs = 5 * 60_000;
 
 /** The reason a halt gives when nobody answered. */
@@ -31,7 +31,7 @@ export interface PresenceAsk {
 /** Why a question is closed: answered, the attack halted because nobody answered, or it stopped running anyway. */
 export type PresenceClosed = 'here' | 'halted' | 'ended';
 
-/** Where a watcher is asked, and the question closed; the words and the Slack calls are src/slack's. */
+/** Where an attendant is asked, and the question closed; the words and the Slack calls are src/slack's. */
 export interface PresenceBoard {
   /** Asks the person directly whether they still watch the attack, with Still here and Halt. */
   ask(person: Person, card: CardRecord, minutes: number): Promise<MessageRef>;
@@ -42,7 +42,7 @@ export interface PresenceBoard {
 }
 
 /** Who answers for an attack: the facilitator of the game day it belongs to, else its starter. */
-async function watcherOf(deps: Deps, card: CardRecord, facilitators: Map<string, string | undefined>): Promise<Who> {
+async function attendantOf(deps: Deps, card: CardRecord, facilitators: Map<string, string | undefined>): Promise<Who> {
   if (!facilitators.has(card.channel)) {
     const day = await deps.gameDays.running(card.channel);
     facilitators.set(card.channel, day && startedUnder(day, card) ? day.facilitator : undefined);
@@ -55,8 +55,8 @@ async function watcherOf(deps: Deps, card: CardRecord, facilitators: Map<string,
 
 /**
  * One pass of presence checks (off with PRESENCE_MINUTES=0): an attack started from Slack that has
- * run PRESENCE_MINUTES since it started, or since its watcher last answered, asks its watcher;
- * a question left unanswered for five minutes halts the attack with the watcher's session (or
+ * run PRESENCE_MINUTES since it started, or since its attendant last answered, asks its attendant;
+ * a question left unanswered for five minutes halts the attack with the attendant's session (or
  * else its starter's) and the reason "nobody was watching". A question whose attack no longer
  * runs is closed. Returns how many attacks it asked about or halted. Never throws.
  */
@@ -111,27 +111,27 @@ async function checkOne(
   }
   if (ask && !ask.answeredAt) {
     if (now - Date.parse(ask.askedAt) < presenceAnswerMs) return false;
-    return haltUnwatched(deps, card, ask, minutes);
+    return haltUnattended(deps, card, ask, minutes);
   }
   const since = Date.parse(ask?.answeredAt ?? ask?.askedAt ?? card.startTime ?? card.createdAt);
   if (now - since < minutes * 60_000) return false;
-  const watcher = await watcherOf(deps, card, facilitators);
+  const attendant = await attendantOf(deps, card, facilitators);
   const askedAt = new Date(now).toISOString();
   // Kept before the question goes out: an answer that comes back at once finds it.
-  const asked: PresenceAsk = { guid: card.guid, askedAt, askedOf: watcher, message: undefined };
+  const asked: PresenceAsk = { guid: card.guid, askedAt, askedOf: attendant, message: undefined };
   await deps.store.set(key, asked, keys.presence.ttlMs);
-  const message = await deps.presence.ask(watcher, card, minutes);
+  const message = await deps.presence.ask(attendant, card, minutes);
   const latest = await deps.store.get<PresenceAsk>(key);
   if (latest?.askedAt === askedAt) await deps.store.set(key, { ...latest, message }, keys.presence.ttlMs);
   deps.logger.info(
-    { attack: card.guid, slackWorkspace: watcher.workspaceId, slackUser: watcher.userId },
+    { attack: card.guid, slackWorkspace: attendant.workspaceId, slackUser: attendant.userId },
     'asked whether someone still watches an attack',
   );
   return true;
 }
 
-/** Halts an attack whose watcher did not answer, with their session or else its starter's. */
-async function haltUnwatched(deps: Deps, card: CardRecord, ask: PresenceAsk, minutes: number): Promise<boolean> {
+/** Halts an attack whose attendant did not answer, with their session or else its starter's. */
+async function haltUnattended(deps: Deps, card: CardRecord, ask: PresenceAsk, minutes: number): Promise<boolean> {
   for (const person of [ask.askedOf, card.startedBy]) {
     const login = await deps.sessions.get(person);
     const team = login?.session.teams.find((t) => t.identifier === card.teamId);
@@ -165,7 +165,7 @@ async function haltUnwatched(deps: Deps, card: CardRecord, ask: PresenceAsk, min
 export type PresenceAnswer = 'noted' | 'not running' | 'not asked';
 
 /**
- * "Still here": the attack runs on, and its watcher is asked again PRESENCE_MINUTES after this
+ * "Still here": the attack runs on, and its attendant is asked again PRESENCE_MINUTES after this
  * answer. The answer holds for every question still waiting on the same person (a facilitator
  * asked about several attacks of a game day answers once), and closes those questions too.
  */

@@ -1,7 +1,7 @@
 import parse from 'yargs-parser';
 import { z } from 'zod';
 import { UserInputError } from '../errors.ts';
-import { flagText, flagWords } from '../views/flags.ts';
+import { flagText, flagWords } from '../views/attacks/flags.ts';
 import type { CommandRequest } from './command.ts';
 import { closestWord } from './suggest.ts';
 

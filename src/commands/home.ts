@@ -1,17 +1,17 @@
 import type { HomeView } from '@slack/types';
 import type { Deps } from '../deps.ts';
-import { listed, listedKubernetes, type ListedAttack, withListedState } from '../views/attackList.ts';
+import { listed, listedKubernetes, type ListedAttack, withListedState } from '../views/attacks/attackList.ts';
 import type { Message } from '../views/message.ts';
 import { haltSentState } from '../attacks/lifecycle.ts';
 import { StoreUnavailableError } from '../store/errors.ts';
 import { describeError } from '../views/errorReply.ts';
 import { homeNoticeView, homeView, type HomeState } from '../views/home.ts';
-import { teamPickerModal } from '../views/team.ts';
+import { teamPickerModal } from '../views/login/team.ts';
 import type { Action, Reply } from './reply.ts';
 import type { Actor, Login } from '../store/sessions.ts';
 import type { Watch } from '../attacks/watches.ts';
 import { mayRunAttacks, platformFor, requireLogin, RUN_PRIVILEGE, teamName } from '../attacks/access.ts';
-import { openBuilder } from './attack/index.ts';
+import { openBuilder } from './attacks/attack.ts';
 
 /** The channels a person is in, asked of Slack once however often it is called; none when Slack cannot say. */
 function memberChannels(deps: Deps, actor: Actor): () => Promise<Set<string>> {

@@ -75,7 +75,7 @@ export interface OptionsRequest {
 export type OptionsHandler = (request: OptionsRequest, deps: Deps) => Promise<{ text: string; value: string }[]>;
 
 /** A workflow reached one of Faultline's steps: whose session acts (the person who used the workflow), and the other inputs. */
-export interface StepRequest {
+export interface WorkflowStepRequest {
   actor: Actor;
   inputs: Record<string, unknown>;
   /** Slack's id of this run of the step, to finish it later. */
@@ -86,6 +86,6 @@ export interface StepRequest {
  * How a step ends: completed with its outputs, failed with a sentence a person can act on, or
  * `later` when something it waits on (a second person, its attack's end) finishes it.
  */
-export type StepResult = { outputs: Record<string, unknown> } | { error: string } | { later: true };
+export type WorkflowStepResult = { outputs: Record<string, unknown> } | { error: string } | { later: true };
 
-export type StepHandler = (request: StepRequest, deps: Deps) => Promise<StepResult>;
+export type WorkflowStepHandler = (request: WorkflowStepRequest, deps: Deps) => Promise<WorkflowStepResult>;

@@ -10,7 +10,7 @@ import {
 import type { Deps } from '../deps.ts';
 import type { Actor, Login } from '../store/sessions.ts';
 import { platformFor, requireLogin, teamName } from '../attacks/access.ts';
-import { cardOutcome, type GameDayAttack, type GameDayRecord } from './gameDayRecord.ts';
+import { cardOutcome, type GameDayAttack, type GameDayRecord } from './gamedayRecord.ts';
 
 /** Why part of a report could not be read: no session reached the team, or the platform failed. */
 export type ReportProblem =

@@ -9,7 +9,7 @@ import { type ApprovalRecord, approvalTtlMs } from './approvalRequests.ts';
 import type { Actor } from '../store/sessions.ts';
 import { mayRunAttacks, requireLogin } from '../attacks/access.ts';
 import { keys } from '../store/keys.ts';
-import { approvedStepStarts, stepApprovalClosed } from '../gamedays/stepState.ts';
+import { approvedStepStarts, stepApprovalClosed } from '../gamedays/planStepState.ts';
 import type { StepRef } from '../gamedays/plan.ts';
 
 /** A request for a second person, as posted in the attack's channel. */

@@ -4,10 +4,10 @@ import { verifyHalts } from '../attacks/haltChecks.ts';
 import { checkPresence } from '../attacks/presence.ts';
 import type { Deps } from '../deps.ts';
 import { expireApprovals } from '../guardrails/approvals.ts';
-import { enforceGuards } from '../guardrails/guardWatch.ts';
+import { enforceGuards } from '../guardrails/guardEnforcement.ts';
 import { enforceFreezes } from '../guardrails/sweep.ts';
 import { warnExpiringSessions } from '../login/expiryWarnings.ts';
-import { runPlans } from '../gamedays/steps.ts';
+import { runPlans } from '../gamedays/planSteps.ts';
 import type { Job } from './scheduler.ts';
 
 /**

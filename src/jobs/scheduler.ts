@@ -45,7 +45,7 @@ interface Slot {
  * runs on one replica at a time: the replica that ran it holds its lease (twice its cadence) and
  * takes it again at each tick; when that replica stops it gives the lease back, and when it dies
  * the lease lapses, so another replica takes the job over at its next tick. A run is never
- * renewed while it lasts: a job stuck past its lease moves to another replica rather than stop
+ * renewed while it lasts: a job that overruns its lease moves to another replica rather than stop
  * running anywhere, and the jobs' own claims (one halt per attack, one warning per session) keep
  * such an overlap harmless. A job that fails is logged and runs again at its next tick. Every run
  * is handed the one way to give way to Slack's deliveries: jobs know nothing of Slack's timing.

@@ -8,8 +8,8 @@ import type {
   ActionHandler,
   OptionsHandler,
   Reply,
-  StepHandler,
-  StepResult,
+  WorkflowStepHandler,
+  WorkflowStepResult,
   SubmissionHandler,
   SubmissionReply,
 } from '../commands/reply.ts';
@@ -20,7 +20,7 @@ import {
   stepNotLoggedInText,
   stepPersonUnvouchedText,
   stepRestartingText,
-} from '../views/steps.ts';
+} from '../views/workflow/workflowSteps.ts';
 import { keys } from '../store/keys.ts';
 import { NotLoggedInError, UserInputError } from '../errors.ts';
 import type { Actor } from '../store/sessions.ts';
@@ -31,7 +31,7 @@ import { StoreUnavailableError } from '../store/errors.ts';
 import { arrivals } from '../eventLoop.ts';
 import { StartUnfinishedError } from '../attacks/start.ts';
 import { holdLease } from '../attacks/startIntents.ts';
-import { STEP_PERSON_INPUT, type StepRun, vouchedPerson } from './workflowSteps.ts';
+import { STEP_PERSON_INPUT, type WorkflowStepRun, vouchedPerson } from './workflowSteps.ts';
 import { describeError } from '../views/errorReply.ts';
 import { modal, section } from '../views/blocks.ts';
 import { messageModal, noticeModal, restartingText } from '../views/notice.ts';
@@ -50,7 +50,7 @@ export interface Listeners {
   /** Message shortcuts by callback id (each must be in manifest.yml). */
   shortcuts: Record<string, ShortcutHandler>;
   /** Workflow Builder custom steps by callback id (each must be a function in manifest.yml). */
-  steps: Record<string, StepHandler>;
+  steps: Record<string, WorkflowStepHandler>;
   /** Events API event types (each must be a bot event in manifest.yml). */
   events: Record<string, (actor: Actor, deps: Deps) => Promise<void>>;
   /**
@@ -310,7 +310,7 @@ export class SlackAdapter {
       // Bolt acks function_executed before this runs, well within Slack's 3 seconds; the step is
       // then completed or failed through the Web API, once, however often Slack delivers it.
       app.function(callbackId, async ({ body, event, complete, fail }) => {
-        const finish = async (result: StepResult) => {
+        const finish = async (result: WorkflowStepResult) => {
           if ('outputs' in result) await complete({ outputs: result.outputs });
           else if ('error' in result) await fail({ error: result.error });
         };
@@ -505,11 +505,11 @@ export class SlackAdapter {
    * also gets the Log in entry by DM.
    */
   async #runStep(
-    handler: StepHandler,
+    handler: WorkflowStepHandler,
     body: BodyIdentity,
     event: { inputs: Record<string, unknown>; function_execution_id: string; function: { title: string } },
     callbackId: string,
-  ): Promise<StepResult> {
+  ): Promise<WorkflowStepResult> {
     const { function_execution_id: executionId } = event;
     const { [STEP_PERSON_INPUT]: person, ...inputs } = event.inputs;
     const title = event.function.title;
@@ -529,7 +529,7 @@ export class SlackAdapter {
     actor.userName = await this.#deps.people.name(userId).catch(() => userId);
     try {
       // From here the step may act: a bot that dies before it finishes leaves this for recover-steps.
-      const run: StepRun = { executionId, callbackId, title, actor, inputs };
+      const run: WorkflowStepRun = { executionId, callbackId, title, actor, inputs };
       await this.#deps.store.set(keys.stepOpen.key(executionId), run, keys.stepOpen.ttlMs);
       return await handler({ actor, inputs, executionId }, this.#deps);
     } catch (error) {

@@ -1,6 +1,6 @@
 import type { MessageRef } from '../attacks/cards.ts';
 import type { ApprovalBoard, ApprovalClosing, ApprovalRequest } from '../guardrails/approvals.ts';
-import { approvalClosedMessage, approvalRequestMessage } from '../views/approval.ts';
+import { approvalClosedMessage, approvalRequestMessage } from '../views/guardrails/approval.ts';
 import type { Messenger } from './messenger.ts';
 
 /** Requests for a second person, in the attack's channel. */

@@ -1,6 +1,6 @@
 import type { Freeze } from '../guardrails/freezes.ts';
 import type { FreezeNotice, FreezeNotices } from '../guardrails/sweep.ts';
-import { freezeNoticeText } from '../views/freeze.ts';
+import { freezeNoticeText } from '../views/guardrails/freeze.ts';
 import type { Messenger } from './messenger.ts';
 
 /** A freeze's notices, in the channel where it was declared. */

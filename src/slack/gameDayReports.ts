@@ -1,5 +1,5 @@
 import { type GameDayReport, ReportNotSharedError, type ReportSharing } from '../gamedays/report.ts';
-import type { GameDayRecord } from '../gamedays/gameDayRecord.ts';
+import type { GameDayRecord } from '../gamedays/gamedayRecord.ts';
 import {
   gameDayReportMarkdown,
   reportComment,
@@ -7,7 +7,7 @@ import {
   reportFilename,
   reportPeople,
   reportProblem,
-} from '../views/gameDayReport.ts';
+} from '../views/gamedays/report.ts';
 import type { SlackFiles } from './files.ts';
 import type { Messenger } from './messenger.ts';
 import type { People } from './people.ts';

@@ -1,7 +1,7 @@
 import type { CardRecord, MessageRef } from '../attacks/cards.ts';
 import type { PresenceBoard, PresenceClosed } from '../attacks/presence.ts';
 import type { Person } from '../store/sessions.ts';
-import { presenceClosed, presenceQuestion, unwatchedUnhalted } from '../views/presence.ts';
+import { presenceClosed, presenceQuestion, unwatchedUnhalted } from '../views/attacks/presence.ts';
 import type { Messenger } from './messenger.ts';
 
 /** "Still watching?" by direct message, and the question closed once answered or moot. */

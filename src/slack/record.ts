@@ -3,12 +3,12 @@ import { type CardRecord, type CardStore, cardMessages } from '../attacks/cards.
 import { toState, withState } from '../attacks/cardState.ts';
 import type { AttackEvent, Recorder, TripAttack } from '../attacks/events.ts';
 import { isLive } from '../attacks/lifecycle.ts';
-import type { GameDays } from '../gamedays/gameDays.ts';
+import type { GameDays } from '../gamedays/gamedays.ts';
 import type { WorkflowSteps } from '../guardrails/approvals.ts';
 import type { Logger } from '../logger.ts';
 import type { Metrics } from '../metrics.ts';
 import type { KeyValueStore } from '../store/keyValue.ts';
-import { attackCardMessage } from '../views/attackCard.ts';
+import { attackCardMessage } from '../views/attacks/attackCard.ts';
 import { errorInBrief, outcomeUnknown } from '../views/errorReply.ts';
 import {
   frozenHaltText,
@@ -18,11 +18,11 @@ import {
   haltVerifiedLine,
   personHaltLine,
   presenceHaltLine,
-} from '../views/haltNotices.ts';
-import { ruleText } from '../views/approval.ts';
-import { noteLine } from '../views/note.ts';
-import { describeTarget } from '../views/target.ts';
-import { ticketFiledText } from '../views/ticket.ts';
+} from '../views/attacks/haltNotices.ts';
+import { ruleText } from '../views/guardrails/approval.ts';
+import { noteLine } from '../views/attacks/note.ts';
+import { describeTarget } from '../views/attacks/target.ts';
+import { ticketFiledText } from '../views/tickets/ticket.ts';
 import { askToHalt } from './askToHalt.ts';
 import type { Messenger } from './messenger.ts';
 import { keys } from '../store/keys.ts';

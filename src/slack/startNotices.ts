@@ -4,7 +4,7 @@ import {
   startedAfterRestartMessage,
   uncheckedAfterRestartMessage,
   unconfirmedAfterRestartMessage,
-} from '../views/startRecovery.ts';
+} from '../views/attacks/startRecovery.ts';
 import type { Messenger } from './messenger.ts';
 
 /**

@@ -2,9 +2,9 @@ import type { CardRecord, MessageRef } from '../attacks/cards.ts';
 import type { WatchBoard } from '../attacks/poller.ts';
 import type { Watch } from '../attacks/watches.ts';
 import type { Attack } from '../client/index.ts';
-import { attackCardMessage } from '../views/attackCard.ts';
-import { platformTargetWords } from '../views/target.ts';
-import { watchPausedMessage } from '../views/watch.ts';
+import { attackCardMessage } from '../views/attacks/attackCard.ts';
+import { platformTargetWords } from '../views/attacks/target.ts';
+import { watchPausedMessage } from '../views/attacks/watch.ts';
 import type { Messenger } from './messenger.ts';
 
 /** Watched channels: the cards of attacks found in their teams, and the notice that a watch paused. */

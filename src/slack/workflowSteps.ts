@@ -20,7 +20,7 @@ import {
   stepRunLostText,
   stepStartLostText,
   UNFREEZE_STEP,
-} from '../views/steps.ts';
+} from '../views/workflow/workflowSteps.ts';
 
 /** The step input naming the person it acts for: declared `slack#/types/user_context` in manifest.yml. */
 export const STEP_PERSON_INPUT = 'user';
@@ -39,7 +39,7 @@ export function vouchedPerson(value: unknown): string | undefined {
 }
 
 /** A step run under way, written once its person is known and gone once it is finished or handed on. */
-export interface StepRun {
+export interface WorkflowStepRun {
   executionId: string;
   callbackId: string;
   title: string;
@@ -48,7 +48,7 @@ export interface StepRun {
 }
 
 /** The steps' handlers (the listener table's), for doing a step run again. */
-export type StepHandlers = Record<
+export type WorkflowStepHandlers = Record<
   string,
   (
     request: { actor: Actor; inputs: Record<string, unknown>; executionId: string },
@@ -69,14 +69,14 @@ export class SlackWorkflowSteps implements WorkflowSteps {
   readonly #store: Pick<KeyValueStore, 'get' | 'set' | 'delete' | 'claim'>;
   readonly #logger: Logger;
   readonly #command: string;
-  readonly #handlers: StepHandlers;
+  readonly #handlers: WorkflowStepHandlers;
 
   constructor(
     client: WebClient,
     store: Pick<KeyValueStore, 'get' | 'set' | 'delete' | 'claim'>,
     logger: Logger,
     command: string,
-    handlers: StepHandlers,
+    handlers: WorkflowStepHandlers,
   ) {
     this.#client = client;
     this.#handlers = handlers;
@@ -119,8 +119,8 @@ export class SlackWorkflowSteps implements WorkflowSteps {
   async recoverRuns(deps: Deps): Promise<number> {
     let finished = 0;
     try {
-      const runs: StepRun[] = [];
-      for await (const [, run] of deps.store.entries<StepRun>(keys.stepOpen.prefix)) runs.push(run);
+      const runs: WorkflowStepRun[] = [];
+      for await (const [, run] of deps.store.entries<WorkflowStepRun>(keys.stepOpen.prefix)) runs.push(run);
       if (runs.length === 0) return 0;
       // A start still to finish finishes its step itself (recover-starts).
       const starting = new Set<string>();
@@ -133,7 +133,7 @@ export class SlackWorkflowSteps implements WorkflowSteps {
         if (!(await deps.store.claim(keys.stepLease.key(executionId), keys.stepLease.ttlMs, owner))) continue;
         const letGo = holdLease(deps.store, 'step', executionId, owner);
         try {
-          const run = await deps.store.get<StepRun>(keys.stepOpen.key(executionId));
+          const run = await deps.store.get<WorkflowStepRun>(keys.stepOpen.key(executionId));
           if (!run) continue;
           await this.#finishLeft(deps, run);
           await deps.store.delete(keys.stepOpen.key(executionId));
@@ -151,7 +151,7 @@ export class SlackWorkflowSteps implements WorkflowSteps {
     return finished;
   }
 
-  async #finishLeft(deps: Deps, run: StepRun): Promise<void> {
+  async #finishLeft(deps: Deps, run: WorkflowStepRun): Promise<void> {
     const { executionId } = run;
     if (run.callbackId === RUN_SAVED_ATTACK_STEP) {
       const guid = await deps.store.get<string>(keys.stepStarted.key(executionId));

@@ -272,7 +272,7 @@ export const keys = {
   presence: kind(
     'presence:',
     days(30),
-    'When the watcher of a live attack was last asked whether they still watch it, and whether they answered: as long as its card.',
+    'When the attendant of a live attack was last asked whether they still watch it, and whether they answered: as long as its card.',
     { key: (guid: string) => guid },
   ),
   noteLock: kind(

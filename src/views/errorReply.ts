@@ -16,19 +16,19 @@ import {
 import { detailsOf, NoTeamSelectedError, NotLoggedInError, UserInputError } from '../errors.ts';
 import type { Message } from './message.ts';
 import { StoreUnavailableError } from '../store/errors.ts';
-import { loginPromptBlocks } from './login.ts';
+import { loginPromptBlocks } from './login/login.ts';
 import { escapeMrkdwn, section } from './blocks.ts';
 import { plural } from './plural.ts';
 import { FrozenError } from '../guardrails/freezes.ts';
 import { StartUnfinishedError } from '../attacks/start.ts';
 import { NotARequestError } from '../guardrails/approvals.ts';
-import { StepNotAllowedError } from '../gamedays/steps.ts';
-import { planWords } from './plan.ts';
+import { StepNotAllowedError } from '../gamedays/planSteps.ts';
+import { planWords } from './gamedays/plan.ts';
 import { AmbiguousAttackIdError, AttackNotFoundError } from '../attacks/locate.ts';
 import { GuardsUnknownError, UnhealthyGuardsError } from '../guardrails/guardCheck.ts';
-import { frozenRefusal } from './freezeRefusal.ts';
-import { stageWords } from './attackCard.ts';
-import { guardRefusalText } from './guards.ts';
+import { frozenRefusal } from './guardrails/freezeRefusal.ts';
+import { stageWords } from './attacks/attackCard.ts';
+import { guardRefusalText } from './guardrails/guards.ts';
 
 export interface ErrorContext {
   /** The slash command, e.g. `/chaos`, for "try …" hints. */

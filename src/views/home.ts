@@ -1,17 +1,17 @@
 import type { Button, HomeView, KnownBlock } from '@slack/types';
 import { actions, button, code, context, escapeMrkdwn, header, section, slackDate } from './blocks.ts';
 import { canHalt } from '../attacks/lifecycle.ts';
-import { argsText, clientsText, haltButton, stageLabel } from './attackCard.ts';
-import { offersHaltAll, type ListedAttack } from './attackList.ts';
-import { haltAllButton } from './halt.ts';
-import { LOGIN_BUTTON } from './login.ts';
+import { argsText, clientsText, haltButton, stageLabel } from './attacks/attackCard.ts';
+import { offersHaltAll, type ListedAttack } from './attacks/attackList.ts';
+import { haltAllButton } from './attacks/halt.ts';
+import { LOGIN_BUTTON } from './login/login.ts';
 import type { Message } from './message.ts';
-import type { TeamChoice } from './team.ts';
+import type { TeamChoice } from './login/team.ts';
 import type { Freeze } from '../guardrails/freezes.ts';
 import { freezeLines } from './status.ts';
 import { plural } from './plural.ts';
 import type { Watch } from '../attacks/watches.ts';
-import { watchLine } from './watch.ts';
+import { watchLine } from './attacks/watch.ts';
 
 export const HOME_VIEW = 'home';
 /** Opens the team picker modal (the same as `team` without an argument). */

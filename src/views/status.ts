@@ -1,14 +1,14 @@
 import type { KnownBlock } from '@slack/types';
 import type { CardRecord } from '../attacks/cards.ts';
 import type { Freeze } from '../guardrails/freezes.ts';
-import { freezeScopeText, frozenLine } from './freezeRefusal.ts';
+import { freezeScopeText, frozenLine } from './guardrails/freezeRefusal.ts';
 import { context, escapeMrkdwn, header, section, slackDate } from './blocks.ts';
 import type { Message } from './message.ts';
-import { stageLabel } from './attackCard.ts';
+import { stageLabel } from './attacks/attackCard.ts';
 import type { Watch } from '../attacks/watches.ts';
-import { watchLine } from './watch.ts';
-import { guardReadingText } from './gameday.ts';
-import type { GameDayGuard } from '../gamedays/gameDayRecord.ts';
+import { watchLine } from './attacks/watch.ts';
+import { guardReadingText } from './gamedays/gameday.ts';
+import type { GameDayGuard } from '../gamedays/gamedayRecord.ts';
 
 export const statusAttacksShown = 20;
 

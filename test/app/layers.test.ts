@@ -168,8 +168,8 @@ describe('module layers, beyond imports', () => {
           .map((literal) => `${file}: ${literal}`),
       );
     // It reads the commands' literals, and its pattern finds the words the views hold.
-    expect(literals(`${commands}halt.ts`)).toContain("'halt'");
-    expect(wording(['src/views/halt.ts']).length).toBeGreaterThan(0);
+    expect(literals(`${commands}attacks/halt.ts`)).toContain("'halt'");
+    expect(wording(['src/views/attacks/halt.ts']).length).toBeGreaterThan(0);
     expect(wording(modules(join(root, commands)).filter((file) => !contractFiles.includes(file)))).toEqual([]);
   });
 });

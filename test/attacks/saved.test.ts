@@ -3,8 +3,8 @@ import { builtInCatalogue } from '../../src/client/catalogue.ts';
 import { SavedAttacks, savedWords } from '../../src/attacks/saved.ts';
 import { createKeyValueStore } from '../../src/store/keyValue.ts';
 import { keys } from '../../src/store/keys.ts';
-import { parseAttackCommand } from '../../src/commands/attack/parse.ts';
-import { parseSavedRef, savedRefValue } from '../../src/views/savedAttacks.ts';
+import { parseAttackCommand } from '../../src/commands/attacks/parse.ts';
+import { parseSavedRef, savedRefValue } from '../../src/views/attacks/savedAttacks.ts';
 
 const options = {
   maxAttackSeconds: 3600,

@@ -12,7 +12,7 @@ import type { StartAsk } from '../../src/attacks/start.ts';
 import { startChecks, startPolicy, type StartWay } from '../../src/attacks/startPolicy.ts';
 import { builtInCatalogue } from '../../src/client/catalogue.ts';
 import { createPlatformClient, type PlatformClient } from '../../src/client/index.ts';
-import { parseAttackCommand } from '../../src/commands/attack/parse.ts';
+import { parseAttackCommand } from '../../src/commands/attacks/parse.ts';
 import type { Deps } from '../../src/deps.ts';
 import { parseApprovalRules } from '../../src/guardrails/approvalRules.ts';
 import { Freezes, FrozenError } from '../../src/guardrails/freezes.ts';

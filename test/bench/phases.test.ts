@@ -91,12 +91,12 @@ const tree: Tree = [
         ],
         [
           'run',
-          `${app}/src/commands/list.ts`,
+          `${app}/src/commands/attacks/list.ts`,
           [
             ['stringify', ''],
             [
               'attackListMessage',
-              `${app}/src/views/attackList.ts`,
+              `${app}/src/views/attacks/attackList.ts`,
               [['escapeMrkdwn', `${app}/src/views/blocks.ts`, [['replace', '']]]],
             ],
             ['respondTo', `${app}/src/slack/messenger.ts`, [['fetch', 'node:internal/deps/undici/undici']]],
@@ -104,8 +104,8 @@ const tree: Tree = [
         ],
         [
           'parseAttackCommand',
-          `${app}/src/commands/attack/parse.ts`,
-          [['tokenize', `${app}/src/commands/attack/tokenize.ts`]],
+          `${app}/src/commands/attacks/parse.ts`,
+          [['tokenize', `${app}/src/commands/attacks/tokenize.ts`]],
         ],
       ],
     ],

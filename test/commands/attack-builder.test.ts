@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { builtInCatalogue, type InfraAttackMetadata } from '../../src/client/catalogue.ts';
-import { builderToRequest } from '../../src/commands/attack/builder.ts';
-import { parseAttackCommand } from '../../src/commands/attack/parse.ts';
+import { builderToRequest } from '../../src/commands/attacks/builder.ts';
+import { parseAttackCommand } from '../../src/commands/attacks/parse.ts';
 import type { AttackRequest } from '../../src/attacks/request.ts';
 import {
   ATTACK_GUARDS,
@@ -15,8 +15,8 @@ import {
   ATTACK_TYPE_SELECT,
   attackArgId,
   attackBuilderModal,
-} from '../../src/views/attackBuilder.ts';
-import { equivalentCommand } from '../../src/views/attackPreview.ts';
+} from '../../src/views/attacks/attackBuilder.ts';
+import { equivalentCommand } from '../../src/views/attacks/attackPreview.ts';
 
 const probe: InfraAttackMetadata = {
   name: 'http_probe',

@@ -6,11 +6,11 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { builtInCatalogue } from '../../src/client/catalogue.ts';
-import { parseAttackCommand, requestedTeam } from '../../src/commands/attack/parse.ts';
+import { parseAttackCommand, requestedTeam } from '../../src/commands/attacks/parse.ts';
 import { parseCommandText } from '../../src/commands/index.ts';
 import { UserInputError } from '../../src/errors.ts';
 import type { AttackRequest } from '../../src/attacks/request.ts';
-import { equivalentCommand } from '../../src/views/attackPreview.ts';
+import { equivalentCommand } from '../../src/views/attacks/attackPreview.ts';
 
 const limits = { maxAttackSeconds: 3600 };
 const actor = { workspaceId: 'T0PROP', userId: 'U0PROP', userName: 'prop', channelId: 'C0PROP' };

@@ -1,9 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import { builtInCatalogue, type InfraAttackMetadata } from '../../src/client/catalogue.ts';
-import { parseAttackCommand, requestedTeam } from '../../src/commands/attack/parse.ts';
-import { splitWords, tokenize } from '../../src/commands/attack/tokenize.ts';
+import { parseAttackCommand, requestedTeam } from '../../src/commands/attacks/parse.ts';
+import { splitWords, tokenize } from '../../src/commands/attacks/tokenize.ts';
 import { parseCommandText } from '../../src/commands/index.ts';
-import { attackUsage } from '../../src/commands/attack/usage.ts';
+import { attackUsage } from '../../src/commands/attacks/usage.ts';
 import type { AttackTarget } from '../../src/attacks/request.ts';
 import { targetFlags, targetFlagWords, type TargetKind } from '../../src/attacks/targetFlags.ts';
 import { UserInputError } from '../../src/errors.ts';

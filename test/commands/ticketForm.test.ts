@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { issueMetaSchema } from '../../src/client/schemas.ts';
-import { ticketFieldsFromInputs, ticketProjectFromInputs } from '../../src/commands/ticketForm.ts';
+import { ticketFieldsFromInputs, ticketProjectFromInputs } from '../../src/commands/tickets/ticketForm.ts';
 import {
   TICKET_DESCRIPTION,
   TICKET_ISSUE_TYPE_ID,
@@ -9,7 +9,7 @@ import {
   TICKET_SUMMARY,
   ticketFieldId,
   ticketModal,
-} from '../../src/views/ticket.ts';
+} from '../../src/views/tickets/ticket.ts';
 import { issueMeta } from '../support/issue-meta.ts';
 
 /** Besides the shared fields: a required option that lists no choices, and an optional free-text field. */

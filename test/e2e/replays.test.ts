@@ -1,5 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { HALT_ALL_CONFIRMED } from '../../src/views/halt.ts';
+import { HALT_ALL_CONFIRMED } from '../../src/views/attacks/halt.ts';
 import { SlackRecorder } from '../support/slackRecorder.ts';
 import { Stack, stackForFile } from './harness.ts';
 

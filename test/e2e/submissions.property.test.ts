@@ -20,11 +20,11 @@ import {
   ATTACK_TEAM,
   ATTACK_TYPE_SELECT,
   attackArgId,
-} from '../../src/views/attackBuilder.ts';
-import { attackRefValue } from '../../src/views/attackCard.ts';
-import { LOGIN_VIEW, loginFields, RESET_PASSWORD_VIEW } from '../../src/views/login.ts';
-import { NOTE_TEXT, NOTE_VIEW } from '../../src/views/note.ts';
-import { TEAM_CHOICE, TEAM_PICKER_VIEW } from '../../src/views/team.ts';
+} from '../../src/views/attacks/attackBuilder.ts';
+import { attackRefValue } from '../../src/views/attacks/attackCard.ts';
+import { LOGIN_VIEW, loginFields, RESET_PASSWORD_VIEW } from '../../src/views/login/login.ts';
+import { NOTE_TEXT, NOTE_VIEW } from '../../src/views/attacks/note.ts';
+import { TEAM_CHOICE, TEAM_PICKER_VIEW } from '../../src/views/login/team.ts';
 import {
   TICKET_DESCRIPTION,
   TICKET_ISSUE_TYPE_ID,
@@ -34,7 +34,7 @@ import {
   TICKET_SUMMARY,
   TICKET_VIEW,
   ticketFieldId,
-} from '../../src/views/ticket.ts';
+} from '../../src/views/tickets/ticket.ts';
 import { ticketInputFields } from '../../src/tickets/fields.ts';
 import { RecordingApp, viewDelivery } from '../support/bolt.ts';
 import { Stack } from './harness.ts';

@@ -15,7 +15,7 @@ import { SlackAdapter, type Listeners } from '../../src/slack/adapter.ts';
 import type { Reply } from '../../src/commands/reply.ts';
 import type { Actor } from '../../src/store/sessions.ts';
 import { modal, section } from '../../src/views/blocks.ts';
-import { LOGIN_BUTTON } from '../../src/views/login.ts';
+import { LOGIN_BUTTON } from '../../src/views/login/login.ts';
 import { restartingText } from '../../src/views/notice.ts';
 import {
   actionDelivery,

@@ -95,7 +95,7 @@ describe('the store key table', () => {
     for (const file of [
       'src/attacks/cards.ts',
       'src/store/sessions.ts',
-      'src/gamedays/gameDays.ts',
+      'src/gamedays/gamedays.ts',
       'src/jobs/scheduler.ts',
     ])
       expect(files).toContain(file);

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { attackSchema, type Execution } from '../../src/client/index.ts';
-import { attackDetailsMessage } from '../../src/views/attackDetails.ts';
+import { attackDetailsMessage } from '../../src/views/attacks/attackDetails.ts';
 
 const texts = (message: { blocks?: unknown[] | undefined }) => JSON.stringify(message.blocks);
 

@@ -15,9 +15,9 @@ import {
   attackBuilderModal,
   builderTargetKinds,
   type AttackBuilderOptions,
-} from '../../src/views/attackBuilder.ts';
+} from '../../src/views/attacks/attackBuilder.ts';
 import { canHalt } from '../../src/attacks/lifecycle.ts';
-import { attackCardMessage, stageLabel, stageWords } from '../../src/views/attackCard.ts';
+import { attackCardMessage, stageLabel, stageWords } from '../../src/views/attacks/attackCard.ts';
 import { startedCard } from '../support/cards.ts';
 import {
   ATTACK_CANCEL,
@@ -25,7 +25,7 @@ import {
   ATTACK_START,
   attackPreviewMessage,
   equivalentCommand,
-} from '../../src/views/attackPreview.ts';
+} from '../../src/views/attacks/attackPreview.ts';
 
 const teams = [
   { id: 'team-2', name: 'Search' },

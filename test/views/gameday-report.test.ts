@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { gameDayReportMarkdown, markdownText, reportFilename, reportPeople } from '../../src/views/gameDayReport.ts';
+import { gameDayReportMarkdown, markdownText, reportFilename, reportPeople } from '../../src/views/gamedays/report.ts';
 import type { GameDayReport, ReportAttack } from '../../src/gamedays/report.ts';
 
 describe('the game-day report file', () => {

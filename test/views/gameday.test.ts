@@ -1,4 +1,4 @@
-import { PLAN_ADD_STEP } from '../../src/views/plan.ts';
+import { PLAN_ADD_STEP } from '../../src/views/gamedays/plan.ts';
 import { messageViolations } from '@faultline/fake-slack/limits';
 import type { ActionsBlock, Button, KnownBlock, SectionBlock } from '@slack/types';
 import { describe, expect, it } from 'vitest';
@@ -15,15 +15,15 @@ import {
   gameDayStatusMessage,
   gameDaySummary,
   gameDayTimelineLine,
-} from '../../src/views/gameday.ts';
+} from '../../src/views/gamedays/gameday.ts';
 import {
   parseGameDayRef,
   type GameDayAttack,
   type GameDayOutcomes,
   type GameDayRecord,
   type GameDayRefusal,
-} from '../../src/gamedays/gameDayRecord.ts';
-import { HALT_ALL_CONFIRMED } from '../../src/views/halt.ts';
+} from '../../src/gamedays/gamedayRecord.ts';
+import { HALT_ALL_CONFIRMED } from '../../src/views/attacks/halt.ts';
 
 const cpu: GameDayAttack = {
   guid: 'g-cpu',

@@ -2,9 +2,9 @@ import { messageViolations } from '@faultline/fake-slack/limits';
 import type { ActionsBlock, KnownBlock } from '@slack/types';
 import { describe, expect, it } from 'vitest';
 import type { HaltProgress } from '../../src/attacks/haltChecks.ts';
-import { attackCardMessage, HALT_AGAIN, HALT_ATTACK, haltCheckText } from '../../src/views/attackCard.ts';
-import { haltStuckMessage } from '../../src/views/haltNotices.ts';
-import { PRESENCE_HERE, presenceClosed, presenceQuestion } from '../../src/views/presence.ts';
+import { attackCardMessage, HALT_AGAIN, HALT_ATTACK, haltCheckText } from '../../src/views/attacks/attackCard.ts';
+import { haltStuckMessage } from '../../src/views/attacks/haltNotices.ts';
+import { PRESENCE_HERE, presenceClosed, presenceQuestion } from '../../src/views/attacks/presence.ts';
 import { startedCard } from '../support/cards.ts';
 
 const card = startedCard({

@@ -1,11 +1,11 @@
 import { viewViolations } from '@faultline/fake-slack/limits';
 import type { ActionsBlock, AnyBlock, Button, HomeView, SectionBlock } from '@slack/types';
 import { describe, expect, it } from 'vitest';
-import { HALT_ATTACK, parseAttackRef } from '../../src/views/attackCard.ts';
-import type { ListedAttack } from '../../src/views/attackList.ts';
-import { HALT_ALL_CONFIRMED } from '../../src/views/halt.ts';
+import { HALT_ATTACK, parseAttackRef } from '../../src/views/attacks/attackCard.ts';
+import type { ListedAttack } from '../../src/views/attacks/attackList.ts';
+import { HALT_ALL_CONFIRMED } from '../../src/views/attacks/halt.ts';
 import { HOME_NEW_ATTACK, HOME_SWITCH_TEAM, homeView, type HomeState } from '../../src/views/home.ts';
-import { LOGIN_BUTTON } from '../../src/views/login.ts';
+import { LOGIN_BUTTON } from '../../src/views/login/login.ts';
 
 const attack = (index: number, active = true): ListedAttack => ({
   guid: `guid-${index}`,

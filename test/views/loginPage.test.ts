@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
-import { loginPage, loginPageHeaders } from '../../src/views/loginPage.ts';
+import { loginPage, loginPageHeaders } from '../../src/views/login/page.ts';
 
 describe('the login page', () => {
   const html = loginPage({ kind: 'form', csrf: 'csrf-value', email: 'a"b@x.test', error: '<script>alert(1)</script>' });

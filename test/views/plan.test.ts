@@ -1,7 +1,7 @@
 import { messageViolations, viewViolations } from '@faultline/fake-slack/limits';
 import type { Button, KnownBlock } from '@slack/types';
 import { describe, expect, it } from 'vitest';
-import type { GameDayRecord } from '../../src/gamedays/gameDayRecord.ts';
+import type { GameDayRecord } from '../../src/gamedays/gamedayRecord.ts';
 import type { GameDayPlan, PlanStep } from '../../src/gamedays/plan.ts';
 import {
   addStepModal,
@@ -12,9 +12,9 @@ import {
   planMessage,
   stepRefValue,
   summaryStepLines,
-} from '../../src/views/plan.ts';
-import { gameDayCard } from '../../src/views/gameday.ts';
-import { gameDayReportMarkdown } from '../../src/views/gameDayReport.ts';
+} from '../../src/views/gamedays/plan.ts';
+import { gameDayCard } from '../../src/views/gamedays/gameday.ts';
+import { gameDayReportMarkdown } from '../../src/views/gamedays/report.ts';
 
 const request = { type: 'cpu', args: ['-l', '60'], team: undefined, yes: false, lengthSeconds: 60 };
 

@@ -1,10 +1,10 @@
 import { describe, expect, it } from 'vitest';
 import { externalLink, isLinkableUrl } from '../../src/views/blocks.ts';
-import { gameDayTimelineLine } from '../../src/views/gameday.ts';
+import { gameDayTimelineLine } from '../../src/views/gamedays/gameday.ts';
 import { attackSchema } from '../../src/client/index.ts';
-import { attackDetailsMessage } from '../../src/views/attackDetails.ts';
-import { attackListMessage, listed } from '../../src/views/attackList.ts';
-import { linkedElsewhereMessage } from '../../src/views/login.ts';
+import { attackDetailsMessage } from '../../src/views/attacks/attackDetails.ts';
+import { attackListMessage, listed } from '../../src/views/attacks/attackList.ts';
+import { linkedElsewhereMessage } from '../../src/views/login/login.ts';
 
 /** Every mrkdwn text of a message: what Slack would parse for mentions and links. */
 function mrkdwnTexts(message: { text: string; blocks?: unknown[] | undefined }): string[] {

@@ -2,10 +2,10 @@ import { describe, expect, it } from 'vitest';
 import type { AttackRequest } from '../../src/attacks/request.ts';
 import { RateLimitedError } from '../../src/client/errors.ts';
 import { issueMetaSchema } from '../../src/client/schemas.ts';
-import { attackPreviewMessage } from '../../src/views/attackPreview.ts';
+import { attackPreviewMessage } from '../../src/views/attacks/attackPreview.ts';
 import { describeError } from '../../src/views/errorReply.ts';
 import { agree, plural } from '../../src/views/plural.ts';
-import { ticketModal } from '../../src/views/ticket.ts';
+import { ticketModal } from '../../src/views/tickets/ticket.ts';
 import { issueMeta } from '../support/issue-meta.ts';
 
 describe('plural', () => {

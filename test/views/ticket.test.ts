@@ -17,7 +17,7 @@ import {
   ticketModal,
   ticketPrefill,
   ticketProjectModal,
-} from '../../src/views/ticket.ts';
+} from '../../src/views/tickets/ticket.ts';
 import { issueMeta } from '../support/issue-meta.ts';
 
 const choices = (count: number) =>

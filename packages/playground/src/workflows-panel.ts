@@ -15,7 +15,7 @@ export interface StepForm {
   inputs: Array<{ name: string; type: string; title: string; description: string; required: boolean }>;
 }
 
-export interface StepRun {
+export interface WorkflowStepRun {
   id: string;
   title: string;
   person: string;
@@ -52,7 +52,7 @@ export function stepForms(fake: FakeSlack): StepForm[] {
 }
 
 /** The last runs, newest first. */
-export function stepRuns(fake: FakeSlack, limit = 10): StepRun[] {
+export function stepRuns(fake: FakeSlack, limit = 10): WorkflowStepRun[] {
   return fake
     .stepExecutions()
     .slice(-limit)

@@ -1,0 +1,203 @@
+import { randomUUID } from 'node:crypto';
+import type { HaltOutcome } from '../../attacks/halt.ts';
+import type { ScopedPlatform } from '../../client/index.ts';
+import type { Deps } from '../../deps.ts';
+import { teamForAction } from '../../attacks/locate.ts';
+import { canHalt, haltSentState } from '../../attacks/lifecycle.ts';
+import {
+  attackListMessage,
+  listed,
+  listedKubernetes,
+  listPageSize,
+  withListedState,
+  type AttackListPage,
+  type ListedAttack,
+} from '../../views/attacks/attackList.ts';
+import { replacement, type Action, type Reply } from '../reply.ts';
+import { z } from 'zod';
+import { subcommand } from '../command.ts';
+import { contract, flag } from '../contract.ts';
+import { escapeMrkdwn } from '../../views/blocks.ts';
+import { explained, UserInputError } from '../../errors.ts';
+import type { Actor } from '../../store/sessions.ts';
+import { platformFor, requireLogin, teamName } from '../../attacks/access.ts';
+import { keys } from '../../store/keys.ts';
+
+const usage = 'list [active|completed] [--source Adhoc|Scenario] [--k8s]';
+
+/** What a list shows and where it is; the Next button carries this (plus the position). */
+interface ListQuery {
+  which: 'active' | 'completed';
+  source: 'Adhoc' | 'Scenario' | undefined;
+  k8s: boolean;
+  teamId: string | undefined;
+  /** The platform's page token (paged endpoints) or an offset (lists the platform does not page). */
+  pageToken?: string | undefined;
+  offset?: number | undefined;
+  pageNumber: number;
+}
+
+/**
+ * One page. Plain ad-hoc lists come from the paged endpoints, so the first page is answered
+ * without reading the rest; `--source` and `--k8s` lists are not paged by the platform and are
+ * cut into pages here.
+ */
+async function fetchPage(
+  api: ScopedPlatform,
+  query: ListQuery,
+): Promise<{ attacks: ListedAttack[]; next: Partial<ListQuery> | undefined }> {
+  if (!query.source && !query.k8s) {
+    const page =
+      query.which === 'active'
+        ? await api.attacks.activePage({
+            pageSize: listPageSize,
+            ...(query.pageToken ? { pageToken: query.pageToken } : {}),
+          })
+        : await api.attacks.completedPage({
+            pageSize: listPageSize,
+            ...(query.pageToken ? { pageToken: query.pageToken } : {}),
+          });
+    return {
+      attacks: page.items.map(listed),
+      next: page.nextPageToken ? { pageToken: page.nextPageToken } : undefined,
+    };
+  }
+  let all: ListedAttack[];
+  if (query.k8s) {
+    all = (await api.kubernetes.list(query.source ? { source: query.source } : {}))
+      .map(listedKubernetes)
+      .filter((a) => a.active === (query.which === 'active'));
+  } else {
+    const q = query.source ? { source: query.source } : {};
+    all = (query.which === 'active' ? await api.attacks.listActive(q) : await api.attacks.listCompleted(q)).map(listed);
+  }
+  const offset = query.offset ?? 0;
+  const attacks = all.slice(offset, offset + listPageSize);
+  return { attacks, next: offset + listPageSize < all.length ? { offset: offset + listPageSize } : undefined };
+}
+
+/**
+ * Keeps a page that has Halt buttons, so a halt from it can redraw it: Slack does not send back
+ * the content of an ephemeral message. A page that cannot be kept is shown all the same.
+ */
+async function keepPage(deps: Deps, page: AttackListPage): Promise<AttackListPage> {
+  if (!page.attacks.some((a) => a.active && canHalt(a))) return page;
+  const kept = { ...page, listId: randomUUID() };
+  try {
+    await deps.store.set(keys.listPage.key(kept.listId), kept, keys.listPage.ttlMs);
+    return kept;
+  } catch (error) {
+    deps.logger.warn({ err: error }, 'could not keep a list page; a halt from it will not redraw it');
+    return page;
+  }
+}
+
+async function listReply(deps: Deps, actor: Actor, query: ListQuery, replaceOriginal: boolean): Promise<Reply> {
+  const login = await requireLogin(deps, actor);
+  const team = teamForAction(login, query.teamId);
+  const api = platformFor(deps, login, team);
+  const { attacks, next } = await explained({ team: teamName(team), doing: 'list attacks' }, () =>
+    fetchPage(api, query),
+  );
+  const filter =
+    [query.source && `source ${query.source}`, query.k8s && 'Kubernetes'].filter(Boolean).join(', ') || undefined;
+  const nextValue = next
+    ? JSON.stringify({
+        ...query,
+        pageToken: undefined,
+        offset: undefined,
+        ...next,
+        teamId: team.identifier,
+        pageNumber: query.pageNumber + 1,
+      })
+    : undefined;
+  const page = await keepPage(deps, {
+    which: query.which,
+    teamId: team.identifier,
+    teamName: teamName(team),
+    attacks,
+    nextValue,
+    pageNumber: query.pageNumber,
+    filter,
+  });
+  return { kind: 'message', replaceOriginal, message: attackListMessage(page) };
+}
+
+/**
+ * The list a Halt was clicked in, drawn again: the halted row in its new state (without its Halt
+ * button once halting or ended) and what the halt did above the rows. Undefined when the page
+ * is no longer kept; the halt is then answered on its own.
+ */
+export async function redrawListAfterHalt(
+  deps: Deps,
+  listId: string,
+  outcome: HaltOutcome,
+  notice: string,
+): Promise<Reply | undefined> {
+  const page = await deps.store.get<AttackListPage>(keys.listPage.key(listId));
+  if (!page) return undefined;
+  // A halt the platform took but could not be read back is halting all the same.
+  const state = outcome.state ?? (outcome.result === 'halted' || outcome.result === 'halting' ? haltSentState : {});
+  const next: AttackListPage = {
+    ...page,
+    notice,
+    attacks: page.attacks.map((row) => (row.guid === outcome.guid ? withListedState(row, state) : row)),
+  };
+  await deps.store.set(keys.listPage.key(listId), next, keys.listPage.ttlMs);
+  const { text, blocks } = attackListMessage(next);
+  return replacement(text, blocks);
+}
+
+const notActiveOrCompleted = (word: unknown) =>
+  `List “active” or “completed” attacks, not “${escapeMrkdwn(String(word))}”.`;
+
+const listArgs = contract({
+  command: 'list',
+  usage,
+  words: {
+    which: z
+      .string()
+      .optional()
+      .transform((word) => (word ?? 'active').toLowerCase())
+      .pipe(z.enum(['active', 'completed'], { error: (issue) => notActiveOrCompleted(issue.input) })),
+  },
+  rest: z.array(z.string()).max(0, { error: (issue) => notActiveOrCompleted((issue.input as string[]).join(' ')) }),
+  flags: {
+    source: flag.read(
+      'Adhoc or Scenario',
+      z
+        .string()
+        .transform((word) => word.toLowerCase())
+        .pipe(z.enum(['adhoc', 'scenario']))
+        .transform((word) => (word === 'adhoc' ? 'Adhoc' : 'Scenario')),
+    ),
+    k8s: flag.switch(),
+  },
+});
+
+export const listCommand = subcommand({
+  name: 'list',
+  usage,
+  summary: 'Lists the attacks of your team, a page at a time, with a Halt button on each active one.',
+  examples: ['list', 'list completed', 'list active --source Scenario', 'list --k8s'],
+  args: listArgs,
+  async run(request, { words, flags }, deps) {
+    return listReply(
+      deps,
+      request.actor,
+      { which: words.which, source: flags.source, k8s: flags.k8s === true, teamId: undefined, pageNumber: 1 },
+      false,
+    );
+  },
+});
+
+/** The Next page button: the same list from where the previous page stopped, in place. */
+export async function nextListPage(action: Action, deps: Deps): Promise<Reply> {
+  let query: ListQuery;
+  try {
+    query = JSON.parse(action.value ?? '') as ListQuery;
+  } catch {
+    throw new UserInputError('That list has expired; run `list` again.');
+  }
+  return listReply(deps, action.actor, query, true);
+}

@@ -1,0 +1,231 @@
+import { ForbiddenError, PlatformError } from '../../client/errors.ts';
+import type { Deps } from '../../deps.ts';
+import type { ModalView } from '@slack/types';
+import { secureLoginUrl } from '../../login/entry.ts';
+import { logIn, type LoginOutcome } from '../../login/logIn.ts';
+import { requestPasswordReset, type ResetOutcome } from '../../login/passwordReset.ts';
+import { clockTime, resetEmailUnknownText, resetLimitedText, resetNotOwnEmailText } from '../../views/login/page.ts';
+import { describeError } from '../../views/errorReply.ts';
+import {
+  lockedNotice,
+  loggedInView,
+  loginFields,
+  loginModal,
+  type LoginModalOptions,
+  resetPasswordModal,
+  resetRequestedView,
+  securePageModal,
+  enterEmailText,
+  enterPasswordText,
+  enterResetEmailText,
+  loggedInChooseTeamText,
+  loginBusyText,
+  loginRejectedText,
+  mfaCodeFormatText,
+  mfaRequiredText,
+  emailMismatchText,
+  emailUnknownText,
+  linkedSessionEndedText,
+  linkedSessionGoneText,
+} from '../../views/login/login.ts';
+import { teamPickerModal } from '../../views/login/team.ts';
+import { z } from 'zod';
+import { replacement, type Action, type Reply, type Submission, type SubmissionReply } from '../reply.ts';
+import { sameEmail } from '../../login/identity.ts';
+import { logOut } from '../../login/logOut.ts';
+import { subcommand } from '../command.ts';
+import { contract } from '../contract.ts';
+import type { Actor } from '../../store/sessions.ts';
+import { teamName } from '../../attacks/access.ts';
+
+const emailPattern = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
+
+/**
+ * What every Log in entry shows (the command, the Log in buttons, a refused submission), as
+ * LOGIN_MODE says: the Slack form, the form with the secure page offered first, or the page only.
+ */
+export async function loginModalFor(
+  actor: Actor,
+  deps: Deps,
+  options: Omit<LoginModalOptions, 'secureUrl'> = {},
+): Promise<ModalView> {
+  const url = await secureLoginUrl(actor, deps);
+  const { mode } = deps.config.login;
+  if (url && (mode === 'page' || mode === 'sso'))
+    return securePageModal(url, { ...(options.notice ? { notice: options.notice } : {}), ssoOnly: mode === 'sso' });
+  return loginModal({ ...options, secureUrl: url });
+}
+
+export const loginCommand = subcommand({
+  name: 'login',
+  usage: 'login',
+  // The same words whatever LOGIN_MODE offers: the window that opens shows the ways this workspace allows.
+  summary: 'Log in to the platform as yourself (opens a window in Slack with the ways to log in).',
+  examples: ['login'],
+  args: contract({ command: 'login', usage: 'login' }),
+  run: async (request, _args, deps) => ({ kind: 'openModal', view: await loginModalFor(request.actor, deps) }),
+});
+
+/** The Log in button of "please log in" messages and App Home. */
+export async function openLogin(action: Action, deps: Deps): Promise<Reply> {
+  return { kind: 'openModal', view: await loginModalFor(action.actor, deps) };
+}
+
+/** The secure page's link button: Slack reports the click, which needs nothing more than the ack. */
+export async function securePageOpened(): Promise<Reply> {
+  return { kind: 'none' };
+}
+
+export async function submitLogin(submission: Submission, deps: Deps): Promise<SubmissionReply> {
+  // LOGIN_MODE=page or sso: a password typed into Slack is never used, even from a form opened earlier.
+  if (deps.config.login.mode === 'page' || deps.config.login.mode === 'sso')
+    return { kind: 'update', view: await loginModalFor(submission.actor, deps) };
+  const email = submission.inputs[loginFields.email]?.trim() ?? '';
+  const password = submission.inputs[loginFields.password] ?? '';
+  const companyName = submission.inputs[loginFields.company]?.trim() || undefined;
+  const mfaCode = submission.inputs[loginFields.mfa]?.replace(/\s/g, '') || undefined;
+
+  const errors: Record<string, string> = {};
+  if (!emailPattern.test(email)) errors[loginFields.email] = enterEmailText;
+  if (!password) errors[loginFields.password] = enterPasswordText;
+  if (mfaCode !== undefined && !/^\d{6}$/.test(mfaCode)) errors[loginFields.mfa] = mfaCodeFormatText;
+  if (Object.keys(errors).length) return { kind: 'errors', errors };
+
+  const input = { email, password, ...(companyName ? { companyName } : {}), ...(mfaCode ? { mfaCode } : {}) };
+  let outcome: LoginOutcome;
+  try {
+    outcome = await logIn(submission.actor, input, deps);
+  } catch (error) {
+    return { kind: 'errors', errors: loginErrors(error, deps) };
+  }
+  switch (outcome.kind) {
+    case 'mfaRequired':
+      return {
+        kind: 'errors',
+        errors: { [loginFields.mfa]: mfaRequiredText },
+      };
+    case 'rejected':
+      return {
+        kind: 'errors',
+        errors: { [loginFields.password]: loginRejectedText(outcome.mfaCodeGiven) },
+      };
+    case 'busy':
+      return {
+        kind: 'errors',
+        errors: { [loginFields.password]: loginBusyText },
+      };
+    case 'emailMismatch':
+      return { kind: 'errors', errors: { [loginFields.email]: emailMismatchText(outcome.loginEmail) } };
+    case 'emailUnknown':
+      return { kind: 'errors', errors: { [loginFields.email]: emailUnknownText(outcome.reason) } };
+    case 'locked':
+      return {
+        kind: 'update',
+        view: await loginModalFor(submission.actor, deps, { email, notice: lockedNotice(outcome.until) }),
+      };
+    case 'loggedIn':
+      break;
+  }
+  const { session } = outcome;
+  const teams = session.teams;
+  if (teams.length > 1) {
+    const login = await deps.sessions.get(submission.actor);
+    return {
+      kind: 'update',
+      view: teamPickerModal(
+        teams.map((t) => ({ id: t.identifier, name: teamName(t) })),
+        login?.team?.identifier,
+        loggedInChooseTeamText(session.identifier ?? email),
+      ),
+    };
+  }
+  return { kind: 'update', view: await loggedInSummary(submission.actor, deps) };
+}
+
+/** The modal shown once a login (and team choice) is complete. */
+export async function loggedInSummary(actor: Actor, deps: Deps) {
+  const login = await deps.sessions.get(actor);
+  return loggedInView({
+    identifier: login?.session.identifier ?? 'you',
+    company: login?.session.company_name ?? 'your company',
+    team: login?.team ? teamName(login.team) : undefined,
+    expiresAt: login?.expiresAt ?? new Date(deps.clock.now()),
+    command: deps.config.slack.command,
+  });
+}
+
+/** Platform failures other than a refusal: not the person's doing, so not counted against them. */
+function loginErrors(error: unknown, deps: Deps): Record<string, string> {
+  if (!(error instanceof PlatformError) || error instanceof ForbiddenError) {
+    deps.logger.error({ err: error }, 'login failed');
+  } else {
+    deps.logger.warn({ err: error }, 'login failed');
+  }
+  return {
+    [loginFields.password]: describeError(error, { command: deps.config.slack.command, doing: 'log you in' }).text,
+  };
+}
+
+/** "Forgot password" inside the login modal: a small form on top, prefilled with the typed e-mail. */
+export async function forgotPassword(action: Action): Promise<Reply> {
+  return { kind: 'pushModal', view: resetPasswordModal(action.inputs[loginFields.email]?.trim() || undefined) };
+}
+
+export async function submitPasswordReset(submission: Submission, deps: Deps): Promise<SubmissionReply> {
+  const email = submission.inputs[loginFields.resetEmail]?.trim() ?? '';
+  if (!emailPattern.test(email)) return { kind: 'errors', errors: { [loginFields.resetEmail]: enterResetEmailText } };
+  let outcome: ResetOutcome;
+  try {
+    outcome = await requestPasswordReset(submission.actor, email, deps);
+  } catch (error) {
+    deps.logger.warn({ err: error }, 'password reset failed');
+    return {
+      kind: 'errors',
+      errors: {
+        [loginFields.resetEmail]: describeError(error, {
+          command: deps.config.slack.command,
+          doing: 'request a reset e-mail',
+        }).text,
+      },
+    };
+  }
+  switch (outcome.kind) {
+    case 'limited':
+      return {
+        kind: 'errors',
+        errors: { [loginFields.resetEmail]: resetLimitedText(clockTime(outcome.until, deps.clock.now())) },
+      };
+    case 'notOwnEmail':
+      return { kind: 'errors', errors: { [loginFields.resetEmail]: resetNotOwnEmailText } };
+    case 'emailUnknown':
+      return { kind: 'errors', errors: { [loginFields.resetEmail]: resetEmailUnknownText(outcome.reason) } };
+    case 'sent':
+      return { kind: 'update', view: resetRequestedView(deps.config.slack.command) };
+  }
+}
+
+const linkedPerson = z.object({ w: z.string().min(1), u: z.string().min(1), n: z.string(), h: z.string() });
+
+/**
+ * "End that session", in the message to the owner of a login's e-mail that was linked to another
+ * Slack person: ends that person's session while it is still a login with the clicker's Slack
+ * e-mail, so the button does nothing in anyone else's hands, nor once the login has changed.
+ */
+export async function endLinkedSession(action: Action, deps: Deps): Promise<Reply> {
+  let parsed: z.infer<typeof linkedPerson> | undefined;
+  try {
+    parsed = linkedPerson.parse(JSON.parse(action.value ?? ''));
+  } catch {
+    parsed = undefined;
+  }
+  if (!parsed) return { kind: 'none' };
+  const person = { workspaceId: parsed.w, userId: parsed.u, userName: parsed.h };
+  const shown = { name: parsed.n, handle: parsed.h };
+  const owner = await deps.directory.person(action.actor.userId);
+  const outcome = await logOut(person, deps, {
+    only: (login) => sameEmail(login.session.identifier, owner?.email),
+    by: action.actor,
+  });
+  if (outcome.kind === 'none') return replacement(linkedSessionGoneText(shown));
+  return replacement(linkedSessionEndedText(shown, outcome.login.session.identifier ?? owner?.email ?? ''));
+}

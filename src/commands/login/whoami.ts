@@ -1,0 +1,18 @@
+import { subcommand } from '../command.ts';
+import { contract } from '../contract.ts';
+import { requireLogin } from '../../attacks/access.ts';
+import { whoamiMessage } from '../../views/login/login.ts';
+
+export const whoamiCommand = subcommand({
+  name: 'whoami',
+  usage: 'whoami',
+  summary: 'Shows your platform login, company, current team, roles, privileges and when the session ends.',
+  examples: ['whoami'],
+  args: contract({ command: 'whoami', usage: 'whoami' }),
+  async run(request, _args, deps) {
+    return {
+      kind: 'message',
+      message: whoamiMessage(await requireLogin(deps, request.actor), deps.config.slack.command),
+    };
+  },
+});

@@ -1,0 +1,335 @@
+import { randomUUID } from 'node:crypto';
+import {
+  BadRequestError,
+  NoIntegrationError,
+  ServerError,
+  TimeoutError,
+  UnreachableError,
+} from '../../client/errors.ts';
+import type { IssueMeta, ScopedPlatform, TeamEntry, TrackerEntityType } from '../../client/index.ts';
+import type { Actor, Login } from '../../store/sessions.ts';
+import { cardOutcome, parseGameDayRef, type GameDayRecord } from '../../gamedays/gamedayRecord.ts';
+import { locateAttack, teamForAction } from '../../attacks/locate.ts';
+import type { CardRecord } from '../../attacks/cards.ts';
+import type { Deps } from '../../deps.ts';
+import { ticketFieldsFromInputs, ticketProjectFromInputs } from './ticketForm.ts';
+import { parseAttackRef } from '../../views/attacks/attackCard.ts';
+import { describeError } from '../../views/errorReply.ts';
+import { loadingModal } from '../../views/notice.ts';
+import {
+  ticketFieldId,
+  ticketListMessage,
+  ticketModal,
+  ticketPrefill,
+  ticketProjectModal,
+  gameDayPeople,
+  gameDayTicketPrefill,
+  notACardModal,
+  ticketFiledModal,
+  ticketFormExpiredModal,
+  ticketUnconfirmedModal,
+  TICKET_DESCRIPTION,
+  TICKET_LABELS,
+  TICKET_SUMMARY,
+} from '../../views/tickets/ticket.ts';
+import type { Action, Reply, Submission, SubmissionReply } from '../reply.ts';
+import { subcommand } from '../command.ts';
+import { contract } from '../contract.ts';
+import { ticketInputFields } from '../../tickets/fields.ts';
+import { explained, UserInputError } from '../../errors.ts';
+import { attackIdWord } from '../arguments.ts';
+import { platformFor, requireLogin, teamName } from '../../attacks/access.ts';
+import type { ModalView } from '@slack/types';
+import { keys } from '../../store/keys.ts';
+
+/** A ticket being written: what it is about and where its key goes once filed. */
+interface TicketDraft {
+  id: string;
+  person: { workspaceId: string; userId: string };
+  teamId: string;
+  entity: { id: string; type: TrackerEntityType };
+  summary: string;
+  description: string;
+  /** The attack card whose thread gets the key, when there is one. */
+  card?: { guid: string; channel: string } | undefined;
+  /** The game day whose timeline gets the ticket. */
+  gameDayChannel?: string | undefined;
+  projectId?: string | undefined;
+  issueTypeId?: string | undefined;
+  meta?: IssueMeta | undefined;
+}
+
+async function saveDraft(deps: Deps, draft: TicketDraft): Promise<void> {
+  await deps.store.set(keys.ticketDraft.key(draft.id), draft, keys.ticketDraft.ttlMs);
+}
+
+/** The form once project and issue type are known: the tracker's required fields, and its labels. */
+async function ticketForm(
+  deps: Deps,
+  api: ScopedPlatform,
+  draft: TicketDraft,
+  projectId: string,
+  issueTypeId: string,
+): Promise<ModalView> {
+  const [meta, labels] = await Promise.all([api.tracker.issueMeta(projectId, issueTypeId), api.tracker.labels()]);
+  await saveDraft(deps, { ...draft, projectId, issueTypeId, meta });
+  return ticketModal({
+    summary: draft.summary,
+    description: draft.description,
+    meta,
+    labels,
+    privateMetadata: draft.id,
+  });
+}
+
+/** The ticket modal for an attack or a game day: it opens at once and fills in from the platform. */
+async function openTicket(
+  deps: Deps,
+  actor: Actor,
+  about: { guid: string; teamId?: string | undefined } | { gameDay: { channel: string; ts: string } },
+): Promise<Reply> {
+  const login = await requireLogin(deps, actor);
+  const gameDay = 'gameDay' in about ? await deps.gameDays.byCard(about.gameDay.channel, about.gameDay.ts) : undefined;
+  if ('gameDay' in about && !gameDay)
+    throw new UserInputError('That game day is no longer kept, so a ticket cannot be filed from it.');
+  return {
+    kind: 'openModal',
+    view: loadingModal('File a ticket'),
+    followUp: async () => {
+      const { team, draft } =
+        'guid' in about
+          ? await attackDraft(deps, actor, login, about)
+          : await gameDayDraft(deps, actor, login, gameDay!);
+      await saveDraft(deps, draft);
+      const { projectId, issueTypeId } = deps.config.tracker;
+      if (!projectId || !issueTypeId) return ticketProjectModal({ privateMetadata: draft.id, projectId, issueTypeId });
+      return explained({ team: teamName(team), doing: "read the tracker's fields" }, () =>
+        ticketForm(deps, platformFor(deps, login, team), draft, projectId, issueTypeId),
+      );
+    },
+  };
+}
+
+async function attackDraft(
+  deps: Deps,
+  actor: Actor,
+  login: Login,
+  about: { guid: string; teamId?: string | undefined },
+): Promise<{ team: TeamEntry; draft: TicketDraft }> {
+  const { guid, team, card } = await locateAttack(deps, login, about.guid, { teamId: about.teamId });
+  const api = platformFor(deps, login, team);
+  const attack = await explained({ team: teamName(team), doing: 'prepare the ticket', subject: `attack ${guid}` }, () =>
+    api.attacks.get(guid),
+  );
+  const [permalink, names] = await Promise.all([
+    card ? deps.slack.permalink(card.channel, card.ts) : undefined,
+    deps.people.names(card ? [card.startedBy.userId, ...card.haltedBy.map((halt) => halt.userId)] : []),
+  ]);
+  const prefill = ticketPrefill({
+    ...(card ? { card } : {}),
+    attack,
+    permalink,
+    appUrl: deps.config.platform.appUrl,
+    names,
+  });
+  return {
+    team,
+    draft: {
+      id: randomUUID(),
+      person: actor,
+      teamId: team.identifier,
+      entity: { id: guid, type: 'ATTACK' },
+      ...prefill,
+      card: card ? { guid: card.guid, channel: card.channel } : undefined,
+      gameDayChannel: card?.channel,
+    },
+  };
+}
+
+async function gameDayDraft(
+  deps: Deps,
+  actor: Actor,
+  login: Login,
+  record: GameDayRecord & { id: string },
+): Promise<{ team: TeamEntry; draft: TicketDraft }> {
+  const team = teamForAction(login, record.attacks[0]?.teamId);
+  const outcomes = Object.fromEntries(
+    await Promise.all(record.attacks.map(async (a) => [a.guid, cardOutcome(await deps.cards.get(a.guid))] as const)),
+  );
+  const [permalink, names] = await Promise.all([
+    deps.slack.permalink(record.channel, record.ts),
+    deps.people.names(gameDayPeople(record, outcomes)),
+  ]);
+  return {
+    team,
+    draft: {
+      id: randomUUID(),
+      person: actor,
+      teamId: team.identifier,
+      entity: { id: record.id, type: 'GAME_DAY' },
+      ...gameDayTicketPrefill(record, outcomes, permalink, names),
+      gameDayChannel: record.endedAt ? undefined : record.channel,
+    },
+  };
+}
+
+export const ticketCommand = subcommand({
+  name: 'ticket',
+  usage: 'ticket <attack id>',
+  summary:
+    "Opens a tracker ticket form prefilled from the attack; the ticket's key is posted in the attack card's thread.",
+  examples: ['ticket 6f1c2d3e-aaaa-bbbb-cccc-1234567890ab'],
+  args: contract({ command: 'ticket', usage: 'ticket <attack id>', words: { id: attackIdWord } }),
+  async run(request, { words }, deps) {
+    return openTicket(deps, request.actor, { guid: words.id });
+  },
+});
+
+export const ticketsCommand = subcommand({
+  name: 'tickets',
+  usage: 'tickets <attack id>',
+  summary: 'Lists the tracker tickets already filed for an attack.',
+  examples: ['tickets 6f1c2d3e-aaaa-bbbb-cccc-1234567890ab'],
+  args: contract({ command: 'tickets', usage: 'tickets <attack id>', words: { id: attackIdWord } }),
+  async run(request, { words }, deps) {
+    const login = await requireLogin(deps, request.actor);
+    const { guid, team } = await locateAttack(deps, login, words.id);
+    const issues = await explained({ team: teamName(team), doing: 'list the tickets' }, () =>
+      platformFor(deps, login, team).tracker.issues([guid]),
+    );
+    return { kind: 'message', message: ticketListMessage(guid, issues) };
+  },
+});
+
+/** File ticket on an attack card. */
+export async function fileTicketFromCard(action: Action, deps: Deps): Promise<Reply> {
+  const ref = parseAttackRef(action.value);
+  if (!ref) throw new UserInputError('That button no longer points at an attack.');
+  return openTicket(deps, action.actor, { guid: ref.guid, teamId: ref.teamId });
+}
+
+/** The "File tracker ticket" message shortcut: any attack card, by the message it was run on. */
+export async function fileTicketFromMessage(
+  shortcut: { actor: Actor; channel: string; messageTs: string },
+  deps: Deps,
+): Promise<Reply> {
+  const card: CardRecord | undefined = await deps.cards.byMessage(shortcut.channel, shortcut.messageTs);
+  if (!card)
+    return {
+      kind: 'openModal',
+      view: notACardModal(deps.config.slack.command),
+    };
+  return openTicket(deps, shortcut.actor, { guid: card.guid, teamId: card.teamId });
+}
+
+/** File ticket on a game-day summary: one ticket for the whole game day. */
+export async function fileTicketForGameDay(action: Action, deps: Deps): Promise<Reply> {
+  const ref = parseGameDayRef(action.value);
+  if (!ref) throw new UserInputError('That button no longer points at a game day.');
+  return openTicket(deps, action.actor, { gameDay: ref });
+}
+
+async function loadDraft(deps: Deps, id: string, actor: Actor): Promise<TicketDraft | undefined> {
+  const draft = await deps.store.get<TicketDraft>(keys.ticketDraft.key(id));
+  return draft && draft.person.userId === actor.userId && draft.person.workspaceId === actor.workspaceId
+    ? draft
+    : undefined;
+}
+
+const expired = (deps: Deps): SubmissionReply => ({
+  kind: 'update',
+  view: ticketFormExpiredModal(deps.config.slack.command),
+});
+
+/** First step when no project and issue type are configured. */
+export async function submitTicketProject(submission: Submission, deps: Deps): Promise<SubmissionReply> {
+  const draft = await loadDraft(deps, submission.privateMetadata, submission.actor);
+  if (!draft) return expired(deps);
+  const chosen = ticketProjectFromInputs(submission.inputs);
+  if ('errors' in chosen) return { kind: 'errors', errors: chosen.errors };
+  const login = await requireLogin(deps, submission.actor);
+  const team = teamForAction(login, draft.teamId);
+  const view = await explained({ team: teamName(team), doing: "read the tracker's fields" }, () =>
+    ticketForm(deps, platformFor(deps, login, team), draft, chosen.projectId, chosen.issueTypeId),
+  );
+  return { kind: 'update', view };
+}
+
+/** Where the platform's refusal of a field shows: on its input when the form has one. */
+function fieldErrorBlock(field: string, meta: IssueMeta): string {
+  if (field === 'summary') return TICKET_SUMMARY;
+  if (field === 'description') return TICKET_DESCRIPTION;
+  if (field === 'labels') return TICKET_LABELS;
+  return ticketInputFields(meta).some((f) => f.key === field) ? ticketFieldId(field) : TICKET_SUMMARY;
+}
+
+/** Whether a failed create certainly changed nothing: a refusal, as opposed to silence or a crash. */
+function outcomeKnown(error: unknown): boolean {
+  if (error instanceof TimeoutError || error instanceof ServerError) return false;
+  if (error instanceof UnreachableError) return !error.outcomeUnknown;
+  return true;
+}
+
+/** Files the ticket once, however often Slack delivers the submission. */
+export async function submitTicket(submission: Submission, deps: Deps): Promise<SubmissionReply> {
+  const draft = await loadDraft(deps, submission.privateMetadata, submission.actor);
+  if (!draft?.meta || !draft.projectId || !draft.issueTypeId) return expired(deps);
+  const mapped = ticketFieldsFromInputs(submission.inputs, draft.meta, {
+    projectId: draft.projectId,
+    issueTypeId: draft.issueTypeId,
+    summary: draft.summary,
+    description: draft.description,
+  });
+  if ('errors' in mapped) return { kind: 'errors', errors: mapped.errors };
+  const claim = keys.ticketFiled.key(draft.id);
+  const holder = randomUUID();
+  if (!(await deps.store.claim(claim, keys.ticketFiled.ttlMs, holder))) return { kind: 'clear' };
+
+  const login = await requireLogin(deps, submission.actor);
+  const team = teamForAction(login, draft.teamId);
+  let issue: { key: string; url?: string | undefined };
+  try {
+    issue = await platformFor(deps, login, team).tracker.createIssue({ entity: draft.entity, fields: mapped.fields });
+  } catch (error) {
+    const check = draft.entity.type === 'ATTACK' ? `tickets ${draft.entity.id}` : 'tickets <attack id>';
+    const words = describeError(error, {
+      command: deps.config.slack.command,
+      team: teamName(team),
+      doing: 'file the ticket',
+      check,
+    });
+    if (!outcomeKnown(error)) {
+      // It may have been filed: keep the claim, so a second submission cannot file it twice.
+      deps.logger.warn({ err: error }, 'ticket creation has an unknown outcome');
+      return {
+        kind: 'update',
+        view: ticketUnconfirmedModal(deps.config.slack.command, check),
+      };
+    }
+    // Refused: nothing was filed, so the person may correct the form and submit again.
+    await deps.store.release(claim, holder);
+    if (error instanceof BadRequestError && error.field) {
+      const name = draft.meta.fields.find((f) => f.key === error.field)?.name ?? error.field;
+      return {
+        kind: 'errors',
+        errors: {
+          [fieldErrorBlock(error.field, draft.meta)]: `The tracker did not accept ${name}. Check it and submit again.`,
+        },
+      };
+    }
+    if (error instanceof NoIntegrationError) throw error;
+    return { kind: 'errors', errors: { [TICKET_SUMMARY]: words.text } };
+  }
+  await deps.events.record({
+    kind: 'ticket',
+    by: submission.actor,
+    platformUser: login.session.identifier,
+    teamId: team.identifier,
+    ticket: issue,
+    attack: draft.entity.type === 'ATTACK' ? draft.entity.id : undefined,
+    gameDay: draft.entity.type === 'GAME_DAY' ? draft.entity.id : undefined,
+    card: draft.card?.guid,
+    gameDayChannel: draft.gameDayChannel,
+  });
+  return { kind: 'update', view: ticketFiledModal(issue) };
+}

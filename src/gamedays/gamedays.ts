@@ -1,0 +1,496 @@
+import { randomUUID } from 'node:crypto';
+import type { Logger } from '../logger.ts';
+import type { KeyValueStore } from '../store/keyValue.ts';
+import type { CardRecord, CardStore, MessageRef } from '../attacks/cards.ts';
+import { isLive } from '../attacks/lifecycle.ts';
+import { guardKey, guardName, type GuardStore } from '../guardrails/guards.ts';
+import {
+  cardOutcome,
+  type GameDayAttack,
+  type GameDayEvent,
+  type GameDayOutcomes,
+  type GameDayRecord,
+  type GameDayRef,
+} from './gamedayRecord.ts';
+import { keys } from '../store/keys.ts';
+import { type GameDayPlan, type PlanStep, Plans, type StepRef } from './plan.ts';
+
+/** What is kept of a game day besides its events: the card and who runs it. */
+type GameDayBase = Omit<
+  GameDayRecord,
+  'attacks' | 'halts' | 'notes' | 'tickets' | 'refused' | 'guards' | 'trips' | 'plan'
+> & {
+  id: string;
+};
+
+const emptyEvents = () => ({ attacks: [], halts: [], notes: [], tickets: [], refused: [], trips: [] });
+
+/**
+ * Where a game day is shown: its card, the timeline in the card's thread, and the summary once it
+ * ends. The words and the Slack calls are src/slack/gameDayBoard.ts's.
+ */
+export interface GameDayBoard {
+  /** Posts the card of a game day that has just started. */
+  postCard(record: GameDayRecord): Promise<MessageRef>;
+  /** Queues the redraw of the card. */
+  updateCard(record: GameDayRecord): void;
+  /** Tells an event in the card's thread. */
+  tell(record: GameDayRecord, event: GameDayEvent): Promise<void>;
+  /** Tells in the card's thread that an attack of the game day failed, at which stage. */
+  tellFailure(record: GameDayRecord, attack: GameDayAttack, stage: string): Promise<void>;
+  postSummary(record: GameDayRecord, outcomes: GameDayOutcomes): Promise<MessageRef>;
+  /** Posts the countdown card of a step: it starts at `startsAt` unless someone vetoes or skips it. */
+  postCountdown(record: GameDayRecord, step: PlanStep): Promise<MessageRef>;
+  /** Queues the redraw of a step's countdown card, as the step now stands. */
+  updateCountdown(record: GameDayRecord, step: PlanStep): void;
+  /** Asks the channel, in the game day's thread, whether the step's hypothesis held. */
+  askHypothesis(record: GameDayRecord, step: PlanStep): Promise<MessageRef>;
+  /** Queues the redraw of the question, answered. */
+  updateQuestion(record: GameDayRecord, step: PlanStep): void;
+  /** Why a start was refused, in the words a person reads. */
+  describeError(error: unknown, teamName: string): string;
+  /** Queues the redraw of a posted summary, with outcomes learnt since. */
+  updateSummary(at: MessageRef, record: GameDayRecord, outcomes: GameDayOutcomes): void;
+}
+
+export interface GameDaysOptions {
+  store: KeyValueStore;
+  board: GameDayBoard;
+  logger: Logger;
+  now: () => number;
+  /** The attack cards, whose last state is each attack's outcome in the summary. */
+  cards: Pick<CardStore, 'get' | 'getMany' | 'liveByTeam'>;
+  /** The game days' guards and their last readings, which the card shows. */
+  guards?: Pick<GuardStore, 'forGameDay' | 'reading' | 'addForAttack'> | undefined;
+  /** The game days' plans; one over the same store by default. */
+  plans?: Plans | undefined;
+}
+
+/**
+ * Whether an attack is one of a game day's: its card is in the game day's channel and it started
+ * once the game day had. The game day's guards cover it until it ends.
+ */
+export function startedUnder(day: { channel: string; startedAt: string }, card: CardRecord): boolean {
+  return card.channel === day.channel && Date.parse(day.startedAt) <= Date.parse(card.createdAt);
+}
+
+/** What the card shows of the guards: a redraw is due when this changes. */
+function guardsShown(record: GameDayRecord): string {
+  return JSON.stringify([record.guards ?? [], (record.trips ?? []).map((t) => [t.key, t.at])]);
+}
+
+/**
+ * One game day per channel. Its events are kept one key each, so that replicas adding events at
+ * the same moment never overwrite each other; the record is put together when it is read.
+ */
+export class GameDays {
+  readonly #store: KeyValueStore;
+  readonly #board: GameDayBoard;
+  readonly #logger: Logger;
+  readonly #now: () => number;
+  readonly #cards: Pick<CardStore, 'get' | 'getMany' | 'liveByTeam'>;
+  readonly #guards: Pick<GuardStore, 'forGameDay' | 'reading' | 'addForAttack'> | undefined;
+  /** Each game day's plan, or the one drafted in a channel before it starts. */
+  readonly plans: Plans;
+
+  constructor(options: GameDaysOptions) {
+    this.plans = options.plans ?? new Plans(options.store);
+    this.#store = options.store;
+    this.#board = options.board;
+    this.#logger = options.logger;
+    this.#now = options.now;
+    this.#cards = options.cards;
+    this.#guards = options.guards;
+  }
+
+  /** The game day running in a channel. */
+  async running(channel: string): Promise<(GameDayRecord & { id: string }) | undefined> {
+    const base = await this.#store.get<GameDayBase>(keys.gameDay.key(channel));
+    return base ? this.#assemble(base) : undefined;
+  }
+
+  /** A game day by its card, running or ended. */
+  async byCard(channel: string, ts: string): Promise<(GameDayRecord & { id: string }) | undefined> {
+    const running = await this.#store.get<GameDayBase>(keys.gameDay.key(channel));
+    if (running?.ts === ts) return this.#assemble(running);
+    const ended = await this.#store.get<GameDayBase>(keys.gameDayEnded.key(channel, ts));
+    return ended ? this.#assemble(ended) : undefined;
+  }
+
+  /**
+   * An ended game day of the channel (kept 30 days): the one whose id starts with `id` (at least
+   * 6 characters, and only one may match), or without an id the one that ended last.
+   */
+  async ended(channel: string, id?: string): Promise<{ record?: GameDayRecord & { id: string }; ambiguous?: boolean }> {
+    const wanted = id?.trim().toLowerCase();
+    const found: GameDayBase[] = [];
+    for await (const [, base] of this.#store.entries<GameDayBase>(keys.gameDayEnded.ofChannel(channel))) {
+      if (!base.endedAt) continue;
+      if (wanted === undefined || (wanted.length >= 6 && base.id.toLowerCase().startsWith(wanted))) found.push(base);
+    }
+    if (wanted !== undefined && found.length > 1 && !found.some((base) => base.id.toLowerCase() === wanted))
+      return { ambiguous: true };
+    const exact = wanted === undefined ? undefined : found.find((base) => base.id.toLowerCase() === wanted);
+    const chosen = exact ?? found.sort((a, b) => Date.parse(b.endedAt!) - Date.parse(a.endedAt!))[0];
+    return chosen ? { record: await this.#assemble(chosen) } : {};
+  }
+
+  /** Every running game day, for App Home. */
+  async allRunning(): Promise<GameDayBase[]> {
+    const found: GameDayBase[] = [];
+    for await (const [, base] of this.#store.entries<GameDayBase>(keys.gameDay.prefix)) found.push(base);
+    return found;
+  }
+
+  /**
+   * Starts one. `running` when one runs in the channel already, `starting` when another start
+   * for the channel is under way at this very moment.
+   */
+  async start(
+    channel: string,
+    title: string,
+    facilitator: string,
+    team: { id: string; name: string },
+  ): Promise<{ outcome: 'started' | 'running' | 'starting'; record?: GameDayRecord & { id: string } }> {
+    const current = await this.running(channel);
+    if (current) return { outcome: 'running', record: current };
+    const claim = keys.gameDayStart.key(channel);
+    const holder = randomUUID();
+    if (!(await this.#store.claim(claim, keys.gameDayStart.ttlMs, holder))) return { outcome: 'starting' };
+    try {
+      const again = await this.running(channel);
+      if (again) return { outcome: 'running', record: again };
+      const base: GameDayBase = {
+        id: randomUUID(),
+        channel,
+        ts: '',
+        title,
+        facilitator,
+        teamId: team.id,
+        teamName: team.name,
+        startedAt: new Date(this.#now()).toISOString(),
+      };
+      // A plan drafted in the channel is this game day's from the start, on its card too.
+      await this.plans.adoptDraft(channel, base.id);
+      const plan = shownPlan(await this.plans.get({ gameDayId: base.id }));
+      const posted = await this.#board.postCard({ ...base, ...emptyEvents(), plan });
+      const saved = { ...base, channel: posted.channel, ts: posted.ts };
+      await this.#store.set(keys.gameDay.key(channel), saved, keys.gameDay.ttlMs);
+      return { outcome: 'started', record: { ...saved, ...emptyEvents(), plan } };
+    } finally {
+      await this.#store.release(claim, holder);
+    }
+  }
+
+  /**
+   * Adds an event to the channel's running game day, if any: kept for the summary, told in the
+   * card's thread, counted on the card. Never fails the action that caused it.
+   */
+  async record(channel: string, event: GameDayEvent): Promise<void> {
+    try {
+      const base = await this.#store.get<GameDayBase>(keys.gameDay.key(channel));
+      if (!base) return;
+      await this.#store.set(
+        keys.gameDayEvent.key(base.id, new Date(this.#now()).toISOString(), randomUUID()),
+        event,
+        keys.gameDayEvent.ttlMs,
+      );
+      // Which game day an attack belongs to, for when it ends (maybe after the game day did).
+      if (event.kind === 'attack')
+        await this.#store.set(
+          keys.gameDayAttack.key(event.attack.guid),
+          { channel: base.channel, ts: base.ts } satisfies GameDayRef,
+          keys.gameDayAttack.ttlMs,
+        );
+      if (event.kind === 'attack' && event.attack.step?.gameDayId === base.id)
+        await this.stepStarted(event.attack.step, event.attack.guid);
+      if (event.kind === 'guard') await this.#pauseOnTrip(base.id, event.trip.guard, event.trip.at);
+      const record = await this.#assemble(base);
+      await this.#board.tell(record, event);
+      await this.#showCard(record);
+    } catch (error) {
+      this.#logger.warn({ err: error, channel }, 'could not add to the game day');
+    }
+  }
+
+  /**
+   * Redraws the card of the channel's running game day when its guards or their readings differ
+   * from what it shows. Cheap when nothing changed: no Slack call. Never fails its caller.
+   */
+  async showGuards(channel: string): Promise<void> {
+    try {
+      const base = await this.#store.get<GameDayBase>(keys.gameDay.key(channel));
+      if (!base?.ts) return;
+      const record = await this.#assemble(base);
+      const shown = await this.#store.get<string>(keys.gameDayGuardsShown.key(base.id));
+      if (shown !== guardsShown(record)) await this.#showCard(record);
+    } catch (error) {
+      this.#logger.warn({ err: error, channel }, 'could not show the guards on the game-day card');
+    }
+  }
+
+  /** Queues the card's update, remembering which guard readings it shows. */
+  async #showCard(record: GameDayRecord & { id: string }): Promise<void> {
+    await this.#store.set(keys.gameDayGuardsShown.key(record.id), guardsShown(record), keys.gameDayGuardsShown.ttlMs);
+    this.#board.updateCard(record);
+  }
+
+  /** Draws a game day's card again as its record stands (one a stopped replica could not update). */
+  redrawCard(record: GameDayRecord): void {
+    this.#board.updateCard(record);
+  }
+
+  /**
+   * Ends the channel's game day: the card shows it ended; the record is kept for its summary. Its
+   * guards become the own guards of its attacks that still run, so they keep covering them.
+   */
+  async end(
+    channel: string,
+    options: { watchedTeams?: string[] | undefined } = {},
+  ): Promise<(GameDayRecord & { id: string }) | undefined> {
+    const base = await this.#store.get<GameDayBase>(keys.gameDay.key(channel));
+    if (!base || !(await this.#store.claim(keys.gameDayEnd.key(base.id), keys.gameDayEnd.ttlMs))) return undefined;
+    const ended = {
+      ...base,
+      endedAt: new Date(this.#now()).toISOString(),
+      ...(options.watchedTeams ? { watchedTeams: options.watchedTeams } : {}),
+    };
+    await this.#store.set(keys.gameDayEnded.key(channel, base.ts), ended, keys.gameDayEnded.ttlMs);
+    await this.#keepGuarding(base);
+    await this.#store.delete(keys.gameDay.key(channel));
+    const stopped = await this.#stopCountdowns(base.id);
+    const record = await this.#assemble(ended);
+    this.#board.updateCard(record);
+    for (const step of stopped) this.#board.updateCountdown(record, step);
+    return record;
+  }
+
+  /** A countdown still running when its game day ends never starts its step: the step is stopped, its card says so. */
+  async #stopCountdowns(gameDayId: string): Promise<PlanStep[]> {
+    const at = new Date(this.#now()).toISOString();
+    const { result } = await this.plans.change({ gameDayId }, (plan) => {
+      const stopped = plan.steps.filter((s) => s.state === 'counting down');
+      for (const step of stopped) {
+        step.state = 'skipped';
+        step.skipped = { by: undefined, at };
+      }
+      if (plan.auto) plan.auto = undefined;
+      return stopped;
+    });
+    return result;
+  }
+
+  /** Queues the redraw of an ended game day's summary, with what its steps and attacks show now. */
+  async redrawSummary(record: GameDayRecord & { id: string }): Promise<void> {
+    if (record.endedAt && record.summaryTs)
+      this.#board.updateSummary({ channel: record.channel, ts: record.summaryTs }, record, await this.outcomes(record));
+  }
+
+  /** Never keeps the game day from ending: a guard that could not be kept is said in the log. */
+  async #keepGuarding(day: GameDayBase): Promise<void> {
+    try {
+      const guards = (await this.#guards?.forGameDay(day.id)) ?? [];
+      if (!guards.length) return;
+      const live = await this.#cards.getMany([...(await this.#cards.liveByTeam()).values()].flat());
+      for (const card of live)
+        if (card && isLive(card) && startedUnder(day, card)) await this.#guards!.addForAttack(card, guards);
+    } catch (error) {
+      this.#logger.warn(
+        { err: error, channel: day.channel },
+        "could not keep a game day's guards on its running attacks; they are no longer guarded by them",
+      );
+    }
+  }
+
+  /**
+   * Posts the summary of an ended game day and remembers it, so that attacks still running then
+   * show their outcome in it once they end (attackFinished).
+   */
+  async postSummary(record: GameDayRecord & { id: string }, outcomes: GameDayOutcomes): Promise<void> {
+    const posted = await this.#board.postSummary(record, outcomes);
+    const key = keys.gameDayEnded.key(record.channel, record.ts);
+    const base = await this.#store.get<GameDayBase>(key);
+    if (!base) return;
+    await this.#store.set(key, { ...base, summaryTs: posted.ts }, keys.gameDayEnded.ttlMs);
+    // An attack that ended while the summary was being posted found no summary to update.
+    const now = await this.outcomes(record);
+    if (JSON.stringify(now) !== JSON.stringify(outcomes)) this.#board.updateSummary(posted, record, now);
+  }
+
+  /**
+   * An attack's card has just shown it finished. For an attack of a game day: a failure goes
+   * into the timeline with its reason, and an ended game day's summary shows the outcome.
+   * Never fails the poll or the action that learnt it.
+   */
+  async attackFinished(card: CardRecord): Promise<void> {
+    try {
+      if (isLive(card)) return;
+      const ref = await this.#store.get<GameDayRef>(keys.gameDayAttack.key(card.guid));
+      const step = await this.plans.stepOfAttack(card.guid);
+      if (step) await this.#stepEnded(step, card);
+      const record = ref && (await this.byCard(ref.channel, ref.ts));
+      if (!record) return;
+      const attack = record.attacks.find((a) => a.guid === card.guid);
+      if (
+        attack &&
+        card.lifecycle === 'Error' &&
+        (await this.#store.claim(keys.gameDayFailed.key(card.guid), keys.gameDayFailed.ttlMs))
+      ) {
+        await this.#board.tellFailure(record, attack, card.stage);
+      }
+      if (record.endedAt && record.summaryTs)
+        this.#board.updateSummary(
+          { channel: record.channel, ts: record.summaryTs },
+          record,
+          await this.outcomes(record),
+        );
+    } catch (error) {
+      this.#logger.warn({ err: error, attack: card.guid }, 'could not show the end of an attack in its game day');
+    }
+  }
+
+  /** A step's attack was created (by its start at zero, or by the second person it needed): it runs. */
+  async stepStarted(ref: StepRef, guid: string): Promise<void> {
+    let waited = true;
+    const { result: step } = await this.plans.change({ gameDayId: ref.gameDayId }, (plan) => {
+      const step = plan.steps.find((s) => s.id === ref.stepId);
+      if (step?.guid === guid) return undefined;
+      // Only a step still starting takes an attack: one skipped, vetoed or given up on meanwhile
+      // (a start a restarted bot finished late) keeps its state, and the attack is not its.
+      if (!step || step.guid || step.state !== 'running') {
+        waited = false;
+        return undefined;
+      }
+      step.guid = guid;
+      return step;
+    });
+    if (!waited)
+      this.#logger.info(
+        { attack: guid, step: ref.stepId },
+        'an attack started for a step that no longer waited for it',
+      );
+    if (!step) return;
+    await this.plans.linkAttack(guid, ref);
+    const record = await this.running(ref.channel);
+    if (record?.id === ref.gameDayId && step.countdown?.ts) this.#board.updateCountdown(record, step);
+  }
+
+  /**
+   * A step's attack ended: the step has ended, and the channel is asked, once, whether its
+   * hypothesis held (in the game day's thread, even when the game day ended meanwhile).
+   */
+  async #stepEnded(ref: StepRef, card: CardRecord): Promise<void> {
+    const at = new Date(this.#now()).toISOString();
+    const { result: step } = await this.plans.change({ gameDayId: ref.gameDayId }, (plan) => {
+      const step = plan.steps.find((s) => s.id === ref.stepId);
+      if (!step || step.ended) return undefined;
+      step.state = 'ended';
+      step.ended = { at, stage: card.stage, lifecycle: card.lifecycle };
+      return step;
+    });
+    if (!step || !(await this.plans.claimQuestion(step.id))) return;
+    const record = await this.#recordOf(ref);
+    if (!record) return;
+    const asked = await this.#board.askHypothesis(record, step);
+    await this.plans.change({ gameDayId: ref.gameDayId }, (plan) => {
+      const kept = plan.steps.find((s) => s.id === step.id);
+      if (kept) kept.questionTs = asked.ts;
+    });
+    if (!record.endedAt) await this.#showCard(await this.#assembleOf(ref));
+  }
+
+  /** A guard of the game day fired: the automatic mode stops running steps by itself. */
+  async #pauseOnTrip(gameDayId: string, guard: string, at: string): Promise<void> {
+    await this.plans.change({ gameDayId }, (plan) => {
+      if (plan.auto && !plan.paused) plan.paused = { why: 'guard', detail: guard, at };
+    });
+  }
+
+  /** The game day a step belongs to, running or ended. */
+  async #recordOf(ref: StepRef): Promise<(GameDayRecord & { id: string }) | undefined> {
+    const running = await this.running(ref.channel);
+    if (running?.id === ref.gameDayId) return running;
+    for await (const [, base] of this.#store.entries<GameDayBase>(keys.gameDayEnded.ofChannel(ref.channel)))
+      if (base.id === ref.gameDayId) return this.#assemble(base);
+    return undefined;
+  }
+
+  async #assembleOf(ref: StepRef): Promise<GameDayRecord & { id: string }> {
+    return (await this.#recordOf(ref))!;
+  }
+
+  /** Posts a step's countdown card. */
+  postCountdown(record: GameDayRecord, step: PlanStep): Promise<MessageRef> {
+    return this.#board.postCountdown(record, step);
+  }
+
+  /** Queues the redraw of a step's countdown card. */
+  redrawCountdown(record: GameDayRecord, step: PlanStep): void {
+    if (step.countdown?.ts) this.#board.updateCountdown(record, step);
+  }
+
+  /** Queues the redraw of a step's question, once answered. */
+  redrawQuestion(record: GameDayRecord, step: PlanStep): void {
+    if (step.questionTs) this.#board.updateQuestion(record, step);
+  }
+
+  /** Why a start was refused, in words, for a step that did not start. */
+  describeError(error: unknown, teamName: string): string {
+    return this.#board.describeError(error, teamName);
+  }
+
+  /** Queues the redraw of a running game day's card, as its record now stands. */
+  async showCard(record: GameDayRecord & { id: string }): Promise<void> {
+    await this.#showCard(record);
+  }
+
+  /** Each attack's outcome as its card last showed it. */
+  /** How each attack of the game day went, as its card last showed it. */
+  async outcomes(record: GameDayRecord): Promise<GameDayOutcomes> {
+    const outcomes: GameDayOutcomes = {};
+    for (const attack of record.attacks) outcomes[attack.guid] = cardOutcome(await this.#cards.get(attack.guid));
+    return outcomes;
+  }
+
+  async #assemble(base: GameDayBase): Promise<GameDayRecord & { id: string }> {
+    const events: [string, GameDayEvent][] = [];
+    for await (const entry of this.#store.entries<GameDayEvent>(keys.gameDayEvent.ofGameDay(base.id)))
+      events.push(entry);
+    events.sort(([a], [b]) => a.localeCompare(b));
+    const record: GameDayRecord & {
+      id: string;
+      refused: NonNullable<GameDayRecord['refused']>;
+      trips: NonNullable<GameDayRecord['trips']>;
+    } = { ...base, ...emptyEvents() };
+    for (const [, event] of events) {
+      if (event.kind === 'attack') record.attacks.push(event.attack);
+      else if (event.kind === 'halt') record.halts.push(event.halt);
+      else if (event.kind === 'note') record.notes.push(event.note);
+      else if (event.kind === 'refused') record.refused.push(event.refused);
+      else if (event.kind === 'guard') record.trips.push(event.trip);
+      else if (event.kind === 'ticket') record.tickets.push(event.ticket);
+    }
+    const plan = shownPlan(await this.plans.get({ gameDayId: base.id }));
+    if (plan) record.plan = plan;
+    const guards = (await this.#guards?.forGameDay(base.id)) ?? [];
+    if (guards.length) {
+      record.guards = await Promise.all(
+        guards.map(async ({ spec }) => {
+          const reading = await this.#guards!.reading(spec);
+          return {
+            key: guardKey(spec),
+            name: guardName(spec, reading),
+            state: reading?.state,
+            health: reading?.health,
+          };
+        }),
+      );
+    }
+    return record;
+  }
+}
+
+/** The plan as a record shows it: none when nothing was ever planned. */
+function shownPlan(plan: GameDayPlan): GameDayPlan | undefined {
+  return plan.steps.length || plan.auto || plan.paused ? plan : undefined;
+}

@@ -1,0 +1,144 @@
+import type { Deps } from '../deps.ts';
+import type { GameDayRecord, GameDayStepEvent } from './gamedayRecord.ts';
+import { type GameDayPlan, type PlanStep, positionOf, type StepRef } from './plan.ts';
+
+// How a plan step's state changes, below both the plan's actions (planSteps.ts) and the approval a
+// step waits on (guardrails/approvals.ts), which lets it start or ends it not started.
+
+type Day = GameDayRecord & { id: string };
+
+export const iso = (ms: number) => new Date(ms).toISOString();
+
+/** What the timeline says of a step. */
+export function stepEvent(
+  plan: GameDayPlan,
+  step: PlanStep,
+  what: GameDayStepEvent['what'],
+  at: number,
+  extra: Partial<GameDayStepEvent> = {},
+): GameDayStepEvent {
+  return {
+    what,
+    stepId: step.id,
+    position: positionOf(plan, step.id),
+    title: step.source.kind === 'saved' ? step.source.name : step.request.type,
+    hypothesis: step.hypothesis,
+    at: iso(at),
+    ...extra,
+  };
+}
+
+export type StepActionOutcome =
+  | { kind: 'done'; step: PlanStep; position: number }
+  | { kind: 'too late'; step: PlanStep; position: number }
+  | { kind: 'gone' };
+
+/** Changes a step the click names, when it is still in the state the click expects. */
+export async function changeStep(
+  deps: Deps,
+  ref: StepRef,
+  allowed: readonly PlanStep['state'][],
+  change: (step: PlanStep, plan: GameDayPlan) => void,
+): Promise<{ outcome: StepActionOutcome; plan: GameDayPlan }> {
+  const { plan, result } = await deps.gameDays.plans.change({ gameDayId: ref.gameDayId }, (plan): StepActionOutcome => {
+    const step = plan.steps.find((s) => s.id === ref.stepId);
+    if (!step) return { kind: 'gone' };
+    const position = positionOf(plan, step.id);
+    if (!allowed.includes(step.state)) return { kind: 'too late', step, position };
+    change(step, plan);
+    return { kind: 'done', step, position };
+  });
+  return { outcome: result, plan };
+}
+
+/** The running game day a step belongs to, or undefined once it has ended. */
+export async function dayOf(deps: Deps, ref: StepRef): Promise<Day | undefined> {
+  const day = await deps.gameDays.running(ref.channel);
+  return day?.id === ref.gameDayId ? day : undefined;
+}
+
+/** After a change to a step: its countdown card, the game-day card, and a timeline line. */
+export async function shown(
+  deps: Deps,
+  ref: StepRef,
+  plan: GameDayPlan,
+  step: PlanStep,
+  event?: GameDayStepEvent,
+): Promise<void> {
+  const day = await dayOf(deps, ref);
+  if (!day) return;
+  deps.gameDays.redrawCountdown({ ...day, plan }, step);
+  if (event) await deps.events.record({ kind: 'plan step', channel: ref.channel, step: event });
+  else await deps.gameDays.showCard({ ...day, plan });
+}
+
+/**
+ * An Approve of the request a step waits on: true, and the step is starting, only while the step
+ * still waits for that approval (not skipped, vetoed or ended meanwhile), so one step runs at a time.
+ */
+export async function approvedStepStarts(deps: Deps, ref: StepRef): Promise<boolean> {
+  const { outcome } = await changeStep(deps, ref, ['awaiting approval'], (step) => {
+    step.state = 'running';
+  });
+  return outcome.kind === 'done';
+}
+
+/** Why a step could not start without the platform saying so: its runner, or the second person it needed. */
+export type StepNotStartedReason = 'session' | 'team' | 'privilege' | 'rejected' | 'expired' | 'interrupted';
+
+/** Why a step could not start before its attack was even tried: its runner's session has ended, or left the team; the views word it. */
+export class StepNotStartedError extends Error {
+  override name = 'StepNotStartedError';
+  readonly reason: StepNotStartedReason;
+  /** Slack user id of who pressed Run, or of who rejected its approval. */
+  readonly runBy: string;
+  constructor(reason: StepNotStartedReason, runBy: string) {
+    super(`The step's runner has no ${reason} to start it with`);
+    this.reason = reason;
+    this.runBy = runBy;
+  }
+}
+
+export class NotYet extends Error {}
+
+/**
+ * The approval a step's start asked for was closed without starting it (rejected, expired, its
+ * runner gone, the start refused): the step did not start, and the plan goes on.
+ */
+export async function stepApprovalClosed(
+  deps: Deps,
+  ref: StepRef,
+  closing: { kind: string; by?: string; approver?: string; error?: unknown },
+): Promise<void> {
+  const plan = await deps.gameDays.plans.get({ gameDayId: ref.gameDayId });
+  const step = plan.steps.find((s) => s.id === ref.stepId);
+  if (!step) return;
+  const runBy = step.countdown?.runBy.userId ?? '';
+  const error =
+    closing.kind === 'not started'
+      ? closing.error
+      : closing.kind === 'rejected'
+        ? new StepNotStartedError('rejected', closing.by ?? runBy)
+        : closing.kind === 'expired'
+          ? new StepNotStartedError('expired', runBy)
+          : closing.kind === 'requester gone'
+            ? new StepNotStartedError('session', runBy)
+            : new StepNotStartedError('interrupted', runBy);
+  await notStarted(deps, ref, deps.gameDays.describeError(error, step.teamName), deps.clock.now());
+}
+
+/** A step whose start was refused: said, and the automatic mode pauses. */
+export async function notStarted(deps: Deps, ref: StepRef, reason: string, now: number): Promise<void> {
+  const { outcome, plan } = await changeStep(deps, ref, ['running', 'awaiting approval'], (step, plan) => {
+    if (step.guid) throw new NotYet();
+    step.state = 'not started';
+    step.notStarted = { reason, at: iso(now) };
+    if (plan.auto && !plan.paused)
+      plan.paused = { why: 'not started', detail: String(positionOf(plan, step.id)), at: iso(now) };
+  }).catch((error: unknown) => {
+    if (error instanceof NotYet) return { outcome: { kind: 'gone' } as StepActionOutcome, plan: undefined };
+    throw error;
+  });
+  if (outcome.kind === 'done' && plan)
+    await shown(deps, ref, plan, outcome.step, stepEvent(plan, outcome.step, 'not started', now, { reason }));
+}

@@ -1,0 +1,104 @@
+import type { HaltCause, TripAttack } from '../../attacks/events.ts';
+import type { HaltProgress } from '../../attacks/haltChecks.ts';
+import { type AttackRef, attackRefValue, HALT_ATTACK, haltAgainButton, targetList } from './attackCard.ts';
+import { plural } from '../plural.ts';
+import { actions, button, escapeMrkdwn, section, slackDate } from '../blocks.ts';
+import { haltAllButton } from './halt.ts';
+import type { Message } from '../message.ts';
+
+/** A person's halt, in the attack's thread. */
+export const personHaltLine = (userId: string) => `:octagonal_sign: <@${userId}> halted this attack.`;
+
+/** A halt because nobody answered the presence check, in the attack's thread. */
+export const presenceHaltLine = (askedOf: string) =>
+  `:zzz: Halted this attack: nobody was watching (<@${askedOf}> did not answer "Still watching?" in time).`;
+
+/** The targets a halt has stopped, then every one: in the thread of an attack whose halt was not verified at first. */
+export const haltVerifiedLine = (progress: Pick<HaltProgress, 'stopped' | 'total'>) =>
+  `:white_check_mark: Halt verified: ${progress.stopped} of ${plural(progress.total, 'target')} stopped.`;
+
+/** An attack as a direct message names it: its type, id and channel, as far as they are known. */
+const attackNamed = (ref: AttackRef, attack: { type?: string | undefined; channel?: string | undefined }) =>
+  `${attack.type ? `the *${escapeMrkdwn(attack.type)}* attack` : 'attack'} \`${ref.guid}\`${attack.channel ? ` in <#${attack.channel}>` : ''}`;
+
+/**
+ * A target still running a minute after a halt, with Halt again: in the attack's thread, and (with
+ * `to`: the attack and what made the halt) to the person whose session halted it.
+ */
+export function haltStuckMessage(
+  ref: AttackRef,
+  progress: Pick<HaltProgress, 'stopped' | 'total' | 'running'>,
+  to?: { type?: string | undefined; channel?: string | undefined; cause: HaltCause },
+): Message {
+  const still = progress.total - progress.stopped;
+  const attack = to ? attackNamed(ref, to) : '';
+  const which = !to
+    ? 'The halt'
+    : to.cause === 'person'
+      ? `Your halt of ${attack}`
+      : `The halt of ${attack}, made with your session (${haltCauseWords[to.cause]}),`;
+  const text = `:warning: ${which} has not stopped every target: ${plural(still, 'target')} still running a minute after it (${targetList(progress.running)}), ${progress.stopped} of ${progress.total} stopped. Halt again, or stop ${still === 1 ? 'it' : 'them'} on the platform.`;
+  return { text, blocks: [section(text), actions('halt_again', [haltAgainButton(ref)])] };
+}
+
+/** To the person whose session halted an attack: a minute on, no stored session can read its targets. */
+export function haltUnreadableMessage(
+  ref: AttackRef,
+  attack: { type?: string | undefined; channel?: string | undefined },
+): Message {
+  const text = `:warning: Faultline cannot verify the halt of ${attackNamed(ref, attack)}: no logged-in session can read its targets. Check it in the platform, log in again, or halt it again.`;
+  return { text, blocks: [section(text), actions('halt_again', [haltAgainButton(ref)])] };
+}
+
+const haltCauseWords: Record<Exclude<HaltCause, 'person'>, string> = {
+  guard: 'your guard fired',
+  freeze: 'your freeze',
+  presence: 'nobody answered "Still watching?"',
+};
+
+/** A guard's halt, in the attack's thread. */
+export function guardHaltLine(guard: { name: string; state: string; at: string }, ownerId: string): string {
+  return `:rotating_light: Guard *${escapeMrkdwn(guard.name)}* fired (${escapeMrkdwn(guard.state)}) at ${slackDate(new Date(guard.at), '{time}')}: halted this attack with <@${ownerId}>'s session.`;
+}
+
+const listed = (attacks: readonly TripAttack[]) =>
+  attacks.map((c) => `*${escapeMrkdwn(c.type)}* \`${c.guid}\` in *${escapeMrkdwn(c.teamName)}*`).join(', ');
+
+/** In a channel: a fired guard could not halt these attacks; a Halt for each, and Halt all for the hurry. */
+export function guardCouldNotHalt(
+  guard: { name: string; state: string },
+  ownerId: string,
+  attacks: readonly TripAttack[],
+): Message {
+  const text = `:rotating_light: Guard *${escapeMrkdwn(guard.name)}* fired (${escapeMrkdwn(guard.state)}), but <@${ownerId}>'s session could not halt ${listed(attacks)}. Halt ${attacks.length === 1 ? 'it' : 'them'} now.`;
+  const halts = attacks.slice(0, 24).map((c) =>
+    button(`Halt ${c.type} · ${c.guid.slice(0, 8)}`, HALT_ATTACK, {
+      style: 'danger',
+      value: attackRefValue({ guid: c.guid, teamId: c.teamId, kind: c.kind }),
+    }),
+  );
+  return { text, blocks: [section(text), actions('guard_halt', [...halts, haltAllButton()])] };
+}
+
+/** To the guard's owner: their session could not halt what their guard covers. */
+export function guardOwnerCouldNotHalt(
+  guard: { name: string; state: string },
+  attacks: readonly TripAttack[],
+  command: string,
+): string {
+  return `:rotating_light: Your guard *${escapeMrkdwn(guard.name)}* fired (${escapeMrkdwn(guard.state)}), but your session could not halt ${listed(attacks)}: log in again with \`${command} login\` and halt ${attacks.length === 1 ? 'it' : 'them'}, or ask someone who can.`;
+}
+
+/** Where a freeze was declared: its sweep halted attacks that started in the frozen team. */
+export function frozenHaltText(
+  teamName: string,
+  halted: readonly { guid: string; kind: 'attack' | 'kubernetes'; type: string | undefined }[],
+): string {
+  const names = halted
+    .map(
+      (a) =>
+        `${a.kind === 'kubernetes' ? 'Kubernetes ' : ''}${a.type ? `*${escapeMrkdwn(a.type)}* ` : ''}\`${a.guid}\``,
+    )
+    .join(', ');
+  return `:snowflake: Halted ${names} in *${escapeMrkdwn(teamName)}*: it started while the team is frozen.`;
+}

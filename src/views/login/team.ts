@@ -1,0 +1,74 @@
+import type { ModalView, PlainTextOption } from '@slack/types';
+import { context, input, limits, modal, plain, section, escapeMrkdwn } from '../blocks.ts';
+import { plural } from '../plural.ts';
+
+export const TEAM_PICKER_VIEW = 'team_picker';
+export const TEAM_CHOICE = 'team_choice';
+
+export interface TeamChoice {
+  id: string;
+  name: string;
+}
+
+export function teamOption(team: TeamChoice): PlainTextOption {
+  return { text: plain(team.name, limits.optionText), value: team.id };
+}
+
+/** Teams whose name or id contains the query, best matches (name prefix) first, at most 100. */
+export function filterTeams(teams: TeamChoice[], query: string): TeamChoice[] {
+  const q = query.trim().toLowerCase();
+  const matches = teams.filter((t) => !q || t.name.toLowerCase().includes(q) || t.id.toLowerCase() === q);
+  const rank = (t: TeamChoice) => (t.name.toLowerCase().startsWith(q) ? 0 : 1);
+  return matches.sort((a, b) => rank(a) - rank(b) || a.name.localeCompare(b.name)).slice(0, limits.selectOptions);
+}
+
+/**
+ * A select of the session's teams. Up to 100 teams fit a static select; beyond that Slack needs
+ * an external select, which asks the bot for options as the person types.
+ */
+/** The picker's private metadata when it finishes a login: its answer is then the login's summary. */
+export const PICKER_AFTER_LOGIN = 'after_login';
+
+/** The team picker; with `intro`, the last step of a login. */
+export function teamPickerModal(teams: TeamChoice[], current: string | undefined, intro?: string): ModalView {
+  const initial = teams.find((t) => t.id === current);
+  const sorted = [...teams].sort((a, b) => a.name.localeCompare(b.name));
+  const element =
+    sorted.length <= limits.selectOptions
+      ? {
+          type: 'static_select' as const,
+          action_id: TEAM_CHOICE,
+          placeholder: plain('Choose a team'),
+          options: sorted.map(teamOption),
+          ...(initial ? { initial_option: teamOption(initial) } : {}),
+        }
+      : {
+          type: 'external_select' as const,
+          action_id: TEAM_CHOICE,
+          placeholder: plain('Type to search your teams'),
+          min_query_length: 0,
+          ...(initial ? { initial_option: teamOption(initial) } : {}),
+        };
+  return modal(
+    TEAM_PICKER_VIEW,
+    'Choose a team',
+    [
+      ...(intro ? [section(intro)] : []),
+      input(TEAM_CHOICE, 'Team', element),
+      context(`Every attack, list and halt uses this team. You belong to ${plural(teams.length, 'team')}.`),
+    ],
+    { submit: 'Use this team', close: 'Cancel', ...(intro ? { privateMetadata: PICKER_AFTER_LOGIN } : {}) },
+  );
+}
+
+/** The picker's answer to a switch of team (not a login). */
+export const teamChosenModal = (name: string): ModalView =>
+  modal(TEAM_PICKER_VIEW, 'Team chosen', [section(teamSelectedText(name))], { close: 'Done' });
+
+export function teamSelectedText(name: string): string {
+  return `:white_check_mark: Now using team *${escapeMrkdwn(name)}*.`;
+}
+
+/** `team` for a login that belongs to no team. */
+export const noTeamsText =
+  'Your platform login belongs to no team, so there is nothing to choose. Ask a company admin to add you to a team.';

@@ -1,0 +1,449 @@
+import type { InputBlock, KnownBlock, ModalView, PlainTextOption } from '@slack/types';
+import type { CardRecord } from '../../attacks/cards.ts';
+import type { Attack, IssueField, IssueMeta, TrackerIssue } from '../../client/schemas.ts';
+import { hasChoices, labelsRequired, summaryMaxLength, ticketInputFields } from '../../tickets/fields.ts';
+import type { Message } from '../message.ts';
+import { noticeModal } from '../notice.ts';
+import { durationText } from '../gamedays/gameday.ts';
+import type { GameDayOutcomes, GameDayRecord } from '../../gamedays/gamedayRecord.ts';
+import {
+  context,
+  escapeMrkdwn,
+  externalLink,
+  header,
+  input,
+  limits,
+  modal,
+  plain,
+  section,
+  slackDate,
+  truncate,
+} from '../blocks.ts';
+import { stageWords } from '../attacks/attackCard.ts';
+import { agree, plural } from '../plural.ts';
+
+export const TICKET_VIEW = 'ticket';
+/** The first step, asked when the configuration names no project or issue type. */
+export const TICKET_PROJECT_VIEW = 'ticket_project';
+
+/**
+ * Block and action ids of the ticket forms; each input uses the same id for both, so a
+ * submission's value (by action id) and a field error (by block id) name the same field.
+ */
+export const TICKET_SUMMARY = 'ticket_summary';
+export const TICKET_DESCRIPTION = 'ticket_description';
+export const TICKET_PROJECT_ID = 'ticket_project_id';
+export const TICKET_ISSUE_TYPE_ID = 'ticket_issue_type_id';
+export const TICKET_LABELS = 'ticket_labels';
+export const TICKET_FIELD_PREFIX = 'ticket_field:';
+
+/** The block and action id of the input for one field of the issue meta. */
+export function ticketFieldId(key: string): string {
+  return `${TICKET_FIELD_PREFIX}${key}`;
+}
+
+/** Slack caps what a plain-text input holds, and so the description. */
+export const descriptionMaxLength = limits.plainInput;
+
+export function ticketProjectModal(options: {
+  privateMetadata: string;
+  projectId?: string | undefined;
+  issueTypeId?: string | undefined;
+}): ModalView {
+  const textInput = (id: string, value: string | undefined, placeholder: string) => ({
+    type: 'plain_text_input' as const,
+    action_id: id,
+    placeholder: plain(placeholder, 150),
+    ...(value ? { initial_value: value } : {}),
+  });
+  return modal(
+    TICKET_PROJECT_VIEW,
+    'File a ticket',
+    [
+      section('Which tracker project and issue type should the ticket go to? Their fields come next.'),
+      input(TICKET_PROJECT_ID, 'Project id', textInput(TICKET_PROJECT_ID, options.projectId, '10001'), {
+        hint: 'The numeric id of the tracker project. Set TRACKER_PROJECT_ID to skip this step.',
+      }),
+      input(TICKET_ISSUE_TYPE_ID, 'Issue type id', textInput(TICKET_ISSUE_TYPE_ID, options.issueTypeId, '10004'), {
+        hint: 'The numeric id of the issue type. Set TRACKER_ISSUE_TYPE_ID to skip this step.',
+      }),
+    ],
+    { submit: 'Continue', close: 'Cancel', privateMetadata: options.privateMetadata },
+  );
+}
+
+const optionName = (value: IssueField['allowedValues'][number]) => value.name ?? value.value ?? value.id;
+
+function choiceOptions(field: IssueField): PlainTextOption[] {
+  return field.allowedValues
+    .slice(0, limits.selectOptions)
+    .map((value) => ({ text: plain(optionName(value), limits.optionText), value: value.id }));
+}
+
+function choicesHint(field: IssueField): string | undefined {
+  const count = field.allowedValues.length;
+  return count > limits.selectOptions
+    ? `Slack lists at most ${limits.selectOptions} choices: these are the first ${limits.selectOptions} of ${count}.`
+    : undefined;
+}
+
+const isDate = (text: string | undefined): text is string => text !== undefined && /^\d{4}-\d{2}-\d{2}$/.test(text);
+const isNumber = (text: string | undefined): text is string => text !== undefined && /^-?\d+(\.\d+)?$/.test(text);
+
+/** One input for a required field of the issue meta, of the kind its type needs. */
+function fieldInput(field: IssueField, value: string | undefined): InputBlock {
+  const id = ticketFieldId(field.key);
+  const label = field.name ?? field.key;
+  const initialText = value ? { initial_value: value } : {};
+  if ((field.type === 'option' || field.type === 'array') && hasChoices(field)) {
+    const options = choiceOptions(field);
+    const hint = choicesHint(field);
+    const hintOption = hint ? { hint } : {};
+    if (field.type === 'option') {
+      const initial = options.find((option) => option.value === value);
+      return input(
+        id,
+        label,
+        {
+          type: 'static_select',
+          action_id: id,
+          placeholder: plain('Choose one'),
+          options,
+          ...(initial ? { initial_option: initial } : {}),
+        },
+        hintOption,
+      );
+    }
+    const chosen = new Set((value ?? '').split(','));
+    const initial = options.filter((option) => chosen.has(option.value ?? ''));
+    return input(
+      id,
+      label,
+      {
+        type: 'multi_static_select',
+        action_id: id,
+        placeholder: plain('Choose one or more'),
+        options,
+        ...(initial.length ? { initial_options: initial } : {}),
+      },
+      hintOption,
+    );
+  }
+  switch (field.type) {
+    case 'option':
+      return input(
+        id,
+        label,
+        { type: 'plain_text_input', action_id: id, ...initialText },
+        { hint: 'The id of the value: the tracker lists no choices for this field.' },
+      );
+    case 'array':
+      return input(
+        id,
+        label,
+        { type: 'plain_text_input', action_id: id, ...initialText },
+        { hint: 'Separate several with commas.' },
+      );
+    case 'text':
+      return input(id, label, { type: 'plain_text_input', action_id: id, multiline: true, ...initialText });
+    case 'number':
+      return input(id, label, {
+        type: 'number_input',
+        action_id: id,
+        is_decimal_allowed: true,
+        ...(isNumber(value) ? { initial_value: value } : {}),
+      });
+    case 'date':
+      return input(id, label, { type: 'datepicker', action_id: id, ...(isDate(value) ? { initial_date: value } : {}) });
+    case 'user':
+      return input(
+        id,
+        label,
+        { type: 'plain_text_input', action_id: id, placeholder: plain('account id'), ...initialText },
+        { hint: "The person's account id in the tracker." },
+      );
+    default:
+      return input(id, label, { type: 'plain_text_input', action_id: id, ...initialText });
+  }
+}
+
+function labelsInput(labels: string[], required: boolean, value: string | undefined): InputBlock | undefined {
+  if (!labels.length) {
+    // The tracker lists no labels to choose from, but the issue type cannot do without one.
+    return required
+      ? input(
+          TICKET_LABELS,
+          'Labels',
+          { type: 'plain_text_input', action_id: TICKET_LABELS, ...(value ? { initial_value: value } : {}) },
+          { hint: 'Separate several with commas.' },
+        )
+      : undefined;
+  }
+  const options = labels
+    .slice(0, limits.selectOptions)
+    .map((label): PlainTextOption => ({ text: plain(label, limits.optionText), value: label }));
+  const chosen = new Set((value ?? '').split(','));
+  const initial = options.filter((option) => chosen.has(option.value ?? ''));
+  return input(
+    TICKET_LABELS,
+    'Labels',
+    {
+      type: 'multi_static_select',
+      action_id: TICKET_LABELS,
+      placeholder: plain('Choose labels'),
+      options,
+      ...(initial.length ? { initial_options: initial } : {}),
+    },
+    {
+      optional: !required,
+      ...(labels.length > limits.selectOptions
+        ? { hint: `The first ${limits.selectOptions} of ${labels.length} labels.` }
+        : {}),
+    },
+  );
+}
+
+function destination(meta: IssueMeta): string {
+  const project = meta.project;
+  const projectName = project?.name ?? project?.key ?? project?.id ?? 'the configured project';
+  const projectKey = project?.key && project.key !== projectName ? ` (${project.key})` : '';
+  return `Filed in *${escapeMrkdwn(projectName)}*${escapeMrkdwn(projectKey)} as *${escapeMrkdwn(meta.issuetype?.name ?? meta.issuetype?.id ?? 'the configured issue type')}*.`;
+}
+
+/**
+ * The ticket form: summary and description prefilled, one input per required field of the
+ * issue meta, then the tracker's labels.
+ */
+export function ticketModal(options: {
+  summary: string;
+  description: string;
+  meta: IssueMeta;
+  labels: string[];
+  privateMetadata: string;
+  /** Values to show again, by action id (as a submission carries them). */
+  values?: Record<string, string | undefined> | undefined;
+}): ModalView {
+  const values = options.values ?? {};
+  const labels = labelsInput(options.labels, labelsRequired(options.meta), values[TICKET_LABELS]);
+  const initial = (id: string, prefill: string, max: number) => {
+    const text = truncate(values[id] ?? prefill, max);
+    return text ? { initial_value: text } : {};
+  };
+  const fixed: KnownBlock[] = [
+    input(TICKET_SUMMARY, 'Summary', {
+      type: 'plain_text_input',
+      action_id: TICKET_SUMMARY,
+      max_length: summaryMaxLength,
+      ...initial(TICKET_SUMMARY, options.summary, summaryMaxLength),
+    }),
+    input(
+      TICKET_DESCRIPTION,
+      'Description',
+      {
+        type: 'plain_text_input',
+        action_id: TICKET_DESCRIPTION,
+        multiline: true,
+        max_length: descriptionMaxLength,
+        ...initial(TICKET_DESCRIPTION, options.description, descriptionMaxLength),
+      },
+      { optional: true },
+    ),
+  ];
+  const all = ticketInputFields(options.meta);
+  // Room for the fixed inputs, the labels, the destination line and a note on what was left out.
+  const room = limits.viewBlocks - fixed.length - 3;
+  const shown = all.slice(0, room).map((field) => fieldInput(field, values[ticketFieldId(field.key)]));
+  const blocks: KnownBlock[] = [context(destination(options.meta)), ...fixed, ...shown];
+  if (all.length > shown.length)
+    blocks.push(
+      context(
+        `${plural(all.length - shown.length, 'more required field')} ${agree(all.length - shown.length, 'does', 'do')} not fit here: the tracker may refuse the ticket without ${agree(all.length - shown.length, 'it', 'them')}.`,
+      ),
+    );
+  if (labels) blocks.push(labels);
+  return modal(TICKET_VIEW, 'File a ticket', blocks, {
+    submit: 'File ticket',
+    close: 'Cancel',
+    privateMetadata: options.privateMetadata,
+  });
+}
+
+// Prefill
+
+export type TicketSource = (
+  | { card: CardRecord; attack?: Attack | undefined }
+  | { card?: CardRecord | undefined; attack: Attack }
+) & {
+  /** Link to the attack card in Slack. */
+  permalink?: string | undefined;
+  /** The platform's web UI base, as in PLATFORM_APP_URL. */
+  appUrl?: string | undefined;
+  /** People's names by Slack user id (from users.info); an id without one stands for itself. */
+  names?: Record<string, string> | undefined;
+};
+
+/** A person named for text read outside Slack, where a mention cannot be resolved. */
+const nameOf = (names: Record<string, string> | undefined, userId: string) => names?.[userId] ?? userId;
+/** Resolved target ids listed in a description; the rest are counted. */
+const listedTargets = 50;
+
+function targetWordsOf(attack: Attack): string {
+  const count = attack.total_clients ?? attack.targets.length;
+  return plural(count, (attack.target_type ?? 'client').toLowerCase());
+}
+
+/** Summary and description for a ticket about an attack, in plain text: the tracker does not read mrkdwn. */
+export function ticketPrefill(source: TicketSource): { summary: string; description: string } {
+  const { card, attack } = source;
+  const guid = card?.guid ?? attack?.guid ?? '';
+  const type = card?.type ?? attack?.infra_command?.type ?? 'unknown';
+  const args = card?.args ?? attack?.args ?? [];
+  const targetWords = card?.targetWords ?? (attack ? targetWordsOf(attack) : 'unknown targets');
+  const stage = attack?.stage ?? card?.stage ?? 'Unknown';
+  const lifecycle = attack?.stage_lifecycle ?? card?.lifecycle;
+  const summary = truncate(`Chaos attack ${type} on ${targetWords}: ${stageWords(stage)}`, summaryMaxLength);
+
+  const lines = [`Chaos attack ${type} on ${targetWords}${card ? `, team ${card.teamName}` : ''}.`, ''];
+  const add = (name: string, value: string | undefined) => {
+    if (value) lines.push(`${name}: ${value}`);
+  };
+  add('Attack', guid);
+  add('Type', type);
+  add('Arguments', args.length ? args.join(' ') : 'none');
+  add('Target', targetWords);
+  const resolved = attack?.targets ?? [];
+  if (resolved.length) {
+    const more = resolved.length > listedTargets ? `, and ${resolved.length - listedTargets} more` : '';
+    add(`Resolved targets (${resolved.length})`, `${resolved.slice(0, listedTargets).join(', ')}${more}`);
+  }
+  add('Team', card?.teamName);
+  add('Stage', `${stageWords(stage)}${lifecycle ? ` (${lifecycle})` : ''}`);
+  const platformUser = card?.startedByPlatform ?? attack?.create_user;
+  // A card a watched channel posted names no Slack starter: the attack started on the platform.
+  const starter = [
+    card && !card.origin ? `${nameOf(source.names, card.startedBy.userId)} in Slack` : undefined,
+    platformUser ? `${platformUser} on the platform` : undefined,
+  ]
+    .filter(Boolean)
+    .join(', ');
+  add('Started by', starter);
+  const halts = card?.haltedBy ?? [];
+  add('Halted by', halts.map((halt) => `${nameOf(source.names, halt.userId)} at ${halt.at}`).join('; '));
+  add('Created', attack?.created_at ?? card?.createdAt);
+  add('Started', attack?.start_time ?? card?.startTime);
+  add('Ended', attack?.end_time ?? card?.endTime ?? 'still running');
+  const notes = Object.values(attack?.annotations ?? card?.annotations ?? {});
+  if (notes.length) lines.push('Notes:', ...notes.slice(-10).map((note) => `- ${truncate(note, 280)}`));
+  add('Slack card', source.permalink);
+  add('Platform', source.appUrl && guid ? `${source.appUrl}/attacks/${guid}` : undefined);
+  return { summary, description: truncate(lines.join('\n'), descriptionMaxLength) };
+}
+
+// Replies
+
+const issueLink = (issue: { key: string; url?: string | undefined }) => externalLink(issue.url, issue.key);
+
+/** The thread reply once a ticket is filed. */
+export function ticketFiledText(issue: { key: string; url?: string | undefined }, actorUserId: string): string {
+  return `:ticket: <@${actorUserId}> filed ${issueLink(issue)}`;
+}
+
+/** Tickets listed, one section each, under Slack's 50 blocks per message. */
+const listedTickets = 45;
+
+/** `tickets <guid>`: the tickets filed for an attack. */
+export function ticketListMessage(guid: string, issues: TrackerIssue[]): Message {
+  const title = `Tickets for attack ${guid}`;
+  if (!issues.length) {
+    return {
+      text: escapeMrkdwn(`No tickets yet for attack ${guid}`),
+      blocks: [section(`No tickets yet for attack \`${escapeMrkdwn(guid)}\`.`)],
+    };
+  }
+  const line = (issue: TrackerIssue) => {
+    const parts = [issueLink(issue), escapeMrkdwn(truncate(issue.summary ?? 'no summary', 200))];
+    if (issue.status) parts.push(escapeMrkdwn(issue.status));
+    if (issue.created_at && !Number.isNaN(Date.parse(issue.created_at)))
+      parts.push(`created ${slackDate(new Date(issue.created_at))}`);
+    return parts.join(' · ');
+  };
+  const shown = issues.slice(0, listedTickets);
+  const more = issues.length > shown.length ? `; the first ${shown.length} are listed here` : '';
+  return {
+    text: escapeMrkdwn(`${title}: ${plural(issues.length, 'ticket')}`),
+    blocks: [
+      header(title),
+      ...shown.map((issue) => section(line(issue))),
+      context(`${plural(issues.length, 'ticket')}${more}.`),
+    ],
+  };
+}
+
+/** Everyone a game day's ticket names, by Slack user id: the people to look up before writing it. */
+export function gameDayPeople(record: GameDayRecord, outcomes: GameDayOutcomes): Set<string> {
+  return new Set([
+    record.facilitator,
+    ...record.attacks.map((a) => a.startedBy),
+    ...Object.values(outcomes).flatMap((outcome) => outcome.haltedBy),
+    ...record.notes.map((n) => n.by),
+  ]);
+}
+
+/** Summary and description for one ticket about a whole game day, in plain text, people by name. */
+export function gameDayTicketPrefill(
+  record: GameDayRecord,
+  outcomes: GameDayOutcomes,
+  permalink?: string,
+  names?: Record<string, string>,
+): { summary: string; description: string } {
+  const day = record.startedAt.slice(0, 10);
+  const name = (userId: string) => nameOf(names, userId);
+  const lines = [
+    `Game day: ${record.title}`,
+    `Facilitator: ${name(record.facilitator)}`,
+    `Started: ${record.startedAt}${record.endedAt ? `, ended ${record.endedAt} (${durationText(record.startedAt, record.endedAt)})` : ' (still running)'}`,
+    ...(permalink ? [`Game-day card: ${permalink}`] : []),
+    '',
+    `Attacks (${record.attacks.length}):`,
+    ...record.attacks.map((a) => {
+      const outcome = outcomes[a.guid];
+      const halted = outcome?.haltedBy.length ? `, halted by ${outcome.haltedBy.map(name).join(', ')}` : '';
+      return `- ${a.type} ${a.args.join(' ')} on ${a.targetWords} (team ${a.teamName}), started by ${name(a.startedBy)}: ${stageWords(outcome?.stage ?? 'unknown')}${halted} [${a.guid}]`;
+    }),
+    ...(record.notes.length
+      ? ['', 'Notes:', ...record.notes.map((n) => `- ${n.text} (${name(n.by)}, ${n.at}) [${n.guid}]`)]
+      : []),
+    ...(record.tickets.length
+      ? ['', 'Tickets:', ...record.tickets.map((t) => `- ${t.key}${t.url ? ` ${t.url}` : ''}`)]
+      : []),
+  ];
+  return {
+    summary: truncate(`Game day: ${record.title} (${day})`, summaryMaxLength),
+    description: truncate(lines.join('\n'), descriptionMaxLength),
+  };
+}
+
+/** The message shortcut, run on a message that is not an attack card. */
+export const notACardModal = (command: string): ModalView =>
+  noticeModal(
+    'File a ticket',
+    `This message is not an attack card. Run the shortcut on a card Faultline posted, or use \`${command} ticket <attack id>\`.`,
+  );
+
+/** A ticket form submitted after its draft expired. */
+export const ticketFormExpiredModal = (command: string): ModalView =>
+  noticeModal(
+    'File a ticket',
+    `This form expired. Open it again from the attack card or with \`${command} ticket <attack id>\`.`,
+  );
+
+/** A ticket the platform did not confirm: it may be filed, so `check` is how to find out before filing again. */
+export const ticketUnconfirmedModal = (command: string, check: string): ModalView =>
+  noticeModal(
+    'File a ticket',
+    `The platform did not confirm the ticket, so it is not known whether it was filed. Check with \`${command} ${check}\` before filing it again.`,
+  );
+
+/** The form, once the ticket is filed. */
+export const ticketFiledModal = (issue: { key: string; url?: string | undefined }): ModalView =>
+  noticeModal('Ticket filed', `:ticket: Filed ${issueLink(issue)}.`);
