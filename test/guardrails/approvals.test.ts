@@ -10,6 +10,7 @@ import { builtInCatalogue } from '../../src/client/catalogue.ts';
 import { parseAttackCommand } from '../../src/commands/attacks/parse.ts';
 import { closeStepApproval, expireApprovals } from '../../src/guardrails/approvalClosing.ts';
 import { approvalTtlMs } from '../../src/guardrails/approvalRequests.ts';
+import { NotLoggedInError } from '../../src/errors.ts';
 import { approveRequest, NotARequestError, rejectRequest } from '../../src/guardrails/approvals.ts';
 import type { Actor } from '../../src/store/sessions.ts';
 import { keys } from '../../src/store/keys.ts';
@@ -80,7 +81,7 @@ describe('who may approve', () => {
   it('asks an approver who is not logged in to log in, and names no request for a forged button', async () => {
     const { id } = await requested();
     const stranger = { workspaceId: 'T0GUARDS', userId: 'U0NOBODY', userName: 'nobody' };
-    await expect(approveRequest(t.deps, stranger, id)).rejects.toThrow();
+    await expect(approveRequest(t.deps, stranger, id)).rejects.toBeInstanceOf(NotLoggedInError);
     await expect(approveRequest(t.deps, stranger, 'not-a-request')).rejects.toBeInstanceOf(NotARequestError);
     await expect(rejectRequest(t.deps, stranger, undefined)).rejects.toBeInstanceOf(NotARequestError);
     expect(await open(id)).toBe(true);
