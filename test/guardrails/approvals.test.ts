@@ -80,7 +80,7 @@ describe('who may approve', () => {
 
   it('asks an approver who is not logged in to log in, and names no request for a forged button', async () => {
     const { id } = await requested();
-    const stranger = { workspaceId: 'T0GUARDS', userId: 'U0NOBODY', userName: 'nobody' };
+    const stranger = { workspaceId: 'T0GUARDS', userId: 'U0NOBODY', userName: 'nobody', channelId: channel };
     await expect(approveRequest(t.deps, stranger, id)).rejects.toBeInstanceOf(NotLoggedInError);
     await expect(approveRequest(t.deps, stranger, 'not-a-request')).rejects.toBeInstanceOf(NotARequestError);
     await expect(rejectRequest(t.deps, stranger, undefined)).rejects.toBeInstanceOf(NotARequestError);
