@@ -37,7 +37,7 @@ describe('approval rules', () => {
       ['channel=general', 'channel=general'],
       ['type=', 'type='],
       ['owner=ana, always', 'owner=ana'],
-    ])
+    ] as [string, string][])
       expect(parseApprovalRules(text)).toEqual({ wrong });
   });
 
