@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { platformTimeoutMs, type ScopedPlatform } from '../client/index.ts';
 import type { Deps } from '../deps.ts';
-import { closeApprovalAfterRestart } from '../guardrails/approvals.ts';
+import { closeApprovalAfterRestart } from '../guardrails/approvalClosing.ts';
 import { keys } from '../store/keys.ts';
 import { platformFor } from './access.ts';
 import { shownIn } from './cards.ts';

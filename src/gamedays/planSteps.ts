@@ -6,7 +6,7 @@ import { StartUnfinishedError } from '../attacks/start.ts';
 import { startPolicy } from '../attacks/startPolicy.ts';
 import type { AttackRequest } from '../attacks/request.ts';
 import { sameAttackWords, savedWords } from '../attacks/saved.ts';
-import { closeStepApproval } from '../guardrails/approvals.ts';
+import { closeStepApproval } from '../guardrails/approvalClosing.ts';
 import { guardKey, type GuardSpec } from '../guardrails/guards.ts';
 import type { Login, Person } from '../store/sessions.ts';
 import type { GameDayRecord, GameDayStepEvent } from './gamedayRecord.ts';

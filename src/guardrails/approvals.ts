@@ -1,16 +1,16 @@
+import { mayRunAttacks, requireLogin } from '../attacks/access.ts';
 import type { CardRecord, MessageRef } from '../attacks/cards.ts';
 import type { PendingAttack } from '../attacks/start.ts';
 import { startPolicy } from '../attacks/startPolicy.ts';
-import type { StartIntent, StartNews } from '../attacks/startIntents.ts';
+import type { StartNews } from '../attacks/startIntents.ts';
 import type { Deps } from '../deps.ts';
 import { UserInputError } from '../errors.ts';
-import type { ApprovalRule } from './approvalRules.ts';
-import { type ApprovalRecord, approvalTtlMs } from './approvalRequests.ts';
+import { approvedStepStarts } from '../gamedays/planStepState.ts';
 import type { Actor } from '../store/sessions.ts';
-import { mayRunAttacks, requireLogin } from '../attacks/access.ts';
 import { keys } from '../store/keys.ts';
-import { approvedStepStarts, stepApprovalClosed } from '../gamedays/planStepState.ts';
-import type { StepRef } from '../gamedays/plan.ts';
+import { closeApproval, decide, expiredApproval } from './approvalClosing.ts';
+import type { ApprovalRecord } from './approvalRequests.ts';
+import type { ApprovalRule } from './approvalRules.ts';
 
 /** A request for a second person, as posted in the attack's channel. */
 export interface ApprovalRequest {
@@ -101,61 +101,14 @@ export interface WorkflowSteps {
   recoverRuns(deps: Deps): Promise<number>;
 }
 
-/** How long past its time an answered request may wait for its start to be written down. */
-const interruptedAfterMs = 60_000;
-
-/** Whether a start from this request is written down (startIntents.ts), to be finished by whoever holds it. */
-async function startUnderway(deps: Deps, requestId: string): Promise<boolean> {
-  for await (const [, intent] of deps.store.entries<StartIntent>(keys.startIntent.prefix))
-    if (intent.source.kind === 'approval' && intent.source.id === requestId) return true;
-  return false;
-}
-
-/** Exactly one answer per request: Approve, Reject or expiry. */
-const decide = (deps: Deps, id: string) => deps.store.claim(keys.approvalDecided.key(id), keys.approvalDecided.ttlMs);
-
-/**
- * Ends a request: its buttons go at once, and how it ended is kept, so a request answered before
- * its message was saved is closed by the request itself.
- */
-async function close(deps: Deps, record: ApprovalRecord, closing: ApprovalClosing): Promise<void> {
-  // Kept without the error: it may hold what the platform answered, and need not survive JSON.
-  await deps.store.set(
-    keys.approvalClosed.key(record.id),
-    'error' in closing ? { ...closing, error: undefined } : closing,
-    keys.approvalClosed.ttlMs,
-  );
-  const posted = await deps.store.get<MessageRef>(keys.approvalMessage.key(record.id));
-  if (posted) deps.approvals.close(posted, closing);
-  await deps.store.delete(keys.approval.key(record.id));
-  // A game-day step waiting for this approval does not wait any more: the plan goes on.
-  if (record.pending.step && !['approved', 'step stopped', 'step not waiting'].includes(closing.kind))
-    await stepApprovalClosed(deps, record.pending.step, closing);
-  // A Workflow Builder step that asked is completed (approved and started) or failed.
-  if (record.workflowStep)
-    await deps.workflowSteps
-      .approvalClosed(record.workflowStep, closing)
-      .catch((error: unknown) =>
-        deps.logger.warn({ err: error, request: record.id }, 'could not finish the step that asked for approval'),
-      );
-}
-
+/** An open request by the id its button carries; one whose time is over is closed as expired. */
 async function openRecord(deps: Deps, requestId: string | undefined): Promise<ApprovalRecord | undefined> {
   const id = requestId ?? '';
   if (!/^[0-9a-f-]{36}$/.test(id)) throw new NotARequestError();
   const record = await deps.store.get<ApprovalRecord>(keys.approval.key(id));
-  if (record && Date.parse(record.requestedAt) + approvalTtlMs <= deps.clock.now()) {
-    if (await decide(deps, record.id)) await close(deps, record, { ...about(record), kind: 'expired' });
-    return undefined;
-  }
-  return record;
+  return record && !(await expiredApproval(deps, record)) ? record : undefined;
 }
 
-const about = (r: ApprovalRecord): About => ({
-  request: r.pending.request,
-  teamName: r.teamName,
-  requester: r.pending.actor.userId,
-});
 const isRequester = (r: ApprovalRecord, a: Actor) =>
   r.pending.actor.userId === a.userId && r.pending.actor.workspaceId === a.workspaceId;
 /** The same platform login as the requester's, from any Slack account. */
@@ -188,14 +141,14 @@ export async function approveRequest(deps: Deps, actor: Actor, requestId: string
   if (!(await decide(deps, record.id))) return { kind: 'already answered' };
   // A step's start: only while that step still waits for this approval.
   if (record.pending.step && !(await approvedStepStarts(deps, record.pending.step))) {
-    await close(deps, record, { ...about(record), kind: 'step not waiting', approver: actor.userId });
+    await closeApproval(deps, record, { kind: 'step not waiting', approver: actor.userId });
     return { kind: 'not open' };
   }
   const requester = record.pending.actor;
   const login = await deps.sessions.get(requester);
   const team = login?.session.teams.find((t) => t.identifier === record.pending.teamId);
   if (!login || !team) {
-    await close(deps, record, { ...about(record), kind: 'requester gone', approver: actor.userId });
+    await closeApproval(deps, record, { kind: 'requester gone', approver: actor.userId });
     return { kind: 'requester gone' };
   }
   const approver = { userId: actor.userId, userName: actor.userName };
@@ -215,8 +168,7 @@ export async function approveRequest(deps: Deps, actor: Actor, requestId: string
       attack: started.guid,
       requestedBy: requester.userId,
     });
-    await close(deps, record, {
-      ...about(record),
+    await closeApproval(deps, record, {
       kind: 'approved',
       approver: actor.userId,
       guid: started.guid,
@@ -224,45 +176,8 @@ export async function approveRequest(deps: Deps, actor: Actor, requestId: string
     });
     return { kind: 'started', guid: started.guid, requester: requester.userId };
   } catch (error) {
-    await close(deps, record, { ...about(record), kind: 'not started', approver: actor.userId, error });
+    await closeApproval(deps, record, { kind: 'not started', approver: actor.userId, error });
     return { kind: 'not started', error };
-  }
-}
-
-/**
- * Closes an approved request whose start a restarted bot finished (startIntents.ts): with the
- * attack it started, or saying there is none to show (never sent, or not found on the platform).
- */
-export async function closeApprovalAfterRestart(
-  deps: Deps,
-  id: string,
-  approver: { userId: string },
-  started: { guid: string; carded: boolean } | undefined,
-): Promise<void> {
-  const record = await deps.store.get<ApprovalRecord>(keys.approval.key(id));
-  if (!record) return;
-  await close(
-    deps,
-    record,
-    started
-      ? { ...about(record), kind: 'approved', approver: approver.userId, guid: started.guid, carded: started.carded }
-      : { ...about(record), kind: 'lost in a restart', approver: approver.userId },
-  );
-}
-
-/**
- * Closes the open request a game-day step waits on, once the step was skipped or vetoed: nothing
- * starts from it, and its message says why. An Approve that got there first finds the step gone.
- */
-export async function closeStepApproval(
-  deps: Deps,
-  ref: StepRef,
-  stopped: { how: 'skipped' | 'vetoed'; by: string },
-): Promise<void> {
-  for await (const [, record] of deps.store.entries<ApprovalRecord>(keys.approval.prefix)) {
-    if (record.pending.step?.stepId !== ref.stepId || record.pending.step.gameDayId !== ref.gameDayId) continue;
-    if (await decide(deps, record.id))
-      await close(deps, record, { ...about(record), kind: 'step stopped', ...stopped });
   }
 }
 
@@ -275,11 +190,7 @@ export async function rejectRequest(deps: Deps, actor: Actor, requestId: string 
     return { kind: 'not allowed', decision: 'reject', teamName: record.teamName };
   }
   if (!(await decide(deps, record.id))) return { kind: 'already answered' };
-  await close(
-    deps,
-    record,
-    own ? { ...about(record), kind: 'withdrawn' } : { ...about(record), kind: 'rejected', by: actor.userId },
-  );
+  await closeApproval(deps, record, own ? { kind: 'withdrawn' } : { kind: 'rejected', by: actor.userId });
   await deps.events.record({
     kind: 'approval',
     decision: 'rejected',
@@ -288,21 +199,4 @@ export async function rejectRequest(deps: Deps, actor: Actor, requestId: string 
     requestedBy: record.pending.actor.userId,
   });
   return { kind: own ? 'withdrawn' : 'rejected' };
-}
-
-/** Once per poll pass: requests left unanswered for 15 minutes end, and say so. Never throws. */
-export async function expireApprovals(deps: Deps): Promise<void> {
-  try {
-    for await (const [, record] of deps.store.entries<ApprovalRecord>(keys.approval.prefix)) {
-      const over = deps.clock.now() - (Date.parse(record.requestedAt) + approvalTtlMs);
-      if (over < 0) continue;
-      if (await decide(deps, record.id)) await close(deps, record, { ...about(record), kind: 'expired' });
-      // Answered, yet still open a minute past its time with no start under way: the bot that took
-      // the answer stopped before it began the start, and nobody else may answer it again.
-      else if (over >= interruptedAfterMs && !(await startUnderway(deps, record.id)))
-        await close(deps, record, { ...about(record), kind: 'interrupted' });
-    }
-  } catch (error) {
-    deps.logger.warn({ err: error }, 'could not end expired approval requests');
-  }
 }

@@ -3,7 +3,15 @@ import type { Deps } from '../deps.ts';
 import { UserInputError } from '../errors.ts';
 import type { Actor } from '../store/sessions.ts';
 import type { CardGuard } from '../attacks/cards.ts';
-import { type Guard, guardKey, guardName, type GuardReading, type GuardSpec, readGuard } from './guards.ts';
+import {
+  distinctGuards,
+  type Guard,
+  guardKey,
+  guardName,
+  type GuardReading,
+  type GuardSpec,
+  readGuard,
+} from './guards.ts';
 
 export interface GuardCheck {
   guard: Guard;
@@ -24,8 +32,7 @@ export async function coveringGuards(
   const guards: Guard[] = own.map((spec) => ({ spec, owner }));
   const gameDay = await deps.gameDays.running(channel);
   if (gameDay) guards.push(...(await deps.guards.forGameDay(gameDay.id)));
-  const seen = new Set<string>();
-  return guards.filter((g) => !seen.has(guardKey(g.spec)) && seen.add(guardKey(g.spec)));
+  return distinctGuards(guards);
 }
 
 /** Reads every guard of a start with the starter's session, and keeps each reading for the cards. */

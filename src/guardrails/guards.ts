@@ -37,6 +37,12 @@ export function guardKey(spec: GuardSpec): string {
     : `b|${spec.uri}|${spec.alert}`;
 }
 
+/** Each guard once, the first of those sharing a key kept. */
+export function distinctGuards(guards: readonly Guard[]): Guard[] {
+  const seen = new Set<string>();
+  return guards.filter((g) => !seen.has(guardKey(g.spec)) && seen.add(guardKey(g.spec)));
+}
+
 /** How a guard is written in a command: `a:1234567`, `b:CheckoutErrorRate`. */
 export function guardFlag(spec: GuardSpec): string {
   return spec.kind === 'a' ? `a:${spec.monitorId}` : `b:${spec.alert}`;
@@ -121,9 +127,8 @@ export class GuardStore {
    */
   async addForAttack(attack: GuardedAttack, guards: Guard[]): Promise<void> {
     const own = await this.forAttack(attack.guid);
-    const kept = new Set(own.map((g) => guardKey(g.spec)));
-    const added = guards.filter((g) => !kept.has(guardKey(g.spec)) && kept.add(guardKey(g.spec)));
-    if (added.length) await this.setForAttack(attack, [...own, ...added]);
+    const all = distinctGuards([...own, ...guards]);
+    if (all.length > own.length) await this.setForAttack(attack, all);
   }
 
   /** Every attack that has guards of its own, with them (the attack itself unless kept before it was). */
@@ -152,9 +157,7 @@ export class GuardStore {
       keys.gameDayGuard.ofGameDay(id),
     ))
       added.push(entry);
-    const all = [...listed, ...added.sort((x, y) => x.addedAt - y.addedAt).map((entry) => entry.guard)];
-    const seen = new Set<string>();
-    return all.filter((g) => !seen.has(guardKey(g.spec)) && seen.add(guardKey(g.spec)));
+    return distinctGuards([...listed, ...added.sort((x, y) => x.addedAt - y.addedAt).map((entry) => entry.guard)]);
   }
 
   /**

@@ -3,7 +3,7 @@ import { recoverStarts } from '../attacks/recoverStarts.ts';
 import { verifyHalts } from '../attacks/haltChecks.ts';
 import { checkPresence } from '../attacks/presence.ts';
 import type { Deps } from '../deps.ts';
-import { expireApprovals } from '../guardrails/approvals.ts';
+import { expireApprovals } from '../guardrails/approvalClosing.ts';
 import { enforceGuards } from '../guardrails/guardEnforcement.ts';
 import { enforceFreezes } from '../guardrails/sweep.ts';
 import { warnExpiringSessions } from '../login/expiryWarnings.ts';
