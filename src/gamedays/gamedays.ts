@@ -14,6 +14,7 @@ import {
 } from './gamedayRecord.ts';
 import { keys } from '../store/keys.ts';
 import { type GameDayPlan, type PlanStep, Plans, type StepRef } from './plan.ts';
+import { mayTake, transition } from './planStepState.ts';
 
 /** What is kept of a game day besides its events: the card and who runs it. */
 type GameDayBase = Omit<
@@ -271,7 +272,7 @@ export class GameDays {
     const { result } = await this.plans.change({ gameDayId }, (plan) => {
       const stopped = plan.steps.filter((s) => s.state === 'counting down');
       for (const step of stopped) {
-        step.state = 'skipped';
+        transition(step, 'stop at end');
         step.skipped = { by: undefined, at };
       }
       if (plan.auto) plan.auto = undefined;
@@ -383,8 +384,8 @@ export class GameDays {
     const at = new Date(this.#now()).toISOString();
     const { result: step } = await this.plans.change({ gameDayId: ref.gameDayId }, (plan) => {
       const step = plan.steps.find((s) => s.id === ref.stepId);
-      if (!step || step.ended) return undefined;
-      step.state = 'ended';
+      if (!step || step.ended || !mayTake(step, 'end')) return undefined;
+      transition(step, 'end');
       step.ended = { at, stage: card.stage, lifecycle: card.lifecycle };
       return step;
     });

@@ -20,6 +20,7 @@ import {
   type StepActionOutcome,
   stepEvent,
   StepNotStartedError,
+  transition,
 } from './planStepState.ts';
 import {
   activeStates,
@@ -197,7 +198,7 @@ export async function countDown(
     const step = nextStep(plan);
     if (!step || step.id !== stepId) return { kind: 'nothing planned' };
     if (request) step.request = request;
-    step.state = 'counting down';
+    transition(step, 'count down');
     step.countdown = {
       startsAt: iso(now + deps.config.countdownSeconds * 1000),
       runBy: { workspaceId: runBy.workspaceId, userId: runBy.userId, userName: runBy.userName },
@@ -245,9 +246,8 @@ export async function delayStep(deps: Deps, ref: StepRef, by: string): Promise<S
 export async function skipStep(deps: Deps, ref: StepRef, by: string): Promise<StepActionOutcome> {
   const now = deps.clock.now();
   let waited = false;
-  const { outcome, plan } = await changeStep(deps, ref, ['counting down', 'awaiting approval'], (step) => {
+  const { outcome, plan } = await changeStep(deps, ref, 'skip', (step) => {
     waited = step.state === 'awaiting approval';
-    step.state = 'skipped';
     step.skipped = { by, at: iso(now) };
   });
   if (outcome.kind !== 'done') return outcome;
@@ -263,9 +263,8 @@ export async function skipStep(deps: Deps, ref: StepRef, by: string): Promise<St
 export async function vetoStep(deps: Deps, ref: StepRef, by: string, reason: string): Promise<StepActionOutcome> {
   const now = deps.clock.now();
   let waited = false;
-  const { outcome, plan } = await changeStep(deps, ref, ['counting down', 'awaiting approval'], (step, plan) => {
+  const { outcome, plan } = await changeStep(deps, ref, 'veto', (step, plan) => {
     waited = step.state === 'awaiting approval';
-    step.state = 'vetoed';
     step.vetoed = { by, reason, at: iso(now) };
     if (plan.auto && !plan.paused)
       plan.paused = { why: 'veto', detail: String(positionOf(plan, step.id)), at: iso(now) };
@@ -301,9 +300,8 @@ export async function startStepNow(deps: Deps, ref: StepRef, by: Runner): Promis
  */
 export async function startStep(deps: Deps, ref: StepRef): Promise<void> {
   const now = deps.clock.now();
-  const { outcome, plan } = await changeStep(deps, ref, ['counting down'], (step) => {
+  const { outcome, plan } = await changeStep(deps, ref, 'start', (step) => {
     if (Date.parse(step.countdown!.startsAt) > now) throw new NotYet();
-    step.state = 'running';
   }).catch((error: unknown) => {
     if (error instanceof NotYet) return { outcome: { kind: 'gone' } as StepActionOutcome, plan: undefined };
     throw error;
@@ -330,7 +328,7 @@ export async function startStep(deps: Deps, ref: StepRef): Promise<void> {
         // Waiting before the request is posted: an Approve clicked the moment it appears finds it so.
         awaitApproval: async () => {
           ({ plan: waiting } = await changeStep(deps, ref, ['running'], (s) => {
-            if (!s.guid) s.state = 'awaiting approval';
+            if (!s.guid) transition(s, 'await approval');
           }));
         },
       },
@@ -370,7 +368,7 @@ export async function answerStep(
     plan.paused ??= { why: 'not held', detail: String(positionOf(plan, step.id)), at: iso(now) };
     cancelled = plan.steps.find((s) => s.state === 'counting down');
     if (cancelled) {
-      cancelled.state = 'planned';
+      transition(cancelled, 'cancel');
       cancelled.countdown = { ...cancelled.countdown!, startsAt: iso(now) };
     }
   });
