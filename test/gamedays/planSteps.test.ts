@@ -17,18 +17,14 @@ import { NotLoggedInError } from '../../src/errors.ts';
 import type { GameDayRecord } from '../../src/gamedays/gamedayRecord.ts';
 import { type GameDayBoard, GameDays } from '../../src/gamedays/gamedays.ts';
 import type { PlanStep, Runner, StepRef, StepState } from '../../src/gamedays/plan.ts';
+import { addStep, moveStep, removeStep, setAutomatic, StepNotAllowedError } from '../../src/gamedays/planChanges.ts';
 import {
-  addStep,
   answerStep,
   countDown,
   delayMs,
   delayStep,
-  moveStep,
-  removeStep,
-  setAutomatic,
   skipStep,
   startStep,
-  StepNotAllowedError,
   vetoStep,
 } from '../../src/gamedays/planSteps.ts';
 import { approvedStepStarts, stepApprovalClosed } from '../../src/gamedays/planStepState.ts';
