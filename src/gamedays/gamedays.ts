@@ -3,27 +3,12 @@ import type { Logger } from '../logger.ts';
 import type { KeyValueStore } from '../store/keyValue.ts';
 import type { CardRecord, CardStore, MessageRef } from '../attacks/cards.ts';
 import { isLive } from '../attacks/lifecycle.ts';
-import { guardKey, guardName, type GuardStore } from '../guardrails/guards.ts';
-import {
-  cardOutcome,
-  type GameDayAttack,
-  type GameDayEvent,
-  type GameDayOutcomes,
-  type GameDayRecord,
-  type GameDayRef,
-} from './gamedayRecord.ts';
+import type { GuardStore } from '../guardrails/guards.ts';
+import type { GameDayAttack, GameDayEvent, GameDayOutcomes, GameDayRecord, GameDayRef } from './gamedayRecord.ts';
 import { keys } from '../store/keys.ts';
-import { type GameDayPlan, type PlanStep, Plans, type StepRef } from './plan.ts';
-
-/** What is kept of a game day besides its events: the card and who runs it. */
-type GameDayBase = Omit<
-  GameDayRecord,
-  'attacks' | 'halts' | 'notes' | 'tickets' | 'refused' | 'guards' | 'trips' | 'plan'
-> & {
-  id: string;
-};
-
-const emptyEvents = () => ({ attacks: [], halts: [], notes: [], tickets: [], refused: [], trips: [] });
+import { type PlanStep, Plans, type StepRef } from './plan.ts';
+import { emptyEvents, type GameDayBase, GameDayReads, shownPlan } from './gamedayReads.ts';
+import { mayTake, transition } from './planStepState.ts';
 
 /**
  * Where a game day is shown: its card, the timeline in the card's thread, and the summary once it
@@ -80,66 +65,19 @@ function guardsShown(record: GameDayRecord): string {
 }
 
 /**
- * One game day per channel. Its events are kept one key each, so that replicas adding events at
- * the same moment never overwrite each other; the record is put together when it is read.
+ * One game day per channel: it starts, takes events (one key each, so that replicas adding events
+ * at the same moment never overwrite each other), ends, and follows its plan's attacks.
  */
-export class GameDays {
-  readonly #store: KeyValueStore;
+export class GameDays extends GameDayReads {
   readonly #board: GameDayBoard;
   readonly #logger: Logger;
   readonly #now: () => number;
-  readonly #cards: Pick<CardStore, 'get' | 'getMany' | 'liveByTeam'>;
-  readonly #guards: Pick<GuardStore, 'forGameDay' | 'reading' | 'addForAttack'> | undefined;
-  /** Each game day's plan, or the one drafted in a channel before it starts. */
-  readonly plans: Plans;
 
   constructor(options: GameDaysOptions) {
-    this.plans = options.plans ?? new Plans(options.store);
-    this.#store = options.store;
+    super({ ...options, plans: options.plans ?? new Plans(options.store) });
     this.#board = options.board;
     this.#logger = options.logger;
     this.#now = options.now;
-    this.#cards = options.cards;
-    this.#guards = options.guards;
-  }
-
-  /** The game day running in a channel. */
-  async running(channel: string): Promise<(GameDayRecord & { id: string }) | undefined> {
-    const base = await this.#store.get<GameDayBase>(keys.gameDay.key(channel));
-    return base ? this.#assemble(base) : undefined;
-  }
-
-  /** A game day by its card, running or ended. */
-  async byCard(channel: string, ts: string): Promise<(GameDayRecord & { id: string }) | undefined> {
-    const running = await this.#store.get<GameDayBase>(keys.gameDay.key(channel));
-    if (running?.ts === ts) return this.#assemble(running);
-    const ended = await this.#store.get<GameDayBase>(keys.gameDayEnded.key(channel, ts));
-    return ended ? this.#assemble(ended) : undefined;
-  }
-
-  /**
-   * An ended game day of the channel (kept 30 days): the one whose id starts with `id` (at least
-   * 6 characters, and only one may match), or without an id the one that ended last.
-   */
-  async ended(channel: string, id?: string): Promise<{ record?: GameDayRecord & { id: string }; ambiguous?: boolean }> {
-    const wanted = id?.trim().toLowerCase();
-    const found: GameDayBase[] = [];
-    for await (const [, base] of this.#store.entries<GameDayBase>(keys.gameDayEnded.ofChannel(channel))) {
-      if (!base.endedAt) continue;
-      if (wanted === undefined || (wanted.length >= 6 && base.id.toLowerCase().startsWith(wanted))) found.push(base);
-    }
-    if (wanted !== undefined && found.length > 1 && !found.some((base) => base.id.toLowerCase() === wanted))
-      return { ambiguous: true };
-    const exact = wanted === undefined ? undefined : found.find((base) => base.id.toLowerCase() === wanted);
-    const chosen = exact ?? found.sort((a, b) => Date.parse(b.endedAt!) - Date.parse(a.endedAt!))[0];
-    return chosen ? { record: await this.#assemble(chosen) } : {};
-  }
-
-  /** Every running game day, for App Home. */
-  async allRunning(): Promise<GameDayBase[]> {
-    const found: GameDayBase[] = [];
-    for await (const [, base] of this.#store.entries<GameDayBase>(keys.gameDay.prefix)) found.push(base);
-    return found;
   }
 
   /**
@@ -156,7 +94,7 @@ export class GameDays {
     if (current) return { outcome: 'running', record: current };
     const claim = keys.gameDayStart.key(channel);
     const holder = randomUUID();
-    if (!(await this.#store.claim(claim, keys.gameDayStart.ttlMs, holder))) return { outcome: 'starting' };
+    if (!(await this.store.claim(claim, keys.gameDayStart.ttlMs, holder))) return { outcome: 'starting' };
     try {
       const again = await this.running(channel);
       if (again) return { outcome: 'running', record: again };
@@ -175,10 +113,10 @@ export class GameDays {
       const plan = shownPlan(await this.plans.get({ gameDayId: base.id }));
       const posted = await this.#board.postCard({ ...base, ...emptyEvents(), plan });
       const saved = { ...base, channel: posted.channel, ts: posted.ts };
-      await this.#store.set(keys.gameDay.key(channel), saved, keys.gameDay.ttlMs);
+      await this.store.set(keys.gameDay.key(channel), saved, keys.gameDay.ttlMs);
       return { outcome: 'started', record: { ...saved, ...emptyEvents(), plan } };
     } finally {
-      await this.#store.release(claim, holder);
+      await this.store.release(claim, holder);
     }
   }
 
@@ -188,16 +126,16 @@ export class GameDays {
    */
   async record(channel: string, event: GameDayEvent): Promise<void> {
     try {
-      const base = await this.#store.get<GameDayBase>(keys.gameDay.key(channel));
+      const base = await this.store.get<GameDayBase>(keys.gameDay.key(channel));
       if (!base) return;
-      await this.#store.set(
+      await this.store.set(
         keys.gameDayEvent.key(base.id, new Date(this.#now()).toISOString(), randomUUID()),
         event,
         keys.gameDayEvent.ttlMs,
       );
       // Which game day an attack belongs to, for when it ends (maybe after the game day did).
       if (event.kind === 'attack')
-        await this.#store.set(
+        await this.store.set(
           keys.gameDayAttack.key(event.attack.guid),
           { channel: base.channel, ts: base.ts } satisfies GameDayRef,
           keys.gameDayAttack.ttlMs,
@@ -205,7 +143,7 @@ export class GameDays {
       if (event.kind === 'attack' && event.attack.step?.gameDayId === base.id)
         await this.stepStarted(event.attack.step, event.attack.guid);
       if (event.kind === 'guard') await this.#pauseOnTrip(base.id, event.trip.guard, event.trip.at);
-      const record = await this.#assemble(base);
+      const record = await this.assemble(base);
       await this.#board.tell(record, event);
       await this.#showCard(record);
     } catch (error) {
@@ -219,10 +157,10 @@ export class GameDays {
    */
   async showGuards(channel: string): Promise<void> {
     try {
-      const base = await this.#store.get<GameDayBase>(keys.gameDay.key(channel));
+      const base = await this.store.get<GameDayBase>(keys.gameDay.key(channel));
       if (!base?.ts) return;
-      const record = await this.#assemble(base);
-      const shown = await this.#store.get<string>(keys.gameDayGuardsShown.key(base.id));
+      const record = await this.assemble(base);
+      const shown = await this.store.get<string>(keys.gameDayGuardsShown.key(base.id));
       if (shown !== guardsShown(record)) await this.#showCard(record);
     } catch (error) {
       this.#logger.warn({ err: error, channel }, 'could not show the guards on the game-day card');
@@ -231,7 +169,7 @@ export class GameDays {
 
   /** Queues the card's update, remembering which guard readings it shows. */
   async #showCard(record: GameDayRecord & { id: string }): Promise<void> {
-    await this.#store.set(keys.gameDayGuardsShown.key(record.id), guardsShown(record), keys.gameDayGuardsShown.ttlMs);
+    await this.store.set(keys.gameDayGuardsShown.key(record.id), guardsShown(record), keys.gameDayGuardsShown.ttlMs);
     this.#board.updateCard(record);
   }
 
@@ -248,18 +186,18 @@ export class GameDays {
     channel: string,
     options: { watchedTeams?: string[] | undefined } = {},
   ): Promise<(GameDayRecord & { id: string }) | undefined> {
-    const base = await this.#store.get<GameDayBase>(keys.gameDay.key(channel));
-    if (!base || !(await this.#store.claim(keys.gameDayEnd.key(base.id), keys.gameDayEnd.ttlMs))) return undefined;
+    const base = await this.store.get<GameDayBase>(keys.gameDay.key(channel));
+    if (!base || !(await this.store.claim(keys.gameDayEnd.key(base.id), keys.gameDayEnd.ttlMs))) return undefined;
     const ended = {
       ...base,
       endedAt: new Date(this.#now()).toISOString(),
       ...(options.watchedTeams ? { watchedTeams: options.watchedTeams } : {}),
     };
-    await this.#store.set(keys.gameDayEnded.key(channel, base.ts), ended, keys.gameDayEnded.ttlMs);
+    await this.store.set(keys.gameDayEnded.key(channel, base.ts), ended, keys.gameDayEnded.ttlMs);
     await this.#keepGuarding(base);
-    await this.#store.delete(keys.gameDay.key(channel));
+    await this.store.delete(keys.gameDay.key(channel));
     const stopped = await this.#stopCountdowns(base.id);
-    const record = await this.#assemble(ended);
+    const record = await this.assemble(ended);
     this.#board.updateCard(record);
     for (const step of stopped) this.#board.updateCountdown(record, step);
     return record;
@@ -271,7 +209,7 @@ export class GameDays {
     const { result } = await this.plans.change({ gameDayId }, (plan) => {
       const stopped = plan.steps.filter((s) => s.state === 'counting down');
       for (const step of stopped) {
-        step.state = 'skipped';
+        transition(step, 'stop at end');
         step.skipped = { by: undefined, at };
       }
       if (plan.auto) plan.auto = undefined;
@@ -289,11 +227,11 @@ export class GameDays {
   /** Never keeps the game day from ending: a guard that could not be kept is said in the log. */
   async #keepGuarding(day: GameDayBase): Promise<void> {
     try {
-      const guards = (await this.#guards?.forGameDay(day.id)) ?? [];
+      const guards = (await this.guards?.forGameDay(day.id)) ?? [];
       if (!guards.length) return;
-      const live = await this.#cards.getMany([...(await this.#cards.liveByTeam()).values()].flat());
+      const live = await this.cards.getMany([...(await this.cards.liveByTeam()).values()].flat());
       for (const card of live)
-        if (card && isLive(card) && startedUnder(day, card)) await this.#guards!.addForAttack(card, guards);
+        if (card && isLive(card) && startedUnder(day, card)) await this.guards!.addForAttack(card, guards);
     } catch (error) {
       this.#logger.warn(
         { err: error, channel: day.channel },
@@ -309,9 +247,9 @@ export class GameDays {
   async postSummary(record: GameDayRecord & { id: string }, outcomes: GameDayOutcomes): Promise<void> {
     const posted = await this.#board.postSummary(record, outcomes);
     const key = keys.gameDayEnded.key(record.channel, record.ts);
-    const base = await this.#store.get<GameDayBase>(key);
+    const base = await this.store.get<GameDayBase>(key);
     if (!base) return;
-    await this.#store.set(key, { ...base, summaryTs: posted.ts }, keys.gameDayEnded.ttlMs);
+    await this.store.set(key, { ...base, summaryTs: posted.ts }, keys.gameDayEnded.ttlMs);
     // An attack that ended while the summary was being posted found no summary to update.
     const now = await this.outcomes(record);
     if (JSON.stringify(now) !== JSON.stringify(outcomes)) this.#board.updateSummary(posted, record, now);
@@ -325,7 +263,7 @@ export class GameDays {
   async attackFinished(card: CardRecord): Promise<void> {
     try {
       if (isLive(card)) return;
-      const ref = await this.#store.get<GameDayRef>(keys.gameDayAttack.key(card.guid));
+      const ref = await this.store.get<GameDayRef>(keys.gameDayAttack.key(card.guid));
       const step = await this.plans.stepOfAttack(card.guid);
       if (step) await this.#stepEnded(step, card);
       const record = ref && (await this.byCard(ref.channel, ref.ts));
@@ -334,7 +272,7 @@ export class GameDays {
       if (
         attack &&
         card.lifecycle === 'Error' &&
-        (await this.#store.claim(keys.gameDayFailed.key(card.guid), keys.gameDayFailed.ttlMs))
+        (await this.store.claim(keys.gameDayFailed.key(card.guid), keys.gameDayFailed.ttlMs))
       ) {
         await this.#board.tellFailure(record, attack, card.stage);
       }
@@ -383,20 +321,20 @@ export class GameDays {
     const at = new Date(this.#now()).toISOString();
     const { result: step } = await this.plans.change({ gameDayId: ref.gameDayId }, (plan) => {
       const step = plan.steps.find((s) => s.id === ref.stepId);
-      if (!step || step.ended) return undefined;
-      step.state = 'ended';
+      if (!step || step.ended || !mayTake(step, 'end')) return undefined;
+      transition(step, 'end');
       step.ended = { at, stage: card.stage, lifecycle: card.lifecycle };
       return step;
     });
     if (!step || !(await this.plans.claimQuestion(step.id))) return;
-    const record = await this.#recordOf(ref);
+    const record = await this.recordOf(ref);
     if (!record) return;
     const asked = await this.#board.askHypothesis(record, step);
     await this.plans.change({ gameDayId: ref.gameDayId }, (plan) => {
       const kept = plan.steps.find((s) => s.id === step.id);
       if (kept) kept.questionTs = asked.ts;
     });
-    if (!record.endedAt) await this.#showCard(await this.#assembleOf(ref));
+    if (!record.endedAt) await this.#showCard((await this.recordOf(ref))!);
   }
 
   /** A guard of the game day fired: the automatic mode stops running steps by itself. */
@@ -406,20 +344,6 @@ export class GameDays {
     });
   }
 
-  /** The game day a step belongs to, running or ended. */
-  async #recordOf(ref: StepRef): Promise<(GameDayRecord & { id: string }) | undefined> {
-    const running = await this.running(ref.channel);
-    if (running?.id === ref.gameDayId) return running;
-    for await (const [, base] of this.#store.entries<GameDayBase>(keys.gameDayEnded.ofChannel(ref.channel)))
-      if (base.id === ref.gameDayId) return this.#assemble(base);
-    return undefined;
-  }
-
-  async #assembleOf(ref: StepRef): Promise<GameDayRecord & { id: string }> {
-    return (await this.#recordOf(ref))!;
-  }
-
-  /** Posts a step's countdown card. */
   postCountdown(record: GameDayRecord, step: PlanStep): Promise<MessageRef> {
     return this.#board.postCountdown(record, step);
   }
@@ -443,54 +367,4 @@ export class GameDays {
   async showCard(record: GameDayRecord & { id: string }): Promise<void> {
     await this.#showCard(record);
   }
-
-  /** Each attack's outcome as its card last showed it. */
-  /** How each attack of the game day went, as its card last showed it. */
-  async outcomes(record: GameDayRecord): Promise<GameDayOutcomes> {
-    const outcomes: GameDayOutcomes = {};
-    for (const attack of record.attacks) outcomes[attack.guid] = cardOutcome(await this.#cards.get(attack.guid));
-    return outcomes;
-  }
-
-  async #assemble(base: GameDayBase): Promise<GameDayRecord & { id: string }> {
-    const events: [string, GameDayEvent][] = [];
-    for await (const entry of this.#store.entries<GameDayEvent>(keys.gameDayEvent.ofGameDay(base.id)))
-      events.push(entry);
-    events.sort(([a], [b]) => a.localeCompare(b));
-    const record: GameDayRecord & {
-      id: string;
-      refused: NonNullable<GameDayRecord['refused']>;
-      trips: NonNullable<GameDayRecord['trips']>;
-    } = { ...base, ...emptyEvents() };
-    for (const [, event] of events) {
-      if (event.kind === 'attack') record.attacks.push(event.attack);
-      else if (event.kind === 'halt') record.halts.push(event.halt);
-      else if (event.kind === 'note') record.notes.push(event.note);
-      else if (event.kind === 'refused') record.refused.push(event.refused);
-      else if (event.kind === 'guard') record.trips.push(event.trip);
-      else if (event.kind === 'ticket') record.tickets.push(event.ticket);
-    }
-    const plan = shownPlan(await this.plans.get({ gameDayId: base.id }));
-    if (plan) record.plan = plan;
-    const guards = (await this.#guards?.forGameDay(base.id)) ?? [];
-    if (guards.length) {
-      record.guards = await Promise.all(
-        guards.map(async ({ spec }) => {
-          const reading = await this.#guards!.reading(spec);
-          return {
-            key: guardKey(spec),
-            name: guardName(spec, reading),
-            state: reading?.state,
-            health: reading?.health,
-          };
-        }),
-      );
-    }
-    return record;
-  }
-}
-
-/** The plan as a record shows it: none when nothing was ever planned. */
-function shownPlan(plan: GameDayPlan): GameDayPlan | undefined {
-  return plan.steps.length || plan.auto || plan.paused ? plan : undefined;
 }

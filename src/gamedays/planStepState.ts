@@ -1,11 +1,56 @@
 import type { Deps } from '../deps.ts';
 import type { GameDayRecord, GameDayStepEvent } from './gamedayRecord.ts';
-import { type GameDayPlan, type PlanStep, positionOf, type StepRef } from './plan.ts';
+import { type GameDayPlan, type PlanStep, positionOf, type StepRef, type StepState } from './plan.ts';
 
 // How a plan step's state changes, below both the plan's actions (planSteps.ts) and the approval a
 // step waits on (guardrails/approvals.ts), which lets it start or ends it not started.
 
 type Day = GameDayRecord & { id: string };
+
+/**
+ * Every way a step's state may change, and from which states: the plan's actions, the approval a
+ * step waits on and the game day itself move a step only through `transition`, which refuses the rest.
+ */
+export const stepTransitions = {
+  /** Run (a person's, or the automatic mode's): the next planned step counts down. */
+  'count down': { from: ['planned'], to: 'counting down' },
+  /** Its countdown reached zero (or Start now): its start is under way. */
+  start: { from: ['counting down'], to: 'running' },
+  /** Its start needs a second person, who is being asked. */
+  'await approval': { from: ['running'], to: 'awaiting approval' },
+  /** The second person approved: its start goes on. */
+  approve: { from: ['awaiting approval'], to: 'running' },
+  /** Its start was refused, or its approval closed without it: nothing ran. */
+  'not start': { from: ['running', 'awaiting approval'], to: 'not started' },
+  skip: { from: ['counting down', 'awaiting approval'], to: 'skipped' },
+  veto: { from: ['counting down', 'awaiting approval'], to: 'vetoed' },
+  /** Its game day ended during its countdown: skipped by nobody. */
+  'stop at end': { from: ['counting down'], to: 'skipped' },
+  /** A hypothesis that did not hold puts back the step the automatic mode counted down. */
+  cancel: { from: ['counting down'], to: 'planned' },
+  /** Its attack ended. */
+  end: { from: ['running'], to: 'ended' },
+} as const satisfies Record<string, { from: readonly StepState[]; to: StepState }>;
+
+export type StepTransition = keyof typeof stepTransitions;
+
+/** A change of a step's state outside the table. */
+export class StepTransitionRefused extends Error {
+  override name = 'StepTransitionRefused';
+  constructor(from: StepState, transition: StepTransition) {
+    super(`A step ${from} cannot ${transition}`);
+  }
+}
+
+/** Whether the table lets a step in its state take `transition`. */
+export const mayTake = (step: Pick<PlanStep, 'state'>, transition: StepTransition): boolean =>
+  (stepTransitions[transition].from as readonly StepState[]).includes(step.state);
+
+/** Moves a step through `transition`; refuses with StepTransitionRefused one its state does not allow. */
+export function transition(step: Pick<PlanStep, 'state'>, name: StepTransition): void {
+  if (!mayTake(step, name)) throw new StepTransitionRefused(step.state, name);
+  step.state = stepTransitions[name].to;
+}
 
 export const iso = (ms: number) => new Date(ms).toISOString();
 
@@ -33,19 +78,24 @@ export type StepActionOutcome =
   | { kind: 'too late'; step: PlanStep; position: number }
   | { kind: 'gone' };
 
-/** Changes a step the click names, when it is still in the state the click expects. */
+/**
+ * Changes a step the click names, when it is still in a state the click expects: `allowed`, or
+ * those the transition leaves from, which it then takes once `change` has run.
+ */
 export async function changeStep(
   deps: Deps,
   ref: StepRef,
-  allowed: readonly PlanStep['state'][],
-  change: (step: PlanStep, plan: GameDayPlan) => void,
+  allowed: readonly StepState[] | StepTransition,
+  change: (step: PlanStep, plan: GameDayPlan) => void = () => {},
 ): Promise<{ outcome: StepActionOutcome; plan: GameDayPlan }> {
   const { plan, result } = await deps.gameDays.plans.change({ gameDayId: ref.gameDayId }, (plan): StepActionOutcome => {
     const step = plan.steps.find((s) => s.id === ref.stepId);
     if (!step) return { kind: 'gone' };
     const position = positionOf(plan, step.id);
-    if (!allowed.includes(step.state)) return { kind: 'too late', step, position };
+    if (typeof allowed === 'string' ? !mayTake(step, allowed) : !allowed.includes(step.state))
+      return { kind: 'too late', step, position };
     change(step, plan);
+    if (typeof allowed === 'string') transition(step, allowed);
     return { kind: 'done', step, position };
   });
   return { outcome: result, plan };
@@ -77,9 +127,7 @@ export async function shown(
  * still waits for that approval (not skipped, vetoed or ended meanwhile), so one step runs at a time.
  */
 export async function approvedStepStarts(deps: Deps, ref: StepRef): Promise<boolean> {
-  const { outcome } = await changeStep(deps, ref, ['awaiting approval'], (step) => {
-    step.state = 'running';
-  });
+  const { outcome } = await changeStep(deps, ref, 'approve');
   return outcome.kind === 'done';
 }
 
@@ -129,9 +177,8 @@ export async function stepApprovalClosed(
 
 /** A step whose start was refused: said, and the automatic mode pauses. */
 export async function notStarted(deps: Deps, ref: StepRef, reason: string, now: number): Promise<void> {
-  const { outcome, plan } = await changeStep(deps, ref, ['running', 'awaiting approval'], (step, plan) => {
+  const { outcome, plan } = await changeStep(deps, ref, 'not start', (step, plan) => {
     if (step.guid) throw new NotYet();
-    step.state = 'not started';
     step.notStarted = { reason, at: iso(now) };
     if (plan.auto && !plan.paused)
       plan.paused = { why: 'not started', detail: String(positionOf(plan, step.id)), at: iso(now) };

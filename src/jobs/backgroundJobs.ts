@@ -7,7 +7,7 @@ import { expireApprovals } from '../guardrails/approvalClosing.ts';
 import { enforceGuards } from '../guardrails/guardEnforcement.ts';
 import { enforceFreezes } from '../guardrails/sweep.ts';
 import { warnExpiringSessions } from '../login/expiryWarnings.ts';
-import { runPlans } from '../gamedays/planSteps.ts';
+import { runPlans } from '../gamedays/planRunner.ts';
 import type { Job } from './scheduler.ts';
 
 /**

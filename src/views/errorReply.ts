@@ -22,7 +22,7 @@ import { plural } from './plural.ts';
 import { FrozenError } from '../guardrails/freezes.ts';
 import { StartUnfinishedError } from '../attacks/start.ts';
 import { NotARequestError } from '../guardrails/approvals.ts';
-import { StepNotAllowedError } from '../gamedays/planSteps.ts';
+import { StepNotAllowedError } from '../gamedays/planChanges.ts';
 import { planWords } from './gamedays/plan.ts';
 import { AmbiguousAttackIdError, AttackNotFoundError } from '../attacks/locate.ts';
 import { GuardsUnknownError, UnhealthyGuardsError } from '../guardrails/guardCheck.ts';

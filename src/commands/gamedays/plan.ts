@@ -9,19 +9,14 @@ import { type PlanOwner, type PlanStep, positionOf, type Runner, type StepRef } 
 import {
   activeStep,
   addStep,
-  answerStep,
-  countDown,
-  delayStep,
   moveStep,
   nextStep,
   removeStep,
   setAutomatic,
-  skipStep,
-  startStepNow,
   StepNotAllowedError,
   stepRequest,
-  vetoStep,
-} from '../../gamedays/planSteps.ts';
+} from '../../gamedays/planChanges.ts';
+import { answerStep, countDown, delayStep, skipStep, startStepNow, vetoStep } from '../../gamedays/planSteps.ts';
 import type { StepActionOutcome } from '../../gamedays/planStepState.ts';
 import type { GuardSpec } from '../../guardrails/guards.ts';
 import type { Actor, Login } from '../../store/sessions.ts';
@@ -53,7 +48,7 @@ import { firstDelivery } from '../delivery.ts';
 /**
  * A game day's plan from Slack: `gameday plan`, `step`, `move`, `next` and `auto`, the Add step
  * form, the countdown's buttons and the hypothesis question. The plan's rules are the domain's
- * (src/gamedays/planSteps.ts); this reads what people typed or clicked and answers with the views.
+ * (src/gamedays/planChanges.ts, planSteps.ts); this reads what people typed or clicked and answers with the views.
  */
 
 const hypothesisLimit = 500;
