@@ -4,14 +4,16 @@ import type { WebClient } from '@slack/web-api';
 import type { KnownBlock, ModalView } from '@slack/types';
 import { PlatformError, UnauthorizedError } from '../client/errors.ts';
 import type { ReplySender, ResponseUrlReply } from './replies.ts';
-import type {
-  ActionHandler,
-  OptionsHandler,
-  Reply,
-  WorkflowStepHandler,
-  WorkflowStepResult,
-  SubmissionHandler,
-  SubmissionReply,
+import {
+  type ActionHandler,
+  type Entry,
+  isOnce,
+  type OptionsHandler,
+  type Reply,
+  type WorkflowStepHandler,
+  type WorkflowStepResult,
+  type SubmissionHandler,
+  type SubmissionReply,
 } from '../commands/reply.ts';
 import {
   stepErrorText,
@@ -33,19 +35,19 @@ import { StartUnfinishedError } from '../attacks/start.ts';
 import { holdLease } from '../attacks/startIntents.ts';
 import { STEP_PERSON_INPUT, type WorkflowStepRun, vouchedPerson } from './workflowSteps.ts';
 import { describeError } from '../views/errorReply.ts';
+import { type OnceAnswers, oncePerDelivery } from './once.ts';
 import { modal, section } from '../views/blocks.ts';
 import { messageModal, noticeModal, restartingText } from '../views/notice.ts';
 
-/** Every id the app answers to, mapped to its handler: the one registration table. */
+/**
+ * Every id the app answers to, mapped to its handler: the one registration table. An entry that
+ * changes state says so (`once`), and runs once per delivery (see oncePerDelivery).
+ */
 export interface Listeners {
-  command: (
-    text: string,
-    actor: Actor,
-    deps: Deps,
-    delivery: { responseUrl?: string | undefined; triggerId?: string | undefined },
-  ) => Promise<Reply>;
-  actions: Record<string, ActionHandler>;
-  views: Record<string, SubmissionHandler>;
+  /** The subcommand a slash command's text names, its arguments read: what runs on them. */
+  command: (text: string, actor: Actor, responseUrl: string | undefined) => Entry<(deps: Deps) => Promise<Reply>>;
+  actions: Record<string, Entry<ActionHandler>>;
+  views: Record<string, Entry<SubmissionHandler>>;
   options: Record<string, OptionsHandler>;
   /** Message shortcuts by callback id (each must be in manifest.yml). */
   shortcuts: Record<string, ShortcutHandler>;
@@ -199,11 +201,13 @@ export class SlackAdapter {
           await ack();
           await this.#afterAcks();
           const actor = actorFrom(body);
-          const reply = await this.#safely(actor, () =>
-            listeners.command(body.text ?? '', actor, this.#deps, {
-              responseUrl: body.response_url,
-              triggerId: body.trigger_id,
-            }),
+          const reply = await this.#safely(actor, async () =>
+            this.#run(
+              listeners.command(body.text ?? '', actor, body.response_url),
+              body.trigger_id ?? body.response_url,
+              (run) => run(this.#deps),
+              { none: { kind: 'none' } },
+            ),
           );
           await this.#deliver(reply, {
             client,
@@ -235,19 +239,16 @@ export class SlackAdapter {
                   ? action.selected_option?.value
                   : undefined;
             const container = body.view ? (body.view.type === 'home' ? 'home' : 'modal') : 'message';
+            const clicked = {
+              actor,
+              actionId,
+              value: value ?? undefined,
+              inputs: readInputs(body.view?.state?.values),
+              privateMetadata: body.view?.private_metadata ?? '',
+              container,
+            } as const;
             const reply = await this.#safely(actor, () =>
-              handler(
-                {
-                  actor,
-                  actionId,
-                  value: value ?? undefined,
-                  inputs: readInputs(body.view?.state?.values),
-                  privateMetadata: body.view?.private_metadata ?? '',
-                  container,
-                  delivery: body.trigger_id,
-                },
-                this.#deps,
-              ),
+              this.#run(handler, body.trigger_id, (run) => run(clicked, this.#deps), { none: { kind: 'none' } }),
             );
             if (container === 'home' && listeners.refreshHome) {
               // Home has no response_url and no modal to push onto: its answer shows on Home itself.
@@ -379,17 +380,18 @@ export class SlackAdapter {
           'view',
           async () => {
             const actor = actorFrom(body as BodyIdentity);
+            const submitted = {
+              actor,
+              viewId: view.id,
+              inputs: readInputs(view.state.values),
+              privateMetadata: view.private_metadata ?? '',
+            };
             const work = this.#safelySubmit(actor, () =>
-              handler(
-                {
-                  actor,
-                  viewId: view.id,
-                  delivery: `${view.id}:${view.hash}`,
-                  inputs: readInputs(view.state.values),
-                  privateMetadata: view.private_metadata ?? '',
-                },
-                this.#deps,
-              ),
+              this.#run(handler, `${view.id}:${view.hash}`, (run) => run(submitted, this.#deps), {
+                // A submission sent again closes the form, as one that changed nothing does.
+                none: { kind: 'close' },
+                refused: (reply) => reply.kind === 'errors',
+              }),
             );
             let timer: NodeJS.Timeout | undefined;
             const late = new Promise<'late'>((resolve) => {
@@ -463,6 +465,12 @@ export class SlackAdapter {
         );
       });
     }
+  }
+
+  /** Runs an entry of the listener table; one that changes state, once per delivery (see oncePerDelivery). */
+  #run<H, R>(entry: Entry<H>, delivery: string | undefined, call: (handler: H) => Promise<R>, answers: OnceAnswers<R>) {
+    if (!isOnce(entry)) return call(entry);
+    return oncePerDelivery(this.#deps, delivery, () => call(entry.run), answers);
   }
 
   /**
