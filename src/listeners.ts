@@ -1,4 +1,5 @@
-import { runCommand } from './commands/index.ts';
+import { commandEntry } from './commands/index.ts';
+import { once } from './commands/reply.ts';
 import { steps } from './commands/workflow/workflowSteps.ts';
 import { builderChanged, cancelPreview, startFromPreview, submitBuilder } from './commands/attacks/attack.ts';
 import { haltAgainFromButton, haltAllConfirmed, haltFromButton } from './commands/attacks/halt.ts';
@@ -95,9 +96,13 @@ import { TEAM_CHOICE, TEAM_PICKER_VIEW } from './views/login/team.ts';
 /** The message shortcut "File tracker ticket" (manifest.yml). */
 export const FILE_TICKET_SHORTCUT = 'file_ticket';
 
-/** Every slash command, action id, view callback and options request Faultline answers. */
+/**
+ * Every slash command, action id, view callback and options request Faultline answers. An entry
+ * that changes state is `once`: the adapter runs it once per delivery (slash subcommands declare
+ * it where they declare their arguments).
+ */
 export const listeners: Listeners = {
-  command: runCommand,
+  command: commandEntry,
   actions: {
     [LOGIN_BUTTON]: openLogin,
     [FORGOT_PASSWORD_BUTTON]: forgotPassword,
@@ -110,31 +115,31 @@ export const listeners: Listeners = {
     [ATTACK_TARGET_KIND]: builderChanged,
     [HALT_ATTACK]: haltFromButton,
     [HALT_AGAIN]: haltAgainFromButton,
-    [PRESENCE_HERE]: stillHere,
-    [HALT_ALL_CONFIRMED]: haltAllConfirmed,
+    [PRESENCE_HERE]: once(stillHere),
+    [HALT_ALL_CONFIRMED]: once(haltAllConfirmed),
     [ADD_NOTE]: openNote,
     [ATTACK_DETAILS]: showFromButton,
     [LIST_NEXT_PAGE]: nextListPage,
     [FILE_TICKET]: fileTicketFromCard,
-    [GAMEDAY_END]: endGameDayFromCard,
-    [GAMEDAY_HALT_AND_END]: haltAndEndGameDay,
-    [GAMEDAY_END_ANYWAY]: endGameDayAnyway,
+    [GAMEDAY_END]: once(endGameDayFromCard),
+    [GAMEDAY_HALT_AND_END]: once(haltAndEndGameDay),
+    [GAMEDAY_END_ANYWAY]: once(endGameDayAnyway),
     [GAMEDAY_END_CANCEL]: keepGameDay,
     [GAMEDAY_FILE_TICKET]: fileTicketForGameDay,
     [HOME_SWITCH_TEAM]: switchTeamFromHome,
     [HOME_NEW_ATTACK]: newAttackFromHome,
-    [APPROVAL_APPROVE]: approve,
-    [APPROVAL_REJECT]: reject,
+    [APPROVAL_APPROVE]: once(approve),
+    [APPROVAL_REJECT]: once(reject),
     [SAVED_RUN]: runSavedFromButton,
-    [SAVED_DELETE]: deleteSavedFromButton,
+    [SAVED_DELETE]: once(deleteSavedFromButton),
     [PLAN_ADD_STEP]: openAddStep,
-    [PLAN_RUN_NEXT]: runNextFromButton,
-    [PLAN_AUTO]: automaticFromButton,
-    [PLAN_MOVE_UP]: changePlanFromButton,
-    [PLAN_REMOVE]: changePlanFromButton,
-    [COUNTDOWN_START_NOW]: countdownAction,
-    [COUNTDOWN_DELAY]: countdownAction,
-    [COUNTDOWN_SKIP]: countdownAction,
+    [PLAN_RUN_NEXT]: once(runNextFromButton),
+    [PLAN_AUTO]: once(automaticFromButton),
+    [PLAN_MOVE_UP]: once(changePlanFromButton),
+    [PLAN_REMOVE]: once(changePlanFromButton),
+    [COUNTDOWN_START_NOW]: once(countdownAction),
+    [COUNTDOWN_DELAY]: once(countdownAction),
+    [COUNTDOWN_SKIP]: once(countdownAction),
     [COUNTDOWN_VETO]: openVeto,
     [STEP_HELD]: openAnswer,
     [STEP_NOT_HELD]: openAnswer,
@@ -143,15 +148,15 @@ export const listeners: Listeners = {
   views: {
     [LOGIN_VIEW]: submitLogin,
     [RESET_PASSWORD_VIEW]: submitPasswordReset,
-    [TEAM_PICKER_VIEW]: submitTeamPicker,
+    [TEAM_PICKER_VIEW]: once(submitTeamPicker),
     [ATTACK_BUILDER_VIEW]: submitBuilder,
-    [NOTE_VIEW]: submitNote,
+    [NOTE_VIEW]: once(submitNote),
     [TICKET_PROJECT_VIEW]: submitTicketProject,
     [TICKET_VIEW]: submitTicket,
-    [GUARD_PICKER_VIEW]: submitGuardPicker,
-    [PLAN_STEP_VIEW]: submitStep,
-    [STEP_VETO_VIEW]: submitVeto,
-    [STEP_ANSWER_VIEW]: submitAnswer,
+    [GUARD_PICKER_VIEW]: once(submitGuardPicker),
+    [PLAN_STEP_VIEW]: once(submitStep),
+    [STEP_VETO_VIEW]: once(submitVeto),
+    [STEP_ANSWER_VIEW]: once(submitAnswer),
   },
   options: {
     [TEAM_CHOICE]: suggestTeams,

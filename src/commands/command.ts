@@ -1,5 +1,5 @@
 import type { Deps } from '../deps.ts';
-import type { Reply } from './reply.ts';
+import type { Entry, Reply } from './reply.ts';
 import type { Actor } from '../store/sessions.ts';
 import type { Contract } from './contract.ts';
 
@@ -17,9 +17,10 @@ export interface CommandRequest {
   rest: string;
   /** Where to answer later (e.g. after a modal the command opened); absent outside slash commands. */
   responseUrl?: string | undefined;
-  /** Slack's id of this very invocation: the same on a redelivery or a replay, new for every typed command. */
-  delivery?: string | undefined;
 }
+
+/** A subcommand's run on the arguments its contract read. */
+export type CommandRun = (deps: Deps) => Promise<Reply>;
 
 export interface Subcommand {
   name: string;
@@ -29,17 +30,29 @@ export interface Subcommand {
   examples: string[];
   /** What it takes: its flags and words, declared once. */
   args: Contract<unknown>;
-  /** Reads the arguments through the contract, then runs: nothing runs on arguments it refuses. */
-  run(request: CommandRequest, deps: Deps): Promise<Reply>;
+  /**
+   * Reads the arguments through the contract (nothing runs on arguments it refuses): what runs on
+   * them, once per delivery when it changes state.
+   */
+  take(request: CommandRequest): Entry<CommandRun>;
 }
 
 /** A subcommand as declared: its contract, and what it does with the arguments the contract read. */
-export interface SubcommandSpec<A> extends Omit<Subcommand, 'args' | 'run'> {
+export interface SubcommandSpec<A> extends Omit<Subcommand, 'args' | 'take'> {
   args: Contract<A>;
+  /** It changes state (for these arguments): a request sent again does nothing (see `once`). */
+  once?: true | ((args: A) => boolean);
   run(request: CommandRequest, args: A, deps: Deps): Promise<Reply>;
 }
 
 export function subcommand<A>(spec: SubcommandSpec<A>): Subcommand {
-  const { run, ...described } = spec;
-  return { ...described, run: (request, deps) => run(request, spec.args.read(request), deps) };
+  const { run, once, ...described } = spec;
+  return {
+    ...described,
+    take(request) {
+      const args = spec.args.read(request);
+      const go: CommandRun = (deps) => run(request, args, deps);
+      return once === true || once?.(args) ? { run: go, once: true } : go;
+    },
+  };
 }

@@ -1,5 +1,4 @@
-import type { Deps } from '../deps.ts';
-import type { CommandRequest, Subcommand } from './command.ts';
+import type { CommandRequest, CommandRun, Subcommand } from './command.ts';
 import { UserInputError } from '../errors.ts';
 import { helpCommand } from './help.ts';
 import { loginCommand } from './login/login.ts';
@@ -19,7 +18,7 @@ import { unwatchCommand, watchCommand } from './attacks/watch.ts';
 import { ssoCommand } from './login/sso.ts';
 import { runCommand as runSavedCommand, saveCommand, savedCommand } from './attacks/saved.ts';
 import type { Actor } from '../store/sessions.ts';
-import type { Reply } from './reply.ts';
+import type { Entry } from './reply.ts';
 import { escapeMrkdwn } from '../views/blocks.ts';
 import { splitWords } from './attacks/tokenize.ts';
 import { closestWord } from './suggest.ts';
@@ -72,18 +71,13 @@ export function parseCommandText(text: string, actor: Actor): { name: string; re
   };
 }
 
-/** Runs the subcommand the text names; an unknown one gets the closest name and the list. */
-export async function runCommand(
-  text: string,
-  actor: Actor,
-  deps: Deps,
-  delivery: { responseUrl?: string | undefined; triggerId?: string | undefined } = {},
-): Promise<Reply> {
+/** The subcommand the text names, read through its contract; an unknown one gets the closest name and the list. */
+export function commandEntry(text: string, actor: Actor, responseUrl: string | undefined): Entry<CommandRun> {
   const { name, request } = parseCommandText(text, actor);
-  request.responseUrl = delivery.responseUrl;
-  request.delivery = delivery.triggerId ?? delivery.responseUrl;
+  request.responseUrl = responseUrl;
   const sub = subcommands.find((s) => s.name === name);
-  if (!sub) {
+  if (sub) return sub.take(request);
+  return async (deps) => {
     const cmd = deps.config.slack.command;
     const closest = closestWord(
       name,
@@ -93,6 +87,5 @@ export async function runCommand(
     throw new UserInputError(
       `“${escapeMrkdwn(name)}” is not a Faultline subcommand.${hint} \`${cmd} help\` lists them all.`,
     );
-  }
-  return sub.run(request, deps);
+  };
 }

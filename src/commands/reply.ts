@@ -43,8 +43,6 @@ export interface Submission {
   actor: Actor;
   /** The id of the submitted view, to update it later. */
   viewId?: string | undefined;
-  /** This very submission (the view's id and its hash as submitted): the same when it comes again. */
-  delivery?: string | undefined;
   inputs: Record<string, string | undefined>;
   privateMetadata: string;
 }
@@ -58,12 +56,27 @@ export interface Action {
   privateMetadata: string;
   /** Where the action came from. */
   container: 'message' | 'modal' | 'home';
-  /** This very click (its trigger id): the same when it comes again. */
-  delivery?: string | undefined;
 }
 
 export type SubmissionHandler = (submission: Submission, deps: Deps) => Promise<SubmissionReply>;
 export type ActionHandler = (action: Action, deps: Deps) => Promise<Reply>;
+
+/**
+ * An entry of the listener table: a handler, or one that changes state, which the Slack adapter
+ * runs once per delivery. It is claimed after its field checks: an answer of field errors, or
+ * input refused before anything was done, gives the delivery back, so the corrected one is taken.
+ */
+export type Entry<H> = H | Once<H>;
+export interface Once<H> {
+  run: H;
+  once: true;
+}
+
+/** Declares a handler that changes state: a request sent again does nothing, and gets no answer. */
+export const once = <H>(run: H): Entry<H> => ({ run, once: true });
+
+export const isOnce = <H>(entry: Entry<H>): entry is Once<H> =>
+  typeof entry === 'object' && entry !== null && 'once' in entry;
 /** An external select asking for options as the person types; a modal's other inputs come with it. */
 export interface OptionsRequest {
   actor: Actor;

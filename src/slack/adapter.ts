@@ -4,14 +4,16 @@ import type { WebClient } from '@slack/web-api';
 import type { KnownBlock, ModalView } from '@slack/types';
 import { PlatformError, UnauthorizedError } from '../client/errors.ts';
 import type { ReplySender, ResponseUrlReply } from './replies.ts';
-import type {
-  ActionHandler,
-  OptionsHandler,
-  Reply,
-  WorkflowStepHandler,
-  WorkflowStepResult,
-  SubmissionHandler,
-  SubmissionReply,
+import {
+  type ActionHandler,
+  type Entry,
+  isOnce,
+  type OptionsHandler,
+  type Reply,
+  type WorkflowStepHandler,
+  type WorkflowStepResult,
+  type SubmissionHandler,
+  type SubmissionReply,
 } from '../commands/reply.ts';
 import {
   stepErrorText,
@@ -33,19 +35,20 @@ import { StartUnfinishedError } from '../attacks/start.ts';
 import { holdLease } from '../attacks/startIntents.ts';
 import { STEP_PERSON_INPUT, type WorkflowStepRun, vouchedPerson } from './workflowSteps.ts';
 import { describeError } from '../views/errorReply.ts';
+import { type OnceAnswers, oncePerDelivery } from './once.ts';
+import { actorFrom, type BodyIdentity, type InputState, readInputs, responseUrlOf } from './requestBody.ts';
 import { modal, section } from '../views/blocks.ts';
 import { messageModal, noticeModal, restartingText } from '../views/notice.ts';
 
-/** Every id the app answers to, mapped to its handler: the one registration table. */
+/**
+ * Every id the app answers to, mapped to its handler: the one registration table. An entry that
+ * changes state says so (`once`), and runs once per delivery (see oncePerDelivery).
+ */
 export interface Listeners {
-  command: (
-    text: string,
-    actor: Actor,
-    deps: Deps,
-    delivery: { responseUrl?: string | undefined; triggerId?: string | undefined },
-  ) => Promise<Reply>;
-  actions: Record<string, ActionHandler>;
-  views: Record<string, SubmissionHandler>;
+  /** The subcommand a slash command's text names, its arguments read: what runs on them. */
+  command: (text: string, actor: Actor, responseUrl: string | undefined) => Entry<(deps: Deps) => Promise<Reply>>;
+  actions: Record<string, Entry<ActionHandler>>;
+  views: Record<string, Entry<SubmissionHandler>>;
   options: Record<string, OptionsHandler>;
   /** Message shortcuts by callback id (each must be in manifest.yml). */
   shortcuts: Record<string, ShortcutHandler>;
@@ -78,64 +81,6 @@ const restarting: Reply = { kind: 'message', message: { text: restartingText } }
 type Respond = (message: ResponseUrlReply) => Promise<void>;
 
 type Kind = 'command' | 'action' | 'view' | 'options' | 'shortcut' | 'event' | 'step';
-
-interface BodyIdentity {
-  user?: { id: string; name?: string; username?: string; team_id?: string } | undefined;
-  user_id?: string;
-  user_name?: string;
-  team?: { id: string } | null;
-  team_id?: string;
-  enterprise?: { id: string } | null;
-  enterprise_id?: string;
-  is_enterprise_install?: boolean | string;
-  channel?: { id: string };
-  channel_id?: string;
-}
-
-/** The person behind a request. Enterprise Grid installs key sessions by org, others by workspace. */
-export function actorFrom(body: BodyIdentity): Actor {
-  const userId = body.user?.id ?? body.user_id ?? '';
-  const workspaceId =
-    body.enterprise?.id ?? body.enterprise_id ?? body.user?.team_id ?? body.team?.id ?? body.team_id ?? '';
-  if (!userId || !workspaceId) throw new Error('Slack request without a user or workspace');
-  return {
-    workspaceId,
-    userId,
-    userName: body.user?.username ?? body.user?.name ?? body.user_name ?? userId,
-    channelId: body.channel?.id ?? body.channel_id,
-  };
-}
-
-interface InputState {
-  value?: string | null;
-  selected_option?: { value: string } | null;
-  selected_options?: { value: string }[];
-  selected_date?: string | null;
-  selected_user?: string | null;
-  selected_conversation?: string | null;
-  selected_channel?: string | null;
-}
-
-/** Text inputs and selections of a submitted view, by action id; several selections comma-joined. */
-export function readInputs(
-  values: Record<string, Record<string, InputState>> | undefined,
-): Record<string, string | undefined> {
-  const inputs: Record<string, string | undefined> = {};
-  for (const block of Object.values(values ?? {})) {
-    for (const [actionId, state] of Object.entries(block)) {
-      inputs[actionId] =
-        state.value ??
-        state.selected_option?.value ??
-        state.selected_date ??
-        state.selected_user ??
-        state.selected_conversation ??
-        state.selected_channel ??
-        state.selected_options?.map((o) => o.value).join(',') ??
-        undefined;
-    }
-  }
-  return inputs;
-}
 
 /**
  * The only code that knows Bolt: it acks within Slack's deadline, turns handler results into
@@ -199,11 +144,13 @@ export class SlackAdapter {
           await ack();
           await this.#afterAcks();
           const actor = actorFrom(body);
-          const reply = await this.#safely(actor, () =>
-            listeners.command(body.text ?? '', actor, this.#deps, {
-              responseUrl: body.response_url,
-              triggerId: body.trigger_id,
-            }),
+          const reply = await this.#safely(actor, async () =>
+            this.#run(
+              listeners.command(body.text ?? '', actor, body.response_url),
+              body.trigger_id ?? body.response_url,
+              (run) => run(this.#deps),
+              { none: { kind: 'none' } },
+            ),
           );
           await this.#deliver(reply, {
             client,
@@ -235,19 +182,16 @@ export class SlackAdapter {
                   ? action.selected_option?.value
                   : undefined;
             const container = body.view ? (body.view.type === 'home' ? 'home' : 'modal') : 'message';
+            const clicked = {
+              actor,
+              actionId,
+              value: value ?? undefined,
+              inputs: readInputs(body.view?.state?.values),
+              privateMetadata: body.view?.private_metadata ?? '',
+              container,
+            } as const;
             const reply = await this.#safely(actor, () =>
-              handler(
-                {
-                  actor,
-                  actionId,
-                  value: value ?? undefined,
-                  inputs: readInputs(body.view?.state?.values),
-                  privateMetadata: body.view?.private_metadata ?? '',
-                  container,
-                  delivery: body.trigger_id,
-                },
-                this.#deps,
-              ),
+              this.#run(handler, body.trigger_id, (run) => run(clicked, this.#deps), { none: { kind: 'none' } }),
             );
             if (container === 'home' && listeners.refreshHome) {
               // Home has no response_url and no modal to push onto: its answer shows on Home itself.
@@ -379,17 +323,18 @@ export class SlackAdapter {
           'view',
           async () => {
             const actor = actorFrom(body as BodyIdentity);
+            const submitted = {
+              actor,
+              viewId: view.id,
+              inputs: readInputs(view.state.values),
+              privateMetadata: view.private_metadata ?? '',
+            };
             const work = this.#safelySubmit(actor, () =>
-              handler(
-                {
-                  actor,
-                  viewId: view.id,
-                  delivery: `${view.id}:${view.hash}`,
-                  inputs: readInputs(view.state.values),
-                  privateMetadata: view.private_metadata ?? '',
-                },
-                this.#deps,
-              ),
+              this.#run(handler, `${view.id}:${view.hash}`, (run) => run(submitted, this.#deps), {
+                // A submission sent again closes the form, as one that changed nothing does.
+                none: { kind: 'close' },
+                refused: (reply) => reply.kind === 'errors',
+              }),
             );
             let timer: NodeJS.Timeout | undefined;
             const late = new Promise<'late'>((resolve) => {
@@ -463,6 +408,12 @@ export class SlackAdapter {
         );
       });
     }
+  }
+
+  /** Runs an entry of the listener table; one that changes state, once per delivery (see oncePerDelivery). */
+  #run<H, R>(entry: Entry<H>, delivery: string | undefined, call: (handler: H) => Promise<R>, answers: OnceAnswers<R>) {
+    if (!isOnce(entry)) return call(entry);
+    return oncePerDelivery(this.#deps, delivery, () => call(entry.run), answers);
   }
 
   /**
@@ -648,12 +599,6 @@ export class SlackAdapter {
         return;
     }
   }
-}
-
-/** The response_url of a click in a message (Bolt's `respond` posts to the same one). */
-function responseUrlOf(body: unknown): string | undefined {
-  const url = (body as { response_url?: unknown }).response_url;
-  return typeof url === 'string' && url ? url : undefined;
 }
 
 function responseAction(reply: SubmissionReply): object | undefined {

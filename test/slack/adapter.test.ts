@@ -12,7 +12,7 @@ import { UserInputError } from '../../src/errors.ts';
 import { createLogger } from '../../src/logger.ts';
 import { createMetrics, type Metrics } from '../../src/metrics.ts';
 import { SlackAdapter, type Listeners } from '../../src/slack/adapter.ts';
-import type { Reply } from '../../src/commands/reply.ts';
+import { once, type Reply } from '../../src/commands/reply.ts';
 import type { Actor } from '../../src/store/sessions.ts';
 import { modal, section } from '../../src/views/blocks.ts';
 import { LOGIN_BUTTON } from '../../src/views/login/login.ts';
@@ -58,7 +58,7 @@ const errorLogs = () => logs.filter((line) => line.level === 'error' || line.lev
 
 function listeners(overrides: Partial<Listeners> = {}): Listeners {
   return {
-    command: async () => ({ kind: 'none' }),
+    command: () => async () => ({ kind: 'none' }),
     actions: {},
     views: {},
     options: {},
@@ -87,11 +87,11 @@ const form = (title: string): ModalView => modal('form', title, [section(title)]
 describe('slash commands', () => {
   it('acks before the handler runs, then answers ephemerally through response_url', async () => {
     let delivery!: Delivery;
-    const seen: { text: string; actor: Actor; responseUrl?: string | undefined; triggerId?: string | undefined }[] = [];
+    const seen: { text: string; actor: Actor; responseUrl: string | undefined }[] = [];
     const { app } = register({
-      command: async (text, actor, _deps, info) => {
+      command: (text, actor, responseUrl) => async () => {
         delivery.log.push('handler');
-        seen.push({ text, actor, ...info });
+        seen.push({ text, actor, responseUrl });
         return say('done');
       },
     });
@@ -105,7 +105,6 @@ describe('slash commands', () => {
         text: 'list active',
         actor: { workspaceId: workspace, userId: 'U0ALICE', userName: 'u0alice', channelId: 'C0OPS' },
         responseUrl,
-        triggerId: 'trigger-command',
       },
     ]);
     expect(delivery.responds).toEqual([{ response_type: 'ephemeral', replace_original: false, text: 'done' }]);
@@ -117,7 +116,7 @@ describe('slash commands', () => {
   });
 
   it('answers a UserInputError with its words and the usage under the slash command, logging no error', async () => {
-    const { app } = register({ command: failing(new UserInputError('Give a team name.', 'team [name or id]')) });
+    const { app } = register({ command: () => failing(new UserInputError('Give a team name.', 'team [name or id]')) });
     const delivery = commandDelivery('team');
     await app.deliver('command', '/chaos', delivery);
     expect(delivery.log).toEqual(['ack', 'respond']);
@@ -136,7 +135,7 @@ describe('slash commands', () => {
     });
     expect(await deps.sessions.get(actor)).toBeDefined();
     const { app } = register({
-      command: failing(new UnauthorizedError('session', { method: 'GET', path: '/attacks/active', status: 401 })),
+      command: () => failing(new UnauthorizedError('session', { method: 'GET', path: '/attacks/active', status: 401 })),
     });
     const delivery = commandDelivery('list', { userId: 'U0REVOKED' });
     await app.deliver('command', '/chaos', delivery);
@@ -151,7 +150,7 @@ describe('slash commands', () => {
   });
 
   it('logs an unexpected failure as an error and answers without its details', async () => {
-    const { app } = register({ command: failing(new Error('connection string postgres://admin:hunter2@db')) });
+    const { app } = register({ command: () => failing(new Error('connection string postgres://admin:hunter2@db')) });
     const delivery = commandDelivery('whoami');
     await app.deliver('command', '/chaos', delivery);
     expect(delivery.replyText()).toMatch(/^Something went wrong in Faultline/);
@@ -164,7 +163,7 @@ describe('slash commands', () => {
 
   it('opens a modal with the trigger, then replaces it with what the slower follow-up gives', async () => {
     const { app } = register({
-      command: async () => ({ kind: 'openModal', view: form('Loading'), followUp: async () => form('Ready') }),
+      command: () => async () => ({ kind: 'openModal', view: form('Loading'), followUp: async () => form('Ready') }),
     });
     const delivery = commandDelivery('ticket 6f1c2d3e-aaaa');
     await app.deliver('command', '/chaos', delivery);
@@ -182,7 +181,7 @@ describe('slash commands', () => {
 
   it('shows a failing follow-up as words in the modal it opened', async () => {
     const { app } = register({
-      command: async () => ({
+      command: () => async () => ({
         kind: 'openModal',
         view: form('File a ticket'),
         followUp: failing(new UserInputError('That attack is gone.')),
@@ -257,6 +256,106 @@ describe('buttons', () => {
     const delivery = actionDelivery('attack_type_select', { container: 'modal', viewId: 'V0BUILDER' });
     await app.deliver('action', 'attack_type_select', delivery);
     expect(delivery.calls).toEqual([{ method: 'views.update', args: { view_id: 'V0BUILDER', view: form('Builder') } }]);
+  });
+});
+
+describe('an entry that changes state', () => {
+  const repeats = () => logs.filter((line) => line.msg === 'a request came again; what it asked was done once').length;
+
+  it('runs once per delivery: the same click sent again does nothing and gets no answer', async () => {
+    let runs = 0;
+    const { app } = register({
+      actions: {
+        approval_approve: once(async () => {
+          runs += 1;
+          return say('approved');
+        }),
+      },
+    });
+    const first = actionDelivery('approval_approve');
+    await app.deliver('action', 'approval_approve', first);
+    const again = actionDelivery('approval_approve');
+    await app.deliver('action', 'approval_approve', again);
+    expect(runs).toBe(1);
+    expect(first.log).toEqual(['ack', 'respond']);
+    expect(again.log).toEqual(['ack']);
+    expect(repeats()).toBe(1);
+  });
+
+  it('runs an entry that changes nothing every time it comes', async () => {
+    let runs = 0;
+    const { app } = register({
+      actions: {
+        attack_details: async () => {
+          runs += 1;
+          return say('details');
+        },
+      },
+    });
+    await app.deliver('action', 'attack_details', actionDelivery('attack_details'));
+    await app.deliver('action', 'attack_details', actionDelivery('attack_details'));
+    expect(runs).toBe(2);
+    expect(repeats()).toBe(0);
+  });
+
+  it('gives back a form answered with field errors: the corrected one is taken, and only once', async () => {
+    const seen: (string | undefined)[] = [];
+    const { app } = register({
+      views: {
+        note: once(async (submission) => {
+          const text = submission.inputs['note_text'];
+          seen.push(text);
+          return text ? { kind: 'close' } : { kind: 'errors', errors: { note_text: 'Write the note first.' } };
+        }),
+      },
+    });
+    const empty = viewDelivery('note', {});
+    await app.deliver('view', 'note', empty);
+    expect(empty.acks).toEqual([{ response_action: 'errors', errors: { note_text: 'Write the note first.' } }]);
+    // The same view at the same hash, corrected: Slack keeps both while the modal stays open.
+    await app.deliver('view', 'note', viewDelivery('note', { note_text: 'checkout held' }));
+    const again = viewDelivery('note', { note_text: 'checkout held' });
+    await app.deliver('view', 'note', again);
+    expect(seen).toEqual([undefined, 'checkout held']);
+    expect(again.acks).toEqual([undefined]);
+    expect(repeats()).toBe(1);
+  });
+
+  it('gives back a command that refused its input: sent again it is taken, and then only once', async () => {
+    const outcomes = [
+      () => {
+        throw new UserInputError('Give a team name.', 'team [name or id]');
+      },
+      () => say('Team selected.'),
+    ];
+    let runs = 0;
+    const { app } = register({ command: () => once(async () => outcomes[runs++]!()) });
+    const refused = commandDelivery('team');
+    await app.deliver('command', '/chaos', refused);
+    expect(refused.replyText()).toContain('Give a team name.');
+    const taken = commandDelivery('team');
+    await app.deliver('command', '/chaos', taken);
+    expect(taken.replyText()).toBe('Team selected.');
+    await app.deliver('command', '/chaos', commandDelivery('team'));
+    expect(runs).toBe(2);
+    expect(repeats()).toBe(1);
+  });
+
+  it('keeps the claim of a delivery whose work failed past its checks: sent again, it does nothing', async () => {
+    let runs = 0;
+    const { app } = register({
+      actions: {
+        halt_all_confirmed: once(async () => {
+          runs += 1;
+          throw new Error('platform went away halfway');
+        }),
+      },
+    });
+    await app.deliver('action', 'halt_all_confirmed', actionDelivery('halt_all_confirmed'));
+    await app.deliver('action', 'halt_all_confirmed', actionDelivery('halt_all_confirmed'));
+    expect(runs).toBe(1);
+    expect(repeats()).toBe(1);
+    expect(errorLogs()).toEqual(['handler failed']);
   });
 });
 
@@ -386,7 +485,7 @@ describe('stopping', () => {
     let release!: () => void;
     const started: string[] = [];
     const { adapter, app } = register({
-      command: async (text) => {
+      command: (text) => async () => {
         started.push(text);
         if (text === 'slow') await new Promise<void>((resolve) => (release = resolve));
         return say(`done ${text}`);

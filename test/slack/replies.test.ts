@@ -57,7 +57,7 @@ afterEach(async () => {
 
 function listeners(overrides: Partial<Listeners>): Listeners {
   return {
-    command: async () => ({ kind: 'none' }),
+    command: () => async () => ({ kind: 'none' }),
     actions: {},
     views: {},
     options: {},
@@ -74,7 +74,7 @@ describe('replies to response_urls', () => {
     const app = new RecordingApp();
     new SlackAdapter(deps, createMetrics(), { replies: replies.send }).register(
       app.app,
-      listeners({ command: async (text) => ({ kind: 'message', message: { text: `done: ${text}` } }) }),
+      listeners({ command: (text) => async () => ({ kind: 'message', message: { text: `done: ${text}` } }) }),
     );
     const deliveries = texts.map((text, i) => {
       const delivery = commandDelivery(text);

@@ -46,7 +46,6 @@ import { approvalRequestedText, ruleText } from '../../views/guardrails/approval
 import { GuardsUnknownError } from '../../guardrails/guardCheck.ts';
 import { guardLine, unknownGuardsText } from '../../views/guardrails/guards.ts';
 import { guardKey } from '../../guardrails/guards.ts';
-import { firstDelivery } from '../delivery.ts';
 
 /**
  * Where attacks may start: a channel allowed by ATTACK_CHANNELS, where the card (and its Halt
@@ -166,6 +165,8 @@ export async function openBuilder(deps: Deps, actor: Actor, origin: BuilderOrigi
 
 export const attackCommand = subcommand({
   name: 'attack',
+  // A preview or, with `--yes`, a start: a redelivered or replayed `--yes` starts nothing.
+  once: (words) => words.length > 0,
   usage: attackUsage.general,
   summary: `Previews, then starts an attack. Alone, opens the attack builder. Attack flags are the platform CLI's. Target flags choose the clients (none: every active client of the team): ${attackUsage.targetFlags}. Guards halt the attack when they fire: ${attackUsage.guards}.`,
   examples: [
@@ -212,7 +213,7 @@ export async function checkAttackWords(
  */
 export async function previewOrStart(
   deps: Deps,
-  request: Pick<CommandRequest, 'actor' | 'delivery'>,
+  request: Pick<CommandRequest, 'actor'>,
   login: Login,
   team: TeamEntry,
   attack: AttackRequest,
@@ -220,9 +221,6 @@ export async function previewOrStart(
 ): Promise<Reply> {
   const ask = { actor: request.actor, login, team, request: attack, channel };
   if (attack.yes) {
-    // No Start button to claim: the command itself is claimed, so a redelivered or replayed
-    // `--yes` (Socket Mode may deliver twice; a signed request replays for minutes) starts nothing.
-    if (!(await firstDelivery(deps, request))) return { kind: 'none' };
     try {
       // --yes skips the preview, never a freeze, a guard or the second person.
       return await startReply(deps, ask, { kind: 'command' });

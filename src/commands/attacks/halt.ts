@@ -17,7 +17,6 @@ import { attackIdWord } from '../arguments.ts';
 import { platformFor, requireLogin } from '../../attacks/access.ts';
 import { redrawListAfterHalt } from './list.ts';
 import { publishHome } from '../home.ts';
-import { firstDelivery } from '../delivery.ts';
 
 const usage = 'halt <attack id> [--reason text] | halt all | halt everything';
 export const haltCommand = subcommand({
@@ -91,7 +90,6 @@ async function haltClicked(action: Action, deps: Deps, again: boolean): Promise<
 export async function haltAllConfirmed(action: Action, deps: Deps): Promise<Reply> {
   const scope: HaltScope = action.value === 'everything' ? 'everything' : 'attacks';
   const login = await requireLogin(deps, action.actor);
-  if (!(await firstDelivery(deps, action))) return { kind: 'none' };
   const reason = `Halted from Slack by ${await deps.people.name(action.actor.userId)}`;
   // A mass halt clicked in a channel with a game day (its card, or a prompt there) joins its timeline.
   const channel = action.actor.channelId;

@@ -12,7 +12,6 @@ import type { Actor } from '../../store/sessions.ts';
 import { platformFor, requireLogin, teamName } from '../../attacks/access.ts';
 import { attackIdWord } from '../arguments.ts';
 import { keys } from '../../store/keys.ts';
-import { firstDelivery } from '../delivery.ts';
 
 const usage = 'note <attack id> <text>';
 
@@ -66,6 +65,7 @@ export async function addNote(deps: Deps, actor: Actor, id: string, text: string
 
 export const noteCommand = subcommand({
   name: 'note',
+  once: true,
   usage,
   summary: 'Adds a note to an attack; it shows on the attack card.',
   examples: ['note 6f1c2d3e-aaaa-bbbb-cccc-1234567890ab p99 latency doubled on checkout'],
@@ -85,7 +85,6 @@ export const noteCommand = subcommand({
       .slice(request.rest.trim().indexOf(guid) + guid.length)
       .trim();
     if (text.length > 1000) throw new UserInputError('Keep the note under 1,000 characters.', usage);
-    if (!(await firstDelivery(deps, request))) return { kind: 'none' };
     return message(noteAddedText(await addNote(deps, request.actor, guid, text)));
   },
 });
@@ -105,9 +104,6 @@ export async function submitNote(submission: Submission, deps: Deps): Promise<Su
   if (!text) return { kind: 'errors', errors: { [NOTE_TEXT]: 'Write the note first.' } };
   // Slack's form stops at 1,000 characters, but only in the client: the command's limit holds here too.
   if (text.length > 1000) return { kind: 'errors', errors: { [NOTE_TEXT]: 'Keep the note under 1,000 characters.' } };
-  // A form adds one note: a submission that adds it closes the form, so the same view at the same
-  // hash never comes again but as a repeat.
-  if (!(await firstDelivery(deps, submission))) return { kind: 'close' };
   await addNote(deps, submission.actor, ref.guid, text, ref.teamId);
   return { kind: 'close' };
 }

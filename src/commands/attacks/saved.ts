@@ -28,7 +28,6 @@ import { type CommandRequest, subcommand } from '../command.ts';
 import { contract, flag, ownWords } from '../contract.ts';
 import { type Action, message, type Reply } from '../reply.ts';
 import { closestWord } from '../suggest.ts';
-import { firstDelivery } from '../delivery.ts';
 
 const saveUsage = 'save <name> <attack type> [attack flags] [target flags] [--guard …] [--team T]';
 const savedUsage = 'saved [--team T]';
@@ -137,6 +136,7 @@ export async function savedAttackRequest(
 
 export const saveCommand = subcommand({
   name: 'save',
+  once: true,
   usage: saveUsage,
   summary:
     'Saves an attack for the team under a name, checked as a start is, for `run` and game-day plans. Give it as you would after `attack`. Names are unique in a team.',
@@ -156,7 +156,6 @@ export const saveCommand = subcommand({
     const team = resolveTeam(login, requestedTeam(spec), saveUsage);
     const attack = await checkAttackWords(deps, login, team, spec);
     if (attack.yes) throw new UserInputError(savedAttackWords.yesNotSaved(deps.config.slack.command), saveUsage);
-    if (!(await firstDelivery(deps, request))) return { kind: 'none' };
     const result = await saveAttack(deps, request.actor, login, team, name, attack);
     if ('refused' in result)
       return message(
@@ -200,7 +199,7 @@ export const savedCommand = subcommand({
  */
 async function runSaved(
   deps: Deps,
-  request: Pick<CommandRequest, 'actor' | 'delivery'>,
+  request: Pick<CommandRequest, 'actor'>,
   login: Login,
   team: TeamEntry,
   name: string,
@@ -228,6 +227,8 @@ async function runSaved(
 
 export const runCommand = subcommand({
   name: 'run',
+  // Started with `--yes`: a redelivered or replayed one starts nothing.
+  once: ({ flags }) => flags.yes === true,
   usage: runUsage,
   summary:
     'Previews and starts a saved attack, as the typed command would: freezes, guards and approval rules apply. With `--yes`, starts without the preview.',
@@ -265,7 +266,7 @@ async function fromButton(deps: Deps, action: Action) {
 export async function runSavedFromButton(action: Action, deps: Deps): Promise<Reply> {
   const { ref, login, team } = await fromButton(deps, action);
   try {
-    return await runSaved(deps, { actor: action.actor, delivery: action.delivery }, login, team, ref.name, {
+    return await runSaved(deps, { actor: action.actor }, login, team, ref.name, {
       yes: false,
       team: undefined,
       shown: ref.version,
@@ -279,7 +280,6 @@ export async function runSavedFromButton(action: Action, deps: Deps): Promise<Re
 /** Delete on the list (behind a confirm): the list again, without it. */
 export async function deleteSavedFromButton(action: Action, deps: Deps): Promise<Reply> {
   const { ref, login, team } = await fromButton(deps, action);
-  if (!(await firstDelivery(deps, action))) return { kind: 'none' };
   const deleted = await deleteSavedAttack(deps, action.actor, login, team, ref.name);
   const notice = deleted
     ? savedAttackWords.deleted(ref.name, teamName(team))

@@ -18,7 +18,6 @@ import { matchTeam } from '../arguments.ts';
 import { z } from 'zod';
 import { type CommandRequest, subcommand } from '../command.ts';
 import { contract, flag } from '../contract.ts';
-import { firstDelivery } from '../delivery.ts';
 
 const watchUsage = 'watch [team | --team name]';
 const unwatchUsage = 'unwatch [team | --team name]';
@@ -42,6 +41,7 @@ function requireChannel(request: CommandRequest, usage: string): string {
 
 export const watchCommand = subcommand({
   name: 'watch',
+  once: true,
   usage: watchUsage,
   summary:
     'Binds this channel to a team (your selected team when none is named): every attack of the team, wherever it starts (web UI, API, scenarios, other channels), gets a live card here. Your session reads the team for it; run it again to renew a paused watch.',
@@ -64,7 +64,6 @@ export const watchCommand = subcommand({
     ) {
       return message(alreadyWatchingText(existing, cmd));
     }
-    if (!(await firstDelivery(deps, request))) return { kind: 'none' };
     const now = new Date(deps.clock.now()).toISOString();
     // A renewal keeps the start: attacks that began while the watch was paused and still run get their cards.
     const watch: Watch = {
@@ -117,6 +116,7 @@ function watchToRemove(watches: Watch[], login: Login, typed: string | undefined
 
 export const unwatchCommand = subcommand({
   name: 'unwatch',
+  once: true,
   usage: unwatchUsage,
   summary:
     "Stops this channel's watch of a team (the one it watches, or the one named): no more cards here for attacks started elsewhere.",
@@ -131,7 +131,6 @@ export const unwatchCommand = subcommand({
     const watches = await deps.watches.inChannel(channel);
     const watch = watchToRemove(watches, login, typed, cmd);
     if (!watch) return message(notWatchingText(typed));
-    if (!(await firstDelivery(deps, request))) return { kind: 'none' };
     await deps.watches.remove(watch.teamId, channel);
     audit(deps.logger, 'watch_removed', actor, { platformUser: login.session.identifier, team: watch.teamId, channel });
     await deps.slack

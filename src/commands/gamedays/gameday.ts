@@ -44,7 +44,6 @@ import { reportAgainFailedText, reportSharedText } from '../../views/gamedays/re
 import { guardsFromFlag } from '../guardrails/guardFlags.ts';
 import { addGameDayGuards, openGuardPicker, removeGameDayGuards, requireMayChangeGuards } from './guards.ts';
 import { automatic, moveFromCommand, planFromCommand, runNext, stepFromCommand } from './plan.ts';
-import { firstDelivery } from '../delivery.ts';
 
 const usage =
   'gameday start <title> [--guard a:<monitor id>] [--guard b:<alert name>] | gameday guard [<guard>…] | gameday unguard <guard>… | gameday status | gameday end | gameday report [id] | gameday plan | gameday step <saved attack> <hypothesis> [--guard …] [--team T] | gameday step --attack "<attack>" <hypothesis> | gameday move <step> <position> | gameday next | gameday auto on|off';
@@ -233,6 +232,8 @@ async function gameDayOf(deps: Deps, value: string | undefined): Promise<(GameDa
 
 export const gamedayCommand = subcommand({
   name: 'gameday',
+  // Every form but those that only show something changes the game day or its plan.
+  once: ({ form }) => !['status', 'report', 'plan'].includes(form),
   usage,
   summary:
     'Game-day mode for this channel: attacks, halts, notes and tickets go into one timeline, and ending it posts a summary and the full report as a file.',
@@ -261,7 +262,6 @@ export const gamedayCommand = subcommand({
         );
       // A game day is run by someone who may run attacks in their team; its guards act with their session.
       const team = requireGameDayTeam(await requireLogin(deps, request.actor), deps.config.slack.command);
-      if (!(await firstDelivery(deps, request))) return { kind: 'none' };
       const { outcome, record } = await deps.gameDays.start(channel, title, request.actor.userId, {
         id: team.identifier,
         name: teamName(team),
@@ -278,7 +278,6 @@ export const gamedayCommand = subcommand({
       if (!values.length) return openGuardPicker(deps, request.actor, record);
       const specs = guardsFromFlag(values, deps.config, deps.config.slack.command);
       await requireMayChangeGuards(deps, request.actor, record, 'add');
-      if (!(await firstDelivery(deps, request))) return { kind: 'none' };
       const lines = await addGameDayGuards(deps, request.actor, record, specs);
       return message(gameDayGuardsSetText(record.title, lines));
     }
@@ -287,7 +286,6 @@ export const gamedayCommand = subcommand({
       if (!record) return message(noGameDayText(deps.config.slack.command));
       const specs = guardsFromFlag(args.rest, deps.config, deps.config.slack.command);
       await requireMayChangeGuards(deps, request.actor, record, 'remove');
-      if (!(await firstDelivery(deps, request))) return { kind: 'none' };
       const { removed, missing } = await removeGameDayGuards(deps, request.actor, record, specs);
       return message(gameDayGuardsRemovedText(record.title, removed, missing));
     }
@@ -299,8 +297,6 @@ export const gamedayCommand = subcommand({
     }
     if (form === 'report') return reportAgain(deps, request.actor, channel, args.words.id);
     if (form === 'plan') return planFromCommand(deps, request.actor, channel);
-    // What follows changes the plan: once per delivery.
-    if (form !== 'end' && !(await firstDelivery(deps, request))) return { kind: 'none' };
     if (form === 'step')
       return stepFromCommand(
         deps,
@@ -315,7 +311,6 @@ export const gamedayCommand = subcommand({
     const record = await deps.gameDays.running(channel);
     if (!record) return message(noGameDayText(deps.config.slack.command));
     await requireMayEnd(deps, request.actor, record);
-    if (!(await firstDelivery(deps, request))) return { kind: 'none' };
     return endOrWarn(deps, request.actor, record);
   },
 });
@@ -325,7 +320,6 @@ export async function endGameDayFromCard(action: Action, deps: Deps): Promise<Re
   const record = await gameDayOf(deps, action.value);
   if (!record) return message(gameDayAlreadyEndedText);
   await requireMayEnd(deps, action.actor, record);
-  if (!(await firstDelivery(deps, action))) return { kind: 'none' };
   return endOrWarn(deps, action.actor, record);
 }
 
@@ -334,7 +328,6 @@ export async function endGameDayAnyway(action: Action, deps: Deps): Promise<Repl
   const record = await gameDayOf(deps, action.value);
   if (!record) return replacement(gameDayAlreadyEndedText);
   await requireMayEnd(deps, action.actor, record);
-  if (!(await firstDelivery(deps, action))) return { kind: 'none' };
   const ended = await endNow(deps, action.actor, record.channel);
   return replacement(ended ?? gameDayAlreadyEndedText);
 }
@@ -349,7 +342,6 @@ export async function haltAndEndGameDay(action: Action, deps: Deps): Promise<Rep
   if (!record) return replacement(gameDayAlreadyEndedText);
   await requireMayEnd(deps, action.actor, record);
   await requireLogin(deps, action.actor);
-  if (!(await firstDelivery(deps, action))) return { kind: 'none' };
   const unfinished = unfinishedOf(record, await latestCards(deps, action.actor, record));
   const failed: (UnfinishedAttack & { reason: string })[] = [];
   for (const item of unfinished) {

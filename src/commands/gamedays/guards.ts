@@ -10,7 +10,6 @@ import { gameDayGuardsRefusedText } from '../../views/gamedays/gameday.ts';
 import { guardLine, guardsRemovedLine, guardsSetLine } from '../../views/guardrails/guards.ts';
 import type { OptionsHandler, Reply, Submission, SubmissionReply } from '../reply.ts';
 import type { Actor } from '../../store/sessions.ts';
-import { firstDelivery } from '../delivery.ts';
 import { limits, truncate } from '../../views/blocks.ts';
 import { gameDayRefValue, parseGameDayRef, type GameDayRecord } from '../../gamedays/gamedayRecord.ts';
 import {
@@ -329,8 +328,6 @@ export async function submitGuardPicker(submission: Submission, deps: Deps): Pro
   );
   const errors = unreadableGuards(checks);
   if (Object.keys(errors).length) return { kind: 'errors', errors };
-  // Claimed once every check that answers with a field error has passed: a corrected form is no repeat.
-  if (!(await firstDelivery(deps, submission))) return { kind: 'clear' };
   const lines = await addGameDayGuards(deps, submission.actor, record, form.specs, checks);
   return {
     kind: 'update',

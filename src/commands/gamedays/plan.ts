@@ -43,7 +43,6 @@ import { splitWords } from '../attacks/tokenize.ts';
 import { guardsFromFlag } from '../guardrails/guardFlags.ts';
 import { type Action, message, type Reply, type Submission, type SubmissionReply } from '../reply.ts';
 import { savedAttackRequest } from '../attacks/saved.ts';
-import { firstDelivery } from '../delivery.ts';
 
 /**
  * A game day's plan from Slack: `gameday plan`, `step`, `move`, `next` and `auto`, the Add step
@@ -116,10 +115,7 @@ async function stepAttack(
   };
 }
 
-/**
- * Adds a step, checked as a start would be, to the channel's plan; `once` (a form's delivery) is
- * asked after every check, and undefined comes back when that delivery came before.
- */
+/** Adds a step, checked as a start would be, to the channel's plan. */
 async function planStep(
   deps: Deps,
   actor: Actor,
@@ -131,7 +127,6 @@ async function planStep(
     guards: GuardSpec[];
     team?: string | undefined;
   },
-  once?: () => Promise<boolean>,
 ): Promise<string | undefined> {
   const login = await requireLogin(deps, actor);
   const team = resolveTeam(login, fields.team ?? (fields.words ? requestedTeam(fields.words) : undefined));
@@ -152,7 +147,6 @@ async function planStep(
       ...(fields.guards.length ? { guards: fields.guards } : {}),
     },
     actor,
-    once,
   );
   return position === undefined ? undefined : planWords.added(position, Boolean(day));
 }
@@ -251,7 +245,6 @@ function placeFrom(action: Action): PlanPlace {
 /** Run next step, on the game-day card or the plan. */
 export async function runNextFromButton(action: Action, deps: Deps): Promise<Reply> {
   const place = placeFrom(action);
-  if (!(await firstDelivery(deps, action))) return { kind: 'none' };
   return runNext(deps, action.actor, place.channel);
 }
 
@@ -259,7 +252,6 @@ export async function runNextFromButton(action: Action, deps: Deps): Promise<Rep
 export async function automaticFromButton(action: Action, deps: Deps): Promise<Reply> {
   const place = placeFrom(action);
   const on = (JSON.parse(action.value ?? '{}') as { on?: unknown }).on === true;
-  if (!(await firstDelivery(deps, action))) return { kind: 'none' };
   return automatic(deps, action.actor, place.channel, on);
 }
 
@@ -269,7 +261,6 @@ export async function changePlanFromButton(action: Action, deps: Deps): Promise<
   const stepId = (JSON.parse(action.value ?? '{}') as { s?: unknown }).s;
   if (typeof stepId !== 'string') throw new UserInputError(planWords.staleButton);
   await requireLogin(deps, action.actor);
-  if (!(await firstDelivery(deps, action))) return { kind: 'none' };
   const owner = ownerOf(place);
   const plan = await deps.gameDays.plans.get(owner);
   const position = positionOf(plan, stepId);
@@ -331,11 +322,7 @@ export async function submitStep(submission: Submission, deps: Deps): Promise<Su
   if (Object.keys(errors).length) return { kind: 'errors', errors };
   try {
     const words = spec ? splitWords(spec).words : undefined;
-    // Claimed once every check that answers with a field error has passed: a form corrected
-    // after one comes again with the same view and hash, and is not a repeat.
-    const notice = await planStep(deps, submission.actor, place.channel, { saved, words, hypothesis, guards }, () =>
-      firstDelivery(deps, submission),
-    );
+    const notice = await planStep(deps, submission.actor, place.channel, { saved, words, hypothesis, guards });
     if (notice !== undefined) await deps.slack.postEphemeral(place.channel, submission.actor.userId, { text: notice });
   } catch (error) {
     if (!(error instanceof UserInputError)) throw error;
@@ -372,7 +359,6 @@ function answered(outcome: StepActionOutcome, done: (position: number) => string
 export async function countdownAction(action: Action, deps: Deps): Promise<Reply> {
   const ref = stepRefFrom(action.value);
   await requireLogin(deps, action.actor);
-  if (!(await firstDelivery(deps, action))) return { kind: 'none' };
   switch (action.actionId) {
     case 'countdown_start_now':
       return answered(await startStepNow(deps, ref, runnerOf(action.actor)), planWords.startedNow);
@@ -401,7 +387,6 @@ export async function submitVeto(submission: Submission, deps: Deps): Promise<Su
   if (!ref) return { kind: 'errors', errors: { [STEP_VETO_REASON]: planWords.staleButton } };
   if (!reason) return { kind: 'errors', errors: { [STEP_VETO_REASON]: 'Say why, for the channel.' } };
   await requireLogin(deps, submission.actor);
-  if (!(await firstDelivery(deps, submission))) return { kind: 'clear' };
   const outcome = await vetoStep(deps, ref, submission.actor.userId, reason);
   if (outcome.kind === 'too late')
     return {
@@ -437,7 +422,6 @@ export async function submitAnswer(submission: Submission, deps: Deps): Promise<
   const answer = Object.values(answerOfAction).find((a) => a === given);
   if (!ref || !answer) return { kind: 'errors', errors: { [STEP_OBSERVATION]: planWords.staleButton } };
   await requireLogin(deps, submission.actor);
-  if (!(await firstDelivery(deps, submission))) return { kind: 'clear' };
   const observation = submission.inputs[STEP_OBSERVATION]?.trim() || undefined;
   const outcome = await answerStep(deps, ref, submission.actor.userId, answer, observation);
   if (outcome.kind === 'too late') return { kind: 'errors', errors: { [STEP_OBSERVATION]: planWords.alreadyAnswered } };

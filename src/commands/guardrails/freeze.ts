@@ -21,7 +21,6 @@ import { z } from 'zod';
 import { matchTeam } from '../arguments.ts';
 import { subcommand } from '../command.ts';
 import { contract, flag } from '../contract.ts';
-import { firstDelivery } from '../delivery.ts';
 
 const freezeUsage = 'freeze [--team name | --all] --reason text';
 const unfreezeUsage = 'unfreeze [--team name | --all]';
@@ -83,11 +82,6 @@ export function reasonOf(flag: string | undefined, words: string[]): string {
   return reason;
 }
 
-/** `once`: false when this very request was already done (a replay or a second delivery), and nothing is done again. */
-export interface FreezeOptions {
-  once?: () => Promise<boolean>;
-}
-
 /** What declaring a freeze did: the freeze, whether one stood there already, and what its halt did. */
 export interface Declared {
   freeze: Freeze;
@@ -125,11 +119,9 @@ export async function declareFreeze(
   login: Login,
   scope: Scope,
   reason: string,
-  options: FreezeOptions = {},
-): Promise<Declared | undefined> {
+): Promise<Declared> {
   // Refused up front: a freeze that cannot halt would promise what it cannot keep.
   requireHaltPrivilege(login, scope, 'freeze');
-  if (options.once && !(await options.once())) return undefined;
   const existing = await deps.freezes.get(scope.scope, scope.scope === 'team' ? scope.team.identifier : undefined);
   const freeze: Freeze = {
     scope: scope.scope,
@@ -195,13 +187,7 @@ export type Lifted =
   | { freeze: undefined; standing: { all?: Freeze | undefined; teams?: Freeze[] | undefined } };
 
 /** Lifts the freeze of the scope, for `unfreeze` and the Unfreeze chaos step; needs what declaring it needs. */
-export async function liftFreeze(
-  deps: Deps,
-  actor: Actor,
-  login: Login,
-  scope: Scope,
-  options: FreezeOptions = {},
-): Promise<Lifted | undefined> {
+export async function liftFreeze(deps: Deps, actor: Actor, login: Login, scope: Scope): Promise<Lifted> {
   const teamId = scope.scope === 'team' ? scope.team.identifier : undefined;
   const freeze = await deps.freezes.get(scope.scope, teamId);
   if (!freeze) {
@@ -210,7 +196,6 @@ export async function liftFreeze(
     return { freeze: undefined, standing: { teams: teams.filter((f) => f.scope === 'team') } };
   }
   requireHaltPrivilege(login, scope, 'lift the freeze on');
-  if (options.once && !(await options.once())) return undefined;
   await deps.freezes.lift(scope.scope, teamId);
   audit(deps.logger, 'unfreeze', actor, { platformUser: login.session.identifier, team: teamId, scope: scope.scope });
   const text = freezeLiftedAnnouncement(actor.userId, freeze);
@@ -224,6 +209,7 @@ export async function liftFreeze(
 
 export const freezeCommand = subcommand({
   name: 'freeze',
+  once: true,
   usage: freezeUsage,
   summary:
     'Halts every attack of a team (or, with `--all`, everything on the platform) and refuses every start there through Faultline until `unfreeze`. For real incidents.',
@@ -242,16 +228,14 @@ export const freezeCommand = subcommand({
     const login = await requireLogin(deps, request.actor);
     const scope = scopeOf(flags, login, freezeUsage);
     const reason = reasonOf(flags.reason, rest);
-    const declared = await declareFreeze(deps, request.actor, login, scope, reason, {
-      once: () => firstDelivery(deps, request),
-    });
-    if (!declared) return { kind: 'none' };
+    const declared = await declareFreeze(deps, request.actor, login, scope, reason);
     return message(declared.announced ? frozenText(declared.freeze, declared.wasFrozen) : declared.announcement);
   },
 });
 
 export const unfreezeCommand = subcommand({
   name: 'unfreeze',
+  once: true,
   usage: unfreezeUsage,
   summary: 'Lifts a freeze: attacks can start again in that team (`--team`), or everywhere (`--all`).',
   examples: ['unfreeze', 'unfreeze --team Payments', 'unfreeze --all'],
@@ -264,8 +248,7 @@ export const unfreezeCommand = subcommand({
   async run(request, { flags }, deps) {
     const login = await requireLogin(deps, request.actor);
     const scope = scopeOf(flags, login, unfreezeUsage);
-    const lifted = await liftFreeze(deps, request.actor, login, scope, { once: () => firstDelivery(deps, request) });
-    if (!lifted) return { kind: 'none' };
+    const lifted = await liftFreeze(deps, request.actor, login, scope);
     if (!lifted.freeze)
       return message(
         notFrozenText(

@@ -19,7 +19,6 @@ import { contract } from '../contract.ts';
 import { matchTeam, teamUsage } from '../arguments.ts';
 import type { Actor } from '../../store/sessions.ts';
 import { requireLogin, teamName } from '../../attacks/access.ts';
-import { firstDelivery } from '../delivery.ts';
 
 const usage = teamUsage;
 
@@ -34,6 +33,7 @@ async function select(actor: Actor, team: TeamEntry, deps: Deps, platformUser: s
 
 export const teamCommand = subcommand({
   name: 'team',
+  once: true,
   usage,
   summary: 'Choose the team every attack, list and halt uses. Without a name, opens a picker.',
   examples: ['team', 'team Payments', 'team 5c1b1f0e-…'],
@@ -46,7 +46,6 @@ export const teamCommand = subcommand({
     const query = args.rest.join(' ').trim();
     if (!query) return { kind: 'openModal', view: teamPickerModal(choices(teams), login.team?.identifier) };
     const team = matchTeam(teams, query);
-    if (!(await firstDelivery(deps, request))) return { kind: 'none' };
     await select(request.actor, team, deps, login.session.identifier);
     return message(teamSelectedText(teamName(team)));
   },
@@ -57,7 +56,6 @@ export async function submitTeamPicker(submission: Submission, deps: Deps): Prom
   const team = login.session.teams.find((t) => t.identifier === submission.inputs[TEAM_CHOICE]);
   // A team id that is not among the person's own teams is never used, whatever the payload says.
   if (!team) return { kind: 'errors', errors: { [TEAM_CHOICE]: 'Choose one of your teams.' } };
-  if (!(await firstDelivery(deps, submission))) return { kind: 'close' };
   await select(submission.actor, team, deps, login.session.identifier);
   if (submission.privateMetadata !== PICKER_AFTER_LOGIN)
     return { kind: 'update', view: teamChosenModal(teamName(team)) };

@@ -100,7 +100,7 @@ async function freezeStep({ actor, inputs }: WorkflowStepRequest, deps: Deps): P
   const login = await requireLogin(deps, actor);
   const scope = scopeOfInputs(input, login);
   // Done once per run of the step: the adapter's claim on its execution sees to that.
-  const declared = (await declareFreeze(deps, actor, login, scope, input.reason))!;
+  const declared = await declareFreeze(deps, actor, login, scope, input.reason);
   const { freeze, halting } = declared;
   const failed =
     'error' in halting || (halting.scope === 'team' && (halting.swept.failed.length || halting.swept.unread.length));
@@ -123,7 +123,7 @@ async function unfreezeStep({ actor, inputs }: WorkflowStepRequest, deps: Deps):
   const input = read({ ...scopeInputs, reason: optionalText }, inputs);
   const login = await requireLogin(deps, actor);
   const scope = scopeOfInputs(input, login);
-  const lifted = (await liftFreeze(deps, actor, login, scope))!;
+  const lifted = await liftFreeze(deps, actor, login, scope);
   return {
     outputs: {
       scope: scope.scope,
