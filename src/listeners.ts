@@ -38,18 +38,12 @@ import {
   COUNTDOWN_SKIP,
   COUNTDOWN_START_NOW,
   COUNTDOWN_VETO,
-  PLAN_ADD_STEP,
-  PLAN_AUTO,
-  PLAN_MOVE_UP,
-  PLAN_REMOVE,
-  PLAN_RUN_NEXT,
-  PLAN_STEP_VIEW,
-  STEP_ANSWER_VIEW,
   STEP_HELD,
   STEP_NOT_HELD,
   STEP_UNSURE,
-  STEP_VETO_VIEW,
-} from './views/gamedays/plan.ts';
+} from './views/gamedays/countdown.ts';
+import { PLAN_ADD_STEP, PLAN_AUTO, PLAN_MOVE_UP, PLAN_REMOVE, PLAN_RUN_NEXT } from './views/gamedays/plan.ts';
+import { PLAN_STEP_VIEW, STEP_ANSWER_VIEW, STEP_VETO_VIEW } from './views/gamedays/stepForms.ts';
 import { APPROVAL_APPROVE, APPROVAL_REJECT } from './views/guardrails/approval.ts';
 import { newAttackFromHome, publishHome, switchTeamFromHome } from './commands/home.ts';
 import {

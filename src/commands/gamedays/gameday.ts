@@ -6,19 +6,17 @@ import {
   gameDayEndedText,
   gameDayEndRefusedText,
   gameDayStartRefusedText,
-  gameDayEndWarning,
   gameDayGuardsRemovedText,
   gameDayGuardsSetText,
   gameDayKeptText,
   gameDayRunningText,
   gameDayStartedText,
   gameDayStartingText,
-  gameDayStatusMessage,
   noGameDayText,
   noReportText,
   notHaltedLine,
-  type UnfinishedAttack,
-} from '../../views/gamedays/gameday.ts';
+} from '../../views/gamedays/gamedayWords.ts';
+import { gameDayEndWarning, gameDayStatusMessage, type UnfinishedAttack } from '../../views/gamedays/gamedaySummary.ts';
 import {
   cardOutcome,
   parseGameDayRef,
