@@ -162,3 +162,7 @@ export function buttonObject(value: string | undefined): Record<string, unknown>
     return undefined;
   }
 }
+
+/** A field's value shown again only when the input takes it: a number, whole unless `decimals`. */
+export const isNumber = (text: string | undefined, decimals = true): text is string =>
+  text !== undefined && (decimals ? /^-?\d+(\.\d+)?$/ : /^-?\d+$/).test(text);

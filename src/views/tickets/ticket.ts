@@ -12,6 +12,7 @@ import {
   externalLink,
   header,
   input,
+  isNumber,
   limits,
   modal,
   plain,
@@ -88,7 +89,6 @@ function choicesHint(field: IssueField): string | undefined {
 }
 
 const isDate = (text: string | undefined): text is string => text !== undefined && /^\d{4}-\d{2}-\d{2}$/.test(text);
-const isNumber = (text: string | undefined): text is string => text !== undefined && /^-?\d+(\.\d+)?$/.test(text);
 
 /** One input for a required field of the issue meta, of the kind its type needs. */
 function fieldInput(field: IssueField, value: string | undefined): InputBlock {
