@@ -4,7 +4,7 @@ import { argRange } from '../../attacks/argRange.ts';
 import { defaultLength, flagOf } from '../../attacks/attackTypes.ts';
 import { input, isNumber, limits, plain } from '../blocks.ts';
 import { plural } from '../plural.ts';
-import { teamOption, type TeamChoice } from '../login/team.ts';
+import { teamSelect, type TeamChoice } from '../login/team.ts';
 import { ATTACK_GUARDS, ATTACK_LENGTH, ATTACK_TEAM, attackArgId, CHECKED } from './builderIds.ts';
 
 /** Argument names of the platform's metadata that do not read as words once capitalised. */
@@ -152,25 +152,5 @@ export function guardsBlock(value: string | undefined): InputBlock {
 }
 
 export function teamBlock(teams: TeamChoice[], current: string | undefined): InputBlock {
-  const sorted = [...teams].sort((a, b) => a.name.localeCompare(b.name));
-  const initial = teams.find((team) => team.id === current);
-  const initialOption = initial ? { initial_option: teamOption(initial) } : {};
-  // Beyond 100 teams Slack needs an external select, answered by the team options handler.
-  const element =
-    sorted.length <= limits.selectOptions
-      ? {
-          type: 'static_select' as const,
-          action_id: ATTACK_TEAM,
-          placeholder: plain('Choose a team'),
-          options: sorted.map(teamOption),
-          ...initialOption,
-        }
-      : {
-          type: 'external_select' as const,
-          action_id: ATTACK_TEAM,
-          placeholder: plain('Type to search your teams'),
-          min_query_length: 0,
-          ...initialOption,
-        };
-  return input(ATTACK_TEAM, 'Team', element);
+  return input(ATTACK_TEAM, 'Team', teamSelect(ATTACK_TEAM, teams, current));
 }

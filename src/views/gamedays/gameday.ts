@@ -1,4 +1,4 @@
-import type { ConfirmationDialog, KnownBlock } from '@slack/types';
+import type { KnownBlock } from '@slack/types';
 import {
   haltCount,
   gameDayRefValue,
@@ -15,6 +15,7 @@ import {
   actions,
   button,
   code,
+  confirmDialog,
   context,
   escapeMrkdwn,
   externalLink,
@@ -40,15 +41,11 @@ export const GAMEDAY_END_ANYWAY = 'gameday_end_anyway';
 export const GAMEDAY_END_CANCEL = 'gameday_end_cancel';
 export const GAMEDAY_END_WARNING_ACTIONS = 'gameday_end_warning_actions';
 
-export const gameDayEndConfirm: ConfirmationDialog = {
-  title: { type: 'plain_text', text: 'End the game day?' },
-  text: {
-    type: 'mrkdwn',
-    text: 'The summary is posted in the channel. If attacks of the game day are still running, you choose next whether to halt them first.',
-  },
-  confirm: { type: 'plain_text', text: 'End game day' },
-  deny: { type: 'plain_text', text: 'Cancel' },
-};
+export const gameDayEndConfirm = confirmDialog(
+  'End the game day?',
+  'The summary is posted in the channel. If attacks of the game day are still running, you choose next whether to halt them first.',
+  'End game day',
+);
 
 export const when = (iso: string | undefined) =>
   iso && !Number.isNaN(Date.parse(iso)) ? slackDate(new Date(iso)) : 'unknown';
