@@ -39,18 +39,12 @@ import {
   COUNTDOWN_SKIP,
   COUNTDOWN_START_NOW,
   COUNTDOWN_VETO,
-  PLAN_ADD_STEP,
-  PLAN_AUTO,
-  PLAN_MOVE_UP,
-  PLAN_REMOVE,
-  PLAN_RUN_NEXT,
-  PLAN_STEP_VIEW,
-  STEP_ANSWER_VIEW,
   STEP_HELD,
   STEP_NOT_HELD,
   STEP_UNSURE,
-  STEP_VETO_VIEW,
-} from './views/gamedays/plan.ts';
+} from './views/gamedays/countdown.ts';
+import { PLAN_ADD_STEP, PLAN_AUTO, PLAN_MOVE_UP, PLAN_REMOVE, PLAN_RUN_NEXT } from './views/gamedays/plan.ts';
+import { PLAN_STEP_VIEW, STEP_ANSWER_VIEW, STEP_VETO_VIEW } from './views/gamedays/stepForms.ts';
 import { APPROVAL_APPROVE, APPROVAL_REJECT } from './views/guardrails/approval.ts';
 import { newAttackFromHome, publishHome, switchTeamFromHome } from './commands/home.ts';
 import {
@@ -75,7 +69,7 @@ import {
   ATTACK_TARGET_KIND,
   ATTACK_TEAM,
   ATTACK_TYPE_SELECT,
-} from './views/attacks/attackBuilder.ts';
+} from './views/attacks/builderIds.ts';
 import { ADD_NOTE, ATTACK_DETAILS, FILE_TICKET, HALT_AGAIN, HALT_ATTACK } from './views/attacks/attackCard.ts';
 import { LIST_NEXT_PAGE } from './views/attacks/attackList.ts';
 import { ATTACK_CANCEL, ATTACK_START } from './views/attacks/attackPreview.ts';

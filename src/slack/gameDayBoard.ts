@@ -1,11 +1,13 @@
 import type { MessageRef } from '../attacks/cards.ts';
 import type { GameDayBoard } from '../gamedays/gamedays.ts';
 import type { GameDayAttack, GameDayEvent, GameDayOutcomes, GameDayRecord } from '../gamedays/gamedayRecord.ts';
-import { gameDayCard, gameDayFailureLine, gameDaySummary, gameDayTimelineLine } from '../views/gamedays/gameday.ts';
+import { gameDayCard, gameDayFailureLine, gameDayTimelineLine } from '../views/gamedays/gameday.ts';
+import { gameDaySummary } from '../views/gamedays/gamedaySummary.ts';
 import type { Messenger } from './messenger.ts';
 import type { PlanStep } from '../gamedays/plan.ts';
 import { StepNotStartedError } from '../gamedays/planStepState.ts';
-import { countdownMessage, hypothesisQuestion, planWords } from '../views/gamedays/plan.ts';
+import { countdownMessage, hypothesisQuestion } from '../views/gamedays/countdown.ts';
+import { planWords } from '../views/gamedays/planWords.ts';
 import { errorInBrief } from '../views/errorReply.ts';
 
 /** A game day in its channel: the card, the timeline in the card's thread, the summary. */

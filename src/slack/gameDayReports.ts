@@ -1,13 +1,7 @@
 import { type GameDayReport, ReportNotSharedError, type ReportSharing } from '../gamedays/report.ts';
 import type { GameDayRecord } from '../gamedays/gamedayRecord.ts';
-import {
-  gameDayReportMarkdown,
-  reportComment,
-  reportFailedText,
-  reportFilename,
-  reportPeople,
-  reportProblem,
-} from '../views/gamedays/report.ts';
+import { gameDayReportMarkdown, reportFilename, reportPeople } from '../views/gamedays/report.ts';
+import { reportComment, reportFailedText, reportProblem } from '../views/gamedays/reportWords.ts';
 import type { SlackFiles } from './files.ts';
 import type { Messenger } from './messenger.ts';
 import type { People } from './people.ts';

@@ -1,5 +1,5 @@
 import type { LinkedElsewhere, LinkNotices, SlackIdentity } from '../login/identity.ts';
-import { linkedElsewhereMessage } from '../views/login/login.ts';
+import { linkedElsewhereMessage } from '../views/login/loginWords.ts';
 import type { Messenger } from './messenger.ts';
 
 /** The owner of a login's e-mail is told by direct message that it was linked to someone else. */

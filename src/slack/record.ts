@@ -22,7 +22,7 @@ import {
 import { ruleText } from '../views/guardrails/approval.ts';
 import { noteLine } from '../views/attacks/note.ts';
 import { describeTarget } from '../views/attacks/target.ts';
-import { ticketFiledText } from '../views/tickets/ticket.ts';
+import { ticketFiledText } from '../views/tickets/ticketReplies.ts';
 import { askToHalt } from './askToHalt.ts';
 import type { Messenger } from './messenger.ts';
 import { keys } from '../store/keys.ts';

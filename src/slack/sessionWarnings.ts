@@ -1,6 +1,6 @@
 import type { ExpiryWarning, SessionWarnings } from '../login/expiryWarnings.ts';
 import type { Person } from '../store/sessions.ts';
-import { expiryWarningMessage } from '../views/login/login.ts';
+import { expiryWarningMessage } from '../views/login/loginWords.ts';
 import type { Messenger } from './messenger.ts';
 
 /** Warnings before a session ends, by direct message. */

@@ -2,6 +2,7 @@ import { isPathId } from '../client/ids.ts';
 import type {
   ActionsBlock,
   Button,
+  ConfirmationDialog,
   ContextBlock,
   HeaderBlock,
   InputBlock,
@@ -161,4 +162,24 @@ export function buttonObject(value: string | undefined): Record<string, unknown>
   } catch {
     return undefined;
   }
+}
+
+/** A field's value shown again only when the input takes it: a number, whole unless `decimals`. */
+export const isNumber = (text: string | undefined, decimals = true): text is string =>
+  text !== undefined && (decimals ? /^-?\d+(\.\d+)?$/ : /^-?\d+$/).test(text);
+
+/** Slack's confirm dialog: a title, what happens (mrkdwn), the confirm and deny words. */
+export function confirmDialog(
+  title: string,
+  text: string,
+  confirm: string,
+  options: { deny?: string; danger?: boolean } = {},
+): ConfirmationDialog {
+  return {
+    title: { type: 'plain_text', text: title },
+    text: { type: 'mrkdwn', text },
+    confirm: { type: 'plain_text', text: confirm },
+    deny: { type: 'plain_text', text: options.deny ?? 'Cancel' },
+    ...(options.danger ? { style: 'danger' as const } : {}),
+  };
 }

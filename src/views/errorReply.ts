@@ -23,7 +23,7 @@ import { FrozenError } from '../guardrails/freezes.ts';
 import { StartUnfinishedError } from '../attacks/start.ts';
 import { NotARequestError } from '../guardrails/approvals.ts';
 import { StepNotAllowedError } from '../gamedays/planChanges.ts';
-import { planWords } from './gamedays/plan.ts';
+import { planWords } from './gamedays/planWords.ts';
 import { AmbiguousAttackIdError, AttackNotFoundError } from '../attacks/locate.ts';
 import { GuardsUnknownError, UnhealthyGuardsError } from '../guardrails/guardCheck.ts';
 import { frozenRefusal } from './guardrails/freezeRefusal.ts';

@@ -14,8 +14,8 @@ import {
   ATTACK_TEAM,
   ATTACK_TYPE_SELECT,
   attackArgId,
-  attackBuilderModal,
-} from '../../src/views/attacks/attackBuilder.ts';
+} from '../../src/views/attacks/builderIds.ts';
+import { attackBuilderModal } from '../../src/views/attacks/attackBuilder.ts';
 import { equivalentCommand } from '../../src/views/attacks/attackPreview.ts';
 
 const probe: InfraAttackMetadata = {

@@ -5,7 +5,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { builtInCatalogue } from '../../src/client/catalogue.ts';
 import { parseAttackCommand } from '../../src/commands/attacks/parse.ts';
 import { parseCommandText, subcommands } from '../../src/commands/index.ts';
-import { ATTACK_TARGET_KIND, ATTACK_TARGET_VALUES, attackBuilderModal } from '../../src/views/attacks/attackBuilder.ts';
+import { ATTACK_TARGET_KIND, ATTACK_TARGET_VALUES } from '../../src/views/attacks/builderIds.ts';
+import { attackBuilderModal } from '../../src/views/attacks/attackBuilder.ts';
 
 /**
  * The examples `/chaos help` shows, and the builder's placeholders, name clients the demo has:

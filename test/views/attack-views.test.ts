@@ -12,10 +12,9 @@ import {
   ATTACK_TEAM,
   ATTACK_TYPE_SELECT,
   attackArgId,
-  attackBuilderModal,
   builderTargetKinds,
-  type AttackBuilderOptions,
-} from '../../src/views/attacks/attackBuilder.ts';
+} from '../../src/views/attacks/builderIds.ts';
+import { attackBuilderModal, type AttackBuilderOptions } from '../../src/views/attacks/attackBuilder.ts';
 import { canHalt } from '../../src/attacks/lifecycle.ts';
 import { attackCardMessage, stageLabel, stageWords } from '../../src/views/attacks/attackCard.ts';
 import { startedCard } from '../support/cards.ts';

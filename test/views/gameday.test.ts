@@ -10,12 +10,10 @@ import {
   GAMEDAY_FILE_TICKET,
   GAMEDAY_HALT_AND_END,
   gameDayCard,
-  gameDayEndWarning,
   gameDayFailureLine,
-  gameDayStatusMessage,
-  gameDaySummary,
   gameDayTimelineLine,
 } from '../../src/views/gamedays/gameday.ts';
+import { gameDayEndWarning, gameDayStatusMessage, gameDaySummary } from '../../src/views/gamedays/gamedaySummary.ts';
 import {
   parseGameDayRef,
   type GameDayAttack,

@@ -3,16 +3,10 @@ import type { Button, KnownBlock } from '@slack/types';
 import { describe, expect, it } from 'vitest';
 import type { GameDayRecord } from '../../src/gamedays/gamedayRecord.ts';
 import type { GameDayPlan, PlanStep } from '../../src/gamedays/plan.ts';
-import {
-  addStepModal,
-  countdownMessage,
-  hypothesisQuestion,
-  parsePlanPlace,
-  parseStepRef,
-  planMessage,
-  stepRefValue,
-  summaryStepLines,
-} from '../../src/views/gamedays/plan.ts';
+import { addStepModal } from '../../src/views/gamedays/stepForms.ts';
+import { countdownMessage, hypothesisQuestion } from '../../src/views/gamedays/countdown.ts';
+import { parsePlanPlace, parseStepRef, planMessage, stepRefValue } from '../../src/views/gamedays/plan.ts';
+import { summaryStepLines } from '../../src/views/gamedays/planWords.ts';
 import { gameDayCard } from '../../src/views/gamedays/gameday.ts';
 import { gameDayReportMarkdown } from '../../src/views/gamedays/report.ts';
 

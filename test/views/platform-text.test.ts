@@ -4,7 +4,7 @@ import { gameDayTimelineLine } from '../../src/views/gamedays/gameday.ts';
 import { attackSchema } from '../../src/client/index.ts';
 import { attackDetailsMessage } from '../../src/views/attacks/attackDetails.ts';
 import { attackListMessage, listed } from '../../src/views/attacks/attackList.ts';
-import { linkedElsewhereMessage } from '../../src/views/login/login.ts';
+import { linkedElsewhereMessage } from '../../src/views/login/loginWords.ts';
 
 /** Every mrkdwn text of a message: what Slack would parse for mentions and links. */
 function mrkdwnTexts(message: { text: string; blocks?: unknown[] | undefined }): string[] {

@@ -12,12 +12,11 @@ import {
   TICKET_SUMMARY,
   TICKET_VIEW,
   ticketFieldId,
-  ticketFiledText,
-  ticketListMessage,
   ticketModal,
-  ticketPrefill,
   ticketProjectModal,
 } from '../../src/views/tickets/ticket.ts';
+import { ticketFiledText, ticketListMessage } from '../../src/views/tickets/ticketReplies.ts';
+import { ticketPrefill } from '../../src/views/tickets/ticketPrefill.ts';
 import { issueMeta } from '../support/issue-meta.ts';
 
 const choices = (count: number) =>

@@ -6,14 +6,14 @@ import { claimPending, dropPending, loadPending, savePending, type StartAsk } fr
 import { startChecks, startPolicy, type StartWay } from '../../attacks/startPolicy.ts';
 import { channelLinks } from '../../views/blocks.ts';
 import type { AttackRequest } from '../../attacks/request.ts';
+import { attackBuilderModal } from '../../views/attacks/attackBuilder.ts';
 import {
-  attackBuilderModal,
   ATTACK_CHANNEL,
   ATTACK_SAVE_AS,
   ATTACK_TEAM,
   ATTACK_TYPE_SELECT,
   builderTitle,
-} from '../../views/attacks/attackBuilder.ts';
+} from '../../views/attacks/builderIds.ts';
 import { messageModal } from '../../views/notice.ts';
 import { saveAttack } from '../../attacks/saved.ts';
 import { savedAttackWords, savedNameProblem } from '../../views/attacks/savedAttacks.ts';

@@ -12,7 +12,7 @@ import {
   CHECKED,
   attackArgId,
   isBuilderTargetKind,
-} from '../../views/attacks/attackBuilder.ts';
+} from '../../views/attacks/builderIds.ts';
 import { defaultLength, findAttackType, flagOf } from '../../attacks/attackTypes.ts';
 import {
   implicitLength,

@@ -6,19 +6,17 @@ import {
   gameDayEndedText,
   gameDayEndRefusedText,
   gameDayStartRefusedText,
-  gameDayEndWarning,
   gameDayGuardsRemovedText,
   gameDayGuardsSetText,
   gameDayKeptText,
   gameDayRunningText,
   gameDayStartedText,
   gameDayStartingText,
-  gameDayStatusMessage,
   noGameDayText,
   noReportText,
   notHaltedLine,
-  type UnfinishedAttack,
-} from '../../views/gamedays/gameday.ts';
+} from '../../views/gamedays/gamedayWords.ts';
+import { gameDayEndWarning, gameDayStatusMessage, type UnfinishedAttack } from '../../views/gamedays/gamedaySummary.ts';
 import {
   cardOutcome,
   parseGameDayRef,
@@ -40,7 +38,7 @@ import type { Actor, Login } from '../../store/sessions.ts';
 import type { TeamEntry } from '../../client/index.ts';
 import { mayRunAttacks, platformFor, requireLogin, requireTeam, teamName } from '../../attacks/access.ts';
 import { reportAtEnd, shareGameDayReport } from '../../gamedays/report.ts';
-import { reportAgainFailedText, reportSharedText } from '../../views/gamedays/report.ts';
+import { reportAgainFailedText, reportSharedText } from '../../views/gamedays/reportWords.ts';
 import { guardsFromFlag } from '../guardrails/guardFlags.ts';
 import { addGameDayGuards, openGuardPicker, removeGameDayGuards, requireMayChangeGuards } from './guards.ts';
 import { automatic, moveFromCommand, planFromCommand, runNext, stepFromCommand } from './plan.ts';

@@ -6,7 +6,7 @@ import { platformFor, RUN_PRIVILEGE, requireLogin, requireTeam } from '../../att
 import { UserInputError } from '../../errors.ts';
 import { checkGuards, type GuardCheck } from '../../guardrails/guardCheck.ts';
 import { guardFlag, guardKey, guardName, type GuardSpec } from '../../guardrails/guards.ts';
-import { gameDayGuardsRefusedText } from '../../views/gamedays/gameday.ts';
+import { gameDayGuardsRefusedText } from '../../views/gamedays/gamedayWords.ts';
 import { guardLine, guardsRemovedLine, guardsSetLine } from '../../views/guardrails/guards.ts';
 import type { OptionsHandler, Reply, Submission, SubmissionReply } from '../reply.ts';
 import type { Actor } from '../../store/sessions.ts';

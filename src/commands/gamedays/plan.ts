@@ -23,12 +23,6 @@ import type { Actor, Login } from '../../store/sessions.ts';
 import {
   addStepModal,
   answerModal,
-  answerOfAction,
-  parsePlanPlace,
-  parseStepRef,
-  type PlanPlace,
-  planMessage,
-  planWords,
   STEP_GUARDS,
   STEP_HYPOTHESIS,
   STEP_OBSERVATION,
@@ -36,7 +30,10 @@ import {
   STEP_SPEC,
   STEP_VETO_REASON,
   vetoModal,
-} from '../../views/gamedays/plan.ts';
+} from '../../views/gamedays/stepForms.ts';
+import { answerOfAction } from '../../views/gamedays/countdown.ts';
+import { parsePlanPlace, parseStepRef, type PlanPlace, planMessage } from '../../views/gamedays/plan.ts';
+import { planWords } from '../../views/gamedays/planWords.ts';
 import { checkAttackWords, resolveTeam } from '../attacks/attack.ts';
 import { requestedTeam } from '../attacks/parse.ts';
 import { splitWords } from '../attacks/tokenize.ts';

@@ -4,17 +4,15 @@ import type { ModalView } from '@slack/types';
 import { secureLoginUrl } from '../../login/entry.ts';
 import { logIn, type LoginOutcome } from '../../login/logIn.ts';
 import { requestPasswordReset, type ResetOutcome } from '../../login/passwordReset.ts';
-import { clockTime, resetEmailUnknownText, resetLimitedText, resetNotOwnEmailText } from '../../views/login/page.ts';
+import {
+  clockTime,
+  resetEmailUnknownText,
+  resetLimitedText,
+  resetNotOwnEmailText,
+} from '../../views/login/pageWords.ts';
 import { describeError } from '../../views/errorReply.ts';
 import {
   lockedNotice,
-  loggedInView,
-  loginFields,
-  loginModal,
-  type LoginModalOptions,
-  resetPasswordModal,
-  resetRequestedView,
-  securePageModal,
   enterEmailText,
   enterPasswordText,
   enterResetEmailText,
@@ -27,6 +25,15 @@ import {
   emailUnknownText,
   linkedSessionEndedText,
   linkedSessionGoneText,
+} from '../../views/login/loginWords.ts';
+import {
+  loggedInView,
+  loginFields,
+  loginModal,
+  type LoginModalOptions,
+  resetPasswordModal,
+  resetRequestedView,
+  securePageModal,
 } from '../../views/login/login.ts';
 import { teamPickerModal } from '../../views/login/team.ts';
 import { z } from 'zod';

@@ -2,7 +2,7 @@ import { subcommand } from '../command.ts';
 import { contract } from '../contract.ts';
 import { message } from '../reply.ts';
 import { logOut } from '../../login/logOut.ts';
-import { loggedOutText, loggedOutUnconfirmedText, notLoggedInText } from '../../views/login/login.ts';
+import { loggedOutText, loggedOutUnconfirmedText, notLoggedInText } from '../../views/login/loginWords.ts';
 
 export const logoutCommand = subcommand({
   name: 'logout',

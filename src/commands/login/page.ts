@@ -12,7 +12,7 @@ import {
   loginRejectedText,
   mfaCodeFormatText,
   pageLoginConfirmation,
-} from '../../views/login/login.ts';
+} from '../../views/login/loginWords.ts';
 import { csrfToken, validCsrf } from '../../login/csrf.ts';
 import { clientAddress, trustedProxies, untrustedProxyWatch } from '../../login/clientAddress.ts';
 import { loginPagePath } from '../../login/entry.ts';
@@ -28,10 +28,6 @@ import {
   accountLockedText,
   clockTime,
   expiredLinkPage,
-  loginPage,
-  loginPageHeaders,
-  type LinkedAccount,
-  type LoginPageState,
   openedElsewherePage,
   pageErrorText,
   pageFailedPage,
@@ -52,7 +48,8 @@ import {
   tooManyBadLinksPage,
   tooManyLoadsPage,
   unverifiedFormPage,
-} from '../../views/login/page.ts';
+} from '../../views/login/pageWords.ts';
+import { loginPage, loginPageHeaders, type LinkedAccount, type LoginPageState } from '../../views/login/page.ts';
 
 type Route = { path: string; method: string; handler: (req: IncomingMessage, res: ServerResponse) => void };
 

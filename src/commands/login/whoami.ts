@@ -1,7 +1,7 @@
 import { subcommand } from '../command.ts';
 import { contract } from '../contract.ts';
 import { requireLogin } from '../../attacks/access.ts';
-import { whoamiMessage } from '../../views/login/login.ts';
+import { whoamiMessage } from '../../views/login/loginWords.ts';
 
 export const whoamiCommand = subcommand({
   name: 'whoami',

@@ -18,20 +18,20 @@ import { describeError } from '../../views/errorReply.ts';
 import { loadingModal } from '../../views/notice.ts';
 import {
   ticketFieldId,
-  ticketListMessage,
   ticketModal,
-  ticketPrefill,
   ticketProjectModal,
-  gameDayPeople,
-  gameDayTicketPrefill,
-  notACardModal,
-  ticketFiledModal,
-  ticketFormExpiredModal,
-  ticketUnconfirmedModal,
   TICKET_DESCRIPTION,
   TICKET_LABELS,
   TICKET_SUMMARY,
 } from '../../views/tickets/ticket.ts';
+import {
+  ticketListMessage,
+  notACardModal,
+  ticketFiledModal,
+  ticketFormExpiredModal,
+  ticketUnconfirmedModal,
+} from '../../views/tickets/ticketReplies.ts';
+import { ticketPrefill, gameDayPeople, gameDayTicketPrefill } from '../../views/tickets/ticketPrefill.ts';
 import type { Action, Reply, Submission, SubmissionReply } from '../reply.ts';
 import { subcommand } from '../command.ts';
 import { contract } from '../contract.ts';

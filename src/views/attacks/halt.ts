@@ -1,6 +1,6 @@
 import type { Button, ConfirmationDialog } from '@slack/types';
 import type { Message } from '../message.ts';
-import { actions, button, section } from '../blocks.ts';
+import { actions, button, confirmDialog, section } from '../blocks.ts';
 import type { HaltOutcome, MassHaltOutcome } from '../../attacks/halt.ts';
 import { stageWords } from './attackCard.ts';
 import { plural } from '../plural.ts';
@@ -12,23 +12,18 @@ export type HaltScope = 'attacks' | 'everything';
 
 export function haltAllConfirm(scope: HaltScope): ConfirmationDialog {
   return scope === 'attacks'
-    ? {
-        title: { type: 'plain_text', text: 'Halt all attacks?' },
-        text: {
-          type: 'mrkdwn',
-          text: 'Every active attack your platform session can reach is halted, in every team, including Kubernetes attacks.',
-        },
-        confirm: { type: 'plain_text', text: 'Halt all' },
-        deny: { type: 'plain_text', text: 'Cancel' },
-        style: 'danger',
-      }
-    : {
-        title: { type: 'plain_text', text: 'Halt everything?' },
-        text: { type: 'mrkdwn', text: 'Every active impact across the whole platform is halted, whoever started it.' },
-        confirm: { type: 'plain_text', text: 'Halt everything' },
-        deny: { type: 'plain_text', text: 'Cancel' },
-        style: 'danger',
-      };
+    ? confirmDialog(
+        'Halt all attacks?',
+        'Every active attack your platform session can reach is halted, in every team, including Kubernetes attacks.',
+        'Halt all',
+        { danger: true },
+      )
+    : confirmDialog(
+        'Halt everything?',
+        'Every active impact across the whole platform is halted, whoever started it.',
+        'Halt everything',
+        { danger: true },
+      );
 }
 
 /** The Halt all button (or Halt everything), behind Slack's confirm dialog. */

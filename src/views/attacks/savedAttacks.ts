@@ -1,7 +1,7 @@
 import type { KnownBlock } from '@slack/types';
 import { isPathId } from '../../client/ids.ts';
 import { savedNamePattern, type SavedAttack } from '../../attacks/saved.ts';
-import { actions, button, buttonObject, context, escapeMrkdwn, section, slackDate } from '../blocks.ts';
+import { actions, button, buttonObject, confirmDialog, context, escapeMrkdwn, section, slackDate } from '../blocks.ts';
 import { codeSpan, commandWords } from './attackPreview.ts';
 import type { Message } from '../message.ts';
 import { plural } from '../plural.ts';
@@ -145,13 +145,12 @@ export function savedAttacksMessage(p: {
         button('Delete', SAVED_DELETE, {
           value: ref,
           style: 'danger',
-          confirm: {
-            title: { type: 'plain_text', text: 'Delete saved attack?' },
-            text: { type: 'mrkdwn', text: `Delete ${bold(saved.name)} for everyone in team ${bold(p.teamName)}?` },
-            confirm: { type: 'plain_text', text: 'Delete' },
-            deny: { type: 'plain_text', text: 'Keep it' },
-            style: 'danger',
-          },
+          confirm: confirmDialog(
+            'Delete saved attack?',
+            `Delete ${bold(saved.name)} for everyone in team ${bold(p.teamName)}?`,
+            'Delete',
+            { deny: 'Keep it', danger: true },
+          ),
         }),
       ]),
     );

@@ -1,4 +1,4 @@
-import type { ConfirmationDialog, KnownBlock, SectionBlock } from '@slack/types';
+import type { KnownBlock } from '@slack/types';
 import {
   haltCount,
   gameDayRefValue,
@@ -6,9 +6,7 @@ import {
   type GameDayEvent,
   type GameDayGuard,
   type GameDayGuardTrip,
-  type GameDayOutcomes,
   type GameDayRecord,
-  type GameDayRefusal,
   type GameDayTicket,
   type GameDayTripAttack,
 } from '../../gamedays/gamedayRecord.ts';
@@ -17,12 +15,12 @@ import {
   actions,
   button,
   code,
+  confirmDialog,
   context,
   escapeMrkdwn,
   externalLink,
   fields,
   header,
-  limits,
   section,
   slackDate,
   truncate,
@@ -31,7 +29,8 @@ import { argsText, stageLabel } from '../attacks/attackCard.ts';
 import { haltAllButton } from '../attacks/halt.ts';
 import { plural } from '../plural.ts';
 import { gameDayMetadata } from '../attacks/metadata.ts';
-import { planCardBlocks, planCardButtons, stepTimelineLine, summaryStepLines } from './plan.ts';
+import { planCardBlocks, planCardButtons } from './plan.ts';
+import { stepTimelineLine } from './planWords.ts';
 
 export const GAMEDAY_END = 'gameday_end';
 export const GAMEDAY_FILE_TICKET = 'gameday_file_ticket';
@@ -42,21 +41,17 @@ export const GAMEDAY_END_ANYWAY = 'gameday_end_anyway';
 export const GAMEDAY_END_CANCEL = 'gameday_end_cancel';
 export const GAMEDAY_END_WARNING_ACTIONS = 'gameday_end_warning_actions';
 
-export const gameDayEndConfirm: ConfirmationDialog = {
-  title: { type: 'plain_text', text: 'End the game day?' },
-  text: {
-    type: 'mrkdwn',
-    text: 'The summary is posted in the channel. If attacks of the game day are still running, you choose next whether to halt them first.',
-  },
-  confirm: { type: 'plain_text', text: 'End game day' },
-  deny: { type: 'plain_text', text: 'Cancel' },
-};
+export const gameDayEndConfirm = confirmDialog(
+  'End the game day?',
+  'The summary is posted in the channel. If attacks of the game day are still running, you choose next whether to halt them first.',
+  'End game day',
+);
 
-const when = (iso: string | undefined) =>
+export const when = (iso: string | undefined) =>
   iso && !Number.isNaN(Date.parse(iso)) ? slackDate(new Date(iso)) : 'unknown';
-const attackName = (attack: Pick<GameDayAttack, 'type' | 'guid'>) =>
+export const attackName = (attack: Pick<GameDayAttack, 'type' | 'guid'>) =>
   `*${escapeMrkdwn(attack.type)}* ${code(attack.guid)}`;
-const issueLink = (ticket: Pick<GameDayTicket, 'key' | 'url'>) => externalLink(ticket.url, ticket.key);
+export const issueLink = (ticket: Pick<GameDayTicket, 'key' | 'url'>) => externalLink(ticket.url, ticket.key);
 
 /** How long it ran, in words: `1 h 5 min`, `12 min`, `40 s`. */
 export function durationText(startedAt: string, endedAt: string): string {
@@ -69,7 +64,7 @@ export function durationText(startedAt: string, endedAt: string): string {
   return minutes % 60 ? `${hours} h ${minutes % 60} min` : `${hours} h`;
 }
 
-function counters(record: GameDayRecord): [string, string][] {
+export function counters(record: GameDayRecord): [string, string][] {
   return [
     ['Attacks', String(record.attacks.length)],
     ['Halts', String(haltCount(record))],
@@ -137,7 +132,7 @@ export function gameDayCard(record: GameDayRecord): Message {
 const tripAttacks = (attacks: readonly GameDayTripAttack[]) => attacks.map(attackName).join(', ');
 
 /** What a guard trip did, after its name and state: `halted *cpu* `g1`; could not halt …`. */
-function tripOutcome(t: GameDayGuardTrip): string {
+export function tripOutcome(t: GameDayGuardTrip): string {
   const parts: string[] = [];
   if (t.halted.length) parts.push(`halted ${tripAttacks(t.halted)}`);
   if (t.notHalted.length) parts.push(`<@${t.owner}>'s session could not halt ${tripAttacks(t.notHalted)}`);
@@ -204,314 +199,4 @@ export function failureText(stage: string): string {
 /** The timeline's line when an attack of the game day ends in error (often before it ran at all). */
 export function gameDayFailureLine(attack: GameDayAttack, stage: string): string {
   return `:x: The ${attackName(attack)} attack on ${escapeMrkdwn(attack.targetWords)} in team *${escapeMrkdwn(attack.teamName)}* failed · ${failureText(stage)}`;
-}
-
-/**
- * Sections holding the lines under a title, packed under Slack's 3,000 characters each, at most
- * `maxSections` of them; what does not fit is counted in an "and N more" line.
- */
-function lineSections(title: string, lines: string[], maxSections: number, noun: string): SectionBlock[] {
-  // Leaves room in every section for the closing "and N more" line.
-  const room = limits.sectionText - 50;
-  const sections: string[][] = [[`*${title}*`]];
-  const size = (part: string[]) => part.reduce((total, text) => total + text.length + 1, 0);
-  let placed = 0;
-  for (const line of lines) {
-    const text = truncate(line, room - title.length - 10);
-    const current = sections[sections.length - 1]!;
-    if (size(current) + text.length <= room) current.push(text);
-    else if (sections.length < maxSections) sections.push([text]);
-    else break;
-    placed += 1;
-  }
-  if (placed < lines.length)
-    sections[sections.length - 1]!.push(`_and ${plural(lines.length - placed, `more ${noun}`)}_`);
-  return sections.map((part) => section(part.join('\n')));
-}
-
-/** What became of an attack, by guid, as the handler learns it from the card or the platform. */
-/** An attack's outcome in the summary: how it ended, or that the summary follows it until it does. */
-function outcomeText(outcome: GameDayOutcomes[string] | undefined): string {
-  if (!outcome) return ':grey_question: outcome unknown';
-  if (outcome.lifecycle === 'Error') return failureText(outcome.stage);
-  if (outcome.lifecycle === 'Complete') return stageLabel(outcome.stage, outcome.lifecycle);
-  return `${stageLabel(outcome.stage, outcome.lifecycle)} _(not over yet: shown here once it ends)_`;
-}
-
-const refusalLine = (r: GameDayRefusal) =>
-  `• *${escapeMrkdwn(r.type)}* ${argsText(r.args.map(escapeMrkdwn))} on ${escapeMrkdwn(truncate(r.targetWords, 200))} · team ${escapeMrkdwn(r.teamName)} · tried by <@${r.startedBy}> ${when(r.at)}: ${r.reason}`;
-
-/** One attack of a game day and how it went, as the summary and `gameday status` show it. */
-function attackOutcomeLine(
-  record: GameDayRecord,
-  a: GameDayAttack,
-  outcome: GameDayOutcomes[string] | undefined,
-): string {
-  const haltedBy = new Set([
-    ...(outcome?.haltedBy ?? []),
-    ...record.halts.filter((h) => h.scope === 'attack' && h.guid === a.guid).map((h) => h.by),
-  ]);
-  const parts = [
-    `• ${attackName(a)} ${argsText(a.args.map(escapeMrkdwn))} on ${escapeMrkdwn(truncate(a.targetWords, 200))} · team ${escapeMrkdwn(a.teamName)}`,
-    `started by <@${a.startedBy}>`,
-    outcomeText(outcome),
-  ];
-  if (haltedBy.size) parts.push(`halted by ${[...haltedBy].map((id) => `<@${id}>`).join(', ')}`);
-  return parts.join(' · ');
-}
-
-/** Sections for each part of the summary, within 50 blocks together with header, overview and buttons. */
-const summarySections = {
-  steps: 4,
-  attacks: 22,
-  refused: 2,
-  unconfirmed: 1,
-  massHalts: 2,
-  trips: 2,
-  notes: 7,
-  tickets: 4,
-} as const;
-
-/** The summary posted when a game day ends. */
-export function gameDaySummary(record: GameDayRecord, outcomes: GameDayOutcomes): Message {
-  const ended = record.endedAt;
-  const duration = ended ? durationText(record.startedAt, ended) : undefined;
-  const attackLines = record.attacks.map((a) => attackOutcomeLine(record, a, outcomes[a.guid]));
-  const massHalts = record.halts
-    .filter((h) => h.scope !== 'attack')
-    .map(
-      (h) =>
-        `• <@${h.by}> halted ${h.scope === 'everything' ? 'everything across the platform' : 'all attacks'} ${when(h.at)}`,
-    );
-  const byGuid = (guid: string) => record.attacks.find((a) => a.guid === guid);
-  const noteLines = record.notes.map((n) => {
-    const attack = byGuid(n.guid);
-    return `• <@${n.by}> on ${attack ? attackName(attack) : `\`${n.guid}\``}: ${escapeMrkdwn(truncate(n.text, 500))}`;
-  });
-  const ticketLines = record.tickets.map((t) => {
-    const attack = t.guid ? byGuid(t.guid) : undefined;
-    const about = t.guid ? ` for ${attack ? attackName(attack) : code(t.guid)}` : ' for the game day';
-    return `• ${issueLink(t)}${about}, filed by <@${t.by}>`;
-  });
-
-  const blocks: KnownBlock[] = [
-    header(`Game day summary: ${record.title}`),
-    section(
-      `Facilitated by <@${record.facilitator}> · started ${when(record.startedAt)} · ${ended ? `ended ${when(ended)} after *${duration}*` : 'still running'}`,
-    ),
-    fields(counters(record)),
-  ];
-  const stepLines = summaryStepLines(record);
-  if (stepLines.length) blocks.push(...lineSections('Steps', stepLines, summarySections.steps, 'step'));
-  blocks.push(
-    ...(attackLines.length
-      ? lineSections('Attacks', attackLines, summarySections.attacks, 'attack')
-      : [section('*Attacks*\nNo attacks were started in the channel.')]),
-  );
-  const refused = record.refused ?? [];
-  const notStarted = refused.filter((r) => !r.unconfirmed).map(refusalLine);
-  const unconfirmed = refused.filter((r) => r.unconfirmed).map(refusalLine);
-  if (notStarted.length) blocks.push(...lineSections('Did not start', notStarted, summarySections.refused, 'attack'));
-  if (unconfirmed.length)
-    blocks.push(
-      ...lineSections(
-        'Not confirmed by the platform (check whether they ran)',
-        unconfirmed,
-        summarySections.unconfirmed,
-        'attack',
-      ),
-    );
-  if (massHalts.length)
-    blocks.push(...lineSections('Halts of every attack', massHalts, summarySections.massHalts, 'halt'));
-  const tripLines = (record.trips ?? []).map(
-    (t) =>
-      `• *${escapeMrkdwn(t.guard)}* fired (${escapeMrkdwn(t.state)}) ${when(t.at)}, guard of <@${t.owner}>: ${tripOutcome(t)}`,
-  );
-  if (tripLines.length) blocks.push(...lineSections('Guard trips', tripLines, summarySections.trips, 'trip'));
-  if (noteLines.length) blocks.push(...lineSections('Notes', noteLines, summarySections.notes, 'note'));
-  if (ticketLines.length) blocks.push(...lineSections('Tickets', ticketLines, summarySections.tickets, 'ticket'));
-  blocks.push(
-    actions(GAMEDAY_SUMMARY_ACTIONS, [
-      button('File ticket for the game day', GAMEDAY_FILE_TICKET, { value: gameDayRefValue(record) }),
-    ]),
-  );
-  const text = `Game day ${escapeMrkdwn(record.title)} summary: ${plural(record.attacks.length, 'attack')}${duration ? ` in ${duration}` : ''}`;
-  return { text, blocks };
-}
-
-/** Attacks listed in `gameday status`, newest last. */
-const statusAttacksShown = 10;
-
-/** `gameday status`: the channel's game day so far. */
-export function gameDayStatusMessage(record: GameDayRecord, outcomes: GameDayOutcomes): Message {
-  const ended = record.endedAt;
-  const status = ended ? `ended after ${durationText(record.startedAt, ended)}` : 'running';
-  const blocks: KnownBlock[] = [
-    section(
-      `:dart: Game day *${escapeMrkdwn(record.title)}* · ${ended ? `ended ${when(ended)} after ${durationText(record.startedAt, ended)}` : 'running'}\nFacilitated by <@${record.facilitator}> · started ${when(record.startedAt)}`,
-    ),
-    fields(counters(record)),
-  ];
-  const recent = record.attacks.slice(-statusAttacksShown);
-  if (recent.length) {
-    const earlier = record.attacks.length - recent.length;
-    const lines = recent.map((a) => attackOutcomeLine(record, a, outcomes[a.guid]));
-    blocks.push(...lineSections(earlier ? `Latest attacks (${earlier} earlier)` : 'Attacks', lines, 3, 'attack'));
-  }
-  if (record.guards?.length) blocks.push(section(gameDayGuardsText(record.guards, record.trips)));
-  if (record.plan) blocks.push(...planCardBlocks(record.plan));
-  const refused = record.refused ?? [];
-  if (refused.length)
-    blocks.push(context(`:x: ${plural(refused.length, 'start')} the platform did not take; the thread says why.`));
-  return { text: `Game day ${escapeMrkdwn(record.title)}: ${status}`, blocks };
-}
-
-/** `gameday status` or `end` in a channel without a game day. */
-export function noGameDayText(command: string): string {
-  return `No game day is running in this channel. Start one with \`${command} gameday start <title>\`.`;
-}
-
-/** An attack of the game day that had not ended when someone asked to end the game day. */
-export interface UnfinishedAttack {
-  attack: GameDayAttack;
-  stage: string;
-  lifecycle: string;
-}
-
-/**
- * What `gameday end` (or End game day) answers while attacks of the game day still run: names
- * them and lets the person halt them first, end anyway, or keep going. `problems` says which
- * halts failed, when Halt all and end could not halt everything.
- */
-export function gameDayEndWarning(
-  record: GameDayRecord,
-  unfinished: UnfinishedAttack[],
-  problems: string[] = [],
-): Message {
-  const count = unfinished.length;
-  const heading = `:warning: ${plural(count, 'attack')} of game day *${escapeMrkdwn(record.title)}* ${count === 1 ? 'is' : 'are'} still running. Ending the game day does not stop ${count === 1 ? 'it' : 'them'}.`;
-  const lines = unfinished.map(
-    ({ attack: a, stage, lifecycle }) =>
-      `• ${attackName(a)} ${argsText(a.args.map(escapeMrkdwn))} on ${escapeMrkdwn(truncate(a.targetWords, 200))} · team ${escapeMrkdwn(a.teamName)} · started by <@${a.startedBy}> · ${stageLabel(stage, lifecycle)}`,
-  );
-  const blocks: KnownBlock[] = [section(heading), ...lineSections('Still running', lines, 3, 'attack')];
-  if (problems.length)
-    blocks.push(
-      ...lineSections(
-        'Not halted, so the game day goes on',
-        problems.map((p) => `• ${p}`),
-        2,
-        'attack',
-      ),
-    );
-  blocks.push(
-    context(
-      '*Halt all and end* halts these attacks with your platform session, then ends the game day. *End anyway* ends it now; its summary shows how each attack ends once it does.',
-    ),
-  );
-  const ref = gameDayRefValue(record);
-  blocks.push(
-    actions(GAMEDAY_END_WARNING_ACTIONS, [
-      button('Halt all and end', GAMEDAY_HALT_AND_END, { style: 'danger', value: ref }),
-      button('End anyway', GAMEDAY_END_ANYWAY, { value: ref }),
-      button('Cancel', GAMEDAY_END_CANCEL, { value: ref }),
-    ]),
-  );
-  return {
-    text: `${plural(count, 'attack')} of game day ${escapeMrkdwn(record.title)} ${count === 1 ? 'is' : 'are'} still running`,
-    blocks,
-  };
-}
-
-/** What ending a game day answers: what it halted first, or what of it still runs. */
-export function gameDayEndedText(title: string, halted: number, running: number): string {
-  const name = `*${escapeMrkdwn(title)}*`;
-  if (halted)
-    return `:octagonal_sign: Halted ${plural(halted, 'attack')} and ended game day ${name}. Its summary is in the channel, and shows each attack's outcome once the halt is done.`;
-  const still = running
-    ? ` ${plural(running, 'attack')} of it ${running === 1 ? 'is' : 'are'} still running: the summary shows how ${running === 1 ? 'it ends' : 'they end'} once ${running === 1 ? 'it does' : 'they do'}.`
-    : '';
-  return `:checkered_flag: Game day ${name} ended; its summary is in the channel.${still}`;
-}
-
-export const gameDayAlreadyEndedText = 'That game day has already ended.';
-
-/** Cancel, on the end warning. */
-export const gameDayKeptText = 'Cancelled: nothing was halted, and the game day goes on.';
-
-/** An attack that Halt all and end could not halt, and why. */
-export const notHaltedLine = (attack: Pick<GameDayAttack, 'type' | 'guid'>, reason: string) =>
-  `*${escapeMrkdwn(attack.type)}* \`${attack.guid}\`: ${reason}`;
-
-export const gameDayStartingText =
-  'Someone is starting a game day in this channel right now; see its card in a moment.';
-
-/** `gameday start` where one already runs. */
-export const gameDayRunningText = (record: Pick<GameDayRecord, 'title' | 'facilitator'>, command: string) =>
-  `A game day is already running here: *${escapeMrkdwn(record.title)}*, facilitated by <@${record.facilitator}>. End it with \`${command} gameday end\` first.`;
-
-/** A start refused: the person could not run attacks in their selected team. */
-export const gameDayStartRefusedText = (teamName: string, command: string) =>
-  `You cannot start a game day with team *${escapeMrkdwn(teamName)}*: your platform role lacks the \`EXPERIMENTS_RUN\` privilege on it, so you could not run its attacks. Ask an owner of the team for a role that has it, or choose another team with \`${command} team\`.`;
-
-/**
- * An end refused: only the facilitator, or someone whose platform role could halt the game day's
- * team, ends it. `loggedIn` says whether the person's own role was the reason.
- */
-export function gameDayEndRefusedText(
-  record: Pick<GameDayRecord, 'facilitator' | 'teamName'>,
-  loggedIn: boolean,
-  command: string,
-): string {
-  const team = record.teamName === undefined ? 'one of your teams' : `team *${escapeMrkdwn(record.teamName)}*`;
-  const why = loggedIn
-    ? 'Your platform role lacks that privilege.'
-    : `You are not logged in: if your role has that privilege, log in with \`${command} login\` and try again.`;
-  return `Only <@${record.facilitator}>, who started this game day, or someone with the \`HALT_WRITE\` privilege on ${team} can end it. ${why} The game day goes on.`;
-}
-
-/** `gameday start` done, with the guards it set (their lines), if any. */
-export function gameDayStartedText(title: string, guardLines?: string): string {
-  const guarded = guardLines === undefined ? '' : `\nGuards:\n${guardLines}`;
-  return `:rocket: Game day *${escapeMrkdwn(title)}* started. Its card is in the channel; attacks started here go into its thread.${guarded}`;
-}
-
-/**
- * A change to a game day's guards refused by the person's own role: adding needs the game day's
- * team and EXPERIMENTS_RUN or HALT_WRITE there; removing that, or being its facilitator.
- */
-export function gameDayGuardsRefusedText(
-  record: Pick<GameDayRecord, 'facilitator' | 'teamName'>,
-  change: 'add' | 'remove',
-): string {
-  const team = record.teamName === undefined ? 'one of your teams' : `team *${escapeMrkdwn(record.teamName)}*`;
-  const who =
-    change === 'add'
-      ? `Only someone with the \`EXPERIMENTS_RUN\` or \`HALT_WRITE\` privilege on ${team} can add guards to this game day.`
-      : `Only <@${record.facilitator}>, who started this game day, or someone with the \`EXPERIMENTS_RUN\` or \`HALT_WRITE\` privilege on ${team} can remove its guards.`;
-  return `${who} Your platform login has neither there, so its guards were left as they were.`;
-}
-
-/** Guards removed from a running game day, one line each; those it did not have are named. */
-export function gameDayGuardsRemovedText(title: string, removed: string[], missing: string[]): string {
-  const gone = removed.length
-    ? `:shield: Removed from game day *${escapeMrkdwn(title)}*: ${removed.map(escapeMrkdwn).join(', ')}.`
-    : `Game day *${escapeMrkdwn(title)}* had none of those guards; nothing was removed.`;
-  return missing.length && removed.length ? `${gone} It had no ${missing.map(escapeMrkdwn).join(', ')}.` : gone;
-}
-
-/** The guards set on a running game day, one line each. */
-export const gameDayGuardsSetText = (title: string, lines: string) =>
-  `:shield: Guards set on game day *${escapeMrkdwn(title)}*:\n${lines}`;
-
-export const ambiguousGameDayIdText = (id: string) =>
-  `Several game days of this channel have an id starting with \`${escapeMrkdwn(id)}\`; give more of it.`;
-
-/** `gameday report` with no ended game day to share: none with that id, one still running, or none at all. */
-export function noReportText(id: string | undefined, runningTitle: string | undefined, command: string): string {
-  if (id)
-    return `No ended game day of this channel has the id \`${escapeMrkdwn(id)}\`. Without an id, \`${command} gameday report\` shares the report of the last one that ended here.`;
-  return runningTitle !== undefined
-    ? `Game day *${escapeMrkdwn(runningTitle)}* is still running; its report is shared here when it ends.`
-    : 'No game day has ended in this channel in the last 30 days, so there is no report to share.';
 }

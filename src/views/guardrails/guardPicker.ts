@@ -1,6 +1,6 @@
 import type { ModalView } from '@slack/types';
 import { context, escapeMrkdwn, input, modal, plain, section } from '../blocks.ts';
-import { gameDayGuardsSetText } from '../gamedays/gameday.ts';
+import { gameDayGuardsSetText } from '../gamedays/gamedayWords.ts';
 import { noticeModal } from '../notice.ts';
 
 export const GUARD_PICKER_VIEW = 'gameday_guard_picker';

@@ -29,26 +29,31 @@ export function filterTeams(teams: TeamChoice[], query: string): TeamChoice[] {
 /** The picker's private metadata when it finishes a login: its answer is then the login's summary. */
 export const PICKER_AFTER_LOGIN = 'after_login';
 
+/** The teams as a select: a static one up to 100, beyond that an external one the team options handler answers. */
+export function teamSelect(actionId: string, teams: TeamChoice[], current: string | undefined) {
+  const sorted = [...teams].sort((a, b) => a.name.localeCompare(b.name));
+  const initial = teams.find((team) => team.id === current);
+  const initialOption = initial ? { initial_option: teamOption(initial) } : {};
+  return sorted.length <= limits.selectOptions
+    ? {
+        type: 'static_select' as const,
+        action_id: actionId,
+        placeholder: plain('Choose a team'),
+        options: sorted.map(teamOption),
+        ...initialOption,
+      }
+    : {
+        type: 'external_select' as const,
+        action_id: actionId,
+        placeholder: plain('Type to search your teams'),
+        min_query_length: 0,
+        ...initialOption,
+      };
+}
+
 /** The team picker; with `intro`, the last step of a login. */
 export function teamPickerModal(teams: TeamChoice[], current: string | undefined, intro?: string): ModalView {
-  const initial = teams.find((t) => t.id === current);
-  const sorted = [...teams].sort((a, b) => a.name.localeCompare(b.name));
-  const element =
-    sorted.length <= limits.selectOptions
-      ? {
-          type: 'static_select' as const,
-          action_id: TEAM_CHOICE,
-          placeholder: plain('Choose a team'),
-          options: sorted.map(teamOption),
-          ...(initial ? { initial_option: teamOption(initial) } : {}),
-        }
-      : {
-          type: 'external_select' as const,
-          action_id: TEAM_CHOICE,
-          placeholder: plain('Type to search your teams'),
-          min_query_length: 0,
-          ...(initial ? { initial_option: teamOption(initial) } : {}),
-        };
+  const element = teamSelect(TEAM_CHOICE, teams, current);
   return modal(
     TEAM_PICKER_VIEW,
     'Choose a team',

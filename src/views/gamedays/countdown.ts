@@ -1,0 +1,104 @@
+import type { KnownBlock } from '@slack/types';
+import type { GameDayRecord } from '../../gamedays/gamedayRecord.ts';
+import { type HypothesisAnswer, type PlanStep, positionOf, type StepRef } from '../../gamedays/plan.ts';
+import { stageLabel } from '../attacks/attackCard.ts';
+import { describeTarget } from '../attacks/target.ts';
+import { actions, button, context, escapeMrkdwn, section, slackDate } from '../blocks.ts';
+import type { Message } from '../message.ts';
+import { answerText, answerWords, stateEmoji, stepCommand, stepRefValue, stepStateText, stepTitle } from './plan.ts';
+
+export const COUNTDOWN_START_NOW = 'countdown_start_now';
+export const COUNTDOWN_DELAY = 'countdown_delay';
+export const COUNTDOWN_SKIP = 'countdown_skip';
+export const COUNTDOWN_VETO = 'countdown_veto';
+export const STEP_HELD = 'step_held';
+export const STEP_NOT_HELD = 'step_not_held';
+export const STEP_UNSURE = 'step_unsure';
+
+/** The answer each question button gives. */
+export const answerOfAction: Record<string, HypothesisAnswer> = {
+  [STEP_HELD]: 'held',
+  [STEP_NOT_HELD]: 'not held',
+  [STEP_UNSURE]: 'unsure',
+};
+
+const refOf = (record: GameDayRecord & { id?: string }, step: PlanStep): StepRef => ({
+  channel: record.channel,
+  gameDayId: record.id ?? '',
+  stepId: step.id,
+});
+
+/** Skip and Veto, while a step may still be stopped. */
+const skipOrVeto = (value: string) => [
+  button('Skip', COUNTDOWN_SKIP, { value }),
+  button('Veto', COUNTDOWN_VETO, { value, style: 'danger' }),
+];
+
+/** The countdown card of a step, in the channel: until zero with Start now, Delay, Skip and Veto; then what became of it. */
+export function countdownMessage(record: GameDayRecord, step: PlanStep, now: number): Message {
+  const plan = record.plan ?? { steps: [step] };
+  const position = positionOf(plan, step.id) || 1;
+  const total = plan.steps.length || 1;
+  const target = describeTarget(step.request.target, step.teamName);
+  const what = `${stepTitle(step)}: ${escapeMrkdwn(step.request.type)} on ${escapeMrkdwn(target)}`;
+  const heading = `*Step ${position} of ${total}*: ${what}`;
+  const startsAt = new Date(step.countdown!.startsAt);
+  const hypothesis = `Hypothesis: _${escapeMrkdwn(step.hypothesis)}_`;
+  const value = stepRefValue(refOf(record, step));
+  const blocks: KnownBlock[] = [];
+  let text: string;
+  if (step.state === 'counting down') {
+    const seconds = Math.max(0, Math.round((startsAt.getTime() - now) / 1000));
+    const plainWhat = `${step.source.kind === 'saved' ? `${step.source.name}: ` : ''}${step.request.type} on ${target}`;
+    text = escapeMrkdwn(`Step ${position} of ${total}: ${plainWhat}, starts in ${seconds} s`);
+    blocks.push(
+      section(`:hourglass_flowing_sand: ${heading}, starts in ${seconds} s (${slackDate(startsAt, '{time_secs}')})`),
+      section(`${hypothesis}\n${stepCommand(step)}`),
+      context(
+        `Run by <@${step.countdown!.runBy.userId}>, whose session starts it. Anyone here may delay, skip or veto it.`,
+      ),
+      actions('countdown_actions', [
+        button('Start now', COUNTDOWN_START_NOW, { value, style: 'primary' }),
+        button('Delay 5 min', COUNTDOWN_DELAY, { value }),
+        ...skipOrVeto(value),
+      ]),
+    );
+  } else {
+    text = `Step ${position} of ${total}: ${step.state}`;
+    blocks.push(section(`${stateEmoji[step.state]} ${heading}\n${stepStateText(step)}`), section(hypothesis));
+    // Waiting for a second person, it may still be skipped or vetoed: its request then closes.
+    if (step.state === 'awaiting approval') blocks.push(actions('countdown_actions', skipOrVeto(value)));
+  }
+  return { text, blocks };
+}
+
+/** The question asked in the game day's thread when a step's attack has ended. */
+export function hypothesisQuestion(record: GameDayRecord & { id?: string }, step: PlanStep): Message {
+  const position = record.plan ? positionOf(record.plan, step.id) : 0;
+  const outcome = step.ended ? stageLabel(step.ended.stage, step.ended.lifecycle) : 'ended';
+  const head = `:microscope: Step ${position} (${stepTitle(step)}) has ended · ${outcome}. Did the hypothesis hold?\n_${escapeMrkdwn(step.hypothesis)}_`;
+  if (step.answer) {
+    const a = step.answer;
+    return {
+      text: `Step ${position}: the hypothesis ${answerText[a.answer]}`,
+      blocks: [
+        section(head),
+        section(
+          `${answerWords[a.answer]}, said <@${a.by}> ${slackDate(new Date(a.at))}${a.observation ? `: ${escapeMrkdwn(a.observation)}` : ''}`,
+        ),
+      ],
+    };
+  }
+  const value = stepRefValue(refOf(record, step));
+  return {
+    text: `Step ${position} has ended. Did the hypothesis hold?`,
+    blocks: [
+      section(head),
+      actions('step_question', [
+        button('Held', STEP_HELD, { value, style: 'primary' }),
+        button('Not held', STEP_NOT_HELD, { value, style: 'danger' }),
+        button('Unsure', STEP_UNSURE, { value }),
+      ]),
+    ],
+  };
+}
