@@ -1,7 +1,7 @@
 /**
- * The recorder changes a card through CardStore.update. Events that read a card, then wait on
- * Slack (a ticket's thread line, a guard's), must never bring back an attack whose end the card refresh saved
- * meanwhile: a card only moves forward in its attack's life, and an ending is followed once.
+ * The attacks' recorder changes a card through CardStore.update, then the Slack projection waits
+ * on Slack (a ticket's thread line, a guard's). An end the card refresh saves meanwhile stays:
+ * a card only moves forward in its attack's life, and an ending is followed once.
  */
 import { afterEach, describe, expect, it } from 'vitest';
 import { type CardRecord, CardStore } from '../../src/attacks/cards.ts';
