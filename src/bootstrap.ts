@@ -1,6 +1,7 @@
 import { WebClient } from '@slack/web-api';
 import type { Dispatcher } from 'undici';
 import { CardStore } from './attacks/cards.ts';
+import { AttackRecorder } from './attacks/recorder.ts';
 import { CatalogueCache } from './attacks/catalogue.ts';
 import { Poller } from './attacks/poller.ts';
 import { SavedAttacks } from './attacks/saved.ts';
@@ -14,7 +15,7 @@ import type { Deps } from './deps.ts';
 import { boltLogger, createLogger, type Logger } from './logger.ts';
 import { createMetrics } from './metrics.ts';
 import { Messenger, type MessengerOptions } from './slack/messenger.ts';
-import { SlackRecorder } from './slack/record.ts';
+import { SlackAttackProjection } from './slack/record.ts';
 import { People } from './slack/people.ts';
 import { SlackPeopleDirectory } from './slack/directory.ts';
 import { SlackLinkNotices } from './slack/linkNotices.ts';
@@ -105,17 +106,20 @@ export function createDeps(config: Config, overrides: DepsOverrides = {}): Deps 
   const gameDays = new GameDays({ store, board: new SlackGameDayBoard(slack, now), logger, now, cards, guards });
   const metrics = createMetrics();
   const workflowSteps = new SlackWorkflowSteps(calls, store, logger, config.slack.command, listeners.steps);
-  const events = new SlackRecorder({
+  const events = new AttackRecorder({
     cards,
-    messenger: slack,
     gameDays,
     workflowSteps,
     store,
     logger,
     metrics,
     now,
-    appUrl: config.platform.appUrl,
-    command: config.slack.command,
+    projection: new SlackAttackProjection({
+      messenger: slack,
+      logger,
+      appUrl: config.platform.appUrl,
+      command: config.slack.command,
+    }),
   });
   // A login waits on the profile's e-mail: like a name, it is asked once, without waiting out a limit.
   const peopleClient = namesClient(config, logger);

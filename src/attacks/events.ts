@@ -1,7 +1,7 @@
 import type { ApprovalRule } from '../guardrails/approvalRules.ts';
 import type { Person } from '../store/sessions.ts';
 import type { AttackRequest } from './request.ts';
-import type { AttackState, CardRecord, CardStore } from './cards.ts';
+import type { AttackState, CardRecord, CardStore, MessageRef } from './cards.ts';
 import { toState } from './cardState.ts';
 import type { HaltProgress } from './haltChecks.ts';
 import { isLive } from './lifecycle.ts';
@@ -21,8 +21,9 @@ export type HaltCause = 'person' | 'guard' | 'freeze' | 'presence';
 export type TripAttack = Pick<CardRecord, 'guid' | 'kind' | 'type' | 'teamId' | 'teamName' | 'channel' | 'createdAt'>;
 
 /**
- * What happened to an attack, said once by the code that did it. Where it shows (the card, its
- * thread, the game day's timeline, the audit log, the metrics) is the recorder's business.
+ * What happened to an attack, said once by the code that did it. What it changes (the card, the
+ * game day's timeline, the steps waiting on it) is the recorder's business (recorder.ts), where it
+ * shows the projection's.
  */
 export type AttackEvent =
   /** Created on the platform; `card` is the card to post in `channel` (the recorder words its target). */
@@ -166,6 +167,34 @@ export type AttackEvent =
       rule?: ApprovalRule | undefined;
       details?: Record<string, unknown> | undefined;
     };
+
+/** An attack's card as recording an event left it, handed to the projection. */
+export interface Recorded {
+  /** As saved by the event's change, or as read when it changed nothing; none when the attack has no card. */
+  card: CardRecord | undefined;
+  /** As it was just before the event's change (the card itself when nothing changed). */
+  before: CardRecord | undefined;
+  /** Whether the event changed the card, so that every message showing it is redrawn. */
+  changed: boolean;
+}
+
+/**
+ * Where attacks show (src/slack implements it with the views' words). It is handed each event
+ * once its changes are saved, with the card as saved, and changes nothing itself; it also words
+ * what the card, the timeline and the audit keep.
+ */
+export interface AttackProjection {
+  /** An attack's target in words, kept on its card. */
+  targetWords(target: AttackRequest['target'], teamName: string): string;
+  /** A refused start's reason in brief, for the game day's timeline; `unconfirmed` when the platform never answered. */
+  refusal(error: unknown, teamName: string): { reason: string; unconfirmed: boolean };
+  /** An approval rule in words, for the audit line. */
+  ruleText(rule: ApprovalRule): string;
+  /** Posts a started attack's card before it is saved; throws when Slack did not take it. */
+  postCard(card: CardRecord): Promise<MessageRef>;
+  /** Shows an event: the card redrawn when it changed, the line in its thread, the notices (the recorder logs a failure). */
+  show(event: AttackEvent, recorded: Recorded): Promise<void>;
+}
 
 /**
  * Where the domain says what happened. `record` never fails the action that caused the event,

@@ -24,12 +24,25 @@ describe('one path for what happens to an attack', () => {
     expect(callers(/(?<!function )\b(?:startAttack|requestApproval)\s?\(/)).toEqual(['src/attacks/startPolicy.ts']);
   });
 
-  it('has one recorder, the only code that adds to a game day’s timeline or redraws an attack card', () => {
-    expect(callers(/gameDays\s?\.\s?record\s?\(|\.record\(\s?channel\b/)).toEqual(['src/slack/record.ts']);
+  it('has one recorder, the only code that adds to a game day’s timeline; one projection redraws an attack card', () => {
+    expect(callers(/gameDays\s?\.\s?record\s?\(|\.record\(\s?channel\b/)).toEqual(['src/attacks/recorder.ts']);
     expect(callers(/\bupdate\([^;]*attackCardMessage\(/)).toEqual(['src/slack/record.ts']);
   });
 
-  it('writes the audit line of every attack event in the recorder', () => {
+  it('keeps the projection from changing an attack’s state: it writes no store key and calls no service', () => {
+    const projection = sources.find(({ file }) => file === 'src/slack/record.ts')!.text;
+    const imported = [...projection.matchAll(/from '([^']+)'/g)].map((m) => m[1]);
+    expect(imported.filter((path) => /store|gamedays|workflow|approvals|recorder|cards\.ts/.test(path!))).toEqual([
+      '../attacks/cards.ts',
+    ]);
+    // From the card store only what a card's messages are: it is handed the card as saved.
+    expect(projection).toMatch(
+      /import \{ type CardRecord, cardMessages, type MessageRef \} from '..\/attacks\/cards.ts'/,
+    );
+    expect(projection).not.toMatch(/\.(?:saveStarted|set|claim|record|attackFinished)\(/);
+  });
+
+  it('writes the audit line of every attack event beside the recorder', () => {
     for (const event of [
       'attack_started',
       'attack_halted',
@@ -39,7 +52,7 @@ describe('one path for what happens to an attack', () => {
       'halt_everything',
     ])
       expect(callers(new RegExp(`'${event}'`)).filter((file) => file !== 'src/audit.ts')).toEqual([
-        'src/slack/record.ts',
+        'src/attacks/auditEvents.ts',
       ]);
   });
 });

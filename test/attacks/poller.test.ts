@@ -7,6 +7,7 @@ import { Agent } from 'undici';
 import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import { CardStore, type CardRecord } from '../../src/attacks/cards.ts';
 import { Poller } from '../../src/attacks/poller.ts';
+import { AttackRecorder } from '../../src/attacks/recorder.ts';
 import { createPlatformClient, type PlatformClient } from '../../src/client/index.ts';
 import { createLogger } from '../../src/logger.ts';
 import { startSimulator, type DemoUser, type Simulator } from '@faultline/platform-sim';
@@ -17,7 +18,7 @@ import { SessionStore, type Person } from '../../src/store/sessions.ts';
 import type { Message } from '../../src/views/message.ts';
 import { createMetrics } from '../../src/metrics.ts';
 import type { UpdatePriority } from '../../src/slack/messenger.ts';
-import { SlackRecorder } from '../../src/slack/record.ts';
+import { SlackAttackProjection } from '../../src/slack/record.ts';
 import { SlackWatchBoard } from '../../src/slack/watchBoard.ts';
 import { startedCard } from '../support/cards.ts';
 
@@ -51,7 +52,7 @@ beforeEach(async () => {
 });
 
 /** What the poller recorded goes through the real recorder, to the recording messenger and game days. */
-let events: SlackRecorder;
+let events: AttackRecorder;
 
 function poller(
   options: { logger?: ReturnType<typeof createLogger>; onFinished?: (card: CardRecord) => unknown } = {},
@@ -63,12 +64,12 @@ function poller(
       updates.push({ channel, ts, message: typeof message === 'function' ? message() : message, priority }),
     post: () => Promise.reject(new Error('no channel is watched here')),
   };
-  events = new SlackRecorder({
+  events = new AttackRecorder({
     cards,
-    messenger,
+    projection: new SlackAttackProjection({ messenger, logger, appUrl: undefined, command: '/chaos' }),
     gameDays: {
       record: async () => {},
-      attackFinished: async (card) => {
+      attackFinished: async (card: CardRecord) => {
         await options.onFinished?.(card);
       },
     },
@@ -77,8 +78,6 @@ function poller(
     logger,
     metrics: createMetrics(),
     now: Date.now,
-    appUrl: undefined,
-    command: '/chaos',
   });
   return new Poller({
     cards,

@@ -105,6 +105,15 @@ function racesOn(storeUrl: string) {
     const deaf = hosts[1]!;
     stack.sim.ignoreHalts(deaf);
     await card.click('Halt');
+    // The halt runs after the click's ack: its check begins before the clock moves on.
+    await stack.fake.waitFor(
+      () =>
+        stack
+          .person(id)
+          .ephemerals(channel)
+          .find((m) => read(m).includes('Halt requested')),
+      'the reply to the halt',
+    );
     stack.advanceClock(5_000);
     await stack.poll();
     stack.advanceClock(60_000);

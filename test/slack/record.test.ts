@@ -1,15 +1,16 @@
 /**
- * The recorder changes a card through CardStore.update. Events that read a card, then wait on
- * Slack (a ticket's thread line, a guard's), must never bring back an attack whose end the card refresh saved
- * meanwhile: a card only moves forward in its attack's life, and an ending is followed once.
+ * The attacks' recorder changes a card through CardStore.update, then the Slack projection waits
+ * on Slack (a ticket's thread line, a guard's). An end the card refresh saves meanwhile stays:
+ * a card only moves forward in its attack's life, and an ending is followed once.
  */
 import { afterEach, describe, expect, it } from 'vitest';
 import { type CardRecord, CardStore } from '../../src/attacks/cards.ts';
 import { type AttackEvent, recordState } from '../../src/attacks/events.ts';
 import { isLive } from '../../src/attacks/lifecycle.ts';
+import { AttackRecorder } from '../../src/attacks/recorder.ts';
 import { createLogger } from '../../src/logger.ts';
 import { createMetrics } from '../../src/metrics.ts';
-import { SlackRecorder } from '../../src/slack/record.ts';
+import { SlackAttackProjection } from '../../src/slack/record.ts';
 import { createKeyValueStore, type KeyValueStore } from '../../src/store/keyValue.ts';
 
 let store: KeyValueStore;
@@ -48,23 +49,23 @@ async function recorder() {
   const held: (() => void)[] = [];
   const followed: string[] = [];
   const metrics = createMetrics();
-  const events = new SlackRecorder({
-    cards,
-    messenger: {
-      post: async (channel: string) => {
-        await new Promise<void>((resolve) => held.push(resolve));
-        return { channel, ts: '2.000' };
-      },
-      update: () => undefined,
+  const logger = createLogger('silent');
+  const messenger = {
+    post: async (channel: string) => {
+      await new Promise<void>((resolve) => held.push(resolve));
+      return { channel, ts: '2.000' };
     },
+    update: () => undefined,
+  };
+  const events = new AttackRecorder({
+    cards,
+    projection: new SlackAttackProjection({ messenger, logger, appUrl: undefined, command: '/chaos' }),
     gameDays: { record: async () => undefined, attackFinished: async (c: CardRecord) => void followed.push(c.guid) },
     workflowSteps: { attackFinished: async () => undefined },
     store,
-    logger: createLogger('silent'),
+    logger,
     metrics,
     now: () => Date.parse('2026-11-20T18:01:00.000Z'),
-    appUrl: undefined,
-    command: '/chaos',
   });
   const posting = async () => {
     while (!held.length) await new Promise((resolve) => setImmediate(resolve));
