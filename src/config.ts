@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { isSecureUrl } from './client/request.ts';
+import { isSecureUrl } from './client/url.ts';
 import { type ApprovalRule, parseApprovalRules } from './guardrails/approvalRules.ts';
 import { parseSubnet, type Subnet } from './login/clientAddress.ts';
 
