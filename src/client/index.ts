@@ -139,5 +139,6 @@ export type { Page } from './paging.ts';
 export type { CallContext, Logger } from './request.ts';
 export { defaultRetryPolicy } from './retry.ts';
 export type { RetryPolicy } from './retry.ts';
+export type * from './payloads.ts';
 export * from './schemas.ts';
 export type { TrackerApi } from './tracker.ts';
