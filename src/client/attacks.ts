@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { followPages, type Page, toPage } from './paging.ts';
+import type { CreateAttackInput, CreateAttackRequest, HaltRequest } from './payloads.ts';
 import type { CallContext, Request } from './request.ts';
 import {
   type Attack,
@@ -7,13 +8,10 @@ import {
   attackForServiceListSchema,
   attackListSchema,
   attackSchema,
-  type CreateAttackInput,
-  type CreateAttackRequest,
   createdIdSchema,
   type Execution,
   executionSchema,
   haltAnswerSchema,
-  type HaltRequest,
   pagedSchema,
 } from './schemas.ts';
 

@@ -12,9 +12,10 @@ import { authApi, type AuthApi } from './auth.ts';
 import { kubernetesApi, type KubernetesApi } from './kubernetes.ts';
 import { metadataApi, type MetadataApi } from './metadata.ts';
 import { monitoringApi, type MonitoringApi } from './monitoring.ts';
-import { type CallContext, createRequest, type Logger, parseBaseUrl, silentLogger } from './request.ts';
+import { type CallContext, createRequest, type Logger, silentLogger } from './request.ts';
 import { defaultRetryPolicy, type RetryPolicy } from './retry.ts';
 import { trackerApi, type TrackerApi } from './tracker.ts';
+import { parseBaseUrl } from './url.ts';
 
 export interface PlatformClientOptions {
   /** Ends in `/v1`; `http:` only for loopback hosts, else `InsecureUrlError`. */
@@ -138,5 +139,6 @@ export type { Page } from './paging.ts';
 export type { CallContext, Logger } from './request.ts';
 export { defaultRetryPolicy } from './retry.ts';
 export type { RetryPolicy } from './retry.ts';
+export type * from './payloads.ts';
 export * from './schemas.ts';
 export type { TrackerApi } from './tracker.ts';

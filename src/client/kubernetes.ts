@@ -1,12 +1,7 @@
 import { z } from 'zod';
+import type { CreateKubernetesAttackInput, HaltRequest } from './payloads.ts';
 import type { CallContext, Request } from './request.ts';
-import {
-  type CreateKubernetesAttackInput,
-  createdIdSchema,
-  type HaltRequest,
-  type KubernetesAttack,
-  kubernetesAttackSchema,
-} from './schemas.ts';
+import { createdIdSchema, type KubernetesAttack, kubernetesAttackSchema } from './schemas.ts';
 
 export interface KubernetesApi {
   list(query?: { source?: 'Adhoc' | 'Scenario' | undefined }): Promise<KubernetesAttack[]>;

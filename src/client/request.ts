@@ -2,19 +2,16 @@
  * The one place that talks HTTP to the platform: base URL, Authorization header, teamId,
  * timeouts, retries, logging and error mapping. Resource modules only describe calls.
  */
-import { isIP } from 'node:net';
 import type { Dispatcher } from 'undici';
 import type { z } from 'zod';
+import { errorCode, transportError } from './connectionErrors.ts';
 import {
   BusyError,
   type CallInfo,
   errorFromResponse,
-  InsecureUrlError,
   InvalidIdError,
   InvalidResponseError,
   PlatformError,
-  TimeoutError,
-  UnreachableError,
 } from './errors.ts';
 import { isPathId } from './ids.ts';
 import { isIdempotentMethod, parseRetryAfter, type RetryPolicy, retryDelay } from './retry.ts';
@@ -90,32 +87,6 @@ export interface TransportOptions {
   now?: () => number;
 }
 
-/** Hosts that may be reached over plain HTTP: the simulator and local development only. */
-export function isLoopbackHost(hostname: string): boolean {
-  const host = hostname.replace(/^\[|\]$/g, '');
-  if (host === 'localhost') return true;
-  if (isIP(host) === 4) return host.startsWith('127.');
-  return host === '::1';
-}
-
-/** Where a secret may be sent: https:, or plain http: to a loopback host only. */
-export function isSecureUrl(url: URL): boolean {
-  return url.protocol === 'https:' || (url.protocol === 'http:' && isLoopbackHost(url.hostname));
-}
-
-/** Parses the base URL, refusing one that would carry credentials in clear text. */
-export function parseBaseUrl(baseUrl: string): URL {
-  let url: URL;
-  try {
-    url = new URL(baseUrl);
-  } catch {
-    throw new TypeError('The platform URL is not a valid URL');
-  }
-  if (url.username || url.password) throw new TypeError('The platform URL must not contain credentials');
-  if (!isSecureUrl(url)) throw new InsecureUrlError();
-  return url;
-}
-
 /** The path with its `{name}` parameters filled in, or InvalidIdError naming the first bad one. */
 function expandPath(spec: RequestSpec<z.ZodType>): string {
   return spec.path.replace(/\{(\w+)\}/g, (_whole, name: string) => {
@@ -150,50 +121,6 @@ function encodeBody(spec: RequestSpec<z.ZodType>): { body?: string; contentType?
 function headerValue(headers: Record<string, string | string[] | undefined>, name: string): string | undefined {
   const value = headers[name];
   return Array.isArray(value) ? value[0] : value;
-}
-
-function errorCode(error: unknown): string | undefined {
-  for (let current = error, depth = 0; current && depth < 3; depth++) {
-    if (typeof current !== 'object') return undefined;
-    const { code } = current as { code?: unknown };
-    if (typeof code === 'string') return code;
-    const { cause, errors } = current as { cause?: unknown; errors?: unknown };
-    current = cause ?? (Array.isArray(errors) ? errors[0] : undefined);
-  }
-  return undefined;
-}
-
-// Failures where the request cannot have reached the platform, so nothing happened.
-const notSentCodes = new Set([
-  'ECONNREFUSED',
-  'ENOTFOUND',
-  'EAI_AGAIN',
-  'EHOSTUNREACH',
-  'ENETUNREACH',
-  'UND_ERR_CONNECT_TIMEOUT',
-]);
-
-function isConnectionFailure(code: string): boolean {
-  return (
-    (code.startsWith('E') && !code.startsWith('ERR_')) ||
-    code === 'UND_ERR_SOCKET' ||
-    code === 'UND_ERR_CONNECT_TIMEOUT' ||
-    /CERT|TLS|SSL/.test(code)
-  );
-}
-
-/** Maps what undici threw; anything unrecognised is a bug of ours and is rethrown as is. */
-function transportError(error: unknown, call: CallInfo, timedOut: boolean, idempotent: boolean): unknown {
-  if (error instanceof PlatformError) return error;
-  const code = errorCode(error);
-  if (timedOut || code === 'UND_ERR_HEADERS_TIMEOUT' || code === 'UND_ERR_BODY_TIMEOUT') {
-    return new TimeoutError({ ...call, outcomeUnknown: !idempotent, cause: error });
-  }
-  if (code && isConnectionFailure(code)) {
-    const sent = !notSentCodes.has(code) && !/CERT|TLS|SSL/.test(code);
-    return new UnreachableError({ ...call, code, outcomeUnknown: !idempotent && sent, cause: error });
-  }
-  return error;
 }
 
 function isJson(contentType: string | undefined): boolean {

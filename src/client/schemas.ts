@@ -212,9 +212,6 @@ export const issueMetaSchema = z.looseObject({
 /** An id the platform may send as a number or as text; kept as text. */
 const idText = z.union([z.string(), z.number()]).transform(String);
 
-/** Values of a monitoringA monitor's `overall_state`. */
-export const monitorStates = ['OK', 'Warn', 'Alert', 'No Data', 'Skipped', 'Ignored', 'Unknown'] as const;
-
 export const monitorASchema = z.looseObject({
   id: idText,
   name: optionalText,
@@ -233,9 +230,6 @@ export const monitorSearchASchema = z.looseObject({
     .optional()
     .catch(undefined),
 });
-
-/** Values of a monitoringB alert's `state`. */
-export const alertStates = ['firing', 'pending', 'inactive'] as const;
 
 export const alertBSchema = z.looseObject({
   name: z.string(),
@@ -290,75 +284,4 @@ export function alertHealth(alert: Pick<AlertB, 'state'>): Health {
     default:
       return 'unknown';
   }
-}
-
-// Request bodies (ours, so plain types: the platform validates them)
-
-/** Legacy `POST /attacks/new` payload (platform-api.md, Resources). */
-export interface CreateAttackInput {
-  command: { type: string; args?: string[] };
-  target: {
-    type: 'Random' | 'Exact';
-    tags?: Record<string, string>;
-    /** Host names with `Exact`, or how many containers to pick with `Random`. */
-    exact?: string[] | number;
-    hosts?: { ids: string[] };
-    containers?: { ids?: string[]; labels?: Record<string, string> };
-  };
-  labels?: Record<string, string>;
-}
-
-export type InfraCommandType =
-  | 'CPU'
-  | 'Memory'
-  | 'IO'
-  | 'Disk'
-  | 'Blackhole'
-  | 'DNS'
-  | 'Latency'
-  | 'Packet_Loss'
-  | 'Shutdown'
-  | 'Time_Travel'
-  | 'Process_Killer'
-  | 'Process_Exhaustion'
-  | 'Collect_Certs';
-
-/** `POST /attacks` payload for attacks on a service. */
-export interface CreateAttackRequest {
-  attackConfiguration: {
-    command: { infraCommandType: InfraCommandType; infraCommandArgs: { cliArgs: string[] } };
-    targets: { serviceId: string; targetingStrategy: { type: string } }[];
-    sampling?: { type: string; percent?: number; count?: number };
-  };
-  includeNewTargets?: boolean;
-}
-
-export interface HaltRequest {
-  reason?: string;
-  reference?: string;
-}
-
-export interface CreateKubernetesAttackInput {
-  impactDefinition: { cliArgs: string[] };
-  targetDefinition: {
-    strategy: {
-      k8sObjects: { clusterId: string; namespace: string; kind: string; name: string }[];
-      count?: number;
-      percentage?: number;
-    };
-  };
-}
-
-export interface CreateTrackerIssueRequest {
-  entity: { id: string; type: TrackerEntityType };
-  fields: {
-    summary: string;
-    description?: string;
-    project: { id: string };
-    issuetype: { id: string };
-    priority?: { id: string };
-    labels?: string[];
-    /** Further fields required by `GET /tracker/issue-meta`. */
-    [field: string]: unknown;
-  };
 }

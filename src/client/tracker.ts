@@ -1,9 +1,9 @@
 import { z } from 'zod';
+import type { CreateTrackerIssueRequest } from './payloads.ts';
 import type { CallContext, Request } from './request.ts';
 import {
   type CreatedIssue,
   createdIssueSchema,
-  type CreateTrackerIssueRequest,
   issueCountSchema,
   type IssueMeta,
   issueMetaSchema,

@@ -1,4 +1,5 @@
-import type { CreateTrackerIssueRequest, IssueField, IssueMeta } from '../../client/schemas.ts';
+import type { CreateTrackerIssueRequest } from '../../client/payloads.ts';
+import type { IssueField, IssueMeta } from '../../client/schemas.ts';
 import { hasChoices, labelsRequired, summaryMaxLength, ticketInputFields } from '../../tickets/fields.ts';
 import {
   TICKET_DESCRIPTION,
