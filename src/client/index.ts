@@ -94,17 +94,35 @@ export function createPlatformClient(options: PlatformClientOptions): PlatformCl
   });
   return {
     auth: authApi(request),
-    as: (ctx) => ({
-      attacks: attacksApi(request, ctx),
-      kubernetes: kubernetesApi(request, ctx),
-      metadata: metadataApi(request, ctx),
-      tracker: trackerApi(request, ctx),
-      monitoring: monitoringApi(request, ctx),
-    }),
+    // Each resource is made when first used: a halt makes only `attacks`.
+    as: (ctx) =>
+      lazily<ScopedPlatform>({
+        attacks: () => attacksApi(request, ctx),
+        kubernetes: () => kubernetesApi(request, ctx),
+        metadata: () => metadataApi(request, ctx),
+        tracker: () => trackerApi(request, ctx),
+        monitoring: () => monitoringApi(request, ctx),
+      }),
     close: async () => {
       await Promise.all([ownedAgent, haltAgent].map((agent) => (agent && !agent.closed ? agent.close() : undefined)));
     },
   };
+}
+
+/** An object whose members are made when first read, then kept. */
+function lazily<T extends object>(makers: { [K in keyof T]: () => T[K] }): T {
+  const made = {} as T;
+  for (const key of Object.keys(makers) as (keyof T)[])
+    Object.defineProperty(made, key, {
+      enumerable: true,
+      configurable: true,
+      get() {
+        const value = makers[key]();
+        Object.defineProperty(made, key, { value, enumerable: true });
+        return value;
+      },
+    });
+  return made;
 }
 
 export type { AttackListQuery, AttacksApi, HaltOptions, PageQuery, RangeQuery } from './attacks.ts';

@@ -35,3 +35,17 @@ describe('base URL', () => {
     expect(() => createPlatformClient({ baseUrl: 'platform/v1', dispatcher })).toThrow(TypeError);
   });
 });
+
+describe('a scoped platform', () => {
+  it('has every resource, each made once when first read', () => {
+    const scoped = createPlatformClient({ baseUrl: 'https://platform.example.com/v1', dispatcher: new MockAgent() }).as(
+      {
+        header: 'Bearer x',
+        teamId: 'T1',
+      },
+    );
+    expect(Object.keys(scoped).sort()).toEqual(['attacks', 'kubernetes', 'metadata', 'monitoring', 'tracker']);
+    expect(scoped.attacks).toBe(scoped.attacks);
+    expect(typeof scoped.tracker.createIssue).toBe('function');
+  });
+});
