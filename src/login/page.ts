@@ -9,7 +9,7 @@ import { LoginLimits } from './limits.ts';
 import { type FoundLink, LoginLinks, newSecret, sameSecret } from './links.ts';
 import { type LoginOutcome, logIn, logInWithSso } from './logIn.ts';
 import { requestPasswordReset, type ResetOutcome } from './passwordReset.ts';
-import { SsoLogins } from './sso.ts';
+import { SsoLogins, type SsoReturn } from './sso.ts';
 
 /** A link as the browser it is bound to opened or posted to it: whom it logs in, and the form's CSRF token. */
 export interface Visit extends FoundLink {
@@ -25,9 +25,10 @@ export type Refusal =
   | { kind: 'openedElsewhere' }
   | { kind: 'tooManyLoads'; what: 'page' | 'sso'; until: Date }
   | { kind: 'unverified' }
-  /** A single sign-on's callback: never started here or too long ago, replayed, from another browser. */
-  | { kind: 'ssoNoState' | 'ssoUnknown' | 'ssoUsed' | 'ssoOtherBrowser' }
-  | { kind: 'ssoProviderError'; error: string };
+  /** A single sign-on's callback without its state, refused (see SsoReturn), or cancelled at the provider. */
+  | { kind: 'noState' }
+  | Exclude<SsoReturn, { kind: 'taken' }>
+  | { kind: 'providerError'; error: string };
 
 /** A login done, as the confirmation says it. */
 export interface LoggedIn {
@@ -180,18 +181,16 @@ export class PageLogin {
     secret: string | undefined,
   ): Promise<Refusal | (FoundLink & { actor: Actor; exchange: { code: string; state: string } })> {
     const state = params.get('state');
-    if (!state) return { kind: 'ssoNoState' };
+    if (!state) return { kind: 'noState' };
     const taken = await this.#sso.take(state, secret);
     if (taken.kind !== 'taken') {
       this.#deps.logger.warn({ reason: taken.kind }, 'login page refused a single sign-on callback');
-      return {
-        kind: taken.kind === 'used' ? 'ssoUsed' : taken.kind === 'otherBrowser' ? 'ssoOtherBrowser' : 'ssoUnknown',
-      };
+      return taken;
     }
     const error = params.get('error');
     const code = params.get('code');
     if (error || !code)
-      return { kind: 'ssoProviderError', error: /^[a-z_]{1,40}$/.test(error ?? '') ? error! : 'no code' };
+      return { kind: 'providerError', error: /^[a-z_]{1,40}$/.test(error ?? '') ? error! : 'no code' };
     const found = await this.#links.byHash(taken.linkHash);
     return found ? { ...found, actor: actorOf(found), exchange: { code, state } } : { kind: 'expired' };
   }

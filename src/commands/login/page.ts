@@ -112,7 +112,11 @@ export class PageRequest {
   }
 
   refuse(refusal: Refusal): void {
-    const [status, state] = refusalPage(refusal, (until) => this.time(until));
+    const page = refusalPages[refusal.kind] as (
+      refusal: Refusal,
+      time: (at: Date) => string,
+    ) => [number, LoginPageState];
+    const [status, state] = page(refusal, (at) => this.time(at));
     this.send(status, state);
   }
 
@@ -174,30 +178,25 @@ export class PageRequest {
   }
 }
 
-function refusalPage(refusal: Refusal, time: (at: Date) => string): [number, LoginPageState] {
-  switch (refusal.kind) {
-    case 'expired':
-      return [410, expiredLinkPage];
-    case 'tooManyBadLinks':
-      return [429, tooManyBadLinksPage(time(refusal.until))];
-    case 'openedElsewhere':
-      return [410, openedElsewherePage];
-    case 'tooManyLoads':
-      return [429, tooManyLoadsPage(refusal.what, time(refusal.until))];
-    case 'unverified':
-      return [403, unverifiedFormPage];
-    case 'ssoNoState':
-      return [400, ssoExpiredPage];
-    case 'ssoUnknown':
-      return [410, ssoExpiredPage];
-    case 'ssoUsed':
-      return [410, ssoUsedPage];
-    case 'ssoOtherBrowser':
-      return [403, ssoOtherBrowserPage];
-    case 'ssoProviderError':
-      return [401, ssoProviderErrorPage(refusal.error)];
-  }
-}
+type RefusalPages = {
+  [K in Refusal['kind']]: (
+    refusal: Extract<Refusal, { kind: K }>,
+    time: (at: Date) => string,
+  ) => [number, LoginPageState];
+};
+
+const refusalPages: RefusalPages = {
+  expired: () => [410, expiredLinkPage],
+  tooManyBadLinks: ({ until }, time) => [429, tooManyBadLinksPage(time(until))],
+  openedElsewhere: () => [410, openedElsewherePage],
+  tooManyLoads: ({ what, until }, time) => [429, tooManyLoadsPage(what, time(until))],
+  unverified: () => [403, unverifiedFormPage],
+  noState: () => [400, ssoExpiredPage],
+  unknown: () => [410, ssoExpiredPage],
+  used: () => [410, ssoUsedPage],
+  otherBrowser: () => [403, ssoOtherBrowserPage],
+  providerError: ({ error }) => [401, ssoProviderErrorPage(error)],
+};
 
 function send(res: ServerResponse, status: number, state: LoginPageState, cookie?: string): void {
   res.writeHead(status, { ...loginPageHeaders, ...(cookie ? { 'set-cookie': cookie } : {}) });
