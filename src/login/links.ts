@@ -12,6 +12,12 @@ export interface LoginLink extends Person {
   browser?: string | undefined;
 }
 
+/** A link found by its token or its hash. */
+export interface FoundLink {
+  hash: string;
+  link: LoginLink;
+}
+
 /** A link's lookup key: tokens are 256 random bits, so one plain SHA-256 is enough to hide them. */
 export function tokenHash(token: string): string {
   return createHash('sha256').update(token).digest('hex');
@@ -58,13 +64,13 @@ export class LoginLinks {
   }
 
   /** The link a token stands for while it is unused and unexpired. */
-  async find(token: string): Promise<{ hash: string; link: LoginLink } | undefined> {
+  async find(token: string): Promise<FoundLink | undefined> {
     if (!/^[A-Za-z0-9_-]{40,64}$/.test(token)) return undefined;
     return this.byHash(tokenHash(token));
   }
 
   /** The link under `hash` while it is unused and unexpired: a single sign-on comes back with the hash, not the token. */
-  async byHash(hash: string): Promise<{ hash: string; link: LoginLink } | undefined> {
+  async byHash(hash: string): Promise<FoundLink | undefined> {
     const link = await this.#store.get<LoginLink>(keys.loginLink.key(hash));
     if (!link || !(link.expiresAt > this.#now())) return undefined;
     return { hash, link };
@@ -75,7 +81,7 @@ export class LoginLinks {
    * browser (again on a reload), false for any other. The claim makes the first opener win
    * even when two open it at once on different replicas.
    */
-  async bindBrowser(found: { hash: string; link: LoginLink }, secret: string): Promise<boolean> {
+  async bindBrowser(found: FoundLink, secret: string): Promise<boolean> {
     if (found.link.browser) return sameSecret(secret, found.link.browser);
     const left = Math.max(found.link.expiresAt - this.#now(), 1);
     if (!(await this.#store.claim(keys.loginLinkOpened.key(found.hash), keys.loginLinkOpened.ttlMs(left))))
@@ -92,10 +98,7 @@ export class LoginLinks {
    * that refuses later (a 429) does not refuse the login. Kept apart from the link, so that
    * keeping it can never bring back a link that was used meanwhile.
    */
-  async profile(
-    found: { hash: string; link: LoginLink },
-    read: () => Promise<SlackIdentity | undefined>,
-  ): Promise<SlackIdentity | undefined> {
+  async profile(found: FoundLink, read: () => Promise<SlackIdentity | undefined>): Promise<SlackIdentity | undefined> {
     const key = keys.loginLinkProfile.key(found.hash);
     const kept = await this.#store.get<SlackIdentity>(key);
     if (kept) return kept;
