@@ -17,8 +17,14 @@ import {
 import { openNote, submitNote } from './commands/attacks/note.ts';
 import { showFromButton } from './commands/attacks/show.ts';
 import { submitTeamPicker, suggestTeams } from './commands/login/team.ts';
-import { submitGuardPicker, suggestAlerts, suggestMonitors } from './commands/gamedays/guards.ts';
-import { endGameDayAnyway, endGameDayFromCard, haltAndEndGameDay, keepGameDay } from './commands/gamedays/gameday.ts';
+import { submitGuardPicker } from './commands/gamedays/guards.ts';
+import { suggestAlerts, suggestMonitors } from './commands/gamedays/guardSearch.ts';
+import {
+  endGameDayAnyway,
+  endGameDayFromCard,
+  haltAndEndGameDay,
+  keepGameDay,
+} from './commands/gamedays/gamedayEnd.ts';
 import { approve, reject } from './commands/guardrails/approval.ts';
 import { deleteSavedFromButton, runSavedFromButton } from './commands/attacks/saved.ts';
 import { SAVED_DELETE, SAVED_RUN } from './views/attacks/savedAttacks.ts';
