@@ -28,18 +28,9 @@ import {
 import { approve, reject } from './commands/guardrails/approval.ts';
 import { deleteSavedFromButton, runSavedFromButton } from './commands/attacks/saved.ts';
 import { SAVED_DELETE, SAVED_RUN } from './views/attacks/savedAttacks.ts';
-import {
-  automaticFromButton,
-  changePlanFromButton,
-  countdownAction,
-  openAddStep,
-  openAnswer,
-  openVeto,
-  runNextFromButton,
-  submitAnswer,
-  submitStep,
-  submitVeto,
-} from './commands/gamedays/plan.ts';
+import { automaticFromButton, changePlanFromButton, openAddStep, runNextFromButton } from './commands/gamedays/plan.ts';
+import { submitStep } from './commands/gamedays/addStep.ts';
+import { countdownAction, openAnswer, openVeto, submitAnswer, submitVeto } from './commands/gamedays/countdown.ts';
 import {
   COUNTDOWN_DELAY,
   COUNTDOWN_SKIP,

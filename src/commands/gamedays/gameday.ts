@@ -25,7 +25,8 @@ import { guardsFromFlag } from '../guardrails/guardFlags.ts';
 import { message, type Reply } from '../reply.ts';
 import { endOrWarn, requireGameDayTeam, requireMayEnd } from './gamedayEnd.ts';
 import { addGuards, openGuardPicker, removeGuards } from './guards.ts';
-import { automatic, moveFromCommand, planFromCommand, runNext, stepFromCommand } from './plan.ts';
+import { stepFromCommand } from './addStep.ts';
+import { automatic, moveFromCommand, planFromCommand, runNext } from './plan.ts';
 
 const usage =
   'gameday start <title> [--guard a:<monitor id>] [--guard b:<alert name>] | gameday guard [<guard>…] | gameday unguard <guard>… | gameday status | gameday end | gameday report [id] | gameday plan | gameday step <saved attack> <hypothesis> [--guard …] [--team T] | gameday step --attack "<attack>" <hypothesis> | gameday move <step> <position> | gameday next | gameday auto on|off';
