@@ -17,23 +17,20 @@ import {
 import { openNote, submitNote } from './commands/attacks/note.ts';
 import { showFromButton } from './commands/attacks/show.ts';
 import { submitTeamPicker, suggestTeams } from './commands/login/team.ts';
-import { submitGuardPicker, suggestAlerts, suggestMonitors } from './commands/gamedays/guards.ts';
-import { endGameDayAnyway, endGameDayFromCard, haltAndEndGameDay, keepGameDay } from './commands/gamedays/gameday.ts';
+import { submitGuardPicker } from './commands/gamedays/guards.ts';
+import { suggestAlerts, suggestMonitors } from './commands/gamedays/guardSearch.ts';
+import {
+  endGameDayAnyway,
+  endGameDayFromCard,
+  haltAndEndGameDay,
+  keepGameDay,
+} from './commands/gamedays/gamedayEnd.ts';
 import { approve, reject } from './commands/guardrails/approval.ts';
 import { deleteSavedFromButton, runSavedFromButton } from './commands/attacks/saved.ts';
 import { SAVED_DELETE, SAVED_RUN } from './views/attacks/savedAttacks.ts';
-import {
-  automaticFromButton,
-  changePlanFromButton,
-  countdownAction,
-  openAddStep,
-  openAnswer,
-  openVeto,
-  runNextFromButton,
-  submitAnswer,
-  submitStep,
-  submitVeto,
-} from './commands/gamedays/plan.ts';
+import { automaticFromButton, changePlanFromButton, openAddStep, runNextFromButton } from './commands/gamedays/plan.ts';
+import { submitStep } from './commands/gamedays/addStep.ts';
+import { countdownAction, openAnswer, openVeto, submitAnswer, submitVeto } from './commands/gamedays/countdown.ts';
 import {
   COUNTDOWN_DELAY,
   COUNTDOWN_SKIP,

@@ -4,7 +4,7 @@ import { NotLoggedInError, UserInputError } from '../errors.ts';
 import { mayRunAttacks } from '../attacks/access.ts';
 import type { AttackRequest } from '../attacks/request.ts';
 import { guardKey, type GuardSpec } from '../guardrails/guards.ts';
-import type { Login, Person } from '../store/sessions.ts';
+import type { Actor, Login, Person } from '../store/sessions.ts';
 import type { GameDayRecord, GameDayStepEvent } from './gamedayRecord.ts';
 import { iso, stepEvent } from './planStepState.ts';
 import { activeStates, type GameDayPlan, newStep, type PlanOwner, type PlanStep, type Runner } from './plan.ts';
@@ -57,6 +57,19 @@ export async function requireMayRunStep(
   if (!team || !mayRunAttacks(team)) throw new StepNotAllowedError(step.teamName, team !== undefined);
   return { login, team };
 }
+
+/** The plan a channel's commands act on: its running game day's, else the one drafted for the next. */
+export async function planPlace(deps: Deps, channel: string): Promise<{ owner: PlanOwner; day?: Day }> {
+  const day = await deps.gameDays.running(channel);
+  return day ? { owner: { gameDayId: day.id }, day } : { owner: { channel } };
+}
+
+/** Whoever acts, as the runner a step or the automatic mode keeps: no more of them than that. */
+export const runnerOf = (actor: Actor): Runner => ({
+  workspaceId: actor.workspaceId,
+  userId: actor.userId,
+  userName: actor.userName,
+});
 
 /** The step at a position counted from 1, or by id. */
 export const findStep = (plan: GameDayPlan, at: { position: number } | { id: string }) =>

@@ -28,7 +28,7 @@ import {
   UNFREEZE_STEP,
 } from '../../views/workflow/workflowSteps.ts';
 import { declareFreeze, liftFreeze, type Scope, scopeOf } from '../guardrails/freeze.ts';
-import { endNow, requireGameDayTeam, requireMayEnd } from '../gamedays/gameday.ts';
+import { endNow, requireGameDayTeam, requireMayEnd } from '../gamedays/gamedayEnd.ts';
 import { matchTeam } from '../arguments.ts';
 import { checkChannel, resolveTeam } from '../attacks/attack.ts';
 import { savedAttackRequest, sawSavedAttack } from '../attacks/saved.ts';

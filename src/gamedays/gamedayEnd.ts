@@ -1,0 +1,106 @@
+import type { Deps } from '../deps.ts';
+import type { CardRecord } from '../attacks/cards.ts';
+import { isLive } from '../attacks/lifecycle.ts';
+import { recordState } from '../attacks/events.ts';
+import { haltAttack } from '../attacks/halt.ts';
+import { platformFor } from '../attacks/access.ts';
+import type { Actor } from '../store/sessions.ts';
+import { cardOutcome, type GameDayAttack, type GameDayOutcomes, type GameDayRecord } from './gamedayRecord.ts';
+import { reportAtEnd } from './report.ts';
+
+/**
+ * Ending a game day: what of it still runs, halting that, and the end itself with its summary and
+ * report. Who may end it is gamedayAccess.ts's rule, asked by every way in first.
+ */
+
+/** An attack of the game day that has not ended, as its card shows it. */
+export interface UnfinishedAttack {
+  attack: GameDayAttack;
+  card: CardRecord;
+  stage: string;
+  lifecycle: string;
+}
+
+/**
+ * The card of each attack of the game day; those still live are read once more with the
+ * person's session, so neither the warning nor the summary waits for the next poll.
+ */
+async function latestCards(
+  deps: Deps,
+  actor: Actor,
+  record: GameDayRecord,
+): Promise<Map<string, CardRecord | undefined>> {
+  const login = await deps.sessions.get(actor);
+  const cards = new Map<string, CardRecord | undefined>();
+  for (const attack of record.attacks) {
+    let card = await deps.cards.get(attack.guid);
+    const team = login?.session.teams.find((t) => t.identifier === attack.teamId);
+    if (card && isLive(card) && login && team) {
+      const state = await platformFor(deps, login, team)
+        .attacks.get(attack.guid)
+        .catch(() => undefined);
+      if (state) card = (await recordState(deps.cards, deps.events, attack.guid, state)) ?? card;
+    }
+    cards.set(attack.guid, card);
+  }
+  return cards;
+}
+
+function unfinishedOf(record: GameDayRecord, cards: Map<string, CardRecord | undefined>): UnfinishedAttack[] {
+  return record.attacks.flatMap((attack) => {
+    const card = cards.get(attack.guid);
+    return card && isLive(card) ? [{ attack, card, stage: card.stage, lifecycle: card.lifecycle }] : [];
+  });
+}
+
+/** The game day's attacks that have not ended, read afresh. */
+export async function unfinishedAttacks(deps: Deps, actor: Actor, record: GameDayRecord): Promise<UnfinishedAttack[]> {
+  return unfinishedOf(record, await latestCards(deps, actor, record));
+}
+
+/** Teams the channel watches, whose attacks belong in the report wherever they started. */
+export async function watchedTeamsOf(deps: Deps, channel: string): Promise<string[]> {
+  return (await deps.watches.all()).filter((w) => w.channel === channel).map((w) => w.teamId);
+}
+
+/**
+ * Ends the channel's game day and posts its summary, whatever still runs (the summary follows it);
+ * gives the game day and how many of its attacks still run, or undefined when none was running.
+ */
+export async function endGameDay(
+  deps: Deps,
+  actor: Actor,
+  channel: string,
+): Promise<{ record: GameDayRecord; running: number } | undefined> {
+  // Kept with the game day, so a report made later reads the teams watched while it ran.
+  const record = await deps.gameDays.end(channel, { watchedTeams: await watchedTeamsOf(deps, channel) });
+  if (!record) return undefined;
+  const cards = await latestCards(deps, actor, record);
+  const outcomes: GameDayOutcomes = Object.fromEntries([...cards].map(([guid, card]) => [guid, cardOutcome(card)]));
+  await deps.gameDays.postSummary(record, outcomes);
+  // After the summary, and never failing the end: a report that cannot be made says so in the channel.
+  await reportAtEnd(deps, actor, record, { watchedTeams: record.watchedTeams });
+  return { record, running: unfinishedOf(record, cards).length };
+}
+
+/**
+ * Halts the game day's attacks that still run, with the person's session: gives how many were
+ * halted, and those that could not be, with why.
+ */
+export async function haltUnfinished(
+  deps: Deps,
+  actor: Actor,
+  record: GameDayRecord,
+): Promise<{ halted: number; failed: (UnfinishedAttack & { error: unknown })[] }> {
+  const unfinished = await unfinishedAttacks(deps, actor, record);
+  const failed: (UnfinishedAttack & { error: unknown })[] = [];
+  for (const item of unfinished) {
+    try {
+      await haltAttack(deps, actor, { guid: item.attack.guid, teamId: item.attack.teamId, kind: item.card.kind });
+    } catch (error) {
+      deps.logger.warn({ err: error, attack: item.attack.guid }, 'could not halt an attack of the game day');
+      failed.push({ ...item, error });
+    }
+  }
+  return { halted: unfinished.length, failed };
+}
