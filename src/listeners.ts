@@ -1,7 +1,8 @@
 import { commandEntry } from './commands/index.ts';
 import { once } from './commands/reply.ts';
 import { steps } from './commands/workflow/workflowSteps.ts';
-import { builderChanged, cancelPreview, startFromPreview, submitBuilder } from './commands/attacks/attack.ts';
+import { builderChanged, submitBuilder } from './commands/attacks/attack.ts';
+import { cancelPreview, startFromPreview } from './commands/attacks/preview.ts';
 import { haltAgainFromButton, haltAllConfirmed, haltFromButton } from './commands/attacks/halt.ts';
 import { stillHere } from './commands/attacks/presence.ts';
 import { PRESENCE_HERE } from './views/attacks/presence.ts';

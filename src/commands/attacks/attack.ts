@@ -1,11 +1,11 @@
 import { builtInCatalogue } from '../../client/catalogue.ts';
 import type { TeamEntry } from '../../client/index.ts';
 import type { Deps } from '../../deps.ts';
-import { otherAttackChannels } from '../../attacks/channels.ts';
-import { claimPending, dropPending, loadPending, savePending, type StartAsk } from '../../attacks/start.ts';
-import { startChecks, startPolicy, type StartWay } from '../../attacks/startPolicy.ts';
-import { channelLinks } from '../../views/blocks.ts';
 import type { AttackRequest } from '../../attacks/request.ts';
+import { otherAttackChannels } from '../../attacks/channels.ts';
+import { checkChannel } from '../../attacks/previews.ts';
+import { preview, previewOrStart } from './preview.ts';
+import { channelLinks } from '../../views/blocks.ts';
 import { attackBuilderModal } from '../../views/attacks/attackBuilder.ts';
 import {
   ATTACK_CHANNEL,
@@ -17,48 +17,17 @@ import {
 import { messageModal } from '../../views/notice.ts';
 import { saveAttack } from '../../attacks/saved.ts';
 import { savedAttackWords, savedNameProblem } from '../../views/attacks/savedAttacks.ts';
-import {
-  attackPreviewMessage,
-  cannotRunText,
-  previewCancelledText,
-  previewExpiredText,
-  startedText,
-} from '../../views/attacks/attackPreview.ts';
 import { builderToRequest } from './builder.ts';
-import { parseAttackCommand, requestedTeam, type AttackParseOptions } from './parse.ts';
+import { parseAttackCommand, requestedTeam } from './parse.ts';
+import type { AttackParseOptions } from './botFlags.ts';
 import { unclosedQuoteError } from './tokenize.ts';
 import { attackUsage } from './usage.ts';
-import { type Action, message, replacement, type Reply, type Submission, type SubmissionReply } from '../reply.ts';
-import { type CommandRequest, subcommand } from '../command.ts';
+import type { Action, Reply, Submission, SubmissionReply } from '../reply.ts';
+import { subcommand } from '../command.ts';
 import { ownWords } from '../contract.ts';
-import { UserInputError } from '../../errors.ts';
 import type { Actor, Login } from '../../store/sessions.ts';
-import {
-  mayRunAttacks,
-  platformFor,
-  requireLogin,
-  requireTeam,
-  RUN_PRIVILEGE,
-  teamName,
-} from '../../attacks/access.ts';
+import { platformFor, requireLogin, requireTeam, teamName } from '../../attacks/access.ts';
 import { matchTeam } from '../arguments.ts';
-import { approvalRequestedText, ruleText } from '../../views/guardrails/approval.ts';
-import { GuardsUnknownError } from '../../guardrails/guardCheck.ts';
-import { guardLine, unknownGuardsText } from '../../views/guardrails/guards.ts';
-import { guardKey } from '../../guardrails/guards.ts';
-
-/**
- * Where attacks may start: a channel allowed by ATTACK_CHANNELS, where the card (and its Halt
- * button) can be posted. Checked before anything is sent to the platform.
- */
-export async function checkChannel(deps: Deps, channel: string | undefined): Promise<string> {
-  if (!channel) throw new UserInputError('Start attacks from a channel, where their card can be posted.');
-  const others = otherAttackChannels(deps.config.attackChannels, channel);
-  if (others) throw new UserInputError(`Attacks cannot be started in this channel. Use ${channelLinks(others)}.`);
-  const problem = await deps.slack.cardProblem(channel);
-  if (problem) throw new UserInputError(problem);
-  return channel;
-}
 
 /** The team named by --team (one of the person's own), else the selected one. */
 export function resolveTeam(login: Login, requested: string | undefined, usage?: string): TeamEntry {
@@ -66,53 +35,6 @@ export function resolveTeam(login: Login, requested: string | undefined, usage?:
   return (
     login.session.teams.find((t) => t.identifier === requested) ?? matchTeam(login.session.teams, requested, usage)
   );
-}
-
-/** What a start through the policy says to the person: started, or the request posted. */
-async function startReply(deps: Deps, ask: StartAsk, way: StartWay): Promise<Reply> {
-  const outcome = await startPolicy(deps, ask, way);
-  if (outcome.kind === 'approval requested') return message(approvalRequestedText(outcome.rule, outcome.channel));
-  const { started } = outcome;
-  const permalink = started.card ? await deps.slack.permalink(started.card.channel, started.card.ts) : undefined;
-  return message(startedText(ask.request, teamName(ask.team), started, deps.config.slack.command, permalink));
-}
-
-/**
- * The preview, after the checks a start would make: a freeze or an unhealthy guard refuses it
- * here; a guard whose state cannot be told is shown, and Start becomes Start anyway.
- */
-async function preview(deps: Deps, ask: StartAsk, savedAs?: string) {
-  const { actor, team, request, channel } = ask;
-  // Start is offered only to a session the platform would let start it.
-  if (!mayRunAttacks(team))
-    return attackPreviewMessage({
-      request,
-      teamName: teamName(team),
-      command: deps.config.slack.command,
-      channel,
-      refused: cannotRunText(teamName(team), RUN_PRIVILEGE),
-    });
-  const { checks, unknown, rule } = await startChecks(deps, ask);
-  const pending = await savePending(deps, {
-    actor,
-    teamId: team.identifier,
-    request,
-    channel,
-    unknownGuards: unknown.map((c) => guardKey(c.guard.spec)),
-  });
-  return attackPreviewMessage({
-    request,
-    teamName: teamName(team),
-    pendingId: pending.id,
-    command: deps.config.slack.command,
-    channel,
-    guards: checks.map((c) => guardLine(c.guard.spec, c.reading)),
-    ...(unknown.length
-      ? { warning: `${unknownGuardsText(unknown)} Start anyway only if you will watch it yourself.` }
-      : {}),
-    ...(rule ? { approval: ruleText(rule) } : {}),
-    ...(savedAs ? { savedAs } : {}),
-  });
 }
 
 /** What the command and the builder check an attack against, from the configuration. */
@@ -189,7 +111,7 @@ export const attackCommand = subcommand({
     // team is read from the very words the parser reads next, so both see the same --team.
     const team = resolveTeam(login, requestedTeam(words), attackUsage.general);
     const attack = await checkAttackWords(deps, login, team, words);
-    return previewOrStart(deps, request, login, team, attack, channel);
+    return previewOrStart(deps, { actor: request.actor, login, team, request: attack, channel });
   },
 });
 
@@ -205,69 +127,6 @@ export async function checkAttackWords(
 ): Promise<AttackRequest> {
   const catalogue = await deps.catalogues.get(team.identifier, platformFor(deps, login, team), commandMetadataWaitMs);
   return parseAttackCommand(words, catalogue.types, parseOptions(deps));
-}
-
-/**
- * What a command does with a checked attack, typed or saved: the preview, or with `--yes` the
- * start, where a freeze, a second person and every guard apply as on a Start click.
- */
-export async function previewOrStart(
-  deps: Deps,
-  request: Pick<CommandRequest, 'actor'>,
-  login: Login,
-  team: TeamEntry,
-  attack: AttackRequest,
-  channel: string,
-): Promise<Reply> {
-  const ask = { actor: request.actor, login, team, request: attack, channel };
-  if (attack.yes) {
-    try {
-      // --yes skips the preview, never a freeze, a guard or the second person.
-      return await startReply(deps, ask, { kind: 'command' });
-    } catch (error) {
-      // A guard that cannot be read gets the preview, with Start anyway.
-      if (!(error instanceof GuardsUnknownError)) throw error;
-    }
-  }
-  return { kind: 'message', message: await preview(deps, ask) };
-}
-
-/** Start on a preview: exactly one attack, whatever the number of clicks or deliveries. */
-export async function startFromPreview(action: Action, deps: Deps): Promise<Reply> {
-  const id = action.value ?? '';
-  // A second click, a redelivery, or a Cancel already under way: the first one answers.
-  if (!(await claimPending(deps, id))) return { kind: 'none' };
-  const pending = await loadPending(deps, id);
-  if (!pending) return replacement(previewExpiredText);
-  let reply: Reply;
-  try {
-    if (pending.actor.userId !== action.actor.userId || pending.actor.workspaceId !== action.actor.workspaceId) {
-      throw new UserInputError('Only the person who asked for this preview can start it.');
-    }
-    const channel = await checkChannel(deps, pending.channel);
-    const login = await requireLogin(deps, action.actor);
-    const team = login.session.teams.find((t) => t.identifier === pending.teamId);
-    if (!team) throw new UserInputError('You are no longer in the team this attack was for. Run the command again.');
-    // Checked again at the click: a freeze or a guard since the preview, or a Start forged past it.
-    reply = await startReply(
-      deps,
-      { actor: action.actor, login, team, request: pending.request, channel },
-      { kind: 'preview', id, acknowledgedGuards: pending.unknownGuards },
-    );
-  } finally {
-    await dropPending(deps, id).catch((error: unknown) =>
-      deps.logger.warn({ err: error }, 'could not drop a used preview'),
-    );
-  }
-  return reply.kind === 'message' ? { ...reply, replaceOriginal: true } : reply;
-}
-
-/** Cancel takes the same claim as Start, so it never says "nothing was sent" while a Start runs. */
-export async function cancelPreview(action: Action, deps: Deps): Promise<Reply> {
-  const id = action.value ?? '';
-  if (!(await claimPending(deps, id))) return { kind: 'none' };
-  await dropPending(deps, id);
-  return replacement(previewCancelledText);
 }
 
 function builderOrigin(privateMetadata: string): BuilderOrigin {

@@ -26,10 +26,9 @@ import {
 } from './validate.ts';
 import { runsOnServices, type AttackRequest, type AttackTarget } from '../../attacks/request.ts';
 import { guardKey, type GuardSpec } from '../../guardrails/guards.ts';
-import { parseGuard } from '../guardrails/guardFlags.ts';
 import { UserInputError } from '../../errors.ts';
 import { isPathId } from '../../client/ids.ts';
-import type { AttackParseOptions } from './parse.ts';
+import { attackGuard, type AttackParseOptions } from './botFlags.ts';
 
 /** Field errors by block id, for a view submission's `response_action: errors`. */
 export type BuilderErrors = { errors: Record<string, string> };
@@ -131,11 +130,7 @@ function guardsFromInput(
   const guards: GuardSpec[] = [];
   for (const item of items) {
     try {
-      const spec = parseGuard(
-        item,
-        { monitoring: options.monitoring ?? { integrationA: undefined, domainA: undefined, uriB: undefined } },
-        options.command ?? '/chaos',
-      );
+      const spec = attackGuard(item, options);
       if (!guards.some((g) => guardKey(g) === guardKey(spec))) guards.push(spec);
     } catch (error) {
       if (!(error instanceof UserInputError)) throw error;

@@ -1,45 +1,13 @@
 import type { InfraAttackArg, InfraAttackMetadata } from '../../client/catalogue.ts';
 import { defaultLength, findAttackType, flagOf, spellings } from '../../attacks/attackTypes.ts';
-import { runsOnServices, type AttackRequest, type AttackTarget } from '../../attacks/request.ts';
-import {
-  givenTargetKinds,
-  repeatableTargetFlags,
-  targetFlags,
-  targetOptionFlags,
-  type TargetOption,
-} from '../../attacks/targetFlags.ts';
-import type { Config } from '../../config.ts';
-import { isPathId } from '../../client/ids.ts';
+import type { AttackRequest } from '../../attacks/request.ts';
 import { UserInputError } from '../../errors.ts';
-import { guardKey, type GuardSpec } from '../../guardrails/guards.ts';
-import { parseGuard } from '../guardrails/guardFlags.ts';
 import { closestWord } from '../suggest.ts';
-import { checkFlags, flag, flagSpellings, type Flag, type Flags } from '../contract.ts';
+import { checkFlags } from '../contract.ts';
+import { type AttackParseOptions, attackFlags, botFlagOf, botFlags, botFlagsRequest } from './botFlags.ts';
 import { tokenize } from './tokenize.ts';
 import { attackUsage, availableTypes } from './usage.ts';
-import {
-  code,
-  implicitLength,
-  lengthProblem,
-  parseCount,
-  parseIdList,
-  parseKubernetesObjects,
-  parsePairs,
-  parsePercent,
-  quoted,
-  valueProblem,
-  type AttackLimits,
-} from './validate.ts';
-
-/** What a command is checked against besides its type's metadata. */
-export interface AttackParseOptions extends AttackLimits {
-  /** The company's monitoring integrations, which `--guard` reads through; none configured when absent. */
-  monitoring?: Config['monitoring'] | undefined;
-  /** The slash command, for messages that name another subcommand. */
-  command?: string | undefined;
-}
-
-export const guardFlag = '--guard';
+import { code, implicitLength, lengthProblem, quoted, valueProblem } from './validate.ts';
 
 /** A flag as typed: its name (`-l`, `--length`) and a value given with `=`, if any. */
 function splitFlag(token: string): { name: string; inline: string | undefined } | undefined {
@@ -49,39 +17,6 @@ function splitFlag(token: string): { name: string; inline: string | undefined } 
 
 /** Whether the word after a flag is another flag rather than its value (`-5` is a value). */
 const looksLikeFlag = (word: string) => /^--?[A-Za-z]/.test(word);
-
-/** A bot flag's name as declared: its long spelling without the dashes. */
-const declared = (typed: string) => typed.slice(2);
-
-/**
- * The bot's own flags, which every attack type has besides its own, declared as every other
- * command declares its flags and checked by the same contract; the type's own flags are the
- * platform's and keep their order. `--yes` is only spelt out: a short `-y` could be an attack
- * type's own flag, and then mean "no preview".
- */
-const attackFlags: Flags & { yes: Flag<true>; team: Flag<string>; guard: Flag<string[]> } = {
-  yes: flag.switch(),
-  team: flag.value('a value'),
-  guard: flag.values('a value'),
-  ...(Object.fromEntries([
-    ...Object.values(targetFlags).map((target) => [
-      declared(target.flag),
-      repeatableTargetFlags.includes(target.flag)
-        ? flag.values('a value')
-        : flag.value(target === targetFlags.service ? 'a service id' : 'a value'),
-    ]),
-    ...Object.values(targetOptionFlags).map((option) => [
-      declared(option.flag),
-      'value' in option ? flag.value('a value') : flag.switch(),
-    ]),
-  ]) as Flags),
-};
-
-const botFlags = flagSpellings(attackFlags);
-
-/** The bot flag a word names (`--team`, `--team=x`), or undefined for the type's own flags. */
-const botFlagOf = (name: string) =>
-  name.startsWith('--') && Object.hasOwn(attackFlags, declared(name)) ? declared(name) : undefined;
 
 /** " Did you mean `--cores`?" for a long flag one or two letters off a real one, else nothing. */
 function flagHint(word: string, metadata: InfraAttackMetadata): string {
@@ -251,144 +186,6 @@ export function parseAttackCommand(
     );
   }
 
-  const botValues = checkFlags(attackFlags, bot, usage);
-  const guards: GuardSpec[] = [];
-  for (const text of botValues.guard ?? []) {
-    const spec = readGuard(text, limits, fail);
-    if (!guards.some((g) => guardKey(g) === guardKey(spec))) guards.push(spec);
-  }
-  const targets = new Map(
-    [...Object.values(targetFlags), ...Object.values(targetOptionFlags)].flatMap(({ flag: typed }) => {
-      const value = botValues[declared(typed)];
-      return value === undefined ? [] : [[typed, value === true ? [''] : [value as string | string[]].flat()] as const];
-    }),
-  );
-  const target = targetFromFlags(targets, metadata, fail);
-  return {
-    type: metadata.name,
-    args,
-    target,
-    team: botValues.team,
-    yes: botValues.yes === true,
-    lengthSeconds,
-    ...(guards.length ? { guards } : {}),
-  };
-}
-
-/** One `--guard` value, with the company's integrations; what is wrong with it names the flag. */
-function readGuard(text: string, options: AttackParseOptions, fail: (message: string) => UserInputError): GuardSpec {
-  try {
-    return parseGuard(
-      text,
-      { monitoring: options.monitoring ?? { integrationA: undefined, domainA: undefined, uriB: undefined } },
-      options.command ?? '/chaos',
-    );
-  } catch (error) {
-    if (error instanceof UserInputError) throw fail(`${code(guardFlag)}: ${error.message}`);
-    throw error;
-  }
-}
-
-function targetFromFlags(
-  flags: Map<string, string[]>,
-  metadata: InfraAttackMetadata,
-  fail: (message: string) => UserInputError,
-): AttackTarget {
-  const kinds = givenTargetKinds((flag) => flags.has(flag));
-  if (kinds.length > 1) {
-    throw fail(
-      `Use one target flag, not ${kinds.map((k) => code(targetFlags[k].flag)).join(' and ')}: ${attackUsage.targetFlags}.`,
-    );
-  }
-  const kind = kinds[0];
-  const optionText = (option: TargetOption): string | undefined => {
-    const { flag, with: kindsOf, does } = targetOptionFlags[option];
-    const text = flags.get(flag)?.[0];
-    if (text === undefined) return undefined;
-    if (!kind || !(kindsOf as readonly string[]).includes(kind)) {
-      const needs = kindsOf.map((k) => code(targetFlags[k].flag)).join(' or ');
-      throw fail(
-        `${code(flag)} ${does} ${needs}; ${kind ? `it does not go with ${code(targetFlags[kind].flag)}` : kindsOf.length > 1 ? 'add one of them' : 'add it'}.`,
-      );
-    }
-    return text;
-  };
-  const number = (
-    option: TargetOption,
-    read: (text: string) => { value: number } | { problem: string },
-  ): number | undefined => {
-    const text = optionText(option);
-    if (text === undefined) return undefined;
-    const parsed = read(text);
-    if ('problem' in parsed)
-      throw fail(`${quoted(text)} is not a valid value for ${code(targetOptionFlags[option].flag)}. ${parsed.problem}`);
-    return parsed.value;
-  };
-  const asCount = (text: string) => {
-    const parsed = parseCount(text);
-    return 'problem' in parsed ? parsed : { value: parsed.count };
-  };
-  const asPercent = (text: string) => {
-    const parsed = parsePercent(text);
-    return 'problem' in parsed ? parsed : { value: parsed.percent };
-  };
-  const count = number('count', asCount);
-  const k8sCount = number('k8sCount', asCount);
-  const k8sPercent = number('k8sPercent', asPercent);
-  const samplePercent = number('samplePercent', asPercent);
-  const includeNewTargets = optionText('includeNewTargets') !== undefined;
-  if (kind === undefined) return { kind: 'all' };
-  const { flag } = targetFlags[kind];
-  const texts = flags.get(flag)!;
-  const text = texts[0]!;
-  const bad = (problem: string) => fail(`${code(flag)} ${quoted(text)}: ${problem}`);
-  switch (kind) {
-    case 'hosts':
-    case 'containers': {
-      const parsed = parseIdList(text);
-      if ('problem' in parsed) throw bad(parsed.problem);
-      return kind === 'hosts' ? { kind: 'hosts', ids: parsed.ids } : { kind: 'containers', ids: parsed.ids };
-    }
-    case 'tags':
-    case 'labels': {
-      const parsed = parsePairs(text);
-      if ('problem' in parsed) throw bad(parsed.problem);
-      const exact = count !== undefined ? { count } : {};
-      return kind === 'tags'
-        ? { kind: 'tags', tags: parsed.pairs, ...exact }
-        : { kind: 'labels', labels: parsed.pairs, ...exact };
-    }
-    case 'service': {
-      if (!runsOnServices(metadata.name))
-        throw fail(`${metadata.name} attacks cannot target a service; use hosts, containers, tags or labels.`);
-      const serviceId = text.trim();
-      if (serviceId === '') throw fail(`${code(flag)} needs a service id.`);
-      if (/[\s,]/.test(serviceId)) throw bad('give one service id, not a list; start one attack per service.');
-      if (!isPathId(serviceId))
-        throw bad(
-          "a service id has letters, digits, `-` and `_` only; copy it from the service's page on the platform.",
-        );
-      return {
-        kind: 'service',
-        serviceId,
-        ...(samplePercent !== undefined ? { percent: samplePercent } : {}),
-        ...(includeNewTargets ? { includeNewTargets } : {}),
-      };
-    }
-    case 'kubernetes': {
-      if (k8sCount !== undefined && k8sPercent !== undefined) {
-        throw fail(
-          `Give ${code(targetOptionFlags.k8sCount.flag)} or ${code(targetOptionFlags.k8sPercent.flag)}, not both.`,
-        );
-      }
-      const parsed = parseKubernetesObjects(texts);
-      if ('problem' in parsed) throw fail(`${code(flag)}: ${parsed.problem}`);
-      return {
-        kind: 'kubernetes',
-        objects: parsed.objects,
-        ...(k8sCount !== undefined ? { count: k8sCount } : {}),
-        ...(k8sPercent !== undefined ? { percent: k8sPercent } : {}),
-      };
-    }
-  }
+  const { guards, ...flags } = botFlagsRequest(bot, metadata, limits, usage);
+  return { type: metadata.name, args, ...flags, lengthSeconds, ...(guards ? { guards } : {}) };
 }

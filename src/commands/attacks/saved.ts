@@ -21,7 +21,9 @@ import {
   savedAttacksMessage,
   savedAttackWords,
 } from '../../views/attacks/savedAttacks.ts';
-import { checkAttackWords, checkChannel, previewOrStart, resolveTeam } from './attack.ts';
+import { checkAttackWords, resolveTeam } from './attack.ts';
+import { previewOrStart } from './preview.ts';
+import { checkChannel } from '../../attacks/previews.ts';
 import { requestedTeam } from './parse.ts';
 import { unclosedQuoteError } from './tokenize.ts';
 import { type CommandRequest, subcommand } from '../command.ts';
@@ -213,14 +215,13 @@ async function runSaved(
       ? { kind: 'shown', version: options.shown }
       : { kind: 'preview' };
   const { saved, request: attack } = await savedAttackRequest(deps, login, team, name, run);
-  const reply = await previewOrStart(
-    deps,
-    request,
+  const reply = await previewOrStart(deps, {
+    actor: request.actor,
     login,
     team,
-    { ...attack, team: options.team, yes: options.yes },
+    request: { ...attack, team: options.team, yes: options.yes },
     channel,
-  );
+  });
   await sawSavedAttack(deps, saved, request.actor);
   return reply;
 }

@@ -1,12 +1,5 @@
-import { randomUUID } from 'node:crypto';
-import {
-  BadRequestError,
-  NoIntegrationError,
-  ServerError,
-  TimeoutError,
-  UnreachableError,
-} from '../../client/errors.ts';
-import type { IssueMeta, ScopedPlatform, TeamEntry, TrackerEntityType } from '../../client/index.ts';
+import { BadRequestError, NoIntegrationError } from '../../client/errors.ts';
+import type { IssueMeta, ScopedPlatform, TeamEntry } from '../../client/index.ts';
 import type { Actor, Login } from '../../store/sessions.ts';
 import { cardOutcome, parseGameDayRef, type GameDayRecord } from '../../gamedays/gamedayRecord.ts';
 import { locateAttack, teamForAction } from '../../attacks/locate.ts';
@@ -40,28 +33,7 @@ import { explained, UserInputError } from '../../errors.ts';
 import { attackIdWord } from '../arguments.ts';
 import { platformFor, requireLogin, teamName } from '../../attacks/access.ts';
 import type { ModalView } from '@slack/types';
-import { keys } from '../../store/keys.ts';
-
-/** A ticket being written: what it is about and where its key goes once filed. */
-interface TicketDraft {
-  id: string;
-  person: { workspaceId: string; userId: string };
-  teamId: string;
-  entity: { id: string; type: TrackerEntityType };
-  summary: string;
-  description: string;
-  /** The attack card whose thread gets the key, when there is one. */
-  card?: { guid: string; channel: string } | undefined;
-  /** The game day whose timeline gets the ticket. */
-  gameDayChannel?: string | undefined;
-  projectId?: string | undefined;
-  issueTypeId?: string | undefined;
-  meta?: IssueMeta | undefined;
-}
-
-async function saveDraft(deps: Deps, draft: TicketDraft): Promise<void> {
-  await deps.store.set(keys.ticketDraft.key(draft.id), draft, keys.ticketDraft.ttlMs);
-}
+import { fileTicket, loadDraft, newDraft, saveDraft, type TicketDraft } from '../../tickets/tickets.ts';
 
 /** The form once project and issue type are known: the tracker's required fields, and its labels. */
 async function ticketForm(
@@ -134,15 +106,12 @@ async function attackDraft(
   });
   return {
     team,
-    draft: {
-      id: randomUUID(),
-      person: actor,
-      teamId: team.identifier,
+    draft: newDraft(actor, team, {
       entity: { id: guid, type: 'ATTACK' },
       ...prefill,
       card: card ? { guid: card.guid, channel: card.channel } : undefined,
       gameDayChannel: card?.channel,
-    },
+    }),
   };
 }
 
@@ -162,14 +131,11 @@ async function gameDayDraft(
   ]);
   return {
     team,
-    draft: {
-      id: randomUUID(),
-      person: actor,
-      teamId: team.identifier,
+    draft: newDraft(actor, team, {
       entity: { id: record.id, type: 'GAME_DAY' },
       ...gameDayTicketPrefill(record, outcomes, permalink, names),
       gameDayChannel: record.endedAt ? undefined : record.channel,
-    },
+    }),
   };
 }
 
@@ -229,13 +195,6 @@ export async function fileTicketForGameDay(action: Action, deps: Deps): Promise<
   return openTicket(deps, action.actor, { gameDay: ref });
 }
 
-async function loadDraft(deps: Deps, id: string, actor: Actor): Promise<TicketDraft | undefined> {
-  const draft = await deps.store.get<TicketDraft>(keys.ticketDraft.key(id));
-  return draft && draft.person.userId === actor.userId && draft.person.workspaceId === actor.workspaceId
-    ? draft
-    : undefined;
-}
-
 const expired = (deps: Deps): SubmissionReply => ({
   kind: 'update',
   view: ticketFormExpiredModal(deps.config.slack.command),
@@ -263,13 +222,6 @@ function fieldErrorBlock(field: string, meta: IssueMeta): string {
   return ticketInputFields(meta).some((f) => f.key === field) ? ticketFieldId(field) : TICKET_SUMMARY;
 }
 
-/** Whether a failed create certainly changed nothing: a refusal, as opposed to silence or a crash. */
-function outcomeKnown(error: unknown): boolean {
-  if (error instanceof TimeoutError || error instanceof ServerError) return false;
-  if (error instanceof UnreachableError) return !error.outcomeUnknown;
-  return true;
-}
-
 /** Files the ticket once, however often Slack delivers the submission. */
 export async function submitTicket(submission: Submission, deps: Deps): Promise<SubmissionReply> {
   const draft = await loadDraft(deps, submission.privateMetadata, submission.actor);
@@ -281,55 +233,19 @@ export async function submitTicket(submission: Submission, deps: Deps): Promise<
     description: draft.description,
   });
   if ('errors' in mapped) return { kind: 'errors', errors: mapped.errors };
-  const claim = keys.ticketFiled.key(draft.id);
-  const holder = randomUUID();
-  if (!(await deps.store.claim(claim, keys.ticketFiled.ttlMs, holder))) return { kind: 'clear' };
-
-  const login = await requireLogin(deps, submission.actor);
-  const team = teamForAction(login, draft.teamId);
-  let issue: { key: string; url?: string | undefined };
-  try {
-    issue = await platformFor(deps, login, team).tracker.createIssue({ entity: draft.entity, fields: mapped.fields });
-  } catch (error) {
-    const check = draft.entity.type === 'ATTACK' ? `tickets ${draft.entity.id}` : 'tickets <attack id>';
-    const words = describeError(error, {
-      command: deps.config.slack.command,
-      team: teamName(team),
-      doing: 'file the ticket',
-      check,
-    });
-    if (!outcomeKnown(error)) {
-      // It may have been filed: keep the claim, so a second submission cannot file it twice.
-      deps.logger.warn({ err: error }, 'ticket creation has an unknown outcome');
-      return {
-        kind: 'update',
-        view: ticketUnconfirmedModal(deps.config.slack.command, check),
-      };
-    }
-    // Refused: nothing was filed, so the person may correct the form and submit again.
-    await deps.store.release(claim, holder);
-    if (error instanceof BadRequestError && error.field) {
-      const name = draft.meta.fields.find((f) => f.key === error.field)?.name ?? error.field;
-      return {
-        kind: 'errors',
-        errors: {
-          [fieldErrorBlock(error.field, draft.meta)]: `The tracker did not accept ${name}. Check it and submit again.`,
-        },
-      };
-    }
-    if (error instanceof NoIntegrationError) throw error;
-    return { kind: 'errors', errors: { [TICKET_SUMMARY]: words.text } };
+  const filing = await fileTicket(deps, submission.actor, draft, mapped.fields);
+  if (filing.kind === 'taken') return { kind: 'clear' };
+  if (filing.kind === 'filed') return { kind: 'update', view: ticketFiledModal(filing.issue) };
+  const { error, team } = filing;
+  const check = draft.entity.type === 'ATTACK' ? `tickets ${draft.entity.id}` : 'tickets <attack id>';
+  const command = deps.config.slack.command;
+  if (filing.kind === 'unknown') return { kind: 'update', view: ticketUnconfirmedModal(command, check) };
+  if (error instanceof BadRequestError && error.field) {
+    const name = draft.meta.fields.find((f) => f.key === error.field)?.name ?? error.field;
+    const text = `The tracker did not accept ${name}. Check it and submit again.`;
+    return { kind: 'errors', errors: { [fieldErrorBlock(error.field, draft.meta)]: text } };
   }
-  await deps.events.record({
-    kind: 'ticket',
-    by: submission.actor,
-    platformUser: login.session.identifier,
-    teamId: team.identifier,
-    ticket: issue,
-    attack: draft.entity.type === 'ATTACK' ? draft.entity.id : undefined,
-    gameDay: draft.entity.type === 'GAME_DAY' ? draft.entity.id : undefined,
-    card: draft.card?.guid,
-    gameDayChannel: draft.gameDayChannel,
-  });
-  return { kind: 'update', view: ticketFiledModal(issue) };
+  if (error instanceof NoIntegrationError) throw error;
+  const words = describeError(error, { command, team: teamName(team), doing: 'file the ticket', check });
+  return { kind: 'errors', errors: { [TICKET_SUMMARY]: words.text } };
 }

@@ -30,7 +30,8 @@ import {
 import { declareFreeze, liftFreeze, type Scope, scopeOf } from '../guardrails/freeze.ts';
 import { endNow, requireGameDayTeam, requireMayEnd } from '../gamedays/gamedayEnd.ts';
 import { matchTeam } from '../arguments.ts';
-import { checkChannel, resolveTeam } from '../attacks/attack.ts';
+import { resolveTeam } from '../attacks/attack.ts';
+import { checkChannel } from '../../attacks/previews.ts';
 import { savedAttackRequest, sawSavedAttack } from '../attacks/saved.ts';
 import { StartUnfinishedError } from '../../attacks/start.ts';
 import { startPolicy } from '../../attacks/startPolicy.ts';

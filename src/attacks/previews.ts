@@ -1,0 +1,83 @@
+// A previewed attack: where it may start, what its preview offers, and its one Start or Cancel.
+import type { Deps } from '../deps.ts';
+import { UserInputError } from '../errors.ts';
+import { guardKey } from '../guardrails/guards.ts';
+import type { Actor } from '../store/sessions.ts';
+import { mayRunAttacks, requireLogin } from './access.ts';
+import { otherAttackChannels } from './channels.ts';
+import { claimPending, dropPending, loadPending, savePending, type StartAsk } from './start.ts';
+import { startChecks, startPolicy, type StartOutcome } from './startPolicy.ts';
+
+/**
+ * Where attacks may start: a channel allowed by ATTACK_CHANNELS, where the card (and its Halt
+ * button) can be posted. Checked before anything is sent to the platform.
+ */
+export async function checkChannel(deps: Deps, channel: string | undefined): Promise<string> {
+  if (!channel) throw new UserInputError('Start attacks from a channel, where their card can be posted.');
+  const others = otherAttackChannels(deps.config.attackChannels, channel);
+  if (others)
+    throw new UserInputError(
+      `Attacks cannot be started in this channel. Use ${others.map((c) => `<#${c}>`).join(', ')}.`,
+    );
+  const problem = await deps.slack.cardProblem(channel);
+  if (problem) throw new UserInputError(problem);
+  return channel;
+}
+
+/**
+ * What a preview offers, after the checks a start would make: nothing to start for a session the
+ * platform would not let start it; else the guards as read, the approval rule, and the id its
+ * Start button carries. A freeze or an unhealthy guard refuses it here (startChecks throws).
+ */
+export async function previewAttack(deps: Deps, ask: StartAsk) {
+  const { actor, team, request, channel } = ask;
+  if (!mayRunAttacks(team)) return { refused: true } as const;
+  const { checks, unknown, rule } = await startChecks(deps, ask);
+  const pending = await savePending(deps, {
+    actor,
+    teamId: team.identifier,
+    request,
+    channel,
+    unknownGuards: unknown.map((c) => guardKey(c.guard.spec)),
+  });
+  return { pendingId: pending.id, checks, unknown, rule };
+}
+
+/**
+ * Start on a preview: exactly one attack, whatever the number of clicks or deliveries, by the
+ * person who asked for the preview, checked again at the click (a freeze or a guard since the
+ * preview, or a Start forged past it). `taken`: a second click, a redelivery, or a Cancel
+ * already under way, which the first one answers.
+ */
+export async function startPreviewed(
+  deps: Deps,
+  id: string,
+  actor: Actor,
+): Promise<{ kind: 'taken' } | { kind: 'expired' } | { kind: 'started'; ask: StartAsk; outcome: StartOutcome }> {
+  if (!(await claimPending(deps, id))) return { kind: 'taken' };
+  const pending = await loadPending(deps, id);
+  if (!pending) return { kind: 'expired' };
+  try {
+    if (pending.actor.userId !== actor.userId || pending.actor.workspaceId !== actor.workspaceId) {
+      throw new UserInputError('Only the person who asked for this preview can start it.');
+    }
+    const channel = await checkChannel(deps, pending.channel);
+    const login = await requireLogin(deps, actor);
+    const team = login.session.teams.find((t) => t.identifier === pending.teamId);
+    if (!team) throw new UserInputError('You are no longer in the team this attack was for. Run the command again.');
+    const ask = { actor, login, team, request: pending.request, channel };
+    const way = { kind: 'preview', id, acknowledgedGuards: pending.unknownGuards } as const;
+    return { kind: 'started', ask, outcome: await startPolicy(deps, ask, way) };
+  } finally {
+    await dropPending(deps, id).catch((error: unknown) =>
+      deps.logger.warn({ err: error }, 'could not drop a used preview'),
+    );
+  }
+}
+
+/** Cancel takes the same claim as Start, so it never says "nothing was sent" while a Start runs. */
+export async function cancelPreviewed(deps: Deps, id: string): Promise<boolean> {
+  if (!(await claimPending(deps, id))) return false;
+  await dropPending(deps, id);
+  return true;
+}
