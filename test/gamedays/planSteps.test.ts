@@ -15,7 +15,8 @@ import { parseAttackCommand } from '../../src/commands/attacks/parse.ts';
 import type { Deps } from '../../src/deps.ts';
 import { NotLoggedInError } from '../../src/errors.ts';
 import type { GameDayRecord } from '../../src/gamedays/gamedayRecord.ts';
-import { type GameDayBoard, GameDays } from '../../src/gamedays/gamedays.ts';
+import type { GameDayBoard } from '../../src/gamedays/gamedayBoard.ts';
+import { GameDays } from '../../src/gamedays/gamedays.ts';
 import type { PlanStep, Runner, StepRef, StepState } from '../../src/gamedays/plan.ts';
 import { addStep, moveStep, removeStep, setAutomatic, StepNotAllowedError } from '../../src/gamedays/planChanges.ts';
 import {
