@@ -1,7 +1,7 @@
 import { ForbiddenError, NotFoundError, UnauthorizedError } from '../client/errors.ts';
 import type { Deps } from '../deps.ts';
 import type { Breathe } from '../jobs/scheduler.ts';
-import { startedUnder } from '../gamedays/gamedays.ts';
+import { startedUnder } from '../gamedays/gamedayReads.ts';
 import { keys } from '../store/keys.ts';
 import type { Person } from '../store/sessions.ts';
 import type { CardRecord, MessageRef } from './cards.ts';

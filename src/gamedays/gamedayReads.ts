@@ -1,4 +1,4 @@
-import type { CardStore } from '../attacks/cards.ts';
+import type { CardRecord, CardStore } from '../attacks/cards.ts';
 import { guardKey, guardName, type GuardStore } from '../guardrails/guards.ts';
 import type { KeyValueStore } from '../store/keyValue.ts';
 import { keys } from '../store/keys.ts';
@@ -13,7 +13,29 @@ export type GameDayBase = Omit<
   id: string;
 };
 
+/** A game day as it is read: its record and its id. */
+export type GameDay = GameDayRecord & { id: string };
+
 export const emptyEvents = () => ({ attacks: [], halts: [], notes: [], tickets: [], refused: [], trips: [] });
+
+/** What a game day is read from. */
+export interface GameDayParts {
+  store: KeyValueStore;
+  /** The attack cards, whose last state is each attack's outcome in the summary. */
+  cards: Pick<CardStore, 'get' | 'getMany' | 'liveByTeam'>;
+  /** The game days' guards and their last readings, which the card shows. */
+  guards?: Pick<GuardStore, 'forGameDay' | 'reading' | 'addForAttack'> | undefined;
+  /** Each game day's plan, or the one drafted in a channel before it starts. */
+  plans: Plans;
+}
+
+/**
+ * Whether an attack is one of a game day's: its card is in the game day's channel and it started
+ * once the game day had. The game day's guards cover it until it ends.
+ */
+export function startedUnder(day: { channel: string; startedAt: string }, card: CardRecord): boolean {
+  return card.channel === day.channel && Date.parse(day.startedAt) <= Date.parse(card.createdAt);
+}
 
 /**
  * Game days read back: one running per channel, the ended ones kept 30 days. Each event is kept
@@ -22,17 +44,11 @@ export const emptyEvents = () => ({ attacks: [], halts: [], notes: [], tickets: 
  */
 export class GameDayReads {
   protected readonly store: KeyValueStore;
-  protected readonly cards: Pick<CardStore, 'get' | 'getMany' | 'liveByTeam'>;
-  protected readonly guards: Pick<GuardStore, 'forGameDay' | 'reading' | 'addForAttack'> | undefined;
-  /** Each game day's plan, or the one drafted in a channel before it starts. */
+  protected readonly cards: GameDayParts['cards'];
+  protected readonly guards: GameDayParts['guards'];
   readonly plans: Plans;
 
-  constructor(parts: {
-    store: KeyValueStore;
-    cards: GameDayReads['cards'];
-    guards?: GameDayReads['guards'];
-    plans: Plans;
-  }) {
+  constructor(parts: GameDayParts) {
     this.store = parts.store;
     this.cards = parts.cards;
     this.guards = parts.guards;
@@ -40,13 +56,13 @@ export class GameDayReads {
   }
 
   /** The game day running in a channel. */
-  async running(channel: string): Promise<(GameDayRecord & { id: string }) | undefined> {
+  async running(channel: string): Promise<GameDay | undefined> {
     const base = await this.store.get<GameDayBase>(keys.gameDay.key(channel));
     return base ? this.assemble(base) : undefined;
   }
 
   /** A game day by its card, running or ended. */
-  async byCard(channel: string, ts: string): Promise<(GameDayRecord & { id: string }) | undefined> {
+  async byCard(channel: string, ts: string): Promise<GameDay | undefined> {
     const running = await this.store.get<GameDayBase>(keys.gameDay.key(channel));
     if (running?.ts === ts) return this.assemble(running);
     const ended = await this.store.get<GameDayBase>(keys.gameDayEnded.key(channel, ts));
@@ -57,7 +73,7 @@ export class GameDayReads {
    * An ended game day of the channel (kept 30 days): the one whose id starts with `id` (at least
    * 6 characters, and only one may match), or without an id the one that ended last.
    */
-  async ended(channel: string, id?: string): Promise<{ record?: GameDayRecord & { id: string }; ambiguous?: boolean }> {
+  async ended(channel: string, id?: string): Promise<{ record?: GameDay; ambiguous?: boolean }> {
     const wanted = id?.trim().toLowerCase();
     const found: GameDayBase[] = [];
     for await (const [, base] of this.store.entries<GameDayBase>(keys.gameDayEnded.ofChannel(channel))) {
@@ -79,7 +95,7 @@ export class GameDayReads {
   }
 
   /** The game day a step belongs to, running or ended. */
-  protected async recordOf(ref: StepRef): Promise<(GameDayRecord & { id: string }) | undefined> {
+  protected async recordOf(ref: StepRef): Promise<GameDay | undefined> {
     const running = await this.running(ref.channel);
     if (running?.id === ref.gameDayId) return running;
     for await (const [, base] of this.store.entries<GameDayBase>(keys.gameDayEnded.ofChannel(ref.channel)))
@@ -93,7 +109,7 @@ export class GameDayReads {
     return outcomes;
   }
 
-  protected async assemble(base: GameDayBase): Promise<GameDayRecord & { id: string }> {
+  protected async assemble(base: GameDayBase): Promise<GameDay> {
     const events: [string, GameDayEvent][] = [];
     for await (const entry of this.store.entries<GameDayEvent>(keys.gameDayEvent.ofGameDay(base.id)))
       events.push(entry);

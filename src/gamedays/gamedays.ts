@@ -1,62 +1,28 @@
 import { randomUUID } from 'node:crypto';
 import type { Logger } from '../logger.ts';
-import type { KeyValueStore } from '../store/keyValue.ts';
-import type { CardRecord, CardStore, MessageRef } from '../attacks/cards.ts';
+import type { CardRecord, MessageRef } from '../attacks/cards.ts';
 import { isLive } from '../attacks/lifecycle.ts';
-import type { GuardStore } from '../guardrails/guards.ts';
-import type { GameDayAttack, GameDayEvent, GameDayOutcomes, GameDayRecord, GameDayRef } from './gamedayRecord.ts';
+import type { GameDayBoard } from './gamedayBoard.ts';
+import type { GameDayEvent, GameDayOutcomes, GameDayRecord, GameDayRef } from './gamedayRecord.ts';
 import { keys } from '../store/keys.ts';
 import { type PlanStep, Plans, type StepRef } from './plan.ts';
-import { emptyEvents, type GameDayBase, GameDayReads, shownPlan } from './gamedayReads.ts';
-import { mayTake, transition } from './planStepState.ts';
+import {
+  emptyEvents,
+  type GameDay,
+  type GameDayBase,
+  type GameDayParts,
+  GameDayReads,
+  shownPlan,
+  startedUnder,
+} from './gamedayReads.ts';
+import { endStep, iso, pauseAuto, stopCountdowns, takeAttack } from './planStepState.ts';
 
-/**
- * Where a game day is shown: its card, the timeline in the card's thread, and the summary once it
- * ends. The words and the Slack calls are src/slack/gameDayBoard.ts's.
- */
-export interface GameDayBoard {
-  /** Posts the card of a game day that has just started. */
-  postCard(record: GameDayRecord): Promise<MessageRef>;
-  /** Queues the redraw of the card. */
-  updateCard(record: GameDayRecord): void;
-  /** Tells an event in the card's thread. */
-  tell(record: GameDayRecord, event: GameDayEvent): Promise<void>;
-  /** Tells in the card's thread that an attack of the game day failed, at which stage. */
-  tellFailure(record: GameDayRecord, attack: GameDayAttack, stage: string): Promise<void>;
-  postSummary(record: GameDayRecord, outcomes: GameDayOutcomes): Promise<MessageRef>;
-  /** Posts the countdown card of a step: it starts at `startsAt` unless someone vetoes or skips it. */
-  postCountdown(record: GameDayRecord, step: PlanStep): Promise<MessageRef>;
-  /** Queues the redraw of a step's countdown card, as the step now stands. */
-  updateCountdown(record: GameDayRecord, step: PlanStep): void;
-  /** Asks the channel, in the game day's thread, whether the step's hypothesis held. */
-  askHypothesis(record: GameDayRecord, step: PlanStep): Promise<MessageRef>;
-  /** Queues the redraw of the question, answered. */
-  updateQuestion(record: GameDayRecord, step: PlanStep): void;
-  /** Why a start was refused, in the words a person reads. */
-  describeError(error: unknown, teamName: string): string;
-  /** Queues the redraw of a posted summary, with outcomes learnt since. */
-  updateSummary(at: MessageRef, record: GameDayRecord, outcomes: GameDayOutcomes): void;
-}
-
-export interface GameDaysOptions {
-  store: KeyValueStore;
+export interface GameDaysOptions extends Omit<GameDayParts, 'plans'> {
   board: GameDayBoard;
   logger: Logger;
   now: () => number;
-  /** The attack cards, whose last state is each attack's outcome in the summary. */
-  cards: Pick<CardStore, 'get' | 'getMany' | 'liveByTeam'>;
-  /** The game days' guards and their last readings, which the card shows. */
-  guards?: Pick<GuardStore, 'forGameDay' | 'reading' | 'addForAttack'> | undefined;
   /** The game days' plans; one over the same store by default. */
   plans?: Plans | undefined;
-}
-
-/**
- * Whether an attack is one of a game day's: its card is in the game day's channel and it started
- * once the game day had. The game day's guards cover it until it ends.
- */
-export function startedUnder(day: { channel: string; startedAt: string }, card: CardRecord): boolean {
-  return card.channel === day.channel && Date.parse(day.startedAt) <= Date.parse(card.createdAt);
 }
 
 /** What the card shows of the guards: a redraw is due when this changes. */
@@ -89,7 +55,7 @@ export class GameDays extends GameDayReads {
     title: string,
     facilitator: string,
     team: { id: string; name: string },
-  ): Promise<{ outcome: 'started' | 'running' | 'starting'; record?: GameDayRecord & { id: string } }> {
+  ): Promise<{ outcome: 'started' | 'running' | 'starting'; record?: GameDay }> {
     const current = await this.running(channel);
     if (current) return { outcome: 'running', record: current };
     const claim = keys.gameDayStart.key(channel);
@@ -106,7 +72,7 @@ export class GameDays extends GameDayReads {
         facilitator,
         teamId: team.id,
         teamName: team.name,
-        startedAt: new Date(this.#now()).toISOString(),
+        startedAt: iso(this.#now()),
       };
       // A plan drafted in the channel is this game day's from the start, on its card too.
       await this.plans.adoptDraft(channel, base.id);
@@ -129,7 +95,7 @@ export class GameDays extends GameDayReads {
       const base = await this.store.get<GameDayBase>(keys.gameDay.key(channel));
       if (!base) return;
       await this.store.set(
-        keys.gameDayEvent.key(base.id, new Date(this.#now()).toISOString(), randomUUID()),
+        keys.gameDayEvent.key(base.id, iso(this.#now()), randomUUID()),
         event,
         keys.gameDayEvent.ttlMs,
       );
@@ -142,10 +108,14 @@ export class GameDays extends GameDayReads {
         );
       if (event.kind === 'attack' && event.attack.step?.gameDayId === base.id)
         await this.stepStarted(event.attack.step, event.attack.guid);
-      if (event.kind === 'guard') await this.#pauseOnTrip(base.id, event.trip.guard, event.trip.at);
+      // A guard of the game day fired: the automatic mode stops running steps by itself.
+      if (event.kind === 'guard')
+        await this.plans.change({ gameDayId: base.id }, (plan) =>
+          pauseAuto(plan, 'guard', event.trip.guard, event.trip.at),
+        );
       const record = await this.assemble(base);
       await this.#board.tell(record, event);
-      await this.#showCard(record);
+      await this.showCard(record);
     } catch (error) {
       this.#logger.warn({ err: error, channel }, 'could not add to the game day');
     }
@@ -161,14 +131,14 @@ export class GameDays extends GameDayReads {
       if (!base?.ts) return;
       const record = await this.assemble(base);
       const shown = await this.store.get<string>(keys.gameDayGuardsShown.key(base.id));
-      if (shown !== guardsShown(record)) await this.#showCard(record);
+      if (shown !== guardsShown(record)) await this.showCard(record);
     } catch (error) {
       this.#logger.warn({ err: error, channel }, 'could not show the guards on the game-day card');
     }
   }
 
-  /** Queues the card's update, remembering which guard readings it shows. */
-  async #showCard(record: GameDayRecord & { id: string }): Promise<void> {
+  /** Queues the redraw of a running game day's card as its record now stands, remembering which guard readings it shows. */
+  async showCard(record: GameDay): Promise<void> {
     await this.store.set(keys.gameDayGuardsShown.key(record.id), guardsShown(record), keys.gameDayGuardsShown.ttlMs);
     this.#board.updateCard(record);
   }
@@ -182,44 +152,29 @@ export class GameDays extends GameDayReads {
    * Ends the channel's game day: the card shows it ended; the record is kept for its summary. Its
    * guards become the own guards of its attacks that still run, so they keep covering them.
    */
-  async end(
-    channel: string,
-    options: { watchedTeams?: string[] | undefined } = {},
-  ): Promise<(GameDayRecord & { id: string }) | undefined> {
+  async end(channel: string, options: { watchedTeams?: string[] | undefined } = {}): Promise<GameDay | undefined> {
     const base = await this.store.get<GameDayBase>(keys.gameDay.key(channel));
     if (!base || !(await this.store.claim(keys.gameDayEnd.key(base.id), keys.gameDayEnd.ttlMs))) return undefined;
     const ended = {
       ...base,
-      endedAt: new Date(this.#now()).toISOString(),
+      endedAt: iso(this.#now()),
       ...(options.watchedTeams ? { watchedTeams: options.watchedTeams } : {}),
     };
     await this.store.set(keys.gameDayEnded.key(channel, base.ts), ended, keys.gameDayEnded.ttlMs);
     await this.#keepGuarding(base);
     await this.store.delete(keys.gameDay.key(channel));
-    const stopped = await this.#stopCountdowns(base.id);
+    // A countdown still running never starts its step: the step is stopped, its card says so.
+    const { result: stopped } = await this.plans.change({ gameDayId: base.id }, (plan) =>
+      stopCountdowns(plan, ended.endedAt),
+    );
     const record = await this.assemble(ended);
     this.#board.updateCard(record);
     for (const step of stopped) this.#board.updateCountdown(record, step);
     return record;
   }
 
-  /** A countdown still running when its game day ends never starts its step: the step is stopped, its card says so. */
-  async #stopCountdowns(gameDayId: string): Promise<PlanStep[]> {
-    const at = new Date(this.#now()).toISOString();
-    const { result } = await this.plans.change({ gameDayId }, (plan) => {
-      const stopped = plan.steps.filter((s) => s.state === 'counting down');
-      for (const step of stopped) {
-        transition(step, 'stop at end');
-        step.skipped = { by: undefined, at };
-      }
-      if (plan.auto) plan.auto = undefined;
-      return stopped;
-    });
-    return result;
-  }
-
   /** Queues the redraw of an ended game day's summary, with what its steps and attacks show now. */
-  async redrawSummary(record: GameDayRecord & { id: string }): Promise<void> {
+  async redrawSummary(record: GameDay): Promise<void> {
     if (record.endedAt && record.summaryTs)
       this.#board.updateSummary({ channel: record.channel, ts: record.summaryTs }, record, await this.outcomes(record));
   }
@@ -244,7 +199,7 @@ export class GameDays extends GameDayReads {
    * Posts the summary of an ended game day and remembers it, so that attacks still running then
    * show their outcome in it once they end (attackFinished).
    */
-  async postSummary(record: GameDayRecord & { id: string }, outcomes: GameDayOutcomes): Promise<void> {
+  async postSummary(record: GameDay, outcomes: GameDayOutcomes): Promise<void> {
     const posted = await this.#board.postSummary(record, outcomes);
     const key = keys.gameDayEnded.key(record.channel, record.ts);
     const base = await this.store.get<GameDayBase>(key);
@@ -276,12 +231,7 @@ export class GameDays extends GameDayReads {
       ) {
         await this.#board.tellFailure(record, attack, card.stage);
       }
-      if (record.endedAt && record.summaryTs)
-        this.#board.updateSummary(
-          { channel: record.channel, ts: record.summaryTs },
-          record,
-          await this.outcomes(record),
-        );
+      await this.redrawSummary(record);
     } catch (error) {
       this.#logger.warn({ err: error, attack: card.guid }, 'could not show the end of an attack in its game day');
     }
@@ -289,25 +239,15 @@ export class GameDays extends GameDayReads {
 
   /** A step's attack was created (by its start at zero, or by the second person it needed): it runs. */
   async stepStarted(ref: StepRef, guid: string): Promise<void> {
-    let waited = true;
-    const { result: step } = await this.plans.change({ gameDayId: ref.gameDayId }, (plan) => {
-      const step = plan.steps.find((s) => s.id === ref.stepId);
-      if (step?.guid === guid) return undefined;
-      // Only a step still starting takes an attack: one skipped, vetoed or given up on meanwhile
-      // (a start a restarted bot finished late) keeps its state, and the attack is not its.
-      if (!step || step.guid || step.state !== 'running') {
-        waited = false;
-        return undefined;
-      }
-      step.guid = guid;
-      return step;
-    });
-    if (!waited)
+    const { result: step } = await this.plans.change({ gameDayId: ref.gameDayId }, (plan) =>
+      takeAttack(plan, ref.stepId, guid),
+    );
+    if (step === 'late')
       this.#logger.info(
         { attack: guid, step: ref.stepId },
         'an attack started for a step that no longer waited for it',
       );
-    if (!step) return;
+    if (typeof step === 'string') return;
     await this.plans.linkAttack(guid, ref);
     const record = await this.running(ref.channel);
     if (record?.id === ref.gameDayId && step.countdown?.ts) this.#board.updateCountdown(record, step);
@@ -318,14 +258,10 @@ export class GameDays extends GameDayReads {
    * hypothesis held (in the game day's thread, even when the game day ended meanwhile).
    */
   async #stepEnded(ref: StepRef, card: CardRecord): Promise<void> {
-    const at = new Date(this.#now()).toISOString();
-    const { result: step } = await this.plans.change({ gameDayId: ref.gameDayId }, (plan) => {
-      const step = plan.steps.find((s) => s.id === ref.stepId);
-      if (!step || step.ended || !mayTake(step, 'end')) return undefined;
-      transition(step, 'end');
-      step.ended = { at, stage: card.stage, lifecycle: card.lifecycle };
-      return step;
-    });
+    const at = iso(this.#now());
+    const { result: step } = await this.plans.change({ gameDayId: ref.gameDayId }, (plan) =>
+      endStep(plan, ref.stepId, card, at),
+    );
     if (!step || !(await this.plans.claimQuestion(step.id))) return;
     const record = await this.recordOf(ref);
     if (!record) return;
@@ -334,14 +270,7 @@ export class GameDays extends GameDayReads {
       const kept = plan.steps.find((s) => s.id === step.id);
       if (kept) kept.questionTs = asked.ts;
     });
-    if (!record.endedAt) await this.#showCard((await this.recordOf(ref))!);
-  }
-
-  /** A guard of the game day fired: the automatic mode stops running steps by itself. */
-  async #pauseOnTrip(gameDayId: string, guard: string, at: string): Promise<void> {
-    await this.plans.change({ gameDayId }, (plan) => {
-      if (plan.auto && !plan.paused) plan.paused = { why: 'guard', detail: guard, at };
-    });
+    if (!record.endedAt) await this.showCard((await this.recordOf(ref))!);
   }
 
   postCountdown(record: GameDayRecord, step: PlanStep): Promise<MessageRef> {
@@ -361,10 +290,5 @@ export class GameDays extends GameDayReads {
   /** Why a start was refused, in words, for a step that did not start. */
   describeError(error: unknown, teamName: string): string {
     return this.#board.describeError(error, teamName);
-  }
-
-  /** Queues the redraw of a running game day's card, as its record now stands. */
-  async showCard(record: GameDayRecord & { id: string }): Promise<void> {
-    await this.#showCard(record);
   }
 }

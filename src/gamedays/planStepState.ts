@@ -1,11 +1,10 @@
 import type { Deps } from '../deps.ts';
-import type { GameDayRecord, GameDayStepEvent } from './gamedayRecord.ts';
-import { type GameDayPlan, type PlanStep, positionOf, type StepRef, type StepState } from './plan.ts';
+import type { GameDayStepEvent } from './gamedayRecord.ts';
+import type { GameDay } from './gamedayReads.ts';
+import { type GameDayPlan, type PlanPause, type PlanStep, positionOf, type StepRef, type StepState } from './plan.ts';
 
 // How a plan step's state changes, below both the plan's actions (planSteps.ts) and the approval a
 // step waits on (guardrails/approvals.ts), which lets it start or ends it not started.
-
-type Day = GameDayRecord & { id: string };
 
 /**
  * Every way a step's state may change, and from which states: the plan's actions, the approval a
@@ -53,6 +52,43 @@ export function transition(step: Pick<PlanStep, 'state'>, name: StepTransition):
 }
 
 export const iso = (ms: number) => new Date(ms).toISOString();
+
+/** The automatic mode stops running steps by itself, for the first reason only. */
+export function pauseAuto(plan: GameDayPlan, why: PlanPause['why'], detail: string, at: string): void {
+  if (plan.auto && !plan.paused) plan.paused = { why, detail, at };
+}
+
+/**
+ * A step's attack was created: only a step still starting takes it. 'late' for one skipped, vetoed,
+ * given up on or gone meanwhile (a start a restarted bot finished late): it keeps its state.
+ */
+export function takeAttack(plan: GameDayPlan, stepId: string, guid: string): PlanStep | 'taken' | 'late' {
+  const step = plan.steps.find((s) => s.id === stepId);
+  if (step?.guid === guid) return 'taken';
+  if (!step || step.guid || step.state !== 'running') return 'late';
+  step.guid = guid;
+  return step;
+}
+
+/** A step's attack ended, as its card shows it: a running step has ended (undefined for any other). */
+export function endStep(plan: GameDayPlan, stepId: string, card: { stage: string; lifecycle: string }, at: string) {
+  const step = plan.steps.find((s) => s.id === stepId);
+  if (!step || step.ended || !mayTake(step, 'end')) return undefined;
+  transition(step, 'end');
+  step.ended = { at, stage: card.stage, lifecycle: card.lifecycle };
+  return step;
+}
+
+/** Its game day ended: each countdown still running stops its step, skipped by nobody, and so does the automatic mode. */
+export function stopCountdowns(plan: GameDayPlan, at: string): PlanStep[] {
+  const stopped = plan.steps.filter((s) => mayTake(s, 'stop at end'));
+  for (const step of stopped) {
+    transition(step, 'stop at end');
+    step.skipped = { by: undefined, at };
+  }
+  if (plan.auto) plan.auto = undefined;
+  return stopped;
+}
 
 /** What the timeline says of a step. */
 export function stepEvent(
@@ -102,7 +138,7 @@ export async function changeStep(
 }
 
 /** The running game day a step belongs to, or undefined once it has ended. */
-export async function dayOf(deps: Deps, ref: StepRef): Promise<Day | undefined> {
+export async function dayOf(deps: Deps, ref: StepRef): Promise<GameDay | undefined> {
   const day = await deps.gameDays.running(ref.channel);
   return day?.id === ref.gameDayId ? day : undefined;
 }
@@ -180,8 +216,7 @@ export async function notStarted(deps: Deps, ref: StepRef, reason: string, now: 
   const { outcome, plan } = await changeStep(deps, ref, 'not start', (step, plan) => {
     if (step.guid) throw new NotYet();
     step.notStarted = { reason, at: iso(now) };
-    if (plan.auto && !plan.paused)
-      plan.paused = { why: 'not started', detail: String(positionOf(plan, step.id)), at: iso(now) };
+    pauseAuto(plan, 'not started', String(positionOf(plan, step.id)), iso(now));
   }).catch((error: unknown) => {
     if (error instanceof NotYet) return { outcome: { kind: 'gone' } as StepActionOutcome, plan: undefined };
     throw error;

@@ -1,16 +1,10 @@
-import {
-  NoIntegrationError,
-  take,
-  type Attack,
-  type Execution,
-  type ScopedPlatform,
-  type TeamEntry,
-  type TrackerIssue,
-} from '../client/index.ts';
+import type { Attack, Execution, TeamEntry, TrackerIssue } from '../client/index.ts';
 import type { Deps } from '../deps.ts';
 import type { Actor, Login } from '../store/sessions.ts';
 import { platformFor, requireLogin, teamName } from '../attacks/access.ts';
-import { cardOutcome, type GameDayAttack, type GameDayRecord } from './gamedayRecord.ts';
+import type { GameDayAttack, GameDayRecord } from './gamedayRecord.ts';
+import type { GameDay } from './gamedayReads.ts';
+import { readTeam } from './reportTeam.ts';
 
 /** Why part of a report could not be read: no session reached the team, or the platform failed. */
 export type ReportProblem =
@@ -69,7 +63,7 @@ export interface ReportTeam {
 
 /** Everything the report file says about one ended game day. */
 export interface GameDayReport {
-  record: GameDayRecord & { id: string };
+  record: GameDay;
   teams: ReportTeam[];
   /** When it was made, ISO 8601, and by whom (Slack user id), with whose platform session. */
   madeAt: string;
@@ -86,7 +80,7 @@ export interface ReportSharing {
   /** Shares the report file in the game day's channel; rejects with ReportNotSharedError when Slack does not take it. */
   share(report: GameDayReport): Promise<void>;
   /** Tells the game day's channel that its report could not be made, why, and how to ask again. */
-  tellFailed(record: GameDayRecord & { id: string }, error: unknown): Promise<void>;
+  tellFailed(record: GameDay, error: unknown): Promise<void>;
 }
 
 export interface GameDayReportOptions {
@@ -95,133 +89,6 @@ export interface GameDayReportOptions {
    * watches, whose attacks belong to the game day wherever they were started.
    */
   watchedTeams?: readonly string[] | undefined;
-}
-
-/** Attacks read per team from the game day's window; a report of more would be read by nobody. */
-const attacksPerTeam = 500;
-/** Attacks whose executions and tickets are read at the same time. */
-const concurrentReads = 4;
-
-/** Runs `work` on every item, at most `limit` at a time, keeping the order of the items. */
-async function inTurn<T, R>(items: readonly T[], limit: number, work: (item: T) => Promise<R>): Promise<R[]> {
-  const results: R[] = new Array(items.length);
-  let next = 0;
-  const worker = async () => {
-    while (next < items.length) {
-      const index = next++;
-      results[index] = await work(items[index]!);
-    }
-  };
-  await Promise.all(Array.from({ length: Math.min(limit, items.length) }, worker));
-  return results;
-}
-
-/** What the report knows of an attack before its executions and tickets are read. */
-function attackEntry(
-  attack: Attack | undefined,
-  chat: GameDayAttack | undefined,
-  haltedBy: string[],
-  fallback: { stage: string; lifecycle: string },
-): Omit<ReportAttack, 'executions' | 'tickets'> {
-  return {
-    guid: attack?.guid ?? chat!.guid,
-    type: attack?.infra_command?.type ?? chat?.type ?? 'unknown',
-    args: attack?.args ?? chat?.args ?? [],
-    target: chat ? { words: chat.targetWords } : attack ? { platform: attack } : undefined,
-    stage: attack?.stage ?? fallback.stage,
-    lifecycle: attack?.stage_lifecycle ?? fallback.lifecycle,
-    createdAt: attack?.created_at,
-    startTime: attack?.start_time,
-    endTime: attack?.end_time ?? undefined,
-    createdBy: attack?.create_user,
-    createSource: attack?.create_source,
-    chat,
-    haltedBy,
-    platformNotes: Object.values(attack?.annotations ?? {}),
-  };
-}
-
-/** Reads one team: its attacks in the window, then each attack's executions and tickets. */
-async function readTeam(
-  deps: Deps,
-  record: GameDayRecord,
-  api: ScopedPlatform | undefined,
-  team: { id: string; name: string; watched: boolean },
-  window: { start: string; end: string },
-): Promise<{ team: ReportTeam; failure?: unknown }> {
-  const subject = { team: team.name };
-  const chatAttacks = record.attacks.filter((a) => a.teamId === team.id);
-  let found: Attack[] = [];
-  let failure: unknown;
-  if (api) {
-    try {
-      found = await take(
-        api.attacks.iterateRange({ startTime: window.start, endTime: window.end, pageSize: 100 }),
-        attacksPerTeam + 1,
-      );
-    } catch (error) {
-      failure = error;
-      deps.logger.warn({ err: error, team: team.id }, "could not read the attacks of a game day's window");
-    }
-  }
-  const more = found.length > attacksPerTeam;
-  found = found.slice(0, attacksPerTeam);
-  // Oldest first, as the game day went; an attack started in the channel is always in, even if
-  // the platform's clock put it just outside the window.
-  const byGuid = new Map(found.map((attack) => [attack.guid, attack]));
-  const guids = [...new Set([...found.map((a) => a.guid).reverse(), ...chatAttacks.map((a) => a.guid)])];
-  const halts = record.halts.filter((h) => h.scope === 'attack' && h.guid);
-  let noTracker = false;
-
-  const attacks = await inTurn(guids, concurrentReads, async (guid): Promise<ReportAttack> => {
-    const chat = chatAttacks.find((a) => a.guid === guid);
-    const card = await deps.cards.get(guid);
-    const outcome = cardOutcome(card);
-    const haltedBy = [...new Set([...outcome.haltedBy, ...halts.filter((h) => h.guid === guid).map((h) => h.by)])];
-    const entry = attackEntry(byGuid.get(guid), chat, haltedBy, outcome);
-    if (!api)
-      return {
-        ...entry,
-        executions: [],
-        tickets: [],
-        executionsProblem: { kind: 'no session' },
-        ticketsProblem: { kind: 'no session' },
-      };
-    const [executions, tickets] = await Promise.all([
-      api.attacks.executions(guid).then(
-        (items) => ({ items }),
-        (error: unknown) => ({
-          items: [],
-          problem: { kind: 'failed', error, ...subject, subject: `attack ${guid}` } satisfies ReportProblem,
-        }),
-      ),
-      noTracker
-        ? { items: [] }
-        : api.tracker.issuesForEntity(guid, 'ATTACK').then(
-            (items) => ({ items }),
-            (error: unknown) => {
-              if (error instanceof NoIntegrationError) {
-                noTracker = true;
-                return { items: [] };
-              }
-              return { items: [], problem: { kind: 'failed', error, ...subject } satisfies ReportProblem };
-            },
-          ),
-    ]);
-    return {
-      ...entry,
-      executions: executions.items,
-      executionsProblem: 'problem' in executions ? executions.problem : undefined,
-      tickets: tickets.items,
-      ticketsProblem: 'problem' in tickets ? tickets.problem : undefined,
-    };
-  });
-  const problem: ReportProblem | undefined = !api
-    ? { kind: 'no session' }
-    : failure
-      ? { kind: 'failed', error: failure, ...subject }
-      : undefined;
-  return { team: { id: team.id, name: team.name, attacks, problem, more, noTracker, watched: team.watched }, failure };
 }
 
 /** The teams a report reads: those of the attacks started in the channel, then the watched ones. */
@@ -258,43 +125,33 @@ function teamsOf(
 
 /**
  * Reads everything the report of an ended game day says, with the platform session of the person
- * who ends it or asks for it: every attack created in each team during the game day, wherever it
- * was started, with each target's execution and the tickets filed. Throws when nothing could be
- * read at all (no session, or the platform failing for every team), so it can be tried again.
+ * who ends it or asks for it, and shares it in the game day's channel: every attack created in each
+ * team during the game day, wherever it was started, with each target's execution and the tickets
+ * filed. Rejects when nothing could be read at all (no session, or the platform failing for every
+ * team), so it can be tried again, or when Slack does not take it.
  */
-export async function readGameDayReport(
+export async function shareGameDayReport(
   deps: Deps,
   actor: Actor,
-  record: GameDayRecord & { id: string },
+  record: GameDay,
   options: GameDayReportOptions = {},
 ): Promise<GameDayReport> {
   const login = await requireLogin(deps, actor);
   const window = { start: record.startedAt, end: record.endedAt ?? new Date(deps.clock.now()).toISOString() };
-  const teams = teamsOf(record, login, options.watchedTeams ?? []);
   const read = [];
-  for (const team of teams)
+  for (const team of teamsOf(record, login, options.watchedTeams ?? []))
     read.push(
       await readTeam(deps, record, team.entry ? platformFor(deps, login, team.entry) : undefined, team, window),
     );
   const failed = read.filter((r) => r.failure !== undefined);
   if (read.length && failed.length === read.length) throw failed[0]!.failure;
-  return {
+  const report = {
     record,
     teams: read.map((r) => r.team),
     madeAt: new Date(deps.clock.now()).toISOString(),
     madeBy: actor.userId,
     window,
   };
-}
-
-/** Makes the report and shares it in the game day's channel; rejects when either fails. */
-export async function shareGameDayReport(
-  deps: Deps,
-  actor: Actor,
-  record: GameDayRecord & { id: string },
-  options: GameDayReportOptions = {},
-): Promise<GameDayReport> {
-  const report = await readGameDayReport(deps, actor, record, options);
   await deps.reports.share(report);
   return report;
 }
@@ -318,7 +175,7 @@ export class ReportNotSharedError extends Error {
 export async function reportAtEnd(
   deps: Deps,
   actor: Actor,
-  record: GameDayRecord & { id: string },
+  record: GameDay,
   options: GameDayReportOptions = {},
 ): Promise<boolean> {
   try {

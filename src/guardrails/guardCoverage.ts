@@ -1,7 +1,7 @@
 import type { CardRecord } from '../attacks/cards.ts';
 import { isLive } from '../attacks/lifecycle.ts';
 import type { Deps } from '../deps.ts';
-import { startedUnder } from '../gamedays/gamedays.ts';
+import { startedUnder } from '../gamedays/gamedayReads.ts';
 import type { Breathe } from '../jobs/scheduler.ts';
 import { type Guard, type GuardedAttack, guardKey } from './guards.ts';
 

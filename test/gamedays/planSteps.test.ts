@@ -8,14 +8,12 @@ import { randomBytes } from 'node:crypto';
 import { Agent } from 'undici';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { type DemoUser, type Simulator, startSimulator } from '@faultline/platform-sim';
-import { CardStore } from '../../src/attacks/cards.ts';
 import { builtInCatalogue } from '../../src/client/catalogue.ts';
 import { createPlatformClient, type PlatformClient } from '../../src/client/index.ts';
 import { parseAttackCommand } from '../../src/commands/attacks/parse.ts';
 import type { Deps } from '../../src/deps.ts';
 import { NotLoggedInError } from '../../src/errors.ts';
 import type { GameDayRecord } from '../../src/gamedays/gamedayRecord.ts';
-import { type GameDayBoard, GameDays } from '../../src/gamedays/gamedays.ts';
 import type { PlanStep, Runner, StepRef, StepState } from '../../src/gamedays/plan.ts';
 import { addStep, moveStep, removeStep, setAutomatic, StepNotAllowedError } from '../../src/gamedays/planChanges.ts';
 import {
@@ -30,11 +28,11 @@ import {
 import { approvedStepStarts, stepApprovalClosed } from '../../src/gamedays/planStepState.ts';
 import { parseApprovalRules } from '../../src/guardrails/approvalRules.ts';
 import { Freezes } from '../../src/guardrails/freezes.ts';
-import { GuardStore } from '../../src/guardrails/guards.ts';
 import { createLogger } from '../../src/logger.ts';
 import { SessionCipher } from '../../src/store/cipher.ts';
 import { createKeyValueStore, type KeyValueStore } from '../../src/store/keyValue.ts';
 import { SessionStore } from '../../src/store/sessions.ts';
+import { gameDaysOn } from './setup.ts';
 
 const monitoring = { integrationA: 'acme-metrics', domainA: 'app.monitoring-a.example', uriB: undefined };
 const channel = 'C0PLAN';
@@ -64,27 +62,6 @@ afterAll(async () => {
   await sim?.stop();
 });
 
-const board = (): GameDayBoard => {
-  const posted = (what: string) => async () => {
-    seen.push(what);
-    return { channel, ts: `${seen.length}.0` };
-  };
-  const queued = (what: string) => () => void seen.push(what);
-  return {
-    postCard: posted('card posted'),
-    updateCard: queued('card'),
-    tell: async (_record, event) => void seen.push(`told ${event.kind}`),
-    tellFailure: async () => void seen.push('failure told'),
-    postSummary: posted('summary posted'),
-    postCountdown: posted('countdown posted'),
-    updateCountdown: queued('countdown'),
-    askHypothesis: posted('question asked'),
-    updateQuestion: queued('question'),
-    describeError: (error) => (error as Error).name,
-    updateSummary: queued('summary'),
-  };
-};
-
 beforeEach(async () => {
   sim.reset();
   await store?.close();
@@ -94,10 +71,7 @@ beforeEach(async () => {
   startedGuids = [];
   const rules = parseApprovalRules('type=memory');
   if (!('rules' in rules)) throw new Error(rules.wrong);
-  const logger = createLogger('silent');
-  const cards = new CardStore(store);
-  const guards = new GuardStore(store);
-  const gameDays = new GameDays({ store, board: board(), logger, now: () => now, cards, guards });
+  const { logger, cards, guards, gameDays } = gameDaysOn(store, { seen, channel, now: () => now });
   deps = {
     config: { approvalRules: rules.rules, monitoring, countdownSeconds },
     platform,
