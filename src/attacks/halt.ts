@@ -5,7 +5,7 @@ import { explained } from '../errors.ts';
 import type { Actor } from '../store/sessions.ts';
 import { platformFor, requireLogin, teamName } from './access.ts';
 import type { AttackState, CardRecord } from './cards.ts';
-import type { HaltCause, Who } from './events.ts';
+import type { AttackEvent } from './events.ts';
 import { canHalt, isFinished, phaseOf } from './lifecycle.ts';
 import { locateAttack } from './locate.ts';
 import { beginHaltCheck } from './haltChecks.ts';
@@ -19,14 +19,10 @@ export type AttackKind = 'attack' | 'kubernetes';
 export type HaltResult = 'halted' | 'ended' | 'halting' | 'unconfirmed';
 
 /** Who halts, with whose session, and why; `scope` names the mass halt an attack's halt is part of. */
-export interface Halter {
-  by: Who;
-  platformUser: string | undefined;
-  cause: HaltCause;
-  reason: string | undefined;
-  scope?: 'attack' | 'all' | 'everything' | undefined;
-  guard?: { key: string; name: string; state: string; at: string } | undefined;
-}
+export type Halter = Pick<HaltedEvent, 'by' | 'platformUser' | 'cause' | 'reason' | 'guard'> & {
+  scope?: HaltedEvent['scope'] | undefined;
+};
+type HaltedEvent = Extract<AttackEvent, { kind: 'halted' }>;
 
 export interface Halted {
   guid: string;

@@ -2,17 +2,14 @@ import { randomUUID } from 'node:crypto';
 import { UnauthorizedError } from '../client/errors.ts';
 import type { PlatformClient, ScopedPlatform } from '../client/index.ts';
 import type { Breathe } from '../jobs/scheduler.ts';
-import type { Logger } from '../logger.ts';
-import type { KeyValueStore } from '../store/keyValue.ts';
 import { keys } from '../store/keys.ts';
-import type { SessionStore } from '../store/sessions.ts';
-import type { AttackState, CardStore, LiveCard } from './cards.ts';
+import type { AttackState, LiveCard } from './cards.ts';
 import { withState } from './cardState.ts';
-import { type Recorder, recordState } from './events.ts';
+import { recordState } from './events.ts';
 import { isLive } from './lifecycle.ts';
 import { readActive, readersOf, readLeft } from './pollReads.ts';
 import { samePerson, type WatchCardParts, WatchCards } from './watchCards.ts';
-import type { Watch, Watches } from './watches.ts';
+import type { Watch } from './watches.ts';
 
 /** What the poller works with: the watched channels' parts, the platform that reads for the cards, and how often. */
 export interface PollerOptions extends WatchCardParts {
@@ -38,14 +35,8 @@ export interface PollReport {
  * per-team lease lets exactly one replica poll a team; another takes over when it lapses.
  */
 export class Poller {
-  readonly #cards: CardStore;
-  readonly #watches: Watches | undefined;
-  readonly #store: KeyValueStore;
-  readonly #sessions: SessionStore;
-  readonly #platform: PlatformClient;
-  readonly #logger: Logger;
-  readonly #intervalMs: number;
-  readonly #events: Recorder;
+  /** The cards, the sessions and the platform that read for them, the leases' store, the recorder. */
+  readonly #parts: PollerOptions;
   /** Keeps watched channels' cards posted, and pauses the watches whose sessions ended. */
   readonly #watchCards: WatchCards;
   #running: Promise<PollReport> | undefined;
@@ -57,14 +48,7 @@ export class Poller {
   #breathe: Breathe = async () => {};
 
   constructor(options: PollerOptions) {
-    this.#cards = options.cards;
-    this.#watches = options.watches;
-    this.#store = options.store;
-    this.#sessions = options.sessions;
-    this.#platform = options.platform;
-    this.#logger = options.logger;
-    this.#intervalMs = options.intervalMs;
-    this.#events = options.events;
+    this.#parts = options;
     this.#watchCards = new WatchCards(options);
   }
 
@@ -75,9 +59,9 @@ export class Poller {
     this.#leased.clear();
     await Promise.all(
       teams.map((teamId) =>
-        this.#store.release(keys.poll.key(teamId), this.#replica).catch((error: unknown) => {
+        this.#parts.store.release(keys.poll.key(teamId), this.#replica).catch((error: unknown) => {
           // The lease lapses by itself; another replica only waits a little longer.
-          this.#logger.warn({ err: error, teamId }, 'could not give back a polling lease');
+          this.#parts.logger.warn({ err: error, teamId }, 'could not give back a polling lease');
         }),
       ),
     );
@@ -94,14 +78,21 @@ export class Poller {
   async #pass(breathe: Breathe): Promise<PollReport> {
     this.#breathe = breathe;
     await this.#watchCards.saveUnsaved();
-    const live = await this.#cards.liveCardsByTeam(breathe);
-    const watched = (await this.#watches?.byTeam()) ?? new Map<string, Watch[]>();
+    const live = await this.#parts.cards.liveCardsByTeam(breathe);
+    const watched = (await this.#parts.watches?.byTeam()) ?? new Map<string, Watch[]>();
     const teams = new Set([...live.keys(), ...watched.keys()]);
     const report: PollReport = { teams: 0, cards: 0, updated: 0, posted: 0 };
     await Promise.all(
       [...teams].map(async (teamId) => {
         // A lease a little longer than the interval: the replica that polls a team keeps it.
-        if (!(await this.#store.claim(keys.poll.key(teamId), keys.poll.ttlMs(this.#intervalMs), this.#replica))) return;
+        if (
+          !(await this.#parts.store.claim(
+            keys.poll.key(teamId),
+            keys.poll.ttlMs(this.#parts.intervalMs),
+            this.#replica,
+          ))
+        )
+          return;
         this.#leased.add(teamId);
         const liveCards = live.get(teamId) ?? [];
         try {
@@ -111,7 +102,7 @@ export class Poller {
           report.updated += updated;
           report.posted += posted;
         } catch (error) {
-          this.#logger.warn({ err: error, teamId }, 'could not refresh the cards of a team');
+          this.#parts.logger.warn({ err: error, teamId }, 'could not refresh the cards of a team');
         }
       }),
     );
@@ -127,12 +118,7 @@ export class Poller {
     const cards = live.filter((c) => isLive(c));
     let watching = await this.#watchCards.readable(watches);
     if (!cards.length && !watching.length) return { updated: 0, posted: 0 };
-    for await (const { person, api } of readersOf(
-      { sessions: this.#sessions, platform: this.#platform },
-      teamId,
-      cards,
-      watching,
-    )) {
+    for await (const { person, api } of readersOf(this.#parts, teamId, cards, watching)) {
       try {
         const { states, attacks } = await readActive(api, cards, watching.length > 0, this.#breathe);
         const updated = await this.#refreshCards(api, cards, states);
@@ -141,13 +127,13 @@ export class Poller {
       } catch (error) {
         if (!(error instanceof UnauthorizedError)) throw error;
         // That person's session is dead: forget it, pause the watches it read for, and let the next reader try.
-        await this.#sessions.drop(person);
+        await this.#parts.sessions.drop(person);
         for (const watch of watching.filter((w) => samePerson(w.by, person))) await this.#watchCards.pause(watch);
         watching = watching.filter((w) => !samePerson(w.by, person));
       }
     }
     if (cards.length)
-      this.#logger.warn(
+      this.#parts.logger.warn(
         { teamId, cards: cards.length },
         'nobody logged in can read the team; its cards stay as they are',
       );
@@ -169,7 +155,7 @@ export class Poller {
       const state = active.get(card.guid) ?? (await readLeft(api, card));
       if (!withState(card, state).changed) continue;
       // The card itself, only now, changed in one step: what a halt or a ticket marked on it is kept.
-      if (!(await recordState(this.#cards, this.#events, card.guid, state))) continue;
+      if (!(await recordState(this.#parts.cards, this.#parts.events, card.guid, state))) continue;
       updated++;
       unyielded = 100;
     }
