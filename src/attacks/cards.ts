@@ -1,65 +1,10 @@
 import type { KeyValueStore } from '../store/keyValue.ts';
-import type { Person } from '../store/sessions.ts';
 import { isLive } from './lifecycle.ts';
 import { keys } from '../store/keys.ts';
-import type { HaltProgress } from './haltChecks.ts';
 import type { Breathe } from '../jobs/scheduler.ts';
+import type { CardRecord, MessageRef } from './cardRecord.ts';
 
-/** A message in a channel, by its timestamp. */
-export interface MessageRef {
-  channel: string;
-  ts: string;
-}
-
-/** An attack card posted in a channel, and what it last showed. */
-export interface CardRecord {
-  guid: string;
-  kind: 'attack' | 'kubernetes';
-  teamId: string;
-  teamName: string;
-  channel: string;
-  ts: string;
-  type: string;
-  args: string[];
-  targetWords: string;
-  startedBy: Person & { userName: string };
-  startedByPlatform: string | undefined;
-  stage: string;
-  lifecycle: string;
-  totalClients: number | undefined;
-  createdAt: string;
-  startTime: string | undefined;
-  endTime: string | undefined;
-  lengthSeconds: number | undefined;
-  annotations: Record<string, string>;
-  /** Slack users who asked for a halt, first one first. */
-  haltedBy: { userId: string; at: string }[];
-  ticketCount?: number;
-  /** The guards that cover the attack, with what each last read; `firedAt` once one halted it. */
-  guards?: CardGuard[];
-  /** The second person who approved the start, when a rule asked for one. */
-  approvedBy?: { userId: string; userName: string } | undefined;
-  /**
-   * Set when a watched channel posted the card for an attack started outside Slack: where it came
-   * from (the platform's `create_source`, `create_user`). `startedBy` is then the watch's reader.
-   */
-  origin?: { source: string | undefined; user: string | undefined } | undefined;
-  /** The same card in other watched channels, updated with it. */
-  mirrors?: { channel: string; ts: string }[] | undefined;
-  /** How many targets the last halt has stopped, from the attack's executions. */
-  haltCheck?: HaltProgress | undefined;
-  /** Set when it was halted because nobody answered its presence check: who was asked. */
-  unwatched?: { askedOf: string; at: string } | undefined;
-}
-
-/** A guard as its card shows it. */
-export interface CardGuard {
-  key: string;
-  name: string;
-  state?: string | undefined;
-  health?: 'healthy' | 'unhealthy' | 'unknown' | undefined;
-  firedAt?: string | undefined;
-}
+export type { AttackState, CardGuard, CardRecord, MessageRef } from './cardRecord.ts';
 
 /**
  * Cards by attack guid, plus the set of live ones (one key each, so replicas never overwrite
@@ -189,42 +134,44 @@ export class CardStore {
     return this.#store.set(keys.cardMessage.key(channel, ts), guid, keys.cardMessage.ttlMs);
   }
 
-  /** Live cards grouped by team. */
+  /** The guids of the live cards, grouped by team. */
   async liveByTeam(breathe?: Breathe): Promise<Map<string, string[]>> {
     const teams = new Map<string, string[]>();
-    let read = 0;
-    for await (const [, entry] of this.#store.entries<LiveEntry>(keys.live.prefix)) {
-      if (++read % 500 === 0) await breathe?.();
-      const guids = teams.get(entry.teamId) ?? [];
-      guids.push(entry.guid);
-      teams.set(entry.teamId, guids);
-    }
+    for await (const entry of this.#liveMarks(breathe)) grouped(teams, entry.teamId, entry.guid);
     return teams;
   }
 
   /**
    * Live cards grouped by team, as far as the jobs that walk them all need them: from their live
-   * marks alone, so a poll pass reads no card the platform did not change. A mark saved without the card's state (by
-   * an older version) costs a read of the card.
+   * marks alone, so a poll pass reads no card the platform did not change. A mark saved without
+   * the card's state (by an older version) costs a read of the card.
    */
   async liveCardsByTeam(breathe?: Breathe): Promise<Map<string, LiveCard[]>> {
     const teams = new Map<string, LiveCard[]>();
-    const add = (card: LiveCard) => {
-      const team = teams.get(card.teamId);
-      if (team) team.push(card);
-      else teams.set(card.teamId, [card]);
-    };
     const bare: string[] = [];
-    let read = 0;
-    for await (const [, entry] of this.#store.entries<LiveEntry>(keys.live.prefix)) {
-      // A job's breathe every 500: a page of SQLite's, read without I/O.
-      if (++read % 500 === 0) await breathe?.();
-      if (entry.card) add(entry.card);
+    for await (const entry of this.#liveMarks(breathe)) {
+      if (entry.card) grouped(teams, entry.card.teamId, entry.card);
       else bare.push(entry.guid);
     }
-    for (const card of await this.getMany(bare, breathe)) if (card && isLive(card)) add(card);
+    for (const card of await this.getMany(bare, breathe)) if (card && isLive(card)) grouped(teams, card.teamId, card);
     return teams;
   }
+
+  /** Every live mark, with a job's breathe every 500: a page of SQLite's, read without I/O. */
+  async *#liveMarks(breathe?: Breathe): AsyncIterable<LiveEntry> {
+    let read = 0;
+    for await (const [, entry] of this.#store.entries<LiveEntry>(keys.live.prefix)) {
+      if (++read % 500 === 0) await breathe?.();
+      yield entry;
+    }
+  }
+}
+
+/** Adds `item` to its group under `key`. */
+function grouped<T>(groups: Map<string, T[]>, key: string, item: T): void {
+  const group = groups.get(key);
+  if (group) group.push(item);
+  else groups.set(key, [item]);
 }
 
 /** The fields of a card its live mark carries. */
@@ -289,14 +236,4 @@ export function cardMessages(card: Pick<CardRecord, 'channel' | 'ts' | 'mirrors'
 /** Whether the card already shows in this channel. */
 export function shownIn(card: Pick<CardRecord, 'channel' | 'ts' | 'mirrors'>, channel: string): boolean {
   return cardMessages(card).some((m) => m.channel === channel);
-}
-
-/** The platform's view of an attack, whichever kind it is, as far as a card shows it. */
-export interface AttackState {
-  stage?: string | undefined;
-  stage_lifecycle?: string | undefined;
-  start_time?: string | undefined;
-  end_time?: string | undefined;
-  total_clients?: number | undefined;
-  annotations?: Record<string, string> | undefined;
 }

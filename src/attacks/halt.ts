@@ -2,10 +2,10 @@ import { NotFoundError } from '../client/errors.ts';
 import type { Attack, HaltRequest, ScopedPlatform, TeamEntry } from '../client/index.ts';
 import type { Deps } from '../deps.ts';
 import { explained } from '../errors.ts';
-import type { Actor, Login } from '../store/sessions.ts';
+import type { Actor } from '../store/sessions.ts';
 import { platformFor, requireLogin, teamName } from './access.ts';
 import type { AttackState, CardRecord } from './cards.ts';
-import type { HaltCause, Who } from './events.ts';
+import type { AttackEvent } from './events.ts';
 import { canHalt, isFinished, phaseOf } from './lifecycle.ts';
 import { locateAttack } from './locate.ts';
 import { beginHaltCheck } from './haltChecks.ts';
@@ -19,14 +19,10 @@ export type AttackKind = 'attack' | 'kubernetes';
 export type HaltResult = 'halted' | 'ended' | 'halting' | 'unconfirmed';
 
 /** Who halts, with whose session, and why; `scope` names the mass halt an attack's halt is part of. */
-export interface Halter {
-  by: Who;
-  platformUser: string | undefined;
-  cause: HaltCause;
-  reason: string | undefined;
-  scope?: 'attack' | 'all' | 'everything' | undefined;
-  guard?: { key: string; name: string; state: string; at: string } | undefined;
-}
+export type Halter = Pick<HaltedEvent, 'by' | 'platformUser' | 'cause' | 'reason' | 'guard'> & {
+  scope?: HaltedEvent['scope'] | undefined;
+};
+type HaltedEvent = Extract<AttackEvent, { kind: 'halted' }>;
 
 export interface Halted {
   guid: string;
@@ -43,7 +39,7 @@ export interface HaltOutcome extends Halted {
 }
 
 /** The attack as the platform has it now; undefined when it cannot be read, and the halt itself decides. */
-async function readState(
+export async function readState(
   deps: Pick<Deps, 'logger'>,
   api: ScopedPlatform,
   kind: AttackKind,
@@ -66,7 +62,7 @@ const haltRequest = (halter: Halter): HaltRequest => ({
  * Says what a halt did to one attack, and gives back its card as it now shows. A halt that
  * stopped the attack, or that nobody could confirm, is then verified target by target.
  */
-async function recordHalt(
+export async function recordHalt(
   deps: Pick<Deps, 'events' | 'store' | 'clock' | 'logger'>,
   halter: Halter,
   target: { guid: string; teamId?: string | undefined },
@@ -182,132 +178,18 @@ export async function haltAttack(
   return { ...halted, team };
 }
 
-/** What a mass halt did to each attack it reached or that a card showed as running. */
-export interface MassHaltOutcome {
-  halted: { guid: string; kind: AttackKind }[];
-  ended: { guid: string; kind: AttackKind; stage: string }[];
-}
-
-/** Teams whose Kubernetes attacks and cards a mass halt looks at: the person's own, a bounded number. */
-const teamsLookedAt = 25;
-
 /**
- * `halt all`: every active attack and Kubernetes attack the session reaches, with the platform's
- * company-level halts. The attacks halt returns are the ones it stopped. The Kubernetes halt
- * returns nothing, so the running ones are listed before and read after. Cards still showing an
- * attack as running that the platform had already finished are counted as ended and redrawn.
- * Each attack's outcome is recorded, then the mass halt itself.
+ * The platform's company-level halts, the session deciding what they reach: `all` halts every
+ * active attack and Kubernetes attack, and gives back the attacks it stopped (the Kubernetes halt
+ * answers nothing); `everything` halts every active impact, and names nothing.
  */
-export async function haltAllAttacks(
-  deps: Deps,
-  actor: Actor,
-  login: Login,
-  reason: string,
-  channel: string | undefined,
-): Promise<MassHaltOutcome> {
-  const halter: Halter = { by: actor, platformUser: login.session.identifier, cause: 'person', reason, scope: 'all' };
-  const teams = login.session.teams.slice(0, teamsLookedAt);
-  const apiOf = (teamId: string) => {
-    const team = teams.find((t) => t.identifier === teamId);
-    return team ? platformFor(deps, login, team) : undefined;
-  };
-  const kubernetesRunning = (
-    await Promise.all(
-      teams.map(async (team) => {
-        const api = platformFor(deps, login, team);
-        const listed = await api.kubernetes.list().catch((error: unknown) => {
-          deps.logger.warn(
-            { err: error, team: team.identifier },
-            'could not list Kubernetes attacks before halting them',
-          );
-          return [];
-        });
-        return listed.filter((a) => canHalt(a)).map((a) => ({ guid: a.guid, teamId: team.identifier }));
-      }),
-    )
-  ).flat();
-
-  // Company-level calls: no team is sent, the session decides what is reached.
-  const company = platformFor(deps, login, undefined);
+export async function haltCompany(api: ScopedPlatform, halter: Halter, what: 'all' | 'everything'): Promise<Attack[]> {
   const request = haltRequest(halter);
-  const answered = await explained({ doing: 'halt all attacks' }, () => company.attacks.haltAll(request));
-  await explained({ doing: 'halt all Kubernetes attacks' }, () => company.kubernetes.haltAll(request));
-
-  const outcome: MassHaltOutcome = { halted: [], ended: [] };
-  const results: {
-    guid: string;
-    teamId: string | undefined;
-    kind: AttackKind;
-    result: HaltResult;
-    state: AttackState | undefined;
-  }[] = [];
-  for (const attack of answered)
-    results.push({
-      guid: attack.guid,
-      teamId: attack.org_id,
-      kind: 'attack',
-      result: isFinished(attack) ? 'ended' : 'halted',
-      state: attack,
-    });
-  await Promise.all(
-    kubernetesRunning.map(async ({ guid, teamId }) => {
-      const state = await readState(deps, apiOf(teamId)!, 'kubernetes', guid);
-      const ended = state && isFinished(state) && state.stage !== 'UserHalted';
-      results.push({ guid, teamId, kind: 'kubernetes', result: ended ? 'ended' : 'halted', state });
-    }),
-  );
-
-  const reached = new Set(results.map((a) => a.guid));
-  const live = await deps.cards.liveByTeam().catch((error: unknown) => {
-    deps.logger.warn({ err: error }, 'could not read the live cards after a mass halt');
-    return new Map<string, string[]>();
-  });
-  for (const [teamId, guids] of live) {
-    const api = apiOf(teamId);
-    if (!api) continue;
-    for (const guid of guids.filter((g) => !reached.has(g))) {
-      const card = await deps.cards.get(guid).catch(() => undefined);
-      if (!card) continue;
-      const state = await readState(deps, api, card.kind, guid);
-      if (state && isFinished(state)) results.push({ guid, teamId, kind: card.kind, result: 'ended', state });
-    }
+  if (what === 'everything') {
+    await api.attacks.haltEverything(request);
+    return [];
   }
-
-  for (const { guid, teamId, kind, result, state } of results) {
-    if (result === 'halted') outcome.halted.push({ guid, kind });
-    else outcome.ended.push({ guid, kind, stage: state?.stage ?? 'Unknown' });
-    await recordHalt(deps, halter, { guid, teamId }, kind, result, state);
-  }
-  await deps.events.record({
-    kind: 'mass halted',
-    scope: 'all',
-    by: actor,
-    platformUser: login.session.identifier,
-    cause: 'person',
-    channel,
-    halted: outcome.halted.map((a) => a.guid),
-  });
-  return outcome;
-}
-
-/**
- * `halt everything`: every active impact on the platform, with the company-level halt. The
- * platform's answer names nothing, so only the halt itself is recorded.
- */
-export async function haltEverything(
-  deps: Pick<Deps, 'events'>,
-  api: ScopedPlatform,
-  halter: Halter,
-  channel: string | undefined,
-): Promise<void> {
-  await api.attacks.haltEverything(haltRequest(halter));
-  await deps.events.record({
-    kind: 'mass halted',
-    scope: 'everything',
-    by: halter.by,
-    platformUser: halter.platformUser,
-    cause: halter.cause,
-    channel,
-    halted: [],
-  });
+  const answered = await explained({ doing: 'halt all attacks' }, () => api.attacks.haltAll(request));
+  await explained({ doing: 'halt all Kubernetes attacks' }, () => api.kubernetes.haltAll(request));
+  return answered;
 }

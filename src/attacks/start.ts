@@ -6,7 +6,7 @@ import { kubernetesAttackPayload, serviceAttackPayload, targetPayload, type Atta
 import type { Actor, Login } from '../store/sessions.ts';
 import { platformFor, teamName } from './access.ts';
 import type { CardGuard, CardRecord } from './cards.ts';
-import { claimWatchCard } from './poller.ts';
+import { claimWatchCard } from './watchCards.ts';
 import { cardGuards, type GuardCheck } from '../guardrails/guardCheck.ts';
 import { type OpenIntent, openIntent, type StartIntent, type StartSource } from './startIntents.ts';
 import { keys } from '../store/keys.ts';

@@ -1,5 +1,5 @@
 import type { CardRecord, MessageRef } from '../attacks/cards.ts';
-import type { WatchBoard } from '../attacks/poller.ts';
+import type { WatchBoard } from '../attacks/watchCards.ts';
 import type { Watch } from '../attacks/watches.ts';
 import type { Attack } from '../client/index.ts';
 import { attackCardMessage } from '../views/attacks/attackCard.ts';

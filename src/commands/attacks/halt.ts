@@ -1,5 +1,6 @@
 import { z } from 'zod';
-import { haltAllAttacks, haltAttack, haltEverything } from '../../attacks/halt.ts';
+import { haltAttack } from '../../attacks/halt.ts';
+import { haltAllAttacks, haltEverything } from '../../attacks/massHalts.ts';
 import type { Deps } from '../../deps.ts';
 import { parseAttackRef } from '../../views/attacks/attackCard.ts';
 import {

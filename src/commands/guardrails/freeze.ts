@@ -10,7 +10,7 @@ import {
   notFrozenText,
   unfrozenText,
 } from '../../views/guardrails/freeze.ts';
-import { haltEverything } from '../../attacks/halt.ts';
+import { haltEverything } from '../../attacks/massHalts.ts';
 import { haltTeamAttacks } from '../../guardrails/sweep.ts';
 import { message } from '../reply.ts';
 import type { Actor, Login } from '../../store/sessions.ts';

@@ -3,7 +3,7 @@ import type { Deps } from '../../deps.ts';
 import type { WorkflowStepHandler, WorkflowStepRequest, WorkflowStepResult } from '../reply.ts';
 import { UserInputError } from '../../errors.ts';
 import { platformFor, requireLogin, teamName } from '../../attacks/access.ts';
-import { haltAllAttacks } from '../../attacks/halt.ts';
+import { haltAllAttacks } from '../../attacks/massHalts.ts';
 import { haltTeamAttacks } from '../../guardrails/sweep.ts';
 import { otherAttackChannels } from '../../attacks/channels.ts';
 import {

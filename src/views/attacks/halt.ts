@@ -1,7 +1,8 @@
 import type { Button, ConfirmationDialog } from '@slack/types';
 import type { Message } from '../message.ts';
 import { actions, button, confirmDialog, section } from '../blocks.ts';
-import type { HaltOutcome, MassHaltOutcome } from '../../attacks/halt.ts';
+import type { HaltOutcome } from '../../attacks/halt.ts';
+import type { MassHaltOutcome } from '../../attacks/massHalts.ts';
 import { stageWords } from './attackCard.ts';
 import { plural } from '../plural.ts';
 
