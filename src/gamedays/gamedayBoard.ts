@@ -4,7 +4,7 @@ import type { PlanStep } from './plan.ts';
 
 /**
  * Where a game day is shown: its card, the timeline in the card's thread, and the summary once it
- * ends. The words and the Slack calls are src/slack/gameDayBoard.ts's.
+ * ends. The words and the Slack calls are src/slack/gamedayBoard.ts's.
  */
 export interface GameDayBoard {
   /** Posts the card of a game day that has just started. */

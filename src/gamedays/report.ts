@@ -74,7 +74,7 @@ export interface GameDayReport {
 
 /**
  * Where a game day's report goes: the file, its words and the Slack calls are
- * src/slack/gameDayReports.ts's.
+ * src/slack/gamedayReports.ts's.
  */
 export interface ReportSharing {
   /** Shares the report file in the game day's channel; rejects with ReportNotSharedError when Slack does not take it. */

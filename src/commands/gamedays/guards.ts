@@ -4,7 +4,7 @@ import { NotLoggedInError, UserInputError } from '../../errors.ts';
 import { type GameDayAccess, gameDayAccess } from '../../gamedays/gamedayAccess.ts';
 import { gameDayRefValue, parseGameDayRef, type GameDayRecord } from '../../gamedays/gamedayRecord.ts';
 import { checkGuards, type GuardCheck } from '../../guardrails/guardCheck.ts';
-import { addGameDayGuards, removeGameDayGuards } from '../../guardrails/gameDayGuards.ts';
+import { addGameDayGuards, removeGameDayGuards } from '../../guardrails/gamedayGuards.ts';
 import type { GuardSpec } from '../../guardrails/guards.ts';
 import type { Actor } from '../../store/sessions.ts';
 import { gameDayGuardsRefusedText } from '../../views/gamedays/gamedayWords.ts';
@@ -25,7 +25,7 @@ import { alertNamePattern } from './guardSearch.ts';
 
 /**
  * A game day's guards from Slack: `gameday guard` and `unguard`, and the form that picks them.
- * Who may change them, and the change, are src/guardrails/gameDayGuards.ts's.
+ * Who may change them, and the change, are src/guardrails/gamedayGuards.ts's.
  */
 
 type RunningGameDay = GameDayRecord & { id: string };
