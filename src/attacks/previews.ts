@@ -4,25 +4,8 @@ import { UserInputError } from '../errors.ts';
 import { guardKey } from '../guardrails/guards.ts';
 import type { Actor } from '../store/sessions.ts';
 import { mayRunAttacks, requireLogin } from './access.ts';
-import { otherAttackChannels } from './channels.ts';
 import { claimPending, dropPending, loadPending, savePending, type StartAsk } from './start.ts';
 import { startChecks, startPolicy, type StartOutcome } from './startPolicy.ts';
-
-/**
- * Where attacks may start: a channel allowed by ATTACK_CHANNELS, where the card (and its Halt
- * button) can be posted. Checked before anything is sent to the platform.
- */
-export async function checkChannel(deps: Deps, channel: string | undefined): Promise<string> {
-  if (!channel) throw new UserInputError('Start attacks from a channel, where their card can be posted.');
-  const others = otherAttackChannels(deps.config.attackChannels, channel);
-  if (others)
-    throw new UserInputError(
-      `Attacks cannot be started in this channel. Use ${others.map((c) => `<#${c}>`).join(', ')}.`,
-    );
-  const problem = await deps.slack.cardProblem(channel);
-  if (problem) throw new UserInputError(problem);
-  return channel;
-}
 
 /**
  * What a preview offers, after the checks a start would make: nothing to start for a session the
@@ -53,6 +36,8 @@ export async function startPreviewed(
   deps: Deps,
   id: string,
   actor: Actor,
+  /** Where attacks may start, checked again at the click (the commands' check: it asks Slack). */
+  checkChannel: (channel: string) => Promise<string>,
 ): Promise<{ kind: 'taken' } | { kind: 'expired' } | { kind: 'started'; ask: StartAsk; outcome: StartOutcome }> {
   if (!(await claimPending(deps, id))) return { kind: 'taken' };
   const pending = await loadPending(deps, id);
@@ -61,7 +46,7 @@ export async function startPreviewed(
     if (pending.actor.userId !== actor.userId || pending.actor.workspaceId !== actor.workspaceId) {
       throw new UserInputError('Only the person who asked for this preview can start it.');
     }
-    const channel = await checkChannel(deps, pending.channel);
+    const channel = await checkChannel(pending.channel);
     const login = await requireLogin(deps, actor);
     const team = login.session.teams.find((t) => t.identifier === pending.teamId);
     if (!team) throw new UserInputError('You are no longer in the team this attack was for. Run the command again.');

@@ -3,7 +3,7 @@ import type { TeamEntry } from '../../client/index.ts';
 import type { Deps } from '../../deps.ts';
 import type { AttackRequest } from '../../attacks/request.ts';
 import { otherAttackChannels } from '../../attacks/channels.ts';
-import { checkChannel } from '../../attacks/previews.ts';
+import { checkChannel } from './channel.ts';
 import { preview, previewOrStart } from './preview.ts';
 import { channelLinks } from '../../views/blocks.ts';
 import { attackBuilderModal } from '../../views/attacks/attackBuilder.ts';

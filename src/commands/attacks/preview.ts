@@ -3,6 +3,7 @@ import type { StartAsk } from '../../attacks/start.ts';
 import { startPolicy, type StartOutcome } from '../../attacks/startPolicy.ts';
 import { cancelPreviewed, previewAttack, startPreviewed } from '../../attacks/previews.ts';
 import { RUN_PRIVILEGE, teamName } from '../../attacks/access.ts';
+import { checkChannel } from './channel.ts';
 import { GuardsUnknownError } from '../../guardrails/guardCheck.ts';
 import {
   attackPreviewMessage,
@@ -65,7 +66,9 @@ export async function previewOrStart(deps: Deps, ask: StartAsk): Promise<Reply> 
 
 /** Start on a preview: exactly one attack, whatever the number of clicks or deliveries. */
 export async function startFromPreview(action: Action, deps: Deps): Promise<Reply> {
-  const started = await startPreviewed(deps, action.value ?? '', action.actor);
+  const started = await startPreviewed(deps, action.value ?? '', action.actor, (channel) =>
+    checkChannel(deps, channel),
+  );
   if (started.kind === 'taken') return { kind: 'none' };
   if (started.kind === 'expired') return replacement(previewExpiredText);
   const reply = await startReply(deps, started.ask, started.outcome);

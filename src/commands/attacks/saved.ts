@@ -23,7 +23,7 @@ import {
 } from '../../views/attacks/savedAttacks.ts';
 import { checkAttackWords, resolveTeam } from './attack.ts';
 import { previewOrStart } from './preview.ts';
-import { checkChannel } from '../../attacks/previews.ts';
+import { checkChannel } from './channel.ts';
 import { requestedTeam } from './parse.ts';
 import { unclosedQuoteError } from './tokenize.ts';
 import { type CommandRequest, subcommand } from '../command.ts';

@@ -31,7 +31,7 @@ import { declareFreeze, liftFreeze, type Scope, scopeOf } from '../guardrails/fr
 import { endNow, requireGameDayTeam, requireMayEnd } from '../gamedays/gamedayEnd.ts';
 import { matchTeam } from '../arguments.ts';
 import { resolveTeam } from '../attacks/attack.ts';
-import { checkChannel } from '../../attacks/previews.ts';
+import { checkChannel } from '../attacks/channel.ts';
 import { savedAttackRequest, sawSavedAttack } from '../attacks/saved.ts';
 import { StartUnfinishedError } from '../../attacks/start.ts';
 import { startPolicy } from '../../attacks/startPolicy.ts';
