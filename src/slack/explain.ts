@@ -1,0 +1,41 @@
+import { PlatformError, UnauthorizedError } from '../client/errors.ts';
+import { StartUnfinishedError } from '../attacks/start.ts';
+import type { Deps } from '../deps.ts';
+import { NotLoggedInError, UserInputError } from '../errors.ts';
+import type { Metrics } from '../metrics.ts';
+import { StoreUnavailableError } from '../store/errors.ts';
+import type { Actor } from '../store/sessions.ts';
+import { describeError } from '../views/errorReply.ts';
+import type { Message } from '../views/message.ts';
+
+/**
+ * Turns a handler's failure into words for the person who acted (describeError). A 401, or a
+ * session found expired, drops the stored session first, so the words offer Log in; the failure
+ * is logged as loud as it deserves: input refused or no session is not the bot's fault.
+ */
+export function explainFailure(deps: Deps, metrics: Metrics) {
+  const { logger } = deps;
+  return async (actor: Actor, error: unknown): Promise<Message> => {
+    if (error instanceof UnauthorizedError || (error instanceof NotLoggedInError && error.expired)) {
+      await deps.sessions
+        .drop(actor)
+        .catch((dropError: unknown) => logger.error({ err: dropError }, 'could not drop a rejected session'));
+    }
+    if (error instanceof PlatformError) {
+      metrics.platformErrors.inc({ type: error.name });
+      logger.warn({ err: error }, 'platform call failed');
+    } else if (
+      error instanceof StoreUnavailableError ||
+      (error instanceof StartUnfinishedError && error.cause instanceof StoreUnavailableError)
+    ) {
+      logger.warn({ err: error }, 'store unreachable');
+    } else if (
+      !(error instanceof UserInputError) &&
+      !(error instanceof NotLoggedInError) &&
+      !(error instanceof Error && error.name === 'NoTeamSelectedError')
+    ) {
+      logger.error({ err: error }, 'handler failed');
+    }
+    return describeError(error, { command: deps.config.slack.command });
+  };
+}
