@@ -3,14 +3,13 @@
  * simulator over HTTPS, and a recorder in place of the Slack messenger.
  */
 import { randomBytes } from 'node:crypto';
-import { Agent } from 'undici';
-import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
+import { beforeEach, describe, expect, it, vi } from 'vitest';
 import { CardStore, type CardRecord } from '../../src/attacks/cards.ts';
 import { Poller } from '../../src/attacks/poller.ts';
 import { AttackRecorder } from '../../src/attacks/recorder.ts';
-import { createPlatformClient, type PlatformClient } from '../../src/client/index.ts';
+import type { PlatformClient } from '../../src/client/index.ts';
 import { createLogger } from '../../src/logger.ts';
-import { startSimulator, type DemoUser, type Simulator } from '@faultline/platform-sim';
+import type { DemoUser, Simulator } from '@faultline/platform-sim';
 import { SessionCipher } from '../../src/store/cipher.ts';
 import { createKeyValueStore, type KeyValueStore } from '../../src/store/keyValue.ts';
 import { keys } from '../../src/store/keys.ts';
@@ -21,29 +20,18 @@ import type { UpdatePriority } from '../../src/slack/messenger.ts';
 import { SlackAttackProjection } from '../../src/slack/record.ts';
 import { SlackWatchBoard } from '../../src/slack/watchBoard.ts';
 import { startedCard } from '../support/cards.ts';
+import { platformForFile } from '../support/simulatedPlatform.ts';
 
 let sim: Simulator;
-let dispatcher: Agent;
 let platform: PlatformClient;
 let store: KeyValueStore;
 let sessions: SessionStore;
 let cards: CardStore;
 let updates: { channel: string; ts: string; message: Message; priority?: string | undefined }[];
 
-beforeAll(async () => {
-  sim = await startSimulator();
-  dispatcher = new Agent({ connect: { ca: sim.ca } });
-  platform = createPlatformClient({ baseUrl: sim.url, dispatcher, logger: createLogger('silent') });
-});
-
-afterAll(async () => {
-  await platform?.close();
-  await dispatcher?.close();
-  await sim?.stop();
-});
+platformForFile((backend) => ({ sim, platform } = backend));
 
 beforeEach(async () => {
-  sim.reset();
   await store?.close();
   store = createKeyValueStore('memory://');
   sessions = new SessionStore(store, new SessionCipher(randomBytes(32)));

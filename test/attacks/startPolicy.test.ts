@@ -4,14 +4,13 @@
  * the event recorder). Each refusal, and the order: freeze, guards, approval, start.
  */
 import { randomBytes } from 'node:crypto';
-import { Agent } from 'undici';
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { type DemoUser, type Simulator, startSimulator } from '@faultline/platform-sim';
+import { beforeEach, describe, expect, it } from 'vitest';
+import type { DemoUser, Simulator } from '@faultline/platform-sim';
 import { CardStore } from '../../src/attacks/cards.ts';
 import type { StartAsk } from '../../src/attacks/start.ts';
 import { startChecks, startPolicy, type StartWay } from '../../src/attacks/startPolicy.ts';
 import { builtInCatalogue } from '../../src/client/catalogue.ts';
-import { createPlatformClient, type PlatformClient } from '../../src/client/index.ts';
+import type { PlatformClient } from '../../src/client/index.ts';
 import { parseAttackCommand } from '../../src/commands/attacks/parse.ts';
 import type { Deps } from '../../src/deps.ts';
 import { parseApprovalRules } from '../../src/guardrails/approvalRules.ts';
@@ -23,32 +22,21 @@ import { SessionCipher } from '../../src/store/cipher.ts';
 import { createKeyValueStore, type KeyValueStore } from '../../src/store/keyValue.ts';
 import { keys } from '../../src/store/keys.ts';
 import { SessionStore } from '../../src/store/sessions.ts';
+import { platformForFile } from '../support/simulatedPlatform.ts';
 
 const monitoring = { integrationA: 'acme-metrics', domainA: 'app.monitoring-a.example', uriB: undefined };
 const channel = 'C0POLICY';
 
 let sim: Simulator;
-let dispatcher: Agent;
 let platform: PlatformClient;
 let store: KeyValueStore;
 let deps: Deps;
 /** What the policy did that others see, in order: guard reads, requests posted, creates, cards. */
 let seen: string[];
 
-beforeAll(async () => {
-  sim = await startSimulator();
-  dispatcher = new Agent({ connect: { ca: sim.ca } });
-  platform = createPlatformClient({ baseUrl: sim.url, dispatcher, logger: createLogger('silent') });
-});
-
-afterAll(async () => {
-  await platform?.close();
-  await dispatcher?.close();
-  await sim?.stop();
-});
+platformForFile((backend) => ({ sim, platform } = backend));
 
 beforeEach(async () => {
-  sim.reset();
   await store?.close();
   store = createKeyValueStore('memory://');
   seen = [];

@@ -5,11 +5,10 @@
  * transition of a step, refused from every state it does not leave from.
  */
 import { randomBytes } from 'node:crypto';
-import { Agent } from 'undici';
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { type DemoUser, type Simulator, startSimulator } from '@faultline/platform-sim';
+import { beforeEach, describe, expect, it } from 'vitest';
+import type { DemoUser, Simulator } from '@faultline/platform-sim';
 import { builtInCatalogue } from '../../src/client/catalogue.ts';
-import { createPlatformClient, type PlatformClient } from '../../src/client/index.ts';
+import type { PlatformClient } from '../../src/client/index.ts';
 import { parseAttackCommand } from '../../src/commands/attacks/parse.ts';
 import type { Deps } from '../../src/deps.ts';
 import { NotLoggedInError } from '../../src/errors.ts';
@@ -28,18 +27,17 @@ import {
 import { approvedStepStarts, stepApprovalClosed } from '../../src/gamedays/planStepState.ts';
 import { parseApprovalRules } from '../../src/guardrails/approvalRules.ts';
 import { Freezes } from '../../src/guardrails/freezes.ts';
-import { createLogger } from '../../src/logger.ts';
 import { SessionCipher } from '../../src/store/cipher.ts';
 import { createKeyValueStore, type KeyValueStore } from '../../src/store/keyValue.ts';
 import { SessionStore } from '../../src/store/sessions.ts';
 import { gameDaysOn } from './setup.ts';
+import { platformForFile } from '../support/simulatedPlatform.ts';
 
 const monitoring = { integrationA: 'acme-metrics', domainA: 'app.monitoring-a.example', uriB: undefined };
 const channel = 'C0PLAN';
 const countdownSeconds = 60;
 
 let sim: Simulator;
-let dispatcher: Agent;
 let platform: PlatformClient;
 let store: KeyValueStore;
 let deps: Deps;
@@ -50,20 +48,9 @@ let day: GameDayRecord & { id: string };
 /** The attacks the start policy created, by guid. */
 let startedGuids: string[];
 
-beforeAll(async () => {
-  sim = await startSimulator();
-  dispatcher = new Agent({ connect: { ca: sim.ca } });
-  platform = createPlatformClient({ baseUrl: sim.url, dispatcher, logger: createLogger('silent') });
-});
-
-afterAll(async () => {
-  await platform?.close();
-  await dispatcher?.close();
-  await sim?.stop();
-});
+platformForFile((backend) => ({ sim, platform } = backend));
 
 beforeEach(async () => {
-  sim.reset();
   await store?.close();
   store = createKeyValueStore('memory://');
   now = Date.parse('2030-01-01T10:00:00Z');

@@ -1,42 +1,25 @@
-/**
- * What one team's section of a game day's report holds, read against the simulator with the
- * owner's session: the attacks of the game day's window wherever they were started, each with its
- * executions and tickets, and why a part could not be read.
- */
-import { Agent } from 'undici';
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { type Simulator, startSimulator } from '@faultline/platform-sim';
+import { beforeEach, describe, expect, it } from 'vitest';
+import type { Simulator } from '@faultline/platform-sim';
 import { CardStore } from '../../src/attacks/cards.ts';
-import { createPlatformClient, type PlatformClient, type ScopedPlatform } from '../../src/client/index.ts';
+import type { PlatformClient, ScopedPlatform } from '../../src/client/index.ts';
 import { emptyEvents } from '../../src/gamedays/gamedayReads.ts';
 import type { GameDayAttack, GameDayRecord } from '../../src/gamedays/gamedayRecord.ts';
 import { readTeam } from '../../src/gamedays/reportTeam.ts';
 import { createLogger } from '../../src/logger.ts';
 import { createKeyValueStore } from '../../src/store/keyValue.ts';
 import { startedCard } from '../support/cards.ts';
+import { platformForFile } from '../support/simulatedPlatform.ts';
 
 const channel = 'C0DRILL';
 
 let sim: Simulator;
-let dispatcher: Agent;
 let platform: PlatformClient;
 let parts: { cards: CardStore; logger: ReturnType<typeof createLogger> };
 let window: { start: string; end: string };
 
-beforeAll(async () => {
-  sim = await startSimulator();
-  dispatcher = new Agent({ connect: { ca: sim.ca } });
-  platform = createPlatformClient({ baseUrl: sim.url, dispatcher, logger: createLogger('silent') });
-});
-
-afterAll(async () => {
-  await platform?.close();
-  await dispatcher?.close();
-  await sim?.stop();
-});
+platformForFile((backend) => ({ sim, platform } = backend));
 
 beforeEach(() => {
-  sim.reset();
   parts = { cards: new CardStore(createKeyValueStore('memory://')), logger: createLogger('silent') };
   window = { start: new Date(sim.clock.now() - 1000).toISOString(), end: '' };
 });
