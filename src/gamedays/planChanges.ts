@@ -77,18 +77,15 @@ export const findStep = (plan: GameDayPlan, at: { position: number } | { id: str
 
 /**
  * Adds a step at the end of the plan (drafted in a channel, or of its running game day), when
- * `by` may run it; gives its position. `once` (a form's delivery) is asked after every check, and
- * nothing is added when it says this delivery came before.
+ * `by` may run it; gives its position.
  */
 export async function addStep(
   deps: Deps,
   owner: PlanOwner,
   fields: Pick<PlanStep, 'source' | 'request' | 'teamId' | 'teamName' | 'hypothesis' | 'addedBy' | 'guards'>,
   by: Person,
-  once: () => Promise<boolean> = async () => true,
-): Promise<number | undefined> {
+): Promise<number> {
   await requireMayRunStep(deps, by, fields);
-  if (!(await once())) return undefined;
   const step = newStep(fields, deps.clock.now());
   const { plan } = await deps.gameDays.plans.change(owner, (plan) => {
     plan.steps.push(step);

@@ -62,7 +62,7 @@ async function planStep(
     guards: GuardSpec[];
     team?: string | undefined;
   },
-): Promise<string | undefined> {
+): Promise<string> {
   const login = await requireLogin(deps, actor);
   const team = resolveTeam(login, fields.team ?? (fields.words ? requestedTeam(fields.words) : undefined));
   const source: PlanStep['source'] = fields.saved ? { kind: 'saved', name: fields.saved } : { kind: 'typed' };
@@ -83,7 +83,7 @@ async function planStep(
     },
     actor,
   );
-  return position === undefined ? undefined : planWords.added(position, Boolean(day));
+  return planWords.added(position, Boolean(day));
 }
 
 function checkHypothesis(text: string, usage: string): string {
@@ -108,12 +108,12 @@ export async function stepFromCommand(
     const { words, unclosedQuote } = splitWords(args.attack);
     if (unclosedQuote || !words.length) throw new UserInputError(planWords.noStepWords(cmd), usage);
     const hypothesis = checkHypothesis(args.rest.join(' '), usage);
-    return message((await planStep(deps, actor, channel, { words, hypothesis, guards, team: args.team }))!);
+    return message(await planStep(deps, actor, channel, { words, hypothesis, guards, team: args.team }));
   }
   const [saved, ...hypothesisWords] = args.rest;
   if (!saved) throw new UserInputError(planWords.noStepWords(cmd), usage);
   const hypothesis = checkHypothesis(hypothesisWords.join(' '), usage);
-  return message((await planStep(deps, actor, channel, { saved, hypothesis, guards, team: args.team }))!);
+  return message(await planStep(deps, actor, channel, { saved, hypothesis, guards, team: args.team }));
 }
 
 /** The Add step form: errors on its fields, or the step added (and the person told where). */
@@ -141,7 +141,7 @@ export async function submitStep(submission: Submission, deps: Deps): Promise<Su
   try {
     const words = spec ? splitWords(spec).words : undefined;
     const notice = await planStep(deps, submission.actor, place.channel, { saved, words, hypothesis, guards });
-    if (notice !== undefined) await deps.slack.postEphemeral(place.channel, submission.actor.userId, { text: notice });
+    await deps.slack.postEphemeral(place.channel, submission.actor.userId, { text: notice });
   } catch (error) {
     if (!(error instanceof UserInputError)) throw error;
     const words =
