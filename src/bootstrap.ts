@@ -33,6 +33,7 @@ import { listeners } from './listeners.ts';
 import { SessionCipher } from './store/cipher.ts';
 import { createKeyValueStore } from './store/keyValue.ts';
 import { SessionStore } from './store/sessions.ts';
+import { TicketService } from './tickets/service.ts';
 
 /** How long one Slack Web API request may take before it is abandoned (and retried). */
 export const slackRequestTimeoutMs = 5_000;
@@ -124,7 +125,22 @@ export function createDeps(config: Config, overrides: DepsOverrides = {}): Deps 
   // A login waits on the profile's e-mail: like a name, it is asked once, without waiting out a limit.
   const peopleClient = namesClient(config, logger);
   const people = new People(peopleClient, logger, { now });
+  const tickets = new TicketService({
+    store,
+    sessions,
+    platform,
+    cards,
+    gameDays,
+    recorder: events,
+    logger,
+    links: slack,
+    people,
+    tracker: config.tracker,
+  });
   const deps: Deps = {
+    tickets,
+    command: config.slack.command,
+    appUrl: config.platform.appUrl,
     config,
     logger,
     store,

@@ -5,7 +5,6 @@ import type { KeyValueStore } from './store/keyValue.ts';
 import type { SessionStore } from './store/sessions.ts';
 import type { CardStore } from './attacks/cards.ts';
 import type { Poller } from './attacks/poller.ts';
-import type { Messenger } from './slack/messenger.ts';
 import type { People } from './slack/people.ts';
 import type { CatalogueCache } from './attacks/catalogue.ts';
 import type { GameDays } from './gamedays/gamedays.ts';
@@ -22,9 +21,10 @@ import type { StartNotices } from './attacks/startIntents.ts';
 import type { LinkNotices, SlackDirectory } from './login/identity.ts';
 import type { SavedAttacks } from './attacks/saved.ts';
 import type { PresenceBoard } from './attacks/presence.ts';
+import type { Services } from './services.ts';
 
-/** Everything a handler may use, built once in main.ts; tests pass real local parts through it. */
-export interface Deps {
+/** Everything a handler may use, built once in main.ts; tests pass real local parts through it. The features not yet served by a service of their own still read their parts here. */
+export interface Deps extends Services {
   config: Config;
   platform: PlatformClient;
   sessions: SessionStore;
@@ -37,8 +37,6 @@ export interface Deps {
   store: KeyValueStore;
   logger: Logger;
   clock: { now(): number };
-  /** The bot's own Slack calls: channel messages, thread replies, paced card updates. */
-  slack: Messenger;
   /** People's names for text that leaves Slack (tickets, halt reasons, notes on the platform). */
   people: People;
   /** Who a login links to, as Slack describes them now: names, handles, e-mails. */

@@ -1,0 +1,16 @@
+import type { Messenger } from './slack/messenger.ts';
+import type { TicketService } from './tickets/service.ts';
+
+/**
+ * What every way in receives (a subcommand's run, a listener, a workflow step, a job): one
+ * service per feature, the bot's own Slack messages, and the slash command's name for words.
+ */
+export interface Services {
+  tickets: TicketService;
+  /** The bot's own Slack calls: channel messages, thread replies, paced card updates. */
+  slack: Messenger;
+  /** The slash command's name, as the words say it. */
+  command: string;
+  /** The platform's web UI, as links in words say it. */
+  appUrl: string | undefined;
+}
