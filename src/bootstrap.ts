@@ -34,6 +34,7 @@ import { SessionCipher } from './store/cipher.ts';
 import { createKeyValueStore } from './store/keyValue.ts';
 import { SessionStore } from './store/sessions.ts';
 import { TicketService } from './tickets/service.ts';
+import { LoginService } from './login/service.ts';
 
 /** How long one Slack Web API request may take before it is abandoned (and retried). */
 export const slackRequestTimeoutMs = 5_000;
@@ -137,7 +138,21 @@ export function createDeps(config: Config, overrides: DepsOverrides = {}): Deps 
     people,
     tracker: config.tracker,
   });
+  const clock = { now };
+  const login = new LoginService({
+    store,
+    sessions,
+    platform,
+    logger,
+    clock,
+    directory: new SlackPeopleDirectory(peopleClient, logger),
+    linkNotices: new SlackLinkNotices(slack),
+    sessionWarnings: new SlackSessionWarnings(slack),
+    cards,
+    config,
+  });
   const deps: Deps = {
+    login,
     tickets,
     command: config.slack.command,
     appUrl: config.platform.appUrl,
@@ -146,14 +161,11 @@ export function createDeps(config: Config, overrides: DepsOverrides = {}): Deps 
     store,
     platform,
     sessions,
-    sessionWarnings: new SlackSessionWarnings(slack),
     presence: new SlackPresenceBoard(slack),
     startNotices: new SlackStartNotices(slack, config.slack.command),
-    clock: { now },
+    clock,
     slack,
     people,
-    directory: new SlackPeopleDirectory(peopleClient, logger),
-    linkNotices: new SlackLinkNotices(slack),
     cards,
     events,
     metrics,

@@ -16,9 +16,7 @@ import type { Recorder } from './attacks/events.ts';
 import type { ApprovalBoard, WorkflowSteps } from './guardrails/approvals.ts';
 import type { FreezeNotices } from './guardrails/sweep.ts';
 import type { Metrics } from './metrics.ts';
-import type { SessionWarnings } from './login/expiryWarnings.ts';
 import type { StartNotices } from './attacks/startIntents.ts';
-import type { LinkNotices, SlackDirectory } from './login/identity.ts';
 import type { SavedAttacks } from './attacks/saved.ts';
 import type { PresenceBoard } from './attacks/presence.ts';
 import type { Services } from './services.ts';
@@ -28,8 +26,6 @@ export interface Deps extends Services {
   config: Config;
   platform: PlatformClient;
   sessions: SessionStore;
-  /** Where a person is warned that their session ends while their attacks run. */
-  sessionWarnings: SessionWarnings;
   /** Where a live attack's attendant is asked "Still watching?". */
   presence: PresenceBoard;
   /** What a restarted bot tells the starter of a start it finished. */
@@ -39,10 +35,6 @@ export interface Deps extends Services {
   clock: { now(): number };
   /** People's names for text that leaves Slack (tickets, halt reasons, notes on the platform). */
   people: People;
-  /** Who a login links to, as Slack describes them now: names, handles, e-mails. */
-  directory: SlackDirectory;
-  /** Where the owner of a login's e-mail is told that it was linked to someone else. */
-  linkNotices: LinkNotices;
   cards: CardStore;
   /** Where what happened to an attack is said; it shows it on the card, in threads and timelines, the audit log and the metrics. */
   events: Recorder;

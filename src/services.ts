@@ -1,3 +1,5 @@
+import type { Logger } from './logger.ts';
+import type { LoginService } from './login/service.ts';
 import type { Messenger } from './slack/messenger.ts';
 import type { TicketService } from './tickets/service.ts';
 
@@ -6,6 +8,7 @@ import type { TicketService } from './tickets/service.ts';
  * service per feature, the bot's own Slack messages, and the slash command's name for words.
  */
 export interface Services {
+  login: LoginService;
   tickets: TicketService;
   /** The bot's own Slack calls: channel messages, thread replies, paced card updates. */
   slack: Messenger;
@@ -13,4 +16,5 @@ export interface Services {
   command: string;
   /** The platform's web UI, as links in words say it. */
   appUrl: string | undefined;
+  logger: Logger;
 }

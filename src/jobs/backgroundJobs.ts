@@ -6,7 +6,6 @@ import type { Deps } from '../deps.ts';
 import { expireApprovals } from '../guardrails/approvalClosing.ts';
 import { enforceGuards } from '../guardrails/guardEnforcement.ts';
 import { enforceFreezes } from '../guardrails/sweep.ts';
-import { warnExpiringSessions } from '../login/expiryWarnings.ts';
 import { runPlans } from '../gamedays/planRunner.ts';
 import type { Job } from './scheduler.ts';
 
@@ -42,7 +41,7 @@ export function backgroundJobs(deps: Deps): Job[] {
     {
       name: 'warn-expiring-sessions',
       everyMs: Math.max(pollMs, 60_000),
-      run: (breathe) => warnExpiringSessions(deps, breathe),
+      run: (breathe) => deps.login.warnExpiringSessions(breathe),
     },
     // A freeze halts an attack started elsewhere within one POLL_SECONDS.
     { name: 'enforce-freezes', everyMs: pollMs, run: () => enforceFreezes(deps) },

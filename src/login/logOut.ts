@@ -1,6 +1,6 @@
 import { UnauthorizedError } from '../client/errors.ts';
 import { audit } from '../audit.ts';
-import type { Deps } from '../deps.ts';
+import type { LoginParts } from './service.ts';
 import type { Actor, Login, Person } from '../store/sessions.ts';
 
 /** How ending a session went: nothing to end, ended, or forgotten here though the platform did not confirm. */
@@ -13,23 +13,23 @@ export type LogOutOutcome = { kind: 'none' } | { kind: 'ended'; login: Login; pl
  */
 export async function logOut(
   person: Person & Pick<Actor, 'userName'>,
-  deps: Deps,
+  parts: LoginParts,
   options: { only?: (login: Login) => boolean; by?: Pick<Actor, 'workspaceId' | 'userId' | 'userName'> } = {},
 ): Promise<LogOutOutcome> {
-  const login = await deps.sessions.get(person);
+  const login = await parts.sessions.get(person);
   if (!login || (options.only && !options.only(login))) return { kind: 'none' };
   let platformConfirmed = true;
   try {
-    await deps.platform.auth.logout({ header: login.session.header });
+    await parts.platform.auth.logout({ header: login.session.header });
   } catch (error) {
     // A session the platform already dropped is as good as logged out; anything else is said.
     if (!(error instanceof UnauthorizedError)) {
-      deps.logger.warn({ err: error }, 'platform logout failed');
+      parts.logger.warn({ err: error }, 'platform logout failed');
       platformConfirmed = false;
     }
   }
-  await deps.sessions.drop(person);
-  audit(deps.logger, 'logout', options.by ?? person, {
+  await parts.sessions.drop(person);
+  audit(parts.logger, 'logout', options.by ?? person, {
     platformUser: login.session.identifier,
     platformConfirmed,
     ...(options.by ? { endedFor: `${person.workspaceId}:${person.userId}` } : {}),
