@@ -28,7 +28,8 @@ import { SlackPresenceBoard } from './slack/presenceBoard.ts';
 import { SlackSessionWarnings } from './slack/sessionWarnings.ts';
 import { SlackStartNotices } from './slack/startNotices.ts';
 import { SlackWatchBoard } from './slack/watchBoard.ts';
-import { SlackWorkflowSteps } from './slack/workflowSteps.ts';
+import { SlackStepEnds } from './slack/workflowSteps.ts';
+import { WorkflowService } from './workflow/service.ts';
 import { listeners } from './listeners.ts';
 import { SessionCipher } from './store/cipher.ts';
 import { createKeyValueStore } from './store/keyValue.ts';
@@ -107,11 +108,21 @@ export function createDeps(config: Config, overrides: DepsOverrides = {}): Deps 
   const guards = new GuardStore(store);
   const gameDays = new GameDays({ store, board: new SlackGameDayBoard(slack, now), logger, now, cards, guards });
   const metrics = createMetrics();
-  const workflowSteps = new SlackWorkflowSteps(calls, store, logger, config.slack.command, listeners.steps);
+  const workflow = new WorkflowService({
+    store,
+    logger,
+    ends: new SlackStepEnds(calls, logger, config.slack.command),
+    // A run a stopped bot left, done again as its delivery would have done it.
+    runAgain: async ({ callbackId, actor, inputs, executionId }) => {
+      const handler = listeners.steps[callbackId];
+      if (!handler) throw new Error(`no workflow step ${callbackId}`);
+      return handler({ actor, inputs, executionId }, deps);
+    },
+  });
   const events = new AttackRecorder({
     cards,
     gameDays,
-    workflowSteps,
+    workflowSteps: workflow,
     store,
     logger,
     metrics,
@@ -170,7 +181,7 @@ export function createDeps(config: Config, overrides: DepsOverrides = {}): Deps 
     events,
     metrics,
     approvals: new SlackApprovalBoard(slack, { command: config.slack.command }),
-    workflowSteps,
+    workflow,
     poller: new Poller({
       cards,
       board: new SlackWatchBoard(slack, { appUrl: config.platform.appUrl, command: config.slack.command }),

@@ -13,7 +13,7 @@ import type { Freezes } from './guardrails/freezes.ts';
 import type { GuardStore } from './guardrails/guards.ts';
 import type { Watches } from './attacks/watches.ts';
 import type { Recorder } from './attacks/events.ts';
-import type { ApprovalBoard, WorkflowSteps } from './guardrails/approvals.ts';
+import type { ApprovalBoard } from './guardrails/approvals.ts';
 import type { FreezeNotices } from './guardrails/sweep.ts';
 import type { Metrics } from './metrics.ts';
 import type { StartNotices } from './attacks/startIntents.ts';
@@ -41,8 +41,6 @@ export interface Deps extends Services {
   metrics: Metrics;
   /** Where requests for a second person are posted, and closed once answered. */
   approvals: ApprovalBoard;
-  /** Where Workflow Builder steps waiting on an approval or an attack's end are completed or failed. */
-  workflowSteps: WorkflowSteps;
   poller: Poller;
   catalogues: CatalogueCache;
   gameDays: GameDays;

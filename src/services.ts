@@ -2,6 +2,7 @@ import type { Logger } from './logger.ts';
 import type { LoginService } from './login/service.ts';
 import type { Messenger } from './slack/messenger.ts';
 import type { TicketService } from './tickets/service.ts';
+import type { WorkflowService } from './workflow/service.ts';
 
 /**
  * What every way in receives (a subcommand's run, a listener, a workflow step, a job): one
@@ -10,6 +11,7 @@ import type { TicketService } from './tickets/service.ts';
 export interface Services {
   login: LoginService;
   tickets: TicketService;
+  workflow: WorkflowService;
   /** The bot's own Slack calls: channel messages, thread replies, paced card updates. */
   slack: Messenger;
   /** The slash command's name, as the words say it. */

@@ -54,7 +54,7 @@ export async function closeApproval(deps: Deps, record: ApprovalRecord, ending: 
     await stepApprovalClosed(deps, record.pending.step, closing);
   // A Workflow Builder step that asked is completed (approved and started) or failed.
   if (record.workflowStep)
-    await deps.workflowSteps
+    await deps.workflow
       .approvalClosed(record.workflowStep, closing)
       .catch((error: unknown) =>
         deps.logger.warn({ err: error, request: record.id }, 'could not finish the step that asked for approval'),

@@ -82,7 +82,7 @@ export interface WaitingWorkflowStep {
 }
 
 /**
- * Where Workflow Builder steps are finished after their delivery (src/slack/workflowSteps.ts):
+ * Where Workflow Builder steps are finished after their delivery (src/workflow/service.ts):
  * one waiting on a second person, one waiting for its attack to end.
  */
 export interface WorkflowSteps {
@@ -94,11 +94,6 @@ export interface WorkflowSteps {
   attackFinished(card: Pick<CardRecord, 'guid' | 'stage'>): Promise<void>;
   /** A start a stopped bot left, run by a step, is finished: the step takes its outcome. */
   startEnded(step: WaitingWorkflowStep, news: StartNews): Promise<void>;
-  /**
-   * Finishes every step run a stopped bot left: one safe to do again is done again, a Run
-   * saved attack takes the outcome of its start, any other fails once saying what to check.
-   */
-  recoverRuns(deps: Deps): Promise<number>;
 }
 
 /** An open request by the id its button carries; one whose time is over is closed as expired. */

@@ -33,7 +33,7 @@ export function backgroundJobs(deps: Deps): Job[] {
       atStart: true,
       // Each step run has its own lease (step-lease:), so every replica may look.
       ownLeases: true,
-      run: () => deps.workflowSteps.recoverRuns(deps),
+      run: () => deps.workflow.recoverRuns(),
     },
     // Cards a stopped replica left unsent are current again within one POLL_SECONDS, like the others.
     { name: 'redraw-unsent-cards', everyMs: pollMs, run: () => redrawUnsent(deps) },

@@ -17,7 +17,7 @@ function modules(folder: string): string[] {
 
 const commands = 'src/commands/';
 /** The domain: it returns results and events, and knows nothing of Slack or of words a person reads. */
-const domain = ['attacks', 'guardrails', 'gamedays', 'login', 'tickets', 'jobs'];
+const domain = ['attacks', 'guardrails', 'gamedays', 'login', 'tickets', 'workflow', 'jobs'];
 
 interface Override {
   includes: string[];

@@ -7,11 +7,6 @@ import { haltAllAttacks } from '../../attacks/massHalts.ts';
 import { haltTeamAttacks } from '../../guardrails/sweep.ts';
 import { otherAttackChannels } from '../../attacks/channels.ts';
 import {
-  END_GAME_DAY_STEP,
-  FREEZE_STEP,
-  HALT_ALL_STEP,
-  RUN_SAVED_ATTACK_STEP,
-  START_GAME_DAY_STEP,
   stepGuardsUnknownText,
   stepSavedNameMissingText,
   stepFreezeHaltFailedText,
@@ -25,7 +20,6 @@ import {
   stepReasonTooLongText,
   stepScopeBothText,
   stepTitleMissingText,
-  UNFREEZE_STEP,
 } from '../../views/workflow/workflowSteps.ts';
 import { declareFreeze, liftFreeze, type Scope, scopeOf } from '../guardrails/freeze.ts';
 import { endNow, requireGameDayTeam, requireMayEnd } from '../gamedays/gamedayEnd.ts';
@@ -36,6 +30,14 @@ import { savedAttackRequest, sawSavedAttack } from '../attacks/saved.ts';
 import { StartUnfinishedError } from '../../attacks/start.ts';
 import { startPolicy } from '../../attacks/startPolicy.ts';
 import { GuardsUnknownError } from '../../guardrails/guardCheck.ts';
+import {
+  END_GAME_DAY_STEP,
+  FREEZE_STEP,
+  HALT_ALL_STEP,
+  RUN_SAVED_ATTACK_STEP,
+  START_GAME_DAY_STEP,
+  UNFREEZE_STEP,
+} from '../../workflow/service.ts';
 
 /** Empty text inputs count as not given: Workflow Builder sends "" for a field left blank. */
 const optionalText = z.preprocess(
@@ -214,7 +216,7 @@ async function runSavedAttackStep(
     else throw error;
   }
   if (!waitForEnd) return { outputs: { attack_id: guid } };
-  await deps.workflowSteps.waitForEnd(executionId, guid);
+  await deps.workflow.waitForEnd(executionId, guid);
   return { later: true };
 }
 

@@ -9,14 +9,6 @@ import { frozenAnnouncement } from '../guardrails/freeze.ts';
 import type { Message } from '../message.ts';
 import { loginPromptBlocks } from '../login/login.ts';
 
-/** The custom steps' callback ids, as manifest.yml declares them under `functions`. */
-export const HALT_ALL_STEP = 'halt_all_attacks';
-export const FREEZE_STEP = 'freeze_chaos';
-export const UNFREEZE_STEP = 'unfreeze_chaos';
-export const START_GAME_DAY_STEP = 'start_game_day';
-export const RUN_SAVED_ATTACK_STEP = 'run_saved_attack';
-export const END_GAME_DAY_STEP = 'end_game_day';
-
 /**
  * A step's error as Workflow Builder shows it: one plain sentence or two, without Slack's
  * mrkdwn marks and without a slash command's usage line, which a workflow has no use for.
