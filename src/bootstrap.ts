@@ -35,6 +35,9 @@ import { SessionCipher } from './store/cipher.ts';
 import { createKeyValueStore } from './store/keyValue.ts';
 import { SessionStore } from './store/sessions.ts';
 import { TicketService } from './tickets/service.ts';
+import { type GuardrailParts, GuardrailService } from './guardrails/service.ts';
+import { startPolicy } from './attacks/startPolicy.ts';
+import { approvedStepStarts, stepApprovalClosed } from './gamedays/planStepState.ts';
 import { LoginService } from './login/service.ts';
 
 /** How long one Slack Web API request may take before it is abandoned (and retried). */
@@ -162,7 +165,35 @@ export function createDeps(config: Config, overrides: DepsOverrides = {}): Deps 
     cards,
     config,
   });
+  const freezes = new Freezes(store);
+  const approvals = new SlackApprovalBoard(slack, { command: config.slack.command });
+  const freezeNotices = new SlackFreezeNotices(slack, { command: config.slack.command });
+  const guardrailParts: GuardrailParts = {
+    store,
+    guards,
+    freezes,
+    sessions,
+    platform,
+    cards,
+    gameDays,
+    events,
+    logger,
+    clock,
+    config,
+    approvals,
+    freezeNotices,
+    workflow,
+    startApproved: (ask, way) => startPolicy(deps, ask, way),
+    planApprovals: {
+      approved: (ref) => approvedStepStarts(deps, ref),
+      closed: (ref, closing) => stepApprovalClosed(deps, ref, closing),
+    },
+  };
+  const { startApproved, planApprovals } = guardrailParts;
   const deps: Deps = {
+    guardrails: new GuardrailService(guardrailParts),
+    startApproved,
+    planApprovals,
     login,
     tickets,
     command: config.slack.command,
@@ -180,7 +211,7 @@ export function createDeps(config: Config, overrides: DepsOverrides = {}): Deps 
     cards,
     events,
     metrics,
-    approvals: new SlackApprovalBoard(slack, { command: config.slack.command }),
+    approvals,
     workflow,
     poller: new Poller({
       cards,
@@ -200,8 +231,8 @@ export function createDeps(config: Config, overrides: DepsOverrides = {}): Deps 
       { files: new SlackFiles(calls), people, messenger: slack },
       { command: config.slack.command },
     ),
-    freezes: new Freezes(store),
-    freezeNotices: new SlackFreezeNotices(slack, { command: config.slack.command }),
+    freezes,
+    freezeNotices,
     guards,
     savedAttacks: new SavedAttacks(store, now),
     watches,

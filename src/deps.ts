@@ -20,9 +20,10 @@ import type { StartNotices } from './attacks/startIntents.ts';
 import type { SavedAttacks } from './attacks/saved.ts';
 import type { PresenceBoard } from './attacks/presence.ts';
 import type { Services } from './services.ts';
+import type { GuardrailParts } from './guardrails/service.ts';
 
 /** Everything a handler may use, built once in main.ts; tests pass real local parts through it. The features not yet served by a service of their own still read their parts here. */
-export interface Deps extends Services {
+export interface Deps extends Services, Pick<GuardrailParts, 'startApproved' | 'planApprovals'> {
   config: Config;
   platform: PlatformClient;
   sessions: SessionStore;

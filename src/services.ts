@@ -1,4 +1,5 @@
 import type { Logger } from './logger.ts';
+import type { GuardrailService } from './guardrails/service.ts';
 import type { LoginService } from './login/service.ts';
 import type { Messenger } from './slack/messenger.ts';
 import type { TicketService } from './tickets/service.ts';
@@ -9,6 +10,7 @@ import type { WorkflowService } from './workflow/service.ts';
  * service per feature, the bot's own Slack messages, and the slash command's name for words.
  */
 export interface Services {
+  guardrails: GuardrailService;
   login: LoginService;
   tickets: TicketService;
   workflow: WorkflowService;

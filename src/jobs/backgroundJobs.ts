@@ -3,9 +3,6 @@ import { recoverStarts } from '../attacks/recoverStarts.ts';
 import { verifyHalts } from '../attacks/haltChecks.ts';
 import { checkPresence } from '../attacks/presence.ts';
 import type { Deps } from '../deps.ts';
-import { expireApprovals } from '../guardrails/approvalClosing.ts';
-import { enforceGuards } from '../guardrails/guardEnforcement.ts';
-import { enforceFreezes } from '../guardrails/sweep.ts';
 import { runPlans } from '../gamedays/planRunner.ts';
 import type { Job } from './scheduler.ts';
 
@@ -44,9 +41,9 @@ export function backgroundJobs(deps: Deps): Job[] {
       run: (breathe) => deps.login.warnExpiringSessions(breathe),
     },
     // A freeze halts an attack started elsewhere within one POLL_SECONDS.
-    { name: 'enforce-freezes', everyMs: pollMs, run: () => enforceFreezes(deps) },
+    { name: 'enforce-freezes', everyMs: pollMs, run: () => deps.guardrails.enforceFreezes() },
     // Each guard is read once per POLL_SECONDS, so it halts within one of firing.
-    { name: 'enforce-guards', everyMs: pollMs, run: (breathe) => enforceGuards(deps, breathe) },
+    { name: 'enforce-guards', everyMs: pollMs, run: (breathe) => deps.guardrails.enforceGuards(breathe) },
     // A countdown starts its step within a few seconds of zero, however long POLL_SECONDS is; a
     // countdown kept in the store outlives a restart, and the first pass after it starts what is due.
     { name: 'run-plans', everyMs: Math.min(pollMs, 5_000), atStart: true, run: () => runPlans(deps) },
@@ -55,7 +52,7 @@ export function backgroundJobs(deps: Deps): Job[] {
     // "Still watching?" is asked every PRESENCE_MINUTES; an unanswered one halts within one POLL_SECONDS of its five minutes.
     { name: 'check-presence', everyMs: pollMs, run: (breathe) => checkPresence(deps, breathe) },
     // A request lasts fifteen minutes: ending it within a minute of that is enough, and each run reads every request.
-    { name: 'expire-approvals', everyMs: Math.max(pollMs, 60_000), run: () => expireApprovals(deps) },
+    { name: 'expire-approvals', everyMs: Math.max(pollMs, 60_000), run: () => deps.guardrails.expireApprovals() },
     {
       name: 'refresh-cards',
       everyMs: pollMs,

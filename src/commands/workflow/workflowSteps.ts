@@ -21,7 +21,8 @@ import {
   stepScopeBothText,
   stepTitleMissingText,
 } from '../../views/workflow/workflowSteps.ts';
-import { declareFreeze, liftFreeze, type Scope, scopeOf } from '../guardrails/freeze.ts';
+import { announceFreeze, announceLift, scopeOf } from '../guardrails/freeze.ts';
+import type { Scope } from '../../guardrails/freezing.ts';
 import { endNow, requireGameDayTeam, requireMayEnd } from '../gamedays/gamedayEnd.ts';
 import { matchTeam } from '../arguments.ts';
 import { resolveTeam } from '../attacks/attack.ts';
@@ -100,10 +101,11 @@ async function haltAllStep({ actor, inputs }: WorkflowStepRequest, deps: Deps): 
 /** Freeze chaos: declares the freeze, halts what runs there, and says how many it halted. */
 async function freezeStep({ actor, inputs }: WorkflowStepRequest, deps: Deps): Promise<WorkflowStepResult> {
   const input = read({ ...scopeInputs, reason }, inputs);
-  const login = await requireLogin(deps, actor);
+  const login = await deps.guardrails.login(actor);
   const scope = scopeOfInputs(input, login);
   // Done once per run of the step: the adapter's claim on its execution sees to that.
-  const declared = await declareFreeze(deps, actor, login, scope, input.reason);
+  const declared = await deps.guardrails.freeze(actor, login, scope, input.reason);
+  await announceFreeze(deps, actor, declared);
   const { freeze, halting } = declared;
   const failed =
     'error' in halting || (halting.scope === 'team' && (halting.swept.failed.length || halting.swept.unread.length));
@@ -124,9 +126,10 @@ async function freezeStep({ actor, inputs }: WorkflowStepRequest, deps: Deps): P
 /** Unfreeze chaos: lifts the freeze of the scope; nothing to lift is no failure. */
 async function unfreezeStep({ actor, inputs }: WorkflowStepRequest, deps: Deps): Promise<WorkflowStepResult> {
   const input = read({ ...scopeInputs, reason: optionalText }, inputs);
-  const login = await requireLogin(deps, actor);
+  const login = await deps.guardrails.login(actor);
   const scope = scopeOfInputs(input, login);
-  const lifted = await liftFreeze(deps, actor, login, scope);
+  const lifted = await deps.guardrails.unfreeze(actor, login, scope);
+  await announceLift(deps, actor, lifted);
   return {
     outputs: {
       scope: scope.scope,

@@ -4,7 +4,7 @@ import type { StartNews } from '../../attacks/startIntents.ts';
 import { errorInBrief } from '../errorReply.ts';
 import type { GuardsUnknownError } from '../../guardrails/guardCheck.ts';
 import { guardRefusalText } from '../guardrails/guards.ts';
-import type { FreezeHalting } from '../guardrails/freeze.ts';
+import type { FreezeHalting } from '../../guardrails/freezing.ts';
 import { frozenAnnouncement } from '../guardrails/freeze.ts';
 import type { Message } from '../message.ts';
 import { loginPromptBlocks } from '../login/login.ts';
