@@ -149,7 +149,7 @@ export function createDeps(config: Config, overrides: DepsOverrides = {}): Deps 
     recorder: events,
     logger,
     links: slack,
-    people,
+    directory: people,
     tracker: config.tracker,
   });
   const clock = { now };

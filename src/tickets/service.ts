@@ -43,7 +43,7 @@ export interface TicketParts {
   logger: Logger;
   /** Where a Slack message links to, and people's names, for text read outside Slack. */
   links: { permalink(channel: string, ts: string): Promise<string | undefined> };
-  people: { names(userIds: Iterable<string>): Promise<Record<string, string>> };
+  directory: { names(userIds: Iterable<string>): Promise<Record<string, string>> };
   /** The project and issue type configured for every ticket, if any. */
   tracker: { projectId: string | undefined; issueTypeId: string | undefined };
 }
@@ -111,7 +111,7 @@ export class TicketService {
         );
         const [permalink, names] = await Promise.all([
           parts.links.permalink(gameDay.channel, gameDay.ts),
-          parts.people.names(gameDayPeople(gameDay, outcomes)),
+          parts.directory.names(gameDayPeople(gameDay, outcomes)),
         ]);
         return { team, permalink, names, gameDay, outcomes };
       },
@@ -127,7 +127,7 @@ export class TicketService {
     );
     const [permalink, names] = await Promise.all([
       card ? parts.links.permalink(card.channel, card.ts) : undefined,
-      parts.people.names(card ? [card.startedBy.userId, ...card.haltedBy.map((halt) => halt.userId)] : []),
+      parts.directory.names(card ? [card.startedBy.userId, ...card.haltedBy.map((halt) => halt.userId)] : []),
     ]);
     return { team, permalink, names, guid, attack, card };
   }

@@ -133,10 +133,11 @@ describe('import rules', () => {
   });
 });
 
-// What Biome's import rules cannot see: a property read off deps, and the words in a string.
+// What Biome's import rules cannot see: a property read off the parts a feature is built with, and the words in a string.
 describe('module layers, beyond imports', () => {
-  it('keeps the domain from reaching Slack through deps (the messenger, files, people)', () => {
-    const slackDeps = /\b(?:deps|this\.#deps)\.(?:slack|files|people)\b|Pick<Deps,[^>]*'(?:slack|files|people)'/;
+  it('keeps the domain from reaching Slack through its parts (the messenger, files, people)', () => {
+    const slackDeps =
+      /\b(?:deps|parts|this\.#(?:deps|parts))\.(?:slack|files|people)\b|Pick<Deps,[^>]*'(?:slack|files|people)'/;
     const users = (from: (file: string) => boolean) =>
       modules(src)
         .filter(from)
