@@ -1,3 +1,4 @@
+import { UnauthorizedError } from '../client/errors.ts';
 import type { PlatformClient, TeamEntry } from '../client/index.ts';
 import type { Config } from '../config.ts';
 import type { Logger } from '../logger.ts';
@@ -11,7 +12,6 @@ import { secureLoginUrl } from './entry.ts';
 import { type SessionWarnings, warnExpiringSessions } from './expiryWarnings.ts';
 import { type LinkNotices, sameEmail, type SlackDirectory } from './identity.ts';
 import { logIn } from './logIn.ts';
-import { logOut } from './logOut.ts';
 import { PageLogin } from './page.ts';
 import { requestPasswordReset } from './passwordReset.ts';
 
@@ -31,6 +31,9 @@ export interface LoginParts {
   cards: Pick<CardStore, 'liveCardsByTeam'>;
   config: Pick<Config, 'login' | 'publicUrl'>;
 }
+
+/** How ending a session went: nothing to end, ended, or forgotten here though the platform did not confirm. */
+export type LogOutOutcome = { kind: 'none' } | { kind: 'ended'; login: Login; platformConfirmed: boolean };
 
 /** People's sessions: logging in (the Slack form or the secure page), choosing a team, logging out. */
 export class LoginService {
@@ -72,8 +75,35 @@ export class LoginService {
     return requestPasswordReset(actor, email, this.#parts);
   }
 
-  logOut(person: Actor) {
-    return logOut(person, this.#parts);
+  /**
+   * Ends a person's platform session and forgets it: the `logout` command, and the owner of a
+   * login's e-mail ending the session it gave someone else (`by` is then that owner). With `only`,
+   * ends the session only while it is still that platform login's.
+   */
+  async logOut(
+    person: Person & Pick<Actor, 'userName'>,
+    options: { only?: (login: Login) => boolean; by?: Actor } = {},
+  ): Promise<LogOutOutcome> {
+    const { sessions, platform, logger } = this.#parts;
+    const login = await sessions.get(person);
+    if (!login || (options.only && !options.only(login))) return { kind: 'none' };
+    let platformConfirmed = true;
+    try {
+      await platform.auth.logout({ header: login.session.header });
+    } catch (error) {
+      // A session the platform already dropped is as good as logged out; anything else is said.
+      if (!(error instanceof UnauthorizedError)) {
+        logger.warn({ err: error }, 'platform logout failed');
+        platformConfirmed = false;
+      }
+    }
+    await sessions.drop(person);
+    audit(logger, 'logout', options.by ?? person, {
+      platformUser: login.session.identifier,
+      platformConfirmed,
+      ...(options.by ? { endedFor: `${person.workspaceId}:${person.userId}` } : {}),
+    });
+    return { kind: 'ended', login, platformConfirmed };
   }
 
   /**
@@ -82,11 +112,8 @@ export class LoginService {
    */
   async endLinkedSession(person: Person & Pick<Actor, 'userName'>, by: Actor) {
     const owner = await this.#parts.directory.person(by.userId);
-    const outcome = await logOut(person, this.#parts, {
-      only: (login) => sameEmail(login.session.identifier, owner?.email),
-      by,
-    });
-    return { outcome, ownerEmail: owner?.email };
+    const only = (login: Login) => sameEmail(login.session.identifier, owner?.email);
+    return { outcome: await this.logOut(person, { only, by }), ownerEmail: owner?.email };
   }
 
   /** Selects one of the person's own teams for what they do next. */
