@@ -194,6 +194,7 @@ export function createDeps(config: Config, overrides: DepsOverrides = {}): Deps 
     guardrails: new GuardrailService(guardrailParts),
     startApproved,
     planApprovals,
+    startStep: (ask, way) => startPolicy(deps, ask, way),
     login,
     tickets,
     command: config.slack.command,

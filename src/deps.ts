@@ -21,9 +21,13 @@ import type { SavedAttacks } from './attacks/saved.ts';
 import type { PresenceBoard } from './attacks/presence.ts';
 import type { Services } from './services.ts';
 import type { GuardrailParts } from './guardrails/service.ts';
+import type { GameDayParts } from './gamedays/service.ts';
 
 /** Everything a handler may use, built once in main.ts; tests pass real local parts through it. The features not yet served by a service of their own still read their parts here. */
-export interface Deps extends Services, Pick<GuardrailParts, 'startApproved' | 'planApprovals'> {
+export interface Deps
+  extends Services,
+    Pick<GuardrailParts, 'startApproved' | 'planApprovals'>,
+    Pick<GameDayParts, 'startStep'> {
   config: Config;
   platform: PlatformClient;
   sessions: SessionStore;

@@ -11,7 +11,7 @@ import { requireLogin } from '../attacks/access.ts';
 import type { Breathe } from '../jobs/scheduler.ts';
 import type { GameDays } from '../gamedays/gamedays.ts';
 import type { StepRef } from '../gamedays/plan.ts';
-import { expireApprovals } from './approvalClosing.ts';
+import { closeStepApproval, expireApprovals } from './approvalClosing.ts';
 import { type ApprovalBoard, approveRequest, rejectRequest, type WorkflowSteps } from './approvals.ts';
 import { declareFreeze, liftFreeze, type Scope } from './freezing.ts';
 import type { Freezes } from './freezes.ts';
@@ -82,6 +82,11 @@ export class GuardrailService {
 
   enforceFreezes(): Promise<void> {
     return enforceFreezes(this.#parts);
+  }
+
+  /** Closes the request a game-day step waits on, once the step was skipped or vetoed. */
+  closeStepApproval(ref: StepRef, stopped: { how: 'skipped' | 'vetoed'; by: string }): Promise<void> {
+    return closeStepApproval(this.#parts, ref, stopped);
   }
 
   expireApprovals(): Promise<void> {
