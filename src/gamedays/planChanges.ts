@@ -156,15 +156,26 @@ export const activeStep = (plan: GameDayPlan) => plan.steps.find((s) => activeSt
 /**
  * Turns the automatic mode on (steps then run with `by`'s session, so `by` must be allowed to run
  * each step still to come; each is checked again when it counts down) or off (anyone: it only stops).
+ * On, it waits after each attack for the answer on its hypothesis, or `waitMs` at most when given.
  */
-export async function setAutomatic(deps: GameDayParts, day: Day, by: Runner, on: boolean): Promise<GameDayPlan> {
+export async function setAutomatic(
+  deps: GameDayParts,
+  day: Day,
+  by: Runner,
+  on: boolean,
+  waitMs?: number,
+): Promise<GameDayPlan> {
   if (on)
     for (const step of (await deps.gameDays.plans.get({ gameDayId: day.id })).steps)
       if (step.state === 'planned') await requireMayRunStep(deps, by, step);
   const now = deps.clock.now();
   const { plan } = await deps.gameDays.plans.change({ gameDayId: day.id }, (plan) => {
     plan.auto = on
-      ? { by: { workspaceId: by.workspaceId, userId: by.userId, userName: by.userName }, since: iso(now) }
+      ? {
+          by: { workspaceId: by.workspaceId, userId: by.userId, userName: by.userName },
+          since: iso(now),
+          ...(waitMs === undefined ? {} : { waitMs }),
+        }
       : undefined;
     plan.paused = undefined;
   });

@@ -34,6 +34,13 @@ const countdownOf = (personId: string, step: number) =>
   channelMessages(personId)
     .filter((m) => read(m).includes(`Step ${step} of`))
     .at(-1);
+/** A step's countdown card posted during the game day `title` (the channel has other game days' before it). */
+const countdownIn = (personId: string, title: string, step: number) => {
+  const since = Number(gameCardOf(personId, title)?.ts ?? 0);
+  return channelMessages(personId)
+    .filter((m) => Number(m.ts) > since && read(m).includes(`Step ${step} of`))
+    .at(-1);
+};
 const timeline = (personId: string, title: string) =>
   stack.person(personId).channel(where).thread(gameCardOf(personId, title)!.ts).map(read).join('\n');
 
@@ -258,7 +265,7 @@ describe('a planned game day', () => {
     expect(creates()).toHaveLength(0);
   });
 
-  it('in automatic mode counts the next step down once the previous attack ended, and pauses when a hypothesis did not hold', async () => {
+  it('in automatic mode counts the next step down once the previous hypothesis is answered, and pauses when one did not hold', async () => {
     const lead = nextPerson();
     await stack.login(lead, users().owner, { team: 'Platform' });
     const title = 'Automatic drill';
@@ -270,9 +277,11 @@ describe('a planned game day', () => {
     await stack.ask(lead, 'gameday step --attack "cpu -l 30 -c 2 --target-tags role=web" third holds', {
       channel: where,
     });
-    expect(read(await stack.ask(lead, 'gameday auto on', { channel: where }))).toContain('Automatic mode is on');
+    expect(read(await stack.ask(lead, 'gameday auto on', { channel: where }))).toContain(
+      'Automatic mode is on: when an attack ends, the next step counts down after the answer on its hypothesis',
+    );
     await stack.poll();
-    await stack.fake.waitFor(() => countdownOf(lead, 1), 'the first countdown, by itself');
+    await stack.fake.waitFor(() => countdownIn(lead, title, 1), 'the first countdown, by itself');
     stack.advanceClock(61_000);
     await stack.poll();
     await waitForText('the first attack', () => creates().length === 1);
@@ -280,14 +289,80 @@ describe('a planned game day', () => {
       /1\. :large_green_circle: cpu .* running \(/.test(read(gameCardOf(lead, title))),
     );
     await runToEnd();
-    await stack.fake.waitFor(() => countdownOf(lead, 2), 'the second countdown, by itself');
+    await waitForText('the wait on the card', () =>
+      read(gameCardOf(lead, title)).includes("the next step counts down once step 1's hypothesis is answered"),
+    );
+    // Nobody has answered yet: the next step waits, however long that takes.
+    stack.advanceClock(30 * 60_000);
+    await stack.poll();
+    await stack.poll();
+    expect(countdownIn(lead, title, 2)).toBeUndefined();
+
+    await answer(lead, title, 1, 'Held', 'no errors');
+    await stack.poll();
+    await stack.fake.waitFor(() => countdownIn(lead, title, 2), 'the second countdown, after the answer');
+    stack.advanceClock(61_000);
+    await stack.poll();
+    await waitForText('the second attack', () => creates().length === 2);
+    await runToEnd();
+    await answer(lead, title, 2, 'Not held', 'errors rose');
+    await waitForText('the pause on the card', () =>
+      read(gameCardOf(lead, title)).includes('Automatic mode paused: the hypothesis of step 2 did not hold'),
+    );
+    stack.advanceClock(120_000);
+    await stack.poll();
+    expect(countdownIn(lead, title, 3)).toBeUndefined();
+    expect(creates()).toHaveLength(2);
+  });
+
+  it('with --wait counts the next step down when the wait has passed unanswered, and stops it when the answer is Not held', async () => {
+    const lead = nextPerson();
+    await stack.login(lead, users().owner, { team: 'Platform' });
+    const title = 'Waiting drill';
+    await stack.ask(lead, `gameday start ${title}`, { channel: where });
+    await stack.ask(lead, 'gameday step --attack "cpu -l 30 --target-tags role=web" first holds', { channel: where });
+    await stack.ask(lead, 'gameday step --attack "memory -l 30 -p 50 --target-tags role=web" second holds', {
+      channel: where,
+    });
+    expect(read(await stack.ask(lead, 'gameday auto on --wait 5m', { channel: where }))).toContain(
+      'after the answer on its hypothesis or 5 min, whichever comes first',
+    );
+    expect(read(await stack.ask(lead, 'gameday plan', { channel: where }))).toContain(
+      'or 5 min, whichever comes first',
+    );
+    await stack.poll();
+    await stack.fake.waitFor(() => countdownIn(lead, title, 1), 'the first countdown');
+    stack.advanceClock(61_000);
+    await stack.poll();
+    await waitForText('the first attack', () => creates().length === 1);
+    await runToEnd();
+    await waitForText('the wait on the card', () =>
+      /once step 1's hypothesis is answered, or until /.test(read(gameCardOf(lead, title))),
+    );
+    stack.advanceClock(2 * 60_000);
+    await stack.poll();
+    expect(countdownIn(lead, title, 2)).toBeUndefined();
+    stack.advanceClock(3 * 60_000);
+    await stack.poll();
+    await stack.fake.waitFor(() => countdownIn(lead, title, 2), 'the second countdown, after the wait');
     await answer(lead, title, 1, 'Not held', 'errors rose');
-    await waitForText('the second countdown stopped', () => read(countdownOf(lead, 2)).includes('planned'));
+    await waitForText('the second countdown stopped', () => read(countdownIn(lead, title, 2)).includes('planned'));
     stack.advanceClock(120_000);
     await stack.poll();
     expect(creates()).toHaveLength(1);
-    expect(read(gameCardOf(lead, title))).toContain('Automatic mode paused: the hypothesis of step 1 did not hold');
     expect(timeline(lead, title)).toContain('The countdown of step 2 (memory) was stopped');
+  });
+
+  it('refuses a wait it cannot read, and a wait without auto on', async () => {
+    const lead = nextPerson();
+    await stack.login(lead, users().owner, { team: 'Platform' });
+    await stack.ask(lead, 'gameday start Wait words drill', { channel: where });
+    expect(read(await stack.ask(lead, 'gameday auto on --wait soon', { channel: where }))).toMatch(/5m/);
+    expect(read(await stack.ask(lead, 'gameday auto off --wait 5m', { channel: where }))).toContain(
+      '--wait goes with auto on',
+    );
+    expect(read(await stack.ask(lead, 'help gameday', { channel: where }))).toContain('gameday auto on [--wait 5m]');
+    await stack.ask(lead, 'gameday end', { channel: where });
   });
 });
 

@@ -93,13 +93,19 @@ export async function runNext(deps: Deps, actor: Actor, channel: string): Promis
   return message(planWords.countingDown(outcome.position, outcome.total));
 }
 
-/** `gameday auto on|off`, and the plan's Automatic button. */
-export async function automatic(deps: Deps, actor: Actor, channel: string, on: boolean): Promise<Reply> {
+/** `gameday auto on [--wait 5m]|off`, and the plan's Automatic button. */
+export async function automatic(
+  deps: Deps,
+  actor: Actor,
+  channel: string,
+  on: boolean,
+  waitMs?: number,
+): Promise<Reply> {
   const day = await deps.gameDays.running(channel);
   if (!day) return message(planWords.noGameDay(deps.config.slack.command));
   await requireLogin(deps, actor);
-  await setAutomatic(deps, day, runnerOf(actor), on);
-  return message(on ? planWords.autoOn : planWords.autoOff);
+  await setAutomatic(deps, day, runnerOf(actor), on, waitMs);
+  return message(on ? planWords.autoOn(waitMs) : planWords.autoOff);
 }
 
 function placeFrom(action: Action): PlanPlace {

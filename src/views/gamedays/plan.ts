@@ -3,6 +3,8 @@ import type { GameDayRecord } from '../../gamedays/gamedayRecord.ts';
 import {
   type GameDayPlan,
   type HypothesisAnswer,
+  answerWaitEnds,
+  awaitedAnswer,
   type PlanStep,
   positionOf,
   type StepRef,
@@ -148,11 +150,36 @@ export function stepLine(plan: GameDayPlan, step: PlanStep): string {
   return `${positionOf(plan, step.id)}. ${stateEmoji[step.state]} ${stepTitle(step)} · _${escapeMrkdwn(truncate(step.hypothesis, 200))}_ · ${stepStateText(step)}`;
 }
 
+/** A wait in words: `90 s`, `5 min`, `1 h 30 min`. */
+export function waitWords(ms: number): string {
+  const seconds = Math.round(ms / 1000);
+  if (seconds < 60 || seconds % 60) return `${seconds} s`;
+  const minutes = seconds / 60;
+  if (minutes < 60) return `${minutes} min`;
+  return `${Math.floor(minutes / 60)} h${minutes % 60 ? ` ${minutes % 60} min` : ''}`;
+}
+
+/** What the automatic mode waits for after each attack. */
+export const autoWaitText = (waitMs: number | undefined) =>
+  waitMs === undefined
+    ? 'the answer on its hypothesis'
+    : `the answer on its hypothesis or ${waitWords(waitMs)}, whichever comes first`;
+
 /** The automatic mode in words, for the card and the plan. */
 export function autoText(plan: GameDayPlan): string | undefined {
   if (!plan.auto) return undefined;
-  if (!plan.paused)
-    return `:repeat: Automatic: the next step counts down once the previous attack has ended with its guards healthy (runs with <@${plan.auto.by.userId}>'s session).`;
+  const session = `runs with <@${plan.auto.by.userId}>'s session`;
+  if (!plan.paused) {
+    if (!plan.steps.some((s) => s.state === 'planned'))
+      return `:repeat: Automatic: no planned step is left; a step added to the plan counts down by itself (${session}).`;
+    const awaited = awaitedAnswer(plan);
+    if (awaited) {
+      const ends = answerWaitEnds(plan, awaited);
+      const until = ends === undefined ? '' : `, or until ${slackDate(new Date(ends), '{time_secs}')}`;
+      return `:repeat: Automatic: the next step counts down once step ${positionOf(plan, awaited.id)}'s hypothesis is answered${until} (${session}).`;
+    }
+    return `:repeat: Automatic: when an attack ends, the next step counts down after ${autoWaitText(plan.auto.waitMs)}, if the guards read healthy (${session}).`;
+  }
   const why = {
     guard: `guard *${escapeMrkdwn(plan.paused.detail)}* fired or is unhealthy`,
     veto: `step ${plan.paused.detail} was vetoed`,

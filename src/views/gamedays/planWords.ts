@@ -3,7 +3,7 @@ import type { GameDayRecord, GameDayStepEvent } from '../../gamedays/gamedayReco
 import { positionOf } from '../../gamedays/plan.ts';
 import { codeSpan } from '../attacks/attackPreview.ts';
 import { escapeMrkdwn, slackDate, truncate } from '../blocks.ts';
-import { answerText, answerWords, stepOutcome, stepTitle } from './plan.ts';
+import { answerText, answerWords, autoWaitText, stepOutcome, stepTitle } from './plan.ts';
 
 /** A step's line in the game day's timeline. */
 export function stepTimelineLine(e: GameDayStepEvent): string {
@@ -69,8 +69,9 @@ export const planWords = {
     `:hourglass_flowing_sand: Step ${position} of ${total} counts down in the channel.`,
   noGameDay: (command: string) =>
     `Start the game day first (${codeSpan(`${command} gameday start <title>`)}): steps run only while it runs. The plan is kept for it.`,
-  autoOn:
-    ':repeat: Automatic mode is on: each next step counts down once the previous attack has ended with its guards healthy.',
+  autoOn: (waitMs: number | undefined) =>
+    `:repeat: Automatic mode is on: when an attack ends, the next step counts down after ${autoWaitText(waitMs)}, if the guards read healthy.`,
+  autoWaitAlone: '`--wait` goes with `auto on`: how long the automatic mode waits for the answer on a hypothesis.',
   autoOff: ':double_vertical_bar: Automatic mode is off: steps run when someone presses Run next step.',
   tooLate: (position: number, state: string) => `Too late: step ${position} is ${state} already.`,
   gone: 'That step is no longer in the plan.',
