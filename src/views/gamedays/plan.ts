@@ -90,11 +90,11 @@ export const answerWords: Record<HypothesisAnswer, string> = {
   unsure: ':grey_question: unsure',
 };
 
-/** What became of a hypothesis, after "the hypothesis". */
+/** What became of a hypothesis, as a sentence: a person may be unsure, a hypothesis is not. */
 export const answerText: Record<HypothesisAnswer, string> = {
-  held: 'held',
-  'not held': 'did not hold',
-  unsure: 'is unsure',
+  held: 'the hypothesis held',
+  'not held': 'the hypothesis did not hold',
+  unsure: 'unsure whether the hypothesis held',
 };
 
 /** What a step runs, in a few words: `*web-cpu*` or `*cpu*`, with its target. */
@@ -234,13 +234,15 @@ export function planMessage(p: {
     };
   }
   const blocks: KnownBlock[] = [...head, section(`*Plan of ${where}* (${plural(plan.steps.length, 'step')})`)];
+  // Steps move only among those still to come: the first of them has nowhere up to go.
+  const firstPlanned = plan.steps.find((s) => s.state === 'planned');
   for (const step of plan.steps.slice(0, 20)) {
     const ref = JSON.stringify({ ...JSON.parse(value), s: step.id });
     blocks.push(section(`${stepLine(plan, step)}\n${stepCommand(step)}`));
     if (step.state === 'planned')
       blocks.push(
         actions(`plan_step:${step.id}`, [
-          button('Move up', PLAN_MOVE_UP, { value: ref }),
+          ...(step === firstPlanned ? [] : [button('Move up', PLAN_MOVE_UP, { value: ref })]),
           button('Remove', PLAN_REMOVE, { value: ref, style: 'danger' }),
         ]),
       );

@@ -25,7 +25,7 @@ export function stepTimelineLine(e: GameDayStepEvent): string {
     case 'awaiting approval':
       return `:raised_hand: ${step.charAt(0).toUpperCase()}${step.slice(1)} needs a second person's approval before it starts`;
     case 'answered':
-      return `:microscope: ${who} on ${step}: the hypothesis ${e.answer ? answerText[e.answer] : 'is unsure'}${e.observation ? `: ${escapeMrkdwn(truncate(e.observation, 500))}` : ''}`;
+      return `:microscope: ${who} on ${step}: ${answerText[e.answer ?? 'unsure']}${e.observation ? `: ${escapeMrkdwn(truncate(e.observation, 500))}` : ''}`;
     case 'cancelled':
       return `:leftwards_arrow_with_hook: The countdown of ${step} was stopped: a hypothesis did not hold, so the automatic mode paused`;
     case 'automatic on':
