@@ -91,6 +91,7 @@ export async function addStep(
     plan.steps.push(step);
   });
   await told(deps, owner, plan, step, 'added', { by: fields.addedBy });
+  await redrawCountdownFor(deps, owner, plan);
   return plan.steps.length;
 }
 
@@ -143,7 +144,10 @@ export async function removeStep(
     plan.steps.splice(index, 1);
     return 'moved';
   });
-  if (result === 'moved') await redrawFor(deps, owner, plan);
+  if (result === 'moved') {
+    await redrawFor(deps, owner, plan);
+    await redrawCountdownFor(deps, owner, plan);
+  }
   return result;
 }
 
@@ -198,6 +202,14 @@ async function redrawFor(deps: GameDayParts, owner: PlanOwner, plan: GameDayPlan
   const base = await runningOf(deps, owner);
   const day = base && (await deps.gameDays.running(base.channel));
   if (day) await deps.gameDays.showCard({ ...day, plan });
+}
+
+/** The countdown card of the step under way says its place in the plan: redrawn when the plan grows or shrinks. */
+async function redrawCountdownFor(deps: GameDayParts, owner: PlanOwner, plan: GameDayPlan): Promise<void> {
+  const active = activeStep(plan);
+  const base = active?.countdown?.ts ? await runningOf(deps, owner) : undefined;
+  const day = base && (await deps.gameDays.running(base.channel));
+  if (day && active) deps.gameDays.redrawCountdown({ ...day, plan }, active);
 }
 
 /** A change to a running game day's plan, told in its timeline. */

@@ -353,6 +353,32 @@ describe('a planned game day', () => {
     expect(timeline(lead, title)).toContain('The countdown of step 2 (memory) was stopped');
   });
 
+  it('keeps a countdown card true: its place in a plan that grew, and its step to its end and its answer', async () => {
+    const lead = nextPerson();
+    await stack.login(lead, users().owner, { team: 'Platform' });
+    const title = 'Card truth drill';
+    await stack.ask(lead, `gameday start ${title}`, { channel: where });
+    await stack.ask(lead, 'gameday step --attack "cpu -l 30 --target-tags role=web" first holds', { channel: where });
+    await stack.ask(lead, 'gameday step --attack "cpu -l 30 -c 2 --target-tags role=web" second holds', {
+      channel: where,
+    });
+    await stack.ask(lead, 'gameday next', { channel: where });
+    const card = () => read(countdownIn(lead, title, 1));
+    await waitForText('the countdown', () => card().includes('Step 1 of 2'));
+    await stack.ask(lead, 'gameday step --attack "memory -l 30 -p 50 --target-tags role=web" third holds', {
+      channel: where,
+    });
+    await waitForText('the countdown of a plan of three', () => card().includes('Step 1 of 3'));
+    await countdownIn(lead, title, 1)!.click('Start now');
+    await waitForText('step 1 running on its card', () => card().includes('running ('));
+    await runToEnd();
+    await waitForText('step 1 ended on its card', () => /ended · .*hypothesis not answered yet/.test(card()));
+    expect(card()).not.toContain('running');
+    await answer(lead, title, 1, 'Held', 'fine');
+    await waitForText('the answer on its card', () => card().includes('held'));
+    expect(card()).not.toContain('not answered');
+  });
+
   it('refuses a wait it cannot read, and a wait without auto on', async () => {
     const lead = nextPerson();
     await stack.login(lead, users().owner, { team: 'Platform' });
