@@ -237,6 +237,7 @@ export function createDeps(config: Config, overrides: DepsOverrides = {}): Deps 
     guards,
     savedAttacks: new SavedAttacks(store, now),
     watches,
+    homes: { followHalts: async () => listeners.followHomeHalts?.(deps) },
   };
   return deps;
 }
