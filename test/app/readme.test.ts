@@ -1,12 +1,14 @@
 /**
  * The README is a guide a newcomer reads top to bottom: short, in a set order, its demo walk in
  * the order the demo shows things, everything else one link away in docs/. Its links, and every
- * link of docs/, lead somewhere; and the map of the code names every folder of src/ and every background job.
+ * link of docs/, lead somewhere; `.env.example` names every variable the bot reads; and the map
+ * of the code names every folder of src/ and every background job.
  */
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { dirname, relative, resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { Deps } from '../../src/deps.ts';
+import { environmentSchema } from '../../src/environment.ts';
 import { backgroundJobs } from '../../src/jobs/backgroundJobs.ts';
 
 const root = resolve(import.meta.dirname, '../..');
@@ -146,6 +148,28 @@ describe('links in the README and docs/', () => {
     expect(broken('README.md', 'docs/guides/halts.md#verified-halts')).toBeUndefined();
     expect(broken('README.md', '#no-such-heading')).toMatch(/no such heading/);
     expect(broken('README.md', 'docs/no-such-page.md')).toMatch(/no such file/);
+  });
+});
+
+/** The variables of the README's configuration table, from the first cell of each row. */
+const configured = [...section('Configuration').matchAll(/^\| (`[A-Z_]+`(?:, `[A-Z_]+`)*) \|/gm)].flatMap((m) =>
+  [...m[1]!.matchAll(/`([A-Z_]+)`/g)].map((v) => v[1]!),
+);
+/** The variables `.env.example` names, set or commented out. */
+const example = read('.env.example');
+const exampled = new Set([...example.matchAll(/^#? ?([A-Z_]+)=/gm)].map((m) => m[1]!));
+
+describe('the configuration', () => {
+  const variables = Object.keys(environmentSchema.shape);
+
+  it('table names every variable the bot reads, and no other', () => {
+    expect(variables.length).toBeGreaterThan(20);
+    expect([...configured].sort()).toEqual([...variables].sort());
+  });
+
+  it('is all in .env.example, single sign-on included', () => {
+    expect(configured.filter((name) => !exampled.has(name))).toEqual([]);
+    expect(example).toMatch(/^# LOGIN_MODE=sso$/m);
   });
 });
 
