@@ -138,6 +138,34 @@ describe('what a person sees', () => {
   });
 });
 
+describe('direct messages', () => {
+  it('shows the app’s direct messages to a person as theirs alone, and clicks their buttons as that person', async () => {
+    const posted = await slackApi('chat.postMessage', {
+      channel: 'U0ALICE',
+      text: 'Still watching?',
+      blocks: [{ type: 'actions', elements: [button('Still here', 'still_here'), button('Halt', 'halt')] }],
+    });
+    const ts = String(posted['ts']);
+    const alice = await state('U0ALICE', 'dm');
+    expect(texts(alice.timeline)).toEqual(['Still watching?']);
+    expect(alice.direct).toEqual([ts]);
+    // Listed in every place the person looks, so the page can count what is unread.
+    expect((await state('U0ALICE', 'C0GENERAL')).direct).toEqual([ts]);
+    const bob = await state('U0BOB', 'dm');
+    expect(bob.timeline).toEqual([]);
+    expect(bob.direct).toEqual([]);
+
+    const surface = { kind: 'message', channel: 'dm', ts };
+    expect((await post('/api/click', { person: 'U0ALICE', surface, index: 0, actionId: 'still_here' })).status).toBe(
+      200,
+    );
+    expect(deliveredAction()).toMatchObject({ action_id: 'still_here' });
+    expect(deliveries[0]?.['user']).toMatchObject({ id: 'U0ALICE' });
+    // Bob's direct messages hold no such message.
+    expect((await post('/api/click', { person: 'U0BOB', surface, index: 0, actionId: 'still_here' })).status).toBe(409);
+  });
+});
+
 describe('buttons and selects on messages', () => {
   async function postCard(buttons: Record<string, unknown>[]): Promise<string> {
     const posted = await slackApi('chat.postMessage', {
