@@ -228,6 +228,10 @@ export async function startPlayground(options: PlaygroundOptions): Promise<Playg
       await simulatorPanel().setAlert(body);
       return simulatorPanel().view();
     },
+    async '/api/simulator/target'(body) {
+      await simulatorPanel().setTarget(body);
+      return simulatorPanel().view();
+    },
     async '/api/workflows/run'(body) {
       const { person: who } = bodies.home.parse(body);
       return runStep(fake, person(who).id, body);

@@ -535,8 +535,11 @@ function drawHints() {
 // The Simulator panel: the platform's monitors and alerts, changed through the simulator's control surface.
 
 const SIMULATOR_POLL_MS = 2000;
-const unhealthy = new Set(['Alert', 'firing']);
+const unhealthy = new Set(['Alert', 'firing', 'ignores halts']);
+const haltChoices = ['takes halts', 'ignores halts'];
 let simulatorDrawn = '';
+/** Whether the targets' list is open; kept across redraws. */
+let targetsOpen = false;
 
 function signalRow(label, state, choices, onPick) {
   const select = h(
@@ -574,6 +577,32 @@ function drawSimulator(view) {
       signalRow(alert.name, alert.state, view.alertChoices, (state) =>
         change('/api/simulator/alert', { name: alert.name, state }),
       ),
+    ),
+    h(
+      'details',
+      {
+        className: 'simulator-targets',
+        open: targetsOpen,
+        ontoggle: (event) => {
+          targetsOpen = event.currentTarget.open;
+        },
+      },
+      [
+        h('summary', { className: 'simulator-group', textContent: 'Targets (halts)' }),
+        h('p', {
+          className: 'simulator-note',
+          textContent:
+            'A target that ignores halts keeps running when an attack on it is halted: a minute on, the card says "Halt not verified" and offers Halt again.',
+        }),
+        ...view.targets.map((target) =>
+          signalRow(
+            `${target.id} (${target.team})`,
+            target.ignoresHalts ? 'ignores halts' : 'takes halts',
+            haltChoices,
+            (state) => change('/api/simulator/target', { id: target.id, ignoresHalts: state === 'ignores halts' }),
+          ),
+        ),
+      ],
     ),
   );
   $('simulator').hidden = false;
