@@ -73,6 +73,9 @@ export interface Playground {
   stop(): Promise<void>;
 }
 
+/** Where Slack's web client opens a workspace (`https://app.slack.com/client/T…`), as the page answers it. */
+const CLIENT_PATH = /^\/client\/[A-Z0-9]+\/?$/;
+
 /** The place the page names a person's direct messages with the app by. */
 const DIRECT = 'dm';
 
@@ -267,6 +270,9 @@ export async function startPlayground(options: PlaygroundOptions): Promise<Playg
     if (request.method === 'GET') {
       const file = files.get(url.pathname);
       if (file !== undefined) return send(response, 200, file.body, file.type);
+      // Slack's web client opens a workspace at /client/<team id>: here, the page, back where the person was.
+      if (CLIENT_PATH.test(url.pathname))
+        return send(response, 302, '', 'text/plain; charset=utf-8', { location: '/' });
       if (url.pathname === '/api/directory') return sendJson(request, response, 200, directory);
       if (url.pathname === '/api/simulator') return sendJson(request, response, 200, await simulatorPanel().view());
       if (url.pathname === '/api/workflows') return sendJson(request, response, 200, { runs: stepRuns(fake) });

@@ -4,7 +4,8 @@ import { hasChromium, skipNote, useDemoInBrowser } from './support/browser.ts';
 /**
  * The app's direct messages in the playground page, in Chromium: a login on the secure page is
  * confirmed by direct message, the sidebar counts it unread, the person's direct messages show it,
- * and its button works from there. Another person's direct messages stay theirs.
+ * and its button works from there. Another person's direct messages stay theirs, and the page
+ * opens there again from Slack's web-client address, where a login page sends people back.
  */
 
 const waitMs = 20_000;
@@ -76,6 +77,13 @@ for (const viewport of [
         await directLink.click();
         await page.getByText('No direct messages yet').waitFor();
         expect(await page.locator('#dm-unread').isHidden()).toBe(true);
+
+        // Back from a login page, at the address Slack's web client opens the workspace at: the page
+        // opens where the person was, as whom they were acting.
+        await page.goto(`${demo.playgroundUrl}client/${demo.fake.teamId}`);
+        await page.getByText('No direct messages yet').waitFor();
+        expect(new URL(page.url()).hash).toBe('#U0ALICE/dm');
+        expect(await page.getByRole('combobox', { name: 'Acting as' }).inputValue()).toBe('U0ALICE');
 
         expect(pageErrors).toEqual([]);
         expect(errorLogs).toEqual([]);

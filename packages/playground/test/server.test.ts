@@ -592,6 +592,14 @@ describe('the page and its guards', () => {
     expect(deliveries).toEqual([]);
   });
 
+  it('answers the address Slack’s web client opens a workspace at with the page', async () => {
+    const opened = await fetch(new URL('/client/T0FAULTLN', playground.url), { redirect: 'manual' });
+    expect(opened.status).toBe(302);
+    expect(opened.headers.get('location')).toBe('/');
+    // Only a workspace's address: nothing else under /client is the page.
+    expect((await fetch(new URL('/client/T0FAULTLN/C0GENERAL', playground.url))).status).toBe(404);
+  });
+
   it('passes the login page on to the bot once told where it is, saying whose browser asked', async () => {
     const seen: Array<{ url: string | undefined; forwardedFor: unknown; body: string }> = [];
     const loginPage = createServer((req, res) => {

@@ -5,6 +5,8 @@ import { h, renderBlocks, richText } from './blocks.js';
 import { formatTime as timeOfDay } from './mrkdwn.js';
 
 const POLL_MS = 700;
+/** Who the person last acted as, and where: the page opens there again when its address names neither (coming back from the login page). */
+const LAST_VIEW_KEY = 'faultline-playground-view';
 const $ = (id) => document.getElementById(id);
 
 const page = {
@@ -707,6 +709,7 @@ function go(person, place) {
   page.etag = null;
   page.drawn = { timeline: '', modal: '', home: '' };
   history.replaceState(null, '', `#${person}/${place}`);
+  localStorage.setItem(LAST_VIEW_KEY, `${person}/${place}`);
   drawNavigation();
   if (isHome()) void act('/api/home/open', {});
   else void refresh();
@@ -791,7 +794,7 @@ function setupComposer() {
 
 async function start() {
   page.directory = await (await fetch('/api/directory', { cache: 'no-store' })).json();
-  const [person, place] = location.hash.slice(1).split('/');
+  const [person, place] = (location.hash.slice(1) || localStorage.getItem(LAST_VIEW_KEY) || '').split('/');
   const people = page.directory.people.map((candidate) => candidate.id);
   const places = [...page.directory.channels.map((channel) => channel.id), 'home', 'dm'];
   $('person').addEventListener('change', (event) => go(event.currentTarget.value, page.place));
