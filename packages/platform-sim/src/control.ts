@@ -33,6 +33,7 @@ const endpoints = [
     alertStates.join(', ') +
     '; "companyId" picks another company',
   'POST /_control/attacks                    {"team": "Platform", "type": "cpu", "args": ["-l", "60"]}: an attack started outside the bot, as in the web UI',
+  'GET  /_control/targets                    the hosts and containers attacks target, and whether each ignores halts',
   'POST /_control/targets/{id}/halts         {"ignore": true}: the target (a host or container id) keeps running when halted, until set back to false and halted again',
 ];
 
@@ -73,6 +74,14 @@ export function controlRoutes(ops: ControlOperations): Route[] {
     }
     return { state: body.state as S, companyId: body.companyId };
   }
+
+  const target = ({ id, teamId }: { id: string; teamId: string }, kind: 'host' | 'container') => ({
+    id,
+    kind,
+    teamId,
+    team: state.teams.get(teamId)?.name ?? teamId,
+    ignoresHalts: state.deafTargets.has(id),
+  });
 
   function teamOf(nameOrId: string): string {
     if (state.teams.has(nameOrId)) return nameOrId;
@@ -136,6 +145,13 @@ export function controlRoutes(ops: ControlOperations): Route[] {
       ops.setAlertState(name, next, company.id);
       return json(200, { name, state: alert.state, companyId: company.id });
     }),
+
+    publicRoute('GET', '/targets', () =>
+      json(200, [
+        ...state.hosts.map((host) => target(host, 'host')),
+        ...state.containers.map((container) => target(container, 'container')),
+      ]),
+    ),
 
     publicRoute('POST', '/targets/:id/halts', (context) => {
       const id = context.params.id ?? '';

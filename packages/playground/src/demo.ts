@@ -257,6 +257,8 @@ export async function startDemo(options: DemoOptions): Promise<Demo> {
     const deps = createDeps(config, {
       logger: createLogger(config.logLevel, options.logDestination),
       dispatcher: agent,
+      // The platform's time, as the end-to-end tests keep them: real time unless a test moves the simulator on.
+      now: () => sim.clock.now(),
     });
     logger = deps.logger.child({ component: 'playground' });
     const bot = await startBot(deps, { port: 0, host: '127.0.0.1', jobs: backgroundJobs(deps) });
