@@ -3,7 +3,7 @@
  * end-to-end tests wire them (the bot's test/e2e/harness.ts), for a person to use without a Slack workspace.
  */
 import { randomBytes } from 'node:crypto';
-import { mkdir, readFile, rm, writeFile } from 'node:fs/promises';
+import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import { startFakeSlack, type FakeSlack } from '@faultline/fake-slack';
 import { privilegesOfTeamRole, startSimulator, type Simulator } from '@faultline/platform-sim';
@@ -18,12 +18,18 @@ import {
   messageShortcuts,
   startBot,
 } from './bot.ts';
+import { claimDataDir, demoKeeper, loadSaved, restorePlatform, STORE_FILE } from './demo-state.ts';
 import { PLAYGROUND_PEOPLE, type DemoLogin, type LoginHints } from './directory.ts';
 import { type PlaygroundLogger, startPlayground } from './server.ts';
 
 export interface DemoOptions {
-  /** Holds the store (`demo.db`, emptied at each start) and the session key (`demo-session.key`, kept); created when missing. */
+  /**
+   * Holds the bot's store (`demo.db`), what the page and the platform showed (demo-state.ts) and
+   * the session key (`demo-session.key`), all kept across restarts; created when missing.
+   */
   dataDir: string;
+  /** Starts from the seed: forgets what earlier runs kept (the session key stays). */
+  fresh?: boolean;
   /** The playground's port; 0 picks a free one. */
   port: number;
   /** Default 127.0.0.1. */
@@ -64,7 +70,6 @@ export interface Demo {
 
 const SESSION_KEY_FILE = 'demo-session.key';
 const COMMAND = '/chaos';
-const STORE_FILE = 'demo.db';
 
 /** The demo's session key, made once and kept so stored sessions stay readable across restarts. */
 export async function demoSessionKey(dataDir: string): Promise<string> {
@@ -141,6 +146,7 @@ export function demoBanner(demo: Demo, options: { logFile?: string } = {}): stri
     '',
     ...featureLines(demo.features, demo.sim.seed.sso.email),
     '',
+    "Logins, game days, countdowns, cards and the page's messages are kept when the demo stops; ./run.sh --fresh starts again from the seed.",
     ...(options.logFile !== undefined
       ? [`The bot's log goes to ${options.logFile}; set LOG_LEVEL (such as LOG_LEVEL=debug) to print it here instead.`]
       : []),
@@ -175,19 +181,21 @@ function featureLines({ approvalRules, loginMode }: DemoFeatures, ssoEmail: stri
 
 export async function startDemo(options: DemoOptions): Promise<Demo> {
   const dataDir = resolve(options.dataDir);
-  const sessionKey = await demoSessionKey(dataDir);
-  // The simulator and the fake Slack start from their seed every time, so what the last run
-  // stored (sessions, live cards the poller would keep looking for) refers to nothing any more.
-  for (const file of [STORE_FILE, `${STORE_FILE}-journal`, `${STORE_FILE}-wal`, `${STORE_FILE}-shm`])
-    await rm(join(dataDir, file), { force: true });
+  await mkdir(dataDir, { recursive: true });
+  // First, before anything in the folder changes: a demo running on it keeps it all.
+  const lock = await claimDataDir(dataDir);
   // Everything started so far, stopped in reverse if a later part fails to start.
-  const stops: Array<() => Promise<void>> = [];
+  const stops: Array<() => Promise<void>> = [() => lock.release()];
   const stopAll = async () => {
     for (const stop of stops.splice(0).reverse()) await stop();
   };
   try {
+    const sessionKey = await demoSessionKey(dataDir);
+    const saved = await loadSaved(dataDir, options.fresh ?? false);
+
     const sim = await startSimulator();
     stops.push(() => sim.stop());
+    if (saved.platform !== undefined) restorePlatform(sim, saved.platform);
 
     const signingSecret = randomBytes(24).toString('hex');
     const botToken = `xoxb-demo-${randomBytes(12).toString('hex')}`;
@@ -196,6 +204,7 @@ export async function startDemo(options: DemoOptions): Promise<Demo> {
       botToken,
       teamDomain: 'faultline-demo',
       steps: manifestSteps(),
+      ...(saved.history !== undefined ? { history: saved.history } : {}),
     });
     stops.push(() => fake.stop());
 
@@ -263,6 +272,18 @@ export async function startDemo(options: DemoOptions): Promise<Demo> {
     stops.push(() => bot.stop());
     fake.setBotUrl(`http://127.0.0.1:${bot.port}/slack/events`);
     playground.routeLoginPageTo(`http://127.0.0.1:${bot.port}`);
+
+    // Kept as the demo runs, so that even a demo killed outright comes back close to where it was,
+    // and once more when it stops: after every part has stopped, before the lock goes.
+    const save = demoKeeper(dataDir, fake, sim);
+    const saving = setInterval(() => {
+      save().catch((error: unknown) => logger?.warn({ err: error }, 'The demo could not keep its state'));
+    }, 5_000);
+    stops.splice(1, 0, async () => {
+      clearInterval(saving);
+      await save();
+    });
+    await lock.announce(playground.url);
 
     let stopping: Promise<void> | undefined;
     return {

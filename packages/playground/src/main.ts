@@ -1,7 +1,8 @@
 /**
  * `npm run demo`: Faultline without a Slack workspace. Starts the platform simulator, the fake
  * Slack, the bot and the playground page (PLAYGROUND_PORT, default 3100). Stored sessions and the
- * key that encrypts them live in ./data. The console shows the banner and nothing else: the bot's
+ * key that encrypts them live in ./data, with what the page showed: all kept across restarts,
+ * unless `--fresh` starts from the seed. The console shows the banner and nothing else: the bot's
  * JSON log lines go to ./data/demo.log at info level, or, when LOG_LEVEL is set, to the console
  * at that level. Two-person approval (APPROVAL_RULES, default length>600) and the secure login page
  * (LOGIN_MODE, default both; served at the page's address) are on unless those variables say otherwise.
@@ -11,6 +12,7 @@ import { mkdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import { ConfigError } from './bot.ts';
 import { demoBanner, startDemo, type Demo } from './demo.ts';
+import { DemoRunningError } from './demo-state.ts';
 
 const DATA_DIR = 'data';
 const LOG_FILE = join(DATA_DIR, 'demo.log');
@@ -25,6 +27,15 @@ function playgroundPort(raw: string | undefined): number {
   return port;
 }
 
+const args = process.argv.slice(2);
+const unknown = args.filter((arg) => arg !== '--fresh');
+if (unknown.length > 0) {
+  console.error(
+    `The demo takes no ${unknown[0]}; ./run.sh --fresh starts it from the seed, ./run.sh alone where it stopped.`,
+  );
+  process.exit(2);
+}
+
 const askedLevel = process.env.LOG_LEVEL?.trim() || undefined;
 let logFile: WriteStream | undefined;
 if (askedLevel === undefined) {
@@ -36,6 +47,7 @@ let demo: Demo;
 try {
   demo = await startDemo({
     dataDir: DATA_DIR,
+    fresh: args.includes('--fresh'),
     port: playgroundPort(process.env.PLAYGROUND_PORT),
     logLevel: askedLevel ?? 'info',
     // What a workspace turns on in its configuration, the demo has on unless told otherwise.
@@ -44,6 +56,10 @@ try {
     ...(logFile !== undefined ? { logDestination: logFile } : {}),
   });
 } catch (error) {
+  if (error instanceof DemoRunningError) {
+    console.error(error.message);
+    process.exit(1);
+  }
   if (error instanceof ConfigError) {
     console.error(error.message);
     process.exit(2);

@@ -1,4 +1,4 @@
-import { mkdtempSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { networkInterfaces, tmpdir } from 'node:os';
 import { connect } from 'node:net';
 import { join } from 'node:path';
@@ -138,6 +138,10 @@ describe('npm run demo', () => {
     expect(off).not.toContain('Log in with SSO');
   });
 
+  it('says what a restart keeps, and how to start from the seed', () => {
+    expect(demoBanner(demo)).toContain('kept when the demo stops; ./run.sh --fresh starts again from the seed.');
+  });
+
   it('says single sign-on can be tried, and who signs in with it; with LOGIN_MODE=sso, that nothing else is offered', () => {
     const { email } = demo.sim.seed.sso;
     expect(demoBanner(demo)).toContain(`Log in with SSO signs in ${email}`);
@@ -275,24 +279,61 @@ describe('the demo session key', () => {
   });
 });
 
-describe('a second start', () => {
-  it('begins afresh, as the simulator and the fake Slack do, keeping the session key', async () => {
+describe('a restart', () => {
+  const quiet = new Writable({ write: (_chunk, _encoding, done) => done() });
+
+  it('keeps the logins, the saved attacks and the messages, and the session key; --fresh forgets them', async () => {
     const dataDir = mkdtempSync(join(tmpdir(), 'faultline-restart-'));
-    const quiet = new Writable({ write: (_chunk, _encoding, done) => done() });
     let current = await startDemo({ dataDir, port: 0, logDestination: quiet });
     const api = client(() => current);
     try {
       await api.logIn('U0ALICE', current.sim.seed.users.solo);
-      expect(read(await api.replyTo('U0ALICE', '/chaos whoami', 'Current team'))).toContain('solo@acme.test');
+      await api.command('U0ALICE', '/chaos save web-cpu cpu -l 30 -c 1 --target-tags role=web');
+      await api.eventually(
+        'U0ALICE',
+        (seen) => seen.timeline.find((message) => message.text.includes('Saved *web-cpu*')),
+        'the saved attack',
+      );
+      const before = (await api.state('U0ALICE')).timeline.map((message) => message.ts);
       const key = readFileSync(join(dataDir, 'demo-session.key'), 'utf8');
       await current.stop();
 
       current = await startDemo({ dataDir, port: 0, logDestination: quiet });
       expect(readFileSync(join(dataDir, 'demo-session.key'), 'utf8')).toBe(key);
-      const reply = await api.replyTo('U0ALICE', '/chaos whoami', 'login_open');
-      expect(read(reply)).not.toContain('solo@acme.test');
+      // The page shows what it showed, and the bot still knows who is logged in and what was saved.
+      expect((await api.state('U0ALICE')).timeline.map((message) => message.ts)).toEqual(before);
+      expect(read(await api.replyTo('U0ALICE', '/chaos whoami', 'Current team'))).toContain('solo@acme.test');
+      expect(read(await api.replyTo('U0ALICE', '/chaos saved', 'web-cpu'))).toContain('web-cpu');
+      await current.stop();
+
+      current = await startDemo({ dataDir, port: 0, fresh: true, logDestination: quiet });
+      expect(readFileSync(join(dataDir, 'demo-session.key'), 'utf8')).toBe(key);
+      expect((await api.state('U0ALICE')).timeline).toEqual([]);
+      expect(read(await api.replyTo('U0ALICE', '/chaos whoami', 'login_open'))).not.toContain('solo@acme.test');
     } finally {
       await current.stop();
+    }
+  });
+
+  it('is refused while the demo runs on the same folder, which carries on untouched', async () => {
+    const dataDir = mkdtempSync(join(tmpdir(), 'faultline-twice-'));
+    const first = await startDemo({ dataDir, port: 0, logDestination: quiet });
+    const api = client(() => first);
+    try {
+      await api.logIn('U0BOB', first.sim.seed.users.solo);
+      const files = readdirSync(dataDir).filter((name) => !name.endsWith('.partial'));
+      const lock = readFileSync(join(dataDir, 'demo.lock'), 'utf8');
+      for (const fresh of [false, true]) {
+        await expect(startDemo({ dataDir, port: 0, fresh, logDestination: quiet })).rejects.toThrow(
+          `A demo is already running at ${first.playgroundUrl}: open that page, or stop that demo (Ctrl-C where it runs) before starting another.`,
+        );
+      }
+      // Nothing deleted, not even by --fresh, and the lock still names the first demo.
+      expect(readdirSync(dataDir)).toEqual(expect.arrayContaining(files));
+      expect(readFileSync(join(dataDir, 'demo.lock'), 'utf8')).toBe(lock);
+      expect(read(await api.replyTo('U0BOB', '/chaos whoami', 'Current team'))).toContain('solo@acme.test');
+    } finally {
+      await first.stop();
     }
   });
 });
