@@ -1,11 +1,11 @@
 /**
- * `npm run demo`: Faultline without a Slack workspace. Starts the platform simulator, the fake
- * Slack, the bot and the playground page (PLAYGROUND_PORT, default 3100). Stored sessions and the
- * key that encrypts them live in ./data, with what the page showed: all kept across restarts,
- * unless `--fresh` starts from the seed. The console shows the banner and nothing else: the bot's
- * JSON log lines go to ./data/demo.log at info level, or, when LOG_LEVEL is set, to the console
- * at that level. Two-person approval (APPROVAL_RULES, default length>600) and the secure login page
- * (LOGIN_MODE, default both; served at the page's address) are on unless those variables say otherwise.
+ * `npm run demo` (`./run.sh` without Slack credentials): Faultline without a Slack workspace.
+ * Starts the platform simulator, the fake Slack, the bot and the playground page
+ * (PLAYGROUND_PORT, default 3100). What the demo did is kept in ./data across restarts; `--fresh`
+ * starts from the seed instead. The console shows the banner and nothing else: the bot's JSON
+ * log lines go to ./data/demo.log at info level, or, when LOG_LEVEL is set, to the console at that
+ * level. The bot's other settings are the configuration table's variables over the demo's
+ * defaults (demo.ts).
  */
 import { createWriteStream, type WriteStream } from 'node:fs';
 import { mkdir } from 'node:fs/promises';
@@ -49,10 +49,7 @@ try {
     dataDir: DATA_DIR,
     fresh: args.includes('--fresh'),
     port: playgroundPort(process.env.PLAYGROUND_PORT),
-    logLevel: askedLevel ?? 'info',
-    // What a workspace turns on in its configuration, the demo has on unless told otherwise.
-    ...(process.env.APPROVAL_RULES !== undefined ? { approvalRules: process.env.APPROVAL_RULES.trim() } : {}),
-    ...(process.env.LOGIN_MODE?.trim() ? { loginMode: process.env.LOGIN_MODE.trim() } : {}),
+    environment: process.env,
     ...(logFile !== undefined ? { logDestination: logFile } : {}),
   });
 } catch (error) {

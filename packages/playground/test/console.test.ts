@@ -111,6 +111,15 @@ describe("the demo's console", { timeout: 60_000 }, () => {
     expect(existsSync(join(cwd, 'data', 'demo.log'))).toBe(false);
   });
 
+  it('takes the settings of the environment: PRESENCE_MINUTES=1 asks after a minute', async () => {
+    const cwd = mkdtempSync(join(tmpdir(), 'faultline-console-'));
+    const { stdout, code } = await runDemo(cwd, { PRESENCE_MINUTES: '1' });
+    expect(code).toBe(0);
+    expect(stdout).toContain(
+      'an attack running 1 minute asks whoever watches it "Still watching?" (PRESENCE_MINUTES=1;',
+    );
+  });
+
   it('says where the demo already runs when started again, and leaves it alone', async () => {
     const cwd = mkdtempSync(join(tmpdir(), 'faultline-console-'));
     const first = await startDemoProcess(cwd, {});

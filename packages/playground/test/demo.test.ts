@@ -27,7 +27,7 @@ beforeAll(async () => {
   demo = await startDemo({
     dataDir: mkdtempSync(join(tmpdir(), 'faultline-demo-')),
     port: 0,
-    logLevel: 'debug',
+    environment: { LOG_LEVEL: 'debug' },
     logDestination: destination,
   });
 });
@@ -132,10 +132,18 @@ describe('npm run demo', () => {
     expect(banner).toContain(
       'The secure login page is on: /chaos login offers it first (LOGIN_MODE=both; LOGIN_MODE=modal turns it off).',
     );
-    const off = demoBanner({ ...demo, features: { approvalRules: '', loginMode: 'modal' } });
+    const off = demoBanner({ ...demo, features: { approvalRules: '', loginMode: 'modal', presenceMinutes: 0 } });
     expect(off).toContain('Two-person approval is off; start the demo with APPROVAL_RULES=length>600');
     expect(off).toContain('The secure login page is off (LOGIN_MODE=modal)');
     expect(off).not.toContain('Log in with SSO');
+    expect(off).toContain('Presence checks are off (PRESENCE_MINUTES=0)');
+  });
+
+  it('asks "Still watching?" after 2 minutes, and says so', () => {
+    expect(demo.config.presenceMinutes).toBe(2);
+    expect(demoBanner(demo)).toContain(
+      'Presence checks: an attack running 2 minutes asks whoever watches it "Still watching?" (PRESENCE_MINUTES=2; PRESENCE_MINUTES=0 turns them off).',
+    );
   });
 
   it('says what a restart keeps, and how to start from the seed', () => {
@@ -145,10 +153,14 @@ describe('npm run demo', () => {
   it('says single sign-on can be tried, and who signs in with it; with LOGIN_MODE=sso, that nothing else is offered', () => {
     const { email } = demo.sim.seed.sso;
     expect(demoBanner(demo)).toContain(`Log in with SSO signs in ${email}`);
-    const ssoOnly = demoBanner({ ...demo, features: { approvalRules: '', loginMode: 'sso' } });
+    const ssoOnly = demoBanner({ ...demo, features: { ...demo.features, loginMode: 'sso' } });
     expect(ssoOnly).not.toContain('offers it first');
-    expect(ssoOnly).toContain(`/chaos login offers Log in with SSO alone, no password (LOGIN_MODE=sso;`);
+    expect(ssoOnly).toContain('single sign-on is the only way in (LOGIN_MODE=sso;');
     expect(ssoOnly).toContain(`Log in with SSO signs in ${email}`);
+    // No password to type, so none shown, nor the logins that need one.
+    expect(ssoOnly).not.toContain(demo.hints.password);
+    expect(ssoOnly).not.toContain('MFA code');
+    for (const login of demo.hints.logins) expect(ssoOnly).not.toContain(login.email);
   });
 
   it('logs in with several teams through the modal and the team picker, then answers whoami', async () => {
@@ -334,6 +346,56 @@ describe('a restart', () => {
       expect(read(await api.replyTo('U0BOB', '/chaos whoami', 'Current team'))).toContain('solo@acme.test');
     } finally {
       await first.stop();
+    }
+  });
+});
+
+describe("the demo's settings", () => {
+  it("are the product's variables over the demo's defaults; those that join the parts stay the demo's", async () => {
+    const dataDir = mkdtempSync(join(tmpdir(), 'faultline-settings-'));
+    const quiet = new Writable({ write: (_chunk, _encoding, done) => done() });
+    const configured = await startDemo({
+      dataDir,
+      port: 0,
+      logDestination: quiet,
+      environment: {
+        PRESENCE_MINUTES: '1',
+        POLL_SECONDS: '7',
+        MAX_ATTACK_SECONDS: '120',
+        APPROVAL_RULES: '',
+        SLACK_APP_TOKEN: 'xapp-1-elsewhere',
+        STORE_URL: 'memory://',
+      },
+    });
+    try {
+      expect(configured.config).toMatchObject({
+        presenceMinutes: 1,
+        pollSeconds: 7,
+        maxAttackSeconds: 120,
+        countdownSeconds: 15,
+        approvalRules: [],
+        storeUrl: `sqlite://${join(dataDir, 'demo.db')}`,
+        slack: { socketMode: false, apiUrl: configured.fake.apiUrl },
+      });
+      const banner = demoBanner(configured);
+      expect(banner).toContain(
+        'an attack running 1 minute asks whoever watches it "Still watching?" (PRESENCE_MINUTES=1;',
+      );
+      expect(banner).toContain('Two-person approval is off');
+      // The bot answers with the settings it was given.
+      const api = client(() => configured);
+      await api.logIn('U0CAROL', configured.sim.seed.users.solo);
+      await api.command('U0CAROL', '/chaos attack cpu -l 300 --target-tags role=web');
+      await api.eventually(
+        'U0CAROL',
+        (seen) =>
+          seen.timeline.find((message) =>
+            `${message.text}${read(message)}`.includes('Attacks may run at most 120 seconds here.'),
+          ),
+        'the length refused at MAX_ATTACK_SECONDS',
+      );
+    } finally {
+      await configured.stop();
     }
   });
 });
