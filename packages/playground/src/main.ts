@@ -11,7 +11,8 @@ import { createWriteStream, type WriteStream } from 'node:fs';
 import { mkdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import { ConfigError } from './bot.ts';
-import { demoBanner, startDemo, type Demo } from './demo.ts';
+import { startDemo, type Demo } from './demo.ts';
+import { demoBanner } from './demo-banner.ts';
 import { DemoRunningError } from './demo-state.ts';
 
 const DATA_DIR = 'data';

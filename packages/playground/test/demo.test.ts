@@ -4,7 +4,8 @@ import { connect } from 'node:net';
 import { join } from 'node:path';
 import { Writable } from 'node:stream';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { demoBanner, demoSessionKey, startDemo, type Demo } from '../src/demo.ts';
+import { demoBanner } from '../src/demo-banner.ts';
+import { demoSessionKey, startDemo, type Demo } from '../src/demo.ts';
 import type { MessageState, PersonState } from '../src/view-state.ts';
 
 /** The demo as `npm run demo` starts it, driven through the playground's API as the page drives it. */
