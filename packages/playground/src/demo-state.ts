@@ -129,7 +129,8 @@ export function restorePlatform(sim: Simulator, memory: PlatformMemory): void {
     const { seq: _seq, executionIds: _executionIds, ...rest } = attack;
     state.addAttack(rest);
   }
-  state.trackerIssues.push(...memory.trackerIssues);
+  const filed = new Set(state.trackerIssues.map((issue) => issue.key));
+  state.trackerIssues.push(...memory.trackerIssues.filter((issue) => !filed.has(issue.key)));
 }
 
 /** Keeps what the page shows and what the platform holds for the next start, each time writing what changed. */
