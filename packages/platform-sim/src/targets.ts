@@ -1,6 +1,7 @@
 import { z } from 'zod';
+import { isActiveHost } from './clients.ts';
 import { badRequest } from './route.ts';
-import type { KubernetesObject, SimState } from './state.ts';
+import type { Container, Host, KubernetesObject, SimState } from './state.ts';
 
 const stringMap = z.record(z.string(), z.string());
 
@@ -21,9 +22,16 @@ export interface ResolvedTargets {
   targets: string[];
 }
 
+/** The team's hosts whose agents report, and the containers on them: the only ones an attack targets. */
+export function activeClientsOf(state: SimState, teamId: string): { hosts: Host[]; containers: Container[] } {
+  const hosts = state.hostsOf(teamId).filter(isActiveHost);
+  const hostIds = new Set(hosts.map((host) => host.id));
+  return { hosts, containers: state.containersOf(teamId).filter((container) => hostIds.has(container.hostId)) };
+}
+
 /**
- * Picks the team's clients an attack runs on. Random picks are the first matches in a stable
- * order, so that tests can predict them.
+ * Picks the team's active clients an attack runs on. Random picks are the first matches in a
+ * stable order, so that tests can predict them.
  */
 export function resolveTargets(
   state: SimState,
@@ -31,6 +39,7 @@ export function resolveTargets(
   target: InfraTarget,
   labels?: Record<string, string>,
 ): ResolvedTargets {
+  const active = activeClientsOf(state, teamId);
   if (target.type === 'Exact') {
     if (typeof target.exact === 'number') throw badRequest('a count in target.exact needs a Random target');
     if (target.containers?.ids) {
@@ -48,21 +57,18 @@ export function resolveTargets(
     const ids = new Set(hostIds);
     return {
       targetType: 'Host',
-      targets: state
-        .hostsOf(teamId)
-        .filter((host) => ids.has(host.id))
-        .map((host) => host.id),
+      targets: active.hosts.filter((host) => ids.has(host.id)).map((host) => host.id),
     };
   }
 
   if (Array.isArray(target.exact)) throw badRequest('a list of names in target.exact needs an Exact target');
-  const hosts = state.hostsOf(teamId).filter((host) => hasAll(host.tags, target.tags));
+  const hosts = active.hosts.filter((host) => hasAll(host.tags, target.tags));
   const containerLabels = target.containers?.labels ?? labels;
   if (containerLabels) {
     const hostIds = new Set(hosts.map((host) => host.id));
-    const containers = state
-      .containersOf(teamId)
-      .filter((container) => hostIds.has(container.hostId) && hasAll(container.labels, containerLabels));
+    const containers = active.containers.filter(
+      (container) => hostIds.has(container.hostId) && hasAll(container.labels, containerLabels),
+    );
     return {
       targetType: 'Container',
       targets: pick(
