@@ -133,6 +133,7 @@ describe("changing a team's clients", () => {
     expect(await hit({ type: 'Exact', hosts: { ids: ['platform-web-2', 'platform-db-1'] } })).toEqual([
       'platform-db-1',
     ]);
+    expect(await hit({ type: 'Exact', containers: { ids: ['checkout-2', 'checkout-1'] } })).toEqual(['checkout-1']);
 
     sim.clients.setActive('platform-web-2', true);
     expect(byName(await clients())['platform-web-2']?.active).toBe(true);
