@@ -157,6 +157,8 @@ export type { KubernetesApi } from './kubernetes.ts';
 export type { AttackCatalogue, MetadataApi } from './metadata.ts';
 export type { MonitoringAIntegration, MonitoringApi, MonitoringBQuery, MonitorSearchQuery } from './monitoring.ts';
 export { isPathId } from './ids.ts';
+export { resolveTarget } from './resolve.ts';
+export type { TargetResolution } from './resolve.ts';
 export { take } from './paging.ts';
 export type { Page } from './paging.ts';
 export type { CallContext, Logger } from './request.ts';

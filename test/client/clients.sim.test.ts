@@ -7,10 +7,13 @@ import { Agent } from 'undici';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import {
   type CallContext,
+  type CreateAttackInput,
   createPlatformClient,
   ForbiddenError,
   InvalidResponseError,
   type PlatformClient,
+  resolveTarget,
+  type TargetResolution,
 } from '../../src/client/index.ts';
 
 let sim: Simulator;
@@ -112,5 +115,70 @@ describe('what a halt receipt reads', () => {
     const took = stopped.map((execution) => Date.parse(execution.end_time!) - haltedAt);
     expect(took).toEqual([4_000, 9_000, 5_500]);
     expect((await platform.as(owner).attacks.get(guid)).end_time).toBe(stopped[1]!.end_time);
+  });
+});
+
+describe('resolving a target against the clients', () => {
+  type Target = CreateAttackInput['target'];
+  const cases: Array<[string, Target, Partial<TargetResolution>]> = [
+    ['hosts by tag', { type: 'Random', tags: { role: 'web' } }, { kind: 'Host', hits: 2, outOf: 3 }],
+    ['a count of them', { type: 'Random', tags: { role: 'web' }, exact: 1 }, { kind: 'Host', hits: 1 }],
+    ['every active host', { type: 'Random' }, { kind: 'Host', hits: 3, outOf: 3 }],
+    ['hosts by name', { type: 'Exact', hosts: { ids: ['platform-db-1', 'platform-web-2'] } }, { hits: 2 }],
+    ['containers by label', { type: 'Random', containers: { labels: { app: 'checkout' } } }, { kind: 'Container' }],
+    [
+      'containers by label on tagged hosts',
+      { type: 'Random', tags: { zone: 'us-east-1a' }, containers: { labels: { tier: 'data' } } },
+      { hits: 1, outOf: 4 },
+    ],
+    // redis-1 runs on the inactive host.
+    [
+      'containers by id',
+      { type: 'Exact', containers: { ids: ['redis-1', 'cart-1'] } },
+      { kind: 'Container', matches: ['cart-1'] },
+    ],
+    ['a tag nothing carries', { type: 'Random', tags: { role: 'webb' } }, { matches: [], hits: 0, outOf: 3 }],
+  ];
+
+  it.each(cases)('finds what an attack then hits: %s', async (_, target, expected) => {
+    // platform-cache-1 and its container redis-1 are out of every count.
+    sim.clients.setActive('platform-cache-1', false);
+    const resolution = resolveTarget(await platform.as(owner).clients.list(), target);
+    expect(resolution).toMatchObject({ unknownHosts: [], ...expected });
+    const guid = await platform.as(owner).attacks.create({ command: { type: 'cpu', args: ['-l', '60'] }, target });
+    const attack = await platform.as(owner).attacks.get(guid);
+    expect(attack.target_type).toBe(resolution.kind);
+    expect(attack.targets).toHaveLength(resolution.hits);
+    expect(resolution.matches).toEqual(expect.arrayContaining(attack.targets));
+    if (resolution.hits === resolution.matches.length)
+      expect(attack.targets.toSorted()).toEqual(resolution.matches.toSorted());
+  });
+
+  it('names the hosts an Exact target gives that the team has no active client for', async () => {
+    sim.clients.setActive('platform-db-1', false);
+    const clients = await platform.as(owner).clients.list();
+    const resolution = resolveTarget(clients, {
+      type: 'Exact',
+      exact: ['platform-web-1', 'platform-db-1', 'platfrom-web-2'],
+    });
+    expect(resolution).toEqual({
+      kind: 'Host',
+      matches: ['platform-web-1'],
+      hits: 1,
+      outOf: 3,
+      unknownHosts: ['platform-db-1', 'platfrom-web-2'],
+    });
+  });
+
+  it('counts a client the platform does not call inactive, and reads top-level labels as container labels', () => {
+    const clients = [
+      { identifier: 'a', tags: {}, containers: [{ id: 'a-1', labels: { app: 'x' } }] },
+      { identifier: 'b', active: false, tags: {}, containers: [{ id: 'b-1', labels: { app: 'x' } }] },
+    ];
+    expect(resolveTarget(clients, { type: 'Random' }, { app: 'x' })).toMatchObject({
+      kind: 'Container',
+      matches: ['a-1'],
+      outOf: 1,
+    });
   });
 });
