@@ -37,8 +37,12 @@ export type WalkStep = { kind: 'command' | 'action'; text: string; line: string 
 export function walkSteps(markdown: string, heading: string): WalkStep[] {
   return readmeSteps(markdown, heading).map(({ left, line }): WalkStep => {
     if (left.startsWith('/chaos ')) return { kind: 'command', text: left, line };
-    const action = /^\((.*)\)$/.exec(left);
-    if (action) return { kind: 'action', text: action[1]!, line };
+    // An action is the parenthesis the line opens with, parentheses inside it included.
+    let depth = 0;
+    const end = line.startsWith('(')
+      ? [...line].findIndex((char) => (depth += char === '(' ? 1 : char === ')' ? -1 : 0) === 0)
+      : -1;
+    if (end > 0) return { kind: 'action', text: line.slice(1, end), line };
     throw new Error(`a line of the README's “${heading}” that is neither a command nor an action in the page: ${line}`);
   });
 }
