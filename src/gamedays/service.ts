@@ -16,6 +16,9 @@ import type { GameDays } from './gamedays.ts';
 import type { GameDayPlan, HypothesisAnswer, StepRef } from './plan.ts';
 import { runnerOf } from './planChanges.ts';
 import { runPlans } from './planRunner.ts';
+import { type GameDayChange, gameDayAccess } from './gamedayAccess.ts';
+import { endGameDay, haltUnfinished, unfinishedAttacks } from './gamedayEnd.ts';
+import type { GameDayRecord } from './gamedayRecord.ts';
 import { answerStep, delayStep, skipStep, startStepNow, vetoStep } from './planSteps.ts';
 import type { ReportSharing } from './report.ts';
 
@@ -73,6 +76,32 @@ export class GameDayService {
   async answer(actor: Actor, ref: StepRef, answer: HypothesisAnswer, observation: string | undefined) {
     await requireLogin(this.#parts, actor);
     return answerStep(this.#parts, ref, actor.userId, answer, observation);
+  }
+
+  /** The channel's running game day, if any. */
+  running(channel: string) {
+    return this.#parts.gameDays.running(channel);
+  }
+
+  /** Whether the person may make this change to the game day (end it, change its guards). */
+  access(actor: Actor, record: GameDayRecord, change: GameDayChange) {
+    return gameDayAccess(this.#parts, actor, record, change);
+  }
+
+  /** The game day's attacks that still run, as the person's teams show them. */
+  unfinished(actor: Actor, record: GameDayRecord) {
+    return unfinishedAttacks(this.#parts, actor, record);
+  }
+
+  /** Halts, with the person's session (they must be logged in), the game day's attacks that still run. */
+  async haltUnfinished(actor: Actor, record: GameDayRecord) {
+    await requireLogin(this.#parts, actor);
+    return haltUnfinished(this.#parts, actor, record);
+  }
+
+  /** Ends the channel's game day and posts its summary, whatever still runs. */
+  end(actor: Actor, channel: string) {
+    return endGameDay(this.#parts, actor, channel);
   }
 
   /** The background job: starts the steps whose countdown is over, and the automatic mode's next. */
