@@ -37,6 +37,7 @@ import { SessionStore } from './store/sessions.ts';
 import { TicketService } from './tickets/service.ts';
 import { type GuardrailParts, GuardrailService } from './guardrails/service.ts';
 import { type GameDayParts, GameDayService } from './gamedays/service.ts';
+import { AttackService } from './attacks/service.ts';
 import { startPolicy } from './attacks/startPolicy.ts';
 import { approvedStepStarts, stepApprovalClosed } from './gamedays/planStepState.ts';
 import { LoginService } from './login/service.ts';
@@ -215,7 +216,21 @@ export function createDeps(config: Config, overrides: DepsOverrides = {}): Deps 
     guardrails,
     startStep,
   });
+  const presence = new SlackPresenceBoard(slack);
+  const attacks = new AttackService({
+    platform,
+    sessions,
+    cards,
+    store,
+    events,
+    logger,
+    clock,
+    presence,
+    directory: people,
+    config,
+  });
   const deps: Deps = {
+    attacks,
     gamedays,
     guardrails,
     startApproved,
@@ -230,7 +245,7 @@ export function createDeps(config: Config, overrides: DepsOverrides = {}): Deps 
     store,
     platform,
     sessions,
-    presence: new SlackPresenceBoard(slack),
+    presence,
     startNotices: new SlackStartNotices(slack, config.slack.command),
     clock,
     slack,

@@ -1,4 +1,5 @@
 import type { Logger } from './logger.ts';
+import type { AttackService } from './attacks/service.ts';
 import type { GameDayService } from './gamedays/service.ts';
 import type { GuardrailService } from './guardrails/service.ts';
 import type { LoginService } from './login/service.ts';
@@ -11,6 +12,7 @@ import type { WorkflowService } from './workflow/service.ts';
  * service per feature, the bot's own Slack messages, and the slash command's name for words.
  */
 export interface Services {
+  attacks: AttackService;
   gamedays: GameDayService;
   guardrails: GuardrailService;
   login: LoginService;
