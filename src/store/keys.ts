@@ -196,6 +196,8 @@ export const keys = {
     'A game day was ended, by one person only: as long as an ended game day.'),
   gameDayEnded: kind('gameday-ended:', days(30), { key: (channel: string, ts: string) => `${channel}:${ts}`, ofChannel: (channel: string) => `${channel}:` },
     "An ended game day, for its summary's File ticket button: a month."),
+  gameDayReportDue: kind('gameday-report-due:', hours(24), { key: (gameDayId: string) => gameDayId },
+    'A game day ended by Halt all and end, whose report is made once its halts have landed (five minutes at most): a day, long after.'),
   gameDayFailed: kind('gameday-failed:', days(30), { key: (guid: string) => guid },
     "A failed attack was told in its game day's timeline once: as long as an ended game day."),
   // Saved attacks

@@ -235,6 +235,7 @@ describe('the store key table', () => {
       'gameday-guards-shown:',
       'gameday-end:',
       'gameday-ended:',
+      'gameday-report-due:',
       'gameday-failed:',
       'saved-attack:',
       'saved-attack-lock:',
