@@ -2,7 +2,7 @@ import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { beforeEach, describe, expect, it } from 'vitest';
-import { monitoringEnv, Stack, stackForFile } from './harness.ts';
+import { monitoringEnv, Stack, stackForFile, trackerEnv } from './harness.ts';
 
 /**
  * A game day run from a plan, end to end: steps planned before and during it (a command and the
@@ -15,7 +15,7 @@ import { monitoringEnv, Stack, stackForFile } from './harness.ts';
 const read = (surface: { text(): string } | undefined) => Stack.read(surface).replace(/(?<!\w)_|_(?!\w)/g, '');
 const where = 'C0PLAN';
 let stack: Stack;
-stackForFile({}, (started) => (stack = started));
+stackForFile({ env: trackerEnv }, (started) => (stack = started));
 
 let n = 0;
 const nextPerson = () => `U0PLAN${++n}`;
@@ -207,6 +207,17 @@ describe('a planned game day', () => {
     expect(report.text).toMatch(
       /\| 3 \| memory `[^`]+` \| the web hosts keep serving under memory pressure \| Successful \| not held \(.+\) \| two hosts were OOM-killed \|/,
     );
+    // The ticket about the whole game day has the plan too, each step with its verdict, by name.
+    await summary.click('File ticket for the game day');
+    const ticket = await stack.fileOpenTicket(lead);
+    expect(ticket.description).toMatch(
+      /1\. web-cpu: checkout stays under 500 ms p99 · Successful · held, said [^:\n]+: p99 peaked at 310 ms/,
+    );
+    expect(ticket.description).toMatch(
+      /2\. latency: retries hide the latency · vetoed by [^:\n]+: the payments team is deploying/,
+    );
+    expect(ticket.description).toMatch(/3\. memory: .* · did not hold, said [^:\n]+: two hosts were OOM-killed/);
+    expect(ticket.description).not.toMatch(/\d{4}-\d\d-\d\dT\d\d:/);
   });
 
   it('starts at zero through the same checks as any start: a freeze refuses it, says why, and nothing is sent', async () => {
