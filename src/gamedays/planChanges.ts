@@ -95,8 +95,8 @@ export async function addStep(
   return plan.steps.length;
 }
 
-/** The outcome of a change to a plan's order. */
-export type MoveOutcome = 'moved' | 'no such step' | 'not planned';
+/** The outcome of a change to a plan's order: `in place` when the step already stands where it would go. */
+export type MoveOutcome = 'moved' | 'in place' | 'no such step' | 'not planned';
 
 /**
  * Moves a planned step (at a position, or by id) to another position (1 is first), when `by` may
@@ -119,6 +119,7 @@ export async function moveStep(
     if (step.state !== 'planned') return 'not planned';
     const firstPlanned = plan.steps.findIndex((s) => s.state === 'planned');
     const target = Math.min(Math.max(to - 1, firstPlanned), plan.steps.length - 1);
+    if (target === index) return 'in place';
     plan.steps.splice(index, 1);
     plan.steps.splice(target, 0, step);
     return 'moved';

@@ -116,6 +116,10 @@ describe('a planned game day', () => {
     // Reordered: the latency step goes second.
     const moved = read(await stack.ask(lead, 'gameday move 3 2', { channel: where }));
     expect(moved).toMatch(/2\. :white_circle: latency · retries hide the latency[\s\S]*3\. :white_circle: memory/);
+    // The first step has nowhere up to go: nothing claims it moved.
+    const stays = read(await stack.ask(lead, 'gameday move 1 1', { channel: where }));
+    expect(stays).toContain('Step 1 stays where it is');
+    expect(stays).not.toContain('Moved.');
     expect(creates()).toHaveLength(0);
 
     // Step 1: Run next step on the card; someone else delays it; at zero it starts with the lead's session.

@@ -66,7 +66,7 @@ export async function moveFromCommand(
   const moved = await moveStep(deps, owner, { position: from }, to, actor);
   if (moved === 'no such step') return message(planWords.noSuchStep(from));
   if (moved === 'not planned') return message(planWords.notPlanned);
-  return showPlan(deps, channel, planWords.moved);
+  return showPlan(deps, channel, moved === 'in place' ? planWords.inPlace(from) : planWords.moved);
 }
 
 /**
@@ -147,9 +147,11 @@ export async function changePlanFromButton(action: Action, deps: Deps): Promise<
       ? action.actionId === 'plan_remove'
         ? planWords.removed
         : planWords.moved
-      : outcome === 'not planned'
-        ? planWords.notPlanned
-        : planWords.gone;
+      : outcome === 'in place'
+        ? planWords.inPlace(position)
+        : outcome === 'not planned'
+          ? planWords.notPlanned
+          : planWords.gone;
   const shown = await showPlan(deps, place.channel, notice);
   return shown.kind === 'message' ? { ...shown, replaceOriginal: true } : shown;
 }

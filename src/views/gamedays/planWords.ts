@@ -58,6 +58,8 @@ export const planWords = {
   added: (position: number, running: boolean) =>
     `:heavy_plus_sign: Added step ${position} to the plan of ${running ? 'this game day' : 'the next game day in this channel'}.`,
   moved: 'Moved.',
+  inPlace: (position: number) =>
+    `Step ${position} stays where it is: it is already there, and steps move only among those still to come.`,
   noSuchStep: (position: number) => `The plan has no step ${position}.`,
   notPlanned: 'That step has already run (or is running); only steps still to come move or go.',
   removed: 'Removed the step from the plan.',
