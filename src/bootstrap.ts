@@ -36,6 +36,8 @@ import { createKeyValueStore } from './store/keyValue.ts';
 import { SessionStore } from './store/sessions.ts';
 import { TicketService } from './tickets/service.ts';
 import { type GuardrailParts, GuardrailService } from './guardrails/service.ts';
+import { type GameDayParts, GameDayService } from './gamedays/service.ts';
+import { AttackService } from './attacks/service.ts';
 import { startPolicy } from './attacks/startPolicy.ts';
 import { approvedStepStarts, stepApprovalClosed } from './gamedays/planStepState.ts';
 import { LoginService } from './login/service.ts';
@@ -190,11 +192,50 @@ export function createDeps(config: Config, overrides: DepsOverrides = {}): Deps 
     },
   };
   const { startApproved, planApprovals } = guardrailParts;
+  const guardrails = new GuardrailService(guardrailParts);
+  const reports = new SlackGameDayReports(
+    { files: new SlackFiles(calls), people, messenger: slack },
+    { command: config.slack.command },
+  );
+  const savedAttacks = new SavedAttacks(store, now);
+  const startStep: GameDayParts['startStep'] = (ask, way) => startPolicy(deps, ask, way);
+  const gamedays = new GameDayService({
+    gameDays,
+    store,
+    cards,
+    sessions,
+    platform,
+    events,
+    logger,
+    clock,
+    config,
+    reports,
+    guards,
+    watches,
+    savedAttacks,
+    guardrails,
+    startStep,
+  });
+  const presence = new SlackPresenceBoard(slack);
+  const attacks = new AttackService({
+    platform,
+    sessions,
+    cards,
+    store,
+    events,
+    logger,
+    clock,
+    presence,
+    directory: people,
+    config,
+  });
   const deps: Deps = {
-    guardrails: new GuardrailService(guardrailParts),
+    attacks,
+    gamedays,
+    guardrails,
     startApproved,
     planApprovals,
-    startStep: (ask, way) => startPolicy(deps, ask, way),
+    startStep,
     login,
     tickets,
     command: config.slack.command,
@@ -204,7 +245,7 @@ export function createDeps(config: Config, overrides: DepsOverrides = {}): Deps 
     store,
     platform,
     sessions,
-    presence: new SlackPresenceBoard(slack),
+    presence,
     startNotices: new SlackStartNotices(slack, config.slack.command),
     clock,
     slack,
@@ -228,14 +269,11 @@ export function createDeps(config: Config, overrides: DepsOverrides = {}): Deps 
     }),
     catalogues: new CatalogueCache(logger, now),
     gameDays,
-    reports: new SlackGameDayReports(
-      { files: new SlackFiles(calls), people, messenger: slack },
-      { command: config.slack.command },
-    ),
+    reports,
     freezes,
     freezeNotices,
     guards,
-    savedAttacks: new SavedAttacks(store, now),
+    savedAttacks,
     watches,
   };
   return deps;

@@ -1,4 +1,6 @@
 import type { Logger } from './logger.ts';
+import type { AttackService } from './attacks/service.ts';
+import type { GameDayService } from './gamedays/service.ts';
 import type { GuardrailService } from './guardrails/service.ts';
 import type { LoginService } from './login/service.ts';
 import type { Messenger } from './slack/messenger.ts';
@@ -10,6 +12,8 @@ import type { WorkflowService } from './workflow/service.ts';
  * service per feature, the bot's own Slack messages, and the slash command's name for words.
  */
 export interface Services {
+  attacks: AttackService;
+  gamedays: GameDayService;
   guardrails: GuardrailService;
   login: LoginService;
   tickets: TicketService;

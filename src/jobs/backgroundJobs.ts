@@ -3,7 +3,6 @@ import { recoverStarts } from '../attacks/recoverStarts.ts';
 import { verifyHalts } from '../attacks/haltChecks.ts';
 import { checkPresence } from '../attacks/presence.ts';
 import type { Deps } from '../deps.ts';
-import { runPlans } from '../gamedays/planRunner.ts';
 import type { Job } from './scheduler.ts';
 
 /**
@@ -46,7 +45,7 @@ export function backgroundJobs(deps: Deps): Job[] {
     { name: 'enforce-guards', everyMs: pollMs, run: (breathe) => deps.guardrails.enforceGuards(breathe) },
     // A countdown starts its step within a few seconds of zero, however long POLL_SECONDS is; a
     // countdown kept in the store outlives a restart, and the first pass after it starts what is due.
-    { name: 'run-plans', everyMs: Math.min(pollMs, 5_000), atStart: true, run: () => runPlans(deps) },
+    { name: 'run-plans', everyMs: Math.min(pollMs, 5_000), atStart: true, run: () => deps.gamedays.runPlans() },
     // One executions read per halted attack per POLL_SECONDS, until every target has stopped.
     { name: 'verify-halts', everyMs: pollMs, run: () => verifyHalts(deps) },
     // "Still watching?" is asked every PRESENCE_MINUTES; an unanswered one halts within one POLL_SECONDS of its five minutes.

@@ -1,6 +1,6 @@
 import { startSimulator, type Simulator } from '@faultline/platform-sim';
 import type { InputBlock, PlainTextInput } from '@slack/types';
-import { readFileSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { builtInCatalogue } from '../../src/client/catalogue.ts';
 import { parseAttackCommand } from '../../src/commands/attacks/parse.ts';
@@ -74,10 +74,16 @@ function hasKubernetesObjects(teamId: string, example: string): boolean {
     .every((path) => known.includes(path));
 }
 
-/** The attack commands the README shows, without the ones that stand for a value (`<service id>`). */
-const readmeAttacks = [
-  ...readFileSync(new URL('../../README.md', import.meta.url), 'utf8').matchAll(/\/chaos (attack [^`\n→]+)/g),
+/** The README and the guides it links, where people copy commands from. */
+const guides = [
+  'README.md',
+  ...readdirSync(new URL('../../docs/guides/', import.meta.url)).map((f) => `docs/guides/${f}`),
 ]
+  .map((path) => readFileSync(new URL(`../../${path}`, import.meta.url), 'utf8'))
+  .join('\n');
+
+/** The attack commands the README and guides show, without the ones that stand for a value (`<service id>`). */
+const readmeAttacks = [...guides.matchAll(/\/chaos (attack [^`\n→]+)/g)]
   .map((m) => m[1]!.trim())
   .filter((example) => example !== 'attack' && !example.includes('<'));
 const helpAttacks = subcommands
@@ -150,9 +156,7 @@ describe('attack builder placeholders', () => {
 });
 
 /** Every other command the README shows, an attack id standing for `<id>`; usage lines (`[…]`, `|`, `<…>`) are not commands. */
-const readmeCommands = [
-  ...readFileSync(new URL('../../README.md', import.meta.url), 'utf8').matchAll(/\/chaos ([^`\n→]+)/g),
-]
+const readmeCommands = [...guides.matchAll(/\/chaos ([^`\n→]+)/g)]
   .map((m) => m[1]!.trim().replaceAll('<id>', '6f1c2d3e-aaaa-bbbb-cccc-1234567890ab'))
   .filter((example) => !example.startsWith('attack') && !/[[|<]/.test(example));
 const helpCommands = subcommands.flatMap((sub) => sub.examples);

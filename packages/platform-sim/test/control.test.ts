@@ -112,6 +112,33 @@ describe('the control surface changes what the platform API then reads', () => {
     });
   });
 
+  it('lists the targets with whether each ignores halts, as set on the control surface', async () => {
+    const before = (await control('GET', '/targets')).json() as Array<Record<string, unknown>>;
+    expect(before).toContainEqual({
+      id: 'platform-web-2',
+      kind: 'host',
+      teamId: platform,
+      team: 'Platform',
+      active: true,
+      ignoresHalts: false,
+      stopDelaySeconds: 0,
+    });
+    expect(before).toContainEqual(expect.objectContaining({ id: 'checkout-1', kind: 'container', team: 'Platform' }));
+    expect(before.every((target) => target['ignoresHalts'] === false)).toBe(true);
+
+    expect((await control('POST', '/targets/platform-web-2/halts', { body: { ignore: true } })).status).toBe(200);
+    const ignoring = (await control('GET', '/targets')).json() as Array<Record<string, unknown>>;
+    expect(ignoring.filter((target) => target['ignoresHalts']).map((target) => target['id'])).toEqual([
+      'platform-web-2',
+    ]);
+    await control('POST', '/targets/platform-web-2/halts', { body: { ignore: false } });
+    expect(
+      ((await control('GET', '/targets')).json() as Array<Record<string, unknown>>).some(
+        (target) => target['ignoresHalts'],
+      ),
+    ).toBe(false);
+  });
+
   it('is served on the plain-HTTP port too', async () => {
     const answer = await control('POST', '/alerts/CartLatencyHigh/state', {
       body: { state: 'pending' },

@@ -23,6 +23,7 @@ import {
   searchOptions,
   submitModal,
   surfaceRef,
+  type SurfaceRef,
 } from './actions.ts';
 import {
   PLAYGROUND_CHANNELS,
@@ -71,6 +72,12 @@ export interface Playground {
   routeLoginPageTo(botUrl: string): void;
   stop(): Promise<void>;
 }
+
+/** Where Slack's web client opens a workspace (`https://app.slack.com/client/T…`), as the page answers it. */
+const CLIENT_PATH = /^\/client\/[A-Z0-9]+\/?$/;
+
+/** The place the page names a person's direct messages with the app by. */
+const DIRECT = 'dm';
 
 const STATIC_FILES: Record<string, { file: string; type: string }> = {
   '/': { file: 'index.html', type: 'text/html; charset=utf-8' },
@@ -156,6 +163,11 @@ export async function startPlayground(options: PlaygroundOptions): Promise<Playg
     return found;
   }
 
+  /** A message in `dm` is one of the app's direct messages to the person acting, in their conversation with it. */
+  function directSurface(who: SlackPerson, surface: SurfaceRef): SurfaceRef {
+    return surface.kind === 'message' && surface.channel === DIRECT ? { ...surface, channel: who.id } : surface;
+  }
+
   function channel(id: string): string {
     if (!channels.some((candidate) => candidate.id === id))
       throw new PlaygroundError(404, 'No such channel in the playground.');
@@ -183,12 +195,13 @@ export async function startPlayground(options: PlaygroundOptions): Promise<Playg
       // What the person typed into a modal goes with a click in it, as in Slack's block_actions.
       if (input.surface.kind === 'modal' && input.fields.length)
         fillFields(currentModal(who, input.surface.viewId), input.fields);
-      await clickButton(who, input.surface, input.index, input.actionId, input.confirmed);
+      await clickButton(who, directSurface(who, input.surface), input.index, input.actionId, input.confirmed);
       return {};
     },
     async '/api/choose'(body) {
       const input = bodies.choose.parse(body);
-      await chooseOption(person(input.person), input.surface, input.label, input.option, input.remove, input.fields);
+      const who = person(input.person);
+      await chooseOption(who, directSurface(who, input.surface), input.label, input.option, input.remove, input.fields);
       return {};
     },
     async '/api/modal/search'(body) {
@@ -216,6 +229,10 @@ export async function startPlayground(options: PlaygroundOptions): Promise<Playg
     },
     async '/api/simulator/alert'(body) {
       await simulatorPanel().setAlert(body);
+      return simulatorPanel().view();
+    },
+    async '/api/simulator/target'(body) {
+      await simulatorPanel().setTarget(body);
       return simulatorPanel().view();
     },
     async '/api/workflows/run'(body) {
@@ -253,16 +270,17 @@ export async function startPlayground(options: PlaygroundOptions): Promise<Playg
     if (request.method === 'GET') {
       const file = files.get(url.pathname);
       if (file !== undefined) return send(response, 200, file.body, file.type);
+      // Slack's web client opens a workspace at /client/<team id>: here, the page, back where the person was.
+      if (CLIENT_PATH.test(url.pathname))
+        return send(response, 302, '', 'text/plain; charset=utf-8', { location: '/' });
       if (url.pathname === '/api/directory') return sendJson(request, response, 200, directory);
       if (url.pathname === '/api/simulator') return sendJson(request, response, 200, await simulatorPanel().view());
       if (url.pathname === '/api/workflows') return sendJson(request, response, 200, { runs: stepRuns(fake) });
       if (url.pathname === '/api/state') {
-        const state = personState(
-          person(url.searchParams.get('person') ?? ''),
-          channel(url.searchParams.get('channel') ?? ''),
-          labels,
-          fake.files(),
-        );
+        const who = person(url.searchParams.get('person') ?? '');
+        // `dm`: the person's direct messages with the app, the conversation Slack opens on their user id.
+        const where = url.searchParams.get('channel') ?? '';
+        const state = personState(who, where === DIRECT ? who.id : channel(where), labels, fake.files());
         return sendJson(request, response, 200, state);
       }
       if (url.pathname === '/api/file') {

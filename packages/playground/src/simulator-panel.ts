@@ -1,7 +1,8 @@
 /**
  * The page's Simulator panel: what the platform watches (monitors, alerts), read and changed
  * through the simulator's control surface over HTTPS, as any tool outside the simulator would.
- * A newcomer turns a monitor to Alert here and sees the guard on it halt the attacks it covers.
+ * A newcomer turns a monitor to Alert here and sees the guard on it halt the attacks it covers,
+ * or makes a target ignore halts and sees a halt of an attack on it not verified.
  */
 import { request, type Dispatcher } from 'undici';
 import { z } from 'zod';
@@ -16,6 +17,7 @@ export interface SimulatorControl {
 
 const monitorList = z.array(z.object({ id: z.number(), name: z.string(), state: z.string(), company: z.string() }));
 const alertList = z.array(z.object({ name: z.string(), state: z.string(), company: z.string() }));
+const targetList = z.array(z.object({ id: z.string(), kind: z.string(), team: z.string(), ignoresHalts: z.boolean() }));
 
 /** The states the panel offers, as the simulator's control surface takes them. */
 export const monitorChoices = ['OK', 'Warn', 'Alert', 'No Data'] as const;
@@ -24,11 +26,14 @@ export const alertChoices = ['inactive', 'pending', 'firing'] as const;
 export const simulatorBodies = {
   monitor: z.object({ id: z.number().int().positive(), state: z.enum(monitorChoices) }),
   alert: z.object({ name: z.string().min(1).max(200), state: z.enum(alertChoices) }),
+  target: z.object({ id: z.string().min(1).max(200), ignoresHalts: z.boolean() }),
 };
 
 export interface SimulatorView {
   monitors: Array<{ id: number; name: string; state: string; company: string }>;
   alerts: Array<{ name: string; state: string; company: string }>;
+  /** The hosts and containers attacks target; one that ignores halts keeps running when halted. */
+  targets: Array<{ id: string; kind: string; team: string; ignoresHalts: boolean }>;
   monitorChoices: readonly string[];
   alertChoices: readonly string[];
 }
@@ -41,8 +46,18 @@ export class SimulatorPanel {
   }
 
   async view(): Promise<SimulatorView> {
-    const [monitors, alerts] = await Promise.all([this.#call('GET', '/monitors'), this.#call('GET', '/alerts')]);
-    return { monitors: monitorList.parse(monitors), alerts: alertList.parse(alerts), monitorChoices, alertChoices };
+    const [monitors, alerts, targets] = await Promise.all([
+      this.#call('GET', '/monitors'),
+      this.#call('GET', '/alerts'),
+      this.#call('GET', '/targets'),
+    ]);
+    return {
+      monitors: monitorList.parse(monitors),
+      alerts: alertList.parse(alerts),
+      targets: targetList.parse(targets),
+      monitorChoices,
+      alertChoices,
+    };
   }
 
   async setMonitor(body: unknown): Promise<void> {
@@ -53,6 +68,12 @@ export class SimulatorPanel {
   async setAlert(body: unknown): Promise<void> {
     const { name, state } = simulatorBodies.alert.parse(body);
     await this.#call('POST', `/alerts/${encodeURIComponent(name)}/state`, { state }, `alert ${name}`);
+  }
+
+  /** Makes a target ignore halts (it keeps running when halted), or take them again. */
+  async setTarget(body: unknown): Promise<void> {
+    const { id, ignoresHalts } = simulatorBodies.target.parse(body);
+    await this.#call('POST', `/targets/${encodeURIComponent(id)}/halts`, { ignore: ignoresHalts }, `target ${id}`);
   }
 
   async #call(

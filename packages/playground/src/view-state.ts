@@ -35,6 +35,8 @@ export interface PersonState {
   person: string;
   channel: string;
   timeline: MessageState[];
+  /** The timestamps of the app's direct messages to this person, oldest first: the page counts the unread ones. */
+  direct: string[];
   modal: ModalState | null;
   home: { blocks: unknown[] } | null;
 }
@@ -133,7 +135,8 @@ function byTs(a: { ts: string }, b: { ts: string }): number {
 
 /**
  * The channel as this person sees it: everyone's messages with their threads, and this person's
- * ephemeral messages in line (in their thread when they have one), oldest first.
+ * ephemeral messages in line (in their thread when they have one), oldest first. The app's direct
+ * messages to the person are the channel named by their user id, as the bot posts them.
  */
 export function personState(
   person: SlackPerson,
@@ -160,6 +163,10 @@ export function personState(
     person: person.id,
     channel,
     timeline,
+    direct: person
+      .channel(person.id)
+      .messages()
+      .map((message) => message.ts),
     modal: modal === undefined ? null : modalState(modal, labels),
     home: home === undefined ? null : { blocks: home.blocks },
   };

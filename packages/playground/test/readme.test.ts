@@ -1,17 +1,24 @@
-import { readFileSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
 import { startSimulator, type Simulator } from '@faultline/platform-sim';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
 /**
- * The README's example commands must hit something in the demo: an example whose hosts the
- * simulator does not have ends "Target Not Found · 0 clients" for the first person who tries it.
+ * The example commands of the README and its guides must hit something in the demo: an example
+ * whose hosts the simulator does not have ends "Target Not Found · 0 clients" for the first
+ * person who tries it.
  */
 
-const readme = readFileSync(new URL('../../../README.md', import.meta.url), 'utf8');
+const guides = new URL('../../../docs/guides/', import.meta.url);
+const docs = [
+  readFileSync(new URL('../../../README.md', import.meta.url), 'utf8'),
+  ...readdirSync(guides)
+    .filter((name) => name.endsWith('.md'))
+    .map((name) => readFileSync(new URL(name, guides), 'utf8')),
+].join('\n');
 
-/** Every `/chaos attack …` line of the README, with its target flags. */
+/** Every `/chaos attack …` line of the README and its guides, with its target flags. */
 function attackExamples(): { line: string; flags: Map<string, string> }[] {
-  return [...readme.matchAll(/\/chaos attack [^\n`→]*/g)].map((match) => {
+  return [...docs.matchAll(/\/chaos attack [^\n`→]*/g)].map((match) => {
     const line = match[0].trim();
     const flags = new Map([...line.matchAll(/(--target-[a-z]+)\s+(\S+)/g)].map((flag) => [flag[1]!, flag[2]!]));
     return { line, flags };
@@ -56,10 +63,10 @@ function teamMatches(teamId: string, flags: Map<string, string>): boolean {
   });
 }
 
-describe("the README's attack examples", () => {
+describe('the attack examples of the README and its guides', () => {
   it('are found', () => {
     const examples = attackExamples();
-    expect(examples.length).toBeGreaterThanOrEqual(3);
+    expect(examples.length).toBeGreaterThanOrEqual(10);
     expect(examples.some(({ flags }) => flags.has('--target-hosts'))).toBe(true);
   });
 

@@ -138,6 +138,34 @@ describe('what a person sees', () => {
   });
 });
 
+describe('direct messages', () => {
+  it('shows the app’s direct messages to a person as theirs alone, and clicks their buttons as that person', async () => {
+    const posted = await slackApi('chat.postMessage', {
+      channel: 'U0ALICE',
+      text: 'Still watching?',
+      blocks: [{ type: 'actions', elements: [button('Still here', 'still_here'), button('Halt', 'halt')] }],
+    });
+    const ts = String(posted['ts']);
+    const alice = await state('U0ALICE', 'dm');
+    expect(texts(alice.timeline)).toEqual(['Still watching?']);
+    expect(alice.direct).toEqual([ts]);
+    // Listed in every place the person looks, so the page can count what is unread.
+    expect((await state('U0ALICE', 'C0GENERAL')).direct).toEqual([ts]);
+    const bob = await state('U0BOB', 'dm');
+    expect(bob.timeline).toEqual([]);
+    expect(bob.direct).toEqual([]);
+
+    const surface = { kind: 'message', channel: 'dm', ts };
+    expect((await post('/api/click', { person: 'U0ALICE', surface, index: 0, actionId: 'still_here' })).status).toBe(
+      200,
+    );
+    expect(deliveredAction()).toMatchObject({ action_id: 'still_here' });
+    expect(deliveries[0]?.['user']).toMatchObject({ id: 'U0ALICE' });
+    // Bob's direct messages hold no such message.
+    expect((await post('/api/click', { person: 'U0BOB', surface, index: 0, actionId: 'still_here' })).status).toBe(409);
+  });
+});
+
 describe('buttons and selects on messages', () => {
   async function postCard(buttons: Record<string, unknown>[]): Promise<string> {
     const posted = await slackApi('chat.postMessage', {
@@ -562,6 +590,14 @@ describe('the page and its guards', () => {
     ).toEqual({ status: 404, body: { error: 'The app has no such shortcut.' } });
     expect((await fetch(new URL('/login/some-token', playground.url))).status).toBe(404);
     expect(deliveries).toEqual([]);
+  });
+
+  it('answers the address Slack’s web client opens a workspace at with the page', async () => {
+    const opened = await fetch(new URL('/client/T0FAULTLN', playground.url), { redirect: 'manual' });
+    expect(opened.status).toBe(302);
+    expect(opened.headers.get('location')).toBe('/');
+    // Only a workspace's address: nothing else under /client is the page.
+    expect((await fetch(new URL('/client/T0FAULTLN/C0GENERAL', playground.url))).status).toBe(404);
   });
 
   it('passes the login page on to the bot once told where it is, saying whose browser asked', async () => {

@@ -77,6 +77,35 @@ describe('the Simulator panel', () => {
     expect(sim.requests).toEqual([]);
   });
 
+  it('makes a target ignore halts and take them again, listing which do', async () => {
+    const listed = (await (await fetch(new URL('/api/simulator', playground.url))).json()) as any;
+    expect(listed.targets).toContainEqual({
+      id: 'platform-web-2',
+      kind: 'host',
+      team: 'Platform',
+      ignoresHalts: false,
+    });
+
+    const ignoring = await post('/api/simulator/target', {
+      person: 'U0ALICE',
+      id: 'platform-web-2',
+      ignoresHalts: true,
+    });
+    expect(ignoring.status).toBe(200);
+    expect(ignoring.body.targets).toContainEqual(expect.objectContaining({ id: 'platform-web-2', ignoresHalts: true }));
+    expect(sim.state.deafTargets.has('platform-web-2')).toBe(true);
+
+    const back = await post('/api/simulator/target', { person: 'U0ALICE', id: 'platform-web-2', ignoresHalts: false });
+    expect(back.body.targets).toContainEqual(expect.objectContaining({ id: 'platform-web-2', ignoresHalts: false }));
+    expect(sim.state.deafTargets.has('platform-web-2')).toBe(false);
+
+    expect(await post('/api/simulator/target', { id: 'nowhere-1', ignoresHalts: true })).toEqual({
+      status: 404,
+      body: { error: 'The simulator has no target nowhere-1.' },
+    });
+    expect(sim.requests).toEqual([]);
+  });
+
   it('refuses a state it does not offer, and says when the simulator has no such monitor', async () => {
     expect(await post('/api/simulator/monitor', { id: 1234567, state: 'Broken' })).toEqual({
       status: 400,

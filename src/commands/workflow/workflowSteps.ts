@@ -3,7 +3,6 @@ import type { Deps } from '../../deps.ts';
 import type { WorkflowStepHandler, WorkflowStepRequest, WorkflowStepResult } from '../reply.ts';
 import { UserInputError } from '../../errors.ts';
 import { platformFor, requireLogin, teamName } from '../../attacks/access.ts';
-import { haltAllAttacks } from '../../attacks/massHalts.ts';
 import { haltTeamAttacks } from '../../guardrails/sweep.ts';
 import { otherAttackChannels } from '../../attacks/channels.ts';
 import {
@@ -71,7 +70,8 @@ async function haltAllStep({ actor, inputs }: WorkflowStepRequest, deps: Deps): 
   const input = read({ team: optionalText, reason }, inputs);
   const login = await requireLogin(deps, actor);
   if (input.team === undefined) {
-    const outcome = await haltAllAttacks(deps, actor, login, input.reason, undefined);
+    const { attacks } = deps;
+    const outcome = await attacks.haltAll(actor, undefined, input.reason);
     const ids = outcome.halted.map((a) => a.guid);
     return { outputs: { halted_count: ids.length, halted_ids: ids } };
   }

@@ -5,12 +5,14 @@ import { h, renderBlocks, richText } from './blocks.js';
 import { formatTime as timeOfDay } from './mrkdwn.js';
 
 const POLL_MS = 700;
+/** Who the person last acted as, and where: the page opens there again when its address names neither (coming back from the login page). */
+const LAST_VIEW_KEY = 'faultline-playground-view';
 const $ = (id) => document.getElementById(id);
 
 const page = {
   directory: null,
   person: '',
-  /** A channel id, or 'home' for the app's Home tab. */
+  /** A channel id, 'home' for the app's Home tab, or 'dm' for the person's direct messages with the app. */
   place: '',
   etag: null,
   data: null,
@@ -35,6 +37,33 @@ const names = () =>
     ...page.directory.channels.map((channel) => [channel.id, channel.name]),
   ]);
 const isHome = () => page.place === 'home';
+const isDirect = () => page.place === 'dm';
+
+// Direct messages: the newest one each person has seen, kept in the browser, so the sidebar counts the rest.
+
+const seenKey = (person) => `faultline-playground-dm-seen:${person}`;
+
+/** Whether Slack timestamp `a` is later than `b`: seconds, then microseconds (too many digits for one float). */
+function tsAfter(a, b) {
+  const [aSeconds = 0, aMicros = 0] = a.split('.').map(Number);
+  const [bSeconds = 0, bMicros = 0] = b.split('.').map(Number);
+  return aSeconds - bSeconds > 0 || (aSeconds === bSeconds && aMicros > bMicros);
+}
+
+function drawUnread() {
+  const direct = page.data?.direct ?? [];
+  if (isDirect() && direct.length > 0) localStorage.setItem(seenKey(page.person), direct.at(-1));
+  const seen = localStorage.getItem(seenKey(page.person));
+  const unread = direct.filter((ts) => seen === null || tsAfter(ts, seen)).length;
+  const badge = $('dm-unread');
+  badge.textContent = String(unread);
+  badge.hidden = unread === 0;
+  $('dm-link').classList.toggle('has-unread', unread > 0);
+  $('dm-link').setAttribute(
+    'aria-label',
+    unread > 0 ? `Faultline, direct messages, ${unread} unread` : 'Faultline, direct messages',
+  );
+}
 
 async function api(path, body) {
   const response = await fetch(path, {
@@ -207,7 +236,7 @@ function redrawTimeline() {
 /** Slack's "More actions" on a message: the app's message shortcuts. Ephemeral messages have none. */
 function messageMenu(message) {
   const shortcuts = page.directory.shortcuts ?? [];
-  if (message.ephemeral || shortcuts.length === 0) return null;
+  if (message.ephemeral || isDirect() || shortcuts.length === 0) return null;
   const open = page.menuFor === message.ts;
   return h('div', { className: 'message-tools' }, [
     h('button', {
@@ -277,6 +306,14 @@ async function openFile(file) {
 
 function emptyChannel() {
   const command = page.directory.command;
+  if (isDirect())
+    return h('div', { className: 'empty-state' }, [
+      h('h2', { textContent: 'No direct messages yet' }),
+      h('p', {
+        textContent:
+          'Faultline writes to you here: a login done on the secure page, "Still watching?" on a long attack, a halt it could not verify, approvals and logins about to expire.',
+      }),
+    ]);
   return h('div', { className: 'empty-state' }, [
     h('h2', { textContent: 'Nothing here yet' }),
     h('p', {}, [
@@ -463,11 +500,13 @@ function drawNavigation() {
     ),
   );
   $('home-link').classList.toggle('active', isHome());
+  $('dm-link').classList.toggle('active', isDirect());
   const channel = page.directory.channels.find((candidate) => candidate.id === page.place);
-  $('title').textContent = isHome() ? 'Faultline' : `# ${channel?.name ?? page.place}`;
-  $('subtitle').textContent = isHome() ? 'Home' : '';
+  $('title').textContent = isHome() || isDirect() ? 'Faultline' : `# ${channel?.name ?? page.place}`;
+  $('subtitle').textContent = isHome() ? 'Home' : isDirect() ? 'Direct messages' : '';
   $('timeline').hidden = isHome();
-  $('composer').hidden = isHome();
+  // Commands are typed in a channel; the app answers them there.
+  $('composer').hidden = isHome() || isDirect();
   $('home').hidden = !isHome();
   $('composer-input').placeholder = `${page.directory.command} help`;
 }
@@ -498,8 +537,11 @@ function drawHints() {
 // The Simulator panel: the platform's monitors and alerts, changed through the simulator's control surface.
 
 const SIMULATOR_POLL_MS = 2000;
-const unhealthy = new Set(['Alert', 'firing']);
+const unhealthy = new Set(['Alert', 'firing', 'ignores halts']);
+const haltChoices = ['takes halts', 'ignores halts'];
 let simulatorDrawn = '';
+/** Whether the targets' list is open; kept across redraws. */
+let targetsOpen = false;
 
 function signalRow(label, state, choices, onPick) {
   const select = h(
@@ -537,6 +579,32 @@ function drawSimulator(view) {
       signalRow(alert.name, alert.state, view.alertChoices, (state) =>
         change('/api/simulator/alert', { name: alert.name, state }),
       ),
+    ),
+    h(
+      'details',
+      {
+        className: 'simulator-targets',
+        open: targetsOpen,
+        ontoggle: (event) => {
+          targetsOpen = event.currentTarget.open;
+        },
+      },
+      [
+        h('summary', { className: 'simulator-group', textContent: 'Targets (halts)' }),
+        h('p', {
+          className: 'simulator-note',
+          textContent:
+            'A target that ignores halts keeps running when an attack on it is halted: a minute on, the card says "Halt not verified" and offers Halt again.',
+        }),
+        ...view.targets.map((target) =>
+          signalRow(
+            `${target.id} (${target.team})`,
+            target.ignoresHalts ? 'ignores halts' : 'takes halts',
+            haltChoices,
+            (state) => change('/api/simulator/target', { id: target.id, ignoresHalts: state === 'ignores halts' }),
+          ),
+        ),
+      ],
     ),
   );
   $('simulator').hidden = false;
@@ -641,6 +709,7 @@ function go(person, place) {
   page.etag = null;
   page.drawn = { timeline: '', modal: '', home: '' };
   history.replaceState(null, '', `#${person}/${place}`);
+  localStorage.setItem(LAST_VIEW_KEY, `${person}/${place}`);
   drawNavigation();
   if (isHome()) void act('/api/home/open', {});
   else void refresh();
@@ -651,6 +720,7 @@ function draw() {
   if (isHome()) drawHome();
   else drawTimeline();
   drawModal();
+  drawUnread();
 }
 
 // Polling
@@ -660,6 +730,7 @@ async function refresh() {
   // One request at a time; a refresh asked for meanwhile waits for it and then runs.
   while (inFlight) await inFlight;
   inFlight = (async () => {
+    // Home shows no channel; the state still says which direct messages there are.
     const channel = isHome() ? page.directory.channels[0].id : page.place;
     const asked = { person: page.person, place: page.place };
     try {
@@ -723,11 +794,12 @@ function setupComposer() {
 
 async function start() {
   page.directory = await (await fetch('/api/directory', { cache: 'no-store' })).json();
-  const [person, place] = location.hash.slice(1).split('/');
+  const [person, place] = (location.hash.slice(1) || localStorage.getItem(LAST_VIEW_KEY) || '').split('/');
   const people = page.directory.people.map((candidate) => candidate.id);
-  const places = [...page.directory.channels.map((channel) => channel.id), 'home'];
+  const places = [...page.directory.channels.map((channel) => channel.id), 'home', 'dm'];
   $('person').addEventListener('change', (event) => go(event.currentTarget.value, page.place));
   $('home-link').addEventListener('click', () => go(page.person, 'home'));
+  $('dm-link').addEventListener('click', () => go(page.person, 'dm'));
   document.addEventListener('click', followPermalink);
   // A message's menu closes on a click elsewhere or Escape, as Slack's does.
   document.addEventListener('click', (event) => {
