@@ -30,8 +30,8 @@ export interface CardRecord {
   endTime: string | undefined;
   lengthSeconds: number | undefined;
   annotations: Record<string, string>;
-  /** Slack users who asked for a halt, first one first. */
-  haltedBy: { userId: string; at: string }[];
+  /** Slack users who asked for a halt, first one first; `reason` when their freeze halted it ("frozen: …"). */
+  haltedBy: { userId: string; at: string; reason?: string | undefined }[];
   ticketCount?: number;
   /** The guards that cover the attack, with what each last read; `firedAt` once one halted it. */
   guards?: CardGuard[];

@@ -49,6 +49,34 @@ export interface Declared {
   freeze: Freeze;
   wasFrozen: boolean;
   halting: FreezeHalting;
+  /**
+   * Where the freeze is announced: the channel it was declared in, then the team's channels (those
+   * of its live attacks' cards and of its running game days); none when the scope was frozen
+   * already, whose announcement stands.
+   */
+  announceIn: string[];
+}
+
+/**
+ * The channels of the teams a freeze covers: where their live attacks' cards are and where their
+ * game days run. Read before the halt, while the attacks are still live; a failed read leaves
+ * them out rather than the freeze.
+ */
+async function teamChannels(deps: GuardrailParts, login: Login, scope: Scope): Promise<string[]> {
+  const covered = (teamId: string | undefined) =>
+    teamId !== undefined &&
+    (scope.scope === 'all'
+      ? login.session.teams.some((team) => team.identifier === teamId)
+      : teamId === scope.team.identifier);
+  const channels: string[] = [];
+  try {
+    const guids = [...(await deps.cards.liveByTeam())].filter(([teamId]) => covered(teamId)).flatMap(([, g]) => g);
+    for (const card of await deps.cards.getMany(guids)) if (card) channels.push(card.channel);
+    for (const day of await deps.gameDays.allRunning()) if (covered(day.teamId)) channels.push(day.channel);
+  } catch (error) {
+    deps.logger.warn({ err: error }, "could not read the frozen teams' channels");
+  }
+  return channels;
 }
 
 /**
@@ -82,13 +110,15 @@ export async function declareFreeze(
   // Refused up front: a freeze that cannot halt would promise what it cannot keep.
   requireHaltPrivilege(login, scope, 'freeze');
   const existing = await deps.freezes.get(scope.scope, scope.scope === 'team' ? scope.team.identifier : undefined);
+  const channels = existing ? [] : await teamChannels(deps, login, scope);
   const freeze: Freeze = {
     scope: scope.scope,
     ...(scope.scope === 'team' ? { teamId: scope.team.identifier, teamName: teamName(scope.team) } : {}),
     by: { workspaceId: actor.workspaceId, userId: actor.userId, userName: actor.userName },
     reason,
     since: existing?.since ?? new Date(deps.clock.now()).toISOString(),
-    channel: actor.channelId,
+    // A workflow's freeze has no channel of its own: it reports where its team is.
+    channel: actor.channelId ?? existing?.channel ?? channels[0],
   };
   const halter = {
     by: actor,
@@ -124,7 +154,8 @@ export async function declareFreeze(
     teamId: freeze.teamId,
     reason,
   });
-  return { freeze, wasFrozen: !!existing, halting };
+  const announceIn = existing ? [] : [...new Set([...(actor.channelId ? [actor.channelId] : []), ...channels])];
+  return { freeze, wasFrozen: !!existing, halting, announceIn };
 }
 
 /**

@@ -4,6 +4,7 @@ import { isLive } from '../attacks/lifecycle.ts';
 import type { Logger } from '../logger.ts';
 import { attackCardMessage } from '../views/attacks/attackCard.ts';
 import {
+  freezeHaltLine,
   frozenHaltText,
   guardHaltLine,
   haltStuckMessage,
@@ -113,6 +114,10 @@ export class SlackAttackProjection implements AttackProjection {
     if (event.cause === 'guard' && event.guard)
       await this.#thread(card, guardHaltLine(event.guard, userId), 'guard halt');
     if (event.cause === 'presence') await this.#thread(card, presenceHaltLine(userId), 'presence halt');
+    const frozeIt = (c: CardRecord | undefined) =>
+      !!c?.haltedBy.some((h) => h.userId === userId && h.reason === event.reason);
+    if (event.cause === 'freeze' && frozeIt(card) && !frozeIt(before))
+      await this.#thread(card, freezeHaltLine(userId, event.reason), 'freeze halt');
     const names = (c: CardRecord | undefined) => !!c?.haltedBy.some((h) => h.userId === userId);
     if (event.cause === 'person' && names(card) && !names(before))
       await this.#thread(card, personHaltLine(userId), 'halt');

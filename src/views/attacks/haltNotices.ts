@@ -13,6 +13,10 @@ export const personHaltLine = (userId: string) => `:octagonal_sign: <@${userId}>
 export const presenceHaltLine = (askedOf: string) =>
   `:zzz: Halted this attack: nobody was watching (<@${askedOf}> did not answer "Still watching?" in time).`;
 
+/** A freeze's halt, in the attack's thread; `reason` is the halt's ("frozen: …"). */
+export const freezeHaltLine = (userId: string, reason: string | undefined) =>
+  `:snowflake: <@${userId}>'s freeze halted this attack${reason ? ` (${escapeMrkdwn(reason)})` : ''}.`;
+
 /** The targets a halt has stopped, then every one: in the thread of an attack whose halt was not verified at first. */
 export const haltVerifiedLine = (progress: Pick<HaltProgress, 'stopped' | 'total'>) =>
   `:white_check_mark: Halt verified: ${progress.stopped} of ${plural(progress.total, 'target')} stopped.`;
