@@ -132,11 +132,19 @@ export class AttackRecorder implements Recorder {
       case 'halt checked': {
         const card = await cards.get(event.guid);
         const { progress } = event;
+        // Said before it is saved, so the card keeps where: a halt verified later changes those messages.
+        const warned = progress && event.news === 'stuck' ? await this.#o.projection.haltStuck(event, card) : [];
         if (!card || !progress) return card ? unchanged(card) : nothing;
         const same = (check: CardRecord['haltCheck']) => JSON.stringify(check ?? null) === JSON.stringify(progress);
-        return this.#change(card, (latest) =>
-          same(latest.haltCheck) ? undefined : { ...latest, haltCheck: progress },
-        );
+        return this.#change(card, (latest) => {
+          const haltWarnings = progress.verified
+            ? undefined
+            : warned.length
+              ? [...(latest.haltWarnings ?? []), ...warned]
+              : latest.haltWarnings;
+          if (same(latest.haltCheck) && haltWarnings === latest.haltWarnings) return undefined;
+          return { ...latest, haltCheck: progress, haltWarnings };
+        });
       }
       case 'mass halted':
         if (event.channel && event.cause === 'person')

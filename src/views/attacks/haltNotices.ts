@@ -45,6 +45,20 @@ export function haltStuckMessage(
   return { text, blocks: [section(text), actions('halt_again', [haltAgainButton(ref)])] };
 }
 
+/**
+ * A warning of a halt not verified, once every target has stopped: in the attack's thread, and
+ * (with `to`) in the direct message to the person whose session halted it. No Halt again.
+ */
+export function haltVerifiedLateMessage(
+  ref: AttackRef,
+  progress: Pick<HaltProgress, 'stopped' | 'total'>,
+  to?: { type?: string | undefined; channel?: string | undefined },
+): Message {
+  const which = to ? `The halt of ${attackNamed(ref, to)}` : 'The halt';
+  const text = `:white_check_mark: ${which} was not verified at first: a target still ran a minute after it. ${haltVerifiedLine(progress).replace(':white_check_mark: ', '')}`;
+  return { text, blocks: [section(text)] };
+}
+
 /** To the person whose session halted an attack: a minute on, no stored session can read its targets. */
 export function haltUnreadableMessage(
   ref: AttackRef,
