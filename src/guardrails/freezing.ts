@@ -4,6 +4,8 @@ import { audit } from '../audit.ts';
 import { UserInputError } from '../errors.ts';
 import { platformFor, teamName } from '../attacks/access.ts';
 import { haltEverything } from '../attacks/massHalts.ts';
+import { recordHalt } from '../attacks/halt.ts';
+import type { CardRecord } from '../attacks/cards.ts';
 import type { Actor, Login } from '../store/sessions.ts';
 import type { Freeze } from './freezes.ts';
 import type { GuardrailParts } from './service.ts';
@@ -80,18 +82,17 @@ async function teamChannels(deps: GuardrailParts, login: Login, scope: Scope): P
 }
 
 /**
- * How many live attacks Faultline follows in the person's teams: what a halt of everything stops,
- * as far as Faultline can tell, since the platform's answer to it counts nothing.
+ * The live attacks Faultline follows in the person's teams: what a halt of everything stops, as
+ * far as Faultline can tell, since the platform's answer to it names nothing.
  */
-async function liveAttacksFollowed(deps: GuardrailParts, login: Login): Promise<number> {
+async function liveAttacksFollowed(deps: GuardrailParts, login: Login): Promise<CardRecord[]> {
   const teams = new Set(login.session.teams.map((team) => team.identifier));
   try {
-    let count = 0;
-    for (const [teamId, guids] of await deps.cards.liveByTeam()) if (teams.has(teamId)) count += guids.length;
-    return count;
+    const guids = [...(await deps.cards.liveByTeam())].filter(([teamId]) => teams.has(teamId)).flatMap(([, g]) => g);
+    return (await deps.cards.getMany(guids)).filter((card): card is CardRecord => card !== undefined);
   } catch (error) {
-    deps.logger.warn({ err: error }, 'could not count the live attacks before halting everything');
-    return 0;
+    deps.logger.warn({ err: error }, 'could not read the live attacks before halting everything');
+    return [];
   }
 }
 
@@ -129,9 +130,12 @@ export async function declareFreeze(
   let halting: FreezeHalting;
   await deps.freezes.declare(freeze);
   if (scope.scope === 'all') {
-    const followed = await liveAttacksFollowed(deps, login);
+    const live = await liveAttacksFollowed(deps, login);
+    const followed = live.length;
     try {
       await haltEverything(deps, platformFor(deps, login, undefined), halter, undefined);
+      // Each card it followed says why, and its halt is verified like any other.
+      for (const card of live) await recordHalt(deps, halter, card, card.kind, 'halted', undefined);
       halting = { scope: 'all', followed };
     } catch (error) {
       deps.logger.warn({ err: error }, 'a freeze of every team could not halt everything');

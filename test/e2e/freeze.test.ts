@@ -80,6 +80,20 @@ describe('freeze', () => {
     await stack.ask(id, 'unfreeze', { channel });
   });
 
+  it('says why on the cards of the attacks it followed when it freezes every team', async () => {
+    const id = nextPerson();
+    await stack.login(id, users().owner, { team: 'Platform' });
+    const { attack } = await stack.startAttack(id, 'attack cpu -l 300 -c 1 --target-tags role=web', channel);
+
+    await stack.ask(id, 'freeze --all --reason "major incident"', { channel });
+    await stack.deps.slack.flush();
+    expect(read(stack.cardIn(channel, attack.guid))).toContain(`Halt requested by <@${id}> (frozen: major incident)`);
+    expect(stack.threadOf(channel, attack.guid)).toContain(
+      `:snowflake: <@${id}>'s freeze halted this attack (frozen: major incident).`,
+    );
+    await stack.ask(id, 'unfreeze --all', { channel });
+  });
+
   it('takes a new reason when the team is frozen already, without a second announcement', async () => {
     const id = nextPerson();
     await stack.login(id, users().owner, { team: 'Search' });
