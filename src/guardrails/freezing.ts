@@ -53,16 +53,16 @@ export interface Declared {
   halting: FreezeHalting;
   /**
    * Where the freeze is announced: the channel it was declared in, then the team's channels (those
-   * of its live attacks' cards and of its running game days); none when the scope was frozen
-   * already, whose announcement stands.
+   * that watch it, and those of its live attacks' cards and running game days), else the person
+   * who froze it; none when the scope was frozen already, whose announcement stands.
    */
   announceIn: string[];
 }
 
 /**
- * The channels of the teams a freeze covers: where their live attacks' cards are and where their
- * game days run. Read before the halt, while the attacks are still live; a failed read leaves
- * them out rather than the freeze.
+ * The channels of the teams a freeze covers: those that watch them, where their live attacks'
+ * cards are and where their game days run. Read before the halt, while the attacks are still
+ * live; a failed read leaves them out rather than the freeze.
  */
 async function teamChannels(deps: GuardrailParts, login: Login, scope: Scope): Promise<string[]> {
   const covered = (teamId: string | undefined) =>
@@ -72,6 +72,7 @@ async function teamChannels(deps: GuardrailParts, login: Login, scope: Scope): P
       : teamId === scope.team.identifier);
   const channels: string[] = [];
   try {
+    for (const watch of await deps.watches.all()) if (covered(watch.teamId)) channels.push(watch.channel);
     const guids = [...(await deps.cards.liveByTeam())].filter(([teamId]) => covered(teamId)).flatMap(([, g]) => g);
     for (const card of await deps.cards.getMany(guids)) if (card) channels.push(card.channel);
     for (const day of await deps.gameDays.allRunning()) if (covered(day.teamId)) channels.push(day.channel);
@@ -112,14 +113,17 @@ export async function declareFreeze(
   requireHaltPrivilege(login, scope, 'freeze');
   const existing = await deps.freezes.get(scope.scope, scope.scope === 'team' ? scope.team.identifier : undefined);
   const channels = existing ? [] : await teamChannels(deps, login, scope);
+  const where = [...new Set([...(actor.channelId ? [actor.channelId] : []), ...channels])];
+  // Never unannounced: a workflow's freeze of a team nothing shows is told to whoever ran it.
+  const announceIn = existing ? [] : where.length ? where : [actor.userId];
   const freeze: Freeze = {
     scope: scope.scope,
     ...(scope.scope === 'team' ? { teamId: scope.team.identifier, teamName: teamName(scope.team) } : {}),
     by: { workspaceId: actor.workspaceId, userId: actor.userId, userName: actor.userName },
     reason,
     since: existing?.since ?? new Date(deps.clock.now()).toISOString(),
-    // A workflow's freeze has no channel of its own: it reports where its team is.
-    channel: actor.channelId ?? existing?.channel ?? channels[0],
+    // A workflow's freeze has no channel of its own: it reports where it was announced.
+    channel: actor.channelId ?? existing?.channel ?? announceIn[0],
   };
   const halter = {
     by: actor,
@@ -158,7 +162,6 @@ export async function declareFreeze(
     teamId: freeze.teamId,
     reason,
   });
-  const announceIn = existing ? [] : [...new Set([...(actor.channelId ? [actor.channelId] : []), ...channels])];
   return { freeze, wasFrozen: !!existing, halting, announceIn };
 }
 

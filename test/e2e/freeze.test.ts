@@ -129,6 +129,27 @@ describe('freeze', () => {
     await stack.ask(id, 'unfreeze', { channel });
   });
 
+  it('from a workflow, announces the freeze in the channels that watch the team, else to whoever ran it', async () => {
+    const id = nextPerson();
+    await stack.login(id, users().owner, { team: 'Search' });
+    const freezeStep = async (reason: string) => {
+      const execution = await stack.fake.runStep('freeze_chaos', { team: 'Search', reason }, { usedBy: id });
+      await stack.fake.waitFor(() => execution.state !== 'running', 'the freeze step to end');
+      expect(execution.state).toBe('completed');
+      await stack.deps.slack.flush();
+    };
+    // Nothing of Search shows anywhere: the person who ran it reads the announcement.
+    await freezeStep('reindex');
+    expect(read(stack.fake.channel(id).messages().at(-1))).toMatch(/froze attacks in Search: reindex/);
+    await stack.ask(id, 'unfreeze', { channel });
+
+    await stack.ask(id, 'watch Search', { channel: other });
+    await freezeStep('search outage');
+    expect(channelText(other)).toMatch(/froze attacks in Search: search outage/);
+    await stack.ask(id, 'unfreeze', { channel });
+    await stack.ask(id, 'unwatch', { channel: other });
+  });
+
   it('halts an attack that appears in a frozen team from elsewhere, within one poll, and says so where the freeze was declared', async () => {
     const id = nextPerson();
     await stack.login(id, users().owner, { team: 'Payments' });
