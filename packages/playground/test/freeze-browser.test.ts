@@ -55,7 +55,9 @@ describe.skipIf(!hasChromium)(skipNote("the README's freeze walk in a browser"),
         reason = /--reason "([^"]+)"/.exec(text)![1]!;
         await run(text);
         frozen = true;
-        await channelMessages().filter({ hasText: `froze attacks in Platform: ${reason}` }).waitFor();
+        await channelMessages()
+          .filter({ hasText: `froze attacks in Platform: ${reason}` })
+          .waitFor();
         await expect
           .poll(() => demo.sim.state.attacks.get(guid)!.halt?.reason, { timeout: waitMs })
           .toBe(`frozen: ${reason}`);
@@ -66,7 +68,9 @@ describe.skipIf(!hasChromium)(skipNote("the README's freeze walk in a browser"),
       } else if (text.startsWith('/chaos attack ')) {
         const before = demo.sim.state.attacks.size;
         await run(text);
-        await ephemerals().filter({ hasText: quoted(line)[0]! }).waitFor();
+        await ephemerals()
+          .filter({ hasText: quoted(line)[0]! })
+          .waitFor();
         expect(await ephemerals().last().innerText()).toContain(reason);
         expect(demo.sim.state.attacks.size).toBe(before);
       } else if (text === '/chaos unfreeze') {
@@ -79,6 +83,30 @@ describe.skipIf(!hasChromium)(skipNote("the README's freeze walk in a browser"),
       }
     }
     expect(frozen).toBe(false);
+
+    // The Workflows panel's Freeze chaos for Payments: nothing shows Payments in the demo's
+    // channels, so the announcement comes in Direct messages; the next start there is refused.
+    const panel = playground.page.getByRole('region', { name: 'Workflows' });
+    const runs = panel.getByRole('list', { name: 'Step runs' });
+    await panel.getByRole('combobox', { name: 'Step' }).selectOption({ label: 'Freeze chaos' });
+    await panel.getByRole('textbox', { name: 'Team' }).fill('Payments');
+    await panel.getByRole('textbox', { name: 'Reason' }).fill('provider outage');
+    await panel.getByRole('button', { name: 'Run step' }).click();
+    await runs.getByText('Freeze chaos as alice completed').waitFor();
+    await playground.openDirectMessages();
+    await playground.page
+      .locator('#timeline > article.message')
+      .filter({ hasText: 'froze attacks in Payments: provider outage' })
+      .waitFor();
+    await playground.page.getByRole('button', { name: '# gameday' }).click();
+    await run('/chaos attack cpu -l 30 --team Payments');
+    await ephemerals()
+      .filter({ hasText: /Attacks in Payments are frozen by @alice since .*: provider outage/ })
+      .waitFor();
+    await panel.getByRole('combobox', { name: 'Step' }).selectOption({ label: 'Unfreeze chaos' });
+    await panel.getByRole('textbox', { name: 'Team' }).fill('Payments');
+    await panel.getByRole('button', { name: 'Run step' }).click();
+    await runs.getByText('Unfreeze chaos as alice completed').waitFor();
 
     expect(pageErrors).toEqual([]);
     expect(errorLogs).toEqual([]);
