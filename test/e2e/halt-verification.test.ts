@@ -183,7 +183,7 @@ describe('a halt verified late', () => {
     expectVerified(attack.guid);
     expect(warning()).toBeUndefined();
     const updated = thread().find((m) => read(m).includes('not verified at first'))!;
-    expect(read(updated)).toContain('Halt verified: 3 of 3 targets stopped');
+    expect(read(updated)).toContain('It is verified now: 3 of 3 targets stopped');
     expect(updated.buttons()).toEqual([]);
     expect(read(thread().at(-1))).toContain('Halt verified: 3 of 3 targets stopped');
     // The direct message loses its Halt again too.

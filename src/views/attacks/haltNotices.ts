@@ -55,7 +55,7 @@ export function haltVerifiedLateMessage(
   to?: { type?: string | undefined; channel?: string | undefined },
 ): Message {
   const which = to ? `The halt of ${attackNamed(ref, to)}` : 'The halt';
-  const text = `:white_check_mark: ${which} was not verified at first: a target still ran a minute after it. ${haltVerifiedLine(progress).replace(':white_check_mark: ', '')}`;
+  const text = `:white_check_mark: ${which} was not verified at first: a target ran on a minute after it. It is verified now: ${progress.stopped} of ${plural(progress.total, 'target')} stopped.`;
   return { text, blocks: [section(text)] };
 }
 
