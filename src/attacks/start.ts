@@ -12,6 +12,7 @@ import { type OpenIntent, openIntent, type StartIntent, type StartSource } from 
 import { keys } from '../store/keys.ts';
 import type { StepRef } from '../gamedays/plan.ts';
 import type { WaitingWorkflowStep } from '../guardrails/approvals.ts';
+import type { TargetSet } from './blastRadius.ts';
 
 /** A previewed attack waiting for its Start button; the button carries only the id. */
 export interface PendingAttack {
@@ -24,6 +25,8 @@ export interface PendingAttack {
   unknownGuards?: string[] | undefined;
   /** The game-day plan step it runs, when a step asked for it. */
   step?: StepRef | undefined;
+  /** The clients its target matched when it was previewed or asked for: a start refuses more. */
+  targets?: TargetSet | undefined;
 }
 
 export async function savePending(deps: Deps, pending: Omit<PendingAttack, 'id'>): Promise<PendingAttack> {
