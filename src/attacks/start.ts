@@ -89,6 +89,8 @@ type StartOptions = {
   step?: StepRef | undefined;
   /** The Workflow Builder step it runs. */
   workflowStep?: WaitingWorkflowStep | undefined;
+  /** The clients its target matched when the policy checked it. */
+  targets?: TargetSet | undefined;
 };
 
 /**
@@ -106,6 +108,7 @@ export async function startAttack(deps: Deps, ask: StartAsk, options: StartOptio
     source: options.source,
     ...(options.step ? { step: options.step } : {}),
     ...(options.workflowStep ? { workflowStep: options.workflowStep } : {}),
+    ...(options.targets ? { targets: options.targets } : {}),
     actor,
     platformUser: login.session.identifier,
     teamId: team.identifier,
@@ -176,7 +179,7 @@ async function createAndCard(
 /** A created attack, with what its card shows. */
 type CreatedStart = Pick<
   StartIntent,
-  'source' | 'actor' | 'platformUser' | 'teamId' | 'teamName' | 'request' | 'channel' | 'guards' | 'step'
+  'source' | 'actor' | 'platformUser' | 'teamId' | 'teamName' | 'request' | 'channel' | 'guards' | 'step' | 'targets'
 > & { guid: string };
 
 /**
@@ -248,6 +251,7 @@ export async function cardStarted(
       platformUser: started.platformUser,
       request,
       ...(started.step ? { step: started.step } : {}),
+      ...(started.targets ? { targets: started.targets } : {}),
     });
     return { guid, card: saved };
   } catch (error) {

@@ -122,6 +122,7 @@ export async function startPolicy(deps: Deps, ask: StartAsk, way: StartWay): Pro
           : { kind: 'command' },
     step,
     workflowStep,
+    targets,
   });
   return way.kind === 'approval' ? started : { kind: 'started', started };
 }

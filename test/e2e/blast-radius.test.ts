@@ -83,6 +83,18 @@ describe('the preview names its blast radius', () => {
 });
 
 describe('the drift guard', () => {
+  it('a start without a preview resolves the target and records the set it checked', async () => {
+    const id = await loggedIn();
+    const { attack } = await stack.startAttack(id, 'attack cpu -l 30 --target-tags role=web', channel);
+    const started = stack.logs.find((l) => l['audit'] === 'attack_started' && l['attack'] === attack.guid);
+    expect(started?.['resolved']).toEqual({
+      kind: 'Host',
+      hits: 2,
+      outOf: expect.any(Number),
+      matches: ['platform-web-1', 'platform-web-2'],
+    });
+  });
+
   it('refuses a Start when the set grew since the preview, showing the difference', async () => {
     const id = await loggedIn();
     const tag = `drill-${n}`;
