@@ -26,8 +26,17 @@ export interface TargetSet {
   count?: number | undefined;
 }
 
-/** What the preview shows: the set, or that the platform resolves the target only at the start. */
-export type BlastRadius = TargetSet | { kind: 'service' } | { kind: 'kubernetes' };
+/** A host or container a target names that no active client of the team is, with a near one. */
+export interface MissingClient {
+  name: string;
+  near?: string | undefined;
+}
+
+/**
+ * What the preview shows: the set, with the names given that match no active client (the
+ * platform skips them), or that the platform resolves the target only at the start.
+ */
+export type BlastRadius = (TargetSet & { missing?: MissingClient[] }) | { kind: 'service' } | { kind: 'kubernetes' };
 
 /** Where a recorded set comes from, for the words of a refusal. */
 export type RecordedAt = 'preview' | 'approval';
@@ -121,7 +130,12 @@ export async function blastRadius(api: ScopedPlatform, target: AttackTarget, tea
   if (target.kind === 'service' || target.kind === 'kubernetes') return { kind: target.kind };
   const { set, clients } = await readSet(api, target, teamName);
   if (set.matches.length === 0) throw new NoTargetsError(target, teamName, set, suggestionsFor(target, clients));
-  return set;
+  if (target.kind !== 'hosts' && target.kind !== 'containers') return set;
+  const matched = new Set(set.matches);
+  const missing = target.ids
+    .filter((name) => !matched.has(name))
+    .map((name) => ({ name, near: suggestionsFor({ ...target, ids: [name] }, clients)[0] }));
+  return missing.length ? { ...set, missing } : set;
 }
 
 /**
@@ -137,11 +151,14 @@ export async function confirmTargets(
   teamName: string,
   recorded: { set: TargetSet; at: RecordedAt } | undefined,
 ): Promise<TargetSet | undefined> {
-  const now = await blastRadius(api, target, teamName);
-  if (!('matches' in now) || !recorded) return 'matches' in now ? now : undefined;
+  const resolved = await blastRadius(api, target, teamName);
+  if (!('matches' in resolved)) return undefined;
+  const { missing: _, ...now } = resolved;
+  if (!recorded) return now;
   const was = recorded.set;
-  const added = now.matches.filter((name) => !was.matches.includes(name));
-  const removed = was.matches.filter((name) => !now.matches.includes(name));
+  const [before, after] = [new Set(was.matches), new Set(now.matches)];
+  const added = now.matches.filter((name) => !before.has(name));
+  const removed = was.matches.filter((name) => !after.has(name));
   const grew = now.count !== undefined ? now.hits > was.hits : added.length > 0 || now.kind !== was.kind;
   if (grew)
     throw new TargetsDriftedError(

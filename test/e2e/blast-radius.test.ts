@@ -74,6 +74,15 @@ describe('the preview names its blast radius', () => {
     expect(creates()).toBe(before);
   });
 
+  it('names a listed host that is not an active client, with the one it is near', async () => {
+    const id = await loggedIn();
+    const preview = await stack.ask(id, 'attack cpu -l 30 --target-hosts platform-web-1,platform-wbe-2', { channel });
+    expect(read(preview)).toContain('Blast radius: 1 of');
+    expect(read(preview)).toContain(
+      'Not an active host of the team, so not hit: platform-wbe-2 (did you mean platform-web-2?)',
+    );
+  });
+
   it('says a service target is resolved by the platform when the attack is created', async () => {
     const id = await loggedIn();
     const service = stack.sim.seed.service.id;

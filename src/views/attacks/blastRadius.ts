@@ -31,7 +31,12 @@ export function blastRadiusText(blast: BlastRadius, teamName: string): string {
   const head = every
     ? `:warning: *It matches every active ${noun(blast)} of team ${escapeMrkdwn(teamName)}: ${ofTeam(blast.matches.length, blast)}.*`
     : `*Blast radius: ${ofTeam(blast.matches.length, blast)}*`;
-  return `${head}${random}\n${names(blast.matches)}`;
+  const missing = blast.missing?.length
+    ? `\n:warning: Not an active ${noun(blast)} of the team, so not hit: ${blast.missing
+        .map(({ name, near }) => `${escapeMrkdwn(name)}${near ? ` (did you mean ${escapeMrkdwn(near)}?)` : ''}`)
+        .join(', ')}.`
+    : '';
+  return `${head}${random}\n${names(blast.matches)}${missing}`;
 }
 
 /** A target that matches no active client, refused at the preview or the start. */
