@@ -173,6 +173,8 @@ describe('the drift guard', () => {
           .findLast((m) => read(m).includes('asks to start') && m.buttons().some((b) => b.text === 'Approve')),
       'the request',
     );
+    expect(read(request)).toContain('Blast radius: 2 of');
+    expect(read(request)).toContain('Approving covers these, not more');
     const joined = newHost({ drill: tag });
     const before = creates();
     await request.click('Approve');
