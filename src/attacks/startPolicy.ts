@@ -18,9 +18,10 @@ import { type StartAsk, type StartedAttack, startAttack } from './start.ts';
 
 /**
  * The start policy: the one place that decides whether an attack starts. Every way in goes
- * through it in the same order: a freeze refuses; then the target is resolved again and a set
- * that matches nothing or grew since the preview or the approval refuses (blastRadius.ts); then every guard covering the start is read,
- * an unhealthy one refuses and one that cannot be read needs the person's Start anyway; then a
+ * through it in the same order: a freeze refuses; then the target is resolved again, and a set
+ * that matches nothing or grew since the preview or the approval refuses (blastRadius.ts); then
+ * every guard covering the start is read, an unhealthy one refuses and one that cannot be read
+ * needs the person's Start anyway; then a
  * rule may ask for a second person, whose request is posted instead of starting; then the start
  * intent is written and the attack created (start.ts). The ways in say what they are and render
  * the outcome; refusals are thrown as the errors the views word (FrozenError,
