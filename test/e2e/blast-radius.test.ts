@@ -83,6 +83,20 @@ describe('the preview names its blast radius', () => {
     );
   });
 
+  it('starts nothing when the team’s clients cannot be read, and says so', async () => {
+    const id = await loggedIn();
+    const before = creates();
+    stack.sim.faults.inject({ method: 'GET', path: '/clients', kind: 'status', status: 503, times: 10 });
+    try {
+      const reply = await stack.ask(id, 'attack cpu -l 30 --target-tags role=web --yes', { channel });
+      expect(read(reply)).toContain("read the team's clients");
+      expect(reply.buttons().map((b) => b.text)).not.toContain('Start');
+    } finally {
+      stack.sim.faults.clear();
+    }
+    expect(creates()).toBe(before);
+  });
+
   it('says a service target is resolved by the platform when the attack is created', async () => {
     const id = await loggedIn();
     const service = stack.sim.seed.service.id;
