@@ -7,6 +7,7 @@ import type { HaltProgress } from './haltChecks.ts';
 import { isLive } from './lifecycle.ts';
 import type { StepRef } from '../gamedays/plan.ts';
 import type { GameDayStepEvent } from '../gamedays/gamedayRecord.ts';
+import type { TargetSet } from './blastRadius.ts';
 
 /** Who did something: a Slack person (a guard or a freeze acts with its owner's session). */
 export type Who = Person & { userName: string };
@@ -35,6 +36,8 @@ export type AttackEvent =
       request: AttackRequest;
       /** The game-day plan step it runs. */
       step?: StepRef | undefined;
+      /** The clients its target matched when the start checked it. */
+      targets?: TargetSet | undefined;
     }
   /** A start the platform refused, or did not confirm. */
   | {
