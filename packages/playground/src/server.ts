@@ -152,6 +152,7 @@ export async function startPlayground(options: PlaygroundOptions): Promise<Playg
     shortcuts: options.shortcuts ?? [],
     steps: stepForms(fake),
   };
+  const mentionNames = new Map([...directory.people, ...channels].map(({ id, name }) => [id, name]));
   function simulatorPanel(): SimulatorPanel {
     if (simulator === undefined) throw new PlaygroundError(404, 'This playground has no simulator to control.');
     return simulator;
@@ -275,7 +276,8 @@ export async function startPlayground(options: PlaygroundOptions): Promise<Playg
         return send(response, 302, '', 'text/plain; charset=utf-8', { location: '/' });
       if (url.pathname === '/api/directory') return sendJson(request, response, 200, directory);
       if (url.pathname === '/api/simulator') return sendJson(request, response, 200, await simulatorPanel().view());
-      if (url.pathname === '/api/workflows') return sendJson(request, response, 200, { runs: stepRuns(fake) });
+      if (url.pathname === '/api/workflows')
+        return sendJson(request, response, 200, { runs: stepRuns(fake, mentionNames) });
       if (url.pathname === '/api/state') {
         const who = person(url.searchParams.get('person') ?? '');
         // `dm`: the person's direct messages with the app, the conversation Slack opens on their user id.
