@@ -23,6 +23,7 @@ import {
   unverifiedFormPage,
 } from '../../views/login/pageWords.ts';
 import { loginPage, loginPageHeaders, type LinkedAccount, type LoginPageState } from '../../views/login/page.ts';
+import { loggedInModal } from './login.ts';
 import { passwordLogin, resetPassword } from './pageForm.ts';
 import { ssoCallback, ssoStart } from './pageSso.ts';
 
@@ -155,6 +156,9 @@ export class PageRequest {
     await this.#refreshHome(actor).catch((error: unknown) =>
       logger.warn({ err: error }, 'could not redraw App Home after a page login'),
     );
+    await this.#showInModal(actor).catch((error: unknown) =>
+      logger.info({ err: error }, 'could not show a page login in its login window (closed since?)'),
+    );
     const workspace = encodeURIComponent(actor.workspaceId);
     const slackUrl = `slack://open?team=${workspace}`;
     return this.send(200, {
@@ -163,6 +167,12 @@ export class PageRequest {
       slackUrl,
       slackWebUrl: `https://app.slack.com/client/${workspace}`,
     });
+  }
+
+  /** The login window the person opened in Slack, if still open, says the login too. */
+  async #showInModal(actor: Actor): Promise<void> {
+    const viewId = await this.services.login.takeModal(actor);
+    if (viewId) await this.services.slack.updateView(viewId, await loggedInModal(actor, this.services));
   }
 
   cookie(visit: Visit): string {
