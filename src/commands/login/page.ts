@@ -4,7 +4,7 @@ import type { Actor } from '../../store/sessions.ts';
 import { HOME_SWITCH_TEAM } from '../../views/home.ts';
 import { pageLoginConfirmation } from '../../views/login/loginWords.ts';
 import { clientAddress, trustedProxies, untrustedProxyWatch } from '../../login/clientAddress.ts';
-import { loginPagePath, ssoCallbackPath } from '../../login/entry.ts';
+import { backToSlack, loginPagePath, ssoCallbackPath } from '../../login/entry.ts';
 import type { FoundLink } from '../../login/links.ts';
 import type { LoggedIn, PageLogin, Refusal, Visit } from '../../login/page.ts';
 import {
@@ -159,14 +159,8 @@ export class PageRequest {
     await this.#showInModal(actor).catch((error: unknown) =>
       logger.info({ err: error }, 'could not show a page login in its login window (closed since?)'),
     );
-    const workspace = encodeURIComponent(actor.workspaceId);
-    const slackUrl = `slack://open?team=${workspace}`;
-    return this.send(200, {
-      kind: 'loggedIn',
-      ...summary,
-      slackUrl,
-      slackWebUrl: `https://app.slack.com/client/${workspace}`,
-    });
+    const back = backToSlack(this.services.login.settings.login.slackClientUrl, actor.workspaceId);
+    return this.send(200, { kind: 'loggedIn', ...summary, slackUrl: back.app, slackWebUrl: back.web });
   }
 
   /** The login window the person opened in Slack, if still open, says the login too. */
