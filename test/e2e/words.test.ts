@@ -1,0 +1,46 @@
+import { describe, expect, it } from 'vitest';
+import { Stack, stackForFile } from './harness.ts';
+
+/** Small things the bot said that were not so, or not enough: each as a person meets it. */
+const read = Stack.read;
+const channel = 'C0GAMEDAY';
+let stack: Stack;
+stackForFile({}, (started) => (stack = started));
+
+let n = 0;
+const nextPerson = () => `U0WORDS${++n}`;
+const ownerIn = async (team: string) => {
+  const id = nextPerson();
+  await stack.login(id, stack.sim.seed.users.owner, { team });
+  return id;
+};
+
+describe('a word a letter or two off', () => {
+  it('gets "Did you mean", with the usage line of what was meant', async () => {
+    const id = await ownerIn('Payments');
+    const said = async (text: string) => read(await stack.ask(id, text, { channel }));
+
+    const freeze = await said('freeze --team Serch --reason "load test"');
+    expect(freeze).toContain('None of your teams matches “Serch”. Did you mean Search?');
+    expect(freeze).toContain('Usage: /chaos freeze [--team name | --all] --reason text');
+
+    const team = await said('team Paymnts');
+    expect(team).toContain('None of your teams matches “Paymnts”. Did you mean Payments?');
+    expect(team).toContain('Usage: /chaos team [name or id]');
+
+    const help = await said('help atack');
+    expect(help).toContain('There is no subcommand “atack”. Did you mean /chaos help attack?');
+    expect(help).toContain('Usage: /chaos help [subcommand]');
+
+    const gameday = await said('gameday strat Checkout drill');
+    expect(gameday).toContain('“strat” is not a game-day action. Did you mean gameday start?');
+    expect(gameday).toMatch(
+      /Usage: \/chaos gameday start <title> \[--guard a:<monitor id>\] \[--guard b:<alert name>\]$/,
+    );
+
+    // Nothing near: no guess, and the whole list.
+    const far = await said('gameday xyzzy');
+    expect(far).not.toContain('Did you mean');
+    expect(far).toContain('gameday auto on|off');
+  });
+});
