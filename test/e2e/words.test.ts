@@ -44,3 +44,23 @@ describe('a word a letter or two off', () => {
     expect(far).toContain('gameday auto on|off');
   });
 });
+
+describe('what the bot says of what exists', () => {
+  it('names the saved attack a new name clashes with, as it was saved', async () => {
+    const id = await ownerIn('Payments');
+    expect(read(await stack.ask(id, 'save web-cpu cpu -l 60 --target-tags role=web', { channel }))).toContain(
+      'Saved web-cpu',
+    );
+    const clash = read(await stack.ask(id, 'save WEB-CPU cpu -l 30 --target-tags role=web', { channel }));
+    expect(clash).toContain('Team Payments already has a saved attack named web-cpu.');
+    expect(clash).not.toContain('WEB-CPU');
+  });
+
+  it('says the team once on the card of an attack on every active client', async () => {
+    const id = await ownerIn('Payments');
+    const { card } = await stack.startAttack(id, 'attack cpu -l 60 -c 1', channel);
+    expect(read(card)).toContain('on every active client of team Payments');
+    expect(read(card)).not.toContain('in team Payments');
+    expect(card.fallbackText).toContain('cpu attack on every active client of team Payments: ');
+  });
+});
