@@ -1,11 +1,11 @@
 import { describe, expect, it } from 'vitest';
-import { Stack, stackForFile } from './harness.ts';
+import { monitoringEnv, Stack, stackForFile } from './harness.ts';
 
 /** Small things the bot said that were not so, or not enough: each as a person meets it. */
 const read = Stack.read;
 const channel = 'C0GAMEDAY';
 let stack: Stack;
-stackForFile({}, (started) => (stack = started));
+stackForFile({ env: monitoringEnv }, (started) => (stack = started));
 
 let n = 0;
 const nextPerson = () => `U0WORDS${++n}`;
@@ -62,5 +62,26 @@ describe('what the bot says of what exists', () => {
     expect(read(card)).toContain('on every active client of team Payments');
     expect(read(card)).not.toContain('in team Payments');
     expect(card.fallbackText).toContain('cpu attack on every active client of team Payments: ');
+  });
+});
+
+describe('a guard that watches nothing', () => {
+  it('refuses the start, rather than offering Start anyway, and starts nothing', async () => {
+    const id = await ownerIn('Payments');
+    const before = stack.sim.state.attacks.size;
+    for (const text of [
+      'attack cpu -l 60 --target-tags role=web --guard a:9999999',
+      'attack cpu -l 60 --target-tags role=web --guard a:9999999 --yes',
+    ]) {
+      const reply = await stack.ask(id, text, { channel });
+      expect(read(reply)).toContain(
+        'Not started: the platform has no monitor 9999999, so that guard could never halt this attack.',
+      );
+      expect(reply.buttons().map((b) => b.text)).not.toContain('Start anyway');
+    }
+    expect(stack.sim.state.attacks.size).toBe(before);
+    // A monitor that exists still guards the preview as before.
+    const guarded = await stack.ask(id, 'attack cpu -l 60 --target-tags role=web --guard a:1234567', { channel });
+    expect(guarded.buttons().map((b) => b.text)).toContain('Start');
   });
 });
