@@ -85,3 +85,52 @@ describe('a guard that watches nothing', () => {
     expect(guarded.buttons().map((b) => b.text)).toContain('Start');
   });
 });
+
+describe('Halt and Halt all', () => {
+  it('are offered only to people who may halt, and a refused halt logs no stack trace', async () => {
+    const owner = await ownerIn('Platform');
+    const { card } = await stack.startAttack(owner, 'attack cpu -l 600 -c 1 --target-tags role=web', channel);
+    const buttonsOf = async (id: string) => (await stack.ask(id, 'list', { channel })).buttons().map((b) => b.text);
+
+    const ownList = await stack.ask(owner, 'list', { channel });
+    expect(ownList.buttons().map((b) => b.text)).toEqual(expect.arrayContaining(['Halt', 'Halt all']));
+    // One page: no page number.
+    expect(read(ownList)).not.toContain('Page 1');
+
+    // solo may halt in the team (HALT_WRITE), not everything at once (HALT_ALL, a company privilege).
+    const solo = nextPerson();
+    await stack.login(solo, stack.sim.seed.users.solo);
+    const soloButtons = await buttonsOf(solo);
+    expect(soloButtons).toContain('Halt');
+    expect(soloButtons).not.toContain('Halt all');
+
+    // An observer may do neither.
+    const observer = nextPerson();
+    await stack.login(observer, stack.sim.seed.users.observer);
+    const observerButtons = await buttonsOf(observer);
+    expect(observerButtons).not.toContain('Halt');
+    expect(observerButtons).not.toContain('Halt all');
+
+    // The card is the channel's, so its Halt is there for everyone: the platform refuses the observer.
+    const logged = stack.logText().length;
+    await stack
+      .person(observer)
+      .channel(channel)
+      .messages()
+      .find((m) => m.ts === card.ts)!
+      .click('Halt');
+    const refusal = await stack.fake.waitFor(
+      () =>
+        stack
+          .person(observer)
+          .ephemerals(channel)
+          .find((m) => !read(m).startsWith('Active ad-hoc attacks')),
+      'the refusal',
+    );
+    expect(read(refusal)).toContain('HALT_WRITE');
+    const log = stack.logText().slice(logged);
+    expect(log).not.toContain('"stack"');
+    expect(log).not.toMatch(/\bat .*\.ts:\d+/);
+    expect(log).toContain('the platform refused a person a privilege');
+  });
+});
