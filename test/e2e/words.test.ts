@@ -134,3 +134,28 @@ describe('Halt and Halt all', () => {
     expect(log).toContain('the platform refused a person a privilege');
   });
 });
+
+describe('the team picker', () => {
+  it('comes up with the current team chosen, from the command, from Home and on logging in again', async () => {
+    const id = await ownerIn('Search');
+    const person = stack.person(id);
+    const chosen = async () => {
+      const picker = await stack.fake.waitFor(
+        () => person.modal()?.callbackId === 'team_picker' && person.modal(),
+        'the team picker',
+      );
+      const value = picker.values()['team_choice']?.['team_choice'] as
+        | { selected_option?: { text: { text: string } } | null }
+        | undefined;
+      await picker.close();
+      return value?.selected_option?.text.text;
+    };
+    await person.command('team', { channel });
+    expect(await chosen()).toBe('Search');
+    const home = await stack.openHome(id);
+    await home.click('Switch team');
+    expect(await chosen()).toBe('Search');
+    await stack.submitLogin(id, stack.sim.seed.users.owner);
+    expect(await chosen()).toBe('Search');
+  });
+});
