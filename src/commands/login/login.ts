@@ -78,7 +78,12 @@ export function openLogin(action: Action, deps: Services): Promise<Reply> {
 /** Opens the login window, kept so that a login on the secure page or by SSO shows there. */
 async function openLoginModal(actor: Actor, deps: Services): Promise<Reply> {
   const view = await loginModalFor(actor, deps);
-  return { kind: 'openModal', view, opened: (viewId) => deps.login.rememberModal(actor, viewId) };
+  // Kept or not, the window is open: a store that fails here costs only the "Logged in" in it.
+  const opened = (viewId: string) =>
+    deps.login
+      .rememberModal(actor, viewId)
+      .catch((error: unknown) => deps.logger.warn({ err: error }, 'could not keep the login window'));
+  return { kind: 'openModal', view, opened };
 }
 
 /** The secure page's link button: Slack reports the click, which needs nothing more than the ack. */
