@@ -35,10 +35,12 @@ import { SessionCipher } from './store/cipher.ts';
 import { createKeyValueStore } from './store/keyValue.ts';
 import { SessionStore } from './store/sessions.ts';
 import { TicketService } from './tickets/service.ts';
-import { type GuardrailParts, GuardrailService } from './guardrails/service.ts';
-import { type GameDayParts, GameDayService } from './gamedays/service.ts';
+import { GuardrailService } from './guardrails/service.ts';
+import { GameDayService } from './gamedays/service.ts';
 import { AttackService } from './attacks/service.ts';
-import { startPolicy } from './attacks/startPolicy.ts';
+import type { StartAsk } from './attacks/start.ts';
+import type { ApprovedWay, StartWay } from './attacks/startPolicy.ts';
+import type { StepRef } from './gamedays/plan.ts';
 import { approvedStepStarts, stepApprovalClosed } from './gamedays/planStepState.ts';
 import { LoginService } from './login/service.ts';
 
@@ -170,7 +172,32 @@ export function createDeps(config: Config, overrides: DepsOverrides = {}): Deps 
   const freezes = new Freezes(store);
   const approvals = new SlackApprovalBoard(slack, { command: config.slack.command });
   const freezeNotices = new SlackFreezeNotices(slack, { command: config.slack.command });
-  const guardrailParts: GuardrailParts = {
+  const presence = new SlackPresenceBoard(slack);
+  const attacks = new AttackService({
+    platform,
+    sessions,
+    cards,
+    store,
+    events,
+    logger,
+    clock,
+    presence,
+    directory: people,
+    gameDays,
+    freezes,
+    guards,
+    approvals,
+    config,
+  });
+  const planSteps = { gameDays, events, clock };
+  const startApproved = (ask: StartAsk, way: ApprovedWay) => attacks.start(ask, way);
+  const startStep = (ask: StartAsk, way: StartWay) => attacks.start(ask, way);
+  const planApprovals = {
+    approved: (ref: StepRef) => approvedStepStarts(planSteps, ref),
+    closed: (ref: StepRef, closing: Parameters<typeof stepApprovalClosed>[2]) =>
+      stepApprovalClosed(planSteps, ref, closing),
+  };
+  const guardrails = new GuardrailService({
     store,
     guards,
     freezes,
@@ -185,20 +212,14 @@ export function createDeps(config: Config, overrides: DepsOverrides = {}): Deps 
     approvals,
     freezeNotices,
     workflow,
-    startApproved: (ask, way) => startPolicy(deps, ask, way),
-    planApprovals: {
-      approved: (ref) => approvedStepStarts(deps, ref),
-      closed: (ref, closing) => stepApprovalClosed(deps, ref, closing),
-    },
-  };
-  const { startApproved, planApprovals } = guardrailParts;
-  const guardrails = new GuardrailService(guardrailParts);
+    startApproved,
+    planApprovals,
+  });
   const reports = new SlackGameDayReports(
     { files: new SlackFiles(calls), people, messenger: slack },
     { command: config.slack.command },
   );
   const savedAttacks = new SavedAttacks(store, now);
-  const startStep: GameDayParts['startStep'] = (ask, way) => startPolicy(deps, ask, way);
   const gamedays = new GameDayService({
     gameDays,
     store,
@@ -215,19 +236,6 @@ export function createDeps(config: Config, overrides: DepsOverrides = {}): Deps 
     savedAttacks,
     guardrails,
     startStep,
-  });
-  const presence = new SlackPresenceBoard(slack);
-  const attacks = new AttackService({
-    platform,
-    sessions,
-    cards,
-    store,
-    events,
-    logger,
-    clock,
-    presence,
-    directory: people,
-    config,
   });
   const deps: Deps = {
     attacks,

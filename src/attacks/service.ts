@@ -1,39 +1,50 @@
-import type { PlatformClient } from '../client/index.ts';
 import type { Config } from '../config.ts';
 import { explained } from '../errors.ts';
-import type { Logger } from '../logger.ts';
-import type { KeyValueStore } from '../store/keyValue.ts';
-import type { Actor, SessionStore } from '../store/sessions.ts';
+import type { Actor } from '../store/sessions.ts';
 import { platformFor, requireLogin } from './access.ts';
-import type { CardStore } from './cards.ts';
-import type { Recorder } from './events.ts';
 import { haltAttack } from './halt.ts';
 import { haltAllAttacks, haltEverything } from './massHalts.ts';
 import { addNote } from './notes.ts';
 import { answerPresence, type PresenceBoard } from './presence.ts';
+import { cancelPreviewed, previewAttack, startPreviewed } from './previews.ts';
+import type { StartAsk, StartedAttack, StartParts } from './start.ts';
+import { type ApprovedWay, type StartOutcome, type StartWay, startPolicy } from './startPolicy.ts';
 
-/** What halting, noting and watching an attack use. */
-export interface AttackParts {
-  platform: PlatformClient;
-  sessions: SessionStore;
-  cards: CardStore;
-  store: KeyValueStore;
-  events: Recorder;
-  logger: Logger;
-  clock: { now(): number };
+/** What starting, halting, noting and watching an attack use. */
+export interface AttackParts extends StartParts {
   /** Where a live attack's attendant is asked "Still watching?". */
   presence: PresenceBoard;
   /** People's names for text read outside Slack (a halt's reason, a note on the platform). */
   directory: { name(userId: string): Promise<string> };
-  config: Pick<Config, 'presenceMinutes'>;
+  config: Pick<Config, 'presenceMinutes' | 'approvalRules'>;
 }
 
-/** Attacks: the halts a person asks for, their notes, and their answers to "Still watching?". */
+/** Attacks: their starts and previews, the halts a person asks for, their notes, and their answers to "Still watching?". */
 export class AttackService {
   readonly #parts: AttackParts;
 
   constructor(parts: AttackParts) {
     this.#parts = parts;
+  }
+
+  /** Every start, from any way in, through the one start policy (startPolicy.ts). */
+  start(ask: StartAsk, way: ApprovedWay): Promise<StartedAttack>;
+  start(ask: StartAsk, way: StartWay): Promise<StartOutcome>;
+  start(ask: StartAsk, way: StartWay): Promise<StartOutcome | StartedAttack> {
+    return startPolicy(this.#parts, ask, way);
+  }
+
+  /** What a start would meet now, and the id its Start button carries (previews.ts). */
+  preview(ask: StartAsk) {
+    return previewAttack(this.#parts, ask);
+  }
+
+  startPreviewed(id: string, actor: Actor, checkChannel: (channel: string) => Promise<string>) {
+    return startPreviewed(this.#parts, id, actor, checkChannel);
+  }
+
+  cancelPreviewed(id: string): Promise<boolean> {
+    return cancelPreviewed(this.#parts, id);
   }
 
   /** A person's halt of one attack, with their own session. */

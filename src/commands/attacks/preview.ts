@@ -1,7 +1,6 @@
 import type { Deps } from '../../deps.ts';
 import type { StartAsk } from '../../attacks/start.ts';
-import { startPolicy, type StartOutcome } from '../../attacks/startPolicy.ts';
-import { cancelPreviewed, previewAttack, startPreviewed } from '../../attacks/previews.ts';
+import type { StartOutcome } from '../../attacks/startPolicy.ts';
 import { RUN_PRIVILEGE, teamName } from '../../attacks/access.ts';
 import { checkChannel } from './channel.ts';
 import { GuardsUnknownError } from '../../guardrails/guardCheck.ts';
@@ -31,7 +30,7 @@ async function startReply(deps: Deps, ask: StartAsk, outcome: StartOutcome): Pro
 export async function preview(deps: Deps, ask: StartAsk, savedAs?: string) {
   const { team, request, channel } = ask;
   const shown = { request, teamName: teamName(team), command: deps.config.slack.command, channel };
-  const offer = await previewAttack(deps, ask);
+  const offer = await deps.attacks.preview(ask);
   if ('refused' in offer)
     return attackPreviewMessage({ ...shown, refused: cannotRunText(shown.teamName, RUN_PRIVILEGE) });
   const { unknown, rule } = offer;
@@ -55,7 +54,7 @@ export async function previewOrStart(deps: Deps, ask: StartAsk): Promise<Reply> 
   if (ask.request.yes) {
     try {
       // --yes skips the preview, never a freeze, a guard or the second person.
-      return await startReply(deps, ask, await startPolicy(deps, ask, { kind: 'command' }));
+      return await startReply(deps, ask, await deps.attacks.start(ask, { kind: 'command' }));
     } catch (error) {
       // A guard that cannot be read gets the preview, with Start anyway.
       if (!(error instanceof GuardsUnknownError)) throw error;
@@ -66,7 +65,7 @@ export async function previewOrStart(deps: Deps, ask: StartAsk): Promise<Reply> 
 
 /** Start on a preview: exactly one attack, whatever the number of clicks or deliveries. */
 export async function startFromPreview(action: Action, deps: Deps): Promise<Reply> {
-  const started = await startPreviewed(deps, action.value ?? '', action.actor, (channel) =>
+  const started = await deps.attacks.startPreviewed(action.value ?? '', action.actor, (channel) =>
     checkChannel(deps, channel),
   );
   if (started.kind === 'taken') return { kind: 'none' };
@@ -76,5 +75,7 @@ export async function startFromPreview(action: Action, deps: Deps): Promise<Repl
 }
 
 export async function cancelPreview(action: Action, deps: Deps): Promise<Reply> {
-  return (await cancelPreviewed(deps, action.value ?? '')) ? replacement(previewCancelledText) : { kind: 'none' };
+  return (await deps.attacks.cancelPreviewed(action.value ?? ''))
+    ? replacement(previewCancelledText)
+    : { kind: 'none' };
 }

@@ -28,7 +28,6 @@ import { resolveTeam } from '../attacks/attack.ts';
 import { checkChannel } from '../attacks/channel.ts';
 import { savedAttackRequest, sawSavedAttack } from '../attacks/saved.ts';
 import { StartUnfinishedError } from '../../attacks/start.ts';
-import { startPolicy } from '../../attacks/startPolicy.ts';
 import { GuardsUnknownError } from '../../guardrails/guardCheck.ts';
 import {
   END_GAME_DAY_STEP,
@@ -204,8 +203,7 @@ async function runSavedAttackStep(
   const waitForEnd = input.wait_for_end === true;
   let guid: string;
   try {
-    const outcome = await startPolicy(
-      deps,
+    const outcome = await deps.attacks.start(
       { actor, login, team, request, channel },
       { kind: 'workflow step', step: { executionId, waitForEnd } },
     );
