@@ -173,6 +173,8 @@ export function createDeps(config: Config, overrides: DepsOverrides = {}): Deps 
   const approvals = new SlackApprovalBoard(slack, { command: config.slack.command });
   const freezeNotices = new SlackFreezeNotices(slack, { command: config.slack.command });
   const presence = new SlackPresenceBoard(slack);
+  const savedAttacks = new SavedAttacks(store, now);
+  const catalogues = new CatalogueCache(logger, now);
   const attacks = new AttackService({
     platform,
     sessions,
@@ -187,6 +189,9 @@ export function createDeps(config: Config, overrides: DepsOverrides = {}): Deps 
     freezes,
     guards,
     approvals,
+    catalogues,
+    saved: savedAttacks,
+    watches,
     config,
   });
   const planSteps = { gameDays, events, clock };
@@ -219,7 +224,6 @@ export function createDeps(config: Config, overrides: DepsOverrides = {}): Deps 
     { files: new SlackFiles(calls), people, messenger: slack },
     { command: config.slack.command },
   );
-  const savedAttacks = new SavedAttacks(store, now);
   const gamedays = new GameDayService({
     gameDays,
     store,
@@ -275,7 +279,7 @@ export function createDeps(config: Config, overrides: DepsOverrides = {}): Deps 
       now,
       events,
     }),
-    catalogues: new CatalogueCache(logger, now),
+    catalogues,
     gameDays,
     reports,
     freezes,

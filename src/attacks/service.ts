@@ -1,11 +1,19 @@
 import type { Config } from '../config.ts';
 import { explained } from '../errors.ts';
-import type { Actor } from '../store/sessions.ts';
+import type { TeamEntry } from '../client/index.ts';
+import { keys } from '../store/keys.ts';
+import type { Actor, Login } from '../store/sessions.ts';
 import { platformFor, requireLogin } from './access.ts';
+import type { CatalogueCache } from './catalogue.ts';
+import type { CardStore } from './cards.ts';
+import type { Watches } from './watches.ts';
 import { haltAttack } from './halt.ts';
 import { haltAllAttacks, haltEverything } from './massHalts.ts';
 import { addNote } from './notes.ts';
 import { answerPresence, type PresenceBoard } from './presence.ts';
+import { type SavedAttacks, saveAttack } from './saved.ts';
+import { locateAttack } from './locate.ts';
+import type { AttackRequest } from './request.ts';
 import { cancelPreviewed, previewAttack, startPreviewed } from './previews.ts';
 import type { StartAsk, StartedAttack, StartParts } from './start.ts';
 import { type ApprovedWay, type StartOutcome, type StartWay, startPolicy } from './startPolicy.ts';
@@ -16,7 +24,14 @@ export interface AttackParts extends StartParts {
   presence: PresenceBoard;
   /** People's names for text read outside Slack (a halt's reason, a note on the platform). */
   directory: { name(userId: string): Promise<string> };
-  config: Pick<Config, 'presenceMinutes' | 'approvalRules'>;
+  catalogues: CatalogueCache;
+  /** Each team's saved attacks (`save`, `saved`, `run`). */
+  saved: SavedAttacks;
+  watches: Watches;
+  config: Pick<
+    Config,
+    'presenceMinutes' | 'approvalRules' | 'maxAttackSeconds' | 'monitoring' | 'attackChannels' | 'pollSeconds'
+  >;
 }
 
 /** Attacks: their starts and previews, the halts a person asks for, their notes, and their answers to "Still watching?". */
@@ -25,6 +40,55 @@ export class AttackService {
 
   constructor(parts: AttackParts) {
     this.#parts = parts;
+    this.saved = parts.saved;
+    this.watches = parts.watches;
+    this.cards = parts.cards;
+  }
+
+  /** Each team's saved attacks. */
+  readonly saved: SavedAttacks;
+  /** Channels bound to teams (`watch`). */
+  readonly watches: Watches;
+  /** The attacks' cards, as last saved. */
+  readonly cards: CardStore;
+
+  /** What an attack may be: its longest length, the monitoring guards may read, the channels it may start in. */
+  get settings(): AttackParts['config'] {
+    return this.#parts.config;
+  }
+
+  /** The platform as the person's own session in the team. */
+  api(login: Login, team: TeamEntry) {
+    return platformFor(this.#parts, login, team);
+  }
+
+  /** The team's attack types, as the person's session reads them (waiting at most `waitMs`). */
+  catalogue(login: Login, team: TeamEntry, waitMs?: number) {
+    return this.#parts.catalogues.get(team.identifier, platformFor(this.#parts, login, team), waitMs);
+  }
+
+  /** The attack an id names (a short one may have been typed), in the person's teams. */
+  locate(login: Login, id: string, teamId?: string) {
+    return locateAttack(this.#parts, login, id, { teamId });
+  }
+
+  /** Saves a checked attack for the team under a name (saved.ts). */
+  save(actor: Actor, login: Login, team: TeamEntry, name: string, request: AttackRequest) {
+    return saveAttack(this.#parts, actor, login, team, name, request);
+  }
+
+  /** Keeps a list page with Halt buttons, so a halt from it can redraw it (Slack does not send an ephemeral message back). */
+  keepListPage(page: { listId: string }): Promise<void> {
+    return this.#parts.store.set(keys.listPage.key(page.listId), page, keys.listPage.ttlMs);
+  }
+
+  /** A kept list page, changed by `change` and kept again; undefined once it is gone. */
+  async changeListPage<P extends { listId: string }>(listId: string, change: (page: P) => P) {
+    const page = await this.#parts.store.get<P>(keys.listPage.key(listId));
+    if (!page) return undefined;
+    const next = change(page);
+    await this.keepListPage(next);
+    return next;
   }
 
   /** Every start, from any way in, through the one start policy (startPolicy.ts). */

@@ -14,12 +14,14 @@ import type { GuardrailService } from '../guardrails/service.ts';
 import { requireLogin } from '../attacks/access.ts';
 import type { GameDays } from './gamedays.ts';
 import type { GameDayPlan, HypothesisAnswer, StepRef } from './plan.ts';
-import { runnerOf } from './planChanges.ts';
+import { addStep, moveStep, planPlace, removeStep, runnerOf, setAutomatic } from './planChanges.ts';
+import type { AfterParts } from '../parts.ts';
+import { shareGameDayReport } from './report.ts';
 import { runPlans } from './planRunner.ts';
 import { type GameDayChange, gameDayAccess } from './gamedayAccess.ts';
-import { endGameDay, haltUnfinished, unfinishedAttacks } from './gamedayEnd.ts';
+import { endGameDay, haltUnfinished, unfinishedAttacks, watchedTeamsOf } from './gamedayEnd.ts';
 import type { GameDayRecord } from './gamedayRecord.ts';
-import { answerStep, delayStep, skipStep, startStepNow, vetoStep } from './planSteps.ts';
+import { answerStep, countDown, delayStep, skipStep, startStepNow, vetoStep } from './planSteps.ts';
 import type { ReportSharing } from './report.ts';
 
 /** What game days, their plans and their reports use. */
@@ -49,7 +51,11 @@ export class GameDayService {
 
   constructor(parts: GameDayParts) {
     this.#parts = parts;
+    this.days = parts.gameDays;
   }
+
+  /** The game days: running, ended, their plans and outcomes. */
+  readonly days: GameDays;
 
   /** A step's game-day plan, for a person logged in. */
   async planOf(actor: Actor, ref: StepRef): Promise<GameDayPlan> {
@@ -78,11 +84,6 @@ export class GameDayService {
     return answerStep(this.#parts, ref, actor.userId, answer, observation);
   }
 
-  /** The channel's running game day, if any. */
-  running(channel: string) {
-    return this.#parts.gameDays.running(channel);
-  }
-
   /** Whether the person may make this change to the game day (end it, change its guards). */
   access(actor: Actor, record: GameDayRecord, change: GameDayChange) {
     return gameDayAccess(this.#parts, actor, record, change);
@@ -103,6 +104,20 @@ export class GameDayService {
   end(actor: Actor, channel: string) {
     return endGameDay(this.#parts, actor, channel);
   }
+
+  /** Where a plan is made: the channel's running game day, else the channel's plan for its next one. */
+  planPlace = (...a: AfterParts<typeof planPlace>) => planPlace(this.#parts, ...a);
+  /** A plan's changes, by whoever may run the step they touch. */
+  addStep = (...a: AfterParts<typeof addStep>) => addStep(this.#parts, ...a);
+  moveStep = (...a: AfterParts<typeof moveStep>) => moveStep(this.#parts, ...a);
+  removeStep = (...a: AfterParts<typeof removeStep>) => removeStep(this.#parts, ...a);
+  setAutomatic = (...a: AfterParts<typeof setAutomatic>) => setAutomatic(this.#parts, ...a);
+  /** Run next: the step's countdown starts. */
+  countDown = (...a: AfterParts<typeof countDown>) => countDown(this.#parts, ...a);
+  /** The game day's report, shared again. */
+  shareReport = (...a: AfterParts<typeof shareGameDayReport>) => shareGameDayReport(this.#parts, ...a);
+  /** The teams watched in the channel, whose attacks a report counts. */
+  watchedTeams = (...a: AfterParts<typeof watchedTeamsOf>) => watchedTeamsOf(this.#parts, ...a);
 
   /** The background job: starts the steps whose countdown is over, and the automatic mode's next. */
   runPlans(): Promise<void> {

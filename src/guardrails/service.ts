@@ -17,7 +17,10 @@ import { declareFreeze, liftFreeze, type Scope } from './freezing.ts';
 import type { Freezes } from './freezes.ts';
 import { enforceGuards } from './guardEnforcement.ts';
 import type { GuardStore } from './guards.ts';
-import { enforceFreezes, type FreezeNotices } from './sweep.ts';
+import { enforceFreezes, type FreezeNotices, haltTeamAttacks } from './sweep.ts';
+import { addGameDayGuards, removeGameDayGuards } from './gamedayGuards.ts';
+import { checkGuards } from './guardCheck.ts';
+import type { AfterParts } from '../parts.ts';
 
 /** What the guards, freezes and approvals use. */
 export interface GuardrailParts {
@@ -53,7 +56,14 @@ export class GuardrailService {
 
   constructor(parts: GuardrailParts) {
     this.#parts = parts;
+    this.freezes = parts.freezes;
+    this.guards = parts.guards;
   }
+
+  /** The freezes declared, read where they are shown (status, App Home). */
+  readonly freezes: Freezes;
+  /** The guards of attacks and game days, and their last readings. */
+  readonly guards: GuardStore;
 
   /** The person's login, for reading a scope among their own teams. */
   login(actor: Actor): Promise<Login> {
@@ -75,6 +85,14 @@ export class GuardrailService {
   reject(actor: Actor, requestId: string | undefined) {
     return rejectRequest(this.#parts, actor, requestId);
   }
+
+  /** A game day's guards, added or removed by whoever may change the game day. */
+  addGameDayGuards = (...a: AfterParts<typeof addGameDayGuards>) => addGameDayGuards(this.#parts, ...a);
+  removeGameDayGuards = (...a: AfterParts<typeof removeGameDayGuards>) => removeGameDayGuards(this.#parts, ...a);
+  /** Reads guards with a person's session, keeping each reading. */
+  checkGuards = (...a: AfterParts<typeof checkGuards>) => checkGuards(this.#parts, ...a);
+  /** Halts a team's attacks (Halt all chaos attacks in one team). */
+  haltTeam = (...a: AfterParts<typeof haltTeamAttacks>) => haltTeamAttacks(this.#parts, ...a);
 
   enforceGuards(breathe?: Breathe): Promise<void> {
     return enforceGuards(this.#parts, breathe);
