@@ -172,7 +172,20 @@ export function createDeps(config: Config, overrides: DepsOverrides = {}): Deps 
   const freezes = new Freezes(store);
   const approvals = new SlackApprovalBoard(slack, { command: config.slack.command });
   const freezeNotices = new SlackFreezeNotices(slack, { command: config.slack.command });
+  const poller = new Poller({
+    cards,
+    board: new SlackWatchBoard(slack, { appUrl: config.platform.appUrl, command: config.slack.command }),
+    store,
+    sessions,
+    platform,
+    logger,
+    intervalMs: config.pollSeconds * 1000,
+    watches,
+    now,
+    events,
+  });
   const presence = new SlackPresenceBoard(slack);
+  const startNotices = new SlackStartNotices(slack, config.slack.command);
   const savedAttacks = new SavedAttacks(store, now);
   const catalogues = new CatalogueCache(logger, now);
   const attacks = new AttackService({
@@ -192,6 +205,9 @@ export function createDeps(config: Config, overrides: DepsOverrides = {}): Deps 
     catalogues,
     saved: savedAttacks,
     watches,
+    startNotices,
+    workflow,
+    poller,
     config,
   });
   const planSteps = { gameDays, events, clock };
@@ -258,7 +274,7 @@ export function createDeps(config: Config, overrides: DepsOverrides = {}): Deps 
     platform,
     sessions,
     presence,
-    startNotices: new SlackStartNotices(slack, config.slack.command),
+    startNotices,
     clock,
     slack,
     people,
@@ -267,18 +283,7 @@ export function createDeps(config: Config, overrides: DepsOverrides = {}): Deps 
     metrics,
     approvals,
     workflow,
-    poller: new Poller({
-      cards,
-      board: new SlackWatchBoard(slack, { appUrl: config.platform.appUrl, command: config.slack.command }),
-      store,
-      sessions,
-      platform,
-      logger,
-      intervalMs: config.pollSeconds * 1000,
-      watches,
-      now,
-      events,
-    }),
+    poller,
     catalogues,
     gameDays,
     reports,

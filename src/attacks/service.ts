@@ -7,10 +7,17 @@ import { platformFor, requireLogin } from './access.ts';
 import type { CatalogueCache } from './catalogue.ts';
 import type { CardStore } from './cards.ts';
 import type { Watches } from './watches.ts';
+import type { StartNotices } from './startIntents.ts';
+import type { WorkflowService } from '../workflow/service.ts';
+import type { Poller } from './poller.ts';
+import type { Breathe } from '../jobs/scheduler.ts';
+import { verifyHalts } from './haltChecks.ts';
+import { type CloseApproved, recoverStarts } from './recoverStarts.ts';
+import { redrawUnsent } from './redraw.ts';
 import { haltAttack } from './halt.ts';
 import { haltAllAttacks, haltEverything } from './massHalts.ts';
 import { addNote } from './notes.ts';
-import { answerPresence, type PresenceBoard } from './presence.ts';
+import { answerPresence, checkPresence, type PresenceBoard } from './presence.ts';
 import { type SavedAttacks, saveAttack } from './saved.ts';
 import { locateAttack } from './locate.ts';
 import type { AttackRequest } from './request.ts';
@@ -28,6 +35,12 @@ export interface AttackParts extends StartParts {
   /** Each team's saved attacks (`save`, `saved`, `run`). */
   saved: SavedAttacks;
   watches: Watches;
+  /** What a restarted bot tells the starter of a start it finished. */
+  startNotices: StartNotices;
+  /** Where a Workflow Builder step that ran a start hears how the start ended. */
+  workflow: Pick<WorkflowService, 'startEnded'>;
+  /** The card refresher (refresh-cards). */
+  poller: Poller;
   config: Pick<
     Config,
     'presenceMinutes' | 'approvalRules' | 'maxAttackSeconds' | 'monitoring' | 'attackChannels' | 'pollSeconds'
@@ -150,4 +163,15 @@ export class AttackService {
     const card = answer === 'noted' ? await cards.get(guid) : undefined;
     return { answer, card, minutes: config.presenceMinutes };
   }
+
+  /** The jobs (src/jobs/backgroundJobs.ts): starts a stopped bot left, closing the request each was approved by. */
+  recoverStarts(closeApproved: CloseApproved) {
+    return recoverStarts({ ...this.#parts, closeApproved });
+  }
+
+  redrawUnsent = () => redrawUnsent(this.#parts);
+  verifyHalts = () => verifyHalts(this.#parts);
+  checkPresence = (breathe?: Breathe) => checkPresence(this.#parts, breathe);
+  refreshCards = (breathe?: Breathe) => this.#parts.poller.pollOnce(breathe);
+  stopRefreshing = () => this.#parts.poller.stop();
 }

@@ -11,7 +11,7 @@ import { requireLogin } from '../attacks/access.ts';
 import type { Breathe } from '../jobs/scheduler.ts';
 import type { GameDays } from '../gamedays/gamedays.ts';
 import type { StepRef } from '../gamedays/plan.ts';
-import { closeStepApproval, expireApprovals } from './approvalClosing.ts';
+import { closeApprovalAfterRestart, closeStepApproval, expireApprovals } from './approvalClosing.ts';
 import { type ApprovalBoard, approveRequest, rejectRequest, type WorkflowSteps } from './approvals.ts';
 import { declareFreeze, liftFreeze, type Scope } from './freezing.ts';
 import type { Freezes } from './freezes.ts';
@@ -93,6 +93,10 @@ export class GuardrailService {
   checkGuards = (...a: AfterParts<typeof checkGuards>) => checkGuards(this.#parts, ...a);
   /** Halts a team's attacks (Halt all chaos attacks in one team). */
   haltTeam = (...a: AfterParts<typeof haltTeamAttacks>) => haltTeamAttacks(this.#parts, ...a);
+
+  /** Closes the request whose approved start a restarted bot finished. */
+  closeAfterRestart = (...a: AfterParts<typeof closeApprovalAfterRestart>) =>
+    closeApprovalAfterRestart(this.#parts, ...a);
 
   enforceGuards(breathe?: Breathe): Promise<void> {
     return enforceGuards(this.#parts, breathe);

@@ -2,7 +2,6 @@ import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { verifyHalts } from '../../src/attacks/haltChecks.ts';
 import type { CardRecord } from '../../src/attacks/cards.ts';
 import { keys } from '../../src/store/keys.ts';
 import { dropRedisKeys } from '../support/redisKeys.ts';
@@ -49,7 +48,7 @@ async function pollRacingHaltCheck(stack: Stack, guid: string): Promise<void> {
     const pass = stack.deps.poller.pollOnce();
     const first = await Promise.race([reached.then(() => 'held' as const), pass.then(() => 'finished' as const)]);
     expect(first, 'the poll pass never touched the card').toBe('held');
-    expect(await verifyHalts(stack.deps)).toBe(1);
+    expect(await stack.deps.attacks.verifyHalts()).toBe(1);
     release();
     await pass;
   } finally {

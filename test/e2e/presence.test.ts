@@ -1,5 +1,4 @@
 import { describe, expect, it, vi } from 'vitest';
-import { checkPresence } from '../../src/attacks/presence.ts';
 import { SlackRecorder } from '../support/slackRecorder.ts';
 import { Stack, stackForFile } from './harness.ts';
 
@@ -83,11 +82,11 @@ describe('the check itself', () => {
     await stack.poll();
     const reads = vi.spyOn(stack.deps.cards, 'getMany');
     stack.advanceClock(minutes(14));
-    await checkPresence(stack.deps);
+    await stack.deps.attacks.checkPresence();
     expect(reads.mock.calls.flatMap(([guids]) => guids)).not.toContain(attack.guid);
 
     stack.advanceClock(minutes(1) + 1_000);
-    await checkPresence(stack.deps);
+    await stack.deps.attacks.checkPresence();
     expect(reads.mock.calls.flatMap(([guids]) => guids)).toContain(attack.guid);
     reads.mockRestore();
   });

@@ -1,5 +1,4 @@
 import { describe, expect, it } from 'vitest';
-import { recoverStarts } from '../../src/attacks/recoverStarts.ts';
 import type { StartIntent } from '../../src/attacks/startIntents.ts';
 import { StoreUnavailableError } from '../../src/store/errors.ts';
 import { Stack, stackForFile } from './harness.ts';
@@ -60,7 +59,7 @@ describe('a start whose create was never answered, after a restart', () => {
     direct({ createUser: users().solo.email, type: 'memory' });
     const created = direct({ createUser: users().solo.email });
 
-    expect(await recoverStarts(stack.deps)).toBe(1);
+    expect(await stack.deps.attacks.recoverStarts(stack.deps.guardrails.closeAfterRestart)).toBe(1);
     await stack.deps.slack.flush();
     expect(read(cardOf(created))).toContain(`Started by <@${id}>`);
     expect(messagesTo(id).at(-1)).toContain(`started: ${created}`);
@@ -76,7 +75,7 @@ describe('a start whose create was never answered, after a restart', () => {
     const second = stack.sim.createAttackDirectly(platformTeam(), { createUser: users().solo.email });
 
     stack.advanceClock(11_000);
-    await recoverStarts(stack.deps);
+    await stack.deps.attacks.recoverStarts(stack.deps.guardrails.closeAfterRestart);
     const told = messagesTo(id).at(-1);
     expect(told).toContain('could not tell whether it started');
     expect(told).toContain(first);
@@ -92,12 +91,12 @@ describe('a start whose create was never answered, after a restart', () => {
     await stack.login(id, users().solo);
     await lostCreate(id);
 
-    expect(await recoverStarts(stack.deps)).toBe(0);
+    expect(await stack.deps.attacks.recoverStarts(stack.deps.guardrails.closeAfterRestart)).toBe(0);
     expect(messagesTo(id)).toEqual([]);
     expect(await intentsLeft()).toBe(1);
 
     stack.advanceClock(11_000);
-    expect(await recoverStarts(stack.deps)).toBe(1);
+    expect(await stack.deps.attacks.recoverStarts(stack.deps.guardrails.closeAfterRestart)).toBe(1);
     expect(messagesTo(id).at(-1)).toContain('The platform lists no such attack, so it most likely did not start');
     expect(await intentsLeft()).toBe(0);
     expect(stack.sim.requests.some((r) => r.method === 'POST' && r.path.startsWith('/attacks'))).toBe(false);
@@ -109,7 +108,7 @@ describe('a start whose create was never answered, after a restart', () => {
     const { createSentAt: _, ...unsent } = await lostCreate(id);
     await stack.deps.store.set(`start-intent:${unsent.id}`, unsent);
 
-    expect(await recoverStarts(stack.deps)).toBe(1);
+    expect(await stack.deps.attacks.recoverStarts(stack.deps.guardrails.closeAfterRestart)).toBe(1);
     expect(messagesTo(id).at(-1)).toContain('Nothing was started; run the command again');
     expect(await intentsLeft()).toBe(0);
     expect(stack.sim.requests.some((r) => r.method === 'POST' && r.path.startsWith('/attacks'))).toBe(false);
@@ -120,7 +119,7 @@ describe('a start whose create was never answered, after a restart', () => {
     await lostCreate(id);
     const created = stack.sim.createAttackDirectly(platformTeam(), { createUser: users().solo.email });
 
-    expect(await recoverStarts(stack.deps)).toBe(1);
+    expect(await stack.deps.attacks.recoverStarts(stack.deps.guardrails.closeAfterRestart)).toBe(1);
     const told = messagesTo(id).at(-1);
     expect(told).toContain('could not check whether it started');
     expect(told).not.toContain('most likely did not start');
@@ -140,7 +139,7 @@ describe('a start whose create was never answered, after a restart', () => {
     };
     await stack.deps.store.set(`start-intent:${intent.id}`, intent);
 
-    expect(await recoverStarts(stack.deps)).toBe(1);
+    expect(await stack.deps.attacks.recoverStarts(stack.deps.guardrails.closeAfterRestart)).toBe(1);
     await stack.deps.slack.flush();
     expect(read(cardOf(guid))).toContain(`Started by <@${id}>`);
     expect(stack.logs.filter((l) => l['audit'] === 'attack_approved')).toEqual([
@@ -171,7 +170,7 @@ describe('a start whose create was never answered, after a restart', () => {
     expect(cardOf(guid!)).toBeUndefined();
     expect(await intentsLeft()).toBe(1);
 
-    expect(await recoverStarts(stack.deps)).toBe(1);
+    expect(await stack.deps.attacks.recoverStarts(stack.deps.guardrails.closeAfterRestart)).toBe(1);
     await stack.deps.slack.flush();
     expect(read(cardOf(guid!))).toContain(`Started by <@${id}>`);
     expect(messagesTo(id).at(-1)).toContain(`started: ${guid}`);
