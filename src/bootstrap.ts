@@ -11,7 +11,11 @@ import { Freezes } from './guardrails/freezes.ts';
 import { GuardStore } from './guardrails/guards.ts';
 import { createPlatformClient } from './client/index.ts';
 import type { Config } from './config.ts';
-import type { Deps } from './deps.ts';
+import type { Services } from './services.ts';
+import type { Metrics } from './metrics.ts';
+import type { Recorder } from './attacks/events.ts';
+import type { KeyValueStore } from './store/keyValue.ts';
+import type { PlatformClient } from './client/index.ts';
 import { boltLogger, createLogger, type Logger } from './logger.ts';
 import { createMetrics } from './metrics.ts';
 import { Messenger, type MessengerOptions } from './slack/messenger.ts';
@@ -38,9 +42,6 @@ import { TicketService } from './tickets/service.ts';
 import { GuardrailService } from './guardrails/service.ts';
 import { GameDayService } from './gamedays/service.ts';
 import { AttackService } from './attacks/service.ts';
-import type { StartAsk } from './attacks/start.ts';
-import type { ApprovedWay, StartWay } from './attacks/startPolicy.ts';
-import type { StepRef } from './gamedays/plan.ts';
 import { approvedStepStarts, stepApprovalClosed } from './gamedays/planStepState.ts';
 import { LoginService } from './login/service.ts';
 
@@ -75,7 +76,23 @@ function namesClient(config: Config, logger: Logger): WebClient {
   });
 }
 
-export interface DepsOverrides {
+/**
+ * What the process runs on: the services every way in receives, and the few parts below them
+ * that the app (probes, shutdown), the jobs' leases and the tests read.
+ */
+export interface Bot {
+  services: Services;
+  config: Config;
+  metrics: Metrics;
+  store: KeyValueStore;
+  platform: PlatformClient;
+  /** People's stored sessions (tests log people in and out directly). */
+  sessions: SessionStore;
+  /** Where what happened to an attack is said (a test watches the card refresher's redraws). */
+  events: Recorder;
+}
+
+export interface BotOverrides {
   logger?: Logger;
   dispatcher?: Dispatcher;
   storeNamespace?: string;
@@ -86,10 +103,11 @@ export interface DepsOverrides {
 }
 
 /**
- * Builds every dependency from the configuration, once. The process entry points and the
- * end-to-end tests share this, so tests exercise the same wiring that production runs.
+ * Builds every service from the configuration, once, each with the parts it uses. The process
+ * entry points and the end-to-end tests share this, so tests exercise the same wiring that
+ * production runs.
  */
-export function createDeps(config: Config, overrides: DepsOverrides = {}): Deps {
+export function createBot(config: Config, overrides: BotOverrides = {}): Bot {
   const logger = overrides.logger ?? createLogger(config.logLevel);
   const store = createKeyValueStore(config.storeUrl, overrides.storeNamespace);
   const now = overrides.now ?? Date.now;
@@ -123,7 +141,7 @@ export function createDeps(config: Config, overrides: DepsOverrides = {}): Deps 
     runAgain: async ({ callbackId, actor, inputs, executionId }) => {
       const handler = listeners.steps[callbackId];
       if (!handler) throw new Error(`no workflow step ${callbackId}`);
-      return handler({ actor, inputs, executionId }, deps);
+      return handler({ actor, inputs, executionId }, services);
     },
   });
   const events = new AttackRecorder({
@@ -211,13 +229,6 @@ export function createDeps(config: Config, overrides: DepsOverrides = {}): Deps 
     config,
   });
   const planSteps = { gameDays, events, clock };
-  const startApproved = (ask: StartAsk, way: ApprovedWay) => attacks.start(ask, way);
-  const startStep = (ask: StartAsk, way: StartWay) => attacks.start(ask, way);
-  const planApprovals = {
-    approved: (ref: StepRef) => approvedStepStarts(planSteps, ref),
-    closed: (ref: StepRef, closing: Parameters<typeof stepApprovalClosed>[2]) =>
-      stepApprovalClosed(planSteps, ref, closing),
-  };
   const guardrails = new GuardrailService({
     store,
     guards,
@@ -233,8 +244,11 @@ export function createDeps(config: Config, overrides: DepsOverrides = {}): Deps 
     approvals,
     freezeNotices,
     workflow,
-    startApproved,
-    planApprovals,
+    startApproved: (ask, way) => attacks.start(ask, way),
+    planApprovals: {
+      approved: (ref) => approvedStepStarts(planSteps, ref),
+      closed: (ref, closing) => stepApprovalClosed(planSteps, ref, closing),
+    },
   });
   const reports = new SlackGameDayReports(
     { files: new SlackFiles(calls), people, messenger: slack },
@@ -255,43 +269,19 @@ export function createDeps(config: Config, overrides: DepsOverrides = {}): Deps 
     watches,
     savedAttacks,
     guardrails,
-    startStep,
+    startStep: (ask, way) => attacks.start(ask, way),
   });
-  const deps: Deps = {
+  const services: Services = {
     attacks,
     gamedays,
     guardrails,
-    startApproved,
-    planApprovals,
-    startStep,
     login,
     tickets,
+    workflow,
+    slack,
     command: config.slack.command,
     appUrl: config.platform.appUrl,
-    config,
     logger,
-    store,
-    platform,
-    sessions,
-    presence,
-    startNotices,
-    clock,
-    slack,
-    people,
-    cards,
-    events,
-    metrics,
-    approvals,
-    workflow,
-    poller,
-    catalogues,
-    gameDays,
-    reports,
-    freezes,
-    freezeNotices,
-    guards,
-    savedAttacks,
-    watches,
   };
-  return deps;
+  return { services, config, metrics, store, platform, sessions, events };
 }

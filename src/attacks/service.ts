@@ -147,6 +147,11 @@ export class AttackService {
     );
   }
 
+  /** A person's name, for text read outside Slack; their user id when Slack does not say at once. */
+  personName(userId: string): Promise<string> {
+    return this.#parts.directory.name(userId);
+  }
+
   async #haltedBy(actor: Actor): Promise<string> {
     return `Halted from Slack by ${await this.#parts.directory.name(actor.userId)}`;
   }

@@ -57,6 +57,11 @@ export class LoginService {
     return this.#parts.sessions.get(actor);
   }
 
+  /** Drops a session the platform rejected or found expired, so the words offer Log in. */
+  forget(actor: Person): Promise<void> {
+    return this.#parts.sessions.drop(actor);
+  }
+
   /** The person's stored login, or NotLoggedInError. */
   require(actor: Actor): Promise<Login> {
     return requireLogin(this.#parts, actor);

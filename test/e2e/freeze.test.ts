@@ -167,10 +167,12 @@ describe('freeze', () => {
       ['unfreeze now', /takes only --team or --all/],
     ];
     for (const [text, expected] of cases) expect(read(await stack.ask(id, text, { channel }))).toMatch(expected);
-    expect(await stack.deps.freezes.all()).toEqual([]);
+    expect(await stack.built.services.guardrails.freezes.all()).toEqual([]);
     // A reason without --reason is taken as typed.
     expect(read(await stack.ask(id, 'freeze game day paused', { channel }))).toContain('Platform is frozen');
-    expect((await stack.deps.freezes.get('team', teams().platform.id))?.reason).toBe('game day paused');
+    expect((await stack.built.services.guardrails.freezes.get('team', teams().platform.id))?.reason).toBe(
+      'game day paused',
+    );
   });
 
   it('refuses a mistyped flag or stray words rather than freezing or unfreezing the selected team', async () => {
@@ -184,7 +186,7 @@ describe('freeze', () => {
     expect(read(await stack.ask(id, 'freeze --all --reason x y', { channel }))).toMatch(
       /Put the whole reason in quotes/,
     );
-    expect(await stack.deps.freezes.all()).toEqual([]);
+    expect(await stack.built.services.guardrails.freezes.all()).toEqual([]);
     // Nothing of the selected team was halted either.
     expect(stack.sim.requests.some((r) => r.path.endsWith('/halt') || r.path === '/halts')).toBe(false);
 
@@ -195,7 +197,9 @@ describe('freeze', () => {
     expect(read(await stack.ask(id, 'unfreeze --reason done', { channel }))).toMatch(
       /--reason is not an option of unfreeze/,
     );
-    expect((await stack.deps.freezes.get('team', teams().platform.id))?.reason).toBe('platform upgrade');
+    expect((await stack.built.services.guardrails.freezes.get('team', teams().platform.id))?.reason).toBe(
+      'platform upgrade',
+    );
   });
 
   it('lets only someone who could have frozen it lift a freeze, and says what is missing', async () => {
@@ -210,7 +214,7 @@ describe('freeze', () => {
     expect(read(await stack.ask(observer, 'freeze --reason "not mine to call"', { channel }))).toMatch(
       /cannot freeze Platform: .*HALT_WRITE privilege on team Platform/,
     );
-    expect(await stack.deps.freezes.all()).toEqual([]);
+    expect(await stack.built.services.guardrails.freezes.all()).toEqual([]);
     await stack.ask(owner, 'freeze --reason "platform upgrade"', { channel });
     const lifted = () => channelText().match(/lifted the freeze/g)?.length ?? 0;
     const liftedBefore = lifted();
@@ -223,12 +227,12 @@ describe('freeze', () => {
     expect(none).toContain('There is no freeze of every team');
     expect(none).toContain('Platform');
     expect(none).toContain('unfreeze --team Platform');
-    expect(await stack.deps.freezes.get('team', teams().platform.id)).toBeDefined();
+    expect(await stack.built.services.guardrails.freezes.get('team', teams().platform.id)).toBeDefined();
     expect(lifted()).toBe(liftedBefore);
 
     await stack.ask(owner, 'freeze --all --reason "major incident"', { channel });
     expect(read(await stack.ask(solo, 'unfreeze --all', { channel }))).toMatch(/HALT_ALL privilege/);
-    expect(await stack.deps.freezes.get('all')).toBeDefined();
+    expect(await stack.built.services.guardrails.freezes.get('all')).toBeDefined();
     expect(read(await stack.ask(owner, 'unfreeze --all', { channel }))).toContain('no longer frozen');
   });
 
@@ -247,7 +251,7 @@ describe('freeze', () => {
     expect(`${reply}\n${channelText()}`).toMatch(
       /froze attacks in every team: major incident\. :warning: Could not halt what already runs/,
     );
-    expect(await stack.deps.freezes.get('all')).toBeDefined();
+    expect(await stack.built.services.guardrails.freezes.get('all')).toBeDefined();
     expect(read(await stack.ask(solo, 'attack cpu -l 30', { channel }))).toMatch(/Attacks in every team are frozen/);
     stack.sim.faults.clear();
   });
@@ -278,7 +282,7 @@ describe('freeze', () => {
         expect.objectContaining({ reason: 'frozen: major incident' }),
       );
     await stack.poll();
-    await stack.deps.slack.flush();
+    await stack.built.services.slack.flush();
     const notices = channelText().match(/The freeze on every team could not read the Kubernetes attacks of Platform/g);
     expect(notices).toHaveLength(1);
     stack.sim.faults.clear();
