@@ -1,5 +1,6 @@
 import type { Config } from '../config.ts';
 import { explained } from '../errors.ts';
+import type { AfterParts } from '../parts.ts';
 import type { TeamEntry } from '../client/index.ts';
 import { keys } from '../store/keys.ts';
 import type { Actor, Login } from '../store/sessions.ts';
@@ -20,7 +21,6 @@ import { addNote } from './notes.ts';
 import { answerPresence, checkPresence, type PresenceBoard } from './presence.ts';
 import { type SavedAttacks, saveAttack } from './saved.ts';
 import { locateAttack } from './locate.ts';
-import type { AttackRequest } from './request.ts';
 import { cancelPreviewed, previewAttack, startPreviewed } from './previews.ts';
 import type { StartAsk, StartedAttack, StartParts } from './start.ts';
 import { type ApprovedWay, type StartOutcome, type StartWay, startPolicy } from './startPolicy.ts';
@@ -71,9 +71,7 @@ export class AttackService {
   }
 
   /** The platform as the person's own session in the team. */
-  api(login: Login, team: TeamEntry) {
-    return platformFor(this.#parts, login, team);
-  }
+  api = (login: Login, team: TeamEntry) => platformFor(this.#parts, login, team);
 
   /** The team's attack types, as the person's session reads them (waiting at most `waitMs`). */
   catalogue(login: Login, team: TeamEntry, waitMs?: number) {
@@ -81,14 +79,9 @@ export class AttackService {
   }
 
   /** The attack an id names (a short one may have been typed), in the person's teams. */
-  locate(login: Login, id: string, teamId?: string) {
-    return locateAttack(this.#parts, login, id, { teamId });
-  }
-
+  locate = (...a: AfterParts<typeof locateAttack>) => locateAttack(this.#parts, ...a);
   /** Saves a checked attack for the team under a name (saved.ts). */
-  save(actor: Actor, login: Login, team: TeamEntry, name: string, request: AttackRequest) {
-    return saveAttack(this.#parts, actor, login, team, name, request);
-  }
+  save = (...a: AfterParts<typeof saveAttack>) => saveAttack(this.#parts, ...a);
 
   /** Keeps a list page with Halt buttons, so a halt from it can redraw it (Slack does not send an ephemeral message back). */
   keepListPage(page: { listId: string }): Promise<void> {
@@ -111,23 +104,12 @@ export class AttackService {
     return startPolicy(this.#parts, ask, way);
   }
 
-  /** What a start would meet now, and the id its Start button carries (previews.ts). */
-  preview(ask: StartAsk) {
-    return previewAttack(this.#parts, ask);
-  }
-
-  startPreviewed(id: string, actor: Actor, checkChannel: (channel: string) => Promise<string>) {
-    return startPreviewed(this.#parts, id, actor, checkChannel);
-  }
-
-  cancelPreviewed(id: string): Promise<boolean> {
-    return cancelPreviewed(this.#parts, id);
-  }
-
+  /** What a start would meet now, and the id its Start button carries; its one Start or Cancel (previews.ts). */
+  preview = (ask: StartAsk) => previewAttack(this.#parts, ask);
+  startPreviewed = (...a: AfterParts<typeof startPreviewed>) => startPreviewed(this.#parts, ...a);
+  cancelPreviewed = (id: string) => cancelPreviewed(this.#parts, id);
   /** A person's halt of one attack, with their own session. */
-  halt(actor: Actor, ref: Parameters<typeof haltAttack>[2], reason?: string) {
-    return haltAttack(this.#parts, actor, ref, reason);
-  }
+  halt = (...a: AfterParts<typeof haltAttack>) => haltAttack(this.#parts, ...a);
 
   /** Halt all: every attack and Kubernetes attack the person's session reaches, in their name unless a reason is given. */
   async haltAll(actor: Actor, channel: string | undefined, reason?: string) {
@@ -148,18 +130,14 @@ export class AttackService {
   }
 
   /** A person's name, for text read outside Slack; their user id when Slack does not say at once. */
-  personName(userId: string): Promise<string> {
-    return this.#parts.directory.name(userId);
-  }
+  personName = (userId: string) => this.#parts.directory.name(userId);
 
   async #haltedBy(actor: Actor): Promise<string> {
     return `Halted from Slack by ${await this.#parts.directory.name(actor.userId)}`;
   }
 
   /** Adds the note; answers the attack's whole id (a short one may have been typed). */
-  note(actor: Actor, id: string, text: string, teamId?: string): Promise<string> {
-    return addNote(this.#parts, actor, id, text, teamId);
-  }
+  note = (...a: AfterParts<typeof addNote>) => addNote(this.#parts, ...a);
 
   /** "Still here": what the answer did, the attack's card as it is now, and when its attendant is asked again. */
   async stillHere(actor: Actor, guid: string) {

@@ -18,7 +18,7 @@ import { addStep, moveStep, planPlace, removeStep, runnerOf, setAutomatic } from
 import type { AfterParts } from '../parts.ts';
 import { shareGameDayReport } from './report.ts';
 import { runPlans } from './planRunner.ts';
-import { type GameDayChange, gameDayAccess } from './gamedayAccess.ts';
+import { gameDayAccess } from './gamedayAccess.ts';
 import { endGameDay, haltUnfinished, unfinishedAttacks, watchedTeamsOf } from './gamedayEnd.ts';
 import type { GameDayRecord } from './gamedayRecord.ts';
 import { answerStep, countDown, delayStep, skipStep, startStepNow, vetoStep } from './planSteps.ts';
@@ -85,14 +85,9 @@ export class GameDayService {
   }
 
   /** Whether the person may make this change to the game day (end it, change its guards). */
-  access(actor: Actor, record: GameDayRecord, change: GameDayChange) {
-    return gameDayAccess(this.#parts, actor, record, change);
-  }
-
+  access = (...a: AfterParts<typeof gameDayAccess>) => gameDayAccess(this.#parts, ...a);
   /** The game day's attacks that still run, as the person's teams show them. */
-  unfinished(actor: Actor, record: GameDayRecord) {
-    return unfinishedAttacks(this.#parts, actor, record);
-  }
+  unfinished = (...a: AfterParts<typeof unfinishedAttacks>) => unfinishedAttacks(this.#parts, ...a);
 
   /** Halts, with the person's session (they must be logged in), the game day's attacks that still run. */
   async haltUnfinished(actor: Actor, record: GameDayRecord) {
@@ -101,9 +96,7 @@ export class GameDayService {
   }
 
   /** Ends the channel's game day and posts its summary, whatever still runs. */
-  end(actor: Actor, channel: string) {
-    return endGameDay(this.#parts, actor, channel);
-  }
+  end = (...a: AfterParts<typeof endGameDay>) => endGameDay(this.#parts, ...a);
 
   /** Where a plan is made: the channel's running game day, else the channel's plan for its next one. */
   planPlace = (...a: AfterParts<typeof planPlace>) => planPlace(this.#parts, ...a);
@@ -120,7 +113,5 @@ export class GameDayService {
   watchedTeams = (...a: AfterParts<typeof watchedTeamsOf>) => watchedTeamsOf(this.#parts, ...a);
 
   /** The background job: starts the steps whose countdown is over, and the automatic mode's next. */
-  runPlans(): Promise<void> {
-    return runPlans(this.#parts);
-  }
+  runPlans = () => runPlans(this.#parts);
 }

@@ -2,18 +2,17 @@ import type { PlatformClient } from '../client/index.ts';
 import type { Config } from '../config.ts';
 import type { Logger } from '../logger.ts';
 import type { KeyValueStore } from '../store/keyValue.ts';
-import type { Actor, Login, SessionStore } from '../store/sessions.ts';
+import type { SessionStore } from '../store/sessions.ts';
 import type { CardStore } from '../attacks/cards.ts';
 import type { Recorder } from '../attacks/events.ts';
 import type { StartAsk, StartedAttack } from '../attacks/start.ts';
 import type { ApprovedWay } from '../attacks/startPolicy.ts';
-import { requireLogin } from '../attacks/access.ts';
 import type { Breathe } from '../jobs/scheduler.ts';
 import type { GameDays } from '../gamedays/gamedays.ts';
 import type { StepRef } from '../gamedays/plan.ts';
 import { closeApprovalAfterRestart, closeStepApproval, expireApprovals } from './approvalClosing.ts';
 import { type ApprovalBoard, approveRequest, rejectRequest, type WorkflowSteps } from './approvals.ts';
-import { declareFreeze, liftFreeze, type Scope } from './freezing.ts';
+import { declareFreeze, liftFreeze } from './freezing.ts';
 import type { Freezes } from './freezes.ts';
 import { enforceGuards } from './guardEnforcement.ts';
 import type { GuardStore } from './guards.ts';
@@ -65,26 +64,11 @@ export class GuardrailService {
   /** The guards of attacks and game days, and their last readings. */
   readonly guards: GuardStore;
 
-  /** The person's login, for reading a scope among their own teams. */
-  login(actor: Actor): Promise<Login> {
-    return requireLogin(this.#parts, actor);
-  }
-
-  freeze(actor: Actor, login: Login, scope: Scope, reason: string) {
-    return declareFreeze(this.#parts, actor, login, scope, reason);
-  }
-
-  unfreeze(actor: Actor, login: Login, scope: Scope) {
-    return liftFreeze(this.#parts, actor, login, scope);
-  }
-
-  approve(actor: Actor, requestId: string | undefined) {
-    return approveRequest(this.#parts, actor, requestId);
-  }
-
-  reject(actor: Actor, requestId: string | undefined) {
-    return rejectRequest(this.#parts, actor, requestId);
-  }
+  /** A freeze declared or lifted, and a request approved or rejected, by whoever may. */
+  freeze = (...a: AfterParts<typeof declareFreeze>) => declareFreeze(this.#parts, ...a);
+  unfreeze = (...a: AfterParts<typeof liftFreeze>) => liftFreeze(this.#parts, ...a);
+  approve = (...a: AfterParts<typeof approveRequest>) => approveRequest(this.#parts, ...a);
+  reject = (...a: AfterParts<typeof rejectRequest>) => rejectRequest(this.#parts, ...a);
 
   /** A game day's guards, added or removed by whoever may change the game day. */
   addGameDayGuards = (...a: AfterParts<typeof addGameDayGuards>) => addGameDayGuards(this.#parts, ...a);
@@ -98,20 +82,10 @@ export class GuardrailService {
   closeAfterRestart = (...a: AfterParts<typeof closeApprovalAfterRestart>) =>
     closeApprovalAfterRestart(this.#parts, ...a);
 
-  enforceGuards(breathe?: Breathe): Promise<void> {
-    return enforceGuards(this.#parts, breathe);
-  }
-
-  enforceFreezes(): Promise<void> {
-    return enforceFreezes(this.#parts);
-  }
-
+  /** The jobs: guards and freezes enforced, requests expired. */
+  enforceGuards = (breathe?: Breathe) => enforceGuards(this.#parts, breathe);
+  enforceFreezes = () => enforceFreezes(this.#parts);
+  expireApprovals = () => expireApprovals(this.#parts);
   /** Closes the request a game-day step waits on, once the step was skipped or vetoed. */
-  closeStepApproval(ref: StepRef, stopped: { how: 'skipped' | 'vetoed'; by: string }): Promise<void> {
-    return closeStepApproval(this.#parts, ref, stopped);
-  }
-
-  expireApprovals(): Promise<void> {
-    return expireApprovals(this.#parts);
-  }
+  closeStepApproval = (...a: AfterParts<typeof closeStepApproval>) => closeStepApproval(this.#parts, ...a);
 }

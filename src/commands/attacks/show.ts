@@ -16,7 +16,7 @@ const usage = 'show <attack id>';
 
 export async function showAttack(deps: Services, actor: Actor, id: string, teamId?: string): Promise<Reply> {
   const login = await deps.login.require(actor);
-  const { guid, team } = await deps.attacks.locate(login, id, teamId);
+  const { guid, team } = await deps.attacks.locate(login, id, { teamId });
   const api = deps.attacks.api(login, team);
   const context = { team: teamName(team), doing: 'show the attack', subject: `attack ${guid}` };
   const attack: Attack = await explained(context, async () => {

@@ -99,7 +99,7 @@ async function haltAllStep({ actor, inputs }: WorkflowStepRequest, deps: Service
 /** Freeze chaos: declares the freeze, halts what runs there, and says how many it halted. */
 async function freezeStep({ actor, inputs }: WorkflowStepRequest, deps: Services): Promise<WorkflowStepResult> {
   const input = read({ ...scopeInputs, reason }, inputs);
-  const login = await deps.guardrails.login(actor);
+  const login = await deps.login.require(actor);
   const scope = scopeOfInputs(input, login);
   // Done once per run of the step: the adapter's claim on its execution sees to that.
   const declared = await deps.guardrails.freeze(actor, login, scope, input.reason);
@@ -124,7 +124,7 @@ async function freezeStep({ actor, inputs }: WorkflowStepRequest, deps: Services
 /** Unfreeze chaos: lifts the freeze of the scope; nothing to lift is no failure. */
 async function unfreezeStep({ actor, inputs }: WorkflowStepRequest, deps: Services): Promise<WorkflowStepResult> {
   const input = read({ ...scopeInputs, reason: optionalText }, inputs);
-  const login = await deps.guardrails.login(actor);
+  const login = await deps.login.require(actor);
   const scope = scopeOfInputs(input, login);
   const lifted = await deps.guardrails.unfreeze(actor, login, scope);
   await announceLift(deps, actor, lifted);
