@@ -1,17 +1,10 @@
-import type { PlatformClient } from '../client/index.ts';
 import type { Config } from '../config.ts';
-import type { Logger } from '../logger.ts';
-import type { KeyValueStore } from '../store/keyValue.ts';
-import type { SessionStore } from '../store/sessions.ts';
-import type { CardStore } from '../attacks/cards.ts';
-import type { Recorder } from '../attacks/events.ts';
-import type { StartAsk, StartedAttack } from '../attacks/start.ts';
+import type { StartAsk, StartedAttack, StartParts } from '../attacks/start.ts';
 import type { ApprovedWay } from '../attacks/startPolicy.ts';
 import type { Breathe } from '../jobs/scheduler.ts';
-import type { GameDays } from '../gamedays/gamedays.ts';
 import type { StepRef } from '../gamedays/plan.ts';
 import { closeApprovalAfterRestart, closeStepApproval, expireApprovals } from './approvalClosing.ts';
-import { type ApprovalBoard, approveRequest, rejectRequest, type WorkflowSteps } from './approvals.ts';
+import { approveRequest, rejectRequest, type WorkflowSteps } from './approvals.ts';
 import { declareFreeze, liftFreeze } from './freezing.ts';
 import type { Freezes } from './freezes.ts';
 import { enforceGuards } from './guardEnforcement.ts';
@@ -21,21 +14,9 @@ import { addGameDayGuards, removeGameDayGuards } from './gamedayGuards.ts';
 import { checkGuards } from './guardCheck.ts';
 import type { AfterParts } from '../parts.ts';
 
-/** What the guards, freezes and approvals use. */
-export interface GuardrailParts {
-  store: KeyValueStore;
-  guards: GuardStore;
-  freezes: Freezes;
-  sessions: SessionStore;
-  platform: PlatformClient;
-  cards: CardStore;
-  gameDays: GameDays;
-  events: Recorder;
-  logger: Logger;
-  clock: { now(): number };
+/** What the guards, freezes and approvals use: what a start uses (they read guards and post requests), and more. */
+export interface GuardrailParts extends StartParts {
   config: Pick<Config, 'approvalRules' | 'pollSeconds'>;
-  /** Where requests for a second person are posted, and closed once answered. */
-  approvals: ApprovalBoard;
   /** Where a freeze says what keeps it from halting. */
   freezeNotices: FreezeNotices;
   /** Where Workflow Builder steps waiting on an approval are completed or failed. */
