@@ -1,5 +1,5 @@
 import type { KnownBlock, ModalView } from '@slack/types';
-import type { Deps } from '../deps.ts';
+import type { Services } from '../services.ts';
 import type { Actor } from '../store/sessions.ts';
 import type { Message } from '../views/message.ts';
 import type { StepResult } from '../workflow/service.ts';
@@ -65,8 +65,8 @@ export interface Action {
   container: 'message' | 'modal' | 'home';
 }
 
-export type SubmissionHandler = (submission: Submission, deps: Deps) => Promise<SubmissionReply>;
-export type ActionHandler = (action: Action, deps: Deps) => Promise<Reply>;
+export type SubmissionHandler = (submission: Submission, deps: Services) => Promise<SubmissionReply>;
+export type ActionHandler = (action: Action, deps: Services) => Promise<Reply>;
 
 /**
  * An entry of the listener table: a handler, or one that changes state, which the Slack adapter
@@ -92,7 +92,7 @@ export interface OptionsRequest {
   privateMetadata: string;
 }
 
-export type OptionsHandler = (request: OptionsRequest, deps: Deps) => Promise<{ text: string; value: string }[]>;
+export type OptionsHandler = (request: OptionsRequest, deps: Services) => Promise<{ text: string; value: string }[]>;
 
 /** A workflow reached one of Faultline's steps: whose session acts (the person who used the workflow), and the other inputs. */
 export interface WorkflowStepRequest {
@@ -108,4 +108,4 @@ export interface WorkflowStepRequest {
  */
 export type WorkflowStepResult = StepResult;
 
-export type WorkflowStepHandler = (request: WorkflowStepRequest, deps: Deps) => Promise<WorkflowStepResult>;
+export type WorkflowStepHandler = (request: WorkflowStepRequest, deps: Services) => Promise<WorkflowStepResult>;
