@@ -10,7 +10,7 @@ import { teamPickerModal } from '../views/login/team.ts';
 import type { Action, Reply } from './reply.ts';
 import type { Actor, Login } from '../store/sessions.ts';
 import type { Watch } from '../attacks/watches.ts';
-import { mayRunAttacks, RUN_PRIVILEGE, teamName } from '../attacks/access.ts';
+import { mayHalt, mayHaltAll, mayRunAttacks, RUN_PRIVILEGE, teamName } from '../attacks/access.ts';
 import { openBuilder } from './attacks/attack.ts';
 
 /** The channels a person is in, asked of Slack once however often it is called; none when Slack cannot say. */
@@ -108,6 +108,8 @@ async function homeState(actor: Actor, deps: Services, halting: string | undefin
       teamName: login.team ? teamName(login.team) : undefined,
       teams: login.session.teams.map((t) => ({ id: t.identifier, name: teamName(t) })),
       cannotRun: login.team && !mayRunAttacks(login.team) ? RUN_PRIVILEGE : undefined,
+      mayHalt: login.team ? mayHalt(login.team) : undefined,
+      mayHaltAll: mayHaltAll(login),
     };
     state.freezes = await deps.guardrails.freezes.touching(login.session.teams.map((t) => t.identifier));
     if (login.team) {
