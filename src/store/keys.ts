@@ -129,6 +129,8 @@ export const keys = {
     "A person's halt was told in the card's thread once, however often they click: a day, longer than any halt takes."),
   haltCheck: kind('halt-check:', hours(24), { key: (guid: string) => guid },
     'A halt whose targets are read until every one has stopped: deleted then; a day, long after anyone acts on it.'),
+  haltReceipt: kind('halt-receipt:', days(30), { key: (teamId: string, guid: string) => `${teamId}:${guid}`, ofTeam },
+    "A verified halt's times, target by target, for the team's list of halts: a month, like the cards."),
   presence: kind('presence:', days(30), { key: (guid: string) => guid },
     'When the attendant of a live attack was last asked whether they still watch it, and whether they answered: as long as its card.'),
   noteLock: kind('note-lock:', 15_000, { key: (guid: string) => guid },

@@ -203,6 +203,7 @@ describe('the store key table', () => {
       'unsent-update:',
       'halt-noted:',
       'halt-check:',
+      'halt-receipt:',
       'presence:',
       'note-lock:',
       'list-page:',

@@ -43,9 +43,10 @@ export async function showAttack(deps: Deps, actor: Actor, id: string, teamId?: 
       });
     }
   });
-  const [executions, tickets] = await Promise.all([
+  const [executions, tickets, card] = await Promise.all([
     attack.target_type === 'Kubernetes' ? [] : explained(context, () => api.attacks.executions(guid)),
     ticketCount(deps, api, guid, teamName(team)),
+    deps.cards.get(guid),
   ]);
   return {
     kind: 'message',
@@ -55,6 +56,7 @@ export async function showAttack(deps: Deps, actor: Actor, id: string, teamId?: 
       { id: team.identifier, name: teamName(team) },
       deps.config.platform.appUrl,
       tickets,
+      card?.haltCheck,
     ),
   };
 }
