@@ -17,6 +17,10 @@ const cardOf = (guid: string) => stack.cardIn(channel, guid)!;
 
 async function haltedWithDelays(id: string, deaf?: string) {
   await stack.login(id, stack.sim.seed.users.owner, { team: 'Platform' });
+  return haltWithDelays(id, deaf);
+}
+
+async function haltWithDelays(id: string, deaf?: string) {
   const { attack, card } = await stack.startAttack(id, `attack cpu -l 600 --target-hosts ${hosts.join(',')}`, channel);
   stack.advanceClock(10_000);
   stack.sim.delayStop('platform-web-2', 1_000);
@@ -82,5 +86,28 @@ describe('halt receipts', () => {
     await stack.poll();
     expect(read(cardOf(attack.guid))).toContain('still running 90 s after the halt: platform-web-1');
     stack.sim.ignoreHalts('platform-web-1', false);
+  });
+
+  it("carries each target's time into the game-day summary and the report", async () => {
+    const id = 'U0RECEIPT4';
+    await stack.login(id, stack.sim.seed.users.owner, { team: 'Platform' });
+    expect(read(await stack.ask(id, 'gameday start Receipt drill', { channel }))).toContain('started');
+    const attack = await haltWithDelays(id);
+    stack.advanceClock(10_000);
+    await stack.poll();
+    const filesBefore = stack.fake.files().length;
+    expect(read(await stack.ask(id, 'gameday end', { channel }))).toContain('ended');
+
+    const summary = stack.fake
+      .channel(channel)
+      .messages()
+      .find((m) => read(m).includes('Game day summary: Receipt drill'))!;
+    expect(read(summary)).toContain('halt verified: platform-db-1 6.2 s, platform-web-2 5.0 s, platform-web-1 4.0 s');
+    const file = await stack.fake.waitFor(() => stack.fake.files().slice(filesBefore)[0], 'the report file');
+    const section = file.text.split(/\n(?=#{2,3} )/).find((part) => part.includes(attack.guid)) ?? '';
+    expect(section).toMatch(
+      /- \*\*Halt:\*\* verified; sent .+ UTC, accepted .+ UTC; 3 of 3 targets stopped; median 5\.0 s, slowest 6\.2 s \(`platform-db-1`\)/,
+    );
+    expect(section).toMatch(/- `platform-db-1`: stopped .+ UTC \(6\.2 s after the halt\)/);
   });
 });
