@@ -72,9 +72,10 @@ async function readerFor(deps: Deps, check: HaltCheck, teamId: string) {
 
 /**
  * One pass over the halts being verified: one executions read each. A halt whose targets have
- * all reached a final stage is verified, its receipt kept, and forgotten; one with a target still
- * running `HALT_SLO_SECONDS` after it is told once (its card and thread show Halt again, its halter gets a direct message)
- * and read on until it stops; one no stored session can read is told to its halter once, as late. Returns how many halts were read. Never throws.
+ * all reached a final stage is verified, its receipt kept, and forgotten; one with a target
+ * still running `HALT_SLO_SECONDS` after it is told once (its card and thread show Halt again,
+ * its halter gets a direct message) and read on until it stops; one no stored session can read
+ * is told to its halter once, as late. Returns how many halts were read. Never throws.
  */
 export async function verifyHalts(deps: Deps): Promise<number> {
   const checks: HaltCheck[] = [];

@@ -60,7 +60,7 @@ export function haltVerifiedLateMessage(
   return { text, blocks: [section(text)] };
 }
 
-/** To the person whose session halted an attack: a minute on, no stored session can read its targets. */
+/** To the person whose session halted an attack: `HALT_SLO_SECONDS` on, no stored session can read its targets. */
 export function haltUnreadableMessage(
   ref: AttackRef,
   attack: { type?: string | undefined; channel?: string | undefined },
