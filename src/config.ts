@@ -31,6 +31,8 @@ export interface Config {
   pollSeconds: number;
   /** How long a game-day step counts down before it starts, for anyone to veto it. */
   countdownSeconds: number;
+  /** How long a halt may take to stop every target before it is escalated (Halt again, its halter told). */
+  haltSloSeconds: number;
   /** How long an attack runs before its attendant is asked "Still watching?", and then how often; 0: never. */
   presenceMinutes: number;
   logLevel: Environment['LOG_LEVEL'];
@@ -98,6 +100,7 @@ export function loadConfig(env: NodeJS.ProcessEnv): Config {
     tracker: { projectId: e.TRACKER_PROJECT_ID, issueTypeId: e.TRACKER_ISSUE_TYPE_ID },
     pollSeconds: e.POLL_SECONDS,
     countdownSeconds: e.COUNTDOWN_SECONDS,
+    haltSloSeconds: e.HALT_SLO_SECONDS,
     presenceMinutes: e.PRESENCE_MINUTES,
     logLevel: e.LOG_LEVEL,
     publicUrl: e.PUBLIC_URL?.replace(/\/+$/, ''),

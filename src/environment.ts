@@ -157,6 +157,7 @@ export const environmentSchema = z.object({
   TRACKER_ISSUE_TYPE_ID: optionalText,
   POLL_SECONDS: positiveInteger(10, 'POLL_SECONDS must be a whole number of seconds'),
   COUNTDOWN_SECONDS: positiveInteger(60, 'COUNTDOWN_SECONDS must be a whole number of seconds'),
+  HALT_SLO_SECONDS: positiveInteger(60, 'HALT_SLO_SECONDS must be a whole number of seconds'),
   PRESENCE_MINUTES: z
     .string()
     .trim()

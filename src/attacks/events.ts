@@ -71,8 +71,8 @@ export type AttackEvent =
     }
   /**
    * What the executions of a halted attack showed: `verified` once every target has stopped,
-   * `stuck` the first time a target still runs a minute after the halt, else `progress`; or
-   * `unreadable` (no progress), a minute on, when no stored session could read them.
+   * `stuck` the first time a target still runs `HALT_SLO_SECONDS` after the halt, else `progress`; or
+   * `unreadable` (no progress), as late, when no stored session could read them.
    */
   | {
       kind: 'halt checked';
@@ -196,7 +196,7 @@ export interface AttackProjection {
   /** Posts a started attack's card before it is saved; throws when Slack did not take it. */
   postCard(card: CardRecord): Promise<MessageRef>;
   /**
-   * Says that a target still runs a minute after a halt, with Halt again: in the card's thread
+   * Says that a target still runs `HALT_SLO_SECONDS` after a halt, with Halt again: in the card's thread
    * (if it has one) and to whoever halted it. Gives back the messages Slack took; never throws.
    */
   haltStuck(

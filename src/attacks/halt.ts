@@ -69,6 +69,7 @@ export async function recordHalt(
   kind: AttackKind,
   result: HaltResult,
   state: AttackState | undefined,
+  times?: { haltedAt: string; acceptedAt: string },
 ): Promise<Halted> {
   const card = await deps.events.record({
     kind: 'halted',
@@ -91,6 +92,7 @@ export async function recordHalt(
       teamId: target.teamId ?? card?.teamId,
       by: halter.by,
       cause: halter.cause,
+      ...times,
     }).catch((error: unknown) => {
       // The halt itself went through: not verifying it must not make it look failed.
       deps.logger.warn({ err: error, attack: target.guid }, 'could not start verifying a halt');
@@ -122,6 +124,8 @@ export async function halt(
     return recordHalt(deps, halter, target, 'kubernetes', result, before);
   }
   const request = haltRequest(halter);
+  const at = () => new Date(deps.clock.now()).toISOString();
+  const haltedAt = at();
   let kind = target.kind;
   /** The attacks the halt stopped; undefined when the platform did not say (or for Kubernetes). */
   let answer: Attack[] | undefined;
@@ -137,6 +141,7 @@ export async function halt(
       kind = 'kubernetes';
     }
   }
+  const times = { haltedAt, acceptedAt: at() };
   const listed = answer?.find((a) => a.guid === guid);
   let state: AttackState | undefined = listed;
   let result: HaltResult = 'halted';
@@ -150,7 +155,7 @@ export async function halt(
     // The platform listed what it stopped, not this attack, and cannot show it: nobody can say it stopped.
     else if (!state && answer && !listed) result = 'unconfirmed';
   }
-  return recordHalt(deps, halter, target, kind, result, state);
+  return recordHalt(deps, halter, target, kind, result, state, times);
 }
 
 /**

@@ -2,10 +2,8 @@ import { NotFoundError, UnauthorizedError } from '../client/errors.ts';
 import type { AttackParts } from './service.ts';
 import { keys } from '../store/keys.ts';
 import type { HaltCause, Who } from './events.ts';
+import { type HaltStop, keepReceipt, stopsOf } from './haltReceipts.ts';
 import { isFinished } from './lifecycle.ts';
-
-/** A target still running this long after a halt is shown with Halt again, and its halter is told. */
-export const haltStuckMs = 60_000;
 
 /** A halt being verified: its attack's executions are read until every target has stopped. */
 export interface HaltCheck {
@@ -14,10 +12,12 @@ export interface HaltCheck {
   teamId: string | undefined;
   /** When the halt was sent (the latest, for a halt sent again). */
   haltedAt: string;
+  /** When the platform's answer to it arrived (it documents no time of its own). */
+  acceptedAt?: string | undefined;
   /** Who halted it: their session reads the executions, and they are told when a target runs on. */
   by: Who;
   cause: HaltCause;
-  /** Whether a target still running a minute after the halt has been told. */
+  /** Whether a target still running `HALT_SLO_SECONDS` after the halt has been told. */
   stuckTold?: boolean | undefined;
   /** Whether its halter has been told that no stored session can read its targets. */
   unreadableTold?: boolean | undefined;
@@ -26,6 +26,9 @@ export interface HaltCheck {
 /** What the executions of a halted attack showed at the last read; the card keeps it. */
 export interface HaltProgress {
   haltedAt: string;
+  acceptedAt?: string | undefined;
+  /** The targets seen stopped, slowest first, each when its execution ended. */
+  stops?: HaltStop[] | undefined;
   /** Targets that have reached a final stage, of `total`. */
   stopped: number;
   total: number;
@@ -33,8 +36,10 @@ export interface HaltProgress {
   running: string[];
   /** Every target has stopped. */
   verified: boolean;
-  /** A target still ran a minute after the halt. */
+  /** A target still ran `HALT_SLO_SECONDS` after the halt. */
   stuck: boolean;
+  /** `HALT_SLO_SECONDS` as it was when the halt was late, for the words. */
+  sloSeconds?: number | undefined;
 }
 
 /** Targets named on a card and in a message; the rest are counted. */
@@ -43,13 +48,13 @@ const runningNamed = 10;
 /**
  * Starts verifying a halt that stopped an attack (or that nobody could confirm): the next passes
  * of `verifyHalts` read its executions. Kept in the store, so a restarted bot carries on. A halt
- * sent again starts the minute again.
+ * sent again starts the clock again; `haltedAt` is when it was sent, now unless given.
  */
 export async function beginHaltCheck(
   deps: Pick<AttackParts, 'store' | 'clock'>,
-  check: Omit<HaltCheck, 'haltedAt' | 'stuckTold' | 'unreadableTold'>,
+  check: Omit<HaltCheck, 'haltedAt' | 'stuckTold' | 'unreadableTold'> & { haltedAt?: string | undefined },
 ): Promise<void> {
-  const value: HaltCheck = { ...check, haltedAt: new Date(deps.clock.now()).toISOString() };
+  const value: HaltCheck = { ...check, haltedAt: check.haltedAt ?? new Date(deps.clock.now()).toISOString() };
   await deps.store.set(keys.haltCheck.key(check.guid), value, keys.haltCheck.ttlMs);
 }
 
@@ -67,10 +72,10 @@ async function readerFor(deps: AttackParts, check: HaltCheck, teamId: string) {
 
 /**
  * One pass over the halts being verified: one executions read each. A halt whose targets have
- * all reached a final stage is verified and forgotten; one with a target still running a minute
- * after it is told once (its card and thread show Halt again, its halter gets a direct message)
- * and read on until it stops; one no stored session can read is told to its halter once, a minute
- * on. Returns how many halts were read. Never throws.
+ * all reached a final stage is verified, its receipt kept, and forgotten; one with a target
+ * still running `HALT_SLO_SECONDS` after it is told once (its card and thread show Halt again,
+ * its halter gets a direct message) and read on until it stops; one no stored session can read
+ * is told to its halter once, as late. Returns how many halts were read. Never throws.
  */
 export async function verifyHalts(deps: AttackParts): Promise<number> {
   const checks: HaltCheck[] = [];
@@ -104,7 +109,7 @@ const said = (check: HaltCheck, teamId: string | undefined) => ({
 async function verifyOne(deps: AttackParts, check: HaltCheck): Promise<boolean> {
   const key = keys.haltCheck.key(check.guid);
   const teamId = check.teamId ?? (await deps.cards.get(check.guid))?.teamId;
-  const late = deps.clock.now() - Date.parse(check.haltedAt) >= haltStuckMs;
+  const late = deps.clock.now() - Date.parse(check.haltedAt) >= deps.config.haltSloSeconds * 1000;
   const api = teamId ? await readerFor(deps, check, teamId) : undefined;
   let executions: Awaited<ReturnType<NonNullable<typeof api>['attacks']['executions']>> | undefined;
   try {
@@ -119,7 +124,7 @@ async function verifyOne(deps: AttackParts, check: HaltCheck): Promise<boolean> 
   }
   if (!executions) {
     deps.logger.debug({ attack: check.guid }, 'no session can read the executions of a halted attack');
-    // Nobody can tell whether it stopped: its halter hears so once, a minute on, and it is read again once someone can.
+    // Nobody can tell whether it stopped: its halter hears so once, as late, and it is read again once someone can.
     if (late && !check.unreadableTold) {
       await deps.events.record({ ...said(check, teamId), progress: undefined, news: 'unreadable' });
       await deps.store.set(key, { ...check, unreadableTold: true }, keys.haltCheck.ttlMs);
@@ -127,16 +132,22 @@ async function verifyOne(deps: AttackParts, check: HaltCheck): Promise<boolean> 
     return api !== undefined;
   }
   const running = executions.filter((execution) => !isFinished(execution));
+  const card = await deps.cards.get(check.guid);
   const progress: HaltProgress = {
     haltedAt: check.haltedAt,
+    acceptedAt: check.acceptedAt,
+    stops: stopsOf(executions, card?.haltCheck?.stops, new Date(deps.clock.now()).toISOString()),
     stopped: executions.length - running.length,
     total: executions.length,
     running: running.slice(0, runningNamed).map((e) => e.client_id ?? e.guid ?? 'unknown target'),
     verified: running.length === 0,
     stuck: running.length > 0 && late,
+    ...(late ? { sloSeconds: deps.config.haltSloSeconds } : {}),
   };
   const news = progress.verified ? 'verified' : progress.stuck && !check.stuckTold ? 'stuck' : 'progress';
   await deps.events.record({ ...said(check, teamId), progress, news });
+  if (progress.verified && teamId)
+    await keepReceipt(deps.store, { guid: check.guid, teamId, type: card?.type }, progress);
   if (progress.verified) await deps.store.delete(key);
   else if (news === 'stuck') await deps.store.set(key, { ...check, stuckTold: true }, keys.haltCheck.ttlMs);
   return true;

@@ -61,7 +61,11 @@ export async function haltAllAttacks(
   ).flat();
 
   // Company-level calls: no team is sent, the session decides what is reached.
+  const at = () => new Date(deps.clock.now()).toISOString();
+  const haltedAt = at();
   const answered = await haltCompany(platformFor(deps, login, undefined), halter, 'all');
+  // Each attack's receipt: sent and accepted with the one company-level halt.
+  const times = { haltedAt, acceptedAt: at() };
 
   const results: Reached[] = answered.map((attack) => ({
     guid: attack.guid,
@@ -83,7 +87,7 @@ export async function haltAllAttacks(
   for (const { guid, teamId, kind, result, state } of results) {
     if (result === 'halted') outcome.halted.push({ guid, kind });
     else outcome.ended.push({ guid, kind, stage: state?.stage ?? 'Unknown' });
-    await recordHalt(deps, halter, { guid, teamId }, kind, result, state);
+    await recordHalt(deps, halter, { guid, teamId }, kind, result, state, times);
   }
   await deps.events.record({
     kind: 'mass halted',

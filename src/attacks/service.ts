@@ -2,6 +2,7 @@ import type { Config } from '../config.ts';
 import { explained } from '../errors.ts';
 import type { AfterParts } from '../parts.ts';
 import { endedHomeHalts, followHomeHalt } from './homeHalts.ts';
+import { lastReceipts } from './haltReceipts.ts';
 import type { TeamEntry } from '../client/index.ts';
 import { keys } from '../store/keys.ts';
 import type { Actor, Login } from '../store/sessions.ts';
@@ -44,7 +45,13 @@ export interface AttackParts extends StartParts {
   poller: Poller;
   config: Pick<
     Config,
-    'presenceMinutes' | 'approvalRules' | 'maxAttackSeconds' | 'monitoring' | 'attackChannels' | 'pollSeconds'
+    | 'presenceMinutes'
+    | 'approvalRules'
+    | 'maxAttackSeconds'
+    | 'monitoring'
+    | 'attackChannels'
+    | 'pollSeconds'
+    | 'haltSloSeconds'
   >;
 }
 
@@ -113,6 +120,8 @@ export class AttackService {
   halt = (...a: AfterParts<typeof haltAttack>) => haltAttack(this.#parts, ...a);
   followHomeHalt = (...a: AfterParts<typeof followHomeHalt>) => followHomeHalt(this.#parts, ...a);
   endedHomeHalts = () => endedHomeHalts(this.#parts);
+  /** The teams' last verified halts, with their receipts, newest first. */
+  lastHalts = (teamIds: string[], count: number) => lastReceipts(this.#parts.store, teamIds, count);
 
   /** Halt all: every attack and Kubernetes attack the person's session reaches, in their name unless a reason is given. */
   async haltAll(actor: Actor, channel: string | undefined, reason?: string) {

@@ -9,6 +9,7 @@ import { attackCommand } from './attacks/attack.ts';
 import { listCommand } from './attacks/list.ts';
 import { showCommand } from './attacks/show.ts';
 import { haltCommand } from './attacks/halt.ts';
+import { haltsCommand } from './attacks/halts.ts';
 import { noteCommand } from './attacks/note.ts';
 import { ticketCommand, ticketsCommand } from './tickets/ticket.ts';
 import { gamedayCommand } from './gamedays/gameday.ts';
@@ -37,6 +38,7 @@ subcommands.push(
   listCommand,
   showCommand,
   haltCommand,
+  haltsCommand,
   noteCommand,
   ticketCommand,
   ticketsCommand,

@@ -1,4 +1,5 @@
 import type { CardRecord } from '../attacks/cards.ts';
+import type { HaltProgress } from '../attacks/haltChecks.ts';
 import type { GameDayPlan, HypothesisAnswer, StepRef } from './plan.ts';
 
 export interface GameDayAttack {
@@ -186,7 +187,15 @@ export interface GameDayStepEvent {
   at: string;
 }
 
-export type GameDayOutcomes = Record<string, { stage: string; lifecycle: string; haltedBy: string[] }>;
+export type GameDayOutcomes = Record<
+  string,
+  {
+    stage: string;
+    lifecycle: string;
+    haltedBy: string[] /** Its last halt's receipt. */;
+    halt?: HaltProgress | undefined;
+  }
+>;
 
 /**
  * How many halts a game day saw: each of its people's (a mass halt once) and each attack one of
@@ -202,6 +211,7 @@ export function cardOutcome(card: CardRecord | undefined): GameDayOutcomes[strin
     stage: card?.stage ?? 'Unknown',
     lifecycle: card?.lifecycle ?? '',
     haltedBy: card?.haltedBy.map((h) => h.userId) ?? [],
+    ...(card?.haltCheck ? { halt: card.haltCheck } : {}),
   };
 }
 

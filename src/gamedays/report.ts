@@ -3,6 +3,7 @@ import type { GameDayParts } from './service.ts';
 import type { Actor, Login } from '../store/sessions.ts';
 import { platformFor, requireLogin, teamName } from '../attacks/access.ts';
 import type { GameDayAttack, GameDayRecord } from './gamedayRecord.ts';
+import type { HaltProgress } from '../attacks/haltChecks.ts';
 import type { GameDay } from './gamedayReads.ts';
 import { readTeam } from './reportTeam.ts';
 
@@ -36,6 +37,8 @@ export interface ReportAttack {
   chat?: GameDayAttack | undefined;
   /** Slack user ids of who halted it from Slack. */
   haltedBy: string[];
+  /** Its last halt's receipt, as its card keeps it. */
+  halt?: HaltProgress | undefined;
   /** Its notes on the platform (annotations). */
   platformNotes: string[];
   executions: Execution[];

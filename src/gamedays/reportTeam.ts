@@ -87,7 +87,7 @@ export async function readTeam(
     const card = await deps.cards.get(guid);
     const outcome = cardOutcome(card);
     const haltedBy = [...new Set([...outcome.haltedBy, ...halts.filter((h) => h.guid === guid).map((h) => h.by)])];
-    const entry = attackEntry(byGuid.get(guid), chat, haltedBy, outcome);
+    const entry = { ...attackEntry(byGuid.get(guid), chat, haltedBy, outcome), halt: outcome.halt };
     if (!api)
       return {
         ...entry,

@@ -139,7 +139,7 @@ export class SlackAttackProjection implements AttackProjection {
   }
 
   /**
-   * A target still running a minute after the halt: in the attack's thread and to the person who
+   * A target still running `HALT_SLO_SECONDS` after the halt: in the attack's thread and to the person who
    * halted it, each with Halt again; where they went is kept on the card.
    */
   async haltStuck(event: Extract<AttackEvent, { kind: 'halt checked' }>, card: CardRecord | undefined) {

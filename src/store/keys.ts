@@ -133,6 +133,8 @@ export const keys = {
     'A halt whose targets are read until every one has stopped: deleted then; a day, long after anyone acts on it.'),
   homeHalt: kind('home-halt:', minutes(30), { key: (userId: string, guid: string) => `${userId}:${guid}` },
     "An attack halted from a person's App Home, whose end redraws it there: half an hour, longer than a halt takes to land."),
+  haltReceipt: kind('halt-receipt:', days(30), { key: (teamId: string, guid: string) => `${teamId}:${guid}`, ofTeam },
+    "A verified halt's times, target by target, for the team's list of halts: a month, like the cards."),
   presence: kind('presence:', days(30), { key: (guid: string) => guid },
     'When the attendant of a live attack was last asked whether they still watch it, and whether they answered: as long as its card.'),
   noteLock: kind('note-lock:', 15_000, { key: (guid: string) => guid },

@@ -81,6 +81,15 @@ describe('loadConfig', () => {
     expect(config.slack.apiUrl).toBe('http://127.0.0.1:9999/api/');
   });
 
+  it('escalates a halt still not verified after HALT_SLO_SECONDS, 60 unless set', () => {
+    expect(loadConfig(valid).haltSloSeconds).toBe(60);
+    expect(loadConfig({ ...valid, HALT_SLO_SECONDS: '90' }).haltSloSeconds).toBe(90);
+    for (const wrong of ['0', '-5', '1.5', 'soon'])
+      expect(problems({ ...valid, HALT_SLO_SECONDS: wrong })).toEqual([
+        'HALT_SLO_SECONDS must be a whole number of seconds',
+      ]);
+  });
+
   it('asks "Still watching?" every 15 minutes unless PRESENCE_MINUTES says otherwise, 0 for never', () => {
     expect(loadConfig(valid).presenceMinutes).toBe(15);
     expect(loadConfig({ ...valid, PRESENCE_MINUTES: '0' }).presenceMinutes).toBe(0);

@@ -205,6 +205,7 @@ describe('the store key table', () => {
       'halt-noted:',
       'halt-check:',
       'home-halt:',
+      'halt-receipt:',
       'presence:',
       'note-lock:',
       'list-page:',

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { gameDayReportMarkdown, markdownText, reportFilename, reportPeople } from '../../src/views/gamedays/report.ts';
+import { gameDayReportMarkdown, reportFilename, reportPeople } from '../../src/views/gamedays/report.ts';
+import { markdownText } from '../../src/views/gamedays/reportMarkdown.ts';
 import type { GameDayReport, ReportAttack } from '../../src/gamedays/report.ts';
 
 describe('the game-day report file', () => {

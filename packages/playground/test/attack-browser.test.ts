@@ -20,6 +20,7 @@ describe("the README's attack walk", () => {
       /^\/chaos note <id> \S/,
       /^File ticket on the card/,
       /^Halt on the card$/,
+      /^\/chaos halts$/,
       /^\/chaos show <id>$/,
     ])
       expect(texts.some((text) => wanted.test(text))).toBe(true);
@@ -80,11 +81,22 @@ describe.skipIf(!hasChromium)(skipNote("the README's attack walk in a browser"),
         await expect.poll(() => demo.sim.state.attacks.get(id)!.timeline.haltedAt, { timeout: waitMs }).toBeDefined();
         // Past the platform's halting stages: the bot reads back every target.
         demo.sim.clock.advance(10_000);
-        await card.getByText(`Halt verified: ${web.length} of ${web.length} targets stopped`).waitFor();
-        expect(step.line).toContain(`Halt verified: ${web.length} of ${web.length} targets stopped`);
+        // The receipt: how long the targets took to stop, and the slowest.
+        const receipt = new RegExp(
+          `Halt verified: ${web.length} of ${web.length} targets stopped in \\d+\\.\\d s \\(slowest (${web.join('|')})\\)`,
+        );
+        await card.getByText(receipt).waitFor();
+        expect(step.line).toContain(`Halt verified: ${web.length} of ${web.length} targets stopped in `);
         await expect
           .poll(() => card.getByRole('button', { name: 'Halt', exact: true }).count(), { timeout: waitMs })
           .toBe(0);
+      } else if (kind === 'command' && text === '/chaos halts') {
+        const listed = ephemerals().filter({ hasText: 'Last halts of team Platform' });
+        await run(text);
+        await listed.waitFor();
+        const words = await listed.innerText();
+        expect(words).toContain(id.slice(0, 8));
+        expect(words).toMatch(/accepted in \d+\.\d s · median \d+\.\d s · slowest \d+\.\d s/);
       } else if (kind === 'command' && text === '/chaos show <id>') {
         const shown = ephemerals()
           .filter({ hasText: `Attack ${id}` })

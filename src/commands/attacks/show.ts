@@ -42,9 +42,10 @@ export async function showAttack(deps: Services, actor: Actor, id: string, teamI
       });
     }
   });
-  const [executions, tickets] = await Promise.all([
+  const [executions, tickets, card] = await Promise.all([
     attack.target_type === 'Kubernetes' ? [] : explained(context, () => api.attacks.executions(guid)),
     ticketCount(deps, api, guid, teamName(team)),
+    deps.attacks.cards.get(guid),
   ]);
   return {
     kind: 'message',
@@ -54,6 +55,7 @@ export async function showAttack(deps: Services, actor: Actor, id: string, teamI
       { id: team.identifier, name: teamName(team) },
       deps.appUrl,
       tickets,
+      card?.haltCheck,
     ),
   };
 }

@@ -1,5 +1,6 @@
 import type { Button, KnownBlock } from '@slack/types';
 import type { CardRecord } from '../../attacks/cards.ts';
+import { haltTimes, seconds, sloWords } from '../../attacks/haltReceipts.ts';
 import { canHalt, isFinished } from '../../attacks/lifecycle.ts';
 import { isPathId } from '../../client/ids.ts';
 import type { Message } from '../message.ts';
@@ -63,12 +64,13 @@ export const targetList = (ids: readonly string[]) => ids.map((id) => code(id)).
 /** What the attack's executions show of its last halt: verified, under way, or not stopping a target. */
 export function haltCheckText(check: NonNullable<CardRecord['haltCheck']>): string {
   const counted = `${check.stopped} of ${plural(check.total, 'target')} stopped`;
+  const times = haltTimes(check.haltedAt, check.stops);
   if (check.verified)
     return check.total
-      ? `:white_check_mark: *Halt verified*: ${counted}`
+      ? `:white_check_mark: *Halt verified*: ${counted}${times ? ` in ${seconds(times.slowestMs)} (slowest ${code(times.slowest.target)})` : ''}`
       : ':white_check_mark: *Halt verified*: no target was reached';
   if (check.stuck)
-    return `:warning: *Halt not verified*: ${counted}; still running a minute after the halt: ${targetList(check.running)}`;
+    return `:warning: *Halt not verified*: ${counted}; still running ${sloWords(check.sloSeconds)} after the halt: ${targetList(check.running)}`;
   return `:hourglass_flowing_sand: Halt sent: ${counted} so far`;
 }
 

@@ -17,6 +17,8 @@ import {
 } from '../blocks.ts';
 import { argsText, clientsText, haltButton, originText, stageLabel, stageWords } from './attackCard.ts';
 import { agree, plural } from '../plural.ts';
+import { haltReceiptText } from './haltReceipts.ts';
+import type { HaltProgress } from '../../attacks/haltChecks.ts';
 
 const when = (iso: string | undefined) => (iso ? slackDate(new Date(iso)) : '—');
 
@@ -39,6 +41,7 @@ export function attackDetailsMessage(
   team: { id: string; name: string },
   appUrl?: string,
   tickets?: TicketCount,
+  halt?: HaltProgress,
 ): Message {
   const type = attack.infra_command?.type ?? 'attack';
   const stage = stageLabel(attack.stage ?? 'Unknown', attack.stage_lifecycle ?? '');
@@ -71,6 +74,7 @@ export function attackDetailsMessage(
   } else {
     blocks.push(context('No executions yet: the attack has not reached its targets.'));
   }
+  if (halt) blocks.push(section(`*Halt*, sent ${when(halt.haltedAt)}\n${haltReceiptText(halt)}`));
   if (tickets) blocks.push(context(ticketLine(tickets)));
   const notes = Object.values(attack.annotations ?? {});
   if (notes.length)

@@ -1,6 +1,7 @@
 import type { HaltCause, TripAttack } from '../../attacks/events.ts';
 import type { HaltProgress } from '../../attacks/haltChecks.ts';
 import { type AttackRef, attackRefValue, HALT_ATTACK, haltAgainButton, targetList } from './attackCard.ts';
+import { sloWords } from '../../attacks/haltReceipts.ts';
 import { plural } from '../plural.ts';
 import { actions, button, escapeMrkdwn, section, slackDate } from '../blocks.ts';
 import { haltAllButton } from './halt.ts';
@@ -18,7 +19,7 @@ export const freezeHaltLine = (userId: string, reason: string | undefined) =>
   `:snowflake: <@${userId}>'s freeze halted this attack${reason ? ` (${escapeMrkdwn(reason)})` : ''}.`;
 
 /** The targets a halt has stopped, then every one: in the thread of an attack whose halt was not verified at first. */
-export const haltVerifiedLine = (progress: Pick<HaltProgress, 'stopped' | 'total'>) =>
+export const haltVerifiedLine = (progress: Pick<HaltProgress, 'stopped' | 'total' | 'sloSeconds'>) =>
   `:white_check_mark: Halt verified: ${progress.stopped} of ${plural(progress.total, 'target')} stopped.`;
 
 /** An attack as a direct message names it: its type, id and channel, as far as they are known. */
@@ -26,12 +27,12 @@ const attackNamed = (ref: AttackRef, attack: { type?: string | undefined; channe
   `${attack.type ? `the *${escapeMrkdwn(attack.type)}* attack` : 'attack'} \`${ref.guid}\`${attack.channel ? ` in <#${attack.channel}>` : ''}`;
 
 /**
- * A target still running a minute after a halt, with Halt again: in the attack's thread, and (with
+ * A target still running `HALT_SLO_SECONDS` after a halt, with Halt again: in the attack's thread, and (with
  * `to`: the attack and what made the halt) to the person whose session halted it.
  */
 export function haltStuckMessage(
   ref: AttackRef,
-  progress: Pick<HaltProgress, 'stopped' | 'total' | 'running'>,
+  progress: Pick<HaltProgress, 'stopped' | 'total' | 'running' | 'sloSeconds'>,
   to?: { type?: string | undefined; channel?: string | undefined; cause: HaltCause },
 ): Message {
   const still = progress.total - progress.stopped;
@@ -41,7 +42,7 @@ export function haltStuckMessage(
     : to.cause === 'person'
       ? `Your halt of ${attack}`
       : `The halt of ${attack}, made with your session (${haltCauseWords[to.cause]}),`;
-  const text = `:warning: ${which} has not stopped every target: ${plural(still, 'target')} still running a minute after it (${targetList(progress.running)}), ${progress.stopped} of ${progress.total} stopped. Halt again, or stop ${still === 1 ? 'it' : 'them'} on the platform.`;
+  const text = `:warning: ${which} has not stopped every target: ${plural(still, 'target')} still running ${sloWords(progress.sloSeconds)} after it (${targetList(progress.running)}), ${progress.stopped} of ${progress.total} stopped. Halt again, or stop ${still === 1 ? 'it' : 'them'} on the platform.`;
   return { text, blocks: [section(text), actions('halt_again', [haltAgainButton(ref)])] };
 }
 
@@ -51,15 +52,15 @@ export function haltStuckMessage(
  */
 export function haltVerifiedLateMessage(
   ref: AttackRef,
-  progress: Pick<HaltProgress, 'stopped' | 'total'>,
+  progress: Pick<HaltProgress, 'stopped' | 'total' | 'sloSeconds'>,
   to?: { type?: string | undefined; channel?: string | undefined },
 ): Message {
   const which = to ? `The halt of ${attackNamed(ref, to)}` : 'The halt';
-  const text = `:white_check_mark: ${which} was not verified at first: a target ran on a minute after it. It is verified now: ${progress.stopped} of ${plural(progress.total, 'target')} stopped.`;
+  const text = `:white_check_mark: ${which} was not verified at first: a target ran on ${sloWords(progress.sloSeconds)} after it. It is verified now: ${progress.stopped} of ${plural(progress.total, 'target')} stopped.`;
   return { text, blocks: [section(text)] };
 }
 
-/** To the person whose session halted an attack: a minute on, no stored session can read its targets. */
+/** To the person whose session halted an attack: `HALT_SLO_SECONDS` on, no stored session can read its targets. */
 export function haltUnreadableMessage(
   ref: AttackRef,
   attack: { type?: string | undefined; channel?: string | undefined },

@@ -8,6 +8,7 @@ import {
 } from '../../gamedays/gamedayRecord.ts';
 import { actions, button, code, context, escapeMrkdwn, fields, header, limits, section, truncate } from '../blocks.ts';
 import { argsText, stageLabel } from '../attacks/attackCard.ts';
+import { stopTimes } from '../attacks/haltReceipts.ts';
 import type { Message } from '../message.ts';
 import { plural } from '../plural.ts';
 import { planCardBlocks } from './plan.ts';
@@ -79,6 +80,10 @@ function attackOutcomeLine(
   ]);
   const parts = [attackBullet(attackName(a), a), `started by <@${a.startedBy}>`, outcomeText(outcome)];
   if (haltedBy.size) parts.push(`halted by ${[...haltedBy].map((id) => `<@${id}>`).join(', ')}`);
+  if (outcome?.halt?.stops?.length)
+    parts.push(
+      `halt ${outcome.halt.verified ? 'verified' : 'not verified'}: ${stopTimes({ sentAt: outcome.halt.haltedAt, stops: outcome.halt.stops }, 5)}`,
+    );
   return parts.join(' · ');
 }
 

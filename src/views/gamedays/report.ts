@@ -4,6 +4,7 @@ import { haltCount, type GameDayRecord } from '../../gamedays/gamedayRecord.ts';
 import type { GameDayReport, ReportAttack, ReportProblem, ReportTarget, ReportTeam } from '../../gamedays/report.ts';
 import { errorInBrief } from '../errorReply.ts';
 import { plural } from '../plural.ts';
+import { haltLines, markdownCode, markdownText, time } from './reportMarkdown.ts';
 
 /** The target as created, in words, for an attack started outside the channel. */
 function platformTargetText(attack: Extract<ReportTarget, { platform: unknown }>['platform']): string {
@@ -45,34 +46,11 @@ function problemText(problem: ReportProblem, of: 'attack' | 'team'): string {
 /** Executions listed per attack in the file; the rest are counted. */
 const executionsListed = 500;
 
-/** Text safe in Markdown prose: no markup, links, HTML or headings start from it. */
-export function markdownText(text: string): string {
-  // Inline only: `#`, `+` or `-` never start a line here. `[` escaped, `(` cannot make a link.
-  return text
-    .replace(/\s+/g, ' ')
-    .trim()
-    .replace(/([\\`*_[\]<>|~#])/g, '\\$1');
-}
-
-/** Text as inline code: backticks cannot end it early. */
-function markdownCode(text: string): string {
-  const clean = text.replace(/\s+/g, ' ').trim().replace(/`/g, "'");
-  return `\`${clean || ' '}\``;
-}
-
 /** A link only to http(s); anything else is shown as text. */
 function markdownLink(label: string, url: string | undefined): string {
   if (!url || !/^https?:\/\//i.test(url)) return markdownText(label);
   return `[${markdownText(label)}](<${url.replace(/[<>\s]/g, encodeURIComponent)}>)`;
 }
-
-const time = (iso: string | undefined) =>
-  iso && !Number.isNaN(Date.parse(iso))
-    ? new Date(iso)
-        .toISOString()
-        .replace('T', ' ')
-        .replace(/\.\d+Z$/, ' UTC')
-    : '—';
 
 /** The file's name: the title in safe characters, and the day it started. */
 export function reportFilename(record: Pick<GameDayRecord, 'title' | 'startedAt'>): string {
@@ -109,6 +87,7 @@ function attackSection(attack: ReportAttack, index: number, name: (userId: strin
   );
   if (attack.haltedBy.length)
     lines.push(`- **Halted by:** ${attack.haltedBy.map((id) => markdownText(name(id))).join(', ')}`);
+  if (attack.halt) lines.push(...haltLines(attack.halt, executionsListed));
   if (attack.executionsProblem) {
     lines.push(`- **Executions:** could not be read: ${markdownText(problemText(attack.executionsProblem, 'attack'))}`);
   } else if (!attack.executions.length) {
