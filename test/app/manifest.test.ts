@@ -100,6 +100,12 @@ describe('manifest.yml', () => {
     expect(manifest.settings.org_deploy_enabled).toBe(true);
   });
 
+  it("declares Faultline's tools for Slackbot on /mcp, with Slack identity auth", () => {
+    expect(manifest.mcp_servers).toEqual({
+      faultline: { url: expect.stringMatching(/^https:\/\/[^/]+\/mcp$/), auth_type: 'slack_identity_auth' },
+    });
+  });
+
   it('declares the message metadata the cards carry', () => {
     expect(Object.keys(manifest.types ?? {}).sort()).toEqual([ATTACK_EVENT_TYPE, GAME_DAY_EVENT_TYPE].sort());
   });
@@ -125,6 +131,8 @@ describe('manifest.yml', () => {
       // The slash command, and cards posted in public channels the app was not invited to.
       'commands',
       'chat:write.public',
+      // Slackbot calling Faultline's tools (mcp_servers).
+      ...(manifest.mcp_servers ? ['mcp:connect'] : []),
     ]);
     expect([...manifest.oauth_config.scopes.bot].sort()).toEqual([...needed].sort());
   });

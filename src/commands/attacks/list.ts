@@ -92,7 +92,7 @@ async function keepPage(deps: Deps, page: AttackListPage): Promise<AttackListPag
   }
 }
 
-async function listReply(deps: Deps, actor: Actor, query: ListQuery, replaceOriginal: boolean): Promise<Reply> {
+export async function listReply(deps: Deps, actor: Actor, query: ListQuery, replaceOriginal: boolean): Promise<Reply> {
   const login = await requireLogin(deps, actor);
   const team = teamForAction(login, query.teamId);
   const api = platformFor(deps, login, team);
