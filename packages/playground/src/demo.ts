@@ -253,6 +253,8 @@ export async function startDemo(options: DemoOptions): Promise<Demo> {
       LOGIN_EMAIL_MATCH: 'off',
       // The simulator plays Acme Demo's identity provider: "Log in with SSO" goes straight to it.
       SSO_COMPANY: sim.seed.company.name,
+      // Slackbot's tools, for the page's Ask Slackbot box.
+      MCP_ENABLED: 'true',
     });
     const deps = createDeps(config, {
       logger: createLogger(config.logLevel, options.logDestination),
@@ -265,6 +267,7 @@ export async function startDemo(options: DemoOptions): Promise<Demo> {
     stops.push(() => bot.stop());
     fake.setBotUrl(`http://127.0.0.1:${bot.port}/slack/events`);
     playground.routeLoginPageTo(`http://127.0.0.1:${bot.port}`);
+    playground.askSlackbotAt(`http://127.0.0.1:${bot.port}/mcp`);
 
     let stopping: Promise<void> | undefined;
     return {
