@@ -1,7 +1,7 @@
-import type { FakeSlackbot } from '@faultline/fake-slack';
+import { type FakeSlackbot, slackSignature } from '@faultline/fake-slack';
 import { afterEach, describe, expect, it } from 'vitest';
 import { mcpLimits } from '../../src/slack/mcp.ts';
-import { type Stack, stackForFile } from './harness.ts';
+import { Stack, stackForFile } from './harness.ts';
 
 /**
  * Faultline's tools as Slackbot calls them: the SDK's MCP client over HTTP, each request naming
@@ -66,6 +66,30 @@ describe('Slackbot reaching Faultline', () => {
       await expect(slackbot(nextPerson(), signing)).rejects.toMatchObject({ code: 401 });
     const unsigned = await fetch(mcpUrl(), { method: 'POST', body: '{}' });
     expect(unsigned.status).toBe(401);
+  });
+
+  it('refuses a body over its bound unread, and acts for nobody when Slack names nobody', async () => {
+    const signed = (body: string) => {
+      const timestamp = Math.floor(Date.now() / 1000);
+      return fetch(mcpUrl(), {
+        method: 'POST',
+        headers: {
+          'content-type': 'application/json',
+          accept: 'application/json, text/event-stream',
+          'x-slack-request-timestamp': String(timestamp),
+          'x-slack-signature': slackSignature(Stack.signingSecret, timestamp, body),
+        },
+        body,
+      });
+    };
+    expect((await signed(' '.repeat(mcpLimits.bodyBytes + 1))).status).toBe(413);
+    const call = { jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'halt_all', arguments: {} } };
+    const nobody = await signed(JSON.stringify(call));
+    expect(nobody.status).toBe(200);
+    const answer = (await nobody.json()) as { result: { isError: boolean; content: { text: string }[] } };
+    expect(answer.result.isError).toBe(true);
+    expect(answer.result.content[0]!.text).toContain('Slack did not say who is asking');
+    expect(stack.logs.filter((line) => line['audit'] === 'slackbot_tool')).toEqual([]);
   });
 
   it('refuses a signed request sent again, byte for byte, and does nothing the second time', async () => {
@@ -240,3 +264,28 @@ describe('bounded', () => {
 function teamId(name: string): string {
   return [...stack.sim.state.teams.values()].find((t) => t.name === name)!.id;
 }
+
+describe('in Socket Mode', () => {
+  it('serves the tools on the same port as the probes, verified with the signing secret', async () => {
+    const socket = await Stack.start({
+      mode: 'socket',
+      sim: stack.sim,
+      env: { MCP_ENABLED: 'true', SLACK_SIGNING_SECRET: Stack.signingSecret },
+    });
+    try {
+      const id = nextPerson();
+      await socket.login(id, users().solo);
+      const url = `http://127.0.0.1:${socket.bot.port}/mcp`;
+      const client = await socket.fake.slackbot(id, url);
+      open.push(client);
+      expect(await client.call('saved_attacks')).toMatchObject({
+        isError: false,
+        text: expect.stringContaining('Platform'),
+      });
+      await expect(socket.fake.slackbot(id, url, { signing: 'bad' })).rejects.toMatchObject({ code: 401 });
+      socket.expectClean();
+    } finally {
+      await socket.stop();
+    }
+  });
+});
