@@ -8,6 +8,7 @@ import { audit } from '../audit.ts';
 import { UnauthorizedError } from '../client/errors.ts';
 import type { SlackbotTool } from '../commands/reply.ts';
 import { NotLoggedInError } from '../errors.ts';
+import type { Counted } from '../store/keyValue.ts';
 import { keys } from '../store/keys.ts';
 import type { Actor } from '../store/sessions.ts';
 import {
@@ -156,11 +157,16 @@ async function call(
 ): Promise<CallToolResult> {
   const { deps } = adapter;
   if (!person) return said(noPersonText, true);
+  const now = deps.clock.now();
+  let counted: Counted;
+  try {
+    counted = await deps.store.increment(keys.mcpCalls.key(person), keys.mcpCalls.ttlMs, now);
+  } catch (error) {
+    return said(toolText(await adapter.explain(person, error)), true);
+  }
   const actor: Actor = { ...person, userName: await deps.people.name(person.userId).catch(() => person.userId) };
   const record = (outcome: string) =>
     audit(deps.logger, 'slackbot_tool', actor, { tool: tool.name, arguments: args, outcome });
-  const now = deps.clock.now();
-  const counted = await deps.store.increment(keys.mcpCalls.key(actor), keys.mcpCalls.ttlMs, now);
   if (counted.count > mcpLimits.callsPerMinute) {
     record('rate limited');
     const seconds = Math.max(1, Math.ceil((counted.endsAt - now) / 1000));

@@ -69,7 +69,9 @@ function attackWords(words: string): string[] {
  * buttons, whose Start goes through the start policy): Slackbot is told to wait for the click.
  */
 async function askForStart(preview: Message, actor: Actor, deps: Deps): Promise<Message> {
-  const startable = JSON.stringify(preview.blocks ?? []).includes(`"action_id":"${ATTACK_START}"`);
+  const startable = (preview.blocks ?? []).some(
+    (block) => block.type === 'actions' && block.elements.some((e) => 'action_id' in e && e.action_id === ATTACK_START),
+  );
   if (!startable) return preview;
   await deps.slack.post(actor.userId, preview);
   return { text: waitingForStartText(toolText(preview)) };

@@ -22,7 +22,9 @@ function blockLines(block: KnownBlock): string[] {
     case 'header':
     case 'section': {
       const own = 'text' in block && block.text ? [block.text.text] : [];
-      const fields = block.type === 'section' ? texts(block.fields) : [];
+      // A field is `*Label*\nvalue`: one line, `Label: value`.
+      const fields =
+        block.type === 'section' ? texts(block.fields).map((f) => f.replace(/^\*([^*\n]+)\*\n/, '$1: ')) : [];
       const link = block.type === 'section' ? linkOf(block.accessory) : undefined;
       return [...own, ...fields, ...(link ? [link] : [])];
     }
@@ -42,9 +44,10 @@ function linkOf(element: unknown): string | undefined {
   return `${button.text?.text ?? 'Open'}: ${button.url}`;
 }
 
-/** Slack's mrkdwn as plain text: links as `label (address)`, entities decoded, emoji codes dropped. */
+/** Slack's mrkdwn as plain text: dates and links as their words (`label (address)`), entities decoded, emphasis and emoji codes dropped. */
 function plain(mrkdwn: string): string {
   return mrkdwn
+    .replace(/<!date\^[^|>]*\|([^>]+)>/g, '$1')
     .replace(/<(https?:[^|>]+)\|([^>]+)>/g, '$2 ($1)')
     .replace(/<(https?:[^>]+)>/g, '$1')
     .replace(/<#([CGD][A-Z0-9]+)(?:\|[^>]*)?>/g, '#$1')
@@ -52,6 +55,7 @@ function plain(mrkdwn: string): string {
     .replace(/&lt;/g, '<')
     .replace(/&gt;/g, '>')
     .replace(/&amp;/g, '&')
+    .replace(/(^|\s)_([^_\n]+)_(?=$|[\s.,;:])/gm, '$1$2')
     .replace(/[*~`]/g, '')
     .trim();
 }
