@@ -15,7 +15,6 @@ import { rememberUnsent } from './attacks/redraw.ts';
 import { Scheduler, type Job } from './jobs/scheduler.ts';
 import { httpServerOptions, slackBodyLimit, UnverifiedBodies } from './slack/unverifiedBodies.ts';
 import { arrivals } from './eventLoop.ts';
-import { mcpRoutes } from './slack/mcp.ts';
 import { trustedProxies } from './login/clientAddress.ts';
 
 export interface RunningBot {
@@ -63,7 +62,8 @@ export async function startBot(deps: Deps, options: StartOptions): Promise<Runni
   const routes = [
     ...probes.routes({ metrics: opsPort === undefined && config.metricsPublic }),
     ...(config.login.mode !== 'modal' ? loginRoutes(deps, (actor) => publishHome(actor, deps)) : []),
-    ...(config.mcpEnabled ? mcpRoutes(adapter, listeners.tools ?? []) : []),
+    // Slackbot's tools: the MCP SDK is loaded only when they are on.
+    ...(config.mcpEnabled ? (await import('./slack/mcp.ts')).mcpRoutes(adapter, listeners.tools ?? []) : []),
   ];
   const slackLogger = boltLogger(logger);
   const clientOptions = slackClientOptions(config, options.slackTimeoutMs);
