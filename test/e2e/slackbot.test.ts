@@ -125,6 +125,7 @@ describe('the tools, as the person asking', () => {
     const shown = await client.call('show_attack', { id: attack.guid.slice(0, 8) });
     expect(shown.isError).toBe(false);
     expect(shown.text).toContain(attack.guid);
+    expect(shown.text).toMatch(/The attack's card in Slack \(https:\/\/\S+\)$/);
     const halted = await client.call('halt_attack', { id: attack.guid, reason: 'error rate too high' });
     expect(halted.text).toContain(`Halt requested for attack ${attack.guid}`);
     expect(haltedAt(attack.guid)).toBeDefined();
@@ -172,7 +173,9 @@ describe('the tools, as the person asking', () => {
     await stack.ask(id, 'gameday start Checkout drill', { channel });
     await stack.ask(id, 'save web-cpu cpu -l 60 -c 1 --target-tags role=web', { channel });
     const client = await slackbot(id);
-    expect((await client.call('game_day_status', { channel })).text).toContain('Checkout drill');
+    const status = await client.call('game_day_status', { channel });
+    expect(status.text).toContain('Checkout drill');
+    expect(status.text).toMatch(/The game day's card in Slack \(https:\/\/\S+\)$/);
     expect((await client.call('saved_attacks', {})).text).toContain('web-cpu');
   });
 });

@@ -11,7 +11,7 @@ import { haltTeamAttacks } from '../../guardrails/sweep.ts';
 import { massHaltText } from '../../views/attacks/halt.ts';
 import { stepHaltIncompleteText } from '../../views/workflow/workflowSteps.ts';
 import { ATTACK_START } from '../../views/attacks/attackPreview.ts';
-import { noYesText, toolText, waitingForStartText } from '../../views/slackbot/tools.ts';
+import { noYesText, toolText, waitingForStartText, withCardLink } from '../../views/slackbot/tools.ts';
 import { matchTeam } from '../arguments.ts';
 import { splitWords } from '../attacks/tokenize.ts';
 import { attackCommand } from '../attacks/attack.ts';
@@ -77,6 +77,16 @@ async function askForStart(preview: Message, actor: Actor, deps: Deps): Promise<
   return { text: waitingForStartText(toolText(preview)) };
 }
 
+const fullId = /[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}/;
+
+/** The message with the link to the card of the attack it names, when Faultline posted one. */
+async function attackCardLink(message: Message, deps: Deps): Promise<Message> {
+  const guid = fullId.exec(toolText(message))?.[0];
+  const card = guid === undefined ? undefined : await deps.cards.get(guid);
+  const permalink = card && (await deps.slack.permalink(card.channel, card.ts));
+  return permalink ? withCardLink(message, 'attack', permalink) : message;
+}
+
 const tool = <S extends z.ZodRawShape>(spec: {
   name: string;
   description: string;
@@ -103,7 +113,7 @@ export const slackbotTools: SlackbotTool[] = [
     description: 'Shows one attack: its type, stage, targets, who started it, and its link on the platform.',
     input: { id: attackId },
     readOnly: true,
-    run: async (args, actor, deps) => messageOf(await showAttack(deps, actor, args.id)),
+    run: async (args, actor, deps) => attackCardLink(messageOf(await showAttack(deps, actor, args.id)), deps),
   }),
   tool({
     name: 'preview_attack',
@@ -147,7 +157,8 @@ export const slackbotTools: SlackbotTool[] = [
     description: 'Halts one attack at once, with the person’s own platform privileges.',
     input: { id: attackId, reason: reason.optional() },
     readOnly: false,
-    run: (args, actor, deps) => command(haltCommand, [args.id, ...flag('reason', args.reason)], actor, deps),
+    run: async (args, actor, deps) =>
+      attackCardLink(await command(haltCommand, [args.id, ...flag('reason', args.reason)], actor, deps), deps),
   }),
   tool({
     name: 'halt_all',
@@ -224,7 +235,12 @@ export const slackbotTools: SlackbotTool[] = [
     description: "Says how a channel's game day stands: its title, facilitator, attacks, guards and plan.",
     input: { channel: channel.describe('The Slack channel id (C…) of the game day.') },
     readOnly: true,
-    run: (args, actor, deps) => command(gamedayCommand, ['status'], { ...actor, channelId: args.channel }, deps),
+    async run(args, actor, deps) {
+      const status = await command(gamedayCommand, ['status'], { ...actor, channelId: args.channel }, deps);
+      const running = await deps.gameDays.running(args.channel);
+      const permalink = running && (await deps.slack.permalink(running.channel, running.ts));
+      return permalink ? withCardLink(status, 'game day', permalink) : status;
+    },
   }),
   tool({
     name: 'saved_attacks',

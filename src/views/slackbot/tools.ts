@@ -60,6 +60,18 @@ function plain(mrkdwn: string): string {
     .trim();
 }
 
+/** The message with, at its foot, where its attack's card or its game day's card is in Slack. */
+export function withCardLink(message: Message, what: 'attack' | 'game day', permalink: string): Message {
+  const link: KnownBlock = {
+    type: 'context',
+    elements: [{ type: 'mrkdwn', text: `<${permalink}|The ${what}'s card in Slack>` }],
+  };
+  return {
+    ...message,
+    blocks: [...(message.blocks ?? [{ type: 'section', text: { type: 'mrkdwn', text: message.text } }]), link],
+  };
+}
+
 /** A tool's answer when Slack's request names nobody: nothing was done. */
 export const noPersonText =
   'Slack did not say who is asking, so Faultline did nothing. Ask from Slackbot in Slack, where Slack names you.';
