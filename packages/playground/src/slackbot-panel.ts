@@ -29,6 +29,8 @@ export class SlackbotPanel {
   readonly #fake: FakeSlack;
   readonly #url: string;
   readonly #clients = new Map<string, Promise<FakeSlackbot>>();
+  /** The tools, the same for everyone, read once. */
+  #forms: ToolForm[] | undefined;
 
   constructor(fake: FakeSlack, mcpUrl: string) {
     this.#fake = fake;
@@ -47,8 +49,9 @@ export class SlackbotPanel {
 
   /** The tools the app offers Slackbot, with the arguments each takes. */
   async tools(personId: string): Promise<ToolForm[]> {
+    if (this.#forms) return this.#forms;
     const tools = await (await this.#client(personId)).tools();
-    return tools.map((tool) => {
+    this.#forms = tools.map((tool) => {
       const properties = (tool.inputSchema.properties ?? {}) as Record<string, Schema>;
       const required = new Set(tool.inputSchema.required ?? []);
       return {
@@ -63,6 +66,7 @@ export class SlackbotPanel {
         })),
       };
     });
+    return this.#forms;
   }
 
   /** Calls a tool as the person: blank fields are left out, as a model leaves out what it does not know. */
