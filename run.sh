@@ -3,7 +3,7 @@
 # Slack credentials in .env (or the environment) against Slack, otherwise the local demo (the
 # platform simulator and a page standing in for Slack). `./run.sh test` sets up and runs the
 # tests, the bot's and every package's under packages/; `./run.sh <script>` runs any npm script
-# (sim, demo, bench).
+# (sim, demo, bench). Options (`./run.sh --fresh`) go to the bot or the demo.
 set -euo pipefail
 cd "$(dirname "$0")"
 case "${1:-}" in
@@ -12,7 +12,9 @@ case "${1:-}" in
 Usage: ./run.sh [command] [arguments]
 
   ./run.sh             the bot against Slack when .env (or SLACK_BOT_TOKEN) has its credentials,
-                       otherwise the local demo: the platform simulator and a page standing in for Slack
+                       otherwise the local demo: the platform simulator and a page standing in for Slack;
+                       the demo carries on where it stopped
+  ./run.sh --fresh     the local demo from its seed, forgetting what earlier runs did
   ./run.sh test        the tests, the bot's and every package's
   ./run.sh <script>    any npm script of package.json: sim, demo, bench, typecheck, lint
 
@@ -25,8 +27,11 @@ if [ ! -f node_modules/.package-lock.json ] || [ package-lock.json -nt node_modu
   echo "Installing dependencies (about a minute)…" >&2
   npm ci --no-audit --no-fund --loglevel=error >&2
 fi
-command="${1:-start}"
-[ $# -gt 0 ] && shift
+command=start
+if [ $# -gt 0 ] && [[ "$1" != -* ]]; then
+  command="$1"
+  shift
+fi
 case "$command" in
   start)
     if [ ! -f .env ] && [ -z "${SLACK_BOT_TOKEN:-}" ]; then

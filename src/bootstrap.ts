@@ -28,11 +28,19 @@ import { SlackPresenceBoard } from './slack/presenceBoard.ts';
 import { SlackSessionWarnings } from './slack/sessionWarnings.ts';
 import { SlackStartNotices } from './slack/startNotices.ts';
 import { SlackWatchBoard } from './slack/watchBoard.ts';
-import { SlackWorkflowSteps } from './slack/workflowSteps.ts';
+import { SlackStepEnds } from './slack/workflowSteps.ts';
+import { WorkflowService } from './workflow/service.ts';
 import { listeners } from './listeners.ts';
 import { SessionCipher } from './store/cipher.ts';
 import { createKeyValueStore } from './store/keyValue.ts';
 import { SessionStore } from './store/sessions.ts';
+import { TicketService } from './tickets/service.ts';
+import { type GuardrailParts, GuardrailService } from './guardrails/service.ts';
+import { type GameDayParts, GameDayService } from './gamedays/service.ts';
+import { AttackService } from './attacks/service.ts';
+import { startPolicy } from './attacks/startPolicy.ts';
+import { approvedStepStarts, stepApprovalClosed } from './gamedays/planStepState.ts';
+import { LoginService } from './login/service.ts';
 
 /** How long one Slack Web API request may take before it is abandoned (and retried). */
 export const slackRequestTimeoutMs = 5_000;
@@ -105,11 +113,21 @@ export function createDeps(config: Config, overrides: DepsOverrides = {}): Deps 
   const guards = new GuardStore(store);
   const gameDays = new GameDays({ store, board: new SlackGameDayBoard(slack, now), logger, now, cards, guards });
   const metrics = createMetrics();
-  const workflowSteps = new SlackWorkflowSteps(calls, store, logger, config.slack.command, listeners.steps);
+  const workflow = new WorkflowService({
+    store,
+    logger,
+    ends: new SlackStepEnds(calls, logger, config.slack.command),
+    // A run a stopped bot left, done again as its delivery would have done it.
+    runAgain: async ({ callbackId, actor, inputs, executionId }) => {
+      const handler = listeners.steps[callbackId];
+      if (!handler) throw new Error(`no workflow step ${callbackId}`);
+      return handler({ actor, inputs, executionId }, deps);
+    },
+  });
   const events = new AttackRecorder({
     cards,
     gameDays,
-    workflowSteps,
+    workflowSteps: workflow,
     store,
     logger,
     metrics,
@@ -124,25 +142,119 @@ export function createDeps(config: Config, overrides: DepsOverrides = {}): Deps 
   // A login waits on the profile's e-mail: like a name, it is asked once, without waiting out a limit.
   const peopleClient = namesClient(config, logger);
   const people = new People(peopleClient, logger, { now });
+  const tickets = new TicketService({
+    store,
+    sessions,
+    platform,
+    cards,
+    gameDays,
+    recorder: events,
+    logger,
+    links: slack,
+    directory: people,
+    tracker: config.tracker,
+  });
+  const clock = { now };
+  const login = new LoginService({
+    store,
+    sessions,
+    platform,
+    logger,
+    clock,
+    directory: new SlackPeopleDirectory(peopleClient, logger),
+    linkNotices: new SlackLinkNotices(slack),
+    sessionWarnings: new SlackSessionWarnings(slack),
+    cards,
+    config,
+  });
+  const freezes = new Freezes(store);
+  const approvals = new SlackApprovalBoard(slack, { command: config.slack.command });
+  const freezeNotices = new SlackFreezeNotices(slack, { command: config.slack.command });
+  const guardrailParts: GuardrailParts = {
+    store,
+    guards,
+    freezes,
+    sessions,
+    platform,
+    cards,
+    gameDays,
+    events,
+    logger,
+    clock,
+    config,
+    approvals,
+    freezeNotices,
+    workflow,
+    startApproved: (ask, way) => startPolicy(deps, ask, way),
+    planApprovals: {
+      approved: (ref) => approvedStepStarts(deps, ref),
+      closed: (ref, closing) => stepApprovalClosed(deps, ref, closing),
+    },
+  };
+  const { startApproved, planApprovals } = guardrailParts;
+  const guardrails = new GuardrailService(guardrailParts);
+  const reports = new SlackGameDayReports(
+    { files: new SlackFiles(calls), people, messenger: slack },
+    { command: config.slack.command },
+  );
+  const savedAttacks = new SavedAttacks(store, now);
+  const startStep: GameDayParts['startStep'] = (ask, way) => startPolicy(deps, ask, way);
+  const gamedays = new GameDayService({
+    gameDays,
+    store,
+    cards,
+    sessions,
+    platform,
+    events,
+    logger,
+    clock,
+    config,
+    reports,
+    guards,
+    watches,
+    savedAttacks,
+    guardrails,
+    startStep,
+  });
+  const presence = new SlackPresenceBoard(slack);
+  const attacks = new AttackService({
+    platform,
+    sessions,
+    cards,
+    store,
+    events,
+    logger,
+    clock,
+    presence,
+    directory: people,
+    config,
+  });
   const deps: Deps = {
+    attacks,
+    gamedays,
+    guardrails,
+    startApproved,
+    planApprovals,
+    startStep,
+    login,
+    tickets,
+    command: config.slack.command,
+    appUrl: config.platform.appUrl,
     config,
     logger,
     store,
     platform,
     sessions,
-    sessionWarnings: new SlackSessionWarnings(slack),
-    presence: new SlackPresenceBoard(slack),
+    presence,
     startNotices: new SlackStartNotices(slack, config.slack.command),
-    clock: { now },
+    clock,
     slack,
     people,
-    directory: new SlackPeopleDirectory(peopleClient, logger),
-    linkNotices: new SlackLinkNotices(slack),
     cards,
     events,
     metrics,
-    approvals: new SlackApprovalBoard(slack, { command: config.slack.command }),
-    workflowSteps,
+    approvals,
+    workflow,
     poller: new Poller({
       cards,
       board: new SlackWatchBoard(slack, { appUrl: config.platform.appUrl, command: config.slack.command }),
@@ -157,14 +269,11 @@ export function createDeps(config: Config, overrides: DepsOverrides = {}): Deps 
     }),
     catalogues: new CatalogueCache(logger, now),
     gameDays,
-    reports: new SlackGameDayReports(
-      { files: new SlackFiles(calls), people, messenger: slack },
-      { command: config.slack.command },
-    ),
-    freezes: new Freezes(store),
-    freezeNotices: new SlackFreezeNotices(slack, { command: config.slack.command }),
+    reports,
+    freezes,
+    freezeNotices,
     guards,
-    savedAttacks: new SavedAttacks(store, now),
+    savedAttacks,
     watches,
   };
   return deps;

@@ -5,7 +5,6 @@ import type { KeyValueStore } from './store/keyValue.ts';
 import type { SessionStore } from './store/sessions.ts';
 import type { CardStore } from './attacks/cards.ts';
 import type { Poller } from './attacks/poller.ts';
-import type { Messenger } from './slack/messenger.ts';
 import type { People } from './slack/people.ts';
 import type { CatalogueCache } from './attacks/catalogue.ts';
 import type { GameDays } from './gamedays/gamedays.ts';
@@ -14,22 +13,24 @@ import type { Freezes } from './guardrails/freezes.ts';
 import type { GuardStore } from './guardrails/guards.ts';
 import type { Watches } from './attacks/watches.ts';
 import type { Recorder } from './attacks/events.ts';
-import type { ApprovalBoard, WorkflowSteps } from './guardrails/approvals.ts';
+import type { ApprovalBoard } from './guardrails/approvals.ts';
 import type { FreezeNotices } from './guardrails/sweep.ts';
 import type { Metrics } from './metrics.ts';
-import type { SessionWarnings } from './login/expiryWarnings.ts';
 import type { StartNotices } from './attacks/startIntents.ts';
-import type { LinkNotices, SlackDirectory } from './login/identity.ts';
 import type { SavedAttacks } from './attacks/saved.ts';
 import type { PresenceBoard } from './attacks/presence.ts';
+import type { Services } from './services.ts';
+import type { GuardrailParts } from './guardrails/service.ts';
+import type { GameDayParts } from './gamedays/service.ts';
 
-/** Everything a handler may use, built once in main.ts; tests pass real local parts through it. */
-export interface Deps {
+/** Everything a handler may use, built once in main.ts; tests pass real local parts through it. The features not yet served by a service of their own still read their parts here. */
+export interface Deps
+  extends Services,
+    Pick<GuardrailParts, 'startApproved' | 'planApprovals'>,
+    Pick<GameDayParts, 'startStep'> {
   config: Config;
   platform: PlatformClient;
   sessions: SessionStore;
-  /** Where a person is warned that their session ends while their attacks run. */
-  sessionWarnings: SessionWarnings;
   /** Where a live attack's attendant is asked "Still watching?". */
   presence: PresenceBoard;
   /** What a restarted bot tells the starter of a start it finished. */
@@ -37,22 +38,14 @@ export interface Deps {
   store: KeyValueStore;
   logger: Logger;
   clock: { now(): number };
-  /** The bot's own Slack calls: channel messages, thread replies, paced card updates. */
-  slack: Messenger;
   /** People's names for text that leaves Slack (tickets, halt reasons, notes on the platform). */
   people: People;
-  /** Who a login links to, as Slack describes them now: names, handles, e-mails. */
-  directory: SlackDirectory;
-  /** Where the owner of a login's e-mail is told that it was linked to someone else. */
-  linkNotices: LinkNotices;
   cards: CardStore;
   /** Where what happened to an attack is said; it shows it on the card, in threads and timelines, the audit log and the metrics. */
   events: Recorder;
   metrics: Metrics;
   /** Where requests for a second person are posted, and closed once answered. */
   approvals: ApprovalBoard;
-  /** Where Workflow Builder steps waiting on an approval or an attack's end are completed or failed. */
-  workflowSteps: WorkflowSteps;
   poller: Poller;
   catalogues: CatalogueCache;
   gameDays: GameDays;

@@ -1,10 +1,9 @@
-import type { ScopedPlatform, TeamEntry } from '../client/index.ts';
-import type { Deps } from '../deps.ts';
-import type { Actor, Login } from '../store/sessions.ts';
+import type { PlatformClient, ScopedPlatform, TeamEntry } from '../client/index.ts';
+import type { Actor, Login, SessionStore } from '../store/sessions.ts';
 import { NoTeamSelectedError, NotLoggedInError } from '../errors.ts';
 
 /** The actor's stored login, or NotLoggedInError (the adapter turns it into a Log in button). */
-export async function requireLogin(deps: Deps, actor: Actor): Promise<Login> {
+export async function requireLogin(deps: { sessions: SessionStore }, actor: Actor): Promise<Login> {
   const { login, expired } = await deps.sessions.lookup(actor);
   if (!login) throw new NotLoggedInError(expired);
   return login;
@@ -16,7 +15,11 @@ export function requireTeam(login: Login): TeamEntry {
 }
 
 /** The platform, called with the actor's session and, for team-scoped calls, the selected team. */
-export function platformFor(deps: Deps, login: Login, team: TeamEntry | undefined = login.team): ScopedPlatform {
+export function platformFor(
+  deps: { platform: PlatformClient },
+  login: Login,
+  team: TeamEntry | undefined = login.team,
+): ScopedPlatform {
   return deps.platform.as({ header: login.session.header, ...(team ? { teamId: team.identifier } : {}) });
 }
 

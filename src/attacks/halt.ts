@@ -7,7 +7,7 @@ import { platformFor, requireLogin, teamName } from './access.ts';
 import type { AttackState, CardRecord } from './cards.ts';
 import type { AttackEvent } from './events.ts';
 import { canHalt, isFinished, phaseOf } from './lifecycle.ts';
-import { locateAttack } from './locate.ts';
+import { type LocateParts, locateAttack } from './locate.ts';
 import { beginHaltCheck } from './haltChecks.ts';
 
 export type AttackKind = 'attack' | 'kubernetes';
@@ -158,7 +158,7 @@ export async function halt(
  * `again` for Halt again, on an attack whose halt did not stop every target.
  */
 export async function haltAttack(
-  deps: Deps,
+  deps: LocateParts & Pick<Deps, 'sessions' | 'events' | 'store' | 'clock'>,
   actor: Actor,
   ref: { guid: string; teamId?: string | undefined; kind?: AttackKind | undefined; again?: boolean | undefined },
   reason?: string,

@@ -1,10 +1,13 @@
 import { ForbiddenError, NotFoundError } from '../client/errors.ts';
-import type { TeamEntry } from '../client/index.ts';
-import type { Deps } from '../deps.ts';
+import type { PlatformClient, TeamEntry } from '../client/index.ts';
+import type { Logger } from '../logger.ts';
 import { UserInputError } from '../errors.ts';
 import { platformFor, requireTeam, teamName } from './access.ts';
 import type { Login } from '../store/sessions.ts';
-import type { CardRecord } from './cards.ts';
+import type { CardRecord, CardStore } from './cards.ts';
+
+/** What finding an attack reads: the platform as the person, and the kept cards. */
+export type LocateParts = { platform: PlatformClient; cards: CardStore; logger: Logger };
 
 /** How many of a person's teams an id typed by hand is looked for in. */
 const teamsSearched = 25;
@@ -89,7 +92,7 @@ interface Candidate extends AttackMatch {
  * on the platform, and those whose card is kept. A team that cannot be read adds none.
  */
 async function attacksWithPrefix(
-  deps: Deps,
+  deps: LocateParts,
   login: Login,
   teams: readonly TeamEntry[],
   prefix: string,
@@ -142,7 +145,7 @@ async function attacksWithPrefix(
  * when it begins several, they are named and nothing is done.
  */
 export async function locateAttack(
-  deps: Deps,
+  deps: LocateParts,
   login: Login,
   guid: string,
   hint: { teamId?: string | undefined; kind?: 'attack' | 'kubernetes' | undefined } = {},

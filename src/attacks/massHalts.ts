@@ -1,5 +1,5 @@
 import type { ScopedPlatform } from '../client/index.ts';
-import type { Deps } from '../deps.ts';
+import type { AttackParts } from './service.ts';
 import type { Actor, Login } from '../store/sessions.ts';
 import { platformFor } from './access.ts';
 import type { AttackState } from './cards.ts';
@@ -32,7 +32,7 @@ const teamsLookedAt = 25;
  * Each attack's outcome is recorded, then the mass halt itself.
  */
 export async function haltAllAttacks(
-  deps: Deps,
+  deps: AttackParts,
   actor: Actor,
   login: Login,
   reason: string,
@@ -99,7 +99,7 @@ export async function haltAllAttacks(
 
 /** The attacks live cards of the teams looked at still show as running, that the halt did not reach and the platform has finished. */
 async function endedOnCards(
-  deps: Deps,
+  deps: AttackParts,
   apiOf: (teamId: string) => ScopedPlatform | undefined,
   reached: Set<string>,
 ): Promise<Reached[]> {
@@ -126,7 +126,7 @@ async function endedOnCards(
  * platform's answer names nothing, so only the halt itself is recorded.
  */
 export async function haltEverything(
-  deps: Pick<Deps, 'events'>,
+  deps: Pick<AttackParts, 'events'>,
   api: ScopedPlatform,
   halter: Halter,
   channel: string | undefined,

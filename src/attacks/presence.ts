@@ -1,5 +1,6 @@
 import { ForbiddenError, NotFoundError, UnauthorizedError } from '../client/errors.ts';
 import type { Deps } from '../deps.ts';
+import type { AttackParts } from './service.ts';
 import type { Breathe } from '../jobs/scheduler.ts';
 import { startedUnder } from '../gamedays/gamedayReads.ts';
 import { keys } from '../store/keys.ts';
@@ -169,7 +170,11 @@ export type PresenceAnswer = 'noted' | 'not running' | 'not asked';
  * answer. The answer holds for every question still waiting on the same person (a facilitator
  * asked about several attacks of a game day answers once), and closes those questions too.
  */
-export async function answerPresence(deps: Deps, guid: string, by: Person): Promise<PresenceAnswer> {
+export async function answerPresence(
+  deps: Pick<AttackParts, 'cards' | 'store' | 'clock' | 'presence' | 'config'>,
+  guid: string,
+  by: Person,
+): Promise<PresenceAnswer> {
   const card = await deps.cards.get(guid);
   if (card && !canHalt(card)) return 'not running';
   const ask = await deps.store.get<PresenceAsk>(keys.presence.key(guid));

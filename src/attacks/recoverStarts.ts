@@ -113,7 +113,7 @@ async function finish(deps: Deps, intent: StartIntent, all: StartIntent[]): Prom
 /** The workflow step that ran the start takes its outcome; the step run is then over. */
 async function stepEnded(deps: Deps, intent: StartIntent, news: StartNews): Promise<void> {
   if (!intent.workflowStep) return;
-  await deps.workflowSteps.startEnded(intent.workflowStep, news);
+  await deps.workflow.startEnded(intent.workflowStep, news);
   await deps.store.delete(keys.stepOpen.key(intent.workflowStep.executionId));
 }
 

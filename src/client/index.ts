@@ -9,6 +9,7 @@ import { setTimeout as delay } from 'node:timers/promises';
 import { Agent, type Dispatcher } from 'undici';
 import { attacksApi, type AttacksApi } from './attacks.ts';
 import { authApi, type AuthApi } from './auth.ts';
+import { type ClientsApi, clientsApi } from './clients.ts';
 import { kubernetesApi, type KubernetesApi } from './kubernetes.ts';
 import { metadataApi, type MetadataApi } from './metadata.ts';
 import { monitoringApi, type MonitoringApi } from './monitoring.ts';
@@ -37,6 +38,8 @@ export interface PlatformClientOptions {
 /** Everything that needs a session, made as one caller (and team, for company sessions). */
 export interface ScopedPlatform {
   attacks: AttacksApi;
+  /** The team's hosts and containers, to resolve a target before an attack is made. */
+  clients: ClientsApi;
   kubernetes: KubernetesApi;
   metadata: MetadataApi;
   tracker: TrackerApi;
@@ -98,6 +101,7 @@ export function createPlatformClient(options: PlatformClientOptions): PlatformCl
     as: (ctx) =>
       lazily<ScopedPlatform>({
         attacks: () => attacksApi(request, ctx),
+        clients: () => clientsApi(request, ctx),
         kubernetes: () => kubernetesApi(request, ctx),
         metadata: () => metadataApi(request, ctx),
         tracker: () => trackerApi(request, ctx),
@@ -127,6 +131,7 @@ function lazily<T extends object>(makers: { [K in keyof T]: () => T[K] }): T {
 
 export type { AttackListQuery, AttacksApi, HaltOptions, PageQuery, RangeQuery } from './attacks.ts';
 export type { LoginInput, AuthApi } from './auth.ts';
+export type { ClientsApi } from './clients.ts';
 export { builtInCatalogue, infraAttackArgSchema, infraAttackMetadataSchema } from './catalogue.ts';
 export type { InfraAttackArg, InfraAttackMetadata } from './catalogue.ts';
 export {
@@ -152,6 +157,8 @@ export type { KubernetesApi } from './kubernetes.ts';
 export type { AttackCatalogue, MetadataApi } from './metadata.ts';
 export type { MonitoringAIntegration, MonitoringApi, MonitoringBQuery, MonitorSearchQuery } from './monitoring.ts';
 export { isPathId } from './ids.ts';
+export { resolveTarget } from './resolve.ts';
+export type { TargetResolution } from './resolve.ts';
 export { take } from './paging.ts';
 export type { Page } from './paging.ts';
 export type { CallContext, Logger } from './request.ts';

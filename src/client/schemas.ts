@@ -5,21 +5,7 @@
  * work without are required. Null is folded into undefined so that callers deal with one "absent".
  */
 import { z } from 'zod';
-
-const optionalText = z.string().optional().catch(undefined);
-const optionalNumber = z.number().optional().catch(undefined);
-const textList = z.array(z.string()).catch([]);
-const textRecord = z.record(z.string(), z.string()).optional().catch(undefined);
-
-/** Some endpoints answer JSON with a `text/plain` content type. */
-function parseIfJsonText(value: unknown): unknown {
-  if (typeof value !== 'string') return value;
-  try {
-    return JSON.parse(value);
-  } catch {
-    return value;
-  }
-}
+import { labelRecord, optionalNumber, optionalText, parseIfJsonText, textList, textRecord } from './lenient.ts';
 
 // Sessions
 
@@ -132,6 +118,18 @@ export const createdIdSchema = z.preprocess(
     .regex(/^[A-Za-z0-9][A-Za-z0-9_-]{0,127}$/, 'expected an attack id'),
 );
 
+// Clients
+
+/** A host a team's agent reports (GET /clients), with its containers; `identifier` is the host name. */
+export const teamClientSchema = z.looseObject({
+  identifier: z.string(),
+  /** False for an agent not seen lately, which an attack does not target; absent when the platform did not say. */
+  active: z.boolean().optional().catch(undefined),
+  tags: labelRecord,
+  containers: z.array(z.looseObject({ id: optionalText, name: optionalText, labels: labelRecord })).catch([]),
+  last_seen: optionalText,
+});
+
 // Kubernetes
 
 export const k8sObjectSchema = z.looseObject({
@@ -243,6 +241,7 @@ export type TeamEntry = z.infer<typeof teamEntrySchema>;
 export type CompanySession = z.infer<typeof companySessionSchema>;
 export type Attack = z.infer<typeof attackSchema>;
 export type Execution = z.infer<typeof executionSchema>;
+export type TeamClient = z.infer<typeof teamClientSchema>;
 export type AttackForServiceResponse = z.infer<typeof attackForServiceSchema>;
 export type K8sObject = z.infer<typeof k8sObjectSchema>;
 export type KubernetesAttack = z.infer<typeof kubernetesAttackSchema>;

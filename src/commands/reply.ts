@@ -3,6 +3,7 @@ import type { ZodRawShape } from 'zod';
 import type { Deps } from '../deps.ts';
 import type { Actor } from '../store/sessions.ts';
 import type { Message } from '../views/message.ts';
+import type { StepResult } from '../workflow/service.ts';
 
 /**
  * What a handler wants shown to the person who acted. Handlers return this as plain data; the
@@ -100,7 +101,7 @@ export interface WorkflowStepRequest {
  * How a step ends: completed with its outputs, failed with a sentence a person can act on, or
  * `later` when something it waits on (a second person, its attack's end) finishes it.
  */
-export type WorkflowStepResult = { outputs: Record<string, unknown> } | { error: string } | { later: true };
+export type WorkflowStepResult = StepResult;
 
 export type WorkflowStepHandler = (request: WorkflowStepRequest, deps: Deps) => Promise<WorkflowStepResult>;
 

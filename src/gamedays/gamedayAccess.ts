@@ -1,5 +1,5 @@
 import type { TeamEntry } from '../client/index.ts';
-import type { Deps } from '../deps.ts';
+import type { GameDayParts } from './service.ts';
 import { mayRunAttacks, RUN_PRIVILEGE } from '../attacks/access.ts';
 import type { Actor } from '../store/sessions.ts';
 import type { GameDayRecord } from './gamedayRecord.ts';
@@ -32,7 +32,7 @@ export interface GameDayAccess {
 }
 
 export async function gameDayAccess(
-  deps: Pick<Deps, 'sessions'>,
+  deps: Pick<GameDayParts, 'sessions'>,
   actor: Actor,
   record: Pick<GameDayRecord, 'facilitator' | 'teamId'>,
   change: GameDayChange,

@@ -1,4 +1,4 @@
-import type { Deps } from '../deps.ts';
+import type { GameDayParts } from './service.ts';
 import type { CardRecord } from '../attacks/cards.ts';
 import { isLive } from '../attacks/lifecycle.ts';
 import { recordState } from '../attacks/events.ts';
@@ -26,7 +26,7 @@ export interface UnfinishedAttack {
  * person's session, so neither the warning nor the summary waits for the next poll.
  */
 async function latestCards(
-  deps: Deps,
+  deps: GameDayParts,
   actor: Actor,
   record: GameDayRecord,
 ): Promise<Map<string, CardRecord | undefined>> {
@@ -54,12 +54,16 @@ function unfinishedOf(record: GameDayRecord, cards: Map<string, CardRecord | und
 }
 
 /** The game day's attacks that have not ended, read afresh. */
-export async function unfinishedAttacks(deps: Deps, actor: Actor, record: GameDayRecord): Promise<UnfinishedAttack[]> {
+export async function unfinishedAttacks(
+  deps: GameDayParts,
+  actor: Actor,
+  record: GameDayRecord,
+): Promise<UnfinishedAttack[]> {
   return unfinishedOf(record, await latestCards(deps, actor, record));
 }
 
 /** Teams the channel watches, whose attacks belong in the report wherever they started. */
-export async function watchedTeamsOf(deps: Deps, channel: string): Promise<string[]> {
+export async function watchedTeamsOf(deps: GameDayParts, channel: string): Promise<string[]> {
   return (await deps.watches.all()).filter((w) => w.channel === channel).map((w) => w.teamId);
 }
 
@@ -68,7 +72,7 @@ export async function watchedTeamsOf(deps: Deps, channel: string): Promise<strin
  * gives the game day and how many of its attacks still run, or undefined when none was running.
  */
 export async function endGameDay(
-  deps: Deps,
+  deps: GameDayParts,
   actor: Actor,
   channel: string,
 ): Promise<{ record: GameDayRecord; running: number } | undefined> {
@@ -88,7 +92,7 @@ export async function endGameDay(
  * halted, and those that could not be, with why.
  */
 export async function haltUnfinished(
-  deps: Deps,
+  deps: GameDayParts,
   actor: Actor,
   record: GameDayRecord,
 ): Promise<{ halted: number; failed: (UnfinishedAttack & { error: unknown })[] }> {

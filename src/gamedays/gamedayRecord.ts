@@ -204,3 +204,13 @@ export function cardOutcome(card: CardRecord | undefined): GameDayOutcomes[strin
     haltedBy: card?.haltedBy.map((h) => h.userId) ?? [],
   };
 }
+
+/** Everyone a game day's ticket names, by Slack user id: the people to look up before writing it. */
+export function gameDayPeople(record: GameDayRecord, outcomes: GameDayOutcomes): Set<string> {
+  return new Set([
+    record.facilitator,
+    ...record.attacks.map((a) => a.startedBy),
+    ...Object.values(outcomes).flatMap((outcome) => outcome.haltedBy),
+    ...record.notes.map((n) => n.by),
+  ]);
+}

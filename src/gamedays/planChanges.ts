@@ -1,5 +1,5 @@
 import type { TeamEntry } from '../client/index.ts';
-import type { Deps } from '../deps.ts';
+import type { GameDayParts } from './service.ts';
 import { NotLoggedInError, UserInputError } from '../errors.ts';
 import { mayRunAttacks } from '../attacks/access.ts';
 import type { AttackRequest } from '../attacks/request.ts';
@@ -47,7 +47,7 @@ export class StepNotAllowedError extends UserInputError {
  * step's team. Gives that login and team; refuses with NotLoggedInError or StepNotAllowedError.
  */
 export async function requireMayRunStep(
-  deps: Deps,
+  deps: GameDayParts,
   who: Person,
   step: Pick<PlanStep, 'teamId' | 'teamName'>,
 ): Promise<{ login: Login; team: TeamEntry }> {
@@ -59,7 +59,7 @@ export async function requireMayRunStep(
 }
 
 /** The plan a channel's commands act on: its running game day's, else the one drafted for the next. */
-export async function planPlace(deps: Deps, channel: string): Promise<{ owner: PlanOwner; day?: Day }> {
+export async function planPlace(deps: GameDayParts, channel: string): Promise<{ owner: PlanOwner; day?: Day }> {
   const day = await deps.gameDays.running(channel);
   return day ? { owner: { gameDayId: day.id }, day } : { owner: { channel } };
 }
@@ -80,7 +80,7 @@ export const findStep = (plan: GameDayPlan, at: { position: number } | { id: str
  * `by` may run it; gives its position.
  */
 export async function addStep(
-  deps: Deps,
+  deps: GameDayParts,
   owner: PlanOwner,
   fields: Pick<PlanStep, 'source' | 'request' | 'teamId' | 'teamName' | 'hypothesis' | 'addedBy' | 'guards'>,
   by: Person,
@@ -102,7 +102,7 @@ export type MoveOutcome = 'moved' | 'no such step' | 'not planned';
  * run it; steps already run keep their place, so a step moves only among what is still to come.
  */
 export async function moveStep(
-  deps: Deps,
+  deps: GameDayParts,
   owner: PlanOwner,
   from: { position: number } | { id: string },
   to: number,
@@ -127,7 +127,12 @@ export async function moveStep(
 }
 
 /** Removes a step not yet run, when `by` may run it. */
-export async function removeStep(deps: Deps, owner: PlanOwner, stepId: string, by: Person): Promise<MoveOutcome> {
+export async function removeStep(
+  deps: GameDayParts,
+  owner: PlanOwner,
+  stepId: string,
+  by: Person,
+): Promise<MoveOutcome> {
   const found = findStep(await deps.gameDays.plans.get(owner), { id: stepId });
   if (!found) return 'no such step';
   await requireMayRunStep(deps, by, found);
@@ -152,7 +157,7 @@ export const activeStep = (plan: GameDayPlan) => plan.steps.find((s) => activeSt
  * Turns the automatic mode on (steps then run with `by`'s session, so `by` must be allowed to run
  * each step still to come; each is checked again when it counts down) or off (anyone: it only stops).
  */
-export async function setAutomatic(deps: Deps, day: Day, by: Runner, on: boolean): Promise<GameDayPlan> {
+export async function setAutomatic(deps: GameDayParts, day: Day, by: Runner, on: boolean): Promise<GameDayPlan> {
   if (on)
     for (const step of (await deps.gameDays.plans.get({ gameDayId: day.id })).steps)
       if (step.state === 'planned') await requireMayRunStep(deps, by, step);
@@ -172,13 +177,13 @@ export async function setAutomatic(deps: Deps, day: Day, by: Runner, on: boolean
 }
 
 /** The running game day a plan belongs to: none for a draft, or once it has ended. */
-async function runningOf(deps: Deps, owner: PlanOwner): Promise<{ id: string; channel: string } | undefined> {
+async function runningOf(deps: GameDayParts, owner: PlanOwner): Promise<{ id: string; channel: string } | undefined> {
   if (!('gameDayId' in owner)) return undefined;
   return (await deps.gameDays.allRunning()).find((d) => d.id === owner.gameDayId);
 }
 
 /** Redraws the game-day card after a change to a running game day's plan. */
-async function redrawFor(deps: Deps, owner: PlanOwner, plan: GameDayPlan): Promise<void> {
+async function redrawFor(deps: GameDayParts, owner: PlanOwner, plan: GameDayPlan): Promise<void> {
   const base = await runningOf(deps, owner);
   const day = base && (await deps.gameDays.running(base.channel));
   if (day) await deps.gameDays.showCard({ ...day, plan });
@@ -186,7 +191,7 @@ async function redrawFor(deps: Deps, owner: PlanOwner, plan: GameDayPlan): Promi
 
 /** A change to a running game day's plan, told in its timeline. */
 async function told(
-  deps: Deps,
+  deps: GameDayParts,
   owner: PlanOwner,
   plan: GameDayPlan,
   step: PlanStep,

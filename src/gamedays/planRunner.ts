@@ -1,4 +1,4 @@
-import type { Deps } from '../deps.ts';
+import type { GameDayParts } from './service.ts';
 import { NotLoggedInError } from '../errors.ts';
 import { sameAttackWords, savedWords } from '../attacks/saved.ts';
 import { guardKey } from '../guardrails/guards.ts';
@@ -20,7 +20,7 @@ const staleStartMs = 10 * 60_000;
  * start, and the automatic mode counts the next step down when the previous attack has ended
  * with its guards healthy (or pauses, saying why).
  */
-export async function runPlans(deps: Deps): Promise<void> {
+export async function runPlans(deps: GameDayParts): Promise<void> {
   const now = deps.clock.now();
   for (const base of await deps.gameDays.allRunning()) {
     const plan = await deps.gameDays.plans.get({ gameDayId: base.id });
@@ -41,7 +41,7 @@ export async function runPlans(deps: Deps): Promise<void> {
   }
 }
 
-async function runAutomatically(deps: Deps, channel: string, gameDayId: string): Promise<void> {
+async function runAutomatically(deps: GameDayParts, channel: string, gameDayId: string): Promise<void> {
   const day = await deps.gameDays.running(channel);
   const plan = day?.plan;
   if (!day || day.id !== gameDayId || !plan?.auto || plan.paused || activeStep(plan)) return;

@@ -1,9 +1,7 @@
-import type { Deps } from '../deps.ts';
+import type { GameDayParts } from './service.ts';
 import { mayRunAttacks } from '../attacks/access.ts';
 import { StartUnfinishedError } from '../attacks/start.ts';
-import { startPolicy } from '../attacks/startPolicy.ts';
 import type { AttackRequest } from '../attacks/request.ts';
-import { closeStepApproval } from '../guardrails/approvalClosing.ts';
 import type { GameDayRecord } from './gamedayRecord.ts';
 import { activeStep, findStep, nextStep, requireMayRunStep } from './planChanges.ts';
 import {
@@ -50,7 +48,7 @@ export type CountdownOutcome =
  * (a person pressing Run).
  */
 export async function countDown(
-  deps: Deps,
+  deps: GameDayParts,
   day: Day,
   runBy: Runner,
   stepId: string,
@@ -93,7 +91,7 @@ export async function countDown(
 }
 
 /** Delay: the countdown ends five minutes later. */
-export async function delayStep(deps: Deps, ref: StepRef, by: string): Promise<StepActionOutcome> {
+export async function delayStep(deps: GameDayParts, ref: StepRef, by: string): Promise<StepActionOutcome> {
   const now = deps.clock.now();
   const { outcome, plan } = await changeStep(deps, ref, ['counting down'], (step) => {
     step.countdown!.startsAt = iso(Math.max(Date.parse(step.countdown!.startsAt), now) + delayMs);
@@ -110,18 +108,18 @@ export async function delayStep(deps: Deps, ref: StepRef, by: string): Promise<S
 }
 
 /** Skip: the step will not run; the plan goes on with the next one. A request for approval it waited on closes. */
-export const skipStep = (deps: Deps, ref: StepRef, by: string): Promise<StepActionOutcome> =>
+export const skipStep = (deps: GameDayParts, ref: StepRef, by: string): Promise<StepActionOutcome> =>
   stopStep(deps, ref, by, 'skip');
 
 /**
  * Veto: the step will not run, who and why are said, and the automatic mode pauses. A request
  * for approval it waited on closes.
  */
-export const vetoStep = (deps: Deps, ref: StepRef, by: string, reason: string): Promise<StepActionOutcome> =>
+export const vetoStep = (deps: GameDayParts, ref: StepRef, by: string, reason: string): Promise<StepActionOutcome> =>
   stopStep(deps, ref, by, 'veto', reason);
 
 async function stopStep(
-  deps: Deps,
+  deps: GameDayParts,
   ref: StepRef,
   by: string,
   how: 'skip' | 'veto',
@@ -140,7 +138,7 @@ async function stopStep(
   });
   if (outcome.kind !== 'done') return outcome;
   const what = how === 'skip' ? 'skipped' : 'vetoed';
-  if (waited) await closeStepApproval(deps, ref, { how: what, by });
+  if (waited) await deps.guardrails.closeStepApproval(ref, { how: what, by });
   await shown(
     deps,
     ref,
@@ -155,7 +153,7 @@ async function stopStep(
  * Start now: the countdown ends at once, and the step starts with the session of whoever pressed
  * it, who must be allowed to run it (it is their start now, with no window left to veto it).
  */
-export async function startStepNow(deps: Deps, ref: StepRef, by: Runner): Promise<StepActionOutcome> {
+export async function startStepNow(deps: GameDayParts, ref: StepRef, by: Runner): Promise<StepActionOutcome> {
   const found = findStep(await deps.gameDays.plans.get({ gameDayId: ref.gameDayId }), { id: ref.stepId });
   if (!found) return { kind: 'gone' };
   await requireMayRunStep(deps, by, found);
@@ -174,7 +172,7 @@ export async function startStepNow(deps: Deps, ref: StepRef, by: Runner): Promis
  * A start that needs a second person asks for one; a start refused (a freeze, an unhealthy
  * guard, the platform) leaves the step not started, says why, and pauses the automatic mode.
  */
-export async function startStep(deps: Deps, ref: StepRef): Promise<void> {
+export async function startStep(deps: GameDayParts, ref: StepRef): Promise<void> {
   const now = deps.clock.now();
   const { outcome, plan } = await changeStep(deps, ref, 'start', (step) => {
     if (Date.parse(step.countdown!.startsAt) > now) throw new NotYet();
@@ -195,8 +193,7 @@ export async function startStep(deps: Deps, ref: StepRef): Promise<void> {
     if (!team) throw new StepNotStartedError('team', runBy.userId);
     // The runner's session starts it only while it may run attacks in the step's team.
     if (!mayRunAttacks(team)) throw new StepNotStartedError('privilege', runBy.userId);
-    const result = await startPolicy(
-      deps,
+    const result = await deps.startStep(
       { actor, login, team, request, channel: ref.channel },
       {
         kind: 'plan step',
@@ -226,7 +223,7 @@ export async function startStep(deps: Deps, ref: StepRef): Promise<void> {
  * mode, and a step it had already counted down is put back in the plan.
  */
 export async function answerStep(
-  deps: Deps,
+  deps: GameDayParts,
   ref: StepRef,
   by: string,
   answer: HypothesisAnswer,
@@ -273,7 +270,7 @@ export async function answerStep(
 }
 
 /** The game day of a step, running or ended. */
-async function dayOrEnded(deps: Deps, ref: StepRef): Promise<Day | undefined> {
+async function dayOrEnded(deps: GameDayParts, ref: StepRef): Promise<Day | undefined> {
   const running = await dayOf(deps, ref);
   if (running) return running;
   const { record } = await deps.gameDays.ended(ref.channel, ref.gameDayId);

@@ -1,5 +1,5 @@
 import type { Attack, Execution, TeamEntry, TrackerIssue } from '../client/index.ts';
-import type { Deps } from '../deps.ts';
+import type { GameDayParts } from './service.ts';
 import type { Actor, Login } from '../store/sessions.ts';
 import { platformFor, requireLogin, teamName } from '../attacks/access.ts';
 import type { GameDayAttack, GameDayRecord } from './gamedayRecord.ts';
@@ -131,7 +131,7 @@ function teamsOf(
  * team), so it can be tried again, or when Slack does not take it.
  */
 export async function shareGameDayReport(
-  deps: Deps,
+  deps: GameDayParts,
   actor: Actor,
   record: GameDay,
   options: GameDayReportOptions = {},
@@ -173,7 +173,7 @@ export class ReportNotSharedError extends Error {
  * channel is told why and how to ask for it again.
  */
 export async function reportAtEnd(
-  deps: Deps,
+  deps: GameDayParts,
   actor: Actor,
   record: GameDay,
   options: GameDayReportOptions = {},

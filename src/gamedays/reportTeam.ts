@@ -1,5 +1,5 @@
 import { type Attack, NoIntegrationError, type ScopedPlatform, take } from '../client/index.ts';
-import type { Deps } from '../deps.ts';
+import type { GameDayParts } from './service.ts';
 import { cardOutcome, type GameDayAttack, type GameDayRecord } from './gamedayRecord.ts';
 import type { ReportAttack, ReportProblem, ReportTeam } from './report.ts';
 
@@ -52,7 +52,7 @@ function attackEntry(
 
 /** Reads one team: its attacks in the window, then each attack's executions and tickets. */
 export async function readTeam(
-  deps: Pick<Deps, 'cards' | 'logger'>,
+  deps: Pick<GameDayParts, 'cards' | 'logger'>,
   record: GameDayRecord,
   api: ScopedPlatform | undefined,
   team: { id: string; name: string; watched: boolean },

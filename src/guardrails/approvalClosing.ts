@@ -1,8 +1,7 @@
 import type { MessageRef } from '../attacks/cards.ts';
 import type { StartIntent } from '../attacks/startIntents.ts';
-import type { Deps } from '../deps.ts';
+import type { GuardrailParts } from './service.ts';
 import type { StepRef } from '../gamedays/plan.ts';
-import { stepApprovalClosed } from '../gamedays/planStepState.ts';
 import { keys } from '../store/keys.ts';
 import { type ApprovalRecord, approvalTtlMs } from './approvalRequests.ts';
 import type { ApprovalClosing } from './approvals.ts';
@@ -23,21 +22,21 @@ export type Ending = ApprovalClosing extends infer C
 const interruptedAfterMs = 60_000;
 
 /** Whether a start from this request is written down (startIntents.ts), to be finished by whoever holds it. */
-async function startUnderway(deps: Deps, requestId: string): Promise<boolean> {
+async function startUnderway(deps: GuardrailParts, requestId: string): Promise<boolean> {
   for await (const [, intent] of deps.store.entries<StartIntent>(keys.startIntent.prefix))
     if (intent.source.kind === 'approval' && intent.source.id === requestId) return true;
   return false;
 }
 
 /** Exactly one answer per request: Approve, Reject or expiry. True for the one that may answer. */
-export const decide = (deps: Deps, id: string) =>
+export const decide = (deps: GuardrailParts, id: string) =>
   deps.store.claim(keys.approvalDecided.key(id), keys.approvalDecided.ttlMs);
 
 /**
  * Ends a request: its buttons go at once, and how it ended is kept, so a request answered before
  * its message was saved is closed by the request itself.
  */
-export async function closeApproval(deps: Deps, record: ApprovalRecord, ending: Ending): Promise<void> {
+export async function closeApproval(deps: GuardrailParts, record: ApprovalRecord, ending: Ending): Promise<void> {
   const { request } = record.pending;
   const closing = { ...ending, request, teamName: record.teamName, requester: record.pending.actor.userId };
   // Kept without the error: it may hold what the platform answered, and need not survive JSON.
@@ -51,10 +50,10 @@ export async function closeApproval(deps: Deps, record: ApprovalRecord, ending: 
   await deps.store.delete(keys.approval.key(record.id));
   // A game-day step waiting for this approval does not wait any more: the plan goes on.
   if (record.pending.step && !['approved', 'step stopped', 'step not waiting'].includes(closing.kind))
-    await stepApprovalClosed(deps, record.pending.step, closing);
+    await deps.planApprovals.closed(record.pending.step, closing);
   // A Workflow Builder step that asked is completed (approved and started) or failed.
   if (record.workflowStep)
-    await deps.workflowSteps
+    await deps.workflow
       .approvalClosed(record.workflowStep, closing)
       .catch((error: unknown) =>
         deps.logger.warn({ err: error, request: record.id }, 'could not finish the step that asked for approval'),
@@ -62,12 +61,12 @@ export async function closeApproval(deps: Deps, record: ApprovalRecord, ending: 
 }
 
 /** Ends a request nobody has answered yet; one answered already is left to its answer. */
-async function closeUnanswered(deps: Deps, record: ApprovalRecord, ending: Ending): Promise<void> {
+async function closeUnanswered(deps: GuardrailParts, record: ApprovalRecord, ending: Ending): Promise<void> {
   if (await decide(deps, record.id)) await closeApproval(deps, record, ending);
 }
 
 /** Whether a request's 15 minutes are over; one that is over is closed as expired unless answered. */
-export async function expiredApproval(deps: Deps, record: ApprovalRecord): Promise<boolean> {
+export async function expiredApproval(deps: GuardrailParts, record: ApprovalRecord): Promise<boolean> {
   if (Date.parse(record.requestedAt) + approvalTtlMs > deps.clock.now()) return false;
   await closeUnanswered(deps, record, { kind: 'expired' });
   return true;
@@ -78,7 +77,7 @@ export async function expiredApproval(deps: Deps, record: ApprovalRecord): Promi
  * attack it started, or saying there is none to show (never sent, or not found on the platform).
  */
 export async function closeApprovalAfterRestart(
-  deps: Deps,
+  deps: GuardrailParts,
   id: string,
   approver: { userId: string },
   started: { guid: string; carded: boolean } | undefined,
@@ -99,7 +98,7 @@ export async function closeApprovalAfterRestart(
  * starts from it, and its message says why. An Approve that got there first finds the step gone.
  */
 export async function closeStepApproval(
-  deps: Deps,
+  deps: GuardrailParts,
   ref: StepRef,
   stopped: { how: 'skipped' | 'vetoed'; by: string },
 ): Promise<void> {
@@ -110,7 +109,7 @@ export async function closeStepApproval(
 }
 
 /** Once per poll pass: requests left unanswered for 15 minutes end, and say so. Never throws. */
-export async function expireApprovals(deps: Deps): Promise<void> {
+export async function expireApprovals(deps: GuardrailParts): Promise<void> {
   try {
     for await (const [, record] of deps.store.entries<ApprovalRecord>(keys.approval.prefix)) {
       const over = deps.clock.now() - (Date.parse(record.requestedAt) + approvalTtlMs);

@@ -3,7 +3,7 @@ import type { MessageRef } from '../attacks/cards.ts';
 import type { PendingAttack } from '../attacks/start.ts';
 import { teamName } from '../attacks/access.ts';
 import type { TeamEntry } from '../client/index.ts';
-import type { Deps } from '../deps.ts';
+import type { GuardrailParts } from './service.ts';
 import { keys } from '../store/keys.ts';
 import type { ApprovalClosing, ApprovalRequest, WaitingWorkflowStep } from './approvals.ts';
 import { type ApprovalRule, approvalRuleFor } from './approvalRules.ts';
@@ -33,7 +33,7 @@ export interface ApprovalRecord {
 
 /** The rule that makes this start need a second person, if any. */
 export function approvalNeeded(
-  deps: Deps,
+  deps: GuardrailParts,
   pending: Omit<PendingAttack, 'id'>,
   team: TeamEntry,
 ): ApprovalRule | undefined {
@@ -49,7 +49,7 @@ export function approvalNeeded(
 
 /** Posts the request in the attack's channel; it starts nothing until someone else approves. */
 export async function requestApproval(
-  deps: Deps,
+  deps: GuardrailParts,
   pending: Omit<PendingAttack, 'id'>,
   team: TeamEntry,
   rule: ApprovalRule,

@@ -1,11 +1,9 @@
 import { mayRunAttacks, requireLogin } from '../attacks/access.ts';
 import type { CardRecord, MessageRef } from '../attacks/cards.ts';
 import type { PendingAttack } from '../attacks/start.ts';
-import { startPolicy } from '../attacks/startPolicy.ts';
 import type { StartNews } from '../attacks/startIntents.ts';
-import type { Deps } from '../deps.ts';
+import type { GuardrailParts } from './service.ts';
 import { UserInputError } from '../errors.ts';
-import { approvedStepStarts } from '../gamedays/planStepState.ts';
 import type { Actor } from '../store/sessions.ts';
 import { keys } from '../store/keys.ts';
 import { closeApproval, decide, expiredApproval } from './approvalClosing.ts';
@@ -82,7 +80,7 @@ export interface WaitingWorkflowStep {
 }
 
 /**
- * Where Workflow Builder steps are finished after their delivery (src/slack/workflowSteps.ts):
+ * Where Workflow Builder steps are finished after their delivery (src/workflow/service.ts):
  * one waiting on a second person, one waiting for its attack to end.
  */
 export interface WorkflowSteps {
@@ -94,15 +92,10 @@ export interface WorkflowSteps {
   attackFinished(card: Pick<CardRecord, 'guid' | 'stage'>): Promise<void>;
   /** A start a stopped bot left, run by a step, is finished: the step takes its outcome. */
   startEnded(step: WaitingWorkflowStep, news: StartNews): Promise<void>;
-  /**
-   * Finishes every step run a stopped bot left: one safe to do again is done again, a Run
-   * saved attack takes the outcome of its start, any other fails once saying what to check.
-   */
-  recoverRuns(deps: Deps): Promise<number>;
 }
 
 /** An open request by the id its button carries; one whose time is over is closed as expired. */
-async function openRecord(deps: Deps, requestId: string | undefined): Promise<ApprovalRecord | undefined> {
+async function openRecord(deps: GuardrailParts, requestId: string | undefined): Promise<ApprovalRecord | undefined> {
   const id = requestId ?? '';
   if (!/^[0-9a-f-]{36}$/.test(id)) throw new NotARequestError();
   const record = await deps.store.get<ApprovalRecord>(keys.approval.key(id));
@@ -116,7 +109,7 @@ const samePlatformUser = (a: string | undefined, b: string | undefined) =>
   a !== undefined && b !== undefined && a.toLowerCase() === b.toLowerCase();
 
 /** Whether this person's own session may run attacks in the team (EXPERIMENTS_RUN). */
-async function canRun(deps: Deps, actor: Actor, teamId: string): Promise<boolean> {
+async function canRun(deps: GuardrailParts, actor: Actor, teamId: string): Promise<boolean> {
   const login = await requireLogin(deps, actor);
   const team = login.session.teams.find((t) => t.identifier === teamId);
   return team !== undefined && mayRunAttacks(team);
@@ -126,7 +119,11 @@ async function canRun(deps: Deps, actor: Actor, teamId: string): Promise<boolean
  * Approve: another person, logged in, with EXPERIMENTS_RUN on the team (from their own session).
  * Starts exactly one attack with the requester's session, recording both people.
  */
-export async function approveRequest(deps: Deps, actor: Actor, requestId: string | undefined): Promise<ApprovalAnswer> {
+export async function approveRequest(
+  deps: GuardrailParts,
+  actor: Actor,
+  requestId: string | undefined,
+): Promise<ApprovalAnswer> {
   const record = await openRecord(deps, requestId);
   if (!record) return { kind: 'not open' };
   if (isRequester(record, actor)) return { kind: 'own request' };
@@ -140,7 +137,7 @@ export async function approveRequest(deps: Deps, actor: Actor, requestId: string
   }
   if (!(await decide(deps, record.id))) return { kind: 'already answered' };
   // A step's start: only while that step still waits for this approval.
-  if (record.pending.step && !(await approvedStepStarts(deps, record.pending.step))) {
+  if (record.pending.step && !(await deps.planApprovals.approved(record.pending.step))) {
     await closeApproval(deps, record, { kind: 'step not waiting', approver: actor.userId });
     return { kind: 'not open' };
   }
@@ -154,8 +151,7 @@ export async function approveRequest(deps: Deps, actor: Actor, requestId: string
   const approver = { userId: actor.userId, userName: actor.userName };
   try {
     const { request, channel, unknownGuards, step } = record.pending;
-    const started = await startPolicy(
-      deps,
+    const started = await deps.startApproved(
       { actor: requester, login, team, request, channel },
       { kind: 'approval', id: record.id, approver, acknowledgedGuards: unknownGuards, step },
     );
@@ -182,7 +178,11 @@ export async function approveRequest(deps: Deps, actor: Actor, requestId: string
 }
 
 /** Reject: the requester withdrawing, or anyone who could have approved. Nothing starts. */
-export async function rejectRequest(deps: Deps, actor: Actor, requestId: string | undefined): Promise<ApprovalAnswer> {
+export async function rejectRequest(
+  deps: GuardrailParts,
+  actor: Actor,
+  requestId: string | undefined,
+): Promise<ApprovalAnswer> {
   const record = await openRecord(deps, requestId);
   if (!record) return { kind: 'not open' };
   const own = isRequester(record, actor);

@@ -1,4 +1,4 @@
-import type { Deps } from '../deps.ts';
+import type { GuardrailParts } from './service.ts';
 import { platformFor } from '../attacks/access.ts';
 import { type GameDayAccess, gameDayAccess } from '../gamedays/gamedayAccess.ts';
 import type { GameDayRecord } from '../gamedays/gamedayRecord.ts';
@@ -18,7 +18,7 @@ type RunningGameDay = GameDayRecord & { id: string };
  * `checks` are readings already taken of these guards (the form reads them to refuse bad ones).
  */
 export async function addGameDayGuards(
-  deps: Deps,
+  deps: GuardrailParts,
   actor: Actor,
   record: RunningGameDay,
   specs: readonly GuardSpec[],
@@ -47,7 +47,7 @@ export async function addGameDayGuards(
 
 /** Removes guards from the game day; gives the names of those removed, and the flags it did not have. */
 export async function removeGameDayGuards(
-  deps: Deps,
+  deps: GuardrailParts,
   actor: Actor,
   record: RunningGameDay,
   specs: readonly GuardSpec[],

@@ -1,6 +1,6 @@
 import type { CardRecord } from '../attacks/cards.ts';
 import { isLive } from '../attacks/lifecycle.ts';
-import type { Deps } from '../deps.ts';
+import type { GuardrailParts } from './service.ts';
 import { startedUnder } from '../gamedays/gamedayReads.ts';
 import type { Breathe } from '../jobs/scheduler.ts';
 import { type Guard, type GuardedAttack, guardKey } from './guards.ts';
@@ -27,7 +27,7 @@ const uncardedFor = (attack: GuardedAttack) => ((attack.lengthSeconds ?? 24 * 36
  * unguarded cards costs next to nothing. An attack whose card is not saved yet (or could not be
  * posted) is covered from what was kept with its guards.
  */
-export async function enforcedGuards(deps: Deps, breathe?: Breathe): Promise<EnforcedGuard[]> {
+export async function enforcedGuards(deps: GuardrailParts, breathe?: Breathe): Promise<EnforcedGuard[]> {
   const byKey = new Map<string, EnforcedGuard>();
   const entryOf = (guard: Guard) => {
     const key = guardKey(guard.spec);

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { CardRecord } from '../attacks/cards.ts';
 import { UnauthorizedError } from '../client/errors.ts';
-import type { Deps } from '../deps.ts';
+import type { GuardrailParts } from './service.ts';
 import type { Breathe } from '../jobs/scheduler.ts';
 import type { Person } from '../store/sessions.ts';
 import { keys } from '../store/keys.ts';
@@ -16,7 +16,7 @@ const reader = randomUUID();
  * Reads a guard with its owner's session, or, failing that, with a covered attack's starter's,
  * in a team of the attacks it covers; a guard covering none is read in the owner's team.
  */
-async function read(deps: Deps, enforced: EnforcedGuard): Promise<GuardReading | undefined> {
+async function read(deps: GuardrailParts, enforced: EnforcedGuard): Promise<GuardReading | undefined> {
   const people: Person[] = [...enforced.owners, ...enforced.attacks.map((a) => a.startedBy)];
   const seen = new Set<string>();
   for (const person of people) {
@@ -53,7 +53,7 @@ interface Outcome {
  * Shows every guard's new reading on the cards it covers, one update per card per pass, so two
  * guards of one card never overwrite each other; a guard that halted an attack marks its card.
  */
-async function showOnCards(deps: Deps, outcomes: Outcome[], breathe?: Breathe): Promise<void> {
+async function showOnCards(deps: GuardrailParts, outcomes: Outcome[], breathe?: Breathe): Promise<void> {
   const byCard = new Map<string, Outcome[]>();
   for (const outcome of outcomes)
     for (const attack of outcome.enforced.attacks)
@@ -100,7 +100,7 @@ async function showOnCards(deps: Deps, outcomes: Outcome[], breathe?: Breathe): 
  * as with the poller's lease), its state shown on the cards it covers, and when it turns
  * unhealthy every attack it covers is halted. Never throws.
  */
-export async function enforceGuards(deps: Deps, breathe?: Breathe): Promise<void> {
+export async function enforceGuards(deps: GuardrailParts, breathe?: Breathe): Promise<void> {
   let enforced: EnforcedGuard[];
   try {
     enforced = await enforcedGuards(deps, breathe);

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { halt } from '../attacks/halt.ts';
 import { ForbiddenError, NotFoundError, UnauthorizedError } from '../client/errors.ts';
-import type { Deps } from '../deps.ts';
+import type { GuardrailParts } from './service.ts';
 import type { Covered, EnforcedGuard } from './guardCoverage.ts';
 import { guardKey, guardName, type GuardReading } from './guards.ts';
 
@@ -13,7 +13,7 @@ import { guardKey, guardName, type GuardReading } from './guards.ts';
  * back for the next pass, without keeping what the others did from being recorded.
  */
 export async function tripGuard(
-  deps: Deps,
+  deps: GuardrailParts,
   enforced: EnforcedGuard,
   reading: GuardReading,
   before: GuardReading | undefined,

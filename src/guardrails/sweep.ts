@@ -4,7 +4,7 @@ import type { ScopedPlatform, TeamEntry } from '../client/index.ts';
 import { platformFor, teamName } from '../attacks/access.ts';
 import { halt, type Halter } from '../attacks/halt.ts';
 import { isLive } from '../attacks/lifecycle.ts';
-import type { Deps } from '../deps.ts';
+import type { GuardrailParts } from './service.ts';
 import type { Login } from '../store/sessions.ts';
 import type { Freeze } from './freezes.ts';
 import { keys } from '../store/keys.ts';
@@ -49,7 +49,7 @@ const sweeper = randomUUID();
  * already. An attack that had ended by the time of its halt is not counted as halted.
  */
 export async function haltTeamAttacks(
-  deps: Pick<Deps, 'events' | 'logger' | 'store' | 'clock'>,
+  deps: Pick<GuardrailParts, 'events' | 'logger' | 'store' | 'clock'>,
   api: ScopedPlatform,
   halter: Halter,
   ledger: HaltLedger = everyTime,
@@ -118,7 +118,7 @@ function frozenTeams(freeze: Freeze, login: Login): TeamEntry[] {
  * Posts a notice in the freeze's channel once per cause for as long as the freeze stands (a freeze
  * declared again keeps its `since`, so its notices are not repeated either).
  */
-async function noticeOnce(deps: Deps, freeze: Freeze, cause: string, notice: FreezeNotice): Promise<void> {
+async function noticeOnce(deps: GuardrailParts, freeze: Freeze, cause: string, notice: FreezeNotice): Promise<void> {
   if (!freeze.channel) return;
   const key = keys.freezeNotice.key(freeze.scope, freeze.teamId, freeze.since, cause);
   const owner = randomUUID();
@@ -139,7 +139,7 @@ async function noticeOnce(deps: Deps, freeze: Freeze, cause: string, notice: Fre
  * that fails never stops the others; what keeps a sweep from halting is said once in the freeze's
  * channel. It never throws.
  */
-export async function enforceFreezes(deps: Deps): Promise<void> {
+export async function enforceFreezes(deps: GuardrailParts): Promise<void> {
   let freezes: Freeze[];
   try {
     freezes = await deps.freezes.all();
@@ -156,7 +156,7 @@ export async function enforceFreezes(deps: Deps): Promise<void> {
   }
 }
 
-async function enforceFreeze(deps: Deps, freeze: Freeze): Promise<void> {
+async function enforceFreeze(deps: GuardrailParts, freeze: Freeze): Promise<void> {
   const login = await deps.sessions.get(freeze.by);
   if (!login) {
     if (

@@ -3,11 +3,6 @@ import { recoverStarts } from '../attacks/recoverStarts.ts';
 import { verifyHalts } from '../attacks/haltChecks.ts';
 import { checkPresence } from '../attacks/presence.ts';
 import type { Deps } from '../deps.ts';
-import { expireApprovals } from '../guardrails/approvalClosing.ts';
-import { enforceGuards } from '../guardrails/guardEnforcement.ts';
-import { enforceFreezes } from '../guardrails/sweep.ts';
-import { warnExpiringSessions } from '../login/expiryWarnings.ts';
-import { runPlans } from '../gamedays/planRunner.ts';
 import type { Job } from './scheduler.ts';
 
 /**
@@ -34,7 +29,7 @@ export function backgroundJobs(deps: Deps): Job[] {
       atStart: true,
       // Each step run has its own lease (step-lease:), so every replica may look.
       ownLeases: true,
-      run: () => deps.workflowSteps.recoverRuns(deps),
+      run: () => deps.workflow.recoverRuns(),
     },
     // Cards a stopped replica left unsent are current again within one POLL_SECONDS, like the others.
     { name: 'redraw-unsent-cards', everyMs: pollMs, run: () => redrawUnsent(deps) },
@@ -42,21 +37,21 @@ export function backgroundJobs(deps: Deps): Job[] {
     {
       name: 'warn-expiring-sessions',
       everyMs: Math.max(pollMs, 60_000),
-      run: (breathe) => warnExpiringSessions(deps, breathe),
+      run: (breathe) => deps.login.warnExpiringSessions(breathe),
     },
     // A freeze halts an attack started elsewhere within one POLL_SECONDS.
-    { name: 'enforce-freezes', everyMs: pollMs, run: () => enforceFreezes(deps) },
+    { name: 'enforce-freezes', everyMs: pollMs, run: () => deps.guardrails.enforceFreezes() },
     // Each guard is read once per POLL_SECONDS, so it halts within one of firing.
-    { name: 'enforce-guards', everyMs: pollMs, run: (breathe) => enforceGuards(deps, breathe) },
+    { name: 'enforce-guards', everyMs: pollMs, run: (breathe) => deps.guardrails.enforceGuards(breathe) },
     // A countdown starts its step within a few seconds of zero, however long POLL_SECONDS is; a
     // countdown kept in the store outlives a restart, and the first pass after it starts what is due.
-    { name: 'run-plans', everyMs: Math.min(pollMs, 5_000), atStart: true, run: () => runPlans(deps) },
+    { name: 'run-plans', everyMs: Math.min(pollMs, 5_000), atStart: true, run: () => deps.gamedays.runPlans() },
     // One executions read per halted attack per POLL_SECONDS, until every target has stopped.
     { name: 'verify-halts', everyMs: pollMs, run: () => verifyHalts(deps) },
     // "Still watching?" is asked every PRESENCE_MINUTES; an unanswered one halts within one POLL_SECONDS of its five minutes.
     { name: 'check-presence', everyMs: pollMs, run: (breathe) => checkPresence(deps, breathe) },
     // A request lasts fifteen minutes: ending it within a minute of that is enough, and each run reads every request.
-    { name: 'expire-approvals', everyMs: Math.max(pollMs, 60_000), run: () => expireApprovals(deps) },
+    { name: 'expire-approvals', everyMs: Math.max(pollMs, 60_000), run: () => deps.guardrails.expireApprovals() },
     {
       name: 'refresh-cards',
       everyMs: pollMs,

@@ -1,4 +1,4 @@
-import type { Deps } from '../deps.ts';
+import type { LoginParts } from './service.ts';
 import type { Actor } from '../store/sessions.ts';
 import { LoginLinks } from './links.ts';
 
@@ -8,8 +8,8 @@ export const loginPagePath = '/login';
 export const ssoCallbackPath = `${loginPagePath}/sso/callback`;
 
 /** A fresh one-time link to the secure page for the person, or undefined without PUBLIC_URL. */
-export async function secureLoginUrl(actor: Actor, deps: Deps): Promise<string | undefined> {
-  if (!deps.config.publicUrl || deps.config.login.mode === 'modal') return undefined;
-  const { token } = await new LoginLinks(deps.store, deps.clock.now).mint(actor);
-  return `${deps.config.publicUrl}${loginPagePath}/${token}`;
+export async function secureLoginUrl(actor: Actor, parts: LoginParts): Promise<string | undefined> {
+  if (!parts.config.publicUrl || parts.config.login.mode === 'modal') return undefined;
+  const { token } = await new LoginLinks(parts.store, parts.clock.now).mint(actor);
+  return `${parts.config.publicUrl}${loginPagePath}/${token}`;
 }

@@ -1,5 +1,5 @@
 import { isLive } from '../attacks/lifecycle.ts';
-import type { Deps } from '../deps.ts';
+import type { LoginParts } from './service.ts';
 import type { Breathe } from '../jobs/scheduler.ts';
 import type { Person } from '../store/sessions.ts';
 import { secureLoginUrl } from './entry.ts';
@@ -27,10 +27,10 @@ export const expiryWarningMs = 10 * 60_000;
  * attacks they started are still live: once per session (the session's end is in the marker),
  * whichever replica gets there first. Never throws: a failed warning must not stop a poll.
  */
-export async function warnExpiringSessions(deps: Deps, breathe?: Breathe): Promise<number> {
+export async function warnExpiringSessions(parts: LoginParts, breathe?: Breathe): Promise<number> {
   try {
     const owners = new Map<string, { person: Person & { userName: string }; live: number }>();
-    for (const card of [...(await deps.cards.liveCardsByTeam(breathe)).values()].flat()) {
+    for (const card of [...(await parts.cards.liveCardsByTeam(breathe)).values()].flat()) {
       // A card a watch posted was started elsewhere: its reader did not start it.
       if (!isLive(card) || card.origin) continue;
       const key = `${card.startedBy.workspaceId}:${card.startedBy.userId}`;
@@ -40,21 +40,21 @@ export async function warnExpiringSessions(deps: Deps, breathe?: Breathe): Promi
     }
     let sent = 0;
     for (const [key, { person, live }] of owners) {
-      const login = await deps.sessions.get(person);
+      const login = await parts.sessions.get(person);
       if (!login) continue;
-      const left = login.expiresAt.getTime() - deps.clock.now();
+      const left = login.expiresAt.getTime() - parts.clock.now();
       if (left > expiryWarningMs) continue;
       const marker = keys.expiryWarned.key(key, login.expiresAt.getTime());
       const markerTtlMs = keys.expiryWarned.ttlMs(left);
       // Claims outlive a restart on every store, so this one warns once per session, on one replica.
-      if (!(await deps.store.claim(marker, markerTtlMs))) continue;
+      if (!(await parts.store.claim(marker, markerTtlMs))) continue;
       const actor = { ...person, channelId: undefined };
-      await deps.sessionWarnings.warn(person, {
+      await parts.sessionWarnings.warn(person, {
         expiresAt: login.expiresAt,
         liveAttacks: live,
-        secureUrl: await secureLoginUrl(actor, deps),
+        secureUrl: await secureLoginUrl(actor, parts),
       });
-      deps.logger.info(
+      parts.logger.info(
         { slackWorkspace: person.workspaceId, slackUser: person.userId, liveAttacks: live },
         'warned a person that their session ends soon',
       );
@@ -62,7 +62,7 @@ export async function warnExpiringSessions(deps: Deps, breathe?: Breathe): Promi
     }
     return sent;
   } catch (error) {
-    deps.logger.warn({ err: error }, 'could not warn about sessions that end soon');
+    parts.logger.warn({ err: error }, 'could not warn about sessions that end soon');
     return 0;
   }
 }

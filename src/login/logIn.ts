@@ -1,7 +1,7 @@
 import { UnauthorizedError } from '../client/errors.ts';
 import type { CompanySession, LoginInput } from '../client/index.ts';
 import { audit } from '../audit.ts';
-import type { Deps } from '../deps.ts';
+import type { LoginParts } from './service.ts';
 import type { Actor } from '../store/sessions.ts';
 import { type ProfileReader, sameEmail } from './identity.ts';
 import { LoginLimits } from './limits.ts';
@@ -34,11 +34,16 @@ export type LoginOutcome =
  * The e-mail match is what keeps a login link from lending a session: a link (or a Slack form)
  * is made for one Slack person, and whoever logs in on it must be that person on the platform.
  */
-export function logIn(actor: Actor, input: LoginInput, deps: Deps, profile?: ProfileReader): Promise<LoginOutcome> {
-  return signIn(actor, deps, {
+export function logIn(
+  actor: Actor,
+  input: LoginInput,
+  parts: LoginParts,
+  profile?: ProfileReader,
+): Promise<LoginOutcome> {
+  return signIn(actor, parts, {
     typedEmail: input.email,
     mfaCode: input.mfaCode,
-    session: () => deps.platform.auth.login(input),
+    session: () => parts.platform.auth.login(input),
     profile,
   });
 }
@@ -50,10 +55,10 @@ export function logIn(actor: Actor, input: LoginInput, deps: Deps, profile?: Pro
 export function logInWithSso(
   actor: Actor,
   exchange: { code: string; state: string },
-  deps: Deps,
+  parts: LoginParts,
   profile?: ProfileReader,
 ) {
-  return signIn(actor, deps, { session: () => deps.platform.auth.finishSso(exchange), profile });
+  return signIn(actor, parts, { session: () => parts.platform.auth.finishSso(exchange), profile });
 }
 
 /** How a session is obtained: by password (with the e-mail typed, checked before asking) or by SSO. */
@@ -65,27 +70,27 @@ interface Credentials {
   profile?: ProfileReader | undefined;
 }
 
-async function signIn(actor: Actor, deps: Deps, input: Credentials): Promise<LoginOutcome> {
-  const limits = new LoginLimits(deps.store, deps.clock.now);
+async function signIn(actor: Actor, parts: LoginParts, input: Credentials): Promise<LoginOutcome> {
+  const limits = new LoginLimits(parts.store, parts.clock.now);
   const outcome = await limits.oneAtATime(actor, async (): Promise<LoginOutcome> => {
     const until = await limits.personBlockedUntil(actor);
     if (until) {
-      deps.logger.warn(
+      parts.logger.warn(
         { slackWorkspace: actor.workspaceId, slackUser: actor.userId },
         'login refused: too many failed logins',
       );
       return { kind: 'locked', until };
     }
-    const matching = deps.config.login.emailMatch === 'required';
+    const matching = parts.config.login.emailMatch === 'required';
     let slackEmail: string | undefined;
     if (matching) {
-      const profile = await (input.profile ?? (() => deps.directory.person(actor.userId)))();
+      const profile = await (input.profile ?? (() => parts.directory.person(actor.userId)))();
       if (!profile) return { kind: 'emailUnknown', reason: 'slackUnavailable' };
       if (!profile.email) return { kind: 'emailUnknown', reason: 'noEmail' };
       slackEmail = profile.email;
       // Checked before the platform is asked: a password never leaves for a login that cannot be linked.
       if (input.typedEmail !== undefined && !sameEmail(input.typedEmail, slackEmail))
-        return mismatch(actor, input.typedEmail, deps);
+        return mismatch(actor, input.typedEmail, parts);
     }
     let session: CompanySession;
     try {
@@ -94,7 +99,7 @@ async function signIn(actor: Actor, deps: Deps, input: Credentials): Promise<Log
       if (!(error instanceof UnauthorizedError)) throw error;
       if (error.reason === 'mfa_required' && !input.mfaCode) return { kind: 'mfaRequired' };
       await limits.recordPersonFailure(actor);
-      deps.logger.info(
+      parts.logger.info(
         { slackWorkspace: actor.workspaceId, slackUser: actor.userId },
         'login not accepted by the platform',
       );
@@ -103,21 +108,21 @@ async function signIn(actor: Actor, deps: Deps, input: Credentials): Promise<Log
     const platformUser = session.identifier ?? input.typedEmail ?? '';
     if (matching && !sameEmail(platformUser, slackEmail)) {
       // The platform says the login is another address than the one typed: end it, keep nothing.
-      await deps.platform.auth.logout({ header: session.header }).catch(() => undefined);
-      return mismatch(actor, platformUser, deps);
+      await parts.platform.auth.logout({ header: session.header }).catch(() => undefined);
+      return mismatch(actor, platformUser, parts);
     }
-    await deps.sessions.save(actor, session);
-    audit(deps.logger, 'login', actor, { platformUser, company: session.company_id, teams: session.teams.length });
-    if (!matching) await tellEmailOwner(actor, platformUser, deps);
+    await parts.sessions.save(actor, session);
+    audit(parts.logger, 'login', actor, { platformUser, company: session.company_id, teams: session.teams.length });
+    if (!matching) await tellEmailOwner(actor, platformUser, parts);
     const only = session.teams.length === 1 ? session.teams[0] : undefined;
-    if (only) await deps.sessions.selectTeam(actor, only.identifier);
+    if (only) await parts.sessions.selectTeam(actor, only.identifier);
     return { kind: 'loggedIn', session, teamSelected: only !== undefined };
   });
   return outcome ?? { kind: 'busy' };
 }
 
-function mismatch(actor: Actor, loginEmail: string, deps: Deps): LoginOutcome {
-  deps.logger.warn(
+function mismatch(actor: Actor, loginEmail: string, parts: LoginParts): LoginOutcome {
+  parts.logger.warn(
     { slackWorkspace: actor.workspaceId, slackUser: actor.userId },
     "login refused: its e-mail is not the person's Slack e-mail",
   );
@@ -129,16 +134,16 @@ function mismatch(actor: Actor, loginEmail: string, deps: Deps): LoginOutcome {
  * whose e-mail is not the login's, and a Slack person has the login's e-mail, that person is told
  * (with a button that ends the session). Never throws: the login itself is done.
  */
-async function tellEmailOwner(actor: Actor, platformUser: string, deps: Deps): Promise<void> {
+async function tellEmailOwner(actor: Actor, platformUser: string, parts: LoginParts): Promise<void> {
   try {
     // Slack e-mails are unique in a workspace: someone else holding it means the actor does not.
-    const owner = await deps.directory.byEmail(platformUser);
+    const owner = await parts.directory.byEmail(platformUser);
     if (!owner || owner.userId === actor.userId) return;
     const [linkedTo, workspace] = await Promise.all([
-      deps.directory.person(actor.userId),
-      deps.directory.workspaceName(),
+      parts.directory.person(actor.userId),
+      parts.directory.workspaceName(),
     ]);
-    await deps.linkNotices.tell(owner, {
+    await parts.linkNotices.tell(owner, {
       platformUser,
       linkedTo: {
         workspaceId: actor.workspaceId,
@@ -148,11 +153,11 @@ async function tellEmailOwner(actor: Actor, platformUser: string, deps: Deps): P
       },
       workspace,
     });
-    deps.logger.info(
+    parts.logger.info(
       { slackWorkspace: actor.workspaceId, slackUser: actor.userId, toldSlackUser: owner.userId },
       "told the owner of a login's e-mail that it was linked to another Slack person",
     );
   } catch (error) {
-    deps.logger.warn({ err: error }, "could not tell the owner of a login's e-mail that it was linked elsewhere");
+    parts.logger.warn({ err: error }, "could not tell the owner of a login's e-mail that it was linked elsewhere");
   }
 }

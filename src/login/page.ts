@@ -1,6 +1,6 @@
 import { teamName } from '../attacks/access.ts';
 import { BadRequestError } from '../client/errors.ts';
-import type { Deps } from '../deps.ts';
+import type { LoginParts } from './service.ts';
 import type { Actor } from '../store/sessions.ts';
 import { csrfToken, validCsrf } from './csrf.ts';
 import { ssoCallbackPath } from './entry.ts';
@@ -60,7 +60,7 @@ const emailPattern = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
  * state, cookie or form field.
  */
 export class PageLogin {
-  readonly #deps: Deps;
+  readonly #parts: LoginParts;
   readonly #address: string;
   readonly #limits: LoginLimits;
   readonly #links: LoginLinks;
@@ -68,17 +68,17 @@ export class PageLogin {
   /** The link's person's Slack profile, read once per link (see LoginLinks.profile). */
   #profile: Promise<SlackIdentity | undefined> | undefined;
 
-  constructor(deps: Deps, address: string) {
-    this.#deps = deps;
+  constructor(parts: LoginParts, address: string) {
+    this.#parts = parts;
     this.#address = address;
-    this.#limits = new LoginLimits(deps.store, deps.clock.now);
-    this.#links = new LoginLinks(deps.store, deps.clock.now);
-    this.#sso = new SsoLogins(deps.store, deps.clock.now);
+    this.#limits = new LoginLimits(parts.store, parts.clock.now);
+    this.#links = new LoginLinks(parts.store, parts.clock.now);
+    this.#sso = new SsoLogins(parts.store, parts.clock.now);
   }
 
   /** False with LOGIN_MODE=sso: the page takes no password and sends no reset e-mail. */
   get passwords(): boolean {
-    return this.#deps.config.login.mode !== 'sso';
+    return this.#parts.config.login.mode !== 'sso';
   }
 
   /** The link a token stands for; an unusable one is counted against the address. */
@@ -88,7 +88,7 @@ export class PageLogin {
     // Counted and refused on their own: a network that opened many unusable links still opens a valid one.
     const until = await this.#limits.badLink(this.#address);
     if (!until) return { kind: 'expired' };
-    this.#deps.logger.warn('login page refused: too many unusable links from one address');
+    this.#parts.logger.warn('login page refused: too many unusable links from one address');
     return { kind: 'tooManyBadLinks', until };
   }
 
@@ -99,7 +99,7 @@ export class PageLogin {
     // Each load may ask Slack, the store and (for a single sign-on) the platform: bounded per link and address.
     const until = await this.#limits.takePageLoad(what, found.hash, found.link, this.#address);
     if (!until) return this.#visit(found, browser);
-    this.#deps.logger.warn({ kind: what }, 'login page refused: loaded too often with one link or from one address');
+    this.#parts.logger.warn({ kind: what }, 'login page refused: loaded too often with one link or from one address');
     return { kind: 'tooManyLoads', what, until };
   }
 
@@ -107,7 +107,7 @@ export class PageLogin {
   verify(found: FoundLink, secret: string | undefined, csrf: string | undefined): Visit | Refusal {
     if (secret && sameSecret(secret, found.link.browser) && validCsrf(csrf, secret, found.hash))
       return this.#visit(found, secret);
-    this.#deps.logger.warn('login page refused a form it did not issue');
+    this.#parts.logger.warn('login page refused a form it did not issue');
     return { kind: 'unverified' };
   }
 
@@ -121,13 +121,13 @@ export class PageLogin {
     if (input.mfaCode !== undefined && !/^\d{6}$/.test(input.mfaCode)) return { kind: 'invalid', field: 'mfa' };
     const until = await this.#limits.addressBlockedUntil(this.#address, visit.actor);
     if (until) {
-      this.#deps.logger.warn('login page refused: too many failed logins from one address');
+      this.#parts.logger.warn('login page refused: too many failed logins from one address');
       return { kind: 'addressLocked', until };
     }
     const { email, password, company: companyName, mfaCode } = input;
     const credentials = { email, password, companyName, mfaCode };
     const outcome = await this.#failed('login from the secure page failed', () =>
-      logIn(visit.actor, credentials, this.#deps, () => this.profile(visit)),
+      logIn(visit.actor, credentials, this.#parts, () => this.profile(visit)),
     );
     if (outcome.kind === 'failed') return outcome;
     if (outcome.kind === 'rejected') await this.#limits.recordAddressFailure(this.#address, visit.actor);
@@ -138,7 +138,7 @@ export class PageLogin {
   async resetPassword(visit: Visit, email: string): Promise<ResetOutcome | Failed | undefined> {
     if (!emailPattern.test(email)) return undefined;
     return this.#failed('password reset from the secure page failed', () =>
-      requestPasswordReset(visit.actor, email, this.#deps, () => this.profile(visit)),
+      requestPasswordReset(visit.actor, email, this.#parts, () => this.profile(visit)),
     );
   }
 
@@ -152,20 +152,20 @@ export class PageLogin {
     | { kind: 'unknownCompany' | 'noState'; company: string }
     | Failed
   > {
-    const company = this.#deps.config.login.ssoCompany ?? asked;
+    const company = this.#parts.config.login.ssoCompany ?? asked;
     if (!company) return { kind: 'askCompany' };
     let url: string;
     try {
-      const redirectUri = `${this.#deps.config.publicUrl ?? ''}${ssoCallbackPath}`;
-      url = await this.#deps.platform.auth.startSso({ companyName: company, redirectUri });
+      const redirectUri = `${this.#parts.config.publicUrl ?? ''}${ssoCallbackPath}`;
+      url = await this.#parts.platform.auth.startSso({ companyName: company, redirectUri });
     } catch (error) {
       if (error instanceof BadRequestError) return { kind: 'unknownCompany', company };
-      this.#deps.logger.warn({ err: error }, 'could not start a single sign-on');
+      this.#parts.logger.warn({ err: error }, 'could not start a single sign-on');
       return { kind: 'failed', error };
     }
     const state = URL.parse(url)?.searchParams.get('state');
     if (!state) {
-      this.#deps.logger.warn('the platform started a single sign-on without a state');
+      this.#parts.logger.warn('the platform started a single sign-on without a state');
       return { kind: 'noState', company };
     }
     await this.#sso.started(state, visit.hash, visit.secret);
@@ -184,7 +184,7 @@ export class PageLogin {
     if (!state) return { kind: 'noState' };
     const taken = await this.#sso.take(state, secret);
     if (taken.kind !== 'taken') {
-      this.#deps.logger.warn({ reason: taken.kind }, 'login page refused a single sign-on callback');
+      this.#parts.logger.warn({ reason: taken.kind }, 'login page refused a single sign-on callback');
       return taken;
     }
     const error = params.get('error');
@@ -197,14 +197,14 @@ export class PageLogin {
 
   async finishSso(found: FoundLink, exchange: { code: string; state: string }): Promise<LoginEnd> {
     const outcome = await this.#failed('single sign-on failed', () =>
-      logInWithSso(actorOf(found), exchange, this.#deps, () => this.profile(found)),
+      logInWithSso(actorOf(found), exchange, this.#parts, () => this.profile(found)),
     );
     return outcome.kind === 'failed' ? outcome : this.#done(found, outcome, '');
   }
 
   /** The link's person as Slack described them when the link was first read: Slack is asked once per link. */
   profile(found: FoundLink): Promise<SlackIdentity | undefined> {
-    this.#profile ??= this.#links.profile(found, () => this.#deps.directory.person(found.link.userId));
+    this.#profile ??= this.#links.profile(found, () => this.#parts.directory.person(found.link.userId));
     return this.#profile;
   }
 
@@ -212,7 +212,7 @@ export class PageLogin {
     try {
       return await attempt();
     } catch (error) {
-      this.#deps.logger.warn({ err: error }, what);
+      this.#parts.logger.warn({ err: error }, what);
       return { kind: 'failed', error };
     }
   }
@@ -225,7 +225,7 @@ export class PageLogin {
   async #done(found: FoundLink, outcome: LoginOutcome, email: string): Promise<LoginEnd> {
     if (outcome.kind !== 'loggedIn') return outcome;
     await this.#links.consume(found.hash);
-    const login = await this.#deps.sessions.get(actorOf(found));
+    const login = await this.#parts.sessions.get(actorOf(found));
     const { session } = outcome;
     return {
       kind: 'loggedIn',

@@ -1,4 +1,4 @@
-import type { Deps } from '../deps.ts';
+import type { LoginParts } from './service.ts';
 import type { Person } from '../store/sessions.ts';
 import { type ProfileReader, sameEmail } from './identity.ts';
 import { LoginLimits } from './limits.ts';
@@ -25,26 +25,26 @@ export type ResetOutcome =
 export async function requestPasswordReset(
   person: Person,
   email: string,
-  deps: Deps,
-  profile: ProfileReader = () => deps.directory.person(person.userId),
+  parts: LoginParts,
+  profile: ProfileReader = () => parts.directory.person(person.userId),
 ): Promise<ResetOutcome> {
   const slack = await profile();
   const own = sameEmail(email, slack?.email);
-  if (deps.config.login.emailMatch === 'required' && !own) {
+  if (parts.config.login.emailMatch === 'required' && !own) {
     const who = { slackWorkspace: person.workspaceId, slackUser: person.userId };
     if (!slack) return { kind: 'emailUnknown', reason: 'slackUnavailable' };
     if (!slack.email) return { kind: 'emailUnknown', reason: 'noEmail' };
-    deps.logger.warn(who, "password reset refused: the address is not the person's Slack e-mail");
+    parts.logger.warn(who, "password reset refused: the address is not the person's Slack e-mail");
     return { kind: 'notOwnEmail' };
   }
-  const until = await new LoginLimits(deps.store, deps.clock.now).takeReset(person, email, { own });
+  const until = await new LoginLimits(parts.store, parts.clock.now).takeReset(person, email, { own });
   if (until) {
-    deps.logger.warn(
+    parts.logger.warn(
       { slackWorkspace: person.workspaceId, slackUser: person.userId },
       'password reset refused: too many reset e-mails asked for',
     );
     return { kind: 'limited', until };
   }
-  await deps.platform.auth.resetPassword(email);
+  await parts.platform.auth.resetPassword(email);
   return { kind: 'sent' };
 }

@@ -1,10 +1,7 @@
-import { randomUUID } from 'node:crypto';
 import type { App } from '@slack/bolt';
-import { holdLease } from '../attacks/startIntents.ts';
 import { UnauthorizedError } from '../client/errors.ts';
 import type { WorkflowStepHandler, WorkflowStepResult } from '../commands/reply.ts';
 import { NotLoggedInError } from '../errors.ts';
-import { keys } from '../store/keys.ts';
 import type { Actor } from '../store/sessions.ts';
 import { describeError } from '../views/errorReply.ts';
 import {
@@ -17,7 +14,7 @@ import {
 } from '../views/workflow/workflowSteps.ts';
 import type { Listeners, SlackAdapter } from './adapter.ts';
 import { actorFrom, type BodyIdentity } from './requestBody.ts';
-import { STEP_PERSON_INPUT, type WorkflowStepRun, vouchedPerson } from './workflowSteps.ts';
+import { STEP_PERSON_INPUT, vouchedPerson } from '../workflow/service.ts';
 
 type StepEvent = { inputs: Record<string, unknown>; function_execution_id: string; function: { title: string } };
 
@@ -38,23 +35,19 @@ export function listenToWorkflowSteps(app: App, adapter: SlackAdapter, steps: Li
         'step',
         async () => {
           const executionId = event.function_execution_id;
-          let claimed: boolean;
+          let letGo: (() => Promise<void>) | undefined;
           try {
-            claimed = await deps.store.claim(keys.stepRun.key(executionId), keys.stepRun.ttlMs);
+            letGo = await deps.workflow.take(executionId);
           } catch (error) {
             // Nothing was done: the step says so rather than stay running.
             deps.logger.warn({ err: error, step: callbackId }, 'store unreachable');
             await finish({ error: stepErrorText(describeError(error, { command: deps.config.slack.command }).text) });
             return;
           }
-          if (!claimed) {
+          if (!letGo) {
             deps.logger.info({ step: callbackId }, 'a step delivered again was already taken');
             return;
           }
-          // Held while the step runs: a replica finishes it only once this process is gone (recover-steps).
-          const owner = randomUUID();
-          await deps.store.claim(keys.stepLease.key(executionId), keys.stepLease.ttlMs, owner);
-          const letGo = holdLease(deps.store, 'step', executionId, owner);
           try {
             const result = await runStep(adapter, handler, body as BodyIdentity, event, callbackId);
             try {
@@ -64,7 +57,7 @@ export function listenToWorkflowSteps(app: App, adapter: SlackAdapter, steps: Li
               deps.logger.error({ err: error, step: callbackId }, 'could not complete a step');
               if (!fail.hasBeenCalled()) await fail({ error: stepFailedText });
             }
-            await deps.store.delete(keys.stepOpen.key(executionId));
+            await deps.workflow.closed(executionId);
           } finally {
             await letGo().catch(() => undefined);
           }
@@ -108,8 +101,7 @@ async function runStep(
   actor.userName = await deps.people.name(userId).catch(() => userId);
   try {
     // From here the step may act: a bot that dies before it finishes leaves this for recover-steps.
-    const run: WorkflowStepRun = { executionId, callbackId, title, actor, inputs };
-    await deps.store.set(keys.stepOpen.key(executionId), run, keys.stepOpen.ttlMs);
+    await deps.workflow.opened({ executionId, callbackId, title, actor, inputs });
     return await handler({ actor, inputs, executionId }, deps);
   } catch (error) {
     const words = await adapter.explain(actor, error);

@@ -26,7 +26,8 @@ import { StepNotAllowedError } from '../gamedays/planChanges.ts';
 import { planWords } from './gamedays/planWords.ts';
 import { AmbiguousAttackIdError, AttackNotFoundError } from '../attacks/locate.ts';
 import { GuardsUnknownError, UnhealthyGuardsError } from '../guardrails/guardCheck.ts';
-import { frozenRefusal } from './guardrails/freezeRefusal.ts';
+import { frozenRefusal, haltPrivilegeText } from './guardrails/freezeRefusal.ts';
+import { HaltPrivilegeError } from '../guardrails/freezing.ts';
 import { stageWords } from './attacks/attackCard.ts';
 import { guardRefusalText } from './guardrails/guards.ts';
 
@@ -46,6 +47,7 @@ export interface ErrorContext {
 /** A refusal's words: the domain's refusals carry what refused, input errors their own words. */
 function refusalText(error: UserInputError, command: string): string {
   if (error instanceof FrozenError) return frozenRefusal(error.freeze, command);
+  if (error instanceof HaltPrivilegeError) return haltPrivilegeText(error);
   if (error instanceof UnhealthyGuardsError || error instanceof GuardsUnknownError) return guardRefusalText(error);
   if (error instanceof AttackNotFoundError) return attackNotFoundText(error);
   if (error instanceof AmbiguousAttackIdError) return ambiguousIdText(error);

@@ -14,6 +14,7 @@ import {
   issueCountSchema,
   issueMetaSchema,
   kubernetesAttackSchema,
+  teamClientSchema,
   trackerIssueSchema,
 } from '../../src/client/schemas.ts';
 
@@ -115,6 +116,43 @@ describe('lenient schemas', () => {
       allowedValues: [{ id: '3', name: 'Medium' }],
     });
     expect(meta.fields[1]?.required).toBe(true);
+  });
+});
+
+describe('client records', () => {
+  it('read a host with only its identifier: no tags, no containers, activity not said', () => {
+    expect(teamClientSchema.parse({ identifier: 'web-1' })).toEqual({
+      identifier: 'web-1',
+      active: undefined,
+      tags: {},
+      containers: [],
+      last_seen: undefined,
+    });
+  });
+
+  it('keep tag and label values sent as numbers or booleans as text, dropping only those that cannot be', () => {
+    const client = teamClientSchema.parse({
+      identifier: 'web-1',
+      active: 'yes',
+      tags: { role: 'web', rack: 12, canary: false, owner: null, extra: { a: 1 } },
+      containers: [{ id: 'c-1', labels: { app: 'checkout', replica: 2 } }, { labels: null }],
+      cpu_count: 8,
+    });
+    expect(client.active).toBeUndefined();
+    expect(client.tags).toEqual({ role: 'web', rack: '12', canary: 'false' });
+    expect(client.containers).toEqual([
+      { id: 'c-1', name: undefined, labels: { app: 'checkout', replica: '2' } },
+      { id: undefined, name: undefined, labels: {} },
+    ]);
+    expect(client['cpu_count']).toBe(8);
+    expect(teamClientSchema.parse({ identifier: 'web-1', tags: 'role=web', containers: {} })).toMatchObject({
+      tags: {},
+      containers: [],
+    });
+  });
+
+  it('require the identifier, the name an Exact target uses', () => {
+    expect(teamClientSchema.safeParse({ tags: { role: 'web' } }).success).toBe(false);
   });
 });
 

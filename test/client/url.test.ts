@@ -44,8 +44,16 @@ describe('a scoped platform', () => {
         teamId: 'T1',
       },
     );
-    expect(Object.keys(scoped).sort()).toEqual(['attacks', 'kubernetes', 'metadata', 'monitoring', 'tracker']);
+    expect(Object.keys(scoped).sort()).toEqual([
+      'attacks',
+      'clients',
+      'kubernetes',
+      'metadata',
+      'monitoring',
+      'tracker',
+    ]);
     expect(scoped.attacks).toBe(scoped.attacks);
     expect(typeof scoped.tracker.createIssue).toBe('function');
+    expect(typeof scoped.clients.listActive).toBe('function');
   });
 });

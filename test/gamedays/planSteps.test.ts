@@ -26,6 +26,9 @@ import {
 } from '../../src/gamedays/planSteps.ts';
 import { approvedStepStarts, stepApprovalClosed } from '../../src/gamedays/planStepState.ts';
 import { parseApprovalRules } from '../../src/guardrails/approvalRules.ts';
+import { closeStepApproval } from '../../src/guardrails/approvalClosing.ts';
+import type { StartAsk } from '../../src/attacks/start.ts';
+import { type StartWay, startPolicy } from '../../src/attacks/startPolicy.ts';
 import { Freezes } from '../../src/guardrails/freezes.ts';
 import { SessionCipher } from '../../src/store/cipher.ts';
 import { createKeyValueStore, type KeyValueStore } from '../../src/store/keyValue.ts';
@@ -76,6 +79,11 @@ beforeEach(async () => {
         return { channel, ts: '9.9' };
       },
       close: () => void seen.push('approval closed'),
+    },
+    startStep: (ask: StartAsk, way: StartWay) => startPolicy(deps, ask, way),
+    guardrails: {
+      closeStepApproval: (ref: StepRef, stopped: { how: 'skipped' | 'vetoed'; by: string }) =>
+        closeStepApproval(deps, ref, stopped),
     },
     events: {
       record: async (event: { kind: string; card?: { guid: string }; step?: { what: string } }) => {

@@ -15,6 +15,10 @@ import { parseApprovalRules } from '../../src/guardrails/approvalRules.ts';
 import { Freezes } from '../../src/guardrails/freezes.ts';
 import { GuardStore } from '../../src/guardrails/guards.ts';
 import { createLogger } from '../../src/logger.ts';
+import type { StartAsk } from '../../src/attacks/start.ts';
+import { type ApprovedWay, startPolicy } from '../../src/attacks/startPolicy.ts';
+import type { StepRef } from '../../src/gamedays/plan.ts';
+import { approvedStepStarts, stepApprovalClosed } from '../../src/gamedays/planStepState.ts';
 import { SessionCipher } from '../../src/store/cipher.ts';
 import { createKeyValueStore, type KeyValueStore } from '../../src/store/keyValue.ts';
 import { type Actor, SessionStore } from '../../src/store/sessions.ts';
@@ -89,6 +93,11 @@ export function useGuardrails(): Guardrails {
           return { channel, ts: `1.${t.posted.length}` };
         },
         close: (_at: unknown, closing: ApprovalClosing) => t.closings.push(closing),
+      },
+      startApproved: (ask: StartAsk, way: ApprovedWay) => startPolicy(t.deps, ask, way),
+      planApprovals: {
+        approved: (ref: StepRef) => approvedStepStarts(t.deps, ref),
+        closed: (ref: StepRef, closing: ApprovalClosing) => stepApprovalClosed(t.deps, ref, closing),
       },
       events: {
         record: async (event: Seen & { card?: object }) => {

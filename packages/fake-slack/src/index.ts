@@ -26,7 +26,7 @@ import { ACK_DEADLINE_MS, SocketModeLink } from './socket-mode.ts';
 import { channelView, type ChannelView } from './surface.ts';
 import { WebApiFaults, type WebApiFault } from './faults.ts';
 import { callWebApi, postToResponseUrl, receiveUpload } from './web-api.ts';
-import { slackId, Workspace, type FileRecord, type WebApiCall } from './workspace.ts';
+import { slackId, Workspace, type ConversationHistory, type FileRecord, type WebApiCall } from './workspace.ts';
 import {
   functionExecutedEvent,
   newExecution,
@@ -41,7 +41,7 @@ export type { BotResponse, DeliveryOptions } from './bot-link.ts';
 export type { ButtonInfo, ChannelView, ClickOptions, Message, OptionInfo, Surface } from './surface.ts';
 export type { InputRef, ModalDriver } from './modal.ts';
 export { DEFAULT_CHANNEL, type SlackPerson } from './person.ts';
-export type { WebApiCall } from './workspace.ts';
+export type { ConversationHistory, WebApiCall } from './workspace.ts';
 export type { WebApiFault } from './faults.ts';
 export type { StepDefinition, StepParameter } from './functions.ts';
 export { USER_CONTEXT } from './functions.ts';
@@ -74,6 +74,8 @@ export interface FakeSlackOptions {
    * function_executed for them, and functions.completeSuccess checks outputs against them.
    */
   steps?: Record<string, StepDefinition>;
+  /** Conversations to start with, as an earlier run's `history()` gave them. */
+  history?: ConversationHistory;
 }
 
 /** A run of a custom step, as a test (or the playground) follows it. */
@@ -142,6 +144,8 @@ export interface FakeSlack {
   ): SlackPerson;
   /** Files uploaded and completed (files.completeUploadExternal), oldest first. */
   files(): UploadedFile[];
+  /** The channels' messages and threads, the ephemeral messages and the channel members, to start a later run with. */
+  history(): ConversationHistory;
   /** Removes the bot from a channel (it is in every channel until then), or adds it back. */
   setBotMembership(channel: string, member: boolean): void;
   callsTo(method: string): WebApiCall[];
@@ -211,6 +215,7 @@ export async function startFakeSlack(options: FakeSlackOptions): Promise<FakeSla
   workspace.scopes = options.scopes === undefined ? undefined : new Set(options.scopes);
   for (const [callbackId, definition] of Object.entries(options.steps ?? {}))
     workspace.steps.set(callbackId, definition);
+  if (options.history !== undefined) workspace.restoreHistory(options.history);
   const deliveries = new Map<string, { envelope: Record<string, unknown>; response: BotResponse; retries: number }>();
   const stepView = (record: StepExecutionRecord): StepExecution => ({
     id: record.id,
@@ -346,6 +351,7 @@ export async function startFakeSlack(options: FakeSlackOptions): Promise<FakeSla
       return stepView(record);
     },
     stepExecutions: () => [...workspace.executions.values()].map(stepView),
+    history: () => workspace.history(),
     setBotMembership: (channel, member) => workspace.setBotMembership(channel, member),
     callsTo: (method) => workspace.calls.filter((call) => call.method === method),
     // A lookup that found nobody is Slack's answer to the question asked, not a refused call.

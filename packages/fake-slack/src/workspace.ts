@@ -108,6 +108,16 @@ interface ChannelRecord {
   replies: Map<string, MessageRecord[]>;
 }
 
+/**
+ * What people have seen in the workspace, as plain data to keep across a restart: each channel's
+ * messages and threads, each person's ephemeral messages, and who is in which channel.
+ */
+export interface ConversationHistory {
+  channels: Record<string, { messages: MessageRecord[]; replies: Record<string, MessageRecord[]> }>;
+  ephemerals: Record<string, MessageRecord[]>;
+  members: Record<string, string[]>;
+}
+
 /** Slack lets an app use a response_url five times. */
 export const RESPONSE_URL_USES = 5;
 
@@ -227,6 +237,38 @@ export class Workspace {
 
   newHash(): string {
     return `${Math.floor(Date.now() / 1000)}.${randomBytes(4).toString('hex')}`;
+  }
+
+  /** The conversations as plain data (structuredClone-able and JSON-ready). */
+  history(): ConversationHistory {
+    return structuredClone({
+      channels: Object.fromEntries(
+        [...this.channels].map(([id, record]) => [
+          id,
+          { messages: record.messages, replies: Object.fromEntries(record.replies) },
+        ]),
+      ),
+      ephemerals: Object.fromEntries(this.ephemerals),
+      members: Object.fromEntries([...this.members].map(([channel, people]) => [channel, [...people]])),
+    });
+  }
+
+  /** Takes the conversations of an earlier `history()` back; new messages are stamped after theirs. */
+  restoreHistory(history: ConversationHistory): void {
+    const { channels, ephemerals, members } = structuredClone(history);
+    for (const [id, record] of Object.entries(channels))
+      this.channels.set(id, { messages: record.messages, replies: new Map(Object.entries(record.replies)) });
+    for (const [person, messages] of Object.entries(ephemerals)) this.ephemerals.set(person, messages);
+    for (const [channel, people] of Object.entries(members)) this.members.set(channel, new Set(people));
+    const all = [
+      ...Object.values(channels).flatMap((record) => [...record.messages, ...Object.values(record.replies).flat()]),
+      ...Object.values(ephemerals).flat(),
+    ];
+    for (const { ts } of all) {
+      const [seconds = 0, micros = 0] = ts.split('.').map(Number);
+      this.lastTsMicros = Math.max(this.lastTsMicros, seconds * 1_000_000 + micros);
+    }
+    this.changed();
   }
 
   // Triggers

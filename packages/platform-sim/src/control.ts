@@ -1,12 +1,21 @@
 /**
  * The simulator's control surface: what happens in the world the platform watches, made to
  * happen on demand. A monitor turns `Alert`, an alert fires, someone starts an attack in the
- * platform's web UI, a target's agent stops taking halts. It is served under `/_control`, beside and never inside the platform API
+ * platform's web UI, a host joins or leaves a team, a target's agent stops taking halts or stops late. It is served under `/_control`, beside and never inside the platform API
  * under `/v1` that the bot calls, so no platform path reaches it. It takes no credentials: the
  * simulator is for tests and demos on this machine, and listens on loopback unless told otherwise.
  */
 import { z } from 'zod';
 import { badRequest, json, publicRoute, SimHttpError, type RequestContext, type Reply, type Route } from './route.ts';
+import {
+  addContainer,
+  addHost,
+  findClient,
+  isActiveHost,
+  removeClient,
+  setHostActive,
+  setStopDelay,
+} from './clients.ts';
 import { Router } from './routing.ts';
 import { alertStates, monitorStates, type AlertState, type MonitorState, type SimState } from './state.ts';
 
@@ -33,12 +42,22 @@ const endpoints = [
     alertStates.join(', ') +
     '; "companyId" picks another company',
   'POST /_control/attacks                    {"team": "Platform", "type": "cpu", "args": ["-l", "60"]}: an attack started outside the bot, as in the web UI',
-  'GET  /_control/targets                    the hosts and containers attacks target, and whether each ignores halts',
+  'GET  /_control/targets                    the hosts and containers attacks target: active or not, whether each ignores halts, its stop delay',
   'POST /_control/targets/{id}/halts         {"ignore": true}: the target (a host or container id) keeps running when halted, until set back to false and halted again',
+  'POST /_control/targets/{id}/stop-delay    {"seconds": 5}: the target stops that much later than the others when halted; 0 for at once',
+  'POST /_control/hosts                      {"team": "Platform", "id": "platform-web-3", "tags": {"role": "web"}}: a new host reports to the team',
+  'POST /_control/hosts/{id}/containers      {"id": "checkout-3", "labels": {"app": "checkout"}}: a new container runs on the host',
+  'POST /_control/hosts/{id}/active          {"active": false}: the host\'s agent stops reporting (attacks skip it and its containers), or reports again',
+  'DELETE /_control/targets/{id}             the host (with its containers) or the container is gone',
 ];
 
 const stateBody = z.looseObject({ state: z.unknown().optional(), companyId: z.string().optional() });
 const haltsBody = z.looseObject({ ignore: z.boolean() });
+const stopDelayBody = z.looseObject({ seconds: z.number().min(0).max(3600) });
+const activeBody = z.looseObject({ active: z.boolean() });
+const stringMap = z.record(z.string(), z.string());
+const hostBody = z.looseObject({ team: z.string().min(1), id: z.string().min(1), tags: stringMap.optional() });
+const containerBody = z.looseObject({ id: z.string().min(1), labels: stringMap.optional() });
 const attackBody = z.looseObject({
   team: z.string().min(1),
   type: z.string().min(1).optional(),
@@ -75,13 +94,28 @@ export function controlRoutes(ops: ControlOperations): Route[] {
     return { state: body.state as S, companyId: body.companyId };
   }
 
-  const target = ({ id, teamId }: { id: string; teamId: string }, kind: 'host' | 'container') => ({
+  const target = ({ id, teamId }: { id: string; teamId: string }, kind: 'host' | 'container', active: boolean) => ({
     id,
     kind,
     teamId,
     team: state.teams.get(teamId)?.name ?? teamId,
+    active,
     ignoresHalts: state.deafTargets.has(id),
+    stopDelaySeconds: (state.stopDelays.get(id) ?? 0) / 1000,
   });
+  const hostActive = (hostId: string) => {
+    const host = state.hosts.find((candidate) => candidate.id === hostId);
+    return host !== undefined && isActiveHost(host);
+  };
+
+  /** A target a halt can reach: a host, a container, or what a Kubernetes attack acts on. */
+  function knownTarget(id: string): string {
+    const known =
+      findClient(state, id) !== undefined ||
+      [...state.kubernetesAttacks.values()].some((attack) => attack.targets.includes(id));
+    if (!known) throw new SimHttpError(404, `No target ${id}: give the id of a host or container an attack targets`);
+    return id;
+  }
 
   function teamOf(nameOrId: string): string {
     if (state.teams.has(nameOrId)) return nameOrId;
@@ -148,20 +182,47 @@ export function controlRoutes(ops: ControlOperations): Route[] {
 
     publicRoute('GET', '/targets', () =>
       json(200, [
-        ...state.hosts.map((host) => target(host, 'host')),
-        ...state.containers.map((container) => target(container, 'container')),
+        ...state.hosts.map((host) => target(host, 'host', isActiveHost(host))),
+        ...state.containers.map((container) => target(container, 'container', hostActive(container.hostId))),
       ]),
     ),
 
     publicRoute('POST', '/targets/:id/halts', (context) => {
-      const id = context.params.id ?? '';
-      const known =
-        [...state.hosts, ...state.containers].some((target) => target.id === id) ||
-        [...state.kubernetesAttacks.values()].some((attack) => attack.targets.includes(id));
-      if (!known) throw new SimHttpError(404, `No target ${id}: give the id of a host or container an attack targets`);
+      const id = knownTarget(context.params.id ?? '');
       const { ignore } = bodyOf(context, haltsBody, '{"ignore": true}');
       ops.ignoreHalts(id, ignore);
       return json(200, { id, ignoresHalts: ignore });
+    }),
+
+    publicRoute('POST', '/targets/:id/stop-delay', (context) => {
+      const id = knownTarget(context.params.id ?? '');
+      const { seconds } = bodyOf(context, stopDelayBody, '{"seconds": 5}');
+      setStopDelay(state, id, seconds * 1000);
+      return json(200, { id, stopDelaySeconds: seconds });
+    }),
+
+    publicRoute('DELETE', '/targets/:id', (context) => {
+      const id = context.params.id ?? '';
+      removeClient(state, id);
+      return json(200, { id, removed: true });
+    }),
+
+    publicRoute('POST', '/hosts', (context) => {
+      const body = bodyOf(context, hostBody, '{"team": "Platform", "id": "platform-web-3", "tags": {"role": "web"}}');
+      const host = addHost(state, teamOf(body.team), body.id, body.tags);
+      return json(201, target(host, 'host', true));
+    }),
+
+    publicRoute('POST', '/hosts/:id/containers', (context) => {
+      const body = bodyOf(context, containerBody, '{"id": "checkout-3", "labels": {"app": "checkout"}}');
+      const container = addContainer(state, context.params.id ?? '', body.id, body.labels);
+      return json(201, target(container, 'container', hostActive(container.hostId)));
+    }),
+
+    publicRoute('POST', '/hosts/:id/active', (context) => {
+      const { active } = bodyOf(context, activeBody, '{"active": false}');
+      const host = setHostActive(state, context.params.id ?? '', active, context.now);
+      return json(200, target(host, 'host', isActiveHost(host)));
     }),
 
     publicRoute('POST', '/attacks', (context) => {

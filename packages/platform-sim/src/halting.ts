@@ -21,23 +21,39 @@ interface Haltable {
   halt?: HaltNote;
 }
 
+/** How the agents of the clients (by id) take halts (`/_control`). */
+export interface Agents {
+  /** Clients that do not take halts. */
+  deafTargets: ReadonlySet<string>;
+  /** Clients that stop this many milliseconds late. */
+  stopDelays: ReadonlyMap<string, number>;
+}
+
+const everyAgentTakesHalts: Agents = { deafTargets: new Set(), stopDelays: new Map() };
+
 /**
  * Halts those still active, and the targets of halting ones that an earlier halt missed; returns
- * them. Attacks already halting or finished are otherwise untouched. Targets in `deaf` (client
- * ids) do not take the halt.
+ * them. Attacks already halting or finished are otherwise untouched. Deaf targets do not take the
+ * halt; delayed ones stop late.
  */
 export function haltAll<T extends Haltable>(
   attacks: Iterable<T>,
   note: HaltNote,
   now: number,
   stageMs: number,
-  deaf: ReadonlySet<string> = new Set(),
+  agents: Agents = everyAgentTakesHalts,
 ): T[] {
   const halted: T[] = [];
   for (const attack of attacks) {
-    const missed = attack.targets.flatMap((client, index) => (deaf.has(client) ? [index] : []));
+    const deaf = attack.targets.flatMap((client, index) => (agents.deafTargets.has(client) ? [index] : []));
+    const stopDelays = new Map(
+      attack.targets.flatMap((client, index) => {
+        const delay = agents.stopDelays.get(client);
+        return delay ? [[index, delay] as const] : [];
+      }),
+    );
     const first = attack.timeline.haltedAt === undefined;
-    if (!haltTimeline(attack.timeline, now, stageMs, missed)) continue;
+    if (!haltTimeline(attack.timeline, now, stageMs, { deaf, stopDelays })) continue;
     if (first) attack.halt = note;
     halted.push(attack);
   }

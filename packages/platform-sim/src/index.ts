@@ -14,6 +14,7 @@ import { routes } from './routes/index.ts';
 import { Router } from './routing.ts';
 import { demoSeed, loadDemoData, type DemoSeed } from './seed.ts';
 import { createRequestListener, type RecordedRequest, type ServerDeps } from './server.ts';
+import { addContainer, addHost, removeClient, setHostActive, setStopDelay } from './clients.ts';
 import { controlPrefix, createControlHandler } from './control.ts';
 import { identityProvider } from './identityProvider.ts';
 import { alertStates, monitorStates, SimState, type AlertState, type Company, type MonitorState } from './state.ts';
@@ -76,6 +77,23 @@ export interface Simulator {
    * reaches it.
    */
   ignoreHalts(clientId: string, ignore?: boolean): void;
+  /**
+   * Makes a target (a host or container id, or a Kubernetes attack's target) stop `ms` later than
+   * the others once a halt reaches it, or (0) at once: its execution stays halting meanwhile, and so
+   * does its attack. It applies to halts from now on.
+   */
+  delayStop(clientId: string, ms: number): void;
+  /** Changes a team's clients (GET /clients) as its agents would; attacks made later resolve against them. */
+  clients: {
+    /** A new host reports to the team. */
+    addHost(teamId: string, id: string, tags?: Record<string, string>): void;
+    /** A new container runs on a host, in the host's team. */
+    addContainer(hostId: string, id: string, labels?: Record<string, string>): void;
+    /** The host (with its containers) or container is gone. */
+    remove(id: string): void;
+    /** The host's agent stops reporting (attacks skip it and its containers), or reports again. */
+    setActive(hostId: string, active: boolean): void;
+  };
   /** Sets a monitoringA monitor's `overall_state` (found by id in any company). */
   setMonitorState(monitorId: number, state: MonitorState): void;
   /** Sets the state of a monitoringB alert (found by name; in the demo company unless a company id is given). */
@@ -259,6 +277,13 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Si
     createAttackDirectly: (teamId, options) => createAttackDirectly(teamId, options),
 
     ignoreHalts,
+    delayStop: (clientId, ms) => setStopDelay(state, clientId, ms),
+    clients: {
+      addHost: (teamId, id, tags) => void addHost(state, teamId, id, tags),
+      addContainer: (hostId, id, labels) => void addContainer(state, hostId, id, labels),
+      remove: (id) => removeClient(state, id),
+      setActive: (hostId, active) => void setHostActive(state, hostId, active, clock.now()),
+    },
     setMonitorState,
     setAlertState,
 

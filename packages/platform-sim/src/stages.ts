@@ -23,6 +23,11 @@ export interface Timeline {
    * attack halting meanwhile.
    */
   holdouts?: Map<number, number | undefined>;
+  /**
+   * Targets (by index) whose agent takes longer to stop than the others: their execution reaches
+   * UserHalted this many milliseconds later, and keeps the attack halting meanwhile.
+   */
+  stopDelays?: Map<number, number>;
 }
 
 export interface StageAt {
@@ -34,10 +39,16 @@ export interface StageAt {
   endTime: number | null;
 }
 
-/** The stage of a run halted at `haltedAt` (undefined: never halted). */
-function runStageAt(timeline: Timeline, haltedAt: number | undefined, now: number, stageMs: number): StageAt {
+/** The stage of a run halted at `haltedAt` (undefined: never halted) that stops `delayMs` late. */
+function runStageAt(
+  timeline: Timeline,
+  haltedAt: number | undefined,
+  now: number,
+  stageMs: number,
+  delayMs = 0,
+): StageAt {
   if (haltedAt !== undefined && now >= haltedAt) {
-    const haltedEnd = haltedAt + 2 * stageMs;
+    const haltedEnd = haltedAt + 2 * stageMs + delayMs;
     if (now >= haltedEnd) return { stage: 'UserHalted', lifecycle: 'Complete', since: haltedEnd, endTime: haltedEnd };
     if (now >= haltedAt + stageMs)
       return { stage: 'HaltDistributed', lifecycle: 'Halting', since: haltedAt + stageMs, endTime: null };
@@ -63,18 +74,22 @@ function runStageAt(timeline: Timeline, haltedAt: number | undefined, now: numbe
     : { stage: 'Successful', lifecycle: 'Complete', since: start, endTime: start };
 }
 
-/** The stage of one target's execution: the attack's, unless the first halt did not reach that target. */
+/**
+ * The stage of one target's execution: the attack's, unless the first halt did not reach that
+ * target or the target stops late.
+ */
 export function executionStageAt(timeline: Timeline, index: number, now: number, stageMs: number): StageAt {
   const holdouts = timeline.holdouts;
   const haltedAt = holdouts?.has(index) ? holdouts.get(index) : timeline.haltedAt;
-  return runStageAt(timeline, haltedAt, now, stageMs);
+  return runStageAt(timeline, haltedAt, now, stageMs, timeline.stopDelays?.get(index));
 }
 
-/** The attack's stage: halted ones stay halting while a target the halt did not reach still runs. */
+/** The attack's stage: halted ones stay halting while a target the halt did not reach, or one stopping late, runs. */
 export function stageAt(timeline: Timeline, now: number, stageMs: number): StageAt {
   const stage = runStageAt(timeline, timeline.haltedAt, now, stageMs);
-  if (!timeline.holdouts?.size || stage.stage !== 'UserHalted') return stage;
-  const rest = [...timeline.holdouts.keys()].map((index) => executionStageAt(timeline, index, now, stageMs));
+  const laggards = new Set([...(timeline.holdouts?.keys() ?? []), ...(timeline.stopDelays?.keys() ?? [])]);
+  if (!laggards.size || stage.stage !== 'UserHalted') return stage;
+  const rest = [...laggards].map((index) => executionStageAt(timeline, index, now, stageMs));
   if (rest.some((each) => each.endTime === null))
     return { stage: 'HaltDistributed', lifecycle: 'Halting', since: timeline.haltedAt! + stageMs, endTime: null };
   const end = Math.max(stage.endTime!, ...rest.map((each) => each.endTime!));
@@ -90,16 +105,37 @@ export function isFinished(timeline: Timeline, now: number, stageMs: number): bo
   return lifecycle === 'Complete' || lifecycle === 'Error';
 }
 
+/** How the targets (by index) take a halt sent now. */
+export interface HaltTakers {
+  /** Targets that do not take halts now. */
+  deaf?: readonly number[];
+  /** Targets that stop this many milliseconds later than the others once a halt reaches them. */
+  stopDelays?: ReadonlyMap<number, number>;
+}
+
 /**
  * Halts an attack that is still active, except on the targets (by index) that do not take halts
  * now. Halting is otherwise idempotent: an attack that is already halting or has finished is left
  * as it is, but a later halt reaches the targets an earlier one missed once they take halts again.
- * Returns whether this call halted anything.
+ * A target's stop delay is the one it has when the halt reaches it. Returns whether this call
+ * halted anything.
  */
-export function haltTimeline(timeline: Timeline, now: number, stageMs: number, deaf: readonly number[] = []): boolean {
+export function haltTimeline(
+  timeline: Timeline,
+  now: number,
+  stageMs: number,
+  { deaf = [], stopDelays = new Map() }: HaltTakers = {},
+): boolean {
+  const delayOnReach = (index: number) => {
+    const delay = stopDelays.get(index);
+    if (!delay) return;
+    timeline.stopDelays ??= new Map();
+    timeline.stopDelays.set(index, delay);
+  };
   if (isActive(timeline, now, stageMs)) {
     timeline.haltedAt = now;
     if (deaf.length) timeline.holdouts = new Map(deaf.map((index) => [index, undefined]));
+    for (const index of stopDelays.keys()) if (!deaf.includes(index)) delayOnReach(index);
     return true;
   }
   let reached = false;
@@ -107,6 +143,7 @@ export function haltTimeline(timeline: Timeline, now: number, stageMs: number, d
     if (haltedAt !== undefined || deaf.includes(index)) continue;
     if (executionStageAt(timeline, index, now, stageMs).lifecycle !== 'Active') continue;
     timeline.holdouts!.set(index, now);
+    delayOnReach(index);
     reached = true;
   }
   return reached;

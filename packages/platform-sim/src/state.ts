@@ -126,6 +126,10 @@ export interface Host {
   id: string;
   teamId: string;
   tags: Record<string, string>;
+  /** False once its agent stopped reporting: attacks skip it and its containers. Absent: active. */
+  active?: boolean;
+  /** When its agent last reported, kept once it stopped; an active agent reports all the time. */
+  lastSeenAt?: number;
 }
 
 export interface Container {
@@ -251,6 +255,8 @@ export class SimState {
   readonly samlFailures: SamlFailure[] = [];
   /** Targets (client ids) whose agent does not take halts: their executions run on (`/_control`). */
   readonly deafTargets = new Set<string>();
+  /** Targets (client ids) whose agent stops this many milliseconds after a halt reaches it (`/_control`). */
+  readonly stopDelays = new Map<string, number>();
 
   // Per-team lists in creation order, so that a page is found without scanning other teams.
   #attacksByTeam = new Map<string, Attack[]>();
@@ -268,6 +274,7 @@ export class SimState {
       this.kubernetesAttacks,
       this.oauthStates,
       this.oauthCodes,
+      this.stopDelays,
     ])
       map.clear();
     for (const list of [

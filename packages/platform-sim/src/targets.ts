@@ -1,6 +1,7 @@
 import { z } from 'zod';
+import { isActiveHost } from './clients.ts';
 import { badRequest } from './route.ts';
-import type { KubernetesObject, SimState } from './state.ts';
+import type { Container, Host, KubernetesObject, SimState } from './state.ts';
 
 const stringMap = z.record(z.string(), z.string());
 
@@ -21,9 +22,18 @@ export interface ResolvedTargets {
   targets: string[];
 }
 
+/** The team's hosts whose agents report, and the containers on them: the only ones an attack targets. */
+export function activeClientsOf(state: SimState, teamId: string): { hosts: Host[]; containers: Container[] } {
+  const hosts = state.hostsOf(teamId).filter(isActiveHost);
+  const hostIds = new Set(hosts.map((host) => host.id));
+  return { hosts, containers: state.containersOf(teamId).filter((container) => hostIds.has(container.hostId)) };
+}
+
 /**
- * Picks the team's clients an attack runs on. Random picks are the first matches in a stable
- * order, so that tests can predict them.
+ * Picks the team's active clients an attack runs on (platform-contract.md, Clients): `Exact` names
+ * hosts, `Random` takes those carrying every tag, and container ids or labels narrow to the
+ * containers on them. Random picks are the first matches in a stable order, so that tests can
+ * predict them.
  */
 export function resolveTargets(
   state: SimState,
@@ -31,53 +41,34 @@ export function resolveTargets(
   target: InfraTarget,
   labels?: Record<string, string>,
 ): ResolvedTargets {
-  if (target.type === 'Exact') {
-    if (typeof target.exact === 'number') throw badRequest('a count in target.exact needs a Random target');
-    if (target.containers?.ids) {
-      const ids = new Set(target.containers.ids);
-      return {
-        targetType: 'Container',
-        targets: state
-          .containersOf(teamId)
-          .filter((container) => ids.has(container.id))
-          .map((container) => container.id),
-      };
-    }
-    const hostIds = target.hosts?.ids ?? target.exact;
-    if (!hostIds) throw badRequest('an Exact target needs target.hosts.ids, target.containers.ids or target.exact');
-    const ids = new Set(hostIds);
-    return {
-      targetType: 'Host',
-      targets: state
-        .hostsOf(teamId)
-        .filter((host) => ids.has(host.id))
-        .map((host) => host.id),
-    };
-  }
-
-  if (Array.isArray(target.exact)) throw badRequest('a list of names in target.exact needs an Exact target');
-  const hosts = state.hostsOf(teamId).filter((host) => hasAll(host.tags, target.tags));
+  if (target.type === 'Exact' && typeof target.exact === 'number')
+    throw badRequest('a count in target.exact needs a Random target');
+  if (target.type === 'Random' && Array.isArray(target.exact))
+    throw badRequest('a list of names in target.exact needs an Exact target');
+  const active = activeClientsOf(state, teamId);
+  const containerIds = target.containers?.ids;
   const containerLabels = target.containers?.labels ?? labels;
-  if (containerLabels) {
-    const hostIds = new Set(hosts.map((host) => host.id));
-    const containers = state
-      .containersOf(teamId)
-      .filter((container) => hostIds.has(container.hostId) && hasAll(container.labels, containerLabels));
-    return {
-      targetType: 'Container',
-      targets: pick(
-        containers.map((container) => container.id),
-        target.exact,
-      ),
-    };
+  let hosts = active.hosts.filter((host) => hasAll(host.tags, target.tags));
+  if (target.type === 'Exact') {
+    const named = target.hosts?.ids ?? (Array.isArray(target.exact) ? target.exact : undefined);
+    if (!named && !containerIds)
+      throw badRequest('an Exact target needs target.hosts.ids, target.containers.ids or target.exact');
+    // Containers named without hosts are looked for on every host.
+    hosts = named ? active.hosts.filter((host) => named.includes(host.id)) : active.hosts;
   }
-  return {
-    targetType: 'Host',
-    targets: pick(
-      hosts.map((host) => host.id),
-      target.exact,
-    ),
-  };
+  const choose = (ids: string[]) =>
+    target.type === 'Exact' ? ids : pick(ids, typeof target.exact === 'number' ? target.exact : undefined);
+  if (containerIds || containerLabels) {
+    const hostIds = new Set(hosts.map((host) => host.id));
+    const containers = active.containers.filter(
+      (container) =>
+        hostIds.has(container.hostId) &&
+        (!containerIds || containerIds.includes(container.id)) &&
+        hasAll(container.labels, containerLabels),
+    );
+    return { targetType: 'Container', targets: choose(containers.map((container) => container.id)) };
+  }
+  return { targetType: 'Host', targets: choose(hosts.map((host) => host.id)) };
 }
 
 export interface KubernetesSelection {

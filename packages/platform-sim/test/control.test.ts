@@ -119,7 +119,9 @@ describe('the control surface changes what the platform API then reads', () => {
       kind: 'host',
       teamId: platform,
       team: 'Platform',
+      active: true,
       ignoresHalts: false,
+      stopDelaySeconds: 0,
     });
     expect(before).toContainEqual(expect.objectContaining({ id: 'checkout-1', kind: 'container', team: 'Platform' }));
     expect(before.every((target) => target['ignoresHalts'] === false)).toBe(true);

@@ -31,6 +31,8 @@ const documented: Record<string, { level: Level; privilege: string | undefined }
   'DELETE /attacks/{guid}': team('HALT_WRITE'),
   'POST /attacks/{guid}/halt': team('HALT_WRITE'),
   'GET /executions': team('EXPERIMENTS_READ'),
+  // platform-contract.md, Clients.
+  'GET /clients': team('EXPERIMENTS_READ'),
   'POST /halts': company('HALT_ALL'),
   'GET /kubernetes/attacks/{guid}': team('EXPERIMENTS_READ'),
   'GET /kubernetes/attacks': team('EXPERIMENTS_READ'),

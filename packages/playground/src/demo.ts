@@ -3,7 +3,7 @@
  * end-to-end tests wire them (the bot's test/e2e/harness.ts), for a person to use without a Slack workspace.
  */
 import { randomBytes } from 'node:crypto';
-import { mkdir, readFile, rm, writeFile } from 'node:fs/promises';
+import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import { startFakeSlack, type FakeSlack } from '@faultline/fake-slack';
 import { privilegesOfTeamRole, startSimulator, type Simulator } from '@faultline/platform-sim';
@@ -18,33 +18,70 @@ import {
   messageShortcuts,
   startBot,
 } from './bot.ts';
-import { PLAYGROUND_PEOPLE, type DemoLogin, type LoginHints } from './directory.ts';
+import { claimDataDir, demoKeeper, loadSaved, restorePlatform, STORE_FILE } from './demo-state.ts';
+import type { DemoLogin, LoginHints } from './directory.ts';
 import { type PlaygroundLogger, startPlayground } from './server.ts';
 
 export interface DemoOptions {
-  /** Holds the store (`demo.db`, emptied at each start) and the session key (`demo-session.key`, kept); created when missing. */
+  /**
+   * Holds the bot's store (`demo.db`), what the page and the platform showed (demo-state.ts) and
+   * the session key (`demo-session.key`), all kept across restarts; created when missing.
+   */
   dataDir: string;
+  /** Starts from the seed: forgets what earlier runs kept (the session key stays). */
+  fresh?: boolean;
   /** The playground's port; 0 picks a free one. */
   port: number;
   /** Default 127.0.0.1. */
   host?: string;
-  /** A LOG_LEVEL value, checked as the bot's configuration checks it; default info. */
-  logLevel?: string;
+  /**
+   * The person's settings: any variable of the configuration table, over the demo's own defaults
+   * ({@link demoDefaults}), checked as the bot checks them. Those that wire the parts together
+   * (tokens, the platform and Slack addresses, the store, the session key) are the demo's.
+   */
+  environment?: NodeJS.ProcessEnv;
   /** Where the bot's JSON log lines go; default stdout. */
   logDestination?: DestinationStream;
-  /** APPROVAL_RULES for the demo's bot; default {@link demoApprovalRules}, '' for none. */
-  approvalRules?: string;
-  /** LOGIN_MODE for the demo's bot; default `both`: the secure page offered first, the Slack form beside it. */
-  loginMode?: string;
 }
 
 /** Two-person approval in the demo: what the README's examples start (up to 300 s) never needs it. */
 export const demoApprovalRules = 'length>600';
 
+/** The demo's settings where the product's defaults would hide or slow what the demo is for. */
+export function demoDefaults(sim: Simulator): Record<string, string> {
+  return {
+    // Simulated stages last seconds; cards that lag them by the production default look stuck.
+    POLL_SECONDS: '3',
+    // A step's countdown long enough to press Veto, short enough not to wait on a walkthrough.
+    COUNTDOWN_SECONDS: '15',
+    // "Still watching?" soon enough to try it on one attack.
+    PRESENCE_MINUTES: '2',
+    APPROVAL_RULES: demoApprovalRules,
+    // The secure page offered first, the Slack form beside it.
+    LOGIN_MODE: 'both',
+    // The demo's people (alice, bob, carol) may log in as any of the demo company's logins, whose
+    // e-mails are not theirs in Slack: the e-mail match would refuse every one.
+    LOGIN_EMAIL_MATCH: 'off',
+    // The simulator plays Acme Demo's identity provider: "Log in with SSO" goes straight to it.
+    SSO_COMPANY: sim.seed.company.name,
+    // The simulator's tracker integration works with these, so filing a ticket works out of the box.
+    TRACKER_PROJECT_ID: sim.seed.tracker.projectId,
+    TRACKER_ISSUE_TYPE_ID: sim.seed.tracker.issueTypeId,
+    // The demo company's monitoring integrations, so guards (`--guard a:1234567`) read its monitors and alerts.
+    MONITORING_A_INTEGRATION: sim.seed.monitoring.a.integrationName,
+    MONITORING_A_DOMAIN: sim.seed.monitoring.a.domain,
+    MONITORING_B_URI: sim.seed.monitoring.b.uri,
+    // Slackbot's tools, for the page's Ask Slackbot box.
+    MCP_ENABLED: 'true',
+  };
+}
+
 /** What the demo has turned on that a workspace only has when configured, for the banner. */
 export interface DemoFeatures {
   approvalRules: string;
   loginMode: string;
+  /** Minutes before "Still watching?"; 0: never asked. */
+  presenceMinutes: number;
 }
 
 export interface Demo {
@@ -58,13 +95,13 @@ export interface Demo {
   fake: FakeSlack;
   hints: LoginHints;
   features: DemoFeatures;
+  /** The bot's configuration, as built from the demo's defaults and the person's settings. */
+  config: ReturnType<typeof loadConfig>;
   /** Stops the page, the bot (finishing work in flight), the fake Slack and the simulator. */
   stop(): Promise<void>;
 }
 
 const SESSION_KEY_FILE = 'demo-session.key';
-const COMMAND = '/chaos';
-const STORE_FILE = 'demo.db';
 
 /** The demo's session key, made once and kept so stored sessions stay readable across restarts. */
 export async function demoSessionKey(dataDir: string): Promise<string> {
@@ -119,75 +156,25 @@ export function demoLogins(sim: Simulator): LoginHints {
   return { password: seed.users.owner.password, mfaCode: seed.mfaCode, logins };
 }
 
-/**
- * What the console shows once the demo runs. The page's address is the only one in it: the
- * simulator and the bot listen on ports of their own that nobody needs to open.
- */
-export function demoBanner(demo: Demo, options: { logFile?: string } = {}): string {
-  const width = Math.max(...demo.hints.logins.map((login) => login.email.length));
-  const people = PLAYGROUND_PEOPLE.map((person) => person.name);
-  return [
-    'Faultline demo: the bot, a stand-in for Slack and the platform simulator, all on this machine.',
-    '',
-    `  Open ${demo.playgroundUrl} in a browser.`,
-    '',
-    `The page is a small Slack workspace. "Acting as" (top left) picks who you are: ${people.slice(0, -1).join(', ')} or ${people.at(-1)}.`,
-    'Switch to see what someone else sees, or to act as them: start an attack as one person, halt it as another.',
-    'Its Simulator panel turns a monitor to Alert, as an incident would: see "A guard firing, in the demo" in the README.',
-    '',
-    `Type /chaos login in the page. Every demo login has the password ${demo.hints.password}:`,
-    ...demo.hints.logins.map((login) => `  ${login.email.padEnd(width)}  ${login.summary}`),
-    `MFA code: ${demo.hints.mfaCode}`,
-    '',
-    ...featureLines(demo.features, demo.sim.seed.sso.email),
-    '',
-    ...(options.logFile !== undefined
-      ? [`The bot's log goes to ${options.logFile}; set LOG_LEVEL (such as LOG_LEVEL=debug) to print it here instead.`]
-      : []),
-    'To run against a real Slack workspace instead, see "Running against Slack" in the README.',
-    'Ctrl-C stops everything.',
-  ].join('\n');
-}
-
-/** Which of the features a workspace configures are on in this demo, and how to change that. */
-function featureLines({ approvalRules, loginMode }: DemoFeatures, ssoEmail: string): string[] {
-  const page =
-    loginMode === 'modal'
-      ? ['The secure login page is off (LOGIN_MODE=modal): /chaos login opens the Slack form only.']
-      : loginMode === 'sso'
-        ? [
-            'Single sign-on only: /chaos login offers Log in with SSO alone, no password (LOGIN_MODE=sso; LOGIN_MODE=both brings the password back).',
-          ]
-        : [
-            `The secure login page is on: /chaos login offers it${loginMode === 'page' ? ' alone' : ' first'} (LOGIN_MODE=${loginMode}; LOGIN_MODE=modal turns it off).`,
-          ];
-  return [
-    approvalRules === ''
-      ? 'Two-person approval is off; start the demo with APPROVAL_RULES=length>600 (for example) to try it.'
-      : `Two-person approval is on: APPROVAL_RULES=${approvalRules} (APPROVAL_RULES= turns it off).`,
-    ...page,
-    ...(loginMode === 'modal'
-      ? []
-      : [`Log in with SSO signs in ${ssoEmail}, who has no password, at the simulator's identity provider.`]),
-    'The README\'s "Approval and the secure login page, in the demo" and "Single sign-on, in the demo" walk through them.',
-  ];
-}
-
 export async function startDemo(options: DemoOptions): Promise<Demo> {
   const dataDir = resolve(options.dataDir);
-  const sessionKey = await demoSessionKey(dataDir);
-  // The simulator and the fake Slack start from their seed every time, so what the last run
-  // stored (sessions, live cards the poller would keep looking for) refers to nothing any more.
-  for (const file of [STORE_FILE, `${STORE_FILE}-journal`, `${STORE_FILE}-wal`, `${STORE_FILE}-shm`])
-    await rm(join(dataDir, file), { force: true });
+  await mkdir(dataDir, { recursive: true });
+  // First, before anything in the folder changes: a demo running on it keeps it all.
+  const lock = await claimDataDir(dataDir);
   // Everything started so far, stopped in reverse if a later part fails to start.
-  const stops: Array<() => Promise<void>> = [];
+  const stops: Array<() => Promise<void>> = [() => lock.release()];
   const stopAll = async () => {
     for (const stop of stops.splice(0).reverse()) await stop();
   };
   try {
+    const sessionKey = await demoSessionKey(dataDir);
+    const saved = await loadSaved(dataDir, options.fresh ?? false);
+    const environment = options.environment ?? {};
+    const command = environment['SLASH_COMMAND']?.trim() || '/chaos';
+
     const sim = await startSimulator();
     stops.push(() => sim.stop());
+    if (saved.platform !== undefined) restorePlatform(sim, saved.platform);
 
     const signingSecret = randomBytes(24).toString('hex');
     const botToken = `xoxb-demo-${randomBytes(12).toString('hex')}`;
@@ -195,7 +182,9 @@ export async function startDemo(options: DemoOptions): Promise<Demo> {
       signingSecret,
       botToken,
       teamDomain: 'faultline-demo',
+      commandName: command,
       steps: manifestSteps(),
+      ...(saved.history !== undefined ? { history: saved.history } : {}),
     });
     stops.push(() => fake.stop());
 
@@ -204,17 +193,13 @@ export async function startDemo(options: DemoOptions): Promise<Demo> {
     stops.push(() => agent.close());
 
     const hints = demoLogins(sim);
-    const features: DemoFeatures = {
-      approvalRules: options.approvalRules ?? demoApprovalRules,
-      loginMode: options.loginMode ?? 'both',
-    };
     // The page comes first: the bot's PUBLIC_URL is its address, where it passes the login page on.
     let logger: PlaygroundLogger | undefined;
     const playground = await startPlayground({
       fake,
       host: options.host ?? '127.0.0.1',
       port: options.port,
-      command: COMMAND,
+      command,
       hints,
       logger: {
         warn: (fields, message) => logger?.warn(fields, message),
@@ -225,37 +210,25 @@ export async function startDemo(options: DemoOptions): Promise<Demo> {
     });
     stops.push(() => playground.stop());
 
+    const settings = { ...demoDefaults(sim), ...environment };
     const config = loadConfig({
+      ...settings,
+      // What joins the demo's parts together, whatever the environment says.
       SLACK_BOT_TOKEN: botToken,
+      SLACK_APP_TOKEN: '',
       SLACK_SIGNING_SECRET: signingSecret,
       SLACK_API_URL: fake.apiUrl,
-      SLASH_COMMAND: COMMAND,
       PLATFORM_API_URL: sim.url,
-      SESSION_KEY: sessionKey,
-      STORE_URL: `sqlite://${join(dataDir, STORE_FILE)}`,
-      LOG_LEVEL: options.logLevel ?? 'info',
-      // Simulated stages last seconds; cards that lag them by the production default look stuck.
-      POLL_SECONDS: '3',
-      // A step's countdown long enough to press Veto, short enough not to wait on a walkthrough.
-      COUNTDOWN_SECONDS: '15',
-      // The simulator's tracker integration works with these, so filing a ticket works out of the box.
-      TRACKER_PROJECT_ID: sim.seed.tracker.projectId,
-      TRACKER_ISSUE_TYPE_ID: sim.seed.tracker.issueTypeId,
-      // The demo company's monitoring integrations, so guards (`--guard a:1234567`) read its monitors and alerts.
-      MONITORING_A_INTEGRATION: sim.seed.monitoring.a.integrationName,
-      MONITORING_A_DOMAIN: sim.seed.monitoring.a.domain,
-      MONITORING_B_URI: sim.seed.monitoring.b.uri,
-      APPROVAL_RULES: features.approvalRules,
       PUBLIC_URL: playground.url,
-      LOGIN_MODE: features.loginMode,
-      // The demo's people (alice, bob, carol) may log in as any of the demo company's logins, whose
-      // e-mails are not theirs in Slack: the e-mail match would refuse every one.
-      LOGIN_EMAIL_MATCH: 'off',
-      // The simulator plays Acme Demo's identity provider: "Log in with SSO" goes straight to it.
-      SSO_COMPANY: sim.seed.company.name,
-      // Slackbot's tools, for the page's Ask Slackbot box.
-      MCP_ENABLED: 'true',
+      SESSION_KEY: sessionKey,
+      SESSION_KEY_PREVIOUS: '',
+      STORE_URL: `sqlite://${join(dataDir, STORE_FILE)}`,
     });
+    const features: DemoFeatures = {
+      approvalRules: settings['APPROVAL_RULES']?.trim() ?? '',
+      loginMode: config.login.mode,
+      presenceMinutes: config.presenceMinutes,
+    };
     const deps = createDeps(config, {
       logger: createLogger(config.logLevel, options.logDestination),
       dispatcher: agent,
@@ -267,7 +240,19 @@ export async function startDemo(options: DemoOptions): Promise<Demo> {
     stops.push(() => bot.stop());
     fake.setBotUrl(`http://127.0.0.1:${bot.port}/slack/events`);
     playground.routeLoginPageTo(`http://127.0.0.1:${bot.port}`);
-    playground.askSlackbotAt(`http://127.0.0.1:${bot.port}/mcp`);
+    if (config.mcpEnabled) playground.askSlackbotAt(`http://127.0.0.1:${bot.port}/mcp`);
+
+    // Kept as the demo runs, so that even a demo killed outright comes back close to where it was,
+    // and once more when it stops: after every part has stopped, before the lock goes.
+    const save = demoKeeper(dataDir, fake, sim);
+    const saving = setInterval(() => {
+      save().catch((error: unknown) => logger?.warn({ err: error }, 'The demo could not keep its state'));
+    }, 5_000);
+    stops.splice(1, 0, async () => {
+      clearInterval(saving);
+      await save();
+    });
+    await lock.announce(playground.url);
 
     let stopping: Promise<void> | undefined;
     return {
@@ -278,6 +263,7 @@ export async function startDemo(options: DemoOptions): Promise<Demo> {
       fake,
       hints,
       features,
+      config,
       stop: () => (stopping ??= stopAll()),
     };
   } catch (error) {

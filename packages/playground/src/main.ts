@@ -1,16 +1,19 @@
 /**
- * `npm run demo`: Faultline without a Slack workspace. Starts the platform simulator, the fake
- * Slack, the bot and the playground page (PLAYGROUND_PORT, default 3100). Stored sessions and the
- * key that encrypts them live in ./data. The console shows the banner and nothing else: the bot's
- * JSON log lines go to ./data/demo.log at info level, or, when LOG_LEVEL is set, to the console
- * at that level. Two-person approval (APPROVAL_RULES, default length>600) and the secure login page
- * (LOGIN_MODE, default both; served at the page's address) are on unless those variables say otherwise.
+ * `npm run demo` (`./run.sh` without Slack credentials): Faultline without a Slack workspace.
+ * Starts the platform simulator, the fake Slack, the bot and the playground page
+ * (PLAYGROUND_PORT, default 3100). What the demo did is kept in ./data across restarts; `--fresh`
+ * starts from the seed instead. The console shows the banner and nothing else: the bot's JSON
+ * log lines go to ./data/demo.log at info level, or, when LOG_LEVEL is set, to the console at that
+ * level. The bot's other settings are the configuration table's variables over the demo's
+ * defaults (demo.ts).
  */
 import { createWriteStream, type WriteStream } from 'node:fs';
 import { mkdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import { ConfigError } from './bot.ts';
-import { demoBanner, startDemo, type Demo } from './demo.ts';
+import { startDemo, type Demo } from './demo.ts';
+import { demoBanner } from './demo-banner.ts';
+import { DemoRunningError } from './demo-state.ts';
 
 const DATA_DIR = 'data';
 const LOG_FILE = join(DATA_DIR, 'demo.log');
@@ -25,6 +28,15 @@ function playgroundPort(raw: string | undefined): number {
   return port;
 }
 
+const args = process.argv.slice(2);
+const unknown = args.filter((arg) => arg !== '--fresh');
+if (unknown.length > 0) {
+  console.error(
+    `The demo takes no ${unknown[0]}; ./run.sh --fresh starts it from the seed, ./run.sh alone where it stopped.`,
+  );
+  process.exit(2);
+}
+
 const askedLevel = process.env.LOG_LEVEL?.trim() || undefined;
 let logFile: WriteStream | undefined;
 if (askedLevel === undefined) {
@@ -36,14 +48,16 @@ let demo: Demo;
 try {
   demo = await startDemo({
     dataDir: DATA_DIR,
+    fresh: args.includes('--fresh'),
     port: playgroundPort(process.env.PLAYGROUND_PORT),
-    logLevel: askedLevel ?? 'info',
-    // What a workspace turns on in its configuration, the demo has on unless told otherwise.
-    ...(process.env.APPROVAL_RULES !== undefined ? { approvalRules: process.env.APPROVAL_RULES.trim() } : {}),
-    ...(process.env.LOGIN_MODE?.trim() ? { loginMode: process.env.LOGIN_MODE.trim() } : {}),
+    environment: process.env,
     ...(logFile !== undefined ? { logDestination: logFile } : {}),
   });
 } catch (error) {
+  if (error instanceof DemoRunningError) {
+    console.error(error.message);
+    process.exit(1);
+  }
   if (error instanceof ConfigError) {
     console.error(error.message);
     process.exit(2);

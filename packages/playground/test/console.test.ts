@@ -1,6 +1,15 @@
 import { spawn } from 'node:child_process';
 import { once } from 'node:events';
-import { chmodSync, copyFileSync, existsSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import {
+  chmodSync,
+  copyFileSync,
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  writeFileSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -17,10 +26,10 @@ interface Finished {
   signal: string | null;
 }
 
-/** Runs the demo in `cwd` until its banner is out, then stops it as Ctrl-C does. */
-async function runDemo(cwd: string, env: Record<string, string>): Promise<Finished> {
+/** Starts the demo in `cwd` and waits for its banner. */
+async function startDemoProcess(cwd: string, env: Record<string, string>, args: string[] = []) {
   const { LOG_LEVEL: _ignored, ...inherited } = process.env;
-  const child = spawn(process.execPath, [main], {
+  const child = spawn(process.execPath, [main, ...args], {
     cwd,
     env: { ...inherited, PLAYGROUND_PORT: '0', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
@@ -36,9 +45,44 @@ async function runDemo(cwd: string, env: Record<string, string>): Promise<Finish
     });
     child.once('exit', () => reject(new Error(`the demo exited before its banner:\n${stdout}\n${stderr}`)));
   });
-  child.kill('SIGINT');
-  const [code, signal] = (await exited) as [number | null, string | null];
+  return {
+    banner: stdout,
+    /** Stops it as Ctrl-C does. */
+    async stop(): Promise<Finished> {
+      child.kill('SIGINT');
+      const [code, signal] = (await exited) as [number | null, string | null];
+      return { stdout, stderr, code, signal };
+    },
+  };
+}
+
+/** Runs the demo in `cwd` until its banner is out, then stops it as Ctrl-C does. */
+async function runDemo(cwd: string, env: Record<string, string>): Promise<Finished> {
+  return (await startDemoProcess(cwd, env)).stop();
+}
+
+/** Runs the demo in `cwd` to its end, without stopping it. */
+async function runToEnd(cwd: string, args: string[]): Promise<Finished> {
+  const child = spawn(process.execPath, [main, ...args], {
+    cwd,
+    env: { ...process.env, PLAYGROUND_PORT: '0' },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let stdout = '';
+  let stderr = '';
+  child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
+  child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+  const [code, signal] = (await once(child, 'exit')) as [number | null, string | null];
   return { stdout, stderr, code, signal };
+}
+
+/** The files a second start could delete or replace: which there are, and the lock and the key. */
+function snapshot(dir: string) {
+  return {
+    files: readdirSync(dir).filter((name) => !name.endsWith('.partial')),
+    lock: readFileSync(join(dir, 'demo.lock'), 'utf8'),
+    key: readFileSync(join(dir, 'demo-session.key'), 'utf8'),
+  };
 }
 
 describe("the demo's console", { timeout: 60_000 }, () => {
@@ -65,6 +109,48 @@ describe("the demo's console", { timeout: 60_000 }, () => {
     expect(stdout).toContain('"msg":"Faultline is running"');
     expect(stdout).not.toContain('data/demo.log');
     expect(existsSync(join(cwd, 'data', 'demo.log'))).toBe(false);
+  });
+
+  it('takes the settings of the environment: PRESENCE_MINUTES=1 asks after a minute', async () => {
+    const cwd = mkdtempSync(join(tmpdir(), 'faultline-console-'));
+    const { stdout, code } = await runDemo(cwd, { PRESENCE_MINUTES: '1' });
+    expect(code).toBe(0);
+    expect(stdout).toContain(
+      'an attack running 1 minute asks whoever watches it "Still watching?" (PRESENCE_MINUTES=1;',
+    );
+  });
+
+  it('says where the demo already runs when started again, and leaves it alone', async () => {
+    const cwd = mkdtempSync(join(tmpdir(), 'faultline-console-'));
+    const first = await startDemoProcess(cwd, {});
+    try {
+      const url = first.banner.match(/http:\/\/\S+/)?.[0];
+      const before = snapshot(join(cwd, 'data'));
+      for (const args of [[], ['--fresh']]) {
+        const second = await runToEnd(cwd, args);
+        expect(second).toEqual({
+          stdout: '',
+          stderr: `A demo is already running at ${url}: open that page, or stop that demo (Ctrl-C where it runs) before starting another.\n`,
+          code: 1,
+          signal: null,
+        });
+      }
+      expect(snapshot(join(cwd, 'data'))).toEqual({ ...before, files: expect.arrayContaining(before.files) });
+      expect((await fetch(url!)).status).toBe(200);
+    } finally {
+      expect(await first.stop()).toMatchObject({ code: 0, stderr: '' });
+    }
+    // Stopped, it leaves the folder to the next start.
+    const again = await startDemoProcess(cwd, {});
+    expect((await again.stop()).code).toBe(0);
+  });
+
+  it('refuses an option it does not know, and names --fresh', async () => {
+    const cwd = mkdtempSync(join(tmpdir(), 'faultline-console-'));
+    const { stderr, code } = await runToEnd(cwd, ['--frsh']);
+    expect(code).toBe(2);
+    expect(stderr).toContain('./run.sh --fresh starts it from the seed');
+    expect(existsSync(join(cwd, 'data'))).toBe(false);
   });
 });
 
@@ -111,5 +197,13 @@ describe('./run.sh', () => {
     expect(code).toBe(0);
     expect(stderr).toBe('Installing dependencies (about a minute)…\nnpm ci --no-audit --no-fund --loglevel=error\n');
     expect(stdout).toBe('npm run --silent demo --\n');
+  });
+
+  it('passes --fresh on to the demo', async () => {
+    const dir = runShCopy();
+    await runSh(dir, []);
+    const { stdout, code } = await runSh(dir, ['--fresh']);
+    expect(code).toBe(0);
+    expect(stdout).toBe('npm run --silent demo -- --fresh\n');
   });
 });

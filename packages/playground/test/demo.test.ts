@@ -1,10 +1,11 @@
-import { mkdtempSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { networkInterfaces, tmpdir } from 'node:os';
 import { connect } from 'node:net';
 import { join } from 'node:path';
 import { Writable } from 'node:stream';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { demoBanner, demoSessionKey, startDemo, type Demo } from '../src/demo.ts';
+import { demoBanner } from '../src/demo-banner.ts';
+import { demoSessionKey, startDemo, type Demo } from '../src/demo.ts';
 import type { MessageState, PersonState } from '../src/view-state.ts';
 
 /** The demo as `npm run demo` starts it, driven through the playground's API as the page drives it. */
@@ -27,7 +28,7 @@ beforeAll(async () => {
   demo = await startDemo({
     dataDir: mkdtempSync(join(tmpdir(), 'faultline-demo-')),
     port: 0,
-    logLevel: 'debug',
+    environment: { LOG_LEVEL: 'debug' },
     logDestination: destination,
   });
 });
@@ -89,6 +90,17 @@ function client(target: () => Demo) {
     );
   }
 
+  /** Runs a command and waits for a message, to the person or in the channel, that says `expected`. */
+  async function answered(person: string, text: string, expected: string): Promise<MessageState> {
+    const before = (await state(person)).timeline.length;
+    await command(person, text);
+    return eventually(
+      person,
+      (seen) => seen.timeline.slice(before).find((message) => `${message.text} ${read(message)}`.includes(expected)),
+      `a reply to ${text} saying ${expected}`,
+    );
+  }
+
   /** Logs in with a one-team login through the modal. */
   async function logIn(person: string, user: { email: string; password: string }): Promise<void> {
     await command(person, '/chaos login');
@@ -105,7 +117,7 @@ function client(target: () => Demo) {
     await post('/api/modal/close', { person, viewId: done.viewId });
   }
 
-  return { post, state, eventually, command, replyTo, logIn };
+  return { post, state, eventually, command, replyTo, answered, logIn };
 }
 
 const modalTitled = (title: string) => (seen: PersonState) => (seen.modal?.title === title ? seen.modal : undefined);
@@ -132,19 +144,35 @@ describe('npm run demo', () => {
     expect(banner).toContain(
       'The secure login page is on: /chaos login offers it first (LOGIN_MODE=both; LOGIN_MODE=modal turns it off).',
     );
-    const off = demoBanner({ ...demo, features: { approvalRules: '', loginMode: 'modal' } });
+    const off = demoBanner({ ...demo, features: { approvalRules: '', loginMode: 'modal', presenceMinutes: 0 } });
     expect(off).toContain('Two-person approval is off; start the demo with APPROVAL_RULES=length>600');
     expect(off).toContain('The secure login page is off (LOGIN_MODE=modal)');
     expect(off).not.toContain('Log in with SSO');
+    expect(off).toContain('Presence checks are off (PRESENCE_MINUTES=0)');
+  });
+
+  it('asks "Still watching?" after 2 minutes, and says so', () => {
+    expect(demo.config.presenceMinutes).toBe(2);
+    expect(demoBanner(demo)).toContain(
+      'Presence checks: an attack running 2 minutes asks whoever watches it "Still watching?" (PRESENCE_MINUTES=2; PRESENCE_MINUTES=0 turns them off).',
+    );
+  });
+
+  it('says what a restart keeps, and how to start from the seed', () => {
+    expect(demoBanner(demo)).toContain('kept when the demo stops; ./run.sh --fresh starts again from the seed.');
   });
 
   it('says single sign-on can be tried, and who signs in with it; with LOGIN_MODE=sso, that nothing else is offered', () => {
     const { email } = demo.sim.seed.sso;
     expect(demoBanner(demo)).toContain(`Log in with SSO signs in ${email}`);
-    const ssoOnly = demoBanner({ ...demo, features: { approvalRules: '', loginMode: 'sso' } });
+    const ssoOnly = demoBanner({ ...demo, features: { ...demo.features, loginMode: 'sso' } });
     expect(ssoOnly).not.toContain('offers it first');
-    expect(ssoOnly).toContain(`/chaos login offers Log in with SSO alone, no password (LOGIN_MODE=sso;`);
+    expect(ssoOnly).toContain('single sign-on is the only way in (LOGIN_MODE=sso;');
     expect(ssoOnly).toContain(`Log in with SSO signs in ${email}`);
+    // No password to type, so none shown, nor the logins that need one.
+    expect(ssoOnly).not.toContain(demo.hints.password);
+    expect(ssoOnly).not.toContain('MFA code');
+    for (const login of demo.hints.logins) expect(ssoOnly).not.toContain(login.email);
   });
 
   it('logs in with several teams through the modal and the team picker, then answers whoami', async () => {
@@ -275,24 +303,131 @@ describe('the demo session key', () => {
   });
 });
 
-describe('a second start', () => {
-  it('begins afresh, as the simulator and the fake Slack do, keeping the session key', async () => {
+describe('a restart', () => {
+  /** The demos' error and warning lines: a restarted bot that finds what it stored gone logs them. */
+  const complaints: string[] = [];
+  const quiet = new Writable({
+    write(chunk, _encoding, done) {
+      complaints.push(
+        ...String(chunk)
+          .split('\n')
+          .filter((line) => /"level":"(warn|error|fatal)"/.test(line)),
+      );
+      done();
+    },
+  });
+  afterEach(() => {
+    expect(complaints.splice(0)).toEqual([]);
+  });
+
+  it('keeps the logins, the saved attacks and the messages, and the session key; --fresh forgets them', async () => {
     const dataDir = mkdtempSync(join(tmpdir(), 'faultline-restart-'));
-    const quiet = new Writable({ write: (_chunk, _encoding, done) => done() });
     let current = await startDemo({ dataDir, port: 0, logDestination: quiet });
     const api = client(() => current);
     try {
       await api.logIn('U0ALICE', current.sim.seed.users.solo);
-      expect(read(await api.replyTo('U0ALICE', '/chaos whoami', 'Current team'))).toContain('solo@acme.test');
+      await api.answered('U0ALICE', '/chaos save web-cpu cpu -l 30 -c 1 --target-tags role=web', 'Saved *web-cpu*');
+      await api.answered('U0ALICE', '/chaos gameday start Restart drill', 'Restart drill');
+      await api.command('U0ALICE', '/chaos attack cpu -l 600 -c 1 --target-tags role=web --yes');
+      const [attack] = await current.fake.waitFor(() => {
+        const attacks = [...current.sim.state.attacks.keys()];
+        return attacks.length > 0 ? attacks : undefined;
+      }, 'the attack on the platform');
+      const before = (await api.state('U0ALICE')).timeline.map((message) => message.ts);
       const key = readFileSync(join(dataDir, 'demo-session.key'), 'utf8');
       await current.stop();
 
       current = await startDemo({ dataDir, port: 0, logDestination: quiet });
       expect(readFileSync(join(dataDir, 'demo-session.key'), 'utf8')).toBe(key);
-      const reply = await api.replyTo('U0ALICE', '/chaos whoami', 'login_open');
-      expect(read(reply)).not.toContain('solo@acme.test');
+      // The page shows what it showed, and the bot still knows who is logged in and what was saved.
+      expect((await api.state('U0ALICE')).timeline.map((message) => message.ts)).toEqual(
+        expect.arrayContaining(before),
+      );
+      expect(read(await api.replyTo('U0ALICE', '/chaos whoami', 'Current team'))).toContain('solo@acme.test');
+      await api.answered('U0ALICE', '/chaos saved', 'web-cpu');
+      await api.answered('U0ALICE', '/chaos gameday status', 'Restart drill');
+      // The platform still runs the attack the card follows.
+      expect(current.sim.state.attacks.get(attack!)?.createUser).toBe('solo@acme.test');
+      await current.stop();
+
+      current = await startDemo({ dataDir, port: 0, fresh: true, logDestination: quiet });
+      expect(readFileSync(join(dataDir, 'demo-session.key'), 'utf8')).toBe(key);
+      expect((await api.state('U0ALICE')).timeline).toEqual([]);
+      expect(read(await api.replyTo('U0ALICE', '/chaos whoami', 'login_open'))).not.toContain('solo@acme.test');
     } finally {
       await current.stop();
+    }
+  });
+
+  it('is refused while the demo runs on the same folder, which carries on untouched', async () => {
+    const dataDir = mkdtempSync(join(tmpdir(), 'faultline-twice-'));
+    const first = await startDemo({ dataDir, port: 0, logDestination: quiet });
+    const api = client(() => first);
+    try {
+      await api.logIn('U0BOB', first.sim.seed.users.solo);
+      const files = readdirSync(dataDir).filter((name) => !name.endsWith('.partial'));
+      const lock = readFileSync(join(dataDir, 'demo.lock'), 'utf8');
+      for (const fresh of [false, true]) {
+        await expect(startDemo({ dataDir, port: 0, fresh, logDestination: quiet })).rejects.toThrow(
+          `A demo is already running at ${first.playgroundUrl}: open that page, or stop that demo (Ctrl-C where it runs) before starting another.`,
+        );
+      }
+      // Nothing deleted, not even by --fresh, and the lock still names the first demo.
+      expect(readdirSync(dataDir)).toEqual(expect.arrayContaining(files));
+      expect(readFileSync(join(dataDir, 'demo.lock'), 'utf8')).toBe(lock);
+      expect(read(await api.replyTo('U0BOB', '/chaos whoami', 'Current team'))).toContain('solo@acme.test');
+    } finally {
+      await first.stop();
+    }
+  });
+});
+
+describe("the demo's settings", () => {
+  it("are the product's variables over the demo's defaults; those that join the parts stay the demo's", async () => {
+    const dataDir = mkdtempSync(join(tmpdir(), 'faultline-settings-'));
+    const quiet = new Writable({ write: (_chunk, _encoding, done) => done() });
+    const configured = await startDemo({
+      dataDir,
+      port: 0,
+      logDestination: quiet,
+      environment: {
+        PRESENCE_MINUTES: '1',
+        POLL_SECONDS: '7',
+        MAX_ATTACK_SECONDS: '120',
+        APPROVAL_RULES: '',
+        SLACK_APP_TOKEN: 'xapp-1-elsewhere',
+        STORE_URL: 'memory://',
+      },
+    });
+    try {
+      expect(configured.config).toMatchObject({
+        presenceMinutes: 1,
+        pollSeconds: 7,
+        maxAttackSeconds: 120,
+        countdownSeconds: 15,
+        approvalRules: [],
+        storeUrl: `sqlite://${join(dataDir, 'demo.db')}`,
+        slack: { socketMode: false, apiUrl: configured.fake.apiUrl },
+      });
+      const banner = demoBanner(configured);
+      expect(banner).toContain(
+        'an attack running 1 minute asks whoever watches it "Still watching?" (PRESENCE_MINUTES=1;',
+      );
+      expect(banner).toContain('Two-person approval is off');
+      // The bot answers with the settings it was given.
+      const api = client(() => configured);
+      await api.logIn('U0CAROL', configured.sim.seed.users.solo);
+      await api.command('U0CAROL', '/chaos attack cpu -l 300 --target-tags role=web');
+      await api.eventually(
+        'U0CAROL',
+        (seen) =>
+          seen.timeline.find((message) =>
+            `${message.text}${read(message)}`.includes('Attacks may run at most 120 seconds here.'),
+          ),
+        'the length refused at MAX_ATTACK_SECONDS',
+      );
+    } finally {
+      await configured.stop();
     }
   });
 });

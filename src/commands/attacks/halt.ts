@@ -1,7 +1,6 @@
 import { z } from 'zod';
-import { haltAttack } from '../../attacks/halt.ts';
-import { haltAllAttacks, haltEverything } from '../../attacks/massHalts.ts';
 import type { Deps } from '../../deps.ts';
+import type { Services } from '../../services.ts';
 import { parseAttackRef } from '../../views/attacks/attackCard.ts';
 import {
   haltAllPrompt,
@@ -13,9 +12,8 @@ import {
 import { type Action, message, type Reply } from '../reply.ts';
 import { subcommand } from '../command.ts';
 import { contract, flag, forms } from '../contract.ts';
-import { explained, UserInputError } from '../../errors.ts';
+import { UserInputError } from '../../errors.ts';
 import { attackIdWord } from '../arguments.ts';
-import { platformFor, requireLogin } from '../../attacks/access.ts';
 import { redrawListAfterHalt } from './list.ts';
 import { publishHome } from '../home.ts';
 
@@ -44,13 +42,13 @@ export const haltCommand = subcommand({
       flags: { reason: flag.value('some text, in quotes if it has spaces') },
     }),
   ),
-  async run(request, { form, args }, deps) {
+  async run(request, { form, args }, { attacks, login, command }) {
     if (form) {
-      await requireLogin(deps, request.actor);
+      await login.require(request.actor);
       return { kind: 'message', message: haltAllPrompt(form === 'all' ? 'attacks' : 'everything') };
     }
-    const outcome = await haltAttack(deps, request.actor, { guid: args.words.id }, args.flags.reason);
-    return message(haltedText(request.actor.userId, outcome, deps.config.slack.command));
+    const outcome = await attacks.halt(request.actor, { guid: args.words.id }, args.flags.reason);
+    return message(haltedText(request.actor.userId, outcome, command));
   },
 });
 
@@ -74,8 +72,9 @@ async function haltClicked(action: Action, deps: Deps, again: boolean): Promise<
           deps.logger.warn({ err: error, attack: ref.guid }, 'could not show the halt on App Home'),
         )
       : undefined;
-  const outcome = await haltAttack(deps, action.actor, { ...ref, again }).finally(() => shown);
-  const text = haltedText(action.actor.userId, outcome, deps.config.slack.command);
+  const { attacks, command } = deps;
+  const outcome = await attacks.halt(action.actor, { ...ref, again }).finally(() => shown);
+  const text = haltedText(action.actor.userId, outcome, command);
   // A Halt in a list redraws that list, with the row in its new state, and says there what happened.
   if (ref.listId && action.container === 'message') {
     const redrawn = await redrawListAfterHalt(deps, ref.listId, outcome, text).catch((error: unknown) => {
@@ -88,19 +87,12 @@ async function haltClicked(action: Action, deps: Deps, again: boolean): Promise<
 }
 
 /** The confirmed Halt all / Halt everything button. */
-export async function haltAllConfirmed(action: Action, deps: Deps): Promise<Reply> {
+export async function haltAllConfirmed(action: Action, { attacks }: Services): Promise<Reply> {
   const scope: HaltScope = action.value === 'everything' ? 'everything' : 'attacks';
-  const login = await requireLogin(deps, action.actor);
-  const reason = `Halted from Slack by ${await deps.people.name(action.actor.userId)}`;
   // A mass halt clicked in a channel with a game day (its card, or a prompt there) joins its timeline.
   const channel = action.actor.channelId;
-  if (scope === 'everything') {
-    // A company-level call: no team is sent, the session decides what is reached.
-    const api = platformFor(deps, login, undefined);
-    const halter = { by: action.actor, platformUser: login.session.identifier, cause: 'person' as const, reason };
-    await explained({ doing: 'halt everything on the platform' }, () => haltEverything(deps, api, halter, channel));
-    return message(haltedEverythingText(action.actor.userId));
-  }
-  const outcome = await haltAllAttacks(deps, action.actor, login, reason, channel);
-  return message(massHaltText(action.actor.userId, outcome));
+  if (scope === 'attacks')
+    return message(massHaltText(action.actor.userId, await attacks.haltAll(action.actor, channel)));
+  await attacks.haltEverything(action.actor, channel);
+  return message(haltedEverythingText(action.actor.userId));
 }

@@ -1,9 +1,6 @@
-import type { Deps } from '../../deps.ts';
-import { requireLogin } from '../../attacks/access.ts';
+import type { Services } from '../../services.ts';
 import { UserInputError } from '../../errors.ts';
 import { positionOf, type StepRef } from '../../gamedays/plan.ts';
-import { runnerOf } from '../../gamedays/planChanges.ts';
-import { answerStep, delayStep, skipStep, startStepNow, vetoStep } from '../../gamedays/planSteps.ts';
 import { mayTake, type StepActionOutcome } from '../../gamedays/planStepState.ts';
 import { answerOfAction } from '../../views/gamedays/countdown.ts';
 import { parseStepRef } from '../../views/gamedays/plan.ts';
@@ -31,37 +28,34 @@ function answered(outcome: StepActionOutcome, done: (position: number) => string
  * Start now, Delay 5 min and Skip on a countdown: anyone logged in, in the channel, may delay or
  * skip; Start now is a start, by whoever may run the step.
  */
-export async function countdownAction(action: Action, deps: Deps): Promise<Reply> {
+export async function countdownAction(action: Action, { gamedays }: Services): Promise<Reply> {
   const ref = stepRefFrom(action.value);
-  await requireLogin(deps, action.actor);
   switch (action.actionId) {
     case 'countdown_start_now':
-      return answered(await startStepNow(deps, ref, runnerOf(action.actor)), planWords.startedNow);
+      return answered(await gamedays.countdown(action.actor, ref, 'start now'), planWords.startedNow);
     case 'countdown_delay':
-      return answered(await delayStep(deps, ref, action.actor.userId), planWords.delayed);
+      return answered(await gamedays.countdown(action.actor, ref, 'delay'), planWords.delayed);
     default:
-      return answered(await skipStep(deps, ref, action.actor.userId), planWords.skipped);
+      return answered(await gamedays.countdown(action.actor, ref, 'skip'), planWords.skipped);
   }
 }
 
 /** Veto on a countdown: the form that asks why. */
-export async function openVeto(action: Action, deps: Deps): Promise<Reply> {
+export async function openVeto(action: Action, { gamedays }: Services): Promise<Reply> {
   const ref = stepRefFrom(action.value);
-  await requireLogin(deps, action.actor);
-  const plan = await deps.gameDays.plans.get({ gameDayId: ref.gameDayId });
+  const plan = await gamedays.planOf(action.actor, ref);
   const step = plan.steps.find((s) => s.id === ref.stepId);
   if (!step) return message(planWords.gone);
   if (!mayTake(step, 'veto')) return message(planWords.tooLate(positionOf(plan, step.id), step.state));
   return { kind: 'openModal', view: vetoModal(action.value ?? '', step, positionOf(plan, step.id)) };
 }
 
-export async function submitVeto(submission: Submission, deps: Deps): Promise<SubmissionReply> {
+export async function submitVeto(submission: Submission, { gamedays }: Services): Promise<SubmissionReply> {
   const ref = parseStepRef(submission.privateMetadata);
   const reason = submission.inputs[STEP_VETO_REASON]?.replace(/\s+/g, ' ').trim();
   if (!ref) return { kind: 'errors', errors: { [STEP_VETO_REASON]: planWords.staleButton } };
   if (!reason) return { kind: 'errors', errors: { [STEP_VETO_REASON]: 'Say why, for the channel.' } };
-  await requireLogin(deps, submission.actor);
-  const outcome = await vetoStep(deps, ref, submission.actor.userId, reason);
+  const outcome = await gamedays.veto(submission.actor, ref, reason);
   if (outcome.kind === 'too late')
     return {
       kind: 'errors',
@@ -71,11 +65,10 @@ export async function submitVeto(submission: Submission, deps: Deps): Promise<Su
 }
 
 /** Held, Not held or Unsure on a question: the form for an observation. */
-export async function openAnswer(action: Action, deps: Deps): Promise<Reply> {
+export async function openAnswer(action: Action, { gamedays }: Services): Promise<Reply> {
   const ref = stepRefFrom(action.value);
-  await requireLogin(deps, action.actor);
   const answer = answerOfAction[action.actionId] ?? 'unsure';
-  const plan = await deps.gameDays.plans.get({ gameDayId: ref.gameDayId });
+  const plan = await gamedays.planOf(action.actor, ref);
   const step = plan.steps.find((s) => s.id === ref.stepId);
   if (!step) return message(planWords.gone);
   if (step.answer) return message(planWords.alreadyAnswered);
@@ -90,14 +83,13 @@ export async function openAnswer(action: Action, deps: Deps): Promise<Reply> {
   };
 }
 
-export async function submitAnswer(submission: Submission, deps: Deps): Promise<SubmissionReply> {
+export async function submitAnswer(submission: Submission, { gamedays }: Services): Promise<SubmissionReply> {
   const ref = parseStepRef(submission.privateMetadata);
   const given = ref ? (JSON.parse(submission.privateMetadata) as { a?: unknown }).a : undefined;
   const answer = Object.values(answerOfAction).find((a) => a === given);
   if (!ref || !answer) return { kind: 'errors', errors: { [STEP_OBSERVATION]: planWords.staleButton } };
-  await requireLogin(deps, submission.actor);
   const observation = submission.inputs[STEP_OBSERVATION]?.trim() || undefined;
-  const outcome = await answerStep(deps, ref, submission.actor.userId, answer, observation);
+  const outcome = await gamedays.answer(submission.actor, ref, answer, observation);
   if (outcome.kind === 'too late') return { kind: 'errors', errors: { [STEP_OBSERVATION]: planWords.alreadyAnswered } };
   return { kind: 'clear' };
 }

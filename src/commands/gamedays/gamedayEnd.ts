@@ -1,9 +1,8 @@
-import type { Deps } from '../../deps.ts';
+import type { Services } from '../../services.ts';
 import type { TeamEntry } from '../../client/index.ts';
-import { requireLogin, requireTeam, teamName } from '../../attacks/access.ts';
+import { requireTeam, teamName } from '../../attacks/access.ts';
 import { UserInputError } from '../../errors.ts';
-import { gameDayAccess, mayFacilitate } from '../../gamedays/gamedayAccess.ts';
-import { endGameDay, haltUnfinished, unfinishedAttacks } from '../../gamedays/gamedayEnd.ts';
+import { mayFacilitate } from '../../gamedays/gamedayAccess.ts';
 import { parseGameDayRef, type GameDayRecord } from '../../gamedays/gamedayRecord.ts';
 import type { Actor, Login } from '../../store/sessions.ts';
 import { errorInBrief } from '../../views/errorReply.ts';
@@ -28,44 +27,44 @@ export function requireGameDayTeam(login: Login, command: string): TeamEntry {
 }
 
 /** Refuses an end by anyone the game-day rule does not let end it. */
-export async function requireMayEnd(deps: Deps, actor: Actor, record: GameDayRecord): Promise<void> {
-  const access = await gameDayAccess(deps, actor, record, 'end');
-  if (!access.may) throw new UserInputError(gameDayEndRefusedText(record, access.loggedIn, deps.config.slack.command));
+export async function requireMayEnd({ gamedays, command }: Services, actor: Actor, record: GameDayRecord) {
+  const access = await gamedays.access(actor, record, 'end');
+  if (!access.may) throw new UserInputError(gameDayEndRefusedText(record, access.loggedIn, command));
 }
 
 /** Ends the game day and posts its summary, whatever still runs; the words for the person. */
-export async function endNow(deps: Deps, actor: Actor, channel: string, halted = 0): Promise<string | undefined> {
-  const ended = await endGameDay(deps, actor, channel);
+export async function endNow({ gamedays }: Services, actor: Actor, channel: string, halted = 0) {
+  const ended = await gamedays.end(actor, channel);
   return ended && gameDayEndedText(ended.record.title, halted, ended.running);
 }
 
 /** `gameday end` and End game day, by someone who may end it: ends at once, unless attacks still run; then asks what to do. */
-export async function endOrWarn(deps: Deps, actor: Actor, record: GameDayRecord): Promise<Reply> {
-  const unfinished = await unfinishedAttacks(deps, actor, record);
+export async function endOrWarn(services: Services, actor: Actor, record: GameDayRecord): Promise<Reply> {
+  const unfinished = await services.gamedays.unfinished(actor, record);
   if (unfinished.length) return { kind: 'message', message: gameDayEndWarning(record, unfinished) };
-  return message((await endNow(deps, actor, record.channel)) ?? gameDayAlreadyEndedText);
+  return message((await endNow(services, actor, record.channel)) ?? gameDayAlreadyEndedText);
 }
 
 /** The running game day a button points at, once the clicker may end it; undefined once it has ended (or was replaced). */
-async function endableFrom(action: Action, deps: Deps): Promise<GameDayRecord | undefined> {
+async function endableFrom(action: Action, services: Services): Promise<GameDayRecord | undefined> {
   const ref = parseGameDayRef(action.value);
   if (!ref) throw new UserInputError('That button no longer points at a game day.');
-  const running = await deps.gameDays.running(ref.channel);
+  const running = await services.gamedays.running(ref.channel);
   if (running?.ts !== ref.ts) return undefined;
-  await requireMayEnd(deps, action.actor, running);
+  await requireMayEnd(services, action.actor, running);
   return running;
 }
 
 /** End game day on the card (behind a confirm dialog). */
-export async function endGameDayFromCard(action: Action, deps: Deps): Promise<Reply> {
-  const record = await endableFrom(action, deps);
-  return record ? endOrWarn(deps, action.actor, record) : message(gameDayAlreadyEndedText);
+export async function endGameDayFromCard(action: Action, services: Services): Promise<Reply> {
+  const record = await endableFrom(action, services);
+  return record ? endOrWarn(services, action.actor, record) : message(gameDayAlreadyEndedText);
 }
 
 /** End anyway, on the warning: ends with attacks running; the summary follows them. */
-export async function endGameDayAnyway(action: Action, deps: Deps): Promise<Reply> {
-  const record = await endableFrom(action, deps);
-  return replacement((record && (await endNow(deps, action.actor, record.channel))) ?? gameDayAlreadyEndedText);
+export async function endGameDayAnyway(action: Action, services: Services): Promise<Reply> {
+  const record = await endableFrom(action, services);
+  return replacement((record && (await endNow(services, action.actor, record.channel))) ?? gameDayAlreadyEndedText);
 }
 
 /**
@@ -73,18 +72,17 @@ export async function endGameDayAnyway(action: Action, deps: Deps): Promise<Repl
  * clicker's session, then ends it. An attack that cannot be halted keeps the game day running
  * and says why, so nothing ends with an attack nobody could stop.
  */
-export async function haltAndEndGameDay(action: Action, deps: Deps): Promise<Reply> {
-  const record = await endableFrom(action, deps);
+export async function haltAndEndGameDay(action: Action, services: Services): Promise<Reply> {
+  const record = await endableFrom(action, services);
   if (!record) return replacement(gameDayAlreadyEndedText);
-  await requireLogin(deps, action.actor);
-  const { halted, failed } = await haltUnfinished(deps, action.actor, record);
+  const { halted, failed } = await services.gamedays.haltUnfinished(action.actor, record);
   if (failed.length) {
     const problems = failed.map((f) =>
       notHaltedLine(f.attack, errorInBrief(f.error, { team: f.attack.teamName, subject: `attack ${f.attack.guid}` })),
     );
     return { kind: 'message', message: gameDayEndWarning(record, failed, problems), replaceOriginal: true };
   }
-  return replacement((await endNow(deps, action.actor, record.channel, halted)) ?? gameDayAlreadyEndedText);
+  return replacement((await endNow(services, action.actor, record.channel, halted)) ?? gameDayAlreadyEndedText);
 }
 
 /** Cancel, on the warning. */

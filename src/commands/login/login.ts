@@ -1,9 +1,8 @@
 import { ForbiddenError, PlatformError } from '../../client/errors.ts';
-import type { Deps } from '../../deps.ts';
+import type { Services } from '../../services.ts';
 import type { ModalView } from '@slack/types';
-import { secureLoginUrl } from '../../login/entry.ts';
-import { logIn, type LoginOutcome } from '../../login/logIn.ts';
-import { requestPasswordReset, type ResetOutcome } from '../../login/passwordReset.ts';
+import type { LoginOutcome } from '../../login/logIn.ts';
+import type { ResetOutcome } from '../../login/passwordReset.ts';
 import {
   clockTime,
   resetEmailUnknownText,
@@ -38,8 +37,6 @@ import {
 import { teamPickerModal } from '../../views/login/team.ts';
 import { z } from 'zod';
 import { replacement, type Action, type Reply, type Submission, type SubmissionReply } from '../reply.ts';
-import { sameEmail } from '../../login/identity.ts';
-import { logOut } from '../../login/logOut.ts';
 import { subcommand } from '../command.ts';
 import { contract } from '../contract.ts';
 import type { Actor } from '../../store/sessions.ts';
@@ -53,11 +50,11 @@ const emailPattern = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
  */
 export async function loginModalFor(
   actor: Actor,
-  deps: Deps,
+  { login }: Services,
   options: Omit<LoginModalOptions, 'secureUrl'> = {},
 ): Promise<ModalView> {
-  const url = await secureLoginUrl(actor, deps);
-  const { mode } = deps.config.login;
+  const url = await login.secureUrl(actor);
+  const { mode } = login.settings.login;
   if (url && (mode === 'page' || mode === 'sso'))
     return securePageModal(url, { ...(options.notice ? { notice: options.notice } : {}), ssoOnly: mode === 'sso' });
   return loginModal({ ...options, secureUrl: url });
@@ -74,7 +71,7 @@ export const loginCommand = subcommand({
 });
 
 /** The Log in button of "please log in" messages and App Home. */
-export async function openLogin(action: Action, deps: Deps): Promise<Reply> {
+export async function openLogin(action: Action, deps: Services): Promise<Reply> {
   return { kind: 'openModal', view: await loginModalFor(action.actor, deps) };
 }
 
@@ -83,10 +80,10 @@ export async function securePageOpened(): Promise<Reply> {
   return { kind: 'none' };
 }
 
-export async function submitLogin(submission: Submission, deps: Deps): Promise<SubmissionReply> {
+export async function submitLogin(submission: Submission, deps: Services): Promise<SubmissionReply> {
   // LOGIN_MODE=page or sso: a password typed into Slack is never used, even from a form opened earlier.
-  if (deps.config.login.mode === 'page' || deps.config.login.mode === 'sso')
-    return { kind: 'update', view: await loginModalFor(submission.actor, deps) };
+  const { mode } = deps.login.settings.login;
+  if (mode === 'page' || mode === 'sso') return { kind: 'update', view: await loginModalFor(submission.actor, deps) };
   const email = submission.inputs[loginFields.email]?.trim() ?? '';
   const password = submission.inputs[loginFields.password] ?? '';
   const companyName = submission.inputs[loginFields.company]?.trim() || undefined;
@@ -101,7 +98,7 @@ export async function submitLogin(submission: Submission, deps: Deps): Promise<S
   const input = { email, password, ...(companyName ? { companyName } : {}), ...(mfaCode ? { mfaCode } : {}) };
   let outcome: LoginOutcome;
   try {
-    outcome = await logIn(submission.actor, input, deps);
+    outcome = await deps.login.logIn(submission.actor, input);
   } catch (error) {
     return { kind: 'errors', errors: loginErrors(error, deps) };
   }
@@ -136,7 +133,7 @@ export async function submitLogin(submission: Submission, deps: Deps): Promise<S
   const { session } = outcome;
   const teams = session.teams;
   if (teams.length > 1) {
-    const login = await deps.sessions.get(submission.actor);
+    const login = await deps.login.current(submission.actor);
     return {
       kind: 'update',
       view: teamPickerModal(
@@ -150,26 +147,26 @@ export async function submitLogin(submission: Submission, deps: Deps): Promise<S
 }
 
 /** The modal shown once a login (and team choice) is complete. */
-export async function loggedInSummary(actor: Actor, deps: Deps) {
-  const login = await deps.sessions.get(actor);
+async function loggedInSummary(actor: Actor, deps: Services) {
+  const login = await deps.login.current(actor);
   return loggedInView({
     identifier: login?.session.identifier ?? 'you',
     company: login?.session.company_name ?? 'your company',
     team: login?.team ? teamName(login.team) : undefined,
-    expiresAt: login?.expiresAt ?? new Date(deps.clock.now()),
-    command: deps.config.slack.command,
+    expiresAt: login?.expiresAt ?? new Date(deps.login.now()),
+    command: deps.command,
   });
 }
 
 /** Platform failures other than a refusal: not the person's doing, so not counted against them. */
-function loginErrors(error: unknown, deps: Deps): Record<string, string> {
+function loginErrors(error: unknown, deps: Services): Record<string, string> {
   if (!(error instanceof PlatformError) || error instanceof ForbiddenError) {
     deps.logger.error({ err: error }, 'login failed');
   } else {
     deps.logger.warn({ err: error }, 'login failed');
   }
   return {
-    [loginFields.password]: describeError(error, { command: deps.config.slack.command, doing: 'log you in' }).text,
+    [loginFields.password]: describeError(error, { command: deps.command, doing: 'log you in' }).text,
   };
 }
 
@@ -178,19 +175,19 @@ export async function forgotPassword(action: Action): Promise<Reply> {
   return { kind: 'pushModal', view: resetPasswordModal(action.inputs[loginFields.email]?.trim() || undefined) };
 }
 
-export async function submitPasswordReset(submission: Submission, deps: Deps): Promise<SubmissionReply> {
+export async function submitPasswordReset(submission: Submission, deps: Services): Promise<SubmissionReply> {
   const email = submission.inputs[loginFields.resetEmail]?.trim() ?? '';
   if (!emailPattern.test(email)) return { kind: 'errors', errors: { [loginFields.resetEmail]: enterResetEmailText } };
   let outcome: ResetOutcome;
   try {
-    outcome = await requestPasswordReset(submission.actor, email, deps);
+    outcome = await deps.login.resetPassword(submission.actor, email);
   } catch (error) {
     deps.logger.warn({ err: error }, 'password reset failed');
     return {
       kind: 'errors',
       errors: {
         [loginFields.resetEmail]: describeError(error, {
-          command: deps.config.slack.command,
+          command: deps.command,
           doing: 'request a reset e-mail',
         }).text,
       },
@@ -200,14 +197,14 @@ export async function submitPasswordReset(submission: Submission, deps: Deps): P
     case 'limited':
       return {
         kind: 'errors',
-        errors: { [loginFields.resetEmail]: resetLimitedText(clockTime(outcome.until, deps.clock.now())) },
+        errors: { [loginFields.resetEmail]: resetLimitedText(clockTime(outcome.until, deps.login.now())) },
       };
     case 'notOwnEmail':
       return { kind: 'errors', errors: { [loginFields.resetEmail]: resetNotOwnEmailText } };
     case 'emailUnknown':
       return { kind: 'errors', errors: { [loginFields.resetEmail]: resetEmailUnknownText(outcome.reason) } };
     case 'sent':
-      return { kind: 'update', view: resetRequestedView(deps.config.slack.command) };
+      return { kind: 'update', view: resetRequestedView(deps.command) };
   }
 }
 
@@ -218,7 +215,7 @@ const linkedPerson = z.object({ w: z.string().min(1), u: z.string().min(1), n: z
  * Slack person: ends that person's session while it is still a login with the clicker's Slack
  * e-mail, so the button does nothing in anyone else's hands, nor once the login has changed.
  */
-export async function endLinkedSession(action: Action, deps: Deps): Promise<Reply> {
+export async function endLinkedSession(action: Action, { login }: Services): Promise<Reply> {
   let parsed: z.infer<typeof linkedPerson> | undefined;
   try {
     parsed = linkedPerson.parse(JSON.parse(action.value ?? ''));
@@ -228,11 +225,7 @@ export async function endLinkedSession(action: Action, deps: Deps): Promise<Repl
   if (!parsed) return { kind: 'none' };
   const person = { workspaceId: parsed.w, userId: parsed.u, userName: parsed.h };
   const shown = { name: parsed.n, handle: parsed.h };
-  const owner = await deps.directory.person(action.actor.userId);
-  const outcome = await logOut(person, deps, {
-    only: (login) => sameEmail(login.session.identifier, owner?.email),
-    by: action.actor,
-  });
+  const { outcome, ownerEmail } = await login.endLinkedSession(person, action.actor);
   if (outcome.kind === 'none') return replacement(linkedSessionGoneText(shown));
-  return replacement(linkedSessionEndedText(shown, outcome.login.session.identifier ?? owner?.email ?? ''));
+  return replacement(linkedSessionEndedText(shown, outcome.login.session.identifier ?? ownerEmail ?? ''));
 }

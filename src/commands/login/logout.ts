@@ -1,7 +1,6 @@
 import { subcommand } from '../command.ts';
 import { contract } from '../contract.ts';
 import { message } from '../reply.ts';
-import { logOut } from '../../login/logOut.ts';
 import { loggedOutText, loggedOutUnconfirmedText, notLoggedInText } from '../../views/login/loginWords.ts';
 
 export const logoutCommand = subcommand({
@@ -10,8 +9,8 @@ export const logoutCommand = subcommand({
   summary: 'Ends your platform session and forgets it.',
   examples: ['logout'],
   args: contract({ command: 'logout', usage: 'logout' }),
-  async run(request, _args, deps) {
-    const outcome = await logOut(request.actor, deps);
+  async run(request, _args, { login }) {
+    const outcome = await login.logOut(request.actor);
     if (outcome.kind === 'none') return message(notLoggedInText);
     return message(outcome.platformConfirmed ? loggedOutText : loggedOutUnconfirmedText);
   },

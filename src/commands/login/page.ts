@@ -1,12 +1,12 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import type { Deps } from '../../deps.ts';
+import type { Services } from '../../services.ts';
 import type { Actor } from '../../store/sessions.ts';
 import { HOME_SWITCH_TEAM } from '../../views/home.ts';
 import { pageLoginConfirmation } from '../../views/login/loginWords.ts';
 import { clientAddress, trustedProxies, untrustedProxyWatch } from '../../login/clientAddress.ts';
 import { loginPagePath, ssoCallbackPath } from '../../login/entry.ts';
 import type { FoundLink } from '../../login/links.ts';
-import { type LoggedIn, PageLogin, type Refusal, type Visit } from '../../login/page.ts';
+import type { LoggedIn, PageLogin, Refusal, Visit } from '../../login/page.ts';
 import {
   clockTime,
   expiredLinkPage,
@@ -38,10 +38,11 @@ const maxBodyBytes = 16 * 1024;
  * answer. Nothing here logs a URL, a token, a code, a state, a cookie or a form field.
  * `refreshHome` redraws the person's App Home once they are logged in.
  */
-export function loginRoutes(deps: Deps, refreshHome: (actor: Actor) => Promise<void>): Route[] {
-  const proxies = trustedProxies(deps.config.login.trustedProxies);
-  const watch = untrustedProxyWatch(deps.config.login.trustedProxies, (proxy) =>
-    deps.logger.warn(
+export function loginRoutes(services: Services, refreshHome: (actor: Actor) => Promise<void>): Route[] {
+  const { logger, login } = services;
+  const proxies = trustedProxies(login.settings.login.trustedProxies);
+  const watch = untrustedProxyWatch(login.settings.login.trustedProxies, (proxy) =>
+    logger.warn(
       { proxy },
       'login page clients all arrive from one private address with X-Forwarded-For: if it is a proxy, set TRUSTED_PROXIES to it, or all its clients share one address and its limits',
     ),
@@ -49,8 +50,8 @@ export function loginRoutes(deps: Deps, refreshHome: (actor: Actor) => Promise<v
   const handler = (req: IncomingMessage, res: ServerResponse) => {
     watch(req.socket.remoteAddress, req.headers['x-forwarded-for']);
     const address = clientAddress(req.socket.remoteAddress, req.headers['x-forwarded-for'], proxies);
-    answer(req, new PageRequest(deps, refreshHome, res, address)).catch((error: unknown) => {
-      deps.logger.error({ err: error }, 'the login page failed');
+    answer(req, new PageRequest(services, refreshHome, res, address)).catch((error: unknown) => {
+      logger.error({ err: error }, 'the login page failed');
       if (!res.headersSent) send(res, 500, pageFailedPage);
       else res.end();
     });
@@ -93,16 +94,16 @@ async function answer(req: IncomingMessage, page: PageRequest): Promise<void> {
 
 /** One request to the page: the service for its client address, and how its answer is written. */
 export class PageRequest {
-  readonly deps: Deps;
+  readonly services: Services;
   readonly login: PageLogin;
   readonly #refreshHome: (actor: Actor) => Promise<void>;
   readonly #res: ServerResponse;
   /** Whom the login will be linked to, shown on every form and on the confirmation. */
   linkedTo: LinkedAccount | undefined;
 
-  constructor(deps: Deps, refreshHome: (actor: Actor) => Promise<void>, res: ServerResponse, address: string) {
-    this.deps = deps;
-    this.login = new PageLogin(deps, address);
+  constructor(services: Services, refreshHome: (actor: Actor) => Promise<void>, res: ServerResponse, address: string) {
+    this.services = services;
+    this.login = services.login.page(address);
     this.#refreshHome = refreshHome;
     this.#res = res;
   }
@@ -121,38 +122,38 @@ export class PageRequest {
   }
 
   time(at: Date): string {
-    return clockTime(at, this.deps.clock.now());
+    return clockTime(at, this.services.login.now());
   }
 
   /** What went wrong while `doing` something, and what to do. */
   errorText(error: unknown, doing: string): string {
-    return pageErrorText(error, this.deps.config.slack.command, doing);
+    return pageErrorText(error, this.services.command, doing);
   }
 
   /** The form as this deployment offers it: passwords unless LOGIN_MODE=sso, and "Log in with SSO". */
   form(visit: Visit, token: string): Extract<LoginPageState, { kind: 'form' }> {
     const page = `${this.#basePath()}${loginPagePath}/${token}`;
-    const sso = { href: `${page}/sso`, askCompany: this.deps.config.login.ssoCompany === undefined };
+    const sso = { href: `${page}/sso`, askCompany: this.services.login.settings.login.ssoCompany === undefined };
     return { kind: 'form', csrf: visit.csrf, action: page, passwords: this.login.passwords, sso };
   }
 
   /** The Slack person and workspace a link logs in, as Slack names them; the link's own handle when Slack cannot say. */
   async linkTo(found: FoundLink): Promise<void> {
     const { link } = found;
-    const [person, workspace] = await Promise.all([this.login.profile(found), this.deps.directory.workspaceName()]);
+    const [person, workspace] = await Promise.all([this.login.profile(found), this.services.login.workspaceName()]);
     const handle = person?.handle ?? link.userName;
     this.linkedTo = { name: person?.name ?? link.userName, handle, workspace: workspace ?? link.workspaceId };
   }
 
   /** A login done: Slack is told (a DM, App Home redrawn; the login stands even if Slack is down), and the page says so. */
   async loggedIn(actor: Actor, { kind: _, ...summary }: LoggedIn): Promise<void> {
-    const { command } = this.deps.config.slack;
+    const { command, slack, logger } = this.services;
     const message = pageLoginConfirmation({ ...summary, command, chooseTeamAction: HOME_SWITCH_TEAM });
-    await this.deps.slack
+    await slack
       .post(actor.userId, message)
-      .catch((error: unknown) => this.deps.logger.warn({ err: error }, 'could not confirm a page login in Slack'));
+      .catch((error: unknown) => logger.warn({ err: error }, 'could not confirm a page login in Slack'));
     await this.#refreshHome(actor).catch((error: unknown) =>
-      this.deps.logger.warn({ err: error }, 'could not redraw App Home after a page login'),
+      logger.warn({ err: error }, 'could not redraw App Home after a page login'),
     );
     const workspace = encodeURIComponent(actor.workspaceId);
     const slackUrl = `slack://open?team=${workspace}`;
@@ -165,16 +166,16 @@ export class PageRequest {
   }
 
   cookie(visit: Visit): string {
-    const base = new URL(this.deps.config.publicUrl ?? 'http://localhost');
+    const base = new URL(this.services.login.settings.publicUrl ?? 'http://localhost');
     const path = `${this.#basePath()}${loginPagePath}`;
-    const maxAge = Math.max(1, Math.floor((visit.link.expiresAt - this.deps.clock.now()) / 1000));
+    const maxAge = Math.max(1, Math.floor((visit.link.expiresAt - this.services.login.now()) / 1000));
     // Lax, not Strict: opening the link from Slack again is a cross-site navigation that must carry it.
     return `${cookieName}=${visit.secret}; Path=${path}; Max-Age=${maxAge}; HttpOnly; SameSite=Lax${base.protocol === 'https:' ? '; Secure' : ''}`;
   }
 
   /** PUBLIC_URL's own path, where a reverse proxy mounts the bot, without a trailing slash. */
   #basePath(): string {
-    return new URL(this.deps.config.publicUrl ?? 'http://localhost').pathname.replace(/\/+$/, '');
+    return new URL(this.services.login.settings.publicUrl ?? 'http://localhost').pathname.replace(/\/+$/, '');
   }
 }
 

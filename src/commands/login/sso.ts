@@ -1,5 +1,4 @@
 import { z } from 'zod';
-import { requireLogin } from '../../attacks/access.ts';
 import { ssoFailuresMessage } from '../../views/login/sso.ts';
 import { subcommand } from '../command.ts';
 import { contract } from '../contract.ts';
@@ -24,9 +23,8 @@ export const ssoCommand = subcommand({
       email: z.email({ error: 'That is not an e-mail address.' }).optional(),
     },
   }),
-  async run(request, { words }, deps) {
-    const login = await requireLogin(deps, request.actor);
-    const failures = await deps.platform.auth.ssoFailures({ header: login.session.header }, words.email);
+  async run(request, { words }, { login }) {
+    const failures = await login.ssoFailures(request.actor, words.email);
     return { kind: 'message', message: ssoFailuresMessage(failures, words.email) };
   },
 });

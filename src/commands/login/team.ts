@@ -1,6 +1,5 @@
 import type { TeamEntry } from '../../client/index.ts';
-import { audit } from '../../audit.ts';
-import type { Deps } from '../../deps.ts';
+import type { Services } from '../../services.ts';
 import {
   filterTeams,
   noTeamsText,
@@ -17,18 +16,12 @@ import { z } from 'zod';
 import { subcommand } from '../command.ts';
 import { contract } from '../contract.ts';
 import { matchTeam, teamUsage } from '../arguments.ts';
-import type { Actor } from '../../store/sessions.ts';
-import { requireLogin, teamName } from '../../attacks/access.ts';
+import { teamName } from '../../attacks/access.ts';
 
 const usage = teamUsage;
 
 function choices(teams: TeamEntry[]): TeamChoice[] {
   return teams.map((t) => ({ id: t.identifier, name: teamName(t) }));
-}
-
-async function select(actor: Actor, team: TeamEntry, deps: Deps, platformUser: string | undefined): Promise<void> {
-  await deps.sessions.selectTeam(actor, team.identifier);
-  audit(deps.logger, 'team_selected', actor, { platformUser, team: team.identifier, teamName: teamName(team) });
 }
 
 export const teamCommand = subcommand({
@@ -39,24 +32,24 @@ export const teamCommand = subcommand({
   examples: ['team', 'team Payments', 'team 5c1b1f0e-…'],
   // A team's name may have spaces: every word is part of it.
   args: contract({ command: 'team', usage, rest: z.array(z.string()) }),
-  async run(request, args, deps) {
-    const login = await requireLogin(deps, request.actor);
+  async run(request, args, services) {
+    const login = await services.login.require(request.actor);
     const teams = login.session.teams;
     if (teams.length === 0) return message(noTeamsText);
     const query = args.rest.join(' ').trim();
     if (!query) return { kind: 'openModal', view: teamPickerModal(choices(teams), login.team?.identifier) };
     const team = matchTeam(teams, query);
-    await select(request.actor, team, deps, login.session.identifier);
+    await services.login.selectTeam(request.actor, team, login);
     return message(teamSelectedText(teamName(team)));
   },
 });
 
-export async function submitTeamPicker(submission: Submission, deps: Deps): Promise<SubmissionReply> {
-  const login = await requireLogin(deps, submission.actor);
+export async function submitTeamPicker(submission: Submission, services: Services): Promise<SubmissionReply> {
+  const login = await services.login.require(submission.actor);
   const team = login.session.teams.find((t) => t.identifier === submission.inputs[TEAM_CHOICE]);
   // A team id that is not among the person's own teams is never used, whatever the payload says.
   if (!team) return { kind: 'errors', errors: { [TEAM_CHOICE]: 'Choose one of your teams.' } };
-  await select(submission.actor, team, deps, login.session.identifier);
+  await services.login.selectTeam(submission.actor, team, login);
   if (submission.privateMetadata !== PICKER_AFTER_LOGIN)
     return { kind: 'update', view: teamChosenModal(teamName(team)) };
   return {
@@ -66,14 +59,14 @@ export async function submitTeamPicker(submission: Submission, deps: Deps): Prom
       company: login.session.company_name ?? 'your company',
       team: teamName(team),
       expiresAt: login.expiresAt,
-      command: deps.config.slack.command,
+      command: services.command,
     }),
   };
 }
 
 /** Options for the external team select (more than 100 teams), filtered as the person types. */
-export const suggestTeams: OptionsHandler = async (request, deps) => {
-  const login = await deps.sessions.get(request.actor);
+export const suggestTeams: OptionsHandler = async (request, services) => {
+  const login = await services.login.current(request.actor);
   if (!login) return [];
   return filterTeams(choices(login.session.teams), request.query).map((t) => ({ text: t.name, value: t.id }));
 };

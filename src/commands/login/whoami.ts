@@ -1,6 +1,5 @@
 import { subcommand } from '../command.ts';
 import { contract } from '../contract.ts';
-import { requireLogin } from '../../attacks/access.ts';
 import { whoamiMessage } from '../../views/login/loginWords.ts';
 
 export const whoamiCommand = subcommand({
@@ -9,10 +8,7 @@ export const whoamiCommand = subcommand({
   summary: 'Shows your platform login, company, current team, roles, privileges and when the session ends.',
   examples: ['whoami'],
   args: contract({ command: 'whoami', usage: 'whoami' }),
-  async run(request, _args, deps) {
-    return {
-      kind: 'message',
-      message: whoamiMessage(await requireLogin(deps, request.actor), deps.config.slack.command),
-    };
+  async run(request, _args, { login, command }) {
+    return { kind: 'message', message: whoamiMessage(await login.require(request.actor), command) };
   },
 });

@@ -6,7 +6,6 @@ import { isOnce, type Reply, type SlackbotTool } from '../reply.ts';
 import type { Subcommand } from '../command.ts';
 import { UserInputError } from '../../errors.ts';
 import { platformFor, requireLogin, teamName } from '../../attacks/access.ts';
-import { haltAllAttacks } from '../../attacks/massHalts.ts';
 import { haltTeamAttacks } from '../../guardrails/sweep.ts';
 import { massHaltText } from '../../views/attacks/halt.ts';
 import { stepHaltIncompleteText } from '../../views/workflow/workflowSteps.ts';
@@ -170,11 +169,10 @@ export const slackbotTools: SlackbotTool[] = [
     },
     readOnly: false,
     async run(args, actor, deps) {
+      if (args.team === undefined)
+        return { text: massHaltText(actor.userId, await deps.attacks.haltAll(actor, undefined, args.reason)) };
       const login = await requireLogin(deps, actor);
-      const why = args.reason ?? `Halted from Slackbot by ${await deps.people.name(actor.userId)}`;
-      if (args.team === undefined) {
-        return { text: massHaltText(actor.userId, await haltAllAttacks(deps, actor, login, why, undefined)) };
-      }
+      const why = args.reason ?? `Halted from Slack by ${await deps.people.name(actor.userId)}`;
       const chosen = matchTeam(login.session.teams, args.team);
       const halter = {
         by: actor,

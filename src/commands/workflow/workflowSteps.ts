@@ -3,15 +3,9 @@ import type { Deps } from '../../deps.ts';
 import type { WorkflowStepHandler, WorkflowStepRequest, WorkflowStepResult } from '../reply.ts';
 import { UserInputError } from '../../errors.ts';
 import { platformFor, requireLogin, teamName } from '../../attacks/access.ts';
-import { haltAllAttacks } from '../../attacks/massHalts.ts';
 import { haltTeamAttacks } from '../../guardrails/sweep.ts';
 import { otherAttackChannels } from '../../attacks/channels.ts';
 import {
-  END_GAME_DAY_STEP,
-  FREEZE_STEP,
-  HALT_ALL_STEP,
-  RUN_SAVED_ATTACK_STEP,
-  START_GAME_DAY_STEP,
   stepGuardsUnknownText,
   stepSavedNameMissingText,
   stepFreezeHaltFailedText,
@@ -25,9 +19,9 @@ import {
   stepReasonTooLongText,
   stepScopeBothText,
   stepTitleMissingText,
-  UNFREEZE_STEP,
 } from '../../views/workflow/workflowSteps.ts';
-import { declareFreeze, liftFreeze, type Scope, scopeOf } from '../guardrails/freeze.ts';
+import { announceFreeze, announceLift, scopeOf } from '../guardrails/freeze.ts';
+import type { Scope } from '../../guardrails/freezing.ts';
 import { endNow, requireGameDayTeam, requireMayEnd } from '../gamedays/gamedayEnd.ts';
 import { matchTeam } from '../arguments.ts';
 import { resolveTeam } from '../attacks/attack.ts';
@@ -36,6 +30,14 @@ import { savedAttackRequest, sawSavedAttack } from '../attacks/saved.ts';
 import { StartUnfinishedError } from '../../attacks/start.ts';
 import { startPolicy } from '../../attacks/startPolicy.ts';
 import { GuardsUnknownError } from '../../guardrails/guardCheck.ts';
+import {
+  END_GAME_DAY_STEP,
+  FREEZE_STEP,
+  HALT_ALL_STEP,
+  RUN_SAVED_ATTACK_STEP,
+  START_GAME_DAY_STEP,
+  UNFREEZE_STEP,
+} from '../../workflow/service.ts';
 
 /** Empty text inputs count as not given: Workflow Builder sends "" for a field left blank. */
 const optionalText = z.preprocess(
@@ -68,7 +70,8 @@ async function haltAllStep({ actor, inputs }: WorkflowStepRequest, deps: Deps): 
   const input = read({ team: optionalText, reason }, inputs);
   const login = await requireLogin(deps, actor);
   if (input.team === undefined) {
-    const outcome = await haltAllAttacks(deps, actor, login, input.reason, undefined);
+    const { attacks } = deps;
+    const outcome = await attacks.haltAll(actor, undefined, input.reason);
     const ids = outcome.halted.map((a) => a.guid);
     return { outputs: { halted_count: ids.length, halted_ids: ids } };
   }
@@ -98,10 +101,11 @@ async function haltAllStep({ actor, inputs }: WorkflowStepRequest, deps: Deps): 
 /** Freeze chaos: declares the freeze, halts what runs there, and says how many it halted. */
 async function freezeStep({ actor, inputs }: WorkflowStepRequest, deps: Deps): Promise<WorkflowStepResult> {
   const input = read({ ...scopeInputs, reason }, inputs);
-  const login = await requireLogin(deps, actor);
+  const login = await deps.guardrails.login(actor);
   const scope = scopeOfInputs(input, login);
   // Done once per run of the step: the adapter's claim on its execution sees to that.
-  const declared = await declareFreeze(deps, actor, login, scope, input.reason);
+  const declared = await deps.guardrails.freeze(actor, login, scope, input.reason);
+  await announceFreeze(deps, actor, declared);
   const { freeze, halting } = declared;
   const failed =
     'error' in halting || (halting.scope === 'team' && (halting.swept.failed.length || halting.swept.unread.length));
@@ -122,9 +126,10 @@ async function freezeStep({ actor, inputs }: WorkflowStepRequest, deps: Deps): P
 /** Unfreeze chaos: lifts the freeze of the scope; nothing to lift is no failure. */
 async function unfreezeStep({ actor, inputs }: WorkflowStepRequest, deps: Deps): Promise<WorkflowStepResult> {
   const input = read({ ...scopeInputs, reason: optionalText }, inputs);
-  const login = await requireLogin(deps, actor);
+  const login = await deps.guardrails.login(actor);
   const scope = scopeOfInputs(input, login);
-  const lifted = await liftFreeze(deps, actor, login, scope);
+  const lifted = await deps.guardrails.unfreeze(actor, login, scope);
+  await announceLift(deps, actor, lifted);
   return {
     outputs: {
       scope: scope.scope,
@@ -214,7 +219,7 @@ async function runSavedAttackStep(
     else throw error;
   }
   if (!waitForEnd) return { outputs: { attack_id: guid } };
-  await deps.workflowSteps.waitForEnd(executionId, guid);
+  await deps.workflow.waitForEnd(executionId, guid);
   return { later: true };
 }
 

@@ -1,4 +1,5 @@
 import type { Freeze } from '../../guardrails/freezes.ts';
+import type { FreezeHalting } from '../../guardrails/freezing.ts';
 import type { FreezeNotice, SweepResult, SweptAttack } from '../../guardrails/sweep.ts';
 import { escapeMrkdwn } from '../blocks.ts';
 import { errorInBrief } from '../errorReply.ts';
@@ -41,12 +42,6 @@ export function freezeNoticeText(freeze: Freeze, notice: FreezeNotice, command: 
 }
 
 /** What a freeze did to the attacks already running: halted everything, or swept its team, or could not. */
-export type FreezeHalting =
-  /** `followed`: the live attacks Faultline followed there, which the platform's halt of everything does not count. */
-  | { scope: 'all'; followed: number; error?: unknown }
-  | { scope: 'team'; teamName: string; swept: SweepResult }
-  | { scope: 'team'; teamName: string; error: unknown };
-
 const attackNames = (list: SweptAttack[]) => list.map((a) => `\`${a.guid}\``).join(', ');
 
 function haltingText(halting: FreezeHalting, command: string): string {

@@ -1,4 +1,5 @@
 import type { Freeze } from '../../guardrails/freezes.ts';
+import type { HaltPrivilegeError } from '../../guardrails/freezing.ts';
 import { escapeMrkdwn, slackDate } from '../blocks.ts';
 
 // How a freeze is named, down to the refusal of a start under it: the error replies read these,
@@ -22,4 +23,12 @@ export function frozenRefusal(freeze: Freeze, command: string): string {
       ? `${command} unfreeze --all`
       : `${command} unfreeze --team ${freeze.teamName ?? freeze.teamId}`;
   return `:snowflake: Attacks in ${freezeScopeText(freeze)} are ${frozenLine(freeze)}. Nothing was started. When it is safe again, \`${escapeMrkdwn(unfreeze)}\` lifts the freeze.`;
+}
+
+/** Why a person may not freeze or lift a freeze there: their role lacks the halt privilege. */
+export function haltPrivilegeText({ doing, teamName }: HaltPrivilegeError): string {
+  if (teamName === undefined)
+    return `You cannot ${doing} every team: your platform role lacks the \`HALT_ALL\` privilege in your company. Ask a company owner or admin, or name one team with --team.`;
+  const name = `*${escapeMrkdwn(teamName)}*`;
+  return `You cannot ${doing} ${name}: your platform role lacks the \`HALT_WRITE\` privilege on team ${name}. Ask an owner of the team for a role that has it.`;
 }

@@ -78,16 +78,6 @@ export function ticketPrefill(source: TicketSource): { summary: string; descript
   return { summary, description: truncate(lines.join('\n'), descriptionMaxLength) };
 }
 
-/** Everyone a game day's ticket names, by Slack user id: the people to look up before writing it. */
-export function gameDayPeople(record: GameDayRecord, outcomes: GameDayOutcomes): Set<string> {
-  return new Set([
-    record.facilitator,
-    ...record.attacks.map((a) => a.startedBy),
-    ...Object.values(outcomes).flatMap((outcome) => outcome.haltedBy),
-    ...record.notes.map((n) => n.by),
-  ]);
-}
-
 /** Summary and description for one ticket about a whole game day, in plain text, people by name. */
 export function gameDayTicketPrefill(
   record: GameDayRecord,

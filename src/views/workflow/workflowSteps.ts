@@ -4,18 +4,10 @@ import type { StartNews } from '../../attacks/startIntents.ts';
 import { errorInBrief } from '../errorReply.ts';
 import type { GuardsUnknownError } from '../../guardrails/guardCheck.ts';
 import { guardRefusalText } from '../guardrails/guards.ts';
-import type { FreezeHalting } from '../guardrails/freeze.ts';
+import type { FreezeHalting } from '../../guardrails/freezing.ts';
 import { frozenAnnouncement } from '../guardrails/freeze.ts';
 import type { Message } from '../message.ts';
 import { loginPromptBlocks } from '../login/login.ts';
-
-/** The custom steps' callback ids, as manifest.yml declares them under `functions`. */
-export const HALT_ALL_STEP = 'halt_all_attacks';
-export const FREEZE_STEP = 'freeze_chaos';
-export const UNFREEZE_STEP = 'unfreeze_chaos';
-export const START_GAME_DAY_STEP = 'start_game_day';
-export const RUN_SAVED_ATTACK_STEP = 'run_saved_attack';
-export const END_GAME_DAY_STEP = 'end_game_day';
 
 /**
  * A step's error as Workflow Builder shows it: one plain sentence or two, without Slack's

@@ -26,7 +26,7 @@ import {
 } from '../route.ts';
 import { isFinished } from '../stages.ts';
 import type { Attack, NewAttack } from '../state.ts';
-import { infraTargetSchema, resolveTargets } from '../targets.ts';
+import { activeClientsOf, infraTargetSchema, resolveTargets } from '../targets.ts';
 
 type Which = 'active' | 'completed' | 'all';
 
@@ -214,9 +214,8 @@ function createServiceAttacks({ body, state, team, caller, now }: TeamContext) {
   });
   const percent = configuration.sampling?.percent ?? 100;
   const created = services.map(({ target, service }) => {
-    const hosts = state
-      .hostsOf(team.id)
-      .filter((host) => service.hostIds.includes(host.id))
+    const hosts = activeClientsOf(state, team.id)
+      .hosts.filter((host) => service.hostIds.includes(host.id))
       .map((host) => host.id);
     const targets = hosts.slice(0, Math.ceil((hosts.length * percent) / 100));
     const attack = state.addAttack({
@@ -246,13 +245,7 @@ function annotateAttack(context: TeamContext) {
 function haltAttack(context: TeamContext) {
   const attack = findAttack(context);
   const { now, stageMs } = context;
-  const halted = haltAll(
-    [attack],
-    haltNoteOf(context.body, context.caller.user.email),
-    now,
-    stageMs,
-    context.state.deafTargets,
-  );
+  const halted = haltAll([attack], haltNoteOf(context.body, context.caller.user.email), now, stageMs, context.state);
   return json(
     202,
     halted.map((each) => taskResponse(each, now, stageMs)),
@@ -266,7 +259,7 @@ function haltCompanyAttacks({ body, state, caller, now, stageMs }: SessionContex
     haltNoteOf(body, caller.user.email),
     now,
     stageMs,
-    state.deafTargets,
+    state,
   );
   return json(
     202,
@@ -276,8 +269,8 @@ function haltCompanyAttacks({ body, state, caller, now, stageMs }: SessionContex
 
 function haltEverything({ body, state, caller, now, stageMs }: SessionContext) {
   const note = haltNoteOf(body, caller.user.email);
-  haltAll(attacksOfCompany(state, caller.company.id), note, now, stageMs, state.deafTargets);
-  haltAll(kubernetesAttacksOfCompany(state, caller.company.id), note, now, stageMs, state.deafTargets);
+  haltAll(attacksOfCompany(state, caller.company.id), note, now, stageMs, state);
+  haltAll(kubernetesAttacksOfCompany(state, caller.company.id), note, now, stageMs, state);
   return text(202, 'Halt triggered');
 }
 

@@ -1,6 +1,7 @@
 import type { Route } from '../route.ts';
 import { attackRoutes } from './attacks.ts';
 import { authRoutes } from './auth.ts';
+import { clientRoutes } from './clients.ts';
 import { kubernetesRoutes } from './kubernetes.ts';
 import { metadataRoutes } from './metadata.ts';
 import { monitoringRoutes } from './monitoring.ts';
@@ -11,6 +12,7 @@ import { trackerRoutes } from './tracker.ts';
 export const routes: readonly Route[] = [
   ...authRoutes,
   ...attackRoutes,
+  ...clientRoutes,
   ...kubernetesRoutes,
   ...metadataRoutes,
   ...trackerRoutes,

@@ -112,13 +112,7 @@ function createKubernetesAttack({ body, state, team, caller, now }: TeamContext)
 
 function haltKubernetesAttack(context: TeamContext) {
   const attack = findKubernetesAttack(context, context.params.uid);
-  haltAll(
-    [attack],
-    haltNoteOf(context.body, context.caller.user.email),
-    context.now,
-    context.stageMs,
-    context.state.deafTargets,
-  );
+  haltAll([attack], haltNoteOf(context.body, context.caller.user.email), context.now, context.stageMs, context.state);
   return text(202, 'Halt accepted');
 }
 
@@ -128,7 +122,7 @@ function haltCompanyKubernetesAttacks({ body, state, caller, now, stageMs }: Ses
     haltNoteOf(body, caller.user.email),
     now,
     stageMs,
-    state.deafTargets,
+    state,
   );
   return text(202, 'Halt triggered');
 }

@@ -1,4 +1,4 @@
-import { existsSync, mkdtempSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Writable } from 'node:stream';
@@ -29,6 +29,26 @@ export function readmeSteps(markdown: string, heading: string): { left: string; 
     )
     .map((line) => ({ left: line.split(/\s{2,}→|\s{2,}/)[0]!.trim(), line }));
 }
+
+/** A step of a README walk: a command typed, or something done in the page (the line's left, in parentheses). */
+export type WalkStep = { kind: 'command' | 'action'; text: string; line: string };
+
+/** The steps of a README walk, as {@link readmeSteps} finds them, each a command or an action in the page. */
+export function walkSteps(markdown: string, heading: string): WalkStep[] {
+  return readmeSteps(markdown, heading).map(({ left, line }): WalkStep => {
+    if (left.startsWith('/chaos ')) return { kind: 'command', text: left, line };
+    // An action is the parenthesis the line opens with, parentheses inside it included.
+    let depth = 0;
+    const end = line.startsWith('(')
+      ? [...line].findIndex((char) => (depth += char === '(' ? 1 : char === ')' ? -1 : 0) === 0)
+      : -1;
+    if (end > 0) return { kind: 'action', text: line.slice(1, end), line };
+    throw new Error(`a line of the README's “${heading}” that is neither a command nor an action in the page: ${line}`);
+  });
+}
+
+/** The README, as the walks read it. */
+export const readme = readFileSync(new URL('../../../../README.md', import.meta.url), 'utf8');
 
 /** A browser suite's title, saying how to get Chromium where the suite is skipped for want of it. */
 export function skipNote(title: string): string {
@@ -62,6 +82,17 @@ export interface DemoInBrowser {
   ephemerals(): Locator;
   /** An attack's card: a channel message with a Details button, holding the text (its guid, or "cpu attack ·"). */
   attackCard(text: string): Locator;
+  /** Opens a message's thread (once it has replies) and gives the thread. */
+  threadOf(message: Locator): Promise<Locator>;
+  /** Runs an attack command and presses Start on its preview; gives the started attack's guid. */
+  startAttack(command: string): Promise<string>;
+  /** Opens the acting person's direct messages with the app (the sidebar's Direct messages → Faultline). */
+  openDirectMessages(): Promise<void>;
+  /**
+   * Stops the demo as Ctrl-C does and starts it again on the same data directory and address, as
+   * ./run.sh again does; `whileStopped` runs in between, the page still open.
+   */
+  restart(whileStopped?: () => Promise<void>): Promise<void>;
 }
 
 /**
@@ -76,6 +107,8 @@ export function useDemoInBrowser(options: DemoInBrowserOptions): DemoInBrowser {
   let page: Page | undefined;
   const pageErrors: string[] = [];
   const errorLogs: string[] = [];
+  let dataDir = '';
+  let logDestination: Writable | undefined;
 
   beforeAll(async () => {
     const destination = new Writable({
@@ -87,11 +120,9 @@ export function useDemoInBrowser(options: DemoInBrowserOptions): DemoInBrowser {
         done();
       },
     });
-    demo = await startDemo({
-      dataDir: mkdtempSync(join(tmpdir(), dataDirPrefix)),
-      port: 0,
-      logDestination: destination,
-    });
+    logDestination = destination;
+    dataDir = mkdtempSync(join(tmpdir(), dataDirPrefix));
+    demo = await startDemo({ dataDir, port: 0, logDestination });
     // launch() gives the browser a fresh, throwaway profile directory.
     browser = await chromium.launch({
       executablePath: chromiumPath,
@@ -152,6 +183,45 @@ export function useDemoInBrowser(options: DemoInBrowserOptions): DemoInBrowser {
     await done.waitFor({ state: 'detached' });
   }
 
+  async function threadOf(message: Locator): Promise<Locator> {
+    const toggle = message.locator(':scope > .message-body > .thread-toggle');
+    await expect.poll(() => toggle.count(), { timeout: waitMs }).toBe(1);
+    if (!(await toggle.innerText()).includes('Hide replies')) await toggle.click();
+    return message.locator(':scope > .message-body > .thread');
+  }
+
+  async function startAttack(command: string): Promise<string> {
+    const { sim } = started(demo);
+    const type = command.split(/\s+/)[2]!;
+    const before = sim.state.attacks.size;
+    await run(command);
+    const preview = started(page)
+      .locator('#timeline > article.message.ephemeral')
+      .filter({ hasText: type })
+      .filter({ has: started(page).getByRole('button', { name: 'Start', exact: true }) })
+      .last();
+    await preview.getByRole('button', { name: 'Start', exact: true }).click();
+    await expect.poll(() => sim.state.attacks.size, { timeout: waitMs }).toBe(before + 1);
+    const attack = [...sim.state.attacks.values()].at(-1)!;
+    expect(attack.type).toBe(type);
+    return attack.guid;
+  }
+
+  async function openDirectMessages(): Promise<void> {
+    const tab = started(page);
+    await tab.locator('#dm-link').click();
+    await expect.poll(() => tab.locator('#title').innerText(), { timeout: waitMs }).toBe('Faultline');
+  }
+
+  async function restart(whileStopped?: () => Promise<void>): Promise<void> {
+    const stopped = started(demo);
+    const port = Number(new URL(stopped.playgroundUrl).port);
+    await stopped.stop();
+    demo = undefined;
+    await whileStopped?.();
+    demo = await startDemo({ dataDir, port, logDestination: started(logDestination) });
+  }
+
   return {
     get demo() {
       return started(demo);
@@ -169,5 +239,9 @@ export function useDemoInBrowser(options: DemoInBrowserOptions): DemoInBrowser {
       channelMessages()
         .filter({ hasText: text })
         .filter({ has: started(page).getByRole('button', { name: 'Details' }) }),
+    threadOf,
+    startAttack,
+    openDirectMessages,
+    restart,
   };
 }
