@@ -82,6 +82,8 @@ export interface DemoFeatures {
   loginMode: string;
   /** Minutes before "Still watching?"; 0: never asked. */
   presenceMinutes: number;
+  /** Slackbot's tools (MCP_ENABLED), which the page's Ask Slackbot box calls. */
+  slackbot: boolean;
 }
 
 export interface Demo {
@@ -228,6 +230,7 @@ export async function startDemo(options: DemoOptions): Promise<Demo> {
       approvalRules: settings['APPROVAL_RULES']?.trim() ?? '',
       loginMode: config.login.mode,
       presenceMinutes: config.presenceMinutes,
+      slackbot: config.mcpEnabled,
     };
     const deps = createDeps(config, {
       logger: createLogger(config.logLevel, options.logDestination),
