@@ -169,8 +169,9 @@ export const slackbotTools: SlackbotTool[] = [
     },
     readOnly: false,
     async run(args, actor, deps) {
+      const { attacks } = deps;
       if (args.team === undefined)
-        return { text: massHaltText(actor.userId, await deps.attacks.haltAll(actor, undefined, args.reason)) };
+        return { text: massHaltText(actor.userId, await attacks.haltAll(actor, undefined, args.reason)) };
       const login = await requireLogin(deps, actor);
       const why = args.reason ?? `Halted from Slack by ${await deps.people.name(actor.userId)}`;
       const chosen = matchTeam(login.session.teams, args.team);
