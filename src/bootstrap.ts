@@ -177,6 +177,7 @@ export function createDeps(config: Config, overrides: DepsOverrides = {}): Deps 
     sessions,
     platform,
     cards,
+    watches,
     gameDays,
     events,
     logger,

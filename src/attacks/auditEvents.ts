@@ -3,6 +3,7 @@ import type { ApprovalRule } from '../guardrails/approvalRules.ts';
 import type { Logger } from '../logger.ts';
 import type { Metrics } from '../metrics.ts';
 import type { AttackEvent } from './events.ts';
+import type { TargetSet } from './blastRadius.ts';
 
 /**
  * Counts an event in `faultline_attack_events_total`. An ending is counted where a card first
@@ -32,6 +33,18 @@ export function auditEvent(logger: Logger, event: AttackEvent, ruleText: (rule: 
 
 type Details = Parameters<typeof audit>[3];
 
+/** The names an audit line keeps of a resolved target; the rest are counted. */
+const auditedNames = 100;
+
+/** What the start checked it would hit, as the audit keeps it. */
+const auditedSet = ({ kind, matches, hits, outOf }: TargetSet) => ({
+  kind,
+  hits,
+  outOf,
+  matches: matches.slice(0, auditedNames),
+  ...(matches.length > auditedNames ? { more: matches.length - auditedNames } : {}),
+});
+
 function auditLine(event: AttackEvent, ruleText: (rule: ApprovalRule) => string): [AuditEvent, Details] | undefined {
   switch (event.kind) {
     case 'started':
@@ -44,6 +57,7 @@ function auditLine(event: AttackEvent, ruleText: (rule: ApprovalRule) => string)
           type: event.request.type,
           args: event.request.args,
           target: event.request.target,
+          ...(event.targets ? { resolved: auditedSet(event.targets) } : {}),
         },
       ];
     case 'refused':

@@ -30,8 +30,8 @@ export interface CardRecord {
   endTime: string | undefined;
   lengthSeconds: number | undefined;
   annotations: Record<string, string>;
-  /** Slack users who asked for a halt, first one first. */
-  haltedBy: { userId: string; at: string }[];
+  /** Slack users who asked for a halt, first one first; `reason` when their freeze halted it ("frozen: …"). */
+  haltedBy: { userId: string; at: string; reason?: string | undefined }[];
   ticketCount?: number;
   /** The guards that cover the attack, with what each last read; `firedAt` once one halted it. */
   guards?: CardGuard[];
@@ -46,9 +46,17 @@ export interface CardRecord {
   mirrors?: { channel: string; ts: string }[] | undefined;
   /** How many targets the last halt has stopped, from the attack's executions. */
   haltCheck?: HaltProgress | undefined;
+  /**
+   * Where a halt not verified was said with Halt again (its thread; `halter`: the direct message
+   * to whoever halted it), until the halt is verified and they are changed to say so.
+   */
+  haltWarnings?: HaltWarning[] | undefined;
   /** Set when it was halted because nobody answered its presence check: who was asked. */
   unwatched?: { askedOf: string; at: string } | undefined;
 }
+
+/** A message that offered Halt again on a halt not verified. */
+export type HaltWarning = MessageRef & { halter?: true | undefined };
 
 /** A guard as its card shows it. */
 export interface CardGuard {

@@ -4,7 +4,7 @@ import { keys } from '../store/keys.ts';
 import type { Breathe } from '../jobs/scheduler.ts';
 import type { CardRecord, MessageRef } from './cardRecord.ts';
 
-export type { AttackState, CardGuard, CardRecord, MessageRef } from './cardRecord.ts';
+export type { AttackState, CardGuard, CardRecord, HaltWarning, MessageRef } from './cardRecord.ts';
 
 /**
  * Cards by attack guid, plus the set of live ones (one key each, so replicas never overwrite

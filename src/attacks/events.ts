@@ -1,12 +1,13 @@
 import type { ApprovalRule } from '../guardrails/approvalRules.ts';
 import type { Person } from '../store/sessions.ts';
 import type { AttackRequest } from './request.ts';
-import type { AttackState, CardRecord, CardStore, MessageRef } from './cards.ts';
+import type { AttackState, CardRecord, CardStore, HaltWarning, MessageRef } from './cards.ts';
 import { toState } from './cardState.ts';
 import type { HaltProgress } from './haltChecks.ts';
 import { isLive } from './lifecycle.ts';
 import type { StepRef } from '../gamedays/plan.ts';
 import type { GameDayStepEvent } from '../gamedays/gamedayRecord.ts';
+import type { TargetSet } from './blastRadius.ts';
 
 /** Who did something: a Slack person (a guard or a freeze acts with its owner's session). */
 export type Who = Person & { userName: string };
@@ -35,6 +36,8 @@ export type AttackEvent =
       request: AttackRequest;
       /** The game-day plan step it runs. */
       step?: StepRef | undefined;
+      /** The clients its target matched when the start checked it. */
+      targets?: TargetSet | undefined;
     }
   /** A start the platform refused, or did not confirm. */
   | {
@@ -192,6 +195,14 @@ export interface AttackProjection {
   ruleText(rule: ApprovalRule): string;
   /** Posts a started attack's card before it is saved; throws when Slack did not take it. */
   postCard(card: CardRecord): Promise<MessageRef>;
+  /**
+   * Says that a target still runs a minute after a halt, with Halt again: in the card's thread
+   * (if it has one) and to whoever halted it. Gives back the messages Slack took; never throws.
+   */
+  haltStuck(
+    event: Extract<AttackEvent, { kind: 'halt checked' }>,
+    card: CardRecord | undefined,
+  ): Promise<HaltWarning[]>;
   /** Shows an event: the card redrawn when it changed, the line in its thread, the notices (the recorder logs a failure). */
   show(event: AttackEvent, recorded: Recorded): Promise<void>;
 }

@@ -3,7 +3,8 @@ import type { Deps } from '../deps.ts';
 import { UserInputError } from '../errors.ts';
 import { guardKey } from '../guardrails/guards.ts';
 import type { Actor } from '../store/sessions.ts';
-import { mayRunAttacks, requireLogin } from './access.ts';
+import { mayRunAttacks, platformFor, requireLogin, teamName } from './access.ts';
+import { blastRadius } from './blastRadius.ts';
 import { claimPending, dropPending, loadPending, savePending, type StartAsk } from './start.ts';
 import { startChecks, startPolicy, type StartOutcome } from './startPolicy.ts';
 
@@ -16,14 +17,16 @@ export async function previewAttack(deps: Deps, ask: StartAsk) {
   const { actor, team, request, channel } = ask;
   if (!mayRunAttacks(team)) return { refused: true } as const;
   const { checks, unknown, rule } = await startChecks(deps, ask);
+  const blast = await blastRadius(platformFor(deps, ask.login, team), request.target, teamName(team));
   const pending = await savePending(deps, {
     actor,
     teamId: team.identifier,
     request,
     channel,
     unknownGuards: unknown.map((c) => guardKey(c.guard.spec)),
+    ...('matches' in blast ? { targets: blast } : {}),
   });
-  return { pendingId: pending.id, checks, unknown, rule };
+  return { pendingId: pending.id, checks, unknown, rule, blast };
 }
 
 /**
@@ -51,7 +54,7 @@ export async function startPreviewed(
     const team = login.session.teams.find((t) => t.identifier === pending.teamId);
     if (!team) throw new UserInputError('You are no longer in the team this attack was for. Run the command again.');
     const ask = { actor, login, team, request: pending.request, channel };
-    const way = { kind: 'preview', id, acknowledgedGuards: pending.unknownGuards } as const;
+    const way = { kind: 'preview', id, acknowledgedGuards: pending.unknownGuards, targets: pending.targets } as const;
     return { kind: 'started', ask, outcome: await startPolicy(deps, ask, way) };
   } finally {
     await dropPending(deps, id).catch((error: unknown) =>

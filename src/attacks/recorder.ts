@@ -132,11 +132,19 @@ export class AttackRecorder implements Recorder {
       case 'halt checked': {
         const card = await cards.get(event.guid);
         const { progress } = event;
+        // Said before it is saved, so the card keeps where: a halt verified later changes those messages.
+        const warned = progress && event.news === 'stuck' ? await this.#o.projection.haltStuck(event, card) : [];
         if (!card || !progress) return card ? unchanged(card) : nothing;
         const same = (check: CardRecord['haltCheck']) => JSON.stringify(check ?? null) === JSON.stringify(progress);
-        return this.#change(card, (latest) =>
-          same(latest.haltCheck) ? undefined : { ...latest, haltCheck: progress },
-        );
+        return this.#change(card, (latest) => {
+          const haltWarnings = progress.verified
+            ? undefined
+            : warned.length
+              ? [...(latest.haltWarnings ?? []), ...warned]
+              : latest.haltWarnings;
+          if (same(latest.haltCheck) && haltWarnings === latest.haltWarnings) return undefined;
+          return { ...latest, haltCheck: progress, haltWarnings };
+        });
       }
       case 'mass halted':
         if (event.channel && event.cause === 'person')
@@ -192,17 +200,26 @@ export class AttackRecorder implements Recorder {
 
   /**
    * A halt the platform answered, on its card: the state its answer showed; for a presence check
-   * nobody answered, whom it asked; for a person, their name among the halters and the halt in
-   * the game day's timeline, once however often they click.
+   * nobody answered, whom it asked; for a freeze, who froze and why among the halters; for a
+   * person, their name among the halters and the halt in the game day's timeline, once however
+   * often they click.
    */
   async #halted(event: Extract<AttackEvent, { kind: 'halted' }>): Promise<Applied> {
     const card = await this.#o.cards.get(event.guid);
     if (!card) return nothing;
-    if (event.result !== 'halted' || (event.cause !== 'presence' && event.cause !== 'person'))
-      return this.#toState(card, event.state);
+    if (event.result !== 'halted' || event.cause === 'guard') return this.#toState(card, event.state);
     if (event.cause === 'presence') {
       const unwatched = { askedOf: event.by.userId, at: this.#at() };
       return this.#change(card, (latest) => withHalt({ ...latest, unwatched }, event.state));
+    }
+    if (event.cause === 'freeze') {
+      // Who froze, with why, once: a freeze halts an attack once, and a sweep run again changes nothing.
+      const halter = { userId: event.by.userId, at: this.#at(), reason: event.reason };
+      const named = (latest: CardRecord) =>
+        latest.haltedBy.some((h) => h.userId === halter.userId && h.reason === halter.reason);
+      return this.#change(card, (latest) =>
+        withHalt(named(latest) ? latest : { ...latest, haltedBy: [...latest.haltedBy, halter] }, event.state),
+      );
     }
     // Two quick clicks both find the card unmarked; the claim lets only one of them mark it.
     const first =

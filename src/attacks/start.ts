@@ -12,6 +12,7 @@ import { type OpenIntent, openIntent, type StartIntent, type StartSource } from 
 import { keys } from '../store/keys.ts';
 import type { StepRef } from '../gamedays/plan.ts';
 import type { WaitingWorkflowStep } from '../guardrails/approvals.ts';
+import type { TargetSet } from './blastRadius.ts';
 
 /** A previewed attack waiting for its Start button; the button carries only the id. */
 export interface PendingAttack {
@@ -24,6 +25,8 @@ export interface PendingAttack {
   unknownGuards?: string[] | undefined;
   /** The game-day plan step it runs, when a step asked for it. */
   step?: StepRef | undefined;
+  /** The clients its target matched when it was previewed or asked for: a start refuses more. */
+  targets?: TargetSet | undefined;
 }
 
 export async function savePending(deps: Deps, pending: Omit<PendingAttack, 'id'>): Promise<PendingAttack> {
@@ -86,6 +89,8 @@ type StartOptions = {
   step?: StepRef | undefined;
   /** The Workflow Builder step it runs. */
   workflowStep?: WaitingWorkflowStep | undefined;
+  /** The clients its target matched when the policy checked it. */
+  targets?: TargetSet | undefined;
 };
 
 /**
@@ -103,6 +108,7 @@ export async function startAttack(deps: Deps, ask: StartAsk, options: StartOptio
     source: options.source,
     ...(options.step ? { step: options.step } : {}),
     ...(options.workflowStep ? { workflowStep: options.workflowStep } : {}),
+    ...(options.targets ? { targets: options.targets } : {}),
     actor,
     platformUser: login.session.identifier,
     teamId: team.identifier,
@@ -173,7 +179,7 @@ async function createAndCard(
 /** A created attack, with what its card shows. */
 type CreatedStart = Pick<
   StartIntent,
-  'source' | 'actor' | 'platformUser' | 'teamId' | 'teamName' | 'request' | 'channel' | 'guards' | 'step'
+  'source' | 'actor' | 'platformUser' | 'teamId' | 'teamName' | 'request' | 'channel' | 'guards' | 'step' | 'targets'
 > & { guid: string };
 
 /**
@@ -245,6 +251,7 @@ export async function cardStarted(
       platformUser: started.platformUser,
       request,
       ...(started.step ? { step: started.step } : {}),
+      ...(started.targets ? { targets: started.targets } : {}),
     });
     return { guid, card: saved };
   } catch (error) {

@@ -6,6 +6,7 @@ import type { CardGuard } from './cards.ts';
 import type { AttackRequest } from './request.ts';
 import { keys } from '../store/keys.ts';
 import type { StepRef } from '../gamedays/plan.ts';
+import type { TargetSet } from './blastRadius.ts';
 
 /** What led to a start: the preview whose Start was clicked, a `--yes` command, or an approval. */
 export type StartSource =
@@ -39,6 +40,8 @@ export interface StartIntent {
   step?: StepRef | undefined;
   /** The Workflow Builder step (Run saved attack) it runs, finished with its outcome. */
   workflowStep?: WaitingWorkflowStep | undefined;
+  /** The clients its target matched when the start checked it (blastRadius.ts). */
+  targets?: TargetSet | undefined;
 }
 
 /** What a restarted bot tells the starter of a start it finished. */

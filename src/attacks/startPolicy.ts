@@ -12,13 +12,16 @@ import {
   unknownGuards,
 } from '../guardrails/guardCheck.ts';
 import type { StepRef } from '../gamedays/plan.ts';
-import { platformFor } from './access.ts';
+import { platformFor, teamName } from './access.ts';
+import { confirmTargets, recordedTargets, type TargetSet } from './blastRadius.ts';
 import { type StartAsk, type StartedAttack, startAttack } from './start.ts';
 
 /**
  * The start policy: the one place that decides whether an attack starts. Every way in goes
- * through it in the same order: a freeze refuses; then every guard covering the start is read,
- * an unhealthy one refuses and one that cannot be read needs the person's Start anyway; then a
+ * through it in the same order: a freeze refuses; then the target is resolved again, and a set
+ * that matches nothing or grew since the preview or the approval refuses (blastRadius.ts); then
+ * every guard covering the start is read, an unhealthy one refuses and one that cannot be read
+ * needs the person's Start anyway; then a
  * rule may ask for a second person, whose request is posted instead of starting; then the start
  * intent is written and the attack created (start.ts). The ways in say what they are and render
  * the outcome; refusals are thrown as the errors the views word (FrozenError,
@@ -30,7 +33,13 @@ export type StartWay =
   /** `attack … --yes`, or `run <name> --yes`. */
   | { kind: 'command' }
   /** Start, Start anyway or Request approval on a preview; Start anyway names the guards it accepts. */
-  | { kind: 'preview'; id: string; acknowledgedGuards?: readonly string[] | undefined }
+  | {
+      kind: 'preview';
+      id: string;
+      acknowledgedGuards?: readonly string[] | undefined;
+      /** The clients the preview showed: the start refuses a set that grew since. */
+      targets?: TargetSet | undefined;
+    }
   /** Run saved attack in Workflow Builder. */
   | { kind: 'workflow step'; step: WaitingWorkflowStep }
   /** A game-day plan step at zero; it waits for a second person from just before the request is posted. */
@@ -44,6 +53,8 @@ export type ApprovedWay = {
   approver: { userId: string; userName: string };
   acknowledgedGuards?: readonly string[] | undefined;
   step?: StepRef | undefined;
+  /** The clients the request was approved for: the approval covers them, not more. */
+  targets?: TargetSet | undefined;
 };
 
 export type StartOutcome =
@@ -82,6 +93,7 @@ export async function startPolicy(deps: Deps, ask: StartAsk, way: ApprovedWay): 
 export async function startPolicy(deps: Deps, ask: StartAsk, way: StartWay): Promise<StartOutcome>;
 export async function startPolicy(deps: Deps, ask: StartAsk, way: StartWay): Promise<StartOutcome | StartedAttack> {
   await refuseIfFrozen(deps, ask);
+  const targets = await confirmTargets(apiOf(deps, ask), ask.request.target, teamName(ask.team), recordedTargets(way));
   const acknowledged = way.kind === 'preview' || way.kind === 'approval' ? way.acknowledgedGuards : undefined;
   const checks = await guardStart(deps, apiOf(deps, ask), await covering(deps, ask), acknowledged);
   const step = way.kind === 'plan step' || way.kind === 'approval' ? way.step : undefined;
@@ -96,6 +108,7 @@ export async function startPolicy(deps: Deps, ask: StartAsk, way: StartWay): Pro
       channel: ask.channel,
       ...(acknowledged?.length ? { unknownGuards: [...acknowledged] } : {}),
       ...(step ? { step } : {}),
+      ...(targets ? { targets } : {}),
     };
     const requested = await requestApproval(deps, pending, ask.team, rule, workflowStep);
     return { kind: 'approval requested', ...requested };
@@ -110,6 +123,7 @@ export async function startPolicy(deps: Deps, ask: StartAsk, way: StartWay): Pro
           : { kind: 'command' },
     step,
     workflowStep,
+    targets,
   });
   return way.kind === 'approval' ? started : { kind: 'started', started };
 }

@@ -150,10 +150,10 @@ export async function approveRequest(
   }
   const approver = { userId: actor.userId, userName: actor.userName };
   try {
-    const { request, channel, unknownGuards, step } = record.pending;
+    const { request, channel, unknownGuards, step, targets } = record.pending;
     const started = await deps.startApproved(
       { actor: requester, login, team, request, channel },
-      { kind: 'approval', id: record.id, approver, acknowledgedGuards: unknownGuards, step },
+      { kind: 'approval', id: record.id, approver, acknowledgedGuards: unknownGuards, step, targets },
     );
     await deps.events.record({
       kind: 'approval',

@@ -4,6 +4,8 @@ import { audit } from '../audit.ts';
 import { UserInputError } from '../errors.ts';
 import { platformFor, teamName } from '../attacks/access.ts';
 import { haltEverything } from '../attacks/massHalts.ts';
+import { recordHalt } from '../attacks/halt.ts';
+import type { CardRecord } from '../attacks/cards.ts';
 import type { Actor, Login } from '../store/sessions.ts';
 import type { Freeze } from './freezes.ts';
 import type { GuardrailParts } from './service.ts';
@@ -49,21 +51,49 @@ export interface Declared {
   freeze: Freeze;
   wasFrozen: boolean;
   halting: FreezeHalting;
+  /**
+   * Where the freeze is announced: the channel it was declared in, then the team's channels (those
+   * that watch it, and those of its live attacks' cards and running game days), else the person
+   * who froze it; none when the scope was frozen already, whose announcement stands.
+   */
+  announceIn: string[];
 }
 
 /**
- * How many live attacks Faultline follows in the person's teams: what a halt of everything stops,
- * as far as Faultline can tell, since the platform's answer to it counts nothing.
+ * The channels of the teams a freeze covers: those that watch them, where their live attacks'
+ * cards are and where their game days run. Read before the halt, while the attacks are still
+ * live; a failed read leaves them out rather than the freeze.
  */
-async function liveAttacksFollowed(deps: GuardrailParts, login: Login): Promise<number> {
+async function teamChannels(deps: GuardrailParts, login: Login, scope: Scope): Promise<string[]> {
+  const covered = (teamId: string | undefined) =>
+    teamId !== undefined &&
+    (scope.scope === 'all'
+      ? login.session.teams.some((team) => team.identifier === teamId)
+      : teamId === scope.team.identifier);
+  const channels: string[] = [];
+  try {
+    for (const watch of await deps.watches.all()) if (covered(watch.teamId)) channels.push(watch.channel);
+    const guids = [...(await deps.cards.liveByTeam())].filter(([teamId]) => covered(teamId)).flatMap(([, g]) => g);
+    for (const card of await deps.cards.getMany(guids)) if (card) channels.push(card.channel);
+    for (const day of await deps.gameDays.allRunning()) if (covered(day.teamId)) channels.push(day.channel);
+  } catch (error) {
+    deps.logger.warn({ err: error }, "could not read the frozen teams' channels");
+  }
+  return channels;
+}
+
+/**
+ * The live attacks Faultline follows in the person's teams: what a halt of everything stops, as
+ * far as Faultline can tell, since the platform's answer to it names nothing.
+ */
+async function liveAttacksFollowed(deps: GuardrailParts, login: Login): Promise<CardRecord[]> {
   const teams = new Set(login.session.teams.map((team) => team.identifier));
   try {
-    let count = 0;
-    for (const [teamId, guids] of await deps.cards.liveByTeam()) if (teams.has(teamId)) count += guids.length;
-    return count;
+    const guids = [...(await deps.cards.liveByTeam())].filter(([teamId]) => teams.has(teamId)).flatMap(([, g]) => g);
+    return (await deps.cards.getMany(guids)).filter((card): card is CardRecord => card !== undefined);
   } catch (error) {
-    deps.logger.warn({ err: error }, 'could not count the live attacks before halting everything');
-    return 0;
+    deps.logger.warn({ err: error }, 'could not read the live attacks before halting everything');
+    return [];
   }
 }
 
@@ -82,13 +112,18 @@ export async function declareFreeze(
   // Refused up front: a freeze that cannot halt would promise what it cannot keep.
   requireHaltPrivilege(login, scope, 'freeze');
   const existing = await deps.freezes.get(scope.scope, scope.scope === 'team' ? scope.team.identifier : undefined);
+  const channels = existing ? [] : await teamChannels(deps, login, scope);
+  const where = [...new Set([...(actor.channelId ? [actor.channelId] : []), ...channels])];
+  // Never unannounced: a workflow's freeze of a team nothing shows is told to whoever ran it.
+  const announceIn = existing ? [] : where.length ? where : [actor.userId];
   const freeze: Freeze = {
     scope: scope.scope,
     ...(scope.scope === 'team' ? { teamId: scope.team.identifier, teamName: teamName(scope.team) } : {}),
     by: { workspaceId: actor.workspaceId, userId: actor.userId, userName: actor.userName },
     reason,
     since: existing?.since ?? new Date(deps.clock.now()).toISOString(),
-    channel: actor.channelId,
+    // A workflow's freeze has no channel of its own: it reports where it was announced.
+    channel: actor.channelId ?? existing?.channel ?? announceIn[0],
   };
   const halter = {
     by: actor,
@@ -99,9 +134,12 @@ export async function declareFreeze(
   let halting: FreezeHalting;
   await deps.freezes.declare(freeze);
   if (scope.scope === 'all') {
-    const followed = await liveAttacksFollowed(deps, login);
+    const live = await liveAttacksFollowed(deps, login);
+    const followed = live.length;
     try {
       await haltEverything(deps, platformFor(deps, login, undefined), halter, undefined);
+      // Each card it followed says why, and its halt is verified like any other.
+      for (const card of live) await recordHalt(deps, halter, card, card.kind, 'halted', undefined);
       halting = { scope: 'all', followed };
     } catch (error) {
       deps.logger.warn({ err: error }, 'a freeze of every team could not halt everything');
@@ -124,7 +162,7 @@ export async function declareFreeze(
     teamId: freeze.teamId,
     reason,
   });
-  return { freeze, wasFrozen: !!existing, halting };
+  return { freeze, wasFrozen: !!existing, halting, announceIn };
 }
 
 /**

@@ -4,6 +4,7 @@ import type { Logger } from '../logger.ts';
 import type { KeyValueStore } from '../store/keyValue.ts';
 import type { Actor, Login, SessionStore } from '../store/sessions.ts';
 import type { CardStore } from '../attacks/cards.ts';
+import type { Watches } from '../attacks/watches.ts';
 import type { Recorder } from '../attacks/events.ts';
 import type { StartAsk, StartedAttack } from '../attacks/start.ts';
 import type { ApprovedWay } from '../attacks/startPolicy.ts';
@@ -27,6 +28,8 @@ export interface GuardrailParts {
   sessions: SessionStore;
   platform: PlatformClient;
   cards: CardStore;
+  /** The channels that watch a team: a freeze is announced there. */
+  watches: Pick<Watches, 'all'>;
   gameDays: GameDays;
   events: Recorder;
   logger: Logger;

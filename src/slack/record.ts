@@ -1,13 +1,15 @@
-import { type CardRecord, cardMessages, type MessageRef } from '../attacks/cards.ts';
+import { type CardRecord, cardMessages, type HaltWarning, type MessageRef } from '../attacks/cards.ts';
 import type { AttackEvent, AttackProjection, Recorded } from '../attacks/events.ts';
 import { isLive } from '../attacks/lifecycle.ts';
 import type { Logger } from '../logger.ts';
 import { attackCardMessage } from '../views/attacks/attackCard.ts';
 import {
+  freezeHaltLine,
   frozenHaltText,
   guardHaltLine,
   haltStuckMessage,
   haltUnreadableMessage,
+  haltVerifiedLateMessage,
   haltVerifiedLine,
   personHaltLine,
   presenceHaltLine,
@@ -19,6 +21,7 @@ import { ruleText } from '../views/guardrails/approval.ts';
 import { ticketFiledText } from '../views/tickets/ticketReplies.ts';
 import { askToHalt } from './askToHalt.ts';
 import type { Messenger } from './messenger.ts';
+import type { Message } from '../views/message.ts';
 
 export interface SlackAttackProjectionOptions {
   messenger: Pick<Messenger, 'post' | 'update'>;
@@ -113,15 +116,58 @@ export class SlackAttackProjection implements AttackProjection {
     if (event.cause === 'guard' && event.guard)
       await this.#thread(card, guardHaltLine(event.guard, userId), 'guard halt');
     if (event.cause === 'presence') await this.#thread(card, presenceHaltLine(userId), 'presence halt');
+    const frozeIt = (c: CardRecord | undefined) =>
+      !!c?.haltedBy.some((h) => h.userId === userId && h.reason === event.reason);
+    if (event.cause === 'freeze' && frozeIt(card) && !frozeIt(before))
+      await this.#thread(card, freezeHaltLine(userId, event.reason), 'freeze halt');
     const names = (c: CardRecord | undefined) => !!c?.haltedBy.some((h) => h.userId === userId);
     if (event.cause === 'person' && names(card) && !names(before))
       await this.#thread(card, personHaltLine(userId), 'halt');
   }
 
+  /** The attack as its halt's messages name it, for Halt again. */
+  #ref(event: Extract<AttackEvent, { kind: 'halt checked' }>, card: CardRecord | undefined) {
+    return { guid: event.guid, teamId: event.teamId ?? card?.teamId ?? '', kind: event.attackKind };
+  }
+
+  /** A message about a halt; undefined, and logged, when Slack did not take it. */
+  #tell(guid: string, channel: string, message: Message, what: string, threadTs?: string) {
+    return this.#o.messenger.post(channel, message, { threadTs }).catch((error: unknown) => {
+      this.#o.logger.warn({ err: error, attack: guid }, `could not ${what}`);
+      return undefined;
+    });
+  }
+
   /**
-   * What a halted attack's executions showed: a target still running a minute after the halt in
-   * its thread and to the person who halted it, each with Halt again; the halt verified in the
-   * end said in the thread where the stuck target was; unreadable executions to the halter.
+   * A target still running a minute after the halt: in the attack's thread and to the person who
+   * halted it, each with Halt again; where they went is kept on the card.
+   */
+  async haltStuck(event: Extract<AttackEvent, { kind: 'halt checked' }>, card: CardRecord | undefined) {
+    const { progress } = event;
+    if (!progress) return [];
+    const ref = this.#ref(event, card);
+    const warned: HaltWarning[] = [];
+    if (card?.ts) {
+      const message = haltStuckMessage(ref, progress);
+      const posted = await this.#tell(
+        event.guid,
+        card.channel,
+        message,
+        'post the unverified halt in the thread',
+        card.ts,
+      );
+      if (posted) warned.push(posted);
+    }
+    const told = haltStuckMessage(ref, progress, { type: card?.type, channel: card?.channel, cause: event.cause });
+    const dm = await this.#tell(event.guid, event.by.userId, told, 'tell the halter that a target runs on');
+    if (dm) warned.push({ ...dm, halter: true });
+    return warned;
+  }
+
+  /**
+   * What a halted attack's executions showed: unreadable executions to the halter; a halt
+   * verified in the end said in the thread where the stuck target was, and its warnings changed
+   * to say so, without Halt again.
    */
   async #haltChecked(
     event: Extract<AttackEvent, { kind: 'halt checked' }>,
@@ -129,23 +175,17 @@ export class SlackAttackProjection implements AttackProjection {
     before: CardRecord | undefined,
   ): Promise<void> {
     const { progress, news } = event;
-    const ref = { guid: event.guid, teamId: event.teamId ?? card?.teamId ?? '', kind: event.attackKind };
-    const tell = (message: Parameters<Messenger['post']>[1], channel: string, what: string, threadTs?: string) =>
-      this.#o.messenger
-        .post(channel, message, { threadTs })
-        .catch((error: unknown) => this.#o.logger.warn({ err: error, attack: event.guid }, `could not ${what}`));
+    const ref = this.#ref(event, card);
     if (!progress) {
       const message = haltUnreadableMessage(ref, { type: card?.type, channel: card?.channel });
-      await tell(message, event.by.userId, 'tell the halter that a halt is unverified');
+      await this.#tell(event.guid, event.by.userId, message, 'tell the halter that a halt is unverified');
       return;
     }
-    if (news === 'stuck') {
-      if (card)
-        await tell(haltStuckMessage(ref, progress), card.channel, 'post the unverified halt in the thread', card.ts);
-      const told = haltStuckMessage(ref, progress, { type: card?.type, channel: card?.channel, cause: event.cause });
-      await tell(told, event.by.userId, 'tell the halter that a target runs on');
+    if (!card || news !== 'verified' || !before?.haltCheck?.stuck) return;
+    for (const { channel, ts, halter } of before.haltWarnings ?? []) {
+      const named = halter ? { type: card.type, channel: card.channel } : undefined;
+      this.#o.messenger.update(channel, ts, haltVerifiedLateMessage(ref, progress, named), 'urgent');
     }
-    if (card && news === 'verified' && before?.haltCheck?.stuck)
-      await this.#thread(card, haltVerifiedLine(progress), 'verified halt');
+    await this.#thread(card, haltVerifiedLine(progress), 'verified halt');
   }
 }

@@ -200,10 +200,11 @@ export class TicketService {
   async file(actor: Actor, draft: TicketDraft, fields: CreateTrackerIssueRequest['fields']): Promise<Filing> {
     const { store, logger, recorder } = this.#parts;
     const claim = keys.ticketFiled.key(draft.id);
-    const holder = randomUUID();
-    if (!(await store.claim(claim, keys.ticketFiled.ttlMs, holder))) return { kind: 'taken' };
+    // Who files, and for which team, is settled before the claim: a refusal here leaves nothing held.
     const login = await requireLogin(this.#parts, actor);
     const team = teamForAction(login, draft.teamId);
+    const holder = randomUUID();
+    if (!(await store.claim(claim, keys.ticketFiled.ttlMs, holder))) return { kind: 'taken' };
     let issue: { key: string; url?: string | undefined };
     try {
       issue = await platformFor(this.#parts, login, team).tracker.createIssue({ entity: draft.entity, fields });

@@ -30,6 +30,8 @@ import { frozenRefusal, haltPrivilegeText } from './guardrails/freezeRefusal.ts'
 import { HaltPrivilegeError } from '../guardrails/freezing.ts';
 import { stageWords } from './attacks/attackCard.ts';
 import { guardRefusalText } from './guardrails/guards.ts';
+import { NoTargetsError, TargetsDriftedError } from '../attacks/blastRadius.ts';
+import { noTargetsText, targetsDriftedText } from './attacks/blastRadius.ts';
 
 export interface ErrorContext {
   /** The slash command, e.g. `/chaos`, for "try …" hints. */
@@ -50,6 +52,8 @@ function refusalText(error: UserInputError, command: string): string {
   if (error instanceof HaltPrivilegeError) return haltPrivilegeText(error);
   if (error instanceof UnhealthyGuardsError || error instanceof GuardsUnknownError) return guardRefusalText(error);
   if (error instanceof AttackNotFoundError) return attackNotFoundText(error);
+  if (error instanceof NoTargetsError) return noTargetsText(error);
+  if (error instanceof TargetsDriftedError) return targetsDriftedText(error);
   if (error instanceof AmbiguousAttackIdError) return ambiguousIdText(error);
   if (error instanceof NotARequestError) return 'That button no longer points at a request.';
   if (error instanceof StepNotAllowedError) return planWords.notAllowed(error.teamName, error.inTeam, command);

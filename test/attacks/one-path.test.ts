@@ -37,7 +37,7 @@ describe('one path for what happens to an attack', () => {
     ]);
     // From the card store only what a card's messages are: it is handed the card as saved.
     expect(projection).toMatch(
-      /import \{ type CardRecord, cardMessages, type MessageRef \} from '..\/attacks\/cards.ts'/,
+      /import \{ type CardRecord, cardMessages, type HaltWarning, type MessageRef \} from '..\/attacks\/cards.ts'/,
     );
     expect(projection).not.toMatch(/\.(?:saveStarted|set|claim|record|attackFinished)\(/);
   });

@@ -48,6 +48,7 @@ beforeEach(async () => {
       expect(await cards.get(posted.guid)).toBeUndefined();
       return { channel: posted.channel, ts: '9.000' };
     },
+    haltStuck: async () => [],
     show: async (event, recorded) => {
       shown.push({ event, recorded, stored: recorded.card && (await cards.get(recorded.card.guid)) });
       if (showFails) throw new Error('Slack is down');

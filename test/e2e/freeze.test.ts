@@ -64,6 +64,92 @@ describe('freeze', () => {
     expect(creates()).toHaveLength(1);
   });
 
+  it('says why on the card of every attack it halted, and in its thread', async () => {
+    const id = nextPerson();
+    await stack.login(id, users().owner, { team: 'Platform' });
+    const { attack } = await stack.startAttack(id, 'attack cpu -l 300 -c 1 --target-tags role=web', channel);
+
+    await stack.ask(id, 'freeze --reason "checkout incident"', { channel });
+    await stack.deps.slack.flush();
+    expect(read(stack.cardIn(channel, attack.guid))).toContain(
+      `Halt requested by <@${id}> (frozen: checkout incident)`,
+    );
+    expect(stack.threadOf(channel, attack.guid)).toContainEqual(
+      `:snowflake: <@${id}>'s freeze halted this attack (frozen: checkout incident).`,
+    );
+    await stack.ask(id, 'unfreeze', { channel });
+  });
+
+  it('says why on the cards of the attacks it followed when it freezes every team', async () => {
+    const id = nextPerson();
+    await stack.login(id, users().owner, { team: 'Platform' });
+    const { attack } = await stack.startAttack(id, 'attack cpu -l 300 -c 1 --target-tags role=web', channel);
+
+    await stack.ask(id, 'freeze --all --reason "major incident"', { channel });
+    await stack.deps.slack.flush();
+    expect(read(stack.cardIn(channel, attack.guid))).toContain(`Halt requested by <@${id}> (frozen: major incident)`);
+    expect(stack.threadOf(channel, attack.guid)).toContain(
+      `:snowflake: <@${id}>'s freeze halted this attack (frozen: major incident).`,
+    );
+    await stack.ask(id, 'unfreeze --all', { channel });
+  });
+
+  it('takes a new reason when the team is frozen already, without a second announcement', async () => {
+    const id = nextPerson();
+    await stack.login(id, users().owner, { team: 'Search' });
+    const announced = () => channelText().match(/froze attacks in Search/g)?.length ?? 0;
+    const before = announced();
+    await stack.ask(id, 'freeze --reason "reindex"', { channel });
+    expect(announced()).toBe(before + 1);
+
+    const again = read(await stack.ask(id, 'freeze --reason "reindex, then the upgrade"', { channel }));
+    expect(again).toContain('Search was already frozen; the freeze now has your reason.');
+    await stack.deps.slack.flush();
+    expect(announced()).toBe(before + 1);
+    expect(read(await stack.ask(id, 'attack cpu -l 30', { channel }))).toMatch(
+      /frozen by .*: reindex, then the upgrade/,
+    );
+    await stack.ask(id, 'unfreeze', { channel });
+  });
+
+  it("from a workflow, announces the freeze in the team's channels and says why on the cards it halted", async () => {
+    const id = nextPerson();
+    await stack.login(id, users().owner, { team: 'Payments' });
+    const { attack } = await stack.startAttack(id, 'attack cpu -l 300', other);
+
+    const execution = await stack.fake.runStep('freeze_chaos', { reason: 'provider outage' }, { usedBy: id });
+    await stack.fake.waitFor(() => execution.state !== 'running', 'the freeze step to end');
+    expect(execution.state).toBe('completed');
+    await stack.deps.slack.flush();
+    expect(channelText(other)).toMatch(/froze attacks in Payments: provider outage\. Halted 1 attack/);
+    expect(read(stack.cardIn(other, attack.guid))).toContain(`Halt requested by <@${id}> (frozen: provider outage)`);
+    expect(stack.threadOf(other, attack.guid)).toContain(
+      `:snowflake: <@${id}>'s freeze halted this attack (frozen: provider outage).`,
+    );
+    await stack.ask(id, 'unfreeze', { channel });
+  });
+
+  it('from a workflow, announces the freeze in the channels that watch the team, else to whoever ran it', async () => {
+    const id = nextPerson();
+    await stack.login(id, users().owner, { team: 'Search' });
+    const freezeStep = async (reason: string) => {
+      const execution = await stack.fake.runStep('freeze_chaos', { team: 'Search', reason }, { usedBy: id });
+      await stack.fake.waitFor(() => execution.state !== 'running', 'the freeze step to end');
+      expect(execution.state).toBe('completed');
+      await stack.deps.slack.flush();
+    };
+    // Nothing of Search shows anywhere: the person who ran it reads the announcement.
+    await freezeStep('reindex');
+    expect(read(stack.fake.channel(id).messages().at(-1))).toMatch(/froze attacks in Search: reindex/);
+    await stack.ask(id, 'unfreeze', { channel });
+
+    await stack.ask(id, 'watch Search', { channel: other });
+    await freezeStep('search outage');
+    expect(channelText(other)).toMatch(/froze attacks in Search: search outage/);
+    await stack.ask(id, 'unfreeze', { channel });
+    await stack.ask(id, 'unwatch', { channel: other });
+  });
+
   it('halts an attack that appears in a frozen team from elsewhere, within one poll, and says so where the freeze was declared', async () => {
     const id = nextPerson();
     await stack.login(id, users().owner, { team: 'Payments' });

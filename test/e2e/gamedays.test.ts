@@ -44,7 +44,17 @@ describe('attacks that fail to start during a game day', () => {
     const lead = nextPerson();
     await stack.login(lead, users().owner, { team: 'Platform' });
     const gameCard = await startGameDay(lead, 'Missing hosts drill');
-    const { attack } = await startedAttack(lead, 'attack cpu -l 30 --target-hosts platform-web-9');
+    // The host is there when Faultline checks the target, and gone by the time the platform
+    // creates the attack: the create is held until the host has left.
+    stack.sim.clients.addHost(stack.sim.seed.teams.platform.id, 'platform-web-9', { role: 'web' });
+    stack.sim.faults.inject({ method: 'POST', path: '/attacks/new', kind: 'latency', ms: 60_000 });
+    const creates = () => stack.sim.requests.filter((r) => r.method === 'POST' && r.path === '/attacks/new').length;
+    const before = creates();
+    const started = startedAttack(lead, 'attack cpu -l 30 --target-hosts platform-web-9');
+    await stack.fake.waitFor(() => creates() > before, 'the create at the platform');
+    stack.sim.clients.remove('platform-web-9');
+    stack.sim.faults.clear();
+    const { attack } = await started;
 
     // Past Pending: the platform found nothing to attack.
     stack.advanceClock(5_000);

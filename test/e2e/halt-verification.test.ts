@@ -151,6 +151,49 @@ describe('a halt not verified', () => {
   });
 });
 
+describe('a halt verified late', () => {
+  it('takes Halt again off the warnings once every target has stopped, and the thread says the halt was verified', async () => {
+    const id = 'U0VERIFY5';
+    const { attack, card } = await haltedAttack(id);
+    const deaf = hosts[0]!;
+    stack.sim.ignoreHalts(deaf);
+    await card.click('Halt');
+    await haltReply(id);
+    stack.advanceClock(65_000);
+    await stack.poll();
+    const thread = () => stack.person(id).channel(channel).thread(cardOf(attack.guid).ts);
+    const warning = () => thread().find((m) => read(m).includes('still running a minute after it'))!;
+    await stack.fake.waitFor(() => warning(), 'the warning in the thread');
+    expect(
+      warning()
+        .buttons()
+        .map((b) => b.text),
+    ).toEqual(['Halt again']);
+
+    // Set back in the simulator: the target takes the halt sent again from the warning, and the check verifies it.
+    stack.sim.ignoreHalts(deaf, false);
+    await warning().click('Halt again');
+    await stack.fake.waitFor(
+      () => stack.sim.state.attacks.get(attack.guid)!.timeline.holdouts?.get(0) !== undefined,
+      'the second halt reaching the target',
+    );
+    stack.advanceClock(5_000);
+    await stack.poll();
+    await stack.deps.slack.flush();
+    expectVerified(attack.guid);
+    expect(warning()).toBeUndefined();
+    const updated = thread().find((m) => read(m).includes('not verified at first'))!;
+    expect(read(updated)).toContain('It is verified now: 3 of 3 targets stopped');
+    expect(updated.buttons()).toEqual([]);
+    expect(read(thread().at(-1))).toContain('Halt verified: 3 of 3 targets stopped');
+    // The direct message loses its Halt again too.
+    const dm = stack.fake.channel(id).messages();
+    expect(dm).toHaveLength(1);
+    expect(read(dm[0])).toContain('not verified at first');
+    expect(dm[0]!.buttons()).toEqual([]);
+  });
+});
+
 describe('a halt nobody can verify', () => {
   it('tells the halter once, a minute on, when no stored session can read the targets', async () => {
     const id = 'U0VERIFY4';

@@ -138,8 +138,14 @@ describe('a Halt on an attack that had already ended', () => {
     const id = nextPerson();
     await stack.login(id, users().owner, { team: 'Platform' });
     const { attack } = await startWithCard(id, 'attack cpu -l 30');
-    // No client has this tag: the platform fails the attack on its own.
-    const { attack: failed } = await startWithCard(id, 'attack cpu -l 30 --target-tags role=nowhere');
+    // No client has this tag: the platform fails the attack on its own (Faultline refuses such a
+    // target before it asks, so this one is made on the platform).
+    const failed = {
+      guid: stack.sim.createAttackDirectly(stack.sim.seed.teams.platform.id, {
+        args: ['-l', '30'],
+        target: { type: 'Random', tags: { role: 'nowhere' } },
+      }),
+    };
     stack.advanceClock(endOf(30));
 
     const reply = read(await stack.ask(id, `halt ${attack.guid}`, { channel }));

@@ -192,6 +192,10 @@ describe('fallback text', () => {
   it("escapes a saved attack's words in its preview's text like its blocks", async () => {
     const id = 'U0FALLBACK1';
     const person = await stack.login(id, stack.sim.seed.users.owner, { team: 'Platform' });
+    // A host carries the tag, so the target matches something and the preview offers Start.
+    stack.sim.clients.addHost(stack.sim.seed.teams.platform.id, 'fallback-1', {
+      role: '<!channel> <https://evil.example|click> & co',
+    });
     const saved = read(
       await stack.ask(id, 'save drill cpu -l 30 --target-tags "role=<!channel> <https://evil.example|click> & co"', {
         channel,
@@ -216,6 +220,7 @@ describe('fallback text', () => {
     const platform = stack.sim.state.teams.get(stack.sim.seed.teams.platform.id)!;
     const teamName = platform.name;
     const from = stack.fake.calls.length;
+    stack.sim.clients.addHost(platform.id, 'fallback-2', { role: words });
     platform.name = `Platform <!here>`;
     try {
       await stack.login(id, stack.sim.seed.users.owner, { team: 'Platform <!here>' });

@@ -245,6 +245,17 @@ describe('filing', () => {
     expect(filedInTracker()).toBe(1);
   });
 
+  it('files after a log in again, when the session ended between the form and its submission', async () => {
+    const owner = await login('U0OWNER', sim.seed.users.owner);
+    const tickets = service(configured());
+    const draft = await draftAbout(tickets, owner, await attackWithCard(owner));
+    await sessions.drop(owner);
+    await expect(tickets.file(owner, draft, incident())).rejects.toBeInstanceOf(NotLoggedInError);
+    await login('U0OWNER', sim.seed.users.owner);
+    expect(await tickets.file(owner, draft, incident())).toMatchObject({ kind: 'filed' });
+    expect(filedInTracker()).toBe(1);
+  });
+
   it('refuses, filing nothing, a person whose own session may not write to the tracker', async () => {
     const owner = await login('U0OWNER', sim.seed.users.owner);
     const observer = await login('U0OBSERVER', sim.seed.users.observer);

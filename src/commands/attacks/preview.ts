@@ -38,6 +38,7 @@ export async function preview(deps: Deps, ask: StartAsk, savedAs?: string) {
   return attackPreviewMessage({
     ...shown,
     pendingId: offer.pendingId,
+    blast: offer.blast,
     guards: offer.checks.map((c) => guardLine(c.guard.spec, c.reading)),
     ...(unknown.length
       ? { warning: `${unknownGuardsText(unknown)} Start anyway only if you will watch it yourself.` }

@@ -56,22 +56,27 @@ export function reasonOf(flag: string | undefined, words: string[]): string {
   return reason;
 }
 
-/** What declaring a freeze did, announced in the person's channel; its words, when they could not be posted there. */
+/**
+ * What declaring a freeze did, announced where the domain says (the person's channel and the
+ * team's); whether the person's channel has it, and its words for a reply when it does not.
+ */
 export async function announceFreeze(
   { slack, logger, command }: Services,
   actor: Actor,
   declared: Declared,
 ): Promise<{ announced: boolean; announcement: string }> {
   const announcement = frozenAnnouncement(actor.userId, declared.freeze, declared.halting, command);
-  const announced = actor.channelId
-    ? await slack.post(actor.channelId, { text: announcement }).then(
-        () => true,
-        (error: unknown) => {
-          logger.warn({ err: error }, 'could not announce a freeze in its channel');
-          return false;
-        },
-      )
-    : false;
+  let announced = false;
+  for (const channel of declared.announceIn) {
+    const posted = await slack.post(channel, { text: announcement }).then(
+      () => true,
+      (error: unknown) => {
+        logger.warn({ err: error }, 'could not announce a freeze in a channel');
+        return false;
+      },
+    );
+    if (channel === actor.channelId) announced = posted;
+  }
   return { announced, announcement };
 }
 
@@ -110,7 +115,7 @@ export const freezeCommand = subcommand({
     const reason = reasonOf(flags.reason, rest);
     const declared = await guardrails.freeze(request.actor, login, scope, reason);
     const { announced, announcement } = await announceFreeze(services, request.actor, declared);
-    return message(announced ? frozenText(declared.freeze, declared.wasFrozen) : announcement);
+    return message(announced || declared.wasFrozen ? frozenText(declared.freeze, declared.wasFrozen) : announcement);
   },
 });
 

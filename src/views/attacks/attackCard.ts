@@ -220,8 +220,10 @@ export function attackCardMessage(
   const page = platformAttackUrl(links.appUrl, card.guid);
   const link = page ? ` · ${externalLink(page, 'Open in the platform')}` : '';
   const notes = Object.entries(card.annotations);
+  const halter = (h: CardRecord['haltedBy'][number]) =>
+    `<@${h.userId}>${h.reason ? ` (${escapeMrkdwn(h.reason)})` : ''}`;
   const halted = card.haltedBy.length
-    ? `\nHalt requested by ${[...new Set(card.haltedBy.map((h) => `<@${h.userId}>`))].join(', ')}`
+    ? `\nHalt requested by ${[...new Set(card.haltedBy.map(halter))].join(', ')}`
     : '';
   const blocks: KnownBlock[] = [
     header(`${card.type} attack · ${stageWords(card.stage)}`),

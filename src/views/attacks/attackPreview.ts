@@ -2,6 +2,8 @@ import type { KnownBlock } from '@slack/types';
 import { requestWords, type AttackRequest } from '../../attacks/request.ts';
 import type { StartedAttack } from '../../attacks/start.ts';
 import { describeTarget } from './target.ts';
+import type { BlastRadius } from '../../attacks/blastRadius.ts';
+import { blastRadiusText } from './blastRadius.ts';
 import { actions, button, context, escapeMrkdwn, fields, section } from '../blocks.ts';
 import { plural } from '../plural.ts';
 
@@ -60,6 +62,8 @@ export interface AttackPreviewInput {
   warning?: string | undefined;
   /** Why the start needs a second person: Start becomes Request approval. */
   approval?: string | undefined;
+  /** What the target matches among the team's active clients now. */
+  blast?: BlastRadius | undefined;
   /** The name the attack was just saved under (the builder's Save as). */
   savedAs?: string | undefined;
 }
@@ -96,6 +100,7 @@ export function attackPreviewMessage(p: AttackPreviewInput): { text: string; blo
         ]
       : []),
     fields(details),
+    ...(p.blast ? [section(blastRadiusText(p.blast, teamName))] : []),
     ...(p.guards?.length ? [section(`*Guards*\n${p.guards.join('\n')}`)] : []),
     ...(p.warning ? [section(p.warning)] : []),
     ...(p.approval

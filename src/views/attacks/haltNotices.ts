@@ -13,6 +13,10 @@ export const personHaltLine = (userId: string) => `:octagonal_sign: <@${userId}>
 export const presenceHaltLine = (askedOf: string) =>
   `:zzz: Halted this attack: nobody was watching (<@${askedOf}> did not answer "Still watching?" in time).`;
 
+/** A freeze's halt, in the attack's thread; `reason` is the halt's ("frozen: …"). */
+export const freezeHaltLine = (userId: string, reason: string | undefined) =>
+  `:snowflake: <@${userId}>'s freeze halted this attack${reason ? ` (${escapeMrkdwn(reason)})` : ''}.`;
+
 /** The targets a halt has stopped, then every one: in the thread of an attack whose halt was not verified at first. */
 export const haltVerifiedLine = (progress: Pick<HaltProgress, 'stopped' | 'total'>) =>
   `:white_check_mark: Halt verified: ${progress.stopped} of ${plural(progress.total, 'target')} stopped.`;
@@ -39,6 +43,20 @@ export function haltStuckMessage(
       : `The halt of ${attack}, made with your session (${haltCauseWords[to.cause]}),`;
   const text = `:warning: ${which} has not stopped every target: ${plural(still, 'target')} still running a minute after it (${targetList(progress.running)}), ${progress.stopped} of ${progress.total} stopped. Halt again, or stop ${still === 1 ? 'it' : 'them'} on the platform.`;
   return { text, blocks: [section(text), actions('halt_again', [haltAgainButton(ref)])] };
+}
+
+/**
+ * A warning of a halt not verified, once every target has stopped: in the attack's thread, and
+ * (with `to`) in the direct message to the person whose session halted it. No Halt again.
+ */
+export function haltVerifiedLateMessage(
+  ref: AttackRef,
+  progress: Pick<HaltProgress, 'stopped' | 'total'>,
+  to?: { type?: string | undefined; channel?: string | undefined },
+): Message {
+  const which = to ? `The halt of ${attackNamed(ref, to)}` : 'The halt';
+  const text = `:white_check_mark: ${which} was not verified at first: a target ran on a minute after it. It is verified now: ${progress.stopped} of ${plural(progress.total, 'target')} stopped.`;
+  return { text, blocks: [section(text)] };
 }
 
 /** To the person whose session halted an attack: a minute on, no stored session can read its targets. */

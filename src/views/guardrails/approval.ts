@@ -5,6 +5,7 @@ import type { Message } from '../message.ts';
 import { actions, button, context, escapeMrkdwn, section, slackDate } from '../blocks.ts';
 import { describeError } from '../errorReply.ts';
 import { describeTarget } from '../attacks/target.ts';
+import { blastRadiusText } from '../attacks/blastRadius.ts';
 
 export const APPROVAL_APPROVE = 'approval_approve';
 export const APPROVAL_REJECT = 'approval_reject';
@@ -43,6 +44,13 @@ export function approvalRequestMessage(v: ApprovalRequest): Message {
     text,
     blocks: [
       section(`:raised_hand: ${text}`),
+      ...(v.pending.targets
+        ? [
+            section(
+              `${blastRadiusText(v.pending.targets, v.teamName)}\nApproving covers these, not more: a start that would hit others is refused.`,
+            ),
+          ]
+        : []),
       context(
         `Anyone else with EXPERIMENTS_RUN on team *${escapeMrkdwn(v.teamName)}* can approve. The request ends ${slackDate(new Date(v.expiresAt), '{time}')} without an answer.`,
       ),
