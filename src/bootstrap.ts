@@ -276,6 +276,7 @@ export function createDeps(config: Config, overrides: DepsOverrides = {}): Deps 
     guards,
     savedAttacks,
     watches,
+    homes: { followHalts: async () => listeners.followHomeHalts?.(deps) },
   };
   return deps;
 }

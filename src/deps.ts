@@ -59,4 +59,9 @@ export interface Deps
   savedAttacks: SavedAttacks;
   /** Channels bound to teams (`watch`): `all()` lists them, e.g. for a game day's report. */
   watches: Watches;
+  /** What App Home follows by itself; Home is drawn by a way in, so the listener table hands it here. */
+  homes: {
+    /** Draws Home again for whoever halted an attack there, once it has ended. */
+    followHalts(): Promise<void>;
+  };
 }

@@ -45,7 +45,7 @@ import {
 import { PLAN_ADD_STEP, PLAN_AUTO, PLAN_MOVE_UP, PLAN_REMOVE, PLAN_RUN_NEXT } from './views/gamedays/plan.ts';
 import { PLAN_STEP_VIEW, STEP_ANSWER_VIEW, STEP_VETO_VIEW } from './views/gamedays/stepForms.ts';
 import { APPROVAL_APPROVE, APPROVAL_REJECT } from './views/guardrails/approval.ts';
-import { newAttackFromHome, publishHome, switchTeamFromHome } from './commands/home.ts';
+import { followHomeHalts, newAttackFromHome, publishHome, switchTeamFromHome } from './commands/home.ts';
 import {
   fileTicketForGameDay,
   fileTicketFromCard,
@@ -167,4 +167,7 @@ export const listeners: Listeners = {
   },
   refreshHome: publishHome,
   refreshHomeAfterViews: [LOGIN_VIEW, TEAM_PICKER_VIEW],
+  // Start in the builder's preview, which New attack on Home opens: Home lists the attack at once.
+  refreshHomeAfterActions: [ATTACK_START],
+  followHomeHalts,
 };

@@ -2,10 +2,12 @@ import type { HomeView } from '@slack/types';
 import type { Deps } from '../deps.ts';
 import { listed, listedKubernetes, type ListedAttack, withListedState } from '../views/attacks/attackList.ts';
 import type { Message } from '../views/message.ts';
-import { haltSentState } from '../attacks/lifecycle.ts';
+import { haltSentState, isFinished } from '../attacks/lifecycle.ts';
+import { keys } from '../store/keys.ts';
+import { NotFoundError } from '../client/errors.ts';
 import { StoreUnavailableError } from '../store/errors.ts';
 import { describeError } from '../views/errorReply.ts';
-import { homeNoticeView, homeView, type HomeState } from '../views/home.ts';
+import { homeHaltEndedNotice, homeNoticeView, homeView, type HomeState } from '../views/home.ts';
 import { teamPickerModal } from '../views/login/team.ts';
 import type { Action, Reply } from './reply.ts';
 import type { Actor, Login } from '../store/sessions.ts';
@@ -53,8 +55,47 @@ export async function gameDaysFor(
 export interface HomeRedraw {
   /** What the person's action from Home did: Home has no thread or response_url to answer in. */
   notice?: Message | undefined;
-  /** An attack whose halt this person just sent: its row shows it halting, without a Halt button. */
+  /**
+   * An attack whose halt this person just sent: its row shows it halting, without a Halt button,
+   * and Home is followed to the attack's end (followHomeHalts).
+   */
   halting?: string | undefined;
+}
+
+/** An attack halted from someone's Home, followed until it has ended. */
+interface HomeHalt {
+  actor: Actor;
+  guid: string;
+  teamId: string;
+}
+
+/**
+ * The background pass over attacks halted from App Home: once one has ended, the Home of whoever
+ * halted it is drawn again, its row among the recent attacks and what the halt came to at the top.
+ */
+export async function followHomeHalts(deps: Deps): Promise<void> {
+  for await (const [, halt] of deps.store.entries<HomeHalt>(keys.homeHalt.prefix)) {
+    const key = keys.homeHalt.key(halt.actor.userId, halt.guid);
+    const login = await deps.sessions.get(halt.actor);
+    const team = login?.session.teams.find((t) => t.identifier === halt.teamId);
+    if (!login || !team) {
+      await deps.store.delete(key);
+      continue;
+    }
+    const state = await platformFor(deps, login, team)
+      .attacks.get(halt.guid)
+      .catch(async (error: unknown) => {
+        // Not an attack the platform reads this way (a Kubernetes one): Home shows it as it is.
+        if (error instanceof NotFoundError) await deps.store.delete(key);
+        else deps.logger.warn({ err: error, attack: halt.guid }, 'could not follow a halt from App Home');
+        return undefined;
+      });
+    if (!state || !isFinished(state)) continue;
+    await deps.store.delete(key);
+    await publishHome(halt.actor, deps, {
+      notice: homeHaltEndedNotice(halt.guid, state.stage ?? '', state.stage_lifecycle ?? ''),
+    });
+  }
 }
 
 /**
@@ -83,6 +124,10 @@ async function homeState(actor: Actor, deps: Deps, halting: string | undefined):
     command: deps.config.slack.command,
   };
   const login = await deps.sessions.get(actor);
+  if (login?.team && halting) {
+    const follow: HomeHalt = { actor, guid: halting, teamId: login.team.identifier };
+    await deps.store.set(keys.homeHalt.key(actor.userId, halting), follow, keys.homeHalt.ttlMs);
+  }
   if (login) {
     state.watches = await watchesFor(deps, login, channelsOf);
     state.login = {

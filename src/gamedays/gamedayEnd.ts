@@ -7,6 +7,7 @@ import { platformFor } from '../attacks/access.ts';
 import type { Actor } from '../store/sessions.ts';
 import { cardOutcome, type GameDayAttack, type GameDayOutcomes, type GameDayRecord } from './gamedayRecord.ts';
 import { reportAtEnd } from './report.ts';
+import { keys } from '../store/keys.ts';
 
 /**
  * Ending a game day: what of it still runs, halting that, and the end itself with its summary and
@@ -67,14 +68,29 @@ export async function watchedTeamsOf(deps: GameDayParts, channel: string): Promi
   return (await deps.watches.all()).filter((w) => w.channel === channel).map((w) => w.teamId);
 }
 
+/** How long a report waits for the halts of Halt all and end to land before it is made anyway. */
+export const reportWaitMs = 5 * 60_000;
+
+/** The report of a game day ended by Halt all and end, made once its halts have landed. */
+interface ReportDue {
+  gameDayId: string;
+  channel: string;
+  ts: string;
+  actor: Actor;
+  since: string;
+}
+
 /**
  * Ends the channel's game day and posts its summary, whatever still runs (the summary follows it);
  * gives the game day and how many of its attacks still run, or undefined when none was running.
+ * `afterHalts`: its attacks were just halted, so the report, which is never redrawn, is made once
+ * the halts have landed (makeDueReports) rather than while they still show halting.
  */
 export async function endGameDay(
   deps: GameDayParts,
   actor: Actor,
   channel: string,
+  options: { afterHalts?: boolean } = {},
 ): Promise<{ record: GameDayRecord; running: number } | undefined> {
   // Kept with the game day, so a report made later reads the teams watched while it ran.
   const record = await deps.gameDays.end(channel, { watchedTeams: await watchedTeamsOf(deps, channel) });
@@ -82,9 +98,40 @@ export async function endGameDay(
   const cards = await latestCards(deps, actor, record);
   const outcomes: GameDayOutcomes = Object.fromEntries([...cards].map(([guid, card]) => [guid, cardOutcome(card)]));
   await deps.gameDays.postSummary(record, outcomes);
+  const running = unfinishedOf(record, cards).length;
+  if (options.afterHalts && running) {
+    const due: ReportDue = {
+      gameDayId: record.id,
+      channel: record.channel,
+      ts: record.ts,
+      actor,
+      since: new Date(deps.clock.now()).toISOString(),
+    };
+    await deps.store.set(keys.gameDayReportDue.key(record.id), due, keys.gameDayReportDue.ttlMs);
+  }
   // After the summary, and never failing the end: a report that cannot be made says so in the channel.
-  await reportAtEnd(deps, actor, record, { watchedTeams: record.watchedTeams });
-  return { record, running: unfinishedOf(record, cards).length };
+  else await reportAtEnd(deps, actor, record, { watchedTeams: record.watchedTeams });
+  return { record, running };
+}
+
+/**
+ * The reports of game days ended by Halt all and end: each is made once none of its attacks'
+ * cards shows it live any more, or five minutes on, whatever they show then.
+ */
+export async function makeDueReports(deps: GameDayParts): Promise<void> {
+  for await (const [, due] of deps.store.entries<ReportDue>(keys.gameDayReportDue.prefix)) {
+    const key = keys.gameDayReportDue.key(due.gameDayId);
+    const record = await deps.gameDays.byCard(due.channel, due.ts);
+    if (!record) {
+      await deps.store.delete(key);
+      continue;
+    }
+    const cards = await deps.cards.getMany(record.attacks.map((a) => a.guid));
+    const landed = cards.every((card) => !card || !isLive(card));
+    if (!landed && Date.parse(due.since) + reportWaitMs > deps.clock.now()) continue;
+    await deps.store.delete(key);
+    await reportAtEnd(deps, due.actor, record, { watchedTeams: record.watchedTeams });
+  }
 }
 
 /**

@@ -212,5 +212,8 @@ export function gameDayPeople(record: GameDayRecord, outcomes: GameDayOutcomes):
     ...record.attacks.map((a) => a.startedBy),
     ...Object.values(outcomes).flatMap((outcome) => outcome.haltedBy),
     ...record.notes.map((n) => n.by),
+    ...(record.plan?.steps ?? []).flatMap((step) =>
+      [step.answer?.by, step.vetoed?.by, step.skipped?.by].filter((by): by is string => Boolean(by)),
+    ),
   ]);
 }

@@ -262,9 +262,11 @@ export class GameDays extends GameDayReads {
     const { result: step } = await this.plans.change({ gameDayId: ref.gameDayId }, (plan) =>
       endStep(plan, ref.stepId, card, at),
     );
-    if (!step || !(await this.plans.claimQuestion(step.id))) return;
+    if (!step) return;
     const record = await this.recordOf(ref);
-    if (!record) return;
+    // Its countdown card follows it to its end, whoever asks the question.
+    if (record && step.countdown?.ts) this.#board.updateCountdown(record, step);
+    if (!record || !(await this.plans.claimQuestion(step.id))) return;
     const asked = await this.#board.askHypothesis(record, step);
     await this.plans.change({ gameDayId: ref.gameDayId }, (plan) => {
       const kept = plan.steps.find((s) => s.id === step.id);

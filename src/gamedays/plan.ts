@@ -77,8 +77,11 @@ export interface PlanPause {
 
 export interface GameDayPlan {
   steps: PlanStep[];
-  /** Automatic mode: on, by whom (their session runs the steps it starts), until it pauses. */
-  auto?: { by: Runner; since: string } | undefined;
+  /**
+   * Automatic mode: on, by whom (their session runs the steps it starts), until it pauses; after a
+   * step's attack ends it waits for the answer on its hypothesis, or `waitMs` at most when set.
+   */
+  auto?: { by: Runner; since: string; waitMs?: number | undefined } | undefined;
   paused?: PlanPause | undefined;
 }
 
@@ -100,6 +103,22 @@ export const activeStates: readonly StepState[] = ['counting down', 'awaiting ap
 
 /** The step's position, counted from 1, as people read it. */
 export const positionOf = (plan: GameDayPlan, stepId: string) => plan.steps.findIndex((s) => s.id === stepId) + 1;
+
+/**
+ * The step whose hypothesis the automatic mode waits on before the next countdown: the last step
+ * before the next planned one whose attack ended, while nobody has answered its question.
+ */
+export function awaitedAnswer(plan: GameDayPlan): PlanStep | undefined {
+  const next = plan.steps.findIndex((s) => s.state === 'planned');
+  const previous = plan.steps.slice(0, next < 0 ? plan.steps.length : next).findLast((s) => s.state === 'ended');
+  return previous && !previous.answer ? previous : undefined;
+}
+
+/** When the automatic mode stops waiting for the answer on `step`: never without a wait set. */
+export function answerWaitEnds(plan: GameDayPlan, step: PlanStep): number | undefined {
+  const wait = plan.auto?.waitMs;
+  return wait === undefined || !step.ended ? undefined : Date.parse(step.ended.at) + wait;
+}
 
 /** A plan changed by one writer at a time (replicas included), under a short lock. */
 export class Plans {

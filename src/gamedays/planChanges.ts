@@ -91,11 +91,12 @@ export async function addStep(
     plan.steps.push(step);
   });
   await told(deps, owner, plan, step, 'added', { by: fields.addedBy });
+  await redrawCountdownFor(deps, owner, plan);
   return plan.steps.length;
 }
 
-/** The outcome of a change to a plan's order. */
-export type MoveOutcome = 'moved' | 'no such step' | 'not planned';
+/** The outcome of a change to a plan's order: `in place` when the step already stands where it would go. */
+export type MoveOutcome = 'moved' | 'in place' | 'no such step' | 'not planned';
 
 /**
  * Moves a planned step (at a position, or by id) to another position (1 is first), when `by` may
@@ -118,6 +119,7 @@ export async function moveStep(
     if (step.state !== 'planned') return 'not planned';
     const firstPlanned = plan.steps.findIndex((s) => s.state === 'planned');
     const target = Math.min(Math.max(to - 1, firstPlanned), plan.steps.length - 1);
+    if (target === index) return 'in place';
     plan.steps.splice(index, 1);
     plan.steps.splice(target, 0, step);
     return 'moved';
@@ -143,7 +145,10 @@ export async function removeStep(
     plan.steps.splice(index, 1);
     return 'moved';
   });
-  if (result === 'moved') await redrawFor(deps, owner, plan);
+  if (result === 'moved') {
+    await redrawFor(deps, owner, plan);
+    await redrawCountdownFor(deps, owner, plan);
+  }
   return result;
 }
 
@@ -156,15 +161,26 @@ export const activeStep = (plan: GameDayPlan) => plan.steps.find((s) => activeSt
 /**
  * Turns the automatic mode on (steps then run with `by`'s session, so `by` must be allowed to run
  * each step still to come; each is checked again when it counts down) or off (anyone: it only stops).
+ * On, it waits after each attack for the answer on its hypothesis, or `waitMs` at most when given.
  */
-export async function setAutomatic(deps: GameDayParts, day: Day, by: Runner, on: boolean): Promise<GameDayPlan> {
+export async function setAutomatic(
+  deps: GameDayParts,
+  day: Day,
+  by: Runner,
+  on: boolean,
+  waitMs?: number,
+): Promise<GameDayPlan> {
   if (on)
     for (const step of (await deps.gameDays.plans.get({ gameDayId: day.id })).steps)
       if (step.state === 'planned') await requireMayRunStep(deps, by, step);
   const now = deps.clock.now();
   const { plan } = await deps.gameDays.plans.change({ gameDayId: day.id }, (plan) => {
     plan.auto = on
-      ? { by: { workspaceId: by.workspaceId, userId: by.userId, userName: by.userName }, since: iso(now) }
+      ? {
+          by: { workspaceId: by.workspaceId, userId: by.userId, userName: by.userName },
+          since: iso(now),
+          ...(waitMs === undefined ? {} : { waitMs }),
+        }
       : undefined;
     plan.paused = undefined;
   });
@@ -187,6 +203,14 @@ async function redrawFor(deps: GameDayParts, owner: PlanOwner, plan: GameDayPlan
   const base = await runningOf(deps, owner);
   const day = base && (await deps.gameDays.running(base.channel));
   if (day) await deps.gameDays.showCard({ ...day, plan });
+}
+
+/** The countdown card of the step under way says its place in the plan: redrawn when the plan grows or shrinks. */
+async function redrawCountdownFor(deps: GameDayParts, owner: PlanOwner, plan: GameDayPlan): Promise<void> {
+  const active = activeStep(plan);
+  const base = active?.countdown?.ts ? await runningOf(deps, owner) : undefined;
+  const day = base && (await deps.gameDays.running(base.channel));
+  if (day && active) deps.gameDays.redrawCountdown({ ...day, plan }, active);
 }
 
 /** A change to a running game day's plan, told in its timeline. */

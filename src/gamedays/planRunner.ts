@@ -5,7 +5,7 @@ import { guardKey } from '../guardrails/guards.ts';
 import { activeStep, nextStep, StepNotAllowedError } from './planChanges.ts';
 import { iso, notStarted, StepNotStartedError } from './planStepState.ts';
 import { countDown, startStep } from './planSteps.ts';
-import { type GameDayPlan, positionOf } from './plan.ts';
+import { answerWaitEnds, awaitedAnswer, type GameDayPlan, positionOf } from './plan.ts';
 
 /**
  * The background pass over the plans: countdowns at zero start, a start a stopped bot left is
@@ -17,8 +17,9 @@ const staleStartMs = 10 * 60_000;
 
 /**
  * The background pass over every running game day's plan: countdowns that have reached zero
- * start, and the automatic mode counts the next step down when the previous attack has ended
- * with its guards healthy (or pauses, saying why).
+ * start, and the automatic mode counts the next step down when the previous attack has ended,
+ * its hypothesis is answered (or the wait set for it has passed) and its guards read healthy (or
+ * pauses, saying why).
  */
 export async function runPlans(deps: GameDayParts): Promise<void> {
   const now = deps.clock.now();
@@ -47,6 +48,9 @@ async function runAutomatically(deps: GameDayParts, channel: string, gameDayId: 
   if (!day || day.id !== gameDayId || !plan?.auto || plan.paused || activeStep(plan)) return;
   const next = nextStep(plan);
   if (!next) return;
+  // The channel answers whether the last hypothesis held first, or the facilitator's wait runs out.
+  const awaited = awaitedAnswer(plan);
+  if (awaited && !((answerWaitEnds(plan, awaited) ?? Number.POSITIVE_INFINITY) <= deps.clock.now())) return;
   const before = plan.steps.slice(0, positionOf(plan, next.id) - 1).filter((s) => s.state === 'ended');
   const previous = before.at(-1);
   const pause = async (

@@ -247,7 +247,10 @@ export async function answerStep(
   });
   if (outcome.kind !== 'done') return outcome;
   const record = await dayOrEnded(deps, ref);
-  if (record) deps.gameDays.redrawQuestion({ ...record, plan }, outcome.step);
+  if (record) {
+    deps.gameDays.redrawQuestion({ ...record, plan }, outcome.step);
+    deps.gameDays.redrawCountdown({ ...record, plan }, outcome.step);
+  }
   // Answered after the game day ended: its summary shows the answer too.
   if (record?.endedAt) await deps.gameDays.redrawSummary({ ...record, plan });
   await deps.events.record({

@@ -17,7 +17,7 @@ import type { GameDayPlan, HypothesisAnswer, StepRef } from './plan.ts';
 import { runnerOf } from './planChanges.ts';
 import { runPlans } from './planRunner.ts';
 import { type GameDayChange, gameDayAccess } from './gamedayAccess.ts';
-import { endGameDay, haltUnfinished, unfinishedAttacks } from './gamedayEnd.ts';
+import { endGameDay, haltUnfinished, makeDueReports, unfinishedAttacks } from './gamedayEnd.ts';
 import type { GameDayRecord } from './gamedayRecord.ts';
 import { answerStep, delayStep, skipStep, startStepNow, vetoStep } from './planSteps.ts';
 import type { ReportSharing } from './report.ts';
@@ -99,13 +99,20 @@ export class GameDayService {
     return haltUnfinished(this.#parts, actor, record);
   }
 
-  /** Ends the channel's game day and posts its summary, whatever still runs. */
-  end(actor: Actor, channel: string) {
-    return endGameDay(this.#parts, actor, channel);
+  /**
+   * Ends the channel's game day and posts its summary, whatever still runs; after a halt of what
+   * ran (`afterHalts`), its report waits for the halts to land.
+   */
+  end(actor: Actor, channel: string, options: { afterHalts?: boolean } = {}) {
+    return endGameDay(this.#parts, actor, channel, options);
   }
 
-  /** The background job: starts the steps whose countdown is over, and the automatic mode's next. */
-  runPlans(): Promise<void> {
-    return runPlans(this.#parts);
+  /**
+   * The background job: starts the steps whose countdown is over, and the automatic mode's next;
+   * makes the reports that waited for their halts to land.
+   */
+  async runPlans(): Promise<void> {
+    await runPlans(this.#parts);
+    await makeDueReports(this.#parts);
   }
 }

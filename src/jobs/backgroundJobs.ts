@@ -52,6 +52,8 @@ export function backgroundJobs(deps: Deps): Job[] {
     { name: 'check-presence', everyMs: pollMs, run: (breathe) => checkPresence(deps, breathe) },
     // A request lasts fifteen minutes: ending it within a minute of that is enough, and each run reads every request.
     { name: 'expire-approvals', everyMs: Math.max(pollMs, 60_000), run: () => deps.guardrails.expireApprovals() },
+    // A halt lands within seconds: Home shows where it led within one POLL_SECONDS of the end.
+    { name: 'follow-home-halts', everyMs: pollMs, run: () => deps.homes.followHalts() },
     {
       name: 'refresh-cards',
       everyMs: pollMs,

@@ -54,6 +54,10 @@ export interface Listeners {
    */
   refreshHome?: (actor: Actor, deps: Deps, answer?: { notice?: Message | undefined }) => Promise<void>;
   refreshHomeAfterViews?: string[];
+  /** Buttons in a modal whose click changes what Home lists (a start from the builder Home opens). */
+  refreshHomeAfterActions?: string[];
+  /** Draws Home again for whoever halted an attack there, once it has ended (a background job). */
+  followHomeHalts?: (deps: Deps) => Promise<void>;
 }
 
 export type ShortcutHandler = (

@@ -97,6 +97,10 @@ export function listenToActions(app: App, adapter: SlackAdapter, listeners: List
             return;
           }
           await adapter.deliver(reply, target);
+          if (container === 'modal' && listeners.refreshHome && listeners.refreshHomeAfterActions?.includes(actionId))
+            await listeners.refreshHome(actor, deps).catch((error: unknown) => {
+              deps.logger.warn({ err: error }, 'could not redraw App Home after a start');
+            });
         },
         async () => {
           await ack();

@@ -129,6 +129,8 @@ export const keys = {
     "A person's halt was told in the card's thread once, however often they click: a day, longer than any halt takes."),
   haltCheck: kind('halt-check:', hours(24), { key: (guid: string) => guid },
     'A halt whose targets are read until every one has stopped: deleted then; a day, long after anyone acts on it.'),
+  homeHalt: kind('home-halt:', minutes(30), { key: (userId: string, guid: string) => `${userId}:${guid}` },
+    "An attack halted from a person's App Home, whose end redraws it there: half an hour, longer than a halt takes to land."),
   presence: kind('presence:', days(30), { key: (guid: string) => guid },
     'When the attendant of a live attack was last asked whether they still watch it, and whether they answered: as long as its card.'),
   noteLock: kind('note-lock:', 15_000, { key: (guid: string) => guid },
@@ -194,6 +196,8 @@ export const keys = {
     'A game day was ended, by one person only: as long as an ended game day.'),
   gameDayEnded: kind('gameday-ended:', days(30), { key: (channel: string, ts: string) => `${channel}:${ts}`, ofChannel: (channel: string) => `${channel}:` },
     "An ended game day, for its summary's File ticket button: a month."),
+  gameDayReportDue: kind('gameday-report-due:', hours(24), { key: (gameDayId: string) => gameDayId },
+    'A game day ended by Halt all and end, whose report is made once its halts have landed (five minutes at most): a day, long after.'),
   gameDayFailed: kind('gameday-failed:', days(30), { key: (guid: string) => guid },
     "A failed attack was told in its game day's timeline once: as long as an ended game day."),
   // Saved attacks

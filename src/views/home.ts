@@ -175,6 +175,12 @@ export function homeView(state: HomeState): HomeView {
   return { type: 'home', callback_id: HOME_VIEW, blocks };
 }
 
+/** At the top of Home once an attack halted there has ended: what the halt came to. */
+export function homeHaltEndedNotice(guid: string, stage: string, lifecycle: string): Message {
+  const text = `:octagonal_sign: Attack ${code(guid)} you halted has ended: ${stageLabel(stage, lifecycle)}.`;
+  return { text: text.replace(/[*`]/g, ''), blocks: [section(text)] };
+}
+
 /** App Home when it cannot be drawn (the store is away): what happened, in place of a blank tab. */
 export function homeNoticeView(message: Message): HomeView {
   return {

@@ -2,7 +2,7 @@ import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { beforeEach, describe, expect, it } from 'vitest';
-import { monitoringEnv, Stack, stackForFile } from './harness.ts';
+import { monitoringEnv, Stack, stackForFile, trackerEnv } from './harness.ts';
 
 /**
  * A game day run from a plan, end to end: steps planned before and during it (a command and the
@@ -15,7 +15,7 @@ import { monitoringEnv, Stack, stackForFile } from './harness.ts';
 const read = (surface: { text(): string } | undefined) => Stack.read(surface).replace(/(?<!\w)_|_(?!\w)/g, '');
 const where = 'C0PLAN';
 let stack: Stack;
-stackForFile({}, (started) => (stack = started));
+stackForFile({ env: trackerEnv }, (started) => (stack = started));
 
 let n = 0;
 const nextPerson = () => `U0PLAN${++n}`;
@@ -34,6 +34,13 @@ const countdownOf = (personId: string, step: number) =>
   channelMessages(personId)
     .filter((m) => read(m).includes(`Step ${step} of`))
     .at(-1);
+/** A step's countdown card posted during the game day `title` (the channel has other game days' before it). */
+const countdownIn = (personId: string, title: string, step: number) => {
+  const since = Number(gameCardOf(personId, title)?.ts ?? 0);
+  return channelMessages(personId)
+    .filter((m) => Number(m.ts) > since && read(m).includes(`Step ${step} of`))
+    .at(-1);
+};
 const timeline = (personId: string, title: string) =>
   stack.person(personId).channel(where).thread(gameCardOf(personId, title)!.ts).map(read).join('\n');
 
@@ -109,6 +116,10 @@ describe('a planned game day', () => {
     // Reordered: the latency step goes second.
     const moved = read(await stack.ask(lead, 'gameday move 3 2', { channel: where }));
     expect(moved).toMatch(/2\. :white_circle: latency · retries hide the latency[\s\S]*3\. :white_circle: memory/);
+    // The first step has nowhere up to go: nothing claims it moved.
+    const stays = read(await stack.ask(lead, 'gameday move 1 1', { channel: where }));
+    expect(stays).toContain('Step 1 stays where it is');
+    expect(stays).not.toContain('Moved.');
     expect(creates()).toHaveLength(0);
 
     // Step 1: Run next step on the card; someone else delays it; at zero it starts with the lead's session.
@@ -200,6 +211,17 @@ describe('a planned game day', () => {
     expect(report.text).toMatch(
       /\| 3 \| memory `[^`]+` \| the web hosts keep serving under memory pressure \| Successful \| not held \(.+\) \| two hosts were OOM-killed \|/,
     );
+    // The ticket about the whole game day has the plan too, each step with its verdict, by name.
+    await summary.click('File ticket for the game day');
+    const ticket = await stack.fileOpenTicket(lead);
+    expect(ticket.description).toMatch(
+      /1\. web-cpu: checkout stays under 500 ms p99 · Successful · held, said [^:\n]+: p99 peaked at 310 ms/,
+    );
+    expect(ticket.description).toMatch(
+      /2\. latency: retries hide the latency · vetoed by [^:\n]+: the payments team is deploying/,
+    );
+    expect(ticket.description).toMatch(/3\. memory: .* · did not hold, said [^:\n]+: two hosts were OOM-killed/);
+    expect(ticket.description).not.toMatch(/\d{4}-\d\d-\d\dT\d\d:/);
   });
 
   it('starts at zero through the same checks as any start: a freeze refuses it, says why, and nothing is sent', async () => {
@@ -258,7 +280,7 @@ describe('a planned game day', () => {
     expect(creates()).toHaveLength(0);
   });
 
-  it('in automatic mode counts the next step down once the previous attack ended, and pauses when a hypothesis did not hold', async () => {
+  it('in automatic mode counts the next step down once the previous hypothesis is answered, and pauses when one did not hold', async () => {
     const lead = nextPerson();
     await stack.login(lead, users().owner, { team: 'Platform' });
     const title = 'Automatic drill';
@@ -270,9 +292,11 @@ describe('a planned game day', () => {
     await stack.ask(lead, 'gameday step --attack "cpu -l 30 -c 2 --target-tags role=web" third holds', {
       channel: where,
     });
-    expect(read(await stack.ask(lead, 'gameday auto on', { channel: where }))).toContain('Automatic mode is on');
+    expect(read(await stack.ask(lead, 'gameday auto on', { channel: where }))).toContain(
+      'Automatic mode is on: when an attack ends, the next step counts down after the answer on its hypothesis',
+    );
     await stack.poll();
-    await stack.fake.waitFor(() => countdownOf(lead, 1), 'the first countdown, by itself');
+    await stack.fake.waitFor(() => countdownIn(lead, title, 1), 'the first countdown, by itself');
     stack.advanceClock(61_000);
     await stack.poll();
     await waitForText('the first attack', () => creates().length === 1);
@@ -280,14 +304,106 @@ describe('a planned game day', () => {
       /1\. :large_green_circle: cpu .* running \(/.test(read(gameCardOf(lead, title))),
     );
     await runToEnd();
-    await stack.fake.waitFor(() => countdownOf(lead, 2), 'the second countdown, by itself');
+    await waitForText('the wait on the card', () =>
+      read(gameCardOf(lead, title)).includes("the next step counts down once step 1's hypothesis is answered"),
+    );
+    // Nobody has answered yet: the next step waits, however long that takes.
+    stack.advanceClock(30 * 60_000);
+    await stack.poll();
+    await stack.poll();
+    expect(countdownIn(lead, title, 2)).toBeUndefined();
+
+    await answer(lead, title, 1, 'Held', 'no errors');
+    await stack.poll();
+    await stack.fake.waitFor(() => countdownIn(lead, title, 2), 'the second countdown, after the answer');
+    stack.advanceClock(61_000);
+    await stack.poll();
+    await waitForText('the second attack', () => creates().length === 2);
+    await runToEnd();
+    await answer(lead, title, 2, 'Not held', 'errors rose');
+    await waitForText('the pause on the card', () =>
+      read(gameCardOf(lead, title)).includes('Automatic mode paused: the hypothesis of step 2 did not hold'),
+    );
+    stack.advanceClock(120_000);
+    await stack.poll();
+    expect(countdownIn(lead, title, 3)).toBeUndefined();
+    expect(creates()).toHaveLength(2);
+  });
+
+  it('with --wait counts the next step down when the wait has passed unanswered, and stops it when the answer is Not held', async () => {
+    const lead = nextPerson();
+    await stack.login(lead, users().owner, { team: 'Platform' });
+    const title = 'Waiting drill';
+    await stack.ask(lead, `gameday start ${title}`, { channel: where });
+    await stack.ask(lead, 'gameday step --attack "cpu -l 30 --target-tags role=web" first holds', { channel: where });
+    await stack.ask(lead, 'gameday step --attack "memory -l 30 -p 50 --target-tags role=web" second holds', {
+      channel: where,
+    });
+    expect(read(await stack.ask(lead, 'gameday auto on --wait 5m', { channel: where }))).toContain(
+      'after the answer on its hypothesis or 5 min, whichever comes first',
+    );
+    expect(read(await stack.ask(lead, 'gameday plan', { channel: where }))).toContain(
+      'or 5 min, whichever comes first',
+    );
+    await stack.poll();
+    await stack.fake.waitFor(() => countdownIn(lead, title, 1), 'the first countdown');
+    stack.advanceClock(61_000);
+    await stack.poll();
+    await waitForText('the first attack', () => creates().length === 1);
+    await runToEnd();
+    await waitForText('the wait on the card', () =>
+      /once step 1's hypothesis is answered, or until /.test(read(gameCardOf(lead, title))),
+    );
+    stack.advanceClock(2 * 60_000);
+    await stack.poll();
+    expect(countdownIn(lead, title, 2)).toBeUndefined();
+    stack.advanceClock(3 * 60_000);
+    await stack.poll();
+    await stack.fake.waitFor(() => countdownIn(lead, title, 2), 'the second countdown, after the wait');
     await answer(lead, title, 1, 'Not held', 'errors rose');
-    await waitForText('the second countdown stopped', () => read(countdownOf(lead, 2)).includes('planned'));
+    await waitForText('the second countdown stopped', () => read(countdownIn(lead, title, 2)).includes('planned'));
     stack.advanceClock(120_000);
     await stack.poll();
     expect(creates()).toHaveLength(1);
-    expect(read(gameCardOf(lead, title))).toContain('Automatic mode paused: the hypothesis of step 1 did not hold');
     expect(timeline(lead, title)).toContain('The countdown of step 2 (memory) was stopped');
+  });
+
+  it('keeps a countdown card true: its place in a plan that grew, and its step to its end and its answer', async () => {
+    const lead = nextPerson();
+    await stack.login(lead, users().owner, { team: 'Platform' });
+    const title = 'Card truth drill';
+    await stack.ask(lead, `gameday start ${title}`, { channel: where });
+    await stack.ask(lead, 'gameday step --attack "cpu -l 30 --target-tags role=web" first holds', { channel: where });
+    await stack.ask(lead, 'gameday step --attack "cpu -l 30 -c 2 --target-tags role=web" second holds', {
+      channel: where,
+    });
+    await stack.ask(lead, 'gameday next', { channel: where });
+    const card = () => read(countdownIn(lead, title, 1));
+    await waitForText('the countdown', () => card().includes('Step 1 of 2'));
+    await stack.ask(lead, 'gameday step --attack "memory -l 30 -p 50 --target-tags role=web" third holds', {
+      channel: where,
+    });
+    await waitForText('the countdown of a plan of three', () => card().includes('Step 1 of 3'));
+    await countdownIn(lead, title, 1)!.click('Start now');
+    await waitForText('step 1 running on its card', () => card().includes('running ('));
+    await runToEnd();
+    await waitForText('step 1 ended on its card', () => /ended · .*hypothesis not answered yet/.test(card()));
+    expect(card()).not.toContain('running');
+    await answer(lead, title, 1, 'Held', 'fine');
+    await waitForText('the answer on its card', () => card().includes('held'));
+    expect(card()).not.toContain('not answered');
+  });
+
+  it('refuses a wait it cannot read, and a wait without auto on', async () => {
+    const lead = nextPerson();
+    await stack.login(lead, users().owner, { team: 'Platform' });
+    await stack.ask(lead, 'gameday start Wait words drill', { channel: where });
+    expect(read(await stack.ask(lead, 'gameday auto on --wait soon', { channel: where }))).toMatch(/5m/);
+    expect(read(await stack.ask(lead, 'gameday auto off --wait 5m', { channel: where }))).toContain(
+      '--wait goes with auto on',
+    );
+    expect(read(await stack.ask(lead, 'help gameday', { channel: where }))).toContain('gameday auto on [--wait 5m]');
+    await stack.ask(lead, 'gameday end', { channel: where });
   });
 });
 

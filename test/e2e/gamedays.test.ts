@@ -155,6 +155,42 @@ describe('ending a game day while attacks run', () => {
     ).toHaveLength(1);
   });
 
+  it('Halt all and end makes the report once the halts have landed, with how each attack ended', async () => {
+    const lead = nextPerson();
+    const person = await stack.login(lead, users().owner, { team: 'Platform' });
+    await startGameDay(lead, 'Report after halts drill');
+    const { attack } = await startedAttack(lead, 'attack cpu -l 300 --target-tags role=web');
+    stack.advanceClock(10_000);
+    const filesBefore = stack.fake.files().length;
+    const reportFile = () =>
+      stack.fake
+        .files()
+        .slice(filesBefore)
+        .find((file) => file.channel === where);
+
+    const warning = await stack.ask(lead, 'gameday end', { channel: where });
+    await person
+      .ephemerals(where)
+      .find((m) => m.ts === warning.ts)!
+      .click('Halt all and end');
+    await stack.fake.waitFor(() => summaryOf('Report after halts drill'), 'the summary');
+    await stack.fake.waitFor(
+      () => read(person.ephemerals(where).find((m) => m.ts === warning.ts)).includes('Halted 1 attack and ended'),
+      'the end said',
+    );
+    // The attack is still halting: a report now would say so, and never change.
+    await stack.poll();
+    expect(reportFile()).toBeUndefined();
+
+    stack.advanceClock(10_000);
+    await stack.poll();
+    await stack.poll();
+    const report = await stack.fake.waitFor(reportFile, 'the report, once the halt landed');
+    expect(report.text).toContain(attack.guid);
+    expect(report.text).toMatch(/User Halted/);
+    expect(report.text).not.toMatch(/Halting/);
+  });
+
   it('End anyway ends with the attack running, and the summary is updated once it ends', async () => {
     const lead = nextPerson();
     const person = await stack.login(lead, users().owner, { team: 'Platform' });

@@ -123,7 +123,7 @@ describe('people are named by name outside Slack', () => {
     expect(ticket.description).toContain('Facilitator: Lena Park');
     expect(ticket.description).toMatch(/- cpu .* started by sam\.r: /);
     expect(ticket.description).toMatch(/- latency .* started by Lena Park: .*, halted by sam\.r \[/);
-    expect(ticket.description).toMatch(/- error rate stayed flat \(sam\.r, \d{4}-/);
+    expect(ticket.description).toMatch(/- error rate stayed flat \(sam\.r, \d\d:\d\d UTC\)/);
     expect(ticket.description).not.toContain('Slack user');
     expect(ticket.description).not.toMatch(slackIds);
     expect(usersInfoAsked(stack, lena) - atLogin.lena).toBe(1);

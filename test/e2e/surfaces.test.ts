@@ -278,6 +278,34 @@ describe('App Home', () => {
       'the start confirmation in the modal',
     );
     expect(started.buttons().map((b) => b.text)).not.toContain('Start');
+    // Home lists it at once, among the active attacks.
+    const [guid] = [...stack.sim.state.attacks.keys()];
+    await stack.fake.waitFor(() => read(person.home()).includes(guid!) || undefined, 'the new attack on Home');
+  });
+
+  it('follows a row halted there to the end of its attack, and says at the top what the halt did', async () => {
+    const id = nextPerson();
+    await stack.login(id, users().owner, { team: 'Platform' });
+    const person = stack.person(id);
+    const [guid] = stack.sim.addAttacks(stack.sim.seed.teams.platform.id, 1);
+    await (await stack.openHome(id)).click('Halt');
+    await stack.fake.waitFor(() => read(person.home()).includes(`Halt requested for attack ${guid}`), 'the outcome');
+    const activeRows = () => {
+      const text = read(person.home());
+      return text.slice(text.indexOf('Active attacks'), text.indexOf('Recent attacks'));
+    };
+    const published = stack.homePublishes(id);
+    stack.advanceClock(60_000);
+    await stack.poll();
+    await stack.fake.waitFor(() => stack.homePublishes(id) > published || undefined, 'Home redrawn at the end');
+    const top = read(person.home()).split('\n').slice(0, 3).join('\n');
+    expect(top).toMatch(new RegExp(`Attack ${guid} you halted has ended: .*halted`, 'i'));
+    expect(activeRows()).not.toContain(guid);
+    expect(read(person.home()).slice(read(person.home()).indexOf('Recent attacks'))).toContain(guid);
+    // Followed once: a later pass publishes nothing more for it.
+    const after = stack.homePublishes(id);
+    await stack.poll();
+    expect(stack.homePublishes(id)).toBe(after);
   });
 
   it('switches team from Home', async () => {

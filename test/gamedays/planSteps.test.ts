@@ -166,8 +166,8 @@ describe('who may change a plan', () => {
     const plan = { gameDayId: day.id };
     expect(await moveStep(deps, plan, { id: first.stepId }, 2, owner)).toBe('not planned');
     expect(await removeStep(deps, plan, first.stepId, owner)).toBe('not planned');
-    // A planned step does not move before one already under way.
-    expect(await moveStep(deps, plan, { id: second.stepId }, 1, owner)).toBe('moved');
+    // A planned step does not move before one already under way: it stays, and says so.
+    expect(await moveStep(deps, plan, { id: second.stepId }, 1, owner)).toBe('in place');
     expect((await deps.gameDays.plans.get(plan)).steps.map((s) => s.id)).toEqual([first.stepId, second.stepId]);
     expect(await removeStep(deps, plan, second.stepId, owner)).toBe('moved');
     expect(await removeStep(deps, plan, second.stepId, owner)).toBe('no such step');

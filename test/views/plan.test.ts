@@ -3,10 +3,10 @@ import type { Button, KnownBlock } from '@slack/types';
 import { describe, expect, it } from 'vitest';
 import type { GameDayRecord } from '../../src/gamedays/gamedayRecord.ts';
 import type { GameDayPlan, PlanStep } from '../../src/gamedays/plan.ts';
-import { addStepModal } from '../../src/views/gamedays/stepForms.ts';
+import { addStepModal, answerModal } from '../../src/views/gamedays/stepForms.ts';
 import { countdownMessage, hypothesisQuestion } from '../../src/views/gamedays/countdown.ts';
 import { parsePlanPlace, parseStepRef, planMessage, stepRefValue } from '../../src/views/gamedays/plan.ts';
-import { summaryStepLines } from '../../src/views/gamedays/planWords.ts';
+import { stepTimelineLine, summaryStepLines } from '../../src/views/gamedays/planWords.ts';
 import { gameDayCard } from '../../src/views/gamedays/gameday.ts';
 import { gameDayReportMarkdown } from '../../src/views/gamedays/report.ts';
 
@@ -87,6 +87,78 @@ describe('the plan on Slack surfaces', () => {
     expect(text).toBe('Step 2 of 33: saved-2: cpu on all hosts tagged role=web, starts in 60 s');
     expect(buttons(blocks).map((b) => b.text.text)).toEqual(['Start now', 'Delay 5 min', 'Skip', 'Veto']);
     expect(parseStepRef(buttons(blocks)[0]!.value)).toEqual({ channel: 'C1', gameDayId: 'day-1', stepId: 'step-2' });
+  });
+
+  it('says a countdown of minutes in minutes', () => {
+    const delayed = step(2, {
+      ...countingDown,
+      countdown: { ...countingDown.countdown!, startsAt: '2026-01-01T10:05:10.000Z' },
+    });
+    const { text, blocks } = countdownMessage(record, delayed, Date.parse('2026-01-01T10:00:00.000Z'));
+    expect(text).toMatch(/, starts in 5 min 10 s$/);
+    expect(JSON.stringify(blocks)).toContain('starts in 5 min 10 s');
+    expect(JSON.stringify(blocks)).not.toContain('310 s');
+  });
+
+  it('offers Move up only to a step that can move up', () => {
+    const ran = step(1, {
+      state: 'ended',
+      guid: 'g-1',
+      ended: { at: '2026-01-01T10:02:00.000Z', stage: 'Successful', lifecycle: 'Complete' },
+    });
+    const three: GameDayPlan = { steps: [ran, step(2), step(3)] };
+    const { blocks } = planMessage({
+      place: { channel: 'C1', gameDayId: 'day-1' },
+      plan: three,
+      running: true,
+      command: '/chaos',
+    });
+    const perStep = (blocks ?? []).filter((b) => b.type === 'actions' && b.block_id?.startsWith('plan_step:'));
+    expect(perStep.map((b) => [b.block_id, buttons([b]).map((x) => x.text.text)])).toEqual([
+      ['plan_step:step-2', ['Remove']],
+      ['plan_step:step-3', ['Move up', 'Remove']],
+    ]);
+  });
+
+  it('says who was unsure, never that the hypothesis is', () => {
+    const unsure = step(1, {
+      state: 'ended',
+      ended: { at: '2026-01-01T10:02:00.000Z', stage: 'Successful', lifecycle: 'Complete' },
+      answer: { answer: 'unsure', by: 'U2', at: '2026-01-01T10:03:00.000Z' },
+    });
+    const question = hypothesisQuestion({ ...record, plan: { steps: [unsure] } }, unsure);
+    const line = stepTimelineLine({
+      what: 'answered',
+      position: 1,
+      title: 'cpu',
+      by: 'U2',
+      answer: 'unsure',
+      at: '2026-01-01T10:03:00.000Z',
+    });
+    const form = JSON.stringify(answerModal('{}', unsure, 1, 'unsure'));
+    expect(form).toContain('*unsure* whether the hypothesis held');
+    for (const words of [question.text, JSON.stringify(question.blocks), line, form])
+      expect(words).not.toMatch(/hypothesis is unsure/);
+    expect(question.text).toBe('Step 1: unsure whether the hypothesis held');
+    expect(line).toBe(':microscope: <@U2> on step 1 (*cpu*): unsure whether the hypothesis held');
+  });
+
+  it('says when the automatic mode has no planned step left to run', () => {
+    const ran = step(1, {
+      state: 'ended',
+      ended: { at: '2026-01-01T10:02:00.000Z', stage: 'Successful', lifecycle: 'Complete' },
+      answer: { answer: 'held', by: 'U2', at: '2026-01-01T10:03:00.000Z' },
+    });
+    const auto = { by: { workspaceId: 'T1', userId: 'U1', userName: 'u1' }, since: '2026-01-01T10:00:00.000Z' };
+    const text = planMessage({
+      place: { channel: 'C1', gameDayId: 'day-1' },
+      plan: { steps: [ran], auto },
+      running: true,
+      command: '/chaos',
+    });
+    const words = JSON.stringify(text.blocks);
+    expect(words).toContain('no planned step is left');
+    expect(words).not.toContain('the next step counts down');
   });
 
   it("escapes a saved attack's name and target in the countdown's fallback text", () => {

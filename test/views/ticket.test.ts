@@ -16,7 +16,7 @@ import {
   ticketProjectModal,
 } from '../../src/views/tickets/ticket.ts';
 import { ticketFiledText, ticketListMessage } from '../../src/views/tickets/ticketReplies.ts';
-import { ticketPrefill } from '../../src/views/tickets/ticketPrefill.ts';
+import { gameDayTicketPrefill, ticketPrefill } from '../../src/views/tickets/ticketPrefill.ts';
 import { issueMeta } from '../support/issue-meta.ts';
 
 const choices = (count: number) =>
@@ -377,5 +377,84 @@ describe('ticket replies', () => {
     );
     expect(messageViolations(message.blocks)).toEqual([]);
     expect(contextTexts(message.blocks!)).toEqual(['80 tickets; the first 45 are listed here.']);
+  });
+});
+
+describe('the ticket about a whole game day', () => {
+  const cpu = {
+    guid: 'g-1',
+    type: 'cpu',
+    args: ['-l', '60'],
+    targetWords: 'all hosts tagged role=web',
+    teamId: 't-1',
+    teamName: 'Platform',
+    startedBy: 'U1',
+  };
+  const planned = {
+    request: {
+      type: 'cpu',
+      args: ['-l', '60'],
+      team: undefined,
+      yes: false,
+      lengthSeconds: 60,
+      target: { kind: 'all' as const },
+    },
+    teamId: 't-1',
+    teamName: 'Platform',
+    addedBy: 'U1',
+    addedAt: '2026-03-02T09:00:00.000Z',
+  };
+  const record = {
+    channel: 'C1',
+    ts: '1.1',
+    title: 'Checkout drill',
+    facilitator: 'U1',
+    startedAt: '2026-03-02T10:00:00.000Z',
+    endedAt: '2026-03-02T11:30:00.000Z',
+    attacks: [cpu],
+    halts: [],
+    notes: [{ guid: 'g-1', text: 'p99 flat', by: 'U2', at: '2026-03-02T10:06:30.000Z' }],
+    tickets: [],
+    plan: {
+      steps: [
+        {
+          ...planned,
+          id: 's-1',
+          source: { kind: 'saved' as const, name: 'web-cpu' },
+          hypothesis: 'checkout stays under 500 ms p99',
+          state: 'ended' as const,
+          guid: 'g-1',
+          ended: { at: '2026-03-02T10:06:00.000Z', stage: 'Successful', lifecycle: 'Complete' },
+          answer: {
+            answer: 'held' as const,
+            by: 'U2',
+            at: '2026-03-02T10:07:00.000Z',
+            observation: 'p99 peaked at 310 ms',
+          },
+        },
+        {
+          ...planned,
+          id: 's-2',
+          source: { kind: 'typed' as const },
+          hypothesis: 'retries hide the latency',
+          state: 'vetoed' as const,
+          vetoed: { by: 'U2', reason: 'payments is deploying', at: '2026-03-02T10:20:00.000Z' },
+        },
+      ],
+    },
+  };
+  const names = { U1: 'Lena Park', U2: 'Sam Reyes' };
+  const outcomes = { 'g-1': { stage: 'Successful', lifecycle: 'Complete', haltedBy: [] } };
+
+  it('has the plan, each step with its hypothesis and verdict, and times people read', () => {
+    const { description } = gameDayTicketPrefill(record, outcomes, undefined, names);
+    expect(description).toContain('Plan (2 steps):');
+    expect(description).toContain(
+      '1. web-cpu: checkout stays under 500 ms p99 · Successful · held, said Sam Reyes: p99 peaked at 310 ms',
+    );
+    expect(description).toContain('2. cpu: retries hide the latency · vetoed by Sam Reyes: payments is deploying');
+    expect(description).toContain('Started: 2026-03-02 10:00 UTC, ended 2026-03-02 11:30 UTC (1 h 30 min)');
+    expect(description).toContain('- p99 flat (Sam Reyes, 10:06 UTC) [g-1]');
+    expect(description).not.toMatch(/\d{4}-\d\d-\d\dT\d\d:/);
   });
 });

@@ -155,6 +155,7 @@ export async function startPlayground(options: PlaygroundOptions): Promise<Playg
     shortcuts: options.shortcuts ?? [],
     steps: stepForms(fake),
   };
+  const mentionNames = new Map([...directory.people, ...channels].map(({ id, name }) => [id, name]));
   let slackbot: SlackbotPanel | undefined;
   function slackbotPanel(): SlackbotPanel {
     if (slackbot === undefined) throw new PlaygroundError(404, 'This playground has no Slackbot to ask.');
@@ -288,7 +289,8 @@ export async function startPlayground(options: PlaygroundOptions): Promise<Playg
         return send(response, 302, '', 'text/plain; charset=utf-8', { location: '/' });
       if (url.pathname === '/api/directory') return sendJson(request, response, 200, directory);
       if (url.pathname === '/api/simulator') return sendJson(request, response, 200, await simulatorPanel().view());
-      if (url.pathname === '/api/workflows') return sendJson(request, response, 200, { runs: stepRuns(fake) });
+      if (url.pathname === '/api/workflows')
+        return sendJson(request, response, 200, { runs: stepRuns(fake, mentionNames) });
       if (url.pathname === '/api/slackbot/tools') {
         const who = person(url.searchParams.get('person') ?? '');
         return sendJson(request, response, 200, { tools: await slackbotPanel().tools(who.id) });
@@ -352,7 +354,7 @@ export async function startPlayground(options: PlaygroundOptions): Promise<Playg
       loginPageAt = new URL(botUrl);
     },
     askSlackbotAt(mcpUrl) {
-      slackbot = new SlackbotPanel(fake, mcpUrl);
+      slackbot = new SlackbotPanel(fake, mcpUrl, mentionNames);
     },
     async stop() {
       await slackbot?.close();

@@ -7,6 +7,7 @@
 import type { FakeSlack, FakeSlackbot } from '@faultline/fake-slack';
 import { z } from 'zod';
 import { PlaygroundError } from './actions.ts';
+import { namedMentions } from './workflows-panel.ts';
 
 export interface ToolForm {
   name: string;
@@ -28,13 +29,16 @@ type Schema = { type?: string; description?: string; enum?: string[]; default?: 
 export class SlackbotPanel {
   readonly #fake: FakeSlack;
   readonly #url: string;
+  /** People's and channels' names by id: an answer's mentions read as the page shows them. */
+  readonly #names: ReadonlyMap<string, string>;
   readonly #clients = new Map<string, Promise<FakeSlackbot>>();
   /** The tools, the same for everyone, read once. */
   #forms: ToolForm[] | undefined;
 
-  constructor(fake: FakeSlack, mcpUrl: string) {
+  constructor(fake: FakeSlack, mcpUrl: string, names: ReadonlyMap<string, string>) {
     this.#fake = fake;
     this.#url = mcpUrl;
+    this.#names = names;
   }
 
   #client(personId: string): Promise<FakeSlackbot> {
@@ -83,7 +87,8 @@ export class SlackbotPanel {
         if (value === true || value === 'true') given[name] = true;
       } else if (String(value).trim() !== '') given[name] = String(value).trim();
     }
-    return (await this.#client(personId)).call(tool, given);
+    const answer = await (await this.#client(personId)).call(tool, given);
+    return { ...answer, text: namedMentions(answer.text, this.#names) };
   }
 
   async close(): Promise<void> {

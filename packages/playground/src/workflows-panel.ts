@@ -51,8 +51,19 @@ export function stepForms(fake: FakeSlack): StepForm[] {
   }));
 }
 
-/** The last runs, newest first. */
-export function stepRuns(fake: FakeSlack, limit = 10): WorkflowStepRun[] {
+/**
+ * A step's error as Workflow Builder shows it to people: `<#C…>` as `#gameday` and `<@U…>` as
+ * `@alice`, by `names` (ids to names), and an id nobody here has as the id.
+ */
+export function namedMentions(error: string, names: ReadonlyMap<string, string>): string {
+  return error.replace(
+    /<([#@])([A-Z0-9]+)(?:\|([^>]*))?>/g,
+    (_, sigil: string, id: string, label: string | undefined) => `${sigil}${label || (names.get(id) ?? id)}`,
+  );
+}
+
+/** The last runs, newest first; `names` maps the people's and channels' ids to their names. */
+export function stepRuns(fake: FakeSlack, names: ReadonlyMap<string, string>, limit = 10): WorkflowStepRun[] {
   return fake
     .stepExecutions()
     .slice(-limit)
@@ -63,7 +74,7 @@ export function stepRuns(fake: FakeSlack, limit = 10): WorkflowStepRun[] {
       person: run.usedBy ?? '',
       state: run.state,
       outputs: run.outputs,
-      error: run.error,
+      error: run.error === undefined ? undefined : namedMentions(run.error, names),
     }));
 }
 

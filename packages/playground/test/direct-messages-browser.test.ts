@@ -24,6 +24,12 @@ for (const viewport of [
         viewport,
       });
       const { run, pageErrors, errorLogs } = playground;
+      const narrow = viewport.width < 720;
+
+      /** The sidebar: in a narrow window, behind the conversation's menu button, which counts what is unread. */
+      async function openSidebar(): Promise<void> {
+        if (narrow) await playground.page.locator('#sidebar-open').click();
+      }
 
       it('shows the login confirmation among the direct messages, counted unread until opened, and its button works', async () => {
         const { demo, page } = playground;
@@ -50,7 +56,10 @@ for (const viewport of [
         await expect
           .poll(() => directLink.getAttribute('aria-label'), { timeout: waitMs })
           .toBe('Faultline, direct messages, 1 unread');
-        expect(await page.locator('#dm-unread').innerText()).toBe('1');
+        expect(await page.locator('#dm-unread').textContent()).toBe('1');
+        if (narrow)
+          expect(await page.locator('#sidebar-open').getAttribute('aria-label')).toBe('Conversations, 1 unread');
+        await openSidebar();
         await directLink.click();
         await expect.poll(() => page.locator('#title').innerText()).toBe('Faultline');
         const confirmation = page
@@ -60,6 +69,7 @@ for (const viewport of [
         expect(await confirmation.innerText()).toContain('choose the one to work in');
         // Opened, it is read; commands are typed in a channel, so the composer is not offered here.
         await expect.poll(() => page.locator('#dm-unread').isHidden()).toBe(true);
+        if (narrow) expect(await page.locator('#sidebar-open').getAttribute('aria-label')).toBe('Conversations');
         expect(await page.getByRole('textbox', { name: 'Message' }).isVisible()).toBe(false);
 
         // Its button reaches the app as a click in the direct message: the team picker opens.
@@ -73,6 +83,7 @@ for (const viewport of [
         await chosen.waitFor({ state: 'detached' });
 
         // alice's direct messages are hers: none from bob's login, nothing unread.
+        await openSidebar();
         await page.getByRole('combobox', { name: 'Acting as' }).selectOption({ label: 'alice' });
         await directLink.click();
         await page.getByText('No direct messages yet').waitFor();
@@ -83,7 +94,9 @@ for (const viewport of [
         await page.goto(`${demo.playgroundUrl}client/${demo.fake.teamId}`);
         await page.getByText('No direct messages yet').waitFor();
         expect(new URL(page.url()).hash).toBe('#U0ALICE/dm');
-        expect(await page.getByRole('combobox', { name: 'Acting as' }).inputValue()).toBe('U0ALICE');
+        expect(await page.getByRole('combobox', { name: 'Acting as', includeHidden: true }).inputValue()).toBe(
+          'U0ALICE',
+        );
 
         expect(pageErrors).toEqual([]);
         expect(errorLogs).toEqual([]);

@@ -4,7 +4,7 @@ import { hasChromium, skipNote, useDemoInBrowser } from './support/browser.ts';
 /**
  * What Slack shows that the page must show too, in Chromium against the whole demo: a file the
  * app shares (the game-day report), channel mentions by name, the message menu with the app's
- * message shortcut, and a narrow window that keeps the sidebar's panels usable.
+ * message shortcut, and a narrow window that shows the conversation or the sidebar, each whole.
  */
 
 const waitMs = 15_000;
@@ -83,9 +83,27 @@ describe.skipIf(!hasChromium)(skipNote('Slack’s surfaces in the playground'), 
     expect(errorLogs).toEqual([]);
   });
 
-  it('keeps the sidebar’s header, the Simulator and the demo logins usable in a 420 px window', async () => {
+  it('shows a 420 px window one screen at a time, as a phone does: the conversation, or the sidebar with its header, Simulator and logins', async () => {
     const { page } = playground;
     await page.setViewportSize({ width: 420, height: 800 });
+    /** The share of the window's area a part of the page covers (none when it is not shown). */
+    const share = async (selector: string) => {
+      const box = await page.locator(selector).boundingBox();
+      const window = page.viewportSize()!;
+      if (box === null) return 0;
+      const width = Math.max(0, Math.min(box.x + box.width, window.width) - Math.max(box.x, 0));
+      const height = Math.max(0, Math.min(box.y + box.height, window.height) - Math.max(box.y, 0));
+      return (width * height) / (window.width * window.height);
+    };
+    // A conversation open: it has the whole window, the sidebar none of it.
+    await expect.poll(() => page.locator('#title').innerText()).toBe('# gameday');
+    expect(await share('.sidebar')).toBe(0);
+    expect(await share('.main')).toBe(1);
+    expect(await page.getByRole('textbox', { name: 'Message' }).isVisible()).toBe(true);
+
+    // The conversation's menu button shows the sidebar, whole and usable.
+    await page.getByRole('button', { name: 'Conversations' }).click();
+    expect(await share('.sidebar')).toBe(1);
     const header = page.locator('.workspace-name');
     await header.scrollIntoViewIfNeeded();
     const clipped = await header.evaluate((element) => {
@@ -112,7 +130,15 @@ describe.skipIf(!hasChromium)(skipNote('Slack’s surfaces in the playground'), 
     const logins = page.getByText(playground.demo.sim.seed.users.owner.email, { exact: true });
     await logins.scrollIntoViewIfNeeded();
     expect(await logins.isVisible()).toBe(true);
-    // The composer and the timeline are still there below the sidebar.
+
+    // Choosing a conversation opens it on the whole window again; Back returns to it unchanged.
+    await page.getByRole('button', { name: '# general' }).click();
+    await expect.poll(() => page.locator('#title').innerText()).toBe('# general');
+    expect(await share('.sidebar')).toBe(0);
+    await page.getByRole('button', { name: 'Conversations' }).click();
+    await page.getByRole('button', { name: 'Back to the conversation' }).click();
+    expect(await share('.sidebar')).toBe(0);
+    expect(await page.locator('#title').innerText()).toBe('# general');
     expect(await page.getByRole('textbox', { name: 'Message' }).isVisible()).toBe(true);
     expect(pageErrors).toEqual([]);
   });

@@ -74,7 +74,8 @@ describe.skipIf(!hasChromium)(skipNote("the README's Ask Slackbot walk in a brow
         answered += 1;
         if (step.tool === 'list_attacks') expect(text).toContain(guid.slice(0, 8));
         if (step.tool === 'halt_attack') {
-          expect(text).toContain(`Halt requested for attack ${guid}`);
+          // The page names the person, as Slack shows a mention.
+          expect(text).toContain(`Halt requested for attack ${guid} by @alice`);
           await expect
             .poll(() => demo.sim.state.attacks.get(guid)!.timeline.haltedAt, { timeout: waitMs })
             .toBeDefined();

@@ -10,7 +10,7 @@ const waitMs = 20_000;
 describe.skipIf(!hasChromium)(skipNote('the Workflows panel in a browser'), { timeout: 120_000 }, () => {
   const playground = useDemoInBrowser({ dataDirPrefix: 'faultline-workflows-browser-', waitMs });
 
-  it('runs Freeze chaos as the person chosen: the team is frozen, its attack halted, and the run shows how many', async () => {
+  it('runs Freeze chaos as the person chosen: the team is frozen, its attack halted, and the run shows how many; a failed run names its channel', async () => {
     const { demo, page } = playground;
     await playground.logInAsOwner('U0ALICE/C0GENERAL', 'Platform');
     const payments = demo.sim.seed.teams.payments.id;
@@ -36,6 +36,15 @@ describe.skipIf(!hasChromium)(skipNote('the Workflows panel in a browser'), { ti
     await panel.getByRole('textbox', { name: 'Reason' }).fill('second thoughts');
     await panel.getByRole('button', { name: 'Run step' }).click();
     await runs.getByText(/^Freeze chaos as bob failed: .*not logged in to Faultline/).waitFor();
+
+    // A step's error names its channel as Slack shows it, not by id.
+    await page.getByRole('combobox', { name: 'Acting as' }).selectOption({ label: 'alice' });
+    await panel.getByRole('combobox', { name: 'Step' }).selectOption({ label: 'End game day' });
+    await panel.getByRole('combobox', { name: 'Channel' }).selectOption({ label: '#gameday' });
+    await panel.getByRole('button', { name: 'Run step' }).click();
+    await runs
+      .getByText('End game day as alice failed: No game day runs in #gameday, so there is nothing to end.')
+      .waitFor();
 
     expect(playground.pageErrors).toEqual([]);
     expect(playground.errorLogs).toEqual([]);

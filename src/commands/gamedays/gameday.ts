@@ -18,6 +18,7 @@ import {
   noGameDayText,
   noReportText,
 } from '../../views/gamedays/gamedayWords.ts';
+import { planWords } from '../../views/gamedays/planWords.ts';
 import { reportAgainFailedText, reportSharedText } from '../../views/gamedays/reportWords.ts';
 import { subcommand } from '../command.ts';
 import { actions, contract, flag } from '../contract.ts';
@@ -29,7 +30,7 @@ import { stepFromCommand } from './addStep.ts';
 import { automatic, moveFromCommand, planFromCommand, runNext } from './plan.ts';
 
 const usage =
-  'gameday start <title> [--guard a:<monitor id>] [--guard b:<alert name>] | gameday guard [<guard>…] | gameday unguard <guard>… | gameday status | gameday end | gameday report [id] | gameday plan | gameday step <saved attack> <hypothesis> [--guard …] [--team T] | gameday step --attack "<attack>" <hypothesis> | gameday move <step> <position> | gameday next | gameday auto on|off';
+  'gameday start <title> [--guard a:<monitor id>] [--guard b:<alert name>] | gameday guard [<guard>…] | gameday unguard <guard>… | gameday status | gameday end | gameday report [id] | gameday plan | gameday step <saved attack> <hypothesis> [--guard …] [--team T] | gameday step --attack "<attack>" <hypothesis> | gameday move <step> <position> | gameday next | gameday auto on [--wait 5m] | gameday auto off';
 
 const stepNumber = (what: string) =>
   z
@@ -38,6 +39,17 @@ const stepNumber = (what: string) =>
       error: (issue) => `“${escapeMrkdwn(String(issue.input))}” is not a ${what}: give a number from the plan.`,
     })
     .transform(Number);
+
+/** `--wait`: how long the automatic mode waits for the answer on a hypothesis, 0 to 24 hours. */
+const waitSchema = z
+  .string()
+  .regex(/^\d{1,5}\s*(s|m|h)$/i)
+  .transform(
+    (text) =>
+      Number.parseInt(text, 10) *
+      { s: 1_000, m: 60_000, h: 3_600_000 }[text.slice(-1).toLowerCase() as 's' | 'm' | 'h'],
+  )
+  .refine((ms) => ms <= 24 * 3_600_000);
 
 const guards = { guard: flag.values('a guard, such as `a:<monitor id>` or `b:<alert name>`') };
 
@@ -93,6 +105,7 @@ const gamedayArgs = actions(
       words: {
         on: z.enum(['on', 'off'], { error: 'Say `on` or `off`.' }),
       },
+      flags: { wait: flag.read('a time such as `5m`, `90s` or `1h`', waitSchema) },
     }),
   },
 );
@@ -133,7 +146,7 @@ export const gamedayCommand = subcommand({
     'gameday step --attack "latency --target-hosts platform-web-1 -l 120 -m 300" checkout retries hide the latency',
     'gameday plan',
     'gameday next',
-    'gameday auto on',
+    'gameday auto on --wait 5m',
     'gameday status',
     'gameday end',
     'gameday report',
@@ -195,7 +208,11 @@ export const gamedayCommand = subcommand({
       );
     if (form === 'move') return moveFromCommand(deps, request.actor, channel, args.words.from, args.words.to);
     if (form === 'next') return runNext(deps, request.actor, channel);
-    if (form === 'auto') return automatic(deps, request.actor, channel, args.words.on === 'on');
+    if (form === 'auto') {
+      if (args.words.on === 'off' && args.flags.wait !== undefined)
+        throw new UserInputError(planWords.autoWaitAlone, usage);
+      return automatic(deps, request.actor, channel, args.words.on === 'on', args.flags.wait);
+    }
     const record = await deps.gameDays.running(channel);
     if (!record) return message(noGameDayText(deps.config.slack.command));
     await requireMayEnd(deps, request.actor, record);

@@ -66,7 +66,7 @@ export async function moveFromCommand(
   const moved = await moveStep(deps, owner, { position: from }, to, actor);
   if (moved === 'no such step') return message(planWords.noSuchStep(from));
   if (moved === 'not planned') return message(planWords.notPlanned);
-  return showPlan(deps, channel, planWords.moved);
+  return showPlan(deps, channel, moved === 'in place' ? planWords.inPlace(from) : planWords.moved);
 }
 
 /**
@@ -93,13 +93,19 @@ export async function runNext(deps: Deps, actor: Actor, channel: string): Promis
   return message(planWords.countingDown(outcome.position, outcome.total));
 }
 
-/** `gameday auto on|off`, and the plan's Automatic button. */
-export async function automatic(deps: Deps, actor: Actor, channel: string, on: boolean): Promise<Reply> {
+/** `gameday auto on [--wait 5m]|off`, and the plan's Automatic button. */
+export async function automatic(
+  deps: Deps,
+  actor: Actor,
+  channel: string,
+  on: boolean,
+  waitMs?: number,
+): Promise<Reply> {
   const day = await deps.gameDays.running(channel);
   if (!day) return message(planWords.noGameDay(deps.config.slack.command));
   await requireLogin(deps, actor);
-  await setAutomatic(deps, day, runnerOf(actor), on);
-  return message(on ? planWords.autoOn : planWords.autoOff);
+  await setAutomatic(deps, day, runnerOf(actor), on, waitMs);
+  return message(on ? planWords.autoOn(waitMs) : planWords.autoOff);
 }
 
 function placeFrom(action: Action): PlanPlace {
@@ -141,9 +147,11 @@ export async function changePlanFromButton(action: Action, deps: Deps): Promise<
       ? action.actionId === 'plan_remove'
         ? planWords.removed
         : planWords.moved
-      : outcome === 'not planned'
-        ? planWords.notPlanned
-        : planWords.gone;
+      : outcome === 'in place'
+        ? planWords.inPlace(position)
+        : outcome === 'not planned'
+          ? planWords.notPlanned
+          : planWords.gone;
   const shown = await showPlan(deps, place.channel, notice);
   return shown.kind === 'message' ? { ...shown, replaceOriginal: true } : shown;
 }

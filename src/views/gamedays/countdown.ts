@@ -28,6 +28,14 @@ const refOf = (record: GameDayRecord & { id?: string }, step: PlanStep): StepRef
   stepId: step.id,
 });
 
+/** A time to go in words: `45 s`, `5 min`, `5 min 10 s`. */
+function inWords(seconds: number): string {
+  const minutes = Math.floor(seconds / 60);
+  const rest = seconds % 60;
+  if (minutes < 2) return `${seconds} s`;
+  return `${minutes} min${rest ? ` ${rest} s` : ''}`;
+}
+
 /** Skip and Veto, while a step may still be stopped. */
 const skipOrVeto = (value: string) => [
   button('Skip', COUNTDOWN_SKIP, { value }),
@@ -49,10 +57,11 @@ export function countdownMessage(record: GameDayRecord, step: PlanStep, now: num
   let text: string;
   if (step.state === 'counting down') {
     const seconds = Math.max(0, Math.round((startsAt.getTime() - now) / 1000));
+    const startsIn = inWords(seconds);
     const plainWhat = `${step.source.kind === 'saved' ? `${step.source.name}: ` : ''}${step.request.type} on ${target}`;
-    text = escapeMrkdwn(`Step ${position} of ${total}: ${plainWhat}, starts in ${seconds} s`);
+    text = escapeMrkdwn(`Step ${position} of ${total}: ${plainWhat}, starts in ${startsIn}`);
     blocks.push(
-      section(`:hourglass_flowing_sand: ${heading}, starts in ${seconds} s (${slackDate(startsAt, '{time_secs}')})`),
+      section(`:hourglass_flowing_sand: ${heading}, starts in ${startsIn} (${slackDate(startsAt, '{time_secs}')})`),
       section(`${hypothesis}\n${stepCommand(step)}`),
       context(
         `Run by <@${step.countdown!.runBy.userId}>, whose session starts it. Anyone here may delay, skip or veto it.`,
@@ -80,7 +89,7 @@ export function hypothesisQuestion(record: GameDayRecord & { id?: string }, step
   if (step.answer) {
     const a = step.answer;
     return {
-      text: `Step ${position}: the hypothesis ${answerText[a.answer]}`,
+      text: `Step ${position}: ${answerText[a.answer]}`,
       blocks: [
         section(head),
         section(

@@ -11,7 +11,7 @@ export function noGameDayText(command: string): string {
 export function gameDayEndedText(title: string, halted: number, running: number): string {
   const name = `*${escapeMrkdwn(title)}*`;
   if (halted)
-    return `:octagonal_sign: Halted ${plural(halted, 'attack')} and ended game day ${name}. Its summary is in the channel, and shows each attack's outcome once the halt is done.`;
+    return `:octagonal_sign: Halted ${plural(halted, 'attack')} and ended game day ${name}. Its summary is in the channel and shows each attack's outcome once the halt is done; the report follows then.`;
   const still = running
     ? ` ${plural(running, 'attack')} of it ${running === 1 ? 'is' : 'are'} still running: the summary shows how ${running === 1 ? 'it ends' : 'they end'} once ${running === 1 ? 'it does' : 'they do'}.`
     : '';

@@ -3,6 +3,8 @@ import type { GameDayRecord } from '../../gamedays/gamedayRecord.ts';
 import {
   type GameDayPlan,
   type HypothesisAnswer,
+  answerWaitEnds,
+  awaitedAnswer,
   type PlanStep,
   positionOf,
   type StepRef,
@@ -88,11 +90,11 @@ export const answerWords: Record<HypothesisAnswer, string> = {
   unsure: ':grey_question: unsure',
 };
 
-/** What became of a hypothesis, after "the hypothesis". */
+/** What became of a hypothesis, as a sentence: a person may be unsure, a hypothesis is not. */
 export const answerText: Record<HypothesisAnswer, string> = {
-  held: 'held',
-  'not held': 'did not hold',
-  unsure: 'is unsure',
+  held: 'the hypothesis held',
+  'not held': 'the hypothesis did not hold',
+  unsure: 'unsure whether the hypothesis held',
 };
 
 /** What a step runs, in a few words: `*web-cpu*` or `*cpu*`, with its target. */
@@ -148,11 +150,36 @@ export function stepLine(plan: GameDayPlan, step: PlanStep): string {
   return `${positionOf(plan, step.id)}. ${stateEmoji[step.state]} ${stepTitle(step)} · _${escapeMrkdwn(truncate(step.hypothesis, 200))}_ · ${stepStateText(step)}`;
 }
 
+/** A wait in words: `90 s`, `5 min`, `1 h 30 min`. */
+export function waitWords(ms: number): string {
+  const seconds = Math.round(ms / 1000);
+  if (seconds < 60 || seconds % 60) return `${seconds} s`;
+  const minutes = seconds / 60;
+  if (minutes < 60) return `${minutes} min`;
+  return `${Math.floor(minutes / 60)} h${minutes % 60 ? ` ${minutes % 60} min` : ''}`;
+}
+
+/** What the automatic mode waits for after each attack. */
+export const autoWaitText = (waitMs: number | undefined) =>
+  waitMs === undefined
+    ? 'the answer on its hypothesis'
+    : `the answer on its hypothesis or ${waitWords(waitMs)}, whichever comes first`;
+
 /** The automatic mode in words, for the card and the plan. */
 export function autoText(plan: GameDayPlan): string | undefined {
   if (!plan.auto) return undefined;
-  if (!plan.paused)
-    return `:repeat: Automatic: the next step counts down once the previous attack has ended with its guards healthy (runs with <@${plan.auto.by.userId}>'s session).`;
+  const session = `runs with <@${plan.auto.by.userId}>'s session`;
+  if (!plan.paused) {
+    if (!plan.steps.some((s) => s.state === 'planned'))
+      return `:repeat: Automatic: no planned step is left; a step added to the plan counts down by itself (${session}).`;
+    const awaited = awaitedAnswer(plan);
+    if (awaited) {
+      const ends = answerWaitEnds(plan, awaited);
+      const until = ends === undefined ? '' : `, or until ${slackDate(new Date(ends), '{time_secs}')}`;
+      return `:repeat: Automatic: the next step counts down once step ${positionOf(plan, awaited.id)}'s hypothesis is answered${until} (${session}).`;
+    }
+    return `:repeat: Automatic: when an attack ends, the next step counts down after ${autoWaitText(plan.auto.waitMs)}, if the guards read healthy (${session}).`;
+  }
   const why = {
     guard: `guard *${escapeMrkdwn(plan.paused.detail)}* fired or is unhealthy`,
     veto: `step ${plan.paused.detail} was vetoed`,
@@ -207,13 +234,15 @@ export function planMessage(p: {
     };
   }
   const blocks: KnownBlock[] = [...head, section(`*Plan of ${where}* (${plural(plan.steps.length, 'step')})`)];
+  // Steps move only among those still to come: the first of them has nowhere up to go.
+  const firstPlanned = plan.steps.find((s) => s.state === 'planned');
   for (const step of plan.steps.slice(0, 20)) {
     const ref = JSON.stringify({ ...JSON.parse(value), s: step.id });
     blocks.push(section(`${stepLine(plan, step)}\n${stepCommand(step)}`));
     if (step.state === 'planned')
       blocks.push(
         actions(`plan_step:${step.id}`, [
-          button('Move up', PLAN_MOVE_UP, { value: ref }),
+          ...(step === firstPlanned ? [] : [button('Move up', PLAN_MOVE_UP, { value: ref })]),
           button('Remove', PLAN_REMOVE, { value: ref, style: 'danger' }),
         ]),
       );

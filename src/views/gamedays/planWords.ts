@@ -3,7 +3,7 @@ import type { GameDayRecord, GameDayStepEvent } from '../../gamedays/gamedayReco
 import { positionOf } from '../../gamedays/plan.ts';
 import { codeSpan } from '../attacks/attackPreview.ts';
 import { escapeMrkdwn, slackDate, truncate } from '../blocks.ts';
-import { answerText, answerWords, stepOutcome, stepTitle } from './plan.ts';
+import { answerText, answerWords, autoWaitText, stepOutcome, stepTitle } from './plan.ts';
 
 /** A step's line in the game day's timeline. */
 export function stepTimelineLine(e: GameDayStepEvent): string {
@@ -25,7 +25,7 @@ export function stepTimelineLine(e: GameDayStepEvent): string {
     case 'awaiting approval':
       return `:raised_hand: ${step.charAt(0).toUpperCase()}${step.slice(1)} needs a second person's approval before it starts`;
     case 'answered':
-      return `:microscope: ${who} on ${step}: the hypothesis ${e.answer ? answerText[e.answer] : 'is unsure'}${e.observation ? `: ${escapeMrkdwn(truncate(e.observation, 500))}` : ''}`;
+      return `:microscope: ${who} on ${step}: ${answerText[e.answer ?? 'unsure']}${e.observation ? `: ${escapeMrkdwn(truncate(e.observation, 500))}` : ''}`;
     case 'cancelled':
       return `:leftwards_arrow_with_hook: The countdown of ${step} was stopped: a hypothesis did not hold, so the automatic mode paused`;
     case 'automatic on':
@@ -58,6 +58,8 @@ export const planWords = {
   added: (position: number, running: boolean) =>
     `:heavy_plus_sign: Added step ${position} to the plan of ${running ? 'this game day' : 'the next game day in this channel'}.`,
   moved: 'Moved.',
+  inPlace: (position: number) =>
+    `Step ${position} stays where it is: it is already there, and steps move only among those still to come.`,
   noSuchStep: (position: number) => `The plan has no step ${position}.`,
   notPlanned: 'That step has already run (or is running); only steps still to come move or go.',
   removed: 'Removed the step from the plan.',
@@ -69,8 +71,9 @@ export const planWords = {
     `:hourglass_flowing_sand: Step ${position} of ${total} counts down in the channel.`,
   noGameDay: (command: string) =>
     `Start the game day first (${codeSpan(`${command} gameday start <title>`)}): steps run only while it runs. The plan is kept for it.`,
-  autoOn:
-    ':repeat: Automatic mode is on: each next step counts down once the previous attack has ended with its guards healthy.',
+  autoOn: (waitMs: number | undefined) =>
+    `:repeat: Automatic mode is on: when an attack ends, the next step counts down after ${autoWaitText(waitMs)}, if the guards read healthy.`,
+  autoWaitAlone: '`--wait` goes with `auto on`: how long the automatic mode waits for the answer on a hypothesis.',
   autoOff: ':double_vertical_bar: Automatic mode is off: steps run when someone presses Run next step.',
   tooLate: (position: number, state: string) => `Too late: step ${position} is ${state} already.`,
   gone: 'That step is no longer in the plan.',

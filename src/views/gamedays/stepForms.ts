@@ -108,7 +108,7 @@ export function answerModal(
     'Hypothesis',
     [
       section(
-        `Step ${position}, ${stepTitle(step)}: the hypothesis ${answer === 'held' ? '*held*' : answer === 'not held' ? '*did not hold*' : 'is *unsure*'}.\n_${escapeMrkdwn(step.hypothesis)}_`,
+        `Step ${position}, ${stepTitle(step)}: ${answer === 'held' ? 'the hypothesis *held*' : answer === 'not held' ? 'the hypothesis *did not hold*' : '*unsure* whether the hypothesis held'}.\n_${escapeMrkdwn(step.hypothesis)}_`,
       ),
       input(
         STEP_OBSERVATION,

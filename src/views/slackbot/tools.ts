@@ -44,13 +44,16 @@ function linkOf(element: unknown): string | undefined {
   return `${button.text?.text ?? 'Open'}: ${button.url}`;
 }
 
-/** Slack's mrkdwn as plain text: dates and links as their words (`label (address)`), entities decoded, emphasis and emoji codes dropped. */
+/**
+ * Slack's mrkdwn as plain text: dates and links as their words (`label (address)`), entities
+ * decoded, emphasis and emoji codes dropped. Mentions of people and channels stay as Slack writes
+ * them: Slackbot's answer is read in Slack, which shows them by name.
+ */
 function plain(mrkdwn: string): string {
   return mrkdwn
     .replace(/<!date\^[^|>]*\|([^>]+)>/g, '$1')
     .replace(/<(https?:[^|>]+)\|([^>]+)>/g, '$2 ($1)')
     .replace(/<(https?:[^>]+)>/g, '$1')
-    .replace(/<#([CGD][A-Z0-9]+)(?:\|[^>]*)?>/g, '#$1')
     .replace(/:[a-z0-9_+-]+: ?/g, '')
     .replace(/&lt;/g, '<')
     .replace(/&gt;/g, '>')

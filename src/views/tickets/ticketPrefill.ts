@@ -3,6 +3,7 @@ import type { Attack } from '../../client/schemas.ts';
 import { summaryMaxLength } from '../../tickets/fields.ts';
 import { durationText } from '../gamedays/gameday.ts';
 import type { GameDayOutcomes, GameDayRecord } from '../../gamedays/gamedayRecord.ts';
+import type { GameDayPlan, HypothesisAnswer } from '../../gamedays/plan.ts';
 import { truncate } from '../blocks.ts';
 import { stageWords } from '../attacks/attackCard.ts';
 import { plural } from '../plural.ts';
@@ -78,6 +79,56 @@ export function ticketPrefill(source: TicketSource): { summary: string; descript
   return { summary, description: truncate(lines.join('\n'), descriptionMaxLength) };
 }
 
+/** A time as a tracker shows it, plain and in UTC: `2026-03-02 10:00 UTC`, or only `10:00 UTC` within the day. */
+function readableTime(iso: string, sameDayAs?: string): string {
+  if (Number.isNaN(Date.parse(iso))) return iso;
+  const [date, time] = new Date(iso).toISOString().split('T') as [string, string];
+  const day = sameDayAs && !Number.isNaN(Date.parse(sameDayAs)) ? new Date(sameDayAs).toISOString().slice(0, 10) : '';
+  return `${date === day ? '' : `${date} `}${time.slice(0, 5)} UTC`;
+}
+
+/** Slack words made plain for a tracker: mentions as names, no mrkdwn marks. */
+const plainWords = (text: string, name: (userId: string) => string) =>
+  text.replace(/<@([A-Z0-9]+)>/g, (_, id: string) => name(id)).replace(/[*`]/g, '');
+
+const verdicts: Record<HypothesisAnswer, string> = {
+  held: 'held',
+  'not held': 'did not hold',
+  unsure: 'unsure whether it held',
+};
+
+/** One line per plan step: what it ran, its hypothesis, how it went, and the verdict on it. */
+function planLines(plan: GameDayPlan, name: (userId: string) => string): string[] {
+  if (!plan.steps.length) return [];
+  const lines = plan.steps.map((step, index) => {
+    const title = step.source.kind === 'saved' ? step.source.name : step.request.type;
+    const outcome =
+      step.state === 'ended'
+        ? step.ended
+          ? stageWords(step.ended.stage)
+          : 'ended'
+        : step.state === 'vetoed'
+          ? `vetoed by ${name(step.vetoed!.by)}: ${step.vetoed!.reason}`
+          : step.state === 'skipped'
+            ? step.skipped?.by
+              ? `skipped by ${name(step.skipped.by)}`
+              : 'not run: the game day ended during its countdown'
+            : step.state === 'not started'
+              ? `did not start: ${plainWords(step.notStarted!.reason, name)}`
+              : step.state === 'planned'
+                ? 'not run'
+                : step.state;
+    const answer = step.answer;
+    const verdict = answer
+      ? `${verdicts[answer.answer]}, said ${name(answer.by)}${answer.observation ? `: ${answer.observation}` : ''}`
+      : step.state === 'ended'
+        ? 'hypothesis not answered'
+        : '';
+    return `${index + 1}. ${title}: ${step.hypothesis} · ${[outcome, verdict].filter(Boolean).join(' · ')}`;
+  });
+  return ['', `Plan (${plural(plan.steps.length, 'step')}):`, ...lines];
+}
+
 /** Summary and description for one ticket about a whole game day, in plain text, people by name. */
 export function gameDayTicketPrefill(
   record: GameDayRecord,
@@ -90,8 +141,9 @@ export function gameDayTicketPrefill(
   const lines = [
     `Game day: ${record.title}`,
     `Facilitator: ${name(record.facilitator)}`,
-    `Started: ${record.startedAt}${record.endedAt ? `, ended ${record.endedAt} (${durationText(record.startedAt, record.endedAt)})` : ' (still running)'}`,
+    `Started: ${readableTime(record.startedAt)}${record.endedAt ? `, ended ${readableTime(record.endedAt)} (${durationText(record.startedAt, record.endedAt)})` : ' (still running)'}`,
     ...(permalink ? [`Game-day card: ${permalink}`] : []),
+    ...planLines(record.plan ?? { steps: [] }, name),
     '',
     `Attacks (${record.attacks.length}):`,
     ...record.attacks.map((a) => {
@@ -100,7 +152,13 @@ export function gameDayTicketPrefill(
       return `- ${a.type} ${a.args.join(' ')} on ${a.targetWords} (team ${a.teamName}), started by ${name(a.startedBy)}: ${stageWords(outcome?.stage ?? 'unknown')}${halted} [${a.guid}]`;
     }),
     ...(record.notes.length
-      ? ['', 'Notes:', ...record.notes.map((n) => `- ${n.text} (${name(n.by)}, ${n.at}) [${n.guid}]`)]
+      ? [
+          '',
+          'Notes:',
+          ...record.notes.map(
+            (n) => `- ${n.text} (${name(n.by)}, ${readableTime(n.at, record.startedAt)}) [${n.guid}]`,
+          ),
+        ]
       : []),
     ...(record.tickets.length
       ? ['', 'Tickets:', ...record.tickets.map((t) => `- ${t.key}${t.url ? ` ${t.url}` : ''}`)]

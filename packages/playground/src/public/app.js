@@ -63,6 +63,21 @@ function drawUnread() {
     'aria-label',
     unread > 0 ? `Faultline, direct messages, ${unread} unread` : 'Faultline, direct messages',
   );
+  // A narrow window shows the sidebar behind its menu button, which says there is something unread.
+  $('menu-unread').hidden = unread === 0;
+  $('sidebar-open').setAttribute('aria-label', unread > 0 ? `Conversations, ${unread} unread` : 'Conversations');
+}
+
+/** A narrow window shows the sidebar or the conversation, not both; a wide one shows both anyway. */
+function showSidebar(shown) {
+  document.querySelector('.app').classList.toggle('sidebar-open', shown);
+  $('sidebar-open').setAttribute('aria-expanded', String(shown));
+}
+
+/** Opens a conversation from the sidebar, on the whole of a narrow window. */
+function openPlace(place) {
+  showSidebar(false);
+  go(page.person, place);
 }
 
 async function api(path, body) {
@@ -494,7 +509,7 @@ function drawNavigation() {
           type: 'button',
           className: `nav-item${channel.id === page.place ? ' active' : ''}`,
           textContent: `# ${channel.name}`,
-          onclick: () => go(page.person, channel.id),
+          onclick: () => openPlace(channel.id),
         }),
       ),
     ),
@@ -862,8 +877,10 @@ async function start() {
   const people = page.directory.people.map((candidate) => candidate.id);
   const places = [...page.directory.channels.map((channel) => channel.id), 'home', 'dm'];
   $('person').addEventListener('change', (event) => go(event.currentTarget.value, page.place));
-  $('home-link').addEventListener('click', () => go(page.person, 'home'));
-  $('dm-link').addEventListener('click', () => go(page.person, 'dm'));
+  $('home-link').addEventListener('click', () => openPlace('home'));
+  $('dm-link').addEventListener('click', () => openPlace('dm'));
+  $('sidebar-open').addEventListener('click', () => showSidebar(true));
+  $('sidebar-close').addEventListener('click', () => showSidebar(false));
   document.addEventListener('click', followPermalink);
   // A message's menu closes on a click elsewhere or Escape, as Slack's does.
   document.addEventListener('click', (event) => {
