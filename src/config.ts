@@ -46,6 +46,8 @@ export interface Config {
     trustedProxies: Subnet[];
     /** The company whose identity provider "Log in with SSO" goes to; asked on the page when unset. */
     ssoCompany: string | undefined;
+    /** Slack's web client, where the page's "Back to Slack" goes: `<this><workspace id>`, with a trailing slash. */
+    slackClientUrl: string;
   };
   /** The company's monitoring integrations that guards read through (each may be overridden per guard). */
   monitoring: { integrationA: string | undefined; domainA: string | undefined; uriB: string | undefined };
@@ -107,6 +109,7 @@ export function loadConfig(env: NodeJS.ProcessEnv): Config {
       emailMatch: e.LOGIN_EMAIL_MATCH,
       trustedProxies: e.TRUSTED_PROXIES,
       ssoCompany: e.SSO_COMPANY,
+      slackClientUrl: e.SLACK_CLIENT_URL,
     },
     monitoring: { integrationA: e.MONITORING_A_INTEGRATION, domainA: e.MONITORING_A_DOMAIN, uriB: e.MONITORING_B_URI },
     approvalRules: e.APPROVAL_RULES,

@@ -214,6 +214,20 @@ export const environmentSchema = z.object({
     z.enum(loginModes, { error: `LOGIN_MODE must be one of ${loginModes.join(', ')}` }).optional(),
   ),
   SSO_COMPANY: optionalText,
+  SLACK_CLIENT_URL: z
+    .string()
+    .trim()
+    .default('https://app.slack.com/client/')
+    .superRefine((value, ctx) => {
+      const parsed = checkSecureUrl('SLACK_CLIENT_URL', 'a loopback address', value, ctx);
+      if (!parsed || parsed.search || parsed.hash)
+        ctx.addIssue({
+          code: 'custom',
+          message:
+            "SLACK_CLIENT_URL must be the base address of Slack's web client, such as https://app.slack.com/client/",
+        });
+    })
+    .transform((value) => (value.endsWith('/') ? value : `${value}/`)),
   LOGIN_EMAIL_MATCH: optionalText.pipe(
     z
       .enum(emailMatchModes, { error: `LOGIN_EMAIL_MATCH must be one of ${emailMatchModes.join(', ')}` })

@@ -32,3 +32,9 @@ export const RUN_PRIVILEGE = 'EXPERIMENTS_RUN';
 
 /** Whether the session may start attacks in the team, as the platform will decide it. */
 export const mayRunAttacks = (team: TeamEntry): boolean => team.privileges.includes(RUN_PRIVILEGE);
+
+/** Whether the session may halt an attack of the team (HALT_WRITE), as the platform will decide it. */
+export const mayHalt = (team: TeamEntry): boolean => team.privileges.includes('HALT_WRITE');
+
+/** Whether the session may halt every attack it reaches at once (HALT_ALL, a company privilege). */
+export const mayHaltAll = (login: Login): boolean => login.session.privileges.includes('HALT_ALL');

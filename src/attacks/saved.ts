@@ -90,9 +90,10 @@ export async function saveAttack(
   team: TeamEntry,
   name: string,
   request: AttackRequest,
-): Promise<{ saved: SavedAttack } | { refused: 'exists' | 'busy' | 'not allowed' }> {
+): Promise<{ saved: SavedAttack } | { refused: 'exists' | 'busy' | 'not allowed'; existing?: string }> {
   if (!mayChangeSaved(login, team.identifier)) return { refused: 'not allowed' };
   const result = await deps.savedAttacks.save(team.identifier, name, request, actor);
+  if (result.outcome === 'exists') return { refused: 'exists', existing: result.existing };
   if (result.outcome !== 'saved') return { refused: result.outcome };
   const { saved } = result;
   audit(deps.logger, 'attack_saved', actor, {
@@ -117,7 +118,8 @@ export class SavedAttacks {
 
   /**
    * Saves an attack under a name new to its team, as the name's next version: `exists` (and
-   * nothing changes) when the team has one by that name, `busy` when someone saves or deletes
+   * nothing changes, with the name as it was saved) when the team has one by that name, whatever
+   * its case, `busy` when someone saves or deletes
    * that very name at this moment.
    */
   async save(
@@ -125,10 +127,11 @@ export class SavedAttacks {
     name: string,
     request: AttackRequest,
     by: Who,
-  ): Promise<{ outcome: 'saved'; saved: SavedAttack } | { outcome: 'exists' | 'busy' }> {
+  ): Promise<{ outcome: 'saved'; saved: SavedAttack } | { outcome: 'exists'; existing: string } | { outcome: 'busy' }> {
     const key = keys.savedAttack.key(teamId, nameKey(name));
     return this.#locked(teamId, name, async () => {
-      if (await this.#store.get<SavedAttack>(key)) return { outcome: 'exists' as const };
+      const existing = await this.#store.get<SavedAttack>(key);
+      if (existing) return { outcome: 'exists' as const, existing: existing.name };
       const version = ((await this.#store.get<number>(keys.savedAttackVersion.key(teamId, nameKey(name)))) ?? 0) + 1;
       const at = new Date(this.#now()).toISOString();
       const saved: SavedAttack = {

@@ -8,6 +8,7 @@ import {
   coveringGuards,
   type GuardCheck,
   guardStart,
+  refuseIfMissing,
   refuseIfUnhealthy,
   unknownGuards,
 } from '../guardrails/guardCheck.ts';
@@ -20,12 +21,13 @@ import { type StartAsk, type StartedAttack, startAttack } from './start.ts';
  * The start policy: the one place that decides whether an attack starts. Every way in goes
  * through it in the same order: a freeze refuses; then the target is resolved again, and a set
  * that matches nothing or grew since the preview or the approval refuses (blastRadius.ts); then
- * every guard covering the start is read, an unhealthy one refuses and one that cannot be read
- * needs the person's Start anyway; then a
+ * every guard covering the start is read, an unhealthy one refuses, one the start names itself
+ * that finds no monitor or alert refuses, and one that cannot be read needs the person's Start
+ * anyway; then a
  * rule may ask for a second person, whose request is posted instead of starting; then the start
  * intent is written and the attack created (start.ts). The ways in say what they are and render
  * the outcome; refusals are thrown as the errors the views word (FrozenError,
- * UnhealthyGuardsError, GuardsUnknownError).
+ * UnhealthyGuardsError, MissingGuardsError, GuardsUnknownError).
  */
 
 /** What asks for the start. */
@@ -85,6 +87,7 @@ export async function startChecks(
   await refuseIfFrozen(deps, ask);
   const checks = await checkGuards(deps, apiOf(deps, ask), await covering(deps, ask));
   refuseIfUnhealthy(checks);
+  refuseIfMissing(checks, ask.request.guards);
   return { checks, unknown: unknownGuards(checks), rule: ruleFor(deps, ask) };
 }
 
@@ -96,6 +99,7 @@ export async function startPolicy(deps: Deps, ask: StartAsk, way: StartWay): Pro
   const targets = await confirmTargets(apiOf(deps, ask), ask.request.target, teamName(ask.team), recordedTargets(way));
   const acknowledged = way.kind === 'preview' || way.kind === 'approval' ? way.acknowledgedGuards : undefined;
   const checks = await guardStart(deps, apiOf(deps, ask), await covering(deps, ask), acknowledged);
+  refuseIfMissing(checks, ask.request.guards);
   const step = way.kind === 'plan step' || way.kind === 'approval' ? way.step : undefined;
   const workflowStep = way.kind === 'workflow step' ? way.step : undefined;
   const rule = way.kind === 'approval' ? undefined : ruleFor(deps, ask);

@@ -3,6 +3,7 @@ import { teamName } from '../attacks/access.ts';
 import { UserInputError } from '../errors.ts';
 import { escapeMrkdwn } from '../views/blocks.ts';
 import { z } from 'zod';
+import { closestWord } from './suggest.ts';
 
 /** How a team is named, shown when none of a person's teams matches. */
 export const teamUsage = 'team [name or id]';
@@ -34,5 +35,10 @@ export function matchTeam(teams: TeamEntry[], query: string, usage: string = tea
       `More than one of your teams matches “${escapeMrkdwn(query)}”: ${names(partial)}. Type more of the name, or its id.`,
       usage,
     );
-  throw new UserInputError(`None of your teams matches “${escapeMrkdwn(query)}”. Your teams: ${names(teams)}.`, usage);
+  const closest = closestWord(q, teams.map(teamName));
+  const hint = closest ? ` Did you mean *${escapeMrkdwn(closest)}*?` : '';
+  throw new UserInputError(
+    `None of your teams matches “${escapeMrkdwn(query)}”.${hint} Your teams: ${names(teams)}.`,
+    usage,
+  );
 }

@@ -250,7 +250,15 @@ export function actions<M extends Record<string, Contract<unknown>>>(
           spec.usage,
           `${Object.keys(byWord).join(', ')} first`,
         );
-      throw new UserInputError(spec.unknown(first), spec.usage);
+      const closest = first === undefined ? undefined : closestWord(first, Object.keys(byWord));
+      if (!closest) throw new UserInputError(spec.unknown(first), spec.usage);
+      // The usage line of the action meant, where the usage lists each one apart (`a … | b …`).
+      const meant = `${spec.command} ${closest}`;
+      const lines = spec.usage.split(' | ').filter((line) => line === meant || line.startsWith(`${meant} `));
+      throw new UserInputError(
+        `${spec.unknown(first)} Did you mean \`${meant}\`?`,
+        lines.length ? lines.join(' | ') : spec.usage,
+      );
     },
   };
 }

@@ -15,7 +15,13 @@ export type Reply =
    * Opens `view` at once (a trigger lasts 3 s); with `followUp`, the modal is replaced by what it
    * gives once the slower work behind it is done (a failure shows in its place).
    */
-  | { kind: 'openModal'; view: ModalView; followUp?: () => Promise<ModalView> }
+  | {
+      kind: 'openModal';
+      view: ModalView;
+      followUp?: () => Promise<ModalView>;
+      /** Told the opened modal's id, to change it later from elsewhere. */
+      opened?: (viewId: string) => Promise<void>;
+    }
   | { kind: 'updateModal'; view: ModalView }
   | { kind: 'pushModal'; view: ModalView }
   | { kind: 'none' };

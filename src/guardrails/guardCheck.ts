@@ -62,6 +62,26 @@ export function refuseIfUnhealthy(checks: GuardCheck[]): void {
   if (unhealthy.length) throw new UnhealthyGuardsError(unhealthy);
 }
 
+/** A start refused because a guard it names itself (`--guard`) watches a monitor or alert that does not exist. */
+export class MissingGuardsError extends UserInputError {
+  override name = 'MissingGuardsError';
+  readonly missing: GuardCheck[];
+  constructor(missing: GuardCheck[]) {
+    super('A guard of this attack watches nothing that exists; nothing was started.');
+    this.missing = missing;
+  }
+}
+
+/**
+ * A guard the start names itself that finds no monitor or alert could never halt it: refused,
+ * rather than offered as Start anyway. A game day's guards are the facilitator's to mend.
+ */
+export function refuseIfMissing(checks: GuardCheck[], own: readonly GuardSpec[] = []): void {
+  const ownKeys = new Set(own.map(guardKey));
+  const missing = checks.filter((c) => c.reading.state === 'not found' && ownKeys.has(guardKey(c.guard.spec)));
+  if (missing.length) throw new MissingGuardsError(missing);
+}
+
 /** A start whose guards cannot all be read, not yet confirmed with "Start anyway". */
 export class GuardsUnknownError extends UserInputError {
   override name = 'GuardsUnknownError';

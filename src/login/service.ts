@@ -4,6 +4,7 @@ import type { Config } from '../config.ts';
 import type { Logger } from '../logger.ts';
 import { audit } from '../audit.ts';
 import type { KeyValueStore } from '../store/keyValue.ts';
+import { keys } from '../store/keys.ts';
 import type { Actor, Login, Person, SessionStore } from '../store/sessions.ts';
 import type { CardStore } from '../attacks/cards.ts';
 import { requireLogin, teamName } from '../attacks/access.ts';
@@ -65,6 +66,19 @@ export class LoginService {
   /** A fresh one-time link to the secure page for the person, or undefined without one. */
   secureUrl(actor: Actor): Promise<string | undefined> {
     return secureLoginUrl(actor, this.#parts);
+  }
+
+  /** Keeps the login window the person just opened, to show there the login the secure page or SSO ends with. */
+  async rememberModal(actor: Person, viewId: string): Promise<void> {
+    await this.#parts.store.set(keys.loginModal.key(actor), viewId, keys.loginModal.ttlMs);
+  }
+
+  /** The login window the person opened last, once: a login ends it. */
+  async takeModal(actor: Person): Promise<string | undefined> {
+    const key = keys.loginModal.key(actor);
+    const viewId = await this.#parts.store.get<string>(key);
+    if (viewId) await this.#parts.store.delete(key);
+    return viewId;
   }
 
   logIn(actor: Actor, input: Parameters<typeof logIn>[1]) {

@@ -56,6 +56,7 @@ export async function deliver(
     case 'openModal': {
       if (!triggerId) throw new Error('A modal was asked for without a trigger');
       const opened = await client.views.open({ trigger_id: triggerId, view: reply.view });
+      if (reply.opened && opened.view?.id) await reply.opened(opened.view.id);
       if (!reply.followUp) return;
       let next: ModalView;
       try {

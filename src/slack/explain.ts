@@ -1,4 +1,4 @@
-import { PlatformError, UnauthorizedError } from '../client/errors.ts';
+import { ForbiddenError, PlatformError, UnauthorizedError } from '../client/errors.ts';
 import { StartUnfinishedError } from '../attacks/start.ts';
 import type { Deps } from '../deps.ts';
 import { NotLoggedInError, UserInputError } from '../errors.ts';
@@ -21,7 +21,12 @@ export function explainFailure(deps: Deps, metrics: Metrics) {
         .drop(actor)
         .catch((dropError: unknown) => logger.error({ err: dropError }, 'could not drop a rejected session'));
     }
-    if (error instanceof PlatformError) {
+    if (error instanceof ForbiddenError && error.privilege) {
+      // The person's role, not a fault of the bot: they are told which privilege; no stack trace.
+      metrics.platformErrors.inc({ type: error.name });
+      const { privilege, method, path } = error;
+      logger.info({ userId: actor.userId, privilege, method, path }, 'the platform refused a person a privilege');
+    } else if (error instanceof PlatformError) {
       metrics.platformErrors.inc({ type: error.name });
       logger.warn({ err: error }, 'platform call failed');
     } else if (

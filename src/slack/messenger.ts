@@ -1,4 +1,4 @@
-import type { HomeView } from '@slack/types';
+import type { HomeView, ModalView } from '@slack/types';
 import type { WebClient } from '@slack/web-api';
 import type { MessageRef } from '../attacks/cards.ts';
 import type { Logger } from '../logger.ts';
@@ -132,6 +132,11 @@ export class Messenger {
 
   async publishHome(user: string, view: HomeView): Promise<void> {
     await this.#client.views.publish({ user_id: user, view });
+  }
+
+  /** Changes a modal a person still has open (one closed since is an error Slack gives). */
+  async updateView(viewId: string, view: ModalView): Promise<void> {
+    await this.#client.views.update({ view_id: viewId, view });
   }
 
   /** Queues an in-place update of a message (see CardUpdates.update). */

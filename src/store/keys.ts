@@ -59,6 +59,8 @@ export const keys = {
     'Who can read a team, for the poller to fall back on: as long as the session that gives them the team.'),
   loginLink: kind('login-link:', minutes(10), { key: (hash: string) => hash },
     "A one-time login link's hash and person; a link is valid for ten minutes."),
+  loginModal: kind('login-modal:', minutes(10), { key: person },
+    'The login window a person opened last, to show there that the secure page or SSO logged them in: as long as its link.'),
   loginLinkOpened: kind('login-link-opened:', linkLeft, { key: (hash: string) => hash },
     'The first browser to open a login link won it: as long as the link itself is valid.'),
   ssoLogin: kind('sso-login:', minutes(10), { key: (stateHash: string) => stateHash },

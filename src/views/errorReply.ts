@@ -25,7 +25,7 @@ import { NotARequestError } from '../guardrails/approvals.ts';
 import { StepNotAllowedError } from '../gamedays/planChanges.ts';
 import { planWords } from './gamedays/planWords.ts';
 import { AmbiguousAttackIdError, AttackNotFoundError } from '../attacks/locate.ts';
-import { GuardsUnknownError, UnhealthyGuardsError } from '../guardrails/guardCheck.ts';
+import { GuardsUnknownError, MissingGuardsError, UnhealthyGuardsError } from '../guardrails/guardCheck.ts';
 import { frozenRefusal, haltPrivilegeText } from './guardrails/freezeRefusal.ts';
 import { HaltPrivilegeError } from '../guardrails/freezing.ts';
 import { stageWords } from './attacks/attackCard.ts';
@@ -50,7 +50,12 @@ export interface ErrorContext {
 function refusalText(error: UserInputError, command: string): string {
   if (error instanceof FrozenError) return frozenRefusal(error.freeze, command);
   if (error instanceof HaltPrivilegeError) return haltPrivilegeText(error);
-  if (error instanceof UnhealthyGuardsError || error instanceof GuardsUnknownError) return guardRefusalText(error);
+  if (
+    error instanceof UnhealthyGuardsError ||
+    error instanceof GuardsUnknownError ||
+    error instanceof MissingGuardsError
+  )
+    return guardRefusalText(error);
   if (error instanceof AttackNotFoundError) return attackNotFoundText(error);
   if (error instanceof NoTargetsError) return noTargetsText(error);
   if (error instanceof TargetsDriftedError) return targetsDriftedText(error);

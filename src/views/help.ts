@@ -36,5 +36,5 @@ export function helpPage(entry: HelpEntry, command: string): Message {
   };
 }
 
-export const noSuchSubcommandText = (wanted: string, command: string) =>
-  `There is no subcommand “${escapeMrkdwn(wanted)}”. \`${command} help\` lists them all.`;
+export const noSuchSubcommandText = (wanted: string, command: string, closest?: string) =>
+  `There is no subcommand “${escapeMrkdwn(wanted)}”.${closest ? ` Did you mean \`${command} help ${closest}\`?` : ''} \`${command} help\` lists them all.`;

@@ -158,6 +158,19 @@ describe('loadConfig', () => {
     ]);
   });
 
+  it("sends the page's Back to Slack to Slack's web client, or to the one named", () => {
+    expect(loadConfig(valid).login.slackClientUrl).toBe('https://app.slack.com/client/');
+    expect(loadConfig({ ...valid, SLACK_CLIENT_URL: 'http://127.0.0.1:4000/client' }).login.slackClientUrl).toBe(
+      'http://127.0.0.1:4000/client/',
+    );
+    expect(problems({ ...valid, SLACK_CLIENT_URL: 'http://slack.example.com/client/' })).toEqual([
+      'SLACK_CLIENT_URL must use https: (plain http is only for a loopback address)',
+    ]);
+    expect(problems({ ...valid, SLACK_CLIENT_URL: 'not a url' })).toEqual([
+      "SLACK_CLIENT_URL must be the base address of Slack's web client, such as https://app.slack.com/client/",
+    ]);
+  });
+
   it('checks logins against Slack e-mails unless told not to, and believes no proxy unless one is named', () => {
     expect(loadConfig(valid).login).toMatchObject({ emailMatch: 'required', trustedProxies: [] });
     expect(loadConfig({ ...valid, LOGIN_EMAIL_MATCH: 'off' }).login.emailMatch).toBe('off');

@@ -27,6 +27,9 @@ describe('the secure login page end to end', () => {
     const homes = stack.homePublishes(id);
     await page.submit({ email: users().solo.email, password: users().solo.password });
     expect(page.said()).toContain('Logged in as solo@acme.test at Acme Demo');
+    // The login window still open in Slack ends where the login began.
+    expect(read(stack.person(id).modal())).toContain('Logged in as solo@acme.test at Acme Demo');
+    expect(read(stack.person(id).modal())).toContain('Team: Platform');
     expect(page.html).toContain(`slack://open?team=${stack.fake.teamId}`);
     const confirmation = await stack.fake.waitFor(() => dms(id).at(-1), 'the confirmation DM');
     expect(read(confirmation)).toContain('Logged in as solo@acme.test at Acme Demo on the secure login page');
@@ -44,6 +47,8 @@ describe('the secure login page end to end', () => {
     const page = await new PageClient((await secureLink(stack, id, { email: users().owner.email })).url).open();
     await page.submit({ email: users().owner.email, password: users().owner.password });
     expect(page.said()).toContain('You belong to several teams');
+    // The login window in Slack asks for the team too.
+    expect(stack.person(id).modal()?.callbackId).toBe('team_picker');
     const confirmation = await stack.fake.waitFor(() => dms(id).at(-1), 'the confirmation DM');
     await confirmation.click('Choose a team');
     const picker = await stack.fake.waitFor(

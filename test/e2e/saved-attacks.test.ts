@@ -74,7 +74,7 @@ describe('saved attacks', () => {
     await stack.login(id, users().owner, { team: 'Platform' });
     expect(read(await stack.ask(id, 'save drill cpu -l 30', { channel }))).toContain('Saved drill');
     const twice = read(await stack.ask(id, 'save Drill memory -l 30 -p 50', { channel }));
-    expect(twice).toContain('Team Platform already has a saved attack named Drill');
+    expect(twice).toContain('Team Platform already has a saved attack named drill.');
     expect(read(await stack.ask(id, 'save drill cpu -l 45 --team Payments', { channel }))).toContain(
       'Saved drill for team Payments',
     );

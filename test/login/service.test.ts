@@ -72,7 +72,14 @@ function service(login: Partial<Config['login']> = {}, { url }: { url: string | 
     cards: new CardStore(store),
     config: {
       publicUrl: url,
-      login: { mode: 'both', emailMatch: 'required', trustedProxies: [], ssoCompany: undefined, ...login },
+      login: {
+        mode: 'both',
+        emailMatch: 'required',
+        trustedProxies: [],
+        ssoCompany: undefined,
+        slackClientUrl: 'https://app.slack.com/client/',
+        ...login,
+      },
     },
   });
 }

@@ -87,6 +87,7 @@ describe.skipIf(!hasChromium)(title, { timeout: 60_000 }, () => {
     expect(await page.getByRole('note').textContent()).toContain('Linked to the Slack account of Sasha Sso (@sasha)');
     const confirmation = await stack.fake.waitFor(() => dms(id).at(-1), 'the confirmation in Slack');
     expect(Stack.read(confirmation)).toContain('Logged in as sso@acme.test at Acme Demo');
+    expect(Stack.read(stack.person(id).modal())).toContain('Logged in as sso@acme.test at Acme Demo');
     expect(Stack.read(await stack.ask(id, 'whoami'))).toContain('sso@acme.test');
 
     const sessions = stack.sim.state.sessions.size;

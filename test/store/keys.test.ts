@@ -169,6 +169,7 @@ describe('the store key table', () => {
       'team:',
       'reader:',
       'login-link:',
+      'login-modal:',
       'login-link-opened:',
       'sso-login:',
       'sso-login-used:',

@@ -48,6 +48,23 @@ describe('the login page', () => {
     expect(done).toContain('Linked to the Slack account of <strong>Dana &lt;b&gt;Scully&lt;/b&gt; (@dana)</strong>');
   });
 
+  it("sends Back to Slack to the Slack app, or to the web client alone when it is not Slack's own", () => {
+    const done = (slackUrl: string | undefined) =>
+      loginPage({
+        kind: 'loggedIn',
+        identifier: 'dana@acme.test',
+        company: 'Acme',
+        team: undefined,
+        severalTeams: false,
+        slackUrl,
+        slackWebUrl: 'http://127.0.0.1:4000/client/T1',
+      });
+    expect(done('slack://open?team=T1')).toContain('<a class="primary" href="slack://open?team=T1">Back to Slack</a>');
+    expect(done('slack://open?team=T1')).toContain('Open Slack in the browser');
+    expect(done(undefined)).toContain('<a class="primary" href="http://127.0.0.1:4000/client/T1">Back to Slack</a>');
+    expect(done(undefined)).not.toContain('Open Slack in the browser');
+  });
+
   it('allows only its own style, and is never cached nor referred', () => {
     const style = /<style>([\s\S]*?)<\/style>/.exec(html)![1]!;
     const hash = createHash('sha256').update(style).digest('base64');

@@ -222,6 +222,8 @@ export async function startDemo(options: DemoOptions): Promise<Demo> {
       SLACK_API_URL: fake.apiUrl,
       PLATFORM_API_URL: sim.url,
       PUBLIC_URL: playground.url,
+      // The page answers Slack's web-client address: the login page's Back to Slack comes back to it.
+      SLACK_CLIENT_URL: `${playground.url}client/`,
       SESSION_KEY: sessionKey,
       SESSION_KEY_PREVIOUS: '',
       STORE_URL: `sqlite://${join(dataDir, STORE_FILE)}`,

@@ -95,9 +95,11 @@ describe.skipIf(!hasChromium)(
           await secure!.getByRole('button', { name: 'Log in', exact: true }).click();
           await secure!.getByRole('heading', { name: 'You are logged in' }).waitFor({ timeout: waitMs });
           await secure!.close();
-          // The Slack form is still open in the page, as it would be in Slack: closed by hand.
-          const login = page.getByRole('dialog', { name: 'Log in to the platform' });
-          if (await login.isVisible()) await login.getByRole('button', { name: 'Cancel' }).click();
+          // The login window in the page says so too, as it would in Slack: closed by hand.
+          const done = page.getByRole('dialog', { name: 'Logged in' });
+          await done.waitFor({ timeout: waitMs });
+          await done.getByRole('button', { name: 'Done' }).click();
+          await done.waitFor({ state: 'detached' });
           await run('/chaos whoami');
           await ephemerals().filter({ hasText: step.email }).last().waitFor();
         } else if (step.kind === 'click' && step.text === 'Approve on the request') {

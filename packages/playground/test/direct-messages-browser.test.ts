@@ -4,8 +4,8 @@ import { hasChromium, skipNote, useDemoInBrowser } from './support/browser.ts';
 /**
  * The app's direct messages in the playground page, in Chromium: a login on the secure page is
  * confirmed by direct message, the sidebar counts it unread, the person's direct messages show it,
- * and its button works from there. Another person's direct messages stay theirs, and the page
- * opens there again from Slack's web-client address, where a login page sends people back.
+ * and its button works from there. Another person's direct messages stay theirs, and the login
+ * page's Back to Slack opens the page there again, at Slack's web-client address.
  */
 
 const waitMs = 20_000;
@@ -49,8 +49,12 @@ for (const viewport of [
         await secure.getByLabel('Password').fill(owner.password);
         await secure.getByRole('button', { name: 'Log in', exact: true }).click();
         await secure.getByRole('heading', { name: 'You are logged in' }).waitFor();
-        await secure.close();
-        if (await login.isVisible()) await login.getByRole('button', { name: 'Cancel' }).click();
+        // The login window in the page ends where the login began: bob belongs to several teams.
+        const picked = page.getByRole('dialog', { name: 'Choose a team' });
+        await picked.waitFor({ timeout: waitMs });
+        expect(await login.isVisible()).toBe(false);
+        await picked.getByRole('button', { name: 'Cancel' }).click();
+        await picked.waitFor({ state: 'detached' });
 
         // Still in #general: the sidebar says a direct message is waiting.
         await expect
@@ -89,14 +93,18 @@ for (const viewport of [
         await page.getByText('No direct messages yet').waitFor();
         expect(await page.locator('#dm-unread').isHidden()).toBe(true);
 
-        // Back from a login page, at the address Slack's web client opens the workspace at: the page
-        // opens where the person was, as whom they were acting.
-        await page.goto(`${demo.playgroundUrl}client/${demo.fake.teamId}`);
-        await page.getByText('No direct messages yet').waitFor();
-        expect(new URL(page.url()).hash).toBe('#U0ALICE/dm');
-        expect(await page.getByRole('combobox', { name: 'Acting as', includeHidden: true }).inputValue()).toBe(
+        // Back to Slack, from the login page still open: Slack's web-client address, which the page
+        // answers by opening where the person was, as whom they were acting.
+        const back = secure.getByRole('link', { name: 'Back to Slack' });
+        expect(await back.getAttribute('href')).toBe(`${demo.playgroundUrl}client/${demo.fake.teamId}`);
+        expect(await secure.getByRole('link', { name: 'Open Slack in the browser' }).count()).toBe(0);
+        await back.click();
+        await secure.getByText('No direct messages yet').waitFor();
+        expect(new URL(secure.url()).hash).toBe('#U0ALICE/dm');
+        expect(await secure.getByRole('combobox', { name: 'Acting as', includeHidden: true }).inputValue()).toBe(
           'U0ALICE',
         );
+        await secure.close();
 
         expect(pageErrors).toEqual([]);
         expect(errorLogs).toEqual([]);

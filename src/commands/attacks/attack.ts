@@ -189,7 +189,9 @@ export async function submitBuilder(submission: Submission, deps: Deps): Promise
     if ('refused' in saved)
       return {
         kind: 'errors',
-        errors: { [ATTACK_SAVE_AS]: savedAttackWords.refusedField(saved.refused, saveAs, teamName(team)) },
+        errors: {
+          [ATTACK_SAVE_AS]: savedAttackWords.refusedField(saved.refused, saved.existing ?? saveAs, teamName(team)),
+        },
       };
   }
   const shown = await preview(

@@ -20,7 +20,7 @@ import { contract, flag } from '../contract.ts';
 import { escapeMrkdwn } from '../../views/blocks.ts';
 import { explained, UserInputError } from '../../errors.ts';
 import type { Actor } from '../../store/sessions.ts';
-import { platformFor, requireLogin, teamName } from '../../attacks/access.ts';
+import { mayHalt, mayHaltAll, platformFor, requireLogin, teamName } from '../../attacks/access.ts';
 import { keys } from '../../store/keys.ts';
 
 const usage = 'list [active|completed] [--source Adhoc|Scenario] [--k8s]';
@@ -81,7 +81,7 @@ async function fetchPage(
  * the content of an ephemeral message. A page that cannot be kept is shown all the same.
  */
 async function keepPage(deps: Deps, page: AttackListPage): Promise<AttackListPage> {
-  if (!page.attacks.some((a) => a.active && canHalt(a))) return page;
+  if (page.mayHalt === false || !page.attacks.some((a) => a.active && canHalt(a))) return page;
   const kept = { ...page, listId: randomUUID() };
   try {
     await deps.store.set(keys.listPage.key(kept.listId), kept, keys.listPage.ttlMs);
@@ -119,6 +119,8 @@ export async function listReply(deps: Deps, actor: Actor, query: ListQuery, repl
     nextValue,
     pageNumber: query.pageNumber,
     filter,
+    mayHalt: mayHalt(team),
+    mayHaltAll: mayHaltAll(login),
   });
   return { kind: 'message', replaceOriginal, message: attackListMessage(page) };
 }

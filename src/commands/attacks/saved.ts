@@ -162,7 +162,7 @@ export const saveCommand = subcommand({
     if ('refused' in result)
       return message(
         result.refused === 'exists'
-          ? savedAttackWords.exists(name, teamName(team), deps.config.slack.command)
+          ? savedAttackWords.exists(result.existing ?? name, teamName(team), deps.config.slack.command)
           : result.refused === 'not allowed'
             ? savedAttackWords.mayNotChange(teamName(team))
             : savedAttackWords.busy(name),

@@ -34,7 +34,7 @@ export function scopeOf(
     throw new UserInputError('Name one team with --team, or every team with --all, not both.', usage);
   if (all) return { scope: 'all' };
   if (team === undefined) return { scope: 'team', team: requireTeam(login) };
-  return { scope: 'team', team: matchTeam(login.session.teams, team) };
+  return { scope: 'team', team: matchTeam(login.session.teams, team, usage) };
 }
 
 /** The reason, from --reason or, when that is missing, the words typed after the flags. */

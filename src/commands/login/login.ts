@@ -67,12 +67,23 @@ export const loginCommand = subcommand({
   summary: 'Log in to the platform as yourself (opens a window in Slack with the ways to log in).',
   examples: ['login'],
   args: contract({ command: 'login', usage: 'login' }),
-  run: async (request, _args, deps) => ({ kind: 'openModal', view: await loginModalFor(request.actor, deps) }),
+  run: (request, _args, deps) => openLoginModal(request.actor, deps),
 });
 
 /** The Log in button of "please log in" messages and App Home. */
-export async function openLogin(action: Action, deps: Services): Promise<Reply> {
-  return { kind: 'openModal', view: await loginModalFor(action.actor, deps) };
+export function openLogin(action: Action, deps: Services): Promise<Reply> {
+  return openLoginModal(action.actor, deps);
+}
+
+/** Opens the login window, kept so that a login on the secure page or by SSO shows there. */
+async function openLoginModal(actor: Actor, deps: Services): Promise<Reply> {
+  const view = await loginModalFor(actor, deps);
+  // Kept or not, the window is open: a store that fails here costs only the "Logged in" in it.
+  const opened = (viewId: string) =>
+    deps.login
+      .rememberModal(actor, viewId)
+      .catch((error: unknown) => deps.logger.warn({ err: error }, 'could not keep the login window'));
+  return { kind: 'openModal', view, opened };
 }
 
 /** The secure page's link button: Slack reports the click, which needs nothing more than the ack. */
@@ -83,7 +94,10 @@ export async function securePageOpened(): Promise<Reply> {
 export async function submitLogin(submission: Submission, deps: Services): Promise<SubmissionReply> {
   // LOGIN_MODE=page or sso: a password typed into Slack is never used, even from a form opened earlier.
   const { mode } = deps.login.settings.login;
-  if (mode === 'page' || mode === 'sso') return { kind: 'update', view: await loginModalFor(submission.actor, deps) };
+  if (mode === 'page' || mode === 'sso') {
+    if (submission.viewId) await deps.login.rememberModal(submission.actor, submission.viewId);
+    return { kind: 'update', view: await loginModalFor(submission.actor, deps) };
+  }
   const email = submission.inputs[loginFields.email]?.trim() ?? '';
   const password = submission.inputs[loginFields.password] ?? '';
   const companyName = submission.inputs[loginFields.company]?.trim() || undefined;
@@ -130,25 +144,20 @@ export async function submitLogin(submission: Submission, deps: Services): Promi
     case 'loggedIn':
       break;
   }
-  const { session } = outcome;
-  const teams = session.teams;
-  if (teams.length > 1) {
-    const login = await deps.login.current(submission.actor);
-    return {
-      kind: 'update',
-      view: teamPickerModal(
-        teams.map((t) => ({ id: t.identifier, name: teamName(t) })),
-        login?.team?.identifier,
-        loggedInChooseTeamText(session.identifier ?? email),
-      ),
-    };
-  }
-  return { kind: 'update', view: await loggedInSummary(submission.actor, deps) };
+  return { kind: 'update', view: await loggedInModal(submission.actor, deps) };
 }
 
-/** The modal shown once a login (and team choice) is complete. */
-async function loggedInSummary(actor: Actor, deps: Services) {
+/** The login window once a login is done: the team picker with several teams, else who is logged in. */
+export async function loggedInModal(actor: Actor, deps: Services): Promise<ModalView> {
   const login = await deps.login.current(actor);
+  const teams = login?.session.teams ?? [];
+  if (login && teams.length > 1) {
+    return teamPickerModal(
+      teams.map((t) => ({ id: t.identifier, name: teamName(t) })),
+      login.team?.identifier,
+      loggedInChooseTeamText(login.session.identifier ?? 'you'),
+    );
+  }
   return loggedInView({
     identifier: login?.session.identifier ?? 'you',
     company: login?.session.company_name ?? 'your company',

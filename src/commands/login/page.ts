@@ -4,7 +4,7 @@ import type { Actor } from '../../store/sessions.ts';
 import { HOME_SWITCH_TEAM } from '../../views/home.ts';
 import { pageLoginConfirmation } from '../../views/login/loginWords.ts';
 import { clientAddress, trustedProxies, untrustedProxyWatch } from '../../login/clientAddress.ts';
-import { loginPagePath, ssoCallbackPath } from '../../login/entry.ts';
+import { backToSlack, loginPagePath, ssoCallbackPath } from '../../login/entry.ts';
 import type { FoundLink } from '../../login/links.ts';
 import type { LoggedIn, PageLogin, Refusal, Visit } from '../../login/page.ts';
 import {
@@ -23,6 +23,7 @@ import {
   unverifiedFormPage,
 } from '../../views/login/pageWords.ts';
 import { loginPage, loginPageHeaders, type LinkedAccount, type LoginPageState } from '../../views/login/page.ts';
+import { loggedInModal } from './login.ts';
 import { passwordLogin, resetPassword } from './pageForm.ts';
 import { ssoCallback, ssoStart } from './pageSso.ts';
 
@@ -155,14 +156,17 @@ export class PageRequest {
     await this.#refreshHome(actor).catch((error: unknown) =>
       logger.warn({ err: error }, 'could not redraw App Home after a page login'),
     );
-    const workspace = encodeURIComponent(actor.workspaceId);
-    const slackUrl = `slack://open?team=${workspace}`;
-    return this.send(200, {
-      kind: 'loggedIn',
-      ...summary,
-      slackUrl,
-      slackWebUrl: `https://app.slack.com/client/${workspace}`,
-    });
+    await this.#showInModal(actor).catch((error: unknown) =>
+      logger.info({ err: error }, 'could not show a page login in its login window (closed since?)'),
+    );
+    const back = backToSlack(this.services.login.settings.login.slackClientUrl, actor.workspaceId);
+    return this.send(200, { kind: 'loggedIn', ...summary, slackUrl: back.app, slackWebUrl: back.web });
+  }
+
+  /** The login window the person opened in Slack, if still open, says the login too. */
+  async #showInModal(actor: Actor): Promise<void> {
+    const viewId = await this.services.login.takeModal(actor);
+    if (viewId) await this.services.slack.updateView(viewId, await loggedInModal(actor, this.services));
   }
 
   cookie(visit: Visit): string {

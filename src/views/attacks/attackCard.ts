@@ -20,6 +20,7 @@ import {
 } from '../blocks.ts';
 import { plural } from '../plural.ts';
 import { attackMetadata } from './metadata.ts';
+import { namesTeam } from './target.ts';
 
 export const HALT_ATTACK = 'attack_halt';
 /** Halt again: a halt sent once more for targets the last one did not stop. */
@@ -225,10 +226,11 @@ export function attackCardMessage(
   const halted = card.haltedBy.length
     ? `\nHalt requested by ${[...new Set(card.haltedBy.map(halter))].join(', ')}`
     : '';
+  const inTeam = !namesTeam(card.targetWords, card.teamName);
   const blocks: KnownBlock[] = [
     header(`${card.type} attack · ${stageWords(card.stage)}`),
     section(
-      `*${escapeMrkdwn(card.type)}* ${argsText(card.args)} on ${escapeMrkdwn(card.targetWords)} in team *${escapeMrkdwn(card.teamName)}*\n${starterText(card, links.channel)}${halted}`,
+      `*${escapeMrkdwn(card.type)}* ${argsText(card.args)} on ${escapeMrkdwn(card.targetWords)}${inTeam ? ` in team *${escapeMrkdwn(card.teamName)}*` : ''}\n${starterText(card, links.channel)}${halted}`,
     ),
     fields([
       ['Stage', stage],
@@ -272,7 +274,7 @@ export function attackCardMessage(
   );
   // Notification text is mrkdwn too: what a person typed must not ping the channel.
   const text = escapeMrkdwn(
-    `${card.type} attack on ${card.targetWords} in team ${card.teamName}: ${stageWords(card.stage)}`,
+    `${card.type} attack on ${card.targetWords}${namesTeam(card.targetWords, card.teamName) ? '' : ` in team ${card.teamName}`}: ${stageWords(card.stage)}`,
   );
   return { text, blocks, metadata: attackMetadata(card) };
 }

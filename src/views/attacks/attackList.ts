@@ -87,6 +87,9 @@ export interface AttackListPage {
   listId?: string | undefined;
   /** What the last action on the page did, shown above its rows. */
   notice?: string | undefined;
+  /** Whether the person may halt the team's attacks, and all at once: else no Halt, no Halt all. */
+  mayHalt?: boolean | undefined;
+  mayHaltAll?: boolean | undefined;
 }
 
 export function attackListMessage(page: AttackListPage): Message {
@@ -111,7 +114,7 @@ export function attackListMessage(page: AttackListPage): Message {
     blocks.push(
       section(
         text,
-        a.active && canHalt(a)
+        a.active && canHalt(a) && page.mayHalt !== false
           ? { accessory: haltButton({ guid: a.guid, teamId: page.teamId, kind: a.kind, listId: page.listId }) }
           : {},
       ),
@@ -119,12 +122,13 @@ export function attackListMessage(page: AttackListPage): Message {
   }
   const footer: Button[] = [];
   if (page.nextValue) footer.push(button('Next page', LIST_NEXT_PAGE, { value: page.nextValue }));
-  if (offersHaltAll(page.attacks)) footer.push(haltAllButton());
-  blocks.push(
-    context(
-      `Page ${page.pageNumber}${page.filter ? ` · ${escapeMrkdwn(page.filter)}` : ' · Scenario attacks: add `--source Scenario`; Kubernetes attacks: `--k8s`'}`,
-    ),
-  );
+  if (page.mayHaltAll !== false && offersHaltAll(page.attacks)) footer.push(haltAllButton());
+  // A page number only where there is more than one page.
+  const pageWords = page.pageNumber > 1 || page.nextValue ? [`Page ${page.pageNumber}`] : [];
+  const filterWords = page.filter
+    ? escapeMrkdwn(page.filter)
+    : 'Scenario attacks: add `--source Scenario`; Kubernetes attacks: `--k8s`';
+  blocks.push(context([...pageWords, filterWords].join(' · ')));
   if (footer.length) blocks.push(actions('attack_list_actions', footer));
   return { text: escapeMrkdwn(`${title}: ${page.attacks.length} on page ${page.pageNumber}`), blocks };
 }

@@ -38,6 +38,10 @@ export function describeTarget(target: AttackTarget, teamName: string): string {
   }
 }
 
+/** Whether a target's words name its team already ("every active client of team T"), so "in team T" would say it twice. */
+export const namesTeam = (targetWords: string, teamName: string): boolean =>
+  targetWords.endsWith(`of team ${teamName}`);
+
 const platformPairs = (map: unknown) =>
   map && typeof map === 'object'
     ? Object.entries(map as Record<string, unknown>)

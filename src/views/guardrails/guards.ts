@@ -1,4 +1,9 @@
-import type { GuardCheck, GuardsUnknownError, UnhealthyGuardsError } from '../../guardrails/guardCheck.ts';
+import type {
+  GuardCheck,
+  GuardsUnknownError,
+  MissingGuardsError,
+  UnhealthyGuardsError,
+} from '../../guardrails/guardCheck.ts';
 import { type GuardReading, type GuardSpec, guardName } from '../../guardrails/guards.ts';
 import { escapeMrkdwn } from '../blocks.ts';
 
@@ -23,8 +28,18 @@ export function unknownGuardsText(checks: GuardCheck[]): string {
   return `:grey_question: The state of ${checks.length === 1 ? 'guard' : 'guards'} ${named(checks)} cannot be told, so ${checks.length === 1 ? 'it' : 'they'} cannot stop this attack if the system turns unhealthy.`;
 }
 
-/** A start refused by its guards: unhealthy, or not readable and not confirmed on the preview. */
-export function guardRefusalText(error: UnhealthyGuardsError | GuardsUnknownError): string {
+/** A start refused by its guards: unhealthy, watching nothing that exists, or not readable and not confirmed on the preview. */
+export function guardRefusalText(error: UnhealthyGuardsError | GuardsUnknownError | MissingGuardsError): string {
+  if ('missing' in error) {
+    const one = error.missing.length === 1;
+    const what = error.missing
+      .map(
+        (c) =>
+          `*${escapeMrkdwn(c.guard.spec.kind === 'a' ? `monitor ${c.guard.spec.monitorId}` : `alert ${c.guard.spec.alert}`)}*`,
+      )
+      .join(', ');
+    return `Not started: the platform has no ${what}, so ${one ? 'that guard' : 'those guards'} could never halt this attack. Check the ${one ? 'id or name' : 'ids or names'} in \`--guard\` and run the command again.`;
+  }
   if ('unknown' in error)
     return `${unknownGuardsText(error.unknown)} Nothing was started: run the command again, and its preview shows the guards and offers Start anyway.`;
   const { unhealthy } = error;

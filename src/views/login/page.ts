@@ -41,7 +41,8 @@ export type LoginPageState =
       company: string;
       team: string | undefined;
       severalTeams: boolean;
-      slackUrl: string;
+      /** The Slack app's deep link; without one, Back to Slack goes to the web client. */
+      slackUrl: string | undefined;
       slackWebUrl: string;
     }
   /** The link cannot be used (expired, used, another browser, refused): nothing to fill in. */
@@ -223,8 +224,10 @@ export function loginPage(state: LoginPageState): string {
           linkedAfter(state.linkedTo),
           team,
           '<p>You can close this page and go back to Slack.</p>',
-          `<a class="primary" href="${escapeHtml(state.slackUrl)}">Back to Slack</a>`,
-          `<p class="footer">Slack app not installed? <a href="${escapeHtml(state.slackWebUrl)}">Open Slack in the browser</a>.</p>`,
+          `<a class="primary" href="${escapeHtml(state.slackUrl ?? state.slackWebUrl)}">Back to Slack</a>`,
+          state.slackUrl
+            ? `<p class="footer">Slack app not installed? <a href="${escapeHtml(state.slackWebUrl)}">Open Slack in the browser</a>.</p>`
+            : '',
         ].join('\n'),
       );
     }
