@@ -1,7 +1,7 @@
 /**
  * A Slack app under load for the ack benchmark, in a process of its own so that neither the load
  * client nor the stand-ins for Slack and the platform share its event loop. `bare` is a Bolt app
- * whose listeners only ack; `faultline` is the bot as production builds it (createDeps, startBot).
+ * whose listeners only ack; `faultline` is the bot as production builds it (createBot, startBot).
  *
  * The parent sends a TargetSpec and gets `{ port }`; then each `'sample'` is answered with a
  * Sample of the time since the previous one, a ProfileOrder with `{ started: true }` or the CPU
@@ -18,8 +18,7 @@ import { Writable } from 'node:stream';
 import { App, HTTPReceiver, LogLevel } from '@slack/bolt';
 import type { CardRecord } from '../src/attacks/cards.ts';
 import { startBot } from '../src/app.ts';
-import { createDeps } from '../src/bootstrap.ts';
-import type { Deps } from '../src/deps.ts';
+import { type Bot, createBot } from '../src/bootstrap.ts';
 import { loadConfig } from '../src/config.ts';
 import { createLogger } from '../src/logger.ts';
 import { backgroundJobs } from '../src/jobs/backgroundJobs.ts';
@@ -93,8 +92,8 @@ export interface TargetReport {
 interface Running {
   port: number;
   stop(): Promise<void>;
-  /** Faultline's dependencies and background jobs; absent for a bare Bolt app. */
-  deps?: Deps;
+  /** Faultline as built, and its background jobs; absent for a bare Bolt app. */
+  built?: Bot;
   jobs?: Scheduler;
 }
 
@@ -150,9 +149,9 @@ async function startFaultline(spec: TargetSpec): Promise<Running> {
   });
   // The production wiring, the platform client's own connection pool included; only the log
   // destination differs.
-  const deps = createDeps(config, { logger: createLogger(config.logLevel, logSink) });
-  const bot = await startBot(deps, { port: 0, jobs: backgroundJobs(deps) });
-  return { port: bot.port, stop: () => bot.stop(), deps, jobs: bot.jobs };
+  const built = createBot(config, { logger: createLogger(config.logLevel, logSink) });
+  const bot = await startBot(built, { port: 0, jobs: backgroundJobs(built.services) });
+  return { port: bot.port, stop: () => bot.stop(), built, jobs: bot.jobs };
 }
 
 let pass: { startedAt: number; running: Promise<{ cards: number }> } | undefined;
@@ -248,9 +247,9 @@ process.once('message', (spec: TargetSpec) => {
         void profile(message as ProfileOrder).then((answer) => process.send?.(answer));
         return;
       }
-      if (typeof message === 'object' && message !== null && 'cards' in message && running.deps) {
+      if (typeof message === 'object' && message !== null && 'cards' in message && running.built) {
         const { cards } = message as CardsOrder;
-        void Promise.all(cards.map((card) => running.deps!.cards.savePosted(card))).then(() =>
+        void Promise.all(cards.map((card) => running.built!.services.attacks.cards.savePosted(card))).then(() =>
           process.send?.({ saved: cards.length }),
         );
         return;

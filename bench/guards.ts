@@ -43,7 +43,9 @@ async function guardedStack(attacks: number, guards: number, env: Record<string,
     const monitorId = monitorIds[index % monitorIds.length]!;
     const spec: GuardSpec = { kind: 'a', monitorId: String(monitorId), integration: integrationName, domain };
     const guard: Guard = { spec, owner: guardOwner };
-    await stack.deps.guards.setForAttack((await stack.deps.cards.get(guid))!, [guard]);
+    await stack.built.services.guardrails.guards.setForAttack((await stack.built.services.attacks.cards.get(guid))!, [
+      guard,
+    ]);
     covered.get(monitorId)!.push(guid);
   }
   return { stack, monitorIds, covered };

@@ -15,8 +15,7 @@ import type { Who } from '../src/attacks/events.ts';
 import type { AttackRequest } from '../src/attacks/request.ts';
 import type { GameDayRecord } from '../src/gamedays/gamedayRecord.ts';
 import type { HypothesisAnswer, StepState } from '../src/gamedays/plan.ts';
-import { addStep, setAutomatic, stepRequest } from '../src/gamedays/planChanges.ts';
-import { answerStep, countDown, delayStep } from '../src/gamedays/planSteps.ts';
+import { stepRequest } from '../src/gamedays/planChanges.ts';
 import type { GuardSpec } from '../src/guardrails/guards.ts';
 import { keys } from '../src/store/keys.ts';
 import { Stack } from '../test/e2e/harness.ts';
@@ -75,7 +74,7 @@ const stepAttack: AttackRequest = {
 
 /** The plan's steps by state, and how many were answered. */
 async function stepStates(stack: Stack, day: Day): Promise<{ shown: string; count: (state: StepState) => number }> {
-  const { steps } = await stack.deps.gameDays.plans.get({ gameDayId: day.id });
+  const { steps } = await stack.built.services.gamedays.days.plans.get({ gameDayId: day.id });
   const counts = new Map<StepState, number>();
   for (const step of steps) counts.set(step.state, (counts.get(step.state) ?? 0) + 1);
   const answered = steps.filter((step) => step.answer).length;
@@ -90,7 +89,8 @@ async function stepStates(stack: Stack, day: Day): Promise<{ shown: string; coun
  * ones to end: short attacks of their own, with cards, which end in the first pass.
  */
 async function planGameDay(stack: Stack, day: Day, person: Who, team: { id: string; name: string }): Promise<void> {
-  const { deps, sim } = stack;
+  const { sim } = stack;
+  const { gamedays } = stack.built.services;
   const monitor = sim.seed.monitoring.a;
   const guard: GuardSpec = {
     kind: 'a',
@@ -100,8 +100,7 @@ async function planGameDay(stack: Stack, day: Day, person: Who, team: { id: stri
   };
   const owner = { gameDayId: day.id };
   for (let index = 0; index < stepCount; index++)
-    await addStep(
-      deps,
+    await gamedays.addStep(
       owner,
       {
         source: { kind: 'typed' },
@@ -114,7 +113,7 @@ async function planGameDay(stack: Stack, day: Day, person: Who, team: { id: stri
       },
       person,
     );
-  const steps = (await deps.gameDays.plans.get(owner)).steps;
+  const steps = (await gamedays.days.plans.get(owner)).steps;
   const ref = (index: number) => ({ channel: day.channel, gameDayId: day.id, stepId: steps[index]!.id });
 
   // The ended steps: short attacks of their own that end before the passes measured.
@@ -123,7 +122,7 @@ async function planGameDay(stack: Stack, day: Day, person: Who, team: { id: stri
     stack,
     short.map((guid) => ({ guid, team })),
   );
-  for (const [index, guid] of short.entries()) await deps.gameDays.stepStarted(ref(index), guid);
+  for (const [index, guid] of short.entries()) await gamedays.days.stepStarted(ref(index), guid);
 }
 
 /**
@@ -131,26 +130,21 @@ async function planGameDay(stack: Stack, day: Day, person: Who, team: { id: stri
  * ones to the live attacks `running`, and turns the automatic mode on.
  */
 async function carryOnPlan(stack: Stack, day: Day, person: Who, running: string[]): Promise<void> {
-  const { deps } = stack;
+  const { gamedays } = stack.built.services;
+  const actor = { ...person, channelId: day.channel };
   const owner = { gameDayId: day.id };
-  const steps = (await deps.gameDays.plans.get(owner)).steps;
+  const steps = (await gamedays.days.plans.get(owner)).steps;
   const ref = (index: number) => ({ channel: day.channel, gameDayId: day.id, stepId: steps[index]!.id });
   for (let index = 0; index < plan.ended; index++) {
-    const answered = await answerStep(
-      deps,
-      ref(index),
-      person.userId,
-      answers[index % answers.length]!,
-      'p99 peaked at 310 ms',
-    );
+    const answered = await gamedays.answer(actor, ref(index), answers[index % answers.length]!, 'p99 peaked at 310 ms');
     if (answered.kind !== 'done') throw new Error(`step ${index + 1} could not be answered: ${answered.kind}`);
   }
-  const counting = await countDown(deps, day, person, steps[plan.ended]!.id);
+  const counting = await gamedays.countDown(day, person, steps[plan.ended]!.id);
   if (counting.kind !== 'counting down') throw new Error(`step ${plan.ended + 1} did not count down: ${counting.kind}`);
-  await delayStep(deps, ref(plan.ended), person.userId);
+  await gamedays.countdown(actor, ref(plan.ended), 'delay');
   for (const [offset, guid] of running.entries())
-    await deps.gameDays.stepStarted(ref(plan.ended + plan.countingDown + offset), guid);
-  await setAutomatic(deps, day, person, true);
+    await gamedays.days.stepStarted(ref(plan.ended + plan.countingDown + offset), guid);
+  await gamedays.setAutomatic(day, person, true);
 }
 
 /**
@@ -165,7 +159,7 @@ async function run(verified: boolean): Promise<Run> {
     const person: Who = { workspaceId: stack.fake.teamId, userId: personId, userName: personId };
     let day: Day | undefined;
     if (verified) {
-      const started = await stack.deps.gameDays.start(channel, 'Bench game day', personId, teams[0]!);
+      const started = await stack.built.services.gamedays.days.start(channel, 'Bench game day', personId, teams[0]!);
       if (started.outcome !== 'started' || !started.record)
         throw new Error(`the game day did not start: ${started.outcome}`);
       day = started.record;
@@ -187,14 +181,19 @@ async function run(verified: boolean): Promise<Run> {
     await stack.poll();
     if (day) await carryOnPlan(stack, day, person, running);
 
-    const login = (await stack.deps.sessions.get(person))!;
+    const login = (await stack.built.sessions.get(person))!;
     for (const [index, { guid, team }] of halted.entries()) {
       const attack = stack.sim.state.attacks.get(guid)!;
       if (index < stuckCount) stack.sim.ignoreHalts(attack.targets[0]!);
-      const api = stack.deps.platform.as({ header: login.session.header, teamId: team.id });
+      const api = stack.built.platform.as({ header: login.session.header, teamId: team.id });
       if (verified)
         await halt(
-          stack.deps,
+          {
+            events: stack.built.events,
+            store: stack.built.store,
+            logger: stack.built.services.logger,
+            clock: { now: () => stack.built.services.login.now() },
+          },
           api,
           { guid, kind: 'attack', teamId: team.id },
           { by: person, platformUser: login.session.identifier, cause: 'person', reason: 'bench' },
@@ -214,13 +213,14 @@ async function run(verified: boolean): Promise<Run> {
     for (const moment of moments) {
       stack.advanceClock(moment.advanceMs);
       let pending = 0;
-      for await (const _ of stack.deps.store.entries(keys.haltCheck.prefix)) pending++;
+      for await (const _ of stack.built.store.entries(keys.haltCheck.prefix)) pending++;
       result.unverified.push(pending);
       const mark = stack.sim.requests.length;
       await stack.poll();
       result.passes.push(countCalls(stack.sim.requests.slice(mark)));
     }
-    for (const { guid } of halted) if ((await stack.deps.cards.get(guid))?.haltCheck?.stuck) result.stuckShown++;
+    for (const { guid } of halted)
+      if ((await stack.built.services.attacks.cards.get(guid))?.haltCheck?.stuck) result.stuckShown++;
     if (day) result.planAfter = (await stepStates(stack, day)).shown;
     return result;
   } finally {

@@ -71,9 +71,9 @@ export async function listBenchmark(): Promise<SummaryRow[]> {
     const team = sim.seed.teams.platform;
     await stack.login(personId, sim.seed.users.owner, { team: team.name });
     const guids = new Set(sim.addAttacks(team.id, attackCount));
-    const header = (await stack.deps.sessions.get({ workspaceId: stack.fake.teamId, userId: personId }))!.session
+    const header = (await stack.built.sessions.get({ workspaceId: stack.fake.teamId, userId: personId }))!.session
       .header;
-    const api = stack.deps.platform.as({ header, teamId: team.id });
+    const api = stack.built.platform.as({ header, teamId: team.id });
 
     // The bot, end to end: the command delivered until its reply is at the fake Slack.
     const bot = await repeated(async () => {

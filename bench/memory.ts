@@ -50,7 +50,8 @@ export async function memoryBenchmark(): Promise<SummaryRow[]> {
     }
 
     let cardBytes = 0;
-    for (const { guid } of attacks) cardBytes += JSON.stringify(await stack.deps.cards.get(guid)).length;
+    for (const { guid } of attacks)
+      cardBytes += JSON.stringify(await stack.built.services.attacks.cards.get(guid)).length;
 
     printTable(
       `Memory of the whole stack (bot, simulator, fake Slack in one process) after a full GC · ${teams.length} teams`,

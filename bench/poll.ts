@@ -53,8 +53,8 @@ export function startAttacks(stack: Stack, teams: Team[], perTeam: number): { gu
 /** Posts a live card for each attack and saves it, as the end-to-end tests do. */
 export async function postCards(stack: Stack, attacks: { guid: string; team: Team }[]): Promise<void> {
   for (const { guid, team } of attacks) {
-    const posted = await stack.deps.slack.post(channel, { text: `card ${guid}` });
-    await stack.deps.cards.savePosted(
+    const posted = await stack.built.services.slack.post(channel, { text: `card ${guid}` });
+    await stack.built.services.attacks.cards.savePosted(
       startedCard({
         guid,
         teamId: team.id,
@@ -121,11 +121,11 @@ export async function pollBenchmark(): Promise<SummaryRow[]> {
     passes.push(await measuredPass(stack, 'again: nothing changed', teams));
 
     // Halt a few attacks in several teams and let the halts complete: they leave the active list.
-    const login = await stack.deps.sessions.get({ workspaceId: stack.fake.teamId, userId: personId });
+    const login = await stack.built.sessions.get({ workspaceId: stack.fake.teamId, userId: personId });
     const finished = guids.filter((_, index) => index % cardsPerTeam < finishedCount / 5 && index < 5 * cardsPerTeam);
     for (const guid of finished) {
       const teamId = stack.sim.state.attacks.get(guid)!.teamId;
-      await stack.deps.platform.as({ header: login!.session.header, teamId }).attacks.halt(guid);
+      await stack.built.platform.as({ header: login!.session.header, teamId }).attacks.halt(guid);
     }
     stack.advanceClock(30_000);
     passes.push(await measuredPass(stack, `after ${finished.length} finished in 5 teams`, teams));

@@ -58,8 +58,8 @@ async function inBatches<T>(items: T[], work: (item: T) => Promise<unknown>): Pr
 /** Live cards for attacks the simulator runs: posted in the channel and saved, as a start does. */
 async function addLive(stack: Stack, teams: Team[], perTeam: number): Promise<void> {
   await inBatches(startAttacks(stack, teams, perTeam), async ({ guid, team }) => {
-    const posted = await stack.deps.slack.post(channel, { text: `card ${guid}` });
-    await stack.deps.cards.savePosted(cardRecord(stack, guid, team, posted.ts, 'Active'));
+    const posted = await stack.built.services.slack.post(channel, { text: `card ${guid}` });
+    await stack.built.services.attacks.cards.savePosted(cardRecord(stack, guid, team, posted.ts, 'Active'));
   });
   // Past the simulator's start-up stages, then one pass that brings every new card up to date.
   stack.advanceClock(10_000);
@@ -70,7 +70,9 @@ async function addLive(stack: Stack, teams: Team[], perTeam: number): Promise<vo
 async function addFinished(stack: Stack, teams: Team[], count: number): Promise<void> {
   const guids = Array.from({ length: count }, () => randomUUID());
   await inBatches(guids, (guid) =>
-    stack.deps.cards.savePosted(cardRecord(stack, guid, teams[0]!, `1700000000.${guid.slice(0, 6)}`, 'Complete')),
+    stack.built.services.attacks.cards.savePosted(
+      cardRecord(stack, guid, teams[0]!, `1700000000.${guid.slice(0, 6)}`, 'Complete'),
+    ),
   );
 }
 
@@ -86,7 +88,7 @@ async function medianMs(work: () => Promise<unknown>): Promise<number> {
 }
 
 async function measure(stack: Stack, live: number, finished: number): Promise<Stage> {
-  const liveScanMs = await medianMs(() => stack.deps.cards.liveByTeam());
+  const liveScanMs = await medianMs(() => stack.built.services.attacks.cards.liveByTeam());
   const pollMs = await medianMs(async () => {
     const report = await stack.poll();
     if (report.cards !== live) throw new Error(`The poll pass saw ${report.cards} live cards, not ${live}`);

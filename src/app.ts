@@ -1,7 +1,7 @@
 import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { App, HTTPReceiver } from '@slack/bolt';
-import type { Deps } from './deps.ts';
+import type { Bot } from './bootstrap.ts';
 import { boltLogger } from './logger.ts';
 import { listeners } from './listeners.ts';
 import { Probes } from './probes.ts';
@@ -50,20 +50,25 @@ const slackEndpoint = '/slack/events';
 const flushWithinMs = 10_000;
 
 /** Builds the Bolt app in Socket Mode or HTTP mode, registers every listener, and starts it. */
-export async function startBot(deps: Deps, options: StartOptions): Promise<RunningBot> {
-  const { config, logger } = deps;
-  const metrics = deps.metrics;
-  const adapter = new SlackAdapter(deps, metrics, { replies: respondTo });
+export async function startBot(bot: Bot, options: StartOptions): Promise<RunningBot> {
+  const { services, config, metrics, store, platform } = bot;
+  const { logger } = services;
+  const adapter = new SlackAdapter(services, { store, metrics }, { replies: respondTo });
   const port = options.port ?? config.port;
   const opsPort = options.opsPort ?? config.opsPort;
-  const probes = new Probes({ ping: () => deps.store.ping(), metrics });
+  const probes = new Probes({ ping: () => store.ping(), metrics });
   // /metrics has no authentication: with an operations port it is served there only, and without
   // one on the public port only when METRICS_PUBLIC says so.
   const routes = [
     ...probes.routes({ metrics: opsPort === undefined && config.metricsPublic }),
-    ...(config.login.mode !== 'modal' ? loginRoutes(deps, (actor) => publishHome(actor, deps)) : []),
+    ...(config.login.mode !== 'modal' ? loginRoutes(services, (actor) => publishHome(actor, services)) : []),
     // Slackbot's tools: the MCP SDK is loaded only when they are on.
-    ...(config.mcpEnabled ? (await import('./slack/mcp.ts')).mcpRoutes(adapter, listeners.tools ?? []) : []),
+    ...(config.mcpEnabled
+      ? (await import('./slack/mcp.ts')).mcpRoutes(adapter, listeners.tools ?? [], {
+          store,
+          signingSecret: config.slack.signingSecret,
+        })
+      : []),
   ];
   const slackLogger = boltLogger(logger);
   const clientOptions = slackClientOptions(config, options.slackTimeoutMs);
@@ -116,7 +121,7 @@ export async function startBot(deps: Deps, options: StartOptions): Promise<Runni
   const opsServer = opsPort === undefined ? undefined : await probes.serve(opsPort, options.host);
   const bound = (server.address() as AddressInfo).port;
   const opsBound = opsServer ? (opsServer.address() as AddressInfo).port : undefined;
-  const jobs = new Scheduler({ jobs: options.jobs, store: deps.store, logger });
+  const jobs = new Scheduler({ jobs: options.jobs, store, logger });
   jobs.start();
   logger.info(
     {
@@ -140,10 +145,10 @@ export async function startBot(deps: Deps, options: StartOptions): Promise<Runni
         // answered "Faultline is restarting" rather than refused a connection or dropped.
         await adapter.drain();
         await jobs.stop();
-        const unsent = await deps.slack.flush({ withinMs: options.flushWithinMs ?? flushWithinMs });
+        const unsent = await services.slack.flush({ withinMs: options.flushWithinMs ?? flushWithinMs });
         if (unsent.length) {
           logger.warn({ messages: unsent.length }, 'card updates left for the next replica');
-          await rememberUnsent(deps, unsent);
+          await rememberUnsent({ store, logger }, unsent);
         }
         const stopped = app
           .stop()
@@ -153,8 +158,8 @@ export async function startBot(deps: Deps, options: StartOptions): Promise<Runni
         // Requests that came in on open connections while the listeners closed.
         await adapter.drain();
         await Promise.all([stopped, closed]);
-        await deps.platform.close();
-        await deps.store.close();
+        await platform.close();
+        await store.close();
         logger.info('stopped');
       })()),
   };

@@ -11,7 +11,11 @@ import { Freezes } from './guardrails/freezes.ts';
 import { GuardStore } from './guardrails/guards.ts';
 import { createPlatformClient } from './client/index.ts';
 import type { Config } from './config.ts';
-import type { Deps } from './deps.ts';
+import type { Services } from './services.ts';
+import type { Metrics } from './metrics.ts';
+import type { Recorder } from './attacks/events.ts';
+import type { KeyValueStore } from './store/keyValue.ts';
+import type { PlatformClient } from './client/index.ts';
 import { boltLogger, createLogger, type Logger } from './logger.ts';
 import { createMetrics } from './metrics.ts';
 import { Messenger, type MessengerOptions } from './slack/messenger.ts';
@@ -35,10 +39,9 @@ import { SessionCipher } from './store/cipher.ts';
 import { createKeyValueStore } from './store/keyValue.ts';
 import { SessionStore } from './store/sessions.ts';
 import { TicketService } from './tickets/service.ts';
-import { type GuardrailParts, GuardrailService } from './guardrails/service.ts';
-import { type GameDayParts, GameDayService } from './gamedays/service.ts';
+import { GuardrailService } from './guardrails/service.ts';
+import { GameDayService } from './gamedays/service.ts';
 import { AttackService } from './attacks/service.ts';
-import { startPolicy } from './attacks/startPolicy.ts';
 import { approvedStepStarts, stepApprovalClosed } from './gamedays/planStepState.ts';
 import { LoginService } from './login/service.ts';
 
@@ -73,7 +76,23 @@ function namesClient(config: Config, logger: Logger): WebClient {
   });
 }
 
-export interface DepsOverrides {
+/**
+ * What the process runs on: the services every way in receives, and the few parts below them
+ * that the app (probes, shutdown), the jobs' leases and the tests read.
+ */
+export interface Bot {
+  services: Services;
+  config: Config;
+  metrics: Metrics;
+  store: KeyValueStore;
+  platform: PlatformClient;
+  /** People's stored sessions (tests log people in and out directly). */
+  sessions: SessionStore;
+  /** Where what happened to an attack is said (a test watches the card refresher's redraws). */
+  events: Recorder;
+}
+
+export interface BotOverrides {
   logger?: Logger;
   dispatcher?: Dispatcher;
   storeNamespace?: string;
@@ -84,10 +103,11 @@ export interface DepsOverrides {
 }
 
 /**
- * Builds every dependency from the configuration, once. The process entry points and the
- * end-to-end tests share this, so tests exercise the same wiring that production runs.
+ * Builds every service from the configuration, once, each with the parts it uses. The process
+ * entry points and the end-to-end tests share this, so tests exercise the same wiring that
+ * production runs.
  */
-export function createDeps(config: Config, overrides: DepsOverrides = {}): Deps {
+export function createBot(config: Config, overrides: BotOverrides = {}): Bot {
   const logger = overrides.logger ?? createLogger(config.logLevel);
   const store = createKeyValueStore(config.storeUrl, overrides.storeNamespace);
   const now = overrides.now ?? Date.now;
@@ -121,7 +141,7 @@ export function createDeps(config: Config, overrides: DepsOverrides = {}): Deps 
     runAgain: async ({ callbackId, actor, inputs, executionId }) => {
       const handler = listeners.steps[callbackId];
       if (!handler) throw new Error(`no workflow step ${callbackId}`);
-      return handler({ actor, inputs, executionId }, deps);
+      return handler({ actor, inputs, executionId }, services);
     },
   });
   const events = new AttackRecorder({
@@ -170,7 +190,46 @@ export function createDeps(config: Config, overrides: DepsOverrides = {}): Deps 
   const freezes = new Freezes(store);
   const approvals = new SlackApprovalBoard(slack, { command: config.slack.command });
   const freezeNotices = new SlackFreezeNotices(slack, { command: config.slack.command });
-  const guardrailParts: GuardrailParts = {
+  const poller = new Poller({
+    cards,
+    board: new SlackWatchBoard(slack, { appUrl: config.platform.appUrl, command: config.slack.command }),
+    store,
+    sessions,
+    platform,
+    logger,
+    intervalMs: config.pollSeconds * 1000,
+    watches,
+    now,
+    events,
+  });
+  const presence = new SlackPresenceBoard(slack);
+  const startNotices = new SlackStartNotices(slack, config.slack.command);
+  const savedAttacks = new SavedAttacks(store, now);
+  const catalogues = new CatalogueCache(logger, now);
+  const attacks = new AttackService({
+    platform,
+    sessions,
+    cards,
+    store,
+    events,
+    logger,
+    clock,
+    presence,
+    directory: people,
+    gameDays,
+    freezes,
+    guards,
+    approvals,
+    catalogues,
+    saved: savedAttacks,
+    watches,
+    startNotices,
+    workflow,
+    poller,
+    config,
+  });
+  const planSteps = { gameDays, events, clock };
+  const guardrails = new GuardrailService({
     store,
     guards,
     freezes,
@@ -186,20 +245,16 @@ export function createDeps(config: Config, overrides: DepsOverrides = {}): Deps 
     approvals,
     freezeNotices,
     workflow,
-    startApproved: (ask, way) => startPolicy(deps, ask, way),
+    startApproved: (ask, way) => attacks.start(ask, way),
     planApprovals: {
-      approved: (ref) => approvedStepStarts(deps, ref),
-      closed: (ref, closing) => stepApprovalClosed(deps, ref, closing),
+      approved: (ref) => approvedStepStarts(planSteps, ref),
+      closed: (ref, closing) => stepApprovalClosed(planSteps, ref, closing),
     },
-  };
-  const { startApproved, planApprovals } = guardrailParts;
-  const guardrails = new GuardrailService(guardrailParts);
+  });
   const reports = new SlackGameDayReports(
     { files: new SlackFiles(calls), people, messenger: slack },
     { command: config.slack.command },
   );
-  const savedAttacks = new SavedAttacks(store, now);
-  const startStep: GameDayParts['startStep'] = (ask, way) => startPolicy(deps, ask, way);
   const gamedays = new GameDayService({
     gameDays,
     store,
@@ -215,68 +270,20 @@ export function createDeps(config: Config, overrides: DepsOverrides = {}): Deps 
     watches,
     savedAttacks,
     guardrails,
-    startStep,
+    startStep: (ask, way) => attacks.start(ask, way),
   });
-  const presence = new SlackPresenceBoard(slack);
-  const attacks = new AttackService({
-    platform,
-    sessions,
-    cards,
-    store,
-    events,
-    logger,
-    clock,
-    presence,
-    directory: people,
-    config,
-  });
-  const deps: Deps = {
+  const services: Services = {
     attacks,
     gamedays,
     guardrails,
-    startApproved,
-    planApprovals,
-    startStep,
     login,
     tickets,
+    workflow,
+    slack,
     command: config.slack.command,
     appUrl: config.platform.appUrl,
-    config,
     logger,
-    store,
-    platform,
-    sessions,
-    presence,
-    startNotices: new SlackStartNotices(slack, config.slack.command),
-    clock,
-    slack,
-    people,
-    cards,
-    events,
-    metrics,
-    approvals,
-    workflow,
-    poller: new Poller({
-      cards,
-      board: new SlackWatchBoard(slack, { appUrl: config.platform.appUrl, command: config.slack.command }),
-      store,
-      sessions,
-      platform,
-      logger,
-      intervalMs: config.pollSeconds * 1000,
-      watches,
-      now,
-      events,
-    }),
-    catalogues: new CatalogueCache(logger, now),
-    gameDays,
-    reports,
-    freezes,
-    freezeNotices,
-    guards,
-    savedAttacks,
-    watches,
-    homes: { followHalts: async () => listeners.followHomeHalts?.(deps) },
+    homes: { followHalts: async () => listeners.followHomeHalts?.(services) },
   };
-  return deps;
+  return { services, config, metrics, store, platform, sessions, events };
 }

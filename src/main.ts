@@ -1,5 +1,5 @@
 import { startBot } from './app.ts';
-import { createDeps } from './bootstrap.ts';
+import { createBot } from './bootstrap.ts';
 import { ConfigError, loadConfig, type Config } from './config.ts';
 import { backgroundJobs } from './jobs/backgroundJobs.ts';
 
@@ -12,15 +12,15 @@ try {
   process.exit(2);
 }
 
-const deps = createDeps(config);
+const built = createBot(config);
 // What runs on its own (card refresh, guards, freezes, approvals, session warnings, unsent cards): one table.
-const bot = await startBot(deps, { jobs: backgroundJobs(deps) });
+const bot = await startBot(built, { jobs: backgroundJobs(built.services) });
 for (const signal of ['SIGTERM', 'SIGINT'] as const) {
   process.once(signal, () => {
     bot.stop().then(
       () => process.exit(0),
       (error: unknown) => {
-        deps.logger.error({ err: error }, 'shutdown failed');
+        built.services.logger.error({ err: error }, 'shutdown failed');
         process.exit(1);
       },
     );

@@ -25,4 +25,6 @@ export interface Services {
   /** The platform's web UI, as links in words say it. */
   appUrl: string | undefined;
   logger: Logger;
+  /** App Home, followed to the end of an attack halted there (a job redraws it). */
+  homes: { followHalts(): Promise<void> };
 }

@@ -1,6 +1,6 @@
 import { NotFoundError } from '../client/errors.ts';
 import type { Attack, HaltRequest, ScopedPlatform, TeamEntry } from '../client/index.ts';
-import type { Deps } from '../deps.ts';
+import type { AttackParts } from './service.ts';
 import { explained } from '../errors.ts';
 import type { Actor } from '../store/sessions.ts';
 import { platformFor, requireLogin, teamName } from './access.ts';
@@ -40,7 +40,7 @@ export interface HaltOutcome extends Halted {
 
 /** The attack as the platform has it now; undefined when it cannot be read, and the halt itself decides. */
 export async function readState(
-  deps: Pick<Deps, 'logger'>,
+  deps: Pick<AttackParts, 'logger'>,
   api: ScopedPlatform,
   kind: AttackKind,
   guid: string,
@@ -63,7 +63,7 @@ const haltRequest = (halter: Halter): HaltRequest => ({
  * stopped the attack, or that nobody could confirm, is then verified target by target.
  */
 export async function recordHalt(
-  deps: Pick<Deps, 'events' | 'store' | 'clock' | 'logger'>,
+  deps: Pick<AttackParts, 'events' | 'store' | 'clock' | 'logger'>,
   halter: Halter,
   target: { guid: string; teamId?: string | undefined },
   kind: AttackKind,
@@ -110,7 +110,7 @@ export async function recordHalt(
  * attacks do not know is halted as a Kubernetes attack. The platform's errors are thrown as they are.
  */
 export async function halt(
-  deps: Pick<Deps, 'events' | 'logger' | 'store' | 'clock'>,
+  deps: Pick<AttackParts, 'events' | 'logger' | 'store' | 'clock'>,
   api: ScopedPlatform,
   target: { guid: string; kind?: AttackKind | undefined; teamId?: string | undefined; again?: boolean | undefined },
   halter: Halter,
@@ -158,7 +158,7 @@ export async function halt(
  * `again` for Halt again, on an attack whose halt did not stop every target.
  */
 export async function haltAttack(
-  deps: LocateParts & Pick<Deps, 'sessions' | 'events' | 'store' | 'clock'>,
+  deps: LocateParts & Pick<AttackParts, 'sessions' | 'events' | 'store' | 'clock'>,
   actor: Actor,
   ref: { guid: string; teamId?: string | undefined; kind?: AttackKind | undefined; again?: boolean | undefined },
   reason?: string,

@@ -1,5 +1,5 @@
 import { NotFoundError, UnauthorizedError } from '../client/errors.ts';
-import type { Deps } from '../deps.ts';
+import type { AttackParts } from './service.ts';
 import { keys } from '../store/keys.ts';
 import type { HaltCause, Who } from './events.ts';
 import { isFinished } from './lifecycle.ts';
@@ -46,7 +46,7 @@ const runningNamed = 10;
  * sent again starts the minute again.
  */
 export async function beginHaltCheck(
-  deps: Pick<Deps, 'store' | 'clock'>,
+  deps: Pick<AttackParts, 'store' | 'clock'>,
   check: Omit<HaltCheck, 'haltedAt' | 'stuckTold' | 'unreadableTold'>,
 ): Promise<void> {
   const value: HaltCheck = { ...check, haltedAt: new Date(deps.clock.now()).toISOString() };
@@ -54,7 +54,7 @@ export async function beginHaltCheck(
 }
 
 /** The platform as the halter, or else the attack's starter, reaches the attack's team. */
-async function readerFor(deps: Deps, check: HaltCheck, teamId: string) {
+async function readerFor(deps: AttackParts, check: HaltCheck, teamId: string) {
   const card = await deps.cards.get(check.guid);
   for (const person of [check.by, card?.startedBy]) {
     if (!person) continue;
@@ -72,7 +72,7 @@ async function readerFor(deps: Deps, check: HaltCheck, teamId: string) {
  * and read on until it stops; one no stored session can read is told to its halter once, a minute
  * on. Returns how many halts were read. Never throws.
  */
-export async function verifyHalts(deps: Deps): Promise<number> {
+export async function verifyHalts(deps: AttackParts): Promise<number> {
   const checks: HaltCheck[] = [];
   try {
     for await (const [, check] of deps.store.entries<HaltCheck>(keys.haltCheck.prefix)) checks.push(check);
@@ -101,7 +101,7 @@ const said = (check: HaltCheck, teamId: string | undefined) => ({
   cause: check.cause,
 });
 
-async function verifyOne(deps: Deps, check: HaltCheck): Promise<boolean> {
+async function verifyOne(deps: AttackParts, check: HaltCheck): Promise<boolean> {
   const key = keys.haltCheck.key(check.guid);
   const teamId = check.teamId ?? (await deps.cards.get(check.guid))?.teamId;
   const late = deps.clock.now() - Date.parse(check.haltedAt) >= haltStuckMs;

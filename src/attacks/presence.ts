@@ -1,5 +1,4 @@
 import { ForbiddenError, NotFoundError, UnauthorizedError } from '../client/errors.ts';
-import type { Deps } from '../deps.ts';
 import type { AttackParts } from './service.ts';
 import type { Breathe } from '../jobs/scheduler.ts';
 import { startedUnder } from '../gamedays/gamedayReads.ts';
@@ -43,7 +42,11 @@ export interface PresenceBoard {
 }
 
 /** Who answers for an attack: the facilitator of the game day it belongs to, else its starter. */
-async function attendantOf(deps: Deps, card: CardRecord, facilitators: Map<string, string | undefined>): Promise<Who> {
+async function attendantOf(
+  deps: AttackParts,
+  card: CardRecord,
+  facilitators: Map<string, string | undefined>,
+): Promise<Who> {
   if (!facilitators.has(card.channel)) {
     const day = await deps.gameDays.running(card.channel);
     facilitators.set(card.channel, day && startedUnder(day, card) ? day.facilitator : undefined);
@@ -61,7 +64,7 @@ async function attendantOf(deps: Deps, card: CardRecord, facilitators: Map<strin
  * else its starter's) and the reason "nobody was watching". A question whose attack no longer
  * runs is closed. Returns how many attacks it asked about or halted. Never throws.
  */
-export async function checkPresence(deps: Deps, breathe?: Breathe): Promise<number> {
+export async function checkPresence(deps: AttackParts, breathe?: Breathe): Promise<number> {
   const minutes = deps.config.presenceMinutes;
   if (!minutes) return 0;
   let acted = 0;
@@ -94,7 +97,7 @@ export async function checkPresence(deps: Deps, breathe?: Breathe): Promise<numb
 }
 
 async function checkOne(
-  deps: Deps,
+  deps: AttackParts,
   card: CardRecord,
   ask: PresenceAsk | undefined,
   minutes: number,
@@ -132,7 +135,12 @@ async function checkOne(
 }
 
 /** Halts an attack whose attendant did not answer, with their session or else its starter's. */
-async function haltUnattended(deps: Deps, card: CardRecord, ask: PresenceAsk, minutes: number): Promise<boolean> {
+async function haltUnattended(
+  deps: AttackParts,
+  card: CardRecord,
+  ask: PresenceAsk,
+  minutes: number,
+): Promise<boolean> {
   for (const person of [ask.askedOf, card.startedBy]) {
     const login = await deps.sessions.get(person);
     const team = login?.session.teams.find((t) => t.identifier === card.teamId);

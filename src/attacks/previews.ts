@@ -1,11 +1,10 @@
 // A previewed attack: where it may start, what its preview offers, and its one Start or Cancel.
-import type { Deps } from '../deps.ts';
 import { UserInputError } from '../errors.ts';
 import { guardKey } from '../guardrails/guards.ts';
 import type { Actor } from '../store/sessions.ts';
 import { mayRunAttacks, platformFor, requireLogin, teamName } from './access.ts';
 import { blastRadius } from './blastRadius.ts';
-import { claimPending, dropPending, loadPending, savePending, type StartAsk } from './start.ts';
+import { claimPending, dropPending, loadPending, savePending, type StartAsk, type StartParts } from './start.ts';
 import { startChecks, startPolicy, type StartOutcome } from './startPolicy.ts';
 
 /**
@@ -13,7 +12,7 @@ import { startChecks, startPolicy, type StartOutcome } from './startPolicy.ts';
  * platform would not let start it; else the guards as read, the approval rule, and the id its
  * Start button carries. A freeze or an unhealthy guard refuses it here (startChecks throws).
  */
-export async function previewAttack(deps: Deps, ask: StartAsk) {
+export async function previewAttack(deps: StartParts, ask: StartAsk) {
   const { actor, team, request, channel } = ask;
   if (!mayRunAttacks(team)) return { refused: true } as const;
   const { checks, unknown, rule } = await startChecks(deps, ask);
@@ -36,7 +35,7 @@ export async function previewAttack(deps: Deps, ask: StartAsk) {
  * already under way, which the first one answers.
  */
 export async function startPreviewed(
-  deps: Deps,
+  deps: StartParts,
   id: string,
   actor: Actor,
   /** Where attacks may start, checked again at the click (the commands' check: it asks Slack). */
@@ -64,7 +63,7 @@ export async function startPreviewed(
 }
 
 /** Cancel takes the same claim as Start, so it never says "nothing was sent" while a Start runs. */
-export async function cancelPreviewed(deps: Deps, id: string): Promise<boolean> {
+export async function cancelPreviewed(deps: StartParts, id: string): Promise<boolean> {
   if (!(await claimPending(deps, id))) return false;
   await dropPending(deps, id);
   return true;

@@ -1,7 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import { platformTimeoutMs, type ScopedPlatform } from '../client/index.ts';
-import type { Deps } from '../deps.ts';
-import { closeApprovalAfterRestart } from '../guardrails/approvalClosing.ts';
+import type { AttackParts } from './service.ts';
+import type { closeApprovalAfterRestart } from '../guardrails/approvalClosing.ts';
+import type { AfterParts } from '../parts.ts';
 import { keys } from '../store/keys.ts';
 import { platformFor } from './access.ts';
 import { shownIn } from './cards.ts';
@@ -14,6 +15,10 @@ import { drop, holdLease, type StartIntent, type StartNews } from './startIntent
 /** Clocks of the bot and the platform may disagree by this much when matching `created_at`. */
 const clockSkewMs = 60_000;
 
+/** What finishing a start uses: the attacks' parts, and the close of the request it was approved by (the guardrails'). */
+export type CloseApproved = (...args: AfterParts<typeof closeApprovalAfterRestart>) => Promise<void>;
+type RecoverParts = AttackParts & { closeApproved: CloseApproved };
+
 /**
  * Finishes every start a stopped bot left half done, never creating an attack again: one whose
  * create was answered gets its card (unless it has one) and its starter a direct message with
@@ -21,7 +26,7 @@ const clockSkewMs = 60_000;
  * findCreated); one that never reached the platform is dropped, and its starter told. Markers go
  * with it. Runs at start-up and then as the recover-starts job; never throws.
  */
-export async function recoverStarts(deps: Deps): Promise<number> {
+export async function recoverStarts(deps: RecoverParts): Promise<number> {
   let finished = 0;
   try {
     const intents: StartIntent[] = [];
@@ -47,7 +52,7 @@ export async function recoverStarts(deps: Deps): Promise<number> {
 }
 
 /** True when the intent is done with; false when it must wait for a later pass. */
-async function finish(deps: Deps, intent: StartIntent, all: StartIntent[]): Promise<boolean> {
+async function finish(deps: RecoverParts, intent: StartIntent, all: StartIntent[]): Promise<boolean> {
   const login = await deps.sessions.get(intent.actor);
   const team = login?.session.teams.find((t) => t.identifier === intent.teamId);
   const api = login && team ? platformFor(deps, login, team) : undefined;
@@ -72,7 +77,7 @@ async function finish(deps: Deps, intent: StartIntent, all: StartIntent[]): Prom
             : { kind: 'unconfirmed', candidates: found.candidates };
       await tell(deps, intent, news);
       if (intent.source.kind === 'approval')
-        await closeApprovalAfterRestart(deps, intent.source.id, intent.source.approver, undefined);
+        await deps.closeApproved(intent.source.id, intent.source.approver, undefined);
       await stepEnded(deps, intent, news);
       await drop(deps, intent);
       deps.logger.info(
@@ -92,7 +97,7 @@ async function finish(deps: Deps, intent: StartIntent, all: StartIntent[]): Prom
   await tell(deps, intent, { kind: 'started', guid, carded });
   if (intent.source.kind === 'approval') {
     const { approver } = intent.source;
-    await closeApprovalAfterRestart(deps, intent.source.id, approver, { guid, carded });
+    await deps.closeApproved(intent.source.id, approver, { guid, carded });
     // As the live approval records it once its start returns, which the stopped bot never saw.
     await deps.events.record({
       kind: 'approval',
@@ -111,14 +116,14 @@ async function finish(deps: Deps, intent: StartIntent, all: StartIntent[]): Prom
 }
 
 /** The workflow step that ran the start takes its outcome; the step run is then over. */
-async function stepEnded(deps: Deps, intent: StartIntent, news: StartNews): Promise<void> {
+async function stepEnded(deps: RecoverParts, intent: StartIntent, news: StartNews): Promise<void> {
   if (!intent.workflowStep) return;
   await deps.workflow.startEnded(intent.workflowStep, news);
   await deps.store.delete(keys.stepOpen.key(intent.workflowStep.executionId));
 }
 
 /** Late news goes by direct message: the reply the starter was waiting for is gone with the old process. */
-async function tell(deps: Deps, intent: StartIntent, news: StartNews): Promise<void> {
+async function tell(deps: RecoverParts, intent: StartIntent, news: StartNews): Promise<void> {
   await deps.startNotices
     .tell(intent, news)
     .catch((error: unknown) =>
@@ -141,7 +146,7 @@ type Found =
  * starter, who is told, and nothing is created again.
  */
 async function findCreated(
-  deps: Deps,
+  deps: RecoverParts,
   intent: StartIntent,
   all: StartIntent[],
   asStarter: { platformUser: string | undefined; api: ScopedPlatform } | undefined,

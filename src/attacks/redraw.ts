@@ -1,4 +1,4 @@
-import type { Deps } from '../deps.ts';
+import type { AttackParts } from './service.ts';
 import type { MessageRef } from './cards.ts';
 import { keys } from '../store/keys.ts';
 
@@ -7,7 +7,10 @@ import { keys } from '../store/keys.ts';
  * rate-limiting, or slow past the shutdown's time limit). The store already holds what they
  * should show; redrawUnsent, on whichever replica polls next, puts that on them.
  */
-export async function rememberUnsent(deps: Pick<Deps, 'store' | 'logger'>, messages: MessageRef[]): Promise<void> {
+export async function rememberUnsent(
+  deps: Pick<AttackParts, 'store' | 'logger'>,
+  messages: MessageRef[],
+): Promise<void> {
   for (const { channel, ts } of messages) {
     await deps.store
       .set(keys.unsentUpdate.key(channel, ts), { channel, ts }, keys.unsentUpdate.ttlMs)
@@ -22,7 +25,7 @@ export async function rememberUnsent(deps: Pick<Deps, 'store' | 'logger'>, messa
  * forgets the note once the update is queued. Never throws: it is a background job.
  */
 export async function redrawUnsent(
-  deps: Pick<Deps, 'store' | 'cards' | 'events' | 'gameDays' | 'logger'>,
+  deps: Pick<AttackParts, 'store' | 'cards' | 'events' | 'gameDays' | 'logger'>,
 ): Promise<number> {
   let redrawn = 0;
   try {

@@ -1,6 +1,6 @@
+import type { Logger } from '../logger.ts';
 import { randomUUID } from 'node:crypto';
 import type { TeamEntry } from '../client/index.ts';
-import type { Deps } from '../deps.ts';
 import { audit } from '../audit.ts';
 import type { Actor, Login } from '../store/sessions.ts';
 import { mayRunAttacks } from './access.ts';
@@ -84,7 +84,7 @@ export function mayChangeSaved(login: Login, teamId: string): boolean {
  * saved at this moment, is refused, and so is a person without the run privilege on the team.
  */
 export async function saveAttack(
-  deps: Pick<Deps, 'savedAttacks' | 'logger'>,
+  deps: { saved: SavedAttacks; logger: Logger },
   actor: Actor,
   login: Login,
   team: TeamEntry,
@@ -92,7 +92,7 @@ export async function saveAttack(
   request: AttackRequest,
 ): Promise<{ saved: SavedAttack } | { refused: 'exists' | 'busy' | 'not allowed'; existing?: string }> {
   if (!mayChangeSaved(login, team.identifier)) return { refused: 'not allowed' };
-  const result = await deps.savedAttacks.save(team.identifier, name, request, actor);
+  const result = await deps.saved.save(team.identifier, name, request, actor);
   if (result.outcome === 'exists') return { refused: 'exists', existing: result.existing };
   if (result.outcome !== 'saved') return { refused: result.outcome };
   const { saved } = result;

@@ -1,45 +1,118 @@
-import type { PlatformClient } from '../client/index.ts';
 import type { Config } from '../config.ts';
 import { explained } from '../errors.ts';
-import type { Logger } from '../logger.ts';
-import type { KeyValueStore } from '../store/keyValue.ts';
-import type { Actor, SessionStore } from '../store/sessions.ts';
+import type { AfterParts } from '../parts.ts';
+import { endedHomeHalts, followHomeHalt } from './homeHalts.ts';
+import type { TeamEntry } from '../client/index.ts';
+import { keys } from '../store/keys.ts';
+import type { Actor, Login } from '../store/sessions.ts';
 import { platformFor, requireLogin } from './access.ts';
+import type { CatalogueCache } from './catalogue.ts';
 import type { CardStore } from './cards.ts';
-import type { Recorder } from './events.ts';
+import type { Watches } from './watches.ts';
+import type { StartNotices } from './startIntents.ts';
+import type { WorkflowService } from '../workflow/service.ts';
+import type { Poller } from './poller.ts';
+import type { Breathe } from '../jobs/scheduler.ts';
+import { verifyHalts } from './haltChecks.ts';
+import { type CloseApproved, recoverStarts } from './recoverStarts.ts';
+import { redrawUnsent } from './redraw.ts';
 import { haltAttack } from './halt.ts';
 import { haltAllAttacks, haltEverything } from './massHalts.ts';
 import { addNote } from './notes.ts';
-import { answerPresence, type PresenceBoard } from './presence.ts';
+import { answerPresence, checkPresence, type PresenceBoard } from './presence.ts';
+import { type SavedAttacks, saveAttack } from './saved.ts';
+import { locateAttack } from './locate.ts';
+import { cancelPreviewed, previewAttack, startPreviewed } from './previews.ts';
+import type { StartAsk, StartedAttack, StartParts } from './start.ts';
+import { type ApprovedWay, type StartOutcome, type StartWay, startPolicy } from './startPolicy.ts';
 
-/** What halting, noting and watching an attack use. */
-export interface AttackParts {
-  platform: PlatformClient;
-  sessions: SessionStore;
-  cards: CardStore;
-  store: KeyValueStore;
-  events: Recorder;
-  logger: Logger;
-  clock: { now(): number };
+/** What starting, halting, noting and watching an attack use. */
+export interface AttackParts extends StartParts {
   /** Where a live attack's attendant is asked "Still watching?". */
   presence: PresenceBoard;
   /** People's names for text read outside Slack (a halt's reason, a note on the platform). */
   directory: { name(userId: string): Promise<string> };
-  config: Pick<Config, 'presenceMinutes'>;
+  catalogues: CatalogueCache;
+  /** Each team's saved attacks (`save`, `saved`, `run`). */
+  saved: SavedAttacks;
+  watches: Watches;
+  /** What a restarted bot tells the starter of a start it finished. */
+  startNotices: StartNotices;
+  /** Where a Workflow Builder step that ran a start hears how the start ended. */
+  workflow: Pick<WorkflowService, 'startEnded'>;
+  /** The card refresher (refresh-cards). */
+  poller: Poller;
+  config: Pick<
+    Config,
+    'presenceMinutes' | 'approvalRules' | 'maxAttackSeconds' | 'monitoring' | 'attackChannels' | 'pollSeconds'
+  >;
 }
 
-/** Attacks: the halts a person asks for, their notes, and their answers to "Still watching?". */
+/** Attacks: their starts and previews, the halts a person asks for, their notes, and their answers to "Still watching?". */
 export class AttackService {
   readonly #parts: AttackParts;
 
   constructor(parts: AttackParts) {
     this.#parts = parts;
+    this.saved = parts.saved;
+    this.watches = parts.watches;
+    this.cards = parts.cards;
   }
 
-  /** A person's halt of one attack, with their own session. */
-  halt(actor: Actor, ref: Parameters<typeof haltAttack>[2], reason?: string) {
-    return haltAttack(this.#parts, actor, ref, reason);
+  /** Each team's saved attacks. */
+  readonly saved: SavedAttacks;
+  /** Channels bound to teams (`watch`). */
+  readonly watches: Watches;
+  /** The attacks' cards, as last saved. */
+  readonly cards: CardStore;
+
+  /** What an attack may be: its longest length, the monitoring guards may read, the channels it may start in. */
+  get settings(): AttackParts['config'] {
+    return this.#parts.config;
   }
+
+  /** The platform as the person's own session in the team. */
+  api = (login: Login, team: TeamEntry) => platformFor(this.#parts, login, team);
+
+  /** The team's attack types, as the person's session reads them (waiting at most `waitMs`). */
+  catalogue(login: Login, team: TeamEntry, waitMs?: number) {
+    return this.#parts.catalogues.get(team.identifier, platformFor(this.#parts, login, team), waitMs);
+  }
+
+  /** The attack an id names (a short one may have been typed), in the person's teams. */
+  locate = (...a: AfterParts<typeof locateAttack>) => locateAttack(this.#parts, ...a);
+  /** Saves a checked attack for the team under a name (saved.ts). */
+  save = (...a: AfterParts<typeof saveAttack>) => saveAttack(this.#parts, ...a);
+
+  /** Keeps a list page with Halt buttons, so a halt from it can redraw it (Slack does not send an ephemeral message back). */
+  keepListPage(page: { listId: string }): Promise<void> {
+    return this.#parts.store.set(keys.listPage.key(page.listId), page, keys.listPage.ttlMs);
+  }
+
+  /** A kept list page, changed by `change` and kept again; undefined once it is gone. */
+  async changeListPage<P extends { listId: string }>(listId: string, change: (page: P) => P) {
+    const page = await this.#parts.store.get<P>(keys.listPage.key(listId));
+    if (!page) return undefined;
+    const next = change(page);
+    await this.keepListPage(next);
+    return next;
+  }
+
+  /** Every start, from any way in, through the one start policy (startPolicy.ts). */
+  start(ask: StartAsk, way: ApprovedWay): Promise<StartedAttack>;
+  start(ask: StartAsk, way: StartWay): Promise<StartOutcome>;
+  start(ask: StartAsk, way: StartWay): Promise<StartOutcome | StartedAttack> {
+    return startPolicy(this.#parts, ask, way);
+  }
+
+  /** What a start would meet now, and the id its Start button carries; its one Start or Cancel (previews.ts). */
+  preview = (ask: StartAsk) => previewAttack(this.#parts, ask);
+  startPreviewed = (...a: AfterParts<typeof startPreviewed>) => startPreviewed(this.#parts, ...a);
+  cancelPreviewed = (id: string) => cancelPreviewed(this.#parts, id);
+  /** A person's halt of one attack, with their own session. */
+  halt = (...a: AfterParts<typeof haltAttack>) => haltAttack(this.#parts, ...a);
+  followHomeHalt = (...a: AfterParts<typeof followHomeHalt>) => followHomeHalt(this.#parts, ...a);
+  endedHomeHalts = () => endedHomeHalts(this.#parts);
 
   /** Halt all: every attack and Kubernetes attack the person's session reaches, in their name unless a reason is given. */
   async haltAll(actor: Actor, channel: string | undefined, reason?: string) {
@@ -59,14 +132,15 @@ export class AttackService {
     );
   }
 
+  /** A person's name, for text read outside Slack; their user id when Slack does not say at once. */
+  personName = (userId: string) => this.#parts.directory.name(userId);
+
   async #haltedBy(actor: Actor): Promise<string> {
     return `Halted from Slack by ${await this.#parts.directory.name(actor.userId)}`;
   }
 
   /** Adds the note; answers the attack's whole id (a short one may have been typed). */
-  note(actor: Actor, id: string, text: string, teamId?: string): Promise<string> {
-    return addNote(this.#parts, actor, id, text, teamId);
-  }
+  note = (...a: AfterParts<typeof addNote>) => addNote(this.#parts, ...a);
 
   /** "Still here": what the answer did, the attack's card as it is now, and when its attendant is asked again. */
   async stillHere(actor: Actor, guid: string) {
@@ -75,4 +149,15 @@ export class AttackService {
     const card = answer === 'noted' ? await cards.get(guid) : undefined;
     return { answer, card, minutes: config.presenceMinutes };
   }
+
+  /** The jobs (src/jobs/backgroundJobs.ts): starts a stopped bot left, closing the request each was approved by. */
+  recoverStarts(closeApproved: CloseApproved) {
+    return recoverStarts({ ...this.#parts, closeApproved });
+  }
+
+  redrawUnsent = () => redrawUnsent(this.#parts);
+  verifyHalts = () => verifyHalts(this.#parts);
+  checkPresence = (breathe?: Breathe) => checkPresence(this.#parts, breathe);
+  refreshCards = (breathe?: Breathe) => this.#parts.poller.pollOnce(breathe);
+  stopRefreshing = () => this.#parts.poller.stop();
 }

@@ -1,11 +1,20 @@
 import { randomUUID } from 'node:crypto';
 import type { ScopedPlatform, TeamEntry } from '../client/index.ts';
-import type { Deps } from '../deps.ts';
+import type { Config } from '../config.ts';
+import type { Logger } from '../logger.ts';
+import type { KeyValueStore } from '../store/keyValue.ts';
+import type { SessionStore } from '../store/sessions.ts';
+import type { PlatformClient } from '../client/index.ts';
+import type { GameDays } from '../gamedays/gamedays.ts';
+import type { Freezes } from '../guardrails/freezes.ts';
+import type { GuardStore } from '../guardrails/guards.ts';
+import type { ApprovalBoard } from '../guardrails/approvals.ts';
+import type { Recorder } from './events.ts';
 import { explained } from '../errors.ts';
 import { kubernetesAttackPayload, serviceAttackPayload, targetPayload, type AttackRequest } from './request.ts';
 import type { Actor, Login } from '../store/sessions.ts';
 import { platformFor, teamName } from './access.ts';
-import type { CardGuard, CardRecord } from './cards.ts';
+import type { CardGuard, CardRecord, CardStore } from './cards.ts';
 import { claimWatchCard } from './watchCards.ts';
 import { cardGuards, type GuardCheck } from '../guardrails/guardCheck.ts';
 import { type OpenIntent, openIntent, type StartIntent, type StartSource } from './startIntents.ts';
@@ -13,6 +22,23 @@ import { keys } from '../store/keys.ts';
 import type { StepRef } from '../gamedays/plan.ts';
 import type { WaitingWorkflowStep } from '../guardrails/approvals.ts';
 import type { TargetSet } from './blastRadius.ts';
+
+/** What a start uses: the policy's freeze, guards and second person, then the create and its card. */
+export interface StartParts {
+  store: KeyValueStore;
+  cards: CardStore;
+  events: Recorder;
+  logger: Logger;
+  clock: { now(): number };
+  platform: PlatformClient;
+  sessions: SessionStore;
+  gameDays: GameDays;
+  freezes: Freezes;
+  guards: GuardStore;
+  /** Where requests for a second person are posted. */
+  approvals: ApprovalBoard;
+  config: Pick<Config, 'approvalRules'>;
+}
 
 /** A previewed attack waiting for its Start button; the button carries only the id. */
 export interface PendingAttack {
@@ -29,13 +55,13 @@ export interface PendingAttack {
   targets?: TargetSet | undefined;
 }
 
-export async function savePending(deps: Deps, pending: Omit<PendingAttack, 'id'>): Promise<PendingAttack> {
+export async function savePending(deps: StartParts, pending: Omit<PendingAttack, 'id'>): Promise<PendingAttack> {
   const saved = { ...pending, id: randomUUID() };
   await deps.store.set(keys.pending.key(saved.id), saved, keys.pending.ttlMs);
   return saved;
 }
 
-export function loadPending(deps: Deps, id: string): Promise<PendingAttack | undefined> {
+export function loadPending(deps: StartParts, id: string): Promise<PendingAttack | undefined> {
   return deps.store.get<PendingAttack>(keys.pending.key(id));
 }
 
@@ -43,11 +69,11 @@ export function loadPending(deps: Deps, id: string): Promise<PendingAttack | und
  * Exactly one caller gets true for a pending attack: a double click or a redelivered click must
  * never start a second attack.
  */
-export function claimPending(deps: Deps, id: string): Promise<boolean> {
+export function claimPending(deps: StartParts, id: string): Promise<boolean> {
   return deps.store.claim(keys.start.key(id), keys.start.ttlMs);
 }
 
-export async function dropPending(deps: Deps, id: string): Promise<void> {
+export async function dropPending(deps: StartParts, id: string): Promise<void> {
   await deps.store.delete(keys.pending.key(id));
 }
 
@@ -102,7 +128,7 @@ type StartOptions = {
  * policy calls it, once a freeze, the guards and a second person let the start through
  * (startPolicy.ts).
  */
-export async function startAttack(deps: Deps, ask: StartAsk, options: StartOptions): Promise<StartedAttack> {
+export async function startAttack(deps: StartParts, ask: StartAsk, options: StartOptions): Promise<StartedAttack> {
   const { actor, login, team, request, channel } = ask;
   const intent = await openIntent(deps, {
     source: options.source,
@@ -136,7 +162,7 @@ export async function startAttack(deps: Deps, ask: StartAsk, options: StartOptio
 }
 
 async function createAndCard(
-  deps: Deps,
+  deps: StartParts,
   intent: OpenIntent,
   { actor, login, team, request, channel }: StartAsk,
   guards: CardGuard[],
@@ -188,7 +214,7 @@ type CreatedStart = Pick<
  * game-day entry. Shared by a start and by a restarted bot finishing one.
  */
 export async function cardStarted(
-  deps: Deps,
+  deps: StartParts,
   started: CreatedStart,
   api: ScopedPlatform | undefined,
 ): Promise<StartedAttack> {

@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
-import type { Deps } from '../deps.ts';
+import type { KeyValueStore } from '../store/keyValue.ts';
+import type { CardStore } from './cards.ts';
 import type { WaitingWorkflowStep } from '../guardrails/approvals.ts';
 import type { Actor } from '../store/sessions.ts';
 import type { CardGuard } from './cards.ts';
@@ -7,6 +8,9 @@ import type { AttackRequest } from './request.ts';
 import { keys } from '../store/keys.ts';
 import type { StepRef } from '../gamedays/plan.ts';
 import type { TargetSet } from './blastRadius.ts';
+
+/** What a start's record is kept with. */
+type IntentParts = { store: KeyValueStore; cards: CardStore; clock: { now(): number } };
 
 /** What led to a start: the preview whose Start was clicked, a `--yes` command, or an approval. */
 export type StartSource =
@@ -64,7 +68,7 @@ export interface StartNotices {
  * called: renewed well before it lapses, so work under way is never taken over.
  */
 export function holdLease(
-  store: Pick<Deps['store'], 'claim' | 'release'>,
+  store: Pick<KeyValueStore, 'claim' | 'release'>,
   of: 'start' | 'step',
   id: string,
   owner: string,
@@ -101,7 +105,7 @@ export interface OpenIntent {
 }
 
 export async function openIntent(
-  deps: Deps,
+  deps: IntentParts,
   start: Omit<StartIntent, 'id' | 'writtenAt' | 'createSentAt' | 'guards' | 'guid'>,
 ): Promise<OpenIntent> {
   let intent: StartIntent = { ...start, id: randomUUID(), writtenAt: new Date(deps.clock.now()).toISOString() };
@@ -141,7 +145,7 @@ export async function openIntent(
 }
 
 /** The start is done with: its marker in the team and its intent go. */
-export async function drop(deps: Deps, intent: StartIntent): Promise<void> {
+export async function drop(deps: IntentParts, intent: StartIntent): Promise<void> {
   await deps.cards.endStart(intent.teamId, intent.id);
   await deps.store.delete(keys.startIntent.key(intent.id));
 }

@@ -1,4 +1,3 @@
-import type { Deps } from '../deps.ts';
 import type { ApprovalRule } from '../guardrails/approvalRules.ts';
 import { approvalNeeded, requestApproval } from '../guardrails/approvalRequests.ts';
 import type { WaitingWorkflowStep } from '../guardrails/approvals.ts';
@@ -15,7 +14,7 @@ import {
 import type { StepRef } from '../gamedays/plan.ts';
 import { platformFor, teamName } from './access.ts';
 import { confirmTargets, recordedTargets, type TargetSet } from './blastRadius.ts';
-import { type StartAsk, type StartedAttack, startAttack } from './start.ts';
+import { type StartAsk, type StartedAttack, type StartParts, startAttack } from './start.ts';
 
 /**
  * The start policy: the one place that decides whether an attack starts. Every way in goes
@@ -64,15 +63,15 @@ export type StartOutcome =
   | { kind: 'approval requested'; rule: ApprovalRule; channel: string };
 
 /** A start in a frozen team is refused, with who froze it, since when and why. */
-async function refuseIfFrozen(deps: Deps, { team }: StartAsk): Promise<void> {
+async function refuseIfFrozen(deps: StartParts, { team }: StartAsk): Promise<void> {
   const freeze = await deps.freezes.covering(team.identifier);
   if (freeze) throw new FrozenError(freeze);
 }
 
-const apiOf = (deps: Deps, ask: StartAsk) => platformFor(deps, ask.login, ask.team);
-const covering = (deps: Deps, ask: StartAsk) => coveringGuards(deps, ask.actor, ask.channel, ask.request.guards);
+const apiOf = (deps: StartParts, ask: StartAsk) => platformFor(deps, ask.login, ask.team);
+const covering = (deps: StartParts, ask: StartAsk) => coveringGuards(deps, ask.actor, ask.channel, ask.request.guards);
 
-const ruleFor = (deps: Deps, { actor, team, request, channel }: StartAsk) =>
+const ruleFor = (deps: StartParts, { actor, team, request, channel }: StartAsk) =>
   approvalNeeded(deps, { actor, teamId: team.identifier, request, channel }, team);
 
 /**
@@ -81,7 +80,7 @@ const ruleFor = (deps: Deps, { actor, team, request, channel }: StartAsk) =>
  * person, if any (Start becomes Request approval). Nothing is posted or started.
  */
 export async function startChecks(
-  deps: Deps,
+  deps: StartParts,
   ask: StartAsk,
 ): Promise<{ checks: GuardCheck[]; unknown: GuardCheck[]; rule: ApprovalRule | undefined }> {
   await refuseIfFrozen(deps, ask);
@@ -92,9 +91,13 @@ export async function startChecks(
 }
 
 /** Freeze, guards, a second person, then the start; see the top of this file. */
-export async function startPolicy(deps: Deps, ask: StartAsk, way: ApprovedWay): Promise<StartedAttack>;
-export async function startPolicy(deps: Deps, ask: StartAsk, way: StartWay): Promise<StartOutcome>;
-export async function startPolicy(deps: Deps, ask: StartAsk, way: StartWay): Promise<StartOutcome | StartedAttack> {
+export async function startPolicy(deps: StartParts, ask: StartAsk, way: ApprovedWay): Promise<StartedAttack>;
+export async function startPolicy(deps: StartParts, ask: StartAsk, way: StartWay): Promise<StartOutcome>;
+export async function startPolicy(
+  deps: StartParts,
+  ask: StartAsk,
+  way: StartWay,
+): Promise<StartOutcome | StartedAttack> {
   await refuseIfFrozen(deps, ask);
   const targets = await confirmTargets(apiOf(deps, ask), ask.request.target, teamName(ask.team), recordedTargets(way));
   const acknowledged = way.kind === 'preview' || way.kind === 'approval' ? way.acknowledgedGuards : undefined;

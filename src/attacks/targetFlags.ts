@@ -60,13 +60,6 @@ export type TargetOption = keyof typeof targetOptionFlags;
 export const repeatableTargetFlags: readonly string[] = [targetFlags.kubernetes.flag];
 
 const kinds = Object.keys(targetFlags) as TargetKind[];
-const options = Object.keys(targetOptionFlags) as TargetOption[];
-
-/** Every flag of this table, for "did you mean" hints. */
-export const allTargetFlags: readonly string[] = [
-  ...kinds.map((kind) => targetFlags[kind].flag),
-  ...options.map((option) => targetOptionFlags[option].flag),
-];
 
 /** The target flags in usage form, one line. */
 export const targetFlagsUsage =
@@ -74,16 +67,6 @@ export const targetFlagsUsage =
   `; with tags or labels ${targetCountFlag} N` +
   `; with ${targetFlags.kubernetes.flag} ${targetOptionFlags.k8sCount.flag} N or ${targetOptionFlags.k8sPercent.flag} P` +
   `; with ${targetFlags.service.flag} ${targetOptionFlags.samplePercent.flag} P and ${targetOptionFlags.includeNewTargets.flag}`;
-
-/** The kind of target a flag chooses, or undefined when the word is no target-kind flag. */
-export function targetKindOf(flag: string): TargetKind | undefined {
-  return kinds.find((kind) => targetFlags[kind].flag === flag);
-}
-
-/** The option a flag sets, or undefined when the word is no target option flag. */
-export function targetOptionOf(flag: string): TargetOption | undefined {
-  return options.find((option) => targetOptionFlags[option].flag === flag);
-}
 
 /** The kinds whose flags were given, in the table's order. */
 export function givenTargetKinds(given: (flag: string) => boolean): TargetKind[] {

@@ -243,7 +243,6 @@ export type Attack = z.infer<typeof attackSchema>;
 export type Execution = z.infer<typeof executionSchema>;
 export type TeamClient = z.infer<typeof teamClientSchema>;
 export type AttackForServiceResponse = z.infer<typeof attackForServiceSchema>;
-export type K8sObject = z.infer<typeof k8sObjectSchema>;
 export type KubernetesAttack = z.infer<typeof kubernetesAttackSchema>;
 export type TrackerEntityType = (typeof trackerEntityTypes)[number];
 export type TrackerIssue = z.infer<typeof trackerIssueSchema>;

@@ -1,4 +1,4 @@
-import type { Deps } from '../deps.ts';
+import type { Services } from '../services.ts';
 import type { Entry, Reply } from './reply.ts';
 import type { Actor } from '../store/sessions.ts';
 import type { Contract } from './contract.ts';
@@ -20,7 +20,7 @@ export interface CommandRequest {
 }
 
 /** A subcommand's run on the arguments its contract read. */
-export type CommandRun = (deps: Deps) => Promise<Reply>;
+export type CommandRun = (deps: Services) => Promise<Reply>;
 
 export interface Subcommand {
   name: string;
@@ -42,7 +42,7 @@ export interface SubcommandSpec<A> extends Omit<Subcommand, 'args' | 'take'> {
   args: Contract<A>;
   /** It changes state (for these arguments): a request sent again does nothing (see `once`). */
   once?: true | ((args: A) => boolean);
-  run(request: CommandRequest, args: A, deps: Deps): Promise<Reply>;
+  run(request: CommandRequest, args: A, deps: Services): Promise<Reply>;
 }
 
 export function subcommand<A>(spec: SubcommandSpec<A>): Subcommand {

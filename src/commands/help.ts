@@ -17,7 +17,7 @@ export function helpCommand(all: () => Subcommand[]): Subcommand {
     examples: ['help', 'help team'],
     args: contract({ command: 'help', usage, words: { subcommand: z.string().optional() } }),
     async run(_request, { words }, deps): Promise<Reply> {
-      const cmd = deps.config.slack.command;
+      const cmd = deps.command;
       const wanted = words.subcommand?.toLowerCase();
       if (!wanted) return { kind: 'message', message: helpOverview(all(), cmd) };
       const sub = all().find((s) => s.name === wanted);

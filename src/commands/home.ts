@@ -1,10 +1,8 @@
 import type { HomeView } from '@slack/types';
-import type { Deps } from '../deps.ts';
+import type { Services } from '../services.ts';
 import { listed, listedKubernetes, type ListedAttack, withListedState } from '../views/attacks/attackList.ts';
 import type { Message } from '../views/message.ts';
-import { haltSentState, isFinished } from '../attacks/lifecycle.ts';
-import { keys } from '../store/keys.ts';
-import { NotFoundError } from '../client/errors.ts';
+import { haltSentState } from '../attacks/lifecycle.ts';
 import { StoreUnavailableError } from '../store/errors.ts';
 import { describeError } from '../views/errorReply.ts';
 import { homeHaltEndedNotice, homeNoticeView, homeView, type HomeState } from '../views/home.ts';
@@ -12,11 +10,11 @@ import { teamPickerModal } from '../views/login/team.ts';
 import type { Action, Reply } from './reply.ts';
 import type { Actor, Login } from '../store/sessions.ts';
 import type { Watch } from '../attacks/watches.ts';
-import { mayRunAttacks, platformFor, requireLogin, RUN_PRIVILEGE, teamName } from '../attacks/access.ts';
+import { mayHalt, mayHaltAll, mayRunAttacks, RUN_PRIVILEGE, teamName } from '../attacks/access.ts';
 import { openBuilder } from './attacks/attack.ts';
 
 /** The channels a person is in, asked of Slack once however often it is called; none when Slack cannot say. */
-function memberChannels(deps: Deps, actor: Actor): () => Promise<Set<string>> {
+function memberChannels(deps: Services, actor: Actor): () => Promise<Set<string>> {
   let asked: Promise<Set<string>> | undefined;
   return () =>
     (asked ??= deps.slack.channelsOf(actor.userId).catch((error: unknown) => {
@@ -26,9 +24,9 @@ function memberChannels(deps: Deps, actor: Actor): () => Promise<Set<string>> {
 }
 
 /** Watches of the person's teams in channels they are in (a private channel's watch stays its members'). */
-async function watchesFor(deps: Deps, login: Login, channelsOf: () => Promise<Set<string>>): Promise<Watch[]> {
+async function watchesFor(deps: Services, login: Login, channelsOf: () => Promise<Set<string>>): Promise<Watch[]> {
   const teams = new Set(login.session.teams.map((t) => t.identifier));
-  const watches = (await deps.watches.all()).filter((w) => teams.has(w.teamId));
+  const watches = (await deps.attacks.watches.all()).filter((w) => teams.has(w.teamId));
   if (!watches.length) return [];
   const channels = await channelsOf();
   return watches.filter((w) => channels.has(w.channel));
@@ -39,11 +37,11 @@ async function watchesFor(deps: Deps, login: Login, channelsOf: () => Promise<Se
  * when it cannot (a missing scope, a hiccup), none are shown rather than someone else's.
  */
 export async function gameDaysFor(
-  deps: Deps,
+  deps: Services,
   actor: Actor,
   channelsOf: () => Promise<Set<string>> = memberChannels(deps, actor),
 ): Promise<HomeState['gameDays']> {
-  const running = await deps.gameDays.allRunning();
+  const running = await deps.gamedays.days.allRunning();
   if (!running.length) return [];
   const channels = await channelsOf();
   return running
@@ -62,38 +60,14 @@ export interface HomeRedraw {
   halting?: string | undefined;
 }
 
-/** An attack halted from someone's Home, followed until it has ended. */
-interface HomeHalt {
-  actor: Actor;
-  guid: string;
-  teamId: string;
-}
-
 /**
  * The background pass over attacks halted from App Home: once one has ended, the Home of whoever
  * halted it is drawn again, its row among the recent attacks and what the halt came to at the top.
  */
-export async function followHomeHalts(deps: Deps): Promise<void> {
-  for await (const [, halt] of deps.store.entries<HomeHalt>(keys.homeHalt.prefix)) {
-    const key = keys.homeHalt.key(halt.actor.userId, halt.guid);
-    const login = await deps.sessions.get(halt.actor);
-    const team = login?.session.teams.find((t) => t.identifier === halt.teamId);
-    if (!login || !team) {
-      await deps.store.delete(key);
-      continue;
-    }
-    const state = await platformFor(deps, login, team)
-      .attacks.get(halt.guid)
-      .catch(async (error: unknown) => {
-        // Not an attack the platform reads this way (a Kubernetes one): Home shows it as it is.
-        if (error instanceof NotFoundError) await deps.store.delete(key);
-        else deps.logger.warn({ err: error, attack: halt.guid }, 'could not follow a halt from App Home');
-        return undefined;
-      });
-    if (!state || !isFinished(state)) continue;
-    await deps.store.delete(key);
-    await publishHome(halt.actor, deps, {
-      notice: homeHaltEndedNotice(halt.guid, state.stage ?? '', state.stage_lifecycle ?? ''),
+export async function followHomeHalts(deps: Services): Promise<void> {
+  for await (const { actor, guid, state } of deps.attacks.endedHomeHalts()) {
+    await publishHome(actor, deps, {
+      notice: homeHaltEndedNotice(guid, state.stage ?? '', state.stage_lifecycle ?? ''),
     });
   }
 }
@@ -102,32 +76,29 @@ export async function followHomeHalts(deps: Deps): Promise<void> {
  * App Home: published when opened and after the person acts from it. While the store is away it
  * says so, as a command would, rather than leave the tab blank or showing what it showed before.
  */
-export async function publishHome(actor: Actor, deps: Deps, redraw: HomeRedraw = {}): Promise<void> {
+export async function publishHome(actor: Actor, deps: Services, redraw: HomeRedraw = {}): Promise<void> {
   let view: HomeView;
   try {
     view = homeView({ ...(await homeState(actor, deps, redraw.halting)), notice: redraw.notice });
   } catch (error) {
     if (!(error instanceof StoreUnavailableError)) throw error;
     deps.logger.warn({ err: error }, 'store unreachable; App Home says so');
-    view = homeNoticeView(describeError(error, { command: deps.config.slack.command }));
+    view = homeNoticeView(describeError(error, { command: deps.command }));
   }
   await deps.slack.publishHome(actor.userId, view);
 }
 
-async function homeState(actor: Actor, deps: Deps, halting: string | undefined): Promise<HomeState> {
+async function homeState(actor: Actor, deps: Services, halting: string | undefined): Promise<HomeState> {
   const channelsOf = memberChannels(deps, actor);
   const state: HomeState = {
     login: undefined,
     active: [],
     recent: [],
     gameDays: await gameDaysFor(deps, actor, channelsOf),
-    command: deps.config.slack.command,
+    command: deps.command,
   };
-  const login = await deps.sessions.get(actor);
-  if (login?.team && halting) {
-    const follow: HomeHalt = { actor, guid: halting, teamId: login.team.identifier };
-    await deps.store.set(keys.homeHalt.key(actor.userId, halting), follow, keys.homeHalt.ttlMs);
-  }
+  const login = await deps.login.current(actor);
+  if (login && halting) await deps.attacks.followHomeHalt(actor, login, halting);
   if (login) {
     state.watches = await watchesFor(deps, login, channelsOf);
     state.login = {
@@ -137,10 +108,12 @@ async function homeState(actor: Actor, deps: Deps, halting: string | undefined):
       teamName: login.team ? teamName(login.team) : undefined,
       teams: login.session.teams.map((t) => ({ id: t.identifier, name: teamName(t) })),
       cannotRun: login.team && !mayRunAttacks(login.team) ? RUN_PRIVILEGE : undefined,
+      mayHalt: login.team ? mayHalt(login.team) : undefined,
+      mayHaltAll: mayHaltAll(login),
     };
-    state.freezes = await deps.freezes.touching(login.session.teams.map((t) => t.identifier));
+    state.freezes = await deps.guardrails.freezes.touching(login.session.teams.map((t) => t.identifier));
     if (login.team) {
-      const api = platformFor(deps, login, login.team);
+      const api = deps.attacks.api(login, login.team);
       try {
         const [active, recent, kubernetes] = await Promise.all([
           api.attacks.activePage({ pageSize: 15 }),
@@ -170,8 +143,8 @@ async function homeState(actor: Actor, deps: Deps, halting: string | undefined):
   return state;
 }
 
-export async function switchTeamFromHome(action: Action, deps: Deps): Promise<Reply> {
-  const login = await requireLogin(deps, action.actor);
+export async function switchTeamFromHome(action: Action, deps: Services): Promise<Reply> {
+  const login = await deps.login.require(action.actor);
   return {
     kind: 'openModal',
     view: teamPickerModal(
@@ -181,6 +154,6 @@ export async function switchTeamFromHome(action: Action, deps: Deps): Promise<Re
   };
 }
 
-export async function newAttackFromHome(action: Action, deps: Deps): Promise<Reply> {
+export async function newAttackFromHome(action: Action, deps: Services): Promise<Reply> {
   return openBuilder(deps, action.actor, { channel: undefined, responseUrl: undefined });
 }

@@ -78,7 +78,7 @@ export function commandEntry(text: string, actor: Actor, responseUrl: string | u
   const sub = subcommands.find((s) => s.name === name);
   if (sub) return sub.take(request);
   return async (deps) => {
-    const cmd = deps.config.slack.command;
+    const cmd = deps.command;
     const closest = closestWord(
       name,
       subcommands.map((s) => s.name),

@@ -1,6 +1,6 @@
 import type { KnownBlock, ModalView } from '@slack/types';
 import type { ZodRawShape } from 'zod';
-import type { Deps } from '../deps.ts';
+import type { Services } from '../services.ts';
 import type { Actor } from '../store/sessions.ts';
 import type { Message } from '../views/message.ts';
 import type { StepResult } from '../workflow/service.ts';
@@ -66,8 +66,8 @@ export interface Action {
   container: 'message' | 'modal' | 'home';
 }
 
-export type SubmissionHandler = (submission: Submission, deps: Deps) => Promise<SubmissionReply>;
-export type ActionHandler = (action: Action, deps: Deps) => Promise<Reply>;
+export type SubmissionHandler = (submission: Submission, deps: Services) => Promise<SubmissionReply>;
+export type ActionHandler = (action: Action, deps: Services) => Promise<Reply>;
 
 /**
  * An entry of the listener table: a handler, or one that changes state, which the Slack adapter
@@ -93,7 +93,7 @@ export interface OptionsRequest {
   privateMetadata: string;
 }
 
-export type OptionsHandler = (request: OptionsRequest, deps: Deps) => Promise<{ text: string; value: string }[]>;
+export type OptionsHandler = (request: OptionsRequest, deps: Services) => Promise<{ text: string; value: string }[]>;
 
 /** A workflow reached one of Faultline's steps: whose session acts (the person who used the workflow), and the other inputs. */
 export interface WorkflowStepRequest {
@@ -109,7 +109,7 @@ export interface WorkflowStepRequest {
  */
 export type WorkflowStepResult = StepResult;
 
-export type WorkflowStepHandler = (request: WorkflowStepRequest, deps: Deps) => Promise<WorkflowStepResult>;
+export type WorkflowStepHandler = (request: WorkflowStepRequest, deps: Services) => Promise<WorkflowStepResult>;
 
 /**
  * A tool Slackbot calls (MCP, src/slack/mcp.ts): what it takes, each argument described for a
@@ -123,5 +123,5 @@ export interface SlackbotTool {
   input: ZodRawShape;
   /** It only reads: Slackbot may call it without asking the person first. */
   readOnly: boolean;
-  run(args: Record<string, unknown>, actor: Actor, deps: Deps): Promise<Message>;
+  run(args: Record<string, unknown>, actor: Actor, services: Services): Promise<Message>;
 }

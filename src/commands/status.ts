@@ -1,7 +1,6 @@
 import type { CardRecord } from '../attacks/cards.ts';
 import { isLive } from '../attacks/lifecycle.ts';
-import { requireLogin } from '../attacks/access.ts';
-import type { Deps } from '../deps.ts';
+import type { Services } from '../services.ts';
 import type { Login } from '../store/sessions.ts';
 import { statusMessage, type StatusGuard } from '../views/status.ts';
 import { code, escapeMrkdwn } from '../views/blocks.ts';
@@ -10,10 +9,12 @@ import { subcommand } from './command.ts';
 import { contract } from './contract.ts';
 import { gameDaysFor } from './home.ts';
 
-async function liveCardsFor(deps: Deps, login: Login): Promise<CardRecord[]> {
+async function liveCardsFor(deps: Services, login: Login): Promise<CardRecord[]> {
   const teams = new Set(login.session.teams.map((t) => t.identifier));
-  const guids = [...(await deps.cards.liveByTeam())].filter(([teamId]) => teams.has(teamId)).flatMap(([, g]) => g);
-  const cards = (await deps.cards.getMany(guids)).filter((c): c is CardRecord => c !== undefined && isLive(c));
+  const guids = [...(await deps.attacks.cards.liveByTeam())]
+    .filter(([teamId]) => teams.has(teamId))
+    .flatMap(([, g]) => g);
+  const cards = (await deps.attacks.cards.getMany(guids)).filter((c): c is CardRecord => c !== undefined && isLive(c));
   return cards.sort((a, b) => b.createdAt.localeCompare(a.createdAt));
 }
 
@@ -21,7 +22,7 @@ async function liveCardsFor(deps: Deps, login: Login): Promise<CardRecord[]> {
  * The guards of the game days shown and of the live attacks (their own, set with `--guard`),
  * each once with its last reading and everything it guards.
  */
-async function guardsFor(deps: Deps, gameDays: { channel: string }[], live: CardRecord[]): Promise<StatusGuard[]> {
+async function guardsFor(deps: Services, gameDays: { channel: string }[], live: CardRecord[]): Promise<StatusGuard[]> {
   const byKey = new Map<string, { spec: GuardSpec; covers: string[] }>();
   const add = (spec: GuardSpec, covers: string) => {
     const entry = byKey.get(guardKey(spec)) ?? { spec, covers: [] };
@@ -29,18 +30,18 @@ async function guardsFor(deps: Deps, gameDays: { channel: string }[], live: Card
     byKey.set(guardKey(spec), entry);
   };
   for (const { channel } of gameDays) {
-    const day = await deps.gameDays.running(channel);
+    const day = await deps.gamedays.days.running(channel);
     if (!day) continue;
-    for (const guard of await deps.guards.forGameDay(day.id))
+    for (const guard of await deps.guardrails.guards.forGameDay(day.id))
       add(guard.spec, `game day *${escapeMrkdwn(day.title)}* in <#${day.channel}>`);
   }
   for (const card of live) {
-    for (const guard of await deps.guards.forAttack(card.guid))
+    for (const guard of await deps.guardrails.guards.forAttack(card.guid))
       add(guard.spec, `*${escapeMrkdwn(card.type)}* ${code(card.guid)}`);
   }
   return Promise.all(
     [...byKey].map(async ([key, { spec, covers }]) => {
-      const reading = await deps.guards.reading(spec);
+      const reading = await deps.guardrails.guards.reading(spec);
       return { key, name: guardName(spec, reading), state: reading?.state, health: reading?.health, covers };
     }),
   );
@@ -54,18 +55,18 @@ export const statusCommand = subcommand({
   examples: ['status'],
   args: contract({ command: 'status', usage: 'status' }),
   async run(request, _args, deps) {
-    const login = await requireLogin(deps, request.actor);
+    const login = await deps.login.require(request.actor);
     const channel = request.actor.channelId;
     const [freezes, gameDays, live, watches] = await Promise.all([
-      deps.freezes.touching(login.session.teams.map((t) => t.identifier)),
+      deps.guardrails.freezes.touching(login.session.teams.map((t) => t.identifier)),
       gameDaysFor(deps, request.actor),
       liveCardsFor(deps, login),
-      channel ? deps.watches.inChannel(channel) : undefined,
+      channel ? deps.attacks.watches.inChannel(channel) : undefined,
     ]);
     const guards = await guardsFor(deps, gameDays, live);
     return {
       kind: 'message',
-      message: statusMessage({ freezes, guards, gameDays, live, watches, command: deps.config.slack.command }),
+      message: statusMessage({ freezes, guards, gameDays, live, watches, command: deps.command }),
     };
   },
 });

@@ -118,8 +118,11 @@ export type StepActionOutcome =
  * Changes a step the click names, when it is still in a state the click expects: `allowed`, or
  * those the transition leaves from, which it then takes once `change` has run.
  */
+/** What a step's changes are kept and shown with. */
+export type PlanStepParts = Pick<GameDayParts, 'gameDays' | 'events' | 'clock'>;
+
 export async function changeStep(
-  deps: GameDayParts,
+  deps: PlanStepParts,
   ref: StepRef,
   allowed: readonly StepState[] | StepTransition,
   change: (step: PlanStep, plan: GameDayPlan) => void = () => {},
@@ -138,14 +141,14 @@ export async function changeStep(
 }
 
 /** The running game day a step belongs to, or undefined once it has ended. */
-export async function dayOf(deps: GameDayParts, ref: StepRef): Promise<GameDay | undefined> {
+export async function dayOf(deps: PlanStepParts, ref: StepRef): Promise<GameDay | undefined> {
   const day = await deps.gameDays.running(ref.channel);
   return day?.id === ref.gameDayId ? day : undefined;
 }
 
 /** After a change to a step: its countdown card, the game-day card, and a timeline line. */
 export async function shown(
-  deps: GameDayParts,
+  deps: PlanStepParts,
   ref: StepRef,
   plan: GameDayPlan,
   step: PlanStep,
@@ -162,7 +165,7 @@ export async function shown(
  * An Approve of the request a step waits on: true, and the step is starting, only while the step
  * still waits for that approval (not skipped, vetoed or ended meanwhile), so one step runs at a time.
  */
-export async function approvedStepStarts(deps: GameDayParts, ref: StepRef): Promise<boolean> {
+export async function approvedStepStarts(deps: PlanStepParts, ref: StepRef): Promise<boolean> {
   const { outcome } = await changeStep(deps, ref, 'approve');
   return outcome.kind === 'done';
 }
@@ -190,7 +193,7 @@ export class NotYet extends Error {}
  * runner gone, the start refused): the step did not start, and the plan goes on.
  */
 export async function stepApprovalClosed(
-  deps: GameDayParts,
+  deps: PlanStepParts,
   ref: StepRef,
   closing: { kind: string; by?: string; approver?: string; error?: unknown },
 ): Promise<void> {
@@ -212,7 +215,7 @@ export async function stepApprovalClosed(
 }
 
 /** A step whose start was refused: said, and the automatic mode pauses. */
-export async function notStarted(deps: GameDayParts, ref: StepRef, reason: string, now: number): Promise<void> {
+export async function notStarted(deps: PlanStepParts, ref: StepRef, reason: string, now: number): Promise<void> {
   const { outcome, plan } = await changeStep(deps, ref, 'not start', (step, plan) => {
     if (step.guid) throw new NotYet();
     step.notStarted = { reason, at: iso(now) };

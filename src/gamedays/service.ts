@@ -1,41 +1,32 @@
-import type { PlatformClient } from '../client/index.ts';
 import type { Config } from '../config.ts';
-import type { Logger } from '../logger.ts';
-import type { KeyValueStore } from '../store/keyValue.ts';
-import type { Actor, SessionStore } from '../store/sessions.ts';
-import type { CardStore } from '../attacks/cards.ts';
-import type { Recorder } from '../attacks/events.ts';
+import type { Actor } from '../store/sessions.ts';
 import type { SavedAttacks } from '../attacks/saved.ts';
-import type { StartAsk } from '../attacks/start.ts';
+import type { StartAsk, StartParts } from '../attacks/start.ts';
 import type { StartOutcome, StartWay } from '../attacks/startPolicy.ts';
 import type { Watches } from '../attacks/watches.ts';
-import type { GuardStore } from '../guardrails/guards.ts';
 import type { GuardrailService } from '../guardrails/service.ts';
 import { requireLogin } from '../attacks/access.ts';
 import type { GameDays } from './gamedays.ts';
 import type { GameDayPlan, HypothesisAnswer, StepRef } from './plan.ts';
-import { runnerOf } from './planChanges.ts';
+import { addStep, moveStep, planPlace, removeStep, runnerOf, setAutomatic } from './planChanges.ts';
+import type { AfterParts } from '../parts.ts';
+import { shareGameDayReport } from './report.ts';
 import { runPlans } from './planRunner.ts';
-import { type GameDayChange, gameDayAccess } from './gamedayAccess.ts';
-import { endGameDay, haltUnfinished, makeDueReports, unfinishedAttacks } from './gamedayEnd.ts';
+import { gameDayAccess } from './gamedayAccess.ts';
+import { endGameDay, haltUnfinished, makeDueReports, unfinishedAttacks, watchedTeamsOf } from './gamedayEnd.ts';
 import type { GameDayRecord } from './gamedayRecord.ts';
-import { answerStep, delayStep, skipStep, startStepNow, vetoStep } from './planSteps.ts';
+import { answerStep, countDown, delayStep, skipStep, startStepNow, vetoStep } from './planSteps.ts';
 import type { ReportSharing } from './report.ts';
 
 /** What game days, their plans and their reports use. */
-export interface GameDayParts {
-  gameDays: GameDays;
-  store: KeyValueStore;
-  cards: CardStore;
-  sessions: SessionStore;
-  platform: PlatformClient;
-  events: Recorder;
-  logger: Logger;
-  clock: { now(): number };
+export interface GameDayParts
+  extends Pick<
+    StartParts,
+    'gameDays' | 'store' | 'cards' | 'sessions' | 'platform' | 'events' | 'logger' | 'clock' | 'guards'
+  > {
   config: Pick<Config, 'countdownSeconds'>;
   /** Where a game day's report is shared, or its failure said. */
   reports: ReportSharing;
-  guards: GuardStore;
   watches: Watches;
   savedAttacks: SavedAttacks;
   guardrails: GuardrailService;
@@ -49,7 +40,11 @@ export class GameDayService {
 
   constructor(parts: GameDayParts) {
     this.#parts = parts;
+    this.days = parts.gameDays;
   }
+
+  /** The game days: running, ended, their plans and outcomes. */
+  readonly days: GameDays;
 
   /** A step's game-day plan, for a person logged in. */
   async planOf(actor: Actor, ref: StepRef): Promise<GameDayPlan> {
@@ -78,20 +73,10 @@ export class GameDayService {
     return answerStep(this.#parts, ref, actor.userId, answer, observation);
   }
 
-  /** The channel's running game day, if any. */
-  running(channel: string) {
-    return this.#parts.gameDays.running(channel);
-  }
-
   /** Whether the person may make this change to the game day (end it, change its guards). */
-  access(actor: Actor, record: GameDayRecord, change: GameDayChange) {
-    return gameDayAccess(this.#parts, actor, record, change);
-  }
-
+  access = (...a: AfterParts<typeof gameDayAccess>) => gameDayAccess(this.#parts, ...a);
   /** The game day's attacks that still run, as the person's teams show them. */
-  unfinished(actor: Actor, record: GameDayRecord) {
-    return unfinishedAttacks(this.#parts, actor, record);
-  }
+  unfinished = (...a: AfterParts<typeof unfinishedAttacks>) => unfinishedAttacks(this.#parts, ...a);
 
   /** Halts, with the person's session (they must be logged in), the game day's attacks that still run. */
   async haltUnfinished(actor: Actor, record: GameDayRecord) {
@@ -103,9 +88,21 @@ export class GameDayService {
    * Ends the channel's game day and posts its summary, whatever still runs; after a halt of what
    * ran (`afterHalts`), its report waits for the halts to land.
    */
-  end(actor: Actor, channel: string, options: { afterHalts?: boolean } = {}) {
-    return endGameDay(this.#parts, actor, channel, options);
-  }
+  end = (...a: AfterParts<typeof endGameDay>) => endGameDay(this.#parts, ...a);
+
+  /** Where a plan is made: the channel's running game day, else the channel's plan for its next one. */
+  planPlace = (...a: AfterParts<typeof planPlace>) => planPlace(this.#parts, ...a);
+  /** A plan's changes, by whoever may run the step they touch. */
+  addStep = (...a: AfterParts<typeof addStep>) => addStep(this.#parts, ...a);
+  moveStep = (...a: AfterParts<typeof moveStep>) => moveStep(this.#parts, ...a);
+  removeStep = (...a: AfterParts<typeof removeStep>) => removeStep(this.#parts, ...a);
+  setAutomatic = (...a: AfterParts<typeof setAutomatic>) => setAutomatic(this.#parts, ...a);
+  /** Run next: the step's countdown starts. */
+  countDown = (...a: AfterParts<typeof countDown>) => countDown(this.#parts, ...a);
+  /** The game day's report, shared again. */
+  shareReport = (...a: AfterParts<typeof shareGameDayReport>) => shareGameDayReport(this.#parts, ...a);
+  /** The teams watched in the channel, whose attacks a report counts. */
+  watchedTeams = (...a: AfterParts<typeof watchedTeamsOf>) => watchedTeamsOf(this.#parts, ...a);
 
   /**
    * The background job: starts the steps whose countdown is over, and the automatic mode's next;

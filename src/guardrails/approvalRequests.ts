@@ -1,9 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import type { MessageRef } from '../attacks/cards.ts';
-import type { PendingAttack } from '../attacks/start.ts';
+import type { PendingAttack, StartParts } from '../attacks/start.ts';
 import { teamName } from '../attacks/access.ts';
 import type { TeamEntry } from '../client/index.ts';
-import type { GuardrailParts } from './service.ts';
 import { keys } from '../store/keys.ts';
 import type { ApprovalClosing, ApprovalRequest, WaitingWorkflowStep } from './approvals.ts';
 import { type ApprovalRule, approvalRuleFor } from './approvalRules.ts';
@@ -33,7 +32,7 @@ export interface ApprovalRecord {
 
 /** The rule that makes this start need a second person, if any. */
 export function approvalNeeded(
-  deps: GuardrailParts,
+  deps: StartParts,
   pending: Omit<PendingAttack, 'id'>,
   team: TeamEntry,
 ): ApprovalRule | undefined {
@@ -49,7 +48,7 @@ export function approvalNeeded(
 
 /** Posts the request in the attack's channel; it starts nothing until someone else approves. */
 export async function requestApproval(
-  deps: GuardrailParts,
+  deps: StartParts,
   pending: Omit<PendingAttack, 'id'>,
   team: TeamEntry,
   rule: ApprovalRule,

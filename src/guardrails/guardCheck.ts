@@ -1,5 +1,5 @@
 import type { ScopedPlatform } from '../client/index.ts';
-import type { GuardrailParts } from './service.ts';
+import type { StartParts } from '../attacks/start.ts';
 import { UserInputError } from '../errors.ts';
 import type { Actor } from '../store/sessions.ts';
 import type { CardGuard } from '../attacks/cards.ts';
@@ -23,7 +23,7 @@ export interface GuardCheck {
  * the game day running in its channel.
  */
 export async function coveringGuards(
-  deps: GuardrailParts,
+  deps: StartParts,
   actor: Actor,
   channel: string,
   own: GuardSpec[] = [],
@@ -36,7 +36,7 @@ export async function coveringGuards(
 }
 
 /** Reads every guard of a start with the starter's session, and keeps each reading for the cards. */
-export async function checkGuards(deps: GuardrailParts, api: ScopedPlatform, guards: Guard[]): Promise<GuardCheck[]> {
+export async function checkGuards(deps: StartParts, api: ScopedPlatform, guards: Guard[]): Promise<GuardCheck[]> {
   return Promise.all(
     guards.map(async (guard) => {
       const reading = await readGuard(api, guard.spec, deps.clock.now);
@@ -97,7 +97,7 @@ export class GuardsUnknownError extends UserInputError {
  * on the preview (its guard keys in `acknowledged`) and chosen Start anyway.
  */
 export async function guardStart(
-  deps: GuardrailParts,
+  deps: StartParts,
   api: ScopedPlatform,
   guards: Guard[],
   acknowledged: readonly string[] | undefined,

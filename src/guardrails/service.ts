@@ -1,42 +1,25 @@
-import type { PlatformClient } from '../client/index.ts';
 import type { Config } from '../config.ts';
-import type { Logger } from '../logger.ts';
-import type { KeyValueStore } from '../store/keyValue.ts';
-import type { Actor, Login, SessionStore } from '../store/sessions.ts';
-import type { CardStore } from '../attacks/cards.ts';
 import type { Watches } from '../attacks/watches.ts';
-import type { Recorder } from '../attacks/events.ts';
-import type { StartAsk, StartedAttack } from '../attacks/start.ts';
+import type { StartAsk, StartedAttack, StartParts } from '../attacks/start.ts';
 import type { ApprovedWay } from '../attacks/startPolicy.ts';
-import { requireLogin } from '../attacks/access.ts';
 import type { Breathe } from '../jobs/scheduler.ts';
-import type { GameDays } from '../gamedays/gamedays.ts';
 import type { StepRef } from '../gamedays/plan.ts';
-import { closeStepApproval, expireApprovals } from './approvalClosing.ts';
-import { type ApprovalBoard, approveRequest, rejectRequest, type WorkflowSteps } from './approvals.ts';
-import { declareFreeze, liftFreeze, type Scope } from './freezing.ts';
+import { closeApprovalAfterRestart, closeStepApproval, expireApprovals } from './approvalClosing.ts';
+import { approveRequest, rejectRequest, type WorkflowSteps } from './approvals.ts';
+import { declareFreeze, liftFreeze } from './freezing.ts';
 import type { Freezes } from './freezes.ts';
 import { enforceGuards } from './guardEnforcement.ts';
 import type { GuardStore } from './guards.ts';
-import { enforceFreezes, type FreezeNotices } from './sweep.ts';
+import { enforceFreezes, type FreezeNotices, haltTeamAttacks } from './sweep.ts';
+import { addGameDayGuards, removeGameDayGuards } from './gamedayGuards.ts';
+import { checkGuards } from './guardCheck.ts';
+import type { AfterParts } from '../parts.ts';
 
-/** What the guards, freezes and approvals use. */
-export interface GuardrailParts {
-  store: KeyValueStore;
-  guards: GuardStore;
-  freezes: Freezes;
-  sessions: SessionStore;
-  platform: PlatformClient;
-  cards: CardStore;
+/** What the guards, freezes and approvals use: what a start uses (they read guards and post requests), and more. */
+export interface GuardrailParts extends StartParts {
   /** The channels that watch a team: a freeze is announced there. */
   watches: Pick<Watches, 'all'>;
-  gameDays: GameDays;
-  events: Recorder;
-  logger: Logger;
-  clock: { now(): number };
   config: Pick<Config, 'approvalRules' | 'pollSeconds'>;
-  /** Where requests for a second person are posted, and closed once answered. */
-  approvals: ApprovalBoard;
   /** Where a freeze says what keeps it from halting. */
   freezeNotices: FreezeNotices;
   /** Where Workflow Builder steps waiting on an approval are completed or failed. */
@@ -56,43 +39,37 @@ export class GuardrailService {
 
   constructor(parts: GuardrailParts) {
     this.#parts = parts;
+    this.freezes = parts.freezes;
+    this.guards = parts.guards;
   }
 
-  /** The person's login, for reading a scope among their own teams. */
-  login(actor: Actor): Promise<Login> {
-    return requireLogin(this.#parts, actor);
-  }
+  /** The freezes declared, read where they are shown (status, App Home). */
+  readonly freezes: Freezes;
+  /** The guards of attacks and game days, and their last readings. */
+  readonly guards: GuardStore;
 
-  freeze(actor: Actor, login: Login, scope: Scope, reason: string) {
-    return declareFreeze(this.#parts, actor, login, scope, reason);
-  }
+  /** A freeze declared or lifted, and a request approved or rejected, by whoever may. */
+  freeze = (...a: AfterParts<typeof declareFreeze>) => declareFreeze(this.#parts, ...a);
+  unfreeze = (...a: AfterParts<typeof liftFreeze>) => liftFreeze(this.#parts, ...a);
+  approve = (...a: AfterParts<typeof approveRequest>) => approveRequest(this.#parts, ...a);
+  reject = (...a: AfterParts<typeof rejectRequest>) => rejectRequest(this.#parts, ...a);
 
-  unfreeze(actor: Actor, login: Login, scope: Scope) {
-    return liftFreeze(this.#parts, actor, login, scope);
-  }
+  /** A game day's guards, added or removed by whoever may change the game day. */
+  addGameDayGuards = (...a: AfterParts<typeof addGameDayGuards>) => addGameDayGuards(this.#parts, ...a);
+  removeGameDayGuards = (...a: AfterParts<typeof removeGameDayGuards>) => removeGameDayGuards(this.#parts, ...a);
+  /** Reads guards with a person's session, keeping each reading. */
+  checkGuards = (...a: AfterParts<typeof checkGuards>) => checkGuards(this.#parts, ...a);
+  /** Halts a team's attacks (Halt all chaos attacks in one team). */
+  haltTeam = (...a: AfterParts<typeof haltTeamAttacks>) => haltTeamAttacks(this.#parts, ...a);
 
-  approve(actor: Actor, requestId: string | undefined) {
-    return approveRequest(this.#parts, actor, requestId);
-  }
+  /** Closes the request whose approved start a restarted bot finished. */
+  closeAfterRestart = (...a: AfterParts<typeof closeApprovalAfterRestart>) =>
+    closeApprovalAfterRestart(this.#parts, ...a);
 
-  reject(actor: Actor, requestId: string | undefined) {
-    return rejectRequest(this.#parts, actor, requestId);
-  }
-
-  enforceGuards(breathe?: Breathe): Promise<void> {
-    return enforceGuards(this.#parts, breathe);
-  }
-
-  enforceFreezes(): Promise<void> {
-    return enforceFreezes(this.#parts);
-  }
-
+  /** The jobs: guards and freezes enforced, requests expired. */
+  enforceGuards = (breathe?: Breathe) => enforceGuards(this.#parts, breathe);
+  enforceFreezes = () => enforceFreezes(this.#parts);
+  expireApprovals = () => expireApprovals(this.#parts);
   /** Closes the request a game-day step waits on, once the step was skipped or vetoed. */
-  closeStepApproval(ref: StepRef, stopped: { how: 'skipped' | 'vetoed'; by: string }): Promise<void> {
-    return closeStepApproval(this.#parts, ref, stopped);
-  }
-
-  expireApprovals(): Promise<void> {
-    return expireApprovals(this.#parts);
-  }
+  closeStepApproval = (...a: AfterParts<typeof closeStepApproval>) => closeStepApproval(this.#parts, ...a);
 }

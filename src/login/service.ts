@@ -49,24 +49,15 @@ export class LoginService {
     return this.#parts.config;
   }
 
-  now(): number {
-    return this.#parts.clock.now();
-  }
-
+  now = () => this.#parts.clock.now();
   /** The person's stored login, if any. */
-  current(actor: Person): Promise<Login | undefined> {
-    return this.#parts.sessions.get(actor);
-  }
-
+  current = (actor: Person): Promise<Login | undefined> => this.#parts.sessions.get(actor);
+  /** Drops a session the platform rejected or found expired, so the words offer Log in. */
+  forget = (actor: Person) => this.#parts.sessions.drop(actor);
   /** The person's stored login, or NotLoggedInError. */
-  require(actor: Actor): Promise<Login> {
-    return requireLogin(this.#parts, actor);
-  }
-
+  require = (actor: Actor) => requireLogin(this.#parts, actor);
   /** A fresh one-time link to the secure page for the person, or undefined without one. */
-  secureUrl(actor: Actor): Promise<string | undefined> {
-    return secureLoginUrl(actor, this.#parts);
-  }
+  secureUrl = (actor: Actor) => secureLoginUrl(actor, this.#parts);
 
   /** Keeps the login window the person just opened, to show there the login the secure page or SSO ends with. */
   async rememberModal(actor: Person, viewId: string): Promise<void> {
@@ -81,13 +72,8 @@ export class LoginService {
     return viewId;
   }
 
-  logIn(actor: Actor, input: Parameters<typeof logIn>[1]) {
-    return logIn(actor, input, this.#parts);
-  }
-
-  resetPassword(actor: Actor, email: string) {
-    return requestPasswordReset(actor, email, this.#parts);
-  }
+  logIn = (actor: Actor, input: Parameters<typeof logIn>[1]) => logIn(actor, input, this.#parts);
+  resetPassword = (actor: Actor, email: string) => requestPasswordReset(actor, email, this.#parts);
 
   /**
    * Ends a person's platform session and forgets it: the `logout` command, and the owner of a
@@ -145,17 +131,9 @@ export class LoginService {
   }
 
   /** The secure page's rules for one request from one client address. */
-  page(address: string): PageLogin {
-    return new PageLogin(this.#parts, address);
-  }
-
+  page = (address: string) => new PageLogin(this.#parts, address);
   /** The workspace's name, as Slack says it, for the page. */
-  workspaceName(): Promise<string | undefined> {
-    return this.#parts.directory.workspaceName();
-  }
-
+  workspaceName = () => this.#parts.directory.workspaceName();
   /** The background job: warns people whose session ends while their attacks run. */
-  warnExpiringSessions(breathe?: Breathe): Promise<number> {
-    return warnExpiringSessions(this.#parts, breathe);
-  }
+  warnExpiringSessions = (breathe?: Breathe) => warnExpiringSessions(this.#parts, breathe);
 }

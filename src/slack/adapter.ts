@@ -9,7 +9,9 @@ import {
   type SubmissionHandler,
   type WorkflowStepHandler,
 } from '../commands/reply.ts';
-import type { Deps } from '../deps.ts';
+import type { Services } from '../services.ts';
+import type { KeyValueStore } from '../store/keyValue.ts';
+import type { Logger } from '../logger.ts';
 import { arrivals } from '../eventLoop.ts';
 import type { Metrics } from '../metrics.ts';
 import type { Actor } from '../store/sessions.ts';
@@ -36,7 +38,7 @@ type Kind = 'command' | 'action' | 'view' | 'options' | 'shortcut' | 'event' | '
  */
 export interface Listeners {
   /** The subcommand a slash command's text names, its arguments read: what runs on them. */
-  command: (text: string, actor: Actor, responseUrl: string | undefined) => Entry<(deps: Deps) => Promise<Reply>>;
+  command: (text: string, actor: Actor, responseUrl: string | undefined) => Entry<(deps: Services) => Promise<Reply>>;
   actions: Record<string, Entry<ActionHandler>>;
   views: Record<string, Entry<SubmissionHandler>>;
   options: Record<string, OptionsHandler>;
@@ -47,22 +49,22 @@ export interface Listeners {
   /** The tools Slackbot calls on /mcp, with MCP_ENABLED (src/slack/mcp.ts). */
   tools?: SlackbotTool[];
   /** Events API event types (each must be a bot event in manifest.yml). */
-  events: Record<string, (actor: Actor, deps: Deps) => Promise<void>>;
+  events: Record<string, (actor: Actor, deps: Services) => Promise<void>>;
   /**
    * Redraws a person's App Home after they act from it, or submit a view listed here; with the
    * answer to an action taken on Home, which has no response_url and no modal to show it in.
    */
-  refreshHome?: (actor: Actor, deps: Deps, answer?: { notice?: Message | undefined }) => Promise<void>;
+  refreshHome?: (actor: Actor, deps: Services, answer?: { notice?: Message | undefined }) => Promise<void>;
   refreshHomeAfterViews?: string[];
   /** Buttons in a modal whose click changes what Home lists (a start from the builder Home opens). */
   refreshHomeAfterActions?: string[];
   /** Draws Home again for whoever halted an attack there, once it has ended (a background job). */
-  followHomeHalts?: (deps: Deps) => Promise<void>;
+  followHomeHalts?: (services: Services) => Promise<void>;
 }
 
 export type ShortcutHandler = (
   shortcut: { actor: Actor; channel: string; messageTs: string },
-  deps: Deps,
+  deps: Services,
 ) => Promise<Reply>;
 
 /**
@@ -73,7 +75,7 @@ export type ShortcutHandler = (
  * into Slack calls (delivery.ts) and its failure into words (explain.ts).
  */
 export class SlackAdapter {
-  readonly deps: Deps;
+  readonly deps: Services;
   readonly #metrics: Metrics;
   readonly #inFlight = new Set<Promise<unknown>>();
   #accepting = true;
@@ -82,8 +84,17 @@ export class SlackAdapter {
   /** A failure in words for the person (and a dropped session on 401): see explainFailure. */
   readonly explain: (actor: Actor, error: unknown) => Promise<Message>;
 
-  constructor(deps: Deps, metrics: Metrics, options: { replies?: ReplySender } = {}) {
+  /** Where a delivery is claimed, so an entry that changes state runs once per delivery. */
+  readonly #claims: { store: KeyValueStore; logger: Logger };
+
+  constructor(
+    deps: Services,
+    parts: { store: KeyValueStore; metrics: Metrics },
+    options: { replies?: ReplySender } = {},
+  ) {
+    const { metrics } = parts;
     this.deps = deps;
+    this.#claims = { store: parts.store, logger: deps.logger };
     this.#metrics = metrics;
     this.#replies = options.replies;
     this.explain = explainFailure(deps, metrics);
@@ -138,7 +149,7 @@ export class SlackAdapter {
   /** Runs an entry of the listener table; one that changes state, once per delivery (see oncePerDelivery). */
   run<H, R>(entry: Entry<H>, delivery: string | undefined, call: (handler: H) => Promise<R>, answers: OnceAnswers<R>) {
     if (!isOnce(entry)) return call(entry);
-    return oncePerDelivery(this.deps, delivery, () => call(entry.run), answers);
+    return oncePerDelivery(this.#claims, delivery, () => call(entry.run), answers);
   }
 
   /**

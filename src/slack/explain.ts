@@ -1,6 +1,6 @@
 import { ForbiddenError, PlatformError, UnauthorizedError } from '../client/errors.ts';
 import { StartUnfinishedError } from '../attacks/start.ts';
-import type { Deps } from '../deps.ts';
+import type { Services } from '../services.ts';
 import { NotLoggedInError, UserInputError } from '../errors.ts';
 import type { Metrics } from '../metrics.ts';
 import { StoreUnavailableError } from '../store/errors.ts';
@@ -13,12 +13,11 @@ import type { Message } from '../views/message.ts';
  * session found expired, drops the stored session first, so the words offer Log in; the failure
  * is logged as loud as it deserves: input refused or no session is not the bot's fault.
  */
-export function explainFailure(deps: Deps, metrics: Metrics) {
-  const { logger } = deps;
+export function explainFailure({ login, logger, command }: Services, metrics: Metrics) {
   return async (actor: Actor, error: unknown): Promise<Message> => {
     if (error instanceof UnauthorizedError || (error instanceof NotLoggedInError && error.expired)) {
-      await deps.sessions
-        .drop(actor)
+      await login
+        .forget(actor)
         .catch((dropError: unknown) => logger.error({ err: dropError }, 'could not drop a rejected session'));
     }
     if (error instanceof ForbiddenError && error.privilege) {
@@ -41,6 +40,6 @@ export function explainFailure(deps: Deps, metrics: Metrics) {
     ) {
       logger.error({ err: error }, 'handler failed');
     }
-    return describeError(error, { command: deps.config.slack.command });
+    return describeError(error, { command });
   };
 }

@@ -9,7 +9,7 @@ import { actorFrom, type BodyIdentity, type InputState, readInputs, responseUrlO
 /** The slash command: acked at once, its subcommand run after the acks, its reply delivered. */
 export function listenToCommand(app: App, adapter: SlackAdapter, command: Listeners['command']): void {
   const { deps } = adapter;
-  app.command(deps.config.slack.command, async ({ ack, body, respond, client }) => {
+  app.command(deps.command, async ({ ack, body, respond, client }) => {
     await adapter.track(
       'command',
       async () => {

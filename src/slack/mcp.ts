@@ -8,7 +8,7 @@ import { audit } from '../audit.ts';
 import { UnauthorizedError } from '../client/errors.ts';
 import type { SlackbotTool } from '../commands/reply.ts';
 import { NotLoggedInError } from '../errors.ts';
-import type { Counted } from '../store/keyValue.ts';
+import type { Counted, KeyValueStore } from '../store/keyValue.ts';
 import { keys } from '../store/keys.ts';
 import type { Actor } from '../store/sessions.ts';
 import {
@@ -37,6 +37,12 @@ export const mcpLimits = {
   answerWithinMs: 8_000,
 };
 
+/** What the endpoint keeps besides the services: claims and counters, and the secret Slack signs with. */
+export interface McpParts {
+  store: KeyValueStore;
+  signingSecret: string | undefined;
+}
+
 /** What Slack identity auth puts in a request's `params._meta.slack`: the person asking. */
 interface SlackIdentity {
   user_id?: unknown;
@@ -51,13 +57,13 @@ interface SlackIdentity {
  * answered by a server of its own (stateless Streamable HTTP), whose tools act as the person the
  * verified request names.
  */
-export function mcpRoutes(adapter: SlackAdapter, tools: SlackbotTool[]): CustomRoute[] {
+export function mcpRoutes(adapter: SlackAdapter, tools: SlackbotTool[], parts: McpParts): CustomRoute[] {
   return [
     {
       path: mcpPath,
       method: 'POST',
       handler: (req, res) => {
-        answer(adapter, tools, req, res).catch((error: unknown) => {
+        answer(adapter, tools, parts, req, res).catch((error: unknown) => {
           adapter.deps.logger.warn({ err: error }, 'could not answer a request from Slackbot');
           if (!res.headersSent) res.writeHead(500).end();
         });
@@ -68,9 +74,14 @@ export function mcpRoutes(adapter: SlackAdapter, tools: SlackbotTool[]): CustomR
   ];
 }
 
-async function answer(adapter: SlackAdapter, tools: SlackbotTool[], req: IncomingMessage, res: ServerResponse) {
-  const { deps } = adapter;
-  const now = deps.clock.now();
+async function answer(
+  adapter: SlackAdapter,
+  tools: SlackbotTool[],
+  parts: McpParts,
+  req: IncomingMessage,
+  res: ServerResponse,
+) {
+  const now = Date.now();
   if (!signedHeaders(req, now)) return refuse(res);
   const raw = await readBounded(req, mcpLimits.bodyBytes);
   if (raw === undefined) {
@@ -84,11 +95,11 @@ async function answer(adapter: SlackAdapter, tools: SlackbotTool[], req: Incomin
     'x-slack-signature': signature,
     'x-slack-request-timestamp': Number(req.headers['x-slack-request-timestamp']),
   };
-  const secret = deps.config.slack.signingSecret ?? '';
+  const secret = parts.signingSecret ?? '';
   if (!secret || !isValidSlackRequest({ signingSecret: secret, body: raw, headers, nowMilliseconds: now }))
     return refuse(res);
   // A signed request sent again (by anyone who saw it) does nothing.
-  if (!(await deps.store.claim(keys.mcpRequest.key(signature), keys.mcpRequest.ttlMs))) return refuse(res);
+  if (!(await parts.store.claim(keys.mcpRequest.key(signature), keys.mcpRequest.ttlMs))) return refuse(res);
   let body: unknown;
   try {
     body = JSON.parse(raw);
@@ -97,7 +108,7 @@ async function answer(adapter: SlackAdapter, tools: SlackbotTool[], req: Incomin
     res.end(JSON.stringify({ jsonrpc: '2.0', error: { code: -32700, message: 'Parse error' }, id: null }));
     return;
   }
-  const server = serverFor(adapter, tools, personOf(body));
+  const server = serverFor(adapter, tools, parts.store, personOf(body));
   const transport = new StreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true });
   res.once('close', () => {
     void transport.close();
@@ -118,7 +129,12 @@ function personOf(body: unknown): Actor | undefined {
   return actorFrom({ user_id: userId, team_id: teamId, ...(enterprise ? { enterprise_id: enterprise } : {}) });
 }
 
-function serverFor(adapter: SlackAdapter, tools: SlackbotTool[], person: Actor | undefined): McpServer {
+function serverFor(
+  adapter: SlackAdapter,
+  tools: SlackbotTool[],
+  store: KeyValueStore,
+  person: Actor | undefined,
+): McpServer {
   const server = new McpServer(
     { name: 'faultline', version: '1.0.0' },
     {
@@ -134,7 +150,7 @@ function serverFor(adapter: SlackAdapter, tools: SlackbotTool[], person: Actor |
         inputSchema: tool.input,
         annotations: { readOnlyHint: tool.readOnly, destructiveHint: !tool.readOnly, openWorldHint: false },
       },
-      (args: Record<string, unknown>) => call(adapter, tool, args, person),
+      (args: Record<string, unknown>) => call(adapter, store, tool, args, person),
     );
   }
   return server;
@@ -151,20 +167,21 @@ const said = (text: string, isError = false): CallToolResult => ({
  */
 async function call(
   adapter: SlackAdapter,
+  store: KeyValueStore,
   tool: SlackbotTool,
   args: Record<string, unknown>,
   person: Actor | undefined,
 ): Promise<CallToolResult> {
   const { deps } = adapter;
   if (!person) return said(noPersonText, true);
-  const now = deps.clock.now();
+  const now = Date.now();
   let counted: Counted;
   try {
-    counted = await deps.store.increment(keys.mcpCalls.key(person), keys.mcpCalls.ttlMs, now);
+    counted = await store.increment(keys.mcpCalls.key(person), keys.mcpCalls.ttlMs, now);
   } catch (error) {
     return said(toolText(await adapter.explain(person, error)), true);
   }
-  const actor: Actor = { ...person, userName: await deps.people.name(person.userId).catch(() => person.userId) };
+  const actor: Actor = { ...person, userName: await deps.attacks.personName(person.userId).catch(() => person.userId) };
   const record = (outcome: string) =>
     audit(deps.logger, 'slackbot_tool', actor, { tool: tool.name, arguments: args, outcome });
   if (counted.count > mcpLimits.callsPerMinute) {

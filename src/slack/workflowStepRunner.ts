@@ -41,7 +41,7 @@ export function listenToWorkflowSteps(app: App, adapter: SlackAdapter, steps: Li
           } catch (error) {
             // Nothing was done: the step says so rather than stay running.
             deps.logger.warn({ err: error, step: callbackId }, 'store unreachable');
-            await finish({ error: stepErrorText(describeError(error, { command: deps.config.slack.command }).text) });
+            await finish({ error: stepErrorText(describeError(error, { command: deps.command }).text) });
             return;
           }
           if (!letGo) {
@@ -98,7 +98,7 @@ async function runStep(
   } catch {
     return { error: stepFailedText };
   }
-  actor.userName = await deps.people.name(userId).catch(() => userId);
+  actor.userName = await deps.attacks.personName(userId).catch(() => userId);
   try {
     // From here the step may act: a bot that dies before it finishes leaves this for recover-steps.
     await deps.workflow.opened({ executionId, callbackId, title, actor, inputs });

@@ -36,6 +36,9 @@ export interface HomeState {
         teams: TeamChoice[];
         /** The privilege starting an attack in the current team needs, when the session lacks it. */
         cannotRun?: string | undefined;
+        /** Whether the session may halt the current team's attacks (HALT_WRITE), and everything at once (HALT_ALL). */
+        mayHalt?: boolean | undefined;
+        mayHaltAll?: boolean | undefined;
       }
     | undefined;
   /** The current team's active attacks. */
@@ -112,7 +115,7 @@ function attackBlocks(state: HomeState, teamId: string, teamName: string, comman
     blocks.push(
       section(
         attackLine(attack),
-        attack.active && canHalt(attack)
+        attack.active && canHalt(attack) && state.login?.mayHalt !== false
           ? { accessory: haltButton({ guid: attack.guid, teamId, kind: attack.kind }) }
           : {},
       ),
@@ -121,7 +124,8 @@ function attackBlocks(state: HomeState, teamId: string, teamName: string, comman
   if (state.active.length > active.length) {
     blocks.push(context(`and ${state.active.length - active.length} more: \`${command} list active\` lists them all.`));
   }
-  if (offersHaltAll(state.active)) blocks.push(actions('home_halt_all', [haltAllButton()]));
+  if (state.login?.mayHaltAll !== false && offersHaltAll(state.active))
+    blocks.push(actions('home_halt_all', [haltAllButton()]));
   const recent = state.recent.slice(0, homeRecentShown);
   if (recent.length) {
     blocks.push(header('Recent attacks'));

@@ -7,7 +7,7 @@
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { dirname, relative, resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import type { Deps } from '../../src/deps.ts';
+import type { Services } from '../../src/services.ts';
 import { environmentSchema } from '../../src/environment.ts';
 import { backgroundJobs } from '../../src/jobs/backgroundJobs.ts';
 
@@ -191,7 +191,9 @@ describe('the map of the code', () => {
   });
 
   it('lists every background job the bot runs', () => {
-    const jobs = backgroundJobs({ config: { pollSeconds: 10 } } as Deps).map((job) => job.name);
+    const jobs = backgroundJobs({ attacks: { settings: { pollSeconds: 10 } } } as unknown as Services).map(
+      (job) => job.name,
+    );
     expect(jobs.length).toBeGreaterThan(3);
     expect(jobs.filter((name) => !firstCells.includes(name))).toEqual([]);
   });

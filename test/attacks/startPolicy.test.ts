@@ -12,7 +12,7 @@ import { startChecks, startPolicy, type StartWay } from '../../src/attacks/start
 import { builtInCatalogue } from '../../src/client/catalogue.ts';
 import type { PlatformClient } from '../../src/client/index.ts';
 import { parseAttackCommand } from '../../src/commands/attacks/parse.ts';
-import type { Deps } from '../../src/deps.ts';
+import type { StartParts } from '../../src/attacks/start.ts';
 import { parseApprovalRules } from '../../src/guardrails/approvalRules.ts';
 import { Freezes, FrozenError } from '../../src/guardrails/freezes.ts';
 import { GuardsUnknownError, UnhealthyGuardsError } from '../../src/guardrails/guardCheck.ts';
@@ -30,7 +30,7 @@ const channel = 'C0POLICY';
 let sim: Simulator;
 let platform: PlatformClient;
 let store: KeyValueStore;
-let deps: Deps;
+let deps: StartParts;
 /** What the policy did that others see, in order: guard reads, requests posted, creates, cards. */
 let seen: string[];
 
@@ -66,7 +66,7 @@ beforeEach(async () => {
         return event.kind === 'started' ? { ...event.card, ts: '2.2', targetWords: '' } : undefined;
       },
     },
-  } as unknown as Deps;
+  } as unknown as StartParts;
 });
 
 const monitorReads = () => sim.requests.filter((r) => r.path.startsWith('/monitoringA/monitors/')).length;

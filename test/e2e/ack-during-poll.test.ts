@@ -14,7 +14,7 @@ async function liveCards(personId: string): Promise<void> {
   const team = stack.sim.seed.teams.platform;
   const guids = stack.sim.addAttacks(team.id, cardCount, { createUser: stack.sim.seed.users.solo.email });
   for (const guid of guids) {
-    const posted = await stack.deps.slack.post(channel, { text: `card ${guid}` });
+    const posted = await stack.built.services.slack.post(channel, { text: `card ${guid}` });
     const card = startedCard({
       guid,
       teamId: team.id,
@@ -24,7 +24,7 @@ async function liveCards(personId: string): Promise<void> {
       startedBy: { workspaceId: stack.fake.teamId, userId: personId, userName: personId },
       startedByPlatform: stack.sim.seed.users.solo.email,
     });
-    await stack.deps.cards.savePosted(card);
+    await stack.built.services.attacks.cards.savePosted(card);
   }
 }
 
@@ -40,7 +40,7 @@ describe('a poll pass over many cards', () => {
     let redrawn = 0;
     let redrawnWhenAnswered: number | undefined;
     let command: Promise<unknown> | undefined;
-    const { events } = stack.deps;
+    const { events } = stack.built;
     const record = events.record.bind(events);
     // The command goes out as the pass starts redrawing cards, the store answering without I/O.
     events.record = async (event) => {
@@ -65,6 +65,6 @@ describe('a poll pass over many cards', () => {
     }
     // Answered while the pass was still redrawing cards, not once it had redrawn them all.
     expect(redrawnWhenAnswered).toBeLessThan(cardCount);
-    await stack.deps.slack.flush();
+    await stack.built.services.slack.flush();
   });
 });

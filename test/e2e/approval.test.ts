@@ -79,7 +79,7 @@ describe('two-person approval', () => {
       () => read(stack.person(approver).ephemerals(channel).at(-1)).includes('Approved'),
       "the approver's answer",
     );
-    await stack.deps.slack.flush();
+    await stack.built.services.slack.flush();
     expect(attacksInSim()).toHaveLength(1);
     expect(attack.annotations).toEqual(
       expect.objectContaining({ 'faultline-approval': expect.stringContaining('approved by') }),
@@ -101,12 +101,12 @@ describe('two-person approval', () => {
     const { requester, approver } = await people();
     const rejected = await requestFor(requester, 'attack cpu -l 900');
     await seenBy(approver, rejected.ts).click('Reject');
-    await stack.deps.slack.flush();
+    await stack.built.services.slack.flush();
     await stack.fake.waitFor(() => read(requestMessage()).includes('rejected'), 'the rejection');
 
     const withdrawn = await requestFor(requester, 'attack cpu -l 900');
     await seenBy(requester, withdrawn.ts).click('Reject');
-    await stack.deps.slack.flush();
+    await stack.built.services.slack.flush();
     await stack.fake.waitFor(() => read(requestMessage()).includes('withdrew'), 'the withdrawal');
     // The requester's own answer may come after the channel's: the next request must not take it for its preview.
     await stack.fake.waitFor(
@@ -122,7 +122,7 @@ describe('two-person approval', () => {
       () => read(stack.person(approver).ephemerals(channel).at(-1)).includes('no longer open'),
       'the closed request',
     );
-    await stack.deps.slack.flush();
+    await stack.built.services.slack.flush();
     expect(
       read(
         stack.fake
@@ -168,7 +168,7 @@ describe('two-person approval', () => {
       () => read(stack.person(secondAccount).ephemerals(channel).at(-1)).includes('asked for with your platform login'),
       'the refusal to the same login',
     );
-    await stack.deps.slack.flush();
+    await stack.built.services.slack.flush();
     expect(attacksInSim()).toHaveLength(0);
     expect(
       requestMessage()!
@@ -180,7 +180,7 @@ describe('two-person approval', () => {
   it('closes a request answered the moment it was posted, and never brings it back', async () => {
     const { requester, approver } = await people();
     // The approver rejects the request as soon as Slack shows it, before the bot has saved where it is.
-    const slack = stack.deps.slack;
+    const slack = stack.built.services.slack;
     const post = slack.post.bind(slack);
     let clicked = false;
     slack.post = async (where, message, options) => {
@@ -201,12 +201,12 @@ describe('two-person approval', () => {
       () => read(stack.person(requester).ephemerals(channel).at(-1)).includes('The request is in'),
       "the requester's answer",
     );
-    await stack.deps.slack.flush();
+    await stack.built.services.slack.flush();
     expect(clicked).toBe(true);
     expect(read(requestMessage())).toContain('rejected');
     expect(requestMessage()!.buttons()).toEqual([]);
     const open: string[] = [];
-    for await (const [k] of stack.deps.store.entries('approval:')) open.push(k);
+    for await (const [k] of stack.built.store.entries('approval:')) open.push(k);
     expect(open).toEqual([]);
   });
 
@@ -215,13 +215,13 @@ describe('two-person approval', () => {
     const request = await requestFor(requester, 'attack cpu -l 900');
     const [id] = [...(await entriesOf('approval:'))];
     // The bot that took the Approve died before it wrote the start down: its claim outlives it.
-    expect(await stack.deps.store.claim(keys.approvalDecided.key(id!), keys.approvalDecided.ttlMs)).toBe(true);
+    expect(await stack.built.store.claim(keys.approvalDecided.key(id!), keys.approvalDecided.ttlMs)).toBe(true);
     await seenBy(approver, request.ts).click('Approve');
     expect(attacksInSim()).toHaveLength(0);
 
     stack.advanceClock(17 * 60_000);
     await stack.poll();
-    await stack.deps.slack.flush();
+    await stack.built.services.slack.flush();
     const closed = stack.fake
       .channel(channel)
       .messages()
@@ -236,6 +236,6 @@ describe('two-person approval', () => {
 /** The ids of the store's entries under a prefix. */
 async function entriesOf(prefix: string): Promise<string[]> {
   const ids: string[] = [];
-  for await (const [k] of stack.deps.store.entries(prefix)) ids.push(k.slice(prefix.length));
+  for await (const [k] of stack.built.store.entries(prefix)) ids.push(k.slice(prefix.length));
   return ids;
 }

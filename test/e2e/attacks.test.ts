@@ -75,7 +75,7 @@ describe('starting an attack from the slash command', () => {
     const finished = cardOf(attack.guid)!;
     expect(read(finished)).toContain('Successful');
     expect(finished.buttons().map((b) => b.text)).toEqual(['File ticket', 'Add note', 'Details']);
-    expect(await stack.deps.cards.liveByTeam()).toEqual(new Map());
+    expect(await stack.built.services.attacks.cards.liveByTeam()).toEqual(new Map());
 
     // Every state change is one audit line naming the Slack user, the platform identity, the team and the attack.
     const audits = stack.logs.filter((line) => line['audit'] === 'attack_started');
@@ -243,7 +243,7 @@ describe('starting an attack from the slash command', () => {
       () => read(stack.person(id).ephemerals(channel).at(-1)).includes('Cancelled'),
       'the cancellation',
     );
-    expect(await stack.deps.store.claim(`start:${startButton.value}`, 1000)).toBe(false);
+    expect(await stack.built.store.claim(`start:${startButton.value}`, 1000)).toBe(false);
     expect(creates()).toHaveLength(0);
   });
 
@@ -483,8 +483,8 @@ describe('halting', () => {
   it('halts a Kubernetes attack by id', async () => {
     const id = nextPerson();
     await stack.login(id, users().owner, { team: 'Platform' });
-    const api = stack.deps.platform.as({
-      header: (await stack.deps.sessions.get({ workspaceId: stack.fake.teamId, userId: id }))!.session.header,
+    const api = stack.built.platform.as({
+      header: (await stack.built.sessions.get({ workspaceId: stack.fake.teamId, userId: id }))!.session.header,
       teamId: stack.sim.seed.teams.platform.id,
     });
     const object = stack.sim.seed.kubernetesObjects[0]!;
@@ -650,7 +650,7 @@ describe('notes', () => {
     expect(read(await stack.ask(id, `note ${attack.guid} p99 doubled on checkout`, { channel }))).toContain(
       'Note added',
     );
-    await stack.deps.slack.flush();
+    await stack.built.services.slack.flush();
     expect(read(cardOf(attack.guid))).toContain('p99 doubled on checkout');
 
     await stack
@@ -671,7 +671,7 @@ describe('notes', () => {
         ),
       'the second note',
     );
-    await stack.deps.slack.flush();
+    await stack.built.services.slack.flush();
     expect(read(cardOf(attack.guid))).toContain('errors recovered after 40 s');
     expect(read(cardOf(attack.guid))).toContain('p99 doubled on checkout');
     expect(
@@ -726,7 +726,7 @@ describe('notes', () => {
       stack.fake.setBotUrl(`http://127.0.0.1:${stack.bot.port}/slack/events`);
       await recorder.stop();
     }
-    await stack.deps.slack.flush();
+    await stack.built.services.slack.flush();
     expect(notes('once by command')).toBe(1);
     expect(notes('once by form')).toBe(1);
     expect(noted('once by command')).toBe(1);
@@ -741,8 +741,8 @@ describe('the poller', () => {
     const teams = [stack.sim.seed.teams.platform, stack.sim.seed.teams.payments, stack.sim.seed.teams.search];
     for (const team of teams) {
       for (const guid of stack.sim.addAttacks(team.id, 100)) {
-        const posted = await stack.deps.slack.post(channel, { text: `card ${guid}` });
-        await stack.deps.cards.savePosted(
+        const posted = await stack.built.services.slack.post(channel, { text: `card ${guid}` });
+        await stack.built.services.attacks.cards.savePosted(
           startedCard({
             guid,
             teamId: team.id,

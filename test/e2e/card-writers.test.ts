@@ -2,7 +2,6 @@ import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { verifyHalts } from '../../src/attacks/haltChecks.ts';
 import type { CardRecord } from '../../src/attacks/cards.ts';
 import { keys } from '../../src/store/keys.ts';
 import { dropRedisKeys } from '../support/redisKeys.ts';
@@ -20,7 +19,7 @@ const hosts = ['platform-web-1', 'platform-web-2', 'platform-db-1'];
 
 /** Runs a poll pass and, while it holds its card in hand, a whole verify-halts pass; then shows the cards. */
 async function pollRacingHaltCheck(stack: Stack, guid: string): Promise<void> {
-  const store = stack.deps.store as unknown as Record<string, (key: string, ...rest: unknown[]) => Promise<unknown>>;
+  const store = stack.built.store as unknown as Record<string, (key: string, ...rest: unknown[]) => Promise<unknown>>;
   const cardKey = keys.card.key(guid);
   const original = { get: store['get']!, update: store['update'] };
   let arrived!: () => void;
@@ -46,17 +45,17 @@ async function pollRacingHaltCheck(stack: Stack, guid: string): Promise<void> {
       return original.update!.call(store, key, ...rest);
     };
   try {
-    const pass = stack.deps.poller.pollOnce();
+    const pass = stack.built.services.attacks.refreshCards();
     const first = await Promise.race([reached.then(() => 'held' as const), pass.then(() => 'finished' as const)]);
     expect(first, 'the poll pass never touched the card').toBe('held');
-    expect(await verifyHalts(stack.deps)).toBe(1);
+    expect(await stack.built.services.attacks.verifyHalts()).toBe(1);
     release();
     await pass;
   } finally {
     Object.assign(store, original.update ? original : { get: original.get });
     release();
   }
-  await stack.deps.slack.flush();
+  await stack.built.services.slack.flush();
 }
 
 function racesOn(storeUrl: string) {
@@ -66,7 +65,7 @@ function racesOn(storeUrl: string) {
     if (storeUrl.startsWith('redis')) await dropRedisKeys(storeUrl, stack.storeNamespace);
   });
   const cardOf = (guid: string) => stack.cardIn(channel, guid)!;
-  const stored = async (guid: string) => (await stack.deps.cards.get(guid)) as CardRecord;
+  const stored = async (guid: string) => (await stack.built.services.attacks.cards.get(guid)) as CardRecord;
 
   async function haltedAttack(id: string) {
     await stack.login(id, stack.sim.seed.users.owner, { team: 'Platform' });

@@ -25,10 +25,10 @@ async function traces(id: string) {
   return {
     messages: stack.fake.channel(channel).messages().length,
     modals: stack.fake.callsTo('views.open').length,
-    session: (await stack.deps.sessions.get({ workspaceId: stack.fake.teamId, userId: id }))?.session.identifier,
-    freezes: (await stack.deps.freezes.touching([...stack.sim.state.teams.keys()])).length,
-    watches: (await stack.deps.watches.inChannel(channel)).length,
-    gameDay: (await stack.deps.gameDays.running(channel))?.title,
+    session: (await stack.built.sessions.get({ workspaceId: stack.fake.teamId, userId: id }))?.session.identifier,
+    freezes: (await stack.built.services.guardrails.freezes.touching([...stack.sim.state.teams.keys()])).length,
+    watches: (await stack.built.services.attacks.watches.inChannel(channel)).length,
+    gameDay: (await stack.built.services.gamedays.days.running(channel))?.title,
   };
 }
 

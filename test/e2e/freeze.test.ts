@@ -70,7 +70,7 @@ describe('freeze', () => {
     const { attack } = await stack.startAttack(id, 'attack cpu -l 300 -c 1 --target-tags role=web', channel);
 
     await stack.ask(id, 'freeze --reason "checkout incident"', { channel });
-    await stack.deps.slack.flush();
+    await stack.built.services.slack.flush();
     expect(read(stack.cardIn(channel, attack.guid))).toContain(
       `Halt requested by <@${id}> (frozen: checkout incident)`,
     );
@@ -86,7 +86,7 @@ describe('freeze', () => {
     const { attack } = await stack.startAttack(id, 'attack cpu -l 300 -c 1 --target-tags role=web', channel);
 
     await stack.ask(id, 'freeze --all --reason "major incident"', { channel });
-    await stack.deps.slack.flush();
+    await stack.built.services.slack.flush();
     expect(read(stack.cardIn(channel, attack.guid))).toContain(`Halt requested by <@${id}> (frozen: major incident)`);
     expect(stack.threadOf(channel, attack.guid)).toContain(
       `:snowflake: <@${id}>'s freeze halted this attack (frozen: major incident).`,
@@ -104,7 +104,7 @@ describe('freeze', () => {
 
     const again = read(await stack.ask(id, 'freeze --reason "reindex, then the upgrade"', { channel }));
     expect(again).toContain('Search was already frozen; the freeze now has your reason.');
-    await stack.deps.slack.flush();
+    await stack.built.services.slack.flush();
     expect(announced()).toBe(before + 1);
     expect(read(await stack.ask(id, 'attack cpu -l 30', { channel }))).toMatch(
       /frozen by .*: reindex, then the upgrade/,
@@ -120,7 +120,7 @@ describe('freeze', () => {
     const execution = await stack.fake.runStep('freeze_chaos', { reason: 'provider outage' }, { usedBy: id });
     await stack.fake.waitFor(() => execution.state !== 'running', 'the freeze step to end');
     expect(execution.state).toBe('completed');
-    await stack.deps.slack.flush();
+    await stack.built.services.slack.flush();
     expect(channelText(other)).toMatch(/froze attacks in Payments: provider outage\. Halted 1 attack/);
     expect(read(stack.cardIn(other, attack.guid))).toContain(`Halt requested by <@${id}> (frozen: provider outage)`);
     expect(stack.threadOf(other, attack.guid)).toContain(
@@ -136,7 +136,7 @@ describe('freeze', () => {
       const execution = await stack.fake.runStep('freeze_chaos', { team: 'Search', reason }, { usedBy: id });
       await stack.fake.waitFor(() => execution.state !== 'running', 'the freeze step to end');
       expect(execution.state).toBe('completed');
-      await stack.deps.slack.flush();
+      await stack.built.services.slack.flush();
     };
     // Nothing of Search shows anywhere: the person who ran it reads the announcement.
     await freezeStep('reindex');
@@ -253,10 +253,12 @@ describe('freeze', () => {
       ['unfreeze now', /takes only --team or --all/],
     ];
     for (const [text, expected] of cases) expect(read(await stack.ask(id, text, { channel }))).toMatch(expected);
-    expect(await stack.deps.freezes.all()).toEqual([]);
+    expect(await stack.built.services.guardrails.freezes.all()).toEqual([]);
     // A reason without --reason is taken as typed.
     expect(read(await stack.ask(id, 'freeze game day paused', { channel }))).toContain('Platform is frozen');
-    expect((await stack.deps.freezes.get('team', teams().platform.id))?.reason).toBe('game day paused');
+    expect((await stack.built.services.guardrails.freezes.get('team', teams().platform.id))?.reason).toBe(
+      'game day paused',
+    );
   });
 
   it('refuses a mistyped flag or stray words rather than freezing or unfreezing the selected team', async () => {
@@ -270,7 +272,7 @@ describe('freeze', () => {
     expect(read(await stack.ask(id, 'freeze --all --reason x y', { channel }))).toMatch(
       /Put the whole reason in quotes/,
     );
-    expect(await stack.deps.freezes.all()).toEqual([]);
+    expect(await stack.built.services.guardrails.freezes.all()).toEqual([]);
     // Nothing of the selected team was halted either.
     expect(stack.sim.requests.some((r) => r.path.endsWith('/halt') || r.path === '/halts')).toBe(false);
 
@@ -281,7 +283,9 @@ describe('freeze', () => {
     expect(read(await stack.ask(id, 'unfreeze --reason done', { channel }))).toMatch(
       /--reason is not an option of unfreeze/,
     );
-    expect((await stack.deps.freezes.get('team', teams().platform.id))?.reason).toBe('platform upgrade');
+    expect((await stack.built.services.guardrails.freezes.get('team', teams().platform.id))?.reason).toBe(
+      'platform upgrade',
+    );
   });
 
   it('lets only someone who could have frozen it lift a freeze, and says what is missing', async () => {
@@ -296,7 +300,7 @@ describe('freeze', () => {
     expect(read(await stack.ask(observer, 'freeze --reason "not mine to call"', { channel }))).toMatch(
       /cannot freeze Platform: .*HALT_WRITE privilege on team Platform/,
     );
-    expect(await stack.deps.freezes.all()).toEqual([]);
+    expect(await stack.built.services.guardrails.freezes.all()).toEqual([]);
     await stack.ask(owner, 'freeze --reason "platform upgrade"', { channel });
     const lifted = () => channelText().match(/lifted the freeze/g)?.length ?? 0;
     const liftedBefore = lifted();
@@ -309,12 +313,12 @@ describe('freeze', () => {
     expect(none).toContain('There is no freeze of every team');
     expect(none).toContain('Platform');
     expect(none).toContain('unfreeze --team Platform');
-    expect(await stack.deps.freezes.get('team', teams().platform.id)).toBeDefined();
+    expect(await stack.built.services.guardrails.freezes.get('team', teams().platform.id)).toBeDefined();
     expect(lifted()).toBe(liftedBefore);
 
     await stack.ask(owner, 'freeze --all --reason "major incident"', { channel });
     expect(read(await stack.ask(solo, 'unfreeze --all', { channel }))).toMatch(/HALT_ALL privilege/);
-    expect(await stack.deps.freezes.get('all')).toBeDefined();
+    expect(await stack.built.services.guardrails.freezes.get('all')).toBeDefined();
     expect(read(await stack.ask(owner, 'unfreeze --all', { channel }))).toContain('no longer frozen');
   });
 
@@ -333,7 +337,7 @@ describe('freeze', () => {
     expect(`${reply}\n${channelText()}`).toMatch(
       /froze attacks in every team: major incident\. :warning: Could not halt what already runs/,
     );
-    expect(await stack.deps.freezes.get('all')).toBeDefined();
+    expect(await stack.built.services.guardrails.freezes.get('all')).toBeDefined();
     expect(read(await stack.ask(solo, 'attack cpu -l 30', { channel }))).toMatch(/Attacks in every team are frozen/);
     stack.sim.faults.clear();
   });
@@ -364,7 +368,7 @@ describe('freeze', () => {
         expect.objectContaining({ reason: 'frozen: major incident' }),
       );
     await stack.poll();
-    await stack.deps.slack.flush();
+    await stack.built.services.slack.flush();
     const notices = channelText().match(/The freeze on every team could not read the Kubernetes attacks of Platform/g);
     expect(notices).toHaveLength(1);
     stack.sim.faults.clear();

@@ -439,14 +439,14 @@ describe('a step a stopped bot left starting', () => {
     await stack.ask(lead, 'gameday start Stopped drill', { channel: where });
     await stack.ask(lead, 'gameday step --attack "cpu -l 30 --target-tags role=web" holds', { channel: where });
     await stack.ask(lead, 'gameday next', { channel: where });
-    const day = (await stack.deps.gameDays.running(where))!;
+    const day = (await stack.built.services.gamedays.days.running(where))!;
     // As a bot killed between the end of the countdown and the start leaves it.
-    await stack.deps.gameDays.plans.change({ gameDayId: day.id }, (plan) => {
+    await stack.built.services.gamedays.days.plans.change({ gameDayId: day.id }, (plan) => {
       plan.steps[0]!.state = 'running';
     });
     stack.advanceClock(5 * 60_000);
     await stack.poll();
-    expect((await stack.deps.gameDays.plans.get({ gameDayId: day.id })).steps[0]!.state).toBe('running');
+    expect((await stack.built.services.gamedays.days.plans.get({ gameDayId: day.id })).steps[0]!.state).toBe('running');
     stack.advanceClock(6 * 60_000);
     await stack.poll();
     await waitForText('the step not started', () =>
@@ -574,8 +574,8 @@ describe('a step skipped while it waits for a second person', () => {
         () => requests().find((m) => m.ts !== first.ts),
         'the approval request of step 2',
       );
-      const day = (await local.deps.gameDays.running(where))!;
-      await local.deps.gameDays.plans.change({ gameDayId: day.id }, (plan) => {
+      const day = (await local.built.services.gamedays.days.running(where))!;
+      await local.built.services.gamedays.days.plans.change({ gameDayId: day.id }, (plan) => {
         plan.steps[1]!.state = 'skipped';
       });
       await second.click('Approve');
@@ -584,18 +584,19 @@ describe('a step skipped while it waits for a second person', () => {
         'the request of step 2 closed',
       );
       expect(local.sim.state.attacks.size).toBe(0);
-      expect((await local.deps.gameDays.plans.get({ gameDayId: day.id })).steps.map((s) => s.state)).toEqual([
-        'skipped',
-        'skipped',
-      ]);
+      expect(
+        (await local.built.services.gamedays.days.plans.get({ gameDayId: day.id })).steps.map((s) => s.state),
+      ).toEqual(['skipped', 'skipped']);
 
       // A start a restarted bot finished late does not make a skipped step run.
-      await local.deps.gameDays.stepStarted(
+      await local.built.services.gamedays.days.stepStarted(
         { channel: where, gameDayId: day.id, stepId: day.plan!.steps[0]!.id },
         'late',
       );
-      expect((await local.deps.gameDays.plans.get({ gameDayId: day.id })).steps[0]!.state).toBe('skipped');
-      expect(await local.deps.gameDays.plans.stepOfAttack('late')).toBeUndefined();
+      expect((await local.built.services.gamedays.days.plans.get({ gameDayId: day.id })).steps[0]!.state).toBe(
+        'skipped',
+      );
+      expect(await local.built.services.gamedays.days.plans.stepOfAttack('late')).toBeUndefined();
     } finally {
       await local.stop();
     }
@@ -679,9 +680,11 @@ describe('who may change and run a plan', () => {
     await stack.ask(lead, 'gameday step --attack "memory -l 30 -p 50 --target-tags role=web" second holds', {
       channel: where,
     });
-    const day = (await stack.deps.gameDays.running(where))!;
+    const day = (await stack.built.services.gamedays.days.running(where))!;
     const states = async () =>
-      (await stack.deps.gameDays.plans.get({ gameDayId: day.id })).steps.map((s) => `${s.request.type} ${s.state}`);
+      (await stack.built.services.gamedays.days.plans.get({ gameDayId: day.id })).steps.map(
+        (s) => `${s.request.type} ${s.state}`,
+      );
 
     // Planning: adding, moving and automatic mode need EXPERIMENTS_RUN on the step's team.
     expect(
@@ -701,7 +704,7 @@ describe('who may change and run a plan', () => {
     const plan = await stack.ask(observer, 'gameday plan', { channel: where });
     expect(await clickAs(observer, plan, 'Remove')).toMatch(/EXPERIMENTS_RUN/);
     expect(await states()).toEqual(['cpu planned', 'memory planned']);
-    expect((await stack.deps.gameDays.plans.get({ gameDayId: day.id })).auto).toBeUndefined();
+    expect((await stack.built.services.gamedays.days.plans.get({ gameDayId: day.id })).auto).toBeUndefined();
 
     // Running: the lead's countdown; Start now needs the privilege, Delay does not.
     await stack.ask(lead, 'gameday next', { channel: where });
@@ -724,8 +727,8 @@ describe('who may change and run a plan', () => {
     await stack.fake.waitFor(() => countdownOf(lead, 1), 'the countdown');
     // The runner's role lost EXPERIMENTS_RUN on the team since (as their session now reads it).
     const actor = { workspaceId: 'T0FAULTLN', userId: lead, userName: lead.toLowerCase() };
-    const login = (await stack.deps.sessions.get(actor))!;
-    await stack.deps.sessions.save(actor, {
+    const login = (await stack.built.sessions.get(actor))!;
+    await stack.built.sessions.save(actor, {
       ...login.session,
       teams: login.session.teams.map((t) => ({
         ...t,

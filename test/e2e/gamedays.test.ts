@@ -324,16 +324,16 @@ describe('starting a game day', () => {
     await stack.login(lead, users().owner, { team: 'Platform' });
     const refused = read(await stack.ask(lead, 'gameday start Drill --team Payments', { channel: where }));
     expect(refused).toMatch(/--team is not an option of gameday start: it takes a title and --guard/);
-    expect(await stack.deps.gameDays.running(where)).toBeUndefined();
+    expect(await stack.built.services.gamedays.days.running(where)).toBeUndefined();
     expect(read(await stack.ask(lead, 'gameday start Drill -t 5', { channel: where }))).toMatch(
       /-t is not an option of gameday start/,
     );
-    expect(await stack.deps.gameDays.running(where)).toBeUndefined();
+    expect(await stack.built.services.gamedays.days.running(where)).toBeUndefined();
 
     expect(read(await stack.ask(lead, 'gameday start "Drill --team Payments"', { channel: where }))).toContain(
       'started',
     );
-    expect((await stack.deps.gameDays.running(where))?.title).toContain('Drill --team Payments');
+    expect((await stack.built.services.gamedays.days.running(where))?.title).toContain('Drill --team Payments');
   });
 });
 

@@ -228,7 +228,7 @@ describe('guards on a game day', () => {
     stack.advanceClock(30 * 60_000);
     stack.sim.setMonitorState(1234567, 'Alert');
     await stack.poll();
-    await stack.deps.slack.flush();
+    await stack.built.services.slack.flush();
     expect(stack.sim.state.attacks.get(attack.guid)!.halt).toBeUndefined();
     expect(threadOf(card.ts)).not.toContain('halted this attack');
     const timeline = threadOf(gameDayCard('Late drill').ts);
@@ -295,8 +295,8 @@ describe('who may change the guards of a game day', () => {
     const lead = nextPerson();
     await stack.login(lead, users().owner, { team: 'Platform' });
     await stack.ask(lead, 'gameday start Whose guards drill', { channel });
-    const day = (await stack.deps.gameDays.running(channel))!;
-    const guarded = async () => (await stack.deps.guards.forGameDay(day.id)).map((g) => g.spec);
+    const day = (await stack.built.services.gamedays.days.running(channel))!;
+    const guarded = async () => (await stack.built.services.guardrails.guards.forGameDay(day.id)).map((g) => g.spec);
 
     const outsider = nextPerson();
     await stack.login(outsider, users().globex, {});
@@ -327,15 +327,15 @@ describe('who may change the guards of a game day', () => {
 
     // The facilitator removes a guard even once their role could no longer add one.
     const actor = { workspaceId: stack.fake.teamId, userId: lead };
-    const login = (await stack.deps.sessions.get(actor))!;
-    await stack.deps.sessions.save(actor, {
+    const login = (await stack.built.sessions.get(actor))!;
+    await stack.built.sessions.save(actor, {
       ...login.session,
       teams: login.session.teams.map((t) => ({ ...t, privileges: ['EXPERIMENTS_READ'] })),
     });
     expect(read(await stack.ask(lead, 'gameday guard b:CheckoutErrorRate', { channel }))).toMatch(/HALT_WRITE/);
     expect(read(await stack.ask(lead, 'gameday unguard a:1234567', { channel }))).toContain('Removed');
     expect(await guarded()).toEqual([]);
-    await stack.deps.sessions.save(actor, login.session);
+    await stack.built.sessions.save(actor, login.session);
     await stack.ask(lead, 'gameday end', { channel });
   });
 });
@@ -490,7 +490,7 @@ describe('guards on the game-day surfaces', () => {
     const id = nextPerson();
     await stack.login(id, users().owner, { team: 'Platform' });
     await stack.ask(id, 'gameday start Card drill --guard a:1234567 --guard b:CheckoutErrorRate', { channel });
-    await stack.deps.slack.flush();
+    await stack.built.services.slack.flush();
     const card = () => read(gameDayCard('Card drill'));
     expect(card()).toMatch(/Guards\n.*checkout p99 latency \(1234567\): OK\n.*CheckoutErrorRate: inactive/);
 

@@ -65,7 +65,7 @@ describe('every halt path', () => {
     stack.advanceClock(30 * 60_000);
     stack.sim.setMonitorState(1234567, 'Alert');
     await stack.poll();
-    await stack.deps.slack.flush();
+    await stack.built.services.slack.flush();
     expect(threadOf(attack.guid)).not.toContain('halted this attack');
     expect(haltAudits(attack.guid)).toEqual([]);
     expect(read(await stack.ask(id, `halt ${attack.guid}`, { channel }))).toContain('had already ended');

@@ -25,7 +25,7 @@ const threadOf = (guid: string) => stack.threadOf(channel, guid);
 
 /** The value of one series of the attack events counter, 0 when it has not been counted. */
 async function counted(event: string, cause: string): Promise<number> {
-  const metric = await stack.deps.metrics.registry.getSingleMetric('faultline_attack_events_total')!.get();
+  const metric = await stack.built.metrics.registry.getSingleMetric('faultline_attack_events_total')!.get();
   return metric.values.find((v) => v.labels['event'] === event && v.labels['cause'] === cause)?.value ?? 0;
 }
 
@@ -179,7 +179,7 @@ describe('a halt verified late', () => {
     );
     stack.advanceClock(5_000);
     await stack.poll();
-    await stack.deps.slack.flush();
+    await stack.built.services.slack.flush();
     expectVerified(attack.guid);
     expect(warning()).toBeUndefined();
     const updated = thread().find((m) => read(m).includes('not verified at first'))!;

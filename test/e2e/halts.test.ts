@@ -65,8 +65,8 @@ async function startWithCard(personId: string, text: string) {
 }
 
 async function kubernetesAttack(personId: string, seconds: number): Promise<string> {
-  const login = (await stack.deps.sessions.get({ workspaceId: stack.fake.teamId, userId: personId }))!;
-  const api = stack.deps.platform.as({ header: login.session.header, teamId: stack.sim.seed.teams.platform.id });
+  const login = (await stack.built.sessions.get({ workspaceId: stack.fake.teamId, userId: personId }))!;
+  const api = stack.built.platform.as({ header: login.session.header, teamId: stack.sim.seed.teams.platform.id });
   const object = stack.sim.seed.kubernetesObjects[0]!;
   return api.kubernetes.create({
     impactDefinition: { cliArgs: ['cpu', '-l', String(seconds)] },
@@ -105,7 +105,7 @@ describe('a Halt on an attack that had already ended', () => {
     const reply = await replySaying(id, 'already ended');
     expect(read(reply)).toContain('already ended (Successful)');
     expect(read(reply)).not.toContain('Halt requested');
-    await stack.deps.slack.flush();
+    await stack.built.services.slack.flush();
     expect(threadOf(attack.guid).filter((m) => m.includes('halted this attack'))).toEqual([]);
     const redrawn = cardOf(attack.guid)!;
     expect(read(redrawn)).not.toContain('Halt requested');
@@ -169,7 +169,7 @@ describe('a Halt on an attack that had already ended', () => {
       () => threadOf(attack.guid).find((m) => m.includes(`<@${id}> halted this attack`)),
       'the halt in the thread',
     );
-    await stack.deps.slack.flush();
+    await stack.built.services.slack.flush();
     expect(read(cardOf(attack.guid))).toContain(`Halt requested by <@${id}>`);
     expect(audits('attack_halted', id)).toHaveLength(1);
   });
@@ -200,7 +200,7 @@ describe('a Halt on an attack that had already ended', () => {
     const reply = read(await stack.ask(other, `halt ${attack.guid} --reason "me too"`, { channel }));
     expect(reply).toContain('is already being halted');
     expect(reply).not.toContain('Halt requested');
-    await stack.deps.slack.flush();
+    await stack.built.services.slack.flush();
     expect(threadOf(attack.guid).filter((m) => m.includes('halted this attack'))).toEqual([
       `:octagonal_sign: <@${id}> halted this attack.`,
     ]);
@@ -338,7 +338,7 @@ describe('halt all', () => {
     expect(reply).toContain('(Successful)');
     expect(stack.sim.state.kubernetesAttacks.get(k8s)!.halt).toBeDefined();
 
-    await stack.deps.slack.flush();
+    await stack.built.services.slack.flush();
     expect(threadOf(short.attack.guid).filter((m) => m.includes('halted this attack'))).toEqual([]);
     expect(read(cardOf(short.attack.guid))).not.toContain('Halt requested');
     expect(

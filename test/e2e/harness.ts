@@ -8,9 +8,8 @@ import { afterAll, afterEach, beforeAll, expect } from 'vitest';
 import { parse } from 'yaml';
 import { startBot, type RunningBot } from '../../src/app.ts';
 import type { PollReport } from '../../src/attacks/poller.ts';
-import { createDeps } from '../../src/bootstrap.ts';
+import { type Bot, createBot } from '../../src/bootstrap.ts';
 import { loadConfig, type Config } from '../../src/config.ts';
-import type { Deps } from '../../src/deps.ts';
 import { backgroundJobs } from '../../src/jobs/backgroundJobs.ts';
 import { createLogger } from '../../src/logger.ts';
 import { dropRedisKeys } from '../support/redisKeys.ts';
@@ -59,7 +58,7 @@ export interface StackOptions {
 
 /**
  * The whole product on loopback: the platform simulator over HTTPS, the fake Slack, and the bot
- * in HTTP mode (or Socket Mode) built by the same createDeps and startBot as production, logging
+ * in HTTP mode (or Socket Mode) built by the same createBot and startBot as production, logging
  * at debug level into memory so tests can read every line.
  */
 export class Stack {
@@ -67,7 +66,7 @@ export class Stack {
   readonly fake: FakeSlack;
   readonly config: Config;
   readonly logs: LogLine[] = [];
-  deps!: Deps;
+  built!: Bot;
   bot!: RunningBot;
   /** Bot clock offset, moved together with the simulator's by advanceClock. */
   #offset = 0;
@@ -157,7 +156,7 @@ export class Stack {
         done();
       },
     });
-    this.deps = createDeps(this.config, {
+    this.built = createBot(this.config, {
       logger: createLogger('debug', destination),
       dispatcher: this.#agent,
       storeNamespace: this.#storeNamespace,
@@ -166,9 +165,9 @@ export class Stack {
       messenger: { updatesPerMinute: 600_000, updateBurst: 10_000 },
       ...(this.#slackTimeoutMs !== undefined ? { slackTimeoutMs: this.#slackTimeoutMs } : {}),
     });
-    this.bot = await startBot(this.deps, {
+    this.bot = await startBot(this.built, {
       port: 0,
-      jobs: backgroundJobs(this.deps),
+      jobs: backgroundJobs(this.built.services),
       ...(this.#slackTimeoutMs !== undefined ? { slackTimeoutMs: this.#slackTimeoutMs } : {}),
     });
     if (!this.config.slack.socketMode) this.fake.setBotUrl(`http://127.0.0.1:${this.bot.port}/slack/events`);
@@ -181,7 +180,7 @@ export class Stack {
   /** One pass of every background job, the card refresh last, then every card update they queued has reached Slack. */
   async poll(): Promise<PollReport> {
     const results = await this.bot.jobs.runNow();
-    await this.deps.slack.flush();
+    await this.built.services.slack.flush();
     return results.get('refresh-cards') as PollReport;
   }
 

@@ -60,7 +60,7 @@ describe('people are named by name outside Slack', () => {
     expect(ticket.description).not.toMatch(slackIds);
 
     // In Slack, people stay mentions, which Slack itself draws as their names.
-    await stack.deps.slack.flush();
+    await stack.built.services.slack.flush();
     expect(
       read(
         stack.fake

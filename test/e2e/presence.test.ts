@@ -1,5 +1,4 @@
 import { describe, expect, it, vi } from 'vitest';
-import { checkPresence } from '../../src/attacks/presence.ts';
 import { SlackRecorder } from '../support/slackRecorder.ts';
 import { Stack, stackForFile } from './harness.ts';
 
@@ -81,13 +80,13 @@ describe('the check itself', () => {
   it('reads the whole card only of an attack that has run long enough to be asked about', async () => {
     const { attack } = await longAttack('U0PRESENT9');
     await stack.poll();
-    const reads = vi.spyOn(stack.deps.cards, 'getMany');
+    const reads = vi.spyOn(stack.built.services.attacks.cards, 'getMany');
     stack.advanceClock(minutes(14));
-    await checkPresence(stack.deps);
+    await stack.built.services.attacks.checkPresence();
     expect(reads.mock.calls.flatMap(([guids]) => guids)).not.toContain(attack.guid);
 
     stack.advanceClock(minutes(1) + 1_000);
-    await checkPresence(stack.deps);
+    await stack.built.services.attacks.checkPresence();
     expect(reads.mock.calls.flatMap(([guids]) => guids)).toContain(attack.guid);
     reads.mockRestore();
   });
@@ -150,7 +149,7 @@ describe('an attack someone watches', () => {
       () => read(dms(facilitator).find((m) => m.ts === questions[0]!.ts)).includes('runs on'),
       'the answered question',
     );
-    await stack.deps.slack.flush();
+    await stack.built.services.slack.flush();
     expect(questions.every((q) => read(dms(facilitator).find((m) => m.ts === q.ts)).includes('runs on'))).toBe(true);
     stack.advanceClock(minutes(6));
     await stack.poll();

@@ -18,7 +18,7 @@ const audits = (event: string) => stack.logs.filter((l) => l['audit'] === event)
 
 /** The value of one series of the attack events counter, 0 when it has not been counted. */
 async function counted(event: string, cause = ''): Promise<number> {
-  const metric = await stack.deps.metrics.registry.getSingleMetric('faultline_attack_events_total')!.get();
+  const metric = await stack.built.metrics.registry.getSingleMetric('faultline_attack_events_total')!.get();
   return metric.values.find((v) => v.labels['event'] === event && (v.labels['cause'] ?? '') === cause)?.value ?? 0;
 }
 

@@ -56,7 +56,8 @@ describe.skipIf(!process.env.REDIS_URL || !hasRedisServer)('when Redis goes away
   }, async () => {
     const id = 'U0OUTAGE1';
     const person = { workspaceId: stack.fake.teamId, userId: id };
-    const { store, sessions, cards } = stack.deps;
+    const { store, sessions } = stack.built;
+    const { cards } = stack.built.services.attacks;
     const { attack, card } = await loggedInWithAttack(stack, id);
     // A form opened before the outage and submitted during it.
     await stack
@@ -193,7 +194,8 @@ describe.skipIf(!process.env.REDIS_URL || !hasRedisServer)('when the network to 
   it('refuses while cut, keeps everything, and carries on once the network is back', { timeout: 60_000 }, async () => {
     const id = 'U0NETCUT1';
     const person = { workspaceId: stack.fake.teamId, userId: id };
-    const { store, sessions, cards } = stack.deps;
+    const { store, sessions } = stack.built;
+    const { cards } = stack.built.services.attacks;
     const { attack, card } = await loggedInWithAttack(stack, id);
 
     proxy.cut();

@@ -39,7 +39,7 @@ describe.skipIf(!redisUrl)('on a shared Redis store', () => {
     const b = await second.poll();
     // Exactly one replica holds the team's lease and polls it.
     expect(a.teams + b.teams).toBe(1);
-    await second.deps.slack.flush();
+    await second.built.services.slack.flush();
     expect(
       read(
         first.fake
@@ -66,7 +66,9 @@ describe.skipIf(!redisUrl)('on a shared Redis store', () => {
     const watched = 'C0REDISWATCH';
     await first.login(id, first.sim.seed.users.owner, { team: 'Payments' });
     expect(read(await first.ask(id, 'watch', { channel: watched }))).toContain('this channel watches team Payments');
-    expect((await second.deps.watches.all()).map((w) => [w.teamName, w.channel])).toEqual([['Payments', watched]]);
+    expect((await second.built.services.attacks.watches.all()).map((w) => [w.teamName, w.channel])).toEqual([
+      ['Payments', watched],
+    ]);
     const guid = first.sim.createAttackDirectly(first.sim.seed.teams.payments.id, { args: ['-l', '300'] });
     const b = await second.poll();
     const a = await first.poll();

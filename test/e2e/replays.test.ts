@@ -92,11 +92,12 @@ describe('a request sent again', () => {
     const list = await stack.ask(id, 'saved', { channel });
     await list.click('Delete', { confirm: true });
     await stack.fake.waitFor(
-      async () => (await stack.deps.savedAttacks.list(stack.sim.seed.teams.platform.id)).length === 0 || undefined,
+      async () =>
+        (await stack.built.services.attacks.saved.list(stack.sim.seed.teams.platform.id)).length === 0 || undefined,
       'the deletion',
     );
     await sendAgain(command('save replayed cpu -l 30'));
-    expect(await stack.deps.savedAttacks.list(stack.sim.seed.teams.platform.id)).toEqual([]);
+    expect(await stack.built.services.attacks.saved.list(stack.sim.seed.teams.platform.id)).toEqual([]);
   });
 
   it('does not count down the next step of a plan again', async () => {
@@ -120,11 +121,12 @@ describe('a request sent again', () => {
       .find((m) => read(m).includes('Step 1 of 2'))!;
     await skip.click('Skip');
     await stack.fake.waitFor(
-      async () => (await stack.deps.gameDays.running(channel))?.plan?.steps[0]?.state === 'skipped' || undefined,
+      async () =>
+        (await stack.built.services.gamedays.days.running(channel))?.plan?.steps[0]?.state === 'skipped' || undefined,
       'the skip',
     );
     await sendAgain(command('gameday next'));
-    const plan = (await stack.deps.gameDays.running(channel))!.plan!;
+    const plan = (await stack.built.services.gamedays.days.running(channel))!.plan!;
     expect(plan.steps.map((step) => step.state)).toEqual(['skipped', 'planned']);
     await stack.ask(id, 'gameday end', { channel });
   });
@@ -155,7 +157,7 @@ describe('a form corrected after a field error', () => {
     await form.fill('Attack', 'cpu -l 30 --target-tags role=web').submit();
     expect(form.errors()).toEqual({});
     expect(repeats()).toBe(before);
-    const plan = (await stack.deps.gameDays.running(channel))?.plan;
+    const plan = (await stack.built.services.gamedays.days.running(channel))?.plan;
     expect(plan?.steps.map((step) => [step.request.type, step.hypothesis])).toEqual([['cpu', 'checkout holds']]);
     await stack.ask(id, 'gameday end', { channel });
   });

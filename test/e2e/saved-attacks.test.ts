@@ -78,9 +78,9 @@ describe('saved attacks', () => {
     expect(read(await stack.ask(id, 'save drill cpu -l 45 --team Payments', { channel }))).toContain(
       'Saved drill for team Payments',
     );
-    const platform = await stack.deps.savedAttacks.list(teams().platform.id);
+    const platform = await stack.built.services.attacks.saved.list(teams().platform.id);
     expect(platform.map((s) => s.words)).toEqual([['cpu', '-l', '30']]);
-    const payments = await stack.deps.savedAttacks.list(teams().payments.id);
+    const payments = await stack.built.services.attacks.saved.list(teams().payments.id);
     expect(payments.map((s) => s.words)).toEqual([['cpu', '-l', '45']]);
   });
 
@@ -99,7 +99,7 @@ describe('saved attacks', () => {
       ['run x --later', /--later is not an option of run/],
     ];
     for (const [text, expected] of cases) expect(read(await stack.ask(id, text, { channel }))).toMatch(expected);
-    expect(await stack.deps.savedAttacks.list(teams().platform.id)).toEqual([]);
+    expect(await stack.built.services.attacks.saved.list(teams().platform.id)).toEqual([]);
     expect(creates()).toHaveLength(0);
   });
 
@@ -118,7 +118,7 @@ describe('saved attacks', () => {
     await stack.login(id, users().owner, { team: 'Platform' });
     // Saved while the platform still had a flag it has since dropped.
     const owner = { workspaceId: stack.fake.teamId, userId: id, userName: id };
-    await stack.deps.savedAttacks.save(
+    await stack.built.services.attacks.saved.save(
       teams().platform.id,
       'old-cpu',
       {
@@ -156,7 +156,7 @@ describe('saved attacks', () => {
       'the preview',
     );
     expect(read(preview)).toContain('/chaos run built-cpu');
-    const saved = await stack.deps.savedAttacks.get(teams().platform.id, 'built-cpu');
+    const saved = await stack.built.services.attacks.saved.get(teams().platform.id, 'built-cpu');
     expect(saved?.words).toEqual(['cpu', '-l', '45', '--target-tags', 'role=web']);
     expect(creates()).toHaveLength(0);
   });
@@ -209,11 +209,11 @@ describe('who changes saved attacks, and which version runs without a preview', 
     );
     expect(modal.errors()['Save as']).toContain('EXPERIMENTS_RUN');
 
-    const kept = await stack.deps.savedAttacks.get(teams().platform.id, 'obs-cpu');
+    const kept = await stack.built.services.attacks.saved.get(teams().platform.id, 'obs-cpu');
     expect(kept?.words).toEqual(['cpu', '-l', '60', '-c', '1', '--target-tags', 'role=web']);
     expect(kept?.version).toBe(1);
-    expect(await stack.deps.savedAttacks.get(teams().platform.id, 'obs-other')).toBeUndefined();
-    expect(await stack.deps.savedAttacks.get(teams().platform.id, 'obs-built')).toBeUndefined();
+    expect(await stack.built.services.attacks.saved.get(teams().platform.id, 'obs-other')).toBeUndefined();
+    expect(await stack.built.services.attacks.saved.get(teams().platform.id, 'obs-built')).toBeUndefined();
     expect(stack.logText()).not.toMatch(/saved_attack_deleted[^\n]*obs-cpu/);
   });
 
@@ -223,7 +223,7 @@ describe('who changes saved attacks, and which version runs without a preview', 
     await stack.ask(owner, 'save audit-cpu cpu -l 60', { channel });
     expect(await deleteFromList(owner, 'audit-cpu')).toContain('Deleted saved attack audit-cpu');
     await stack.ask(owner, 'save audit-cpu cpu -l 90', { channel });
-    const saved = await stack.deps.savedAttacks.get(teams().platform.id, 'audit-cpu');
+    const saved = await stack.built.services.attacks.saved.get(teams().platform.id, 'audit-cpu');
     expect(saved).toEqual(
       expect.objectContaining({
         version: 2,
@@ -374,8 +374,8 @@ describe('who changes saved attacks, and which version runs without a preview', 
     stack.advanceClock(120_000);
     await stack.poll();
     expect(creates()).toHaveLength(started);
-    const plan = await stack.deps.gameDays.plans.get({
-      gameDayId: (await stack.deps.gameDays.allRunning()).find((d) => d.channel === where)!.id,
+    const plan = await stack.built.services.gamedays.days.plans.get({
+      gameDayId: (await stack.built.services.gamedays.days.allRunning()).find((d) => d.channel === where)!.id,
     });
     expect(plan.steps[0]!.state).toBe('planned');
   });

@@ -187,7 +187,7 @@ describe('sessions', () => {
   it('logout ends the platform session too', async () => {
     const id = nextPerson();
     await stack.login(id, users().solo);
-    const header = (await stack.deps.sessions.get({ workspaceId: stack.fake.teamId, userId: id }))!.session.header;
+    const header = (await stack.built.sessions.get({ workspaceId: stack.fake.teamId, userId: id }))!.session.header;
     expect(read(await stack.ask(id, 'logout'))).toContain('Logged out: the platform ended your session');
     const platform = createPlatformClient({
       baseUrl: stack.sim.url,
@@ -205,7 +205,7 @@ describe('sessions', () => {
     const reply = await stack.ask(id, 'whoami');
     expect(read(reply)).toContain('Your platform session has expired');
     expect(reply.buttons().map((b) => b.text)).toContain('Log in');
-    expect(await stack.deps.store.get(`session:${stack.fake.teamId}:${id}`)).toBeUndefined();
+    expect(await stack.built.store.get(`session:${stack.fake.teamId}:${id}`)).toBeUndefined();
   });
 
   it('a session the platform revoked is dropped at the next platform call', async () => {
@@ -214,14 +214,14 @@ describe('sessions', () => {
     stack.sim.expireSession(users().solo.email);
     const reply = await stack.ask(id, 'logout');
     expect(read(reply)).toContain('Logged out');
-    expect(await stack.deps.sessions.get({ workspaceId: stack.fake.teamId, userId: id })).toBeUndefined();
+    expect(await stack.built.sessions.get({ workspaceId: stack.fake.teamId, userId: id })).toBeUndefined();
   });
 
   it('is not found under another workspace', async () => {
     const id = nextPerson();
     await stack.login(id, users().solo);
     const elsewhere = stack.fake.user(`${id}X`, { teamId: 'T0ELSEWHERE' });
-    expect(await stack.deps.sessions.get({ workspaceId: 'T0ELSEWHERE', userId: id })).toBeUndefined();
+    expect(await stack.built.sessions.get({ workspaceId: 'T0ELSEWHERE', userId: id })).toBeUndefined();
     await elsewhere.command('whoami');
     await stack.fake.waitFor(() => elsewhere.lastEphemeral(), 'a reply');
     expect(read(elsewhere.lastEphemeral())).toContain('You are not logged in');

@@ -67,7 +67,7 @@ describe('a storm of 429s on card updates', () => {
     // Every chat.update from now on is answered 429, Retry-After 30 s.
     s.fake.faults.inject({ kind: 'ratelimit', method: 'chat.update', retryAfterSeconds: 30 });
     s.advanceClock(10_000);
-    await s.deps.poller.pollOnce();
+    await s.built.services.attacks.refreshCards();
     await s.fake.waitFor(() => s.fake.callsTo('chat.update').length > 0, 'the rate-limited card update');
     const limitedAt = s.fake.calls.length;
 
@@ -102,7 +102,7 @@ describe('a storm of 429s on card updates', () => {
     expect(s.fake.callsTo('chat.update').map((call) => call.error ?? 'ok')).toEqual(['ratelimited']);
     expect(read(cardOf(s, guid))).not.toContain('Halt requested');
     expect(cardOf(s, second)).toBeDefined();
-    expect(s.deps.slack.queued).toBeGreaterThanOrEqual(1);
+    expect(s.built.services.slack.queued).toBeGreaterThanOrEqual(1);
     expect(s.errorLogs()).toEqual([]);
   });
 });
@@ -118,10 +118,10 @@ describe('stopping while card updates wait', () => {
 
     s.fake.faults.inject({ kind: 'ratelimit', method: 'chat.update', retryAfterSeconds: 30 });
     s.advanceClock(10_000);
-    await s.deps.poller.pollOnce();
+    await s.built.services.attacks.refreshCards();
     await s.fake.waitFor(() => s.fake.callsTo('chat.update').length > 0, 'the rate-limited card update');
     // The store has the new stage; Slack has not shown it.
-    expect((await s.deps.cards.get(guid))?.stage).toBe('Running');
+    expect((await s.built.services.attacks.cards.get(guid))?.stage).toBe('Running');
 
     // Slack asked for 30 s, more than the shutdown allows: the bot stops without waiting.
     await s.stopBot();

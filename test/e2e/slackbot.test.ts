@@ -157,14 +157,14 @@ describe('the tools, as the person asking', () => {
     expect(haltedAt(attack.guid)).toBeDefined();
     const noReason = await client.call('freeze', { team: 'Payments' });
     expect(noReason.isError).toBe(true);
-    expect(await stack.deps.freezes.covering(teamId('Payments'))).toBeUndefined();
+    expect(await stack.built.services.guardrails.freezes.covering(teamId('Payments'))).toBeUndefined();
     const frozen = await client.call('freeze', { team: 'Payments', reason: 'payment provider outage' });
     expect(frozen.isError).toBe(false);
-    expect(await stack.deps.freezes.covering(teamId('Payments'))).toBeDefined();
+    expect(await stack.built.services.guardrails.freezes.covering(teamId('Payments'))).toBeDefined();
     const preview = await client.call('preview_attack', { words: 'cpu -l 60 -c 1 --team Payments', channel });
     expect(preview).toMatchObject({ isError: true, text: expect.stringMatching(/frozen/i) });
     await client.call('unfreeze', { team: 'Payments', reason: 'provider back' });
-    expect(await stack.deps.freezes.covering(teamId('Payments'))).toBeUndefined();
+    expect(await stack.built.services.guardrails.freezes.covering(teamId('Payments'))).toBeUndefined();
   });
 
   it("says how a channel's game day stands, and lists the team's saved attacks", async () => {

@@ -36,7 +36,7 @@ describe('a slash command other than /chaos', () => {
     const home = await stack.openHome(id);
     expect(Stack.read(home)).toContain('/other list completed');
 
-    const plainMessage = await stack.deps.slack.post(channel, { text: 'deploy finished' });
+    const plainMessage = await stack.built.services.slack.post(channel, { text: 'deploy finished' });
     await person.shortcut('file_ticket', { channel, ts: plainMessage.ts });
     await stack.fake.waitFor(
       () => Stack.read(person.modal()).includes('use /other ticket <attack id>'),

@@ -56,7 +56,7 @@ describe('a start that needs a second person', () => {
     await stack.ask(requester, 'freeze --reason "checkout incident"', { channel });
     await preview.click('Request approval');
     await stack.fake.waitFor(() => lastEphemeral(requester).includes('are frozen') || undefined, 'the refusal');
-    await stack.deps.slack.flush();
+    await stack.built.services.slack.flush();
     expect(requests()).toHaveLength(0);
     expect(attacksInSim()).toBe(0);
   });
@@ -98,7 +98,7 @@ describe('a start that needs a second person', () => {
     stack.sim.setMonitorState(1234567, 'Alert');
     await preview.click('Request approval');
     await stack.fake.waitFor(() => lastEphemeral(requester).includes('unhealthy') || undefined, 'the refusal');
-    await stack.deps.slack.flush();
+    await stack.built.services.slack.flush();
     expect(requests()).toHaveLength(0);
   });
 

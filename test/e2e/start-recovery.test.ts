@@ -1,5 +1,4 @@
 import { describe, expect, it } from 'vitest';
-import { recoverStarts } from '../../src/attacks/recoverStarts.ts';
 import type { StartIntent } from '../../src/attacks/startIntents.ts';
 import { StoreUnavailableError } from '../../src/store/errors.ts';
 import { Stack, stackForFile } from './harness.ts';
@@ -30,10 +29,10 @@ async function lostCreate(userId: string, type = 'cpu'): Promise<StartIntent> {
     teamName: 'Platform',
     request: { type, args: ['-l', '60'], target: { kind: 'all' }, team: undefined, yes: true, lengthSeconds: 60 },
     channel,
-    writtenAt: new Date(stack.deps.clock.now()).toISOString(),
-    createSentAt: new Date(stack.deps.clock.now()).toISOString(),
+    writtenAt: new Date(stack.built.services.login.now()).toISOString(),
+    createSentAt: new Date(stack.built.services.login.now()).toISOString(),
   };
-  await stack.deps.store.set(`start-intent:${intent.id}`, intent);
+  await stack.built.store.set(`start-intent:${intent.id}`, intent);
   return intent;
 }
 
@@ -45,7 +44,7 @@ const cardOf = (guid: string) =>
     .find((m) => m.text().includes(guid));
 const intentsLeft = async () => {
   let count = 0;
-  for await (const _ of stack.deps.store.entries('start-intent:')) count++;
+  for await (const _ of stack.built.store.entries('start-intent:')) count++;
   return count;
 };
 
@@ -60,8 +59,8 @@ describe('a start whose create was never answered, after a restart', () => {
     direct({ createUser: users().solo.email, type: 'memory' });
     const created = direct({ createUser: users().solo.email });
 
-    expect(await recoverStarts(stack.deps)).toBe(1);
-    await stack.deps.slack.flush();
+    expect(await stack.built.services.attacks.recoverStarts(stack.built.services.guardrails.closeAfterRestart)).toBe(1);
+    await stack.built.services.slack.flush();
     expect(read(cardOf(created))).toContain(`Started by <@${id}>`);
     expect(messagesTo(id).at(-1)).toContain(`started: ${created}`);
     expect(await intentsLeft()).toBe(0);
@@ -76,7 +75,7 @@ describe('a start whose create was never answered, after a restart', () => {
     const second = stack.sim.createAttackDirectly(platformTeam(), { createUser: users().solo.email });
 
     stack.advanceClock(11_000);
-    await recoverStarts(stack.deps);
+    await stack.built.services.attacks.recoverStarts(stack.built.services.guardrails.closeAfterRestart);
     const told = messagesTo(id).at(-1);
     expect(told).toContain('could not tell whether it started');
     expect(told).toContain(first);
@@ -92,12 +91,12 @@ describe('a start whose create was never answered, after a restart', () => {
     await stack.login(id, users().solo);
     await lostCreate(id);
 
-    expect(await recoverStarts(stack.deps)).toBe(0);
+    expect(await stack.built.services.attacks.recoverStarts(stack.built.services.guardrails.closeAfterRestart)).toBe(0);
     expect(messagesTo(id)).toEqual([]);
     expect(await intentsLeft()).toBe(1);
 
     stack.advanceClock(11_000);
-    expect(await recoverStarts(stack.deps)).toBe(1);
+    expect(await stack.built.services.attacks.recoverStarts(stack.built.services.guardrails.closeAfterRestart)).toBe(1);
     expect(messagesTo(id).at(-1)).toContain('The platform lists no such attack, so it most likely did not start');
     expect(await intentsLeft()).toBe(0);
     expect(stack.sim.requests.some((r) => r.method === 'POST' && r.path.startsWith('/attacks'))).toBe(false);
@@ -107,9 +106,9 @@ describe('a start whose create was never answered, after a restart', () => {
     const id = 'U0LOST7';
     await stack.login(id, users().solo);
     const { createSentAt: _, ...unsent } = await lostCreate(id);
-    await stack.deps.store.set(`start-intent:${unsent.id}`, unsent);
+    await stack.built.store.set(`start-intent:${unsent.id}`, unsent);
 
-    expect(await recoverStarts(stack.deps)).toBe(1);
+    expect(await stack.built.services.attacks.recoverStarts(stack.built.services.guardrails.closeAfterRestart)).toBe(1);
     expect(messagesTo(id).at(-1)).toContain('Nothing was started; run the command again');
     expect(await intentsLeft()).toBe(0);
     expect(stack.sim.requests.some((r) => r.method === 'POST' && r.path.startsWith('/attacks'))).toBe(false);
@@ -120,7 +119,7 @@ describe('a start whose create was never answered, after a restart', () => {
     await lostCreate(id);
     const created = stack.sim.createAttackDirectly(platformTeam(), { createUser: users().solo.email });
 
-    expect(await recoverStarts(stack.deps)).toBe(1);
+    expect(await stack.built.services.attacks.recoverStarts(stack.built.services.guardrails.closeAfterRestart)).toBe(1);
     const told = messagesTo(id).at(-1);
     expect(told).toContain('could not check whether it started');
     expect(told).not.toContain('most likely did not start');
@@ -138,10 +137,10 @@ describe('a start whose create was never answered, after a restart', () => {
       source: { kind: 'approval', id: 'no-such-request', approver: { userId: 'U0APPROVER', userName: 'approver' } },
       guid,
     };
-    await stack.deps.store.set(`start-intent:${intent.id}`, intent);
+    await stack.built.store.set(`start-intent:${intent.id}`, intent);
 
-    expect(await recoverStarts(stack.deps)).toBe(1);
-    await stack.deps.slack.flush();
+    expect(await stack.built.services.attacks.recoverStarts(stack.built.services.guardrails.closeAfterRestart)).toBe(1);
+    await stack.built.services.slack.flush();
     expect(read(cardOf(guid))).toContain(`Started by <@${id}>`);
     expect(stack.logs.filter((l) => l['audit'] === 'attack_approved')).toEqual([
       expect.objectContaining({ slackUser: 'U0APPROVER', attack: guid, requestedBy: id }),
@@ -151,7 +150,7 @@ describe('a start whose create was never answered, after a restart', () => {
   it('keeps a start whose attack exists but whose card step failed, and finishes it later', async () => {
     const id = 'U0LOST6';
     await stack.login(id, users().solo);
-    const { guards } = stack.deps;
+    const { guards } = stack.built.services.guardrails;
     const setForAttack = guards.setForAttack.bind(guards);
     // The store fails for this one write after the create; no real store fails on demand for one key.
     guards.setForAttack = async () => {
@@ -171,8 +170,8 @@ describe('a start whose create was never answered, after a restart', () => {
     expect(cardOf(guid!)).toBeUndefined();
     expect(await intentsLeft()).toBe(1);
 
-    expect(await recoverStarts(stack.deps)).toBe(1);
-    await stack.deps.slack.flush();
+    expect(await stack.built.services.attacks.recoverStarts(stack.built.services.guardrails.closeAfterRestart)).toBe(1);
+    await stack.built.services.slack.flush();
     expect(read(cardOf(guid!))).toContain(`Started by <@${id}>`);
     expect(messagesTo(id).at(-1)).toContain(`started: ${guid}`);
     expect(stack.sim.state.attacks.size).toBe(1);

@@ -100,7 +100,7 @@ describe('Workflow Builder steps', () => {
     });
     expect(stack.sim.state.attacks.get(attack.guid)!.halt).toBeDefined();
     expect(stack.sim.state.attacks.get(unseen)!.halt).toBeDefined();
-    expect(await stack.deps.freezes.all()).toEqual([expect.objectContaining({ scope: 'all' })]);
+    expect(await stack.built.services.guardrails.freezes.all()).toEqual([expect.objectContaining({ scope: 'all' })]);
   });
 
   it('Start game day and End game day run a game day in the channel given and output its id', async () => {
@@ -154,7 +154,7 @@ describe('Workflow Builder steps', () => {
     expect(read(dm)).toContain('Freeze chaos');
     expect(dm.buttons().map((b) => b.text)).toContain('Log in');
     expect(stack.sim.state.attacks.get(running)!.halt).toBeUndefined();
-    expect(await stack.deps.freezes.all()).toEqual([]);
+    expect(await stack.built.services.guardrails.freezes.all()).toEqual([]);
     for (const step of ['halt_all_attacks', 'unfreeze_chaos', 'start_game_day', 'end_game_day']) {
       const inputs = { channel: drills, title: 'x', reason: 'x' };
       const { reason: _r, ...gameDay } = inputs;
@@ -172,7 +172,7 @@ describe('Workflow Builder steps', () => {
     expect(execution.error).toBe(
       'You cannot freeze Platform: your platform role lacks the HALT_WRITE privilege on team Platform. Ask an owner of the team for a role that has it.',
     );
-    expect(await stack.deps.freezes.all()).toEqual([]);
+    expect(await stack.built.services.guardrails.freezes.all()).toEqual([]);
     const everything = await run('freeze_chaos', id, { all_teams: true, reason: 'not mine either' });
     expect(everything.error).toMatch(/lacks the HALT_ALL privilege/);
     expect(everything.error).not.toContain('Usage');
@@ -180,7 +180,7 @@ describe('Workflow Builder steps', () => {
     expect(gameDay.error).toMatch(
       /^You cannot start a game day with team Platform: .*lacks the EXPERIMENTS_RUN privilege/,
     );
-    expect(await stack.deps.gameDays.running(drills)).toBeUndefined();
+    expect(await stack.built.services.gamedays.days.running(drills)).toBeUndefined();
   });
 
   it('keeps a freeze in force: a second Freeze chaos keeps its start time, and typed starts stay refused until unfrozen', async () => {
@@ -204,7 +204,7 @@ describe('Workflow Builder steps', () => {
     expect((await execution.redeliver()).status).toBe(200);
     await stack.fake.waitFor(() => execution.state !== 'running', 'the step to end');
     expect((await execution.redeliver()).status).toBe(200);
-    await stack.deps.slack.flush();
+    await stack.built.services.slack.flush();
     expect(execution.state).toBe('completed');
     expect(execution.completions).toBe(1);
     expect(halts().length - before).toBe(1);
@@ -258,9 +258,9 @@ describe('the person a step acts for', () => {
     }
     expect(stack.sim.state.attacks.get(running)!.halt).toBeUndefined();
     expect(stack.sim.state.attacks.size).toBe(attacksBefore);
-    expect((await stack.deps.freezes.all()).map((f) => f.teamName)).toEqual(['Search']);
-    expect(await stack.deps.gameDays.running(drills)).toBeUndefined();
-    await stack.deps.slack.flush();
+    expect((await stack.built.services.guardrails.freezes.all()).map((f) => f.teamName)).toEqual(['Search']);
+    expect(await stack.built.services.gamedays.days.running(drills)).toBeUndefined();
+    await stack.built.services.slack.flush();
     expect(stack.fake.channel(owner).messages()).toHaveLength(dmsBefore);
     expect(stack.fake.channel(builder).messages()).toHaveLength(0);
   });
@@ -310,7 +310,7 @@ describe('the person a step acts for', () => {
     await stack.fake.waitFor(() => stack.fake.channel(builder).messages().at(-1), 'the builder’s direct message');
     expect(stack.fake.channel(owner).messages()).toHaveLength(dmsBefore);
     expect(stack.sim.state.attacks.get(running)!.halt).toBeUndefined();
-    expect(await stack.deps.freezes.all()).toEqual([]);
+    expect(await stack.built.services.guardrails.freezes.all()).toEqual([]);
 
     const byOwner = await run('halt_all_attacks', owner, { reason: 'the owner, in person' });
     expect(byOwner.outputs).toEqual({ halted_count: 1, halted_ids: [running] });
@@ -367,7 +367,7 @@ describe('Run saved attack', () => {
       'the card',
     );
     // The step has started the attack and waits for its end.
-    await expect.poll(() => stack.deps.store.get(keys.stepWait.key(attack.guid))).toBeDefined();
+    await expect.poll(() => stack.built.store.get(keys.stepWait.key(attack.guid))).toBeDefined();
     await stack.poll();
     expect(execution.state).toBe('running');
     stack.advanceClock(10_000);
@@ -503,7 +503,7 @@ describe('machine-readable cards', () => {
       halts: 0,
     });
     await stack.startAttack(id, 'attack cpu -l 30 -c 1 --target-tags role=web', drills);
-    await stack.deps.slack.flush();
+    await stack.built.services.slack.flush();
     expect(card()!.metadata!.event_payload['attacks']).toBe(1);
     await stack.ask(id, 'gameday end', { channel: drills });
     const warning = stack.person(id).lastEphemeral();

@@ -49,7 +49,10 @@ beforeAll(async () => {
   process.on('unhandledRejection', onRejection);
   stack = await Stack.start();
   app = new RecordingApp();
-  new SlackAdapter(stack.deps, createMetrics()).register(app.app, listeners);
+  new SlackAdapter(stack.built.services, { store: stack.built.store, metrics: createMetrics() }).register(
+    app.app,
+    listeners,
+  );
 }, 30_000);
 
 afterEach(() => {
@@ -184,17 +187,18 @@ describe('the login form', () => {
 describe('the team picker', () => {
   it("selects only one of the person's own teams", async () => {
     const id = await loggedIn();
-    const ownTeams = (await stack.deps.sessions.get({ workspaceId: stack.fake.teamId, userId: id }))!.session.teams.map(
-      (t) => t.identifier,
-    );
+    const ownTeams = (await stack.built.sessions.get({
+      workspaceId: stack.fake.teamId,
+      userId: id,
+    }))!.session.teams.map((t) => t.identifier);
     await fc.assert(
       fc.asyncProperty(
         maybe(fc.oneof(text, fc.constantFrom(...ownTeams, stack.sim.seed.teams.globex.id))),
         async (choice) => {
-          const selectedBefore = (await stack.deps.sessions.get({ workspaceId: stack.fake.teamId, userId: id }))!.team
+          const selectedBefore = (await stack.built.sessions.get({ workspaceId: stack.fake.teamId, userId: id }))!.team
             ?.identifier;
           const { ack, calls } = await submit(TEAM_PICKER_VIEW, id, { [TEAM_CHOICE]: choice });
-          const selected = (await stack.deps.sessions.get({ workspaceId: stack.fake.teamId, userId: id }))!.team
+          const selected = (await stack.built.sessions.get({ workspaceId: stack.fake.teamId, userId: id }))!.team
             ?.identifier;
           if (choice === undefined || !ownTeams.includes(choice)) {
             expect(ack?.response_action).toBe('errors');
@@ -333,7 +337,7 @@ describe('the ticket forms', () => {
       draft,
     );
     expect(form?.response_action).toBe('update');
-    const meta = (await stack.deps.store.get<{ meta: IssueMeta }>(`ticket-draft:${draft}`))!.meta;
+    const meta = (await stack.built.store.get<{ meta: IssueMeta }>(`ticket-draft:${draft}`))!.meta;
     const fields = Object.fromEntries(
       ticketInputFields(meta).map((field) => [
         ticketFieldId(field.key),

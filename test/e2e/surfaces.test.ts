@@ -58,7 +58,7 @@ describe('tracker tickets', () => {
       'the key in the thread',
     );
     expect(read(reply)).toContain(`<@${id}> filed`);
-    await stack.deps.slack.flush();
+    await stack.built.services.slack.flush();
     expect(
       read(
         stack
@@ -89,7 +89,7 @@ describe('tracker tickets', () => {
     await fromCommand.submit();
     await stack.fake.waitFor(() => tickets().length === 1, 'the ticket');
 
-    const plainMessage = await stack.deps.slack.post(channel, { text: 'deploy finished' });
+    const plainMessage = await stack.built.services.slack.post(channel, { text: 'deploy finished' });
     await person.shortcut('file_ticket', { channel, ts: plainMessage.ts });
     await stack.fake.waitFor(() => person.modal()?.text().includes('not an attack card'), 'the explanation');
   });
@@ -405,7 +405,7 @@ describe('game days', () => {
       expect(text).toContain('error rate stayed flat');
       expect(text).toContain(key);
       expect(summary.buttons().map((b) => b.text)).toContain('File ticket for the game day');
-      await local.deps.slack.flush();
+      await local.built.services.slack.flush();
       expect(
         local
           .person(lead)

@@ -95,7 +95,7 @@ describe('watched channels', () => {
     const id = nextPerson();
     stack.sim.addTeams(users().solo.email, 9);
     await stack.login(id, users().solo, { team: 'Platform' });
-    const mine = (await stack.deps.sessions.get({ workspaceId: stack.fake.teamId, userId: id }))!.session.teams;
+    const mine = (await stack.built.sessions.get({ workspaceId: stack.fake.teamId, userId: id }))!.session.teams;
     expect(mine).toHaveLength(10);
     for (const team of mine) await stack.ask(id, `watch ${team.identifier}`, { channel });
     // A second watch of one team, and a live card started from Slack in it.
@@ -206,7 +206,7 @@ describe('watched channels', () => {
     );
     expect(read(await stack.ask(owner, 'unwatch search', { channel }))).toContain('no longer watches team Search');
     expect(read(await stack.ask(owner, 'unwatch', { channel }))).toContain('no longer watches team Payments');
-    expect(await stack.deps.watches.all()).toEqual([]);
+    expect(await stack.built.services.attacks.watches.all()).toEqual([]);
   });
 
   it('leaves the card to a start from Slack when a poll runs while the start posts it, and copies it into the other watching channel after', async () => {
@@ -215,13 +215,13 @@ describe('watched channels', () => {
     await stack.ask(id, 'watch Payments', { channel });
     await stack.ask(id, 'watch Payments', { channel: other });
     // A poll runs just as the start posts its card.
-    const slack = stack.deps.slack;
+    const slack = stack.built.services.slack;
     const post = slack.post.bind(slack);
     let polled = false;
     slack.post = async (where, message, options) => {
       if (!polled && where === channel && stack.sim.state.attacks.size > 0) {
         polled = true;
-        await stack.deps.poller.pollOnce();
+        await stack.built.services.attacks.refreshCards();
       }
       return post(where, message, options);
     };
@@ -236,7 +236,7 @@ describe('watched channels', () => {
     runOut();
     await stack.poll();
     for (const where of [channel, other]) expect(read(cardsOf(guid, where)[0])).toContain('Successful');
-    expect((await stack.deps.cards.get(guid))!.startedBy.userId).toBe(id);
+    expect((await stack.built.services.attacks.cards.get(guid))!.startedBy.userId).toBe(id);
   });
 
   it('gives an attack started from Slack one card in its channel when a poll runs right after the create', async () => {
@@ -244,13 +244,13 @@ describe('watched channels', () => {
     await stack.login(id, users().owner, { team: 'Payments' });
     await stack.ask(id, 'watch Payments', { channel });
     // A poll runs between the platform's create and the start taking the attack's card in its channel.
-    const store = stack.deps.store;
+    const store = stack.built.store;
     const claim = store.claim.bind(store);
     let polled = false;
     store.claim = async (key, ttlMs, owner) => {
       if (!polled && key.startsWith(`watch-card:${channel}:`)) {
         polled = true;
-        await stack.deps.poller.pollOnce();
+        await stack.built.services.attacks.refreshCards();
       }
       return claim(key, ttlMs, owner);
     };
@@ -266,7 +266,7 @@ describe('watched channels', () => {
     const id = nextPerson();
     await stack.login(id, users().owner, { team: 'Payments' });
     await stack.ask(id, 'watch', { channel });
-    const cards = stack.deps.cards;
+    const cards = stack.built.services.attacks.cards;
     const savePosted = cards.savePosted.bind(cards);
     let failed = false;
     cards.savePosted = async (card) => {

@@ -41,7 +41,7 @@ describe('a word a letter or two off', () => {
     // Nothing near: no guess, and the whole list.
     const far = await said('gameday xyzzy');
     expect(far).not.toContain('Did you mean');
-    expect(far).toContain('gameday auto on|off');
+    expect(far).toContain('gameday auto on [--wait 5m]');
   });
 });
 
@@ -110,6 +110,14 @@ describe('Halt and Halt all', () => {
     const observerButtons = await buttonsOf(observer);
     expect(observerButtons).not.toContain('Halt');
     expect(observerButtons).not.toContain('Halt all');
+
+    // App Home, the person's own tab, offers what their session may do, as the list does.
+    const homeButtons = async (id: string) => (await stack.openHome(id)).buttons().map((b) => b.text);
+    expect(await homeButtons(owner)).toEqual(expect.arrayContaining(['Halt', 'Halt all']));
+    expect(await homeButtons(solo)).toContain('Halt');
+    expect(await homeButtons(solo)).not.toContain('Halt all');
+    expect(await homeButtons(observer)).not.toContain('Halt');
+    expect(await homeButtons(observer)).not.toContain('Halt all');
 
     // The card is the channel's, so its Halt is there for everyone: the platform refuses the observer.
     const logged = stack.logText().length;

@@ -10,7 +10,11 @@ import type { DemoUser, Simulator } from '@faultline/platform-sim';
 import { builtInCatalogue } from '../../src/client/catalogue.ts';
 import type { PlatformClient } from '../../src/client/index.ts';
 import { parseAttackCommand } from '../../src/commands/attacks/parse.ts';
-import type { Deps } from '../../src/deps.ts';
+import type { GameDayParts } from '../../src/gamedays/service.ts';
+import type { GuardrailParts } from '../../src/guardrails/service.ts';
+
+/** The parts of game days and of guardrails, as the plan's steps and the start they make use them. */
+type Parts = GameDayParts & GuardrailParts;
 import { NotLoggedInError } from '../../src/errors.ts';
 import type { GameDayRecord } from '../../src/gamedays/gamedayRecord.ts';
 import type { PlanStep, Runner, StepRef, StepState } from '../../src/gamedays/plan.ts';
@@ -43,7 +47,7 @@ const countdownSeconds = 60;
 let sim: Simulator;
 let platform: PlatformClient;
 let store: KeyValueStore;
-let deps: Deps;
+let deps: Parts;
 let now: number;
 /** What reached Slack's side, in order: the board's calls and the recorded events. */
 let seen: string[];
@@ -92,7 +96,7 @@ beforeEach(async () => {
         return event.kind === 'started' ? { ...event.card, ts: '2.2', targetWords: '' } : undefined;
       },
     },
-  } as unknown as Deps;
+  } as unknown as Parts;
   const started = await gameDays.start(channel, 'Failover drill', 'U0FACIL', {
     id: sim.seed.teams.platform.id,
     name: 'Platform',

@@ -1,6 +1,6 @@
 /** The guards of a start: which cover it, and what their readings let through. */
 import { describe, expect, it } from 'vitest';
-import type { Deps } from '../../src/deps.ts';
+import type { GuardrailParts } from '../../src/guardrails/service.ts';
 import {
   cardGuards,
   coveringGuards,
@@ -68,7 +68,7 @@ describe('guard checks', () => {
     const deps = {
       ...t.deps,
       gameDays: { running: async (channel: string) => (channel === 'C0DAY' ? { id: 'day-1' } : undefined) },
-    } as unknown as Deps;
+    } as unknown as GuardrailParts;
     const covering = await coveringGuards(deps, starter, 'C0DAY', [healthy, healthy]);
     expect(covering.map((g) => [g.spec, g.owner.userId])).toEqual([
       [healthy, 'U0STARTER'],

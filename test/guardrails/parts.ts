@@ -9,7 +9,7 @@ import { afterAll, beforeAll, beforeEach } from 'vitest';
 import { type DemoUser, type Simulator, startSimulator } from '@faultline/platform-sim';
 import { CardStore } from '../../src/attacks/cards.ts';
 import { createPlatformClient, type PlatformClient } from '../../src/client/index.ts';
-import type { Deps } from '../../src/deps.ts';
+import type { GuardrailParts } from '../../src/guardrails/service.ts';
 import type { ApprovalClosing, ApprovalRequest } from '../../src/guardrails/approvals.ts';
 import { parseApprovalRules } from '../../src/guardrails/approvalRules.ts';
 import { Freezes } from '../../src/guardrails/freezes.ts';
@@ -33,7 +33,7 @@ export interface Guardrails {
   sim: Simulator;
   platform: PlatformClient;
   store: KeyValueStore;
-  deps: Deps;
+  deps: GuardrailParts;
   /** Every event the guardrails recorded, in order. */
   events: Seen[];
   /** Requests the board posted. */
@@ -105,7 +105,7 @@ export function useGuardrails(): Guardrails {
           return event.kind === 'started' ? { ...event.card, ts: '2.2', targetWords: '' } : undefined;
         },
       },
-    } as unknown as Deps;
+    } as unknown as GuardrailParts;
   });
 
   t.later = (ms) => {

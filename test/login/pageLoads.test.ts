@@ -28,7 +28,7 @@ const ssoStarts = () =>
   stack.sim.requests.filter((r) => r.method === 'GET' && r.path.startsWith('/oauth/login')).length;
 async function storedSsoStarts(): Promise<number> {
   let count = 0;
-  for await (const _ of stack.deps.store.entries(keys.ssoLogin.prefix)) count++;
+  for await (const _ of stack.built.store.entries(keys.ssoLogin.prefix)) count++;
   return count;
 }
 

@@ -7,7 +7,7 @@ import { Writable } from 'node:stream';
 import type { ModalView } from '@slack/types';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { UnauthorizedError } from '../../src/client/errors.ts';
-import type { Deps } from '../../src/deps.ts';
+import type { Bot } from '../../src/bootstrap.ts';
 import { UserInputError } from '../../src/errors.ts';
 import { createLogger } from '../../src/logger.ts';
 import { createMetrics, type Metrics } from '../../src/metrics.ts';
@@ -27,11 +27,11 @@ import {
   shortcutDelivery,
   viewDelivery,
   workspace,
-  unitDeps,
+  unitBot,
   type Delivery,
 } from '../support/bolt.ts';
 
-let deps: Deps;
+let deps: Bot;
 let metrics: Metrics;
 let logs: { level: string; msg: string }[];
 
@@ -44,7 +44,7 @@ beforeEach(() => {
       done();
     },
   });
-  deps = unitDeps(createLogger('debug', destination));
+  deps = unitBot(createLogger('debug', destination));
   metrics = createMetrics();
 });
 
@@ -71,7 +71,7 @@ function listeners(overrides: Partial<Listeners> = {}): Listeners {
 
 /** An adapter registered on a RecordingApp with these listeners. */
 function register(overrides: Partial<Listeners>) {
-  const adapter = new SlackAdapter(deps, metrics);
+  const adapter = new SlackAdapter(deps.services, { store: deps.store, metrics });
   const app = new RecordingApp();
   adapter.register(app.app, listeners(overrides));
   return { adapter, app };

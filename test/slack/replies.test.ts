@@ -8,14 +8,14 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { Writable } from 'node:stream';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import type { Deps } from '../../src/deps.ts';
+import type { Bot } from '../../src/bootstrap.ts';
 import { createLogger } from '../../src/logger.ts';
 import { createMetrics } from '../../src/metrics.ts';
 import { SlackAdapter, type Listeners } from '../../src/slack/adapter.ts';
 import { ResponseUrlReplies } from '../../src/slack/replies.ts';
-import { actionDelivery, commandDelivery, RecordingApp, unitDeps } from '../support/bolt.ts';
+import { actionDelivery, commandDelivery, RecordingApp, unitBot } from '../support/bolt.ts';
 
-let deps: Deps;
+let deps: Bot;
 let server: Server;
 let replies: ResponseUrlReplies;
 let received: { path: string; body: Record<string, unknown> }[];
@@ -44,7 +44,7 @@ beforeEach(async () => {
   await once(server, 'listening');
   origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
   replies = new ResponseUrlReplies();
-  deps = unitDeps(createLogger('info', new Writable({ write: (_chunk, _encoding, done) => done() })));
+  deps = unitBot(createLogger('info', new Writable({ write: (_chunk, _encoding, done) => done() })));
 });
 
 afterEach(async () => {
@@ -72,7 +72,11 @@ describe('replies to response_urls', () => {
   it("answers commands ephemerally, all on one kept-alive connection, never through Bolt's respond", async () => {
     const texts = ['list', 'status', 'help', 'whoami', 'list --all'];
     const app = new RecordingApp();
-    new SlackAdapter(deps, createMetrics(), { replies: replies.send }).register(
+    new SlackAdapter(
+      deps.services,
+      { store: deps.store, metrics: createMetrics() },
+      { replies: replies.send },
+    ).register(
       app.app,
       listeners({ command: (text) => async () => ({ kind: 'message', message: { text: `done: ${text}` } }) }),
     );
@@ -97,7 +101,11 @@ describe('replies to response_urls', () => {
   it('replaces the clicked message, with its blocks, when the reply asks to', async () => {
     const app = new RecordingApp();
     const blocks = [{ type: 'section', text: { type: 'mrkdwn', text: 'Halt requested' } }];
-    new SlackAdapter(deps, createMetrics(), { replies: replies.send }).register(
+    new SlackAdapter(
+      deps.services,
+      { store: deps.store, metrics: createMetrics() },
+      { replies: replies.send },
+    ).register(
       app.app,
       listeners({
         actions: {

@@ -1,8 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import type { App } from '@slack/bolt';
-import { createDeps } from '../../src/bootstrap.ts';
+import { type Bot, createBot } from '../../src/bootstrap.ts';
 import { loadConfig } from '../../src/config.ts';
-import type { Deps } from '../../src/deps.ts';
 import type { Logger } from '../../src/logger.ts';
 
 /**
@@ -18,8 +17,8 @@ type Kind = 'command' | 'action' | 'view' | 'options' | 'shortcut' | 'event' | '
 export const workspace = 'T0UNIT';
 export const responseUrl = 'https://hooks.slack.test/commands/1';
 
-/** The bot's dependencies for an adapter under unit test: a memory store, a platform nobody calls. */
-export function unitDeps(logger: Logger): Deps {
+/** The bot as built for an adapter under unit test: a memory store, a platform nobody calls. */
+export function unitBot(logger: Logger): Bot {
   const config = loadConfig({
     PLATFORM_API_URL: 'https://platform.example/v1',
     SLACK_BOT_TOKEN: 'xoxb-unit',
@@ -27,7 +26,7 @@ export function unitDeps(logger: Logger): Deps {
     SESSION_KEY: randomBytes(32).toString('base64'),
     STORE_URL: 'memory://',
   });
-  return createDeps(config, { logger });
+  return createBot(config, { logger });
 }
 
 /** Registers like Bolt's App; `deliver` runs the listener for an id as Bolt would. */

@@ -7,7 +7,7 @@ import type { StepDefinition } from '@faultline/fake-slack';
 import { parse } from 'yaml';
 
 export { startBot } from '../../../src/app.ts';
-export { createDeps } from '../../../src/bootstrap.ts';
+export { createBot } from '../../../src/bootstrap.ts';
 export { ConfigError, loadConfig } from '../../../src/config.ts';
 export { createLogger } from '../../../src/logger.ts';
 export { backgroundJobs } from '../../../src/jobs/backgroundJobs.ts';

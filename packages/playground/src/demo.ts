@@ -11,7 +11,7 @@ import type { DestinationStream } from 'pino';
 import { Agent } from 'undici';
 import {
   backgroundJobs,
-  createDeps,
+  createBot,
   createLogger,
   loadConfig,
   manifestSteps,
@@ -234,14 +234,14 @@ export async function startDemo(options: DemoOptions): Promise<Demo> {
       presenceMinutes: config.presenceMinutes,
       slackbot: config.mcpEnabled,
     };
-    const deps = createDeps(config, {
+    const built = createBot(config, {
       logger: createLogger(config.logLevel, options.logDestination),
       dispatcher: agent,
       // The platform's time, as the end-to-end tests keep them: real time unless a test moves the simulator on.
       now: () => sim.clock.now(),
     });
-    logger = deps.logger.child({ component: 'playground' });
-    const bot = await startBot(deps, { port: 0, host: '127.0.0.1', jobs: backgroundJobs(deps) });
+    logger = built.services.logger.child({ component: 'playground' });
+    const bot = await startBot(built, { port: 0, host: '127.0.0.1', jobs: backgroundJobs(built.services) });
     stops.push(() => bot.stop());
     fake.setBotUrl(`http://127.0.0.1:${bot.port}/slack/events`);
     playground.routeLoginPageTo(`http://127.0.0.1:${bot.port}`);

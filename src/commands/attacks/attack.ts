@@ -1,6 +1,6 @@
 import { builtInCatalogue } from '../../client/catalogue.ts';
 import type { TeamEntry } from '../../client/index.ts';
-import type { Deps } from '../../deps.ts';
+import type { Services } from '../../services.ts';
 import type { AttackRequest } from '../../attacks/request.ts';
 import { otherAttackChannels } from '../../attacks/channels.ts';
 import { checkChannel } from './channel.ts';
@@ -15,7 +15,6 @@ import {
   builderTitle,
 } from '../../views/attacks/builderIds.ts';
 import { messageModal } from '../../views/notice.ts';
-import { saveAttack } from '../../attacks/saved.ts';
 import { savedAttackWords, savedNameProblem } from '../../views/attacks/savedAttacks.ts';
 import { builderToRequest } from './builder.ts';
 import { parseAttackCommand, requestedTeam } from './parse.ts';
@@ -26,7 +25,7 @@ import type { Action, Reply, Submission, SubmissionReply } from '../reply.ts';
 import { subcommand } from '../command.ts';
 import { ownWords } from '../contract.ts';
 import type { Actor, Login } from '../../store/sessions.ts';
-import { platformFor, requireLogin, requireTeam, teamName } from '../../attacks/access.ts';
+import { requireTeam, teamName } from '../../attacks/access.ts';
 import { matchTeam } from '../arguments.ts';
 
 /** The team named by --team (one of the person's own), else the selected one. */
@@ -38,10 +37,10 @@ export function resolveTeam(login: Login, requested: string | undefined, usage?:
 }
 
 /** What the command and the builder check an attack against, from the configuration. */
-const parseOptions = (deps: Deps): AttackParseOptions => ({
-  maxAttackSeconds: deps.config.maxAttackSeconds,
-  monitoring: deps.config.monitoring,
-  command: deps.config.slack.command,
+const parseOptions = (deps: Services): AttackParseOptions => ({
+  maxAttackSeconds: deps.attacks.settings.maxAttackSeconds,
+  monitoring: deps.attacks.settings.monitoring,
+  command: deps.command,
 });
 
 /**
@@ -57,31 +56,31 @@ interface BuilderOrigin {
 }
 
 async function builderModal(
-  deps: Deps,
+  deps: Services,
   login: Login,
   team: TeamEntry,
   origin: BuilderOrigin,
   selectedType?: string,
   values?: Record<string, string | undefined>,
 ) {
-  const catalogue = await deps.catalogues.get(team.identifier, platformFor(deps, login, team));
+  const catalogue = await deps.attacks.catalogue(login, team);
   return attackBuilderModal({
     catalogue: catalogue.types,
     selectedType,
     teams: login.session.teams.map((t) => ({ id: t.identifier, name: teamName(t) })),
     currentTeam: values?.[ATTACK_TEAM] ?? team.identifier,
     values,
-    maxAttackSeconds: deps.config.maxAttackSeconds,
+    maxAttackSeconds: deps.attacks.settings.maxAttackSeconds,
     privateMetadata: JSON.stringify(origin),
     askChannel: origin.channel === undefined,
-    askGuards: Boolean(deps.config.monitoring.integrationA || deps.config.monitoring.uriB),
+    askGuards: Boolean(deps.attacks.settings.monitoring.integrationA || deps.attacks.settings.monitoring.uriB),
   });
 }
 
 /** The attack builder, from `/chaos attack` in a channel or from App Home (which asks for one). */
-export async function openBuilder(deps: Deps, actor: Actor, origin: BuilderOrigin): Promise<Reply> {
+export async function openBuilder(deps: Services, actor: Actor, origin: BuilderOrigin): Promise<Reply> {
   if (origin.channel) await checkChannel(deps, origin.channel);
-  const login = await requireLogin(deps, actor);
+  const login = await deps.login.require(actor);
   return { kind: 'openModal', view: await builderModal(deps, login, requireTeam(login), origin) };
 }
 
@@ -106,7 +105,7 @@ export const attackCommand = subcommand({
     const channel = await checkChannel(deps, request.actor.channelId);
     if (request.unclosedQuote) throw unclosedQuoteError(request.unclosedQuote);
     if (words.length === 0) return openBuilder(deps, request.actor, { channel, responseUrl: request.responseUrl });
-    const login = await requireLogin(deps, request.actor);
+    const login = await deps.login.require(request.actor);
     // Parse against the team the attack would run in: its metadata decides which flags exist. The
     // team is read from the very words the parser reads next, so both see the same --team.
     const team = resolveTeam(login, requestedTeam(words), attackUsage.general);
@@ -120,12 +119,12 @@ export const attackCommand = subcommand({
  * gives it now, as a start checks them; a UserInputError says what is wrong.
  */
 export async function checkAttackWords(
-  deps: Deps,
+  deps: Services,
   login: Login,
   team: TeamEntry,
   words: readonly string[],
 ): Promise<AttackRequest> {
-  const catalogue = await deps.catalogues.get(team.identifier, platformFor(deps, login, team), commandMetadataWaitMs);
+  const catalogue = await deps.attacks.catalogue(login, team, commandMetadataWaitMs);
   return parseAttackCommand(words, catalogue.types, parseOptions(deps));
 }
 
@@ -142,8 +141,8 @@ function builderOrigin(privateMetadata: string): BuilderOrigin {
  * Choosing a type (or a target kind) rebuilds the builder: the type's own arguments, the fields
  * the kind needs, and everything typed so far kept.
  */
-export async function builderChanged(action: Action, deps: Deps): Promise<Reply> {
-  const login = await requireLogin(deps, action.actor);
+export async function builderChanged(action: Action, deps: Services): Promise<Reply> {
+  const login = await deps.login.require(action.actor);
   const team = resolveTeam(login, action.inputs[ATTACK_TEAM]);
   const type = action.actionId === ATTACK_TYPE_SELECT ? action.value : action.inputs[ATTACK_TYPE_SELECT];
   return {
@@ -153,17 +152,15 @@ export async function builderChanged(action: Action, deps: Deps): Promise<Reply>
 }
 
 /** The builder's submission leads to the same preview as the slash command, in the same place. */
-export async function submitBuilder(submission: Submission, deps: Deps): Promise<SubmissionReply> {
+export async function submitBuilder(submission: Submission, deps: Services): Promise<SubmissionReply> {
   const origin = builderOrigin(submission.privateMetadata);
-  const login = await requireLogin(deps, submission.actor);
+  const login = await deps.login.require(submission.actor);
   // The select gives a team id; one that is not among the person's own teams is never used.
   const chosenTeam = submission.inputs[ATTACK_TEAM];
   const team = chosenTeam ? login.session.teams.find((t) => t.identifier === chosenTeam) : requireTeam(login);
   // Without a usable team the other fields are still checked, against the selected team's types.
   const checkedIn = team ?? login.team ?? login.session.teams[0];
-  const catalogue = checkedIn
-    ? (await deps.catalogues.get(checkedIn.identifier, platformFor(deps, login, checkedIn))).types
-    : builtInCatalogue;
+  const catalogue = checkedIn ? (await deps.attacks.catalogue(login, checkedIn)).types : builtInCatalogue;
   const result = builderToRequest(submission.inputs, catalogue, parseOptions(deps));
   const saveAs = submission.inputs[ATTACK_SAVE_AS]?.trim();
   const nameProblem = saveAs ? savedNameProblem(saveAs) : undefined;
@@ -175,7 +172,7 @@ export async function submitBuilder(submission: Submission, deps: Deps): Promise
   }
   const chosen = origin.channel ?? submission.inputs[ATTACK_CHANNEL];
   if (!origin.channel) {
-    const others = otherAttackChannels(deps.config.attackChannels, chosen);
+    const others = otherAttackChannels(deps.attacks.settings.attackChannels, chosen);
     if (others)
       return {
         kind: 'errors',
@@ -185,7 +182,7 @@ export async function submitBuilder(submission: Submission, deps: Deps): Promise
   }
   const channel = await checkChannel(deps, chosen);
   if (saveAs) {
-    const saved = await saveAttack(deps, submission.actor, login, team, saveAs, result);
+    const saved = await deps.attacks.save(submission.actor, login, team, saveAs, result);
     if ('refused' in saved)
       return {
         kind: 'errors',

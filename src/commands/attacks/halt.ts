@@ -1,5 +1,4 @@
 import { z } from 'zod';
-import type { Deps } from '../../deps.ts';
 import type { Services } from '../../services.ts';
 import { parseAttackRef } from '../../views/attacks/attackCard.ts';
 import {
@@ -53,16 +52,16 @@ export const haltCommand = subcommand({
 });
 
 /** The Halt button on a card, a list, details or App Home: one click, the clicker's session. */
-export function haltFromButton(action: Action, deps: Deps): Promise<Reply> {
+export function haltFromButton(action: Action, deps: Services): Promise<Reply> {
   return haltClicked(action, deps, false);
 }
 
 /** Halt again, where a target still ran a minute after a halt: the halt is sent once more, even to an attack being halted. */
-export function haltAgainFromButton(action: Action, deps: Deps): Promise<Reply> {
+export function haltAgainFromButton(action: Action, deps: Services): Promise<Reply> {
   return haltClicked(action, deps, true);
 }
 
-async function haltClicked(action: Action, deps: Deps, again: boolean): Promise<Reply> {
+async function haltClicked(action: Action, deps: Services, again: boolean): Promise<Reply> {
   const ref = parseAttackRef(action.value);
   if (!ref) throw new UserInputError('That button no longer points at an attack.');
   // On Home the row shows the halt while it is sent; what it did is shown there once it is known.

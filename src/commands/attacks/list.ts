@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { HaltOutcome } from '../../attacks/halt.ts';
 import type { ScopedPlatform } from '../../client/index.ts';
-import type { Deps } from '../../deps.ts';
+import type { Services } from '../../services.ts';
 import { teamForAction } from '../../attacks/locate.ts';
 import { canHalt, haltSentState } from '../../attacks/lifecycle.ts';
 import {
@@ -20,8 +20,7 @@ import { contract, flag } from '../contract.ts';
 import { escapeMrkdwn } from '../../views/blocks.ts';
 import { explained, UserInputError } from '../../errors.ts';
 import type { Actor } from '../../store/sessions.ts';
-import { mayHalt, mayHaltAll, platformFor, requireLogin, teamName } from '../../attacks/access.ts';
-import { keys } from '../../store/keys.ts';
+import { mayHalt, mayHaltAll, teamName } from '../../attacks/access.ts';
 
 const usage = 'list [active|completed] [--source Adhoc|Scenario] [--k8s]';
 
@@ -80,11 +79,11 @@ async function fetchPage(
  * Keeps a page that has Halt buttons, so a halt from it can redraw it: Slack does not send back
  * the content of an ephemeral message. A page that cannot be kept is shown all the same.
  */
-async function keepPage(deps: Deps, page: AttackListPage): Promise<AttackListPage> {
+async function keepPage(deps: Services, page: AttackListPage): Promise<AttackListPage> {
   if (page.mayHalt === false || !page.attacks.some((a) => a.active && canHalt(a))) return page;
   const kept = { ...page, listId: randomUUID() };
   try {
-    await deps.store.set(keys.listPage.key(kept.listId), kept, keys.listPage.ttlMs);
+    await deps.attacks.keepListPage(kept);
     return kept;
   } catch (error) {
     deps.logger.warn({ err: error }, 'could not keep a list page; a halt from it will not redraw it');
@@ -92,10 +91,15 @@ async function keepPage(deps: Deps, page: AttackListPage): Promise<AttackListPag
   }
 }
 
-export async function listReply(deps: Deps, actor: Actor, query: ListQuery, replaceOriginal: boolean): Promise<Reply> {
-  const login = await requireLogin(deps, actor);
+export async function listReply(
+  deps: Services,
+  actor: Actor,
+  query: ListQuery,
+  replaceOriginal: boolean,
+): Promise<Reply> {
+  const login = await deps.login.require(actor);
   const team = teamForAction(login, query.teamId);
-  const api = platformFor(deps, login, team);
+  const api = deps.attacks.api(login, team);
   const { attacks, next } = await explained({ team: teamName(team), doing: 'list attacks' }, () =>
     fetchPage(api, query),
   );
@@ -131,21 +135,19 @@ export async function listReply(deps: Deps, actor: Actor, query: ListQuery, repl
  * is no longer kept; the halt is then answered on its own.
  */
 export async function redrawListAfterHalt(
-  deps: Deps,
+  deps: Services,
   listId: string,
   outcome: HaltOutcome,
   notice: string,
 ): Promise<Reply | undefined> {
-  const page = await deps.store.get<AttackListPage>(keys.listPage.key(listId));
-  if (!page) return undefined;
   // A halt the platform took but could not be read back is halting all the same.
   const state = outcome.state ?? (outcome.result === 'halted' || outcome.result === 'halting' ? haltSentState : {});
-  const next: AttackListPage = {
+  const next = await deps.attacks.changeListPage<AttackListPage & { listId: string }>(listId, (page) => ({
     ...page,
     notice,
     attacks: page.attacks.map((row) => (row.guid === outcome.guid ? withListedState(row, state) : row)),
-  };
-  await deps.store.set(keys.listPage.key(listId), next, keys.listPage.ttlMs);
+  }));
+  if (!next) return undefined;
   const { text, blocks } = attackListMessage(next);
   return replacement(text, blocks);
 }
@@ -194,7 +196,7 @@ export const listCommand = subcommand({
 });
 
 /** The Next page button: the same list from where the previous page stopped, in place. */
-export async function nextListPage(action: Action, deps: Deps): Promise<Reply> {
+export async function nextListPage(action: Action, deps: Services): Promise<Reply> {
   let query: ListQuery;
   try {
     query = JSON.parse(action.value ?? '') as ListQuery;

@@ -1,7 +1,6 @@
-import type { Deps } from '../../deps.ts';
+import type { Services } from '../../services.ts';
 import type { StartAsk } from '../../attacks/start.ts';
-import { startPolicy, type StartOutcome } from '../../attacks/startPolicy.ts';
-import { cancelPreviewed, previewAttack, startPreviewed } from '../../attacks/previews.ts';
+import type { StartOutcome } from '../../attacks/startPolicy.ts';
 import { RUN_PRIVILEGE, teamName } from '../../attacks/access.ts';
 import { checkChannel } from './channel.ts';
 import { GuardsUnknownError } from '../../guardrails/guardCheck.ts';
@@ -17,21 +16,21 @@ import { guardLine, unknownGuardsText } from '../../views/guardrails/guards.ts';
 import { type Action, message, replacement, type Reply } from '../reply.ts';
 
 /** What a start through the policy says to the person: started, or the request posted. */
-async function startReply(deps: Deps, ask: StartAsk, outcome: StartOutcome): Promise<Reply> {
+async function startReply(deps: Services, ask: StartAsk, outcome: StartOutcome): Promise<Reply> {
   if (outcome.kind === 'approval requested') return message(approvalRequestedText(outcome.rule, outcome.channel));
   const { started } = outcome;
   const permalink = started.card ? await deps.slack.permalink(started.card.channel, started.card.ts) : undefined;
-  return message(startedText(ask.request, teamName(ask.team), started, deps.config.slack.command, permalink));
+  return message(startedText(ask.request, teamName(ask.team), started, deps.command, permalink));
 }
 
 /**
  * The preview: a guard whose state cannot be told is shown, and Start becomes Start anyway; Start
  * is offered only to a session the platform would let start it.
  */
-export async function preview(deps: Deps, ask: StartAsk, savedAs?: string) {
+export async function preview(deps: Services, ask: StartAsk, savedAs?: string) {
   const { team, request, channel } = ask;
-  const shown = { request, teamName: teamName(team), command: deps.config.slack.command, channel };
-  const offer = await previewAttack(deps, ask);
+  const shown = { request, teamName: teamName(team), command: deps.command, channel };
+  const offer = await deps.attacks.preview(ask);
   if ('refused' in offer)
     return attackPreviewMessage({ ...shown, refused: cannotRunText(shown.teamName, RUN_PRIVILEGE) });
   const { unknown, rule } = offer;
@@ -52,11 +51,11 @@ export async function preview(deps: Deps, ask: StartAsk, savedAs?: string) {
  * What a command does with a checked attack, typed or saved: the preview, or with `--yes` the
  * start, where a freeze, a second person and every guard apply as on a Start click.
  */
-export async function previewOrStart(deps: Deps, ask: StartAsk): Promise<Reply> {
+export async function previewOrStart(deps: Services, ask: StartAsk): Promise<Reply> {
   if (ask.request.yes) {
     try {
       // --yes skips the preview, never a freeze, a guard or the second person.
-      return await startReply(deps, ask, await startPolicy(deps, ask, { kind: 'command' }));
+      return await startReply(deps, ask, await deps.attacks.start(ask, { kind: 'command' }));
     } catch (error) {
       // A guard that cannot be read gets the preview, with Start anyway.
       if (!(error instanceof GuardsUnknownError)) throw error;
@@ -66,8 +65,8 @@ export async function previewOrStart(deps: Deps, ask: StartAsk): Promise<Reply> 
 }
 
 /** Start on a preview: exactly one attack, whatever the number of clicks or deliveries. */
-export async function startFromPreview(action: Action, deps: Deps): Promise<Reply> {
-  const started = await startPreviewed(deps, action.value ?? '', action.actor, (channel) =>
+export async function startFromPreview(action: Action, deps: Services): Promise<Reply> {
+  const started = await deps.attacks.startPreviewed(action.value ?? '', action.actor, (channel) =>
     checkChannel(deps, channel),
   );
   if (started.kind === 'taken') return { kind: 'none' };
@@ -76,6 +75,8 @@ export async function startFromPreview(action: Action, deps: Deps): Promise<Repl
   return reply.kind === 'message' ? { ...reply, replaceOriginal: true } : reply;
 }
 
-export async function cancelPreview(action: Action, deps: Deps): Promise<Reply> {
-  return (await cancelPreviewed(deps, action.value ?? '')) ? replacement(previewCancelledText) : { kind: 'none' };
+export async function cancelPreview(action: Action, deps: Services): Promise<Reply> {
+  return (await deps.attacks.cancelPreviewed(action.value ?? ''))
+    ? replacement(previewCancelledText)
+    : { kind: 'none' };
 }

@@ -1,14 +1,13 @@
 import { z } from 'zod';
 import type { TeamEntry } from '../../client/index.ts';
-import type { Deps } from '../../deps.ts';
+import type { Services } from '../../services.ts';
 import type { Who } from '../../attacks/events.ts';
-import { requireLogin, teamName } from '../../attacks/access.ts';
+import { teamName } from '../../attacks/access.ts';
 import type { AttackRequest } from '../../attacks/request.ts';
 import {
   mayChangeSaved,
   sameAttackWords,
   samePerson,
-  saveAttack,
   savedNamePattern,
   type SavedAttack,
 } from '../../attacks/saved.ts';
@@ -42,9 +41,9 @@ function checkName(name: string): string {
 }
 
 /** Deletes the team's saved attack by name, for a person with the run privilege on the team; the store keeps its version number. */
-async function deleteSavedAttack(deps: Deps, actor: Actor, login: Login, team: TeamEntry, name: string) {
+async function deleteSavedAttack(deps: Services, actor: Actor, login: Login, team: TeamEntry, name: string) {
   if (!mayChangeSaved(login, team.identifier)) throw new UserInputError(savedAttackWords.mayNotChange(teamName(team)));
-  const result = await deps.savedAttacks.delete(team.identifier, name);
+  const result = await deps.attacks.saved.delete(team.identifier, name);
   if (result.outcome === 'busy') throw new UserInputError(savedAttackWords.busy(name));
   if (result.outcome === 'deleted')
     audit(deps.logger, 'saved_attack_deleted', actor, {
@@ -74,7 +73,7 @@ export type SavedRun =
   | { kind: 'planned'; version: number | undefined; words: readonly string[]; position: number };
 
 /** Why the run may not take this version of the saved attack, if it may not: what the refusal says of it. */
-async function changedSince(deps: Deps, saved: SavedAttack, run: SavedRun): Promise<ChangedSince | undefined> {
+async function changedSince(deps: Services, saved: SavedAttack, run: SavedRun): Promise<ChangedSince | undefined> {
   switch (run.kind) {
     case 'preview':
       return undefined;
@@ -86,15 +85,15 @@ async function changedSince(deps: Deps, saved: SavedAttack, run: SavedRun): Prom
     }
     case 'unattended': {
       if (saved.version === 1 || samePerson(saved.changedBy, run.by)) return undefined;
-      const seen = await deps.savedAttacks.seenVersion(saved.teamId, saved.name, run.by);
+      const seen = await deps.attacks.saved.seenVersion(saved.teamId, saved.name, run.by);
       return seen === saved.version ? undefined : { kind: 'unseen' };
     }
   }
 }
 
 /** The person saw that version of the saved attack (a preview of it, or a run of it): theirs to start at once, until it changes. */
-export async function sawSavedAttack(deps: Deps, saved: SavedAttack, by: Pick<Who, 'workspaceId' | 'userId'>) {
-  await deps.savedAttacks.markSeen(saved.teamId, saved.name, by, saved.version);
+export async function sawSavedAttack(deps: Services, saved: SavedAttack, by: Pick<Who, 'workspaceId' | 'userId'>) {
+  await deps.attacks.saved.markSeen(saved.teamId, saved.name, by, saved.version);
 }
 
 /** A saved attack that changed since it was seen: nothing was started, and the change is named. */
@@ -114,16 +113,16 @@ export class SavedAttackChangedError extends UserInputError {
  * named (see SavedRun). `run`, its button, the workflow step and a game-day step all come through here.
  */
 export async function savedAttackRequest(
-  deps: Deps,
+  deps: Services,
   login: Login,
   team: TeamEntry,
   name: string,
   run: SavedRun,
 ): Promise<{ saved: SavedAttack; request: AttackRequest }> {
-  const saved = await deps.savedAttacks.get(team.identifier, name);
-  const cmd = deps.config.slack.command;
+  const saved = await deps.attacks.saved.get(team.identifier, name);
+  const cmd = deps.command;
   if (!saved) {
-    const names = (await deps.savedAttacks.list(team.identifier)).map((s) => s.name);
+    const names = (await deps.attacks.saved.list(team.identifier)).map((s) => s.name);
     throw new UserInputError(savedAttackWords.notFound(name, teamName(team), closestWord(name, names), cmd));
   }
   const since = await changedSince(deps, saved, run);
@@ -154,30 +153,30 @@ export const saveCommand = subcommand({
     if (typedName === undefined) throw new UserInputError(savedAttackWords.noName, saveUsage);
     const name = checkName(typedName);
     if (!spec.length) throw new UserInputError(savedAttackWords.noSpec(name), saveUsage);
-    const login = await requireLogin(deps, request.actor);
+    const login = await deps.login.require(request.actor);
     const team = resolveTeam(login, requestedTeam(spec), saveUsage);
     const attack = await checkAttackWords(deps, login, team, spec);
-    if (attack.yes) throw new UserInputError(savedAttackWords.yesNotSaved(deps.config.slack.command), saveUsage);
-    const result = await saveAttack(deps, request.actor, login, team, name, attack);
+    if (attack.yes) throw new UserInputError(savedAttackWords.yesNotSaved(deps.command), saveUsage);
+    const result = await deps.attacks.save(request.actor, login, team, name, attack);
     if ('refused' in result)
       return message(
         result.refused === 'exists'
-          ? savedAttackWords.exists(result.existing ?? name, teamName(team), deps.config.slack.command)
+          ? savedAttackWords.exists(result.existing ?? name, teamName(team), deps.command)
           : result.refused === 'not allowed'
             ? savedAttackWords.mayNotChange(teamName(team))
             : savedAttackWords.busy(name),
       );
-    return message(savedAttackWords.saved(result.saved, teamName(team), deps.config.slack.command));
+    return message(savedAttackWords.saved(result.saved, teamName(team), deps.command));
   },
 });
 
 /** The list of a team's saved attacks, with Run and Delete. */
-async function listReply(deps: Deps, team: TeamEntry, notice?: string) {
+async function listReply(deps: Services, team: TeamEntry, notice?: string) {
   return savedAttacksMessage({
     teamId: team.identifier,
     teamName: teamName(team),
-    saved: await deps.savedAttacks.list(team.identifier),
-    command: deps.config.slack.command,
+    saved: await deps.attacks.saved.list(team.identifier),
+    command: deps.command,
     notice,
   });
 }
@@ -189,7 +188,7 @@ export const savedCommand = subcommand({
   examples: ['saved', 'saved --team Platform'],
   args: contract({ command: 'saved', usage: savedUsage, flags: { team: flag.value('a team name or id') } }),
   async run(request, args, deps) {
-    const login = await requireLogin(deps, request.actor);
+    const login = await deps.login.require(request.actor);
     const team = resolveTeam(login, args.flags.team, savedUsage);
     return { kind: 'message', message: await listReply(deps, team) };
   },
@@ -200,7 +199,7 @@ export const savedCommand = subcommand({
  * `--yes` only for a version the person has seen. A preview shown, or a start, is their having seen it.
  */
 async function runSaved(
-  deps: Deps,
+  deps: Services,
   request: Pick<CommandRequest, 'actor'>,
   login: Login,
   team: TeamEntry,
@@ -242,18 +241,18 @@ export const runCommand = subcommand({
   }),
   async run(request, args, deps) {
     const name = args.words.name;
-    if (name === undefined) throw new UserInputError(savedAttackWords.noRunName(deps.config.slack.command), runUsage);
-    const login = await requireLogin(deps, request.actor);
+    if (name === undefined) throw new UserInputError(savedAttackWords.noRunName(deps.command), runUsage);
+    const login = await deps.login.require(request.actor);
     const team = resolveTeam(login, args.flags.team, runUsage);
     return runSaved(deps, request, login, team, name, { yes: args.flags.yes === true, team: args.flags.team });
   },
 });
 
 /** The saved attack a button names, in one of the clicker's own teams. */
-async function fromButton(deps: Deps, action: Action) {
+async function fromButton(deps: Services, action: Action) {
   const ref = parseSavedRef(action.value);
   if (!ref) throw new UserInputError(savedAttackWords.staleButton);
-  const login = await requireLogin(deps, action.actor);
+  const login = await deps.login.require(action.actor);
   // A team id from a button is used only when it is one of the clicker's own teams.
   const team = login.session.teams.find((t) => t.identifier === ref.teamId);
   if (!team) throw new UserInputError(savedAttackWords.notYourTeam);
@@ -264,7 +263,7 @@ async function fromButton(deps: Deps, action: Action) {
  * Run on the list: the preview of the version the list showed, in the channel the list was shown
  * in; one changed since is the list again, as it is now, saying who changed it.
  */
-export async function runSavedFromButton(action: Action, deps: Deps): Promise<Reply> {
+export async function runSavedFromButton(action: Action, deps: Services): Promise<Reply> {
   const { ref, login, team } = await fromButton(deps, action);
   try {
     return await runSaved(deps, { actor: action.actor }, login, team, ref.name, {
@@ -279,7 +278,7 @@ export async function runSavedFromButton(action: Action, deps: Deps): Promise<Re
 }
 
 /** Delete on the list (behind a confirm): the list again, without it. */
-export async function deleteSavedFromButton(action: Action, deps: Deps): Promise<Reply> {
+export async function deleteSavedFromButton(action: Action, deps: Services): Promise<Reply> {
   const { ref, login, team } = await fromButton(deps, action);
   const deleted = await deleteSavedAttack(deps, action.actor, login, team, ref.name);
   const notice = deleted

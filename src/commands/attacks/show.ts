@@ -1,24 +1,23 @@
 import { NoIntegrationError, NotFoundError } from '../../client/errors.ts';
 import { attackSchema, type Attack, type ScopedPlatform } from '../../client/index.ts';
-import type { Deps } from '../../deps.ts';
+import type { Services } from '../../services.ts';
 import { parseAttackRef } from '../../views/attacks/attackCard.ts';
 import { attackDetailsMessage, type TicketCount } from '../../views/attacks/attackDetails.ts';
 import { errorInBrief } from '../../views/errorReply.ts';
-import { locateAttack } from '../../attacks/locate.ts';
 import type { Action, Reply } from '../reply.ts';
 import { subcommand } from '../command.ts';
 import { contract } from '../contract.ts';
 import { explained, UserInputError } from '../../errors.ts';
 import type { Actor } from '../../store/sessions.ts';
-import { platformFor, requireLogin, teamName } from '../../attacks/access.ts';
+import { teamName } from '../../attacks/access.ts';
 import { attackIdWord } from '../arguments.ts';
 
 const usage = 'show <attack id>';
 
-export async function showAttack(deps: Deps, actor: Actor, id: string, teamId?: string): Promise<Reply> {
-  const login = await requireLogin(deps, actor);
-  const { guid, team } = await locateAttack(deps, login, id, { teamId });
-  const api = platformFor(deps, login, team);
+export async function showAttack(deps: Services, actor: Actor, id: string, teamId?: string): Promise<Reply> {
+  const login = await deps.login.require(actor);
+  const { guid, team } = await deps.attacks.locate(login, id, { teamId });
+  const api = deps.attacks.api(login, team);
   const context = { team: teamName(team), doing: 'show the attack', subject: `attack ${guid}` };
   const attack: Attack = await explained(context, async () => {
     try {
@@ -53,14 +52,14 @@ export async function showAttack(deps: Deps, actor: Actor, id: string, teamId?: 
       attack,
       executions,
       { id: team.identifier, name: teamName(team) },
-      deps.config.platform.appUrl,
+      deps.appUrl,
       tickets,
     ),
   };
 }
 
 /** How many tickets the attack has; a team without a tracker, or a failed count, is said in a line, never an error. */
-async function ticketCount(deps: Deps, api: ScopedPlatform, guid: string, team: string): Promise<TicketCount> {
+async function ticketCount(deps: Services, api: ScopedPlatform, guid: string, team: string): Promise<TicketCount> {
   try {
     return { count: await api.tracker.count([guid]) };
   } catch (error) {
@@ -81,7 +80,7 @@ export const showCommand = subcommand({
   },
 });
 
-export async function showFromButton(action: Action, deps: Deps): Promise<Reply> {
+export async function showFromButton(action: Action, deps: Services): Promise<Reply> {
   const ref = parseAttackRef(action.value);
   if (!ref) throw new UserInputError('That button no longer points at an attack.');
   return showAttack(deps, action.actor, ref.guid, ref.teamId);

@@ -1,5 +1,5 @@
 import { audit } from '../../audit.ts';
-import { requireLogin, requireTeam, teamName } from '../../attacks/access.ts';
+import { requireTeam, teamName } from '../../attacks/access.ts';
 import type { Watch } from '../../attacks/watches.ts';
 import type { TeamEntry } from '../../client/index.ts';
 import { UserInputError } from '../../errors.ts';
@@ -50,11 +50,11 @@ export const watchCommand = subcommand({
   async run(request, args, deps) {
     const channel = requireChannel(request, watchUsage);
     const actor = request.actor;
-    const login = await requireLogin(deps, actor);
+    const login = await deps.login.require(actor);
     const typed = typedTeam(args, watchUsage);
     const team = typed ? matchTeam(login.session.teams, typed, watchUsage) : requireTeam(login);
-    const cmd = deps.config.slack.command;
-    const existing = await deps.watches.get(team.identifier, channel);
+    const cmd = deps.command;
+    const existing = await deps.attacks.watches.get(team.identifier, channel);
     const by = { workspaceId: actor.workspaceId, userId: actor.userId, userName: actor.userName };
     if (
       existing &&
@@ -64,7 +64,7 @@ export const watchCommand = subcommand({
     ) {
       return message(alreadyWatchingText(existing, cmd));
     }
-    const now = new Date(deps.clock.now()).toISOString();
+    const now = new Date(deps.login.now()).toISOString();
     // A renewal keeps the start: attacks that began while the watch was paused and still run get their cards.
     const watch: Watch = {
       teamId: team.identifier,
@@ -82,13 +82,13 @@ export const watchCommand = subcommand({
         'Faultline cannot post in this channel, so it could not show cards here. Invite it with `/invite @Faultline`, then try again.',
       );
     }
-    await deps.watches.set(watch);
+    await deps.attacks.watches.set(watch);
     audit(deps.logger, existing ? 'watch_renewed' : 'watch_set', actor, {
       platformUser: login.session.identifier,
       team: team.identifier,
       channel,
     });
-    return message(watchingText(watch, deps.config.pollSeconds, cmd));
+    return message(watchingText(watch, deps.attacks.settings.pollSeconds, cmd));
   },
 });
 
@@ -125,13 +125,13 @@ export const unwatchCommand = subcommand({
   async run(request, args, deps) {
     const channel = requireChannel(request, unwatchUsage);
     const actor = request.actor;
-    const login = await requireLogin(deps, actor);
+    const login = await deps.login.require(actor);
     const typed = typedTeam(args, unwatchUsage);
-    const cmd = deps.config.slack.command;
-    const watches = await deps.watches.inChannel(channel);
+    const cmd = deps.command;
+    const watches = await deps.attacks.watches.inChannel(channel);
     const watch = watchToRemove(watches, login, typed, cmd);
     if (!watch) return message(notWatchingText(typed));
-    await deps.watches.remove(watch.teamId, channel);
+    await deps.attacks.watches.remove(watch.teamId, channel);
     audit(deps.logger, 'watch_removed', actor, { platformUser: login.session.identifier, team: watch.teamId, channel });
     await deps.slack
       .post(channel, {

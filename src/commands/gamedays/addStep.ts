@@ -1,10 +1,10 @@
 import type { TeamEntry } from '../../client/index.ts';
-import type { Deps } from '../../deps.ts';
-import { requireLogin, teamName } from '../../attacks/access.ts';
+import type { Services } from '../../services.ts';
+import { teamName } from '../../attacks/access.ts';
 import type { AttackRequest } from '../../attacks/request.ts';
 import { UserInputError } from '../../errors.ts';
 import type { PlanStep } from '../../gamedays/plan.ts';
-import { addStep, planPlace, StepNotAllowedError, stepRequest } from '../../gamedays/planChanges.ts';
+import { StepNotAllowedError, stepRequest } from '../../gamedays/planChanges.ts';
 import type { GuardSpec } from '../../guardrails/guards.ts';
 import type { Actor, Login } from '../../store/sessions.ts';
 import { parsePlanPlace } from '../../views/gamedays/plan.ts';
@@ -27,7 +27,7 @@ const hypothesisLimit = 500;
  * version it was planned with.
  */
 export async function stepAttack(
-  deps: Deps,
+  deps: Services,
   login: Login,
   team: TeamEntry,
   source: PlanStep['source'],
@@ -52,7 +52,7 @@ export async function stepAttack(
 
 /** Adds a step, checked as a start would be, to the channel's plan. */
 async function planStep(
-  deps: Deps,
+  deps: Services,
   actor: Actor,
   channel: string,
   fields: {
@@ -63,13 +63,12 @@ async function planStep(
     team?: string | undefined;
   },
 ): Promise<string> {
-  const login = await requireLogin(deps, actor);
+  const login = await deps.login.require(actor);
   const team = resolveTeam(login, fields.team ?? (fields.words ? requestedTeam(fields.words) : undefined));
   const source: PlanStep['source'] = fields.saved ? { kind: 'saved', name: fields.saved } : { kind: 'typed' };
   const step = await stepAttack(deps, login, team, source, fields.words ?? [], fields.guards);
-  const { owner, day } = await planPlace(deps, channel);
-  const position = await addStep(
-    deps,
+  const { owner, day } = await deps.gamedays.planPlace(channel);
+  const position = await deps.gamedays.addStep(
     owner,
     {
       // A saved attack as its team spells it, and the version planned: the step runs that one only.
@@ -96,14 +95,14 @@ function checkHypothesis(text: string, usage: string): string {
 
 /** `gameday step <saved attack> <hypothesis…>` or `gameday step --attack "<attack>" <hypothesis…>`. */
 export async function stepFromCommand(
-  deps: Deps,
+  deps: Services,
   actor: Actor,
   channel: string,
   args: { rest: string[]; attack: string | undefined; guard: string[] | undefined; team: string | undefined },
   usage: string,
 ): Promise<Reply> {
-  const cmd = deps.config.slack.command;
-  const guards = guardsFromFlag(args.guard, deps.config, cmd);
+  const cmd = deps.command;
+  const guards = guardsFromFlag(args.guard, deps.attacks.settings, cmd);
   if (args.attack !== undefined) {
     const { words, unclosedQuote } = splitWords(args.attack);
     if (unclosedQuote || !words.length) throw new UserInputError(planWords.noStepWords(cmd), usage);
@@ -117,7 +116,7 @@ export async function stepFromCommand(
 }
 
 /** The Add step form: errors on its fields, or the step added (and the person told where). */
-export async function submitStep(submission: Submission, deps: Deps): Promise<SubmissionReply> {
+export async function submitStep(submission: Submission, deps: Services): Promise<SubmissionReply> {
   const place = parsePlanPlace(submission.privateMetadata);
   if (!place) return { kind: 'errors', errors: { [STEP_HYPOTHESIS]: planWords.staleButton } };
   const saved = submission.inputs[STEP_SAVED]?.trim() || undefined;
@@ -131,7 +130,7 @@ export async function submitStep(submission: Submission, deps: Deps): Promise<Su
   const guardText = submission.inputs[STEP_GUARDS]?.trim();
   if (guardText) {
     try {
-      guards = guardsFromFlag(guardText.split(/[\s,]+/).filter(Boolean), deps.config, deps.config.slack.command);
+      guards = guardsFromFlag(guardText.split(/[\s,]+/).filter(Boolean), deps.attacks.settings, deps.command);
     } catch (error) {
       if (!(error instanceof UserInputError)) throw error;
       errors[STEP_GUARDS] = plainText(error.message);
@@ -146,7 +145,7 @@ export async function submitStep(submission: Submission, deps: Deps): Promise<Su
     if (!(error instanceof UserInputError)) throw error;
     const words =
       error instanceof StepNotAllowedError
-        ? planWords.notAllowed(error.teamName, error.inTeam, deps.config.slack.command)
+        ? planWords.notAllowed(error.teamName, error.inTeam, deps.command)
         : error.message;
     return { kind: 'errors', errors: { [spec ? STEP_SPEC : STEP_SAVED]: plainText(words) } };
   }

@@ -1,10 +1,8 @@
-import type { Deps } from '../../deps.ts';
+import type { Services } from '../../services.ts';
 import { z } from 'zod';
 import { otherAttackChannels } from '../../attacks/channels.ts';
-import { requireLogin, teamName } from '../../attacks/access.ts';
+import { teamName } from '../../attacks/access.ts';
 import { UserInputError } from '../../errors.ts';
-import { watchedTeamsOf } from '../../gamedays/gamedayEnd.ts';
-import { shareGameDayReport } from '../../gamedays/report.ts';
 import type { Actor } from '../../store/sessions.ts';
 import { channelLinks, escapeMrkdwn } from '../../views/blocks.ts';
 import { gameDayStatusMessage } from '../../views/gamedays/gamedaySummary.ts';
@@ -111,19 +109,19 @@ const gamedayArgs = actions(
 );
 
 /** `gameday report [id]`: the full report of an ended game day of the channel, shared there again. */
-async function reportAgain(deps: Deps, actor: Actor, channel: string, id: string | undefined): Promise<Reply> {
-  const { record, ambiguous } = await deps.gameDays.ended(channel, id);
-  const cmd = deps.config.slack.command;
+async function reportAgain(deps: Services, actor: Actor, channel: string, id: string | undefined): Promise<Reply> {
+  const { record, ambiguous } = await deps.gamedays.days.ended(channel, id);
+  const cmd = deps.command;
   if (ambiguous) return message(ambiguousGameDayIdText(id!));
   if (!record) {
-    const running = await deps.gameDays.running(channel);
+    const running = await deps.gamedays.days.running(channel);
     return message(noReportText(id, running?.title, cmd));
   }
-  await requireLogin(deps, actor);
+  await deps.login.require(actor);
   try {
     // Game days ended before the watched teams were kept with them use the channel's watches now.
-    const report = await shareGameDayReport(deps, actor, record, {
-      watchedTeams: record.watchedTeams ?? (await watchedTeamsOf(deps, channel)),
+    const report = await deps.gamedays.shareReport(actor, record, {
+      watchedTeams: record.watchedTeams ?? (await deps.gamedays.watchedTeams(channel)),
     });
     const attacks = report.teams.reduce((total, team) => total + team.attacks.length, 0);
     return message(reportSharedText(record, attacks));
@@ -156,45 +154,45 @@ export const gamedayCommand = subcommand({
     const channel = request.actor.channelId;
     if (!channel) throw new UserInputError('Run game days from a channel.', usage);
     if (form === 'start') {
-      const guards = guardsFromFlag(args.flags.guard, deps.config, deps.config.slack.command);
+      const guards = guardsFromFlag(args.flags.guard, deps.attacks.settings, deps.command);
       const title = args.rest;
-      const others = otherAttackChannels(deps.config.attackChannels, channel);
+      const others = otherAttackChannels(deps.attacks.settings.attackChannels, channel);
       if (others)
         throw new UserInputError(
           `Attacks cannot be started in this channel, so a game day here would stay empty. Use ${channelLinks(others)}.`,
         );
       // A game day is run by someone who may run attacks in their team; its guards act with their session.
-      const team = requireGameDayTeam(await requireLogin(deps, request.actor), deps.config.slack.command);
-      const { outcome, record } = await deps.gameDays.start(channel, title, request.actor.userId, {
+      const team = requireGameDayTeam(await deps.login.require(request.actor), deps.command);
+      const { outcome, record } = await deps.gamedays.days.start(channel, title, request.actor.userId, {
         id: team.identifier,
         name: teamName(team),
       });
       if (outcome === 'starting') return message(gameDayStartingText);
-      if (outcome === 'running') return message(gameDayRunningText(record!, deps.config.slack.command));
+      if (outcome === 'running') return message(gameDayRunningText(record!, deps.command));
       const guardLines = guards.length ? await addGuards(deps, request.actor, record!, guards) : undefined;
       return message(gameDayStartedText(title, guardLines));
     }
     if (form === 'guard') {
-      const record = await deps.gameDays.running(channel);
-      if (!record) return message(noGameDayText(deps.config.slack.command));
+      const record = await deps.gamedays.days.running(channel);
+      if (!record) return message(noGameDayText(deps.command));
       const values = [...args.rest, ...(args.flags.guard ?? [])];
       if (!values.length) return openGuardPicker(deps, request.actor, record);
-      const specs = guardsFromFlag(values, deps.config, deps.config.slack.command);
+      const specs = guardsFromFlag(values, deps.attacks.settings, deps.command);
       const lines = await addGuards(deps, request.actor, record, specs);
       return message(gameDayGuardsSetText(record.title, lines));
     }
     if (form === 'unguard') {
-      const record = await deps.gameDays.running(channel);
-      if (!record) return message(noGameDayText(deps.config.slack.command));
-      const specs = guardsFromFlag(args.rest, deps.config, deps.config.slack.command);
+      const record = await deps.gamedays.days.running(channel);
+      if (!record) return message(noGameDayText(deps.command));
+      const specs = guardsFromFlag(args.rest, deps.attacks.settings, deps.command);
       const { removed, missing } = await removeGuards(deps, request.actor, record, specs);
       return message(gameDayGuardsRemovedText(record.title, removed, missing));
     }
     if (form === 'status') {
-      const record = await deps.gameDays.running(channel);
+      const record = await deps.gamedays.days.running(channel);
       return record
-        ? { kind: 'message', message: gameDayStatusMessage(record, await deps.gameDays.outcomes(record)) }
-        : message(noGameDayText(deps.config.slack.command));
+        ? { kind: 'message', message: gameDayStatusMessage(record, await deps.gamedays.days.outcomes(record)) }
+        : message(noGameDayText(deps.command));
     }
     if (form === 'report') return reportAgain(deps, request.actor, channel, args.words.id);
     if (form === 'plan') return planFromCommand(deps, request.actor, channel);
@@ -213,8 +211,8 @@ export const gamedayCommand = subcommand({
         throw new UserInputError(planWords.autoWaitAlone, usage);
       return automatic(deps, request.actor, channel, args.words.on === 'on', args.flags.wait);
     }
-    const record = await deps.gameDays.running(channel);
-    if (!record) return message(noGameDayText(deps.config.slack.command));
+    const record = await deps.gamedays.days.running(channel);
+    if (!record) return message(noGameDayText(deps.command));
     await requireMayEnd(deps, request.actor, record);
     return endOrWarn(deps, request.actor, record);
   },

@@ -49,7 +49,7 @@ export async function endOrWarn(services: Services, actor: Actor, record: GameDa
 async function endableFrom(action: Action, services: Services): Promise<GameDayRecord | undefined> {
   const ref = parseGameDayRef(action.value);
   if (!ref) throw new UserInputError('That button no longer points at a game day.');
-  const running = await services.gamedays.running(ref.channel);
+  const running = await services.gamedays.days.running(ref.channel);
   if (running?.ts !== ref.ts) return undefined;
   await requireMayEnd(services, action.actor, running);
   return running;

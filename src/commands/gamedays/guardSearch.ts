@@ -1,8 +1,7 @@
 import { NoIntegrationError, NotFoundError, UnauthorizedError } from '../../client/errors.ts';
 import type { ScopedPlatform } from '../../client/index.ts';
 import type { MonitorA } from '../../client/schemas.ts';
-import type { Deps } from '../../deps.ts';
-import { platformFor } from '../../attacks/access.ts';
+import type { Services } from '../../services.ts';
 import type { Actor } from '../../store/sessions.ts';
 import { limits, truncate } from '../../views/blocks.ts';
 import {
@@ -21,11 +20,11 @@ export const alertNamePattern = /^[\w.:/-]{1,200}$/;
 const unusable = (text: string) => [{ text: truncate(text, limits.optionText), value: unusableOption }];
 
 /** The person's platform access for a search, or the one option that says why there is none. */
-async function searchAccess(deps: Deps, actor: Actor): Promise<ScopedPlatform | { text: string; value: string }[]> {
-  const login = await deps.sessions.get(actor);
-  if (!login) return unusable(`Log in first with ${deps.config.slack.command} login`);
-  if (!login.team) return unusable(`Choose a team first with ${deps.config.slack.command} team`);
-  return platformFor(deps, login, login.team);
+async function searchAccess(deps: Services, actor: Actor): Promise<ScopedPlatform | { text: string; value: string }[]> {
+  const login = await deps.login.current(actor);
+  if (!login) return unusable(`Log in first with ${deps.command} login`);
+  if (!login.team) return unusable(`Choose a team first with ${deps.command} team`);
+  return deps.attacks.api(login, login.team);
 }
 
 /** `checkout p99 latency (1234567)`: the name shortened, never the id. */

@@ -1,10 +1,9 @@
-import type { Deps } from '../../deps.ts';
-import { platformFor, requireLogin, requireTeam } from '../../attacks/access.ts';
+import type { Services } from '../../services.ts';
+import { requireTeam } from '../../attacks/access.ts';
 import { NotLoggedInError, UserInputError } from '../../errors.ts';
-import { type GameDayAccess, gameDayAccess } from '../../gamedays/gamedayAccess.ts';
+import type { GameDayAccess } from '../../gamedays/gamedayAccess.ts';
 import { gameDayRefValue, parseGameDayRef, type GameDayRecord } from '../../gamedays/gamedayRecord.ts';
-import { checkGuards, type GuardCheck } from '../../guardrails/guardCheck.ts';
-import { addGameDayGuards, removeGameDayGuards } from '../../guardrails/gamedayGuards.ts';
+import type { GuardCheck } from '../../guardrails/guardCheck.ts';
 import type { GuardSpec } from '../../guardrails/guards.ts';
 import type { Actor } from '../../store/sessions.ts';
 import { gameDayGuardsRefusedText } from '../../views/gamedays/gamedayWords.ts';
@@ -38,23 +37,23 @@ function refusal(access: GameDayAccess, record: GameDayRecord, change: 'add' | '
 }
 
 /** A change said in the game day's thread, and its card redrawn. */
-async function told(deps: Deps, record: RunningGameDay, text: string): Promise<void> {
+async function told(deps: Services, record: RunningGameDay, text: string): Promise<void> {
   if (record.ts)
     await deps.slack
       .post(record.channel, { text }, { threadTs: record.ts })
       .catch((error: unknown) => deps.logger.warn({ err: error }, 'could not post the guards in the game-day thread'));
-  await deps.gameDays.showGuards(record.channel);
+  await deps.gamedays.days.showGuards(record.channel);
 }
 
 /** Adds guards to the channel's running game day; gives a line for each. */
 export async function addGuards(
-  deps: Deps,
+  deps: Services,
   actor: Actor,
   record: RunningGameDay,
   specs: GuardSpec[],
   checks?: GuardCheck[],
 ): Promise<string> {
-  const added = await addGameDayGuards(deps, actor, record, specs, checks);
+  const added = await deps.guardrails.addGameDayGuards(actor, record, specs, checks);
   if ('refused' in added) throw refusal(added.refused, record, 'add');
   const lines = specs.map((spec, i) => guardLine(spec, added.readings[i]));
   await told(deps, record, guardsSetLine(actor.userId, lines));
@@ -63,23 +62,23 @@ export async function addGuards(
 
 /** Removes guards from the channel's running game day; gives the names of those removed, and the flags it did not have. */
 export async function removeGuards(
-  deps: Deps,
+  deps: Services,
   actor: Actor,
   record: RunningGameDay,
   specs: GuardSpec[],
 ): Promise<{ removed: string[]; missing: string[] }> {
-  const outcome = await removeGameDayGuards(deps, actor, record, specs);
+  const outcome = await deps.guardrails.removeGameDayGuards(actor, record, specs);
   if ('refused' in outcome) throw refusal(outcome.refused, record, 'remove');
   if (outcome.removed.length) await told(deps, record, guardsRemovedLine(actor.userId, outcome.removed));
   return outcome;
 }
 
 /** `gameday guard` without a guard: the form that searches monitors and alerts. */
-export async function openGuardPicker(deps: Deps, actor: Actor, record: RunningGameDay): Promise<Reply> {
+export async function openGuardPicker(deps: Services, actor: Actor, record: RunningGameDay): Promise<Reply> {
   // Searching reads the platform with the person's session, and the guards act with it.
-  const access = await gameDayAccess(deps, actor, record, 'add guards');
+  const access = await deps.gamedays.access(actor, record, 'add guards');
   if (!access.may) throw refusal(access, record, 'add');
-  const { monitoring } = deps.config;
+  const { monitoring } = deps.attacks.settings;
   return {
     kind: 'openModal',
     view: guardPickerModal(
@@ -173,9 +172,9 @@ function unreadableGuards(checks: GuardCheck[]): Record<string, string> {
 }
 
 /** Add guards, on the form: each guard is read once; none is added unless all can be. */
-export async function submitGuardPicker(submission: Submission, deps: Deps): Promise<SubmissionReply> {
+export async function submitGuardPicker(submission: Submission, deps: Services): Promise<SubmissionReply> {
   const ref = parseGameDayRef(submission.privateMetadata);
-  const record = ref && (await deps.gameDays.running(ref.channel));
+  const record = ref && (await deps.gamedays.days.running(ref.channel));
   if (!record || record.ts !== ref.ts) {
     return {
       kind: 'update',
@@ -184,16 +183,15 @@ export async function submitGuardPicker(submission: Submission, deps: Deps): Pro
   }
   const form = guardsOfForm(submission.inputs);
   if ('errors' in form) return { kind: 'errors', errors: form.errors };
-  const login = await requireLogin(deps, submission.actor);
+  const login = await deps.login.require(submission.actor);
   const team = requireTeam(login);
   const owner = {
     workspaceId: submission.actor.workspaceId,
     userId: submission.actor.userId,
     userName: submission.actor.userName,
   };
-  const checks = await checkGuards(
-    deps,
-    platformFor(deps, login, team),
+  const checks = await deps.guardrails.checkGuards(
+    deps.attacks.api(login, team),
     form.specs.map((spec) => ({ spec, owner })),
   );
   const errors = unreadableGuards(checks);

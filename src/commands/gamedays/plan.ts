@@ -1,18 +1,9 @@
-import type { Deps } from '../../deps.ts';
-import { requireLogin, teamName } from '../../attacks/access.ts';
+import type { Services } from '../../services.ts';
+import { teamName } from '../../attacks/access.ts';
 import { savedWords } from '../../attacks/saved.ts';
 import { UserInputError } from '../../errors.ts';
 import { type PlanOwner, positionOf } from '../../gamedays/plan.ts';
-import {
-  activeStep,
-  moveStep,
-  nextStep,
-  planPlace,
-  removeStep,
-  runnerOf,
-  setAutomatic,
-} from '../../gamedays/planChanges.ts';
-import { countDown } from '../../gamedays/planSteps.ts';
+import { activeStep, nextStep, runnerOf } from '../../gamedays/planChanges.ts';
 import type { Actor } from '../../store/sessions.ts';
 import { parsePlanPlace, type PlanPlace, planMessage } from '../../views/gamedays/plan.ts';
 import { planWords } from '../../views/gamedays/planWords.ts';
@@ -32,38 +23,38 @@ const ownerOf = (place: PlanPlace): PlanOwner =>
   place.gameDayId ? { gameDayId: place.gameDayId } : { channel: place.channel };
 
 /** The plan as a message, for the person who asked. */
-async function showPlan(deps: Deps, channel: string, notice?: string): Promise<Reply> {
-  const { owner, day } = await planPlace(deps, channel);
-  const plan = await deps.gameDays.plans.get(owner);
+async function showPlan(deps: Services, channel: string, notice?: string): Promise<Reply> {
+  const { owner, day } = await deps.gamedays.planPlace(channel);
+  const plan = await deps.gamedays.days.plans.get(owner);
   return {
     kind: 'message',
     message: planMessage({
       place: { channel, ...(day ? { gameDayId: day.id } : {}) },
       plan,
       running: Boolean(day),
-      command: deps.config.slack.command,
+      command: deps.command,
       notice,
     }),
   };
 }
 
 /** `gameday plan`. */
-export async function planFromCommand(deps: Deps, actor: Actor, channel: string): Promise<Reply> {
-  await requireLogin(deps, actor);
+export async function planFromCommand(deps: Services, actor: Actor, channel: string): Promise<Reply> {
+  await deps.login.require(actor);
   return showPlan(deps, channel);
 }
 
 /** `gameday move <step> <position>`. */
 export async function moveFromCommand(
-  deps: Deps,
+  deps: Services,
   actor: Actor,
   channel: string,
   from: number,
   to: number,
 ): Promise<Reply> {
-  await requireLogin(deps, actor);
-  const { owner } = await planPlace(deps, channel);
-  const moved = await moveStep(deps, owner, { position: from }, to, actor);
+  await deps.login.require(actor);
+  const { owner } = await deps.gamedays.planPlace(channel);
+  const moved = await deps.gamedays.moveStep(owner, { position: from }, to, actor);
   if (moved === 'no such step') return message(planWords.noSuchStep(from));
   if (moved === 'not planned') return message(planWords.notPlanned);
   return showPlan(deps, channel, moved === 'in place' ? planWords.inPlace(from) : planWords.moved);
@@ -73,10 +64,10 @@ export async function moveFromCommand(
  * Run next step: the next planned step, its attack checked again as a start would be now, counts
  * down in the channel, to start with the session of whoever pressed it.
  */
-export async function runNext(deps: Deps, actor: Actor, channel: string): Promise<Reply> {
-  const day = await deps.gameDays.running(channel);
-  if (!day) return message(planWords.noGameDay(deps.config.slack.command));
-  const login = await requireLogin(deps, actor);
+export async function runNext(deps: Services, actor: Actor, channel: string): Promise<Reply> {
+  const day = await deps.gamedays.days.running(channel);
+  if (!day) return message(planWords.noGameDay(deps.command));
+  const login = await deps.login.require(actor);
   const plan = day.plan ?? { steps: [] };
   const busy = activeStep(plan);
   if (busy) return message(planWords.busy(positionOf(plan, busy.id), busy.state));
@@ -87,7 +78,7 @@ export async function runNext(deps: Deps, actor: Actor, channel: string): Promis
   const { request } = await stepAttack(deps, login, team, next.source, savedWords(next.request), next.guards ?? [], {
     position: positionOf(plan, next.id),
   });
-  const outcome = await countDown(deps, day, runnerOf(actor), next.id, request);
+  const outcome = await deps.gamedays.countDown(day, runnerOf(actor), next.id, request);
   if (outcome.kind === 'busy') return message(planWords.busy(outcome.position, outcome.step.state));
   if (outcome.kind === 'nothing planned') return message(planWords.nothingPlanned);
   return message(planWords.countingDown(outcome.position, outcome.total));
@@ -95,16 +86,16 @@ export async function runNext(deps: Deps, actor: Actor, channel: string): Promis
 
 /** `gameday auto on [--wait 5m]|off`, and the plan's Automatic button. */
 export async function automatic(
-  deps: Deps,
+  deps: Services,
   actor: Actor,
   channel: string,
   on: boolean,
   waitMs?: number,
 ): Promise<Reply> {
-  const day = await deps.gameDays.running(channel);
-  if (!day) return message(planWords.noGameDay(deps.config.slack.command));
-  await requireLogin(deps, actor);
-  await setAutomatic(deps, day, runnerOf(actor), on, waitMs);
+  const day = await deps.gamedays.days.running(channel);
+  if (!day) return message(planWords.noGameDay(deps.command));
+  await deps.login.require(actor);
+  await deps.gamedays.setAutomatic(day, runnerOf(actor), on, waitMs);
   return message(on ? planWords.autoOn(waitMs) : planWords.autoOff);
 }
 
@@ -115,32 +106,32 @@ function placeFrom(action: Action): PlanPlace {
 }
 
 /** Run next step, on the game-day card or the plan. */
-export async function runNextFromButton(action: Action, deps: Deps): Promise<Reply> {
+export async function runNextFromButton(action: Action, deps: Services): Promise<Reply> {
   const place = placeFrom(action);
   return runNext(deps, action.actor, place.channel);
 }
 
 /** Automatic on / off, on the plan. */
-export async function automaticFromButton(action: Action, deps: Deps): Promise<Reply> {
+export async function automaticFromButton(action: Action, deps: Services): Promise<Reply> {
   const place = placeFrom(action);
   const on = (JSON.parse(action.value ?? '{}') as { on?: unknown }).on === true;
   return automatic(deps, action.actor, place.channel, on);
 }
 
 /** Move up and Remove, on the plan: the plan shown again, changed. */
-export async function changePlanFromButton(action: Action, deps: Deps): Promise<Reply> {
+export async function changePlanFromButton(action: Action, deps: Services): Promise<Reply> {
   const place = placeFrom(action);
   const stepId = (JSON.parse(action.value ?? '{}') as { s?: unknown }).s;
   if (typeof stepId !== 'string') throw new UserInputError(planWords.staleButton);
-  await requireLogin(deps, action.actor);
+  await deps.login.require(action.actor);
   const owner = ownerOf(place);
-  const plan = await deps.gameDays.plans.get(owner);
+  const plan = await deps.gamedays.days.plans.get(owner);
   const position = positionOf(plan, stepId);
   const outcome =
     action.actionId === 'plan_remove'
-      ? await removeStep(deps, owner, stepId, action.actor)
+      ? await deps.gamedays.removeStep(owner, stepId, action.actor)
       : position
-        ? await moveStep(deps, owner, { id: stepId }, position - 1, action.actor)
+        ? await deps.gamedays.moveStep(owner, { id: stepId }, position - 1, action.actor)
         : 'no such step';
   const notice =
     outcome === 'moved'
@@ -157,16 +148,16 @@ export async function changePlanFromButton(action: Action, deps: Deps): Promise<
 }
 
 /** Add step, on the card or the plan: the form, with the team's saved attacks to choose from. */
-export async function openAddStep(action: Action, deps: Deps): Promise<Reply> {
+export async function openAddStep(action: Action, deps: Services): Promise<Reply> {
   const place = placeFrom(action);
-  const login = await requireLogin(deps, action.actor);
+  const login = await deps.login.require(action.actor);
   const team = resolveTeam(login, undefined);
   return {
     kind: 'openModal',
     view: addStepModal({
-      saved: await deps.savedAttacks.list(team.identifier),
+      saved: await deps.attacks.saved.list(team.identifier),
       teamName: teamName(team),
-      askGuards: Boolean(deps.config.monitoring.integrationA || deps.config.monitoring.uriB),
+      askGuards: Boolean(deps.attacks.settings.monitoring.integrationA || deps.attacks.settings.monitoring.uriB),
       privateMetadata: JSON.stringify({ c: place.channel }),
     }),
   };

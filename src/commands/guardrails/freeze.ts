@@ -110,7 +110,7 @@ export const freezeCommand = subcommand({
   }),
   async run(request, { rest, flags }, services) {
     const { guardrails } = services;
-    const login = await guardrails.login(request.actor);
+    const login = await services.login.require(request.actor);
     const scope = scopeOf(flags, login, freezeUsage);
     const reason = reasonOf(flags.reason, rest);
     const declared = await guardrails.freeze(request.actor, login, scope, reason);
@@ -132,7 +132,7 @@ export const unfreezeCommand = subcommand({
     flags: scopeFlags,
   }),
   async run(request, { flags }, services) {
-    const login = await services.guardrails.login(request.actor);
+    const login = await services.login.require(request.actor);
     const scope = scopeOf(flags, login, unfreezeUsage);
     const lifted = await services.guardrails.unfreeze(request.actor, login, scope);
     if (!lifted.freeze)

@@ -1,12 +1,11 @@
 import { z } from 'zod';
-import type { Deps } from '../../deps.ts';
+import type { Services } from '../../services.ts';
 import type { Actor } from '../../store/sessions.ts';
 import type { Message } from '../../views/message.ts';
 import { isOnce, type Reply, type SlackbotTool } from '../reply.ts';
 import type { Subcommand } from '../command.ts';
 import { UserInputError } from '../../errors.ts';
-import { platformFor, requireLogin, teamName } from '../../attacks/access.ts';
-import { haltTeamAttacks } from '../../guardrails/sweep.ts';
+import { teamName } from '../../attacks/access.ts';
 import { massHaltText } from '../../views/attacks/halt.ts';
 import { stepHaltIncompleteText } from '../../views/workflow/workflowSteps.ts';
 import { ATTACK_START } from '../../views/attacks/attackPreview.ts';
@@ -40,7 +39,7 @@ async function command(
   sub: Subcommand,
   tokens: (string | undefined | false)[],
   actor: Actor,
-  deps: Deps,
+  deps: Services,
 ): Promise<Message> {
   const given = tokens.filter((t): t is string => typeof t === 'string');
   const entry = sub.take({ actor, tokens: given, rest: given.join(' ') });
@@ -67,7 +66,7 @@ function attackWords(words: string): string[] {
  * The preview, posted to the person by direct message with Start and Cancel (the preview's own
  * buttons, whose Start goes through the start policy): Slackbot is told to wait for the click.
  */
-async function askForStart(preview: Message, actor: Actor, deps: Deps): Promise<Message> {
+async function askForStart(preview: Message, actor: Actor, deps: Services): Promise<Message> {
   const startable = (preview.blocks ?? []).some(
     (block) => block.type === 'actions' && block.elements.some((e) => 'action_id' in e && e.action_id === ATTACK_START),
   );
@@ -79,9 +78,9 @@ async function askForStart(preview: Message, actor: Actor, deps: Deps): Promise<
 const fullId = /[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}/;
 
 /** The message with the link to the card of the attack it names, when Faultline posted one. */
-async function attackCardLink(message: Message, deps: Deps): Promise<Message> {
+async function attackCardLink(message: Message, deps: Services): Promise<Message> {
   const guid = fullId.exec(toolText(message))?.[0];
-  const card = guid === undefined ? undefined : await deps.cards.get(guid);
+  const card = guid === undefined ? undefined : await deps.attacks.cards.get(guid);
   const permalink = card && (await deps.slack.permalink(card.channel, card.ts));
   return permalink ? withCardLink(message, 'attack', permalink) : message;
 }
@@ -91,7 +90,7 @@ const tool = <S extends z.ZodRawShape>(spec: {
   description: string;
   input: S;
   readOnly: boolean;
-  run(args: z.output<z.ZodObject<S>>, actor: Actor, deps: Deps): Promise<Message>;
+  run(args: z.output<z.ZodObject<S>>, actor: Actor, deps: Services): Promise<Message>;
 }): SlackbotTool => spec as unknown as SlackbotTool;
 
 export const slackbotTools: SlackbotTool[] = [
@@ -101,7 +100,7 @@ export const slackbotTools: SlackbotTool[] = [
     input: { team: team.optional(), state: z.enum(['active', 'completed']).default('active') },
     readOnly: true,
     async run(args, actor, deps) {
-      const login = await requireLogin(deps, actor);
+      const login = await deps.login.require(actor);
       const teamId = args.team === undefined ? undefined : matchTeam(login.session.teams, args.team).identifier;
       const query = { which: args.state, source: undefined, k8s: false, teamId, pageNumber: 1 };
       return messageOf(await listReply(deps, actor, query, false));
@@ -172,8 +171,8 @@ export const slackbotTools: SlackbotTool[] = [
       const { attacks } = deps;
       if (args.team === undefined)
         return { text: massHaltText(actor.userId, await attacks.haltAll(actor, undefined, args.reason)) };
-      const login = await requireLogin(deps, actor);
-      const why = args.reason ?? `Halted from Slack by ${await deps.people.name(actor.userId)}`;
+      const login = await deps.login.require(actor);
+      const why = args.reason ?? `Halted from Slack by ${await deps.attacks.personName(actor.userId)}`;
       const chosen = matchTeam(login.session.teams, args.team);
       const halter = {
         by: actor,
@@ -182,18 +181,12 @@ export const slackbotTools: SlackbotTool[] = [
         reason: why,
         scope: 'all' as const,
       };
-      const swept = await haltTeamAttacks(deps, platformFor(deps, login, chosen), halter);
+      const swept = await deps.guardrails.haltTeam(deps.attacks.api(login, chosen), halter);
       if (swept.failed.length || swept.unread.length) {
         const failed = swept.failed.map((a) => a.guid);
         const unread = swept.unread.length > 0;
         return {
-          text: stepHaltIncompleteText(
-            teamName(chosen),
-            swept.halted.length,
-            failed,
-            unread,
-            deps.config.slack.command,
-          ),
+          text: stepHaltIncompleteText(teamName(chosen), swept.halted.length, failed, unread, deps.command),
         };
       }
       return { text: massHaltText(actor.userId, { halted: swept.halted, ended: [] }) };
@@ -236,7 +229,7 @@ export const slackbotTools: SlackbotTool[] = [
     readOnly: true,
     async run(args, actor, deps) {
       const status = await command(gamedayCommand, ['status'], { ...actor, channelId: args.channel }, deps);
-      const running = await deps.gameDays.running(args.channel);
+      const running = await deps.gamedays.days.running(args.channel);
       const permalink = running && (await deps.slack.permalink(running.channel, running.ts));
       return permalink ? withCardLink(status, 'game day', permalink) : status;
     },

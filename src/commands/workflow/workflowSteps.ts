@@ -1,9 +1,8 @@
 import { z } from 'zod';
-import type { Deps } from '../../deps.ts';
+import type { Services } from '../../services.ts';
 import type { WorkflowStepHandler, WorkflowStepRequest, WorkflowStepResult } from '../reply.ts';
 import { UserInputError } from '../../errors.ts';
-import { platformFor, requireLogin, teamName } from '../../attacks/access.ts';
-import { haltTeamAttacks } from '../../guardrails/sweep.ts';
+import { teamName } from '../../attacks/access.ts';
 import { otherAttackChannels } from '../../attacks/channels.ts';
 import {
   stepGuardsUnknownText,
@@ -28,7 +27,6 @@ import { resolveTeam } from '../attacks/attack.ts';
 import { checkChannel } from '../attacks/channel.ts';
 import { savedAttackRequest, sawSavedAttack } from '../attacks/saved.ts';
 import { StartUnfinishedError } from '../../attacks/start.ts';
-import { startPolicy } from '../../attacks/startPolicy.ts';
 import { GuardsUnknownError } from '../../guardrails/guardCheck.ts';
 import {
   END_GAME_DAY_STEP,
@@ -66,9 +64,9 @@ const scopeOfInputs = (
 };
 
 /** Halt all chaos attacks: every attack the person reaches, or one team's, with their session. */
-async function haltAllStep({ actor, inputs }: WorkflowStepRequest, deps: Deps): Promise<WorkflowStepResult> {
+async function haltAllStep({ actor, inputs }: WorkflowStepRequest, deps: Services): Promise<WorkflowStepResult> {
   const input = read({ team: optionalText, reason }, inputs);
-  const login = await requireLogin(deps, actor);
+  const login = await deps.login.require(actor);
   if (input.team === undefined) {
     const { attacks } = deps;
     const outcome = await attacks.haltAll(actor, undefined, input.reason);
@@ -76,7 +74,7 @@ async function haltAllStep({ actor, inputs }: WorkflowStepRequest, deps: Deps): 
     return { outputs: { halted_count: ids.length, halted_ids: ids } };
   }
   const team = matchTeam(login.session.teams, input.team, '');
-  const swept = await haltTeamAttacks(deps, platformFor(deps, login, team), {
+  const swept = await deps.guardrails.haltTeam(deps.attacks.api(login, team), {
     by: actor,
     platformUser: login.session.identifier,
     cause: 'person',
@@ -90,7 +88,7 @@ async function haltAllStep({ actor, inputs }: WorkflowStepRequest, deps: Deps): 
         swept.halted.length,
         swept.failed.map((a) => a.guid),
         swept.unread.length > 0,
-        deps.config.slack.command,
+        deps.command,
       ),
     };
   }
@@ -99,9 +97,9 @@ async function haltAllStep({ actor, inputs }: WorkflowStepRequest, deps: Deps): 
 }
 
 /** Freeze chaos: declares the freeze, halts what runs there, and says how many it halted. */
-async function freezeStep({ actor, inputs }: WorkflowStepRequest, deps: Deps): Promise<WorkflowStepResult> {
+async function freezeStep({ actor, inputs }: WorkflowStepRequest, deps: Services): Promise<WorkflowStepResult> {
   const input = read({ ...scopeInputs, reason }, inputs);
-  const login = await deps.guardrails.login(actor);
+  const login = await deps.login.require(actor);
   const scope = scopeOfInputs(input, login);
   // Done once per run of the step: the adapter's claim on its execution sees to that.
   const declared = await deps.guardrails.freeze(actor, login, scope, input.reason);
@@ -110,7 +108,7 @@ async function freezeStep({ actor, inputs }: WorkflowStepRequest, deps: Deps): P
   const failed =
     'error' in halting || (halting.scope === 'team' && (halting.swept.failed.length || halting.swept.unread.length));
   // The freeze stands either way; a halt that did not happen must not pass unseen.
-  if (failed) return { error: stepFreezeHaltFailedText(actor.userId, freeze, halting, deps.config.slack.command) };
+  if (failed) return { error: stepFreezeHaltFailedText(actor.userId, freeze, halting, deps.command) };
   return {
     outputs: {
       scope: freeze.scope,
@@ -124,9 +122,9 @@ async function freezeStep({ actor, inputs }: WorkflowStepRequest, deps: Deps): P
 }
 
 /** Unfreeze chaos: lifts the freeze of the scope; nothing to lift is no failure. */
-async function unfreezeStep({ actor, inputs }: WorkflowStepRequest, deps: Deps): Promise<WorkflowStepResult> {
+async function unfreezeStep({ actor, inputs }: WorkflowStepRequest, deps: Services): Promise<WorkflowStepResult> {
   const input = read({ ...scopeInputs, reason: optionalText }, inputs);
-  const login = await deps.guardrails.login(actor);
+  const login = await deps.login.require(actor);
   const scope = scopeOfInputs(input, login);
   const lifted = await deps.guardrails.unfreeze(actor, login, scope);
   await announceLift(deps, actor, lifted);
@@ -142,14 +140,14 @@ async function unfreezeStep({ actor, inputs }: WorkflowStepRequest, deps: Deps):
 const gameDayInputs = { channel: z.string().min(1), title: optionalText };
 
 /** Start game day: in the channel given, facilitated by the person. */
-async function startGameDayStep({ actor, inputs }: WorkflowStepRequest, deps: Deps): Promise<WorkflowStepResult> {
+async function startGameDayStep({ actor, inputs }: WorkflowStepRequest, deps: Services): Promise<WorkflowStepResult> {
   const input = read(gameDayInputs, inputs);
   if (input.title === undefined || input.title.length > 150) throw new UserInputError(stepTitleMissingText);
-  const others = otherAttackChannels(deps.config.attackChannels, input.channel);
+  const others = otherAttackChannels(deps.attacks.settings.attackChannels, input.channel);
   if (others) return { error: stepGameDayChannelText(input.channel, others) };
   // As `gameday start`: run by someone who may run attacks in their selected team.
-  const team = requireGameDayTeam(await requireLogin(deps, actor), deps.config.slack.command);
-  const { outcome, record } = await deps.gameDays.start(input.channel, input.title, actor.userId, {
+  const team = requireGameDayTeam(await deps.login.require(actor), deps.command);
+  const { outcome, record } = await deps.gamedays.days.start(input.channel, input.title, actor.userId, {
     id: team.identifier,
     name: teamName(team),
   });
@@ -159,10 +157,10 @@ async function startGameDayStep({ actor, inputs }: WorkflowStepRequest, deps: De
 }
 
 /** End game day: ends the channel's game day; attacks still running are followed by its summary. */
-async function endGameDayStep({ actor, inputs }: WorkflowStepRequest, deps: Deps): Promise<WorkflowStepResult> {
+async function endGameDayStep({ actor, inputs }: WorkflowStepRequest, deps: Services): Promise<WorkflowStepResult> {
   const input = read(gameDayInputs, inputs);
-  await requireLogin(deps, actor);
-  const record = await deps.gameDays.running(input.channel);
+  await deps.login.require(actor);
+  const record = await deps.gamedays.days.running(input.channel);
   if (!record) return { error: stepNoGameDayText(input.channel) };
   if (input.title !== undefined && input.title.toLowerCase() !== record.title.toLowerCase())
     return { error: stepOtherGameDayText(input.channel, record.title) };
@@ -181,7 +179,7 @@ async function endGameDayStep({ actor, inputs }: WorkflowStepRequest, deps: Deps
  */
 async function runSavedAttackStep(
   { actor, inputs, executionId }: WorkflowStepRequest,
-  deps: Deps,
+  deps: Services,
 ): Promise<WorkflowStepResult> {
   const input = read(
     {
@@ -192,7 +190,7 @@ async function runSavedAttackStep(
     },
     inputs,
   );
-  const login = await requireLogin(deps, actor);
+  const login = await deps.login.require(actor);
   const team = resolveTeam(login, input.team, '');
   const channel = await checkChannel(deps, input.channel);
   const { saved, request } = await savedAttackRequest(deps, login, team, input.name, {
@@ -204,8 +202,7 @@ async function runSavedAttackStep(
   const waitForEnd = input.wait_for_end === true;
   let guid: string;
   try {
-    const outcome = await startPolicy(
-      deps,
+    const outcome = await deps.attacks.start(
       { actor, login, team, request, channel },
       { kind: 'workflow step', step: { executionId, waitForEnd } },
     );
