@@ -62,6 +62,13 @@ export async function startBot(bot: Bot, options: StartOptions): Promise<Running
   const routes = [
     ...probes.routes({ metrics: opsPort === undefined && config.metricsPublic }),
     ...(config.login.mode !== 'modal' ? loginRoutes(services, (actor) => publishHome(actor, services)) : []),
+    // Slackbot's tools: the MCP SDK is loaded only when they are on.
+    ...(config.mcpEnabled
+      ? (await import('./slack/mcp.ts')).mcpRoutes(adapter, listeners.tools ?? [], {
+          store,
+          signingSecret: config.slack.signingSecret,
+        })
+      : []),
   ];
   const slackLogger = boltLogger(logger);
   const clientOptions = slackClientOptions(config, options.slackTimeoutMs);

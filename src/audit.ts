@@ -21,7 +21,8 @@ export type AuditEvent =
   | 'watch_renewed'
   | 'watch_removed'
   | 'attack_saved'
-  | 'saved_attack_deleted';
+  | 'saved_attack_deleted'
+  | 'slackbot_tool';
 
 /**
  * One structured line per state change, naming the Slack user, the platform identity, the team

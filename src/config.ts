@@ -22,6 +22,8 @@ export interface Config {
   opsPort: number | undefined;
   /** Without an operations port, whether /metrics (unauthenticated) is served on the public port. */
   metricsPublic: boolean;
+  /** Whether `/mcp` answers Slackbot's tool calls (Slack identity auth, signed like Slack's requests). */
+  mcpEnabled: boolean;
   platform: { apiUrl: string; appUrl: string | undefined };
   sessionKeys: { current: Buffer; previous: Buffer | undefined };
   storeUrl: string;
@@ -92,6 +94,7 @@ export function loadConfig(env: NodeJS.ProcessEnv): Config {
     port: e.PORT,
     opsPort: e.OPS_PORT,
     metricsPublic: e.METRICS_PUBLIC,
+    mcpEnabled: e.MCP_ENABLED,
     platform: { apiUrl: e.PLATFORM_API_URL, appUrl: e.PLATFORM_APP_URL?.replace(/\/+$/, '') },
     sessionKeys: { current: e.SESSION_KEY as Buffer, previous: e.SESSION_KEY_PREVIOUS },
     storeUrl: e.STORE_URL,

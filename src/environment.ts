@@ -109,6 +109,9 @@ export const environmentSchema = z.object({
   METRICS_PUBLIC: optionalText
     .pipe(z.enum(['true', 'false'], { error: 'METRICS_PUBLIC must be true or false' }).optional())
     .transform((v) => v === 'true'),
+  MCP_ENABLED: optionalText
+    .pipe(z.enum(['true', 'false'], { error: 'MCP_ENABLED must be true or false' }).optional())
+    .transform((v) => v === 'true'),
   PLATFORM_API_URL: z
     .string({ error: 'PLATFORM_API_URL is required: the platform base URL ending in /v1' })
     .trim()
@@ -255,6 +258,12 @@ export function missingVariables(env: NodeJS.ProcessEnv): [string, string][] {
     missing.push([
       'SLACK_SIGNING_SECRET',
       'SLACK_SIGNING_SECRET is required in HTTP mode (or set SLACK_APP_TOKEN for Socket Mode)',
+    ]);
+  }
+  if ((env['MCP_ENABLED'] ?? '').trim() === 'true' && !has('SLACK_SIGNING_SECRET')) {
+    missing.push([
+      'MCP_ENABLED',
+      'MCP_ENABLED=true needs SLACK_SIGNING_SECRET: every request from Slackbot is checked against it',
     ]);
   }
   const loginMode = (env['LOGIN_MODE'] ?? '').trim();

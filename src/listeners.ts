@@ -1,6 +1,7 @@
 import { commandEntry } from './commands/index.ts';
 import { once } from './commands/reply.ts';
 import { steps } from './commands/workflow/workflowSteps.ts';
+import { slackbotTools } from './commands/slackbot/tools.ts';
 import { builderChanged, submitBuilder } from './commands/attacks/attack.ts';
 import { cancelPreview, startFromPreview } from './commands/attacks/preview.ts';
 import { haltAgainFromButton, haltAllConfirmed, haltFromButton } from './commands/attacks/halt.ts';
@@ -160,6 +161,7 @@ export const listeners: Listeners = {
     [FILE_TICKET_SHORTCUT]: fileTicketFromMessage,
   },
   steps,
+  tools: slackbotTools,
   events: {
     app_home_opened: publishHome,
   },

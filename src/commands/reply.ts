@@ -1,4 +1,5 @@
 import type { KnownBlock, ModalView } from '@slack/types';
+import type { ZodRawShape } from 'zod';
 import type { Services } from '../services.ts';
 import type { Actor } from '../store/sessions.ts';
 import type { Message } from '../views/message.ts';
@@ -109,3 +110,18 @@ export interface WorkflowStepRequest {
 export type WorkflowStepResult = StepResult;
 
 export type WorkflowStepHandler = (request: WorkflowStepRequest, deps: Services) => Promise<WorkflowStepResult>;
+
+/**
+ * A tool Slackbot calls (MCP, src/slack/mcp.ts): what it takes, each argument described for a
+ * model, and what it does as the person Slack names, answered as the message the same command
+ * would show in Slack. It adds no rule: it calls what the slash command calls.
+ */
+export interface SlackbotTool {
+  name: string;
+  description: string;
+  /** The arguments, checked before anything runs. */
+  input: ZodRawShape;
+  /** It only reads: Slackbot may call it without asking the person first. */
+  readOnly: boolean;
+  run(args: Record<string, unknown>, actor: Actor, services: Services): Promise<Message>;
+}

@@ -5,6 +5,7 @@ import {
   isOnce,
   type OptionsHandler,
   type Reply,
+  type SlackbotTool,
   type SubmissionHandler,
   type WorkflowStepHandler,
 } from '../commands/reply.ts';
@@ -29,7 +30,7 @@ import type { ReplySender } from './replies.ts';
 import { listenToSubmissions } from './submissions.ts';
 import { listenToWorkflowSteps } from './workflowStepRunner.ts';
 
-type Kind = 'command' | 'action' | 'view' | 'options' | 'shortcut' | 'event' | 'step';
+type Kind = 'command' | 'action' | 'view' | 'options' | 'shortcut' | 'event' | 'step' | 'tool';
 
 /**
  * Every id the app answers to, mapped to its handler: the one registration table. An entry that
@@ -45,6 +46,8 @@ export interface Listeners {
   shortcuts: Record<string, ShortcutHandler>;
   /** Workflow Builder custom steps by callback id (each must be a function in manifest.yml). */
   steps: Record<string, WorkflowStepHandler>;
+  /** The tools Slackbot calls on /mcp, with MCP_ENABLED (src/slack/mcp.ts). */
+  tools?: SlackbotTool[];
   /** Events API event types (each must be a bot event in manifest.yml). */
   events: Record<string, (actor: Actor, deps: Services) => Promise<void>>;
   /**

@@ -78,25 +78,13 @@ export class UnverifiedBodies {
     return (req, res) => {
       if (req.method !== 'POST' || URL.parse(req.url ?? '', 'http://localhost')?.pathname !== endpoint)
         return listener(req, res);
-      if (!this.#signed(req)) return refuse(res);
+      if (!signedHeaders(req, this.#now())) return refuse(res);
       listener(req, res);
       // Bolt has started reading the body (it listens for its data before returning), so counting
       // it here takes nothing from Bolt. A body declared over the limit Bolt refuses, unread.
       const declared = req.headers['content-length'];
       if (declared === undefined || Number(declared) <= this.#bodyLimit) this.#count(req, res);
     };
-  }
-
-  #signed(req: IncomingMessage): boolean {
-    const signature = req.headers['x-slack-signature'];
-    const timestamp = req.headers['x-slack-request-timestamp'];
-    return (
-      typeof signature === 'string' &&
-      signaturePattern.test(signature) &&
-      typeof timestamp === 'string' &&
-      timestampPattern.test(timestamp) &&
-      Math.floor(this.#now() / 1000) - Number(timestamp) <= signatureWindowSeconds
-    );
   }
 
   #count(req: IncomingMessage, res: ServerResponse): void {
@@ -143,6 +131,19 @@ export class UnverifiedBodies {
   }
 }
 
+/** Whether a request carries Slack's signature headers, well formed, with a timestamp inside the window. */
+export function signedHeaders(req: IncomingMessage, nowMs: number): boolean {
+  const signature = req.headers['x-slack-signature'];
+  const timestamp = req.headers['x-slack-request-timestamp'];
+  return (
+    typeof signature === 'string' &&
+    signaturePattern.test(signature) &&
+    typeof timestamp === 'string' &&
+    timestampPattern.test(timestamp) &&
+    Math.floor(nowMs / 1000) - Number(timestamp) <= signatureWindowSeconds
+  );
+}
+
 function first<T>(set: Set<T>): T {
   return set.values().next().value!;
 }
@@ -151,7 +152,7 @@ function first<T>(set: Set<T>): T {
  * Answers without reading the body, then closes the connection: a client still sending it would
  * otherwise keep it open, waiting for the body to be read.
  */
-function refuse(res: ServerResponse): void {
+export function refuse(res: ServerResponse): void {
   res.writeHead(401, { connection: 'close' });
   res.end(() => res.socket?.destroy());
 }

@@ -224,4 +224,9 @@ export const keys = {
     "A step's hypothesis question was asked once: as long as an ended game day."),
   gamedayStepAnswer: kind('gameday-step-answer:', days(30), { key: (stepId: string) => stepId },
     "A step's hypothesis was answered, by one person only: as long as an ended game day."),
+  // Slackbot (MCP)
+  mcpRequest: kind('mcp-request:', minutes(10), { key: (signature: string) => signature },
+    "A signed request from Slackbot was taken once: longer than its signature's five minutes either way, so one sent again is refused."),
+  mcpCalls: kind('mcp-calls:', minutes(1), { key: person },
+    "How many tools a person called through Slackbot this minute: the window of the per-person limit."),
 } as const;

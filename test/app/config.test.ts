@@ -232,6 +232,19 @@ describe('METRICS_PUBLIC', () => {
   });
 });
 
+describe('MCP_ENABLED', () => {
+  it('is off unless set to true, and needs the signing secret Slackbot signs with', () => {
+    expect(loadConfig(valid).mcpEnabled).toBe(false);
+    expect(loadConfig({ ...valid, MCP_ENABLED: 'true' }).mcpEnabled).toBe(true);
+    expect(problems({ ...valid, MCP_ENABLED: 'on' })).toEqual(['MCP_ENABLED must be true or false']);
+    const socketOnly = { ...valid, SLACK_SIGNING_SECRET: '', SLACK_APP_TOKEN: 'xapp-1' };
+    expect(loadConfig(socketOnly).mcpEnabled).toBe(false);
+    expect(problems({ ...socketOnly, MCP_ENABLED: 'true' })).toEqual([
+      'MCP_ENABLED=true needs SLACK_SIGNING_SECRET: every request from Slackbot is checked against it',
+    ]);
+  });
+});
+
 describe('OPS_PORT', () => {
   it('is off unless set, and then a port of its own', () => {
     expect(loadConfig(valid).opsPort).toBeUndefined();

@@ -100,6 +100,12 @@ describe('manifest.yml', () => {
     expect(manifest.settings.org_deploy_enabled).toBe(true);
   });
 
+  it("declares Faultline's tools for Slackbot on /mcp, with Slack identity auth", () => {
+    expect(manifest.mcp_servers).toEqual({
+      faultline: { url: expect.stringMatching(/^https:\/\/[^/]+\/mcp$/), auth_type: 'slack_identity_auth' },
+    });
+  });
+
   it('declares the message metadata the cards carry', () => {
     expect(Object.keys(manifest.types ?? {}).sort()).toEqual([ATTACK_EVENT_TYPE, GAME_DAY_EVENT_TYPE].sort());
   });
@@ -125,13 +131,16 @@ describe('manifest.yml', () => {
       // The slash command, and cards posted in public channels the app was not invited to.
       'commands',
       'chat:write.public',
+      // Slackbot calling Faultline's tools (mcp_servers).
+      ...(manifest.mcp_servers ? ['mcp:connect'] : []),
     ]);
     expect([...manifest.oauth_config.scopes.bot].sort()).toEqual([...needed].sort());
   });
 
-  it('has its bot scopes listed in the README, all of them', () => {
-    const readme = readFileSync(new URL('../../README.md', import.meta.url), 'utf8');
-    const sentence = /bot scopes \(([^)]*)\)/.exec(readme.replace(/\s+/g, ' '))?.[1] ?? '';
+  it('has its bot scopes listed in the security guide, all of them', () => {
+    const guide = readFileSync(new URL('../../docs/security.md', import.meta.url), 'utf8');
+    const section = guide.slice(guide.indexOf("## The Slack app's scopes"));
+    const sentence = /asks for these bot scopes, each for one purpose: ([^#]*)/.exec(section)?.[1] ?? '';
     const named = [...sentence.matchAll(/`([^`]+)`/g)].map((match) => match[1]).sort();
     expect(named).toEqual([...manifest.oauth_config.scopes.bot].sort());
   });

@@ -43,6 +43,7 @@ describe('one path for what happens to an attack', () => {
   });
 
   it('writes the audit line of every attack event beside the recorder', () => {
+    // A Slackbot tool may share an event's name (`name: 'halt_all'`): that is no audit line.
     for (const event of [
       'attack_started',
       'attack_halted',
@@ -51,7 +52,7 @@ describe('one path for what happens to an attack', () => {
       'halt_all',
       'halt_everything',
     ])
-      expect(callers(new RegExp(`'${event}'`)).filter((file) => file !== 'src/audit.ts')).toEqual([
+      expect(callers(new RegExp(`(?<!name: )'${event}'`)).filter((file) => file !== 'src/audit.ts')).toEqual([
         'src/attacks/auditEvents.ts',
       ]);
   });

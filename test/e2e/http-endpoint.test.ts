@@ -28,6 +28,8 @@ describe("Slack's endpoint and the other paths, on Bolt's receiver in HTTP mode"
     expect((await fetch(`${botUrl()}/metrics`)).status).toBe(404);
     expect((await fetch(`${botUrl()}/login/not-a-link`)).status).toBe(410);
     expect((await fetch(`${botUrl()}/nowhere`)).status).toBe(404);
+    // Slackbot's endpoint is off unless MCP_ENABLED=true.
+    expect((await fetch(`${botUrl()}/mcp`, { method: 'POST', body: '{}' })).status).toBe(404);
   });
 
   it('counts as a delivery only a request whose Slack signature verified, never probes, pages or unsigned requests', async () => {

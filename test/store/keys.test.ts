@@ -248,6 +248,8 @@ describe('the store key table', () => {
       'gameday-step-attack:',
       'gameday-step-question:',
       'gameday-step-answer:',
+      'mcp-request:',
+      'mcp-calls:',
     ]);
   });
 });

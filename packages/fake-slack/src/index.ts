@@ -46,6 +46,8 @@ export type { WebApiFault } from './faults.ts';
 export type { StepDefinition, StepParameter } from './functions.ts';
 export { USER_CONTEXT } from './functions.ts';
 export { slackSignature } from './signature.ts';
+export { FakeSlackbot, type SentRequest, type SlackbotSigning, type ToolAnswer } from './slackbot.ts';
+import { FakeSlackbot, type SlackbotSigning } from './slackbot.ts';
 
 export interface FakeSlackOptions {
   signingSecret: string;
@@ -120,6 +122,11 @@ export interface FakeSlack {
   readonly botUserId: string;
   /** Where signed requests go, e.g. `http://127.0.0.1:3000/slack/events`. */
   setBotUrl(url: string): void;
+  /**
+   * Slackbot's MCP client asking for a person (Slack identity auth), connected to the app's MCP
+   * server at `url`; `signing` breaks its signature on purpose.
+   */
+  slackbot(personId: string, url: string, options?: { signing?: SlackbotSigning }): Promise<FakeSlackbot>;
   /**
    * A person in the workspace (the same object for the same id); users.info reports the names
    * given. An `email` given again changes the profile's e-mail, as a person may change it in Slack.
@@ -276,6 +283,17 @@ export async function startFakeSlack(options: FakeSlackOptions): Promise<FakeSla
     botUserId: workspace.identity.botUserId,
     setBotUrl(url) {
       bot.url = url;
+    },
+    slackbot(personId, url, slackbotOptions = {}) {
+      const profile = workspace.people.get(personId);
+      return FakeSlackbot.connect({
+        url,
+        signingSecret: options.signingSecret,
+        userId: personId,
+        teamId: profile?.teamId ?? teamId,
+        enterpriseId: profile?.enterpriseId ?? options.enterpriseId,
+        ...slackbotOptions,
+      });
     },
     user(id, profile = {}) {
       let person = people.get(id);

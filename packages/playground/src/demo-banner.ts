@@ -48,7 +48,7 @@ function loginLines({ features, hints, sim }: Demo): string[] {
 }
 
 /** Which of the features a workspace configures are on in this demo, and how to change that. */
-function featureLines({ approvalRules, loginMode, presenceMinutes }: DemoFeatures): string[] {
+function featureLines({ approvalRules, loginMode, presenceMinutes, slackbot }: DemoFeatures): string[] {
   const page =
     loginMode === 'modal'
       ? ['The secure login page is off (LOGIN_MODE=modal): /chaos login opens the Slack form only.']
@@ -65,6 +65,9 @@ function featureLines({ approvalRules, loginMode, presenceMinutes }: DemoFeature
     presenceMinutes === 0
       ? 'Presence checks are off (PRESENCE_MINUTES=0); PRESENCE_MINUTES=2 asks "Still watching?" after 2 minutes.'
       : `Presence checks: an attack running ${presenceMinutes} minute${presenceMinutes === 1 ? '' : 's'} asks whoever watches it "Still watching?" (PRESENCE_MINUTES=${presenceMinutes}; PRESENCE_MINUTES=0 turns them off).`,
+    slackbot
+      ? "Slackbot's tools are on: the page's Ask Slackbot box calls them as the person acting (MCP_ENABLED=true; MCP_ENABLED=false turns them off)."
+      : "Slackbot's tools are off (MCP_ENABLED=false); MCP_ENABLED=true shows the page's Ask Slackbot box.",
     'The README\'s "Approval and the secure login page, in the demo" and "Single sign-on, in the demo" walk through them.',
     "Any other variable of the README's configuration table works too, such as POLL_SECONDS=10 ./run.sh.",
   ];

@@ -71,6 +71,8 @@ export function demoDefaults(sim: Simulator): Record<string, string> {
     MONITORING_A_INTEGRATION: sim.seed.monitoring.a.integrationName,
     MONITORING_A_DOMAIN: sim.seed.monitoring.a.domain,
     MONITORING_B_URI: sim.seed.monitoring.b.uri,
+    // Slackbot's tools, for the page's Ask Slackbot box.
+    MCP_ENABLED: 'true',
   };
 }
 
@@ -80,6 +82,8 @@ export interface DemoFeatures {
   loginMode: string;
   /** Minutes before "Still watching?"; 0: never asked. */
   presenceMinutes: number;
+  /** Slackbot's tools (MCP_ENABLED), which the page's Ask Slackbot box calls. */
+  slackbot: boolean;
 }
 
 export interface Demo {
@@ -228,6 +232,7 @@ export async function startDemo(options: DemoOptions): Promise<Demo> {
       approvalRules: settings['APPROVAL_RULES']?.trim() ?? '',
       loginMode: config.login.mode,
       presenceMinutes: config.presenceMinutes,
+      slackbot: config.mcpEnabled,
     };
     const built = createBot(config, {
       logger: createLogger(config.logLevel, options.logDestination),
@@ -240,6 +245,7 @@ export async function startDemo(options: DemoOptions): Promise<Demo> {
     stops.push(() => bot.stop());
     fake.setBotUrl(`http://127.0.0.1:${bot.port}/slack/events`);
     playground.routeLoginPageTo(`http://127.0.0.1:${bot.port}`);
+    if (config.mcpEnabled) playground.askSlackbotAt(`http://127.0.0.1:${bot.port}/mcp`);
 
     // Kept as the demo runs, so that even a demo killed outright comes back close to where it was,
     // and once more when it stops: after every part has stopped, before the lock goes.

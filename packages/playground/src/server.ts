@@ -34,6 +34,7 @@ import {
 } from './directory.ts';
 import { SimulatorPanel, type SimulatorControl } from './simulator-panel.ts';
 import { runStep, stepForms, stepRuns } from './workflows-panel.ts';
+import { SlackbotPanel } from './slackbot-panel.ts';
 import { ModalLabelBook, personState } from './view-state.ts';
 
 export interface PlaygroundOptions {
@@ -70,6 +71,8 @@ export interface Playground {
    * login page is reached at the page's own address, as a proxy in front of the bot would.
    */
   routeLoginPageTo(botUrl: string): void;
+  /** Turns on the "Ask Slackbot" box, calling the app's MCP server at `mcpUrl` as Slackbot would. */
+  askSlackbotAt(mcpUrl: string): void;
   stop(): Promise<void>;
 }
 
@@ -153,6 +156,12 @@ export async function startPlayground(options: PlaygroundOptions): Promise<Playg
     steps: stepForms(fake),
   };
   const mentionNames = new Map([...directory.people, ...channels].map(({ id, name }) => [id, name]));
+  let slackbot: SlackbotPanel | undefined;
+  function slackbotPanel(): SlackbotPanel {
+    if (slackbot === undefined) throw new PlaygroundError(404, 'This playground has no Slackbot to ask.');
+    return slackbot;
+  }
+
   function simulatorPanel(): SimulatorPanel {
     if (simulator === undefined) throw new PlaygroundError(404, 'This playground has no simulator to control.');
     return simulator;
@@ -240,6 +249,10 @@ export async function startPlayground(options: PlaygroundOptions): Promise<Playg
       const { person: who } = bodies.home.parse(body);
       return runStep(fake, person(who).id, body);
     },
+    async '/api/slackbot/call'(body) {
+      const { person: who } = bodies.home.parse(body);
+      return slackbotPanel().call(person(who).id, body);
+    },
     async '/api/shortcut'(body) {
       const input = bodies.shortcut.parse(body);
       if (!directory.shortcuts.some((shortcut) => shortcut.callbackId === input.callbackId))
@@ -278,6 +291,10 @@ export async function startPlayground(options: PlaygroundOptions): Promise<Playg
       if (url.pathname === '/api/simulator') return sendJson(request, response, 200, await simulatorPanel().view());
       if (url.pathname === '/api/workflows')
         return sendJson(request, response, 200, { runs: stepRuns(fake, mentionNames) });
+      if (url.pathname === '/api/slackbot/tools') {
+        const who = person(url.searchParams.get('person') ?? '');
+        return sendJson(request, response, 200, { tools: await slackbotPanel().tools(who.id) });
+      }
       if (url.pathname === '/api/state') {
         const who = person(url.searchParams.get('person') ?? '');
         // `dm`: the person's direct messages with the app, the conversation Slack opens on their user id.
@@ -336,7 +353,11 @@ export async function startPlayground(options: PlaygroundOptions): Promise<Playg
     routeLoginPageTo(botUrl) {
       loginPageAt = new URL(botUrl);
     },
+    askSlackbotAt(mcpUrl) {
+      slackbot = new SlackbotPanel(fake, mcpUrl, mentionNames);
+    },
     async stop() {
+      await slackbot?.close();
       await new Promise<void>((resolve) => {
         server.close(() => resolve());
         server.closeAllConnections();

@@ -55,7 +55,7 @@ export function stepForms(fake: FakeSlack): StepForm[] {
  * A step's error as Workflow Builder shows it to people: `<#C…>` as `#gameday` and `<@U…>` as
  * `@alice`, by `names` (ids to names), and an id nobody here has as the id.
  */
-function namedMentions(error: string, names: ReadonlyMap<string, string>): string {
+export function namedMentions(error: string, names: ReadonlyMap<string, string>): string {
   return error.replace(
     /<([#@])([A-Z0-9]+)(?:\|([^>]*))?>/g,
     (_, sigil: string, id: string, label: string | undefined) => `${sigil}${label || (names.get(id) ?? id)}`,

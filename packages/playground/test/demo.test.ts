@@ -144,11 +144,16 @@ describe('npm run demo', () => {
     expect(banner).toContain(
       'The secure login page is on: /chaos login offers it first (LOGIN_MODE=both; LOGIN_MODE=modal turns it off).',
     );
-    const off = demoBanner({ ...demo, features: { approvalRules: '', loginMode: 'modal', presenceMinutes: 0 } });
+    expect(banner).toContain("Slackbot's tools are on: the page's Ask Slackbot box calls them as the person acting");
+    const off = demoBanner({
+      ...demo,
+      features: { approvalRules: '', loginMode: 'modal', presenceMinutes: 0, slackbot: false },
+    });
     expect(off).toContain('Two-person approval is off; start the demo with APPROVAL_RULES=length>600');
     expect(off).toContain('The secure login page is off (LOGIN_MODE=modal)');
     expect(off).not.toContain('Log in with SSO');
     expect(off).toContain('Presence checks are off (PRESENCE_MINUTES=0)');
+    expect(off).toContain("Slackbot's tools are off (MCP_ENABLED=false)");
   });
 
   it('asks "Still watching?" after 2 minutes, and says so', () => {
@@ -397,10 +402,12 @@ describe("the demo's settings", () => {
         APPROVAL_RULES: '',
         SLACK_APP_TOKEN: 'xapp-1-elsewhere',
         STORE_URL: 'memory://',
+        MCP_ENABLED: 'false',
       },
     });
     try {
       expect(configured.config).toMatchObject({
+        mcpEnabled: false,
         presenceMinutes: 1,
         pollSeconds: 7,
         maxAttackSeconds: 120,

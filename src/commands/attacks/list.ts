@@ -91,7 +91,12 @@ async function keepPage(deps: Services, page: AttackListPage): Promise<AttackLis
   }
 }
 
-async function listReply(deps: Services, actor: Actor, query: ListQuery, replaceOriginal: boolean): Promise<Reply> {
+export async function listReply(
+  deps: Services,
+  actor: Actor,
+  query: ListQuery,
+  replaceOriginal: boolean,
+): Promise<Reply> {
   const login = await deps.login.require(actor);
   const team = teamForAction(login, query.teamId);
   const api = deps.attacks.api(login, team);

@@ -718,6 +718,70 @@ async function pollWorkflows({ once = false } = {}) {
   if (!once) setTimeout(pollWorkflows, WORKFLOWS_POLL_MS);
 }
 
+// The Ask Slackbot box: Faultline's tools as Slackbot lists them, called as the person acting.
+
+let slackbotTools = [];
+
+function drawSlackbotArgs() {
+  const tool = slackbotTools.find((candidate) => candidate.name === $('slackbot-tool').value);
+  $('slackbot-description').textContent = tool?.description ?? '';
+  $('slackbot-args').replaceChildren(
+    ...(tool?.args ?? []).map((arg) => {
+      const label = `${arg.name}${arg.required ? '' : ' (optional)'}`;
+      if (arg.type === 'boolean')
+        return h('label', { className: 'workflow-field check', title: arg.description }, [
+          h('input', { type: 'checkbox', name: arg.name, 'aria-label': arg.name }),
+          h('span', { textContent: label }),
+        ]);
+      const field = arg.choices.length
+        ? h('select', { name: arg.name, 'aria-label': arg.name }, [
+            ...(arg.required ? [] : [h('option', { value: '', textContent: '' })]),
+            ...arg.choices.map((choice) => h('option', { value: choice, textContent: choice })),
+          ])
+        : h('input', {
+            type: 'text',
+            name: arg.name,
+            'aria-label': arg.name,
+            required: arg.required,
+            // A channel argument starts as the channel open, as Slackbot knows where it is asked.
+            value: arg.name === 'channel' && page.place.startsWith('C') ? page.place : '',
+          });
+      return h('label', { className: 'workflow-field', title: arg.description }, [
+        h('span', { textContent: label }),
+        field,
+      ]);
+    }),
+  );
+}
+
+async function setupSlackbot() {
+  let response;
+  try {
+    response = await fetch(`/api/slackbot/tools?person=${encodeURIComponent(page.person)}`, { cache: 'no-store' });
+  } catch {
+    return;
+  }
+  if (!response.ok) return;
+  slackbotTools = (await response.json()).tools;
+  $('slackbot-tool').replaceChildren(
+    ...slackbotTools.map((tool) => h('option', { value: tool.name, textContent: tool.name })),
+  );
+  $('slackbot-tool').addEventListener('change', drawSlackbotArgs);
+  $('slackbot-form').addEventListener('submit', async (event) => {
+    event.preventDefault();
+    const args = {};
+    for (const field of $('slackbot-args').querySelectorAll('input, select'))
+      args[field.name] = field.type === 'checkbox' ? field.checked : field.value;
+    const answer = await act('/api/slackbot/call', { tool: $('slackbot-tool').value, args });
+    if (answer === undefined) return;
+    $('slackbot-answer').textContent = answer.text;
+    $('slackbot-answer').classList.toggle('failed', answer.isError);
+    $('slackbot-answer').hidden = false;
+  });
+  drawSlackbotArgs();
+  $('slackbot').hidden = false;
+}
+
 function go(person, place) {
   page.person = person;
   page.place = place;
@@ -841,6 +905,7 @@ async function start() {
   setupWorkflows();
   go(people.includes(person) ? person : people[0], places.includes(place) ? place : places[0]);
   $('composer-input').focus();
+  void setupSlackbot();
   void pollForever();
 }
 
