@@ -124,7 +124,8 @@ function attackBlocks(state: HomeState, teamId: string, teamName: string, comman
   if (state.active.length > active.length) {
     blocks.push(context(`and ${state.active.length - active.length} more: \`${command} list active\` lists them all.`));
   }
-  if (state.login?.mayHaltAll !== false && offersHaltAll(state.active)) blocks.push(actions('home_halt_all', [haltAllButton()]));
+  if (state.login?.mayHaltAll !== false && offersHaltAll(state.active))
+    blocks.push(actions('home_halt_all', [haltAllButton()]));
   const recent = state.recent.slice(0, homeRecentShown);
   if (recent.length) {
     blocks.push(header('Recent attacks'));
