@@ -243,9 +243,16 @@ describe.skipIf(!hasChromium)(skipNote('the playground in a browser'), { timeout
         timeout: waitMs,
       })
       .toMatchObject({ value: 'platform-web-2' });
+    // The preview checks the hosts against the chosen team's clients: platform-web-2 is Platform's.
+    await builder.getByRole('combobox', { name: 'Team' }).selectOption({ label: 'Platform' });
+    await expect
+      .poll(() => demo.fake.user('U0ALICE').modal()?.values()['attack_team']?.['attack_team'], { timeout: waitMs })
+      .toMatchObject({ selected_option: { text: { text: 'Platform' } } });
     await builder.getByRole('button', { name: 'Preview' }).click();
     await builder.waitFor({ state: 'detached' });
-    await page.locator('article.message.ephemeral', { hasText: '--target-hosts platform-web-2' }).waitFor();
+    const preview = page.locator('article.message.ephemeral', { hasText: '--target-hosts platform-web-2' });
+    await preview.waitFor();
+    expect(await preview.innerText()).toContain('Blast radius: 1 of 4 hosts');
     expect(pageErrors).toEqual([]);
     expect(errorLogs).toEqual([]);
   });
