@@ -137,6 +137,20 @@ describe('--guard on one attack', () => {
   });
 });
 
+describe('a builder target that matches nothing', () => {
+  it('is an error on the target field, keeping what was typed, and creates nothing', async () => {
+    const id = await loggedIn();
+    const modal = await builder(id, 'cpu', 'Random hosts, by tags', 'Tags');
+    modal.fill('Length in seconds', '120').fill('Tags', 'role=webb');
+    await modal.submit();
+    expect(modal.errors()).toEqual({ Tags: expect.stringContaining('Did you mean role=web?') });
+    expect(stack.person(id).modal()?.values()['attack_target_values']?.['attack_target_values']).toMatchObject({
+      value: 'role=webb',
+    });
+    expect(creates()).toHaveLength(0);
+  });
+});
+
 describe('Kubernetes attacks from chat', () => {
   it('sends the exact body from the command, posts a live card, and halts from it', async () => {
     const id = await loggedIn();

@@ -10,10 +10,14 @@ import { attackBuilderModal } from '../../views/attacks/attackBuilder.ts';
 import {
   ATTACK_CHANNEL,
   ATTACK_SAVE_AS,
+  ATTACK_TARGET_KIND,
+  ATTACK_TARGET_VALUES,
   ATTACK_TEAM,
   ATTACK_TYPE_SELECT,
   builderTitle,
 } from '../../views/attacks/builderIds.ts';
+import { NoTargetsError } from '../../attacks/blastRadius.ts';
+import { noTargetsFieldText } from '../../views/attacks/blastRadius.ts';
 import { messageModal } from '../../views/notice.ts';
 import { savedAttackWords, savedNameProblem } from '../../views/attacks/savedAttacks.ts';
 import { builderToRequest } from './builder.ts';
@@ -191,11 +195,19 @@ export async function submitBuilder(submission: Submission, deps: Services): Pro
         },
       };
   }
-  const shown = await preview(
-    deps,
-    { actor: submission.actor, login, team, request: result, channel },
-    saveAs || undefined,
-  );
+  let shown: Awaited<ReturnType<typeof preview>>;
+  try {
+    shown = await preview(
+      deps,
+      { actor: submission.actor, login, team, request: result, channel },
+      saveAs || undefined,
+    );
+  } catch (error) {
+    // A target that matches nothing is the form's to fix: the refusal goes under the target field.
+    if (!(error instanceof NoTargetsError)) throw error;
+    const field = result.target.kind === 'all' ? ATTACK_TARGET_KIND : ATTACK_TARGET_VALUES;
+    return { kind: 'errors', errors: { [field]: noTargetsFieldText(error) } };
+  }
   // Opened from App Home, the person is in the modal: the preview takes the builder's place.
   if (!origin.channel) return { kind: 'update', view: messageModal(builderTitle, shown) };
   // The command's response_url lasts 30 minutes; a builder left open longer answers another way.

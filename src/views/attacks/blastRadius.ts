@@ -40,6 +40,13 @@ export function blastRadiusText(blast: BlastRadius, teamName: string): string {
 }
 
 /** A target that matches no active client, refused at the preview or the start. */
+/** The same refusal under the builder's target field: plain text, the form kept to fix it in place. */
+export function noTargetsFieldText(error: NoTargetsError): string {
+  const { set, suggestions } = error;
+  const hint = suggestions.length ? ` Did you mean ${suggestions.join(' or ')}?` : '';
+  return `No active ${noun(set)} of team ${error.teamName} matches this.${hint}`;
+}
+
 export function noTargetsText(error: NoTargetsError): string {
   const { set, suggestions } = error;
   const target = describeTarget(error.target, error.teamName);
