@@ -3,7 +3,7 @@ import { teamName } from '../attacks/access.ts';
 import { UserInputError } from '../errors.ts';
 import { escapeMrkdwn } from '../views/blocks.ts';
 import { z } from 'zod';
-import { closestWord } from './suggest.ts';
+import { closestWord } from '../suggest.ts';
 
 /** How a team is named, shown when none of a person's teams matches. */
 export const teamUsage = 'team [name or id]';

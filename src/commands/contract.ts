@@ -3,7 +3,7 @@ import { z } from 'zod';
 import { UserInputError } from '../errors.ts';
 import { flagText, flagWords } from '../views/attacks/flags.ts';
 import type { CommandRequest } from './command.ts';
-import { closestWord } from './suggest.ts';
+import { closestWord } from '../suggest.ts';
 
 /**
  * What a subcommand takes, declared once: its flags and its words. Every subcommand reads its

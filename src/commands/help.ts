@@ -4,7 +4,7 @@ import { contract } from './contract.ts';
 import { helpOverview, helpPage, noSuchSubcommandText } from '../views/help.ts';
 import { UserInputError } from '../errors.ts';
 import type { Reply } from './reply.ts';
-import { closestWord } from './suggest.ts';
+import { closestWord } from '../suggest.ts';
 
 const usage = 'help [subcommand]';
 

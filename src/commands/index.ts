@@ -22,7 +22,7 @@ import type { Actor } from '../store/sessions.ts';
 import type { Entry } from './reply.ts';
 import { escapeMrkdwn } from '../views/blocks.ts';
 import { splitWords } from './attacks/tokenize.ts';
-import { closestWord } from './suggest.ts';
+import { closestWord } from '../suggest.ts';
 
 export const subcommands: Subcommand[] = [];
 subcommands.push(

@@ -2,7 +2,7 @@ import type { InfraAttackArg, InfraAttackMetadata } from '../../client/catalogue
 import { defaultLength, findAttackType, flagOf, spellings } from '../../attacks/attackTypes.ts';
 import type { AttackRequest } from '../../attacks/request.ts';
 import { UserInputError } from '../../errors.ts';
-import { closestWord } from '../suggest.ts';
+import { closestWord } from '../../suggest.ts';
 import { checkFlags } from '../contract.ts';
 import { type AttackParseOptions, attackFlags, botFlagOf, botFlags, botFlagsRequest } from './botFlags.ts';
 import { tokenize } from './tokenize.ts';

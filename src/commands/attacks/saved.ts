@@ -28,7 +28,7 @@ import { unclosedQuoteError } from './tokenize.ts';
 import { type CommandRequest, subcommand } from '../command.ts';
 import { contract, flag, ownWords } from '../contract.ts';
 import { type Action, message, type Reply } from '../reply.ts';
-import { closestWord } from '../suggest.ts';
+import { closestWord } from '../../suggest.ts';
 
 const saveUsage = 'save <name> <attack type> [attack flags] [target flags] [--guard …] [--team T]';
 const savedUsage = 'saved [--team T]';
