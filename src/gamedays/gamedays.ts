@@ -54,7 +54,7 @@ export class GameDays extends GameDaySteps {
         ...(options.rehearsal ? { rehearsal: true } : {}),
       };
       // A plan drafted in the channel is this game day's from the start, on its card too.
-      await this.plans.adoptDraft(channel, base.id);
+      await this.plans.adoptDraft(channel, base.id, { rehearsal: options.rehearsal === true });
       const plan = shownPlan(await this.plans.get({ gameDayId: base.id }));
       const posted = await this.board.postCard({ ...base, ...emptyEvents(), plan });
       const saved = { ...base, channel: posted.channel, ts: posted.ts };

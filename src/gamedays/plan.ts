@@ -172,12 +172,18 @@ export class Plans {
     }
   }
 
-  /** The plan drafted in a channel becomes the plan of the game day that has just started there. */
-  async adoptDraft(channel: string, gameDayId: string): Promise<void> {
+  /**
+   * The plan drafted in a channel becomes the plan of the game day that has just started there. A
+   * rehearsal takes a copy, with steps of its own, and leaves the draft for the real game day.
+   */
+  async adoptDraft(channel: string, gameDayId: string, options: { rehearsal?: boolean } = {}): Promise<void> {
     const draft = await this.#store.get<GameDayPlan>(keys.gamedayPlan.key(planName({ channel })));
     if (!draft) return;
-    await this.#store.set(keys.gamedayPlan.key(gameDayId), draft, keys.gamedayPlan.ttlMs);
-    await this.#store.delete(keys.gamedayPlan.key(planName({ channel })));
+    const plan = options.rehearsal
+      ? { ...draft, steps: draft.steps.map((step) => ({ ...step, id: randomUUID() })) }
+      : draft;
+    await this.#store.set(keys.gamedayPlan.key(gameDayId), plan, keys.gamedayPlan.ttlMs);
+    if (!options.rehearsal) await this.#store.delete(keys.gamedayPlan.key(planName({ channel })));
   }
 
   /** Remembers which step an attack runs, for when it ends. */

@@ -185,6 +185,10 @@ describe('a rehearsal', () => {
     );
     expect(read({ text: () => report.initialComment ?? '' })).toContain('REHEARSAL · :clipboard: Rehearsal report');
     nothingCreated();
+    // The plan drafted for it is still drafted, untouched, for the real game day.
+    expect(read(await stack.ask(lead, 'gameday plan', { channel: where }))).toMatch(
+      /Plan of the next game day in this channel \(2 steps\)\n1\. :white_circle: web-cpu · checkout stays under 500 ms p99 · planned/,
+    );
   });
 
   it('refuses a step in a frozen team with the freeze, and the automatic mode pauses', async () => {
