@@ -69,10 +69,11 @@ export class GameDays extends GameDaySteps {
    * Adds an event to the channel's running game day, if any: kept for the summary, told in the
    * card's thread, counted on the card. Never fails the action that caused it.
    */
-  async record(channel: string, event: GameDayEvent): Promise<void> {
+  async record(channel: string, happened: GameDayEvent): Promise<void> {
     try {
       const base = await this.store.get<GameDayBase>(keys.gameDay.key(channel));
-      if (!base || !(await this.#keeps(base, event))) return;
+      const event = base && (await this.#kept(base, happened));
+      if (!base || !event) return;
       await this.store.set(
         keys.gameDayEvent.key(base.id, iso(this.now()), randomUUID()),
         event,
@@ -101,17 +102,16 @@ export class GameDays extends GameDaySteps {
   }
 
   /**
-   * Whether the game day keeps the event: a real one everything of its channel; a rehearsal only
-   * its plan's and its own guards' (nothing of it runs, so a trip halted none of its attacks), as
-   * attacks started in its channel are real and not part of it.
+   * What the game day keeps of an event: a real one everything of its channel; a rehearsal only
+   * its plan's and its own guards' trips (nothing of it runs, so a trip halted none of its
+   * attacks), as attacks started in its channel are real and not part of it.
    */
-  async #keeps(day: GameDayBase, event: GameDayEvent): Promise<boolean> {
-    if (!day.rehearsal || event.kind === 'step') return true;
-    if (event.kind !== 'guard') return false;
+  async #kept(day: GameDayBase, event: GameDayEvent): Promise<GameDayEvent | undefined> {
+    if (!day.rehearsal || event.kind === 'step') return event;
+    if (event.kind !== 'guard') return undefined;
     const own = (await this.guards?.forGameDay(day.id)) ?? [];
-    if (!own.some((guard) => guardKey(guard.spec) === event.trip.key)) return false;
-    event.trip = { ...event.trip, halted: [], notHalted: [] };
-    return true;
+    if (!own.some((guard) => guardKey(guard.spec) === event.trip.key)) return undefined;
+    return { ...event, trip: { ...event.trip, halted: [], notHalted: [] } };
   }
 
   /**

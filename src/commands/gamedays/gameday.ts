@@ -8,6 +8,7 @@ import { channelLinks, escapeMrkdwn } from '../../views/blocks.ts';
 import { gameDayStatusMessage } from '../../views/gamedays/gamedaySummary.ts';
 import {
   ambiguousGameDayIdText,
+  badged,
   gameDayGuardsRemovedText,
   gameDayGuardsSetText,
   gameDayRunningText,
@@ -184,14 +185,14 @@ export const gamedayCommand = subcommand({
       if (!values.length) return openGuardPicker(deps, request.actor, record);
       const specs = guardsFromFlag(values, deps.attacks.settings, deps.command);
       const lines = await addGuards(deps, request.actor, record, specs);
-      return message(gameDayGuardsSetText(record.title, lines));
+      return message(badged(record, gameDayGuardsSetText(record.title, lines)));
     }
     if (form === 'unguard') {
       const record = await deps.gamedays.days.running(channel);
       if (!record) return message(noGameDayText(deps.command));
       const specs = guardsFromFlag(args.rest, deps.attacks.settings, deps.command);
       const { removed, missing } = await removeGuards(deps, request.actor, record, specs);
-      return message(gameDayGuardsRemovedText(record.title, removed, missing));
+      return message(badged(record, gameDayGuardsRemovedText(record.title, removed, missing)));
     }
     if (form === 'status') {
       const record = await deps.gamedays.days.running(channel);
