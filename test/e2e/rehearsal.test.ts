@@ -1,5 +1,6 @@
 import { beforeEach, describe, expect, it } from 'vitest';
-import { Stack, stackForFile } from './harness.ts';
+import { gameDayChannel, readPlain } from './gamedayChannel.ts';
+import { type Stack, stackForFile } from './harness.ts';
 
 /**
  * A rehearsal (`gameday start --rehearsal`), end to end: the plan runs as in a real game day
@@ -9,11 +10,18 @@ import { Stack, stackForFile } from './harness.ts';
  * typed meanwhile is real.
  */
 
-/** What a person reads, italics marks removed too (hypotheses are in italics). */
-const read = (surface: { text(): string } | undefined) => Stack.read(surface).replace(/(?<!\w)_|_(?!\w)/g, '');
+const read = readPlain;
 const where = 'C0REHEARSE';
 let stack: Stack;
 stackForFile({ env: { APPROVAL_RULES: 'type=memory' } }, (started) => (stack = started));
+const {
+  channelMessages,
+  gameCardOf: cardOf,
+  countdownIn,
+  waitForText,
+  answer,
+  reportFile,
+} = gameDayChannel(() => stack, where);
 
 let n = 0;
 const nextPerson = () => `U0REHEARSE${++n}`;
@@ -30,41 +38,8 @@ beforeEach(() => {
   filesBefore = stack.fake.files().length;
 });
 
-const channelMessages = (personId: string) => stack.person(personId).channel(where).messages();
-const cardOf = (personId: string, title: string) =>
-  channelMessages(personId).find((m) => read(m).includes(`Game day: ${title}`));
-const countdownIn = (personId: string, title: string, step: number) => {
-  const since = Number(cardOf(personId, title)?.ts ?? 0);
-  return channelMessages(personId)
-    .filter((m) => Number(m.ts) > since && read(m).includes(`Step ${step} of`))
-    .at(-1);
-};
 const thread = (personId: string, title: string) =>
   stack.person(personId).channel(where).thread(cardOf(personId, title)!.ts).map(read);
-
-async function waitForText(what: string, check: () => boolean) {
-  await stack.fake.waitFor(() => check() || undefined, what);
-}
-
-/** Answers the question on a step, in the rehearsal's thread. */
-async function answer(personId: string, title: string, step: number, button: string, observation: string) {
-  const person = stack.person(personId);
-  const question = await stack.fake.waitFor(
-    () =>
-      person
-        .channel(where)
-        .thread(cardOf(personId, title)!.ts)
-        .find((m) => read(m).includes(`Step ${step} (`) && m.buttons().some((b) => b.text === button)),
-    `the question of step ${step}`,
-  );
-  expect(read(question)).toContain('REHEARSAL');
-  await question.click(button);
-  const modal = await stack.fake.waitFor(
-    () => (person.modal()?.callbackId === 'step_answer' ? person.modal() : undefined),
-    'the answer form',
-  );
-  await modal.fill('Observation', observation).submit();
-}
 
 /** A person logged in as the owner, in team Platform, with a rehearsal of one typed step running. */
 async function rehearsing(title: string, attack: string) {
@@ -166,14 +141,7 @@ describe('a rehearsal', () => {
     expect(words).toMatch(/2\. latency · retries hide the latency · .*rehearsed.* · :x: did not hold/);
     expect(words).toContain('None: a rehearsal creates nothing at the platform.');
 
-    const report = await stack.fake.waitFor(
-      () =>
-        stack.fake
-          .files()
-          .slice(filesBefore)
-          .find((file) => file.channel === where),
-      'the report',
-    );
+    const report = await reportFile(filesBefore);
     expect(report.title).toBe(`Rehearsal report: ${title}`);
     expect(report.filename).toMatch(/^rehearsal-report-checkout-rehearsal-\d{4}-\d\d-\d\d\.md$/);
     expect(report.text).toContain(`# Rehearsal report: ${title}`);

@@ -116,7 +116,7 @@ async function reportAgain(deps: Services, actor: Actor, channel: string, id: st
   if (ambiguous) return message(ambiguousGameDayIdText(id!));
   if (!record) {
     const running = await deps.gamedays.days.running(channel);
-    return message(noReportText(id, running?.title, cmd));
+    return message(badged(running ?? {}, noReportText(id, running?.title, cmd)));
   }
   await deps.login.require(actor);
   try {
