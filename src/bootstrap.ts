@@ -271,6 +271,7 @@ export function createBot(config: Config, overrides: BotOverrides = {}): Bot {
     savedAttacks,
     guardrails,
     startStep: (ask, way) => attacks.start(ask, way),
+    rehearseStep: (ask) => attacks.rehearse(ask),
   });
   const services: Services = {
     attacks,

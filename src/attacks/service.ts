@@ -25,7 +25,7 @@ import { type SavedAttacks, saveAttack } from './saved.ts';
 import { locateAttack } from './locate.ts';
 import { cancelPreviewed, previewAttack, startPreviewed } from './previews.ts';
 import type { StartAsk, StartedAttack, StartParts } from './start.ts';
-import { type ApprovedWay, type StartOutcome, type StartWay, startPolicy } from './startPolicy.ts';
+import { type ApprovedWay, rehearseStart, type StartOutcome, type StartWay, startPolicy } from './startPolicy.ts';
 
 /** What starting, halting, noting and watching an attack use. */
 export interface AttackParts extends StartParts {
@@ -111,6 +111,9 @@ export class AttackService {
   start(ask: StartAsk, way: StartWay): Promise<StartOutcome | StartedAttack> {
     return startPolicy(this.#parts, ask, way);
   }
+
+  /** A rehearsal's start: the start policy's checks, and nothing created (startPolicy.ts). */
+  rehearse = (ask: StartAsk) => rehearseStart(this.#parts, ask);
 
   /** What a start would meet now, and the id its Start button carries; its one Start or Cancel (previews.ts). */
   preview = (ask: StartAsk) => previewAttack(this.#parts, ask);

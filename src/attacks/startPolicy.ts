@@ -24,7 +24,8 @@ import { type StartAsk, type StartedAttack, type StartParts, startAttack } from 
  * that finds no monitor or alert refuses, and one that cannot be read needs the person's Start
  * anyway; then a
  * rule may ask for a second person, whose request is posted instead of starting; then the start
- * intent is written and the attack created (start.ts). The ways in say what they are and render
+ * intent is written and the attack created (start.ts); a rehearsal's start (rehearseStart) stops
+ * before the request and the create. The ways in say what they are and render
  * the outcome; refusals are thrown as the errors the views word (FrozenError,
  * UnhealthyGuardsError, MissingGuardsError, GuardsUnknownError).
  */
@@ -90,6 +91,17 @@ export async function startChecks(
   return { checks, unknown: unknownGuards(checks), rule: ruleFor(deps, ask) };
 }
 
+/** What a start meets before anything is asked or created: the policy's checks, in their order. */
+async function policyChecks(deps: StartParts, ask: StartAsk, way: StartWay | { kind: 'rehearsal' }) {
+  await refuseIfFrozen(deps, ask);
+  const targets = await confirmTargets(apiOf(deps, ask), ask.request.target, teamName(ask.team), recordedTargets(way));
+  const acknowledged = way.kind === 'preview' || way.kind === 'approval' ? way.acknowledgedGuards : undefined;
+  const checks = await guardStart(deps, apiOf(deps, ask), await covering(deps, ask), acknowledged);
+  refuseIfMissing(checks, ask.request.guards);
+  const rule = way.kind === 'approval' ? undefined : ruleFor(deps, ask);
+  return { targets, acknowledged, checks, rule };
+}
+
 /** Freeze, guards, a second person, then the start; see the top of this file. */
 export async function startPolicy(deps: StartParts, ask: StartAsk, way: ApprovedWay): Promise<StartedAttack>;
 export async function startPolicy(deps: StartParts, ask: StartAsk, way: StartWay): Promise<StartOutcome>;
@@ -98,14 +110,9 @@ export async function startPolicy(
   ask: StartAsk,
   way: StartWay,
 ): Promise<StartOutcome | StartedAttack> {
-  await refuseIfFrozen(deps, ask);
-  const targets = await confirmTargets(apiOf(deps, ask), ask.request.target, teamName(ask.team), recordedTargets(way));
-  const acknowledged = way.kind === 'preview' || way.kind === 'approval' ? way.acknowledgedGuards : undefined;
-  const checks = await guardStart(deps, apiOf(deps, ask), await covering(deps, ask), acknowledged);
-  refuseIfMissing(checks, ask.request.guards);
+  const { targets, acknowledged, checks, rule } = await policyChecks(deps, ask, way);
   const step = way.kind === 'plan step' || way.kind === 'approval' ? way.step : undefined;
   const workflowStep = way.kind === 'workflow step' ? way.step : undefined;
-  const rule = way.kind === 'approval' ? undefined : ruleFor(deps, ask);
   if (rule) {
     if (way.kind === 'plan step') await way.awaitApproval();
     const pending = {
@@ -133,4 +140,22 @@ export async function startPolicy(
     targets,
   });
   return way.kind === 'approval' ? started : { kind: 'started', started };
+}
+
+/** What a rehearsed start would have done: the clients it would hit, and who else it would need. */
+export interface RehearsedStart {
+  /** None for a service or Kubernetes target: the platform resolves those only when it creates the attack. */
+  targets: TargetSet | undefined;
+  /** The rule that would ask a second person; nobody is asked. */
+  rule: ApprovalRule | undefined;
+}
+
+/**
+ * A rehearsal's start (a step of `gameday start --rehearsal` at zero): the policy's own checks, so
+ * a freeze, a target that matches nothing and an unhealthy or unreadable guard refuse it as they
+ * refuse a start, then nothing: no request for a second person, no start intent, no create.
+ */
+export async function rehearseStart(deps: StartParts, ask: StartAsk): Promise<RehearsedStart> {
+  const { targets, rule } = await policyChecks(deps, ask, { kind: 'rehearsal' });
+  return { targets, rule };
 }

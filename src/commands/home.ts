@@ -46,7 +46,13 @@ export async function gameDaysFor(
   const channels = await channelsOf();
   return running
     .filter((g) => channels.has(g.channel))
-    .map((g) => ({ channel: g.channel, title: g.title, facilitator: g.facilitator, startedAt: g.startedAt }));
+    .map((g) => ({
+      channel: g.channel,
+      title: g.title,
+      facilitator: g.facilitator,
+      startedAt: g.startedAt,
+      rehearsal: g.rehearsal,
+    }));
 }
 
 /** What one redraw of Home shows besides the person's state. */

@@ -20,6 +20,8 @@ export interface GameDayBoard {
   postCountdown(record: GameDayRecord, step: PlanStep): Promise<MessageRef>;
   /** Queues the redraw of a step's countdown card, as the step now stands. */
   updateCountdown(record: GameDayRecord, step: PlanStep): void;
+  /** Tells, in a rehearsal's thread, what a rehearsed step would have started: nothing was created. */
+  tellRehearsed(record: GameDayRecord, step: PlanStep): Promise<void>;
   /** Asks the channel, in the game day's thread, whether the step's hypothesis held. */
   askHypothesis(record: GameDayRecord, step: PlanStep): Promise<MessageRef>;
   /** Queues the redraw of the question, answered. */

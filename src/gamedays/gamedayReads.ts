@@ -31,10 +31,14 @@ export interface GameDayParts {
 
 /**
  * Whether an attack is one of a game day's: its card is in the game day's channel and it started
- * once the game day had. The game day's guards cover it until it ends.
+ * once the game day had. The game day's guards cover it until it ends. A rehearsal has none: an
+ * attack started in its channel is real, and not part of it.
  */
-export function startedUnder(day: { channel: string; startedAt: string }, card: CardRecord): boolean {
-  return card.channel === day.channel && Date.parse(day.startedAt) <= Date.parse(card.createdAt);
+export function startedUnder(
+  day: { channel: string; startedAt: string; rehearsal?: true | undefined },
+  card: CardRecord,
+): boolean {
+  return !day.rehearsal && card.channel === day.channel && Date.parse(day.startedAt) <= Date.parse(card.createdAt);
 }
 
 /**
@@ -59,6 +63,11 @@ export class GameDayReads {
   async running(channel: string): Promise<GameDay | undefined> {
     const base = await this.store.get<GameDayBase>(keys.gameDay.key(channel));
     return base ? this.assemble(base) : undefined;
+  }
+
+  /** Whether the game day running in the channel, if any, is a rehearsal. */
+  async rehearsing(channel: string): Promise<boolean> {
+    return (await this.store.get<GameDayBase>(keys.gameDay.key(channel)))?.rehearsal === true;
   }
 
   /** A game day by its card, running or ended. */

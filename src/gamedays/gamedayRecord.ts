@@ -99,6 +99,11 @@ export interface GameDayRecord {
   teamName?: string | undefined;
   startedAt: string;
   endedAt?: string | undefined;
+  /**
+   * A rehearsal (`gameday start --rehearsal`): its steps are checked at zero and never created.
+   * Set when it starts and never changed, so a rehearsal never becomes a real game day.
+   */
+  rehearsal?: true | undefined;
   attacks: GameDayAttack[];
   halts: GameDayHalt[];
   notes: GameDayNote[];

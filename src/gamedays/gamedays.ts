@@ -1,49 +1,26 @@
 import { randomUUID } from 'node:crypto';
-import type { Logger } from '../logger.ts';
-import type { CardRecord, MessageRef } from '../attacks/cards.ts';
+import type { CardRecord } from '../attacks/cards.ts';
 import { isLive } from '../attacks/lifecycle.ts';
-import type { GameDayBoard } from './gamedayBoard.ts';
 import type { GameDayEvent, GameDayOutcomes, GameDayRecord, GameDayRef } from './gamedayRecord.ts';
 import { keys } from '../store/keys.ts';
-import { type PlanStep, Plans, type StepRef } from './plan.ts';
-import {
-  emptyEvents,
-  type GameDay,
-  type GameDayBase,
-  type GameDayParts,
-  GameDayReads,
-  shownPlan,
-  startedUnder,
-} from './gamedayReads.ts';
-import { endStep, iso, pauseAuto, stopCountdowns, takeAttack } from './planStepState.ts';
+import { Plans } from './plan.ts';
+import { emptyEvents, type GameDay, type GameDayBase, shownPlan, startedUnder } from './gamedayReads.ts';
+import { type GameDayShowParts, GameDaySteps, guardsShown } from './gamedaySteps.ts';
+import { guardKey } from '../guardrails/guards.ts';
+import { iso, pauseAuto, stopCountdowns } from './planStepState.ts';
 
-export interface GameDaysOptions extends Omit<GameDayParts, 'plans'> {
-  board: GameDayBoard;
-  logger: Logger;
-  now: () => number;
+export interface GameDaysOptions extends Omit<GameDayShowParts, 'plans'> {
   /** The game days' plans; one over the same store by default. */
   plans?: Plans | undefined;
-}
-
-/** What the card shows of the guards: a redraw is due when this changes. */
-function guardsShown(record: GameDayRecord): string {
-  return JSON.stringify([record.guards ?? [], (record.trips ?? []).map((t) => [t.key, t.at])]);
 }
 
 /**
  * One game day per channel: it starts, takes events (one key each, so that replicas adding events
  * at the same moment never overwrite each other), ends, and follows its plan's attacks.
  */
-export class GameDays extends GameDayReads {
-  readonly #board: GameDayBoard;
-  readonly #logger: Logger;
-  readonly #now: () => number;
-
+export class GameDays extends GameDaySteps {
   constructor(options: GameDaysOptions) {
     super({ ...options, plans: options.plans ?? new Plans(options.store) });
-    this.#board = options.board;
-    this.#logger = options.logger;
-    this.#now = options.now;
   }
 
   /**
@@ -55,6 +32,7 @@ export class GameDays extends GameDayReads {
     title: string,
     facilitator: string,
     team: { id: string; name: string },
+    options: { rehearsal?: boolean | undefined } = {},
   ): Promise<{ outcome: 'started' | 'running' | 'starting'; record?: GameDay }> {
     const current = await this.running(channel);
     if (current) return { outcome: 'running', record: current };
@@ -72,12 +50,13 @@ export class GameDays extends GameDayReads {
         facilitator,
         teamId: team.id,
         teamName: team.name,
-        startedAt: iso(this.#now()),
+        startedAt: iso(this.now()),
+        ...(options.rehearsal ? { rehearsal: true } : {}),
       };
       // A plan drafted in the channel is this game day's from the start, on its card too.
-      await this.plans.adoptDraft(channel, base.id);
+      await this.plans.adoptDraft(channel, base.id, { rehearsal: options.rehearsal === true });
       const plan = shownPlan(await this.plans.get({ gameDayId: base.id }));
-      const posted = await this.#board.postCard({ ...base, ...emptyEvents(), plan });
+      const posted = await this.board.postCard({ ...base, ...emptyEvents(), plan });
       const saved = { ...base, channel: posted.channel, ts: posted.ts };
       await this.store.set(keys.gameDay.key(channel), saved, keys.gameDay.ttlMs);
       return { outcome: 'started', record: { ...saved, ...emptyEvents(), plan } };
@@ -90,12 +69,13 @@ export class GameDays extends GameDayReads {
    * Adds an event to the channel's running game day, if any: kept for the summary, told in the
    * card's thread, counted on the card. Never fails the action that caused it.
    */
-  async record(channel: string, event: GameDayEvent): Promise<void> {
+  async record(channel: string, happened: GameDayEvent): Promise<void> {
     try {
       const base = await this.store.get<GameDayBase>(keys.gameDay.key(channel));
-      if (!base) return;
+      const event = base && (await this.#kept(base, happened));
+      if (!base || !event) return;
       await this.store.set(
-        keys.gameDayEvent.key(base.id, iso(this.#now()), randomUUID()),
+        keys.gameDayEvent.key(base.id, iso(this.now()), randomUUID()),
         event,
         keys.gameDayEvent.ttlMs,
       );
@@ -114,11 +94,24 @@ export class GameDays extends GameDayReads {
           pauseAuto(plan, 'guard', event.trip.guard, event.trip.at),
         );
       const record = await this.assemble(base);
-      await this.#board.tell(record, event);
+      await this.board.tell(record, event);
       await this.showCard(record);
     } catch (error) {
-      this.#logger.warn({ err: error, channel }, 'could not add to the game day');
+      this.logger.warn({ err: error, channel }, 'could not add to the game day');
     }
+  }
+
+  /**
+   * What the game day keeps of an event: a real one everything of its channel; a rehearsal only
+   * its plan's and its own guards' trips (nothing of it runs, so a trip halted none of its
+   * attacks), as attacks started in its channel are real and not part of it.
+   */
+  async #kept(day: GameDayBase, event: GameDayEvent): Promise<GameDayEvent | undefined> {
+    if (!day.rehearsal || event.kind === 'step') return event;
+    if (event.kind !== 'guard') return undefined;
+    const own = (await this.guards?.forGameDay(day.id)) ?? [];
+    if (!own.some((guard) => guardKey(guard.spec) === event.trip.key)) return undefined;
+    return { ...event, trip: { ...event.trip, halted: [], notHalted: [] } };
   }
 
   /**
@@ -133,19 +126,13 @@ export class GameDays extends GameDayReads {
       const shown = await this.store.get<string>(keys.gameDayGuardsShown.key(base.id));
       if (shown !== guardsShown(record)) await this.showCard(record);
     } catch (error) {
-      this.#logger.warn({ err: error, channel }, 'could not show the guards on the game-day card');
+      this.logger.warn({ err: error, channel }, 'could not show the guards on the game-day card');
     }
-  }
-
-  /** Queues the redraw of a running game day's card as its record now stands, remembering which guard readings it shows. */
-  async showCard(record: GameDay): Promise<void> {
-    await this.store.set(keys.gameDayGuardsShown.key(record.id), guardsShown(record), keys.gameDayGuardsShown.ttlMs);
-    this.#board.updateCard(record);
   }
 
   /** Draws a game day's card again as its record stands (one a stopped replica could not update). */
   redrawCard(record: GameDayRecord): void {
-    this.#board.updateCard(record);
+    this.board.updateCard(record);
   }
 
   /**
@@ -157,7 +144,7 @@ export class GameDays extends GameDayReads {
     if (!base || !(await this.store.claim(keys.gameDayEnd.key(base.id), keys.gameDayEnd.ttlMs))) return undefined;
     const ended = {
       ...base,
-      endedAt: iso(this.#now()),
+      endedAt: iso(this.now()),
       ...(options.watchedTeams ? { watchedTeams: options.watchedTeams } : {}),
     };
     await this.store.set(keys.gameDayEnded.key(channel, base.ts), ended, keys.gameDayEnded.ttlMs);
@@ -168,15 +155,15 @@ export class GameDays extends GameDayReads {
       stopCountdowns(plan, ended.endedAt),
     );
     const record = await this.assemble(ended);
-    this.#board.updateCard(record);
-    for (const step of stopped) this.#board.updateCountdown(record, step);
+    this.board.updateCard(record);
+    for (const step of stopped) this.board.updateCountdown(record, step);
     return record;
   }
 
   /** Queues the redraw of an ended game day's summary, with what its steps and attacks show now. */
   async redrawSummary(record: GameDay): Promise<void> {
     if (record.endedAt && record.summaryTs)
-      this.#board.updateSummary({ channel: record.channel, ts: record.summaryTs }, record, await this.outcomes(record));
+      this.board.updateSummary({ channel: record.channel, ts: record.summaryTs }, record, await this.outcomes(record));
   }
 
   /** Never keeps the game day from ending: a guard that could not be kept is said in the log. */
@@ -188,7 +175,7 @@ export class GameDays extends GameDayReads {
       for (const card of live)
         if (card && isLive(card) && startedUnder(day, card)) await this.guards!.addForAttack(card, guards);
     } catch (error) {
-      this.#logger.warn(
+      this.logger.warn(
         { err: error, channel: day.channel },
         "could not keep a game day's guards on its running attacks; they are no longer guarded by them",
       );
@@ -200,14 +187,14 @@ export class GameDays extends GameDayReads {
    * show their outcome in it once they end (attackFinished).
    */
   async postSummary(record: GameDay, outcomes: GameDayOutcomes): Promise<void> {
-    const posted = await this.#board.postSummary(record, outcomes);
+    const posted = await this.board.postSummary(record, outcomes);
     const key = keys.gameDayEnded.key(record.channel, record.ts);
     const base = await this.store.get<GameDayBase>(key);
     if (!base) return;
     await this.store.set(key, { ...base, summaryTs: posted.ts }, keys.gameDayEnded.ttlMs);
     // An attack that ended while the summary was being posted found no summary to update.
     const now = await this.outcomes(record);
-    if (JSON.stringify(now) !== JSON.stringify(outcomes)) this.#board.updateSummary(posted, record, now);
+    if (JSON.stringify(now) !== JSON.stringify(outcomes)) this.board.updateSummary(posted, record, now);
   }
 
   /**
@@ -220,7 +207,7 @@ export class GameDays extends GameDayReads {
       if (isLive(card)) return;
       const ref = await this.store.get<GameDayRef>(keys.gameDayAttack.key(card.guid));
       const step = await this.plans.stepOfAttack(card.guid);
-      if (step) await this.#stepEnded(step, card);
+      if (step) await this.stepEnded(step, card);
       const record = ref && (await this.byCard(ref.channel, ref.ts));
       if (!record) return;
       const attack = record.attacks.find((a) => a.guid === card.guid);
@@ -229,68 +216,11 @@ export class GameDays extends GameDayReads {
         card.lifecycle === 'Error' &&
         (await this.store.claim(keys.gameDayFailed.key(card.guid), keys.gameDayFailed.ttlMs))
       ) {
-        await this.#board.tellFailure(record, attack, card.stage);
+        await this.board.tellFailure(record, attack, card.stage);
       }
       await this.redrawSummary(record);
     } catch (error) {
-      this.#logger.warn({ err: error, attack: card.guid }, 'could not show the end of an attack in its game day');
+      this.logger.warn({ err: error, attack: card.guid }, 'could not show the end of an attack in its game day');
     }
-  }
-
-  /** A step's attack was created (by its start at zero, or by the second person it needed): it runs. */
-  async stepStarted(ref: StepRef, guid: string): Promise<void> {
-    const { result: step } = await this.plans.change({ gameDayId: ref.gameDayId }, (plan) =>
-      takeAttack(plan, ref.stepId, guid),
-    );
-    if (step === 'late')
-      this.#logger.info(
-        { attack: guid, step: ref.stepId },
-        'an attack started for a step that no longer waited for it',
-      );
-    if (typeof step === 'string') return;
-    await this.plans.linkAttack(guid, ref);
-    const record = await this.running(ref.channel);
-    if (record?.id === ref.gameDayId && step.countdown?.ts) this.#board.updateCountdown(record, step);
-  }
-
-  /**
-   * A step's attack ended: the step has ended, and the channel is asked, once, whether its
-   * hypothesis held (in the game day's thread, even when the game day ended meanwhile).
-   */
-  async #stepEnded(ref: StepRef, card: CardRecord): Promise<void> {
-    const at = iso(this.#now());
-    const { result: step } = await this.plans.change({ gameDayId: ref.gameDayId }, (plan) =>
-      endStep(plan, ref.stepId, card, at),
-    );
-    if (!step) return;
-    const record = await this.recordOf(ref);
-    // Its countdown card follows it to its end, whoever asks the question.
-    if (record && step.countdown?.ts) this.#board.updateCountdown(record, step);
-    if (!record || !(await this.plans.claimQuestion(step.id))) return;
-    const asked = await this.#board.askHypothesis(record, step);
-    await this.plans.change({ gameDayId: ref.gameDayId }, (plan) => {
-      const kept = plan.steps.find((s) => s.id === step.id);
-      if (kept) kept.questionTs = asked.ts;
-    });
-    if (!record.endedAt) await this.showCard((await this.recordOf(ref))!);
-  }
-
-  postCountdown(record: GameDayRecord, step: PlanStep): Promise<MessageRef> {
-    return this.#board.postCountdown(record, step);
-  }
-
-  /** Queues the redraw of a step's countdown card. */
-  redrawCountdown(record: GameDayRecord, step: PlanStep): void {
-    if (step.countdown?.ts) this.#board.updateCountdown(record, step);
-  }
-
-  /** Queues the redraw of a step's question, once answered. */
-  redrawQuestion(record: GameDayRecord, step: PlanStep): void {
-    if (step.questionTs) this.#board.updateQuestion(record, step);
-  }
-
-  /** Why a start was refused, in words, for a step that did not start. */
-  describeError(error: unknown, teamName: string): string {
-    return this.#board.describeError(error, teamName);
   }
 }

@@ -1,6 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import type { Who } from '../attacks/events.ts';
+import type { TargetSet } from '../attacks/blastRadius.ts';
 import type { AttackRequest } from '../attacks/request.ts';
+import type { ApprovalRule } from '../guardrails/approvalRules.ts';
 import type { GuardSpec } from '../guardrails/guards.ts';
 import type { KeyValueStore } from '../store/keyValue.ts';
 import { keys } from '../store/keys.ts';
@@ -58,12 +60,27 @@ export interface PlanStep {
   /** Who skipped it; nobody when its game day ended during its countdown. */
   skipped?: { by: string | undefined; at: string } | undefined;
   notStarted?: { reason: string; at: string } | undefined;
-  /** When its attack ended, and how, as its card showed it. */
+  /** When its attack ended, and how, as its card showed it; a rehearsed step ends `Rehearsed`. */
   ended?: { at: string; stage: string; lifecycle: string } | undefined;
+  /** In a rehearsal: what its start would have done at zero, where nothing was created. */
+  rehearsed?: StepRehearsal | undefined;
   /** The Held / Not held / Unsure question, once posted. */
   questionTs?: string | undefined;
   answer?: { answer: HypothesisAnswer; by: string; at: string; observation?: string | undefined } | undefined;
 }
+
+/**
+ * What a rehearsed step's start would have done, as the start policy found it at zero: the clients
+ * its target matched (none for a service or Kubernetes target, which the platform resolves only at
+ * a create) and the rule that would have asked a second person, whom nobody asked.
+ */
+export interface StepRehearsal {
+  targets?: TargetSet | undefined;
+  rule?: ApprovalRule | undefined;
+}
+
+/** The stage a rehearsed step ends in: nothing ran, so no platform stage is its. */
+export const rehearsedStage = 'Rehearsed';
 
 /** Why the automatic mode stopped running steps by itself. */
 export interface PlanPause {
@@ -155,12 +172,18 @@ export class Plans {
     }
   }
 
-  /** The plan drafted in a channel becomes the plan of the game day that has just started there. */
-  async adoptDraft(channel: string, gameDayId: string): Promise<void> {
+  /**
+   * The plan drafted in a channel becomes the plan of the game day that has just started there. A
+   * rehearsal takes a copy, with steps of its own, and leaves the draft for the real game day.
+   */
+  async adoptDraft(channel: string, gameDayId: string, options: { rehearsal?: boolean } = {}): Promise<void> {
     const draft = await this.#store.get<GameDayPlan>(keys.gamedayPlan.key(planName({ channel })));
     if (!draft) return;
-    await this.#store.set(keys.gamedayPlan.key(gameDayId), draft, keys.gamedayPlan.ttlMs);
-    await this.#store.delete(keys.gamedayPlan.key(planName({ channel })));
+    const plan = options.rehearsal
+      ? { ...draft, steps: draft.steps.map((step) => ({ ...step, id: randomUUID() })) }
+      : draft;
+    await this.#store.set(keys.gamedayPlan.key(gameDayId), plan, keys.gamedayPlan.ttlMs);
+    if (!options.rehearsal) await this.#store.delete(keys.gamedayPlan.key(planName({ channel })));
   }
 
   /** Remembers which step an attack runs, for when it ends. */

@@ -1,7 +1,16 @@
 import type { GameDayParts } from './service.ts';
 import type { GameDayStepEvent } from './gamedayRecord.ts';
 import type { GameDay } from './gamedayReads.ts';
-import { type GameDayPlan, type PlanPause, type PlanStep, positionOf, type StepRef, type StepState } from './plan.ts';
+import {
+  type GameDayPlan,
+  type PlanPause,
+  type PlanStep,
+  positionOf,
+  rehearsedStage,
+  type StepRef,
+  type StepRehearsal,
+  type StepState,
+} from './plan.ts';
 
 // How a plan step's state changes, below both the plan's actions (planSteps.ts) and the approval a
 // step waits on (guardrails/approvals.ts), which lets it start or ends it not started.
@@ -76,6 +85,13 @@ export function endStep(plan: GameDayPlan, stepId: string, card: { stage: string
   if (!step || step.ended || !mayTake(step, 'end')) return undefined;
   transition(step, 'end');
   step.ended = { at, stage: card.stage, lifecycle: card.lifecycle };
+  return step;
+}
+
+/** A rehearsal's step passed the start policy at zero, and nothing was created: it has ended, rehearsed. */
+export function rehearseStep(plan: GameDayPlan, stepId: string, rehearsal: StepRehearsal, at: string) {
+  const step = endStep(plan, stepId, { stage: rehearsedStage, lifecycle: 'Complete' }, at);
+  if (step) step.rehearsed = rehearsal;
   return step;
 }
 

@@ -171,6 +171,7 @@ export async function startStepNow(deps: GameDayParts, ref: StepRef, by: Runner)
  * with the session of who pressed Run, through the start any person's command goes through.
  * A start that needs a second person asks for one; a start refused (a freeze, an unhealthy
  * guard, the platform) leaves the step not started, says why, and pauses the automatic mode.
+ * In a rehearsal the same checks run and nothing is created or asked: the step ends rehearsed.
  */
 export async function startStep(deps: GameDayParts, ref: StepRef): Promise<void> {
   const now = deps.clock.now();
@@ -193,19 +194,20 @@ export async function startStep(deps: GameDayParts, ref: StepRef): Promise<void>
     if (!team) throw new StepNotStartedError('team', runBy.userId);
     // The runner's session starts it only while it may run attacks in the step's team.
     if (!mayRunAttacks(team)) throw new StepNotStartedError('privilege', runBy.userId);
-    const result = await deps.startStep(
-      { actor, login, team, request, channel: ref.channel },
-      {
-        kind: 'plan step',
-        step: ref,
-        // Waiting before the request is posted: an Approve clicked the moment it appears finds it so.
-        awaitApproval: async () => {
-          ({ plan: waiting } = await changeStep(deps, ref, ['running'], (s) => {
-            if (!s.guid) transition(s, 'await approval');
-          }));
-        },
+    const ask = { actor, login, team, request, channel: ref.channel };
+    // A rehearsal's step meets the same checks and is never created: what it would have done is told.
+    if (await deps.gameDays.rehearsing(ref.channel))
+      return await deps.gameDays.stepRehearsed(ref, await deps.rehearseStep(ask));
+    const result = await deps.startStep(ask, {
+      kind: 'plan step',
+      step: ref,
+      // Waiting before the request is posted: an Approve clicked the moment it appears finds it so.
+      awaitApproval: async () => {
+        ({ plan: waiting } = await changeStep(deps, ref, ['running'], (s) => {
+          if (!s.guid) transition(s, 'await approval');
+        }));
       },
-    );
+    });
     if (result.kind === 'approval requested' && waiting) {
       const at = waiting.steps.find((s) => s.id === step.id) ?? step;
       await shown(deps, ref, waiting, at, stepEvent(waiting, at, 'awaiting approval', now, { by: runBy.userId }));

@@ -94,12 +94,14 @@ export interface GameDayReportOptions {
   watchedTeams?: readonly string[] | undefined;
 }
 
-/** The teams a report reads: those of the attacks started in the channel, then the watched ones. */
+/** The teams a report reads: those of the attacks started in the channel, then the watched ones; none for a rehearsal. */
 function teamsOf(
   record: GameDayRecord,
   login: Login,
   watchedTeams: readonly string[],
 ): { id: string; name: string; watched: boolean; entry: TeamEntry | undefined }[] {
+  // A rehearsal created nothing, and attacks started in its channel were not part of it.
+  if (record.rehearsal) return [];
   const entry = (id: string) => login.session.teams.find((t) => t.identifier === id);
   const teams = new Map<string, { id: string; name: string; watched: boolean; entry: TeamEntry | undefined }>();
   for (const attack of record.attacks) {

@@ -2,7 +2,7 @@ import type { Config } from '../config.ts';
 import type { Actor } from '../store/sessions.ts';
 import type { SavedAttacks } from '../attacks/saved.ts';
 import type { StartAsk, StartParts } from '../attacks/start.ts';
-import type { StartOutcome, StartWay } from '../attacks/startPolicy.ts';
+import type { RehearsedStart, StartOutcome, StartWay } from '../attacks/startPolicy.ts';
 import type { Watches } from '../attacks/watches.ts';
 import type { GuardrailService } from '../guardrails/service.ts';
 import { requireLogin } from '../attacks/access.ts';
@@ -32,6 +32,8 @@ export interface GameDayParts
   guardrails: GuardrailService;
   /** What a plan step starts at zero: the attacks' start policy, with the runner's session. */
   startStep(ask: StartAsk, way: StartWay): Promise<StartOutcome>;
+  /** What a rehearsal's step meets at zero: the same policy, with nothing created. */
+  rehearseStep(ask: StartAsk): Promise<RehearsedStart>;
 }
 
 /** Game days, their plans and a plan's steps under way: who may act on them, and what changes. */

@@ -6,7 +6,8 @@ import { gameDaySummary } from '../views/gamedays/gamedaySummary.ts';
 import type { Messenger } from './messenger.ts';
 import type { PlanStep } from '../gamedays/plan.ts';
 import { StepNotStartedError } from '../gamedays/planStepState.ts';
-import { countdownMessage, hypothesisQuestion } from '../views/gamedays/countdown.ts';
+import { countdownMessage, hypothesisQuestion, rehearsedStepMessage } from '../views/gamedays/countdown.ts';
+import { badged } from '../views/gamedays/gamedayWords.ts';
 import { planWords } from '../views/gamedays/planWords.ts';
 import { errorInBrief } from '../views/errorReply.ts';
 
@@ -31,7 +32,7 @@ export class SlackGameDayBoard implements GameDayBoard {
   async tell(record: GameDayRecord, event: GameDayEvent): Promise<void> {
     await this.#messenger.post(
       record.channel,
-      { text: gameDayTimelineLine(event, record.attacks) },
+      { text: badged(record, gameDayTimelineLine(event, record.attacks)) },
       { threadTs: record.ts },
     );
   }
@@ -55,6 +56,10 @@ export class SlackGameDayBoard implements GameDayBoard {
   updateCountdown(record: GameDayRecord, step: PlanStep): void {
     if (step.countdown?.ts)
       this.#messenger.update(step.countdown.channel, step.countdown.ts, countdownMessage(record, step, this.#now()));
+  }
+
+  async tellRehearsed(record: GameDayRecord, step: PlanStep): Promise<void> {
+    await this.#messenger.post(record.channel, rehearsedStepMessage(record, step), { threadTs: record.ts });
   }
 
   askHypothesis(record: GameDayRecord, step: PlanStep): Promise<MessageRef> {

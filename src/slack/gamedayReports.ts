@@ -1,6 +1,6 @@
 import { type GameDayReport, ReportNotSharedError, type ReportSharing } from '../gamedays/report.ts';
 import type { GameDayRecord } from '../gamedays/gamedayRecord.ts';
-import { gameDayReportMarkdown, reportFilename, reportPeople } from '../views/gamedays/report.ts';
+import { gameDayReportMarkdown, reportFilename, reportPeople, reportTitle } from '../views/gamedays/report.ts';
 import { reportComment, reportFailedText, reportProblem } from '../views/gamedays/reportWords.ts';
 import type { SlackFiles } from './files.ts';
 import type { Messenger } from './messenger.ts';
@@ -32,7 +32,7 @@ export class SlackGameDayReports implements ReportSharing {
       await this.#files.share({
         channel: record.channel,
         filename: reportFilename(record),
-        title: `Game day report: ${record.title}`,
+        title: reportTitle(record),
         content: gameDayReportMarkdown(report, names),
         comment: reportComment(record, attacks),
       });

@@ -12,6 +12,7 @@ import { freezeLines } from './status.ts';
 import { plural } from './plural.ts';
 import type { Watch } from '../attacks/watches.ts';
 import { watchLine } from './attacks/watch.ts';
+import { badged } from './gamedays/gamedayWords.ts';
 
 export const HOME_VIEW = 'home';
 /** Opens the team picker modal (the same as `team` without an argument). */
@@ -52,6 +53,7 @@ export interface HomeState {
     facilitator: string;
     startedAt: string;
     permalink?: string | undefined;
+    rehearsal?: true | undefined;
   }[];
   /** Freezes of the person's teams (and of every team). */
   freezes?: Freeze[];
@@ -83,7 +85,9 @@ function gameDayBlocks(gameDays: HomeState['gameDays']): KnownBlock[] {
     const started = Number.isNaN(Date.parse(day.startedAt)) ? '' : ` · started ${slackDate(new Date(day.startedAt))}`;
     const where = day.permalink ? `<#${day.channel}> · <${day.permalink}|Open>` : `<#${day.channel}>`;
     blocks.push(
-      section(`:dart: *${escapeMrkdwn(day.title)}* in ${where}\nFacilitated by <@${day.facilitator}>${started}`),
+      section(
+        badged(day, `:dart: *${escapeMrkdwn(day.title)}* in ${where}\nFacilitated by <@${day.facilitator}>${started}`),
+      ),
     );
   }
   if (gameDays.length > shown.length)

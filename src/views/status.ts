@@ -8,6 +8,7 @@ import { stageLabel } from './attacks/attackCard.ts';
 import type { Watch } from '../attacks/watches.ts';
 import { watchLine } from './attacks/watch.ts';
 import { guardReadingText } from './gamedays/gameday.ts';
+import { badged } from './gamedays/gamedayWords.ts';
 import type { GameDayGuard } from '../gamedays/gamedayRecord.ts';
 
 export const statusAttacksShown = 20;
@@ -24,7 +25,7 @@ export const statusGuardsShown = 20;
 export interface StatusState {
   freezes: Freeze[];
   guards?: StatusGuard[] | undefined;
-  gameDays: { channel: string; title: string; facilitator: string; startedAt: string }[];
+  gameDays: { channel: string; title: string; facilitator: string; startedAt: string; rehearsal?: true | undefined }[];
   /** Live attack cards of the person's teams, newest first. */
   live: CardRecord[];
   /** The watches of the channel status was asked in; undefined outside a channel. */
@@ -63,7 +64,10 @@ export function statusMessage(state: StatusState): Message {
     const started = Number.isNaN(Date.parse(d.startedAt))
       ? ''
       : `, since ${slackDate(new Date(d.startedAt), '{time}')}`;
-    return `:dart: *${escapeMrkdwn(d.title)}* in <#${d.channel}>, facilitated by <@${d.facilitator}>${started}`;
+    return badged(
+      d,
+      `:dart: *${escapeMrkdwn(d.title)}* in <#${d.channel}>, facilitated by <@${d.facilitator}>${started}`,
+    );
   });
   blocks.push(
     section(days.length ? ['*Game days*', ...days].join('\n') : '*Game days*\nNone running in your channels.'),

@@ -8,7 +8,8 @@ import { beforeEach, describe, expect, it } from 'vitest';
 import type { DemoUser, Simulator } from '@faultline/platform-sim';
 import { CardStore } from '../../src/attacks/cards.ts';
 import type { StartAsk } from '../../src/attacks/start.ts';
-import { startChecks, startPolicy, type StartWay } from '../../src/attacks/startPolicy.ts';
+import { NoTargetsError } from '../../src/attacks/blastRadius.ts';
+import { rehearseStart, startChecks, startPolicy, type StartWay } from '../../src/attacks/startPolicy.ts';
 import { builtInCatalogue } from '../../src/client/catalogue.ts';
 import type { PlatformClient } from '../../src/client/index.ts';
 import { parseAttackCommand } from '../../src/commands/attacks/parse.ts';
@@ -173,5 +174,27 @@ describe('the start policy', () => {
     expect(started.card).toEqual(
       expect.objectContaining({ approvedBy: { userId: 'U0OTHER', userName: 'other' }, guid: started.guid }),
     );
+  });
+
+  it('rehearses a start through the same checks, and then asks nobody and creates nothing', async () => {
+    const memory = await ask('memory -l 30 -p 10 --target-tags role=web --guard a:1234567');
+    expect(await rehearseStart(deps, memory)).toEqual({
+      targets: expect.objectContaining({ kind: 'Host', matches: ['platform-web-1', 'platform-web-2'], outOf: 4 }),
+      rule: { kind: 'type', type: 'memory' },
+    });
+    expect(monitorReads()).toBe(1);
+    await expect(rehearseStart(deps, await ask('cpu -l 30 --target-tags role=webb'))).rejects.toBeInstanceOf(
+      NoTargetsError,
+    );
+    sim.setMonitorState(1234567, 'Alert');
+    await expect(rehearseStart(deps, memory)).rejects.toBeInstanceOf(UnhealthyGuardsError);
+    await expect(rehearseStart(deps, await ask('cpu -l 30 --guard a:1234569'))).rejects.toBeInstanceOf(
+      GuardsUnknownError,
+    );
+    await freeze(memory);
+    await expect(rehearseStart(deps, memory)).rejects.toBeInstanceOf(FrozenError);
+    expect(seen).toEqual([]);
+    expect(creates()).toBe(0);
+    expect(await intentsLeft()).toBe(0);
   });
 });

@@ -65,8 +65,12 @@ describe('every contract, for any words', () => {
     for (const sub of subcommands) {
       for (const flag of sub.args.flags) {
         const typo = `${flag.slice(0, -1)}${flag.at(-1) === 'x' ? 'y' : 'x'}`;
-        // A game day's flags belong to one action each: `--guard` to start, `--wait` to auto, the others to step.
-        const gameday = flag === '--guard' ? ['start', 'Drill'] : flag === '--wait' ? ['auto', 'on'] : ['step'];
+        // A game day's flags belong to one action each: `--guard` and `--rehearsal` to start, `--wait` to auto, the others to step.
+        const gameday = ['--guard', '--rehearsal'].includes(flag)
+          ? ['start', 'Drill']
+          : flag === '--wait'
+            ? ['auto', 'on']
+            : ['step'];
         const first = sub.name === 'gameday' ? gameday : sub.name === 'halt' ? ['6f1c2d3e-aaaa'] : [];
         const { request } = parseCommandText([sub.name, ...first, typo, 'value'].join(' '), actor);
         expect(() => sub.args.read(request), `${sub.name} ${typo}`).toThrow(`Did you mean \`${flag}\`?`);

@@ -2,6 +2,7 @@ import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { beforeEach, describe, expect, it } from 'vitest';
+import { gameDayChannel, readPlain } from './gamedayChannel.ts';
 import { monitoringEnv, Stack, stackForFile, trackerEnv } from './harness.ts';
 
 /**
@@ -11,11 +12,14 @@ import { monitoringEnv, Stack, stackForFile, trackerEnv } from './harness.ts';
  * the channel says whether the hypothesis held; the summary and the report have the steps.
  */
 
-/** What a person reads, italics marks removed too (hypotheses are in italics). */
-const read = (surface: { text(): string } | undefined) => Stack.read(surface).replace(/(?<!\w)_|_(?!\w)/g, '');
+const read = readPlain;
 const where = 'C0PLAN';
 let stack: Stack;
 stackForFile({ env: trackerEnv }, (started) => (stack = started));
+const { channelMessages, gameCardOf, countdownIn, waitForText, answer, reportFile } = gameDayChannel(
+  () => stack,
+  where,
+);
 
 let n = 0;
 const nextPerson = () => `U0PLAN${++n}`;
@@ -27,45 +31,12 @@ beforeEach(() => {
   filesBefore = stack.fake.files().length;
 });
 
-const channelMessages = (personId: string) => stack.person(personId).channel(where).messages();
-const gameCardOf = (personId: string, title: string) =>
-  channelMessages(personId).find((m) => read(m).includes(`Game day: ${title}`));
 const countdownOf = (personId: string, step: number) =>
   channelMessages(personId)
     .filter((m) => read(m).includes(`Step ${step} of`))
     .at(-1);
-/** A step's countdown card posted during the game day `title` (the channel has other game days' before it). */
-const countdownIn = (personId: string, title: string, step: number) => {
-  const since = Number(gameCardOf(personId, title)?.ts ?? 0);
-  return channelMessages(personId)
-    .filter((m) => Number(m.ts) > since && read(m).includes(`Step ${step} of`))
-    .at(-1);
-};
 const timeline = (personId: string, title: string) =>
   stack.person(personId).channel(where).thread(gameCardOf(personId, title)!.ts).map(read).join('\n');
-
-async function waitForText(what: string, check: () => boolean) {
-  await stack.fake.waitFor(() => check() || undefined, what);
-}
-
-/** Answers the question of a step's ended attack, in the game day's thread, with an observation. */
-async function answer(personId: string, title: string, step: number, button: string, observation: string) {
-  const person = stack.person(personId);
-  const question = await stack.fake.waitFor(
-    () =>
-      person
-        .channel(where)
-        .thread(gameCardOf(personId, title)!.ts)
-        .find((m) => read(m).includes(`Step ${step} (`) && m.buttons().some((b) => b.text === button)),
-    `the question of step ${step}`,
-  );
-  await question.click(button);
-  const modal = await stack.fake.waitFor(
-    () => (person.modal()?.callbackId === 'step_answer' ? person.modal() : undefined),
-    'the answer form',
-  );
-  await modal.fill('Observation', observation).submit();
-}
 
 /** Lets the step's attack run to its end (the simulator's 30 s attacks), and the cards learn it. */
 async function runToEnd() {
@@ -193,14 +164,7 @@ describe('a planned game day', () => {
       /3\. memory · the web hosts keep serving under memory pressure · .*Successful · :x: did not hold · “two hosts were OOM-killed”/,
     );
 
-    const report = await stack.fake.waitFor(
-      () =>
-        stack.fake
-          .files()
-          .slice(filesBefore)
-          .find((file) => file.channel === where),
-      'the report',
-    );
+    const report = await reportFile(filesBefore);
     expect(report.text).toContain('| # | Attack | Hypothesis | Outcome | Held | Observation | Tickets |');
     expect(report.text).toMatch(
       /\| 1 \| web-cpu \(cpu\) `[^`]+` \| checkout stays under 500 ms p99 \| Successful \| held \(.+\) \| p99 peaked at 310 ms \|/,

@@ -32,7 +32,7 @@ import { approvedStepStarts, stepApprovalClosed } from '../../src/gamedays/planS
 import { parseApprovalRules } from '../../src/guardrails/approvalRules.ts';
 import { closeStepApproval } from '../../src/guardrails/approvalClosing.ts';
 import type { StartAsk } from '../../src/attacks/start.ts';
-import { type StartWay, startPolicy } from '../../src/attacks/startPolicy.ts';
+import { rehearseStart, type StartWay, startPolicy } from '../../src/attacks/startPolicy.ts';
 import { Freezes } from '../../src/guardrails/freezes.ts';
 import { SessionCipher } from '../../src/store/cipher.ts';
 import { createKeyValueStore, type KeyValueStore } from '../../src/store/keyValue.ts';
@@ -85,6 +85,7 @@ beforeEach(async () => {
       close: () => void seen.push('approval closed'),
     },
     startStep: (ask: StartAsk, way: StartWay) => startPolicy(deps, ask, way),
+    rehearseStep: (ask: StartAsk) => rehearseStart(deps, ask),
     guardrails: {
       closeStepApproval: (ref: StepRef, stopped: { how: 'skipped' | 'vetoed'; by: string }) =>
         closeStepApproval(deps, ref, stopped),

@@ -24,6 +24,7 @@ export function recordingBoard(seen: string[], channel: string): GameDayBoard {
     postSummary: posted('summary posted'),
     postCountdown: posted('countdown posted'),
     updateCountdown: queued('countdown'),
+    tellRehearsed: async () => void seen.push('rehearsal told'),
     askHypothesis: posted('question asked'),
     updateQuestion: queued('question'),
     describeError: (error) => (error as Error).name,

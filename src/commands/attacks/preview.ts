@@ -44,6 +44,7 @@ export async function preview(deps: Services, ask: StartAsk, savedAs?: string) {
       : {}),
     ...(rule ? { approval: ruleText(rule) } : {}),
     ...(savedAs ? { savedAs } : {}),
+    rehearsal: await deps.gamedays.days.rehearsing(channel),
   });
 }
 

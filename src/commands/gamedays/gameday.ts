@@ -8,6 +8,7 @@ import { channelLinks, escapeMrkdwn } from '../../views/blocks.ts';
 import { gameDayStatusMessage } from '../../views/gamedays/gamedaySummary.ts';
 import {
   ambiguousGameDayIdText,
+  badged,
   gameDayGuardsRemovedText,
   gameDayGuardsSetText,
   gameDayRunningText,
@@ -28,7 +29,7 @@ import { stepFromCommand } from './addStep.ts';
 import { automatic, moveFromCommand, planFromCommand, runNext } from './plan.ts';
 
 const usage =
-  'gameday start <title> [--guard a:<monitor id>] [--guard b:<alert name>] | gameday guard [<guard>…] | gameday unguard <guard>… | gameday status | gameday end | gameday report [id] | gameday plan | gameday step <saved attack> <hypothesis> [--guard …] [--team T] | gameday step --attack "<attack>" <hypothesis> | gameday move <step> <position> | gameday next | gameday auto on [--wait 5m] | gameday auto off';
+  'gameday start <title> [--rehearsal] [--guard a:<monitor id>] [--guard b:<alert name>] | gameday guard [<guard>…] | gameday unguard <guard>… | gameday status | gameday end | gameday report [id] | gameday plan | gameday step <saved attack> <hypothesis> [--guard …] [--team T] | gameday step --attack "<attack>" <hypothesis> | gameday move <step> <position> | gameday next | gameday auto on [--wait 5m] | gameday auto off';
 
 const stepNumber = (what: string) =>
   z
@@ -62,12 +63,12 @@ const gamedayArgs = actions(
       command: 'gameday start',
       usage,
       // A flag it does not take is refused, never kept in the title; a title with dashes goes in quotes.
-      takes: 'a title and `--guard`; put a title that has dashes in quotes',
+      takes: 'a title and `--guard` or `--rehearsal`; put a title that has dashes in quotes',
       rest: z
         .array(z.string())
         .transform((words) => words.join(' ').replace(/\s+/g, ' ').trim())
         .pipe(z.string().min(1, 'Give the game day a title.').max(150, 'Keep the title under 150 characters.')),
-      flags: guards,
+      flags: { ...guards, rehearsal: flag.switch() },
     }),
     guard: contract({ command: 'gameday guard', usage, rest: z.array(z.string()), flags: guards }),
     unguard: contract({
@@ -115,7 +116,7 @@ async function reportAgain(deps: Services, actor: Actor, channel: string, id: st
   if (ambiguous) return message(ambiguousGameDayIdText(id!));
   if (!record) {
     const running = await deps.gamedays.days.running(channel);
-    return message(noReportText(id, running?.title, cmd));
+    return message(badged(running ?? {}, noReportText(id, running?.title, cmd)));
   }
   await deps.login.require(actor);
   try {
@@ -137,9 +138,10 @@ export const gamedayCommand = subcommand({
   once: ({ form }) => !['status', 'report', 'plan'].includes(form),
   usage,
   summary:
-    'Game-day mode for this channel: attacks, halts, notes and tickets go into one timeline, and ending it posts a summary and the full report as a file.',
+    'Game-day mode for this channel: attacks, halts, notes and tickets go into one timeline, and ending it posts a summary and the full report as a file. With `--rehearsal`, the whole plan runs with every step checked and nothing created at the platform.',
   examples: [
     'gameday start Checkout resilience drill',
+    'gameday start Checkout resilience drill --rehearsal',
     'gameday step web-cpu checkout stays under 500 ms p99',
     'gameday step --attack "latency --target-hosts platform-web-1 -l 120 -m 300" checkout retries hide the latency',
     'gameday plan',
@@ -163,14 +165,18 @@ export const gamedayCommand = subcommand({
         );
       // A game day is run by someone who may run attacks in their team; its guards act with their session.
       const team = requireGameDayTeam(await deps.login.require(request.actor), deps.command);
-      const { outcome, record } = await deps.gamedays.days.start(channel, title, request.actor.userId, {
-        id: team.identifier,
-        name: teamName(team),
-      });
+      const rehearsal = args.flags.rehearsal === true;
+      const { outcome, record } = await deps.gamedays.days.start(
+        channel,
+        title,
+        request.actor.userId,
+        { id: team.identifier, name: teamName(team) },
+        { rehearsal },
+      );
       if (outcome === 'starting') return message(gameDayStartingText);
-      if (outcome === 'running') return message(gameDayRunningText(record!, deps.command));
+      if (outcome === 'running') return message(gameDayRunningText(record!, deps.command, rehearsal));
       const guardLines = guards.length ? await addGuards(deps, request.actor, record!, guards) : undefined;
-      return message(gameDayStartedText(title, guardLines));
+      return message(gameDayStartedText(record!, guardLines));
     }
     if (form === 'guard') {
       const record = await deps.gamedays.days.running(channel);
@@ -179,14 +185,14 @@ export const gamedayCommand = subcommand({
       if (!values.length) return openGuardPicker(deps, request.actor, record);
       const specs = guardsFromFlag(values, deps.attacks.settings, deps.command);
       const lines = await addGuards(deps, request.actor, record, specs);
-      return message(gameDayGuardsSetText(record.title, lines));
+      return message(badged(record, gameDayGuardsSetText(record.title, lines)));
     }
     if (form === 'unguard') {
       const record = await deps.gamedays.days.running(channel);
       if (!record) return message(noGameDayText(deps.command));
       const specs = guardsFromFlag(args.rest, deps.attacks.settings, deps.command);
       const { removed, missing } = await removeGuards(deps, request.actor, record, specs);
-      return message(gameDayGuardsRemovedText(record.title, removed, missing));
+      return message(badged(record, gameDayGuardsRemovedText(record.title, removed, missing)));
     }
     if (form === 'status') {
       const record = await deps.gamedays.days.running(channel);

@@ -35,7 +35,7 @@ export async function requireMayEnd({ gamedays, command }: Services, actor: Acto
 /** Ends the game day and posts its summary, whatever still runs; the words for the person. */
 export async function endNow({ gamedays }: Services, actor: Actor, channel: string, halted = 0) {
   const ended = await gamedays.end(actor, channel, { afterHalts: halted > 0 });
-  return ended && gameDayEndedText(ended.record.title, halted, ended.running);
+  return ended && gameDayEndedText(ended.record, halted, ended.running);
 }
 
 /** `gameday end` and End game day, by someone who may end it: ends at once, unless attacks still run; then asks what to do. */

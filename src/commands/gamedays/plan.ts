@@ -32,6 +32,7 @@ async function showPlan(deps: Services, channel: string, notice?: string): Promi
       place: { channel, ...(day ? { gameDayId: day.id } : {}) },
       plan,
       running: Boolean(day),
+      rehearsal: day?.rehearsal,
       command: deps.command,
       notice,
     }),

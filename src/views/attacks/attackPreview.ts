@@ -66,6 +66,8 @@ export interface AttackPreviewInput {
   blast?: BlastRadius | undefined;
   /** The name the attack was just saved under (the builder's Save as). */
   savedAs?: string | undefined;
+  /** A rehearsal runs in the channel: this attack is real, and not part of it. */
+  rehearsal?: boolean | undefined;
 }
 
 /** Why a person cannot start attacks in a team: the platform role lacks the privilege it asks. */
@@ -102,6 +104,9 @@ export function attackPreviewMessage(p: AttackPreviewInput): { text: string; blo
     fields(details),
     ...(p.blast ? [section(blastRadiusText(p.blast, teamName))] : []),
     ...(p.guards?.length ? [section(`*Guards*\n${p.guards.join('\n')}`)] : []),
+    ...(p.rehearsal
+      ? [section(':warning: A rehearsal is running in this channel; this attack is real and is not part of it.')]
+      : []),
     ...(p.warning ? [section(p.warning)] : []),
     ...(p.approval
       ? [

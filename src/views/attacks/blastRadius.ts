@@ -17,6 +17,15 @@ function names(list: readonly string[]): string {
 /** "2 of 14 hosts": how many of the team's active clients of that kind. */
 const ofTeam = (count: number, set: TargetSet) => `${count} of ${plural(set.outOf, noun(set))}`;
 
+/** A random count's target hits only some of what it matches. */
+const pickedAtRandom = (set: TargetSet) => set.count !== undefined && set.hits < set.matches.length;
+
+/** The set in one line, as a rehearsal tells it: "2 of 14 hosts: platform-web-1, platform-web-2". */
+export function blastRadiusLine(set: TargetSet): string {
+  const random = pickedAtRandom(set) ? `, ${set.hits} of them picked at random` : '';
+  return `${ofTeam(set.matches.length, set)}: ${names(set.matches)}${random}`;
+}
+
 /** The preview's blast radius: what the target matches now among the team's active clients. */
 export function blastRadiusText(blast: BlastRadius, teamName: string): string {
   if (blast.kind === 'service')
@@ -24,10 +33,7 @@ export function blastRadiusText(blast: BlastRadius, teamName: string): string {
   if (blast.kind === 'kubernetes')
     return '*Blast radius:* the objects named above; the platform picks among them when the attack is created.';
   const every = blast.matches.length === blast.outOf;
-  const random =
-    blast.count !== undefined && blast.hits < blast.matches.length
-      ? ` The platform picks ${blast.hits} of them at random.`
-      : '';
+  const random = pickedAtRandom(blast) ? ` The platform picks ${blast.hits} of them at random.` : '';
   const head = every
     ? `:warning: *It matches every active ${noun(blast)} of team ${escapeMrkdwn(teamName)}: ${ofTeam(blast.matches.length, blast)}.*`
     : `*Blast radius: ${ofTeam(blast.matches.length, blast)}*`;

@@ -1,11 +1,23 @@
 import type { KnownBlock } from '@slack/types';
 import type { GameDayRecord } from '../../gamedays/gamedayRecord.ts';
 import { type HypothesisAnswer, type PlanStep, positionOf, type StepRef } from '../../gamedays/plan.ts';
-import { stageLabel } from '../attacks/attackCard.ts';
+import { argsText } from '../attacks/attackCard.ts';
+import { blastRadiusLine } from '../attacks/blastRadius.ts';
+import { ruleText } from '../guardrails/approval.ts';
+import { badged } from './gamedayWords.ts';
 import { describeTarget } from '../attacks/target.ts';
 import { actions, button, context, escapeMrkdwn, section, slackDate } from '../blocks.ts';
 import type { Message } from '../message.ts';
-import { answerText, answerWords, stateEmoji, stepCommand, stepRefValue, stepStateText, stepTitle } from './plan.ts';
+import {
+  answerText,
+  answerWords,
+  stateEmoji,
+  stepCommand,
+  stepOutcome,
+  stepRefValue,
+  stepStateText,
+  stepTitle,
+} from './plan.ts';
 
 export const COUNTDOWN_START_NOW = 'countdown_start_now';
 export const COUNTDOWN_DELAY = 'countdown_delay';
@@ -49,7 +61,7 @@ export function countdownMessage(record: GameDayRecord, step: PlanStep, now: num
   const total = plan.steps.length || 1;
   const target = describeTarget(step.request.target, step.teamName);
   const what = `${stepTitle(step)}: ${escapeMrkdwn(step.request.type)} on ${escapeMrkdwn(target)}`;
-  const heading = `*Step ${position} of ${total}*: ${what}`;
+  const heading = badged(record, `*Step ${position} of ${total}*: ${what}`);
   const startsAt = new Date(step.countdown!.startsAt);
   const hypothesis = `Hypothesis: _${escapeMrkdwn(step.hypothesis)}_`;
   const value = stepRefValue(refOf(record, step));
@@ -59,12 +71,12 @@ export function countdownMessage(record: GameDayRecord, step: PlanStep, now: num
     const seconds = Math.max(0, Math.round((startsAt.getTime() - now) / 1000));
     const startsIn = inWords(seconds);
     const plainWhat = `${step.source.kind === 'saved' ? `${step.source.name}: ` : ''}${step.request.type} on ${target}`;
-    text = escapeMrkdwn(`Step ${position} of ${total}: ${plainWhat}, starts in ${startsIn}`);
+    text = badged(record, escapeMrkdwn(`Step ${position} of ${total}: ${plainWhat}, starts in ${startsIn}`));
     blocks.push(
       section(`:hourglass_flowing_sand: ${heading}, starts in ${startsIn} (${slackDate(startsAt, '{time_secs}')})`),
       section(`${hypothesis}\n${stepCommand(step)}`),
       context(
-        `Run by <@${step.countdown!.runBy.userId}>, whose session starts it. Anyone here may delay, skip or veto it.`,
+        `Run by <@${step.countdown!.runBy.userId}>, whose session ${record.rehearsal ? 'rehearses it: it goes through every check of a start, and nothing is created at the platform' : 'starts it'}. Anyone here may delay, skip or veto it.`,
       ),
       actions('countdown_actions', [
         button('Start now', COUNTDOWN_START_NOW, { value, style: 'primary' }),
@@ -73,7 +85,7 @@ export function countdownMessage(record: GameDayRecord, step: PlanStep, now: num
       ]),
     );
   } else {
-    text = `Step ${position} of ${total}: ${step.state}`;
+    text = badged(record, `Step ${position} of ${total}: ${step.rehearsed ? 'rehearsed' : step.state}`);
     blocks.push(section(`${stateEmoji[step.state]} ${heading}\n${stepStateText(step)}`), section(hypothesis));
     // Waiting for a second person, it may still be skipped or vetoed: its request then closes.
     if (step.state === 'awaiting approval') blocks.push(actions('countdown_actions', skipOrVeto(value)));
@@ -84,12 +96,15 @@ export function countdownMessage(record: GameDayRecord, step: PlanStep, now: num
 /** The question asked in the game day's thread when a step's attack has ended. */
 export function hypothesisQuestion(record: GameDayRecord & { id?: string }, step: PlanStep): Message {
   const position = record.plan ? positionOf(record.plan, step.id) : 0;
-  const outcome = step.ended ? stageLabel(step.ended.stage, step.ended.lifecycle) : 'ended';
-  const head = `:microscope: Step ${position} (${stepTitle(step)}) has ended · ${outcome}. Did the hypothesis hold?\n_${escapeMrkdwn(step.hypothesis)}_`;
+  const outcome = stepOutcome(step);
+  const head = badged(
+    record,
+    `:microscope: Step ${position} (${stepTitle(step)}) has ended · ${outcome}. Did the hypothesis hold?\n_${escapeMrkdwn(step.hypothesis)}_`,
+  );
   if (step.answer) {
     const a = step.answer;
     return {
-      text: `Step ${position}: ${answerText[a.answer]}`,
+      text: badged(record, `Step ${position}: ${answerText[a.answer]}`),
       blocks: [
         section(head),
         section(
@@ -100,7 +115,7 @@ export function hypothesisQuestion(record: GameDayRecord & { id?: string }, step
   }
   const value = stepRefValue(refOf(record, step));
   return {
-    text: `Step ${position} has ended. Did the hypothesis hold?`,
+    text: badged(record, `Step ${position} has ended. Did the hypothesis hold?`),
     blocks: [
       section(head),
       actions('step_question', [
@@ -110,4 +125,24 @@ export function hypothesisQuestion(record: GameDayRecord & { id?: string }, step
       ]),
     ],
   };
+}
+
+/**
+ * What a rehearsed step would have started, told in the rehearsal's thread instead of an attack
+ * card: its attack, the clients its target matched at zero, the second person it would have
+ * needed (nobody was asked), and that nothing was created.
+ */
+export function rehearsedStepMessage(record: GameDayRecord, step: PlanStep): Message {
+  const plan = record.plan ?? { steps: [step] };
+  const { targets, rule } = step.rehearsed ?? {};
+  const on = targets
+    ? blastRadiusLine(targets)
+    : `${escapeMrkdwn(describeTarget(step.request.target, step.teamName))}, which the platform resolves only when it creates the attack`;
+  const length = step.request.lengthSeconds === undefined ? '' : ` for ${step.request.lengthSeconds} s`;
+  const approval = rule
+    ? ` · would need approval from a second person with \`EXPERIMENTS_RUN\` on team *${escapeMrkdwn(step.teamName)}*, because ${ruleText(rule)}; nobody was asked`
+    : '';
+  const what = `*${escapeMrkdwn(step.request.type)}* ${argsText(step.request.args)}${length}`;
+  const text = `Step ${positionOf(plan, step.id) || 1} of ${plan.steps.length || 1} (${stepTitle(step)}) would start ${what} on ${on}${approval} · nothing was created at the platform`;
+  return { text: badged(record, text) };
 }

@@ -31,6 +31,7 @@ import { plural } from '../plural.ts';
 import { gameDayMetadata } from '../attacks/metadata.ts';
 import { planCardBlocks, planCardButtons } from './plan.ts';
 import { stepTimelineLine } from './planWords.ts';
+import { badged, badgedHeader, rehearsalBadge, rehearsalWords } from './gamedayWords.ts';
 
 export const GAMEDAY_END = 'gameday_end';
 export const GAMEDAY_FILE_TICKET = 'gameday_file_ticket';
@@ -102,7 +103,7 @@ export function gameDayCard(record: GameDayRecord): Message {
     ? ':large_green_circle: Running'
     : `:checkered_flag: Ended ${when(ended)}, after ${durationText(record.startedAt, ended)}`;
   const blocks: KnownBlock[] = [
-    header(`Game day: ${record.title}`),
+    header(badgedHeader(record, `Game day: ${record.title}`)),
     section(`Facilitated by <@${record.facilitator}> · started ${when(record.startedAt)}\n${status}`),
     fields(counters(record)),
   ];
@@ -111,19 +112,22 @@ export function gameDayCard(record: GameDayRecord): Message {
   if (running) {
     blocks.push(
       context(
-        'Attacks started in this channel, halts, notes and tickets are added to this thread until the game day ends.',
+        record.rehearsal
+          ? `${rehearsalBadge}: ${rehearsalWords}`
+          : 'Attacks started in this channel, halts, notes and tickets are added to this thread until the game day ends.',
       ),
     );
     blocks.push(
       actions(GAMEDAY_CARD_ACTIONS, [
-        haltAllButton(),
+        // A rehearsal has nothing to halt: nothing it ran exists.
+        ...(record.rehearsal ? [] : [haltAllButton()]),
         ...planCardButtons(record),
         button('End game day', GAMEDAY_END, { value: gameDayRefValue(record), confirm: gameDayEndConfirm }),
       ]),
     );
   }
   return {
-    text: `Game day ${escapeMrkdwn(record.title)}: ${running ? 'running' : 'ended'}`,
+    text: badged(record, `Game day ${escapeMrkdwn(record.title)}: ${running ? 'running' : 'ended'}`),
     blocks,
     metadata: gameDayMetadata(record),
   };

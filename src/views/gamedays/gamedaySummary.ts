@@ -13,6 +13,7 @@ import type { Message } from '../message.ts';
 import { plural } from '../plural.ts';
 import { planCardBlocks } from './plan.ts';
 import { summaryStepLines } from './planWords.ts';
+import { badged, badgedHeader } from './gamedayWords.ts';
 import {
   attackName,
   counters,
@@ -122,7 +123,7 @@ export function gameDaySummary(record: GameDayRecord, outcomes: GameDayOutcomes)
   });
 
   const blocks: KnownBlock[] = [
-    header(`Game day summary: ${record.title}`),
+    header(badgedHeader(record, `Game day summary: ${record.title}`)),
     section(
       `Facilitated by <@${record.facilitator}> · started ${when(record.startedAt)} · ${ended ? `ended ${when(ended)} after *${duration}*` : 'still running'}`,
     ),
@@ -133,7 +134,13 @@ export function gameDaySummary(record: GameDayRecord, outcomes: GameDayOutcomes)
   blocks.push(
     ...(attackLines.length
       ? lineSections('Attacks', attackLines, summarySections.attacks, 'attack')
-      : [section('*Attacks*\nNo attacks were started in the channel.')]),
+      : [
+          section(
+            record.rehearsal
+              ? '*Attacks*\nNone: a rehearsal creates nothing at the platform.'
+              : '*Attacks*\nNo attacks were started in the channel.',
+          ),
+        ]),
   );
   const refused = record.refused ?? [];
   const notStarted = refused.filter((r) => !r.unconfirmed).map(refusalLine);
@@ -163,7 +170,7 @@ export function gameDaySummary(record: GameDayRecord, outcomes: GameDayOutcomes)
     ]),
   );
   const text = `Game day ${escapeMrkdwn(record.title)} summary: ${plural(record.attacks.length, 'attack')}${duration ? ` in ${duration}` : ''}`;
-  return { text, blocks };
+  return { text: badged(record, text), blocks };
 }
 
 /** Attacks listed in `gameday status`, newest last. */
@@ -175,7 +182,10 @@ export function gameDayStatusMessage(record: GameDayRecord, outcomes: GameDayOut
   const status = ended ? `ended after ${durationText(record.startedAt, ended)}` : 'running';
   const blocks: KnownBlock[] = [
     section(
-      `:dart: Game day *${escapeMrkdwn(record.title)}* · ${ended ? `ended ${when(ended)} after ${durationText(record.startedAt, ended)}` : 'running'}\nFacilitated by <@${record.facilitator}> · started ${when(record.startedAt)}`,
+      badged(
+        record,
+        `:dart: Game day *${escapeMrkdwn(record.title)}* · ${ended ? `ended ${when(ended)} after ${durationText(record.startedAt, ended)}` : 'running'}\nFacilitated by <@${record.facilitator}> · started ${when(record.startedAt)}`,
+      ),
     ),
     fields(counters(record)),
   ];
@@ -190,7 +200,7 @@ export function gameDayStatusMessage(record: GameDayRecord, outcomes: GameDayOut
   const refused = record.refused ?? [];
   if (refused.length)
     blocks.push(context(`:x: ${plural(refused.length, 'start')} the platform did not take; the thread says why.`));
-  return { text: `Game day ${escapeMrkdwn(record.title)}: ${status}`, blocks };
+  return { text: badged(record, `Game day ${escapeMrkdwn(record.title)}: ${status}`), blocks };
 }
 
 /** An attack of the game day that had not ended when someone asked to end the game day. */

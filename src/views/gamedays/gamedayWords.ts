@@ -2,20 +2,39 @@ import type { GameDayAttack, GameDayRecord } from '../../gamedays/gamedayRecord.
 import { escapeMrkdwn } from '../blocks.ts';
 import { plural } from '../plural.ts';
 
+/** What every card and message of a rehearsal starts with. */
+export const rehearsalBadge = ':performing_arts: *REHEARSAL*';
+
+/** A game day's words, badged first when it is a rehearsal. */
+export const badged = (day: Pick<GameDayRecord, 'rehearsal'>, text: string): string =>
+  day.rehearsal ? `${rehearsalBadge} · ${text}` : text;
+
+/** A header's plain text (no mrkdwn), badged first when the game day is a rehearsal. */
+export const badgedHeader = (day: Pick<GameDayRecord, 'rehearsal'>, text: string): string =>
+  day.rehearsal ? `REHEARSAL · ${text}` : text;
+
+/** What a rehearsal is, on its card and when it starts. */
+export const rehearsalWords =
+  'Each step goes through every check a start makes at zero (freeze, target, guards, who may run it, approval) and is never created at the platform. Attacks started in this channel meanwhile are real and not part of it.';
+
 /** `gameday status` or `end` in a channel without a game day. */
 export function noGameDayText(command: string): string {
   return `No game day is running in this channel. Start one with \`${command} gameday start <title>\`.`;
 }
 
 /** What ending a game day answers: what it halted first, or what of it still runs. */
-export function gameDayEndedText(title: string, halted: number, running: number): string {
-  const name = `*${escapeMrkdwn(title)}*`;
+export function gameDayEndedText(
+  record: Pick<GameDayRecord, 'title' | 'rehearsal'>,
+  halted: number,
+  running: number,
+): string {
+  const name = `*${escapeMrkdwn(record.title)}*`;
   if (halted)
     return `:octagonal_sign: Halted ${plural(halted, 'attack')} and ended game day ${name}. Its summary is in the channel and shows each attack's outcome once the halt is done; the report follows then.`;
   const still = running
     ? ` ${plural(running, 'attack')} of it ${running === 1 ? 'is' : 'are'} still running: the summary shows how ${running === 1 ? 'it ends' : 'they end'} once ${running === 1 ? 'it does' : 'they do'}.`
     : '';
-  return `:checkered_flag: Game day ${name} ended; its summary is in the channel.${still}`;
+  return badged(record, `:checkered_flag: Game day ${name} ended; its summary is in the channel.${still}`);
 }
 
 export const gameDayAlreadyEndedText = 'That game day has already ended.';
@@ -30,9 +49,26 @@ export const notHaltedLine = (attack: Pick<GameDayAttack, 'type' | 'guid'>, reas
 export const gameDayStartingText =
   'Someone is starting a game day in this channel right now; see its card in a moment.';
 
-/** `gameday start` where one already runs. */
-export const gameDayRunningText = (record: Pick<GameDayRecord, 'title' | 'facilitator'>, command: string) =>
-  `A game day is already running here: *${escapeMrkdwn(record.title)}*, facilitated by <@${record.facilitator}>. End it with \`${command} gameday end\` first.`;
+/**
+ * `gameday start` where one already runs. A rehearsal never turns into a real game day, nor a real
+ * one into a rehearsal: the other kind is refused, and started anew once this one has ended.
+ */
+export function gameDayRunningText(
+  record: Pick<GameDayRecord, 'title' | 'facilitator' | 'rehearsal'>,
+  command: string,
+  rehearsal: boolean,
+): string {
+  const end = `\`${command} gameday end\``;
+  const which = `*${escapeMrkdwn(record.title)}*, facilitated by <@${record.facilitator}>`;
+  if (record.rehearsal && !rehearsal)
+    return badged(
+      record,
+      `A rehearsal is running in this channel: ${which}. A rehearsal never turns into a real game day: end it with ${end}, then start the real game day anew.`,
+    );
+  if (!record.rehearsal && rehearsal)
+    return `A real game day is running in this channel: ${which}. It cannot be rehearsed while it runs: end it with ${end} first, then start the rehearsal.`;
+  return badged(record, `A game day is already running here: ${which}. End it with ${end} first.`);
+}
 
 /** A start refused: the person could not run attacks in their selected team. */
 export const gameDayStartRefusedText = (teamName: string, command: string) =>
@@ -55,9 +91,15 @@ export function gameDayEndRefusedText(
 }
 
 /** `gameday start` done, with the guards it set (their lines), if any. */
-export function gameDayStartedText(title: string, guardLines?: string): string {
+export function gameDayStartedText(record: Pick<GameDayRecord, 'title' | 'rehearsal'>, guardLines?: string): string {
   const guarded = guardLines === undefined ? '' : `\nGuards:\n${guardLines}`;
-  return `:rocket: Game day *${escapeMrkdwn(title)}* started. Its card is in the channel; attacks started here go into its thread.${guarded}`;
+  const name = `*${escapeMrkdwn(record.title)}*`;
+  return record.rehearsal
+    ? badged(
+        record,
+        `:rocket: Rehearsal of game day ${name} started. Its card is in the channel. ${rehearsalWords}${guarded}`,
+      )
+    : `:rocket: Game day ${name} started. Its card is in the channel; attacks started here go into its thread.${guarded}`;
 }
 
 /**

@@ -26,6 +26,7 @@ import {
 } from '../blocks.ts';
 import type { Message } from '../message.ts';
 import { plural } from '../plural.ts';
+import { badged } from './gamedayWords.ts';
 
 export const PLAN_ADD_STEP = 'plan_add_step';
 export const PLAN_RUN_NEXT = 'plan_run_next';
@@ -113,10 +114,8 @@ export function stepStateText(step: PlanStep): string {
       return `counting down, starts ${at(step.countdown!.startsAt)}`;
     case 'running':
       return step.guid ? `running (${codeSpan(step.guid)})` : 'starting';
-    case 'ended': {
-      const outcome = step.ended ? stageLabel(step.ended.stage, step.ended.lifecycle) : 'ended';
-      return `ended · ${outcome}${step.answer ? ` · ${answerWords[step.answer.answer]}` : ' · hypothesis not answered yet'}`;
-    }
+    case 'ended':
+      return `ended · ${stepOutcome(step)}${step.answer ? ` · ${answerWords[step.answer.answer]}` : ' · hypothesis not answered yet'}`;
     case 'vetoed':
     case 'skipped':
       return stepOutcome(step);
@@ -127,10 +126,14 @@ export function stepStateText(step: PlanStep): string {
   }
 }
 
+/** A rehearsed step's outcome: it went through the start's checks, and nothing was created. */
+export const rehearsedOutcome = ':performing_arts: rehearsed: nothing was created at the platform';
+
 /** How a step's attack went, in words (plain enough for the report too). */
 export function stepOutcome(step: PlanStep): string {
   switch (step.state) {
     case 'ended':
+      if (step.rehearsed) return rehearsedOutcome;
       return step.ended ? stageLabel(step.ended.stage, step.ended.lifecycle) : 'ended';
     case 'vetoed':
       return `vetoed by <@${step.vetoed!.by}>: ${escapeMrkdwn(step.vetoed!.reason)}`;
@@ -221,19 +224,29 @@ export function planMessage(p: {
   running: boolean;
   command: string;
   notice?: string | undefined;
+  /** The running game day is a rehearsal. */
+  rehearsal?: boolean | undefined;
 }): Message {
   const { plan, place } = p;
   const value = planPlaceValue(place);
   const head = p.notice ? [section(p.notice)] : [];
-  const where = p.running ? 'this game day' : 'the next game day in this channel';
+  const where = p.rehearsal ? 'this rehearsal' : p.running ? 'this game day' : 'the next game day in this channel';
+  const day = { rehearsal: p.rehearsal ? (true as const) : undefined };
   if (!plan.steps.length) {
     const text = `The plan of ${where} has no steps yet. Add one with *Add step*, or ${codeSpan(`${p.command} gameday step <saved attack> <hypothesis>`)}.`;
     return {
-      text: text.replace(/[*]/g, ''),
-      blocks: [...head, section(text), actions('plan_actions', [button('Add step', PLAN_ADD_STEP, { value })])],
+      text: badged(day, text.replace(/[*]/g, '')),
+      blocks: [
+        ...head,
+        section(badged(day, text)),
+        actions('plan_actions', [button('Add step', PLAN_ADD_STEP, { value })]),
+      ],
     };
   }
-  const blocks: KnownBlock[] = [...head, section(`*Plan of ${where}* (${plural(plan.steps.length, 'step')})`)];
+  const blocks: KnownBlock[] = [
+    ...head,
+    section(badged(day, `*Plan of ${where}* (${plural(plan.steps.length, 'step')})`)),
+  ];
   // Steps move only among those still to come: the first of them has nowhere up to go.
   const firstPlanned = plan.steps.find((s) => s.state === 'planned');
   for (const step of plan.steps.slice(0, 20)) {
@@ -258,5 +271,8 @@ export function planMessage(p: {
     );
   }
   blocks.push(actions('plan_actions', buttons));
-  return { text: `Plan: ${plural(plan.steps.length, 'step')}`, blocks: blocks.slice(0, limits.messageBlocks) };
+  return {
+    text: badged(day, `Plan: ${plural(plan.steps.length, 'step')}`),
+    blocks: blocks.slice(0, limits.messageBlocks),
+  };
 }

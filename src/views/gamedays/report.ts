@@ -4,6 +4,9 @@ import { haltCount, type GameDayRecord } from '../../gamedays/gamedayRecord.ts';
 import type { GameDayReport, ReportAttack, ReportProblem, ReportTarget, ReportTeam } from '../../gamedays/report.ts';
 import { errorInBrief } from '../errorReply.ts';
 import { plural } from '../plural.ts';
+import type { StepRehearsal } from '../../gamedays/plan.ts';
+import { blastRadiusLine } from '../attacks/blastRadius.ts';
+import { ruleText } from '../guardrails/approval.ts';
 import { haltLines, markdownCode, markdownText, time } from './reportMarkdown.ts';
 
 /** The target as created, in words, for an attack started outside the channel. */
@@ -52,8 +55,12 @@ function markdownLink(label: string, url: string | undefined): string {
   return `[${markdownText(label)}](<${url.replace(/[<>\s]/g, encodeURIComponent)}>)`;
 }
 
-/** The file's name: the title in safe characters, and the day it started. */
-export function reportFilename(record: Pick<GameDayRecord, 'title' | 'startedAt'>): string {
+/** The report's title: a rehearsal's says so. */
+export const reportTitle = (record: Pick<GameDayRecord, 'title' | 'rehearsal'>) =>
+  `${record.rehearsal ? 'Rehearsal report' : 'Game day report'}: ${record.title}`;
+
+/** The file's name: what it reports (a game day or a rehearsal), the title in safe characters, and the day it started. */
+export function reportFilename(record: Pick<GameDayRecord, 'title' | 'startedAt' | 'rehearsal'>): string {
   const slug =
     record.title
       .normalize('NFKD')
@@ -61,7 +68,7 @@ export function reportFilename(record: Pick<GameDayRecord, 'title' | 'startedAt'
       .replace(/^-+|-+$/g, '')
       .slice(0, 60)
       .toLowerCase() || 'game-day';
-  return `game-day-report-${slug}-${record.startedAt.slice(0, 10)}.md`;
+  return `${record.rehearsal ? 'rehearsal-report' : 'game-day-report'}-${slug}-${record.startedAt.slice(0, 10)}.md`;
 }
 
 function outcome(attack: Pick<ReportAttack, 'stage' | 'lifecycle'>): string {
@@ -158,8 +165,14 @@ export function gameDayReportMarkdown(report: GameDayReport, names: Record<strin
   const executions = attacks.reduce((total, a) => total + a.executions.length, 0);
   const tickets = attacks.reduce((total, a) => total + a.tickets.length, 0);
   const lines = [
-    `# Game day report: ${markdownText(record.title)}`,
+    `# ${markdownText(reportTitle(record))}`,
     '',
+    ...(record.rehearsal
+      ? [
+          '**A rehearsal:** each step went through the checks of a start at zero and nothing was created at the platform; attacks started in the channel meanwhile were real and are not part of it.',
+          '',
+        ]
+      : []),
     `- **Facilitator:** ${markdownText(name(record.facilitator))}`,
     `- **Started:** ${time(record.startedAt)}`,
     `- **Ended:** ${record.endedAt ? `${time(record.endedAt)}, after ${durationText(record.startedAt, record.endedAt)}` : 'still running'}`,
@@ -168,12 +181,18 @@ export function gameDayReportMarkdown(report: GameDayReport, names: Record<strin
     '',
     '## Overview',
     '',
-    `- **Attacks:** ${attacks.length} (${inChat} started in the channel, ${attacks.length - inChat} elsewhere) in ${plural(report.teams.length, 'team')}`,
-    ...(byOutcome.size
-      ? [`- **Outcomes:** ${[...byOutcome].map(([words, count]) => `${markdownText(words)}: ${count}`).join(', ')}`]
-      : []),
-    `- **Executions:** ${executions}`,
-    `- **Tickets:** ${tickets}`,
+    ...(record.rehearsal
+      ? [`- **Steps rehearsed:** ${rehearsed(record)} of ${record.plan?.steps.length ?? 0}`]
+      : [
+          `- **Attacks:** ${attacks.length} (${inChat} started in the channel, ${attacks.length - inChat} elsewhere) in ${plural(report.teams.length, 'team')}`,
+          ...(byOutcome.size
+            ? [
+                `- **Outcomes:** ${[...byOutcome].map(([words, count]) => `${markdownText(words)}: ${count}`).join(', ')}`,
+              ]
+            : []),
+          `- **Executions:** ${executions}`,
+          `- **Tickets:** ${tickets}`,
+        ]),
     `- **Halts:** ${haltCount(record)} · **Notes:** ${record.notes.length}`,
     '',
   ];
@@ -230,13 +249,15 @@ function stepsTable(record: GameDayRecord, name: (userId: string) => string): st
   const rows = plan.steps.map((step, index) => {
     const attack = step.source.kind === 'saved' ? `${step.source.name} (${step.request.type})` : step.request.type;
     const result =
-      step.state === 'ended' && step.ended
-        ? outcome(step.ended)
-        : step.state === 'vetoed'
-          ? `vetoed by ${name(step.vetoed!.by)}: ${step.vetoed!.reason}`
-          : step.state === 'not started'
-            ? `did not start: ${step.notStarted!.reason.replace(/[*`]|<@([A-Z0-9]+)>/g, (_, id: string | undefined) => (id ? name(id) : ''))}`
-            : step.state;
+      step.state === 'ended' && step.rehearsed
+        ? rehearsedText(step.rehearsed)
+        : step.state === 'ended' && step.ended
+          ? outcome(step.ended)
+          : step.state === 'vetoed'
+            ? `vetoed by ${name(step.vetoed!.by)}: ${step.vetoed!.reason}`
+            : step.state === 'not started'
+              ? `did not start: ${step.notStarted!.reason.replace(/[*`]|<@([A-Z0-9]+)>/g, (_, id: string | undefined) => (id ? name(id) : ''))}`
+              : step.state;
     const held = step.answer ? `${answers[step.answer.answer]} (${name(step.answer.by)})` : '';
     const tickets = step.guid ? record.tickets.filter((t) => t.guid === step.guid).map((t) => t.key) : [];
     return `| ${index + 1} | ${cell(attack)}${step.guid ? ` ${markdownCode(step.guid)}` : ''} | ${cell(step.hypothesis)} | ${cell(result)} | ${cell(held)} | ${cell(step.answer?.observation ?? '')} | ${cell(tickets.join(', '))} |`;
@@ -249,6 +270,14 @@ function stepsTable(record: GameDayRecord, name: (userId: string) => string): st
     ...rows,
     '',
   ];
+}
+
+const rehearsed = (record: GameDayRecord) => record.plan?.steps.filter((step) => step.rehearsed).length ?? 0;
+
+/** What a rehearsed step would have done, for the report's table. */
+function rehearsedText({ targets, rule }: StepRehearsal): string {
+  const hits = targets ? `would hit ${blastRadiusLine(targets)}` : 'the platform resolves its target only at a create';
+  return `rehearsed, nothing created: ${hits}${rule ? `; would need approval because ${ruleText(rule)}` : ''}`;
 }
 
 /** Everyone the report names, by Slack user id. */

@@ -5,6 +5,7 @@ import { escapeMrkdwn } from '../blocks.ts';
 import { errorInBrief } from '../errorReply.ts';
 import { plural } from '../plural.ts';
 import { reportFilename } from './report.ts';
+import { badged } from './gamedayWords.ts';
 
 /** Why a report could not be made, as a clause. */
 export function reportProblem(error: unknown): string {
@@ -21,27 +22,45 @@ export function reportProblem(error: unknown): string {
 }
 
 /** The message that shares the report file in the channel. */
-export function reportComment(record: Pick<GameDayRecord, 'title'> & { id: string }, attacks: number): string {
-  return `:clipboard: Full report of game day *${escapeMrkdwn(record.title)}* (id \`${record.id.slice(0, 8)}\`): ${plural(attacks, 'attack')}, with each target's execution and the tickets filed.`;
+export function reportComment(
+  record: Pick<GameDayRecord, 'title' | 'rehearsal' | 'plan'> & { id: string },
+  attacks: number,
+): string {
+  const id = `(id \`${record.id.slice(0, 8)}\`)`;
+  if (record.rehearsal)
+    return badged(
+      record,
+      `:clipboard: Rehearsal report of game day *${escapeMrkdwn(record.title)}* ${id}: ${plural(record.plan?.steps.length ?? 0, 'step')}, each with what it would have hit and its verdict; nothing was created at the platform.`,
+    );
+  return `:clipboard: Full report of game day *${escapeMrkdwn(record.title)}* ${id}: ${plural(attacks, 'attack')}, with each target's execution and the tickets filed.`;
 }
 
 /** Told in the channel when the report could not be made; the summary stands without it. */
 export function reportFailedText(
-  record: Pick<GameDayRecord, 'title'> & { id: string },
+  record: Pick<GameDayRecord, 'title' | 'rehearsal'> & { id: string },
   reason: string,
   command: string,
 ): string {
-  return `:warning: The full report of game day *${escapeMrkdwn(record.title)}* could not be made: ${reason}. The summary above stands. Try again with \`${command} gameday report ${record.id.slice(0, 8)}\`.`;
+  return badged(
+    record,
+    `:warning: The full report of game day *${escapeMrkdwn(record.title)}* could not be made: ${reason}. The summary above stands. Try again with \`${command} gameday report ${record.id.slice(0, 8)}\`.`,
+  );
 }
 
 /** `gameday report` done: the report is shared in the channel, as the file it names. */
-export const reportSharedText = (record: Pick<GameDayRecord, 'title' | 'startedAt'>, attacks: number) =>
-  `:clipboard: The report of game day *${escapeMrkdwn(record.title)}* is shared in this channel as \`${reportFilename(record)}\`: ${plural(attacks, 'attack')}.`;
+export const reportSharedText = (record: Pick<GameDayRecord, 'title' | 'startedAt' | 'rehearsal'>, attacks: number) =>
+  badged(
+    record,
+    `:clipboard: The report of game day *${escapeMrkdwn(record.title)}* is shared in this channel as \`${reportFilename(record)}\`: ${plural(attacks, 'attack')}.`,
+  );
 
 /** `gameday report` when the report could not be made, and how to try again. */
 export const reportAgainFailedText = (
-  record: Pick<GameDayRecord, 'title'> & { id: string },
+  record: Pick<GameDayRecord, 'title' | 'rehearsal'> & { id: string },
   error: unknown,
   command: string,
 ) =>
-  `The report of game day *${escapeMrkdwn(record.title)}* could not be made: ${reportProblem(error)}. Try again in a moment with \`${command} gameday report ${record.id.slice(0, 8)}\`.`;
+  badged(
+    record,
+    `The report of game day *${escapeMrkdwn(record.title)}* could not be made: ${reportProblem(error)}. Try again in a moment with \`${command} gameday report ${record.id.slice(0, 8)}\`.`,
+  );
