@@ -155,7 +155,14 @@ export {
 export type { CallInfo, ErrorResponse, Integration, UnauthorizedReason } from './errors.ts';
 export type { KubernetesApi } from './kubernetes.ts';
 export type { AttackCatalogue, MetadataApi } from './metadata.ts';
-export type { MonitoringAIntegration, MonitoringApi, MonitoringBQuery, MonitorSearchQuery } from './monitoring.ts';
+export { alertHealth, monitorHealth } from './monitoring.ts';
+export type {
+  Health,
+  MonitoringAIntegration,
+  MonitoringApi,
+  MonitoringBQuery,
+  MonitorSearchQuery,
+} from './monitoring.ts';
 export { isPathId } from './ids.ts';
 export { resolveTarget } from './resolve.ts';
 export type { TargetResolution } from './resolve.ts';
