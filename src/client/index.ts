@@ -164,8 +164,8 @@ export type {
   MonitorSearchQuery,
 } from './monitoring.ts';
 export { isPathId } from './ids.ts';
-export { resolveTarget } from './resolve.ts';
-export type { TargetResolution } from './resolve.ts';
+export { resolveTarget } from './clients.ts';
+export type { TargetResolution } from './clients.ts';
 export { take } from './paging.ts';
 export type { Page } from './paging.ts';
 export type { CallContext, Logger } from './request.ts';
