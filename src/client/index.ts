@@ -166,8 +166,8 @@ export type {
 export { isPathId } from './ids.ts';
 export { resolveTarget } from './clients.ts';
 export type { TargetResolution } from './clients.ts';
-export { take } from './paging.ts';
-export type { Page } from './paging.ts';
+export { take } from './attacks.ts';
+export type { Page } from './attacks.ts';
 export type { CallContext, Logger } from './request.ts';
 export { defaultRetryPolicy } from './retry.ts';
 export type { RetryPolicy } from './retry.ts';
