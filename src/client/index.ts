@@ -5,18 +5,19 @@
  *   const session = await platform.auth.login({ email, password });
  *   const active = await platform.as({ header: session.header, teamId }).attacks.listActive();
  */
+import { isIP } from 'node:net';
 import { setTimeout as delay } from 'node:timers/promises';
 import { Agent, type Dispatcher } from 'undici';
 import { attacksApi, type AttacksApi } from './attacks.ts';
 import { authApi, type AuthApi } from './auth.ts';
 import { type ClientsApi, clientsApi } from './clients.ts';
+import { InsecureUrlError } from './errors.ts';
 import { kubernetesApi, type KubernetesApi } from './kubernetes.ts';
 import { metadataApi, type MetadataApi } from './metadata.ts';
 import { monitoringApi, type MonitoringApi } from './monitoring.ts';
 import { type CallContext, createRequest, type Logger, silentLogger } from './request.ts';
 import { defaultRetryPolicy, type RetryPolicy } from './retry.ts';
 import { trackerApi, type TrackerApi } from './tracker.ts';
-import { parseBaseUrl } from './url.ts';
 
 export interface PlatformClientOptions {
   /** Ends in `/v1`; `http:` only for loopback hosts, else `InsecureUrlError`. */
@@ -113,6 +114,32 @@ export function createPlatformClient(options: PlatformClientOptions): PlatformCl
   };
 }
 
+/** Hosts that may be reached over plain HTTP: the simulator and local development only. */
+function isLoopbackHost(hostname: string): boolean {
+  const host = hostname.replace(/^\[|\]$/g, '');
+  if (host === 'localhost') return true;
+  if (isIP(host) === 4) return host.startsWith('127.');
+  return host === '::1';
+}
+
+/** Where a secret may be sent: https:, or plain http: to a loopback host only. */
+export function isSecureUrl(url: URL): boolean {
+  return url.protocol === 'https:' || (url.protocol === 'http:' && isLoopbackHost(url.hostname));
+}
+
+/** Parses the base URL, refusing one that would carry credentials in clear text. */
+function parseBaseUrl(baseUrl: string): URL {
+  let url: URL;
+  try {
+    url = new URL(baseUrl);
+  } catch {
+    throw new TypeError('The platform URL is not a valid URL');
+  }
+  if (url.username || url.password) throw new TypeError('The platform URL must not contain credentials');
+  if (!isSecureUrl(url)) throw new InsecureUrlError();
+  return url;
+}
+
 /** An object whose members are made when first read, then kept. */
 function lazily<T extends object>(makers: { [K in keyof T]: () => T[K] }): T {
   const made = {} as T;
@@ -163,7 +190,7 @@ export type {
   MonitoringBQuery,
   MonitorSearchQuery,
 } from './monitoring.ts';
-export { isPathId } from './ids.ts';
+export { isPathId } from './request.ts';
 export { resolveTarget } from './clients.ts';
 export type { TargetResolution } from './clients.ts';
 export { take } from './attacks.ts';

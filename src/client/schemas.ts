@@ -5,6 +5,7 @@
  * work without are required. Null is folded into undefined so that callers deal with one "absent".
  */
 import { z } from 'zod';
+import { isPathId } from './request.ts';
 
 const optionalText = z.string().optional().catch(undefined);
 const optionalNumber = z.number().optional().catch(undefined);
@@ -143,10 +144,7 @@ export const createdIdSchema = z.preprocess(
     return parsed;
   },
   // An id, not any text: a proxy's error page answered with 201 must not become an attack id.
-  z
-    .string()
-    .trim()
-    .regex(/^[A-Za-z0-9][A-Za-z0-9_-]{0,127}$/, 'expected an attack id'),
+  z.string().trim().refine(isPathId, 'expected an attack id'),
 );
 
 // Clients
