@@ -156,48 +156,26 @@ function lazily<T extends object>(makers: { [K in keyof T]: () => T[K] }): T {
   return made;
 }
 
-export type { AttackListQuery, AttacksApi, HaltOptions, PageQuery, RangeQuery } from './attacks.ts';
-export type { LoginInput, AuthApi } from './auth.ts';
-export type { ClientsApi } from './clients.ts';
-export { builtInCatalogue, infraAttackArgSchema, infraAttackMetadataSchema } from './catalogue.ts';
-export type { InfraAttackArg, InfraAttackMetadata } from './catalogue.ts';
+export { take } from './attacks.ts';
+export type { LoginInput } from './auth.ts';
+export { builtInCatalogue } from './catalogue.ts';
+export { resolveTarget } from './clients.ts';
+export type { TargetResolution } from './clients.ts';
 export {
   BadRequestError,
-  BusyError,
-  errorFromResponse,
   ForbiddenError,
   InsecureUrlError,
-  InvalidIdError,
   InvalidResponseError,
   NoIntegrationError,
   NotFoundError,
-  parsePrivilege,
-  PlatformError,
   RateLimitedError,
   ServerError,
   TimeoutError,
   UnauthorizedError,
   UnreachableError,
 } from './errors.ts';
-export type { CallInfo, ErrorResponse, Integration, UnauthorizedReason } from './errors.ts';
-export type { KubernetesApi } from './kubernetes.ts';
-export type { AttackCatalogue, MetadataApi } from './metadata.ts';
 export { alertHealth, monitorHealth } from './monitoring.ts';
-export type {
-  Health,
-  MonitoringAIntegration,
-  MonitoringApi,
-  MonitoringBQuery,
-  MonitorSearchQuery,
-} from './monitoring.ts';
-export { isPathId } from './request.ts';
-export { resolveTarget } from './clients.ts';
-export type { TargetResolution } from './clients.ts';
-export { take } from './attacks.ts';
-export type { Page } from './attacks.ts';
-export type { CallContext, Logger } from './request.ts';
-export { defaultRetryPolicy } from './retry.ts';
-export type { RetryPolicy } from './retry.ts';
 export type * from './payloads.ts';
+export { isPathId } from './request.ts';
+export type { CallContext, Logger } from './request.ts';
 export * from './schemas.ts';
-export type { TrackerApi } from './tracker.ts';
