@@ -1,5 +1,4 @@
 import { z } from 'zod';
-import type { CreateAttackInput, CreateAttackRequest, HaltRequest } from './payloads.ts';
 import type { CallContext, Request } from './request.ts';
 import {
   type Attack,
@@ -65,6 +64,52 @@ export async function take<T>(items: AsyncIterable<T>, limit: number): Promise<T
     if (collected.length >= limit) break;
   }
   return collected;
+}
+
+// Request bodies (ours, so plain types: the platform validates them).
+
+/** Legacy `POST /attacks/new` payload (platform-api.md, Resources). */
+export interface CreateAttackInput {
+  command: { type: string; args?: string[] };
+  target: {
+    type: 'Random' | 'Exact';
+    tags?: Record<string, string>;
+    /** Host names with `Exact`, or how many containers to pick with `Random`. */
+    exact?: string[] | number;
+    hosts?: { ids: string[] };
+    containers?: { ids?: string[]; labels?: Record<string, string> };
+  };
+  labels?: Record<string, string>;
+}
+
+export type InfraCommandType =
+  | 'CPU'
+  | 'Memory'
+  | 'IO'
+  | 'Disk'
+  | 'Blackhole'
+  | 'DNS'
+  | 'Latency'
+  | 'Packet_Loss'
+  | 'Shutdown'
+  | 'Time_Travel'
+  | 'Process_Killer'
+  | 'Process_Exhaustion'
+  | 'Collect_Certs';
+
+/** `POST /attacks` payload for attacks on a service. */
+export interface CreateAttackRequest {
+  attackConfiguration: {
+    command: { infraCommandType: InfraCommandType; infraCommandArgs: { cliArgs: string[] } };
+    targets: { serviceId: string; targetingStrategy: { type: string } }[];
+    sampling?: { type: string; percent?: number; count?: number };
+  };
+  includeNewTargets?: boolean;
+}
+
+export interface HaltRequest {
+  reason?: string;
+  reference?: string;
 }
 
 export interface AttackListQuery {

@@ -6,7 +6,7 @@
  * radius is never understated.
  */
 import { z } from 'zod';
-import type { CreateAttackInput } from './payloads.ts';
+import type { CreateAttackInput } from './attacks.ts';
 import type { CallContext, Request } from './request.ts';
 import { type TeamClient, teamClientSchema } from './schemas.ts';
 

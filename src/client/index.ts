@@ -157,9 +157,12 @@ function lazily<T extends object>(makers: { [K in keyof T]: () => T[K] }): T {
 }
 
 export { take } from './attacks.ts';
+export type { CreateAttackInput, CreateAttackRequest, HaltRequest, InfraCommandType } from './attacks.ts';
 export type { LoginInput } from './auth.ts';
 export { builtInCatalogue } from './catalogue.ts';
 export { resolveTarget } from './clients.ts';
+export type { CreateKubernetesAttackInput } from './kubernetes.ts';
+export type { CreateTrackerIssueRequest } from './tracker.ts';
 export type { TargetResolution } from './clients.ts';
 export {
   BadRequestError,
@@ -175,7 +178,6 @@ export {
   UnreachableError,
 } from './errors.ts';
 export { alertHealth, monitorHealth } from './monitoring.ts';
-export type * from './payloads.ts';
 export { isPathId } from './request.ts';
 export type { CallContext, Logger } from './request.ts';
 export * from './schemas.ts';
