@@ -3,7 +3,7 @@
  * with the others it needs (`missingVariables`). Messages name the variable, never its value.
  */
 import { z } from 'zod';
-import { isSecureUrl } from './client/url.ts';
+import { isSecureUrl } from './client/index.ts';
 import { parseApprovalRules } from './guardrails/approvalRules.ts';
 import { parseSubnet } from './login/clientAddress.ts';
 

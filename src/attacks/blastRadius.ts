@@ -1,6 +1,6 @@
 /**
  * The blast radius: which of the team's active clients a target hits, resolved as the platform
- * would (GET /clients, src/client/resolve.ts). The preview records it, an approval request carries
+ * would (GET /clients, src/client/clients.ts). The preview records it, an approval request carries
  * it, and every start resolves the target again and refuses a set that grew since (the drift
  * guard). Targets on services and Kubernetes objects are resolved by the platform only when the
  * attack is created, so nothing is recorded or compared for them.

@@ -1,6 +1,6 @@
-import { randomUUID } from 'node:crypto';
 import { explained } from '../errors.ts';
 import { keys } from '../store/keys.ts';
+import { withLock } from '../store/leases.ts';
 import type { Actor } from '../store/sessions.ts';
 import { platformFor, requireLogin, teamName } from './access.ts';
 import { locateAttack } from './locate.ts';
@@ -8,17 +8,9 @@ import type { AttackParts } from './service.ts';
 
 /** Runs `work` while holding the attack's note lock (across replicas on Redis), waiting a little for it if taken. */
 async function oneAtATime<T>(deps: AttackParts, guid: string, work: () => Promise<T>): Promise<T> {
-  const lock = keys.noteLock.key(guid);
-  const holder = randomUUID();
-  for (let attempt = 0; !(await deps.store.claim(lock, keys.noteLock.ttlMs, holder)); attempt++) {
-    if (attempt >= 50) throw new Error('A note on this attack is still being saved; try again.');
-    await new Promise((resolve) => setTimeout(resolve, 100));
-  }
-  try {
-    return await work();
-  } finally {
-    await deps.store.release(lock, holder);
-  }
+  const held = await withLock(deps.store, keys.noteLock.key(guid), keys.noteLock.ttlMs, work, 5_000);
+  if (held === 'busy') throw new Error('A note on this attack is still being saved; try again.');
+  return held.done;
 }
 
 /**

@@ -1,13 +1,13 @@
-import { randomUUID } from 'node:crypto';
 import { platformTimeoutMs, type ScopedPlatform } from '../client/index.ts';
 import type { AttackParts } from './service.ts';
 import type { closeApprovalAfterRestart } from '../guardrails/approvalClosing.ts';
 import type { AfterParts } from '../parts.ts';
 import { keys } from '../store/keys.ts';
+import { takeLease } from '../store/leases.ts';
 import { platformFor } from './access.ts';
 import { shownIn } from './cards.ts';
 import { cardStarted } from './start.ts';
-import { drop, holdLease, type StartIntent, type StartNews } from './startIntents.ts';
+import { drop, type StartIntent, type StartNews } from './startIntents.ts';
 
 // The start a stopped bot left half done, finished by the next one: it sits above the start and
 // the approvals it finishes, while the intent it reads sits below the start that writes it.
@@ -32,10 +32,9 @@ export async function recoverStarts(deps: RecoverParts): Promise<number> {
     const intents: StartIntent[] = [];
     for await (const [, intent] of deps.store.entries<StartIntent>(keys.startIntent.prefix)) intents.push(intent);
     for (const listed of intents) {
-      const owner = randomUUID();
       // Held: a start still running in a live process, or being finished by another replica.
-      if (!(await deps.store.claim(keys.startLease.key(listed.id), keys.startLease.ttlMs, owner))) continue;
-      const letGo = holdLease(deps.store, 'start', listed.id, owner);
+      const letGo = await takeLease(deps.store, keys.startLease.key(listed.id), keys.startLease.ttlMs);
+      if (!letGo) continue;
       try {
         const intent = await deps.store.get<StartIntent>(keys.startIntent.key(listed.id));
         if (intent && (await finish(deps, intent, intents))) finished++;

@@ -1,11 +1,11 @@
 import type { Logger } from '../logger.ts';
-import { randomUUID } from 'node:crypto';
 import type { TeamEntry } from '../client/index.ts';
 import { audit } from '../audit.ts';
 import type { Actor, Login } from '../store/sessions.ts';
 import { mayRunAttacks } from './access.ts';
 import type { KeyValueStore } from '../store/keyValue.ts';
 import { keys } from '../store/keys.ts';
+import { withLock } from '../store/leases.ts';
 import type { Who } from './events.ts';
 import { requestWords, type AttackRequest } from './request.ts';
 
@@ -197,13 +197,12 @@ export class SavedAttacks {
 
   /** Runs `work` while holding the name in its team, or answers `busy` when someone else holds it. */
   async #locked<T>(teamId: string, name: string, work: () => Promise<T>): Promise<T | { outcome: 'busy' }> {
-    const lock = keys.savedAttackLock.key(teamId, nameKey(name));
-    const holder = randomUUID();
-    if (!(await this.#store.claim(lock, keys.savedAttackLock.ttlMs, holder))) return { outcome: 'busy' };
-    try {
-      return await work();
-    } finally {
-      await this.#store.release(lock, holder);
-    }
+    const held = await withLock(
+      this.#store,
+      keys.savedAttackLock.key(teamId, nameKey(name)),
+      keys.savedAttackLock.ttlMs,
+      work,
+    );
+    return held === 'busy' ? { outcome: 'busy' } : held.done;
   }
 }

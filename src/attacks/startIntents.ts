@@ -6,6 +6,7 @@ import type { Actor } from '../store/sessions.ts';
 import type { CardGuard } from './cards.ts';
 import type { AttackRequest } from './request.ts';
 import { keys } from '../store/keys.ts';
+import { holdLease } from '../store/leases.ts';
 import type { StepRef } from '../gamedays/plan.ts';
 import type { TargetSet } from './blastRadius.ts';
 
@@ -63,33 +64,6 @@ export interface StartNotices {
   tell(intent: StartIntent, news: StartNews): Promise<void>;
 }
 
-/**
- * Holds a claimed lease, a start's or a workflow step run's, until the returned function is
- * called: renewed well before it lapses, so work under way is never taken over.
- */
-export function holdLease(
-  store: Pick<KeyValueStore, 'claim' | 'release'>,
-  of: 'start' | 'step',
-  id: string,
-  owner: string,
-): () => Promise<void> {
-  const renew = () =>
-    of === 'start'
-      ? store.claim(keys.startLease.key(id), keys.startLease.ttlMs, owner)
-      : store.claim(keys.stepLease.key(id), keys.stepLease.ttlMs, owner);
-  const renewing = setInterval(
-    () => void renew().catch(() => undefined),
-    Math.min(keys.startLease.ttlMs, keys.stepLease.ttlMs) / 4,
-  );
-  renewing.unref();
-  return async () => {
-    clearInterval(renewing);
-    await (of === 'start'
-      ? store.release(keys.startLease.key(id), owner)
-      : store.release(keys.stepLease.key(id), owner));
-  };
-}
-
 /** A start under way in this process: it records each step, and ends the intent when done. */
 export interface OpenIntent {
   /** The intent as this process last wrote it. */
@@ -109,9 +83,7 @@ export async function openIntent(
   start: Omit<StartIntent, 'id' | 'writtenAt' | 'createSentAt' | 'guards' | 'guid'>,
 ): Promise<OpenIntent> {
   let intent: StartIntent = { ...start, id: randomUUID(), writtenAt: new Date(deps.clock.now()).toISOString() };
-  const owner = randomUUID();
-  await deps.store.claim(keys.startLease.key(intent.id), keys.startLease.ttlMs, owner);
-  const letGo = holdLease(deps.store, 'start', intent.id, owner);
+  const letGo = await holdLease(deps.store, keys.startLease.key(intent.id), keys.startLease.ttlMs);
   try {
     await deps.store.set(keys.startIntent.key(intent.id), intent, keys.startIntent.ttlMs);
     await deps.cards.beginStart(intent.teamId, intent.id);

@@ -1,6 +1,4 @@
 import { z } from 'zod';
-import { followPages, type Page, toPage } from './paging.ts';
-import type { CreateAttackInput, CreateAttackRequest, HaltRequest } from './payloads.ts';
 import type { CallContext, Request } from './request.ts';
 import {
   type Attack,
@@ -14,6 +12,105 @@ import {
   haltAnswerSchema,
   pagedSchema,
 } from './schemas.ts';
+
+/** One page of a paged list; `nextPageToken` is absent on the last page. */
+export interface Page<T> {
+  items: T[];
+  nextPageToken?: string;
+}
+
+interface PagedBody<T> {
+  items: T[];
+  pageSize?: number | null | undefined;
+  pageToken?: string | null | undefined;
+  page_token?: string | null | undefined;
+}
+
+/**
+ * The contract's end-of-list rule: no token, or fewer items than the page size (the platform's,
+ * else the one asked for). An empty page also ends the list, so a platform that keeps handing out
+ * tokens cannot make a caller loop for ever.
+ */
+export function toPage<T>(body: PagedBody<T>, requestedPageSize?: number): Page<T> {
+  const token = body.pageToken ?? body.page_token ?? undefined;
+  const pageSize = body.pageSize ?? requestedPageSize;
+  const last = !token || body.items.length === 0 || (pageSize !== undefined && body.items.length < pageSize);
+  return last ? { items: body.items } : { items: body.items, nextPageToken: token };
+}
+
+/** Yields items page after page, fetching a page only when the previous one has been consumed. */
+export async function* followPages<T>(
+  fetchPage: (pageToken: string | undefined) => Promise<Page<T>>,
+): AsyncGenerator<T, void, undefined> {
+  let token: string | undefined;
+  do {
+    const page = await fetchPage(token);
+    yield* page.items;
+    // A token handed back unchanged would fetch the same page for ever.
+    token = page.nextPageToken === token ? undefined : page.nextPageToken;
+  } while (token !== undefined);
+}
+
+/**
+ * Collects at most `limit` items and stops there, so that no page beyond them is fetched.
+ * Paged lists have no "collect everything": a team may have tens of thousands of attacks.
+ */
+export async function take<T>(items: AsyncIterable<T>, limit: number): Promise<T[]> {
+  if (!Number.isInteger(limit) || limit < 0) throw new RangeError('limit must be a non-negative integer');
+  const collected: T[] = [];
+  if (limit === 0) return collected;
+  for await (const item of items) {
+    collected.push(item);
+    if (collected.length >= limit) break;
+  }
+  return collected;
+}
+
+// Request bodies (ours, so plain types: the platform validates them).
+
+/** Legacy `POST /attacks/new` payload (platform-api.md, Resources). */
+export interface CreateAttackInput {
+  command: { type: string; args?: string[] };
+  target: {
+    type: 'Random' | 'Exact';
+    tags?: Record<string, string>;
+    /** Host names with `Exact`, or how many containers to pick with `Random`. */
+    exact?: string[] | number;
+    hosts?: { ids: string[] };
+    containers?: { ids?: string[]; labels?: Record<string, string> };
+  };
+  labels?: Record<string, string>;
+}
+
+export type InfraCommandType =
+  | 'CPU'
+  | 'Memory'
+  | 'IO'
+  | 'Disk'
+  | 'Blackhole'
+  | 'DNS'
+  | 'Latency'
+  | 'Packet_Loss'
+  | 'Shutdown'
+  | 'Time_Travel'
+  | 'Process_Killer'
+  | 'Process_Exhaustion'
+  | 'Collect_Certs';
+
+/** `POST /attacks` payload for attacks on a service. */
+export interface CreateAttackRequest {
+  attackConfiguration: {
+    command: { infraCommandType: InfraCommandType; infraCommandArgs: { cliArgs: string[] } };
+    targets: { serviceId: string; targetingStrategy: { type: string } }[];
+    sampling?: { type: string; percent?: number; count?: number };
+  };
+  includeNewTargets?: boolean;
+}
+
+export interface HaltRequest {
+  reason?: string;
+  reference?: string;
+}
 
 export interface AttackListQuery {
   source?: 'Adhoc' | 'Scenario' | undefined;

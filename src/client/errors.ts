@@ -16,7 +16,8 @@ interface ErrorInit extends CallInfo {
 }
 
 export class PlatformError extends Error {
-  override name = 'PlatformError';
+  /** The class's own name (`UnauthorizedError`, …), which logs and outcomes report. */
+  override name = this.constructor.name;
   readonly status: number | undefined;
   readonly method: string;
   readonly path: string;
@@ -42,7 +43,6 @@ const unauthorizedText: Record<UnauthorizedReason, string> = {
 };
 
 export class UnauthorizedError extends PlatformError {
-  override name = 'UnauthorizedError';
   readonly reason: UnauthorizedReason;
 
   constructor(reason: UnauthorizedReason, init: ErrorInit) {
@@ -52,7 +52,6 @@ export class UnauthorizedError extends PlatformError {
 }
 
 export class ForbiddenError extends PlatformError {
-  override name = 'ForbiddenError';
   /** The privilege the platform named as missing, e.g. `HALT_WRITE`. */
   readonly privilege: string | undefined;
   /** The platform refused an unauthenticated call made over plain HTTP. */
@@ -73,27 +72,18 @@ export class ForbiddenError extends PlatformError {
 }
 
 export class NotFoundError extends PlatformError {
-  override name = 'NotFoundError';
   constructor(init: ErrorInit, text = 'Not found on the platform') {
     super(text, init);
   }
 }
 
-/** The company integrations a call can find missing. */
-export type Integration = 'tracker' | 'monitoringA' | 'monitoringB';
+/** The company integrations a call can find missing, each under the first segment of its endpoints' paths. */
+const integrationWords = { tracker: 'issue-tracker', monitoringA: 'monitoringA', monitoringB: 'monitoringB' } as const;
+export type Integration = keyof typeof integrationWords;
 
-const integrationWords: Record<Integration, string> = {
-  tracker: 'issue-tracker',
-  monitoringA: 'monitoringA',
-  monitoringB: 'monitoringB',
-};
-
-/** The integration an endpoint goes through, from its path. */
-export function integrationOf(path: string): Integration | undefined {
-  if (path.startsWith('/tracker/')) return 'tracker';
-  if (path.startsWith('/monitoringA/')) return 'monitoringA';
-  if (path.startsWith('/monitoringB/')) return 'monitoringB';
-  return undefined;
+function integrationOf(path: string): Integration | undefined {
+  const segment = path.split('/')[1] ?? '';
+  return Object.hasOwn(integrationWords, segment) ? (segment as Integration) : undefined;
 }
 
 /**
@@ -101,7 +91,6 @@ export function integrationOf(path: string): Integration | undefined {
  * monitoring product: a 404 `No integration exists`.
  */
 export class NoIntegrationError extends NotFoundError {
-  override name = 'NoIntegrationError';
   /** Which integration is missing, when the path tells. */
   readonly integration: Integration | undefined;
 
@@ -113,7 +102,6 @@ export class NoIntegrationError extends NotFoundError {
 }
 
 export class RateLimitedError extends PlatformError {
-  override name = 'RateLimitedError';
   /** From the `Retry-After` header, when the platform sent one. */
   readonly retryAfterMs: number | undefined;
 
@@ -124,7 +112,6 @@ export class RateLimitedError extends PlatformError {
 }
 
 export class BadRequestError extends PlatformError {
-  override name = 'BadRequestError';
   /** The request field the platform named as wrong (e.g. a tracker field key), when it named one. */
   readonly field: string | undefined;
 
@@ -140,20 +127,18 @@ export class BadRequestError extends PlatformError {
 const fieldKey = /^[A-Za-z][A-Za-z0-9_.-]{0,99}$/;
 
 /** The field a 400 body names, as in `Bad request: field "priority" is required`; only a key, never the text. */
-export function parseField(body: string): string | undefined {
+function parseField(body: string): string | undefined {
   const match = /\bfield\s+"?([^"\s]+)"?/i.exec(unquote(body.trim()));
   return match?.[1] && fieldKey.test(match[1]) ? match[1] : undefined;
 }
 
 export class ServerError extends PlatformError {
-  override name = 'ServerError';
   constructor(init: ErrorInit) {
     super('The platform failed to handle the request', init);
   }
 }
 
 export class TimeoutError extends PlatformError {
-  override name = 'TimeoutError';
   /** True when the call changes something (a create): it may or may not have taken effect. */
   readonly outcomeUnknown: boolean;
 
@@ -164,7 +149,6 @@ export class TimeoutError extends PlatformError {
 }
 
 export class UnreachableError extends PlatformError {
-  override name = 'UnreachableError';
   /** The system or undici error code, e.g. `ECONNREFUSED`. */
   readonly code: string | undefined;
   /**
@@ -185,7 +169,6 @@ export class UnreachableError extends PlatformError {
  * in their time (see maxWaitingCalls in index.ts). Nothing happened on the platform.
  */
 export class BusyError extends PlatformError {
-  override name = 'BusyError';
   constructor(init: ErrorInit) {
     super('Too many calls are waiting on the platform already; this one was not sent', init);
   }
@@ -193,7 +176,6 @@ export class BusyError extends PlatformError {
 
 /** The body did not match the contract (or was not valid JSON). */
 export class InvalidResponseError extends PlatformError {
-  override name = 'InvalidResponseError';
   /** Where validation failed, e.g. `items.3.guid: expected string`; never the values. */
   readonly issues: string[];
 
@@ -205,7 +187,6 @@ export class InvalidResponseError extends PlatformError {
 
 /** Thrown at construction for a base URL that would send credentials in clear text. */
 export class InsecureUrlError extends PlatformError {
-  override name = 'InsecureUrlError';
   constructor() {
     super('The platform URL must use https: unless its host is a loopback address', { method: '', path: '' });
   }
@@ -216,7 +197,6 @@ export class InsecureUrlError extends PlatformError {
  * value): refused before any request, since `/attacks/./halt` would reach `/attacks/halt`.
  */
 export class InvalidIdError extends PlatformError {
-  override name = 'InvalidIdError';
   /** Which id of the path, e.g. `guid`; never its value. */
   readonly param: string;
 

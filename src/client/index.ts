@@ -5,18 +5,19 @@
  *   const session = await platform.auth.login({ email, password });
  *   const active = await platform.as({ header: session.header, teamId }).attacks.listActive();
  */
+import { isIP } from 'node:net';
 import { setTimeout as delay } from 'node:timers/promises';
 import { Agent, type Dispatcher } from 'undici';
 import { attacksApi, type AttacksApi } from './attacks.ts';
 import { authApi, type AuthApi } from './auth.ts';
+import { metadataApi, type MetadataApi } from './catalogue.ts';
 import { type ClientsApi, clientsApi } from './clients.ts';
+import { InsecureUrlError } from './errors.ts';
 import { kubernetesApi, type KubernetesApi } from './kubernetes.ts';
-import { metadataApi, type MetadataApi } from './metadata.ts';
 import { monitoringApi, type MonitoringApi } from './monitoring.ts';
 import { type CallContext, createRequest, type Logger, silentLogger } from './request.ts';
 import { defaultRetryPolicy, type RetryPolicy } from './retry.ts';
 import { trackerApi, type TrackerApi } from './tracker.ts';
-import { parseBaseUrl } from './url.ts';
 
 export interface PlatformClientOptions {
   /** Ends in `/v1`; `http:` only for loopback hosts, else `InsecureUrlError`. */
@@ -113,6 +114,32 @@ export function createPlatformClient(options: PlatformClientOptions): PlatformCl
   };
 }
 
+/** Hosts that may be reached over plain HTTP: the simulator and local development only. */
+function isLoopbackHost(hostname: string): boolean {
+  const host = hostname.replace(/^\[|\]$/g, '');
+  if (host === 'localhost') return true;
+  if (isIP(host) === 4) return host.startsWith('127.');
+  return host === '::1';
+}
+
+/** Where a secret may be sent: https:, or plain http: to a loopback host only. */
+export function isSecureUrl(url: URL): boolean {
+  return url.protocol === 'https:' || (url.protocol === 'http:' && isLoopbackHost(url.hostname));
+}
+
+/** Parses the base URL, refusing one that would carry credentials in clear text. */
+function parseBaseUrl(baseUrl: string): URL {
+  let url: URL;
+  try {
+    url = new URL(baseUrl);
+  } catch {
+    throw new TypeError('The platform URL is not a valid URL');
+  }
+  if (url.username || url.password) throw new TypeError('The platform URL must not contain credentials');
+  if (!isSecureUrl(url)) throw new InsecureUrlError();
+  return url;
+}
+
 /** An object whose members are made when first read, then kept. */
 function lazily<T extends object>(makers: { [K in keyof T]: () => T[K] }): T {
   const made = {} as T;
@@ -129,41 +156,28 @@ function lazily<T extends object>(makers: { [K in keyof T]: () => T[K] }): T {
   return made;
 }
 
-export type { AttackListQuery, AttacksApi, HaltOptions, PageQuery, RangeQuery } from './attacks.ts';
-export type { LoginInput, AuthApi } from './auth.ts';
-export type { ClientsApi } from './clients.ts';
-export { builtInCatalogue, infraAttackArgSchema, infraAttackMetadataSchema } from './catalogue.ts';
-export type { InfraAttackArg, InfraAttackMetadata } from './catalogue.ts';
+export { take } from './attacks.ts';
+export type { CreateAttackInput, CreateAttackRequest, HaltRequest, InfraCommandType } from './attacks.ts';
+export type { LoginInput } from './auth.ts';
+export { builtInCatalogue } from './catalogue.ts';
+export { resolveTarget } from './clients.ts';
+export type { CreateKubernetesAttackInput } from './kubernetes.ts';
+export type { CreateTrackerIssueRequest } from './tracker.ts';
+export type { TargetResolution } from './clients.ts';
 export {
   BadRequestError,
-  BusyError,
-  errorFromResponse,
   ForbiddenError,
   InsecureUrlError,
-  InvalidIdError,
   InvalidResponseError,
   NoIntegrationError,
   NotFoundError,
-  parsePrivilege,
-  PlatformError,
   RateLimitedError,
   ServerError,
   TimeoutError,
   UnauthorizedError,
   UnreachableError,
 } from './errors.ts';
-export type { CallInfo, ErrorResponse, Integration, UnauthorizedReason } from './errors.ts';
-export type { KubernetesApi } from './kubernetes.ts';
-export type { AttackCatalogue, MetadataApi } from './metadata.ts';
-export type { MonitoringAIntegration, MonitoringApi, MonitoringBQuery, MonitorSearchQuery } from './monitoring.ts';
-export { isPathId } from './ids.ts';
-export { resolveTarget } from './resolve.ts';
-export type { TargetResolution } from './resolve.ts';
-export { take } from './paging.ts';
-export type { Page } from './paging.ts';
+export { alertHealth, monitorHealth } from './monitoring.ts';
+export { isPathId } from './request.ts';
 export type { CallContext, Logger } from './request.ts';
-export { defaultRetryPolicy } from './retry.ts';
-export type { RetryPolicy } from './retry.ts';
-export type * from './payloads.ts';
 export * from './schemas.ts';
-export type { TrackerApi } from './tracker.ts';

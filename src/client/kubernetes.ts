@@ -1,7 +1,19 @@
 import { z } from 'zod';
-import type { CreateKubernetesAttackInput, HaltRequest } from './payloads.ts';
+import type { HaltRequest } from './attacks.ts';
 import type { CallContext, Request } from './request.ts';
 import { createdIdSchema, type KubernetesAttack, kubernetesAttackSchema } from './schemas.ts';
+
+/** `POST /kubernetes/attacks/new` payload. */
+export interface CreateKubernetesAttackInput {
+  impactDefinition: { cliArgs: string[] };
+  targetDefinition: {
+    strategy: {
+      k8sObjects: { clusterId: string; namespace: string; kind: string; name: string }[];
+      count?: number;
+      percentage?: number;
+    };
+  };
+}
 
 export interface KubernetesApi {
   list(query?: { source?: 'Adhoc' | 'Scenario' | undefined }): Promise<KubernetesAttack[]>;

@@ -71,3 +71,34 @@ export function monitoringApi(request: Request, session: CallContext): Monitorin
       }),
   };
 }
+
+/** What a health signal says: only `unhealthy` stops an attack; `unknown` cannot be told either way. */
+export type Health = 'healthy' | 'unhealthy' | 'unknown';
+
+/** A monitoringA monitor's health: only `Alert` is unhealthy; `No Data`, `Unknown` or no state cannot be told. */
+export function monitorHealth(monitor: Pick<MonitorA, 'overall_state'>): Health {
+  switch (monitor.overall_state) {
+    case 'Alert':
+      return 'unhealthy';
+    case 'OK':
+    case 'Warn':
+    case 'Skipped':
+    case 'Ignored':
+      return 'healthy';
+    default:
+      return 'unknown';
+  }
+}
+
+/** A monitoringB alert's health: only `firing` is unhealthy; a state outside the contract cannot be told. */
+export function alertHealth(alert: Pick<AlertB, 'state'>): Health {
+  switch (alert.state) {
+    case 'firing':
+      return 'unhealthy';
+    case 'pending':
+    case 'inactive':
+      return 'healthy';
+    default:
+      return 'unknown';
+  }
+}

@@ -4,7 +4,6 @@
  */
 import type { Dispatcher } from 'undici';
 import type { z } from 'zod';
-import { errorCode, transportError } from './connectionErrors.ts';
 import {
   BusyError,
   type CallInfo,
@@ -13,8 +12,7 @@ import {
   InvalidResponseError,
   PlatformError,
 } from './errors.ts';
-import { isPathId } from './ids.ts';
-import { isIdempotentMethod, parseRetryAfter, type RetryPolicy, retryDelay } from './retry.ts';
+import { errorCode, parseRetryAfter, type RetryPolicy, retryDelay, transportError } from './retry.ts';
 
 /** The subset of pino the client uses; a pino logger fits as is. */
 export interface Logger {
@@ -85,6 +83,23 @@ export interface TransportOptions {
   userAgent: string;
   random?: () => number;
   now?: () => number;
+}
+
+/** Methods that are safe to repeat by HTTP semantics; POSTs must opt in one by one. */
+export function isIdempotentMethod(method: string): boolean {
+  return method === 'GET' || method === 'HEAD' || method === 'PUT' || method === 'DELETE' || method === 'OPTIONS';
+}
+
+/**
+ * An id that may stand as one path segment, checked where values arrive (button values,
+ * private_metadata) and again here before any request: letters, digits, `-` and `_`, starting
+ * with a letter or digit. Platform ids (attack guids, Kubernetes uids, team, role and monitor ids)
+ * all fit; `.`, `..`, `/`, `%`, `?` and `#` never do, so no id can change which endpoint a path names.
+ */
+const pathIdPattern = /^[0-9A-Za-z][0-9A-Za-z_-]{0,127}$/;
+
+export function isPathId(value: unknown): value is string {
+  return typeof value === 'string' && pathIdPattern.test(value);
 }
 
 /** The path with its `{name}` parameters filled in, or InvalidIdError naming the first bad one. */

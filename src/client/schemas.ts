@@ -5,7 +5,39 @@
  * work without are required. Null is folded into undefined so that callers deal with one "absent".
  */
 import { z } from 'zod';
-import { labelRecord, optionalNumber, optionalText, parseIfJsonText, textList, textRecord } from './lenient.ts';
+import { isPathId } from './request.ts';
+
+const optionalText = z.string().optional().catch(undefined);
+const optionalNumber = z.number().optional().catch(undefined);
+const textList = z.array(z.string()).catch([]);
+const textRecord = z.record(z.string(), z.string()).optional().catch(undefined);
+
+/**
+ * Tags and labels, which select targets: a value sent as a number or boolean is kept as text and
+ * only a value that cannot be text is dropped, so that one odd tag does not hide a host's others.
+ */
+const labelRecord = z
+  .record(z.string(), z.unknown())
+  .catch({})
+  .transform((record) =>
+    Object.fromEntries(
+      Object.entries(record).flatMap(([key, value]) =>
+        typeof value === 'string' || typeof value === 'number' || typeof value === 'boolean'
+          ? [[key, String(value)]]
+          : [],
+      ),
+    ),
+  );
+
+/** Some endpoints answer JSON with a `text/plain` content type. */
+function parseIfJsonText(value: unknown): unknown {
+  if (typeof value !== 'string') return value;
+  try {
+    return JSON.parse(value);
+  } catch {
+    return value;
+  }
+}
 
 // Sessions
 
@@ -112,10 +144,7 @@ export const createdIdSchema = z.preprocess(
     return parsed;
   },
   // An id, not any text: a proxy's error page answered with 201 must not become an attack id.
-  z
-    .string()
-    .trim()
-    .regex(/^[A-Za-z0-9][A-Za-z0-9_-]{0,127}$/, 'expected an attack id'),
+  z.string().trim().refine(isPathId, 'expected an attack id'),
 );
 
 // Clients
@@ -252,34 +281,3 @@ export type IssueMeta = z.infer<typeof issueMetaSchema>;
 export type MonitorA = z.infer<typeof monitorASchema>;
 export type MonitorSearchA = z.infer<typeof monitorSearchASchema>;
 export type AlertB = z.infer<typeof alertBSchema>;
-
-/** What a health signal says: only `unhealthy` stops an attack; `unknown` cannot be told either way. */
-export type Health = 'healthy' | 'unhealthy' | 'unknown';
-
-/** A monitoringA monitor's health: only `Alert` is unhealthy; `No Data`, `Unknown` or no state cannot be told. */
-export function monitorHealth(monitor: Pick<MonitorA, 'overall_state'>): Health {
-  switch (monitor.overall_state) {
-    case 'Alert':
-      return 'unhealthy';
-    case 'OK':
-    case 'Warn':
-    case 'Skipped':
-    case 'Ignored':
-      return 'healthy';
-    default:
-      return 'unknown';
-  }
-}
-
-/** A monitoringB alert's health: only `firing` is unhealthy; a state outside the contract cannot be told. */
-export function alertHealth(alert: Pick<AlertB, 'state'>): Health {
-  switch (alert.state) {
-    case 'firing':
-      return 'unhealthy';
-    case 'pending':
-    case 'inactive':
-      return 'healthy';
-    default:
-      return 'unknown';
-  }
-}

@@ -1,5 +1,4 @@
 import { z } from 'zod';
-import type { CreateTrackerIssueRequest } from './payloads.ts';
 import type { CallContext, Request } from './request.ts';
 import {
   type CreatedIssue,
@@ -11,6 +10,21 @@ import {
   type TrackerIssue,
   trackerIssueSchema,
 } from './schemas.ts';
+
+/** `POST /tracker/issues` payload. */
+export interface CreateTrackerIssueRequest {
+  entity: { id: string; type: TrackerEntityType };
+  fields: {
+    summary: string;
+    description?: string;
+    project: { id: string };
+    issuetype: { id: string };
+    priority?: { id: string };
+    labels?: string[];
+    /** Further fields required by `GET /tracker/issue-meta`. */
+    [field: string]: unknown;
+  };
+}
 
 export interface TrackerApi {
   /** Issues filed for these platform entities (attack guids, ...). */

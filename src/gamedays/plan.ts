@@ -6,6 +6,7 @@ import type { ApprovalRule } from '../guardrails/approvalRules.ts';
 import type { GuardSpec } from '../guardrails/guards.ts';
 import type { KeyValueStore } from '../store/keyValue.ts';
 import { keys } from '../store/keys.ts';
+import { withLock } from '../store/leases.ts';
 import type { Person } from '../store/sessions.ts';
 
 /**
@@ -156,20 +157,20 @@ export class Plans {
    */
   async change<T>(owner: PlanOwner, change: (plan: GameDayPlan) => T): Promise<{ plan: GameDayPlan; result: T }> {
     const key = keys.gamedayPlan.key(planName(owner));
-    const lock = keys.gamedayPlanLock.key(planName(owner));
-    const holder = randomUUID();
-    for (let attempt = 0; !(await this.#store.claim(lock, keys.gamedayPlanLock.ttlMs, holder)); attempt++) {
-      if (attempt >= 50) throw new Error('The plan is being changed by someone else; try again.');
-      await new Promise((resolve) => setTimeout(resolve, 100));
-    }
-    try {
-      const plan = await this.get(owner);
-      const result = change(plan);
-      await this.#store.set(key, plan, keys.gamedayPlan.ttlMs);
-      return { plan, result };
-    } finally {
-      await this.#store.release(lock, holder);
-    }
+    const held = await withLock(
+      this.#store,
+      keys.gamedayPlanLock.key(planName(owner)),
+      keys.gamedayPlanLock.ttlMs,
+      async () => {
+        const plan = await this.get(owner);
+        const result = change(plan);
+        await this.#store.set(key, plan, keys.gamedayPlan.ttlMs);
+        return { plan, result };
+      },
+      5_000,
+    );
+    if (held === 'busy') throw new Error('The plan is being changed by someone else; try again.');
+    return held.done;
   }
 
   /**

@@ -1,6 +1,6 @@
 import { NoIntegrationError, NotFoundError, UnauthorizedError } from '../client/errors.ts';
 import type { ScopedPlatform } from '../client/index.ts';
-import { alertHealth, type Health, monitorHealth } from '../client/schemas.ts';
+import { alertHealth, type Health, monitorHealth } from '../client/monitoring.ts';
 import type { CardRecord } from '../attacks/cards.ts';
 import type { KeyValueStore } from '../store/keyValue.ts';
 import type { Person } from '../store/sessions.ts';

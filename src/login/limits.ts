@@ -1,7 +1,7 @@
-import { randomUUID } from 'node:crypto';
 import type { KeyValueStore } from '../store/keyValue.ts';
 import type { Person } from '../store/sessions.ts';
 import { keys } from '../store/keys.ts';
+import { withLock } from '../store/leases.ts';
 import { tokenHash } from './links.ts';
 
 /** Failed logins a Slack person may make in their window, through the modal and the page together. */
@@ -135,14 +135,8 @@ export class LoginLimits {
 
   /** Runs `attempt` unless another attempt of the same person is under way (then undefined). */
   async oneAtATime<T>(person: Person, attempt: () => Promise<T>): Promise<T | undefined> {
-    const key = keys.loginAttempt.key(person);
-    const holder = randomUUID();
-    if (!(await this.#store.claim(key, keys.loginAttempt.ttlMs, holder))) return undefined;
-    try {
-      return await attempt();
-    } finally {
-      await this.#store.release(key, holder);
-    }
+    const held = await withLock(this.#store, keys.loginAttempt.key(person), keys.loginAttempt.ttlMs, attempt);
+    return held === 'busy' ? undefined : held.done;
   }
 
   /** Counts what the person did from `address` past its limit: how many so far in the window. */

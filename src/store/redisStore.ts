@@ -2,7 +2,6 @@ import { randomUUID } from 'node:crypto';
 import { once } from 'node:events';
 import { createClient } from '@redis/client';
 import { StoreUnavailableError } from './errors.ts';
-import { decodeKeyv, encodeKeyv } from './keyvLayout.ts';
 import type { KeyValueStore, Update } from './keyValue.ts';
 import { claimScript, compareAndSetScript, forgetGoneScript, incrementScript, releaseScript } from './redisScripts.ts';
 
@@ -24,6 +23,28 @@ const sweepEveryMs = 60_000;
 
 /** How many times an update reads again after another writer changed the value under it. */
 const updateAttempts = 10;
+
+/**
+ * Values as Keyv 5 stored them (before Faultline had its own stores): JSON of `{ value, expires }`
+ * where any string that starts with `:` carries one more `:` in front. Redis keeps this layout, so
+ * a value written by an older replica reads the same; the SQLite store imports its rows once.
+ */
+interface KeyvRecord {
+  value: unknown;
+  expires?: number | undefined;
+}
+
+function encodeKeyv(record: KeyvRecord): string {
+  return JSON.stringify(record, (_key, value: unknown) =>
+    typeof value === 'string' && value.startsWith(':') ? `:${value}` : value,
+  );
+}
+
+export function decodeKeyv(text: string): KeyvRecord {
+  return JSON.parse(text, (_key, value: unknown) =>
+    typeof value === 'string' && value.startsWith(':') ? value.slice(1) : value,
+  ) as KeyvRecord;
+}
 
 /** A value as stored: Keyv's layout, with its time to live and when that ends. */
 function encode(value: unknown, ttlMs: number | undefined): { text: string; ms?: number; expires?: number } {

@@ -3,8 +3,8 @@ import { chmodSync, closeSync, existsSync, mkdirSync, openSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { DatabaseSync } from 'node:sqlite';
 import { StoreUnavailableError } from './errors.ts';
-import { decodeKeyv } from './keyvLayout.ts';
 import type { KeyValueStore, Update } from './keyValue.ts';
+import { decodeKeyv } from './redisStore.ts';
 
 /** Rows read per query while listing, so a long listing never holds a statement open across awaits. */
 const pageSize = 500;

@@ -1,6 +1,6 @@
 // The tickets' service: a draft kept for the person who opened the form, and a ticket filed once from it.
 import { randomUUID } from 'node:crypto';
-import type { CreateTrackerIssueRequest } from '../client/payloads.ts';
+import type { CreateTrackerIssueRequest } from '../client/tracker.ts';
 import { ServerError, TimeoutError, UnreachableError } from '../client/errors.ts';
 import type { IssueMeta, PlatformClient, TeamEntry, TrackerEntityType, TrackerIssue } from '../client/index.ts';
 import type { Attack } from '../client/schemas.ts';

@@ -1,4 +1,4 @@
-import { isPathId } from '../client/ids.ts';
+import { isPathId } from '../client/index.ts';
 import type {
   ActionsBlock,
   Button,

@@ -1,13 +1,13 @@
 // Workflow Builder steps: whom a step acts for, that a run is taken once, and how a step ends
 // once its delivery is over (an approval answered, an attack ended, a run a stopped bot left).
-import { randomUUID } from 'node:crypto';
 import type { CardRecord } from '../attacks/cards.ts';
 import { isLive } from '../attacks/lifecycle.ts';
-import { holdLease, type StartIntent, type StartNews } from '../attacks/startIntents.ts';
+import type { StartIntent, StartNews } from '../attacks/startIntents.ts';
 import type { ApprovalClosing, WaitingWorkflowStep, WorkflowSteps } from '../guardrails/approvals.ts';
 import type { Logger } from '../logger.ts';
 import type { KeyValueStore } from '../store/keyValue.ts';
 import { keys } from '../store/keys.ts';
+import { holdLease, takeLease } from '../store/leases.ts';
 import type { Actor } from '../store/sessions.ts';
 
 /** The step input naming the person it acts for: declared `slack#/types/user_context` in manifest.yml. */
@@ -87,9 +87,7 @@ export class WorkflowService implements WorkflowSteps {
     const { store } = this.#parts;
     if (!(await store.claim(keys.stepRun.key(executionId), keys.stepRun.ttlMs))) return undefined;
     // Held while the step runs: a replica finishes it only once this process is gone (recoverRuns).
-    const owner = randomUUID();
-    await store.claim(keys.stepLease.key(executionId), keys.stepLease.ttlMs, owner);
-    return holdLease(store, 'step', executionId, owner);
+    return holdLease(store, keys.stepLease.key(executionId), keys.stepLease.ttlMs);
   }
 
   /** From here the step may act: a bot that dies before it finishes leaves this for recoverRuns. */
@@ -149,10 +147,9 @@ export class WorkflowService implements WorkflowSteps {
         if (intent.workflowStep) starting.add(intent.workflowStep.executionId);
       for (const { executionId } of runs) {
         if (starting.has(executionId)) continue;
-        const owner = randomUUID();
         // Held: a run under way in a live process, or being finished by another replica.
-        if (!(await store.claim(keys.stepLease.key(executionId), keys.stepLease.ttlMs, owner))) continue;
-        const letGo = holdLease(store, 'step', executionId, owner);
+        const letGo = await takeLease(store, keys.stepLease.key(executionId), keys.stepLease.ttlMs);
+        if (!letGo) continue;
         try {
           const run = await store.get<WorkflowStepRun>(keys.stepOpen.key(executionId));
           if (!run) continue;

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { followPages, type Page, take, toPage } from '../../src/client/paging.ts';
+import { followPages, type Page, take, toPage } from '../../src/client/attacks.ts';
 
 describe('toPage', () => {
   it.each([

@@ -10,7 +10,8 @@ import {
   UnauthorizedError,
   UnreachableError,
 } from '../../src/client/errors.ts';
-import { defaultRetryPolicy, isIdempotentMethod, parseRetryAfter, retryDelay } from '../../src/client/retry.ts';
+import { isIdempotentMethod } from '../../src/client/request.ts';
+import { defaultRetryPolicy, parseRetryAfter, retryDelay } from '../../src/client/retry.ts';
 
 const call = { method: 'GET', path: '/attacks/active' };
 const policy = defaultRetryPolicy;

@@ -1,9 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import {
   alertBSchema,
-  alertHealth,
   monitorASchema,
-  monitorHealth,
   monitorSearchASchema,
   attackForServiceListSchema,
   attackListSchema,
@@ -17,6 +15,7 @@ import {
   teamClientSchema,
   trackerIssueSchema,
 } from '../../src/client/schemas.ts';
+import { alertHealth, monitorHealth } from '../../src/client/monitoring.ts';
 
 describe('lenient schemas', () => {
   it('keeps unknown fields of an attack', () => {

@@ -57,11 +57,21 @@ function callArguments(text: string, open: number): string[] {
   throw new Error(`unclosed call at ${open}`);
 }
 
-/** Every call on the store in src: `store.get(…)`, `store.update<CardRecord>(…)`, `this.#store.claim(…)`, `deps.store\n.release(…)`. */
+/** The leases take their key and lifetime from their callers, whose calls are checked instead. */
+const leases = 'src/store/leases.ts';
+
+/**
+ * Every call on the store in src: `store.get(…)`, `store.update<CardRecord>(…)`, `this.#store.claim(…)`,
+ * `deps.store\n.release(…)`; and every lease or lock taken, `withLock(store, key, ttlMs, …)`, as the
+ * claim it makes.
+ */
 function storeCalls(): StoreCall[] {
-  return modules.flatMap(({ file, text }) =>
-    [...text.matchAll(/\bstore\s*\.\s*(get|set|update|delete|claim|release|entries|increment|counter)\b\s*(<)?/g)].map(
-      (match) => {
+  return modules
+    .filter(({ file }) => file !== leases)
+    .flatMap(({ file, text }) => [
+      ...[
+        ...text.matchAll(/\bstore\s*\.\s*(get|set|update|delete|claim|release|entries|increment|counter)\b\s*(<)?/g),
+      ].map((match) => {
         let open = match.index + match[0].length;
         if (match[2]) {
           // Skip the type arguments: `entries<{ guard: Guard; addedAt: number }>(`.
@@ -70,9 +80,13 @@ function storeCalls(): StoreCall[] {
         open = text.indexOf('(', open);
         const line = text.slice(0, match.index).split('\n').length;
         return { where: `${file}:${line}`, method: match[1]!, args: callArguments(text, open) };
-      },
-    ),
-  );
+      }),
+      ...[...text.matchAll(/\b(?:takeLease|holdLease|withLock)\s*\(/g)].map((match) => {
+        const line = text.slice(0, match.index).split('\n').length;
+        const args = callArguments(text, match.index + match[0].length - 1).slice(1);
+        return { where: `${file}:${line}`, method: 'claim', args };
+      }),
+    ]);
 }
 
 /** True when `name` is bound in the file straight from the table: `const key = keys.…` or `key: keys.…`. */

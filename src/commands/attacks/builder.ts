@@ -27,7 +27,7 @@ import {
 import { runsOnServices, type AttackRequest, type AttackTarget } from '../../attacks/request.ts';
 import { guardKey, type GuardSpec } from '../../guardrails/guards.ts';
 import { UserInputError } from '../../errors.ts';
-import { isPathId } from '../../client/ids.ts';
+import { isPathId } from '../../client/index.ts';
 import { attackGuard, type AttackParseOptions } from './botFlags.ts';
 
 /** Field errors by block id, for a view submission's `response_action: errors`. */

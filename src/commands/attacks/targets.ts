@@ -1,5 +1,5 @@
 import type { InfraAttackMetadata } from '../../client/catalogue.ts';
-import { isPathId } from '../../client/ids.ts';
+import { isPathId } from '../../client/index.ts';
 import { runsOnServices, type AttackTarget } from '../../attacks/request.ts';
 import { givenTargetKinds, targetFlags, targetOptionFlags, type TargetOption } from '../../attacks/targetFlags.ts';
 import type { UserInputError } from '../../errors.ts';

@@ -1,4 +1,4 @@
-import type { CreateTrackerIssueRequest } from '../../client/payloads.ts';
+import type { CreateTrackerIssueRequest } from '../../client/tracker.ts';
 import type { IssueField, IssueMeta } from '../../client/schemas.ts';
 import { hasChoices, labelsRequired, summaryMaxLength, ticketInputFields } from '../../tickets/fields.ts';
 import {

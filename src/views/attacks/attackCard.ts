@@ -2,7 +2,7 @@ import type { Button, KnownBlock } from '@slack/types';
 import type { CardRecord } from '../../attacks/cards.ts';
 import { haltTimes, seconds, sloWords } from '../../attacks/haltReceipts.ts';
 import { canHalt, isFinished } from '../../attacks/lifecycle.ts';
-import { isPathId } from '../../client/ids.ts';
+import { isPathId } from '../../client/index.ts';
 import type { Message } from '../message.ts';
 import {
   actions,

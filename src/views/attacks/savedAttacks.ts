@@ -1,5 +1,5 @@
 import type { KnownBlock } from '@slack/types';
-import { isPathId } from '../../client/ids.ts';
+import { isPathId } from '../../client/index.ts';
 import { savedNamePattern, type SavedAttack } from '../../attacks/saved.ts';
 import { actions, button, buttonObject, confirmDialog, context, escapeMrkdwn, section, slackDate } from '../blocks.ts';
 import { codeSpan, commandWords } from './attackPreview.ts';
