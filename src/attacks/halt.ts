@@ -3,11 +3,10 @@ import type { Attack, HaltRequest, ScopedPlatform, TeamEntry } from '../client/i
 import type { AttackParts } from './service.ts';
 import { explained } from '../errors.ts';
 import type { Actor } from '../store/sessions.ts';
-import { platformFor, requireLogin, teamName } from './access.ts';
+import { type LocateParts, locateAttack, platformFor, requireLogin, teamName } from './access.ts';
 import type { AttackState, CardRecord } from './cards.ts';
 import type { AttackEvent } from './events.ts';
 import { canHalt, isFinished, phaseOf } from './lifecycle.ts';
-import { type LocateParts, locateAttack } from './locate.ts';
 import { beginHaltCheck } from './haltChecks.ts';
 
 export type AttackKind = 'attack' | 'kubernetes';

@@ -2,8 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { explained } from '../errors.ts';
 import { keys } from '../store/keys.ts';
 import type { Actor } from '../store/sessions.ts';
-import { platformFor, requireLogin, teamName } from './access.ts';
-import { locateAttack } from './locate.ts';
+import { locateAttack, platformFor, requireLogin, teamName } from './access.ts';
 import type { AttackParts } from './service.ts';
 
 /** Runs `work` while holding the attack's note lock (across replicas on Redis), waiting a little for it if taken. */

@@ -24,7 +24,7 @@ import { StartUnfinishedError } from '../attacks/start.ts';
 import { NotARequestError } from '../guardrails/approvals.ts';
 import { StepNotAllowedError } from '../gamedays/planChanges.ts';
 import { planWords } from './gamedays/planWords.ts';
-import { AmbiguousAttackIdError, AttackNotFoundError } from '../attacks/locate.ts';
+import { AmbiguousAttackIdError, AttackNotFoundError } from '../attacks/access.ts';
 import { GuardsUnknownError, MissingGuardsError, UnhealthyGuardsError } from '../guardrails/guardCheck.ts';
 import { frozenRefusal, haltPrivilegeText } from './guardrails/freezeRefusal.ts';
 import { HaltPrivilegeError } from '../guardrails/freezing.ts';
