@@ -1,10 +1,9 @@
 import type { KeyValueStore } from '../store/keyValue.ts';
-import { isLive } from './lifecycle.ts';
+import { isLive, type CardRecord, type MessageRef } from './lifecycle.ts';
 import { keys } from '../store/keys.ts';
 import type { Breathe } from '../jobs/scheduler.ts';
-import type { CardRecord, MessageRef } from './cardRecord.ts';
 
-export type { AttackState, CardGuard, CardRecord, HaltWarning, MessageRef } from './cardRecord.ts';
+export type { AttackState, CardGuard, CardRecord, HaltWarning, MessageRef } from './lifecycle.ts';
 
 /**
  * Cards by attack guid, plus the set of live ones (one key each, so replicas never overwrite

@@ -6,9 +6,8 @@ import type { KeyValueStore } from '../store/keyValue.ts';
 import { keys } from '../store/keys.ts';
 import { auditEvent, countEvent } from './auditEvents.ts';
 import type { AttackState, CardRecord, CardStore } from './cards.ts';
-import { toState, withState } from './cardState.ts';
+import { toState, withState, isLive } from './lifecycle.ts';
 import type { AttackEvent, AttackProjection, Recorded, Recorder, TripAttack } from './events.ts';
-import { isLive } from './lifecycle.ts';
 
 export interface AttackRecorderOptions {
   cards: CardStore;

@@ -13,7 +13,7 @@ import {
   haltVerifiedLine,
   personHaltLine,
   presenceHaltLine,
-} from '../views/attacks/haltNotices.ts';
+} from '../views/attacks/halt.ts';
 import { noteLine } from '../views/attacks/note.ts';
 import { describeTarget } from '../views/attacks/target.ts';
 import { errorInBrief, outcomeUnknown } from '../views/errorReply.ts';

@@ -1,6 +1,6 @@
 import type { Button, KnownBlock } from '@slack/types';
 import type { CardRecord } from '../../attacks/cards.ts';
-import { haltTimes, seconds, sloWords } from '../../attacks/haltReceipts.ts';
+import { haltTimes, seconds, sloWords } from '../../attacks/haltChecks.ts';
 import { canHalt, isFinished } from '../../attacks/lifecycle.ts';
 import { isPathId } from '../../client/ids.ts';
 import type { Message } from '../message.ts';

@@ -1,5 +1,4 @@
-import type { HaltProgress } from '../../attacks/haltChecks.ts';
-import { type HaltReceipt, haltTimes, seconds, stopMs } from '../../attacks/haltReceipts.ts';
+import { type HaltProgress, type HaltReceipt, haltTimes, seconds, stopMs } from '../../attacks/haltChecks.ts';
 import { code, context, escapeMrkdwn, section, slackDate } from '../blocks.ts';
 import type { Message } from '../message.ts';
 import { plural } from '../plural.ts';

@@ -1,5 +1,4 @@
-import type { HaltProgress } from '../../attacks/haltChecks.ts';
-import { haltTimes, seconds, stopMs } from '../../attacks/haltReceipts.ts';
+import { type HaltProgress, haltTimes, seconds, stopMs } from '../../attacks/haltChecks.ts';
 import { plural } from '../plural.ts';
 
 // Markdown pieces of the game-day report: safe text and code, times, and a halt's receipt.
