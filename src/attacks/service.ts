@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import type { Config } from '../config.ts';
 import { explained } from '../errors.ts';
 import type { AfterParts } from '../parts.ts';
@@ -5,7 +6,7 @@ import { endedHomeHalts, followHomeHalt } from './homeHalts.ts';
 import type { TeamEntry } from '../client/index.ts';
 import { keys } from '../store/keys.ts';
 import type { Actor, Login } from '../store/sessions.ts';
-import { locateAttack, platformFor, requireLogin } from './access.ts';
+import { locateAttack, platformFor, requireLogin, teamName } from './access.ts';
 import type { CatalogueCache } from './catalogue.ts';
 import type { CardStore } from './cards.ts';
 import type { Watches } from './watches.ts';
@@ -18,7 +19,6 @@ import { type CloseApproved, recoverStarts } from './recoverStarts.ts';
 import { redrawUnsent } from './redraw.ts';
 import { haltAttack } from './halt.ts';
 import { haltAllAttacks, haltEverything } from './massHalts.ts';
-import { addNote } from './notes.ts';
 import { answerPresence, checkPresence, type PresenceBoard } from './presence.ts';
 import { type SavedAttacks, saveAttack } from './saved.ts';
 import { cancelPreviewed, previewAttack, startPreviewed } from './previews.ts';
@@ -146,8 +146,54 @@ export class AttackService {
     return `Halted from Slack by ${await this.#parts.directory.name(actor.userId)}`;
   }
 
-  /** Adds the note; answers the attack's whole id (a short one may have been typed). */
-  note = (...a: AfterParts<typeof addNote>) => addNote(this.#parts, ...a);
+  /**
+   * Adds a note as an annotation (PUT replaces the map, so existing notes are sent back too), then
+   * shows it on the card and in its thread; answers the attack's whole id (a short one may have been typed).
+   */
+  async note(actor: Actor, id: string, text: string, teamId?: string): Promise<string> {
+    const parts = this.#parts;
+    const login = await requireLogin(parts, actor);
+    const { guid, team } = await locateAttack(parts, login, id, { teamId });
+    const api = platformFor(parts, login, team);
+    const context = { team: teamName(team), doing: 'add the note', subject: `attack ${guid}` };
+    const key = `note-${new Date(parts.clock.now()).toISOString()}-${actor.userId}`;
+    // The platform's PUT replaces every annotation: two notes at once must not each drop the other.
+    const annotated = await this.#oneNoteAtATime(guid, () =>
+      explained(context, async () => {
+        const current = await api.attacks.get(guid);
+        return api.attacks.annotate(guid, {
+          ...current.annotations,
+          [key]: `${text} (${await parts.directory.name(actor.userId)})`,
+        });
+      }),
+    );
+    await parts.events.record({
+      kind: 'note',
+      guid,
+      teamId: team.identifier,
+      by: actor,
+      platformUser: login.session.identifier,
+      text,
+      state: annotated,
+    });
+    return guid;
+  }
+
+  /** Runs `work` while holding the attack's note lock (across replicas on Redis), waiting a little for it if taken. */
+  async #oneNoteAtATime<T>(guid: string, work: () => Promise<T>): Promise<T> {
+    const { store } = this.#parts;
+    const lock = keys.noteLock.key(guid);
+    const holder = randomUUID();
+    for (let attempt = 0; !(await store.claim(lock, keys.noteLock.ttlMs, holder)); attempt++) {
+      if (attempt >= 50) throw new Error('A note on this attack is still being saved; try again.');
+      await new Promise((resolve) => setTimeout(resolve, 100));
+    }
+    try {
+      return await work();
+    } finally {
+      await store.release(lock, holder);
+    }
+  }
 
   /** "Still here": what the answer did, the attack's card as it is now, and when its attendant is asked again. */
   async stillHere(actor: Actor, guid: string) {

@@ -17,8 +17,7 @@ import { detailsOf, NoTeamSelectedError, NotLoggedInError, UserInputError } from
 import type { Message } from './message.ts';
 import { StoreUnavailableError } from '../store/errors.ts';
 import { loginPromptBlocks } from './login/login.ts';
-import { escapeMrkdwn, section } from './blocks.ts';
-import { plural } from './plural.ts';
+import { escapeMrkdwn, section, plural } from './blocks.ts';
 import { FrozenError } from '../guardrails/freezes.ts';
 import { StartUnfinishedError } from '../attacks/start.ts';
 import { NotARequestError } from '../guardrails/approvals.ts';

@@ -14,9 +14,10 @@ import {
   section,
   slackDate,
   truncate,
+  agree,
+  plural,
 } from '../blocks.ts';
 import { argsText, clientsText, haltButton, originText, stageLabel, stageWords } from './attackCard.ts';
-import { agree, plural } from '../plural.ts';
 import { haltReceiptText } from './haltReceipts.ts';
 import type { HaltProgress } from '../../attacks/haltChecks.ts';
 

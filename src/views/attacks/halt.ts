@@ -3,9 +3,8 @@ import type { HaltCause, TripAttack } from '../../attacks/events.ts';
 import type { HaltOutcome } from '../../attacks/halt.ts';
 import { type HaltProgress, sloWords } from '../../attacks/haltChecks.ts';
 import type { MassHaltOutcome } from '../../attacks/massHalts.ts';
-import { actions, button, confirmDialog, escapeMrkdwn, section, slackDate } from '../blocks.ts';
+import { actions, button, confirmDialog, escapeMrkdwn, section, slackDate, plural } from '../blocks.ts';
 import type { Message } from '../message.ts';
-import { plural } from '../plural.ts';
 import { type AttackRef, attackRefValue, HALT_ATTACK, haltAgainButton, stageWords, targetList } from './attackCard.ts';
 
 /* A halt in words: what the person who asked is answered, and what the thread, the channel and the halter are told. */

@@ -1,7 +1,6 @@
 import { type HaltProgress, type HaltReceipt, haltTimes, seconds, stopMs } from '../../attacks/haltChecks.ts';
-import { code, context, escapeMrkdwn, section, slackDate } from '../blocks.ts';
+import { code, context, escapeMrkdwn, section, slackDate, plural } from '../blocks.ts';
 import type { Message } from '../message.ts';
-import { plural } from '../plural.ts';
 
 /** One halt's times, as a list line reads them: sent, accepted, how many stopped, median and slowest. */
 export function receiptLine(receipt: Pick<HaltReceipt, 'sentAt' | 'acceptedAt' | 'total' | 'stops'>): string {

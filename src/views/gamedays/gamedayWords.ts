@@ -1,6 +1,5 @@
 import type { GameDayAttack, GameDayRecord } from '../../gamedays/gamedayRecord.ts';
-import { escapeMrkdwn } from '../blocks.ts';
-import { plural } from '../plural.ts';
+import { escapeMrkdwn, plural } from '../blocks.ts';
 
 /** `gameday status` or `end` in a channel without a game day. */
 export function noGameDayText(command: string): string {

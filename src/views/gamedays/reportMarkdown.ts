@@ -1,5 +1,5 @@
 import { type HaltProgress, haltTimes, seconds, stopMs } from '../../attacks/haltChecks.ts';
-import { plural } from '../plural.ts';
+import { plural } from '../blocks.ts';
 
 // Markdown pieces of the game-day report: safe text and code, times, and a halt's receipt.
 
