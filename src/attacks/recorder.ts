@@ -4,7 +4,7 @@ import type { Logger } from '../logger.ts';
 import type { Metrics } from '../metrics.ts';
 import type { KeyValueStore } from '../store/keyValue.ts';
 import { keys } from '../store/keys.ts';
-import { auditEvent, countEvent } from './auditEvents.ts';
+import { auditEvent, countEvent } from '../audit.ts';
 import type { AttackState, CardRecord, CardStore } from './cards.ts';
 import { toState, withState, isLive } from './lifecycle.ts';
 import type { AttackEvent, AttackProjection, Recorded, Recorder, TripAttack } from './events.ts';
