@@ -117,7 +117,7 @@ export class CardStore {
       changed = next !== undefined;
       return next;
     });
-    return before && card ? { before, card, changed } : undefined;
+    return before && card ? { before, card, changed, ended: changed && isLive(before) && !isLive(card) } : undefined;
   }
 
   /** The one write of a card: the card and its live mark (gone once it has finished), in one step. */
@@ -212,11 +212,12 @@ function liveMark(card: CardRecord): { key: string; value: LiveEntry | undefined
   };
 }
 
-/** A card's change: as it was, as it is, and whether the change wrote anything. */
+/** A card's change: as it was, as it is, whether the change wrote anything, and whether that ended its attack. */
 export interface CardChange {
   before: CardRecord;
   card: CardRecord;
   changed: boolean;
+  ended: boolean;
 }
 
 const sameMessage = (a: MessageRef, b: MessageRef) => a.channel === b.channel && a.ts === b.ts;

@@ -6,7 +6,7 @@ import type { KeyValueStore } from '../store/keyValue.ts';
 import { keys } from '../store/keys.ts';
 import { auditEvent, countEvent } from '../audit.ts';
 import type { AttackState, CardRecord, CardStore } from './cards.ts';
-import { toState, withState, isLive } from './lifecycle.ts';
+import { toState, withState } from './lifecycle.ts';
 import type { AttackEvent, AttackProjection, Recorded, Recorder, TripAttack } from './events.ts';
 
 export interface AttackRecorderOptions {
@@ -68,10 +68,7 @@ export class AttackRecorder implements Recorder {
 
   /** Changes a card in one step (CardStore.update); the card as read when it is gone. */
   async #change(card: CardRecord, change: (latest: CardRecord) => CardRecord | undefined): Promise<Applied> {
-    const saved = await this.#o.cards.update(card.guid, change);
-    if (!saved) return unchanged(card);
-    const ended = saved.changed && isLive(saved.before) && !isLive(saved.card);
-    return { ...saved, ended };
+    return (await this.#o.cards.update(card.guid, change)) ?? unchanged(card);
   }
 
   /** The platform's latest state on a card, saved only when what it shows changed. */

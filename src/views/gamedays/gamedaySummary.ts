@@ -20,7 +20,7 @@ import {
   plural,
 } from '../blocks.ts';
 import { argsText, stageLabel } from '../attacks/attackCard.ts';
-import { stopTimes } from '../attacks/haltReceipts.ts';
+import { stopTimes } from '../attacks/halt.ts';
 import type { Message } from '../message.ts';
 import { planCardBlocks } from './plan.ts';
 import { summaryStepLines } from './planWords.ts';
