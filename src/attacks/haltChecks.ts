@@ -224,15 +224,3 @@ export async function keepReceipt(
   };
   await store.set(keys.haltReceipt.key(attack.teamId, attack.guid), receipt, keys.haltReceipt.ttlMs);
 }
-
-/** The last `count` verified halts of the teams, latest first. */
-export async function lastReceipts(
-  store: Pick<KeyValueStore, 'entries'>,
-  teamIds: string[],
-  count: number,
-): Promise<HaltReceipt[]> {
-  const receipts: HaltReceipt[] = [];
-  for (const teamId of teamIds)
-    for await (const [, receipt] of store.entries<HaltReceipt>(keys.haltReceipt.ofTeam(teamId))) receipts.push(receipt);
-  return receipts.sort((a, b) => b.sentAt.localeCompare(a.sentAt)).slice(0, count);
-}
