@@ -52,16 +52,17 @@ export function haltAllPrompt(scope: HaltScope): Message {
 
 /** What a halt did, in words: stopped, already ended (with its outcome), already halting, or unconfirmed. */
 export function haltedText(userId: string, outcome: HaltOutcome, cmd: string): string {
-  const what = `${outcome.kind === 'kubernetes' ? 'Kubernetes attack' : 'Attack'} \`${outcome.guid}\``;
+  const attack = `${outcome.kind === 'kubernetes' ? 'Kubernetes attack' : 'attack'} \`${outcome.guid}\``;
+  const what = attack[0]!.toUpperCase() + attack.slice(1);
   const stage = outcome.state?.stage ? stageWords(outcome.state.stage) : undefined;
   if (outcome.result === 'ended')
     return `:information_source: ${what} had already ended${stage ? ` (${stage})` : ''}, so there was nothing to halt.`;
   if (outcome.result === 'unconfirmed')
-    return `:warning: The halt of ${outcome.kind === 'kubernetes' ? 'Kubernetes attack' : 'attack'} \`${outcome.guid}\` was sent, but Faultline could not confirm it: the platform did not list it among the attacks it stopped, and cannot show it now. Check \`${cmd} show ${outcome.guid}\` or the web UI, and halt again if it still runs.`;
+    return `:warning: The halt of ${attack} was sent, but Faultline could not confirm it: the platform did not list it among the attacks it stopped, and cannot show it now. Check \`${cmd} show ${outcome.guid}\` or the web UI, and halt again if it still runs.`;
   if (outcome.result === 'halting')
     return `:octagonal_sign: ${what} is already being halted${outcome.card ? '; its card shows the progress' : ''}.`;
   const where = outcome.card ? ` Its card shows the progress.` : '';
-  return `:octagonal_sign: Halt requested for ${outcome.kind === 'kubernetes' ? 'Kubernetes ' : ''}attack \`${outcome.guid}\` by <@${userId}>.${where}`;
+  return `:octagonal_sign: Halt requested for ${attack} by <@${userId}>.${where}`;
 }
 
 /** How many attacks `halt all` stopped and how many had already ended, naming the first of those. */
