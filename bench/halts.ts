@@ -12,7 +12,7 @@
  * stop time, from the same executions reads): the receipts cost no platform call of their own.
  */
 import { halt } from '../src/attacks/halt.ts';
-import type { HaltReceipt } from '../src/attacks/haltReceipts.ts';
+import type { HaltReceipt } from '../src/attacks/haltChecks.ts';
 import type { Who } from '../src/attacks/events.ts';
 import type { AttackRequest } from '../src/attacks/request.ts';
 import type { GameDayRecord } from '../src/gamedays/gamedayRecord.ts';

@@ -11,7 +11,7 @@ import { respondTo } from './slack/replies.ts';
 import { slackClientOptions } from './bootstrap.ts';
 import { publishHome } from './commands/home.ts';
 import { loginRoutes } from './commands/login/page.ts';
-import { rememberUnsent } from './attacks/redraw.ts';
+import { rememberUnsent } from './attacks/poller.ts';
 import { Scheduler, type Job } from './jobs/scheduler.ts';
 import { httpServerOptions, slackBodyLimit, UnverifiedBodies } from './slack/unverifiedBodies.ts';
 import { arrivals } from './eventLoop.ts';

@@ -1,10 +1,9 @@
 import type { KeyValueStore } from '../store/keyValue.ts';
-import { isLive } from './lifecycle.ts';
+import { isLive, type CardRecord, type MessageRef } from './lifecycle.ts';
 import { keys } from '../store/keys.ts';
 import type { Breathe } from '../jobs/scheduler.ts';
-import type { CardRecord, MessageRef } from './cardRecord.ts';
 
-export type { AttackState, CardGuard, CardRecord, HaltWarning, MessageRef } from './cardRecord.ts';
+export type { AttackState, CardGuard, CardRecord, HaltWarning, MessageRef } from './lifecycle.ts';
 
 /**
  * Cards by attack guid, plus the set of live ones (one key each, so replicas never overwrite
@@ -118,7 +117,7 @@ export class CardStore {
       changed = next !== undefined;
       return next;
     });
-    return before && card ? { before, card, changed } : undefined;
+    return before && card ? { before, card, changed, ended: changed && isLive(before) && !isLive(card) } : undefined;
   }
 
   /** The one write of a card: the card and its live mark (gone once it has finished), in one step. */
@@ -213,11 +212,12 @@ function liveMark(card: CardRecord): { key: string; value: LiveEntry | undefined
   };
 }
 
-/** A card's change: as it was, as it is, and whether the change wrote anything. */
+/** A card's change: as it was, as it is, whether the change wrote anything, and whether that ended its attack. */
 export interface CardChange {
   before: CardRecord;
   card: CardRecord;
   changed: boolean;
+  ended: boolean;
 }
 
 const sameMessage = (a: MessageRef, b: MessageRef) => a.channel === b.channel && a.ts === b.ts;

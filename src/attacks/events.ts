@@ -2,9 +2,8 @@ import type { ApprovalRule } from '../guardrails/approvalRules.ts';
 import type { Person } from '../store/sessions.ts';
 import type { AttackRequest } from './request.ts';
 import type { AttackState, CardRecord, CardStore, HaltWarning, MessageRef } from './cards.ts';
-import { toState } from './cardState.ts';
+import { toState } from './lifecycle.ts';
 import type { HaltProgress } from './haltChecks.ts';
-import { isLive } from './lifecycle.ts';
 import type { StepRef } from '../gamedays/plan.ts';
 import type { GameDayStepEvent } from '../gamedays/gamedayRecord.ts';
 import type { TargetSet } from './blastRadius.ts';
@@ -228,9 +227,6 @@ export async function recordState(
   state: AttackState,
 ): Promise<CardRecord | undefined> {
   const change = await cards.update(guid, toState(state));
-  if (change?.changed) {
-    const ended = isLive(change.before) && !isLive(change.card);
-    await events.record({ kind: ended ? 'ended' : 'changed', card: change.card });
-  }
+  if (change?.changed) await events.record({ kind: change.ended ? 'ended' : 'changed', card: change.card });
   return change?.card;
 }

@@ -3,12 +3,12 @@ import type { Attack, HaltRequest, ScopedPlatform, TeamEntry } from '../client/i
 import type { AttackParts } from './service.ts';
 import { explained } from '../errors.ts';
 import type { Actor } from '../store/sessions.ts';
-import { platformFor, requireLogin, teamName } from './access.ts';
+import { type LocateParts, locateAttack, platformFor, requireLogin, teamName } from './access.ts';
 import type { AttackState, CardRecord } from './cards.ts';
 import type { AttackEvent } from './events.ts';
 import { canHalt, isFinished, phaseOf } from './lifecycle.ts';
-import { type LocateParts, locateAttack } from './locate.ts';
-import { beginHaltCheck } from './haltChecks.ts';
+import type { HaltCheck } from './haltChecks.ts';
+import { keys } from '../store/keys.ts';
 
 export type AttackKind = 'attack' | 'kubernetes';
 
@@ -60,7 +60,8 @@ const haltRequest = (halter: Halter): HaltRequest => ({
 
 /**
  * Says what a halt did to one attack, and gives back its card as it now shows. A halt that
- * stopped the attack, or that nobody could confirm, is then verified target by target.
+ * stopped the attack, or that nobody could confirm, is then verified target by target: the next
+ * passes of `verifyHalts` (haltChecks.ts) read its executions.
  */
 export async function recordHalt(
   deps: Pick<AttackParts, 'events' | 'store' | 'clock' | 'logger'>,
@@ -85,18 +86,22 @@ export async function recordHalt(
     scope: halter.scope ?? 'attack',
     guard: halter.guard,
   });
-  if (result === 'halted' || result === 'unconfirmed')
-    await beginHaltCheck(deps, {
+  if (result === 'halted' || result === 'unconfirmed') {
+    // Kept in the store, so a restarted bot carries on; a halt sent again starts the clock again.
+    const check: HaltCheck = {
       guid: target.guid,
       kind,
       teamId: target.teamId ?? card?.teamId,
       by: halter.by,
       cause: halter.cause,
-      ...times,
-    }).catch((error: unknown) => {
+      haltedAt: times?.haltedAt ?? new Date(deps.clock.now()).toISOString(),
+      acceptedAt: times?.acceptedAt,
+    };
+    await deps.store.set(keys.haltCheck.key(target.guid), check, keys.haltCheck.ttlMs).catch((error: unknown) => {
       // The halt itself went through: not verifying it must not make it look failed.
       deps.logger.warn({ err: error, attack: target.guid }, 'could not start verifying a halt');
     });
+  }
   return { guid: target.guid, kind, result, state, card };
 }
 

@@ -1,15 +1,15 @@
 import { randomUUID } from 'node:crypto';
-import { UnauthorizedError } from '../client/errors.ts';
-import type { PlatformClient, ScopedPlatform } from '../client/index.ts';
+import { NotFoundError, UnauthorizedError } from '../client/errors.ts';
+import type { Attack, PlatformClient, ScopedPlatform } from '../client/index.ts';
 import type { Breathe } from '../jobs/scheduler.ts';
+import type { Person, SessionStore } from '../store/sessions.ts';
 import { keys } from '../store/keys.ts';
-import type { AttackState, LiveCard } from './cards.ts';
-import { withState } from './cardState.ts';
+import type { AttackState, LiveCard, MessageRef } from './cards.ts';
+import { withState, isLive } from './lifecycle.ts';
 import { recordState } from './events.ts';
-import { isLive } from './lifecycle.ts';
-import { readActive, readersOf, readLeft } from './pollReads.ts';
 import { samePerson, type WatchCardParts, WatchCards } from './watchCards.ts';
 import type { Watch } from './watches.ts';
+import type { AttackParts } from './service.ts';
 
 /** What the poller works with: the watched channels' parts, the platform that reads for the cards, and how often. */
 export interface PollerOptions extends WatchCardParts {
@@ -161,4 +161,114 @@ export class Poller {
     }
     return updated;
   }
+}
+
+/**
+ * The platform as each person who can read the team, in turn: the watches' owners first (a
+ * watch reads with its owner's session), then the cards' starters, then (only for cards, and
+ * only if none of them can) anyone else logged in with that team, so cards keep moving after
+ * their starter logs out.
+ */
+async function* readersOf(
+  { sessions, platform }: { sessions: SessionStore; platform: PlatformClient },
+  teamId: string,
+  cards: LiveCard[],
+  watches: Watch[],
+): AsyncIterable<{ person: Person; api: ScopedPlatform }> {
+  const seen = new Set<string>();
+  const owners = watches.map((w) => w.by);
+  const starters = cards.map((c) => c.startedBy);
+  const others = () => (cards.length ? sessions.readersOf(teamId) : Promise.resolve([]));
+  for (const people of [owners, starters, others] as const) {
+    for (const person of typeof people === 'function' ? await people() : people) {
+      const key = `${person.workspaceId}/${person.userId}`;
+      if (seen.has(key)) continue;
+      seen.add(key);
+      const login = await sessions.get(person);
+      if (login?.session.teams.some((t) => t.identifier === teamId))
+        yield { person, api: platform.as({ header: login.session.header, teamId, background: true }) };
+    }
+  }
+}
+
+/** The team's active attacks (and Kubernetes attacks, when a card needs them), by guid. */
+async function readActive(
+  api: ScopedPlatform,
+  cards: LiveCard[],
+  watched: boolean,
+  breathe: Breathe,
+): Promise<{ states: Map<string, AttackState>; attacks: Attack[] }> {
+  const states = new Map<string, AttackState>();
+  const attacks: Attack[] = [];
+  if (watched || cards.some((c) => c.kind === 'attack')) {
+    for await (const attack of api.attacks.iterateActive({ pageSize: 1000 })) {
+      states.set(attack.guid, attack);
+      // A page takes milliseconds to parse: the next is asked for after a breath.
+      if (attacks.push(attack) % 1000 === 0) await breathe();
+    }
+  }
+  if (cards.some((c) => c.kind === 'kubernetes')) {
+    for (const attack of await api.kubernetes.list()) states.set(attack.guid, attack);
+  }
+  return { states, attacks };
+}
+
+/** An attack that left the active list, read by itself; one gone from the platform altogether shows as finished. */
+async function readLeft(api: ScopedPlatform, card: LiveCard): Promise<AttackState> {
+  try {
+    return card.kind === 'kubernetes' ? await api.kubernetes.get(card.guid) : await api.attacks.get(card.guid);
+  } catch (error) {
+    if (!(error instanceof NotFoundError)) throw error;
+    // Gone from the platform altogether: show it as finished rather than ask forever.
+    return { stage: card.stage, stage_lifecycle: 'Complete' };
+  }
+}
+
+/**
+ * Notes the cards whose last update did not reach Slack before this replica stopped (Slack was
+ * rate-limiting, or slow past the shutdown's time limit). The store already holds what they
+ * should show; redrawUnsent, on whichever replica polls next, puts that on them.
+ */
+export async function rememberUnsent(
+  deps: Pick<AttackParts, 'store' | 'logger'>,
+  messages: MessageRef[],
+): Promise<void> {
+  for (const { channel, ts } of messages) {
+    await deps.store
+      .set(keys.unsentUpdate.key(channel, ts), { channel, ts }, keys.unsentUpdate.ttlMs)
+      .catch((error: unknown) => {
+        deps.logger.warn({ err: error, channel, ts }, 'could not keep a card update for the next replica');
+      });
+  }
+}
+
+/**
+ * Draws again, from the store, every attack or game-day card noted by rememberUnsent, and
+ * forgets the note once the update is queued. Never throws: it is a background job.
+ */
+export async function redrawUnsent(
+  deps: Pick<AttackParts, 'store' | 'cards' | 'events' | 'gameDays' | 'logger'>,
+): Promise<number> {
+  let redrawn = 0;
+  try {
+    const noted: MessageRef[] = [];
+    for await (const [, message] of deps.store.entries<MessageRef>(keys.unsentUpdate.prefix)) noted.push(message);
+    for (const { channel, ts } of noted) {
+      const card = await deps.cards.byMessage(channel, ts);
+      if (card) {
+        await deps.events.record({ kind: 'changed', card });
+        redrawn++;
+      } else {
+        const gameDay = await deps.gameDays.byCard(channel, ts);
+        if (gameDay) {
+          deps.gameDays.redrawCard(gameDay);
+          redrawn++;
+        }
+      }
+      await deps.store.delete(keys.unsentUpdate.key(channel, ts));
+    }
+  } catch (error) {
+    deps.logger.warn({ err: error }, 'could not redraw the cards a stopped replica left');
+  }
+  return redrawn;
 }

@@ -4,11 +4,10 @@ import type { Logger } from '../logger.ts';
 import type { Metrics } from '../metrics.ts';
 import type { KeyValueStore } from '../store/keyValue.ts';
 import { keys } from '../store/keys.ts';
-import { auditEvent, countEvent } from './auditEvents.ts';
+import { auditEvent, countEvent } from '../audit.ts';
 import type { AttackState, CardRecord, CardStore } from './cards.ts';
-import { toState, withState } from './cardState.ts';
+import { toState, withState } from './lifecycle.ts';
 import type { AttackEvent, AttackProjection, Recorded, Recorder, TripAttack } from './events.ts';
-import { isLive } from './lifecycle.ts';
 
 export interface AttackRecorderOptions {
   cards: CardStore;
@@ -69,10 +68,7 @@ export class AttackRecorder implements Recorder {
 
   /** Changes a card in one step (CardStore.update); the card as read when it is gone. */
   async #change(card: CardRecord, change: (latest: CardRecord) => CardRecord | undefined): Promise<Applied> {
-    const saved = await this.#o.cards.update(card.guid, change);
-    if (!saved) return unchanged(card);
-    const ended = saved.changed && isLive(saved.before) && !isLive(saved.card);
-    return { ...saved, ended };
+    return (await this.#o.cards.update(card.guid, change)) ?? unchanged(card);
   }
 
   /** The platform's latest state on a card, saved only when what it shows changed. */

@@ -1,28 +1,26 @@
 import type { Config } from '../config.ts';
 import { explained } from '../errors.ts';
 import type { AfterParts } from '../parts.ts';
-import { endedHomeHalts, followHomeHalt } from './homeHalts.ts';
-import { lastReceipts } from './haltReceipts.ts';
-import type { TeamEntry } from '../client/index.ts';
+import { NotFoundError } from '../client/errors.ts';
+import type { Attack, TeamEntry } from '../client/index.ts';
 import { keys } from '../store/keys.ts';
+import { withLock } from '../store/leases.ts';
 import type { Actor, Login } from '../store/sessions.ts';
-import { platformFor, requireLogin } from './access.ts';
+import { locateAttack, platformFor, requireLogin, teamName } from './access.ts';
 import type { CatalogueCache } from './catalogue.ts';
 import type { CardStore } from './cards.ts';
+import { isFinished } from './lifecycle.ts';
 import type { Watches } from './watches.ts';
 import type { StartNotices } from './startIntents.ts';
 import type { WorkflowService } from '../workflow/service.ts';
-import type { Poller } from './poller.ts';
+import { type Poller, redrawUnsent } from './poller.ts';
 import type { Breathe } from '../jobs/scheduler.ts';
-import { verifyHalts } from './haltChecks.ts';
+import { type HaltReceipt, verifyHalts } from './haltChecks.ts';
 import { type CloseApproved, recoverStarts } from './recoverStarts.ts';
-import { redrawUnsent } from './redraw.ts';
 import { haltAttack } from './halt.ts';
 import { haltAllAttacks, haltEverything } from './massHalts.ts';
-import { addNote } from './notes.ts';
 import { answerPresence, checkPresence, type PresenceBoard } from './presence.ts';
 import { type SavedAttacks, saveAttack } from './saved.ts';
-import { locateAttack } from './locate.ts';
 import { cancelPreviewed, previewAttack, startPreviewed } from './previews.ts';
 import type { StartAsk, StartedAttack, StartParts } from './start.ts';
 import { type ApprovedWay, rehearseStart, type StartOutcome, type StartWay, startPolicy } from './startPolicy.ts';
@@ -53,6 +51,13 @@ export interface AttackParts extends StartParts {
     | 'pollSeconds'
     | 'haltSloSeconds'
   >;
+}
+
+/** An attack halted from someone's App Home, followed until it has ended. */
+interface HomeHalt {
+  actor: Actor;
+  guid: string;
+  teamId: string;
 }
 
 /** Attacks: their starts and previews, the halts a person asks for, their notes, and their answers to "Still watching?". */
@@ -121,10 +126,50 @@ export class AttackService {
   cancelPreviewed = (id: string) => cancelPreviewed(this.#parts, id);
   /** A person's halt of one attack, with their own session. */
   halt = (...a: AfterParts<typeof haltAttack>) => haltAttack(this.#parts, ...a);
-  followHomeHalt = (...a: AfterParts<typeof followHomeHalt>) => followHomeHalt(this.#parts, ...a);
-  endedHomeHalts = () => endedHomeHalts(this.#parts);
+
+  /** Follows an attack the person halted from App Home, so their Home is drawn again when it ends. */
+  async followHomeHalt(actor: Actor, login: Login, guid: string): Promise<void> {
+    if (!login.team) return;
+    const follow: HomeHalt = { actor, guid, teamId: login.team.identifier };
+    await this.#parts.store.set(keys.homeHalt.key(actor.userId, guid), follow, keys.homeHalt.ttlMs);
+  }
+
+  /**
+   * The attacks halted from App Home that have ended since the last pass, each once: whoever halted
+   * it, and the attack as it ended. One no longer readable with their session is let go.
+   */
+  async *endedHomeHalts(): AsyncGenerator<{ actor: Actor; guid: string; state: Attack }> {
+    const parts = this.#parts;
+    for await (const [, halt] of parts.store.entries<HomeHalt>(keys.homeHalt.prefix)) {
+      const key = keys.homeHalt.key(halt.actor.userId, halt.guid);
+      const login = await parts.sessions.get(halt.actor);
+      const team = login?.session.teams.find((t) => t.identifier === halt.teamId);
+      if (!login || !team) {
+        await parts.store.delete(key);
+        continue;
+      }
+      const state = await platformFor(parts, login, team)
+        .attacks.get(halt.guid)
+        .catch(async (error: unknown) => {
+          // Not an attack the platform reads this way (a Kubernetes one): Home shows it as it is.
+          if (error instanceof NotFoundError) await parts.store.delete(key);
+          else parts.logger.warn({ err: error, attack: halt.guid }, 'could not follow a halt from App Home');
+          return undefined;
+        });
+      if (!state || !isFinished(state)) continue;
+      await parts.store.delete(key);
+      yield { actor: halt.actor, guid: halt.guid, state };
+    }
+  }
+
   /** The teams' last verified halts, with their receipts, newest first. */
-  lastHalts = (teamIds: string[], count: number) => lastReceipts(this.#parts.store, teamIds, count);
+  async lastHalts(teamIds: string[], count: number): Promise<HaltReceipt[]> {
+    const receipts: HaltReceipt[] = [];
+    for (const teamId of teamIds)
+      for await (const [, receipt] of this.#parts.store.entries<HaltReceipt>(keys.haltReceipt.ofTeam(teamId)))
+        receipts.push(receipt);
+    return receipts.sort((a, b) => b.sentAt.localeCompare(a.sentAt)).slice(0, count);
+  }
 
   /** Halt all: every attack and Kubernetes attack the person's session reaches, in their name unless a reason is given. */
   async haltAll(actor: Actor, channel: string | undefined, reason?: string) {
@@ -151,8 +196,45 @@ export class AttackService {
     return `Halted from Slack by ${await this.#parts.directory.name(actor.userId)}`;
   }
 
-  /** Adds the note; answers the attack's whole id (a short one may have been typed). */
-  note = (...a: AfterParts<typeof addNote>) => addNote(this.#parts, ...a);
+  /**
+   * Adds a note as an annotation (PUT replaces the map, so existing notes are sent back too), then
+   * shows it on the card and in its thread; answers the attack's whole id (a short one may have been typed).
+   */
+  async note(actor: Actor, id: string, text: string, teamId?: string): Promise<string> {
+    const parts = this.#parts;
+    const login = await requireLogin(parts, actor);
+    const { guid, team } = await locateAttack(parts, login, id, { teamId });
+    const api = platformFor(parts, login, team);
+    const context = { team: teamName(team), doing: 'add the note', subject: `attack ${guid}` };
+    const key = `note-${new Date(parts.clock.now()).toISOString()}-${actor.userId}`;
+    // The platform's PUT replaces every annotation: two notes at once must not each drop the other.
+    const annotated = await this.#oneNoteAtATime(guid, () =>
+      explained(context, async () => {
+        const current = await api.attacks.get(guid);
+        return api.attacks.annotate(guid, {
+          ...current.annotations,
+          [key]: `${text} (${await parts.directory.name(actor.userId)})`,
+        });
+      }),
+    );
+    await parts.events.record({
+      kind: 'note',
+      guid,
+      teamId: team.identifier,
+      by: actor,
+      platformUser: login.session.identifier,
+      text,
+      state: annotated,
+    });
+    return guid;
+  }
+
+  /** Runs `work` while holding the attack's note lock (across replicas on Redis), waiting a little for it if taken. */
+  async #oneNoteAtATime<T>(guid: string, work: () => Promise<T>): Promise<T> {
+    const held = await withLock(this.#parts.store, keys.noteLock.key(guid), keys.noteLock.ttlMs, work, 5_000);
+    if (held === 'busy') throw new Error('A note on this attack is still being saved; try again.');
+    return held.done;
+  }
 
   /** "Still here": what the answer did, the attack's card as it is now, and when its attendant is asked again. */
   async stillHere(actor: Actor, guid: string) {

@@ -5,7 +5,7 @@ import type { KeyValueStore } from '../store/keyValue.ts';
 import { keys } from '../store/keys.ts';
 import type { Person, SessionStore } from '../store/sessions.ts';
 import { type CardRecord, type CardStore, type MessageRef, shownIn } from './cards.ts';
-import { withState } from './cardState.ts';
+import { withState } from './lifecycle.ts';
 import type { Recorder } from './events.ts';
 import { type Watch, type Watches, watchCovers, watchedAttackCard } from './watches.ts';
 

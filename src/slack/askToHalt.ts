@@ -1,6 +1,6 @@
 import type { AttackEvent, TripAttack } from '../attacks/events.ts';
 import type { Logger } from '../logger.ts';
-import { guardCouldNotHalt, guardOwnerCouldNotHalt } from '../views/attacks/haltNotices.ts';
+import { guardCouldNotHalt, guardOwnerCouldNotHalt } from '../views/attacks/halt.ts';
 import type { Messenger } from './messenger.ts';
 
 /**

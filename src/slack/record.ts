@@ -13,7 +13,7 @@ import {
   haltVerifiedLine,
   personHaltLine,
   presenceHaltLine,
-} from '../views/attacks/haltNotices.ts';
+} from '../views/attacks/halt.ts';
 import { noteLine } from '../views/attacks/note.ts';
 import { describeTarget } from '../views/attacks/target.ts';
 import { errorInBrief, outcomeUnknown } from '../views/errorReply.ts';
@@ -100,10 +100,7 @@ export class SlackAttackProjection implements AttackProjection {
 
   /** A line in the card's thread; `what` names it in the log when Slack does not take it. */
   async #thread(card: Pick<CardRecord, 'guid' | 'channel' | 'ts'>, text: string, what: string): Promise<void> {
-    if (!card.ts) return;
-    await this.#o.messenger.post(card.channel, { text }, { threadTs: card.ts }).catch((error: unknown) => {
-      this.#o.logger.warn({ err: error, attack: card.guid }, `could not post the ${what} in the thread`);
-    });
+    if (card.ts) await this.#tell(card.guid, card.channel, { text }, `post the ${what} in the thread`, card.ts);
   }
 
   /** Who or what halted the attack, in its thread: a person once, the first time the card names them. */

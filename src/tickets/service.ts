@@ -11,8 +11,7 @@ import { keys } from '../store/keys.ts';
 import { explained, UserInputError } from '../errors.ts';
 import type { CardRecord, CardStore } from '../attacks/cards.ts';
 import type { Recorder } from '../attacks/events.ts';
-import { locateAttack, teamForAction } from '../attacks/locate.ts';
-import { platformFor, requireLogin, teamName } from '../attacks/access.ts';
+import { locateAttack, platformFor, requireLogin, teamForAction, teamName } from '../attacks/access.ts';
 import type { GameDayReads } from '../gamedays/gamedayReads.ts';
 import { cardOutcome, gameDayPeople, type GameDayOutcomes, type GameDayRecord } from '../gamedays/gamedayRecord.ts';
 

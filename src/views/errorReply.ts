@@ -17,14 +17,13 @@ import { detailsOf, NoTeamSelectedError, NotLoggedInError, UserInputError } from
 import type { Message } from './message.ts';
 import { StoreUnavailableError } from '../store/errors.ts';
 import { loginPromptBlocks } from './login/login.ts';
-import { escapeMrkdwn, section } from './blocks.ts';
-import { plural } from './plural.ts';
+import { escapeMrkdwn, section, plural } from './blocks.ts';
 import { FrozenError } from '../guardrails/freezes.ts';
 import { StartUnfinishedError } from '../attacks/start.ts';
 import { NotARequestError } from '../guardrails/approvals.ts';
 import { StepNotAllowedError } from '../gamedays/planChanges.ts';
 import { planWords } from './gamedays/planWords.ts';
-import { AmbiguousAttackIdError, AttackNotFoundError } from '../attacks/locate.ts';
+import { AmbiguousAttackIdError, AttackNotFoundError } from '../attacks/access.ts';
 import { GuardsUnknownError, MissingGuardsError, UnhealthyGuardsError } from '../guardrails/guardCheck.ts';
 import { frozenRefusal, haltPrivilegeText } from './guardrails/freezeRefusal.ts';
 import { HaltPrivilegeError } from '../guardrails/freezing.ts';

@@ -1,5 +1,5 @@
 import type { Button, HomeView, KnownBlock } from '@slack/types';
-import { actions, button, code, context, escapeMrkdwn, header, section, slackDate } from './blocks.ts';
+import { actions, button, code, context, escapeMrkdwn, header, section, slackDate, plural } from './blocks.ts';
 import { canHalt } from '../attacks/lifecycle.ts';
 import { argsText, clientsText, haltButton, stageLabel } from './attacks/attackCard.ts';
 import { offersHaltAll, type ListedAttack } from './attacks/attackList.ts';
@@ -9,7 +9,6 @@ import type { Message } from './message.ts';
 import type { TeamChoice } from './login/team.ts';
 import type { Freeze } from '../guardrails/freezes.ts';
 import { freezeLines } from './status.ts';
-import { plural } from './plural.ts';
 import type { Watch } from '../attacks/watches.ts';
 import { watchLine } from './attacks/watch.ts';
 import { badged } from './gamedays/gamedayWords.ts';

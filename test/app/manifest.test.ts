@@ -4,7 +4,8 @@ import { parse } from 'yaml';
 import { describe, expect, it } from 'vitest';
 import { listeners } from '../../src/listeners.ts';
 import { loadConfig } from '../../src/config.ts';
-import { ATTACK_EVENT_TYPE, GAME_DAY_EVENT_TYPE } from '../../src/views/attacks/metadata.ts';
+import { ATTACK_EVENT_TYPE } from '../../src/views/attacks/attackCard.ts';
+import { GAME_DAY_EVENT_TYPE } from '../../src/views/attacks/metadata.ts';
 
 /** The bot scopes each Web API method the bot calls needs (api.slack.com/methods). */
 const scopesOfMethod: Record<string, string[]> = {

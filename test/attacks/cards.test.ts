@@ -4,10 +4,9 @@
  */
 import { describe, expect, it } from 'vitest';
 import { type CardRecord, CardStore } from '../../src/attacks/cards.ts';
-import { withState } from '../../src/attacks/cardState.ts';
+import { withState, isLive } from '../../src/attacks/lifecycle.ts';
 import { createKeyValueStore } from '../../src/store/keyValue.ts';
 import { turnsDuring } from '../support/turns.ts';
-import { isLive } from '../../src/attacks/lifecycle.ts';
 
 const card: CardRecord = {
   guid: 'a1',

@@ -9,7 +9,7 @@ import { beforeEach, describe, expect, it } from 'vitest';
 import type { DemoUser, Simulator } from '@faultline/platform-sim';
 import type { AttackEvent } from '../../src/attacks/events.ts';
 import type { CardStore } from '../../src/attacks/cards.ts';
-import { AttackNotFoundError } from '../../src/attacks/locate.ts';
+import { AttackNotFoundError } from '../../src/attacks/access.ts';
 import { BadRequestError, ForbiddenError } from '../../src/client/errors.ts';
 import type { PlatformClient } from '../../src/client/index.ts';
 import { NotLoggedInError, UserInputError } from '../../src/errors.ts';

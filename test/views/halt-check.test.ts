@@ -3,7 +3,7 @@ import type { ActionsBlock, KnownBlock } from '@slack/types';
 import { describe, expect, it } from 'vitest';
 import type { HaltProgress } from '../../src/attacks/haltChecks.ts';
 import { attackCardMessage, HALT_AGAIN, HALT_ATTACK, haltCheckText } from '../../src/views/attacks/attackCard.ts';
-import { haltStuckMessage } from '../../src/views/attacks/haltNotices.ts';
+import { haltStuckMessage } from '../../src/views/attacks/halt.ts';
 import { PRESENCE_HERE, presenceClosed, presenceQuestion } from '../../src/views/attacks/presence.ts';
 import { startedCard } from '../support/cards.ts';
 

@@ -4,7 +4,7 @@ import { RateLimitedError } from '../../src/client/errors.ts';
 import { issueMetaSchema } from '../../src/client/schemas.ts';
 import { attackPreviewMessage } from '../../src/views/attacks/attackPreview.ts';
 import { describeError } from '../../src/views/errorReply.ts';
-import { agree, plural } from '../../src/views/plural.ts';
+import { agree, plural } from '../../src/views/blocks.ts';
 import { ticketModal } from '../../src/views/tickets/ticket.ts';
 import { issueMeta } from '../support/issue-meta.ts';
 

@@ -1,5 +1,5 @@
 import { teamName } from '../../attacks/access.ts';
-import { haltReceiptsMessage } from '../../views/attacks/haltReceipts.ts';
+import { haltReceiptsMessage } from '../../views/attacks/halt.ts';
 import { subcommand } from '../command.ts';
 import { contract, flag } from '../contract.ts';
 import { resolveTeam } from './attack.ts';

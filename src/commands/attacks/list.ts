@@ -2,7 +2,6 @@ import { randomUUID } from 'node:crypto';
 import type { HaltOutcome } from '../../attacks/halt.ts';
 import type { ScopedPlatform } from '../../client/index.ts';
 import type { Services } from '../../services.ts';
-import { teamForAction } from '../../attacks/locate.ts';
 import { canHalt, haltSentState } from '../../attacks/lifecycle.ts';
 import {
   attackListMessage,
@@ -20,7 +19,7 @@ import { contract, flag } from '../contract.ts';
 import { escapeMrkdwn } from '../../views/blocks.ts';
 import { explained, UserInputError } from '../../errors.ts';
 import type { Actor } from '../../store/sessions.ts';
-import { mayHalt, mayHaltAll, teamName } from '../../attacks/access.ts';
+import { mayHalt, mayHaltAll, teamForAction, teamName } from '../../attacks/access.ts';
 
 const usage = 'list [active|completed] [--source Adhoc|Scenario] [--k8s]';
 

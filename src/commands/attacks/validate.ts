@@ -2,8 +2,7 @@ import { isIP } from 'node:net';
 import type { InfraAttackArg, InfraAttackMetadata } from '../../client/catalogue.ts';
 import { defaultLength, flagOf, spellings } from '../../attacks/attackTypes.ts';
 import { argRange, inRange, largestWholeNumber, maxTargetCount, rangeWords } from '../../attacks/argRange.ts';
-import { escapeMrkdwn } from '../../views/blocks.ts';
-import { plural } from '../../views/plural.ts';
+import { escapeMrkdwn, plural } from '../../views/blocks.ts';
 import type { KubernetesObjectRef } from '../../attacks/request.ts';
 
 export interface AttackLimits {

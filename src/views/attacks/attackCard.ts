@@ -1,7 +1,7 @@
-import type { Button, KnownBlock } from '@slack/types';
+import type { Button, KnownBlock, MessageMetadata } from '@slack/types';
 import type { CardRecord } from '../../attacks/cards.ts';
-import { haltTimes, seconds, sloWords } from '../../attacks/haltReceipts.ts';
-import { canHalt, isFinished } from '../../attacks/lifecycle.ts';
+import { haltTimes, seconds, sloWords } from '../../attacks/haltChecks.ts';
+import { canHalt, isFinished, phaseOf } from '../../attacks/lifecycle.ts';
 import { isPathId } from '../../client/index.ts';
 import type { Message } from '../message.ts';
 import {
@@ -18,10 +18,8 @@ import {
   section,
   slackDate,
   truncate,
+  plural,
 } from '../blocks.ts';
-import { plural } from '../plural.ts';
-import { attackMetadata } from './metadata.ts';
-import { namesTeam } from './target.ts';
 
 export const HALT_ATTACK = 'attack_halt';
 /** Halt again: a halt sent once more for targets the last one did not stop. */
@@ -91,57 +89,42 @@ export function parseAttackRef(value: string | undefined): AttackRef | undefined
   };
 }
 
-const stageEmoji: Record<string, string> = {
-  Pending: ':hourglass_flowing_sand:',
-  Distributed: ':hourglass_flowing_sand:',
-  Initializing: ':hourglass_flowing_sand:',
-  Running: ':fire:',
-  TearingDown: ':broom:',
-  InterruptTriggered: ':rotating_light:',
-  RollbackTriggered: ':rewind:',
-  RollbackStarted: ':rewind:',
-  Halt: ':octagonal_sign:',
-  HaltDistributed: ':octagonal_sign:',
-  Successful: ':white_check_mark:',
-  UserHalted: ':octagonal_sign:',
-};
-
 /**
- * The platform's stage names as a person says them. Names not listed (a stage the platform adds
- * later) are spaced out, which reads well enough.
+ * The platform's stages as a person says them, with their emoji. Names not listed (a stage the
+ * platform adds later) are spaced out, which reads well enough, and take their lifecycle's emoji.
  */
-const stageWordsByName: Record<string, string> = {
-  Pending: 'Pending',
-  Distributed: 'Distributed',
-  Initializing: 'Initializing',
-  Running: 'Running',
-  TearingDown: 'Tearing down',
-  InterruptTriggered: 'Interrupting',
-  RollbackTriggered: 'Rolling back',
-  RollbackStarted: 'Rolling back',
-  Halt: 'Halting',
-  HaltDistributed: 'Halting',
-  Successful: 'Successful',
-  UserHalted: 'User Halted',
-  InvalidArgument: 'Failed: invalid argument',
-  TargetNotFound: 'Failed: target not found',
-  ClientAborted: 'Failed: client aborted',
-  LostCommunication: 'Failed: lost communication',
-  InitializationFailed: 'Failed to initialize',
-  TeardownFailed: 'Failed to tear down',
-  HaltFailed: 'Halt failed',
-  Failed: 'Failed',
+const stages: Record<string, [words: string, emoji?: string]> = {
+  Pending: ['Pending', ':hourglass_flowing_sand:'],
+  Distributed: ['Distributed', ':hourglass_flowing_sand:'],
+  Initializing: ['Initializing', ':hourglass_flowing_sand:'],
+  Running: ['Running', ':fire:'],
+  TearingDown: ['Tearing down', ':broom:'],
+  InterruptTriggered: ['Interrupting', ':rotating_light:'],
+  RollbackTriggered: ['Rolling back', ':rewind:'],
+  RollbackStarted: ['Rolling back', ':rewind:'],
+  Halt: ['Halting', ':octagonal_sign:'],
+  HaltDistributed: ['Halting', ':octagonal_sign:'],
+  Successful: ['Successful', ':white_check_mark:'],
+  UserHalted: ['User Halted', ':octagonal_sign:'],
+  InvalidArgument: ['Failed: invalid argument'],
+  TargetNotFound: ['Failed: target not found'],
+  ClientAborted: ['Failed: client aborted'],
+  LostCommunication: ['Failed: lost communication'],
+  InitializationFailed: ['Failed to initialize'],
+  TeardownFailed: ['Failed to tear down'],
+  HaltFailed: ['Halt failed'],
+  Failed: ['Failed'],
 };
 
 /** A stage in words, e.g. "Halting" for `HaltDistributed`. */
 export function stageWords(stage: string): string {
-  return Object.hasOwn(stageWordsByName, stage) ? stageWordsByName[stage]! : stage.replace(/([a-z])([A-Z])/g, '$1 $2');
+  return Object.hasOwn(stages, stage) ? stages[stage]![0] : stage.replace(/([a-z])([A-Z])/g, '$1 $2');
 }
 
 /** The stage as a person reads it: an emoji and the stage in words. */
 export function stageLabel(stage: string, lifecycle: string): string {
   const emoji =
-    stageEmoji[stage] ??
+    (Object.hasOwn(stages, stage) ? stages[stage]![1] : undefined) ??
     (lifecycle === 'Error' ? ':x:' : lifecycle === 'Complete' ? ':white_check_mark:' : ':grey_question:');
   return `${emoji} ${escapeMrkdwn(stageWords(stage))}`;
 }
@@ -279,4 +262,35 @@ export function attackCardMessage(
     `${card.type} attack on ${card.targetWords}${namesTeam(card.targetWords, card.teamName) ? '' : ` in team ${card.teamName}`}: ${stageWords(card.stage)}`,
   );
   return { text, blocks, metadata: attackMetadata(card) };
+}
+
+/** Whether a target's words name its team already ("every active client of team T"), so "in team T" would say it twice. */
+const namesTeam = (targetWords: string, teamName: string): boolean => targetWords.endsWith(`of team ${teamName}`);
+
+/** The event type other apps read on an attack card (declared under `types` in manifest.yml). */
+export const ATTACK_EVENT_TYPE = 'faultline_attack';
+
+/**
+ * What an attack card says to other apps: the attack, its team, its type and stage, and who
+ * started it. Sent with every post and update of the card, so it is always the card's state.
+ */
+function attackMetadata(card: CardRecord): MessageMetadata {
+  return {
+    event_type: ATTACK_EVENT_TYPE,
+    event_payload: {
+      id: card.guid,
+      kind: card.kind,
+      team_id: card.teamId,
+      team: card.teamName,
+      type: card.type,
+      stage: card.stage,
+      phase: phaseOf(card),
+      // A Slack user id; for an attack a watch found, the person whose watch read it.
+      started_by: card.startedBy.userId,
+      ...(card.startedByPlatform ? { started_by_platform: card.startedByPlatform } : {}),
+      ...(card.origin?.source ? { source: card.origin.source } : {}),
+      created_at: card.createdAt,
+      ...(card.endTime ? { ended_at: card.endTime } : {}),
+    },
+  };
 }

@@ -14,10 +14,11 @@ import {
   section,
   slackDate,
   truncate,
+  agree,
+  plural,
 } from '../blocks.ts';
 import { argsText, clientsText, haltButton, originText, stageLabel, stageWords } from './attackCard.ts';
-import { agree, plural } from '../plural.ts';
-import { haltReceiptText } from './haltReceipts.ts';
+import { haltReceiptText } from './halt.ts';
 import type { HaltProgress } from '../../attacks/haltChecks.ts';
 
 const when = (iso: string | undefined) => (iso ? slackDate(new Date(iso)) : '—');

@@ -4,8 +4,7 @@ import type { StartedAttack } from '../../attacks/start.ts';
 import { describeTarget } from './target.ts';
 import type { BlastRadius } from '../../attacks/blastRadius.ts';
 import { blastRadiusText } from './blastRadius.ts';
-import { actions, button, context, escapeMrkdwn, fields, section } from '../blocks.ts';
-import { plural } from '../plural.ts';
+import { actions, button, context, escapeMrkdwn, fields, section, plural } from '../blocks.ts';
 
 export const ATTACK_START = 'attack_start';
 export const ATTACK_CANCEL = 'attack_cancel';

@@ -1,6 +1,5 @@
 import type { BlastRadius, NoTargetsError, TargetSet, TargetsDriftedError } from '../../attacks/blastRadius.ts';
-import { escapeMrkdwn } from '../blocks.ts';
-import { plural } from '../plural.ts';
+import { escapeMrkdwn, plural } from '../blocks.ts';
 import { describeTarget } from './target.ts';
 
 /** How many names a preview or a refusal lists before "and N more". */

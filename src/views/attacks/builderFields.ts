@@ -2,8 +2,7 @@ import type { InputBlock, PlainTextOption } from '@slack/types';
 import type { InfraAttackArg, InfraAttackMetadata } from '../../client/catalogue.ts';
 import { argRange } from '../../attacks/argRange.ts';
 import { defaultLength, flagOf } from '../../attacks/attackTypes.ts';
-import { input, isNumber, limits, plain } from '../blocks.ts';
-import { plural } from '../plural.ts';
+import { input, isNumber, limits, plain, plural } from '../blocks.ts';
 import { teamSelect, type TeamChoice } from '../login/team.ts';
 import { ATTACK_GUARDS, ATTACK_LENGTH, ATTACK_TEAM, attackArgId, CHECKED } from './builderIds.ts';
 

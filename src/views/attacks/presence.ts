@@ -1,9 +1,8 @@
 import type { CardRecord } from '../../attacks/cards.ts';
 import type { PresenceAnswer, PresenceClosed } from '../../attacks/presence.ts';
 import { attackRefValue, haltButton } from './attackCard.ts';
-import { actions, button, escapeMrkdwn, section } from '../blocks.ts';
+import { actions, button, escapeMrkdwn, section, plural } from '../blocks.ts';
 import type { Message } from '../message.ts';
-import { plural } from '../plural.ts';
 
 /** Still here, on a "Still watching?" message. */
 export const PRESENCE_HERE = 'presence_here';

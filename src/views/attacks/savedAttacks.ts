@@ -1,10 +1,19 @@
 import type { KnownBlock } from '@slack/types';
 import { isPathId } from '../../client/index.ts';
 import { savedNamePattern, type SavedAttack } from '../../attacks/saved.ts';
-import { actions, button, buttonObject, confirmDialog, context, escapeMrkdwn, section, slackDate } from '../blocks.ts';
+import {
+  actions,
+  button,
+  buttonObject,
+  confirmDialog,
+  context,
+  escapeMrkdwn,
+  section,
+  slackDate,
+  plural,
+} from '../blocks.ts';
 import { codeSpan, commandWords } from './attackPreview.ts';
 import type { Message } from '../message.ts';
-import { plural } from '../plural.ts';
 
 export const SAVED_RUN = 'saved_run';
 export const SAVED_DELETE = 'saved_delete';

@@ -1,6 +1,6 @@
 import type { Attack } from '../../client/index.ts';
 import type { AttackTarget } from '../../attacks/request.ts';
-import { agree, plural } from '../plural.ts';
+import { agree, plural } from '../blocks.ts';
 
 const pairs = (map: Record<string, string>) =>
   Object.entries(map)
@@ -37,10 +37,6 @@ export function describeTarget(target: AttackTarget, teamName: string): string {
     }
   }
 }
-
-/** Whether a target's words name its team already ("every active client of team T"), so "in team T" would say it twice. */
-export const namesTeam = (targetWords: string, teamName: string): boolean =>
-  targetWords.endsWith(`of team ${teamName}`);
 
 const platformPairs = (map: unknown) =>
   map && typeof map === 'object'

@@ -24,10 +24,10 @@ import {
   section,
   slackDate,
   truncate,
+  plural,
 } from '../blocks.ts';
 import { argsText, stageLabel } from '../attacks/attackCard.ts';
 import { haltAllButton } from '../attacks/halt.ts';
-import { plural } from '../plural.ts';
 import { gameDayMetadata } from '../attacks/metadata.ts';
 import { planCardBlocks, planCardButtons } from './plan.ts';
 import { stepTimelineLine } from './planWords.ts';

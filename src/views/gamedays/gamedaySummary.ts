@@ -6,11 +6,22 @@ import {
   type GameDayRecord,
   type GameDayRefusal,
 } from '../../gamedays/gamedayRecord.ts';
-import { actions, button, code, context, escapeMrkdwn, fields, header, limits, section, truncate } from '../blocks.ts';
+import {
+  actions,
+  button,
+  code,
+  context,
+  escapeMrkdwn,
+  fields,
+  header,
+  limits,
+  section,
+  truncate,
+  plural,
+} from '../blocks.ts';
 import { argsText, stageLabel } from '../attacks/attackCard.ts';
-import { stopTimes } from '../attacks/haltReceipts.ts';
+import { stopTimes } from '../attacks/halt.ts';
 import type { Message } from '../message.ts';
-import { plural } from '../plural.ts';
 import { planCardBlocks } from './plan.ts';
 import { summaryStepLines } from './planWords.ts';
 import { badged, badgedHeader } from './gamedayWords.ts';

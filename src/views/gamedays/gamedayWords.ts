@@ -1,6 +1,5 @@
 import type { GameDayAttack, GameDayRecord } from '../../gamedays/gamedayRecord.ts';
-import { escapeMrkdwn } from '../blocks.ts';
-import { plural } from '../plural.ts';
+import { escapeMrkdwn, plural } from '../blocks.ts';
 
 /** What every card and message of a rehearsal starts with. */
 export const rehearsalBadge = ':performing_arts: *REHEARSAL*';

@@ -23,9 +23,9 @@ import {
   section,
   slackDate,
   truncate,
+  plural,
 } from '../blocks.ts';
 import type { Message } from '../message.ts';
-import { plural } from '../plural.ts';
 import { badged } from './gamedayWords.ts';
 
 export const PLAN_ADD_STEP = 'plan_add_step';

@@ -3,7 +3,7 @@ import { durationText } from './gameday.ts';
 import { haltCount, type GameDayRecord } from '../../gamedays/gamedayRecord.ts';
 import type { GameDayReport, ReportAttack, ReportProblem, ReportTarget, ReportTeam } from '../../gamedays/report.ts';
 import { errorInBrief } from '../errorReply.ts';
-import { plural } from '../plural.ts';
+import { plural } from '../blocks.ts';
 import type { StepRehearsal } from '../../gamedays/plan.ts';
 import { blastRadiusLine } from '../attacks/blastRadius.ts';
 import { ruleText } from '../guardrails/approval.ts';

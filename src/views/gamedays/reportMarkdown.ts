@@ -1,6 +1,5 @@
-import type { HaltProgress } from '../../attacks/haltChecks.ts';
-import { haltTimes, seconds, stopMs } from '../../attacks/haltReceipts.ts';
-import { plural } from '../plural.ts';
+import { type HaltProgress, haltTimes, seconds, stopMs } from '../../attacks/haltChecks.ts';
+import { plural } from '../blocks.ts';
 
 // Markdown pieces of the game-day report: safe text and code, times, and a halt's receipt.
 

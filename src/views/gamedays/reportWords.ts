@@ -1,9 +1,8 @@
 import { NotLoggedInError } from '../../errors.ts';
 import type { GameDayRecord } from '../../gamedays/gamedayRecord.ts';
 import { ReportNotSharedError } from '../../gamedays/report.ts';
-import { escapeMrkdwn } from '../blocks.ts';
+import { escapeMrkdwn, plural } from '../blocks.ts';
 import { errorInBrief } from '../errorReply.ts';
-import { plural } from '../plural.ts';
 import { reportFilename } from './report.ts';
 import { badged } from './gamedayWords.ts';
 

@@ -1,10 +1,9 @@
 import type { KnownBlock } from '@slack/types';
-import { actions, button, context, fields, section, escapeMrkdwn, slackDate } from '../blocks.ts';
+import { actions, button, context, fields, section, escapeMrkdwn, slackDate, plural } from '../blocks.ts';
 import { teamName } from '../../attacks/access.ts';
 import type { Login } from '../../store/sessions.ts';
 import type { Message } from '../message.ts';
 import { END_LINKED_SESSION_BUTTON, LOGIN_BUTTON, pageButton } from './login.ts';
-import { plural } from '../plural.ts';
 
 /** The direct message confirming a login made on the secure page. */
 export function pageLoginConfirmation(summary: {

@@ -1,5 +1,5 @@
 import { describeError } from '../errorReply.ts';
-import { plural } from '../plural.ts';
+import { plural } from '../blocks.ts';
 import type { LoginPageState } from './page.ts';
 
 const problem = (title: string, message: string): LoginPageState => ({ kind: 'problem', title, message });

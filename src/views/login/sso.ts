@@ -1,7 +1,6 @@
 import type { SsoFailure } from '../../client/auth.ts';
-import { context, escapeMrkdwn, section } from '../blocks.ts';
+import { context, escapeMrkdwn, section, plural } from '../blocks.ts';
 import type { Message } from '../message.ts';
-import { plural } from '../plural.ts';
 
 /** How many failures a reply lists; the platform keeps more. */
 export const ssoFailuresShown = 15;

@@ -1,6 +1,5 @@
 import type { ModalView, PlainTextOption } from '@slack/types';
-import { context, input, limits, modal, plain, section, escapeMrkdwn } from '../blocks.ts';
-import { plural } from '../plural.ts';
+import { context, input, limits, modal, plain, section, escapeMrkdwn, plural } from '../blocks.ts';
 
 export const TEAM_PICKER_VIEW = 'team_picker';
 export const TEAM_CHOICE = 'team_choice';

@@ -1,8 +1,19 @@
 import type { InputBlock, KnownBlock, ModalView, PlainTextOption } from '@slack/types';
 import type { IssueField, IssueMeta } from '../../client/schemas.ts';
 import { hasChoices, labelsRequired, summaryMaxLength, ticketInputFields } from '../../tickets/fields.ts';
-import { context, escapeMrkdwn, input, isNumber, limits, modal, plain, section, truncate } from '../blocks.ts';
-import { agree, plural } from '../plural.ts';
+import {
+  context,
+  escapeMrkdwn,
+  input,
+  isNumber,
+  limits,
+  modal,
+  plain,
+  section,
+  truncate,
+  agree,
+  plural,
+} from '../blocks.ts';
 
 export const TICKET_VIEW = 'ticket';
 /** The first step, asked when the configuration names no project or issue type. */

@@ -4,9 +4,8 @@ import { summaryMaxLength } from '../../tickets/fields.ts';
 import { durationText } from '../gamedays/gameday.ts';
 import type { GameDayOutcomes, GameDayRecord } from '../../gamedays/gamedayRecord.ts';
 import type { GameDayPlan, HypothesisAnswer } from '../../gamedays/plan.ts';
-import { truncate } from '../blocks.ts';
+import { truncate, plural } from '../blocks.ts';
 import { stageWords } from '../attacks/attackCard.ts';
-import { plural } from '../plural.ts';
 
 import { descriptionMaxLength } from './ticket.ts';
 

@@ -3,8 +3,7 @@ import type { TrackerIssue } from '../../client/schemas.ts';
 import { issueLink } from '../gamedays/gameday.ts';
 import type { Message } from '../message.ts';
 import { noticeModal } from '../notice.ts';
-import { context, escapeMrkdwn, header, section, slackDate, truncate } from '../blocks.ts';
-import { plural } from '../plural.ts';
+import { context, escapeMrkdwn, header, section, slackDate, truncate, plural } from '../blocks.ts';
 
 /** A notice in place of the ticket form. */
 const ticketNotice = (text: string): ModalView => noticeModal('File a ticket', text);

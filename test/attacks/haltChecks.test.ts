@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { haltTimes, seconds, sloWords, stopsOf } from '../../src/attacks/haltReceipts.ts';
+import { haltTimes, seconds, sloWords, stopsOf } from '../../src/attacks/haltChecks.ts';
 
 const sent = '2026-01-01T10:00:00.000Z';
 const at = (ms: number) => new Date(Date.parse(sent) + ms).toISOString();
