@@ -4,8 +4,7 @@ import { parseAttackCommand, requestedTeam } from '../../src/commands/attacks/pa
 import { splitWords, tokenize } from '../../src/commands/attacks/tokenize.ts';
 import { parseCommandText } from '../../src/commands/index.ts';
 import { attackUsage } from '../../src/commands/attacks/usage.ts';
-import type { AttackTarget } from '../../src/attacks/request.ts';
-import { targetFlags, targetFlagWords, type TargetKind } from '../../src/attacks/targetFlags.ts';
+import { type AttackTarget, targetFlags, targetFlagWords, type TargetKind } from '../../src/attacks/request.ts';
 import { UserInputError } from '../../src/errors.ts';
 
 /** A type the built-in catalogue lacks: a required URL, a Float, a long-only flag, and no service support. */

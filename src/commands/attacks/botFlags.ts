@@ -1,6 +1,5 @@
 import type { InfraAttackMetadata } from '../../client/catalogue.ts';
-import type { AttackRequest } from '../../attacks/request.ts';
-import { repeatableTargetFlags, targetFlags, targetOptionFlags } from '../../attacks/targetFlags.ts';
+import { type AttackRequest, repeatableTargetFlags, targetFlags, targetOptionFlags } from '../../attacks/request.ts';
 import type { Config } from '../../config.ts';
 import { UserInputError } from '../../errors.ts';
 import { guardKey, type GuardSpec } from '../../guardrails/guards.ts';

@@ -1,7 +1,13 @@
 import type { InfraAttackMetadata } from '../../client/catalogue.ts';
 import { isPathId } from '../../client/ids.ts';
-import { runsOnServices, type AttackTarget } from '../../attacks/request.ts';
-import { givenTargetKinds, targetFlags, targetOptionFlags, type TargetOption } from '../../attacks/targetFlags.ts';
+import {
+  type AttackTarget,
+  givenTargetKinds,
+  runsOnServices,
+  targetFlags,
+  targetOptionFlags,
+  type TargetOption,
+} from '../../attacks/request.ts';
 import type { UserInputError } from '../../errors.ts';
 import { attackUsage } from './usage.ts';
 import { code, parseCount, parseIdList, parseKubernetesObjects, parsePairs, parsePercent, quoted } from './validate.ts';

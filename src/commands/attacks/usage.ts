@@ -1,6 +1,6 @@
 import type { InfraAttackArg, InfraAttackMetadata } from '../../client/catalogue.ts';
 import { flagOf, groupedTypes } from '../../attacks/attackTypes.ts';
-import { targetFlagsUsage } from '../../attacks/targetFlags.ts';
+import { targetFlagsUsage } from '../../attacks/request.ts';
 import { guardUsage } from '../guardrails/guardFlags.ts';
 
 /** Usage lines, without the slash command (describeError puts it in front). */
