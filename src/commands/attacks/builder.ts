@@ -13,7 +13,7 @@ import {
   attackArgId,
   isBuilderTargetKind,
 } from '../../views/attacks/builderIds.ts';
-import { defaultLength, findAttackType, flagOf } from '../../attacks/attackTypes.ts';
+import { defaultLength, findAttackType, flagOf } from '../../attacks/catalogue.ts';
 import {
   implicitLength,
   lengthProblem,

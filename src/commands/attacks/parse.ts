@@ -1,5 +1,5 @@
 import type { InfraAttackArg, InfraAttackMetadata } from '../../client/catalogue.ts';
-import { defaultLength, findAttackType, flagOf, spellings } from '../../attacks/attackTypes.ts';
+import { defaultLength, findAttackType, flagOf, spellings } from '../../attacks/catalogue.ts';
 import type { AttackRequest } from '../../attacks/request.ts';
 import { UserInputError } from '../../errors.ts';
 import { closestWord } from '../../suggest.ts';

@@ -1,5 +1,5 @@
 import type { InfraAttackArg, InfraAttackMetadata } from '../../client/catalogue.ts';
-import { flagOf, groupedTypes } from '../../attacks/attackTypes.ts';
+import { flagOf, groupedTypes } from '../../attacks/catalogue.ts';
 import { targetFlagsUsage } from '../../attacks/request.ts';
 import { guardUsage } from '../guardrails/guardFlags.ts';
 

@@ -1,7 +1,15 @@
 import { isIP } from 'node:net';
 import type { InfraAttackArg, InfraAttackMetadata } from '../../client/catalogue.ts';
-import { defaultLength, flagOf, spellings } from '../../attacks/attackTypes.ts';
-import { argRange, inRange, largestWholeNumber, maxTargetCount, rangeWords } from '../../attacks/argRange.ts';
+import {
+  type ArgRange,
+  argRange,
+  defaultLength,
+  flagOf,
+  inRange,
+  largestWholeNumber,
+  maxTargetCount,
+  spellings,
+} from '../../attacks/catalogue.ts';
 import { escapeMrkdwn } from '../../views/blocks.ts';
 import { plural } from '../../views/plural.ts';
 import type { KubernetesObjectRef } from '../../attacks/request.ts';
@@ -60,6 +68,16 @@ function numberProblem(arg: InfraAttackArg, value: string): string | undefined {
   if (whole && arg.name !== 'length' && Math.abs(number) > largestWholeNumber)
     return `${expected}, and at most ${largestWholeNumber}`;
   return undefined;
+}
+
+/** A range in words, to follow "a whole number": " from 1 to 100", ", at least 1", " greater than 0". */
+function rangeWords(range: ArgRange): string {
+  const { min, max } = range;
+  if (min !== undefined && max !== undefined)
+    return range.minExclusive ? ` greater than ${min} and at most ${max}` : ` from ${min} to ${max}`;
+  if (min !== undefined) return range.minExclusive ? ` greater than ${min}` : `, at least ${min}`;
+  if (max !== undefined) return `, at most ${max}`;
+  return '';
 }
 
 function isIpOrCidr(value: string): boolean {

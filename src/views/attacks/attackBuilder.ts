@@ -1,6 +1,6 @@
 import type { KnownBlock, ModalView, PlainTextOption } from '@slack/types';
 import type { InfraAttackMetadata } from '../../client/catalogue.ts';
-import { findAttackType, groupedTypes } from '../../attacks/attackTypes.ts';
+import { findAttackType, groupedTypes } from '../../attacks/catalogue.ts';
 import { context, input, limits, modal, plain } from '../blocks.ts';
 import { agree, plural } from '../plural.ts';
 import type { TeamChoice } from '../login/team.ts';
