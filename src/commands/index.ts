@@ -21,7 +21,7 @@ import { runCommand as runSavedCommand, saveCommand, savedCommand } from './atta
 import type { Actor } from '../store/sessions.ts';
 import type { Entry } from './reply.ts';
 import { escapeMrkdwn } from '../views/blocks.ts';
-import { splitWords } from './attacks/tokenize.ts';
+import { splitWords } from './command.ts';
 import { closestWord } from '../suggest.ts';
 
 export const subcommands: Subcommand[] = [];

@@ -23,7 +23,7 @@ import { savedAttackWords, savedNameProblem } from '../../views/attacks/savedAtt
 import { builderToRequest } from './builder.ts';
 import { parseAttackCommand, requestedTeam } from './parse.ts';
 import type { AttackParseOptions } from './botFlags.ts';
-import { unclosedQuoteError } from './tokenize.ts';
+import { unclosedQuoteError } from './parse.ts';
 import { attackUsage } from './usage.ts';
 import type { Action, Reply, Submission, SubmissionReply } from '../reply.ts';
 import { subcommand } from '../command.ts';

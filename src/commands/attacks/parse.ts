@@ -5,7 +5,7 @@ import { UserInputError } from '../../errors.ts';
 import { closestWord } from '../../suggest.ts';
 import { checkFlags } from '../contract.ts';
 import { type AttackParseOptions, attackFlags, botFlagOf, botFlags, botFlagsRequest } from './botFlags.ts';
-import { tokenize } from './tokenize.ts';
+import { splitWords } from '../command.ts';
 import { attackUsage, availableTypes } from './usage.ts';
 import { code, implicitLength, lengthProblem, quoted, valueProblem } from './validate.ts';
 
@@ -188,4 +188,16 @@ export function parseAttackCommand(
 
   const { guards, ...flags } = botFlagsRequest(bot, metadata, limits, usage);
   return { type: metadata.name, args, ...flags, lengthSeconds, ...(guards ? { guards } : {}) };
+}
+
+/** Why a quote left open makes the words unreliable, for commands whose values may be quoted. */
+export function unclosedQuoteError(quote: '"' | "'"): UserInputError {
+  return new UserInputError(`A ${quote === '"' ? 'double' : 'single'} quote is not closed.`, attackUsage.general);
+}
+
+/** Words of an attack command; an unclosed quote is an error there, since it would change what runs. */
+export function tokenize(text: string): string[] {
+  const { words, unclosedQuote } = splitWords(text);
+  if (unclosedQuote) throw unclosedQuoteError(unclosedQuote);
+  return words;
 }

@@ -24,7 +24,7 @@ import { checkAttackWords, resolveTeam } from './attack.ts';
 import { previewOrStart } from './preview.ts';
 import { checkChannel } from './channel.ts';
 import { requestedTeam } from './parse.ts';
-import { unclosedQuoteError } from './tokenize.ts';
+import { unclosedQuoteError } from './parse.ts';
 import { type CommandRequest, subcommand } from '../command.ts';
 import { contract, flag, ownWords } from '../contract.ts';
 import { type Action, message, type Reply } from '../reply.ts';
