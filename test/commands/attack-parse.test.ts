@@ -1,9 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { builtInCatalogue, type InfraAttackMetadata } from '../../src/client/catalogue.ts';
-import { parseAttackCommand, requestedTeam, tokenize } from '../../src/commands/attacks/parse.ts';
+import { attackUsage, parseAttackCommand, requestedTeam, tokenize } from '../../src/commands/attacks/parse.ts';
 import { splitWords } from '../../src/commands/command.ts';
 import { parseCommandText } from '../../src/commands/index.ts';
-import { attackUsage } from '../../src/commands/attacks/usage.ts';
 import { type AttackTarget, targetFlags, targetFlagWords, type TargetKind } from '../../src/attacks/request.ts';
 import { UserInputError } from '../../src/errors.ts';
 

@@ -1,13 +1,39 @@
 import type { InfraAttackArg, InfraAttackMetadata } from '../../client/catalogue.ts';
-import { defaultLength, findAttackType, flagOf, spellings } from '../../attacks/catalogue.ts';
+import { defaultLength, findAttackType, flagOf, groupedTypes, spellings } from '../../attacks/catalogue.ts';
+import { targetFlagsUsage } from '../../attacks/request.ts';
+import { guardUsage } from '../guardrails/guardFlags.ts';
 import type { AttackRequest } from '../../attacks/request.ts';
 import { UserInputError } from '../../errors.ts';
 import { closestWord } from '../../suggest.ts';
 import { checkFlags } from '../contract.ts';
 import { type AttackParseOptions, attackFlags, botFlagOf, botFlags, botFlagsRequest } from './botFlags.ts';
 import { splitWords } from '../command.ts';
-import { attackUsage, availableTypes } from './usage.ts';
 import { code, implicitLength, lengthProblem, quoted, valueProblem } from './validate.ts';
+
+/** Usage lines, without the slash command (describeError puts it in front). */
+export const attackUsage = {
+  general: 'attack <type> [attack flags] [target flags] [--guard G] [--team T] [--yes]',
+  targetFlags: targetFlagsUsage,
+  /** `--guard`, which may be given more than once. */
+  guards: `${guardUsage} (repeatable)`,
+  /** `attack cpu [-l length] …` from the type's metadata, then the bot's own flags. */
+  forType(metadata: InfraAttackMetadata): string {
+    const own = metadata.usage?.trim() || [metadata.name, ...metadata.args.map(argUsage)].join(' ');
+    return `attack ${own} [target flags] [--guard G] [--team T] [--yes]`;
+  },
+} as const;
+
+function argUsage(arg: InfraAttackArg): string {
+  const text = arg.type === 'Boolean' ? flagOf(arg) : `${flagOf(arg)} ${arg.name}`;
+  return arg.required ? text : `[${text}]`;
+}
+
+/** Every type's name by group, in one line: `Resource: cpu, memory; Network: …`. */
+export function availableTypes(catalogue: readonly InfraAttackMetadata[]): string {
+  return groupedTypes(catalogue)
+    .map(({ group, types }) => `${group}: ${types.map((t) => t.name).join(', ')}`)
+    .join('; ');
+}
 
 /** A flag as typed: its name (`-l`, `--length`) and a value given with `=`, if any. */
 function splitFlag(token: string): { name: string; inline: string | undefined } | undefined {

@@ -5,11 +5,11 @@ import {
   givenTargetKinds,
   runsOnServices,
   targetFlags,
+  targetFlagsUsage,
   targetOptionFlags,
   type TargetOption,
 } from '../../attacks/request.ts';
 import type { UserInputError } from '../../errors.ts';
-import { attackUsage } from './usage.ts';
 import { code, parseCount, parseIdList, parseKubernetesObjects, parsePairs, parsePercent, quoted } from './validate.ts';
 
 /**
@@ -25,7 +25,7 @@ export function targetFromFlags(
   const kinds = givenTargetKinds((flag) => flags.has(flag));
   if (kinds.length > 1) {
     throw fail(
-      `Use one target flag, not ${kinds.map((k) => code(targetFlags[k].flag)).join(' and ')}: ${attackUsage.targetFlags}.`,
+      `Use one target flag, not ${kinds.map((k) => code(targetFlags[k].flag)).join(' and ')}: ${targetFlagsUsage}.`,
     );
   }
   const kind = kinds[0];
