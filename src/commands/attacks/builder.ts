@@ -25,10 +25,10 @@ import {
   valueProblem,
 } from './validate.ts';
 import { runsOnServices, type AttackRequest, type AttackTarget } from '../../attacks/request.ts';
-import { guardKey, type GuardSpec } from '../../guardrails/guards.ts';
+import type { GuardSpec } from '../../guardrails/guards.ts';
 import { UserInputError } from '../../errors.ts';
 import { isPathId } from '../../client/ids.ts';
-import { attackGuard, type AttackParseOptions } from './botFlags.ts';
+import { attackGuards, type AttackParseOptions } from './botFlags.ts';
 
 /** Field errors by block id, for a view submission's `response_action: errors`. */
 export type BuilderErrors = { errors: Record<string, string> };
@@ -127,19 +127,14 @@ function guardsFromInput(
     .split(',')
     .map((item) => item.trim())
     .filter(Boolean);
-  const guards: GuardSpec[] = [];
-  for (const item of items) {
-    try {
-      const spec = attackGuard(item, options);
-      if (!guards.some((g) => guardKey(g) === guardKey(spec))) guards.push(spec);
-    } catch (error) {
-      if (!(error instanceof UserInputError)) throw error;
-      // A field error is plain text: no code marks.
-      errors[ATTACK_GUARDS] = error.message.replace(/`/g, '');
-      return [];
-    }
+  try {
+    return attackGuards(items, options);
+  } catch (error) {
+    if (!(error instanceof UserInputError)) throw error;
+    // A field error is plain text: no code marks.
+    errors[ATTACK_GUARDS] = error.message.replace(/`/g, '');
+    return [];
   }
-  return guards;
 }
 
 function targetFromInputs(
