@@ -3,8 +3,7 @@ import type { TeamEntry } from '../../client/index.ts';
 import type { Services } from '../../services.ts';
 import type { AttackRequest } from '../../attacks/request.ts';
 import { otherAttackChannels } from '../../attacks/channels.ts';
-import { checkChannel } from './channel.ts';
-import { preview, previewOrStart } from './preview.ts';
+import { checkChannel, preview, previewOrStart } from './preview.ts';
 import { channelLinks } from '../../views/blocks.ts';
 import { attackBuilderModal } from '../../views/attacks/attackBuilder.ts';
 import {

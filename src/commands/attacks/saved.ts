@@ -21,8 +21,7 @@ import {
   savedAttackWords,
 } from '../../views/attacks/savedAttacks.ts';
 import { checkAttackWords, resolveTeam } from './attack.ts';
-import { previewOrStart } from './preview.ts';
-import { checkChannel } from './channel.ts';
+import { checkChannel, previewOrStart } from './preview.ts';
 import { requestedTeam } from './parse.ts';
 import { unclosedQuoteError } from './parse.ts';
 import { type CommandRequest, subcommand } from '../command.ts';
