@@ -20,7 +20,8 @@ import {
   savedAttacksMessage,
   savedAttackWords,
 } from '../../views/attacks/savedAttacks.ts';
-import { checkAttackWords, resolveTeam } from './attack.ts';
+import { checkAttackWords } from './attack.ts';
+import { resolveTeam } from '../arguments.ts';
 import { checkChannel, previewOrStart } from './preview.ts';
 import { requestedTeam } from './parse.ts';
 import { unclosedQuoteError } from './parse.ts';
