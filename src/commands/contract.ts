@@ -78,6 +78,10 @@ export const flag = {
 /** Every flag as typed (`--team`). */
 export const flagSpellings = (flags: Flags): string[] => Object.keys(flags).map(flagText);
 
+/** The flag meant by one typed a letter or two off, among `spellings`; too short a word is not guessed at. */
+export const nearestFlag = (typed: string, spellings: string[]): string | undefined =>
+  typed.length > 3 ? closestWord(typed, spellings) : undefined;
+
 /** The refusal of a flag a command does not take, with the nearest one it does. */
 export function unknownFlagError(
   typed: string,
@@ -87,9 +91,8 @@ export function unknownFlagError(
   takes?: string,
 ): UserInputError {
   const spellings = flagSpellings(flags);
-  const closest = typed.length > 3 ? closestWord(typed, spellings) : undefined;
   return new UserInputError(
-    flagWords.unknown(typed, command, closest, takes ?? (spellings.length ? undefined : 'none')),
+    flagWords.unknown(typed, command, nearestFlag(typed, spellings), takes ?? (spellings.length ? undefined : 'none')),
     usage,
   );
 }

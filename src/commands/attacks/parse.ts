@@ -5,7 +5,7 @@ import { guardUsage } from '../guardrails/guardFlags.ts';
 import type { AttackRequest } from '../../attacks/request.ts';
 import { UserInputError } from '../../errors.ts';
 import { closestWord } from '../../suggest.ts';
-import { checkFlags } from '../contract.ts';
+import { checkFlags, nearestFlag } from '../contract.ts';
 import { type AttackParseOptions, attackFlags, botFlagOf, botFlags, botFlagsRequest } from './botFlags.ts';
 import { splitWords } from '../command.ts';
 import { code, implicitLength, lengthProblem, quoted, valueProblem } from './validate.ts';
@@ -41,14 +41,17 @@ function splitFlag(token: string): { name: string; inline: string | undefined } 
   return match ? { name: match[1]!, inline: match[2] } : undefined;
 }
 
-/** Whether the word after a flag is another flag rather than its value (`-5` is a value). */
-const looksLikeFlag = (word: string) => /^--?[A-Za-z]/.test(word);
+/**
+ * The value typed for a flag: after `=`, else the word after it unless that word is itself a flag
+ * (`-5` is a value). The reader and requestedTeam both read values this one way.
+ */
+const typedValue = (flag: { inline: string | undefined }, next: string | undefined): string | undefined =>
+  flag.inline ?? (next !== undefined && !/^--?[A-Za-z]/.test(next) ? next : undefined);
 
 /** " Did you mean `--cores`?" for a long flag one or two letters off a real one, else nothing. */
 function flagHint(word: string, metadata: InfraAttackMetadata): string {
   const long = word.startsWith('--') ? word : `-${word}`;
-  const known = [...metadata.args.map((arg) => `--${arg.long ?? arg.name}`), ...botFlags];
-  const closest = long.length > 3 ? closestWord(long, known) : undefined;
+  const closest = nearestFlag(long, [...metadata.args.map((arg) => `--${arg.long ?? arg.name}`), ...botFlags]);
   return closest ? ` Did you mean ${code(closest)}?` : '';
 }
 
@@ -62,9 +65,7 @@ export function requestedTeam(words: readonly string[]): string | undefined {
   for (let index = 0; index < words.length; index++) {
     const flag = splitFlag(words[index]!);
     if (flag?.name !== '--team') continue;
-    const next = words[index + 1];
-    const value = flag.inline ?? (next !== undefined && !looksLikeFlag(next) ? next : undefined);
-    return value?.trim() || undefined;
+    return typedValue(flag, words[index + 1])?.trim() || undefined;
   }
   return undefined;
 }
@@ -130,23 +131,17 @@ export function parseAttackCommand(
           : 'values follow the flag they belong to';
       throw fail(`Unexpected word ${quoted(word)}: ${why}.${word.startsWith('-') ? flagHint(word, metadata) : ''}`);
     }
-    const takeValue = (): string => {
-      if (flag.inline !== undefined) return flag.inline;
-      const next = words[index + 1];
-      if (next === undefined || looksLikeFlag(next)) throw fail(`${code(flag.name)} needs a value.`);
-      index++;
-      return next;
+    /** The flag's value, the next word read as it when it is one. */
+    const read = (): string | undefined => {
+      const value = typedValue(flag, words[index + 1]);
+      if (value !== undefined && flag.inline === undefined) index++;
+      return value;
     };
 
     const botFlag = botFlagOf(flag.name);
     if (botFlag) {
-      const next = words[index + 1];
-      let value: string | true = true;
-      if (flag.inline !== undefined) value = flag.inline;
-      else if (attackFlags[botFlag]!.takes === 'value' && next !== undefined && !looksLikeFlag(next)) {
-        value = next;
-        index++;
-      }
+      // A switch takes only a value given with `=`: the word after it is the next flag or word.
+      const value = (attackFlags[botFlag]!.takes === 'value' ? read() : flag.inline) ?? true;
       const before = bot[botFlag];
       bot[botFlag] = before === undefined ? value : [before, value].flat();
       // Checked as it is read, so the first thing wrong is what the person is told.
@@ -178,7 +173,8 @@ export function parseAttackCommand(
       if (setting !== 'false') args.push(flag.name);
       continue;
     }
-    const value = takeValue();
+    const value = read();
+    if (value === undefined) throw fail(`${code(flag.name)} needs a value.`);
     const expected = valueProblem(arg, value);
     if (expected) throw fail(`${quoted(value)} is not a valid value for ${code(flag.name)}: expected ${expected}.`);
     args.push(flag.name, value);
