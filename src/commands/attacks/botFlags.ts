@@ -16,16 +16,7 @@ import { UserInputError } from '../../errors.ts';
 import { guardKey, type GuardSpec } from '../../guardrails/guards.ts';
 import { parseGuard } from '../guardrails/guardFlags.ts';
 import { checkFlags, flag, flagSpellings, type Flag, type Flags } from '../contract.ts';
-import {
-  type AttackLimits,
-  code,
-  parseCount,
-  parseIdList,
-  parseKubernetesObjects,
-  parsePairs,
-  parsePercent,
-  quoted,
-} from './validate.ts';
+import { type AttackLimits, code, parseCount, parsePercent, quoted, valuesTarget } from './validate.ts';
 
 /** What a command is checked against besides its type's metadata. */
 export interface AttackParseOptions extends AttackLimits {
@@ -175,19 +166,12 @@ function targetFromFlags(
   const bad = (problem: string) => fail(`${code(flag)} ${quoted(text)}: ${problem}`);
   switch (kind) {
     case 'hosts':
-    case 'containers': {
-      const parsed = parseIdList(text);
-      if ('problem' in parsed) throw bad(parsed.problem);
-      return kind === 'hosts' ? { kind: 'hosts', ids: parsed.ids } : { kind: 'containers', ids: parsed.ids };
-    }
+    case 'containers':
     case 'tags':
     case 'labels': {
-      const parsed = parsePairs(text);
+      const parsed = valuesTarget(kind, [text], { count });
       if ('problem' in parsed) throw bad(parsed.problem);
-      const exact = count !== undefined ? { count } : {};
-      return kind === 'tags'
-        ? { kind: 'tags', tags: parsed.pairs, ...exact }
-        : { kind: 'labels', labels: parsed.pairs, ...exact };
+      return parsed.target;
     }
     case 'service': {
       if (!runsOnServices(metadata.name))
@@ -212,14 +196,9 @@ function targetFromFlags(
           `Give ${code(targetOptionFlags.k8sCount.flag)} or ${code(targetOptionFlags.k8sPercent.flag)}, not both.`,
         );
       }
-      const parsed = parseKubernetesObjects(texts);
+      const parsed = valuesTarget(kind, texts, { count: k8sCount, percent: k8sPercent });
       if ('problem' in parsed) throw fail(`${code(flag)}: ${parsed.problem}`);
-      return {
-        kind: 'kubernetes',
-        objects: parsed.objects,
-        ...(k8sCount !== undefined ? { count: k8sCount } : {}),
-        ...(k8sPercent !== undefined ? { percent: k8sPercent } : {}),
-      };
+      return parsed.target;
     }
   }
 }

@@ -14,16 +14,7 @@ import {
   isBuilderTargetKind,
 } from '../../views/attacks/builderIds.ts';
 import { defaultLength, findAttackType, flagOf } from '../../attacks/catalogue.ts';
-import {
-  implicitLength,
-  lengthProblem,
-  parseCount,
-  parseIdList,
-  parseKubernetesObjects,
-  parsePairs,
-  parsePercent,
-  valueProblem,
-} from './validate.ts';
+import { implicitLength, lengthProblem, parseCount, parsePercent, valueProblem, valuesTarget } from './validate.ts';
 import { runsOnServices, type AttackRequest, type AttackTarget } from '../../attacks/request.ts';
 import type { GuardSpec } from '../../guardrails/guards.ts';
 import { UserInputError } from '../../errors.ts';
@@ -208,34 +199,11 @@ function targetFromInputs(
       ...(inputs[ATTACK_INCLUDE_NEW] === CHECKED ? { includeNewTargets: true } : {}),
     };
   }
-  if (kind === 'kubernetes') {
-    const parsed = parseKubernetesObjects([text]);
-    if ('problem' in parsed) {
-      errors[ATTACK_TARGET_VALUES] = parsed.problem.replace(/[“”]/g, '"');
-      return undefined;
-    }
-    return {
-      kind: 'kubernetes',
-      objects: parsed.objects,
-      ...(count !== undefined ? { count } : {}),
-      ...(percent !== undefined ? { percent } : {}),
-    };
-  }
-  if (kind === 'hosts' || kind === 'containers') {
-    const parsed = parseIdList(text);
-    if ('problem' in parsed) {
-      errors[ATTACK_TARGET_VALUES] = parsed.problem;
-      return undefined;
-    }
-    return kind === 'hosts' ? { kind: 'hosts', ids: parsed.ids } : { kind: 'containers', ids: parsed.ids };
-  }
-  const parsed = parsePairs(text);
+  const parsed = valuesTarget(kind, [text], { count, percent });
   if ('problem' in parsed) {
-    errors[ATTACK_TARGET_VALUES] = parsed.problem;
+    // A field error is plain text: no typographic quotes around the value.
+    errors[ATTACK_TARGET_VALUES] = kind === 'kubernetes' ? parsed.problem.replace(/[“”]/g, '"') : parsed.problem;
     return undefined;
   }
-  const exact = count !== undefined ? { count } : {};
-  return kind === 'tags'
-    ? { kind: 'tags', tags: parsed.pairs, ...exact }
-    : { kind: 'labels', labels: parsed.pairs, ...exact };
+  return parsed.target;
 }

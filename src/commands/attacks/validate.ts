@@ -12,7 +12,7 @@ import {
 } from '../../attacks/catalogue.ts';
 import { escapeMrkdwn } from '../../views/blocks.ts';
 import { plural } from '../../views/plural.ts';
-import type { KubernetesObjectRef } from '../../attacks/request.ts';
+import type { AttackTarget, KubernetesObjectRef, TargetKind } from '../../attacks/request.ts';
 
 export interface AttackLimits {
   /** MAX_ATTACK_SECONDS: the longest an attack may run. */
@@ -115,7 +115,7 @@ export function lengthProblem(seconds: number | undefined, limits: AttackLimits)
 }
 
 /** Comma-separated ids as typed: trimmed, none empty. */
-export function parseIdList(text: string): { ids: string[] } | { problem: string } {
+function parseIdList(text: string): { ids: string[] } | { problem: string } {
   const ids = text.split(',').map((id) => id.trim());
   if (ids.some((id) => id === ''))
     return { problem: 'Give one or more ids separated by single commas, with no empty item.' };
@@ -123,7 +123,7 @@ export function parseIdList(text: string): { ids: string[] } | { problem: string
 }
 
 /** `k=v,k2=v2` as a map: keys and values trimmed and non-empty, no key twice. */
-export function parsePairs(text: string): { pairs: Record<string, string> } | { problem: string } {
+function parsePairs(text: string): { pairs: Record<string, string> } | { problem: string } {
   const entries = new Map<string, string>();
   for (const item of text.split(',')) {
     const at = item.indexOf('=');
@@ -161,9 +161,7 @@ export function parsePercent(text: string): { percent: number } | { problem: str
  * Kubernetes objects as `cluster/namespace/kind/name`, several separated by commas (or given by
  * repeating the flag); the same object twice counts once.
  */
-export function parseKubernetesObjects(
-  texts: readonly string[],
-): { objects: KubernetesObjectRef[] } | { problem: string } {
+function parseKubernetesObjects(texts: readonly string[]): { objects: KubernetesObjectRef[] } | { problem: string } {
   const objects = new Map<string, KubernetesObjectRef>();
   for (const item of texts.flatMap((text) => text.split(','))) {
     const path = item.trim();
@@ -177,4 +175,32 @@ export function parseKubernetesObjects(
     objects.set(path, { clusterId, namespace, kind, name });
   }
   return { objects: [...objects.values()] };
+}
+
+/**
+ * The target of a kind named by its values (ids, key=value pairs or Kubernetes objects, each
+ * flag's or field's values in order), narrowed by a count or a percent where the kind takes one;
+ * or what is wrong with the values. The command and the builder both read targets through this.
+ */
+export function valuesTarget(
+  kind: Exclude<TargetKind, 'service'>,
+  texts: readonly string[],
+  narrow: { count?: number | undefined; percent?: number | undefined },
+): { target: AttackTarget } | { problem: string } {
+  const count = narrow.count !== undefined ? { count: narrow.count } : {};
+  if (kind === 'kubernetes') {
+    const parsed = parseKubernetesObjects(texts);
+    if ('problem' in parsed) return parsed;
+    const percent = narrow.percent !== undefined ? { percent: narrow.percent } : {};
+    return { target: { kind, objects: parsed.objects, ...count, ...percent } };
+  }
+  if (kind === 'hosts' || kind === 'containers') {
+    const parsed = parseIdList(texts[0] ?? '');
+    return 'problem' in parsed ? parsed : { target: { kind, ids: parsed.ids } };
+  }
+  const parsed = parsePairs(texts[0] ?? '');
+  if ('problem' in parsed) return parsed;
+  return {
+    target: kind === 'tags' ? { kind, tags: parsed.pairs, ...count } : { kind, labels: parsed.pairs, ...count },
+  };
 }
