@@ -1,10 +1,9 @@
 import type { TeamEntry } from '../client/index.ts';
-import { requireTeam, teamName } from '../attacks/access.ts';
+import { teamName } from '../attacks/access.ts';
 import { UserInputError } from '../errors.ts';
 import { escapeMrkdwn } from '../views/blocks.ts';
 import { z } from 'zod';
 import { closestWord } from '../suggest.ts';
-import type { Login } from '../store/sessions.ts';
 
 /** How a team is named, shown when none of a person's teams matches. */
 export const teamUsage = 'team [name or id]';
@@ -41,13 +40,5 @@ export function matchTeam(teams: TeamEntry[], query: string, usage: string = tea
   throw new UserInputError(
     `None of your teams matches “${escapeMrkdwn(query)}”.${hint} Your teams: ${names(teams)}.`,
     usage,
-  );
-}
-
-/** The team named by --team (one of the person's own), else the selected one. */
-export function resolveTeam(login: Login, requested: string | undefined, usage?: string): TeamEntry {
-  if (!requested) return requireTeam(login);
-  return (
-    login.session.teams.find((t) => t.identifier === requested) ?? matchTeam(login.session.teams, requested, usage)
   );
 }

@@ -27,7 +27,15 @@ import { subcommand } from '../command.ts';
 import { ownWords } from '../contract.ts';
 import type { Actor, Login } from '../../store/sessions.ts';
 import { requireTeam, teamName } from '../../attacks/access.ts';
-import { resolveTeam } from '../arguments.ts';
+import { matchTeam } from '../arguments.ts';
+
+/** The team named by --team (one of the person's own), else the selected one. */
+export function resolveTeam(login: Login, requested: string | undefined, usage?: string): TeamEntry {
+  if (!requested) return requireTeam(login);
+  return (
+    login.session.teams.find((t) => t.identifier === requested) ?? matchTeam(login.session.teams, requested, usage)
+  );
+}
 
 /** What the command and the builder check an attack against, from the configuration. */
 const parseOptions = (deps: Services): AttackParseOptions => ({

@@ -2,7 +2,7 @@ import { teamName } from '../../attacks/access.ts';
 import { haltReceiptsMessage } from '../../views/attacks/haltReceipts.ts';
 import { subcommand } from '../command.ts';
 import { contract, flag } from '../contract.ts';
-import { resolveTeam } from '../arguments.ts';
+import { resolveTeam } from './attack.ts';
 
 const usage = 'halts [--team <name>]';
 

@@ -20,8 +20,7 @@ import {
   savedAttacksMessage,
   savedAttackWords,
 } from '../../views/attacks/savedAttacks.ts';
-import { checkAttackWords } from './attack.ts';
-import { resolveTeam } from '../arguments.ts';
+import { checkAttackWords, resolveTeam } from './attack.ts';
 import { checkChannel, previewOrStart } from './preview.ts';
 import { requestedTeam } from './parse.ts';
 import { unclosedQuoteError } from './parse.ts';

@@ -9,7 +9,7 @@ import { parsePlanPlace, type PlanPlace, planMessage } from '../../views/gameday
 import { planWords } from '../../views/gamedays/planWords.ts';
 import { addStepModal } from '../../views/gamedays/stepForms.ts';
 import { type Action, message, type Reply } from '../reply.ts';
-import { resolveTeam } from '../arguments.ts';
+import { resolveTeam } from '../attacks/attack.ts';
 import { stepAttack } from './addStep.ts';
 
 /**

@@ -22,7 +22,8 @@ import {
 import { announceFreeze, announceLift, scopeOf } from '../guardrails/freeze.ts';
 import type { Scope } from '../../guardrails/freezing.ts';
 import { endNow, requireGameDayTeam, requireMayEnd } from '../gamedays/gamedayEnd.ts';
-import { matchTeam, resolveTeam } from '../arguments.ts';
+import { matchTeam } from '../arguments.ts';
+import { resolveTeam } from '../attacks/attack.ts';
 import { checkChannel } from '../attacks/preview.ts';
 import { savedAttackRequest, sawSavedAttack } from '../attacks/saved.ts';
 import { StartUnfinishedError } from '../../attacks/start.ts';
