@@ -16,10 +16,12 @@ import { UserInputError } from '../../errors.ts';
 import { guardKey, type GuardSpec } from '../../guardrails/guards.ts';
 import { parseGuard } from '../guardrails/guardFlags.ts';
 import { checkFlags, flag, flagSpellings, type Flag, type Flags } from '../contract.ts';
-import { type AttackLimits, code, parseCount, parsePercent, quoted, valuesTarget } from './validate.ts';
+import { code, parseCount, parsePercent, quoted, valuesTarget } from './validate.ts';
 
 /** What a command is checked against besides its type's metadata. */
-export interface AttackParseOptions extends AttackLimits {
+export interface AttackParseOptions {
+  /** MAX_ATTACK_SECONDS: the longest an attack may run. */
+  maxAttackSeconds: number;
   /** The company's monitoring integrations, which `--guard` reads through; none configured when absent. */
   monitoring?: Config['monitoring'] | undefined;
   /** The slash command, for messages that name another subcommand. */

@@ -84,7 +84,7 @@ export function builderToRequest(
     else if (implicit) args.push(...implicit.args);
   }
 
-  const tooLong = lengthProblem(lengthSeconds, limits);
+  const tooLong = lengthProblem(lengthSeconds, limits.maxAttackSeconds);
   if (tooLong && !errors[ATTACK_LENGTH]) {
     const lengthField = metadata.args.some((arg) => arg.name === 'length') ? ATTACK_LENGTH : ATTACK_TYPE_SELECT;
     errors[lengthField] = filled(inputs[ATTACK_LENGTH])

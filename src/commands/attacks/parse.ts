@@ -197,7 +197,7 @@ export function parseAttackCommand(
     }
   }
 
-  const tooLong = lengthProblem(lengthSeconds, limits);
+  const tooLong = lengthProblem(lengthSeconds, limits.maxAttackSeconds);
   if (tooLong) {
     const lengthArg = metadata.args.find((arg) => arg.name === 'length');
     const lengthFlag = lengthArg ? code(flagOf(lengthArg)) : 'a shorter length';

@@ -14,11 +14,6 @@ import { escapeMrkdwn } from '../../views/blocks.ts';
 import { plural } from '../../views/plural.ts';
 import type { AttackTarget, KubernetesObjectRef, TargetKind } from '../../attacks/request.ts';
 
-export interface AttackLimits {
-  /** MAX_ATTACK_SECONDS: the longest an attack may run. */
-  maxAttackSeconds: number;
-}
-
 /** A value a person typed, quoted for a message; `code` shows it as code. */
 export const quoted = (text: string) => `“${escapeMrkdwn(text)}”`;
 export const code = (text: string) => `\`${escapeMrkdwn(text)}\``;
@@ -108,10 +103,10 @@ export function implicitLength(
   return { args: [flagOf(length), String(seconds)], seconds };
 }
 
-/** Why a length breaks the guardrail, or undefined when it is within it. */
-export function lengthProblem(seconds: number | undefined, limits: AttackLimits): string | undefined {
-  if (seconds === undefined || seconds <= limits.maxAttackSeconds) return undefined;
-  return `Attacks may run at most ${plural(limits.maxAttackSeconds, 'second')} here.`;
+/** Why a length breaks the guardrail (MAX_ATTACK_SECONDS), or undefined when it is within it. */
+export function lengthProblem(seconds: number | undefined, maxAttackSeconds: number): string | undefined {
+  if (seconds === undefined || seconds <= maxAttackSeconds) return undefined;
+  return `Attacks may run at most ${plural(maxAttackSeconds, 'second')} here.`;
 }
 
 /** Comma-separated ids as typed: trimmed, none empty. */
