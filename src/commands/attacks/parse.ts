@@ -86,29 +86,18 @@ export function parseAttackCommand(
   limits: AttackParseOptions,
 ): AttackRequest {
   const [typeWord, ...words] = typeof input === 'string' ? tokenize(input) : input;
-  if (typeWord === undefined) {
-    throw new UserInputError(
-      `Name the attack type to run. Available: ${availableTypes(catalogue)}.`,
-      attackUsage.general,
-    );
-  }
-  if (typeWord.startsWith('-')) {
-    throw new UserInputError(
-      `Start with the attack type, then its flags. Available: ${availableTypes(catalogue)}.`,
-      attackUsage.general,
-    );
-  }
+  /** A type word that names no type: what is wrong, then the types there are. */
+  const noType = (problem: string) =>
+    new UserInputError(`${problem} Available: ${availableTypes(catalogue)}.`, attackUsage.general);
+  if (typeWord === undefined) throw noType('Name the attack type to run.');
+  if (typeWord.startsWith('-')) throw noType('Start with the attack type, then its flags.');
   const metadata = findAttackType(catalogue, typeWord);
   if (!metadata) {
     const closest = closestWord(
       typeWord,
       catalogue.map((type) => type.name),
     );
-    const hint = closest ? ` Did you mean ${code(closest)}?` : '';
-    throw new UserInputError(
-      `${quoted(typeWord)} is not an attack type.${hint} Available: ${availableTypes(catalogue)}.`,
-      attackUsage.general,
-    );
+    throw noType(`${quoted(typeWord)} is not an attack type.${closest ? ` Did you mean ${code(closest)}?` : ''}`);
   }
   const usage = attackUsage.forType(metadata);
   const fail = (message: string) => new UserInputError(message, usage);
