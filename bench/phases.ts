@@ -52,7 +52,8 @@ export const phases: readonly Phase[] = [
     id: 'parsing',
     label: 'command parsing',
     frames: [
-      { url: /\/src\/commands\/(?:attacks\/(?:parse|tokenize|validate|builder)|arguments)\.ts$/ },
+      { url: /\/src\/commands\/(?:attacks\/(?:parse|validate|builder)|arguments)\.ts$/ },
+      { url: /\/src\/commands\/command\.ts$/, functionName: /^splitWords$/ },
       { url: /\/src\/commands\/index\.ts$/, functionName: /^(?:parseCommandText|straightenQuotes|editDistance)$/ },
       { url: modules('yargs-parser') },
     ],

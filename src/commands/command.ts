@@ -19,6 +19,65 @@ export interface CommandRequest {
   responseUrl?: string | undefined;
 }
 
+/**
+ * What separates words: every Unicode space (JavaScript's `\s` covers tabs, newlines, the
+ * no-break space U+00A0, the en/em/thin spaces, U+3000 …) and NEL (U+0085), which `\s` lacks.
+ * Slack keeps whatever a person typed or pasted, so a tab or a no-break space must part words
+ * exactly as a plain space does.
+ */
+const wordSeparator = /[\s\u0085]/u;
+
+interface Words {
+  words: string[];
+  /** Where the first word ends in the text, so the free text after it can be read as typed. */
+  firstWordEnd: number;
+  /** A quote with no closing partner; it was kept as an ordinary character. */
+  unclosedQuote?: '"' | "'" | undefined;
+}
+
+/**
+ * Splits command text into words the way a shell would for plain quoting: "a b" and 'a b' keep
+ * their spaces, quotes next to other characters join them (`--dir="/my dir"`). Only straight
+ * quotes count; the caller straightens the curly ones Slack substitutes. A quote that is never
+ * closed is kept as a character (an apostrophe in a note), and reported.
+ */
+export function splitWords(text: string): Words {
+  const chars = [...text];
+  const words: string[] = [];
+  let firstWordEnd = text.length;
+  let offset = 0;
+  let current = '';
+  let inWord = false;
+  let quote: '"' | "'" | undefined;
+  let unclosedQuote: '"' | "'" | undefined;
+  const end = () => {
+    if (inWord) {
+      if (words.length === 0) firstWordEnd = offset;
+      words.push(current);
+    }
+    current = '';
+    inWord = false;
+  };
+  for (let index = 0; index < chars.length; offset += chars[index]!.length, index++) {
+    const char = chars[index]!;
+    if (quote) {
+      if (char === quote) quote = undefined;
+      else current += char;
+    } else if ((char === '"' || char === "'") && chars.indexOf(char, index + 1) >= 0) {
+      quote = char;
+      inWord = true;
+    } else if (wordSeparator.test(char)) {
+      end();
+    } else {
+      if (char === '"' || char === "'") unclosedQuote ??= char;
+      current += char;
+      inWord = true;
+    }
+  }
+  end();
+  return { words, firstWordEnd, ...(unclosedQuote ? { unclosedQuote } : {}) };
+}
+
 /** A subcommand's run on the arguments its contract read. */
 export type CommandRun = (deps: Services) => Promise<Reply>;
 

@@ -78,6 +78,10 @@ export const flag = {
 /** Every flag as typed (`--team`). */
 export const flagSpellings = (flags: Flags): string[] => Object.keys(flags).map(flagText);
 
+/** The flag meant by one typed a letter or two off, among `spellings`; too short a word is not guessed at. */
+export const nearestFlag = (typed: string, spellings: string[]): string | undefined =>
+  typed.length > 3 ? closestWord(typed, spellings) : undefined;
+
 /** The refusal of a flag a command does not take, with the nearest one it does. */
 export function unknownFlagError(
   typed: string,
@@ -87,9 +91,8 @@ export function unknownFlagError(
   takes?: string,
 ): UserInputError {
   const spellings = flagSpellings(flags);
-  const closest = typed.length > 3 ? closestWord(typed, spellings) : undefined;
   return new UserInputError(
-    flagWords.unknown(typed, command, closest, takes ?? (spellings.length ? undefined : 'none')),
+    flagWords.unknown(typed, command, nearestFlag(typed, spellings), takes ?? (spellings.length ? undefined : 'none')),
     usage,
   );
 }
@@ -116,9 +119,14 @@ function flagsSchema(flags: Flags): z.ZodType {
  * The attack reader, which keeps its own order of words, checks the bot's flags with this too.
  */
 export function checkFlags<F extends Flags>(flags: F, given: Record<string, unknown>, usage: string): FlagValues<F> {
-  const parsed = flagsSchema(flags).safeParse(given);
+  return checked(flagsSchema(flags), given, usage) as FlagValues<F>;
+}
+
+/** What `schema` makes of `given`; its first issue is the refusal, with the usage. */
+function checked<T>(schema: z.ZodType<T>, given: unknown, usage: string): T {
+  const parsed = schema.safeParse(given);
   if (!parsed.success) throw new UserInputError(parsed.error.issues[0]!.message, usage);
-  return parsed.data as FlagValues<F>;
+  return parsed.data;
 }
 
 /** A contract reads a request's words into what its subcommand runs with, or refuses them. */
@@ -197,11 +205,9 @@ export function contract<
       const given = Object.fromEntries(Object.keys(flags).map((name) => [name, parsed[name]]));
       const checkedFlags = checkFlags(flags, { ...given, ...switchValues(request.tokens, flags) }, spec.usage);
       const all = positional.map(String);
-      const checkedWords = words.safeParse(Object.fromEntries(wordNames.map((name, i) => [name, all[i]])));
-      if (!checkedWords.success) throw new UserInputError(checkedWords.error.issues[0]!.message, spec.usage);
-      const checkedRest = rest.safeParse(all.slice(wordNames.length));
-      if (!checkedRest.success) throw new UserInputError(checkedRest.error.issues[0]!.message, spec.usage);
-      return { words: checkedWords.data, rest: checkedRest.data as R, flags: checkedFlags };
+      const checkedWords = checked(words, Object.fromEntries(wordNames.map((name, i) => [name, all[i]])), spec.usage);
+      const checkedRest = checked(rest, all.slice(wordNames.length), spec.usage);
+      return { words: checkedWords, rest: checkedRest as R, flags: checkedFlags };
     },
   };
 }
@@ -220,13 +226,16 @@ function namedForm<M extends Record<string, Contract<unknown>>>(
   return { form: first, args: byWord[first]!.read({ ...request, tokens: request.tokens.slice(1) }) } as FormOf<M>;
 }
 
+/** Every flag the forms take, each once. */
+const flagsOf = (forms: Contract<unknown>[]) => [...new Set(forms.flatMap((form) => form.flags))];
+
 /** Forms chosen by their first word (`halt all`); any other first word is `otherwise`'s (`halt <id>`). */
 export function forms<M extends Record<string, Contract<unknown>>, O>(
   byWord: M,
   otherwise: Contract<O>,
 ): Contract<FormOf<M> | { form: undefined; args: O }> {
   return {
-    flags: [...new Set([...Object.values(byWord).flatMap((form) => form.flags), ...otherwise.flags])],
+    flags: flagsOf([...Object.values(byWord), otherwise]),
     read: (request) => namedForm(byWord, request) ?? { form: undefined, args: otherwise.read(request) },
   };
 }
@@ -237,7 +246,7 @@ export function actions<M extends Record<string, Contract<unknown>>>(
   byWord: M,
 ): Contract<FormOf<M>> {
   return {
-    flags: [...new Set(Object.values(byWord).flatMap((form) => form.flags))],
+    flags: flagsOf(Object.values(byWord)),
     read(request) {
       const named = namedForm(byWord, request);
       if (named) return named;

@@ -1,6 +1,8 @@
-import type { CommandRequest, CommandRun, Subcommand } from './command.ts';
+import { type CommandRequest, type CommandRun, type Subcommand, splitWords, subcommand } from './command.ts';
 import { UserInputError } from '../errors.ts';
-import { helpCommand } from './help.ts';
+import { contract } from './contract.ts';
+import { helpOverview, helpPage, noSuchSubcommandText } from '../views/help.ts';
+import { z } from 'zod';
 import { loginCommand } from './login/login.ts';
 import { logoutCommand } from './login/logout.ts';
 import { teamCommand } from './login/team.ts';
@@ -21,12 +23,35 @@ import { runCommand as runSavedCommand, saveCommand, savedCommand } from './atta
 import type { Actor } from '../store/sessions.ts';
 import type { Entry } from './reply.ts';
 import { escapeMrkdwn } from '../views/blocks.ts';
-import { splitWords } from './attacks/tokenize.ts';
 import { closestWord } from '../suggest.ts';
 
-export const subcommands: Subcommand[] = [];
-subcommands.push(
-  helpCommand(() => subcommands),
+const closestSubcommand = (word: string) =>
+  closestWord(
+    word,
+    subcommands.map((s) => s.name),
+  );
+
+const helpUsage = 'help [subcommand]';
+
+/** `help` lists every subcommand, itself included. */
+const helpCommand: Subcommand = subcommand({
+  name: 'help',
+  usage: helpUsage,
+  summary: 'Lists what Faultline can do, or explains one subcommand with examples.',
+  examples: ['help', 'help team'],
+  args: contract({ command: 'help', usage: helpUsage, words: { subcommand: z.string().optional() } }),
+  async run(_request, { words }, deps) {
+    const cmd = deps.command;
+    const wanted = words.subcommand?.toLowerCase();
+    if (!wanted) return { kind: 'message', message: helpOverview(subcommands, cmd) };
+    const sub = subcommands.find((s) => s.name === wanted);
+    if (!sub) throw new UserInputError(noSuchSubcommandText(wanted, cmd, closestSubcommand(wanted)), helpUsage);
+    return { kind: 'message', message: helpPage(sub, cmd) };
+  },
+});
+
+export const subcommands: Subcommand[] = [
+  helpCommand,
   loginCommand,
   logoutCommand,
   whoamiCommand,
@@ -49,7 +74,7 @@ subcommands.push(
   watchCommand,
   unwatchCommand,
   ssoCommand,
-);
+];
 
 /** Slack turns straight quotes into curly ones as people type; the parser needs straight ones. */
 export function straightenQuotes(text: string): string {
@@ -81,10 +106,7 @@ export function commandEntry(text: string, actor: Actor, responseUrl: string | u
   if (sub) return sub.take(request);
   return async (deps) => {
     const cmd = deps.command;
-    const closest = closestWord(
-      name,
-      subcommands.map((s) => s.name),
-    );
+    const closest = closestSubcommand(name);
     const hint = closest ? ` Did you mean \`${cmd} ${closest}\`?` : '';
     throw new UserInputError(
       `“${escapeMrkdwn(name)}” is not a Faultline subcommand.${hint} \`${cmd} help\` lists them all.`,

@@ -105,7 +105,7 @@ const tree: Tree = [
         [
           'parseAttackCommand',
           `${app}/src/commands/attacks/parse.ts`,
-          [['tokenize', `${app}/src/commands/attacks/tokenize.ts`]],
+          [['tokenize', `${app}/src/commands/attacks/parse.ts`]],
         ],
       ],
     ],

@@ -1,11 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import { builtInCatalogue, type InfraAttackMetadata } from '../../src/client/catalogue.ts';
-import { parseAttackCommand, requestedTeam } from '../../src/commands/attacks/parse.ts';
-import { splitWords, tokenize } from '../../src/commands/attacks/tokenize.ts';
+import { attackUsage, parseAttackCommand, requestedTeam, tokenize } from '../../src/commands/attacks/parse.ts';
+import { splitWords } from '../../src/commands/command.ts';
 import { parseCommandText } from '../../src/commands/index.ts';
-import { attackUsage } from '../../src/commands/attacks/usage.ts';
-import type { AttackTarget } from '../../src/attacks/request.ts';
-import { targetFlags, targetFlagWords, type TargetKind } from '../../src/attacks/targetFlags.ts';
+import { type AttackTarget, targetFlags, targetFlagWords, type TargetKind } from '../../src/attacks/request.ts';
 import { UserInputError } from '../../src/errors.ts';
 
 /** A type the built-in catalogue lacks: a required URL, a Float, a long-only flag, and no service support. */

@@ -13,22 +13,13 @@ import {
   attackArgId,
   isBuilderTargetKind,
 } from '../../views/attacks/builderIds.ts';
-import { defaultLength, findAttackType, flagOf } from '../../attacks/attackTypes.ts';
-import {
-  implicitLength,
-  lengthProblem,
-  parseCount,
-  parseIdList,
-  parseKubernetesObjects,
-  parsePairs,
-  parsePercent,
-  valueProblem,
-} from './validate.ts';
+import { defaultLength, findAttackType, flagOf } from '../../attacks/catalogue.ts';
+import { implicitLength, lengthProblem, parseCount, parsePercent, valueProblem, valuesTarget } from './validate.ts';
 import { runsOnServices, type AttackRequest, type AttackTarget } from '../../attacks/request.ts';
-import { guardKey, type GuardSpec } from '../../guardrails/guards.ts';
+import type { GuardSpec } from '../../guardrails/guards.ts';
 import { UserInputError } from '../../errors.ts';
 import { isPathId } from '../../client/index.ts';
-import { attackGuard, type AttackParseOptions } from './botFlags.ts';
+import { attackGuards, type AttackParseOptions } from './botFlags.ts';
 
 /** Field errors by block id, for a view submission's `response_action: errors`. */
 export type BuilderErrors = { errors: Record<string, string> };
@@ -93,7 +84,7 @@ export function builderToRequest(
     else if (implicit) args.push(...implicit.args);
   }
 
-  const tooLong = lengthProblem(lengthSeconds, limits);
+  const tooLong = lengthProblem(lengthSeconds, limits.maxAttackSeconds);
   if (tooLong && !errors[ATTACK_LENGTH]) {
     const lengthField = metadata.args.some((arg) => arg.name === 'length') ? ATTACK_LENGTH : ATTACK_TYPE_SELECT;
     errors[lengthField] = filled(inputs[ATTACK_LENGTH])
@@ -127,19 +118,14 @@ function guardsFromInput(
     .split(',')
     .map((item) => item.trim())
     .filter(Boolean);
-  const guards: GuardSpec[] = [];
-  for (const item of items) {
-    try {
-      const spec = attackGuard(item, options);
-      if (!guards.some((g) => guardKey(g) === guardKey(spec))) guards.push(spec);
-    } catch (error) {
-      if (!(error instanceof UserInputError)) throw error;
-      // A field error is plain text: no code marks.
-      errors[ATTACK_GUARDS] = error.message.replace(/`/g, '');
-      return [];
-    }
+  try {
+    return attackGuards(items, options);
+  } catch (error) {
+    if (!(error instanceof UserInputError)) throw error;
+    // A field error is plain text: no code marks.
+    errors[ATTACK_GUARDS] = error.message.replace(/`/g, '');
+    return [];
   }
-  return guards;
 }
 
 function targetFromInputs(
@@ -213,34 +199,11 @@ function targetFromInputs(
       ...(inputs[ATTACK_INCLUDE_NEW] === CHECKED ? { includeNewTargets: true } : {}),
     };
   }
-  if (kind === 'kubernetes') {
-    const parsed = parseKubernetesObjects([text]);
-    if ('problem' in parsed) {
-      errors[ATTACK_TARGET_VALUES] = parsed.problem.replace(/[“”]/g, '"');
-      return undefined;
-    }
-    return {
-      kind: 'kubernetes',
-      objects: parsed.objects,
-      ...(count !== undefined ? { count } : {}),
-      ...(percent !== undefined ? { percent } : {}),
-    };
-  }
-  if (kind === 'hosts' || kind === 'containers') {
-    const parsed = parseIdList(text);
-    if ('problem' in parsed) {
-      errors[ATTACK_TARGET_VALUES] = parsed.problem;
-      return undefined;
-    }
-    return kind === 'hosts' ? { kind: 'hosts', ids: parsed.ids } : { kind: 'containers', ids: parsed.ids };
-  }
-  const parsed = parsePairs(text);
+  const parsed = valuesTarget(kind, [text], { count, percent });
   if ('problem' in parsed) {
-    errors[ATTACK_TARGET_VALUES] = parsed.problem;
+    // A field error is plain text: no typographic quotes around the value.
+    errors[ATTACK_TARGET_VALUES] = kind === 'kubernetes' ? parsed.problem.replace(/[“”]/g, '"') : parsed.problem;
     return undefined;
   }
-  const exact = count !== undefined ? { count } : {};
-  return kind === 'tags'
-    ? { kind: 'tags', tags: parsed.pairs, ...exact }
-    : { kind: 'labels', labels: parsed.pairs, ...exact };
+  return parsed.target;
 }

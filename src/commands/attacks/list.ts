@@ -45,16 +45,9 @@ async function fetchPage(
   query: ListQuery,
 ): Promise<{ attacks: ListedAttack[]; next: Partial<ListQuery> | undefined }> {
   if (!query.source && !query.k8s) {
+    const paging = { pageSize: listPageSize, ...(query.pageToken ? { pageToken: query.pageToken } : {}) };
     const page =
-      query.which === 'active'
-        ? await api.attacks.activePage({
-            pageSize: listPageSize,
-            ...(query.pageToken ? { pageToken: query.pageToken } : {}),
-          })
-        : await api.attacks.completedPage({
-            pageSize: listPageSize,
-            ...(query.pageToken ? { pageToken: query.pageToken } : {}),
-          });
+      query.which === 'active' ? await api.attacks.activePage(paging) : await api.attacks.completedPage(paging);
     return {
       attacks: page.items.map(listed),
       next: page.nextPageToken ? { pageToken: page.nextPageToken } : undefined,

@@ -1,13 +1,39 @@
 import type { InfraAttackArg, InfraAttackMetadata } from '../../client/catalogue.ts';
-import { defaultLength, findAttackType, flagOf, spellings } from '../../attacks/attackTypes.ts';
+import { defaultLength, findAttackType, flagOf, groupedTypes, spellings } from '../../attacks/catalogue.ts';
+import { targetFlagsUsage } from '../../attacks/request.ts';
+import { guardUsage } from '../guardrails/guardFlags.ts';
 import type { AttackRequest } from '../../attacks/request.ts';
 import { UserInputError } from '../../errors.ts';
 import { closestWord } from '../../suggest.ts';
-import { checkFlags } from '../contract.ts';
+import { checkFlags, nearestFlag } from '../contract.ts';
 import { type AttackParseOptions, attackFlags, botFlagOf, botFlags, botFlagsRequest } from './botFlags.ts';
-import { tokenize } from './tokenize.ts';
-import { attackUsage, availableTypes } from './usage.ts';
+import { splitWords } from '../command.ts';
 import { code, implicitLength, lengthProblem, quoted, valueProblem } from './validate.ts';
+
+/** Usage lines, without the slash command (describeError puts it in front). */
+export const attackUsage = {
+  general: 'attack <type> [attack flags] [target flags] [--guard G] [--team T] [--yes]',
+  targetFlags: targetFlagsUsage,
+  /** `--guard`, which may be given more than once. */
+  guards: `${guardUsage} (repeatable)`,
+  /** `attack cpu [-l length] …` from the type's metadata, then the bot's own flags. */
+  forType(metadata: InfraAttackMetadata): string {
+    const own = metadata.usage?.trim() || [metadata.name, ...metadata.args.map(argUsage)].join(' ');
+    return `attack ${own} [target flags] [--guard G] [--team T] [--yes]`;
+  },
+} as const;
+
+function argUsage(arg: InfraAttackArg): string {
+  const text = arg.type === 'Boolean' ? flagOf(arg) : `${flagOf(arg)} ${arg.name}`;
+  return arg.required ? text : `[${text}]`;
+}
+
+/** Every type's name by group, in one line: `Resource: cpu, memory; Network: …`. */
+export function availableTypes(catalogue: readonly InfraAttackMetadata[]): string {
+  return groupedTypes(catalogue)
+    .map(({ group, types }) => `${group}: ${types.map((t) => t.name).join(', ')}`)
+    .join('; ');
+}
 
 /** A flag as typed: its name (`-l`, `--length`) and a value given with `=`, if any. */
 function splitFlag(token: string): { name: string; inline: string | undefined } | undefined {
@@ -15,14 +41,17 @@ function splitFlag(token: string): { name: string; inline: string | undefined } 
   return match ? { name: match[1]!, inline: match[2] } : undefined;
 }
 
-/** Whether the word after a flag is another flag rather than its value (`-5` is a value). */
-const looksLikeFlag = (word: string) => /^--?[A-Za-z]/.test(word);
+/**
+ * The value typed for a flag: after `=`, else the word after it unless that word is itself a flag
+ * (`-5` is a value). The reader and requestedTeam both read values this one way.
+ */
+const typedValue = (flag: { inline: string | undefined }, next: string | undefined): string | undefined =>
+  flag.inline ?? (next !== undefined && !/^--?[A-Za-z]/.test(next) ? next : undefined);
 
 /** " Did you mean `--cores`?" for a long flag one or two letters off a real one, else nothing. */
 function flagHint(word: string, metadata: InfraAttackMetadata): string {
   const long = word.startsWith('--') ? word : `-${word}`;
-  const known = [...metadata.args.map((arg) => `--${arg.long ?? arg.name}`), ...botFlags];
-  const closest = long.length > 3 ? closestWord(long, known) : undefined;
+  const closest = nearestFlag(long, [...metadata.args.map((arg) => `--${arg.long ?? arg.name}`), ...botFlags]);
   return closest ? ` Did you mean ${code(closest)}?` : '';
 }
 
@@ -36,9 +65,7 @@ export function requestedTeam(words: readonly string[]): string | undefined {
   for (let index = 0; index < words.length; index++) {
     const flag = splitFlag(words[index]!);
     if (flag?.name !== '--team') continue;
-    const next = words[index + 1];
-    const value = flag.inline ?? (next !== undefined && !looksLikeFlag(next) ? next : undefined);
-    return value?.trim() || undefined;
+    return typedValue(flag, words[index + 1])?.trim() || undefined;
   }
   return undefined;
 }
@@ -59,29 +86,18 @@ export function parseAttackCommand(
   limits: AttackParseOptions,
 ): AttackRequest {
   const [typeWord, ...words] = typeof input === 'string' ? tokenize(input) : input;
-  if (typeWord === undefined) {
-    throw new UserInputError(
-      `Name the attack type to run. Available: ${availableTypes(catalogue)}.`,
-      attackUsage.general,
-    );
-  }
-  if (typeWord.startsWith('-')) {
-    throw new UserInputError(
-      `Start with the attack type, then its flags. Available: ${availableTypes(catalogue)}.`,
-      attackUsage.general,
-    );
-  }
+  /** A type word that names no type: what is wrong, then the types there are. */
+  const noType = (problem: string) =>
+    new UserInputError(`${problem} Available: ${availableTypes(catalogue)}.`, attackUsage.general);
+  if (typeWord === undefined) throw noType('Name the attack type to run.');
+  if (typeWord.startsWith('-')) throw noType('Start with the attack type, then its flags.');
   const metadata = findAttackType(catalogue, typeWord);
   if (!metadata) {
     const closest = closestWord(
       typeWord,
       catalogue.map((type) => type.name),
     );
-    const hint = closest ? ` Did you mean ${code(closest)}?` : '';
-    throw new UserInputError(
-      `${quoted(typeWord)} is not an attack type.${hint} Available: ${availableTypes(catalogue)}.`,
-      attackUsage.general,
-    );
+    throw noType(`${quoted(typeWord)} is not an attack type.${closest ? ` Did you mean ${code(closest)}?` : ''}`);
   }
   const usage = attackUsage.forType(metadata);
   const fail = (message: string) => new UserInputError(message, usage);
@@ -104,23 +120,17 @@ export function parseAttackCommand(
           : 'values follow the flag they belong to';
       throw fail(`Unexpected word ${quoted(word)}: ${why}.${word.startsWith('-') ? flagHint(word, metadata) : ''}`);
     }
-    const takeValue = (): string => {
-      if (flag.inline !== undefined) return flag.inline;
-      const next = words[index + 1];
-      if (next === undefined || looksLikeFlag(next)) throw fail(`${code(flag.name)} needs a value.`);
-      index++;
-      return next;
+    /** The flag's value, the next word read as it when it is one. */
+    const read = (): string | undefined => {
+      const value = typedValue(flag, words[index + 1]);
+      if (value !== undefined && flag.inline === undefined) index++;
+      return value;
     };
 
     const botFlag = botFlagOf(flag.name);
     if (botFlag) {
-      const next = words[index + 1];
-      let value: string | true = true;
-      if (flag.inline !== undefined) value = flag.inline;
-      else if (attackFlags[botFlag]!.takes === 'value' && next !== undefined && !looksLikeFlag(next)) {
-        value = next;
-        index++;
-      }
+      // A switch takes only a value given with `=`: the word after it is the next flag or word.
+      const value = (attackFlags[botFlag]!.takes === 'value' ? read() : flag.inline) ?? true;
       const before = bot[botFlag];
       bot[botFlag] = before === undefined ? value : [before, value].flat();
       // Checked as it is read, so the first thing wrong is what the person is told.
@@ -152,7 +162,8 @@ export function parseAttackCommand(
       if (setting !== 'false') args.push(flag.name);
       continue;
     }
-    const value = takeValue();
+    const value = read();
+    if (value === undefined) throw fail(`${code(flag.name)} needs a value.`);
     const expected = valueProblem(arg, value);
     if (expected) throw fail(`${quoted(value)} is not a valid value for ${code(flag.name)}: expected ${expected}.`);
     args.push(flag.name, value);
@@ -175,7 +186,7 @@ export function parseAttackCommand(
     }
   }
 
-  const tooLong = lengthProblem(lengthSeconds, limits);
+  const tooLong = lengthProblem(lengthSeconds, limits.maxAttackSeconds);
   if (tooLong) {
     const lengthArg = metadata.args.find((arg) => arg.name === 'length');
     const lengthFlag = lengthArg ? code(flagOf(lengthArg)) : 'a shorter length';
@@ -188,4 +199,16 @@ export function parseAttackCommand(
 
   const { guards, ...flags } = botFlagsRequest(bot, metadata, limits, usage);
   return { type: metadata.name, args, ...flags, lengthSeconds, ...(guards ? { guards } : {}) };
+}
+
+/** Why a quote left open makes the words unreliable, for commands whose values may be quoted. */
+export function unclosedQuoteError(quote: '"' | "'"): UserInputError {
+  return new UserInputError(`A ${quote === '"' ? 'double' : 'single'} quote is not closed.`, attackUsage.general);
+}
+
+/** Words of an attack command; an unclosed quote is an error there, since it would change what runs. */
+export function tokenize(text: string): string[] {
+  const { words, unclosedQuote } = splitWords(text);
+  if (unclosedQuote) throw unclosedQuoteError(unclosedQuote);
+  return words;
 }

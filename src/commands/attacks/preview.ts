@@ -2,7 +2,9 @@ import type { Services } from '../../services.ts';
 import type { StartAsk } from '../../attacks/start.ts';
 import type { StartOutcome } from '../../attacks/startPolicy.ts';
 import { RUN_PRIVILEGE, teamName } from '../../attacks/access.ts';
-import { checkChannel } from './channel.ts';
+import { otherAttackChannels } from '../../attacks/channels.ts';
+import { UserInputError } from '../../errors.ts';
+import { channelLinks } from '../../views/blocks.ts';
 import { GuardsUnknownError } from '../../guardrails/guardCheck.ts';
 import {
   attackPreviewMessage,
@@ -14,6 +16,19 @@ import {
 import { approvalRequestedText, ruleText } from '../../views/guardrails/approval.ts';
 import { guardLine, unknownGuardsText } from '../../views/guardrails/guards.ts';
 import { type Action, message, replacement, type Reply } from '../reply.ts';
+
+/**
+ * Where attacks may start: a channel allowed by ATTACK_CHANNELS, where the card (and its Halt
+ * button) can be posted. Checked before anything is sent to the platform.
+ */
+export async function checkChannel(deps: Services, channel: string | undefined): Promise<string> {
+  if (!channel) throw new UserInputError('Start attacks from a channel, where their card can be posted.');
+  const others = otherAttackChannels(deps.attacks.settings.attackChannels, channel);
+  if (others) throw new UserInputError(`Attacks cannot be started in this channel. Use ${channelLinks(others)}.`);
+  const problem = await deps.slack.cardProblem(channel);
+  if (problem) throw new UserInputError(problem);
+  return channel;
+}
 
 /** What a start through the policy says to the person: started, or the request posted. */
 async function startReply(deps: Services, ask: StartAsk, outcome: StartOutcome): Promise<Reply> {

@@ -21,10 +21,9 @@ import {
   savedAttackWords,
 } from '../../views/attacks/savedAttacks.ts';
 import { checkAttackWords, resolveTeam } from './attack.ts';
-import { previewOrStart } from './preview.ts';
-import { checkChannel } from './channel.ts';
+import { checkChannel, previewOrStart } from './preview.ts';
 import { requestedTeam } from './parse.ts';
-import { unclosedQuoteError } from './tokenize.ts';
+import { unclosedQuoteError } from './parse.ts';
 import { type CommandRequest, subcommand } from '../command.ts';
 import { contract, flag, ownWords } from '../contract.ts';
 import { type Action, message, type Reply } from '../reply.ts';

@@ -1,14 +1,17 @@
 import { isIP } from 'node:net';
 import type { InfraAttackArg, InfraAttackMetadata } from '../../client/catalogue.ts';
-import { defaultLength, flagOf, spellings } from '../../attacks/attackTypes.ts';
-import { argRange, inRange, largestWholeNumber, maxTargetCount, rangeWords } from '../../attacks/argRange.ts';
+import {
+  type ArgRange,
+  argRange,
+  defaultLength,
+  flagOf,
+  inRange,
+  largestWholeNumber,
+  maxTargetCount,
+  spellings,
+} from '../../attacks/catalogue.ts';
 import { escapeMrkdwn, plural } from '../../views/blocks.ts';
-import type { KubernetesObjectRef } from '../../attacks/request.ts';
-
-export interface AttackLimits {
-  /** MAX_ATTACK_SECONDS: the longest an attack may run. */
-  maxAttackSeconds: number;
-}
+import type { AttackTarget, KubernetesObjectRef, TargetKind } from '../../attacks/request.ts';
 
 /** A value a person typed, quoted for a message; `code` shows it as code. */
 export const quoted = (text: string) => `“${escapeMrkdwn(text)}”`;
@@ -61,6 +64,16 @@ function numberProblem(arg: InfraAttackArg, value: string): string | undefined {
   return undefined;
 }
 
+/** A range in words, to follow "a whole number": " from 1 to 100", ", at least 1", " greater than 0". */
+function rangeWords(range: ArgRange): string {
+  const { min, max } = range;
+  if (min !== undefined && max !== undefined)
+    return range.minExclusive ? ` greater than ${min} and at most ${max}` : ` from ${min} to ${max}`;
+  if (min !== undefined) return range.minExclusive ? ` greater than ${min}` : `, at least ${min}`;
+  if (max !== undefined) return `, at most ${max}`;
+  return '';
+}
+
 function isIpOrCidr(value: string): boolean {
   const [address = '', prefix, ...rest] = value.split('/');
   const version = isIP(address);
@@ -89,14 +102,14 @@ export function implicitLength(
   return { args: [flagOf(length), String(seconds)], seconds };
 }
 
-/** Why a length breaks the guardrail, or undefined when it is within it. */
-export function lengthProblem(seconds: number | undefined, limits: AttackLimits): string | undefined {
-  if (seconds === undefined || seconds <= limits.maxAttackSeconds) return undefined;
-  return `Attacks may run at most ${plural(limits.maxAttackSeconds, 'second')} here.`;
+/** Why a length breaks the guardrail (MAX_ATTACK_SECONDS), or undefined when it is within it. */
+export function lengthProblem(seconds: number | undefined, maxAttackSeconds: number): string | undefined {
+  if (seconds === undefined || seconds <= maxAttackSeconds) return undefined;
+  return `Attacks may run at most ${plural(maxAttackSeconds, 'second')} here.`;
 }
 
 /** Comma-separated ids as typed: trimmed, none empty. */
-export function parseIdList(text: string): { ids: string[] } | { problem: string } {
+function parseIdList(text: string): { ids: string[] } | { problem: string } {
   const ids = text.split(',').map((id) => id.trim());
   if (ids.some((id) => id === ''))
     return { problem: 'Give one or more ids separated by single commas, with no empty item.' };
@@ -104,7 +117,7 @@ export function parseIdList(text: string): { ids: string[] } | { problem: string
 }
 
 /** `k=v,k2=v2` as a map: keys and values trimmed and non-empty, no key twice. */
-export function parsePairs(text: string): { pairs: Record<string, string> } | { problem: string } {
+function parsePairs(text: string): { pairs: Record<string, string> } | { problem: string } {
   const entries = new Map<string, string>();
   for (const item of text.split(',')) {
     const at = item.indexOf('=');
@@ -142,9 +155,7 @@ export function parsePercent(text: string): { percent: number } | { problem: str
  * Kubernetes objects as `cluster/namespace/kind/name`, several separated by commas (or given by
  * repeating the flag); the same object twice counts once.
  */
-export function parseKubernetesObjects(
-  texts: readonly string[],
-): { objects: KubernetesObjectRef[] } | { problem: string } {
+function parseKubernetesObjects(texts: readonly string[]): { objects: KubernetesObjectRef[] } | { problem: string } {
   const objects = new Map<string, KubernetesObjectRef>();
   for (const item of texts.flatMap((text) => text.split(','))) {
     const path = item.trim();
@@ -158,4 +169,32 @@ export function parseKubernetesObjects(
     objects.set(path, { clusterId, namespace, kind, name });
   }
   return { objects: [...objects.values()] };
+}
+
+/**
+ * The target of a kind named by its values (ids, key=value pairs or Kubernetes objects, each
+ * flag's or field's values in order), narrowed by a count or a percent where the kind takes one;
+ * or what is wrong with the values. The command and the builder both read targets through this.
+ */
+export function valuesTarget(
+  kind: Exclude<TargetKind, 'service'>,
+  texts: readonly string[],
+  narrow: { count?: number | undefined; percent?: number | undefined },
+): { target: AttackTarget } | { problem: string } {
+  const count = narrow.count !== undefined ? { count: narrow.count } : {};
+  if (kind === 'kubernetes') {
+    const parsed = parseKubernetesObjects(texts);
+    if ('problem' in parsed) return parsed;
+    const percent = narrow.percent !== undefined ? { percent: narrow.percent } : {};
+    return { target: { kind, objects: parsed.objects, ...count, ...percent } };
+  }
+  if (kind === 'hosts' || kind === 'containers') {
+    const parsed = parseIdList(texts[0] ?? '');
+    return 'problem' in parsed ? parsed : { target: { kind, ids: parsed.ids } };
+  }
+  const parsed = parsePairs(texts[0] ?? '');
+  if ('problem' in parsed) return parsed;
+  return {
+    target: kind === 'tags' ? { kind, tags: parsed.pairs, ...count } : { kind, labels: parsed.pairs, ...count },
+  };
 }

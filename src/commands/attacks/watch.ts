@@ -1,3 +1,4 @@
+import type { Services } from '../../services.ts';
 import { audit } from '../../audit.ts';
 import { requireTeam, teamName } from '../../attacks/access.ts';
 import type { Watch } from '../../attacks/watches.ts';
@@ -26,17 +27,19 @@ const unwatchUsage = 'unwatch [team | --team name]';
 const teamArgs = (command: string, usage: string) =>
   contract({ command, usage, rest: z.array(z.string()), flags: { team: flag.value('the name of one of your teams') } });
 
-/** The team named, or undefined. */
-function typedTeam({ rest, flags }: ReturnType<ReturnType<typeof teamArgs>['read']>, usage: string) {
-  const words = rest.join(' ').trim();
-  if (flags.team !== undefined && words) throw new UserInputError('Name the team once.', usage);
-  return flags.team ?? (words || undefined);
-}
-
-function requireChannel(request: CommandRequest, usage: string): string {
+/** What both subcommands read first: the channel they run in, the person's login and the team named, if any. */
+async function watchRequest(
+  request: CommandRequest,
+  { rest, flags }: ReturnType<ReturnType<typeof teamArgs>['read']>,
+  deps: Services,
+  usage: string,
+) {
   const channel = request.actor.channelId;
   if (!channel) throw new UserInputError('Run it in the channel that should get the cards.', usage);
-  return channel;
+  const login = await deps.login.require(request.actor);
+  const words = rest.join(' ').trim();
+  if (flags.team !== undefined && words) throw new UserInputError('Name the team once.', usage);
+  return { channel, login, typed: flags.team ?? (words || undefined) };
 }
 
 export const watchCommand = subcommand({
@@ -48,10 +51,8 @@ export const watchCommand = subcommand({
   examples: ['watch', 'watch Payments'],
   args: teamArgs('watch', watchUsage),
   async run(request, args, deps) {
-    const channel = requireChannel(request, watchUsage);
+    const { channel, login, typed } = await watchRequest(request, args, deps, watchUsage);
     const actor = request.actor;
-    const login = await deps.login.require(actor);
-    const typed = typedTeam(args, watchUsage);
     const team = typed ? matchTeam(login.session.teams, typed, watchUsage) : requireTeam(login);
     const cmd = deps.command;
     const existing = await deps.attacks.watches.get(team.identifier, channel);
@@ -123,10 +124,8 @@ export const unwatchCommand = subcommand({
   examples: ['unwatch', 'unwatch Payments'],
   args: teamArgs('unwatch', unwatchUsage),
   async run(request, args, deps) {
-    const channel = requireChannel(request, unwatchUsage);
+    const { channel, login, typed } = await watchRequest(request, args, deps, unwatchUsage);
     const actor = request.actor;
-    const login = await deps.login.require(actor);
-    const typed = typedTeam(args, unwatchUsage);
     const cmd = deps.command;
     const watches = await deps.attacks.watches.inChannel(channel);
     const watch = watchToRemove(watches, login, typed, cmd);

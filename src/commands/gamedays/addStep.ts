@@ -13,7 +13,7 @@ import { STEP_GUARDS, STEP_HYPOTHESIS, STEP_SAVED, STEP_SPEC } from '../../views
 import { checkAttackWords, resolveTeam } from '../attacks/attack.ts';
 import { requestedTeam } from '../attacks/parse.ts';
 import { savedAttackRequest } from '../attacks/saved.ts';
-import { splitWords } from '../attacks/tokenize.ts';
+import { splitWords } from '../command.ts';
 import { guardsFromFlag } from '../guardrails/guardFlags.ts';
 import { message, type Reply, type Submission, type SubmissionReply } from '../reply.ts';
 

@@ -11,7 +11,7 @@ import { stepHaltIncompleteText } from '../../views/workflow/workflowSteps.ts';
 import { ATTACK_START } from '../../views/attacks/attackPreview.ts';
 import { noYesText, toolText, waitingForStartText, withCardLink } from '../../views/slackbot/tools.ts';
 import { matchTeam } from '../arguments.ts';
-import { splitWords } from '../attacks/tokenize.ts';
+import { splitWords } from '../command.ts';
 import { attackCommand } from '../attacks/attack.ts';
 import { listReply } from '../attacks/list.ts';
 import { showAttack } from '../attacks/show.ts';

@@ -24,7 +24,7 @@ import type { Scope } from '../../guardrails/freezing.ts';
 import { endNow, requireGameDayTeam, requireMayEnd } from '../gamedays/gamedayEnd.ts';
 import { matchTeam } from '../arguments.ts';
 import { resolveTeam } from '../attacks/attack.ts';
-import { checkChannel } from '../attacks/channel.ts';
+import { checkChannel } from '../attacks/preview.ts';
 import { savedAttackRequest, sawSavedAttack } from '../attacks/saved.ts';
 import { StartUnfinishedError } from '../../attacks/start.ts';
 import { GuardsUnknownError } from '../../guardrails/guardCheck.ts';

@@ -1,7 +1,7 @@
 import type { KnownBlock, ModalView, PlainTextOption } from '@slack/types';
 import type { InfraAttackMetadata } from '../../client/catalogue.ts';
-import { findAttackType, groupedTypes } from '../../attacks/attackTypes.ts';
-import { context, input, limits, modal, plain, agree, plural } from '../blocks.ts';
+import { findAttackType, groupedTypes } from '../../attacks/catalogue.ts';
+import { agree, context, input, limits, modal, plain, plural } from '../blocks.ts';
 import type { TeamChoice } from '../login/team.ts';
 import { argInput, guardsBlock, lengthInput, teamBlock } from './builderFields.ts';
 import {

@@ -1,7 +1,6 @@
 import type { InputBlock, PlainTextOption } from '@slack/types';
 import type { InfraAttackArg, InfraAttackMetadata } from '../../client/catalogue.ts';
-import { argRange } from '../../attacks/argRange.ts';
-import { defaultLength, flagOf } from '../../attacks/attackTypes.ts';
+import { argRange, defaultLength, flagOf } from '../../attacks/catalogue.ts';
 import { input, isNumber, limits, plain, plural } from '../blocks.ts';
 import { teamSelect, type TeamChoice } from '../login/team.ts';
 import { ATTACK_GUARDS, ATTACK_LENGTH, ATTACK_TEAM, attackArgId, CHECKED } from './builderIds.ts';

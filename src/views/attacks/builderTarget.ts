@@ -1,5 +1,5 @@
 import type { KnownBlock, PlainTextOption } from '@slack/types';
-import { maxTargetCount } from '../../attacks/argRange.ts';
+import { maxTargetCount } from '../../attacks/catalogue.ts';
 import { input, isNumber, limits, plain } from '../blocks.ts';
 import {
   ATTACK_INCLUDE_NEW,
