@@ -10,7 +10,7 @@ import {
   refuseIfMissing,
   refuseIfUnhealthy,
   unknownGuards,
-} from '../guardrails/guardCheck.ts';
+} from '../guardrails/guards.ts';
 import type { StepRef } from '../gamedays/plan.ts';
 import { platformFor, teamName } from './access.ts';
 import { confirmTargets, recordedTargets, type TargetSet } from './blastRadius.ts';

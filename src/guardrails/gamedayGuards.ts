@@ -3,8 +3,15 @@ import { platformFor } from '../attacks/access.ts';
 import { type GameDayAccess, gameDayAccess } from '../gamedays/gamedayAccess.ts';
 import type { GameDayRecord } from '../gamedays/gamedayRecord.ts';
 import type { Actor } from '../store/sessions.ts';
-import { checkGuards, type GuardCheck } from './guardCheck.ts';
-import { guardFlag, guardKey, guardName, type GuardReading, type GuardSpec } from './guards.ts';
+import {
+  checkGuards,
+  type GuardCheck,
+  guardFlag,
+  guardKey,
+  guardName,
+  type GuardReading,
+  type GuardSpec,
+} from './guards.ts';
 
 /**
  * A running game day's guards, added and removed whichever way in (command, form, start), by

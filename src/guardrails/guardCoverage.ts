@@ -3,7 +3,8 @@ import { isLive } from '../attacks/lifecycle.ts';
 import type { GuardrailParts } from './service.ts';
 import { startedUnder } from '../gamedays/gamedayReads.ts';
 import type { Breathe } from '../jobs/scheduler.ts';
-import { type Guard, type GuardedAttack, guardKey } from './guards.ts';
+import { type Guard, guardKey } from './guards.ts';
+import type { GuardedAttack } from './guardStore.ts';
 
 /** An attack a guard covers: its card once saved, else what was kept with its guards. */
 export type Covered = GuardedAttack & { ts?: string; guards?: CardRecord['guards'] };

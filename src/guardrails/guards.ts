@@ -1,10 +1,10 @@
 import { NoIntegrationError, NotFoundError, UnauthorizedError } from '../client/errors.ts';
 import type { ScopedPlatform } from '../client/index.ts';
 import { alertHealth, type Health, monitorHealth } from '../client/schemas.ts';
-import type { CardRecord } from '../attacks/cards.ts';
-import type { KeyValueStore } from '../store/keyValue.ts';
-import type { Person } from '../store/sessions.ts';
-import { keys } from '../store/keys.ts';
+import type { CardGuard } from '../attacks/cards.ts';
+import type { StartParts } from '../attacks/start.ts';
+import { UserInputError } from '../errors.ts';
+import type { Actor, Person } from '../store/sessions.ts';
 
 /**
  * A health signal the platform reads for a team: a monitoringA monitor (integration, domain, id)
@@ -81,135 +81,113 @@ export async function readGuard(api: ScopedPlatform, spec: GuardSpec, now: () =>
   }
 }
 
-/** What halting a guarded attack needs, and where to say so. */
-export type GuardedAttack = Pick<
-  CardRecord,
-  'guid' | 'kind' | 'teamId' | 'teamName' | 'channel' | 'type' | 'createdAt' | 'startedBy' | 'lengthSeconds'
->;
-
-/** An attack's guards as stored; a bare list is how they were kept before the attack was kept with them. */
-type StoredAttackGuards = { attack: GuardedAttack; guards: Guard[] } | Guard[];
-
-const guardsOf = (stored: StoredAttackGuards | undefined): Guard[] =>
-  stored === undefined ? [] : Array.isArray(stored) ? stored : stored.guards;
+export interface GuardCheck {
+  guard: Guard;
+  reading: GuardReading;
+}
 
 /**
- * Where guards are kept: per attack and per game day (by its id, so they end with it), and the
- * last reading of each distinct guard, shared by everything it covers.
+ * The guards that cover a start: the attack's own (`--guard`, set by the starter) and those of
+ * the game day running in its channel.
  */
-export class GuardStore {
-  readonly #store: KeyValueStore;
+export async function coveringGuards(
+  deps: StartParts,
+  actor: Actor,
+  channel: string,
+  own: GuardSpec[] = [],
+): Promise<Guard[]> {
+  const owner = { workspaceId: actor.workspaceId, userId: actor.userId, userName: actor.userName };
+  const guards: Guard[] = own.map((spec) => ({ spec, owner }));
+  const gameDay = await deps.gameDays.running(channel);
+  if (gameDay) guards.push(...(await deps.guards.forGameDay(gameDay.id)));
+  return distinctGuards(guards);
+}
 
-  constructor(store: KeyValueStore) {
-    this.#store = store;
-  }
+/** Reads every guard of a start with the starter's session, and keeps each reading for the cards. */
+export async function checkGuards(deps: StartParts, api: ScopedPlatform, guards: Guard[]): Promise<GuardCheck[]> {
+  return Promise.all(
+    guards.map(async (guard) => {
+      const reading = await readGuard(api, guard.spec, deps.clock.now);
+      await deps.guards.saveReading(guard.spec, reading).catch(() => undefined);
+      return { guard, reading };
+    }),
+  );
+}
 
-  async forAttack(guid: string): Promise<Guard[]> {
-    return guardsOf(await this.#store.get<StoredAttackGuards>(keys.attackGuards.key(guid)));
+/** A start refused because a guard says the system is unhealthy; the words are the views'. */
+export class UnhealthyGuardsError extends UserInputError {
+  override name = 'UnhealthyGuardsError';
+  readonly unhealthy: GuardCheck[];
+  constructor(unhealthy: GuardCheck[]) {
+    super('A guard says the system is unhealthy; nothing was started.');
+    this.unhealthy = unhealthy;
   }
+}
 
-  /**
-   * Keeps an attack's guards with what halting it needs, written as soon as it is created: they
-   * hold before its card is saved, and when its card could not be posted at all.
-   */
-  async setForAttack(attack: GuardedAttack, guards: Guard[]): Promise<void> {
-    if (guards.length)
-      await this.#store.set<StoredAttackGuards>(
-        keys.attackGuards.key(attack.guid),
-        { attack, guards },
-        keys.attackGuards.ttlMs,
-      );
-  }
+/** An unhealthy guard refuses the start, naming the guard and its state. */
+export function refuseIfUnhealthy(checks: GuardCheck[]): void {
+  const unhealthy = checks.filter((c) => c.reading.health === 'unhealthy');
+  if (unhealthy.length) throw new UnhealthyGuardsError(unhealthy);
+}
 
-  /**
-   * Adds guards to an attack's own (one it has already keeps its owner), so they cover it for as
-   * long as it lives, whatever happens to where they came from.
-   */
-  async addForAttack(attack: GuardedAttack, guards: Guard[]): Promise<void> {
-    const own = await this.forAttack(attack.guid);
-    const all = distinctGuards([...own, ...guards]);
-    if (all.length > own.length) await this.setForAttack(attack, all);
+/** A start refused because a guard it names itself (`--guard`) watches a monitor or alert that does not exist. */
+export class MissingGuardsError extends UserInputError {
+  override name = 'MissingGuardsError';
+  readonly missing: GuardCheck[];
+  constructor(missing: GuardCheck[]) {
+    super('A guard of this attack watches nothing that exists; nothing was started.');
+    this.missing = missing;
   }
+}
 
-  /** Every attack that has guards of its own, with them (the attack itself unless kept before it was). */
-  async attackGuards(): Promise<{ guid: string; attack: GuardedAttack | undefined; guards: Guard[] }[]> {
-    const found: { guid: string; attack: GuardedAttack | undefined; guards: Guard[] }[] = [];
-    for await (const [key, stored] of this.#store.entries<StoredAttackGuards>(keys.attackGuards.prefix)) {
-      found.push({
-        guid: key.slice(keys.attackGuards.prefix.length),
-        attack: Array.isArray(stored) ? undefined : stored.attack,
-        guards: guardsOf(stored),
-      });
-    }
-    return found;
-  }
+/**
+ * A guard the start names itself that finds no monitor or alert could never halt it: refused,
+ * rather than offered as Start anyway. A game day's guards are the facilitator's to mend.
+ */
+export function refuseIfMissing(checks: GuardCheck[], own: readonly GuardSpec[] = []): void {
+  const ownKeys = new Set(own.map(guardKey));
+  const missing = checks.filter((c) => c.reading.state === 'not found' && ownKeys.has(guardKey(c.guard.spec)));
+  if (missing.length) throw new MissingGuardsError(missing);
+}
 
-  async dropForAttack(guid: string): Promise<void> {
-    await this.#store.delete(keys.attackGuards.key(guid));
+/** A start whose guards cannot all be read, not yet confirmed with "Start anyway". */
+export class GuardsUnknownError extends UserInputError {
+  override name = 'GuardsUnknownError';
+  readonly unknown: GuardCheck[];
+  constructor(unknown: GuardCheck[]) {
+    super('The state of a guard cannot be told; nothing was started.');
+    this.unknown = unknown;
   }
+}
 
-  /** A game day's guards in the order they were added. */
-  async forGameDay(id: string): Promise<Guard[]> {
-    // Kept as one list per game day before each guard had its own key.
-    const listed = (await this.#store.get<Guard[]>(keys.gameDayGuard.list(id))) ?? [];
-    const added: { guard: Guard; addedAt: number }[] = [];
-    for await (const [, entry] of this.#store.entries<{ guard: Guard; addedAt: number }>(
-      keys.gameDayGuard.ofGameDay(id),
-    ))
-      added.push(entry);
-    return distinctGuards([...listed, ...added.sort((x, y) => x.addedAt - y.addedAt).map((entry) => entry.guard)]);
-  }
+/**
+ * Before a start: unhealthy refuses; a state that cannot be told needs the person to have seen it
+ * on the preview (its guard keys in `acknowledged`) and chosen Start anyway.
+ */
+export async function guardStart(
+  deps: StartParts,
+  api: ScopedPlatform,
+  guards: Guard[],
+  acknowledged: readonly string[] | undefined,
+): Promise<GuardCheck[]> {
+  const checks = await checkGuards(deps, api, guards);
+  refuseIfUnhealthy(checks);
+  const unknown = unknownGuards(checks).filter((c) => !acknowledged?.includes(guardKey(c.guard.spec)));
+  if (unknown.length) throw new GuardsUnknownError(unknown);
+  return checks;
+}
 
-  /**
-   * Adds guards to a game day (one already there keeps its owner), each under a key of its own,
-   * so two people adding guards at once both keep theirs.
-   */
-  async addToGameDay(id: string, guards: Guard[]): Promise<Guard[]> {
-    const kept = new Set((await this.forGameDay(id)).map((g) => guardKey(g.spec)));
-    const now = Date.now();
-    for (const [index, guard] of guards.entries()) {
-      const key = guardKey(guard.spec);
-      if (kept.has(key)) continue;
-      kept.add(key);
-      await this.#store.set(keys.gameDayGuard.key(id, key), { guard, addedAt: now + index }, keys.gameDayGuard.ttlMs);
-    }
-    return this.forGameDay(id);
-  }
+/** The guards whose state cannot be told: Start then asks for an explicit "start anyway". */
+export function unknownGuards(checks: GuardCheck[]): GuardCheck[] {
+  return checks.filter((c) => c.reading.health === 'unknown');
+}
 
-  /**
-   * Removes the game day's guards written as `flags` (`a:1234567`, whatever their integration),
-   * from the one list kept before too; gives those removed.
-   */
-  async removeFromGameDay(id: string, flags: readonly string[]): Promise<Guard[]> {
-    const removed = (await this.forGameDay(id)).filter((g) => flags.includes(guardFlag(g.spec)));
-    if (!removed.length) return [];
-    const gone = new Set(removed.map((g) => guardKey(g.spec)));
-    for (const key of gone) await this.#store.delete(keys.gameDayGuard.key(id, key));
-    const listed = await this.#store.get<Guard[]>(keys.gameDayGuard.list(id));
-    if (listed?.some((g) => gone.has(guardKey(g.spec))))
-      await this.#store.set(
-        keys.gameDayGuard.list(id),
-        listed.filter((g) => !gone.has(guardKey(g.spec))),
-        keys.gameDayGuard.ttlMs,
-      );
-    return removed;
-  }
-
-  reading(spec: GuardSpec): Promise<GuardReading | undefined> {
-    return this.#store.get<GuardReading>(keys.guardReading.key(guardKey(spec)));
-  }
-
-  async saveReading(spec: GuardSpec, reading: GuardReading): Promise<void> {
-    await this.#store.set(keys.guardReading.key(guardKey(spec)), reading, keys.guardReading.ttlMs);
-  }
-
-  /** Every trip of a guard over an attack is acted on once: true for the one holder that acts. */
-  claimTrip(spec: GuardSpec, guid: string, holder: string): Promise<boolean> {
-    return this.#store.claim(keys.guardTrip.key(guardKey(spec), guid), keys.guardTrip.ttlMs, holder);
-  }
-
-  /** Gives a trip back when acting on it failed for a reason the next pass may not meet. */
-  async releaseTrip(spec: GuardSpec, guid: string, holder: string): Promise<void> {
-    await this.#store.release(keys.guardTrip.key(guardKey(spec), guid), holder);
-  }
+/** The guards as a new card shows them. */
+export function cardGuards(checks: GuardCheck[]): CardGuard[] {
+  return checks.map((c) => ({
+    key: guardKey(c.guard.spec),
+    name: guardName(c.guard.spec, c.reading),
+    state: c.reading.state,
+    health: c.reading.health,
+  }));
 }

@@ -9,10 +9,10 @@ import { approveRequest, rejectRequest, type WorkflowSteps } from './approvals.t
 import { declareFreeze, liftFreeze } from './freezing.ts';
 import type { Freezes } from './freezes.ts';
 import { enforceGuards } from './guardEnforcement.ts';
-import type { GuardStore } from './guards.ts';
+import type { GuardStore } from './guardStore.ts';
 import { enforceFreezes, type FreezeNotices, haltTeamAttacks } from './sweep.ts';
 import { addGameDayGuards, removeGameDayGuards } from './gamedayGuards.ts';
-import { checkGuards } from './guardCheck.ts';
+import { checkGuards } from './guards.ts';
 import type { AfterParts } from '../parts.ts';
 
 /** What the guards, freezes and approvals use: what a start uses (they read guards and post requests), and more. */

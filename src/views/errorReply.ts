@@ -25,7 +25,7 @@ import { NotARequestError } from '../guardrails/approvals.ts';
 import { StepNotAllowedError } from '../gamedays/planChanges.ts';
 import { planWords } from './gamedays/planWords.ts';
 import { AmbiguousAttackIdError, AttackNotFoundError } from '../attacks/locate.ts';
-import { GuardsUnknownError, MissingGuardsError, UnhealthyGuardsError } from '../guardrails/guardCheck.ts';
+import { GuardsUnknownError, MissingGuardsError, UnhealthyGuardsError } from '../guardrails/guards.ts';
 import { frozenRefusal, haltPrivilegeText } from './guardrails/freezeRefusal.ts';
 import { HaltPrivilegeError } from '../guardrails/freezing.ts';
 import { stageWords } from './attacks/attackCard.ts';

@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
-import { type Guard, GuardStore } from '../../src/guardrails/guards.ts';
+import type { Guard } from '../../src/guardrails/guards.ts';
+import { GuardStore } from '../../src/guardrails/guardStore.ts';
 import { createKeyValueStore, type KeyValueStore } from '../../src/store/keyValue.ts';
 import { dropRedisKeys } from '../support/redisKeys.ts';
 

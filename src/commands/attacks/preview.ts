@@ -3,7 +3,7 @@ import type { StartAsk } from '../../attacks/start.ts';
 import type { StartOutcome } from '../../attacks/startPolicy.ts';
 import { RUN_PRIVILEGE, teamName } from '../../attacks/access.ts';
 import { checkChannel } from './channel.ts';
-import { GuardsUnknownError } from '../../guardrails/guardCheck.ts';
+import { GuardsUnknownError } from '../../guardrails/guards.ts';
 import {
   attackPreviewMessage,
   cannotRunText,

@@ -27,7 +27,7 @@ import { resolveTeam } from '../attacks/attack.ts';
 import { checkChannel } from '../attacks/channel.ts';
 import { savedAttackRequest, sawSavedAttack } from '../attacks/saved.ts';
 import { StartUnfinishedError } from '../../attacks/start.ts';
-import { GuardsUnknownError } from '../../guardrails/guardCheck.ts';
+import { GuardsUnknownError } from '../../guardrails/guards.ts';
 import {
   END_GAME_DAY_STEP,
   FREEZE_STEP,

@@ -1,10 +1,12 @@
-import type {
-  GuardCheck,
-  GuardsUnknownError,
-  MissingGuardsError,
-  UnhealthyGuardsError,
-} from '../../guardrails/guardCheck.ts';
-import { type GuardReading, type GuardSpec, guardName } from '../../guardrails/guards.ts';
+import {
+  type GuardCheck,
+  guardName,
+  type GuardReading,
+  type GuardSpec,
+  type GuardsUnknownError,
+  type MissingGuardsError,
+  type UnhealthyGuardsError,
+} from '../../guardrails/guards.ts';
 import { escapeMrkdwn } from '../blocks.ts';
 
 /** A guard's reading in a line: `checkout p99 latency (1234567): Alert`. */

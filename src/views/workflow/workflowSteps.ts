@@ -2,7 +2,7 @@ import type { Freeze } from '../../guardrails/freezes.ts';
 import type { ApprovalClosing } from '../../guardrails/approvals.ts';
 import type { StartNews } from '../../attacks/startIntents.ts';
 import { errorInBrief } from '../errorReply.ts';
-import type { GuardsUnknownError } from '../../guardrails/guardCheck.ts';
+import type { GuardsUnknownError } from '../../guardrails/guards.ts';
 import { guardRefusalText } from '../guardrails/guards.ts';
 import type { FreezeHalting } from '../../guardrails/freezing.ts';
 import { frozenAnnouncement } from '../guardrails/freeze.ts';

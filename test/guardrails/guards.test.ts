@@ -4,11 +4,13 @@ import type { GuardrailParts } from '../../src/guardrails/service.ts';
 import {
   cardGuards,
   coveringGuards,
-  GuardsUnknownError,
+  type Guard,
+  guardKey,
+  type GuardSpec,
   guardStart,
+  GuardsUnknownError,
   UnhealthyGuardsError,
-} from '../../src/guardrails/guardCheck.ts';
-import { type Guard, guardKey, type GuardSpec } from '../../src/guardrails/guards.ts';
+} from '../../src/guardrails/guards.ts';
 import { useGuardrails } from './parts.ts';
 
 const t = useGuardrails();
