@@ -1,5 +1,5 @@
 import { type AuditEvent, audit } from '../audit.ts';
-import type { ApprovalRule } from '../guardrails/approvalRules.ts';
+import type { ApprovalRule } from '../guardrails/approvalRequests.ts';
 import type { Logger } from '../logger.ts';
 import type { Metrics } from '../metrics.ts';
 import type { AttackEvent } from './events.ts';

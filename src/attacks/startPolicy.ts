@@ -1,5 +1,4 @@
-import type { ApprovalRule } from '../guardrails/approvalRules.ts';
-import { approvalNeeded, requestApproval } from '../guardrails/approvalRequests.ts';
+import { approvalNeeded, type ApprovalRule, requestApproval } from '../guardrails/approvalRequests.ts';
 import type { WaitingWorkflowStep } from '../guardrails/approvals.ts';
 import { FrozenError } from '../guardrails/freezes.ts';
 import {

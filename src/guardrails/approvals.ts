@@ -7,8 +7,7 @@ import { UserInputError } from '../errors.ts';
 import type { Actor } from '../store/sessions.ts';
 import { keys } from '../store/keys.ts';
 import { closeApproval, decide, expiredApproval } from './approvalClosing.ts';
-import type { ApprovalRecord } from './approvalRequests.ts';
-import type { ApprovalRule } from './approvalRules.ts';
+import type { ApprovalRecord, ApprovalRule } from './approvalRequests.ts';
 
 /** A request for a second person, as posted in the attack's channel. */
 export interface ApprovalRequest {

@@ -12,7 +12,7 @@ import { startChecks, startPolicy, type StartWay } from '../../src/attacks/start
 import { builtInCatalogue } from '../../src/client/catalogue.ts';
 import type { PlatformClient } from '../../src/client/index.ts';
 import { parseAttackCommand } from '../../src/commands/attacks/parse.ts';
-import { parseApprovalRules } from '../../src/guardrails/approvalRules.ts';
+import { parseApprovalRules } from '../../src/guardrails/approvalRequests.ts';
 import { Freezes, FrozenError } from '../../src/guardrails/freezes.ts';
 import { guardKey, GuardsUnknownError, UnhealthyGuardsError } from '../../src/guardrails/guards.ts';
 import { GuardStore } from '../../src/guardrails/guardStore.ts';

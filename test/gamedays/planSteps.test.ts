@@ -29,7 +29,7 @@ import {
   vetoStep,
 } from '../../src/gamedays/planSteps.ts';
 import { approvedStepStarts, stepApprovalClosed } from '../../src/gamedays/planStepState.ts';
-import { parseApprovalRules } from '../../src/guardrails/approvalRules.ts';
+import { parseApprovalRules } from '../../src/guardrails/approvalRequests.ts';
 import { closeStepApproval } from '../../src/guardrails/approvalClosing.ts';
 import type { StartAsk } from '../../src/attacks/start.ts';
 import { type StartWay, startPolicy } from '../../src/attacks/startPolicy.ts';

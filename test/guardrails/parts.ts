@@ -11,7 +11,7 @@ import { CardStore } from '../../src/attacks/cards.ts';
 import { createPlatformClient, type PlatformClient } from '../../src/client/index.ts';
 import type { GuardrailParts } from '../../src/guardrails/service.ts';
 import type { ApprovalClosing, ApprovalRequest } from '../../src/guardrails/approvals.ts';
-import { parseApprovalRules } from '../../src/guardrails/approvalRules.ts';
+import { parseApprovalRules } from '../../src/guardrails/approvalRequests.ts';
 import { Freezes } from '../../src/guardrails/freezes.ts';
 import { GuardStore } from '../../src/guardrails/guardStore.ts';
 import { createLogger } from '../../src/logger.ts';

@@ -1,5 +1,5 @@
 import type { AttackRequest } from '../../attacks/request.ts';
-import type { ApprovalRule } from '../../guardrails/approvalRules.ts';
+import type { ApprovalRule } from '../../guardrails/approvalRequests.ts';
 import type { ApprovalAnswer, ApprovalClosing, ApprovalRequest } from '../../guardrails/approvals.ts';
 import type { Message } from '../message.ts';
 import { actions, button, context, escapeMrkdwn, section, slackDate } from '../blocks.ts';
