@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { platformTimeoutMs, type ScopedPlatform } from '../client/index.ts';
 import type { AttackParts } from './service.ts';
-import type { closeApprovalAfterRestart } from '../guardrails/approvalClosing.ts';
+import type { closeApprovalAfterRestart } from '../guardrails/approvals.ts';
 import type { AfterParts } from '../parts.ts';
 import { keys } from '../store/keys.ts';
 import { platformFor } from './access.ts';

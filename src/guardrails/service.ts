@@ -4,8 +4,20 @@ import type { StartAsk, StartedAttack, StartParts } from '../attacks/start.ts';
 import type { ApprovedWay } from '../attacks/startPolicy.ts';
 import type { Breathe } from '../jobs/scheduler.ts';
 import type { StepRef } from '../gamedays/plan.ts';
-import { closeApprovalAfterRestart, closeStepApproval, expireApprovals } from './approvalClosing.ts';
-import { approveRequest, rejectRequest, type WorkflowSteps } from './approvals.ts';
+import { mayRunAttacks, requireLogin } from '../attacks/access.ts';
+import type { Actor } from '../store/sessions.ts';
+import {
+  type ApprovalAnswer,
+  closeApproval,
+  closeApprovalAfterRestart,
+  closeStepApproval,
+  decide,
+  expireApprovals,
+  isRequester,
+  openRecord,
+  samePlatformUser,
+  type WorkflowSteps,
+} from './approvals.ts';
 import { declareFreeze, liftFreeze } from './freezing.ts';
 import type { Freezes } from './freezes.ts';
 import { enforceGuards } from './guardEnforcement.ts';
@@ -48,11 +60,89 @@ export class GuardrailService {
   /** The guards of attacks and game days, and their last readings. */
   readonly guards: GuardStore;
 
-  /** A freeze declared or lifted, and a request approved or rejected, by whoever may. */
+  /** A freeze declared or lifted by whoever may. */
   freeze = (...a: AfterParts<typeof declareFreeze>) => declareFreeze(this.#parts, ...a);
   unfreeze = (...a: AfterParts<typeof liftFreeze>) => liftFreeze(this.#parts, ...a);
-  approve = (...a: AfterParts<typeof approveRequest>) => approveRequest(this.#parts, ...a);
-  reject = (...a: AfterParts<typeof rejectRequest>) => rejectRequest(this.#parts, ...a);
+
+  /**
+   * Approve: another person, logged in, with EXPERIMENTS_RUN on the team (from their own session).
+   * Starts exactly one attack with the requester's session, recording both people.
+   */
+  async approve(actor: Actor, requestId: string | undefined): Promise<ApprovalAnswer> {
+    const deps = this.#parts;
+    const record = await openRecord(deps, requestId);
+    if (!record) return { kind: 'not open' };
+    if (isRequester(record, actor)) return { kind: 'own request' };
+    const requesterPlatform =
+      record.requestedByPlatform ?? (await deps.sessions.get(record.pending.actor))?.session.identifier;
+    if (samePlatformUser(requesterPlatform, (await requireLogin(deps, actor)).session.identifier))
+      return { kind: 'same platform login' };
+    if (!(await this.#mayRun(actor, record.pending.teamId)))
+      return { kind: 'not allowed', decision: 'approve', teamName: record.teamName };
+    if (!(await decide(deps, record.id))) return { kind: 'already answered' };
+    // A step's start: only while that step still waits for this approval.
+    if (record.pending.step && !(await deps.planApprovals.approved(record.pending.step))) {
+      await closeApproval(deps, record, { kind: 'step not waiting', approver: actor.userId });
+      return { kind: 'not open' };
+    }
+    const requester = record.pending.actor;
+    const login = await deps.sessions.get(requester);
+    const team = login?.session.teams.find((t) => t.identifier === record.pending.teamId);
+    if (!login || !team) {
+      await closeApproval(deps, record, { kind: 'requester gone', approver: actor.userId });
+      return { kind: 'requester gone' };
+    }
+    const approver = { userId: actor.userId, userName: actor.userName };
+    try {
+      const { request, channel, unknownGuards, step, targets } = record.pending;
+      const started = await deps.startApproved(
+        { actor: requester, login, team, request, channel },
+        { kind: 'approval', id: record.id, approver, acknowledgedGuards: unknownGuards, step, targets },
+      );
+      await deps.events.record({
+        kind: 'approval',
+        decision: 'approved',
+        by: actor,
+        platformUser: login.session.identifier,
+        teamId: team.identifier,
+        attack: started.guid,
+        requestedBy: requester.userId,
+      });
+      const carded = Boolean(started.card);
+      await closeApproval(deps, record, { kind: 'approved', approver: actor.userId, guid: started.guid, carded });
+      return { kind: 'started', guid: started.guid, requester: requester.userId };
+    } catch (error) {
+      await closeApproval(deps, record, { kind: 'not started', approver: actor.userId, error });
+      return { kind: 'not started', error };
+    }
+  }
+
+  /** Reject: the requester withdrawing, or anyone who could have approved. Nothing starts. */
+  async reject(actor: Actor, requestId: string | undefined): Promise<ApprovalAnswer> {
+    const deps = this.#parts;
+    const record = await openRecord(deps, requestId);
+    if (!record) return { kind: 'not open' };
+    const own = isRequester(record, actor);
+    if (!own && !(await this.#mayRun(actor, record.pending.teamId)))
+      return { kind: 'not allowed', decision: 'reject', teamName: record.teamName };
+    if (!(await decide(deps, record.id))) return { kind: 'already answered' };
+    await closeApproval(deps, record, own ? { kind: 'withdrawn' } : { kind: 'rejected', by: actor.userId });
+    await deps.events.record({
+      kind: 'approval',
+      decision: 'rejected',
+      by: actor,
+      teamId: record.pending.teamId,
+      requestedBy: record.pending.actor.userId,
+    });
+    return { kind: own ? 'withdrawn' : 'rejected' };
+  }
+
+  /** Whether this person's own session may run attacks in the team (EXPERIMENTS_RUN): who may answer a request. */
+  async #mayRun(actor: Actor, teamId: string): Promise<boolean> {
+    const login = await requireLogin(this.#parts, actor);
+    const team = login.session.teams.find((t) => t.identifier === teamId);
+    return team !== undefined && mayRunAttacks(team);
+  }
 
   /** A game day's guards, added or removed by whoever may change the game day. */
   addGameDayGuards = (...a: AfterParts<typeof addGameDayGuards>) => addGameDayGuards(this.#parts, ...a);
