@@ -4,8 +4,8 @@ import type { StartAsk, StartedAttack, StartParts } from '../attacks/start.ts';
 import type { ApprovedWay } from '../attacks/startPolicy.ts';
 import type { Breathe } from '../jobs/scheduler.ts';
 import type { StepRef } from '../gamedays/plan.ts';
-import { mayRunAttacks, requireLogin } from '../attacks/access.ts';
-import type { Actor } from '../store/sessions.ts';
+import { mayRunAttacks, requireLogin, teamName } from '../attacks/access.ts';
+import type { Actor, Login } from '../store/sessions.ts';
 import {
   type ApprovalAnswer,
   closeApproval,
@@ -18,8 +18,17 @@ import {
   samePlatformUser,
   type WorkflowSteps,
 } from './approvals.ts';
-import { declareFreeze, liftFreeze } from './freezing.ts';
-import type { Freezes } from './freezes.ts';
+import { audit } from '../audit.ts';
+import {
+  type Declared,
+  type Freeze,
+  type Freezes,
+  haltFrozen,
+  HaltPrivilegeError,
+  type Lifted,
+  type Scope,
+  teamChannels,
+} from './freezes.ts';
 import { enforceGuards } from './guardEnforcement.ts';
 import type { GuardStore } from './guardStore.ts';
 import { enforceFreezes, type FreezeNotices, haltTeamAttacks } from './sweep.ts';
@@ -60,9 +69,63 @@ export class GuardrailService {
   /** The guards of attacks and game days, and their last readings. */
   readonly guards: GuardStore;
 
-  /** A freeze declared or lifted by whoever may. */
-  freeze = (...a: AfterParts<typeof declareFreeze>) => declareFreeze(this.#parts, ...a);
-  unfreeze = (...a: AfterParts<typeof liftFreeze>) => liftFreeze(this.#parts, ...a);
+  /**
+   * Declares a freeze and halts what runs in its scope, with the person's session: for `freeze`
+   * and the Freeze chaos step alike. The privilege is checked first; the freeze is declared before
+   * the halt, so no start slips in between, and a halt that fails leaves it standing.
+   */
+  async freeze(actor: Actor, login: Login, scope: Scope, reason: string): Promise<Declared> {
+    const deps = this.#parts;
+    // Refused up front: a freeze that cannot halt would promise what it cannot keep.
+    requireHaltPrivilege(login, scope, 'freeze');
+    const existing = await deps.freezes.get(scope.scope, scope.scope === 'team' ? scope.team.identifier : undefined);
+    const channels = existing ? [] : await teamChannels(deps, login, scope);
+    const where = [...new Set([...(actor.channelId ? [actor.channelId] : []), ...channels])];
+    // Never unannounced: a workflow's freeze of a team nothing shows is told to whoever ran it.
+    const announceIn = existing ? [] : where.length ? where : [actor.userId];
+    const freeze: Freeze = {
+      scope: scope.scope,
+      ...(scope.scope === 'team' ? { teamId: scope.team.identifier, teamName: teamName(scope.team) } : {}),
+      by: { workspaceId: actor.workspaceId, userId: actor.userId, userName: actor.userName },
+      reason,
+      since: existing?.since ?? new Date(deps.clock.now()).toISOString(),
+      // A workflow's freeze has no channel of its own: it reports where it was announced.
+      channel: actor.channelId ?? existing?.channel ?? announceIn[0],
+    };
+    const platformUser = login.session.identifier;
+    await deps.freezes.declare(freeze);
+    const halting = await haltFrozen(deps, login, scope, {
+      by: actor,
+      platformUser,
+      cause: 'freeze',
+      reason: `frozen: ${reason}`,
+    });
+    await deps.events.record({
+      kind: 'frozen',
+      by: actor,
+      platformUser,
+      scope: scope.scope,
+      teamId: freeze.teamId,
+      reason,
+    });
+    return { freeze, wasFrozen: !!existing, halting, announceIn };
+  }
+
+  /** Lifts the freeze of the scope, for `unfreeze` and the Unfreeze chaos step; needs what declaring it needs. */
+  async unfreeze(actor: Actor, login: Login, scope: Scope): Promise<Lifted> {
+    const { freezes, logger } = this.#parts;
+    const teamId = scope.scope === 'team' ? scope.team.identifier : undefined;
+    const freeze = await freezes.get(scope.scope, teamId);
+    if (!freeze) {
+      if (scope.scope === 'team') return { freeze: undefined, standing: { all: await freezes.get('all') } };
+      const teams = await freezes.touching(login.session.teams.map((t) => t.identifier));
+      return { freeze: undefined, standing: { teams: teams.filter((f) => f.scope === 'team') } };
+    }
+    requireHaltPrivilege(login, scope, 'lift the freeze on');
+    await freezes.lift(scope.scope, teamId);
+    audit(logger, 'unfreeze', actor, { platformUser: login.session.identifier, team: teamId, scope: scope.scope });
+    return { freeze };
+  }
 
   /**
    * Approve: another person, logged in, with EXPERIMENTS_RUN on the team (from their own session).
@@ -162,4 +225,15 @@ export class GuardrailService {
   expireApprovals = () => expireApprovals(this.#parts);
   /** Closes the request a game-day step waits on, once the step was skipped or vetoed. */
   closeStepApproval = (...a: AfterParts<typeof closeStepApproval>) => closeStepApproval(this.#parts, ...a);
+}
+
+/**
+ * Refuses a person whose platform role could not halt in the scope: HALT_WRITE on the team, or
+ * HALT_ALL for every team. Freezing and lifting need the same, so nobody lifts a freeze they could
+ * not have declared. The privileges are those of the stored session.
+ */
+function requireHaltPrivilege(login: Login, scope: Scope, doing: string): void {
+  if (scope.scope === 'all') {
+    if (!login.session.privileges.includes('HALT_ALL')) throw new HaltPrivilegeError(doing, undefined);
+  } else if (!scope.team.privileges.includes('HALT_WRITE')) throw new HaltPrivilegeError(doing, teamName(scope.team));
 }

@@ -1,5 +1,5 @@
 import { UserInputError } from '../../errors.ts';
-import type { Declared, Lifted, Scope } from '../../guardrails/freezing.ts';
+import type { Declared, Lifted, Scope } from '../../guardrails/freezes.ts';
 import {
   freezeLiftedAnnouncement,
   frozenAnnouncement,

@@ -20,7 +20,7 @@ import {
   stepTitleMissingText,
 } from '../../views/workflow/workflowSteps.ts';
 import { announceFreeze, announceLift, scopeOf } from '../guardrails/freeze.ts';
-import type { Scope } from '../../guardrails/freezing.ts';
+import type { Scope } from '../../guardrails/freezes.ts';
 import { endNow, requireGameDayTeam, requireMayEnd } from '../gamedays/gamedayEnd.ts';
 import { matchTeam } from '../arguments.ts';
 import { resolveTeam } from '../attacks/attack.ts';

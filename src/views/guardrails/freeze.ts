@@ -1,5 +1,4 @@
-import type { Freeze } from '../../guardrails/freezes.ts';
-import type { FreezeHalting } from '../../guardrails/freezing.ts';
+import type { Freeze, FreezeHalting } from '../../guardrails/freezes.ts';
 import type { FreezeNotice, SweepResult, SweptAttack } from '../../guardrails/sweep.ts';
 import { escapeMrkdwn } from '../blocks.ts';
 import { errorInBrief } from '../errorReply.ts';
