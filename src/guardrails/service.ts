@@ -4,7 +4,7 @@ import type { StartAsk, StartedAttack, StartParts } from '../attacks/start.ts';
 import type { ApprovedWay } from '../attacks/startPolicy.ts';
 import type { Breathe } from '../jobs/scheduler.ts';
 import type { StepRef } from '../gamedays/plan.ts';
-import { mayRunAttacks, requireLogin, teamName } from '../attacks/access.ts';
+import { mayRunAttacks, platformFor, requireLogin, teamName } from '../attacks/access.ts';
 import type { Actor, Login } from '../store/sessions.ts';
 import {
   type ApprovalAnswer,
@@ -32,8 +32,17 @@ import {
 import { enforceGuards } from './guardEnforcement.ts';
 import type { GuardStore } from './guardStore.ts';
 import { enforceFreezes, type FreezeNotices, haltTeamAttacks } from './sweep.ts';
-import { addGameDayGuards, removeGameDayGuards } from './gamedayGuards.ts';
-import { checkGuards } from './guards.ts';
+import {
+  checkGuards,
+  type GuardCheck,
+  guardFlag,
+  guardKey,
+  guardName,
+  type GuardReading,
+  type GuardSpec,
+} from './guards.ts';
+import { type GameDayAccess, gameDayAccess } from '../gamedays/gamedayAccess.ts';
+import type { GameDayRecord } from '../gamedays/gamedayRecord.ts';
 import type { AfterParts } from '../parts.ts';
 
 /** What the guards, freezes and approvals use: what a start uses (they read guards and post requests), and more. */
@@ -53,6 +62,8 @@ export interface GuardrailParts extends StartParts {
     closed(ref: StepRef, closing: { kind: string; by?: string; approver?: string; error?: unknown }): Promise<void>;
   };
 }
+
+type RunningGameDay = GameDayRecord & { id: string };
 
 /** Guards, freezes and requests for a second person: who may declare, answer or lift them, and their jobs. */
 export class GuardrailService {
@@ -207,9 +218,51 @@ export class GuardrailService {
     return team !== undefined && mayRunAttacks(team);
   }
 
-  /** A game day's guards, added or removed by whoever may change the game day. */
-  addGameDayGuards = (...a: AfterParts<typeof addGameDayGuards>) => addGameDayGuards(this.#parts, ...a);
-  removeGameDayGuards = (...a: AfterParts<typeof removeGameDayGuards>) => removeGameDayGuards(this.#parts, ...a);
+  /**
+   * Adds guards to a running game day, by whoever the game-day rule lets change it
+   * (src/gamedays/gamedayAccess.ts), with the person as their owner; gives a reading of each, in
+   * order. `checks` are readings already taken of these guards (the form reads them to refuse bad ones).
+   */
+  async addGameDayGuards(
+    actor: Actor,
+    record: RunningGameDay,
+    specs: readonly GuardSpec[],
+    checks?: GuardCheck[],
+  ): Promise<{ refused: GameDayAccess } | { readings: (GuardReading | undefined)[] }> {
+    const deps = this.#parts;
+    const access = await gameDayAccess(deps, actor, record, 'add guards');
+    if (!access.may) return { refused: access };
+    const owner = { workspaceId: actor.workspaceId, userId: actor.userId, userName: actor.userName };
+    const keys = new Set(specs.map(guardKey));
+    const all = await deps.guards.addToGameDay(
+      record.id,
+      specs.map((spec) => ({ spec, owner })),
+    );
+    let readings = checks;
+    if (!readings) {
+      const login = await deps.sessions.get(actor);
+      const added = all.filter((g) => keys.has(guardKey(g.spec)));
+      readings = login?.team ? await checkGuards(deps, platformFor(deps, login, login.team), added) : [];
+    }
+    return { readings: specs.map((spec) => readings.find((r) => guardKey(r.guard.spec) === guardKey(spec))?.reading) };
+  }
+
+  /** Removes guards from a running game day, by whoever may change it; gives the names of those removed, and the flags it did not have. */
+  async removeGameDayGuards(
+    actor: Actor,
+    record: RunningGameDay,
+    specs: readonly GuardSpec[],
+  ): Promise<{ refused: GameDayAccess } | { removed: string[]; missing: string[] }> {
+    const deps = this.#parts;
+    const access = await gameDayAccess(deps, actor, record, 'remove guards');
+    if (!access.may) return { refused: access };
+    const flags = specs.map(guardFlag);
+    const removed = await deps.guards.removeFromGameDay(record.id, flags);
+    const names: string[] = [];
+    for (const guard of removed) names.push(guardName(guard.spec, await deps.guards.reading(guard.spec)));
+    return { removed: names, missing: flags.filter((flag) => !removed.some((g) => guardFlag(g.spec) === flag)) };
+  }
+
   /** Reads guards with a person's session, keeping each reading. */
   checkGuards = (...a: AfterParts<typeof checkGuards>) => checkGuards(this.#parts, ...a);
   /** Halts a team's attacks (Halt all chaos attacks in one team). */
