@@ -101,6 +101,17 @@ export class HaltPrivilegeError extends UserInputError {
   }
 }
 
+/**
+ * Refuses a person whose platform role could not halt in the scope: HALT_WRITE on the team, or
+ * HALT_ALL for every team. Freezing and lifting need the same, so nobody lifts a freeze they could
+ * not have declared. The privileges are those of the stored session.
+ */
+export function requireHaltPrivilege(login: Login, scope: Scope, doing: string): void {
+  if (scope.scope === 'all') {
+    if (!login.session.privileges.includes('HALT_ALL')) throw new HaltPrivilegeError(doing, undefined);
+  } else if (!scope.team.privileges.includes('HALT_WRITE')) throw new HaltPrivilegeError(doing, teamName(scope.team));
+}
+
 /** What declaring a freeze did: the freeze, whether one stood there already, and what its halt did. */
 export interface Declared {
   freeze: Freeze;

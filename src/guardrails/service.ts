@@ -24,14 +24,15 @@ import {
   type Freeze,
   type Freezes,
   haltFrozen,
-  HaltPrivilegeError,
   type Lifted,
+  requireHaltPrivilege,
   type Scope,
   teamChannels,
 } from './freezes.ts';
 import { enforceGuards } from './guardEnforcement.ts';
 import type { GuardStore } from './guardStore.ts';
-import { enforceFreezes, type FreezeNotices, haltTeamAttacks } from './sweep.ts';
+import { enforceFreezes, type FreezeNotices, haltTeamAttacks, type SweepResult } from './sweep.ts';
+import type { TeamEntry } from '../client/index.ts';
 import {
   checkGuards,
   type GuardCheck,
@@ -265,8 +266,17 @@ export class GuardrailService {
 
   /** Reads guards with a person's session, keeping each reading. */
   checkGuards = (...a: AfterParts<typeof checkGuards>) => checkGuards(this.#parts, ...a);
-  /** Halts a team's attacks (Halt all chaos attacks in one team). */
-  haltTeam = (...a: AfterParts<typeof haltTeamAttacks>) => haltTeamAttacks(this.#parts, ...a);
+  /** Halts one team's attacks with the person's session (Halt all chaos attacks, in one team). */
+  haltTeam(actor: Actor, login: Login, team: TeamEntry, reason: string): Promise<SweepResult> {
+    const halter = {
+      by: actor,
+      platformUser: login.session.identifier,
+      cause: 'person',
+      reason,
+      scope: 'all',
+    } as const;
+    return haltTeamAttacks(this.#parts, platformFor(this.#parts, login, team), halter);
+  }
 
   /** Closes the request whose approved start a restarted bot finished. */
   closeAfterRestart = (...a: AfterParts<typeof closeApprovalAfterRestart>) =>
@@ -278,15 +288,4 @@ export class GuardrailService {
   expireApprovals = () => expireApprovals(this.#parts);
   /** Closes the request a game-day step waits on, once the step was skipped or vetoed. */
   closeStepApproval = (...a: AfterParts<typeof closeStepApproval>) => closeStepApproval(this.#parts, ...a);
-}
-
-/**
- * Refuses a person whose platform role could not halt in the scope: HALT_WRITE on the team, or
- * HALT_ALL for every team. Freezing and lifting need the same, so nobody lifts a freeze they could
- * not have declared. The privileges are those of the stored session.
- */
-function requireHaltPrivilege(login: Login, scope: Scope, doing: string): void {
-  if (scope.scope === 'all') {
-    if (!login.session.privileges.includes('HALT_ALL')) throw new HaltPrivilegeError(doing, undefined);
-  } else if (!scope.team.privileges.includes('HALT_WRITE')) throw new HaltPrivilegeError(doing, teamName(scope.team));
 }

@@ -74,13 +74,7 @@ async function haltAllStep({ actor, inputs }: WorkflowStepRequest, deps: Service
     return { outputs: { halted_count: ids.length, halted_ids: ids } };
   }
   const team = matchTeam(login.session.teams, input.team, '');
-  const swept = await deps.guardrails.haltTeam(deps.attacks.api(login, team), {
-    by: actor,
-    platformUser: login.session.identifier,
-    cause: 'person',
-    reason: input.reason,
-    scope: 'all',
-  });
+  const swept = await deps.guardrails.haltTeam(actor, login, team, input.reason);
   if (swept.failed.length || swept.unread.length) {
     return {
       error: stepHaltIncompleteText(
