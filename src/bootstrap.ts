@@ -8,7 +8,7 @@ import { SavedAttacks } from './attacks/saved.ts';
 import { Watches } from './attacks/watches.ts';
 import { GameDays } from './gamedays/gamedays.ts';
 import { Freezes } from './guardrails/freezes.ts';
-import { GuardStore } from './guardrails/guardStore.ts';
+import { GuardStore } from './guardrails/guards.ts';
 import { createPlatformClient } from './client/index.ts';
 import type { Config } from './config.ts';
 import type { Services } from './services.ts';

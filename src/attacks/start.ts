@@ -7,7 +7,7 @@ import type { SessionStore } from '../store/sessions.ts';
 import type { PlatformClient } from '../client/index.ts';
 import type { GameDays } from '../gamedays/gamedays.ts';
 import type { Freezes } from '../guardrails/freezes.ts';
-import type { GuardStore } from '../guardrails/guardStore.ts';
+import type { GuardStore } from '../guardrails/guards.ts';
 import type { ApprovalBoard } from '../guardrails/approvals.ts';
 import type { Recorder } from './events.ts';
 import { explained } from '../errors.ts';

@@ -1,6 +1,5 @@
 import type { CardRecord, CardStore } from '../attacks/cards.ts';
-import { guardKey, guardName } from '../guardrails/guards.ts';
-import type { GuardStore } from '../guardrails/guardStore.ts';
+import { guardKey, guardName, type GuardStore } from '../guardrails/guards.ts';
 import type { KeyValueStore } from '../store/keyValue.ts';
 import { keys } from '../store/keys.ts';
 import { cardOutcome, type GameDayEvent, type GameDayOutcomes, type GameDayRecord } from './gamedayRecord.ts';

@@ -7,8 +7,7 @@ import { startedUnder } from '../gamedays/gamedayReads.ts';
 import type { Breathe } from '../jobs/scheduler.ts';
 import type { Person } from '../store/sessions.ts';
 import { keys } from '../store/keys.ts';
-import { type Guard, guardKey, guardName, type GuardReading, readGuard } from './guards.ts';
-import type { GuardedAttack } from './guardStore.ts';
+import { type Guard, type GuardedAttack, guardKey, guardName, type GuardReading, readGuard } from './guards.ts';
 import type { GuardrailParts } from './service.ts';
 
 // The enforce-guards job: which guards cover what, each read once per pass, and a guard that
@@ -107,7 +106,7 @@ async function tripGuard(
     // Another guard has halted it already: nobody needs to halt it again.
     const latest = (await deps.cards.get(attack.guid)) ?? attack;
     if (latest.guards?.some((g) => g.firedAt && g.key !== key)) continue;
-    if (!(await deps.guards.claimTrip(enforced.guard.spec, attack.guid, holder))) continue;
+    if (!(await deps.store.claim(keys.guardTrip.key(key, attack.guid), keys.guardTrip.ttlMs, holder))) continue;
     actedOn.add(attack.guid);
     let outcome: 'halted' | 'gone' | 'unhalted' | 'failed' = 'unhalted';
     for (const { owner, login } of logins) {
@@ -138,7 +137,7 @@ async function tripGuard(
       // A platform hiccup: the next pass tries this one again.
       failed.push(attack.guid);
       actedOn.delete(attack.guid);
-      await deps.guards.releaseTrip(enforced.guard.spec, attack.guid, holder).catch(() => undefined);
+      await deps.store.release(keys.guardTrip.key(key, attack.guid), holder).catch(() => undefined);
     }
   }
   await deps.events.record({

@@ -1,10 +1,12 @@
 import { NoIntegrationError, NotFoundError, UnauthorizedError } from '../client/errors.ts';
 import type { ScopedPlatform } from '../client/index.ts';
 import { alertHealth, type Health, monitorHealth } from '../client/schemas.ts';
-import type { CardGuard } from '../attacks/cards.ts';
+import type { CardGuard, CardRecord } from '../attacks/cards.ts';
 import type { StartParts } from '../attacks/start.ts';
 import { UserInputError } from '../errors.ts';
+import type { KeyValueStore } from '../store/keyValue.ts';
 import type { Actor, Person } from '../store/sessions.ts';
+import { keys } from '../store/keys.ts';
 
 /**
  * A health signal the platform reads for a team: a monitoringA monitor (integration, domain, id)
@@ -63,10 +65,8 @@ export async function readGuard(api: ScopedPlatform, spec: GuardSpec, now: () =>
   const at = new Date(now()).toISOString();
   try {
     if (spec.kind === 'a') {
-      const monitor = await api.monitoring.getMonitorA(spec.monitorId, {
-        integrationName: spec.integration,
-        domain: spec.domain,
-      });
+      const options = { integrationName: spec.integration, domain: spec.domain };
+      const monitor = await api.monitoring.getMonitorA(spec.monitorId, options);
       return { health: monitorHealth(monitor), state: monitor.overall_state ?? 'no state', name: monitor.name, at };
     }
     const alerts = await api.monitoring.alertsB({ uri: spec.uri, name: spec.alert });
@@ -78,6 +78,118 @@ export async function readGuard(api: ScopedPlatform, spec: GuardSpec, now: () =>
     if (error instanceof NoIntegrationError) return { health: 'unknown', state: 'no integration', at };
     if (error instanceof NotFoundError) return { health: 'unknown', state: 'not found', at };
     return { health: 'unknown', state: 'unreachable', at };
+  }
+}
+
+/** What halting a guarded attack needs, and where to say so. */
+export type GuardedAttack = Pick<
+  CardRecord,
+  'guid' | 'kind' | 'teamId' | 'teamName' | 'channel' | 'type' | 'createdAt' | 'startedBy' | 'lengthSeconds'
+>;
+
+/** An attack's guards as stored; a bare list is how they were kept before the attack was kept with them. */
+type StoredAttackGuards = { attack: GuardedAttack; guards: Guard[] } | Guard[];
+
+/** A guard of a game day, under a key of its own. */
+type GameDayGuard = { guard: Guard; addedAt: number };
+
+const guardsOf = (stored: StoredAttackGuards | undefined): Guard[] =>
+  stored === undefined ? [] : Array.isArray(stored) ? stored : stored.guards;
+
+/**
+ * Where guards are kept: per attack and per game day (by its id, so they end with it), and the
+ * last reading of each distinct guard, shared by everything it covers.
+ */
+export class GuardStore {
+  readonly #store: KeyValueStore;
+
+  constructor(store: KeyValueStore) {
+    this.#store = store;
+  }
+
+  async forAttack(guid: string): Promise<Guard[]> {
+    return guardsOf(await this.#store.get<StoredAttackGuards>(keys.attackGuards.key(guid)));
+  }
+
+  /**
+   * Keeps an attack's guards with what halting it needs, written as soon as it is created: they
+   * hold before its card is saved, and when its card could not be posted at all.
+   */
+  async setForAttack(attack: GuardedAttack, guards: Guard[]): Promise<void> {
+    const stored: StoredAttackGuards = { attack, guards };
+    if (guards.length) await this.#store.set(keys.attackGuards.key(attack.guid), stored, keys.attackGuards.ttlMs);
+  }
+
+  /**
+   * Adds guards to an attack's own (one it has already keeps its owner), so they cover it for as
+   * long as it lives, whatever happens to where they came from.
+   */
+  async addForAttack(attack: GuardedAttack, guards: Guard[]): Promise<void> {
+    const own = await this.forAttack(attack.guid);
+    const all = distinctGuards([...own, ...guards]);
+    if (all.length > own.length) await this.setForAttack(attack, all);
+  }
+
+  /** Every attack that has guards of its own, with them (the attack itself unless kept before it was). */
+  async attackGuards(): Promise<{ guid: string; attack: GuardedAttack | undefined; guards: Guard[] }[]> {
+    const found: { guid: string; attack: GuardedAttack | undefined; guards: Guard[] }[] = [];
+    for await (const [key, stored] of this.#store.entries<StoredAttackGuards>(keys.attackGuards.prefix)) {
+      const attack = Array.isArray(stored) ? undefined : stored.attack;
+      found.push({ guid: key.slice(keys.attackGuards.prefix.length), attack, guards: guardsOf(stored) });
+    }
+    return found;
+  }
+
+  async dropForAttack(guid: string): Promise<void> {
+    await this.#store.delete(keys.attackGuards.key(guid));
+  }
+
+  /** A game day's guards in the order they were added. */
+  async forGameDay(id: string): Promise<Guard[]> {
+    // Kept as one list per game day before each guard had its own key.
+    const listed = (await this.#store.get<Guard[]>(keys.gameDayGuard.list(id))) ?? [];
+    const added: GameDayGuard[] = [];
+    for await (const [, entry] of this.#store.entries<GameDayGuard>(keys.gameDayGuard.ofGameDay(id))) added.push(entry);
+    return distinctGuards([...listed, ...added.sort((x, y) => x.addedAt - y.addedAt).map((entry) => entry.guard)]);
+  }
+
+  /**
+   * Adds guards to a game day (one already there keeps its owner), each under a key of its own,
+   * so two people adding guards at once both keep theirs.
+   */
+  async addToGameDay(id: string, guards: Guard[]): Promise<Guard[]> {
+    const kept = new Set((await this.forGameDay(id)).map((g) => guardKey(g.spec)));
+    const now = Date.now();
+    for (const [index, guard] of guards.entries()) {
+      const key = guardKey(guard.spec);
+      if (kept.has(key)) continue;
+      kept.add(key);
+      await this.#store.set(keys.gameDayGuard.key(id, key), { guard, addedAt: now + index }, keys.gameDayGuard.ttlMs);
+    }
+    return this.forGameDay(id);
+  }
+
+  /**
+   * Removes the game day's guards written as `flags` (`a:1234567`, whatever their integration),
+   * from the one list kept before too; gives those removed.
+   */
+  async removeFromGameDay(id: string, flags: readonly string[]): Promise<Guard[]> {
+    const removed = (await this.forGameDay(id)).filter((g) => flags.includes(guardFlag(g.spec)));
+    if (!removed.length) return [];
+    const gone = new Set(removed.map((g) => guardKey(g.spec)));
+    for (const key of gone) await this.#store.delete(keys.gameDayGuard.key(id, key));
+    const listed = (await this.#store.get<Guard[]>(keys.gameDayGuard.list(id))) ?? [];
+    const rest = listed.filter((g) => !gone.has(guardKey(g.spec)));
+    if (rest.length < listed.length) await this.#store.set(keys.gameDayGuard.list(id), rest, keys.gameDayGuard.ttlMs);
+    return removed;
+  }
+
+  reading(spec: GuardSpec): Promise<GuardReading | undefined> {
+    return this.#store.get<GuardReading>(keys.guardReading.key(guardKey(spec)));
+  }
+
+  async saveReading(spec: GuardSpec, reading: GuardReading): Promise<void> {
+    await this.#store.set(keys.guardReading.key(guardKey(spec)), reading, keys.guardReading.ttlMs);
   }
 }
 
@@ -114,30 +226,29 @@ export async function checkGuards(deps: StartParts, api: ScopedPlatform, guards:
   );
 }
 
-/** A start refused because a guard says the system is unhealthy; the words are the views'. */
-export class UnhealthyGuardsError extends UserInputError {
-  override name = 'UnhealthyGuardsError';
-  readonly unhealthy: GuardCheck[];
-  constructor(unhealthy: GuardCheck[]) {
-    super('A guard says the system is unhealthy; nothing was started.');
-    this.unhealthy = unhealthy;
+/** A start its guards refuse, with the guards that refuse it; the words are the views'. */
+export class GuardsRefusedError extends UserInputError {
+  readonly checks: GuardCheck[];
+  constructor(checks: GuardCheck[], why: string) {
+    super(`${why}; nothing was started.`);
+    this.checks = checks;
   }
+}
+
+/** A guard says the system is unhealthy. */
+export class UnhealthyGuardsError extends GuardsRefusedError {
+  override name = 'UnhealthyGuardsError';
 }
 
 /** An unhealthy guard refuses the start, naming the guard and its state. */
 export function refuseIfUnhealthy(checks: GuardCheck[]): void {
   const unhealthy = checks.filter((c) => c.reading.health === 'unhealthy');
-  if (unhealthy.length) throw new UnhealthyGuardsError(unhealthy);
+  if (unhealthy.length) throw new UnhealthyGuardsError(unhealthy, 'A guard says the system is unhealthy');
 }
 
-/** A start refused because a guard it names itself (`--guard`) watches a monitor or alert that does not exist. */
-export class MissingGuardsError extends UserInputError {
+/** A guard the start names itself (`--guard`) watches a monitor or alert that does not exist. */
+export class MissingGuardsError extends GuardsRefusedError {
   override name = 'MissingGuardsError';
-  readonly missing: GuardCheck[];
-  constructor(missing: GuardCheck[]) {
-    super('A guard of this attack watches nothing that exists; nothing was started.');
-    this.missing = missing;
-  }
 }
 
 /**
@@ -147,17 +258,12 @@ export class MissingGuardsError extends UserInputError {
 export function refuseIfMissing(checks: GuardCheck[], own: readonly GuardSpec[] = []): void {
   const ownKeys = new Set(own.map(guardKey));
   const missing = checks.filter((c) => c.reading.state === 'not found' && ownKeys.has(guardKey(c.guard.spec)));
-  if (missing.length) throw new MissingGuardsError(missing);
+  if (missing.length) throw new MissingGuardsError(missing, 'A guard of this attack watches nothing that exists');
 }
 
 /** A start whose guards cannot all be read, not yet confirmed with "Start anyway". */
-export class GuardsUnknownError extends UserInputError {
+export class GuardsUnknownError extends GuardsRefusedError {
   override name = 'GuardsUnknownError';
-  readonly unknown: GuardCheck[];
-  constructor(unknown: GuardCheck[]) {
-    super('The state of a guard cannot be told; nothing was started.');
-    this.unknown = unknown;
-  }
 }
 
 /**
@@ -173,7 +279,7 @@ export async function guardStart(
   const checks = await checkGuards(deps, api, guards);
   refuseIfUnhealthy(checks);
   const unknown = unknownGuards(checks).filter((c) => !acknowledged?.includes(guardKey(c.guard.spec)));
-  if (unknown.length) throw new GuardsUnknownError(unknown);
+  if (unknown.length) throw new GuardsUnknownError(unknown, 'The state of a guard cannot be told');
   return checks;
 }
 

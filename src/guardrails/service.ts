@@ -30,9 +30,6 @@ import {
   teamChannels,
 } from './freezes.ts';
 import { enforceGuards } from './guardEnforcement.ts';
-import type { GuardStore } from './guardStore.ts';
-import { enforceFreezes, type FreezeNotices, haltTeamAttacks, type SweepResult } from './sweep.ts';
-import type { TeamEntry } from '../client/index.ts';
 import {
   checkGuards,
   type GuardCheck,
@@ -41,7 +38,10 @@ import {
   guardName,
   type GuardReading,
   type GuardSpec,
+  type GuardStore,
 } from './guards.ts';
+import { enforceFreezes, type FreezeNotices, haltTeamAttacks, type SweepResult } from './sweep.ts';
+import type { TeamEntry } from '../client/index.ts';
 import { type GameDayAccess, gameDayAccess } from '../gamedays/gamedayAccess.ts';
 import type { GameDayRecord } from '../gamedays/gamedayRecord.ts';
 import type { AfterParts } from '../parts.ts';

@@ -5,7 +5,7 @@
 import { CardStore } from '../../src/attacks/cards.ts';
 import type { GameDayBoard } from '../../src/gamedays/gamedayBoard.ts';
 import { GameDays } from '../../src/gamedays/gamedays.ts';
-import { GuardStore } from '../../src/guardrails/guardStore.ts';
+import { GuardStore } from '../../src/guardrails/guards.ts';
 import { createLogger, type Logger } from '../../src/logger.ts';
 import type { KeyValueStore } from '../../src/store/keyValue.ts';
 

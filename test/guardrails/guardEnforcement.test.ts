@@ -4,8 +4,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { enforceGuards } from '../../src/guardrails/guardEnforcement.ts';
-import type { Guard, GuardSpec } from '../../src/guardrails/guards.ts';
-import type { GuardedAttack } from '../../src/guardrails/guardStore.ts';
+import type { Guard, GuardedAttack, GuardSpec } from '../../src/guardrails/guards.ts';
 import type { Actor } from '../../src/store/sessions.ts';
 import { channel, type Seen, useGuardrails } from './parts.ts';
 

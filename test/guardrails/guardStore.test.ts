@@ -1,7 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
-import type { Guard } from '../../src/guardrails/guards.ts';
-import { GuardStore } from '../../src/guardrails/guardStore.ts';
+import { type Guard, GuardStore } from '../../src/guardrails/guards.ts';
 import { createKeyValueStore, type KeyValueStore } from '../../src/store/keyValue.ts';
 import { dropRedisKeys } from '../support/redisKeys.ts';
 

@@ -13,7 +13,7 @@ import { type GuardrailParts, GuardrailService } from '../../src/guardrails/serv
 import type { ApprovalClosing, ApprovalRequest } from '../../src/guardrails/approvals.ts';
 import { parseApprovalRules } from '../../src/guardrails/approvalRequests.ts';
 import { Freezes } from '../../src/guardrails/freezes.ts';
-import { GuardStore } from '../../src/guardrails/guardStore.ts';
+import { GuardStore } from '../../src/guardrails/guards.ts';
 import { createLogger } from '../../src/logger.ts';
 import type { StartAsk } from '../../src/attacks/start.ts';
 import { type ApprovedWay, startPolicy } from '../../src/attacks/startPolicy.ts';
