@@ -40,7 +40,7 @@ export function guardKey(spec: GuardSpec): string {
 }
 
 /** Each guard once, the first of those sharing a key kept. */
-export function distinctGuards(guards: readonly Guard[]): Guard[] {
+function distinctGuards(guards: readonly Guard[]): Guard[] {
   const seen = new Set<string>();
   return guards.filter((g) => !seen.has(guardKey(g.spec)) && seen.add(guardKey(g.spec)));
 }

@@ -18,7 +18,7 @@ export interface SweptAttack {
 }
 
 /** Where a sweep looks for attacks: the attacks of the team, and its Kubernetes attacks. */
-export type SweepSource = 'attacks' | 'kubernetes';
+type SweepSource = 'attacks' | 'kubernetes';
 
 export interface SweepResult {
   halted: SweptAttack[];
@@ -32,7 +32,7 @@ export interface SweepResult {
  * Which attacks a sweep has halted already. `claim` is true for the one caller that may halt the
  * attack now; `release` gives the claim back when the halt failed, so the next pass tries again.
  */
-export interface HaltLedger {
+interface HaltLedger {
   claim(guid: string): Promise<boolean>;
   release(guid: string): Promise<void>;
 }

@@ -29,7 +29,7 @@ export function ruleText(rule: ApprovalRule): string {
 }
 
 /** "cpu attack `-l 600` on all hosts tagged role=web in team Payments". */
-export function approvalWhat(request: AttackRequest, team: string): string {
+function approvalWhat(request: AttackRequest, team: string): string {
   const args = request.args.length ? ` \`${escapeMrkdwn(request.args.join(' ')).replace(/`/g, "'")}\`` : '';
   const target = describeTarget(request.target, team);
   const where = target.includes(`team ${team}`) ? '' : ` in team *${escapeMrkdwn(team)}*`;

@@ -5,7 +5,7 @@ import { errorInBrief } from '../errorReply.ts';
 import { freezeScopeText, frozenLine } from './freezeRefusal.ts';
 
 /** "its attacks", "its Kubernetes attacks", or both, for what a sweep could not read. */
-export function unreadText(unread: SweepResult['unread']): string {
+function unreadText(unread: SweepResult['unread']): string {
   const sources = new Set(unread.map((u) => u.source));
   if (sources.size === 2) return 'attacks or its Kubernetes attacks';
   return sources.has('kubernetes') ? 'Kubernetes attacks' : 'attacks';
