@@ -8,7 +8,8 @@ import type { ApprovalClosing, ApprovalRequest, WaitingWorkflowStep } from './ap
 
 /**
  * Asking for a second person: which rule asks for one, and the request posted in the channel.
- * Only the start policy (src/attacks/startPolicy.ts) asks; answering is approvals.ts's.
+ * Only the start policy (src/attacks/startPolicy.ts) asks; who may answer is the guardrail
+ * service's, and how a request ends is approvals.ts's.
  */
 
 /**

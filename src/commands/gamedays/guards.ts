@@ -23,7 +23,7 @@ import { alertNamePattern } from './guardSearch.ts';
 
 /**
  * A game day's guards from Slack: `gameday guard` and `unguard`, and the form that picks them.
- * Who may change them, and the change, are src/guardrails/gamedayGuards.ts's.
+ * Who may change them, and the change, are the guardrail service's (src/guardrails/service.ts).
  */
 
 type RunningGameDay = GameDayRecord & { id: string };
