@@ -40,7 +40,7 @@ import {
   type GuardSpec,
   type GuardStore,
 } from './guards.ts';
-import { enforceFreezes, type FreezeNotices, haltTeamAttacks, type SweepResult } from './sweep.ts';
+import { enforceFreezes, type FreezeNotices, freezeHalter, haltTeamAttacks, type SweepResult } from './sweep.ts';
 import type { TeamEntry } from '../client/index.ts';
 import { type GameDayAccess, gameDayAccess } from '../gamedays/gamedayAccess.ts';
 import type { GameDayRecord } from '../gamedays/gamedayRecord.ts';
@@ -104,18 +104,12 @@ export class GuardrailService {
       // A workflow's freeze has no channel of its own: it reports where it was announced.
       channel: actor.channelId ?? existing?.channel ?? announceIn[0],
     };
-    const platformUser = login.session.identifier;
     await deps.freezes.declare(freeze);
-    const halting = await haltFrozen(deps, login, scope, {
-      by: actor,
-      platformUser,
-      cause: 'freeze',
-      reason: `frozen: ${reason}`,
-    });
+    const halting = await haltFrozen(deps, login, scope, freezeHalter(actor, login, reason));
     await deps.events.record({
       kind: 'frozen',
       by: actor,
-      platformUser,
+      platformUser: login.session.identifier,
       scope: scope.scope,
       teamId: freeze.teamId,
       reason,
