@@ -3,7 +3,6 @@ import type { PendingAttack } from '../attacks/start.ts';
 import type { StartIntent, StartNews } from '../attacks/startIntents.ts';
 import { UserInputError } from '../errors.ts';
 import type { StepRef } from '../gamedays/plan.ts';
-import type { Actor } from '../store/sessions.ts';
 import { keys } from '../store/keys.ts';
 import { type ApprovalRecord, type ApprovalRule, approvalTtlMs } from './approvalRequests.ts';
 import type { GuardrailParts } from './service.ts';
@@ -111,14 +110,8 @@ export async function openRecord(
   return undefined;
 }
 
-export const isRequester = (r: ApprovalRecord, a: Actor) =>
-  r.pending.actor.userId === a.userId && r.pending.actor.workspaceId === a.workspaceId;
-/** The same platform login as the requester's, from any Slack account. */
-export const samePlatformUser = (a: string | undefined, b: string | undefined) =>
-  a !== undefined && b !== undefined && a.toLowerCase() === b.toLowerCase();
-
 /** How a request ended, less what the request itself says (the attack and the people). */
-export type Ending = ApprovalClosing extends infer C
+type Ending = ApprovalClosing extends infer C
   ? C extends unknown
     ? Omit<C, 'request' | 'teamName' | 'requester'>
     : never

@@ -13,9 +13,7 @@ import {
   closeStepApproval,
   decide,
   expireApprovals,
-  isRequester,
   openRecord,
-  samePlatformUser,
   type WorkflowSteps,
 } from './approvals.ts';
 import { audit } from '../audit.ts';
@@ -44,6 +42,7 @@ import { enforceFreezes, type FreezeNotices, freezeHalter, haltTeamAttacks, type
 import type { TeamEntry } from '../client/index.ts';
 import { type GameDayAccess, gameDayAccess } from '../gamedays/gamedayAccess.ts';
 import type { GameDayRecord } from '../gamedays/gamedayRecord.ts';
+import type { ApprovalRecord } from './approvalRequests.ts';
 import type { AfterParts } from '../parts.ts';
 
 /** What the guards, freezes and approvals use: what a start uses (they read guards and post requests), and more. */
@@ -283,3 +282,11 @@ export class GuardrailService {
   /** Closes the request a game-day step waits on, once the step was skipped or vetoed. */
   closeStepApproval = (...a: AfterParts<typeof closeStepApproval>) => closeStepApproval(this.#parts, ...a);
 }
+
+/** The person who asked, on the Slack account they asked from. */
+const isRequester = (r: ApprovalRecord, a: Actor) =>
+  r.pending.actor.userId === a.userId && r.pending.actor.workspaceId === a.workspaceId;
+
+/** The same platform login as the requester's, from any Slack account. */
+const samePlatformUser = (a: string | undefined, b: string | undefined) =>
+  a !== undefined && b !== undefined && a.toLowerCase() === b.toLowerCase();
