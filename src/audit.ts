@@ -1,6 +1,6 @@
 import type { AttackEvent } from './attacks/events.ts';
 import type { TargetSet } from './attacks/blastRadius.ts';
-import type { ApprovalRule } from './guardrails/approvalRules.ts';
+import type { ApprovalRule } from './guardrails/approvalRequests.ts';
 import type { Logger } from './logger.ts';
 import type { Metrics } from './metrics.ts';
 import type { Actor } from './store/sessions.ts';

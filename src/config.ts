@@ -5,7 +5,7 @@ import {
   type LoginMode,
   missingVariables,
 } from './environment.ts';
-import type { ApprovalRule } from './guardrails/approvalRules.ts';
+import type { ApprovalRule } from './guardrails/approvalRequests.ts';
 import type { Subnet } from './login/clientAddress.ts';
 
 export interface Config {

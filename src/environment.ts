@@ -4,7 +4,7 @@
  */
 import { z } from 'zod';
 import { isSecureUrl } from './client/index.ts';
-import { parseApprovalRules } from './guardrails/approvalRules.ts';
+import { parseApprovalRules } from './guardrails/approvalRequests.ts';
 import { parseSubnet } from './login/clientAddress.ts';
 
 const optionalText = z

@@ -1,4 +1,4 @@
-import type { ApprovalRule } from '../guardrails/approvalRules.ts';
+import type { ApprovalRule } from '../guardrails/approvalRequests.ts';
 import type { Person } from '../store/sessions.ts';
 import type { AttackRequest } from './request.ts';
 import type { AttackState, CardRecord, CardStore, HaltWarning, MessageRef } from './cards.ts';

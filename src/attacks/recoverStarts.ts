@@ -1,6 +1,6 @@
 import { platformTimeoutMs, type ScopedPlatform } from '../client/index.ts';
 import type { AttackParts } from './service.ts';
-import type { closeApprovalAfterRestart } from '../guardrails/approvalClosing.ts';
+import type { closeApprovalAfterRestart } from '../guardrails/approvals.ts';
 import type { AfterParts } from '../parts.ts';
 import { keys } from '../store/keys.ts';
 import { takeLease } from '../store/leases.ts';

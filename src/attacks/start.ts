@@ -16,7 +16,7 @@ import type { Actor, Login } from '../store/sessions.ts';
 import { platformFor, teamName } from './access.ts';
 import type { CardGuard, CardRecord, CardStore } from './cards.ts';
 import { claimWatchCard } from './watchCards.ts';
-import { cardGuards, type GuardCheck } from '../guardrails/guardCheck.ts';
+import { cardGuards, type GuardCheck } from '../guardrails/guards.ts';
 import { type OpenIntent, openIntent, type StartIntent, type StartSource } from './startIntents.ts';
 import { keys } from '../store/keys.ts';
 import type { StepRef } from '../gamedays/plan.ts';

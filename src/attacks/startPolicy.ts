@@ -1,5 +1,4 @@
-import type { ApprovalRule } from '../guardrails/approvalRules.ts';
-import { approvalNeeded, requestApproval } from '../guardrails/approvalRequests.ts';
+import { approvalNeeded, type ApprovalRule, requestApproval } from '../guardrails/approvalRequests.ts';
 import type { WaitingWorkflowStep } from '../guardrails/approvals.ts';
 import { FrozenError } from '../guardrails/freezes.ts';
 import {
@@ -10,7 +9,7 @@ import {
   refuseIfMissing,
   refuseIfUnhealthy,
   unknownGuards,
-} from '../guardrails/guardCheck.ts';
+} from '../guardrails/guards.ts';
 import type { StepRef } from '../gamedays/plan.ts';
 import { platformFor, teamName } from './access.ts';
 import { confirmTargets, recordedTargets, type TargetSet } from './blastRadius.ts';

@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import type { Who } from '../attacks/events.ts';
 import type { TargetSet } from '../attacks/blastRadius.ts';
 import type { AttackRequest } from '../attacks/request.ts';
-import type { ApprovalRule } from '../guardrails/approvalRules.ts';
+import type { ApprovalRule } from '../guardrails/approvalRequests.ts';
 import type { GuardSpec } from '../guardrails/guards.ts';
 import type { KeyValueStore } from '../store/keyValue.ts';
 import { keys } from '../store/keys.ts';

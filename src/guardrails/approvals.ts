@@ -1,14 +1,17 @@
-import { mayRunAttacks, requireLogin } from '../attacks/access.ts';
 import type { CardRecord, MessageRef } from '../attacks/cards.ts';
 import type { PendingAttack } from '../attacks/start.ts';
-import type { StartNews } from '../attacks/startIntents.ts';
-import type { GuardrailParts } from './service.ts';
+import type { StartIntent, StartNews } from '../attacks/startIntents.ts';
 import { UserInputError } from '../errors.ts';
-import type { Actor } from '../store/sessions.ts';
+import type { StepRef } from '../gamedays/plan.ts';
 import { keys } from '../store/keys.ts';
-import { closeApproval, decide, expiredApproval } from './approvalClosing.ts';
-import type { ApprovalRecord } from './approvalRequests.ts';
-import type { ApprovalRule } from './approvalRules.ts';
+import { type ApprovalRecord, type ApprovalRule, approvalTtlMs } from './approvalRequests.ts';
+import type { GuardrailParts } from './service.ts';
+
+/**
+ * A request for a second person once posted: what it is, how it is answered (the service decides
+ * who may), and how it ends, once: expired, answered, closed because the game-day step that asked
+ * stopped, or closed by a restarted bot that finished its start. Nothing follows a close.
+ */
 
 /** A request for a second person, as posted in the attack's channel. */
 export interface ApprovalRequest {
@@ -95,108 +98,121 @@ export interface WorkflowSteps {
 }
 
 /** An open request by the id its button carries; one whose time is over is closed as expired. */
-async function openRecord(deps: GuardrailParts, requestId: string | undefined): Promise<ApprovalRecord | undefined> {
+export async function openRecord(
+  deps: GuardrailParts,
+  requestId: string | undefined,
+): Promise<ApprovalRecord | undefined> {
   const id = requestId ?? '';
   if (!/^[0-9a-f-]{36}$/.test(id)) throw new NotARequestError();
   const record = await deps.store.get<ApprovalRecord>(keys.approval.key(id));
-  return record && !(await expiredApproval(deps, record)) ? record : undefined;
+  if (!record || Date.parse(record.requestedAt) + approvalTtlMs > deps.clock.now()) return record;
+  await closeUnanswered(deps, record, { kind: 'expired' });
+  return undefined;
 }
 
-const isRequester = (r: ApprovalRecord, a: Actor) =>
-  r.pending.actor.userId === a.userId && r.pending.actor.workspaceId === a.workspaceId;
-/** The same platform login as the requester's, from any Slack account. */
-const samePlatformUser = (a: string | undefined, b: string | undefined) =>
-  a !== undefined && b !== undefined && a.toLowerCase() === b.toLowerCase();
+/** How a request ended, less what the request itself says (the attack and the people). */
+type Ending = ApprovalClosing extends infer C
+  ? C extends unknown
+    ? Omit<C, 'request' | 'teamName' | 'requester'>
+    : never
+  : never;
 
-/** Whether this person's own session may run attacks in the team (EXPERIMENTS_RUN). */
-async function canRun(deps: GuardrailParts, actor: Actor, teamId: string): Promise<boolean> {
-  const login = await requireLogin(deps, actor);
-  const team = login.session.teams.find((t) => t.identifier === teamId);
-  return team !== undefined && mayRunAttacks(team);
+/** How long past its time an answered request may wait for its start to be written down. */
+const interruptedAfterMs = 60_000;
+
+/** Whether a start from this request is written down (startIntents.ts), to be finished by whoever holds it. */
+async function startUnderway(deps: GuardrailParts, requestId: string): Promise<boolean> {
+  for await (const [, intent] of deps.store.entries<StartIntent>(keys.startIntent.prefix))
+    if (intent.source.kind === 'approval' && intent.source.id === requestId) return true;
+  return false;
+}
+
+/** Exactly one answer per request: Approve, Reject or expiry. True for the one that may answer. */
+export const decide = (deps: GuardrailParts, id: string) =>
+  deps.store.claim(keys.approvalDecided.key(id), keys.approvalDecided.ttlMs);
+
+/**
+ * Ends a request: its buttons go at once, and how it ended is kept, so a request answered before
+ * its message was saved is closed by the request itself.
+ */
+export async function closeApproval(deps: GuardrailParts, record: ApprovalRecord, ending: Ending): Promise<void> {
+  const { request } = record.pending;
+  const closing = { ...ending, request, teamName: record.teamName, requester: record.pending.actor.userId };
+  // Kept without the error: it may hold what the platform answered, and need not survive JSON.
+  await deps.store.set(
+    keys.approvalClosed.key(record.id),
+    'error' in closing ? { ...closing, error: undefined } : closing,
+    keys.approvalClosed.ttlMs,
+  );
+  const posted = await deps.store.get<MessageRef>(keys.approvalMessage.key(record.id));
+  if (posted) deps.approvals.close(posted, closing);
+  await deps.store.delete(keys.approval.key(record.id));
+  // A game-day step waiting for this approval does not wait any more: the plan goes on.
+  if (record.pending.step && !['approved', 'step stopped', 'step not waiting'].includes(closing.kind))
+    await deps.planApprovals.closed(record.pending.step, closing);
+  // A Workflow Builder step that asked is completed (approved and started) or failed.
+  if (record.workflowStep)
+    await deps.workflow
+      .approvalClosed(record.workflowStep, closing)
+      .catch((error: unknown) =>
+        deps.logger.warn({ err: error, request: record.id }, 'could not finish the step that asked for approval'),
+      );
+}
+
+/** Ends a request nobody has answered yet; one answered already is left to its answer. */
+async function closeUnanswered(deps: GuardrailParts, record: ApprovalRecord, ending: Ending): Promise<void> {
+  if (await decide(deps, record.id)) await closeApproval(deps, record, ending);
 }
 
 /**
- * Approve: another person, logged in, with EXPERIMENTS_RUN on the team (from their own session).
- * Starts exactly one attack with the requester's session, recording both people.
+ * Closes an approved request whose start a restarted bot finished (startIntents.ts): with the
+ * attack it started, or saying there is none to show (never sent, or not found on the platform).
  */
-export async function approveRequest(
+export async function closeApprovalAfterRestart(
   deps: GuardrailParts,
-  actor: Actor,
-  requestId: string | undefined,
-): Promise<ApprovalAnswer> {
-  const record = await openRecord(deps, requestId);
-  if (!record) return { kind: 'not open' };
-  if (isRequester(record, actor)) return { kind: 'own request' };
-  const requesterPlatform =
-    record.requestedByPlatform ?? (await deps.sessions.get(record.pending.actor))?.session.identifier;
-  if (samePlatformUser(requesterPlatform, (await requireLogin(deps, actor)).session.identifier)) {
-    return { kind: 'same platform login' };
-  }
-  if (!(await canRun(deps, actor, record.pending.teamId))) {
-    return { kind: 'not allowed', decision: 'approve', teamName: record.teamName };
-  }
-  if (!(await decide(deps, record.id))) return { kind: 'already answered' };
-  // A step's start: only while that step still waits for this approval.
-  if (record.pending.step && !(await deps.planApprovals.approved(record.pending.step))) {
-    await closeApproval(deps, record, { kind: 'step not waiting', approver: actor.userId });
-    return { kind: 'not open' };
-  }
-  const requester = record.pending.actor;
-  const login = await deps.sessions.get(requester);
-  const team = login?.session.teams.find((t) => t.identifier === record.pending.teamId);
-  if (!login || !team) {
-    await closeApproval(deps, record, { kind: 'requester gone', approver: actor.userId });
-    return { kind: 'requester gone' };
-  }
-  const approver = { userId: actor.userId, userName: actor.userName };
-  try {
-    const { request, channel, unknownGuards, step, targets } = record.pending;
-    const started = await deps.startApproved(
-      { actor: requester, login, team, request, channel },
-      { kind: 'approval', id: record.id, approver, acknowledgedGuards: unknownGuards, step, targets },
-    );
-    await deps.events.record({
-      kind: 'approval',
-      decision: 'approved',
-      by: actor,
-      platformUser: login.session.identifier,
-      teamId: team.identifier,
-      attack: started.guid,
-      requestedBy: requester.userId,
-    });
-    await closeApproval(deps, record, {
-      kind: 'approved',
-      approver: actor.userId,
-      guid: started.guid,
-      carded: Boolean(started.card),
-    });
-    return { kind: 'started', guid: started.guid, requester: requester.userId };
-  } catch (error) {
-    await closeApproval(deps, record, { kind: 'not started', approver: actor.userId, error });
-    return { kind: 'not started', error };
+  id: string,
+  approver: { userId: string },
+  started: { guid: string; carded: boolean } | undefined,
+): Promise<void> {
+  const record = await deps.store.get<ApprovalRecord>(keys.approval.key(id));
+  if (!record) return;
+  await closeApproval(
+    deps,
+    record,
+    started
+      ? { kind: 'approved', approver: approver.userId, guid: started.guid, carded: started.carded }
+      : { kind: 'lost in a restart', approver: approver.userId },
+  );
+}
+
+/**
+ * Closes the open request a game-day step waits on, once the step was skipped or vetoed: nothing
+ * starts from it, and its message says why. An Approve that got there first finds the step gone.
+ */
+export async function closeStepApproval(
+  deps: GuardrailParts,
+  ref: StepRef,
+  stopped: { how: 'skipped' | 'vetoed'; by: string },
+): Promise<void> {
+  for await (const [, record] of deps.store.entries<ApprovalRecord>(keys.approval.prefix)) {
+    if (record.pending.step?.stepId !== ref.stepId || record.pending.step.gameDayId !== ref.gameDayId) continue;
+    await closeUnanswered(deps, record, { kind: 'step stopped', ...stopped });
   }
 }
 
-/** Reject: the requester withdrawing, or anyone who could have approved. Nothing starts. */
-export async function rejectRequest(
-  deps: GuardrailParts,
-  actor: Actor,
-  requestId: string | undefined,
-): Promise<ApprovalAnswer> {
-  const record = await openRecord(deps, requestId);
-  if (!record) return { kind: 'not open' };
-  const own = isRequester(record, actor);
-  if (!own && !(await canRun(deps, actor, record.pending.teamId))) {
-    return { kind: 'not allowed', decision: 'reject', teamName: record.teamName };
+/** Once per poll pass: requests left unanswered for 15 minutes end, and say so. Never throws. */
+export async function expireApprovals(deps: GuardrailParts): Promise<void> {
+  try {
+    for await (const [, record] of deps.store.entries<ApprovalRecord>(keys.approval.prefix)) {
+      const over = deps.clock.now() - (Date.parse(record.requestedAt) + approvalTtlMs);
+      if (over < 0) continue;
+      if (await decide(deps, record.id)) await closeApproval(deps, record, { kind: 'expired' });
+      // Answered, yet still open a minute past its time with no start under way: the bot that took
+      // the answer stopped before it began the start, and nobody else may answer it again.
+      else if (over >= interruptedAfterMs && !(await startUnderway(deps, record.id)))
+        await closeApproval(deps, record, { kind: 'interrupted' });
+    }
+  } catch (error) {
+    deps.logger.warn({ err: error }, 'could not end expired approval requests');
   }
-  if (!(await decide(deps, record.id))) return { kind: 'already answered' };
-  await closeApproval(deps, record, own ? { kind: 'withdrawn' } : { kind: 'rejected', by: actor.userId });
-  await deps.events.record({
-    kind: 'approval',
-    decision: 'rejected',
-    by: actor,
-    teamId: record.pending.teamId,
-    requestedBy: record.pending.actor.userId,
-  });
-  return { kind: own ? 'withdrawn' : 'rejected' };
 }

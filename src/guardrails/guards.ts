@@ -1,9 +1,11 @@
 import { NoIntegrationError, NotFoundError, UnauthorizedError } from '../client/errors.ts';
 import type { ScopedPlatform } from '../client/index.ts';
 import { alertHealth, type Health, monitorHealth } from '../client/monitoring.ts';
-import type { CardRecord } from '../attacks/cards.ts';
+import type { CardGuard, CardRecord } from '../attacks/cards.ts';
+import type { StartParts } from '../attacks/start.ts';
+import { UserInputError } from '../errors.ts';
 import type { KeyValueStore } from '../store/keyValue.ts';
-import type { Person } from '../store/sessions.ts';
+import type { Actor, Person } from '../store/sessions.ts';
 import { keys } from '../store/keys.ts';
 
 /**
@@ -38,7 +40,7 @@ export function guardKey(spec: GuardSpec): string {
 }
 
 /** Each guard once, the first of those sharing a key kept. */
-export function distinctGuards(guards: readonly Guard[]): Guard[] {
+function distinctGuards(guards: readonly Guard[]): Guard[] {
   const seen = new Set<string>();
   return guards.filter((g) => !seen.has(guardKey(g.spec)) && seen.add(guardKey(g.spec)));
 }
@@ -63,10 +65,8 @@ export async function readGuard(api: ScopedPlatform, spec: GuardSpec, now: () =>
   const at = new Date(now()).toISOString();
   try {
     if (spec.kind === 'a') {
-      const monitor = await api.monitoring.getMonitorA(spec.monitorId, {
-        integrationName: spec.integration,
-        domain: spec.domain,
-      });
+      const options = { integrationName: spec.integration, domain: spec.domain };
+      const monitor = await api.monitoring.getMonitorA(spec.monitorId, options);
       return { health: monitorHealth(monitor), state: monitor.overall_state ?? 'no state', name: monitor.name, at };
     }
     const alerts = await api.monitoring.alertsB({ uri: spec.uri, name: spec.alert });
@@ -89,6 +89,9 @@ export type GuardedAttack = Pick<
 
 /** An attack's guards as stored; a bare list is how they were kept before the attack was kept with them. */
 type StoredAttackGuards = { attack: GuardedAttack; guards: Guard[] } | Guard[];
+
+/** A guard of a game day, under a key of its own. */
+type GameDayGuard = { guard: Guard; addedAt: number };
 
 const guardsOf = (stored: StoredAttackGuards | undefined): Guard[] =>
   stored === undefined ? [] : Array.isArray(stored) ? stored : stored.guards;
@@ -113,12 +116,8 @@ export class GuardStore {
    * hold before its card is saved, and when its card could not be posted at all.
    */
   async setForAttack(attack: GuardedAttack, guards: Guard[]): Promise<void> {
-    if (guards.length)
-      await this.#store.set<StoredAttackGuards>(
-        keys.attackGuards.key(attack.guid),
-        { attack, guards },
-        keys.attackGuards.ttlMs,
-      );
+    const stored: StoredAttackGuards = { attack, guards };
+    if (guards.length) await this.#store.set(keys.attackGuards.key(attack.guid), stored, keys.attackGuards.ttlMs);
   }
 
   /**
@@ -135,11 +134,8 @@ export class GuardStore {
   async attackGuards(): Promise<{ guid: string; attack: GuardedAttack | undefined; guards: Guard[] }[]> {
     const found: { guid: string; attack: GuardedAttack | undefined; guards: Guard[] }[] = [];
     for await (const [key, stored] of this.#store.entries<StoredAttackGuards>(keys.attackGuards.prefix)) {
-      found.push({
-        guid: key.slice(keys.attackGuards.prefix.length),
-        attack: Array.isArray(stored) ? undefined : stored.attack,
-        guards: guardsOf(stored),
-      });
+      const attack = Array.isArray(stored) ? undefined : stored.attack;
+      found.push({ guid: key.slice(keys.attackGuards.prefix.length), attack, guards: guardsOf(stored) });
     }
     return found;
   }
@@ -152,11 +148,8 @@ export class GuardStore {
   async forGameDay(id: string): Promise<Guard[]> {
     // Kept as one list per game day before each guard had its own key.
     const listed = (await this.#store.get<Guard[]>(keys.gameDayGuard.list(id))) ?? [];
-    const added: { guard: Guard; addedAt: number }[] = [];
-    for await (const [, entry] of this.#store.entries<{ guard: Guard; addedAt: number }>(
-      keys.gameDayGuard.ofGameDay(id),
-    ))
-      added.push(entry);
+    const added: GameDayGuard[] = [];
+    for await (const [, entry] of this.#store.entries<GameDayGuard>(keys.gameDayGuard.ofGameDay(id))) added.push(entry);
     return distinctGuards([...listed, ...added.sort((x, y) => x.addedAt - y.addedAt).map((entry) => entry.guard)]);
   }
 
@@ -185,13 +178,9 @@ export class GuardStore {
     if (!removed.length) return [];
     const gone = new Set(removed.map((g) => guardKey(g.spec)));
     for (const key of gone) await this.#store.delete(keys.gameDayGuard.key(id, key));
-    const listed = await this.#store.get<Guard[]>(keys.gameDayGuard.list(id));
-    if (listed?.some((g) => gone.has(guardKey(g.spec))))
-      await this.#store.set(
-        keys.gameDayGuard.list(id),
-        listed.filter((g) => !gone.has(guardKey(g.spec))),
-        keys.gameDayGuard.ttlMs,
-      );
+    const listed = (await this.#store.get<Guard[]>(keys.gameDayGuard.list(id))) ?? [];
+    const rest = listed.filter((g) => !gone.has(guardKey(g.spec)));
+    if (rest.length < listed.length) await this.#store.set(keys.gameDayGuard.list(id), rest, keys.gameDayGuard.ttlMs);
     return removed;
   }
 
@@ -202,14 +191,109 @@ export class GuardStore {
   async saveReading(spec: GuardSpec, reading: GuardReading): Promise<void> {
     await this.#store.set(keys.guardReading.key(guardKey(spec)), reading, keys.guardReading.ttlMs);
   }
+}
 
-  /** Every trip of a guard over an attack is acted on once: true for the one holder that acts. */
-  claimTrip(spec: GuardSpec, guid: string, holder: string): Promise<boolean> {
-    return this.#store.claim(keys.guardTrip.key(guardKey(spec), guid), keys.guardTrip.ttlMs, holder);
-  }
+export interface GuardCheck {
+  guard: Guard;
+  reading: GuardReading;
+}
 
-  /** Gives a trip back when acting on it failed for a reason the next pass may not meet. */
-  async releaseTrip(spec: GuardSpec, guid: string, holder: string): Promise<void> {
-    await this.#store.release(keys.guardTrip.key(guardKey(spec), guid), holder);
+/**
+ * The guards that cover a start: the attack's own (`--guard`, set by the starter) and those of
+ * the game day running in its channel.
+ */
+export async function coveringGuards(
+  deps: StartParts,
+  actor: Actor,
+  channel: string,
+  own: GuardSpec[] = [],
+): Promise<Guard[]> {
+  const owner = { workspaceId: actor.workspaceId, userId: actor.userId, userName: actor.userName };
+  const guards: Guard[] = own.map((spec) => ({ spec, owner }));
+  const gameDay = await deps.gameDays.running(channel);
+  if (gameDay) guards.push(...(await deps.guards.forGameDay(gameDay.id)));
+  return distinctGuards(guards);
+}
+
+/** Reads every guard of a start with the starter's session, and keeps each reading for the cards. */
+export async function checkGuards(deps: StartParts, api: ScopedPlatform, guards: Guard[]): Promise<GuardCheck[]> {
+  return Promise.all(
+    guards.map(async (guard) => {
+      const reading = await readGuard(api, guard.spec, deps.clock.now);
+      await deps.guards.saveReading(guard.spec, reading).catch(() => undefined);
+      return { guard, reading };
+    }),
+  );
+}
+
+/** A start its guards refuse, with the guards that refuse it; the words are the views'. */
+export class GuardsRefusedError extends UserInputError {
+  readonly checks: GuardCheck[];
+  constructor(checks: GuardCheck[], why: string) {
+    super(`${why}; nothing was started.`);
+    this.checks = checks;
   }
+}
+
+/** A guard says the system is unhealthy. */
+export class UnhealthyGuardsError extends GuardsRefusedError {
+  override name = 'UnhealthyGuardsError';
+}
+
+/** An unhealthy guard refuses the start, naming the guard and its state. */
+export function refuseIfUnhealthy(checks: GuardCheck[]): void {
+  const unhealthy = checks.filter((c) => c.reading.health === 'unhealthy');
+  if (unhealthy.length) throw new UnhealthyGuardsError(unhealthy, 'A guard says the system is unhealthy');
+}
+
+/** A guard the start names itself (`--guard`) watches a monitor or alert that does not exist. */
+export class MissingGuardsError extends GuardsRefusedError {
+  override name = 'MissingGuardsError';
+}
+
+/**
+ * A guard the start names itself that finds no monitor or alert could never halt it: refused,
+ * rather than offered as Start anyway. A game day's guards are the facilitator's to mend.
+ */
+export function refuseIfMissing(checks: GuardCheck[], own: readonly GuardSpec[] = []): void {
+  const ownKeys = new Set(own.map(guardKey));
+  const missing = checks.filter((c) => c.reading.state === 'not found' && ownKeys.has(guardKey(c.guard.spec)));
+  if (missing.length) throw new MissingGuardsError(missing, 'A guard of this attack watches nothing that exists');
+}
+
+/** A start whose guards cannot all be read, not yet confirmed with "Start anyway". */
+export class GuardsUnknownError extends GuardsRefusedError {
+  override name = 'GuardsUnknownError';
+}
+
+/**
+ * Before a start: unhealthy refuses; a state that cannot be told needs the person to have seen it
+ * on the preview (its guard keys in `acknowledged`) and chosen Start anyway.
+ */
+export async function guardStart(
+  deps: StartParts,
+  api: ScopedPlatform,
+  guards: Guard[],
+  acknowledged: readonly string[] | undefined,
+): Promise<GuardCheck[]> {
+  const checks = await checkGuards(deps, api, guards);
+  refuseIfUnhealthy(checks);
+  const unknown = unknownGuards(checks).filter((c) => !acknowledged?.includes(guardKey(c.guard.spec)));
+  if (unknown.length) throw new GuardsUnknownError(unknown, 'The state of a guard cannot be told');
+  return checks;
+}
+
+/** The guards whose state cannot be told: Start then asks for an explicit "start anyway". */
+export function unknownGuards(checks: GuardCheck[]): GuardCheck[] {
+  return checks.filter((c) => c.reading.health === 'unknown');
+}
+
+/** The guards as a new card shows them. */
+export function cardGuards(checks: GuardCheck[]): CardGuard[] {
+  return checks.map((c) => ({
+    key: guardKey(c.guard.spec),
+    name: guardName(c.guard.spec, c.reading),
+    state: c.reading.state,
+    health: c.reading.health,
+  }));
 }

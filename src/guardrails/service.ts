@@ -4,15 +4,45 @@ import type { StartAsk, StartedAttack, StartParts } from '../attacks/start.ts';
 import type { ApprovedWay } from '../attacks/startPolicy.ts';
 import type { Breathe } from '../jobs/scheduler.ts';
 import type { StepRef } from '../gamedays/plan.ts';
-import { closeApprovalAfterRestart, closeStepApproval, expireApprovals } from './approvalClosing.ts';
-import { approveRequest, rejectRequest, type WorkflowSteps } from './approvals.ts';
-import { declareFreeze, liftFreeze } from './freezing.ts';
-import type { Freezes } from './freezes.ts';
+import { mayRunAttacks, platformFor, requireLogin, teamName } from '../attacks/access.ts';
+import type { Actor, Login } from '../store/sessions.ts';
+import {
+  type ApprovalAnswer,
+  closeApproval,
+  closeApprovalAfterRestart,
+  closeStepApproval,
+  decide,
+  expireApprovals,
+  openRecord,
+  type WorkflowSteps,
+} from './approvals.ts';
+import { audit } from '../audit.ts';
+import {
+  type Declared,
+  type Freeze,
+  type Freezes,
+  haltFrozen,
+  type Lifted,
+  requireHaltPrivilege,
+  type Scope,
+  teamChannels,
+} from './freezes.ts';
 import { enforceGuards } from './guardEnforcement.ts';
-import type { GuardStore } from './guards.ts';
-import { enforceFreezes, type FreezeNotices, haltTeamAttacks } from './sweep.ts';
-import { addGameDayGuards, removeGameDayGuards } from './gamedayGuards.ts';
-import { checkGuards } from './guardCheck.ts';
+import {
+  checkGuards,
+  type GuardCheck,
+  guardFlag,
+  guardKey,
+  guardName,
+  type GuardReading,
+  type GuardSpec,
+  type GuardStore,
+} from './guards.ts';
+import { enforceFreezes, type FreezeNotices, freezeHalter, haltTeamAttacks, type SweepResult } from './sweep.ts';
+import type { TeamEntry } from '../client/index.ts';
+import { type GameDayAccess, gameDayAccess } from '../gamedays/gamedayAccess.ts';
+import type { GameDayRecord } from '../gamedays/gamedayRecord.ts';
+import type { ApprovalRecord } from './approvalRequests.ts';
 import type { AfterParts } from '../parts.ts';
 
 /** What the guards, freezes and approvals use: what a start uses (they read guards and post requests), and more. */
@@ -33,6 +63,8 @@ export interface GuardrailParts extends StartParts {
   };
 }
 
+type RunningGameDay = GameDayRecord & { id: string };
+
 /** Guards, freezes and requests for a second person: who may declare, answer or lift them, and their jobs. */
 export class GuardrailService {
   readonly #parts: GuardrailParts;
@@ -48,19 +80,196 @@ export class GuardrailService {
   /** The guards of attacks and game days, and their last readings. */
   readonly guards: GuardStore;
 
-  /** A freeze declared or lifted, and a request approved or rejected, by whoever may. */
-  freeze = (...a: AfterParts<typeof declareFreeze>) => declareFreeze(this.#parts, ...a);
-  unfreeze = (...a: AfterParts<typeof liftFreeze>) => liftFreeze(this.#parts, ...a);
-  approve = (...a: AfterParts<typeof approveRequest>) => approveRequest(this.#parts, ...a);
-  reject = (...a: AfterParts<typeof rejectRequest>) => rejectRequest(this.#parts, ...a);
+  /**
+   * Declares a freeze and halts what runs in its scope, with the person's session: for `freeze`
+   * and the Freeze chaos step alike. The privilege is checked first; the freeze is declared before
+   * the halt, so no start slips in between, and a halt that fails leaves it standing.
+   */
+  async freeze(actor: Actor, login: Login, scope: Scope, reason: string): Promise<Declared> {
+    const deps = this.#parts;
+    // Refused up front: a freeze that cannot halt would promise what it cannot keep.
+    requireHaltPrivilege(login, scope, 'freeze');
+    const existing = await deps.freezes.get(scope.scope, scope.scope === 'team' ? scope.team.identifier : undefined);
+    const channels = existing ? [] : await teamChannels(deps, login, scope);
+    const where = [...new Set([...(actor.channelId ? [actor.channelId] : []), ...channels])];
+    // Never unannounced: a workflow's freeze of a team nothing shows is told to whoever ran it.
+    const announceIn = existing ? [] : where.length ? where : [actor.userId];
+    const freeze: Freeze = {
+      scope: scope.scope,
+      ...(scope.scope === 'team' ? { teamId: scope.team.identifier, teamName: teamName(scope.team) } : {}),
+      by: { workspaceId: actor.workspaceId, userId: actor.userId, userName: actor.userName },
+      reason,
+      since: existing?.since ?? new Date(deps.clock.now()).toISOString(),
+      // A workflow's freeze has no channel of its own: it reports where it was announced.
+      channel: actor.channelId ?? existing?.channel ?? announceIn[0],
+    };
+    await deps.freezes.declare(freeze);
+    const halting = await haltFrozen(deps, login, scope, freezeHalter(actor, login, reason));
+    await deps.events.record({
+      kind: 'frozen',
+      by: actor,
+      platformUser: login.session.identifier,
+      scope: scope.scope,
+      teamId: freeze.teamId,
+      reason,
+    });
+    return { freeze, wasFrozen: !!existing, halting, announceIn };
+  }
 
-  /** A game day's guards, added or removed by whoever may change the game day. */
-  addGameDayGuards = (...a: AfterParts<typeof addGameDayGuards>) => addGameDayGuards(this.#parts, ...a);
-  removeGameDayGuards = (...a: AfterParts<typeof removeGameDayGuards>) => removeGameDayGuards(this.#parts, ...a);
+  /** Lifts the freeze of the scope, for `unfreeze` and the Unfreeze chaos step; needs what declaring it needs. */
+  async unfreeze(actor: Actor, login: Login, scope: Scope): Promise<Lifted> {
+    const { freezes, logger } = this.#parts;
+    const teamId = scope.scope === 'team' ? scope.team.identifier : undefined;
+    const freeze = await freezes.get(scope.scope, teamId);
+    if (!freeze) {
+      if (scope.scope === 'team') return { freeze: undefined, standing: { all: await freezes.get('all') } };
+      const teams = await freezes.touching(login.session.teams.map((t) => t.identifier));
+      return { freeze: undefined, standing: { teams: teams.filter((f) => f.scope === 'team') } };
+    }
+    requireHaltPrivilege(login, scope, 'lift the freeze on');
+    await freezes.lift(scope.scope, teamId);
+    audit(logger, 'unfreeze', actor, { platformUser: login.session.identifier, team: teamId, scope: scope.scope });
+    return { freeze };
+  }
+
+  /**
+   * Approve: another person, logged in, with EXPERIMENTS_RUN on the team (from their own session).
+   * Starts exactly one attack with the requester's session, recording both people.
+   */
+  async approve(actor: Actor, requestId: string | undefined): Promise<ApprovalAnswer> {
+    const deps = this.#parts;
+    const record = await openRecord(deps, requestId);
+    if (!record) return { kind: 'not open' };
+    if (isRequester(record, actor)) return { kind: 'own request' };
+    const requesterPlatform =
+      record.requestedByPlatform ?? (await deps.sessions.get(record.pending.actor))?.session.identifier;
+    if (samePlatformUser(requesterPlatform, (await requireLogin(deps, actor)).session.identifier))
+      return { kind: 'same platform login' };
+    if (!(await this.#mayRun(actor, record.pending.teamId)))
+      return { kind: 'not allowed', decision: 'approve', teamName: record.teamName };
+    if (!(await decide(deps, record.id))) return { kind: 'already answered' };
+    // A step's start: only while that step still waits for this approval.
+    if (record.pending.step && !(await deps.planApprovals.approved(record.pending.step))) {
+      await closeApproval(deps, record, { kind: 'step not waiting', approver: actor.userId });
+      return { kind: 'not open' };
+    }
+    const requester = record.pending.actor;
+    const login = await deps.sessions.get(requester);
+    const team = login?.session.teams.find((t) => t.identifier === record.pending.teamId);
+    if (!login || !team) {
+      await closeApproval(deps, record, { kind: 'requester gone', approver: actor.userId });
+      return { kind: 'requester gone' };
+    }
+    const approver = { userId: actor.userId, userName: actor.userName };
+    try {
+      const { request, channel, unknownGuards, step, targets } = record.pending;
+      const started = await deps.startApproved(
+        { actor: requester, login, team, request, channel },
+        { kind: 'approval', id: record.id, approver, acknowledgedGuards: unknownGuards, step, targets },
+      );
+      await deps.events.record({
+        kind: 'approval',
+        decision: 'approved',
+        by: actor,
+        platformUser: login.session.identifier,
+        teamId: team.identifier,
+        attack: started.guid,
+        requestedBy: requester.userId,
+      });
+      const carded = Boolean(started.card);
+      await closeApproval(deps, record, { kind: 'approved', approver: actor.userId, guid: started.guid, carded });
+      return { kind: 'started', guid: started.guid, requester: requester.userId };
+    } catch (error) {
+      await closeApproval(deps, record, { kind: 'not started', approver: actor.userId, error });
+      return { kind: 'not started', error };
+    }
+  }
+
+  /** Reject: the requester withdrawing, or anyone who could have approved. Nothing starts. */
+  async reject(actor: Actor, requestId: string | undefined): Promise<ApprovalAnswer> {
+    const deps = this.#parts;
+    const record = await openRecord(deps, requestId);
+    if (!record) return { kind: 'not open' };
+    const own = isRequester(record, actor);
+    if (!own && !(await this.#mayRun(actor, record.pending.teamId)))
+      return { kind: 'not allowed', decision: 'reject', teamName: record.teamName };
+    if (!(await decide(deps, record.id))) return { kind: 'already answered' };
+    await closeApproval(deps, record, own ? { kind: 'withdrawn' } : { kind: 'rejected', by: actor.userId });
+    await deps.events.record({
+      kind: 'approval',
+      decision: 'rejected',
+      by: actor,
+      teamId: record.pending.teamId,
+      requestedBy: record.pending.actor.userId,
+    });
+    return { kind: own ? 'withdrawn' : 'rejected' };
+  }
+
+  /** Whether this person's own session may run attacks in the team (EXPERIMENTS_RUN): who may answer a request. */
+  async #mayRun(actor: Actor, teamId: string): Promise<boolean> {
+    const login = await requireLogin(this.#parts, actor);
+    const team = login.session.teams.find((t) => t.identifier === teamId);
+    return team !== undefined && mayRunAttacks(team);
+  }
+
+  /**
+   * Adds guards to a running game day, by whoever the game-day rule lets change it
+   * (src/gamedays/gamedayAccess.ts), with the person as their owner; gives a reading of each, in
+   * order. `checks` are readings already taken of these guards (the form reads them to refuse bad ones).
+   */
+  async addGameDayGuards(
+    actor: Actor,
+    record: RunningGameDay,
+    specs: readonly GuardSpec[],
+    checks?: GuardCheck[],
+  ): Promise<{ refused: GameDayAccess } | { readings: (GuardReading | undefined)[] }> {
+    const deps = this.#parts;
+    const access = await gameDayAccess(deps, actor, record, 'add guards');
+    if (!access.may) return { refused: access };
+    const owner = { workspaceId: actor.workspaceId, userId: actor.userId, userName: actor.userName };
+    const keys = new Set(specs.map(guardKey));
+    const all = await deps.guards.addToGameDay(
+      record.id,
+      specs.map((spec) => ({ spec, owner })),
+    );
+    let readings = checks;
+    if (!readings) {
+      const login = await deps.sessions.get(actor);
+      const added = all.filter((g) => keys.has(guardKey(g.spec)));
+      readings = login?.team ? await checkGuards(deps, platformFor(deps, login, login.team), added) : [];
+    }
+    return { readings: specs.map((spec) => readings.find((r) => guardKey(r.guard.spec) === guardKey(spec))?.reading) };
+  }
+
+  /** Removes guards from a running game day, by whoever may change it; gives the names of those removed, and the flags it did not have. */
+  async removeGameDayGuards(
+    actor: Actor,
+    record: RunningGameDay,
+    specs: readonly GuardSpec[],
+  ): Promise<{ refused: GameDayAccess } | { removed: string[]; missing: string[] }> {
+    const deps = this.#parts;
+    const access = await gameDayAccess(deps, actor, record, 'remove guards');
+    if (!access.may) return { refused: access };
+    const flags = specs.map(guardFlag);
+    const removed = await deps.guards.removeFromGameDay(record.id, flags);
+    const names: string[] = [];
+    for (const guard of removed) names.push(guardName(guard.spec, await deps.guards.reading(guard.spec)));
+    return { removed: names, missing: flags.filter((flag) => !removed.some((g) => guardFlag(g.spec) === flag)) };
+  }
+
   /** Reads guards with a person's session, keeping each reading. */
   checkGuards = (...a: AfterParts<typeof checkGuards>) => checkGuards(this.#parts, ...a);
-  /** Halts a team's attacks (Halt all chaos attacks in one team). */
-  haltTeam = (...a: AfterParts<typeof haltTeamAttacks>) => haltTeamAttacks(this.#parts, ...a);
+  /** Halts one team's attacks with the person's session (Halt all chaos attacks, in one team). */
+  haltTeam(actor: Actor, login: Login, team: TeamEntry, reason: string): Promise<SweepResult> {
+    const halter = {
+      by: actor,
+      platformUser: login.session.identifier,
+      cause: 'person',
+      reason,
+      scope: 'all',
+    } as const;
+    return haltTeamAttacks(this.#parts, platformFor(this.#parts, login, team), halter);
+  }
 
   /** Closes the request whose approved start a restarted bot finished. */
   closeAfterRestart = (...a: AfterParts<typeof closeApprovalAfterRestart>) =>
@@ -73,3 +282,11 @@ export class GuardrailService {
   /** Closes the request a game-day step waits on, once the step was skipped or vetoed. */
   closeStepApproval = (...a: AfterParts<typeof closeStepApproval>) => closeStepApproval(this.#parts, ...a);
 }
+
+/** The person who asked, on the Slack account they asked from. */
+const isRequester = (r: ApprovalRecord, a: Actor) =>
+  r.pending.actor.userId === a.userId && r.pending.actor.workspaceId === a.workspaceId;
+
+/** The same platform login as the requester's, from any Slack account. */
+const samePlatformUser = (a: string | undefined, b: string | undefined) =>
+  a !== undefined && b !== undefined && a.toLowerCase() === b.toLowerCase();

@@ -18,7 +18,7 @@ export interface SweptAttack {
 }
 
 /** Where a sweep looks for attacks: the attacks of the team, and its Kubernetes attacks. */
-export type SweepSource = 'attacks' | 'kubernetes';
+type SweepSource = 'attacks' | 'kubernetes';
 
 export interface SweepResult {
   halted: SweptAttack[];
@@ -32,7 +32,7 @@ export interface SweepResult {
  * Which attacks a sweep has halted already. `claim` is true for the one caller that may halt the
  * attack now; `release` gives the claim back when the halt failed, so the next pass tries again.
  */
-export interface HaltLedger {
+interface HaltLedger {
   claim(guid: string): Promise<boolean>;
   release(guid: string): Promise<void>;
 }
@@ -89,6 +89,11 @@ export async function haltTeamAttacks(
     }
   }
   return result;
+}
+
+/** How a freeze's halts are recorded: by whoever froze, with their platform login, and why. */
+export function freezeHalter(by: Halter['by'], login: Login, reason: string): Halter {
+  return { by, platformUser: login.session.identifier, cause: 'freeze', reason: `frozen: ${reason}` };
 }
 
 /** What keeps a freeze from halting the attacks that start elsewhere, said in its channel. */
@@ -177,12 +182,7 @@ async function enforceFreeze(deps: GuardrailParts, freeze: Freeze): Promise<void
   }
   const sessionRefused = () => noticeOnce(deps, freeze, 'session', { kind: 'session refused' });
   const intervalMs = deps.config.pollSeconds * 1000;
-  const halter: Halter = {
-    by: freeze.by,
-    platformUser: login.session.identifier,
-    cause: 'freeze',
-    reason: `frozen: ${freeze.reason}`,
-  };
+  const halter = freezeHalter(freeze.by, login, freeze.reason);
   for (const team of teams) {
     try {
       if (!(await deps.store.claim(keys.freezeSweep.key(team.identifier), keys.freezeSweep.ttlMs(intervalMs), sweeper)))
@@ -204,23 +204,14 @@ async function enforceFreeze(deps: GuardrailParts, freeze: Freeze): Promise<void
         // Every other team would be refused the same way.
         return;
       }
+      const name = teamName(team);
       if (halted.length)
-        await deps.events.record({ kind: 'freeze swept', channel: freeze.channel, teamName: teamName(team), halted });
-      for (const { error, ...attack } of failed) {
-        await noticeOnce(deps, freeze, `halt:${attack.guid}`, {
-          kind: 'halt failed',
-          attack,
-          error,
-          teamName: teamName(team),
-        });
-      }
+        await deps.events.record({ kind: 'freeze swept', channel: freeze.channel, teamName: name, halted });
+      for (const { error, ...attack } of failed)
+        await noticeOnce(deps, freeze, `halt:${attack.guid}`, { kind: 'halt failed', attack, error, teamName: name });
       for (const { source, error } of unread) {
-        await noticeOnce(deps, freeze, `read:${team.identifier}:${source}`, {
-          kind: 'unread',
-          source,
-          error,
-          teamName: teamName(team),
-        });
+        const notice = { kind: 'unread', source, error, teamName: name } as const;
+        await noticeOnce(deps, freeze, `read:${team.identifier}:${source}`, notice);
       }
     } catch (error) {
       deps.logger.warn(

@@ -29,8 +29,8 @@ import {
   vetoStep,
 } from '../../src/gamedays/planSteps.ts';
 import { approvedStepStarts, stepApprovalClosed } from '../../src/gamedays/planStepState.ts';
-import { parseApprovalRules } from '../../src/guardrails/approvalRules.ts';
-import { closeStepApproval } from '../../src/guardrails/approvalClosing.ts';
+import { parseApprovalRules } from '../../src/guardrails/approvalRequests.ts';
+import { closeStepApproval } from '../../src/guardrails/approvals.ts';
 import type { StartAsk } from '../../src/attacks/start.ts';
 import { rehearseStart, type StartWay, startPolicy } from '../../src/attacks/startPolicy.ts';
 import { Freezes } from '../../src/guardrails/freezes.ts';

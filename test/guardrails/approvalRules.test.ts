@@ -1,6 +1,6 @@
 /** `APPROVAL_RULES`: which entries are rules, and which rule a start matches. */
 import { describe, expect, it } from 'vitest';
-import { type ApprovalSubject, approvalRuleFor, parseApprovalRules } from '../../src/guardrails/approvalRules.ts';
+import { type ApprovalSubject, approvalRuleFor, parseApprovalRules } from '../../src/guardrails/approvalRequests.ts';
 
 const rules = (text: string) => {
   const parsed = parseApprovalRules(text);

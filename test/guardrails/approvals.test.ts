@@ -8,10 +8,9 @@ import type { DemoUser } from '@faultline/platform-sim';
 import { startPolicy, type StartWay } from '../../src/attacks/startPolicy.ts';
 import { builtInCatalogue } from '../../src/client/catalogue.ts';
 import { parseAttackCommand } from '../../src/commands/attacks/parse.ts';
-import { closeStepApproval, expireApprovals } from '../../src/guardrails/approvalClosing.ts';
 import { approvalTtlMs } from '../../src/guardrails/approvalRequests.ts';
 import { NotLoggedInError } from '../../src/errors.ts';
-import { approveRequest, NotARequestError, rejectRequest } from '../../src/guardrails/approvals.ts';
+import { closeStepApproval, expireApprovals, NotARequestError } from '../../src/guardrails/approvals.ts';
 import type { Actor } from '../../src/store/sessions.ts';
 import { keys } from '../../src/store/keys.ts';
 import { channel, monitoring, useGuardrails } from './parts.ts';
@@ -36,7 +35,7 @@ describe('who may approve', () => {
   it('starts exactly one attack when another person with EXPERIMENTS_RUN approves, in the requester’s name', async () => {
     const { id } = await requested();
     const approver = await t.login('U0SOLO', t.sim.seed.users.solo);
-    const answer = await approveRequest(t.deps, approver, id);
+    const answer = await t.service.approve(approver, id);
     expect(answer).toEqual({ kind: 'started', guid: expect.any(String), requester: 'U0ASKER' });
     expect(t.creates()).toBe(1);
     expect(t.closings).toEqual([
@@ -48,9 +47,9 @@ describe('who may approve', () => {
 
   it('refuses the requester, and the same platform login from another Slack account', async () => {
     const { id, requester } = await requested();
-    expect(await approveRequest(t.deps, requester, id)).toEqual({ kind: 'own request' });
+    expect(await t.service.approve(requester, id)).toEqual({ kind: 'own request' });
     const twin = await t.login('U0TWIN');
-    expect(await approveRequest(t.deps, twin, id)).toEqual({ kind: 'same platform login' });
+    expect(await t.service.approve(twin, id)).toEqual({ kind: 'same platform login' });
     expect(t.creates()).toBe(0);
     expect(t.closings).toEqual([]);
     expect(await open(id)).toBe(true);
@@ -63,12 +62,12 @@ describe('who may approve', () => {
       ['U0GLOBEX', t.sim.seed.users.globex],
     ] as [string, DemoUser][]) {
       const person = await t.login(userId, user);
-      expect(await approveRequest(t.deps, person, id)).toEqual({
+      expect(await t.service.approve(person, id)).toEqual({
         kind: 'not allowed',
         decision: 'approve',
         teamName: 'Platform',
       });
-      expect(await rejectRequest(t.deps, person, id)).toEqual({
+      expect(await t.service.reject(person, id)).toEqual({
         kind: 'not allowed',
         decision: 'reject',
         teamName: 'Platform',
@@ -81,9 +80,9 @@ describe('who may approve', () => {
   it('asks an approver who is not logged in to log in, and names no request for a forged button', async () => {
     const { id } = await requested();
     const stranger = { workspaceId: 'T0GUARDS', userId: 'U0NOBODY', userName: 'nobody', channelId: channel };
-    await expect(approveRequest(t.deps, stranger, id)).rejects.toBeInstanceOf(NotLoggedInError);
-    await expect(approveRequest(t.deps, stranger, 'not-a-request')).rejects.toBeInstanceOf(NotARequestError);
-    await expect(rejectRequest(t.deps, stranger, undefined)).rejects.toBeInstanceOf(NotARequestError);
+    await expect(t.service.approve(stranger, id)).rejects.toBeInstanceOf(NotLoggedInError);
+    await expect(t.service.approve(stranger, 'not-a-request')).rejects.toBeInstanceOf(NotARequestError);
+    await expect(t.service.reject(stranger, undefined)).rejects.toBeInstanceOf(NotARequestError);
     expect(await open(id)).toBe(true);
   });
 });
@@ -92,9 +91,9 @@ describe('an approval’s state', () => {
   it('is rejected by another person who could approve, or withdrawn by the requester; nothing starts', async () => {
     const first = await requested();
     const other = await t.login('U0SOLO', t.sim.seed.users.solo);
-    expect(await rejectRequest(t.deps, other, first.id)).toEqual({ kind: 'rejected' });
+    expect(await t.service.reject(other, first.id)).toEqual({ kind: 'rejected' });
     const second = await requested();
-    expect(await rejectRequest(t.deps, second.requester, second.id)).toEqual({ kind: 'withdrawn' });
+    expect(await t.service.reject(second.requester, second.id)).toEqual({ kind: 'withdrawn' });
     expect(t.closings.map((c) => c.kind)).toEqual(['rejected', 'withdrawn']);
     expect(t.closings[0]).toEqual(expect.objectContaining({ by: 'U0SOLO' }));
     expect(t.creates()).toBe(0);
@@ -103,9 +102,9 @@ describe('an approval’s state', () => {
   it('takes nothing after a close: a second Approve or a Reject finds it not open', async () => {
     const { id } = await requested();
     const approver = await t.login('U0SOLO', t.sim.seed.users.solo);
-    await approveRequest(t.deps, approver, id);
-    expect(await approveRequest(t.deps, approver, id)).toEqual({ kind: 'not open' });
-    expect(await rejectRequest(t.deps, approver, id)).toEqual({ kind: 'not open' });
+    await t.service.approve(approver, id);
+    expect(await t.service.approve(approver, id)).toEqual({ kind: 'not open' });
+    expect(await t.service.reject(approver, id)).toEqual({ kind: 'not open' });
     await expireApprovals(t.deps);
     expect(t.creates()).toBe(1);
     expect(t.closings.map((c) => c.kind)).toEqual(['approved']);
@@ -116,7 +115,7 @@ describe('an approval’s state', () => {
     const second = await requested();
     t.later(approvalTtlMs);
     const approver = await t.login('U0SOLO', t.sim.seed.users.solo);
-    expect(await approveRequest(t.deps, approver, first.id)).toEqual({ kind: 'not open' });
+    expect(await t.service.approve(approver, first.id)).toEqual({ kind: 'not open' });
     await expireApprovals(t.deps);
     await expireApprovals(t.deps);
     expect(t.closings.map((c) => c.kind)).toEqual(['expired', 'expired']);
@@ -140,7 +139,7 @@ describe('an approval’s state', () => {
     await closeStepApproval(t.deps, step, { how: 'skipped', by: 'U0LEAD' });
     expect(t.closings).toEqual([expect.objectContaining({ kind: 'step stopped', how: 'skipped', by: 'U0LEAD' })]);
     const approver = await t.login('U0SOLO', t.sim.seed.users.solo);
-    expect(await approveRequest(t.deps, approver, id)).toEqual({ kind: 'not open' });
+    expect(await t.service.approve(approver, id)).toEqual({ kind: 'not open' });
     await closeStepApproval(t.deps, step, { how: 'vetoed', by: 'U0LEAD' });
     expect(t.closings).toHaveLength(1);
     expect(t.creates()).toBe(0);

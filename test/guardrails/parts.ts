@@ -9,9 +9,9 @@ import { afterAll, beforeAll, beforeEach } from 'vitest';
 import { type DemoUser, type Simulator, startSimulator } from '@faultline/platform-sim';
 import { CardStore } from '../../src/attacks/cards.ts';
 import { createPlatformClient, type PlatformClient } from '../../src/client/index.ts';
-import type { GuardrailParts } from '../../src/guardrails/service.ts';
+import { type GuardrailParts, GuardrailService } from '../../src/guardrails/service.ts';
 import type { ApprovalClosing, ApprovalRequest } from '../../src/guardrails/approvals.ts';
-import { parseApprovalRules } from '../../src/guardrails/approvalRules.ts';
+import { parseApprovalRules } from '../../src/guardrails/approvalRequests.ts';
 import { Freezes } from '../../src/guardrails/freezes.ts';
 import { GuardStore } from '../../src/guardrails/guards.ts';
 import { createLogger } from '../../src/logger.ts';
@@ -34,6 +34,8 @@ export interface Guardrails {
   platform: PlatformClient;
   store: KeyValueStore;
   deps: GuardrailParts;
+  /** The service on those parts. */
+  service: GuardrailService;
   /** Every event the guardrails recorded, in order. */
   events: Seen[];
   /** Requests the board posted. */
@@ -106,6 +108,7 @@ export function useGuardrails(): Guardrails {
         },
       },
     } as unknown as GuardrailParts;
+    t.service = new GuardrailService(t.deps);
   });
 
   t.later = (ms) => {

@@ -5,7 +5,7 @@ import { RUN_PRIVILEGE, teamName } from '../../attacks/access.ts';
 import { otherAttackChannels } from '../../attacks/channels.ts';
 import { UserInputError } from '../../errors.ts';
 import { channelLinks } from '../../views/blocks.ts';
-import { GuardsUnknownError } from '../../guardrails/guardCheck.ts';
+import { GuardsUnknownError } from '../../guardrails/guards.ts';
 import {
   attackPreviewMessage,
   cannotRunText,

@@ -3,8 +3,7 @@ import { requireTeam } from '../../attacks/access.ts';
 import { NotLoggedInError, UserInputError } from '../../errors.ts';
 import type { GameDayAccess } from '../../gamedays/gamedayAccess.ts';
 import { gameDayRefValue, parseGameDayRef, type GameDayRecord } from '../../gamedays/gamedayRecord.ts';
-import type { GuardCheck } from '../../guardrails/guardCheck.ts';
-import type { GuardSpec } from '../../guardrails/guards.ts';
+import type { GuardCheck, GuardSpec } from '../../guardrails/guards.ts';
 import type { Actor } from '../../store/sessions.ts';
 import { gameDayGuardsRefusedText } from '../../views/gamedays/gamedayWords.ts';
 import { guardLine, guardsRemovedLine, guardsSetLine } from '../../views/guardrails/guards.ts';
@@ -24,7 +23,7 @@ import { alertNamePattern } from './guardSearch.ts';
 
 /**
  * A game day's guards from Slack: `gameday guard` and `unguard`, and the form that picks them.
- * Who may change them, and the change, are src/guardrails/gamedayGuards.ts's.
+ * Who may change them, and the change, are the guardrail service's (src/guardrails/service.ts).
  */
 
 type RunningGameDay = GameDayRecord & { id: string };

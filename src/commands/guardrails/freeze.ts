@@ -1,5 +1,5 @@
 import { UserInputError } from '../../errors.ts';
-import type { Declared, Lifted, Scope } from '../../guardrails/freezing.ts';
+import type { Declared, Lifted, Scope } from '../../guardrails/freezes.ts';
 import {
   freezeLiftedAnnouncement,
   frozenAnnouncement,
@@ -38,7 +38,7 @@ export function scopeOf(
 }
 
 /** The reason, from --reason or, when that is missing, the words typed after the flags. */
-export function reasonOf(flag: string | undefined, words: string[]): string {
+function reasonOf(flag: string | undefined, words: string[]): string {
   if (flag !== undefined && words.length) {
     throw new UserInputError(
       `Put the whole reason in quotes, e.g. \`--reason "${escapeMrkdwn([flag, ...words].join(' ').slice(0, 60))}"\`: words outside them would be lost.`,

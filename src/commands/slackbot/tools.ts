@@ -174,14 +174,7 @@ export const slackbotTools: SlackbotTool[] = [
       const login = await deps.login.require(actor);
       const why = args.reason ?? `Halted from Slack by ${await deps.attacks.personName(actor.userId)}`;
       const chosen = matchTeam(login.session.teams, args.team);
-      const halter = {
-        by: actor,
-        platformUser: login.session.identifier,
-        cause: 'person' as const,
-        reason: why,
-        scope: 'all' as const,
-      };
-      const swept = await deps.guardrails.haltTeam(deps.attacks.api(login, chosen), halter);
+      const swept = await deps.guardrails.haltTeam(actor, login, chosen, why);
       if (swept.failed.length || swept.unread.length) {
         const failed = swept.failed.map((a) => a.guid);
         const unread = swept.unread.length > 0;

@@ -20,14 +20,14 @@ import {
   stepTitleMissingText,
 } from '../../views/workflow/workflowSteps.ts';
 import { announceFreeze, announceLift, scopeOf } from '../guardrails/freeze.ts';
-import type { Scope } from '../../guardrails/freezing.ts';
+import type { Scope } from '../../guardrails/freezes.ts';
 import { endNow, requireGameDayTeam, requireMayEnd } from '../gamedays/gamedayEnd.ts';
 import { matchTeam } from '../arguments.ts';
 import { resolveTeam } from '../attacks/attack.ts';
 import { checkChannel } from '../attacks/preview.ts';
 import { savedAttackRequest, sawSavedAttack } from '../attacks/saved.ts';
 import { StartUnfinishedError } from '../../attacks/start.ts';
-import { GuardsUnknownError } from '../../guardrails/guardCheck.ts';
+import { GuardsUnknownError } from '../../guardrails/guards.ts';
 import {
   END_GAME_DAY_STEP,
   FREEZE_STEP,
@@ -74,13 +74,7 @@ async function haltAllStep({ actor, inputs }: WorkflowStepRequest, deps: Service
     return { outputs: { halted_count: ids.length, halted_ids: ids } };
   }
   const team = matchTeam(login.session.teams, input.team, '');
-  const swept = await deps.guardrails.haltTeam(deps.attacks.api(login, team), {
-    by: actor,
-    platformUser: login.session.identifier,
-    cause: 'person',
-    reason: input.reason,
-    scope: 'all',
-  });
+  const swept = await deps.guardrails.haltTeam(actor, login, team, input.reason);
   if (swept.failed.length || swept.unread.length) {
     return {
       error: stepHaltIncompleteText(

@@ -1,5 +1,5 @@
 import type { AttackRequest } from '../../attacks/request.ts';
-import type { ApprovalRule } from '../../guardrails/approvalRules.ts';
+import type { ApprovalRule } from '../../guardrails/approvalRequests.ts';
 import type { ApprovalAnswer, ApprovalClosing, ApprovalRequest } from '../../guardrails/approvals.ts';
 import type { Message } from '../message.ts';
 import { actions, button, context, escapeMrkdwn, section, slackDate } from '../blocks.ts';
@@ -29,7 +29,7 @@ export function ruleText(rule: ApprovalRule): string {
 }
 
 /** "cpu attack `-l 600` on all hosts tagged role=web in team Payments". */
-export function approvalWhat(request: AttackRequest, team: string): string {
+function approvalWhat(request: AttackRequest, team: string): string {
   const args = request.args.length ? ` \`${escapeMrkdwn(request.args.join(' ')).replace(/`/g, "'")}\`` : '';
   const target = describeTarget(request.target, team);
   const where = target.includes(`team ${team}`) ? '' : ` in team *${escapeMrkdwn(team)}*`;

@@ -1,12 +1,11 @@
-import type { Freeze } from '../../guardrails/freezes.ts';
-import type { FreezeHalting } from '../../guardrails/freezing.ts';
+import type { Freeze, FreezeHalting } from '../../guardrails/freezes.ts';
 import type { FreezeNotice, SweepResult, SweptAttack } from '../../guardrails/sweep.ts';
 import { escapeMrkdwn } from '../blocks.ts';
 import { errorInBrief } from '../errorReply.ts';
 import { freezeScopeText, frozenLine } from './freezeRefusal.ts';
 
 /** "its attacks", "its Kubernetes attacks", or both, for what a sweep could not read. */
-export function unreadText(unread: SweepResult['unread']): string {
+function unreadText(unread: SweepResult['unread']): string {
   const sources = new Set(unread.map((u) => u.source));
   if (sources.size === 2) return 'attacks or its Kubernetes attacks';
   return sources.has('kubernetes') ? 'Kubernetes attacks' : 'attacks';

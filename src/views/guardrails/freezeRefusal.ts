@@ -1,5 +1,4 @@
-import type { Freeze } from '../../guardrails/freezes.ts';
-import type { HaltPrivilegeError } from '../../guardrails/freezing.ts';
+import type { Freeze, HaltPrivilegeError } from '../../guardrails/freezes.ts';
 import { escapeMrkdwn, slackDate } from '../blocks.ts';
 
 // How a freeze is named, down to the refusal of a start under it: the error replies read these,

@@ -1,10 +1,12 @@
-import type {
-  GuardCheck,
+import {
+  type GuardCheck,
+  guardName,
+  type GuardReading,
+  type GuardSpec,
+  type GuardsRefusedError,
   GuardsUnknownError,
   MissingGuardsError,
-  UnhealthyGuardsError,
-} from '../../guardrails/guardCheck.ts';
-import { type GuardReading, type GuardSpec, guardName } from '../../guardrails/guards.ts';
+} from '../../guardrails/guards.ts';
 import { escapeMrkdwn } from '../blocks.ts';
 
 /** A guard's reading in a line: `checkout p99 latency (1234567): Alert`. */
@@ -29,10 +31,10 @@ export function unknownGuardsText(checks: GuardCheck[]): string {
 }
 
 /** A start refused by its guards: unhealthy, watching nothing that exists, or not readable and not confirmed on the preview. */
-export function guardRefusalText(error: UnhealthyGuardsError | GuardsUnknownError | MissingGuardsError): string {
-  if ('missing' in error) {
-    const one = error.missing.length === 1;
-    const what = error.missing
+export function guardRefusalText(error: GuardsRefusedError): string {
+  if (error instanceof MissingGuardsError) {
+    const one = error.checks.length === 1;
+    const what = error.checks
       .map(
         (c) =>
           `*${escapeMrkdwn(c.guard.spec.kind === 'a' ? `monitor ${c.guard.spec.monitorId}` : `alert ${c.guard.spec.alert}`)}*`,
@@ -40,9 +42,9 @@ export function guardRefusalText(error: UnhealthyGuardsError | GuardsUnknownErro
       .join(', ');
     return `Not started: the platform has no ${what}, so ${one ? 'that guard' : 'those guards'} could never halt this attack. Check the ${one ? 'id or name' : 'ids or names'} in \`--guard\` and run the command again.`;
   }
-  if ('unknown' in error)
-    return `${unknownGuardsText(error.unknown)} Nothing was started: run the command again, and its preview shows the guards and offers Start anyway.`;
-  const { unhealthy } = error;
+  if (error instanceof GuardsUnknownError)
+    return `${unknownGuardsText(error.checks)} Nothing was started: run the command again, and its preview shows the guards and offers Start anyway.`;
+  const unhealthy = error.checks;
   return `:rotating_light: Not started: ${unhealthy.length === 1 ? 'its guard' : 'its guards'} ${named(unhealthy)} ${unhealthy.length === 1 ? 'says' : 'say'} the system is unhealthy. Nothing was sent; start it once ${unhealthy.length === 1 ? 'it recovers' : 'they recover'}.`;
 }
 

@@ -1,10 +1,9 @@
-import type { Freeze } from '../../guardrails/freezes.ts';
+import type { Freeze, FreezeHalting } from '../../guardrails/freezes.ts';
 import type { ApprovalClosing } from '../../guardrails/approvals.ts';
 import type { StartNews } from '../../attacks/startIntents.ts';
 import { errorInBrief } from '../errorReply.ts';
-import type { GuardsUnknownError } from '../../guardrails/guardCheck.ts';
+import type { GuardsUnknownError } from '../../guardrails/guards.ts';
 import { guardRefusalText } from '../guardrails/guards.ts';
-import type { FreezeHalting } from '../../guardrails/freezing.ts';
 import { frozenAnnouncement } from '../guardrails/freeze.ts';
 import type { Message } from '../message.ts';
 import { loginPromptBlocks } from '../login/login.ts';

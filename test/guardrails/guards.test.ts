@@ -4,11 +4,13 @@ import type { GuardrailParts } from '../../src/guardrails/service.ts';
 import {
   cardGuards,
   coveringGuards,
-  GuardsUnknownError,
+  type Guard,
+  guardKey,
+  type GuardSpec,
   guardStart,
+  GuardsUnknownError,
   UnhealthyGuardsError,
-} from '../../src/guardrails/guardCheck.ts';
-import { type Guard, guardKey, type GuardSpec } from '../../src/guardrails/guards.ts';
+} from '../../src/guardrails/guards.ts';
 import { useGuardrails } from './parts.ts';
 
 const t = useGuardrails();
@@ -48,7 +50,7 @@ describe('guard checks', () => {
       (error: unknown) => error,
     );
     expect(refused).toBeInstanceOf(UnhealthyGuardsError);
-    expect((refused as UnhealthyGuardsError).unhealthy.map((c) => [c.guard.spec, c.reading.state])).toEqual([
+    expect((refused as UnhealthyGuardsError).checks.map((c) => [c.guard.spec, c.reading.state])).toEqual([
       [healthy, 'Alert'],
     ]);
   });
@@ -56,7 +58,7 @@ describe('guard checks', () => {
   it('needs a guard that cannot be told acknowledged on the preview, and then lets the start through', async () => {
     const refused = await guardStart(t.deps, await api(), [guard(untold)], []).catch((error: unknown) => error);
     expect(refused).toBeInstanceOf(GuardsUnknownError);
-    expect((refused as GuardsUnknownError).unknown.map((c) => c.guard.spec)).toEqual([untold]);
+    expect((refused as GuardsUnknownError).checks.map((c) => c.guard.spec)).toEqual([untold]);
     const checks = await guardStart(t.deps, await api(), [guard(untold)], [guardKey(untold)]);
     expect(checks.map((c) => c.reading.health)).toEqual(['unknown']);
   });
