@@ -35,7 +35,7 @@ describe('a word a letter or two off', () => {
     const gameday = await said('gameday strat Checkout drill');
     expect(gameday).toContain('“strat” is not a game-day action. Did you mean gameday start?');
     expect(gameday).toMatch(
-      /Usage: \/chaos gameday start <title> \[--guard a:<monitor id>\] \[--guard b:<alert name>\]$/,
+      /Usage: \/chaos gameday start <title> \[--rehearsal\] \[--guard a:<monitor id>\] \[--guard b:<alert name>\]$/,
     );
 
     // Nothing near: no guess, and the whole list.
