@@ -2,14 +2,21 @@ import { teamName } from '../attacks/access.ts';
 import { BadRequestError } from '../client/errors.ts';
 import type { LoginParts } from './service.ts';
 import type { Actor } from '../store/sessions.ts';
-import { csrfToken, validCsrf } from './csrf.ts';
-import { ssoCallbackPath } from './entry.ts';
 import type { SlackIdentity } from './identity.ts';
 import { LoginLimits } from './limits.ts';
-import { type FoundLink, LoginLinks, newSecret, sameSecret } from './links.ts';
+import {
+  csrfToken,
+  type FoundLink,
+  LoginLinks,
+  newSecret,
+  sameSecret,
+  ssoCallbackPath,
+  SsoLogins,
+  type SsoReturn,
+  validCsrf,
+} from './links.ts';
 import { type LoginOutcome, logIn, logInWithSso } from './logIn.ts';
 import { requestPasswordReset, type ResetOutcome } from './passwordReset.ts';
-import { SsoLogins, type SsoReturn } from './sso.ts';
 
 /** A link as the browser it is bound to opened or posted to it: whom it logs in, and the form's CSRF token. */
 export interface Visit extends FoundLink {

@@ -12,7 +12,7 @@ import type { PlatformClient } from '../../src/client/index.ts';
 import type { Config } from '../../src/config.ts';
 import { NotLoggedInError } from '../../src/errors.ts';
 import { createLogger } from '../../src/logger.ts';
-import type { ExpiryWarning } from '../../src/login/expiryWarnings.ts';
+import type { ExpiryWarning } from '../../src/login/service.ts';
 import type { LinkedElsewhere, SlackIdentity } from '../../src/login/identity.ts';
 import { personFailureLimit, resetsPerEmail } from '../../src/login/limits.ts';
 import { LoginService } from '../../src/login/service.ts';
