@@ -2,7 +2,7 @@ import { createHash, createHmac, randomBytes, timingSafeEqual } from 'node:crypt
 import type { KeyValueStore } from '../store/keyValue.ts';
 import type { Person } from '../store/sessions.ts';
 import { keys } from '../store/keys.ts';
-import type { SlackIdentity } from './identity.ts';
+import type { SlackIdentity } from './service.ts';
 
 /** The path the login page answers on; the token is the last segment. */
 export const loginPagePath = '/login';

@@ -1,8 +1,8 @@
 import { teamName } from '../attacks/access.ts';
 import { BadRequestError } from '../client/errors.ts';
-import type { LoginParts } from './service.ts';
+import type { LoginParts, SlackIdentity } from './service.ts';
+import type { LoginInput } from '../client/index.ts';
 import type { Actor } from '../store/sessions.ts';
-import type { SlackIdentity } from './identity.ts';
 import { LoginLimits } from './limits.ts';
 import {
   csrfToken,
@@ -15,8 +15,15 @@ import {
   type SsoReturn,
   validCsrf,
 } from './links.ts';
-import { type LoginOutcome, logIn, logInWithSso } from './logIn.ts';
-import { requestPasswordReset, type ResetOutcome } from './passwordReset.ts';
+import {
+  invalidFields,
+  type LoginField,
+  type LoginOutcome,
+  logIn,
+  logInWithSso,
+  requestPasswordReset,
+  type ResetOutcome,
+} from './logIn.ts';
 
 /** A link as the browser it is bound to opened or posted to it: whom it logs in, and the form's CSRF token. */
 export interface Visit extends FoundLink {
@@ -52,13 +59,11 @@ export type LoginEnd = Exclude<LoginOutcome, { kind: 'loggedIn' }> | LoggedIn | 
 /** A password login also stops at the form's fields and at its client address's limit. */
 export type PageLoginOutcome =
   | LoginEnd
-  | { kind: 'invalid'; field: 'email' | 'password' | 'mfa' }
+  | { kind: 'invalid'; field: LoginField }
   | { kind: 'addressLocked'; until: Date };
 
 /** The platform or Slack failed (unreachable, 5xx…): logged here, described by the page. */
 export type Failed = { kind: 'failed'; error: unknown };
-
-const emailPattern = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
 
 /**
  * The secure login page's rules, for one request from one client address: which links open and
@@ -119,31 +124,24 @@ export class PageLogin {
   }
 
   /** A password login from the page: the form's fields, then the address's limit, then the one way to log in. */
-  async logIn(
-    visit: Visit,
-    input: { email: string; password: string; company: string | undefined; mfaCode: string | undefined },
-  ): Promise<PageLoginOutcome> {
-    if (!emailPattern.test(input.email)) return { kind: 'invalid', field: 'email' };
-    if (!input.password) return { kind: 'invalid', field: 'password' };
-    if (input.mfaCode !== undefined && !/^\d{6}$/.test(input.mfaCode)) return { kind: 'invalid', field: 'mfa' };
+  async logIn(visit: Visit, input: LoginInput): Promise<PageLoginOutcome> {
+    const [field] = invalidFields(input);
+    if (field) return { kind: 'invalid', field };
     const until = await this.#limits.addressBlockedUntil(this.#address, visit.actor);
     if (until) {
       this.#parts.logger.warn('login page refused: too many failed logins from one address');
       return { kind: 'addressLocked', until };
     }
-    const { email, password, company: companyName, mfaCode } = input;
-    const credentials = { email, password, companyName, mfaCode };
     const outcome = await this.#failed('login from the secure page failed', () =>
-      logIn(visit.actor, credentials, this.#parts, () => this.profile(visit)),
+      logIn(visit.actor, input, this.#parts, () => this.profile(visit)),
     );
     if (outcome.kind === 'failed') return outcome;
     if (outcome.kind === 'rejected') await this.#limits.recordAddressFailure(this.#address, visit.actor);
-    return this.#done(visit, outcome, email);
+    return this.#done(visit, outcome, input.email);
   }
 
-  /** A reset e-mail asked for from the page (undefined: no e-mail address was typed). */
-  async resetPassword(visit: Visit, email: string): Promise<ResetOutcome | Failed | undefined> {
-    if (!emailPattern.test(email)) return undefined;
+  /** A reset e-mail asked for from the page. */
+  resetPassword(visit: Visit, email: string): Promise<ResetOutcome | Failed> {
     return this.#failed('password reset from the secure page failed', () =>
       requestPasswordReset(visit.actor, email, this.#parts, () => this.profile(visit)),
     );

@@ -1,5 +1,5 @@
 import { UnauthorizedError } from '../client/errors.ts';
-import type { PlatformClient, TeamEntry } from '../client/index.ts';
+import type { LoginInput, PlatformClient, TeamEntry } from '../client/index.ts';
 import type { Config } from '../config.ts';
 import type { Logger } from '../logger.ts';
 import { audit } from '../audit.ts';
@@ -11,10 +11,46 @@ import { requireLogin, teamName } from '../attacks/access.ts';
 import { isLive } from '../attacks/lifecycle.ts';
 import type { Breathe } from '../jobs/scheduler.ts';
 import { LoginLinks, loginPagePath } from './links.ts';
-import { type LinkNotices, sameEmail, type SlackDirectory } from './identity.ts';
-import { logIn } from './logIn.ts';
+import { invalidFields, type LoginField, type LoginOutcome, logIn, requestPasswordReset, sameEmail } from './logIn.ts';
 import { PageLogin } from './page.ts';
-import { requestPasswordReset } from './passwordReset.ts';
+
+/** A Slack person as Slack describes them now. */
+export interface SlackIdentity {
+  userId: string;
+  /** The full name they gave Slack, else their display name or handle. */
+  name: string;
+  /** Their handle (`@dana`), without the `@`. */
+  handle: string;
+  /** Their profile's e-mail (`users:read.email`), when it has one. */
+  email: string | undefined;
+}
+
+/** What logins ask Slack about people; src/slack/directory.ts asks. */
+export interface SlackDirectory {
+  /**
+   * The person as Slack describes them now, or undefined when Slack cannot say. Kept no longer
+   * than a login link lives (10 minutes, see LoginLinks.profile): the e-mail a login is matched
+   * against is the profile's of at most that long ago.
+   */
+  person(userId: string): Promise<SlackIdentity | undefined>;
+  /** The person whose Slack e-mail this is, or undefined when nobody's is or Slack cannot say. */
+  byEmail(email: string): Promise<SlackIdentity | undefined>;
+  /** The workspace's name as Slack shows it, or undefined when Slack cannot say. */
+  workspaceName(): Promise<string | undefined>;
+}
+
+/** What the owner of a login's e-mail is told when it was linked to another Slack person. */
+export interface LinkedElsewhere {
+  platformUser: string;
+  /** The Slack person the login now acts for. */
+  linkedTo: Person & { name: string; handle: string };
+  workspace: string | undefined;
+}
+
+/** Where that is said; the words and the Slack call are src/slack/linkNotices.ts's. */
+export interface LinkNotices {
+  tell(owner: SlackIdentity, linked: LinkedElsewhere): Promise<void>;
+}
 
 /** What a person is warned of: when their session ends, how many of their attacks run, where to log in again. */
 export interface ExpiryWarning {
@@ -52,6 +88,9 @@ export interface LoginParts {
 
 /** How ending a session went: nothing to end, ended, or forgotten here though the platform did not confirm. */
 export type LogOutOutcome = { kind: 'none' } | { kind: 'ended'; login: Login; platformConfirmed: boolean };
+
+/** A login from the Slack form also stops at its fields, and where Slack takes no passwords. */
+export type SlackLoginOutcome = LoginOutcome | { kind: 'invalid'; fields: LoginField[] } | { kind: 'passwordsOff' };
 
 /** People's sessions: logging in (the Slack form or the secure page), choosing a team, logging out. */
 export class LoginService {
@@ -94,7 +133,18 @@ export class LoginService {
     return viewId;
   }
 
-  logIn = (actor: Actor, input: Parameters<typeof logIn>[1]) => logIn(actor, input, this.#parts);
+  /**
+   * A login from the Slack form. With LOGIN_MODE=page or sso a password typed into Slack is never
+   * used, even from a form opened earlier: the person is sent to the secure page instead.
+   */
+  async logIn(actor: Actor, input: LoginInput): Promise<SlackLoginOutcome> {
+    const { mode } = this.#parts.config.login;
+    if (mode === 'page' || mode === 'sso') return { kind: 'passwordsOff' };
+    const fields = invalidFields(input);
+    if (fields.length) return { kind: 'invalid', fields };
+    return logIn(actor, input, this.#parts);
+  }
+
   resetPassword = (actor: Actor, email: string) => requestPasswordReset(actor, email, this.#parts);
 
   /**

@@ -13,7 +13,7 @@ import type { Config } from '../../src/config.ts';
 import { NotLoggedInError } from '../../src/errors.ts';
 import { createLogger } from '../../src/logger.ts';
 import type { ExpiryWarning } from '../../src/login/service.ts';
-import type { LinkedElsewhere, SlackIdentity } from '../../src/login/identity.ts';
+import type { LinkedElsewhere, SlackIdentity } from '../../src/login/service.ts';
 import { personFailureLimit, resetsPerEmail } from '../../src/login/limits.ts';
 import { LoginService } from '../../src/login/service.ts';
 import { SessionCipher } from '../../src/store/cipher.ts';

@@ -1,12 +1,11 @@
 import type { PageLoginOutcome, Visit } from '../../login/page.ts';
+import { readLoginForm } from '../../login/logIn.ts';
 import {
   emailMismatchText,
   emailUnknownText,
-  enterEmailText,
-  enterPasswordText,
   loginBusyText,
+  loginFieldText,
   loginRejectedText,
-  mfaCodeFormatText,
 } from '../../views/login/loginWords.ts';
 import {
   accountLockedText,
@@ -20,23 +19,20 @@ import {
 } from '../../views/login/pageWords.ts';
 import type { PageRequest } from './page.ts';
 
-const invalidText = { email: enterEmailText, password: enterPasswordText, mfa: mfaCodeFormatText };
-
 /** The password form posted: the login, or the form again saying why not. */
 export async function passwordLogin(page: PageRequest, visit: Visit, token: string, form: URLSearchParams) {
-  const email = form.get('email')?.trim() ?? '';
-  const company = form.get('company')?.trim() || undefined;
-  const mfaCode = form.get('mfa')?.replace(/\s/g, '') || undefined;
-  const again = (error: string, status = 400, mfa = mfaCode !== undefined || form.has('mfa')) =>
+  const input = readLoginForm((name) => form.get(name) ?? undefined);
+  const { email, companyName: company } = input;
+  const again = (error: string, status = 400, mfa = input.mfaCode !== undefined || form.has('mfa')) =>
     page.send(status, { ...page.form(visit, token), email, company, error, mfa });
-  const outcome = await page.login.logIn(visit, { email, password: form.get('password') ?? '', company, mfaCode });
+  const outcome = await page.login.logIn(visit, input);
   switch (outcome.kind) {
     case 'failed':
       return again(page.errorText(outcome.error, 'log you in'), 502);
     case 'loggedIn':
       return page.loggedIn(visit.actor, outcome);
     case 'invalid':
-      return again(invalidText[outcome.field]);
+      return again(loginFieldText[outcome.field]);
     case 'addressLocked':
       return again(addressLockedText(page.time(outcome.until)), 429);
     case 'mfaRequired':
@@ -76,8 +72,8 @@ export async function resetPassword(page: PageRequest, visit: Visit, token: stri
   const again = (status: number, said: { error: string } | { notice: string }) =>
     page.send(status, { ...page.form(visit, token), email, company, ...said });
   const outcome = await page.login.resetPassword(visit, email);
-  switch (outcome?.kind) {
-    case undefined:
+  switch (outcome.kind) {
+    case 'invalid':
       return page.send(400, { ...page.form(visit, token), company, error: resetNeedsEmailText });
     case 'failed':
       return again(502, { error: page.errorText(outcome.error, 'request a reset e-mail') });

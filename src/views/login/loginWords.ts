@@ -1,10 +1,12 @@
 import type { KnownBlock } from '@slack/types';
 import { actions, button, context, fields, section, escapeMrkdwn, slackDate } from '../blocks.ts';
 import { teamName } from '../../attacks/access.ts';
+import type { LoginField } from '../../login/logIn.ts';
 import type { Login } from '../../store/sessions.ts';
 import type { Message } from '../message.ts';
 import { END_LINKED_SESSION_BUTTON, LOGIN_BUTTON, pageButton } from './login.ts';
 import { plural } from '../plural.ts';
+import { accountLockedText } from './pageWords.ts';
 
 /** The direct message confirming a login made on the secure page. */
 export function pageLoginConfirmation(summary: {
@@ -55,9 +57,7 @@ export function expiryWarningMessage(warning: {
 }
 
 /** "Try again at 14:32", in the reader's own time zone. */
-export function lockedNotice(until: Date): string {
-  return `Too many failed logins. For your account's safety, logging in is paused: try again at ${slackDate(until, '{time}')}.`;
-}
+export const lockedNotice = (until: Date) => accountLockedText(slackDate(until, '{time}'));
 
 /** `logout` with no session to end. */
 export const notLoggedInText = 'You were not logged in. Nothing to do.';
@@ -101,9 +101,11 @@ export function whoamiMessage({ session, team, expiresAt }: Login, command: stri
 }
 
 /** The login form's field errors, which the secure page shows too. */
-export const enterEmailText = 'Enter the e-mail address you log in to the platform with.';
-export const enterPasswordText = 'Enter your password.';
-export const mfaCodeFormatText = 'The MFA code is 6 digits.';
+export const loginFieldText: Record<LoginField, string> = {
+  email: 'Enter the e-mail address you log in to the platform with.',
+  password: 'Enter your password.',
+  mfa: 'The MFA code is 6 digits.',
+};
 
 /** A login the platform refused: the e-mail or password, or the MFA code when one was given. */
 export const loginRejectedText = (mfaCodeGiven: boolean) =>
