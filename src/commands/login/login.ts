@@ -14,7 +14,6 @@ import {
   lockedNotice,
   enterResetEmailText,
   loginFieldText,
-  loggedInChooseTeamText,
   loginBusyText,
   loginRejectedText,
   mfaRequiredText,
@@ -32,13 +31,12 @@ import {
   resetRequestedView,
   securePageModal,
 } from '../../views/login/login.ts';
-import { teamPickerModal } from '../../views/login/team.ts';
+import { afterLoginView } from '../../views/login/team.ts';
 import { z } from 'zod';
 import { replacement, type Action, type Reply, type Submission, type SubmissionReply } from '../reply.ts';
 import { subcommand } from '../command.ts';
 import { contract } from '../contract.ts';
 import type { Actor } from '../../store/sessions.ts';
-import { teamName } from '../../attacks/access.ts';
 
 /**
  * What every Log in entry shows (the command, the Log in buttons, a refused submission), as
@@ -130,21 +128,9 @@ export async function submitLogin(submission: Submission, deps: Services): Promi
 /** The login window once a login is done: the team picker with several teams, else who is logged in. */
 export async function loggedInModal(actor: Actor, deps: Services): Promise<ModalView> {
   const login = await deps.login.current(actor);
-  const teams = login?.session.teams ?? [];
-  if (login && teams.length > 1) {
-    return teamPickerModal(
-      teams.map((t) => ({ id: t.identifier, name: teamName(t) })),
-      login.team?.identifier,
-      loggedInChooseTeamText(login.session.identifier ?? 'you'),
-    );
-  }
-  return loggedInView({
-    identifier: login?.session.identifier ?? 'you',
-    company: login?.session.company_name ?? 'your company',
-    team: login?.team ? teamName(login.team) : undefined,
-    expiresAt: login?.expiresAt ?? new Date(deps.login.now()),
-    command: deps.command,
-  });
+  if (login) return afterLoginView(login, deps.command);
+  // Dropped meanwhile: logged in, as far as this window can tell.
+  return loggedInView({ session: {}, team: undefined, expiresAt: new Date(deps.login.now()) }, deps.command);
 }
 
 /** Platform failures other than a refusal: not the person's doing, so not counted against them. */

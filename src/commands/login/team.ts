@@ -1,4 +1,3 @@
-import type { TeamEntry } from '../../client/index.ts';
 import type { Services } from '../../services.ts';
 import {
   filterTeams,
@@ -8,7 +7,7 @@ import {
   teamChosenModal,
   teamPickerModal,
   teamSelectedText,
-  type TeamChoice,
+  teamChoices,
 } from '../../views/login/team.ts';
 import { loggedInView } from '../../views/login/login.ts';
 import { message, type OptionsHandler, type Submission, type SubmissionReply } from '../reply.ts';
@@ -19,10 +18,6 @@ import { matchTeam, teamUsage } from '../arguments.ts';
 import { teamName } from '../../attacks/access.ts';
 
 const usage = teamUsage;
-
-function choices(teams: TeamEntry[]): TeamChoice[] {
-  return teams.map((t) => ({ id: t.identifier, name: teamName(t) }));
-}
 
 export const teamCommand = subcommand({
   name: 'team',
@@ -37,7 +32,7 @@ export const teamCommand = subcommand({
     const teams = login.session.teams;
     if (teams.length === 0) return message(noTeamsText);
     const query = args.rest.join(' ').trim();
-    if (!query) return { kind: 'openModal', view: teamPickerModal(choices(teams), login.team?.identifier) };
+    if (!query) return { kind: 'openModal', view: teamPickerModal(teamChoices(teams), login.team?.identifier) };
     const team = matchTeam(teams, query);
     await services.login.selectTeam(request.actor, team, login);
     return message(teamSelectedText(teamName(team)));
@@ -52,21 +47,12 @@ export async function submitTeamPicker(submission: Submission, services: Service
   await services.login.selectTeam(submission.actor, team, login);
   if (submission.privateMetadata !== PICKER_AFTER_LOGIN)
     return { kind: 'update', view: teamChosenModal(teamName(team)) };
-  return {
-    kind: 'update',
-    view: loggedInView({
-      identifier: login.session.identifier ?? 'you',
-      company: login.session.company_name ?? 'your company',
-      team: teamName(team),
-      expiresAt: login.expiresAt,
-      command: services.command,
-    }),
-  };
+  return { kind: 'update', view: loggedInView({ ...login, team }, services.command) };
 }
 
 /** Options for the external team select (more than 100 teams), filtered as the person types. */
 export const suggestTeams: OptionsHandler = async (request, services) => {
   const login = await services.login.current(request.actor);
   if (!login) return [];
-  return filterTeams(choices(login.session.teams), request.query).map((t) => ({ text: t.name, value: t.id }));
+  return filterTeams(teamChoices(login.session.teams), request.query).map((t) => ({ text: t.name, value: t.id }));
 };

@@ -1,4 +1,6 @@
 import type { KnownBlock, ModalView } from '@slack/types';
+import { teamName } from '../../attacks/access.ts';
+import type { Login } from '../../store/sessions.ts';
 import { actions, button, context, input, modal, section, escapeMrkdwn, slackDate } from '../blocks.ts';
 
 export const LOGIN_VIEW = 'login';
@@ -168,25 +170,20 @@ export function resetRequestedView(command: string): ModalView {
 }
 
 /** Shown in place of the login modal once the person is logged in and a team is selected. */
-export function loggedInView(summary: {
-  identifier: string;
-  company: string;
-  team: string | undefined;
-  expiresAt: Date;
-  command: string;
-}): ModalView {
-  const team = summary.team
-    ? `Team: *${escapeMrkdwn(summary.team)}*.`
-    : `No team selected yet: run \`${summary.command} team\`.`;
+export function loggedInView(
+  { session, team, expiresAt }: Pick<Login, 'team' | 'expiresAt'> & { session: Partial<Login['session']> },
+  command: string,
+): ModalView {
+  const identifier = escapeMrkdwn(session.identifier ?? 'you');
+  const company = escapeMrkdwn(session.company_name ?? 'your company');
+  const teamLine = team ? `Team: *${escapeMrkdwn(teamName(team))}*.` : `No team selected yet: run \`${command} team\`.`;
   return modal(
     LOGIN_VIEW,
     'Logged in',
     [
-      section(
-        `:white_check_mark: Logged in as *${escapeMrkdwn(summary.identifier)}* at *${escapeMrkdwn(summary.company)}*.\n${team}`,
-      ),
+      section(`:white_check_mark: Logged in as *${identifier}* at *${company}*.\n${teamLine}`),
       context(
-        `Your session lasts until ${slackDate(summary.expiresAt)}. \`${summary.command} whoami\` shows it, \`${summary.command} logout\` ends it.`,
+        `Your session lasts until ${slackDate(expiresAt)}. \`${command} whoami\` shows it, \`${command} logout\` ends it.`,
       ),
     ],
     { close: 'Done' },

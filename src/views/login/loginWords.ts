@@ -118,10 +118,6 @@ export const loginBusyText = 'Another login of yours is under way. Wait a moment
 /** The form's MFA field, once the platform asked for a code. */
 export const mfaRequiredText = 'Your account uses MFA: enter the current 6-digit code from your authenticator app.';
 
-/** The team picker's opening line after a login, for a person in several teams. */
-export const loggedInChooseTeamText = (identifier: string) =>
-  `:white_check_mark: Logged in as *${escapeMrkdwn(identifier)}*. You belong to several teams: choose the one to work in.`;
-
 /** The reset form with no usable e-mail address. */
 export const enterResetEmailText = 'Enter the e-mail address you log in with.';
 
