@@ -23,8 +23,7 @@ import {
 } from '../../views/login/pageWords.ts';
 import { loginPage, loginPageHeaders, type LinkedAccount, type LoginPageState } from '../../views/login/page.ts';
 import { loggedInModal } from './login.ts';
-import { passwordLogin, resetPassword } from './pageForm.ts';
-import { ssoCallback, ssoStart } from './pageSso.ts';
+import { passwordLogin, resetPassword, ssoCallback, ssoStart } from './pageForm.ts';
 
 type Route = { path: string; method: string; handler: (req: IncomingMessage, res: ServerResponse) => void };
 

@@ -2,6 +2,7 @@ import type { KnownBlock } from '@slack/types';
 import { actions, button, context, fields, section, escapeMrkdwn, slackDate } from '../blocks.ts';
 import { teamName } from '../../attacks/access.ts';
 import type { LoginField } from '../../login/logIn.ts';
+import type { SsoFailure } from '../../client/auth.ts';
 import type { Login } from '../../store/sessions.ts';
 import type { Message } from '../message.ts';
 import { END_LINKED_SESSION_BUTTON, LOGIN_BUTTON, pageButton } from './login.ts';
@@ -176,3 +177,30 @@ export const linkedSessionEndedText = (person: { name: string; handle: string },
 /** "End that session", when the session is no longer the clicker's login (ended, or another one since). */
 export const linkedSessionGoneText = (person: { name: string; handle: string }) =>
   `${slackAccount(person)} is no longer logged in with your platform login. Nothing to end.`;
+
+/** How many failures a reply lists; the platform keeps more. */
+export const ssoFailuresShown = 15;
+
+/** `sso failures [email]`: the newest first, each with when, who and why. */
+export function ssoFailuresMessage(failures: SsoFailure[], email: string | undefined): Message {
+  const whose = email ? ` of ${escapeMrkdwn(email)}` : '';
+  if (failures.length === 0) {
+    const text = `No recent single sign-on failures${whose}.`;
+    return { text, blocks: [section(text)] };
+  }
+  const shown = failures.slice(0, ssoFailuresShown);
+  const lines = shown.map(
+    (f) =>
+      `• ${escapeMrkdwn(f.timestamp.replace('T', ' ').slice(0, 16))} UTC · ${escapeMrkdwn(f.email)}: ${escapeMrkdwn(f.reason)}`,
+  );
+  const text = `Recent single sign-on failures${whose}, newest first:`;
+  return {
+    text: `${text} ${plural(failures.length, 'failure')}.`,
+    blocks: [
+      section(`*${text}*\n${lines.join('\n')}`),
+      ...(failures.length > shown.length
+        ? [context(`And ${plural(failures.length - shown.length, 'older one')}.`)]
+        : []),
+    ],
+  };
+}
