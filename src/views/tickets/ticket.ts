@@ -1,6 +1,6 @@
 import type { InputBlock, KnownBlock, ModalView, PlainTextOption } from '@slack/types';
 import type { IssueField, IssueMeta } from '../../client/schemas.ts';
-import { hasChoices, labelsRequired, summaryMaxLength, ticketInputFields } from '../../tickets/fields.ts';
+import { hasChoices, labelsRequired, summaryMaxLength, ticketInputFields } from '../../tickets/service.ts';
 import { context, escapeMrkdwn, input, isNumber, limits, modal, plain, section, truncate } from '../blocks.ts';
 import { agree, plural } from '../plural.ts';
 
