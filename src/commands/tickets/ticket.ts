@@ -16,14 +16,12 @@ import {
   TICKET_LABELS,
   TICKET_PROJECT_ID,
   TICKET_SUMMARY,
-} from '../../views/tickets/ticket.ts';
-import {
   ticketListMessage,
   notACardModal,
   ticketFiledModal,
   ticketFormExpiredModal,
   ticketUnconfirmedModal,
-} from '../../views/tickets/ticketReplies.ts';
+} from '../../views/tickets/ticket.ts';
 import { ticketPrefill, gameDayTicketPrefill } from '../../views/tickets/ticketPrefill.ts';
 import type { Action, Reply, Submission, SubmissionReply } from '../reply.ts';
 import { subcommand } from '../command.ts';
