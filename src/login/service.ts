@@ -196,6 +196,15 @@ export class LoginService {
     audit(logger, 'team_selected', actor, { platformUser, team: team.identifier, teamName: teamName(team) });
   }
 
+  /** Selects the person's own team with this id (a picker's answer): a team not among theirs is never used. */
+  async selectOwnTeam(actor: Actor, teamId: string | undefined): Promise<Login | undefined> {
+    const login = await this.require(actor);
+    const team = login.session.teams.find((own) => own.identifier === teamId);
+    if (!team) return undefined;
+    await this.selectTeam(actor, team, login);
+    return { ...login, team };
+  }
+
   /** The platform's recent single sign-on failures for an e-mail, as the person's session may read them. */
   async ssoFailures(actor: Actor, email: string | undefined) {
     const login = await this.require(actor);

@@ -46,14 +46,11 @@ export const teamCommand = subcommand({
 });
 
 export async function submitTeamPicker(submission: Submission, services: Services): Promise<SubmissionReply> {
-  const login = await services.login.require(submission.actor);
-  const team = login.session.teams.find((t) => t.identifier === submission.inputs[TEAM_CHOICE]);
-  // A team id that is not among the person's own teams is never used, whatever the payload says.
-  if (!team) return { kind: 'errors', errors: { [TEAM_CHOICE]: 'Choose one of your teams.' } };
-  await services.login.selectTeam(submission.actor, team, login);
+  const login = await services.login.selectOwnTeam(submission.actor, submission.inputs[TEAM_CHOICE]);
+  if (!login?.team) return { kind: 'errors', errors: { [TEAM_CHOICE]: 'Choose one of your teams.' } };
   if (submission.privateMetadata !== PICKER_AFTER_LOGIN)
-    return { kind: 'update', view: teamChosenModal(teamName(team)) };
-  return { kind: 'update', view: loggedInView({ ...login, team }, services.command) };
+    return { kind: 'update', view: teamChosenModal(teamName(login.team)) };
+  return { kind: 'update', view: loggedInView(login, services.command) };
 }
 
 /** Options for the external team select (more than 100 teams), filtered as the person types. */
