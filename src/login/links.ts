@@ -118,6 +118,30 @@ export class LoginLinks {
     await this.#store.delete(keys.loginLink.key(hash));
     await this.#store.delete(keys.loginLinkProfile.key(hash));
   }
+
+  /**
+   * A single sign-on the link's browser started, bound to the link and that browser: the
+   * platform's `state` comes back on the callback, and is taken only by the browser holding the
+   * cookie that started it, once, within 10 minutes. Only hashes are stored, as for links.
+   */
+  async ssoStarted(state: string, linkHash: string, browserSecret: string): Promise<void> {
+    const start: SsoStart = {
+      linkHash,
+      browser: tokenHash(browserSecret),
+      expiresAt: this.#now() + keys.ssoLogin.ttlMs,
+    };
+    await this.#store.set(keys.ssoLogin.key(tokenHash(state)), start, keys.ssoLogin.ttlMs);
+  }
+
+  async takeSso(state: string, browserSecret: string | undefined): Promise<SsoReturn> {
+    const hash = tokenHash(state);
+    const start = await this.#store.get<SsoStart>(keys.ssoLogin.key(hash));
+    if (!start || !(start.expiresAt > this.#now())) return { kind: 'unknown' };
+    if (!sameSecret(browserSecret, start.browser)) return { kind: 'otherBrowser' };
+    // The claim makes the first callback win, even when two arrive at once on different replicas.
+    if (!(await this.#store.claim(keys.ssoLoginUsed.key(hash), keys.ssoLoginUsed.ttlMs))) return { kind: 'used' };
+    return { kind: 'taken', linkHash: start.linkHash };
+  }
 }
 
 /**
@@ -152,37 +176,3 @@ export type SsoReturn =
   | { kind: 'otherBrowser' }
   /** This callback was taken already: a replay. */
   | { kind: 'used' };
-
-/**
- * Single sign-ons bound to the link and the browser that started them: the platform's `state`
- * comes back on the callback, and is taken only by the browser holding the cookie that started
- * it, once, within 10 minutes. Only hashes are stored, as for links.
- */
-export class SsoLogins {
-  readonly #store: KeyValueStore;
-  readonly #now: () => number;
-
-  constructor(store: KeyValueStore, now: () => number) {
-    this.#store = store;
-    this.#now = now;
-  }
-
-  async started(state: string, linkHash: string, browserSecret: string): Promise<void> {
-    const start: SsoStart = {
-      linkHash,
-      browser: tokenHash(browserSecret),
-      expiresAt: this.#now() + keys.ssoLogin.ttlMs,
-    };
-    await this.#store.set(keys.ssoLogin.key(tokenHash(state)), start, keys.ssoLogin.ttlMs);
-  }
-
-  async take(state: string, browserSecret: string | undefined): Promise<SsoReturn> {
-    const hash = tokenHash(state);
-    const start = await this.#store.get<SsoStart>(keys.ssoLogin.key(hash));
-    if (!start || !(start.expiresAt > this.#now())) return { kind: 'unknown' };
-    if (!sameSecret(browserSecret, start.browser)) return { kind: 'otherBrowser' };
-    // The claim makes the first callback win, even when two arrive at once on different replicas.
-    if (!(await this.#store.claim(keys.ssoLoginUsed.key(hash), keys.ssoLoginUsed.ttlMs))) return { kind: 'used' };
-    return { kind: 'taken', linkHash: start.linkHash };
-  }
-}

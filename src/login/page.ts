@@ -11,7 +11,6 @@ import {
   newSecret,
   sameSecret,
   ssoCallbackPath,
-  SsoLogins,
   type SsoReturn,
   validCsrf,
 } from './links.ts';
@@ -76,7 +75,6 @@ export class PageLogin {
   readonly #address: string;
   readonly #limits: LoginLimits;
   readonly #links: LoginLinks;
-  readonly #sso: SsoLogins;
   /** The link's person's Slack profile, read once per link (see LoginLinks.profile). */
   #profile: Promise<SlackIdentity | undefined> | undefined;
 
@@ -85,7 +83,6 @@ export class PageLogin {
     this.#address = address;
     this.#limits = new LoginLimits(parts.store, parts.clock.now);
     this.#links = new LoginLinks(parts.store, parts.clock.now);
-    this.#sso = new SsoLogins(parts.store, parts.clock.now);
   }
 
   /** False with LOGIN_MODE=sso: the page takes no password and sends no reset e-mail. */
@@ -173,7 +170,7 @@ export class PageLogin {
       this.#parts.logger.warn('the platform started a single sign-on without a state');
       return { kind: 'noState', company };
     }
-    await this.#sso.started(state, visit.hash, visit.secret);
+    await this.#links.ssoStarted(state, visit.hash, visit.secret);
     return { kind: 'continue', url, company };
   }
 
@@ -187,7 +184,7 @@ export class PageLogin {
   ): Promise<Refusal | (FoundLink & { actor: Actor; exchange: { code: string; state: string } })> {
     const state = params.get('state');
     if (!state) return { kind: 'noState' };
-    const taken = await this.#sso.take(state, secret);
+    const taken = await this.#links.takeSso(state, secret);
     if (taken.kind !== 'taken') {
       this.#parts.logger.warn({ reason: taken.kind }, 'login page refused a single sign-on callback');
       return taken;

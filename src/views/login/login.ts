@@ -39,8 +39,12 @@ export const pageButton = (url: string) =>
 /** Where "Log in with SSO" goes: the secure page's own start of the company's sign-in. */
 export const ssoUrlOf = (secureUrl: string) => `${secureUrl}/sso`;
 
-const ssoSection = (secureUrl: string, primary = false) =>
-  section(':office: Your company signs you in through its identity provider? Log in with SSO instead.', {
+const ssoSection = (
+  secureUrl: string,
+  words = ':office: Your company signs you in through its identity provider? Log in with SSO instead.',
+  primary = false,
+) =>
+  section(words, {
     accessory: button('Log in with SSO', LOGIN_SSO_BUTTON, {
       url: ssoUrlOf(secureUrl),
       ...(primary ? { style: 'primary' as const } : {}),
@@ -123,9 +127,10 @@ export function securePageModal(url: string, options: { notice?: string; ssoOnly
       ...(options.notice ? [section(`:warning: ${options.notice}`)] : []),
       ...(options.ssoOnly
         ? [
-            section(
+            ssoSection(
+              url,
               ":office: Log in with SSO, through your company's identity provider. The link works once, for 10 minutes.",
-              { accessory: button('Log in with SSO', LOGIN_SSO_BUTTON, { url: ssoUrlOf(url), style: 'primary' }) },
+              true,
             ),
           ]
         : [
