@@ -18,7 +18,7 @@ import {
 } from './commands/login/login.ts';
 import { openNote, submitNote } from './commands/attacks/note.ts';
 import { showFromButton } from './commands/attacks/show.ts';
-import { submitTeamPicker, suggestTeams } from './commands/login/team.ts';
+import { submitTeamPicker, suggestTeams } from './commands/login/session.ts';
 import { submitGuardPicker } from './commands/gamedays/guards.ts';
 import { suggestAlerts, suggestMonitors } from './commands/gamedays/guardSearch.ts';
 import {

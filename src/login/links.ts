@@ -1,8 +1,13 @@
-import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
+import { createHash, createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
 import type { KeyValueStore } from '../store/keyValue.ts';
 import type { Person } from '../store/sessions.ts';
 import { keys } from '../store/keys.ts';
-import type { SlackIdentity } from './identity.ts';
+import type { SlackIdentity } from './service.ts';
+
+/** The path the login page answers on; the token is the last segment. */
+export const loginPagePath = '/login';
+/** Where the identity provider sends the browser back; the platform's `state` says which link it was for. */
+export const ssoCallbackPath = `${loginPagePath}/sso/callback`;
 
 /** Whom a link logs in, and until when; stored under the token's hash, never the token. */
 export interface LoginLink extends Person {
@@ -113,4 +118,61 @@ export class LoginLinks {
     await this.#store.delete(keys.loginLink.key(hash));
     await this.#store.delete(keys.loginLinkProfile.key(hash));
   }
+
+  /**
+   * A single sign-on the link's browser started, bound to the link and that browser: the
+   * platform's `state` comes back on the callback, and is taken only by the browser holding the
+   * cookie that started it, once, within 10 minutes. Only hashes are stored, as for links.
+   */
+  async ssoStarted(state: string, linkHash: string, browserSecret: string): Promise<void> {
+    const start: SsoStart = {
+      linkHash,
+      browser: tokenHash(browserSecret),
+      expiresAt: this.#now() + keys.ssoLogin.ttlMs,
+    };
+    await this.#store.set(keys.ssoLogin.key(tokenHash(state)), start, keys.ssoLogin.ttlMs);
+  }
+
+  async takeSso(state: string, browserSecret: string | undefined): Promise<SsoReturn> {
+    const hash = tokenHash(state);
+    const start = await this.#store.get<SsoStart>(keys.ssoLogin.key(hash));
+    if (!start || !(start.expiresAt > this.#now())) return { kind: 'unknown' };
+    if (!sameSecret(browserSecret, start.browser)) return { kind: 'otherBrowser' };
+    // The claim makes the first callback win, even when two arrive at once on different replicas.
+    if (!(await this.#store.claim(keys.ssoLoginUsed.key(hash), keys.ssoLoginUsed.ttlMs))) return { kind: 'used' };
+    return { kind: 'taken', linkHash: start.linkHash };
+  }
 }
+
+/**
+ * The form's CSRF token: an HMAC of the link under the browser's cookie secret. Only a page this
+ * bot rendered for this browser and this link carries it, and nothing extra is stored.
+ */
+export function csrfToken(browserSecret: string, linkHash: string): string {
+  return createHmac('sha256', browserSecret).update(`login-form:${linkHash}`).digest('base64url');
+}
+
+export function validCsrf(given: string | undefined, browserSecret: string, linkHash: string): boolean {
+  if (!given) return false;
+  const expected = Buffer.from(csrfToken(browserSecret, linkHash));
+  const actual = Buffer.from(given);
+  return actual.length === expected.length && timingSafeEqual(actual, expected);
+}
+
+/** A single sign-on a login link's browser started, kept under the hash of the platform's state. */
+interface SsoStart {
+  linkHash: string;
+  /** Hash of the secret in the cookie of the browser that started it. */
+  browser: string;
+  expiresAt: number;
+}
+
+/** Why a single sign-on's callback is not taken, or the link it logs in. */
+export type SsoReturn =
+  | { kind: 'taken'; linkHash: string }
+  /** Never started here, or more than 10 minutes ago. */
+  | { kind: 'unknown' }
+  /** Started in another browser (or this one lost its cookie). */
+  | { kind: 'otherBrowser' }
+  /** This callback was taken already: a replay. */
+  | { kind: 'used' };

@@ -1,10 +1,53 @@
 import { UnauthorizedError } from '../client/errors.ts';
 import type { CompanySession, LoginInput } from '../client/index.ts';
 import { audit } from '../audit.ts';
-import type { LoginParts } from './service.ts';
-import type { Actor } from '../store/sessions.ts';
-import { type ProfileReader, sameEmail } from './identity.ts';
+import type { LoginParts, SlackIdentity } from './service.ts';
+import type { Actor, Person } from '../store/sessions.ts';
 import { LoginLimits } from './limits.ts';
+
+/** The login form's fields a person may get wrong, as the Slack form and the page both name them. */
+export type LoginField = 'email' | 'password' | 'mfa';
+
+/** An e-mail address as the forms take it, before the platform is asked. */
+export const looksLikeEmail = (text: string) => /^[^\s@]+@[^\s@]+\.[^\s@]+$/.test(text.trim());
+
+/** The login form read by field name, tidied alike from the Slack form and the page. */
+export function readLoginForm(field: (name: LoginField | 'company') => string | undefined): LoginInput {
+  return {
+    email: field('email')?.trim() ?? '',
+    password: field('password') ?? '',
+    companyName: field('company')?.trim() || undefined,
+    mfaCode: field('mfa')?.replace(/\s/g, '') || undefined,
+  };
+}
+
+/** The fields of a login that will not do, before anything is counted or asked. */
+export function invalidFields({ email, password, mfaCode }: LoginInput): LoginField[] {
+  const invalid: LoginField[] = [];
+  if (!looksLikeEmail(email)) invalid.push('email');
+  if (!password) invalid.push('password');
+  if (mfaCode !== undefined && !/^\d{6}$/.test(mfaCode)) invalid.push('mfa');
+  return invalid;
+}
+
+/** How a login reads the person's Slack profile: the Slack form asks Slack, the page the profile its link kept. */
+export type ProfileReader = () => Promise<SlackIdentity | undefined>;
+
+/** Two e-mail addresses are one when they differ only in case or surrounding space, as Slack matches them. */
+export function sameEmail(a: string | undefined, b: string | undefined): boolean {
+  if (!a || !b) return false;
+  return a.trim().toLowerCase() === b.trim().toLowerCase();
+}
+
+/** LOGIN_EMAIL_MATCH=required, and Slack gave no e-mail to match (`noEmail`) or could not be asked. */
+type EmailUnknown = { kind: 'emailUnknown'; reason: 'noEmail' | 'slackUnavailable' };
+
+/** Why a profile cannot be matched against, or undefined when it has an e-mail. */
+const emailUnknown = (profile: SlackIdentity | undefined): EmailUnknown | undefined =>
+  profile?.email ? undefined : { kind: 'emailUnknown', reason: profile ? 'noEmail' : 'slackUnavailable' };
+
+/** The person a log line is about, by Slack ids only. */
+const who = (person: Person) => ({ slackWorkspace: person.workspaceId, slackUser: person.userId });
 
 /** How a login attempt ended, whichever form it came from. */
 export type LoginOutcome =
@@ -19,8 +62,18 @@ export type LoginOutcome =
   | { kind: 'busy' }
   /** LOGIN_EMAIL_MATCH=required, and the login's e-mail is not the Slack person's: nothing stored. */
   | { kind: 'emailMismatch'; loginEmail: string }
-  /** LOGIN_EMAIL_MATCH=required, and Slack gave no e-mail to match (`noEmail`) or could not be asked. */
-  | { kind: 'emailUnknown'; reason: 'noEmail' | 'slackUnavailable' };
+  | EmailUnknown;
+
+/** How asking for a reset e-mail ended: sent, or why not. */
+export type ResetOutcome =
+  | { kind: 'sent' }
+  /** No e-mail address was typed: nothing counted or sent. */
+  | { kind: 'invalid' }
+  /** Refused until a limit lets one through again. */
+  | { kind: 'limited'; until: Date }
+  /** LOGIN_EMAIL_MATCH=required, and the address is not the asker's Slack e-mail: nothing sent. */
+  | { kind: 'notOwnEmail' }
+  | EmailUnknown;
 
 /**
  * The one way a person logs in, from the Slack modal or the secure page: checks the person's
@@ -75,19 +128,16 @@ async function signIn(actor: Actor, parts: LoginParts, input: Credentials): Prom
   const outcome = await limits.oneAtATime(actor, async (): Promise<LoginOutcome> => {
     const until = await limits.personBlockedUntil(actor);
     if (until) {
-      parts.logger.warn(
-        { slackWorkspace: actor.workspaceId, slackUser: actor.userId },
-        'login refused: too many failed logins',
-      );
+      parts.logger.warn(who(actor), 'login refused: too many failed logins');
       return { kind: 'locked', until };
     }
     const matching = parts.config.login.emailMatch === 'required';
     let slackEmail: string | undefined;
     if (matching) {
       const profile = await (input.profile ?? (() => parts.directory.person(actor.userId)))();
-      if (!profile) return { kind: 'emailUnknown', reason: 'slackUnavailable' };
-      if (!profile.email) return { kind: 'emailUnknown', reason: 'noEmail' };
-      slackEmail = profile.email;
+      const unknown = emailUnknown(profile);
+      if (unknown) return unknown;
+      slackEmail = profile?.email;
       // Checked before the platform is asked: a password never leaves for a login that cannot be linked.
       if (input.typedEmail !== undefined && !sameEmail(input.typedEmail, slackEmail))
         return mismatch(actor, input.typedEmail, parts);
@@ -99,10 +149,7 @@ async function signIn(actor: Actor, parts: LoginParts, input: Credentials): Prom
       if (!(error instanceof UnauthorizedError)) throw error;
       if (error.reason === 'mfa_required' && !input.mfaCode) return { kind: 'mfaRequired' };
       await limits.recordPersonFailure(actor);
-      parts.logger.info(
-        { slackWorkspace: actor.workspaceId, slackUser: actor.userId },
-        'login not accepted by the platform',
-      );
+      parts.logger.info(who(actor), 'login not accepted by the platform');
       return { kind: 'rejected', mfaCodeGiven: Boolean(input.mfaCode) };
     }
     const platformUser = session.identifier ?? input.typedEmail ?? '';
@@ -122,10 +169,7 @@ async function signIn(actor: Actor, parts: LoginParts, input: Credentials): Prom
 }
 
 function mismatch(actor: Actor, loginEmail: string, parts: LoginParts): LoginOutcome {
-  parts.logger.warn(
-    { slackWorkspace: actor.workspaceId, slackUser: actor.userId },
-    "login refused: its e-mail is not the person's Slack e-mail",
-  );
+  parts.logger.warn(who(actor), "login refused: its e-mail is not the person's Slack e-mail");
   return { kind: 'emailMismatch', loginEmail };
 }
 
@@ -154,10 +198,43 @@ async function tellEmailOwner(actor: Actor, platformUser: string, parts: LoginPa
       workspace,
     });
     parts.logger.info(
-      { slackWorkspace: actor.workspaceId, slackUser: actor.userId, toldSlackUser: owner.userId },
+      { ...who(actor), toldSlackUser: owner.userId },
       "told the owner of a login's e-mail that it was linked to another Slack person",
     );
   } catch (error) {
     parts.logger.warn({ err: error }, "could not tell the owner of a login's e-mail that it was linked elsewhere");
   }
+}
+
+/**
+ * The one way a reset e-mail is asked for, from the Slack form or the secure page. With
+ * LOGIN_EMAIL_MATCH=required it goes only to the asker's own Slack e-mail; any other address is
+ * refused before anything is counted or sent, with the same answer whether or not the platform
+ * knows it. Then it is counted against the person, and, unless the address is the asker's own
+ * Slack e-mail, against the address: so neither can be used to flood an inbox, and other
+ * people's asks for an address never use up its owner's. `profile` reads the asker's Slack
+ * profile (the page passes the one its link kept). Platform failures are thrown for the caller.
+ */
+export async function requestPasswordReset(
+  person: Person,
+  email: string,
+  parts: LoginParts,
+  profile: ProfileReader = () => parts.directory.person(person.userId),
+): Promise<ResetOutcome> {
+  if (!looksLikeEmail(email)) return { kind: 'invalid' };
+  const slack = await profile();
+  const own = sameEmail(email, slack?.email);
+  if (parts.config.login.emailMatch === 'required' && !own) {
+    const unknown = emailUnknown(slack);
+    if (unknown) return unknown;
+    parts.logger.warn(who(person), "password reset refused: the address is not the person's Slack e-mail");
+    return { kind: 'notOwnEmail' };
+  }
+  const until = await new LoginLimits(parts.store, parts.clock.now).takeReset(person, email, { own });
+  if (until) {
+    parts.logger.warn(who(person), 'password reset refused: too many reset e-mails asked for');
+    return { kind: 'limited', until };
+  }
+  await parts.platform.auth.resetPassword(email);
+  return { kind: 'sent' };
 }

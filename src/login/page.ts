@@ -1,15 +1,28 @@
 import { teamName } from '../attacks/access.ts';
 import { BadRequestError } from '../client/errors.ts';
-import type { LoginParts } from './service.ts';
+import type { LoginParts, SlackIdentity } from './service.ts';
+import type { LoginInput } from '../client/index.ts';
 import type { Actor } from '../store/sessions.ts';
-import { csrfToken, validCsrf } from './csrf.ts';
-import { ssoCallbackPath } from './entry.ts';
-import type { SlackIdentity } from './identity.ts';
 import { LoginLimits } from './limits.ts';
-import { type FoundLink, LoginLinks, newSecret, sameSecret } from './links.ts';
-import { type LoginOutcome, logIn, logInWithSso } from './logIn.ts';
-import { requestPasswordReset, type ResetOutcome } from './passwordReset.ts';
-import { SsoLogins, type SsoReturn } from './sso.ts';
+import {
+  csrfToken,
+  type FoundLink,
+  LoginLinks,
+  newSecret,
+  sameSecret,
+  ssoCallbackPath,
+  type SsoReturn,
+  validCsrf,
+} from './links.ts';
+import {
+  invalidFields,
+  type LoginField,
+  type LoginOutcome,
+  logIn,
+  logInWithSso,
+  requestPasswordReset,
+  type ResetOutcome,
+} from './logIn.ts';
 
 /** A link as the browser it is bound to opened or posted to it: whom it logs in, and the form's CSRF token. */
 export interface Visit extends FoundLink {
@@ -45,13 +58,11 @@ export type LoginEnd = Exclude<LoginOutcome, { kind: 'loggedIn' }> | LoggedIn | 
 /** A password login also stops at the form's fields and at its client address's limit. */
 export type PageLoginOutcome =
   | LoginEnd
-  | { kind: 'invalid'; field: 'email' | 'password' | 'mfa' }
+  | { kind: 'invalid'; field: LoginField }
   | { kind: 'addressLocked'; until: Date };
 
 /** The platform or Slack failed (unreachable, 5xx…): logged here, described by the page. */
 export type Failed = { kind: 'failed'; error: unknown };
-
-const emailPattern = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
 
 /**
  * The secure login page's rules, for one request from one client address: which links open and
@@ -64,7 +75,6 @@ export class PageLogin {
   readonly #address: string;
   readonly #limits: LoginLimits;
   readonly #links: LoginLinks;
-  readonly #sso: SsoLogins;
   /** The link's person's Slack profile, read once per link (see LoginLinks.profile). */
   #profile: Promise<SlackIdentity | undefined> | undefined;
 
@@ -73,7 +83,6 @@ export class PageLogin {
     this.#address = address;
     this.#limits = new LoginLimits(parts.store, parts.clock.now);
     this.#links = new LoginLinks(parts.store, parts.clock.now);
-    this.#sso = new SsoLogins(parts.store, parts.clock.now);
   }
 
   /** False with LOGIN_MODE=sso: the page takes no password and sends no reset e-mail. */
@@ -112,31 +121,24 @@ export class PageLogin {
   }
 
   /** A password login from the page: the form's fields, then the address's limit, then the one way to log in. */
-  async logIn(
-    visit: Visit,
-    input: { email: string; password: string; company: string | undefined; mfaCode: string | undefined },
-  ): Promise<PageLoginOutcome> {
-    if (!emailPattern.test(input.email)) return { kind: 'invalid', field: 'email' };
-    if (!input.password) return { kind: 'invalid', field: 'password' };
-    if (input.mfaCode !== undefined && !/^\d{6}$/.test(input.mfaCode)) return { kind: 'invalid', field: 'mfa' };
+  async logIn(visit: Visit, input: LoginInput): Promise<PageLoginOutcome> {
+    const [field] = invalidFields(input);
+    if (field) return { kind: 'invalid', field };
     const until = await this.#limits.addressBlockedUntil(this.#address, visit.actor);
     if (until) {
       this.#parts.logger.warn('login page refused: too many failed logins from one address');
       return { kind: 'addressLocked', until };
     }
-    const { email, password, company: companyName, mfaCode } = input;
-    const credentials = { email, password, companyName, mfaCode };
     const outcome = await this.#failed('login from the secure page failed', () =>
-      logIn(visit.actor, credentials, this.#parts, () => this.profile(visit)),
+      logIn(visit.actor, input, this.#parts, () => this.profile(visit)),
     );
     if (outcome.kind === 'failed') return outcome;
     if (outcome.kind === 'rejected') await this.#limits.recordAddressFailure(this.#address, visit.actor);
-    return this.#done(visit, outcome, email);
+    return this.#done(visit, outcome, input.email);
   }
 
-  /** A reset e-mail asked for from the page (undefined: no e-mail address was typed). */
-  async resetPassword(visit: Visit, email: string): Promise<ResetOutcome | Failed | undefined> {
-    if (!emailPattern.test(email)) return undefined;
+  /** A reset e-mail asked for from the page. */
+  resetPassword(visit: Visit, email: string): Promise<ResetOutcome | Failed> {
     return this.#failed('password reset from the secure page failed', () =>
       requestPasswordReset(visit.actor, email, this.#parts, () => this.profile(visit)),
     );
@@ -168,7 +170,7 @@ export class PageLogin {
       this.#parts.logger.warn('the platform started a single sign-on without a state');
       return { kind: 'noState', company };
     }
-    await this.#sso.started(state, visit.hash, visit.secret);
+    await this.#links.ssoStarted(state, visit.hash, visit.secret);
     return { kind: 'continue', url, company };
   }
 
@@ -182,7 +184,7 @@ export class PageLogin {
   ): Promise<Refusal | (FoundLink & { actor: Actor; exchange: { code: string; state: string } })> {
     const state = params.get('state');
     if (!state) return { kind: 'noState' };
-    const taken = await this.#sso.take(state, secret);
+    const taken = await this.#links.takeSso(state, secret);
     if (taken.kind !== 'taken') {
       this.#parts.logger.warn({ reason: taken.kind }, 'login page refused a single sign-on callback');
       return taken;

@@ -1,5 +1,5 @@
 import type { WebClient } from '@slack/web-api';
-import type { SlackDirectory, SlackIdentity } from '../login/identity.ts';
+import type { SlackDirectory, SlackIdentity } from '../login/service.ts';
 import type { Logger } from '../logger.ts';
 import { personName } from './people.ts';
 

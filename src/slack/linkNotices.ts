@@ -1,4 +1,4 @@
-import type { LinkedElsewhere, LinkNotices, SlackIdentity } from '../login/identity.ts';
+import type { LinkedElsewhere, LinkNotices, SlackIdentity } from '../login/service.ts';
 import { linkedElsewhereMessage } from '../views/login/loginWords.ts';
 import type { Messenger } from './messenger.ts';
 

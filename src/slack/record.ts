@@ -18,7 +18,7 @@ import { noteLine } from '../views/attacks/note.ts';
 import { describeTarget } from '../views/attacks/target.ts';
 import { errorInBrief, outcomeUnknown } from '../views/errorReply.ts';
 import { ruleText } from '../views/guardrails/approval.ts';
-import { ticketFiledText } from '../views/tickets/ticketReplies.ts';
+import { ticketFiledText } from '../views/tickets/ticket.ts';
 import { askToHalt } from './askToHalt.ts';
 import type { Messenger } from './messenger.ts';
 import type { Message } from '../views/message.ts';

@@ -1,4 +1,4 @@
-import type { ExpiryWarning, SessionWarnings } from '../login/expiryWarnings.ts';
+import type { ExpiryWarning, SessionWarnings } from '../login/service.ts';
 import type { Person } from '../store/sessions.ts';
 import { expiryWarningMessage } from '../views/login/loginWords.ts';
 import type { Messenger } from './messenger.ts';

@@ -1,9 +1,10 @@
-// The tickets' service: a draft kept for the person who opened the form, and a ticket filed once from it.
+// The tickets' service: what a tracker's issue type asks of a ticket (the form and its reading both
+// follow it), a draft kept for the person who opened the form, and a ticket filed once from it.
 import { randomUUID } from 'node:crypto';
 import type { CreateTrackerIssueRequest } from '../client/tracker.ts';
 import { ServerError, TimeoutError, UnreachableError } from '../client/errors.ts';
 import type { IssueMeta, PlatformClient, TeamEntry, TrackerEntityType, TrackerIssue } from '../client/index.ts';
-import type { Attack } from '../client/schemas.ts';
+import type { Attack, IssueField } from '../client/schemas.ts';
 import type { Logger } from '../logger.ts';
 import type { KeyValueStore } from '../store/keyValue.ts';
 import type { Actor, Login, SessionStore } from '../store/sessions.ts';
@@ -14,6 +15,23 @@ import type { Recorder } from '../attacks/events.ts';
 import { locateAttack, platformFor, requireLogin, teamForAction, teamName } from '../attacks/access.ts';
 import type { GameDayReads } from '../gamedays/gamedayReads.ts';
 import { cardOutcome, gameDayPeople, type GameDayOutcomes, type GameDayRecord } from '../gamedays/gamedayRecord.ts';
+
+/** Trackers cap a summary at 255 characters. */
+export const summaryMaxLength = 255;
+/** Fields that have their own input (or none, project and issue type coming from the first step). */
+const fieldsWithOwnInput = new Set(['summary', 'description', 'project', 'issuetype', 'labels']);
+
+/** The fields of the issue meta that need an input of their own: the required ones. */
+export function ticketInputFields(meta: IssueMeta): IssueField[] {
+  return meta.fields.filter((field) => field.required && !fieldsWithOwnInput.has(field.key));
+}
+
+export function labelsRequired(meta: IssueMeta): boolean {
+  return meta.fields.some((field) => field.key === 'labels' && field.required);
+}
+
+/** Whether an array field offers a fixed set of choices (components, versions) or takes free words. */
+export const hasChoices = (field: IssueField) => field.allowedValues.length > 0;
 
 /** A ticket being written: what it is about and where its key goes once filed. */
 export interface TicketDraft {

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { issueMetaSchema } from '../../src/client/schemas.ts';
-import { ticketFieldsFromInputs, ticketProjectFromInputs } from '../../src/commands/tickets/ticketForm.ts';
+import { ticketFieldsFromInputs, ticketProjectFromInputs } from '../../src/commands/tickets/ticket.ts';
 import {
   TICKET_DESCRIPTION,
   TICKET_ISSUE_TYPE_ID,

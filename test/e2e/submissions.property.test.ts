@@ -35,7 +35,7 @@ import {
   TICKET_VIEW,
   ticketFieldId,
 } from '../../src/views/tickets/ticket.ts';
-import { ticketInputFields } from '../../src/tickets/fields.ts';
+import { ticketInputFields } from '../../src/tickets/service.ts';
 import { RecordingApp, viewDelivery } from '../support/bolt.ts';
 import { Stack } from './harness.ts';
 

@@ -1,9 +1,8 @@
 import { afterAll, describe, expect, it, vi } from 'vitest';
 import { createKeyValueStore, type KeyValueStore } from '../../src/store/keyValue.ts';
-import { LoginLinks, newSecret, tokenHash } from '../../src/login/links.ts';
+import { csrfToken, LoginLinks, newSecret, tokenHash, validCsrf } from '../../src/login/links.ts';
 import { addressFailureLimit, LoginLimits, personFailureLimit } from '../../src/login/limits.ts';
 import { randomUUID } from 'node:crypto';
-import { csrfToken, validCsrf } from '../../src/login/csrf.ts';
 import { keys } from '../../src/store/keys.ts';
 
 const person = { workspaceId: 'T0FAULTLN', userId: 'U0ALICE', userName: 'alice' };

@@ -14,8 +14,9 @@ import {
   ticketFieldId,
   ticketModal,
   ticketProjectModal,
+  ticketFiledText,
+  ticketListMessage,
 } from '../../src/views/tickets/ticket.ts';
-import { ticketFiledText, ticketListMessage } from '../../src/views/tickets/ticketReplies.ts';
 import { gameDayTicketPrefill, ticketPrefill } from '../../src/views/tickets/ticketPrefill.ts';
 import { issueMeta } from '../support/issue-meta.ts';
 

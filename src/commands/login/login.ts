@@ -1,8 +1,8 @@
 import { ForbiddenError, PlatformError } from '../../client/errors.ts';
 import type { Services } from '../../services.ts';
 import type { ModalView } from '@slack/types';
-import type { LoginOutcome } from '../../login/logIn.ts';
-import type { ResetOutcome } from '../../login/passwordReset.ts';
+import { readLoginForm, type ResetOutcome } from '../../login/logIn.ts';
+import type { SlackLoginOutcome } from '../../login/service.ts';
 import {
   clockTime,
   resetEmailUnknownText,
@@ -12,13 +12,10 @@ import {
 import { describeError } from '../../views/errorReply.ts';
 import {
   lockedNotice,
-  enterEmailText,
-  enterPasswordText,
   enterResetEmailText,
-  loggedInChooseTeamText,
+  loginFieldText,
   loginBusyText,
   loginRejectedText,
-  mfaCodeFormatText,
   mfaRequiredText,
   emailMismatchText,
   emailUnknownText,
@@ -34,15 +31,12 @@ import {
   resetRequestedView,
   securePageModal,
 } from '../../views/login/login.ts';
-import { teamPickerModal } from '../../views/login/team.ts';
+import { afterLoginView } from '../../views/login/team.ts';
 import { z } from 'zod';
 import { replacement, type Action, type Reply, type Submission, type SubmissionReply } from '../reply.ts';
 import { subcommand } from '../command.ts';
 import { contract } from '../contract.ts';
 import type { Actor } from '../../store/sessions.ts';
-import { teamName } from '../../attacks/access.ts';
-
-const emailPattern = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
 
 /**
  * What every Log in entry shows (the command, the Log in buttons, a refused submission), as
@@ -92,79 +86,51 @@ export async function securePageOpened(): Promise<Reply> {
 }
 
 export async function submitLogin(submission: Submission, deps: Services): Promise<SubmissionReply> {
-  // LOGIN_MODE=page or sso: a password typed into Slack is never used, even from a form opened earlier.
-  const { mode } = deps.login.settings.login;
-  if (mode === 'page' || mode === 'sso') {
-    if (submission.viewId) await deps.login.rememberModal(submission.actor, submission.viewId);
-    return { kind: 'update', view: await loginModalFor(submission.actor, deps) };
-  }
-  const email = submission.inputs[loginFields.email]?.trim() ?? '';
-  const password = submission.inputs[loginFields.password] ?? '';
-  const companyName = submission.inputs[loginFields.company]?.trim() || undefined;
-  const mfaCode = submission.inputs[loginFields.mfa]?.replace(/\s/g, '') || undefined;
-
-  const errors: Record<string, string> = {};
-  if (!emailPattern.test(email)) errors[loginFields.email] = enterEmailText;
-  if (!password) errors[loginFields.password] = enterPasswordText;
-  if (mfaCode !== undefined && !/^\d{6}$/.test(mfaCode)) errors[loginFields.mfa] = mfaCodeFormatText;
-  if (Object.keys(errors).length) return { kind: 'errors', errors };
-
-  const input = { email, password, ...(companyName ? { companyName } : {}), ...(mfaCode ? { mfaCode } : {}) };
-  let outcome: LoginOutcome;
+  const input = readLoginForm((name) => submission.inputs[loginFields[name]]);
+  let outcome: SlackLoginOutcome;
   try {
     outcome = await deps.login.logIn(submission.actor, input);
   } catch (error) {
     return { kind: 'errors', errors: loginErrors(error, deps) };
   }
+  const error = (field: keyof typeof loginFields, text: string): SubmissionReply => ({
+    kind: 'errors',
+    errors: { [loginFields[field]]: text },
+  });
   switch (outcome.kind) {
+    case 'passwordsOff':
+      if (submission.viewId) await deps.login.rememberModal(submission.actor, submission.viewId);
+      return { kind: 'update', view: await loginModalFor(submission.actor, deps) };
+    case 'invalid':
+      return {
+        kind: 'errors',
+        errors: Object.fromEntries(outcome.fields.map((field) => [loginFields[field], loginFieldText[field]])),
+      };
     case 'mfaRequired':
-      return {
-        kind: 'errors',
-        errors: { [loginFields.mfa]: mfaRequiredText },
-      };
+      return error('mfa', mfaRequiredText);
     case 'rejected':
-      return {
-        kind: 'errors',
-        errors: { [loginFields.password]: loginRejectedText(outcome.mfaCodeGiven) },
-      };
+      return error('password', loginRejectedText(outcome.mfaCodeGiven));
     case 'busy':
-      return {
-        kind: 'errors',
-        errors: { [loginFields.password]: loginBusyText },
-      };
+      return error('password', loginBusyText);
     case 'emailMismatch':
-      return { kind: 'errors', errors: { [loginFields.email]: emailMismatchText(outcome.loginEmail) } };
+      return error('email', emailMismatchText(outcome.loginEmail));
     case 'emailUnknown':
-      return { kind: 'errors', errors: { [loginFields.email]: emailUnknownText(outcome.reason) } };
-    case 'locked':
-      return {
-        kind: 'update',
-        view: await loginModalFor(submission.actor, deps, { email, notice: lockedNotice(outcome.until) }),
-      };
+      return error('email', emailUnknownText(outcome.reason));
+    case 'locked': {
+      const notice = lockedNotice(outcome.until);
+      return { kind: 'update', view: await loginModalFor(submission.actor, deps, { email: input.email, notice }) };
+    }
     case 'loggedIn':
-      break;
+      return { kind: 'update', view: await loggedInModal(submission.actor, deps) };
   }
-  return { kind: 'update', view: await loggedInModal(submission.actor, deps) };
 }
 
 /** The login window once a login is done: the team picker with several teams, else who is logged in. */
 export async function loggedInModal(actor: Actor, deps: Services): Promise<ModalView> {
   const login = await deps.login.current(actor);
-  const teams = login?.session.teams ?? [];
-  if (login && teams.length > 1) {
-    return teamPickerModal(
-      teams.map((t) => ({ id: t.identifier, name: teamName(t) })),
-      login.team?.identifier,
-      loggedInChooseTeamText(login.session.identifier ?? 'you'),
-    );
-  }
-  return loggedInView({
-    identifier: login?.session.identifier ?? 'you',
-    company: login?.session.company_name ?? 'your company',
-    team: login?.team ? teamName(login.team) : undefined,
-    expiresAt: login?.expiresAt ?? new Date(deps.login.now()),
-    command: deps.command,
-  });
+  if (login) return afterLoginView(login, deps.command);
+  // Dropped meanwhile: logged in, as far as this window can tell.
+  return loggedInView({ session: {}, team: undefined, expiresAt: new Date(deps.login.now()) }, deps.command);
 }
 
 /** Platform failures other than a refusal: not the person's doing, so not counted against them. */
@@ -186,32 +152,23 @@ export async function forgotPassword(action: Action): Promise<Reply> {
 
 export async function submitPasswordReset(submission: Submission, deps: Services): Promise<SubmissionReply> {
   const email = submission.inputs[loginFields.resetEmail]?.trim() ?? '';
-  if (!emailPattern.test(email)) return { kind: 'errors', errors: { [loginFields.resetEmail]: enterResetEmailText } };
+  const error = (text: string): SubmissionReply => ({ kind: 'errors', errors: { [loginFields.resetEmail]: text } });
   let outcome: ResetOutcome;
   try {
     outcome = await deps.login.resetPassword(submission.actor, email);
-  } catch (error) {
-    deps.logger.warn({ err: error }, 'password reset failed');
-    return {
-      kind: 'errors',
-      errors: {
-        [loginFields.resetEmail]: describeError(error, {
-          command: deps.command,
-          doing: 'request a reset e-mail',
-        }).text,
-      },
-    };
+  } catch (failure) {
+    deps.logger.warn({ err: failure }, 'password reset failed');
+    return error(describeError(failure, { command: deps.command, doing: 'request a reset e-mail' }).text);
   }
   switch (outcome.kind) {
+    case 'invalid':
+      return error(enterResetEmailText);
     case 'limited':
-      return {
-        kind: 'errors',
-        errors: { [loginFields.resetEmail]: resetLimitedText(clockTime(outcome.until, deps.login.now())) },
-      };
+      return error(resetLimitedText(clockTime(outcome.until, deps.login.now())));
     case 'notOwnEmail':
-      return { kind: 'errors', errors: { [loginFields.resetEmail]: resetNotOwnEmailText } };
+      return error(resetNotOwnEmailText);
     case 'emailUnknown':
-      return { kind: 'errors', errors: { [loginFields.resetEmail]: resetEmailUnknownText(outcome.reason) } };
+      return error(resetEmailUnknownText(outcome.reason));
     case 'sent':
       return { kind: 'update', view: resetRequestedView(deps.command) };
   }

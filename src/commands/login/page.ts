@@ -4,8 +4,7 @@ import type { Actor } from '../../store/sessions.ts';
 import { HOME_SWITCH_TEAM } from '../../views/home.ts';
 import { pageLoginConfirmation } from '../../views/login/loginWords.ts';
 import { clientAddress, trustedProxies, untrustedProxyWatch } from '../../login/clientAddress.ts';
-import { backToSlack, loginPagePath, ssoCallbackPath } from '../../login/entry.ts';
-import type { FoundLink } from '../../login/links.ts';
+import { type FoundLink, loginPagePath, ssoCallbackPath } from '../../login/links.ts';
 import type { LoggedIn, PageLogin, Refusal, Visit } from '../../login/page.ts';
 import {
   clockTime,
@@ -24,8 +23,7 @@ import {
 } from '../../views/login/pageWords.ts';
 import { loginPage, loginPageHeaders, type LinkedAccount, type LoginPageState } from '../../views/login/page.ts';
 import { loggedInModal } from './login.ts';
-import { passwordLogin, resetPassword } from './pageForm.ts';
-import { ssoCallback, ssoStart } from './pageSso.ts';
+import { passwordLogin, resetPassword, ssoCallback, ssoStart } from './pageForm.ts';
 
 type Route = { path: string; method: string; handler: (req: IncomingMessage, res: ServerResponse) => void };
 
@@ -206,6 +204,18 @@ const refusalPages: RefusalPages = {
 function send(res: ServerResponse, status: number, state: LoginPageState, cookie?: string): void {
   res.writeHead(status, { ...loginPageHeaders, ...(cookie ? { 'set-cookie': cookie } : {}) });
   res.end(loginPage(state));
+}
+
+/** Slack's own web client (SLACK_CLIENT_URL's default), whose workspaces the Slack app opens too. */
+const slackWebClient = 'https://app.slack.com/client/';
+
+/**
+ * Where the page sends a person back to the workspace: the Slack app, and the web client for a
+ * browser without it; only the web client when SLACK_CLIENT_URL names another (the demo's page).
+ */
+function backToSlack(clientUrl: string, workspaceId: string): { app: string | undefined; web: string } {
+  const team = encodeURIComponent(workspaceId);
+  return { app: clientUrl === slackWebClient ? `slack://open?team=${team}` : undefined, web: `${clientUrl}${team}` };
 }
 
 function cookieValue(header: string | undefined, name: string): string | undefined {

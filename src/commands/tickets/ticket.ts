@@ -1,9 +1,9 @@
 import { BadRequestError, NoIntegrationError } from '../../client/errors.ts';
-import type { IssueMeta } from '../../client/index.ts';
+import type { CreateTrackerIssueRequest } from '../../client/tracker.ts';
+import type { IssueField, IssueMeta } from '../../client/schemas.ts';
 import type { Actor } from '../../store/sessions.ts';
 import { parseGameDayRef } from '../../gamedays/gamedayRecord.ts';
 import type { Services } from '../../services.ts';
-import { ticketFieldsFromInputs, ticketProjectFromInputs } from './ticketForm.ts';
 import { parseAttackRef } from '../../views/attacks/attackCard.ts';
 import { describeError } from '../../views/errorReply.ts';
 import { loadingModal } from '../../views/notice.ts';
@@ -12,26 +12,31 @@ import {
   ticketModal,
   ticketProjectModal,
   TICKET_DESCRIPTION,
+  TICKET_ISSUE_TYPE_ID,
   TICKET_LABELS,
+  TICKET_PROJECT_ID,
   TICKET_SUMMARY,
-} from '../../views/tickets/ticket.ts';
-import {
   ticketListMessage,
   notACardModal,
   ticketFiledModal,
   ticketFormExpiredModal,
   ticketUnconfirmedModal,
-} from '../../views/tickets/ticketReplies.ts';
+} from '../../views/tickets/ticket.ts';
 import { ticketPrefill, gameDayTicketPrefill } from '../../views/tickets/ticketPrefill.ts';
 import type { Action, Reply, Submission, SubmissionReply } from '../reply.ts';
 import { subcommand } from '../command.ts';
 import { contract } from '../contract.ts';
-import { ticketInputFields } from '../../tickets/fields.ts';
 import { UserInputError } from '../../errors.ts';
 import { attackIdWord } from '../arguments.ts';
 import { teamName } from '../../attacks/access.ts';
 import type { ModalView } from '@slack/types';
-import type { TicketForm } from '../../tickets/service.ts';
+import {
+  hasChoices,
+  labelsRequired,
+  summaryMaxLength,
+  type TicketForm,
+  ticketInputFields,
+} from '../../tickets/service.ts';
 
 /** The form a draft shows next: the tracker's fields, or the project and issue type to choose first. */
 const formView = ({ draft, fields, projectId, issueTypeId }: TicketForm): ModalView =>
@@ -129,11 +134,17 @@ export async function submitTicketProject(
   return { kind: 'update', view: formView(form) };
 }
 
+/** The tracker's fields that have an input of their own, whatever the issue type. */
+const ownInputs = new Map([
+  ['summary', TICKET_SUMMARY],
+  ['description', TICKET_DESCRIPTION],
+  ['labels', TICKET_LABELS],
+]);
+
 /** Where the platform's refusal of a field shows: on its input when the form has one. */
 function fieldErrorBlock(field: string, meta: IssueMeta): string {
-  if (field === 'summary') return TICKET_SUMMARY;
-  if (field === 'description') return TICKET_DESCRIPTION;
-  if (field === 'labels') return TICKET_LABELS;
+  const own = ownInputs.get(field);
+  if (own) return own;
   return ticketInputFields(meta).some((f) => f.key === field) ? ticketFieldId(field) : TICKET_SUMMARY;
 }
 
@@ -162,4 +173,111 @@ export async function submitTicket(submission: Submission, { tickets, command }:
   if (error instanceof NoIntegrationError) throw error;
   const words = describeError(error, { command, team: teamName(team), doing: 'file the ticket', check });
   return { kind: 'errors', errors: { [TICKET_SUMMARY]: words.text } };
+}
+
+export type TicketFields = CreateTrackerIssueRequest['fields'];
+
+/** Messages for the person, by block id of the input they belong to. */
+export type FieldErrors = Record<string, string>;
+
+export interface TicketBase {
+  projectId: string;
+  issueTypeId: string;
+  /** Used only when the submission has no summary input at all. */
+  summary?: string | undefined;
+  /** Used only when the submission has no description input at all. */
+  description?: string | undefined;
+}
+
+const commaList = (text: string) =>
+  text
+    .split(',')
+    .map((item) => item.trim())
+    .filter(Boolean);
+const requiredText = (field: IssueField) => `${field.name ?? field.key} is required.`;
+/** A real calendar day as YYYY-MM-DD; `Date.parse` alone lets 2026-02-30 through. */
+function isDay(text: string): boolean {
+  if (!/^\d{4}-\d{2}-\d{2}$/.test(text)) return false;
+  const day = new Date(`${text}T00:00:00Z`);
+  return !Number.isNaN(day.getTime()) && day.toISOString().startsWith(text);
+}
+
+/** One field's value as the tracker takes it, by the field's type, or why the text will not do. */
+function fieldValue(field: IssueField, text: string): { value: unknown } | { error: string } {
+  const choice = (id: string) => field.allowedValues.some((allowed) => allowed.id === id);
+  switch (field.type) {
+    case 'option':
+      if (hasChoices(field) && !choice(text)) return { error: 'Choose one of the listed values.' };
+      return { value: { id: text } };
+    case 'array': {
+      const items = commaList(text);
+      if (!items.length) return { error: requiredText(field) };
+      if (!hasChoices(field)) return { value: items };
+      if (!items.every(choice)) return { error: 'Choose from the listed values.' };
+      return { value: items.map((id) => ({ id })) };
+    }
+    case 'number': {
+      const number = Number(text);
+      return /^-?\d+(\.\d+)?$/.test(text) && Number.isFinite(number)
+        ? { value: number }
+        : { error: 'Enter a number, such as 3 or 2.5.' };
+    }
+    case 'date':
+      return isDay(text) ? { value: text } : { error: 'Enter a date as YYYY-MM-DD.' };
+    case 'user':
+      return { value: { accountId: text } };
+    default:
+      return { value: text };
+  }
+}
+
+/**
+ * The `fields` of a CreateTrackerIssueRequest from a ticket modal's submission (values by action
+ * id), or the errors to show on its inputs.
+ */
+export function ticketFieldsFromInputs(
+  inputs: Record<string, string | undefined>,
+  meta: IssueMeta,
+  base: TicketBase,
+): { fields: TicketFields } | { errors: FieldErrors } {
+  const errors: FieldErrors = {};
+  const summary = (TICKET_SUMMARY in inputs ? inputs[TICKET_SUMMARY] : base.summary)?.trim() ?? '';
+  if (!summary) errors[TICKET_SUMMARY] = 'A summary is required.';
+  else if (summary.length > summaryMaxLength) errors[TICKET_SUMMARY] = `At most ${summaryMaxLength} characters.`;
+  const description = (TICKET_DESCRIPTION in inputs ? inputs[TICKET_DESCRIPTION] : base.description)?.trim();
+
+  const fields: TicketFields = {
+    summary,
+    project: { id: base.projectId },
+    issuetype: { id: base.issueTypeId },
+    ...(description ? { description } : {}),
+  };
+  for (const field of ticketInputFields(meta)) {
+    const id = ticketFieldId(field.key);
+    const text = inputs[id]?.trim();
+    if (!text) {
+      errors[id] = requiredText(field);
+      continue;
+    }
+    const result = fieldValue(field, text);
+    if ('error' in result) errors[id] = result.error;
+    else fields[field.key] = result.value;
+  }
+  const labels = commaList(inputs[TICKET_LABELS] ?? '');
+  if (labels.length) fields.labels = labels;
+  else if (labelsRequired(meta)) errors[TICKET_LABELS] = 'Choose at least one label.';
+
+  return Object.keys(errors).length ? { errors } : { fields };
+}
+
+/** Project and issue type from the first step of the ticket modal. */
+export function ticketProjectFromInputs(
+  inputs: Record<string, string | undefined>,
+): { projectId: string; issueTypeId: string } | { errors: FieldErrors } {
+  const projectId = inputs[TICKET_PROJECT_ID]?.trim() ?? '';
+  const issueTypeId = inputs[TICKET_ISSUE_TYPE_ID]?.trim() ?? '';
+  const errors: FieldErrors = {};
+  if (!projectId) errors[TICKET_PROJECT_ID] = 'A project id is required.';
+  if (!issueTypeId) errors[TICKET_ISSUE_TYPE_ID] = 'An issue type id is required.';
+  return Object.keys(errors).length ? { errors } : { projectId, issueTypeId };
 }

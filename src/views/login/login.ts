@@ -1,4 +1,6 @@
 import type { KnownBlock, ModalView } from '@slack/types';
+import { teamName } from '../../attacks/access.ts';
+import type { Login } from '../../store/sessions.ts';
 import { actions, button, context, input, modal, section, escapeMrkdwn, slackDate } from '../blocks.ts';
 
 export const LOGIN_VIEW = 'login';
@@ -37,8 +39,12 @@ export const pageButton = (url: string) =>
 /** Where "Log in with SSO" goes: the secure page's own start of the company's sign-in. */
 export const ssoUrlOf = (secureUrl: string) => `${secureUrl}/sso`;
 
-const ssoSection = (secureUrl: string, primary = false) =>
-  section(':office: Your company signs you in through its identity provider? Log in with SSO instead.', {
+const ssoSection = (
+  secureUrl: string,
+  words = ':office: Your company signs you in through its identity provider? Log in with SSO instead.',
+  primary = false,
+) =>
+  section(words, {
     accessory: button('Log in with SSO', LOGIN_SSO_BUTTON, {
       url: ssoUrlOf(secureUrl),
       ...(primary ? { style: 'primary' as const } : {}),
@@ -121,9 +127,10 @@ export function securePageModal(url: string, options: { notice?: string; ssoOnly
       ...(options.notice ? [section(`:warning: ${options.notice}`)] : []),
       ...(options.ssoOnly
         ? [
-            section(
+            ssoSection(
+              url,
               ":office: Log in with SSO, through your company's identity provider. The link works once, for 10 minutes.",
-              { accessory: button('Log in with SSO', LOGIN_SSO_BUTTON, { url: ssoUrlOf(url), style: 'primary' }) },
+              true,
             ),
           ]
         : [
@@ -168,25 +175,20 @@ export function resetRequestedView(command: string): ModalView {
 }
 
 /** Shown in place of the login modal once the person is logged in and a team is selected. */
-export function loggedInView(summary: {
-  identifier: string;
-  company: string;
-  team: string | undefined;
-  expiresAt: Date;
-  command: string;
-}): ModalView {
-  const team = summary.team
-    ? `Team: *${escapeMrkdwn(summary.team)}*.`
-    : `No team selected yet: run \`${summary.command} team\`.`;
+export function loggedInView(
+  { session, team, expiresAt }: Pick<Login, 'team' | 'expiresAt'> & { session: Partial<Login['session']> },
+  command: string,
+): ModalView {
+  const identifier = escapeMrkdwn(session.identifier ?? 'you');
+  const company = escapeMrkdwn(session.company_name ?? 'your company');
+  const teamLine = team ? `Team: *${escapeMrkdwn(teamName(team))}*.` : `No team selected yet: run \`${command} team\`.`;
   return modal(
     LOGIN_VIEW,
     'Logged in',
     [
-      section(
-        `:white_check_mark: Logged in as *${escapeMrkdwn(summary.identifier)}* at *${escapeMrkdwn(summary.company)}*.\n${team}`,
-      ),
+      section(`:white_check_mark: Logged in as *${identifier}* at *${company}*.\n${teamLine}`),
       context(
-        `Your session lasts until ${slackDate(summary.expiresAt)}. \`${summary.command} whoami\` shows it, \`${summary.command} logout\` ends it.`,
+        `Your session lasts until ${slackDate(expiresAt)}. \`${command} whoami\` shows it, \`${command} logout\` ends it.`,
       ),
     ],
     { close: 'Done' },

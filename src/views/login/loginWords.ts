@@ -1,9 +1,12 @@
 import type { KnownBlock } from '@slack/types';
 import { actions, button, context, fields, section, escapeMrkdwn, slackDate, plural } from '../blocks.ts';
 import { teamName } from '../../attacks/access.ts';
+import type { LoginField } from '../../login/logIn.ts';
+import type { SsoFailure } from '../../client/auth.ts';
 import type { Login } from '../../store/sessions.ts';
 import type { Message } from '../message.ts';
 import { END_LINKED_SESSION_BUTTON, LOGIN_BUTTON, pageButton } from './login.ts';
+import { accountLockedText } from './pageWords.ts';
 
 /** The direct message confirming a login made on the secure page. */
 export function pageLoginConfirmation(summary: {
@@ -54,9 +57,7 @@ export function expiryWarningMessage(warning: {
 }
 
 /** "Try again at 14:32", in the reader's own time zone. */
-export function lockedNotice(until: Date): string {
-  return `Too many failed logins. For your account's safety, logging in is paused: try again at ${slackDate(until, '{time}')}.`;
-}
+export const lockedNotice = (until: Date) => accountLockedText(slackDate(until, '{time}'));
 
 /** `logout` with no session to end. */
 export const notLoggedInText = 'You were not logged in. Nothing to do.';
@@ -100,9 +101,11 @@ export function whoamiMessage({ session, team, expiresAt }: Login, command: stri
 }
 
 /** The login form's field errors, which the secure page shows too. */
-export const enterEmailText = 'Enter the e-mail address you log in to the platform with.';
-export const enterPasswordText = 'Enter your password.';
-export const mfaCodeFormatText = 'The MFA code is 6 digits.';
+export const loginFieldText: Record<LoginField, string> = {
+  email: 'Enter the e-mail address you log in to the platform with.',
+  password: 'Enter your password.',
+  mfa: 'The MFA code is 6 digits.',
+};
 
 /** A login the platform refused: the e-mail or password, or the MFA code when one was given. */
 export const loginRejectedText = (mfaCodeGiven: boolean) =>
@@ -114,10 +117,6 @@ export const loginBusyText = 'Another login of yours is under way. Wait a moment
 
 /** The form's MFA field, once the platform asked for a code. */
 export const mfaRequiredText = 'Your account uses MFA: enter the current 6-digit code from your authenticator app.';
-
-/** The team picker's opening line after a login, for a person in several teams. */
-export const loggedInChooseTeamText = (identifier: string) =>
-  `:white_check_mark: Logged in as *${escapeMrkdwn(identifier)}*. You belong to several teams: choose the one to work in.`;
 
 /** The reset form with no usable e-mail address. */
 export const enterResetEmailText = 'Enter the e-mail address you log in with.';
@@ -177,3 +176,30 @@ export const linkedSessionEndedText = (person: { name: string; handle: string },
 /** "End that session", when the session is no longer the clicker's login (ended, or another one since). */
 export const linkedSessionGoneText = (person: { name: string; handle: string }) =>
   `${slackAccount(person)} is no longer logged in with your platform login. Nothing to end.`;
+
+/** How many failures a reply lists; the platform keeps more. */
+export const ssoFailuresShown = 15;
+
+/** `sso failures [email]`: the newest first, each with when, who and why. */
+export function ssoFailuresMessage(failures: SsoFailure[], email: string | undefined): Message {
+  const whose = email ? ` of ${escapeMrkdwn(email)}` : '';
+  if (failures.length === 0) {
+    const text = `No recent single sign-on failures${whose}.`;
+    return { text, blocks: [section(text)] };
+  }
+  const shown = failures.slice(0, ssoFailuresShown);
+  const lines = shown.map(
+    (f) =>
+      `• ${escapeMrkdwn(f.timestamp.replace('T', ' ').slice(0, 16))} UTC · ${escapeMrkdwn(f.email)}: ${escapeMrkdwn(f.reason)}`,
+  );
+  const text = `Recent single sign-on failures${whose}, newest first:`;
+  return {
+    text: `${text} ${plural(failures.length, 'failure')}.`,
+    blocks: [
+      section(`*${text}*\n${lines.join('\n')}`),
+      ...(failures.length > shown.length
+        ? [context(`And ${plural(failures.length - shown.length, 'older one')}.`)]
+        : []),
+    ],
+  };
+}

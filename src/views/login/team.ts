@@ -1,5 +1,9 @@
 import type { ModalView, PlainTextOption } from '@slack/types';
 import { context, input, limits, modal, plain, section, escapeMrkdwn, plural } from '../blocks.ts';
+import { teamName } from '../../attacks/access.ts';
+import type { TeamEntry } from '../../client/index.ts';
+import type { Login } from '../../store/sessions.ts';
+import { loggedInView } from './login.ts';
 
 export const TEAM_PICKER_VIEW = 'team_picker';
 export const TEAM_CHOICE = 'team_choice';
@@ -8,6 +12,10 @@ export interface TeamChoice {
   id: string;
   name: string;
 }
+
+/** The person's teams as a picker lists them. */
+export const teamChoices = (teams: TeamEntry[]): TeamChoice[] =>
+  teams.map((team) => ({ id: team.identifier, name: teamName(team) }));
 
 export function teamOption(team: TeamChoice): PlainTextOption {
   return { text: plain(team.name, limits.optionText), value: team.id };
@@ -21,10 +29,6 @@ export function filterTeams(teams: TeamChoice[], query: string): TeamChoice[] {
   return matches.sort((a, b) => rank(a) - rank(b) || a.name.localeCompare(b.name)).slice(0, limits.selectOptions);
 }
 
-/**
- * A select of the session's teams. Up to 100 teams fit a static select; beyond that Slack needs
- * an external select, which asks the bot for options as the person types.
- */
 /** The picker's private metadata when it finishes a login: its answer is then the login's summary. */
 export const PICKER_AFTER_LOGIN = 'after_login';
 
@@ -76,3 +80,11 @@ export function teamSelectedText(name: string): string {
 /** `team` for a login that belongs to no team. */
 export const noTeamsText =
   'Your platform login belongs to no team, so there is nothing to choose. Ask a company admin to add you to a team.';
+
+/** The login window once a login is done: the team picker with several teams, else who is logged in. */
+export function afterLoginView(login: Login, command: string): ModalView {
+  const teams = login.session.teams;
+  if (teams.length <= 1) return loggedInView(login, command);
+  const intro = `:white_check_mark: Logged in as *${escapeMrkdwn(login.session.identifier ?? 'you')}*. You belong to several teams: choose the one to work in.`;
+  return teamPickerModal(teamChoices(teams), login.team?.identifier, intro);
+}

@@ -1,15 +1,21 @@
 import type { InputBlock, KnownBlock, ModalView, PlainTextOption } from '@slack/types';
 import type { IssueField, IssueMeta } from '../../client/schemas.ts';
-import { hasChoices, labelsRequired, summaryMaxLength, ticketInputFields } from '../../tickets/fields.ts';
+import { hasChoices, labelsRequired, summaryMaxLength, ticketInputFields } from '../../tickets/service.ts';
+import type { TrackerIssue } from '../../client/schemas.ts';
+import { issueLink } from '../gamedays/gameday.ts';
+import type { Message } from '../message.ts';
+import { noticeModal } from '../notice.ts';
 import {
   context,
   escapeMrkdwn,
+  header,
   input,
   isNumber,
   limits,
   modal,
   plain,
   section,
+  slackDate,
   truncate,
   agree,
   plural,
@@ -82,62 +88,48 @@ function choicesHint(field: IssueField): string | undefined {
 
 const isDate = (text: string | undefined): text is string => text !== undefined && /^\d{4}-\d{2}-\d{2}$/.test(text);
 
+/** A select of several, with the comma-separated `value` chosen already. */
+function multiSelect(
+  id: string,
+  label: string,
+  options: PlainTextOption[],
+  value: string | undefined,
+  placeholder: string,
+) {
+  const chosen = new Set((value ?? '').split(','));
+  const initial = options.filter((option) => chosen.has(option.value ?? ''));
+  const element = { type: 'multi_static_select' as const, action_id: id, placeholder: plain(placeholder), options };
+  return (extra: Parameters<typeof input>[3]) =>
+    input(id, label, { ...element, ...(initial.length ? { initial_options: initial } : {}) }, extra);
+}
+
 /** One input for a required field of the issue meta, of the kind its type needs. */
 function fieldInput(field: IssueField, value: string | undefined): InputBlock {
   const id = ticketFieldId(field.key);
   const label = field.name ?? field.key;
-  const initialText = value ? { initial_value: value } : {};
+  const text = (extra: object = {}, hint?: string) =>
+    input(
+      id,
+      label,
+      { type: 'plain_text_input', action_id: id, ...extra, ...(value ? { initial_value: value } : {}) },
+      hint ? { hint } : {},
+    );
   if ((field.type === 'option' || field.type === 'array') && hasChoices(field)) {
     const options = choiceOptions(field);
     const hint = choicesHint(field);
     const hintOption = hint ? { hint } : {};
-    if (field.type === 'option') {
-      const initial = options.find((option) => option.value === value);
-      return input(
-        id,
-        label,
-        {
-          type: 'static_select',
-          action_id: id,
-          placeholder: plain('Choose one'),
-          options,
-          ...(initial ? { initial_option: initial } : {}),
-        },
-        hintOption,
-      );
-    }
-    const chosen = new Set((value ?? '').split(','));
-    const initial = options.filter((option) => chosen.has(option.value ?? ''));
-    return input(
-      id,
-      label,
-      {
-        type: 'multi_static_select',
-        action_id: id,
-        placeholder: plain('Choose one or more'),
-        options,
-        ...(initial.length ? { initial_options: initial } : {}),
-      },
-      hintOption,
-    );
+    if (field.type === 'array') return multiSelect(id, label, options, value, 'Choose one or more')(hintOption);
+    const initial = options.find((option) => option.value === value);
+    const select = { type: 'static_select' as const, action_id: id, placeholder: plain('Choose one'), options };
+    return input(id, label, { ...select, ...(initial ? { initial_option: initial } : {}) }, hintOption);
   }
   switch (field.type) {
     case 'option':
-      return input(
-        id,
-        label,
-        { type: 'plain_text_input', action_id: id, ...initialText },
-        { hint: 'The id of the value: the tracker lists no choices for this field.' },
-      );
+      return text({}, 'The id of the value: the tracker lists no choices for this field.');
     case 'array':
-      return input(
-        id,
-        label,
-        { type: 'plain_text_input', action_id: id, ...initialText },
-        { hint: 'Separate several with commas.' },
-      );
+      return text({}, 'Separate several with commas.');
     case 'text':
-      return input(id, label, { type: 'plain_text_input', action_id: id, multiline: true, ...initialText });
+      return text({ multiline: true });
     case 'number':
       return input(id, label, {
         type: 'number_input',
@@ -148,14 +140,9 @@ function fieldInput(field: IssueField, value: string | undefined): InputBlock {
     case 'date':
       return input(id, label, { type: 'datepicker', action_id: id, ...(isDate(value) ? { initial_date: value } : {}) });
     case 'user':
-      return input(
-        id,
-        label,
-        { type: 'plain_text_input', action_id: id, placeholder: plain('account id'), ...initialText },
-        { hint: "The person's account id in the tracker." },
-      );
+      return text({ placeholder: plain('account id') }, "The person's account id in the tracker.");
     default:
-      return input(id, label, { type: 'plain_text_input', action_id: id, ...initialText });
+      return text();
   }
 }
 
@@ -174,25 +161,18 @@ function labelsInput(labels: string[], required: boolean, value: string | undefi
   const options = labels
     .slice(0, limits.selectOptions)
     .map((label): PlainTextOption => ({ text: plain(label, limits.optionText), value: label }));
-  const chosen = new Set((value ?? '').split(','));
-  const initial = options.filter((option) => chosen.has(option.value ?? ''));
-  return input(
+  return multiSelect(
     TICKET_LABELS,
     'Labels',
-    {
-      type: 'multi_static_select',
-      action_id: TICKET_LABELS,
-      placeholder: plain('Choose labels'),
-      options,
-      ...(initial.length ? { initial_options: initial } : {}),
-    },
-    {
-      optional: !required,
-      ...(labels.length > limits.selectOptions
-        ? { hint: `The first ${limits.selectOptions} of ${labels.length} labels.` }
-        : {}),
-    },
-  );
+    options,
+    value,
+    'Choose labels',
+  )({
+    optional: !required,
+    ...(labels.length > limits.selectOptions
+      ? { hint: `The first ${limits.selectOptions} of ${labels.length} labels.` }
+      : {}),
+  });
 }
 
 function destination(meta: IssueMeta): string {
@@ -259,3 +239,62 @@ export function ticketModal(options: {
     privateMetadata: options.privateMetadata,
   });
 }
+
+/** A notice in place of the ticket form. */
+const ticketNotice = (text: string): ModalView => noticeModal('File a ticket', text);
+
+/** The thread reply once a ticket is filed. */
+export function ticketFiledText(issue: { key: string; url?: string | undefined }, actorUserId: string): string {
+  return `:ticket: <@${actorUserId}> filed ${issueLink(issue)}`;
+}
+
+/** Tickets listed, one section each, under Slack's 50 blocks per message. */
+const listedTickets = 45;
+
+/** `tickets <guid>`: the tickets filed for an attack. */
+export function ticketListMessage(guid: string, issues: TrackerIssue[]): Message {
+  const title = `Tickets for attack ${guid}`;
+  if (!issues.length) {
+    return {
+      text: escapeMrkdwn(`No tickets yet for attack ${guid}`),
+      blocks: [section(`No tickets yet for attack \`${escapeMrkdwn(guid)}\`.`)],
+    };
+  }
+  const line = (issue: TrackerIssue) => {
+    const parts = [issueLink(issue), escapeMrkdwn(truncate(issue.summary ?? 'no summary', 200))];
+    if (issue.status) parts.push(escapeMrkdwn(issue.status));
+    if (issue.created_at && !Number.isNaN(Date.parse(issue.created_at)))
+      parts.push(`created ${slackDate(new Date(issue.created_at))}`);
+    return parts.join(' · ');
+  };
+  const shown = issues.slice(0, listedTickets);
+  const more = issues.length > shown.length ? `; the first ${shown.length} are listed here` : '';
+  return {
+    text: escapeMrkdwn(`${title}: ${plural(issues.length, 'ticket')}`),
+    blocks: [
+      header(title),
+      ...shown.map((issue) => section(line(issue))),
+      context(`${plural(issues.length, 'ticket')}${more}.`),
+    ],
+  };
+}
+
+/** The message shortcut, run on a message that is not an attack card. */
+export const notACardModal = (command: string): ModalView =>
+  ticketNotice(
+    `This message is not an attack card. Run the shortcut on a card Faultline posted, or use \`${command} ticket <attack id>\`.`,
+  );
+
+/** A ticket form submitted after its draft expired. */
+export const ticketFormExpiredModal = (command: string): ModalView =>
+  ticketNotice(`This form expired. Open it again from the attack card or with \`${command} ticket <attack id>\`.`);
+
+/** A ticket the platform did not confirm: it may be filed, so `check` is how to find out before filing again. */
+export const ticketUnconfirmedModal = (command: string, check: string): ModalView =>
+  ticketNotice(
+    `The platform did not confirm the ticket, so it is not known whether it was filed. Check with \`${command} ${check}\` before filing it again.`,
+  );
+
+/** The form, once the ticket is filed. */
+export const ticketFiledModal = (issue: { key: string; url?: string | undefined }): ModalView =>
+  noticeModal('Ticket filed', `:ticket: Filed ${issueLink(issue)}.`);

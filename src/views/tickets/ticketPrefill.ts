@@ -1,6 +1,6 @@
 import type { CardRecord } from '../../attacks/cards.ts';
 import type { Attack } from '../../client/schemas.ts';
-import { summaryMaxLength } from '../../tickets/fields.ts';
+import { summaryMaxLength } from '../../tickets/service.ts';
 import { durationText } from '../gamedays/gameday.ts';
 import type { GameDayOutcomes, GameDayRecord } from '../../gamedays/gamedayRecord.ts';
 import type { GameDayPlan, HypothesisAnswer } from '../../gamedays/plan.ts';

@@ -7,6 +7,7 @@ import { guardRefusalText } from '../guardrails/guards.ts';
 import { frozenAnnouncement } from '../guardrails/freeze.ts';
 import type { Message } from '../message.ts';
 import { loginPromptBlocks } from '../login/login.ts';
+import { plural } from '../blocks.ts';
 
 /**
  * A step's error as Workflow Builder shows it: one plain sentence or two, without Slack's
@@ -71,9 +72,7 @@ export function stepHaltIncompleteText(
   command: string,
 ): string {
   const left = failed.length ? `could not halt ${failed.join(', ')}` : `could not read all of ${team}'s attacks`;
-  const done = halted
-    ? `Halted ${halted === 1 ? '1 attack' : `${halted} attacks`} in ${team}, but ${left}`
-    : `Faultline ${left}`;
+  const done = halted ? `Halted ${plural(halted, 'attack')} in ${team}, but ${left}` : `Faultline ${left}`;
   const still = unread && failed.length ? ` and could not read all of ${team}'s attacks` : '';
   return `${done}${still}. Halt them from the platform's web UI, or with ${command} halt all.`;
 }
