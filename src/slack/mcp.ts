@@ -22,7 +22,7 @@ import {
 } from '../views/slackbot/tools.ts';
 import type { SlackAdapter } from './adapter.ts';
 import { actorFrom } from './requestBody.ts';
-import { refuse, signedHeaders } from './unverifiedBodies.ts';
+import { refuse, signedHeaders } from './receiver.ts';
 
 /** Where Slackbot calls Faultline's tools (manifest.yml, mcp_servers). */
 export const mcpPath = '/mcp';
