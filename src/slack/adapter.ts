@@ -16,7 +16,7 @@ import { arrivals } from '../eventLoop.ts';
 import type { Metrics } from '../metrics.ts';
 import type { Actor } from '../store/sessions.ts';
 import type { Message } from '../views/message.ts';
-import { deliver, type Respond, type Target } from './delivery.ts';
+import { deliver, type ReplySender, type Respond, type Target } from './replies.ts';
 import { explainFailure } from './explain.ts';
 import {
   listenToActions,
@@ -26,7 +26,6 @@ import {
   listenToShortcuts,
 } from './interactions.ts';
 import { type OnceAnswers, oncePerDelivery } from './once.ts';
-import type { ReplySender } from './replies.ts';
 import { listenToSubmissions } from './submissions.ts';
 import { listenToWorkflowSteps } from './workflowStepRunner.ts';
 

@@ -3,7 +3,7 @@ import type { WebClient } from '@slack/web-api';
 import type { Actor } from '../store/sessions.ts';
 import { messageModal, restartingText } from '../views/notice.ts';
 import type { Listeners, SlackAdapter } from './adapter.ts';
-import { restarting, type Target } from './delivery.ts';
+import { restarting, type Target } from './replies.ts';
 import { actorFrom, type BodyIdentity, type InputState, readInputs, responseUrlOf } from './requestBody.ts';
 
 /** The slash command: acked at once, its subcommand run after the acks, its reply delivered. */
