@@ -4,7 +4,7 @@ import type { SubmissionReply } from '../commands/reply.ts';
 import { modal, section } from '../views/blocks.ts';
 import { messageModal, noticeModal, restartingText } from '../views/notice.ts';
 import type { Listeners, SlackAdapter } from './adapter.ts';
-import { actorFrom, type BodyIdentity, readInputs } from './requestBody.ts';
+import { actorFrom, type BodyIdentity, readInputs } from './interactions.ts';
 
 /**
  * Slack gives a view submission 3 s, counted at Slack: past this the modal is told to wait and

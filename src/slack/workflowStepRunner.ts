@@ -13,7 +13,7 @@ import {
   stepRestartingText,
 } from '../views/workflow/workflowSteps.ts';
 import type { Listeners, SlackAdapter } from './adapter.ts';
-import { actorFrom, type BodyIdentity } from './requestBody.ts';
+import { actorFrom, type BodyIdentity } from './interactions.ts';
 import { STEP_PERSON_INPUT, vouchedPerson } from '../workflow/service.ts';
 
 type StepEvent = { inputs: Record<string, unknown>; function_execution_id: string; function: { title: string } };
