@@ -22,16 +22,18 @@ import { Messenger, type MessengerOptions } from './slack/messenger.ts';
 import { SlackAttackProjection } from './slack/record.ts';
 import { People } from './slack/people.ts';
 import { SlackPeopleDirectory } from './slack/directory.ts';
-import { SlackLinkNotices } from './slack/linkNotices.ts';
 import { SlackFiles } from './slack/files.ts';
-import { SlackApprovalBoard } from './slack/approvalBoard.ts';
-import { SlackFreezeNotices } from './slack/freezeNotices.ts';
 import { SlackGameDayBoard } from './slack/gamedayBoard.ts';
 import { SlackGameDayReports } from './slack/gamedayReports.ts';
-import { SlackPresenceBoard } from './slack/presenceBoard.ts';
-import { SlackSessionWarnings } from './slack/sessionWarnings.ts';
-import { SlackStartNotices } from './slack/startNotices.ts';
-import { SlackWatchBoard } from './slack/watchBoard.ts';
+import {
+  SlackApprovalBoard,
+  SlackFreezeNotices,
+  SlackLinkNotices,
+  SlackPresenceBoard,
+  SlackSessionWarnings,
+  SlackStartNotices,
+  SlackWatchBoard,
+} from './slack/notices.ts';
 import { SlackStepEnds } from './slack/workflowSteps.ts';
 import { WorkflowService } from './workflow/service.ts';
 import { listeners } from './listeners.ts';

@@ -18,7 +18,7 @@ import type { Message } from '../../src/views/message.ts';
 import { createMetrics } from '../../src/metrics.ts';
 import type { UpdatePriority } from '../../src/slack/messenger.ts';
 import { SlackAttackProjection } from '../../src/slack/record.ts';
-import { SlackWatchBoard } from '../../src/slack/watchBoard.ts';
+import { SlackWatchBoard } from '../../src/slack/notices.ts';
 import { startedCard } from '../support/cards.ts';
 import { platformForFile } from '../support/simulatedPlatform.ts';
 
