@@ -32,7 +32,7 @@ import {
   listenToShortcuts,
 } from './interactions.ts';
 import { listenToSubmissions } from './submissions.ts';
-import { listenToWorkflowSteps } from './workflowStepRunner.ts';
+import { listenToWorkflowSteps } from './workflowSteps.ts';
 
 type Kind = 'command' | 'action' | 'view' | 'options' | 'shortcut' | 'event' | 'step' | 'tool';
 
@@ -73,10 +73,10 @@ export type ShortcutHandler = (
 
 /**
  * The only code that knows Bolt: it registers every entry of the listener table, each kind in the
- * file that says how it is answered (interactions.ts, submissions.ts, workflowStepRunner.ts).
+ * file that says how it is answered (interactions.ts, submissions.ts, workflowSteps.ts).
  * What every request shares is here: it is counted while it runs (drain awaits it), answered
  * "restarting" while stopping, run once per delivery if its entry changes state, its reply turned
- * into Slack calls (delivery.ts) and its failure into words (explain.ts).
+ * into Slack calls (replies.ts) and its failure into words (explainFailure).
  */
 export class SlackAdapter {
   readonly deps: Services;
