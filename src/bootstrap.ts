@@ -22,9 +22,8 @@ import { Messenger, type MessengerOptions } from './slack/messenger.ts';
 import { SlackAttackProjection } from './slack/record.ts';
 import { People } from './slack/people.ts';
 import { SlackPeopleDirectory } from './slack/directory.ts';
-import { SlackFiles } from './slack/files.ts';
 import { SlackGameDayBoard } from './slack/gamedayBoard.ts';
-import { SlackGameDayReports } from './slack/gamedayReports.ts';
+import { SlackFiles, SlackGameDayReports } from './slack/gamedayReports.ts';
 import {
   SlackApprovalBoard,
   SlackFreezeNotices,
