@@ -20,8 +20,7 @@ import { boltLogger, createLogger, type Logger } from './logger.ts';
 import { createMetrics } from './metrics.ts';
 import { Messenger, type MessengerOptions } from './slack/messenger.ts';
 import { SlackAttackProjection } from './slack/record.ts';
-import { People } from './slack/people.ts';
-import { SlackPeopleDirectory } from './slack/directory.ts';
+import { People, SlackPeopleDirectory } from './slack/people.ts';
 import { SlackGameDayBoard } from './slack/gamedayBoard.ts';
 import { SlackFiles, SlackGameDayReports } from './slack/gamedayReports.ts';
 import {
