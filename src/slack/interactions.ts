@@ -1,4 +1,4 @@
-import type { App, BlockAction, RespondFn } from '@slack/bolt';
+import type { App, BlockAction, RespondFn, ViewStateValue } from '@slack/bolt';
 import type { WebClient } from '@slack/web-api';
 import type { Actor } from '../store/sessions.ts';
 import { messageModal, restartingText } from '../views/notice.ts';
@@ -48,7 +48,7 @@ function clickTarget(
   const container = containerOf(body);
   return {
     client,
-    respond: container === 'message' ? adapter.respond(respond, responseUrlOf(body)) : undefined,
+    respond: container === 'message' ? adapter.respond(respond, body.response_url || undefined) : undefined,
     triggerId: body.trigger_id,
     viewId: container === 'modal' ? body.view?.id : undefined,
     actor,
@@ -150,11 +150,7 @@ export function listenToOptions(app: App, adapter: SlackAdapter, options: Listen
         async () => {
           const actor = actorFrom(body as BodyIdentity);
           try {
-            const view = (
-              body as {
-                view?: { state?: { values?: Record<string, Record<string, InputState>> }; private_metadata?: string };
-              }
-            ).view;
+            const view = body.type === 'block_suggestion' ? body.view : undefined;
             const found = await handler(
               {
                 actor,
@@ -223,19 +219,9 @@ export function actorFrom(body: BodyIdentity): Actor {
   };
 }
 
-export interface InputState {
-  value?: string | null;
-  selected_option?: { value: string } | null;
-  selected_options?: { value: string }[];
-  selected_date?: string | null;
-  selected_user?: string | null;
-  selected_conversation?: string | null;
-  selected_channel?: string | null;
-}
-
 /** Text inputs and selections of a submitted view, by action id; several selections comma-joined. */
 export function readInputs(
-  values: Record<string, Record<string, InputState>> | undefined,
+  values: Record<string, Record<string, ViewStateValue>> | undefined,
 ): Record<string, string | undefined> {
   const inputs: Record<string, string | undefined> = {};
   for (const block of Object.values(values ?? {})) {
@@ -252,10 +238,4 @@ export function readInputs(
     }
   }
   return inputs;
-}
-
-/** The response_url of a click in a message (Bolt's `respond` posts to the same one). */
-export function responseUrlOf(body: unknown): string | undefined {
-  const url = (body as { response_url?: unknown }).response_url;
-  return typeof url === 'string' && url ? url : undefined;
 }
