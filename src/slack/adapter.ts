@@ -23,7 +23,7 @@ import { arrivals } from '../eventLoop.ts';
 import type { Metrics } from '../metrics.ts';
 import type { Actor } from '../store/sessions.ts';
 import type { Message } from '../views/message.ts';
-import { deliver, type ReplySender, type Respond, type Target } from './replies.ts';
+import { deliver, type ReplySender, type Respond, responsePayload, type Target } from './replies.ts';
 import {
   listenToActions,
   listenToCommand,
@@ -132,12 +132,7 @@ export class SlackAdapter {
     if (replies && responseUrl) return (message) => replies(responseUrl, message);
     if (!respond) return undefined;
     return async (message) => {
-      await respond({
-        response_type: 'ephemeral',
-        replace_original: message.replaceOriginal ?? false,
-        text: message.text,
-        ...(message.blocks ? { blocks: message.blocks } : {}),
-      });
+      await respond(responsePayload(message));
     };
   }
 

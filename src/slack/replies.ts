@@ -12,6 +12,14 @@ export type ResponseUrlReply = Message & { replaceOriginal?: boolean };
 /** Sends one reply to a response_url; throws when Slack refuses it or does not answer. */
 export type ReplySender = (responseUrl: string, message: ResponseUrlReply) => Promise<void>;
 
+/** What a response_url is posted, by the reply pool or by Bolt's `respond`. */
+export const responsePayload = (message: ResponseUrlReply) => ({
+  response_type: 'ephemeral' as const,
+  replace_original: message.replaceOriginal ?? false,
+  text: message.text,
+  ...(message.blocks ? { blocks: message.blocks } : {}),
+});
+
 /** Slack answers a response_url post at once; a reply later than this is no use to anyone. */
 const replyTimeoutMs = 10_000;
 
@@ -34,12 +42,7 @@ export class ResponseUrlReplies {
   }
 
   readonly send: ReplySender = async (responseUrl, message) => {
-    const body = JSON.stringify({
-      response_type: 'ephemeral',
-      replace_original: message.replaceOriginal ?? false,
-      text: message.text,
-      ...(message.blocks ? { blocks: message.blocks } : {}),
-    });
+    const body = JSON.stringify(responsePayload(message));
     const response = await request(responseUrl, {
       dispatcher: this.#agent,
       method: 'POST',
