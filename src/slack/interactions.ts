@@ -59,16 +59,15 @@ function clickTarget(
 export function listenToActions(app: App, adapter: SlackAdapter, listeners: Listeners): void {
   const { deps } = adapter;
   for (const [actionId, handler] of Object.entries(listeners.actions)) {
-    app.action(actionId, async ({ ack, body, respond, client }) => {
+    app.action({ type: 'block_actions', action_id: actionId }, async ({ ack, body, respond, client }) => {
       await adapter.track(
         'action',
         async () => {
           await ack();
           // A click in an open modal changes the view the person is looking at: it goes on at
           // once, so that it lands before their next click or their submission.
-          if (body.type !== 'block_actions') return;
           if (body.view?.type !== 'modal') await adapter.afterAcks();
-          const actor = actorFrom(body as BodyIdentity);
+          const actor = actorFrom(body);
           const action = body.actions.find((a) => a.action_id === actionId);
           const value =
             action && 'value' in action
@@ -103,11 +102,7 @@ export function listenToActions(app: App, adapter: SlackAdapter, listeners: List
         },
         async () => {
           await ack();
-          if (body.type !== 'block_actions') return;
-          await adapter.deliver(
-            restarting,
-            clickTarget(adapter, body, client, respond, actorFrom(body as BodyIdentity)),
-          );
+          await adapter.deliver(restarting, clickTarget(adapter, body, client, respond, actorFrom(body)));
         },
       );
     });
@@ -117,13 +112,12 @@ export function listenToActions(app: App, adapter: SlackAdapter, listeners: List
 /** Message shortcuts: the reply goes where the shortcut's trigger allows (a modal, or the person's DM). */
 export function listenToShortcuts(app: App, adapter: SlackAdapter, shortcuts: Listeners['shortcuts']): void {
   for (const [callbackId, handler] of Object.entries(shortcuts)) {
-    app.shortcut(callbackId, async ({ ack, body, client }) => {
+    app.shortcut({ type: 'message_action', callback_id: callbackId }, async ({ ack, body, client }) => {
       await adapter.track(
         'shortcut',
         async () => {
           await ack();
-          if (body.type !== 'message_action') return;
-          const actor = { ...actorFrom(body as BodyIdentity), channelId: body.channel.id };
+          const actor = { ...actorFrom(body), channelId: body.channel.id };
           const reply = await adapter.safely(actor, () =>
             handler({ actor, channel: body.channel.id, messageTs: body.message.ts }, adapter.deps),
           );
@@ -148,7 +142,7 @@ export function listenToOptions(app: App, adapter: SlackAdapter, options: Listen
       await adapter.track(
         'options',
         async () => {
-          const actor = actorFrom(body as BodyIdentity);
+          const actor = actorFrom(body);
           try {
             const view = body.type === 'block_suggestion' ? body.view : undefined;
             const found = await handler(
