@@ -48,7 +48,7 @@ export class SlackGameDayReports implements ReportSharing {
   }
 }
 
-export interface FileToShare {
+interface FileToShare {
   channel: string;
   /** Shared as a reply in this thread; in the channel itself without it. */
   threadTs?: string | undefined;

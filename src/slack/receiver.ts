@@ -44,7 +44,7 @@ const timestampPattern = /^\d{1,12}$/;
 const slackEndpoint = '/slack/events';
 
 /** Bolt's receiver, and how it starts listening: it gives back the server of the HTTP routes. */
-export interface SlackReceiver {
+interface SlackReceiver {
   receiver: Receiver;
   listen(app: App): Promise<Server>;
 }
@@ -119,7 +119,7 @@ interface Sender {
  * is dropped: one sent whole, as Slack sends each, is the newest and always gets in. A body stops
  * counting once read whole, or answered. Bolt still checks the signature itself.
  */
-export class UnverifiedBodies {
+class UnverifiedBodies {
   /** Bodies that have sent bytes, oldest first. */
   readonly #held = new Set<Body>();
   readonly #senders = new Map<string, Sender>();

@@ -76,14 +76,12 @@ export function isSlackResponseUrl(responseUrl: string, slackApiUrl: string): bo
   return api !== null && loopbackHosts.has(api.hostname) && url.origin === api.origin;
 }
 
-/** The process's reply pool: every interaction's response_url goes through it. */
-export const responseUrlReplies = new ResponseUrlReplies();
-
 /**
  * Posts to an interaction's response_url (valid for 30 minutes, five times): the way to answer
  * a person in the channel a command came from once the interaction itself has been answered.
+ * Every reply of the process goes through this one pool.
  */
-export const respondTo: ReplySender = (responseUrl, message) => responseUrlReplies.send(responseUrl, message);
+export const respondTo: ReplySender = new ResponseUrlReplies().send;
 
 /** Sends a message to the response_url of the delivery being answered. */
 export type Respond = (message: ResponseUrlReply) => Promise<void>;
