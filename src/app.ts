@@ -1,12 +1,11 @@
 import type { AddressInfo } from 'node:net';
 import { App } from '@slack/bolt';
-import type { Bot } from './bootstrap.ts';
+import { type Bot, slackClientOptions } from './bootstrap.ts';
 import { boltLogger } from './logger.ts';
 import { listeners } from './listeners.ts';
 import { Probes } from './probes.ts';
 import { SlackAdapter } from './slack/adapter.ts';
 import { respondTo } from './slack/replies.ts';
-import { slackClientOptions } from './bootstrap.ts';
 import { publishHome } from './commands/home.ts';
 import { loginRoutes } from './commands/login/page.ts';
 import { rememberUnsent } from './attacks/redraw.ts';

@@ -54,7 +54,7 @@ export function listenToWorkflowSteps(app: App, adapter: SlackAdapter, steps: Li
             return;
           }
           try {
-            const result = await runStep(adapter, handler, body as BodyIdentity, event, callbackId);
+            const result = await runStep(adapter, handler, body, event, callbackId);
             try {
               await finish(result);
             } catch (error) {
