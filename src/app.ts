@@ -1,21 +1,16 @@
-import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { App, HTTPReceiver } from '@slack/bolt';
-import type { Bot } from './bootstrap.ts';
+import { App } from '@slack/bolt';
+import { type Bot, slackClientOptions } from './bootstrap.ts';
 import { boltLogger } from './logger.ts';
 import { listeners } from './listeners.ts';
 import { Probes } from './probes.ts';
 import { SlackAdapter } from './slack/adapter.ts';
-import { SocketModeRoutesReceiver } from './slack/socketModeReceiver.ts';
 import { respondTo } from './slack/replies.ts';
-import { slackClientOptions } from './bootstrap.ts';
 import { publishHome } from './commands/home.ts';
 import { loginRoutes } from './commands/login/page.ts';
 import { rememberUnsent } from './attacks/poller.ts';
 import { Scheduler, type Job } from './jobs/scheduler.ts';
-import { httpServerOptions, slackBodyLimit, UnverifiedBodies } from './slack/unverifiedBodies.ts';
-import { arrivals } from './eventLoop.ts';
-import { trustedProxies } from './login/clientAddress.ts';
+import { slackReceiver } from './slack/receiver.ts';
 
 export interface RunningBot {
   /** The HTTP port actually bound (useful with PORT=0 in tests). */
@@ -42,9 +37,6 @@ export interface StartOptions {
   /** How long the card updates still queued at shutdown may take; the rest go to the next replica. */
   flushWithinMs?: number;
 }
-
-/** Where Slack sends its requests in HTTP mode. */
-const slackEndpoint = '/slack/events';
 
 /** Card updates queued at shutdown get this long; what is left is redrawn by the next replica. */
 const flushWithinMs = 10_000;
@@ -73,51 +65,14 @@ export async function startBot(bot: Bot, options: StartOptions): Promise<Running
   const slackLogger = boltLogger(logger);
   const clientOptions = slackClientOptions(config, options.slackTimeoutMs);
 
-  let app: App;
-  let socketMode: SocketModeRoutesReceiver | undefined;
-  if (config.slack.socketMode) {
-    // The socket client keeps its own, patient retry budget for apps.connections.open: with
-    // the short one of our Web API calls it would give up reconnecting after a brief outage.
-    socketMode = new SocketModeRoutesReceiver({
-      appToken: config.slack.appToken!,
-      logger: slackLogger,
-      customRoutes: routes,
-      port,
-      host: options.host,
-      installerOptions: { clientOptions: { slackApiUrl: config.slack.apiUrl } },
-    });
-    app = new App({ token: config.slack.botToken, receiver: socketMode, logger: slackLogger, clientOptions });
-  } else {
-    const receiver = new HTTPReceiver({
-      signingSecret: config.slack.signingSecret!,
-      endpoints: slackEndpoint,
-      customRoutes: routes,
-      logger: slackLogger,
-      bodyLimit: slackBodyLimit,
-      // Bolt calls this once a request's signature has verified, before the app sees the event:
-      // only such a request is Slack's delivery, for which work that can wait gives way (see
-      // Arrivals). Probes, pages and unsigned or forged requests never hold that work back.
-      customPropertiesExtractor: () => {
-        arrivals.arrived();
-        return {};
-      },
-    });
-    // Bolt reads a body before it checks the signature: requests that cannot be Slack's are
-    // refused first, and the bodies held until their check share one budget.
-    const proxies = trustedProxies(config.login.trustedProxies);
-    receiver.requestListener = new UnverifiedBodies({ proxies }).guard(slackEndpoint, receiver.requestListener);
-    app = new App({ token: config.slack.botToken, receiver, logger: slackLogger, clientOptions });
-  }
+  const { receiver, listen } = slackReceiver(config, { routes, logger: slackLogger, port, host: options.host });
+  const app = new App({ token: config.slack.botToken, receiver, logger: slackLogger, clientOptions });
   app.error(async (error) => {
     logger.error({ err: error }, 'unhandled error in a Slack listener');
   });
   adapter.register(app, listeners);
 
-  // In Socket Mode app.start() resolves with the socket's apps.connections.open answer.
-  const started = (await (socketMode
-    ? app.start()
-    : app.start({ port, host: options.host }, httpServerOptions))) as unknown;
-  const server = socketMode?.server ?? (started as Server);
+  const server = await listen(app);
   const opsServer = opsPort === undefined ? undefined : await probes.serve(opsPort, options.host);
   const bound = (server.address() as AddressInfo).port;
   const opsBound = opsServer ? (opsServer.address() as AddressInfo).port : undefined;

@@ -20,18 +20,18 @@ import { boltLogger, createLogger, type Logger } from './logger.ts';
 import { createMetrics } from './metrics.ts';
 import { Messenger, type MessengerOptions } from './slack/messenger.ts';
 import { SlackAttackProjection } from './slack/record.ts';
-import { People } from './slack/people.ts';
-import { SlackPeopleDirectory } from './slack/directory.ts';
-import { SlackLinkNotices } from './slack/linkNotices.ts';
-import { SlackFiles } from './slack/files.ts';
-import { SlackApprovalBoard } from './slack/approvalBoard.ts';
-import { SlackFreezeNotices } from './slack/freezeNotices.ts';
+import { People, SlackPeopleDirectory } from './slack/people.ts';
 import { SlackGameDayBoard } from './slack/gamedayBoard.ts';
-import { SlackGameDayReports } from './slack/gamedayReports.ts';
-import { SlackPresenceBoard } from './slack/presenceBoard.ts';
-import { SlackSessionWarnings } from './slack/sessionWarnings.ts';
-import { SlackStartNotices } from './slack/startNotices.ts';
-import { SlackWatchBoard } from './slack/watchBoard.ts';
+import { SlackFiles, SlackGameDayReports } from './slack/gamedayReports.ts';
+import {
+  slackApprovalBoard,
+  slackFreezeNotices,
+  slackLinkNotices,
+  slackPresenceBoard,
+  slackSessionWarnings,
+  slackStartNotices,
+  slackWatchBoard,
+} from './slack/notices.ts';
 import { SlackStepEnds } from './slack/workflowSteps.ts';
 import { WorkflowService } from './workflow/service.ts';
 import { listeners } from './listeners.ts';
@@ -182,17 +182,17 @@ export function createBot(config: Config, overrides: BotOverrides = {}): Bot {
     logger,
     clock,
     directory: new SlackPeopleDirectory(peopleClient, logger),
-    linkNotices: new SlackLinkNotices(slack),
-    sessionWarnings: new SlackSessionWarnings(slack),
+    linkNotices: slackLinkNotices(slack),
+    sessionWarnings: slackSessionWarnings(slack),
     cards,
     config,
   });
   const freezes = new Freezes(store);
-  const approvals = new SlackApprovalBoard(slack, { command: config.slack.command });
-  const freezeNotices = new SlackFreezeNotices(slack, { command: config.slack.command });
+  const approvals = slackApprovalBoard(slack, config.slack.command);
+  const freezeNotices = slackFreezeNotices(slack, config.slack.command);
   const poller = new Poller({
     cards,
-    board: new SlackWatchBoard(slack, { appUrl: config.platform.appUrl, command: config.slack.command }),
+    board: slackWatchBoard(slack, config.platform.appUrl, config.slack.command),
     store,
     sessions,
     platform,
@@ -202,8 +202,8 @@ export function createBot(config: Config, overrides: BotOverrides = {}): Bot {
     now,
     events,
   });
-  const presence = new SlackPresenceBoard(slack);
-  const startNotices = new SlackStartNotices(slack, config.slack.command);
+  const presence = slackPresenceBoard(slack);
+  const startNotices = slackStartNotices(slack, config.slack.command);
   const savedAttacks = new SavedAttacks(store, now);
   const catalogues = new CatalogueCache(logger, now);
   const attacks = new AttackService({

@@ -2,7 +2,7 @@ import { once } from 'node:events';
 import { createServer, type Server, type ServerResponse } from 'node:http';
 import type { CustomRoute } from '@slack/bolt';
 import type { Metrics } from './metrics.ts';
-import { httpServerOptions } from './slack/unverifiedBodies.ts';
+import { httpServerOptions } from './slack/receiver.ts';
 
 /**
  * /healthz (process up), /readyz (store reachable, and not stopping), /metrics (Prometheus

@@ -25,7 +25,7 @@ export interface SlackIdentity {
   email: string | undefined;
 }
 
-/** What logins ask Slack about people; src/slack/directory.ts asks. */
+/** What logins ask Slack about people; src/slack/people.ts asks. */
 export interface SlackDirectory {
   /**
    * The person as Slack describes them now, or undefined when Slack cannot say. Kept no longer

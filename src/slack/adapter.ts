@@ -1,4 +1,11 @@
+import { randomUUID } from 'node:crypto';
 import type { App, RespondFn } from '@slack/bolt';
+import { StartUnfinishedError } from '../attacks/start.ts';
+import { ForbiddenError, PlatformError, UnauthorizedError } from '../client/errors.ts';
+import { NoTeamSelectedError, NotLoggedInError, UserInputError } from '../errors.ts';
+import { StoreUnavailableError } from '../store/errors.ts';
+import { keys } from '../store/keys.ts';
+import { describeError } from '../views/errorReply.ts';
 import {
   type ActionHandler,
   type Entry,
@@ -16,8 +23,7 @@ import { arrivals } from '../eventLoop.ts';
 import type { Metrics } from '../metrics.ts';
 import type { Actor } from '../store/sessions.ts';
 import type { Message } from '../views/message.ts';
-import { deliver, type Respond, type Target } from './delivery.ts';
-import { explainFailure } from './explain.ts';
+import { deliver, type ReplySender, type Respond, responsePayload, type Target } from './replies.ts';
 import {
   listenToActions,
   listenToCommand,
@@ -25,10 +31,8 @@ import {
   listenToOptions,
   listenToShortcuts,
 } from './interactions.ts';
-import { type OnceAnswers, oncePerDelivery } from './once.ts';
-import type { ReplySender } from './replies.ts';
 import { listenToSubmissions } from './submissions.ts';
-import { listenToWorkflowSteps } from './workflowStepRunner.ts';
+import { listenToWorkflowSteps } from './workflowSteps.ts';
 
 type Kind = 'command' | 'action' | 'view' | 'options' | 'shortcut' | 'event' | 'step' | 'tool';
 
@@ -69,10 +73,10 @@ export type ShortcutHandler = (
 
 /**
  * The only code that knows Bolt: it registers every entry of the listener table, each kind in the
- * file that says how it is answered (interactions.ts, submissions.ts, workflowStepRunner.ts).
+ * file that says how it is answered (interactions.ts, submissions.ts, workflowSteps.ts).
  * What every request shares is here: it is counted while it runs (drain awaits it), answered
  * "restarting" while stopping, run once per delivery if its entry changes state, its reply turned
- * into Slack calls (delivery.ts) and its failure into words (explain.ts).
+ * into Slack calls (replies.ts) and its failure into words (explainFailure).
  */
 export class SlackAdapter {
   readonly deps: Services;
@@ -128,12 +132,7 @@ export class SlackAdapter {
     if (replies && responseUrl) return (message) => replies(responseUrl, message);
     if (!respond) return undefined;
     return async (message) => {
-      await respond({
-        response_type: 'ephemeral',
-        replace_original: message.replaceOriginal ?? false,
-        text: message.text,
-        ...(message.blocks ? { blocks: message.blocks } : {}),
-      });
+      await respond(responsePayload(message));
     };
   }
 
@@ -194,4 +193,81 @@ export class SlackAdapter {
     listenToSubmissions(app, this, listeners);
     listenToOptions(app, this, listeners.options);
   }
+}
+
+/** What a request sent again gets, and which answer refused the input (nothing was done). */
+interface OnceAnswers<R> {
+  /** The answer to a request sent again: nothing, or a bare ack. */
+  none: R;
+  /** An answer that refused the input (field errors): nothing was done. */
+  refused?: ((reply: R) => boolean) | undefined;
+}
+
+/** Input refused before anything was done: the person may send it again, corrected. */
+const refusedInput = (error: unknown) =>
+  error instanceof UserInputError || error instanceof NotLoggedInError || error instanceof NoTeamSelectedError;
+
+/**
+ * Runs what a request that changes state asked for, once per delivery (Slack's id of this very
+ * request: a trigger id, a view's id and hash). Slack's signature on a request holds for five
+ * minutes, so anyone who saw one can send it again byte for byte (and Socket Mode may deliver one
+ * twice): the delivery is claimed before the work runs, and every later time changes nothing and
+ * gets no answer. Work that refuses its input before doing anything (field errors, a
+ * UserInputError, no session) gives the claim back, so the corrected form or command is taken.
+ */
+async function oncePerDelivery<R>(
+  parts: { store: KeyValueStore; logger: Logger },
+  delivery: string | undefined,
+  work: () => Promise<R>,
+  answers: OnceAnswers<R>,
+): Promise<R> {
+  if (!delivery) return work();
+  const key = keys.delivery.key(delivery);
+  const owner = randomUUID();
+  if (!(await parts.store.claim(key, keys.delivery.ttlMs, owner))) {
+    parts.logger.info('a request came again; what it asked was done once');
+    return answers.none;
+  }
+  const giveBack = () => parts.store.release(key, owner).then(() => undefined);
+  let reply: R;
+  try {
+    reply = await work();
+  } catch (error) {
+    if (refusedInput(error)) await giveBack().catch(() => undefined);
+    throw error;
+  }
+  if (answers.refused?.(reply)) await giveBack();
+  return reply;
+}
+
+/**
+ * Turns a handler's failure into words for the person who acted (describeError). A 401, or a
+ * session found expired, drops the stored session first, so the words offer Log in; the failure
+ * is logged as loud as it deserves: input refused or no session is not the bot's fault.
+ */
+function explainFailure({ login, logger, command }: Services, metrics: Metrics) {
+  return async (actor: Actor, error: unknown): Promise<Message> => {
+    if (error instanceof UnauthorizedError || (error instanceof NotLoggedInError && error.expired)) {
+      await login
+        .forget(actor)
+        .catch((dropError: unknown) => logger.error({ err: dropError }, 'could not drop a rejected session'));
+    }
+    if (error instanceof ForbiddenError && error.privilege) {
+      // The person's role, not a fault of the bot: they are told which privilege; no stack trace.
+      metrics.platformErrors.inc({ type: error.name });
+      const { privilege, method, path } = error;
+      logger.info({ userId: actor.userId, privilege, method, path }, 'the platform refused a person a privilege');
+    } else if (error instanceof PlatformError) {
+      metrics.platformErrors.inc({ type: error.name });
+      logger.warn({ err: error }, 'platform call failed');
+    } else if (
+      error instanceof StoreUnavailableError ||
+      (error instanceof StartUnfinishedError && error.cause instanceof StoreUnavailableError)
+    ) {
+      logger.warn({ err: error }, 'store unreachable');
+    } else if (!refusedInput(error)) {
+      logger.error({ err: error }, 'handler failed');
+    }
+    return describeError(error, { command });
+  };
 }

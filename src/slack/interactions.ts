@@ -1,10 +1,9 @@
-import type { App, BlockAction, RespondFn } from '@slack/bolt';
+import type { App, BlockAction, RespondFn, ViewStateValue } from '@slack/bolt';
 import type { WebClient } from '@slack/web-api';
 import type { Actor } from '../store/sessions.ts';
 import { messageModal, restartingText } from '../views/notice.ts';
 import type { Listeners, SlackAdapter } from './adapter.ts';
-import { restarting, type Target } from './delivery.ts';
-import { actorFrom, type BodyIdentity, type InputState, readInputs, responseUrlOf } from './requestBody.ts';
+import { restarting, type Target } from './replies.ts';
 
 /** The slash command: acked at once, its subcommand run after the acks, its reply delivered. */
 export function listenToCommand(app: App, adapter: SlackAdapter, command: Listeners['command']): void {
@@ -49,7 +48,7 @@ function clickTarget(
   const container = containerOf(body);
   return {
     client,
-    respond: container === 'message' ? adapter.respond(respond, responseUrlOf(body)) : undefined,
+    respond: container === 'message' ? adapter.respond(respond, body.response_url || undefined) : undefined,
     triggerId: body.trigger_id,
     viewId: container === 'modal' ? body.view?.id : undefined,
     actor,
@@ -60,16 +59,15 @@ function clickTarget(
 export function listenToActions(app: App, adapter: SlackAdapter, listeners: Listeners): void {
   const { deps } = adapter;
   for (const [actionId, handler] of Object.entries(listeners.actions)) {
-    app.action(actionId, async ({ ack, body, respond, client }) => {
+    app.action({ type: 'block_actions', action_id: actionId }, async ({ ack, body, respond, client }) => {
       await adapter.track(
         'action',
         async () => {
           await ack();
           // A click in an open modal changes the view the person is looking at: it goes on at
           // once, so that it lands before their next click or their submission.
-          if (body.type !== 'block_actions') return;
           if (body.view?.type !== 'modal') await adapter.afterAcks();
-          const actor = actorFrom(body as BodyIdentity);
+          const actor = actorFrom(body);
           const action = body.actions.find((a) => a.action_id === actionId);
           const value =
             action && 'value' in action
@@ -104,11 +102,7 @@ export function listenToActions(app: App, adapter: SlackAdapter, listeners: List
         },
         async () => {
           await ack();
-          if (body.type !== 'block_actions') return;
-          await adapter.deliver(
-            restarting,
-            clickTarget(adapter, body, client, respond, actorFrom(body as BodyIdentity)),
-          );
+          await adapter.deliver(restarting, clickTarget(adapter, body, client, respond, actorFrom(body)));
         },
       );
     });
@@ -118,13 +112,12 @@ export function listenToActions(app: App, adapter: SlackAdapter, listeners: List
 /** Message shortcuts: the reply goes where the shortcut's trigger allows (a modal, or the person's DM). */
 export function listenToShortcuts(app: App, adapter: SlackAdapter, shortcuts: Listeners['shortcuts']): void {
   for (const [callbackId, handler] of Object.entries(shortcuts)) {
-    app.shortcut(callbackId, async ({ ack, body, client }) => {
+    app.shortcut({ type: 'message_action', callback_id: callbackId }, async ({ ack, body, client }) => {
       await adapter.track(
         'shortcut',
         async () => {
           await ack();
-          if (body.type !== 'message_action') return;
-          const actor = { ...actorFrom(body as BodyIdentity), channelId: body.channel.id };
+          const actor = { ...actorFrom(body), channelId: body.channel.id };
           const reply = await adapter.safely(actor, () =>
             handler({ actor, channel: body.channel.id, messageTs: body.message.ts }, adapter.deps),
           );
@@ -149,13 +142,9 @@ export function listenToOptions(app: App, adapter: SlackAdapter, options: Listen
       await adapter.track(
         'options',
         async () => {
-          const actor = actorFrom(body as BodyIdentity);
+          const actor = actorFrom(body);
           try {
-            const view = (
-              body as {
-                view?: { state?: { values?: Record<string, Record<string, InputState>> }; private_metadata?: string };
-              }
-            ).view;
+            const view = body.type === 'block_suggestion' ? body.view : undefined;
             const found = await handler(
               {
                 actor,
@@ -193,4 +182,54 @@ export function listenToEvents(app: App, adapter: SlackAdapter, events: Listener
       });
     });
   }
+}
+
+// What Slack's request bodies say: who sent them, what a form holds, where to answer.
+
+export interface BodyIdentity {
+  user?: { id: string; name?: string; username?: string; team_id?: string } | undefined;
+  user_id?: string;
+  user_name?: string;
+  team?: { id: string } | null;
+  team_id?: string;
+  enterprise?: { id: string } | null;
+  enterprise_id?: string;
+  is_enterprise_install?: boolean | string;
+  channel?: { id: string };
+  channel_id?: string;
+}
+
+/** The person behind a request. Enterprise Grid installs key sessions by org, others by workspace. */
+export function actorFrom(body: BodyIdentity): Actor {
+  const userId = body.user?.id ?? body.user_id ?? '';
+  const workspaceId =
+    body.enterprise?.id ?? body.enterprise_id ?? body.user?.team_id ?? body.team?.id ?? body.team_id ?? '';
+  if (!userId || !workspaceId) throw new Error('Slack request without a user or workspace');
+  return {
+    workspaceId,
+    userId,
+    userName: body.user?.username ?? body.user?.name ?? body.user_name ?? userId,
+    channelId: body.channel?.id ?? body.channel_id,
+  };
+}
+
+/** Text inputs and selections of a submitted view, by action id; several selections comma-joined. */
+export function readInputs(
+  values: Record<string, Record<string, ViewStateValue>> | undefined,
+): Record<string, string | undefined> {
+  const inputs: Record<string, string | undefined> = {};
+  for (const block of Object.values(values ?? {})) {
+    for (const [actionId, state] of Object.entries(block)) {
+      inputs[actionId] =
+        state.value ??
+        state.selected_option?.value ??
+        state.selected_date ??
+        state.selected_user ??
+        state.selected_conversation ??
+        state.selected_channel ??
+        state.selected_options?.map((o) => o.value).join(',') ??
+        undefined;
+    }
+  }
+  return inputs;
 }

@@ -21,8 +21,8 @@ import {
   toolText,
 } from '../views/slackbot/tools.ts';
 import type { SlackAdapter } from './adapter.ts';
-import { actorFrom } from './requestBody.ts';
-import { refuse, signedHeaders } from './unverifiedBodies.ts';
+import { actorFrom } from './interactions.ts';
+import { refuse, signedHeaders } from './receiver.ts';
 
 /** Where Slackbot calls Faultline's tools (manifest.yml, mcp_servers). */
 export const mcpPath = '/mcp';

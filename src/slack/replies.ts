@@ -1,11 +1,24 @@
+import type { ModalView } from '@slack/types';
+import type { WebClient } from '@slack/web-api';
 import { Agent, request } from 'undici';
+import type { Reply } from '../commands/reply.ts';
+import type { Actor } from '../store/sessions.ts';
 import type { Message } from '../views/message.ts';
+import { messageModal, restartingText } from '../views/notice.ts';
 
 /** A reply to an interaction's response_url: ephemeral, and in place of the message clicked when asked. */
 export type ResponseUrlReply = Message & { replaceOriginal?: boolean };
 
 /** Sends one reply to a response_url; throws when Slack refuses it or does not answer. */
 export type ReplySender = (responseUrl: string, message: ResponseUrlReply) => Promise<void>;
+
+/** What a response_url is posted, by the reply pool or by Bolt's `respond`. */
+export const responsePayload = (message: ResponseUrlReply) => ({
+  response_type: 'ephemeral' as const,
+  replace_original: message.replaceOriginal ?? false,
+  text: message.text,
+  ...(message.blocks ? { blocks: message.blocks } : {}),
+});
 
 /** Slack answers a response_url post at once; a reply later than this is no use to anyone. */
 const replyTimeoutMs = 10_000;
@@ -29,12 +42,7 @@ export class ResponseUrlReplies {
   }
 
   readonly send: ReplySender = async (responseUrl, message) => {
-    const body = JSON.stringify({
-      response_type: 'ephemeral',
-      replace_original: message.replaceOriginal ?? false,
-      text: message.text,
-      ...(message.blocks ? { blocks: message.blocks } : {}),
-    });
+    const body = JSON.stringify(responsePayload(message));
     const response = await request(responseUrl, {
       dispatcher: this.#agent,
       method: 'POST',
@@ -68,11 +76,85 @@ export function isSlackResponseUrl(responseUrl: string, slackApiUrl: string): bo
   return api !== null && loopbackHosts.has(api.hostname) && url.origin === api.origin;
 }
 
-/** The process's reply pool: every interaction's response_url goes through it. */
-export const responseUrlReplies = new ResponseUrlReplies();
-
 /**
  * Posts to an interaction's response_url (valid for 30 minutes, five times): the way to answer
  * a person in the channel a command came from once the interaction itself has been answered.
+ * Every reply of the process goes through this one pool.
  */
-export const respondTo: ReplySender = (responseUrl, message) => responseUrlReplies.send(responseUrl, message);
+export const respondTo: ReplySender = new ResponseUrlReplies().send;
+
+/** Sends a message to the response_url of the delivery being answered. */
+export type Respond = (message: ResponseUrlReply) => Promise<void>;
+
+/** Where a reply goes: the delivery's response_url, the modal it came from, or the person's DM. */
+export interface Target {
+  client: WebClient;
+  respond: Respond | undefined;
+  triggerId: string | undefined;
+  viewId?: string | undefined;
+  actor: Actor;
+}
+
+export const restarting: Reply = { kind: 'message', message: { text: restartingText } };
+
+/**
+ * Turns a handler's plain reply into Slack calls. A modal's slower follow-up that fails shows its
+ * failure in the modal's place, in the words `explain` gives.
+ */
+export async function deliver(
+  reply: Reply,
+  target: Target,
+  explain: (actor: Actor, error: unknown) => Promise<Message>,
+): Promise<void> {
+  const { client, respond, triggerId, viewId, actor } = target;
+  switch (reply.kind) {
+    case 'none':
+      return;
+    case 'message': {
+      const { text, blocks } = reply.message;
+      if (respond) {
+        await respond({
+          text,
+          ...(blocks ? { blocks } : {}),
+          ...(reply.replaceOriginal !== undefined ? { replaceOriginal: reply.replaceOriginal } : {}),
+        });
+      } else if (viewId && reply.replaceOriginal) {
+        // A button in a modal whose answer replaces what it was on: the modal shows the answer.
+        await client.views.update({ view_id: viewId, view: messageModal('Faultline', reply.message) });
+      } else if (viewId && triggerId) {
+        // An answer to something done inside a modal shows on top of it.
+        await client.views.push({ trigger_id: triggerId, view: messageModal('Faultline', reply.message) });
+      } else {
+        // From App Home: the app's Messages tab is the person's own channel with the bot.
+        await client.chat.postMessage({ channel: actor.userId, text, ...(blocks ? { blocks } : {}) });
+      }
+      return;
+    }
+    case 'openModal': {
+      if (!triggerId) throw new Error('A modal was asked for without a trigger');
+      const opened = await client.views.open({ trigger_id: triggerId, view: reply.view });
+      if (reply.opened && opened.view?.id) await reply.opened(opened.view.id);
+      if (!reply.followUp) return;
+      let next: ModalView;
+      try {
+        next = await reply.followUp();
+      } catch (error) {
+        next = messageModal(reply.view.title.text, await explain(actor, error));
+      }
+      await client.views.update({
+        view_id: opened.view!.id!,
+        ...(opened.view?.hash ? { hash: opened.view.hash } : {}),
+        view: next,
+      });
+      return;
+    }
+    case 'pushModal':
+      if (!triggerId) throw new Error('A modal was asked for without a trigger');
+      await client.views.push({ trigger_id: triggerId, view: reply.view });
+      return;
+    case 'updateModal':
+      if (!viewId) throw new Error('A modal update without a view');
+      await client.views.update({ view_id: viewId, view: reply.view });
+      return;
+  }
+}

@@ -4,7 +4,7 @@ import type { SubmissionReply } from '../commands/reply.ts';
 import { modal, section } from '../views/blocks.ts';
 import { messageModal, noticeModal, restartingText } from '../views/notice.ts';
 import type { Listeners, SlackAdapter } from './adapter.ts';
-import { actorFrom, type BodyIdentity, readInputs } from './requestBody.ts';
+import { actorFrom, readInputs } from './interactions.ts';
 
 /**
  * Slack gives a view submission 3 s, counted at Slack: past this the modal is told to wait and
@@ -23,7 +23,7 @@ export function listenToSubmissions(app: App, adapter: SlackAdapter, listeners: 
       await adapter.track(
         'view',
         async () => {
-          const actor = actorFrom(body as BodyIdentity);
+          const actor = actorFrom(body);
           const submitted = {
             actor,
             viewId: view.id,

@@ -70,7 +70,7 @@ describe('import rules', () => {
       'src/attacks/probe.ts': importing('../slack/adapter.ts', '../views/halt.ts', '../client/index.ts'),
       'src/attacks/deeper/probe.ts': importing('../../commands/halt.ts', '../cards.ts'),
       'src/gamedays/probe.ts': importing('../views/plan.ts', '../attacks/start.ts'),
-      'src/guardrails/probe.ts': importing('../slack/approvalBoard.ts'),
+      'src/guardrails/probe.ts': importing('../slack/notices.ts'),
       'src/login/probe.ts': importing('../commands/login.ts'),
       'src/tickets/probe.ts': importing('../views/ticket.ts'),
       'src/jobs/probe.ts': importing('../slack/messenger.ts', '../store/keys.ts'),

@@ -3,7 +3,7 @@ import type { AddressInfo } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createMetrics } from '../../src/metrics.ts';
 import { Probes } from '../../src/probes.ts';
-import { httpServerOptions } from '../../src/slack/unverifiedBodies.ts';
+import { httpServerOptions } from '../../src/slack/receiver.ts';
 import { statusLine } from '../support/ports.ts';
 
 let server: Server | undefined;

@@ -8,7 +8,7 @@ import { startSimulator, type Simulator } from '@faultline/platform-sim';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { freePort, statusLine } from '../support/ports.ts';
 import { residentMiB, slowBody } from '../support/slowBodies.ts';
-import { slackBodyLimit } from '../../src/slack/unverifiedBodies.ts';
+import { slackBodyLimit } from '../../src/slack/receiver.ts';
 
 const main = new URL('../../src/main.ts', import.meta.url).pathname;
 let sim: Simulator;

@@ -18,7 +18,7 @@ import type { Message } from '../../src/views/message.ts';
 import { createMetrics } from '../../src/metrics.ts';
 import type { UpdatePriority } from '../../src/slack/messenger.ts';
 import { SlackAttackProjection } from '../../src/slack/record.ts';
-import { SlackWatchBoard } from '../../src/slack/watchBoard.ts';
+import { slackWatchBoard } from '../../src/slack/notices.ts';
 import { startedCard } from '../support/cards.ts';
 import { platformForFile } from '../support/simulatedPlatform.ts';
 
@@ -69,7 +69,7 @@ function poller(
   });
   return new Poller({
     cards,
-    board: new SlackWatchBoard(messenger, { appUrl: undefined, command: '/chaos' }),
+    board: slackWatchBoard(messenger, undefined, '/chaos'),
     store,
     sessions,
     platform,

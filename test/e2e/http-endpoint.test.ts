@@ -2,7 +2,7 @@ import { describe, expect, it, vi } from 'vitest';
 import { arrivals } from '../../src/eventLoop.ts';
 import { publicUrl } from '../login/support.ts';
 import { statusLine } from '../support/ports.ts';
-import { slackBodyLimit, unverifiedLimits } from '../../src/slack/unverifiedBodies.ts';
+import { slackBodyLimit, unverifiedLimits } from '../../src/slack/receiver.ts';
 import { answerBeforeBody, closedAtLeast, type SlowBody, slowBody } from '../support/slowBodies.ts';
 import { Stack, stackForFile } from './harness.ts';
 

@@ -42,8 +42,9 @@ export class RecordingApp {
   readonly function = this.#on('function');
 
   #on(kind: Kind) {
-    return (id: string, listener: Listener) => {
-      this.#listeners.set(`${kind}:${id}`, listener);
+    return (id: string | { action_id?: string; callback_id?: string }, listener: Listener) => {
+      const key = typeof id === 'string' ? id : (id.action_id ?? id.callback_id);
+      this.#listeners.set(`${kind}:${key}`, listener);
     };
   }
 

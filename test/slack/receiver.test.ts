@@ -4,8 +4,7 @@ import { connect } from 'node:net';
 import { startFakeSlack, type FakeSlack } from '@faultline/fake-slack';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { boltLogger, createLogger } from '../../src/logger.ts';
-import { SocketModeRoutesReceiver } from '../../src/slack/socketModeReceiver.ts';
-import { httpServerOptions } from '../../src/slack/unverifiedBodies.ts';
+import { httpServerOptions, SocketModeRoutesReceiver } from '../../src/slack/receiver.ts';
 import { statusLine } from '../support/ports.ts';
 
 const appToken = 'xapp-1-A0FAULTLN-1-receiver-test';

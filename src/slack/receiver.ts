@@ -1,6 +1,18 @@
-import type { IncomingMessage, RequestListener, ServerOptions, ServerResponse } from 'node:http';
+import { once } from 'node:events';
+import type { IncomingMessage, RequestListener, Server, ServerOptions, ServerResponse } from 'node:http';
 import { BlockList } from 'node:net';
-import { clientAddress } from '../login/clientAddress.ts';
+import {
+  type App,
+  type CustomRoute,
+  HTTPReceiver,
+  type Logger as SlackLogger,
+  type Receiver,
+  SocketModeReceiver,
+  type SocketModeReceiverOptions,
+} from '@slack/bolt';
+import type { Config } from '../config.ts';
+import { arrivals } from '../eventLoop.ts';
+import { clientAddress, trustedProxies } from '../login/clientAddress.ts';
 
 /**
  * Time limits of every HTTP server of the bot: a client has seconds, not Node's five minutes, to
@@ -28,6 +40,60 @@ export const unverifiedLimits = { budget: 16 * 1024 * 1024 };
 const signaturePattern = /^v0=[0-9a-f]{64}$/;
 const timestampPattern = /^\d{1,12}$/;
 
+/** Where Slack sends its requests in HTTP mode. */
+const slackEndpoint = '/slack/events';
+
+/** Bolt's receiver, and how it starts listening: it gives back the server of the HTTP routes. */
+interface SlackReceiver {
+  receiver: Receiver;
+  listen(app: App): Promise<Server>;
+}
+
+/**
+ * The receiver for Slack's requests and the HTTP routes: Socket Mode with an app token, else HTTP,
+ * where Slack's endpoint refuses what cannot be Slack's before its body is read (UnverifiedBodies).
+ */
+export function slackReceiver(
+  config: Config,
+  options: { routes: CustomRoute[]; logger: SlackLogger; port: number; host?: string | undefined },
+): SlackReceiver {
+  const { routes: customRoutes, logger, port, host } = options;
+  if (config.slack.socketMode) {
+    // The socket client keeps its own, patient retry budget for apps.connections.open: with
+    // the short one of our Web API calls it would give up reconnecting after a brief outage.
+    const receiver = new SocketModeRoutesReceiver({
+      appToken: config.slack.appToken!,
+      logger,
+      customRoutes,
+      port,
+      host,
+      installerOptions: { clientOptions: { slackApiUrl: config.slack.apiUrl } },
+    });
+    return { receiver, listen: (app) => app.start().then(() => receiver.server) };
+  }
+  const receiver = new HTTPReceiver({
+    signingSecret: config.slack.signingSecret!,
+    endpoints: slackEndpoint,
+    customRoutes,
+    logger,
+    bodyLimit: slackBodyLimit,
+    // Bolt calls this once a request's signature has verified, before the app sees the event:
+    // only such a request is Slack's delivery, for which work that can wait gives way (see
+    // Arrivals). Probes, pages and unsigned or forged requests never hold that work back.
+    customPropertiesExtractor: () => {
+      arrivals.arrived();
+      return {};
+    },
+  });
+  // Bolt reads a body before it checks the signature: requests that cannot be Slack's are
+  // refused first, and the bodies held until their check share one budget. A client behind a
+  // trusted proxy is told apart by X-Forwarded-For, as on the login page, so that one client
+  // cannot drop the bodies of another (Slack's among them) by sharing its address.
+  const proxies = trustedProxies(config.login.trustedProxies);
+  receiver.requestListener = new UnverifiedBodies({ proxies }).guard(slackEndpoint, receiver.requestListener);
+  return { receiver, listen: (app) => app.start({ port, host }, httpServerOptions) as Promise<Server> };
+}
+
 /** A body being read: its client's address, and the bytes it has sent so far. */
 interface Body {
   readonly req: IncomingMessage;
@@ -53,7 +119,7 @@ interface Sender {
  * is dropped: one sent whole, as Slack sends each, is the newest and always gets in. A body stops
  * counting once read whole, or answered. Bolt still checks the signature itself.
  */
-export class UnverifiedBodies {
+class UnverifiedBodies {
   /** Bodies that have sent bytes, oldest first. */
   readonly #held = new Set<Body>();
   readonly #senders = new Map<string, Sender>();
@@ -155,4 +221,54 @@ function first<T>(set: Set<T>): T {
 export function refuse(res: ServerResponse): void {
   res.writeHead(401, { connection: 'close' });
   res.end(() => res.socket?.destroy());
+}
+
+/**
+ * Bolt's Socket Mode receiver, whose HTTP server for the custom routes keeps what the bot's other
+ * servers guarantee. Bolt makes that server in its constructor without options and keeps it
+ * private, and its start() listens on every interface without waiting; its request listener is
+ * async, so a request line its URL parser cannot read ("//[") would reject unhandled and end the
+ * process. Here the server has the bot's time limits, listens on `host` before the socket opens
+ * (a port in use fails the start), and such a request is answered 400.
+ */
+export class SocketModeRoutesReceiver extends SocketModeReceiver {
+  /** Bolt's server for the custom routes. */
+  readonly server: Server;
+  readonly #port: number;
+  readonly #host: string | undefined;
+
+  constructor(options: SocketModeReceiverOptions & { customRoutes: CustomRoute[]; port: number; host?: string }) {
+    const { port, host, ...bolt } = options;
+    super(bolt);
+    this.#port = port;
+    this.#host = host;
+    // The seam: the server Bolt made for the custom routes, and its request listener.
+    this.server = (this as unknown as { httpServer: Server }).httpServer;
+    // Node reads these when the server starts listening and at each check, not only when it is made.
+    Object.assign(this.server, httpServerOptions);
+    const [serve] = this.server.listeners('request') as ((
+      req: IncomingMessage,
+      res: ServerResponse,
+    ) => Promise<void>)[];
+    this.server.removeAllListeners('request');
+    this.server.on('request', (req: IncomingMessage, res: ServerResponse) => {
+      serve!(req, res).catch(() => {
+        if (!res.headersSent) res.writeHead(400, { 'content-type': 'text/plain; charset=utf-8' });
+        res.end('bad request\n');
+      });
+    });
+  }
+
+  override async start(): ReturnType<SocketModeReceiver['start']> {
+    this.server.listen(this.#port, this.#host);
+    await once(this.server, 'listening');
+    return this.client.start();
+  }
+
+  /** Closes the socket, and the server once its requests are answered. */
+  override async stop(): Promise<void> {
+    const closed = once(this.server, 'close');
+    await super.stop();
+    await closed;
+  }
 }
