@@ -66,7 +66,16 @@ export async function startBot(bot: Bot, options: StartOptions): Promise<Running
   const clientOptions = slackClientOptions(config, options.slackTimeoutMs);
 
   const { receiver, listen } = slackReceiver(config, { routes, logger: slackLogger, port, host: options.host });
-  const app = new App({ token: config.slack.botToken, receiver, logger: slackLogger, clientOptions });
+  // Bolt checks the token with auth.test; deferred to init() so that a Slack unreachable at start
+  // fails this start, not a promise nobody awaits.
+  const app = new App({
+    token: config.slack.botToken,
+    receiver,
+    logger: slackLogger,
+    clientOptions,
+    deferInitialization: true,
+  });
+  await app.init();
   app.error(async (error) => {
     logger.error({ err: error }, 'unhandled error in a Slack listener');
   });

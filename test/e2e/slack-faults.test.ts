@@ -158,6 +158,18 @@ describe('stopping while card updates wait', () => {
   });
 });
 
+describe('a start while Slack cannot check the token', () => {
+  it('fails that start, rather than running a bot whose every request would fail later', async () => {
+    const s = await start({ slackTimeoutMs: 200 });
+    await s.stopBot();
+    s.fake.faults.inject({ kind: 'hang', method: 'auth.test' });
+    await expect(s.startBot()).rejects.toThrow();
+    s.fake.faults.clear();
+    await s.startBot();
+    expect(s.fake.callsTo('auth.test').at(-1)?.ok).toBe(true);
+  });
+});
+
 describe('a login while Slack cannot tell the e-mail to match', () => {
   it('is refused, says why, and asks the platform nothing; the next one goes through', async () => {
     const s = await start();
