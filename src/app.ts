@@ -1,7 +1,8 @@
 import type { AddressInfo } from 'node:net';
-import { App } from '@slack/bolt';
+import { App, type Authorize } from '@slack/bolt';
+import { WebClient } from '@slack/web-api';
 import { type Bot, slackClientOptions } from './bootstrap.ts';
-import { boltLogger } from './logger.ts';
+import { boltLogger, type Logger } from './logger.ts';
 import { listeners } from './listeners.ts';
 import { Probes } from './probes.ts';
 import { SlackAdapter } from './slack/adapter.ts';
@@ -66,16 +67,16 @@ export async function startBot(bot: Bot, options: StartOptions): Promise<Running
   const clientOptions = slackClientOptions(config, options.slackTimeoutMs);
 
   const { receiver, listen } = slackReceiver(config, { routes, logger: slackLogger, port, host: options.host });
-  // Bolt checks the token with auth.test; deferred to init() so that a Slack unreachable at start
-  // fails this start, not a promise nobody awaits.
   const app = new App({
-    token: config.slack.botToken,
+    authorize: botAuthorization(
+      new WebClient(undefined, { ...clientOptions, logger: slackLogger }),
+      config.slack.botToken,
+      logger,
+    ),
     receiver,
     logger: slackLogger,
     clientOptions,
-    deferInitialization: true,
   });
-  await app.init();
   app.error(async (error) => {
     logger.error({ err: error }, 'unhandled error in a Slack listener');
   });
@@ -127,4 +128,29 @@ export async function startBot(bot: Bot, options: StartOptions): Promise<Running
         logger.info('stopped');
       })()),
   };
+}
+
+/**
+ * Bolt's authorization for our one bot token. Bolt's own checks the token with auth.test in its
+ * constructor and keeps the answer for good, a failure included: a Slack unreachable at start
+ * left a rejected promise nobody awaited and failed every later request. Here the check is kept
+ * once it answers and asked again after a failure; it starts now, so the first request finds it done.
+ */
+function botAuthorization(client: WebClient, token: string, logger: Logger): Authorize<boolean> {
+  let checked: Promise<{ botId?: string; botUserId?: string }> | undefined;
+  const check = () =>
+    (checked ??= client.auth.test({ token }).then(
+      (answer) => ({
+        ...(answer.bot_id ? { botId: answer.bot_id } : {}),
+        ...(answer.user_id ? { botUserId: answer.user_id } : {}),
+      }),
+      (error: unknown) => {
+        checked = undefined;
+        throw error;
+      },
+    ));
+  check().catch((error: unknown) =>
+    logger.warn({ err: error }, 'Slack did not confirm the bot token yet; asked again with the next request'),
+  );
+  return async () => ({ botToken: token, ...(await check()) });
 }

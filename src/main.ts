@@ -15,7 +15,7 @@ try {
 const built = createBot(config);
 // What runs on its own (card refresh, guards, freezes, approvals, session warnings, unsent cards): one table.
 const bot = await startBot(built, { jobs: backgroundJobs(built.services) }).catch((error: unknown) => {
-  // A port taken, a store or Slack unreachable, the token refused: say so and stop, for the supervisor to start again.
+  // A port taken or a store unreachable: say so and stop, for the supervisor to start again.
   built.services.logger.error({ err: error }, 'could not start');
   process.exit(1);
 });
