@@ -165,7 +165,10 @@ describe('a start while Slack cannot check the token', () => {
     s.fake.faults.inject({ kind: 'hang', method: 'auth.test' });
     await s.startBot();
     await s.fake.waitFor(
-      () => s.logs.some((line) => line.msg === 'Slack did not confirm the bot token yet; asked again with the next request'),
+      () =>
+        s.logs.some(
+          (line) => line.msg === 'Slack did not confirm the bot token yet; asked again with the next request',
+        ),
       'the failed token check',
     );
     s.fake.faults.clear();

@@ -10,6 +10,7 @@ const HTML_ESCAPES = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'
 const EMOJI = {
   dart: '🎯',
   checkered_flag: '🏁',
+  performing_arts: '🎭',
   broom: '🧹',
   grey_question: '❔',
   grey_exclamation: '❕',
