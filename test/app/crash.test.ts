@@ -217,340 +217,347 @@ async function world(store: string, onTestFinished: (fn: OnTestFinishedHandler) 
   };
 }
 
-describe.concurrent.each(stores)('a bot killed mid-start, on $name', ({ name, skip }) => {
-  it.skipIf(skip)(
-    'starts nothing when a preview’s Start dies while it reads its guards, before any start intent',
-    async ({ onTestFinished }) => {
-      const { sim, startBot, watcher, preview, killWhen, expectWatchUnhindered, creates, unanswered } = await world(
-        name,
-        onTestFinished,
-      );
-      let bot = await startBot();
-      const starter = await watcher('U0CRASHD', sim.seed.users.solo);
-      const shown = await preview(starter, 'attack cpu -l 60 -c 1 --guard a:1234567');
-      // The guard is read again at Start, before the start intent is written and the create sent.
-      const guardRead = '/monitoringA/monitors/1234567';
-      sim.faults.inject({ kind: 'hang', method: 'GET', path: guardRead });
-      shown.click('Start').catch(() => undefined);
-      bot = await killWhen(bot, unanswered(guardRead));
+// All cases in one pool: a case starts as soon as another ends, whichever block it is in.
+describe.concurrent('a bot killed and started again', () => {
+  describe.each(stores)('a bot killed mid-start, on $name', ({ name, skip }) => {
+    it.skipIf(skip)(
+      'starts nothing when a preview’s Start dies while it reads its guards, before any start intent',
+      async ({ onTestFinished }) => {
+        const { sim, startBot, watcher, preview, killWhen, expectWatchUnhindered, creates, unanswered } = await world(
+          name,
+          onTestFinished,
+        );
+        let bot = await startBot();
+        const starter = await watcher('U0CRASHD', sim.seed.users.solo);
+        const shown = await preview(starter, 'attack cpu -l 60 -c 1 --guard a:1234567');
+        // The guard is read again at Start, before the start intent is written and the create sent.
+        const guardRead = '/monitoringA/monitors/1234567';
+        sim.faults.inject({ kind: 'hang', method: 'GET', path: guardRead });
+        shown.click('Start').catch(() => undefined);
+        bot = await killWhen(bot, unanswered(guardRead));
 
-      await shown.click('Start');
-      await expectWatchUnhindered();
-      expect(creates()).toBe(0);
-      await kill(bot);
-    },
-    caseTimeoutMs,
-  );
+        await shown.click('Start');
+        await expectWatchUnhindered();
+        expect(creates()).toBe(0);
+        await kill(bot);
+      },
+      caseTimeoutMs,
+    );
 
-  it.skipIf(skip)(
-    'finishes a preview’s Start whose create the platform carried out but never answered',
-    async ({ onTestFinished }) => {
-      const {
-        sim,
-        fake,
-        startBot,
-        watcher,
-        preview,
-        killWhen,
-        expectWatchUnhindered,
-        attacks,
-        creates,
-        cardsOf,
-        directMessages,
-        unanswered,
-      } = await world(name, onTestFinished);
-      let bot = await startBot();
-      const starter = await watcher('U0CRASHA', sim.seed.users.solo);
-      const shown = await preview(starter, 'attack cpu -l 60 -c 1');
-      sim.faults.inject({ kind: 'lostAnswer', method: 'POST', path: '/attacks/new' });
-      shown.click('Start').catch(() => undefined);
-      bot = await killWhen(bot, () => unanswered('/attacks/new')() && attacks().length === 1);
+    it.skipIf(skip)(
+      'finishes a preview’s Start whose create the platform carried out but never answered',
+      async ({ onTestFinished }) => {
+        const {
+          sim,
+          fake,
+          startBot,
+          watcher,
+          preview,
+          killWhen,
+          expectWatchUnhindered,
+          attacks,
+          creates,
+          cardsOf,
+          directMessages,
+          unanswered,
+        } = await world(name, onTestFinished);
+        let bot = await startBot();
+        const starter = await watcher('U0CRASHA', sim.seed.users.solo);
+        const shown = await preview(starter, 'attack cpu -l 60 -c 1');
+        sim.faults.inject({ kind: 'lostAnswer', method: 'POST', path: '/attacks/new' });
+        shown.click('Start').catch(() => undefined);
+        bot = await killWhen(bot, () => unanswered('/attacks/new')() && attacks().length === 1);
 
-      const [attack] = attacks();
-      await fake.waitFor(() => cardsOf(attack!.guid).length > 0, 'the card', recoveryMs);
-      await fake.waitFor(
-        () => directMessages('U0CRASHA').some((text) => text.includes(attack!.guid)),
-        'the starter told',
-        recoveryMs,
-      );
-      // The same Start again: the preview's claim outlived the crash.
-      await shown.click('Start');
-      await expectWatchUnhindered();
-      expect(attacks().filter((a) => a.guid !== attack!.guid && a.createSource !== 'WebApp')).toEqual([]);
-      expect(creates()).toBe(1);
-      expect(cardsOf(attack!.guid)).toHaveLength(1);
-      await kill(bot);
-    },
-    caseTimeoutMs,
-  );
+        const [attack] = attacks();
+        await fake.waitFor(() => cardsOf(attack!.guid).length > 0, 'the card', recoveryMs);
+        await fake.waitFor(
+          () => directMessages('U0CRASHA').some((text) => text.includes(attack!.guid)),
+          'the starter told',
+          recoveryMs,
+        );
+        // The same Start again: the preview's claim outlived the crash.
+        await shown.click('Start');
+        await expectWatchUnhindered();
+        expect(attacks().filter((a) => a.guid !== attack!.guid && a.createSource !== 'WebApp')).toEqual([]);
+        expect(creates()).toBe(1);
+        expect(cardsOf(attack!.guid)).toHaveLength(1);
+        await kill(bot);
+      },
+      caseTimeoutMs,
+    );
 
-  it.skipIf(skip)(
-    'cards a preview’s Start whose card was being posted, and tells its starter',
-    async ({ onTestFinished }) => {
-      const {
-        sim,
-        fake,
-        startBot,
-        watcher,
-        preview,
-        killWhen,
-        expectWatchUnhindered,
-        attacks,
-        creates,
-        cardsOf,
-        directMessages,
-      } = await world(name, onTestFinished);
-      let bot = await startBot();
-      const starter = await watcher('U0CRASHB', sim.seed.users.solo);
-      const shown = await preview(starter, 'attack cpu -l 60 -c 1');
-      fake.faults.inject({ kind: 'hang', method: 'chat.postMessage', times: 1 });
-      shown.click('Start').catch(() => undefined);
-      bot = await killWhen(bot, () => fake.faults.held('chat.postMessage') === 1);
+    it.skipIf(skip)(
+      'cards a preview’s Start whose card was being posted, and tells its starter',
+      async ({ onTestFinished }) => {
+        const {
+          sim,
+          fake,
+          startBot,
+          watcher,
+          preview,
+          killWhen,
+          expectWatchUnhindered,
+          attacks,
+          creates,
+          cardsOf,
+          directMessages,
+        } = await world(name, onTestFinished);
+        let bot = await startBot();
+        const starter = await watcher('U0CRASHB', sim.seed.users.solo);
+        const shown = await preview(starter, 'attack cpu -l 60 -c 1');
+        fake.faults.inject({ kind: 'hang', method: 'chat.postMessage', times: 1 });
+        shown.click('Start').catch(() => undefined);
+        bot = await killWhen(bot, () => fake.faults.held('chat.postMessage') === 1);
 
-      const [attack] = attacks();
-      expect(attack).toBeDefined();
-      await fake.waitFor(() => cardsOf(attack!.guid).length > 0, 'the card', recoveryMs);
-      await fake.waitFor(
-        () => directMessages('U0CRASHB').some((text) => text.includes(attack!.guid)),
-        'the starter told',
-        recoveryMs,
-      );
-      await shown.click('Start');
-      await expectWatchUnhindered();
-      expect(creates()).toBe(1);
-      expect(cardsOf(attack!.guid)).toHaveLength(1);
-      await kill(bot);
-    },
-    caseTimeoutMs,
-  );
+        const [attack] = attacks();
+        expect(attack).toBeDefined();
+        await fake.waitFor(() => cardsOf(attack!.guid).length > 0, 'the card', recoveryMs);
+        await fake.waitFor(
+          () => directMessages('U0CRASHB').some((text) => text.includes(attack!.guid)),
+          'the starter told',
+          recoveryMs,
+        );
+        await shown.click('Start');
+        await expectWatchUnhindered();
+        expect(creates()).toBe(1);
+        expect(cardsOf(attack!.guid)).toHaveLength(1);
+        await kill(bot);
+      },
+      caseTimeoutMs,
+    );
 
-  it.skipIf(skip)(
-    'creates nothing again for a preview’s Start whose create never reached the platform, and says so',
-    async ({ onTestFinished }) => {
-      const {
-        sim,
-        fake,
-        startBot,
-        watcher,
-        preview,
-        killWhen,
-        expectWatchUnhindered,
-        attacks,
-        creates,
-        directMessages,
-        unanswered,
-      } = await world(name, onTestFinished);
-      let bot = await startBot();
-      const starter = await watcher('U0CRASHC', sim.seed.users.solo);
-      const shown = await preview(starter, 'attack cpu -l 60 -c 1');
-      sim.faults.inject({ kind: 'hang', method: 'POST', path: '/attacks/new' });
-      shown.click('Start').catch(() => undefined);
-      bot = await killWhen(bot, unanswered('/attacks/new'));
+    it.skipIf(skip)(
+      'creates nothing again for a preview’s Start whose create never reached the platform, and says so',
+      async ({ onTestFinished }) => {
+        const {
+          sim,
+          fake,
+          startBot,
+          watcher,
+          preview,
+          killWhen,
+          expectWatchUnhindered,
+          attacks,
+          creates,
+          directMessages,
+          unanswered,
+        } = await world(name, onTestFinished);
+        let bot = await startBot();
+        const starter = await watcher('U0CRASHC', sim.seed.users.solo);
+        const shown = await preview(starter, 'attack cpu -l 60 -c 1');
+        sim.faults.inject({ kind: 'hang', method: 'POST', path: '/attacks/new' });
+        shown.click('Start').catch(() => undefined);
+        bot = await killWhen(bot, unanswered('/attacks/new'));
 
-      await fake.waitFor(
-        () => directMessages('U0CRASHC').some((text) => text.includes('could not tell whether it started')),
-        'the starter told',
-        recoveryMs,
-      );
-      await shown.click('Start');
-      await expectWatchUnhindered();
-      expect(creates()).toBe(1);
-      expect(attacks().filter((a) => a.createSource !== 'WebApp')).toEqual([]);
-      await kill(bot);
-    },
-    caseTimeoutMs,
-  );
+        await fake.waitFor(
+          () => directMessages('U0CRASHC').some((text) => text.includes('could not tell whether it started')),
+          'the starter told',
+          recoveryMs,
+        );
+        await shown.click('Start');
+        await expectWatchUnhindered();
+        expect(creates()).toBe(1);
+        expect(attacks().filter((a) => a.createSource !== 'WebApp')).toEqual([]);
+        await kill(bot);
+      },
+      caseTimeoutMs,
+    );
 
-  it.skipIf(skip)(
-    'finishes an Approve killed after the create, and closes the request',
-    async ({ onTestFinished }) => {
-      const {
-        sim,
-        fake,
-        startBot,
-        login,
-        watcher,
-        preview,
-        killWhen,
-        expectWatchUnhindered,
-        attacks,
-        creates,
-        cardsOf,
-        directMessages,
-        unanswered,
-      } = await world(name, onTestFinished);
-      let bot = await startBot();
-      const approver = await watcher('U0CRASHAPPROVER', sim.seed.users.owner);
-      const requester = await login('U0CRASHREQUESTER', sim.seed.users.solo);
-      const shown = await preview(requester, 'attack cpu -l 600 -c 1');
-      await shown.click('Request approval');
-      const request = await fake.waitFor(
-        () =>
-          approver
-            .channel(channel)
-            .messages()
-            .findLast((m) => read(m).includes('asks to start')),
-        'the approval request',
-      );
-      // Between the create and the card: the approval is being written on the attack.
-      sim.faults.inject({ kind: 'hang', method: 'PUT', path: /^\/attacks\/[^/]+\/annotations$/ });
-      request.click('Approve').catch(() => undefined);
-      bot = await killWhen(bot, unanswered(/^\/attacks\/[^/]+\/annotations$/));
+    it.skipIf(skip)(
+      'finishes an Approve killed after the create, and closes the request',
+      async ({ onTestFinished }) => {
+        const {
+          sim,
+          fake,
+          startBot,
+          login,
+          watcher,
+          preview,
+          killWhen,
+          expectWatchUnhindered,
+          attacks,
+          creates,
+          cardsOf,
+          directMessages,
+          unanswered,
+        } = await world(name, onTestFinished);
+        let bot = await startBot();
+        const approver = await watcher('U0CRASHAPPROVER', sim.seed.users.owner);
+        const requester = await login('U0CRASHREQUESTER', sim.seed.users.solo);
+        const shown = await preview(requester, 'attack cpu -l 600 -c 1');
+        await shown.click('Request approval');
+        const request = await fake.waitFor(
+          () =>
+            approver
+              .channel(channel)
+              .messages()
+              .findLast((m) => read(m).includes('asks to start')),
+          'the approval request',
+        );
+        // Between the create and the card: the approval is being written on the attack.
+        sim.faults.inject({ kind: 'hang', method: 'PUT', path: /^\/attacks\/[^/]+\/annotations$/ });
+        request.click('Approve').catch(() => undefined);
+        bot = await killWhen(bot, unanswered(/^\/attacks\/[^/]+\/annotations$/));
 
-      const [attack] = attacks();
-      expect(attack).toBeDefined();
-      await fake.waitFor(() => cardsOf(attack!.guid).length > 0, 'the card', recoveryMs);
-      await fake.waitFor(
-        () => directMessages('U0CRASHREQUESTER').some((text) => text.includes(attack!.guid)),
-        'the requester told',
-        recoveryMs,
-      );
-      const closed = await fake.waitFor(
-        () =>
-          approver
-            .channel(channel)
-            .messages()
-            .find((m) => m.ts === request.ts && read(m).includes(`started ${attack!.guid}`)),
-        'the request closed',
-      );
-      expect(closed.buttons()).toEqual([]);
-      // The same Approve again (its buttons are gone, so delivered again): the decision outlived the crash.
-      await fake.redeliverLast({ as: 'duplicate' });
-      await expectWatchUnhindered();
-      expect(creates()).toBe(1);
-      expect(cardsOf(attack!.guid)).toHaveLength(1);
-      await kill(bot);
-    },
-    caseTimeoutMs,
-  );
-});
+        const [attack] = attacks();
+        expect(attack).toBeDefined();
+        await fake.waitFor(() => cardsOf(attack!.guid).length > 0, 'the card', recoveryMs);
+        await fake.waitFor(
+          () => directMessages('U0CRASHREQUESTER').some((text) => text.includes(attack!.guid)),
+          'the requester told',
+          recoveryMs,
+        );
+        const closed = await fake.waitFor(
+          () =>
+            approver
+              .channel(channel)
+              .messages()
+              .find((m) => m.ts === request.ts && read(m).includes(`started ${attack!.guid}`)),
+          'the request closed',
+        );
+        expect(closed.buttons()).toEqual([]);
+        // The same Approve again (its buttons are gone, so delivered again): the decision outlived the crash.
+        await fake.redeliverLast({ as: 'duplicate' });
+        await expectWatchUnhindered();
+        expect(creates()).toBe(1);
+        expect(cardsOf(attack!.guid)).toHaveLength(1);
+        await kill(bot);
+      },
+      caseTimeoutMs,
+    );
+  });
 
-describe.concurrent.each(stores)('a bot killed mid-step, on $name', ({ name, skip }) => {
-  const ended = (execution: { state: string }) => execution.state !== 'running';
+  describe.each(stores)('a bot killed mid-step, on $name', ({ name, skip }) => {
+    const ended = (execution: { state: string }) => execution.state !== 'running';
 
-  it.skipIf(skip)(
-    'does Halt all again and completes it, when the bot died halting',
-    async ({ onTestFinished }) => {
-      const { sim, fake, startBot, login, killWhen, unanswered } = await world(name, onTestFinished);
-      let bot = await startBot();
-      const id = 'U0STEPHALT';
-      await login(id, sim.seed.users.owner);
-      const guid = sim.createAttackDirectly(sim.seed.teams.platform.id);
-      const halt = new RegExp(`^/attacks/${guid}/halt$`);
-      sim.faults.inject({ kind: 'hang', method: 'POST', path: halt });
-      const execution = await fake.runStep('halt_all_attacks', { team: 'Platform', reason: 'outage' }, { usedBy: id });
-      bot = await killWhen(bot, unanswered(halt));
+    it.skipIf(skip)(
+      'does Halt all again and completes it, when the bot died halting',
+      async ({ onTestFinished }) => {
+        const { sim, fake, startBot, login, killWhen, unanswered } = await world(name, onTestFinished);
+        let bot = await startBot();
+        const id = 'U0STEPHALT';
+        await login(id, sim.seed.users.owner);
+        const guid = sim.createAttackDirectly(sim.seed.teams.platform.id);
+        const halt = new RegExp(`^/attacks/${guid}/halt$`);
+        sim.faults.inject({ kind: 'hang', method: 'POST', path: halt });
+        const execution = await fake.runStep(
+          'halt_all_attacks',
+          { team: 'Platform', reason: 'outage' },
+          { usedBy: id },
+        );
+        bot = await killWhen(bot, unanswered(halt));
 
-      await fake.waitFor(() => ended(execution), 'the step finished', recoveryMs);
-      expect(execution.state).toBe('completed');
-      expect(execution.outputs).toEqual({ halted_count: 1, halted_ids: [guid] });
-      expect(execution.completions).toBe(1);
-      await kill(bot);
-    },
-    caseTimeoutMs,
-  );
+        await fake.waitFor(() => ended(execution), 'the step finished', recoveryMs);
+        expect(execution.state).toBe('completed');
+        expect(execution.outputs).toEqual({ halted_count: 1, halted_ids: [guid] });
+        expect(execution.completions).toBe(1);
+        await kill(bot);
+      },
+      caseTimeoutMs,
+    );
 
-  it.skipIf(skip)(
-    'completes Run saved attack with the attack its start made, when the bot died posting its card',
-    async ({ onTestFinished }) => {
-      const { sim, fake, startBot, login, killWhen, attacks, creates, cardsOf, saved } = await world(
-        name,
-        onTestFinished,
-      );
-      let bot = await startBot();
-      const id = 'U0STEPRUN';
-      const person = await login(id, sim.seed.users.solo);
-      await saved(person, 'crash-cpu cpu -l 60 -c 1');
-      fake.faults.inject({ kind: 'hang', method: 'chat.postMessage', times: 1 });
-      const execution = await fake.runStep('run_saved_attack', { name: 'crash-cpu', channel }, { usedBy: id });
-      bot = await killWhen(bot, () => fake.faults.held('chat.postMessage') === 1);
+    it.skipIf(skip)(
+      'completes Run saved attack with the attack its start made, when the bot died posting its card',
+      async ({ onTestFinished }) => {
+        const { sim, fake, startBot, login, killWhen, attacks, creates, cardsOf, saved } = await world(
+          name,
+          onTestFinished,
+        );
+        let bot = await startBot();
+        const id = 'U0STEPRUN';
+        const person = await login(id, sim.seed.users.solo);
+        await saved(person, 'crash-cpu cpu -l 60 -c 1');
+        fake.faults.inject({ kind: 'hang', method: 'chat.postMessage', times: 1 });
+        const execution = await fake.runStep('run_saved_attack', { name: 'crash-cpu', channel }, { usedBy: id });
+        bot = await killWhen(bot, () => fake.faults.held('chat.postMessage') === 1);
 
-      const [attack] = attacks();
-      expect(attack).toBeDefined();
-      await fake.waitFor(() => ended(execution), 'the step finished', recoveryMs);
-      expect(execution.state).toBe('completed');
-      expect(execution.outputs).toEqual({ attack_id: attack!.guid });
-      expect(execution.completions).toBe(1);
-      await fake.waitFor(() => cardsOf(attack!.guid).length > 0, 'the card', recoveryMs);
-      expect(creates()).toBe(1);
-      await kill(bot);
-    },
-    caseTimeoutMs,
-  );
+        const [attack] = attacks();
+        expect(attack).toBeDefined();
+        await fake.waitFor(() => ended(execution), 'the step finished', recoveryMs);
+        expect(execution.state).toBe('completed');
+        expect(execution.outputs).toEqual({ attack_id: attack!.guid });
+        expect(execution.completions).toBe(1);
+        await fake.waitFor(() => cardsOf(attack!.guid).length > 0, 'the card', recoveryMs);
+        expect(creates()).toBe(1);
+        await kill(bot);
+      },
+      caseTimeoutMs,
+    );
 
-  it.skipIf(skip)(
-    'completes Run saved attack that waits for the end with its final stage, though the attack ended while no bot ran',
-    async ({ onTestFinished }) => {
-      const { sim, fake, startBot, login, attacks, creates, saved } = await world(name, onTestFinished);
-      const bot = await startBot();
-      const id = 'U0STEPWAIT';
-      const person = await login(id, sim.seed.users.solo);
-      await saved(person, 'wait-cpu cpu -l 60 -c 1');
-      fake.faults.inject({ kind: 'hang', method: 'chat.postMessage', times: 1 });
-      const execution = await fake.runStep(
-        'run_saved_attack',
-        { name: 'wait-cpu', channel, wait_for_end: true },
-        { usedBy: id },
-      );
-      await vi.waitFor(() => expect(fake.faults.held('chat.postMessage')).toBe(1), { timeout: 15_000, interval: 5 });
-      await kill(bot);
-      fake.faults.clear();
-      const [attack] = attacks();
-      expect(attack).toBeDefined();
-      sim.clock.advance(120_000);
-      const again = await startBot();
+    it.skipIf(skip)(
+      'completes Run saved attack that waits for the end with its final stage, though the attack ended while no bot ran',
+      async ({ onTestFinished }) => {
+        const { sim, fake, startBot, login, attacks, creates, saved } = await world(name, onTestFinished);
+        const bot = await startBot();
+        const id = 'U0STEPWAIT';
+        const person = await login(id, sim.seed.users.solo);
+        await saved(person, 'wait-cpu cpu -l 60 -c 1');
+        fake.faults.inject({ kind: 'hang', method: 'chat.postMessage', times: 1 });
+        const execution = await fake.runStep(
+          'run_saved_attack',
+          { name: 'wait-cpu', channel, wait_for_end: true },
+          { usedBy: id },
+        );
+        await vi.waitFor(() => expect(fake.faults.held('chat.postMessage')).toBe(1), { timeout: 15_000, interval: 5 });
+        await kill(bot);
+        fake.faults.clear();
+        const [attack] = attacks();
+        expect(attack).toBeDefined();
+        sim.clock.advance(120_000);
+        const again = await startBot();
 
-      await fake.waitFor(() => ended(execution), 'the step finished', recoveryMs);
-      expect(execution.state).toBe('completed');
-      expect(execution.outputs).toEqual({ attack_id: attack!.guid, final_stage: 'Successful' });
-      expect(execution.completions).toBe(1);
-      expect(creates()).toBe(1);
-      await kill(again);
-    },
-    caseTimeoutMs,
-  );
+        await fake.waitFor(() => ended(execution), 'the step finished', recoveryMs);
+        expect(execution.state).toBe('completed');
+        expect(execution.outputs).toEqual({ attack_id: attack!.guid, final_stage: 'Successful' });
+        expect(execution.completions).toBe(1);
+        expect(creates()).toBe(1);
+        await kill(again);
+      },
+      caseTimeoutMs,
+    );
 
-  it.skipIf(skip)(
-    'fails Run saved attack once, saying what to check, when its create was never answered',
-    async ({ onTestFinished }) => {
-      const { sim, fake, startBot, login, killWhen, creates, unanswered, saved } = await world(name, onTestFinished);
-      let bot = await startBot();
-      const id = 'U0STEPLOST';
-      const person = await login(id, sim.seed.users.solo);
-      await saved(person, 'lost-cpu cpu -l 60 -c 1');
-      sim.faults.inject({ kind: 'hang', method: 'POST', path: '/attacks/new' });
-      const execution = await fake.runStep('run_saved_attack', { name: 'lost-cpu', channel }, { usedBy: id });
-      bot = await killWhen(bot, unanswered('/attacks/new'));
+    it.skipIf(skip)(
+      'fails Run saved attack once, saying what to check, when its create was never answered',
+      async ({ onTestFinished }) => {
+        const { sim, fake, startBot, login, killWhen, creates, unanswered, saved } = await world(name, onTestFinished);
+        let bot = await startBot();
+        const id = 'U0STEPLOST';
+        const person = await login(id, sim.seed.users.solo);
+        await saved(person, 'lost-cpu cpu -l 60 -c 1');
+        sim.faults.inject({ kind: 'hang', method: 'POST', path: '/attacks/new' });
+        const execution = await fake.runStep('run_saved_attack', { name: 'lost-cpu', channel }, { usedBy: id });
+        bot = await killWhen(bot, unanswered('/attacks/new'));
 
-      await fake.waitFor(() => ended(execution), 'the step finished', recoveryMs);
-      expect(execution.state).toBe('failed');
-      expect(execution.error).toMatch(/could not tell whether it started\. Check with \/chaos list/);
-      expect(execution.completions).toBe(1);
-      expect(creates()).toBe(1);
-      await kill(bot);
-    },
-    caseTimeoutMs,
-  );
+        await fake.waitFor(() => ended(execution), 'the step finished', recoveryMs);
+        expect(execution.state).toBe('failed');
+        expect(execution.error).toMatch(/could not tell whether it started\. Check with \/chaos list/);
+        expect(execution.completions).toBe(1);
+        expect(creates()).toBe(1);
+        await kill(bot);
+      },
+      caseTimeoutMs,
+    );
 
-  it.skipIf(skip)(
-    'fails Start game day once, saying what to check, when the bot died starting it',
-    async ({ onTestFinished }) => {
-      const { sim, fake, startBot, login, killWhen } = await world(name, onTestFinished);
-      let bot = await startBot();
-      const id = 'U0STEPGAMEDAY';
-      await login(id, sim.seed.users.owner);
-      fake.faults.inject({ kind: 'hang', method: 'chat.postMessage', times: 1 });
-      const execution = await fake.runStep('start_game_day', { channel, title: 'Crash drill' }, { usedBy: id });
-      bot = await killWhen(bot, () => fake.faults.held('chat.postMessage') === 1);
+    it.skipIf(skip)(
+      'fails Start game day once, saying what to check, when the bot died starting it',
+      async ({ onTestFinished }) => {
+        const { sim, fake, startBot, login, killWhen } = await world(name, onTestFinished);
+        let bot = await startBot();
+        const id = 'U0STEPGAMEDAY';
+        await login(id, sim.seed.users.owner);
+        fake.faults.inject({ kind: 'hang', method: 'chat.postMessage', times: 1 });
+        const execution = await fake.runStep('start_game_day', { channel, title: 'Crash drill' }, { usedBy: id });
+        bot = await killWhen(bot, () => fake.faults.held('chat.postMessage') === 1);
 
-      await fake.waitFor(() => ended(execution), 'the step finished', recoveryMs);
-      expect(execution.state).toBe('failed');
-      expect(execution.error).toMatch(/"Start game day".*Check with \/chaos gameday status/);
-      // A later pass leaves it alone: failed once.
-      await new Promise((resolve) => setTimeout(resolve, 2_500));
-      expect(execution.completions).toBe(1);
-      await kill(bot);
-    },
-    caseTimeoutMs,
-  );
+        await fake.waitFor(() => ended(execution), 'the step finished', recoveryMs);
+        expect(execution.state).toBe('failed');
+        expect(execution.error).toMatch(/"Start game day".*Check with \/chaos gameday status/);
+        // A later pass leaves it alone: failed once.
+        await new Promise((resolve) => setTimeout(resolve, 2_500));
+        expect(execution.completions).toBe(1);
+        await kill(bot);
+      },
+      caseTimeoutMs,
+    );
+  });
 });
