@@ -69,6 +69,7 @@ const EMOJI = {
   construction: '🚧',
   skull: '💀',
   test_tube: '🧪',
+  performing_arts: '🎭',
   gear: '⚙️',
   clipboard: '📋',
   calendar: '📅',
