@@ -5,8 +5,8 @@ import { hasChromium, readmeSteps, skipNote, useDemoInBrowser } from './support/
 
 /**
  * The README's game day from a plan, walked in the playground page in Chromium: the steps are
- * read from the README itself, so the plan, the countdown cards and the questions it describes
- * are what a person following it sees.
+ * read from the README itself, so the plan, its rehearsal, the countdown cards and the questions it
+ * describes are what a person following it sees.
  */
 
 const waitMs = 15_000;
@@ -17,11 +17,12 @@ const readme = readFileSync(new URL('../../../README.md', import.meta.url), 'utf
 const heading = '### A game day from a plan';
 
 describe("the README's plan walkthrough", () => {
-  it('is found: a saved attack, steps by command and form, a move, a countdown, a veto, Start now, answers, an end', () => {
+  it('is found: a saved attack, steps by command and form, a rehearsal, a move, a countdown, a veto, Start now, answers, an end', () => {
     const lefts = readmeSteps(readme, heading).map((step) => step.left);
     for (const wanted of [
       /^\/chaos save /,
       /^\/chaos gameday step /,
+      /^\/chaos gameday start .+ --rehearsal$/,
       /^\(Add step on the game-day card: /,
       /^\/chaos gameday move /,
       /^\(Run next step on the game-day card\)$/,
@@ -40,21 +41,16 @@ describe("the README's plan walkthrough", () => {
 
 describe.skipIf(!hasChromium)(skipNote("the README's plan in a browser"), { timeout: 180_000 }, () => {
   const playground = useDemoInBrowser({ dataDirPrefix: 'faultline-plan-browser-', waitMs });
-  const { run, channelMessages, pageErrors, errorLogs } = playground;
+  const { run, channelMessages, threadOf, pageErrors, errorLogs } = playground;
   const ephemeral = (text: string | RegExp) => playground.ephemerals().filter({ hasText: text }).last();
+  /** The countdown card of a step of the game day, not of the rehearsal before it. */
   const countdown = (step: number) =>
     channelMessages()
       .filter({ hasText: new RegExp(`Step ${step} of \\d`) })
+      .filter({ hasNotText: 'REHEARSAL' })
       .last();
 
-  async function threadOf(message: Locator): Promise<Locator> {
-    const toggle = message.locator(':scope > .message-body > .thread-toggle');
-    await toggle.waitFor();
-    if (!(await toggle.innerText()).includes('Hide replies')) await toggle.click();
-    return message.locator(':scope > .message-body > .thread');
-  }
-
-  it('walks every step: the plan on the card, countdowns, a veto, the answers, the summary', async () => {
+  it('walks every step: the plan on the card, its rehearsal, countdowns, a veto, the answers, the summary', async () => {
     const { demo, page } = playground;
     await playground.logInAsOwner('U0ALICE/C0GAMEDAY', 'Platform');
     let gameCard: Locator | undefined;
@@ -77,6 +73,45 @@ describe.skipIf(!hasChromium)(skipNote("the README's plan in a browser"), { time
       return asked;
     }
 
+    /**
+     * The README's rehearsal line: the plan's step 1 counted down by `gameday next`, told in the
+     * thread as what it would hit at zero, nothing created at the platform, and a summary at the end.
+     */
+    async function rehearse(left: string): Promise<void> {
+      const rehearsal = left.slice('/chaos gameday start '.length, -' --rehearsal'.length);
+      const creates = () =>
+        demo.sim.requests.filter((r) => r.method === 'POST' && /^\/(kubernetes\/)?attacks(\/new)?$/.test(r.path))
+          .length;
+      const [attacksBefore, createsBefore] = [attacks(), creates()];
+      await run(left);
+      const card = channelMessages().filter({ hasText: `REHEARSAL · Game day: ${rehearsal}` });
+      await card.getByText('Plan (1 step)').waitFor();
+      await run('/chaos gameday next');
+      await ephemeral(/Step 1 of 1 counts down/).waitFor();
+      const counting = channelMessages().filter({ hasText: 'REHEARSAL · Step 1 of 1: web-cpu' });
+      expect(await counting.innerText()).toMatch(/🎭 REHEARSAL · Step 1 of 1: web-cpu: cpu on .*, starts in 1\d s/);
+      expect(await counting.innerText()).toContain('nothing is created at the platform');
+      // The bot's clock is the simulator's: moved past zero, the next job pass rehearses the step.
+      demo.sim.clock.advance(demo.config.countdownSeconds * 1000);
+      const thread = await threadOf(card);
+      await thread
+        .getByText(
+          /REHEARSAL · Step 1 of 1 \(web-cpu\) would start cpu -l 30 -c 1 for 30 s on 2 of 4 hosts: platform-web-1, platform-web-2 · nothing was created at the platform/,
+        )
+        .waitFor();
+      await counting.getByText('rehearsed: nothing was created at the platform').waitFor();
+      expect([attacks(), creates()]).toEqual([attacksBefore, createsBefore]);
+      await run('/chaos gameday end');
+      const summary = channelMessages().filter({ hasText: `Game day summary: ${rehearsal}` });
+      await summary.waitFor();
+      const words = await summary.innerText();
+      expect(words).toContain(`REHEARSAL · Game day summary: ${rehearsal}`);
+      expect(words).toMatch(
+        /1\. web-cpu · checkout stays under 500 ms p99 · .*rehearsed: nothing was created at the platform/,
+      );
+      expect(words).toContain('None: a rehearsal creates nothing at the platform.');
+    }
+
     for (const { left } of readmeSteps(readme, heading)) {
       if (left.startsWith('/chaos save ')) {
         await run(left);
@@ -84,6 +119,8 @@ describe.skipIf(!hasChromium)(skipNote("the README's plan in a browser"), { time
       } else if (left.startsWith('/chaos gameday step ')) {
         await run(left);
         await ephemeral(/Added step \d/).waitFor();
+      } else if (left.startsWith('/chaos gameday start ') && left.endsWith(' --rehearsal')) {
+        await rehearse(left);
       } else if (left.startsWith('/chaos gameday start ')) {
         title = left.slice('/chaos gameday start '.length);
         await run(left);

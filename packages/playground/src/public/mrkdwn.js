@@ -70,6 +70,7 @@ const EMOJI = {
   construction: '🚧',
   skull: '💀',
   test_tube: '🧪',
+  performing_arts: '🎭',
   gear: '⚙️',
   clipboard: '📋',
   calendar: '📅',
