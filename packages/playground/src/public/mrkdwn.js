@@ -70,7 +70,6 @@ const EMOJI = {
   construction: '🚧',
   skull: '💀',
   test_tube: '🧪',
-  performing_arts: '🎭',
   gear: '⚙️',
   clipboard: '📋',
   calendar: '📅',
