@@ -10,7 +10,7 @@ import { locateAttack, platformFor, requireLogin, teamName } from './access.ts';
 import type { CatalogueCache } from './catalogue.ts';
 import type { CardStore } from './cards.ts';
 import { isFinished } from './lifecycle.ts';
-import type { Watches } from './watches.ts';
+import { removeWatch, setWatch, type Watches } from './watches.ts';
 import type { StartNotices } from './startIntents.ts';
 import type { WorkflowService } from '../workflow/service.ts';
 import { type Poller, redrawUnsent } from './poller.ts';
@@ -108,6 +108,10 @@ export class AttackService {
   /** The person saw that version of a saved attack (its preview, or a run of it): theirs to start at once, until it changes. */
   sawSaved = (saved: SavedAttack, by: Pick<Who, 'workspaceId' | 'userId'>) =>
     this.saved.markSeen(saved.teamId, saved.name, by, saved.version);
+
+  /** A channel's watch of a team, set or renewed and announced; its end (watches.ts). */
+  watch = (...a: AfterParts<typeof setWatch>) => setWatch(this.#parts, ...a);
+  unwatch = (...a: AfterParts<typeof removeWatch>) => removeWatch(this.#parts, ...a);
 
   /** Keeps a list page with Halt buttons, so a halt from it can redraw it (Slack does not send an ephemeral message back). */
   keepListPage(page: { listId: string }): Promise<void> {
