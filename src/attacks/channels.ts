@@ -18,16 +18,6 @@ export function otherAttackChannels(
   return allowed;
 }
 
-/** A channel attacks may not start in; `others` are those ATTACK_CHANNELS allows, when it is why. */
-export class AttackChannelError extends UserInputError {
-  override name = 'AttackChannelError';
-  readonly others: readonly string[] | undefined;
-  constructor(message: string, others?: readonly string[]) {
-    super(message);
-    this.others = others;
-  }
-}
-
 /**
  * Where attacks may start: a channel ATTACK_CHANNELS allows, where the card (and its Halt button)
  * can be posted. Checked before anything is sent to the platform; answers the channel.
@@ -36,14 +26,13 @@ export async function attackChannel(
   deps: { config: Pick<Config, 'attackChannels'>; channels: CardChannels },
   channel: string | undefined,
 ): Promise<string> {
-  if (!channel) throw new AttackChannelError('Start attacks from a channel, where their card can be posted.');
+  if (!channel) throw new UserInputError('Start attacks from a channel, where their card can be posted.');
   const others = otherAttackChannels(deps.config.attackChannels, channel);
   if (others)
-    throw new AttackChannelError(
+    throw new UserInputError(
       `Attacks cannot be started in this channel. Use ${others.map((c) => `<#${c}>`).join(', ')}.`,
-      others,
     );
   const problem = await deps.channels.cardProblem(channel);
-  if (problem) throw new AttackChannelError(problem);
+  if (problem) throw new UserInputError(problem);
   return channel;
 }
