@@ -226,6 +226,7 @@ export function createBot(config: Config, overrides: BotOverrides = {}): Bot {
     startNotices,
     workflow,
     poller,
+    channels: slack,
     config,
   });
   const planSteps = { gameDays, events, clock };

@@ -106,6 +106,83 @@ export async function saveAttack(
   return { saved };
 }
 
+/**
+ * Which version of a saved attack a run may take:
+ * - `preview`: any, shown to the person before anything starts;
+ * - `unattended` (`run --yes`, the Run saved attack step): only one the person has seen: they
+ *   saved it, or previewed or ran that version, or nobody changed it since it was first saved;
+ * - `shown`: the version a list showed (its Run button; one from before versions says none, and previews);
+ * - `planned`: the version a plan step was planned with (its words, for a step planned before
+ *   versions were counted).
+ */
+export type SavedRun =
+  | { kind: 'preview' }
+  | { kind: 'unattended'; by: Pick<Who, 'workspaceId' | 'userId'> }
+  | { kind: 'shown'; version: number }
+  | { kind: 'planned'; version: number | undefined; words: readonly string[]; position: number };
+
+/** Where a saved attack was seen before it changed: what the refusal says of it. */
+export type ChangedSince = { kind: 'unseen' } | { kind: 'list' } | { kind: 'step'; position: number };
+
+/** Why the run may not take this version of the saved attack, if it may not. */
+async function changedSince(store: SavedAttacks, saved: SavedAttack, run: SavedRun): Promise<ChangedSince | undefined> {
+  switch (run.kind) {
+    case 'preview':
+      return undefined;
+    case 'shown':
+      return run.version === saved.version ? undefined : { kind: 'list' };
+    case 'planned': {
+      const same = run.version === undefined ? sameAttackWords(saved.words, run.words) : run.version === saved.version;
+      return same ? undefined : { kind: 'step', position: run.position };
+    }
+    case 'unattended': {
+      if (saved.version === 1 || samePerson(saved.changedBy, run.by)) return undefined;
+      const seen = await store.seenVersion(saved.teamId, saved.name, run.by);
+      return seen === saved.version ? undefined : { kind: 'unseen' };
+    }
+  }
+}
+
+/**
+ * The team's saved attack by name, as a run may take it (see SavedRun): `changed` says where it
+ * was seen before it changed, and then nothing may start; `missing` gives the names the team has.
+ */
+export async function savedForRun(
+  deps: { saved: SavedAttacks },
+  teamId: string,
+  name: string,
+  run: SavedRun,
+): Promise<{ saved: SavedAttack; changed: ChangedSince | undefined } | { missing: string[] }> {
+  const saved = await deps.saved.get(teamId, name);
+  if (!saved) return { missing: (await deps.saved.list(teamId)).map((s) => s.name) };
+  return { saved, changed: await changedSince(deps.saved, saved, run) };
+}
+
+/**
+ * Deletes the team's saved attack by name, for a person with the run privilege on the team (the
+ * store keeps its version number), and says so in the audit log.
+ */
+export async function deleteSaved(
+  deps: { saved: SavedAttacks; logger: Logger },
+  actor: Actor,
+  login: Login,
+  team: TeamEntry,
+  name: string,
+): Promise<'deleted' | 'missing' | 'busy' | 'not allowed'> {
+  if (!mayChangeSaved(login, team.identifier)) return 'not allowed';
+  const result = await deps.saved.delete(team.identifier, name);
+  if (result.outcome === 'deleted')
+    audit(deps.logger, 'saved_attack_deleted', actor, {
+      platformUser: login.session.identifier,
+      team: team.identifier,
+      saved: result.deleted.name,
+      version: result.deleted.version,
+      words: result.deleted.words,
+      savedBy: result.deleted.changedBy.userId,
+    });
+  return result.outcome;
+}
+
 /** Each team's saved attacks, in the store. */
 export class SavedAttacks {
   readonly #store: KeyValueStore;

@@ -10,7 +10,7 @@ import { locateAttack, platformFor, requireLogin, teamName } from './access.ts';
 import type { CatalogueCache } from './catalogue.ts';
 import type { CardStore } from './cards.ts';
 import { isFinished } from './lifecycle.ts';
-import type { Watches } from './watches.ts';
+import { removeWatch, setWatch, type Watches } from './watches.ts';
 import type { StartNotices } from './startIntents.ts';
 import type { WorkflowService } from '../workflow/service.ts';
 import { type Poller, redrawUnsent } from './poller.ts';
@@ -20,7 +20,9 @@ import { type CloseApproved, recoverStarts } from './recoverStarts.ts';
 import { haltAttack } from './halt.ts';
 import { haltAllAttacks, haltEverything } from './massHalts.ts';
 import { answerPresence, checkPresence, type PresenceBoard } from './presence.ts';
-import { type SavedAttacks, saveAttack } from './saved.ts';
+import { deleteSaved, type SavedAttack, type SavedAttacks, saveAttack, savedForRun } from './saved.ts';
+import type { Who } from './events.ts';
+import { attackChannel, type CardChannels, otherAttackChannels } from './channels.ts';
 import { cancelPreviewed, previewAttack, startPreviewed } from './previews.ts';
 import type { StartAsk, StartedAttack, StartParts } from './start.ts';
 import { type ApprovedWay, rehearseStart, type StartOutcome, type StartWay, startPolicy } from './startPolicy.ts';
@@ -41,6 +43,8 @@ export interface AttackParts extends StartParts {
   workflow: Pick<WorkflowService, 'startEnded'>;
   /** The card refresher (refresh-cards). */
   poller: Poller;
+  /** Whether a channel can take an attack's card (asks Slack). */
+  channels: CardChannels;
   config: Pick<
     Config,
     | 'presenceMinutes'
@@ -52,6 +56,9 @@ export interface AttackParts extends StartParts {
     | 'haltSloSeconds'
   >;
 }
+
+/** A start as a way in asks for it: the channel it was asked from, not yet checked (it may be none). */
+export type AskFrom = Omit<StartAsk, 'channel'> & { channel: string | undefined };
 
 /** An attack halted from someone's App Home, followed until it has ended. */
 interface HomeHalt {
@@ -95,6 +102,16 @@ export class AttackService {
   locate = (...a: AfterParts<typeof locateAttack>) => locateAttack(this.#parts, ...a);
   /** Saves a checked attack for the team under a name (saved.ts). */
   save = (...a: AfterParts<typeof saveAttack>) => saveAttack(this.#parts, ...a);
+  /** The team's saved attack as a run may take it; a person's delete of one (saved.ts). */
+  savedForRun = (...a: AfterParts<typeof savedForRun>) => savedForRun(this.#parts, ...a);
+  deleteSaved = (...a: AfterParts<typeof deleteSaved>) => deleteSaved(this.#parts, ...a);
+  /** The person saw that version of a saved attack (its preview, or a run of it): theirs to start at once, until it changes. */
+  sawSaved = (saved: SavedAttack, by: Pick<Who, 'workspaceId' | 'userId'>) =>
+    this.saved.markSeen(saved.teamId, saved.name, by, saved.version);
+
+  /** A channel's watch of a team, set or renewed and announced; its end (watches.ts). */
+  watch = (...a: AfterParts<typeof setWatch>) => setWatch(this.#parts, ...a);
+  unwatch = (...a: AfterParts<typeof removeWatch>) => removeWatch(this.#parts, ...a);
 
   /** Keeps a list page with Halt buttons, so a halt from it can redraw it (Slack does not send an ephemeral message back). */
   keepListPage(page: { listId: string }): Promise<void> {
@@ -110,19 +127,34 @@ export class AttackService {
     return next;
   }
 
-  /** Every start, from any way in, through the one start policy (startPolicy.ts). */
-  start(ask: StartAsk, way: ApprovedWay): Promise<StartedAttack>;
-  start(ask: StartAsk, way: StartWay): Promise<StartOutcome>;
-  start(ask: StartAsk, way: StartWay): Promise<StartOutcome | StartedAttack> {
-    return startPolicy(this.#parts, ask, way);
+  /** Where attacks may start (channels.ts): every preview and start checks it; a way in may ask first. */
+  checkChannel = (channel: string | undefined) => attackChannel(this.#parts, channel);
+  /** The channels ATTACK_CHANNELS names instead of this one; undefined when attacks may start here. */
+  otherChannels = (channel: string | undefined) => otherAttackChannels(this.#parts.config.attackChannels, channel);
+
+  async #checked(ask: AskFrom): Promise<StartAsk> {
+    return { ...ask, channel: await this.checkChannel(ask.channel) };
+  }
+
+  /** Every start, from any way in: where it may start, then the one start policy (startPolicy.ts). */
+  start(ask: AskFrom, way: ApprovedWay): Promise<StartedAttack>;
+  start(ask: AskFrom, way: StartWay): Promise<StartOutcome>;
+  async start(ask: AskFrom, way: StartWay): Promise<StartOutcome | StartedAttack> {
+    return startPolicy(this.#parts, await this.#checked(ask), way);
   }
 
   /** A rehearsal's start: the start policy's checks, and nothing created (startPolicy.ts). */
   rehearse = (ask: StartAsk) => rehearseStart(this.#parts, ask);
 
-  /** What a start would meet now, and the id its Start button carries; its one Start or Cancel (previews.ts). */
-  preview = (ask: StartAsk) => previewAttack(this.#parts, ask);
-  startPreviewed = (...a: AfterParts<typeof startPreviewed>) => startPreviewed(this.#parts, ...a);
+  /**
+   * What a start would meet now, where it would start, and the id its Start button carries
+   * (previews.ts); its one Start (the channel checked again at the click) or Cancel.
+   */
+  async preview(ask: AskFrom) {
+    const checked = await this.#checked(ask);
+    return { channel: checked.channel, ...(await previewAttack(this.#parts, checked)) };
+  }
+  startPreviewed = (id: string, actor: Actor) => startPreviewed(this.#parts, id, actor, this.checkChannel);
   cancelPreviewed = (id: string) => cancelPreviewed(this.#parts, id);
   /** A person's halt of one attack, with their own session. */
   halt = (...a: AfterParts<typeof haltAttack>) => haltAttack(this.#parts, ...a);

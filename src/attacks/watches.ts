@@ -1,6 +1,10 @@
-import type { Attack } from '../client/index.ts';
+import { audit } from '../audit.ts';
+import type { Attack, TeamEntry } from '../client/index.ts';
+import type { Logger } from '../logger.ts';
 import type { KeyValueStore } from '../store/keyValue.ts';
-import type { Person } from '../store/sessions.ts';
+import type { Actor, Login, Person } from '../store/sessions.ts';
+import { teamName } from './access.ts';
+import { samePerson } from './saved.ts';
 import type { CardRecord } from './cards.ts';
 import { isFinished } from './lifecycle.ts';
 import { keys } from '../store/keys.ts';
@@ -67,6 +71,48 @@ export class Watches {
   async inChannel(channel: string): Promise<Watch[]> {
     return (await this.all()).filter((w) => w.channel === channel);
   }
+}
+
+type WatchParts = { watches: Watches; logger: Logger; clock: { now(): number } };
+
+/**
+ * Binds the channel to the team, read with the person's session: their own live watch there is
+ * `already` as it is; a renewal keeps the start, so attacks that began while it was paused and
+ * still run get their cards. `announce` says so in the channel first, and throws (nothing is set)
+ * when it cannot post there.
+ */
+export async function setWatch(
+  deps: WatchParts,
+  actor: Actor,
+  login: Login,
+  team: TeamEntry,
+  channel: string,
+  announce: (watch: Watch, renewal: boolean) => Promise<void>,
+): Promise<{ already: Watch } | { watch: Watch }> {
+  const existing = await deps.watches.get(team.identifier, channel);
+  const by = { workspaceId: actor.workspaceId, userId: actor.userId, userName: actor.userName };
+  if (existing && !existing.pausedAt && samePerson(existing.by, by)) return { already: existing };
+  const now = new Date(deps.clock.now()).toISOString();
+  const since = existing?.since ?? now;
+  const watch: Watch = { teamId: team.identifier, teamName: teamName(team), channel, by, since, renewedAt: now };
+  await announce(watch, existing !== undefined);
+  await deps.watches.set(watch);
+  audit(deps.logger, existing ? 'watch_renewed' : 'watch_set', actor, {
+    platformUser: login.session.identifier,
+    team: team.identifier,
+    channel,
+  });
+  return { watch };
+}
+
+/** Ends a channel's watch of a team, whoever set it. */
+export async function removeWatch(deps: WatchParts, actor: Actor, login: Login, watch: Watch): Promise<void> {
+  await deps.watches.remove(watch.teamId, watch.channel);
+  audit(deps.logger, 'watch_removed', actor, {
+    platformUser: login.session.identifier,
+    team: watch.teamId,
+    channel: watch.channel,
+  });
 }
 
 /** Whether a watch should card this attack: it is still running and was created since the watch was set. */

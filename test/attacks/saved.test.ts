@@ -1,6 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import { builtInCatalogue } from '../../src/client/catalogue.ts';
-import { SavedAttacks, savedWords } from '../../src/attacks/saved.ts';
+import { deleteSaved, SavedAttacks, savedForRun, savedWords } from '../../src/attacks/saved.ts';
+import { createLogger } from '../../src/logger.ts';
+import type { TeamEntry } from '../../src/client/index.ts';
+import type { Login } from '../../src/store/sessions.ts';
 import { createKeyValueStore } from '../../src/store/keyValue.ts';
 import { keys } from '../../src/store/keys.ts';
 import { parseAttackCommand } from '../../src/commands/attacks/parse.ts';
@@ -118,6 +121,59 @@ describe('the versions of a saved attack', () => {
     await saved.markSeen('team-1', 'Web-CPU', ann, 3);
     expect(await saved.seenVersion('team-1', 'web-cpu', ann)).toBe(3);
     expect(await saved.seenVersion('team-1', 'web-cpu', bob)).toBeUndefined();
+    await store.close();
+  });
+
+  it('let an unattended run take only a version its person has seen, a list or step only the version it showed', async () => {
+    const store = createKeyValueStore('memory://');
+    const saved = new SavedAttacks(store, () => 0);
+    const deps = { saved };
+    await saved.save('team-1', 'web-cpu', request(60), ann);
+    const unattended = (by: typeof ann) => ({ kind: 'unattended' as const, by });
+    // Version 1 nobody changed: anyone's to run.
+    expect(await savedForRun(deps, 'team-1', 'web-cpu', unattended(bob))).toMatchObject({ changed: undefined });
+    await saved.delete('team-1', 'web-cpu');
+    await saved.save('team-1', 'web-cpu', request(3600), ann);
+    expect(await savedForRun(deps, 'team-1', 'web-cpu', unattended(ann))).toMatchObject({ changed: undefined });
+    expect(await savedForRun(deps, 'team-1', 'web-cpu', unattended(bob))).toMatchObject({
+      changed: { kind: 'unseen' },
+    });
+    expect(await savedForRun(deps, 'team-1', 'web-cpu', { kind: 'preview' })).toMatchObject({ changed: undefined });
+    await saved.markSeen('team-1', 'web-cpu', bob, 2);
+    expect(await savedForRun(deps, 'team-1', 'web-cpu', unattended(bob))).toMatchObject({ changed: undefined });
+    expect(await savedForRun(deps, 'team-1', 'web-cpu', { kind: 'shown', version: 1 })).toMatchObject({
+      changed: { kind: 'list' },
+    });
+    const planned = { kind: 'planned' as const, version: 1, words: [], position: 3 };
+    expect(await savedForRun(deps, 'team-1', 'web-cpu', planned)).toMatchObject({
+      changed: { kind: 'step', position: 3 },
+    });
+    expect(await savedForRun(deps, 'team-1', 'WEB-CPU', { ...planned, version: 2 })).toMatchObject({
+      changed: undefined,
+    });
+    expect(await savedForRun(deps, 'team-1', 'web-cp', { kind: 'preview' })).toEqual({ missing: ['web-cpu'] });
+    await store.close();
+  });
+
+  it('are deleted only by someone with the run privilege on the team, with an audit line', async () => {
+    const store = createKeyValueStore('memory://');
+    const saved = new SavedAttacks(store, () => 0);
+    const lines: unknown[] = [];
+    const logger = createLogger('silent');
+    logger.info = ((line: unknown) => lines.push(line)) as typeof logger.info;
+    const team = (privileges: string[]) =>
+      ({ identifier: 'team-1', name: 'Platform', privileges }) as unknown as TeamEntry;
+    const loginWith = (privileges: string[]) =>
+      ({ session: { identifier: 'p-1', teams: [team(privileges)] }, team: team(privileges) }) as unknown as Login;
+    const actor = { ...ann, channelId: 'C1' };
+    await saved.save('team-1', 'web-cpu', request(60), ann);
+    const reader = loginWith(['EXPERIMENTS_READ']);
+    expect(await deleteSaved({ saved, logger }, actor, reader, team([]), 'web-cpu')).toBe('not allowed');
+    expect(await saved.get('team-1', 'web-cpu')).toBeDefined();
+    const runner = loginWith(['EXPERIMENTS_RUN']);
+    expect(await deleteSaved({ saved, logger }, actor, runner, team(['EXPERIMENTS_RUN']), 'web-cpu')).toBe('deleted');
+    expect(await deleteSaved({ saved, logger }, actor, runner, team(['EXPERIMENTS_RUN']), 'web-cpu')).toBe('missing');
+    expect(lines).toEqual([expect.objectContaining({ audit: 'saved_attack_deleted', saved: 'web-cpu', version: 1 })]);
     await store.close();
   });
 });

@@ -2,8 +2,7 @@ import { builtInCatalogue } from '../../client/catalogue.ts';
 import type { TeamEntry } from '../../client/index.ts';
 import type { Services } from '../../services.ts';
 import type { AttackRequest } from '../../attacks/request.ts';
-import { otherAttackChannels } from '../../attacks/channels.ts';
-import { checkChannel, preview, previewOrStart } from './preview.ts';
+import { preview, previewOrStart } from './preview.ts';
 import { channelLinks } from '../../views/blocks.ts';
 import { attackBuilderModal } from '../../views/attacks/attackBuilder.ts';
 import {
@@ -80,7 +79,7 @@ async function builderModal(
 
 /** The attack builder, from `/chaos attack` in a channel or from App Home (which asks for one). */
 export async function openBuilder(deps: Services, actor: Actor, origin: BuilderOrigin): Promise<Reply> {
-  if (origin.channel) await checkChannel(deps, origin.channel);
+  if (origin.channel) await deps.attacks.checkChannel(origin.channel);
   const login = await deps.login.require(actor);
   return { kind: 'openModal', view: await builderModal(deps, login, requireTeam(login), origin) };
 }
@@ -103,15 +102,17 @@ export const attackCommand = subcommand({
   // there are declared and checked as every command's (attackFlags).
   args: ownWords,
   async run(request, words, deps) {
-    const channel = await checkChannel(deps, request.actor.channelId);
+    const { actor, responseUrl } = request;
+    // The builder is opened only where its attack may start; an attack typed out is checked as it starts.
+    if (words.length === 0 && !request.unclosedQuote)
+      return openBuilder(deps, actor, { channel: await deps.attacks.checkChannel(actor.channelId), responseUrl });
     if (request.unclosedQuote) throw unclosedQuoteError(request.unclosedQuote);
-    if (words.length === 0) return openBuilder(deps, request.actor, { channel, responseUrl: request.responseUrl });
     const login = await deps.login.require(request.actor);
     // Parse against the team the attack would run in: its metadata decides which flags exist. The
     // team is read from the very words the parser reads next, so both see the same --team.
     const team = resolveTeam(login, requestedTeam(words), attackUsage.general);
     const attack = await checkAttackWords(deps, login, team, words);
-    return previewOrStart(deps, { actor: request.actor, login, team, request: attack, channel });
+    return previewOrStart(deps, { actor, login, team, request: attack, channel: actor.channelId });
   },
 });
 
@@ -171,18 +172,17 @@ export async function submitBuilder(submission: Submission, deps: Services): Pro
     if (nameProblem) errors[ATTACK_SAVE_AS] = nameProblem;
     return { kind: 'errors', errors };
   }
-  const chosen = origin.channel ?? submission.inputs[ATTACK_CHANNEL];
-  if (!origin.channel) {
-    const others = otherAttackChannels(deps.attacks.settings.attackChannels, chosen);
-    if (others)
-      return {
-        kind: 'errors',
-        errors: { [ATTACK_CHANNEL]: `Choose one of the attack channels: ${channelLinks(others)}.` },
-      };
-    if (!chosen) return { kind: 'errors', errors: { [ATTACK_CHANNEL]: 'Choose the channel for the attack card.' } };
-  }
-  const channel = await checkChannel(deps, chosen);
+  const channel = origin.channel ?? submission.inputs[ATTACK_CHANNEL];
+  const others = origin.channel ? undefined : deps.attacks.otherChannels(channel);
+  if (others)
+    return {
+      kind: 'errors',
+      errors: { [ATTACK_CHANNEL]: `Choose one of the attack channels: ${channelLinks(others)}.` },
+    };
+  if (!channel) return { kind: 'errors', errors: { [ATTACK_CHANNEL]: 'Choose the channel for the attack card.' } };
   if (saveAs) {
+    // Nothing is saved for a channel the attack could not start in (the preview checks it again).
+    await deps.attacks.checkChannel(channel);
     const saved = await deps.attacks.save(submission.actor, login, team, saveAs, result);
     if ('refused' in saved)
       return {

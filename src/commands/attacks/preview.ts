@@ -1,10 +1,7 @@
 import type { Services } from '../../services.ts';
-import type { StartAsk } from '../../attacks/start.ts';
+import type { AskFrom } from '../../attacks/service.ts';
 import type { StartOutcome } from '../../attacks/startPolicy.ts';
 import { RUN_PRIVILEGE, teamName } from '../../attacks/access.ts';
-import { otherAttackChannels } from '../../attacks/channels.ts';
-import { UserInputError } from '../../errors.ts';
-import { channelLinks } from '../../views/blocks.ts';
 import { GuardsUnknownError } from '../../guardrails/guards.ts';
 import {
   attackPreviewMessage,
@@ -17,21 +14,12 @@ import { approvalRequestedText, ruleText } from '../../views/guardrails/approval
 import { guardLine, unknownGuardsText } from '../../views/guardrails/guards.ts';
 import { type Action, message, replacement, type Reply } from '../reply.ts';
 
-/**
- * Where attacks may start: a channel allowed by ATTACK_CHANNELS, where the card (and its Halt
- * button) can be posted. Checked before anything is sent to the platform.
- */
-export async function checkChannel(deps: Services, channel: string | undefined): Promise<string> {
-  if (!channel) throw new UserInputError('Start attacks from a channel, where their card can be posted.');
-  const others = otherAttackChannels(deps.attacks.settings.attackChannels, channel);
-  if (others) throw new UserInputError(`Attacks cannot be started in this channel. Use ${channelLinks(others)}.`);
-  const problem = await deps.slack.cardProblem(channel);
-  if (problem) throw new UserInputError(problem);
-  return channel;
-}
-
 /** What a start through the policy says to the person: started, or the request posted. */
-async function startReply(deps: Services, ask: StartAsk, outcome: StartOutcome): Promise<Reply> {
+async function startReply(
+  deps: Services,
+  ask: Pick<AskFrom, 'request' | 'team'>,
+  outcome: StartOutcome,
+): Promise<Reply> {
   if (outcome.kind === 'approval requested') return message(approvalRequestedText(outcome.rule, outcome.channel));
   const { started } = outcome;
   const permalink = started.card ? await deps.slack.permalink(started.card.channel, started.card.ts) : undefined;
@@ -42,10 +30,10 @@ async function startReply(deps: Services, ask: StartAsk, outcome: StartOutcome):
  * The preview: a guard whose state cannot be told is shown, and Start becomes Start anyway; Start
  * is offered only to a session the platform would let start it.
  */
-export async function preview(deps: Services, ask: StartAsk, savedAs?: string) {
-  const { team, request, channel } = ask;
-  const shown = { request, teamName: teamName(team), command: deps.command, channel };
+export async function preview(deps: Services, ask: AskFrom, savedAs?: string) {
   const offer = await deps.attacks.preview(ask);
+  const { channel } = offer;
+  const shown = { request: ask.request, teamName: teamName(ask.team), command: deps.command, channel };
   if ('refused' in offer)
     return attackPreviewMessage({ ...shown, refused: cannotRunText(shown.teamName, RUN_PRIVILEGE) });
   const { unknown, rule } = offer;
@@ -67,7 +55,7 @@ export async function preview(deps: Services, ask: StartAsk, savedAs?: string) {
  * What a command does with a checked attack, typed or saved: the preview, or with `--yes` the
  * start, where a freeze, a second person and every guard apply as on a Start click.
  */
-export async function previewOrStart(deps: Services, ask: StartAsk): Promise<Reply> {
+export async function previewOrStart(deps: Services, ask: AskFrom): Promise<Reply> {
   if (ask.request.yes) {
     try {
       // --yes skips the preview, never a freeze, a guard or the second person.
@@ -82,9 +70,7 @@ export async function previewOrStart(deps: Services, ask: StartAsk): Promise<Rep
 
 /** Start on a preview: exactly one attack, whatever the number of clicks or deliveries. */
 export async function startFromPreview(action: Action, deps: Services): Promise<Reply> {
-  const started = await deps.attacks.startPreviewed(action.value ?? '', action.actor, (channel) =>
-    checkChannel(deps, channel),
-  );
+  const started = await deps.attacks.startPreviewed(action.value ?? '', action.actor);
   if (started.kind === 'taken') return { kind: 'none' };
   if (started.kind === 'expired') return replacement(previewExpiredText);
   const reply = await startReply(deps, started.ask, started.outcome);

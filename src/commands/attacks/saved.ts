@@ -1,27 +1,14 @@
 import { z } from 'zod';
 import type { TeamEntry } from '../../client/index.ts';
 import type { Services } from '../../services.ts';
-import type { Who } from '../../attacks/events.ts';
 import { teamName } from '../../attacks/access.ts';
 import type { AttackRequest } from '../../attacks/request.ts';
-import {
-  mayChangeSaved,
-  sameAttackWords,
-  samePerson,
-  savedNamePattern,
-  type SavedAttack,
-} from '../../attacks/saved.ts';
-import { audit } from '../../audit.ts';
+import { savedNamePattern, type SavedAttack, type SavedRun } from '../../attacks/saved.ts';
 import { UserInputError } from '../../errors.ts';
-import type { Actor, Login } from '../../store/sessions.ts';
-import {
-  type ChangedSince,
-  parseSavedRef,
-  savedAttacksMessage,
-  savedAttackWords,
-} from '../../views/attacks/savedAttacks.ts';
+import type { Login } from '../../store/sessions.ts';
+import { parseSavedRef, savedAttacksMessage, savedAttackWords } from '../../views/attacks/savedAttacks.ts';
 import { checkAttackWords, resolveTeam } from './attack.ts';
-import { checkChannel, previewOrStart } from './preview.ts';
+import { previewOrStart } from './preview.ts';
 import { requestedTeam } from './parse.ts';
 import { unclosedQuoteError } from './parse.ts';
 import { type CommandRequest, subcommand } from '../command.ts';
@@ -37,62 +24,6 @@ const runUsage = 'run <name> [--team T] [--yes]';
 function checkName(name: string): string {
   if (!savedNamePattern.test(name)) throw new UserInputError(savedAttackWords.badName(name), saveUsage);
   return name;
-}
-
-/** Deletes the team's saved attack by name, for a person with the run privilege on the team; the store keeps its version number. */
-async function deleteSavedAttack(deps: Services, actor: Actor, login: Login, team: TeamEntry, name: string) {
-  if (!mayChangeSaved(login, team.identifier)) throw new UserInputError(savedAttackWords.mayNotChange(teamName(team)));
-  const result = await deps.attacks.saved.delete(team.identifier, name);
-  if (result.outcome === 'busy') throw new UserInputError(savedAttackWords.busy(name));
-  if (result.outcome === 'deleted')
-    audit(deps.logger, 'saved_attack_deleted', actor, {
-      platformUser: login.session.identifier,
-      team: team.identifier,
-      saved: result.deleted.name,
-      version: result.deleted.version,
-      words: result.deleted.words,
-      savedBy: result.deleted.changedBy.userId,
-    });
-  return result.outcome === 'deleted';
-}
-
-/**
- * Which version of a saved attack a run may take:
- * - `preview`: any, shown to the person before anything starts;
- * - `unattended` (`run --yes`, the Run saved attack step): only one the person has seen: they
- *   saved it, or previewed or ran that version, or nobody changed it since it was first saved;
- * - `shown`: the version a list showed (its Run button; one from before versions says none, and previews);
- * - `planned`: the version a plan step was planned with (its words, for a step planned before
- *   versions were counted).
- */
-export type SavedRun =
-  | { kind: 'preview' }
-  | { kind: 'unattended'; by: Pick<Who, 'workspaceId' | 'userId'> }
-  | { kind: 'shown'; version: number }
-  | { kind: 'planned'; version: number | undefined; words: readonly string[]; position: number };
-
-/** Why the run may not take this version of the saved attack, if it may not: what the refusal says of it. */
-async function changedSince(deps: Services, saved: SavedAttack, run: SavedRun): Promise<ChangedSince | undefined> {
-  switch (run.kind) {
-    case 'preview':
-      return undefined;
-    case 'shown':
-      return run.version === saved.version ? undefined : { kind: 'list' };
-    case 'planned': {
-      const same = run.version === undefined ? sameAttackWords(saved.words, run.words) : run.version === saved.version;
-      return same ? undefined : { kind: 'step', position: run.position };
-    }
-    case 'unattended': {
-      if (saved.version === 1 || samePerson(saved.changedBy, run.by)) return undefined;
-      const seen = await deps.attacks.saved.seenVersion(saved.teamId, saved.name, run.by);
-      return seen === saved.version ? undefined : { kind: 'unseen' };
-    }
-  }
-}
-
-/** The person saw that version of the saved attack (a preview of it, or a run of it): theirs to start at once, until it changes. */
-export async function sawSavedAttack(deps: Services, saved: SavedAttack, by: Pick<Who, 'workspaceId' | 'userId'>) {
-  await deps.attacks.saved.markSeen(saved.teamId, saved.name, by, saved.version);
 }
 
 /** A saved attack that changed since it was seen: nothing was started, and the change is named. */
@@ -118,14 +49,12 @@ export async function savedAttackRequest(
   name: string,
   run: SavedRun,
 ): Promise<{ saved: SavedAttack; request: AttackRequest }> {
-  const saved = await deps.attacks.saved.get(team.identifier, name);
+  const found = await deps.attacks.savedForRun(team.identifier, name, run);
   const cmd = deps.command;
-  if (!saved) {
-    const names = (await deps.attacks.saved.list(team.identifier)).map((s) => s.name);
-    throw new UserInputError(savedAttackWords.notFound(name, teamName(team), closestWord(name, names), cmd));
-  }
-  const since = await changedSince(deps, saved, run);
-  if (since) throw new SavedAttackChangedError(savedAttackWords.changed(saved, teamName(team), since, cmd), saved);
+  if ('missing' in found)
+    throw new UserInputError(savedAttackWords.notFound(name, teamName(team), closestWord(name, found.missing), cmd));
+  const { saved, changed } = found;
+  if (changed) throw new SavedAttackChangedError(savedAttackWords.changed(saved, teamName(team), changed, cmd), saved);
   try {
     return { saved, request: await checkAttackWords(deps, login, team, saved.words) };
   } catch (error) {
@@ -206,7 +135,6 @@ async function runSaved(
   /** `shown`: the version the list showed, for its Run button. */
   options: { yes: boolean; team: string | undefined; shown?: number | undefined },
 ): Promise<Reply> {
-  const channel = await checkChannel(deps, request.actor.channelId);
   const run: SavedRun = options.yes
     ? { kind: 'unattended', by: request.actor }
     : options.shown !== undefined
@@ -218,9 +146,9 @@ async function runSaved(
     login,
     team,
     request: { ...attack, team: options.team, yes: options.yes },
-    channel,
+    channel: request.actor.channelId,
   });
-  await sawSavedAttack(deps, saved, request.actor);
+  await deps.attacks.sawSaved(saved, request.actor);
   return reply;
 }
 
@@ -279,10 +207,13 @@ export async function runSavedFromButton(action: Action, deps: Services): Promis
 /** Delete on the list (behind a confirm): the list again, without it. */
 export async function deleteSavedFromButton(action: Action, deps: Services): Promise<Reply> {
   const { ref, login, team } = await fromButton(deps, action);
-  const deleted = await deleteSavedAttack(deps, action.actor, login, team, ref.name);
-  const notice = deleted
-    ? savedAttackWords.deleted(ref.name, teamName(team))
-    : savedAttackWords.alreadyDeleted(ref.name, teamName(team));
+  const deleted = await deps.attacks.deleteSaved(action.actor, login, team, ref.name);
+  if (deleted === 'not allowed') throw new UserInputError(savedAttackWords.mayNotChange(teamName(team)));
+  if (deleted === 'busy') throw new UserInputError(savedAttackWords.busy(ref.name));
+  const notice =
+    deleted === 'deleted'
+      ? savedAttackWords.deleted(ref.name, teamName(team))
+      : savedAttackWords.alreadyDeleted(ref.name, teamName(team));
   const list = await listReply(deps, team, notice);
   return { kind: 'message', message: list, replaceOriginal: true };
 }

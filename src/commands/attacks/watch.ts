@@ -1,6 +1,5 @@
 import type { Services } from '../../services.ts';
-import { audit } from '../../audit.ts';
-import { requireTeam, teamName } from '../../attacks/access.ts';
+import { requireTeam } from '../../attacks/access.ts';
 import type { Watch } from '../../attacks/watches.ts';
 import type { TeamEntry } from '../../client/index.ts';
 import { UserInputError } from '../../errors.ts';
@@ -55,41 +54,18 @@ export const watchCommand = subcommand({
     const actor = request.actor;
     const team = typed ? matchTeam(login.session.teams, typed, watchUsage) : requireTeam(login);
     const cmd = deps.command;
-    const existing = await deps.attacks.watches.get(team.identifier, channel);
-    const by = { workspaceId: actor.workspaceId, userId: actor.userId, userName: actor.userName };
-    if (
-      existing &&
-      !existing.pausedAt &&
-      existing.by.workspaceId === by.workspaceId &&
-      existing.by.userId === by.userId
-    ) {
-      return message(alreadyWatchingText(existing, cmd));
-    }
-    const now = new Date(deps.login.now()).toISOString();
-    // A renewal keeps the start: attacks that began while the watch was paused and still run get their cards.
-    const watch: Watch = {
-      teamId: team.identifier,
-      teamName: teamName(team),
-      channel,
-      by,
-      since: existing?.since ?? now,
-      renewedAt: now,
-    };
-    try {
-      await deps.slack.post(channel, { text: watchSetText(watch, existing !== undefined) });
-    } catch (error) {
-      deps.logger.warn({ err: error, channel }, 'could not announce a watch in its channel');
-      throw new UserInputError(
-        'Faultline cannot post in this channel, so it could not show cards here. Invite it with `/invite @Faultline`, then try again.',
-      );
-    }
-    await deps.attacks.watches.set(watch);
-    audit(deps.logger, existing ? 'watch_renewed' : 'watch_set', actor, {
-      platformUser: login.session.identifier,
-      team: team.identifier,
-      channel,
+    const set = await deps.attacks.watch(actor, login, team, channel, async (watch, renewal) => {
+      try {
+        await deps.slack.post(channel, { text: watchSetText(watch, renewal) });
+      } catch (error) {
+        deps.logger.warn({ err: error, channel }, 'could not announce a watch in its channel');
+        throw new UserInputError(
+          'Faultline cannot post in this channel, so it could not show cards here. Invite it with `/invite @Faultline`, then try again.',
+        );
+      }
     });
-    return message(watchingText(watch, deps.attacks.settings.pollSeconds, cmd));
+    if ('already' in set) return message(alreadyWatchingText(set.already, cmd));
+    return message(watchingText(set.watch, deps.attacks.settings.pollSeconds, cmd));
   },
 });
 
@@ -130,8 +106,7 @@ export const unwatchCommand = subcommand({
     const watches = await deps.attacks.watches.inChannel(channel);
     const watch = watchToRemove(watches, login, typed, cmd);
     if (!watch) return message(notWatchingText(typed));
-    await deps.attacks.watches.remove(watch.teamId, channel);
-    audit(deps.logger, 'watch_removed', actor, { platformUser: login.session.identifier, team: watch.teamId, channel });
+    await deps.attacks.unwatch(actor, login, watch);
     await deps.slack
       .post(channel, {
         text: watchStoppedText(actor.userId, watch),

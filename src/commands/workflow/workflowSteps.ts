@@ -3,7 +3,6 @@ import type { Services } from '../../services.ts';
 import type { WorkflowStepHandler, WorkflowStepRequest, WorkflowStepResult } from '../reply.ts';
 import { UserInputError } from '../../errors.ts';
 import { teamName } from '../../attacks/access.ts';
-import { otherAttackChannels } from '../../attacks/channels.ts';
 import {
   stepGuardsUnknownText,
   stepSavedNameMissingText,
@@ -24,8 +23,7 @@ import type { Scope } from '../../guardrails/freezes.ts';
 import { endNow, requireGameDayTeam, requireMayEnd } from '../gamedays/gamedayEnd.ts';
 import { matchTeam } from '../arguments.ts';
 import { resolveTeam } from '../attacks/attack.ts';
-import { checkChannel } from '../attacks/preview.ts';
-import { savedAttackRequest, sawSavedAttack } from '../attacks/saved.ts';
+import { savedAttackRequest } from '../attacks/saved.ts';
 import { StartUnfinishedError } from '../../attacks/start.ts';
 import { GuardsUnknownError } from '../../guardrails/guards.ts';
 import {
@@ -137,7 +135,7 @@ const gameDayInputs = { channel: z.string().min(1), title: optionalText };
 async function startGameDayStep({ actor, inputs }: WorkflowStepRequest, deps: Services): Promise<WorkflowStepResult> {
   const input = read(gameDayInputs, inputs);
   if (input.title === undefined || input.title.length > 150) throw new UserInputError(stepTitleMissingText);
-  const others = otherAttackChannels(deps.attacks.settings.attackChannels, input.channel);
+  const others = deps.attacks.otherChannels(input.channel);
   if (others) return { error: stepGameDayChannelText(input.channel, others) };
   // As `gameday start`: run by someone who may run attacks in their selected team.
   const team = requireGameDayTeam(await deps.login.require(actor), deps.command);
@@ -186,18 +184,17 @@ async function runSavedAttackStep(
   );
   const login = await deps.login.require(actor);
   const team = resolveTeam(login, input.team, '');
-  const channel = await checkChannel(deps, input.channel);
   const { saved, request } = await savedAttackRequest(deps, login, team, input.name, {
     kind: 'unattended',
     by: actor,
   });
   // Run by them, it stays theirs to run: a schedule that runs it keeps it seen.
-  await sawSavedAttack(deps, saved, actor);
+  await deps.attacks.sawSaved(saved, actor);
   const waitForEnd = input.wait_for_end === true;
   let guid: string;
   try {
     const outcome = await deps.attacks.start(
-      { actor, login, team, request, channel },
+      { actor, login, team, request, channel: input.channel },
       { kind: 'workflow step', step: { executionId, waitForEnd } },
     );
     // A second person's answer finishes the step.

@@ -1,6 +1,6 @@
 import type { KnownBlock } from '@slack/types';
 import { isPathId } from '../../client/index.ts';
-import { savedNamePattern, type SavedAttack } from '../../attacks/saved.ts';
+import { type ChangedSince, savedNamePattern, type SavedAttack } from '../../attacks/saved.ts';
 import {
   actions,
   button,
@@ -40,9 +40,6 @@ export function parseSavedRef(value: string | undefined): SavedRef | undefined {
   if (v !== undefined && !(Number.isSafeInteger(v) && (v as number) >= 0)) return undefined;
   return { teamId: t, name: n, ...(v !== undefined ? { version: v as number } : {}) };
 }
-
-/** Where a saved attack was seen before it changed: what the refusal says of it. */
-export type ChangedSince = { kind: 'unseen' } | { kind: 'list' } | { kind: 'step'; position: number };
 
 /** A saved attack's words as a person would type them after the slash command. */
 export const savedAttackText = (saved: Pick<SavedAttack, 'words'>) => `attack ${commandWords(saved.words)}`;
