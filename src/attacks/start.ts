@@ -15,7 +15,6 @@ import { kubernetesAttackPayload, serviceAttackPayload, targetPayload, type Atta
 import type { Actor, Login } from '../store/sessions.ts';
 import { platformFor, teamName } from './access.ts';
 import type { CardGuard, CardRecord, CardStore } from './cards.ts';
-import { claimWatchCard } from './watchCards.ts';
 import { cardGuards, type GuardCheck } from '../guardrails/guards.ts';
 import { type OpenIntent, openIntent, type StartIntent, type StartSource } from './startIntents.ts';
 import { keys } from '../store/keys.ts';
@@ -200,6 +199,15 @@ async function createAndCard(
     deps.logger.warn({ err: error, attack: guid }, 'could not record the create of a start under way');
   });
   return cardStarted(deps, { ...intent.current(), guid }, api);
+}
+
+/**
+ * Marks an attack started from Slack as carded in its channel, before its card is posted, so a
+ * watch of the channel polling in between does not post a second card for it; a watch claims
+ * the same way for each card it posts.
+ */
+export function claimWatchCard(store: KeyValueStore, channel: string, guid: string, owner?: string): Promise<boolean> {
+  return store.claim(keys.watchCard.key(channel, guid), keys.watchCard.ttlMs, owner);
 }
 
 /** A created attack, with what its card shows. */
