@@ -20,7 +20,7 @@ import {
 } from '../views/attacks/startRecovery.ts';
 import type { WatchBoard } from '../attacks/watchCards.ts';
 import { attackCardMessage } from '../views/attacks/attackCard.ts';
-import { platformTargetWords } from '../views/attacks/target.ts';
+import { platformTargetWords } from '../views/attacks/attackPreview.ts';
 import { watchPausedMessage } from '../views/attacks/watch.ts';
 
 type Posts = Pick<Messenger, 'post'>;
