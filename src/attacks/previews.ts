@@ -4,8 +4,32 @@ import { guardKey } from '../guardrails/guards.ts';
 import type { Actor } from '../store/sessions.ts';
 import { mayRunAttacks, platformFor, requireLogin, teamName } from './access.ts';
 import { blastRadius } from './blastRadius.ts';
-import { claimPending, dropPending, loadPending, savePending, type StartAsk, type StartParts } from './start.ts';
+import { randomUUID } from 'node:crypto';
+import { keys } from '../store/keys.ts';
+import type { PendingAttack, StartAsk, StartParts } from './start.ts';
 import { startChecks, startPolicy, type StartOutcome } from './startPolicy.ts';
+
+async function savePending(deps: StartParts, pending: Omit<PendingAttack, 'id'>): Promise<PendingAttack> {
+  const saved = { ...pending, id: randomUUID() };
+  await deps.store.set(keys.pending.key(saved.id), saved, keys.pending.ttlMs);
+  return saved;
+}
+
+function loadPending(deps: StartParts, id: string): Promise<PendingAttack | undefined> {
+  return deps.store.get<PendingAttack>(keys.pending.key(id));
+}
+
+/**
+ * Exactly one caller gets true for a pending attack: a double click or a redelivered click must
+ * never start a second attack.
+ */
+function claimPending(deps: StartParts, id: string): Promise<boolean> {
+  return deps.store.claim(keys.start.key(id), keys.start.ttlMs);
+}
+
+async function dropPending(deps: StartParts, id: string): Promise<void> {
+  await deps.store.delete(keys.pending.key(id));
+}
 
 /**
  * What a preview offers, after the checks a start would make: nothing to start for a session the

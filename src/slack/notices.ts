@@ -11,7 +11,7 @@ import { expiryWarningMessage, linkedElsewhereMessage } from '../views/login/log
 import type { PresenceBoard } from '../attacks/presence.ts';
 import { presenceClosed, presenceQuestion, unwatchedUnhalted } from '../views/attacks/presence.ts';
 import type { SessionWarnings } from '../login/service.ts';
-import type { StartNotices } from '../attacks/startIntents.ts';
+import type { StartNotices } from '../attacks/start.ts';
 import {
   notStartedAfterRestartMessage,
   startedAfterRestartMessage,
