@@ -176,6 +176,5 @@ export function recordedTargets(way: {
   kind: string;
   targets?: TargetSet | undefined;
 }): { set: TargetSet; at: RecordedAt } | undefined {
-  if (!way.targets) return undefined;
-  return way.kind === 'approval' ? { set: way.targets, at: 'approval' } : { set: way.targets, at: 'preview' };
+  return way.targets && { set: way.targets, at: way.kind === 'approval' ? 'approval' : 'preview' };
 }

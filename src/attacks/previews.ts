@@ -1,11 +1,26 @@
-// A previewed attack: where it may start, what its preview offers, and its one Start or Cancel.
+// A previewed attack: what its preview offers, the attack kept until its Start or Cancel, and
+// that one Start or Cancel.
+import { randomUUID } from 'node:crypto';
 import { UserInputError } from '../errors.ts';
 import { guardKey } from '../guardrails/guards.ts';
+import { keys } from '../store/keys.ts';
 import type { Actor } from '../store/sessions.ts';
 import { mayRunAttacks, platformFor, requireLogin, teamName } from './access.ts';
 import { blastRadius } from './blastRadius.ts';
-import { claimPending, dropPending, loadPending, savePending, type StartAsk, type StartParts } from './start.ts';
+import type { PendingAttack, StartAsk, StartParts } from './start.ts';
 import { startChecks, startPolicy, type StartOutcome } from './startPolicy.ts';
+
+/**
+ * Exactly one caller gets true for a pending attack: a double click or a redelivered click must
+ * never start a second attack.
+ */
+function claimPending(deps: StartParts, id: string): Promise<boolean> {
+  return deps.store.claim(keys.start.key(id), keys.start.ttlMs);
+}
+
+async function dropPending(deps: StartParts, id: string): Promise<void> {
+  await deps.store.delete(keys.pending.key(id));
+}
 
 /**
  * What a preview offers, after the checks a start would make: nothing to start for a session the
@@ -17,14 +32,16 @@ export async function previewAttack(deps: StartParts, ask: StartAsk) {
   if (!mayRunAttacks(team)) return { refused: true } as const;
   const { checks, unknown, rule } = await startChecks(deps, ask);
   const blast = await blastRadius(platformFor(deps, ask.login, team), request.target, teamName(team));
-  const pending = await savePending(deps, {
+  const pending: PendingAttack = {
+    id: randomUUID(),
     actor,
     teamId: team.identifier,
     request,
     channel,
     unknownGuards: unknown.map((c) => guardKey(c.guard.spec)),
     ...('matches' in blast ? { targets: blast } : {}),
-  });
+  };
+  await deps.store.set(keys.pending.key(pending.id), pending, keys.pending.ttlMs);
   return { pendingId: pending.id, checks, unknown, rule, blast };
 }
 
@@ -42,7 +59,7 @@ export async function startPreviewed(
   checkChannel: (channel: string) => Promise<string>,
 ): Promise<{ kind: 'taken' } | { kind: 'expired' } | { kind: 'started'; ask: StartAsk; outcome: StartOutcome }> {
   if (!(await claimPending(deps, id))) return { kind: 'taken' };
-  const pending = await loadPending(deps, id);
+  const pending = await deps.store.get<PendingAttack>(keys.pending.key(id));
   if (!pending) return { kind: 'expired' };
   try {
     if (pending.actor.userId !== actor.userId || pending.actor.workspaceId !== actor.workspaceId) {

@@ -6,8 +6,7 @@ import { keys } from '../store/keys.ts';
 import { takeLease } from '../store/leases.ts';
 import { platformFor } from './access.ts';
 import { shownIn } from './cards.ts';
-import { cardStarted } from './start.ts';
-import { drop, type StartIntent, type StartNews } from './startIntents.ts';
+import { cardStarted, drop, type StartIntent, type StartNews } from './start.ts';
 
 // The start a stopped bot left half done, finished by the next one: it sits above the start and
 // the approvals it finishes, while the intent it reads sits below the start that writes it.

@@ -11,7 +11,7 @@ import type { CatalogueCache } from './catalogue.ts';
 import type { CardStore } from './cards.ts';
 import { isFinished } from './lifecycle.ts';
 import { removeWatch, setWatch, type Watches } from './watches.ts';
-import type { StartNotices } from './startIntents.ts';
+import type { StartNotices } from './start.ts';
 import type { WorkflowService } from '../workflow/service.ts';
 import { type Poller, redrawUnsent } from './poller.ts';
 import type { Breathe } from '../jobs/scheduler.ts';

@@ -1,27 +1,23 @@
+// A start's record, shared by the start policy that writes it (startPolicy.ts) and the job that
+// finishes one a stopped bot left (recoverStarts.ts): what a start uses and is asked, its intent,
+// written before the create and kept until the card is saved, and the card of a created attack.
 import { randomUUID } from 'node:crypto';
-import type { ScopedPlatform, TeamEntry } from '../client/index.ts';
+import type { PlatformClient, ScopedPlatform, TeamEntry } from '../client/index.ts';
 import type { Config } from '../config.ts';
-import type { Logger } from '../logger.ts';
-import type { KeyValueStore } from '../store/keyValue.ts';
-import type { SessionStore } from '../store/sessions.ts';
-import type { PlatformClient } from '../client/index.ts';
 import type { GameDays } from '../gamedays/gamedays.ts';
+import type { StepRef } from '../gamedays/plan.ts';
+import type { ApprovalBoard, WaitingWorkflowStep } from '../guardrails/approvals.ts';
 import type { Freezes } from '../guardrails/freezes.ts';
 import type { GuardStore } from '../guardrails/guards.ts';
-import type { ApprovalBoard } from '../guardrails/approvals.ts';
-import type { Recorder } from './events.ts';
-import { explained } from '../errors.ts';
-import { kubernetesAttackPayload, serviceAttackPayload, targetPayload, type AttackRequest } from './request.ts';
-import type { Actor, Login } from '../store/sessions.ts';
-import { platformFor, teamName } from './access.ts';
-import type { CardGuard, CardRecord, CardStore } from './cards.ts';
-import { claimWatchCard } from './watchCards.ts';
-import { cardGuards, type GuardCheck } from '../guardrails/guards.ts';
-import { type OpenIntent, openIntent, type StartIntent, type StartSource } from './startIntents.ts';
+import type { Logger } from '../logger.ts';
+import type { KeyValueStore } from '../store/keyValue.ts';
 import { keys } from '../store/keys.ts';
-import type { StepRef } from '../gamedays/plan.ts';
-import type { WaitingWorkflowStep } from '../guardrails/approvals.ts';
+import { holdLease } from '../store/leases.ts';
+import type { Actor, Login, SessionStore } from '../store/sessions.ts';
 import type { TargetSet } from './blastRadius.ts';
+import type { CardGuard, CardRecord, CardStore } from './cards.ts';
+import type { Recorder } from './events.ts';
+import type { AttackRequest } from './request.ts';
 
 /** What a start uses: the policy's freeze, guards and second person, then the create and its card. */
 export interface StartParts {
@@ -55,28 +51,6 @@ export interface PendingAttack {
   targets?: TargetSet | undefined;
 }
 
-export async function savePending(deps: StartParts, pending: Omit<PendingAttack, 'id'>): Promise<PendingAttack> {
-  const saved = { ...pending, id: randomUUID() };
-  await deps.store.set(keys.pending.key(saved.id), saved, keys.pending.ttlMs);
-  return saved;
-}
-
-export function loadPending(deps: StartParts, id: string): Promise<PendingAttack | undefined> {
-  return deps.store.get<PendingAttack>(keys.pending.key(id));
-}
-
-/**
- * Exactly one caller gets true for a pending attack: a double click or a redelivered click must
- * never start a second attack.
- */
-export function claimPending(deps: StartParts, id: string): Promise<boolean> {
-  return deps.store.claim(keys.start.key(id), keys.start.ttlMs);
-}
-
-export async function dropPending(deps: StartParts, id: string): Promise<void> {
-  await deps.store.delete(keys.pending.key(id));
-}
-
 /**
  * The attack was created, then a step before its card failed (the store did not answer): the
  * person must hear that it runs, never "nothing was done"; recover-starts posts its card later.
@@ -106,100 +80,123 @@ export interface StartAsk {
   channel: string;
 }
 
-type StartOptions = {
-  /** The guards as the policy read them, for the card. */
-  checks: GuardCheck[];
-  /** The preview, command or approval the start comes from; an approval names its approver. */
-  source: StartSource;
-  /** The game-day plan step it runs. */
-  step?: StepRef | undefined;
-  /** The Workflow Builder step it runs. */
-  workflowStep?: WaitingWorkflowStep | undefined;
-  /** The clients its target matched when the policy checked it. */
-  targets?: TargetSet | undefined;
-};
+/** What led to a start: the preview whose Start was clicked, a `--yes` command, or an approval. */
+export type StartSource =
+  | { kind: 'preview'; id: string }
+  | { kind: 'command' }
+  | { kind: 'approval'; id: string; approver: { userId: string; userName: string } };
 
 /**
- * Creates the attack with the person's own session (never retried: a create that times out has
- * an unknown outcome, which the caller reports), then posts its card in the channel. An intent
- * written first and kept until the card is saved lets a restarted bot finish the start if this
- * one dies (startIntents.ts); while it stands the start is marked under way in the team, so a
- * watch polling meanwhile leaves the card to it instead of posting one of its own. Only the start
- * policy calls it, once a freeze, the guards and a second person let the start through
- * (startPolicy.ts).
+ * A start from Slack, written before the platform is asked and kept until its card is saved:
+ * who, what, where and from which preview or approval, then when the create was sent and what it
+ * answered. A bot that dies in between leaves it behind, and a restarted one finishes it.
  */
-export async function startAttack(deps: StartParts, ask: StartAsk, options: StartOptions): Promise<StartedAttack> {
-  const { actor, login, team, request, channel } = ask;
-  const intent = await openIntent(deps, {
-    source: options.source,
-    ...(options.step ? { step: options.step } : {}),
-    ...(options.workflowStep ? { workflowStep: options.workflowStep } : {}),
-    ...(options.targets ? { targets: options.targets } : {}),
-    actor,
-    platformUser: login.session.identifier,
-    teamId: team.identifier,
-    teamName: teamName(team),
-    request,
-    channel,
-  });
-  let unfinished = false;
-  try {
-    return await createAndCard(deps, intent, ask, cardGuards(options.checks));
-  } catch (error) {
-    // Created, then a step before its card failed: the attack runs, so recover-starts finishes it.
-    const guid = intent.current().guid;
-    if (guid === undefined) throw error;
-    unfinished = true;
-    throw new StartUnfinishedError(guid, error);
-  } finally {
-    await (unfinished ? intent.leave() : intent.end()).catch((error: unknown) =>
-      deps.logger.warn(
-        { err: error, teamId: team.identifier },
-        'could not close the record of a start; a restarted bot finishes it without starting it again',
-      ),
-    );
-  }
+export interface StartIntent {
+  id: string;
+  source: StartSource;
+  actor: Actor;
+  /** The starter's platform login, which the platform records as the attack's `create_user`. */
+  platformUser: string | undefined;
+  teamId: string;
+  teamName: string;
+  request: AttackRequest;
+  channel: string;
+  writtenAt: string;
+  /** Set just before the create is sent: from then on the platform may hold the attack. */
+  createSentAt?: string | undefined;
+  /** The guards as the checks before the create read them, for the card. */
+  guards?: CardGuard[] | undefined;
+  /** The create's answer. */
+  guid?: string | undefined;
+  /** The game-day plan step it runs. */
+  step?: StepRef | undefined;
+  /** The Workflow Builder step (Run saved attack) it runs, finished with its outcome. */
+  workflowStep?: WaitingWorkflowStep | undefined;
+  /** The clients its target matched when the start checked it (blastRadius.ts). */
+  targets?: TargetSet | undefined;
 }
 
-async function createAndCard(
-  deps: StartParts,
-  intent: OpenIntent,
-  { actor, login, team, request, channel }: StartAsk,
-  guards: CardGuard[],
-): Promise<StartedAttack> {
-  const api = platformFor(deps, login, team);
-  const name = teamName(team);
-  await intent.sending(guards);
-  const guid = await explained({ team: name, doing: 'start the attack' }, async () => {
-    if (request.target.kind === 'service') {
-      const created = await api.attacks.createForService(serviceAttackPayload({ ...request, target: request.target }));
-      const first = created[0]?.attackId;
-      if (!first) throw new Error('The platform created no attack for the service');
-      return first;
-    }
-    if (request.target.kind === 'kubernetes')
-      return api.kubernetes.create(kubernetesAttackPayload({ ...request, target: request.target }));
-    return api.attacks.create({
-      command: { type: request.type, ...(request.args.length ? { args: request.args } : {}) },
-      target: targetPayload(request.target),
-    });
-  }).catch(async (error: unknown) => {
-    // A start that fails is part of the channel's game day too: its timeline and summary say why.
-    await deps.events.record({
-      kind: 'refused',
-      channel,
-      by: actor,
-      request,
-      teamName: name,
-      error,
-    });
+/** What a restarted bot tells the starter of a start it finished. */
+export type StartNews =
+  | { kind: 'started'; guid: string; carded: boolean }
+  /** The bot stopped before it sent the start to the platform: nothing was started. */
+  | { kind: 'not sent' }
+  /** The platform's list does not tell which attack, if any, the lost create made. */
+  | { kind: 'unconfirmed'; candidates: string[] }
+  /** The platform could not be asked (the starter is logged out, or no longer in the team). */
+  | { kind: 'unchecked' };
+
+/** Where the starter hears it; the words and the Slack call are src/slack/notices.ts's. */
+export interface StartNotices {
+  tell(intent: StartIntent, news: StartNews): Promise<void>;
+}
+
+/** A start under way in this process: it records each step, and ends the intent when done. */
+export interface OpenIntent {
+  /** The intent as this process last wrote it. */
+  current(): StartIntent;
+  /** Just before the platform call. */
+  sending(guards: CardGuard[]): Promise<void>;
+  /** The platform's answer; the attack exists from here on, whatever happens to this process. */
+  created(guid: string): Promise<void>;
+  /** The start is over (its card saved, or it failed and its starter was told): nothing is left to finish. */
+  end(): Promise<void>;
+  /** The attack exists but what follows its create failed: the intent stays for recover-starts to finish. */
+  leave(): Promise<void>;
+}
+
+/** Writes a start's intent, holding its lease and marking the start under way in the team. */
+export async function openIntent(
+  deps: Pick<StartParts, 'store' | 'cards' | 'clock'>,
+  start: Omit<StartIntent, 'id' | 'writtenAt' | 'createSentAt' | 'guards' | 'guid'>,
+): Promise<OpenIntent> {
+  let intent: StartIntent = { ...start, id: randomUUID(), writtenAt: new Date(deps.clock.now()).toISOString() };
+  const letGo = await holdLease(deps.store, keys.startLease.key(intent.id), keys.startLease.ttlMs);
+  try {
+    await deps.store.set(keys.startIntent.key(intent.id), intent, keys.startIntent.ttlMs);
+    await deps.cards.beginStart(intent.teamId, intent.id);
+  } catch (error) {
+    await letGo().catch(() => undefined);
     throw error;
-  });
-  // Kept even if it cannot be written: the attack runs, and its card matters more now.
-  await intent.created(guid).catch((error: unknown) => {
-    deps.logger.warn({ err: error, attack: guid }, 'could not record the create of a start under way');
-  });
-  return cardStarted(deps, { ...intent.current(), guid }, api);
+  }
+  const save = async (changes: Partial<StartIntent>) => {
+    intent = { ...intent, ...changes };
+    await deps.store.set(keys.startIntent.key(intent.id), intent, keys.startIntent.ttlMs);
+  };
+  return {
+    current: () => intent,
+    sending: (guards) => save({ createSentAt: new Date(deps.clock.now()).toISOString(), guards }),
+    created: (guid) => save({ guid }),
+    async end() {
+      try {
+        if (intent.workflowStep && intent.guid)
+          await deps.store.set(
+            keys.stepStarted.key(intent.workflowStep.executionId),
+            intent.guid,
+            keys.stepStarted.ttlMs,
+          );
+        await drop(deps, intent);
+      } finally {
+        await letGo();
+      }
+    },
+    leave: letGo,
+  };
+}
+
+/** The start is done with: its marker in the team and its intent go. */
+export async function drop(deps: Pick<StartParts, 'store' | 'cards'>, intent: StartIntent): Promise<void> {
+  await deps.cards.endStart(intent.teamId, intent.id);
+  await deps.store.delete(keys.startIntent.key(intent.id));
+}
+
+/**
+ * Marks an attack started from Slack as carded in its channel, before its card is posted, so a
+ * watch of the channel polling in between does not post a second card for it; a watch claims
+ * the same way for each card it posts.
+ */
+export function claimWatchCard(store: KeyValueStore, channel: string, guid: string, owner?: string): Promise<boolean> {
+  return store.claim(keys.watchCard.key(channel, guid), keys.watchCard.ttlMs, owner);
 }
 
 /** A created attack, with what its card shows. */

@@ -1,7 +1,10 @@
+import { explained } from '../errors.ts';
+import type { StepRef } from '../gamedays/plan.ts';
 import { approvalNeeded, type ApprovalRule, requestApproval } from '../guardrails/approvalRequests.ts';
 import type { WaitingWorkflowStep } from '../guardrails/approvals.ts';
 import { FrozenError } from '../guardrails/freezes.ts';
 import {
+  cardGuards,
   checkGuards,
   coveringGuards,
   type GuardCheck,
@@ -10,23 +13,32 @@ import {
   refuseIfUnhealthy,
   unknownGuards,
 } from '../guardrails/guards.ts';
-import type { StepRef } from '../gamedays/plan.ts';
 import { platformFor, teamName } from './access.ts';
 import { confirmTargets, recordedTargets, type TargetSet } from './blastRadius.ts';
-import { type StartAsk, type StartedAttack, type StartParts, startAttack } from './start.ts';
+import type { CardGuard } from './cards.ts';
+import { kubernetesAttackPayload, serviceAttackPayload, targetPayload } from './request.ts';
+import {
+  cardStarted,
+  type OpenIntent,
+  openIntent,
+  type StartAsk,
+  type StartedAttack,
+  type StartIntent,
+  type StartParts,
+  StartUnfinishedError,
+} from './start.ts';
 
 /**
- * The start policy: the one place that decides whether an attack starts. Every way in goes
- * through it in the same order: a freeze refuses; then the target is resolved again, and a set
- * that matches nothing or grew since the preview or the approval refuses (blastRadius.ts); then
- * every guard covering the start is read, an unhealthy one refuses, one the start names itself
- * that finds no monitor or alert refuses, and one that cannot be read needs the person's Start
- * anyway; then a
- * rule may ask for a second person, whose request is posted instead of starting; then the start
- * intent is written and the attack created (start.ts); a rehearsal's start (rehearseStart) stops
- * before the request and the create. The ways in say what they are and render
- * the outcome; refusals are thrown as the errors the views word (FrozenError,
- * UnhealthyGuardsError, MissingGuardsError, GuardsUnknownError).
+ * The start policy: the one place that decides whether an attack starts, and the create it lets
+ * through. Every way in goes through it in the same order: a freeze refuses; then the target is
+ * resolved again, and a set that matches nothing or grew since the preview or the approval
+ * refuses (blastRadius.ts); then every guard covering the start is read, an unhealthy one
+ * refuses, one the start names itself that finds no monitor or alert refuses, and one that
+ * cannot be read needs the person's Start anyway; then a rule may ask for a second person, whose
+ * request is posted instead of starting; then the start intent is written and the attack created
+ * (startAttack). A rehearsal's start (rehearseStart) stops before the request and the create.
+ * The ways in say what they are and render the outcome; refusals are thrown as the errors the
+ * views word (FrozenError, UnhealthyGuardsError, MissingGuardsError, GuardsUnknownError).
  */
 
 /** What asks for the start. */
@@ -157,4 +169,88 @@ export interface RehearsedStart {
 export async function rehearseStart(deps: StartParts, ask: StartAsk): Promise<RehearsedStart> {
   const { targets, rule } = await policyChecks(deps, ask, { kind: 'rehearsal' });
   return { targets, rule };
+}
+
+/** Where the start comes from, as its intent records it, and the guards as the policy read them, for the card. */
+type StartOptions = Pick<StartIntent, 'source' | 'step' | 'workflowStep' | 'targets'> & { checks: GuardCheck[] };
+
+/**
+ * Creates the attack with the person's own session (never retried: a create that times out has
+ * an unknown outcome, which the caller reports), then posts its card in the channel. An intent
+ * written first and kept until the card is saved lets a restarted bot finish the start if this
+ * one dies (recoverStarts.ts); while it stands the start is marked under way in the team, so a
+ * watch polling meanwhile leaves the card to it instead of posting one of its own.
+ */
+async function startAttack(deps: StartParts, ask: StartAsk, options: StartOptions): Promise<StartedAttack> {
+  const { actor, login, team, request, channel } = ask;
+  const intent = await openIntent(deps, {
+    source: options.source,
+    ...(options.step ? { step: options.step } : {}),
+    ...(options.workflowStep ? { workflowStep: options.workflowStep } : {}),
+    ...(options.targets ? { targets: options.targets } : {}),
+    actor,
+    platformUser: login.session.identifier,
+    teamId: team.identifier,
+    teamName: teamName(team),
+    request,
+    channel,
+  });
+  let unfinished = false;
+  try {
+    return await createAndCard(deps, intent, ask, cardGuards(options.checks));
+  } catch (error) {
+    // Created, then a step before its card failed: the attack runs, so recover-starts finishes it.
+    const guid = intent.current().guid;
+    if (guid === undefined) throw error;
+    unfinished = true;
+    throw new StartUnfinishedError(guid, error);
+  } finally {
+    await (unfinished ? intent.leave() : intent.end()).catch((error: unknown) =>
+      deps.logger.warn(
+        { err: error, teamId: team.identifier },
+        'could not close the record of a start; a restarted bot finishes it without starting it again',
+      ),
+    );
+  }
+}
+
+async function createAndCard(
+  deps: StartParts,
+  intent: OpenIntent,
+  { actor, login, team, request, channel }: StartAsk,
+  guards: CardGuard[],
+): Promise<StartedAttack> {
+  const api = platformFor(deps, login, team);
+  const name = teamName(team);
+  await intent.sending(guards);
+  const guid = await explained({ team: name, doing: 'start the attack' }, async () => {
+    if (request.target.kind === 'service') {
+      const created = await api.attacks.createForService(serviceAttackPayload({ ...request, target: request.target }));
+      const first = created[0]?.attackId;
+      if (!first) throw new Error('The platform created no attack for the service');
+      return first;
+    }
+    if (request.target.kind === 'kubernetes')
+      return api.kubernetes.create(kubernetesAttackPayload({ ...request, target: request.target }));
+    return api.attacks.create({
+      command: { type: request.type, ...(request.args.length ? { args: request.args } : {}) },
+      target: targetPayload(request.target),
+    });
+  }).catch(async (error: unknown) => {
+    // A start that fails is part of the channel's game day too: its timeline and summary say why.
+    await deps.events.record({
+      kind: 'refused',
+      channel,
+      by: actor,
+      request,
+      teamName: name,
+      error,
+    });
+    throw error;
+  });
+  // Kept even if it cannot be written: the attack runs, and its card matters more now.
+  await intent.created(guid).catch((error: unknown) => {
+    deps.logger.warn({ err: error, attack: guid }, 'could not record the create of a start under way');
+  });
+  return cardStarted(deps, { ...intent.current(), guid }, api);
 }

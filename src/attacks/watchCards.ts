@@ -6,6 +6,7 @@ import { keys } from '../store/keys.ts';
 import type { Person, SessionStore } from '../store/sessions.ts';
 import { type CardRecord, type CardStore, type MessageRef, shownIn } from './cards.ts';
 import { withState } from './lifecycle.ts';
+import { claimWatchCard } from './start.ts';
 import type { Recorder } from './events.ts';
 import { type Watch, type Watches, watchCovers, watchedAttackCard } from './watches.ts';
 
@@ -44,14 +45,6 @@ export interface WatchCardParts {
 
 /** At most this many new cards per watched channel and pass; the rest follow at the next passes. */
 export const watchCardsPerPass = 20;
-
-/**
- * Marks an attack started from Slack as carded in its channel, before its card is posted, so a
- * watch of the channel polling in between does not post a second card for it.
- */
-export function claimWatchCard(store: KeyValueStore, channel: string, guid: string, owner?: string): Promise<boolean> {
-  return store.claim(keys.watchCard.key(channel, guid), keys.watchCard.ttlMs, owner);
-}
 
 /** Slack's answers that will not change by trying again: the channel is kept claimed, not tried every pass. */
 const lastingPostErrors = new Set(['not_in_channel', 'channel_not_found', 'is_archived']);

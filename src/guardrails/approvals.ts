@@ -1,6 +1,6 @@
 import type { CardRecord, MessageRef } from '../attacks/cards.ts';
 import type { PendingAttack } from '../attacks/start.ts';
-import type { StartIntent, StartNews } from '../attacks/startIntents.ts';
+import type { StartIntent, StartNews } from '../attacks/start.ts';
 import { UserInputError } from '../errors.ts';
 import type { StepRef } from '../gamedays/plan.ts';
 import { keys } from '../store/keys.ts';
@@ -120,7 +120,7 @@ type Ending = ApprovalClosing extends infer C
 /** How long past its time an answered request may wait for its start to be written down. */
 const interruptedAfterMs = 60_000;
 
-/** Whether a start from this request is written down (startIntents.ts), to be finished by whoever holds it. */
+/** Whether a start from this request is written down (src/attacks/start.ts), to be finished by whoever holds it. */
 async function startUnderway(deps: GuardrailParts, requestId: string): Promise<boolean> {
   for await (const [, intent] of deps.store.entries<StartIntent>(keys.startIntent.prefix))
     if (intent.source.kind === 'approval' && intent.source.id === requestId) return true;
@@ -165,7 +165,7 @@ async function closeUnanswered(deps: GuardrailParts, record: ApprovalRecord, end
 }
 
 /**
- * Closes an approved request whose start a restarted bot finished (startIntents.ts): with the
+ * Closes an approved request whose start a restarted bot finished (src/attacks/recoverStarts.ts): with the
  * attack it started, or saying there is none to show (never sent, or not found on the platform).
  */
 export async function closeApprovalAfterRestart(

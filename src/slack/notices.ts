@@ -11,7 +11,7 @@ import { expiryWarningMessage, linkedElsewhereMessage } from '../views/login/log
 import type { PresenceBoard } from '../attacks/presence.ts';
 import { presenceClosed, presenceQuestion, unwatchedUnhalted } from '../views/attacks/presence.ts';
 import type { SessionWarnings } from '../login/service.ts';
-import type { StartNotices } from '../attacks/startIntents.ts';
+import type { StartNotices } from '../attacks/start.ts';
 import {
   notStartedAfterRestartMessage,
   startedAfterRestartMessage,
@@ -20,7 +20,7 @@ import {
 } from '../views/attacks/startRecovery.ts';
 import type { WatchBoard } from '../attacks/watchCards.ts';
 import { attackCardMessage } from '../views/attacks/attackCard.ts';
-import { platformTargetWords } from '../views/attacks/target.ts';
+import { platformTargetWords } from '../views/attacks/attackPreview.ts';
 import { watchPausedMessage } from '../views/attacks/watch.ts';
 
 type Posts = Pick<Messenger, 'post'>;

@@ -15,7 +15,7 @@ import {
   presenceHaltLine,
 } from '../views/attacks/halt.ts';
 import { noteLine } from '../views/attacks/note.ts';
-import { describeTarget } from '../views/attacks/target.ts';
+import { describeTarget } from '../views/attacks/attackPreview.ts';
 import { errorInBrief, outcomeUnknown } from '../views/errorReply.ts';
 import { ruleText } from '../views/guardrails/approval.ts';
 import { ticketFiledText } from '../views/tickets/ticket.ts';

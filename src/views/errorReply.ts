@@ -29,7 +29,8 @@ import { frozenRefusal, haltPrivilegeText } from './guardrails/freezeRefusal.ts'
 import { stageWords } from './attacks/attackCard.ts';
 import { guardRefusalText } from './guardrails/guards.ts';
 import { NoTargetsError, TargetsDriftedError } from '../attacks/blastRadius.ts';
-import { noTargetsText, targetsDriftedText } from './attacks/blastRadius.ts';
+import { targetsDriftedText } from './attacks/blastRadius.ts';
+import { noTargetsText } from './attacks/attackPreview.ts';
 
 export interface ErrorContext {
   /** The slash command, e.g. `/chaos`, for "try …" hints. */

@@ -2,7 +2,7 @@
 // once its delivery is over (an approval answered, an attack ended, a run a stopped bot left).
 import type { CardRecord } from '../attacks/cards.ts';
 import { isLive } from '../attacks/lifecycle.ts';
-import type { StartIntent, StartNews } from '../attacks/startIntents.ts';
+import type { StartIntent, StartNews } from '../attacks/start.ts';
 import type { ApprovalClosing, WaitingWorkflowStep, WorkflowSteps } from '../guardrails/approvals.ts';
 import type { Logger } from '../logger.ts';
 import type { KeyValueStore } from '../store/keyValue.ts';

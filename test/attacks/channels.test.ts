@@ -3,10 +3,10 @@
  * click checks the channel (ATTACK_CHANNELS, then whether Slack lets the card be posted there)
  * before the start policy is asked anything, whichever way in asked.
  */
+import { keys } from '../../src/store/keys.ts';
 import { beforeEach, describe, expect, it } from 'vitest';
 import { UserInputError } from '../../src/errors.ts';
 import { type AskFrom, type AttackParts, AttackService } from '../../src/attacks/service.ts';
-import { savePending } from '../../src/attacks/start.ts';
 import type { TeamEntry } from '../../src/client/index.ts';
 import { parseAttackCommand } from '../../src/commands/attacks/parse.ts';
 import { builtInCatalogue } from '../../src/client/catalogue.ts';
@@ -95,12 +95,8 @@ describe('where an attack may start, as the attack service decides it', () => {
   });
 
   it('checks the channel again when Start is clicked on a preview', async () => {
-    const pending = await savePending({ store } as unknown as AttackParts, {
-      actor,
-      teamId: team.identifier,
-      request,
-      channel: private_,
-    });
+    const pending = { id: 'P0PRIVATE', actor, teamId: team.identifier, request, channel: private_ };
+    await store.set(keys.pending.key(pending.id), pending, keys.pending.ttlMs);
     await expect(attacks.startPreviewed(pending.id, actor)).rejects.toThrow('not in this private channel');
     expect(policyReached).toBe(0);
   });

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { StartIntent } from '../../src/attacks/startIntents.ts';
+import type { StartIntent } from '../../src/attacks/start.ts';
 import { StoreUnavailableError } from '../../src/store/errors.ts';
 import { Stack, stackForFile } from './harness.ts';
 

@@ -1,10 +1,87 @@
 import type { KnownBlock } from '@slack/types';
-import { requestWords, type AttackRequest } from '../../attacks/request.ts';
+import type { Attack } from '../../client/index.ts';
+import { requestWords, type AttackRequest, type AttackTarget } from '../../attacks/request.ts';
 import type { StartedAttack } from '../../attacks/start.ts';
-import { describeTarget } from './target.ts';
-import type { BlastRadius } from '../../attacks/blastRadius.ts';
-import { blastRadiusText } from './blastRadius.ts';
-import { actions, button, context, escapeMrkdwn, fields, section, plural } from '../blocks.ts';
+import type { BlastRadius, NoTargetsError } from '../../attacks/blastRadius.ts';
+import { blastRadiusText, noun, ofTeam } from './blastRadius.ts';
+import { actions, agree, button, context, escapeMrkdwn, fields, section, plural } from '../blocks.ts';
+
+const pairs = (map: Record<string, string>) =>
+  Object.entries(map)
+    .map(([k, v]) => `${k}=${v}`)
+    .join(', ');
+
+/** The target in words, for the preview and the card; "every active client" is said outright. */
+export function describeTarget(target: AttackTarget, teamName: string): string {
+  switch (target.kind) {
+    case 'all':
+      return `every active client of team ${teamName}`;
+    case 'hosts':
+      return `${agree(target.ids.length, 'host')} ${target.ids.join(', ')}`;
+    case 'containers':
+      return `${agree(target.ids.length, 'container')} ${target.ids.join(', ')}`;
+    case 'tags':
+      return `${target.count !== undefined ? plural(target.count, 'random host') : 'all hosts'} tagged ${pairs(target.tags)}`;
+    case 'labels':
+      return `${target.count !== undefined ? plural(target.count, 'random container') : 'all containers'} labelled ${pairs(target.labels)}`;
+    case 'service': {
+      const share =
+        target.percent !== undefined && target.percent < 100
+          ? `a random ${target.percent}% of the targets of service`
+          : 'every target of service';
+      return `${share} ${target.serviceId}${target.includeNewTargets ? ', and targets that join it while the attack runs' : ''}`;
+    }
+    case 'kubernetes': {
+      const objects = target.objects.map((o) => `${o.kind} ${o.name} in ${o.clusterId}/${o.namespace}`).join(', ');
+      const many = target.objects.length > 1;
+      const objectsWords = `${many ? `${target.objects.length} Kubernetes objects` : 'Kubernetes object'} ${objects}`;
+      if (target.count !== undefined) return `${plural(target.count, 'random object')} of ${objectsWords}`;
+      if (target.percent !== undefined) return `a random ${target.percent}% of ${objectsWords}`;
+      return many ? `all ${objectsWords}` : objectsWords;
+    }
+  }
+}
+
+/** The target of an attack created elsewhere, in words, from the platform's record of it. */
+export function platformTargetWords(
+  attack: Pick<Attack, 'infra_target' | 'targets' | 'target_type'>,
+  teamName: string,
+): string {
+  const target = attack.infra_target ?? {};
+  const ids = (group: unknown) => (group as { ids?: unknown } | undefined)?.ids;
+  const hosts = ids(target['hosts']);
+  const containers = target['containers'] as { ids?: unknown; labels?: unknown } | undefined;
+  const count = typeof target['exact'] === 'number' ? target['exact'] : undefined;
+  const strings = (map: unknown): Record<string, string> =>
+    map && typeof map === 'object'
+      ? Object.fromEntries(Object.entries(map as Record<string, unknown>).map(([k, v]) => [k, String(v)]))
+      : {};
+  const [labels, tags] = [strings(containers?.labels), strings(target['tags'])];
+  const shown: AttackTarget | undefined =
+    Array.isArray(hosts) && hosts.length
+      ? { kind: 'hosts', ids: hosts }
+      : Array.isArray(containers?.ids) && containers.ids.length
+        ? { kind: 'containers', ids: containers.ids }
+        : Object.keys(labels).length
+          ? { kind: 'labels', labels, count }
+          : Object.keys(tags).length
+            ? { kind: 'tags', tags, count }
+            : undefined;
+  if (shown) return describeTarget(shown, teamName);
+  if (attack.targets.length)
+    return `${agree(attack.targets.length, attack.target_type === 'Container' ? 'container' : 'host')} ${attack.targets.slice(0, 10).join(', ')}${attack.targets.length > 10 ? ', …' : ''}`;
+  return describeTarget({ kind: 'all' }, teamName);
+}
+
+/** A target that matches no active client, refused at the preview or the start. */
+export function noTargetsText(error: NoTargetsError): string {
+  const { set, suggestions } = error;
+  const target = describeTarget(error.target, error.teamName);
+  const hint = suggestions.length
+    ? ` Did you mean ${suggestions.map((word) => `\`${escapeMrkdwn(word)}\``).join(' or ')}?`
+    : " Check the target against the team's hosts and containers, then run the command again.";
+  return `:no_entry: No active ${noun(set)} of team ${escapeMrkdwn(error.teamName)} matches ${escapeMrkdwn(target)} (${ofTeam(0, set)}).${hint} Nothing was sent to the platform.`;
+}
 
 export const ATTACK_START = 'attack_start';
 export const ATTACK_CANCEL = 'attack_cancel';

@@ -1,11 +1,10 @@
 import type { BlastRadius, NoTargetsError, TargetSet, TargetsDriftedError } from '../../attacks/blastRadius.ts';
 import { escapeMrkdwn, plural } from '../blocks.ts';
-import { describeTarget } from './target.ts';
 
 /** How many names a preview or a refusal lists before "and N more". */
 const shownNames = 10;
 
-const noun = (set: Pick<TargetSet, 'kind'>) => (set.kind === 'Host' ? 'host' : 'container');
+export const noun = (set: Pick<TargetSet, 'kind'>) => (set.kind === 'Host' ? 'host' : 'container');
 
 /** Names, the first ten of them, then how many more. */
 function names(list: readonly string[]): string {
@@ -14,7 +13,7 @@ function names(list: readonly string[]): string {
 }
 
 /** "2 of 14 hosts": how many of the team's active clients of that kind. */
-const ofTeam = (count: number, set: TargetSet) => `${count} of ${plural(set.outOf, noun(set))}`;
+export const ofTeam = (count: number, set: TargetSet) => `${count} of ${plural(set.outOf, noun(set))}`;
 
 /** A random count's target hits only some of what it matches. */
 const pickedAtRandom = (set: TargetSet) => set.count !== undefined && set.hits < set.matches.length;
@@ -44,21 +43,11 @@ export function blastRadiusText(blast: BlastRadius, teamName: string): string {
   return `${head}${random}\n${names(blast.matches)}${missing}`;
 }
 
-/** A target that matches no active client, refused at the preview or the start. */
-/** The same refusal under the builder's target field: plain text, the form kept to fix it in place. */
+/** A target that matches no active client, under the builder's target field: plain text, the form kept to fix it in place. */
 export function noTargetsFieldText(error: NoTargetsError): string {
   const { set, suggestions } = error;
   const hint = suggestions.length ? ` Did you mean ${suggestions.join(' or ')}?` : '';
   return `No active ${noun(set)} of team ${error.teamName} matches this.${hint}`;
-}
-
-export function noTargetsText(error: NoTargetsError): string {
-  const { set, suggestions } = error;
-  const target = describeTarget(error.target, error.teamName);
-  const hint = suggestions.length
-    ? ` Did you mean ${suggestions.map((word) => `\`${escapeMrkdwn(word)}\``).join(' or ')}?`
-    : " Check the target against the team's hosts and containers, then run the command again.";
-  return `:no_entry: No active ${noun(set)} of team ${escapeMrkdwn(error.teamName)} matches ${escapeMrkdwn(target)} (${ofTeam(0, set)}).${hint} Nothing was sent to the platform.`;
 }
 
 /** A start refused because its target hits more, or other, clients than were previewed or approved. */

@@ -5,7 +5,7 @@ import { argsText } from '../attacks/attackCard.ts';
 import { blastRadiusLine } from '../attacks/blastRadius.ts';
 import { ruleText } from '../guardrails/approval.ts';
 import { badged } from './gamedayWords.ts';
-import { describeTarget } from '../attacks/target.ts';
+import { describeTarget } from '../attacks/attackPreview.ts';
 import { actions, button, context, escapeMrkdwn, section, slackDate } from '../blocks.ts';
 import type { Message } from '../message.ts';
 import {

@@ -4,7 +4,7 @@ import type { ApprovalAnswer, ApprovalClosing, ApprovalRequest } from '../../gua
 import type { Message } from '../message.ts';
 import { actions, button, context, escapeMrkdwn, section, slackDate } from '../blocks.ts';
 import { describeError } from '../errorReply.ts';
-import { describeTarget } from '../attacks/target.ts';
+import { describeTarget } from '../attacks/attackPreview.ts';
 import { blastRadiusText } from '../attacks/blastRadius.ts';
 
 export const APPROVAL_APPROVE = 'approval_approve';

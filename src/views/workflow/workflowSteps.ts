@@ -1,6 +1,6 @@
 import type { Freeze, FreezeHalting } from '../../guardrails/freezes.ts';
 import type { ApprovalClosing } from '../../guardrails/approvals.ts';
-import type { StartNews } from '../../attacks/startIntents.ts';
+import type { StartNews } from '../../attacks/start.ts';
 import { errorInBrief } from '../errorReply.ts';
 import type { GuardsUnknownError } from '../../guardrails/guards.ts';
 import { guardRefusalText } from '../guardrails/guards.ts';
