@@ -15,7 +15,7 @@ import {
   type SlackbotTool,
   type SubmissionHandler,
   type WorkflowStepHandler,
-} from '../commands/reply.ts';
+} from '../commands/command.ts';
 import type { Services } from '../services.ts';
 import type { KeyValueStore } from '../store/keyValue.ts';
 import type { Logger } from '../logger.ts';

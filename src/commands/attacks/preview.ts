@@ -15,7 +15,7 @@ import {
 } from '../../views/attacks/attackPreview.ts';
 import { approvalRequestedText, ruleText } from '../../views/guardrails/approval.ts';
 import { guardLine, unknownGuardsText } from '../../views/guardrails/guards.ts';
-import { type Action, message, replacement, type Reply } from '../reply.ts';
+import { type Action, message, replacement, type Reply } from '../command.ts';
 
 /**
  * Where attacks may start: a channel allowed by ATTACK_CHANNELS, where the card (and its Halt

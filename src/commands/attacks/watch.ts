@@ -4,7 +4,7 @@ import { requireTeam, teamName } from '../../attacks/access.ts';
 import type { Watch } from '../../attacks/watches.ts';
 import type { TeamEntry } from '../../client/index.ts';
 import { UserInputError } from '../../errors.ts';
-import { message } from '../reply.ts';
+import { message, type CommandRequest, subcommand } from '../command.ts';
 import type { Login } from '../../store/sessions.ts';
 import { escapeMrkdwn } from '../../views/blocks.ts';
 import {
@@ -17,7 +17,6 @@ import {
 } from '../../views/attacks/watch.ts';
 import { matchTeam } from '../arguments.ts';
 import { z } from 'zod';
-import { type CommandRequest, subcommand } from '../command.ts';
 import { contract, flag } from '../contract.ts';
 
 const watchUsage = 'watch [team | --team name]';
