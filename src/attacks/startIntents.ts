@@ -59,7 +59,7 @@ export type StartNews =
   /** The platform could not be asked (the starter is logged out, or no longer in the team). */
   | { kind: 'unchecked' };
 
-/** Where the starter hears it; the words and the Slack call are src/slack/startNotices.ts's. */
+/** Where the starter hears it; the words and the Slack call are in src/slack/notices.ts. */
 export interface StartNotices {
   tell(intent: StartIntent, news: StartNews): Promise<void>;
 }
