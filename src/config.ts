@@ -6,7 +6,7 @@ import {
   missingVariables,
 } from './environment.ts';
 import type { ApprovalRule } from './guardrails/approvalRequests.ts';
-import type { Subnet } from './login/clientAddress.ts';
+import type { Subnet } from './http.ts';
 
 export interface Config {
   slack: {

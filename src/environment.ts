@@ -5,7 +5,7 @@
 import { z } from 'zod';
 import { isSecureUrl } from './client/index.ts';
 import { parseApprovalRules } from './guardrails/approvalRequests.ts';
-import { parseSubnet } from './login/clientAddress.ts';
+import { parseSubnet } from './http.ts';
 
 const optionalText = z
   .string()

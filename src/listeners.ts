@@ -1,5 +1,5 @@
 import { commandEntry } from './commands/index.ts';
-import { once } from './commands/reply.ts';
+import { once } from './commands/command.ts';
 import { steps } from './commands/workflow/workflowSteps.ts';
 import { slackbotTools } from './commands/slackbot/tools.ts';
 import { builderChanged, submitBuilder } from './commands/attacks/attack.ts';

@@ -10,7 +10,7 @@ import { claimWatchCard } from './start.ts';
 import type { Recorder } from './events.ts';
 import { type Watch, type Watches, watchCovers, watchedAttackCard } from './watches.ts';
 
-/** Where watches show in their channels; the words and the Slack calls are src/slack/watchBoard.ts's. */
+/** Where watches show in their channels; the words and the Slack calls are in src/slack/notices.ts. */
 export interface WatchBoard {
   /**
    * Posts a card in a watching channel: a copy of the attack's card, or for an attack that has

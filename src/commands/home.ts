@@ -7,7 +7,7 @@ import { StoreUnavailableError } from '../store/errors.ts';
 import { describeError } from '../views/errorReply.ts';
 import { homeHaltEndedNotice, homeNoticeView, homeView, type HomeState } from '../views/home.ts';
 import { teamPickerModal } from '../views/login/team.ts';
-import type { Action, Reply } from './reply.ts';
+import type { Action, Reply } from './command.ts';
 import type { Actor, Login } from '../store/sessions.ts';
 import type { Watch } from '../attacks/watches.ts';
 import { mayHalt, mayHaltAll, mayRunAttacks, RUN_PRIVILEGE, teamName } from '../attacks/access.ts';

@@ -1,4 +1,11 @@
-import { type CommandRequest, type CommandRun, type Subcommand, splitWords, subcommand } from './command.ts';
+import {
+  type CommandRequest,
+  type CommandRun,
+  type Subcommand,
+  splitWords,
+  subcommand,
+  type Entry,
+} from './command.ts';
 import { UserInputError } from '../errors.ts';
 import { contract } from './contract.ts';
 import { helpOverview, helpPage, noSuchSubcommandText } from '../views/help.ts';
@@ -18,7 +25,6 @@ import { statusCommand } from './status.ts';
 import { unwatchCommand, watchCommand } from './attacks/watch.ts';
 import { runCommand as runSavedCommand, saveCommand, savedCommand } from './attacks/saved.ts';
 import type { Actor } from '../store/sessions.ts';
-import type { Entry } from './reply.ts';
 import { escapeMrkdwn } from '../views/blocks.ts';
 import { closestWord } from '../suggest.ts';
 

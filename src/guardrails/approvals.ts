@@ -67,7 +67,7 @@ export class NotARequestError extends UserInputError {
   }
 }
 
-/** Where requests are shown; the words and the Slack calls are src/slack/approvalBoard.ts's. */
+/** Where requests are shown; the words and the Slack calls are in src/slack/notices.ts. */
 export interface ApprovalBoard {
   /** Posts the request in its channel, with Approve and Reject. */
   post(request: ApprovalRequest): Promise<MessageRef>;

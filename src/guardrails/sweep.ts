@@ -107,7 +107,7 @@ export type FreezeNotice =
   | { kind: 'halt failed'; attack: SweptAttack; error: unknown; teamName: string }
   | { kind: 'unread'; source: SweepSource; error: unknown; teamName: string };
 
-/** Where a freeze's notices are said; the words and the Slack call are src/slack/freezeNotices.ts's. */
+/** Where a freeze's notices are said; the words and the Slack call are in src/slack/notices.ts. */
 export interface FreezeNotices {
   tell(freeze: Freeze & { channel: string }, notice: FreezeNotice): Promise<void>;
 }

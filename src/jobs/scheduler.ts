@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { type Arrivals, arrivals } from '../eventLoop.ts';
+import { type Arrivals, arrivals } from '../http.ts';
 import type { Logger } from '../logger.ts';
 import { StoreUnavailableError } from '../store/errors.ts';
 import type { KeyValueStore } from '../store/keyValue.ts';

@@ -47,7 +47,7 @@ export interface LinkedElsewhere {
   workspace: string | undefined;
 }
 
-/** Where that is said; the words and the Slack call are src/slack/linkNotices.ts's. */
+/** Where that is said; the words and the Slack call are in src/slack/notices.ts. */
 export interface LinkNotices {
   tell(owner: SlackIdentity, linked: LinkedElsewhere): Promise<void>;
 }
@@ -60,7 +60,7 @@ export interface ExpiryWarning {
   secureUrl: string | undefined;
 }
 
-/** Where a person is warned; the words and the Slack call are src/slack/sessionWarnings.ts's. */
+/** Where a person is warned; the words and the Slack call are in src/slack/notices.ts. */
 export interface SessionWarnings {
   /** Sends the warning to the person directly. */
   warn(person: Person, warning: ExpiryWarning): Promise<void>;

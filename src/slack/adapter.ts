@@ -15,11 +15,11 @@ import {
   type SlackbotTool,
   type SubmissionHandler,
   type WorkflowStepHandler,
-} from '../commands/reply.ts';
+} from '../commands/command.ts';
 import type { Services } from '../services.ts';
 import type { KeyValueStore } from '../store/keyValue.ts';
 import type { Logger } from '../logger.ts';
-import { arrivals } from '../eventLoop.ts';
+import { arrivals } from '../http.ts';
 import type { Metrics } from '../metrics.ts';
 import type { Actor } from '../store/sessions.ts';
 import type { Message } from '../views/message.ts';

@@ -6,7 +6,7 @@ import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { audit } from '../audit.ts';
 import { UnauthorizedError } from '../client/errors.ts';
-import type { SlackbotTool } from '../commands/reply.ts';
+import type { SlackbotTool } from '../commands/command.ts';
 import { NotLoggedInError } from '../errors.ts';
 import type { Counted, KeyValueStore } from '../store/keyValue.ts';
 import { keys } from '../store/keys.ts';

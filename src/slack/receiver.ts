@@ -11,8 +11,7 @@ import {
   type SocketModeReceiverOptions,
 } from '@slack/bolt';
 import type { Config } from '../config.ts';
-import { arrivals } from '../eventLoop.ts';
-import { clientAddress, trustedProxies } from '../login/clientAddress.ts';
+import { arrivals, clientAddress, trustedProxies } from '../http.ts';
 
 /**
  * Time limits of every HTTP server of the bot: a client has seconds, not Node's five minutes, to

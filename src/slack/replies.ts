@@ -1,7 +1,7 @@
 import type { ModalView } from '@slack/types';
 import type { WebClient } from '@slack/web-api';
 import { Agent, request } from 'undici';
-import type { Reply } from '../commands/reply.ts';
+import type { Reply } from '../commands/command.ts';
 import type { Actor } from '../store/sessions.ts';
 import type { Message } from '../views/message.ts';
 import { messageModal, restartingText } from '../views/notice.ts';

@@ -1,6 +1,6 @@
 import type { App } from '@slack/bolt';
 import type { KnownBlock, ModalView } from '@slack/types';
-import type { SubmissionReply } from '../commands/reply.ts';
+import type { SubmissionReply } from '../commands/command.ts';
 import { modal, section } from '../views/blocks.ts';
 import { messageModal, noticeModal, restartingText } from '../views/notice.ts';
 import type { Listeners, SlackAdapter } from './adapter.ts';

@@ -1,7 +1,7 @@
 import type { App } from '@slack/bolt';
 import type { WebClient } from '@slack/web-api';
 import { UnauthorizedError } from '../client/errors.ts';
-import type { WorkflowStepHandler, WorkflowStepResult } from '../commands/reply.ts';
+import type { WorkflowStepHandler, WorkflowStepResult } from '../commands/command.ts';
 import { NotLoggedInError } from '../errors.ts';
 import type { Logger } from '../logger.ts';
 import type { Actor } from '../store/sessions.ts';

@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { Arrivals } from '../../src/eventLoop.ts';
+import { Arrivals } from '../../src/http.ts';
 
 /** Closer together than Arrivals.quietMs. */
 const apart = Math.floor(Arrivals.quietMs / 2);

@@ -1,5 +1,5 @@
 import { describe, expect, it, vi } from 'vitest';
-import { arrivals } from '../../src/eventLoop.ts';
+import { arrivals } from '../../src/http.ts';
 import { publicUrl } from '../login/support.ts';
 import { statusLine } from '../support/ports.ts';
 import { slackBodyLimit, unverifiedLimits } from '../../src/slack/receiver.ts';

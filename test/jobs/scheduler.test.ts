@@ -4,7 +4,7 @@
  */
 import { Writable } from 'node:stream';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { Arrivals } from '../../src/eventLoop.ts';
+import { Arrivals } from '../../src/http.ts';
 import { Scheduler, type Job } from '../../src/jobs/scheduler.ts';
 import { createLogger } from '../../src/logger.ts';
 import { createKeyValueStore, type KeyValueStore } from '../../src/store/keyValue.ts';

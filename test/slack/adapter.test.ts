@@ -12,7 +12,7 @@ import { UserInputError } from '../../src/errors.ts';
 import { createLogger } from '../../src/logger.ts';
 import { createMetrics, type Metrics } from '../../src/metrics.ts';
 import { SlackAdapter, type Listeners } from '../../src/slack/adapter.ts';
-import { once, type Reply } from '../../src/commands/reply.ts';
+import { once, type Reply } from '../../src/commands/command.ts';
 import type { Actor } from '../../src/store/sessions.ts';
 import { modal, section } from '../../src/views/blocks.ts';
 import { LOGIN_BUTTON } from '../../src/views/login/login.ts';

@@ -21,8 +21,7 @@ import { savedAttackWords, savedNameProblem } from '../../views/attacks/savedAtt
 import { builderToRequest } from './builder.ts';
 import { attackUsage, parseAttackCommand, requestedTeam, unclosedQuoteError } from './parse.ts';
 import type { AttackParseOptions } from './botFlags.ts';
-import type { Action, Reply, Submission, SubmissionReply } from '../reply.ts';
-import { subcommand } from '../command.ts';
+import { type Action, type Reply, type Submission, type SubmissionReply, subcommand } from '../command.ts';
 import { ownWords } from '../contract.ts';
 import type { Actor, Login } from '../../store/sessions.ts';
 import { requireTeam, teamName } from '../../attacks/access.ts';

@@ -8,8 +8,7 @@ import {
   type HaltScope,
   massHaltText,
 } from '../../views/attacks/halt.ts';
-import { type Action, message, type Reply } from '../reply.ts';
-import { subcommand } from '../command.ts';
+import { type Action, message, type Reply, subcommand } from '../command.ts';
 import { contract, flag, forms } from '../contract.ts';
 import { UserInputError } from '../../errors.ts';
 import { attackIdWord } from '../arguments.ts';

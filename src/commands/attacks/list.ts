@@ -12,9 +12,8 @@ import {
   type AttackListPage,
   type ListedAttack,
 } from '../../views/attacks/attackList.ts';
-import { replacement, type Action, type Reply } from '../reply.ts';
+import { replacement, type Action, type Reply, subcommand } from '../command.ts';
 import { z } from 'zod';
-import { subcommand } from '../command.ts';
 import { contract, flag } from '../contract.ts';
 import { escapeMrkdwn } from '../../views/blocks.ts';
 import { explained, UserInputError } from '../../errors.ts';

@@ -1,9 +1,8 @@
 import type { Services } from '../../services.ts';
 import { parseAttackRef, attackRefValue } from '../../views/attacks/attackCard.ts';
 import { NOTE_TEXT, noteAddedText, noteModal } from '../../views/attacks/note.ts';
-import { type Action, message, type Reply, type Submission, type SubmissionReply } from '../reply.ts';
+import { type Action, message, type Reply, type Submission, type SubmissionReply, subcommand } from '../command.ts';
 import { z } from 'zod';
-import { subcommand } from '../command.ts';
 import { contract } from '../contract.ts';
 import { UserInputError } from '../../errors.ts';
 import { attackIdWord } from '../arguments.ts';

@@ -2,7 +2,7 @@ import type { Services } from '../../services.ts';
 import { UserInputError } from '../../errors.ts';
 import { parseAttackRef } from '../../views/attacks/attackCard.ts';
 import { presenceAnswerText, presenceClosed } from '../../views/attacks/presence.ts';
-import { type Action, type Reply, replacement } from '../reply.ts';
+import { type Action, type Reply, replacement } from '../command.ts';
 
 /** Still here, on a "Still watching?" message: the attack runs on, and the question says so. */
 export async function stillHere(action: Action, { attacks }: Services): Promise<Reply> {

@@ -12,7 +12,7 @@ import {
 } from '../../views/attacks/attackPreview.ts';
 import { approvalRequestedText, ruleText } from '../../views/guardrails/approval.ts';
 import { guardLine, unknownGuardsText } from '../../views/guardrails/guards.ts';
-import { type Action, message, replacement, type Reply } from '../reply.ts';
+import { type Action, message, replacement, type Reply } from '../command.ts';
 
 /** What a start through the policy says to the person: started, or the request posted. */
 async function startReply(

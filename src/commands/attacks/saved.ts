@@ -11,9 +11,8 @@ import { checkAttackWords, resolveTeam } from './attack.ts';
 import { previewOrStart } from './preview.ts';
 import { requestedTeam } from './parse.ts';
 import { unclosedQuoteError } from './parse.ts';
-import { type CommandRequest, subcommand } from '../command.ts';
+import { type CommandRequest, subcommand, type Action, message, type Reply } from '../command.ts';
 import { contract, flag, ownWords } from '../contract.ts';
-import { type Action, message, type Reply } from '../reply.ts';
 import { closestWord } from '../../suggest.ts';
 
 const saveUsage = 'save <name> <attack type> [attack flags] [target flags] [--guard …] [--team T]';

@@ -3,7 +3,7 @@ import { requireTeam } from '../../attacks/access.ts';
 import type { Watch } from '../../attacks/watches.ts';
 import type { TeamEntry } from '../../client/index.ts';
 import { UserInputError } from '../../errors.ts';
-import { message } from '../reply.ts';
+import { message, type CommandRequest, subcommand } from '../command.ts';
 import type { Login } from '../../store/sessions.ts';
 import { escapeMrkdwn } from '../../views/blocks.ts';
 import {
@@ -16,7 +16,6 @@ import {
 } from '../../views/attacks/watch.ts';
 import { matchTeam } from '../arguments.ts';
 import { z } from 'zod';
-import { type CommandRequest, subcommand } from '../command.ts';
 import { contract, flag } from '../contract.ts';
 
 const watchUsage = 'watch [team | --team name]';

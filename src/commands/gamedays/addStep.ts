@@ -13,9 +13,8 @@ import { STEP_GUARDS, STEP_HYPOTHESIS, STEP_SAVED, STEP_SPEC } from '../../views
 import { checkAttackWords, resolveTeam } from '../attacks/attack.ts';
 import { requestedTeam } from '../attacks/parse.ts';
 import { savedAttackRequest } from '../attacks/saved.ts';
-import { splitWords } from '../command.ts';
+import { splitWords, message, type Reply, type Submission, type SubmissionReply } from '../command.ts';
 import { guardsFromFlag } from '../guardrails/guardFlags.ts';
-import { message, type Reply, type Submission, type SubmissionReply } from '../reply.ts';
 
 /** Adding a step to a game day's plan: `gameday step` and the Add step form, each checked as a start would be. */
 

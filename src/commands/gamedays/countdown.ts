@@ -6,7 +6,7 @@ import { answerOfAction } from '../../views/gamedays/countdown.ts';
 import { parseStepRef } from '../../views/gamedays/plan.ts';
 import { planWords } from '../../views/gamedays/planWords.ts';
 import { answerModal, STEP_OBSERVATION, STEP_VETO_REASON, vetoModal } from '../../views/gamedays/stepForms.ts';
-import { type Action, message, type Reply, type Submission, type SubmissionReply } from '../reply.ts';
+import { type Action, message, type Reply, type Submission, type SubmissionReply } from '../command.ts';
 import { plainText } from './addStep.ts';
 
 /** A plan step under way, from Slack: the countdown's buttons, the veto form and the hypothesis question. */

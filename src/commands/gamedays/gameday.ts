@@ -19,10 +19,9 @@ import {
 } from '../../views/gamedays/gamedayWords.ts';
 import { planWords } from '../../views/gamedays/planWords.ts';
 import { reportAgainFailedText, reportSharedText } from '../../views/gamedays/reportWords.ts';
-import { subcommand } from '../command.ts';
+import { subcommand, message, type Reply } from '../command.ts';
 import { actions, contract, flag } from '../contract.ts';
 import { guardsFromFlag } from '../guardrails/guardFlags.ts';
-import { message, type Reply } from '../reply.ts';
 import { endOrWarn, requireGameDayTeam, requireMayEnd } from './gamedayEnd.ts';
 import { addGuards, openGuardPicker, removeGuards } from './guards.ts';
 import { stepFromCommand } from './addStep.ts';

@@ -15,7 +15,7 @@ import {
   gameDayStartRefusedText,
   notHaltedLine,
 } from '../../views/gamedays/gamedayWords.ts';
-import { type Action, message, replacement, type Reply } from '../reply.ts';
+import { type Action, message, replacement, type Reply } from '../command.ts';
 
 /** `gameday end`, End game day on the card and the answers to its warning; the ending is src/gamedays/gamedayEnd.ts's. */
 

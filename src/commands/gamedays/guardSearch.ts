@@ -10,7 +10,7 @@ import {
   GUARD_B_URI,
   unusableOption,
 } from '../../views/guardrails/guardPicker.ts';
-import type { OptionsHandler } from '../reply.ts';
+import type { OptionsHandler } from '../command.ts';
 
 /** The guard form's searches: monitors and alerts found on the platform with the person's session, as they type. */
 

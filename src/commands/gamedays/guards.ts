@@ -18,7 +18,7 @@ import {
   guardsSetModal,
   unusableOption,
 } from '../../views/guardrails/guardPicker.ts';
-import type { Reply, Submission, SubmissionReply } from '../reply.ts';
+import type { Reply, Submission, SubmissionReply } from '../command.ts';
 import { alertNamePattern } from './guardSearch.ts';
 
 /**

@@ -8,7 +8,7 @@ import type { Actor } from '../../store/sessions.ts';
 import { parsePlanPlace, type PlanPlace, planMessage } from '../../views/gamedays/plan.ts';
 import { planWords } from '../../views/gamedays/planWords.ts';
 import { addStepModal } from '../../views/gamedays/stepForms.ts';
-import { type Action, message, type Reply } from '../reply.ts';
+import { type Action, message, type Reply } from '../command.ts';
 import { resolveTeam } from '../attacks/attack.ts';
 import { stepAttack } from './addStep.ts';
 

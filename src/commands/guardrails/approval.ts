@@ -1,6 +1,6 @@
 import type { Services } from '../../services.ts';
 import { approvalAnswerText } from '../../views/guardrails/approval.ts';
-import { type Action, message, type Reply } from '../reply.ts';
+import { type Action, message, type Reply } from '../command.ts';
 
 /** Approve on a request for a second person. */
 export async function approve(action: Action, { guardrails, command }: Services): Promise<Reply> {

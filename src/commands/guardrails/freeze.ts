@@ -7,14 +7,13 @@ import {
   notFrozenText,
   unfrozenText,
 } from '../../views/guardrails/freeze.ts';
-import { message } from '../reply.ts';
+import { message, subcommand } from '../command.ts';
 import type { Actor, Login } from '../../store/sessions.ts';
 import type { Services } from '../../services.ts';
 import { escapeMrkdwn } from '../../views/blocks.ts';
 import { requireTeam, teamName } from '../../attacks/access.ts';
 import { z } from 'zod';
 import { matchTeam } from '../arguments.ts';
-import { subcommand } from '../command.ts';
 import { contract, flag } from '../contract.ts';
 
 const freezeUsage = 'freeze [--team name | --all] --reason text';

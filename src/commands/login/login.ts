@@ -33,8 +33,7 @@ import {
 } from '../../views/login/login.ts';
 import { afterLoginView } from '../../views/login/team.ts';
 import { z } from 'zod';
-import { replacement, type Action, type Reply, type Submission, type SubmissionReply } from '../reply.ts';
-import { subcommand } from '../command.ts';
+import { replacement, type Action, type Reply, type Submission, type SubmissionReply, subcommand } from '../command.ts';
 import { contract } from '../contract.ts';
 import type { Actor } from '../../store/sessions.ts';
 

@@ -3,7 +3,7 @@ import type { Services } from '../../services.ts';
 import type { Actor } from '../../store/sessions.ts';
 import { HOME_SWITCH_TEAM } from '../../views/home.ts';
 import { pageLoginConfirmation } from '../../views/login/loginWords.ts';
-import { clientAddress, trustedProxies, untrustedProxyWatch } from '../../login/clientAddress.ts';
+import { clientAddress, trustedProxies, untrustedProxyWatch } from '../../http.ts';
 import { type FoundLink, loginPagePath, ssoCallbackPath } from '../../login/links.ts';
 import type { LoggedIn, PageLogin, Refusal, Visit } from '../../login/page.ts';
 import {

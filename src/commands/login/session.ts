@@ -11,9 +11,8 @@ import {
   teamChoices,
 } from '../../views/login/team.ts';
 import { loggedInView } from '../../views/login/login.ts';
-import { message, type OptionsHandler, type Submission, type SubmissionReply } from '../reply.ts';
+import { message, type OptionsHandler, type Submission, type SubmissionReply, subcommand } from '../command.ts';
 import { z } from 'zod';
-import { subcommand } from '../command.ts';
 import { contract } from '../contract.ts';
 import { matchTeam, teamUsage } from '../arguments.ts';
 import {

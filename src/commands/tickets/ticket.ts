@@ -23,8 +23,7 @@ import {
   ticketUnconfirmedModal,
 } from '../../views/tickets/ticket.ts';
 import { ticketPrefill, gameDayTicketPrefill } from '../../views/tickets/ticketPrefill.ts';
-import type { Action, Reply, Submission, SubmissionReply } from '../reply.ts';
-import { subcommand } from '../command.ts';
+import { type Action, type Reply, type Submission, type SubmissionReply, subcommand } from '../command.ts';
 import { contract } from '../contract.ts';
 import { UserInputError } from '../../errors.ts';
 import { attackIdWord } from '../arguments.ts';

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import type { Services } from '../../services.ts';
-import type { WorkflowStepHandler, WorkflowStepRequest, WorkflowStepResult } from '../reply.ts';
+import type { WorkflowStepHandler, WorkflowStepRequest, WorkflowStepResult } from '../command.ts';
 import { UserInputError } from '../../errors.ts';
 import { teamName } from '../../attacks/access.ts';
 import {
