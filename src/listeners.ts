@@ -83,7 +83,7 @@ import {
   LOGIN_SSO_BUTTON,
 } from './views/login/login.ts';
 import { NOTE_VIEW } from './views/attacks/note.ts';
-import { GUARD_ALERTS, GUARD_MONITORS, GUARD_PICKER_VIEW } from './views/guardrails/guardPicker.ts';
+import { GUARD_ALERTS, GUARD_MONITORS, GUARD_PICKER_VIEW } from './views/guardrails/guards.ts';
 import { TEAM_CHOICE, TEAM_PICKER_VIEW } from './views/login/team.ts';
 
 /** The message shortcut "File tracker ticket" (manifest.yml). */
