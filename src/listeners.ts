@@ -68,7 +68,7 @@ import {
   ATTACK_TARGET_KIND,
   ATTACK_TEAM,
   ATTACK_TYPE_SELECT,
-} from './views/attacks/builderIds.ts';
+} from './views/attacks/builderFields.ts';
 import { ADD_NOTE, ATTACK_DETAILS, FILE_TICKET, HALT_AGAIN, HALT_ATTACK } from './views/attacks/attackCard.ts';
 import { LIST_NEXT_PAGE } from './views/attacks/attackList.ts';
 import { ATTACK_CANCEL, ATTACK_START } from './views/attacks/attackPreview.ts';

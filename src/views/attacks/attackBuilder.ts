@@ -3,8 +3,11 @@ import type { InfraAttackMetadata } from '../../client/catalogue.ts';
 import { findAttackType, groupedTypes } from '../../attacks/catalogue.ts';
 import { agree, context, input, limits, modal, plain, plural } from '../blocks.ts';
 import type { TeamChoice } from '../login/team.ts';
-import { argInput, guardsBlock, lengthInput, teamBlock } from './builderFields.ts';
 import {
+  argInput,
+  guardsBlock,
+  lengthInput,
+  teamBlock,
   ATTACK_BUILDER_VIEW,
   ATTACK_CHANNEL,
   ATTACK_GUARDS,
@@ -15,7 +18,7 @@ import {
   attackArgId,
   builderTitle,
   isBuilderTargetKind,
-} from './builderIds.ts';
+} from './builderFields.ts';
 import { targetBlocks } from './builderTarget.ts';
 
 export interface AttackBuilderOptions {

@@ -10,7 +10,7 @@ import {
   type BuilderTargetKind,
   builderTargetKinds,
   CHECKED,
-} from './builderIds.ts';
+} from './builderFields.ts';
 
 const targetKindText: Record<BuilderTargetKind, string> = {
   all: 'Every active client of the team',
