@@ -5,7 +5,7 @@ import { argsText, clientsText, haltButton, stageLabel } from './attacks/attackC
 import { offersHaltAll, type ListedAttack } from './attacks/attackList.ts';
 import { haltAllButton } from './attacks/halt.ts';
 import { LOGIN_BUTTON } from './login/login.ts';
-import type { Message } from './message.ts';
+import { type Message, messageBlocks } from './message.ts';
 import type { TeamChoice } from './login/team.ts';
 import type { Freeze } from '../guardrails/freezes.ts';
 import { freezeLines } from './status.ts';
@@ -138,11 +138,13 @@ function attackBlocks(state: HomeState, teamId: string, teamName: string, comman
   return blocks;
 }
 
+const homeTab = (blocks: KnownBlock[]): HomeView => ({ type: 'home', callback_id: HOME_VIEW, blocks });
+
 /** The App Home tab: login state, team, attacks with Halt buttons, and running game days. */
 export function homeView(state: HomeState): HomeView {
   const { command } = state;
   const blocks: KnownBlock[] = [header('Faultline')];
-  if (state.notice) blocks.push(...(state.notice.blocks ?? [section(state.notice.text)]));
+  if (state.notice) blocks.push(...messageBlocks(state.notice));
   const login = state.login;
   if (!login) {
     blocks.push(
@@ -153,7 +155,7 @@ export function homeView(state: HomeState): HomeView {
       actions('home_login', [button('Log in', LOGIN_BUTTON, { style: 'primary' })]),
     );
     blocks.push(...gameDayBlocks(state.gameDays));
-    return { type: 'home', callback_id: HOME_VIEW, blocks };
+    return homeTab(blocks);
   }
   const team = login.teamId ? (login.teamName ?? login.teamId) : undefined;
   blocks.push(
@@ -179,7 +181,7 @@ export function homeView(state: HomeState): HomeView {
   if (login.teamId && team) blocks.push(...attackBlocks(state, login.teamId, team, command));
   blocks.push(...watchBlocks(state.watches ?? [], command));
   blocks.push(...gameDayBlocks(state.gameDays));
-  return { type: 'home', callback_id: HOME_VIEW, blocks };
+  return homeTab(blocks);
 }
 
 /** At the top of Home once an attack halted there has ended: what the halt came to. */
@@ -190,9 +192,5 @@ export function homeHaltEndedNotice(guid: string, stage: string, lifecycle: stri
 
 /** App Home when it cannot be drawn (the store is away): what happened, in place of a blank tab. */
 export function homeNoticeView(message: Message): HomeView {
-  return {
-    type: 'home',
-    callback_id: HOME_VIEW,
-    blocks: [header('Faultline'), ...(message.blocks ?? [section(message.text)])],
-  };
+  return homeTab([header('Faultline'), ...messageBlocks(message)]);
 }
