@@ -1,7 +1,7 @@
 import type { InputBlock, PlainTextOption } from '@slack/types';
 import type { InfraAttackArg, InfraAttackMetadata } from '../../client/catalogue.ts';
 import { argRange, defaultLength, flagOf } from '../../attacks/catalogue.ts';
-import { input, isNumber, limits, plain, plural } from '../blocks.ts';
+import { input, isNumber, limits, plain, plural, textInput } from '../blocks.ts';
 import { teamSelect, type TeamChoice } from '../login/team.ts';
 
 export const ATTACK_BUILDER_VIEW = 'attack_builder';
@@ -179,12 +179,7 @@ export function guardsBlock(value: string | undefined): InputBlock {
   return input(
     ATTACK_GUARDS,
     'Guards',
-    {
-      type: 'plain_text_input',
-      action_id: ATTACK_GUARDS,
-      placeholder: plain('a:1234567, b:CheckoutErrorRate', 150),
-      ...(value ? { initial_value: value } : {}),
-    },
+    textInput(ATTACK_GUARDS, value, { placeholder: 'a:1234567, b:CheckoutErrorRate' }),
     {
       optional: true,
       hint: 'Health signals that halt the attack when they fire: a:<monitor id> for a monitoringA monitor, b:<alert name> for a monitoringB alert, separated by commas.',

@@ -8,7 +8,7 @@ import {
   MissingGuardsError,
 } from '../../guardrails/guards.ts';
 import type { ModalView } from '@slack/types';
-import { context, escapeMrkdwn, input, modal, plain, section } from '../blocks.ts';
+import { context, escapeMrkdwn, input, modal, plain, section, textInput } from '../blocks.ts';
 import { gameDayGuardsSetText } from '../gamedays/gamedayWords.ts';
 import { noticeModal } from '../notice.ts';
 
@@ -82,14 +82,6 @@ export interface GuardPickerDefaults {
   uriB?: string | undefined;
 }
 
-const text = (actionId: string, initial: string | undefined, placeholder: string, maxLength: number) => ({
-  type: 'plain_text_input' as const,
-  action_id: actionId,
-  placeholder: plain(placeholder),
-  max_length: maxLength,
-  ...(initial ? { initial_value: initial } : {}),
-});
-
 const search = (actionId: string, placeholder: string) => ({
   type: 'external_select' as const,
   action_id: actionId,
@@ -115,7 +107,10 @@ export function guardPickerModal(defaults: GuardPickerDefaults, privateMetadata:
       input(
         GUARD_A_INTEGRATION,
         'monitoringA integration',
-        text(GUARD_A_INTEGRATION, defaults.integrationA, 'The integration name on the platform', 100),
+        textInput(GUARD_A_INTEGRATION, defaults.integrationA, {
+          placeholder: 'The integration name on the platform',
+          maxLength: 100,
+        }),
         {
           optional: true,
           hint: 'The name your company gave the integration on the platform. Change it before searching.',
@@ -124,14 +119,19 @@ export function guardPickerModal(defaults: GuardPickerDefaults, privateMetadata:
       input(
         GUARD_A_DOMAIN,
         'monitoringA domain',
-        text(GUARD_A_DOMAIN, defaults.domainA, 'app.monitoring-a.example', 253),
+        textInput(GUARD_A_DOMAIN, defaults.domainA, { placeholder: 'app.monitoring-a.example', maxLength: 253 }),
         { optional: true },
       ),
       input(GUARD_ALERTS, 'Alert (monitoringB)', search(GUARD_ALERTS, 'Type an alert name'), { optional: true }),
-      input(GUARD_B_URI, 'monitoringB URI', text(GUARD_B_URI, defaults.uriB, 'https://alerts.example.com', 500), {
-        optional: true,
-        hint: "Where your company's monitoringB runs, as configured on the platform. Change it before searching.",
-      }),
+      input(
+        GUARD_B_URI,
+        'monitoringB URI',
+        textInput(GUARD_B_URI, defaults.uriB, { placeholder: 'https://alerts.example.com', maxLength: 500 }),
+        {
+          optional: true,
+          hint: "Where your company's monitoringB runs, as configured on the platform. Change it before searching.",
+        },
+      ),
       context(
         'A monitor reading `Alert` and an alert reading `firing` are unhealthy; a guard whose state cannot be told asks for Start anyway. To add more guards, open this form again.',
       ),
