@@ -17,15 +17,14 @@ import { detailsOf, NoTeamSelectedError, NotLoggedInError, UserInputError } from
 import type { Message } from './message.ts';
 import { StoreUnavailableError } from '../store/errors.ts';
 import { loginPromptBlocks } from './login/login.ts';
-import { escapeMrkdwn, section, plural } from './blocks.ts';
-import { FrozenError, HaltPrivilegeError } from '../guardrails/freezes.ts';
+import { escapeMrkdwn, section, plural, slackDate } from './blocks.ts';
+import { type Freeze, FrozenError, HaltPrivilegeError } from '../guardrails/freezes.ts';
 import { StartUnfinishedError } from '../attacks/start.ts';
 import { NotARequestError } from '../guardrails/approvals.ts';
 import { StepNotAllowedError } from '../gamedays/planChanges.ts';
 import { planWords } from './gamedays/planWords.ts';
 import { AmbiguousAttackIdError, AttackNotFoundError } from '../attacks/access.ts';
 import { GuardsUnknownError, MissingGuardsError, UnhealthyGuardsError } from '../guardrails/guards.ts';
-import { frozenRefusal, haltPrivilegeText } from './guardrails/freezeRefusal.ts';
 import { stageWords } from './attacks/attackCard.ts';
 import { guardRefusalText } from './guardrails/guards.ts';
 import { NoTargetsError, TargetsDriftedError } from '../attacks/blastRadius.ts';
@@ -61,6 +60,37 @@ function refusalText(error: UserInputError, command: string): string {
   if (error instanceof NotARequestError) return 'That button no longer points at a request.';
   if (error instanceof StepNotAllowedError) return planWords.notAllowed(error.teamName, error.inTeam, command);
   return error.message;
+}
+
+// How a freeze is named, down to the refusal of a start under it: the refusals above read these,
+// and the freeze's announcements and notices (guardrails/freeze.ts) and status build on them.
+
+/** "Payments" or "every team". */
+export function freezeScopeText(freeze: Pick<Freeze, 'scope' | 'teamName' | 'teamId'>): string {
+  return freeze.scope === 'all' ? 'every team' : `*${escapeMrkdwn(freeze.teamName ?? freeze.teamId ?? 'a team')}*`;
+}
+
+/** "frozen by @x since 14:02: reason", as previews, refusals, Home and status show it. */
+export function frozenLine(freeze: Freeze): string {
+  const since = Number.isNaN(Date.parse(freeze.since)) ? '' : ` since ${slackDate(new Date(freeze.since), '{time}')}`;
+  return `frozen by <@${freeze.by.userId}>${since}: ${escapeMrkdwn(freeze.reason)}`;
+}
+
+/** The refusal of a start in a frozen scope, with the way out. */
+export function frozenRefusal(freeze: Freeze, command: string): string {
+  const unfreeze =
+    freeze.scope === 'all'
+      ? `${command} unfreeze --all`
+      : `${command} unfreeze --team ${freeze.teamName ?? freeze.teamId}`;
+  return `:snowflake: Attacks in ${freezeScopeText(freeze)} are ${frozenLine(freeze)}. Nothing was started. When it is safe again, \`${escapeMrkdwn(unfreeze)}\` lifts the freeze.`;
+}
+
+/** Why a person may not freeze or lift a freeze there: their role lacks the halt privilege. */
+export function haltPrivilegeText({ doing, teamName }: HaltPrivilegeError): string {
+  if (teamName === undefined)
+    return `You cannot ${doing} every team: your platform role lacks the \`HALT_ALL\` privilege in your company. Ask a company owner or admin, or name one team with --team.`;
+  const name = `*${escapeMrkdwn(teamName)}*`;
+  return `You cannot ${doing} ${name}: your platform role lacks the \`HALT_WRITE\` privilege on team ${name}. Ask an owner of the team for a role that has it.`;
 }
 
 function attackNotFoundText({ guid, searched, teams }: AttackNotFoundError): string {

@@ -1,7 +1,7 @@
 import type { KnownBlock } from '@slack/types';
 import type { CardRecord } from '../attacks/cards.ts';
 import type { Freeze } from '../guardrails/freezes.ts';
-import { freezeScopeText, frozenLine } from './guardrails/freezeRefusal.ts';
+import { freezeScopeText, frozenLine } from './errorReply.ts';
 import { context, escapeMrkdwn, header, plural, section, slackDate } from './blocks.ts';
 import type { Message } from './message.ts';
 import { stageLabel } from './attacks/attackCard.ts';
