@@ -11,3 +11,6 @@ export interface Message {
 
 /** A message's blocks, or its text as one section, for a surface that shows it in place (a modal, Home). */
 export const messageBlocks = (message: Message): KnownBlock[] => message.blocks ?? [section(message.text)];
+
+/** A message that is one section of mrkdwn, its text the same words. */
+export const textMessage = (text: string): Message => ({ text, blocks: [section(text)] });
