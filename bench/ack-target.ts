@@ -24,7 +24,7 @@ import { createLogger } from '../src/logger.ts';
 import { backgroundJobs } from '../src/jobs/backgroundJobs.ts';
 import type { Scheduler } from '../src/jobs/scheduler.ts';
 import type { PollReport } from '../src/attacks/poller.ts';
-import { ATTACK_BUILDER_VIEW } from '../src/views/attacks/builderIds.ts';
+import { ATTACK_BUILDER_VIEW } from '../src/views/attacks/builderFields.ts';
 import { HALT_ATTACK } from '../src/views/attacks/attackCard.ts';
 import { LIST_NEXT_PAGE } from '../src/views/attacks/attackList.ts';
 

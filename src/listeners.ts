@@ -68,7 +68,7 @@ import {
   ATTACK_TARGET_KIND,
   ATTACK_TEAM,
   ATTACK_TYPE_SELECT,
-} from './views/attacks/builderIds.ts';
+} from './views/attacks/builderFields.ts';
 import { ADD_NOTE, ATTACK_DETAILS, FILE_TICKET, HALT_AGAIN, HALT_ATTACK } from './views/attacks/attackCard.ts';
 import { LIST_NEXT_PAGE } from './views/attacks/attackList.ts';
 import { ATTACK_CANCEL, ATTACK_START } from './views/attacks/attackPreview.ts';
@@ -83,7 +83,7 @@ import {
   LOGIN_SSO_BUTTON,
 } from './views/login/login.ts';
 import { NOTE_VIEW } from './views/attacks/note.ts';
-import { GUARD_ALERTS, GUARD_MONITORS, GUARD_PICKER_VIEW } from './views/guardrails/guardPicker.ts';
+import { GUARD_ALERTS, GUARD_MONITORS, GUARD_PICKER_VIEW } from './views/guardrails/guards.ts';
 import { TEAM_CHOICE, TEAM_PICKER_VIEW } from './views/login/team.ts';
 
 /** The message shortcut "File tracker ticket" (manifest.yml). */

@@ -6,7 +6,7 @@ import { haltSentState } from '../attacks/lifecycle.ts';
 import { StoreUnavailableError } from '../store/errors.ts';
 import { describeError } from '../views/errorReply.ts';
 import { homeHaltEndedNotice, homeNoticeView, homeView, type HomeState } from '../views/home.ts';
-import { teamPickerModal } from '../views/login/team.ts';
+import { teamChoices, teamPickerModal } from '../views/login/team.ts';
 import type { Action, Reply } from './command.ts';
 import type { Actor, Login } from '../store/sessions.ts';
 import type { Watch } from '../attacks/watches.ts';
@@ -112,7 +112,7 @@ async function homeState(actor: Actor, deps: Services, halting: string | undefin
       company: login.session.company_name ?? 'your company',
       teamId: login.team?.identifier,
       teamName: login.team ? teamName(login.team) : undefined,
-      teams: login.session.teams.map((t) => ({ id: t.identifier, name: teamName(t) })),
+      teams: teamChoices(login.session.teams),
       cannotRun: login.team && !mayRunAttacks(login.team) ? RUN_PRIVILEGE : undefined,
       mayHalt: login.team ? mayHalt(login.team) : undefined,
       mayHaltAll: mayHaltAll(login),
@@ -151,13 +151,7 @@ async function homeState(actor: Actor, deps: Services, halting: string | undefin
 
 export async function switchTeamFromHome(action: Action, deps: Services): Promise<Reply> {
   const login = await deps.login.require(action.actor);
-  return {
-    kind: 'openModal',
-    view: teamPickerModal(
-      login.session.teams.map((t) => ({ id: t.identifier, name: teamName(t) })),
-      login.team?.identifier,
-    ),
-  };
+  return { kind: 'openModal', view: teamPickerModal(teamChoices(login.session.teams), login.team?.identifier) };
 }
 
 export async function newAttackFromHome(action: Action, deps: Services): Promise<Reply> {

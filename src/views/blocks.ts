@@ -9,6 +9,7 @@ import type {
   KnownBlock,
   ModalView,
   PlainTextElement,
+  PlainTextInput,
   SectionBlock,
 } from '@slack/types';
 
@@ -108,6 +109,22 @@ export function button(
   if (options.url) element.url = options.url;
   if (options.confirm) element.confirm = options.confirm;
   return element;
+}
+
+/** A text input that shows `value` again when there is one. */
+export function textInput(
+  actionId: string,
+  value: string | undefined,
+  options: { placeholder?: string; multiline?: boolean; maxLength?: number } = {},
+): PlainTextInput {
+  return {
+    type: 'plain_text_input',
+    action_id: actionId,
+    ...(options.placeholder ? { placeholder: plain(options.placeholder, 150) } : {}),
+    ...(options.multiline ? { multiline: true } : {}),
+    ...(options.maxLength ? { max_length: options.maxLength } : {}),
+    ...(value ? { initial_value: value } : {}),
+  };
 }
 
 export function actions(blockId: string, elements: ActionsBlock['elements']): ActionsBlock {

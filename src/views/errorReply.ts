@@ -14,18 +14,17 @@ import {
   UnreachableError,
 } from '../client/errors.ts';
 import { detailsOf, NoTeamSelectedError, NotLoggedInError, UserInputError } from '../errors.ts';
-import type { Message } from './message.ts';
+import { type Message, textMessage } from './message.ts';
 import { StoreUnavailableError } from '../store/errors.ts';
 import { loginPromptBlocks } from './login/login.ts';
-import { escapeMrkdwn, section, plural } from './blocks.ts';
-import { FrozenError, HaltPrivilegeError } from '../guardrails/freezes.ts';
+import { escapeMrkdwn, plural, slackDate } from './blocks.ts';
+import { type Freeze, FrozenError, HaltPrivilegeError } from '../guardrails/freezes.ts';
 import { StartUnfinishedError } from '../attacks/start.ts';
 import { NotARequestError } from '../guardrails/approvals.ts';
 import { StepNotAllowedError } from '../gamedays/planChanges.ts';
 import { planWords } from './gamedays/planWords.ts';
 import { AmbiguousAttackIdError, AttackNotFoundError } from '../attacks/access.ts';
 import { GuardsUnknownError, MissingGuardsError, UnhealthyGuardsError } from '../guardrails/guards.ts';
-import { frozenRefusal, haltPrivilegeText } from './guardrails/freezeRefusal.ts';
 import { stageWords } from './attacks/attackCard.ts';
 import { guardRefusalText } from './guardrails/guards.ts';
 import { NoTargetsError, TargetsDriftedError } from '../attacks/blastRadius.ts';
@@ -64,6 +63,37 @@ function refusalText(error: UserInputError, command: string): string {
   return error.message;
 }
 
+// How a freeze is named, down to the refusal of a start under it: the refusals above read these,
+// and the freeze's announcements and notices (guardrails/freeze.ts) and status build on them.
+
+/** "Payments" or "every team". */
+export function freezeScopeText(freeze: Pick<Freeze, 'scope' | 'teamName' | 'teamId'>): string {
+  return freeze.scope === 'all' ? 'every team' : `*${escapeMrkdwn(freeze.teamName ?? freeze.teamId ?? 'a team')}*`;
+}
+
+/** "frozen by @x since 14:02: reason", as previews, refusals, Home and status show it. */
+export function frozenLine(freeze: Freeze): string {
+  const since = Number.isNaN(Date.parse(freeze.since)) ? '' : ` since ${slackDate(new Date(freeze.since), '{time}')}`;
+  return `frozen by <@${freeze.by.userId}>${since}: ${escapeMrkdwn(freeze.reason)}`;
+}
+
+/** The refusal of a start in a frozen scope, with the way out. */
+export function frozenRefusal(freeze: Freeze, command: string): string {
+  const unfreeze =
+    freeze.scope === 'all'
+      ? `${command} unfreeze --all`
+      : `${command} unfreeze --team ${freeze.teamName ?? freeze.teamId}`;
+  return `:snowflake: Attacks in ${freezeScopeText(freeze)} are ${frozenLine(freeze)}. Nothing was started. When it is safe again, \`${escapeMrkdwn(unfreeze)}\` lifts the freeze.`;
+}
+
+/** Why a person may not freeze or lift a freeze there: their role lacks the halt privilege. */
+export function haltPrivilegeText({ doing, teamName }: HaltPrivilegeError): string {
+  if (teamName === undefined)
+    return `You cannot ${doing} every team: your platform role lacks the \`HALT_ALL\` privilege in your company. Ask a company owner or admin, or name one team with --team.`;
+  const name = `*${escapeMrkdwn(teamName)}*`;
+  return `You cannot ${doing} ${name}: your platform role lacks the \`HALT_WRITE\` privilege on team ${name}. Ask an owner of the team for a role that has it.`;
+}
+
 function attackNotFoundText({ guid, searched, teams }: AttackNotFoundError): string {
   if (!teams) return 'Your platform login belongs to no team, so it can reach no attack.';
   const where =
@@ -87,10 +117,6 @@ function ambiguousIdText({ typed, matches }: AmbiguousAttackIdError): string {
   return `\`${escapeMrkdwn(typed)}\` begins the ids of ${matches.length} attacks, so nothing was done. Type more of the id:\n${lines.join('\n')}`;
 }
 
-function text(words: string): Message {
-  return { text: words, blocks: [section(words)] };
-}
-
 /**
  * The one place that turns any failure into the words a person sees. Nothing here repeats a
  * response body, a token or a stack trace; each message says what happened and what to do next.
@@ -101,19 +127,19 @@ export function describeError(error: unknown, context: ErrorContext): Message {
   const doing = ctx.doing ?? 'do that';
   if (error instanceof StartUnfinishedError) {
     // Before the store's words: something was done, and a second try would start a second attack.
-    return text(
+    return textMessage(
       `:rocket: Your attack \`${error.guid}\` started, but Faultline could not post its card yet. The card follows, with a direct message, once Faultline can; \`${cmd} halt ${error.guid}\` halts it now.`,
     );
   }
   if (error instanceof StoreUnavailableError) {
     // Before anything else: a store that cannot be asked must never read as "log in".
-    return text(
+    return textMessage(
       'Faultline cannot reach its store; nothing was done. Try again in a minute; if it keeps failing, tell whoever runs Faultline.',
     );
   }
   if (error instanceof UserInputError) {
     const words = refusalText(error, cmd);
-    return text(error.usage ? `${words}\nUsage: \`${cmd} ${error.usage}\`` : words);
+    return textMessage(error.usage ? `${words}\nUsage: \`${cmd} ${error.usage}\`` : words);
   }
   if (error instanceof NotLoggedInError) {
     const words = error.expired
@@ -122,7 +148,7 @@ export function describeError(error: unknown, context: ErrorContext): Message {
     return { text: words, blocks: loginPromptBlocks(words) };
   }
   if (error instanceof NoTeamSelectedError) {
-    return text(`Choose a team first with \`${cmd} team\`.`);
+    return textMessage(`Choose a team first with \`${cmd} team\`.`);
   }
   if (error instanceof UnauthorizedError) {
     const words = 'The platform no longer accepts your session (it expired or was ended). Log in again to continue.';
@@ -130,67 +156,67 @@ export function describeError(error: unknown, context: ErrorContext): Message {
   }
   if (error instanceof ForbiddenError) {
     if (error.httpsRequired)
-      return text(
+      return textMessage(
         'The platform refused to log in over plain HTTP. Whoever runs Faultline must set PLATFORM_API_URL to an https: address.',
       );
     const where = ctx.team ? ` on team *${escapeMrkdwn(ctx.team)}*` : ' in your company';
     const missing = error.privilege ? `the \`${error.privilege}\` privilege${where}` : `the privilege needed${where}`;
-    return text(
+    return textMessage(
       `You cannot ${doing}: your platform role lacks ${missing}. Ask a team or company owner for a role that has it.`,
     );
   }
   if (error instanceof InvalidIdError) {
-    return text('That id is not valid, so nothing was sent to the platform. Check the id and try again.');
+    return textMessage('That id is not valid, so nothing was sent to the platform. Check the id and try again.');
   }
   if (error instanceof NoIntegrationError) {
-    return text(missingIntegrationText(error.integration));
+    return textMessage(missingIntegrationText(error.integration));
   }
   if (error instanceof NotFoundError) {
     const what = ctx.subject ? ` ${ctx.subject}` : ' what you asked for';
-    return text(
+    return textMessage(
       `The platform has no${what}${ctx.team ? ` in team *${escapeMrkdwn(ctx.team)}*` : ''}. Check the id, or the team with \`${cmd} whoami\`.`,
     );
   }
   if (error instanceof RateLimitedError) {
     const seconds = error.retryAfterMs ? Math.max(1, Math.ceil(error.retryAfterMs / 1000)) : undefined;
-    return text(
+    return textMessage(
       `The platform is busy and asked Faultline to slow down. Try again${seconds ? ` in ${plural(seconds, 'second')}` : ' in a moment'}.`,
     );
   }
   if (error instanceof BusyError) {
-    return text(
+    return textMessage(
       `The platform is slow to answer and Faultline already has many calls waiting on it, so it did not ${doing}; nothing was sent. Try again in a minute.`,
     );
   }
   if (error instanceof TimeoutError || (error instanceof UnreachableError && error.outcomeUnknown)) {
     if (error.outcomeUnknown) {
-      return text(
+      return textMessage(
         `The platform did not confirm in time, so it is not known whether it did ${doing}. Check with \`${cmd} ${ctx.check ?? 'list'}\` before trying again.`,
       );
     }
-    return text(`The platform did not answer in time, so Faultline could not ${doing}. Try again in a moment.`);
+    return textMessage(`The platform did not answer in time, so Faultline could not ${doing}. Try again in a moment.`);
   }
   if (error instanceof UnreachableError) {
-    return text(
+    return textMessage(
       `Faultline could not reach the platform, so it could not ${doing}. Try again shortly; if it keeps failing, tell whoever runs Faultline.`,
     );
   }
   if (error instanceof ServerError) {
-    return text(
+    return textMessage(
       `The platform failed while trying to ${doing}. Try again in a minute; if it keeps failing, check the platform's status.`,
     );
   }
   if (error instanceof BadRequestError) {
-    return text(
+    return textMessage(
       `The platform rejected the request to ${doing} as invalid. Check the values and try again (\`${cmd} help\` shows the usage).`,
     );
   }
   if (error instanceof InvalidResponseError) {
-    return text(
+    return textMessage(
       `The platform answered in a way Faultline could not read, so it could not ${doing}. Tell whoever runs Faultline.`,
     );
   }
-  return text(
+  return textMessage(
     `Something went wrong in Faultline while trying to ${doing}. It has been logged; try again, and tell whoever runs Faultline if it keeps happening.`,
   );
 }

@@ -1,11 +1,10 @@
 import type { Button, HomeView, KnownBlock } from '@slack/types';
 import { actions, button, code, context, escapeMrkdwn, header, section, slackDate, plural } from './blocks.ts';
-import { canHalt } from '../attacks/lifecycle.ts';
-import { argsText, clientsText, haltButton, stageLabel } from './attacks/attackCard.ts';
-import { offersHaltAll, type ListedAttack } from './attacks/attackList.ts';
+import { stageLabel } from './attacks/attackCard.ts';
+import { listedRow, offersHaltAll, type ListedAttack } from './attacks/attackList.ts';
 import { haltAllButton } from './attacks/halt.ts';
 import { LOGIN_BUTTON } from './login/login.ts';
-import type { Message } from './message.ts';
+import { type Message, messageBlocks } from './message.ts';
 import type { TeamChoice } from './login/team.ts';
 import type { Freeze } from '../guardrails/freezes.ts';
 import { freezeLines } from './status.ts';
@@ -64,18 +63,6 @@ export interface HomeState {
   notice?: Message | undefined;
 }
 
-function attackLine(attack: ListedAttack): string {
-  const parts = [
-    `*${escapeMrkdwn(attack.type)}* ${argsText(attack.args.map(escapeMrkdwn))}`,
-    stageLabel(attack.stage, attack.lifecycle),
-  ];
-  if (attack.clients !== undefined) parts.push(clientsText(attack.clients, !attack.active));
-  if (attack.createdBy) parts.push(`by ${escapeMrkdwn(attack.createdBy)}`);
-  if (attack.startedAt && !Number.isNaN(Date.parse(attack.startedAt)))
-    parts.push(slackDate(new Date(attack.startedAt)));
-  return `${parts.join(' · ')}\n${code(attack.guid)}${attack.kind === 'kubernetes' ? ' · Kubernetes' : ''}`;
-}
-
 function gameDayBlocks(gameDays: HomeState['gameDays']): KnownBlock[] {
   if (!gameDays.length) return [];
   const shown = gameDays.slice(0, homeGameDaysShown);
@@ -114,16 +101,8 @@ function attackBlocks(state: HomeState, teamId: string, teamName: string, comman
   const blocks: KnownBlock[] = [header(`Active attacks · ${teamName}`)];
   const active = state.active.slice(0, homeActiveShown);
   if (!active.length) blocks.push(section(`No active attacks in team *${escapeMrkdwn(teamName)}*.`));
-  for (const attack of active) {
-    blocks.push(
-      section(
-        attackLine(attack),
-        attack.active && canHalt(attack) && state.login?.mayHalt !== false
-          ? { accessory: haltButton({ guid: attack.guid, teamId, kind: attack.kind }) }
-          : {},
-      ),
-    );
-  }
+  const mayHalt = state.login?.mayHalt;
+  blocks.push(...active.map((attack) => listedRow(attack, { teamId, mayHalt })));
   if (state.active.length > active.length) {
     blocks.push(context(`and ${state.active.length - active.length} more: \`${command} list active\` lists them all.`));
   }
@@ -132,17 +111,19 @@ function attackBlocks(state: HomeState, teamId: string, teamName: string, comman
   const recent = state.recent.slice(0, homeRecentShown);
   if (recent.length) {
     blocks.push(header('Recent attacks'));
-    blocks.push(...recent.map((attack) => section(attackLine(attack))));
+    blocks.push(...recent.map((attack) => listedRow(attack, { teamId })));
     blocks.push(context(`\`${command} list completed\` lists more.`));
   }
   return blocks;
 }
 
+const homeTab = (blocks: KnownBlock[]): HomeView => ({ type: 'home', callback_id: HOME_VIEW, blocks });
+
 /** The App Home tab: login state, team, attacks with Halt buttons, and running game days. */
 export function homeView(state: HomeState): HomeView {
   const { command } = state;
   const blocks: KnownBlock[] = [header('Faultline')];
-  if (state.notice) blocks.push(...(state.notice.blocks ?? [section(state.notice.text)]));
+  if (state.notice) blocks.push(...messageBlocks(state.notice));
   const login = state.login;
   if (!login) {
     blocks.push(
@@ -153,7 +134,7 @@ export function homeView(state: HomeState): HomeView {
       actions('home_login', [button('Log in', LOGIN_BUTTON, { style: 'primary' })]),
     );
     blocks.push(...gameDayBlocks(state.gameDays));
-    return { type: 'home', callback_id: HOME_VIEW, blocks };
+    return homeTab(blocks);
   }
   const team = login.teamId ? (login.teamName ?? login.teamId) : undefined;
   blocks.push(
@@ -179,7 +160,7 @@ export function homeView(state: HomeState): HomeView {
   if (login.teamId && team) blocks.push(...attackBlocks(state, login.teamId, team, command));
   blocks.push(...watchBlocks(state.watches ?? [], command));
   blocks.push(...gameDayBlocks(state.gameDays));
-  return { type: 'home', callback_id: HOME_VIEW, blocks };
+  return homeTab(blocks);
 }
 
 /** At the top of Home once an attack halted there has ended: what the halt came to. */
@@ -190,9 +171,5 @@ export function homeHaltEndedNotice(guid: string, stage: string, lifecycle: stri
 
 /** App Home when it cannot be drawn (the store is away): what happened, in place of a blank tab. */
 export function homeNoticeView(message: Message): HomeView {
-  return {
-    type: 'home',
-    callback_id: HOME_VIEW,
-    blocks: [header('Faultline'), ...(message.blocks ?? [section(message.text)])],
-  };
+  return homeTab([header('Faultline'), ...messageBlocks(message)]);
 }

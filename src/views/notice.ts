@@ -1,5 +1,5 @@
 import type { ModalView } from '@slack/types';
-import type { Message } from './message.ts';
+import { type Message, messageBlocks } from './message.ts';
 import { context, modal, section } from './blocks.ts';
 
 /** What a person is told when they act while Faultline is stopping: nothing was done, ask again. */
@@ -20,5 +20,5 @@ export function noticeModal(title: string, text: string): ModalView {
 
 /** A message (its blocks, or its text) shown as a modal, e.g. an error inside a modal flow. */
 export function messageModal(title: string, message: Message): ModalView {
-  return modal('notice', title, message.blocks ?? [section(message.text)], { close: 'Close' });
+  return modal('notice', title, messageBlocks(message), { close: 'Close' });
 }

@@ -1,8 +1,8 @@
 import type { KnownBlock } from '@slack/types';
 import type { CardRecord } from '../attacks/cards.ts';
 import type { Freeze } from '../guardrails/freezes.ts';
-import { freezeScopeText, frozenLine } from './guardrails/freezeRefusal.ts';
-import { context, escapeMrkdwn, header, section, slackDate } from './blocks.ts';
+import { freezeScopeText, frozenLine } from './errorReply.ts';
+import { context, escapeMrkdwn, header, plural, section, slackDate } from './blocks.ts';
 import type { Message } from './message.ts';
 import { stageLabel } from './attacks/attackCard.ts';
 import type { Watch } from '../attacks/watches.ts';
@@ -33,15 +33,20 @@ export interface StatusState {
   command: string;
 }
 
+/** A titled list of lines, or the title and what stands when there is none. */
+const listSection = (title: string, lines: string[], none: string) =>
+  section(`*${title}*\n${lines.length ? lines.join('\n') : none}`);
+
 /** The channel's watches, as `status` shows them. */
 function watchesSection(watches: Watch[], command: string): KnownBlock {
-  if (!watches.length)
-    return section(`*Watches in this channel*
-None: \`${command} watch\` gets a card here for every attack of your team, wherever it starts.`);
   const paused = watches.some((w) => w.pausedAt)
     ? [`A paused watch resumes when someone with access runs \`${command} watch <team>\` here.`]
     : [];
-  return section(['*Watches in this channel*', ...watches.map((w) => watchLine(w)), ...paused].join('\n'));
+  return listSection(
+    'Watches in this channel',
+    [...watches.map((w) => watchLine(w)), ...paused],
+    `None: \`${command} watch\` gets a card here for every attack of your team, wherever it starts.`,
+  );
 }
 
 /** One line per freeze, as App Home and `status` show them. */
@@ -53,13 +58,7 @@ export function freezeLines(freezes: Freeze[]): string[] {
 export function statusMessage(state: StatusState): Message {
   const { command } = state;
   const blocks: KnownBlock[] = [header('Faultline now')];
-  blocks.push(
-    section(
-      state.freezes.length
-        ? ['*Freezes*', ...freezeLines(state.freezes)].join('\n')
-        : '*Freezes*\nNone: attacks can start.',
-    ),
-  );
+  blocks.push(listSection('Freezes', freezeLines(state.freezes), 'None: attacks can start.'));
   const days = state.gameDays.map((d) => {
     const started = Number.isNaN(Date.parse(d.startedAt))
       ? ''
@@ -69,9 +68,7 @@ export function statusMessage(state: StatusState): Message {
       `:dart: *${escapeMrkdwn(d.title)}* in <#${d.channel}>, facilitated by <@${d.facilitator}>${started}`,
     );
   });
-  blocks.push(
-    section(days.length ? ['*Game days*', ...days].join('\n') : '*Game days*\nNone running in your channels.'),
-  );
+  blocks.push(listSection('Game days', days, 'None running in your channels.'));
   const guards = state.guards ?? [];
   const guardLines = guards
     .slice(0, statusGuardsShown)
@@ -80,32 +77,22 @@ export function statusMessage(state: StatusState): Message {
         `${guardReadingText(g)} · guards ${g.covers.slice(0, 5).join(', ')}${g.covers.length > 5 ? ` and ${g.covers.length - 5} more` : ''}`,
     );
   if (guards.length > guardLines.length) guardLines.push(`_and ${guards.length - guardLines.length} more_`);
-  blocks.push(
-    section(
-      guardLines.length ? ['*Guards*', ...guardLines].join('\n') : '*Guards*\nNone on your game days or live attacks.',
-    ),
-  );
+  blocks.push(listSection('Guards', guardLines, 'None on your game days or live attacks.'));
   if (state.watches) blocks.push(watchesSection(state.watches, command));
   const shown = state.live.slice(0, statusAttacksShown);
   const attacks = shown.map(
     (c) =>
       `${stageLabel(c.stage, c.lifecycle)} *${escapeMrkdwn(c.type)}* in *${escapeMrkdwn(c.teamName)}* · <#${c.channel}> · by <@${c.startedBy.userId}>\n\`${c.guid}\``,
   );
-  blocks.push(
-    section(
-      attacks.length
-        ? ['*Live attacks started from Slack*', ...attacks].join('\n')
-        : '*Live attacks started from Slack*\nNone.',
-    ),
-  );
+  blocks.push(listSection('Live attacks started from Slack', attacks, 'None.'));
   if (state.live.length > shown.length)
     blocks.push(
       context(`and ${state.live.length - shown.length} more: \`${command} list active\` lists a team's attacks.`),
     );
   const summary = [
-    state.freezes.length ? `${state.freezes.length} freeze${state.freezes.length === 1 ? '' : 's'}` : 'no freeze',
-    `${state.gameDays.length} game day${state.gameDays.length === 1 ? '' : 's'}`,
-    `${state.live.length} live attack${state.live.length === 1 ? '' : 's'}`,
+    state.freezes.length ? plural(state.freezes.length, 'freeze') : 'no freeze',
+    plural(state.gameDays.length, 'game day'),
+    plural(state.live.length, 'live attack'),
   ].join(', ');
   return { text: `Faultline now: ${summary}.`, blocks };
 }

@@ -14,7 +14,7 @@ import {
   ATTACK_TEAM,
   ATTACK_TYPE_SELECT,
   attackArgId,
-} from '../../src/views/attacks/builderIds.ts';
+} from '../../src/views/attacks/builderFields.ts';
 import { attackBuilderModal } from '../../src/views/attacks/attackBuilder.ts';
 import { equivalentCommand } from '../../src/views/attacks/attackPreview.ts';
 

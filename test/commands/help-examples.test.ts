@@ -5,7 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { builtInCatalogue } from '../../src/client/catalogue.ts';
 import { parseAttackCommand } from '../../src/commands/attacks/parse.ts';
 import { parseCommandText, subcommands } from '../../src/commands/index.ts';
-import { ATTACK_TARGET_KIND, ATTACK_TARGET_VALUES } from '../../src/views/attacks/builderIds.ts';
+import { ATTACK_TARGET_KIND, ATTACK_TARGET_VALUES } from '../../src/views/attacks/builderFields.ts';
 import { attackBuilderModal } from '../../src/views/attacks/attackBuilder.ts';
 
 /**

@@ -20,7 +20,7 @@ import {
   ATTACK_TEAM,
   ATTACK_TYPE_SELECT,
   attackArgId,
-} from '../../src/views/attacks/builderIds.ts';
+} from '../../src/views/attacks/builderFields.ts';
 import { attackRefValue } from '../../src/views/attacks/attackCard.ts';
 import { LOGIN_VIEW, loginFields, RESET_PASSWORD_VIEW } from '../../src/views/login/login.ts';
 import { NOTE_TEXT, NOTE_VIEW } from '../../src/views/attacks/note.ts';

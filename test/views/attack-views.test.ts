@@ -13,7 +13,7 @@ import {
   ATTACK_TYPE_SELECT,
   attackArgId,
   builderTargetKinds,
-} from '../../src/views/attacks/builderIds.ts';
+} from '../../src/views/attacks/builderFields.ts';
 import { attackBuilderModal, type AttackBuilderOptions } from '../../src/views/attacks/attackBuilder.ts';
 import { canHalt } from '../../src/attacks/lifecycle.ts';
 import { attackCardMessage, stageLabel, stageWords } from '../../src/views/attacks/attackCard.ts';

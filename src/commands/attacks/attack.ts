@@ -13,7 +13,7 @@ import {
   ATTACK_TEAM,
   ATTACK_TYPE_SELECT,
   builderTitle,
-} from '../../views/attacks/builderIds.ts';
+} from '../../views/attacks/builderFields.ts';
 import { NoTargetsError } from '../../attacks/blastRadius.ts';
 import { noTargetsFieldText } from '../../views/attacks/blastRadius.ts';
 import { messageModal } from '../../views/notice.ts';

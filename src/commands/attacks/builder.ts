@@ -12,7 +12,7 @@ import {
   CHECKED,
   attackArgId,
   isBuilderTargetKind,
-} from '../../views/attacks/builderIds.ts';
+} from '../../views/attacks/builderFields.ts';
 import { defaultLength, findAttackType, flagOf } from '../../attacks/catalogue.ts';
 import { implicitLength, lengthProblem, parseCount, parsePercent, valueProblem, valuesTarget } from './validate.ts';
 import { runsOnServices, type AttackRequest, type AttackTarget } from '../../attacks/request.ts';

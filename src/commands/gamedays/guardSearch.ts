@@ -4,12 +4,7 @@ import type { MonitorA } from '../../client/schemas.ts';
 import type { Services } from '../../services.ts';
 import type { Actor } from '../../store/sessions.ts';
 import { limits, truncate } from '../../views/blocks.ts';
-import {
-  GUARD_A_DOMAIN,
-  GUARD_A_INTEGRATION,
-  GUARD_B_URI,
-  unusableOption,
-} from '../../views/guardrails/guardPicker.ts';
+import { GUARD_A_DOMAIN, GUARD_A_INTEGRATION, GUARD_B_URI, unusableOption } from '../../views/guardrails/guards.ts';
 import type { OptionsHandler } from '../command.ts';
 
 /** The guard form's searches: monitors and alerts found on the platform with the person's session, as they type. */

@@ -6,8 +6,10 @@ import { gameDayRefValue, parseGameDayRef, type GameDayRecord } from '../../game
 import type { GuardCheck, GuardSpec } from '../../guardrails/guards.ts';
 import type { Actor } from '../../store/sessions.ts';
 import { gameDayGuardsRefusedText } from '../../views/gamedays/gamedayWords.ts';
-import { guardLine, guardsRemovedLine, guardsSetLine } from '../../views/guardrails/guards.ts';
 import {
+  guardLine,
+  guardsRemovedLine,
+  guardsSetLine,
   GUARD_A_DOMAIN,
   GUARD_A_INTEGRATION,
   GUARD_ALERTS,
@@ -17,7 +19,7 @@ import {
   guardPickerModal,
   guardsSetModal,
   unusableOption,
-} from '../../views/guardrails/guardPicker.ts';
+} from '../../views/guardrails/guards.ts';
 import type { Reply, Submission, SubmissionReply } from '../command.ts';
 import { alertNamePattern } from './guardSearch.ts';
 

@@ -1,10 +1,13 @@
 import type { KnownBlock, ModalView, PlainTextOption } from '@slack/types';
 import type { InfraAttackMetadata } from '../../client/catalogue.ts';
 import { findAttackType, groupedTypes } from '../../attacks/catalogue.ts';
-import { agree, context, input, limits, modal, plain, plural } from '../blocks.ts';
+import { agree, context, input, limits, modal, plain, plural, textInput } from '../blocks.ts';
 import type { TeamChoice } from '../login/team.ts';
-import { argInput, guardsBlock, lengthInput, teamBlock } from './builderFields.ts';
 import {
+  argInput,
+  guardsBlock,
+  lengthInput,
+  teamBlock,
   ATTACK_BUILDER_VIEW,
   ATTACK_CHANNEL,
   ATTACK_GUARDS,
@@ -15,7 +18,7 @@ import {
   attackArgId,
   builderTitle,
   isBuilderTargetKind,
-} from './builderIds.ts';
+} from './builderFields.ts';
 import { targetBlocks } from './builderTarget.ts';
 
 export interface AttackBuilderOptions {
@@ -88,13 +91,7 @@ export function attackBuilderModal(options: AttackBuilderOptions): ModalView {
     input(
       ATTACK_SAVE_AS,
       'Save as',
-      {
-        type: 'plain_text_input',
-        action_id: ATTACK_SAVE_AS,
-        max_length: 40,
-        placeholder: plain('checkout-cpu', 150),
-        ...(values[ATTACK_SAVE_AS] ? { initial_value: values[ATTACK_SAVE_AS] } : {}),
-      },
+      textInput(ATTACK_SAVE_AS, values[ATTACK_SAVE_AS], { placeholder: 'checkout-cpu', maxLength: 40 }),
       {
         optional: true,
         hint: 'Keeps this attack for the team under the name, to run again with the run command or in a game-day plan.',

@@ -187,6 +187,20 @@ function starterText(card: CardRecord, channel: string | undefined): string {
   return `Started by <@${card.startedBy.userId}>${card.startedByPlatform ? ` (${escapeMrkdwn(card.startedByPlatform)})` : ''}${where}${card.approvedBy ? `, approved by <@${card.approvedBy.userId}>` : ''}`;
 }
 
+/** The attack's last ten notes, as its card and its details show them; none without notes. */
+export function notesBlocks(annotations: Record<string, string> | undefined): KnownBlock[] {
+  const notes = Object.values(annotations ?? {}).slice(-10);
+  return notes.length
+    ? [section(`*Notes*\n${notes.map((n) => `• ${escapeMrkdwn(truncate(n, 280))}`).join('\n')}`)]
+    : [];
+}
+
+/** The attack's id, linked to its platform page where it has one. */
+export function attackLinkLine(guid: string, appUrl: string | undefined): KnownBlock {
+  const page = platformAttackUrl(appUrl, guid);
+  return context(`Attack ${code(guid)}${page ? ` · ${externalLink(page, 'Open in the platform')}` : ''}`);
+}
+
 /** Whether the card offers Halt again: a target still runs a minute after its halt. */
 const haltAgainDue = (card: CardRecord) => Boolean(card.haltCheck?.stuck && !card.haltCheck.verified);
 
@@ -203,9 +217,6 @@ export function attackCardMessage(
     : card.lengthSeconds !== undefined
       ? `Ends about ${slackDate(new Date(new Date(started).getTime() + card.lengthSeconds * 1000))}`
       : 'Runs until it completes';
-  const page = platformAttackUrl(links.appUrl, card.guid);
-  const link = page ? ` · ${externalLink(page, 'Open in the platform')}` : '';
-  const notes = Object.entries(card.annotations);
   const halter = (h: CardRecord['haltedBy'][number]) =>
     `<@${h.userId}>${h.reason ? ` (${escapeMrkdwn(h.reason)})` : ''}`;
   const halted = card.haltedBy.length
@@ -224,16 +235,7 @@ export function attackCardMessage(
       ['End', ends],
     ]),
   ];
-  if (notes.length) {
-    blocks.push(
-      section(
-        `*Notes*\n${notes
-          .slice(-10)
-          .map(([, text]) => `• ${escapeMrkdwn(truncate(text, 280))}`)
-          .join('\n')}`,
-      ),
-    );
-  }
+  blocks.push(...notesBlocks(card.annotations));
   if (card.unwatched)
     blocks.push(
       section(
@@ -248,7 +250,7 @@ export function attackCardMessage(
     );
   if (card.guards?.length) blocks.push(context(guardsText(card.guards)));
   if (card.ticketCount) blocks.push(context(`:ticket: ${plural(card.ticketCount, 'ticket')} filed`));
-  blocks.push(context(`Attack ${code(card.guid)}${link}`));
+  blocks.push(attackLinkLine(card.guid, links.appUrl));
   blocks.push(
     actions('attack_card_actions', [
       ...(haltAgainDue(card) ? [haltAgainButton(card)] : canHalt(card) ? [haltButton(card)] : []),

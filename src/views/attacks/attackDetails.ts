@@ -4,20 +4,26 @@ import { canHalt, isFinished } from '../../attacks/lifecycle.ts';
 import type { Message } from '../message.ts';
 import {
   actions,
-  code,
   context,
   escapeMrkdwn,
-  externalLink,
   fields,
   header,
-  platformAttackUrl,
   section,
   slackDate,
   truncate,
   agree,
   plural,
 } from '../blocks.ts';
-import { argsText, clientsText, haltButton, originText, stageLabel, stageWords } from './attackCard.ts';
+import {
+  argsText,
+  attackLinkLine,
+  clientsText,
+  haltButton,
+  notesBlocks,
+  originText,
+  stageLabel,
+  stageWords,
+} from './attackCard.ts';
 import { haltReceiptText } from './halt.ts';
 import type { HaltProgress } from '../../attacks/haltChecks.ts';
 
@@ -46,8 +52,9 @@ export function attackDetailsMessage(
 ): Message {
   const type = attack.infra_command?.type ?? 'attack';
   const stage = stageLabel(attack.stage ?? 'Unknown', attack.stage_lifecycle ?? '');
+  const stageText = attack.stage ? stageWords(attack.stage) : 'unknown stage';
   const blocks: KnownBlock[] = [
-    header(`${type} attack · ${attack.stage ? stageWords(attack.stage) : 'unknown stage'}`),
+    header(`${type} attack · ${stageText}`),
     fields([
       ['Stage', stage],
       ['Arguments', argsText(attack.args)],
@@ -77,18 +84,7 @@ export function attackDetailsMessage(
   }
   if (halt) blocks.push(section(`*Halt*, sent ${when(halt.haltedAt)}\n${haltReceiptText(halt)}`));
   if (tickets) blocks.push(context(ticketLine(tickets)));
-  const notes = Object.values(attack.annotations ?? {});
-  if (notes.length)
-    blocks.push(
-      section(
-        `*Notes*\n${notes
-          .slice(-10)
-          .map((n) => `• ${escapeMrkdwn(truncate(n, 280))}`)
-          .join('\n')}`,
-      ),
-    );
-  const page = platformAttackUrl(appUrl, attack.guid);
-  blocks.push(context(`Attack ${code(attack.guid)}${page ? ` · ${externalLink(page, 'Open in the platform')}` : ''}`));
+  blocks.push(...notesBlocks(attack.annotations), attackLinkLine(attack.guid, appUrl));
   if (canHalt(attack)) {
     blocks.push(
       actions('attack_details_actions', [
@@ -101,7 +97,7 @@ export function attackDetailsMessage(
     );
   }
   return {
-    text: escapeMrkdwn(`${type} attack ${attack.guid}: ${attack.stage ? stageWords(attack.stage) : 'unknown stage'}`),
+    text: escapeMrkdwn(`${type} attack ${attack.guid}: ${stageText}`),
     blocks,
   };
 }

@@ -1,4 +1,4 @@
-import type { Button, KnownBlock } from '@slack/types';
+import type { Button, KnownBlock, SectionBlock } from '@slack/types';
 import { canHalt, isFinished } from '../../attacks/lifecycle.ts';
 import type { Attack, KubernetesAttack } from '../../client/index.ts';
 import type { Message } from '../message.ts';
@@ -92,6 +92,26 @@ export interface AttackListPage {
   mayHaltAll?: boolean | undefined;
 }
 
+/**
+ * An attack's row, in a list and on App Home: type, arguments, stage, clients, who and when, and
+ * a Halt button while it may be halted.
+ */
+export function listedRow(
+  a: ListedAttack,
+  where: { teamId: string; mayHalt?: boolean | undefined; listId?: string | undefined },
+): SectionBlock {
+  const parts = [`*${escapeMrkdwn(a.type)}* ${argsText(a.args)}`, stageLabel(a.stage, a.lifecycle)];
+  if (a.clients !== undefined) parts.push(clientsText(a.clients, !a.active));
+  if (a.createdBy) parts.push(`by ${escapeMrkdwn(a.createdBy)}`);
+  if (a.startedAt && !Number.isNaN(Date.parse(a.startedAt))) parts.push(slackDate(new Date(a.startedAt)));
+  return section(
+    `${parts.join(' · ')}\n${code(a.guid)}${a.kind === 'kubernetes' ? ' · Kubernetes' : ''}`,
+    a.active && canHalt(a) && where.mayHalt !== false
+      ? { accessory: haltButton({ guid: a.guid, teamId: where.teamId, kind: a.kind, listId: where.listId }) }
+      : {},
+  );
+}
+
 export function attackListMessage(page: AttackListPage): Message {
   const title = `${page.which === 'active' ? 'Active' : 'Completed'} ${page.filter ? '' : 'ad-hoc '}attacks · ${page.teamName}`;
   const blocks: KnownBlock[] = [header(title)];
@@ -105,21 +125,8 @@ export function attackListMessage(page: AttackListPage): Message {
       ),
     );
   }
-  for (const a of page.attacks.slice(0, listPageSize)) {
-    const parts = [`*${escapeMrkdwn(a.type)}* ${argsText(a.args)}`, stageLabel(a.stage, a.lifecycle)];
-    if (a.clients !== undefined) parts.push(clientsText(a.clients, !a.active));
-    if (a.createdBy) parts.push(`by ${escapeMrkdwn(a.createdBy)}`);
-    if (a.startedAt) parts.push(slackDate(new Date(a.startedAt)));
-    const text = `${parts.join(' · ')}\n${code(a.guid)}${a.kind === 'kubernetes' ? ' · Kubernetes' : ''}`;
-    blocks.push(
-      section(
-        text,
-        a.active && canHalt(a) && page.mayHalt !== false
-          ? { accessory: haltButton({ guid: a.guid, teamId: page.teamId, kind: a.kind, listId: page.listId }) }
-          : {},
-      ),
-    );
-  }
+  for (const a of page.attacks.slice(0, listPageSize))
+    blocks.push(listedRow(a, { teamId: page.teamId, mayHalt: page.mayHalt, listId: page.listId }));
   const footer: Button[] = [];
   if (page.nextValue) footer.push(button('Next page', LIST_NEXT_PAGE, { value: page.nextValue }));
   if (page.mayHaltAll !== false && offersHaltAll(page.attacks)) footer.push(haltAllButton());

@@ -1,6 +1,6 @@
 import type { KnownBlock, PlainTextOption } from '@slack/types';
 import { maxTargetCount } from '../../attacks/catalogue.ts';
-import { input, isNumber, limits, plain } from '../blocks.ts';
+import { input, isNumber, limits, plain, textInput } from '../blocks.ts';
 import {
   ATTACK_INCLUDE_NEW,
   ATTACK_TARGET_COUNT,
@@ -10,7 +10,7 @@ import {
   type BuilderTargetKind,
   builderTargetKinds,
   CHECKED,
-} from './builderIds.ts';
+} from './builderFields.ts';
 
 const targetKindText: Record<BuilderTargetKind, string> = {
   all: 'Every active client of the team',
@@ -88,17 +88,11 @@ export function targetBlocks(
         hint: 'For tags and labels: key=value pairs such as role=web, zone=us-east-1a. For hosts and containers: ids separated by commas.',
         placeholder: 'role=web',
       };
-  const typed = values[ATTACK_TARGET_VALUES];
   blocks.push(
     input(
       ATTACK_TARGET_VALUES,
       field.label,
-      {
-        type: 'plain_text_input',
-        action_id: ATTACK_TARGET_VALUES,
-        placeholder: plain(field.placeholder, 150),
-        ...(typed ? { initial_value: typed } : {}),
-      },
+      textInput(ATTACK_TARGET_VALUES, values[ATTACK_TARGET_VALUES], { placeholder: field.placeholder }),
       { optional: true, hint: field.hint },
     ),
   );

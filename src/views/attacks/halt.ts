@@ -4,7 +4,7 @@ import type { HaltOutcome } from '../../attacks/halt.ts';
 import { type HaltProgress, type HaltReceipt, haltTimes, seconds, sloWords, stopMs } from '../../attacks/haltChecks.ts';
 import type { MassHaltOutcome } from '../../attacks/massHalts.ts';
 import { actions, button, code, confirmDialog, context, escapeMrkdwn, section, slackDate, plural } from '../blocks.ts';
-import type { Message } from '../message.ts';
+import { type Message, textMessage } from '../message.ts';
 import { type AttackRef, attackRefValue, HALT_ATTACK, haltAgainButton, stageWords, targetList } from './attackCard.ts';
 
 /* A halt in words: what the person who asked is answered, what the thread, the channel and the halter are told, and its receipt. */
@@ -138,8 +138,9 @@ export function haltVerifiedLateMessage(
   to?: { type?: string | undefined; channel?: string | undefined },
 ): Message {
   const which = to ? `The halt of ${attackNamed(ref, to)}` : 'The halt';
-  const text = `:white_check_mark: ${which} was not verified at first: a target ran on ${sloWords(progress.sloSeconds)} after it. It is verified now: ${progress.stopped} of ${plural(progress.total, 'target')} stopped.`;
-  return { text, blocks: [section(text)] };
+  return textMessage(
+    `:white_check_mark: ${which} was not verified at first: a target ran on ${sloWords(progress.sloSeconds)} after it. It is verified now: ${progress.stopped} of ${plural(progress.total, 'target')} stopped.`,
+  );
 }
 
 /** To the person whose session halted an attack: `HALT_SLO_SECONDS` on, no stored session can read its targets. */
@@ -240,10 +241,7 @@ export function haltReceiptText(check: HaltProgress): string {
 /** `/chaos halts`: the team's last verified halts, latest first, with their times. */
 export function haltReceiptsMessage(teamName: string, receipts: HaltReceipt[]): Message {
   const title = `Last halts of team ${escapeMrkdwn(teamName)}`;
-  if (!receipts.length) {
-    const text = `No verified halt of team ${escapeMrkdwn(teamName)} in the last 30 days.`;
-    return { text, blocks: [section(text)] };
-  }
+  if (!receipts.length) return textMessage(`No verified halt of team ${escapeMrkdwn(teamName)} in the last 30 days.`);
   const lines = receipts.map(
     (receipt) =>
       `• ${code(receipt.guid.slice(0, 8))} ${escapeMrkdwn(receipt.type ?? 'attack')}, halted ${slackDate(new Date(receipt.sentAt))}: ${receiptLine(receipt)}`,

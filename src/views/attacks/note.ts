@@ -1,5 +1,5 @@
 import type { ModalView } from '@slack/types';
-import { escapeMrkdwn, input, modal, section } from '../blocks.ts';
+import { escapeMrkdwn, input, modal, section, textInput } from '../blocks.ts';
 
 export const NOTE_VIEW = 'attack_note';
 export const NOTE_TEXT = 'note_text';
@@ -10,7 +10,7 @@ export function noteModal(privateMetadata: string, attackLabel: string): ModalVi
     'Add a note',
     [
       section(`A note on ${attackLabel}. It is stored on the attack in the platform and shown on its card.`),
-      input(NOTE_TEXT, 'Note', { type: 'plain_text_input', action_id: NOTE_TEXT, multiline: true, max_length: 1000 }),
+      input(NOTE_TEXT, 'Note', textInput(NOTE_TEXT, undefined, { multiline: true, maxLength: 1000 })),
     ],
     { submit: 'Add note', close: 'Cancel', privateMetadata },
   );

@@ -2,7 +2,7 @@ import type { CardRecord } from '../../attacks/cards.ts';
 import type { PresenceAnswer, PresenceClosed } from '../../attacks/presence.ts';
 import { attackRefValue, haltButton } from './attackCard.ts';
 import { actions, button, escapeMrkdwn, section, plural } from '../blocks.ts';
-import type { Message } from '../message.ts';
+import { type Message, textMessage } from '../message.ts';
 
 /** Still here, on a "Still watching?" message. */
 export const PRESENCE_HERE = 'presence_here';
@@ -42,7 +42,7 @@ export function presenceClosed(card: AskedAbout, closed: PresenceClosed, minutes
       : closed === 'halted'
         ? `:zzz: Nobody answered within 5 minutes, so ${attackWords(card)} was halted: nobody was watching.`
         : `:information_source: ${attackWords(card)} no longer runs: nothing to answer.`;
-  return { text, blocks: [section(text)] };
+  return textMessage(text);
 }
 
 /** What Still here answers when there was nothing to note. */

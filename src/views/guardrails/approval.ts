@@ -1,7 +1,7 @@
 import type { AttackRequest } from '../../attacks/request.ts';
 import type { ApprovalRule } from '../../guardrails/approvalRequests.ts';
 import type { ApprovalAnswer, ApprovalClosing, ApprovalRequest } from '../../guardrails/approvals.ts';
-import type { Message } from '../message.ts';
+import { type Message, textMessage } from '../message.ts';
 import { actions, button, context, escapeMrkdwn, section, slackDate } from '../blocks.ts';
 import { describeError } from '../errorReply.ts';
 import { describeTarget } from '../attacks/attackPreview.ts';
@@ -99,8 +99,7 @@ function closedText(c: ApprovalClosing, command: string): string {
 
 /** The request once answered: no buttons, what happened. */
 export function approvalClosedMessage(closing: ApprovalClosing, command: string): Message {
-  const text = closedText(closing, command);
-  return { text, blocks: [section(text)] };
+  return textMessage(closedText(closing, command));
 }
 
 /** What the person who clicked Approve or Reject is told; nothing when another answer got there first. */

@@ -1,8 +1,7 @@
 import type { Freeze, FreezeHalting } from '../../guardrails/freezes.ts';
 import type { FreezeNotice, SweepResult, SweptAttack } from '../../guardrails/sweep.ts';
 import { escapeMrkdwn } from '../blocks.ts';
-import { errorInBrief } from '../errorReply.ts';
-import { freezeScopeText, frozenLine } from './freezeRefusal.ts';
+import { errorInBrief, freezeScopeText, frozenLine } from '../errorReply.ts';
 
 /** "its attacks", "its Kubernetes attacks", or both, for what a sweep could not read. */
 function unreadText(unread: SweepResult['unread']): string {

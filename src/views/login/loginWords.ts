@@ -4,7 +4,7 @@ import { teamName } from '../../attacks/access.ts';
 import type { LoginField } from '../../login/logIn.ts';
 import type { SsoFailure } from '../../client/auth.ts';
 import type { Login } from '../../store/sessions.ts';
-import type { Message } from '../message.ts';
+import { type Message, textMessage } from '../message.ts';
 import { END_LINKED_SESSION_BUTTON, LOGIN_BUTTON, pageButton } from './login.ts';
 import { accountLockedText } from './pageWords.ts';
 
@@ -183,10 +183,7 @@ export const ssoFailuresShown = 15;
 /** `sso failures [email]`: the newest first, each with when, who and why. */
 export function ssoFailuresMessage(failures: SsoFailure[], email: string | undefined): Message {
   const whose = email ? ` of ${escapeMrkdwn(email)}` : '';
-  if (failures.length === 0) {
-    const text = `No recent single sign-on failures${whose}.`;
-    return { text, blocks: [section(text)] };
-  }
+  if (failures.length === 0) return textMessage(`No recent single sign-on failures${whose}.`);
   const shown = failures.slice(0, ssoFailuresShown);
   const lines = shown.map(
     (f) =>

@@ -16,6 +16,7 @@ import {
   plain,
   section,
   slackDate,
+  textInput,
   truncate,
   agree,
   plural,
@@ -49,23 +50,27 @@ export function ticketProjectModal(options: {
   projectId?: string | undefined;
   issueTypeId?: string | undefined;
 }): ModalView {
-  const textInput = (id: string, value: string | undefined, placeholder: string) => ({
-    type: 'plain_text_input' as const,
-    action_id: id,
-    placeholder: plain(placeholder, 150),
-    ...(value ? { initial_value: value } : {}),
-  });
   return modal(
     TICKET_PROJECT_VIEW,
     'File a ticket',
     [
       section('Which tracker project and issue type should the ticket go to? Their fields come next.'),
-      input(TICKET_PROJECT_ID, 'Project id', textInput(TICKET_PROJECT_ID, options.projectId, '10001'), {
-        hint: 'The numeric id of the tracker project. Set TRACKER_PROJECT_ID to skip this step.',
-      }),
-      input(TICKET_ISSUE_TYPE_ID, 'Issue type id', textInput(TICKET_ISSUE_TYPE_ID, options.issueTypeId, '10004'), {
-        hint: 'The numeric id of the issue type. Set TRACKER_ISSUE_TYPE_ID to skip this step.',
-      }),
+      input(
+        TICKET_PROJECT_ID,
+        'Project id',
+        textInput(TICKET_PROJECT_ID, options.projectId, { placeholder: '10001' }),
+        {
+          hint: 'The numeric id of the tracker project. Set TRACKER_PROJECT_ID to skip this step.',
+        },
+      ),
+      input(
+        TICKET_ISSUE_TYPE_ID,
+        'Issue type id',
+        textInput(TICKET_ISSUE_TYPE_ID, options.issueTypeId, { placeholder: '10004' }),
+        {
+          hint: 'The numeric id of the issue type. Set TRACKER_ISSUE_TYPE_ID to skip this step.',
+        },
+      ),
     ],
     { submit: 'Continue', close: 'Cancel', privateMetadata: options.privateMetadata },
   );
@@ -107,13 +112,8 @@ function multiSelect(
 function fieldInput(field: IssueField, value: string | undefined): InputBlock {
   const id = ticketFieldId(field.key);
   const label = field.name ?? field.key;
-  const text = (extra: object = {}, hint?: string) =>
-    input(
-      id,
-      label,
-      { type: 'plain_text_input', action_id: id, ...extra, ...(value ? { initial_value: value } : {}) },
-      hint ? { hint } : {},
-    );
+  const text = (extra: Parameters<typeof textInput>[2] = {}, hint?: string) =>
+    input(id, label, textInput(id, value, extra), hint ? { hint } : {});
   if ((field.type === 'option' || field.type === 'array') && hasChoices(field)) {
     const options = choiceOptions(field);
     const hint = choicesHint(field);
@@ -140,7 +140,7 @@ function fieldInput(field: IssueField, value: string | undefined): InputBlock {
     case 'date':
       return input(id, label, { type: 'datepicker', action_id: id, ...(isDate(value) ? { initial_date: value } : {}) });
     case 'user':
-      return text({ placeholder: plain('account id') }, "The person's account id in the tracker.");
+      return text({ placeholder: 'account id' }, "The person's account id in the tracker.");
     default:
       return text();
   }
@@ -150,12 +150,7 @@ function labelsInput(labels: string[], required: boolean, value: string | undefi
   if (!labels.length) {
     // The tracker lists no labels to choose from, but the issue type cannot do without one.
     return required
-      ? input(
-          TICKET_LABELS,
-          'Labels',
-          { type: 'plain_text_input', action_id: TICKET_LABELS, ...(value ? { initial_value: value } : {}) },
-          { hint: 'Separate several with commas.' },
-        )
+      ? input(TICKET_LABELS, 'Labels', textInput(TICKET_LABELS, value), { hint: 'Separate several with commas.' })
       : undefined;
   }
   const options = labels
@@ -197,27 +192,14 @@ export function ticketModal(options: {
 }): ModalView {
   const values = options.values ?? {};
   const labels = labelsInput(options.labels, labelsRequired(options.meta), values[TICKET_LABELS]);
-  const initial = (id: string, prefill: string, max: number) => {
-    const text = truncate(values[id] ?? prefill, max);
-    return text ? { initial_value: text } : {};
-  };
+  const prefilled = (id: string, prefill: string, maxLength: number, multiline = false) =>
+    textInput(id, truncate(values[id] ?? prefill, maxLength), { maxLength, multiline });
   const fixed: KnownBlock[] = [
-    input(TICKET_SUMMARY, 'Summary', {
-      type: 'plain_text_input',
-      action_id: TICKET_SUMMARY,
-      max_length: summaryMaxLength,
-      ...initial(TICKET_SUMMARY, options.summary, summaryMaxLength),
-    }),
+    input(TICKET_SUMMARY, 'Summary', prefilled(TICKET_SUMMARY, options.summary, summaryMaxLength)),
     input(
       TICKET_DESCRIPTION,
       'Description',
-      {
-        type: 'plain_text_input',
-        action_id: TICKET_DESCRIPTION,
-        multiline: true,
-        max_length: descriptionMaxLength,
-        ...initial(TICKET_DESCRIPTION, options.description, descriptionMaxLength),
-      },
+      prefilled(TICKET_DESCRIPTION, options.description, descriptionMaxLength, true),
       { optional: true },
     ),
   ];
