@@ -65,9 +65,14 @@ export class GameDayReads {
     return base ? this.assemble(base) : undefined;
   }
 
+  /** The game day running in the channel, if any, as stored: its id and whether it is a rehearsal, unassembled. */
+  runningBase(channel: string): Promise<GameDayBase | undefined> {
+    return this.store.get<GameDayBase>(keys.gameDay.key(channel));
+  }
+
   /** Whether the game day running in the channel, if any, is a rehearsal. */
   async rehearsing(channel: string): Promise<boolean> {
-    return (await this.store.get<GameDayBase>(keys.gameDay.key(channel)))?.rehearsal === true;
+    return (await this.runningBase(channel))?.rehearsal === true;
   }
 
   /** A game day by its card, running or ended. */

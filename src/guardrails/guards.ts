@@ -210,7 +210,7 @@ export async function coveringGuards(
 ): Promise<Guard[]> {
   const owner = { workspaceId: actor.workspaceId, userId: actor.userId, userName: actor.userName };
   const guards: Guard[] = own.map((spec) => ({ spec, owner }));
-  const gameDay = await deps.gameDays.running(channel);
+  const gameDay = await deps.gameDays.runningBase(channel);
   if (gameDay) guards.push(...(await deps.guards.forGameDay(gameDay.id)));
   return distinctGuards(guards);
 }

@@ -69,7 +69,7 @@ describe('guard checks', () => {
     await t.deps.guards.addToGameDay('day-1', [guard(healthy, 'U0LEAD'), guard(alert, 'U0LEAD')]);
     const deps = {
       ...t.deps,
-      gameDays: { running: async (channel: string) => (channel === 'C0DAY' ? { id: 'day-1' } : undefined) },
+      gameDays: { runningBase: async (channel: string) => (channel === 'C0DAY' ? { id: 'day-1' } : undefined) },
     } as unknown as GuardrailParts;
     const covering = await coveringGuards(deps, starter, 'C0DAY', [healthy, healthy]);
     expect(covering.map((g) => [g.spec, g.owner.userId])).toEqual([

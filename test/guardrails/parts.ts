@@ -88,7 +88,12 @@ export function useGuardrails(): Guardrails {
       freezes: new Freezes(t.store),
       guards: new GuardStore(t.store),
       cards: new CardStore(t.store),
-      gameDays: { running: async () => undefined, allRunning: async () => [], showGuards: async () => undefined },
+      gameDays: {
+        running: async () => undefined,
+        runningBase: async () => undefined,
+        allRunning: async () => [],
+        showGuards: async () => undefined,
+      },
       approvals: {
         post: async (request: ApprovalRequest) => {
           t.posted.push(request);
