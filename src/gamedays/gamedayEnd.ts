@@ -11,7 +11,7 @@ import { keys } from '../store/keys.ts';
 
 /**
  * Ending a game day: what of it still runs, halting that, and the end itself with its summary and
- * report. Who may end it is gamedayAccess.ts's rule, asked by every way in first.
+ * report. Who may end it is the service's rule (gameDayAccess), asked by every way in first.
  */
 
 /** An attack of the game day that has not ended, as its card shows it. */

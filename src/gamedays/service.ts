@@ -5,14 +5,14 @@ import type { StartAsk, StartParts } from '../attacks/start.ts';
 import type { RehearsedStart, StartOutcome, StartWay } from '../attacks/startPolicy.ts';
 import type { Watches } from '../attacks/watches.ts';
 import type { GuardrailService } from '../guardrails/service.ts';
-import { requireLogin } from '../attacks/access.ts';
+import { mayRunAttacks, requireLogin, RUN_PRIVILEGE } from '../attacks/access.ts';
+import type { TeamEntry } from '../client/index.ts';
 import type { GameDays } from './gamedays.ts';
 import type { GameDayPlan, HypothesisAnswer, StepRef } from './plan.ts';
 import { addStep, moveStep, planPlace, removeStep, runnerOf, setAutomatic } from './planChanges.ts';
 import type { AfterParts } from '../parts.ts';
 import { shareGameDayReport } from './report.ts';
 import { runPlans } from './planRunner.ts';
-import { gameDayAccess } from './gamedayAccess.ts';
 import { endGameDay, haltUnfinished, makeDueReports, unfinishedAttacks, watchedTeamsOf } from './gamedayEnd.ts';
 import type { GameDayRecord } from './gamedayRecord.ts';
 import { answerStep, countDown, delayStep, skipStep, startStepNow, vetoStep } from './planSteps.ts';
@@ -34,6 +34,48 @@ export interface GameDayParts
   startStep(ask: StartAsk, way: StartWay): Promise<StartOutcome>;
   /** What a rehearsal's step meets at zero: the same policy, with nothing created. */
   rehearseStep(ask: StartAsk): Promise<RehearsedStart>;
+}
+
+// Who may act on a game day besides its plan (whose rule is planChanges.ts's `requireMayRunStep`),
+// whichever way in (command, button, form, workflow step): read from the person's own session.
+
+/** A game day is run by someone who may run attacks in their selected team: its guards act with their session. */
+export const mayFacilitate = (team: TeamEntry): boolean => mayRunAttacks(team);
+
+export type GameDayChange = 'end' | 'add guards' | 'remove guards';
+
+/**
+ * Any one of these privileges on the game day's team (on any of the person's teams, for a game
+ * day kept before its team was) allows the change; its facilitator may also end it and remove guards.
+ */
+const allowedBy: Record<GameDayChange, { privileges: readonly string[]; facilitator: boolean }> = {
+  end: { privileges: ['HALT_WRITE'], facilitator: true },
+  'add guards': { privileges: [RUN_PRIVILEGE, 'HALT_WRITE'], facilitator: false },
+  'remove guards': { privileges: [RUN_PRIVILEGE, 'HALT_WRITE'], facilitator: true },
+};
+
+/** Whether the person may make the change; when not, whether they are logged in (and their session just expired). */
+export interface GameDayAccess {
+  may: boolean;
+  loggedIn: boolean;
+  expired: boolean;
+}
+
+export async function gameDayAccess(
+  deps: Pick<GameDayParts, 'sessions'>,
+  actor: Actor,
+  record: Pick<GameDayRecord, 'facilitator' | 'teamId'>,
+  change: GameDayChange,
+): Promise<GameDayAccess> {
+  const rule = allowedBy[change];
+  if (rule.facilitator && actor.userId === record.facilitator) return { may: true, loggedIn: true, expired: false };
+  const { login, expired } = await deps.sessions.lookup(actor);
+  const may = login?.session.teams.some(
+    (t) =>
+      (record.teamId === undefined || t.identifier === record.teamId) &&
+      rule.privileges.some((p) => t.privileges.includes(p)),
+  );
+  return { may: may === true, loggedIn: login !== undefined, expired };
 }
 
 /** Game days, their plans and a plan's steps under way: who may act on them, and what changes. */
@@ -76,7 +118,9 @@ export class GameDayService {
   }
 
   /** Whether the person may make this change to the game day (end it, change its guards). */
-  access = (...a: AfterParts<typeof gameDayAccess>) => gameDayAccess(this.#parts, ...a);
+  access(actor: Actor, record: Pick<GameDayRecord, 'facilitator' | 'teamId'>, change: GameDayChange) {
+    return gameDayAccess(this.#parts, actor, record, change);
+  }
   /** The game day's attacks that still run, as the person's teams show them. */
   unfinished = (...a: AfterParts<typeof unfinishedAttacks>) => unfinishedAttacks(this.#parts, ...a);
 

@@ -2,7 +2,7 @@ import type { Services } from '../../services.ts';
 import type { TeamEntry } from '../../client/index.ts';
 import { requireTeam, teamName } from '../../attacks/access.ts';
 import { UserInputError } from '../../errors.ts';
-import { mayFacilitate } from '../../gamedays/gamedayAccess.ts';
+import { mayFacilitate } from '../../gamedays/service.ts';
 import { parseGameDayRef, type GameDayRecord } from '../../gamedays/gamedayRecord.ts';
 import type { Actor, Login } from '../../store/sessions.ts';
 import { errorInBrief } from '../../views/errorReply.ts';
