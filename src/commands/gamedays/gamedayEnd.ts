@@ -17,7 +17,7 @@ import {
 } from '../../views/gamedays/gamedayWords.ts';
 import { type Action, message, replacement, type Reply } from '../reply.ts';
 
-/** `gameday end`, End game day on the card and the answers to its warning; the ending is src/gamedays/gamedayEnd.ts's. */
+/** `gameday end`, End game day on the card and the answers to its warning; the ending is the game-day service's. */
 
 /** The team a game day is run with: the person's selected team, where they may run attacks. */
 export function requireGameDayTeam(login: Login, command: string): TeamEntry {
