@@ -4,9 +4,9 @@ import { NotLoggedInError, UserInputError } from '../errors.ts';
 import { mayRunAttacks } from '../attacks/access.ts';
 import type { AttackRequest } from '../attacks/request.ts';
 import { guardKey, type GuardSpec } from '../guardrails/guards.ts';
-import type { Actor, Login, Person } from '../store/sessions.ts';
+import type { Login, Person } from '../store/sessions.ts';
 import type { GameDayRecord, GameDayStepEvent } from './gamedayRecord.ts';
-import { iso, stepEvent } from './planStepState.ts';
+import { iso, stepEvent, tellStep } from './planStepState.ts';
 import { activeStates, type GameDayPlan, newStep, type PlanOwner, type PlanStep, type Runner } from './plan.ts';
 
 /**
@@ -65,7 +65,7 @@ export async function planPlace(deps: GameDayParts, channel: string): Promise<{ 
 }
 
 /** Whoever acts, as the runner a step or the automatic mode keeps: no more of them than that. */
-export const runnerOf = (actor: Actor): Runner => ({
+export const runnerOf = (actor: Runner): Runner => ({
   workspaceId: actor.workspaceId,
   userId: actor.userId,
   userName: actor.userName,
@@ -175,20 +175,10 @@ export async function setAutomatic(
       if (step.state === 'planned') await requireMayRunStep(deps, by, step);
   const now = deps.clock.now();
   const { plan } = await deps.gameDays.plans.change({ gameDayId: day.id }, (plan) => {
-    plan.auto = on
-      ? {
-          by: { workspaceId: by.workspaceId, userId: by.userId, userName: by.userName },
-          since: iso(now),
-          ...(waitMs === undefined ? {} : { waitMs }),
-        }
-      : undefined;
+    plan.auto = on ? { by: runnerOf(by), since: iso(now), ...(waitMs === undefined ? {} : { waitMs }) } : undefined;
     plan.paused = undefined;
   });
-  await deps.events.record({
-    kind: 'plan step',
-    channel: day.channel,
-    step: { what: on ? 'automatic on' : 'automatic off', by: by.userId, at: iso(now) },
-  });
+  await tellStep(deps, day.channel, { what: on ? 'automatic on' : 'automatic off', by: by.userId, at: iso(now) });
   return plan;
 }
 
@@ -223,10 +213,5 @@ async function told(
   extra: Partial<GameDayStepEvent>,
 ): Promise<void> {
   const base = await runningOf(deps, owner);
-  if (base)
-    await deps.events.record({
-      kind: 'plan step',
-      channel: base.channel,
-      step: stepEvent(plan, step, what, deps.clock.now(), extra),
-    });
+  if (base) await tellStep(deps, base.channel, stepEvent(plan, step, what, deps.clock.now(), extra));
 }

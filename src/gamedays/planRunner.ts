@@ -3,7 +3,7 @@ import { NotLoggedInError } from '../errors.ts';
 import { sameAttackWords, savedWords } from '../attacks/saved.ts';
 import { guardKey } from '../guardrails/guards.ts';
 import { activeStep, nextStep, StepNotAllowedError } from './planChanges.ts';
-import { iso, notStarted, StepNotStartedError } from './planStepState.ts';
+import { iso, notStarted, StepNotStartedError, tellStep } from './planStepState.ts';
 import { countDown, startStep } from './planSteps.ts';
 import { answerWaitEnds, awaitedAnswer, type GameDayPlan, positionOf } from './plan.ts';
 
@@ -61,11 +61,7 @@ async function runAutomatically(deps: GameDayParts, channel: string, gameDayId: 
     await deps.gameDays.plans.change({ gameDayId }, (p) => {
       p.paused ??= { why, detail, at: iso(deps.clock.now()), ...(change ? { change } : {}) };
     });
-    await deps.events.record({
-      kind: 'plan step',
-      channel: channel,
-      step: { what: 'paused', reason: why, title: detail, at: iso(deps.clock.now()) },
-    });
+    await tellStep(deps, channel, { what: 'paused', reason: why, title: detail, at: iso(deps.clock.now()) });
   };
   // The previous attack's guards and the game day's must read healthy now.
   const guards = [...(previous?.request.guards ?? []), ...(await deps.guards.forGameDay(gameDayId)).map((g) => g.spec)];

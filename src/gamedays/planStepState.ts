@@ -130,18 +130,23 @@ export type StepActionOutcome =
   | { kind: 'too late'; step: PlanStep; position: number }
   | { kind: 'gone' };
 
-/**
- * Changes a step the click names, when it is still in a state the click expects: `allowed`, or
- * those the transition leaves from, which it then takes once `change` has run.
- */
 /** What a step's changes are kept and shown with. */
 export type PlanStepParts = Pick<GameDayParts, 'gameDays' | 'events' | 'clock'>;
 
+/** Tells a plan's step event in the channel's game-day timeline. */
+export const tellStep = (deps: Pick<GameDayParts, 'events'>, channel: string, step: GameDayStepEvent) =>
+  deps.events.record({ kind: 'plan step', channel, step });
+
+/**
+ * Changes a step the click names, when it is still in a state the click expects: `allowed`, or
+ * those the transition leaves from, which it then takes once `change` has run. A change that says
+ * `not yet` leaves the step as it is, gone for the click.
+ */
 export async function changeStep(
   deps: PlanStepParts,
   ref: StepRef,
   allowed: readonly StepState[] | StepTransition,
-  change: (step: PlanStep, plan: GameDayPlan) => void = () => {},
+  change: (step: PlanStep, plan: GameDayPlan) => 'not yet' | undefined = () => undefined,
 ): Promise<{ outcome: StepActionOutcome; plan: GameDayPlan }> {
   const { plan, result } = await deps.gameDays.plans.change({ gameDayId: ref.gameDayId }, (plan): StepActionOutcome => {
     const step = plan.steps.find((s) => s.id === ref.stepId);
@@ -149,7 +154,7 @@ export async function changeStep(
     const position = positionOf(plan, step.id);
     if (typeof allowed === 'string' ? !mayTake(step, allowed) : !allowed.includes(step.state))
       return { kind: 'too late', step, position };
-    change(step, plan);
+    if (change(step, plan) === 'not yet') return { kind: 'gone' };
     if (typeof allowed === 'string') transition(step, allowed);
     return { kind: 'done', step, position };
   });
@@ -173,7 +178,7 @@ export async function shown(
   const day = await dayOf(deps, ref);
   if (!day) return;
   deps.gameDays.redrawCountdown({ ...day, plan }, step);
-  if (event) await deps.events.record({ kind: 'plan step', channel: ref.channel, step: event });
+  if (event) await tellStep(deps, ref.channel, event);
   else await deps.gameDays.showCard({ ...day, plan });
 }
 
@@ -201,8 +206,6 @@ export class StepNotStartedError extends Error {
     this.runBy = runBy;
   }
 }
-
-export class NotYet extends Error {}
 
 /**
  * The approval a step's start asked for was closed without starting it (rejected, expired, its
@@ -233,13 +236,10 @@ export async function stepApprovalClosed(
 /** A step whose start was refused: said, and the automatic mode pauses. */
 export async function notStarted(deps: PlanStepParts, ref: StepRef, reason: string, now: number): Promise<void> {
   const { outcome, plan } = await changeStep(deps, ref, 'not start', (step, plan) => {
-    if (step.guid) throw new NotYet();
+    if (step.guid) return 'not yet';
     step.notStarted = { reason, at: iso(now) };
     pauseAuto(plan, 'not started', String(positionOf(plan, step.id)), iso(now));
-  }).catch((error: unknown) => {
-    if (error instanceof NotYet) return { outcome: { kind: 'gone' } as StepActionOutcome, plan: undefined };
-    throw error;
   });
-  if (outcome.kind === 'done' && plan)
+  if (outcome.kind === 'done')
     await shown(deps, ref, plan, outcome.step, stepEvent(plan, outcome.step, 'not started', now, { reason }));
 }

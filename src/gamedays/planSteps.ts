@@ -3,17 +3,17 @@ import { mayRunAttacks } from '../attacks/access.ts';
 import { StartUnfinishedError } from '../attacks/start.ts';
 import type { AttackRequest } from '../attacks/request.ts';
 import type { GameDayRecord } from './gamedayRecord.ts';
-import { activeStep, findStep, nextStep, requireMayRunStep } from './planChanges.ts';
+import { activeStep, findStep, nextStep, requireMayRunStep, runnerOf } from './planChanges.ts';
 import {
   changeStep,
   dayOf,
   iso,
-  NotYet,
   notStarted,
   shown,
   type StepActionOutcome,
   stepEvent,
   StepNotStartedError,
+  tellStep,
   transition,
 } from './planStepState.ts';
 import {
@@ -67,7 +67,7 @@ export async function countDown(
     transition(step, 'count down');
     step.countdown = {
       startsAt: iso(now + deps.config.countdownSeconds * 1000),
-      runBy: { workspaceId: runBy.workspaceId, userId: runBy.userId, userName: runBy.userName },
+      runBy: runnerOf(runBy),
       channel: day.channel,
     };
     return { kind: 'counting down', step, position: positionOf(plan, step.id), total: plan.steps.length };
@@ -79,14 +79,14 @@ export async function countDown(
     const step = plan.steps.find((s) => s.id === stepId);
     if (step?.countdown) step.countdown.ts = posted.ts;
   });
-  await deps.events.record({
-    kind: 'plan step',
-    channel: day.channel,
-    step: stepEvent(after, result.step, 'counting down', now, {
+  await tellStep(
+    deps,
+    day.channel,
+    stepEvent(after, result.step, 'counting down', now, {
       by: runBy.userId,
       startsAt: result.step.countdown!.startsAt,
     }),
-  });
+  );
   return result;
 }
 
@@ -160,7 +160,7 @@ export async function startStepNow(deps: GameDayParts, ref: StepRef, by: Runner)
   const now = deps.clock.now();
   const { outcome } = await changeStep(deps, ref, ['counting down'], (step) => {
     step.countdown!.startsAt = iso(now);
-    step.countdown!.runBy = { workspaceId: by.workspaceId, userId: by.userId, userName: by.userName };
+    step.countdown!.runBy = runnerOf(by);
   });
   if (outcome.kind === 'done') await startStep(deps, ref);
   return outcome;
@@ -175,13 +175,10 @@ export async function startStepNow(deps: GameDayParts, ref: StepRef, by: Runner)
  */
 export async function startStep(deps: GameDayParts, ref: StepRef): Promise<void> {
   const now = deps.clock.now();
-  const { outcome, plan } = await changeStep(deps, ref, 'start', (step) => {
-    if (Date.parse(step.countdown!.startsAt) > now) throw new NotYet();
-  }).catch((error: unknown) => {
-    if (error instanceof NotYet) return { outcome: { kind: 'gone' } as StepActionOutcome, plan: undefined };
-    throw error;
-  });
-  if (outcome.kind !== 'done' || !plan) return;
+  const { outcome } = await changeStep(deps, ref, 'start', (step) =>
+    Date.parse(step.countdown!.startsAt) > now ? 'not yet' : undefined,
+  );
+  if (outcome.kind !== 'done') return;
   const step = outcome.step;
   const runBy = step.countdown!.runBy;
   const actor = { ...runBy, channelId: ref.channel };
@@ -255,20 +252,13 @@ export async function answerStep(
   }
   // Answered after the game day ended: its summary shows the answer too.
   if (record?.endedAt) await deps.gameDays.redrawSummary({ ...record, plan });
-  await deps.events.record({
-    kind: 'plan step',
-    channel: ref.channel,
-    step: stepEvent(plan, outcome.step, 'answered', now, { by, answer, ...(observation ? { observation } : {}) }),
-  });
+  const answered = { by, answer, ...(observation ? { observation } : {}) };
+  await tellStep(deps, ref.channel, stepEvent(plan, outcome.step, 'answered', now, answered));
   if (cancelled) {
     const day = await dayOf(deps, ref);
     if (day) {
       deps.gameDays.redrawCountdown({ ...day, plan }, cancelled);
-      await deps.events.record({
-        kind: 'plan step',
-        channel: ref.channel,
-        step: stepEvent(plan, cancelled, 'cancelled', now, { reason: 'not held' }),
-      });
+      await tellStep(deps, ref.channel, stepEvent(plan, cancelled, 'cancelled', now, { reason: 'not held' }));
     }
   }
   return outcome;
