@@ -1,3 +1,7 @@
+import type { TeamEntry } from '../client/index.ts';
+import { mayRunAttacks } from '../attacks/access.ts';
+import { NotLoggedInError, UserInputError } from '../errors.ts';
+import type { Login, Person } from '../store/sessions.ts';
 import type { GameDayParts } from './service.ts';
 import type { GameDayStepEvent } from './gamedayRecord.ts';
 import type { GameDay } from './gamedayReads.ts';
@@ -6,14 +10,16 @@ import {
   type PlanPause,
   type PlanStep,
   positionOf,
+  type Runner,
   rehearsedStage,
   type StepRef,
   type StepRehearsal,
   type StepState,
 } from './plan.ts';
 
-// How a plan step's state changes, below both the plan's actions (planSteps.ts) and the approval a
-// step waits on (guardrails/approvals.ts), which lets it start or ends it not started.
+// How a plan step's state changes, and who may run a step, below both the plan's actions
+// (planSteps.ts, planChanges.ts) and the approval a step waits on (guardrails/approvals.ts),
+// which lets it start or ends it not started.
 
 /**
  * Every way a step's state may change, and from which states: the plan's actions, the approval a
@@ -61,6 +67,47 @@ export function transition(step: Pick<PlanStep, 'state'>, name: StepTransition):
 }
 
 export const iso = (ms: number) => new Date(ms).toISOString();
+
+/**
+ * A plan change or a start refused: the person's own session lacks EXPERIMENTS_RUN on the step's
+ * team (or is not in it at all, as another company's login is not); the views word it.
+ */
+export class StepNotAllowedError extends UserInputError {
+  override name = 'StepNotAllowedError';
+  readonly teamName: string;
+  /** Whether the person is in the team at all. */
+  readonly inTeam: boolean;
+  constructor(teamName: string, inTeam: boolean) {
+    super(`Your platform role cannot run attacks in team ${teamName}; nothing was changed.`);
+    this.teamName = teamName;
+    this.inTeam = inTeam;
+  }
+}
+
+/**
+ * The one rule every way into a plan goes through (command, button, form, countdown, automatic
+ * mode): adding, moving and removing a step, turning automatic mode on, counting a step down,
+ * Start now, and the start at zero need the person's own session with EXPERIMENTS_RUN on the
+ * step's team. Gives that login and team; refuses with NotLoggedInError or StepNotAllowedError.
+ */
+export async function requireMayRunStep(
+  deps: GameDayParts,
+  who: Person,
+  step: Pick<PlanStep, 'teamId' | 'teamName'>,
+): Promise<{ login: Login; team: TeamEntry }> {
+  const { login, expired } = await deps.sessions.lookup(who);
+  if (!login) throw new NotLoggedInError(expired);
+  const team = login.session.teams.find((t) => t.identifier === step.teamId);
+  if (!team || !mayRunAttacks(team)) throw new StepNotAllowedError(step.teamName, team !== undefined);
+  return { login, team };
+}
+
+/** Whoever acts, as the runner a step or the automatic mode keeps: no more of them than that. */
+export const runnerOf = (actor: Runner): Runner => ({
+  workspaceId: actor.workspaceId,
+  userId: actor.userId,
+  userName: actor.userName,
+});
 
 /** The automatic mode stops running steps by itself, for the first reason only. */
 export function pauseAuto(plan: GameDayPlan, why: PlanPause['why'], detail: string, at: string): void {

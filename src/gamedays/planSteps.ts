@@ -3,11 +3,13 @@ import { mayRunAttacks } from '../attacks/access.ts';
 import { StartUnfinishedError } from '../attacks/start.ts';
 import type { AttackRequest } from '../attacks/request.ts';
 import type { GameDayRecord } from './gamedayRecord.ts';
-import { activeStep, findStep, nextStep, requireMayRunStep, runnerOf } from './planChanges.ts';
+
 import {
   changeStep,
   dayOf,
   iso,
+  requireMayRunStep,
+  runnerOf,
   notStarted,
   shown,
   type StepActionOutcome,
@@ -17,6 +19,9 @@ import {
   transition,
 } from './planStepState.ts';
 import {
+  activeStep,
+  findStep,
+  nextStep,
   type GameDayPlan,
   type HypothesisAnswer,
   type PlanStep,

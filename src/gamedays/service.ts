@@ -14,10 +14,11 @@ import { keys } from '../store/keys.ts';
 import type { TeamEntry } from '../client/index.ts';
 import type { GameDays } from './gamedays.ts';
 import type { GameDayPlan, HypothesisAnswer, StepRef } from './plan.ts';
-import { addStep, moveStep, planPlace, removeStep, runnerOf, setAutomatic } from './planChanges.ts';
+import { addStep, moveStep, planPlace, removeStep, setAutomatic } from './planChanges.ts';
+import { runnerOf } from './planStepState.ts';
 import type { AfterParts } from '../parts.ts';
 import { reportAtEnd, shareGameDayReport } from './report.ts';
-import { runPlans } from './planRunner.ts';
+import { runPlans } from './planChanges.ts';
 import { cardOutcome, type GameDayAttack, type GameDayOutcomes, type GameDayRecord } from './gamedayRecord.ts';
 import { answerStep, countDown, delayStep, skipStep, startStepNow, vetoStep } from './planSteps.ts';
 import type { ReportSharing } from './report.ts';
@@ -40,7 +41,7 @@ export interface GameDayParts
   rehearseStep(ask: StartAsk): Promise<RehearsedStart>;
 }
 
-// Who may act on a game day besides its plan (whose rule is planChanges.ts's `requireMayRunStep`),
+// Who may act on a game day besides its plan (whose rule is planStepState.ts's `requireMayRunStep`),
 // whichever way in (command, button, form, workflow step): read from the person's own session.
 
 /** A game day is run by someone who may run attacks in their selected team: its guards act with their session. */
