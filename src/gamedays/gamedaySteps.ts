@@ -54,7 +54,8 @@ export function guardsShown(record: GameDayRecord): string {
  * life (start, events, end, summary) is gamedays.ts's.
  */
 export class GameDaySteps extends GameDayReads {
-  protected readonly board: GameDayBoard;
+  /** Where the game day is shown: its card, its thread, its countdowns and its summary. */
+  readonly board: GameDayBoard;
   protected readonly logger: Logger;
   protected readonly now: () => number;
 
@@ -120,10 +121,6 @@ export class GameDaySteps extends GameDayReads {
     if (!record.endedAt) await this.showCard((await this.recordOf(ref))!);
   }
 
-  postCountdown(record: GameDayRecord, step: PlanStep): Promise<MessageRef> {
-    return this.board.postCountdown(record, step);
-  }
-
   /** Queues the redraw of a step's countdown card. */
   redrawCountdown(record: GameDayRecord, step: PlanStep): void {
     if (step.countdown?.ts) this.board.updateCountdown(record, step);
@@ -132,10 +129,5 @@ export class GameDaySteps extends GameDayReads {
   /** Queues the redraw of a step's question, once answered. */
   redrawQuestion(record: GameDayRecord, step: PlanStep): void {
     if (step.questionTs) this.board.updateQuestion(record, step);
-  }
-
-  /** Why a start was refused, in words, for a step that did not start. */
-  describeError(error: unknown, teamName: string): string {
-    return this.board.describeError(error, teamName);
   }
 }

@@ -209,7 +209,7 @@ export async function runPlans(deps: GameDayParts): Promise<void> {
         await notStarted(
           deps,
           ref,
-          deps.gameDays.describeError(new StepNotStartedError('interrupted', ''), step.teamName),
+          deps.gameDays.board.describeError(new StepNotStartedError('interrupted', ''), step.teamName),
           now,
         );
     }

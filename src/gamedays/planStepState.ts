@@ -277,7 +277,7 @@ export async function stepApprovalClosed(
           : closing.kind === 'requester gone'
             ? new StepNotStartedError('session', runBy)
             : new StepNotStartedError('interrupted', runBy);
-  await notStarted(deps, ref, deps.gameDays.describeError(error, step.teamName), deps.clock.now());
+  await notStarted(deps, ref, deps.gameDays.board.describeError(error, step.teamName), deps.clock.now());
 }
 
 /** A step whose start was refused: said, and the automatic mode pauses. */

@@ -79,7 +79,7 @@ export async function countDown(
   });
   if (result.kind !== 'counting down') return result;
   const record = { ...day, plan };
-  const posted = await deps.gameDays.postCountdown(record, result.step);
+  const posted = await deps.gameDays.board.postCountdown(record, result.step);
   const { plan: after } = await deps.gameDays.plans.change(owner, (plan) => {
     const step = plan.steps.find((s) => s.id === stepId);
     if (step?.countdown) step.countdown.ts = posted.ts;
@@ -218,7 +218,7 @@ export async function startStep(deps: GameDayParts, ref: StepRef): Promise<void>
     // Created, but its card could not be posted yet: the attack runs, and is the step's.
     if (error instanceof StartUnfinishedError) return deps.gameDays.stepStarted(ref, error.guid);
     deps.logger.info({ err: error, step: step.id, gameDay: ref.gameDayId }, 'a game-day step did not start');
-    await notStarted(deps, ref, deps.gameDays.describeError(error, step.teamName), now);
+    await notStarted(deps, ref, deps.gameDays.board.describeError(error, step.teamName), now);
   }
 }
 
