@@ -46,12 +46,6 @@ export function stepRequest(request: AttackRequest, guards: readonly GuardSpec[]
   return { ...request, team: undefined, yes: false, ...(all.length ? { guards: all } : {}) };
 }
 
-/** The plan a channel's commands act on: its running game day's, else the one drafted for the next. */
-export async function planPlace(deps: GameDayParts, channel: string): Promise<{ owner: PlanOwner; day?: Day }> {
-  const day = await deps.gameDays.running(channel);
-  return day ? { owner: { gameDayId: day.id }, day } : { owner: { channel } };
-}
-
 /**
  * Adds a step at the end of the plan (drafted in a channel, or of its running game day), when
  * `by` may run it; gives its position.

@@ -13,8 +13,9 @@ import { isLive } from '../attacks/lifecycle.ts';
 import { keys } from '../store/keys.ts';
 import type { TeamEntry } from '../client/index.ts';
 import type { GameDays } from './gamedays.ts';
-import type { GameDayPlan, HypothesisAnswer, StepRef } from './plan.ts';
-import { addStep, moveStep, planPlace, removeStep, setAutomatic } from './planChanges.ts';
+import type { GameDayPlan, HypothesisAnswer, PlanOwner, StepRef } from './plan.ts';
+import type { GameDay } from './gamedayReads.ts';
+import { addStep, moveStep, removeStep, setAutomatic } from './planChanges.ts';
 import { runnerOf } from './planStepState.ts';
 import type { AfterParts } from '../parts.ts';
 import { reportAtEnd, shareGameDayReport } from './report.ts';
@@ -208,8 +209,11 @@ export class GameDayService {
     return (await this.#parts.watches.all()).filter((w) => w.channel === channel).map((w) => w.teamId);
   }
 
-  /** Where a plan is made: the channel's running game day, else the channel's plan for its next one. */
-  planPlace = (...a: AfterParts<typeof planPlace>) => planPlace(this.#parts, ...a);
+  /** Where a plan is made: the channel's running game day's, else the one drafted for its next. */
+  async planPlace(channel: string): Promise<{ owner: PlanOwner; day?: GameDay }> {
+    const day = await this.days.running(channel);
+    return day ? { owner: { gameDayId: day.id }, day } : { owner: { channel } };
+  }
   /** A plan's changes, by whoever may run the step they touch. */
   addStep = (...a: AfterParts<typeof addStep>) => addStep(this.#parts, ...a);
   moveStep = (...a: AfterParts<typeof moveStep>) => moveStep(this.#parts, ...a);
