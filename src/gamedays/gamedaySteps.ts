@@ -1,11 +1,40 @@
 import type { Logger } from '../logger.ts';
 import type { CardRecord, MessageRef } from '../attacks/cards.ts';
-import type { GameDayBoard } from './gamedayBoard.ts';
-import type { GameDayRecord } from './gamedayRecord.ts';
+import type { GameDayAttack, GameDayEvent, GameDayOutcomes, GameDayRecord } from './gamedayRecord.ts';
 import { keys } from '../store/keys.ts';
 import type { GameDayPlan, PlanStep, StepRef, StepRehearsal } from './plan.ts';
 import { type GameDay, type GameDayParts, GameDayReads } from './gamedayReads.ts';
 import { endStep, iso, rehearseStep, takeAttack } from './planStepState.ts';
+
+/**
+ * Where a game day is shown: its card, the timeline in the card's thread, and the summary once it
+ * ends. The words and the Slack calls are src/slack/gamedayBoard.ts's.
+ */
+export interface GameDayBoard {
+  /** Posts the card of a game day that has just started. */
+  postCard(record: GameDayRecord): Promise<MessageRef>;
+  /** Queues the redraw of the card. */
+  updateCard(record: GameDayRecord): void;
+  /** Tells an event in the card's thread. */
+  tell(record: GameDayRecord, event: GameDayEvent): Promise<void>;
+  /** Tells in the card's thread that an attack of the game day failed, at which stage. */
+  tellFailure(record: GameDayRecord, attack: GameDayAttack, stage: string): Promise<void>;
+  postSummary(record: GameDayRecord, outcomes: GameDayOutcomes): Promise<MessageRef>;
+  /** Posts the countdown card of a step: it starts at `startsAt` unless someone vetoes or skips it. */
+  postCountdown(record: GameDayRecord, step: PlanStep): Promise<MessageRef>;
+  /** Queues the redraw of a step's countdown card, as the step now stands. */
+  updateCountdown(record: GameDayRecord, step: PlanStep): void;
+  /** Tells, in a rehearsal's thread, what a rehearsed step would have started: nothing was created. */
+  tellRehearsed(record: GameDayRecord, step: PlanStep): Promise<void>;
+  /** Asks the channel, in the game day's thread, whether the step's hypothesis held. */
+  askHypothesis(record: GameDayRecord, step: PlanStep): Promise<MessageRef>;
+  /** Queues the redraw of the question, answered. */
+  updateQuestion(record: GameDayRecord, step: PlanStep): void;
+  /** Why a start was refused, in the words a person reads. */
+  describeError(error: unknown, teamName: string): string;
+  /** Queues the redraw of a posted summary, with outcomes learnt since. */
+  updateSummary(at: MessageRef, record: GameDayRecord, outcomes: GameDayOutcomes): void;
+}
 
 /** What a game day is shown with, besides what it is read from. */
 export interface GameDayShowParts extends GameDayParts {
@@ -25,7 +54,8 @@ export function guardsShown(record: GameDayRecord): string {
  * life (start, events, end, summary) is gamedays.ts's.
  */
 export class GameDaySteps extends GameDayReads {
-  protected readonly board: GameDayBoard;
+  /** Where the game day is shown: its card, its thread, its countdowns and its summary. */
+  readonly board: GameDayBoard;
   protected readonly logger: Logger;
   protected readonly now: () => number;
 
@@ -91,10 +121,6 @@ export class GameDaySteps extends GameDayReads {
     if (!record.endedAt) await this.showCard((await this.recordOf(ref))!);
   }
 
-  postCountdown(record: GameDayRecord, step: PlanStep): Promise<MessageRef> {
-    return this.board.postCountdown(record, step);
-  }
-
   /** Queues the redraw of a step's countdown card. */
   redrawCountdown(record: GameDayRecord, step: PlanStep): void {
     if (step.countdown?.ts) this.board.updateCountdown(record, step);
@@ -103,10 +129,5 @@ export class GameDaySteps extends GameDayReads {
   /** Queues the redraw of a step's question, once answered. */
   redrawQuestion(record: GameDayRecord, step: PlanStep): void {
     if (step.questionTs) this.board.updateQuestion(record, step);
-  }
-
-  /** Why a start was refused, in words, for a step that did not start. */
-  describeError(error: unknown, teamName: string): string {
-    return this.board.describeError(error, teamName);
   }
 }

@@ -215,3 +215,13 @@ export function newStep(
 ): PlanStep {
   return { id: randomUUID(), ...fields, addedAt: new Date(now).toISOString(), state: 'planned' };
 }
+
+/** The step at a position counted from 1, or by id. */
+export const findStep = (plan: GameDayPlan, at: { position: number } | { id: string }) =>
+  'id' in at ? plan.steps.find((s) => s.id === at.id) : plan.steps[at.position - 1];
+
+/** The step Run next step would count down, if any. */
+export const nextStep = (plan: GameDayPlan) => plan.steps.find((s) => s.state === 'planned');
+
+/** The step under way (counting down, waiting for a second person, or running), if any. */
+export const activeStep = (plan: GameDayPlan) => plan.steps.find((s) => activeStates.includes(s.state));

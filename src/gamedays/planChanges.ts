@@ -1,18 +1,40 @@
-import type { TeamEntry } from '../client/index.ts';
 import type { GameDayParts } from './service.ts';
-import { NotLoggedInError, UserInputError } from '../errors.ts';
-import { mayRunAttacks } from '../attacks/access.ts';
+import { NotLoggedInError } from '../errors.ts';
 import type { AttackRequest } from '../attacks/request.ts';
 import { guardKey, type GuardSpec } from '../guardrails/guards.ts';
-import type { Actor, Login, Person } from '../store/sessions.ts';
+import type { Person } from '../store/sessions.ts';
 import type { GameDayRecord, GameDayStepEvent } from './gamedayRecord.ts';
-import { iso, stepEvent } from './planStepState.ts';
-import { activeStates, type GameDayPlan, newStep, type PlanOwner, type PlanStep, type Runner } from './plan.ts';
+import { sameAttackWords, savedWords } from '../attacks/saved.ts';
+import {
+  iso,
+  notStarted,
+  requireMayRunStep,
+  runnerOf,
+  StepNotAllowedError,
+  StepNotStartedError,
+  stepEvent,
+  tellStep,
+} from './planStepState.ts';
+import { countDown, startStep } from './planSteps.ts';
+import {
+  activeStep,
+  findStep,
+  nextStep,
+  answerWaitEnds,
+  awaitedAnswer,
+  type GameDayPlan,
+  newStep,
+  type PlanOwner,
+  type PlanStep,
+  positionOf,
+  type Runner,
+} from './plan.ts';
 
 /**
- * Who may change a game day's plan, and its changes before a step runs: adding, moving and
- * removing steps, and the automatic mode. Every way in (command, button, form, countdown,
- * automatic mode) goes through `requireMayRunStep`.
+ * A game day's plan changes before a step runs: adding, moving and removing steps, and the
+ * automatic mode, with the background pass that starts the steps counted down and runs the
+ * automatic mode's next. Every way in (command, button, form, countdown, automatic mode) goes
+ * through planStepState.ts's `requireMayRunStep`.
  */
 
 type Day = GameDayRecord & { id: string };
@@ -23,57 +45,6 @@ export function stepRequest(request: AttackRequest, guards: readonly GuardSpec[]
   for (const spec of guards) if (!all.some((g) => guardKey(g) === guardKey(spec))) all.push(spec);
   return { ...request, team: undefined, yes: false, ...(all.length ? { guards: all } : {}) };
 }
-
-/**
- * A plan change or a start refused: the person's own session lacks EXPERIMENTS_RUN on the step's
- * team (or is not in it at all, as another company's login is not); the views word it.
- */
-export class StepNotAllowedError extends UserInputError {
-  override name = 'StepNotAllowedError';
-  readonly teamName: string;
-  /** Whether the person is in the team at all. */
-  readonly inTeam: boolean;
-  constructor(teamName: string, inTeam: boolean) {
-    super(`Your platform role cannot run attacks in team ${teamName}; nothing was changed.`);
-    this.teamName = teamName;
-    this.inTeam = inTeam;
-  }
-}
-
-/**
- * The one rule every way into a plan goes through (command, button, form, countdown, automatic
- * mode): adding, moving and removing a step, turning automatic mode on, counting a step down,
- * Start now, and the start at zero need the person's own session with EXPERIMENTS_RUN on the
- * step's team. Gives that login and team; refuses with NotLoggedInError or StepNotAllowedError.
- */
-export async function requireMayRunStep(
-  deps: GameDayParts,
-  who: Person,
-  step: Pick<PlanStep, 'teamId' | 'teamName'>,
-): Promise<{ login: Login; team: TeamEntry }> {
-  const { login, expired } = await deps.sessions.lookup(who);
-  if (!login) throw new NotLoggedInError(expired);
-  const team = login.session.teams.find((t) => t.identifier === step.teamId);
-  if (!team || !mayRunAttacks(team)) throw new StepNotAllowedError(step.teamName, team !== undefined);
-  return { login, team };
-}
-
-/** The plan a channel's commands act on: its running game day's, else the one drafted for the next. */
-export async function planPlace(deps: GameDayParts, channel: string): Promise<{ owner: PlanOwner; day?: Day }> {
-  const day = await deps.gameDays.running(channel);
-  return day ? { owner: { gameDayId: day.id }, day } : { owner: { channel } };
-}
-
-/** Whoever acts, as the runner a step or the automatic mode keeps: no more of them than that. */
-export const runnerOf = (actor: Actor): Runner => ({
-  workspaceId: actor.workspaceId,
-  userId: actor.userId,
-  userName: actor.userName,
-});
-
-/** The step at a position counted from 1, or by id. */
-export const findStep = (plan: GameDayPlan, at: { position: number } | { id: string }) =>
-  'id' in at ? plan.steps.find((s) => s.id === at.id) : plan.steps[at.position - 1];
 
 /**
  * Adds a step at the end of the plan (drafted in a channel, or of its running game day), when
@@ -152,12 +123,6 @@ export async function removeStep(
   return result;
 }
 
-/** The step Run next step would count down, if any. */
-export const nextStep = (plan: GameDayPlan) => plan.steps.find((s) => s.state === 'planned');
-
-/** The step under way (counting down, waiting for a second person, or running), if any. */
-export const activeStep = (plan: GameDayPlan) => plan.steps.find((s) => activeStates.includes(s.state));
-
 /**
  * Turns the automatic mode on (steps then run with `by`'s session, so `by` must be allowed to run
  * each step still to come; each is checked again when it counts down) or off (anyone: it only stops).
@@ -175,20 +140,10 @@ export async function setAutomatic(
       if (step.state === 'planned') await requireMayRunStep(deps, by, step);
   const now = deps.clock.now();
   const { plan } = await deps.gameDays.plans.change({ gameDayId: day.id }, (plan) => {
-    plan.auto = on
-      ? {
-          by: { workspaceId: by.workspaceId, userId: by.userId, userName: by.userName },
-          since: iso(now),
-          ...(waitMs === undefined ? {} : { waitMs }),
-        }
-      : undefined;
+    plan.auto = on ? { by: runnerOf(by), since: iso(now), ...(waitMs === undefined ? {} : { waitMs }) } : undefined;
     plan.paused = undefined;
   });
-  await deps.events.record({
-    kind: 'plan step',
-    channel: day.channel,
-    step: { what: on ? 'automatic on' : 'automatic off', by: by.userId, at: iso(now) },
-  });
+  await tellStep(deps, day.channel, { what: on ? 'automatic on' : 'automatic off', by: by.userId, at: iso(now) });
   return plan;
 }
 
@@ -223,10 +178,83 @@ async function told(
   extra: Partial<GameDayStepEvent>,
 ): Promise<void> {
   const base = await runningOf(deps, owner);
-  if (base)
-    await deps.events.record({
-      kind: 'plan step',
-      channel: base.channel,
-      step: stepEvent(plan, step, what, deps.clock.now(), extra),
+  if (base) await tellStep(deps, base.channel, stepEvent(plan, step, what, deps.clock.now(), extra));
+}
+
+/** A step still starting this long after its countdown ended was left by a stopped bot. */
+const staleStartMs = 10 * 60_000;
+
+/**
+ * The background pass over every running game day's plan (the service's runPlans): countdowns that have reached zero
+ * start, and the automatic mode counts the next step down when the previous attack has ended,
+ * its hypothesis is answered (or the wait set for it has passed) and its guards read healthy (or
+ * pauses, saying why).
+ */
+export async function runPlans(deps: GameDayParts): Promise<void> {
+  const now = deps.clock.now();
+  for (const base of await deps.gameDays.allRunning()) {
+    const plan = await deps.gameDays.plans.get({ gameDayId: base.id });
+    for (const step of plan.steps) {
+      const ref = { channel: base.channel, gameDayId: base.id, stepId: step.id };
+      if (step.state === 'counting down' && Date.parse(step.countdown!.startsAt) <= now) await startStep(deps, ref);
+      // A bot stopped between the countdown and the create left the step starting: a start
+      // takes seconds, and one whose create was sent is finished by recover-starts, which links it.
+      if (step.state === 'running' && !step.guid && Date.parse(step.countdown!.startsAt) + staleStartMs <= now)
+        await notStarted(
+          deps,
+          ref,
+          deps.gameDays.board.describeError(new StepNotStartedError('interrupted', ''), step.teamName),
+          now,
+        );
+    }
+    if (plan.auto && !plan.paused) await runAutomatically(deps, base.channel, base.id);
+  }
+}
+
+async function runAutomatically(deps: GameDayParts, channel: string, gameDayId: string): Promise<void> {
+  const day = await deps.gameDays.running(channel);
+  const plan = day?.plan;
+  if (!day || day.id !== gameDayId || !plan?.auto || plan.paused || activeStep(plan)) return;
+  const next = nextStep(plan);
+  if (!next) return;
+  // The channel answers whether the last hypothesis held first, or the facilitator's wait runs out.
+  const awaited = awaitedAnswer(plan);
+  if (awaited && !((answerWaitEnds(plan, awaited) ?? Number.POSITIVE_INFINITY) <= deps.clock.now())) return;
+  const before = plan.steps.slice(0, positionOf(plan, next.id) - 1).filter((s) => s.state === 'ended');
+  const previous = before.at(-1);
+  const pause = async (
+    why: NonNullable<GameDayPlan['paused']>['why'],
+    detail: string,
+    change?: NonNullable<GameDayPlan['paused']>['change'],
+  ) => {
+    await deps.gameDays.plans.change({ gameDayId }, (p) => {
+      p.paused ??= { why, detail, at: iso(deps.clock.now()), ...(change ? { change } : {}) };
     });
+    await tellStep(deps, channel, { what: 'paused', reason: why, title: detail, at: iso(deps.clock.now()) });
+  };
+  // The previous attack's guards and the game day's must read healthy now.
+  const guards = [...(previous?.request.guards ?? []), ...(await deps.guards.forGameDay(gameDayId)).map((g) => g.spec)];
+  for (const spec of guards) {
+    const reading = await deps.guards.reading(spec);
+    if (reading?.health === 'unhealthy') return pause('guard', reading.name ?? guardKey(spec));
+  }
+  if (next.source.kind === 'saved') {
+    // The step runs the saved attack as planned: one deleted or saved anew since (another version,
+    // or other words for a step planned before versions) is for a person to look at.
+    const { name, version } = next.source;
+    const saved = await deps.savedAttacks.get(next.teamId, name);
+    const changed =
+      !saved ||
+      (version !== undefined && saved.version !== version) ||
+      !sameAttackWords(saved.words, savedWords(next.request));
+    if (changed)
+      return pause('changed', name, saved && { by: saved.changedBy.userId, at: saved.changedAt, words: saved.words });
+  }
+  try {
+    await countDown(deps, day, plan.auto.by, next.id);
+  } catch (error) {
+    // Its owner may no longer run the next step: a person runs it, or turns the mode on again.
+    if (!(error instanceof StepNotAllowedError) && !(error instanceof NotLoggedInError)) throw error;
+    return pause('not allowed', String(positionOf(plan, next.id)));
+  }
 }

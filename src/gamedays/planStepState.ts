@@ -1,3 +1,7 @@
+import type { TeamEntry } from '../client/index.ts';
+import { mayRunAttacks } from '../attacks/access.ts';
+import { NotLoggedInError, UserInputError } from '../errors.ts';
+import type { Login, Person } from '../store/sessions.ts';
 import type { GameDayParts } from './service.ts';
 import type { GameDayStepEvent } from './gamedayRecord.ts';
 import type { GameDay } from './gamedayReads.ts';
@@ -6,14 +10,16 @@ import {
   type PlanPause,
   type PlanStep,
   positionOf,
+  type Runner,
   rehearsedStage,
   type StepRef,
   type StepRehearsal,
   type StepState,
 } from './plan.ts';
 
-// How a plan step's state changes, below both the plan's actions (planSteps.ts) and the approval a
-// step waits on (guardrails/approvals.ts), which lets it start or ends it not started.
+// How a plan step's state changes, and who may run a step, below both the plan's actions
+// (planSteps.ts, planChanges.ts) and the approval a step waits on (guardrails/approvals.ts),
+// which lets it start or ends it not started.
 
 /**
  * Every way a step's state may change, and from which states: the plan's actions, the approval a
@@ -61,6 +67,47 @@ export function transition(step: Pick<PlanStep, 'state'>, name: StepTransition):
 }
 
 export const iso = (ms: number) => new Date(ms).toISOString();
+
+/**
+ * A plan change or a start refused: the person's own session lacks EXPERIMENTS_RUN on the step's
+ * team (or is not in it at all, as another company's login is not); the views word it.
+ */
+export class StepNotAllowedError extends UserInputError {
+  override name = 'StepNotAllowedError';
+  readonly teamName: string;
+  /** Whether the person is in the team at all. */
+  readonly inTeam: boolean;
+  constructor(teamName: string, inTeam: boolean) {
+    super(`Your platform role cannot run attacks in team ${teamName}; nothing was changed.`);
+    this.teamName = teamName;
+    this.inTeam = inTeam;
+  }
+}
+
+/**
+ * The one rule every way into a plan goes through (command, button, form, countdown, automatic
+ * mode): adding, moving and removing a step, turning automatic mode on, counting a step down,
+ * Start now, and the start at zero need the person's own session with EXPERIMENTS_RUN on the
+ * step's team. Gives that login and team; refuses with NotLoggedInError or StepNotAllowedError.
+ */
+export async function requireMayRunStep(
+  deps: GameDayParts,
+  who: Person,
+  step: Pick<PlanStep, 'teamId' | 'teamName'>,
+): Promise<{ login: Login; team: TeamEntry }> {
+  const { login, expired } = await deps.sessions.lookup(who);
+  if (!login) throw new NotLoggedInError(expired);
+  const team = login.session.teams.find((t) => t.identifier === step.teamId);
+  if (!team || !mayRunAttacks(team)) throw new StepNotAllowedError(step.teamName, team !== undefined);
+  return { login, team };
+}
+
+/** Whoever acts, as the runner a step or the automatic mode keeps: no more of them than that. */
+export const runnerOf = (actor: Runner): Runner => ({
+  workspaceId: actor.workspaceId,
+  userId: actor.userId,
+  userName: actor.userName,
+});
 
 /** The automatic mode stops running steps by itself, for the first reason only. */
 export function pauseAuto(plan: GameDayPlan, why: PlanPause['why'], detail: string, at: string): void {
@@ -130,18 +177,23 @@ export type StepActionOutcome =
   | { kind: 'too late'; step: PlanStep; position: number }
   | { kind: 'gone' };
 
-/**
- * Changes a step the click names, when it is still in a state the click expects: `allowed`, or
- * those the transition leaves from, which it then takes once `change` has run.
- */
 /** What a step's changes are kept and shown with. */
 export type PlanStepParts = Pick<GameDayParts, 'gameDays' | 'events' | 'clock'>;
 
+/** Tells a plan's step event in the channel's game-day timeline. */
+export const tellStep = (deps: Pick<GameDayParts, 'events'>, channel: string, step: GameDayStepEvent) =>
+  deps.events.record({ kind: 'plan step', channel, step });
+
+/**
+ * Changes a step the click names, when it is still in a state the click expects: `allowed`, or
+ * those the transition leaves from, which it then takes once `change` has run. A change that says
+ * `not yet` leaves the step as it is, gone for the click.
+ */
 export async function changeStep(
   deps: PlanStepParts,
   ref: StepRef,
   allowed: readonly StepState[] | StepTransition,
-  change: (step: PlanStep, plan: GameDayPlan) => void = () => {},
+  change: (step: PlanStep, plan: GameDayPlan) => 'not yet' | undefined = () => undefined,
 ): Promise<{ outcome: StepActionOutcome; plan: GameDayPlan }> {
   const { plan, result } = await deps.gameDays.plans.change({ gameDayId: ref.gameDayId }, (plan): StepActionOutcome => {
     const step = plan.steps.find((s) => s.id === ref.stepId);
@@ -149,7 +201,7 @@ export async function changeStep(
     const position = positionOf(plan, step.id);
     if (typeof allowed === 'string' ? !mayTake(step, allowed) : !allowed.includes(step.state))
       return { kind: 'too late', step, position };
-    change(step, plan);
+    if (change(step, plan) === 'not yet') return { kind: 'gone' };
     if (typeof allowed === 'string') transition(step, allowed);
     return { kind: 'done', step, position };
   });
@@ -173,7 +225,7 @@ export async function shown(
   const day = await dayOf(deps, ref);
   if (!day) return;
   deps.gameDays.redrawCountdown({ ...day, plan }, step);
-  if (event) await deps.events.record({ kind: 'plan step', channel: ref.channel, step: event });
+  if (event) await tellStep(deps, ref.channel, event);
   else await deps.gameDays.showCard({ ...day, plan });
 }
 
@@ -202,8 +254,6 @@ export class StepNotStartedError extends Error {
   }
 }
 
-export class NotYet extends Error {}
-
 /**
  * The approval a step's start asked for was closed without starting it (rejected, expired, its
  * runner gone, the start refused): the step did not start, and the plan goes on.
@@ -227,19 +277,16 @@ export async function stepApprovalClosed(
           : closing.kind === 'requester gone'
             ? new StepNotStartedError('session', runBy)
             : new StepNotStartedError('interrupted', runBy);
-  await notStarted(deps, ref, deps.gameDays.describeError(error, step.teamName), deps.clock.now());
+  await notStarted(deps, ref, deps.gameDays.board.describeError(error, step.teamName), deps.clock.now());
 }
 
 /** A step whose start was refused: said, and the automatic mode pauses. */
 export async function notStarted(deps: PlanStepParts, ref: StepRef, reason: string, now: number): Promise<void> {
   const { outcome, plan } = await changeStep(deps, ref, 'not start', (step, plan) => {
-    if (step.guid) throw new NotYet();
+    if (step.guid) return 'not yet';
     step.notStarted = { reason, at: iso(now) };
     pauseAuto(plan, 'not started', String(positionOf(plan, step.id)), iso(now));
-  }).catch((error: unknown) => {
-    if (error instanceof NotYet) return { outcome: { kind: 'gone' } as StepActionOutcome, plan: undefined };
-    throw error;
   });
-  if (outcome.kind === 'done' && plan)
+  if (outcome.kind === 'done')
     await shown(deps, ref, plan, outcome.step, stepEvent(plan, outcome.step, 'not started', now, { reason }));
 }

@@ -3,20 +3,25 @@ import { mayRunAttacks } from '../attacks/access.ts';
 import { StartUnfinishedError } from '../attacks/start.ts';
 import type { AttackRequest } from '../attacks/request.ts';
 import type { GameDayRecord } from './gamedayRecord.ts';
-import { activeStep, findStep, nextStep, requireMayRunStep } from './planChanges.ts';
+
 import {
   changeStep,
   dayOf,
   iso,
-  NotYet,
+  requireMayRunStep,
+  runnerOf,
   notStarted,
   shown,
   type StepActionOutcome,
   stepEvent,
   StepNotStartedError,
+  tellStep,
   transition,
 } from './planStepState.ts';
 import {
+  activeStep,
+  findStep,
+  nextStep,
   type GameDayPlan,
   type HypothesisAnswer,
   type PlanStep,
@@ -67,26 +72,26 @@ export async function countDown(
     transition(step, 'count down');
     step.countdown = {
       startsAt: iso(now + deps.config.countdownSeconds * 1000),
-      runBy: { workspaceId: runBy.workspaceId, userId: runBy.userId, userName: runBy.userName },
+      runBy: runnerOf(runBy),
       channel: day.channel,
     };
     return { kind: 'counting down', step, position: positionOf(plan, step.id), total: plan.steps.length };
   });
   if (result.kind !== 'counting down') return result;
   const record = { ...day, plan };
-  const posted = await deps.gameDays.postCountdown(record, result.step);
+  const posted = await deps.gameDays.board.postCountdown(record, result.step);
   const { plan: after } = await deps.gameDays.plans.change(owner, (plan) => {
     const step = plan.steps.find((s) => s.id === stepId);
     if (step?.countdown) step.countdown.ts = posted.ts;
   });
-  await deps.events.record({
-    kind: 'plan step',
-    channel: day.channel,
-    step: stepEvent(after, result.step, 'counting down', now, {
+  await tellStep(
+    deps,
+    day.channel,
+    stepEvent(after, result.step, 'counting down', now, {
       by: runBy.userId,
       startsAt: result.step.countdown!.startsAt,
     }),
-  });
+  );
   return result;
 }
 
@@ -160,7 +165,7 @@ export async function startStepNow(deps: GameDayParts, ref: StepRef, by: Runner)
   const now = deps.clock.now();
   const { outcome } = await changeStep(deps, ref, ['counting down'], (step) => {
     step.countdown!.startsAt = iso(now);
-    step.countdown!.runBy = { workspaceId: by.workspaceId, userId: by.userId, userName: by.userName };
+    step.countdown!.runBy = runnerOf(by);
   });
   if (outcome.kind === 'done') await startStep(deps, ref);
   return outcome;
@@ -175,13 +180,10 @@ export async function startStepNow(deps: GameDayParts, ref: StepRef, by: Runner)
  */
 export async function startStep(deps: GameDayParts, ref: StepRef): Promise<void> {
   const now = deps.clock.now();
-  const { outcome, plan } = await changeStep(deps, ref, 'start', (step) => {
-    if (Date.parse(step.countdown!.startsAt) > now) throw new NotYet();
-  }).catch((error: unknown) => {
-    if (error instanceof NotYet) return { outcome: { kind: 'gone' } as StepActionOutcome, plan: undefined };
-    throw error;
-  });
-  if (outcome.kind !== 'done' || !plan) return;
+  const { outcome } = await changeStep(deps, ref, 'start', (step) =>
+    Date.parse(step.countdown!.startsAt) > now ? 'not yet' : undefined,
+  );
+  if (outcome.kind !== 'done') return;
   const step = outcome.step;
   const runBy = step.countdown!.runBy;
   const actor = { ...runBy, channelId: ref.channel };
@@ -216,7 +218,7 @@ export async function startStep(deps: GameDayParts, ref: StepRef): Promise<void>
     // Created, but its card could not be posted yet: the attack runs, and is the step's.
     if (error instanceof StartUnfinishedError) return deps.gameDays.stepStarted(ref, error.guid);
     deps.logger.info({ err: error, step: step.id, gameDay: ref.gameDayId }, 'a game-day step did not start');
-    await notStarted(deps, ref, deps.gameDays.describeError(error, step.teamName), now);
+    await notStarted(deps, ref, deps.gameDays.board.describeError(error, step.teamName), now);
   }
 }
 
@@ -255,20 +257,13 @@ export async function answerStep(
   }
   // Answered after the game day ended: its summary shows the answer too.
   if (record?.endedAt) await deps.gameDays.redrawSummary({ ...record, plan });
-  await deps.events.record({
-    kind: 'plan step',
-    channel: ref.channel,
-    step: stepEvent(plan, outcome.step, 'answered', now, { by, answer, ...(observation ? { observation } : {}) }),
-  });
+  const answered = { by, answer, ...(observation ? { observation } : {}) };
+  await tellStep(deps, ref.channel, stepEvent(plan, outcome.step, 'answered', now, answered));
   if (cancelled) {
     const day = await dayOf(deps, ref);
     if (day) {
       deps.gameDays.redrawCountdown({ ...day, plan }, cancelled);
-      await deps.events.record({
-        kind: 'plan step',
-        channel: ref.channel,
-        step: stepEvent(plan, cancelled, 'cancelled', now, { reason: 'not held' }),
-      });
+      await tellStep(deps, ref.channel, stepEvent(plan, cancelled, 'cancelled', now, { reason: 'not held' }));
     }
   }
   return outcome;

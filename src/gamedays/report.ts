@@ -104,27 +104,16 @@ function teamsOf(
   if (record.rehearsal) return [];
   const entry = (id: string) => login.session.teams.find((t) => t.identifier === id);
   const teams = new Map<string, { id: string; name: string; watched: boolean; entry: TeamEntry | undefined }>();
-  for (const attack of record.attacks) {
-    if (!teams.has(attack.teamId))
-      teams.set(attack.teamId, {
-        id: attack.teamId,
-        name: attack.teamName,
-        watched: false,
-        entry: entry(attack.teamId),
-      });
-  }
+  const add = (id: string, name: string, watched: boolean, known: TeamEntry | undefined) => {
+    if (!teams.has(id)) teams.set(id, { id, name, watched, entry: known });
+  };
+  for (const attack of record.attacks) add(attack.teamId, attack.teamName, false, entry(attack.teamId));
   for (const id of watchedTeams) {
     const known = entry(id);
-    if (!teams.has(id)) teams.set(id, { id, name: known ? teamName(known) : id, watched: true, entry: known });
+    add(id, known ? teamName(known) : id, true, known);
   }
   // With nothing started in the channel, the team of whoever asks for the report is the one in play.
-  if (!teams.size && login.team)
-    teams.set(login.team.identifier, {
-      id: login.team.identifier,
-      name: teamName(login.team),
-      watched: false,
-      entry: login.team,
-    });
+  if (!teams.size && login.team) add(login.team.identifier, teamName(login.team), false, login.team);
   return [...teams.values()];
 }
 

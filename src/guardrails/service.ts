@@ -40,7 +40,7 @@ import {
 } from './guards.ts';
 import { enforceFreezes, type FreezeNotices, freezeHalter, haltTeamAttacks, type SweepResult } from './sweep.ts';
 import type { TeamEntry } from '../client/index.ts';
-import { type GameDayAccess, gameDayAccess } from '../gamedays/gamedayAccess.ts';
+import { type GameDayAccess, gameDayAccess } from '../gamedays/service.ts';
 import type { GameDayRecord } from '../gamedays/gamedayRecord.ts';
 import type { ApprovalRecord } from './approvalRequests.ts';
 import type { AfterParts } from '../parts.ts';
@@ -214,7 +214,7 @@ export class GuardrailService {
 
   /**
    * Adds guards to a running game day, by whoever the game-day rule lets change it
-   * (src/gamedays/gamedayAccess.ts), with the person as their owner; gives a reading of each, in
+   * (src/gamedays/service.ts), with the person as their owner; gives a reading of each, in
    * order. `checks` are readings already taken of these guards (the form reads them to refuse bad ones).
    */
   async addGameDayGuards(

@@ -1,5 +1,5 @@
 import type { MessageRef } from '../attacks/cards.ts';
-import type { GameDayBoard } from '../gamedays/gamedayBoard.ts';
+import type { GameDayBoard } from '../gamedays/gamedaySteps.ts';
 import type { GameDayAttack, GameDayEvent, GameDayOutcomes, GameDayRecord } from '../gamedays/gamedayRecord.ts';
 import { gameDayCard, gameDayFailureLine, gameDayTimelineLine } from '../views/gamedays/gameday.ts';
 import { gameDaySummary } from '../views/gamedays/gamedaySummary.ts';

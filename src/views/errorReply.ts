@@ -21,7 +21,7 @@ import { escapeMrkdwn, plural, slackDate } from './blocks.ts';
 import { type Freeze, FrozenError, HaltPrivilegeError } from '../guardrails/freezes.ts';
 import { StartUnfinishedError } from '../attacks/start.ts';
 import { NotARequestError } from '../guardrails/approvals.ts';
-import { StepNotAllowedError } from '../gamedays/planChanges.ts';
+import { StepNotAllowedError } from '../gamedays/planStepState.ts';
 import { planWords } from './gamedays/planWords.ts';
 import { AmbiguousAttackIdError, AttackNotFoundError } from '../attacks/access.ts';
 import { GuardsUnknownError, MissingGuardsError, UnhealthyGuardsError } from '../guardrails/guards.ts';

@@ -1,6 +1,6 @@
 /** Who may end a game day or change its guards, read from the person's own session. */
 import { describe, expect, it } from 'vitest';
-import { gameDayAccess } from '../../src/gamedays/gamedayAccess.ts';
+import { gameDayAccess } from '../../src/gamedays/service.ts';
 import type { Actor, Login } from '../../src/store/sessions.ts';
 
 const actor: Actor = { workspaceId: 'W1', userId: 'U2', userName: 'bo', channelId: 'C1' };

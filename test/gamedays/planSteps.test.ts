@@ -18,7 +18,8 @@ type Parts = GameDayParts & GuardrailParts;
 import { NotLoggedInError } from '../../src/errors.ts';
 import type { GameDayRecord } from '../../src/gamedays/gamedayRecord.ts';
 import type { PlanStep, Runner, StepRef, StepState } from '../../src/gamedays/plan.ts';
-import { addStep, moveStep, removeStep, setAutomatic, StepNotAllowedError } from '../../src/gamedays/planChanges.ts';
+import { addStep, moveStep, removeStep, setAutomatic } from '../../src/gamedays/planChanges.ts';
+import { StepNotAllowedError } from '../../src/gamedays/planStepState.ts';
 import {
   answerStep,
   countDown,

@@ -3,7 +3,7 @@
  * of the game days, their plans or their report sets up alike.
  */
 import { CardStore } from '../../src/attacks/cards.ts';
-import type { GameDayBoard } from '../../src/gamedays/gamedayBoard.ts';
+import type { GameDayBoard } from '../../src/gamedays/gamedaySteps.ts';
 import { GameDays } from '../../src/gamedays/gamedays.ts';
 import { GuardStore } from '../../src/guardrails/guards.ts';
 import { createLogger, type Logger } from '../../src/logger.ts';

@@ -2,7 +2,7 @@ import type { Services } from '../../services.ts';
 import type { TeamEntry } from '../../client/index.ts';
 import { requireTeam, teamName } from '../../attacks/access.ts';
 import { UserInputError } from '../../errors.ts';
-import { mayFacilitate } from '../../gamedays/gamedayAccess.ts';
+import { mayFacilitate } from '../../gamedays/service.ts';
 import { parseGameDayRef, type GameDayRecord } from '../../gamedays/gamedayRecord.ts';
 import type { Actor, Login } from '../../store/sessions.ts';
 import { errorInBrief } from '../../views/errorReply.ts';
@@ -17,7 +17,7 @@ import {
 } from '../../views/gamedays/gamedayWords.ts';
 import { type Action, message, replacement, type Reply } from '../command.ts';
 
-/** `gameday end`, End game day on the card and the answers to its warning; the ending is src/gamedays/gamedayEnd.ts's. */
+/** `gameday end`, End game day on the card and the answers to its warning; the ending is the game-day service's. */
 
 /** The team a game day is run with: the person's selected team, where they may run attacks. */
 export function requireGameDayTeam(login: Login, command: string): TeamEntry {

@@ -1,7 +1,7 @@
 import type { Services } from '../../services.ts';
 import { requireTeam } from '../../attacks/access.ts';
 import { NotLoggedInError, UserInputError } from '../../errors.ts';
-import type { GameDayAccess } from '../../gamedays/gamedayAccess.ts';
+import type { GameDayAccess } from '../../gamedays/service.ts';
 import { gameDayRefValue, parseGameDayRef, type GameDayRecord } from '../../gamedays/gamedayRecord.ts';
 import type { GuardCheck, GuardSpec } from '../../guardrails/guards.ts';
 import type { Actor } from '../../store/sessions.ts';

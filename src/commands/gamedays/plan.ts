@@ -2,8 +2,8 @@ import type { Services } from '../../services.ts';
 import { teamName } from '../../attacks/access.ts';
 import { savedWords } from '../../attacks/saved.ts';
 import { UserInputError } from '../../errors.ts';
-import { type PlanOwner, positionOf } from '../../gamedays/plan.ts';
-import { activeStep, nextStep, runnerOf } from '../../gamedays/planChanges.ts';
+import { activeStep, nextStep, type PlanOwner, positionOf } from '../../gamedays/plan.ts';
+import { runnerOf } from '../../gamedays/planStepState.ts';
 import type { Actor } from '../../store/sessions.ts';
 import { parsePlanPlace, type PlanPlace, planMessage } from '../../views/gamedays/plan.ts';
 import { planWords } from '../../views/gamedays/planWords.ts';
@@ -14,7 +14,7 @@ import { stepAttack } from './addStep.ts';
 
 /**
  * A game day's plan from Slack: `gameday plan`, `move`, `next` and `auto`, and the plan's buttons.
- * The plan's rules are the domain's (src/gamedays/planChanges.ts, planSteps.ts); this reads what
+ * The plan's rules are the domain's (src/gamedays/planChanges.ts, planSteps.ts, planStepState.ts); this reads what
  * people typed or clicked and answers with the views. Adding a step is addStep.ts's (its form opens here); the
  * countdown's buttons and the hypothesis question are countdown.ts's.
  */
