@@ -51,7 +51,7 @@ beforeEach(async () => {
     freezes: new Freezes(store),
     guards: new GuardStore(store),
     cards: new CardStore(store),
-    gameDays: { running: async () => undefined },
+    gameDays: { runningBase: async () => undefined },
     approvals: {
       post: async () => {
         seen.push('request posted');
