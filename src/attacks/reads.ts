@@ -1,6 +1,16 @@
 import { NotFoundError } from '../client/errors.ts';
-import { type Attack, attackSchema, type KubernetesAttack, type ScopedPlatform } from '../client/index.ts';
+import {
+  type Attack,
+  attackSchema,
+  type KubernetesAttack,
+  type PlatformClient,
+  type ScopedPlatform,
+  type TeamEntry,
+} from '../client/index.ts';
+import { explained } from '../errors.ts';
 import type { Logger } from '../logger.ts';
+import type { Login } from '../store/sessions.ts';
+import { platformFor, teamForAction, teamName } from './access.ts';
 import { isFinished } from './lifecycle.ts';
 
 /* A team's attacks as the person's own session reads them: a page of a list, one attack, App Home's. */
@@ -20,6 +30,23 @@ export interface AttackListQuery {
 export type AttackListPage = ({ attacks: Attack[] } | { kubernetes: KubernetesAttack[] }) & {
   next: { pageToken: string } | { offset: number } | undefined;
 };
+
+/**
+ * A page of the list of the team a list's Next button names, only ever one of the person's own
+ * teams (else their selected team), read with their session; with the team it is of.
+ */
+export async function listAttacks(
+  deps: { platform: PlatformClient },
+  login: Login,
+  teamId: string | undefined,
+  query: AttackListQuery,
+): Promise<AttackListPage & { team: TeamEntry }> {
+  const team = teamForAction(login, teamId);
+  const page = await explained({ team: teamName(team), doing: 'list attacks' }, () =>
+    attackListPage(platformFor(deps, login, team), query),
+  );
+  return { ...page, team };
+}
 
 /**
  * One page. Plain ad-hoc lists come from the paged endpoints, so the first page is answered

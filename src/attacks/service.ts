@@ -25,7 +25,7 @@ import type { Who } from './events.ts';
 import { attackChannel, type CardChannels, otherAttackChannels } from './channels.ts';
 import { cancelPreviewed, previewAttack, startPreviewed } from './previews.ts';
 import type { StartAsk, StartedAttack, StartParts } from './start.ts';
-import { type AttackListQuery, attackListPage, homeAttacks, readAttack } from './reads.ts';
+import { homeAttacks, listAttacks, readAttack } from './reads.ts';
 import { type ApprovedWay, rehearseStart, type StartOutcome, type StartWay, startPolicy } from './startPolicy.ts';
 
 /** What starting, halting, noting and watching an attack use. */
@@ -92,7 +92,7 @@ export class AttackService {
   }
 
   /** The team's attacks as the person's own session reads them (reads.ts): a page of a list, one attack, App Home's. */
-  listPage = (login: Login, team: TeamEntry, query: AttackListQuery) => attackListPage(this.#as(login, team), query);
+  listPage = (...a: AfterParts<typeof listAttacks>) => listAttacks(this.#parts, ...a);
   attack = (login: Login, team: TeamEntry, guid: string) => readAttack(this.#as(login, team), guid);
   executions = (login: Login, team: TeamEntry, guid: string) => this.#as(login, team).attacks.executions(guid);
   ticketCount = (login: Login, team: TeamEntry, guid: string) => this.#as(login, team).tracker.count([guid]);

@@ -1,8 +1,9 @@
 /** Which attacks a list and a show read, as the person's session in the team. */
 import { describe, expect, it, vi } from 'vitest';
-import { attackListPage, readAttack } from '../../src/attacks/reads.ts';
+import { attackListPage, listAttacks, readAttack } from '../../src/attacks/reads.ts';
 import { NotFoundError } from '../../src/client/errors.ts';
-import type { Attack, KubernetesAttack, ScopedPlatform } from '../../src/client/index.ts';
+import type { Attack, KubernetesAttack, PlatformClient, ScopedPlatform } from '../../src/client/index.ts';
+import type { Login } from '../../src/store/sessions.ts';
 
 const attack = (guid: string, stage_lifecycle = 'Active') => ({ guid, stage_lifecycle }) as Attack;
 const k8s = (guid: string, stage_lifecycle: string) => ({ guid, stage_lifecycle }) as KubernetesAttack;
@@ -84,5 +85,31 @@ describe('one attack', () => {
     const down = new Error('platform down');
     const api = platform({ attacks: { get: async () => Promise.reject(down) } });
     await expect(readAttack(api, 'a1')).rejects.toBe(down);
+  });
+});
+
+describe('the team a list reads', () => {
+  const team = (identifier: string) => ({ identifier, name: identifier, privileges: [] });
+  const login = {
+    session: { header: 'Bearer s', teams: [team('t-own'), team('t-mine')] },
+    team: team('t-own'),
+  } as unknown as Login;
+
+  async function listedTeam(teamId: string | undefined) {
+    const completedPage = async () => ({ items: [], nextPageToken: undefined });
+    const as = vi.fn(() => platform({ attacks: { completedPage } }));
+    const query = { which: 'completed', source: undefined, k8s: false, pageSize: 20 } as const;
+    const page = await listAttacks({ platform: { as } as unknown as PlatformClient }, login, teamId, query);
+    expect(as).toHaveBeenCalledWith({ header: 'Bearer s', teamId: page.team.identifier });
+    return page.team.identifier;
+  }
+
+  it('is the team a Next button names when it is one of the person’s teams', async () => {
+    expect(await listedTeam('t-mine')).toBe('t-mine');
+  });
+
+  it('is the person’s selected team when none is named, or one that is not theirs', async () => {
+    expect(await listedTeam(undefined)).toBe('t-own');
+    expect(await listedTeam('t-someone-else')).toBe('t-own');
   });
 });

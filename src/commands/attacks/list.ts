@@ -14,9 +14,9 @@ import { replacement, type Action, type Reply, subcommand } from '../command.ts'
 import { z } from 'zod';
 import { contract, flag } from '../contract.ts';
 import { escapeMrkdwn } from '../../views/blocks.ts';
-import { explained, UserInputError } from '../../errors.ts';
+import { UserInputError } from '../../errors.ts';
 import type { Actor } from '../../store/sessions.ts';
-import { mayHalt, mayHaltAll, teamForAction, teamName } from '../../attacks/access.ts';
+import { mayHalt, mayHaltAll, teamName } from '../../attacks/access.ts';
 
 const usage = 'list [active|completed] [--source Adhoc|Scenario] [--k8s]';
 
@@ -55,12 +55,9 @@ export async function listReply(
   replaceOriginal: boolean,
 ): Promise<Reply> {
   const login = await deps.login.require(actor);
-  const team = teamForAction(login, query.teamId);
-  const read = await explained({ team: teamName(team), doing: 'list attacks' }, () =>
-    deps.attacks.listPage(login, team, { ...query, pageSize: listPageSize }),
-  );
+  const read = await deps.attacks.listPage(login, query.teamId, { ...query, pageSize: listPageSize });
+  const { team, next } = read;
   const attacks = 'kubernetes' in read ? read.kubernetes.map(listedKubernetes) : read.attacks.map(listed);
-  const { next } = read;
   const filter =
     [query.source && `source ${query.source}`, query.k8s && 'Kubernetes'].filter(Boolean).join(', ') || undefined;
   const nextValue = next
