@@ -3,6 +3,9 @@ import { describe, expect, it, vi } from 'vitest';
 import { NoIntegrationError, NotFoundError } from '../../src/client/errors.ts';
 import type { ScopedPlatform } from '../../src/client/index.ts';
 import { alertsLike, monitorsLike } from '../../src/guardrails/searches.ts';
+import { monitoring, useGuardrails } from './parts.ts';
+
+const t = useGuardrails();
 
 const platform = (monitoring: object) => ({ monitoring }) as unknown as ScopedPlatform;
 const where = { integrationName: 'acme-metrics', domain: undefined };
@@ -58,5 +61,23 @@ describe('alerts', () => {
   it('leaves out names a guard flag could not carry', async () => {
     const alertsB = vi.fn(async () => [{ name: 'cpu-high' }, { name: 'cpu; drop' }]);
     expect(await alertsLike(platform({ alertsB }), 'https://b.example', 'cpu', 5)).toEqual(['cpu-high']);
+  });
+});
+
+describe('the searches on the platform, with the person’s session in their team', () => {
+  async function owner() {
+    const login = (await t.deps.sessions.get(await t.login('U0STARTER')))!;
+    const team = login.session.teams.find((team) => team.identifier === t.sim.seed.teams.platform.id)!;
+    return { login, team };
+  }
+
+  it('finds a monitor by its id, and alert names by part of a name', async () => {
+    const { login, team } = await owner();
+    const where = { integrationName: monitoring.integrationA, domain: monitoring.domainA };
+    expect(await t.service.monitorsLike(login, team, '1234567', where, 5)).toEqual([
+      expect.objectContaining({ id: '1234567', name: 'checkout p99 latency' }),
+    ]);
+    const alerts = await t.service.alertsLike(login, team, 'https://alerts.monitoring-b.example', 'checkout', 5);
+    expect(alerts).toContain('CheckoutErrorRate');
   });
 });
