@@ -25,6 +25,7 @@ import type { Who } from './events.ts';
 import { attackChannel, type CardChannels, otherAttackChannels } from './channels.ts';
 import { cancelPreviewed, previewAttack, startPreviewed } from './previews.ts';
 import type { StartAsk, StartedAttack, StartParts } from './start.ts';
+import { homeAttacks, listAttacks, readAttack } from './reads.ts';
 import { type ApprovedWay, rehearseStart, type StartOutcome, type StartWay, startPolicy } from './startPolicy.ts';
 
 /** What starting, halting, noting and watching an attack use. */
@@ -90,12 +91,17 @@ export class AttackService {
     return this.#parts.config;
   }
 
-  /** The platform as the person's own session in the team. */
-  api = (login: Login, team: TeamEntry) => platformFor(this.#parts, login, team);
+  /** The team's attacks as the person's own session reads them (reads.ts): a page of a list, one attack, App Home's. */
+  listPage = (...a: AfterParts<typeof listAttacks>) => listAttacks(this.#parts, ...a);
+  attack = (login: Login, team: TeamEntry, guid: string) => readAttack(this.#as(login, team), guid);
+  executions = (login: Login, team: TeamEntry, guid: string) => this.#as(login, team).attacks.executions(guid);
+  ticketCount = (login: Login, team: TeamEntry, guid: string) => this.#as(login, team).tracker.count([guid]);
+  homeAttacks = (login: Login, team: TeamEntry) => homeAttacks(this.#parts, this.#as(login, team));
+  #as = (login: Login, team: TeamEntry) => platformFor(this.#parts, login, team);
 
   /** The team's attack types, as the person's session reads them (waiting at most `waitMs`). */
   catalogue(login: Login, team: TeamEntry, waitMs?: number) {
-    return this.#parts.catalogues.get(team.identifier, platformFor(this.#parts, login, team), waitMs);
+    return this.#parts.catalogues.get(team.identifier, this.#as(login, team), waitMs);
   }
 
   /** The attack an id names (a short one may have been typed), in the person's teams. */

@@ -119,25 +119,14 @@ async function homeState(actor: Actor, deps: Services, halting: string | undefin
     };
     state.freezes = await deps.guardrails.freezes.touching(login.session.teams.map((t) => t.identifier));
     if (login.team) {
-      const api = deps.attacks.api(login, login.team);
       try {
-        const [active, recent, kubernetes] = await Promise.all([
-          api.attacks.activePage({ pageSize: 15 }),
-          api.attacks.completedPage({ pageSize: 10 }),
-          // Kubernetes attacks are listed apart; without them the rest is still worth showing.
-          api.kubernetes.list().then(
-            (all) => all.map(listedKubernetes),
-            (error: unknown) => {
-              deps.logger.warn({ err: error }, 'could not read Kubernetes attacks for App Home');
-              return [];
-            },
-          ),
-        ]);
+        const read = await deps.attacks.homeAttacks(login, login.team);
+        const kubernetes = read.kubernetes.map(listedKubernetes);
         const newestFirst = (a: ListedAttack, b: ListedAttack) => (b.startedAt ?? '').localeCompare(a.startedAt ?? '');
-        state.active = [...active.items.map(listed), ...kubernetes.filter((a) => a.active)]
+        state.active = [...read.active.map(listed), ...kubernetes.filter((a) => a.active)]
           .map((row) => (row.guid === halting ? withListedState(row, haltSentState) : row))
           .sort(newestFirst);
-        state.recent = [...recent.items.map(listed), ...kubernetes.filter((a) => !a.active)]
+        state.recent = [...read.recent.map(listed), ...kubernetes.filter((a) => !a.active)]
           .sort(newestFirst)
           .slice(0, 10);
       } catch (error) {

@@ -28,8 +28,10 @@ import {
   teamChannels,
 } from './freezes.ts';
 import { enforceGuards } from './guardEnforcement.ts';
+import { alertsLike, monitorsLike } from './searches.ts';
 import {
   checkGuards,
+  type Guard,
   type GuardCheck,
   guardFlag,
   guardKey,
@@ -257,8 +259,14 @@ export class GuardrailService {
     return { removed: names, missing: flags.filter((flag) => !removed.some((g) => guardFlag(g.spec) === flag)) };
   }
 
-  /** Reads guards with a person's session, keeping each reading. */
-  checkGuards = (...a: AfterParts<typeof checkGuards>) => checkGuards(this.#parts, ...a);
+  /** Reads guards with a person's session in the team, keeping each reading. */
+  checkGuards = (login: Login, team: TeamEntry, guards: Guard[]) =>
+    checkGuards(this.#parts, platformFor(this.#parts, login, team), guards);
+  /** What the guard form offers as the person types: monitors, alert names (searches.ts). */
+  monitorsLike = (login: Login, team: TeamEntry, ...a: AfterParts<typeof monitorsLike>) =>
+    monitorsLike(platformFor(this.#parts, login, team), ...a);
+  alertsLike = (login: Login, team: TeamEntry, ...a: AfterParts<typeof alertsLike>) =>
+    alertsLike(platformFor(this.#parts, login, team), ...a);
   /** Halts one team's attacks with the person's session (Halt all chaos attacks, in one team). */
   haltTeam(actor: Actor, login: Login, team: TeamEntry, reason: string): Promise<SweepResult> {
     const halter = {

@@ -1,6 +1,5 @@
 import { randomUUID } from 'node:crypto';
 import type { HaltOutcome } from '../../attacks/halt.ts';
-import type { ScopedPlatform } from '../../client/index.ts';
 import type { Services } from '../../services.ts';
 import { canHalt, haltSentState } from '../../attacks/lifecycle.ts';
 import {
@@ -10,15 +9,14 @@ import {
   listPageSize,
   withListedState,
   type AttackListPage,
-  type ListedAttack,
 } from '../../views/attacks/attackList.ts';
 import { replacement, type Action, type Reply, subcommand } from '../command.ts';
 import { z } from 'zod';
 import { contract, flag } from '../contract.ts';
 import { escapeMrkdwn } from '../../views/blocks.ts';
-import { explained, UserInputError } from '../../errors.ts';
+import { UserInputError } from '../../errors.ts';
 import type { Actor } from '../../store/sessions.ts';
-import { mayHalt, mayHaltAll, teamForAction, teamName } from '../../attacks/access.ts';
+import { mayHalt, mayHaltAll, teamName } from '../../attacks/access.ts';
 
 const usage = 'list [active|completed] [--source Adhoc|Scenario] [--k8s]';
 
@@ -32,38 +30,6 @@ interface ListQuery {
   pageToken?: string | undefined;
   offset?: number | undefined;
   pageNumber: number;
-}
-
-/**
- * One page. Plain ad-hoc lists come from the paged endpoints, so the first page is answered
- * without reading the rest; `--source` and `--k8s` lists are not paged by the platform and are
- * cut into pages here.
- */
-async function fetchPage(
-  api: ScopedPlatform,
-  query: ListQuery,
-): Promise<{ attacks: ListedAttack[]; next: Partial<ListQuery> | undefined }> {
-  if (!query.source && !query.k8s) {
-    const paging = { pageSize: listPageSize, ...(query.pageToken ? { pageToken: query.pageToken } : {}) };
-    const page =
-      query.which === 'active' ? await api.attacks.activePage(paging) : await api.attacks.completedPage(paging);
-    return {
-      attacks: page.items.map(listed),
-      next: page.nextPageToken ? { pageToken: page.nextPageToken } : undefined,
-    };
-  }
-  let all: ListedAttack[];
-  if (query.k8s) {
-    all = (await api.kubernetes.list(query.source ? { source: query.source } : {}))
-      .map(listedKubernetes)
-      .filter((a) => a.active === (query.which === 'active'));
-  } else {
-    const q = query.source ? { source: query.source } : {};
-    all = (query.which === 'active' ? await api.attacks.listActive(q) : await api.attacks.listCompleted(q)).map(listed);
-  }
-  const offset = query.offset ?? 0;
-  const attacks = all.slice(offset, offset + listPageSize);
-  return { attacks, next: offset + listPageSize < all.length ? { offset: offset + listPageSize } : undefined };
 }
 
 /**
@@ -89,11 +55,9 @@ export async function listReply(
   replaceOriginal: boolean,
 ): Promise<Reply> {
   const login = await deps.login.require(actor);
-  const team = teamForAction(login, query.teamId);
-  const api = deps.attacks.api(login, team);
-  const { attacks, next } = await explained({ team: teamName(team), doing: 'list attacks' }, () =>
-    fetchPage(api, query),
-  );
+  const read = await deps.attacks.listPage(login, query.teamId, { ...query, pageSize: listPageSize });
+  const { team, next } = read;
+  const attacks = 'kubernetes' in read ? read.kubernetes.map(listedKubernetes) : read.attacks.map(listed);
   const filter =
     [query.source && `source ${query.source}`, query.k8s && 'Kubernetes'].filter(Boolean).join(', ') || undefined;
   const nextValue = next

@@ -1,5 +1,4 @@
-import { NoIntegrationError, NotFoundError } from '../../client/errors.ts';
-import { attackSchema, type Attack, type ScopedPlatform } from '../../client/index.ts';
+import { NoIntegrationError } from '../../client/errors.ts';
 import type { Services } from '../../services.ts';
 import { parseAttackRef } from '../../views/attacks/attackCard.ts';
 import { attackDetailsMessage, type TicketCount } from '../../views/attacks/attackDetails.ts';
@@ -7,7 +6,8 @@ import { errorInBrief } from '../../views/errorReply.ts';
 import { type Action, type Reply, subcommand } from '../command.ts';
 import { contract } from '../contract.ts';
 import { explained, UserInputError } from '../../errors.ts';
-import type { Actor } from '../../store/sessions.ts';
+import type { Actor, Login } from '../../store/sessions.ts';
+import type { TeamEntry } from '../../client/index.ts';
 import { teamName } from '../../attacks/access.ts';
 import { attackIdWord } from '../arguments.ts';
 
@@ -16,34 +16,11 @@ const usage = 'show <attack id>';
 export async function showAttack(deps: Services, actor: Actor, id: string, teamId?: string): Promise<Reply> {
   const login = await deps.login.require(actor);
   const { guid, team } = await deps.attacks.locate(login, id, { teamId });
-  const api = deps.attacks.api(login, team);
   const context = { team: teamName(team), doing: 'show the attack', subject: `attack ${guid}` };
-  const attack: Attack = await explained(context, async () => {
-    try {
-      return await api.attacks.get(guid);
-    } catch (error) {
-      if (!(error instanceof NotFoundError)) throw error;
-      // A Kubernetes attack has no TaskResponse; show what its own record says in that shape.
-      const k8s = await api.kubernetes.get(guid);
-      const cli = k8s.impact_definition?.cli_args ?? [];
-      return attackSchema.parse({
-        guid: k8s.guid,
-        stage: k8s.stage,
-        stage_lifecycle: k8s.stage_lifecycle,
-        args: cli.slice(1),
-        infra_command: { type: cli[0] ?? 'kubernetes', args: cli.slice(1) },
-        target_type: 'Kubernetes',
-        targets: (k8s.target_definition?.strategy?.k8s_objects ?? []).map((o) =>
-          [o.cluster_id, o.namespace, o.kind, o.name].filter(Boolean).join('/'),
-        ),
-        created_at: k8s.created_at,
-        end_time: k8s.end_time,
-      });
-    }
-  });
+  const attack = await explained(context, () => deps.attacks.attack(login, team, guid));
   const [executions, tickets, card] = await Promise.all([
-    attack.target_type === 'Kubernetes' ? [] : explained(context, () => api.attacks.executions(guid)),
-    ticketCount(deps, api, guid, teamName(team)),
+    attack.target_type === 'Kubernetes' ? [] : explained(context, () => deps.attacks.executions(login, team, guid)),
+    ticketCount(deps, login, team, guid),
     deps.attacks.cards.get(guid),
   ]);
   return {
@@ -60,13 +37,13 @@ export async function showAttack(deps: Services, actor: Actor, id: string, teamI
 }
 
 /** How many tickets the attack has; a team without a tracker, or a failed count, is said in a line, never an error. */
-async function ticketCount(deps: Services, api: ScopedPlatform, guid: string, team: string): Promise<TicketCount> {
+async function ticketCount(deps: Services, login: Login, team: TeamEntry, guid: string): Promise<TicketCount> {
   try {
-    return { count: await api.tracker.count([guid]) };
+    return { count: await deps.attacks.ticketCount(login, team, guid) };
   } catch (error) {
     if (error instanceof NoIntegrationError) return { noIntegration: true };
     deps.logger.warn({ err: error, attack: guid }, 'could not count the tickets of an attack');
-    return { problem: errorInBrief(error, { team }) };
+    return { problem: errorInBrief(error, { team: teamName(team) }) };
   }
 }
 

@@ -21,7 +21,7 @@ import {
   unusableOption,
 } from '../../views/guardrails/guards.ts';
 import type { Reply, Submission, SubmissionReply } from '../command.ts';
-import { alertNamePattern } from './guardSearch.ts';
+import { alertNamePattern } from '../../guardrails/searches.ts';
 
 /**
  * A game day's guards from Slack: `gameday guard` and `unguard`, and the form that picks them.
@@ -192,7 +192,8 @@ export async function submitGuardPicker(submission: Submission, deps: Services):
     userName: submission.actor.userName,
   };
   const checks = await deps.guardrails.checkGuards(
-    deps.attacks.api(login, team),
+    login,
+    team,
     form.specs.map((spec) => ({ spec, owner })),
   );
   const errors = unreadableGuards(checks);
