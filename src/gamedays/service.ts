@@ -21,6 +21,7 @@ import type { AfterParts } from '../parts.ts';
 import { reportAtEnd, shareGameDayReport } from './report.ts';
 import { runPlans } from './planChanges.ts';
 import { cardOutcome, type GameDayAttack, type GameDayOutcomes, type GameDayRecord } from './gamedayRecord.ts';
+import { runNext } from './planNext.ts';
 import { answerStep, countDown, delayStep, skipStep, startStepNow, vetoStep } from './planSteps.ts';
 import type { ReportSharing } from './report.ts';
 
@@ -219,7 +220,9 @@ export class GameDayService {
   moveStep = (...a: AfterParts<typeof moveStep>) => moveStep(this.#parts, ...a);
   removeStep = (...a: AfterParts<typeof removeStep>) => removeStep(this.#parts, ...a);
   setAutomatic = (...a: AfterParts<typeof setAutomatic>) => setAutomatic(this.#parts, ...a);
-  /** Run next: the step's countdown starts. */
+  /** Run next step, whichever way in: the next step counts down, or why not. */
+  runNext = (...a: AfterParts<typeof runNext>) => runNext(this.#parts, ...a);
+  /** A step's countdown, as Run next step's (kept for the benchmark's plans). */
   countDown = (...a: AfterParts<typeof countDown>) => countDown(this.#parts, ...a);
   /** The game day's report, shared again. */
   shareReport = (...a: AfterParts<typeof shareGameDayReport>) => shareGameDayReport(this.#parts, ...a);
