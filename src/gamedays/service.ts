@@ -5,7 +5,7 @@ import type { StartAsk, StartParts } from '../attacks/start.ts';
 import type { RehearsedStart, StartOutcome, StartWay } from '../attacks/startPolicy.ts';
 import type { Watches } from '../attacks/watches.ts';
 import type { GuardrailService } from '../guardrails/service.ts';
-import { mayRunAttacks, platformFor, requireLogin, RUN_PRIVILEGE } from '../attacks/access.ts';
+import { mayRunAttacks, platformFor, requireLogin, requireTeam, RUN_PRIVILEGE } from '../attacks/access.ts';
 import type { CardRecord } from '../attacks/cards.ts';
 import { recordState } from '../attacks/events.ts';
 import { haltAttack } from '../attacks/halt.ts';
@@ -45,9 +45,6 @@ export interface GameDayParts
 
 // Who may act on a game day besides its plan (whose rule is planStepState.ts's `requireMayRunStep`),
 // whichever way in (command, button, form, workflow step): read from the person's own session.
-
-/** A game day is run by someone who may run attacks in their selected team: its guards act with their session. */
-export const mayFacilitate = (team: TeamEntry): boolean => mayRunAttacks(team);
 
 export type GameDayChange = 'end' | 'add guards' | 'remove guards';
 
@@ -142,6 +139,15 @@ export class GameDayService {
   async answer(actor: Actor, ref: StepRef, answer: HypothesisAnswer, observation: string | undefined) {
     await requireLogin(this.#parts, actor);
     return answerStep(this.#parts, ref, actor.userId, answer, observation);
+  }
+
+  /**
+   * The team a person would run a game day with, their selected one, and whether they may: only
+   * someone who may run attacks there, as its guards act with their session.
+   */
+  async facilitatorTeam(actor: Actor): Promise<{ team: TeamEntry; may: boolean }> {
+    const team = requireTeam(await requireLogin(this.#parts, actor));
+    return { team, may: mayRunAttacks(team) };
   }
 
   /** Whether the person may make this change to the game day (end it, change its guards). */
