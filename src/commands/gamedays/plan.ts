@@ -14,9 +14,10 @@ import { stepAttack } from './addStep.ts';
 
 /**
  * A game day's plan from Slack: `gameday plan`, `move`, `next` and `auto`, and the plan's buttons.
- * The plan's rules are the domain's (src/gamedays/planChanges.ts, planSteps.ts, planStepState.ts); this reads what
- * people typed or clicked and answers with the views. Adding a step is addStep.ts's (its form opens here); the
- * countdown's buttons and the hypothesis question are countdown.ts's.
+ * The plan's rules are the domain's (src/gamedays/planChanges.ts, planNext.ts, planSteps.ts,
+ * planStepState.ts); this reads what people typed or clicked and answers with the views. Adding a
+ * step is addStep.ts's (its form opens here); the countdown's buttons and the hypothesis question
+ * are countdown.ts's.
  */
 
 const ownerOf = (place: PlanPlace): PlanOwner =>
