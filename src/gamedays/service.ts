@@ -5,7 +5,7 @@ import type { StartAsk, StartParts } from '../attacks/start.ts';
 import type { RehearsedStart, StartOutcome, StartWay } from '../attacks/startPolicy.ts';
 import type { Watches } from '../attacks/watches.ts';
 import type { GuardrailService } from '../guardrails/service.ts';
-import { mayRunAttacks, platformFor, requireLogin, RUN_PRIVILEGE } from '../attacks/access.ts';
+import { mayRunAttacks, platformFor, requireLogin, requireTeam, RUN_PRIVILEGE } from '../attacks/access.ts';
 import type { CardRecord } from '../attacks/cards.ts';
 import { recordState } from '../attacks/events.ts';
 import { haltAttack } from '../attacks/halt.ts';
@@ -21,6 +21,7 @@ import type { AfterParts } from '../parts.ts';
 import { reportAtEnd, shareGameDayReport } from './report.ts';
 import { runPlans } from './planChanges.ts';
 import { cardOutcome, type GameDayAttack, type GameDayOutcomes, type GameDayRecord } from './gamedayRecord.ts';
+import { runNext } from './planNext.ts';
 import { answerStep, countDown, delayStep, skipStep, startStepNow, vetoStep } from './planSteps.ts';
 import type { ReportSharing } from './report.ts';
 
@@ -44,9 +45,6 @@ export interface GameDayParts
 
 // Who may act on a game day besides its plan (whose rule is planStepState.ts's `requireMayRunStep`),
 // whichever way in (command, button, form, workflow step): read from the person's own session.
-
-/** A game day is run by someone who may run attacks in their selected team: its guards act with their session. */
-export const mayFacilitate = (team: TeamEntry): boolean => mayRunAttacks(team);
 
 export type GameDayChange = 'end' | 'add guards' | 'remove guards';
 
@@ -143,6 +141,15 @@ export class GameDayService {
     return answerStep(this.#parts, ref, actor.userId, answer, observation);
   }
 
+  /**
+   * The team a person would run a game day with, their selected one, and whether they may: only
+   * someone who may run attacks there, as its guards act with their session.
+   */
+  async facilitatorTeam(actor: Actor): Promise<{ team: TeamEntry; may: boolean }> {
+    const team = requireTeam(await requireLogin(this.#parts, actor));
+    return { team, may: mayRunAttacks(team) };
+  }
+
   /** Whether the person may make this change to the game day (end it, change its guards). */
   access(actor: Actor, record: Pick<GameDayRecord, 'facilitator' | 'teamId'>, change: GameDayChange) {
     return gameDayAccess(this.#parts, actor, record, change);
@@ -219,7 +226,9 @@ export class GameDayService {
   moveStep = (...a: AfterParts<typeof moveStep>) => moveStep(this.#parts, ...a);
   removeStep = (...a: AfterParts<typeof removeStep>) => removeStep(this.#parts, ...a);
   setAutomatic = (...a: AfterParts<typeof setAutomatic>) => setAutomatic(this.#parts, ...a);
-  /** Run next: the step's countdown starts. */
+  /** Run next step, whichever way in: the next step counts down, or why not. */
+  runNext = (...a: AfterParts<typeof runNext>) => runNext(this.#parts, ...a);
+  /** A step's countdown, as Run next step's (kept for the benchmark's plans). */
   countDown = (...a: AfterParts<typeof countDown>) => countDown(this.#parts, ...a);
   /** The game day's report, shared again. */
   shareReport = (...a: AfterParts<typeof shareGameDayReport>) => shareGameDayReport(this.#parts, ...a);

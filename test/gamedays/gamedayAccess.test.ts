@@ -1,6 +1,7 @@
 /** Who may end a game day or change its guards, read from the person's own session. */
 import { describe, expect, it } from 'vitest';
-import { gameDayAccess } from '../../src/gamedays/service.ts';
+import { NoTeamSelectedError, NotLoggedInError } from '../../src/errors.ts';
+import { GameDayService, gameDayAccess } from '../../src/gamedays/service.ts';
 import type { Actor, Login } from '../../src/store/sessions.ts';
 
 const actor: Actor = { workspaceId: 'W1', userId: 'U2', userName: 'bo', channelId: 'C1' };
@@ -44,5 +45,22 @@ describe('a game day', () => {
       expired: false,
     });
     expect((await gameDayAccess(sessionsWith('expired'), actor, record, 'end')).expired).toBe(true);
+  });
+});
+
+describe('who runs a game day', () => {
+  /** The game-day service over one login whose selected team is `team` (or none logged in). */
+  function serviceWith(team: { identifier: string; privileges: string[] } | 'none' | undefined) {
+    const login = team === 'none' ? undefined : ({ session: { teams: team ? [team] : [] }, team } as unknown as Login);
+    return new GameDayService({ sessions: { lookup: async () => ({ login, expired: false }) } } as never);
+  }
+
+  it('is someone who may run attacks in their selected team', async () => {
+    const runner = { identifier: 'T1', privileges: ['EXPERIMENTS_RUN'] };
+    expect(await serviceWith(runner).facilitatorTeam(actor)).toEqual({ team: runner, may: true });
+    const reader = { identifier: 'T1', privileges: ['EXPERIMENTS_READ', 'HALT_WRITE'] };
+    expect(await serviceWith(reader).facilitatorTeam(actor)).toEqual({ team: reader, may: false });
+    await expect(serviceWith(undefined).facilitatorTeam(actor)).rejects.toBeInstanceOf(NoTeamSelectedError);
+    await expect(serviceWith('none').facilitatorTeam(actor)).rejects.toBeInstanceOf(NotLoggedInError);
   });
 });

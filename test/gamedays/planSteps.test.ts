@@ -19,6 +19,7 @@ import { NotLoggedInError } from '../../src/errors.ts';
 import type { GameDayRecord } from '../../src/gamedays/gamedayRecord.ts';
 import type { PlanStep, Runner, StepRef, StepState } from '../../src/gamedays/plan.ts';
 import { addStep, moveStep, removeStep, setAutomatic } from '../../src/gamedays/planChanges.ts';
+import { runNext, type StepCheck } from '../../src/gamedays/planNext.ts';
 import { StepNotAllowedError } from '../../src/gamedays/planStepState.ts';
 import {
   answerStep,
@@ -257,6 +258,58 @@ describe("a step's countdown", () => {
     const stopped = await stepOf(ref);
     expect(stopped.state).toBe('skipped');
     expect(stopped.skipped).toEqual({ at: new Date(now).toISOString() });
+  });
+});
+
+describe('Run next step', () => {
+  let owner: Runner;
+  let ref: StepRef;
+  /** The steps whose attack was checked again, by position: only a step that may run is. */
+  let checked: number[];
+  const inChannel = (who: Runner) => ({ ...who, channelId: channel });
+  const check: StepCheck = async (_login, _team, step, position) => {
+    checked.push(position);
+    return { ...step.request, lengthSeconds: 45 };
+  };
+  beforeEach(async () => {
+    owner = await person('owner', sim.seed.users.owner);
+    ref = await add('cpu -l 30', owner);
+    checked = [];
+  });
+
+  it('counts the next step down with its attack checked again, by someone who may run it', async () => {
+    expect(await runNext(deps, inChannel(owner), channel, check)).toMatchObject({
+      kind: 'counting down',
+      position: 1,
+      total: 1,
+    });
+    expect(checked).toEqual([1]);
+    expect(await stepOf(ref)).toMatchObject({ state: 'counting down', request: { lengthSeconds: 45 } });
+  });
+
+  it('refuses, before the attack is read again, anyone who may not run the step', async () => {
+    const observer = await person('observer', sim.seed.users.observer);
+    const globex = await person('globex', sim.seed.users.globex);
+    await expect(runNext(deps, inChannel(observer), channel, check)).rejects.toBeInstanceOf(StepNotAllowedError);
+    expect(await runNext(deps, inChannel(globex), channel, check)).toEqual({
+      kind: 'not your team',
+      position: 1,
+      teamName: 'Platform',
+    });
+    await expect(runNext(deps, inChannel(await person('nobody')), channel, check)).rejects.toBeInstanceOf(
+      NotLoggedInError,
+    );
+    expect(checked).toEqual([]);
+    expect(await stateOf(ref)).toBe('planned');
+  });
+
+  it('says why nothing runs: no game day, a step under way, or nothing left to run', async () => {
+    expect(await runNext(deps, inChannel(owner), 'C0ELSEWHERE', check)).toEqual({ kind: 'no game day' });
+    await runNext(deps, inChannel(owner), channel, check);
+    expect(await runNext(deps, inChannel(owner), channel, check)).toMatchObject({ kind: 'busy', position: 1 });
+    await skipStep(deps, ref, 'U0ANYONE');
+    expect(await runNext(deps, inChannel(owner), channel, check)).toEqual({ kind: 'nothing planned' });
+    expect(checked).toEqual([1]);
   });
 });
 

@@ -163,7 +163,7 @@ export const gamedayCommand = subcommand({
           `Attacks cannot be started in this channel, so a game day here would stay empty. Use ${channelLinks(others)}.`,
         );
       // A game day is run by someone who may run attacks in their team; its guards act with their session.
-      const team = requireGameDayTeam(await deps.login.require(request.actor), deps.command);
+      const team = await requireGameDayTeam(deps, request.actor);
       const rehearsal = args.flags.rehearsal === true;
       const { outcome, record } = await deps.gamedays.days.start(
         channel,

@@ -1,10 +1,9 @@
 import type { Services } from '../../services.ts';
 import type { TeamEntry } from '../../client/index.ts';
-import { requireTeam, teamName } from '../../attacks/access.ts';
+import { teamName } from '../../attacks/access.ts';
 import { UserInputError } from '../../errors.ts';
-import { mayFacilitate } from '../../gamedays/service.ts';
 import { parseGameDayRef, type GameDayRecord } from '../../gamedays/gamedayRecord.ts';
-import type { Actor, Login } from '../../store/sessions.ts';
+import type { Actor } from '../../store/sessions.ts';
 import { errorInBrief } from '../../views/errorReply.ts';
 import { gameDayEndWarning } from '../../views/gamedays/gamedaySummary.ts';
 import {
@@ -19,10 +18,10 @@ import { type Action, message, replacement, type Reply } from '../command.ts';
 
 /** `gameday end`, End game day on the card and the answers to its warning; the ending is the game-day service's. */
 
-/** The team a game day is run with: the person's selected team, where they may run attacks. */
-export function requireGameDayTeam(login: Login, command: string): TeamEntry {
-  const team = requireTeam(login);
-  if (!mayFacilitate(team)) throw new UserInputError(gameDayStartRefusedText(teamName(team), command));
+/** The team a game day is run with, as the game-day service decides it; refused in words when the person may not. */
+export async function requireGameDayTeam({ gamedays, command }: Services, actor: Actor): Promise<TeamEntry> {
+  const { team, may } = await gamedays.facilitatorTeam(actor);
+  if (!may) throw new UserInputError(gameDayStartRefusedText(teamName(team), command));
   return team;
 }
 

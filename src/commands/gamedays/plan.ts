@@ -2,7 +2,7 @@ import type { Services } from '../../services.ts';
 import { teamName } from '../../attacks/access.ts';
 import { savedWords } from '../../attacks/saved.ts';
 import { UserInputError } from '../../errors.ts';
-import { activeStep, nextStep, type PlanOwner, positionOf } from '../../gamedays/plan.ts';
+import { type PlanOwner, positionOf } from '../../gamedays/plan.ts';
 import { runnerOf } from '../../gamedays/planStepState.ts';
 import type { Actor } from '../../store/sessions.ts';
 import { parsePlanPlace, type PlanPlace, planMessage } from '../../views/gamedays/plan.ts';
@@ -14,9 +14,10 @@ import { stepAttack } from './addStep.ts';
 
 /**
  * A game day's plan from Slack: `gameday plan`, `move`, `next` and `auto`, and the plan's buttons.
- * The plan's rules are the domain's (src/gamedays/planChanges.ts, planSteps.ts, planStepState.ts); this reads what
- * people typed or clicked and answers with the views. Adding a step is addStep.ts's (its form opens here); the
- * countdown's buttons and the hypothesis question are countdown.ts's.
+ * The plan's rules are the domain's (src/gamedays/planChanges.ts, planNext.ts, planSteps.ts,
+ * planStepState.ts); this reads what people typed or clicked and answers with the views. Adding a
+ * step is addStep.ts's (its form opens here); the countdown's buttons and the hypothesis question
+ * are countdown.ts's.
  */
 
 const ownerOf = (place: PlanPlace): PlanOwner =>
@@ -62,24 +63,17 @@ export async function moveFromCommand(
 }
 
 /**
- * Run next step: the next planned step, its attack checked again as a start would be now, counts
- * down in the channel, to start with the session of whoever pressed it.
+ * Run next step: whether and what runs is the game-day service's; this reads the step's attack
+ * words again as a start would (`stepAttack`) and words the outcome.
  */
 export async function runNext(deps: Services, actor: Actor, channel: string): Promise<Reply> {
-  const day = await deps.gamedays.days.running(channel);
-  if (!day) return message(planWords.noGameDay(deps.command));
-  const login = await deps.login.require(actor);
-  const plan = day.plan ?? { steps: [] };
-  const busy = activeStep(plan);
-  if (busy) return message(planWords.busy(positionOf(plan, busy.id), busy.state));
-  const next = nextStep(plan);
-  if (!next) return message(planWords.nothingPlanned);
-  const team = login.session.teams.find((t) => t.identifier === next.teamId);
-  if (!team) throw new UserInputError(planWords.notYourTeam(positionOf(plan, next.id), next.teamName));
-  const { request } = await stepAttack(deps, login, team, next.source, savedWords(next.request), next.guards ?? [], {
-    position: positionOf(plan, next.id),
+  const outcome = await deps.gamedays.runNext(actor, channel, async (login, team, step, position) => {
+    const words = savedWords(step.request);
+    return (await stepAttack(deps, login, team, step.source, words, step.guards ?? [], { position })).request;
   });
-  const outcome = await deps.gamedays.countDown(day, runnerOf(actor), next.id, request);
+  if (outcome.kind === 'no game day') return message(planWords.noGameDay(deps.command));
+  if (outcome.kind === 'not your team')
+    throw new UserInputError(planWords.notYourTeam(outcome.position, outcome.teamName));
   if (outcome.kind === 'busy') return message(planWords.busy(outcome.position, outcome.step.state));
   if (outcome.kind === 'nothing planned') return message(planWords.nothingPlanned);
   return message(planWords.countingDown(outcome.position, outcome.total));

@@ -138,7 +138,7 @@ async function startGameDayStep({ actor, inputs }: WorkflowStepRequest, deps: Se
   const others = deps.attacks.otherChannels(input.channel);
   if (others) return { error: stepGameDayChannelText(input.channel, others) };
   // As `gameday start`: run by someone who may run attacks in their selected team.
-  const team = requireGameDayTeam(await deps.login.require(actor), deps.command);
+  const team = await requireGameDayTeam(deps, actor);
   const { outcome, record } = await deps.gamedays.days.start(input.channel, input.title, actor.userId, {
     id: team.identifier,
     name: teamName(team),
