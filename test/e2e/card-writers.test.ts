@@ -78,14 +78,7 @@ function racesOn(storeUrl: string) {
     const id = `U0RACE${storeUrl.slice(0, 3).toUpperCase()}1`;
     const { attack, card } = await haltedAttack(id);
     await card.click('Halt');
-    await stack.fake.waitFor(
-      () =>
-        stack
-          .person(id)
-          .ephemerals(channel)
-          .find((m) => read(m).includes('Halt requested')),
-      'the reply to the halt',
-    );
+    await stack.replySaying(id, channel, 'Halt requested');
     await stack.poll();
     expect(read(cardOf(attack.guid))).toContain('Halt sent: 0 of 3 targets stopped so far');
 
@@ -105,14 +98,7 @@ function racesOn(storeUrl: string) {
     stack.sim.ignoreHalts(deaf);
     await card.click('Halt');
     // The halt runs after the click's ack: its check begins before the clock moves on.
-    await stack.fake.waitFor(
-      () =>
-        stack
-          .person(id)
-          .ephemerals(channel)
-          .find((m) => read(m).includes('Halt requested')),
-      'the reply to the halt',
-    );
+    await stack.replySaying(id, channel, 'Halt requested');
     stack.advanceClock(5_000);
     await stack.poll();
     stack.advanceClock(60_000);

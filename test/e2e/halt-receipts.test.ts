@@ -35,14 +35,7 @@ async function haltWithDelays(id: string, deaf?: string) {
   stack.sim.delayStop('platform-db-1', 2_200);
   if (deaf) stack.sim.ignoreHalts(deaf);
   await card.click('Halt');
-  await stack.fake.waitFor(
-    () =>
-      stack
-        .person(id)
-        .ephemerals(channel)
-        .find((m) => read(m).includes('Halt requested')),
-    'the reply to the halt',
-  );
+  await stack.replySaying(id, channel, 'Halt requested');
   return attack;
 }
 

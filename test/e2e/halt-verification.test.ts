@@ -40,15 +40,7 @@ function expectVerified(guid: string) {
 }
 
 /** The halter's reply: the halt has been recorded, and its verification begun, by then. */
-const haltReply = (id: string) =>
-  stack.fake.waitFor(
-    () =>
-      stack
-        .person(id)
-        .ephemerals(channel)
-        .find((m) => read(m).includes('Halt requested')),
-    'the reply to the halt',
-  );
+const haltReply = (id: string) => stack.replySaying(id, channel, 'Halt requested');
 
 async function haltedAttack(id: string) {
   await stack.login(id, stack.sim.seed.users.owner, { team: 'Platform' });

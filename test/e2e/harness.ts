@@ -264,6 +264,17 @@ export class Stack {
     return person;
   }
 
+  /** Waits for a reply only `personId` sees in `channel` that says `text`, and returns it. */
+  replySaying(personId: string, channel: string, text: string) {
+    return this.fake.waitFor(
+      () =>
+        this.person(personId)
+          .ephemerals(channel)
+          .find((m) => Stack.read(m).includes(text)),
+      `a reply saying “${text}”`,
+    );
+  }
+
   /** Runs a command and waits for the ephemeral reply it causes. */
   async ask(personId: string, text: string, options: { channel?: string } = {}) {
     const person = this.person(personId);

@@ -117,14 +117,7 @@ describe("Slack's endpoint and the other paths, on Bolt's receiver in HTTP mode"
       await closedAtLeast(held, 80 - 64);
 
       expect((await card.click('Halt')).status).toBe(200);
-      await stack.fake.waitFor(
-        () =>
-          stack
-            .person(id)
-            .ephemerals('C0GENERAL')
-            .find((m) => Stack.read(m).includes('Halt requested')),
-        'the halt reply',
-      );
+      await stack.replySaying(id, 'C0GENERAL', 'Halt requested');
       expect(stack.sim.state.attacks.get(attack.guid)!.timeline.haltedAt).toBeDefined();
       // One client holds a quarter of the budget at most: 16 of its bodies.
       await closedAtLeast(held, 80 - 16);
