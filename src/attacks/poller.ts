@@ -2,12 +2,12 @@ import { randomUUID } from 'node:crypto';
 import { NotFoundError, UnauthorizedError } from '../client/errors.ts';
 import type { Attack, PlatformClient, ScopedPlatform } from '../client/index.ts';
 import type { Breathe } from '../jobs/scheduler.ts';
-import type { Person, SessionStore } from '../store/sessions.ts';
+import { type Person, type SessionStore, samePerson } from '../store/sessions.ts';
 import { keys } from '../store/keys.ts';
 import type { AttackState, LiveCard, MessageRef } from './cards.ts';
 import { withState, isLive } from './lifecycle.ts';
 import { recordState } from './events.ts';
-import { samePerson, type WatchCardParts, WatchCards } from './watchCards.ts';
+import { type WatchCardParts, WatchCards } from './watchCards.ts';
 import type { Watch } from './watches.ts';
 import type { AttackParts } from './service.ts';
 

@@ -3,7 +3,7 @@ import type { AttackParts } from './service.ts';
 import type { Breathe } from '../jobs/scheduler.ts';
 import { startedUnder } from '../gamedays/gamedayReads.ts';
 import { keys } from '../store/keys.ts';
-import type { Person } from '../store/sessions.ts';
+import { type Person, samePerson } from '../store/sessions.ts';
 import type { CardRecord, MessageRef } from './cards.ts';
 import type { Who } from './events.ts';
 import { halt } from './halt.ts';
@@ -190,8 +190,7 @@ export async function answerPresence(
   const answeredAt = new Date(deps.clock.now()).toISOString();
   const waiting: PresenceAsk[] = [];
   for await (const [, other] of deps.store.entries<PresenceAsk>(keys.presence.prefix))
-    if (!other.answeredAt && other.askedOf.workspaceId === by.workspaceId && other.askedOf.userId === by.userId)
-      waiting.push(other);
+    if (!other.answeredAt && samePerson(other.askedOf, by)) waiting.push(other);
   if (!ask.answeredAt && !waiting.some((other) => other.guid === guid)) waiting.push(ask);
   for (const other of waiting) {
     await deps.store.set(keys.presence.key(other.guid), { ...other, answeredAt }, keys.presence.ttlMs);

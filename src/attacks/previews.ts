@@ -4,7 +4,7 @@ import { randomUUID } from 'node:crypto';
 import { UserInputError } from '../errors.ts';
 import { guardKey } from '../guardrails/guards.ts';
 import { keys } from '../store/keys.ts';
-import type { Actor } from '../store/sessions.ts';
+import { type Actor, samePerson } from '../store/sessions.ts';
 import { mayRunAttacks, platformFor, requireLogin, teamName } from './access.ts';
 import { blastRadius } from './blastRadius.ts';
 import type { PendingAttack, StartAsk, StartParts } from './start.ts';
@@ -62,7 +62,7 @@ export async function startPreviewed(
   const pending = await deps.store.get<PendingAttack>(keys.pending.key(id));
   if (!pending) return { kind: 'expired' };
   try {
-    if (pending.actor.userId !== actor.userId || pending.actor.workspaceId !== actor.workspaceId) {
+    if (!samePerson(pending.actor, actor)) {
       throw new UserInputError('Only the person who asked for this preview can start it.');
     }
     const channel = await checkChannel(pending.channel);

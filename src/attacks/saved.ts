@@ -1,7 +1,7 @@
 import type { Logger } from '../logger.ts';
 import type { TeamEntry } from '../client/index.ts';
 import { audit } from '../audit.ts';
-import type { Actor, Login } from '../store/sessions.ts';
+import { type Actor, type Login, samePerson } from '../store/sessions.ts';
 import { mayRunAttacks } from './access.ts';
 import type { KeyValueStore } from '../store/keyValue.ts';
 import { keys } from '../store/keys.ts';
@@ -46,10 +46,6 @@ function current(kept: Partial<SavedAttack> & Pick<SavedAttack, 'name' | 'teamId
     version: kept.version ?? 0,
   } satisfies SavedAttack;
 }
-
-/** Whether two people are the same person, in the same Slack org or workspace. */
-export const samePerson = (a: Pick<Who, 'workspaceId' | 'userId'>, b: Pick<Who, 'workspaceId' | 'userId'>) =>
-  a.workspaceId === b.workspaceId && a.userId === b.userId;
 
 /** A name a saved attack may have: a word a person can type after `run`. */
 export const savedNamePattern = /^[A-Za-z0-9][A-Za-z0-9_.-]{0,39}$/;

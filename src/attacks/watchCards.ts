@@ -3,7 +3,7 @@ import type { Attack } from '../client/index.ts';
 import type { Logger } from '../logger.ts';
 import type { KeyValueStore } from '../store/keyValue.ts';
 import { keys } from '../store/keys.ts';
-import type { Person, SessionStore } from '../store/sessions.ts';
+import { type SessionStore, samePerson } from '../store/sessions.ts';
 import { type CardRecord, type CardStore, type MessageRef, shownIn } from './cards.ts';
 import { withState } from './lifecycle.ts';
 import { claimWatchCard } from './start.ts';
@@ -53,8 +53,6 @@ const lastingPostError = (error: unknown) =>
 
 /** A card posted in a watched channel whose record could not be saved yet. */
 type UnsavedCard = { kind: 'new'; card: CardRecord } | { kind: 'mirror'; guid: string; message: MessageRef };
-
-export const samePerson = (a: Person, b: Person) => a.workspaceId === b.workspaceId && a.userId === b.userId;
 
 /**
  * Keeps watched channels' cards posted: a card in each watching channel for every attack of its

@@ -5,7 +5,7 @@ import { isLive } from '../attacks/lifecycle.ts';
 import { ForbiddenError, NotFoundError, UnauthorizedError } from '../client/errors.ts';
 import { startedUnder } from '../gamedays/gamedayReads.ts';
 import type { Breathe } from '../jobs/scheduler.ts';
-import type { Person } from '../store/sessions.ts';
+import { type Person, samePerson } from '../store/sessions.ts';
 import { keys } from '../store/keys.ts';
 import { type Guard, type GuardedAttack, guardKey, guardName, type GuardReading, readGuard } from './guards.ts';
 import type { GuardrailParts } from './service.ts';
@@ -40,8 +40,7 @@ async function enforcedGuards(deps: GuardrailParts, breathe?: Breathe): Promise<
   const entryOf = (guard: Guard) => {
     const key = guardKey(guard.spec);
     const entry = byKey.get(key) ?? { guard, owners: [], attacks: [], gameDays: new Set<string>() };
-    if (!entry.owners.some((o) => o.workspaceId === guard.owner.workspaceId && o.userId === guard.owner.userId))
-      entry.owners.push(guard.owner);
+    if (!entry.owners.some((o) => samePerson(o, guard.owner))) entry.owners.push(guard.owner);
     byKey.set(key, entry);
     return entry;
   };

@@ -5,7 +5,7 @@ import type { ApprovedWay } from '../attacks/startPolicy.ts';
 import type { Breathe } from '../jobs/scheduler.ts';
 import type { StepRef } from '../gamedays/plan.ts';
 import { mayRunAttacks, platformFor, requireLogin, teamName } from '../attacks/access.ts';
-import type { Actor, Login } from '../store/sessions.ts';
+import { type Actor, type Login, samePerson } from '../store/sessions.ts';
 import {
   type ApprovalAnswer,
   closeApproval,
@@ -292,8 +292,7 @@ export class GuardrailService {
 }
 
 /** The person who asked, on the Slack account they asked from. */
-const isRequester = (r: ApprovalRecord, a: Actor) =>
-  r.pending.actor.userId === a.userId && r.pending.actor.workspaceId === a.workspaceId;
+const isRequester = (r: ApprovalRecord, a: Actor) => samePerson(r.pending.actor, a);
 
 /** The same platform login as the requester's, from any Slack account. */
 const samePlatformUser = (a: string | undefined, b: string | undefined) =>

@@ -10,6 +10,9 @@ export interface Person {
   userId: string;
 }
 
+/** The same Slack user in the same org or workspace. */
+export const samePerson = (a: Person, b: Person) => a.workspaceId === b.workspaceId && a.userId === b.userId;
+
 /** The Slack user behind an interaction, with the place it came from. */
 export interface Actor extends Person {
   userName: string;

@@ -7,7 +7,7 @@ import type { IssueMeta, PlatformClient, TeamEntry, TrackerEntityType, TrackerIs
 import type { Attack, IssueField } from '../client/schemas.ts';
 import type { Logger } from '../logger.ts';
 import type { KeyValueStore } from '../store/keyValue.ts';
-import type { Actor, Login, SessionStore } from '../store/sessions.ts';
+import { type Actor, type Login, type SessionStore, samePerson } from '../store/sessions.ts';
 import { keys } from '../store/keys.ts';
 import { explained, UserInputError } from '../errors.ts';
 import type { CardRecord, CardStore } from '../attacks/cards.ts';
@@ -198,9 +198,7 @@ export class TicketService {
   /** The draft, only for the person who opened it. */
   async draftOf(actor: Actor, id: string): Promise<TicketDraft | undefined> {
     const draft = await this.#parts.store.get<TicketDraft>(keys.ticketDraft.key(id));
-    return draft && draft.person.userId === actor.userId && draft.person.workspaceId === actor.workspaceId
-      ? draft
-      : undefined;
+    return draft && samePerson(draft.person, actor) ? draft : undefined;
   }
 
   /** The tickets already filed for an attack of the person's teams. */
